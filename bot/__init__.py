@@ -1,0 +1,1 @@
+"""A Discord table for asynchronous board games."""

@@ -1,0 +1,100 @@
+"""The engine contract every game implements, and the small helpers all engines share.
+
+An engine is a module-level object (see `Engine`) with pure functions over plain-data state:
+- the state is a dict that round-trips through JSON exactly; it carries `schema` (an int) and
+  `rng` (the `Rng` state int), so a game replays exactly from its seed and action log;
+- `apply` never mutates its input: it returns a new state and a list of `Event`s;
+- `view(state, viewer)` is the only way information leaves the engine. viewer is a seat index
+  or None for a spectator. Channel images, logs and embeds come from the spectator view; a DM
+  from that seat's view. Nothing else reads the raw state for output.
+- `menu(state, seat)` describes the buttons and selects a seat may use right now, built only
+  from what that seat may see. The table turns it into Discord components.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+State = dict[str, Any]
+Action = dict[str, Any]
+View = dict[str, Any]
+
+
+class GameError(Exception):
+    """A player's mistake. str(error) is a short, already translated message for that player.
+
+    It must never reveal hidden information (another seat's cards, deck order...)."""
+
+
+@dataclass
+class Event:
+    """One log line. to=None: public (goes to the game's thread); to=seat: only that seat's DM."""
+
+    text: str
+    to: int | None = None
+
+
+@dataclass
+class OptionSpec:
+    """A table option offered by `/<game> new` (validated by the engine's `validate_options`)."""
+
+    name: str
+    description: str
+    choices: list[str] = field(default_factory=list)  # empty: free value of `kind`
+    kind: str = "str"  # "str" | "int" | "bool"
+    default: Any = None
+    min_value: int | None = None
+    max_value: int | None = None
+
+
+class Engine(Protocol):
+    kind: str  # slash group and store key, e.g. "heat"
+    title: str  # shown to players, e.g. "Heat: Pedal to the Metal"
+    min_seats: int
+    max_seats: int
+    options: list[OptionSpec]
+
+    def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
+        """Fill defaults and check values; raise GameError with a clear message if bad."""
+
+    def new_game(self, options: dict[str, Any], seats: int, seed: int) -> State: ...
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """Every action the seat may take now (empty when it has nothing to do)."""
+
+    def describe_action(self, state: State, seat: int, action: Action) -> str:
+        """A short label, unique among the seat's legal actions (slash-command autocomplete)."""
+
+    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        """Validate and apply; raise GameError (state untouched) when the action is not legal."""
+
+    def to_act(self, state: State) -> list[int]:
+        """Seats whose input the game is waiting for now (pinged, reminded)."""
+
+    def is_over(self, state: State) -> bool: ...
+
+    def view(self, state: State, viewer: int | None) -> View: ...
+
+    def menu(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """Components for the seat, as plain data. Each group is one of
+        {"kind": "buttons", "options": [{"label", "action", "style"?}]}  (style: primary,
+            secondary, success, danger; at most 20 buttons in all)
+        {"kind": "select", "placeholder", "min", "max", "action",
+            "options": [{"label", "value", "description"?}]}  (at most 25 options; the chosen
+            values are sent to `apply` as dict(action, values=[...]))
+        At most 5 groups' worth of rows in all (a select is one row, buttons 5 per row)."""
+
+
+def clone(state: State) -> State:
+    """A deep copy for `apply` to work on, so the caller's state is never changed."""
+    return copy.deepcopy(state)
+
+
+def replay(engine: Engine, options: dict[str, Any], seats: int, seed: int,
+           actions: list[tuple[int, Action]]) -> State:
+    """Rebuild a game from its seed and action log (used by tests and recovery)."""
+    state = engine.new_game(options, seats, seed)
+    for seat, action in actions:
+        state, _ = engine.apply(state, seat, action)
+    return state
