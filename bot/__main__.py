@@ -1,0 +1,51 @@
+"""`python -m bot` runs the bot; with no DISCORD_TOKEN it starts the local sandbox.
+
+  python -m bot            connect to Discord (or the sandbox without a token)
+  python -m bot sandbox    the local sandbox: emulator + real bot + a prompt (stdin if not a tty)
+  python -m bot bench      print the benchmark figures, one per line as `name: value unit`
+"""
+from __future__ import annotations
+
+import sys
+
+from bot.config import ConfigError, load_settings
+
+
+def main(argv: list[str]) -> int:
+    command = argv[0] if argv else "run"
+    if command in ("-h", "--help", "help"):
+        print(__doc__.strip())
+        return 0
+    try:
+        settings = load_settings()
+    except ConfigError as err:
+        print(f"configuration error: {err}", file=sys.stderr)
+        return 2
+    if command == "bench":
+        from bot.bench import main as bench
+        return bench(argv[1:])
+    if command == "sandbox" or (command == "run" and settings.token is None):
+        from bot.sandbox import main as sandbox
+        return sandbox(settings, argv[1:])
+    if command != "run":
+        print(f"unknown command {command!r}; try: python -m bot --help", file=sys.stderr)
+        return 2
+    from bot.app import create_bot
+    from bot.logs import setup_logging
+
+    setup_logging(settings)
+    bot = create_bot(settings)
+    try:
+        bot.run(settings.token, log_handler=None)
+    except Exception as err:  # e.g. a rejected token: one clear line, no traceback
+        import discord
+
+        if isinstance(err, discord.LoginFailure):
+            print("Discord refused the token: check DISCORD_TOKEN.", file=sys.stderr)
+            return 1
+        raise
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

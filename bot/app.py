@@ -1,0 +1,79 @@
+"""The bot: a commands.Bot whose setup_hook opens the store, loads the cogs, registers the
+restart-proof components, syncs slash commands and starts the reminder service."""
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.components import DYNAMIC_ITEMS
+from bot.config import Settings
+from bot.games.registry import engines
+from bot.i18n import set_locale, t
+from bot.reminders import run_reminders
+from bot.store import Store
+from bot.table import Table
+
+log = logging.getLogger(__name__)
+
+COGS = ("cogs.heat", "cogs.pon", "cogs.table")
+
+
+class TableBot(commands.Bot):
+    def __init__(self, settings: Settings) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # threads and channels; no privileged intents are needed
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents,
+                         allowed_mentions=discord.AllowedMentions.none(), help_command=None)
+        self.settings = settings
+        self.store: Store | None = None
+        self.table: Table | None = None
+        self._reminders: asyncio.Task[None] | None = None
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+
+    async def setup_hook(self) -> None:
+        set_locale(self.settings.locale)
+        self.store = await Store.open(self.settings.database)
+        self.table = Table(self, self.store, engines(), self.settings.reminder_seconds)
+        for name in COGS:
+            await self.load_extension(name)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self.settings.dev_guild:
+            guild = discord.Object(self.settings.dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+        self._reminders = asyncio.create_task(run_reminders(self.table))
+
+    async def close(self) -> None:
+        if self._reminders:
+            self._reminders.cancel()
+        await super().close()
+        if self.store:
+            await self.store.close()
+
+    async def on_app_command_error(self, interaction: discord.Interaction,
+                                   error: app_commands.AppCommandError) -> None:
+        """The one handler: a short private answer; the details go to the log, not the player."""
+        if isinstance(error, app_commands.CheckFailure):
+            message = t("You can't use that here.")
+        else:
+            log.error("command %s failed", interaction.command and interaction.command.qualified_name,
+                      exc_info=error)
+            message = t("Sorry, something went wrong. No game was changed.")
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(message, ephemeral=True)
+            else:
+                await interaction.response.send_message(message, ephemeral=True)
+        except discord.HTTPException:
+            pass
+
+
+def create_bot(settings: Settings) -> TableBot:
+    """Build the bot without connecting."""
+    return TableBot(settings)

@@ -1,0 +1,99 @@
+"""Settings from the environment (and an optional .env file), validated once at start-up.
+
+A bad value raises ConfigError with one line that names the setting; `python -m bot` prints it
+and exits without a traceback.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class ConfigError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str | None
+    state_dir: Path
+    database: Path
+    dev_guild: int | None
+    log_level: str
+    reminder_seconds: float
+    locale: str = "en"
+
+    def __repr__(self) -> str:  # never show the token, even in a debugger or a log line
+        return (f"Settings(token={'set' if self.token else 'unset'}, state_dir={self.state_dir}, "
+                f"database={self.database}, dev_guild={self.dev_guild}, log_level={self.log_level}, "
+                f"reminder_seconds={self.reminder_seconds})")
+
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
+_UNIT = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_duration(text: str) -> float:
+    """'90s', '30m', '12h', '1d' or a bare number of seconds."""
+    m = _DURATION.match(text.lower())
+    if not m:
+        raise ValueError(text)
+    return float(m.group(1)) * _UNIT[m.group(2)]
+
+
+def read_dotenv(path: Path) -> dict[str, str]:
+    """KEY=VALUE lines; blank lines and # comments ignored; optional surrounding quotes."""
+    values: dict[str, str] = {}
+    if not path.is_file():
+        return values
+    for n, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if "=" not in line:
+            raise ConfigError(f"{path}:{n}: expected KEY=VALUE")
+        key, value = line.split("=", 1)
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key.strip().removeprefix("export ").strip()] = value
+    return values
+
+
+def load_settings(environ: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Settings:
+    env = dict(read_dotenv(dotenv) if dotenv else {})
+    env.update(os.environ if environ is None else environ)  # the real environment wins over .env
+
+    token = env.get("DISCORD_TOKEN", "").strip() or None
+    if token is not None and (len(token) < 20 or any(c.isspace() for c in token)):
+        raise ConfigError("DISCORD_TOKEN does not look like a bot token (copy it again from the "
+                          "Developer Portal's Bot page)")
+
+    state_dir = Path(env.get("BOT_STATE_DIR", "state")).expanduser()
+    database = Path(env.get("BOT_DATABASE", str(state_dir / "bot.sqlite3"))).expanduser()
+
+    dev_guild_text = env.get("BOT_DEV_GUILD", "").strip()
+    dev_guild = None
+    if dev_guild_text:
+        if not dev_guild_text.isdigit():
+            raise ConfigError(f"BOT_DEV_GUILD must be a server id (digits), not {dev_guild_text!r}")
+        dev_guild = int(dev_guild_text)
+
+    log_level = env.get("BOT_LOG_LEVEL", "INFO").strip().upper()
+    if not isinstance(logging.getLevelName(log_level), int):
+        raise ConfigError(f"BOT_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {log_level!r}")
+
+    reminder_text = env.get("BOT_REMINDER_INTERVAL", "12h")
+    try:
+        reminder_seconds = parse_duration(reminder_text)
+    except ValueError:
+        raise ConfigError(f"BOT_REMINDER_INTERVAL must be a duration like 30m, 12h or 1d, "
+                          f"not {reminder_text!r}") from None
+    if reminder_seconds < 1:
+        raise ConfigError("BOT_REMINDER_INTERVAL must be at least 1s")
+
+    locale = env.get("BOT_LOCALE", "en").strip() or "en"
+    return Settings(token, state_dir, database, dev_guild, log_level, reminder_seconds, locale)

@@ -1,0 +1,328 @@
+"""The store: every SQL statement of the bot lives here (a PostgreSQL store could sit beside it).
+
+aiosqlite on one connection, WAL, foreign keys on, numbered migrations (PRAGMA user_version).
+Writes are serialised by one asyncio lock so coroutines never interleave inside a transaction.
+A move is one transaction: append the action, write the snapshot, bump the version, guarded by
+`WHERE version = ?` so a stale writer changes nothing.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+import aiosqlite
+
+MIGRATIONS: list[str] = [
+    # 1: the first schema
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        guild_id INTEGER,
+        channel_id INTEGER NOT NULL,
+        thread_id INTEGER,
+        lobby_message_id INTEGER,
+        creator_id INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'abandoned')),
+        options TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        version INTEGER NOT NULL DEFAULT 0,
+        snapshot TEXT,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX games_status ON games(status);
+    CREATE TABLE seats (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        dm_ok INTEGER NOT NULL DEFAULT 1,
+        prompt_version INTEGER NOT NULL DEFAULT 0,
+        prompt_hash TEXT NOT NULL DEFAULT '',
+        PRIMARY KEY (game_id, seat),
+        UNIQUE (game_id, user_id)
+    );
+    CREATE INDEX seats_user ON seats(user_id);
+    CREATE TABLE actions (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (game_id, version)
+    );
+    CREATE TABLE timers (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        due_at REAL NOT NULL,
+        PRIMARY KEY (game_id, seat, kind)
+    );
+    CREATE INDEX timers_due ON timers(due_at);
+    """,
+]
+
+
+class StaleVersion(Exception):
+    """The game moved on between load and commit; nothing was written."""
+
+
+@dataclass
+class Seat:
+    seat: int
+    user_id: int
+    name: str
+    dm_ok: bool
+    prompt_version: int
+    prompt_hash: str
+
+
+@dataclass
+class Game:
+    id: int
+    kind: str
+    guild_id: int | None
+    channel_id: int
+    thread_id: int | None
+    lobby_message_id: int | None
+    creator_id: int
+    status: str
+    options: dict[str, Any]
+    seed: int
+    version: int
+    snapshot: dict[str, Any] | None
+    seats: list[Seat] = field(default_factory=list)
+
+    def seat_of(self, user_id: int) -> int | None:
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+
+@dataclass
+class PromptUpdate:
+    """A seat whose menu changed with this move: its buttons now carry `version`."""
+
+    seat: int
+    prompt_hash: str
+
+
+_GAME_COLUMNS = ("id, kind, guild_id, channel_id, thread_id, lobby_message_id, creator_id, status, "
+                 "options, seed, version, snapshot")
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+class Store:
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+        self._write = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path | str) -> "Store":
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        await conn.execute("PRAGMA journal_mode=WAL")
+        await conn.execute("PRAGMA synchronous=NORMAL")
+        await conn.execute("PRAGMA foreign_keys=ON")
+        await conn.execute("PRAGMA busy_timeout=5000")
+        store = cls(conn)
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        await self._conn.close()
+
+    async def _migrate(self) -> None:
+        async with self._conn.execute("PRAGMA user_version") as cur:
+            (current,) = await cur.fetchone()
+        for number, script in enumerate(MIGRATIONS[current:], current + 1):
+            # executescript commits first; the script and its version bump form one transaction.
+            await self._conn.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._write:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+            await self._conn.execute("COMMIT")
+
+    # -- games and seats ------------------------------------------------------------------
+
+    async def create_game(self, kind: str, guild_id: int | None, channel_id: int, creator_id: int,
+                          creator_name: str, options: dict[str, Any], seed: int) -> int:
+        now = time.time()
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "INSERT INTO games (kind, guild_id, channel_id, creator_id, status, options, seed, "
+                "created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                (kind, guild_id, channel_id, creator_id, dumps(options), seed, now, now))
+            game_id = cur.lastrowid
+            await db.execute("INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
+                             (game_id, creator_id, creator_name))
+        return game_id
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        async with self._transaction() as db:
+            await db.execute("UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id))
+
+    async def join(self, game_id: int, user_id: int, name: str, max_seats: int) -> bool:
+        """Seat a user in a lobby; False if the lobby is closed, full, or they already sit."""
+        async with self._transaction() as db:
+            async with db.execute(
+                    "SELECT COUNT(*), SUM(user_id = ?) FROM seats JOIN games ON games.id = game_id "
+                    "WHERE game_id = ? AND status = 'lobby'", (user_id, game_id)) as cur:
+                count, mine = await cur.fetchone()
+            if not count or mine or count >= max_seats:
+                return False
+            await db.execute("INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
+                             (game_id, count, user_id, name))
+        return True
+
+    async def leave(self, game_id: int, user_id: int) -> bool:
+        """Remove a user from a lobby and close the gap in seat numbers."""
+        async with self._transaction() as db:
+            async with db.execute(
+                    "SELECT seat FROM seats JOIN games ON games.id = game_id "
+                    "WHERE game_id = ? AND user_id = ? AND status = 'lobby'", (game_id, user_id)) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                return False
+            await db.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, row[0]))
+            # Two steps so the primary key never collides while renumbering.
+            await db.execute("UPDATE seats SET seat = -seat WHERE game_id = ? AND seat > ?", (game_id, row[0]))
+            await db.execute("UPDATE seats SET seat = -seat - 1 WHERE game_id = ? AND seat < 0", (game_id,))
+        return True
+
+    async def start(self, game_id: int, thread_id: int | None, snapshot: dict[str, Any],
+                    prompts: list[PromptUpdate]) -> bool:
+        """lobby -> active with the engine's first state (version 0). False if no longer a lobby."""
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "UPDATE games SET status = 'active', thread_id = ?, snapshot = ?, updated_at = ? "
+                "WHERE id = ? AND status = 'lobby'", (thread_id, dumps(snapshot), time.time(), game_id))
+            if cur.rowcount != 1:
+                return False
+            await self._write_prompts(db, game_id, 0, prompts)
+        return True
+
+    async def set_thread(self, game_id: int, thread_id: int) -> None:
+        async with self._transaction() as db:
+            await db.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
+
+    async def set_status(self, game_id: int, status: str) -> bool:
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "UPDATE games SET status = ?, updated_at = ? WHERE id = ? AND status IN ('lobby', 'active')",
+                (status, time.time(), game_id))
+            await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+        return cur.rowcount == 1
+
+    async def set_dm_ok(self, game_id: int, user_id: int, ok: bool) -> None:
+        async with self._transaction() as db:
+            await db.execute("UPDATE seats SET dm_ok = ? WHERE game_id = ? AND user_id = ?",
+                             (int(ok), game_id, user_id))
+
+    async def game(self, game_id: int) -> Game | None:
+        async with self._conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        game = Game(*row[:8], json.loads(row[8]), row[9], row[10],
+                    json.loads(row[11]) if row[11] else None)
+        async with self._conn.execute(
+                "SELECT seat, user_id, name, dm_ok, prompt_version, prompt_hash FROM seats "
+                "WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
+            game.seats = [Seat(s, u, n, bool(d), pv, ph) for s, u, n, d, pv, ph in await cur.fetchall()]
+        return game
+
+    async def games_of_user(self, user_id: int, statuses: tuple[str, ...] = ("lobby", "active")) -> list[Game]:
+        marks = ",".join("?" * len(statuses))
+        async with self._conn.execute(
+                f"SELECT game_id FROM seats JOIN games ON games.id = game_id "
+                f"WHERE user_id = ? AND status IN ({marks}) ORDER BY game_id", (user_id, *statuses)) as cur:
+            ids = [r[0] for r in await cur.fetchall()]
+        return [g for g in [await self.game(i) for i in ids] if g is not None]
+
+    async def game_by_thread(self, thread_id: int) -> Game | None:
+        async with self._conn.execute("SELECT id FROM games WHERE thread_id = ?", (thread_id,)) as cur:
+            row = await cur.fetchone()
+        return await self.game(row[0]) if row else None
+
+    # -- moves ------------------------------------------------------------------------------
+
+    async def commit_move(self, game_id: int, expected_version: int, seat: int, action: dict[str, Any],
+                          snapshot: dict[str, Any], finished: bool, prompts: list[PromptUpdate]) -> int:
+        """Append the action, write the snapshot and bump the version in one transaction."""
+        new_version = expected_version + 1
+        now = time.time()
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "UPDATE games SET version = ?, snapshot = ?, status = ?, updated_at = ? "
+                "WHERE id = ? AND version = ? AND status = 'active'",
+                (new_version, dumps(snapshot), "finished" if finished else "active", now,
+                 game_id, expected_version))
+            if cur.rowcount != 1:
+                raise StaleVersion(game_id)
+            await db.execute("INSERT INTO actions (game_id, version, seat, action, created_at) "
+                             "VALUES (?, ?, ?, ?, ?)", (game_id, new_version, seat, dumps(action), now))
+            await self._write_prompts(db, game_id, new_version, prompts)
+            if finished:
+                await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+        return new_version
+
+    @staticmethod
+    async def _write_prompts(db: aiosqlite.Connection, game_id: int, version: int,
+                             prompts: list[PromptUpdate]) -> None:
+        if prompts:
+            await db.executemany(
+                "UPDATE seats SET prompt_version = ?, prompt_hash = ? WHERE game_id = ? AND seat = ?",
+                [(version, p.prompt_hash, game_id, p.seat) for p in prompts])
+
+    async def actions(self, game_id: int) -> list[tuple[int, dict[str, Any]]]:
+        async with self._conn.execute(
+                "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY version", (game_id,)) as cur:
+            return [(seat, json.loads(a)) for seat, a in await cur.fetchall()]
+
+    # -- timers -----------------------------------------------------------------------------
+
+    async def set_timers(self, game_id: int, kind: str, due: dict[int, float]) -> None:
+        """Replace the game's timers of `kind` with one per seat in `due` (seat -> due time)."""
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind))
+            await db.executemany("INSERT INTO timers (game_id, seat, kind, due_at) VALUES (?, ?, ?, ?)",
+                                 [(game_id, seat, kind, at) for seat, at in due.items()])
+
+    async def due_timers(self, now: float) -> list[tuple[int, int, str]]:
+        async with self._conn.execute(
+                "SELECT game_id, seat, kind FROM timers WHERE due_at <= ? ORDER BY due_at", (now,)) as cur:
+            return [tuple(r) for r in await cur.fetchall()]
+
+    async def next_timer_due(self) -> float | None:
+        async with self._conn.execute("SELECT MIN(due_at) FROM timers") as cur:
+            (due,) = await cur.fetchone()
+        return due
+
+    async def delete_timer(self, game_id: int, seat: int, kind: str) -> None:
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ?",
+                             (game_id, seat, kind))
+
+    # -- benchmark support ------------------------------------------------------------------
+
+    async def bare_insert(self, value: str) -> None:
+        """One autocommitted INSERT into a scratch table: the yardstick for commit_ratio."""
+        async with self._write:
+            await self._conn.execute("CREATE TABLE IF NOT EXISTS bench_scratch (v TEXT)")
+            await self._conn.execute("INSERT INTO bench_scratch (v) VALUES (?)", (value,))

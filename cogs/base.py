@@ -1,0 +1,111 @@
+"""What every game's slash group shares: join, hand, play (with autocomplete from the legal moves).
+
+A game's cog subclasses GameCog with its group name and adds its own `new` command, whose
+parameters are that game's table options.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import t
+from bot.store import Game
+from bot.table import PlayerError, Table
+
+
+async def find_game(table: Table, interaction: discord.Interaction, kind: str | None,
+                    game_id: int | None, statuses: tuple[str, ...] = ("active",)) -> Game:
+    """The game a command means: the given id, else this thread's game, else the caller's only one."""
+    if game_id is not None:
+        game = await table.store.game(game_id)
+    else:
+        game = await table.store.game_by_thread(interaction.channel_id) if interaction.channel_id else None
+        if game is None:
+            mine = [g for g in await table.store.games_of_user(interaction.user.id, statuses)
+                    if kind is None or g.kind == kind]
+            if len(mine) > 1:
+                raise PlayerError(t("You are in several games; say which one with the game option "
+                                    "(see /games)."))
+            game = mine[0] if mine else None
+    if game is None or (kind is not None and game.kind != kind):
+        raise PlayerError(t("I can't find that game. /games lists yours."))
+    if game.status not in statuses:
+        raise PlayerError(t("{title} is {status}.", title=table.title(game), status=t(game.status)))
+    return game
+
+
+class GameCog(commands.GroupCog):
+    kind = ""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def table(self) -> Table:
+        return self.bot.table  # type: ignore[attr-defined]
+
+    async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        games = await self.table.store.games_of_user(interaction.user.id)
+        return [app_commands.Choice(name=f"{self.table.title(g)} ({t(g.status)})"[:100], value=g.id)
+                for g in games if g.kind == self.kind and current in str(g.id)][:25]
+
+    async def create(self, interaction: discord.Interaction, options: dict[str, Any]) -> None:
+        await self.table.create_lobby(interaction, self.kind, options)
+
+    @app_commands.command(name="join", description="Join the open table in this channel or by number")
+    @app_commands.describe(game="The table's number (optional)")
+    async def join(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        try:
+            found = await find_game(self.table, interaction, self.kind, game, ("lobby",))
+        except PlayerError:
+            await self.table.ack(interaction)
+            await self.table.reply(interaction, t("There is no open table to join here. Start one with "
+                                                  "/{kind} new.", kind=self.kind))
+            return
+        await self.table.lobby_action(interaction, found.id, "join")
+
+    @app_commands.command(name="hand", description="See your private hand and moves (only you see it)")
+    @app_commands.describe(game="The game's number (optional)")
+    async def hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        try:
+            found = await find_game(self.table, interaction, self.kind, game, ("active", "finished"))
+        except PlayerError as err:
+            await self.table.ack(interaction)
+            await self.table.reply(interaction, str(err))
+            return
+        await self.table.show_hand(interaction, found.id)
+
+    @app_commands.command(name="play", description="Make a move (start typing to see the legal ones)")
+    @app_commands.describe(move="The move, picked from the list", game="The game's number (optional)")
+    async def play(self, interaction: discord.Interaction, move: str, game: int | None = None) -> None:
+        try:
+            found = await find_game(self.table, interaction, self.kind, game)
+        except PlayerError as err:
+            await self.table.ack(interaction)
+            await self.table.reply(interaction, str(err))
+            return
+        await self.table.command_move(interaction, found.id, move)
+
+    @play.autocomplete("move")
+    async def play_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        game_id = interaction.namespace.game
+        try:
+            found = await find_game(self.table, interaction, self.kind, game_id)
+        except PlayerError:
+            return []
+        seat = found.seat_of(interaction.user.id)
+        if seat is None or found.snapshot is None:
+            return []
+        engine = self.table.engines[self.kind]
+        labels = [engine.describe_action(found.snapshot, seat, a) for a in engine.legal_actions(found.snapshot, seat)]
+        words = current.lower().split()
+        matches = [lb for lb in labels if all(w in lb.lower() for w in words)]
+        return [app_commands.Choice(name=lb[:100], value=lb[:100]) for lb in matches[:25]]
+
+    @play.autocomplete("game")
+    async def play_game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        return await self.game_autocomplete(interaction, current)

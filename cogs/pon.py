@@ -1,0 +1,20 @@
+"""/pon: the pack-racing card game built on PON sets."""
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.base import GameCog
+
+
+class PonCog(GameCog, group_name="pon", group_description="PON — a pack-racing card game for 3–4 players"):
+    kind = "pon"
+
+    @app_commands.command(name="new", description="Open a PON table in this channel")
+    async def new(self, interaction: discord.Interaction) -> None:
+        await self.create(interaction, {})
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(PonCog(bot))

@@ -1,0 +1,118 @@
+"""Table-wide commands: /games, /game status, /game log, /game abandon."""
+from __future__ import annotations
+
+import asyncio
+import io
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games.base import replay
+from bot.i18n import t
+from bot.table import PlayerError, Table, clip
+from cogs.base import find_game
+
+ALL = ("lobby", "active", "finished", "abandoned")
+
+
+def link(game) -> str:  # a jump link to the game's thread (or channel)
+    return f"https://discord.com/channels/{game.guild_id or '@me'}/{game.thread_id or game.channel_id}"
+
+
+class TableCog(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def table(self) -> Table:
+        return self.bot.table  # type: ignore[attr-defined]
+
+    @app_commands.command(name="games", description="Your open and running games, and whose turn it is")
+    async def games(self, interaction: discord.Interaction) -> None:
+        await self.table.ack(interaction)
+        games = await self.table.store.games_of_user(interaction.user.id)
+        if not games:
+            await self.table.reply(interaction, t("You are not in any game. Start one with /heat new or /pon new."))
+            return
+        lines = []
+        for g in games:
+            if g.status == "lobby":
+                lines.append(t("{title}: waiting for players — {link}", title=self.table.title(g), link=link(g)))
+                continue
+            engine = self.table.engines[g.kind]
+            waiting = engine.to_act(g.snapshot) if g.snapshot else []
+            me = g.seat_of(interaction.user.id)
+            who = t("your move") if me in waiting else ", ".join(g.seats[s].name for s in waiting) or "—"
+            lines.append(t("{title}: waiting for {who} — {link}", title=self.table.title(g), who=who, link=link(g)))
+        await self.table.reply(interaction, "\n".join(lines))
+
+    game = app_commands.Group(name="game", description="Manage a game at this table")
+
+    @game.command(name="status", description="Show the current board (only to you)")
+    @app_commands.describe(game="The game's number (optional in its thread)")
+    async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self.table.ack(interaction)
+        try:
+            found = await find_game(self.table, interaction, None, game, ("active", "finished", "abandoned"))
+        except PlayerError as err:
+            await self.table.reply(interaction, str(err))
+            return
+        engine = self.table.engines[found.kind]
+        view = engine.view(found.snapshot, None)
+        names = [s.name for s in found.seats]
+        image = await asyncio.to_thread(self.table.renderer(found.kind).render_board, view, names)
+        waiting = ", ".join(found.seats[s].name for s in engine.to_act(found.snapshot)) or "—"
+        await self.table.reply(interaction, t("**{title}** ({status}) — waiting for: {who}",
+                                              title=self.table.title(found), status=t(found.status), who=waiting),
+                               file=discord.File(io.BytesIO(image), filename=f"{found.kind}-{found.id}.png"))
+
+    @game.command(name="log", description="The last moves of a game, as the table saw them")
+    @app_commands.describe(count="How many lines (default 15)", game="The game's number (optional in its thread)")
+    async def log(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 100] = 15,
+                  game: int | None = None) -> None:
+        await self.table.ack(interaction)
+        try:
+            found = await find_game(self.table, interaction, None, game, ("active", "finished", "abandoned"))
+        except PlayerError as err:
+            await self.table.reply(interaction, str(err))
+            return
+        engine = self.table.engines[found.kind]
+        actions = await self.table.store.actions(found.id)
+        lines = await asyncio.to_thread(public_log, engine, found, actions)
+        text = "\n".join(lines[-count:]) or t("No moves yet.")
+        await self.table.reply(interaction, clip(f"**{self.table.title(found)}**\n{text}"))
+
+    @game.command(name="abandon", description="Close a game for good (its creator, or a member with Manage Threads)")
+    @app_commands.describe(game="The game's number (optional in its thread)")
+    async def abandon(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self.table.ack(interaction, ephemeral=False)
+        try:
+            found = await find_game(self.table, interaction, None, game, ("lobby", "active"))
+            perms = getattr(interaction.user, "guild_permissions", None)
+            if interaction.user.id != found.creator_id and not (perms and perms.manage_threads):
+                raise PlayerError(t("Only the game's creator or a member with Manage Threads can abandon it."))
+            async with self.table.lock(found.id):
+                if not await self.table.store.set_status(found.id, "abandoned"):
+                    raise PlayerError(t("That game has already ended."))
+        except PlayerError as err:
+            await self.table.reply(interaction, str(err))
+            return
+        if found.status == "lobby":
+            await self.table.edit_lobby(found, open_=False)
+        await interaction.followup.send(t("{title} was abandoned by {user}.", title=self.table.title(found),
+                                          user=interaction.user.display_name))
+
+
+def public_log(engine, game, actions) -> list[str]:
+    """Replay the game and keep only what the table saw (public events)."""
+    state = engine.new_game(game.options, len(game.seats), game.seed)
+    lines = []
+    for seat, action in actions:
+        state, events = engine.apply(state, seat, action)
+        lines.extend(e.text for e in events if e.to is None)
+    return lines
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(TableCog(bot))
