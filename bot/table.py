@@ -48,6 +48,13 @@ def menu_hash(menu: list[dict[str, Any]]) -> str:
     return hashlib.blake2b(json.dumps(menu, sort_keys=True).encode(), digest_size=8).hexdigest()
 
 
+def status_text(title: str, status: str) -> str:
+    return {"lobby": t("{title} is still waiting for players.", title=title),
+            "active": t("{title} is already under way.", title=title),
+            "finished": t("{title} is over.", title=title),
+            "abandoned": t("{title} was abandoned.", title=title)}[status]
+
+
 def clip(text: str, limit: int = MAX_CONTENT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -93,7 +100,7 @@ class Table:
         if game is None:
             raise PlayerError(t("There is no game #{id}.", id=game_id))
         if game.status not in status:
-            raise PlayerError(t("{title} is {status}.", title=self.title(game), status=t(game.status)))
+            raise PlayerError(status_text(self.title(game), game.status))
         return game
 
     def prompts(self, engine: Engine, game: Game, state: State, force: bool = False) -> list[PromptUpdate]:

@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.store import Game
-from bot.table import PlayerError, Table
+from bot.table import PlayerError, Table, status_text
 
 
 async def find_game(table: Table, interaction: discord.Interaction, kind: str | None,
@@ -33,7 +33,7 @@ async def find_game(table: Table, interaction: discord.Interaction, kind: str | 
     if game is None or (kind is not None and game.kind != kind):
         raise PlayerError(t("I can't find that game. /games lists yours."))
     if game.status not in statuses:
-        raise PlayerError(t("{title} is {status}.", title=table.title(game), status=t(game.status)))
+        raise PlayerError(status_text(table.title(game), game.status))
     return game
 
 

@@ -1,0 +1,108 @@
+"""The table through the emulator: lobby, start, DMs, the commit path's guards, /games, abandon."""
+from __future__ import annotations
+
+import pytest
+
+from bot.emulator.errors import EmulatorError
+
+
+def last(messages, pred=lambda m: True):
+    found = [m for m in messages if pred(m)]
+    return found[-1] if found else None
+
+
+async def open_table(w, creator, *joiners, kind="heat", **options):
+    emu = w.emu
+    rec = await emu.slash(creator, w.general, kind, "new", **options)
+    assert rec.acked and not rec.failed, rec.error
+    lobby = await emu.wait_until(lambda: last(emu.channel_messages(w.general), lambda m: m.buttons))
+    for user in joiners:
+        await emu.click(user, lobby, label="Join")
+    return lobby
+
+
+async def start(w, lobby, creator):
+    emu = w.emu
+    await emu.click(creator, lobby, label="Start")
+    thread = await emu.wait_until(lambda: (emu.threads(w.general) or [None])[0])
+    await emu.wait_until(lambda: any(m.attachments for m in emu.messages_in(thread)))
+    return thread
+
+
+async def test_lobby_join_leave_and_start(table):
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.bob, w.carol, track="usa")
+    await emu.wait_until(lambda: "<@%d>" % w.carol.id in emu.message(lobby).content)
+    await emu.click(w.carol, lobby, label="Leave")
+    await emu.wait_until(lambda: "<@%d>" % w.carol.id not in emu.message(lobby).content)
+
+    rec = await emu.click(w.bob, lobby, label="Start")  # only the creator starts
+    await emu.wait_until(lambda: rec.followups)
+    assert "Only the creator" in rec.followups[0].content and rec.followups[0].ephemeral
+    assert emu.threads(w.general) == []
+
+    thread = await start(w, lobby, w.alice)
+    board = last(emu.messages_in(thread), lambda m: m.attachments)
+    assert board.attachments[0].data.startswith(b"\x89PNG")
+    assert set(board.mentions) == {w.alice.id, w.bob.id}  # both must submit: both pinged
+    assert not emu.message(lobby).buttons  # the lobby closed
+    for user in (w.alice, w.bob):  # each gets a private hand with a card select
+        dm = await emu.wait_until(lambda: last(emu.dm_messages(user), lambda m: m.selects))
+        assert dm.attachments and dm.attachments[0].data.startswith(b"\x89PNG")
+
+
+async def test_closed_dm_is_named_and_game_goes_on(table):
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.hermit, track="usa")
+    thread = await start(w, lobby, w.alice)
+    note = await emu.wait_until(lambda: last(emu.messages_in(thread), lambda m: "cannot" in m.content))
+    assert w.hermit.id in note.mentions
+    rec = await emu.slash(w.hermit, thread, "heat", "hand")
+    await emu.wait_until(lambda: rec.followups)
+    hand = rec.followups[0]
+    assert hand.ephemeral and hand.selects and hand.attachments  # the fallback works
+
+
+def plant(emu, user, custom_ids):
+    """A bot-authored DM carrying buttons with arbitrary custom_ids (as from an old or tampered
+    message): Discord only sends custom_ids that stand on the message, so this is how a forged
+    id reaches the bot."""
+    rows = [{"type": 1, "components": [{"type": 2, "style": 2, "label": f"x{i}", "custom_id": cid}]}
+            for i, cid in enumerate(custom_ids)]
+    return emu.messaging.create(emu.dm_channel(user), emu.bot, {"content": "old", "components": rows})
+
+
+async def test_forged_and_foreign_buttons_change_nothing(table):
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.bob, track="usa")
+    await start(w, lobby, w.alice)
+    game = await w.bot.store.game(1)
+    forged = {"mv:1:0:0:b99": "moved on",  # no such button in the menu
+              "mv:1:7:0:b0": "moved on",  # a version that never was
+              "mv:999:0:0:b0": "no game #999",
+              "mv:1:0:1:b0": "another player",  # bob's seat, clicked by alice
+              "lb:1:join": "under way"}
+    message = plant(emu, w.alice, list(forged))
+    for custom_id, answer in forged.items():
+        rec = await emu.click(w.alice, message, custom_id=custom_id)
+        await emu.wait_until(lambda: rec.followups)
+        assert rec.followups[0].ephemeral
+        assert answer in rec.followups[0].content.lower(), (custom_id, rec.followups[0].content)
+    after = await w.bot.store.game(1)
+    assert after.version == game.version and after.snapshot == game.snapshot
+
+
+async def test_games_lists_and_abandon_needs_rights(table):
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.bob, track="usa")
+    thread = await start(w, lobby, w.alice)
+    rec = await emu.slash(w.bob, w.general, "games")
+    await emu.wait_until(lambda: rec.followups)
+    assert "#1" in rec.followups[0].content and rec.followups[0].ephemeral
+    rec = await emu.slash(w.bob, thread, "game", "abandon")
+    await emu.wait_until(lambda: rec.followups)
+    assert "creator" in rec.followups[-1].content
+    rec = await emu.slash(w.mod, thread, "game", "abandon")
+    await emu.wait_until(lambda: rec.followups)
+    assert "abandoned" in rec.followups[-1].content
+    assert (await w.bot.store.game(1)).status == "abandoned"

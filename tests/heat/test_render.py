@@ -1,0 +1,284 @@
+"""Heat images: valid PNGs of the expected size, cars drawn where the engine says, hands with one
+card per hand item, cached static layers, size and time limits."""
+from __future__ import annotations
+
+import copy
+import io
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from rendering import heat as H
+from rendering import heat_track as ht
+from rendering.common import BACKGROUND, PLAYER_COLOURS
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "heat"
+CIRCUITS = sorted(p.stem for p in (DATA / "circuits").glob("*.json"))
+BASE = ["usa", "france", "gb", "italy"]
+NAMES = ["Alice", "Bob", "Chandrasekhar", "Dmitri", "Évelyne", "藤子"]
+LIMIT = 600 * 1024
+
+
+def _png(data: bytes) -> Image.Image:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    Image.open(io.BytesIO(data)).verify()
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG"
+    return image.convert("RGB")
+
+
+def _view(track: str, placements: list[tuple[int, int]], **extra) -> dict:
+    """A spectator view with one car per (space, lane), seat i in race order i."""
+    circuit = ht.load_circuit(track)
+    cars = []
+    for seat, (space, lane) in enumerate(placements):
+        cars.append({
+            "seat": seat, "space": space, "lane": lane, "lap": 1, "finished": False,
+            "place": None, "gear": 2, "engine_heat": 3, "hand_count": 7, "deck_count": 9,
+            "discard_count": 1, "revealed": ["Speed 2", "Speed 3"], "speed": 5,
+            "submitted": True, "spun": False, "adrenaline": False, "slipstreamed": False,
+            "heat_paid": 0})
+    view = {"kind": "heat", "track": track, "track_name": circuit.name, "laps": circuit.laps,
+            "spaces": circuit.spaces, "round": 3, "phase": "decide",
+            "corners": [{"space": s, "speed": v} for s, v in circuit.corners], "cars": cars,
+            "order": list(range(len(cars))), "last_round": [], "waiting_for": [0],
+            "standings": []}
+    view.update(extra)
+    return view
+
+
+def _crowd(track: str, n: int) -> list[tuple[int, int]]:
+    """n cars bunched two abreast just before the first corner line."""
+    c = ht.load_circuit(track).corners[0][0]
+    return [(c - i // 2, 1 + i % 2) for i in range(n)]
+
+
+# ---------------------------------------------------------------- data
+
+@pytest.mark.parametrize("key", CIRCUITS)
+def test_circuit_data_covers_every_spot(key):
+    raw = json.loads((DATA / "circuits" / f"{key}.json").read_text("utf-8"))
+    assert raw["source"]
+    n = raw["spaces"]
+    assert sorted((c[0], c[1]) for c in raw["cells"]) == [
+        (s, lane) for s in range(1, n + 1) for lane in (1, 2)]
+    assert all(1 <= s < n and 1 <= v <= 10 for s, v in raw["corners"])
+
+
+def test_base_tracks_and_engine_tracks_have_drawings():
+    assert set(BASE) <= set(CIRCUITS)
+    tracks_file = DATA / "tracks.json"
+    if not tracks_file.exists():
+        pytest.skip("no engine track list yet")
+    tracks = json.loads(tracks_file.read_text("utf-8"))["tracks"]
+    for key, track in tracks.items():
+        circuit = ht.load_circuit(ht.resolve_key(key, track.get("circuit")))
+        assert circuit is not None, key
+        assert circuit.spaces == track["spaces"], key
+
+
+# ---------------------------------------------------------------- board
+
+@pytest.mark.parametrize("track", CIRCUITS)
+@pytest.mark.parametrize("n", [2, 6])
+def test_board_is_a_valid_png_of_the_expected_size(track, n):
+    data = H.render_board(_view(track, _crowd(track, n)), NAMES)
+    image = _png(data)
+    _, geo = ht.track_layer(*H._board_key(_view(track, [])))
+    assert image.size == (
+        H.W, H.HEADER_H + geo.height + H.CAPTION_H + n * H.ROW_H + H.BOTTOM_PAD)
+    assert len(data) <= LIMIT
+
+
+@pytest.mark.parametrize("track", BASE)
+def test_crowded_cars_are_drawn_in_their_colours_at_their_spots(track):
+    placements = _crowd(track, 6)
+    view = _view(track, placements)
+    image = _png(H.render_board(view, NAMES))
+    for seat, (space, lane) in enumerate(placements):
+        assert image.getpixel(H.board_spot(view, space, lane)) == PLAYER_COLOURS[seat], seat
+
+
+@pytest.mark.parametrize("track", BASE)
+def test_side_by_side_and_on_the_finish_line(track):
+    n = ht.load_circuit(track).spaces
+    placements = [(1, 1), (1, 2), (n, 1), (n, 2), (20, 2), (21, 1)]
+    view = _view(track, placements)
+    image = _png(H.render_board(view, NAMES))
+    for seat, (space, lane) in enumerate(placements):
+        assert image.getpixel(H.board_spot(view, space, lane)) == PLAYER_COLOURS[seat], seat
+    # the same spots are not in those colours when the cars are elsewhere
+    empty = _png(H.render_board(_view(track, [(30, 1), (30, 2)]), NAMES))
+    for seat, (space, lane) in enumerate(placements):
+        assert empty.getpixel(H.board_spot(view, space, lane)) != PLAYER_COLOURS[seat]
+
+
+def test_board_spots_follow_the_circuit_data():
+    """The pixel of each spot is the data's board position under one scale and offset."""
+    raw = json.loads((DATA / "circuits" / "usa.json").read_text("utf-8"))
+    cells = {(c[0], c[1]): (c[2], c[3]) for c in raw["cells"]}
+    view = _view("usa", [])
+    (ax, ay), (bx, by) = H.board_spot(view, 1, 1), H.board_spot(view, 40, 2)
+    (dax, day), (dbx, dby) = cells[(1, 1)], cells[(40, 2)]
+    scale = (bx - ax) / (dbx - dax)
+    assert scale > 0.5
+    for key, (dx, dy) in cells.items():
+        x, y = H.board_spot(view, *key)
+        assert abs(x - (ax + (dx - dax) * scale)) <= 1.5
+        assert abs(y - (ay + (dy - day) * scale)) <= 1.5
+
+
+def test_finished_cars_leave_the_track_and_standings_show():
+    view = _view("italy", [(2, 1), (54, 1), (53, 2)])
+    view["cars"][0].update(finished=True, place=1, lap=3)
+    image = _png(H.render_board(view, NAMES))
+    assert image.getpixel(H.board_spot(view, 2, 1)) != PLAYER_COLOURS[0]
+    assert image.getpixel(H.board_spot(view, 54, 1)) == PLAYER_COLOURS[1]
+    over = copy.deepcopy(view)
+    over.update(phase="over", standings=[0, 2, 1], waiting_for=[])
+    for seat, place in ((0, 1), (2, 2), (1, 3)):
+        over["cars"][seat].update(finished=True, place=place)
+    image = _png(H.render_board(over, NAMES))
+    for seat, (space, lane) in enumerate([(2, 1), (54, 1), (53, 2)]):
+        assert image.getpixel(H.board_spot(over, space, lane)) != PLAYER_COLOURS[seat]
+    # standings order the panel: the first row's badge is the winner's colour
+    row0 = H.HEADER_H + ht.track_layer(*H._board_key(over))[1].height + H.CAPTION_H
+    assert image.getpixel((20, row0 + H.ROW_H // 2)) == PLAYER_COLOURS[0]
+    assert image.getpixel((20, row0 + H.ROW_H + H.ROW_H // 2)) == PLAYER_COLOURS[2]
+
+
+def test_engine_keys_aliases_unknown_tracks_and_extra_keys():
+    gb = _view("gb", [(5, 1)])
+    alias = copy.deepcopy(gb)
+    alias.update(track="great_britain", circuit="GB", extra_key={"ignored": True})
+    assert H.board_spot(alias, 5, 1) == H.board_spot(gb, 5, 1)
+    _png(H.render_board(alias, NAMES))
+    odd = _view("usa", [(3, 1), (3, 2)])
+    odd.update(track="moon", spaces=48, corners=[{"space": 10, "speed": 4}])
+    image = _png(H.render_board(odd, []))  # no names: P1, P2
+    assert image.getpixel(H.board_spot(odd, 3, 2)) == PLAYER_COLOURS[1]
+    sparse = {"track": "usa", "cars": [{"seat": 0, "space": 7, "lane": 2}]}
+    _png(H.render_board(sparse, ["Solo"]))
+
+
+def test_render_does_not_change_the_view():
+    view = H.sample_view("usa", 6)
+    before = copy.deepcopy(view)
+    H.render_board(view, NAMES)
+    H.render_results(view, NAMES)
+    assert view == before
+
+
+def test_static_layer_is_built_once():
+    key = H._board_key(_view("france", []))
+    assert ht.track_layer(*key) is ht.track_layer(*key)
+    assert H._base(*key) is H._base(*key)
+    assert H._palette(*key) is H._palette(*key)
+
+
+def test_drawn_text_keeps_only_what_the_font_has():
+    assert ht.clean_text("Évelyne") == "Evelyne"
+    assert ht.clean_text("España") == "Espana"
+    assert ht.clean_text("藤子", "P6") == "P6"
+
+
+# ---------------------------------------------------------------- hand and results
+
+def _hand_view(cards: int) -> dict:
+    view = H.sample_view("usa", 3)
+    kinds = [("Speed 3", "speed", 3), ("Heat", "heat", None), ("Stress", "stress", None),
+             ("Upgrade 5", "upgrade", 5), ("Speed 1", "speed", 1)]
+    hand = []
+    for i in range(cards):
+        label, kind, value = kinds[i % len(kinds)]
+        hand.append({"id": 100 + i, "label": label, "kind": kind, "value": value})
+    view["me"] = {"seat": 1, "hand": hand, "played": [], "submission": None, "gears": [1, 2, 3]}
+    return view
+
+
+def _card_runs(image: Image.Image) -> int:
+    y = H.HAND_HEAD + (image.height - H.HAND_HEAD) // 2
+    runs, inside = 0, False
+    for x in range(image.width):
+        card = image.getpixel((x, y)) != BACKGROUND
+        runs += card and not inside
+        inside = card
+    return runs
+
+
+@pytest.mark.parametrize("cards", [0, 1, 4, 7, 9])
+def test_hand_has_one_card_per_hand_item(cards):
+    data = H.render_hand(_hand_view(cards), NAMES)
+    image = _png(data)
+    assert image.width == H.W
+    assert _card_runs(image) == cards
+    assert len(data) <= LIMIT
+
+
+def test_hand_card_colour_follows_its_kind():
+    image = _png(H.render_hand(_hand_view(2), NAMES))  # a Speed 3 then a Heat card
+    y = H.HAND_HEAD + 40
+    xs = [x for x in range(image.width) if image.getpixel((x, y)) != BACKGROUND]
+    left = image.getpixel((xs[0] + 20, y))
+    right = image.getpixel((xs[-1] - 20, y))
+    assert left == H.KIND_STYLE["speed"][0]
+    assert right == H.KIND_STYLE["heat"][0]
+
+
+def test_results_podium():
+    view = H.sample_view("italy", 5)
+    view.update(phase="over", standings=[3, 1, 0, 4, 2], waiting_for=[])
+    data = H.render_results(view, NAMES)
+    image = _png(data)
+    assert image.width == H.W
+    assert len(data) <= LIMIT
+    # the tallest block (centre) is the winner's colour, the left one second place
+    assert image.getpixel((H.W // 2 - 120, 500)) == PLAYER_COLOURS[3]
+    assert image.getpixel((H.W // 2 - 330 - 120, 500)) == PLAYER_COLOURS[1]
+
+
+# ---------------------------------------------------------------- budget
+
+def test_bench_render_within_budget():
+    result = H.bench_render(samples=12)
+    assert result["samples"] == 12
+    assert result["max_kb"] <= 600
+    # the goal is p95 <= 40 ms; a loose bound keeps this test steady on a busy machine
+    assert result["p95_ms"] < 150
+
+
+def test_views_from_a_real_race():
+    """Boards from a seeded random race with the rules engine: every running car is drawn in
+    its colour at the spot the view gives, and the hand shows one card per hand item."""
+    import random
+
+    try:
+        from bot.games.heat import ENGINE
+    except ImportError:  # the engine is built separately
+        pytest.skip("no Heat engine")
+    state = ENGINE.new_game({"track": "usa"}, 6, 11)
+    rng = random.Random(5)
+    checked = 0
+    for step in range(400):
+        seats = ENGINE.to_act(state)
+        if ENGINE.is_over(state) or not seats:
+            break
+        seat = rng.choice(seats)
+        state, _ = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
+        if step % 40:
+            continue
+        view = ENGINE.view(state, None)
+        data = H.render_board(view, NAMES)
+        assert len(data) <= LIMIT
+        image = _png(data)
+        for car in view["cars"]:
+            if not car["finished"]:
+                xy = H.board_spot(view, car["space"], car["lane"])
+                assert image.getpixel(xy) == PLAYER_COLOURS[car["seat"]], (step, car)
+        mine = ENGINE.view(state, seat)
+        hand = _png(H.render_hand(mine, NAMES))
+        assert _card_runs(hand) == len(mine["me"]["hand"])
+        checked += 1
+    assert checked >= 5
