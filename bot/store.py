@@ -66,6 +66,25 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX timers_due ON timers(due_at);
     """,
+    # 2: a move as ONE statement (one round trip, atomic): INSERT INTO moves checks the version,
+    # appends the action, writes the snapshot and bumps the version, updates the seats whose menu
+    # changed ({"seat": hash} in prompts) and clears timers of a finished game.
+    """
+    CREATE VIEW moves (game_id, version, seat, action, snapshot, status, prompts, created_at) AS
+        SELECT game_id, version, seat, action, NULL, NULL, NULL, created_at FROM actions;
+    CREATE TRIGGER moves_insert INSTEAD OF INSERT ON moves BEGIN
+        SELECT RAISE(ABORT, 'stale version') WHERE NOT EXISTS (
+            SELECT 1 FROM games WHERE id = NEW.game_id AND version = NEW.version - 1 AND status = 'active');
+        INSERT INTO actions (game_id, version, seat, action, created_at)
+            VALUES (NEW.game_id, NEW.version, NEW.seat, NEW.action, NEW.created_at);
+        UPDATE games SET version = NEW.version, snapshot = NEW.snapshot, status = NEW.status,
+            updated_at = NEW.created_at WHERE id = NEW.game_id;
+        UPDATE seats SET prompt_version = NEW.version,
+            prompt_hash = json_extract(NEW.prompts, '$."' || seat || '"')
+            WHERE game_id = NEW.game_id AND json_extract(NEW.prompts, '$."' || seat || '"') IS NOT NULL;
+        DELETE FROM timers WHERE game_id = NEW.game_id AND NEW.status = 'finished';
+    END;
+    """,
 ]
 
 
@@ -116,7 +135,7 @@ _GAME_COLUMNS = ("id, kind, guild_id, channel_id, thread_id, lobby_message_id, c
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+    return json.dumps(value, separators=(",", ":"))
 
 
 class Store:
@@ -264,22 +283,20 @@ class Store:
 
     async def commit_move(self, game_id: int, expected_version: int, seat: int, action: dict[str, Any],
                           snapshot: dict[str, Any], finished: bool, prompts: list[PromptUpdate]) -> int:
-        """Append the action, write the snapshot and bump the version in one transaction."""
+        """Append the action, write the snapshot and bump the version: one atomic statement."""
         new_version = expected_version + 1
-        now = time.time()
-        async with self._transaction() as db:
-            cur = await db.execute(
-                "UPDATE games SET version = ?, snapshot = ?, status = ?, updated_at = ? "
-                "WHERE id = ? AND version = ? AND status = 'active'",
-                (new_version, dumps(snapshot), "finished" if finished else "active", now,
-                 game_id, expected_version))
-            if cur.rowcount != 1:
-                raise StaleVersion(game_id)
-            await db.execute("INSERT INTO actions (game_id, version, seat, action, created_at) "
-                             "VALUES (?, ?, ?, ?, ?)", (game_id, new_version, seat, dumps(action), now))
-            await self._write_prompts(db, game_id, new_version, prompts)
-            if finished:
-                await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+        row = (game_id, new_version, seat, dumps(action), dumps(snapshot),
+               "finished" if finished else "active", dumps({str(p.seat): p.prompt_hash for p in prompts}),
+               time.time())
+        async with self._write:
+            try:
+                await self._conn.execute(
+                    "INSERT INTO moves (game_id, version, seat, action, snapshot, status, prompts, created_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
+            except aiosqlite.IntegrityError as err:
+                if "stale version" in str(err):
+                    raise StaleVersion(game_id) from None
+                raise
         return new_version
 
     @staticmethod
@@ -324,5 +341,8 @@ class Store:
     async def bare_insert(self, value: str) -> None:
         """One autocommitted INSERT into a scratch table: the yardstick for commit_ratio."""
         async with self._write:
-            await self._conn.execute("CREATE TABLE IF NOT EXISTS bench_scratch (v TEXT)")
             await self._conn.execute("INSERT INTO bench_scratch (v) VALUES (?)", (value,))
+
+    async def create_bench_scratch(self) -> None:
+        async with self._write:
+            await self._conn.execute("CREATE TABLE IF NOT EXISTS bench_scratch (v TEXT)")

@@ -72,3 +72,25 @@ async def test_timers_survive_reopen(tmp_path):
     await s.delete_timer(gid, 0, "remind")
     assert await s.next_timer_due() is None
     await s.close()
+
+
+async def test_a_failure_between_the_writes_rolls_back_all(store):
+    """The action row cannot be written (a row is already there): the snapshot, version and seats
+    must stay as they were, although the version check passed."""
+    gid = await store.create_game("heat", 1, 2, 10, "ann", {}, 7)
+    await store.start(gid, 99, {"n": 0}, [PromptUpdate(0, "h0")])
+    await store._conn.execute("INSERT INTO actions (game_id, version, seat, action, created_at) "
+                              "VALUES (?, 1, 0, '{}', 0)", (gid,))
+    with pytest.raises(Exception) as err:
+        await store.commit_move(gid, 0, 0, {"type": "a"}, {"n": 1}, False, [PromptUpdate(0, "new")])
+    assert not isinstance(err.value, StaleVersion)
+    game = await store.game(gid)
+    assert game.version == 0 and game.snapshot == {"n": 0} and game.seats[0].prompt_hash == "h0"
+
+
+async def test_finishing_clears_timers(store):
+    gid = await store.create_game("heat", 1, 2, 10, "ann", {}, 7)
+    await store.start(gid, 99, {"n": 0}, [])
+    await store.set_timers(gid, "remind", {0: 5.0})
+    await store.commit_move(gid, 0, 0, {"type": "a"}, {"n": 1}, True, [])
+    assert (await store.game(gid)).status == "finished" and await store.next_timer_due() is None
