@@ -42,6 +42,7 @@ class Outcome:
     state: State
     events: list[Event]
     changed_seats: list[int]
+    board: bool = True  # attach a fresh board image (a new turn, the start, the end)
 
 
 def menu_hash(menu: list[dict[str, Any]]) -> str:
@@ -277,6 +278,10 @@ class Table:
                 except GameError as err:
                     raise PlayerError(str(err)) from None
                 prompts = self.prompts(engine, game, new_state)
+                # The board image goes with a new turn (the view's "turn") and with the end; moves
+                # inside a turn post their log lines only.
+                board = (engine.is_over(new_state)
+                         or engine.view(state, None).get("turn") != engine.view(new_state, None).get("turn"))
                 await self.store.commit_move(game.id, game.version, seat, action, new_state,
                                              engine.is_over(new_state), prompts)
                 game = await self.load(game_id, ("active", "finished"))
@@ -294,7 +299,7 @@ class Table:
             log.exception("game %s: unexpected error while moving", game_id)
             await self.reply(interaction, t("Sorry, something went wrong. The game was not changed."))
             return False
-        outcome = Outcome(game, new_state, events, [p.seat for p in prompts])
+        outcome = Outcome(game, new_state, events, [p.seat for p in prompts], board)
         await self.announce(outcome)
         return True
 
@@ -316,16 +321,18 @@ class Table:
         engine = self.engines[game.kind]
         names = [s.name for s in game.seats]
         try:
-            public = engine.view(state, None)
-            image = await asyncio.to_thread(self.renderer(game.kind).render_board, public, names)
             waiting = [game.seats[s] for s in engine.to_act(state) if s in outcome.changed_seats]
             lines = [e.text for e in outcome.events if e.to is None]
             if engine.is_over(state):
                 lines.append(t("The game is over."))
             elif waiting:
                 lines.append(t("Waiting for: {who}", who=", ".join(f"<@{s.user_id}>" for s in waiting)))
-            await self.post(game, "\n".join([f"**{self.title(game)}**", *lines]), image=image,
-                            mention=[s.user_id for s in waiting], view=hand_view(game.id))
+            image = None
+            if outcome.board:
+                image = await asyncio.to_thread(self.renderer(game.kind).render_board, engine.view(state, None), names)
+            if lines or image:
+                await self.post(game, "\n".join([f"**{self.title(game)}**", *lines]), image=image,
+                                mention=[s.user_id for s in waiting], view=hand_view(game.id) if image else None)
         except Exception:
             log.exception("game %s: could not post the board", game.id)
         for seat in outcome.changed_seats:
