@@ -68,7 +68,7 @@ def load_settings(environ: dict[str, str] | None = None, dotenv: Path | None = P
     env.update(os.environ if environ is None else environ)  # the real environment wins over .env
 
     token = env.get("DISCORD_TOKEN", "").strip() or None
-    if token is not None and (len(token) < 20 or any(c.isspace() for c in token)):
+    if token is not None and (len(token) < 16 or any(c.isspace() for c in token)):
         raise ConfigError("DISCORD_TOKEN does not look like a bot token (copy it again from the "
                           "Developer Portal's Bot page)")
 

@@ -351,7 +351,8 @@ class Table:
             kwargs["view"] = view
         await channel.send(clip(content), **kwargs)  # type: ignore[union-attr]
 
-    def private_message(self, game: Game, state: State, seat: int, lines: list[str]) -> dict[str, Any]:
+    def private_message(self, game: Game, state: State, seat: int, lines: list[str],
+                        always: bool = False) -> dict[str, Any]:
         """Content, hand image and components for one seat, from that seat's view only."""
         engine = self.engines[game.kind]
         view = engine.view(state, seat)
@@ -364,6 +365,8 @@ class Table:
             lines = [*lines, t("Your move in {title}.", title=self.title(game))]
         elif engine.is_over(state):
             lines = [*lines, t("{title} is over.", title=self.title(game))]
+        elif not lines and components is None and not always:
+            return {}  # nothing new for this seat
         content = "\n".join([f"**{self.title(game)}**", *lines])
         return {"content": clip(content), "render": (self.renderer(game.kind).render_hand, view, names), **kwargs}
 
@@ -371,6 +374,8 @@ class Table:
         s = game.seats[seat]
         try:
             message = self.private_message(game, state, seat, lines)
+            if not message:
+                return
             render, view, names = message.pop("render")
             image = await asyncio.to_thread(render, view, names)
             if image is not None:
@@ -406,7 +411,7 @@ class Table:
             if seat is None:
                 raise PlayerError(t("You are not playing in {title}.", title=self.title(game)))
             assert game.snapshot is not None
-            message = self.private_message(game, game.snapshot, seat, [])
+            message = self.private_message(game, game.snapshot, seat, [], always=True)
             render, view, names = message.pop("render")
             image = await asyncio.to_thread(render, view, names)
             if image is not None:

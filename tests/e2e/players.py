@@ -1,0 +1,84 @@
+"""Simulated players for end-to-end games: they act only through what Discord shows them
+(DM selects and buttons, slash commands with autocomplete), never through the bot's state."""
+from __future__ import annotations
+
+import random
+
+from bot.emulator.errors import EmulatorError
+
+
+def newest_with_components(messages):
+    live = [m for m in messages if m.components and not m.deleted]
+    return live[-1] if live else None
+
+
+def is_pref(label: str) -> bool:
+    return ":" in label  # preference toggles read "Name: value"; decisions do not
+
+
+class Player:
+    def __init__(self, emu, user, style: str, seed: int, kind: str = "heat"):
+        self.emu, self.user, self.style, self.kind = emu, user, style, kind
+        self.rnd = random.Random(seed)
+        self.done: set[int] = set()  # DM messages already acted on
+        self.errors: list[str] = []
+
+    def has_new_dm(self) -> bool:
+        dm = newest_with_components(self.emu.dm_messages(self.user))
+        return dm is not None and dm.id not in self.done
+
+    def describe(self) -> str:
+        dms = self.emu.dm_messages(self.user)[-2:]
+        return f"{self.user.name}: errors={self.errors[-3:]} dms=" + " || ".join(
+            f"{m.content[-200:]!r} buttons={m.button_labels} selects={[s.get('placeholder') for s in m.selects]}"
+            for m in dms)
+
+    async def act(self, thread) -> bool:
+        """Make one move if the newest DM asks for one. Returns True if something was sent."""
+        dm = newest_with_components(self.emu.dm_messages(self.user))
+        if dm is None or dm.id in self.done:
+            return False
+        self.done.add(dm.id)
+        decisions = [b for b in dm.buttons if not is_pref(b.get("label", ""))]
+        if decisions:
+            rec = await self.emu.click(self.user, dm, custom_id=self.rnd.choice(decisions)["custom_id"])
+            return await self.settled(rec)
+        if not dm.selects or "Sent" in (dm.selects[0].get("placeholder") or ""):
+            return False
+        if self.style == "slash":
+            return await self.by_slash(thread)
+        return await self.by_select(dm)
+
+    async def by_select(self, dm) -> bool:
+        select = dm.selects[0]
+        values = [o["value"] for o in select["options"]]
+        for _ in range(12):  # a pick the rules refuse gets a private answer; pick again
+            k = self.rnd.randint(select.get("min_values", 1), select.get("max_values", 1))
+            rec = await self.emu.select(self.user, dm, self.rnd.sample(values, k))
+            if await self.settled(rec):
+                return True
+        return False
+
+    async def by_slash(self, thread) -> bool:
+        choices = await self.emu.autocomplete(self.user, thread, self.kind, "play", focused="move", move="")
+        moves = [c["value"] for c in choices if not c["name"].startswith("Preference")]
+        if not moves:
+            return False
+        rec = await self.emu.slash(self.user, thread, self.kind, "play", move=self.rnd.choice(moves))
+        return await self.settled(rec)
+
+    async def settled(self, rec) -> bool:
+        """True when the move went through; a refusal is recorded (it must be the player's own fault)."""
+        try:
+            # a refusal comes as a private follow-up; a DM move that went through loses its components
+            await self.emu.wait_until(lambda: rec.followups or (rec.source is not None and not
+                                                                self.emu.message(rec.source.id).components),
+                                      timeout=10)
+        except TimeoutError:
+            raise AssertionError(f"no answer to {self.user.name}'s move: {rec.error}")
+        texts = [m.content for m in rec.followups if m.ephemeral]
+        refused = [x for x in texts if not x.startswith("Done")]
+        if refused:
+            self.errors.extend(refused)
+            return False
+        return True

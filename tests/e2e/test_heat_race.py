@@ -1,0 +1,73 @@
+"""A whole Heat race through the emulator: three players using DM selects, DM buttons and
+/heat play with autocomplete; the bot process is restarted mid-race and the old buttons still work."""
+from __future__ import annotations
+
+import sqlite3
+
+from bot.emulator.testing import start_bot_subprocess
+
+from .players import Player
+from .test_table import open_table, start
+
+
+def game_row(path):
+    con = sqlite3.connect(path)
+    try:
+        return con.execute("SELECT status, version FROM games WHERE id = 1").fetchone()
+    finally:
+        con.close()
+
+
+def thread_tail(emu, thread):
+    return " | ".join(m.content[-300:] for m in emu.messages_in(thread)[-3:])
+
+
+async def play_until(players, thread, stop, max_steps=2000):
+    for _ in range(max_steps):
+        if stop():
+            return
+        moved = False
+        for p in players:
+            moved |= await p.act(thread)
+        if not moved:
+            try:
+                await players[0].emu.wait_until(lambda: stop() or any(p.has_new_dm() for p in players), timeout=10)
+            except TimeoutError:
+                raise AssertionError("stalled:\n" + "\n".join(p.describe() for p in players)
+                                     + "\nthread: " + thread_tail(players[0].emu, thread)) from None
+    raise AssertionError("the game did not end")
+
+
+async def test_full_race_with_a_restart(world, tmp_path):
+    emu = world.emu
+    db = tmp_path / "state" / "bot.sqlite3"
+    env = {"BOT_STATE_DIR": str(tmp_path / "state"), "BOT_LOG_LEVEL": "WARNING"}
+    proc = await start_bot_subprocess(emu, ["bot"], env=env)
+    try:
+        await emu.wait_for_commands()
+        lobby = await open_table(world, world.alice, world.bob, world.carol, track="usa")
+        thread = await start(world, lobby, world.alice)
+        players = [Player(emu, world.alice, "select", 1), Player(emu, world.bob, "slash", 2),
+                   Player(emu, world.carol, "select", 3)]
+        # carol asks to be asked about slipstream, so DM buttons are part of the race
+        dm = await emu.wait_until(lambda: [m for m in emu.dm_messages(world.carol) if m.buttons][-1:])
+        label = next(b["label"] for b in dm[0].buttons if b["label"].startswith("Slipstream"))
+        for _ in range(3):  # cycle the preference until it reads "ask"
+            if "ask" in label.lower():
+                break
+            await emu.click(world.carol, dm[0], label=label)
+            dm = await emu.wait_until(lambda: [m for m in emu.dm_messages(world.carol) if m.buttons][-1:])
+            label = next(b["label"] for b in dm[0].buttons if b["label"].startswith("Slipstream"))
+
+        await play_until(players, thread, lambda: game_row(db)[1] >= 12)  # a few rounds in
+        version_before = game_row(db)[1]
+        await proc.restart()  # the same DMs and their buttons must keep working
+        await play_until(players, thread, lambda: game_row(db)[0] == "finished")
+        assert game_row(db)[1] > version_before
+        final = [m for m in emu.messages_in(thread) if "over" in m.content.lower()]
+        assert final and final[-1].attachments
+        for p in players:  # every refusal was a rules answer, never a crash
+            assert not [e for e in p.errors if "went wrong" in e], p.errors
+    finally:
+        await proc.stop()
+    assert "Traceback" not in proc.output(), proc.output()[-3000:]
