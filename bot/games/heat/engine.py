@@ -1,0 +1,531 @@
+"""Heat: Pedal to the Metal — the engine object (contract in bot/games/base.py).
+
+Flow: each round every racing car makes ONE private submission ({"type": "submit", "cards":
+[ids]}; the number of cards is the new gear). A submission may be replaced until the last one
+arrives; then the round resolves by itself in race order. Standing preferences ({"type":
+"prefs", ...}) decide slipstream, boost, adrenaline, cooldown and discard; only an "ask"
+preference pauses the resolution for that car's decision.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from bot.games.base import Event, GameError, OptionSpec
+from bot.games.heat import content, rules
+from bot.games.heat.rules import (DISCARDABLE, KIND, LABEL, PLAYABLE, PREFS, SHORT, SPEED,
+                                  seat_name)
+from bot.games.rng import Rng
+from bot.i18n import t
+
+DECISIONS = ("slipstream", "boost", "adrenaline", "cooldown", "discard")
+_TRACK_ALIASES = {
+    "us": "usa", "united states": "usa", "fr": "france", "gb": "great_britain", "uk": "great_britain",
+    "great britain": "great_britain", "britain": "great_britain", "it": "italy", "italia": "italy",
+}
+_PREF_NAMES = {
+    "slipstream": "Slipstream", "boost": "Boost", "adrenaline": "Adrenaline", "cooldown": "Cooldown",
+    "discard": "Discard",
+}
+_PREF_VALUES = {
+    "smart": "Smart", "always": "Always", "never": "Never", "ask": "Ask me", "auto": "Auto", "keep": "Keep all",
+}
+_KIND_ORDER = {"speed": 0, "upgrade": 1, "stress": 2, "heat": 3}
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _parse_ids(action: dict) -> list[int]:
+    """Card ids from "cards" (ints) or "values" (the strings a select sends)."""
+    raw = action.get("cards", action.get("values"))
+    if type(raw) is not list or len(raw) > 30:
+        raise GameError(t("Choose cards from your hand."))
+    out = []
+    for x in raw:
+        if type(x) is int:
+            out.append(x)
+        elif isinstance(x, str) and x.isdigit() and len(x) < 10:
+            out.append(int(x))
+        else:
+            raise GameError(t("Choose cards from your hand."))
+    return out
+
+
+def _card_sort_key(st: dict, cid: int) -> tuple:
+    code = st["cards"][cid]
+    return (_KIND_ORDER.get(KIND[code], 9), -SPEED[code], code, cid)
+
+
+def _desc_cards(st: dict, ids: list[int]) -> str:
+    ordered = sorted(ids, key=lambda c: _card_sort_key(st, c))
+    return " + ".join(t(SHORT[st["cards"][c]]) for c in ordered)
+
+
+def _distinct_subsets(st: dict, ids: list[int], size: int) -> list[list[int]]:
+    """Subsets of `size` cards, one per distinct multiset of card types."""
+    cards = st["cards"]
+    ordered = sorted(ids, key=lambda c: _card_sort_key(st, c))
+    seen = set()
+    out = []
+    for combo in combinations(ordered, size):
+        key = tuple(cards[c] for c in combo)
+        if key not in seen:
+            seen.add(key)
+            out.append(list(combo))
+    return out
+
+
+class HeatEngine:
+    kind = "heat"
+    title = "Heat: Pedal to the Metal"
+    min_seats = 2
+    max_seats = 6
+
+    @property
+    def options(self) -> list[OptionSpec]:
+        return [
+            OptionSpec("track", t("Race track (laps, spaces and corners as on the board)"),
+                       choices=list(content.base_tracks()), default="usa"),
+            OptionSpec("grid", t("Starting grid order: random, or by seat order"),
+                       choices=["random", "seats"], default="random"),
+        ]
+
+    # ------------------------------------------------------------------ setup
+
+    def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
+        if not _is_int(seats) or not self.min_seats <= seats <= self.max_seats:
+            raise GameError(t("Heat needs {lo} to {hi} players.", lo=self.min_seats, hi=self.max_seats))
+        options = dict(options or {})
+        track = options.get("track", "usa")
+        if not isinstance(track, str):
+            raise GameError(t("Unknown track."))
+        key = track.strip().lower()
+        key = _TRACK_ALIASES.get(key, key).replace(" ", "_")
+        if key not in content.base_tracks():
+            raise GameError(t("Unknown track {track}; choose one of: {names}.", track=track,
+                              names=", ".join(content.base_tracks())))
+        grid = options.get("grid", "random")
+        if grid not in ("random", "seats"):
+            raise GameError(t("Grid order must be random or seats."))
+        modules = options.get("modules", [])
+        if isinstance(modules, str):
+            modules = [m.strip() for m in modules.split(",") if m.strip()]
+        if not isinstance(modules, list) or not all(isinstance(m, str) for m in modules):
+            raise GameError(t("Modules must be a list of names."))
+        for m in modules:
+            if m not in rules.KNOWN_MODULES:
+                raise GameError(t("The {module} module is not available yet.", module=m))
+        return {"track": key, "grid": grid, "modules": sorted(set(modules))}
+
+    def new_game(self, options: dict[str, Any], seats: int, seed: int) -> dict:
+        opts = self.validate_options(options, seats)
+        return rules.new_state(opts["track"], seats, int(seed), opts["grid"], opts["modules"])
+
+    # ------------------------------------------------------------------ queries
+
+    def to_act(self, state: dict) -> list[int]:
+        phase = state["phase"]
+        if phase == "submit":
+            return [s for s, c in enumerate(state["cars"]) if not c["fin"] and c["sub"] is None]
+        if phase == "decide" and state["pending"] is not None:
+            return [state["pending"]["seat"]]
+        return []
+
+    def is_over(self, state: dict) -> bool:
+        return state["phase"] == "over"
+
+    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+        if not self._valid_seat(state, seat) or state["phase"] == "over":
+            return []
+        car = state["cars"][seat]
+        out: list[dict] = []
+        if state["phase"] == "submit" and not car["fin"]:
+            out.extend({"type": "submit", "cards": ids} for ids in self._submissions(state, car))
+        elif state["phase"] == "decide" and state["pending"] and state["pending"]["seat"] == seat:
+            out.extend(self._decision_actions(state, car, state["pending"]))
+        if not car["fin"]:
+            for key, values in PREFS.items():
+                for v in values:
+                    if v != car["prefs"][key]:
+                        out.append({"type": "prefs", key: v})
+        return out
+
+    def _submissions(self, state: dict, car: dict) -> list[list[int]]:
+        gears, clogged = rules.fillable_gears(state, car)
+        playable, heat = rules.split_hand(state, car)
+        if clogged:
+            return [playable + heat[:g - len(playable)] for g in gears]
+        out = []
+        for g in gears:
+            out.extend(_distinct_subsets(state, playable, g))
+        return out
+
+    def _decision_actions(self, state: dict, car: dict, pending: dict) -> list[dict]:
+        kind = pending["type"]
+        if kind == "slipstream":
+            return [{"type": "slipstream", "take": True}, {"type": "slipstream", "take": False}]
+        if kind in ("boost", "adrenaline"):
+            return [{"type": kind, "use": True}, {"type": kind, "use": False}]
+        cards = state["cards"]
+        if kind == "cooldown":
+            heat = [c for c in car["hand"] if KIND[cards[c]] == "heat"]
+            return [{"type": "cooldown", "cards": heat[:n]} for n in range(pending["max"], -1, -1)]
+        if kind == "discard":
+            disc = [c for c in car["hand"] if DISCARDABLE[cards[c]]]
+            out = [{"type": "discard", "cards": []}]
+            for n in range(1, len(disc) + 1):
+                out.extend({"type": "discard", "cards": ids} for ids in _distinct_subsets(state, disc, n))
+            return out
+        return []
+
+    def _valid_seat(self, state: dict, seat: Any) -> bool:
+        return type(seat) is int and 0 <= seat < state["seats"]
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, state: dict, seat: int, action: dict) -> tuple[dict, list[Event]]:
+        if not self._valid_seat(state, seat):
+            raise GameError(t("You are not in this race."))
+        if not isinstance(action, dict):
+            raise GameError(t("Unknown action."))
+        kind = action.get("type")
+        if state["phase"] == "over":
+            raise GameError(t("The race is over."))
+        if kind == "prefs":
+            return self._apply_prefs(state, seat, action)
+        if kind == "submit":
+            return self._apply_submit(state, seat, action)
+        if kind in DECISIONS:
+            return self._apply_decision(state, seat, kind, action)
+        raise GameError(t("Unknown action."))
+
+    def _apply_prefs(self, state: dict, seat: int, action: dict) -> tuple[dict, list[Event]]:
+        car = state["cars"][seat]
+        changes = {}
+        for key, value in action.items():
+            if key in ("type", "values"):
+                continue
+            if key not in PREFS:
+                raise GameError(t("Unknown preference {name}.", name=str(key)[:30]))
+            if value not in PREFS[key]:
+                raise GameError(t("{name} can be: {values}.", name=t(_PREF_NAMES[key]),
+                                  values=", ".join(PREFS[key])))
+            changes[key] = value
+        if not changes:
+            raise GameError(t("No preference given."))
+        new = dict(state)
+        new["cars"] = list(state["cars"])
+        nc = dict(car)
+        nc["prefs"] = {**car["prefs"], **changes}
+        new["cars"][seat] = nc
+        text = ", ".join(f"{t(_PREF_NAMES[k])}: {t(_PREF_VALUES[v])}" for k, v in changes.items())
+        events = [Event(t("Preferences set: {text}.", text=text), to=seat)]
+        pending = state["pending"]
+        if (state["phase"] == "decide" and pending and pending["seat"] == seat
+                and changes.get(pending["type"], "ask") != "ask"):
+            # The decision we wait for is now automatic: resolution goes on.
+            new = rules.clone(new)
+            new["pending"] = None
+            events += self._resume(new)
+        return new, events
+
+    def _apply_submit(self, state: dict, seat: int, action: dict) -> tuple[dict, list[Event]]:
+        if state["phase"] != "submit":
+            raise GameError(t("The round is being resolved; cards can't be changed now."))
+        car = state["cars"][seat]
+        if car["fin"]:
+            raise GameError(t("Your car has finished the race."))
+        ids = _parse_ids(action)
+        err = rules.check_submission(state, car, ids)
+        if err:
+            raise GameError(err)
+        new = dict(state)
+        new["cars"] = list(state["cars"])
+        nc = dict(car)
+        nc["sub"] = list(ids)
+        new["cars"][seat] = nc
+        events = [Event(t("Round {n}: your {k} cards are in (gear {k}). You may change them until everyone "
+                          "is in.", n=state["round"], k=len(ids)), to=seat)]
+        waiting = [s for s, c in enumerate(new["cars"]) if not c["fin"] and c["sub"] is None]
+        if car["sub"] is None:
+            racing = sum(1 for c in new["cars"] if not c["fin"])
+            events.append(Event(t("{who} is ready ({k}/{n}).", who=seat_name(seat), k=racing - len(waiting),
+                                  n=racing)))
+        if not waiting:
+            new = rules.clone(new)
+            rng = Rng(new["rng"])
+            evs = rules.start_resolution(new, rng)
+            new["rng"] = rng.state
+            events += self._events(new, evs)
+        return new, events
+
+    def _apply_decision(self, state: dict, seat: int, kind: str, action: dict) -> tuple[dict, list[Event]]:
+        pending = state["pending"]
+        if state["phase"] != "decide" or not pending or pending["seat"] != seat:
+            raise GameError(t("Nothing to decide for you now."))
+        if pending["type"] != kind:
+            raise GameError(t("The decision now is: {kind}.", kind=t(_PREF_NAMES[pending["type"]])))
+        car = state["cars"][seat]
+        cards = state["cards"]
+        if kind == "slipstream":
+            value: Any = action.get("take")
+            if not isinstance(value, bool):
+                raise GameError(t("Say whether you take the slipstream."))
+        elif kind in ("boost", "adrenaline"):
+            value = action.get("use")
+            if not isinstance(value, bool):
+                raise GameError(t("Say yes or no."))
+        else:
+            ids = _parse_ids(action)
+            if len(set(ids)) != len(ids) or any(c not in car["hand"] for c in ids):
+                raise GameError(t("That card is not in your hand."))
+            if kind == "cooldown":
+                if any(KIND[cards[c]] != "heat" for c in ids):
+                    raise GameError(t("Only Heat cards can be cooled down."))
+                if len(ids) > pending["max"]:
+                    raise GameError(t("You can cool down at most {n} Heat.", n=pending["max"]))
+            elif any(not DISCARDABLE[cards[c]] for c in ids):
+                raise GameError(t("Heat and Stress cards can't be discarded."))
+            value = ids
+        new = rules.clone(state)
+        new["cars"][seat]["rd"]["ans"][kind] = value
+        new["pending"] = None
+        return new, self._resume(new)
+
+    def _resume(self, new: dict) -> list[Event]:
+        rng = Rng(new["rng"])
+        evs = rules.run(new, rng, [])
+        new["rng"] = rng.state
+        return self._events(new, evs)
+
+    def _events(self, st: dict, evs: list[tuple[int | None, str]]) -> list[Event]:
+        out = [Event(text, to) for to, text in evs]
+        if st["phase"] == "decide" and st["pending"]:
+            p = st["pending"]
+            out.append(Event(t("Waiting for {who} to decide.", who=seat_name(p["seat"]))))
+            out.append(Event(self._decision_prompt(st, p), to=p["seat"]))
+        return out
+
+    def _decision_prompt(self, st: dict, p: dict) -> str:
+        kind = p["type"]
+        if kind == "slipstream":
+            return t("Slipstream: move 2 more spaces? (It does not add to your speed for corners.)")
+        if kind == "boost":
+            return t("Boost: pay 1 Heat to reveal cards until a Speed card and add it to your speed?")
+        if kind == "adrenaline":
+            return t("Adrenaline: move 1 more space (+1 speed)?")
+        if kind == "cooldown":
+            return t("Cooldown: return up to {n} Heat cards from your hand to your Engine.", n=p["max"])
+        return t("Discard any cards you don't want (not Heat or Stress), or keep them all.")
+
+    # ------------------------------------------------------------------ describe
+
+    def _describe_submit(self, state: dict, car: dict, ids: list[int]) -> str:
+        n = len(ids)
+        text = t("Gear {g}: {cards}", g=n, cards=_desc_cards(state, ids))
+        if abs(n - car["gear"]) == 2:
+            text += " " + t("(2-gear shift: 1 Heat)")
+        if any(not PLAYABLE[state["cards"][c]] for c in ids if 0 <= c < len(state["cards"])):
+            text += " " + t("(clogged: no move)")
+        return text
+
+    def describe_action(self, state: dict, seat: int, action: dict) -> str:
+        try:
+            kind = action.get("type")
+            if kind == "submit":
+                ids = [c for c in _parse_ids(action) if 0 <= c < len(state["cards"])]
+                return self._describe_submit(state, state["cars"][seat], ids)[:100]
+            if kind == "prefs":
+                parts = [f"{t(_PREF_NAMES[k])}: {t(_PREF_VALUES[v])}" for k, v in action.items()
+                         if k in PREFS and v in _PREF_VALUES]
+                return (t("Preference") + " — " + ", ".join(parts))[:100]
+            if kind == "slipstream":
+                return t("Slipstream: +2 spaces") if action.get("take") else t("Slipstream: no")
+            if kind == "boost":
+                return t("Boost: pay 1 Heat") if action.get("use") else t("Boost: no")
+            if kind == "adrenaline":
+                return t("Adrenaline: move +1") if action.get("use") else t("Adrenaline: stay")
+            if kind == "cooldown":
+                return t("Cool down {n} Heat", n=len(_parse_ids(action)))
+            if kind == "discard":
+                ids = [c for c in _parse_ids(action) if 0 <= c < len(state["cards"])]
+                if not ids:
+                    return t("Discard nothing")
+                return (t("Discard") + ": " + _desc_cards(state, ids))[:100]
+        except (GameError, AttributeError, IndexError, KeyError, TypeError):
+            pass
+        return t("Unknown action")
+
+    # ------------------------------------------------------------------ view
+
+    def view(self, state: dict, viewer: int | None) -> dict:
+        tr = rules.track_of(state)
+        phase = state["phase"]
+        cars = []
+        for s, c in enumerate(state["cars"]):
+            rd = c["rd"]
+            shown = rd is not None and rd["shown"]
+            cars.append({
+                "seat": s,
+                "space": rules.space_of(tr, c["pos"]),
+                "lane": c["lane"],
+                "lap": rules.lap_of(tr, c),
+                "finished": c["fin"],
+                "place": c["place"],
+                "gear": c["gear"],
+                "engine_heat": len(c["engine"]),
+                "hand_count": len(c["hand"]),
+                "deck_count": len(c["deck"]),
+                "discard_count": len(c["discard"]),
+                "discard_top": t(LABEL[state["cards"][c["discard"][-1]]]) if c["discard"] else None,
+                "revealed": rules.revealed_labels(state, rd["rev"]) if shown else [],
+                "speed": rd["speed"] if shown else None,
+                "submitted": c["sub"] is not None,
+                "spun": bool(shown and rd["spun"]),
+                "adrenaline": bool(shown and rd["adr"]),
+                "slipstreamed": bool(shown and rd["slip"]),
+                "boosted": bool(shown and rd["boost"]),
+                "clogged": bool(shown and rd["clog"]),
+                "heat_paid": rd["heat"] if shown else 0,
+                "stress_taken": c["stress"],
+            })
+        res = state["res"]
+        log_order = res["order"] if res is not None else state["last_order"]
+        last_round = []
+        for s in log_order:
+            rd = state["cars"][s]["rd"]
+            if rd is not None and rd["shown"]:
+                last_round.append({"seat": s, "lines": list(rd["lines"])})
+        racing = [s for s in rules.race_order(state, tr)]
+        out: dict[str, Any] = {
+            "kind": "heat",
+            "track": state["track"],
+            "track_name": t(tr.name),
+            "circuit": tr.circuit,
+            "laps": tr.laps,
+            "spaces": tr.spaces,
+            "round": state["round"],
+            "phase": phase,
+            "corners": [{"space": c.space, "speed": c.speed, "lane": c.lane} for c in tr.corners],
+            "cars": cars,
+            "order": list(state["places"]) + racing,
+            "last_round": last_round,
+            "log_round": (state["round"] if res is not None else
+                          (state["round"] - 1 if phase == "submit" else state["round"])),
+            "waiting_for": self.to_act(state),
+            "standings": list(state["places"]),
+            "adrenaline_cars": state["adrenaline"],
+            "modules": list(state["modules"]),
+        }
+        if viewer is not None and self._valid_seat(state, viewer):
+            out["me"] = self._me(state, viewer)
+        return out
+
+    def _me(self, state: dict, seat: int) -> dict:
+        car = state["cars"][seat]
+        cards = state["cards"]
+        hand = sorted(car["hand"], key=lambda c: _card_sort_key(state, c))
+        sub = car["sub"]
+        submission = None
+        if sub is not None:
+            submission = {"cards": list(sub), "gear": len(sub),
+                          "shift_heat": 1 if abs(len(sub) - car["gear"]) == 2 else 0,
+                          "label": self._describe_submit(state, car, sub)}
+        gears, clogged = rules.fillable_gears(state, car)
+        decision = None
+        p = state["pending"]
+        if state["phase"] == "decide" and p and p["seat"] == seat:
+            decision = dict(p)
+            decision["prompt"] = self._decision_prompt(state, p)
+        return {
+            "seat": seat,
+            "hand": [{"id": c, "label": t(LABEL[cards[c]]), "kind": KIND[cards[c]],
+                      "value": SPEED[cards[c]] if KIND[cards[c]] in ("speed", "upgrade") else None}
+                     for c in hand],
+            "played": [{"id": c, "label": t(LABEL[cards[c]])} for c in car["played"]],
+            "submission": submission,
+            "prefs": dict(car["prefs"]),
+            "deck_count": len(car["deck"]),
+            "discard_count": len(car["discard"]),
+            "engine_heat": len(car["engine"]),
+            "gears": gears if state["phase"] == "submit" and not car["fin"] else [],
+            "clogged": clogged,
+            "decision": decision,
+        }
+
+    # ------------------------------------------------------------------ menu
+
+    def menu(self, state: dict, seat: int) -> list[dict]:
+        if not self._valid_seat(state, seat) or state["phase"] == "over":
+            return []
+        car = state["cars"][seat]
+        if car["fin"]:
+            return []
+        groups: list[dict] = []
+        cards = state["cards"]
+        if state["phase"] == "submit":
+            gears, clogged = rules.fillable_gears(state, car)
+            playable, heat = rules.split_hand(state, car)
+            ids = sorted(playable + (heat if clogged else []), key=lambda c: _card_sort_key(state, c))
+            options = []
+            for c in ids[:25]:
+                code = cards[c]
+                if KIND[code] == "stress":
+                    desc = t("Reveals cards until a Speed card")
+                elif not PLAYABLE[code]:
+                    desc = t("Only because your hand is clogged")
+                else:
+                    desc = t("Speed {v}", v=SPEED[code])
+                options.append({"label": t(LABEL[code]), "value": str(c), "description": desc[:100]})
+            lo, hi = min(gears), min(max(gears), len(options))
+            if car["sub"] is not None:
+                ph = t("Sent: {desc}. Pick again to change.", desc=self._describe_submit(state, car, car["sub"]))
+            elif clogged:
+                ph = t("Clogged hand: play all non-Heat cards + Heat ({lo}-{hi} cards, no move)", lo=lo, hi=hi)
+            else:
+                ph = t("Gear {g} now: pick {lo}-{hi} cards (cards = new gear)", g=car["gear"], lo=lo, hi=hi)
+            groups.append({"kind": "select", "placeholder": ph[:100], "min": lo, "max": hi,
+                           "action": {"type": "submit"}, "options": options})
+        elif state["phase"] == "decide" and state["pending"] and state["pending"]["seat"] == seat:
+            groups.extend(self._decision_menu(state, car, state["pending"]))
+        groups.append({"kind": "buttons", "options": [
+            {"label": f"{t(_PREF_NAMES[k])}: {t(_PREF_VALUES[car['prefs'][k]])}"[:80],
+             "action": {"type": "prefs", k: vals[(vals.index(car["prefs"][k]) + 1) % len(vals)]},
+             "style": "secondary"}
+            for k, vals in PREFS.items()]})
+        return groups
+
+    def _decision_menu(self, state: dict, car: dict, p: dict) -> list[dict]:
+        kind = p["type"]
+        cards = state["cards"]
+        if kind == "slipstream":
+            return [{"kind": "buttons", "options": [
+                {"label": t("Slipstream +2"), "action": {"type": "slipstream", "take": True}, "style": "success"},
+                {"label": t("No slipstream"), "action": {"type": "slipstream", "take": False}, "style": "secondary"}]}]
+        if kind == "boost":
+            return [{"kind": "buttons", "options": [
+                {"label": t("Boost (1 Heat)"), "action": {"type": "boost", "use": True}, "style": "danger"},
+                {"label": t("No boost"), "action": {"type": "boost", "use": False}, "style": "secondary"}]}]
+        if kind == "adrenaline":
+            return [{"kind": "buttons", "options": [
+                {"label": t("Adrenaline +1"), "action": {"type": "adrenaline", "use": True}, "style": "success"},
+                {"label": t("Stay"), "action": {"type": "adrenaline", "use": False}, "style": "secondary"}]}]
+        if kind == "cooldown":
+            heat = [c for c in car["hand"] if KIND[cards[c]] == "heat"]
+            return [{"kind": "buttons", "options": [
+                {"label": t("Cool down {n} Heat", n=n), "action": {"type": "cooldown", "cards": heat[:n]},
+                 "style": "primary" if n == p["max"] else "secondary"}
+                for n in range(p["max"], -1, -1)]}]
+        disc = sorted([c for c in car["hand"] if DISCARDABLE[cards[c]]], key=lambda c: _card_sort_key(state, c))
+        return [
+            {"kind": "select", "placeholder": t("Cards to discard"), "min": 1, "max": max(1, len(disc[:25])),
+             "action": {"type": "discard"},
+             "options": [{"label": t(LABEL[cards[c]]), "value": str(c)} for c in disc[:25]]},
+            {"kind": "buttons", "options": [
+                {"label": t("Keep all"), "action": {"type": "discard", "cards": []}, "style": "secondary"}]},
+        ]
+
+
+ENGINE = HeatEngine()

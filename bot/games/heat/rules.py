@@ -1,0 +1,660 @@
+"""Heat base race: state building and round resolution (pure functions over a plain-data state).
+
+Everything here works on a state the caller already owns (cloned): functions mutate it in place.
+
+State layout (JSON round-trip exact):
+    schema, rng, track (data key), modules (list, empty for the base race), seats, adrenaline
+    (how many trailing cars get Adrenaline), grid_order, round, phase ("submit"|"decide"|"over"),
+    cards (card id -> type code, see data/heat/cards.json), cars (one per seat), res (the round
+    being resolved, or None), pending (the decision resolution waits for, or None), places
+    (seats in finishing order), last_order (race order of the last resolved round).
+A car: pos (absolute distance: space of lap L is L*spaces+space; the grid is at 0, -1, ...), lane,
+    gear, hand, deck (top = last), discard, engine, played (cards in play this round), sub (the
+    private submission, card ids, or None), prefs, fin (crossed the finish line), place,
+    stress (Stress cards taken from the supply), rd (this/last round's public record).
+"""
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import Any
+
+from bot.games.heat import content
+from bot.games.rng import Rng
+from bot.i18n import t
+
+SCHEMA = 1
+# Modules come later, each as an option; the base race uses none.
+KNOWN_MODULES: tuple[str, ...] = ()
+
+_C = content.cards()
+TYPES: dict[str, dict[str, Any]] = _C["types"]
+KIND = {k: v["kind"] for k, v in TYPES.items()}
+SPEED = {k: int(v.get("speed", 0)) for k, v in TYPES.items()}
+BOOSTS = {k: int(v.get("boost", 0)) for k, v in TYPES.items()}
+PLAYABLE = {k: bool(v.get("playable", True)) for k, v in TYPES.items()}
+DISCARDABLE = {k: bool(v.get("discardable", True)) for k, v in TYPES.items()}
+LABEL = {k: v["label"] for k, v in TYPES.items()}
+SHORT = {k: v.get("short", v["label"]) for k, v in TYPES.items()}
+HAND_SIZE = int(_C["hand_size"])
+MAX_GEAR = int(_C["max_gear"])
+COOLDOWN = {int(g): int(n) for g, n in _C["cooldown_by_gear"].items()}
+SPIN_STRESS = {int(g): int(n) for g, n in _C["spin_stress_by_gear"].items()}
+STARTING_DECK: dict[str, int] = _C["starting_deck"]
+
+PREFS: dict[str, tuple[str, ...]] = {
+    "slipstream": ("smart", "always", "never", "ask"),
+    "boost": ("never", "smart", "always", "ask"),
+    "adrenaline": ("smart", "always", "never", "ask"),
+    "cooldown": ("auto", "ask"),
+    "discard": ("keep", "ask"),
+}
+DEFAULT_PREFS = {k: v[0] for k, v in PREFS.items()}
+
+# Per-car steps 3-9 of a round, in order; a paused resolution resumes at its step index.
+# (Step 4, Adrenaline, is marked during "move"; step 5, React, is cooldown + boost + adrenaline.)
+STEPS = ("move", "cooldown", "boost", "adrenaline", "slipstream", "corners", "discard", "refill")
+S_MOVE, S_COOL, S_BOOST, S_ADR, S_SLIP, S_CORNERS, S_DISCARD, S_REFILL = range(len(STEPS))
+DONE = -1
+# rd["rev"] holds [card type, flipped Speed card type] pairs for the round's revealed cards (types,
+# not ids: once revealed they are public, whatever zone the card goes to later). The second is
+# NO_FLIP for a card that flips nothing and FLIP_NOTHING when a flip found no Speed card; a boost
+# has BOOST_SOURCE first.
+NO_FLIP, FLIP_NOTHING, BOOST_SOURCE = None, "", "+"
+
+
+def track_of(st: dict) -> content.Track:
+    return content.tracks()[st["track"]]
+
+
+def space_of(tr: content.Track, pos: int) -> int:
+    return (pos - 1) % tr.spaces + 1
+
+
+def lap_of(tr: content.Track, car: dict) -> int:
+    if car["fin"]:
+        return tr.laps
+    pos = car["pos"]
+    return 1 if pos <= 0 else min(tr.laps, (pos - 1) // tr.spaces + 1)
+
+
+def seat_name(seat: int) -> str:
+    return t("P{n}", n=seat + 1)
+
+
+# --------------------------------------------------------------------------- setup
+
+def new_state(track_key: str, seats: int, seed: int, grid: str, modules: list[str]) -> dict:
+    tr = content.tracks()[track_key]
+    rng = Rng(seed)
+    order = list(range(seats))
+    if grid == "random":
+        rng.shuffle(order)
+    cards: list[str] = []
+    cars = []
+    for seat in range(seats):
+        deck = []
+        for code, n in STARTING_DECK.items():
+            for _ in range(n):
+                deck.append(len(cards))
+                cards.append(code)
+        for _ in range(tr.stress):
+            deck.append(len(cards))
+            cards.append("stress")
+        engine = []
+        for _ in range(tr.heat):
+            engine.append(len(cards))
+            cards.append("heat")
+        shuffle(rng, deck)
+        hand = [deck.pop() for _ in range(min(HAND_SIZE, len(deck)))]
+        space, lane = tr.grid[order.index(seat)]
+        cars.append({
+            "pos": space - tr.spaces if space > tr.spaces // 2 else space, "lane": lane, "gear": 1,
+            "hand": hand, "deck": deck, "discard": [], "engine": engine, "played": [],
+            "sub": None, "prefs": dict(DEFAULT_PREFS), "fin": False, "place": None, "stress": 0,
+            "rd": None,
+        })
+    return {
+        "schema": SCHEMA, "rng": rng.state, "track": track_key, "modules": list(modules),
+        "seats": seats, "adrenaline": 2 if seats >= 5 else 1, "grid_order": order, "round": 1,
+        "phase": "submit", "cards": cards, "cars": cars, "res": None, "pending": None,
+        "places": [], "last_order": [],
+    }
+
+
+def clone(st: dict) -> dict:
+    """A full copy of the state, specialised to its layout (much faster than copy.deepcopy)."""
+    new = dict(st)
+    new["cards"] = st["cards"][:]
+    new["modules"] = st["modules"][:]
+    new["grid_order"] = st["grid_order"][:]
+    new["places"] = st["places"][:]
+    new["last_order"] = st["last_order"][:]
+    new["cars"] = [clone_car(c) for c in st["cars"]]
+    res = st["res"]
+    if res is not None:
+        new["res"] = {"order": res["order"][:], "i": res["i"], "step": res["step"], "adr": res["adr"][:]}
+    if st["pending"] is not None:
+        new["pending"] = dict(st["pending"])
+    return new
+
+
+def clone_car(c: dict) -> dict:
+    n = dict(c)
+    n["hand"] = c["hand"][:]
+    n["deck"] = c["deck"][:]
+    n["discard"] = c["discard"][:]
+    n["engine"] = c["engine"][:]
+    n["played"] = c["played"][:]
+    n["prefs"] = dict(c["prefs"])
+    if c["sub"] is not None:
+        n["sub"] = c["sub"][:]
+    rd = c["rd"]
+    if rd is not None:
+        rd = dict(rd)
+        rd["rev"] = [r[:] for r in rd["rev"]]
+        rd["lines"] = rd["lines"][:]
+        rd["ans"] = {k: (v[:] if isinstance(v, list) else v) for k, v in rd["ans"].items()}
+        n["rd"] = rd
+    return n
+
+
+# --------------------------------------------------------------------------- gears and hands
+
+def reachable_gears(car: dict) -> list[int]:
+    """Gears the car may shift to: +-1 for free, +-2 paying one Heat from the Engine."""
+    g = car["gear"]
+    d = 2 if car["engine"] else 1
+    return list(range(max(1, g - d), min(MAX_GEAR, g + d) + 1))
+
+
+def split_hand(st: dict, car: dict) -> tuple[list[int], list[int]]:
+    cards = st["cards"]
+    hand = car["hand"]
+    return ([c for c in hand if PLAYABLE[cards[c]]], [c for c in hand if not PLAYABLE[cards[c]]])
+
+
+def fillable_gears(st: dict, car: dict) -> tuple[list[int], bool]:
+    """(gears the submission may use, clogged). Clogged: no reachable gear can be filled with
+    playable cards, so Heat cards make up the shortfall (and the car will not move)."""
+    cards = st["cards"]
+    hand = car["hand"]
+    n_play = sum(1 for c in hand if PLAYABLE[cards[c]])
+    reach = reachable_gears(car)
+    fill = [g for g in reach if g <= n_play]
+    if fill:
+        return fill, False
+    # Rule reading: the clogged-hand rule applies only when no gear the player could shift to
+    # can be filled with non-Heat cards; then all non-Heat cards are played, plus Heat cards.
+    return [g for g in reach if g <= len(hand)], True
+
+
+def check_submission(st: dict, car: dict, ids: list[int]) -> str | None:
+    """An error message (already translated) or None when the submission is legal."""
+    n = len(ids)
+    if not n:
+        return t("Choose 1 to 4 cards: the number of cards is your gear.")
+    if n > MAX_GEAR:
+        return t("You can play at most {n} cards.", n=MAX_GEAR)
+    if len(set(ids)) != n:
+        return t("A card was chosen twice.")
+    hand = car["hand"]
+    for cid in ids:
+        if cid not in hand:
+            return t("That card is not in your hand.")
+    g = car["gear"]
+    if abs(n - g) > 2:
+        return t("From gear {g} you can shift to gear {lo} to {hi} only.", g=g, lo=max(1, g - 2),
+                 hi=min(MAX_GEAR, g + 2))
+    if abs(n - g) == 2 and not car["engine"]:
+        return t("Shifting 2 gears costs 1 Heat from your Engine, and it is empty.")
+    cards = st["cards"]
+    n_heat = sum(1 for cid in ids if not PLAYABLE[cards[cid]])
+    if n_heat:
+        _, clogged = fillable_gears(st, car)
+        if not clogged:
+            return t("Heat cards can't be played.")
+        if n - n_heat != sum(1 for c in hand if PLAYABLE[cards[c]]):
+            return t("Your hand is clogged: play all your non-Heat cards and make up the rest with Heat.")
+    return None
+
+
+# --------------------------------------------------------------------------- movement helpers
+
+def occupied(st: dict, tr: content.Track, seat: int) -> set[tuple[int, int]]:
+    """Spots (space, lane) held by the other cars on the track. Cars that crossed the finish
+    line this round keep their spot until the round ends."""
+    n = tr.spaces
+    me = st["cars"][seat]
+    return {((c["pos"] - 1) % n + 1, c["lane"]) for c in st["cars"] if c is not me and c["place"] is None}
+
+
+def landing(st: dict, tr: content.Track, seat: int, target: int,
+            occ: set[tuple[int, int]] | None = None) -> tuple[int, int]:
+    """The spot a car ends on when its move ends at `target`: the race-line spot if free, else
+    the other spot, else the first space behind with a free spot (cars never block passing)."""
+    if occ is None:
+        occ = occupied(st, tr, seat)
+    n = tr.spaces
+    race_lane = tr.race_lane
+    a = target
+    while True:
+        sp = (a - 1) % n + 1
+        rl = race_lane[sp]
+        if (sp, rl) not in occ:
+            return a, rl
+        if (sp, 3 - rl) not in occ:
+            return a, 3 - rl
+        a -= 1
+
+
+def move(st: dict, tr: content.Track, seat: int, n: int, occ: set[tuple[int, int]] | None = None) -> None:
+    if n <= 0:
+        # Rule reading: a car that moves 0 spaces stays on its spot.
+        return
+    car = st["cars"][seat]
+    car["pos"], car["lane"] = landing(st, tr, seat, car["pos"] + n, occ)
+
+
+def crossed_lines(tr: content.Track, start: int, end: int) -> tuple[tuple[int, int, int], ...]:
+    """Corner lines (abs line, corner index, limit) crossed moving from `start` to `end`."""
+    lp = tr.line_pos
+    return tr.lines[bisect_left(lp, start):bisect_left(lp, end)]
+
+
+def corner_cost(tr: content.Track, start: int, end: int, speed: int) -> int:
+    """Heat the corner checks would ask for (spins not considered)."""
+    return sum(speed - limit for _, _, limit in crossed_lines(tr, start, end) if speed > limit)
+
+
+def can_slipstream(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]] | None = None) -> bool:
+    car = st["cars"][seat]
+    if car["pos"] + 2 > tr.finish:
+        # No slipstream past the finish line, nor across it.
+        return False
+    if occ is None:
+        occ = occupied(st, tr, seat)
+    sp = (car["pos"] - 1) % tr.spaces + 1
+    ahead = sp % tr.spaces + 1
+    # Rule reading: the seed allows beside (other spot of the same space) or directly behind
+    # (same lane, next space); diagonally behind does not count.
+    return (sp, 3 - car["lane"]) in occ or (ahead, car["lane"]) in occ
+
+
+def shuffle(rng: Rng, seq: list) -> None:
+    """Fisher-Yates drawing several indices from each 64-bit Rng output (mixed radix). Each
+    index is uniform to within 2**-24, and it needs ~1 Rng call per 10 cards instead of 1 each."""
+    x = rng.next64()
+    room = 1 << 64
+    for i in range(len(seq) - 1, 0, -1):
+        k = i + 1
+        if room < k << 24:
+            x = rng.next64()
+            room = 1 << 64
+        j = x % k
+        x //= k
+        room //= k
+        seq[i], seq[j] = seq[j], seq[i]
+
+
+def reshuffle(car: dict, rng: Rng) -> None:
+    """The discard pile becomes the new deck; cards in play this round stay out."""
+    deck = car["discard"]
+    car["discard"] = []
+    shuffle(rng, deck)
+    car["deck"] = deck
+
+
+def flip_to_speed(st: dict, car: dict, rng: Rng) -> tuple[int | None, list[int]]:
+    """Reveal from the deck until a Speed card. Returns (speed card id or None, other cards)."""
+    cards = st["cards"]
+    aside: list[int] = []
+    found = None
+    while True:
+        if not car["deck"]:
+            if not car["discard"]:
+                # Rule reading: with no Speed card left in deck or discard the flip gives 0.
+                break
+            reshuffle(car, rng)
+        cid = car["deck"].pop()
+        if KIND[cards[cid]] == "speed":
+            found = cid
+            break
+        aside.append(cid)
+    # Rule reading: revealed non-Speed cards are set aside and discarded once the Speed card is
+    # found (so a reshuffle mid-flip cannot bring them back); the Speed card joins the played cards.
+    car["discard"].extend(aside)
+    if found is not None:
+        car["played"].append(found)
+    return found, aside
+
+
+def pay_heat(car: dict, n: int) -> int:
+    """Move up to n Heat cards from the Engine to the discard pile; returns how many moved."""
+    engine = car["engine"]
+    k = min(n, len(engine))
+    for _ in range(k):
+        car["discard"].append(engine.pop())
+    return k
+
+
+def draw_to_hand(car: dict, rng: Rng) -> None:
+    hand = car["hand"]
+    while len(hand) < HAND_SIZE:
+        if not car["deck"]:
+            if not car["discard"]:
+                return
+            reshuffle(car, rng)
+        hand.append(car["deck"].pop())
+
+
+def race_order(st: dict, tr: content.Track) -> list[int]:
+    """Cars still racing, leader first; on the same space the race-line spot goes first."""
+    n = tr.spaces
+    rl = tr.race_lane
+    keyed = [(-c["pos"], 0 if c["lane"] == rl[(c["pos"] - 1) % n + 1] else 1, s)
+             for s, c in enumerate(st["cars"]) if not c["fin"]]
+    keyed.sort()
+    return [k[2] for k in keyed]
+
+
+def revealed_labels(st: dict, rev: list[list]) -> list[str]:
+    """Readable labels of a round's revealed cards, e.g. "Stress → Speed 3"."""
+    out = []
+    for src, found in rev:
+        label = t("Boost") if src == BOOST_SOURCE else t(LABEL[src])
+        if found != NO_FLIP:
+            label += " → " + (t(LABEL[found]) if found else t("nothing"))
+        out.append(label)
+    return out
+
+
+def short_list(st: dict, ids: list[int]) -> str:
+    cards = st["cards"]
+    return " + ".join(t(SHORT[cards[c]]) for c in ids)
+
+
+# --------------------------------------------------------------------------- the round
+
+def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, str]]:
+    """All submissions are in: steps 1-2 for everyone (shift, play), then resolve."""
+    tr = track_of(st)
+    order = race_order(st, tr)
+    rnd = st["round"]
+    cars = st["cars"]
+    for s in order:
+        car = cars[s]
+        sub = car["sub"]
+        car["sub"] = None
+        lines: list[str] = []
+        old = car["gear"]
+        heat = 0
+        if abs(len(sub) - old) == 2:
+            heat = pay_heat(car, 1)
+            lines.append(t("Shifted 2 gears ({a} → {b}): 1 Heat", a=old, b=len(sub)))
+        car["rd"] = {"round": rnd, "shown": False, "start": car["pos"], "speed": None, "rev": [],
+                     "adr": False, "boost": False, "slip": False, "heat": heat, "spun": False,
+                     "clog": False, "cool": 0, "lines": lines, "ans": {}}
+        hand = car["hand"]
+        for cid in sub:
+            hand.remove(cid)
+        car["played"] = sub
+        car["gear"] = len(sub)
+    # Rule reading: the race order is fixed when the round starts (cars that are passed during
+    # the round keep their turn); the 2-gear shift Heat is paid then, before anyone moves.
+    k = st["adrenaline"]
+    st["res"] = {"order": order, "i": 0, "step": 0, "adr": order[-k:]}
+    st["pending"] = None
+    return run(st, rng, [(None, t("Round {n}: all cards are in.", n=rnd))])
+
+
+def run(st: dict, rng: Rng, events: list[tuple[int | None, str]]) -> list[tuple[int | None, str]]:
+    """Resolve cars in race order until a decision is needed or the round ends."""
+    tr = track_of(st)
+    res = st["res"]
+    order = res["order"]
+    i, step = res["i"], res["step"]
+    while i < len(order):
+        seat = order[i]
+        paused = _resolve_car(st, tr, seat, rng, step)
+        if paused != DONE:
+            res["i"], res["step"] = i, paused
+            st["phase"] = "decide"
+            return events
+        events.append((None, seat_name(seat) + ": " + " · ".join(st["cars"][seat]["rd"]["lines"])))
+        i += 1
+        step = 0
+    res["i"], res["step"] = i, 0
+    _end_round(st, tr, events)
+    return events
+
+
+def _ask(st: dict, seat: int, kind: str, step: int, **extra: Any) -> int:
+    st["pending"] = {"seat": seat, "type": kind, **extra}
+    return step
+
+
+def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int) -> int:
+    """Steps 3-9 for one car from `step` on. Returns DONE, or the step that waits for a decision
+    (st["pending"] then says which); the answer is in rd["ans"] when the step runs again."""
+    car = st["cars"][seat]
+    rd = car["rd"]
+    cards = st["cards"]
+    prefs = car["prefs"]
+    lines = rd["lines"]
+    ans = rd["ans"]
+    # Only this car moves until it is done, so the other cars' spots are fixed meanwhile.
+    occ = occupied(st, tr, seat)
+
+    # 3. Reveal and move (stress cards flip until a Speed card); 4. Adrenaline is marked.
+    if step <= S_MOVE:
+        rd["shown"] = True
+        played = car["played"]
+        if any(not PLAYABLE[cards[c]] for c in played):
+            # Clogged hand: no move this round, gear 1, the cards (Heat included) are discarded.
+            # Rule reading: such a car skips steps 4-8 (no Adrenaline, React, Slipstream, ...).
+            rd["clog"] = True
+            rd["speed"] = 0
+            rd["rev"] = [[cards[c], NO_FLIP] for c in played]
+            car["gear"] = 1
+            lines.append(t("Clogged hand: played {cards}; no move, back to gear 1",
+                           cards=short_list(st, played)))
+            step = S_REFILL
+        else:
+            speed = 0
+            rev = []
+            parts = []
+            for cid in played[:]:
+                code = cards[cid]
+                speed += SPEED[code]
+                part = t(SHORT[code])
+                found = NO_FLIP
+                for _ in range(BOOSTS[code]):
+                    found, aside = flip_to_speed(st, car, rng)
+                    if found is None:
+                        found = FLIP_NOTHING
+                        part += " → 0"
+                    else:
+                        found = cards[found]
+                        speed += SPEED[found]
+                        part += " → " + t(SHORT[found])
+                    if aside:
+                        part += " " + t("({n} discarded)", n=len(aside))
+                rev.append([code, found])
+                parts.append(part)
+            rd["rev"] = rev
+            rd["speed"] = speed
+            lines.append(t("Gear {g}: {cards} = speed {s}", g=car["gear"], cards=" + ".join(parts), s=speed))
+            move(st, tr, seat, speed, occ)
+            # Rule reading: the number of cars getting Adrenaline (1, or 2 with 5+ cars at the
+            # start) never changes; they are the last cars of this round's order still racing.
+            if seat in st["res"]["adr"]:
+                rd["adr"] = True
+                lines.append(t("Adrenaline"))
+            step = S_COOL
+
+    if step <= S_COOL:
+        # 5. React: Heat cards from the hand back to the Engine (gear 1: 3, gear 2: 1, +1 Adrenaline).
+        # Rule reading: the symbols are resolved in a fixed order, cooldown (it can only help a
+        # boost), then boost, then the Adrenaline +1; each move lands on its own (they are not
+        # added up to pass cars) and all of their speed counts for the corner checks.
+        n = COOLDOWN.get(car["gear"], 0) + (1 if rd["adr"] else 0)
+        if n:
+            heat = [c for c in car["hand"] if KIND[cards[c]] == "heat"]
+            m = min(n, len(heat))
+            if m:
+                if prefs["cooldown"] == "ask":
+                    if "cooldown" not in ans:
+                        return _ask(st, seat, "cooldown", S_COOL, max=m)
+                    ids = ans.pop("cooldown")
+                else:
+                    ids = heat[:m]
+                for c in ids:
+                    car["hand"].remove(c)
+                    car["engine"].append(c)
+                rd["cool"] += len(ids)
+                if ids:
+                    lines.append(t("Cooled down {n} Heat", n=len(ids)))
+
+    if step <= S_BOOST:
+        # 5. React: one boost (1 Heat from the Engine, flip until a Speed card, move that far).
+        pref = prefs["boost"]
+        if pref != "never" and car["engine"] and not rd["boost"]:
+            use = True
+            if pref == "ask":
+                if "boost" not in ans:
+                    return _ask(st, seat, "boost", S_BOOST)
+                use = ans.pop("boost")
+            elif pref == "smart":
+                # Boost only when even the best flip (4) cannot cost Heat at a corner.
+                end, _ = landing(st, tr, seat, car["pos"] + 4, occ)
+                use = (corner_cost(tr, rd["start"], end, rd["speed"] + 4)
+                       <= corner_cost(tr, rd["start"], car["pos"], rd["speed"]))
+            if use:
+                rd["heat"] += pay_heat(car, 1)
+                rd["boost"] = True
+                found, aside = flip_to_speed(st, car, rng)
+                v = SPEED[cards[found]] if found is not None else 0
+                rd["speed"] += v
+                rd["rev"].append([BOOST_SOURCE, cards[found] if found is not None else FLIP_NOTHING])
+                lines.append(t("Boost (1 Heat): +{v}{aside} → speed {s}", v=v, s=rd["speed"],
+                               aside=" " + t("({n} discarded)", n=len(aside)) if aside else ""))
+                move(st, tr, seat, v, occ)
+
+    if step <= S_ADR:
+        # 5. React: the Adrenaline +1 (a separate move; it counts as speed for corners).
+        pref = prefs["adrenaline"]
+        if rd["adr"] and pref != "never":
+            use = True
+            if pref == "ask":
+                if "adrenaline" not in ans:
+                    return _ask(st, seat, "adrenaline", S_ADR)
+                use = ans.pop("adrenaline")
+            elif pref == "smart":
+                end, _ = landing(st, tr, seat, car["pos"] + 1, occ)
+                use = (corner_cost(tr, rd["start"], end, rd["speed"] + 1)
+                       <= corner_cost(tr, rd["start"], car["pos"], rd["speed"]))
+            if use:
+                rd["speed"] += 1
+                lines.append(t("Adrenaline +1 → speed {s}", s=rd["speed"]))
+                move(st, tr, seat, 1, occ)
+
+    if step <= S_SLIP:
+        # 6. Slipstream: +2 spaces, once, not counted as speed.
+        # Rule reading: a car past the finish line only adds Boost/Adrenaline (which can matter for
+        # the same-round ranking); it no longer slipstreams, discards or draws.
+        pref = prefs["slipstream"]
+        if pref != "never":
+            if can_slipstream(st, tr, seat, occ):
+                use = True
+                if pref == "ask":
+                    if "slipstream" not in ans:
+                        return _ask(st, seat, "slipstream", S_SLIP)
+                    use = ans.pop("slipstream")
+                elif pref == "smart":
+                    end, _ = landing(st, tr, seat, car["pos"] + 2, occ)
+                    use = (corner_cost(tr, rd["start"], end, rd["speed"])
+                           <= corner_cost(tr, rd["start"], car["pos"], rd["speed"]))
+                if use:
+                    rd["slip"] = True
+                    lines.append(t("Slipstream +2"))
+                    move(st, tr, seat, 2, occ)
+
+    if step <= S_CORNERS:
+        # 7. Corner checks, line by line in the order crossed.
+        speed = rd["speed"]
+        for line, idx, limit in crossed_lines(tr, rd["start"], car["pos"]):
+            excess = speed - limit
+            if excess <= 0:
+                lines.append(t("Corner {c} (limit {l}): OK", c=idx + 1, l=limit))
+                continue
+            paid = pay_heat(car, excess)
+            rd["heat"] += paid
+            if paid == excess:
+                lines.append(t("Corner {c} (limit {l}): paid {h} Heat", c=idx + 1, l=limit, h=paid))
+                continue
+            # Spin-out: pay what you can, back before the line, Stress by gear, gear 1.
+            car["pos"], car["lane"] = landing(st, tr, seat, line, occ)
+            nstress = SPIN_STRESS.get(car["gear"], 1)
+            for _ in range(nstress):
+                # Rule reading: Stress cards come from an unlimited supply, into the hand.
+                car["hand"].append(len(cards))
+                cards.append("stress")
+            car["stress"] += nstress
+            car["gear"] = 1
+            rd["spun"] = True
+            lines.append(t("Corner {c} (limit {l}): SPIN after paying {h} Heat; {k} Stress, gear 1",
+                           c=idx + 1, l=limit, h=paid, k=nstress))
+            break  # the car is back before this line: later lines were not crossed
+        if car["pos"] > tr.finish:
+            car["fin"] = True
+            lines.append(t("Crossed the finish line!"))
+
+    if step <= S_DISCARD:
+        # 8. Discard any cards but Heat and Stress (only when the player asked to choose).
+        if not car["fin"] and prefs["discard"] == "ask" and any(DISCARDABLE[cards[c]] for c in car["hand"]):
+            if "discard" not in ans:
+                return _ask(st, seat, "discard", S_DISCARD)
+            ids = ans.pop("discard")
+            for c in ids:
+                car["hand"].remove(c)
+                car["discard"].append(c)
+            if ids:
+                lines.append(t("Discarded {n} cards", n=len(ids)))
+
+    # 9. Played cards to the discard pile, refill the hand to 7.
+    car["discard"].extend(car["played"])
+    car["played"] = []
+    if not car["fin"]:
+        # Rule reading: a car that finished takes no more cards.
+        draw_to_hand(car, rng)
+        lines.append(t("Space {s}, lap {l}/{n}, gear {g}", s=(car["pos"] - 1) % tr.spaces + 1,
+                       l=lap_of(tr, car), n=tr.laps, g=car["gear"]))
+    return DONE
+
+
+def _ordinal(n: int) -> str:
+    return t({1: "1st", 2: "2nd", 3: "3rd"}.get(n, "{n}th"), n=n)
+
+
+def _end_round(st: dict, tr: content.Track, events: list[tuple[int | None, str]]) -> None:
+    cars = st["cars"]
+    # Rule reading: cars finishing in the same round rank by how far past the line they got,
+    # the race-line spot first; they leave the track at the end of the round.
+    n = tr.spaces
+    rl = tr.race_lane
+    crossed = sorted((-c["pos"], 0 if c["lane"] == rl[(c["pos"] - 1) % n + 1] else 1, s)
+                     for s, c in enumerate(cars) if c["fin"] and c["place"] is None)
+    for _, _, s in crossed:
+        st["places"].append(s)
+        cars[s]["place"] = len(st["places"])
+        events.append((None, t("{who} finishes {place}!", who=seat_name(s), place=_ordinal(cars[s]["place"]))))
+    st["last_order"] = st["res"]["order"]
+    st["res"] = None
+    st["pending"] = None
+    if all(c["fin"] for c in cars):
+        st["phase"] = "over"
+        events.append((None, t("The race is over: {order}.",
+                               order=", ".join(seat_name(s) for s in st["places"]))))
+    else:
+        st["round"] += 1
+        st["phase"] = "submit"
