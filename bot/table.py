@@ -22,7 +22,7 @@ from typing import Any, Callable
 import discord
 
 from bot.components import hand_view, lobby_view, menu_entry, menu_view
-from bot.games.base import Engine, Event, GameError, State
+from bot.games.base import Engine, Event, GameError, State, name_seats
 from bot.i18n import t
 from bot.store import Game, PromptUpdate, StaleVersion, Store
 
@@ -322,7 +322,7 @@ class Table:
         names = [s.name for s in game.seats]
         try:
             waiting = [game.seats[s] for s in engine.to_act(state) if s in outcome.changed_seats]
-            lines = [e.text for e in outcome.events if e.to is None]
+            lines = [name_seats(e.text, names) for e in outcome.events if e.to is None]
             if engine.is_over(state):
                 lines.append(t("The game is over."))
             elif waiting:
@@ -336,7 +336,7 @@ class Table:
         except Exception:
             log.exception("game %s: could not post the board", game.id)
         for seat in outcome.changed_seats:
-            private = [e.text for e in outcome.events if e.to == seat]
+            private = [name_seats(e.text, names) for e in outcome.events if e.to == seat]
             await self.send_private(game, state, seat, private)
 
     async def post(self, game: Game, content: str, image: bytes | None = None,

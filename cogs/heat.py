@@ -5,23 +5,28 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games.heat import ENGINE
+from bot.games.heat.content import tracks
 from cogs.base import GameCog
 
-TRACKS = [app_commands.Choice(name=n, value=v) for n, v in
-          (("USA", "usa"), ("France", "france"), ("Great Britain", "gb"), ("Italy", "italy"))]
+_TRACKS = tracks()
+TRACKS = [app_commands.Choice(name=_TRACKS[key].name, value=key)
+          for key in next(o.choices for o in ENGINE.options if o.name == "track")]
+GRIDS = [app_commands.Choice(name="random", value="random"), app_commands.Choice(name="seat order", value="seats")]
 
 
 class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the Metal — a car racing card game"):
     kind = "heat"
 
     @app_commands.command(name="new", description="Open a Heat table in this channel")
-    @app_commands.describe(track="The circuit", laps="Laps (default: the circuit's own)")
-    @app_commands.choices(track=TRACKS)
+    @app_commands.describe(track="The circuit (laps, spaces and corners as on the real board)",
+                           grid="Starting grid: random (default) or in seat order")
+    @app_commands.choices(track=TRACKS, grid=GRIDS)
     async def new(self, interaction: discord.Interaction, track: app_commands.Choice[str],
-                  laps: app_commands.Range[int, 1, 5] | None = None) -> None:
+                  grid: app_commands.Choice[str] | None = None) -> None:
         options = {"track": track.value}
-        if laps is not None:
-            options["laps"] = laps
+        if grid is not None:
+            options["grid"] = grid.value
         await self.create(interaction, options)
 
 

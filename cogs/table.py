@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.base import replay
+from bot.games.base import name_seats
 from bot.i18n import t
 from bot.table import PlayerError, Table, clip
 from cogs.base import find_game
@@ -107,10 +107,11 @@ class TableCog(commands.Cog):
 def public_log(engine, game, actions) -> list[str]:
     """Replay the game and keep only what the table saw (public events)."""
     state = engine.new_game(game.options, len(game.seats), game.seed)
+    names = [s.name for s in game.seats]
     lines = []
     for seat, action in actions:
         state, events = engine.apply(state, seat, action)
-        lines.extend(e.text for e in events if e.to is None)
+        lines.extend(name_seats(e.text, names) for e in events if e.to is None)
     return lines
 
 

@@ -13,12 +13,26 @@ An engine is a module-level object (see `Engine`) with pure functions over plain
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 State = dict[str, Any]
 Action = dict[str, Any]
 View = dict[str, Any]
+
+
+_SEAT_REF = re.compile(r"<seat:(\d{1,2})>")
+
+
+def seat_ref(seat: int) -> str:
+    """How engine texts name a seat; the table and renderers swap in the player's name."""
+    return f"<seat:{seat}>"
+
+
+def name_seats(text: str, names: list[str]) -> str:
+    """Replace every seat_ref in `text` with that seat's name."""
+    return _SEAT_REF.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], text)
 
 
 class GameError(Exception):
@@ -74,7 +88,9 @@ class Engine(Protocol):
 
     def is_over(self, state: State) -> bool: ...
 
-    def view(self, state: State, viewer: int | None) -> View: ...
+    def view(self, state: State, viewer: int | None) -> View:
+        """Plain data. The spectator view carries "turn" (an int): the table posts a fresh board
+        image when it changes (a new round, course...), and log lines only for moves within it."""
 
     def menu(self, state: State, seat: int) -> list[dict[str, Any]]:
         """Components for the seat, as plain data. Each group is one of

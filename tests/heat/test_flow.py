@@ -78,7 +78,7 @@ def test_ask_pauses_for_that_seat_and_resumes(kind, yes, no):
     st, ev = submit(st, 0, ["speed4", "speed1"])
     assert st["phase"] == "decide" and E.to_act(st) == [0]
     assert st["pending"]["type"] == kind
-    assert any(e.to == 0 for e in ev) and any("Waiting for P1" in e.text for e in ev)
+    assert any(e.to == 0 for e in ev) and any("Waiting for <seat:0>" in e.text for e in ev)
     acts = E.legal_actions(st, 0)
     assert dict(type=kind, **yes) in acts and dict(type=kind, **no) in acts
     assert E.legal_actions(st, 1) and all(a["type"] == "prefs" for a in E.legal_actions(st, 1))

@@ -407,6 +407,7 @@ class HeatEngine:
             "laps": tr.laps,
             "spaces": tr.spaces,
             "round": state["round"],
+            "turn": state["round"],  # a new round gets a new board image
             "phase": phase,
             "corners": [{"space": c.space, "speed": c.speed, "lane": c.lane} for c in tr.corners],
             "cars": cars,

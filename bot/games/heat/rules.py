@@ -19,6 +19,7 @@ from bisect import bisect_left
 from typing import Any
 
 from bot.games.heat import content
+from bot.games.base import seat_ref
 from bot.games.rng import Rng
 from bot.i18n import t
 
@@ -78,7 +79,7 @@ def lap_of(tr: content.Track, car: dict) -> int:
 
 
 def seat_name(seat: int) -> str:
-    return t("P{n}", n=seat + 1)
+    return seat_ref(seat)
 
 
 # --------------------------------------------------------------------------- setup
