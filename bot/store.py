@@ -274,6 +274,14 @@ class Store:
             ids = [r[0] for r in await cur.fetchall()]
         return [g for g in [await self.game(i) for i in ids] if g is not None]
 
+    async def open_lobby(self, channel_id: int, kind: str) -> Game | None:
+        """The newest open table of `kind` in a channel."""
+        async with self._conn.execute(
+                "SELECT id FROM games WHERE channel_id = ? AND kind = ? AND status = 'lobby' "
+                "ORDER BY id DESC LIMIT 1", (channel_id, kind)) as cur:
+            row = await cur.fetchone()
+        return await self.game(row[0]) if row else None
+
     async def game_by_thread(self, thread_id: int) -> Game | None:
         async with self._conn.execute("SELECT id FROM games WHERE thread_id = ?", (thread_id,)) as cur:
             row = await cur.fetchone()

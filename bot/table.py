@@ -164,6 +164,9 @@ class Table:
                     return
                 game = await self.load(game_id, ("lobby",))
             await self.edit_lobby(game, open_=True)
+            if interaction.type == discord.InteractionType.application_command:  # a button needs no answer
+                await self.reply(interaction, t("You joined {title}.", title=self.title(game)) if what == "join"
+                                 else t("You left {title}.", title=self.title(game)))
         except PlayerError as err:
             await self.reply(interaction, str(err))
 

@@ -60,7 +60,8 @@ class GameCog(commands.GroupCog):
     @app_commands.describe(game="The table's number (optional)")
     async def join(self, interaction: discord.Interaction, game: int | None = None) -> None:
         try:
-            found = await find_game(self.table, interaction, self.kind, game, ("lobby",))
+            found = (await self.table.store.open_lobby(interaction.channel_id or 0, self.kind) if game is None
+                     else None) or await find_game(self.table, interaction, self.kind, game, ("lobby",))
         except PlayerError:
             await self.table.ack(interaction)
             await self.table.reply(interaction, t("There is no open table to join here. Start one with "

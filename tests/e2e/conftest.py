@@ -37,6 +37,10 @@ async def world(tmp_path):
         w.tmp_path = tmp_path
         yield w
         assert not emu.server_errors, emu.server_errors[0]
+        # every deferred answer ("thinking...") must have been completed by the bot
+        thinking = [r for r in emu.interaction_records if r.callback_type == 5 and r.response is not None
+                    and emu.message(r.response.id).loading]
+        assert not thinking, [r.data for r in thinking]
 
 
 @pytest.fixture

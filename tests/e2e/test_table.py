@@ -31,7 +31,10 @@ async def start(w, lobby, creator):
 
 async def test_lobby_join_leave_and_start(table):
     w, emu = table, table.emu
-    lobby = await open_table(w, w.alice, w.bob, w.carol, track="usa")
+    lobby = await open_table(w, w.alice, w.bob, track="usa")
+    rec = await emu.slash(w.carol, w.general, "heat", "join")  # the open table in this channel
+    await emu.wait_until(lambda: rec.followups)
+    assert "joined" in rec.followups[0].content
     await emu.wait_until(lambda: "<@%d>" % w.carol.id in emu.message(lobby).content)
     await emu.click(w.carol, lobby, label="Leave")
     await emu.wait_until(lambda: "<@%d>" % w.carol.id not in emu.message(lobby).content)
