@@ -322,12 +322,14 @@ class Store:
 
     # -- timers -----------------------------------------------------------------------------
 
-    async def set_timers(self, game_id: int, kind: str, due: dict[int, float]) -> None:
-        """Replace the game's timers of `kind` with one per seat in `due` (seat -> due time)."""
+    async def set_timers(self, game_id: int, kind: str, waiting: set[int], fresh: dict[int, float]) -> None:
+        """Keep the timers of seats still `waiting`, drop the others, (re)set those in `fresh`."""
         async with self._transaction() as db:
-            await db.execute("DELETE FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind))
-            await db.executemany("INSERT INTO timers (game_id, seat, kind, due_at) VALUES (?, ?, ?, ?)",
-                                 [(game_id, seat, kind, at) for seat, at in due.items()])
+            marks = ",".join("?" * len(waiting))
+            await db.execute(f"DELETE FROM timers WHERE game_id = ? AND kind = ? AND seat NOT IN ({marks})",
+                             (game_id, kind, *waiting))
+            await db.executemany("INSERT OR REPLACE INTO timers (game_id, seat, kind, due_at) VALUES (?, ?, ?, ?)",
+                                 [(game_id, seat, kind, at) for seat, at in fresh.items()])
 
     async def due_timers(self, now: float) -> list[tuple[int, int, str]]:
         async with self._conn.execute(

@@ -193,6 +193,7 @@ class Table:
                                       self.prompts(engine, game, state, force=True)):
             raise PlayerError(t("This table has already started."))
         game = await self.load(game.id)
+        await self.schedule_reminders(game, engine, state, [s.seat for s in game.seats])
         await self.edit_lobby(game, open_=False)
         await self.check_dms(game)
         await self.announce(Outcome(game, state, [Event(t("The game begins!"))], [s.seat for s in game.seats]))
@@ -307,14 +308,12 @@ class Table:
         return True
 
     async def schedule_reminders(self, game: Game, engine: Engine, state: State, changed: list[int]) -> None:
-        """Each seat asked for a new decision gets one reminder after the table's interval."""
-        if engine.is_over(state):
-            return
-        waiting = set(engine.to_act(state))
-        due = {seat: self.clock() + self.reminder_seconds for seat in waiting if seat in changed}
-        if due or changed:
-            await self.store.set_timers(game.id, REMIND, due)
-            self.timers_changed.set()
+        """Each seat asked for a new decision gets one reminder after the table's interval; a seat
+        still deciding keeps its timer; a seat that has nothing to decide loses it."""
+        waiting = set() if engine.is_over(state) else set(engine.to_act(state))
+        fresh = {seat: self.clock() + self.reminder_seconds for seat in waiting if seat in changed}
+        await self.store.set_timers(game.id, REMIND, waiting, fresh)
+        self.timers_changed.set()
 
     # -- output --------------------------------------------------------------------------------
 

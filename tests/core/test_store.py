@@ -64,7 +64,7 @@ async def test_a_failed_transaction_leaves_nothing(store):
 async def test_timers_survive_reopen(tmp_path):
     s = await Store.open(tmp_path / "db.sqlite3")
     gid = await s.create_game("heat", 1, 2, 10, "ann", {}, 7)
-    await s.set_timers(gid, "remind", {0: 100.0})
+    await s.set_timers(gid, "remind", {0}, {0: 100.0})
     await s.close()
     s = await Store.open(tmp_path / "db.sqlite3")
     assert await s.due_timers(50.0) == []
@@ -91,6 +91,13 @@ async def test_a_failure_between_the_writes_rolls_back_all(store):
 async def test_finishing_clears_timers(store):
     gid = await store.create_game("heat", 1, 2, 10, "ann", {}, 7)
     await store.start(gid, 99, {"n": 0}, [])
-    await store.set_timers(gid, "remind", {0: 5.0})
+    await store.set_timers(gid, "remind", {0}, {0: 5.0})
     await store.commit_move(gid, 0, 0, {"type": "a"}, {"n": 1}, True, [])
     assert (await store.game(gid)).status == "finished" and await store.next_timer_due() is None
+
+
+async def test_set_timers_keeps_the_still_waiting(store):
+    gid = await store.create_game("heat", 1, 2, 10, "ann", {}, 7)
+    await store.set_timers(gid, "remind", {0, 1}, {0: 10.0, 1: 10.0})
+    await store.set_timers(gid, "remind", {1}, {})  # seat 0 moved; seat 1 still thinking
+    assert await store.due_timers(99.0) == [(gid, 1, "remind")]

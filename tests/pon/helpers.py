@@ -1,0 +1,97 @@
+"""Scenario builders for PON tests: put named cards exactly where a test needs them."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.games.base import Event
+from bot.games.pon import ENGINE as E
+from bot.games.pon.content import CARDS
+from bot.games.pon.engine import default_prefs
+
+NAME = {c.name: c.id for c in CARDS.values()}
+
+
+def C(name: str) -> int:
+    """A card id by its (unique) name."""
+    return NAME[name]
+
+
+def cards(*names: str) -> list[int]:
+    return [C(n) for n in names]
+
+
+def arrange(seats: int = 3, *, order: list[int] | None = None, hands: dict[int, list[str]] | None = None,
+            circuit: dict[int, str] | None = None, throttles: dict[int, list[str]] | None = None,
+            discard: list[str] | None = None, pon: dict[int, list[list[str]]] | None = None,
+            current: int = 0, face_down: list[int] | None = None, prefs: dict[int, dict[str, Any]] | None = None,
+            effect: bool = False, known: dict[int, list[int]] | None = None,
+            turn_order: list[int] | None = None) -> tuple[dict[str, Any], list[Event]]:
+    """A main-phase state at course `current`; the first seat of `turn_order` (default: `order`,
+    first place first) acts first.
+
+    Only the named cards exist (unnamed circuit slots get unused course cards). With
+    effect=False the course effect of the current course is skipped (stage begins at the first
+    main phase); with effect=True the turn starts normally (course turned up, effect applied)."""
+    length = 12 if seats == 3 else 10
+    order = list(range(seats)) if order is None else list(order)
+    used: set[int] = set()
+
+    def take(name: str) -> int:
+        cid = C(name)
+        assert cid not in used, f"{name} placed twice"
+        used.add(cid)
+        return cid
+
+    hands_ids = [[take(n) for n in (hands or {}).get(s, [])] for s in range(seats)]
+    throttle_ids = [[take(n) for n in (throttles or {}).get(i, [])] for i in range(length)]
+    discard_ids = [take(n) for n in (discard or [])]
+    pon_ids = [[[take(n) for n in pset] for pset in (pon or {}).get(s, [])] for s in range(seats)]
+    slots: list[int | None] = [None] * length
+    for i, name in (circuit or {}).items():
+        slots[i] = take(name)
+    spare = [c.id for c in CARDS.values() if c.kind == "course" and c.id not in used]
+    for i in range(length):
+        if slots[i] is None:
+            slots[i] = spare.pop(0)
+            used.add(slots[i])
+    st = E.new_game({}, seats, 1)
+    st.update({
+        "stage": "start_turn" if effect else "begin_main",
+        "circuit": slots, "face_up": [i not in (face_down or []) for i in range(length)],
+        "throttles": throttle_ids, "known": [list((known or {}).get(s, [])) for s in range(seats)],
+        "peeked": [None] * seats, "peek_queue": [], "deck": [], "hands": hands_ids, "discard": discard_ids,
+        "pon": pon_ids, "order": order, "turn_order": list(turn_order or order), "actor_pos": 0, "actor": None,
+        "current": current, "log": [],
+        "turn": {"events": [], "discounts": {}, "mods": {}, "flags": {}},
+    })
+    if not effect:
+        st["face_up"][current] = True
+    for s in range(seats):
+        p = default_prefs()
+        for key, value in (prefs or {}).get(s, {}).items():
+            if key == "pon":
+                p["pon"].update(value)
+            else:
+                p[key] = value
+        st["prefs"][s] = p
+    ev: list[Event] = []
+    E._run(st, ev)
+    json.loads(json.dumps(st))
+    return st, ev
+
+
+def act(st: dict[str, Any], seat: int, action: dict[str, Any]) -> tuple[dict[str, Any], list[Event]]:
+    return E.apply(st, seat, action)
+
+
+def texts(events: list[Event], public_only: bool = True) -> str:
+    return "\n".join(e.text for e in events if e.to is None or not public_only)
+
+
+def hand_names(st: dict[str, Any], seat: int) -> set[str]:
+    return {CARDS[c].name for c in st["hands"][seat]}
+
+
+def names(ids: list[int]) -> list[str]:
+    return [CARDS[c].name for c in ids]

@@ -1,0 +1,61 @@
+"""The PON renderer turns any engine view into a valid, phone-sized PNG."""
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from bot.games.pon import ENGINE as E
+from bot.games.pon.simulate import choose
+from rendering import pon as R
+
+NAMES = ["Alice", "Bob the Builder with a very long name", "千代 Chiyo", "Dmitri 🚗"]
+
+
+def states(seats, seed):
+    """A few states of one game: setup, early, a block or PON window if met, the end."""
+    rnd = random.Random(seed)
+    st = E.new_game({}, seats, seed)
+    for s in range(seats):
+        st, _ = E.apply(st, s, {"type": "prefs", "pon": {n: "ask" for n in "1234"}, "block": "ask"})
+    out = {"peek": st}
+    while not E.is_over(st):
+        seat = rnd.choice(E.to_act(st))
+        st, _ = E.apply(st, seat, choose(st, seat, "greedy", rnd))
+        out.setdefault(st["stage"], st)
+    out["over"] = st
+    return out
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    image = Image.open(io.BytesIO(data))
+    image.verify()
+    return Image.open(io.BytesIO(data)).size
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_board_and_hand_images(seats):
+    found = states(seats, 21)
+    assert {"peek", "play", "pon", "block", "over"} <= set(found)
+    for stage, st in found.items():
+        w, h = png_size(R.render_board(E.view(st, None), NAMES[:seats]))
+        assert w == 1200 and 600 < h < 2000, (stage, h)
+        for seat in range(seats):
+            w, h = png_size(R.render_hand(E.view(st, seat), NAMES[:seats]))
+            assert w == 1200 and 300 < h < 1200
+
+
+def test_renderer_tolerates_sparse_views_and_missing_names():
+    assert png_size(R.render_board({}, []))[0] == 1200
+    assert png_size(R.render_hand({}, []))[0] == 1200
+    st = states(3, 5)["play"]
+    png_size(R.render_board(E.view(st, None), []))
+
+
+def test_text_cleaning_and_names_in_the_log():
+    assert R.clean("Course effect — Hairpin") == "Course effect - Hairpin"
+    assert R._with_names("P2 overtakes P1; PON!", ["Ann", "Ben"]) == "Ben overtakes Ann; PON!"
+    assert R.clean("🚗", "x") == "x"
