@@ -191,6 +191,8 @@ def test_menu_and_labels_for_the_main_decisions():
 def test_view_keys():
     st, _ = arrange(circuit={0: "Blind Crest"}, throttles={0: ["Grip"]}, hands={0: ["Scavenge"], 1: ["Tow"], 2: ["Draft"]})
     v = E.view(st, None)
+    # the table posts a new board image when "turn" changes: per course, 0 during the peeks
+    assert v["turn"] == 1 and E.view(E.new_game({}, 3, 1), None)["turn"] == 0
     for key in ("kind", "courses", "current", "order", "pon_sets", "hand_counts", "deck_count", "discard",
                 "discard_top", "phase", "waiting_for", "log", "winner"):
         assert key in v

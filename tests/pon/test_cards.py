@@ -38,13 +38,17 @@ def event(st, seat, name):
 # -- course effects -------------------------------------------------------------------------------
 
 @covering("Hairpin")
-def test_hairpin_blocks_need_one_extra_card():
+def test_hairpin_blocks_need_one_extra_card_except_the_leaders():
     st, ev = arrange(circuit={0: "Hairpin"}, throttles={0: ["Slick Tyres"]}, effect=True,
-                     hands={0: ["Dive Bomb", "Scavenge", "Grip"], 1: ["Tow", "Draft"], 2: ["Covering"]},
+                     hands={0: ["Dive Bomb", "Scavenge", "Grip"], 1: ["Tow", "Draft"], 2: ["Pit Stop", "Fuel Save"]},
                      prefs={0: ASK_BLOCK, 1: NEVER, 2: NEVER})
     assert "Course effect — Hairpin" in texts(ev)
     st, _ = play(st, 0, "Grip")
-    st, _ = play(st, 1, "Tow")
+    st, _ = play(st, 1, "Tow")  # attacks the leader: the usual one card
+    assert E.view(st, None)["overtake"]["cards_needed"] == 1
+    st, _ = act(st, 0, {"type": "yield"})
+    assert st["order"] == [1, 0, 2]
+    st, _ = play(st, 2, "Pit Stop")  # attacks seat 0, now second: two cards
     assert E.view(st, None)["overtake"]["cards_needed"] == 2
     blocks = [a["cards"] for a in E.legal_actions(st, 0) if a["type"] == "block"]
     assert len(blocks) == 3 and all(len(b) == 2 for b in blocks)
