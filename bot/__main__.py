@@ -6,6 +6,8 @@
 """
 from __future__ import annotations
 
+import asyncio
+import signal
 import sys
 
 from bot.config import ConfigError, load_settings
@@ -30,21 +32,38 @@ def main(argv: list[str]) -> int:
     if command != "run":
         print(f"unknown command {command!r}; try: python -m bot --help", file=sys.stderr)
         return 2
-    from bot.app import create_bot
+    import discord
+
     from bot.logs import setup_logging
 
     setup_logging(settings)
-    bot = create_bot(settings)
     try:
-        bot.run(settings.token, log_handler=None)
-    except Exception as err:  # e.g. a rejected token: one clear line, no traceback
-        import discord
-
-        if isinstance(err, discord.LoginFailure):
-            print("Discord refused the token: check DISCORD_TOKEN.", file=sys.stderr)
-            return 1
-        raise
+        asyncio.run(run_bot(settings))
+    except discord.LoginFailure:  # one clear line, no traceback
+        print("Discord refused the token: check DISCORD_TOKEN.", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
     return 0
+
+
+async def run_bot(settings) -> None:
+    """Run until closed; SIGTERM/SIGINT first let moves being announced finish, so a restart
+    never drops a player's DM."""
+    from bot.app import create_bot
+
+    bot = create_bot(settings)
+
+    async def shutdown() -> None:
+        if bot.table is not None:
+            await bot.table.drain()
+        await bot.close()
+
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(shutdown()))
+    async with bot:
+        await bot.start(settings.token)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ Discord failures after the commit are logged; they never roll back or corrupt th
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import importlib
 import io
@@ -17,7 +18,7 @@ import logging
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, AsyncIterator, Callable
 
 import discord
 
@@ -70,6 +71,28 @@ class Table:
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
         self.timers_changed = asyncio.Event()
+        self._busy = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    @contextlib.asynccontextmanager
+    async def busy(self) -> AsyncIterator[None]:
+        """Marks work that must not be cut off by a shutdown (a move and its announcements)."""
+        self._busy += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._busy -= 1
+            if not self._busy:
+                self._idle.set()
+
+    async def drain(self, timeout: float = 15.0) -> None:
+        """Wait (bounded) until no move is half announced: a shutdown must not drop a DM."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except asyncio.TimeoutError:
+            log.warning("shutting down with %d move(s) still being announced", self._busy)
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -144,6 +167,10 @@ class Table:
                       players=players, min=engine.min_seats))
 
     async def lobby_action(self, interaction: discord.Interaction, game_id: int, what: str) -> None:
+        async with self.busy():
+            await self._lobby_action(interaction, game_id, what)
+
+    async def _lobby_action(self, interaction: discord.Interaction, game_id: int, what: str) -> None:
         await self.ack(interaction)
         try:
             async with self.lock(game_id):
@@ -230,6 +257,11 @@ class Table:
 
     async def component_move(self, interaction: discord.Interaction, game_id: int, version: int, seat: int,
                              kind: str, index: int, values: list[str] | None) -> None:
+        async with self.busy():
+            await self._component_move(interaction, game_id, version, seat, kind, index, values)
+
+    async def _component_move(self, interaction: discord.Interaction, game_id: int, version: int, seat: int,
+                              kind: str, index: int, values: list[str] | None) -> None:
         await self.ack(interaction)
 
         def pick(engine: Engine, game: Game, state: State) -> dict[str, Any]:
@@ -243,14 +275,21 @@ class Table:
                 raise StaleButton()
             return dict(entry["action"], values=values) if kind == "select" else entry["action"]
 
-        done = await self.move(interaction, game_id, pick)
-        if done and interaction.message is not None and isinstance(interaction.channel, discord.DMChannel):
+        outcome = await self.move(interaction, game_id, pick)
+        if outcome is None:
+            return
+        if interaction.message is not None and isinstance(interaction.channel, discord.DMChannel):
             try:  # the old DM's components are spent: a fresh DM with the new menu follows
                 await interaction.edit_original_response(view=None)
             except discord.HTTPException:
                 pass
+        await self.announce(outcome)
 
     async def command_move(self, interaction: discord.Interaction, game_id: int, label: str) -> None:
+        async with self.busy():
+            await self._command_move(interaction, game_id, label)
+
+    async def _command_move(self, interaction: discord.Interaction, game_id: int, label: str) -> None:
         await self.ack(interaction)
 
         def pick(engine: Engine, game: Game, state: State) -> dict[str, Any]:
@@ -262,12 +301,15 @@ class Table:
                     return action
             raise PlayerError(t("“{label}” is not a move you can make now. Pick one from the list.", label=label))
 
-        if await self.move(interaction, game_id, pick):
+        outcome = await self.move(interaction, game_id, pick)
+        if outcome is not None:
             await self.reply(interaction, t("Done: {label}", label=label))
+            await self.announce(outcome)
 
     async def move(self, interaction: discord.Interaction, game_id: int,
-                   pick: Callable[[Engine, Game, State], dict[str, Any]]) -> bool:
-        """The one commit path. Returns True when a move was committed."""
+                   pick: Callable[[Engine, Game, State], dict[str, Any]]) -> Outcome | None:
+        """The one commit path, up to the commit. The caller answers the player, then announces
+        the returned outcome (thread post and DMs); None when nothing was committed."""
         try:
             async with self.lock(game_id):
                 game = await self.load(game_id)
@@ -294,18 +336,16 @@ class Table:
             await self.reply(interaction, t("The board has moved on since that button was made. "
                                             "Here is where things stand now."))
             await self.show_hand(interaction, game_id)
-            return False
+            return None
         except (PlayerError, StaleVersion) as err:
             await self.reply(interaction, str(err) if isinstance(err, PlayerError)
                              else t("Someone moved at the same moment; please try again."))
-            return False
+            return None
         except Exception:
             log.exception("game %s: unexpected error while moving", game_id)
             await self.reply(interaction, t("Sorry, something went wrong. The game was not changed."))
-            return False
-        outcome = Outcome(game, new_state, events, [p.seat for p in prompts], board)
-        await self.announce(outcome)
-        return True
+            return None
+        return Outcome(game, new_state, events, [p.seat for p in prompts], board)
 
     async def schedule_reminders(self, game: Game, engine: Engine, state: State, changed: list[int]) -> None:
         """Each seat asked for a new decision gets one reminder after the table's interval; a seat
@@ -329,26 +369,37 @@ class Table:
                 lines.append(t("The game is over."))
             elif waiting:
                 lines.append(t("Waiting for: {who}", who=", ".join(f"<@{s.user_id}>" for s in waiting)))
-            image = None
+            images = []
             if outcome.board:
-                image = await asyncio.to_thread(self.renderer(game.kind).render_board, engine.view(state, None), names)
-            if lines or image:
-                await self.post(game, "\n".join([f"**{self.title(game)}**", *lines]), image=image,
-                                mention=[s.user_id for s in waiting], view=hand_view(game.id) if image else None)
+                images = await asyncio.to_thread(self.board_images, game.kind, engine.view(state, None), names,
+                                                 engine.is_over(state))
+            if lines or images:
+                await self.post(game, "\n".join([f"**{self.title(game)}**", *lines]), images=images,
+                                mention=[s.user_id for s in waiting], view=hand_view(game.id) if images else None)
         except Exception:
             log.exception("game %s: could not post the board", game.id)
         for seat in outcome.changed_seats:
             private = [name_seats(e.text, names) for e in outcome.events if e.to == seat]
             await self.send_private(game, state, seat, private)
 
-    async def post(self, game: Game, content: str, image: bytes | None = None,
+    def board_images(self, kind: str, view: dict[str, Any], names: list[str], over: bool) -> list[bytes]:
+        """The board, and at the end the results image if the game draws one (runs in a thread)."""
+        renderer = self.renderer(kind)
+        images = [renderer.render_board(view, names)]
+        if over and hasattr(renderer, "render_results"):
+            images.append(renderer.render_results(view, names))
+        return images
+
+    async def post(self, game: Game, content: str, images: list[bytes] = (),
                    mention: list[int] | None = None, view: discord.ui.View | None = None) -> None:
         where_id = game.thread_id or game.channel_id
         channel = self.bot.get_channel(where_id) or await self.bot.fetch_channel(where_id)
         kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions(
             users=[discord.Object(u) for u in (mention or [])], roles=False, everyone=False)}
-        if image is not None:
-            kwargs["file"] = discord.File(io.BytesIO(image), filename=f"{game.kind}-{game.id}.png")
+        names = ["", "-results"]
+        if images:
+            kwargs["files"] = [discord.File(io.BytesIO(data), filename=f"{game.kind}-{game.id}{names[i]}.png")
+                               for i, data in enumerate(images)]
         if view is not None:
             kwargs["view"] = view
         await channel.send(clip(content), **kwargs)  # type: ignore[union-attr]

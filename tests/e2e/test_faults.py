@@ -1,0 +1,45 @@
+"""Discord misbehaving after a commit: rate limits are retried, failures are logged, and the game
+is never rolled back or corrupted."""
+from __future__ import annotations
+
+from .test_table import open_table, start
+
+
+async def submit_first_option(emu, user):
+    dm = await emu.wait_until(lambda: [m for m in emu.dm_messages(user) if m.selects][-1:])
+    select = dm[0].selects[0]
+    return await emu.select(user, dm[0], [o["value"] for o in select["options"][:select["min_values"]]])
+
+
+async def test_rate_limited_board_post_is_retried(table):
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.bob, track="usa")
+    thread = await start(w, lobby, w.alice)
+    boards = len([m for m in emu.messages_in(thread) if m.attachments])
+    emu.inject_429("POST", f"/channels/{thread.id}/messages", times=1, retry_after=0.2)
+    await submit_first_option(emu, w.alice)
+    await submit_first_option(emu, w.bob)  # resolves the round: a new board, after one 429
+    await emu.wait_until(lambda: len([m for m in emu.messages_in(thread) if m.attachments]) > boards, timeout=8)
+    assert (await w.bot.store.game(1)).snapshot["round"] == 2
+
+
+async def test_failed_post_keeps_the_committed_move(table):
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.bob, track="usa")
+    thread = await start(w, lobby, w.alice)
+    posts_before = len(emu.messages_in(thread))
+    # someone took the bot's right to post in the thread (403 Missing Access)
+    emu.inject_failure("POST", f"/channels/{thread.id}/messages", status=403, times=50, code=50001,
+                       message="Missing Access")
+    await submit_first_option(emu, w.alice)
+    rec = await submit_first_option(emu, w.bob)
+    # bob's move is answered (its DM is spent) although every thread post fails
+    await emu.wait_until(lambda: not emu.message(rec.source.id).components, timeout=8)
+    game = await w.bot.store.game(1)
+    assert game.snapshot["round"] == 2 and game.version == 2  # committed, never rolled back
+    assert len(emu.messages_in(thread)) == posts_before
+    assert not rec.followups  # no error shown to bob: the move went through
+    emu.clear_faults()
+    await submit_first_option(emu, w.alice)  # the table goes on
+    await emu.wait_until(lambda: any("ready" in m.content for m in emu.messages_in(thread)[posts_before:]))
+    assert (await w.bot.store.game(1)).version == 3
