@@ -12,6 +12,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.games.base import name_seats
 from bot.i18n import t
 from rendering.common import BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, font, png_bytes
 
@@ -97,12 +98,11 @@ def _name(names: list[str], seat: int) -> str:
     return clean(raw, fallback=t("P{n}", n=seat + 1))
 
 
-_SEAT_TAG = re.compile(r"\bP([1-9])\b")
 
 
 def _with_names(line: str, names: list[str]) -> str:
-    """Log lines say P1, P2...; the image says the players' names."""
-    return _SEAT_TAG.sub(lambda m: _name(names, int(m.group(1)) - 1), line)
+    """Log lines name seats with markers; the image says the players' names."""
+    return name_seats(line, [_name(names, i) for i in range(max(len(names), 4))])
 
 
 def _number_of(label: str) -> int:

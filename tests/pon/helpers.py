@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.games.base import Event
+from bot.games.base import Event, name_seats
 from bot.games.pon import ENGINE as E
 from bot.games.pon.content import CARDS
 from bot.games.pon.engine import default_prefs
@@ -85,8 +85,11 @@ def act(st: dict[str, Any], seat: int, action: dict[str, Any]) -> tuple[dict[str
     return E.apply(st, seat, action)
 
 
+SEAT_NAMES = ["P1", "P2", "P3", "P4"]
+
+
 def texts(events: list[Event], public_only: bool = True) -> str:
-    return "\n".join(e.text for e in events if e.to is None or not public_only)
+    return "\n".join(name_seats(e.text, SEAT_NAMES) for e in events if e.to is None or not public_only)
 
 
 def hand_names(st: dict[str, Any], seat: int) -> set[str]:

@@ -57,5 +57,5 @@ def test_renderer_tolerates_sparse_views_and_missing_names():
 
 def test_text_cleaning_and_names_in_the_log():
     assert R.clean("Course effect — Hairpin") == "Course effect - Hairpin"
-    assert R._with_names("P2 overtakes P1; PON!", ["Ann", "Ben"]) == "Ben overtakes Ann; PON!"
+    assert R._with_names("<seat:1> overtakes <seat:0>; PON!", ["Ann", "Ben"]) == "Ben overtakes Ann; PON!"
     assert R.clean("🚗", "x") == "x"

@@ -384,7 +384,7 @@ def test_empty_hand_with_empty_discard_just_passes():
     st, _ = arrange(order=[0, 1, 2], circuit={0: "Blind Crest"}, throttles={0: ["Grip"]},
                     hands={0: [], 1: ["Draft"], 2: ["Covering"]}, prefs={s: NEVER for s in range(3)})
     assert E.to_act(st) == [1]
-    assert "P1 passes." in "\n".join(st["log"])
+    assert "<seat:0> passes." in "\n".join(st["log"])
 
 
 # -- hand limit, end of turn, end of game ---------------------------------------------------------

@@ -39,7 +39,7 @@ import itertools
 from collections import Counter
 from typing import Any
 
-from bot.games.base import Event, GameError, OptionSpec, State, View, clone
+from bot.games.base import Event, GameError, OptionSpec, State, View, clone, seat_ref
 from bot.games.pon import auto
 from bot.games.pon.content import BEFORE_PLAY_OPS, CARDS, COURSE_IDS, HAND_LIMIT, RACING_IDS
 from bot.games.rng import Rng
@@ -71,7 +71,7 @@ def _label(cid: int) -> str:
 
 
 def _p(seat: int) -> str:
-    return t("P{n}", n=seat + 1)
+    return seat_ref(seat)
 
 
 def _labels(ids: list[int]) -> str:
