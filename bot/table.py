@@ -70,6 +70,7 @@ class Table:
         self.reminder_seconds = reminder_seconds
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
+        self.new_seed: Callable[[], int] = lambda: random.SystemRandom().getrandbits(63)  # tests fix it
         self.timers_changed = asyncio.Event()
         self._busy = 0
         self._idle = asyncio.Event()
@@ -150,7 +151,7 @@ class Table:
         except GameError as err:
             await self.reply(interaction, str(err))
             return
-        seed = random.SystemRandom().getrandbits(63)
+        seed = self.new_seed()
         game_id = await self.store.create_game(kind, interaction.guild.id, channel.id, interaction.user.id,
                                                interaction.user.display_name, options, seed)
         game = await self.load(game_id, ("lobby",))

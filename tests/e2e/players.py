@@ -43,18 +43,18 @@ class Player:
         if decisions:
             rec = await self.emu.click(self.user, dm, custom_id=self.rnd.choice(decisions)["custom_id"])
             return await self.settled(rec)
-        if not dm.selects or "Sent" in (dm.selects[0].get("placeholder") or ""):
+        moves = [s for s in dm.selects if not (s.get("placeholder") or "").startswith(("Sent", "Preferences"))]
+        if not moves:
             return False
         if self.style == "slash":
             return await self.by_slash(thread)
-        return await self.by_select(dm)
+        return await self.by_select(dm, self.rnd.choice(moves))
 
-    async def by_select(self, dm) -> bool:
-        select = dm.selects[0]
+    async def by_select(self, dm, select) -> bool:
         values = [o["value"] for o in select["options"]]
         for _ in range(12):  # a pick the rules refuse gets a private answer; pick again
             k = self.rnd.randint(select.get("min_values", 1), select.get("max_values", 1))
-            rec = await self.emu.select(self.user, dm, self.rnd.sample(values, k))
+            rec = await self.emu.select(self.user, dm, self.rnd.sample(values, k), custom_id=select["custom_id"])
             if await self.settled(rec):
                 return True
         return False
