@@ -33,3 +33,6 @@ def setup_logging(settings: Settings) -> None:
     root.addHandler(handler)
     for h in root.handlers:
         h.addFilter(_RedactToken(settings.token))
+    # discord.py's DEBUG lines carry whole request and event payloads, DMs (private hands)
+    # included: its loggers never go below INFO, whatever BOT_LOG_LEVEL says.
+    logging.getLogger("discord").setLevel(max(level, logging.INFO))

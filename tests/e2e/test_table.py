@@ -109,3 +109,22 @@ async def test_games_lists_and_abandon_needs_rights(table):
     await emu.wait_until(lambda: rec.followups)
     assert "abandoned" in rec.followups[-1].content
     assert (await w.bot.store.game(1)).status == "abandoned"
+
+
+async def test_illegal_and_out_of_turn_moves_are_refused_privately(table):
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.bob, w.carol, kind="pon")
+    thread = await start(w, lobby, w.alice)
+    before = await w.bot.store.game(1)
+    waiting = w.bot.table.engines["pon"].to_act(before.snapshot)
+    idle = next(u for u in (w.alice, w.bob, w.carol) if before.seat_of(u.id) not in waiting)
+    cases = [(idle, "Play 3", "not a move you can make now"),  # out of turn
+             (w.dave, "Play 3", "not playing"),  # not seated
+             (w.alice, "Gear 9: teleport", "not a move you can make now")]  # no such move
+    for user, move, answer in cases:
+        rec = await emu.slash(user, thread, "pon", "play", move=move)
+        await emu.wait_until(lambda: rec.followups)
+        assert rec.followups[0].ephemeral and answer in rec.followups[0].content, rec.followups[0].content
+    assert await emu.autocomplete(idle, thread, "pon", "play", focused="move", move="") == []
+    after = await w.bot.store.game(1)
+    assert (after.version, after.snapshot) == (before.version, before.snapshot)
