@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import io
+import unicodedata
 from functools import lru_cache
 
-from PIL import Image, ImageFont
+from PIL import Image, ImageDraw, ImageFont
+
+from bot.i18n import t
 
 # Distinct on dark and light backgrounds and for the common colour-vision deficiencies.
 PLAYER_COLOURS = [
@@ -32,3 +35,64 @@ def png_bytes(image: Image.Image) -> bytes:
     buf = io.BytesIO()
     image.save(buf, "PNG", compress_level=3)
     return buf.getvalue()
+
+
+# -- text: the bundled font draws basic Latin only, so names and labels are cleaned first --------
+
+@lru_cache(maxsize=4096)
+def _glyph(ch: str) -> bytes:
+    im = Image.new("L", (40, 40))
+    ImageDraw.Draw(im).text((4, 4), ch, font=font(20), fill=255)
+    return im.tobytes()
+
+
+@lru_cache(maxsize=4096)
+def drawable(ch: str) -> bool:
+    """True when the bundled font has a glyph for `ch` (not the missing-glyph box)."""
+    if unicodedata.combining(ch):
+        return False
+    return 32 <= ord(ch) < 127 or _glyph(ch) != _glyph("\uffff")
+
+
+def clean_text(text: object, fallback: str = "") -> str:
+    """Keep what the font can draw: dashes become '-', accents are stripped (é -> e), other
+    characters dropped, runs of spaces folded; `fallback` when nothing is left."""
+    s = str(text if text is not None else "").replace("—", "-").replace("–", "-").replace("’", "'")
+    s = unicodedata.normalize("NFKD", s)
+    return " ".join("".join(ch for ch in s if drawable(ch)).split()) or fallback
+
+
+def player_name(names: list[str], seat: int) -> str:
+    """A seat's name as the images show it ("P3" when the name has nothing drawable)."""
+    raw = names[seat] if 0 <= seat < len(names) else ""
+    return clean_text(raw, fallback=t("P{n}", n=seat + 1))
+
+
+def fit(text: str, size: int, width: float) -> str:
+    """Cut `text` (adding '…') until it fits in `width` pixels at font `size`."""
+    f = font(size)
+    if f.getlength(text) <= width:
+        return text
+    while len(text) > 1 and f.getlength(text + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def wrap(text: str, size: int, width: float, max_lines: int | None = None) -> list[str]:
+    """Break `text` into lines of at most `width` pixels; the last kept line ends in '…' if cut."""
+    f = font(size)
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if f.getlength(trial) <= width or not line:
+            line = trial
+        else:
+            lines.append(line)
+            line = word
+    if line:
+        lines.append(line)
+    if max_lines is not None and len(lines) > max_lines:
+        lines = lines[:max_lines]
+        lines[-1] = fit(lines[-1] + " …", size, width)
+    return [fit(x, size, width) for x in lines]

@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from bot.i18n import t
 from rendering import heat_track as ht
-from rendering.common import BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, font
+from rendering.common import BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, clean_text, fit, font, player_name, wrap
 
 W = ht.CANVAS_W
 HEADER_H = 68
@@ -89,21 +89,6 @@ def _ink(fill: tuple[int, int, int]) -> tuple[int, int, int]:
     return (20, 20, 24) if 0.299 * r + 0.587 * g + 0.114 * b > 150 else (255, 255, 255)
 
 
-def _name(names: list[str], seat: int) -> str:
-    raw = names[seat] if 0 <= seat < len(names) else ""
-    return ht.clean_text(raw, fallback=f"P{seat + 1}")
-
-
-def _fit(text: str, size: int, width: float) -> str:
-    """Cut `text` (adding '.') until it fits in `width` pixels at font `size`."""
-    f = font(size)
-    if f.getlength(text) <= width:
-        return text
-    while len(text) > 1 and f.getlength(text + ".") > width:
-        text = text[:-1]
-    return text.rstrip() + "."
-
-
 def _short(name: str) -> str:
     return name if len(name) <= 9 else name[:8].rstrip() + "."
 
@@ -167,7 +152,7 @@ def _chip_parts(label: str) -> list[tuple[str, str]]:
     "Stress → Speed 2" (a Stress card flipped into a Speed 2) -> [("Stress", ...), ("2", ...)]."""
     parts = []
     for part in str(label).split("\u2192"):
-        part = ht.clean_text(part, "?")
+        part = clean_text(part, "?")
         kind = _kind_of_label(part)
         words = part.split()
         if kind in ("speed", "upgrade") and len(words) == 2 and words[1].lstrip("-").isdigit():
@@ -188,7 +173,7 @@ def _tag(d: ImageDraw.ImageDraw, x: float, y: float, text: str, fill, size: int 
 
 def _chip_width(label: str, size: int = 22, h: int = 30) -> float:
     f = font(size)
-    return sum(max(h, f.getlength(_fit(text, size, 150)) + 16)
+    return sum(max(h, f.getlength(fit(text, size, 150)) + 16)
                for text, _ in _chip_parts(label)) + 12 * (len(_chip_parts(label)) - 1)
 
 
@@ -199,7 +184,7 @@ def _chip(d: ImageDraw.ImageDraw, x: float, y: float, label: str, size: int = 22
     x0 = x
     for i, (text, kind) in enumerate(_chip_parts(label)):
         fill, ink = KIND_STYLE[kind]
-        text = _fit(text, size, 150)
+        text = fit(text, size, 150)
         w = max(h, f.getlength(text) + 16)
         if i:
             d.text((x + 1, y + h / 2), "\u203a", font=f, fill=TEXT, anchor="lm")
@@ -461,7 +446,7 @@ def _draw_cars(im, d, geo, layer_key, cars, order, names) -> None:
         if nudge:
             nx, ny = geo.normal(space)
             x, y = x + nx * 8 * nudge, y + ny * 8 * nudge
-        on_track.append((seat, x, y, space, _short(_name(names, seat)), a))
+        on_track.append((seat, x, y, space, _short(player_name(names, seat)), a))
     finished = [s for s in order if cars[s].get("finished")]
     if finished:  # under the cars, so that it never hides one
         _draw_finish_box(d, layer_key, finished, cars, names)
@@ -491,7 +476,7 @@ def _draw_cars(im, d, geo, layer_key, cars, order, names) -> None:
 
 def _draw_finish_box(d, layer_key, finished, cars, names) -> None:
     rows = finished[:8]
-    shown = [_fit(_name(names, seat), 22, 180) for seat in rows]
+    shown = [fit(player_name(names, seat), 22, 180) for seat in rows]
     bw = int(max(200, 118 + max(font(22).getlength(n) for n in shown)))
     bw += -bw % 40  # a few sizes only: each size's free place is searched once, then cached
     bh = 58 + 34 * len(rows)
@@ -524,7 +509,7 @@ def _leader_lap(view: dict, cars: dict, order: list[int]) -> int:
 
 def _draw_header(d, view, cars, order, names) -> None:
     laps = max(1, _int(view.get("laps"), 1))
-    title = ht.clean_text(view.get("track_name") or view.get("track") or "Heat", "Heat")
+    title = clean_text(view.get("track_name") or view.get("track") or "Heat", "Heat")
     d.text((20, HEADER_H / 2), title, font=font(36), fill=TEXT, anchor="lm",
            stroke_width=1, stroke_fill=TEXT)
     x = 32 + font(36).getlength(title) + 4
@@ -535,7 +520,7 @@ def _draw_header(d, view, cars, order, names) -> None:
     waiting = [s for s in (view.get("waiting_for") or []) if isinstance(s, int)]
     if phase == "over":
         standings = _standings(view, cars)
-        text = t("Race over - {name} wins!", name=_name(names, standings[0])) \
+        text = t("Race over - {name} wins!", name=player_name(names, standings[0])) \
             if standings else t("Race over")
         colour = GOLD
     elif phase == "submit":
@@ -543,11 +528,11 @@ def _draw_header(d, view, cars, order, names) -> None:
             else t("Choose cards")
         colour = WAITING
     elif waiting:
-        text = t("Waiting for {name}", name=_name(names, waiting[0]))
+        text = t("Waiting for {name}", name=player_name(names, waiting[0]))
         colour = WAITING
     else:
         text, colour = t("Resolving"), TEXT
-    text = _fit(ht.clean_text(text), 28, W - x - 40)
+    text = fit(clean_text(text), 28, W - x - 40)
     d.text((W - 20, HEADER_H / 2), text, font=font(28), fill=colour, anchor="rm")
 
 
@@ -598,7 +583,7 @@ def _draw_panel(d, view, cars, order, names, y0) -> None:
         if phase == "submit" and car.get("submitted") and not car.get("finished") \
                 and car.get("revealed"):  # (with nothing revealed the column says it)
             tags.insert(0, (t("cards chosen"), (110, 210, 130)))
-        d.text((NAME_X, top + 22 if tags else mid), _fit(_name(names, seat), 28, 268),
+        d.text((NAME_X, top + 22 if tags else mid), fit(player_name(names, seat), 28, 268),
                font=font(28), fill=TEXT, anchor="lm")
         tx = NAME_X
         for text, colour in tags:
@@ -657,8 +642,8 @@ def render_hand(view: dict, names: list[str]) -> bytes:
     colour = _colour(seat)
     d.rounded_rectangle([margin, 18, margin + 36, 54], radius=8, fill=colour,
                         outline=(15, 15, 18), width=2)
-    name = _name(names, seat)
-    d.text((margin + 50, 36), _fit(t("{name}'s hand", name=name), 32, 520), font=font(32),
+    name = player_name(names, seat)
+    d.text((margin + 50, 36), fit(t("{name}'s hand", name=name), 32, 520), font=font(32),
            fill=TEXT, anchor="lm", stroke_width=1, stroke_fill=TEXT)
     info = [(t("Gear {n}", n=_int(car.get("gear"), 1)), (70, 74, 82), TEXT),
             (t("Heat in engine {n}", n=_int(car.get("engine_heat"))), ORANGE, None),
@@ -672,7 +657,7 @@ def render_hand(view: dict, names: list[str]) -> bytes:
         x -= 10
     sub = []
     if view.get("track_name"):
-        sub.append(ht.clean_text(view["track_name"]))
+        sub.append(clean_text(view["track_name"]))
     sub.append(t("Round {n}", n=_int(view.get("round"), 1)))
     laps = max(1, _int(view.get("laps"), 1))
     sub.append(t("Lap {lap}/{laps}", lap=min(max(_int(car.get("lap"), 1), 1), laps), laps=laps))
@@ -690,7 +675,7 @@ def render_hand(view: dict, names: list[str]) -> bytes:
 
 def _draw_card(d, x0, y0, cw, ch, card) -> None:
     kind = str(card.get("kind") or "")
-    label = ht.clean_text(card.get("label") or "", "?")
+    label = clean_text(card.get("label") or "", "?")
     if kind not in KIND_STYLE:
         kind = _kind_of_label(label)
     fill, ink = KIND_STYLE[kind]
@@ -715,7 +700,7 @@ def _draw_card(d, x0, y0, cw, ch, card) -> None:
                stroke_width=2 if len(big) <= 2 else 1, stroke_fill=ink)
     # the full label at the bottom, wrapped on two lines if long
     same = label.lower() == big.lower() or (kind == "speed" and label.split()[-1:] == [big])
-    lines = [] if same else _wrap(label, 20, cw - 20)[:2]
+    lines = [] if same else wrap(label, 20, cw - 20)[:2]
     for j, line in enumerate(lines):
         d.text((x0 + cw / 2, y0 + ch - 22 - 24 * (len(lines) - 1 - j)), line, font=font(20),
                fill=ink, anchor="mm")
@@ -723,21 +708,6 @@ def _draw_card(d, x0, y0, cw, ch, card) -> None:
 
 def _blend(a, b, k):
     return tuple(int(a[i] + (b[i] - a[i]) * k) for i in range(3))
-
-
-def _wrap(text: str, size: int, width: float) -> list[str]:
-    f = font(size)
-    lines, line = [], ""
-    for word in text.split():
-        trial = f"{line} {word}".strip()
-        if f.getlength(trial) <= width or not line:
-            line = trial
-        else:
-            lines.append(line)
-            line = word
-    if line:
-        lines.append(line)
-    return [_fit(x, size, width) for x in lines]
 
 
 # ---------------------------------------------------------------- results
@@ -750,7 +720,7 @@ def render_results(view: dict, names: list[str]) -> bytes:
     height = 560 + 52 * max(0, len(rest)) + (20 if rest else 0)
     im = Image.new("RGB", (W, height), BACKGROUND)
     d = _Draw(im)
-    title = ht.clean_text(view.get("track_name") or view.get("track") or "Heat", "Heat")
+    title = clean_text(view.get("track_name") or view.get("track") or "Heat", "Heat")
     d.text((W / 2, 46), t("Race over - {track}", track=title), font=font(40), fill=TEXT,
            anchor="mm", stroke_width=1, stroke_fill=TEXT)
     d.text((W / 2, 92), t("Final standings after round {n}", n=_int(view.get("round"), 1)),
@@ -767,7 +737,7 @@ def render_results(view: dict, names: list[str]) -> bytes:
                             outline=ring, width=6)
         d.text((cx, base_y - bh / 2), _ordinal(place), font=font(72 if place == 1 else 58),
                fill=_ink(fill), anchor="mm", stroke_width=2, stroke_fill=_ink(fill))
-        d.text((cx, base_y - bh - 40), _fit(_name(names, seat), 36, 300), font=font(36),
+        d.text((cx, base_y - bh - 40), fit(player_name(names, seat), 36, 300), font=font(36),
                fill=TEXT, anchor="mm", stroke_width=1, stroke_fill=TEXT)
         sprite = _car_sprite(fill, 0, 96, 46)
         im.paste(sprite, (int(cx - sprite.width / 2), int(base_y - bh - 100 - sprite.height / 2)),
@@ -779,7 +749,7 @@ def render_results(view: dict, names: list[str]) -> bytes:
         d.rounded_rectangle([W / 2 - 260, y, W / 2 - 220, y + 40], radius=8,
                             fill=_colour(seat), outline=(15, 15, 18), width=2)
         d.text((W / 2 - 290, y + 20), _ordinal(place), font=font(28), fill=MUTED, anchor="rm")
-        d.text((W / 2 - 200, y + 20), _fit(_name(names, seat), 30, 460), font=font(30),
+        d.text((W / 2 - 200, y + 20), fit(player_name(names, seat), 30, 460), font=font(30),
                fill=TEXT, anchor="lm")
     return _encode(im)
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -277,28 +276,6 @@ def _scaled(pts, k):
     return [(x * k, y * k) for x, y in pts]
 
 
-def clean_text(text: object, fallback: str = "") -> str:
-    """Keep what the bundled font can draw: strip accents (é -> e), drop other characters."""
-    s = unicodedata.normalize("NFKD", str(text))
-    out = "".join(ch for ch in s if _drawable(ch))
-    out = " ".join(out.split())
-    return out or fallback
-
-
-@lru_cache(maxsize=4096)
-def _drawable(ch: str) -> bool:
-    if unicodedata.combining(ch):
-        return False
-    if 32 <= ord(ch) < 127:
-        return True
-    return _glyph(ch) != _glyph("\uffff")
-
-
-@lru_cache(maxsize=4096)
-def _glyph(ch: str) -> bytes:
-    im = Image.new("L", (40, 40))
-    ImageDraw.Draw(im).text((4, 4), ch, font=font(20), fill=255)
-    return im.tobytes()
 
 
 def draw_sign(draw: ImageDraw.ImageDraw, x: float, y: float, speed: int, k: float = 1.0,

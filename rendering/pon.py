@@ -5,16 +5,14 @@ tolerated. The canvas is 1200 px wide with fonts of 18 px and more, to stay legi
 """
 from __future__ import annotations
 
-import re
-import unicodedata
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from bot.games.base import name_seats
 from bot.i18n import t
-from rendering.common import BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, font, png_bytes
+from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, clean_text, fit, font, player_name,
+                              png_bytes, wrap)
 
 W = 1200
 MARGIN = 20
@@ -35,56 +33,6 @@ ORANGE = (245, 130, 32)
 
 # -- text helpers --------------------------------------------------------------------------------
 
-@lru_cache(maxsize=4096)
-def _drawable(ch: str) -> bool:
-    if 32 <= ord(ch) < 127:
-        return True
-    if unicodedata.combining(ch):
-        return False
-    probe = Image.new("L", (40, 40))
-    ImageDraw.Draw(probe).text((4, 4), ch, font=font(20), fill=255)
-    blank = Image.new("L", (40, 40))
-    ImageDraw.Draw(blank).text((4, 4), "\uffff", font=font(20), fill=255)
-    return probe.tobytes() != blank.tobytes()
-
-
-def clean(text: Any, fallback: str = "") -> str:
-    """Only what the bundled font can draw: dashes become '-', accents are stripped."""
-    s = str(text if text is not None else "").replace("—", "-").replace("–", "-").replace("’", "'")
-    s = unicodedata.normalize("NFKD", s)
-    s = " ".join("".join(ch for ch in s if _drawable(ch)).split())
-    return s or fallback
-
-
-def _fit(text: str, size: int, width: float) -> str:
-    f = font(size)
-    if f.getlength(text) <= width:
-        return text
-    while text and f.getlength(text + "…") > width:
-        text = text[:-1]
-    return text + "…"
-
-
-def _wrap(text: str, size: int, width: float, max_lines: int) -> list[str]:
-    f = font(size)
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        trial = f"{current} {word}".strip()
-        if f.getlength(trial) <= width:
-            current = trial
-            continue
-        if current:
-            lines.append(current)
-        current = word
-    if current:
-        lines.append(current)
-    if len(lines) > max_lines:
-        lines = lines[:max_lines]
-        lines[-1] = _fit(lines[-1] + " …", size, width)
-    return [_fit(line, size, width) for line in lines]
-
-
 def _int(value: Any, default: int = 0) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else default
 
@@ -93,16 +41,11 @@ def _colour(seat: int) -> tuple[int, int, int]:
     return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
 
 
-def _name(names: list[str], seat: int) -> str:
-    raw = names[seat] if 0 <= seat < len(names) else ""
-    return clean(raw, fallback=t("P{n}", n=seat + 1))
-
-
 
 
 def _with_names(line: str, names: list[str]) -> str:
     """Log lines name seats with markers; the image says the players' names."""
-    return name_seats(line, [_name(names, i) for i in range(max(len(names), 4))])
+    return name_seats(line, [player_name(names, i) for i in range(max(len(names), 4))])
 
 
 def _number_of(label: str) -> int:
@@ -134,7 +77,7 @@ def _chip(d: ImageDraw.ImageDraw, x: float, y: float, w: float, label: str) -> N
     d.rounded_rectangle([x, y, x + w, y + CHIP_H - 4], radius=6, fill=(230, 230, 232))
     n = _number_of(label)
     _number_tile(d, x + 2, y + 1, n, CHIP_H - 6)
-    d.text((x + CHIP_H + 2, y + (CHIP_H - 4) / 2), _fit(clean(_short_label(label)), 18, w - CHIP_H - 6),
+    d.text((x + CHIP_H + 2, y + (CHIP_H - 4) / 2), fit(clean_text(_short_label(label)), 18, w - CHIP_H - 6),
            font=font(18), fill=CARD_INK, anchor="lm")
 
 
@@ -169,14 +112,14 @@ def _course_card(d: ImageDraw.ImageDraw, x: float, y: float, w: float, course: d
         n = _int(course.get("number"))
         _number_tile(d, x + 8, y + 30, n, 46)
         size = 20
-        title = _wrap(clean(course.get("name")), size, w - 66, 2)
+        title = wrap(clean_text(course.get("name")), size, w - 66, 2)
         if any(line.endswith("…") for line in title):
             size = 18
-            title = _wrap(clean(course.get("name")), size, w - 66, 2)
+            title = wrap(clean_text(course.get("name")), size, w - 66, 2)
         for i, line in enumerate(title):
             d.text((x + 62, y + 53 + (i - (len(title) - 1) / 2) * 22), line, font=font(size), fill=ink, anchor="lm")
-        effect = clean(course.get("effect"))
-        for i, line in enumerate(_wrap(effect, 18, w - 16, 4)):
+        effect = clean_text(course.get("effect"))
+        for i, line in enumerate(wrap(effect, 18, w - 16, 4)):
             d.text((x + 8, y + 84 + i * 22), line, font=font(18), fill=ink)
     else:
         d.rounded_rectangle([x, y, x + w, y + CARD_H], radius=10, fill=CARD_BACK, outline=(20, 20, 24), width=2)
@@ -185,8 +128,8 @@ def _course_card(d: ImageDraw.ImageDraw, x: float, y: float, w: float, course: d
         d.text((x + w / 2, y + 128), t("face down"), font=font(18), fill=(200, 210, 235), anchor="mm")
         known = [s for s in course.get("known_by") or [] if isinstance(s, int)]
         if known:
-            text = t("seen: {who}", who=", ".join(_fit(_name(names, s), 18, 60) for s in known))
-            d.text((x + w / 2, y + 154), _fit(text, 18, w - 12), font=font(18), fill=(255, 230, 150), anchor="mm")
+            text = t("seen: {who}", who=", ".join(fit(player_name(names, s), 18, 60) for s in known))
+            d.text((x + w / 2, y + 154), fit(text, 18, w - 12), font=font(18), fill=(255, 230, 150), anchor="mm")
     # the index strip on top
     tag = t("#{k}", k=idx + 1)
     if idx == 0:
@@ -249,7 +192,7 @@ def render_board(view: dict, names: list[str]) -> bytes:
     order = [s for s in view.get("order") or [] if isinstance(s, int)]
     seats = _int(view.get("seats"), len(order))
     standings_h = 44 + 62 * max(1, len(order))
-    log_lines = [clean(_with_names(str(x), names)) for x in (view.get("log") or [])][-7:]
+    log_lines = [clean_text(_with_names(str(x), names)) for x in (view.get("log") or [])][-7:]
     status = _status_lines(view, names)
     status_h = 20 + 28 * len(status)
     log_h = 44 + 24 * len(log_lines)
@@ -271,14 +214,14 @@ def render_board(view: dict, names: list[str]) -> bytes:
     waiting = [s for s in view.get("waiting_for") or [] if isinstance(s, int)]
     winner = view.get("winner")
     if isinstance(winner, int):
-        line = t("Winner: {name}", name=_name(names, winner))
+        line = t("Winner: {name}", name=player_name(names, winner))
         colour = HIGHLIGHT
     elif waiting:
-        line = t("Waiting for: {who}", who=", ".join(_name(names, s) for s in waiting))
+        line = t("Waiting for: {who}", who=", ".join(player_name(names, s) for s in waiting))
         colour = HIGHLIGHT
     else:
         line, colour = "", TEXT
-    d.text((MARGIN, 64), _fit(line, 24, W - 2 * MARGIN), font=font(24), fill=colour, anchor="lm")
+    d.text((MARGIN, 64), fit(line, 24, W - 2 * MARGIN), font=font(24), fill=colour, anchor="lm")
     deck = _int(view.get("deck_count"))
     if deck:
         d.text((W - MARGIN, 26), t("Deck {n}", n=deck), font=font(22), fill=MUTED, anchor="rm")
@@ -318,7 +261,7 @@ def render_board(view: dict, names: list[str]) -> bytes:
         d.text((MARGIN + 18, yy + 29), _ordinal(rank), font=font(26), fill=TEXT, anchor="lm")
         d.rounded_rectangle([MARGIN + 74, yy + 12, MARGIN + 108, yy + 46], radius=8, fill=_colour(seat),
                             outline=(15, 15, 18), width=2)
-        label = t("{name} (P{n})", name=_fit(_name(names, seat), 26, 220), n=seat + 1)
+        label = t("{name} (P{n})", name=fit(player_name(names, seat), 26, 220), n=seat + 1)
         d.text((MARGIN + 120, yy + 29), label, font=font(26), fill=TEXT, anchor="lm")
         count = _int(hand_counts.get(str(seat)))
         for k in range(min(count, 6)):
@@ -357,7 +300,7 @@ def render_board(view: dict, names: list[str]) -> bytes:
     # status
     y = circuit_top + circuit_h + standings_h
     for i, (text, colour) in enumerate(status):
-        d.text((MARGIN + 6, y + 14 + i * 28), _fit(text, 22, W - 2 * MARGIN), font=font(22), fill=colour,
+        d.text((MARGIN + 6, y + 14 + i * 28), fit(text, 22, W - 2 * MARGIN), font=font(22), fill=colour,
                anchor="lm")
 
     # log
@@ -365,7 +308,7 @@ def render_board(view: dict, names: list[str]) -> bytes:
     d.rounded_rectangle([MARGIN, y, W - MARGIN, y + log_h - 6], radius=12, fill=PANEL)
     d.text((MARGIN + 14, y + 20), t("Latest"), font=font(20), fill=MUTED, anchor="lm")
     for i, line in enumerate(log_lines):
-        d.text((MARGIN + 14, y + 40 + i * 24), _fit(line, 18, W - 2 * MARGIN - 28), font=font(18), fill=TEXT)
+        d.text((MARGIN + 14, y + 40 + i * 24), fit(line, 18, W - 2 * MARGIN - 28), font=font(18), fill=TEXT)
     return png_bytes(im)
 
 
@@ -376,13 +319,13 @@ def _status_lines(view: dict, names: list[str]) -> list[tuple[str, tuple[int, in
     if view.get("phase") == "over":
         played = None
     if played and isinstance(actor, int):
-        out.append((t("In play: {card} by {name}", card=clean(played), name=_name(names, actor)), TEXT))
+        out.append((t("In play: {card} by {name}", card=clean_text(played), name=player_name(names, actor)), TEXT))
     chase = view.get("overtake")
     if isinstance(chase, dict):
         nums = [str(n) for n in chase.get("numbers") or []]
         need = nums + [t("any")] * _int(chase.get("any"))
         text = t("Overtake: {a} attacks {d}; a block needs {n} card(s): {need}",
-                 a=_name(names, _int(chase.get("attacker"))), d=_name(names, _int(chase.get("defender"))),
+                 a=player_name(names, _int(chase.get("attacker"))), d=player_name(names, _int(chase.get("defender"))),
                  n=_int(chase.get("cards_needed")), need=" + ".join(need) or "-")
         if isinstance(chase.get("with_block_right"), int):
             text += t(" ({n} with the block right)", n=chase["with_block_right"])
@@ -400,7 +343,7 @@ def _status_lines(view: dict, names: list[str]) -> list[tuple[str, tuple[int, in
     discard = view.get("discard") or []
     top = view.get("discard_top")
     out.append((t("Discard: {n} card(s){top}", n=len(discard),
-                  top=t(", top {card}", card=clean(top)) if top else ""), MUTED))
+                  top=t(", top {card}", card=clean_text(top)) if top else ""), MUTED))
     return out
 
 
@@ -422,7 +365,7 @@ def render_hand(view: dict, names: list[str]) -> bytes:
     im = Image.new("RGB", (W, int(height)), BACKGROUND)
     d = ImageDraw.Draw(im)
     d.rounded_rectangle([MARGIN, 20, MARGIN + 40, 60], radius=8, fill=_colour(seat), outline=(15, 15, 18), width=2)
-    d.text((MARGIN + 54, 40), _fit(t("{name}'s hand", name=_name(names, seat)), 32, 560), font=font(32), fill=TEXT,
+    d.text((MARGIN + 54, 40), fit(t("{name}'s hand", name=player_name(names, seat)), 32, 560), font=font(32), fill=TEXT,
            anchor="lm")
     order = [s for s in view.get("order") or [] if isinstance(s, int)]
     info = []
@@ -448,8 +391,8 @@ def render_hand(view: dict, names: list[str]) -> bytes:
         course = courses[cur]
         throttle = " ".join(str(_number_of(str(x))) for x in course.get("throttle") or []) or "-"
         line = t("Now: #{k} {name} (course number {n}); throttle numbers: {thr}", k=cur + 1,
-                 name=clean(course.get("name"), "?"), n=_int(course.get("number")), thr=throttle)
-        d.text((MARGIN, 118), _fit(line, 22, W - 2 * MARGIN), font=font(22), fill=TEXT, anchor="lm")
+                 name=clean_text(course.get("name"), "?"), n=_int(course.get("number")), thr=throttle)
+        d.text((MARGIN, 118), fit(line, 22, W - 2 * MARGIN), font=font(22), fill=TEXT, anchor="lm")
     y = head + 10
     if not hand:
         d.text((MARGIN, y + 40), t("No cards in hand."), font=font(26), fill=MUTED)
@@ -461,10 +404,10 @@ def render_hand(view: dict, names: list[str]) -> bytes:
         d.rounded_rectangle([x, y, x + cw, y + 74], radius=12, fill=NUMBER_COLOURS.get(number, MUTED))
         d.rectangle([x, y + 50, x + cw, y + 74], fill=NUMBER_COLOURS.get(number, MUTED))
         d.text((x + 16, y + 38), str(number), font=font(54), fill=(255, 255, 255), anchor="lm")
-        title = clean(card.get("event")) if not course_card else clean(_short_label(str(card.get("label"))))
-        d.text((x + 12, y + 96), _fit(title, 22, cw - 24), font=font(22), fill=CARD_INK, anchor="lm")
-        text = clean(card.get("text"))
-        for k, line in enumerate(_wrap(text, 19, cw - 24, 7)):
+        title = clean_text(card.get("event")) if not course_card else clean_text(_short_label(str(card.get("label"))))
+        d.text((x + 12, y + 96), fit(title, 22, cw - 24), font=font(22), fill=CARD_INK, anchor="lm")
+        text = clean_text(card.get("text"))
+        for k, line in enumerate(wrap(text, 19, cw - 24, 7)):
             d.text((x + 12, y + 120 + k * 24), line, font=font(19), fill=(50, 50, 56))
         if course_card:
             d.text((x + cw - 12, y + 38), t("course"), font=font(18), fill=(255, 255, 255), anchor="rm")
@@ -473,8 +416,8 @@ def render_hand(view: dict, names: list[str]) -> bytes:
         d.text((MARGIN, y + 14), t("Courses only you have seen:"), font=font(22), fill=TEXT, anchor="lm")
         for k, p in enumerate(peeked):
             line = t("#{k}: {n} {name} - {effect}", k=_int(p.get("index")) + 1, n=_int(p.get("number")),
-                     name=clean(p.get("name")), effect=clean(p.get("effect")))
-            d.text((MARGIN + 10, y + 44 + k * 28), _fit(line, 20, W - 2 * MARGIN - 10), font=font(20), fill=TEXT,
+                     name=clean_text(p.get("name")), effect=clean_text(p.get("effect")))
+            d.text((MARGIN + 10, y + 44 + k * 28), fit(line, 20, W - 2 * MARGIN - 10), font=font(20), fill=TEXT,
                    anchor="lm")
         y += peek_h
     prefs = me.get("prefs") or {}
@@ -482,5 +425,5 @@ def render_hand(view: dict, names: list[str]) -> bytes:
     line = t("Standing choices: PON {pon} | when overtaken: {block} | refill: {refill} | hand-limit discard: {discard}",
              pon=" ".join(f"{k}:{pon.get(k)}" for k in sorted(pon)), block=prefs.get("block", "-"),
              refill=prefs.get("refill", "-"), discard=prefs.get("discard", "-"))
-    d.text((MARGIN, y + 20), _fit(line, 18, W - 2 * MARGIN), font=font(18), fill=MUTED, anchor="lm")
+    d.text((MARGIN, y + 20), fit(line, 18, W - 2 * MARGIN), font=font(18), fill=MUTED, anchor="lm")
     return png_bytes(im)

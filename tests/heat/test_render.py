@@ -12,7 +12,7 @@ from PIL import Image
 
 from rendering import heat as H
 from rendering import heat_track as ht
-from rendering.common import BACKGROUND, PLAYER_COLOURS
+from rendering.common import BACKGROUND, PLAYER_COLOURS, clean_text
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "heat"
 CIRCUITS = sorted(p.stem for p in (DATA / "circuits").glob("*.json"))
@@ -179,9 +179,9 @@ def test_static_layer_is_built_once():
 
 
 def test_drawn_text_keeps_only_what_the_font_has():
-    assert ht.clean_text("Évelyne") == "Evelyne"
-    assert ht.clean_text("España") == "Espana"
-    assert ht.clean_text("藤子", "P6") == "P6"
+    assert clean_text("Évelyne") == "Evelyne"
+    assert clean_text("España") == "Espana"
+    assert clean_text("藤子", "P6") == "P6"
 
 
 # ---------------------------------------------------------------- hand and results

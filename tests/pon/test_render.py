@@ -10,6 +10,7 @@ from PIL import Image
 from bot.games.pon import ENGINE as E
 from bot.games.pon.simulate import choose
 from rendering import pon as R
+from rendering.common import clean_text
 
 NAMES = ["Alice", "Bob the Builder with a very long name", "千代 Chiyo", "Dmitri 🚗"]
 
@@ -56,6 +57,6 @@ def test_renderer_tolerates_sparse_views_and_missing_names():
 
 
 def test_text_cleaning_and_names_in_the_log():
-    assert R.clean("Course effect — Hairpin") == "Course effect - Hairpin"
+    assert clean_text("Course effect — Hairpin") == "Course effect - Hairpin"
     assert R._with_names("<seat:1> overtakes <seat:0>; PON!", ["Ann", "Ben"]) == "Ben overtakes Ann; PON!"
-    assert R.clean("🚗", "x") == "x"
+    assert clean_text("🚗", "x") == "x"
