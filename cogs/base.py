@@ -37,6 +37,17 @@ async def find_game(table: Table, interaction: discord.Interaction, kind: str | 
     return game
 
 
+async def game_or_answer(table: Table, interaction: discord.Interaction, kind: str | None,
+                         game_id: int | None, statuses: tuple[str, ...] = ("active",)) -> Game | None:
+    """find_game, or (acknowledged) tell the caller privately why there is none."""
+    try:
+        return await find_game(table, interaction, kind, game_id, statuses)
+    except PlayerError as err:
+        await table.ack(interaction)
+        await table.reply(interaction, str(err))
+        return None
+
+
 class GameCog(commands.GroupCog):
     kind = ""
 
@@ -72,24 +83,16 @@ class GameCog(commands.GroupCog):
     @app_commands.command(name="hand", description="See your private hand and moves (only you see it)")
     @app_commands.describe(game="The game's number (optional)")
     async def hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        try:
-            found = await find_game(self.table, interaction, self.kind, game, ("active", "finished"))
-        except PlayerError as err:
-            await self.table.ack(interaction)
-            await self.table.reply(interaction, str(err))
-            return
-        await self.table.show_hand(interaction, found.id)
+        found = await game_or_answer(self.table, interaction, self.kind, game, ("active", "finished"))
+        if found is not None:
+            await self.table.show_hand(interaction, found.id)
 
     @app_commands.command(name="play", description="Make a move (start typing to see the legal ones)")
     @app_commands.describe(move="The move, picked from the list", game="The game's number (optional)")
     async def play(self, interaction: discord.Interaction, move: str, game: int | None = None) -> None:
-        try:
-            found = await find_game(self.table, interaction, self.kind, game)
-        except PlayerError as err:
-            await self.table.ack(interaction)
-            await self.table.reply(interaction, str(err))
-            return
-        await self.table.command_move(interaction, found.id, move)
+        found = await game_or_answer(self.table, interaction, self.kind, game)
+        if found is not None:
+            await self.table.command_move(interaction, found.id, move)
 
     @play.autocomplete("move")
     async def play_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

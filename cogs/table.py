@@ -11,9 +11,9 @@ from discord.ext import commands
 from bot.games.base import name_seats
 from bot.i18n import t
 from bot.table import PlayerError, Table, clip
-from cogs.base import find_game
+from cogs.base import find_game, game_or_answer
 
-ALL = ("lobby", "active", "finished", "abandoned")
+ENDED_OR_NOT = ("active", "finished", "abandoned")
 
 
 def link(game) -> str:  # a jump link to the game's thread (or channel)
@@ -53,10 +53,8 @@ class TableCog(commands.Cog):
     @app_commands.describe(game="The game's number (optional in its thread)")
     async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:
         await self.table.ack(interaction)
-        try:
-            found = await find_game(self.table, interaction, None, game, ("active", "finished", "abandoned"))
-        except PlayerError as err:
-            await self.table.reply(interaction, str(err))
+        found = await game_or_answer(self.table, interaction, None, game, ENDED_OR_NOT)
+        if found is None:
             return
         engine = self.table.engines[found.kind]
         view = engine.view(found.snapshot, None)
@@ -72,10 +70,8 @@ class TableCog(commands.Cog):
     async def log(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 100] = 15,
                   game: int | None = None) -> None:
         await self.table.ack(interaction)
-        try:
-            found = await find_game(self.table, interaction, None, game, ("active", "finished", "abandoned"))
-        except PlayerError as err:
-            await self.table.reply(interaction, str(err))
+        found = await game_or_answer(self.table, interaction, None, game, ENDED_OR_NOT)
+        if found is None:
             return
         engine = self.table.engines[found.kind]
         actions = await self.table.store.actions(found.id)

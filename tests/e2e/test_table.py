@@ -128,3 +128,22 @@ async def test_illegal_and_out_of_turn_moves_are_refused_privately(table):
     assert await emu.autocomplete(idle, thread, "pon", "play", focused="move", move="") == []
     after = await w.bot.store.game(1)
     assert (after.version, after.snapshot) == (before.version, before.snapshot)
+
+
+async def test_status_and_log_show_only_public_things(table):
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.bob, track="usa")
+    thread = await start(w, lobby, w.alice)
+    dm = await emu.wait_until(lambda: [m for m in emu.dm_messages(w.alice) if m.selects][-1:])
+    options = dm[0].selects[0]["options"]
+    await emu.select(w.alice, dm[0], [options[0]["value"]])
+    rec = await emu.slash(w.bob, thread, "game", "status")
+    await emu.wait_until(lambda: rec.followups)
+    status = rec.followups[0]
+    assert status.ephemeral and status.attachments[0].data.startswith(b"\x89PNG") and "bob" in status.content
+    rec = await emu.slash(w.bob, thread, "game", "log", count=5)
+    await emu.wait_until(lambda: rec.followups)
+    text = rec.followups[0].content
+    assert "alice is ready" in text and "<seat:" not in text
+    assert "cards are in" not in text  # alice's private confirmation stays private
+    assert options[0]["label"] not in text  # the card she chose is not named before the reveal
