@@ -60,8 +60,9 @@ async def run_bot(settings) -> None:
         await bot.close()
 
     loop = asyncio.get_running_loop()
+    stopping: list[asyncio.Task[None]] = []  # keeps the shutdown task referenced
     for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(shutdown()))
+        loop.add_signal_handler(sig, lambda: stopping.append(asyncio.ensure_future(shutdown())))
     async with bot:
         await bot.start(settings.token)
 

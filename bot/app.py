@@ -3,6 +3,7 @@ restart-proof components, syncs slash commands and starts the reminder service."
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 import discord
@@ -32,6 +33,7 @@ class TableBot(commands.Bot):
         self.store: Store | None = None
         self.table: Table | None = None
         self._reminders: asyncio.Task[None] | None = None
+        self._recovered = False
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
@@ -49,9 +51,16 @@ class TableBot(commands.Bot):
             await self.tree.sync()
         self._reminders = asyncio.create_task(run_reminders(self.table))
 
+    async def on_ready(self) -> None:
+        if not self._recovered and self.table is not None:  # on_ready also fires after reconnects
+            self._recovered = True
+            await self.table.recover()
+
     async def close(self) -> None:
         if self._reminders:
             self._reminders.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reminders
         await super().close()
         if self.store:
             await self.store.close()

@@ -43,8 +43,5 @@ async def fire_due(table: "Table") -> None:
         if game.snapshot is None or seat not in engine.to_act(game.snapshot):
             continue
         user = game.seats[seat].user_id
-        try:
-            await table.post(game, t("<@{user}>, a reminder: {title} is waiting for your move.",
+        await table.out.post(game, t("<@{user}>, a reminder: {title} is waiting for your move.",
                                      user=user, title=table.title(game)), mention=[user])
-        except Exception:
-            log.warning("game %s: reminder could not be posted", game_id, exc_info=True)

@@ -1,7 +1,8 @@
 """The store: every SQL statement of the bot lives here (a PostgreSQL store could sit beside it).
 
 aiosqlite on one connection, WAL, foreign keys on, numbered migrations (PRAGMA user_version).
-Writes are serialised by one asyncio lock so coroutines never interleave inside a transaction.
+All access is serialised by one asyncio lock: coroutines never interleave inside a transaction,
+and no read sees another coroutine's half-done transaction.
 A move is one transaction: append the action, write the snapshot, bump the version, guarded by
 `WHERE version = ?` so a stale writer changes nothing.
 """
@@ -85,6 +86,10 @@ MIGRATIONS: list[str] = [
         DELETE FROM timers WHERE game_id = NEW.game_id AND NEW.status = 'finished';
     END;
     """,
+    # 3: the last version whose thread post and DMs went out, so a restart can catch up.
+    """
+    ALTER TABLE games ADD COLUMN announced_version INTEGER NOT NULL DEFAULT -1;
+    """,
 ]
 
 
@@ -116,6 +121,7 @@ class Game:
     seed: int
     version: int
     snapshot: dict[str, Any] | None
+    announced_version: int = -1
     seats: list[Seat] = field(default_factory=list)
 
     def seat_of(self, user_id: int) -> int | None:
@@ -131,7 +137,7 @@ class PromptUpdate:
 
 
 _GAME_COLUMNS = ("id, kind, guild_id, channel_id, thread_id, lobby_message_id, creator_id, status, "
-                 "options, seed, version, snapshot")
+                 "options, seed, version, snapshot, announced_version")
 
 
 def dumps(value: Any) -> str:
@@ -141,7 +147,7 @@ def dumps(value: Any) -> str:
 class Store:
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
-        self._write = asyncio.Lock()
+        self._lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: Path | str) -> "Store":
@@ -168,7 +174,7 @@ class Store:
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._write:
+        async with self._lock:
             await self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
@@ -253,39 +259,61 @@ class Store:
             await db.execute("UPDATE seats SET dm_ok = ? WHERE game_id = ? AND user_id = ?",
                              (int(ok), game_id, user_id))
 
+    async def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        async with self._lock:
+            async with self._conn.execute(sql, params) as cur:
+                return [tuple(r) for r in await cur.fetchall()]
+
     async def game(self, game_id: int) -> Game | None:
-        async with self._conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
-        if row is None:
-            return None
+        async with self._lock:  # the game row and its seats as of one moment
+            async with self._conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                return None
+            async with self._conn.execute(
+                    "SELECT seat, user_id, name, dm_ok, prompt_version, prompt_hash FROM seats "
+                    "WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
+                seats = await cur.fetchall()
         game = Game(*row[:8], json.loads(row[8]), row[9], row[10],
-                    json.loads(row[11]) if row[11] else None)
-        async with self._conn.execute(
-                "SELECT seat, user_id, name, dm_ok, prompt_version, prompt_hash FROM seats "
-                "WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
-            game.seats = [Seat(s, u, n, bool(d), pv, ph) for s, u, n, d, pv, ph in await cur.fetchall()]
+                    json.loads(row[11]) if row[11] else None, row[12])
+        game.seats = [Seat(s, u, n, bool(d), pv, ph) for s, u, n, d, pv, ph in seats]
         return game
+
+    async def _games(self, sql: str, params: tuple[Any, ...]) -> list[Game]:
+        ids = [r[0] for r in await self._read(sql, params)]
+        return [g for g in [await self.game(i) for i in ids] if g is not None]
 
     async def games_of_user(self, user_id: int, statuses: tuple[str, ...] = ("lobby", "active")) -> list[Game]:
         marks = ",".join("?" * len(statuses))
-        async with self._conn.execute(
-                f"SELECT game_id FROM seats JOIN games ON games.id = game_id "
-                f"WHERE user_id = ? AND status IN ({marks}) ORDER BY game_id", (user_id, *statuses)) as cur:
-            ids = [r[0] for r in await cur.fetchall()]
-        return [g for g in [await self.game(i) for i in ids] if g is not None]
+        return await self._games(f"SELECT game_id FROM seats JOIN games ON games.id = game_id "
+                                 f"WHERE user_id = ? AND status IN ({marks}) ORDER BY game_id", (user_id, *statuses))
+
+    async def unannounced_games(self) -> list[Game]:
+        """Active games whose latest move may not have reached the thread and the players."""
+        return await self._games("SELECT id FROM games WHERE status = 'active' AND announced_version < version "
+                                 "ORDER BY id", ())
+
+    async def active_games(self) -> list[Game]:
+        return await self._games("SELECT id FROM games WHERE status = 'active' ORDER BY id", ())
 
     async def open_lobby(self, channel_id: int, kind: str) -> Game | None:
         """The newest open table of `kind` in a channel."""
-        async with self._conn.execute(
-                "SELECT id FROM games WHERE channel_id = ? AND kind = ? AND status = 'lobby' "
-                "ORDER BY id DESC LIMIT 1", (channel_id, kind)) as cur:
-            row = await cur.fetchone()
-        return await self.game(row[0]) if row else None
+        games = await self._games("SELECT id FROM games WHERE channel_id = ? AND kind = ? AND status = 'lobby' "
+                                  "ORDER BY id DESC LIMIT 1", (channel_id, kind))
+        return games[0] if games else None
 
-    async def game_by_thread(self, thread_id: int) -> Game | None:
-        async with self._conn.execute("SELECT id FROM games WHERE thread_id = ?", (thread_id,)) as cur:
-            row = await cur.fetchone()
-        return await self.game(row[0]) if row else None
+    async def game_by_thread(self, thread_id: int, kind: str | None, statuses: tuple[str, ...]) -> Game | None:
+        """The newest game of `kind` (any if None) in `statuses` played in this thread."""
+        marks = ",".join("?" * len(statuses))
+        games = await self._games(
+            f"SELECT id FROM games WHERE thread_id = ? AND (? IS NULL OR kind = ?) AND status IN ({marks}) "
+            f"ORDER BY id DESC LIMIT 1", (thread_id, kind, kind, *statuses))
+        return games[0] if games else None
+
+    async def set_announced(self, game_id: int, version: int) -> None:
+        async with self._transaction() as db:
+            await db.execute("UPDATE games SET announced_version = MAX(announced_version, ?) WHERE id = ?",
+                             (version, game_id))
 
     # -- moves ------------------------------------------------------------------------------
 
@@ -296,7 +324,7 @@ class Store:
         row = (game_id, new_version, seat, dumps(action), dumps(snapshot),
                "finished" if finished else "active", dumps({str(p.seat): p.prompt_hash for p in prompts}),
                time.time())
-        async with self._write:
+        async with self._lock:
             try:
                 await self._conn.execute(
                     "INSERT INTO moves (game_id, version, seat, action, snapshot, status, prompts, created_at) "
@@ -316,9 +344,8 @@ class Store:
                 [(version, p.prompt_hash, game_id, p.seat) for p in prompts])
 
     async def actions(self, game_id: int) -> list[tuple[int, dict[str, Any]]]:
-        async with self._conn.execute(
-                "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY version", (game_id,)) as cur:
-            return [(seat, json.loads(a)) for seat, a in await cur.fetchall()]
+        rows = await self._read("SELECT seat, action FROM actions WHERE game_id = ? ORDER BY version", (game_id,))
+        return [(seat, json.loads(a)) for seat, a in rows]
 
     # -- timers -----------------------------------------------------------------------------
 
@@ -332,14 +359,14 @@ class Store:
                                  [(game_id, seat, kind, at) for seat, at in fresh.items()])
 
     async def due_timers(self, now: float) -> list[tuple[int, int, str]]:
-        async with self._conn.execute(
-                "SELECT game_id, seat, kind FROM timers WHERE due_at <= ? ORDER BY due_at", (now,)) as cur:
-            return [tuple(r) for r in await cur.fetchall()]
+        return await self._read("SELECT game_id, seat, kind FROM timers WHERE due_at <= ? ORDER BY due_at", (now,))
 
     async def next_timer_due(self) -> float | None:
-        async with self._conn.execute("SELECT MIN(due_at) FROM timers") as cur:
-            (due,) = await cur.fetchone()
-        return due
+        return (await self._read("SELECT MIN(due_at) FROM timers"))[0][0]
+
+    async def timer_seats(self, game_id: int, kind: str) -> set[int]:
+        return {r[0] for r in await self._read("SELECT seat FROM timers WHERE game_id = ? AND kind = ?",
+                                               (game_id, kind))}
 
     async def delete_timer(self, game_id: int, seat: int, kind: str) -> None:
         async with self._transaction() as db:
@@ -350,9 +377,9 @@ class Store:
 
     async def bare_insert(self, value: str) -> None:
         """One autocommitted INSERT into a scratch table: the yardstick for commit_ratio."""
-        async with self._write:
+        async with self._lock:
             await self._conn.execute("INSERT INTO bench_scratch (v) VALUES (?)", (value,))
 
     async def create_bench_scratch(self) -> None:
-        async with self._write:
+        async with self._lock:
             await self._conn.execute("CREATE TABLE IF NOT EXISTS bench_scratch (v TEXT)")

@@ -18,11 +18,16 @@ from bot.table import PlayerError, Table, status_text
 
 async def find_game(table: Table, interaction: discord.Interaction, kind: str | None,
                     game_id: int | None, statuses: tuple[str, ...] = ("active",)) -> Game:
-    """The game a command means: the given id, else this thread's game, else the caller's only one."""
+    """The game a command means: the given id, else this thread's game, else the caller's only one.
+    A game of another server is only found by its players."""
     if game_id is not None:
         game = await table.store.game(game_id)
+        if game is not None and game.guild_id != interaction.guild_id and game.seat_of(interaction.user.id) is None:
+            game = None
     else:
-        game = await table.store.game_by_thread(interaction.channel_id) if interaction.channel_id else None
+        game = None
+        if interaction.channel_id:
+            game = await table.store.game_by_thread(interaction.channel_id, kind, statuses)
         if game is None:
             mine = [g for g in await table.store.games_of_user(interaction.user.id, statuses)
                     if kind is None or g.kind == kind]
@@ -70,15 +75,17 @@ class GameCog(commands.GroupCog):
     @app_commands.command(name="join", description="Join the open table in this channel or by number")
     @app_commands.describe(game="The table's number (optional)")
     async def join(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        try:
-            found = (await self.table.store.open_lobby(interaction.channel_id or 0, self.kind) if game is None
-                     else None) or await find_game(self.table, interaction, self.kind, game, ("lobby",))
-        except PlayerError:
-            await self.table.ack(interaction)
-            await self.table.reply(interaction, t("There is no open table to join here. Start one with "
-                                                  "/{kind} new.", kind=self.kind))
-            return
-        await self.table.lobby_action(interaction, found.id, "join")
+        if game is None:
+            found = await self.table.store.open_lobby(interaction.channel_id or 0, self.kind)
+            if found is None:
+                await self.table.ack(interaction)
+                await self.table.reply(interaction, t("There is no open table to join here. Start one with "
+                                                      "/{kind} new.", kind=self.kind))
+                return
+        else:
+            found = await game_or_answer(self.table, interaction, self.kind, game, ("lobby",))
+        if found is not None:
+            await self.table.lobby_action(interaction, found.id, "join")
 
     @app_commands.command(name="hand", description="See your private hand and moves (only you see it)")
     @app_commands.describe(game="The game's number (optional)")

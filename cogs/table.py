@@ -28,6 +28,13 @@ class TableCog(commands.Cog):
     def table(self) -> Table:
         return self.bot.table  # type: ignore[attr-defined]
 
+    async def started_game(self, interaction: discord.Interaction, game_id: int | None):
+        found = await game_or_answer(self.table, interaction, None, game_id, ENDED_OR_NOT)
+        if found is not None and found.snapshot is None:  # abandoned before it started
+            await self.table.reply(interaction, t("{title} never started.", title=self.table.title(found)))
+            return None
+        return found
+
     @app_commands.command(name="games", description="Your open and running games, and whose turn it is")
     async def games(self, interaction: discord.Interaction) -> None:
         await self.table.ack(interaction)
@@ -53,14 +60,15 @@ class TableCog(commands.Cog):
     @app_commands.describe(game="The game's number (optional in its thread)")
     async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:
         await self.table.ack(interaction)
-        found = await game_or_answer(self.table, interaction, None, game, ENDED_OR_NOT)
+        found = await self.started_game(interaction, game)
         if found is None:
             return
         engine = self.table.engines[found.kind]
         view = engine.view(found.snapshot, None)
         names = [s.name for s in found.seats]
         image = await asyncio.to_thread(self.table.renderer(found.kind).render_board, view, names)
-        waiting = ", ".join(found.seats[s].name for s in engine.to_act(found.snapshot)) or "—"
+        waiting = (", ".join(found.seats[s].name for s in engine.to_act(found.snapshot))
+                   if found.status == "active" else "") or "—"
         await self.table.reply(interaction, t("**{title}** ({status}) — waiting for: {who}",
                                               title=self.table.title(found), status=t(found.status), who=waiting),
                                file=discord.File(io.BytesIO(image), filename=f"{found.kind}-{found.id}.png"))
@@ -70,7 +78,7 @@ class TableCog(commands.Cog):
     async def log(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 100] = 15,
                   game: int | None = None) -> None:
         await self.table.ack(interaction)
-        found = await game_or_answer(self.table, interaction, None, game, ENDED_OR_NOT)
+        found = await self.started_game(interaction, game)
         if found is None:
             return
         engine = self.table.engines[found.kind]
@@ -82,22 +90,16 @@ class TableCog(commands.Cog):
     @game.command(name="abandon", description="Close a game for good (its creator, or a member with Manage Threads)")
     @app_commands.describe(game="The game's number (optional in its thread)")
     async def abandon(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await self.table.ack(interaction, ephemeral=False)
+        await self.table.ack(interaction)
         try:
             found = await find_game(self.table, interaction, None, game, ("lobby", "active"))
-            perms = getattr(interaction.user, "guild_permissions", None)
-            if interaction.user.id != found.creator_id and not (perms and perms.manage_threads):
+            # Manage Threads counts only in the game's own server, as Discord resolves it here.
+            moderator = found.guild_id == interaction.guild_id and interaction.permissions.manage_threads
+            if interaction.user.id != found.creator_id and not moderator:
                 raise PlayerError(t("Only the game's creator or a member with Manage Threads can abandon it."))
-            async with self.table.lock(found.id):
-                if not await self.table.store.set_status(found.id, "abandoned"):
-                    raise PlayerError(t("That game has already ended."))
+            await self.table.abandon(interaction, found)
         except PlayerError as err:
             await self.table.reply(interaction, str(err))
-            return
-        if found.status == "lobby":
-            await self.table.edit_lobby(found, open_=False)
-        await interaction.followup.send(t("{title} was abandoned by {user}.", title=self.table.title(found),
-                                          user=interaction.user.display_name))
 
 
 def public_log(engine, game, actions) -> list[str]:

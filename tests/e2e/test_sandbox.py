@@ -69,9 +69,11 @@ def test_scripted_game_start_board_and_hand(tmp_path):
     assert list(out) == script.splitlines()  # every line echoed with its user, in order
 
     opened = out["alice> /heat new track:usa"]
-    assert "#1 [#table]" in opened and "@alice" in opened and "[Join] [Leave] [Start]" in opened
+    lobby = re.search(r"#(\d+) \[#table\]", opened)
+    assert lobby and "@alice" in opened and "[Join] [Leave] [Start]" in opened
+    assert "[only alice sees] Your table" in opened
     joined = out["bob> click Join"]
-    assert "#1 [#table] (edited)" in joined and "@alice, @bob" in joined
+    assert f"#{lobby[1]} [#table] (edited)" in joined and "@alice, @bob" in joined
 
     started = out["alice> click Start"]
     thread_part = started[started.index("[thread "):]
@@ -259,11 +261,11 @@ async def test_session_types_options_and_respects_visibility(session):
     assert out == ["  error: /heat join game: expects an integer, got 'one'"]
     out.clear()
     assert await ses.execute("bob> /heat join game:1")  # "1" went out as the integer the schema asks for
-    assert "#1 [#table] (edited)" in out[0] and "@alice, @bob" in "\n".join(out)
+    assert "[#table] (edited)" in out[0] and "@alice, @bob" in "\n".join(out)
     await ses.execute("carol> click join")  # any case
     await ses.execute("carol> click leave")
     out.clear()
-    assert await ses.execute("bob> click 1 Start")  # only the creator may: bob alone is told
+    assert await ses.execute("bob> click 2 Start")  # only the creator may: bob alone is told
     assert any("[only bob sees]" in line for line in out) and "Only the creator" in "\n".join(out)
     assert await ses.execute("alice> click Start")
     assert not await ses.execute("carol> select 1")  # carol is not seated: no hand, no select

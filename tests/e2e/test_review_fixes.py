@@ -1,0 +1,124 @@
+"""Guards found in review: other servers, missing permissions, unchanged menus, private events,
+and a crash between the commit and its announcement."""
+from __future__ import annotations
+
+from bot.app import create_bot
+from bot.emulator.model import ATTACH_FILES, CREATE_PUBLIC_THREADS, DEFAULT_EVERYONE, MANAGE_THREADS
+from bot.emulator.testing import start_bot_in_process
+from bot.store import PromptUpdate, Store
+
+from .conftest import settings_for
+from .test_table import open_table, start
+
+
+async def test_another_server_cannot_reach_a_game(table):
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.bob, track="usa")
+    await start(w, lobby, w.alice)
+    other = emu.add_guild("Elsewhere")
+    room = emu.add_text_channel(other, "room")
+    mods = emu.add_role(other, "Mods", MANAGE_THREADS)
+    stranger = emu.add_user("stranger")
+    emu.add_member(other, stranger, roles=[mods])
+    for path, kwargs in ((("game", "abandon"), {"game": 1}), (("game", "status"), {"game": 1}),
+                         (("game", "log"), {"game": 1}), (("heat", "join"), {"game": 1})):
+        rec = await emu.slash(stranger, room, *path, **kwargs)
+        await emu.wait_until(lambda: rec.followups)
+        assert "can't find" in rec.followups[0].content and rec.followups[0].ephemeral, path
+    assert (await w.bot.store.game(1)).status == "active"
+
+
+async def test_a_table_needs_the_bot_permissions(world):
+    emu = world.emu
+    limited = DEFAULT_EVERYONE & ~CREATE_PUBLIC_THREADS & ~ATTACH_FILES
+    bare = emu.add_guild("Bare", owner=world.alice, everyone_permissions=limited, bot_permissions=limited)
+    room = emu.add_text_channel(bare, "room")
+    bot = create_bot(settings_for(world.tmp_path))
+    handle = await start_bot_in_process(emu, bot)
+    try:
+        await emu.wait_for_commands()
+        rec = await emu.slash(world.alice, room, "heat", "new", track="usa")
+        await emu.wait_until(lambda: rec.followups)
+        text = rec.followups[0].content
+        assert rec.followups[0].ephemeral and "create public threads" in text and "attach files" in text
+        assert emu.channel_messages(room) == [] and await bot.store.game(1) is None
+    finally:
+        await handle.stop()
+
+
+async def test_resubmitting_the_same_cards_still_gives_a_fresh_dm(table):
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.bob, track="usa")
+    await start(w, lobby, w.alice)
+
+    def live_dms():
+        return [m for m in emu.dm_messages(w.alice) if m.selects]
+
+    dm = await emu.wait_until(lambda: live_dms()[-1:])
+    value = dm[0].selects[0]["options"][0]["value"]
+    await emu.select(w.alice, dm[0], [value])
+    second = await emu.wait_until(lambda: [m for m in live_dms() if m.id != dm[0].id][-1:])
+    await emu.select(w.alice, second[0], [value])  # the same cards again: her menu does not change
+    third = await emu.wait_until(lambda: [m for m in live_dms() if m.id not in (dm[0].id, second[0].id)][-1:])
+    assert third[0].selects and "cards are in" in third[0].content
+
+
+async def test_every_player_gets_the_private_deal(table):
+    w, emu = table, table.emu
+    w.bot.table.new_seed = lambda: 12345
+    lobby = await open_table(w, w.alice, w.bob, w.carol, kind="pon")
+    await start(w, lobby, w.alice)
+    # the peeks: each player in turn picks a course in their DM
+    for _ in range(3):
+        game = await w.bot.store.game(1)
+        waiting = w.bot.table.engines["pon"].to_act(game.snapshot)
+        if not waiting:
+            break
+        seat = game.seats[waiting[0]]
+        user = next(u for u in (w.alice, w.bob, w.carol) if u.id == seat.user_id)
+        current = f"mv:1:{seat.prompt_version}:{seat.seat}:s"
+
+        def peek_select():
+            return [(m, x) for m in emu.dm_messages(user) for x in m.selects
+                    if x["custom_id"].startswith(current) and not x["placeholder"].startswith("Preferences")]
+
+        message, peek = (await emu.wait_until(peek_select))[-1]
+        await emu.select(user, message, [peek["options"][0]["value"]], custom_id=peek["custom_id"])
+        await emu.wait_until(lambda: not emu.message(message.id).components)
+    for user in (w.alice, w.bob, w.carol):
+        await emu.wait_until(lambda: any("Your hand:" in m.content for m in emu.dm_messages(user)))
+
+
+async def test_a_move_left_unannounced_by_a_crash_is_announced_after_restart(world):
+    emu = world.emu
+    settings = settings_for(world.tmp_path)
+    bot = create_bot(settings)
+    handle = await start_bot_in_process(emu, bot)
+    await emu.wait_for_commands()
+    lobby = await open_table(world, world.alice, world.bob, track="usa")
+    thread = await start(world, lobby, world.alice)
+    await handle.stop()
+    # The crash: a move reached the database, but neither the thread nor the DMs.
+    store = await Store.open(settings.database)
+    game = await store.game(1)
+    engine = bot.table.engines["heat"]
+    state = game.snapshot
+    for seat in (0, 1):
+        action = next(a for a in engine.legal_actions(state, seat) if a["type"] == "submit")
+        state, _ = engine.apply(state, seat, action)
+        game = await store.game(1)
+        await store.commit_move(1, game.version, seat, action, state, False,
+                                [PromptUpdate(s, "changed") for s in (0, 1)])
+    await store.set_timers(1, "remind", set(), {})  # and its reminders were never written
+    await store.close()
+    posts = len(emu.messages_in(thread))
+    bot = create_bot(settings)
+    handle = await start_bot_in_process(emu, bot)
+    try:
+        again = await emu.wait_until(lambda: [m for m in emu.messages_in(thread)[posts:] if m.attachments])
+        assert "again after a restart" in again[0].content and world.alice.id in again[0].mentions
+        await emu.wait_until(lambda: [m for m in emu.dm_messages(world.bob)
+                                      if m.selects and m.selects[0]["custom_id"].startswith("mv:1:2:")])
+        assert await bot.store.timer_seats(1, "remind") == {0, 1}
+    finally:
+        await handle.stop()
