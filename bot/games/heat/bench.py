@@ -10,23 +10,27 @@ import time
 
 from bot.games.heat import rules
 from bot.games.heat.engine import ENGINE
+from bot.games.heat.rules import MAX_GEAR, PLAYABLE
 
 
 def random_submission(state: dict, seat: int, rnd: random.Random) -> dict:
     """A uniformly random legal gear, then random cards for it (no enumeration of every set)."""
     car = state["cars"][seat]
     cards = state["cards"]
-    playable = [c for c in car["hand"] if rules.PLAYABLE[cards[c]]]
+    playable = [c for c in car["hand"] if PLAYABLE[cards[c]]]
+    n = len(playable)
     g = car["gear"]
     d = 2 if car["engine"] else 1
-    lo, hi = max(1, g - d), min(rules.MAX_GEAR, g + d, len(playable))
+    lo, hi = max(1, g - d), min(MAX_GEAR, g + d, n)
     if hi < lo:  # clogged hand: every non-Heat card plus Heat cards
         gears, _ = rules.fillable_gears(state, car)
         k = rnd.choice(gears)
-        heat = [c for c in car["hand"] if not rules.PLAYABLE[cards[c]]]
-        return {"type": "submit", "cards": playable + heat[:k - len(playable)]}
-    k = lo + int(rnd.random() * (hi - lo + 1))
-    return {"type": "submit", "cards": [playable.pop(int(rnd.random() * len(playable))) for _ in range(k)]}
+        heat = [c for c in car["hand"] if not PLAYABLE[cards[c]]]
+        return {"type": "submit", "cards": playable + heat[:k - n]}
+    rand = rnd.random
+    k = lo + int(rand() * (hi - lo + 1))
+    # The i-th pick is uniform among the n - i cards still unpicked.
+    return {"type": "submit", "cards": [playable.pop(int(rand() * (n - i))) for i in range(k)]}
 
 
 def play_random_race(seed: int, seats: int = 6, track: str = "usa", max_rounds: int = 500) -> dict:

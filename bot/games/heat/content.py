@@ -67,6 +67,8 @@ def tracks() -> dict[str, Track]:
         lines = tuple((lap * n + c.space, c.index, c.speed) for lap in range(laps) for c in corners)
         grid = tuple((int(s), int(ln)) for s, ln in t["grid"])
         _check(len(grid) >= 6 and all(1 <= s <= n and ln in (1, 2) for s, ln in grid), f"{key}: grid")
+        # Two cars never share a spot (rules.run relies on it), starting with the grid.
+        _check(len(set(grid)) == len(grid), f"{key}: grid slots repeat")
         out[key] = Track(key, t["name"], t["circuit"], t["set"], laps, n, int(t["heat"]), int(t["stress"]),
                          corners, grid, tuple(race_lane), lines, laps * n, tuple(x[0] for x in lines))
     for k in raw["base_tracks"]:

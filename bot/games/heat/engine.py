@@ -8,6 +8,7 @@ preference pauses the resolution for that car's decision.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -33,13 +34,20 @@ _PREF_VALUES = {
 _KIND_ORDER = {"speed": 0, "upgrade": 1, "stress": 2, "heat": 3}
 
 
+@lru_cache(maxsize=1024)
+def _fill(text: str, **params: Any) -> str:
+    """text.format(**params) for the notices sent on every submission: they repeat with the same
+    few values, so they are kept (keyed by the translated text, so a locale change is safe)."""
+    return text.format(**params)
+
+
 def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _parse_ids(action: dict) -> list[int]:
     """Card ids from "cards" (ints) or "values" (the strings a select sends)."""
-    raw = action.get("cards", action.get("values"))
+    raw = action["cards"] if "cards" in action else action.get("values")
     if type(raw) is not list or len(raw) > 30:
         raise GameError(t("Choose cards from your hand."))
     out = []
@@ -186,7 +194,7 @@ class HeatEngine:
     # ------------------------------------------------------------------ apply
 
     def apply(self, state: dict, seat: int, action: dict) -> tuple[dict, list[Event]]:
-        if not self._valid_seat(state, seat):
+        if not (type(seat) is int and 0 <= seat < state["seats"]):  # _valid_seat, inlined (hot)
             raise GameError(t("You are not in this race."))
         if not isinstance(action, dict):
             raise GameError(t("Unknown action."))
@@ -241,24 +249,32 @@ class HeatEngine:
         err = rules.check_submission(state, car, ids)
         if err:
             raise GameError(err)
-        new = dict(state)
-        new["cars"] = list(state["cars"])
-        nc = dict(car)
-        nc["sub"] = list(ids)
-        new["cars"][seat] = nc
-        events = [Event(t("Round {n}: your {k} cards are in (gear {k}). You may change them until everyone "
-                          "is in.", n=state["round"], k=len(ids)), to=seat)]
-        waiting = [s for s, c in enumerate(new["cars"]) if not c["fin"] and c["sub"] is None]
+        cars = state["cars"]
+        racing = waiting = 0  # waiting: the other racing cars without a submission
+        for c in cars:
+            if not c["fin"]:
+                racing += 1
+                if c["sub"] is None and c is not car:
+                    waiting += 1
+        events = [Event(_fill(t("Round {n}: your {k} cards are in (gear {k}). You may change them until everyone "
+                                "is in."), n=state["round"], k=len(ids)), to=seat)]
         if car["sub"] is None:
-            racing = sum(1 for c in new["cars"] if not c["fin"])
-            events.append(Event(t("{who} is ready ({k}/{n}).", who=seat_name(seat), k=racing - len(waiting),
-                                  n=racing)))
-        if not waiting:
-            new = rules.clone(new)
-            rng = Rng(new["rng"])
-            evs = rules.start_resolution(new, rng)
-            new["rng"] = rng.state
-            events += self._events(new, evs)
+            events.append(Event(_fill(t("{who} is ready ({k}/{n})."), who=seat_name(seat), k=racing - waiting,
+                                      n=racing)))
+        if waiting:
+            # Only this car changes: the other cars are shared with the input state, not copied.
+            new = dict(state)
+            new["cars"] = list(cars)
+            nc = new["cars"][seat] = dict(car)
+            nc["sub"] = ids  # a fresh list from _parse_ids
+            return new, events
+        # The last submission: the round resolves, on a full copy.
+        new = rules.clone(state, new_round=True)
+        new["cars"][seat]["sub"] = ids
+        rng = Rng(new["rng"])
+        evs = rules.start_resolution(new, rng)
+        new["rng"] = rng.state
+        events += self._events(new, evs)
         return new, events
 
     def _apply_decision(self, state: dict, seat: int, kind: str, action: dict) -> tuple[dict, list[Event]]:

@@ -16,6 +16,7 @@ A car: pos (absolute distance: space of lap L is L*spaces+space; the grid is at 
 from __future__ import annotations
 
 from bisect import bisect_left
+from functools import lru_cache
 from typing import Any
 
 from bot.games.heat import content
@@ -41,6 +42,7 @@ MAX_GEAR = int(_C["max_gear"])
 COOLDOWN = {int(g): int(n) for g, n in _C["cooldown_by_gear"].items()}
 SPIN_STRESS = {int(g): int(n) for g, n in _C["spin_stress_by_gear"].items()}
 STARTING_DECK: dict[str, int] = _C["starting_deck"]
+HEAT_TYPES = frozenset(k for k, kind in KIND.items() if kind == "heat")  # for hand scans
 
 PREFS: dict[str, tuple[str, ...]] = {
     "slipstream": ("smart", "always", "never", "ask"),
@@ -78,8 +80,8 @@ def lap_of(tr: content.Track, car: dict) -> int:
     return 1 if pos <= 0 else min(tr.laps, (pos - 1) // tr.spaces + 1)
 
 
-def seat_name(seat: int) -> str:
-    return seat_ref(seat)
+# How engine texts name a seat (the table swaps in the player's name).
+seat_name = seat_ref
 
 
 # --------------------------------------------------------------------------- setup
@@ -122,15 +124,18 @@ def new_state(track_key: str, seats: int, seed: int, grid: str, modules: list[st
     }
 
 
-def clone(st: dict) -> dict:
-    """A full copy of the state, specialised to its layout (much faster than copy.deepcopy)."""
+def clone(st: dict, *, new_round: bool = False) -> dict:
+    """A full copy of the state, specialised to its layout (much faster than copy.deepcopy).
+
+    new_round: start_resolution comes next and gives every racing car a fresh round record, so
+    their old records are shared, not copied (they are replaced, never changed)."""
     new = dict(st)
     new["cards"] = st["cards"][:]
     new["modules"] = st["modules"][:]
     new["grid_order"] = st["grid_order"][:]
     new["places"] = st["places"][:]
     new["last_order"] = st["last_order"][:]
-    new["cars"] = [clone_car(c) for c in st["cars"]]
+    new["cars"] = [clone_car(c, rd=not (new_round and not c["fin"])) for c in st["cars"]]
     res = st["res"]
     if res is not None:
         new["res"] = {"order": res["order"][:], "i": res["i"], "step": res["step"], "adr": res["adr"][:]}
@@ -139,7 +144,8 @@ def clone(st: dict) -> dict:
     return new
 
 
-def clone_car(c: dict) -> dict:
+def clone_car(c: dict, rd: bool = True) -> dict:
+    """A copy of one car; its round record too unless rd is False (then it is shared)."""
     n = dict(c)
     n["hand"] = c["hand"][:]
     n["deck"] = c["deck"][:]
@@ -149,13 +155,13 @@ def clone_car(c: dict) -> dict:
     n["prefs"] = dict(c["prefs"])
     if c["sub"] is not None:
         n["sub"] = c["sub"][:]
-    rd = c["rd"]
-    if rd is not None:
-        rd = dict(rd)
-        rd["rev"] = [r[:] for r in rd["rev"]]
-        rd["lines"] = rd["lines"][:]
-        rd["ans"] = {k: (v[:] if isinstance(v, list) else v) for k, v in rd["ans"].items()}
-        n["rd"] = rd
+    old = c["rd"]
+    if rd and old is not None:
+        new = dict(old)
+        new["rev"] = [r[:] for r in old["rev"]]
+        new["lines"] = old["lines"][:]
+        new["ans"] = {k: (v[:] if isinstance(v, list) else v) for k, v in old["ans"].items()}
+        n["rd"] = new
     return n
 
 
@@ -199,17 +205,19 @@ def check_submission(st: dict, car: dict, ids: list[int]) -> str | None:
     if len(set(ids)) != n:
         return t("A card was chosen twice.")
     hand = car["hand"]
+    cards = st["cards"]
+    n_heat = 0
     for cid in ids:
         if cid not in hand:
             return t("That card is not in your hand.")
+        if not PLAYABLE[cards[cid]]:
+            n_heat += 1
     g = car["gear"]
     if abs(n - g) > 2:
         return t("From gear {g} you can shift to gear {lo} to {hi} only.", g=g, lo=max(1, g - 2),
                  hi=min(MAX_GEAR, g + 2))
     if abs(n - g) == 2 and not car["engine"]:
         return t("Shifting 2 gears costs 1 Heat from your Engine, and it is empty.")
-    cards = st["cards"]
-    n_heat = sum(1 for cid in ids if not PLAYABLE[cards[cid]])
     if n_heat:
         _, clogged = fillable_gears(st, car)
         if not clogged:
@@ -221,11 +229,11 @@ def check_submission(st: dict, car: dict, ids: list[int]) -> str | None:
 
 # --------------------------------------------------------------------------- movement helpers
 
-def occupied(st: dict, tr: content.Track, seat: int) -> set[tuple[int, int]]:
-    """Spots (space, lane) held by the other cars on the track. Cars that crossed the finish
-    line this round keep their spot until the round ends."""
+def occupied(st: dict, tr: content.Track, seat: int | None) -> set[tuple[int, int]]:
+    """Spots (space, lane) held by the other cars on the track (all of them for seat None).
+    Cars that crossed the finish line this round keep their spot until the round ends."""
     n = tr.spaces
-    me = st["cars"][seat]
+    me = st["cars"][seat] if seat is not None else None
     return {((c["pos"] - 1) % n + 1, c["lane"]) for c in st["cars"] if c is not me and c["place"] is None}
 
 
@@ -264,7 +272,19 @@ def crossed_lines(tr: content.Track, start: int, end: int) -> tuple[tuple[int, i
 
 def corner_cost(tr: content.Track, start: int, end: int, speed: int) -> int:
     """Heat the corner checks would ask for (spins not considered)."""
-    return sum(speed - limit for _, _, limit in crossed_lines(tr, start, end) if speed > limit)
+    cost = 0
+    for _, _, limit in crossed_lines(tr, start, end):
+        if speed > limit:
+            cost += speed - limit
+    return cost
+
+
+def smart_move_ok(tr: content.Track, car: dict, end: int, speed: int) -> bool:
+    """A "smart" preference goes on only when ending the move at `end` with round speed `speed`
+    asks for no more corner Heat than stopping where the car is now."""
+    rd = car["rd"]
+    start = rd["start"]
+    return corner_cost(tr, start, end, speed) <= corner_cost(tr, start, car["pos"], rd["speed"])
 
 
 def can_slipstream(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]] | None = None) -> bool:
@@ -285,16 +305,28 @@ def shuffle(rng: Rng, seq: list) -> None:
     """Fisher-Yates drawing several indices from each 64-bit Rng output (mixed radix). Each
     index is uniform to within 2**-24, and it needs ~1 Rng call per 10 cards instead of 1 each."""
     x = rng.next64()
-    room = 1 << 64
-    for i in range(len(seq) - 1, 0, -1):
-        k = i + 1
-        if room < k << 24:
+    for i, k, fresh in _shuffle_plan(len(seq)):
+        if fresh:
             x = rng.next64()
-            room = 1 << 64
-        j = x % k
-        x //= k
-        room //= k
+        x, j = divmod(x, k)
         seq[i], seq[j] = seq[j], seq[i]
+
+
+@lru_cache(maxsize=None)
+def _shuffle_plan(n: int) -> tuple[tuple[int, int, bool], ...]:
+    """shuffle's steps for n cards: (index i, radix k = i + 1, whether a fresh Rng output is drawn
+    first). A fresh output is needed when the room left in the current one drops below k * 2**24;
+    that depends on n alone, so it is worked out once per length."""
+    plan = []
+    room = 1 << 64
+    for i in range(n - 1, 0, -1):
+        k = i + 1
+        fresh = room < k << 24
+        if fresh:
+            room = 1 << 64
+        room //= k
+        plan.append((i, k, fresh))
+    return tuple(plan)
 
 
 def reshuffle(car: dict, rng: Rng) -> None:
@@ -310,13 +342,15 @@ def flip_to_speed(st: dict, car: dict, rng: Rng) -> tuple[int | None, list[int]]
     cards = st["cards"]
     aside: list[int] = []
     found = None
+    deck = car["deck"]
     while True:
-        if not car["deck"]:
+        if not deck:
             if not car["discard"]:
                 # Rule reading: with no Speed card left in deck or discard the flip gives 0.
                 break
             reshuffle(car, rng)
-        cid = car["deck"].pop()
+            deck = car["deck"]
+        cid = deck.pop()
         if KIND[cards[cid]] == "speed":
             found = cid
             break
@@ -340,12 +374,19 @@ def pay_heat(car: dict, n: int) -> int:
 
 def draw_to_hand(car: dict, rng: Rng) -> None:
     hand = car["hand"]
-    while len(hand) < HAND_SIZE:
-        if not car["deck"]:
+    need = HAND_SIZE - len(hand)
+    while need > 0:
+        deck = car["deck"]
+        if not deck:
             if not car["discard"]:
                 return
             reshuffle(car, rng)
-        hand.append(car["deck"].pop())
+            deck = car["deck"]
+        # Draw k cards one by one from the top (the end of the list): the last k, last first.
+        k = min(need, len(deck))
+        hand.extend(deck[:-k - 1:-1])
+        del deck[-k:]
+        need -= k
 
 
 def race_order(st: dict, tr: content.Track) -> list[int]:
@@ -375,6 +416,8 @@ def short_list(st: dict, ids: list[int]) -> str:
 
 
 # --------------------------------------------------------------------------- the round
+# Log lines are built as t(text).format(...) rather than t(text, ...): the same translation and
+# text, without packing the parameters twice (this runs for every car every round).
 
 def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, str]]:
     """All submissions are in: steps 1-2 for everyone (shift, play), then resolve."""
@@ -391,7 +434,7 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, str]]:
         heat = 0
         if abs(len(sub) - old) == 2:
             heat = pay_heat(car, 1)
-            lines.append(t("Shifted 2 gears ({a} → {b}): 1 Heat", a=old, b=len(sub)))
+            lines.append(t("Shifted 2 gears ({a} → {b}): 1 Heat").format(a=old, b=len(sub)))
         car["rd"] = {"round": rnd, "shown": False, "start": car["pos"], "speed": None, "rev": [],
                      "adr": False, "boost": False, "slip": False, "heat": heat, "spun": False,
                      "clog": False, "cool": 0, "lines": lines, "ans": {}}
@@ -405,23 +448,32 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, str]]:
     k = st["adrenaline"]
     st["res"] = {"order": order, "i": 0, "step": 0, "adr": order[-k:]}
     st["pending"] = None
-    return run(st, rng, [(None, t("Round {n}: all cards are in.", n=rnd))])
+    return run(st, rng, [(None, t("Round {n}: all cards are in.").format(n=rnd))])
 
 
 def run(st: dict, rng: Rng, events: list[tuple[int | None, str]]) -> list[tuple[int | None, str]]:
     """Resolve cars in race order until a decision is needed or the round ends."""
     tr = track_of(st)
+    n = tr.spaces
+    cars = st["cars"]
     res = st["res"]
     order = res["order"]
     i, step = res["i"], res["step"]
+    # The spots held by the cars on the track (see occupied), kept up to date car by car: only
+    # the resolving car moves, so the others' spots are this set without its own (two cars
+    # never share a spot).
+    spots = occupied(st, tr, None)
     while i < len(order):
         seat = order[i]
-        paused = _resolve_car(st, tr, seat, rng, step)
+        car = cars[seat]
+        spots.remove(((car["pos"] - 1) % n + 1, car["lane"]))
+        paused = _resolve_car(st, tr, seat, rng, step, spots)
         if paused != DONE:
             res["i"], res["step"] = i, paused
             st["phase"] = "decide"
             return events
-        events.append((None, seat_name(seat) + ": " + " · ".join(st["cars"][seat]["rd"]["lines"])))
+        spots.add(((car["pos"] - 1) % n + 1, car["lane"]))
+        events.append((None, seat_name(seat) + ": " + " · ".join(car["rd"]["lines"])))
         i += 1
         step = 0
     res["i"], res["step"] = i, 0
@@ -434,42 +486,47 @@ def _ask(st: dict, seat: int, kind: str, step: int, **extra: Any) -> int:
     return step
 
 
-def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int) -> int:
+def _discarded(n: int) -> str:
+    return " " + t("({n} discarded)").format(n=n)
+
+
+def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, occ: set[tuple[int, int]]) -> int:
     """Steps 3-9 for one car from `step` on. Returns DONE, or the step that waits for a decision
-    (st["pending"] then says which); the answer is in rd["ans"] when the step runs again."""
+    (st["pending"] then says which); the answer is in rd["ans"] when the step runs again.
+    occ: the other cars' spots (only this car moves until it is done, so they stay put)."""
     car = st["cars"][seat]
     rd = car["rd"]
     cards = st["cards"]
     prefs = car["prefs"]
     lines = rd["lines"]
     ans = rd["ans"]
-    # Only this car moves until it is done, so the other cars' spots are fixed meanwhile.
-    occ = occupied(st, tr, seat)
 
     # 3. Reveal and move (stress cards flip until a Speed card); 4. Adrenaline is marked.
     if step <= S_MOVE:
         rd["shown"] = True
         played = car["played"]
-        if any(not PLAYABLE[cards[c]] for c in played):
+        if not all([PLAYABLE[cards[c]] for c in played]):  # (a list: faster than a generator here)
             # Clogged hand: no move this round, gear 1, the cards (Heat included) are discarded.
             # Rule reading: such a car skips steps 4-8 (no Adrenaline, React, Slipstream, ...).
             rd["clog"] = True
             rd["speed"] = 0
             rd["rev"] = [[cards[c], NO_FLIP] for c in played]
             car["gear"] = 1
-            lines.append(t("Clogged hand: played {cards}; no move, back to gear 1",
-                           cards=short_list(st, played)))
+            lines.append(t("Clogged hand: played {cards}; no move, back to gear 1")
+                         .format(cards=short_list(st, played)))
             step = S_REFILL
         else:
             speed = 0
             rev = []
             parts = []
-            for cid in played[:]:
+            for cid in played[:]:  # a copy: flipped Speed cards join `played`
                 code = cards[cid]
                 speed += SPEED[code]
                 part = t(SHORT[code])
                 found = NO_FLIP
-                for _ in range(BOOSTS[code]):
+                boosts = BOOSTS[code]
+                while boosts:  # Stress: flip until a Speed card, once per symbol
+                    boosts -= 1
                     found, aside = flip_to_speed(st, car, rng)
                     if found is None:
                         found = FLIP_NOTHING
@@ -479,12 +536,13 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int) ->
                         speed += SPEED[found]
                         part += " → " + t(SHORT[found])
                     if aside:
-                        part += " " + t("({n} discarded)", n=len(aside))
+                        part += _discarded(len(aside))
                 rev.append([code, found])
                 parts.append(part)
             rd["rev"] = rev
             rd["speed"] = speed
-            lines.append(t("Gear {g}: {cards} = speed {s}", g=car["gear"], cards=" + ".join(parts), s=speed))
+            lines.append(t("Gear {g}: {cards} = speed {s}").format(g=car["gear"], cards=" + ".join(parts),
+                                                                    s=speed))
             move(st, tr, seat, speed, occ)
             # Rule reading: the number of cars getting Adrenaline (1, or 2 with 5+ cars at the
             # start) never changes; they are the last cars of this round's order still racing.
@@ -500,7 +558,8 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int) ->
         # added up to pass cars) and all of their speed counts for the corner checks.
         n = COOLDOWN.get(car["gear"], 0) + (1 if rd["adr"] else 0)
         if n:
-            heat = [c for c in car["hand"] if KIND[cards[c]] == "heat"]
+            hand = car["hand"]
+            heat = [c for c in hand if cards[c] in HEAT_TYPES]
             m = min(n, len(heat))
             if m:
                 if prefs["cooldown"] == "ask":
@@ -510,11 +569,11 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int) ->
                 else:
                     ids = heat[:m]
                 for c in ids:
-                    car["hand"].remove(c)
+                    hand.remove(c)
                     car["engine"].append(c)
                 rd["cool"] += len(ids)
                 if ids:
-                    lines.append(t("Cooled down {n} Heat", n=len(ids)))
+                    lines.append(t("Cooled down {n} Heat").format(n=len(ids)))
 
     if step <= S_BOOST:
         # 5. React: one boost (1 Heat from the Engine, flip until a Speed card, move that far).
@@ -528,8 +587,7 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int) ->
             elif pref == "smart":
                 # Boost only when even the best flip (4) cannot cost Heat at a corner.
                 end, _ = landing(st, tr, seat, car["pos"] + 4, occ)
-                use = (corner_cost(tr, rd["start"], end, rd["speed"] + 4)
-                       <= corner_cost(tr, rd["start"], car["pos"], rd["speed"]))
+                use = smart_move_ok(tr, car, end, rd["speed"] + 4)
             if use:
                 rd["heat"] += pay_heat(car, 1)
                 rd["boost"] = True
@@ -537,8 +595,8 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int) ->
                 v = SPEED[cards[found]] if found is not None else 0
                 rd["speed"] += v
                 rd["rev"].append([BOOST_SOURCE, cards[found] if found is not None else FLIP_NOTHING])
-                lines.append(t("Boost (1 Heat): +{v}{aside} → speed {s}", v=v, s=rd["speed"],
-                               aside=" " + t("({n} discarded)", n=len(aside)) if aside else ""))
+                lines.append(t("Boost (1 Heat): +{v}{aside} → speed {s}").format(
+                    v=v, s=rd["speed"], aside=_discarded(len(aside)) if aside else ""))
                 move(st, tr, seat, v, occ)
 
     if step <= S_ADR:
@@ -552,11 +610,10 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int) ->
                 use = ans.pop("adrenaline")
             elif pref == "smart":
                 end, _ = landing(st, tr, seat, car["pos"] + 1, occ)
-                use = (corner_cost(tr, rd["start"], end, rd["speed"] + 1)
-                       <= corner_cost(tr, rd["start"], car["pos"], rd["speed"]))
+                use = smart_move_ok(tr, car, end, rd["speed"] + 1)
             if use:
                 rd["speed"] += 1
-                lines.append(t("Adrenaline +1 → speed {s}", s=rd["speed"]))
+                lines.append(t("Adrenaline +1 → speed {s}").format(s=rd["speed"]))
                 move(st, tr, seat, 1, occ)
 
     if step <= S_SLIP:
@@ -564,21 +621,19 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int) ->
         # Rule reading: a car past the finish line only adds Boost/Adrenaline (which can matter for
         # the same-round ranking); it no longer slipstreams, discards or draws.
         pref = prefs["slipstream"]
-        if pref != "never":
-            if can_slipstream(st, tr, seat, occ):
-                use = True
-                if pref == "ask":
-                    if "slipstream" not in ans:
-                        return _ask(st, seat, "slipstream", S_SLIP)
-                    use = ans.pop("slipstream")
-                elif pref == "smart":
-                    end, _ = landing(st, tr, seat, car["pos"] + 2, occ)
-                    use = (corner_cost(tr, rd["start"], end, rd["speed"])
-                           <= corner_cost(tr, rd["start"], car["pos"], rd["speed"]))
-                if use:
-                    rd["slip"] = True
-                    lines.append(t("Slipstream +2"))
-                    move(st, tr, seat, 2, occ)
+        if pref != "never" and can_slipstream(st, tr, seat, occ):
+            use = True
+            if pref == "ask":
+                if "slipstream" not in ans:
+                    return _ask(st, seat, "slipstream", S_SLIP)
+                use = ans.pop("slipstream")
+            elif pref == "smart":
+                end, _ = landing(st, tr, seat, car["pos"] + 2, occ)
+                use = smart_move_ok(tr, car, end, rd["speed"])
+            if use:
+                rd["slip"] = True
+                lines.append(t("Slipstream +2"))
+                move(st, tr, seat, 2, occ)
 
     if step <= S_CORNERS:
         # 7. Corner checks, line by line in the order crossed.
@@ -586,12 +641,12 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int) ->
         for line, idx, limit in crossed_lines(tr, rd["start"], car["pos"]):
             excess = speed - limit
             if excess <= 0:
-                lines.append(t("Corner {c} (limit {l}): OK", c=idx + 1, l=limit))
+                lines.append(t("Corner {c} (limit {l}): OK").format(c=idx + 1, l=limit))
                 continue
             paid = pay_heat(car, excess)
             rd["heat"] += paid
             if paid == excess:
-                lines.append(t("Corner {c} (limit {l}): paid {h} Heat", c=idx + 1, l=limit, h=paid))
+                lines.append(t("Corner {c} (limit {l}): paid {h} Heat").format(c=idx + 1, l=limit, h=paid))
                 continue
             # Spin-out: pay what you can, back before the line, Stress by gear, gear 1.
             car["pos"], car["lane"] = landing(st, tr, seat, line, occ)
@@ -603,8 +658,8 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int) ->
             car["stress"] += nstress
             car["gear"] = 1
             rd["spun"] = True
-            lines.append(t("Corner {c} (limit {l}): SPIN after paying {h} Heat; {k} Stress, gear 1",
-                           c=idx + 1, l=limit, h=paid, k=nstress))
+            lines.append(t("Corner {c} (limit {l}): SPIN after paying {h} Heat; {k} Stress, gear 1")
+                         .format(c=idx + 1, l=limit, h=paid, k=nstress))
             break  # the car is back before this line: later lines were not crossed
         if car["pos"] > tr.finish:
             car["fin"] = True
@@ -620,7 +675,7 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int) ->
                 car["hand"].remove(c)
                 car["discard"].append(c)
             if ids:
-                lines.append(t("Discarded {n} cards", n=len(ids)))
+                lines.append(t("Discarded {n} cards").format(n=len(ids)))
 
     # 9. Played cards to the discard pile, refill the hand to 7.
     car["discard"].extend(car["played"])
@@ -628,8 +683,8 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int) ->
     if not car["fin"]:
         # Rule reading: a car that finished takes no more cards.
         draw_to_hand(car, rng)
-        lines.append(t("Space {s}, lap {l}/{n}, gear {g}", s=(car["pos"] - 1) % tr.spaces + 1,
-                       l=lap_of(tr, car), n=tr.laps, g=car["gear"]))
+        lines.append(t("Space {s}, lap {l}/{n}, gear {g}").format(
+            s=(car["pos"] - 1) % tr.spaces + 1, l=lap_of(tr, car), n=tr.laps, g=car["gear"]))
     return DONE
 
 
@@ -643,8 +698,9 @@ def _end_round(st: dict, tr: content.Track, events: list[tuple[int | None, str]]
     # the race-line spot first; they leave the track at the end of the round.
     n = tr.spaces
     rl = tr.race_lane
-    crossed = sorted((-c["pos"], 0 if c["lane"] == rl[(c["pos"] - 1) % n + 1] else 1, s)
-                     for s, c in enumerate(cars) if c["fin"] and c["place"] is None)
+    crossed = [(-c["pos"], 0 if c["lane"] == rl[(c["pos"] - 1) % n + 1] else 1, s)
+               for s, c in enumerate(cars) if c["fin"] and c["place"] is None]
+    crossed.sort()
     for _, _, s in crossed:
         st["places"].append(s)
         cars[s]["place"] = len(st["places"])
@@ -652,7 +708,7 @@ def _end_round(st: dict, tr: content.Track, events: list[tuple[int | None, str]]
     st["last_order"] = st["res"]["order"]
     st["res"] = None
     st["pending"] = None
-    if all(c["fin"] for c in cars):
+    if all([c["fin"] for c in cars]):
         st["phase"] = "over"
         events.append((None, t("The race is over: {order}.",
                                order=", ".join(seat_name(s) for s in st["places"]))))
