@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, AsyncIterator
 
 import aiosqlite
+import orjson
 
 MIGRATIONS: list[str] = [
     # 1: the first schema
@@ -141,7 +142,8 @@ _GAME_COLUMNS = ("id, kind, guild_id, channel_id, thread_id, lobby_message_id, c
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    """Compact JSON; orjson because a move's snapshot is encoded inside its commit."""
+    return orjson.dumps(value).decode()
 
 
 class Store:
