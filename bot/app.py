@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.components import DYNAMIC_ITEMS
 from bot.config import Settings
 from bot.games.registry import engines
-from bot.i18n import set_locale, t
+from bot.i18n import set_locale, t, translation
 from bot.reminders import run_reminders
 from bot.store import Store
 from bot.table import Table
@@ -21,6 +21,14 @@ from bot.table import Table
 log = logging.getLogger(__name__)
 
 COGS = ("cogs.heat", "cogs.pon", "cogs.table")
+
+
+class CatalogTranslator(app_commands.Translator):
+    """Slash-command texts go through the same catalogs as every other string (data/i18n)."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContext) -> str | None:
+        return translation(string.message, locale.value.split("-")[0])
 
 
 class TableBot(commands.Bot):
@@ -40,6 +48,7 @@ class TableBot(commands.Bot):
         set_locale(self.settings.locale)
         self.store = await Store.open(self.settings.database)
         self.table = Table(self, self.store, engines(), self.settings.reminder_seconds)
+        await self.tree.set_translator(CatalogTranslator())
         for name in COGS:
             await self.load_extension(name)
         self.add_dynamic_items(*DYNAMIC_ITEMS)

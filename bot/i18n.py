@@ -31,3 +31,9 @@ def t(text: str, /, **params: object) -> str:
     if _locale != "en":
         text = _catalog(_locale).get(text, text)
     return text.format(**params) if params else text
+
+
+def translation(text: str, locale: str) -> str | None:
+    """`text` in `locale` if its catalog has it (slash-command names and descriptions use this,
+    so Discord shows each user their own language); None otherwise."""
+    return _catalog(locale).get(text) if locale != "en" else None
