@@ -411,6 +411,12 @@ class Table:
             assert game.snapshot is not None
             message = await self.out.private_message(game, game.snapshot, seat, [], always=True)
             await self.reply(interaction, **message)
+            if not game.seats[seat].dm_ok and game.status == "active":
+                # They may have opened their DMs since: one short probe, and DMs resume if it works.
+                if await self.out.send_dm(game, interaction.user.id, t(
+                        "I can reach you here again: your hand and moves for {title} will arrive here.",
+                        title=self.title(game))):
+                    await self.store.set_dm_ok(game.id, interaction.user.id, True)
         except PlayerError as err:
             await self.reply(interaction, str(err))
 

@@ -147,3 +147,16 @@ async def test_status_and_log_show_only_public_things(table):
     assert "alice is ready" in text and "<seat:" not in text
     assert "cards are in" not in text  # alice's private confirmation stays private
     assert options[0]["label"] not in text  # the card she chose is not named before the reveal
+
+
+async def test_dms_resume_once_a_player_opens_them(table):
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.hermit, track="usa")
+    thread = await start(w, lobby, w.alice)
+    emu.set_dm_open(w.hermit, True)
+    board = [m for m in emu.messages_in(thread) if m.buttons][-1]
+    rec = await emu.click(w.hermit, board, label="My hand")
+    await emu.wait_until(lambda: rec.followups)
+    assert rec.followups[0].ephemeral and rec.followups[0].selects
+    await emu.wait_until(lambda: any("reach you here again" in m.content for m in emu.dm_messages(w.hermit)))
+    assert (await w.bot.store.game(1)).seats[1].dm_ok
