@@ -64,8 +64,9 @@ async def test_full_race_with_a_restart(world, tmp_path):
         await proc.restart()  # the same DMs and their buttons must keep working
         await play_until(players, thread, lambda: game_row(db)[0] == "finished")
         assert game_row(db)[1] > version_before
-        final = [m for m in emu.messages_in(thread) if "over" in m.content.lower()]
-        assert final and len(final[-1].attachments) == 2  # the board and the results
+        # the database says finished at the commit; the last post follows it
+        final = await emu.wait_until(lambda: [m for m in emu.messages_in(thread) if "over" in m.content.lower()])
+        assert len(final[-1].attachments) == 2  # the board and the results
         for p in players:  # every refusal was a rules answer, never a crash
             assert not [e for e in p.errors if "went wrong" in e], p.errors
     finally:
