@@ -241,12 +241,10 @@ class Store:
                 "WHERE id = ? AND status = 'lobby'", (thread_id, dumps(snapshot), time.time(), game_id))
             if cur.rowcount != 1:
                 return False
-            await self._write_prompts(db, game_id, 0, prompts)
+            await db.executemany(
+                "UPDATE seats SET prompt_version = 0, prompt_hash = ? WHERE game_id = ? AND seat = ?",
+                [(p.prompt_hash, game_id, p.seat) for p in prompts])
         return True
-
-    async def set_thread(self, game_id: int, thread_id: int) -> None:
-        async with self._transaction() as db:
-            await db.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
 
     async def set_status(self, game_id: int, status: str) -> bool:
         async with self._transaction() as db:
@@ -336,14 +334,6 @@ class Store:
                     raise StaleVersion(game_id) from None
                 raise
         return new_version
-
-    @staticmethod
-    async def _write_prompts(db: aiosqlite.Connection, game_id: int, version: int,
-                             prompts: list[PromptUpdate]) -> None:
-        if prompts:
-            await db.executemany(
-                "UPDATE seats SET prompt_version = ?, prompt_hash = ? WHERE game_id = ? AND seat = ?",
-                [(version, p.prompt_hash, game_id, p.seat) for p in prompts])
 
     async def actions(self, game_id: int) -> list[tuple[int, dict[str, Any]]]:
         rows = await self._read("SELECT seat, action FROM actions WHERE game_id = ? ORDER BY version", (game_id,))

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import random
 
-from bot.emulator.errors import EmulatorError
-
 
 def newest_with_components(messages):
     live = [m for m in messages if m.components and not m.deleted]

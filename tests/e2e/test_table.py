@@ -1,10 +1,6 @@
 """The table through the emulator: lobby, start, DMs, the commit path's guards, /games, abandon."""
 from __future__ import annotations
 
-import pytest
-
-from bot.emulator.errors import EmulatorError
-
 
 def last(messages, pred=lambda m: True):
     found = [m for m in messages if pred(m)]
