@@ -10,11 +10,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.components import DYNAMIC_ITEMS
+from bot import wire
 from bot.config import Settings
 from bot.games.registry import engines
 from bot.i18n import set_locale, t, translation
 from bot.reminders import run_reminders
+from bot.slash_input import problem
 from bot.store import Store
 from bot.table import Table
 
@@ -31,11 +32,29 @@ class CatalogTranslator(app_commands.Translator):
         return translation(string.message, locale.value.split("-")[0])
 
 
+class CheckedTree(app_commands.CommandTree):
+    """The command tree: input no command of ours could have produced is answered here, once,
+    and never reaches a command (see bot/slash_input.py)."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        why = problem(self, interaction)
+        if why is None:
+            return True
+        try:
+            if interaction.type == discord.InteractionType.autocomplete:
+                await interaction.response.autocomplete([])
+            else:
+                await interaction.response.send_message(why, ephemeral=True)
+        except discord.HTTPException:
+            pass
+        return False
+
+
 class TableBot(commands.Bot):
     def __init__(self, settings: Settings) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # threads and channels; no privileged intents are needed
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents,
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, tree_cls=CheckedTree,
                          allowed_mentions=discord.AllowedMentions.none(), help_command=None)
         self.settings = settings
         self.store: Store | None = None
@@ -51,14 +70,22 @@ class TableBot(commands.Bot):
         await self.tree.set_translator(CatalogTranslator())
         for name in COGS:
             await self.load_extension(name)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.settings.dev_guild:
             guild = discord.Object(self.settings.dev_guild)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+        # Owed announcements are queued before the gateway connects, so no click can overtake them.
+        await self.table.start_catch_up()
         self._reminders = asyncio.create_task(run_reminders(self.table))
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Buttons and selects (the tree has the slash commands): all routed by custom_id."""
+        if self.table is None:
+            return
+        if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit):
+            await self.table.route_component(interaction)  # we open no modals: those are answered as unknown
 
     async def on_ready(self) -> None:
         if not self._recovered and self.table is not None:  # on_ready also fires after reconnects
@@ -66,6 +93,9 @@ class TableBot(commands.Bot):
             await self.table.recover()
 
     async def close(self) -> None:
+        if self.table is not None:
+            await self.table.stop_catch_up()
+            await self.table.drain()  # announcements under way finish (bounded) before the session closes
         if self._reminders:
             self._reminders.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -94,4 +124,5 @@ class TableBot(commands.Bot):
 
 def create_bot(settings: Settings) -> TableBot:
     """Build the bot without connecting."""
+    wire.install()
     return TableBot(settings)

@@ -1,24 +1,26 @@
-"""Stateless, restart-proof buttons and selects (discord.ui.DynamicItem).
+"""Buttons and selects that hold no state: what a click means is in its custom_id.
 
-Every custom_id carries what the click means; nothing lives in memory:
   lb:<game>:<join|leave|start>          lobby buttons
   mv:<game>:<version>:<seat>:b<index>   a button of the seat's menu issued at `version`
   mv:<game>:<version>:<seat>:s<index>   a select of the seat's menu issued at `version`
   hd:<game>                             "My hand": the clicker's private view, ephemeral
 The version is the seat's prompt version (the game version at which its menu last changed), so
 one player's move does not turn another player's still-valid buttons stale.
+
+Components are built here and read back by `parse`, strictly (ASCII digits, the component type
+each id was made for); the app routes every component interaction through it, so a click that
+matches nothing still gets an answer. Nothing is kept in discord.py's view store: a click works
+the same after a restart, and memory does not grow with every message sent.
 """
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 import discord
 
 from bot.i18n import t
-
-if TYPE_CHECKING:
-    from bot.table import Table
 
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -26,122 +28,125 @@ _STYLES = {
     "success": discord.ButtonStyle.success,
     "danger": discord.ButtonStyle.danger,
 }
+BUTTON, SELECT = discord.ComponentType.button.value, discord.ComponentType.string_select.value
+_ID = r"(0|[1-9][0-9]{0,17})"  # ASCII digits only: \d would take "１" (full-width) too
+_SMALL = r"(0|[1-9][0-9]{0,8})"
+_PATTERNS = {
+    "lobby": (re.compile(rf"lb:{_ID}:(join|leave|start)", re.ASCII), BUTTON),
+    "hand": (re.compile(rf"hd:{_ID}", re.ASCII), BUTTON),
+    "button": (re.compile(rf"mv:{_ID}:{_SMALL}:([0-9]{{1,2}}):b([0-9]{{1,3}})", re.ASCII), BUTTON),
+    "select": (re.compile(rf"mv:{_ID}:{_SMALL}:([0-9]{{1,2}}):s([0-9]{{1,3}})", re.ASCII), SELECT),
+}
+MAX_VALUES = 25
 
 
-def _table(interaction: discord.Interaction) -> "Table":
-    return interaction.client.table  # type: ignore[attr-defined]
+@dataclass(frozen=True)
+class Click:
+    """A component interaction, parsed: what it is, and its numbers."""
+
+    what: str  # lobby | hand | button | select
+    game_id: int
+    lobby_action: str = ""
+    version: int = 0
+    seat: int = 0
+    index: int = 0
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lb:(?P<gid>\d{1,18}):(?P<what>join|leave|start)"):
-    LABELS = {"join": "Join", "leave": "Leave", "start": "Start"}
-    STYLES = {"join": "success", "leave": "secondary", "start": "primary"}
-
-    def __init__(self, game_id: int, what: str) -> None:
-        self.game_id, self.what = game_id, what
-        super().__init__(discord.ui.Button(label=t(self.LABELS[what]), style=_STYLES[self.STYLES[what]],
-                                           custom_id=f"lb:{game_id}:{what}"))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> "LobbyButton":
-        return cls(int(match["gid"]), match["what"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _table(interaction).lobby_action(interaction, self.game_id, self.what)
-
-
-class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hd:(?P<gid>\d{1,18})"):
-    def __init__(self, game_id: int) -> None:
-        self.game_id = game_id
-        super().__init__(discord.ui.Button(label=t("My hand"), style=discord.ButtonStyle.secondary,
-                                           custom_id=f"hd:{game_id}"))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> "HandButton":
-        return cls(int(match["gid"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _table(interaction).show_hand(interaction, self.game_id)
+def parse(custom_id: Any, component_type: Any) -> Click | None:
+    """The click a custom_id stands for, or None if it is not one of ours (or not of that type)."""
+    if not isinstance(custom_id, str) or len(custom_id) > 100:
+        return None
+    for what, (pattern, kind) in _PATTERNS.items():
+        match = pattern.fullmatch(custom_id)
+        if match is None:
+            continue
+        if component_type != kind:
+            return None
+        if what == "lobby":
+            return Click(what, int(match[1]), lobby_action=match[2])
+        if what == "hand":
+            return Click(what, int(match[1]))
+        return Click(what, int(match[1]), version=int(match[2]), seat=int(match[3]), index=int(match[4]))
+    return None
 
 
-_MOVE = r"mv:(?P<gid>\d{1,18}):(?P<ver>\d{1,9}):(?P<seat>\d{1,2}):"
+def select_values(data: Any) -> list[str] | None:
+    """A select's chosen values, or None if they are not a short list of strings."""
+    values = data.get("values", []) if isinstance(data, dict) else None
+    if not isinstance(values, list) or len(values) > MAX_VALUES:
+        return None
+    if not all(isinstance(v, str) and len(v) <= 100 for v in values):
+        return None
+    return values
 
 
-class MoveButton(discord.ui.DynamicItem[discord.ui.Button], template=_MOVE + r"b(?P<idx>\d{1,3})"):
-    def __init__(self, game_id: int, version: int, seat: int, index: int,
-                 label: str = "?", style: str = "secondary", row: int | None = None) -> None:
-        self.game_id, self.version, self.seat, self.index = game_id, version, seat, index
-        super().__init__(discord.ui.Button(label=label[:80], style=_STYLES.get(style, _STYLES["secondary"]),
-                                           custom_id=f"mv:{game_id}:{version}:{seat}:b{index}", row=row))
+class OutboundView(discord.ui.View):
+    """Components to send; never stored in discord.py's view store (clicks go through `parse`)."""
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> "MoveButton":
-        return cls(int(match["gid"]), int(match["ver"]), int(match["seat"]), int(match["idx"]))
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _table(interaction).component_move(interaction, self.game_id, self.version, self.seat,
-                                                 "buttons", self.index, None)
+    def is_dispatchable(self) -> bool:
+        return False
 
 
-class MoveSelect(discord.ui.DynamicItem[discord.ui.Select], template=_MOVE + r"s(?P<idx>\d{1,3})"):
-    def __init__(self, game_id: int, version: int, seat: int, index: int,
-                 group: dict[str, Any] | None = None, row: int | None = None) -> None:
-        self.game_id, self.version, self.seat, self.index = game_id, version, seat, index
-        group = group or {"options": [{"label": "?", "value": "?"}], "min": 1, "max": 1}
-        options = [discord.SelectOption(label=o["label"][:100], value=str(o["value"])[:100],
-                                        description=(o.get("description") or None) and o["description"][:100])
-                   for o in group["options"][:25]]
-        super().__init__(discord.ui.Select(
-            custom_id=f"mv:{game_id}:{version}:{seat}:s{index}", options=options, row=row,
-            placeholder=(group.get("placeholder") or None) and group["placeholder"][:150],
-            min_values=max(0, min(group.get("min", 1), len(options))),
-            max_values=max(1, min(group.get("max", 1), len(options)))))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> "MoveSelect":
-        return cls(int(match["gid"]), int(match["ver"]), int(match["seat"]), int(match["idx"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = [str(v) for v in (interaction.data or {}).get("values", [])]
-        await _table(interaction).component_move(interaction, self.game_id, self.version, self.seat,
-                                                 "select", self.index, values)
+LOBBY_LABELS = {"join": "Join", "leave": "Leave", "start": "Start"}
+LOBBY_STYLES = {"join": "success", "leave": "secondary", "start": "primary"}
 
 
-DYNAMIC_ITEMS = (LobbyButton, HandButton, MoveButton, MoveSelect)
-
-
-def lobby_view(game_id: int, open_: bool = True) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    if open_:
-        for what in ("join", "leave", "start"):
-            view.add_item(LobbyButton(game_id, what))
+def lobby_view(game_id: int) -> discord.ui.View:
+    view = OutboundView()
+    for what in ("join", "leave", "start"):
+        view.add_item(discord.ui.Button(label=t(LOBBY_LABELS[what]), style=_STYLES[LOBBY_STYLES[what]],
+                                        custom_id=f"lb:{game_id}:{what}"))
     return view
 
 
 def hand_view(game_id: int) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    view.add_item(HandButton(game_id))
+    view = OutboundView()
+    view.add_item(discord.ui.Button(label=t("My hand"), style=discord.ButtonStyle.secondary,
+                                    custom_id=f"hd:{game_id}"))
     return view
+
+
+def select_bounds(group: dict[str, Any]) -> tuple[list[str], int, int]:
+    """The option values a select offers and how many may be picked, as Discord is told."""
+    values = [str(o["value"])[:100] for o in group["options"][:25]]
+    return values, max(0, min(group.get("min", 1), len(values))), max(1, min(group.get("max", 1), len(values)))
+
+
+def chosen_ok(group: dict[str, Any], values: list[str]) -> bool:
+    """Whether `values` could have come from this select: offered, distinct, a count it allows."""
+    offered, low, high = select_bounds(group)
+    return set(values) <= set(offered) and len(set(values)) == len(values) and low <= len(values) <= high
+
+
+def _select(custom_id: str, group: dict[str, Any], row: int) -> discord.ui.Select:
+    values, low, high = select_bounds(group)
+    options = [discord.SelectOption(label=o["label"][:100], value=value,
+                                    description=(o.get("description") or None) and o["description"][:100])
+               for o, value in zip(group["options"], values)]
+    return discord.ui.Select(custom_id=custom_id, options=options, row=row, min_values=low, max_values=high,
+                             placeholder=(group.get("placeholder") or None) and group["placeholder"][:150])
 
 
 def menu_view(game_id: int, version: int, seat: int, menu: list[dict[str, Any]]) -> discord.ui.View | None:
     """Turn an engine menu into at most five rows of components (selects first, then buttons)."""
-    view = discord.ui.View(timeout=None)
+    view = OutboundView()
+    prefix = f"mv:{game_id}:{version}:{seat}:"
     row = 0
     for index, group in enumerate(g for g in menu if g["kind"] == "select"):
         if row >= 5 or not group["options"]:
             continue
-        view.add_item(MoveSelect(game_id, version, seat, index, group, row=row))
+        view.add_item(_select(f"{prefix}s{index}", group, row))
         row += 1
     buttons = [b for g in menu if g["kind"] == "buttons" for b in g["options"]]
     for index, button in enumerate(buttons):
         r = row + index // 5
         if r >= 5:
             break
-        view.add_item(MoveButton(game_id, version, seat, index, button["label"], button.get("style", "secondary"), row=r))
+        view.add_item(discord.ui.Button(label=button["label"][:80], row=r, custom_id=f"{prefix}b{index}",
+                                        style=_STYLES.get(button.get("style", "secondary"), _STYLES["secondary"])))
     return view if view.children else None
 
 

@@ -3,6 +3,8 @@ ephemeral replies. Nothing here changes a game; a Discord failure is logged, nev
 from __future__ import annotations
 
 import asyncio
+import enum
+import hashlib
 import importlib
 import io
 import logging
@@ -14,7 +16,7 @@ import discord
 from bot.components import hand_view, menu_view
 from bot.games.base import Engine, Event, State, name_seats
 from bot.i18n import t
-from bot.store import Game, Store
+from bot.store import Game, Owed, Store
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +33,8 @@ def title_of(engine: Engine, game: Game) -> str:
 
 @dataclass
 class Outcome:
-    """What a committed move (or the start) has to tell the table and the players."""
+    """What committed versions (a move, the start, or several after a crash) have to tell the
+    table and the players. Stored with the move as its owed announcement (to_json)."""
 
     game: Game
     state: State
@@ -39,6 +42,8 @@ class Outcome:
     changed_seats: list[int]  # seats whose menu changed: pinged if they must act, sent a new DM
     board: bool = True  # attach a fresh board image (a new turn, the start, the end)
     actor: int | None = None
+    versions: list[int] = field(default_factory=list)  # the versions this announces
+    sent: set[str] = field(default_factory=set)  # parts already out before a crash
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
     def dm_seats(self) -> list[int]:
@@ -47,6 +52,51 @@ class Outcome:
         if self.actor is not None:
             seats.add(self.actor)
         return sorted(seats)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"events": [[e.text, e.to] for e in self.events], "changed": self.changed_seats,
+                "board": self.board, "actor": self.actor}
+
+    @classmethod
+    def owed(cls, game: Game, owed: list[Owed], waiting: list[int]) -> "Outcome":
+        """One announcement for versions a crash left (partly) unsaid, with the game as it is now:
+        only the parts not yet out, each version's lines in order, one board."""
+        events: list[Event] = []
+        changed: set[int] = set()
+        board = False
+        wanted: set[str] = set()
+        for o in owed:
+            # An empty outcome (from before the outbox) owes a board and the waiting players' DMs.
+            old = [Event(text, to) for text, to in o.outcome.get("events", [])]
+            row = cls(game, {}, old, list(o.outcome.get("changed", waiting)), o.outcome.get("board", True),
+                      o.outcome.get("actor"))
+            if "post" not in o.sent:
+                events += [e for e in old if e.to is None]
+                board |= row.board
+            events += [e for e in old if e.to is not None and f"dm{e.to}" not in o.sent]
+            changed |= set(row.changed_seats)
+            wanted |= set(row.parts()) - o.sent
+        outcome = cls(game, game.snapshot or {}, events, sorted(changed), board,
+                      versions=[o.version for o in owed])
+        outcome.sent = set(outcome.parts()) - wanted
+        return outcome
+
+    def parts(self) -> list[str]:
+        return ["post", *(f"dm{s}" for s in self.dm_seats())]
+
+    def nonce(self, part: str) -> str:
+        """The same part of the same announcement always carries the same nonce, so Discord keeps
+        one copy if a crash makes the bot send it again (enforce_nonce, a few minutes)."""
+        key = f"{self.game.id}:{self.versions[-1] if self.versions else self.game.version}:{part}"
+        return str(int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big") >> 1)
+
+
+class Sent(enum.Enum):
+    """What became of one message: out, refused for good (it never will be), or a passing failure."""
+
+    OUT = "out"
+    REFUSED = "refused"
+    FAILED = "failed"
 
 
 class Delivery:
@@ -63,34 +113,57 @@ class Delivery:
 
     # -- public ---------------------------------------------------------------------------------
 
-    async def announce(self, outcome: Outcome) -> None:
-        """Post the public result in the thread and DM each affected player. Never raises."""
+    async def announce(self, outcome: Outcome) -> bool:
+        """Post the public result in the thread and DM each affected player, recording each part
+        as it goes out. Never raises; False if a part failed for now and is still owed."""
         game, state = outcome.game, outcome.state
         engine = self.engines[game.kind]
         names = [s.name for s in game.seats]
-        try:
-            waiting = [game.seats[s] for s in engine.to_act(state) if s in outcome.changed_seats]
-            lines = [name_seats(e.text, names) for e in outcome.events if e.to is None]
-            if engine.is_over(state):
-                lines.append(t("The game is over."))
-            elif waiting:
-                lines.append(t("Waiting for: {who}", who=", ".join(f"<@{s.user_id}>" for s in waiting)))
-            images: list[bytes] = []
-            if outcome.board:
-                images = await asyncio.to_thread(self.board_images, game.kind, engine.view(state, None), names,
-                                                 engine.is_over(state))
-            if lines or images:
-                await self.post(game, "\n".join([f"**{title_of(engine, game)}**", *lines]), images=images,
-                                mention=[s.user_id for s in waiting], view=hand_view(game.id) if images else None)
-        except Exception:
-            log.exception("game %s: could not post the board", game.id)
+        versions = outcome.versions or [game.version]
+        complete = True
+
+        async def done(part: str, result: Sent) -> None:
+            nonlocal complete
+            if result is Sent.FAILED:
+                complete = False
+            elif len(outcome.parts()) > 1:  # a lone part is settled with the whole announcement
+                await self.store.mark_sent(game.id, versions, part)
+
+        if "post" not in outcome.sent:
+            try:
+                await done("post", await self.post_outcome(outcome, engine, names))
+            except Exception:
+                log.exception("game %s: could not post the board", game.id)
+                complete = False
         for seat in outcome.dm_seats():
+            if f"dm{seat}" in outcome.sent:
+                continue
             private = [name_seats(e.text, names) for e in outcome.events if e.to == seat]
-            await self.send_private(game, state, seat, private)
-        try:
-            await self.store.set_announced(game.id, game.version)
-        except Exception:
-            log.exception("game %s: could not record the announcement", game.id)
+            try:
+                await done(f"dm{seat}", await self.send_private(game, state, seat, private,
+                                                                nonce=outcome.nonce(f"dm{seat}")))
+            except Exception:
+                log.exception("game %s: could not send seat %s its view", game.id, seat)
+                complete = False
+        return complete
+
+    async def post_outcome(self, outcome: Outcome, engine: Engine, names: list[str]) -> Sent:
+        game, state = outcome.game, outcome.state
+        waiting = [game.seats[s] for s in engine.to_act(state) if s in outcome.changed_seats]
+        lines = [name_seats(e.text, names) for e in outcome.events if e.to is None]
+        if engine.is_over(state):
+            lines.append(t("The game is over."))
+        elif waiting:
+            lines.append(t("Waiting for: {who}", who=", ".join(f"<@{s.user_id}>" for s in waiting)))
+        images: list[bytes] = []
+        if outcome.board:
+            images = await asyncio.to_thread(self.board_images, game.kind, engine.view(state, None), names,
+                                             engine.is_over(state))
+        if not lines and not images:
+            return Sent.OUT
+        return await self.post(game, "\n".join([f"**{title_of(engine, game)}**", *lines]), images=images,
+                               mention=[s.user_id for s in waiting], view=hand_view(game.id) if images else None,
+                               nonce=outcome.nonce("post"))
 
     def board_images(self, kind: str, view: dict[str, Any], names: list[str], over: bool) -> list[bytes]:
         """The board, and at the end the results image if the game draws one (runs in a thread)."""
@@ -101,8 +174,9 @@ class Delivery:
         return images
 
     async def post(self, game: Game, content: str, images: list[bytes] = (),  # type: ignore[assignment]
-                   mention: list[int] | None = None, view: discord.ui.View | None = None) -> bool:
-        """A new message in the game's thread (or its channel). False if Discord refused it."""
+                   mention: list[int] | None = None, view: discord.ui.View | None = None,
+                   nonce: str | None = None) -> Sent:
+        """A new message in the game's thread (or its channel)."""
         kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions(
             users=[discord.Object(u) for u in (mention or [])], roles=False, everyone=False)}
         suffixes = ["", "-results"]
@@ -111,13 +185,18 @@ class Delivery:
                                for i, data in enumerate(images)]
         if view is not None:
             kwargs["view"] = view
+        if nonce is not None:
+            kwargs["nonce"] = nonce
         try:
             channel = await self.channel(game.thread_id or game.channel_id)
             await channel.send(clip(content), **kwargs)
-            return True
-        except discord.HTTPException:
-            log.warning("game %s: could not post in its thread", game.id, exc_info=True)
-            return False
+            return Sent.OUT
+        except discord.HTTPException as err:
+            log.warning("game %s: could not post in its thread (%s)", game.id, err)
+            return sent_result(err)
+        except (OSError, asyncio.TimeoutError) as err:
+            log.warning("game %s: could not reach Discord to post (%s)", game.id, err)
+            return Sent.FAILED
 
     # -- private --------------------------------------------------------------------------------
 
@@ -143,29 +222,40 @@ class Delivery:
             message["file"] = discord.File(io.BytesIO(image), filename=f"{game.kind}-{game.id}-hand.png")
         return message
 
-    async def send_private(self, game: Game, state: State, seat: int, lines: list[str]) -> None:
+    async def send_private(self, game: Game, state: State, seat: int, lines: list[str],
+                           nonce: str | None = None) -> Sent:
         """DM one seat its view. Seats with closed DMs use My hand / `/<game> hand` instead."""
         s = game.seats[seat]
         if not s.dm_ok:
-            return
-        try:
-            message = await self.private_message(game, state, seat, lines)
-        except Exception:
-            log.exception("game %s: could not build the private view for seat %s", game.id, seat)
-            return
-        if message and not await self.send_dm(game, s.user_id, **message):
+            return Sent.REFUSED
+        message = await self.private_message(game, state, seat, lines)
+        if not message:
+            return Sent.OUT
+        result = await self.send_dm(game, s.user_id, nonce=nonce, **message)
+        if result is Sent.REFUSED:
             await self.post(game, t("<@{user}>, I cannot DM you: use the My hand button or /{kind} hand.",
                                     user=s.user_id, kind=game.kind), mention=[s.user_id])
+        return result
 
-    async def send_dm(self, game: Game, user_id: int, content: str, **kwargs: Any) -> bool:
-        """False (and the seat marked) when the player's DMs are closed."""
+    async def send_dm(self, game: Game, user_id: int, content: str, **kwargs: Any) -> Sent:
+        """REFUSED (and the seat marked) when the player's DMs are closed."""
+        if kwargs.get("nonce") is None:
+            kwargs.pop("nonce", None)
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             await user.send(content, **kwargs)
-            return True
+            return Sent.OUT
         except discord.Forbidden:
             await self.store.set_dm_ok(game.id, user_id, False)
-            return False
-        except discord.HTTPException:
-            log.warning("game %s: DM to a player failed", game.id, exc_info=True)
-            return True  # a passing failure: keep trying DMs next time
+            return Sent.REFUSED
+        except discord.HTTPException as err:
+            log.warning("game %s: DM to a player failed (%s)", game.id, err)
+            return sent_result(err)
+        except (OSError, asyncio.TimeoutError) as err:
+            log.warning("game %s: could not reach Discord for a DM (%s)", game.id, err)
+            return Sent.FAILED
+
+
+def sent_result(err: discord.HTTPException) -> Sent:
+    """Discord's 5xx and rate limits pass; any other refusal stays a refusal."""
+    return Sent.FAILED if err.status >= 500 or err.status == 429 else Sent.REFUSED

@@ -9,6 +9,9 @@ import discord
 from bot.config import Settings
 
 
+SECRET_AT_DEBUG = ("discord", "aiosqlite")
+
+
 class _RedactToken(logging.Filter):
     """Belt and braces: a token must never reach a log line, whoever formats it."""
 
@@ -33,6 +36,9 @@ def setup_logging(settings: Settings) -> None:
     root.addHandler(handler)
     for h in root.handlers:
         h.addFilter(_RedactToken(settings.token))
-    # discord.py's DEBUG lines carry whole request and event payloads, DMs (private hands)
-    # included: its loggers never go below INFO, whatever BOT_LOG_LEVEL says.
-    logging.getLogger("discord").setLevel(max(level, logging.INFO))
+    # Hidden information must never reach a log at any level. discord.py's DEBUG lines carry whole
+    # request and event payloads (DMs, private hands included) and aiosqlite's carry every
+    # statement with its parameters (snapshots: every hand, the deck order): these loggers never
+    # go below INFO, whatever BOT_LOG_LEVEL says.
+    for name in SECRET_AT_DEBUG:
+        logging.getLogger(name).setLevel(max(level, logging.INFO))

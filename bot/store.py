@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import time
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -91,11 +92,60 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE games ADD COLUMN announced_version INTEGER NOT NULL DEFAULT -1;
     """,
+    # 4: an outbox. Every committed version owes its announcement (thread post, DMs) until it is
+    # out, whatever moves follow; `sent` lists the parts already out (" post dm0 dm2"). Only games
+    # that truly owed one under migration 3 (active, announced behind their version) owe it now.
+    """
+    CREATE TABLE owed (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        outcome TEXT NOT NULL,
+        sent TEXT NOT NULL DEFAULT '',
+        PRIMARY KEY (game_id, version)
+    );
+    INSERT INTO owed (game_id, version, outcome)
+        SELECT id, version, '{}' FROM games WHERE status = 'active' AND announced_version < version;
+    ALTER TABLE games DROP COLUMN announced_version;
+    CREATE INDEX games_thread ON games(thread_id);
+    CREATE INDEX games_channel_lobby ON games(channel_id, kind) WHERE status = 'lobby';
+    DROP VIEW moves;
+    CREATE VIEW moves (game_id, version, seat, action, snapshot, status, prompts, outcome, created_at) AS
+        SELECT game_id, version, seat, action, NULL, NULL, NULL, NULL, created_at FROM actions;
+    CREATE TRIGGER moves_insert INSTEAD OF INSERT ON moves BEGIN
+        SELECT RAISE(ABORT, 'stale version') WHERE NOT EXISTS (
+            SELECT 1 FROM games WHERE id = NEW.game_id AND version = NEW.version - 1 AND status = 'active');
+        INSERT INTO actions (game_id, version, seat, action, created_at)
+            VALUES (NEW.game_id, NEW.version, NEW.seat, NEW.action, NEW.created_at);
+        UPDATE games SET version = NEW.version, snapshot = NEW.snapshot, status = NEW.status,
+            updated_at = NEW.created_at WHERE id = NEW.game_id;
+        UPDATE seats SET prompt_version = NEW.version,
+            prompt_hash = json_extract(NEW.prompts, '$."' || seat || '"')
+            WHERE game_id = NEW.game_id AND json_extract(NEW.prompts, '$."' || seat || '"') IS NOT NULL;
+        DELETE FROM timers WHERE game_id = NEW.game_id AND NEW.status = 'finished';
+        INSERT INTO owed (game_id, version, outcome) VALUES (NEW.game_id, NEW.version, NEW.outcome);
+    END;
+    """,
 ]
 
 
 class StaleVersion(Exception):
     """The game moved on between load and commit; nothing was written."""
+
+
+class StoreError(Exception):
+    """The database cannot be used at all (start-up): str() is one line naming the file and why."""
+
+
+class DamagedGame(Exception):
+    """One game's stored rows cannot be read (a corrupted page, an unreadable snapshot). Other
+    games are not affected; str() says which game."""
+
+
+def _damage(err: BaseException) -> bool:
+    """Errors that mean damaged data, as opposed to a busy or closed database."""
+    name = getattr(err, "sqlite_errorname", "")
+    return (name in ("SQLITE_CORRUPT", "SQLITE_NOTADB") or type(err) is sqlite3.DatabaseError
+            or isinstance(err, (ValueError, TypeError)))
 
 
 @dataclass
@@ -122,11 +172,20 @@ class Game:
     seed: int
     version: int
     snapshot: dict[str, Any] | None
-    announced_version: int = -1
     seats: list[Seat] = field(default_factory=list)
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+
+@dataclass
+class Owed:
+    """A committed version whose announcement is not (entirely) out yet."""
+
+    game_id: int
+    version: int
+    outcome: dict[str, Any]
+    sent: set[str]
 
 
 @dataclass
@@ -138,12 +197,20 @@ class PromptUpdate:
 
 
 _GAME_COLUMNS = ("id, kind, guild_id, channel_id, thread_id, lobby_message_id, creator_id, status, "
-                 "options, seed, version, snapshot, announced_version")
+                 "options, seed, version, snapshot")
 
 
 def dumps(value: Any) -> str:
     """Compact JSON; orjson because a move's snapshot is encoded inside its commit."""
     return orjson.dumps(value).decode()
+
+
+async def _close_quietly(conn: aiosqlite.Connection | None) -> None:
+    if conn is not None:
+        try:
+            await conn.close()
+        except Exception:
+            pass
 
 
 class Store:
@@ -153,16 +220,26 @@ class Store:
 
     @classmethod
     async def open(cls, path: Path | str) -> "Store":
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
-        await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute("PRAGMA synchronous=NORMAL")
-        await conn.execute("PRAGMA foreign_keys=ON")
-        await conn.execute("PRAGMA busy_timeout=5000")
-        store = cls(conn)
-        await store._migrate()
-        return store
+        """Open (and migrate) the database. Raises StoreError, with no connection left behind:
+        aiosqlite's worker thread is not a daemon and would keep a failed process alive."""
+        conn = None
+        try:
+            if str(path) != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            conn = await aiosqlite.connect(str(path), isolation_level=None)
+            await conn.execute("PRAGMA busy_timeout=5000")
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute("PRAGMA synchronous=NORMAL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            store = cls(conn)
+            await store._migrate()
+            return store
+        except StoreError as err:
+            await _close_quietly(conn)
+            raise StoreError(f"{path}: {err}") from None
+        except (sqlite3.Error, OSError) as err:
+            await _close_quietly(conn)
+            raise StoreError(f"{path}: {err}") from None
 
     async def close(self) -> None:
         await self._conn.close()
@@ -170,6 +247,11 @@ class Store:
     async def _migrate(self) -> None:
         async with self._conn.execute("PRAGMA user_version") as cur:
             (current,) = await cur.fetchone()
+        if current > len(MIGRATIONS):
+            raise StoreError(f"written by a newer version of the bot (schema {current}; this code knows "
+                             f"up to {len(MIGRATIONS)}); refusing to use it")
+        # Reading the schema makes SQLite parse the file's first pages: garbage fails here.
+        await self._conn.execute("SELECT count(*) FROM sqlite_master")
         for number, script in enumerate(MIGRATIONS[current:], current + 1):
             # executescript commits first; the script and its version bump form one transaction.
             await self._conn.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
@@ -233,8 +315,9 @@ class Store:
         return True
 
     async def start(self, game_id: int, thread_id: int | None, snapshot: dict[str, Any],
-                    prompts: list[PromptUpdate]) -> bool:
-        """lobby -> active with the engine's first state (version 0). False if no longer a lobby."""
+                    prompts: list[PromptUpdate], outcome: dict[str, Any] | None = None) -> bool:
+        """lobby -> active with the engine's first state (version 0), owing its announcement.
+        False if no longer a lobby."""
         async with self._transaction() as db:
             cur = await db.execute(
                 "UPDATE games SET status = 'active', thread_id = ?, snapshot = ?, updated_at = ? "
@@ -244,6 +327,8 @@ class Store:
             await db.executemany(
                 "UPDATE seats SET prompt_version = 0, prompt_hash = ? WHERE game_id = ? AND seat = ?",
                 [(p.prompt_hash, game_id, p.seat) for p in prompts])
+            await db.execute("INSERT INTO owed (game_id, version, outcome) VALUES (?, 0, ?)",
+                             (game_id, dumps(outcome or {})))
         return True
 
     async def set_status(self, game_id: int, status: str) -> bool:
@@ -265,33 +350,45 @@ class Store:
                 return [tuple(r) for r in await cur.fetchall()]
 
     async def game(self, game_id: int) -> Game | None:
-        async with self._lock:  # the game row and its seats as of one moment
-            async with self._conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as cur:
-                row = await cur.fetchone()
-            if row is None:
-                return None
-            async with self._conn.execute(
-                    "SELECT seat, user_id, name, dm_ok, prompt_version, prompt_hash FROM seats "
-                    "WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
-                seats = await cur.fetchall()
-        game = Game(*row[:8], json.loads(row[8]), row[9], row[10],
-                    json.loads(row[11]) if row[11] else None, row[12])
+        """One game with its seats, or None. Raises DamagedGame if its rows cannot be read."""
+        if not 0 < game_id < 2**63:  # SQLite's integer range: a forged id is simply no game
+            return None
+        try:
+            async with self._lock:  # the game row and its seats as of one moment
+                async with self._conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?",
+                                              (game_id,)) as cur:
+                    row = await cur.fetchone()
+                if row is None:
+                    return None
+                async with self._conn.execute(
+                        "SELECT seat, user_id, name, dm_ok, prompt_version, prompt_hash FROM seats "
+                        "WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
+                    seats = await cur.fetchall()
+            game = Game(*row[:8], json.loads(row[8]), row[9], row[10], json.loads(row[11]) if row[11] else None)
+        except (sqlite3.DatabaseError, ValueError, TypeError) as err:
+            if not _damage(err):
+                raise
+            raise DamagedGame(f"game {game_id}: its stored data cannot be read ({err})") from None
         game.seats = [Seat(s, u, n, bool(d), pv, ph) for s, u, n, d, pv, ph in seats]
         return game
 
     async def _games(self, sql: str, params: tuple[Any, ...]) -> list[Game]:
-        ids = [r[0] for r in await self._read(sql, params)]
-        return [g for g in [await self.game(i) for i in ids] if g is not None]
+        """The games the query's first column names; a damaged one is left out (and logged by
+        whoever loads it on its own), so one bad game never hides the others."""
+        games = []
+        for (game_id, *_) in await self._read(sql, params):
+            try:
+                game = await self.game(game_id)
+            except DamagedGame:
+                continue
+            if game is not None:
+                games.append(game)
+        return games
 
     async def games_of_user(self, user_id: int, statuses: tuple[str, ...] = ("lobby", "active")) -> list[Game]:
         marks = ",".join("?" * len(statuses))
         return await self._games(f"SELECT game_id FROM seats JOIN games ON games.id = game_id "
                                  f"WHERE user_id = ? AND status IN ({marks}) ORDER BY game_id", (user_id, *statuses))
-
-    async def unannounced_games(self) -> list[Game]:
-        """Active games whose latest move may not have reached the thread and the players."""
-        return await self._games("SELECT id FROM games WHERE status = 'active' AND announced_version < version "
-                                 "ORDER BY id", ())
 
     async def active_games(self) -> list[Game]:
         return await self._games("SELECT id FROM games WHERE status = 'active' ORDER BY id", ())
@@ -299,7 +396,7 @@ class Store:
     async def open_lobby(self, channel_id: int, kind: str) -> Game | None:
         """The newest open table of `kind` in a channel."""
         games = await self._games("SELECT id FROM games WHERE channel_id = ? AND kind = ? AND status = 'lobby' "
-                                  "ORDER BY id DESC LIMIT 1", (channel_id, kind))
+                                  "AND lobby_message_id IS NOT NULL ORDER BY id DESC LIMIT 1", (channel_id, kind))
         return games[0] if games else None
 
     async def game_by_thread(self, thread_id: int, kind: str | None, statuses: tuple[str, ...]) -> Game | None:
@@ -310,25 +407,56 @@ class Store:
             f"ORDER BY id DESC LIMIT 1", (thread_id, kind, kind, *statuses))
         return games[0] if games else None
 
-    async def set_announced(self, game_id: int, version: int) -> None:
+    async def lobbies_without_message(self) -> list[tuple[int, int]]:
+        """(game id, channel id) of lobbies whose post may or may not have gone out (a crash
+        between the two)."""
+        return [(g, c) for g, c in await self._read(
+            "SELECT id, channel_id FROM games WHERE status = 'lobby' AND lobby_message_id IS NULL")]
+
+    # -- the outbox: announcements owed per version ---------------------------------------
+
+    async def owed(self, game_id: int | None = None) -> list[Owed]:
+        """What is owed, in (game, version) order: all games, or one."""
+        rows = await self._read(
+            "SELECT game_id, version, outcome, sent FROM owed WHERE ? IS NULL OR game_id = ? "
+            "ORDER BY game_id, version", (game_id, game_id))
+        owed = []
+        for gid, version, outcome, sent in rows:
+            try:
+                value = json.loads(outcome)
+            except ValueError:
+                value = {}
+            owed.append(Owed(gid, version, value, set(sent.split())))
+        return owed
+
+    async def mark_sent(self, game_id: int, versions: list[int], part: str) -> None:
+        """Record that `part` ("post", "dm<seat>") of these versions' announcement is out."""
         async with self._transaction() as db:
-            await db.execute("UPDATE games SET announced_version = MAX(announced_version, ?) WHERE id = ?",
-                             (version, game_id))
+            await db.executemany("UPDATE owed SET sent = sent || ' ' || ? WHERE game_id = ? AND version = ?",
+                                 [(part, game_id, v) for v in versions])
+
+    async def settle(self, game_id: int, versions: list[int]) -> None:
+        """These versions' announcements are out (or cannot ever be delivered)."""
+        async with self._transaction() as db:
+            await db.executemany("DELETE FROM owed WHERE game_id = ? AND version = ?",
+                                 [(game_id, v) for v in versions])
 
     # -- moves ------------------------------------------------------------------------------
 
     async def commit_move(self, game_id: int, expected_version: int, seat: int, action: dict[str, Any],
-                          snapshot: dict[str, Any], finished: bool, prompts: list[PromptUpdate]) -> int:
-        """Append the action, write the snapshot and bump the version: one atomic statement."""
+                          snapshot: dict[str, Any], finished: bool, prompts: list[PromptUpdate],
+                          outcome: dict[str, Any] | None = None) -> int:
+        """Append the action, write the snapshot, bump the version and owe the announcement
+        (`outcome`): one atomic statement."""
         new_version = expected_version + 1
         row = (game_id, new_version, seat, dumps(action), dumps(snapshot),
                "finished" if finished else "active", dumps({str(p.seat): p.prompt_hash for p in prompts}),
-               time.time())
+               dumps(outcome or {}), time.time())
         async with self._lock:
             try:
                 await self._conn.execute(
-                    "INSERT INTO moves (game_id, version, seat, action, snapshot, status, prompts, created_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
+                    "INSERT INTO moves (game_id, version, seat, action, snapshot, status, prompts, outcome, "
+                    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
             except aiosqlite.IntegrityError as err:
                 if "stale version" in str(err):
                     raise StaleVersion(game_id) from None

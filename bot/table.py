@@ -15,20 +15,24 @@ import hashlib
 import json
 import logging
 import random
+import re
 import time
 from typing import Any, AsyncIterator, Callable
 
 import discord
 
-from bot.components import lobby_view, menu_entry
-from bot.delivery import Delivery, Outcome, clip, title_of
+from bot.components import chosen_ok, lobby_view, menu_entry, parse, select_values
+from bot.delivery import Delivery, Outcome, Sent, clip, title_of
 from bot.games.base import Engine, Event, GameError, State
 from bot.i18n import t
-from bot.store import Game, PromptUpdate, StaleVersion, Store
+from bot.store import DamagedGame, Game, Owed, PromptUpdate, StaleVersion, Store
 
 log = logging.getLogger(__name__)
 
 REMIND = "remind"
+THREAD_EXISTS = 160004  # Discord: "A thread has already been created for this message"
+CATCH_UP_AT_ONCE = 2  # announcements a crash left owed, rendered and sent a few at a time
+RETRY_SECONDS = 60.0  # an announcement Discord failed for now is tried again after this
 # What the bot needs in a channel to host a game there (checked when a table is opened).
 NEEDED = ("send_messages", "send_messages_in_threads", "create_public_threads", "attach_files")
 
@@ -39,6 +43,20 @@ class PlayerError(Exception):
 
 class StaleButton(Exception):
     """A button or select from an older menu of this seat."""
+
+
+def pick_key(label: str) -> str:
+    return hashlib.blake2b(label.encode(), digest_size=5).hexdigest()
+
+
+def pick_value(prompt_version: int, label: str) -> str:
+    """What an autocomplete choice sends for a move: the seat's prompt version and the move."""
+    return f"{prompt_version}:{pick_key(label)}"
+
+
+def parse_pick(value: str) -> tuple[int, str] | None:
+    match = re.fullmatch(r"([0-9]{1,9}):([0-9a-f]{10})", value)
+    return (int(match[1]), match[2]) if match else None
 
 
 def menu_hash(menu: list[dict[str, Any]]) -> str:
@@ -65,6 +83,10 @@ class Table:
         self.timers_changed = asyncio.Event()
         self._locks: dict[int, asyncio.Lock] = {}
         self._announcing: dict[int, asyncio.Task[None]] = {}
+        self._owed: dict[int, list[Owed]] = {}  # catch-up queue: game -> owed versions, oldest first
+        self._owed_waiting = asyncio.Event()
+        self._workers: list[asyncio.Task[None]] = []
+        self._damaged: set[int] = set()
         self._busy = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -117,40 +139,130 @@ class Table:
             log.warning("could not answer an interaction", exc_info=True)
 
     async def load(self, game_id: int, status: tuple[str, ...] = ("active",)) -> Game:
-        game = await self.store.game(game_id)
+        try:
+            game = await self.store.game(game_id)
+        except DamagedGame as err:
+            self.report_damage(game_id, err)
+            raise PlayerError(t("The saved data of game #{id} is damaged, so it cannot go on. The bot's "
+                                "admin will find the details in the log.", id=game_id)) from None
         if game is None:
             raise PlayerError(t("There is no game #{id}.", id=game_id))
         if game.status not in status:
             raise PlayerError(status_text(self.title(game), game.status))
         return game
 
-    def prompts(self, engine: Engine, game: Game, state: State, force: bool = False) -> list[PromptUpdate]:
-        """Seats whose menu changed: their buttons get the new version, older ones turn stale."""
+    def prompts(self, engine: Engine, game: Game, state: State, force: bool = False,
+                actor: int | None = None) -> list[PromptUpdate]:
+        """Seats whose menu changed, and the seat that moved: their buttons get the new version and
+        older ones turn stale (so the same click or command twice is one move)."""
         updates = []
         for s in game.seats:
             h = menu_hash(engine.menu(state, s.seat))
-            if force or h != s.prompt_hash:
+            if force or h != s.prompt_hash or s.seat == actor:
                 updates.append(PromptUpdate(s.seat, h))
         return updates
 
     def schedule_announce(self, outcome: Outcome) -> Outcome:
         """Announce after the game's previous announcement, so posts and DMs keep the move order.
-        Called under the game's lock, hence in commit order."""
+        Called under the game's lock, hence in commit order. A game still owing announcements
+        from before a restart says those first."""
         gid = outcome.game.id
+        owed = self._owed.pop(gid, None)
+        if owed:
+            self._chain(gid, self._catch_up(gid, owed))
+        outcome.task = self._chain(gid, self._announce(outcome))
+        return outcome
+
+    def _chain(self, gid: int, work: Any) -> asyncio.Task[None]:
         before = self._announcing.get(gid)
 
         async def run() -> None:
             async with self.busy():
                 if before is not None:
                     await asyncio.wait([before])
-                await self.out.announce(outcome)
+                await work
 
         task = asyncio.create_task(run(), name=f"announce-game-{gid}")
         self._announcing[gid] = task
         task.add_done_callback(lambda done: self._announcing.pop(gid, None)
                                if self._announcing.get(gid) is done else None)
-        outcome.task = task
-        return outcome
+        return task
+
+    async def _announce(self, outcome: Outcome) -> None:
+        gid = outcome.game.id
+        try:
+            if await self.out.announce(outcome):
+                await self.store.settle(gid, outcome.versions or [outcome.game.version])
+            else:
+                asyncio.get_running_loop().call_later(RETRY_SECONDS, self._retry, gid)
+        except Exception:
+            log.exception("game %s: announcement trouble; it stays owed", gid)
+
+    def _retry(self, gid: int) -> None:
+        async def requeue() -> None:
+            try:
+                owed = await self.store.owed(gid)
+            except Exception:
+                log.exception("game %s: could not read what it owes", gid)
+                return
+            if owed and gid not in self._owed:
+                self._owed[gid] = owed
+                self._owed_waiting.set()
+        asyncio.create_task(requeue())
+
+    async def _catch_up(self, gid: int, owed: list[Owed]) -> None:
+        """Say what a crash (or a passing Discord failure) left unsaid, with the game as it is now."""
+        try:
+            queued = {o.version for o in owed}  # read again: parts may have gone out meanwhile
+            owed = [o for o in await self.store.owed(gid) if o.version in queued]
+            if not owed:
+                return
+            game = await self.store.game(gid)
+        except DamagedGame as err:
+            self.report_damage(gid, err)
+            return
+        if game is None or game.status == "abandoned" or game.snapshot is None:
+            await self.store.settle(gid, [o.version for o in owed])
+            return
+        engine = self.engines[game.kind]
+        log.info("game %s: announcing version(s) %s after a restart", gid, [o.version for o in owed])
+        await self._announce(Outcome.owed(game, owed, engine.to_act(game.snapshot)))
+
+    async def start_catch_up(self) -> None:
+        """Queue everything owed before any interaction can arrive (call before the gateway
+        connects), then work through it a few games at a time; live moves jump the queue."""
+        for o in await self.store.owed():
+            self._owed.setdefault(o.game_id, []).append(o)
+        self._owed_waiting.set()
+        self._workers = [asyncio.create_task(self._catch_up_worker(), name=f"catch-up-{i}")
+                         for i in range(CATCH_UP_AT_ONCE)]
+
+    async def _catch_up_worker(self) -> None:
+        while True:
+            if not self._owed:
+                self._owed_waiting.clear()
+                await self._owed_waiting.wait()
+                continue
+            gid = next(iter(self._owed))
+            owed = self._owed.pop(gid)
+            try:
+                await self._chain(gid, self._catch_up(gid, owed))
+            except Exception:
+                log.exception("game %s: catch-up failed", gid)
+
+    async def stop_catch_up(self) -> None:
+        for task in self._workers:
+            task.cancel()
+        for task in self._workers:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._workers = []
+
+    def report_damage(self, gid: int, err: Exception) -> None:
+        """A game whose rows cannot be read: said once in the log; other games go on."""
+        if gid not in self._damaged:
+            self._damaged.add(gid)
+            log.error("%s. The other games are not affected; restore this one from a backup.", err)
 
     # -- lobby ---------------------------------------------------------------------------------
 
@@ -203,7 +315,10 @@ class Table:
             await self.ack(interaction)
             try:
                 async with self.lock(game_id):
-                    game = await self.load(game_id, ("lobby",))
+                    game = await self.load(game_id, ("lobby", "active", "finished", "abandoned"))
+                    await self.heal_lobby(interaction, game)
+                    if game.status != "lobby":
+                        raise PlayerError(status_text(self.title(game), game.status))
                     if what == "start":
                         outcome = await self.start(interaction, game)
                     else:
@@ -218,6 +333,19 @@ class Table:
             elif interaction.type == discord.InteractionType.application_command:  # a button needs no answer
                 await self.reply(interaction, t("You joined {title}.", title=self.title(game)) if what == "join"
                                  else t("You left {title}.", title=self.title(game)))
+
+    async def heal_lobby(self, interaction: discord.Interaction, game: Game) -> None:
+        """A lobby button is its own proof of where the lobby is: a crash between posting it and
+        saving its id loses the id, and the first click brings it back (and a lobby whose game
+        has moved on loses its buttons)."""
+        message = interaction.message if interaction.type == discord.InteractionType.component else None
+        if message is None:
+            return
+        if game.lobby_message_id is None:
+            await self.store.set_lobby_message(game.id, message.id)
+            game.lobby_message_id = message.id
+        if game.status != "lobby" and message.id == game.lobby_message_id:
+            await self.edit_lobby(game)
 
     async def join_or_leave(self, interaction: discord.Interaction, game: Game, what: str) -> None:
         user = interaction.user
@@ -251,8 +379,9 @@ class Table:
             raise PlayerError(t("{title} needs at least {n} players.", title=engine.title, n=engine.min_seats))
         state = engine.new_game(game.options, len(game.seats), game.seed)
         thread = await self.open_thread(game)
+        begins = Outcome(game, state, [Event(t("The game begins!"))], [s.seat for s in game.seats], versions=[0])
         if not await self.store.start(game.id, thread.id if thread else None, state,
-                                      self.prompts(engine, game, state, force=True)):
+                                      self.prompts(engine, game, state, force=True), begins.to_json()):
             raise PlayerError(t("This table has already started."))
         game = await self.load(game.id)
         try:
@@ -262,8 +391,8 @@ class Table:
             game = await self.load(game.id)  # dm_ok as the check left it
         except Exception:
             log.exception("game %s: trouble after the start; the game goes on", game.id)
-        return self.schedule_announce(Outcome(game, state, [Event(t("The game begins!"))],
-                                              [s.seat for s in game.seats]))
+        begins.game = game
+        return self.schedule_announce(begins)
 
     async def open_thread(self, game: Game) -> discord.abc.Messageable | None:
         channel = await self.out.channel(game.channel_id)
@@ -271,8 +400,14 @@ class Table:
             return channel
         try:
             if game.lobby_message_id:
-                return await channel.get_partial_message(game.lobby_message_id).create_thread(  # type: ignore[attr-defined]
-                    name=self.title(game), auto_archive_duration=10080)
+                try:
+                    return await channel.get_partial_message(game.lobby_message_id).create_thread(  # type: ignore[attr-defined]
+                        name=self.title(game), auto_archive_duration=10080)
+                except discord.HTTPException as err:
+                    if err.code != THREAD_EXISTS:
+                        raise
+                    # A Start before a crash opened it: a message's thread has the message's id.
+                    return await self.out.channel(game.lobby_message_id)
             return await channel.create_thread(name=self.title(game),  # type: ignore[attr-defined]
                                                type=discord.ChannelType.public_thread)
         except discord.HTTPException:
@@ -283,8 +418,8 @@ class Table:
         """Try a DM to every player; closed DMs are named in the thread and the game goes on."""
         closed = []
         for s in game.seats:
-            if not await self.out.send_dm(game, s.user_id, t("You are seated in {title}. Your hand and moves "
-                                                             "will arrive here.", title=self.title(game))):
+            if await self.out.send_dm(game, s.user_id, t("You are seated in {title}. Your hand and moves "
+                                                         "will arrive here.", title=self.title(game))) is Sent.REFUSED:
                 closed.append(s)
         if closed:
             await self.out.post(game, t("I cannot send direct messages to {names}: use the My hand button or "
@@ -293,6 +428,24 @@ class Table:
                                 mention=[s.user_id for s in closed])
 
     # -- the commit path -----------------------------------------------------------------------
+
+    async def route_component(self, interaction: discord.Interaction) -> None:
+        """Every button and select click comes here; each one gets an answer."""
+        data = interaction.data if isinstance(interaction.data, dict) else {}
+        click = parse(data.get("custom_id"), data.get("component_type"))
+        values = select_values(data) if click is not None and click.what == "select" else None
+        if click is None or (click.what == "select" and values is None):
+            async with self.busy():
+                await self.ack(interaction)
+                await self.reply(interaction, t("That button or menu is not one of mine, or it is too old to use."))
+            return
+        if click.what == "lobby":
+            await self.lobby_action(interaction, click.game_id, click.lobby_action)
+        elif click.what == "hand":
+            await self.show_hand(interaction, click.game_id)
+        else:
+            await self.component_move(interaction, click.game_id, click.version, click.seat,
+                                      "buttons" if click.what == "button" else "select", click.index, values)
 
     async def component_move(self, interaction: discord.Interaction, game_id: int, version: int, seat: int,
                              kind: str, index: int, values: list[str] | None) -> None:
@@ -307,7 +460,11 @@ class Table:
             entry = menu_entry(menu, kind, index)
             if entry is None:
                 raise StaleButton()
-            return dict(entry["action"], values=values) if kind == "select" else entry["action"]
+            if kind != "select":
+                return entry["action"]
+            if values is None or not chosen_ok(entry, values):
+                raise PlayerError(t("That choice is not on the menu."))
+            return dict(entry["action"], values=values)
 
         async with self.busy():
             await self.ack(interaction)
@@ -324,15 +481,28 @@ class Table:
             if not in_dm or not outcome.game.seats[outcome.actor].dm_ok:
                 await self.show_hand(interaction, game_id)  # moved from "My hand": refresh it there
 
-    async def command_move(self, interaction: discord.Interaction, game_id: int, label: str) -> None:
+    async def command_move(self, interaction: discord.Interaction, game_id: int, move: str) -> None:
+        """`/<game> play move:`: a pick from the autocomplete list (which carries the seat's prompt
+        version, so it is refused like a stale button once the seat's menu or its own move has
+        moved on), or a move's label typed in full (judged against the game as it is now)."""
+        label = move
+
         def pick(engine: Engine, game: Game, state: State) -> dict[str, Any]:
+            nonlocal label
             seat = game.seat_of(interaction.user.id)
             if seat is None:
                 raise PlayerError(t("You are not playing in {title}.", title=self.title(game)))
+            picked = parse_pick(move)
+            if picked is not None and picked[0] != game.seats[seat].prompt_version:
+                raise StaleButton()
             for action in engine.legal_actions(state, seat):
-                if engine.describe_action(state, seat, action) == label:
+                text = engine.describe_action(state, seat, action)
+                if (pick_key(text) == picked[1]) if picked is not None else text == move:
+                    label = text
                     return action
-            raise PlayerError(t("“{label}” is not a move you can make now. Pick one from the list.", label=label))
+            if picked is not None:
+                raise StaleButton()
+            raise PlayerError(t("“{label}” is not a move you can make now. Pick one from the list.", label=move[:100]))
 
         async with self.busy():
             await self.ack(interaction)
@@ -361,12 +531,15 @@ class Table:
                     new_state, events = engine.apply(state, seat, action)
                 except GameError as err:
                     raise PlayerError(str(err)) from None
-                prompts = self.prompts(engine, game, new_state)
+                prompts = self.prompts(engine, game, new_state, actor=seat)
                 over = engine.is_over(new_state)
                 # The board image goes with a new turn (the view's "turn") and with the end; moves
                 # inside a turn post their log lines only.
                 board = over or engine.view(state, None).get("turn") != engine.view(new_state, None).get("turn")
-                version = await self.store.commit_move(game.id, game.version, seat, action, new_state, over, prompts)
+                outcome = Outcome(game, new_state, events, [p.seat for p in prompts], board, actor=seat,
+                                  versions=[game.version + 1])
+                version = await self.store.commit_move(game.id, game.version, seat, action, new_state, over, prompts,
+                                                       outcome.to_json())
                 # Committed: from here on nothing may tell the player the move failed.
                 game.version, game.snapshot, game.status = version, new_state, "finished" if over else "active"
                 for p in prompts:
@@ -375,8 +548,7 @@ class Table:
                     await self.schedule_reminders(game, engine, new_state, [p.seat for p in prompts])
                 except Exception:
                     log.exception("game %s: could not schedule reminders", game_id)
-                return self.schedule_announce(Outcome(game, new_state, events, [p.seat for p in prompts],
-                                                      board, actor=seat))
+                return self.schedule_announce(outcome)
         except StaleButton:
             await self.reply(interaction, t("The board has moved on since that button was made. "
                                             "Here is where things stand now."))
@@ -415,7 +587,7 @@ class Table:
                 # They may have opened their DMs since: one short probe, and DMs resume if it works.
                 if await self.out.send_dm(game, interaction.user.id, t(
                         "I can reach you here again: your hand and moves for {title} will arrive here.",
-                        title=self.title(game))):
+                        title=self.title(game))) is Sent.OUT:
                     await self.store.set_dm_ok(game.id, interaction.user.id, True)
         except PlayerError as err:
             await self.reply(interaction, str(err))
@@ -433,15 +605,11 @@ class Table:
         await self.reply(interaction, text)
 
     async def recover(self) -> None:
-        """After a start-up: re-announce moves a crash may have left unannounced, and give every
-        seat that is waiting to move a reminder timer if it lost its own."""
-        for game in await self.store.unannounced_games():
-            engine = self.engines[game.kind]
-            assert game.snapshot is not None
-            waiting = engine.to_act(game.snapshot)
-            log.info("game %s: announcing version %s again after a restart", game.id, game.version)
-            self.schedule_announce(Outcome(game, game.snapshot, [Event(t("(Posted again after a restart.)"))],
-                                           waiting, board=True))
+        """After a start-up (the owed announcements are already queued, see start_catch_up): find
+        lobby posts a crash left unrecorded, and give every seat that is waiting to move a
+        reminder timer if it lost its own."""
+        for gid, channel_id in await self.store.lobbies_without_message():
+            await self.find_lobby_post(gid, channel_id)
         for game in await self.store.active_games():
             engine = self.engines[game.kind]
             assert game.snapshot is not None
@@ -451,3 +619,21 @@ class Table:
                 await self.store.set_timers(game.id, REMIND, waiting,
                                             {s: self.clock() + self.reminder_seconds for s in lost})
         self.timers_changed.set()
+
+    async def find_lobby_post(self, gid: int, channel_id: int) -> None:
+        """A crash came between posting a lobby and saving its id: look for the post among the
+        channel's latest messages; a lobby that was never posted is closed."""
+        join = f"lb:{gid}:join"
+        try:
+            channel = await self.out.channel(channel_id)
+            async for message in channel.history(limit=50):  # type: ignore[attr-defined]
+                if message.author.id == self.bot.user.id and any(  # type: ignore[union-attr]
+                        getattr(c, "custom_id", None) == join for row in message.components
+                        for c in getattr(row, "children", [])):
+                    await self.store.set_lobby_message(gid, message.id)
+                    return
+        except discord.HTTPException:
+            log.warning("game %s: could not look for its lobby post", gid, exc_info=True)
+            return
+        log.info("game %s: its lobby was never posted; closing it", gid)
+        await self.store.set_status(gid, "abandoned")

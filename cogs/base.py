@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.store import Game
-from bot.table import PlayerError, Table, status_text
+from bot.table import PlayerError, Table, pick_value, status_text
 
 
 async def find_game(table: Table, interaction: discord.Interaction, kind: str | None,
@@ -115,7 +115,8 @@ class GameCog(commands.GroupCog):
         labels = [engine.describe_action(found.snapshot, seat, a) for a in engine.legal_actions(found.snapshot, seat)]
         words = current.lower().split()
         matches = [lb for lb in labels if all(w in lb.lower() for w in words)]
-        return [app_commands.Choice(name=lb[:100], value=lb[:100]) for lb in matches[:25]]
+        version = found.seats[seat].prompt_version
+        return [app_commands.Choice(name=lb[:100], value=pick_value(version, lb)) for lb in matches[:25]]
 
     @play.autocomplete("game")
     async def play_game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:

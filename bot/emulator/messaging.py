@@ -29,6 +29,9 @@ _USER_MENTION = re.compile(r"<@!?(\d+)>")
 _ROLE_MENTION = re.compile(r"<@&(\d+)>")
 
 
+NONCE_WINDOW_S = 300.0  # enforce_nonce: "the past few minutes"
+
+
 @dataclass
 class Upload:
     filename: str
@@ -92,6 +95,7 @@ class Messaging:
     def __init__(self, emu: "Emulator") -> None:
         self.emu = emu
         self.world = emu.world
+        self._nonces: Dict[Tuple[int, int, str], int] = {}  # (channel, author, nonce) -> message id
 
     # attachments ------------------------------------------------------------------------
     def store_attachment(self, channel_id: int, upload: Upload, filename: Optional[str] = None,
@@ -163,6 +167,9 @@ class Messaging:
         files = files or {}
         if not loading:
             check_message(payload, files=len(files))
+        again = self._nonce_repeat(channel, author, payload)
+        if again is not None:
+            return again
         flags = (payload.get("flags") or 0) & SETTABLE_FLAGS if isinstance(payload.get("flags"), int) else 0
         if ephemeral_to is not None:
             flags |= EPHEMERAL
@@ -179,16 +186,32 @@ class Messaging:
                       webhook_id=self.world.app_id if webhook else None,
                       interaction_metadata=interaction_metadata,
                       message_reference=self._reference_payload(channel, reference),
-                      visible_to=ephemeral_to.id if ephemeral_to is not None else None)
+                      visible_to=ephemeral_to.id if ephemeral_to is not None else None,
+                      nonce=str(payload["nonce"]) if payload.get("nonce") is not None else None,
+                      created_at=self.world.clock.time())
         msg.attachments = self._attachments(channel, payload, files)
         self._mentions(msg, payload.get("allowed_mentions"))
         self.world.messages[msg.id] = msg
+        if msg.nonce is not None:
+            self._nonces[(channel.id, author.id, msg.nonce)] = msg.id
         if not msg.ephemeral:
             channel.last_message_id = msg.id
             if channel.is_thread:
                 channel.message_count += 1
         self.broadcast("MESSAGE_CREATE", msg)
         self.emu.notify()
+        return msg
+
+    def _nonce_repeat(self, channel: Channel, author: User, payload: dict) -> Optional[Message]:
+        """Discord: with enforce_nonce, a nonce the same author used in this channel in the last few
+        minutes returns the message already created instead of a second one."""
+        nonce = payload.get("nonce")
+        if nonce is None or not payload.get("enforce_nonce"):
+            return None
+        seen = self._nonces.get((channel.id, author.id, str(nonce)))
+        msg = self.world.messages.get(seen) if seen is not None else None
+        if msg is None or msg.deleted or self.world.clock.time() - msg.created_at > NONCE_WINDOW_S:
+            return None
         return msg
 
     def _check_reference(self, channel: Channel, reference: Any) -> None:

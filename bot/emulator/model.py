@@ -175,6 +175,8 @@ class Message:
     deleted: bool = False
     thread_id: Optional[int] = None
     pinned: bool = False
+    nonce: Optional[str] = None
+    created_at: float = 0.0
     reactions: Dict[str, Set[int]] = field(default_factory=dict)
 
     @property

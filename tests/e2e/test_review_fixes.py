@@ -2,9 +2,13 @@
 and a crash between the commit and its announcement."""
 from __future__ import annotations
 
+import asyncio
+
 from bot.app import create_bot
 from bot.emulator.model import ATTACH_FILES, CREATE_PUBLIC_THREADS, DEFAULT_EVERYONE, MANAGE_THREADS
 from bot.emulator.testing import start_bot_in_process
+from bot.delivery import Outcome
+from bot.games.base import name_seats
 from bot.store import PromptUpdate, Store
 
 from .conftest import settings_for
@@ -98,17 +102,21 @@ async def test_a_move_left_unannounced_by_a_crash_is_announced_after_restart(wor
     lobby = await open_table(world, world.alice, world.bob, track="usa")
     thread = await start(world, lobby, world.alice)
     await handle.stop()
-    # The crash: a move reached the database, but neither the thread nor the DMs.
+    # The crash: two moves reached the database (each owing its announcement), but neither the
+    # thread nor the DMs.
     store = await Store.open(settings.database)
     game = await store.game(1)
     engine = bot.table.engines["heat"]
     state = game.snapshot
+    lines = []
     for seat in (0, 1):
         action = next(a for a in engine.legal_actions(state, seat) if a["type"] == "submit")
-        state, _ = engine.apply(state, seat, action)
+        state, events = engine.apply(state, seat, action)
         game = await store.game(1)
+        lines.append([e.text for e in events if e.to is None])
+        outcome = Outcome(game, state, events, [0, 1], board=seat == 1, actor=seat)
         await store.commit_move(1, game.version, seat, action, state, False,
-                                [PromptUpdate(s, "changed") for s in (0, 1)])
+                                [PromptUpdate(s, "changed") for s in (0, 1)], outcome.to_json())
     await store.set_timers(1, "remind", set(), {})  # and its reminders were never written
     await store.close()
     posts = len(emu.messages_in(thread))
@@ -116,9 +124,17 @@ async def test_a_move_left_unannounced_by_a_crash_is_announced_after_restart(wor
     handle = await start_bot_in_process(emu, bot)
     try:
         again = await emu.wait_until(lambda: [m for m in emu.messages_in(thread)[posts:] if m.attachments])
-        assert "again after a restart" in again[0].content and world.alice.id in again[0].mentions
+        text = again[0].content
+        assert all(name_seats(line, ["alice", "bob"]) in text for line in lines[0] + lines[1]), text
+        assert world.alice.id in again[0].mentions and world.bob.id in again[0].mentions
         await emu.wait_until(lambda: [m for m in emu.dm_messages(world.bob)
                                       if m.selects and m.selects[0]["custom_id"].startswith("mv:1:2:")])
+        for _ in range(100):  # settled once every part is out; timers given back on ready
+            if not await bot.store.owed(1) and await bot.store.timer_seats(1, "remind"):
+                break
+            await asyncio.sleep(0.05)
+        assert await bot.store.owed(1) == []
         assert await bot.store.timer_seats(1, "remind") == {0, 1}
+        assert len(emu.messages_in(thread)) == posts + 1  # one post: the missed lines and the board
     finally:
         await handle.stop()
