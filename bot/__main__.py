@@ -35,12 +35,16 @@ def main(argv: list[str]) -> int:
     import discord
 
     from bot.logs import setup_logging
+    from bot.store import StoreError
 
     setup_logging(settings)
     try:
         asyncio.run(run_bot(settings))
     except discord.LoginFailure:  # one clear line, no traceback
         print("Discord refused the token: check DISCORD_TOKEN.", file=sys.stderr)
+        return 1
+    except StoreError as err:
+        print(f"cannot use the database {err}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         pass
@@ -51,8 +55,10 @@ async def run_bot(settings) -> None:
     """Run until closed; SIGTERM/SIGINT first let moves being announced finish, so a restart
     never drops a player's DM."""
     from bot.app import create_bot
+    from bot.store import Store
 
-    bot = create_bot(settings)
+    # The store first: a database that cannot be used stops start-up before anything connects.
+    bot = create_bot(settings, await Store.open(settings.database))
 
     async def shutdown() -> None:
         if bot.table is not None:

@@ -51,13 +51,13 @@ class CheckedTree(app_commands.CommandTree):
 
 
 class TableBot(commands.Bot):
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, store: Store | None = None) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # threads and channels; no privileged intents are needed
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, tree_cls=CheckedTree,
                          allowed_mentions=discord.AllowedMentions.none(), help_command=None)
         self.settings = settings
-        self.store: Store | None = None
+        self.store: Store | None = store
         self.table: Table | None = None
         self._reminders: asyncio.Task[None] | None = None
         self._recovered = False
@@ -65,7 +65,8 @@ class TableBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         set_locale(self.settings.locale)
-        self.store = await Store.open(self.settings.database)
+        if self.store is None:
+            self.store = await Store.open(self.settings.database)
         self.table = Table(self, self.store, engines(), self.settings.reminder_seconds)
         await self.tree.set_translator(CatalogTranslator())
         for name in COGS:
@@ -122,7 +123,7 @@ class TableBot(commands.Bot):
             pass
 
 
-def create_bot(settings: Settings) -> TableBot:
-    """Build the bot without connecting."""
+def create_bot(settings: Settings, store: Store | None = None) -> TableBot:
+    """Build the bot without connecting (it opens the store itself unless given one)."""
     wire.install()
-    return TableBot(settings)
+    return TableBot(settings, store)

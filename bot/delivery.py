@@ -27,6 +27,18 @@ def clip(text: str, limit: int = MAX_CONTENT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def pack(lines: list[str], limit: int) -> list[str]:
+    """Lines joined into as few messages of at most `limit` characters as they fit in."""
+    messages: list[str] = []
+    for line in lines:
+        line = clip(line, limit)
+        if messages and len(messages[-1]) + 1 + len(line) <= limit:
+            messages[-1] += "\n" + line
+        else:
+            messages.append(line)
+    return messages or [""]
+
+
 def title_of(engine: Engine, game: Game) -> str:
     return t("{title} #{id}", title=engine.title, id=game.id)
 
@@ -161,9 +173,15 @@ class Delivery:
                                              engine.is_over(state))
         if not lines and not images:
             return Sent.OUT
-        return await self.post(game, "\n".join([f"**{title_of(engine, game)}**", *lines]), images=images,
-                               mention=[s.user_id for s in waiting], view=hand_view(game.id) if images else None,
-                               nonce=outcome.nonce("post"))
+        # Lines past one message (a catch-up after a long outage) go first, in as many as needed;
+        # the last message carries the board and the pings.
+        *before, final = pack([f"**{title_of(engine, game)}**", *lines], MAX_CONTENT)
+        for i, text in enumerate(before):
+            result = await self.post(game, text, nonce=outcome.nonce(f"post{i}"))
+            if result is not Sent.OUT:
+                return result
+        return await self.post(game, final, images=images, mention=[s.user_id for s in waiting],
+                               view=hand_view(game.id) if images else None, nonce=outcome.nonce("post"))
 
     def board_images(self, kind: str, view: dict[str, Any], names: list[str], over: bool) -> list[bytes]:
         """The board, and at the end the results image if the game draws one (runs in a thread)."""

@@ -138,13 +138,17 @@ class Table:
         except discord.HTTPException:
             log.warning("could not answer an interaction", exc_info=True)
 
-    async def load(self, game_id: int, status: tuple[str, ...] = ("active",)) -> Game:
+    async def find(self, game_id: int) -> Game | None:
+        """The game, or None; a damaged one is reported (once) and answered as such."""
         try:
-            game = await self.store.game(game_id)
+            return await self.store.game(game_id)
         except DamagedGame as err:
             self.report_damage(game_id, err)
             raise PlayerError(t("The saved data of game #{id} is damaged, so it cannot go on. The bot's "
                                 "admin will find the details in the log.", id=game_id)) from None
+
+    async def load(self, game_id: int, status: tuple[str, ...] = ("active",)) -> Game:
+        game = await self.find(game_id)
         if game is None:
             raise PlayerError(t("There is no game #{id}.", id=game_id))
         if game.status not in status:

@@ -21,7 +21,7 @@ async def find_game(table: Table, interaction: discord.Interaction, kind: str | 
     """The game a command means: the given id, else this thread's game, else the caller's only one.
     A game of another server is only found by its players."""
     if game_id is not None:
-        game = await table.store.game(game_id)
+        game = await table.find(game_id)
         if game is not None and game.guild_id != interaction.guild_id and game.seat_of(interaction.user.id) is None:
             game = None
     else:

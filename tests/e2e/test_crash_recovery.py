@@ -1,0 +1,174 @@
+"""After a crash: what a move owes the table goes out exactly once, whatever moves follow; the
+final result is posted; a Start or a lobby cut off half way is finished in the right place."""
+from __future__ import annotations
+
+import asyncio
+
+from bot.app import create_bot
+from bot.delivery import Outcome
+from bot.emulator.testing import start_bot_in_process
+from bot.store import PromptUpdate, Store
+from bot.table import menu_hash
+
+from .conftest import settings_for
+from .test_table import last, open_table, start
+
+
+async def run_bot(world):
+    bot = create_bot(settings_for(world.tmp_path))
+    handle = await start_bot_in_process(world.emu, bot)
+    await world.emu.wait_for_commands()
+    return bot, handle
+
+
+async def settled(store, game_id=1):
+    for _ in range(200):
+        if not await store.owed(game_id):
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
+async def commit_behind_the_bots_back(world, moves, *, sent=(), finish=False):
+    """The crash: `moves` (seat, action-picker) reach the database with their owed announcements,
+    and nothing reaches Discord (except the parts in `sent`, for the last move)."""
+    settings = settings_for(world.tmp_path)
+    store = await Store.open(settings.database)
+    from bot.games.registry import engines
+    engine = engines()["heat"]
+    game = await store.game(1)
+    state, lines = game.snapshot, []
+    for seat, choose in moves:
+        action = choose(engine.legal_actions(state, seat))
+        state, events = engine.apply(state, seat, action)
+        lines += [e.text for e in events if e.to is None]
+        game = await store.game(1)
+        over = finish and engine.is_over(state)
+        outcome = Outcome(game, state, events, [0, 1], board=True, actor=seat)
+        await store.commit_move(1, game.version, seat, action, state, over,
+                                [PromptUpdate(s, menu_hash(engine.menu(state, s))) for s in (0, 1)],
+                                outcome.to_json())
+    for part in sent:
+        await store.mark_sent(1, [game.version + 1], part)
+    await store.close()
+    return lines
+
+
+def first_submit(actions):
+    return next(a for a in actions if a["type"] == "submit")
+
+
+async def test_owed_announcements_go_out_once_even_when_players_move_at_once(world):
+    bot, handle = await run_bot(world)
+    lobby = await open_table(world, world.alice, world.bob, track="usa")
+    thread = await start(world, lobby, world.alice)
+    await handle.stop()
+    lines = await commit_behind_the_bots_back(world, [(0, first_submit), (1, first_submit)])
+    posts = len(world.emu.messages_in(thread))
+    bot, handle = await run_bot(world)
+    try:
+        # right after the restart, both players move again (the old catch-up raced these)
+        for user in (world.alice, world.bob):
+            dm = await world.emu.wait_until(lambda: [m for m in world.emu.dm_messages(user) if m.selects
+                                                     and m.selects[0]["custom_id"].startswith("mv:1:2:")][-1:])
+            await world.emu.select(user, dm[0], [dm[0].selects[0]["options"][0]["value"]])
+        await world.emu.wait_until(lambda: len([m for m in world.emu.messages_in(thread)[posts:]
+                                                if m.attachments]) >= 2, timeout=10)
+        assert await settled(bot.store)
+        new = world.emu.messages_in(thread)[posts:]
+        text = "\n".join(m.content for m in new)
+        names = ["alice", "bob"]
+        from bot.games.base import name_seats
+        for line in lines:
+            assert text.count(name_seats(line, names)) >= 1
+        boards = [m for m in new if m.attachments]
+        assert len(boards) == 2  # the owed round and the new one: nothing twice, nothing lost
+        assert len({m.content for m in boards}) == 2
+    finally:
+        await handle.stop()
+
+
+async def test_a_part_already_out_is_not_sent_again(world):
+    bot, handle = await run_bot(world)
+    lobby = await open_table(world, world.alice, world.bob, track="usa")
+    thread = await start(world, lobby, world.alice)
+    await handle.stop()
+    await commit_behind_the_bots_back(world, [(0, first_submit)], sent=("post", "dm0"))
+    posts, alice_dms = len(world.emu.messages_in(thread)), len(world.emu.dm_messages(world.alice))
+    bot, handle = await run_bot(world)
+    try:
+        assert await settled(bot.store)
+        await asyncio.sleep(0.3)
+        assert len(world.emu.messages_in(thread)) == posts  # the post was out before the crash
+        assert len(world.emu.dm_messages(world.alice)) == alice_dms  # so was alice's DM
+    finally:
+        await handle.stop()
+
+
+async def test_the_result_is_posted_when_the_crash_follows_the_last_move(world):
+    bot, handle = await run_bot(world)
+    lobby = await open_table(world, world.alice, world.bob, track="usa")
+    thread = await start(world, lobby, world.alice)
+    await handle.stop()
+    # play the race to its end behind the bot's back: every move owed, the last one finishing it
+    from bot.games.registry import engines
+    engine = engines()["heat"]
+    store = await Store.open(settings_for(world.tmp_path).database)
+    game = await store.game(1)
+    state = game.snapshot
+    while not engine.is_over(state):
+        seat = engine.to_act(state)[0]
+        action = engine.legal_actions(state, seat)[0]
+        state, events = engine.apply(state, seat, action)
+        game = await store.game(1)
+        await store.commit_move(1, game.version, seat, action, state, engine.is_over(state), [],
+                                Outcome(game, state, events, [], board=engine.is_over(state), actor=seat).to_json())
+    await store.close()
+    bot, handle = await run_bot(world)
+    try:
+        final = await world.emu.wait_until(lambda: last(world.emu.messages_in(thread),
+                                                        lambda m: len(m.attachments) == 2), timeout=20)
+        assert "over" in final.content
+        assert await settled(bot.store)
+    finally:
+        await handle.stop()
+
+
+async def test_a_start_cut_off_after_opening_the_thread_plays_in_that_thread(table):
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.bob, track="usa")
+    # the crash: Discord opened the thread, the bot died before saving the start
+    emu.create_thread(w.general, name="Heat #1", thread_id=lobby.id)
+    emu.message(lobby).thread_id = lobby.id
+    await emu.click(w.alice, lobby, label="Start")
+    await emu.wait_until(lambda: any(m.attachments for m in emu.messages_in(emu.channel(lobby.id))))
+    assert [t.id for t in emu.threads(w.general)] == [lobby.id]
+    assert not [m for m in emu.channel_messages(w.general) if m.attachments]  # nothing in the parent
+    assert (await w.bot.store.game(1)).thread_id == lobby.id
+
+
+async def test_a_lobby_whose_id_was_never_saved_heals_on_its_first_click(table):
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.bob, track="usa")
+    await w.bot.store._conn.execute("UPDATE games SET lobby_message_id = NULL WHERE id = 1")
+    await start(w, lobby, w.alice)
+    assert (await w.bot.store.game(1)).lobby_message_id == lobby.id
+    await emu.wait_until(lambda: not emu.message(lobby).buttons)  # no live Join/Start on a started game
+
+
+async def test_a_lobby_post_found_after_a_restart_is_kept(world):
+    bot, handle = await run_bot(world)
+    lobby = await open_table(world, world.alice, world.bob, track="usa")
+    await bot.store._conn.execute("UPDATE games SET lobby_message_id = NULL WHERE id = 1")
+    gid = await bot.store.create_game("heat", world.guild.id, world.general.id, world.carol.id, "carol", {}, 1)
+    await handle.stop()  # game 2's post never went out
+    bot, handle = await run_bot(world)
+    try:
+        for _ in range(100):
+            if (await bot.store.game(gid)).status == "abandoned":
+                break
+            await asyncio.sleep(0.05)
+        assert (await bot.store.game(1)).lobby_message_id == lobby.id
+        assert (await bot.store.game(gid)).status == "abandoned"
+    finally:
+        await handle.stop()

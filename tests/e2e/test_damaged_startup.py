@@ -1,0 +1,119 @@
+"""A database the bot cannot use stops start-up with one line naming the file and the cause, and a
+non-zero exit: never a traceback, never a live process that is offline. A damaged game found
+later is reported once and touches no other game."""
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from bot.emulator import Emulator
+from bot.emulator.testing import BotProcess
+from bot.store import MIGRATIONS, DamagedGame, Store, StoreError
+
+
+async def make_store(path):
+    store = await Store.open(path)
+    for n in range(3):
+        gid = await store.create_game("heat", 1, 2, 10 + n, "ann", {}, 7)
+        await store.start(gid, None, {"secret": "x" * 5000, "n": n}, [])
+    await store.close()
+
+
+def truncate(path):
+    with open(path, "r+b") as fh:
+        fh.truncate(os.path.getsize(path) // 3)
+
+
+def garbage(path):
+    path.write_bytes(os.urandom(8192))
+
+
+def newer(path):
+    con = sqlite3.connect(path)
+    con.execute(f"PRAGMA user_version={len(MIGRATIONS) + 5}")
+    con.commit()
+    con.close()
+
+
+async def run_bot_on(emu, tmp_path, database) -> tuple[int | None, str]:
+    proc = BotProcess(emu, ["bot"], env={"DISCORD_TOKEN": emu.token, "BOT_STATE_DIR": str(tmp_path / "state"),
+                                          "BOT_DATABASE": str(database)}, cwd=str(tmp_path))
+    await proc.start(wait_ready=False)
+    try:
+        code = await asyncio.wait_for(proc.proc.wait(), 20)
+    except asyncio.TimeoutError:
+        code = None  # hung: the failure this guards against
+    await proc.stop(timeout=2)
+    return code, proc.output()
+
+
+@pytest.mark.parametrize("damage", [truncate, garbage, newer])
+async def test_an_unusable_database_stops_start_up_in_one_line(tmp_path, damage):
+    database = tmp_path / "bot.sqlite3"
+    await make_store(database)
+    for side in (tmp_path / "bot.sqlite3-wal", tmp_path / "bot.sqlite3-shm"):
+        side.unlink(missing_ok=True)
+    damage(database)
+    async with Emulator() as emu:
+        code, output = await run_bot_on(emu, tmp_path, database)
+    lines = [line for line in output.splitlines() if line.strip() and "PyNaCl" not in line and "davey" not in line]
+    assert code == 1, output
+    assert "Traceback" not in output, output
+    assert len(lines) == 1 and str(database) in lines[0], output
+    if damage is newer:
+        assert "newer version" in lines[0]
+
+
+async def test_a_locked_database_stops_start_up_in_one_line(tmp_path):
+    database = tmp_path / "bot.sqlite3"
+    await make_store(database)
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import sqlite3, sys, time\n"
+        f"c = sqlite3.connect({str(database)!r}, isolation_level=None)\n"
+        "c.execute('PRAGMA locking_mode=EXCLUSIVE'); c.execute('BEGIN EXCLUSIVE')\n"
+        "c.execute('CREATE TABLE IF NOT EXISTS hold (x)')\n"
+        "print('locked', flush=True); time.sleep(60)\n")], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        async with Emulator() as emu:
+            code, output = await run_bot_on(emu, tmp_path, database)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert code == 1 and "Traceback" not in output, output
+    assert "locked" in output and str(database) in output
+
+
+async def test_store_open_leaves_no_thread_behind(tmp_path):
+    """aiosqlite's worker thread is not a daemon: a failed open must close it, or the process hangs."""
+    path = tmp_path / "junk.sqlite3"
+    garbage(path)
+    with pytest.raises(StoreError) as err:
+        await Store.open(path)
+    assert str(path) in str(err.value)
+    await asyncio.sleep(0.1)
+    assert [t for t in threading.enumerate() if not t.daemon and t is not threading.main_thread()] == []
+
+
+async def test_a_damaged_game_is_reported_and_spares_the_others(tmp_path):
+    database = tmp_path / "bot.sqlite3"
+    await make_store(database)
+    con = sqlite3.connect(database)
+    con.execute("UPDATE games SET snapshot = '{not json' WHERE id = 2")
+    con.commit()
+    con.close()
+    store = await Store.open(database)
+    try:
+        with pytest.raises(DamagedGame) as err:
+            await store.game(2)
+        assert "game 2" in str(err.value)
+        assert [g.id for g in await store.active_games()] == [1, 3]  # the others load
+        assert await store.game(2**63) is None and await store.game(0) is None  # ids past SQLite's range
+    finally:
+        await store.close()
