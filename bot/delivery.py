@@ -116,6 +116,17 @@ class Delivery:
         self.bot = bot
         self.store = store
         self.engines = engines
+        self._dm_channels: dict[int, int] = {}  # user -> DM channel (also in the store)
+
+    async def dm_channel(self, user_id: int, fresh: bool = False) -> discord.abc.Messageable:
+        """A user's DM channel: opened once (one REST call) and remembered, across restarts too, so a
+        DM costs Discord one call: the message itself."""
+        channel_id = None if fresh else self._dm_channels.get(user_id) or await self.store.dm_channel(user_id)
+        if channel_id is None:
+            channel_id = (await self.bot.create_dm(discord.Object(user_id))).id
+            await self.store.set_dm_channel(user_id, channel_id)
+        self._dm_channels[user_id] = channel_id
+        return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     def renderer(self, kind: str) -> Any:
         return importlib.import_module(f"rendering.{kind}")
@@ -260,8 +271,11 @@ class Delivery:
         if kwargs.get("nonce") is None:
             kwargs.pop("nonce", None)
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(content, **kwargs)
+            try:
+                await (await self.dm_channel(user_id)).send(content, **kwargs)
+            except discord.NotFound:  # a remembered channel Discord no longer knows: open it again
+                self._dm_channels.pop(user_id, None)
+                await (await self.dm_channel(user_id, fresh=True)).send(content, **kwargs)
             return Sent.OUT
         except discord.Forbidden:
             await self.store.set_dm_ok(game.id, user_id, False)

@@ -12,6 +12,7 @@ import asyncio
 import json
 import sqlite3
 import time
+import zlib
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -125,7 +126,41 @@ MIGRATIONS: list[str] = [
         INSERT INTO owed (game_id, version, outcome) VALUES (NEW.game_id, NEW.version, NEW.outcome);
     END;
     """,
+    # 5: many games. Who must act is kept with the game (to_act, a JSON list of seats), so start-up
+    # restores reminders with one statement instead of loading every game; a move's reminder
+    # timers are written by the move's own statement (fresh: {"seat": due}); a finished game's
+    # action log is archived compressed; DM channels are remembered; a user's games are found
+    # (in order) through one index.
+    """
+    ALTER TABLE games ADD COLUMN to_act TEXT;
+    ALTER TABLE games ADD COLUMN archive BLOB;
+    CREATE TABLE dm_channels (user_id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL);
+    DROP INDEX seats_user;
+    CREATE INDEX seats_user_game ON seats(user_id, game_id);
+    DROP VIEW moves;
+    CREATE VIEW moves (game_id, version, seat, action, snapshot, status, prompts, outcome, to_act, fresh,
+                       created_at) AS
+        SELECT game_id, version, seat, action, NULL, NULL, NULL, NULL, NULL, NULL, created_at FROM actions;
+    CREATE TRIGGER moves_insert INSTEAD OF INSERT ON moves BEGIN
+        SELECT RAISE(ABORT, 'stale version') WHERE NOT EXISTS (
+            SELECT 1 FROM games WHERE id = NEW.game_id AND version = NEW.version - 1 AND status = 'active');
+        INSERT INTO actions (game_id, version, seat, action, created_at)
+            VALUES (NEW.game_id, NEW.version, NEW.seat, NEW.action, NEW.created_at);
+        UPDATE games SET version = NEW.version, snapshot = NEW.snapshot, status = NEW.status,
+            to_act = NEW.to_act, updated_at = NEW.created_at WHERE id = NEW.game_id;
+        UPDATE seats SET prompt_version = NEW.version,
+            prompt_hash = json_extract(NEW.prompts, '$."' || seat || '"')
+            WHERE game_id = NEW.game_id AND json_extract(NEW.prompts, '$."' || seat || '"') IS NOT NULL;
+        DELETE FROM timers WHERE game_id = NEW.game_id AND (NEW.status = 'finished' OR (
+            kind = 'remind' AND seat NOT IN (SELECT value FROM json_each(NEW.to_act))));
+        INSERT OR REPLACE INTO timers (game_id, seat, kind, due_at)
+            SELECT NEW.game_id, CAST(key AS INTEGER), 'remind', value FROM json_each(NEW.fresh)
+            WHERE NEW.status = 'active';
+        INSERT INTO owed (game_id, version, outcome) VALUES (NEW.game_id, NEW.version, NEW.outcome);
+    END;
+    """,
 ]
+REMIND = "remind"  # the reminder timers' kind (the move statement above writes them)
 
 
 class StaleVersion(Exception):
@@ -196,8 +231,23 @@ class PromptUpdate:
     prompt_hash: str
 
 
-_GAME_COLUMNS = ("id, kind, guild_id, channel_id, thread_id, lobby_message_id, creator_id, status, "
-                 "options, seed, version, snapshot")
+# A game and its seats in one statement (one round trip): the seats as a JSON array, in seat order.
+_GAME_SELECT = (
+    "SELECT id, kind, guild_id, channel_id, thread_id, lobby_message_id, creator_id, status, options, seed, "
+    "version, snapshot, (SELECT json_group_array(json_array(seat, user_id, name, dm_ok, prompt_version, "
+    "prompt_hash)) FROM (SELECT * FROM seats WHERE game_id = games.id ORDER BY seat)) FROM games WHERE id = ?")
+
+
+def encode_snapshot(snapshot: dict[str, Any], compress: bool = False) -> str | bytes:
+    """JSON text while a game runs (written every move: fast); compressed once it is over."""
+    data = orjson.dumps(snapshot)
+    return zlib.compress(data, 6) if compress else data.decode()
+
+
+def decode_snapshot(value: str | bytes | None) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    return json.loads(zlib.decompress(value) if isinstance(value, bytes) else value)
 
 
 def dumps(value: Any) -> str:
@@ -315,13 +365,15 @@ class Store:
         return True
 
     async def start(self, game_id: int, thread_id: int | None, snapshot: dict[str, Any],
-                    prompts: list[PromptUpdate], outcome: dict[str, Any] | None = None) -> bool:
-        """lobby -> active with the engine's first state (version 0), owing its announcement.
-        False if no longer a lobby."""
+                    prompts: list[PromptUpdate], outcome: dict[str, Any] | None = None,
+                    to_act: list[int] = (), fresh: dict[int, float] | None = None) -> bool:  # type: ignore[assignment]
+        """lobby -> active with the engine's first state (version 0), owing its announcement, with
+        the seats that must act and their reminder times. False if no longer a lobby."""
         async with self._transaction() as db:
             cur = await db.execute(
-                "UPDATE games SET status = 'active', thread_id = ?, snapshot = ?, updated_at = ? "
-                "WHERE id = ? AND status = 'lobby'", (thread_id, dumps(snapshot), time.time(), game_id))
+                "UPDATE games SET status = 'active', thread_id = ?, snapshot = ?, to_act = ?, updated_at = ? "
+                "WHERE id = ? AND status = 'lobby'",
+                (thread_id, dumps(snapshot), dumps(sorted(to_act)), time.time(), game_id))
             if cur.rowcount != 1:
                 return False
             await db.executemany(
@@ -329,6 +381,8 @@ class Store:
                 [(p.prompt_hash, game_id, p.seat) for p in prompts])
             await db.execute("INSERT INTO owed (game_id, version, outcome) VALUES (?, 0, ?)",
                              (game_id, dumps(outcome or {})))
+            await db.executemany("INSERT OR REPLACE INTO timers (game_id, seat, kind, due_at) VALUES (?, ?, ?, ?)",
+                                 [(game_id, seat, REMIND, at) for seat, at in (fresh or {}).items()])
         return True
 
     async def set_status(self, game_id: int, status: str) -> bool:
@@ -346,26 +400,20 @@ class Store:
 
     async def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         async with self._lock:
-            async with self._conn.execute(sql, params) as cur:
-                return [tuple(r) for r in await cur.fetchall()]
+            return [tuple(r) for r in await self._conn.execute_fetchall(sql, params)]
 
     async def game(self, game_id: int) -> Game | None:
         """One game with its seats, or None. Raises DamagedGame if its rows cannot be read."""
         if not 0 < game_id < 2**63:  # SQLite's integer range: a forged id is simply no game
             return None
         try:
-            async with self._lock:  # the game row and its seats as of one moment
-                async with self._conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?",
-                                              (game_id,)) as cur:
-                    row = await cur.fetchone()
-                if row is None:
-                    return None
-                async with self._conn.execute(
-                        "SELECT seat, user_id, name, dm_ok, prompt_version, prompt_hash FROM seats "
-                        "WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
-                    seats = await cur.fetchall()
-            game = Game(*row[:8], json.loads(row[8]), row[9], row[10], json.loads(row[11]) if row[11] else None)
-        except (sqlite3.DatabaseError, ValueError, TypeError) as err:
+            rows = await self._read(_GAME_SELECT, (game_id,))  # the game and its seats as of one moment
+            if not rows:
+                return None
+            row = rows[0]
+            game = Game(*row[:8], json.loads(row[8]), row[9], row[10], decode_snapshot(row[11]))
+            seats = json.loads(row[12])
+        except (sqlite3.DatabaseError, ValueError, TypeError, zlib.error) as err:
             if not _damage(err):
                 raise
             raise DamagedGame(f"game {game_id}: its stored data cannot be read ({err})") from None
@@ -418,8 +466,9 @@ class Store:
     async def owed(self, game_id: int | None = None) -> list[Owed]:
         """What is owed, in (game, version) order: all games, or one."""
         rows = await self._read(
-            "SELECT game_id, version, outcome, sent FROM owed WHERE ? IS NULL OR game_id = ? "
-            "ORDER BY game_id, version", (game_id, game_id))
+            "SELECT game_id, version, outcome, sent FROM owed ORDER BY game_id, version" if game_id is None else
+            "SELECT game_id, version, outcome, sent FROM owed WHERE game_id = ? ORDER BY version",
+            () if game_id is None else (game_id,))
         owed = []
         for gid, version, outcome, sent in rows:
             try:
@@ -445,18 +494,21 @@ class Store:
 
     async def commit_move(self, game_id: int, expected_version: int, seat: int, action: dict[str, Any],
                           snapshot: dict[str, Any], finished: bool, prompts: list[PromptUpdate],
-                          outcome: dict[str, Any] | None = None) -> int:
-        """Append the action, write the snapshot, bump the version and owe the announcement
-        (`outcome`): one atomic statement."""
+                          outcome: dict[str, Any] | None = None, to_act: list[int] = (),  # type: ignore[assignment]
+                          fresh: dict[int, float] | None = None) -> int:
+        """Append the action, write the snapshot, bump the version, owe the announcement
+        (`outcome`), keep who must act and set their reminders: one atomic statement. The
+        reminders of seats in `to_act` but not in `fresh` are kept; all others dropped."""
         new_version = expected_version + 1
-        row = (game_id, new_version, seat, dumps(action), dumps(snapshot),
+        row = (game_id, new_version, seat, dumps(action), encode_snapshot(snapshot, compress=finished),
                "finished" if finished else "active", dumps({str(p.seat): p.prompt_hash for p in prompts}),
-               dumps(outcome or {}), time.time())
+               dumps(outcome or {}), dumps(sorted(to_act)), dumps({str(k): v for k, v in (fresh or {}).items()}),
+               time.time())
         async with self._lock:
             try:
                 await self._conn.execute(
                     "INSERT INTO moves (game_id, version, seat, action, snapshot, status, prompts, outcome, "
-                    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+                    "to_act, fresh, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
             except aiosqlite.IntegrityError as err:
                 if "stale version" in str(err):
                     raise StaleVersion(game_id) from None
@@ -464,8 +516,26 @@ class Store:
         return new_version
 
     async def actions(self, game_id: int) -> list[tuple[int, dict[str, Any]]]:
+        """The action log, in order (from the archive once the game is archived)."""
+        archived = await self._read("SELECT archive FROM games WHERE id = ? AND archive IS NOT NULL", (game_id,))
+        if archived:
+            return [(seat, action) for seat, action in json.loads(zlib.decompress(archived[0][0]))]
         rows = await self._read("SELECT seat, action FROM actions WHERE game_id = ? ORDER BY version", (game_id,))
         return [(seat, json.loads(a)) for seat, a in rows]
+
+    async def archive(self, game_id: int) -> bool:
+        """A finished game's action log becomes one compressed value (its snapshot already is):
+        replay reads it back unchanged. False if the game is not finished or already archived."""
+        async with self._transaction() as db:
+            rows = await db.execute_fetchall(
+                "SELECT seat, action FROM actions WHERE game_id = ? AND EXISTS (SELECT 1 FROM games WHERE id = ? "
+                "AND status = 'finished' AND archive IS NULL) ORDER BY version", (game_id, game_id))
+            if not rows:
+                return False
+            packed = zlib.compress(("[" + ",".join(f"[{seat},{a}]" for seat, a in rows) + "]").encode(), 6)
+            await db.execute("UPDATE games SET archive = ? WHERE id = ?", (packed, game_id))
+            await db.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
+        return True
 
     # -- timers -----------------------------------------------------------------------------
 
@@ -477,6 +547,23 @@ class Store:
                              (game_id, kind, *waiting))
             await db.executemany("INSERT OR REPLACE INTO timers (game_id, seat, kind, due_at) VALUES (?, ?, ?, ?)",
                                  [(game_id, seat, kind, at) for seat, at in fresh.items()])
+
+    async def restore_timers(self, due_at: float) -> None:
+        """Every seat that must act in an active game gets a reminder timer if it has none (one
+        statement, whatever the number of games)."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT OR IGNORE INTO timers (game_id, seat, kind, due_at) SELECT games.id, j.value, ?, ? "
+                "FROM games, json_each(games.to_act) AS j WHERE games.status = 'active'", (REMIND, due_at))
+
+    async def games_without_to_act(self) -> list[int]:
+        """Active games from before who-must-act was stored (migration 5): filled in once."""
+        return [r[0] for r in await self._read(
+            "SELECT id FROM games WHERE status = 'active' AND to_act IS NULL")]
+
+    async def set_to_act(self, game_id: int, to_act: list[int]) -> None:
+        async with self._transaction() as db:
+            await db.execute("UPDATE games SET to_act = ? WHERE id = ?", (dumps(sorted(to_act)), game_id))
 
     async def due_timers(self, now: float) -> list[tuple[int, int, str]]:
         return await self._read("SELECT game_id, seat, kind FROM timers WHERE due_at <= ? ORDER BY due_at", (now,))
@@ -492,6 +579,17 @@ class Store:
         async with self._transaction() as db:
             await db.execute("DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ?",
                              (game_id, seat, kind))
+
+    # -- DM channels ------------------------------------------------------------------------
+
+    async def dm_channel(self, user_id: int) -> int | None:
+        rows = await self._read("SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,))
+        return rows[0][0] if rows else None
+
+    async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
+        async with self._transaction() as db:
+            await db.execute("INSERT OR REPLACE INTO dm_channels (user_id, channel_id) VALUES (?, ?)",
+                             (user_id, channel_id))
 
     # -- benchmark support ------------------------------------------------------------------
 

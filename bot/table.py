@@ -17,6 +17,7 @@ import logging
 import random
 import re
 import time
+import weakref
 from typing import Any, AsyncIterator, Callable
 
 import discord
@@ -29,7 +30,6 @@ from bot.store import DamagedGame, Game, Owed, PromptUpdate, StaleVersion, Store
 
 log = logging.getLogger(__name__)
 
-REMIND = "remind"
 THREAD_EXISTS = 160004  # Discord: "A thread has already been created for this message"
 CATCH_UP_AT_ONCE = 2  # announcements a crash left owed, rendered and sent a few at a time
 RETRY_SECONDS = 60.0  # an announcement Discord failed for now is tried again after this
@@ -81,7 +81,8 @@ class Table:
         self.out = Delivery(bot, store, engines)
         self.new_seed: Callable[[], int] = lambda: random.SystemRandom().getrandbits(63)  # tests fix it
         self.timers_changed = asyncio.Event()
-        self._locks: dict[int, asyncio.Lock] = {}
+        # A game's lock lives while someone holds or awaits it: finished games leave nothing behind.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._announcing: dict[int, asyncio.Task[None]] = {}
         self._owed: dict[int, list[Owed]] = {}  # catch-up queue: game -> owed versions, oldest first
         self._owed_waiting = asyncio.Event()
@@ -94,7 +95,10 @@ class Table:
     # -- helpers -------------------------------------------------------------------------------
 
     def lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
 
     def title(self, game: Game) -> str:
         return title_of(self.engines[game.kind], game)
@@ -384,12 +388,13 @@ class Table:
         state = engine.new_game(game.options, len(game.seats), game.seed)
         thread = await self.open_thread(game)
         begins = Outcome(game, state, [Event(t("The game begins!"))], [s.seat for s in game.seats], versions=[0])
+        to_act, fresh = self.reminders(engine, state, [s.seat for s in game.seats])
         if not await self.store.start(game.id, thread.id if thread else None, state,
-                                      self.prompts(engine, game, state, force=True), begins.to_json()):
+                                      self.prompts(engine, game, state, force=True), begins.to_json(), to_act, fresh):
             raise PlayerError(t("This table has already started."))
+        self.timers_changed.set()
         game = await self.load(game.id)
         try:
-            await self.schedule_reminders(game, engine, state, [s.seat for s in game.seats])
             await self.edit_lobby(game)
             await self.check_dms(game)
             game = await self.load(game.id)  # dm_ok as the check left it
@@ -542,16 +547,19 @@ class Table:
                 board = over or engine.view(state, None).get("turn") != engine.view(new_state, None).get("turn")
                 outcome = Outcome(game, new_state, events, [p.seat for p in prompts], board, actor=seat,
                                   versions=[game.version + 1])
+                to_act, fresh = self.reminders(engine, new_state, [p.seat for p in prompts])
                 version = await self.store.commit_move(game.id, game.version, seat, action, new_state, over, prompts,
-                                                       outcome.to_json())
+                                                       outcome.to_json(), to_act, fresh)
+                self.timers_changed.set()
                 # Committed: from here on nothing may tell the player the move failed.
                 game.version, game.snapshot, game.status = version, new_state, "finished" if over else "active"
                 for p in prompts:
                     game.seats[p.seat].prompt_version, game.seats[p.seat].prompt_hash = version, p.prompt_hash
-                try:
-                    await self.schedule_reminders(game, engine, new_state, [p.seat for p in prompts])
-                except Exception:
-                    log.exception("game %s: could not schedule reminders", game_id)
+                if over:
+                    try:  # a finished game's log is packed away (replay reads it back)
+                        await self.store.archive(game_id)
+                    except Exception:
+                        log.exception("game %s: could not archive its log", game_id)
                 return self.schedule_announce(outcome)
         except StaleButton:
             await self.reply(interaction, t("The board has moved on since that button was made. "
@@ -566,13 +574,12 @@ class Table:
             await self.reply(interaction, t("Sorry, something went wrong. The game was not changed."))
         return None
 
-    async def schedule_reminders(self, game: Game, engine: Engine, state: State, changed: list[int]) -> None:
-        """Each seat asked for a new decision gets one reminder after the table's interval; a seat
-        still deciding keeps its timer; a seat that has nothing to decide loses it."""
-        waiting = set() if engine.is_over(state) else set(engine.to_act(state))
-        fresh = {seat: self.clock() + self.reminder_seconds for seat in waiting if seat in changed}
-        await self.store.set_timers(game.id, REMIND, waiting, fresh)
-        self.timers_changed.set()
+    def reminders(self, engine: Engine, state: State, changed: list[int]) -> tuple[list[int], dict[int, float]]:
+        """Who must act, and the reminder times to set (written with the move): each seat asked for
+        a new decision gets one reminder after the table's interval; a seat still deciding keeps
+        its timer; a seat that has nothing to decide loses it."""
+        waiting = [] if engine.is_over(state) else sorted(engine.to_act(state))
+        return waiting, {seat: self.clock() + self.reminder_seconds for seat in waiting if seat in changed}
 
     # -- private views, abandoning, recovery ---------------------------------------------------
 
@@ -614,14 +621,15 @@ class Table:
         reminder timer if it lost its own."""
         for gid, channel_id in await self.store.lobbies_without_message():
             await self.find_lobby_post(gid, channel_id)
-        for game in await self.store.active_games():
-            engine = self.engines[game.kind]
-            assert game.snapshot is not None
-            waiting = set(engine.to_act(game.snapshot))
-            lost = waiting - await self.store.timer_seats(game.id, REMIND)
-            if lost:
-                await self.store.set_timers(game.id, REMIND, waiting,
-                                            {s: self.clock() + self.reminder_seconds for s in lost})
+        for gid in await self.store.games_without_to_act():  # once, for games from before migration 5
+            try:
+                game = await self.store.game(gid)
+            except DamagedGame as err:
+                self.report_damage(gid, err)
+                continue
+            if game is not None and game.snapshot is not None:
+                await self.store.set_to_act(gid, self.engines[game.kind].to_act(game.snapshot))
+        await self.store.restore_timers(self.clock() + self.reminder_seconds)
         self.timers_changed.set()
 
     async def find_lobby_post(self, gid: int, channel_id: int) -> None:

@@ -116,8 +116,9 @@ async def test_a_move_left_unannounced_by_a_crash_is_announced_after_restart(wor
         lines.append([e.text for e in events if e.to is None])
         outcome = Outcome(game, state, events, [0, 1], board=seat == 1, actor=seat)
         await store.commit_move(1, game.version, seat, action, state, False,
-                                [PromptUpdate(s, "changed") for s in (0, 1)], outcome.to_json())
-    await store.set_timers(1, "remind", set(), {})  # and its reminders were never written
+                                [PromptUpdate(s, "changed") for s in (0, 1)], outcome.to_json(),
+                                to_act=engine.to_act(state))
+    await store.set_timers(1, "remind", set(), {})  # and its reminders were lost
     await store.close()
     posts = len(emu.messages_in(thread))
     bot = create_bot(settings)
