@@ -89,7 +89,7 @@ def test_short_hand_rule_plays_heat_and_does_not_move():
            discard=[], engine=0, prefs={"adrenaline": "always", "cooldown": "auto"})
     parked(st, 1, 60)
     gears, clogged = rules.fillable_gears(st, car(st, 0))
-    assert clogged and gears == [2, 3, 4]
+    assert gears == [2, 3, 4] and clogged == [2, 3, 4]
     with pytest.raises(GameError, match="clogged"):
         submit(st, 0, ["heat", "heat"])  # every non-Heat card must be played
     with pytest.raises(GameError):
@@ -103,6 +103,45 @@ def test_short_hand_rule_plays_heat_and_does_not_move():
     assert c["engine"] == []  # steps 4-8 skipped: the last car got no Adrenaline/cooldown
     v = E.view(st, None)["cars"][0]
     assert v["clogged"] and not v["adrenaline"] and v["speed"] == 0
+
+
+def test_clogged_hand_is_judged_for_the_gear_chosen():
+    """Issue #9: 「そのままにするか、1段階上げ下げするかを選べる」, and only then
+    「もしギアの枚数分のカードがプレイできない場合のみ、不足分だけヒートカードをプレイに加えられる」.
+    Gear 4, 2 Heat in the Engine, five Heat cards, a 2 and a 3 in hand: gear 2 (2-gear shift),
+    3 and 4 (both clogged) are all open."""
+    st = new()
+    setcar(st, 0, pos=20, lane=2, gear=4, hand=["heat"] * 5 + ["speed2", "speed3"], deck=["speed1"] * 8,
+           discard=[], engine=2, prefs=QUIET)
+    parked(st, 1, 60)
+    gears, clogged = rules.fillable_gears(st, car(st, 0))
+    assert gears == [2, 3, 4] and clogged == [3, 4]
+    subs = sorted(codes(st, a["cards"]) for a in E.legal_actions(st, 0) if a["type"] == "submit")
+    assert subs == [["heat", "heat", "speed2", "speed3"], ["heat", "speed2", "speed3"], ["speed2", "speed3"]]
+    labels = [E.describe_action(st, 0, a) for a in E.legal_actions(st, 0) if a["type"] == "submit"]
+    assert "Gear 2: 3 + 2 (2-gear shift: 1 Heat)" in labels
+    assert any(x.startswith("Gear 4:") and "clogged" in x for x in labels)
+    with pytest.raises(GameError, match="Heat cards can't be played"):
+        submit(st, 0, ["speed2", "heat"])  # gear 2 can be filled without Heat
+    with pytest.raises(GameError, match="clogged"):
+        submit(st, 0, ["speed2", "heat", "heat"])  # gear 3: every non-Heat card first
+    me = E.view(st, 0)["me"]
+    assert me["gears"] == [2, 3, 4] and me["clogged_gears"] == [3, 4]
+    sel = E.menu(st, 0)[0]
+    assert (sel["min"], sel["max"]) == (2, 4) and len(sel["options"]) == 7
+    assert all(len(o["label"]) <= 100 and len(o.get("description", "")) <= 100 for o in sel["options"])
+    # staying in gear 4 is allowed: the car is clogged, does not move and drops to gear 1
+    st4, _ = round_(st, {0: ["speed2", "speed3", "heat", "heat"]})
+    c = car(st4, 0)
+    assert c["pos"] == 20 and c["gear"] == 1 and len(c["engine"]) == 2
+    assert E.view(st4, None)["cars"][0]["clogged"]
+    # shifting down to 3 is allowed too (free, one gear): same outcome, gear 1 after
+    st3, _ = round_(st, {0: ["speed2", "speed3", "heat"]})
+    assert car(st3, 0)["pos"] == 20 and car(st3, 0)["gear"] == 1
+    # gear 2 with the two Speed cards: a 2-gear shift paying 1 Heat, and the car moves 5
+    st2, _ = round_(st, {0: ["speed2", "speed3"]})
+    assert car(st2, 0)["pos"] == 25 and car(st2, 0)["gear"] == 2
+    assert E.view(st2, None)["cars"][0]["heat_paid"] == 1
 
 
 # ---------------------------------------------------------------- step 3: reveal and move

@@ -163,11 +163,12 @@ class HeatEngine:
     def _submissions(self, state: dict, car: dict) -> list[list[int]]:
         gears, clogged = rules.fillable_gears(state, car)
         playable, heat = rules.split_hand(state, car)
-        if clogged:
-            return [playable + heat[:g - len(playable)] for g in gears]
         out = []
         for g in gears:
-            out.extend(_distinct_subsets(state, playable, g))
+            if g in clogged:  # every playable card, Heat for the rest (one way: Heat cards are alike)
+                out.append(playable + heat[:g - len(playable)])
+            else:
+                out.extend(_distinct_subsets(state, playable, g))
         return out
 
     def _decision_actions(self, state: dict, car: dict, pending: dict) -> list[dict]:
@@ -468,7 +469,9 @@ class HeatEngine:
             "discard_count": len(car["discard"]),
             "engine_heat": len(car["engine"]),
             "gears": gears if state["phase"] == "submit" and not car["fin"] else [],
-            "clogged": clogged,
+            # clogged: some gear open to you can only be filled with Heat (then the car won't move)
+            "clogged": bool(clogged),
+            "clogged_gears": clogged if state["phase"] == "submit" and not car["fin"] else [],
             "decision": decision,
         }
 
@@ -492,15 +495,19 @@ class HeatEngine:
                 if KIND[code] == "stress":
                     desc = t("Reveals cards until a Speed card")
                 elif not PLAYABLE[code]:
-                    desc = t("Only because your hand is clogged")
+                    desc = t("Only for gear {g}+ (clogged hand: all non-Heat cards + Heat, no move)",
+                             g=min(clogged))
                 else:
                     desc = t("Speed {v}", v=SPEED[code])
                 options.append({"label": t(LABEL[code]), "value": str(c), "description": desc[:100]})
             lo, hi = min(gears), min(max(gears), len(options))
             if car["sub"] is not None:
                 ph = t("Sent: {desc}. Pick again to change.", desc=self._describe_submit(state, car, car["sub"]))
-            elif clogged:
+            elif clogged and len(clogged) == len(gears):
                 ph = t("Clogged hand: play all non-Heat cards + Heat ({lo}-{hi} cards, no move)", lo=lo, hi=hi)
+            elif clogged:
+                ph = t("Gear {g} now: pick {lo}-{hi} cards; {k}+ = all non-Heat + Heat, no move",
+                       g=car["gear"], lo=lo, hi=hi, k=min(clogged))
             else:
                 ph = t("Gear {g} now: pick {lo}-{hi} cards (cards = new gear)", g=car["gear"], lo=lo, hi=hi)
             groups.append({"kind": "select", "placeholder": ph[:100], "min": lo, "max": hi,

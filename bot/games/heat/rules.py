@@ -180,19 +180,18 @@ def split_hand(st: dict, car: dict) -> tuple[list[int], list[int]]:
     return ([c for c in hand if PLAYABLE[cards[c]]], [c for c in hand if not PLAYABLE[cards[c]]])
 
 
-def fillable_gears(st: dict, car: dict) -> tuple[list[int], bool]:
-    """(gears the submission may use, clogged). Clogged: no reachable gear can be filled with
-    playable cards, so Heat cards make up the shortfall (and the car will not move)."""
+def fillable_gears(st: dict, car: dict) -> tuple[list[int], list[int]]:
+    """(gears the submission may use, the clogged ones among them). A gear is clogged when the
+    playable (non-Heat) cards in hand cannot fill it: then every playable card is played and Heat
+    cards make up the shortfall (and the car will not move)."""
     cards = st["cards"]
     hand = car["hand"]
     n_play = sum(1 for c in hand if PLAYABLE[cards[c]])
-    reach = reachable_gears(car)
-    fill = [g for g in reach if g <= n_play]
-    if fill:
-        return fill, False
-    # Rule reading: the clogged-hand rule applies only when no gear the player could shift to
-    # can be filled with non-Heat cards; then all non-Heat cards are played, plus Heat cards.
-    return [g for g in reach if g <= len(hand)], True
+    # Rule reading: step 1 (shift) is a free choice (「そのままにするか、1段階上げ下げするかを
+    # 選べる」) and step 2's shortfall (「ギアの枚数分のカードがプレイできない場合のみ」) is judged
+    # for the gear chosen, so a gear the playable cards cannot fill is open too, filled with Heat.
+    gears = [g for g in reachable_gears(car) if g <= len(hand)]
+    return gears, [g for g in gears if g > n_play]
 
 
 def check_submission(st: dict, car: dict, ids: list[int]) -> str | None:
@@ -219,10 +218,11 @@ def check_submission(st: dict, car: dict, ids: list[int]) -> str | None:
     if abs(n - g) == 2 and not car["engine"]:
         return t("Shifting 2 gears costs 1 Heat from your Engine, and it is empty.")
     if n_heat:
-        _, clogged = fillable_gears(st, car)
-        if not clogged:
+        n_play = sum(1 for c in hand if PLAYABLE[cards[c]])
+        if n <= n_play:
+            # Your non-Heat cards can fill this gear: Heat cards stay in hand.
             return t("Heat cards can't be played.")
-        if n - n_heat != sum(1 for c in hand if PLAYABLE[cards[c]]):
+        if n - n_heat != n_play:
             return t("Your hand is clogged: play all your non-Heat cards and make up the rest with Heat.")
     return None
 
