@@ -449,6 +449,82 @@ def test_a_decayed_one_card_set_still_counts_for_blocking():
     assert [a["cards"] for a in E.legal_actions(st, 0) if a["type"] == "block"] == [[C("Recon Lap")]]
 
 
+def end_of_turn_with_sets(sets, prefs1=None):
+    """Seat 1 holds PON `sets`; the four seats play one card each and the turn ends (4 players:
+    two course cards are left out of the circuit, so one can sit in a PON set)."""
+    st, _ = arrange(4, order=[0, 1, 2, 3], circuit={0: "Blind Crest", 1: "Chicane"},
+                    throttles={0: ["Draft"], 1: []},
+                    hands={0: ["Scavenge"], 1: ["Recon Lap"], 2: ["Pit Board"], 3: ["Fuel Save"]}, pon={1: sets},
+                    prefs={0: NEVER, 1: {**NEVER, **(prefs1 or {})}, 2: NEVER, 3: NEVER})
+    ev = []
+    for seat, name in ((0, "Scavenge"), (1, "Recon Lap"), (2, "Pit Board"), (3, "Fuel Save")):
+        st, e = play(st, seat, name)
+        ev += e
+    return st, ev
+
+
+def test_decay_drops_the_cheapest_card_of_the_set_by_default():
+    """"PON1組につき、その中の好きな1枚": the owner's choice; "auto" drops the card whose loss costs
+    least - the course card (no event) before the racing cards, though it is the oldest."""
+    st, ev = end_of_turn_with_sets([["Wet Patch", "Inside Line", "Lucky Break"]])
+    assert st["current"] == 1 and E.to_act(st) == [0]  # no question
+    assert names(st["pon"][1][0]) == ["Inside Line", "Lucky Break"]
+    assert "Wet Patch" in names(st["discard"])
+    assert "P2's PON decays (end of turn): 4 · Wet Patch (course) to the discard." in texts(ev)
+
+
+def test_decay_ask_lets_the_owner_choose_the_card_of_each_set():
+    st, ev = end_of_turn_with_sets([["Wet Patch", "Inside Line", "Lucky Break"], ["Tow", "Pit Stop"], ["Grip"]],
+                                   prefs1={"decay": "ask"})
+    assert E.to_act(st) == [1] and st["current"] == 1  # the next turn waits for the choice
+    assert len(st["pon"][1]) == 2  # the one-card set had no choice: it decayed at once
+    assert "P2 chooses which PON cards decay (end of turn)." in texts(ev)
+    acts = E.legal_actions(st, 1)
+    assert sorted(a["card"] for a in acts) == sorted(cards("Wet Patch", "Inside Line", "Lucky Break", "Tow", "Pit Stop"))
+    assert all(a["type"] == "decay" for a in acts)
+    assert E.legal_actions(st, 0) == [] and E.to_act(st) == [1]
+    menu = E.menu(st, 1)
+    assert menu[0]["action"] == {"type": "decay"} and len(menu[0]["options"]) == 5
+    assert all(len(o["label"]) <= 80 and len(o["description"]) <= 100 for o in menu[0]["options"])
+    with pytest.raises(GameError):
+        act(st, 1, {"type": "decay", "card": C("Recon Lap")})  # not in a decaying set
+    with pytest.raises(GameError):
+        act(st, 1, {"type": "play", "card": C("Recon Lap")})
+    st, ev = act(st, 1, {"type": "decay", "card": C("Lucky Break")})
+    assert "P2's PON decays (end of turn): 4 · Lucky Break to the discard." in texts(ev)
+    assert E.to_act(st) == [1]
+    assert sorted(a["card"] for a in E.legal_actions(st, 1)) == sorted(cards("Tow", "Pit Stop"))
+    with pytest.raises(GameError):  # that set has decayed already this time
+        act(st, 1, {"type": "decay", "card": C("Inside Line")})
+    st, ev = act(st, 1, {"type": "decay", "card": C("Tow")})
+    assert [names(p) for p in st["pon"][1]] == [["Wet Patch", "Inside Line"], ["Pit Stop"]]
+    assert {"Lucky Break", "Tow", "Grip"} <= set(names(st["discard"]))
+    assert not st["decay"] and E.to_act(st) == [0]  # the next course has begun
+
+
+def test_decay_ask_switched_to_auto_resolves_at_once():
+    st, _ = end_of_turn_with_sets([["Wet Patch", "Inside Line", "Lucky Break"]], prefs1={"decay": "ask"})
+    assert E.to_act(st) == [1]
+    st, _ = act(st, 1, {"type": "prefs", "decay": "auto"})
+    assert names(st["pon"][1][0]) == ["Inside Line", "Lucky Break"] and E.to_act(st) == [0]
+
+
+def test_decay_ask_after_a_successful_overtake_then_the_chain_goes_on():
+    """"オーバーテイクに成功したら、PONがあれば減衰します。「PON1組につき、その中の好きな1枚」"."""
+    st, _ = arrange(order=[0, 1, 2], turn_order=[2, 0, 1], circuit={0: "Back Straight"}, throttles={0: ["Tow"]},
+                    hands={0: ["Dive Bomb"], 1: ["Covering"], 2: ["Inside Line", "Draft"]},
+                    pon={2: [["Switchback", "Hold the Line", "Sideswipe"]]},
+                    prefs={0: YIELD, 1: YIELD, 2: {**NEVER, "decay": "ask"}})
+    st, ev = play(st, 2, "Inside Line")
+    assert st["order"] == [0, 2, 1] and E.to_act(st) == [2]  # first overtake done, decay asked
+    st, ev = act(st, 2, {"type": "decay", "card": C("Switchback")})
+    assert st["order"] == [2, 0, 1]  # the chain went on: seat 0 yielded too
+    assert E.to_act(st) == [2]  # ... and the second decay asks again
+    st, ev = act(st, 2, {"type": "decay", "card": C("Sideswipe")})
+    assert names(st["pon"][2][0]) == ["Hold the Line"]
+    assert {"Switchback", "Sideswipe"} <= set(names(st["discard"]))
+
+
 def test_game_ends_after_the_last_course_and_first_place_wins():
     """Q&A "ゲームの終了条件は? 最終コースを暫定順位1位で通過する"."""
     st, _ = arrange(order=[1, 2, 0], current=11, circuit={11: "Blind Crest"}, throttles={11: ["Draft"]},

@@ -19,6 +19,9 @@ preferences each seat may change at any time ({"type": "prefs", ...}):
   block   "auto" (block whenever possible, cheapest cards), "ask", "yield"      default auto
   refill  "auto" | "ask": the end-of-turn throttle pick                         default auto
   discard "auto" | "ask": which card to drop when over the hand limit           default auto
+  decay   "auto" | "ask": which card of each PON set decays                     default auto
+  events  "auto" | "ask" | "never": pauses in your own turn to offer events    default auto
+          (see _attack_pause)
 Decisions a seat makes in its own main phase (which card, slipstream pick, throttle pick,
 events) are always asked, except when only one choice exists.
 
@@ -52,11 +55,32 @@ NUMBERS = ("1", "2", "3", "4")
 PON_PREFS = ("auto", "never", "ask")
 BLOCK_PREFS = ("auto", "ask", "yield")
 PICK_PREFS = ("auto", "ask")
+EVENT_PREFS = ("auto", "ask", "never")
+# The one-word standing preferences and their values (the first is the default).
+SIMPLE_PREFS = {"block": BLOCK_PREFS, "refill": PICK_PREFS, "discard": PICK_PREFS, "decay": PICK_PREFS,
+                "events": EVENT_PREFS}
 BACK_HIDDEN = 3  # the last three courses stay face down at setup
 
 
 def default_prefs() -> dict[str, Any]:
-    return {"pon": {n: "auto" for n in NUMBERS}, "block": "auto", "refill": "auto", "discard": "auto"}
+    return {"pon": {n: "auto" for n in NUMBERS}, "block": "auto", "refill": "auto", "discard": "auto",
+            "decay": "auto", "events": "auto"}
+
+
+def _pref(st: State, seat: int, key: str) -> str:
+    """A standing preference; states saved before the key existed get its default."""
+    return st["prefs"][seat].get(key) or default_prefs()[key]
+
+
+def _decaying(st: State) -> dict[str, Any]:
+    """Seats choosing which card of a PON set decays: {seat: {"sets": [set index], "why": text}}
+    (.get: states saved before decay choices existed have no such key)."""
+    return st.get("decay") or {}
+
+
+def _interrupted(st: State) -> bool:
+    """A hand-limit discard or a decay choice is awaited: everything else waits for it."""
+    return bool(st["excess"]) or bool(st.get("decay"))
 
 
 def _num(cid: int) -> int:
@@ -161,21 +185,56 @@ def _decay(st: State, ev: list[Event], seat: int, why: str) -> None:
     # disappears when its last card decays. The Q&A makes decay one card at a time (per
     # successful overtake and per turn end), which would be pointless if a set stopped counting
     # after its first lost card.
-    # Rule reading: which card a decaying set loses is the owner's free choice in the rules; all
-    # cards of a set share its number, so the engine takes the newest one automatically (the
-    # choice only decides which same-numbered card reaches the public discard).
+    # Rule reading: 「PON1組につき、その中の好きな1枚」: the owner picks the card of each set
+    # (they differ in events, and the dropped one becomes takeable from the discard). "auto"
+    # drops the card whose loss costs least (auto.choose_decay); "ask" waits for the owner on
+    # every set with a real choice (two cards or more), like a hand-limit discard.
     """
     sets = st["pon"][seat]
     if not sets:
         return
+    ask = _pref(st, seat, "decay") == "ask"
     lost = []
+    waiting = []
     for pset in sets:
-        cid = pset.pop()
+        if ask and len(pset) > 1:
+            waiting.append(pset)
+            continue
+        cid = pset.pop(auto.choose_decay(st, seat, pset))
         st["discard"].append(cid)
         lost.append(cid)
     st["pon"][seat] = [s for s in sets if s]
-    _pub(st, ev, t("{p}'s PON decays ({why}): {cards} to the discard.", p=_p(seat), why=why,
-                   cards=_labels(lost)))
+    if lost:
+        _pub(st, ev, t("{p}'s PON decays ({why}): {cards} to the discard.", p=_p(seat), why=why,
+                       cards=_labels(lost)))
+    if waiting:
+        # Sets that wait keep two cards or more, so their indices stay valid until answered.
+        idx = [i for i, s in enumerate(st["pon"][seat]) if any(s is w for w in waiting)]
+        st.setdefault("decay", {})[str(seat)] = {"sets": idx, "why": why}
+        _pub(st, ev, t("{p} chooses which PON cards decay ({why}).", p=_p(seat), why=why))
+
+
+def _decay_choice(st: State, ev: list[Event], seat: int, cid: int) -> None:
+    """`seat` drops card `cid` from one of its sets waiting to decay."""
+    pending = st["decay"][str(seat)]
+    sets = st["pon"][seat]
+    i = next(i for i in pending["sets"] if cid in sets[i])
+    sets[i].remove(cid)
+    st["discard"].append(cid)
+    pending["sets"].remove(i)
+    _pub(st, ev, t("{p}'s PON decays ({why}): {cards} to the discard.", p=_p(seat), why=pending["why"],
+                   cards=_label(cid)))
+    if not pending["sets"]:
+        del st["decay"][str(seat)]
+
+
+def _decay_auto(st: State, ev: list[Event], seat: int) -> None:
+    """A seat waiting on decay choices that switched to "auto": the sets decay now."""
+    pending = _decaying(st).get(str(seat))
+    while pending and pending["sets"]:
+        pset = st["pon"][seat][pending["sets"][0]]
+        _decay_choice(st, ev, seat, pset[auto.choose_decay(st, seat, pset)])
+        pending = _decaying(st).get(str(seat))
 
 
 # -- the engine ------------------------------------------------------------------------------------
@@ -234,6 +293,7 @@ class PonEngine:
             "pick": None,
             "refill_queue": [],
             "excess": {},
+            "decay": {},
             "turn": {"events": [], "discounts": {}, "mods": {}, "flags": {}},
             "prefs": [default_prefs() for _ in range(seats)],
             "log": [],
@@ -278,8 +338,8 @@ class PonEngine:
         stage = st["stage"]
         if stage == "over":
             return []
-        if st["excess"]:
-            return sorted(int(s) for s in st["excess"])
+        if _interrupted(st):
+            return sorted({int(s) for s in st["excess"]} | {int(s) for s in _decaying(st)})
         if stage == "peek":
             return [st["peek_queue"][0]]
         if stage in ("play", "slip", "take", "salvage"):
@@ -354,15 +414,19 @@ class PonEngine:
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         st = state
-        if st["stage"] == "pon" and not st["excess"] and seat in st["window"]["asked"]:
+        if st["stage"] == "pon" and not _interrupted(st) and seat in st["window"]["asked"]:
             n = st["window"]["number"]  # also after answering: an answer may change until all are in
             same = sorted(c for c in st["hands"][seat] if _num(c) == n)
             return [{"type": "pon", "cards": list(p)} for p in itertools.combinations(same, 2)] + \
                 [{"type": "pon_pass"}]
         if st["stage"] == "over" or seat not in self.to_act(st):
             return []
-        if st["excess"]:
+        if str(seat) in st["excess"]:
             return [{"type": "discard", "card": c} for c in sorted(st["hands"][seat])]
+        if str(seat) in _decaying(st):
+            sets = st["pon"][seat]
+            return [{"type": "decay", "card": c}
+                    for i in _decaying(st)[str(seat)]["sets"] for c in sorted(sets[i])]
         stage = st["stage"]
         if stage == "peek":
             taken = {i for i in st["peeked"] if i is not None}
@@ -466,6 +530,8 @@ class PonEngine:
             return t("Refill: take {card} from the throttle", card=cardtxt(card))
         if kind == "discard":
             return t("Discard {card} (hand limit)", card=cardtxt(card))
+        if kind == "decay":
+            return t("PON decay: drop {card}", card=cardtxt(card))
         if kind == "block":
             cards = action.get("cards") or []
             saved = ""
@@ -521,14 +587,18 @@ class PonEngine:
             self._run(st, ev)
             return
         # An asked seat may change its PON answer until every asked seat has answered.
-        rethink = kind in ("pon", "pon_pass") and st["stage"] == "pon" and not st["excess"] \
+        rethink = kind in ("pon", "pon_pass") and st["stage"] == "pon" and not _interrupted(st) \
             and seat in st["window"]["asked"]
         if seat not in self.to_act(st) and not rethink:
             raise GameError(t("It is not your move."))
-        if st["excess"]:
+        if str(seat) in st["excess"]:
             if kind != "discard":
                 raise GameError(t("First discard down to the hand limit."))
             self._do_discard(st, seat, action, ev)
+        elif str(seat) in _decaying(st):
+            if kind != "decay":
+                raise GameError(t("First choose which card of your PON set decays."))
+            self._do_decay(st, seat, action, ev)
         else:
             handler = {
                 "peek": self._do_peek, "play": self._do_play, "event": self._do_event,
@@ -596,7 +666,7 @@ class PonEngine:
                 parts = v.split(":")
                 if len(parts) == 3 and parts[0] == "pon":
                     changes.append(("pon", parts[1], parts[2]))
-                elif len(parts) == 2 and parts[0] in ("block", "refill", "discard"):
+                elif len(parts) == 2 and parts[0] in SIMPLE_PREFS:
                     changes.append((parts[0], None, parts[1]))
                 else:
                     raise GameError(t("Unknown preference."))
@@ -606,15 +676,15 @@ class PonEngine:
                 raise GameError(t("Unknown preference."))
             for n, v in pon.items():
                 changes.append(("pon", n, v))
-            for key in ("block", "refill", "discard"):
+            for key in SIMPLE_PREFS:
                 if key in action:
                     changes.append((key, None, action[key]))
-            if set(action) - {"type", "pon", "block", "refill", "discard"}:
+            if set(action) - {"type", "pon", *SIMPLE_PREFS}:
                 raise GameError(t("Unknown preference."))
         if not changes:
             raise GameError(t("Choose a preference."))
         for key, n, value in changes:
-            allowed = {"pon": PON_PREFS, "block": BLOCK_PREFS}.get(key, PICK_PREFS)
+            allowed = PON_PREFS if key == "pon" else SIMPLE_PREFS[key]
             if value not in allowed or (key == "pon" and n not in NUMBERS):
                 raise GameError(t("Unknown preference."))
         prefs = st["prefs"][seat]
@@ -623,12 +693,23 @@ class PonEngine:
                 prefs["pon"][n] = value
             else:
                 prefs[key] = value
-        _priv(ev, seat, t("Preferences: PON {pon}; block {block}; refill {refill}; discard {discard}.",
+        _priv(ev, seat, t("Preferences: PON {pon}; block {block}; refill {refill}; discard {discard}; "
+                          "decay {decay}; events {events}.",
                           pon=" ".join(f"{n}:{prefs['pon'][n]}" for n in NUMBERS), block=prefs["block"],
-                          refill=prefs["refill"], discard=prefs["discard"]))
-        # A seat waiting on a hand-limit discard that switches to auto is resolved now.
+                          refill=prefs["refill"], discard=prefs["discard"], decay=_pref(st, seat, "decay"),
+                          events=_pref(st, seat, "events")))
+        # A seat waiting on a hand-limit discard or a decay choice that switches to auto is resolved now.
         if str(seat) in st["excess"]:
             _check_excess(st, ev, seat)
+        if str(seat) in _decaying(st) and _pref(st, seat, "decay") == "auto":
+            _decay_auto(st, ev, seat)
+
+    def _do_decay(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
+        cid = self._card_arg(action)
+        sets = st["pon"][seat]
+        if not any(cid in sets[i] for i in _decaying(st)[str(seat)]["sets"]):
+            raise GameError(t("Choose a card of your PON set that decays."))
+        _decay_choice(st, ev, seat, cid)
 
     def _do_discard(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
         cid = self._card_arg(action)
@@ -946,7 +1027,7 @@ class PonEngine:
     def _run(self, st: State, ev: list[Event]) -> None:
         """Advance through every forced step until a decision is needed (or the game ends)."""
         for _ in range(10_000):
-            if st["excess"] or st["stage"] in ("over", "peek"):
+            if _interrupted(st) or st["stage"] in ("over", "peek"):
                 return
             stage = st["stage"]
             if stage == "play":
@@ -1233,7 +1314,7 @@ class PonEngine:
                 raw = st["window"]["answers"].get(str(seat))
                 answer = raw if raw is None or raw == "pass" else [_label(c) for c in raw]
             v["me"] = {"seat": seat, "hand": hand, "peeked": peeked,
-                       "prefs": clone(st["prefs"][seat]), "pon_answer": answer,
+                       "prefs": {**default_prefs(), **clone(st["prefs"][seat])}, "pon_answer": answer,
                        "event_used": seat in st["turn"]["events"],
                        "to_act": seat in self.to_act(st)}
         return v
@@ -1261,9 +1342,14 @@ class PonEngine:
 
         if acts:
             kind = acts[0]["type"]
-            if st["excess"]:
+            if kind == "discard":
                 select(t("Over the hand limit: discard a card"), {"type": "discard"},
                        [card_option(a["card"]) for a in acts])
+            elif kind == "decay":
+                select(t("PON decays: which card of the set goes to the discard?"), {"type": "decay"},
+                       [card_option(a["card"], t("Drop {card} (PON set of {n}s)", card=_label(a["card"]),
+                                                 n=_num(a["card"])))
+                        for a in acts])
             elif kind == "peek":
                 select(t("Peek at a course"), {"type": "peek"},
                        [{"label": t("Course {k}", k=a["course"] + 1), "value": str(a["course"]),
@@ -1338,13 +1424,14 @@ class PonEngine:
                     options.append({"label": t("PON on {n}s: {value}", n=n, value=value),
                                     "value": f"pon:{n}:{value}",
                                     "description": t("now {value}", value=prefs["pon"][n])})
-        for key, values, name in (("block", BLOCK_PREFS, t("When overtaken")),
-                                  ("refill", PICK_PREFS, t("End-of-turn refill")),
-                                  ("discard", PICK_PREFS, t("Hand-limit discard"))):
-            for value in values:
-                if value != prefs[key]:
+        for key, name in (("block", t("When overtaken")), ("refill", t("End-of-turn refill")),
+                          ("discard", t("Hand-limit discard")), ("decay", t("Which PON card decays")),
+                          ("events", t("Events in your turn"))):
+            now = _pref(st, seat, key)
+            for value in SIMPLE_PREFS[key]:
+                if value != now:
                     options.append({"label": f"{name}: {value}", "value": f"{key}:{value}",
-                                    "description": t("now {value}", value=prefs[key])})
+                                    "description": t("now {value}", value=now)})
         return {"kind": "select", "placeholder": t("Preferences (auto plays for you; ask pauses for you)"),
                 "min": 1, "max": 1, "action": {"type": "prefs"}, "options": options}
 
