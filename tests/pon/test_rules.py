@@ -60,7 +60,9 @@ def test_slipstream_second_place_matching_the_throttle_takes_any_discard():
     st, ev = play(st, 1, "Slingshot")
     assert "P2 gets a slipstream." in texts(ev)
     assert st["stage"] == "slip" and E.to_act(st) == [1]
-    assert sorted(a["card"] for a in E.legal_actions(st, 1)) == sorted(cards("Tow", "Draft", "Grip"))
+    acts = E.legal_actions(st, 1)
+    assert sorted(a["card"] for a in acts if a["type"] == "slip") == sorted(cards("Tow", "Draft", "Grip"))
+    assert {"type": "event", "card": C("Fuel Save")} in acts  # "自分の手番中ならいつでも" (issue #9)
     st, _ = act(st, 1, {"type": "slip", "card": C("Draft")})  # any card, not only the top one
     assert "Draft" in hand_names(st, 1) and names(st["discard"]) == ["Tow", "Grip"]
 
@@ -569,6 +571,52 @@ def test_events_can_be_used_at_the_throttle_step_but_not_play_modifiers():
     assert events == [C("Tow")]  # Late Braking concerns the next play: not offered now
     st, _ = act(st, 0, {"type": "event", "card": C("Tow")})
     assert "Pit Stop" in hand_names(st, 0) and st["stage"] == "take"
+
+
+def chain_state(attacker_prefs=None, attacker_hand=("Inside Line", "Push to Pass", "Draft")):
+    """Seat 2 (3rd) plays Inside Line on a 4 course: seat 1 yields, seat 0 blocks with its one card."""
+    st, _ = arrange(order=[0, 1, 2], turn_order=[2, 0, 1], circuit={0: "Back Straight"}, throttles={0: ["Tow"]},
+                    discard=["Grip"], hands={0: ["Dive Bomb"], 1: ["Covering"], 2: list(attacker_hand)},
+                    prefs={0: NEVER, 1: YIELD, 2: {**NEVER, **(attacker_prefs or {})}})
+    return st
+
+
+def test_events_between_blocks_of_your_own_overtake_chain():
+    """"自分の手番中ならいつでも、手札のレーシングカード1枚を…スロットルへ置けば、そのイベント効果が
+    適用されます" (issue #9): also between the blocks of your own overtake chain."""
+    st, ev = play(chain_state(), 2, "Inside Line")
+    # default "auto": it stops because Push to Pass can change the coming blocks
+    assert st["stage"] == "attack" and E.to_act(st) == [2]
+    acts = E.legal_actions(st, 2)
+    assert {"type": "attack"} in acts and {"type": "event", "card": C("Push to Pass")} in acts
+    assert {"type": "event", "card": C("Draft")} not in acts  # "your next card": nothing left to play
+    menu = E.menu(st, 2)
+    assert menu[0]["kind"] == "buttons" and menu[0]["options"][0]["action"] == {"type": "attack"}
+    assert any(g.get("action") == {"type": "event"} for g in menu)
+    assert E.view(st, None)["overtake"]["defender"] == 1
+    st, ev = act(st, 2, {"type": "attack"})
+    assert st["order"] == [0, 2, 1] and st["stage"] == "attack" and E.to_act(st) == [2]  # between blocks
+    blocked, ev_b = act(st, 2, {"type": "attack"})
+    assert blocked["order"] == [0, 2, 1] and "P1 blocks P3 with 2 · Dive Bomb." in texts(ev_b)
+    st, ev = act(st, 2, {"type": "event", "card": C("Push to Pass")})
+    assert "P3 uses Push to Pass" in texts(ev)
+    assert st["order"] == [2, 0, 1]  # seat 0 now needs two cards: it cannot block
+
+
+def test_events_pref_never_and_ask():
+    st, ev = play(chain_state({"events": "never"}), 2, "Inside Line")
+    assert st["order"] == [0, 2, 1] and "P1 blocks P3" in texts(ev)  # no pause: the chain runs through
+    # "ask" stops even for an event that cannot change the blocks, and at a forced throttle pick
+    st, ev = play(chain_state({"events": "ask"}, ("Inside Line", "Scavenge")), 2, "Inside Line")
+    assert st["stage"] == "attack" and {"type": "event", "card": C("Scavenge")} in E.legal_actions(st, 2)
+    st, _ = act(st, 2, {"type": "attack"})
+    st, _ = act(st, 2, {"type": "attack"})
+    assert st["stage"] == "take" and E.to_act(st) == [2] and len(st["throttles"][0]) == 2
+    st, ev = play(chain_state({"events": "ask"}, ("Recon Lap", "Scavenge")), 2, "Recon Lap")
+    assert st["stage"] == "take" and len(st["throttles"][0]) == 1  # one card: only the event makes it a choice
+    assert E.legal_actions(st, 2) == [{"type": "take", "card": C("Tow")}, {"type": "event", "card": C("Scavenge")}]
+    st, _ = play(chain_state({}, ("Recon Lap", "Scavenge")), 2, "Recon Lap")
+    assert st["stage"] != "take" and E.to_act(st) == [0]  # "auto": the forced pick goes through
 
 
 def test_a_course_card_in_hand_has_no_event():

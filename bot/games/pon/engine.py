@@ -4,8 +4,8 @@ Pure rules engine over plain-data state (see bot/games/base.py for the contract)
 
 Flow of one turn (one course): turn the course up if needed and apply its course effect; then
 each seat, in the running order fixed at the start of the turn, has a main phase: play a card ->
-PON window -> (if not PON'd) slipstream -> overtake chain / block right -> take a throttle card
-and put the played card in the throttle. At the end of the turn seats refill from the throttle,
+PON window -> (if not PON'd) slipstream -> overtake chain (attack step, then the block or yield,
+per seat up) / block right -> take a throttle card and put the played card in the throttle. At the end of the turn seats refill from the throttle,
 last place first, the course and its throttle go to the discard and every PON set decays.
 
 Rule readings (ambiguities of the transcript settled by its final Q&A) are marked
@@ -23,7 +23,10 @@ preferences each seat may change at any time ({"type": "prefs", ...}):
   events  "auto" | "ask" | "never": pauses in your own turn to offer events    default auto
           (see _attack_pause)
 Decisions a seat makes in its own main phase (which card, slipstream pick, throttle pick,
-events) are always asked, except when only one choice exists.
+events) are always asked, except when only one choice exists. Events may be used at every
+step of the seat's own main phase where it holds the move, including the "attack" step before
+each block of its own overtake chain; the "events" preference says when the engine stops there
+(and at a forced slipstream or throttle pick) only to offer an event.
 
 PON window and leaks: a physical table would not learn who holds a pair unless someone declares.
 So the seats asked in a PON window are exactly the seats whose preference for the played NUMBER
@@ -44,7 +47,7 @@ from typing import Any
 
 from bot.games.base import Event, GameError, OptionSpec, State, View, clone, seat_ref
 from bot.games.pon import auto
-from bot.games.pon.content import BEFORE_PLAY_OPS, CARDS, COURSE_IDS, HAND_LIMIT, RACING_IDS
+from bot.games.pon.content import ATTACK_OPS, BEFORE_PLAY_OPS, CARDS, COURSE_IDS, HAND_LIMIT, RACING_IDS
 from bot.games.rng import Rng
 from bot.i18n import t
 
@@ -56,6 +59,10 @@ PON_PREFS = ("auto", "never", "ask")
 BLOCK_PREFS = ("auto", "ask", "yield")
 PICK_PREFS = ("auto", "ask")
 EVENT_PREFS = ("auto", "ask", "never")
+# The steps of a seat's own main phase where it holds the move (and may use its event).
+OWN_STAGES = ("play", "slip", "attack", "take")
+# Events that can change the blocks still to come in an overtake chain: "auto" stops for them.
+CHAIN_OPS = {"attack_boost", "leader_discard"}
 # The one-word standing preferences and their values (the first is the default).
 SIMPLE_PREFS = {"block": BLOCK_PREFS, "refill": PICK_PREFS, "discard": PICK_PREFS, "decay": PICK_PREFS,
                 "events": EVENT_PREFS}
@@ -342,7 +349,7 @@ class PonEngine:
             return sorted({int(s) for s in st["excess"]} | {int(s) for s in _decaying(st)})
         if stage == "peek":
             return [st["peek_queue"][0]]
-        if stage in ("play", "slip", "take", "salvage"):
+        if stage in ("play", "slip", "attack", "take", "salvage"):
             return [st["actor"]]
         if stage == "pick":
             return [st["pick"]["seat"]]
@@ -435,7 +442,9 @@ class PonEngine:
             acts = [{"type": "play", "card": c} for c in sorted(st["hands"][seat])]
             return acts + self._event_actions(st, seat)
         if stage == "slip":
-            return [{"type": "slip", "card": c} for c in st["discard"]]
+            return [{"type": "slip", "card": c} for c in st["discard"]] + self._event_actions(st, seat)
+        if stage == "attack":
+            return [{"type": "attack"}] + self._event_actions(st, seat)
         if stage == "salvage":
             return [{"type": "salvage", "card": c} for c in st["discard"]]
         if stage == "take":
@@ -452,6 +461,26 @@ class PonEngine:
                 [{"type": "yield"}]
         return []
 
+    def _own_pause(self, st: State) -> bool:
+        """On "ask" for events, a step of the actor's own turn that has only one way to go still
+        waits while the actor holds an event it may use there."""
+        actor = st["actor"]
+        return _pref(st, actor, "events") == "ask" and bool(self._event_actions(st, actor))
+
+    def _attack_pause(self, st: State) -> bool:
+        """Whether the attacker is asked before the next block of its overtake chain (it may use
+        an event there, e.g. one that makes blocking harder). "ask": whenever it holds an event
+        usable now; "auto": only an event that can change the coming blocks (CHAIN_OPS); "never":
+        no pause (events then wait for the throttle pick)."""
+        actor = st["actor"]
+        pref = _pref(st, actor, "events")
+        if pref == "never":
+            return False
+        usable = [a["card"] for a in self._event_actions(st, actor)]
+        if pref == "ask":
+            return bool(usable)
+        return any(CARDS[c].effect["op"] in CHAIN_OPS for c in usable)
+
     def _event_actions(self, st: State, seat: int) -> list[dict[str, Any]]:
         return [{"type": "event", "card": c} for c in sorted(st["hands"][seat])
                 if self._event_usable(st, seat, c)]
@@ -463,13 +492,18 @@ class PonEngine:
         # two courses left out of the circuit are shuffled into the deck) is a plain number card.
         if card.kind != "racing" or cid not in st["hands"][seat]:
             return False
-        # Rule reading: "自分の手番中ならいつでも" - an event may be used whenever the seat holds
-        # the decision in its main phase: before a play (also a replay after being PON'd) or at
-        # the throttle pick. The event card joins this throttle, so it may even be taken back.
-        if st["stage"] not in ("play", "take") or st["actor"] != seat or seat in st["turn"]["events"]:
+        # Rule reading: "自分の手番中ならいつでも" - an event may be used at every point of the
+        # seat's own main phase where it holds the move: before a play (also a replay after being
+        # PON'd), at the slipstream pick, before each block of its own overtake chain (the
+        # "attack" step, see _attack_pause) and at the throttle pick. The event card joins this
+        # throttle, so it may even be taken back. Events about "your next card" are offered only
+        # while a card is still to be played (later they would do nothing).
+        if st["stage"] not in OWN_STAGES or st["actor"] != seat or seat in st["turn"]["events"]:
             return False
         op = card.effect["op"]
         if op in BEFORE_PLAY_OPS and st["stage"] != "play":
+            return False
+        if op in ATTACK_OPS and st["stage"] == "take":
             return False
         cur = st["current"]
         others = [c for c in st["hands"][seat] if c != cid]
@@ -544,6 +578,8 @@ class PonEngine:
             return t("Block with {cards}", cards=" + ".join(cardtxt(c) for c in cards)) + saved
         if kind == "yield":
             return t("Yield (let them past)")
+        if kind == "attack":
+            return t("Go on: the overtake is put to the next player")
         if kind == "peek":
             course = action.get("course")
             return t("Peek at course {k}", k=course + 1 if isinstance(course, int) else "?")
@@ -605,6 +641,7 @@ class PonEngine:
                 "pon": self._do_pon, "pon_pass": self._do_pon_pass, "slip": self._do_slip,
                 "salvage": self._do_salvage, "take": self._do_take, "refill": self._do_refill,
                 "pick": self._do_pick, "block": self._do_block, "yield": self._do_yield,
+                "attack": self._do_attack,
             }.get(kind)
             if handler is None:
                 raise GameError(t("That move is not possible now."))
@@ -858,10 +895,15 @@ class PonEngine:
         if i - 1 == 0:
             st["chase"] = None
             st["stage"] = "take"
-        # else: still "block", against the next seat up (the chain goes on)
+        else:  # the chain goes on against the next seat up; the attacker may use an event first
+            st["stage"] = "attack"
+
+    def _do_attack(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
+        self._stage(st, "attack")
+        st["stage"] = "block"
 
     def _do_event(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
-        self._stage(st, "play", "take")
+        self._stage(st, *OWN_STAGES)
         cid = self._card_arg(action)
         if cid not in st["hands"][seat]:
             raise GameError(t("You don't hold that card."))
@@ -1046,10 +1088,15 @@ class PonEngine:
             elif stage == "after_play":
                 self._after_play(st, ev)
             elif stage == "slip":
-                if len(st["discard"]) != 1:
+                if len(st["discard"]) > 1 or (st["discard"] and self._own_pause(st)):
                     return
-                self._take_from_discard(st, ev, st["actor"], st["discard"][0], t("slipstream"))
-                st["stage"] = "overtake"
+                if st["discard"]:
+                    self._take_from_discard(st, ev, st["actor"], st["discard"][0], t("slipstream"))
+                st["stage"] = "overtake"  # (an event may have emptied the discard meanwhile)
+            elif stage == "attack":
+                if self._attack_pause(st):
+                    return
+                st["stage"] = "block"
             elif stage == "overtake":
                 self._overtake(st, ev)
             elif stage == "block":
@@ -1065,7 +1112,7 @@ class PonEngine:
                     self._block(st, ev, defender, choice)
             elif stage == "take":
                 throttle = st["throttles"][st["current"]]
-                if len(throttle) > 1:
+                if len(throttle) > 1 or (throttle and self._own_pause(st)):
                     return
                 if throttle:
                     self._take_throttle(st, ev, st["actor"], throttle[0])
@@ -1214,7 +1261,7 @@ class PonEngine:
             _pub(st, ev, t("{p} leads and takes the block right for this turn.", p=_p(actor)))
             return
         st["chase"] = {"attacker": actor}
-        st["stage"] = "block"
+        st["stage"] = "attack"
         _pub(st, ev, t("{p} attacks {d}!", p=_p(actor), d=_p(self._defender(st))))
 
     def _finish_turn(self, st: State, ev: list[Event]) -> None:
@@ -1260,7 +1307,7 @@ class PonEngine:
                 "known_by": [s for s in range(st["seats"]) if i in st["known"][s]] if not up else [],
             })
         chase = None
-        if st["stage"] == "block":
+        if st["stage"] in ("attack", "block"):
             attacker = st["chase"]["attacker"]
             defender = self._defender(st)
             specific, anys, need, right = self._requirement(st, attacker, defender)
@@ -1355,13 +1402,20 @@ class PonEngine:
                        [{"label": t("Course {k}", k=a["course"] + 1), "value": str(a["course"]),
                          "description": t("face up") if st["face_up"][a["course"]] else t("face down")}
                         for a in acts])
-            elif st["stage"] in ("play", "take"):
-                main = [a for a in acts if a["type"] in ("play", "take")]
-                if st["stage"] == "play":
+            elif st["stage"] in OWN_STAGES:
+                stage = st["stage"]
+                main = [a for a in acts if a["type"] != "event"]
+                if stage == "play":
                     select(t("Play a card"), {"type": "play"}, [card_option(a["card"]) for a in main])
-                else:
+                elif stage == "take":
                     select(t("Take a card from the throttle"), {"type": "take"},
                            [card_option(a["card"]) for a in main])
+                elif stage == "slip":
+                    select(t("Slipstream: take a card from the discard"), {"type": "slip"},
+                           [card_option(a["card"]) for a in reversed(main)])
+                else:  # attack: an event now, or on to the block
+                    groups.append({"kind": "buttons", "options": [
+                        {"label": t("Go on with the overtake"), "action": {"type": "attack"}, "style": "primary"}]})
                 events = [a for a in acts if a["type"] == "event"]
                 if events:
                     select(t("Use an event (once per turn)"), {"type": "event"},

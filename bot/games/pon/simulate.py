@@ -29,7 +29,7 @@ from bot.games.pon.engine import ENGINE, _rank
 
 STRATEGIES = ("random", "greedy", "ponhappy")
 ASK_ALL = {"type": "prefs", "pon": {n: "ask" for n in "1234"}, "block": "ask", "refill": "ask", "discard": "ask",
-           "decay": "ask"}
+           "decay": "ask", "events": "ask"}
 PON_ASK = {"type": "prefs", "pon": {n: "ask" for n in "1234"}}
 
 
@@ -112,14 +112,16 @@ def choose(st: dict[str, Any], seat: int, strategy: str, rnd: random.Random) -> 
         if pons and (ponhappy or auto.choose_pon_pair(st, seat, st["window"]["number"])):
             return pons[0]
         return {"type": "pon_pass"}
-    if stage in ("play", "take"):
+    if stage in ("play", "slip", "attack", "take"):
         events = [a for a in acts if a["type"] == "event" and _want_event(st, seat, a["card"])]
         if events:
             return events[0]
         main = [a for a in acts if a["type"] != "event"]
         if stage == "play":
             return max(main, key=lambda a: (_play_score(st, seat, a["card"], ponhappy), -a["card"]))
-        return {"type": "take", "card": auto.choose_take(st, seat, [a["card"] for a in main])}
+        if stage == "attack":
+            return {"type": "attack"}
+        return {"type": stage, "card": auto.choose_take(st, seat, [a["card"] for a in main])}
     if kind in ("slip", "salvage", "refill") or (kind == "pick" and "card" in acts[0]):
         cards = [a["card"] for a in acts]
         if kind == "pick" and st["pick"]["op"] in ("pon_add",):
