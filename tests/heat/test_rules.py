@@ -89,7 +89,7 @@ def test_short_hand_rule_plays_heat_and_does_not_move():
            discard=[], engine=0, prefs={"adrenaline": "always", "cooldown": "auto"})
     parked(st, 1, 60)
     gears, clogged = rules.fillable_gears(st, car(st, 0))
-    assert clogged and gears == [2, 3, 4]
+    assert gears == [2, 3, 4] and clogged == [2, 3, 4]
     with pytest.raises(GameError, match="clogged"):
         submit(st, 0, ["heat", "heat"])  # every non-Heat card must be played
     with pytest.raises(GameError):
@@ -103,6 +103,45 @@ def test_short_hand_rule_plays_heat_and_does_not_move():
     assert c["engine"] == []  # steps 4-8 skipped: the last car got no Adrenaline/cooldown
     v = E.view(st, None)["cars"][0]
     assert v["clogged"] and not v["adrenaline"] and v["speed"] == 0
+
+
+def test_clogged_hand_is_judged_for_the_gear_chosen():
+    """Issue #9: 「そのままにするか、1段階上げ下げするかを選べる」, and only then
+    「もしギアの枚数分のカードがプレイできない場合のみ、不足分だけヒートカードをプレイに加えられる」.
+    Gear 4, 2 Heat in the Engine, five Heat cards, a 2 and a 3 in hand: gear 2 (2-gear shift),
+    3 and 4 (both clogged) are all open."""
+    st = new()
+    setcar(st, 0, pos=20, lane=2, gear=4, hand=["heat"] * 5 + ["speed2", "speed3"], deck=["speed1"] * 8,
+           discard=[], engine=2, prefs=QUIET)
+    parked(st, 1, 60)
+    gears, clogged = rules.fillable_gears(st, car(st, 0))
+    assert gears == [2, 3, 4] and clogged == [3, 4]
+    subs = sorted(codes(st, a["cards"]) for a in E.legal_actions(st, 0) if a["type"] == "submit")
+    assert subs == [["heat", "heat", "speed2", "speed3"], ["heat", "speed2", "speed3"], ["speed2", "speed3"]]
+    labels = [E.describe_action(st, 0, a) for a in E.legal_actions(st, 0) if a["type"] == "submit"]
+    assert "Gear 2: 3 + 2 (2-gear shift: 1 Heat)" in labels
+    assert any(x.startswith("Gear 4:") and "clogged" in x for x in labels)
+    with pytest.raises(GameError, match="Heat cards can't be played"):
+        submit(st, 0, ["speed2", "heat"])  # gear 2 can be filled without Heat
+    with pytest.raises(GameError, match="clogged"):
+        submit(st, 0, ["speed2", "heat", "heat"])  # gear 3: every non-Heat card first
+    me = E.view(st, 0)["me"]
+    assert me["gears"] == [2, 3, 4] and me["clogged_gears"] == [3, 4]
+    sel = E.menu(st, 0)[0]
+    assert (sel["min"], sel["max"]) == (2, 4) and len(sel["options"]) == 7
+    assert all(len(o["label"]) <= 100 and len(o.get("description", "")) <= 100 for o in sel["options"])
+    # staying in gear 4 is allowed: the car is clogged, does not move and drops to gear 1
+    st4, _ = round_(st, {0: ["speed2", "speed3", "heat", "heat"]})
+    c = car(st4, 0)
+    assert c["pos"] == 20 and c["gear"] == 1 and len(c["engine"]) == 2
+    assert E.view(st4, None)["cars"][0]["clogged"]
+    # shifting down to 3 is allowed too (free, one gear): same outcome, gear 1 after
+    st3, _ = round_(st, {0: ["speed2", "speed3", "heat"]})
+    assert car(st3, 0)["pos"] == 20 and car(st3, 0)["gear"] == 1
+    # gear 2 with the two Speed cards: a 2-gear shift paying 1 Heat, and the car moves 5
+    st2, _ = round_(st, {0: ["speed2", "speed3"]})
+    assert car(st2, 0)["pos"] == 25 and car(st2, 0)["gear"] == 2
+    assert E.view(st2, None)["cars"][0]["heat_paid"] == 1
 
 
 # ---------------------------------------------------------------- step 3: reveal and move
@@ -282,6 +321,81 @@ def test_no_boost_with_an_empty_engine():
     parked(st, 1, 2)
     st, _ = round_(st, {0: ["speed1"]})
     assert car(st, 0)["pos"] == 21
+
+
+def _order_case(prefs):
+    """Issue #9's example: seat 0 ends its move on 20 (last car: Adrenaline), space 22 is full
+    (both spots), 21 is free, and the boost will show a 2."""
+    st = new(seats=3)
+    setcar(st, 0, pos=18, lane=2, gear=1, hand=["speed2"] * 7, deck=["speed2"] * 9, engine=3,
+           prefs={"boost": "always", "adrenaline": "always", "slipstream": "never", **prefs})
+    parked(st, 1, 22, lane=1)
+    parked(st, 2, 22, lane=2)
+    return st
+
+
+def test_boost_and_adrenaline_in_any_order_best_lands_farthest():
+    """「自分が得たシンボルを任意の順番で解決できる」: Adrenaline first reaches 21, then the boost's
+    2 reaches 23; boost first would stop on 21 (22 full) and the +1 would find 22 full again."""
+    st = _order_case({})
+    assert rules.DEFAULT_PREFS["order"] == "best"
+    st, ev = round_(st, {0: ["speed2"]})
+    assert st["phase"] == "submit"  # settled by the standing preference: no question
+    c = car(st, 0)
+    assert c["pos"] == 23 and E.view(st, None)["cars"][0]["speed"] == 5
+    lines = E.view(st, None)["last_round"][-1]["lines"]
+    assert lines.index("Adrenaline +1 → speed 3") < lines.index("Boost (1 Heat): +2 → speed 5")
+
+
+def test_boost_adrenaline_order_ask_gives_a_real_choice():
+    st = _order_case({"order": "ask"})
+    st, ev = round_(st, {0: ["speed2"]})
+    assert st["phase"] == "decide" and st["pending"] == {"seat": 0, "type": "order"}
+    assert [a for a in E.legal_actions(st, 0) if a["type"] == "order"] == [
+        {"type": "order", "first": "adrenaline"}, {"type": "order", "first": "boost"}]
+    buttons = E.menu(st, 0)[0]["options"]
+    assert [b["label"] for b in buttons] == ["Adrenaline first", "Boost first"]
+    assert "which goes first" in E.view(st, 0)["me"]["decision"]["prompt"]
+    with pytest.raises(GameError):
+        E.apply(st, 0, {"type": "order", "first": "slipstream"})
+    boost_first, _ = E.apply(st, 0, {"type": "order", "first": "boost"})
+    assert car(boost_first, 0)["pos"] == 21  # 22 full twice: the two moves are not added up
+    adr_first, _ = E.apply(st, 0, {"type": "order", "first": "adrenaline"})
+    assert car(adr_first, 0)["pos"] == 23
+    # switching the preference back to "best" during the pause settles it
+    best, _ = E.apply(st, 0, {"type": "prefs", "order": "best"})
+    assert best["phase"] == "submit" and car(best, 0)["pos"] == 23
+
+
+def test_boost_adrenaline_order_asks_only_when_it_can_change_the_landing():
+    st = new(seats=2)
+    setcar(st, 0, pos=18, lane=2, gear=1, hand=["speed2"] * 7, deck=["speed2"] * 9, engine=3,
+           prefs={"boost": "always", "adrenaline": "always", "slipstream": "never", "order": "ask"})
+    parked(st, 1, 40)  # nobody near: both orders land on 23
+    st, _ = round_(st, {0: ["speed2"]})
+    assert st["phase"] == "submit" and car(st, 0)["pos"] == 23
+
+
+def test_best_order_boosts_first_when_the_space_ahead_is_full():
+    # Car on 20, space 21 full: the +1 first would stay on 20; boost 2 first reaches 22, then 23.
+    st = new(seats=3)
+    setcar(st, 0, pos=18, lane=2, gear=1, hand=["speed2"] * 7, deck=["speed2"] * 9, engine=3,
+           prefs={"boost": "always", "adrenaline": "always", "slipstream": "never"})
+    parked(st, 1, 21, lane=1)
+    parked(st, 2, 21, lane=2)
+    st, _ = round_(st, {0: ["speed2"]})
+    assert car(st, 0)["pos"] == 23
+
+
+def test_boost_and_adrenaline_asks_resume_in_the_chosen_order():
+    st = _order_case({"order": "ask", "boost": "ask", "adrenaline": "ask"})
+    st, _ = round_(st, {0: ["speed2"]})
+    st, _ = E.apply(st, 0, {"type": "order", "first": "adrenaline"})
+    assert st["pending"]["type"] == "adrenaline"
+    st, _ = E.apply(st, 0, {"type": "adrenaline", "use": True})
+    assert st["pending"]["type"] == "boost" and car(st, 0)["pos"] == 21
+    st, _ = E.apply(st, 0, {"type": "boost", "use": True})
+    assert st["phase"] == "submit" and car(st, 0)["pos"] == 23
 
 
 # ---------------------------------------------------------------- step 6: slipstream
@@ -607,3 +721,20 @@ def test_a_finished_car_may_still_boost_but_draws_no_more():
     c = car(st, 0)
     assert c["fin"] and c["pos"] == 142  # 4 + boost 2, no slipstream after the line
     assert len(c["hand"]) == 6  # no refill once finished
+
+
+def test_a_round_paused_at_adrenaline_by_the_old_fixed_order_resumes():
+    """A state saved mid-round by the fixed-order engine (paused at the Adrenaline step, no
+    order fields in the round record) still resumes, with the boost counted as done."""
+    st = _order_case({"order": "ask", "adrenaline": "ask"})
+    st, _ = round_(st, {0: ["speed2"]})
+    st, _ = E.apply(st, 0, {"type": "order", "first": "boost"})
+    assert st["pending"]["type"] == "adrenaline" and car(st, 0)["pos"] == 21
+    rd = car(st, 0)["rd"]
+    del rd["first"], rd["done"]
+    del car(st, 0)["prefs"]["order"]
+    st["res"]["step"] = rules.S_ADR
+    st, _ = E.apply(st, 0, {"type": "adrenaline", "use": True})
+    assert st["phase"] == "submit" and car(st, 0)["pos"] == 21
+    assert E.view(st, None)["cars"][0]["speed"] == 5 and len(car(st, 0)["engine"]) == 2  # one boost
+    assert E.view(st, 0)["me"]["prefs"]["order"] == "best"

@@ -20,7 +20,8 @@ def play(st, seat, name):
 
 def test_default_prefs_play_without_asking():
     assert default_prefs() == {"pon": {"1": "auto", "2": "auto", "3": "auto", "4": "auto"},
-                               "block": "auto", "refill": "auto", "discard": "auto"}
+                               "block": "auto", "refill": "auto", "discard": "auto", "decay": "auto",
+                               "events": "auto"}
     st, _ = arrange(order=[0, 1, 2], circuit={0: "Blind Crest"}, throttles={0: ["Grip"]},
                     hands={0: ["Scavenge", "Draft"], 1: ["Slingshot", "Switchback", "Tow"], 2: ["Covering"]})
     st, ev = play(st, 0, "Scavenge")
@@ -121,11 +122,15 @@ def test_prefs_by_select_values_and_by_dict_are_private():
     assert st["prefs"][2]["pon"]["4"] == "ask" and all(e.to == 2 for e in ev)
     st, ev = act(st, 2, {"type": "prefs", "block": "yield", "refill": "ask", "discard": "ask", "pon": {"1": "never"}})
     assert st["prefs"][2] == {"pon": {"1": "never", "2": "auto", "3": "auto", "4": "ask"},
-                              "block": "yield", "refill": "ask", "discard": "ask"}
+                              "block": "yield", "refill": "ask", "discard": "ask", "decay": "auto", "events": "auto"}
+    st, ev = act(st, 2, {"type": "prefs", "values": ["decay:ask"]})
+    st, ev = act(st, 2, {"type": "prefs", "events": "never"})
+    assert (st["prefs"][2]["decay"], st["prefs"][2]["events"]) == ("ask", "never")
     assert E.view(st, 2)["me"]["prefs"]["block"] == "yield"
     assert "yield" not in json.dumps(E.view(st, None))
     for bad in ({"values": ["pon:5:ask"]}, {"values": ["pon:1:maybe"]}, {"block": "never"}, {"values": []},
-                {"values": "pon:1:ask"}, {"pon": ["1"]}, {"colour": "red"}, {}, {"refill": "yield"}):
+                {"values": "pon:1:ask"}, {"pon": ["1"]}, {"colour": "red"}, {}, {"refill": "yield"},
+                {"decay": "never"}, {"events": "yield"}):
         with pytest.raises(GameError):
             act(st, 2, {"type": "prefs", **bad})
 

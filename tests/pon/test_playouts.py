@@ -16,7 +16,8 @@ from bot.games.pon.simulate import choose
 ALL = list(range(len(CARDS)))
 PREF_CHANGES = [{"pon": {"3": "ask"}}, {"pon": {"1": "never"}}, {"block": "ask"}, {"block": "yield"},
                 {"refill": "ask"}, {"discard": "ask"}, {"pon": {n: "auto" for n in "1234"}, "block": "auto"},
-                {"values": ["pon:2:ask"]}, {"values": ["discard:auto"]}]
+                {"values": ["pon:2:ask"]}, {"values": ["discard:auto"]}, {"decay": "ask"}, {"values": ["decay:auto"]},
+                {"events": "ask"}, {"events": "never"}, {"values": ["events:auto"]}]
 
 
 def locations(st):

@@ -60,7 +60,9 @@ def test_slipstream_second_place_matching_the_throttle_takes_any_discard():
     st, ev = play(st, 1, "Slingshot")
     assert "P2 gets a slipstream." in texts(ev)
     assert st["stage"] == "slip" and E.to_act(st) == [1]
-    assert sorted(a["card"] for a in E.legal_actions(st, 1)) == sorted(cards("Tow", "Draft", "Grip"))
+    acts = E.legal_actions(st, 1)
+    assert sorted(a["card"] for a in acts if a["type"] == "slip") == sorted(cards("Tow", "Draft", "Grip"))
+    assert {"type": "event", "card": C("Fuel Save")} in acts  # "自分の手番中ならいつでも" (issue #9)
     st, _ = act(st, 1, {"type": "slip", "card": C("Draft")})  # any card, not only the top one
     assert "Draft" in hand_names(st, 1) and names(st["discard"]) == ["Tow", "Grip"]
 
@@ -449,6 +451,82 @@ def test_a_decayed_one_card_set_still_counts_for_blocking():
     assert [a["cards"] for a in E.legal_actions(st, 0) if a["type"] == "block"] == [[C("Recon Lap")]]
 
 
+def end_of_turn_with_sets(sets, prefs1=None):
+    """Seat 1 holds PON `sets`; the four seats play one card each and the turn ends (4 players:
+    two course cards are left out of the circuit, so one can sit in a PON set)."""
+    st, _ = arrange(4, order=[0, 1, 2, 3], circuit={0: "Blind Crest", 1: "Chicane"},
+                    throttles={0: ["Draft"], 1: []},
+                    hands={0: ["Scavenge"], 1: ["Recon Lap"], 2: ["Pit Board"], 3: ["Fuel Save"]}, pon={1: sets},
+                    prefs={0: NEVER, 1: {**NEVER, **(prefs1 or {})}, 2: NEVER, 3: NEVER})
+    ev = []
+    for seat, name in ((0, "Scavenge"), (1, "Recon Lap"), (2, "Pit Board"), (3, "Fuel Save")):
+        st, e = play(st, seat, name)
+        ev += e
+    return st, ev
+
+
+def test_decay_drops_the_cheapest_card_of_the_set_by_default():
+    """"PON1組につき、その中の好きな1枚": the owner's choice; "auto" drops the card whose loss costs
+    least - the course card (no event) before the racing cards, though it is the oldest."""
+    st, ev = end_of_turn_with_sets([["Wet Patch", "Inside Line", "Lucky Break"]])
+    assert st["current"] == 1 and E.to_act(st) == [0]  # no question
+    assert names(st["pon"][1][0]) == ["Inside Line", "Lucky Break"]
+    assert "Wet Patch" in names(st["discard"])
+    assert "P2's PON decays (end of turn): 4 · Wet Patch (course) to the discard." in texts(ev)
+
+
+def test_decay_ask_lets_the_owner_choose_the_card_of_each_set():
+    st, ev = end_of_turn_with_sets([["Wet Patch", "Inside Line", "Lucky Break"], ["Tow", "Pit Stop"], ["Grip"]],
+                                   prefs1={"decay": "ask"})
+    assert E.to_act(st) == [1] and st["current"] == 1  # the next turn waits for the choice
+    assert len(st["pon"][1]) == 2  # the one-card set had no choice: it decayed at once
+    assert "P2 chooses which PON cards decay (end of turn)." in texts(ev)
+    acts = E.legal_actions(st, 1)
+    assert sorted(a["card"] for a in acts) == sorted(cards("Wet Patch", "Inside Line", "Lucky Break", "Tow", "Pit Stop"))
+    assert all(a["type"] == "decay" for a in acts)
+    assert E.legal_actions(st, 0) == [] and E.to_act(st) == [1]
+    menu = E.menu(st, 1)
+    assert menu[0]["action"] == {"type": "decay"} and len(menu[0]["options"]) == 5
+    assert all(len(o["label"]) <= 80 and len(o["description"]) <= 100 for o in menu[0]["options"])
+    with pytest.raises(GameError):
+        act(st, 1, {"type": "decay", "card": C("Recon Lap")})  # not in a decaying set
+    with pytest.raises(GameError):
+        act(st, 1, {"type": "play", "card": C("Recon Lap")})
+    st, ev = act(st, 1, {"type": "decay", "card": C("Lucky Break")})
+    assert "P2's PON decays (end of turn): 4 · Lucky Break to the discard." in texts(ev)
+    assert E.to_act(st) == [1]
+    assert sorted(a["card"] for a in E.legal_actions(st, 1)) == sorted(cards("Tow", "Pit Stop"))
+    with pytest.raises(GameError):  # that set has decayed already this time
+        act(st, 1, {"type": "decay", "card": C("Inside Line")})
+    st, ev = act(st, 1, {"type": "decay", "card": C("Tow")})
+    assert [names(p) for p in st["pon"][1]] == [["Wet Patch", "Inside Line"], ["Pit Stop"]]
+    assert {"Lucky Break", "Tow", "Grip"} <= set(names(st["discard"]))
+    assert not st["decay"] and E.to_act(st) == [0]  # the next course has begun
+
+
+def test_decay_ask_switched_to_auto_resolves_at_once():
+    st, _ = end_of_turn_with_sets([["Wet Patch", "Inside Line", "Lucky Break"]], prefs1={"decay": "ask"})
+    assert E.to_act(st) == [1]
+    st, _ = act(st, 1, {"type": "prefs", "decay": "auto"})
+    assert names(st["pon"][1][0]) == ["Inside Line", "Lucky Break"] and E.to_act(st) == [0]
+
+
+def test_decay_ask_after_a_successful_overtake_then_the_chain_goes_on():
+    """"オーバーテイクに成功したら、PONがあれば減衰します。「PON1組につき、その中の好きな1枚」"."""
+    st, _ = arrange(order=[0, 1, 2], turn_order=[2, 0, 1], circuit={0: "Back Straight"}, throttles={0: ["Tow"]},
+                    hands={0: ["Dive Bomb"], 1: ["Covering"], 2: ["Inside Line", "Draft"]},
+                    pon={2: [["Switchback", "Hold the Line", "Sideswipe"]]},
+                    prefs={0: YIELD, 1: YIELD, 2: {**NEVER, "decay": "ask"}})
+    st, ev = play(st, 2, "Inside Line")
+    assert st["order"] == [0, 2, 1] and E.to_act(st) == [2]  # first overtake done, decay asked
+    st, ev = act(st, 2, {"type": "decay", "card": C("Switchback")})
+    assert st["order"] == [2, 0, 1]  # the chain went on: seat 0 yielded too
+    assert E.to_act(st) == [2]  # ... and the second decay asks again
+    st, ev = act(st, 2, {"type": "decay", "card": C("Sideswipe")})
+    assert names(st["pon"][2][0]) == ["Hold the Line"]
+    assert {"Switchback", "Sideswipe"} <= set(names(st["discard"]))
+
+
 def test_game_ends_after_the_last_course_and_first_place_wins():
     """Q&A "ゲームの終了条件は? 最終コースを暫定順位1位で通過する"."""
     st, _ = arrange(order=[1, 2, 0], current=11, circuit={11: "Blind Crest"}, throttles={11: ["Draft"]},
@@ -493,6 +571,52 @@ def test_events_can_be_used_at_the_throttle_step_but_not_play_modifiers():
     assert events == [C("Tow")]  # Late Braking concerns the next play: not offered now
     st, _ = act(st, 0, {"type": "event", "card": C("Tow")})
     assert "Pit Stop" in hand_names(st, 0) and st["stage"] == "take"
+
+
+def chain_state(attacker_prefs=None, attacker_hand=("Inside Line", "Push to Pass", "Draft")):
+    """Seat 2 (3rd) plays Inside Line on a 4 course: seat 1 yields, seat 0 blocks with its one card."""
+    st, _ = arrange(order=[0, 1, 2], turn_order=[2, 0, 1], circuit={0: "Back Straight"}, throttles={0: ["Tow"]},
+                    discard=["Grip"], hands={0: ["Dive Bomb"], 1: ["Covering"], 2: list(attacker_hand)},
+                    prefs={0: NEVER, 1: YIELD, 2: {**NEVER, **(attacker_prefs or {})}})
+    return st
+
+
+def test_events_between_blocks_of_your_own_overtake_chain():
+    """"自分の手番中ならいつでも、手札のレーシングカード1枚を…スロットルへ置けば、そのイベント効果が
+    適用されます" (issue #9): also between the blocks of your own overtake chain."""
+    st, ev = play(chain_state(), 2, "Inside Line")
+    # default "auto": it stops because Push to Pass can change the coming blocks
+    assert st["stage"] == "attack" and E.to_act(st) == [2]
+    acts = E.legal_actions(st, 2)
+    assert {"type": "attack"} in acts and {"type": "event", "card": C("Push to Pass")} in acts
+    assert {"type": "event", "card": C("Draft")} not in acts  # "your next card": nothing left to play
+    menu = E.menu(st, 2)
+    assert menu[0]["kind"] == "buttons" and menu[0]["options"][0]["action"] == {"type": "attack"}
+    assert any(g.get("action") == {"type": "event"} for g in menu)
+    assert E.view(st, None)["overtake"]["defender"] == 1
+    st, ev = act(st, 2, {"type": "attack"})
+    assert st["order"] == [0, 2, 1] and st["stage"] == "attack" and E.to_act(st) == [2]  # between blocks
+    blocked, ev_b = act(st, 2, {"type": "attack"})
+    assert blocked["order"] == [0, 2, 1] and "P1 blocks P3 with 2 · Dive Bomb." in texts(ev_b)
+    st, ev = act(st, 2, {"type": "event", "card": C("Push to Pass")})
+    assert "P3 uses Push to Pass" in texts(ev)
+    assert st["order"] == [2, 0, 1]  # seat 0 now needs two cards: it cannot block
+
+
+def test_events_pref_never_and_ask():
+    st, ev = play(chain_state({"events": "never"}), 2, "Inside Line")
+    assert st["order"] == [0, 2, 1] and "P1 blocks P3" in texts(ev)  # no pause: the chain runs through
+    # "ask" stops even for an event that cannot change the blocks, and at a forced throttle pick
+    st, ev = play(chain_state({"events": "ask"}, ("Inside Line", "Scavenge")), 2, "Inside Line")
+    assert st["stage"] == "attack" and {"type": "event", "card": C("Scavenge")} in E.legal_actions(st, 2)
+    st, _ = act(st, 2, {"type": "attack"})
+    st, _ = act(st, 2, {"type": "attack"})
+    assert st["stage"] == "take" and E.to_act(st) == [2] and len(st["throttles"][0]) == 2
+    st, ev = play(chain_state({"events": "ask"}, ("Recon Lap", "Scavenge")), 2, "Recon Lap")
+    assert st["stage"] == "take" and len(st["throttles"][0]) == 1  # one card: only the event makes it a choice
+    assert E.legal_actions(st, 2) == [{"type": "take", "card": C("Tow")}, {"type": "event", "card": C("Scavenge")}]
+    st, _ = play(chain_state({}, ("Recon Lap", "Scavenge")), 2, "Recon Lap")
+    assert st["stage"] != "take" and E.to_act(st) == [0]  # "auto": the forced pick goes through
 
 
 def test_a_course_card_in_hand_has_no_event():

@@ -23,8 +23,8 @@ def random_submission(state: dict, seat: int, rnd: random.Random) -> dict:
     d = 2 if car["engine"] else 1
     lo, hi = max(1, g - d), min(MAX_GEAR, g + d, n)
     if hi < lo:  # clogged hand: every non-Heat card plus Heat cards
-        gears, _ = rules.fillable_gears(state, car)
-        k = rnd.choice(gears)
+        _, clogged = rules.fillable_gears(state, car)
+        k = rnd.choice(clogged)
         heat = [c for c in car["hand"] if not PLAYABLE[cards[c]]]
         return {"type": "submit", "cards": playable + heat[:k - n]}
     rand = rnd.random

@@ -3,8 +3,8 @@
 Flow: each round every racing car makes ONE private submission ({"type": "submit", "cards":
 [ids]}; the number of cards is the new gear). A submission may be replaced until the last one
 arrives; then the round resolves by itself in race order. Standing preferences ({"type":
-"prefs", ...}) decide slipstream, boost, adrenaline, cooldown and discard; only an "ask"
-preference pauses the resolution for that car's decision.
+"prefs", ...}) decide slipstream, boost, adrenaline, cooldown, discard and the boost/adrenaline
+order; only an "ask" preference pauses the resolution for that car's decision.
 """
 from __future__ import annotations
 
@@ -14,22 +14,23 @@ from typing import Any
 
 from bot.games.base import Event, GameError, OptionSpec
 from bot.games.heat import content, rules
-from bot.games.heat.rules import (DISCARDABLE, KIND, LABEL, PLAYABLE, PREFS, SHORT, SPEED,
-                                  seat_name)
+from bot.games.heat.rules import (DEFAULT_PREFS, DISCARDABLE, KIND, LABEL, PLAYABLE, PREFS, SHORT,
+                                  SPEED, seat_name)
 from bot.games.rng import Rng
 from bot.i18n import t
 
-DECISIONS = ("slipstream", "boost", "adrenaline", "cooldown", "discard")
+DECISIONS = ("slipstream", "boost", "adrenaline", "cooldown", "discard", "order")
 _TRACK_ALIASES = {
     "us": "usa", "united states": "usa", "fr": "france", "gb": "great_britain", "uk": "great_britain",
     "great britain": "great_britain", "britain": "great_britain", "it": "italy", "italia": "italy",
 }
 _PREF_NAMES = {
     "slipstream": "Slipstream", "boost": "Boost", "adrenaline": "Adrenaline", "cooldown": "Cooldown",
-    "discard": "Discard",
+    "discard": "Discard", "order": "Boost/Adrenaline order",
 }
 _PREF_VALUES = {
     "smart": "Smart", "always": "Always", "never": "Never", "ask": "Ask me", "auto": "Auto", "keep": "Keep all",
+    "best": "Best",
 }
 _KIND_ORDER = {"speed": 0, "upgrade": 1, "stress": 2, "heat": 3}
 
@@ -156,18 +157,19 @@ class HeatEngine:
         if not car["fin"]:
             for key, values in PREFS.items():
                 for v in values:
-                    if v != car["prefs"][key]:
+                    if v != car["prefs"].get(key, DEFAULT_PREFS[key]):
                         out.append({"type": "prefs", key: v})
         return out
 
     def _submissions(self, state: dict, car: dict) -> list[list[int]]:
         gears, clogged = rules.fillable_gears(state, car)
         playable, heat = rules.split_hand(state, car)
-        if clogged:
-            return [playable + heat[:g - len(playable)] for g in gears]
         out = []
         for g in gears:
-            out.extend(_distinct_subsets(state, playable, g))
+            if g in clogged:  # every playable card, Heat for the rest (one way: Heat cards are alike)
+                out.append(playable + heat[:g - len(playable)])
+            else:
+                out.extend(_distinct_subsets(state, playable, g))
         return out
 
     def _decision_actions(self, state: dict, car: dict, pending: dict) -> list[dict]:
@@ -176,6 +178,8 @@ class HeatEngine:
             return [{"type": "slipstream", "take": True}, {"type": "slipstream", "take": False}]
         if kind in ("boost", "adrenaline"):
             return [{"type": kind, "use": True}, {"type": kind, "use": False}]
+        if kind == "order":
+            return [{"type": "order", "first": "adrenaline"}, {"type": "order", "first": "boost"}]
         cards = state["cards"]
         if kind == "cooldown":
             heat = [c for c in car["hand"] if KIND[cards[c]] == "heat"]
@@ -293,6 +297,10 @@ class HeatEngine:
             value = action.get("use")
             if not isinstance(value, bool):
                 raise GameError(t("Say yes or no."))
+        elif kind == "order":
+            value = action.get("first")
+            if value not in ("boost", "adrenaline"):
+                raise GameError(t("Say which goes first: boost or adrenaline."))
         else:
             ids = _parse_ids(action)
             if len(set(ids)) != len(ids) or any(c not in car["hand"] for c in ids):
@@ -332,6 +340,9 @@ class HeatEngine:
             return t("Boost: pay 1 Heat to reveal cards until a Speed card and add it to your speed?")
         if kind == "adrenaline":
             return t("Adrenaline: move 1 more space (+1 speed)?")
+        if kind == "order":
+            return t("Boost and Adrenaline each move on their own and the order changes where you "
+                     "can land: which goes first? (You still decide each one when it comes.)")
         if kind == "cooldown":
             return t("Cooldown: return up to {n} Heat cards from your hand to your Engine.", n=p["max"])
         return t("Discard any cards you don't want (not Heat or Stress), or keep them all.")
@@ -363,6 +374,8 @@ class HeatEngine:
                 return t("Boost: pay 1 Heat") if action.get("use") else t("Boost: no")
             if kind == "adrenaline":
                 return t("Adrenaline: move +1") if action.get("use") else t("Adrenaline: stay")
+            if kind == "order":
+                return t("Adrenaline first") if action.get("first") == "adrenaline" else t("Boost first")
             if kind == "cooldown":
                 return t("Cool down {n} Heat", n=len(_parse_ids(action)))
             if kind == "discard":
@@ -463,12 +476,14 @@ class HeatEngine:
                      for c in hand],
             "played": [{"id": c, "label": t(LABEL[cards[c]])} for c in car["played"]],
             "submission": submission,
-            "prefs": dict(car["prefs"]),
+            "prefs": {**DEFAULT_PREFS, **car["prefs"]},
             "deck_count": len(car["deck"]),
             "discard_count": len(car["discard"]),
             "engine_heat": len(car["engine"]),
             "gears": gears if state["phase"] == "submit" and not car["fin"] else [],
-            "clogged": clogged,
+            # clogged: some gear open to you can only be filled with Heat (then the car won't move)
+            "clogged": bool(clogged),
+            "clogged_gears": clogged if state["phase"] == "submit" and not car["fin"] else [],
             "decision": decision,
         }
 
@@ -492,24 +507,29 @@ class HeatEngine:
                 if KIND[code] == "stress":
                     desc = t("Reveals cards until a Speed card")
                 elif not PLAYABLE[code]:
-                    desc = t("Only because your hand is clogged")
+                    desc = t("Only for gear {g}+ (clogged hand: all non-Heat cards + Heat, no move)",
+                             g=min(clogged))
                 else:
                     desc = t("Speed {v}", v=SPEED[code])
                 options.append({"label": t(LABEL[code]), "value": str(c), "description": desc[:100]})
             lo, hi = min(gears), min(max(gears), len(options))
             if car["sub"] is not None:
                 ph = t("Sent: {desc}. Pick again to change.", desc=self._describe_submit(state, car, car["sub"]))
-            elif clogged:
+            elif clogged and len(clogged) == len(gears):
                 ph = t("Clogged hand: play all non-Heat cards + Heat ({lo}-{hi} cards, no move)", lo=lo, hi=hi)
+            elif clogged:
+                ph = t("Gear {g} now: pick {lo}-{hi} cards; {k}+ = all non-Heat + Heat, no move",
+                       g=car["gear"], lo=lo, hi=hi, k=min(clogged))
             else:
                 ph = t("Gear {g} now: pick {lo}-{hi} cards (cards = new gear)", g=car["gear"], lo=lo, hi=hi)
             groups.append({"kind": "select", "placeholder": ph[:100], "min": lo, "max": hi,
                            "action": {"type": "submit"}, "options": options})
         elif state["phase"] == "decide" and state["pending"] and state["pending"]["seat"] == seat:
             groups.extend(self._decision_menu(state, car, state["pending"]))
+        prefs = {**DEFAULT_PREFS, **car["prefs"]}
         groups.append({"kind": "buttons", "options": [
-            {"label": f"{t(_PREF_NAMES[k])}: {t(_PREF_VALUES[car['prefs'][k]])}"[:80],
-             "action": {"type": "prefs", k: vals[(vals.index(car["prefs"][k]) + 1) % len(vals)]},
+            {"label": f"{t(_PREF_NAMES[k])}: {t(_PREF_VALUES[prefs[k]])}"[:80],
+             "action": {"type": "prefs", k: vals[(vals.index(prefs[k]) + 1) % len(vals)]},
              "style": "secondary"}
             for k, vals in PREFS.items()]})
         return groups
@@ -529,6 +549,11 @@ class HeatEngine:
             return [{"kind": "buttons", "options": [
                 {"label": t("Adrenaline +1"), "action": {"type": "adrenaline", "use": True}, "style": "success"},
                 {"label": t("Stay"), "action": {"type": "adrenaline", "use": False}, "style": "secondary"}]}]
+        if kind == "order":
+            return [{"kind": "buttons", "options": [
+                {"label": t("Adrenaline first"), "action": {"type": "order", "first": "adrenaline"},
+                 "style": "primary"},
+                {"label": t("Boost first"), "action": {"type": "order", "first": "boost"}, "style": "primary"}]}]
         if kind == "cooldown":
             heat = [c for c in car["hand"] if KIND[cards[c]] == "heat"]
             return [{"kind": "buttons", "options": [

@@ -50,11 +50,15 @@ PREFS: dict[str, tuple[str, ...]] = {
     "adrenaline": ("smart", "always", "never", "ask"),
     "cooldown": ("auto", "ask"),
     "discard": ("keep", "ask"),
+    # Step 5: which of Boost and the Adrenaline +1 goes first when the order changes the landing.
+    "order": ("best", "ask"),
 }
 DEFAULT_PREFS = {k: v[0] for k, v in PREFS.items()}
 
 # Per-car steps 3-9 of a round, in order; a paused resolution resumes at its step index.
-# (Step 4, Adrenaline, is marked during "move"; step 5, React, is cooldown + boost + adrenaline.)
+# (Step 4, Adrenaline, is marked during "move"; step 5, React, is cooldown, then boost and the
+# adrenaline +1 in the order the player likes: both run under S_BOOST, rd["first"] holds the order
+# and rd["done"] the symbols already resolved, "b" and/or "a".)
 STEPS = ("move", "cooldown", "boost", "adrenaline", "slipstream", "corners", "discard", "refill")
 S_MOVE, S_COOL, S_BOOST, S_ADR, S_SLIP, S_CORNERS, S_DISCARD, S_REFILL = range(len(STEPS))
 DONE = -1
@@ -180,19 +184,18 @@ def split_hand(st: dict, car: dict) -> tuple[list[int], list[int]]:
     return ([c for c in hand if PLAYABLE[cards[c]]], [c for c in hand if not PLAYABLE[cards[c]]])
 
 
-def fillable_gears(st: dict, car: dict) -> tuple[list[int], bool]:
-    """(gears the submission may use, clogged). Clogged: no reachable gear can be filled with
-    playable cards, so Heat cards make up the shortfall (and the car will not move)."""
+def fillable_gears(st: dict, car: dict) -> tuple[list[int], list[int]]:
+    """(gears the submission may use, the clogged ones among them). A gear is clogged when the
+    playable (non-Heat) cards in hand cannot fill it: then every playable card is played and Heat
+    cards make up the shortfall (and the car will not move)."""
     cards = st["cards"]
     hand = car["hand"]
     n_play = sum(1 for c in hand if PLAYABLE[cards[c]])
-    reach = reachable_gears(car)
-    fill = [g for g in reach if g <= n_play]
-    if fill:
-        return fill, False
-    # Rule reading: the clogged-hand rule applies only when no gear the player could shift to
-    # can be filled with non-Heat cards; then all non-Heat cards are played, plus Heat cards.
-    return [g for g in reach if g <= len(hand)], True
+    # Rule reading: step 1 (shift) is a free choice (「そのままにするか、1段階上げ下げするかを
+    # 選べる」) and step 2's shortfall (「ギアの枚数分のカードがプレイできない場合のみ」) is judged
+    # for the gear chosen, so a gear the playable cards cannot fill is open too, filled with Heat.
+    gears = [g for g in reachable_gears(car) if g <= len(hand)]
+    return gears, [g for g in gears if g > n_play]
 
 
 def check_submission(st: dict, car: dict, ids: list[int]) -> str | None:
@@ -219,10 +222,11 @@ def check_submission(st: dict, car: dict, ids: list[int]) -> str | None:
     if abs(n - g) == 2 and not car["engine"]:
         return t("Shifting 2 gears costs 1 Heat from your Engine, and it is empty.")
     if n_heat:
-        _, clogged = fillable_gears(st, car)
-        if not clogged:
+        n_play = sum(1 for c in hand if PLAYABLE[cards[c]])
+        if n <= n_play:
+            # Your non-Heat cards can fill this gear: Heat cards stay in hand.
             return t("Heat cards can't be played.")
-        if n - n_heat != sum(1 for c in hand if PLAYABLE[cards[c]]):
+        if n - n_heat != n_play:
             return t("Your hand is clogged: play all your non-Heat cards and make up the rest with Heat.")
     return None
 
@@ -436,7 +440,7 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, str]]:
             heat = pay_heat(car, 1)
             lines.append(t("Shifted 2 gears ({a} → {b}): 1 Heat").format(a=old, b=len(sub)))
         car["rd"] = {"round": rnd, "shown": False, "start": car["pos"], "speed": None, "rev": [],
-                     "adr": False, "boost": False, "slip": False, "heat": heat, "spun": False,
+                     "adr": False, "boost": False, "first": None, "done": "", "slip": False, "heat": heat, "spun": False,
                      "clog": False, "cool": 0, "lines": lines, "ans": {}}
         hand = car["hand"]
         for cid in sub:
@@ -488,6 +492,100 @@ def _ask(st: dict, seat: int, kind: str, step: int, **extra: Any) -> int:
 
 def _discarded(n: int) -> str:
     return " " + t("({n} discarded)").format(n=n)
+
+
+def _react_open(car: dict, rd: dict, sym: str) -> bool:
+    """Whether the boost / the Adrenaline +1 may still happen this round (preferences allowing)."""
+    if sym == "boost":
+        return car["prefs"]["boost"] != "never" and bool(car["engine"]) and not rd["boost"] \
+            and "b" not in rd.get("done", "")
+    return rd["adr"] and car["prefs"]["adrenaline"] != "never" and "a" not in rd.get("done", "")
+
+
+def _two_moves(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]], a: int, b: int) -> int:
+    """Where the car ends after a move of `a` spaces, then one of `b` (each lands on its own)."""
+    car = st["cars"][seat]
+    pos = car["pos"]
+    if a > 0:
+        pos, _ = landing(st, tr, seat, pos + a, occ)
+    if b > 0:
+        pos, _ = landing(st, tr, seat, pos + b, occ)
+    return pos
+
+
+# A boost flips one Speed card (1-4), or nothing (0) when no Speed card is left.
+BOOST_VALUES = (0, 1, 2, 3, 4)
+
+
+def order_matters(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]]) -> bool:
+    """Whether boost-then-Adrenaline and Adrenaline-then-boost can end on different spaces, for
+    any boost value (judged before the flip: the order is chosen without seeing the deck)."""
+    return any(_two_moves(st, tr, seat, occ, v, 1) != _two_moves(st, tr, seat, occ, 1, v) for v in BOOST_VALUES)
+
+
+def best_first(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]]) -> str:
+    """The "best" order: the one that lands farthest whatever the boost shows. Landing is
+    monotone, so the Adrenaline goes first exactly when the space just ahead has a free spot
+    (then it never ends behind the other order); otherwise the boost goes first."""
+    car = st["cars"][seat]
+    ahead, _ = landing(st, tr, seat, car["pos"] + 1, occ)
+    return "adrenaline" if ahead == car["pos"] + 1 else "boost"
+
+
+def _react_boost(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tuple[int, int]]) -> bool:
+    """Step 5, one boost (1 Heat from the Engine, flip until a Speed card, move that far).
+    Returns True when it waits for the player's answer."""
+    car = st["cars"][seat]
+    rd = car["rd"]
+    ans = rd["ans"]
+    pref = car["prefs"]["boost"]
+    if pref != "never" and car["engine"] and not rd["boost"]:
+        use = True
+        if pref == "ask":
+            if "boost" not in ans:
+                _ask(st, seat, "boost", S_BOOST)
+                return True
+            use = ans.pop("boost")
+        elif pref == "smart":
+            # Boost only when even the best flip (4) cannot cost Heat at a corner.
+            end, _ = landing(st, tr, seat, car["pos"] + 4, occ)
+            use = smart_move_ok(tr, car, end, rd["speed"] + 4)
+        if use:
+            cards = st["cards"]
+            rd["heat"] += pay_heat(car, 1)
+            rd["boost"] = True
+            found, aside = flip_to_speed(st, car, rng)
+            v = SPEED[cards[found]] if found is not None else 0
+            rd["speed"] += v
+            rd["rev"].append([BOOST_SOURCE, cards[found] if found is not None else FLIP_NOTHING])
+            rd["lines"].append(t("Boost (1 Heat): +{v}{aside} → speed {s}").format(
+                v=v, s=rd["speed"], aside=_discarded(len(aside)) if aside else ""))
+            move(st, tr, seat, v, occ)
+    return False
+
+
+def _react_adrenaline(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tuple[int, int]]) -> bool:
+    """Step 5, the Adrenaline +1 (a separate move; it counts as speed for corners).
+    Returns True when it waits for the player's answer."""
+    car = st["cars"][seat]
+    rd = car["rd"]
+    ans = rd["ans"]
+    pref = car["prefs"]["adrenaline"]
+    if rd["adr"] and pref != "never":
+        use = True
+        if pref == "ask":
+            if "adrenaline" not in ans:
+                _ask(st, seat, "adrenaline", S_BOOST)
+                return True
+            use = ans.pop("adrenaline")
+        elif pref == "smart":
+            end, _ = landing(st, tr, seat, car["pos"] + 1, occ)
+            use = smart_move_ok(tr, car, end, rd["speed"] + 1)
+        if use:
+            rd["speed"] += 1
+            rd["lines"].append(t("Adrenaline +1 → speed {s}").format(s=rd["speed"]))
+            move(st, tr, seat, 1, occ)
+    return False
 
 
 def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, occ: set[tuple[int, int]]) -> int:
@@ -553,9 +651,9 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
 
     if step <= S_COOL:
         # 5. React: Heat cards from the hand back to the Engine (gear 1: 3, gear 2: 1, +1 Adrenaline).
-        # Rule reading: the symbols are resolved in a fixed order, cooldown (it can only help a
-        # boost), then boost, then the Adrenaline +1; each move lands on its own (they are not
-        # added up to pass cars) and all of their speed counts for the corner checks.
+        # Rule reading: the seed lets the symbols go in any order (「任意の順番で」); cooldown always
+        # goes first: it only puts Heat back in the Engine (which a boost may need) and never
+        # changes a move, so no other order can do better.
         n = COOLDOWN.get(car["gear"], 0) + (1 if rd["adr"] else 0)
         if n:
             hand = car["hand"]
@@ -575,46 +673,31 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
                 if ids:
                     lines.append(t("Cooled down {n} Heat").format(n=len(ids)))
 
-    if step <= S_BOOST:
-        # 5. React: one boost (1 Heat from the Engine, flip until a Speed card, move that far).
-        pref = prefs["boost"]
-        if pref != "never" and car["engine"] and not rd["boost"]:
-            use = True
-            if pref == "ask":
-                if "boost" not in ans:
-                    return _ask(st, seat, "boost", S_BOOST)
-                use = ans.pop("boost")
-            elif pref == "smart":
-                # Boost only when even the best flip (4) cannot cost Heat at a corner.
-                end, _ = landing(st, tr, seat, car["pos"] + 4, occ)
-                use = smart_move_ok(tr, car, end, rd["speed"] + 4)
-            if use:
-                rd["heat"] += pay_heat(car, 1)
-                rd["boost"] = True
-                found, aside = flip_to_speed(st, car, rng)
-                v = SPEED[cards[found]] if found is not None else 0
-                rd["speed"] += v
-                rd["rev"].append([BOOST_SOURCE, cards[found] if found is not None else FLIP_NOTHING])
-                lines.append(t("Boost (1 Heat): +{v}{aside} → speed {s}").format(
-                    v=v, s=rd["speed"], aside=_discarded(len(aside)) if aside else ""))
-                move(st, tr, seat, v, occ)
-
     if step <= S_ADR:
-        # 5. React: the Adrenaline +1 (a separate move; it counts as speed for corners).
-        pref = prefs["adrenaline"]
-        if rd["adr"] and pref != "never":
-            use = True
-            if pref == "ask":
-                if "adrenaline" not in ans:
-                    return _ask(st, seat, "adrenaline", S_ADR)
-                use = ans.pop("adrenaline")
-            elif pref == "smart":
-                end, _ = landing(st, tr, seat, car["pos"] + 1, occ)
-                use = smart_move_ok(tr, car, end, rd["speed"] + 1)
-            if use:
-                rd["speed"] += 1
-                lines.append(t("Adrenaline +1 → speed {s}").format(s=rd["speed"]))
-                move(st, tr, seat, 1, occ)
+        # 5. React: the boost and the Adrenaline +1, each a move of its own (they are not added up
+        # to pass cars); all of their speed counts for the corner checks.
+        # Rule reading: 「自分が得たシンボルを任意の順番で解決できる」: the player picks which goes
+        # first, when both are open and the order can change where the car lands.
+        if step == S_ADR and rd.get("first") is None:
+            rd["first"], rd["done"] = "boost", "b"  # a round paused at S_ADR by an older version
+        first = rd.get("first")
+        if first is None:
+            first = "boost"
+            if _react_open(car, rd, "boost") and _react_open(car, rd, "adrenaline") \
+                    and order_matters(st, tr, seat, occ):
+                if prefs.get("order", "best") == "ask":  # (.get: cars saved before "order" existed)
+                    if "order" not in ans:
+                        return _ask(st, seat, "order", S_BOOST)
+                    first = ans.pop("order")
+                else:
+                    first = best_first(st, tr, seat, occ)
+            rd["first"] = first
+        for sym in (("boost", "adrenaline") if first == "boost" else ("adrenaline", "boost")):
+            if sym[0] in rd.get("done", ""):
+                continue
+            if (_react_boost if sym == "boost" else _react_adrenaline)(st, tr, seat, rng, occ):
+                return S_BOOST
+            rd["done"] = rd.get("done", "") + sym[0]
 
     if step <= S_SLIP:
         # 6. Slipstream: +2 spaces, once, not counted as speed.

@@ -62,3 +62,12 @@ def choose_take(st: State, seat: int, cards: list[int]) -> int:
 def choose_discard(st: State, seat: int) -> int:
     """The card `seat` values least in its hand."""
     return min(st["hands"][seat], key=lambda x: (card_value(st, seat, x), x))
+
+
+def choose_decay(st: State, seat: int, pset: list[int]) -> int:
+    """The index of the card a decaying PON set of `seat` loses: the one whose loss costs least.
+    Every card of a set has the set's number, so the set counts the same whatever goes; what
+    differs is the card that lands face up in the discard, where anyone may take it. Drop the
+    card `seat` values least in hand (a course card, which has no event, before a racing card);
+    on a tie the newest card, as the fixed rule did before."""
+    return min(range(len(pset)), key=lambda i: (card_value(st, seat, pset[i]), -i))

@@ -38,9 +38,12 @@ EVENT_OPS: dict[str, set[str]] = {
     "pon_add": set(),
     "swap_course": set(),
 }
-# Events whose effect concerns the card you are about to play (or its overtake): only
-# usable before a card is played, never at the throttle step.
-BEFORE_PLAY_OPS = {"line", "slip_any", "attack_boost"}
+# Events whose effect concerns the card you are about to play: only usable before a card is
+# played (later in the turn they would do nothing).
+BEFORE_PLAY_OPS = {"line", "slip_any"}
+# Events whose effect concerns your overtakes: usable until the last block of your chain (before
+# the play, at the slipstream pick, between blocks), not at the throttle step.
+ATTACK_OPS = {"attack_boost"}
 
 HAND_LIMIT = 5
 COURSE_COUNT = 12

@@ -4,8 +4,8 @@ Pure rules engine over plain-data state (see bot/games/base.py for the contract)
 
 Flow of one turn (one course): turn the course up if needed and apply its course effect; then
 each seat, in the running order fixed at the start of the turn, has a main phase: play a card ->
-PON window -> (if not PON'd) slipstream -> overtake chain / block right -> take a throttle card
-and put the played card in the throttle. At the end of the turn seats refill from the throttle,
+PON window -> (if not PON'd) slipstream -> overtake chain (attack step, then the block or yield,
+per seat up) / block right -> take a throttle card and put the played card in the throttle. At the end of the turn seats refill from the throttle,
 last place first, the course and its throttle go to the discard and every PON set decays.
 
 Rule readings (ambiguities of the transcript settled by its final Q&A) are marked
@@ -19,8 +19,14 @@ preferences each seat may change at any time ({"type": "prefs", ...}):
   block   "auto" (block whenever possible, cheapest cards), "ask", "yield"      default auto
   refill  "auto" | "ask": the end-of-turn throttle pick                         default auto
   discard "auto" | "ask": which card to drop when over the hand limit           default auto
+  decay   "auto" | "ask": which card of each PON set decays                     default auto
+  events  "auto" | "ask" | "never": pauses in your own turn to offer events    default auto
+          (see _attack_pause)
 Decisions a seat makes in its own main phase (which card, slipstream pick, throttle pick,
-events) are always asked, except when only one choice exists.
+events) are always asked, except when only one choice exists. Events may be used at every
+step of the seat's own main phase where it holds the move, including the "attack" step before
+each block of its own overtake chain; the "events" preference says when the engine stops there
+(and at a forced slipstream or throttle pick) only to offer an event.
 
 PON window and leaks: a physical table would not learn who holds a pair unless someone declares.
 So the seats asked in a PON window are exactly the seats whose preference for the played NUMBER
@@ -41,7 +47,7 @@ from typing import Any
 
 from bot.games.base import Event, GameError, OptionSpec, State, View, clone, seat_ref
 from bot.games.pon import auto
-from bot.games.pon.content import BEFORE_PLAY_OPS, CARDS, COURSE_IDS, HAND_LIMIT, RACING_IDS
+from bot.games.pon.content import ATTACK_OPS, BEFORE_PLAY_OPS, CARDS, COURSE_IDS, HAND_LIMIT, RACING_IDS
 from bot.games.rng import Rng
 from bot.i18n import t
 
@@ -52,11 +58,36 @@ NUMBERS = ("1", "2", "3", "4")
 PON_PREFS = ("auto", "never", "ask")
 BLOCK_PREFS = ("auto", "ask", "yield")
 PICK_PREFS = ("auto", "ask")
+EVENT_PREFS = ("auto", "ask", "never")
+# The steps of a seat's own main phase where it holds the move (and may use its event).
+OWN_STAGES = ("play", "slip", "attack", "take")
+# Events that can change the blocks still to come in an overtake chain: "auto" stops for them.
+CHAIN_OPS = {"attack_boost", "leader_discard"}
+# The one-word standing preferences and their values (the first is the default).
+SIMPLE_PREFS = {"block": BLOCK_PREFS, "refill": PICK_PREFS, "discard": PICK_PREFS, "decay": PICK_PREFS,
+                "events": EVENT_PREFS}
 BACK_HIDDEN = 3  # the last three courses stay face down at setup
 
 
 def default_prefs() -> dict[str, Any]:
-    return {"pon": {n: "auto" for n in NUMBERS}, "block": "auto", "refill": "auto", "discard": "auto"}
+    return {"pon": {n: "auto" for n in NUMBERS}, "block": "auto", "refill": "auto", "discard": "auto",
+            "decay": "auto", "events": "auto"}
+
+
+def _pref(st: State, seat: int, key: str) -> str:
+    """A standing preference; states saved before the key existed get its default."""
+    return st["prefs"][seat].get(key) or default_prefs()[key]
+
+
+def _decaying(st: State) -> dict[str, Any]:
+    """Seats choosing which card of a PON set decays: {seat: {"sets": [set index], "why": text}}
+    (.get: states saved before decay choices existed have no such key)."""
+    return st.get("decay") or {}
+
+
+def _interrupted(st: State) -> bool:
+    """A hand-limit discard or a decay choice is awaited: everything else waits for it."""
+    return bool(st["excess"]) or bool(st.get("decay"))
 
 
 def _num(cid: int) -> int:
@@ -161,21 +192,56 @@ def _decay(st: State, ev: list[Event], seat: int, why: str) -> None:
     # disappears when its last card decays. The Q&A makes decay one card at a time (per
     # successful overtake and per turn end), which would be pointless if a set stopped counting
     # after its first lost card.
-    # Rule reading: which card a decaying set loses is the owner's free choice in the rules; all
-    # cards of a set share its number, so the engine takes the newest one automatically (the
-    # choice only decides which same-numbered card reaches the public discard).
+    # Rule reading: 「PON1組につき、その中の好きな1枚」: the owner picks the card of each set
+    # (they differ in events, and the dropped one becomes takeable from the discard). "auto"
+    # drops the card whose loss costs least (auto.choose_decay); "ask" waits for the owner on
+    # every set with a real choice (two cards or more), like a hand-limit discard.
     """
     sets = st["pon"][seat]
     if not sets:
         return
+    ask = _pref(st, seat, "decay") == "ask"
     lost = []
+    waiting = []
     for pset in sets:
-        cid = pset.pop()
+        if ask and len(pset) > 1:
+            waiting.append(pset)
+            continue
+        cid = pset.pop(auto.choose_decay(st, seat, pset))
         st["discard"].append(cid)
         lost.append(cid)
     st["pon"][seat] = [s for s in sets if s]
-    _pub(st, ev, t("{p}'s PON decays ({why}): {cards} to the discard.", p=_p(seat), why=why,
-                   cards=_labels(lost)))
+    if lost:
+        _pub(st, ev, t("{p}'s PON decays ({why}): {cards} to the discard.", p=_p(seat), why=why,
+                       cards=_labels(lost)))
+    if waiting:
+        # Sets that wait keep two cards or more, so their indices stay valid until answered.
+        idx = [i for i, s in enumerate(st["pon"][seat]) if any(s is w for w in waiting)]
+        st.setdefault("decay", {})[str(seat)] = {"sets": idx, "why": why}
+        _pub(st, ev, t("{p} chooses which PON cards decay ({why}).", p=_p(seat), why=why))
+
+
+def _decay_choice(st: State, ev: list[Event], seat: int, cid: int) -> None:
+    """`seat` drops card `cid` from one of its sets waiting to decay."""
+    pending = st["decay"][str(seat)]
+    sets = st["pon"][seat]
+    i = next(i for i in pending["sets"] if cid in sets[i])
+    sets[i].remove(cid)
+    st["discard"].append(cid)
+    pending["sets"].remove(i)
+    _pub(st, ev, t("{p}'s PON decays ({why}): {cards} to the discard.", p=_p(seat), why=pending["why"],
+                   cards=_label(cid)))
+    if not pending["sets"]:
+        del st["decay"][str(seat)]
+
+
+def _decay_auto(st: State, ev: list[Event], seat: int) -> None:
+    """A seat waiting on decay choices that switched to "auto": the sets decay now."""
+    pending = _decaying(st).get(str(seat))
+    while pending and pending["sets"]:
+        pset = st["pon"][seat][pending["sets"][0]]
+        _decay_choice(st, ev, seat, pset[auto.choose_decay(st, seat, pset)])
+        pending = _decaying(st).get(str(seat))
 
 
 # -- the engine ------------------------------------------------------------------------------------
@@ -234,6 +300,7 @@ class PonEngine:
             "pick": None,
             "refill_queue": [],
             "excess": {},
+            "decay": {},
             "turn": {"events": [], "discounts": {}, "mods": {}, "flags": {}},
             "prefs": [default_prefs() for _ in range(seats)],
             "log": [],
@@ -278,11 +345,11 @@ class PonEngine:
         stage = st["stage"]
         if stage == "over":
             return []
-        if st["excess"]:
-            return sorted(int(s) for s in st["excess"])
+        if _interrupted(st):
+            return sorted({int(s) for s in st["excess"]} | {int(s) for s in _decaying(st)})
         if stage == "peek":
             return [st["peek_queue"][0]]
-        if stage in ("play", "slip", "take", "salvage"):
+        if stage in ("play", "slip", "attack", "take", "salvage"):
             return [st["actor"]]
         if stage == "pick":
             return [st["pick"]["seat"]]
@@ -354,15 +421,19 @@ class PonEngine:
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         st = state
-        if st["stage"] == "pon" and not st["excess"] and seat in st["window"]["asked"]:
+        if st["stage"] == "pon" and not _interrupted(st) and seat in st["window"]["asked"]:
             n = st["window"]["number"]  # also after answering: an answer may change until all are in
             same = sorted(c for c in st["hands"][seat] if _num(c) == n)
             return [{"type": "pon", "cards": list(p)} for p in itertools.combinations(same, 2)] + \
                 [{"type": "pon_pass"}]
         if st["stage"] == "over" or seat not in self.to_act(st):
             return []
-        if st["excess"]:
+        if str(seat) in st["excess"]:
             return [{"type": "discard", "card": c} for c in sorted(st["hands"][seat])]
+        if str(seat) in _decaying(st):
+            sets = st["pon"][seat]
+            return [{"type": "decay", "card": c}
+                    for i in _decaying(st)[str(seat)]["sets"] for c in sorted(sets[i])]
         stage = st["stage"]
         if stage == "peek":
             taken = {i for i in st["peeked"] if i is not None}
@@ -371,7 +442,9 @@ class PonEngine:
             acts = [{"type": "play", "card": c} for c in sorted(st["hands"][seat])]
             return acts + self._event_actions(st, seat)
         if stage == "slip":
-            return [{"type": "slip", "card": c} for c in st["discard"]]
+            return [{"type": "slip", "card": c} for c in st["discard"]] + self._event_actions(st, seat)
+        if stage == "attack":
+            return [{"type": "attack"}] + self._event_actions(st, seat)
         if stage == "salvage":
             return [{"type": "salvage", "card": c} for c in st["discard"]]
         if stage == "take":
@@ -388,6 +461,26 @@ class PonEngine:
                 [{"type": "yield"}]
         return []
 
+    def _own_pause(self, st: State) -> bool:
+        """On "ask" for events, a step of the actor's own turn that has only one way to go still
+        waits while the actor holds an event it may use there."""
+        actor = st["actor"]
+        return _pref(st, actor, "events") == "ask" and bool(self._event_actions(st, actor))
+
+    def _attack_pause(self, st: State) -> bool:
+        """Whether the attacker is asked before the next block of its overtake chain (it may use
+        an event there, e.g. one that makes blocking harder). "ask": whenever it holds an event
+        usable now; "auto": only an event that can change the coming blocks (CHAIN_OPS); "never":
+        no pause (events then wait for the throttle pick)."""
+        actor = st["actor"]
+        pref = _pref(st, actor, "events")
+        if pref == "never":
+            return False
+        usable = [a["card"] for a in self._event_actions(st, actor)]
+        if pref == "ask":
+            return bool(usable)
+        return any(CARDS[c].effect["op"] in CHAIN_OPS for c in usable)
+
     def _event_actions(self, st: State, seat: int) -> list[dict[str, Any]]:
         return [{"type": "event", "card": c} for c in sorted(st["hands"][seat])
                 if self._event_usable(st, seat, c)]
@@ -399,13 +492,18 @@ class PonEngine:
         # two courses left out of the circuit are shuffled into the deck) is a plain number card.
         if card.kind != "racing" or cid not in st["hands"][seat]:
             return False
-        # Rule reading: "自分の手番中ならいつでも" - an event may be used whenever the seat holds
-        # the decision in its main phase: before a play (also a replay after being PON'd) or at
-        # the throttle pick. The event card joins this throttle, so it may even be taken back.
-        if st["stage"] not in ("play", "take") or st["actor"] != seat or seat in st["turn"]["events"]:
+        # Rule reading: "自分の手番中ならいつでも" - an event may be used at every point of the
+        # seat's own main phase where it holds the move: before a play (also a replay after being
+        # PON'd), at the slipstream pick, before each block of its own overtake chain (the
+        # "attack" step, see _attack_pause) and at the throttle pick. The event card joins this
+        # throttle, so it may even be taken back. Events about "your next card" are offered only
+        # while a card is still to be played (later they would do nothing).
+        if st["stage"] not in OWN_STAGES or st["actor"] != seat or seat in st["turn"]["events"]:
             return False
         op = card.effect["op"]
         if op in BEFORE_PLAY_OPS and st["stage"] != "play":
+            return False
+        if op in ATTACK_OPS and st["stage"] == "take":
             return False
         cur = st["current"]
         others = [c for c in st["hands"][seat] if c != cid]
@@ -466,6 +564,8 @@ class PonEngine:
             return t("Refill: take {card} from the throttle", card=cardtxt(card))
         if kind == "discard":
             return t("Discard {card} (hand limit)", card=cardtxt(card))
+        if kind == "decay":
+            return t("PON decay: drop {card}", card=cardtxt(card))
         if kind == "block":
             cards = action.get("cards") or []
             saved = ""
@@ -478,6 +578,8 @@ class PonEngine:
             return t("Block with {cards}", cards=" + ".join(cardtxt(c) for c in cards)) + saved
         if kind == "yield":
             return t("Yield (let them past)")
+        if kind == "attack":
+            return t("Go on: the overtake is put to the next player")
         if kind == "peek":
             course = action.get("course")
             return t("Peek at course {k}", k=course + 1 if isinstance(course, int) else "?")
@@ -521,20 +623,25 @@ class PonEngine:
             self._run(st, ev)
             return
         # An asked seat may change its PON answer until every asked seat has answered.
-        rethink = kind in ("pon", "pon_pass") and st["stage"] == "pon" and not st["excess"] \
+        rethink = kind in ("pon", "pon_pass") and st["stage"] == "pon" and not _interrupted(st) \
             and seat in st["window"]["asked"]
         if seat not in self.to_act(st) and not rethink:
             raise GameError(t("It is not your move."))
-        if st["excess"]:
+        if str(seat) in st["excess"]:
             if kind != "discard":
                 raise GameError(t("First discard down to the hand limit."))
             self._do_discard(st, seat, action, ev)
+        elif str(seat) in _decaying(st):
+            if kind != "decay":
+                raise GameError(t("First choose which card of your PON set decays."))
+            self._do_decay(st, seat, action, ev)
         else:
             handler = {
                 "peek": self._do_peek, "play": self._do_play, "event": self._do_event,
                 "pon": self._do_pon, "pon_pass": self._do_pon_pass, "slip": self._do_slip,
                 "salvage": self._do_salvage, "take": self._do_take, "refill": self._do_refill,
                 "pick": self._do_pick, "block": self._do_block, "yield": self._do_yield,
+                "attack": self._do_attack,
             }.get(kind)
             if handler is None:
                 raise GameError(t("That move is not possible now."))
@@ -596,7 +703,7 @@ class PonEngine:
                 parts = v.split(":")
                 if len(parts) == 3 and parts[0] == "pon":
                     changes.append(("pon", parts[1], parts[2]))
-                elif len(parts) == 2 and parts[0] in ("block", "refill", "discard"):
+                elif len(parts) == 2 and parts[0] in SIMPLE_PREFS:
                     changes.append((parts[0], None, parts[1]))
                 else:
                     raise GameError(t("Unknown preference."))
@@ -606,15 +713,15 @@ class PonEngine:
                 raise GameError(t("Unknown preference."))
             for n, v in pon.items():
                 changes.append(("pon", n, v))
-            for key in ("block", "refill", "discard"):
+            for key in SIMPLE_PREFS:
                 if key in action:
                     changes.append((key, None, action[key]))
-            if set(action) - {"type", "pon", "block", "refill", "discard"}:
+            if set(action) - {"type", "pon", *SIMPLE_PREFS}:
                 raise GameError(t("Unknown preference."))
         if not changes:
             raise GameError(t("Choose a preference."))
         for key, n, value in changes:
-            allowed = {"pon": PON_PREFS, "block": BLOCK_PREFS}.get(key, PICK_PREFS)
+            allowed = PON_PREFS if key == "pon" else SIMPLE_PREFS[key]
             if value not in allowed or (key == "pon" and n not in NUMBERS):
                 raise GameError(t("Unknown preference."))
         prefs = st["prefs"][seat]
@@ -623,12 +730,23 @@ class PonEngine:
                 prefs["pon"][n] = value
             else:
                 prefs[key] = value
-        _priv(ev, seat, t("Preferences: PON {pon}; block {block}; refill {refill}; discard {discard}.",
+        _priv(ev, seat, t("Preferences: PON {pon}; block {block}; refill {refill}; discard {discard}; "
+                          "decay {decay}; events {events}.",
                           pon=" ".join(f"{n}:{prefs['pon'][n]}" for n in NUMBERS), block=prefs["block"],
-                          refill=prefs["refill"], discard=prefs["discard"]))
-        # A seat waiting on a hand-limit discard that switches to auto is resolved now.
+                          refill=prefs["refill"], discard=prefs["discard"], decay=_pref(st, seat, "decay"),
+                          events=_pref(st, seat, "events")))
+        # A seat waiting on a hand-limit discard or a decay choice that switches to auto is resolved now.
         if str(seat) in st["excess"]:
             _check_excess(st, ev, seat)
+        if str(seat) in _decaying(st) and _pref(st, seat, "decay") == "auto":
+            _decay_auto(st, ev, seat)
+
+    def _do_decay(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
+        cid = self._card_arg(action)
+        sets = st["pon"][seat]
+        if not any(cid in sets[i] for i in _decaying(st)[str(seat)]["sets"]):
+            raise GameError(t("Choose a card of your PON set that decays."))
+        _decay_choice(st, ev, seat, cid)
 
     def _do_discard(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
         cid = self._card_arg(action)
@@ -777,10 +895,15 @@ class PonEngine:
         if i - 1 == 0:
             st["chase"] = None
             st["stage"] = "take"
-        # else: still "block", against the next seat up (the chain goes on)
+        else:  # the chain goes on against the next seat up; the attacker may use an event first
+            st["stage"] = "attack"
+
+    def _do_attack(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
+        self._stage(st, "attack")
+        st["stage"] = "block"
 
     def _do_event(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
-        self._stage(st, "play", "take")
+        self._stage(st, *OWN_STAGES)
         cid = self._card_arg(action)
         if cid not in st["hands"][seat]:
             raise GameError(t("You don't hold that card."))
@@ -946,7 +1069,7 @@ class PonEngine:
     def _run(self, st: State, ev: list[Event]) -> None:
         """Advance through every forced step until a decision is needed (or the game ends)."""
         for _ in range(10_000):
-            if st["excess"] or st["stage"] in ("over", "peek"):
+            if _interrupted(st) or st["stage"] in ("over", "peek"):
                 return
             stage = st["stage"]
             if stage == "play":
@@ -965,10 +1088,15 @@ class PonEngine:
             elif stage == "after_play":
                 self._after_play(st, ev)
             elif stage == "slip":
-                if len(st["discard"]) != 1:
+                if len(st["discard"]) > 1 or (st["discard"] and self._own_pause(st)):
                     return
-                self._take_from_discard(st, ev, st["actor"], st["discard"][0], t("slipstream"))
-                st["stage"] = "overtake"
+                if st["discard"]:
+                    self._take_from_discard(st, ev, st["actor"], st["discard"][0], t("slipstream"))
+                st["stage"] = "overtake"  # (an event may have emptied the discard meanwhile)
+            elif stage == "attack":
+                if self._attack_pause(st):
+                    return
+                st["stage"] = "block"
             elif stage == "overtake":
                 self._overtake(st, ev)
             elif stage == "block":
@@ -984,7 +1112,7 @@ class PonEngine:
                     self._block(st, ev, defender, choice)
             elif stage == "take":
                 throttle = st["throttles"][st["current"]]
-                if len(throttle) > 1:
+                if len(throttle) > 1 or (throttle and self._own_pause(st)):
                     return
                 if throttle:
                     self._take_throttle(st, ev, st["actor"], throttle[0])
@@ -1133,7 +1261,7 @@ class PonEngine:
             _pub(st, ev, t("{p} leads and takes the block right for this turn.", p=_p(actor)))
             return
         st["chase"] = {"attacker": actor}
-        st["stage"] = "block"
+        st["stage"] = "attack"
         _pub(st, ev, t("{p} attacks {d}!", p=_p(actor), d=_p(self._defender(st))))
 
     def _finish_turn(self, st: State, ev: list[Event]) -> None:
@@ -1179,7 +1307,7 @@ class PonEngine:
                 "known_by": [s for s in range(st["seats"]) if i in st["known"][s]] if not up else [],
             })
         chase = None
-        if st["stage"] == "block":
+        if st["stage"] in ("attack", "block"):
             attacker = st["chase"]["attacker"]
             defender = self._defender(st)
             specific, anys, need, right = self._requirement(st, attacker, defender)
@@ -1233,7 +1361,7 @@ class PonEngine:
                 raw = st["window"]["answers"].get(str(seat))
                 answer = raw if raw is None or raw == "pass" else [_label(c) for c in raw]
             v["me"] = {"seat": seat, "hand": hand, "peeked": peeked,
-                       "prefs": clone(st["prefs"][seat]), "pon_answer": answer,
+                       "prefs": {**default_prefs(), **clone(st["prefs"][seat])}, "pon_answer": answer,
                        "event_used": seat in st["turn"]["events"],
                        "to_act": seat in self.to_act(st)}
         return v
@@ -1261,21 +1389,33 @@ class PonEngine:
 
         if acts:
             kind = acts[0]["type"]
-            if st["excess"]:
+            if kind == "discard":
                 select(t("Over the hand limit: discard a card"), {"type": "discard"},
                        [card_option(a["card"]) for a in acts])
+            elif kind == "decay":
+                select(t("PON decays: which card of the set goes to the discard?"), {"type": "decay"},
+                       [card_option(a["card"], t("Drop {card} (PON set of {n}s)", card=_label(a["card"]),
+                                                 n=_num(a["card"])))
+                        for a in acts])
             elif kind == "peek":
                 select(t("Peek at a course"), {"type": "peek"},
                        [{"label": t("Course {k}", k=a["course"] + 1), "value": str(a["course"]),
                          "description": t("face up") if st["face_up"][a["course"]] else t("face down")}
                         for a in acts])
-            elif st["stage"] in ("play", "take"):
-                main = [a for a in acts if a["type"] in ("play", "take")]
-                if st["stage"] == "play":
+            elif st["stage"] in OWN_STAGES:
+                stage = st["stage"]
+                main = [a for a in acts if a["type"] != "event"]
+                if stage == "play":
                     select(t("Play a card"), {"type": "play"}, [card_option(a["card"]) for a in main])
-                else:
+                elif stage == "take":
                     select(t("Take a card from the throttle"), {"type": "take"},
                            [card_option(a["card"]) for a in main])
+                elif stage == "slip":
+                    select(t("Slipstream: take a card from the discard"), {"type": "slip"},
+                           [card_option(a["card"]) for a in reversed(main)])
+                else:  # attack: an event now, or on to the block
+                    groups.append({"kind": "buttons", "options": [
+                        {"label": t("Go on with the overtake"), "action": {"type": "attack"}, "style": "primary"}]})
                 events = [a for a in acts if a["type"] == "event"]
                 if events:
                     select(t("Use an event (once per turn)"), {"type": "event"},
@@ -1338,13 +1478,14 @@ class PonEngine:
                     options.append({"label": t("PON on {n}s: {value}", n=n, value=value),
                                     "value": f"pon:{n}:{value}",
                                     "description": t("now {value}", value=prefs["pon"][n])})
-        for key, values, name in (("block", BLOCK_PREFS, t("When overtaken")),
-                                  ("refill", PICK_PREFS, t("End-of-turn refill")),
-                                  ("discard", PICK_PREFS, t("Hand-limit discard"))):
-            for value in values:
-                if value != prefs[key]:
+        for key, name in (("block", t("When overtaken")), ("refill", t("End-of-turn refill")),
+                          ("discard", t("Hand-limit discard")), ("decay", t("Which PON card decays")),
+                          ("events", t("Events in your turn"))):
+            now = _pref(st, seat, key)
+            for value in SIMPLE_PREFS[key]:
+                if value != now:
                     options.append({"label": f"{name}: {value}", "value": f"{key}:{value}",
-                                    "description": t("now {value}", value=prefs[key])})
+                                    "description": t("now {value}", value=now)})
         return {"kind": "select", "placeholder": t("Preferences (auto plays for you; ask pauses for you)"),
                 "min": 1, "max": 1, "action": {"type": "prefs"}, "options": options}
 

@@ -28,7 +28,8 @@ from bot.games.pon.content import CARDS, RACING_IDS, COURSE_IDS
 from bot.games.pon.engine import ENGINE, _rank
 
 STRATEGIES = ("random", "greedy", "ponhappy")
-ASK_ALL = {"type": "prefs", "pon": {n: "ask" for n in "1234"}, "block": "ask", "refill": "ask", "discard": "ask"}
+ASK_ALL = {"type": "prefs", "pon": {n: "ask" for n in "1234"}, "block": "ask", "refill": "ask", "discard": "ask",
+           "decay": "ask", "events": "ask"}
 PON_ASK = {"type": "prefs", "pon": {n: "ask" for n in "1234"}}
 
 
@@ -97,8 +98,11 @@ def choose(st: dict[str, Any], seat: int, strategy: str, rnd: random.Random) -> 
     ponhappy = strategy == "ponhappy"
     kind = acts[0]["type"]
     stage = st["stage"]
-    if st["excess"]:
+    if kind == "discard":
         return {"type": "discard", "card": auto.choose_discard(st, seat)}
+    if kind == "decay":
+        pset = next(st["pon"][seat][i] for i in st["decay"][str(seat)]["sets"])
+        return {"type": "decay", "card": pset[auto.choose_decay(st, seat, pset)]}
     if kind == "peek":
         # Peek at one of the last three courses if possible (they stay hidden longest).
         back = [a for a in acts if a["course"] >= len(st["circuit"]) - 3]
@@ -108,14 +112,16 @@ def choose(st: dict[str, Any], seat: int, strategy: str, rnd: random.Random) -> 
         if pons and (ponhappy or auto.choose_pon_pair(st, seat, st["window"]["number"])):
             return pons[0]
         return {"type": "pon_pass"}
-    if stage in ("play", "take"):
+    if stage in ("play", "slip", "attack", "take"):
         events = [a for a in acts if a["type"] == "event" and _want_event(st, seat, a["card"])]
         if events:
             return events[0]
         main = [a for a in acts if a["type"] != "event"]
         if stage == "play":
             return max(main, key=lambda a: (_play_score(st, seat, a["card"], ponhappy), -a["card"]))
-        return {"type": "take", "card": auto.choose_take(st, seat, [a["card"] for a in main])}
+        if stage == "attack":
+            return {"type": "attack"}
+        return {"type": stage, "card": auto.choose_take(st, seat, [a["card"] for a in main])}
     if kind in ("slip", "salvage", "refill") or (kind == "pick" and "card" in acts[0]):
         cards = [a["card"] for a in acts]
         if kind == "pick" and st["pick"]["op"] in ("pon_add",):
