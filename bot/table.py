@@ -88,6 +88,7 @@ class Table:
         self._owed_waiting = asyncio.Event()
         self._workers: list[asyncio.Task[None]] = []
         self._damaged: set[int] = set()
+        self.recovered = asyncio.Event()  # set when the start-up work is done (the bench waits on it)
         self._busy = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -244,6 +245,10 @@ class Table:
         self._owed_waiting.set()
         self._workers = [asyncio.create_task(self._catch_up_worker(), name=f"catch-up-{i}")
                          for i in range(CATCH_UP_AT_ONCE)]
+
+    def owed_queued(self) -> int:
+        """Games whose catch-up has not started yet."""
+        return len(self._owed)
 
     async def _catch_up_worker(self) -> None:
         while True:
@@ -631,6 +636,7 @@ class Table:
                 await self.store.set_to_act(gid, self.engines[game.kind].to_act(game.snapshot))
         await self.store.restore_timers(self.clock() + self.reminder_seconds)
         self.timers_changed.set()
+        self.recovered.set()
 
     async def find_lobby_post(self, gid: int, channel_id: int) -> None:
         """A crash came between posting a lobby and saving its id: look for the post among the
