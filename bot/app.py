@@ -78,7 +78,7 @@ class TableBot(commands.Bot):
         else:
             await self.tree.sync()
         # Owed announcements are queued before the gateway connects, so no click can overtake them.
-        await self.table.start_catch_up()
+        await self.table.announcer.start_catch_up()
         self._reminders = asyncio.create_task(run_reminders(self.table))
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -95,7 +95,7 @@ class TableBot(commands.Bot):
 
     async def close(self) -> None:
         if self.table is not None:
-            await self.table.stop_catch_up()
+            await self.table.announcer.stop_catch_up()
             await self.table.drain()  # announcements under way finish (bounded) before the session closes
         if self._reminders:
             self._reminders.cancel()

@@ -1,11 +1,11 @@
 """The table: lobby, start, and the one commit path every move of every game takes.
 
 interaction -> acknowledge at once -> per-game lock -> load -> check the version the button or
-command was made for -> engine.apply -> one SQLite statement (action, snapshot, version) ->
-reminders -> (in order, per game) render the public view off the event loop -> a NEW message in
-the game's thread with the image, pinging whoever must act -> DM each affected player their view.
-Discord failures after the commit are logged; they never roll back or corrupt the game, and a
-restart re-announces what a crash may have left unsaid.
+command was made for -> engine.apply -> one SQLite statement (action, snapshot, version, who must
+act and their reminders, the announcement owed) -> (bot/announcer.py, in order per game) render
+the public view off the event loop -> a NEW message in the game's thread with the image, pinging
+whoever must act -> DM each affected player their view. Discord failures after the commit never
+roll back or corrupt the game; what a crash leaves unsaid stays owed and goes out after a restart.
 """
 from __future__ import annotations
 
@@ -18,21 +18,20 @@ import random
 import re
 import time
 import weakref
-from typing import Any, AsyncIterator, Callable
+from typing import Any, Callable
 
 import discord
 
 from bot.components import chosen_ok, lobby_view, menu_entry, parse, select_values
+from bot.announcer import Announcer
 from bot.delivery import Delivery, Outcome, Sent, clip, title_of
 from bot.games.base import Engine, Event, GameError, State
 from bot.i18n import t
-from bot.store import DamagedGame, Game, Owed, PromptUpdate, StaleVersion, Store
+from bot.store import DamagedGame, Game, PromptUpdate, StaleVersion, Store
 
 log = logging.getLogger(__name__)
 
 THREAD_EXISTS = 160004  # Discord: "A thread has already been created for this message"
-CATCH_UP_AT_ONCE = 2  # announcements a crash left owed, rendered and sent a few at a time
-RETRY_SECONDS = 60.0  # an announcement Discord failed for now is tried again after this
 # What the bot needs in a channel to host a game there (checked when a table is opened).
 NEEDED = ("send_messages", "send_messages_in_threads", "create_public_threads", "attach_files")
 
@@ -83,15 +82,9 @@ class Table:
         self.timers_changed = asyncio.Event()
         # A game's lock lives while someone holds or awaits it: finished games leave nothing behind.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._announcing: dict[int, asyncio.Task[None]] = {}
-        self._owed: dict[int, list[Owed]] = {}  # catch-up queue: game -> owed versions, oldest first
-        self._owed_waiting = asyncio.Event()
-        self._workers: list[asyncio.Task[None]] = []
         self._damaged: set[int] = set()
+        self.announcer = Announcer(store, self.out, engines, self.report_damage)
         self.recovered = asyncio.Event()  # set when the start-up work is done (the bench waits on it)
-        self._busy = 0
-        self._idle = asyncio.Event()
-        self._idle.set()
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -107,24 +100,15 @@ class Table:
     def renderer(self, kind: str) -> Any:
         return self.out.renderer(kind)
 
-    @contextlib.asynccontextmanager
-    async def busy(self) -> AsyncIterator[None]:
+    def busy(self) -> contextlib.AbstractAsyncContextManager[None]:
         """Marks work that must not be cut off by a shutdown (a move and its announcements)."""
-        self._busy += 1
-        self._idle.clear()
-        try:
-            yield
-        finally:
-            self._busy -= 1
-            if not self._busy:
-                self._idle.set()
+        return self.announcer.busy()
 
     async def drain(self, timeout: float = 15.0) -> None:
-        """Wait (bounded) until no move is half announced: a shutdown must not drop a DM."""
-        try:
-            await asyncio.wait_for(self._idle.wait(), timeout)
-        except asyncio.TimeoutError:
-            log.warning("shutting down with %d move(s) still being announced", self._busy)
+        await self.announcer.drain(timeout)
+
+    def owed_queued(self) -> int:
+        return self.announcer.owed_queued()
 
     @staticmethod
     async def ack(interaction: discord.Interaction, ephemeral: bool = True) -> None:
@@ -172,104 +156,7 @@ class Table:
         return updates
 
     def schedule_announce(self, outcome: Outcome) -> Outcome:
-        """Announce after the game's previous announcement, so posts and DMs keep the move order.
-        Called under the game's lock, hence in commit order. A game still owing announcements
-        from before a restart says those first."""
-        gid = outcome.game.id
-        owed = self._owed.pop(gid, None)
-        if owed:
-            self._chain(gid, self._catch_up(gid, owed))
-        outcome.task = self._chain(gid, self._announce(outcome))
-        return outcome
-
-    def _chain(self, gid: int, work: Any) -> asyncio.Task[None]:
-        before = self._announcing.get(gid)
-
-        async def run() -> None:
-            async with self.busy():
-                if before is not None:
-                    await asyncio.wait([before])
-                await work
-
-        task = asyncio.create_task(run(), name=f"announce-game-{gid}")
-        self._announcing[gid] = task
-        task.add_done_callback(lambda done: self._announcing.pop(gid, None)
-                               if self._announcing.get(gid) is done else None)
-        return task
-
-    async def _announce(self, outcome: Outcome) -> None:
-        gid = outcome.game.id
-        try:
-            if await self.out.announce(outcome):
-                await self.store.settle(gid, outcome.versions or [outcome.game.version])
-            else:
-                asyncio.get_running_loop().call_later(RETRY_SECONDS, self._retry, gid)
-        except Exception:
-            log.exception("game %s: announcement trouble; it stays owed", gid)
-
-    def _retry(self, gid: int) -> None:
-        async def requeue() -> None:
-            try:
-                owed = await self.store.owed(gid)
-            except Exception:
-                log.exception("game %s: could not read what it owes", gid)
-                return
-            if owed and gid not in self._owed:
-                self._owed[gid] = owed
-                self._owed_waiting.set()
-        asyncio.create_task(requeue())
-
-    async def _catch_up(self, gid: int, owed: list[Owed]) -> None:
-        """Say what a crash (or a passing Discord failure) left unsaid, with the game as it is now."""
-        try:
-            queued = {o.version for o in owed}  # read again: parts may have gone out meanwhile
-            owed = [o for o in await self.store.owed(gid) if o.version in queued]
-            if not owed:
-                return
-            game = await self.store.game(gid)
-        except DamagedGame as err:
-            self.report_damage(gid, err)
-            return
-        if game is None or game.status == "abandoned" or game.snapshot is None:
-            await self.store.settle(gid, [o.version for o in owed])
-            return
-        engine = self.engines[game.kind]
-        log.info("game %s: announcing version(s) %s after a restart", gid, [o.version for o in owed])
-        await self._announce(Outcome.owed(game, owed, engine.to_act(game.snapshot)))
-
-    async def start_catch_up(self) -> None:
-        """Queue everything owed before any interaction can arrive (call before the gateway
-        connects), then work through it a few games at a time; live moves jump the queue."""
-        for o in await self.store.owed():
-            self._owed.setdefault(o.game_id, []).append(o)
-        self._owed_waiting.set()
-        self._workers = [asyncio.create_task(self._catch_up_worker(), name=f"catch-up-{i}")
-                         for i in range(CATCH_UP_AT_ONCE)]
-
-    def owed_queued(self) -> int:
-        """Games whose catch-up has not started yet."""
-        return len(self._owed)
-
-    async def _catch_up_worker(self) -> None:
-        while True:
-            if not self._owed:
-                self._owed_waiting.clear()
-                await self._owed_waiting.wait()
-                continue
-            gid = next(iter(self._owed))
-            owed = self._owed.pop(gid)
-            try:
-                await self._chain(gid, self._catch_up(gid, owed))
-            except Exception:
-                log.exception("game %s: catch-up failed", gid)
-
-    async def stop_catch_up(self) -> None:
-        for task in self._workers:
-            task.cancel()
-        for task in self._workers:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        self._workers = []
+        return self.announcer.schedule(outcome)
 
     def report_damage(self, gid: int, err: Exception) -> None:
         """A game whose rows cannot be read: said once in the log; other games go on."""
@@ -621,7 +508,7 @@ class Table:
         await self.reply(interaction, text)
 
     async def recover(self) -> None:
-        """After a start-up (the owed announcements are already queued, see start_catch_up): find
+        """After a start-up (the owed announcements are already queued: Announcer.start_catch_up): find
         lobby posts a crash left unrecorded, and give every seat that is waiting to move a
         reminder timer if it lost its own."""
         for gid, channel_id in await self.store.lobbies_without_message():

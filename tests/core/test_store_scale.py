@@ -11,7 +11,8 @@ import pytest
 from bot.delivery import Outcome
 from bot.games.registry import engines
 from bot.store import PromptUpdate, Store
-from bot.table import CATCH_UP_AT_ONCE, Table
+from bot.announcer import CATCH_UP_AT_ONCE
+from bot.table import Table
 
 ENGINES = engines()
 
@@ -56,9 +57,9 @@ async def test_start_up_statements_do_not_grow_with_games(tmp_path, finished):
         table = Table(NoBot(), store, ENGINES, 3600)  # type: ignore[arg-type]
 
         async def start_up():
-            await table.start_catch_up()
+            await table.announcer.start_catch_up()
             await table.recover()
-            await table.stop_catch_up()
+            await table.announcer.stop_catch_up()
         counts.append(await count_statements(store, start_up))
         assert len(await store.due_timers(10**12)) == 2 * n  # every waiting seat got its reminder
         await store.close()
@@ -84,12 +85,12 @@ async def test_catch_up_renders_a_few_games_at_a_time(tmp_path):
         return True
 
     table.out.announce = announce  # type: ignore[method-assign]
-    await table.start_catch_up()
+    await table.announcer.start_catch_up()
     for _ in range(200):
         if len(done) == len(ids):
             break
         await asyncio.sleep(0.02)
-    await table.stop_catch_up()
+    await table.announcer.stop_catch_up()
     assert sorted(done) == ids and most <= CATCH_UP_AT_ONCE
     assert await store.owed() == []
     await store.close()

@@ -1,0 +1,160 @@
+"""Announcements: each committed version owes one (the thread post, the DMs) until it is out.
+
+The move's own statement records it as owed (the store's outbox). Per game, announcements run in
+commit order, each after the one before. What a crash left owed is queued at start-up, before the
+gateway connects, so no click can overtake it; a few games are caught up at a time, and a game
+with a live move goes first. A part Discord refuses for now is tried again later.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any, AsyncIterator, Callable, Coroutine
+
+from bot.delivery import Delivery, Outcome
+from bot.games.base import Engine
+from bot.store import DamagedGame, Owed, Store
+
+log = logging.getLogger(__name__)
+
+CATCH_UP_AT_ONCE = 2  # games caught up at once after a restart (each renders a board)
+RETRY_SECONDS = 60.0  # an announcement Discord failed for now is tried again after this
+
+
+class Announcer:
+    def __init__(self, store: Store, out: Delivery, engines: dict[str, Engine],
+                 report_damage: Callable[[int, Exception], None]) -> None:
+        self.store, self.out, self.engines, self.report_damage = store, out, engines, report_damage
+        self._announcing: dict[int, asyncio.Task[None]] = {}  # game -> its latest announcement
+        self._owed: dict[int, list[Owed]] = {}  # catch-up queue: game -> owed versions, oldest first
+        self._owed_waiting = asyncio.Event()
+        self._workers: list[asyncio.Task[None]] = []
+        self._busy = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    # -- shutdown --------------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def busy(self) -> AsyncIterator[None]:
+        """Marks work that must not be cut off by a shutdown (a move and its announcements)."""
+        self._busy += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._busy -= 1
+            if not self._busy:
+                self._idle.set()
+
+    async def drain(self, timeout: float = 15.0) -> None:
+        """Wait (bounded) until no move is half announced: a shutdown must not drop a DM."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except asyncio.TimeoutError:
+            log.warning("shutting down with %d move(s) still being announced", self._busy)
+
+    # -- live moves ------------------------------------------------------------------------------
+
+    def schedule(self, outcome: Outcome) -> Outcome:
+        """Announce after the game's previous announcement, so posts and DMs keep the move order.
+        Called under the game's lock, hence in commit order. A game still owing announcements
+        from before a restart says those first."""
+        gid = outcome.game.id
+        owed = self._owed.pop(gid, None)
+        if owed:
+            self._chain(gid, self._catch_up(gid, owed))
+        outcome.task = self._chain(gid, self._announce(outcome))
+        return outcome
+
+    def _chain(self, gid: int, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        before = self._announcing.get(gid)
+
+        async def run() -> None:
+            async with self.busy():
+                if before is not None:
+                    await asyncio.wait([before])
+                await work
+
+        task = asyncio.create_task(run(), name=f"announce-game-{gid}")
+        self._announcing[gid] = task
+        task.add_done_callback(lambda done: self._announcing.pop(gid, None)
+                               if self._announcing.get(gid) is done else None)
+        return task
+
+    async def _announce(self, outcome: Outcome) -> None:
+        gid = outcome.game.id
+        try:
+            if await self.out.announce(outcome):
+                await self.store.settle(gid, outcome.versions or [outcome.game.version])
+            else:
+                asyncio.get_running_loop().call_later(RETRY_SECONDS, self._retry, gid)
+        except Exception:
+            log.exception("game %s: announcement trouble; it stays owed", gid)
+
+    def _retry(self, gid: int) -> None:
+        async def requeue() -> None:
+            try:
+                owed = await self.store.owed(gid)
+            except Exception:
+                log.exception("game %s: could not read what it owes", gid)
+                return
+            if owed and gid not in self._owed:
+                self._owed[gid] = owed
+                self._owed_waiting.set()
+        asyncio.create_task(requeue())
+
+    # -- catching up -----------------------------------------------------------------------------
+
+    async def _catch_up(self, gid: int, owed: list[Owed]) -> None:
+        """Say what a crash (or a passing Discord failure) left unsaid, with the game as it is now."""
+        try:
+            queued = {o.version for o in owed}  # read again: parts may have gone out meanwhile
+            owed = [o for o in await self.store.owed(gid) if o.version in queued]
+            if not owed:
+                return
+            game = await self.store.game(gid)
+        except DamagedGame as err:
+            self.report_damage(gid, err)
+            return
+        if game is None or game.status == "abandoned" or game.snapshot is None:
+            await self.store.settle(gid, [o.version for o in owed])
+            return
+        engine = self.engines[game.kind]
+        log.info("game %s: announcing version(s) %s after a restart", gid, [o.version for o in owed])
+        await self._announce(Outcome.owed(game, owed, engine.to_act(game.snapshot)))
+
+    async def start_catch_up(self) -> None:
+        """Queue everything owed before any interaction can arrive (call before the gateway
+        connects), then work through it a few games at a time; live moves jump the queue."""
+        for o in await self.store.owed():
+            self._owed.setdefault(o.game_id, []).append(o)
+        self._owed_waiting.set()
+        self._workers = [asyncio.create_task(self._catch_up_worker(), name=f"catch-up-{i}")
+                         for i in range(CATCH_UP_AT_ONCE)]
+
+    def owed_queued(self) -> int:
+        """Games whose catch-up has not started yet."""
+        return len(self._owed)
+
+    async def _catch_up_worker(self) -> None:
+        while True:
+            if not self._owed:
+                self._owed_waiting.clear()
+                await self._owed_waiting.wait()
+                continue
+            gid = next(iter(self._owed))
+            owed = self._owed.pop(gid)
+            try:
+                await self._chain(gid, self._catch_up(gid, owed))
+            except Exception:
+                log.exception("game %s: catch-up failed", gid)
+
+    async def stop_catch_up(self) -> None:
+        for task in self._workers:
+            task.cancel()
+        for task in self._workers:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._workers = []
