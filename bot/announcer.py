@@ -18,7 +18,10 @@ from bot.store import DamagedGame, Owed, Store
 
 log = logging.getLogger(__name__)
 
-CATCH_UP_AT_ONCE = 2  # games caught up at once after a restart (each renders a board)
+CATCH_UP_AT_ONCE = 1  # games caught up at once after a restart (each renders a board)
+# Discord allows a bot about 50 requests a second in all; a catch-up costs a post and a few DMs, so
+# it keeps to about half of that and leaves the rest (and the CPU) to live moves.
+CATCH_UP_PER_SECOND = 5.0
 RETRY_SECONDS = 60.0  # an announcement Discord failed for now is tried again after this
 
 
@@ -146,10 +149,12 @@ class Announcer:
                 continue
             gid = next(iter(self._owed))
             owed = self._owed.pop(gid)
+            started = asyncio.get_running_loop().time()
             try:
                 await self._chain(gid, self._catch_up(gid, owed))
             except Exception:
                 log.exception("game %s: catch-up failed", gid)
+            await asyncio.sleep(max(0.0, 1 / CATCH_UP_PER_SECOND - (asyncio.get_running_loop().time() - started)))
 
     async def stop_catch_up(self) -> None:
         for task in self._workers:

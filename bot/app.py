@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot import wire
 from bot.config import Settings
 from bot.games.registry import engines
-from bot.i18n import set_locale, t, translation
+from bot.i18n import default_locale, locale_for, msg, render, set_locale, translation
 from bot.reminders import run_reminders
 from bot.slash_input import problem
 from bot.store import Store
@@ -32,6 +32,10 @@ class CatalogTranslator(app_commands.Translator):
         return translation(string.message, locale.value.split("-")[0])
 
 
+def reader_locale(interaction: discord.Interaction) -> str:
+    return locale_for(str(interaction.locale)) or default_locale()
+
+
 class CheckedTree(app_commands.CommandTree):
     """The command tree: input no command of ours could have produced is answered here, once,
     and never reaches a command (see bot/slash_input.py)."""
@@ -44,7 +48,7 @@ class CheckedTree(app_commands.CommandTree):
             if interaction.type == discord.InteractionType.autocomplete:
                 await interaction.response.autocomplete([])
             else:
-                await interaction.response.send_message(why, ephemeral=True)
+                await interaction.response.send_message(render(why, reader_locale(interaction)), ephemeral=True)
         except discord.HTTPException:
             pass
         return False
@@ -60,7 +64,6 @@ class TableBot(commands.Bot):
         self.store: Store | None = store
         self.table: Table | None = None
         self._reminders: asyncio.Task[None] | None = None
-        self._recovered = False
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
@@ -77,8 +80,10 @@ class TableBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
-        # Owed announcements are queued before the gateway connects, so no click can overtake them.
+        # Start-up work is done before the gateway connects: owed announcements are queued, so no
+        # click can overtake them, and every waiting seat has its reminder.
         await self.table.announcer.start_catch_up()
+        await self.table.recover()
         self._reminders = asyncio.create_task(run_reminders(self.table))
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -88,10 +93,6 @@ class TableBot(commands.Bot):
         if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit):
             await self.table.route_component(interaction)  # we open no modals: those are answered as unknown
 
-    async def on_ready(self) -> None:
-        if not self._recovered and self.table is not None:  # on_ready also fires after reconnects
-            self._recovered = True
-            await self.table.recover()
 
     async def close(self) -> None:
         if self.table is not None:
@@ -109,16 +110,17 @@ class TableBot(commands.Bot):
                                    error: app_commands.AppCommandError) -> None:
         """The one handler: a short private answer; the details go to the log, not the player."""
         if isinstance(error, app_commands.CheckFailure):
-            message = t("You can't use that here.")
+            message = msg("You can't use that here.")
         else:
             log.error("command %s failed", interaction.command and interaction.command.qualified_name,
                       exc_info=error)
-            message = t("Sorry, something went wrong. No game was changed.")
+            message = msg("Sorry, something went wrong. No game was changed.")
+        text = render(message, reader_locale(interaction))
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(message, ephemeral=True)
+                await interaction.followup.send(text, ephemeral=True)
             else:
-                await interaction.response.send_message(message, ephemeral=True)
+                await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException:
             pass
 

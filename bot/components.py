@@ -20,7 +20,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import msg, render
 
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -94,17 +94,17 @@ LOBBY_LABELS = {"join": "Join", "leave": "Leave", "start": "Start"}
 LOBBY_STYLES = {"join": "success", "leave": "secondary", "start": "primary"}
 
 
-def lobby_view(game_id: int) -> discord.ui.View:
+def lobby_view(game_id: int, locale: str) -> discord.ui.View:
     view = OutboundView()
     for what in ("join", "leave", "start"):
-        view.add_item(discord.ui.Button(label=t(LOBBY_LABELS[what]), style=_STYLES[LOBBY_STYLES[what]],
-                                        custom_id=f"lb:{game_id}:{what}"))
+        view.add_item(discord.ui.Button(label=render(msg(LOBBY_LABELS[what]), locale),
+                                        style=_STYLES[LOBBY_STYLES[what]], custom_id=f"lb:{game_id}:{what}"))
     return view
 
 
-def hand_view(game_id: int) -> discord.ui.View:
+def hand_view(game_id: int, locale: str) -> discord.ui.View:
     view = OutboundView()
-    view.add_item(discord.ui.Button(label=t("My hand"), style=discord.ButtonStyle.secondary,
+    view.add_item(discord.ui.Button(label=render(msg("My hand"), locale), style=discord.ButtonStyle.secondary,
                                     custom_id=f"hd:{game_id}"))
     return view
 
@@ -121,31 +121,39 @@ def chosen_ok(group: dict[str, Any], values: list[str]) -> bool:
     return set(values) <= set(offered) and len(set(values)) == len(values) and low <= len(values) <= high
 
 
-def _select(custom_id: str, group: dict[str, Any], row: int) -> discord.ui.Select:
+def _words(text: Any, locale: str, limit: int) -> str | None:
+    """A menu text in the reader's language, within Discord's length for it (None if empty)."""
+    return render(text, locale)[:limit] or None if text else None
+
+
+def _select(custom_id: str, group: dict[str, Any], row: int, locale: str) -> discord.ui.Select:
     values, low, high = select_bounds(group)
-    options = [discord.SelectOption(label=o["label"][:100], value=value,
-                                    description=(o.get("description") or None) and o["description"][:100])
+    options = [discord.SelectOption(label=_words(o["label"], locale, 100) or "?", value=value,
+                                    description=_words(o.get("description"), locale, 100))
                for o, value in zip(group["options"], values)]
     return discord.ui.Select(custom_id=custom_id, options=options, row=row, min_values=low, max_values=high,
-                             placeholder=(group.get("placeholder") or None) and group["placeholder"][:150])
+                             placeholder=_words(group.get("placeholder"), locale, 150))
 
 
-def menu_view(game_id: int, version: int, seat: int, menu: list[dict[str, Any]]) -> discord.ui.View | None:
-    """Turn an engine menu into at most five rows of components (selects first, then buttons)."""
+def menu_view(game_id: int, version: int, seat: int, menu: list[dict[str, Any]],
+              locale: str) -> discord.ui.View | None:
+    """Turn an engine menu into at most five rows of components (selects first, then buttons), its
+    texts in the reader's language."""
     view = OutboundView()
     prefix = f"mv:{game_id}:{version}:{seat}:"
     row = 0
     for index, group in enumerate(g for g in menu if g["kind"] == "select"):
         if row >= 5 or not group["options"]:
             continue
-        view.add_item(_select(f"{prefix}s{index}", group, row))
+        view.add_item(_select(f"{prefix}s{index}", group, row, locale))
         row += 1
     buttons = [b for g in menu if g["kind"] == "buttons" for b in g["options"]]
     for index, button in enumerate(buttons):
         r = row + index // 5
         if r >= 5:
             break
-        view.add_item(discord.ui.Button(label=button["label"][:80], row=r, custom_id=f"{prefix}b{index}",
+        view.add_item(discord.ui.Button(label=_words(button["label"], locale, 80) or "?", row=r,
+                                        custom_id=f"{prefix}b{index}",
                                         style=_STYLES.get(button.get("style", "secondary"), _STYLES["secondary"])))
     return view if view.children else None
 

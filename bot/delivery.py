@@ -15,12 +15,17 @@ import discord
 
 from bot.components import hand_view, menu_view
 from bot.games.base import Engine, Event, State, name_seats
-from bot.i18n import t
+from bot.i18n import Msg, default_locale, from_wire, msg, render, to_wire
 from bot.store import Game, Owed, Store
 
 log = logging.getLogger(__name__)
 
 MAX_CONTENT = 2000
+
+
+def words(text: Msg | str, names: list[str], locale: str) -> str:
+    """An engine's text put into words for one audience, seats named."""
+    return name_seats(render(text, locale), names)
 
 
 def clip(text: str, limit: int = MAX_CONTENT) -> str:
@@ -39,8 +44,8 @@ def pack(lines: list[str], limit: int) -> list[str]:
     return messages or [""]
 
 
-def title_of(engine: Engine, game: Game) -> str:
-    return t("{title} #{id}", title=engine.title, id=game.id)
+def title_of(engine: Engine, game: Game) -> Msg:
+    return msg("{title} #{id}", title=msg(engine.title), id=game.id)
 
 
 @dataclass
@@ -66,7 +71,7 @@ class Outcome:
         return sorted(seats)
 
     def to_json(self) -> dict[str, Any]:
-        return {"events": [[e.text, e.to] for e in self.events], "changed": self.changed_seats,
+        return {"events": [[to_wire(e.text), e.to] for e in self.events], "changed": self.changed_seats,
                 "board": self.board, "actor": self.actor}
 
     @classmethod
@@ -79,7 +84,7 @@ class Outcome:
         wanted: set[str] = set()
         for o in owed:
             # An empty outcome (from before the outbox) owes a board and the waiting players' DMs.
-            old = [Event(text, to) for text, to in o.outcome.get("events", [])]
+            old = [Event(from_wire(text), to) for text, to in o.outcome.get("events", [])]
             row = cls(game, {}, old, list(o.outcome.get("changed", waiting)), o.outcome.get("board", True),
                       o.outcome.get("actor"))
             if "post" not in o.sent:
@@ -117,11 +122,31 @@ class Delivery:
         self.store = store
         self.engines = engines
         self._dm_channels: dict[int, int] = {}  # user -> DM channel (also in the store)
+        self._locales: dict[int, str] = {}  # user -> language (also in the store)
+        self._writes: set[asyncio.Task[None]] = set()
+
+    # -- audiences: who reads what, in which language ----------------------------------------------
+
+    def thread_locale(self, game: Game) -> str:
+        return game.locale or default_locale()
+
+    def remember_locale(self, user_id: int, locale: str) -> None:
+        """A user's language, as their last interaction said: DMs follow it."""
+        if self._locales.get(user_id) != locale:
+            self._locales[user_id] = locale
+            task = asyncio.create_task(self.store.set_user_locale(user_id, locale))
+            self._writes.add(task)
+            task.add_done_callback(self._writes.discard)
+
+    async def user_locale(self, user_id: int) -> str:
+        if user_id not in self._locales:
+            self._locales[user_id] = (await self.store.user(user_id))[1] or default_locale()
+        return self._locales[user_id]
 
     async def dm_channel(self, user_id: int, fresh: bool = False) -> discord.abc.Messageable:
         """A user's DM channel: opened once (one REST call) and remembered, across restarts too, so a
         DM costs Discord one call: the message itself."""
-        channel_id = None if fresh else self._dm_channels.get(user_id) or await self.store.dm_channel(user_id)
+        channel_id = None if fresh else self._dm_channels.get(user_id) or (await self.store.user(user_id))[0]
         if channel_id is None:
             channel_id = (await self.bot.create_dm(discord.Object(user_id))).id
             await self.store.set_dm_channel(user_id, channel_id)
@@ -146,10 +171,12 @@ class Delivery:
         complete = True
 
         async def done(part: str, result: Sent) -> None:
+            # The post is recorded once it is out when DMs follow, so a crash among them never posts
+            # it twice; a DM resent after a crash carries the same nonce, so Discord keeps one copy.
             nonlocal complete
             if result is Sent.FAILED:
                 complete = False
-            elif len(outcome.parts()) > 1:  # a lone part is settled with the whole announcement
+            elif part == "post" and len(outcome.parts()) > 1:
                 await self.store.mark_sent(game.id, versions, part)
 
         if "post" not in outcome.sent:
@@ -161,7 +188,7 @@ class Delivery:
         for seat in outcome.dm_seats():
             if f"dm{seat}" in outcome.sent:
                 continue
-            private = [name_seats(e.text, names) for e in outcome.events if e.to == seat]
+            private = [e.text for e in outcome.events if e.to == seat]
             try:
                 await done(f"dm{seat}", await self.send_private(game, state, seat, private,
                                                                 nonce=outcome.nonce(f"dm{seat}")))
@@ -172,37 +199,40 @@ class Delivery:
 
     async def post_outcome(self, outcome: Outcome, engine: Engine, names: list[str]) -> Sent:
         game, state = outcome.game, outcome.state
+        locale = self.thread_locale(game)
         waiting = [game.seats[s] for s in engine.to_act(state) if s in outcome.changed_seats]
-        lines = [name_seats(e.text, names) for e in outcome.events if e.to is None]
+        lines = [e.text for e in outcome.events if e.to is None]
         if engine.is_over(state):
-            lines.append(t("The game is over."))
+            lines.append(msg("The game is over."))
         elif waiting:
-            lines.append(t("Waiting for: {who}", who=", ".join(f"<@{s.user_id}>" for s in waiting)))
+            lines.append(msg("Waiting for: {who}", who=[f"<@{s.user_id}>" for s in waiting]))
         images: list[bytes] = []
         if outcome.board:
             images = await asyncio.to_thread(self.board_images, game.kind, engine.view(state, None), names,
-                                             engine.is_over(state))
+                                             engine.is_over(state), locale)
         if not lines and not images:
             return Sent.OUT
         # Lines past one message (a catch-up after a long outage) go first, in as many as needed;
         # the last message carries the board and the pings.
-        *before, final = pack([f"**{title_of(engine, game)}**", *lines], MAX_CONTENT)
+        texts = [f"**{render(title_of(engine, game), locale)}**", *(words(x, names, locale) for x in lines)]
+        *before, final = pack(texts, MAX_CONTENT)
         for i, text in enumerate(before):
             result = await self.post(game, text, nonce=outcome.nonce(f"post{i}"))
             if result is not Sent.OUT:
                 return result
         return await self.post(game, final, images=images, mention=[s.user_id for s in waiting],
-                               view=hand_view(game.id) if images else None, nonce=outcome.nonce("post"))
+                               view=hand_view(game.id, locale) if images else None, nonce=outcome.nonce("post"))
 
-    def board_images(self, kind: str, view: dict[str, Any], names: list[str], over: bool) -> list[bytes]:
+    def board_images(self, kind: str, view: dict[str, Any], names: list[str], over: bool,
+                     locale: str) -> list[bytes]:
         """The board, and at the end the results image if the game draws one (runs in a thread)."""
         renderer = self.renderer(kind)
-        images = [renderer.render_board(view, names)]
+        images = [renderer.render_board(view, names, locale)]
         if over and hasattr(renderer, "render_results"):
-            images.append(renderer.render_results(view, names))
+            images.append(renderer.render_results(view, names, locale))
         return images
 
-    async def post(self, game: Game, content: str, images: list[bytes] = (),  # type: ignore[assignment]
+    async def post(self, game: Game, content: Msg | str, images: list[bytes] = (),  # type: ignore[assignment]
                    mention: list[int] | None = None, view: discord.ui.View | None = None,
                    nonce: str | None = None) -> Sent:
         """A new message in the game's thread (or its channel)."""
@@ -218,7 +248,7 @@ class Delivery:
             kwargs["nonce"] = nonce
         try:
             channel = await self.channel(game.thread_id or game.channel_id)
-            await channel.send(clip(content), **kwargs)
+            await channel.send(clip(render(content, self.thread_locale(game))), **kwargs)
             return Sent.OUT
         except discord.HTTPException as err:
             log.warning("game %s: could not post in its thread (%s)", game.id, err)
@@ -229,47 +259,49 @@ class Delivery:
 
     # -- private --------------------------------------------------------------------------------
 
-    async def private_message(self, game: Game, state: State, seat: int, lines: list[str],
+    async def private_message(self, game: Game, state: State, seat: int, lines: list[Msg | str], locale: str,
                               always: bool = False) -> dict[str, Any]:
-        """Content, hand image and components for one seat, built from that seat's view only.
-        Empty when there is nothing new to say and `always` is False."""
+        """Content, hand image and components for one seat in its reader's language, built from that
+        seat's view only. Empty when there is nothing new to say and `always` is False."""
         engine = self.engines[game.kind]
         title = title_of(engine, game)
-        components = menu_view(game.id, game.seats[seat].prompt_version, seat, engine.menu(state, seat))
+        components = menu_view(game.id, game.seats[seat].prompt_version, seat, engine.menu(state, seat), locale)
         if seat in engine.to_act(state):
-            lines = [*lines, t("Your move in {title}.", title=title)]
+            lines = [*lines, msg("Your move in {title}.", title=title)]
         elif engine.is_over(state):
-            lines = [*lines, t("{title} is over.", title=title)]
+            lines = [*lines, msg("{title} is over.", title=title)]
         elif not lines and components is None and not always:
             return {}
-        message: dict[str, Any] = {"content": clip("\n".join([f"**{title}**", *lines]))}
+        names = [s.name for s in game.seats]
+        texts = [f"**{render(title, locale)}**", *(words(x, names, locale) for x in lines)]
+        message: dict[str, Any] = {"content": clip("\n".join(texts))}
         if components is not None:
             message["view"] = components
-        names = [s.name for s in game.seats]
-        image = await asyncio.to_thread(self.renderer(game.kind).render_hand, engine.view(state, seat), names)
+        image = await asyncio.to_thread(self.renderer(game.kind).render_hand, engine.view(state, seat), names, locale)
         if image is not None:
             message["file"] = discord.File(io.BytesIO(image), filename=f"{game.kind}-{game.id}-hand.png")
         return message
 
-    async def send_private(self, game: Game, state: State, seat: int, lines: list[str],
+    async def send_private(self, game: Game, state: State, seat: int, lines: list[Msg | str],
                            nonce: str | None = None) -> Sent:
         """DM one seat its view. Seats with closed DMs use My hand / `/<game> hand` instead."""
         s = game.seats[seat]
         if not s.dm_ok:
             return Sent.REFUSED
-        message = await self.private_message(game, state, seat, lines)
+        message = await self.private_message(game, state, seat, lines, await self.user_locale(s.user_id))
         if not message:
             return Sent.OUT
         result = await self.send_dm(game, s.user_id, nonce=nonce, **message)
         if result is Sent.REFUSED:
-            await self.post(game, t("<@{user}>, I cannot DM you: use the My hand button or /{kind} hand.",
-                                    user=s.user_id, kind=game.kind), mention=[s.user_id])
+            await self.post(game, msg("<@{user}>, I cannot DM you: use the My hand button or /{kind} hand.",
+                                      user=s.user_id, kind=game.kind), mention=[s.user_id])
         return result
 
-    async def send_dm(self, game: Game, user_id: int, content: str, **kwargs: Any) -> Sent:
-        """REFUSED (and the seat marked) when the player's DMs are closed."""
+    async def send_dm(self, game: Game, user_id: int, content: Msg | str, **kwargs: Any) -> Sent:
+        """A DM in the user's language. REFUSED (and the seat marked) when their DMs are closed."""
         if kwargs.get("nonce") is None:
             kwargs.pop("nonce", None)
+        content = clip(render(content, await self.user_locale(user_id)))
         try:
             try:
                 await (await self.dm_channel(user_id)).send(content, **kwargs)

@@ -38,6 +38,22 @@ def msg(key: str, /, **params: Any) -> Msg:
     return Msg(key, params)
 
 
+LANGUAGE_NAMES = {"en": "English", "ja": "日本語"}  # each in its own words
+
+
+def supported_locales() -> list[str]:
+    """English (built in) and every locale with a catalog in data/i18n."""
+    return ["en", *sorted(p.stem for p in _CATALOG_DIR.glob("*.json"))]
+
+
+def locale_for(discord_locale: str | None) -> str | None:
+    """The supported locale for a Discord locale ("ja", "en-US", "pt-BR"), or None."""
+    if not discord_locale:
+        return None
+    base = discord_locale.split("-")[0].lower()
+    return base if base in supported_locales() else None
+
+
 def set_locale(locale: str) -> None:
     global _locale
     _locale = locale

@@ -5,7 +5,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from bot.i18n import t
+from bot.i18n import msg
 
 if TYPE_CHECKING:
     from bot.table import Table
@@ -43,5 +43,5 @@ async def fire_due(table: "Table") -> None:
         if game.snapshot is None or seat not in engine.to_act(game.snapshot):
             continue
         user = game.seats[seat].user_id
-        await table.out.post(game, t("<@{user}>, a reminder: {title} is waiting for your move.",
+        await table.out.post(game, msg("<@{user}>, a reminder: {title} is waiting for your move.",
                                      user=user, title=table.title(game)), mention=[user])

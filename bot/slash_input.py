@@ -12,7 +12,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.i18n import t
+from bot.i18n import Msg, msg
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, NUMBER = 3, 4, 5, 10
@@ -57,34 +57,34 @@ def _value_ok(param: app_commands.Parameter, kind: int, value: Any) -> bool:
     return False
 
 
-def problem(tree: app_commands.CommandTree, interaction: discord.Interaction) -> str | None:
+def problem(tree: app_commands.CommandTree, interaction: discord.Interaction) -> Msg | None:
     """None if the interaction's command and options are ones this bot offers; else why not."""
     data = interaction.data if isinstance(interaction.data, dict) else {}
     if data.get("type", 1) != 1:
-        return t("I don't know that command.")
+        return msg("I don't know that command.")
     command, options = resolve(tree, data, interaction.guild)
     if command is None:
-        return t("I don't know that command. It may have just changed: try again in a minute.")
+        return msg("I don't know that command. It may have just changed: try again in a minute.")
     params = {p.name: p for p in command.parameters}
     autocomplete = interaction.type == discord.InteractionType.autocomplete
     seen = set()
     for option in options:
         if not isinstance(option, dict) or option.get("name") not in params or option["name"] in seen:
-            return t("That command does not take those options.")
+            return msg("That command does not take those options.")
         seen.add(option["name"])
         param = params[option["name"]]
         if option.get("type") != param.type.value:
-            return t("The option “{name}” has the wrong kind of value.", name=param.display_name)
+            return msg("The option “{name}” has the wrong kind of value.", name=param.display_name)
         value = option.get("value")
         if autocomplete and option.get("focused"):
             if not isinstance(value, str) or len(value) > MAX_STRING:
-                return t("The option “{name}” has the wrong kind of value.", name=param.display_name)
+                return msg("The option “{name}” has the wrong kind of value.", name=param.display_name)
             continue
         if not _value_ok(param, param.type.value, value):
-            return t("The option “{name}” has a value out of range or of the wrong kind.", name=param.display_name)
+            return msg("The option “{name}” has a value out of range or of the wrong kind.", name=param.display_name)
         if param.choices and value not in {c.value for c in param.choices}:
-            return t("“{value}” is not one of the choices for “{name}”.", value=str(value)[:50],
+            return msg("“{value}” is not one of the choices for “{name}”.", value=str(value)[:50],
                      name=param.display_name)
     if not autocomplete and any(p.required and p.name not in seen for p in command.parameters):
-        return t("That command is missing a required option.")
+        return msg("That command is missing a required option.")
     return None

@@ -129,12 +129,13 @@ MIGRATIONS: list[str] = [
     # 5: many games. Who must act is kept with the game (to_act, a JSON list of seats), so start-up
     # restores reminders with one statement instead of loading every game; a move's reminder
     # timers are written by the move's own statement (fresh: {"seat": due}); a finished game's
-    # action log is archived compressed; DM channels are remembered; a user's games are found
-    # (in order) through one index.
+    # action log is archived compressed; each user's DM channel and language are remembered; a
+    # game has a language (its thread's); a user's games are found (in order) through one index.
     """
     ALTER TABLE games ADD COLUMN to_act TEXT;
     ALTER TABLE games ADD COLUMN archive BLOB;
-    CREATE TABLE dm_channels (user_id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL);
+    ALTER TABLE games ADD COLUMN locale TEXT;
+    CREATE TABLE users (user_id INTEGER PRIMARY KEY, dm_channel_id INTEGER, locale TEXT);
     DROP INDEX seats_user;
     CREATE INDEX seats_user_game ON seats(user_id, game_id);
     DROP VIEW moves;
@@ -207,6 +208,7 @@ class Game:
     seed: int
     version: int
     snapshot: dict[str, Any] | None
+    locale: str | None = None  # the thread's language (None: the bot's default)
     seats: list[Seat] = field(default_factory=list)
 
     def seat_of(self, user_id: int) -> int | None:
@@ -234,7 +236,7 @@ class PromptUpdate:
 # A game and its seats in one statement (one round trip): the seats as a JSON array, in seat order.
 _GAME_SELECT = (
     "SELECT id, kind, guild_id, channel_id, thread_id, lobby_message_id, creator_id, status, options, seed, "
-    "version, snapshot, (SELECT json_group_array(json_array(seat, user_id, name, dm_ok, prompt_version, "
+    "version, snapshot, locale, (SELECT json_group_array(json_array(seat, user_id, name, dm_ok, prompt_version, "
     "prompt_hash)) FROM (SELECT * FROM seats WHERE game_id = games.id ORDER BY seat)) FROM games WHERE id = ?")
 
 
@@ -297,6 +299,8 @@ class Store:
     async def _migrate(self) -> None:
         async with self._conn.execute("PRAGMA user_version") as cur:
             (current,) = await cur.fetchone()
+        if current < 0:
+            raise StoreError(f"its schema number ({current}) is not one this bot ever writes; refusing to use it")
         if current > len(MIGRATIONS):
             raise StoreError(f"written by a newer version of the bot (schema {current}; this code knows "
                              f"up to {len(MIGRATIONS)}); refusing to use it")
@@ -320,13 +324,13 @@ class Store:
     # -- games and seats ------------------------------------------------------------------
 
     async def create_game(self, kind: str, guild_id: int | None, channel_id: int, creator_id: int,
-                          creator_name: str, options: dict[str, Any], seed: int) -> int:
+                          creator_name: str, options: dict[str, Any], seed: int, locale: str | None = None) -> int:
         now = time.time()
         async with self._transaction() as db:
             cur = await db.execute(
-                "INSERT INTO games (kind, guild_id, channel_id, creator_id, status, options, seed, "
-                "created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
-                (kind, guild_id, channel_id, creator_id, dumps(options), seed, now, now))
+                "INSERT INTO games (kind, guild_id, channel_id, creator_id, status, options, seed, locale, "
+                "created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                (kind, guild_id, channel_id, creator_id, dumps(options), seed, locale, now, now))
             game_id = cur.lastrowid
             await db.execute("INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
                              (game_id, creator_id, creator_name))
@@ -411,8 +415,8 @@ class Store:
             if not rows:
                 return None
             row = rows[0]
-            game = Game(*row[:8], json.loads(row[8]), row[9], row[10], decode_snapshot(row[11]))
-            seats = json.loads(row[12])
+            game = Game(*row[:8], json.loads(row[8]), row[9], row[10], decode_snapshot(row[11]), row[12])
+            seats = json.loads(row[13])
         except (sqlite3.DatabaseError, ValueError, TypeError, zlib.error) as err:
             if not _damage(err):
                 raise
@@ -478,17 +482,21 @@ class Store:
             owed.append(Owed(gid, version, value, set(sent.split())))
         return owed
 
+    async def _write(self, sql: str, params: tuple[Any, ...]) -> None:
+        """One statement, atomic on its own (autocommit): one round trip."""
+        async with self._lock:
+            await self._conn.execute(sql, params)
+
     async def mark_sent(self, game_id: int, versions: list[int], part: str) -> None:
         """Record that `part` ("post", "dm<seat>") of these versions' announcement is out."""
-        async with self._transaction() as db:
-            await db.executemany("UPDATE owed SET sent = sent || ' ' || ? WHERE game_id = ? AND version = ?",
-                                 [(part, game_id, v) for v in versions])
+        marks = ",".join("?" * len(versions))
+        await self._write(f"UPDATE owed SET sent = sent || ' ' || ? WHERE game_id = ? AND version IN ({marks})",
+                          (part, game_id, *versions))
 
     async def settle(self, game_id: int, versions: list[int]) -> None:
         """These versions' announcements are out (or cannot ever be delivered)."""
-        async with self._transaction() as db:
-            await db.executemany("DELETE FROM owed WHERE game_id = ? AND version = ?",
-                                 [(game_id, v) for v in versions])
+        marks = ",".join("?" * len(versions))
+        await self._write(f"DELETE FROM owed WHERE game_id = ? AND version IN ({marks})", (game_id, *versions))
 
     # -- moves ------------------------------------------------------------------------------
 
@@ -580,16 +588,22 @@ class Store:
             await db.execute("DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ?",
                              (game_id, seat, kind))
 
-    # -- DM channels ------------------------------------------------------------------------
+    # -- users ------------------------------------------------------------------------------
 
-    async def dm_channel(self, user_id: int) -> int | None:
-        rows = await self._read("SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,))
-        return rows[0][0] if rows else None
+    async def user(self, user_id: int) -> tuple[int | None, str | None]:
+        """A user's remembered DM channel and language (None where not known)."""
+        rows = await self._read("SELECT dm_channel_id, locale FROM users WHERE user_id = ?", (user_id,))
+        return rows[0] if rows else (None, None)
 
     async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
         async with self._transaction() as db:
-            await db.execute("INSERT OR REPLACE INTO dm_channels (user_id, channel_id) VALUES (?, ?)",
-                             (user_id, channel_id))
+            await db.execute("INSERT INTO users (user_id, dm_channel_id) VALUES (?, ?) ON CONFLICT (user_id) "
+                             "DO UPDATE SET dm_channel_id = excluded.dm_channel_id", (user_id, channel_id))
+
+    async def set_user_locale(self, user_id: int, locale: str) -> None:
+        async with self._transaction() as db:
+            await db.execute("INSERT INTO users (user_id, locale) VALUES (?, ?) ON CONFLICT (user_id) "
+                             "DO UPDATE SET locale = excluded.locale", (user_id, locale))
 
     # -- benchmark support ------------------------------------------------------------------
 

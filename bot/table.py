@@ -26,7 +26,7 @@ from bot.components import chosen_ok, lobby_view, menu_entry, parse, select_valu
 from bot.announcer import Announcer
 from bot.delivery import Delivery, Outcome, Sent, clip, title_of
 from bot.games.base import Engine, Event, GameError, State
-from bot.i18n import t
+from bot.i18n import Msg, default_locale, locale_for, msg, render, to_wire
 from bot.store import DamagedGame, Game, PromptUpdate, StaleVersion, Store
 
 log = logging.getLogger(__name__)
@@ -37,20 +37,22 @@ NEEDED = ("send_messages", "send_messages_in_threads", "create_public_threads", 
 
 
 class PlayerError(Exception):
-    """A mistake by the person who clicked or typed: shown to them alone, nothing changes."""
+    """A mistake by the person who clicked or typed: shown to them alone (in their language),
+    nothing changes. Its one argument is a Msg (or text)."""
 
 
 class StaleButton(Exception):
     """A button or select from an older menu of this seat."""
 
 
-def pick_key(label: str) -> str:
-    return hashlib.blake2b(label.encode(), digest_size=5).hexdigest()
+def pick_key(action: dict[str, Any]) -> str:
+    return hashlib.blake2b(json.dumps(action, sort_keys=True).encode(), digest_size=5).hexdigest()
 
 
-def pick_value(prompt_version: int, label: str) -> str:
-    """What an autocomplete choice sends for a move: the seat's prompt version and the move."""
-    return f"{prompt_version}:{pick_key(label)}"
+def pick_value(prompt_version: int, action: dict[str, Any]) -> str:
+    """What an autocomplete choice sends for a move: the seat's prompt version and the move (in no
+    language: the label is the reader's)."""
+    return f"{prompt_version}:{pick_key(action)}"
 
 
 def parse_pick(value: str) -> tuple[int, str] | None:
@@ -59,14 +61,14 @@ def parse_pick(value: str) -> tuple[int, str] | None:
 
 
 def menu_hash(menu: list[dict[str, Any]]) -> str:
-    return hashlib.blake2b(json.dumps(menu, sort_keys=True).encode(), digest_size=8).hexdigest()
+    return hashlib.blake2b(json.dumps(to_wire(menu), sort_keys=True).encode(), digest_size=8).hexdigest()
 
 
-def status_text(title: str, status: str) -> str:
-    return {"lobby": t("{title} is still waiting for players.", title=title),
-            "active": t("{title} is already under way.", title=title),
-            "finished": t("{title} is over.", title=title),
-            "abandoned": t("{title} was abandoned.", title=title)}[status]
+def status_text(title: Msg, status: str) -> Msg:
+    return {"lobby": msg("{title} is still waiting for players.", title=title),
+            "active": msg("{title} is already under way.", title=title),
+            "finished": msg("{title} is over.", title=title),
+            "abandoned": msg("{title} was abandoned.", title=title)}[status]
 
 
 class Table:
@@ -85,6 +87,7 @@ class Table:
         self._damaged: set[int] = set()
         self.announcer = Announcer(store, self.out, engines, self.report_damage)
         self.recovered = asyncio.Event()  # set when the start-up work is done (the bench waits on it)
+        self._sweep: asyncio.Task[None] | None = None
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -94,7 +97,7 @@ class Table:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
 
-    def title(self, game: Game) -> str:
+    def title(self, game: Game) -> Msg:
         return title_of(self.engines[game.kind], game)
 
     def renderer(self, kind: str) -> Any:
@@ -119,11 +122,18 @@ class Table:
             else:
                 await interaction.response.defer(ephemeral=ephemeral, thinking=True)
 
-    @staticmethod
-    async def reply(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
-        """The private answer to whoever clicked or typed."""
+    def audience(self, interaction: discord.Interaction) -> str:
+        """The language of whoever clicked or typed (their Discord client's), remembered for the
+        DMs they get later."""
+        locale = locale_for(str(interaction.locale)) or default_locale()
+        self.out.remember_locale(interaction.user.id, locale)
+        return locale
+
+    async def reply(self, interaction: discord.Interaction, content: Msg | str, **kwargs: Any) -> None:
+        """The private answer to whoever clicked or typed, in their language."""
         try:
-            await interaction.followup.send(clip(content), ephemeral=True, **kwargs)
+            await interaction.followup.send(clip(render(content, self.audience(interaction))), ephemeral=True,
+                                            **kwargs)
         except discord.HTTPException:
             log.warning("could not answer an interaction", exc_info=True)
 
@@ -133,13 +143,13 @@ class Table:
             return await self.store.game(game_id)
         except DamagedGame as err:
             self.report_damage(game_id, err)
-            raise PlayerError(t("The saved data of game #{id} is damaged, so it cannot go on. The bot's "
+            raise PlayerError(msg("The saved data of game #{id} is damaged, so it cannot go on. The bot's "
                                 "admin will find the details in the log.", id=game_id)) from None
 
     async def load(self, game_id: int, status: tuple[str, ...] = ("active",)) -> Game:
         game = await self.find(game_id)
         if game is None:
-            raise PlayerError(t("There is no game #{id}.", id=game_id))
+            raise PlayerError(msg("There is no game #{id}.", id=game_id))
         if game.status not in status:
             raise PlayerError(status_text(self.title(game), game.status))
         return game
@@ -166,49 +176,52 @@ class Table:
 
     # -- lobby ---------------------------------------------------------------------------------
 
-    async def create_lobby(self, interaction: discord.Interaction, kind: str, options: dict[str, Any]) -> None:
+    async def create_lobby(self, interaction: discord.Interaction, kind: str, options: dict[str, Any],
+                           language: str | None = None) -> None:
         await self.ack(interaction)
         engine = self.engines[kind]
         channel = interaction.channel
         try:
             if interaction.guild is None or not isinstance(channel, (discord.TextChannel, discord.Thread)):
-                raise PlayerError(t("Start a game in a server text channel, not here."))
+                raise PlayerError(msg("Start a game in a server text channel, not here."))
             missing = [p for p in NEEDED if not getattr(interaction.app_permissions, p)]
             if missing:
-                raise PlayerError(t("I need these permissions in this channel to host a game: {perms}.",
+                raise PlayerError(msg("I need these permissions in this channel to host a game: {perms}.",
                                     perms=", ".join(p.replace("_", " ") for p in missing)))
             try:
                 options = engine.validate_options(options, engine.max_seats)
             except GameError as err:
-                raise PlayerError(str(err)) from None
+                raise PlayerError(err.args[0]) from None
         except PlayerError as err:
-            await self.reply(interaction, str(err))
+            await self.reply(interaction, err.args[0])
             return
+        # The thread's language: the one asked for, else the server's, else the bot's default.
+        locale = language or locale_for(str(interaction.guild_locale)) or default_locale()
         game_id = await self.store.create_game(kind, interaction.guild.id, channel.id, interaction.user.id,
-                                               interaction.user.display_name, options, self.new_seed())
+                                               interaction.user.display_name, options, self.new_seed(), locale)
         game = await self.load(game_id, ("lobby",))
         try:
-            message = await channel.send(self.lobby_text(game), view=lobby_view(game_id),
+            message = await channel.send(self.lobby_text(game), view=lobby_view(game_id, self.out.thread_locale(game)),
                                          allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             await self.store.set_status(game_id, "abandoned")
-            await self.reply(interaction, t("I could not post the table in this channel."))
+            await self.reply(interaction, msg("I could not post the table in this channel."))
             return
         await self.store.set_lobby_message(game_id, message.id)
-        await self.reply(interaction, t("Your table {title} is open: {link}", title=self.title(game),
+        await self.reply(interaction, msg("Your table {title} is open: {link}", title=self.title(game),
                                         link=message.jump_url))
 
     def lobby_text(self, game: Game) -> str:
         engine = self.engines[game.kind]
         opts = ", ".join(f"{k}: {v}" for k, v in game.options.items() if not isinstance(v, (list, dict)) or v)
         players = ", ".join(f"<@{s.user_id}>" for s in game.seats)
-        footer = {"lobby": t("Press Join to sit down; the creator starts with {min}+ players.", min=engine.min_seats),
-                  "active": t("Started: the game goes on in its thread."),
-                  "finished": t("Finished."),
-                  "abandoned": t("Abandoned.")}[game.status]
-        return clip(t("**{title}** — a table ({options}).\nPlayers ({n}/{max}): {players}\n{footer}",
-                      title=self.title(game), options=opts, n=len(game.seats), max=engine.max_seats,
-                      players=players, footer=footer))
+        footer = {"lobby": msg("Press Join to sit down; the creator starts with {min}+ players.", min=engine.min_seats),
+                  "active": msg("Started: the game goes on in its thread."),
+                  "finished": msg("Finished."),
+                  "abandoned": msg("Abandoned.")}[game.status]
+        return clip(render(msg("**{title}** — a table ({options}).\nPlayers ({n}/{max}): {players}\n{footer}",
+                               title=self.title(game), options=opts, n=len(game.seats), max=engine.max_seats,
+                               players=players, footer=footer), self.out.thread_locale(game)))
 
     async def lobby_action(self, interaction: discord.Interaction, game_id: int, what: str) -> None:
         async with self.busy():
@@ -226,13 +239,13 @@ class Table:
                         await self.edit_lobby(await self.load(game_id, ("lobby",)))
                         outcome = None
             except PlayerError as err:
-                await self.reply(interaction, str(err))
+                await self.reply(interaction, err.args[0])
                 return
             if outcome is not None:
                 await outcome.task
             elif interaction.type == discord.InteractionType.application_command:  # a button needs no answer
-                await self.reply(interaction, t("You joined {title}.", title=self.title(game)) if what == "join"
-                                 else t("You left {title}.", title=self.title(game)))
+                await self.reply(interaction, msg("You joined {title}.", title=self.title(game)) if what == "join"
+                                 else msg("You left {title}.", title=self.title(game)))
 
     async def heal_lobby(self, interaction: discord.Interaction, game: Game) -> None:
         """A lobby button is its own proof of where the lobby is: a crash between posting it and
@@ -251,13 +264,13 @@ class Table:
         user = interaction.user
         if what == "join":
             if not await self.store.join(game.id, user.id, user.display_name, self.engines[game.kind].max_seats):
-                raise PlayerError(t("You are already seated.") if game.seat_of(user.id) is not None
-                                  else t("This table is full."))
+                raise PlayerError(msg("You are already seated.") if game.seat_of(user.id) is not None
+                                  else msg("This table is full."))
         else:
             if user.id == game.creator_id:
-                raise PlayerError(t("The creator cannot leave; use /game abandon to close the table."))
+                raise PlayerError(msg("The creator cannot leave; use /game abandon to close the table."))
             if not await self.store.leave(game.id, user.id):
-                raise PlayerError(t("You are not seated at this table."))
+                raise PlayerError(msg("You are not seated at this table."))
 
     async def edit_lobby(self, game: Game) -> None:
         if game.lobby_message_id is None:
@@ -266,7 +279,8 @@ class Table:
             channel = await self.out.channel(game.channel_id)
             message = channel.get_partial_message(game.lobby_message_id)  # type: ignore[attr-defined]
             await message.edit(content=self.lobby_text(game),
-                               view=lobby_view(game.id) if game.status == "lobby" else None)
+                               view=lobby_view(game.id, self.out.thread_locale(game))
+                               if game.status == "lobby" else None)
         except discord.HTTPException:
             log.warning("game %s: could not edit the lobby message", game.id, exc_info=True)
 
@@ -274,16 +288,16 @@ class Table:
         """Called under the game's lock. After store.start the game exists: nothing may fail it."""
         engine = self.engines[game.kind]
         if interaction.user.id != game.creator_id:
-            raise PlayerError(t("Only the creator can start this table."))
+            raise PlayerError(msg("Only the creator can start this table."))
         if len(game.seats) < engine.min_seats:
-            raise PlayerError(t("{title} needs at least {n} players.", title=engine.title, n=engine.min_seats))
+            raise PlayerError(msg("{title} needs at least {n} players.", title=msg(engine.title), n=engine.min_seats))
         state = engine.new_game(game.options, len(game.seats), game.seed)
         thread = await self.open_thread(game)
-        begins = Outcome(game, state, [Event(t("The game begins!"))], [s.seat for s in game.seats], versions=[0])
+        begins = Outcome(game, state, [Event(msg("The game begins!"))], [s.seat for s in game.seats], versions=[0])
         to_act, fresh = self.reminders(engine, state, [s.seat for s in game.seats])
         if not await self.store.start(game.id, thread.id if thread else None, state,
                                       self.prompts(engine, game, state, force=True), begins.to_json(), to_act, fresh):
-            raise PlayerError(t("This table has already started."))
+            raise PlayerError(msg("This table has already started."))
         self.timers_changed.set()
         game = await self.load(game.id)
         try:
@@ -303,13 +317,13 @@ class Table:
             if game.lobby_message_id:
                 try:
                     return await channel.get_partial_message(game.lobby_message_id).create_thread(  # type: ignore[attr-defined]
-                        name=self.title(game), auto_archive_duration=10080)
+                        name=render(self.title(game), self.out.thread_locale(game)), auto_archive_duration=10080)
                 except discord.HTTPException as err:
                     if err.code != THREAD_EXISTS:
                         raise
                     # A Start before a crash opened it: a message's thread has the message's id.
                     return await self.out.channel(game.lobby_message_id)
-            return await channel.create_thread(name=self.title(game),  # type: ignore[attr-defined]
+            return await channel.create_thread(name=render(self.title(game), self.out.thread_locale(game)),  # type: ignore[attr-defined]
                                                type=discord.ChannelType.public_thread)
         except discord.HTTPException:
             log.warning("game %s: could not open a thread; playing in the channel", game.id, exc_info=True)
@@ -319,11 +333,11 @@ class Table:
         """Try a DM to every player; closed DMs are named in the thread and the game goes on."""
         closed = []
         for s in game.seats:
-            if await self.out.send_dm(game, s.user_id, t("You are seated in {title}. Your hand and moves "
+            if await self.out.send_dm(game, s.user_id, msg("You are seated in {title}. Your hand and moves "
                                                          "will arrive here.", title=self.title(game))) is Sent.REFUSED:
                 closed.append(s)
         if closed:
-            await self.out.post(game, t("I cannot send direct messages to {names}: use the My hand button or "
+            await self.out.post(game, msg("I cannot send direct messages to {names}: use the My hand button or "
                                         "/{kind} hand to see your cards and move.",
                                         names=", ".join(f"<@{s.user_id}>" for s in closed), kind=game.kind),
                                 mention=[s.user_id for s in closed])
@@ -338,7 +352,7 @@ class Table:
         if click is None or (click.what == "select" and values is None):
             async with self.busy():
                 await self.ack(interaction)
-                await self.reply(interaction, t("That button or menu is not one of mine, or it is too old to use."))
+                await self.reply(interaction, msg("That button or menu is not one of mine, or it is too old to use."))
             return
         if click.what == "lobby":
             await self.lobby_action(interaction, click.game_id, click.lobby_action)
@@ -352,7 +366,7 @@ class Table:
                              kind: str, index: int, values: list[str] | None) -> None:
         def pick(engine: Engine, game: Game, state: State) -> dict[str, Any]:
             if game.seat_of(interaction.user.id) != seat:
-                raise PlayerError(t("These buttons belong to another player."))
+                raise PlayerError(msg("These buttons belong to another player."))
             menu = engine.menu(state, seat)
             # Stale: made for an older menu of this seat (version), or the menu is no longer the
             # one the button was drawn from (e.g. after an upgrade reordered it).
@@ -364,7 +378,7 @@ class Table:
             if kind != "select":
                 return entry["action"]
             if values is None or not chosen_ok(entry, values):
-                raise PlayerError(t("That choice is not on the menu."))
+                raise PlayerError(msg("That choice is not on the menu."))
             return dict(entry["action"], values=values)
 
         async with self.busy():
@@ -385,32 +399,34 @@ class Table:
     async def command_move(self, interaction: discord.Interaction, game_id: int, move: str) -> None:
         """`/<game> play move:`: a pick from the autocomplete list (which carries the seat's prompt
         version, so it is refused like a stale button once the seat's menu or its own move has
-        moved on), or a move's label typed in full (judged against the game as it is now)."""
-        label = move
+        moved on), or a move's label typed in full, in the player's language (judged against the
+        game as it is now)."""
+        label: Any = move
+        locale = self.audience(interaction)
 
         def pick(engine: Engine, game: Game, state: State) -> dict[str, Any]:
             nonlocal label
             seat = game.seat_of(interaction.user.id)
             if seat is None:
-                raise PlayerError(t("You are not playing in {title}.", title=self.title(game)))
+                raise PlayerError(msg("You are not playing in {title}.", title=self.title(game)))
             picked = parse_pick(move)
             if picked is not None and picked[0] != game.seats[seat].prompt_version:
                 raise StaleButton()
             for action in engine.legal_actions(state, seat):
                 text = engine.describe_action(state, seat, action)
-                if (pick_key(text) == picked[1]) if picked is not None else text == move:
+                if pick_key(action) == picked[1] if picked is not None else render(text, locale) == move:
                     label = text
                     return action
             if picked is not None:
                 raise StaleButton()
-            raise PlayerError(t("“{label}” is not a move you can make now. Pick one from the list.", label=move[:100]))
+            raise PlayerError(msg("“{label}” is not a move you can make now. Pick one from the list.", label=move[:100]))
 
         async with self.busy():
             await self.ack(interaction)
             outcome = await self.move(interaction, game_id, pick)
             if outcome is None:
                 return
-            await self.reply(interaction, t("Done: {label}", label=label))
+            await self.reply(interaction, msg("Done: {label}", label=label))
             await outcome.task
             if not outcome.game.seats[outcome.actor].dm_ok:
                 await self.show_hand(interaction, game_id)
@@ -431,7 +447,7 @@ class Table:
                 try:
                     new_state, events = engine.apply(state, seat, action)
                 except GameError as err:
-                    raise PlayerError(str(err)) from None
+                    raise PlayerError(err.args[0]) from None
                 prompts = self.prompts(engine, game, new_state, actor=seat)
                 over = engine.is_over(new_state)
                 # The board image goes with a new turn (the view's "turn") and with the end; moves
@@ -454,16 +470,16 @@ class Table:
                         log.exception("game %s: could not archive its log", game_id)
                 return self.schedule_announce(outcome)
         except StaleButton:
-            await self.reply(interaction, t("The board has moved on since that button was made. "
+            await self.reply(interaction, msg("The board has moved on since that button was made. "
                                             "Here is where things stand now."))
             await self.show_hand(interaction, game_id)
         except PlayerError as err:
-            await self.reply(interaction, str(err))
+            await self.reply(interaction, err.args[0])
         except StaleVersion:
-            await self.reply(interaction, t("Someone moved at the same moment; please try again."))
+            await self.reply(interaction, msg("Someone moved at the same moment; please try again."))
         except Exception:
             log.exception("game %s: unexpected error while moving", game_id)
-            await self.reply(interaction, t("Sorry, something went wrong. The game was not changed."))
+            await self.reply(interaction, msg("Sorry, something went wrong. The game was not changed."))
         return None
 
     def reminders(self, engine: Engine, state: State, changed: list[int]) -> tuple[list[int], dict[int, float]]:
@@ -482,37 +498,36 @@ class Table:
             game = await self.load(game_id, ("active", "finished"))
             seat = game.seat_of(interaction.user.id)
             if seat is None:
-                raise PlayerError(t("You are not playing in {title}.", title=self.title(game)))
+                raise PlayerError(msg("You are not playing in {title}.", title=self.title(game)))
             assert game.snapshot is not None
-            message = await self.out.private_message(game, game.snapshot, seat, [], always=True)
+            message = await self.out.private_message(game, game.snapshot, seat, [], self.audience(interaction),
+                                                     always=True)
             await self.reply(interaction, **message)
             if not game.seats[seat].dm_ok and game.status == "active":
                 # They may have opened their DMs since: one short probe, and DMs resume if it works.
-                if await self.out.send_dm(game, interaction.user.id, t(
+                if await self.out.send_dm(game, interaction.user.id, msg(
                         "I can reach you here again: your hand and moves for {title} will arrive here.",
                         title=self.title(game))) is Sent.OUT:
                     await self.store.set_dm_ok(game.id, interaction.user.id, True)
         except PlayerError as err:
-            await self.reply(interaction, str(err))
+            await self.reply(interaction, err.args[0])
 
     async def abandon(self, interaction: discord.Interaction, game: Game) -> None:
         """Close a lobby or a running game for good (the caller's rights are checked by the cog)."""
         async with self.lock(game.id):
             if not await self.store.set_status(game.id, "abandoned"):
-                raise PlayerError(t("That game has already ended."))
+                raise PlayerError(msg("That game has already ended."))
         game = await self.load(game.id, ("abandoned",))
         await self.edit_lobby(game)
-        text = t("{title} was abandoned by {user}.", title=self.title(game), user=interaction.user.display_name)
+        text = msg("{title} was abandoned by {user}.", title=self.title(game), user=interaction.user.display_name)
         if game.thread_id:
             await self.out.post(game, text)
         await self.reply(interaction, text)
 
     async def recover(self) -> None:
-        """After a start-up (the owed announcements are already queued: Announcer.start_catch_up): find
-        lobby posts a crash left unrecorded, and give every seat that is waiting to move a
-        reminder timer if it lost its own."""
-        for gid, channel_id in await self.store.lobbies_without_message():
-            await self.find_lobby_post(gid, channel_id)
+        """Start-up work, done before the gateway connects (the owed announcements are queued by
+        Announcer.start_catch_up): every seat that is waiting to move gets a reminder timer if it
+        lost its own; then, in the background, lobby posts a crash left unrecorded are found."""
         for gid in await self.store.games_without_to_act():  # once, for games from before migration 5
             try:
                 game = await self.store.game(gid)
@@ -524,6 +539,14 @@ class Table:
         await self.store.restore_timers(self.clock() + self.reminder_seconds)
         self.timers_changed.set()
         self.recovered.set()
+        self._sweep = asyncio.create_task(self.find_lobby_posts(), name="lobby-sweep")
+
+    async def find_lobby_posts(self) -> None:
+        try:
+            for gid, channel_id in await self.store.lobbies_without_message():
+                await self.find_lobby_post(gid, channel_id)
+        except Exception:
+            log.exception("could not look for unrecorded lobby posts")
 
     async def find_lobby_post(self, gid: int, channel_id: int) -> None:
         """A crash came between posting a lobby and saving its id: look for the post among the

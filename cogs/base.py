@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import t
+from bot.i18n import LANGUAGE_NAMES, msg, render, supported_locales
 from bot.store import Game
 from bot.table import PlayerError, Table, pick_value, status_text
 
@@ -32,11 +32,11 @@ async def find_game(table: Table, interaction: discord.Interaction, kind: str | 
             mine = [g for g in await table.store.games_of_user(interaction.user.id, statuses)
                     if kind is None or g.kind == kind]
             if len(mine) > 1:
-                raise PlayerError(t("You are in several games; say which one with the game option "
+                raise PlayerError(msg("You are in several games; say which one with the game option "
                                     "(see /games)."))
             game = mine[0] if mine else None
     if game is None or (kind is not None and game.kind != kind):
-        raise PlayerError(t("I can't find that game. /games lists yours."))
+        raise PlayerError(msg("I can't find that game. /games lists yours."))
     if game.status not in statuses:
         raise PlayerError(status_text(table.title(game), game.status))
     return game
@@ -49,8 +49,13 @@ async def game_or_answer(table: Table, interaction: discord.Interaction, kind: s
         return await find_game(table, interaction, kind, game_id, statuses)
     except PlayerError as err:
         await table.ack(interaction)
-        await table.reply(interaction, str(err))
+        await table.reply(interaction, err.args[0])
         return None
+
+
+# The thread's language, chosen at /<game> new (default: the server's).
+LANGUAGES = [app_commands.Choice(name=LANGUAGE_NAMES.get(code, code), value=code) for code in supported_locales()]
+LANGUAGE_HELP = "The language of the game's thread (default: the server's)"
 
 
 class GameCog(commands.GroupCog):
@@ -66,11 +71,14 @@ class GameCog(commands.GroupCog):
 
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         games = await self.table.store.games_of_user(interaction.user.id)
-        return [app_commands.Choice(name=f"{self.table.title(g)} ({t(g.status)})"[:100], value=g.id)
+        locale = self.table.audience(interaction)
+        return [app_commands.Choice(name=render(msg("{title} ({status})", title=self.table.title(g),
+                                                    status=msg(g.status)), locale)[:100], value=g.id)
                 for g in games if g.kind == self.kind and current in str(g.id)][:25]
 
-    async def create(self, interaction: discord.Interaction, options: dict[str, Any]) -> None:
-        await self.table.create_lobby(interaction, self.kind, options)
+    async def create(self, interaction: discord.Interaction, options: dict[str, Any],
+                     language: app_commands.Choice[str] | None = None) -> None:
+        await self.table.create_lobby(interaction, self.kind, options, language.value if language else None)
 
     @app_commands.command(name="join", description="Join the open table in this channel or by number")
     @app_commands.describe(game="The table's number (optional)")
@@ -79,7 +87,7 @@ class GameCog(commands.GroupCog):
             found = await self.table.store.open_lobby(interaction.channel_id or 0, self.kind)
             if found is None:
                 await self.table.ack(interaction)
-                await self.table.reply(interaction, t("There is no open table to join here. Start one with "
+                await self.table.reply(interaction, msg("There is no open table to join here. Start one with "
                                                       "/{kind} new.", kind=self.kind))
                 return
         else:
@@ -112,11 +120,13 @@ class GameCog(commands.GroupCog):
         if seat is None or found.snapshot is None:
             return []
         engine = self.table.engines[self.kind]
-        labels = [engine.describe_action(found.snapshot, seat, a) for a in engine.legal_actions(found.snapshot, seat)]
+        locale = self.table.audience(interaction)
+        moves = [(render(engine.describe_action(found.snapshot, seat, a), locale), a)
+                 for a in engine.legal_actions(found.snapshot, seat)]
         words = current.lower().split()
-        matches = [lb for lb in labels if all(w in lb.lower() for w in words)]
         version = found.seats[seat].prompt_version
-        return [app_commands.Choice(name=lb[:100], value=pick_value(version, lb)) for lb in matches[:25]]
+        return [app_commands.Choice(name=label[:100], value=pick_value(version, action))
+                for label, action in moves if all(w in label.lower() for w in words)][:25]
 
     @play.autocomplete("game")
     async def play_game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:

@@ -5,15 +5,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.base import GameCog
+from cogs.base import LANGUAGE_HELP, LANGUAGES, GameCog
 
 
 class PonCog(GameCog, group_name="pon", group_description="PON — a pack-racing card game for 3–4 players"):
     kind = "pon"
 
     @app_commands.command(name="new", description="Open a PON table in this channel")
-    async def new(self, interaction: discord.Interaction) -> None:
-        await self.create(interaction, {})
+    @app_commands.describe(language=LANGUAGE_HELP)
+    @app_commands.choices(language=LANGUAGES)
+    async def new(self, interaction: discord.Interaction, language: app_commands.Choice[str] | None = None) -> None:
+        await self.create(interaction, {}, language)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -8,9 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.base import name_seats
-from bot.i18n import t
-from bot.table import PlayerError, Table, clip
+from bot.delivery import clip, words
+from bot.i18n import msg, render
+from bot.table import PlayerError, Table
 from cogs.base import find_game, game_or_answer
 
 ENDED_OR_NOT = ("active", "finished", "abandoned")
@@ -31,7 +31,7 @@ class TableCog(commands.Cog):
     async def started_game(self, interaction: discord.Interaction, game_id: int | None):
         found = await game_or_answer(self.table, interaction, None, game_id, ENDED_OR_NOT)
         if found is not None and found.snapshot is None:  # abandoned before it started
-            await self.table.reply(interaction, t("{title} never started.", title=self.table.title(found)))
+            await self.table.reply(interaction, msg("{title} never started.", title=self.table.title(found)))
             return None
         return found
 
@@ -40,19 +40,20 @@ class TableCog(commands.Cog):
         await self.table.ack(interaction)
         games = await self.table.store.games_of_user(interaction.user.id)
         if not games:
-            await self.table.reply(interaction, t("You are not in any game. Start one with /heat new or /pon new."))
+            await self.table.reply(interaction, msg("You are not in any game. Start one with /heat new or /pon new."))
             return
         lines = []
         for g in games:
             if g.status == "lobby":
-                lines.append(t("{title}: waiting for players — {link}", title=self.table.title(g), link=link(g)))
+                lines.append(msg("{title}: waiting for players — {link}", title=self.table.title(g), link=link(g)))
                 continue
             engine = self.table.engines[g.kind]
             waiting = engine.to_act(g.snapshot) if g.snapshot else []
             me = g.seat_of(interaction.user.id)
-            who = t("your move") if me in waiting else ", ".join(g.seats[s].name for s in waiting) or "—"
-            lines.append(t("{title}: waiting for {who} — {link}", title=self.table.title(g), who=who, link=link(g)))
-        await self.table.reply(interaction, "\n".join(lines))
+            who = msg("your move") if me in waiting else [g.seats[s].name for s in waiting] or "—"
+            lines.append(msg("{title}: waiting for {who} — {link}", title=self.table.title(g), who=who, link=link(g)))
+        locale = self.table.audience(interaction)
+        await self.table.reply(interaction, "\n".join(render(line, locale) for line in lines))
 
     game = app_commands.Group(name="game", description="Manage a game at this table")
 
@@ -66,11 +67,12 @@ class TableCog(commands.Cog):
         engine = self.table.engines[found.kind]
         view = engine.view(found.snapshot, None)
         names = [s.name for s in found.seats]
-        image = await asyncio.to_thread(self.table.renderer(found.kind).render_board, view, names)
-        waiting = (", ".join(found.seats[s].name for s in engine.to_act(found.snapshot))
-                   if found.status == "active" else "") or "—"
-        await self.table.reply(interaction, t("**{title}** ({status}) — waiting for: {who}",
-                                              title=self.table.title(found), status=t(found.status), who=waiting),
+        locale = self.table.audience(interaction)
+        image = await asyncio.to_thread(self.table.renderer(found.kind).render_board, view, names, locale)
+        waiting = ([found.seats[s].name for s in engine.to_act(found.snapshot)]
+                   if found.status == "active" else []) or "—"
+        await self.table.reply(interaction, msg("**{title}** ({status}) — waiting for: {who}",
+                                                title=self.table.title(found), status=msg(found.status), who=waiting),
                                file=discord.File(io.BytesIO(image), filename=f"{found.kind}-{found.id}.png"))
 
     @game.command(name="log", description="The last moves of a game, as the table saw them")
@@ -83,9 +85,10 @@ class TableCog(commands.Cog):
             return
         engine = self.table.engines[found.kind]
         actions = await self.table.store.actions(found.id)
-        lines = await asyncio.to_thread(public_log, engine, found, actions)
-        text = "\n".join(lines[-count:]) or t("No moves yet.")
-        await self.table.reply(interaction, clip(f"**{self.table.title(found)}**\n{text}"))
+        locale = self.table.audience(interaction)
+        lines = await asyncio.to_thread(public_log, engine, found, actions, locale)
+        text = "\n".join(lines[-count:]) or render(msg("No moves yet."), locale)
+        await self.table.reply(interaction, clip(f"**{render(self.table.title(found), locale)}**\n{text}"))
 
     @game.command(name="abandon", description="Close a game for good (its creator, or a member with Manage Threads)")
     @app_commands.describe(game="The game's number (optional in its thread)")
@@ -96,20 +99,20 @@ class TableCog(commands.Cog):
             # Manage Threads counts only in the game's own server, as Discord resolves it here.
             moderator = found.guild_id == interaction.guild_id and interaction.permissions.manage_threads
             if interaction.user.id != found.creator_id and not moderator:
-                raise PlayerError(t("Only the game's creator or a member with Manage Threads can abandon it."))
+                raise PlayerError(msg("Only the game's creator or a member with Manage Threads can abandon it."))
             await self.table.abandon(interaction, found)
         except PlayerError as err:
-            await self.table.reply(interaction, str(err))
+            await self.table.reply(interaction, err.args[0])
 
 
-def public_log(engine, game, actions) -> list[str]:
-    """Replay the game and keep only what the table saw (public events)."""
+def public_log(engine, game, actions, locale: str) -> list[str]:
+    """Replay the game and keep only what the table saw (public events), in the reader's language."""
     state = engine.new_game(game.options, len(game.seats), game.seed)
     names = [s.name for s in game.seats]
     lines = []
     for seat, action in actions:
         state, events = engine.apply(state, seat, action)
-        lines.extend(name_seats(e.text, names) for e in events if e.to is None)
+        lines.extend(words(e.text, names, locale) for e in events if e.to is None)
     return lines
 
 

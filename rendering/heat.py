@@ -392,7 +392,7 @@ def _calibration_view(key: str, spaces: int, corners: tuple) -> dict:
 
 # ---------------------------------------------------------------- the board
 
-def render_board(view: dict, names: list[str]) -> bytes:
+def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The public race board as PNG bytes: circuit with cars, header, one panel row per car."""
     key, spaces, corners = _board_key(view)
     image = _draw_board(view, names)
@@ -625,7 +625,7 @@ def _draw_panel(d, view, cars, order, names, y0) -> None:
 
 # ---------------------------------------------------------------- the hand (DM)
 
-def render_hand(view: dict, names: list[str]) -> bytes:
+def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The viewing seat's hand as a row of cards, with gear and heat above."""
     me = view.get("me") or {}
     seat = _int(me.get("seat"), 0)
@@ -712,7 +712,7 @@ def _blend(a, b, k):
 
 # ---------------------------------------------------------------- results
 
-def render_results(view: dict, names: list[str]) -> bytes:
+def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
     """End-of-race standings, podium style."""
     cars = _cars(view)
     seats = _standings(view, cars)

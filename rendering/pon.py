@@ -170,7 +170,7 @@ def _circuit_layout(total: int) -> list[tuple[int, int]]:
     return out
 
 
-def render_board(view: dict, names: list[str]) -> bytes:
+def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The public board: circuit with throttles, running order with PON sets and hands, status, log."""
     courses = [c for c in view.get("courses") or [] if isinstance(c, dict)]
     total = max(1, len(courses))
@@ -349,7 +349,7 @@ def _status_lines(view: dict, names: list[str]) -> list[tuple[str, tuple[int, in
 
 # -- the hand ------------------------------------------------------------------------------------
 
-def render_hand(view: dict, names: list[str]) -> bytes:
+def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The viewing seat's hand (number and event of each card), its peeked courses and prefs."""
     me = view.get("me") or {}
     seat = _int(me.get("seat"))

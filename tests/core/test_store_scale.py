@@ -86,7 +86,7 @@ async def test_catch_up_renders_a_few_games_at_a_time(tmp_path):
 
     table.out.announce = announce  # type: ignore[method-assign]
     await table.announcer.start_catch_up()
-    for _ in range(200):
+    for _ in range(500):
         if len(done) == len(ids):
             break
         await asyncio.sleep(0.02)
@@ -125,7 +125,7 @@ async def test_interaction_statements_use_indexes(tmp_path):
     await store.settle(gid, [1])
     await store.actions(gid)
     await store.actions(ids[-1])
-    await store.dm_channel(1000)
+    await store.user(1000)
     await store.set_dm_ok(gid, 1000, False)
     await store._conn.set_trace_callback(None)
     await store.close()

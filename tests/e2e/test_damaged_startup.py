@@ -41,6 +41,13 @@ def newer(path):
     con.close()
 
 
+def negative(path):
+    con = sqlite3.connect(path)
+    con.execute("PRAGMA user_version=-1")
+    con.commit()
+    con.close()
+
+
 async def run_bot_on(emu, tmp_path, database) -> tuple[int | None, str]:
     proc = BotProcess(emu, ["bot"], env={"DISCORD_TOKEN": emu.token, "BOT_STATE_DIR": str(tmp_path / "state"),
                                           "BOT_DATABASE": str(database)}, cwd=str(tmp_path))
@@ -53,7 +60,7 @@ async def run_bot_on(emu, tmp_path, database) -> tuple[int | None, str]:
     return code, proc.output()
 
 
-@pytest.mark.parametrize("damage", [truncate, garbage, newer])
+@pytest.mark.parametrize("damage", [truncate, garbage, newer, negative])
 async def test_an_unusable_database_stops_start_up_in_one_line(tmp_path, damage):
     database = tmp_path / "bot.sqlite3"
     await make_store(database)
