@@ -9,7 +9,7 @@ from typing import Any, Iterable
 from bot.games.base import GameError, name_seats
 from bot.games.registry import engines
 
-from .common import Db, Index, attachment_key, live_components, pngs
+from .common import Db, Index, attachment_key, live_components, pngs, progress
 
 RESULT_IMAGES = {"heat": 2}  # the final post: board + results; a game without a results image: 1
 REMINDER = "a reminder"
@@ -77,6 +77,9 @@ def duplicates(messages: Iterable[Any], anywhere_with_images: bool) -> int:
         key = (m.content, attachment_key(m))
         if (anywhere_with_images and m.attachments and key in seen) or key == previous:
             count += 1
+            if count <= 3:
+                progress(f"duplicate in channel {m.channel_id}: message {m.id} {m.content[:120]!r} "
+                         f"({len(m.attachments)} attachments)")
         seen.add(key)
         previous = key
     return count

@@ -43,7 +43,7 @@ class Forger:
     def __init__(self, ctx: "Context", targets: list[Any]) -> None:
         self.ctx, self.emu, self.rnd, self.fig = ctx, ctx.emu, random.Random(ctx.seed + 7), ctx.figures
         self.targets = targets  # tables nobody plays
-        self.sem = asyncio.Semaphore(16)
+        self.sem = asyncio.Semaphore(64)
 
     # -- building packets -----------------------------------------------------------------------
 
@@ -193,14 +193,14 @@ class Forger:
             self.rnd.shuffle(packets)
             risky = [p for p in packets if self.risky(p)]
             safe = [p for p in packets if not self.risky(p)]
-            for p in risky:  # one at a time, so a crash is pinned on its packet
+            for i in range(0, len(safe), 64):
+                if time.monotonic() >= deadline:
+                    break
+                await self.batch(safe[i:i + 64])
+            for p in risky[:3]:  # one at a time, so a crash is pinned on its packet
                 if time.monotonic() >= deadline:
                     break
                 await self.batch([p])
-            for i in range(0, len(safe), 32):
-                if time.monotonic() >= deadline:
-                    break
-                await self.batch(safe[i:i + 32])
             rounds += 1
             progress(f"forged round {rounds}: {self.fig['forged_sent']} sent so far")
         await asyncio.sleep(1.0)

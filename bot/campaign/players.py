@@ -198,7 +198,7 @@ class Player:
         def settled() -> bool:
             if rec.failed or rec.followups:
                 return True
-            return rec.source is not None and not rec.source.ephemeral and not live_components(rec.source)
+            return rec.source is not None and not live_components(rec.source)
 
         await sleep_until(settled, 6.0, 0.05)
         if rec.followups and refused(rec):
