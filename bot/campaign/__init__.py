@@ -20,10 +20,12 @@ Figures (counts):
                            message of the game's thread
   replay_failures          games whose stored action log does not replay with the engine
   menus_missing            seats the game waits for (engine.to_act of the stored snapshot) whose
-                           newest DM has no live components (players with closed DMs excepted)
+                           newest DM offers no move: no live components, or only preference toggles
+                           and an already-sent choice (players with closed DMs excepted)
   announcements_duplicated two posts in a game's thread with identical content and identical
                            attachments (bytes hashed), or two identical text posts in a row; and two
-                           identical DMs in a row to one player (reminders excepted)
+                           DMs in a row to one player with identical content, attachments and
+                           component ids (reminders excepted)
   games_stalled            started games not finished at the end although no kill came for the
                            last 15 s and their version did not move while players acted on
                            everything they were shown

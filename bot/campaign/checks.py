@@ -9,6 +9,7 @@ from typing import Any, Iterable
 from bot.games.base import GameError, name_seats
 from bot.games.registry import engines
 
+from .players import actionable
 from .common import Db, Index, attachment_key, live_components, pngs, progress
 
 RESULT_IMAGES = {"heat": 2}  # the final post: board + results; a game without a results image: 1
@@ -49,7 +50,8 @@ def announcements_missing(emu: Any, db: Db, index: Index, games: list[dict]) -> 
 
 
 def menus_missing(emu: Any, db: Db, index: Index, games: list[dict], closed: set[int]) -> int:
-    """Seats the game waits for whose newest DM has no live components (closed DMs excepted)."""
+    """Seats the game waits for whose newest DM offers no move: no live components, or only
+    preferences and an already-sent choice (closed DMs excepted)."""
     eng = engines()
     count = 0
     for game in games:
@@ -62,19 +64,21 @@ def menus_missing(emu: Any, db: Db, index: Index, games: list[dict], closed: set
             if user is None or user in closed:
                 continue
             dms = index.dms(emu.user(user))
-            if not dms or not live_components(dms[-1]):
+            if not dms or not actionable(dms[-1]):
                 count += 1
     return count
 
 
-def duplicates(messages: Iterable[Any], anywhere_with_images: bool) -> int:
-    """Identical content and identical attachments: anywhere (posts with images, when asked), or one
-    right after the other. Reminders may repeat."""
+def duplicates(messages: Iterable[Any], anywhere_with_images: bool, with_components: bool = False) -> int:
+    """Identical content and identical attachments (and, for DMs, the same components: a new menu
+    with the same hand is not a repeat): anywhere (posts with images, when asked), or one right
+    after the other. Reminders may repeat."""
     count, seen, previous = 0, set(), None
     for m in messages:
         if REMINDER in m.content:
             continue
-        key = (m.content, attachment_key(m))
+        comps = tuple(c.get("custom_id") for c in m.all_components()) if with_components else ()
+        key = (m.content, attachment_key(m), comps)
         if (anywhere_with_images and m.attachments and key in seen) or key == previous:
             count += 1
             if count <= 3:
@@ -91,7 +95,7 @@ def announcements_duplicated(emu: Any, index: Index, games: list[dict], users: I
     for place in places:
         count += duplicates(index.messages(place), anywhere_with_images=True)
     for user in users:
-        count += duplicates(index.dms(user), anywhere_with_images=False)
+        count += duplicates(index.dms(user), anywhere_with_images=False, with_components=True)
     return count
 
 
