@@ -189,35 +189,39 @@ async def campaign(args: argparse.Namespace, work: Path) -> Figures:
         world(ctx)
         tables = plan_tables(ctx, args.games)
         ctx.botctl = BotControl(emu, state, "DEBUG")
-        progress(f"bot starting (state in {state})")
-        await ctx.botctl.start()
-        await emu.wait_for_commands(timeout=30)
-        ctx.tracks = heat_tracks(emu)
-        crash_end, settle_end, forged_end = t0 + budget * 0.6, t0 + budget * 0.82, t0 + budget
-        ctx.killplan = KillPlan(ctx.botctl, random.Random(args.seed + 1), args.kills, crash_end - time.monotonic())
-        stop_watch = asyncio.Event()
-        watcher = asyncio.ensure_future(watch(ctx, tables, stop_watch))
         try:
-            progress(f"crash phase: up to {args.games} games, {args.kills} kills")
-            running = await crash_phase(ctx, tables, args, crash_end)
-            progress(f"settle phase: {ctx.botctl.kills} kills done")
-            await settle_phase(ctx, tables, running, max(settle_end, time.monotonic() + STALL + 2))
-            progress("forged phase")
-            ctx.doubles = False
-            await forged_phase(ctx, max(forged_end, time.monotonic() + max(10.0, budget * 0.12)))
-        except BotGone as err:
-            progress(f"stopped early: {err}")
-        finally:
-            stop_watch.set()
-            watcher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await watcher
-        await asyncio.sleep(1.0)
-        run_checks(ctx, tables)
-        await ctx.botctl.stop()
-        fig["bot_tracebacks"] = ctx.botctl.tracebacks()
-        fig["log_secret_lines"] = secret_lines([Path(ctx.botctl.log_path)])
-        shutil.move(ctx.botctl.log_path, work / "bot-output.log")
+            progress(f"bot starting (state in {state})")
+            await ctx.botctl.start()
+            await emu.wait_for_commands(timeout=30)
+            ctx.tracks = heat_tracks(emu)
+            crash_end, settle_end, forged_end = t0 + budget * 0.6, t0 + budget * 0.82, t0 + budget
+            ctx.killplan = KillPlan(ctx.botctl, random.Random(args.seed + 1), args.kills, crash_end - time.monotonic())
+            stop_watch = asyncio.Event()
+            watcher = asyncio.ensure_future(watch(ctx, tables, stop_watch))
+            try:
+                progress(f"crash phase: up to {args.games} games, {args.kills} kills")
+                running = await crash_phase(ctx, tables, args, crash_end)
+                progress(f"settle phase: {ctx.botctl.kills} kills done")
+                await settle_phase(ctx, tables, running, max(settle_end, time.monotonic() + STALL + 2))
+                progress("forged phase")
+                ctx.doubles = False
+                await forged_phase(ctx, max(forged_end, time.monotonic() + max(10.0, budget * 0.12)))
+            except BotGone as err:
+                progress(f"stopped early: {err}")
+            finally:
+                stop_watch.set()
+                watcher.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watcher
+            await asyncio.sleep(1.0)
+            run_checks(ctx, tables)
+            await ctx.botctl.stop()
+            fig["bot_tracebacks"] = ctx.botctl.tracebacks()
+            fig["log_secret_lines"] = secret_lines([Path(ctx.botctl.log_path)])
+            shutil.move(ctx.botctl.log_path, work / "bot-output.log")
+        finally:  # never leave the bot running, whatever went wrong
+            if ctx.botctl.proc.running:
+                await ctx.botctl.stop()
     progress("damaged start-ups")
     from . import startups
     startups.WAIT = args.startup_wait
