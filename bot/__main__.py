@@ -26,6 +26,9 @@ def main(argv: list[str]) -> int:
     if command == "bench":
         from bot.bench import main as bench
         return bench(argv[1:])
+    if command == "campaign":
+        from bot.campaign import main as campaign
+        return campaign(argv[1:])
     if command == "sandbox" or (command == "run" and settings.token is None):
         from bot.sandbox import main as sandbox
         return sandbox(settings, argv[1:])

@@ -171,6 +171,22 @@ class UserActions:
             raise EmulatorError(f"modal select {cid!r} takes {lo}..{comp.get('max_values', 1)} values")
         return {"type": comp.get("type"), "custom_id": cid, "values": [str(v) for v in chosen]}
 
+    async def raw_interaction(self: "Emulator", user: Any, channel: Any, data: Dict[str, Any], *,
+                              type: int = MESSAGE_COMPONENT, message: Any = None,
+                              settle: float = 0) -> InteractionRecord:
+        """Send one INTERACTION_CREATE whose ``data`` goes out exactly as given, without any of the
+        checks Discord's client makes (a forged or malformed request: unknown custom_ids, a button id
+        sent as a select, values that are not options, option values of the wrong type, unknown
+        commands...). ``type`` is the interaction type (2 command, 3 component, 4 autocomplete, 5
+        modal); ``message`` the message the component claims to be on. Strings go on the gateway as
+        JSON, so a lone surrogate ("\\ud800") reaches the bot's decoder as that escape. Returns after
+        the acknowledgement or the 3-second failure: ``rec.acked`` says whether the bot answered.
+        The user must be able to see the channel (a guild channel needs a member)."""
+        user, channel = self.world.user(user), self.world.channel(channel)
+        source = self.world.message(message) if message is not None else None
+        rec = self.interactions.create(type, user, channel, data, source=source)
+        return await self.interactions.run(rec, settle=settle)
+
     async def send_message(self: "Emulator", user: Any, channel: Any, content: str = "", **fields: Any) -> Message:
         """A user posts a plain message (MESSAGE_CREATE reaches the bot, content per its intents)."""
         user, channel = self.world.user(user), self.world.channel(channel)

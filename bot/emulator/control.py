@@ -126,6 +126,11 @@ def control_routes(emu: "Emulator") -> List[web.RouteDef]:
                                      custom_id=body.get("custom_id"))
         return interaction_json(emu, rec)
 
+    async def raw_interaction(request: web.Request, body: dict) -> dict:
+        rec = await emu.raw_interaction(body["user"], body["channel"], body.get("data") or {},
+                                        type=int(body.get("type", 3)), message=body.get("message"))
+        return interaction_json(emu, rec)
+
     async def post_message(request: web.Request, body: dict) -> dict:
         return message_json(emu, await emu.send_message(body["user"], body["channel"], body.get("content", "")))
 
@@ -205,6 +210,7 @@ def control_routes(emu: "Emulator") -> List[web.RouteDef]:
         r.post("/_emu/click", wrap(click)),
         r.post("/_emu/select", wrap(select)),
         r.post("/_emu/modal", wrap(modal)),
+        r.post("/_emu/raw_interaction", wrap(raw_interaction)),
         r.post("/_emu/messages", wrap(post_message)),
         r.get("/_emu/channels/{channel}/messages", wrap(channel_messages)),
         r.get("/_emu/channels/{channel}/threads", wrap(threads)),
