@@ -176,3 +176,17 @@ def test_literal_keys_are_valid_format_templates():
             raise AssertionError(f"{where}: {key!r} is not a valid template ({err})") from None
         for f in fields:
             assert f.isidentifier(), f"{where}: {key!r} has a positional or odd field {{{f}}}"
+
+
+def test_renderers_draw_in_the_locale_given(monkeypatch):
+    from rendering import heat as R
+    monkeypatch.setitem(i18n._catalogs, "xx", {"Round {n}": "RND {n}", "USA": "AMERICA", "Driver": "PILOT",
+                                               "Gear {n}": "G {n}", "Final standings after round {n}": "END {n}"})
+    st = new("usa", 3, 8)
+    for seat in range(3):
+        st, _ = E.apply(st, seat, {"type": "submit", "cards": st["cars"][seat]["hand"][:1]})
+    names = ["A", "B", "C"]
+    for draw, viewer in ((R.render_board, None), (R.render_hand, 0), (R.render_results, None)):
+        view = E.view(st, viewer)
+        assert draw(view, names) == draw(view, names, "en")
+        assert draw(view, names, "xx") != draw(view, names, "en")

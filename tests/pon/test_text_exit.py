@@ -163,3 +163,15 @@ def test_old_logs_of_plain_text_still_show():
     assert render(E.view(st, None)["log"][0], "en") == "<seat:0> passes."
     st, _ = act(st, 0, {"type": "play", "card": C("Scavenge")})
     assert isinstance(E.view(st, None)["log"][-1], Msg)
+
+
+def test_renderers_draw_in_the_locale_given(monkeypatch):
+    from rendering import pon as R
+    monkeypatch.setitem(i18n._catalogs, "xx", {"Running order": "ORDER", "Scavenge": "SCV", "Grip": "GRP",
+                                               "{name}'s hand": "HAND OF {name}"})
+    st, _ = arrange(circuit={0: "Blind Crest"}, throttles={0: ["Grip"]}, hands={0: ["Scavenge"], 1: ["Tow"], 2: ["Draft"]})
+    names = ["A", "B", "C"]
+    for draw, viewer in ((R.render_board, None), (R.render_hand, 0)):
+        view = E.view(st, viewer)
+        assert draw(view, names) == draw(view, names, "en")
+        assert draw(view, names, "xx") != draw(view, names, "en")
