@@ -3,11 +3,44 @@ from __future__ import annotations
 
 import io
 import unicodedata
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
+from typing import Any, Iterator
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.i18n import t
+from bot.i18n import render, tr
+
+# The locale of the image being drawn: set by a renderer's entry point (render_board(view, names,
+# locale)) for the length of the call. A context variable, so images drawn at once in several
+# threads (asyncio.to_thread) each keep their own.
+_LOCALE: ContextVar[str] = ContextVar("render_locale", default="en")
+
+
+@contextmanager
+def drawing_in(locale: str | None) -> Iterator[None]:
+    """Draw the texts of this block in `locale`."""
+    token = _LOCALE.set(locale or "en")
+    try:
+        yield
+    finally:
+        _LOCALE.reset(token)
+
+
+def tx(text: str, /, **params: Any) -> str:
+    """A renderer's own text (a literal key) in the image's locale: tr(locale, text, ...)."""
+    return tr(_LOCALE.get(), text, **params)
+
+
+def words(value: Any) -> str:
+    """An engine text from the view (a Msg, a list of them, or plain text) in the image's locale."""
+    return "" if value is None else render(value, _LOCALE.get())
+
+
+def english(value: Any) -> str:
+    """The English words of a view text, for renderers that read meaning from them (card kinds)."""
+    return "" if value is None else render(value, "en")
 
 # Distinct on dark and light backgrounds and for the common colour-vision deficiencies.
 PLAYER_COLOURS = [
@@ -65,7 +98,7 @@ def clean_text(text: object, fallback: str = "") -> str:
 def player_name(names: list[str], seat: int) -> str:
     """A seat's name as the images show it ("P3" when the name has nothing drawable)."""
     raw = names[seat] if 0 <= seat < len(names) else ""
-    return clean_text(raw, fallback=t("P{n}", n=seat + 1))
+    return clean_text(raw, fallback=tx("P{n}", n=seat + 1))
 
 
 def fit(text: str, size: int, width: float) -> str:

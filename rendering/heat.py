@@ -14,9 +14,11 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.i18n import t
+from bot.games.text import chain
+from bot.i18n import Msg
 from rendering import heat_track as ht
-from rendering.common import BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, clean_text, fit, font, player_name, wrap
+from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, clean_text, drawing_in, english, fit, font,
+                              player_name, tx, words, wrap)
 
 W = ht.CANVAS_W
 HEADER_H = 68
@@ -95,10 +97,8 @@ def _short(name: str) -> str:
 
 def _ordinal(n: int) -> str:
     if 10 <= n % 100 <= 20:
-        suffix = "th"
-    else:
-        suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return t("{n}" + suffix, n=n)
+        return tx("{n}th", n=n)
+    return {1: tx("{n}st", n=n), 2: tx("{n}nd", n=n), 3: tx("{n}rd", n=n)}.get(n % 10) or tx("{n}th", n=n)
 
 
 def _int(value, default: int = 0) -> int:
@@ -147,16 +147,23 @@ def _kind_of_label(label: str) -> str:
     return "upgrade"
 
 
-def _chip_parts(label: str) -> list[tuple[str, str]]:
-    """A revealed card label as chip segments: "Speed 3" -> [("3", speed)];
-    "Stress → Speed 2" (a Stress card flipped into a Speed 2) -> [("Stress", ...), ("2", ...)]."""
+def _chip_parts(label) -> list[tuple[str, str]]:
+    """A revealed card label (a Msg from the view, or English text) as chip segments:
+    "Speed 3" -> [("3", speed)]; "Stress → Speed 2" (a Stress card flipped into a Speed 2) ->
+    [("Stress", ...), ("2", ...)]. The kind is read from the English words, the text shown is
+    in the image's locale."""
+    if isinstance(label, Msg):
+        pieces = [label.params["card"], label.params["found"]] if label.key == "{card} → {found}" else [label]
+    else:
+        pieces = str(label).split("\u2192")
     parts = []
-    for part in str(label).split("\u2192"):
-        part = clean_text(part, "?")
-        kind = _kind_of_label(part)
-        words = part.split()
-        if kind in ("speed", "upgrade") and len(words) == 2 and words[1].lstrip("-").isdigit():
-            part = words[1]
+    for piece in pieces:
+        eng = clean_text(english(piece), "?")
+        part = clean_text(words(piece), "?")
+        kind = _kind_of_label(eng)
+        ws = eng.split()
+        if kind in ("speed", "upgrade") and len(ws) == 2 and ws[1].lstrip("-").isdigit():
+            part = ws[1]
         parts.append((part, kind))
     return parts
 
@@ -393,16 +400,19 @@ def _calibration_view(key: str, spaces: int, corners: tuple) -> dict:
 # ---------------------------------------------------------------- the board
 
 def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
-    """The public race board as PNG bytes: circuit with cars, header, one panel row per car."""
+    """The public race board as PNG bytes: circuit with cars, header, one panel row per car;
+    its texts in `locale`."""
     key, spaces, corners = _board_key(view)
-    image = _draw_board(view, names)
+    with drawing_in(locale):
+        image = _draw_board(view, names)
     pal = _palette(key, spaces, corners)
     return _encode(image.quantize(palette=pal, dither=Image.Dither.NONE))
 
 
 def _board_key(view: dict) -> tuple[str, int, tuple]:
     """(circuit key, spaces, corners): what the static layer and the palette are cached by."""
-    key = ht.resolve_key(view.get("track"), view.get("circuit"), view.get("track_name"))
+    name = view.get("track_name")
+    key = ht.resolve_key(view.get("track"), view.get("circuit"), english(name) if name is not None else None)
     circuit = ht.load_circuit(key)
     spaces = _int(view.get("spaces"), circuit.spaces if circuit else 60)
     return key, spaces, _corners_key(view, circuit)
@@ -488,7 +498,7 @@ def _draw_finish_box(d, layer_key, finished, cars, names) -> None:
         for j in range(2):
             c = (240, 240, 240) if (i + j) % 2 == 0 else (24, 26, 29)
             d.rectangle([x + 10 + i * 12, y + 8 + j * 6, x + 21 + i * 12, y + 13 + j * 6], fill=c)
-    d.text((x + 14, y + 36), t("Finished"), font=font(22), fill=TEXT, anchor="lm")
+    d.text((x + 14, y + 36), tx("Finished"), font=font(22), fill=TEXT, anchor="lm")
     for i, seat in enumerate(rows):
         yy = y + 52 + i * 34
         place = _int(cars[seat].get("place"), 0)
@@ -509,29 +519,29 @@ def _leader_lap(view: dict, cars: dict, order: list[int]) -> int:
 
 def _draw_header(d, view, cars, order, names) -> None:
     laps = max(1, _int(view.get("laps"), 1))
-    title = clean_text(view.get("track_name") or view.get("track") or "Heat", "Heat")
+    title = clean_text(words(view.get("track_name")) or view.get("track") or "Heat", "Heat")
     d.text((20, HEADER_H / 2), title, font=font(36), fill=TEXT, anchor="lm",
            stroke_width=1, stroke_fill=TEXT)
     x = 32 + font(36).getlength(title) + 4
-    for text in (t("Lap {lap}/{laps}", lap=_leader_lap(view, cars, order), laps=laps),
-                 t("Round {n}", n=_int(view.get("round"), 1))):
+    for text in (tx("Lap {lap}/{laps}", lap=_leader_lap(view, cars, order), laps=laps),
+                 tx("Round {n}", n=_int(view.get("round"), 1))):
         x += _tag(d, x, HEADER_H / 2 - 18, text, (70, 74, 82), size=26, ink=TEXT) + 10
     phase = view.get("phase")
     waiting = [s for s in (view.get("waiting_for") or []) if isinstance(s, int)]
     if phase == "over":
         standings = _standings(view, cars)
-        text = t("Race over - {name} wins!", name=player_name(names, standings[0])) \
-            if standings else t("Race over")
+        text = tx("Race over - {name} wins!", name=player_name(names, standings[0])) \
+            if standings else tx("Race over")
         colour = GOLD
     elif phase == "submit":
-        text = t("Choose cards: waiting for {n}", n=len(waiting)) if waiting \
-            else t("Choose cards")
+        text = tx("Choose cards: waiting for {n}", n=len(waiting)) if waiting \
+            else tx("Choose cards")
         colour = WAITING
     elif waiting:
-        text = t("Waiting for {name}", name=player_name(names, waiting[0]))
+        text = tx("Waiting for {name}", name=player_name(names, waiting[0]))
         colour = WAITING
     else:
-        text, colour = t("Resolving"), TEXT
+        text, colour = tx("Resolving"), TEXT
     text = fit(clean_text(text), 28, W - x - 40)
     d.text((W - 20, HEADER_H / 2), text, font=font(28), fill=colour, anchor="rm")
 
@@ -539,15 +549,15 @@ def _draw_header(d, view, cars, order, names) -> None:
 def _draw_panel(d, view, cars, order, names, y0) -> None:
     cap = font(19)
     cy = y0 + CAPTION_H / 2 + 2
-    d.text((20, cy), t("Pos"), font=cap, fill=MUTED, anchor="lm")
-    d.text((NAME_X, cy), t("Driver"), font=cap, fill=MUTED, anchor="lm")
+    d.text((20, cy), tx("Pos"), font=cap, fill=MUTED, anchor="lm")
+    d.text((NAME_X, cy), tx("Driver"), font=cap, fill=MUTED, anchor="lm")
     for caption, x in STAT_COLS:
-        d.text((x, cy), t(caption), font=cap, fill=MUTED, anchor="mm")
+        d.text((x, cy), tx(caption), font=cap, fill=MUTED, anchor="mm")
     phase = view.get("phase")
     # While cards are being chosen, what is shown is the previous round's play.
-    played = t("Played last round") if phase == "submit" else t("Played this round")
+    played = tx("Played last round") if phase == "submit" else tx("Played this round")
     d.text((PLAYED_X, cy), played, font=cap, fill=MUTED, anchor="lm")
-    d.text((SPEED_X, cy), t("Speed"), font=cap, fill=MUTED, anchor="mm")
+    d.text((SPEED_X, cy), tx("Speed"), font=cap, fill=MUTED, anchor="mm")
     waiting = set(s for s in (view.get("waiting_for") or []) if isinstance(s, int))
     laps = max(1, _int(view.get("laps"), 1))
     value_font = font(30)
@@ -569,27 +579,27 @@ def _draw_panel(d, view, cars, order, names, y0) -> None:
         # name and status tags
         tags = []
         if car.get("finished") and phase != "over":
-            tags.append((t("finished"), (240, 240, 240)))
+            tags.append((tx("finished"), (240, 240, 240)))
         if car.get("spun"):
-            tags.append((t("spun out"), (214, 40, 40)))
+            tags.append((tx("spun out"), (214, 40, 40)))
         if _int(car.get("heat_paid")):
-            tags.append((t("+{n} heat", n=_int(car.get("heat_paid"))), ORANGE))
+            tags.append((tx("+{n} heat", n=_int(car.get("heat_paid"))), ORANGE))
         if car.get("slipstreamed"):
-            tags.append((t("slipstream"), (60, 140, 230)))
+            tags.append((tx("slipstream"), (60, 140, 230)))
         if car.get("adrenaline"):
-            tags.append((t("adrenaline"), (42, 170, 90)))
+            tags.append((tx("adrenaline"), (42, 170, 90)))
         if seat in waiting and phase == "decide":
-            tags.insert(0, (t("to decide"), WAITING))
+            tags.insert(0, (tx("to decide"), WAITING))
         if phase == "submit" and car.get("submitted") and not car.get("finished") \
                 and car.get("revealed"):  # (with nothing revealed the column says it)
-            tags.insert(0, (t("cards chosen"), (110, 210, 130)))
+            tags.insert(0, (tx("cards chosen"), (110, 210, 130)))
         d.text((NAME_X, top + 22 if tags else mid), fit(player_name(names, seat), 28, 268),
                font=font(28), fill=TEXT, anchor="lm")
-        tx = NAME_X
+        tag_x = NAME_X
         for text, colour in tags:
-            if tx + font(18).getlength(text) + 14 > STAT_COLS[0][1] - 30:
+            if tag_x + font(18).getlength(text) + 14 > STAT_COLS[0][1] - 30:
                 break
-            tx += _tag(d, tx, top + 40, text, colour, size=18) + 6
+            tag_x += _tag(d, tag_x, top + 40, text, colour, size=18) + 6
         # numbers
         lap = min(max(_int(car.get("lap"), 1), 1), laps)
         values = [(f"{lap}/{laps}" if not car.get("finished") else "-", TEXT),
@@ -602,7 +612,7 @@ def _draw_panel(d, view, cars, order, names, y0) -> None:
             d.text((x, mid), text, font=font(26) if "/" in text else value_font, fill=colour,
                    anchor="mm")
         # revealed cards, or the submission state while cards are being chosen
-        revealed = [str(v) for v in (car.get("revealed") or [])]
+        revealed = list(car.get("revealed") or [])
         if revealed:
             widths = [_chip_width(v) + 6 for v in revealed]
             one_line = PLAYED_X + sum(widths) <= SPEED_X - 44
@@ -615,7 +625,7 @@ def _draw_panel(d, view, cars, order, names, y0) -> None:
                 x += _chip(d, x, y, label) + 6
         elif phase == "submit" and not car.get("finished"):
             ready = bool(car.get("submitted"))
-            text = t("cards chosen") if ready else t("choosing...")
+            text = tx("cards chosen") if ready else tx("choosing...")
             d.text((PLAYED_X, mid), text, font=font(24), fill=(110, 210, 130) if ready else MUTED,
                    anchor="lm")
         speed = car.get("speed")
@@ -626,7 +636,12 @@ def _draw_panel(d, view, cars, order, names, y0) -> None:
 # ---------------------------------------------------------------- the hand (DM)
 
 def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
-    """The viewing seat's hand as a row of cards, with gear and heat above."""
+    """The viewing seat's hand as a row of cards, with gear and heat above; texts in `locale`."""
+    with drawing_in(locale):
+        return _render_hand(view, names)
+
+
+def _render_hand(view: dict, names: list[str]) -> bytes:
     me = view.get("me") or {}
     seat = _int(me.get("seat"), 0)
     hand = [c for c in (me.get("hand") or []) if isinstance(c, dict)]
@@ -643,12 +658,12 @@ def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
     d.rounded_rectangle([margin, 18, margin + 36, 54], radius=8, fill=colour,
                         outline=(15, 15, 18), width=2)
     name = player_name(names, seat)
-    d.text((margin + 50, 36), fit(t("{name}'s hand", name=name), 32, 520), font=font(32),
+    d.text((margin + 50, 36), fit(tx("{name}'s hand", name=name), 32, 520), font=font(32),
            fill=TEXT, anchor="lm", stroke_width=1, stroke_fill=TEXT)
-    info = [(t("Gear {n}", n=_int(car.get("gear"), 1)), (70, 74, 82), TEXT),
-            (t("Heat in engine {n}", n=_int(car.get("engine_heat"))), ORANGE, None),
-            (t("Deck {n}", n=_int(car.get("deck_count"))), (70, 74, 82), TEXT),
-            (t("Discard {n}", n=_int(car.get("discard_count"))), (70, 74, 82), TEXT)]
+    info = [(tx("Gear {n}", n=_int(car.get("gear"), 1)), (70, 74, 82), TEXT),
+            (tx("Heat in engine {n}", n=_int(car.get("engine_heat"))), ORANGE, None),
+            (tx("Deck {n}", n=_int(car.get("deck_count"))), (70, 74, 82), TEXT),
+            (tx("Discard {n}", n=_int(car.get("discard_count"))), (70, 74, 82), TEXT)]
     x = W - margin
     for text, fill, ink in reversed(info):
         w = font(24).getlength(text) + 14
@@ -657,15 +672,15 @@ def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
         x -= 10
     sub = []
     if view.get("track_name"):
-        sub.append(clean_text(view["track_name"]))
-    sub.append(t("Round {n}", n=_int(view.get("round"), 1)))
+        sub.append(clean_text(words(view["track_name"])))
+    sub.append(tx("Round {n}", n=_int(view.get("round"), 1)))
     laps = max(1, _int(view.get("laps"), 1))
-    sub.append(t("Lap {lap}/{laps}", lap=min(max(_int(car.get("lap"), 1), 1), laps), laps=laps))
+    sub.append(tx("Lap {lap}/{laps}", lap=min(max(_int(car.get("lap"), 1), 1), laps), laps=laps))
     if car.get("speed") is not None:
-        sub.append(t("Speed {n}", n=_int(car.get("speed"))))
-    d.text((margin + 50, 74), "  |  ".join(sub), font=font(22), fill=MUTED, anchor="lm")
+        sub.append(tx("Speed {n}", n=_int(car.get("speed"))))
+    d.text((margin + 50, 74), words(chain("{a}  |  {b}", sub)), font=font(22), fill=MUTED, anchor="lm")
     if not hand:
-        d.text((W / 2, head + ch / 2), t("No cards in hand"), font=font(30), fill=MUTED,
+        d.text((W / 2, head + ch / 2), tx("No cards in hand"), font=font(30), fill=MUTED,
                anchor="mm")
     for i, card in enumerate(hand):
         x0 = margin + i * (cw + gap)
@@ -675,9 +690,9 @@ def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
 
 def _draw_card(d, x0, y0, cw, ch, card) -> None:
     kind = str(card.get("kind") or "")
-    label = clean_text(card.get("label") or "", "?")
+    label = clean_text(words(card.get("label")), "?")
     if kind not in KIND_STYLE:
-        kind = _kind_of_label(label)
+        kind = _kind_of_label(clean_text(english(card.get("label")), "?"))
     fill, ink = KIND_STYLE[kind]
     d.rounded_rectangle([x0, y0, x0 + cw, y0 + ch], radius=14, fill=fill,
                         outline=(12, 12, 14), width=3)
@@ -685,13 +700,13 @@ def _draw_card(d, x0, y0, cw, ch, card) -> None:
                         outline=_blend(fill, ink, 0.25), width=2)
     value = card.get("value")
     if kind == "heat":
-        big = t("HEAT")
+        big = tx("HEAT")
     elif kind == "stress":
         big = "?"
     else:
         big = "" if value is None else str(value)
-    kind_name = {"speed": t("speed"), "heat": t("heat"), "stress": t("stress"),
-                 "upgrade": t("upgrade")}[kind]
+    kind_name = {"speed": tx("speed"), "heat": tx("heat"), "stress": tx("stress"),
+                 "upgrade": tx("upgrade")}[kind]
     d.text((x0 + 16, y0 + 24), kind_name, font=font(19), fill=_blend(fill, ink, 0.55),
            anchor="lm")
     if big:
@@ -713,17 +728,22 @@ def _blend(a, b, k):
 # ---------------------------------------------------------------- results
 
 def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
-    """End-of-race standings, podium style."""
+    """End-of-race standings, podium style; texts in `locale`."""
+    with drawing_in(locale):
+        return _render_results(view, names)
+
+
+def _render_results(view: dict, names: list[str]) -> bytes:
     cars = _cars(view)
     seats = _standings(view, cars)
     rest = seats[3:]
     height = 560 + 52 * max(0, len(rest)) + (20 if rest else 0)
     im = Image.new("RGB", (W, height), BACKGROUND)
     d = _Draw(im)
-    title = clean_text(view.get("track_name") or view.get("track") or "Heat", "Heat")
-    d.text((W / 2, 46), t("Race over - {track}", track=title), font=font(40), fill=TEXT,
+    title = clean_text(words(view.get("track_name")) or view.get("track") or "Heat", "Heat")
+    d.text((W / 2, 46), tx("Race over - {track}", track=title), font=font(40), fill=TEXT,
            anchor="mm", stroke_width=1, stroke_fill=TEXT)
-    d.text((W / 2, 92), t("Final standings after round {n}", n=_int(view.get("round"), 1)),
+    d.text((W / 2, 92), tx("Final standings after round {n}", n=_int(view.get("round"), 1)),
            font=font(24), fill=MUTED, anchor="mm")
     base_y = 520
     blocks = {1: (W / 2, 250), 2: (W / 2 - 330, 185), 3: (W / 2 + 330, 135)}

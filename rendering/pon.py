@@ -10,8 +10,10 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.games.base import name_seats
-from bot.i18n import t
-from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, clean_text, fit, font, player_name,
+from bot.games.text import chain, plus
+from bot.i18n import Msg, msg
+from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, clean_text, drawing_in, fit, font,
+                             player_name, tx, words,
                               png_bytes, wrap)
 
 W = 1200
@@ -43,24 +45,34 @@ def _colour(seat: int) -> tuple[int, int, int]:
 
 
 
-def _with_names(line: str, names: list[str]) -> str:
-    """Log lines name seats with markers; the image says the players' names."""
-    return name_seats(line, [player_name(names, i) for i in range(max(len(names), 4))])
+def _with_names(line: Any, names: list[str]) -> str:
+    """Log lines (Msgs) name seats with markers; the image says the players' names."""
+    return name_seats(words(line), [player_name(names, i) for i in range(max(len(names), 4))])
 
 
-def _number_of(label: str) -> int:
+def _number_of(label: Any) -> int:
+    """A card label's number: a Msg's {n}, or the head of an English label ("3 · Scavenge")."""
+    if isinstance(label, Msg):
+        n = label.params.get("n")
+        return n if isinstance(n, int) else 0
+    label = str(label or "")
     head = label.split(" ", 1)[0] if label else ""
     return int(head) if head.isdigit() else 0
 
 
-def _short_label(label: str) -> str:
+def _short_label(label: Any) -> str:
     """'3 · Scavenge' -> 'Scavenge'; course cards keep a (c) mark."""
+    if isinstance(label, Msg) and "name" in label.params:
+        if label.key == "{n} · {name} (course)":
+            return tx("{name} (c)", name=words(label.params["name"]))
+        return words(label.params["name"])
+    label = words(label)
     rest = label.split("·", 1)[1].strip() if "·" in label else label
     return rest.replace(" (course)", " (c)")
 
 
 def _ordinal(i: int) -> str:
-    return {0: t("1st"), 1: t("2nd"), 2: t("3rd")}.get(i, t("{n}th", n=i + 1))
+    return {0: tx("1st"), 1: tx("2nd"), 2: tx("3rd")}.get(i, tx("{n}th", n=i + 1))
 
 
 # -- drawing pieces ------------------------------------------------------------------------------
@@ -73,7 +85,7 @@ def _number_tile(d: ImageDraw.ImageDraw, x: float, y: float, n: int, size: int) 
            anchor="mm")
 
 
-def _chip(d: ImageDraw.ImageDraw, x: float, y: float, w: float, label: str) -> None:
+def _chip(d: ImageDraw.ImageDraw, x: float, y: float, w: float, label: Any) -> None:
     d.rounded_rectangle([x, y, x + w, y + CHIP_H - 4], radius=6, fill=(230, 230, 232))
     n = _number_of(label)
     _number_tile(d, x + 2, y + 1, n, CHIP_H - 6)
@@ -112,48 +124,48 @@ def _course_card(d: ImageDraw.ImageDraw, x: float, y: float, w: float, course: d
         n = _int(course.get("number"))
         _number_tile(d, x + 8, y + 30, n, 46)
         size = 20
-        title = wrap(clean_text(course.get("name")), size, w - 66, 2)
+        title = wrap(clean_text(words(course.get("name"))), size, w - 66, 2)
         if any(line.endswith("…") for line in title):
             size = 18
-            title = wrap(clean_text(course.get("name")), size, w - 66, 2)
+            title = wrap(clean_text(words(course.get("name"))), size, w - 66, 2)
         for i, line in enumerate(title):
             d.text((x + 62, y + 53 + (i - (len(title) - 1) / 2) * 22), line, font=font(size), fill=ink, anchor="lm")
-        effect = clean_text(course.get("effect"))
+        effect = clean_text(words(course.get("effect")))
         for i, line in enumerate(wrap(effect, 18, w - 16, 4)):
             d.text((x + 8, y + 84 + i * 22), line, font=font(18), fill=ink)
     else:
         d.rounded_rectangle([x, y, x + w, y + CARD_H], radius=10, fill=CARD_BACK, outline=(20, 20, 24), width=2)
         d.rounded_rectangle([x + 8, y + 32, x + w - 8, y + CARD_H - 8], radius=8, outline=CARD_BACK_LINE, width=3)
         d.text((x + w / 2, y + 80), "?", font=font(56), fill=(200, 210, 235), anchor="mm")
-        d.text((x + w / 2, y + 128), t("face down"), font=font(18), fill=(200, 210, 235), anchor="mm")
+        d.text((x + w / 2, y + 128), tx("face down"), font=font(18), fill=(200, 210, 235), anchor="mm")
         known = [s for s in course.get("known_by") or [] if isinstance(s, int)]
         if known:
-            text = t("seen: {who}", who=", ".join(fit(player_name(names, s), 18, 60) for s in known))
+            text = tx("seen: {who}", who=[fit(player_name(names, s), 18, 60) for s in known])
             d.text((x + w / 2, y + 154), fit(text, 18, w - 12), font=font(18), fill=(255, 230, 150), anchor="mm")
     # the index strip on top
-    tag = t("#{k}", k=idx + 1)
+    tag = tx("#{k}", k=idx + 1)
     if idx == 0:
-        tag = t("#{k} START", k=idx + 1)
+        tag = tx("#{k} START", k=idx + 1)
     elif idx == total - 1:
-        tag = t("#{k} GOAL", k=idx + 1)
+        tag = tx("#{k} GOAL", k=idx + 1)
     strip_fill = (40, 42, 46) if not current else (90, 70, 0)
     d.rounded_rectangle([x, y, x + w, y + 24], radius=10, fill=strip_fill)
     d.rectangle([x, y + 12, x + w, y + 24], fill=strip_fill)
     d.text((x + 8, y + 12), tag, font=font(18), fill=TEXT, anchor="lm")
     if current:
-        d.text((x + w - 8, y + 12), t("NOW"), font=font(18), fill=HIGHLIGHT, anchor="rm")
+        d.text((x + w - 8, y + 12), tx("NOW"), font=font(18), fill=HIGHLIGHT, anchor="rm")
 
 
-def _throttle(d: ImageDraw.ImageDraw, x: float, y: float, w: float, labels: list[str], passed: bool) -> None:
+def _throttle(d: ImageDraw.ImageDraw, x: float, y: float, w: float, labels: list, passed: bool) -> None:
     if not labels:
         return
-    d.text((x + 2, y + 2), t("Throttle ({n})", n=len(labels)), font=font(18), fill=MUTED)
+    d.text((x + 2, y + 2), tx("Throttle ({n})", n=len(labels)), font=font(18), fill=MUTED)
     yy = y + 26
     for label in labels[:THROTTLE_SHOWN]:
-        _chip(d, x, yy, w, str(label))
+        _chip(d, x, yy, w, label)
         yy += CHIP_H
     if len(labels) > THROTTLE_SHOWN:
-        d.text((x + 4, yy), t("+{n} more", n=len(labels) - THROTTLE_SHOWN), font=font(18), fill=MUTED)
+        d.text((x + 4, yy), tx("+{n} more", n=len(labels) - THROTTLE_SHOWN), font=font(18), fill=MUTED)
 
 
 # -- the board -----------------------------------------------------------------------------------
@@ -171,7 +183,13 @@ def _circuit_layout(total: int) -> list[tuple[int, int]]:
 
 
 def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
-    """The public board: circuit with throttles, running order with PON sets and hands, status, log."""
+    """The public board: circuit with throttles, running order with PON sets and hands, status, log;
+    its texts in `locale`."""
+    with drawing_in(locale):
+        return _render_board(view, names)
+
+
+def _render_board(view: dict, names: list[str]) -> bytes:
     courses = [c for c in view.get("courses") or [] if isinstance(c, dict)]
     total = max(1, len(courses))
     per_row = (total + 1) // 2
@@ -192,7 +210,7 @@ def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
     order = [s for s in view.get("order") or [] if isinstance(s, int)]
     seats = _int(view.get("seats"), len(order))
     standings_h = 44 + 62 * max(1, len(order))
-    log_lines = [clean_text(_with_names(str(x), names)) for x in (view.get("log") or [])][-7:]
+    log_lines = [clean_text(_with_names(x, names)) for x in (view.get("log") or [])][-7:]
     status = _status_lines(view, names)
     status_h = 20 + 28 * len(status)
     log_h = 44 + 24 * len(log_lines)
@@ -205,26 +223,26 @@ def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
     d.text((MARGIN, 26), "PON", font=font(40), fill=TEXT, anchor="lm")
     phase = view.get("phase")
     if phase == "peek":
-        sub = t("Setup: players peek at courses")
+        sub = tx("Setup: players peek at courses")
     elif phase == "over":
-        sub = t("Race over")
+        sub = tx("Race over")
     else:
-        sub = t("Course {k} of {n}", k=current + 1, n=total)
+        sub = tx("Course {k} of {n}", k=current + 1, n=total)
     d.text((MARGIN + 110, 26), sub, font=font(28), fill=TEXT, anchor="lm")
     waiting = [s for s in view.get("waiting_for") or [] if isinstance(s, int)]
     winner = view.get("winner")
     if isinstance(winner, int):
-        line = t("Winner: {name}", name=player_name(names, winner))
+        line = tx("Winner: {name}", name=player_name(names, winner))
         colour = HIGHLIGHT
     elif waiting:
-        line = t("Waiting for: {who}", who=", ".join(player_name(names, s) for s in waiting))
+        line = tx("Waiting for: {who}", who=[player_name(names, s) for s in waiting])
         colour = HIGHLIGHT
     else:
         line, colour = "", TEXT
     d.text((MARGIN, 64), fit(line, 24, W - 2 * MARGIN), font=font(24), fill=colour, anchor="lm")
     deck = _int(view.get("deck_count"))
     if deck:
-        d.text((W - MARGIN, 26), t("Deck {n}", n=deck), font=font(22), fill=MUTED, anchor="rm")
+        d.text((W - MARGIN, 26), tx("Deck {n}", n=deck), font=font(22), fill=MUTED, anchor="rm")
 
     # circuit
     for course, (row, col) in zip(courses, layout):
@@ -233,7 +251,7 @@ def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
         idx = _int(course.get("index"))
         is_current = idx == current and phase not in ("peek", "over")
         _course_card(d, x, y, cw, course, is_current, total, names)
-        _throttle(d, x, y + CARD_H + 8, cw, [str(s) for s in course.get("throttle") or []],
+        _throttle(d, x, y + CARD_H + 8, cw, list(course.get("throttle") or []),
                   bool(course.get("passed")))
         mid = y + CARD_H / 2
         if row == 0 and col < per_row - 1:
@@ -246,9 +264,9 @@ def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
     # standings
     y = circuit_top + circuit_h
     d.rounded_rectangle([MARGIN, y, W - MARGIN, y + standings_h - 10], radius=12, fill=PANEL)
-    d.text((MARGIN + 14, y + 20), t("Running order"), font=font(22), fill=TEXT, anchor="lm")
-    d.text((640, y + 20), t("PON sets"), font=font(20), fill=MUTED, anchor="lm")
-    d.text((440, y + 20), t("Hand"), font=font(20), fill=MUTED, anchor="lm")
+    d.text((MARGIN + 14, y + 20), tx("Running order"), font=font(22), fill=TEXT, anchor="lm")
+    d.text((640, y + 20), tx("PON sets"), font=font(20), fill=MUTED, anchor="lm")
+    d.text((440, y + 20), tx("Hand"), font=font(20), fill=MUTED, anchor="lm")
     hand_counts = view.get("hand_counts") or {}
     pon_sets = view.get("pon_sets") or {}
     block_right = set(view.get("block_right") or [])
@@ -261,7 +279,7 @@ def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
         d.text((MARGIN + 18, yy + 29), _ordinal(rank), font=font(26), fill=TEXT, anchor="lm")
         d.rounded_rectangle([MARGIN + 74, yy + 12, MARGIN + 108, yy + 46], radius=8, fill=_colour(seat),
                             outline=(15, 15, 18), width=2)
-        label = t("{name} (P{n})", name=fit(player_name(names, seat), 26, 220), n=seat + 1)
+        label = tx("{name} (P{n})", name=fit(player_name(names, seat), 26, 220), n=seat + 1)
         d.text((MARGIN + 120, yy + 29), label, font=font(26), fill=TEXT, anchor="lm")
         count = _int(hand_counts.get(str(seat)))
         for k in range(min(count, 6)):
@@ -279,21 +297,21 @@ def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
             d.text((x, yy + 29), "-", font=font(24), fill=MUTED, anchor="lm")
         tags = []
         if seat == winner:
-            tags.append((t("WINNER"), HIGHLIGHT, CARD_INK))
+            tags.append((tx("WINNER"), HIGHLIGHT, CARD_INK))
         if seat == actor and phase == "main":
-            tags.append((t("main phase"), (60, 110, 200), TEXT))
+            tags.append((tx("main phase"), (60, 110, 200), TEXT))
         if seat in waiting:
-            tags.append((t("to act"), HIGHLIGHT, CARD_INK))
+            tags.append((tx("to act"), HIGHLIGHT, CARD_INK))
         if seat in block_right:
-            tags.append((t("block right"), (42, 157, 80), TEXT))
+            tags.append((tx("block right"), (42, 157, 80), TEXT))
         if seat in events_used and phase != "over":
-            tags.append((t("event used"), (90, 92, 100), TEXT))
-        tx = W - MARGIN - 12
+            tags.append((tx("event used"), (90, 92, 100), TEXT))
+        tag_x = W - MARGIN - 12
         for text, fill, ink in reversed(tags):
             w = font(18).getlength(text) + 16
-            tx -= w
-            _tag(d, tx, yy + 15, text, fill, ink, size=18)
-            tx -= 8
+            tag_x -= w
+            _tag(d, tag_x, yy + 15, text, fill, ink, size=18)
+            tag_x -= 8
         yy += 62
     _ = seats
 
@@ -306,7 +324,7 @@ def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
     # log
     y += status_h
     d.rounded_rectangle([MARGIN, y, W - MARGIN, y + log_h - 6], radius=12, fill=PANEL)
-    d.text((MARGIN + 14, y + 20), t("Latest"), font=font(20), fill=MUTED, anchor="lm")
+    d.text((MARGIN + 14, y + 20), tx("Latest"), font=font(20), fill=MUTED, anchor="lm")
     for i, line in enumerate(log_lines):
         d.text((MARGIN + 14, y + 40 + i * 24), fit(line, 18, W - 2 * MARGIN - 28), font=font(18), fill=TEXT)
     return png_bytes(im)
@@ -319,38 +337,49 @@ def _status_lines(view: dict, names: list[str]) -> list[tuple[str, tuple[int, in
     if view.get("phase") == "over":
         played = None
     if played and isinstance(actor, int):
-        out.append((t("In play: {card} by {name}", card=clean_text(played), name=player_name(names, actor)), TEXT))
+        out.append((tx("In play: {card} by {name}", card=clean_text(words(played)), name=player_name(names, actor)), TEXT))
     chase = view.get("overtake")
     if isinstance(chase, dict):
         nums = [str(n) for n in chase.get("numbers") or []]
-        need = nums + [t("any")] * _int(chase.get("any"))
-        text = t("Overtake: {a} attacks {d}; a block needs {n} card(s): {need}",
-                 a=player_name(names, _int(chase.get("attacker"))), d=player_name(names, _int(chase.get("defender"))),
-                 n=_int(chase.get("cards_needed")), need=" + ".join(need) or "-")
+        need = nums + [tx("any")] * _int(chase.get("any"))
+        who = {"a": player_name(names, _int(chase.get("attacker"))),
+               "d": player_name(names, _int(chase.get("defender"))), "n": _int(chase.get("cards_needed")),
+               "need": words(plus(need)) or "-"}
         if isinstance(chase.get("with_block_right"), int):
-            text += t(" ({n} with the block right)", n=chase["with_block_right"])
+            text = tx("Overtake: {a} attacks {d}; a block needs {n} card(s): {need} ({k} with the block right)",
+                      k=chase["with_block_right"], **who)
+        else:
+            text = tx("Overtake: {a} attacks {d}; a block needs {n} card(s): {need}", **who)
         out.append((text, ORANGE))
     window = view.get("window")
     if isinstance(window, dict):
-        out.append((t("PON window on a {n}: waiting for declarations", n=_int(window.get("number"))), HIGHLIGHT))
+        out.append((tx("PON window on a {n}: waiting for declarations", n=_int(window.get("number"))), HIGHLIGHT))
     mods = view.get("mods") or {} if view.get("phase") != "over" else {}
-    mod_text = {"block_extra": t("blocks +1 card"), "pack_block_extra": t("blocks +1 card (not the leader's)"), "block_discount": t("blocks -1 card"), "no_pon": t("no PON"),
-                "no_slipstream": t("no slipstream"), "slip_wide": t("wide slipstream"),
-                "hand_limit": t("hand limit {n}", n=mods.get("hand_limit"))}
+    mod_text = {"block_extra": tx("blocks +1 card"), "pack_block_extra": tx("blocks +1 card (not the leader's)"), "block_discount": tx("blocks -1 card"), "no_pon": tx("no PON"),
+                "no_slipstream": tx("no slipstream"), "slip_wide": tx("wide slipstream"),
+                "hand_limit": tx("hand limit {n}", n=mods.get("hand_limit"))}
     active = [mod_text[k] for k in mods if k in mod_text]
     if active:
-        out.append((t("This turn: {mods}", mods=", ".join(active)), (120, 200, 255)))
+        out.append((tx("This turn: {mods}", mods=active), (120, 200, 255)))
     discard = view.get("discard") or []
     top = view.get("discard_top")
-    out.append((t("Discard: {n} card(s){top}", n=len(discard),
-                  top=t(", top {card}", card=clean_text(top)) if top else ""), MUTED))
+    if top:
+        out.append((tx("Discard: {n} card(s), top {card}", n=len(discard), card=clean_text(words(top))), MUTED))
+    else:
+        out.append((tx("Discard: {n} card(s)", n=len(discard)), MUTED))
     return out
 
 
 # -- the hand ------------------------------------------------------------------------------------
 
 def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
-    """The viewing seat's hand (number and event of each card), its peeked courses and prefs."""
+    """The viewing seat's hand (number and event of each card), its peeked courses and prefs;
+    texts in `locale`."""
+    with drawing_in(locale):
+        return _render_hand(view, names)
+
+
+def _render_hand(view: dict, names: list[str]) -> bytes:
     me = view.get("me") or {}
     seat = _int(me.get("seat"))
     hand = [c for c in me.get("hand") or [] if isinstance(c, dict)]
@@ -365,16 +394,16 @@ def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
     im = Image.new("RGB", (W, int(height)), BACKGROUND)
     d = ImageDraw.Draw(im)
     d.rounded_rectangle([MARGIN, 20, MARGIN + 40, 60], radius=8, fill=_colour(seat), outline=(15, 15, 18), width=2)
-    d.text((MARGIN + 54, 40), fit(t("{name}'s hand", name=player_name(names, seat)), 32, 560), font=font(32), fill=TEXT,
+    d.text((MARGIN + 54, 40), fit(tx("{name}'s hand", name=player_name(names, seat)), 32, 560), font=font(32), fill=TEXT,
            anchor="lm")
     order = [s for s in view.get("order") or [] if isinstance(s, int)]
     info = []
     if seat in order:
-        info.append(t("{pos} of {n}", pos=_ordinal(order.index(seat)), n=len(order)))
+        info.append(tx("{pos} of {n}", pos=_ordinal(order.index(seat)), n=len(order)))
     if view.get("phase") not in ("peek", "over"):
-        info.append(t("Course {k}", k=_int(view.get("current")) + 1))
+        info.append(tx("Course {k}", k=_int(view.get("current")) + 1))
     if me.get("event_used"):
-        info.append(t("event used"))
+        info.append(tx("event used"))
     x = W - MARGIN
     for text in reversed(info):
         w = font(22).getlength(text) + 16
@@ -382,20 +411,20 @@ def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
         _tag(d, x, 24, text, (70, 74, 82), size=22)
         x -= 10
     if me.get("to_act"):
-        d.text((MARGIN, 84), t("Your move: use the buttons below."), font=font(22), fill=HIGHLIGHT, anchor="lm")
+        d.text((MARGIN, 84), tx("Your move: use the buttons below."), font=font(22), fill=HIGHLIGHT, anchor="lm")
     else:
-        d.text((MARGIN, 84), t("Nothing to do right now."), font=font(22), fill=MUTED, anchor="lm")
+        d.text((MARGIN, 84), tx("Nothing to do right now."), font=font(22), fill=MUTED, anchor="lm")
     courses = [c for c in view.get("courses") or [] if isinstance(c, dict)]
     cur = _int(view.get("current"))
     if view.get("phase") not in ("peek", "over") and 0 <= cur < len(courses):
         course = courses[cur]
-        throttle = " ".join(str(_number_of(str(x))) for x in course.get("throttle") or []) or "-"
-        line = t("Now: #{k} {name} (course number {n}); throttle numbers: {thr}", k=cur + 1,
-                 name=clean_text(course.get("name"), "?"), n=_int(course.get("number")), thr=throttle)
+        throttle = words(chain("{a} {b}", [str(_number_of(x)) for x in course.get("throttle") or []])) or "-"
+        line = tx("Now: #{k} {name} (course number {n}); throttle numbers: {thr}", k=cur + 1,
+                 name=clean_text(words(course.get("name")), "?"), n=_int(course.get("number")), thr=throttle)
         d.text((MARGIN, 118), fit(line, 22, W - 2 * MARGIN), font=font(22), fill=TEXT, anchor="lm")
     y = head + 10
     if not hand:
-        d.text((MARGIN, y + 40), t("No cards in hand."), font=font(26), fill=MUTED)
+        d.text((MARGIN, y + 40), tx("No cards in hand."), font=font(26), fill=MUTED)
     for i, card in enumerate(hand):
         x = MARGIN + i * (cw + gap)
         number = _int(card.get("number"))
@@ -404,26 +433,27 @@ def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
         d.rounded_rectangle([x, y, x + cw, y + 74], radius=12, fill=NUMBER_COLOURS.get(number, MUTED))
         d.rectangle([x, y + 50, x + cw, y + 74], fill=NUMBER_COLOURS.get(number, MUTED))
         d.text((x + 16, y + 38), str(number), font=font(54), fill=(255, 255, 255), anchor="lm")
-        title = clean_text(card.get("event")) if not course_card else clean_text(_short_label(str(card.get("label"))))
+        title = clean_text(words(card.get("event"))) if not course_card else clean_text(_short_label(card.get("label")))
         d.text((x + 12, y + 96), fit(title, 22, cw - 24), font=font(22), fill=CARD_INK, anchor="lm")
-        text = clean_text(card.get("text"))
+        text = clean_text(words(card.get("text")))
         for k, line in enumerate(wrap(text, 19, cw - 24, 7)):
             d.text((x + 12, y + 120 + k * 24), line, font=font(19), fill=(50, 50, 56))
         if course_card:
-            d.text((x + cw - 12, y + 38), t("course"), font=font(18), fill=(255, 255, 255), anchor="rm")
+            d.text((x + cw - 12, y + 38), tx("course"), font=font(18), fill=(255, 255, 255), anchor="rm")
     y += ch + 20
     if peeked:
-        d.text((MARGIN, y + 14), t("Courses only you have seen:"), font=font(22), fill=TEXT, anchor="lm")
+        d.text((MARGIN, y + 14), tx("Courses only you have seen:"), font=font(22), fill=TEXT, anchor="lm")
         for k, p in enumerate(peeked):
-            line = t("#{k}: {n} {name} - {effect}", k=_int(p.get("index")) + 1, n=_int(p.get("number")),
-                     name=clean_text(p.get("name")), effect=clean_text(p.get("effect")))
+            line = tx("#{k}: {n} {name} - {effect}", k=_int(p.get("index")) + 1, n=_int(p.get("number")),
+                     name=clean_text(words(p.get("name"))), effect=clean_text(words(p.get("effect"))))
             d.text((MARGIN + 10, y + 44 + k * 28), fit(line, 20, W - 2 * MARGIN - 10), font=font(20), fill=TEXT,
                    anchor="lm")
         y += peek_h
     prefs = me.get("prefs") or {}
     pon = prefs.get("pon") or {}
-    line = t("Standing choices: PON {pon} | when overtaken: {block} | refill: {refill} | hand-limit discard: {discard}",
-             pon=" ".join(f"{k}:{pon.get(k)}" for k in sorted(pon)), block=prefs.get("block", "-"),
-             refill=prefs.get("refill", "-"), discard=prefs.get("discard", "-"))
+    line = tx("Standing choices: PON {pon} | when overtaken: {block} | refill: {refill} | hand-limit discard: {discard}",
+             pon=words(chain("{a} {b}", [msg("{n}:{value}", n=k, value=msg(str(pon.get(k)))) for k in sorted(pon)])),
+             block=words(msg(str(prefs.get("block", "-")))), refill=words(msg(str(prefs.get("refill", "-")))),
+             discard=words(msg(str(prefs.get("discard", "-")))))
     d.text((MARGIN, y + 20), fit(line, 18, W - 2 * MARGIN), font=font(18), fill=MUTED, anchor="lm")
     return png_bytes(im)

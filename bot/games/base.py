@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bot.i18n import Msg
+
 State = dict[str, Any]
 Action = dict[str, Any]
 View = dict[str, Any]
@@ -36,16 +38,19 @@ def name_seats(text: str, names: list[str]) -> str:
 
 
 class GameError(Exception):
-    """A player's mistake. str(error) is a short, already translated message for that player.
+    """A player's mistake: GameError(msg(...)), its single argument a `Msg` the table puts into
+    the player's words (str(error) gives English, for logs).
 
     It must never reveal hidden information (another seat's cards, deck order...)."""
 
 
 @dataclass
 class Event:
-    """One log line. to=None: public (goes to the game's thread); to=seat: only that seat's DM."""
+    """One log line. to=None: public (goes to the game's thread); to=seat: only that seat's DM.
+    text is a `Msg` (bot/i18n.py), rendered per audience where it leaves the table; seats appear
+    in its parameters as seat_ref markers, replaced after rendering."""
 
-    text: str
+    text: Msg
     to: int | None = None
 
 
@@ -77,8 +82,9 @@ class Engine(Protocol):
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """Every action the seat may take now (empty when it has nothing to do)."""
 
-    def describe_action(self, state: State, seat: int, action: Action) -> str:
-        """A short label, unique among the seat's legal actions (slash-command autocomplete)."""
+    def describe_action(self, state: State, seat: int, action: Action) -> Msg:
+        """A short label (a Msg), unique among the seat's legal actions once rendered
+        (slash-command autocomplete; the table clips it to Discord's limits after rendering)."""
 
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         """Validate and apply; raise GameError (state untouched) when the action is not legal."""
@@ -89,7 +95,8 @@ class Engine(Protocol):
     def is_over(self, state: State) -> bool: ...
 
     def view(self, state: State, viewer: int | None) -> View:
-        """Plain data. The spectator view carries "turn" (an int): the table posts a fresh board
+        """Plain data; its human texts (log lines, names of cards and tracks) are `Msg`s the
+        renderer puts into words for its locale. The spectator view carries "turn" (an int): the table posts a fresh board
         image when it changes (a new round, course...), and log lines only for moves within it."""
 
     def menu(self, state: State, seat: int) -> list[dict[str, Any]]:
@@ -99,7 +106,10 @@ class Engine(Protocol):
         {"kind": "select", "placeholder", "min", "max", "action",
             "options": [{"label", "value", "description"?}]}  (at most 25 options; the chosen
             values are sent to `apply` as dict(action, values=[...]))
-        At most 5 groups' worth of rows in all (a select is one row, buttons 5 per row)."""
+        At most 5 groups' worth of rows in all (a select is one row, buttons 5 per row).
+        Every human text (placeholder, label, description) is a `Msg` (the table renders it per
+        viewer and clips it to Discord's lengths); the rest is plain data, and the whole menu
+        round-trips through i18n.to_wire / from_wire."""
 
 
 def clone(state: State) -> State:

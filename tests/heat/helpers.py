@@ -5,6 +5,14 @@ import copy
 
 from bot.games.heat import ENGINE as E
 from bot.games.heat import rules
+from bot.i18n import render
+
+
+def en(value):
+    """English words for an engine text (a Msg), or for a list of them."""
+    if isinstance(value, list):
+        return [en(v) for v in value]
+    return render(value, "en")
 
 
 def new(track: str = "usa", seats: int = 2, seed: int = 1) -> dict:

@@ -5,6 +5,8 @@ Each fingerprint hashes, for one seeded race: every event (text and recipient) o
 the spectator view and the acting seat's view after every apply (so the "last_round" lines,
 revealed cards, places... are covered), and the final state (json, sorted keys: positions,
 places, cards, decks, RNG state, round records). A change in behaviour changes the hash.
+Texts are hashed as their English words (`_english`): a Msg, or its JSON form in the state, hashes
+as the sentence the reference code produced, so the hashes also prove the English is unchanged.
 
 If a test here fails after a deliberate rules change, re-record with
     .venv/bin/python -m tests.heat.test_fingerprint
@@ -21,10 +23,22 @@ import pytest
 from bot.games.heat import ENGINE as E
 from bot.games.heat import bench, rules
 from bot.games.rng import Rng
+from bot.i18n import Msg, from_wire, render
 
 TRACKS = ("usa", "france", "great_britain", "italy")
 # (seed, track, seats): 20 races over the 4 base tracks and 2-6 players.
 CASES = [(seed, TRACKS[seed % 4], 2 + seed % 5) for seed in range(20)]
+
+
+def _english(value):
+    """`value` with every Msg (or Msg in JSON form) replaced by its English words."""
+    if isinstance(value, Msg) or (isinstance(value, dict) and set(value) == {"msg", "params"}):
+        return render(from_wire(value), "en")
+    if isinstance(value, list):
+        return [_english(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _english(v) for k, v in value.items()}
+    return value
 
 
 def _random_prefs(rnd: random.Random) -> dict:
@@ -50,10 +64,10 @@ def _race_fingerprint(seed: int, track: str, seats: int) -> str:
         state, events = E.apply(state, seat, action)
         for ev in events:
             h.update(f"{ev.to}|{ev.text}\n".encode())
-        h.update(json.dumps(E.view(state, None), sort_keys=True).encode())
-        h.update(json.dumps(E.view(state, seat), sort_keys=True).encode())
+        h.update(json.dumps(_english(E.view(state, None)), sort_keys=True).encode())
+        h.update(json.dumps(_english(E.view(state, seat)), sort_keys=True).encode())
     assert E.is_over(state)
-    h.update(json.dumps(state, sort_keys=True).encode())
+    h.update(json.dumps(_english(state), sort_keys=True).encode())
     return h.hexdigest()[:16]
 
 
@@ -61,7 +75,7 @@ def _bench_fingerprint(seed: int, track: str, seats: int) -> str:
     """The benchmark's own race driver (its random submissions and standing preferences)."""
     state = bench.play_random_race(seed, seats, track)
     assert E.is_over(state)
-    return hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()[:16]
+    return hashlib.sha256(json.dumps(_english(state), sort_keys=True).encode()).hexdigest()[:16]
 
 
 EXPECTED_RACE = {

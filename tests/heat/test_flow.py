@@ -9,7 +9,8 @@ import pytest
 from bot.games.base import GameError
 from bot.games.heat import ENGINE as E
 from bot.games.heat import rules
-from tests.heat.helpers import ids_of, new, round_, setcar, submit
+from bot.i18n import Msg
+from tests.heat.helpers import en, ids_of, new, round_, setcar, submit
 
 QUIET = {"adrenaline": "never", "slipstream": "never", "boost": "never"}
 
@@ -78,7 +79,7 @@ def test_ask_pauses_for_that_seat_and_resumes(kind, yes, no):
     st, ev = submit(st, 0, ["speed4", "speed1"])
     assert st["phase"] == "decide" and E.to_act(st) == [0]
     assert st["pending"]["type"] == kind
-    assert any(e.to == 0 for e in ev) and any("Waiting for <seat:0>" in e.text for e in ev)
+    assert any(e.to == 0 for e in ev) and any("Waiting for <seat:0>" in en(e.text) for e in ev)
     acts = E.legal_actions(st, 0)
     assert dict(type=kind, **yes) in acts and dict(type=kind, **no) in acts
     assert E.legal_actions(st, 1) and all(a["type"] == "prefs" for a in E.legal_actions(st, 1))
@@ -170,7 +171,7 @@ def test_garbage_actions_raise_game_error_and_change_nothing(action):
     with pytest.raises(GameError):
         E.apply(st, 0, action)
     assert st == before
-    assert isinstance(E.describe_action(st, 0, action if isinstance(action, dict) else {}), str)
+    assert isinstance(E.describe_action(st, 0, action if isinstance(action, dict) else {}), Msg)
 
 
 @pytest.mark.parametrize("seat", [-1, 3, "0", None, True])
@@ -229,13 +230,13 @@ def test_menu_during_submission():
         assert (select["min"], select["max"]) == (1, 3)  # gear 1: 1-2 free, 3 for one Heat
         hand = set(st["cars"][seat]["hand"])
         for o in select["options"]:
-            assert int(o["value"]) in hand and len(o["label"]) <= 80 and len(o["description"]) <= 100
+            assert int(o["value"]) in hand and len(en(o["label"])) <= 80 and len(en(o["description"])) <= 100
         assert all(st["cards"][int(o["value"])] != "heat" for o in select["options"])
         buttons = [b for g in groups if g["kind"] == "buttons" for b in g["options"]]
-        assert len(buttons) <= 20 and all(len(b["label"]) <= 80 for b in buttons)
+        assert len(buttons) <= 20 and all(len(en(b["label"])) <= 80 for b in buttons)
         for b in buttons:
             E.apply(st, seat, b["action"])  # every button is a legal action
-        assert len(select["placeholder"]) <= 100
+        assert len(en(select["placeholder"])) <= 100
 
 
 def test_menu_gear_range_follows_the_engine():
@@ -272,12 +273,12 @@ def test_describe_action_labels_are_short_and_unique():
     st = E.new_game({"track": "usa"}, 3, 8)
     setcar(st, 0, gear=2, engine=1, hand=["speed4", "speed2", "stress", "speed2", "heat", "start5", "start0"])
     acts = E.legal_actions(st, 0)
-    labels = [E.describe_action(st, 0, a) for a in acts]
+    labels = [en(E.describe_action(st, 0, a)) for a in acts]
     assert len(labels) == len(set(labels)) and all(len(x) <= 100 for x in labels)
     sub = {"type": "submit", "cards": ids_of(st, 0, ["speed2", "stress", "speed4"])}
-    assert E.describe_action(st, 0, sub) == "Gear 3: 4 + 2 + Stress"
+    assert en(E.describe_action(st, 0, sub)) == "Gear 3: 4 + 2 + Stress"
     sub = {"type": "submit", "cards": ids_of(st, 0, ["speed2", "stress", "speed4", "start0"])}
-    assert E.describe_action(st, 0, sub) == "Gear 4: 4 + 2 + 0 + Stress (2-gear shift: 1 Heat)"
+    assert en(E.describe_action(st, 0, sub)) == "Gear 4: 4 + 2 + 0 + Stress (2-gear shift: 1 Heat)"
     # one submit action per distinct multiset of cards: two 2s are one choice
     subs = [a for a in acts if a["type"] == "submit"]
     assert len([a for a in subs if len(a["cards"]) == 1]) == 5  # 4, 2, Stress, 5, 0

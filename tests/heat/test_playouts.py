@@ -13,6 +13,7 @@ import pytest
 from bot.games import base
 from bot.games.heat import ENGINE as E
 from bot.games.heat import bench, rules
+from bot.i18n import render
 
 TRACKS = ["usa", "france", "great_britain", "italy"]
 
@@ -130,7 +131,7 @@ def test_random_race_to_the_end(track, seats):
             seat = rnd.choice(acting)
             action = choose(st, seat, rnd)
         if steps % 7 == 0:
-            labels = [E.describe_action(st, seat, a) for a in E.legal_actions(st, seat)]
+            labels = [render(E.describe_action(st, seat, a), "en") for a in E.legal_actions(st, seat)]
             assert len(labels) == len(set(labels)) and all(0 < len(x) <= 100 for x in labels)
         before = copy.deepcopy(st) if steps % 5 == 0 else None
         nxt, events = E.apply(st, seat, action)

@@ -12,7 +12,7 @@ import pytest
 from bot.games.base import GameError
 from bot.games.heat import ENGINE as E
 from bot.games.heat import rules
-from tests.heat.helpers import codes, new, round_, setcar, space, submit
+from tests.heat.helpers import en, codes, new, round_, setcar, space, submit
 
 QUIET = {"adrenaline": "never", "slipstream": "never", "boost": "never"}
 
@@ -49,7 +49,7 @@ def test_shift_by_two_costs_one_heat_once():
     assert c["gear"] == 3 and len(c["engine"]) == 5
     assert "heat" in codes(st, c["discard"])
     assert E.view(st, None)["cars"][0]["heat_paid"] == 1
-    assert any("Shifted 2 gears" in e.text for e in ev)
+    assert any("Shifted 2 gears" in en(e.text) for e in ev)
     # and downwards: gear 3 -> 1 also costs one Heat
     st, _ = round_(st, {0: ["speed1"]})
     assert car(st, 0)["gear"] == 1 and len(car(st, 0)["engine"]) == 4
@@ -118,7 +118,7 @@ def test_clogged_hand_is_judged_for_the_gear_chosen():
     assert gears == [2, 3, 4] and clogged == [3, 4]
     subs = sorted(codes(st, a["cards"]) for a in E.legal_actions(st, 0) if a["type"] == "submit")
     assert subs == [["heat", "heat", "speed2", "speed3"], ["heat", "speed2", "speed3"], ["speed2", "speed3"]]
-    labels = [E.describe_action(st, 0, a) for a in E.legal_actions(st, 0) if a["type"] == "submit"]
+    labels = [en(E.describe_action(st, 0, a)) for a in E.legal_actions(st, 0) if a["type"] == "submit"]
     assert "Gear 2: 3 + 2 (2-gear shift: 1 Heat)" in labels
     assert any(x.startswith("Gear 4:") and "clogged" in x for x in labels)
     with pytest.raises(GameError, match="Heat cards can't be played"):
@@ -129,7 +129,7 @@ def test_clogged_hand_is_judged_for_the_gear_chosen():
     assert me["gears"] == [2, 3, 4] and me["clogged_gears"] == [3, 4]
     sel = E.menu(st, 0)[0]
     assert (sel["min"], sel["max"]) == (2, 4) and len(sel["options"]) == 7
-    assert all(len(o["label"]) <= 100 and len(o.get("description", "")) <= 100 for o in sel["options"])
+    assert all(len(en(o["label"])) <= 100 and len(en(o.get("description", ""))) <= 100 for o in sel["options"])
     # staying in gear 4 is allowed: the car is clogged, does not move and drops to gear 1
     st4, _ = round_(st, {0: ["speed2", "speed3", "heat", "heat"]})
     c = car(st4, 0)
@@ -192,7 +192,7 @@ def test_stress_reveals_until_a_speed_card_and_discards_the_rest():
     c = car(st, 0)
     assert c["pos"] == 23  # the 5 and the 0 are not Speed cards: the 3 is
     assert codes(st, c["discard"]) == ["heat", "speed3", "start0", "start5", "stress"]
-    assert E.view(st, None)["cars"][0]["revealed"] == ["Stress → Speed 3"]
+    assert en(E.view(st, None)["cars"][0]["revealed"]) == ["Stress → Speed 3"]
     assert E.view(st, None)["cars"][0]["speed"] == 3
 
 
@@ -299,7 +299,7 @@ def test_boost_pays_one_heat_flips_to_a_speed_card_and_counts_for_corners():
     assert v["speed"] == 8 and v["boosted"]
     assert len(c["engine"]) == 1  # 1 for the boost, 1 for speed 8 at the 7 corner
     assert v["heat_paid"] == 2
-    assert "Boost → Speed 4" in v["revealed"]
+    assert "Boost → Speed 4" in en(v["revealed"])
 
 
 def test_boost_only_once_and_never_by_default():
@@ -343,7 +343,7 @@ def test_boost_and_adrenaline_in_any_order_best_lands_farthest():
     assert st["phase"] == "submit"  # settled by the standing preference: no question
     c = car(st, 0)
     assert c["pos"] == 23 and E.view(st, None)["cars"][0]["speed"] == 5
-    lines = E.view(st, None)["last_round"][-1]["lines"]
+    lines = en(E.view(st, None)["last_round"][-1]["lines"])
     assert lines.index("Adrenaline +1 → speed 3") < lines.index("Boost (1 Heat): +2 → speed 5")
 
 
@@ -354,8 +354,8 @@ def test_boost_adrenaline_order_ask_gives_a_real_choice():
     assert [a for a in E.legal_actions(st, 0) if a["type"] == "order"] == [
         {"type": "order", "first": "adrenaline"}, {"type": "order", "first": "boost"}]
     buttons = E.menu(st, 0)[0]["options"]
-    assert [b["label"] for b in buttons] == ["Adrenaline first", "Boost first"]
-    assert "which goes first" in E.view(st, 0)["me"]["decision"]["prompt"]
+    assert [en(b["label"]) for b in buttons] == ["Adrenaline first", "Boost first"]
+    assert "which goes first" in en(E.view(st, 0)["me"]["decision"]["prompt"])
     with pytest.raises(GameError):
         E.apply(st, 0, {"type": "order", "first": "slipstream"})
     boost_first, _ = E.apply(st, 0, {"type": "order", "first": "boost"})
@@ -473,7 +473,7 @@ def test_corner_pays_the_excess_in_heat():
     c = car(st, 0)
     assert c["pos"] == 14 and len(c["engine"]) == 4  # speed 9 at a 7 corner
     assert codes(st, c["discard"]).count("heat") == 2
-    assert any("Corner 1 (limit 7): paid 2 Heat" in e.text for e in ev)
+    assert any("Corner 1 (limit 7): paid 2 Heat" in en(e.text) for e in ev)
 
 
 def test_speed_at_the_limit_pays_nothing():
@@ -483,7 +483,7 @@ def test_speed_at_the_limit_pays_nothing():
     parked(st, 1, 40)
     st, ev = round_(st, {0: ["speed4", "speed3"]})
     assert car(st, 0)["pos"] == 13 and len(car(st, 0)["engine"]) == 6  # crossed at exactly 7
-    assert any("Corner 1 (limit 7): OK" in e.text for e in ev)
+    assert any("Corner 1 (limit 7): OK" in en(e.text) for e in ev)
 
 
 def test_two_corners_in_one_round_pay_for_each():
@@ -516,7 +516,7 @@ def test_a_spin_at_the_first_corner_skips_the_second():
     st, ev = round_(st, {0: ["speed4", "start5"]})
     c = car(st, 0)
     assert (c["pos"], c["stress"], c["engine"]) == (19, 1, [])  # back before corner 2's line
-    assert not any("Corner 3" in e.text for e in ev)
+    assert not any("Corner 3" in en(e.text) for e in ev)
 
 
 @pytest.mark.parametrize("gear,stress", [(1, 1), (2, 1), (3, 2), (4, 2)])
@@ -606,7 +606,7 @@ def test_finish_place_and_the_race_goes_on():
     assert v["standings"] == [0] and v["order"][0] == 0
     assert st["phase"] == "submit" and 0 not in E.to_act(st)
     assert E.legal_actions(st, 0) == [] and E.menu(st, 0) == []
-    assert any("finishes 1st" in e.text for e in ev)
+    assert any("finishes 1st" in en(e.text) for e in ev)
     with pytest.raises(GameError):
         submit(st, 0, ["start5"])
 
@@ -660,7 +660,7 @@ def test_race_ends_when_every_car_has_finished():
     assert E.is_over(st) and st["phase"] == "over" and E.to_act(st) == []
     v = E.view(st, None)
     assert v["standings"] == [0, 1] and v["phase"] == "over"
-    assert any("race is over" in e.text for e in ev)
+    assert any("race is over" in en(e.text) for e in ev)
     with pytest.raises(GameError):
         E.apply(st, 0, {"type": "prefs", "boost": "always"})
 

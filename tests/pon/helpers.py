@@ -8,6 +8,26 @@ from bot.games.base import Event, name_seats
 from bot.games.pon import ENGINE as E
 from bot.games.pon.content import CARDS
 from bot.games.pon.engine import default_prefs
+from bot.i18n import Msg, from_wire, render
+
+
+def plain(value: Any) -> Any:
+    """A view (or any structure) with every Msg replaced by its English words: what the JSON
+    leak checks look at."""
+    if isinstance(value, Msg):
+        return render(value, "en")
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+def en(value: Any) -> Any:
+    """English words for an engine text (a Msg, or one in its JSON form in the state), or a list of them."""
+    if isinstance(value, list):
+        return [en(v) for v in value]
+    return render(from_wire(value), "en")
 
 NAME = {c.name: c.id for c in CARDS.values()}
 
@@ -89,7 +109,7 @@ SEAT_NAMES = ["P1", "P2", "P3", "P4"]
 
 
 def texts(events: list[Event], public_only: bool = True) -> str:
-    return "\n".join(name_seats(e.text, SEAT_NAMES) for e in events if e.to is None or not public_only)
+    return "\n".join(name_seats(en(e.text), SEAT_NAMES) for e in events if e.to is None or not public_only)
 
 
 def hand_names(st: dict[str, Any], seat: int) -> set[str]:

@@ -9,7 +9,8 @@ import pytest
 from bot.games.base import GameError
 from bot.games.pon import ENGINE as E
 from bot.games.pon.engine import default_prefs
-from tests.pon.helpers import C, act, arrange, cards, hand_names, texts
+from bot.i18n import from_wire, to_wire
+from tests.pon.helpers import C, act, arrange, cards, en, hand_names, plain, texts
 
 NEVER = {"pon": {n: "never" for n in "1234"}}
 
@@ -75,7 +76,7 @@ def test_answers_can_change_until_all_are_in_and_private_answer_shown_to_its_sea
     st, ev = act(st, 1, {"type": "pon", "cards": cards("Slingshot", "Switchback")})
     assert texts(ev) == ""  # nothing public yet
     assert E.view(st, 1)["me"]["pon_answer"] is not None and E.view(st, None).get("me") is None
-    assert "pon_answer" not in json.dumps(E.view(st, None)) and "Slingshot" not in json.dumps(E.view(st, 2))
+    assert "pon_answer" not in json.dumps(plain(E.view(st, None))) and "Slingshot" not in json.dumps(plain(E.view(st, 2)))
     assert E.to_act(st) == [2]
     changed, _ = act(st, 1, {"type": "pon_pass"})  # seat 1 changes its mind before seat 2 answers
     changed, ev = act(changed, 2, {"type": "pon_pass"})
@@ -103,7 +104,7 @@ def test_block_ask_is_asked_even_when_it_cannot_block():
     st, _ = play(st, 1, "Inside Line")
     assert E.to_act(st) == [0] and E.legal_actions(st, 0) == [{"type": "yield"}]
     menu = E.menu(st, 0)
-    assert any(o["label"] == "Yield" for g in menu if g["kind"] == "buttons" for o in g["options"])
+    assert any(en(o["label"]) == "Yield" for g in menu if g["kind"] == "buttons" for o in g["options"])
     st, ev = act(st, 0, {"type": "prefs", "block": "auto"})  # resolves at once (auto yields: no 3)
     assert st["order"] == [1, 0, 2]
 
@@ -127,7 +128,7 @@ def test_prefs_by_select_values_and_by_dict_are_private():
     st, ev = act(st, 2, {"type": "prefs", "events": "never"})
     assert (st["prefs"][2]["decay"], st["prefs"][2]["events"]) == ("ask", "never")
     assert E.view(st, 2)["me"]["prefs"]["block"] == "yield"
-    assert "yield" not in json.dumps(E.view(st, None))
+    assert "yield" not in json.dumps(plain(E.view(st, None)))
     for bad in ({"values": ["pon:5:ask"]}, {"values": ["pon:1:maybe"]}, {"block": "never"}, {"values": []},
                 {"values": "pon:1:ask"}, {"pon": ["1"]}, {"colour": "red"}, {}, {"refill": "yield"},
                 {"decay": "never"}, {"events": "yield"}):
@@ -186,7 +187,7 @@ def test_menu_and_labels_for_the_main_decisions():
     # a select sends its chosen value back
     st2, _ = act(st, 0, dict(play_sel["action"], values=[str(C("Scavenge"))]))
     assert C("Scavenge") not in st2["hands"][0]
-    labels = [E.describe_action(st, 0, a) for a in E.legal_actions(st, 0)]
+    labels = [en(E.describe_action(st, 0, a)) for a in E.legal_actions(st, 0)]
     assert "Play 1 (event: Late Braking)" in labels and len(set(labels)) == len(labels)
     assert "Use event: Late Braking (puts your 1 in the throttle)" in labels
     # other seats only get the preference select
@@ -206,4 +207,4 @@ def test_view_keys():
     me = E.view(st, 0)["me"]
     assert set(me) >= {"hand", "peeked"}
     assert set(me["hand"][0]) >= {"id", "number", "event", "label"}
-    assert json.loads(json.dumps(v)) == v
+    assert from_wire(json.loads(json.dumps(to_wire(v)))) == v  # JSON through to_wire (texts are Msgs)

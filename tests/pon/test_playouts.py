@@ -12,6 +12,8 @@ from bot.games.pon import ENGINE as E
 from bot.games.pon import engine as engine_module
 from bot.games.pon.content import CARDS
 from bot.games.pon.simulate import choose
+from bot.i18n import Msg, msg
+from tests.pon.helpers import en, plain
 
 ALL = list(range(len(CARDS)))
 PREF_CHANGES = [{"pon": {"3": "ask"}}, {"pon": {"1": "never"}}, {"block": "ask"}, {"block": "yield"},
@@ -72,15 +74,15 @@ def check_menu(groups):
     for g in groups:
         if g["kind"] == "select":
             rows += 1
-            assert 1 <= len(g["options"]) <= 25 and len(g["placeholder"]) <= 100
+            assert 1 <= len(g["options"]) <= 25 and en(g["placeholder"])
             for o in g["options"]:
-                assert len(o["label"]) <= 80 and len(o["value"]) <= 100 and len(o.get("description", "")) <= 100
+                assert en(o["label"]) and len(o["value"]) <= 100 and isinstance(o.get("description", msg("")), Msg)
             assert len({o["value"] for o in g["options"]}) == len(g["options"])
         else:
             assert g["kind"] == "buttons"
             rows += (len(g["options"]) + 4) // 5
             buttons += len(g["options"])
-            assert all(len(o["label"]) <= 80 for o in g["options"])
+            assert all(en(o["label"]) for o in g["options"])
     assert rows <= 5 and buttons <= 20
 
 
@@ -108,8 +110,8 @@ def run_game(seats, seed, deep):
             legal = E.legal_actions(st, seat)
             assert legal
             if deep:
-                labels = [E.describe_action(st, seat, a) for a in legal]
-                assert len(set(labels)) == len(labels) and all(len(x) <= 100 for x in labels)
+                labels = [en(E.describe_action(st, seat, a)) for a in legal]
+                assert len(set(labels)) == len(labels) and all(labels)
                 check_menu(E.menu(st, seat))
                 check_menu(E.menu(st, rnd.randrange(seats)))
             action = rnd.choice(legal) if rnd.random() < 0.5 else choose(st, seat, "greedy", rnd)
@@ -129,9 +131,9 @@ def run_game(seats, seed, deep):
             for viewer in [None, *range(seats)]:
                 hidden = secrets(st, viewer, ever_public)
                 shown = {k: v for k, v in E.view(st, viewer).items() if k != "log"}  # log: see checked_pub
-                assert not leaked(json.dumps(shown, ensure_ascii=False), hidden), (viewer, steps)
+                assert not leaked(json.dumps(plain(shown), ensure_ascii=False), hidden), (viewer, steps)
                 if viewer is not None:
-                    private = "\n".join(e.text for e in events if e.to == viewer)
+                    private = "\n".join(en(e.text) for e in events if e.to == viewer)
                     assert not leaked(private, hidden & hidden_before[viewer])
         ever_public |= public_now(st)
     assert st["winner"] == st["order"][0]
@@ -159,7 +161,7 @@ def checked_pub(monkeypatch):
     original = engine_module._pub
 
     def pub(st, ev, text):
-        assert not leaked(text, hidden_zones(st)), text
+        assert not leaked(en(text), hidden_zones(st)), text
         original(st, ev, text)
 
     monkeypatch.setattr(engine_module, "_pub", pub)

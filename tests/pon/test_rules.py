@@ -8,7 +8,7 @@ import pytest
 
 from bot.games.base import GameError
 from bot.games.pon import ENGINE as E
-from tests.pon.helpers import C, act, arrange, cards, hand_names, names, texts
+from tests.pon.helpers import C, act, arrange, cards, en, hand_names, names, texts
 
 NEVER = {"pon": {n: "never" for n in "1234"}}
 YIELD = {"block": "yield", **NEVER}
@@ -258,7 +258,7 @@ def test_the_block_right_may_be_saved_for_a_later_attack_this_turn():
                     prefs={0: ASK_BLOCK, 1: YIELD, 2: NEVER})
     st, _ = play(st, 0, "Scavenge")  # leader: block right
     st, _ = play(st, 1, "Slingshot")
-    labels = {E.describe_action(st, 0, a): a for a in E.legal_actions(st, 0)}
+    labels = {en(E.describe_action(st, 0, a)): a for a in E.legal_actions(st, 0)}
     assert "Block without a card (uses your block right)" in labels
     save = next(a for a in E.legal_actions(st, 0) if a["type"] == "block" and len(a["cards"]) == 1)
     st, _ = act(st, 0, save)  # pays a card, keeps the right
@@ -386,7 +386,7 @@ def test_empty_hand_with_empty_discard_just_passes():
     st, _ = arrange(order=[0, 1, 2], circuit={0: "Blind Crest"}, throttles={0: ["Grip"]},
                     hands={0: [], 1: ["Draft"], 2: ["Covering"]}, prefs={s: NEVER for s in range(3)})
     assert E.to_act(st) == [1]
-    assert "<seat:0> passes." in "\n".join(st["log"])
+    assert "<seat:0> passes." in "\n".join(en(st["log"]))
 
 
 # -- hand limit, end of turn, end of game ---------------------------------------------------------
@@ -487,7 +487,7 @@ def test_decay_ask_lets_the_owner_choose_the_card_of_each_set():
     assert E.legal_actions(st, 0) == [] and E.to_act(st) == [1]
     menu = E.menu(st, 1)
     assert menu[0]["action"] == {"type": "decay"} and len(menu[0]["options"]) == 5
-    assert all(len(o["label"]) <= 80 and len(o["description"]) <= 100 for o in menu[0]["options"])
+    assert all(len(en(o["label"])) <= 80 and len(en(o["description"])) <= 100 for o in menu[0]["options"])
     with pytest.raises(GameError):
         act(st, 1, {"type": "decay", "card": C("Recon Lap")})  # not in a decaying set
     with pytest.raises(GameError):

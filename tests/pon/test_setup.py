@@ -8,6 +8,7 @@ import pytest
 from bot.games.base import GameError
 from bot.games.pon import ENGINE as E
 from bot.games.pon.content import CARDS, COURSE_IDS, RACING_IDS
+from tests.pon.helpers import en, plain
 
 
 def peek_all(st, choose):
@@ -113,15 +114,15 @@ def test_peeked_course_is_shown_only_to_its_peeker():
     st, ev = E.apply(st, seat, {"type": "peek", "course": 10})
     secret = CARDS[st["circuit"][10]]
     private = [e for e in ev if e.to == seat]
-    assert private and secret.name in private[0].text
-    assert all(secret.name not in e.text for e in ev if e.to != seat)
+    assert private and secret.name in en(private[0].text)
+    assert all(secret.name not in en(e.text) for e in ev if e.to != seat)
     st = peek_all(st, lambda s_, s: [i for i in range(12) if i not in s["peeked"]][0])
     mine = E.view(st, seat)["me"]["peeked"]
-    assert [p["index"] for p in mine] == [10] and mine[0]["name"] == secret.name
+    assert [p["index"] for p in mine] == [10] and en(mine[0]["name"]) == secret.name
     for viewer in [None] + [s for s in range(3) if s != seat]:
         v = E.view(st, viewer)
         assert v["courses"][10]["number"] is None and v["courses"][10]["name"] is None
-        assert secret.name not in json.dumps(v)
+        assert secret.name not in json.dumps(plain(v))
     assert E.view(st, None)["courses"][10]["known_by"] == [seat]
 
 

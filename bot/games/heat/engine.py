@@ -8,7 +8,6 @@ order; only an "ask" preference pauses the resolution for that car's decision.
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -17,7 +16,8 @@ from bot.games.heat import content, rules
 from bot.games.heat.rules import (DEFAULT_PREFS, DISCARDABLE, KIND, LABEL, PLAYABLE, PREFS, SHORT,
                                   SPEED, seat_name)
 from bot.games.rng import Rng
-from bot.i18n import t
+from bot.games.text import plus
+from bot.i18n import Msg, msg
 
 DECISIONS = ("slipstream", "boost", "adrenaline", "cooldown", "discard", "order")
 _TRACK_ALIASES = {
@@ -35,13 +35,6 @@ _PREF_VALUES = {
 _KIND_ORDER = {"speed": 0, "upgrade": 1, "stress": 2, "heat": 3}
 
 
-@lru_cache(maxsize=1024)
-def _fill(text: str, **params: Any) -> str:
-    """text.format(**params) for the notices sent on every submission: they repeat with the same
-    few values, so they are kept (keyed by the translated text, so a locale change is safe)."""
-    return text.format(**params)
-
-
 def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
@@ -50,7 +43,7 @@ def _parse_ids(action: dict) -> list[int]:
     """Card ids from "cards" (ints) or "values" (the strings a select sends)."""
     raw = action["cards"] if "cards" in action else action.get("values")
     if type(raw) is not list or len(raw) > 30:
-        raise GameError(t("Choose cards from your hand."))
+        raise GameError(msg("Choose cards from your hand."))
     out = []
     for x in raw:
         if type(x) is int:
@@ -58,7 +51,7 @@ def _parse_ids(action: dict) -> list[int]:
         elif isinstance(x, str) and x.isdigit() and len(x) < 10:
             out.append(int(x))
         else:
-            raise GameError(t("Choose cards from your hand."))
+            raise GameError(msg("Choose cards from your hand."))
     return out
 
 
@@ -67,9 +60,14 @@ def _card_sort_key(st: dict, cid: int) -> tuple:
     return (_KIND_ORDER.get(KIND[code], 9), -SPEED[code], code, cid)
 
 
-def _desc_cards(st: dict, ids: list[int]) -> str:
+def _desc_cards(st: dict, ids: list[int]) -> Any:
     ordered = sorted(ids, key=lambda c: _card_sort_key(st, c))
-    return " + ".join(t(SHORT[st["cards"][c]]) for c in ordered)
+    return plus(msg(SHORT[st["cards"][c]]) for c in ordered)
+
+
+def _pref_label(key: str, value: str) -> Msg:
+    """"Boost: Smart": a preference and its value, both translated."""
+    return msg("{name}: {value}", name=msg(_PREF_NAMES[key]), value=msg(_PREF_VALUES[value]))
 
 
 def _distinct_subsets(st: dict, ids: list[int], size: int) -> list[list[int]]:
@@ -95,9 +93,9 @@ class HeatEngine:
     @property
     def options(self) -> list[OptionSpec]:
         return [
-            OptionSpec("track", t("Race track (laps, spaces and corners as on the board)"),
+            OptionSpec("track", "Race track (laps, spaces and corners as on the board)",
                        choices=list(content.base_tracks()), default="usa"),
-            OptionSpec("grid", t("Starting grid order: random, or by seat order"),
+            OptionSpec("grid", "Starting grid order: random, or by seat order",
                        choices=["random", "seats"], default="random"),
         ]
 
@@ -105,27 +103,27 @@ class HeatEngine:
 
     def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
         if not _is_int(seats) or not self.min_seats <= seats <= self.max_seats:
-            raise GameError(t("Heat needs {lo} to {hi} players.", lo=self.min_seats, hi=self.max_seats))
+            raise GameError(msg("Heat needs {lo} to {hi} players.", lo=self.min_seats, hi=self.max_seats))
         options = dict(options or {})
         track = options.get("track", "usa")
         if not isinstance(track, str):
-            raise GameError(t("Unknown track."))
+            raise GameError(msg("Unknown track."))
         key = track.strip().lower()
         key = _TRACK_ALIASES.get(key, key).replace(" ", "_")
         if key not in content.base_tracks():
-            raise GameError(t("Unknown track {track}; choose one of: {names}.", track=track,
-                              names=", ".join(content.base_tracks())))
+            raise GameError(msg("Unknown track {track}; choose one of: {names}.", track=track,
+                              names=list(content.base_tracks())))
         grid = options.get("grid", "random")
         if grid not in ("random", "seats"):
-            raise GameError(t("Grid order must be random or seats."))
+            raise GameError(msg("Grid order must be random or seats."))
         modules = options.get("modules", [])
         if isinstance(modules, str):
             modules = [m.strip() for m in modules.split(",") if m.strip()]
         if not isinstance(modules, list) or not all(isinstance(m, str) for m in modules):
-            raise GameError(t("Modules must be a list of names."))
+            raise GameError(msg("Modules must be a list of names."))
         for m in modules:
             if m not in rules.KNOWN_MODULES:
-                raise GameError(t("The {module} module is not available yet.", module=m))
+                raise GameError(msg("The {module} module is not available yet.", module=m))
         return {"track": key, "grid": grid, "modules": sorted(set(modules))}
 
     def new_game(self, options: dict[str, Any], seats: int, seed: int) -> dict:
@@ -199,19 +197,19 @@ class HeatEngine:
 
     def apply(self, state: dict, seat: int, action: dict) -> tuple[dict, list[Event]]:
         if not (type(seat) is int and 0 <= seat < state["seats"]):  # _valid_seat, inlined (hot)
-            raise GameError(t("You are not in this race."))
+            raise GameError(msg("You are not in this race."))
         if not isinstance(action, dict):
-            raise GameError(t("Unknown action."))
+            raise GameError(msg("Unknown action."))
         kind = action.get("type")
         if state["phase"] == "over":
-            raise GameError(t("The race is over."))
+            raise GameError(msg("The race is over."))
         if kind == "prefs":
             return self._apply_prefs(state, seat, action)
         if kind == "submit":
             return self._apply_submit(state, seat, action)
         if kind in DECISIONS:
             return self._apply_decision(state, seat, kind, action)
-        raise GameError(t("Unknown action."))
+        raise GameError(msg("Unknown action."))
 
     def _apply_prefs(self, state: dict, seat: int, action: dict) -> tuple[dict, list[Event]]:
         car = state["cars"][seat]
@@ -220,20 +218,20 @@ class HeatEngine:
             if key in ("type", "values"):
                 continue
             if key not in PREFS:
-                raise GameError(t("Unknown preference {name}.", name=str(key)[:30]))
+                raise GameError(msg("Unknown preference {name}.", name=str(key)[:30]))
             if value not in PREFS[key]:
-                raise GameError(t("{name} can be: {values}.", name=t(_PREF_NAMES[key]),
-                                  values=", ".join(PREFS[key])))
+                raise GameError(msg("{name} can be: {values}.", name=msg(_PREF_NAMES[key]),
+                                  values=list(PREFS[key])))
             changes[key] = value
         if not changes:
-            raise GameError(t("No preference given."))
+            raise GameError(msg("No preference given."))
         new = dict(state)
         new["cars"] = list(state["cars"])
         nc = dict(car)
         nc["prefs"] = {**car["prefs"], **changes}
         new["cars"][seat] = nc
-        text = ", ".join(f"{t(_PREF_NAMES[k])}: {t(_PREF_VALUES[v])}" for k, v in changes.items())
-        events = [Event(t("Preferences set: {text}.", text=text), to=seat)]
+        events = [Event(msg("Preferences set: {text}.", text=[_pref_label(k, v) for k, v in changes.items()]),
+                        to=seat)]
         pending = state["pending"]
         if (state["phase"] == "decide" and pending and pending["seat"] == seat
                 and changes.get(pending["type"], "ask") != "ask"):
@@ -245,10 +243,10 @@ class HeatEngine:
 
     def _apply_submit(self, state: dict, seat: int, action: dict) -> tuple[dict, list[Event]]:
         if state["phase"] != "submit":
-            raise GameError(t("The round is being resolved; cards can't be changed now."))
+            raise GameError(msg("The round is being resolved; cards can't be changed now."))
         car = state["cars"][seat]
         if car["fin"]:
-            raise GameError(t("Your car has finished the race."))
+            raise GameError(msg("Your car has finished the race."))
         ids = _parse_ids(action)
         err = rules.check_submission(state, car, ids)
         if err:
@@ -260,11 +258,11 @@ class HeatEngine:
                 racing += 1
                 if c["sub"] is None and c is not car:
                     waiting += 1
-        events = [Event(_fill(t("Round {n}: your {k} cards are in (gear {k}). You may change them until everyone "
-                                "is in."), n=state["round"], k=len(ids)), to=seat)]
+        events = [Event(msg("Round {n}: your {k} cards are in (gear {k}). You may change them until everyone "
+                            "is in.", n=state["round"], k=len(ids)), to=seat)]
         if car["sub"] is None:
-            events.append(Event(_fill(t("{who} is ready ({k}/{n})."), who=seat_name(seat), k=racing - waiting,
-                                      n=racing)))
+            events.append(Event(msg("{who} is ready ({k}/{n}).", who=seat_name(seat), k=racing - waiting,
+                                    n=racing)))
         if waiting:
             # Only this car changes: the other cars are shared with the input state, not copied.
             new = dict(state)
@@ -284,34 +282,34 @@ class HeatEngine:
     def _apply_decision(self, state: dict, seat: int, kind: str, action: dict) -> tuple[dict, list[Event]]:
         pending = state["pending"]
         if state["phase"] != "decide" or not pending or pending["seat"] != seat:
-            raise GameError(t("Nothing to decide for you now."))
+            raise GameError(msg("Nothing to decide for you now."))
         if pending["type"] != kind:
-            raise GameError(t("The decision now is: {kind}.", kind=t(_PREF_NAMES[pending["type"]])))
+            raise GameError(msg("The decision now is: {kind}.", kind=msg(_PREF_NAMES[pending["type"]])))
         car = state["cars"][seat]
         cards = state["cards"]
         if kind == "slipstream":
             value: Any = action.get("take")
             if not isinstance(value, bool):
-                raise GameError(t("Say whether you take the slipstream."))
+                raise GameError(msg("Say whether you take the slipstream."))
         elif kind in ("boost", "adrenaline"):
             value = action.get("use")
             if not isinstance(value, bool):
-                raise GameError(t("Say yes or no."))
+                raise GameError(msg("Say yes or no."))
         elif kind == "order":
             value = action.get("first")
             if value not in ("boost", "adrenaline"):
-                raise GameError(t("Say which goes first: boost or adrenaline."))
+                raise GameError(msg("Say which goes first: boost or adrenaline."))
         else:
             ids = _parse_ids(action)
             if len(set(ids)) != len(ids) or any(c not in car["hand"] for c in ids):
-                raise GameError(t("That card is not in your hand."))
+                raise GameError(msg("That card is not in your hand."))
             if kind == "cooldown":
                 if any(KIND[cards[c]] != "heat" for c in ids):
-                    raise GameError(t("Only Heat cards can be cooled down."))
+                    raise GameError(msg("Only Heat cards can be cooled down."))
                 if len(ids) > pending["max"]:
-                    raise GameError(t("You can cool down at most {n} Heat.", n=pending["max"]))
+                    raise GameError(msg("You can cool down at most {n} Heat.", n=pending["max"]))
             elif any(not DISCARDABLE[cards[c]] for c in ids):
-                raise GameError(t("Heat and Stress cards can't be discarded."))
+                raise GameError(msg("Heat and Stress cards can't be discarded."))
             value = ids
         new = rules.clone(state)
         new["cars"][seat]["rd"]["ans"][kind] = value
@@ -324,68 +322,71 @@ class HeatEngine:
         new["rng"] = rng.state
         return self._events(new, evs)
 
-    def _events(self, st: dict, evs: list[tuple[int | None, str]]) -> list[Event]:
+    def _events(self, st: dict, evs: list[tuple[int | None, Msg]]) -> list[Event]:
         out = [Event(text, to) for to, text in evs]
         if st["phase"] == "decide" and st["pending"]:
             p = st["pending"]
-            out.append(Event(t("Waiting for {who} to decide.", who=seat_name(p["seat"]))))
+            out.append(Event(msg("Waiting for {who} to decide.", who=seat_name(p["seat"]))))
             out.append(Event(self._decision_prompt(st, p), to=p["seat"]))
         return out
 
-    def _decision_prompt(self, st: dict, p: dict) -> str:
+    def _decision_prompt(self, st: dict, p: dict) -> Msg:
         kind = p["type"]
         if kind == "slipstream":
-            return t("Slipstream: move 2 more spaces? (It does not add to your speed for corners.)")
+            return msg("Slipstream: move 2 more spaces? (It does not add to your speed for corners.)")
         if kind == "boost":
-            return t("Boost: pay 1 Heat to reveal cards until a Speed card and add it to your speed?")
+            return msg("Boost: pay 1 Heat to reveal cards until a Speed card and add it to your speed?")
         if kind == "adrenaline":
-            return t("Adrenaline: move 1 more space (+1 speed)?")
+            return msg("Adrenaline: move 1 more space (+1 speed)?")
         if kind == "order":
-            return t("Boost and Adrenaline each move on their own and the order changes where you "
+            return msg("Boost and Adrenaline each move on their own and the order changes where you "
                      "can land: which goes first? (You still decide each one when it comes.)")
         if kind == "cooldown":
-            return t("Cooldown: return up to {n} Heat cards from your hand to your Engine.", n=p["max"])
-        return t("Discard any cards you don't want (not Heat or Stress), or keep them all.")
+            return msg("Cooldown: return up to {n} Heat cards from your hand to your Engine.", n=p["max"])
+        return msg("Discard any cards you don't want (not Heat or Stress), or keep them all.")
 
     # ------------------------------------------------------------------ describe
 
-    def _describe_submit(self, state: dict, car: dict, ids: list[int]) -> str:
+    def _describe_submit(self, state: dict, car: dict, ids: list[int]) -> Msg:
         n = len(ids)
-        text = t("Gear {g}: {cards}", g=n, cards=_desc_cards(state, ids))
-        if abs(n - car["gear"]) == 2:
-            text += " " + t("(2-gear shift: 1 Heat)")
-        if any(not PLAYABLE[state["cards"][c]] for c in ids if 0 <= c < len(state["cards"])):
-            text += " " + t("(clogged: no move)")
-        return text
+        cards = _desc_cards(state, ids)
+        shift = abs(n - car["gear"]) == 2
+        clogged = any(not PLAYABLE[state["cards"][c]] for c in ids if 0 <= c < len(state["cards"]))
+        if shift and clogged:
+            return msg("Gear {g}: {cards} (2-gear shift: 1 Heat) (clogged: no move)", g=n, cards=cards)
+        if shift:
+            return msg("Gear {g}: {cards} (2-gear shift: 1 Heat)", g=n, cards=cards)
+        if clogged:
+            return msg("Gear {g}: {cards} (clogged: no move)", g=n, cards=cards)
+        return msg("Gear {g}: {cards}", g=n, cards=cards)
 
-    def describe_action(self, state: dict, seat: int, action: dict) -> str:
+    def describe_action(self, state: dict, seat: int, action: dict) -> Msg:
         try:
             kind = action.get("type")
             if kind == "submit":
                 ids = [c for c in _parse_ids(action) if 0 <= c < len(state["cards"])]
-                return self._describe_submit(state, state["cars"][seat], ids)[:100]
+                return self._describe_submit(state, state["cars"][seat], ids)
             if kind == "prefs":
-                parts = [f"{t(_PREF_NAMES[k])}: {t(_PREF_VALUES[v])}" for k, v in action.items()
-                         if k in PREFS and v in _PREF_VALUES]
-                return (t("Preference") + " — " + ", ".join(parts))[:100]
+                parts = [_pref_label(k, v) for k, v in action.items() if k in PREFS and v in _PREF_VALUES]
+                return msg("Preference — {prefs}", prefs=parts)
             if kind == "slipstream":
-                return t("Slipstream: +2 spaces") if action.get("take") else t("Slipstream: no")
+                return msg("Slipstream: +2 spaces") if action.get("take") else msg("Slipstream: no")
             if kind == "boost":
-                return t("Boost: pay 1 Heat") if action.get("use") else t("Boost: no")
+                return msg("Boost: pay 1 Heat") if action.get("use") else msg("Boost: no")
             if kind == "adrenaline":
-                return t("Adrenaline: move +1") if action.get("use") else t("Adrenaline: stay")
+                return msg("Adrenaline: move +1") if action.get("use") else msg("Adrenaline: stay")
             if kind == "order":
-                return t("Adrenaline first") if action.get("first") == "adrenaline" else t("Boost first")
+                return msg("Adrenaline first") if action.get("first") == "adrenaline" else msg("Boost first")
             if kind == "cooldown":
-                return t("Cool down {n} Heat", n=len(_parse_ids(action)))
+                return msg("Cool down {n} Heat", n=len(_parse_ids(action)))
             if kind == "discard":
                 ids = [c for c in _parse_ids(action) if 0 <= c < len(state["cards"])]
                 if not ids:
-                    return t("Discard nothing")
-                return (t("Discard") + ": " + _desc_cards(state, ids))[:100]
+                    return msg("Discard nothing")
+                return msg("Discard: {cards}", cards=_desc_cards(state, ids))
         except (GameError, AttributeError, IndexError, KeyError, TypeError):
             pass
-        return t("Unknown action")
+        return msg("Unknown action")
 
     # ------------------------------------------------------------------ view
 
@@ -408,7 +409,7 @@ class HeatEngine:
                 "hand_count": len(c["hand"]),
                 "deck_count": len(c["deck"]),
                 "discard_count": len(c["discard"]),
-                "discard_top": t(LABEL[state["cards"][c["discard"][-1]]]) if c["discard"] else None,
+                "discard_top": msg(LABEL[state["cards"][c["discard"][-1]]]) if c["discard"] else None,
                 "revealed": rules.revealed_labels(state, rd["rev"]) if shown else [],
                 "speed": rd["speed"] if shown else None,
                 "submitted": c["sub"] is not None,
@@ -426,12 +427,12 @@ class HeatEngine:
         for s in log_order:
             rd = state["cars"][s]["rd"]
             if rd is not None and rd["shown"]:
-                last_round.append({"seat": s, "lines": list(rd["lines"])})
+                last_round.append({"seat": s, "lines": [rules.line_msg(x) for x in rd["lines"]]})
         racing = [s for s in rules.race_order(state, tr)]
         out: dict[str, Any] = {
             "kind": "heat",
             "track": state["track"],
-            "track_name": t(tr.name),
+            "track_name": msg(tr.name),
             "circuit": tr.circuit,
             "laps": tr.laps,
             "spaces": tr.spaces,
@@ -471,10 +472,10 @@ class HeatEngine:
             decision["prompt"] = self._decision_prompt(state, p)
         return {
             "seat": seat,
-            "hand": [{"id": c, "label": t(LABEL[cards[c]]), "kind": KIND[cards[c]],
+            "hand": [{"id": c, "label": msg(LABEL[cards[c]]), "kind": KIND[cards[c]],
                       "value": SPEED[cards[c]] if KIND[cards[c]] in ("speed", "upgrade") else None}
                      for c in hand],
-            "played": [{"id": c, "label": t(LABEL[cards[c]])} for c in car["played"]],
+            "played": [{"id": c, "label": msg(LABEL[cards[c]])} for c in car["played"]],
             "submission": submission,
             "prefs": {**DEFAULT_PREFS, **car["prefs"]},
             "deck_count": len(car["deck"]),
@@ -505,30 +506,30 @@ class HeatEngine:
             for c in ids[:25]:
                 code = cards[c]
                 if KIND[code] == "stress":
-                    desc = t("Reveals cards until a Speed card")
+                    desc = msg("Reveals cards until a Speed card")
                 elif not PLAYABLE[code]:
-                    desc = t("Only for gear {g}+ (clogged hand: all non-Heat cards + Heat, no move)",
+                    desc = msg("Only for gear {g}+ (clogged hand: all non-Heat cards + Heat, no move)",
                              g=min(clogged))
                 else:
-                    desc = t("Speed {v}", v=SPEED[code])
-                options.append({"label": t(LABEL[code]), "value": str(c), "description": desc[:100]})
+                    desc = msg("Speed {v}", v=SPEED[code])
+                options.append({"label": msg(LABEL[code]), "value": str(c), "description": desc})
             lo, hi = min(gears), min(max(gears), len(options))
             if car["sub"] is not None:
-                ph = t("Sent: {desc}. Pick again to change.", desc=self._describe_submit(state, car, car["sub"]))
+                ph = msg("Sent: {desc}. Pick again to change.", desc=self._describe_submit(state, car, car["sub"]))
             elif clogged and len(clogged) == len(gears):
-                ph = t("Clogged hand: play all non-Heat cards + Heat ({lo}-{hi} cards, no move)", lo=lo, hi=hi)
+                ph = msg("Clogged hand: play all non-Heat cards + Heat ({lo}-{hi} cards, no move)", lo=lo, hi=hi)
             elif clogged:
-                ph = t("Gear {g} now: pick {lo}-{hi} cards; {k}+ = all non-Heat + Heat, no move",
+                ph = msg("Gear {g} now: pick {lo}-{hi} cards; {k}+ = all non-Heat + Heat, no move",
                        g=car["gear"], lo=lo, hi=hi, k=min(clogged))
             else:
-                ph = t("Gear {g} now: pick {lo}-{hi} cards (cards = new gear)", g=car["gear"], lo=lo, hi=hi)
-            groups.append({"kind": "select", "placeholder": ph[:100], "min": lo, "max": hi,
+                ph = msg("Gear {g} now: pick {lo}-{hi} cards (cards = new gear)", g=car["gear"], lo=lo, hi=hi)
+            groups.append({"kind": "select", "placeholder": ph, "min": lo, "max": hi,
                            "action": {"type": "submit"}, "options": options})
         elif state["phase"] == "decide" and state["pending"] and state["pending"]["seat"] == seat:
             groups.extend(self._decision_menu(state, car, state["pending"]))
         prefs = {**DEFAULT_PREFS, **car["prefs"]}
         groups.append({"kind": "buttons", "options": [
-            {"label": f"{t(_PREF_NAMES[k])}: {t(_PREF_VALUES[prefs[k]])}"[:80],
+            {"label": _pref_label(k, prefs[k]),
              "action": {"type": "prefs", k: vals[(vals.index(prefs[k]) + 1) % len(vals)]},
              "style": "secondary"}
             for k, vals in PREFS.items()]})
@@ -539,34 +540,34 @@ class HeatEngine:
         cards = state["cards"]
         if kind == "slipstream":
             return [{"kind": "buttons", "options": [
-                {"label": t("Slipstream +2"), "action": {"type": "slipstream", "take": True}, "style": "success"},
-                {"label": t("No slipstream"), "action": {"type": "slipstream", "take": False}, "style": "secondary"}]}]
+                {"label": msg("Slipstream +2"), "action": {"type": "slipstream", "take": True}, "style": "success"},
+                {"label": msg("No slipstream"), "action": {"type": "slipstream", "take": False}, "style": "secondary"}]}]
         if kind == "boost":
             return [{"kind": "buttons", "options": [
-                {"label": t("Boost (1 Heat)"), "action": {"type": "boost", "use": True}, "style": "danger"},
-                {"label": t("No boost"), "action": {"type": "boost", "use": False}, "style": "secondary"}]}]
+                {"label": msg("Boost (1 Heat)"), "action": {"type": "boost", "use": True}, "style": "danger"},
+                {"label": msg("No boost"), "action": {"type": "boost", "use": False}, "style": "secondary"}]}]
         if kind == "adrenaline":
             return [{"kind": "buttons", "options": [
-                {"label": t("Adrenaline +1"), "action": {"type": "adrenaline", "use": True}, "style": "success"},
-                {"label": t("Stay"), "action": {"type": "adrenaline", "use": False}, "style": "secondary"}]}]
+                {"label": msg("Adrenaline +1"), "action": {"type": "adrenaline", "use": True}, "style": "success"},
+                {"label": msg("Stay"), "action": {"type": "adrenaline", "use": False}, "style": "secondary"}]}]
         if kind == "order":
             return [{"kind": "buttons", "options": [
-                {"label": t("Adrenaline first"), "action": {"type": "order", "first": "adrenaline"},
+                {"label": msg("Adrenaline first"), "action": {"type": "order", "first": "adrenaline"},
                  "style": "primary"},
-                {"label": t("Boost first"), "action": {"type": "order", "first": "boost"}, "style": "primary"}]}]
+                {"label": msg("Boost first"), "action": {"type": "order", "first": "boost"}, "style": "primary"}]}]
         if kind == "cooldown":
             heat = [c for c in car["hand"] if KIND[cards[c]] == "heat"]
             return [{"kind": "buttons", "options": [
-                {"label": t("Cool down {n} Heat", n=n), "action": {"type": "cooldown", "cards": heat[:n]},
+                {"label": msg("Cool down {n} Heat", n=n), "action": {"type": "cooldown", "cards": heat[:n]},
                  "style": "primary" if n == p["max"] else "secondary"}
                 for n in range(p["max"], -1, -1)]}]
         disc = sorted([c for c in car["hand"] if DISCARDABLE[cards[c]]], key=lambda c: _card_sort_key(state, c))
         return [
-            {"kind": "select", "placeholder": t("Cards to discard"), "min": 1, "max": max(1, len(disc[:25])),
+            {"kind": "select", "placeholder": msg("Cards to discard"), "min": 1, "max": max(1, len(disc[:25])),
              "action": {"type": "discard"},
-             "options": [{"label": t(LABEL[cards[c]]), "value": str(c)} for c in disc[:25]]},
+             "options": [{"label": msg(LABEL[cards[c]]), "value": str(c)} for c in disc[:25]]},
             {"kind": "buttons", "options": [
-                {"label": t("Keep all"), "action": {"type": "discard", "cards": []}, "style": "secondary"}]},
+                {"label": msg("Keep all"), "action": {"type": "discard", "cards": []}, "style": "secondary"}]},
         ]
 
 

@@ -22,7 +22,8 @@ from typing import Any
 from bot.games.heat import content
 from bot.games.base import seat_ref
 from bot.games.rng import Rng
-from bot.i18n import t
+from bot.games.text import chain, plus
+from bot.i18n import Msg, msg, to_wire
 
 SCHEMA = 1
 # Modules come later, each as an option; the base race uses none.
@@ -163,10 +164,17 @@ def clone_car(c: dict, rd: bool = True) -> dict:
     if rd and old is not None:
         new = dict(old)
         new["rev"] = [r[:] for r in old["rev"]]
-        new["lines"] = old["lines"][:]
+        new["lines"] = [_copied(x) for x in old["lines"]]
         new["ans"] = {k: (v[:] if isinstance(v, list) else v) for k, v in old["ans"].items()}
         n["rd"] = new
     return n
+
+
+def _copied(x: Any) -> Any:
+    """A copy of a round-record line: a Msg in its JSON form (see _line), or an old plain string."""
+    if type(x) is not dict:
+        return x
+    return {"msg": x["msg"], "params": {k: _copied(v) if type(v) is dict else v for k, v in x["params"].items()}}
 
 
 # --------------------------------------------------------------------------- gears and hands
@@ -198,36 +206,36 @@ def fillable_gears(st: dict, car: dict) -> tuple[list[int], list[int]]:
     return gears, [g for g in gears if g > n_play]
 
 
-def check_submission(st: dict, car: dict, ids: list[int]) -> str | None:
-    """An error message (already translated) or None when the submission is legal."""
+def check_submission(st: dict, car: dict, ids: list[int]) -> Msg | None:
+    """An error message (a Msg) or None when the submission is legal."""
     n = len(ids)
     if not n:
-        return t("Choose 1 to 4 cards: the number of cards is your gear.")
+        return msg("Choose 1 to 4 cards: the number of cards is your gear.")
     if n > MAX_GEAR:
-        return t("You can play at most {n} cards.", n=MAX_GEAR)
+        return msg("You can play at most {n} cards.", n=MAX_GEAR)
     if len(set(ids)) != n:
-        return t("A card was chosen twice.")
+        return msg("A card was chosen twice.")
     hand = car["hand"]
     cards = st["cards"]
     n_heat = 0
     for cid in ids:
         if cid not in hand:
-            return t("That card is not in your hand.")
+            return msg("That card is not in your hand.")
         if not PLAYABLE[cards[cid]]:
             n_heat += 1
     g = car["gear"]
     if abs(n - g) > 2:
-        return t("From gear {g} you can shift to gear {lo} to {hi} only.", g=g, lo=max(1, g - 2),
+        return msg("From gear {g} you can shift to gear {lo} to {hi} only.", g=g, lo=max(1, g - 2),
                  hi=min(MAX_GEAR, g + 2))
     if abs(n - g) == 2 and not car["engine"]:
-        return t("Shifting 2 gears costs 1 Heat from your Engine, and it is empty.")
+        return msg("Shifting 2 gears costs 1 Heat from your Engine, and it is empty.")
     if n_heat:
         n_play = sum(1 for c in hand if PLAYABLE[cards[c]])
         if n <= n_play:
             # Your non-Heat cards can fill this gear: Heat cards stay in hand.
-            return t("Heat cards can't be played.")
+            return msg("Heat cards can't be played.")
         if n - n_heat != n_play:
-            return t("Your hand is clogged: play all your non-Heat cards and make up the rest with Heat.")
+            return msg("Your hand is clogged: play all your non-Heat cards and make up the rest with Heat.")
     return None
 
 
@@ -403,27 +411,27 @@ def race_order(st: dict, tr: content.Track) -> list[int]:
     return [k[2] for k in keyed]
 
 
-def revealed_labels(st: dict, rev: list[list]) -> list[str]:
+def revealed_labels(st: dict, rev: list[list]) -> list[Msg]:
     """Readable labels of a round's revealed cards, e.g. "Stress → Speed 3"."""
     out = []
     for src, found in rev:
-        label = t("Boost") if src == BOOST_SOURCE else t(LABEL[src])
+        label = msg("Boost") if src == BOOST_SOURCE else msg(LABEL[src])
         if found != NO_FLIP:
-            label += " → " + (t(LABEL[found]) if found else t("nothing"))
+            label = msg("{card} → {found}", card=label, found=msg(LABEL[found]) if found else msg("nothing"))
         out.append(label)
     return out
 
 
-def short_list(st: dict, ids: list[int]) -> str:
+def short_list(st: dict, ids: list[int]) -> Any:
     cards = st["cards"]
-    return " + ".join(t(SHORT[cards[c]]) for c in ids)
+    return plus(msg(SHORT[cards[c]]) for c in ids)
 
 
 # --------------------------------------------------------------------------- the round
-# Log lines are built as t(text).format(...) rather than t(text, ...): the same translation and
-# text, without packing the parameters twice (this runs for every car every round).
+# Round-record lines (rd["lines"]) are Msgs in their JSON form (`_line`): they live in the state.
+# The view hands them out as Msgs; old records may still hold plain English strings.
 
-def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, str]]:
+def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
     """All submissions are in: steps 1-2 for everyone (shift, play), then resolve."""
     tr = track_of(st)
     order = race_order(st, tr)
@@ -433,12 +441,12 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, str]]:
         car = cars[s]
         sub = car["sub"]
         car["sub"] = None
-        lines: list[str] = []
+        lines: list[dict] = []
         old = car["gear"]
         heat = 0
         if abs(len(sub) - old) == 2:
             heat = pay_heat(car, 1)
-            lines.append(t("Shifted 2 gears ({a} → {b}): 1 Heat").format(a=old, b=len(sub)))
+            lines.append(_line("Shifted 2 gears ({a} → {b}): 1 Heat", a=old, b=len(sub)))
         car["rd"] = {"round": rnd, "shown": False, "start": car["pos"], "speed": None, "rev": [],
                      "adr": False, "boost": False, "first": None, "done": "", "slip": False, "heat": heat, "spun": False,
                      "clog": False, "cool": 0, "lines": lines, "ans": {}}
@@ -452,10 +460,10 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, str]]:
     k = st["adrenaline"]
     st["res"] = {"order": order, "i": 0, "step": 0, "adr": order[-k:]}
     st["pending"] = None
-    return run(st, rng, [(None, t("Round {n}: all cards are in.").format(n=rnd))])
+    return run(st, rng, [(None, msg("Round {n}: all cards are in.", n=rnd))])
 
 
-def run(st: dict, rng: Rng, events: list[tuple[int | None, str]]) -> list[tuple[int | None, str]]:
+def run(st: dict, rng: Rng, events: list[tuple[int | None, Msg]]) -> list[tuple[int | None, Msg]]:
     """Resolve cars in race order until a decision is needed or the round ends."""
     tr = track_of(st)
     n = tr.spaces
@@ -477,7 +485,8 @@ def run(st: dict, rng: Rng, events: list[tuple[int | None, str]]) -> list[tuple[
             st["phase"] = "decide"
             return events
         spots.add(((car["pos"] - 1) % n + 1, car["lane"]))
-        events.append((None, seat_name(seat) + ": " + " · ".join(car["rd"]["lines"])))
+        events.append((None, msg("{who}: {lines}", who=seat_name(seat),
+                                 lines=chain("{a} · {b}", [line_msg(x) for x in car["rd"]["lines"]]))))
         i += 1
         step = 0
     res["i"], res["step"] = i, 0
@@ -490,8 +499,20 @@ def _ask(st: dict, seat: int, kind: str, step: int, **extra: Any) -> int:
     return step
 
 
-def _discarded(n: int) -> str:
-    return " " + t("({n} discarded)").format(n=n)
+def _line(key: str, /, **params: Any) -> dict:
+    """A round-record line: a Msg in its JSON form (the record is part of the state). Only card
+    lists are Msgs among the parameters (the others are ints)."""
+    for k, v in params.items():
+        if type(v) is Msg:
+            params[k] = to_wire(v)
+    return {"msg": key, "params": params}
+
+
+def line_msg(x: Any) -> Any:
+    """A round-record line as a Msg again (from_wire for the shape _line makes, faster)."""
+    if type(x) is not dict:
+        return x  # a line recorded as plain English by an older version
+    return Msg(x["msg"], {k: line_msg(v) if type(v) is dict else v for k, v in x["params"].items()})
 
 
 def _react_open(car: dict, rd: dict, sym: str) -> bool:
@@ -558,8 +579,11 @@ def _react_boost(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tupl
             v = SPEED[cards[found]] if found is not None else 0
             rd["speed"] += v
             rd["rev"].append([BOOST_SOURCE, cards[found] if found is not None else FLIP_NOTHING])
-            rd["lines"].append(t("Boost (1 Heat): +{v}{aside} → speed {s}").format(
-                v=v, s=rd["speed"], aside=_discarded(len(aside)) if aside else ""))
+            if aside:
+                rd["lines"].append(_line("Boost (1 Heat): +{v} ({n} discarded) → speed {s}", v=v, n=len(aside),
+                                         s=rd["speed"]))
+            else:
+                rd["lines"].append(_line("Boost (1 Heat): +{v} → speed {s}", v=v, s=rd["speed"]))
             move(st, tr, seat, v, occ)
     return False
 
@@ -583,7 +607,7 @@ def _react_adrenaline(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set
             use = smart_move_ok(tr, car, end, rd["speed"] + 1)
         if use:
             rd["speed"] += 1
-            rd["lines"].append(t("Adrenaline +1 → speed {s}").format(s=rd["speed"]))
+            rd["lines"].append(_line("Adrenaline +1 → speed {s}", s=rd["speed"]))
             move(st, tr, seat, 1, occ)
     return False
 
@@ -610,8 +634,7 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
             rd["speed"] = 0
             rd["rev"] = [[cards[c], NO_FLIP] for c in played]
             car["gear"] = 1
-            lines.append(t("Clogged hand: played {cards}; no move, back to gear 1")
-                         .format(cards=short_list(st, played)))
+            lines.append(_line("Clogged hand: played {cards}; no move, back to gear 1", cards=short_list(st, played)))
             step = S_REFILL
         else:
             speed = 0
@@ -620,7 +643,7 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
             for cid in played[:]:  # a copy: flipped Speed cards join `played`
                 code = cards[cid]
                 speed += SPEED[code]
-                part = t(SHORT[code])
+                part: Any = Msg(SHORT[code])
                 found = NO_FLIP
                 boosts = BOOSTS[code]
                 while boosts:  # Stress: flip until a Speed card, once per symbol
@@ -628,25 +651,25 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
                     found, aside = flip_to_speed(st, car, rng)
                     if found is None:
                         found = FLIP_NOTHING
-                        part += " → 0"
+                        part = Msg("{card} → 0", {"card": part})
                     else:
                         found = cards[found]
                         speed += SPEED[found]
-                        part += " → " + t(SHORT[found])
+                        part = Msg("{card} → {found}", {"card": part, "found": Msg(SHORT[found])})
                     if aside:
-                        part += _discarded(len(aside))
+                        part = Msg("{card} ({n} discarded)", {"card": part, "n": len(aside)})
                 rev.append([code, found])
                 parts.append(part)
             rd["rev"] = rev
             rd["speed"] = speed
-            lines.append(t("Gear {g}: {cards} = speed {s}").format(g=car["gear"], cards=" + ".join(parts),
+            lines.append(_line("Gear {g}: {cards} = speed {s}", g=car["gear"], cards=plus(parts),
                                                                     s=speed))
             move(st, tr, seat, speed, occ)
             # Rule reading: the number of cars getting Adrenaline (1, or 2 with 5+ cars at the
             # start) never changes; they are the last cars of this round's order still racing.
             if seat in st["res"]["adr"]:
                 rd["adr"] = True
-                lines.append(t("Adrenaline"))
+                lines.append(_line("Adrenaline"))
             step = S_COOL
 
     if step <= S_COOL:
@@ -671,7 +694,7 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
                     car["engine"].append(c)
                 rd["cool"] += len(ids)
                 if ids:
-                    lines.append(t("Cooled down {n} Heat").format(n=len(ids)))
+                    lines.append(_line("Cooled down {n} Heat", n=len(ids)))
 
     if step <= S_ADR:
         # 5. React: the boost and the Adrenaline +1, each a move of its own (they are not added up
@@ -715,7 +738,7 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
                 use = smart_move_ok(tr, car, end, rd["speed"])
             if use:
                 rd["slip"] = True
-                lines.append(t("Slipstream +2"))
+                lines.append(_line("Slipstream +2"))
                 move(st, tr, seat, 2, occ)
 
     if step <= S_CORNERS:
@@ -724,12 +747,12 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
         for line, idx, limit in crossed_lines(tr, rd["start"], car["pos"]):
             excess = speed - limit
             if excess <= 0:
-                lines.append(t("Corner {c} (limit {l}): OK").format(c=idx + 1, l=limit))
+                lines.append(_line("Corner {c} (limit {l}): OK", c=idx + 1, l=limit))
                 continue
             paid = pay_heat(car, excess)
             rd["heat"] += paid
             if paid == excess:
-                lines.append(t("Corner {c} (limit {l}): paid {h} Heat").format(c=idx + 1, l=limit, h=paid))
+                lines.append(_line("Corner {c} (limit {l}): paid {h} Heat", c=idx + 1, l=limit, h=paid))
                 continue
             # Spin-out: pay what you can, back before the line, Stress by gear, gear 1.
             car["pos"], car["lane"] = landing(st, tr, seat, line, occ)
@@ -741,12 +764,11 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
             car["stress"] += nstress
             car["gear"] = 1
             rd["spun"] = True
-            lines.append(t("Corner {c} (limit {l}): SPIN after paying {h} Heat; {k} Stress, gear 1")
-                         .format(c=idx + 1, l=limit, h=paid, k=nstress))
+            lines.append(_line("Corner {c} (limit {l}): SPIN after paying {h} Heat; {k} Stress, gear 1", c=idx + 1, l=limit, h=paid, k=nstress))
             break  # the car is back before this line: later lines were not crossed
         if car["pos"] > tr.finish:
             car["fin"] = True
-            lines.append(t("Crossed the finish line!"))
+            lines.append(_line("Crossed the finish line!"))
 
     if step <= S_DISCARD:
         # 8. Discard any cards but Heat and Stress (only when the player asked to choose).
@@ -758,7 +780,7 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
                 car["hand"].remove(c)
                 car["discard"].append(c)
             if ids:
-                lines.append(t("Discarded {n} cards").format(n=len(ids)))
+                lines.append(_line("Discarded {n} cards", n=len(ids)))
 
     # 9. Played cards to the discard pile, refill the hand to 7.
     car["discard"].extend(car["played"])
@@ -766,16 +788,16 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
     if not car["fin"]:
         # Rule reading: a car that finished takes no more cards.
         draw_to_hand(car, rng)
-        lines.append(t("Space {s}, lap {l}/{n}, gear {g}").format(
+        lines.append(_line("Space {s}, lap {l}/{n}, gear {g}", 
             s=(car["pos"] - 1) % tr.spaces + 1, l=lap_of(tr, car), n=tr.laps, g=car["gear"]))
     return DONE
 
 
 def _ordinal(n: int) -> str:
-    return t({1: "1st", 2: "2nd", 3: "3rd"}.get(n, "{n}th"), n=n)
+    return msg({1: "1st", 2: "2nd", 3: "3rd"}.get(n, "{n}th"), n=n)
 
 
-def _end_round(st: dict, tr: content.Track, events: list[tuple[int | None, str]]) -> None:
+def _end_round(st: dict, tr: content.Track, events: list[tuple[int | None, Msg]]) -> None:
     cars = st["cars"]
     # Rule reading: cars finishing in the same round rank by how far past the line they got,
     # the race-line spot first; they leave the track at the end of the round.
@@ -787,14 +809,14 @@ def _end_round(st: dict, tr: content.Track, events: list[tuple[int | None, str]]
     for _, _, s in crossed:
         st["places"].append(s)
         cars[s]["place"] = len(st["places"])
-        events.append((None, t("{who} finishes {place}!", who=seat_name(s), place=_ordinal(cars[s]["place"]))))
+        events.append((None, msg("{who} finishes {place}!", who=seat_name(s), place=_ordinal(cars[s]["place"]))))
     st["last_order"] = st["res"]["order"]
     st["res"] = None
     st["pending"] = None
     if all([c["fin"] for c in cars]):
         st["phase"] = "over"
-        events.append((None, t("The race is over: {order}.",
-                               order=", ".join(seat_name(s) for s in st["places"]))))
+        events.append((None, msg("The race is over: {order}.",
+                               order=[seat_name(s) for s in st["places"]])))
     else:
         st["round"] += 1
         st["phase"] = "submit"

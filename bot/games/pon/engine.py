@@ -49,7 +49,8 @@ from bot.games.base import Event, GameError, OptionSpec, State, View, clone, sea
 from bot.games.pon import auto
 from bot.games.pon.content import ATTACK_OPS, BEFORE_PLAY_OPS, CARDS, COURSE_IDS, HAND_LIMIT, RACING_IDS
 from bot.games.rng import Rng
-from bot.i18n import t
+from bot.games.text import chain, plus
+from bot.i18n import Msg, from_wire, msg, to_wire
 
 SCHEMA = 1
 LOG_KEEP = 40
@@ -80,7 +81,7 @@ def _pref(st: State, seat: int, key: str) -> str:
 
 
 def _decaying(st: State) -> dict[str, Any]:
-    """Seats choosing which card of a PON set decays: {seat: {"sets": [set index], "why": text}}
+    """Seats choosing which card of a PON set decays: {seat: {"sets": [set index], "why": Msg in JSON form}}
     (.get: states saved before decay choices existed have no such key)."""
     return st.get("decay") or {}
 
@@ -94,26 +95,26 @@ def _num(cid: int) -> int:
     return CARDS[cid].number
 
 
-def _label(cid: int) -> str:
+def _label(cid: int) -> Msg:
     card = CARDS[cid]
     if card.kind == "course":
-        return t("{n} · {name} (course)", n=card.number, name=t(card.name))
-    return t("{n} · {name}", n=card.number, name=t(card.name))
+        return msg("{n} · {name} (course)", n=card.number, name=msg(card.name))
+    return msg("{n} · {name}", n=card.number, name=msg(card.name))
 
 
 def _p(seat: int) -> str:
     return seat_ref(seat)
 
 
-def _labels(ids: list[int]) -> str:
-    return " + ".join(_label(c) for c in ids)
+def _labels(ids: list[int]) -> Any:
+    return plus(_label(c) for c in ids)
 
 
-def _effect_text(cid: int) -> str:
+def _effect_text(cid: int) -> Msg:
     card = CARDS[cid]
     if card.kind == "racing":
-        return t("Racing card: no course effect.")
-    return t(card.text)
+        return msg("Racing card: no course effect.")
+    return msg(card.text)
 
 
 # -- small state helpers -------------------------------------------------------------------------
@@ -122,13 +123,13 @@ def _rank(st: State, seat: int) -> int:
     return st["order"].index(seat)
 
 
-def _pub(st: State, ev: list[Event], text: str) -> None:
+def _pub(st: State, ev: list[Event], text: Msg) -> None:
     ev.append(Event(text))
-    st["log"].append(text)
+    st["log"].append(to_wire(text))  # the log is part of the state: Msgs in their JSON form
     del st["log"][:-LOG_KEEP]
 
 
-def _priv(ev: list[Event], seat: int, text: str) -> None:
+def _priv(ev: list[Event], seat: int, text: Msg) -> None:
     ev.append(Event(text, to=seat))
 
 
@@ -173,19 +174,19 @@ def _check_excess(st: State, ev: list[Event], seat: int) -> None:
         return
     if st["prefs"][seat]["discard"] == "auto":
         for _ in range(over):
-            _discard_from_hand(st, ev, seat, auto.choose_discard(st, seat), t("over the hand limit"))
+            _discard_from_hand(st, ev, seat, auto.choose_discard(st, seat), msg("over the hand limit"))
         st["excess"].pop(str(seat), None)
     else:
         st["excess"][str(seat)] = over
 
 
-def _discard_from_hand(st: State, ev: list[Event], seat: int, cid: int, why: str) -> None:
+def _discard_from_hand(st: State, ev: list[Event], seat: int, cid: int, why: Msg) -> None:
     st["hands"][seat].remove(cid)
     st["discard"].append(cid)
-    _pub(st, ev, t("{p} discards {card} ({why}).", p=_p(seat), card=_label(cid), why=why))
+    _pub(st, ev, msg("{p} discards {card} ({why}).", p=_p(seat), card=_label(cid), why=why))
 
 
-def _decay(st: State, ev: list[Event], seat: int, why: str) -> None:
+def _decay(st: State, ev: list[Event], seat: int, why: Msg) -> None:
     """Every PON set of `seat` loses one card to the discard; empty sets are gone.
 
     # Rule reading: a PON set keeps counting (for blocks) while it holds at least one card and
@@ -212,13 +213,13 @@ def _decay(st: State, ev: list[Event], seat: int, why: str) -> None:
         lost.append(cid)
     st["pon"][seat] = [s for s in sets if s]
     if lost:
-        _pub(st, ev, t("{p}'s PON decays ({why}): {cards} to the discard.", p=_p(seat), why=why,
+        _pub(st, ev, msg("{p}'s PON decays ({why}): {cards} to the discard.", p=_p(seat), why=why,
                        cards=_labels(lost)))
     if waiting:
         # Sets that wait keep two cards or more, so their indices stay valid until answered.
         idx = [i for i, s in enumerate(st["pon"][seat]) if any(s is w for w in waiting)]
-        st.setdefault("decay", {})[str(seat)] = {"sets": idx, "why": why}
-        _pub(st, ev, t("{p} chooses which PON cards decay ({why}).", p=_p(seat), why=why))
+        st.setdefault("decay", {})[str(seat)] = {"sets": idx, "why": to_wire(why)}
+        _pub(st, ev, msg("{p} chooses which PON cards decay ({why}).", p=_p(seat), why=why))
 
 
 def _decay_choice(st: State, ev: list[Event], seat: int, cid: int) -> None:
@@ -229,7 +230,7 @@ def _decay_choice(st: State, ev: list[Event], seat: int, cid: int) -> None:
     sets[i].remove(cid)
     st["discard"].append(cid)
     pending["sets"].remove(i)
-    _pub(st, ev, t("{p}'s PON decays ({why}): {cards} to the discard.", p=_p(seat), why=pending["why"],
+    _pub(st, ev, msg("{p}'s PON decays ({why}): {cards} to the discard.", p=_p(seat), why=from_wire(pending["why"]),
                    cards=_label(cid)))
     if not pending["sets"]:
         del st["decay"][str(seat)]
@@ -257,11 +258,11 @@ class PonEngine:
 
     def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
         if not isinstance(options, dict):
-            raise GameError(t("Options must be a mapping."))
+            raise GameError(msg("Options must be a mapping."))
         if options:
-            raise GameError(t("PON has no table options."))
+            raise GameError(msg("PON has no table options."))
         if not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:
-            raise GameError(t("PON is for 3 or 4 players."))
+            raise GameError(msg("PON is for 3 or 4 players."))
         return {}
 
     def new_game(self, options: dict[str, Any], seats: int, seed: int) -> State:
@@ -306,8 +307,8 @@ class PonEngine:
             "log": [],
             "winner": None,
         }
-        st["log"].append(t("Starting order: {order}. Each player peeks at one course, last place first.",
-                           order=", ".join(_p(s) for s in order)))
+        st["log"].append(to_wire(msg("Starting order: {order}. Each player peeks at one course, last place first.",
+                                     order=[_p(s) for s in order])))
         return st
 
     def _finish_setup(self, st: State, ev: list[Event]) -> None:
@@ -317,7 +318,7 @@ class PonEngine:
             if i not in peeked:
                 st["face_up"][i] = True
         hidden = length - sum(st["face_up"])
-        _pub(st, ev, t("All courses but the last three are turned up; peeked courses stay face down "
+        _pub(st, ev, msg("All courses but the last three are turned up; peeked courses stay face down "
                        "({hidden} face down).", hidden=hidden))
         rng = Rng(st["rng"])
         deck = st["deck"]
@@ -332,7 +333,7 @@ class PonEngine:
             deck.clear()
         st["rng"] = rng.state
         for seat in range(st["seats"]):
-            _priv(ev, seat, t("Your hand: {cards}.", cards=_labels(st["hands"][seat])))
+            _priv(ev, seat, msg("Your hand: {cards}.", cards=_labels(st["hands"][seat])))
         st["stage"] = "start_turn"
 
     # -- queries -------------------------------------------------------------------------------
@@ -529,76 +530,77 @@ class PonEngine:
 
     # -- labels -----------------------------------------------------------------------------------
 
-    def describe_action(self, state: State, seat: int, action: dict[str, Any]) -> str:
+    def describe_action(self, state: State, seat: int, action: dict[str, Any]) -> Msg:
         st = state
         kind = action.get("type") if isinstance(action, dict) else None
         card = action.get("card") if isinstance(action, dict) else None
 
-        def cardtxt(cid: Any) -> str:
+        def cardtxt(cid: Any) -> Msg:
             if not isinstance(cid, int) or isinstance(cid, bool) or cid not in CARDS:
-                return "?"
+                return msg("?")
             c = CARDS[cid]
             if c.kind == "course":
-                return t("{n} (course card: {name})", n=c.number, name=t(c.name))
-            return t("{n} (event: {name})", n=c.number, name=t(c.name))
+                return msg("{n} (course card: {name})", n=c.number, name=msg(c.name))
+            return msg("{n} (event: {name})", n=c.number, name=msg(c.name))
 
         if kind == "play":
-            return t("Play {card}", card=cardtxt(card))
+            return msg("Play {card}", card=cardtxt(card))
         if kind == "event":
             c = CARDS.get(card) if isinstance(card, int) else None
             if c is None:
-                return t("Use an event")
-            return t("Use event: {name} (puts your {n} in the throttle)", name=t(c.name), n=c.number)
+                return msg("Use an event")
+            return msg("Use event: {name} (puts your {n} in the throttle)", name=msg(c.name), n=c.number)
         if kind == "pon":
             cards = action.get("cards") or []
-            return t("PON! with {cards}", cards=" + ".join(cardtxt(c) for c in cards))
+            return msg("PON! with {cards}", cards=plus(cardtxt(c) for c in cards))
         if kind == "pon_pass":
-            return t("No PON (pass)")
+            return msg("No PON (pass)")
         if kind == "slip":
-            return t("Slipstream: take {card} from the discard", card=cardtxt(card))
+            return msg("Slipstream: take {card} from the discard", card=cardtxt(card))
         if kind == "salvage":
-            return t("Empty hand: take {card} from the discard and pass", card=cardtxt(card))
+            return msg("Empty hand: take {card} from the discard and pass", card=cardtxt(card))
         if kind == "take":
-            return t("Take {card} from the throttle", card=cardtxt(card))
+            return msg("Take {card} from the throttle", card=cardtxt(card))
         if kind == "refill":
-            return t("Refill: take {card} from the throttle", card=cardtxt(card))
+            return msg("Refill: take {card} from the throttle", card=cardtxt(card))
         if kind == "discard":
-            return t("Discard {card} (hand limit)", card=cardtxt(card))
+            return msg("Discard {card} (hand limit)", card=cardtxt(card))
         if kind == "decay":
-            return t("PON decay: drop {card}", card=cardtxt(card))
+            return msg("PON decay: drop {card}", card=cardtxt(card))
         if kind == "block":
             cards = action.get("cards") or []
-            saved = ""
+            saved = False
             if st.get("stage") == "block" and isinstance(cards, list):
                 _, _, need, right = self._requirement(st, st["chase"]["attacker"], seat)
-                if right and len(cards) < need:
-                    saved = t(" (uses your block right)")
+                saved = right and len(cards) < need
             if not cards:
-                return t("Block without a card") + saved
-            return t("Block with {cards}", cards=" + ".join(cardtxt(c) for c in cards)) + saved
+                return msg("Block without a card (uses your block right)") if saved else msg("Block without a card")
+            if saved:
+                return msg("Block with {cards} (uses your block right)", cards=plus(cardtxt(c) for c in cards))
+            return msg("Block with {cards}", cards=plus(cardtxt(c) for c in cards))
         if kind == "yield":
-            return t("Yield (let them past)")
+            return msg("Yield (let them past)")
         if kind == "attack":
-            return t("Go on: the overtake is put to the next player")
+            return msg("Go on: the overtake is put to the next player")
         if kind == "peek":
             course = action.get("course")
-            return t("Peek at course {k}", k=course + 1 if isinstance(course, int) else "?")
+            return msg("Peek at course {k}", k=course + 1 if isinstance(course, int) else "?")
         if kind == "pick":
             pick = st.get("pick") or {}
             op = pick.get("op")
             if op == "peek":
                 course = action.get("course")
-                return t("Look at course {k}", k=course + 1 if isinstance(course, int) else "?")
+                return msg("Look at course {k}", k=course + 1 if isinstance(course, int) else "?")
             if op in ("pon_add",):
-                return t("Add {card} to your PON set", card=cardtxt(card))
+                return msg("Add {card} to your PON set", card=cardtxt(card))
             if op == "swap_course":
-                return t("Swap {card} into the course", card=cardtxt(card))
+                return msg("Swap {card} into the course", card=cardtxt(card))
             if op == "take_discard":
-                return t("Take {card} from the discard", card=cardtxt(card))
-            return t("Take {card} from the throttle", card=cardtxt(card))
+                return msg("Take {card} from the discard", card=cardtxt(card))
+            return msg("Take {card} from the throttle", card=cardtxt(card))
         if kind == "prefs":
-            return t("Change preferences")
-        return t("Unknown move")
+            return msg("Change preferences")
+        return msg("Unknown move")
 
     # -- apply ------------------------------------------------------------------------------------
 
@@ -612,11 +614,11 @@ class PonEngine:
         """`apply` without the defensive copy (the simulation's fast path). On GameError the
         state may be partly changed, so callers that need it untouched use `apply`."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise GameError(t("That is not a move."))
+            raise GameError(msg("That is not a move."))
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < st["seats"]:
-            raise GameError(t("You are not seated at this table."))
+            raise GameError(msg("You are not seated at this table."))
         if st["stage"] == "over":
-            raise GameError(t("The game is over."))
+            raise GameError(msg("The game is over."))
         kind = action["type"]
         if kind == "prefs":
             self._do_prefs(st, seat, action, ev)
@@ -626,14 +628,14 @@ class PonEngine:
         rethink = kind in ("pon", "pon_pass") and st["stage"] == "pon" and not _interrupted(st) \
             and seat in st["window"]["asked"]
         if seat not in self.to_act(st) and not rethink:
-            raise GameError(t("It is not your move."))
+            raise GameError(msg("It is not your move."))
         if str(seat) in st["excess"]:
             if kind != "discard":
-                raise GameError(t("First discard down to the hand limit."))
+                raise GameError(msg("First discard down to the hand limit."))
             self._do_discard(st, seat, action, ev)
         elif str(seat) in _decaying(st):
             if kind != "decay":
-                raise GameError(t("First choose which card of your PON set decays."))
+                raise GameError(msg("First choose which card of your PON set decays."))
             self._do_decay(st, seat, action, ev)
         else:
             handler = {
@@ -644,7 +646,7 @@ class PonEngine:
                 "attack": self._do_attack,
             }.get(kind)
             if handler is None:
-                raise GameError(t("That move is not possible now."))
+                raise GameError(msg("That move is not possible now."))
             handler(st, seat, action, ev)
         self._run(st, ev)
 
@@ -661,13 +663,13 @@ class PonEngine:
                 except ValueError:
                     value = None
         if isinstance(value, bool) or not isinstance(value, int):
-            raise GameError(t("Choose one option."))
+            raise GameError(msg("Choose one option."))
         return value
 
     def _card_arg(self, action: dict[str, Any]) -> int:
         cid = self._int_arg(action, "card")
         if cid not in CARDS:
-            raise GameError(t("There is no such card."))
+            raise GameError(msg("There is no such card."))
         return cid
 
     @staticmethod
@@ -682,14 +684,14 @@ class PonEngine:
                 except ValueError:
                     cards = None
         if not isinstance(cards, list) or any(isinstance(c, bool) or not isinstance(c, int) for c in cards):
-            raise GameError(t("Choose the cards."))
+            raise GameError(msg("Choose the cards."))
         if any(c not in CARDS for c in cards) or len(set(cards)) != len(cards):
-            raise GameError(t("There is no such card."))
+            raise GameError(msg("There is no such card."))
         return sorted(cards)
 
     def _stage(self, st: State, *stages: str) -> None:
         if st["stage"] not in stages:
-            raise GameError(t("That move is not possible now."))
+            raise GameError(msg("That move is not possible now."))
 
     # -- handlers ---------------------------------------------------------------------------------
 
@@ -698,7 +700,7 @@ class PonEngine:
         values = action.get("values")
         if values is not None:
             if not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values):
-                raise GameError(t("Choose a preference."))
+                raise GameError(msg("Choose a preference."))
             for v in values:
                 parts = v.split(":")
                 if len(parts) == 3 and parts[0] == "pon":
@@ -706,35 +708,35 @@ class PonEngine:
                 elif len(parts) == 2 and parts[0] in SIMPLE_PREFS:
                     changes.append((parts[0], None, parts[1]))
                 else:
-                    raise GameError(t("Unknown preference."))
+                    raise GameError(msg("Unknown preference."))
         else:
             pon = action.get("pon", {})
             if not isinstance(pon, dict):
-                raise GameError(t("Unknown preference."))
+                raise GameError(msg("Unknown preference."))
             for n, v in pon.items():
                 changes.append(("pon", n, v))
             for key in SIMPLE_PREFS:
                 if key in action:
                     changes.append((key, None, action[key]))
             if set(action) - {"type", "pon", *SIMPLE_PREFS}:
-                raise GameError(t("Unknown preference."))
+                raise GameError(msg("Unknown preference."))
         if not changes:
-            raise GameError(t("Choose a preference."))
+            raise GameError(msg("Choose a preference."))
         for key, n, value in changes:
             allowed = PON_PREFS if key == "pon" else SIMPLE_PREFS[key]
             if value not in allowed or (key == "pon" and n not in NUMBERS):
-                raise GameError(t("Unknown preference."))
+                raise GameError(msg("Unknown preference."))
         prefs = st["prefs"][seat]
         for key, n, value in changes:
             if key == "pon":
                 prefs["pon"][n] = value
             else:
                 prefs[key] = value
-        _priv(ev, seat, t("Preferences: PON {pon}; block {block}; refill {refill}; discard {discard}; "
+        _priv(ev, seat, msg("Preferences: PON {pon}; block {block}; refill {refill}; discard {discard}; "
                           "decay {decay}; events {events}.",
-                          pon=" ".join(f"{n}:{prefs['pon'][n]}" for n in NUMBERS), block=prefs["block"],
-                          refill=prefs["refill"], discard=prefs["discard"], decay=_pref(st, seat, "decay"),
-                          events=_pref(st, seat, "events")))
+                          pon=chain("{a} {b}", [msg("{n}:{value}", n=n, value=msg(prefs["pon"][n])) for n in NUMBERS]),
+                          block=msg(prefs["block"]), refill=msg(prefs["refill"]), discard=msg(prefs["discard"]),
+                          decay=msg(_pref(st, seat, "decay")), events=msg(_pref(st, seat, "events"))))
         # A seat waiting on a hand-limit discard or a decay choice that switches to auto is resolved now.
         if str(seat) in st["excess"]:
             _check_excess(st, ev, seat)
@@ -745,14 +747,14 @@ class PonEngine:
         cid = self._card_arg(action)
         sets = st["pon"][seat]
         if not any(cid in sets[i] for i in _decaying(st)[str(seat)]["sets"]):
-            raise GameError(t("Choose a card of your PON set that decays."))
+            raise GameError(msg("Choose a card of your PON set that decays."))
         _decay_choice(st, ev, seat, cid)
 
     def _do_discard(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
         cid = self._card_arg(action)
         if cid not in st["hands"][seat]:
-            raise GameError(t("You don't hold that card."))
-        _discard_from_hand(st, ev, seat, cid, t("over the hand limit"))
+            raise GameError(msg("You don't hold that card."))
+        _discard_from_hand(st, ev, seat, cid, msg("over the hand limit"))
         _check_excess(st, ev, seat)
 
     def _do_peek(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
@@ -761,13 +763,13 @@ class PonEngine:
         # Rule reading: a peeked course is taken in hand until every seat has peeked, so each
         # seat peeks at a different course.
         if not 0 <= idx < len(st["circuit"]) or idx in st["peeked"]:
-            raise GameError(t("Choose a course nobody has peeked at."))
+            raise GameError(msg("Choose a course nobody has peeked at."))
         st["peeked"][seat] = idx
         st["known"][seat].append(idx)
         st["peek_queue"].pop(0)
         cid = st["circuit"][idx]
-        _pub(st, ev, t("{p} peeks at course {k}.", p=_p(seat), k=idx + 1))
-        _priv(ev, seat, t("Course {k} is {card}: {effect}", k=idx + 1, card=_label(cid), effect=_effect_text(cid)))
+        _pub(st, ev, msg("{p} peeks at course {k}.", p=_p(seat), k=idx + 1))
+        _priv(ev, seat, msg("Course {k} is {card}: {effect}", k=idx + 1, card=_label(cid), effect=_effect_text(cid)))
         if not st["peek_queue"]:
             self._finish_setup(st, ev)
 
@@ -775,10 +777,10 @@ class PonEngine:
         self._stage(st, "play")
         cid = self._card_arg(action)
         if cid not in st["hands"][seat]:
-            raise GameError(t("You don't hold that card."))
+            raise GameError(msg("You don't hold that card."))
         st["hands"][seat].remove(cid)
         st["played"] = cid
-        _pub(st, ev, t("{p} plays {card}.", p=_p(seat), card=_label(cid)))
+        _pub(st, ev, msg("{p} plays {card}.", p=_p(seat), card=_label(cid)))
         n = _num(cid)
         if st["turn"]["mods"].get("no_pon"):
             st["stage"] = "after_play"
@@ -787,17 +789,17 @@ class PonEngine:
         st["window"] = {"card": cid, "number": n, "asked": asked, "answers": {}}
         st["stage"] = "pon"
         if asked:
-            _pub(st, ev, t("PON window on the {n}: waiting for {who}.", n=n,
-                           who=", ".join(_p(s) for s in asked)))
+            _pub(st, ev, msg("PON window on the {n}: waiting for {who}.", n=n,
+                           who=[_p(s) for s in asked]))
 
     def _do_pon(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
         self._stage(st, "pon")
         cards = self._cards_arg(action)
         n = st["window"]["number"]
         if len(cards) != 2 or any(c not in st["hands"][seat] or _num(c) != n for c in cards):
-            raise GameError(t("PON needs two cards of the played number from your hand."))
+            raise GameError(msg("PON needs two cards of the played number from your hand."))
         st["window"]["answers"][str(seat)] = cards
-        _priv(ev, seat, t("You declare PON with {cards} (the highest-placed declaration wins).",
+        _priv(ev, seat, msg("You declare PON with {cards} (the highest-placed declaration wins).",
                           cards=_labels(cards)))
 
     def _do_pon_pass(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
@@ -808,22 +810,22 @@ class PonEngine:
         self._stage(st, "slip")
         cid = self._card_arg(action)
         if cid not in st["discard"]:
-            raise GameError(t("That card is not in the discard."))
-        self._take_from_discard(st, ev, seat, cid, t("slipstream"))
+            raise GameError(msg("That card is not in the discard."))
+        self._take_from_discard(st, ev, seat, cid, msg("slipstream"))
         st["stage"] = "overtake"
 
-    def _take_from_discard(self, st: State, ev: list[Event], seat: int, cid: int, why: str) -> None:
+    def _take_from_discard(self, st: State, ev: list[Event], seat: int, cid: int, why: Msg) -> None:
         st["discard"].remove(cid)
-        _pub(st, ev, t("{p} takes {card} from the discard ({why}).", p=_p(seat), card=_label(cid), why=why))
+        _pub(st, ev, msg("{p} takes {card} from the discard ({why}).", p=_p(seat), card=_label(cid), why=why))
         _gain(st, ev, seat, cid)
 
     def _do_salvage(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
         self._stage(st, "salvage")
         cid = self._card_arg(action)
         if cid not in st["discard"]:
-            raise GameError(t("That card is not in the discard."))
-        self._take_from_discard(st, ev, seat, cid, t("empty hand"))
-        _pub(st, ev, t("{p} passes.", p=_p(seat)))
+            raise GameError(msg("That card is not in the discard."))
+        self._take_from_discard(st, ev, seat, cid, msg("empty hand"))
+        _pub(st, ev, msg("{p} passes.", p=_p(seat)))
         st["stage"] = "next_actor"
 
     def _do_take(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
@@ -834,14 +836,14 @@ class PonEngine:
     def _take_throttle(self, st: State, ev: list[Event], seat: int, cid: int) -> None:
         throttle = st["throttles"][st["current"]]
         if cid not in throttle:
-            raise GameError(t("That card is not in this course's throttle."))
+            raise GameError(msg("That card is not in this course's throttle."))
         throttle.remove(cid)
-        _pub(st, ev, t("{p} takes {card} from the throttle.", p=_p(seat), card=_label(cid)))
+        _pub(st, ev, msg("{p} takes {card} from the throttle.", p=_p(seat), card=_label(cid)))
         _gain(st, ev, seat, cid)
         played = st["played"]
         throttle.append(played)
         st["played"] = None
-        _pub(st, ev, t("{card} goes into the throttle.", card=_label(played)))
+        _pub(st, ev, msg("{card} goes into the throttle.", card=_label(played)))
         st["stage"] = "next_actor"
 
     def _do_refill(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
@@ -852,17 +854,17 @@ class PonEngine:
     def _refill(self, st: State, ev: list[Event], seat: int, cid: int) -> None:
         throttle = st["throttles"][st["current"]]
         if cid not in throttle:
-            raise GameError(t("That card is not in this course's throttle."))
+            raise GameError(msg("That card is not in this course's throttle."))
         throttle.remove(cid)
         st["refill_queue"].pop(0)
-        _pub(st, ev, t("{p} refills with {card}.", p=_p(seat), card=_label(cid)))
+        _pub(st, ev, msg("{p} refills with {card}.", p=_p(seat), card=_label(cid)))
         _gain(st, ev, seat, cid)
 
     def _do_block(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
         self._stage(st, "block")
         cards = self._cards_arg(action)
         if cards not in self._block_options(st, seat):
-            raise GameError(t("Those cards do not make a block here."))
+            raise GameError(msg("Those cards do not make a block here."))
         self._block(st, ev, seat, cards)
 
     def _block(self, st: State, ev: list[Event], defender: int, cards: list[int]) -> None:
@@ -874,9 +876,9 @@ class PonEngine:
             st["hands"][defender].remove(c)
             st["throttles"][st["current"]].append(c)
         if cards:
-            _pub(st, ev, t("{d} blocks {a} with {cards}.", d=_p(defender), a=_p(attacker), cards=_labels(cards)))
+            _pub(st, ev, msg("{d} blocks {a} with {cards}.", d=_p(defender), a=_p(attacker), cards=_labels(cards)))
         else:
-            _pub(st, ev, t("{d} blocks {a} without a card.", d=_p(defender), a=_p(attacker)))
+            _pub(st, ev, msg("{d} blocks {a} without a card.", d=_p(defender), a=_p(attacker)))
         st["chase"] = None
         st["stage"] = "take"
 
@@ -889,9 +891,9 @@ class PonEngine:
         order = st["order"]
         i = _rank(st, attacker)
         order[i - 1], order[i] = order[i], order[i - 1]
-        _pub(st, ev, t("{a} overtakes {d} and is now {pos}.", a=_p(attacker), d=_p(defender),
+        _pub(st, ev, msg("{a} overtakes {d} and is now {pos}.", a=_p(attacker), d=_p(defender),
                        pos=_ordinal(i - 1)))
-        _decay(st, ev, attacker, t("successful overtake"))
+        _decay(st, ev, attacker, msg("successful overtake"))
         if i - 1 == 0:
             st["chase"] = None
             st["stage"] = "take"
@@ -906,20 +908,20 @@ class PonEngine:
         self._stage(st, *OWN_STAGES)
         cid = self._card_arg(action)
         if cid not in st["hands"][seat]:
-            raise GameError(t("You don't hold that card."))
+            raise GameError(msg("You don't hold that card."))
         if CARDS[cid].kind != "racing":
-            raise GameError(t("Course cards have no event."))
+            raise GameError(msg("Course cards have no event."))
         if seat in st["turn"]["events"]:
-            raise GameError(t("You have already used an event this turn."))
+            raise GameError(msg("You have already used an event this turn."))
         if not self._event_usable(st, seat, cid):
-            raise GameError(t("That event cannot be used now."))
+            raise GameError(msg("That event cannot be used now."))
         card = CARDS[cid]
         cur = st["current"]
         st["hands"][seat].remove(cid)
         st["throttles"][cur].append(cid)
         st["turn"]["events"].append(seat)
-        _pub(st, ev, t("{p} uses {name} ({n}): {text}", p=_p(seat), name=t(card.name), n=card.number,
-                       text=t(card.text)))
+        _pub(st, ev, msg("{p} uses {name} ({n}): {text}", p=_p(seat), name=msg(card.name), n=card.number,
+                       text=msg(card.text)))
         op = card.effect["op"]
         flags = _flags(st, seat)
         resume = st["stage"]
@@ -962,7 +964,7 @@ class PonEngine:
         else:
             choice = self._card_arg(action)
         if choice not in pick["options"]:
-            raise GameError(t("Choose one of the offered options."))
+            raise GameError(msg("Choose one of the offered options."))
         self._resolve_pick(st, ev, choice)
 
     def _resolve_pick(self, st: State, ev: list[Event], choice: int) -> None:
@@ -971,25 +973,25 @@ class PonEngine:
         st["pick"] = None
         st["stage"] = pick["resume"]
         if op == "take_discard":
-            self._take_from_discard(st, ev, seat, choice, t("event"))
+            self._take_from_discard(st, ev, seat, choice, msg("event"))
         elif op == "take_throttle":
             where = cur + 1 if CARDS[pick["event"]].effect.get("where") == "next" else cur
             st["throttles"][where].remove(choice)
-            _pub(st, ev, t("{p} takes {card} from the throttle of course {k}.", p=_p(seat),
+            _pub(st, ev, msg("{p} takes {card} from the throttle of course {k}.", p=_p(seat),
                            card=_label(choice), k=where + 1))
             _gain(st, ev, seat, choice)
         elif op == "peek":
             st["known"][seat].append(choice)
             cid = st["circuit"][choice]
-            _pub(st, ev, t("{p} looks at course {k}.", p=_p(seat), k=choice + 1))
-            _priv(ev, seat, t("Course {k} is {card}: {effect}", k=choice + 1, card=_label(cid),
+            _pub(st, ev, msg("{p} looks at course {k}.", p=_p(seat), k=choice + 1))
+            _priv(ev, seat, msg("Course {k} is {card}: {effect}", k=choice + 1, card=_label(cid),
                               effect=_effect_text(cid)))
         elif op == "pon_add":
             n = _num(choice)
             target = min((s for s in st["pon"][seat] if _pon_number(s) == n), key=len)
             st["hands"][seat].remove(choice)
             target.append(choice)
-            _pub(st, ev, t("{p} adds {card} to a PON set.", p=_p(seat), card=_label(choice)))
+            _pub(st, ev, msg("{p} adds {card} to a PON set.", p=_p(seat), card=_label(choice)))
         else:  # swap_course: the chosen hand card goes face down into the circuit
             idx = _next_face_down(st)
             old = st["circuit"][idx]
@@ -1000,8 +1002,8 @@ class PonEngine:
                     known.remove(idx)
             st["known"][seat].append(idx)
             st["hands"][seat].append(old)
-            _pub(st, ev, t("{p} swaps a card from hand with face-down course {k}.", p=_p(seat), k=idx + 1))
-            _priv(ev, seat, t("You take {old}; course {k} is now your {card}.", old=_label(old), k=idx + 1,
+            _pub(st, ev, msg("{p} swaps a card from hand with face-down course {k}.", p=_p(seat), k=idx + 1))
+            _priv(ev, seat, msg("You take {old}; course {k} is now your {card}.", old=_label(old), k=idx + 1,
                               card=_label(choice)))
 
     # -- shared effects -------------------------------------------------------------------------------
@@ -1011,7 +1013,7 @@ class PonEngine:
             return
         st["face_up"][idx] = True
         cid = st["circuit"][idx]
-        _pub(st, ev, t("Course {k} is turned up: {card} — {effect}", k=idx + 1, card=_label(cid),
+        _pub(st, ev, msg("Course {k} is turned up: {card} — {effect}", k=idx + 1, card=_label(cid),
                        effect=_effect_text(cid)))
 
     def _leader_discard(self, st: State, ev: list[Event], count: int) -> None:
@@ -1022,7 +1024,7 @@ class PonEngine:
             if not hand:
                 break
             cid = hand[rng.below(len(hand))]
-            _discard_from_hand(st, ev, leader, cid, t("random, leader"))
+            _discard_from_hand(st, ev, leader, cid, msg("random, leader"))
         st["rng"] = rng.state
 
     def _course_effect(self, st: State, ev: list[Event], cid: int) -> None:
@@ -1031,11 +1033,11 @@ class PonEngine:
             # "表向きになったのがレーシングカードなら、これを行いません": a racing card in the circuit
             # (put there by the designed Shortcut event) has no course effect.
             # Rule reading: its number still serves as the course number.
-            _pub(st, ev, t("This course is a racing card: no course effect."))
+            _pub(st, ev, msg("This course is a racing card: no course effect."))
             return
         effect = card.effect
         op = effect["op"]
-        _pub(st, ev, t("Course effect — {name}: {text}", name=t(card.name), text=t(card.text)))
+        _pub(st, ev, msg("Course effect — {name}: {text}", name=msg(card.name), text=msg(card.text)))
         if op == "mod":
             for key, value in effect.items():
                 if key != "op":
@@ -1051,7 +1053,7 @@ class PonEngine:
             last = st["order"][-1]
             for _ in range(int(effect["count"])):
                 if st["discard"]:
-                    self._take_from_discard(st, ev, last, st["discard"][-1], t("course effect"))
+                    self._take_from_discard(st, ev, last, st["discard"][-1], msg("course effect"))
         elif op == "leader_discard":
             self._leader_discard(st, ev, int(effect["count"]))
         elif op == "throttle_from_discard":
@@ -1059,10 +1061,10 @@ class PonEngine:
                 if st["discard"]:
                     moved = st["discard"].pop()
                     st["throttles"][st["current"]].append(moved)
-                    _pub(st, ev, t("{card} goes from the discard into the throttle.", card=_label(moved)))
+                    _pub(st, ev, msg("{card} goes from the discard into the throttle.", card=_label(moved)))
         elif op == "pon_decay":
             for seat in st["order"]:
-                _decay(st, ev, seat, t("course effect"))
+                _decay(st, ev, seat, msg("course effect"))
 
     # -- the automatic flow ---------------------------------------------------------------------------
 
@@ -1091,7 +1093,7 @@ class PonEngine:
                 if len(st["discard"]) > 1 or (st["discard"] and self._own_pause(st)):
                     return
                 if st["discard"]:
-                    self._take_from_discard(st, ev, st["actor"], st["discard"][0], t("slipstream"))
+                    self._take_from_discard(st, ev, st["actor"], st["discard"][0], msg("slipstream"))
                 st["stage"] = "overtake"  # (an event may have emptied the discard meanwhile)
             elif stage == "attack":
                 if self._attack_pause(st):
@@ -1124,8 +1126,8 @@ class PonEngine:
                 if len(st["discard"]) > 1:
                     return
                 if st["discard"]:
-                    self._take_from_discard(st, ev, st["actor"], st["discard"][0], t("empty hand"))
-                _pub(st, ev, t("{p} passes.", p=_p(st["actor"])))
+                    self._take_from_discard(st, ev, st["actor"], st["discard"][0], msg("empty hand"))
+                _pub(st, ev, msg("{p} passes.", p=_p(st["actor"])))
                 st["stage"] = "next_actor"
             elif stage == "pick":
                 options = st["pick"]["options"]
@@ -1157,8 +1159,8 @@ class PonEngine:
             elif stage == "finish_turn":
                 self._finish_turn(st, ev)
             else:  # pragma: no cover - a corrupted state
-                raise GameError(t("The game is in an unknown state."))
-        raise GameError(t("The game is stuck."))  # pragma: no cover
+                raise GameError(msg("The game is in an unknown state."))
+        raise GameError(msg("The game is stuck."))  # pragma: no cover
 
     def _start_turn(self, st: State, ev: list[Event]) -> None:
         cur = st["current"]
@@ -1166,10 +1168,10 @@ class PonEngine:
         st["turn"] = {"events": [], "discounts": {}, "mods": {}, "flags": {}}
         st["turn_order"] = list(st["order"])
         if st["face_up"][cur]:
-            _pub(st, ev, t("— Course {k} of {total}: {card} —", k=cur + 1, total=len(st["circuit"]),
+            _pub(st, ev, msg("— Course {k} of {total}: {card} —", k=cur + 1, total=len(st["circuit"]),
                            card=_label(cid)))
         else:
-            _pub(st, ev, t("— Course {k} of {total} —", k=cur + 1, total=len(st["circuit"])))
+            _pub(st, ev, msg("— Course {k} of {total} —", k=cur + 1, total=len(st["circuit"])))
             self._reveal(st, ev, cur)
         self._course_effect(st, ev, cid)
         st["actor_pos"] = 0
@@ -1188,7 +1190,7 @@ class PonEngine:
         if st["hands"][actor]:
             st["stage"] = "play"
             return
-        _pub(st, ev, t("{p} has no cards.", p=_p(actor)))
+        _pub(st, ev, msg("{p} has no cards.", p=_p(actor)))
         st["stage"] = "salvage"
 
     def _resolve_pon(self, st: State, ev: list[Event]) -> None:
@@ -1223,7 +1225,7 @@ class PonEngine:
         st["pon"][winner].append([played, *pair])
         st["played"] = None
         actor = st["actor"]
-        _pub(st, ev, t("PON! {p} takes {card} with {pair}; {actor} plays again.", p=_p(winner),
+        _pub(st, ev, msg("PON! {p} takes {card} with {pair}; {actor} plays again.", p=_p(winner),
                        card=_label(played), pair=_labels(pair), actor=_p(actor)))
         self._to_play_or_salvage(st, ev)
 
@@ -1242,9 +1244,9 @@ class PonEngine:
         if _rank(st, actor) == 0 or not match or mods.get("no_slipstream"):
             return
         if not st["discard"]:
-            _pub(st, ev, t("{p} gets a slipstream, but the discard is empty.", p=_p(actor)))
+            _pub(st, ev, msg("{p} gets a slipstream, but the discard is empty.", p=_p(actor)))
             return
-        _pub(st, ev, t("{p} gets a slipstream.", p=_p(actor)))
+        _pub(st, ev, msg("{p} gets a slipstream.", p=_p(actor)))
         st["stage"] = "slip"
 
     def _overtake(self, st: State, ev: list[Event]) -> None:
@@ -1258,11 +1260,11 @@ class PonEngine:
         if _rank(st, actor) == 0:
             discounts = st["turn"]["discounts"]
             discounts[str(actor)] = discounts.get(str(actor), 0) + 1
-            _pub(st, ev, t("{p} leads and takes the block right for this turn.", p=_p(actor)))
+            _pub(st, ev, msg("{p} leads and takes the block right for this turn.", p=_p(actor)))
             return
         st["chase"] = {"attacker": actor}
         st["stage"] = "attack"
-        _pub(st, ev, t("{p} attacks {d}!", p=_p(actor), d=_p(self._defender(st))))
+        _pub(st, ev, msg("{p} attacks {d}!", p=_p(actor), d=_p(self._defender(st))))
 
     def _finish_turn(self, st: State, ev: list[Event]) -> None:
         cur = st["current"]
@@ -1272,7 +1274,7 @@ class PonEngine:
         for seat in st["order"]:
             if _flags(st, seat).get("hold"):
                 continue
-            _decay(st, ev, seat, t("end of turn"))
+            _decay(st, ev, seat, msg("end of turn"))
         st["current"] = cur + 1
         st["turn_order"] = []
         st["actor"] = None
@@ -1280,8 +1282,8 @@ class PonEngine:
             st["current"] = len(st["circuit"]) - 1
             st["stage"] = "over"
             st["winner"] = st["order"][0]
-            _pub(st, ev, t("Chequered flag! {p} wins. Final order: {order}.", p=_p(st["winner"]),
-                           order=", ".join(_p(s) for s in st["order"])))
+            _pub(st, ev, msg("Chequered flag! {p} wins. Final order: {order}.", p=_p(st["winner"]),
+                           order=[_p(s) for s in st["order"]]))
         else:
             st["stage"] = "start_turn"
 
@@ -1297,7 +1299,7 @@ class PonEngine:
             courses.append({
                 "index": i,
                 "number": _num(cid) if up else None,
-                "name": t(CARDS[cid].name) if up else None,
+                "name": msg(CARDS[cid].name) if up else None,
                 "effect": _effect_text(cid) if up else None,
                 "face_up": up,
                 "racing_card": CARDS[cid].kind == "racing" if up else None,
@@ -1344,16 +1346,16 @@ class PonEngine:
             "block_right": sorted(int(s) for s, k in st["turn"]["discounts"].items() if k > 0),
             "events_used": sorted(st["turn"]["events"]),
             "mods": dict(st["turn"]["mods"]),
-            "log": list(st["log"][-VIEW_LOG:]),
+            "log": from_wire(st["log"][-VIEW_LOG:]),  # Msgs (plain strings in games logged before #10)
             "winner": st["winner"],
         }
         if viewer is not None and 0 <= viewer < st["seats"]:
             seat = viewer
-            hand = [{"id": c, "number": _num(c), "event": t(CARDS[c].name) if CARDS[c].kind == "racing" else None,
-                     "text": t(CARDS[c].text) if CARDS[c].kind == "racing" else t("Course card: no event."),
+            hand = [{"id": c, "number": _num(c), "event": msg(CARDS[c].name) if CARDS[c].kind == "racing" else None,
+                     "text": msg(CARDS[c].text) if CARDS[c].kind == "racing" else msg("Course card: no event."),
                      "label": _label(c), "kind": CARDS[c].kind}
                     for c in sorted(st["hands"][seat], key=lambda x: (_num(x), x))]
-            peeked = [{"index": i, "number": _num(st["circuit"][i]), "name": t(CARDS[st["circuit"][i]].name),
+            peeked = [{"index": i, "number": _num(st["circuit"][i]), "name": msg(CARDS[st["circuit"][i]].name),
                        "effect": _effect_text(st["circuit"][i])}
                       for i in sorted(set(st["known"][seat])) if not st["face_up"][i]]
             answer = None
@@ -1375,96 +1377,97 @@ class PonEngine:
         groups: list[dict[str, Any]] = []
         acts = self.legal_actions(st, seat)
 
-        def select(placeholder: str, action: dict[str, Any], options: list[dict[str, Any]]) -> None:
+        def select(placeholder: Msg, action: dict[str, Any], options: list[dict[str, Any]]) -> None:
             for start in range(0, len(options), 25):
                 chunk = options[start:start + 25]
-                ph = placeholder if len(options) <= 25 else f"{placeholder} ({start // 25 + 1})"
-                groups.append({"kind": "select", "placeholder": ph[:100], "min": 1, "max": 1,
+                ph = placeholder if len(options) <= 25 else msg("{placeholder} ({page})", placeholder=placeholder,
+                                                                  page=start // 25 + 1)
+                groups.append({"kind": "select", "placeholder": ph, "min": 1, "max": 1,
                                "action": dict(action), "options": chunk})
 
-        def card_option(cid: int, label: str | None = None) -> dict[str, Any]:
+        def card_option(cid: int, label: Msg | None = None) -> dict[str, Any]:
             c = CARDS[cid]
-            text = t(c.text) if c.kind == "racing" else t("Course card: no event.")
-            return {"label": (label or _label(cid))[:80], "value": str(cid), "description": text[:100]}
+            text = msg(c.text) if c.kind == "racing" else msg("Course card: no event.")
+            return {"label": label or _label(cid), "value": str(cid), "description": text}
 
         if acts:
             kind = acts[0]["type"]
             if kind == "discard":
-                select(t("Over the hand limit: discard a card"), {"type": "discard"},
+                select(msg("Over the hand limit: discard a card"), {"type": "discard"},
                        [card_option(a["card"]) for a in acts])
             elif kind == "decay":
-                select(t("PON decays: which card of the set goes to the discard?"), {"type": "decay"},
-                       [card_option(a["card"], t("Drop {card} (PON set of {n}s)", card=_label(a["card"]),
+                select(msg("PON decays: which card of the set goes to the discard?"), {"type": "decay"},
+                       [card_option(a["card"], msg("Drop {card} (PON set of {n}s)", card=_label(a["card"]),
                                                  n=_num(a["card"])))
                         for a in acts])
             elif kind == "peek":
-                select(t("Peek at a course"), {"type": "peek"},
-                       [{"label": t("Course {k}", k=a["course"] + 1), "value": str(a["course"]),
-                         "description": t("face up") if st["face_up"][a["course"]] else t("face down")}
+                select(msg("Peek at a course"), {"type": "peek"},
+                       [{"label": msg("Course {k}", k=a["course"] + 1), "value": str(a["course"]),
+                         "description": msg("face up") if st["face_up"][a["course"]] else msg("face down")}
                         for a in acts])
             elif st["stage"] in OWN_STAGES:
                 stage = st["stage"]
                 main = [a for a in acts if a["type"] != "event"]
                 if stage == "play":
-                    select(t("Play a card"), {"type": "play"}, [card_option(a["card"]) for a in main])
+                    select(msg("Play a card"), {"type": "play"}, [card_option(a["card"]) for a in main])
                 elif stage == "take":
-                    select(t("Take a card from the throttle"), {"type": "take"},
+                    select(msg("Take a card from the throttle"), {"type": "take"},
                            [card_option(a["card"]) for a in main])
                 elif stage == "slip":
-                    select(t("Slipstream: take a card from the discard"), {"type": "slip"},
+                    select(msg("Slipstream: take a card from the discard"), {"type": "slip"},
                            [card_option(a["card"]) for a in reversed(main)])
                 else:  # attack: an event now, or on to the block
                     groups.append({"kind": "buttons", "options": [
-                        {"label": t("Go on with the overtake"), "action": {"type": "attack"}, "style": "primary"}]})
+                        {"label": msg("Go on with the overtake"), "action": {"type": "attack"}, "style": "primary"}]})
                 events = [a for a in acts if a["type"] == "event"]
                 if events:
-                    select(t("Use an event (once per turn)"), {"type": "event"},
-                           [card_option(a["card"], t("Event: {name} ({n})", name=t(CARDS[a["card"]].name),
+                    select(msg("Use an event (once per turn)"), {"type": "event"},
+                           [card_option(a["card"], msg("Event: {name} ({n})", name=msg(CARDS[a["card"]].name),
                                                      n=_num(a["card"]))) for a in events])
             elif kind in ("pon", "pon_pass"):
                 pons = [a for a in acts if a["type"] == "pon"]
                 if len(pons) <= 4:
-                    buttons = [{"label": t("PON! {cards}", cards=_labels(a["cards"]))[:80], "action": a,
+                    buttons = [{"label": msg("PON! {cards}", cards=_labels(a["cards"])), "action": a,
                                 "style": "success"}
                                for a in pons]
-                    buttons.append({"label": t("No PON"), "action": {"type": "pon_pass"}, "style": "secondary"})
+                    buttons.append({"label": msg("No PON"), "action": {"type": "pon_pass"}, "style": "secondary"})
                     groups.append({"kind": "buttons", "options": buttons})
                 else:
-                    select(t("PON! with which pair?"), {"type": "pon"},
-                           [{"label": _labels(a["cards"])[:80], "value": ",".join(map(str, a["cards"]))}
+                    select(msg("PON! with which pair?"), {"type": "pon"},
+                           [{"label": _labels(a["cards"]), "value": ",".join(map(str, a["cards"]))}
                             for a in pons])
                     groups.append({"kind": "buttons", "options": [
-                        {"label": t("No PON"), "action": {"type": "pon_pass"}, "style": "secondary"}]})
+                        {"label": msg("No PON"), "action": {"type": "pon_pass"}, "style": "secondary"}]})
             elif kind in ("block", "yield"):
                 blocks = [a for a in acts if a["type"] == "block"]
                 free = [a for a in blocks if not a["cards"]]
                 paid = [a for a in blocks if a["cards"]]
                 if paid:
-                    select(t("Block with…"), {"type": "block"},
-                           [{"label": (_labels(a["cards"]) if a["cards"] else t("no card"))[:80],
+                    select(msg("Block with…"), {"type": "block"},
+                           [{"label": _labels(a["cards"]) if a["cards"] else msg("no card"),
                              "value": ",".join(map(str, a["cards"])),
-                             "description": self.describe_action(st, seat, a)[:100]} for a in paid])
-                buttons = [{"label": self.describe_action(st, seat, a)[:80], "action": a, "style": "primary"}
+                             "description": self.describe_action(st, seat, a)} for a in paid])
+                buttons = [{"label": self.describe_action(st, seat, a), "action": a, "style": "primary"}
                            for a in free]
-                buttons.append({"label": t("Yield"), "action": {"type": "yield"}, "style": "danger"})
+                buttons.append({"label": msg("Yield"), "action": {"type": "yield"}, "style": "danger"})
                 groups.append({"kind": "buttons", "options": buttons})
             elif kind in ("slip", "salvage"):
-                title = t("Slipstream: take a card from the discard") if kind == "slip" else \
-                    t("Empty hand: take a card from the discard")
+                title = msg("Slipstream: take a card from the discard") if kind == "slip" else \
+                    msg("Empty hand: take a card from the discard")
                 select(title, {"type": kind}, [card_option(a["card"]) for a in reversed(acts)])
             elif kind == "refill":
-                select(t("Refill: take a card from the throttle"), {"type": "refill"},
+                select(msg("Refill: take a card from the throttle"), {"type": "refill"},
                        [card_option(a["card"]) for a in acts])
             elif kind == "pick":
                 pick = st["pick"]
                 if pick["op"] == "peek":
-                    select(t("Look at which course?"), {"type": "pick"},
-                           [{"label": t("Course {k}", k=a["course"] + 1), "value": str(a["course"])} for a in acts])
+                    select(msg("Look at which course?"), {"type": "pick"},
+                           [{"label": msg("Course {k}", k=a["course"] + 1), "value": str(a["course"])} for a in acts])
                 else:
-                    placeholder = {"take_discard": t("Take a card from the discard"),
-                                   "take_throttle": t("Take a card from the throttle"),
-                                   "pon_add": t("Add which card to your PON set?"),
-                                   "swap_course": t("Swap which card into the course?")}[pick["op"]]
+                    placeholder = {"take_discard": msg("Take a card from the discard"),
+                                   "take_throttle": msg("Take a card from the throttle"),
+                                   "pon_add": msg("Add which card to your PON set?"),
+                                   "swap_course": msg("Swap which card into the course?")}[pick["op"]]
                     select(placeholder, {"type": "pick"}, [card_option(a["card"]) for a in acts])
         groups.append(self._pref_select(st, seat))
         return groups
@@ -1475,23 +1478,23 @@ class PonEngine:
         for n in NUMBERS:
             for value in PON_PREFS:
                 if value != prefs["pon"][n]:
-                    options.append({"label": t("PON on {n}s: {value}", n=n, value=value),
+                    options.append({"label": msg("PON on {n}s: {value}", n=n, value=msg(value)),
                                     "value": f"pon:{n}:{value}",
-                                    "description": t("now {value}", value=prefs["pon"][n])})
-        for key, name in (("block", t("When overtaken")), ("refill", t("End-of-turn refill")),
-                          ("discard", t("Hand-limit discard")), ("decay", t("Which PON card decays")),
-                          ("events", t("Events in your turn"))):
+                                    "description": msg("now {value}", value=msg(prefs["pon"][n]))})
+        for key, name in (("block", msg("When overtaken")), ("refill", msg("End-of-turn refill")),
+                          ("discard", msg("Hand-limit discard")), ("decay", msg("Which PON card decays")),
+                          ("events", msg("Events in your turn"))):
             now = _pref(st, seat, key)
             for value in SIMPLE_PREFS[key]:
                 if value != now:
-                    options.append({"label": f"{name}: {value}", "value": f"{key}:{value}",
-                                    "description": t("now {value}", value=now)})
-        return {"kind": "select", "placeholder": t("Preferences (auto plays for you; ask pauses for you)"),
+                    options.append({"label": msg("{name}: {value}", name=name, value=msg(value)),
+                                    "value": f"{key}:{value}", "description": msg("now {value}", value=msg(now))})
+        return {"kind": "select", "placeholder": msg("Preferences (auto plays for you; ask pauses for you)"),
                 "min": 1, "max": 1, "action": {"type": "prefs"}, "options": options}
 
 
-def _ordinal(index: int) -> str:
-    return {0: t("1st"), 1: t("2nd"), 2: t("3rd")}.get(index, t("{n}th", n=index + 1))
+def _ordinal(index: int) -> Msg:
+    return {0: msg("1st"), 1: msg("2nd"), 2: msg("3rd")}.get(index, msg("{n}th", n=index + 1))
 
 
 ENGINE = PonEngine()
