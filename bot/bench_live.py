@@ -8,6 +8,7 @@ import json
 import random
 import sqlite3
 import statistics
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,9 @@ from bot.emulator import Emulator
 from bot.emulator.model import User
 from bot.emulator.testing import BotProcess
 
+ROOT = Path(__file__).resolve().parents[1]  # the repository (the e2e players live in tests/)
 CATCH_UP_SECONDS = 40.0
+HEAT_SEED = 1  # a race the simulated players finish
 ACK_EVERY = 0.5
 
 
@@ -220,7 +223,7 @@ async def catch_up(db: Path, tmp: Path, games: int = 10_000) -> None:
 
 # -- REST calls of real games ----------------------------------------------------------------------
 
-async def rest_calls(tmp: Path) -> None:
+async def rest_calls(tmp: Path, heat_seed: int = HEAT_SEED) -> None:
     """A 3-player Heat race and a PON game played by simulated players through the emulator (the
     players of the end-to-end tests: run the bench from the repository's root)."""
     from dataclasses import replace
@@ -229,6 +232,8 @@ async def rest_calls(tmp: Path) -> None:
     from bot.app import create_bot
     from bot.config import load_settings
     from bot.emulator.testing import start_bot_in_process
+    if str(ROOT) not in sys.path:
+        sys.path.append(str(ROOT))
     from tests.e2e.players import Player
     from tests.e2e.test_heat_race import play_until
     from tests.e2e.test_table import open_table, start
@@ -244,7 +249,7 @@ async def rest_calls(tmp: Path) -> None:
         try:
             await emu.wait_for_commands()
             first, moves = len(emu.rest_log), 0
-            for kind, seed, options in (("heat", 7, {"track": "usa"}), ("pon", 23, {})):
+            for kind, seed, options in (("heat", heat_seed, {"track": "usa"}), ("pon", 23, {})):
                 w.general = emu.add_text_channel(guild, kind)
                 bot.table.new_seed = lambda seed=seed: seed
                 thread = await start(w, await open_table(w, w.alice, w.bob, w.carol, kind=kind, **options), w.alice)
