@@ -1,0 +1,266 @@
+"""The bench figures of issue #17 that need the bot running: start-up over 100,000 stored games,
+memory per 10,000 active games, a 10,000-game catch-up, a move's database work, a thread look-up
+and the REST calls of real games. Everything on 127.0.0.1; see bot/bench.py for the output."""
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sqlite3
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from bot import bench_store
+from bot.bench_child import rss_mb
+from bot.emulator import Emulator
+from bot.emulator.model import User
+from bot.emulator.testing import BotProcess
+
+ROOT = Path(__file__).resolve().parents[1]  # the repository (the e2e players live in tests/)
+CATCH_UP_SECONDS = 40.0
+HEAT_SEED = 1  # a race the simulated players finish
+ACK_EVERY = 0.5
+
+
+def emit(name: str, value: Any, unit: str) -> None:
+    print(f"{name}: {value:.2f} {unit}" if isinstance(value, float) else f"{name}: {value} {unit}", flush=True)
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, max(0, -(-len(values) * p // 100) - 1))] if values else float("nan")
+
+
+# -- a move's database work -------------------------------------------------------------------
+
+async def move_db(tmp: Path, races: int = 4) -> None:
+    """Real Heat races, each move's store calls as Table.move and the announcement make them,
+    against one bare INSERT of the same bytes into a scratch table of the same WAL database."""
+    from bot.store import Store
+
+    store = await Store.open(tmp / "moves.sqlite3")
+    await store.create_bench_scratch()
+    table = bench_store.table_for(store)
+    times = bench_store.MoveTimes()
+    bare: list[float] = []
+    try:
+        for template in bench_store.FINISHED[:races]:
+            gid = await bench_store.new_game(store, table, *template[:4])
+            rnd = random.Random(template[3])
+            while await bench_store.play_move(store, table, gid, rnd, times):
+                start = time.perf_counter()
+                await store.bare_insert("x" * times.sizes[-1])
+                bare.append((time.perf_counter() - start) * 1000)
+    finally:
+        await store.close()
+    move, one = statistics.median(times.moves), statistics.median(bare)
+    emit("move_db_ratio", move / one, f"x ({len(times.moves)} moves)")
+    emit("move_db_ms_p50", move, "ms")
+    emit("bare_insert_ms_p50", one, "ms")
+
+
+async def thread_lookup(path: Path, count: int = 2000) -> None:
+    from bot.store import Store
+
+    store = await Store.open(path)
+    try:
+        total = (await store._read("SELECT max(id) FROM games"))[0][0]
+        rnd = random.Random(5)
+        times = []
+        for _ in range(count):
+            gid = rnd.randint(1, total)
+            start = time.perf_counter()
+            game = await store.game_by_thread(bench_store.THREAD_BASE + gid, None, ("active", "finished"))
+            times.append((time.perf_counter() - start) * 1000)
+            assert game is not None and game.id == gid
+    finally:
+        await store.close()
+    emit("thread_lookup_ms_100k", statistics.median(times), "ms")
+    emit("thread_lookup_ms_p95_100k", pct(times, 95), "ms")
+
+
+# -- the bot in its own process ------------------------------------------------------------------
+
+@dataclass
+class World:
+    emu: Emulator
+    guild: Any
+    channel: Any
+    player: Any  # a member who plays in stored games (sends /games)
+    threads: int = 0
+    users: int = 0
+
+
+def populate(emu: Emulator, path: Path | None) -> World:
+    """The Discord side of a database: the active games' threads (active, so in GUILD_CREATE as
+    on Discord) and their players."""
+    guild = emu.add_guild("Bench")
+    channel = emu.add_text_channel(guild, "games")
+    player_id = bench_store.USER_BASE + 30
+    world = World(emu, guild, channel, None)
+    user_ids = {player_id}
+    if path is not None:
+        con = sqlite3.connect(path)
+        try:
+            for (gid,) in con.execute("SELECT id FROM games WHERE status = 'active'"):
+                emu.world.create_thread(channel, f"game {gid}", emu.world.bot, thread_id=bench_store.THREAD_BASE + gid,
+                                        auto_archive_duration=10080)
+                world.threads += 1
+            user_ids |= {u for (u,) in con.execute(
+                "SELECT DISTINCT user_id FROM seats JOIN games ON games.id = game_id WHERE status = 'active'")}
+        finally:
+            con.close()
+    for uid in user_ids:
+        emu.world.users[uid] = User(id=uid, name=f"u{uid}")
+    world.users = len(user_ids)
+    world.player = emu.world.users[player_id]
+    emu.world.add_member(guild, world.player)
+    return world
+
+
+async def start_child(emu: Emulator, db: Path, tmp: Path) -> tuple[BotProcess, dict[str, Any]]:
+    env = {"BOT_STATE_DIR": str(tmp / "state"), "BOT_DATABASE": str(db), "BOT_LOG_LEVEL": "WARNING"}
+    proc = BotProcess(emu, ["bot.bench_child"], env=env)
+    await proc.start(timeout=60)
+    report = await emu.wait_until(lambda: next((json.loads(line[6:]) for line in proc.output().splitlines()
+                                                if line.startswith("BENCH ")), None), 60, "no start-up report")
+    return proc, report
+
+
+async def acks(world: World, count: int, every: float, until: Callable[[], bool] = lambda: False) -> list[float]:
+    times = []
+    for _ in range(count):
+        if until():
+            break
+        start = time.perf_counter()
+        rec = await world.emu.slash(world.player, world.channel, "games")
+        times.append((time.perf_counter() - start) * 1000)
+        assert rec.acked, rec.error
+        await asyncio.sleep(every)
+    return times
+
+
+def owed_left(db: Path) -> int:
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT count(DISTINCT game_id) FROM owed").fetchone()[0]
+    finally:
+        con.close()
+
+
+def vm(pid: int, key: str) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def baseline_rss(tmp: Path) -> float:
+    """The bot started on an empty database."""
+    async with Emulator(settle_delay=0) as emu:
+        populate(emu, None)
+        proc, report = await start_child(emu, tmp / "empty.sqlite3", tmp)
+        await proc.stop(timeout=1.0)  # the bench needs no graceful shutdown
+    return report["rss_mb"]
+
+
+async def start_up(db: Path, tmp: Path, baseline: float) -> None:
+    """The bot started on the 100,000-game database (10,000 active)."""
+    async with Emulator(settle_delay=0) as emu:
+        world = populate(emu, db)
+        proc, report = await start_child(emu, db, tmp)
+        try:
+            idle = await acks(world, 20, 0.1)
+        finally:
+            await proc.stop(timeout=1.0)  # the bench needs no graceful shutdown
+    emit("startup_s_100k", report["ready_to_recovered_s"], "s (gateway READY to table.recovered)")
+    emit("startup_guild_wait_s_100k", report["ready_to_on_ready_s"], "s (discord.py: READY to on_ready)")
+    emit("startup_recover_s_100k", report["on_ready_to_recovered_s"], "s (on_ready to table.recovered)")
+    emit("rss_mb_per_10k_active", report["rss_mb"] - baseline,
+         f"MB ({report['rss_mb']:.0f} with {world.threads} active games and threads, {baseline:.0f} with none)")
+    emit("ack_ms_p95_before_catchup", pct(idle, 95), "ms")
+
+
+async def catch_up(db: Path, tmp: Path, games: int = 10_000) -> None:
+    """Every active game owes an announcement at start: peak memory, progress and live acks."""
+    bench_store.add_owed(db, games)
+    async with Emulator(settle_delay=0) as emu:
+        world = populate(emu, db)
+        proc, report = await start_child(emu, db, tmp)
+        pid = proc.proc.pid  # type: ignore[union-attr]
+        try:
+            start = time.monotonic()
+            peak = [vm(pid, "VmRSS")]
+            stop = asyncio.Event()
+
+            async def sample() -> None:
+                while not stop.is_set():
+                    peak.append(vm(pid, "VmRSS"))
+                    await asyncio.sleep(0.1)
+            sampler = asyncio.create_task(sample())
+            left = [games]
+
+            def finished() -> bool:
+                left[0] = owed_left(db)
+                return left[0] == 0 or time.monotonic() - start > CATCH_UP_SECONDS
+            live = await acks(world, 10_000, ACK_EVERY, finished)
+            elapsed = time.monotonic() - start
+            stop.set()
+            await sampler
+            peak_mb = max(max(peak), vm(pid, "VmHWM"))
+        finally:
+            await proc.stop(timeout=1.0)  # the bench needs no graceful shutdown
+    done = games - left[0]
+    emit("catchup_peak_mb_10k", peak_mb, "MB")
+    emit("catchup_done_10k", done, f"games in {elapsed:.0f} s")
+    emit("catchup_per_s", done / elapsed, "games/s")
+    emit("ack_ms_p95_during_catchup", pct(live, 95), f"ms ({len(live)} /games)")
+
+
+# -- REST calls of real games ----------------------------------------------------------------------
+
+async def rest_calls(tmp: Path, heat_seed: int = HEAT_SEED) -> None:
+    """A 3-player Heat race and a PON game played by simulated players through the emulator (the
+    players of the end-to-end tests: run the bench from the repository's root)."""
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from bot.app import create_bot
+    from bot.config import load_settings
+    from bot.emulator.testing import start_bot_in_process
+    if str(ROOT) not in sys.path:
+        sys.path.append(str(ROOT))
+    from tests.e2e.players import Player
+    from tests.e2e.test_heat_race import play_until
+    from tests.e2e.test_table import open_table, start
+
+    settings = replace(load_settings({"BOT_STATE_DIR": str(tmp / "rest")}, None), log_level="WARNING")
+    async with Emulator() as emu:
+        guild = emu.add_guild("Rest")
+        w = SimpleNamespace(emu=emu, **{n: emu.add_user(n) for n in ("alice", "bob", "carol")})
+        for user in (w.alice, w.bob, w.carol):
+            emu.add_member(guild, user)
+        bot = create_bot(settings)
+        handle = await start_bot_in_process(emu, bot)
+        try:
+            await emu.wait_for_commands()
+            first, moves = len(emu.rest_log), 0
+            for kind, seed, options in (("heat", heat_seed, {"track": "usa"}), ("pon", 23, {})):
+                w.general = emu.add_text_channel(guild, kind)
+                bot.table.new_seed = lambda seed=seed: seed
+                thread = await start(w, await open_table(w, w.alice, w.bob, w.carol, kind=kind, **options), w.alice)
+                players = [Player(emu, w.alice, "select", 1, kind), Player(emu, w.bob, "slash", 2, kind),
+                           Player(emu, w.carol, "select", 3, kind)]
+                await play_until(players, thread, lambda thread=thread: any(
+                    "The game is over" in m.content for m in emu.messages_in(thread)), max_steps=3000)
+                await bot.table.drain()
+                moves += (await bot.store.game_by_thread(thread.id, kind, ("finished",))).version
+            calls = emu.rest_log[first:]
+        finally:
+            await handle.stop()
+    emit("rest_calls_per_move", len(calls) / moves, f"calls/move ({len(calls)} calls, {moves} moves)")
+    emit("rest_get_users_calls", sum(1 for c in calls if c["method"] == "GET" and "/users/" in c["path"]), "calls")

@@ -1,0 +1,80 @@
+"""The bench's many-games database (bot/bench_store.py), built small: every cloned game replays
+from its seed and action log to its stored snapshot, and the bot starts up over it."""
+from __future__ import annotations
+
+import sqlite3
+
+from bot import bench_store
+from bot.games.base import replay
+from bot.store import Store
+from bot.table import Table
+
+from tests.e2e.conftest import settings_for
+
+GAMES = 200
+
+
+async def test_every_cloned_game_replays_to_its_snapshot(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    await bench_store.build(path, GAMES)
+    store = await Store.open(path)
+    try:
+        statuses = {}
+        for gid in range(1, GAMES + 1):
+            game = await store.game(gid)
+            engine = bench_store.ENGINES[game.kind]
+            actions = await store.actions(gid)
+            assert len(actions) == game.version > 50, gid
+            assert replay(engine, game.options, len(game.seats), game.seed, actions) == game.snapshot, gid
+            assert game.thread_id == bench_store.THREAD_BASE + gid
+            statuses[game.status] = statuses.get(game.status, 0) + 1
+        assert statuses == {"finished": GAMES * 9 // 10, "active": GAMES // 10}
+        assert await store.owed() == []
+        assert len(await store.due_timers(10**12)) >= GAMES // 10  # every mid-game game has reminders
+    finally:
+        await store.close()
+    con = sqlite3.connect(path)
+    try:  # finished games are archived: no action rows, a compressed log and snapshot
+        assert con.execute("SELECT count(*) FROM actions JOIN games ON games.id = game_id "
+                           "WHERE status = 'finished'").fetchone() == (0,)
+        assert con.execute("SELECT count(*) FROM games WHERE status = 'finished' AND (archive IS NULL "
+                           "OR typeof(snapshot) != 'blob')").fetchone() == (0,)
+        assert con.execute("SELECT count(*) FROM games WHERE status = 'active' AND to_act IS NULL").fetchone() == (0,)
+    finally:
+        con.close()
+
+
+async def test_the_bot_starts_up_over_it_and_catches_up(tmp_path):
+    from bot.app import create_bot
+    from bot.emulator import Emulator
+    from bot.emulator.testing import start_bot_in_process
+
+    path = tmp_path / "state" / "bot.sqlite3"
+    path.parent.mkdir()
+    await bench_store.build(path, GAMES)
+    owing = bench_store.add_owed(path, 5)
+    async with Emulator() as emu:
+        from bot.bench_live import populate
+        world = populate(emu, path)
+        assert world.threads == GAMES // 10
+        bot = create_bot(settings_for(tmp_path, log_level="WARNING"))
+        handle = await start_bot_in_process(emu, bot)
+        try:
+            table: Table = bot.table
+            await emu.wait_until(lambda: table.recovered.is_set(), 10)
+            await emu.wait_until(lambda: _owed(path) == 0, 30, "catch-up did not finish")
+            for gid in owing:  # each owing game's thread got its board
+                assert any(m.attachments for m in emu.messages_in(bench_store.THREAD_BASE + gid))
+            rec = await emu.slash(world.player, world.channel, "games")
+            assert rec.acked
+        finally:
+            await handle.stop()
+        assert not emu.server_errors, emu.server_errors[0]
+
+
+def _owed(path) -> int:
+    con = sqlite3.connect(path)
+    try:
+        return con.execute("SELECT count(*) FROM owed").fetchone()[0]
+    finally:
+        con.close()
