@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable
 
-from bot.games.base import GameError, name_seats
+from bot.delivery import words
+from bot.games.base import GameError
 from bot.games.registry import engines
 
 from .players import actionable
@@ -41,7 +42,7 @@ def announcements_missing(emu: Any, db: Db, index: Index, games: list[dict]) -> 
                 state, events = engine.apply(state, seat, json.loads(action))
                 for e in events:
                     if e.to is None:
-                        line = name_seats(e.text, names)
+                        line = words(e.text, names, "en")
                         if not any(line in t for t in texts):
                             missing += 1
         except (GameError, KeyError, ValueError, TypeError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.app import create_bot
-from bot.delivery import Outcome
+from bot.delivery import Outcome, words
 from bot.emulator.testing import start_bot_in_process
 from bot.store import PromptUpdate, Store
 from bot.table import menu_hash
@@ -78,9 +78,8 @@ async def test_owed_announcements_go_out_once_even_when_players_move_at_once(wor
         new = world.emu.messages_in(thread)[posts:]
         text = "\n".join(m.content for m in new)
         names = ["alice", "bob"]
-        from bot.games.base import name_seats
         for line in lines:
-            assert text.count(name_seats(line, names)) >= 1
+            assert text.count(words(line, names, "en")) >= 1
         boards = [m for m in new if m.attachments]
         assert len(boards) == 2  # the owed round and the new one: nothing twice, nothing lost
         assert len({m.content for m in boards}) == 2

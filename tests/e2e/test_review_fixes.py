@@ -7,8 +7,7 @@ import asyncio
 from bot.app import create_bot
 from bot.emulator.model import ATTACH_FILES, CREATE_PUBLIC_THREADS, DEFAULT_EVERYONE, MANAGE_THREADS
 from bot.emulator.testing import start_bot_in_process
-from bot.delivery import Outcome
-from bot.games.base import name_seats
+from bot.delivery import Outcome, words
 from bot.store import PromptUpdate, Store
 
 from .conftest import settings_for
@@ -126,7 +125,7 @@ async def test_a_move_left_unannounced_by_a_crash_is_announced_after_restart(wor
     try:
         again = await emu.wait_until(lambda: [m for m in emu.messages_in(thread)[posts:] if m.attachments])
         text = again[0].content
-        assert all(name_seats(line, ["alice", "bob"]) in text for line in lines[0] + lines[1]), text
+        assert all(words(line, ["alice", "bob"], "en") in text for line in lines[0] + lines[1]), text
         assert world.alice.id in again[0].mentions and world.bob.id in again[0].mentions
         await emu.wait_until(lambda: [m for m in emu.dm_messages(world.bob)
                                       if m.selects and m.selects[0]["custom_id"].startswith("mv:1:2:")])
