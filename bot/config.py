@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.i18n import supported_locales
+
 
 class ConfigError(Exception):
     pass
@@ -96,4 +98,7 @@ def load_settings(environ: dict[str, str] | None = None, dotenv: Path | None = P
         raise ConfigError("BOT_REMINDER_INTERVAL must be at least 1s")
 
     locale = env.get("BOT_LOCALE", "en").strip() or "en"
+    if locale not in supported_locales():
+        raise ConfigError(f"BOT_LOCALE must be one of {', '.join(supported_locales())} (a catalog in data/i18n "
+                          f"adds one), not {locale!r}")
     return Settings(token, state_dir, database, dev_guild, log_level, reminder_seconds, locale)

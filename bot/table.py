@@ -26,7 +26,7 @@ from bot.components import chosen_ok, lobby_view, menu_entry, parse, select_valu
 from bot.announcer import Announcer
 from bot.delivery import Delivery, Outcome, Sent, clip, title_of
 from bot.games.base import Engine, Event, GameError, State
-from bot.i18n import Msg, default_locale, locale_for, msg, render, to_wire
+from bot.i18n import Msg, default_locale, locale_for, msg, render, supported_locales, to_wire
 from bot.store import DamagedGame, Game, PromptUpdate, StaleVersion, Store
 
 log = logging.getLogger(__name__)
@@ -188,6 +188,9 @@ class Table:
             if missing:
                 raise PlayerError(msg("I need these permissions in this channel to host a game: {perms}.",
                                     perms=", ".join(p.replace("_", " ") for p in missing)))
+            if language is not None and language not in supported_locales():
+                raise PlayerError(msg("I can't hold a table in “{language}”; the languages I have are {known}.",
+                                      language=language[:20], known=supported_locales()))
             try:
                 options = engine.validate_options(options, engine.max_seats)
             except GameError as err:

@@ -53,9 +53,13 @@ async def game_or_answer(table: Table, interaction: discord.Interaction, kind: s
         return None
 
 
-# The thread's language, chosen at /<game> new (default: the server's).
-LANGUAGES = [app_commands.Choice(name=LANGUAGE_NAMES.get(code, code), value=code) for code in supported_locales()]
 LANGUAGE_HELP = "The language of the game's thread (default: the server's)"
+
+
+async def language_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The thread languages there are catalogs for (a new catalog needs no new code)."""
+    return [app_commands.Choice(name=LANGUAGE_NAMES.get(code, code), value=code) for code in supported_locales()
+            if current.lower() in (code + LANGUAGE_NAMES.get(code, code)).lower()][:25]
 
 
 class GameCog(commands.GroupCog):
@@ -77,8 +81,8 @@ class GameCog(commands.GroupCog):
                 for g in games if g.kind == self.kind and current in str(g.id)][:25]
 
     async def create(self, interaction: discord.Interaction, options: dict[str, Any],
-                     language: app_commands.Choice[str] | None = None) -> None:
-        await self.table.create_lobby(interaction, self.kind, options, language.value if language else None)
+                     language: str | None = None) -> None:
+        await self.table.create_lobby(interaction, self.kind, options, language)
 
     @app_commands.command(name="join", description="Join the open table in this channel or by number")
     @app_commands.describe(game="The table's number (optional)")

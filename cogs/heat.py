@@ -7,7 +7,7 @@ from discord.ext import commands
 
 from bot.games.heat import ENGINE
 from bot.games.heat.content import tracks
-from cogs.base import LANGUAGE_HELP, LANGUAGES, GameCog
+from cogs.base import LANGUAGE_HELP, GameCog, language_autocomplete
 
 _TRACKS = tracks()
 TRACKS = [app_commands.Choice(name=_TRACKS[key].name, value=key)
@@ -21,10 +21,11 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
     @app_commands.command(name="new", description="Open a Heat table in this channel")
     @app_commands.describe(track="The circuit (laps, spaces and corners as on the real board)",
                            grid="Starting grid: random (default) or in seat order", language=LANGUAGE_HELP)
-    @app_commands.choices(track=TRACKS, grid=GRIDS, language=LANGUAGES)
+    @app_commands.choices(track=TRACKS, grid=GRIDS)
+    @app_commands.autocomplete(language=language_autocomplete)
     async def new(self, interaction: discord.Interaction, track: app_commands.Choice[str],
                   grid: app_commands.Choice[str] | None = None,
-                  language: app_commands.Choice[str] | None = None) -> None:
+                  language: str | None = None) -> None:
         options = {"track": track.value}
         if grid is not None:
             options["grid"] = grid.value

@@ -5,7 +5,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.base import LANGUAGE_HELP, LANGUAGES, GameCog
+from cogs.base import LANGUAGE_HELP, GameCog, language_autocomplete
 
 
 class PonCog(GameCog, group_name="pon", group_description="PON — a pack-racing card game for 3–4 players"):
@@ -13,8 +13,8 @@ class PonCog(GameCog, group_name="pon", group_description="PON — a pack-racing
 
     @app_commands.command(name="new", description="Open a PON table in this channel")
     @app_commands.describe(language=LANGUAGE_HELP)
-    @app_commands.choices(language=LANGUAGES)
-    async def new(self, interaction: discord.Interaction, language: app_commands.Choice[str] | None = None) -> None:
+    @app_commands.autocomplete(language=language_autocomplete)
+    async def new(self, interaction: discord.Interaction, language: str | None = None) -> None:
         await self.create(interaction, {}, language)
 
 

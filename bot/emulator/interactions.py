@@ -89,7 +89,7 @@ class Interactions:
         guild = world.guild_of(channel)
         env: Dict[str, Any] = {
             "id": str(iid), "application_id": str(world.app_id), "type": itype, "token": token, "version": 1,
-            "data": data, "locale": "en-US", "entitlements": [], "entitlement_sku_ids": [],
+            "data": data, "locale": user.locale, "entitlements": [], "entitlement_sku_ids": [],
             "attachment_size_limit": payloads.ATTACHMENT_SIZE_LIMIT, "channel_id": str(channel.id),
         }
         if guild is not None:

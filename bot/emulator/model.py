@@ -47,6 +47,7 @@ class User:
     bot: bool = False
     dm_open: bool = True
     global_name: Optional[str] = None
+    locale: str = "en-US"  # the language of the user's Discord client, sent with each interaction
 
     def __repr__(self) -> str:
         return f"<User {self.name} {self.id}>"

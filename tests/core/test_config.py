@@ -53,3 +53,13 @@ def test_bad_setting_exits_with_one_line(tmp_path):
     r = subprocess.run([sys.executable, "-m", "bot"], env=env, capture_output=True, text=True, cwd=tmp_path)
     assert r.returncode == 2
     assert r.stderr.strip().count("\n") == 0 and "BOT_LOG_LEVEL" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_an_unknown_locale_stops_start_up_in_one_line():
+    import pytest
+
+    from bot.config import ConfigError, load_settings
+    with pytest.raises(ConfigError) as err:
+        load_settings({"BOT_LOCALE": "xx"}, None)
+    assert "BOT_LOCALE" in str(err.value) and "\n" not in str(err.value)
+    assert load_settings({"BOT_LOCALE": "en"}, None).locale == "en"
