@@ -77,7 +77,7 @@ def problem(tree: app_commands.CommandTree, interaction: discord.Interaction) ->
             return msg("The option “{name}” has the wrong kind of value.", name=param.display_name)
         value = option.get("value")
         if autocomplete and option.get("focused"):
-            if not isinstance(value, str) or len(value) > MAX_STRING:
+            if not param.autocomplete or not isinstance(value, str) or len(value) > MAX_STRING:
                 return msg("The option “{name}” has the wrong kind of value.", name=param.display_name)
             continue
         if not _value_ok(param, param.type.value, value):
@@ -87,4 +87,6 @@ def problem(tree: app_commands.CommandTree, interaction: discord.Interaction) ->
                      name=param.display_name)
     if not autocomplete and any(p.required and p.name not in seen for p in command.parameters):
         return msg("That command is missing a required option.")
+    if autocomplete and sum(1 for o in options if o.get("focused")) != 1:
+        return msg("That command does not take those options.")  # an autocomplete types into one option
     return None

@@ -306,9 +306,32 @@ class Store:
                              f"up to {len(MIGRATIONS)}); refusing to use it")
         # Reading the schema makes SQLite parse the file's first pages: garbage fails here.
         await self._conn.execute("SELECT count(*) FROM sqlite_master")
+        await self._check_writable_and_whole()
         for number, script in enumerate(MIGRATIONS[current:], current + 1):
             # executescript commits first; the script and its version bump form one transaction.
             await self._conn.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
+
+    async def _check_writable_and_whole(self) -> None:
+        """Start-up checks that cost little whatever the size: another process must not hold the
+        write lock (a second bot on the same file), and the file must be as long as its own header
+        says once the write-ahead log is folded in (a truncated copy is refused, not half used)."""
+        try:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            await self._conn.execute("ROLLBACK")
+        except sqlite3.OperationalError as err:
+            raise StoreError(f"cannot write to it ({err}); is another bot using it?") from None
+        rows = await self._conn.execute_fetchall("PRAGMA database_list")
+        path = rows[0][2] if rows else ""
+        if not path:  # in memory
+            return
+        busy, _, _ = (await self._conn.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)"))[0]
+        if busy:
+            raise StoreError("another process is using it; is another bot running on this file?")
+        (pages,), = await self._conn.execute_fetchall("PRAGMA page_count")
+        (size,), = await self._conn.execute_fetchall("PRAGMA page_size")
+        if Path(path).stat().st_size < pages * size:
+            raise StoreError(f"the file is shorter than its header says ({Path(path).stat().st_size} of "
+                             f"{pages * size} bytes): it was cut off; restore it from a backup")
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:

@@ -53,6 +53,8 @@ class Player:
         self.ctx = table.ctx
         self.emu, self.rnd, self.fig = self.ctx.emu, self.ctx.rnd, self.ctx.figures
         self.tries: Counter[int] = Counter()
+        self.kills_at_try: dict[int, int] = {}  # message -> kills counted at its last try
+        self.done_with: set[int] = set()
         self.last_try: dict[int, float] = {}
         self.last_hand_request = 0.0
         self.seen_thread_post = 0
@@ -70,8 +72,12 @@ class Player:
         if m is None or not actionable(m):
             return None
         n = self.tries[m.id]
+        if m.id in self.done_with:
+            return None
         if n == 0:
             return m
+        if self.kills_at_try.get(m.id, -1) != self.ctx.botctl.kills and n < MAX_TRIES * 4:
+            n = 0  # the bot was killed since the last try: a player tries its menu again
         if n >= MAX_TRIES or time.monotonic() - self.last_try[m.id] < RETRY_AFTER:
             return None
         return m
@@ -88,9 +94,10 @@ class Player:
                 continue
             self.tries[m.id] += 1
             self.last_try[m.id] = time.monotonic()
+            self.kills_at_try[m.id] = self.ctx.botctl.kills
             try:
                 if await self.act(m):
-                    self.tries[m.id] = MAX_TRIES  # done with this menu
+                    self.done_with.add(m.id)  # done with this menu
             except EmulatorError:
                 await asyncio.sleep(0.3)  # the message changed under us (edited, deleted): look again
 

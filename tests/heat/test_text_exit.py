@@ -15,28 +15,11 @@ from bot import i18n
 from bot.games.base import GameError
 from bot.games.heat import ENGINE as E
 from bot.games.heat import rules
-from bot.i18n import Msg, from_wire, msg, render, to_wire
+from bot.i18n import from_wire, msg, render, to_wire
+from tests.text_checks import assert_menu, assert_text
 from tests.heat.helpers import ids_of, new, setcar
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def assert_text(value, where: str) -> None:
-    """`value` is a Msg whose parameters are Msgs, lists of them or plain values (never a
-    finished sentence made elsewhere is fine too: numbers, seat markers, card codes)."""
-    assert isinstance(value, Msg), f"{where}: {value!r} is not a Msg"
-    render(value, "en")  # every placeholder has its parameter
-
-
-def assert_menu(menu: list, where: str) -> None:
-    for g in menu:
-        if g["kind"] == "select":
-            assert_text(g["placeholder"], f"{where} placeholder")
-        for o in g["options"]:
-            assert_text(o["label"], f"{where} label")
-            if "description" in o:
-                assert_text(o["description"], f"{where} description")
-    assert from_wire(to_wire(menu)) == menu, f"{where}: the menu does not round-trip"
 
 
 def assert_view(view: dict, where: str) -> None:

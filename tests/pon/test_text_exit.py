@@ -11,24 +11,9 @@ from bot import i18n
 from bot.games.base import GameError
 from bot.games.pon import ENGINE as E
 from bot.games.pon.simulate import choose
-from bot.i18n import Msg, from_wire, render, to_wire
+from bot.i18n import Msg, from_wire, render
+from tests.text_checks import assert_menu, assert_text
 from tests.pon.helpers import C, act, arrange, texts
-
-
-def assert_text(value, where: str) -> None:
-    assert isinstance(value, Msg), f"{where}: {value!r} is not a Msg"
-    render(value, "en")  # every placeholder has its parameter
-
-
-def assert_menu(menu: list, where: str) -> None:
-    for g in menu:
-        if g["kind"] == "select":
-            assert_text(g["placeholder"], f"{where} placeholder")
-        for o in g["options"]:
-            assert_text(o["label"], f"{where} label")
-            if "description" in o:
-                assert_text(o["description"], f"{where} description")
-    assert from_wire(to_wire(menu)) == menu, f"{where}: the menu does not round-trip"
 
 
 def assert_view(v: dict, where: str) -> None:
