@@ -104,8 +104,7 @@ class Outcome:
     def nonce(self, part: str) -> str:
         """The same part of the same announcement always carries the same nonce, so Discord keeps
         one copy if a crash makes the bot send it again (enforce_nonce, a few minutes)."""
-        key = f"{self.game.id}:{self.versions[-1] if self.versions else self.game.version}:{part}"
-        return str(int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big") >> 1)
+        return _nonce(f"{self.game.id}:{self.versions[-1] if self.versions else self.game.version}:{part}")
 
 
 class Sent(enum.Enum):
@@ -190,8 +189,7 @@ class Delivery:
                 continue
             private = [e.text for e in outcome.events if e.to == seat]
             try:
-                await done(f"dm{seat}", await self.send_private(game, state, seat, private,
-                                                                nonce=outcome.nonce(f"dm{seat}")))
+                await done(f"dm{seat}", await self.send_private(game, state, seat, private))
             except Exception:
                 log.exception("game %s: could not send seat %s its view", game.id, seat)
                 complete = False
@@ -282,8 +280,7 @@ class Delivery:
             message["file"] = discord.File(io.BytesIO(image), filename=f"{game.kind}-{game.id}-hand.png")
         return message
 
-    async def send_private(self, game: Game, state: State, seat: int, lines: list[Msg | str],
-                           nonce: str | None = None) -> Sent:
+    async def send_private(self, game: Game, state: State, seat: int, lines: list[Msg | str]) -> Sent:
         """DM one seat its view. Seats with closed DMs use My hand / `/<game> hand` instead."""
         s = game.seats[seat]
         if not s.dm_ok:
@@ -291,7 +288,7 @@ class Delivery:
         message = await self.private_message(game, state, seat, lines, await self.user_locale(s.user_id))
         if not message:
             return Sent.OUT
-        result = await self.send_dm(game, s.user_id, nonce=nonce, **message)
+        result = await self.send_dm(game, s.user_id, nonce=dm_nonce(game.id, seat, message), **message)
         if result is Sent.REFUSED:
             await self.post(game, msg("<@{user}>, I cannot DM you: use the My hand button or /{kind} hand.",
                                       user=s.user_id, kind=game.kind), mention=[s.user_id])
@@ -318,6 +315,18 @@ class Delivery:
         except (OSError, asyncio.TimeoutError) as err:
             log.warning("game %s: could not reach Discord for a DM (%s)", game.id, err)
             return Sent.FAILED
+
+
+def dm_nonce(game_id: int, seat: int, message: dict[str, Any]) -> str:
+    """A DM's nonce is what it shows (text and buttons, which carry the menu's version): after a
+    crash, resending the very same DM, whichever versions the resend covers, is kept once."""
+    view = message.get("view")
+    ids = [getattr(item, "custom_id", "") for item in view.children] if view is not None else []
+    return _nonce(f"{game_id}:{seat}:{message['content']}:{ids}")
+
+
+def _nonce(key: str) -> str:
+    return str(int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big") >> 1)
 
 
 def sent_result(err: discord.HTTPException) -> Sent:
