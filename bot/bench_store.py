@@ -13,6 +13,7 @@ and the builder's own version, so a second bench run reuses it.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import random
 import shutil
 import sqlite3
@@ -206,7 +207,9 @@ def cache_dir() -> Path:
 
 
 def cached_path(total: int) -> Path:
-    return cache_dir() / f"games-{total}-schema{len(MIGRATIONS)}-b{BUILDER_VERSION}.sqlite3"
+    """Keyed by the migrations' own text too: a schema still being written changes the file."""
+    schema = hashlib.blake2b("".join(MIGRATIONS).encode(), digest_size=4).hexdigest()
+    return cache_dir() / f"games-{total}-schema{len(MIGRATIONS)}-{schema}-b{BUILDER_VERSION}.sqlite3"
 
 
 def schema_version(path: Path) -> int:

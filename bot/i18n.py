@@ -13,7 +13,6 @@ missing entries fall back to English. Parameters are filled with str.format afte
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +22,23 @@ _locale = "en"
 LIST_SEPARATOR = ", "  # a key too: a catalog may join lists its own way ("、")
 
 
-@dataclass(frozen=True)
 class Msg:
-    """A text not yet in any language."""
+    """A text not yet in any language. (A plain class with slots: engines make many of them, and a
+    frozen dataclass costs twice as much to build.)"""
 
-    key: str
-    params: dict[str, Any] = field(default_factory=dict)
+    __slots__ = ("key", "params")
+
+    def __init__(self, key: str, params: dict[str, Any] | None = None) -> None:
+        self.key = key
+        self.params = {} if params is None else params
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Msg and other.key == self.key and other.params == self.params
+
+    __hash__ = None  # type: ignore[assignment]  # its params are a dict
+
+    def __repr__(self) -> str:
+        return f"Msg({self.key!r}, {self.params!r})"
 
     def __str__(self) -> str:  # English, for logs and code that has no audience
         return render(self, "en")
