@@ -249,7 +249,7 @@ def encode_snapshot(snapshot: dict[str, Any], compress: bool = False) -> str | b
 def decode_snapshot(value: str | bytes | None) -> dict[str, Any] | None:
     if value is None:
         return None
-    return json.loads(zlib.decompress(value) if isinstance(value, bytes) else value)
+    return orjson.loads(zlib.decompress(value) if isinstance(value, bytes) else value)
 
 
 def dumps(value: Any) -> str:
@@ -438,8 +438,8 @@ class Store:
             if not rows:
                 return None
             row = rows[0]
-            game = Game(*row[:8], json.loads(row[8]), row[9], row[10], decode_snapshot(row[11]), row[12])
-            seats = json.loads(row[13])
+            game = Game(*row[:8], orjson.loads(row[8]), row[9], row[10], decode_snapshot(row[11]), row[12])
+            seats = orjson.loads(row[13])
         except (sqlite3.DatabaseError, ValueError, TypeError, zlib.error) as err:
             if not _damage(err):
                 raise
