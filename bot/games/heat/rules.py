@@ -512,7 +512,11 @@ def line_msg(x: Any) -> Any:
     """A round-record line as a Msg again (from_wire for the shape _line makes, faster)."""
     if type(x) is not dict:
         return x  # a line recorded as plain English by an older version
-    return Msg(x["msg"], {k: line_msg(v) if type(v) is dict else v for k, v in x["params"].items()})
+    params = x["params"]
+    for v in params.values():
+        if type(v) is dict:
+            return Msg(x["msg"], {k: line_msg(v) if type(v) is dict else v for k, v in params.items()})
+    return Msg(x["msg"], params)  # plain parameters: shared, as Msgs are never changed
 
 
 def _react_open(car: dict, rd: dict, sym: str) -> bool:
