@@ -74,7 +74,7 @@ def duplicates(messages: Iterable[Any], anywhere_with_images: bool, with_compone
     """Identical content and identical attachments (and, for DMs, the same components: a new menu
     with the same hand is not a repeat): anywhere (posts with images, when asked), or one right
     after the other. Reminders may repeat."""
-    count, seen, previous = 0, set(), None
+    count, seen, previous, first = 0, {}, None, None
     for m in messages:
         if REMINDER in m.content:
             continue
@@ -83,10 +83,12 @@ def duplicates(messages: Iterable[Any], anywhere_with_images: bool, with_compone
         if (anywhere_with_images and m.attachments and key in seen) or key == previous:
             count += 1
             if count <= 3:
+                earlier = seen.get(key, first)
+                gap = ((m.id >> 22) - (earlier.id >> 22)) / 1000 if earlier is not None else float("nan")
                 progress(f"duplicate in channel {m.channel_id}: message {m.id} {m.content[:120]!r} "
-                         f"({len(m.attachments)} attachments)")
-        seen.add(key)
-        previous = key
+                         f"({len(m.attachments)} attachments), {gap:.1f} s after {earlier and earlier.id}")
+        seen[key] = m
+        previous, first = key, m
     return count
 
 
