@@ -6,6 +6,7 @@ import unicodedata
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Iterator
 
 from PIL import Image, ImageDraw, ImageFont
@@ -57,9 +58,17 @@ TEXT = (235, 235, 235)
 MUTED = (150, 152, 158)
 
 
+# Noto Sans JP (SIL OFL 1.1), subset to Latin, punctuation, kana and the JIS level 1+2 kanji:
+# see data/fonts/README.md. Found relative to the repository, as the game data is.
+FONT_DIR = Path(__file__).resolve().parents[1] / "data" / "fonts"
+FONT_FILE = FONT_DIR / "NotoSansJP-Regular.subset.ttf"
+
+
 @lru_cache(maxsize=32)
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's bundled scalable font, so no font file has to be installed."""
+    """The shipped font at `size` (Pillow's bundled basic-Latin font if the file is missing)."""
+    if FONT_FILE.is_file():
+        return ImageFont.truetype(str(FONT_FILE), size=size)
     return ImageFont.load_default(size=size)
 
 
@@ -70,29 +79,87 @@ def png_bytes(image: Image.Image) -> bytes:
     return buf.getvalue()
 
 
-# -- text: the bundled font draws basic Latin only, so names and labels are cleaned first --------
+# -- text: names and labels keep what the font can draw, character by character -------------
 
-@lru_cache(maxsize=4096)
-def _glyph(ch: str) -> bytes:
-    im = Image.new("L", (40, 40))
-    ImageDraw.Draw(im).text((4, 4), ch, font=font(20), fill=255)
-    return im.tobytes()
+def _cmap_codepoints(data: bytes) -> frozenset[int]:
+    """The characters a TrueType/OpenType font maps to a glyph (its 'cmap' table, formats 4
+    and 12), read without fontTools."""
+    num_tables = int.from_bytes(data[4:6], "big")
+    cmap = None
+    for i in range(num_tables):
+        rec = 12 + 16 * i
+        if data[rec:rec + 4] == b"cmap":
+            cmap = int.from_bytes(data[rec + 8:rec + 12], "big")
+    if cmap is None:
+        return frozenset()
+    u16 = lambda o: int.from_bytes(data[o:o + 2], "big")  # noqa: E731
+    u32 = lambda o: int.from_bytes(data[o:o + 4], "big")  # noqa: E731
+    subtables = {}
+    for i in range(u16(cmap + 2)):
+        rec = cmap + 4 + 8 * i
+        sub = cmap + u32(rec + 4)
+        if (u16(rec), u16(rec + 2)) in ((3, 10), (0, 4), (0, 6), (3, 1), (0, 3)):
+            subtables.setdefault(u16(sub), sub)
+    points: set[int] = set()
+    if 12 in subtables:
+        sub = subtables[12]
+        for g in range(u32(sub + 12)):
+            grp = sub + 16 + 12 * g
+            start, end, glyph = u32(grp), u32(grp + 4), u32(grp + 8)
+            points.update(range(start, end + 1) if glyph else range(start + 1, end + 1))
+    elif 4 in subtables:
+        sub = subtables[4]
+        segs = u16(sub + 6) // 2
+        ends, starts = sub + 14, sub + 16 + 2 * segs
+        deltas, offsets = starts + 2 * segs, starts + 4 * segs
+        for k in range(segs):
+            start, end = u16(starts + 2 * k), u16(ends + 2 * k)
+            delta, ro = u16(deltas + 2 * k), u16(offsets + 2 * k)
+            for cp in range(start, min(end, 0xFFFE) + 1):
+                if ro:
+                    at = offsets + 2 * k + ro + 2 * (cp - start)
+                    glyph = u16(at) and (u16(at) + delta) & 0xFFFF
+                else:
+                    glyph = (cp + delta) & 0xFFFF
+                if glyph:
+                    points.add(cp)
+    return frozenset(points)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1)
+def _font_chars() -> frozenset[int]:
+    if FONT_FILE.is_file():
+        return _cmap_codepoints(FONT_FILE.read_bytes())
+    return frozenset(range(32, 127))
+
+
+@lru_cache(maxsize=8192)
 def drawable(ch: str) -> bool:
-    """True when the bundled font has a glyph for `ch` (not the missing-glyph box)."""
-    if unicodedata.combining(ch):
+    """True when the shipped font has a glyph for `ch` and drawing it on its own makes sense
+    (not a control, format or combining character)."""
+    if unicodedata.combining(ch) or unicodedata.category(ch)[0] == "C":
         return False
-    return 32 <= ord(ch) < 127 or _glyph(ch) != _glyph("\uffff")
+    return ord(ch) in _font_chars()
+
+
+@lru_cache(maxsize=4096)
+def _stand_in(ch: str) -> str:
+    """What to draw for a character the font lacks: its compatibility form if the font has it
+    (a Kangxi radical copied from a PDF -> the kanji, ﬁ -> fi), else its letters without
+    accents (ệ -> e), else nothing (emoji and other scripts are dropped, never drawn as boxes)."""
+    compat = unicodedata.normalize("NFKC", ch)
+    if compat != ch and compat.strip() and all(drawable(c) or c == " " for c in compat):
+        return compat
+    return "".join(c for c in unicodedata.normalize("NFKD", ch) if drawable(c))
 
 
 def clean_text(text: object, fallback: str = "") -> str:
-    """Keep what the font can draw: dashes become '-', accents are stripped (é -> e), other
-    characters dropped, runs of spaces folded; `fallback` when nothing is left."""
+    """Keep what the font can draw: long dashes become '-', characters the font lacks get a
+    stand-in or are dropped, runs of spaces folded; `fallback` when nothing is left."""
     s = str(text if text is not None else "").replace("—", "-").replace("–", "-").replace("’", "'")
-    s = unicodedata.normalize("NFKD", s)
-    return " ".join("".join(ch for ch in s if drawable(ch)).split()) or fallback
+    s = unicodedata.normalize("NFC", s)
+    out = "".join(" " if ch.isspace() else ch if drawable(ch) else _stand_in(ch) for ch in s)
+    return " ".join(out.split()) or fallback
 
 
 def player_name(names: list[str], seat: int) -> str:
@@ -111,18 +178,38 @@ def fit(text: str, size: int, width: float) -> str:
     return text.rstrip() + "…"
 
 
+def _wide(ch: str) -> bool:
+    return unicodedata.east_asian_width(ch) in "WF"
+
+
+def _pieces(word: str, f: Any, width: float) -> list[str]:
+    """A word as wrap() places it: whole, or, if it is too long and has wide (CJK) characters
+    (Japanese puts no spaces between words), cut between characters."""
+    if f.getlength(word) <= width or not any(_wide(ch) for ch in word):
+        return [word]
+    pieces, cur = [], ""
+    for ch in word:
+        if cur and f.getlength(cur + ch) > width:
+            pieces.append(cur)
+            cur = ch
+        else:
+            cur += ch
+    return pieces + [cur] if cur else pieces
+
+
 def wrap(text: str, size: int, width: float, max_lines: int | None = None) -> list[str]:
     """Break `text` into lines of at most `width` pixels; the last kept line ends in '…' if cut."""
     f = font(size)
     lines: list[str] = []
     line = ""
     for word in text.split():
-        trial = f"{line} {word}".strip()
-        if f.getlength(trial) <= width or not line:
-            line = trial
-        else:
-            lines.append(line)
-            line = word
+        for piece in _pieces(word, f, width):
+            trial = f"{line} {piece}".strip()
+            if f.getlength(trial) <= width or not line:
+                line = trial
+            else:
+                lines.append(line)
+                line = piece
     if line:
         lines.append(line)
     if max_lines is not None and len(lines) > max_lines:

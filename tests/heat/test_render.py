@@ -179,9 +179,48 @@ def test_static_layer_is_built_once():
 
 
 def test_drawn_text_keeps_only_what_the_font_has():
-    assert clean_text("Évelyne") == "Evelyne"
-    assert clean_text("España") == "Espana"
-    assert clean_text("藤子", "P6") == "P6"
+    # The shipped Noto Sans JP subset draws accents and Japanese; emoji are dropped, never boxes.
+    assert clean_text("Évelyne") == "Évelyne"
+    assert clean_text("España") == "España"
+    assert clean_text("藤子", "P6") == "藤子"
+    assert clean_text("ゆきこ", "P1") == "ゆきこ"
+    assert clean_text("José Müller", "P1") == "José Müller"
+    assert clean_text("山田太郎", "P1") == "山田太郎"
+    assert clean_text("Zoë 🚀", "P1") == "Zoë"
+    assert clean_text("🚀🏁", "P1") == "P1"
+    assert clean_text("Nguyễn", "P1") == "Nguyen"  # outside the subset: accent dropped, letter kept
+    assert clean_text("ガ") == "ガ"  # decomposed kana are composed, not stripped
+
+
+def test_the_font_has_what_the_renderers_draw():
+    from rendering.common import drawable
+    for ch in "→·…–—’éñ✓★●アあ漢字、。「」ー！？":
+        assert drawable(ch), ch
+    for ch in "🚀\u200b\u0301\ufe0f":
+        assert not drawable(ch), repr(ch)
+
+
+@pytest.mark.parametrize("name", ["ゆきこ", "José Müller", "山田太郎", "Zoë 🚀"])
+def test_names_in_any_script_are_drawn_not_replaced(name):
+    # Seat 0 gets `name`; the same board with an undrawable name shows the "P1" fallback instead.
+    view = H.sample_view("usa", 3)
+    fallback = H.render_board(view, ["🚀", "Bob", "Cy"])
+    drawn = H.render_board(view, [name, "Bob", "Cy"])
+    assert _png(drawn).tobytes() != _png(fallback).tobytes()
+    assert H.render_board(view, ["P1", "Bob", "Cy"]) == fallback
+    hand = _hand_view(3)
+    assert H.render_hand(hand, ["Al", name, "Cy"]) != H.render_hand(hand, ["Al", "🚀", "Cy"])
+
+
+def test_a_japanese_label_is_drawn(monkeypatch):
+    from bot import i18n
+    view = _view("usa", _crowd("usa", 3))
+    monkeypatch.setitem(i18n._catalogs, "xx", {})
+    english = H.render_board(view, NAMES, "xx")
+    monkeypatch.setitem(i18n._catalogs, "xx", {"Waiting for {name}": "{name}さんの番です"})
+    japanese = H.render_board(view, NAMES, "xx")
+    assert japanese != english
+    _png(japanese)
 
 
 # ---------------------------------------------------------------- hand and results

@@ -60,3 +60,12 @@ def test_text_cleaning_and_names_in_the_log():
     assert clean_text("Course effect — Hairpin") == "Course effect - Hairpin"
     assert R._with_names("<seat:1> overtakes <seat:0>; PON!", ["Ann", "Ben"]) == "Ben overtakes Ann; PON!"
     assert clean_text("🚗", "x") == "x"
+
+
+def test_japanese_and_accented_names_are_drawn():
+    st = states(3, 5)["play"]
+    fallback = R.render_board(E.view(st, None), ["🚗", "Ben", "Cy"])
+    for name in ["ゆきこ", "José Müller", "山田太郎", "Zoë 🚀"]:
+        assert R.render_board(E.view(st, None), [name, "Ben", "Cy"]) != fallback, name
+        assert R.render_hand(E.view(st, 0), [name, "Ben", "Cy"]) != R.render_hand(E.view(st, 0), ["🚗", "Ben", "Cy"])
+    assert clean_text("Zoë 🚀", "P1") == "Zoë"
