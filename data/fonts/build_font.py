@@ -2,7 +2,7 @@
 
 Build-time only (needs fontTools: `pip install fonttools`); the bot reads the result with Pillow.
 
-    python tools/build_font.py path/to/NotoSansJP_400Regular.ttf [path/to/NotoSansJP_700Bold.ttf]
+    python data/fonts/build_font.py path/to/NotoSansJP_400Regular.ttf [path/to/NotoSansJP_700Bold.ttf]
 
 The full fonts come from the npm package @expo-google-fonts/noto-sans-jp (`npm pack
 @expo-google-fonts/noto-sans-jp`, files 400Regular/… and 700Bold/… in the .tgz). The kept
@@ -19,8 +19,8 @@ from pathlib import Path
 from fontTools import subset
 from fontTools.ttLib import TTFont
 
-OUT = Path(__file__).resolve().parents[1] / "data" / "fonts"
-SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+OUT = Path(__file__).resolve().parent  # data/fonts
+SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"  # beside the checkout; only for this build
 
 RANGES = [
     (0x0020, 0x007E),  # ASCII
