@@ -50,9 +50,12 @@ class Player:
 
     async def by_select(self, dm, select) -> bool:
         values = [o["value"] for o in select["options"]]
-        for _ in range(12):  # a pick the rules refuse gets a private answer; pick again
-            k = self.rnd.randint(select.get("min_values", 1), select.get("max_values", 1))
-            rec = await self.emu.select(self.user, dm, self.rnd.sample(values, k), custom_id=select["custom_id"])
+        # Like a person: first picks without Heat cards (they are only for a clogged hand), then any.
+        plain = [o["value"] for o in select["options"] if "Heat" not in o["label"]] or values
+        for attempt in range(24):  # a pick the rules refuse gets a private answer; pick again
+            pool = plain if attempt < 16 else values
+            k = self.rnd.randint(min(select.get("min_values", 1), len(pool)), min(select.get("max_values", 1), len(pool)))
+            rec = await self.emu.select(self.user, dm, self.rnd.sample(pool, k), custom_id=select["custom_id"])
             if await self.settled(rec):
                 return True
         return False
