@@ -473,9 +473,14 @@ class Table:
                         log.exception("game %s: could not archive its log", game_id)
                 return self.schedule_announce(outcome)
         except StaleButton:
-            await self.reply(interaction, msg("The board has moved on since that button was made. "
-                                            "Here is where things stand now."))
-            await self.show_hand(interaction, game_id)
+            if isinstance(interaction.channel, discord.DMChannel):
+                # In the DMs the newest message already shows the current moves: no second copy.
+                await self.reply(interaction, msg("The board has moved on since that button was made: your "
+                                                  "newest message here has your moves now."))
+            else:
+                await self.reply(interaction, msg("The board has moved on since that button was made. "
+                                                  "Here is where things stand now."))
+                await self.show_hand(interaction, game_id)
         except PlayerError as err:
             await self.reply(interaction, err.args[0])
         except StaleVersion:
