@@ -24,3 +24,19 @@ def test_default_gateway_exists():
     gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
     assert isinstance(gateway, yarl.URL)
     assert gateway.host == "gateway.discord.gg"
+
+
+def test_json_is_decoded_through_the_name_bot_wire_replaces():
+    """bot/wire.py makes discord.py's decoding survive lone surrogates by replacing
+    discord.utils._from_json; the gateway and HTTP code must still look it up there."""
+    import inspect
+
+    from bot import wire
+
+    assert callable(discord.utils._from_json)
+    assert "utils._from_json(" in inspect.getsource(discord.gateway)
+    assert "utils._from_json(" in inspect.getsource(discord.http)
+    wire.install()
+    assert discord.utils._from_json is wire.tolerant_loads
+    assert discord.utils._from_json('{"a": "\\ud800x"}') == {"a": "\ufffdx"}
+    assert discord.utils._from_json(b'{"a": 1}') == {"a": 1}
