@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable
 
-from bot.delivery import Outcome
 from bot.games.heat.bench import random_submission
 from bot.games.registry import engines
 from bot.store import MIGRATIONS, Store, dumps
@@ -106,20 +105,11 @@ async def play_move(store: Store, table: Table, gid: int, rnd: random.Random, ti
     seat = rnd.choice(engine.to_act(state))
     action = pick_action(engine, state, seat, rnd)
     new_state, events = engine.apply(state, seat, action)
-    prompts = table.prompts(engine, game, new_state, actor=seat)
-    over = engine.is_over(new_state)
-    board = over or engine.view(state, None).get("turn") != engine.view(new_state, None).get("turn")
-    outcome = Outcome(game, new_state, events, [p.seat for p in prompts], board, actor=seat,
-                      versions=[game.version + 1])
-    to_act, fresh = table.reminders(engine, new_state, [p.seat for p in prompts])
-    version = await timed(spent, store.commit_move(gid, game.version, seat, action, new_state, over, prompts,
-                                                   outcome.to_json(), to_act, fresh))
-    if over:
-        await timed(spent, store.archive(gid))
-    parts = outcome.parts()
-    if len(parts) > 1:  # Delivery.announce records each part as it goes out
-        for part in parts:
-            await timed(spent, store.mark_sent(gid, [version], part))
+    plan = table.plan(engine, game, seat, state, new_state, events)
+    outcome = await timed(spent, table.commit(seat, action, plan))
+    over, version = game.status == "finished", game.version
+    if len(outcome.parts()) > 1:  # Delivery.announce records the post when DMs follow it
+        await timed(spent, store.mark_sent(gid, [version], "post"))
     await timed(spent, store.settle(gid, [version]))
     if times is not None:
         times.moves.append(sum(spent))

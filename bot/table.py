@@ -18,6 +18,7 @@ import random
 import re
 import time
 import weakref
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import discord
@@ -39,6 +40,17 @@ NEEDED = ("send_messages", "send_messages_in_threads", "create_public_threads", 
 class PlayerError(Exception):
     """A mistake by the person who clicked or typed: shown to them alone (in their language),
     nothing changes. Its one argument is a Msg (or text)."""
+
+
+@dataclass
+class Commit:
+    """A move ready to be written (Table.plan, then Table.commit)."""
+
+    outcome: Outcome
+    prompts: list[PromptUpdate]
+    over: bool
+    to_act: list[int]
+    fresh: dict[int, float]
 
 
 class StaleButton(Exception):
@@ -434,6 +446,38 @@ class Table:
             if not outcome.game.seats[outcome.actor].dm_ok:
                 await self.show_hand(interaction, game_id)
 
+    def plan(self, engine: Engine, game: Game, seat: int, state: State, new_state: State,
+             events: list[Event]) -> Commit:
+        """What a move writes: the seats whose menu changed, who must act and their reminders, and
+        the announcement it owes. Engine work only; `commit` writes it."""
+        prompts = self.prompts(engine, game, new_state, actor=seat)
+        over = engine.is_over(new_state)
+        # The board image goes with a new turn (the view's "turn") and with the end; moves inside a
+        # turn post their log lines only.
+        board = over or engine.view(state, None).get("turn") != engine.view(new_state, None).get("turn")
+        outcome = Outcome(game, new_state, events, [p.seat for p in prompts], board, actor=seat,
+                          versions=[game.version + 1])
+        to_act, fresh = self.reminders(engine, new_state, [p.seat for p in prompts])
+        return Commit(outcome, prompts, over, to_act, fresh)
+
+    async def commit(self, seat: int, action: dict[str, Any], plan: Commit) -> Outcome:
+        """A move's database work (the bench times exactly this): one statement writes the plan;
+        the plan's game is brought up to date. Raises StaleVersion if the game moved meanwhile."""
+        game, new_state = plan.outcome.game, plan.outcome.state
+        version = await self.store.commit_move(game.id, game.version, seat, action, new_state, plan.over,
+                                               plan.prompts, plan.outcome.to_json(), plan.to_act, plan.fresh)
+        self.timers_changed.set()
+        # Committed: from here on nothing may tell the player the move failed.
+        game.version, game.snapshot, game.status = version, new_state, "finished" if plan.over else "active"
+        for p in plan.prompts:
+            game.seats[p.seat].prompt_version, game.seats[p.seat].prompt_hash = version, p.prompt_hash
+        if plan.over:
+            try:  # a finished game's log is packed away (replay reads it back)
+                await self.store.archive(game.id)
+            except Exception:
+                log.exception("game %s: could not archive its log", game.id)
+        return plan.outcome
+
     async def move(self, interaction: discord.Interaction, game_id: int,
                    pick: Callable[[Engine, Game, State], dict[str, Any]]) -> Outcome | None:
         """The one commit path. Returns the committed move's Outcome, whose announcement is
@@ -451,26 +495,7 @@ class Table:
                     new_state, events = engine.apply(state, seat, action)
                 except GameError as err:
                     raise PlayerError(err.args[0]) from None
-                prompts = self.prompts(engine, game, new_state, actor=seat)
-                over = engine.is_over(new_state)
-                # The board image goes with a new turn (the view's "turn") and with the end; moves
-                # inside a turn post their log lines only.
-                board = over or engine.view(state, None).get("turn") != engine.view(new_state, None).get("turn")
-                outcome = Outcome(game, new_state, events, [p.seat for p in prompts], board, actor=seat,
-                                  versions=[game.version + 1])
-                to_act, fresh = self.reminders(engine, new_state, [p.seat for p in prompts])
-                version = await self.store.commit_move(game.id, game.version, seat, action, new_state, over, prompts,
-                                                       outcome.to_json(), to_act, fresh)
-                self.timers_changed.set()
-                # Committed: from here on nothing may tell the player the move failed.
-                game.version, game.snapshot, game.status = version, new_state, "finished" if over else "active"
-                for p in prompts:
-                    game.seats[p.seat].prompt_version, game.seats[p.seat].prompt_hash = version, p.prompt_hash
-                if over:
-                    try:  # a finished game's log is packed away (replay reads it back)
-                        await self.store.archive(game_id)
-                    except Exception:
-                        log.exception("game %s: could not archive its log", game_id)
+                outcome = await self.commit(seat, action, self.plan(engine, game, seat, state, new_state, events))
                 return self.schedule_announce(outcome)
         except StaleButton:
             if isinstance(interaction.channel, discord.DMChannel):
