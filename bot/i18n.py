@@ -73,10 +73,19 @@ def default_locale() -> str:
     return _locale
 
 
+def catalog_files(locale: str) -> list[Path]:
+    """A locale's catalog: data/i18n/<locale>.json (the table's texts) and one file per game in
+    data/i18n/<locale>/ (so each game's texts live apart)."""
+    main = _CATALOG_DIR / f"{locale}.json"
+    return ([main] if main.exists() else []) + sorted((_CATALOG_DIR / locale).glob("*.json"))
+
+
 def _catalog(locale: str) -> dict[str, str]:
     if locale not in _catalogs:
-        path = _CATALOG_DIR / f"{locale}.json"
-        _catalogs[locale] = json.loads(path.read_text("utf-8")) if path.exists() else {}
+        merged: dict[str, str] = {}
+        for path in catalog_files(locale):
+            merged.update(json.loads(path.read_text("utf-8")))
+        _catalogs[locale] = merged
     return _catalogs[locale]
 
 

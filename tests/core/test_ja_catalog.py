@@ -14,11 +14,22 @@ from bot.games.heat.content import tracks
 from bot.games.heat.engine import _PREF_NAMES, _PREF_VALUES
 from bot.games.pon import engine as pon_engine
 from bot.games.pon.content import load_cards
-from bot.i18n import LIST_SEPARATOR
+from bot.i18n import LIST_SEPARATOR, catalog_files
 from tests.heat.test_text_exit import _STR, literal_keys
 
 ROOT = Path(__file__).resolve().parents[2]
-JA: dict[str, str] = json.loads((ROOT / "data" / "i18n" / "ja.json").read_text("utf-8"))
+
+def _load_ja() -> dict[str, str]:
+    """Every Japanese catalog file; a key in two files must say the same in both."""
+    merged: dict[str, str] = {}
+    for path in catalog_files("ja"):
+        for key, value in json.loads(path.read_text("utf-8")).items():
+            assert merged.get(key, value) == value, f"{path.name}: {key!r} translated differently elsewhere"
+            merged[key] = value
+    return merged
+
+
+JA: dict[str, str] = _load_ja()
 
 # Keys that stay as they are, and why.
 SAME_AS_ENGLISH = {
