@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 import time
 import zlib
+from collections import OrderedDict
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +22,8 @@ from typing import Any, AsyncIterator
 
 import aiosqlite
 import orjson
+
+log = logging.getLogger(__name__)
 
 MIGRATIONS: list[str] = [
     # 1: the first schema
@@ -265,10 +269,28 @@ async def _close_quietly(conn: aiosqlite.Connection | None) -> None:
             pass
 
 
+# Active games loaded lately, kept as their stored row (the snapshot as JSON text, a few KB), so the
+# next move of a game skips the load: a game is decoded afresh from its row each time, so no caller
+# ever shares a state with another. Every write of the store keeps the row up to date or drops it.
+# (One process owns an SQLite file; a second writer would be caught by the move's version check.)
+CACHED_GAMES = 1024
+# An announcement's progress (parts out, settled) is written behind, all games at once, this long
+# after the first change: one statement instead of two per move. A crash inside that time re-sends
+# the announcement with the same nonces, and Discord keeps one copy (enforce_nonce).
+PROGRESS_AFTER_S = 0.5
+
+
 class Store:
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
+        self._rows: OrderedDict[int, tuple[Any, ...]] = OrderedDict()
+        self._sent: dict[tuple[int, int], list[str]] = {}  # (game, version): parts out, not yet written
+        self._settled: set[tuple[int, int]] = set()  # (game, version): announced, row not yet deleted
+        self._flush_timer: asyncio.TimerHandle | None = None
+        self._flushing: asyncio.Task[None] | None = None
+        self.progress_writes = 0  # statements that wrote announcement progress (the bench counts them)
+        self.progress_seconds = 0.0  # and the time they took
 
     @classmethod
     async def open(cls, path: Path | str) -> "Store":
@@ -294,7 +316,10 @@ class Store:
             raise StoreError(f"{path}: {err}") from None
 
     async def close(self) -> None:
-        await self._conn.close()
+        try:
+            await self.flush()
+        finally:
+            await self._conn.close()
 
     async def _migrate(self) -> None:
         async with self._conn.execute("PRAGMA user_version") as cur:
@@ -418,12 +443,14 @@ class Store:
                 "UPDATE games SET status = ?, updated_at = ? WHERE id = ? AND status IN ('lobby', 'active')",
                 (status, time.time(), game_id))
             await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+        self._rows.pop(game_id, None)  # after the write: a read queued before it may have kept the old row
         return cur.rowcount == 1
 
     async def set_dm_ok(self, game_id: int, user_id: int, ok: bool) -> None:
         async with self._transaction() as db:
             await db.execute("UPDATE seats SET dm_ok = ? WHERE game_id = ? AND user_id = ?",
                              (int(ok), game_id, user_id))
+        self._rows.pop(game_id, None)
 
     async def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         async with self._lock:
@@ -433,11 +460,15 @@ class Store:
         """One game with its seats, or None. Raises DamagedGame if its rows cannot be read."""
         if not 0 < game_id < 2**63:  # SQLite's integer range: a forged id is simply no game
             return None
+        row = self._rows.get(game_id)
+        if row is not None:
+            self._rows.move_to_end(game_id)
         try:
-            rows = await self._read(_GAME_SELECT, (game_id,))  # the game and its seats as of one moment
-            if not rows:
-                return None
-            row = rows[0]
+            if row is None:
+                rows = await self._read(_GAME_SELECT, (game_id,))  # the game and its seats as of one moment
+                if not rows:
+                    return None
+                row = rows[0]
             game = Game(*row[:8], orjson.loads(row[8]), row[9], row[10], decode_snapshot(row[11]), row[12])
             seats = orjson.loads(row[13])
         except (sqlite3.DatabaseError, ValueError, TypeError, zlib.error) as err:
@@ -445,6 +476,10 @@ class Store:
                 raise
             raise DamagedGame(f"game {game_id}: its stored data cannot be read ({err})") from None
         game.seats = [Seat(s, u, n, bool(d), pv, ph) for s, u, n, d, pv, ph in seats]
+        if game.status == "active" and game_id not in self._rows:
+            self._rows[game_id] = row
+            if len(self._rows) > CACHED_GAMES:
+                self._rows.popitem(last=False)
         return game
 
     async def _games(self, sql: str, params: tuple[Any, ...]) -> list[Game]:
@@ -492,6 +527,7 @@ class Store:
 
     async def owed(self, game_id: int | None = None) -> list[Owed]:
         """What is owed, in (game, version) order: all games, or one."""
+        await self.flush()
         rows = await self._read(
             "SELECT game_id, version, outcome, sent FROM owed ORDER BY game_id, version" if game_id is None else
             "SELECT game_id, version, outcome, sent FROM owed WHERE game_id = ? ORDER BY version",
@@ -511,15 +547,62 @@ class Store:
             await self._conn.execute(sql, params)
 
     async def mark_sent(self, game_id: int, versions: list[int], part: str) -> None:
-        """Record that `part` ("post", "dm<seat>") of these versions' announcement is out."""
-        marks = ",".join("?" * len(versions))
-        await self._write(f"UPDATE owed SET sent = sent || ' ' || ? WHERE game_id = ? AND version IN ({marks})",
-                          (part, game_id, *versions))
+        """Record that `part` ("post", "dm<seat>") of these versions' announcement is out (written
+        behind: see PROGRESS_AFTER_S)."""
+        for version in versions:
+            if (game_id, version) not in self._settled:
+                self._sent.setdefault((game_id, version), []).append(part)
+        self._flush_soon()
 
     async def settle(self, game_id: int, versions: list[int]) -> None:
-        """These versions' announcements are out (or cannot ever be delivered)."""
-        marks = ",".join("?" * len(versions))
-        await self._write(f"DELETE FROM owed WHERE game_id = ? AND version IN ({marks})", (game_id, *versions))
+        """These versions' announcements are out (or cannot ever be delivered): written behind."""
+        for version in versions:
+            self._sent.pop((game_id, version), None)
+            self._settled.add((game_id, version))
+        self._flush_soon()
+
+    def _flush_soon(self) -> None:
+        if self._flush_timer is None:
+            loop = asyncio.get_running_loop()
+            self._flush_timer = loop.call_later(PROGRESS_AFTER_S, self._start_flush)
+
+    def _start_flush(self) -> None:
+        self._flush_timer = None
+        self._flushing = asyncio.ensure_future(self.flush())
+
+    async def flush(self) -> None:
+        """Write the announcement progress noted so far: the settled rows deleted in one statement
+        (a few, if very many), the parts out recorded. Kept for the next try if the write fails."""
+        if self._flush_timer is not None:
+            self._flush_timer.cancel()
+            self._flush_timer = None
+        sent, settled = self._sent, sorted(self._settled)
+        if not sent and not settled:
+            return
+        self._sent, self._settled = {}, set()
+        start = time.perf_counter()
+        try:
+            async with self._lock:
+                for chunk in range(0, len(settled), 5000):
+                    pairs = settled[chunk:chunk + 5000]
+                    await self._conn.execute(  # through the primary key: `(a, b) IN (VALUES ...)` scans
+                        "WITH v(g, n) AS (VALUES " + ",".join(["(?, ?)"] * len(pairs)) + ") DELETE FROM owed "
+                        "WHERE rowid IN (SELECT owed.rowid FROM v JOIN owed ON game_id = g AND version = n)",
+                        [n for pair in pairs for n in pair])
+                    self.progress_writes += 1
+                if sent:
+                    await self._conn.executemany(
+                        "UPDATE owed SET sent = sent || ' ' || ? WHERE game_id = ? AND version = ?",
+                        [(" ".join(parts), gid, version) for (gid, version), parts in sent.items()])
+                    self.progress_writes += 1
+        except Exception:
+            log.exception("could not write announcement progress; trying again later")
+            for key, parts in sent.items():
+                self._sent.setdefault(key, []).extend(parts)
+            self._settled.update(settled)
+            self._flush_soon()
+        finally:
+            self.progress_seconds += time.perf_counter() - start
 
     # -- moves ------------------------------------------------------------------------------
 
@@ -540,11 +623,26 @@ class Store:
                 await self._conn.execute(
                     "INSERT INTO moves (game_id, version, seat, action, snapshot, status, prompts, outcome, "
                     "to_act, fresh, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
-            except aiosqlite.IntegrityError as err:
-                if "stale version" in str(err):
+            except BaseException as err:
+                self._rows.pop(game_id, None)
+                if isinstance(err, aiosqlite.IntegrityError) and "stale version" in str(err):
                     raise StaleVersion(game_id) from None
                 raise
+        self._moved(game_id, new_version, row[4], finished, prompts)
         return new_version
+
+    def _moved(self, game_id: int, version: int, snapshot: str | bytes, finished: bool,
+               prompts: list[PromptUpdate]) -> None:
+        """A committed move brings the game's kept row up to date (a finished game's is dropped)."""
+        row = self._rows.get(game_id)
+        if row is None:
+            return
+        if finished:
+            del self._rows[game_id]
+            return
+        hashes = {p.seat: p.prompt_hash for p in prompts}
+        seats = [s if s[0] not in hashes else [*s[:4], version, hashes[s[0]]] for s in orjson.loads(row[13])]
+        self._rows[game_id] = (*row[:10], version, snapshot, row[12], orjson.dumps(seats))
 
     async def actions(self, game_id: int) -> list[tuple[int, dict[str, Any]]]:
         """The action log, in order (from the archive once the game is archived)."""
@@ -565,6 +663,7 @@ class Store:
                 return False
             packed = zlib.compress(("[" + ",".join(f"[{seat},{a}]" for seat, a in rows) + "]").encode(), 6)
             await db.execute("UPDATE games SET archive = ? WHERE id = ?", (packed, game_id))
+            self._rows.pop(game_id, None)
             await db.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
         return True
 

@@ -33,7 +33,7 @@ async def add_games(store: Store, active: int, finished: int = 0) -> list[int]:
         if i >= active:
             await store.commit_move(gid, 0, 0, {"type": "x"}, state, True, [], {})
             await store.archive(gid)
-        await store.settle(gid, [0, 1])
+        await store.settle(gid, [0, 1] if i >= active else [0])
         ids.append(gid)
     return ids
 

@@ -1,0 +1,147 @@
+"""Issue #17, the cost of one move: an active game's next move is not loaded again (the store keeps
+its row up to date), and the announcements' progress is written behind, for all games at once."""
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+from bot.games.registry import engines
+from bot.store import CACHED_GAMES, PromptUpdate, Store
+
+HEAT = engines()["heat"]
+
+
+async def statements(store: Store, work) -> list[str]:
+    seen: list[str] = []
+    await store._conn.set_trace_callback(seen.append)
+    try:
+        await work()
+    finally:
+        await store._conn.set_trace_callback(None)
+    return seen
+
+
+async def a_game(store: Store, i: int = 0) -> int:
+    gid = await store.create_game("heat", 1, 5, 100, "ann", {"track": "usa"}, i)
+    await store.join(gid, 101, "bob", 6)
+    state = HEAT.new_game({"track": "usa"}, 2, i)
+    await store.start(gid, 10_000 + gid, state, [PromptUpdate(0, "a"), PromptUpdate(1, "b")], {}, [0, 1], {})
+    return gid
+
+
+def fresh(path) -> dict:
+    """The game as a second connection reads it from the file."""
+    con = sqlite3.connect(path)
+    try:
+        version, snapshot = con.execute("SELECT version, snapshot FROM games WHERE id = 1").fetchone()
+        seats = con.execute("SELECT seat, prompt_version, prompt_hash, dm_ok FROM seats WHERE game_id = 1 "
+                            "ORDER BY seat").fetchall()
+        owed = con.execute("SELECT version, sent FROM owed WHERE game_id = 1 ORDER BY version").fetchall()
+    finally:
+        con.close()
+    return {"version": version, "snapshot": snapshot, "seats": seats, "owed": owed}
+
+
+async def test_a_move_is_one_statement_and_the_kept_game_equals_the_file(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    store = await Store.open(path)
+    gid = await a_game(store)
+    game = await store.game(gid)
+    state = game.snapshot
+
+    async def move():
+        loaded = await store.game(gid)
+        await store.commit_move(gid, loaded.version, 0, {"type": "x"}, state, False, [PromptUpdate(1, "h1")],
+                                {"events": []}, [1], {})
+    seen = await statements(store, move)
+    # one statement (the trace repeats its text for each step of its trigger): no load, no other write
+    assert len(set(seen)) == 1 and seen[0].startswith("INSERT INTO moves")
+    kept = await store.game(gid)
+    store._rows.clear()
+    read = await store.game(gid)
+    assert (kept.version, kept.snapshot, kept.status, kept.seats) == (read.version, read.snapshot, read.status,
+                                                                     read.seats) and read.version == 1
+    assert read.seats[1].prompt_hash == "h1" and read.seats[1].prompt_version == 1
+    assert read.seats[0].prompt_hash == "a" and read.seats[0].prompt_version == 0
+    await store.close()
+
+
+async def test_each_caller_gets_its_own_game(tmp_path):
+    store = await Store.open(tmp_path / "db.sqlite3")
+    gid = await a_game(store)
+    one, two = await store.game(gid), await store.game(gid)
+    one.version, one.seats[0].name = 99, "changed"
+    one.snapshot["round"] = 42
+    three = await store.game(gid)
+    assert three.version == 0 and three.seats[0].name == "ann" and three.snapshot == two.snapshot
+    await store.close()
+
+
+async def test_writes_outside_a_move_drop_the_kept_game(tmp_path):
+    store = await Store.open(tmp_path / "db.sqlite3")
+    gid = await a_game(store)
+    await store.game(gid)
+    await store.set_dm_ok(gid, 101, False)
+    assert (await store.game(gid)).seats[1].dm_ok is False
+    await store.set_status(gid, "abandoned")
+    assert (await store.game(gid)).status == "abandoned"
+    assert gid not in store._rows  # only active games are kept
+    await store.close()
+
+
+async def test_a_stale_move_drops_the_kept_game(tmp_path):
+    store = await Store.open(tmp_path / "db.sqlite3")
+    gid = await a_game(store)
+    state = (await store.game(gid)).snapshot
+    await store.commit_move(gid, 0, 0, {"type": "x"}, state, False, [], {}, [0, 1], {})
+    try:
+        await store.commit_move(gid, 0, 0, {"type": "x"}, state, False, [], {}, [0, 1], {})
+    except Exception as err:
+        assert type(err).__name__ == "StaleVersion"
+    assert gid not in store._rows and (await store.game(gid)).version == 1
+    await store.close()
+
+
+async def test_kept_games_are_bounded(tmp_path, monkeypatch):
+    monkeypatch.setattr("bot.store.CACHED_GAMES", 5)
+    store = await Store.open(tmp_path / "db.sqlite3")
+    ids = [await a_game(store, i) for i in range(8)]
+    for gid in ids:
+        await store.game(gid)
+    assert list(store._rows) == ids[-5:] and CACHED_GAMES >= 100
+    await store.close()
+
+
+async def test_progress_is_written_behind_in_one_statement_for_all_games(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    store = await Store.open(path)
+    ids = [await a_game(store, i) for i in range(30)]
+
+    async def announce_all():
+        for gid in ids:
+            await store.mark_sent(gid, [0], "post")
+            await store.settle(gid, [0])
+    assert await statements(store, announce_all) == []  # nothing written yet
+    assert fresh(path)["owed"] == [(0, "")]
+    seen = await statements(store, store.flush)
+    assert len(seen) == 1 and seen[0].startswith("WITH v(g, n)")
+    assert fresh(path)["owed"] == [] and await store.owed() == []
+    await store.close()
+
+
+async def test_progress_is_written_by_itself_soon_and_read_back_by_owed(tmp_path, monkeypatch):
+    monkeypatch.setattr("bot.store.PROGRESS_AFTER_S", 0.01)
+    path = tmp_path / "db.sqlite3"
+    store = await Store.open(path)
+    gid = await a_game(store)
+    await store.mark_sent(gid, [0], "post")
+    assert [o.sent for o in await store.owed(gid)] == [{"post"}]  # owed() writes what is pending first
+    await store.mark_sent(gid, [0], "dm1")
+    for _ in range(100):
+        if fresh(path)["owed"] == [(0, " post dm1")]:
+            break
+        await asyncio.sleep(0.01)
+    assert fresh(path)["owed"] == [(0, " post dm1")]
+    await store.settle(gid, [0])
+    await store.close()  # closing writes what is pending
+    assert fresh(path)["owed"] == []
