@@ -231,11 +231,21 @@ _RECORD: ContextVar[list | None] = ContextVar("render_record", default=None)
 @contextmanager
 def recording() -> Iterator[list[dict]]:
     """Collect {"kind": "text", "text", "size", "box", "image_w"} for each text drawn and
-    {"kind": "label", "box", "image_w"} for each placed label in this block."""
+    {"kind": "label" or "car", "box", "image_w"} for each placed label / car in this block."""
     out: list[dict] = []
     token = _RECORD.set(out)
     try:
         yield out
+    finally:
+        _RECORD.reset(token)
+
+
+@contextmanager
+def not_recording() -> Iterator[None]:
+    """Draw something that is not part of the image being recorded (a cached calibration)."""
+    token = _RECORD.set(None)
+    try:
+        yield
     finally:
         _RECORD.reset(token)
 
@@ -245,10 +255,11 @@ def min_font(width: int) -> int:
     return -(-MIN_PHONE_TEXT * width // PHONE_W)
 
 
-def note_label(box: tuple[float, float, float, float], image_w: int) -> None:
+def note_label(box: tuple[float, float, float, float], image_w: int, kind: str = "label") -> None:
+    """Write down a placed name label (or, kind="car", the circle a car fills, as its box)."""
     rec = _RECORD.get()
     if rec is not None:
-        rec.append({"kind": "label", "box": tuple(box), "image_w": image_w})
+        rec.append({"kind": kind, "box": tuple(box), "image_w": image_w})
 
 
 def note_text(image_w: int, xy, text: str, fnt: Any, anchor: str | None, stroke: int = 0) -> None:

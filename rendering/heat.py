@@ -18,7 +18,7 @@ from bot.games.text import chain
 from bot.i18n import Msg
 from rendering import heat_track as ht
 from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, Draw, clean_text, drawing_in, english,
-                              fit, font, note_label, note_text, player_name, tx, words, wrap)
+                              fit, font, not_recording, note_label, note_text, player_name, tx, words, wrap)
 
 W = 800  # Discord's phone preview shows images 390 px wide: every text here is >= min_font(W)
 HEADER_H = 104
@@ -286,6 +286,7 @@ def place_labels(cars: list[tuple[int, float, float, float, float, str]], area: 
         dx, dy = -ny, nx
         others = [(x2, y2) for s2, x2, y2, *_ in cars if s2 != seat]
         near = [o for o in obstacles if abs(o[0] - x) < 400 and abs(o[1] - y) < 400]
+        signs = [o for o in obstacles if o[3] < 500]  # (cars are 500: checked above as cars)
         ring = sorted(
             (0.5 * dist + 0.3 * abs(along), side * nx * dist + dx * along,
              side * ny * dist + dy * along)
@@ -297,8 +298,10 @@ def place_labels(cars: list[tuple[int, float, float, float, float, str]], area: 
                 break  # every later candidate starts dearer than the best found
             cx, cy = x + ox, y + oy
             rect = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-            if not free(rect):
-                continue
+            if not free(rect) or _circle_hits(rect, x, y, car_r) \
+                    or any(_circle_hits(rect, px, py, car_r) for px, py in others) \
+                    or any(_circle_hits(rect, px, py, r) for px, py, r, _ in signs):
+                continue  # a label never hides a car or a corner's sign
             cost = base
             lx, ly = min(max(x, rect[0]), rect[2]), min(max(y, rect[1]), rect[3])
             for px, py in others:  # the leader line must not run across another car
@@ -317,7 +320,8 @@ def place_labels(cars: list[tuple[int, float, float, float, float, str]], area: 
                 for cy in range(int(ay0 + h / 2), int(ay1 - h / 2), step))
             for _, cx, cy in spots:
                 rect = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-                if free(rect) and not any(_circle_hits(rect, px, py, car_r) for px, py in others):
+                if free(rect) and not any(_circle_hits(rect, px, py, car_r) for px, py in others + [(x, y)]) \
+                        and not any(_circle_hits(rect, px, py, r) for px, py, r, _ in signs):
                     best = (0, rect)
                     break
             else:
@@ -517,6 +521,7 @@ def _draw_map(im, d, view, key, geo, cars, order, spots, inset, names) -> None:
     labels = place_labels(entries, (4, top + 4, W - 4, bottom - 4), obstacles, keep_out, car_r,
                           geo.half_width * z)
     for seat, px, py, *_ in entries:
+        note_label((px - car_r, py - car_r, px + car_r, py + car_r), W, "car")
         r = labels[seat]
         lx, ly = min(max(px, r[0]), r[2]), min(max(py, r[1]), r[3])
         d.line([(px, py), (lx, ly)], fill=(15, 15, 18), width=6)
@@ -547,8 +552,9 @@ _KEY_COLOURS += list(PLAYER_COLOURS) + [s[0] for s in KIND_STYLE.values()]
 def _palette(key: str, spaces: int, corners: tuple) -> Image.Image:
     """A fixed 256-colour palette for one circuit: the exact UI colours first, then the most
     useful blends found in a sample board drawn with every player colour and element."""
-    sample = _draw_board(_calibration_view(key, spaces, corners), [
-        "Alice", "Bob", "Chandra", "Dmitri", "Eve", "Fumiko"])
+    with not_recording():
+        sample = _draw_board(_calibration_view(key, spaces, corners), [
+            "Alice", "Bob", "Chandra", "Dmitri", "Eve", "Fumiko"])
     keys = list(dict.fromkeys(tuple(c) for c in _KEY_COLOURS))
     rest = sample.quantize(256 - len(keys), method=Image.Quantize.FASTOCTREE)
     flat_rest = rest.getpalette()[: 3 * (256 - len(keys))]
