@@ -30,9 +30,9 @@ LABEL_FONT = 26  # car name labels on the circuit
 NUMBER_FONT = 24  # space numbers on the circuit
 SMALL = 24  # the smallest text anywhere (min_font(800) is 23)
 ZOOM_MAX = 1.5  # map px per circuit-canvas px at the closest
-LAYER_ZOOM = 2.0  # the circuit layer the map is cut from (so the map is always shrunk: smooth)
+LAYER_ZOOM = ZOOM_MAX  # the circuit layer the map is cut from (drawn supersampled: smooth)
 MINI_W = 250  # the whole-circuit overview in a corner of the map
-HAND_HEAD = 236  # hand image: height of the header above the cards
+HAND_HEAD = 262  # hand image: height of the header above the cards
 ROW_ALT = (54, 57, 63)
 WAITING = (255, 214, 10)
 GOLD, SILVER, BRONZE = (255, 200, 40), (200, 205, 215), (205, 127, 50)
@@ -275,11 +275,16 @@ def place_labels(cars: list[tuple[int, float, float, float, float, str]], area: 
     h = LABEL_FONT + 14
     ax0, ay0, ax1, ay1 = area
 
+    blockers = list(keep_out)
+
     def free(rect) -> bool:
         if rect[0] < ax0 or rect[1] < ay0 or rect[2] > ax1 or rect[3] > ay1:
             return False
-        grown = (rect[0] - LABEL_GAP, rect[1] - LABEL_GAP, rect[2] + LABEL_GAP, rect[3] + LABEL_GAP)
-        return not any(_rect_overlap(grown, o) for o in list(placed.values()) + keep_out)
+        x0, y0, x1, y1 = rect[0] - LABEL_GAP, rect[1] - LABEL_GAP, rect[2] + LABEL_GAP, rect[3] + LABEL_GAP
+        for o in blockers:
+            if x0 < o[2] and o[0] < x1 and y0 < o[3] and o[1] < y1:
+                return False
+        return True
 
     for seat, x, y, nx, ny, text in cars:
         w = f.getlength(text) + 20
@@ -333,6 +338,7 @@ def place_labels(cars: list[tuple[int, float, float, float, float, str]], area: 
         if best is None:  # no room at all (cannot happen with six cars on the map)
             best = (0, (ax0, ay0, ax0 + w, ay0 + h))
         placed[seat] = best[1]
+        blockers.append(best[1])
     return placed
 
 
@@ -478,8 +484,7 @@ def _draw_map(im, d, view, key, geo, cars, order, spots, inset, names) -> None:
             continue
         x, y = inset.px(*geo.centre[s])
         if inside(x, y, -14):
-            d.text((x, y), str(s), font=nf, fill=(225, 228, 235), anchor="mm", stroke_width=2,
-                   stroke_fill=(40, 42, 46))
+            d.text((x, y), str(s), font=nf, fill=(225, 228, 235), anchor="mm")
     signs = []
     for sx, sy, speed in geo.signs:
         x, y = inset.px(sx, sy)
@@ -851,7 +856,8 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
         colour = WAITING
     else:
         text, colour = tx("Nothing to do right now"), MUTED
-    d.text((m, 208), fit(text, SMALL, W - 2 * m), font=font(SMALL), fill=colour, anchor="lm")
+    for i, line in enumerate(wrap(text, SMALL, W - 2 * m, 2)):
+        d.text((m, 204 + 30 * i), line, font=font(SMALL), fill=colour, anchor="lm")
     if not hand:
         d.text((W / 2, HAND_HEAD + 60), tx("No cards in hand"), font=font(30), fill=MUTED, anchor="mm")
     for card, (x0, y0, x1, y1) in zip(hand, boxes):

@@ -146,12 +146,14 @@ def _tile(d, x: float, y: float, w: float, course: dict, current: bool, total: i
         for i, line in enumerate(wrap(_course_name(course), SMALL, w - 12, 2)):
             d.text((x + 6, y + 54 + 30 * i), line, font=font(SMALL), fill=ink, anchor="lm")
     else:
-        d.text((x + w / 2, y + 60), "?", font=font(40), fill=(200, 210, 235), anchor="mm")
         known = [s for s in course.get("known_by") or [] if isinstance(s, int)]
-        if known:
-            text = tx("seen: {who}", who=[player_name(names, s) for s in known])
-            d.text((x + w / 2, y + 96), fit(text, SMALL, w - 8), font=font(SMALL), fill=(255, 230, 150),
+        if known:  # who has looked at it: the names on their own line, as wide as the tile
+            d.text((x + w / 2, y + 56), fit(tx("seen by"), SMALL, w - 8), font=font(SMALL), fill=(200, 210, 235),
                    anchor="mm")
+            who = words([player_name(names, s) for s in known])
+            d.text((x + w / 2, y + 88), fit(who, SMALL, w - 8), font=font(SMALL), fill=(255, 230, 150), anchor="mm")
+        else:
+            d.text((x + w / 2, y + 66), "?", font=font(40), fill=(200, 210, 235), anchor="mm")
     throttle = list(course.get("throttle") or [])
     if throttle:
         tx0 = x + 6
@@ -205,6 +207,14 @@ def _course_panel(d, y: float, course: dict, title: str, names: list[str], colou
     return h
 
 
+def _next_lines(course: dict | None) -> list[str]:
+    if not course:
+        return []
+    if not course.get("face_up"):
+        return [tx("face down")]
+    return wrap(clean_text(words(course.get("effect"))), SMALL, W - 2 * MARGIN - 28, 2)
+
+
 # -- the board -----------------------------------------------------------------------------------
 
 def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
@@ -229,12 +239,15 @@ def _draw_board(view: dict, names: list[str]) -> Image.Image:
     log_wrapped = [line for text in log_lines for line in wrap(text, SMALL, W - 2 * MARGIN - 28, 2)][-7:]
     header_h = 110
     now_h = _course_panel(None, 0, courses[current], "", names, HIGHLIGHT, True) + 16 if racing else 0
+    nxt = courses[current + 1] if racing and current + 1 < len(courses) else None
+    next_lines = _next_lines(nxt)
+    next_h = 50 + 32 * len(next_lines) + 14 if nxt else 0
     circuit_h = tile_rows * (TILE_H + 16) + 8
     row_h = 96
     order_h = 50 + row_h * max(1, len(order)) + 10
     status_h = 16 + 34 * len(status)
     log_h = 50 + 32 * len(log_wrapped) + 10
-    height = header_h + now_h + circuit_h + order_h + status_h + log_h + 10
+    height = header_h + now_h + next_h + circuit_h + order_h + status_h + log_h + 10
     im = Image.new("RGB", (W, int(height)), BACKGROUND)
     d = Draw(im)
 
@@ -266,6 +279,18 @@ def _draw_board(view: dict, names: list[str]) -> Image.Image:
     if racing:
         _course_panel(d, y, courses[current], tx("NOW"), names, HIGHLIGHT)
         y += now_h
+    if nxt:  # the next course too, so that the table can plan for it
+        d.rounded_rectangle([MARGIN, y, W - MARGIN, y + next_h - 14], radius=12, fill=PANEL)
+        head = tx("Next: #{k}", k=_int(nxt.get("index")) + 1)
+        d.text((MARGIN + 14, y + 25), head, font=font(26), fill=MUTED, anchor="lm")
+        if nxt.get("face_up"):
+            hx = MARGIN + 14 + font(26).getlength(head) + 12
+            _number_tile(d, hx, y + 8, _int(nxt.get("number")), 34)
+            d.text((hx + 44, y + 25), fit(_course_name(nxt), 26, W - MARGIN - hx - 58), font=font(26), fill=TEXT,
+                   anchor="lm")
+        for i, line in enumerate(next_lines):
+            d.text((MARGIN + 14, y + 50 + 32 * i), line, font=font(SMALL), fill=TEXT)
+        y += next_h
 
     # the circuit: tiles in course order, five a row
     for course in courses:
@@ -417,7 +442,7 @@ def _draw_hand(view: dict, names: list[str]) -> Image.Image:
                    block=words(msg(str(prefs.get("block", "-")))), refill=words(msg(str(prefs.get("refill", "-")))),
                    discard=words(msg(str(prefs.get("discard", "-")))))
     pref_lines = wrap(pref_text, SMALL, inner, 4)
-    head = 130
+    head = 140
     now_h = _course_panel(None, 0, courses[cur], "", names, HIGHLIGHT, True) + 16 if racing else 0
     cards_h = rows * (HAND_CARD_H + HAND_GAP) + 10 if hand else 100
     peek_h = 50 + 32 * len(peek_lines) if peek_lines else 0
@@ -442,10 +467,10 @@ def _draw_hand(view: dict, names: list[str]) -> Image.Image:
             break
         x += _tag(d, x, 62, text, TAG) + 8
     if me.get("to_act"):
-        d.text((MARGIN, 112), fit(tx("Your move: choose below."), 26, inner), font=font(26), fill=HIGHLIGHT,
+        d.text((MARGIN, 120), fit(tx("Your move: choose below."), 26, inner), font=font(26), fill=HIGHLIGHT,
                anchor="lm")
     else:
-        d.text((MARGIN, 112), fit(tx("Nothing to do right now."), 26, inner), font=font(26), fill=MUTED,
+        d.text((MARGIN, 120), fit(tx("Nothing to do right now."), 26, inner), font=font(26), fill=MUTED,
                anchor="lm")
     y = head
     if racing:
