@@ -182,6 +182,10 @@ def _wide(ch: str) -> bool:
     return unicodedata.east_asian_width(ch) in "WF"
 
 
+# Characters a Japanese line must not begin with (the common kinsoku set).
+_NO_LINE_START = frozenset("ー、。，．・：；？！」』）］｝〉》ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々ゝゞヽヾ")
+
+
 def _pieces(word: str, f: Any, width: float) -> list[str]:
     """A word as wrap() places it: whole, or, if it is too long and has wide (CJK) characters
     (Japanese puts no spaces between words), cut between characters."""
@@ -190,8 +194,12 @@ def _pieces(word: str, f: Any, width: float) -> list[str]:
     pieces, cur = [], ""
     for ch in word:
         if cur and f.getlength(cur + ch) > width:
-            pieces.append(cur)
-            cur = ch
+            if ch in _NO_LINE_START and len(cur) > 1:  # kinsoku: "ー", "。"... never open a line
+                pieces.append(cur[:-1])
+                cur = cur[-1] + ch
+            else:
+                pieces.append(cur)
+                cur = ch
         else:
             cur += ch
     return pieces + [cur] if cur else pieces

@@ -1,9 +1,14 @@
 """Heat images: the race board (channel), a seat's hand (DM) and the final standings.
 
+Designed for Discord's phone preview (390 px wide): 800 px canvases, no text under SMALL px.
+The board is a header, a map zoomed on the cars' part of the circuit (with the whole circuit in
+a corner, the map's window outlined on it), and two-line rows per car. Name labels on the map are
+placed so that they never overlap one another nor hide a car or a corner sign.
+
 Only the engine's views are read (see the keys used below; extra keys are ignored). The circuit
-itself is a cached static layer (rendering/heat_track.py); each board copies it, draws the cars,
-their name labels and the player panel, then maps the picture onto a fixed 256-colour palette
-(built once per circuit) so that PNG encoding stays fast and the file small.
+itself is a cached static layer (rendering/heat_track.py) the map is cut from; each board then
+draws numbers, signs, cars and labels at the map's scale, and maps the picture onto a fixed
+256-colour palette (built once per circuit) so that PNG encoding stays fast and the file small.
 """
 from __future__ import annotations
 

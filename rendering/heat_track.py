@@ -223,46 +223,6 @@ def _place_signs(geo: Geometry) -> list:
     return signs
 
 
-GRID = 16  # px per cell of the occupancy grid used by free_box
-
-
-@lru_cache(maxsize=12)
-def _occupancy(key: str, spaces: int, corners: tuple) -> tuple[list[list[int]], int, int]:
-    """Summed-area table of spot and sign centres on a GRID-px grid of the track area."""
-    geo = geometry(key, spaces, corners)
-    cols, rows = geo.width // GRID + 2, geo.height // GRID + 2
-    count = [[0] * cols for _ in range(rows)]
-    for x, y, _ in list(geo.spots.values()) + geo.signs:
-        count[min(rows - 1, max(0, int(y // GRID)))][min(cols - 1, max(0, int(x // GRID)))] += 1
-    sat = [[0] * (cols + 1) for _ in range(rows + 1)]
-    for r in range(rows):
-        run = 0
-        for c in range(cols):
-            run += count[r][c]
-            sat[r + 1][c + 1] = sat[r][c + 1] + run
-    return sat, cols, rows
-
-
-@lru_cache(maxsize=64)
-def free_box(key: str, spaces: int, corners: tuple, width: int, height: int
-             ) -> tuple[int, int]:
-    """Top-left corner of the width x height rectangle in the track area that covers the
-    fewest spots and signs, with a margin (ties: nearest to a corner of the area)."""
-    geo = geometry(key, spaces, corners)
-    sat, cols, rows = _occupancy(key, spaces, corners)
-    pad = int(geo.tile[0] / 2 + 6)
-    best = None
-    for y in range(8, max(9, geo.height - height - 7), GRID):
-        r0, r1 = max(0, (y - pad) // GRID), min(rows, (y + height + pad) // GRID + 1)
-        for x in range(8, max(9, geo.width - width - 7), GRID):
-            c0, c1 = max(0, (x - pad) // GRID), min(cols, (x + width + pad) // GRID + 1)
-            hits = sat[r1][c1] - sat[r0][c1] - sat[r1][c0] + sat[r0][c0]
-            edge = min(x, geo.width - width - x) + min(y, geo.height - height - y)
-            if best is None or (hits, edge) < best[0]:
-                best = ((hits, edge), x, y)
-    return best[1], best[2]
-
-
 def rotated_rect(cx: float, cy: float, length: float, width: float, heading: float,
                  k: float = 1.0) -> list[tuple[float, float]]:
     r = math.radians(heading)

@@ -27,6 +27,7 @@ from rendering import heat_track as ht
 from rendering import pon as P
 from rendering.common import MIN_PHONE_TEXT, PHONE_W, min_font, recording
 
+MIN_GLYPH = 7.5  # px: the height of a digit's ink at 11 px em is about 8
 NAMES = ["ゆきこ", "José Müller", "Ωmega", "Alice", "山田太郎", "Zoë 🚀"]
 CIRCUITS = sorted(p.stem for p in ht.CIRCUIT_DIR.glob("*.json"))
 
@@ -99,8 +100,12 @@ def test_text_is_readable_at_phone_width(case, locale):
     for r in texts:
         assert r["image_w"] == image.width, (case, r["text"])
         assert r["size"] * scale >= MIN_PHONE_TEXT, (case, r["text"], r["size"])
+        assert r["text"][0] not in "ー、。", (case, r["text"])  # Japanese lines break where they may
         x0, y0, x1, y1 = r["box"]
         assert x0 >= -1 and y0 >= -1 and x1 <= image.width + 1 and y1 <= image.height + 1, (case, r["text"], r["box"])
+        if any(ch.isdigit() or "A" <= ch <= "Z" for ch in r["text"]):
+            # the ink itself: a digit or a capital is at least MIN_GLYPH px tall on the phone
+            assert (y1 - y0) * scale >= MIN_GLYPH, (case, r["text"], r["box"])
     assert min(r["size"] for r in texts) >= min_font(image.width)
     # an image the phone shows at 390 px is not drawn much wider than it needs
     assert image.width <= 800
@@ -233,3 +238,13 @@ def test_heat_paid_heat_reads_as_paid():
     with recording() as rec:
         H.render_board(view, NAMES, "ja")
     assert "ヒート4支払い" in [r["text"] for r in rec if r["kind"] == "text"]
+
+
+def test_japanese_wrapping_never_opens_a_line_with_a_long_vowel_or_stop():
+    from rendering.common import font, wrap
+    for text in ("メインストレートです。", "バックストレート", "カードが1枚少なくなる。"):
+        for width in range(60, 260, 4):  # (two characters a line at least)
+            lines = wrap(text, 24, width)
+            assert "".join(lines) == text or lines[-1].endswith("…"), (text, width, lines)
+            assert all(line[0] not in "ー。、" for line in lines), (text, width, lines)
+            assert all(font(24).getlength(line) <= width or len(line) <= 2 for line in lines), (text, width)
