@@ -219,11 +219,12 @@ def _encode(image: Image.Image) -> bytes:
 
 # ---------------------------------------------------------------- cars
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=4096)
 def _car_sprite(seat_colour: tuple[int, int, int], heading: int, length: int, width: int
                 ) -> Image.Image:
-    """A top-down car pointing along `heading` (degrees, clockwise from +x), anti-aliased."""
-    k = 4
+    """A top-down car pointing along `heading` (degrees, clockwise from +x), anti-aliased
+    (drawn at twice the size: the rotation of bigger sprites costs more than it shows)."""
+    k = 2
     L, Wd = length * k, width * k
     pad = 3 * k
     im = Image.new("RGBA", (L + 2 * pad, Wd + 2 * pad), (0, 0, 0, 0))
@@ -519,8 +520,9 @@ def _draw_map(im, d, view, key, geo, cars, order, spots, inset, names) -> None:
                       fill=_colour(seat), outline=(15, 15, 18))
         keep_out.append((mx - 3, my - 3, mx + mw + 3, my + mh + 3))
     # cars, their name labels and the lines between them
-    length = int(round(geo.tile[0] * z + 4))
-    width = int(round(geo.tile[1] * z + 3))
+    # sprite sizes in steps of 4 px, so that the rotated sprites are cached across zooms
+    length = max(8, int(round((geo.tile[0] * z + 4) / 4)) * 4)
+    width = max(6, int(round(length * (geo.tile[1] + 3) / (geo.tile[0] + 4))))
     car_r = geo.tile[0] * z * 0.55
     entries = []
     for seat, x, y, space, _ in spots:
