@@ -805,12 +805,13 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     # line 1: whose hand, and the race position
     d.rounded_rectangle([m, 14, m + 36, 50], radius=8, fill=_colour(seat), outline=(15, 15, 18), width=2)
     name = player_name(names, seat)
-    order = [s for s in _race_order(view, cars) if not cars[s].get("finished")]
+    order = _race_order(view, cars)  # finished cars first, in their places, then the racing ones
+    position = _int(me.get("position"), order.index(seat) + 1 if seat in order else 0)
     pos = ""
     if car.get("finished") and car.get("place"):
         pos = tx("finished {place}", place=_ordinal(_int(car.get("place"))))
-    elif seat in order:
-        pos = tx("{pos} of {n}", pos=_ordinal(order.index(seat) + 1), n=len(order))
+    elif position:
+        pos = tx("{pos} of {n}", pos=_ordinal(position), n=len(cars))
     pos_w = font(28).getlength(pos) + 14 if pos else 0
     d.text((m + 48, 32), fit(tx("{name}'s hand", name=name), 32, W - 2 * m - 60 - pos_w), font=font(32),
            fill=TEXT, anchor="lm", stroke_width=1, stroke_fill=TEXT)

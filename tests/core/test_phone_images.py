@@ -224,7 +224,7 @@ def test_heat_hand_header_says_position_and_next_corner():
     texts = " | ".join(r["text"] for r in rec if r["kind"] == "text")
     nc = me["next_corner"]
     assert nc and f"limit {nc['speed']}" in texts and str(nc["distance"]) in texts
-    assert f"of {len([c for c in view['cars'] if not c['finished']])}" in texts
+    assert f"{H._ordinal(me['position'])} of {len(view['cars'])}" in texts
     assert f"Gear {next(c for c in view['cars'] if c['seat'] == me['seat'])['gear']}" in texts
 
 
