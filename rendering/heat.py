@@ -538,6 +538,11 @@ def _draw_map(im, d, view, key, geo, cars, order, spots, inset, names) -> None:
         lx, ly = min(max(px, r[0]), r[2]), min(max(py, r[1]), r[3])
         d.line([(px, py), (lx, ly)], fill=(15, 15, 18), width=6)
         d.line([(px, py), (lx, ly)], fill=_colour(seat), width=3)
+    deciding = set(view.get("waiting_for") or []) if view.get("phase") == "decide" else set()
+    for seat, px, py, *_ in entries:  # the car that has a decision to make: a yellow halo
+        if seat in deciding:
+            r = car_r + 6
+            d.ellipse([px - r, py - r, px + r, py + r], outline=WAITING, width=5)
     for (seat, px, py, *_), (_, _, _, _, a) in zip(reversed(entries), reversed(spots)):
         sprite = _car_sprite(_colour(seat), int(round(a / 5.0)) * 5 % 360, length, width)
         im.paste(sprite, (int(round(px - sprite.width / 2)), int(round(py - sprite.height / 2))), sprite)
@@ -545,7 +550,8 @@ def _draw_map(im, d, view, key, geo, cars, order, spots, inset, names) -> None:
     for seat, px, py, _, _, text in entries:
         r = labels[seat]
         fill = _colour(seat)
-        d.rounded_rectangle(list(r), radius=8, fill=fill, outline=(15, 15, 18), width=2)
+        d.rounded_rectangle(list(r), radius=8, fill=fill, outline=WAITING if seat in deciding else (15, 15, 18),
+                            width=4 if seat in deciding else 2)
         d.text(((r[0] + r[2]) / 2, (r[1] + r[3]) / 2 + 1), text, font=f, fill=_ink(fill), anchor="mm")
         note_label(r, W)
     d.line([(0, bottom), (W, bottom)], fill=(15, 15, 18), width=2)
