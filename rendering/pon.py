@@ -121,6 +121,18 @@ def _course_name(course: dict) -> str:
     return clean_text(words(course.get("name")), "?")
 
 
+def _flag(d, x: float, y: float, chequered: bool) -> None:
+    """A small flag on a pole: green for the start, chequered for the goal."""
+    d.line([(x, y), (x, y + 22)], fill=TEXT, width=2)
+    if not chequered:
+        d.rectangle([x + 2, y, x + 26, y + 14], fill=(42, 170, 90))
+        return
+    for i in range(4):
+        for j in range(2):
+            fill = (250, 250, 250) if (i + j) % 2 == 0 else (18, 18, 20)
+            d.rectangle([x + 2 + 6 * i, y + 7 * j, x + 7 + 6 * i, y + 6 + 7 * j], fill=fill)
+
+
 def _tile(d, x: float, y: float, w: float, course: dict, current: bool, total: int, names: list[str]) -> None:
     """One course of the circuit, small: index, number, name, throttle numbers."""
     idx = _int(course.get("index"))
@@ -135,13 +147,17 @@ def _tile(d, x: float, y: float, w: float, course: dict, current: bool, total: i
     d.rounded_rectangle([x, y, x + w, y + 34], radius=10, fill=strip)
     d.rectangle([x, y + 20, x + w, y + 34], fill=strip)
     tag = tx("#{k}", k=idx + 1)
-    if idx == 0:
-        tag = tx("#{k} START", k=idx + 1)
-    elif idx == total - 1:
-        tag = tx("#{k} GOAL", k=idx + 1)
+    room = w - (50 if up else 16)
+    if idx in (0, total - 1):  # the words when they fit, else a flag that says it in any language
+        word = tx("#{k} START", k=idx + 1) if idx == 0 else tx("#{k} GOAL", k=idx + 1)
+        if font(SMALL).getlength(word) <= room:
+            tag = word
+        else:
+            fx = x + 14 + font(SMALL).getlength(tag)
+            _flag(d, fx, y + 7, chequered=idx > 0)
     if up:  # the course number at the strip's right end, the name below on up to two lines
         _number_tile(d, x + w - 34, y + 3, _int(course.get("number")), 28)
-    d.text((x + 8, y + 17), fit(tag, SMALL, w - (50 if up else 16)), font=font(SMALL), fill=TEXT, anchor="lm")
+    d.text((x + 8, y + 17), fit(tag, SMALL, room), font=font(SMALL), fill=TEXT, anchor="lm")
     if up:
         for i, line in enumerate(wrap(_course_name(course), SMALL, w - 12, 2)):
             d.text((x + 6, y + 54 + 30 * i), line, font=font(SMALL), fill=ink, anchor="lm")
