@@ -182,6 +182,10 @@ def _wide(ch: str) -> bool:
     return unicodedata.east_asian_width(ch) in "WF"
 
 
+# Characters a Japanese line must not begin with (the common kinsoku set).
+_NO_LINE_START = frozenset("ー、。，．・：；？！」』）］｝〉》ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々ゝゞヽヾ")
+
+
 def _pieces(word: str, f: Any, width: float) -> list[str]:
     """A word as wrap() places it: whole, or, if it is too long and has wide (CJK) characters
     (Japanese puts no spaces between words), cut between characters."""
@@ -190,8 +194,12 @@ def _pieces(word: str, f: Any, width: float) -> list[str]:
     pieces, cur = [], ""
     for ch in word:
         if cur and f.getlength(cur + ch) > width:
-            pieces.append(cur)
-            cur = ch
+            if ch in _NO_LINE_START and len(cur) > 1:  # kinsoku: "ー", "。"... never open a line
+                pieces.append(cur[:-1])
+                cur = cur[-1] + ch
+            else:
+                pieces.append(cur)
+                cur = ch
         else:
             cur += ch
     return pieces + [cur] if cur else pieces
@@ -216,3 +224,65 @@ def wrap(text: str, size: int, width: float, max_lines: int | None = None) -> li
         lines = lines[:max_lines]
         lines[-1] = fit(lines[-1] + " …", size, width)
     return [fit(x, size, width) for x in lines]
+
+
+# -- phone width: what each image's texts and labels look like at Discord's phone preview ------
+
+PHONE_W = 390  # px: the width Discord's phone client shows an image at
+MIN_PHONE_TEXT = 11  # px: the smallest em size a text may have once the image is that wide
+
+# While a `recording()` block runs, every text a renderer draws through `Draw` (and every name
+# label it places with `note_label`) is written down, so tests can measure them honestly.
+_RECORD: ContextVar[list | None] = ContextVar("render_record", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[list[dict]]:
+    """Collect {"kind": "text", "text", "size", "box", "image_w"} for each text drawn and
+    {"kind": "label" or "car", "box", "image_w"} for each placed label / car in this block."""
+    out: list[dict] = []
+    token = _RECORD.set(out)
+    try:
+        yield out
+    finally:
+        _RECORD.reset(token)
+
+
+@contextmanager
+def not_recording() -> Iterator[None]:
+    """Draw something that is not part of the image being recorded (a cached calibration)."""
+    token = _RECORD.set(None)
+    try:
+        yield
+    finally:
+        _RECORD.reset(token)
+
+
+def min_font(width: int) -> int:
+    """The smallest font size an image `width` px wide may use (MIN_PHONE_TEXT at PHONE_W)."""
+    return -(-MIN_PHONE_TEXT * width // PHONE_W)
+
+
+def note_label(box: tuple[float, float, float, float], image_w: int, kind: str = "label") -> None:
+    """Write down a placed name label (or, kind="car", the circle a car fills, as its box)."""
+    rec = _RECORD.get()
+    if rec is not None:
+        rec.append({"kind": kind, "box": tuple(box), "image_w": image_w})
+
+
+def note_text(image_w: int, xy, text: str, fnt: Any, anchor: str | None, stroke: int = 0) -> None:
+    rec = _RECORD.get()
+    if rec is None or not str(text).strip():
+        return
+    size = getattr(fnt, "size", 10)
+    left, top, right, bottom = fnt.getbbox(text, anchor=anchor or "la", stroke_width=stroke)
+    rec.append({"kind": "text", "text": text, "size": size, "image_w": image_w,
+                "box": (xy[0] + left, xy[1] + top, xy[0] + right, xy[1] + bottom)})
+
+
+class Draw(ImageDraw.ImageDraw):
+    """ImageDraw that writes down what it draws while `recording()` is on."""
+
+    def text(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):  # noqa: A002
+        note_text(self.im.size[0], xy, text, font, anchor, int(kwargs.get("stroke_width") or 0))
+        return super().text(xy, text, fill, font, anchor, *args, **kwargs)

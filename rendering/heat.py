@@ -1,9 +1,14 @@
 """Heat images: the race board (channel), a seat's hand (DM) and the final standings.
 
+Designed for Discord's phone preview (390 px wide): 800 px canvases, no text under SMALL px.
+The board is a header, a map zoomed on the cars' part of the circuit (with the whole circuit in
+a corner, the map's window outlined on it), and two-line rows per car. Name labels on the map are
+placed so that they never overlap one another nor hide a car or a corner sign.
+
 Only the engine's views are read (see the keys used below; extra keys are ignored). The circuit
-itself is a cached static layer (rendering/heat_track.py); each board copies it, draws the cars,
-their name labels and the player panel, then maps the picture onto a fixed 256-colour palette
-(built once per circuit) so that PNG encoding stays fast and the file small.
+itself is a cached static layer (rendering/heat_track.py) the map is cut from; each board then
+draws numbers, signs, cars and labels at the map's scale, and maps the picture onto a fixed
+256-colour palette (built once per circuit) so that PNG encoding stays fast and the file small.
 """
 from __future__ import annotations
 
@@ -17,20 +22,27 @@ from PIL import Image, ImageDraw
 from bot.games.text import chain
 from bot.i18n import Msg
 from rendering import heat_track as ht
-from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, clean_text, drawing_in, english, fit, font,
-                              player_name, tx, words, wrap)
+from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, Draw, clean_text, drawing_in, english,
+                              fit, font, not_recording, note_label, note_text, player_name, tx, words, wrap)
 
-W = ht.CANVAS_W
-HEADER_H = 68
-CAPTION_H = 34
-ROW_H = 72
-BOTTOM_PAD = 10
-LABEL_FONT = 24  # car name labels on the circuit
-HAND_HEAD = 96  # hand image: height of the title area above the cards
+W = 800  # Discord's phone preview shows images 390 px wide: every text here is >= min_font(W)
+HEADER_H = 104
+MAP_H = 560  # the zoomed view of the cars' part of the circuit
+CAPTION_H = 44
+ROW_H = 96
+BOTTOM_PAD = 12
+LABEL_FONT = 26  # car name labels on the circuit
+NUMBER_FONT = 24  # space numbers on the circuit
+SMALL = 24  # the smallest text anywhere (min_font(800) is 23)
+ZOOM_MAX = 1.5  # map px per circuit-canvas px at the closest
+LAYER_ZOOM = ZOOM_MAX  # the circuit layer the map is cut from (drawn supersampled: smooth)
+MINI_W = 250  # the whole-circuit overview in a corner of the map
+HAND_HEAD = 262  # hand image: height of the header above the cards
 ROW_ALT = (54, 57, 63)
 WAITING = (255, 214, 10)
 GOLD, SILVER, BRONZE = (255, 200, 40), (200, 205, 215), (205, 127, 50)
 ORANGE = (245, 120, 40)
+CHOSEN = (255, 214, 10)
 
 KIND_STYLE = {  # fill, text
     "speed": ((241, 236, 220), (20, 20, 24)),
@@ -39,12 +51,8 @@ KIND_STYLE = {  # fill, text
     "upgrade": ((20, 140, 130), (255, 255, 255)),
 }
 
-# Panel columns: (caption, centre x)
-NAME_X = 80
-STAT_COLS = [("Lap", 388), ("Gear", 452), ("Heat", 516), ("Hand", 580), ("Deck", 644),
-             ("Discard", 712)]
-PLAYED_X = 770
-SPEED_X = 1222
+# The numbers a car row shows, as "caption value" tags (tx(caption) in the image's locale).
+STAT_COLS = [("Gear", 0), ("Heat", 1)]
 
 
 # ---------------------------------------------------------------- small helpers
@@ -61,7 +69,7 @@ def _text_mask(text: str, size: int, anchor: str, stroke: int) -> tuple[Image.Im
     return mask, left, top
 
 
-class _Draw(ImageDraw.ImageDraw):
+class _Draw(Draw):
     """ImageDraw whose single-colour text comes from cached masks (same look, less time)."""
 
     def __init__(self, image: Image.Image):
@@ -77,6 +85,7 @@ class _Draw(ImageDraw.ImageDraw):
                 or (stroke_width and stroke_fill not in (None, fill))):
             return super().text(xy, text, fill, font, anchor, spacing, align, direction,
                                 features, language, stroke_width, stroke_fill, *args, **kwargs)
+        note_text(self._target.width, xy, text, font, anchor, int(stroke_width))
         mask, left, top = _text_mask(text, size, anchor or "la", int(stroke_width))
         self._target.paste(fill, (int(round(xy[0])) + left, int(round(xy[1])) + top), mask)
 
@@ -168,7 +177,7 @@ def _chip_parts(label) -> list[tuple[str, str]]:
     return parts
 
 
-def _tag(d: ImageDraw.ImageDraw, x: float, y: float, text: str, fill, size: int = 18,
+def _tag(d: ImageDraw.ImageDraw, x: float, y: float, text: str, fill, size: int = SMALL,
          ink=None) -> float:
     """A small rounded tag; returns its width."""
     f = font(size)
@@ -178,14 +187,14 @@ def _tag(d: ImageDraw.ImageDraw, x: float, y: float, text: str, fill, size: int 
     return w
 
 
-def _chip_width(label: str, size: int = 22, h: int = 30) -> float:
+def _chip_width(label: str, size: int = SMALL, h: int = 34) -> float:
     f = font(size)
     return sum(max(h, f.getlength(fit(text, size, 150)) + 16)
                for text, _ in _chip_parts(label)) + 12 * (len(_chip_parts(label)) - 1)
 
 
-def _chip(d: ImageDraw.ImageDraw, x: float, y: float, label: str, size: int = 22,
-          h: int = 30) -> float:
+def _chip(d: ImageDraw.ImageDraw, x: float, y: float, label: str, size: int = SMALL,
+          h: int = 34) -> float:
     """One revealed card (segments joined for a flipped Stress); returns its width."""
     f = font(size)
     x0 = x
@@ -210,11 +219,12 @@ def _encode(image: Image.Image) -> bytes:
 
 # ---------------------------------------------------------------- cars
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=4096)
 def _car_sprite(seat_colour: tuple[int, int, int], heading: int, length: int, width: int
                 ) -> Image.Image:
-    """A top-down car pointing along `heading` (degrees, clockwise from +x), anti-aliased."""
-    k = 4
+    """A top-down car pointing along `heading` (degrees, clockwise from +x), anti-aliased
+    (drawn at twice the size: the rotation of bigger sprites costs more than it shows)."""
+    k = 2
     L, Wd = length * k, width * k
     pad = 3 * k
     im = Image.new("RGBA", (L + 2 * pad, Wd + 2 * pad), (0, 0, 0, 0))
@@ -253,65 +263,92 @@ def _circle_hits(rect, cx, cy, r) -> bool:
     return (cx - nx) ** 2 + (cy - ny) ** 2 < r * r
 
 
-def _place_labels(geo: ht.Geometry, cars: list[tuple[int, float, float, int, str]]) -> dict:
-    """Greedy label placement beside the road: each label takes the cheapest free place.
+LABEL_GAP = 4  # px kept free between two labels
 
-    Costs: distance from the car, covering another label, a car, a speed sign or a spot.
-    cars: (seat, x, y, space, text) in track coordinates, leader first. Returns seat -> rect."""
+
+def place_labels(cars: list[tuple[int, float, float, float, float, str]], area: tuple,
+                 obstacles: list[tuple[float, float, float, float]], keep_out: list[tuple],
+                 car_r: float, road: float) -> dict[int, tuple]:
+    """Name labels that never overlap one another: each takes the cheapest free place.
+
+    cars: (seat, x, y, nx, ny, text) in map pixels, (nx, ny) the road's normal there, leader
+    first. area: (x0, y0, x1, y1) the labels must stay inside. obstacles: (x, y, r, penalty)
+    circles a label should not cover (cars, signs); keep_out: rectangles it must not touch.
+    Near places beside the road are tried first, then anywhere in the area, nearest first; a
+    place overlapping a label already placed is never taken. Returns seat -> rect."""
     f = font(LABEL_FONT)
     placed: dict[int, tuple] = {}
-    spot_r = geo.tile[1] * 0.55
-    car_r = geo.tile[0] * 0.55
-    hw = geo.half_width
-    obstacles = [(x2, y2, car_r, 500.0) for _, x2, y2, *_ in cars]
-    obstacles += [(sx, sy, ht.SIGN_R + 2, 300.0) for sx, sy, _ in geo.signs]
-    for seat, x, y, space, text in cars:
-        w, h = f.getlength(text) + 18, LABEL_FONT + 10
-        nx, ny = geo.normal(space)
+    h = LABEL_FONT + 14
+    ax0, ay0, ax1, ay1 = area
+
+    blockers = list(keep_out)
+
+    def free(rect) -> bool:
+        if rect[0] < ax0 or rect[1] < ay0 or rect[2] > ax1 or rect[3] > ay1:
+            return False
+        x0, y0, x1, y1 = rect[0] - LABEL_GAP, rect[1] - LABEL_GAP, rect[2] + LABEL_GAP, rect[3] + LABEL_GAP
+        for o in blockers:
+            if x0 < o[2] and o[0] < x1 and y0 < o[3] and o[1] < y1:
+                return False
+        return True
+
+    for seat, x, y, nx, ny, text in cars:
+        w = f.getlength(text) + 20
         dx, dy = -ny, nx
-        cx0, cy0 = geo.centre[space]
-        own_side = 1 if (x - cx0) * nx + (y - cy0) * ny >= 0 else -1
         others = [(x2, y2) for s2, x2, y2, *_ in cars if s2 != seat]
-        near = [(sx, sy, spot_r, 60.0) for sx, sy, _ in geo.spots.values()
-                if abs(sx - x) < 240 and abs(sy - y) < 240]
-        near += [o for o in obstacles if abs(o[0] - x) < 260 and abs(o[1] - y) < 260]
-        candidates = sorted(
-            (0.5 * dist + 0.3 * abs(along), dist, side, along)
-            for dist in (hw + 20, hw + 44, hw + 72, hw + 104, hw + 140, hw + 180)
-            for side in (1, -1) for along in (0, 26, -26, 52, -52, 80, -80, 110, -110))
+        near = [o for o in obstacles if abs(o[0] - x) < 400 and abs(o[1] - y) < 400]
+        signs = [o for o in obstacles if o[3] < 500]  # (cars are 500: checked above as cars)
+        ring = sorted(
+            (0.5 * dist + 0.3 * abs(along), side * nx * dist + dx * along,
+             side * ny * dist + dy * along)
+            for dist in (road + 22, road + 48, road + 78, road + 112, road + 150, road + 195)
+            for side in (1, -1) for along in (0, 30, -30, 60, -60, 95, -95, 130, -130))
         best = None
-        for base, dist, side, along in candidates:
+        for base, ox, oy in ring:
             if best is not None and base >= best[0]:
                 break  # every later candidate starts dearer than the best found
-            cx = x + side * nx * dist + dx * along
-            cy = y + side * ny * dist + dy * along
+            cx, cy = x + ox, y + oy
             rect = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-            if rect[0] < 4 or rect[1] < 4 or rect[2] > geo.width - 4 \
-                    or rect[3] > geo.height - 4:
-                continue
-            cost = base + sum(_rect_overlap(rect, o) for o in placed.values()) * 2.0
-            if side != own_side:
-                cost += 45  # the label sits on the side of the car's own lane when it can
-            # the leader line must not run across another car
+            if not free(rect) or _circle_hits(rect, x, y, car_r) \
+                    or any(_circle_hits(rect, px, py, car_r) for px, py in others) \
+                    or any(_circle_hits(rect, px, py, r) for px, py, r, _ in signs):
+                continue  # a label never hides a car or a corner's sign
+            cost = base
             lx, ly = min(max(x, rect[0]), rect[2]), min(max(y, rect[1]), rect[3])
-            for ox, oy in others:
-                if _segment_dist(x, y, lx, ly, ox, oy) < car_r * 0.75:
+            for px, py in others:  # the leader line must not run across another car
+                if _segment_dist(x, y, lx, ly, px, py) < car_r * 0.75:
                     cost += 400
-            for ox, oy, r, penalty in near:
-                if rect[0] - r < ox < rect[2] + r and rect[1] - r < oy < rect[3] + r \
-                        and _circle_hits(rect, ox, oy, r):
+            for px, py, r, penalty in near:
+                if _circle_hits(rect, px, py, r):
                     cost += penalty
             if best is None or cost < best[0]:
                 best = (cost, rect)
-        if best is None:  # nowhere inside the area: sit on the car
-            cx = min(max(x, w / 2 + 4), geo.width - w / 2 - 4)
-            cy = min(max(y - 30, h / 2 + 4), geo.height - h / 2 - 4)
-            best = (0, (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
+        if best is None:  # crowded: the nearest free place anywhere in the area
+            step = 16
+            spots = sorted(
+                (math.hypot(cx - x, cy - y), cx, cy)
+                for cx in range(int(ax0 + w / 2), int(ax1 - w / 2), step)
+                for cy in range(int(ay0 + h / 2), int(ay1 - h / 2), step))
+            for _, cx, cy in spots:
+                rect = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+                if free(rect) and not any(_circle_hits(rect, px, py, car_r) for px, py in others + [(x, y)]) \
+                        and not any(_circle_hits(rect, px, py, r) for px, py, r, _ in signs):
+                    best = (0, rect)
+                    break
+            else:
+                for _, cx, cy in spots:
+                    rect = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+                    if free(rect):
+                        best = (0, rect)
+                        break
+        if best is None:  # no room at all (cannot happen with six cars on the map)
+            best = (0, (ax0, ay0, ax0 + w, ay0 + h))
         placed[seat] = best[1]
+        blockers.append(best[1])
     return placed
 
 
-# ---------------------------------------------------------------- static base and palette
+# ---------------------------------------------------------------- the map: a zoomed inset
 
 def _corners_key(view: dict, circuit: ht.Circuit | None) -> tuple[tuple[int, int], ...]:
     corners = []
@@ -323,35 +360,209 @@ def _corners_key(view: dict, circuit: ht.Circuit | None) -> tuple[tuple[int, int
     return tuple(corners)
 
 
-def _track(view: dict) -> tuple[Image.Image, ht.Geometry]:
-    return ht.track_layer(*_board_key(view))
+def _geo(view: dict) -> ht.Geometry:
+    return ht.geometry(*_board_key(view))
 
 
-MIN_BASE_ROWS = 6  # Heat seats up to 6 cars; a base this tall serves every smaller race
+class Inset:
+    """The map: circuit-canvas coordinates (x, y) -> image pixels (x0, y0 the window's corner,
+    z pixels per canvas px, `top` the map's top in the image)."""
+
+    def __init__(self, x0: float, y0: float, z: float, top: int):
+        self.x0, self.y0, self.z, self.top = x0, y0, z, top
+
+    def px(self, x: float, y: float) -> tuple[float, float]:
+        return (x - self.x0) * self.z, (y - self.y0) * self.z + self.top
+
+    def window(self) -> tuple[float, float, float, float]:
+        return self.x0, self.y0, self.x0 + W / self.z, self.y0 + MAP_H / self.z
+
+
+def _car_spots(view: dict, geo: ht.Geometry, cars: dict, order: list[int]) -> list[tuple]:
+    """(seat, x, y, space, heading) in canvas coordinates of every car still racing; two cars
+    given the same spot are nudged apart so that neither hides the other."""
+    out, used = [], {}
+    for seat in order:
+        car = cars[seat]
+        if car.get("finished"):
+            continue
+        space = (_int(car.get("space"), 1) - 1) % geo.circuit.spaces + 1
+        lane = 2 if _int(car.get("lane"), 1) == 2 else 1
+        x, y, a = geo.spot(space, lane)
+        nudge = used.get((space, lane), 0)
+        used[(space, lane)] = nudge + 1
+        if nudge:
+            nx, ny = geo.normal(space)
+            x, y = x + nx * 8 * nudge, y + ny * 8 * nudge
+        out.append((seat, x, y, space, a))
+    return out
+
+
+def _next_line(geo: ht.Geometry, space: int, within: int = 6) -> tuple[float, float] | None:
+    """The sign of the first corner line at most `within` spaces ahead of `space`."""
+    n = geo.circuit.spaces
+    for (cs, _), sign in zip([c for c in geo.corners if 1 <= c[0] <= n], geo.signs):
+        if (cs - space) % n < within:
+            return sign[0], sign[1]
+    return None
+
+
+def _inset(view: dict, geo: ht.Geometry, spots: list[tuple]) -> Inset:
+    """The closest view (at most ZOOM_MAX) that shows every racing car with room for its
+    label, and the next corner line ahead of the leader when it is near; the whole circuit
+    when the cars are spread round it."""
+    fit_all = min(W / geo.width, MAP_H / geo.height)
+    if spots:
+        pts = [(x, y) for _, x, y, _, _ in spots]
+        ahead = _next_line(geo, spots[0][3])
+        if ahead:
+            pts.append(ahead)
+        margin = 120  # px around the cars, for the labels
+    else:  # nobody on the circuit: all of it
+        pts = [(0, 0), (geo.width, geo.height)]
+        margin = 0
+    x0, x1 = min(p[0] for p in pts), max(p[0] for p in pts)
+    y0, y1 = min(p[1] for p in pts), max(p[1] for p in pts)
+    z = min(ZOOM_MAX, (W - 2 * margin) / max(1.0, x1 - x0), (MAP_H - 2 * margin) / max(1.0, y1 - y0))
+    z = max(z, fit_all)
+    ww, wh = W / z, MAP_H / z
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    left = min(max(cx - ww / 2, 0), geo.width - ww) if ww < geo.width else (geo.width - ww) / 2
+    top = min(max(cy - wh / 2, 0), geo.height - wh) if wh < geo.height else (geo.height - wh) / 2
+    return Inset(left, top, z, HEADER_H)
+
+
+def _layout(view: dict) -> tuple[ht.Geometry, dict, list[int], list[tuple], Inset]:
+    geo = _geo(view)
+    cars = _cars(view)
+    order = _race_order(view, cars)
+    spots = _car_spots(view, geo, cars, order)
+    return geo, cars, order, spots, _inset(view, geo, spots)
+
+
+def _map_image(key: tuple, inset: Inset) -> Image.Image:
+    """The circuit under the map window, shrunk from the big layer (field colour outside it)."""
+    layer, _ = ht.track_layer(*key, LAYER_ZOOM, False)
+    k = LAYER_ZOOM
+    wx0, wy0, wx1, wy1 = inset.window()
+    s = inset.z / k
+    ix0, iy0 = max(0.0, wx0 * k), max(0.0, wy0 * k)
+    ix1, iy1 = min(float(layer.width), wx1 * k), min(float(layer.height), wy1 * k)
+    out = Image.new("RGB", (W, MAP_H), ht.FIELD)
+    size = (max(1, round((ix1 - ix0) * s)), max(1, round((iy1 - iy0) * s)))
+    part = layer.resize(size, Image.Resampling.BOX, box=(ix0, iy0, ix1, iy1))
+    out.paste(part, (round((ix0 - wx0 * k) * s), round((iy0 - wy0 * k) * s)))
+    return out
 
 
 @lru_cache(maxsize=12)
-def _base(key: str, spaces: int, corners: tuple, rows: int = MIN_BASE_ROWS) -> Image.Image:
-    """Whole-board background for up to `rows` cars: header band, circuit, panel band with
-    alternate row shading (no text). Renders crop it to their own height, which copies it."""
-    layer, geo = ht.track_layer(key, spaces, corners)
-    height = HEADER_H + geo.height + CAPTION_H + rows * ROW_H + BOTTOM_PAD
-    im = Image.new("RGB", (W, height), BACKGROUND)
-    im.paste(layer, (0, HEADER_H))
-    d = ImageDraw.Draw(im)
-    y = HEADER_H + geo.height
-    d.rectangle([0, y, W, height], fill=PANEL)
-    for i in range(rows):
-        if i % 2:
-            top = y + CAPTION_H + i * ROW_H
-            d.rectangle([0, top, W, top + ROW_H - 1], fill=ROW_ALT)
-    return im
+def _mini_layer(key: str, spaces: int, corners: tuple) -> Image.Image:
+    layer, geo = ht.track_layer(key, spaces, corners, 1.0, False)
+    h = round(MINI_W * geo.height / geo.width)
+    return layer.resize((MINI_W, h), Image.Resampling.LANCZOS)
 
+
+def _draw_sign(d, x: float, y: float, speed: int, z: float) -> None:
+    """A corner's speed-limit sign: white disc, red ring, black number (SMALL type at least)."""
+    r = max(ht.SIGN_R * z, 24)
+    d.ellipse([x - r, y - r, x + r, y + r], fill=ht.SIGN_RED, outline=ht.BLACK, width=2)
+    ri = r * 0.74
+    d.ellipse([x - ri, y - ri, x + ri, y + ri], fill=ht.WHITE)
+    size = max(SMALL, int(r * (1.0 if speed < 10 else 0.85)))
+    d.text((x, y + 1), str(speed), font=font(size), fill=ht.BLACK, anchor="mm", stroke_width=1,
+           stroke_fill=ht.BLACK)
+
+
+def _draw_map(im, d, view, key, geo, cars, order, spots, inset, names) -> None:
+    im.paste(_map_image(key, inset), (0, HEADER_H))
+    z = inset.z
+    top, bottom = HEADER_H, HEADER_H + MAP_H
+
+    def inside(x, y, pad=0) -> bool:
+        return -pad <= x <= W + pad and top - pad <= y <= bottom + pad
+
+    # space numbers, spaced so that they never touch
+    step = max(1, math.ceil((NUMBER_FONT * 1.6) / max(1.0, geo.tile[0] * z)))
+    nf = font(NUMBER_FONT)
+    n = geo.circuit.spaces
+    for s in range(1, n + 1):
+        if s % step and s != 1:
+            continue
+        x, y = inset.px(*geo.centre[s])
+        if inside(x, y, -14):
+            d.text((x, y), str(s), font=nf, fill=(225, 228, 235), anchor="mm")
+    signs = []
+    for sx, sy, speed in geo.signs:
+        x, y = inset.px(sx, sy)
+        if inside(x, y, 30):
+            _draw_sign(d, x, y, speed, z)
+            signs.append((x, y, max(ht.SIGN_R * z, 24) + 2, 300.0))
+    # the whole circuit in the corner that hides the fewest cars, unless the map is all of it
+    wx0, wy0, wx1, wy1 = inset.window()
+    mini = _mini_layer(*key)
+    car_px = [inset.px(x, y) for _, x, y, _, _ in spots]
+    keep_out = []
+    if (wx1 - wx0) * (wy1 - wy0) < 0.6 * geo.width * geo.height:
+        mw, mh = mini.size
+        boxes = [(W - mw - 10, top + 10), (10, top + 10), (W - mw - 10, bottom - mh - 10),
+                 (10, bottom - mh - 10)]
+        hidden = [(x, y, 3) for x, y in car_px] + [(x, y, 1) for x, y, _, _ in signs]
+        mx, my = min(boxes, key=lambda b: sum(
+            k for x, y, k in hidden if b[0] - 60 < x < b[0] + mw + 60 and b[1] - 60 < y < b[1] + mh + 60))
+        d.rectangle([mx - 3, my - 3, mx + mw + 2, my + mh + 2], fill=(15, 15, 18))
+        im.paste(mini, (mx, my))
+        ks = mw / geo.width
+        d.rectangle([mx + max(0, wx0) * ks, my + max(0, wy0) * ks,
+                     mx + min(geo.width, wx1) * ks, my + min(geo.height, wy1) * ks],
+                    outline=(255, 255, 255), width=2)
+        for seat, x, y, _, _ in reversed(spots):
+            d.ellipse([mx + x * ks - 5, my + y * ks - 5, mx + x * ks + 5, my + y * ks + 5],
+                      fill=_colour(seat), outline=(15, 15, 18))
+        keep_out.append((mx - 3, my - 3, mx + mw + 3, my + mh + 3))
+    # cars, their name labels and the lines between them
+    # sprite sizes in steps of 4 px, so that the rotated sprites are cached across zooms
+    length = max(8, int(round((geo.tile[0] * z + 4) / 4)) * 4)
+    width = max(6, int(round(length * (geo.tile[1] + 3) / (geo.tile[0] + 4))))
+    car_r = geo.tile[0] * z * 0.55
+    entries = []
+    for seat, x, y, space, _ in spots:
+        px, py = inset.px(x, y)
+        nx, ny = geo.normal(space)
+        entries.append((seat, px, py, nx, ny, _short(player_name(names, seat))))
+    obstacles = [(px, py, car_r, 500.0) for _, px, py, *_ in entries] + signs
+    labels = place_labels(entries, (4, top + 4, W - 4, bottom - 4), obstacles, keep_out, car_r,
+                          geo.half_width * z)
+    for seat, px, py, *_ in entries:
+        note_label((px - car_r, py - car_r, px + car_r, py + car_r), W, "car")
+        r = labels[seat]
+        lx, ly = min(max(px, r[0]), r[2]), min(max(py, r[1]), r[3])
+        d.line([(px, py), (lx, ly)], fill=(15, 15, 18), width=6)
+        d.line([(px, py), (lx, ly)], fill=_colour(seat), width=3)
+    deciding = set(view.get("waiting_for") or []) if view.get("phase") == "decide" else set()
+    for seat, px, py, *_ in entries:  # the car that has a decision to make: a yellow halo
+        if seat in deciding:
+            r = car_r + 6
+            d.ellipse([px - r, py - r, px + r, py + r], outline=WAITING, width=5)
+    for (seat, px, py, *_), (_, _, _, _, a) in zip(reversed(entries), reversed(spots)):
+        sprite = _car_sprite(_colour(seat), int(round(a / 5.0)) * 5 % 360, length, width)
+        im.paste(sprite, (int(round(px - sprite.width / 2)), int(round(py - sprite.height / 2))), sprite)
+    f = font(LABEL_FONT)
+    for seat, px, py, _, _, text in entries:
+        r = labels[seat]
+        fill = _colour(seat)
+        d.rounded_rectangle(list(r), radius=8, fill=fill, outline=WAITING if seat in deciding else (15, 15, 18),
+                            width=4 if seat in deciding else 2)
+        d.text(((r[0] + r[2]) / 2, (r[1] + r[3]) / 2 + 1), text, font=f, fill=_ink(fill), anchor="mm")
+        note_label(r, W)
+    d.line([(0, bottom), (W, bottom)], fill=(15, 15, 18), width=2)
+
+
+# ---------------------------------------------------------------- palette
 
 _KEY_COLOURS = [BACKGROUND, PANEL, ROW_ALT, TEXT, MUTED, (255, 255, 255), (20, 20, 24),
-                (15, 15, 18), (25, 28, 34), WAITING, GOLD, SILVER, BRONZE, ORANGE,
+                (15, 15, 18), (25, 28, 34), WAITING, GOLD, SILVER, BRONZE, ORANGE, (70, 74, 82),
                 ht.FIELD, ht.KERB, ht.ASPHALT, ht.TILE, ht.TILE_EDGE, ht.NUMBER, ht.SIGN_RED,
-                ht.WHITE, ht.BLACK, ht.FLOODED, ht.TUNNEL]
+                ht.WHITE, ht.BLACK, ht.FLOODED, ht.TUNNEL, (225, 228, 235), (40, 42, 46)]
 _KEY_COLOURS += list(PLAYER_COLOURS) + [s[0] for s in KIND_STYLE.values()]
 
 
@@ -359,8 +570,9 @@ _KEY_COLOURS += list(PLAYER_COLOURS) + [s[0] for s in KIND_STYLE.values()]
 def _palette(key: str, spaces: int, corners: tuple) -> Image.Image:
     """A fixed 256-colour palette for one circuit: the exact UI colours first, then the most
     useful blends found in a sample board drawn with every player colour and element."""
-    sample = _draw_board(_calibration_view(key, spaces, corners), [
-        "Alice", "Bob", "Chandra", "Dmitri", "Eve", "Fumiko"])
+    with not_recording():
+        sample = _draw_board(_calibration_view(key, spaces, corners), [
+            "Alice", "Bob", "Chandra", "Dmitri", "Eve", "Fumiko"])
     keys = list(dict.fromkeys(tuple(c) for c in _KEY_COLOURS))
     rest = sample.quantize(256 - len(keys), method=Image.Quantize.FASTOCTREE)
     flat_rest = rest.getpalette()[: 3 * (256 - len(keys))]
@@ -382,8 +594,8 @@ def _calibration_view(key: str, spaces: int, corners: tuple) -> dict:
     labels = [["Speed 1", "Speed 2", "Heat", "Stress \u2192 Speed 4"], ["Speed 4", "Speed 3"],
               ["Upgrade 0", "Upgrade 5"], ["Heat"], ["Stress \u2192 Heat"],
               ["Speed 2", "Speed 2", "Speed 3"]]
+    c = corners[0][0] if corners else 5
     for seat in range(6):
-        c = corners[seat % len(corners)][0] if corners else 5 + seat * 7
         cars.append({
             "seat": seat, "space": (c - seat // 2 - 1) % n + 1, "lane": 1 + seat % 2, "lap": 1,
             "finished": seat == 5, "place": 1 if seat == 5 else None, "gear": 1 + seat % 4,
@@ -400,8 +612,8 @@ def _calibration_view(key: str, spaces: int, corners: tuple) -> dict:
 # ---------------------------------------------------------------- the board
 
 def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
-    """The public race board as PNG bytes: circuit with cars, header, one panel row per car;
-    its texts in `locale`."""
+    """The public race board as PNG bytes: header, a zoomed map of the cars' part of the
+    circuit (with the whole circuit in a corner), one row per car; its texts in `locale`."""
     key, spaces, corners = _board_key(view)
     with drawing_in(locale):
         image = _draw_board(view, names)
@@ -410,7 +622,7 @@ def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
 
 
 def _board_key(view: dict) -> tuple[str, int, tuple]:
-    """(circuit key, spaces, corners): what the static layer and the palette are cached by."""
+    """(circuit key, spaces, corners): what the static layers and the palette are cached by."""
     name = view.get("track_name")
     key = ht.resolve_key(view.get("track"), view.get("circuit"), english(name) if name is not None else None)
     circuit = ht.load_circuit(key)
@@ -418,95 +630,30 @@ def _board_key(view: dict) -> tuple[str, int, tuple]:
     return key, spaces, _corners_key(view, circuit)
 
 
-def board_spot(view: dict, space: int, lane: int) -> tuple[int, int]:
-    """Canvas pixel of a spot's centre on the board image (used by tests and tools)."""
-    _, geo = _track(view)
-    x, y, _ = geo.spot(space, lane)
-    return int(round(x)), int(round(y + HEADER_H))
+def board_spot(view: dict, space: int, lane: int) -> tuple[int, int] | None:
+    """Image pixel of a spot's centre on this view's board, None when it is off the map
+    (used by tests and tools)."""
+    geo, _, _, _, inset = _layout(view)
+    x, y = inset.px(*geo.spot(space, lane)[:2])
+    if not (0 <= x < W and HEADER_H <= y < HEADER_H + MAP_H):
+        return None
+    return int(round(x)), int(round(y))
+
+
+def board_size(rows: int) -> tuple[int, int]:
+    return W, HEADER_H + MAP_H + CAPTION_H + max(1, rows) * ROW_H + BOTTOM_PAD
 
 
 def _draw_board(view: dict, names: list[str]) -> Image.Image:
-    key, spaces, corners = _board_key(view)
-    _, geo = ht.track_layer(key, spaces, corners)
-    cars = _cars(view)
-    order = _race_order(view, cars)
+    key = _board_key(view)
+    geo, cars, order, spots, inset = _layout(view)
     rows = max(1, len(order))
-    base = _base(key, spaces, corners, max(rows, MIN_BASE_ROWS))
-    im = base.crop((0, 0, W, HEADER_H + geo.height + CAPTION_H + rows * ROW_H + BOTTOM_PAD))
+    im = Image.new("RGB", board_size(rows), BACKGROUND)
     d = _Draw(im)
-    _draw_cars(im, d, geo, (key, spaces, corners), cars, order, names)
+    _draw_map(im, d, view, key, geo, cars, order, spots, inset, names)
     _draw_header(d, view, cars, order, names)
-    _draw_panel(d, view, cars, order, names, HEADER_H + geo.height)
+    _draw_panel(d, view, cars, order, names, HEADER_H + MAP_H)
     return im
-
-
-def _draw_cars(im, d, geo, layer_key, cars, order, names) -> None:
-    top = HEADER_H
-    on_track = []
-    used: dict[tuple[int, int], int] = {}
-    for seat in order:
-        car = cars[seat]
-        if car.get("finished"):
-            continue
-        space = (_int(car.get("space"), 1) - 1) % geo.circuit.spaces + 1
-        lane = 2 if _int(car.get("lane"), 1) == 2 else 1
-        x, y, a = geo.spot(space, lane)
-        nudge = used.get((space, lane), 0)  # never hide a car completely behind another
-        used[(space, lane)] = nudge + 1
-        if nudge:
-            nx, ny = geo.normal(space)
-            x, y = x + nx * 8 * nudge, y + ny * 8 * nudge
-        on_track.append((seat, x, y, space, _short(player_name(names, seat)), a))
-    finished = [s for s in order if cars[s].get("finished")]
-    if finished:  # under the cars, so that it never hides one
-        _draw_finish_box(d, layer_key, finished, cars, names)
-    labels = _place_labels(geo, [c[:5] for c in on_track])
-    length = int(round(geo.tile[0] + 4))
-    width = int(round(geo.tile[1] + 3))
-    # leader lines under everything, then the cars, then the name labels
-    for seat, x, y, *_ in on_track:
-        r = labels[seat]
-        lx = min(max(x, r[0]), r[2])
-        ly = min(max(y, r[1]), r[3])
-        d.line([(x, y + top), (lx, ly + top)], fill=(15, 15, 18), width=6)
-        d.line([(x, y + top), (lx, ly + top)], fill=_colour(seat), width=3)
-    for seat, x, y, _, _, a in reversed(on_track):
-        sprite = _car_sprite(_colour(seat), int(round(a / 5.0)) * 5 % 360, length, width)
-        corner = (int(round(x - sprite.width / 2)), int(round(y + top - sprite.height / 2)))
-        im.paste(sprite, corner, sprite)
-    f = font(LABEL_FONT)
-    for seat, x, y, _, text, _ in on_track:
-        r = labels[seat]
-        fill = _colour(seat)
-        d.rounded_rectangle([r[0], r[1] + top, r[2], r[3] + top], radius=8, fill=fill,
-                            outline=(15, 15, 18), width=2)
-        d.text(((r[0] + r[2]) / 2, (r[1] + r[3]) / 2 + top + 1), text, font=f, fill=_ink(fill),
-               anchor="mm")
-
-
-def _draw_finish_box(d, layer_key, finished, cars, names) -> None:
-    rows = finished[:8]
-    shown = [fit(player_name(names, seat), 22, 180) for seat in rows]
-    bw = int(max(200, 118 + max(font(22).getlength(n) for n in shown)))
-    bw += -bw % 40  # a few sizes only: each size's free place is searched once, then cached
-    bh = 58 + 34 * len(rows)
-    x, y = ht.free_box(*layer_key, bw, bh)
-    y += HEADER_H
-    d.rounded_rectangle([x, y, x + bw, y + bh], radius=10, fill=(24, 26, 29),
-                        outline=(15, 15, 18), width=2)
-    for i in range(int((bw - 20) // 12)):  # a chequered strip on top
-        for j in range(2):
-            c = (240, 240, 240) if (i + j) % 2 == 0 else (24, 26, 29)
-            d.rectangle([x + 10 + i * 12, y + 8 + j * 6, x + 21 + i * 12, y + 13 + j * 6], fill=c)
-    d.text((x + 14, y + 36), tx("Finished"), font=font(22), fill=TEXT, anchor="lm")
-    for i, seat in enumerate(rows):
-        yy = y + 52 + i * 34
-        place = _int(cars[seat].get("place"), 0)
-        d.text((x + 14, yy + 12), _ordinal(place) if place else "-", font=font(22),
-               fill=TEXT, anchor="lm")
-        d.rounded_rectangle([x + 70, yy, x + 94, yy + 24], radius=5, fill=_colour(seat),
-                            outline=(15, 15, 18))
-        d.text((x + 104, yy + 12), shown[i], font=font(22), fill=TEXT, anchor="lm")
 
 
 def _leader_lap(view: dict, cars: dict, order: list[int]) -> int:
@@ -520,12 +667,14 @@ def _leader_lap(view: dict, cars: dict, order: list[int]) -> int:
 def _draw_header(d, view, cars, order, names) -> None:
     laps = max(1, _int(view.get("laps"), 1))
     title = clean_text(words(view.get("track_name")) or view.get("track") or "Heat", "Heat")
-    d.text((20, HEADER_H / 2), title, font=font(36), fill=TEXT, anchor="lm",
-           stroke_width=1, stroke_fill=TEXT)
+    title = fit(title, 36, 360)
+    d.text((20, 32), title, font=font(36), fill=TEXT, anchor="lm", stroke_width=1, stroke_fill=TEXT)
     x = 32 + font(36).getlength(title) + 4
     for text in (tx("Lap {lap}/{laps}", lap=_leader_lap(view, cars, order), laps=laps),
                  tx("Round {n}", n=_int(view.get("round"), 1))):
-        x += _tag(d, x, HEADER_H / 2 - 18, text, (70, 74, 82), size=26, ink=TEXT) + 10
+        if x + font(26).getlength(text) + 14 > W - 10:
+            break
+        x += _tag(d, x, 14, text, (70, 74, 82), size=26, ink=TEXT) + 10
     phase = view.get("phase")
     waiting = [s for s in (view.get("waiting_for") or []) if isinstance(s, int)]
     if phase == "over":
@@ -542,29 +691,25 @@ def _draw_header(d, view, cars, order, names) -> None:
         colour = WAITING
     else:
         text, colour = tx("Resolving"), TEXT
-    text = fit(clean_text(text), 28, W - x - 40)
-    d.text((W - 20, HEADER_H / 2), text, font=font(28), fill=colour, anchor="rm")
+    d.text((20, 78), fit(clean_text(text), 28, W - 40), font=font(28), fill=colour, anchor="lm")
 
 
 def _draw_panel(d, view, cars, order, names, y0) -> None:
-    cap = font(19)
+    cap = font(SMALL)
     cy = y0 + CAPTION_H / 2 + 2
-    d.text((20, cy), tx("Pos"), font=cap, fill=MUTED, anchor="lm")
-    d.text((NAME_X, cy), tx("Driver"), font=cap, fill=MUTED, anchor="lm")
-    for caption, x in STAT_COLS:
-        d.text((x, cy), tx(caption), font=cap, fill=MUTED, anchor="mm")
+    d.rectangle([0, y0, W, y0 + CAPTION_H + len(order) * ROW_H + BOTTOM_PAD], fill=PANEL)
     phase = view.get("phase")
     # While cards are being chosen, what is shown is the previous round's play.
     played = tx("Played last round") if phase == "submit" else tx("Played this round")
-    d.text((PLAYED_X, cy), played, font=cap, fill=MUTED, anchor="lm")
-    d.text((SPEED_X, cy), tx("Speed"), font=cap, fill=MUTED, anchor="mm")
+    d.text((84, cy), played, font=cap, fill=MUTED, anchor="lm")
+    d.text((W - 20, cy), tx("Speed"), font=cap, fill=MUTED, anchor="rm")
     waiting = set(s for s in (view.get("waiting_for") or []) if isinstance(s, int))
-    laps = max(1, _int(view.get("laps"), 1))
-    value_font = font(30)
     for i, seat in enumerate(order):
         car = cars[seat]
         top = y0 + CAPTION_H + i * ROW_H
         mid = top + ROW_H / 2
+        if i % 2:
+            d.rectangle([0, top, W, top + ROW_H - 1], fill=ROW_ALT)
         if seat in waiting and phase != "over":
             d.rectangle([0, top, 6, top + ROW_H - 1], fill=WAITING)
         # position badge (finishing place once finished)
@@ -572,128 +717,176 @@ def _draw_panel(d, view, cars, order, names, y0) -> None:
         place = _int(car.get("place"), 0) if car.get("finished") or phase == "over" else 0
         badge = _ordinal(place) if place else str(i + 1)
         ring = {1: GOLD, 2: SILVER, 3: BRONZE}.get(place)
-        d.rounded_rectangle([14, mid - 26, 68, mid + 26], radius=10, fill=fill,
+        d.rounded_rectangle([12, mid - 28, 70, mid + 28], radius=10, fill=fill,
                             outline=ring or (15, 15, 18), width=4 if ring else 2)
-        d.text((41, mid + 1), badge, font=font(26 if len(badge) < 3 else 21),
+        d.text((41, mid + 1), badge, font=font(30 if len(badge) < 3 else SMALL),
                fill=_ink(fill), anchor="mm")
-        # name and status tags
+        # line 1: name and what happened to the car
         tags = []
         if car.get("finished") and phase != "over":
             tags.append((tx("finished"), (240, 240, 240)))
         if car.get("spun"):
             tags.append((tx("spun out"), (214, 40, 40)))
-        if _int(car.get("heat_paid")):
-            tags.append((tx("+{n} heat", n=_int(car.get("heat_paid"))), ORANGE))
+        if _int(car.get("heat_paid")):  # Heat that left the engine: paid, not gained
+            tags.append((tx("paid {n} Heat", n=_int(car.get("heat_paid"))), ORANGE))
         if car.get("slipstreamed"):
             tags.append((tx("slipstream"), (60, 140, 230)))
         if car.get("adrenaline"):
             tags.append((tx("adrenaline"), (42, 170, 90)))
         if seat in waiting and phase == "decide":
             tags.insert(0, (tx("to decide"), WAITING))
-        if phase == "submit" and car.get("submitted") and not car.get("finished") \
-                and car.get("revealed"):  # (with nothing revealed the column says it)
-            tags.insert(0, (tx("cards chosen"), (110, 210, 130)))
-        d.text((NAME_X, top + 22 if tags else mid), fit(player_name(names, seat), 28, 268),
-               font=font(28), fill=TEXT, anchor="lm")
-        tag_x = NAME_X
+        name = fit(player_name(names, seat), 30, 300)
+        d.text((84, top + 26), name, font=font(30), fill=TEXT, anchor="lm")
+        tag_x = 84 + font(30).getlength(name) + 12
+        right = W - 110
         for text, colour in tags:
-            if tag_x + font(18).getlength(text) + 14 > STAT_COLS[0][1] - 30:
+            w = font(SMALL).getlength(text) + 14
+            if tag_x + w > right:
                 break
-            tag_x += _tag(d, tag_x, top + 40, text, colour, size=18) + 6
-        # numbers
-        lap = min(max(_int(car.get("lap"), 1), 1), laps)
-        values = [(f"{lap}/{laps}" if not car.get("finished") else "-", TEXT),
-                  (str(_int(car.get("gear"), 1)), TEXT),
-                  (str(_int(car.get("engine_heat"))), ORANGE),
-                  (str(_int(car.get("hand_count"))), TEXT),
-                  (str(_int(car.get("deck_count"))), TEXT),
-                  (str(_int(car.get("discard_count"))), TEXT)]
-        for (caption, x), (text, colour) in zip(STAT_COLS, values):
-            d.text((x, mid), text, font=font(26) if "/" in text else value_font, fill=colour,
-                   anchor="mm")
-        # revealed cards, or the submission state while cards are being chosen
+            tag_x += _tag(d, tag_x, top + 9, text, colour) + 6
+        # line 2: gear, engine Heat, and the cards played
+        x = 84
+        gear = _int(car.get("gear"), 1)
+        x += _tag(d, x, top + 52, tx("Gear {n}", n=gear), (70, 74, 82), ink=TEXT) + 6
+        x += _tag(d, x, top + 52, tx("Heat {n}", n=_int(car.get("engine_heat"))), (96, 52, 30),
+                  ink=(255, 190, 150)) + 12
         revealed = list(car.get("revealed") or [])
         if revealed:
-            widths = [_chip_width(v) + 6 for v in revealed]
-            one_line = PLAYED_X + sum(widths) <= SPEED_X - 44
-            x, y = PLAYED_X, (mid - 15 if one_line else top + 5)
-            for label, w in zip(revealed, widths):
-                if x + w > SPEED_X - 44:
-                    if y > top + 10:
-                        break
-                    x, y = PLAYED_X, top + 38
-                x += _chip(d, x, y, label) + 6
+            for label in revealed:
+                w = _chip_width(label) + 6
+                if x + w > right:
+                    d.text((x, top + 69), "…", font=font(SMALL), fill=TEXT, anchor="lm")
+                    break
+                x += _chip(d, x, top + 52, label) + 6
         elif phase == "submit" and not car.get("finished"):
             ready = bool(car.get("submitted"))
             text = tx("cards chosen") if ready else tx("choosing...")
-            d.text((PLAYED_X, mid), text, font=font(24), fill=(110, 210, 130) if ready else MUTED,
+            d.text((x, top + 69), text, font=font(SMALL), fill=(110, 210, 130) if ready else MUTED,
                    anchor="lm")
         speed = car.get("speed")
-        d.text((SPEED_X, mid), "-" if speed is None else str(_int(speed)), font=font(38),
+        d.text((W - 48, mid), "-" if speed is None else str(_int(speed)), font=font(44),
                fill=TEXT, anchor="mm", stroke_width=1, stroke_fill=TEXT)
 
 
 # ---------------------------------------------------------------- the hand (DM)
 
 def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
-    """The viewing seat's hand as a row of cards, with gear and heat above; texts in `locale`."""
+    """The viewing seat's hand: position, next corner and gear above, the cards below (the
+    chosen ones marked once sent, with the gear they make); texts in `locale`."""
     with drawing_in(locale):
         return _render_hand(view, names)
+
+
+HAND_COLS = 4
+HAND_GAP = 14
+HAND_MARGIN = 20
+
+
+def hand_card_boxes(count: int) -> list[tuple[float, float, float, float]]:
+    """Where render_hand draws each of `count` cards (HAND_COLS a row)."""
+    cw = (W - 2 * HAND_MARGIN - (HAND_COLS - 1) * HAND_GAP) / HAND_COLS
+    ch = round(cw * 1.3)
+    out = []
+    for i in range(count):
+        r, c = divmod(i, HAND_COLS)
+        x0 = HAND_MARGIN + c * (cw + HAND_GAP)
+        y0 = HAND_HEAD + r * (ch + HAND_GAP)
+        out.append((x0, y0, x0 + cw, y0 + ch))
+    return out
 
 
 def _render_hand(view: dict, names: list[str]) -> bytes:
     me = view.get("me") or {}
     seat = _int(me.get("seat"), 0)
     hand = [c for c in (me.get("hand") or []) if isinstance(c, dict)]
-    car = _cars(view).get(seat, {})
-    n = max(1, len(hand))
-    gap, margin = 12, 24
-    cw = min(168, (W - 2 * margin - (n - 1) * gap) / n)
-    ch = int(cw * 1.4)
-    head = HAND_HEAD
-    height = head + ch + margin + 10
-    im = Image.new("RGB", (W, height), BACKGROUND)
+    cars = _cars(view)
+    car = cars.get(seat, {})
+    sub = me.get("submission") if isinstance(me.get("submission"), dict) else None
+    chosen = set(sub.get("cards") or []) if sub else set()
+    boxes = hand_card_boxes(len(hand))
+    bottom = boxes[-1][3] if boxes else HAND_HEAD + 120
+    im = Image.new("RGB", (W, int(bottom) + 24), BACKGROUND)
     d = _Draw(im)
-    colour = _colour(seat)
-    d.rounded_rectangle([margin, 18, margin + 36, 54], radius=8, fill=colour,
-                        outline=(15, 15, 18), width=2)
+    m = HAND_MARGIN
+    # line 1: whose hand, and the race position
+    d.rounded_rectangle([m, 14, m + 36, 50], radius=8, fill=_colour(seat), outline=(15, 15, 18), width=2)
     name = player_name(names, seat)
-    d.text((margin + 50, 36), fit(tx("{name}'s hand", name=name), 32, 520), font=font(32),
+    order = _race_order(view, cars)  # finished cars first, in their places, then the racing ones
+    position = _int(me.get("position"), order.index(seat) + 1 if seat in order else 0)
+    pos = ""
+    if car.get("finished") and car.get("place"):
+        pos = tx("finished {place}", place=_ordinal(_int(car.get("place"))))
+    elif position:
+        pos = tx("{pos} of {n}", pos=_ordinal(position), n=len(cars))
+    pos_w = font(28).getlength(pos) + 14 if pos else 0
+    d.text((m + 48, 32), fit(tx("{name}'s hand", name=name), 32, W - 2 * m - 60 - pos_w), font=font(32),
            fill=TEXT, anchor="lm", stroke_width=1, stroke_fill=TEXT)
-    info = [(tx("Gear {n}", n=_int(car.get("gear"), 1)), (70, 74, 82), TEXT),
-            (tx("Heat in engine {n}", n=_int(car.get("engine_heat"))), ORANGE, None),
-            (tx("Deck {n}", n=_int(car.get("deck_count"))), (70, 74, 82), TEXT),
-            (tx("Discard {n}", n=_int(car.get("discard_count"))), (70, 74, 82), TEXT)]
-    x = W - margin
-    for text, fill, ink in reversed(info):
-        w = font(24).getlength(text) + 14
-        x -= w
-        _tag(d, x, 20, text, fill, size=24, ink=ink)
-        x -= 10
-    sub = []
-    if view.get("track_name"):
-        sub.append(clean_text(words(view["track_name"])))
-    sub.append(tx("Round {n}", n=_int(view.get("round"), 1)))
+    if pos:
+        _tag(d, W - m - pos_w, 14, pos, (70, 74, 82), size=28, ink=TEXT)
+    # line 2: where the car is
     laps = max(1, _int(view.get("laps"), 1))
-    sub.append(tx("Lap {lap}/{laps}", lap=min(max(_int(car.get("lap"), 1), 1), laps), laps=laps))
-    if car.get("speed") is not None:
-        sub.append(tx("Speed {n}", n=_int(car.get("speed"))))
-    d.text((margin + 50, 74), words(chain("{a}  |  {b}", sub)), font=font(22), fill=MUTED, anchor="lm")
+    where = [tx("Lap {lap}/{laps}", lap=min(max(_int(car.get("lap"), 1), 1), laps), laps=laps),
+             tx("Space {n}", n=_int(car.get("space"), 1)), tx("Round {n}", n=_int(view.get("round"), 1))]
+    d.text((m, 78), fit(words(chain("{a} · {b}", where)), 28, W - 2 * m), font=font(28), fill=TEXT, anchor="lm")
+    # line 3: the next corner
+    nc = me.get("next_corner") if isinstance(me.get("next_corner"), dict) else None
+    if nc:
+        text = tx("Next corner in {d} spaces: limit {limit}", d=_int(nc.get("distance")),
+                  limit=_int(nc.get("speed")))
+        if _int(nc.get("distance")) == 1:
+            text = tx("Next corner in 1 space: limit {limit}", limit=_int(nc.get("speed")))
+    elif car.get("finished"):
+        text = tx("Finished")
+    else:
+        text = tx("No corner before the finish line")
+    d.text((m, 120), fit(text, 28, W - 2 * m), font=font(28), fill=(255, 190, 150), anchor="lm")
+    # line 4: gear (the new one once cards are in), engine Heat, deck and discard
+    x = m
+    gear = _int(car.get("gear"), 1)
+    if sub:
+        new = _int(sub.get("gear"), len(chosen))
+        x += _tag(d, x, 148, tx("Gear {a} → {b}", a=gear, b=new), CHOSEN, size=26) + 8
+    else:
+        x += _tag(d, x, 148, tx("Gear {n}", n=gear), (70, 74, 82), size=26, ink=TEXT) + 8
+    engine = _int(me.get("engine_heat"), _int(car.get("engine_heat")))
+    x += _tag(d, x, 148, tx("Heat in engine {n}", n=engine), ORANGE, size=26) + 8
+    deck = tx("Deck {n} · Discard {m}", n=_int(me.get("deck_count"), _int(car.get("deck_count"))),
+              m=_int(me.get("discard_count"), _int(car.get("discard_count"))))
+    if x + font(26).getlength(deck) + 14 <= W - m:
+        _tag(d, x, 148, deck, (70, 74, 82), size=26, ink=TEXT)
+    # line 5: what is asked, or what was sent
+    if sub:
+        text = tx("Cards in: gear {g}, marked below", g=_int(sub.get("gear"), len(chosen)))
+        if _int(sub.get("shift_heat")):
+            text = tx("Cards in: gear {g}, marked below (2-gear shift: pay 1 Heat)",
+                      g=_int(sub.get("gear"), len(chosen)))
+        colour = CHOSEN
+    elif me.get("gears"):
+        gears = [int(g) for g in me.get("gears") if isinstance(g, int)]
+        text = tx("Choose {lo}-{hi} cards: the number of cards is your new gear", lo=min(gears), hi=max(gears))
+        colour = WAITING
+    elif isinstance(me.get("decision"), dict) and me["decision"].get("prompt") is not None:
+        text = clean_text(words(me["decision"]["prompt"]))
+        colour = WAITING
+    else:
+        text, colour = tx("Nothing to do right now"), MUTED
+    for i, line in enumerate(wrap(text, SMALL, W - 2 * m, 2)):
+        d.text((m, 204 + 30 * i), line, font=font(SMALL), fill=colour, anchor="lm")
     if not hand:
-        d.text((W / 2, head + ch / 2), tx("No cards in hand"), font=font(30), fill=MUTED,
-               anchor="mm")
-    for i, card in enumerate(hand):
-        x0 = margin + i * (cw + gap)
-        _draw_card(d, x0, head, cw, ch, card)
+        d.text((W / 2, HAND_HEAD + 60), tx("No cards in hand"), font=font(30), fill=MUTED, anchor="mm")
+    for card, (x0, y0, x1, y1) in zip(hand, boxes):
+        _draw_card(d, x0, y0, x1 - x0, y1 - y0, card, card.get("id") in chosen)
     return _encode(im)
 
 
-def _draw_card(d, x0, y0, cw, ch, card) -> None:
+def _draw_card(d, x0, y0, cw, ch, card, chosen: bool = False) -> None:
     kind = str(card.get("kind") or "")
     label = clean_text(words(card.get("label")), "?")
     if kind not in KIND_STYLE:
         kind = _kind_of_label(clean_text(english(card.get("label")), "?"))
     fill, ink = KIND_STYLE[kind]
+    if chosen:
+        d.rounded_rectangle([x0 - 6, y0 - 6, x0 + cw + 6, y0 + ch + 6], radius=18, fill=CHOSEN)
     d.rounded_rectangle([x0, y0, x0 + cw, y0 + ch], radius=14, fill=fill,
                         outline=(12, 12, 14), width=3)
     d.rounded_rectangle([x0 + 7, y0 + 7, x0 + cw - 7, y0 + ch - 7], radius=10,
@@ -705,20 +898,26 @@ def _draw_card(d, x0, y0, cw, ch, card) -> None:
         big = "?"
     else:
         big = "" if value is None else str(value)
-    kind_name = {"speed": tx("speed"), "heat": tx("heat"), "stress": tx("stress"),
+    kind_name = {"speed": tx("speed"), "heat": "", "stress": tx("stress"),  # (HEAT says it)
                  "upgrade": tx("upgrade")}[kind]
-    d.text((x0 + 16, y0 + 24), kind_name, font=font(19), fill=_blend(fill, ink, 0.55),
-           anchor="lm")
+    if kind_name:
+        d.text((x0 + 16, y0 + 28), fit(kind_name, SMALL, cw - 32), font=font(SMALL),
+               fill=_blend(fill, ink, 0.55), anchor="lm")
     if big:
-        size = int(min(cw * (0.62 if len(big) <= 2 else 0.26), 100))
-        d.text((x0 + cw / 2, y0 + ch * 0.46), big, font=font(size), fill=ink, anchor="mm",
+        size = int(min(cw * (0.6 if len(big) <= 2 else 0.9 / max(1, len(big))), 100))
+        size = max(size, SMALL)
+        d.text((x0 + cw / 2, y0 + ch * 0.5), fit(big, size, cw - 20), font=font(size), fill=ink, anchor="mm",
                stroke_width=2 if len(big) <= 2 else 1, stroke_fill=ink)
     # the full label at the bottom, wrapped on two lines if long
     same = label.lower() == big.lower() or (kind == "speed" and label.split()[-1:] == [big])
-    lines = [] if same else wrap(label, 20, cw - 20)[:2]
+    lines = [] if same else wrap(label, SMALL, cw - 20)[:2]
     for j, line in enumerate(lines):
-        d.text((x0 + cw / 2, y0 + ch - 22 - 24 * (len(lines) - 1 - j)), line, font=font(20),
+        d.text((x0 + cw / 2, y0 + ch - 26 - 28 * (len(lines) - 1 - j)), line, font=font(SMALL),
                fill=ink, anchor="mm")
+    if chosen:
+        d.rounded_rectangle([x0 + cw - 46, y0 + 8, x0 + cw - 8, y0 + 46], radius=19, fill=CHOSEN,
+                            outline=(12, 12, 14), width=2)
+        d.text((x0 + cw - 27, y0 + 28), "✓", font=font(28), fill=(20, 20, 24), anchor="mm")
 
 
 def _blend(a, b, k):
@@ -737,39 +936,39 @@ def _render_results(view: dict, names: list[str]) -> bytes:
     cars = _cars(view)
     seats = _standings(view, cars)
     rest = seats[3:]
-    height = 560 + 52 * max(0, len(rest)) + (20 if rest else 0)
+    base_y = 500
+    height = base_y + 30 + 56 * len(rest) + 10
     im = Image.new("RGB", (W, height), BACKGROUND)
     d = _Draw(im)
     title = clean_text(words(view.get("track_name")) or view.get("track") or "Heat", "Heat")
-    d.text((W / 2, 46), tx("Race over - {track}", track=title), font=font(40), fill=TEXT,
+    d.text((W / 2, 40), fit(tx("Race over - {track}", track=title), 40, W - 40), font=font(40), fill=TEXT,
            anchor="mm", stroke_width=1, stroke_fill=TEXT)
-    d.text((W / 2, 92), tx("Final standings after round {n}", n=_int(view.get("round"), 1)),
-           font=font(24), fill=MUTED, anchor="mm")
-    base_y = 520
-    blocks = {1: (W / 2, 250), 2: (W / 2 - 330, 185), 3: (W / 2 + 330, 135)}
+    d.text((W / 2, 88), fit(tx("Final standings after round {n}", n=_int(view.get("round"), 1)), 28, W - 40),
+           font=font(28), fill=MUTED, anchor="mm")
+    blocks = {1: (W / 2, 210), 2: (W / 2 - 255, 150), 3: (W / 2 + 255, 110)}
     for place, (cx, bh) in blocks.items():
         if place > len(seats):
             continue
         seat = seats[place - 1]
         fill = _colour(seat)
         ring = {1: GOLD, 2: SILVER, 3: BRONZE}[place]
-        d.rounded_rectangle([cx - 150, base_y - bh, cx + 150, base_y], radius=12, fill=fill,
+        d.rounded_rectangle([cx - 120, base_y - bh, cx + 120, base_y], radius=12, fill=fill,
                             outline=ring, width=6)
-        d.text((cx, base_y - bh / 2), _ordinal(place), font=font(72 if place == 1 else 58),
+        d.text((cx, base_y - bh / 2), _ordinal(place), font=font(64 if place == 1 else 52),
                fill=_ink(fill), anchor="mm", stroke_width=2, stroke_fill=_ink(fill))
-        d.text((cx, base_y - bh - 40), fit(player_name(names, seat), 36, 300), font=font(36),
+        d.text((cx, base_y - bh - 30), fit(player_name(names, seat), 32, 240), font=font(32),
                fill=TEXT, anchor="mm", stroke_width=1, stroke_fill=TEXT)
-        sprite = _car_sprite(fill, 0, 96, 46)
-        im.paste(sprite, (int(cx - sprite.width / 2), int(base_y - bh - 100 - sprite.height / 2)),
+        sprite = _car_sprite(fill, 0, 84, 40)
+        im.paste(sprite, (int(cx - sprite.width / 2), int(base_y - bh - 88 - sprite.height / 2)),
                  sprite)
-    d.rectangle([60, base_y, W - 60, base_y + 8], fill=(70, 74, 82))
+    d.rectangle([30, base_y, W - 30, base_y + 8], fill=(70, 74, 82))
     for i, seat in enumerate(rest):
-        y = base_y + 40 + i * 52
+        y = base_y + 30 + i * 56
         place = i + 4
-        d.rounded_rectangle([W / 2 - 260, y, W / 2 - 220, y + 40], radius=8,
+        d.text((W / 2 - 190, y + 22), _ordinal(place), font=font(30), fill=MUTED, anchor="rm")
+        d.rounded_rectangle([W / 2 - 170, y + 2, W / 2 - 130, y + 42], radius=8,
                             fill=_colour(seat), outline=(15, 15, 18), width=2)
-        d.text((W / 2 - 290, y + 20), _ordinal(place), font=font(28), fill=MUTED, anchor="rm")
-        d.text((W / 2 - 200, y + 20), fit(player_name(names, seat), 30, 460), font=font(30),
+        d.text((W / 2 - 110, y + 22), fit(player_name(names, seat), 30, 400), font=font(30),
                fill=TEXT, anchor="lm")
     return _encode(im)
 

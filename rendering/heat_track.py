@@ -223,46 +223,6 @@ def _place_signs(geo: Geometry) -> list:
     return signs
 
 
-GRID = 16  # px per cell of the occupancy grid used by free_box
-
-
-@lru_cache(maxsize=12)
-def _occupancy(key: str, spaces: int, corners: tuple) -> tuple[list[list[int]], int, int]:
-    """Summed-area table of spot and sign centres on a GRID-px grid of the track area."""
-    _, geo = track_layer(key, spaces, corners)
-    cols, rows = geo.width // GRID + 2, geo.height // GRID + 2
-    count = [[0] * cols for _ in range(rows)]
-    for x, y, _ in list(geo.spots.values()) + geo.signs:
-        count[min(rows - 1, max(0, int(y // GRID)))][min(cols - 1, max(0, int(x // GRID)))] += 1
-    sat = [[0] * (cols + 1) for _ in range(rows + 1)]
-    for r in range(rows):
-        run = 0
-        for c in range(cols):
-            run += count[r][c]
-            sat[r + 1][c + 1] = sat[r][c + 1] + run
-    return sat, cols, rows
-
-
-@lru_cache(maxsize=64)
-def free_box(key: str, spaces: int, corners: tuple, width: int, height: int
-             ) -> tuple[int, int]:
-    """Top-left corner of the width x height rectangle in the track area that covers the
-    fewest spots and signs, with a margin (ties: nearest to a corner of the area)."""
-    _, geo = track_layer(key, spaces, corners)
-    sat, cols, rows = _occupancy(key, spaces, corners)
-    pad = int(geo.tile[0] / 2 + 6)
-    best = None
-    for y in range(8, max(9, geo.height - height - 7), GRID):
-        r0, r1 = max(0, (y - pad) // GRID), min(rows, (y + height + pad) // GRID + 1)
-        for x in range(8, max(9, geo.width - width - 7), GRID):
-            c0, c1 = max(0, (x - pad) // GRID), min(cols, (x + width + pad) // GRID + 1)
-            hits = sat[r1][c1] - sat[r0][c1] - sat[r1][c0] + sat[r0][c0]
-            edge = min(x, geo.width - width - x) + min(y, geo.height - height - y)
-            if best is None or (hits, edge) < best[0]:
-                best = ((hits, edge), x, y)
-    return best[1], best[2]
-
-
 def rotated_rect(cx: float, cy: float, length: float, width: float, heading: float,
                  k: float = 1.0) -> list[tuple[float, float]]:
     r = math.radians(heading)
@@ -292,18 +252,27 @@ def draw_sign(draw: ImageDraw.ImageDraw, x: float, y: float, speed: int, k: floa
 
 
 @lru_cache(maxsize=12)
-def track_layer(key: str, spaces: int, corners: tuple[tuple[int, int], ...]
-                ) -> tuple[Image.Image, Geometry]:
-    """The circuit drawn once (field, road, spots, numbers, start/finish, corner lines and
-    signs) and its geometry. Callers must copy the image before drawing on it."""
+def geometry(key: str, spaces: int, corners: tuple[tuple[int, int], ...]) -> Geometry:
+    """The circuit placed on the 1280-px canvas (what every layer's coordinates are in)."""
     circuit = load_circuit(key)
     if circuit is None or (spaces and circuit.spaces != spaces):
         circuit = oval_circuit(spaces or 60)
     if not corners:
         corners = circuit.corners
-    geo = place(circuit, corners)
-    k = SS
-    im = Image.new("RGB", (geo.width * k, geo.height * k), FIELD)
+    return place(circuit, corners)
+
+
+@lru_cache(maxsize=24)
+def track_layer(key: str, spaces: int, corners: tuple[tuple[int, int], ...], zoom: float = 1.0,
+                texts: bool = True) -> tuple[Image.Image, Geometry]:
+    """The circuit drawn once (field, road, spots, start/finish, corner lines, and with `texts`
+    the space numbers and signs) `zoom` times the geometry's size, and its geometry. Callers
+    must copy the image before drawing on it."""
+    geo = geometry(key, spaces, corners)
+    circuit, corners = geo.circuit, geo.corners
+    ss = SS if zoom < 2 else 1  # a big layer is shrunk when shown: that smooths it instead
+    k = ss * zoom
+    im = Image.new("RGB", (int(geo.width * k), int(geo.height * k)), FIELD)
     d = ImageDraw.Draw(im)
     n = circuit.spaces
     # road: a closed thick polyline through the middle of each space, white kerb underneath
@@ -322,21 +291,22 @@ def track_layer(key: str, spaces: int, corners: tuple[tuple[int, int], ...]
     for (s, lane), (x, y, a) in geo.spots.items():
         fill = FLOODED if s in circuit.flooded else TUNNEL if s in circuit.tunnel else TILE
         d.polygon(rotated_rect(x, y, tl, tw, a, k), fill=fill, outline=TILE_EDGE,
-                  width=max(1, k))
+                  width=max(1, int(k)))
     # start/finish: chequered band across the road between space N and space 1
     _chequer(d, geo, n, k)
     # corner lines: red/white dashes across the road
     for space, _ in corners:
         if 1 <= space <= n:
             _dashed_across(d, geo, space, k)
-    # space numbers between the two lanes, small and quiet
-    f = font(18 * k)
-    for s in range(1, n + 1):
-        x, y = geo.centre[s]
-        d.text((x * k, y * k), str(s), font=f, fill=NUMBER, anchor="mm")
-    for x, y, speed in geo.signs:
-        draw_sign(d, x, y, speed, k)
-    im = im.reduce(k)
+    if texts:  # space numbers between the two lanes, small and quiet; the corner signs
+        f = font(int(18 * k))
+        for s in range(1, n + 1):
+            x, y = geo.centre[s]
+            d.text((x * k, y * k), str(s), font=f, fill=NUMBER, anchor="mm")
+        for x, y, speed in geo.signs:
+            draw_sign(d, x, y, speed, k)
+    if ss > 1:
+        im = im.reduce(ss)
     return im, geo
 
 

@@ -1,27 +1,29 @@
-"""PON images: the circuit board (channel) and a seat's hand (DM), drawn from the engine's views.
+"""PON images: the circuit board (channel), a seat's hand (DM) and the final result, drawn from
+the engine's views.
 
 Only view keys are read (see bot/games/pon/engine.py `view`); unknown or missing keys are
-tolerated. The canvas is 1200 px wide with fonts of 18 px and more, to stay legible on a phone.
+tolerated. Discord's phone preview shows an image 390 px wide: the canvas is 800 px wide and no
+text is smaller than SMALL (24 px, min_font(800) is 23), so every text stays legible there. The
+course being raced is drawn large with its whole text; the others are tiles with number and name.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from bot.games.base import name_seats
 from bot.games.text import chain, plus
 from bot.i18n import Msg, msg
-from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, clean_text, drawing_in, fit, font,
-                             player_name, tx, words,
-                              png_bytes, wrap)
+from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, Draw, clean_text, drawing_in, fit,
+                              font, png_bytes, player_name, tx, words, wrap)
 
-W = 1200
+W = 800
 MARGIN = 20
-GAP = 26
-CARD_H = 176
-CHIP_H = 30
-THROTTLE_SHOWN = 3
+SMALL = 24  # the smallest text anywhere
+TILE_COLS = 5
+TILE_GAP = 10
+TILE_H = 150
 HIGHLIGHT = (255, 214, 10)
 CARD_FACE = (241, 236, 220)
 CARD_INK = (24, 24, 28)
@@ -31,6 +33,7 @@ PASSED = (70, 72, 78)
 NUMBER_COLOURS = {1: (52, 152, 219), 2: (46, 174, 96), 3: (230, 126, 34), 4: (192, 57, 43)}
 ROW_ALT = (54, 57, 63)
 ORANGE = (245, 130, 32)
+TAG = (70, 74, 82)
 
 
 # -- text helpers --------------------------------------------------------------------------------
@@ -41,8 +44,6 @@ def _int(value: Any, default: int = 0) -> int:
 
 def _colour(seat: int) -> tuple[int, int, int]:
     return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
-
-
 
 
 def _with_names(line: Any, names: list[str]) -> str:
@@ -77,257 +78,307 @@ def _ordinal(i: int) -> str:
 
 # -- drawing pieces ------------------------------------------------------------------------------
 
-def _number_tile(d: ImageDraw.ImageDraw, x: float, y: float, n: int, size: int) -> None:
+def _number_tile(d, x: float, y: float, n: int, size: int) -> None:
     fill = NUMBER_COLOURS.get(n, MUTED)
     d.rounded_rectangle([x, y, x + size, y + size], radius=max(4, size // 5), fill=fill, outline=(20, 20, 24),
                         width=2)
-    d.text((x + size / 2, y + size / 2), str(n) if n else "?", font=font(int(size * 0.7)), fill=(255, 255, 255),
-           anchor="mm")
+    d.text((x + size / 2, y + size / 2), str(n) if n else "?", font=font(max(SMALL, int(size * 0.7))),
+           fill=(255, 255, 255), anchor="mm")
 
 
-def _chip(d: ImageDraw.ImageDraw, x: float, y: float, w: float, label: Any) -> None:
-    d.rounded_rectangle([x, y, x + w, y + CHIP_H - 4], radius=6, fill=(230, 230, 232))
-    n = _number_of(label)
-    _number_tile(d, x + 2, y + 1, n, CHIP_H - 6)
-    d.text((x + CHIP_H + 2, y + (CHIP_H - 4) / 2), fit(clean_text(_short_label(label)), 18, w - CHIP_H - 6),
-           font=font(18), fill=CARD_INK, anchor="lm")
-
-
-def _tag(d: ImageDraw.ImageDraw, x: float, y: float, text: str, fill, ink=TEXT, size: int = 20) -> float:
+def _tag(d, x: float, y: float, text: str, fill, ink=TEXT, size: int = SMALL) -> float:
     w = font(size).getlength(text) + 16
     d.rounded_rectangle([x, y, x + w, y + size + 10], radius=8, fill=fill)
     d.text((x + 8, y + (size + 10) / 2), text, font=font(size), fill=ink, anchor="lm")
     return w
 
 
-def _arrow(d: ImageDraw.ImageDraw, x: float, y: float, direction: str, colour=MUTED, s: float = 9) -> None:
-    if direction == "right":
-        pts = [(x - s, y - s), (x + s, y), (x - s, y + s)]
-    elif direction == "left":
-        pts = [(x + s, y - s), (x - s, y), (x + s, y + s)]
-    else:  # down
-        pts = [(x - s, y - s), (x + s, y - s), (x, y + s)]
-    d.polygon(pts, fill=colour)
+def _chip_w(label: Any, size: int = SMALL) -> float:
+    return 34 + 10 + font(size).getlength(clean_text(_short_label(label))) + 12
 
 
-def _course_card(d: ImageDraw.ImageDraw, x: float, y: float, w: float, course: dict, current: bool,
-                 total: int, names: list[str]) -> None:
+def _chip(d, x: float, y: float, label: Any, max_w: float) -> float:
+    """A throttle or discard card: its number tile and name; returns its width."""
+    name = clean_text(_short_label(label))
+    w = min(max_w, _chip_w(label))
+    d.rounded_rectangle([x, y, x + w, y + 38], radius=8, fill=(230, 230, 232))
+    _number_tile(d, x + 2, y + 2, _number_of(label), 34)
+    d.text((x + 44, y + 19), fit(name, SMALL, w - 52), font=font(SMALL), fill=CARD_INK, anchor="lm")
+    return w
+
+
+def _lines(d, x: float, y: float, text: str, size: int, width: float, colour, max_lines: int,
+           step: int | None = None) -> float:
+    """Wrapped text; returns the y below it."""
+    step = step or size + 8
+    for line in wrap(text, size, width, max_lines):
+        d.text((x, y), line, font=font(size), fill=colour)
+        y += step
+    return y
+
+
+def _course_name(course: dict) -> str:
+    return clean_text(words(course.get("name")), "?")
+
+
+def _flag(d, x: float, y: float, chequered: bool) -> None:
+    """A small flag on a pole: green for the start, chequered for the goal."""
+    d.line([(x, y), (x, y + 22)], fill=TEXT, width=2)
+    if not chequered:
+        d.rectangle([x + 2, y, x + 26, y + 14], fill=(42, 170, 90))
+        return
+    for i in range(4):
+        for j in range(2):
+            fill = (250, 250, 250) if (i + j) % 2 == 0 else (18, 18, 20)
+            d.rectangle([x + 2 + 6 * i, y + 7 * j, x + 7 + 6 * i, y + 6 + 7 * j], fill=fill)
+
+
+def _tile(d, x: float, y: float, w: float, course: dict, current: bool, total: int, names: list[str]) -> None:
+    """One course of the circuit, small: index, number, name, throttle numbers."""
     idx = _int(course.get("index"))
     passed = bool(course.get("passed"))
     up = bool(course.get("face_up"))
     if current:
-        d.rounded_rectangle([x - 6, y - 6, x + w + 6, y + CARD_H + 6], radius=14, fill=HIGHLIGHT)
-    if up:
-        face = PASSED if passed else CARD_FACE
-        ink = (170, 170, 176) if passed else CARD_INK
-        d.rounded_rectangle([x, y, x + w, y + CARD_H], radius=10, fill=face, outline=(20, 20, 24), width=2)
-        n = _int(course.get("number"))
-        _number_tile(d, x + 8, y + 30, n, 46)
-        size = 20
-        title = wrap(clean_text(words(course.get("name"))), size, w - 66, 2)
-        if any(line.endswith("…") for line in title):
-            size = 18
-            title = wrap(clean_text(words(course.get("name"))), size, w - 66, 2)
-        for i, line in enumerate(title):
-            d.text((x + 62, y + 53 + (i - (len(title) - 1) / 2) * 22), line, font=font(size), fill=ink, anchor="lm")
-        effect = clean_text(words(course.get("effect")))
-        for i, line in enumerate(wrap(effect, 18, w - 16, 4)):
-            d.text((x + 8, y + 84 + i * 22), line, font=font(18), fill=ink)
-    else:
-        d.rounded_rectangle([x, y, x + w, y + CARD_H], radius=10, fill=CARD_BACK, outline=(20, 20, 24), width=2)
-        d.rounded_rectangle([x + 8, y + 32, x + w - 8, y + CARD_H - 8], radius=8, outline=CARD_BACK_LINE, width=3)
-        d.text((x + w / 2, y + 80), "?", font=font(56), fill=(200, 210, 235), anchor="mm")
-        d.text((x + w / 2, y + 128), tx("face down"), font=font(18), fill=(200, 210, 235), anchor="mm")
-        known = [s for s in course.get("known_by") or [] if isinstance(s, int)]
-        if known:
-            text = tx("seen: {who}", who=[fit(player_name(names, s), 18, 60) for s in known])
-            d.text((x + w / 2, y + 154), fit(text, 18, w - 12), font=font(18), fill=(255, 230, 150), anchor="mm")
-    # the index strip on top
+        d.rounded_rectangle([x - 5, y - 5, x + w + 5, y + TILE_H + 5], radius=12, fill=HIGHLIGHT)
+    face = PASSED if passed else CARD_FACE if up else CARD_BACK
+    ink = (190, 190, 196) if passed else CARD_INK if up else (215, 222, 240)
+    d.rounded_rectangle([x, y, x + w, y + TILE_H], radius=10, fill=face, outline=(20, 20, 24), width=2)
+    strip = (90, 70, 0) if current else (40, 42, 46)
+    d.rounded_rectangle([x, y, x + w, y + 34], radius=10, fill=strip)
+    d.rectangle([x, y + 20, x + w, y + 34], fill=strip)
     tag = tx("#{k}", k=idx + 1)
-    if idx == 0:
-        tag = tx("#{k} START", k=idx + 1)
-    elif idx == total - 1:
-        tag = tx("#{k} GOAL", k=idx + 1)
-    strip_fill = (40, 42, 46) if not current else (90, 70, 0)
-    d.rounded_rectangle([x, y, x + w, y + 24], radius=10, fill=strip_fill)
-    d.rectangle([x, y + 12, x + w, y + 24], fill=strip_fill)
-    d.text((x + 8, y + 12), tag, font=font(18), fill=TEXT, anchor="lm")
-    if current:
-        d.text((x + w - 8, y + 12), tx("NOW"), font=font(18), fill=HIGHLIGHT, anchor="rm")
+    room = w - (50 if up else 16)
+    if idx in (0, total - 1):  # the words when they fit, else a flag that says it in any language
+        word = tx("#{k} START", k=idx + 1) if idx == 0 else tx("#{k} GOAL", k=idx + 1)
+        if font(SMALL).getlength(word) <= room:
+            tag = word
+        else:
+            fx = x + 14 + font(SMALL).getlength(tag)
+            _flag(d, fx, y + 7, chequered=idx > 0)
+    if up:  # the course number at the strip's right end, the name below on up to two lines
+        _number_tile(d, x + w - 34, y + 3, _int(course.get("number")), 28)
+    d.text((x + 8, y + 17), fit(tag, SMALL, room), font=font(SMALL), fill=TEXT, anchor="lm")
+    if up:
+        for i, line in enumerate(wrap(_course_name(course), SMALL, w - 12, 2)):
+            d.text((x + 6, y + 54 + 30 * i), line, font=font(SMALL), fill=ink, anchor="lm")
+    else:
+        known = [s for s in course.get("known_by") or [] if isinstance(s, int)]
+        if known:  # who has looked at it: the names on their own line, as wide as the tile
+            d.text((x + w / 2, y + 56), fit(tx("seen by"), SMALL, w - 8), font=font(SMALL), fill=(200, 210, 235),
+                   anchor="mm")
+            who = words([player_name(names, s) for s in known])
+            d.text((x + w / 2, y + 88), fit(who, SMALL, w - 8), font=font(SMALL), fill=(255, 230, 150), anchor="mm")
+        else:
+            d.text((x + w / 2, y + 66), "?", font=font(40), fill=(200, 210, 235), anchor="mm")
+    throttle = list(course.get("throttle") or [])
+    if throttle:
+        tx0 = x + 6
+        for label in throttle[:3]:
+            _number_tile(d, tx0, y + TILE_H - 38, _number_of(label), 32)
+            tx0 += 35
+        if len(throttle) > 3:
+            d.text((tx0 + 2, y + TILE_H - 22), f"+{len(throttle) - 3}", font=font(SMALL),
+                   fill=ink, anchor="lm")
 
 
-def _throttle(d: ImageDraw.ImageDraw, x: float, y: float, w: float, labels: list, passed: bool) -> None:
-    if not labels:
-        return
-    d.text((x + 2, y + 2), tx("Throttle ({n})", n=len(labels)), font=font(18), fill=MUTED)
-    yy = y + 26
-    for label in labels[:THROTTLE_SHOWN]:
-        _chip(d, x, yy, w, label)
-        yy += CHIP_H
-    if len(labels) > THROTTLE_SHOWN:
-        d.text((x + 4, yy), tx("+{n} more", n=len(labels) - THROTTLE_SHOWN), font=font(18), fill=MUTED)
+def _course_panel(d, y: float, course: dict, title: str, names: list[str], colour, measure: bool = False) -> float:
+    """A course in full: number, name, its whole text and its throttle; returns its height."""
+    x0, x1 = MARGIN, W - MARGIN
+    inner = x1 - x0 - 28
+    head = f"{title}  " + tx("#{k}", k=_int(course.get("index")) + 1)
+    up = bool(course.get("face_up"))
+    effect = clean_text(words(course.get("effect"))) if up else tx("face down")
+    effect_lines = wrap(effect, 26, inner, 4)
+    throttle = list(course.get("throttle") or [])
+    rows, x = 1, 0.0
+    for label in throttle:
+        w = _chip_w(label) + 8
+        if x and x + w > inner:
+            rows, x = rows + 1, 0.0
+        x += w
+    h = 14 + 44 + 34 * len(effect_lines) + (36 + 46 * rows if throttle else 0) + 10
+    if measure:
+        return h
+    d.rounded_rectangle([x0, y, x1, y + h], radius=12, fill=PANEL, outline=colour, width=3)
+    d.text((x0 + 14, y + 14 + 20), fit(head, 28, 200), font=font(28), fill=colour, anchor="lm")
+    hx = x0 + 14 + min(200, font(28).getlength(head)) + 14
+    if up:
+        _number_tile(d, hx, y + 14, _int(course.get("number")), 40)
+        d.text((hx + 52, y + 34), fit(_course_name(course), 30, x1 - hx - 66), font=font(30), fill=TEXT,
+               anchor="lm")
+    yy = y + 14 + 44 + 4
+    for line in effect_lines:
+        d.text((x0 + 14, yy), line, font=font(26), fill=TEXT)
+        yy += 34
+    if throttle:
+        d.text((x0 + 14, yy + 4), tx("Throttle ({n})", n=len(throttle)), font=font(SMALL), fill=MUTED)
+        yy += 36
+        x = 0.0
+        for label in throttle:
+            w = _chip_w(label) + 8
+            if x and x + w > inner:
+                x, yy = 0.0, yy + 46
+            _chip(d, x0 + 14 + x, yy, label, inner)
+            x += w
+    return h
+
+
+def _next_lines(course: dict | None) -> list[str]:
+    if not course:
+        return []
+    if not course.get("face_up"):
+        return [tx("face down")]
+    return wrap(clean_text(words(course.get("effect"))), SMALL, W - 2 * MARGIN - 28, 2)
 
 
 # -- the board -----------------------------------------------------------------------------------
 
-def _circuit_layout(total: int) -> list[tuple[int, int]]:
-    """(row, column) per course: the top row runs left to right, the bottom row back (an oval)."""
-    per_row = (total + 1) // 2
-    out = []
-    for i in range(total):
-        if i < per_row:
-            out.append((0, i))
-        else:
-            out.append((1, per_row - 1 - (i - per_row)))
-    return out
-
-
 def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
-    """The public board: circuit with throttles, running order with PON sets and hands, status, log;
-    its texts in `locale`."""
+    """The public board: the course being raced in full, the whole circuit as tiles, the running
+    order with PON sets and hands, status and latest log; its texts in `locale`."""
     with drawing_in(locale):
-        return _render_board(view, names)
+        return png_bytes(_draw_board(view, names))
 
 
-def _render_board(view: dict, names: list[str]) -> bytes:
+def _draw_board(view: dict, names: list[str]) -> Image.Image:
     courses = [c for c in view.get("courses") or [] if isinstance(c, dict)]
     total = max(1, len(courses))
-    per_row = (total + 1) // 2
-    cw = (W - 2 * MARGIN - (per_row - 1) * GAP) / per_row
-    layout = _circuit_layout(len(courses))
-
-    def throttle_height(row: int) -> int:
-        sizes = [len(c.get("throttle") or []) for c, (r, _) in zip(courses, layout) if r == row]
-        most = max(sizes, default=0)
-        if not most:
-            return 0
-        return 26 + min(most, THROTTLE_SHOWN) * CHIP_H + (22 if most > THROTTLE_SHOWN else 0)
-
-    row_tops = [0, CARD_H + 10 + throttle_height(0) + 28]
-    header_h = 84
-    circuit_top = header_h + 8
-    circuit_h = row_tops[1] + (CARD_H + 10 + throttle_height(1) if len(courses) > per_row else 0) + 16
+    phase = view.get("phase")
+    current = _int(view.get("current"))
+    racing = phase not in ("peek", "over") and 0 <= current < len(courses)
+    tw = (W - 2 * MARGIN - (TILE_COLS - 1) * TILE_GAP) / TILE_COLS
+    tile_rows = -(-len(courses) // TILE_COLS)
     order = [s for s in view.get("order") or [] if isinstance(s, int)]
-    seats = _int(view.get("seats"), len(order))
-    standings_h = 44 + 62 * max(1, len(order))
-    log_lines = [clean_text(_with_names(x, names)) for x in (view.get("log") or [])][-7:]
-    status = _status_lines(view, names)
-    status_h = 20 + 28 * len(status)
-    log_h = 44 + 24 * len(log_lines)
-    height = circuit_top + circuit_h + standings_h + status_h + log_h + 20
+    log_lines = [clean_text(_with_names(x, names)) for x in (view.get("log") or [])][-5:]
+    status = [(line, colour) for text, colour in _status_lines(view, names)
+              for line in wrap(text, 26, W - 2 * MARGIN - 12, 3)]
+    log_wrapped = [line for text in log_lines for line in wrap(text, SMALL, W - 2 * MARGIN - 28, 2)][-7:]
+    header_h = 110
+    now_h = _course_panel(None, 0, courses[current], "", names, HIGHLIGHT, True) + 16 if racing else 0
+    nxt = courses[current + 1] if racing and current + 1 < len(courses) else None
+    next_lines = _next_lines(nxt)
+    next_h = 50 + 32 * len(next_lines) + 14 if nxt else 0
+    circuit_h = tile_rows * (TILE_H + 16) + 8
+    row_h = 96
+    order_h = 50 + row_h * max(1, len(order)) + 10
+    status_h = 16 + 34 * len(status)
+    log_h = 50 + 32 * len(log_wrapped) + 10
+    height = header_h + now_h + next_h + circuit_h + order_h + status_h + log_h + 10
     im = Image.new("RGB", (W, int(height)), BACKGROUND)
-    d = ImageDraw.Draw(im)
+    d = Draw(im)
 
     # header
-    current = _int(view.get("current"))
-    d.text((MARGIN, 26), "PON", font=font(40), fill=TEXT, anchor="lm")
-    phase = view.get("phase")
+    d.text((MARGIN, 32), "PON", font=font(40), fill=TEXT, anchor="lm", stroke_width=1, stroke_fill=TEXT)
     if phase == "peek":
         sub = tx("Setup: players peek at courses")
     elif phase == "over":
         sub = tx("Race over")
     else:
         sub = tx("Course {k} of {n}", k=current + 1, n=total)
-    d.text((MARGIN + 110, 26), sub, font=font(28), fill=TEXT, anchor="lm")
+    d.text((MARGIN + 110, 32), fit(sub, 30, W - 2 * MARGIN - 250), font=font(30), fill=TEXT, anchor="lm")
+    deck = _int(view.get("deck_count"))
+    if deck:
+        text = tx("Deck {n}", n=deck)
+        _tag(d, W - MARGIN - font(SMALL).getlength(text) - 16, 15, text, TAG)
     waiting = [s for s in view.get("waiting_for") or [] if isinstance(s, int)]
     winner = view.get("winner")
     if isinstance(winner, int):
-        line = tx("Winner: {name}", name=player_name(names, winner))
-        colour = HIGHLIGHT
+        line, colour = tx("Winner: {name}", name=player_name(names, winner)), HIGHLIGHT
     elif waiting:
-        line = tx("Waiting for: {who}", who=[player_name(names, s) for s in waiting])
-        colour = HIGHLIGHT
+        line, colour = tx("Waiting for: {who}", who=[player_name(names, s) for s in waiting]), HIGHLIGHT
     else:
         line, colour = "", TEXT
-    d.text((MARGIN, 64), fit(line, 24, W - 2 * MARGIN), font=font(24), fill=colour, anchor="lm")
-    deck = _int(view.get("deck_count"))
-    if deck:
-        d.text((W - MARGIN, 26), tx("Deck {n}", n=deck), font=font(22), fill=MUTED, anchor="rm")
+    d.text((MARGIN, 82), fit(line, 28, W - 2 * MARGIN), font=font(28), fill=colour, anchor="lm")
+    y = header_h
 
-    # circuit
-    for course, (row, col) in zip(courses, layout):
-        x = MARGIN + col * (cw + GAP)
-        y = circuit_top + row_tops[row]
+    # the course being raced, in full
+    if racing:
+        _course_panel(d, y, courses[current], tx("NOW"), names, HIGHLIGHT)
+        y += now_h
+    if nxt:  # the next course too, so that the table can plan for it
+        d.rounded_rectangle([MARGIN, y, W - MARGIN, y + next_h - 14], radius=12, fill=PANEL)
+        head = tx("Next: #{k}", k=_int(nxt.get("index")) + 1)
+        d.text((MARGIN + 14, y + 25), head, font=font(26), fill=MUTED, anchor="lm")
+        if nxt.get("face_up"):
+            hx = MARGIN + 14 + font(26).getlength(head) + 12
+            _number_tile(d, hx, y + 8, _int(nxt.get("number")), 34)
+            d.text((hx + 44, y + 25), fit(_course_name(nxt), 26, W - MARGIN - hx - 58), font=font(26), fill=TEXT,
+                   anchor="lm")
+        for i, line in enumerate(next_lines):
+            d.text((MARGIN + 14, y + 50 + 32 * i), line, font=font(SMALL), fill=TEXT)
+        y += next_h
+
+    # the circuit: tiles in course order, five a row
+    for course in courses:
         idx = _int(course.get("index"))
-        is_current = idx == current and phase not in ("peek", "over")
-        _course_card(d, x, y, cw, course, is_current, total, names)
-        _throttle(d, x, y + CARD_H + 8, cw, list(course.get("throttle") or []),
-                  bool(course.get("passed")))
-        mid = y + CARD_H / 2
-        if row == 0 and col < per_row - 1:
-            _arrow(d, x + cw + GAP / 2, mid, "right")
-        elif row == 1 and col > 0 and idx < total - 1:
-            _arrow(d, x - GAP / 2, mid, "left")
-    if len(courses) > per_row:
-        _arrow(d, W - MARGIN - cw / 2, circuit_top + row_tops[1] - 16, "down")
+        r, c = divmod(idx, TILE_COLS)
+        _tile(d, MARGIN + c * (tw + TILE_GAP), y + 8 + r * (TILE_H + 16), tw, course,
+              racing and idx == current, total, names)
+    y += circuit_h
 
-    # standings
-    y = circuit_top + circuit_h
-    d.rounded_rectangle([MARGIN, y, W - MARGIN, y + standings_h - 10], radius=12, fill=PANEL)
-    d.text((MARGIN + 14, y + 20), tx("Running order"), font=font(22), fill=TEXT, anchor="lm")
-    d.text((640, y + 20), tx("PON sets"), font=font(20), fill=MUTED, anchor="lm")
-    d.text((440, y + 20), tx("Hand"), font=font(20), fill=MUTED, anchor="lm")
+    # running order
+    d.rounded_rectangle([MARGIN, y, W - MARGIN, y + order_h - 10], radius=12, fill=PANEL)
+    d.text((MARGIN + 14, y + 26), tx("Running order"), font=font(26), fill=TEXT, anchor="lm")
+    d.text((W - MARGIN - 14, y + 26), tx("PON sets"), font=font(SMALL), fill=MUTED, anchor="rm")
     hand_counts = view.get("hand_counts") or {}
     pon_sets = view.get("pon_sets") or {}
     block_right = set(view.get("block_right") or [])
     events_used = set(view.get("events_used") or [])
     actor = view.get("actor")
-    yy = y + 40
+    yy = y + 50
     for rank, seat in enumerate(order):
         if rank % 2:
-            d.rectangle([MARGIN + 6, yy, W - MARGIN - 6, yy + 58], fill=ROW_ALT)
-        d.text((MARGIN + 18, yy + 29), _ordinal(rank), font=font(26), fill=TEXT, anchor="lm")
-        d.rounded_rectangle([MARGIN + 74, yy + 12, MARGIN + 108, yy + 46], radius=8, fill=_colour(seat),
+            d.rectangle([MARGIN + 6, yy, W - MARGIN - 6, yy + row_h - 4], fill=ROW_ALT)
+        d.text((MARGIN + 14, yy + 24), _ordinal(rank), font=font(28), fill=TEXT, anchor="lm")
+        d.rounded_rectangle([MARGIN + 80, yy + 8, MARGIN + 112, yy + 40], radius=8, fill=_colour(seat),
                             outline=(15, 15, 18), width=2)
-        label = tx("{name} (P{n})", name=fit(player_name(names, seat), 26, 220), n=seat + 1)
-        d.text((MARGIN + 120, yy + 29), label, font=font(26), fill=TEXT, anchor="lm")
-        count = _int(hand_counts.get(str(seat)))
-        for k in range(min(count, 6)):
-            d.rounded_rectangle([440 + k * 22, yy + 14, 440 + k * 22 + 18, yy + 44], radius=4,
-                                fill=(200, 205, 215), outline=(30, 30, 34))
-        d.text((440 + min(count, 6) * 22 + 8, yy + 29), str(count), font=font(24), fill=TEXT, anchor="lm")
-        x = 640
-        for pset in pon_sets.get(str(seat)) or []:
-            nums = [n for n in pset if isinstance(n, int)]
-            for n in nums:
-                _number_tile(d, x, yy + 13, n, 32)
-                x += 34
-            x += 14
-        if not pon_sets.get(str(seat)):
-            d.text((x, yy + 29), "-", font=font(24), fill=MUTED, anchor="lm")
+        name = fit(player_name(names, seat), 28, 280)
+        d.text((MARGIN + 124, yy + 24), name, font=font(28), fill=TEXT, anchor="lm")
         tags = []
         if seat == winner:
             tags.append((tx("WINNER"), HIGHLIGHT, CARD_INK))
-        if seat == actor and phase == "main":
-            tags.append((tx("main phase"), (60, 110, 200), TEXT))
         if seat in waiting:
             tags.append((tx("to act"), HIGHLIGHT, CARD_INK))
+        if seat == actor and phase == "main":
+            tags.append((tx("main phase"), (60, 110, 200), TEXT))
         if seat in block_right:
             tags.append((tx("block right"), (42, 157, 80), TEXT))
         if seat in events_used and phase != "over":
             tags.append((tx("event used"), (90, 92, 100), TEXT))
-        tag_x = W - MARGIN - 12
-        for text, fill, ink in reversed(tags):
-            w = font(18).getlength(text) + 16
-            tag_x -= w
-            _tag(d, tag_x, yy + 15, text, fill, ink, size=18)
-            tag_x -= 8
-        yy += 62
-    _ = seats
+        tag_x = MARGIN + 124 + font(28).getlength(name) + 12
+        for text, fill, ink in tags:
+            w = font(SMALL).getlength(text) + 16
+            if tag_x + w > W - MARGIN - 10:
+                break
+            tag_x += _tag(d, tag_x, yy + 7, text, fill, ink) + 6
+        # line 2: hand size, then the PON sets
+        count = _int(hand_counts.get(str(seat)))
+        x = MARGIN + 80 + _tag(d, MARGIN + 80, yy + 52, tx("Hand {n}", n=count), TAG) + 16
+        sets = [[n for n in pset if isinstance(n, int)] for pset in pon_sets.get(str(seat)) or []]
+        if not sets:
+            d.text((x, yy + 69), tx("no PON set"), font=font(SMALL), fill=MUTED, anchor="lm")
+        for nums in sets:
+            if x + 36 * len(nums) > W - MARGIN - 10:
+                d.text((x, yy + 69), "…", font=font(SMALL), fill=TEXT, anchor="lm")
+                break
+            for n in nums:
+                _number_tile(d, x, yy + 50, n, 34)
+                x += 36
+            x += 14
+        yy += row_h
+    y += order_h
 
     # status
-    y = circuit_top + circuit_h + standings_h
     for i, (text, colour) in enumerate(status):
-        d.text((MARGIN + 6, y + 14 + i * 28), fit(text, 22, W - 2 * MARGIN), font=font(22), fill=colour,
-               anchor="lm")
+        d.text((MARGIN + 6, y + 20 + i * 34), text, font=font(26), fill=colour, anchor="lm")
+    y += status_h
 
     # log
-    y += status_h
-    d.rounded_rectangle([MARGIN, y, W - MARGIN, y + log_h - 6], radius=12, fill=PANEL)
-    d.text((MARGIN + 14, y + 20), tx("Latest"), font=font(20), fill=MUTED, anchor="lm")
-    for i, line in enumerate(log_lines):
-        d.text((MARGIN + 14, y + 40 + i * 24), fit(line, 18, W - 2 * MARGIN - 28), font=font(18), fill=TEXT)
-    return png_bytes(im)
+    d.rounded_rectangle([MARGIN, y, W - MARGIN, y + log_h - 10], radius=12, fill=PANEL)
+    d.text((MARGIN + 14, y + 24), tx("Latest"), font=font(SMALL), fill=MUTED, anchor="lm")
+    for i, line in enumerate(log_wrapped):
+        d.text((MARGIN + 14, y + 50 + i * 32), line, font=font(SMALL), fill=TEXT)
+    return im
 
 
 def _status_lines(view: dict, names: list[str]) -> list[tuple[str, tuple[int, int, int]]]:
@@ -373,87 +424,152 @@ def _status_lines(view: dict, names: list[str]) -> list[tuple[str, tuple[int, in
 # -- the hand ------------------------------------------------------------------------------------
 
 def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
-    """The viewing seat's hand (number and event of each card), its peeked courses and prefs;
-    texts in `locale`."""
+    """The viewing seat's hand (number and event of each card), the course being raced, its
+    peeked courses and standing choices; texts in `locale`."""
     with drawing_in(locale):
-        return _render_hand(view, names)
+        return png_bytes(_draw_hand(view, names))
 
 
-def _render_hand(view: dict, names: list[str]) -> bytes:
+HAND_COLS = 3
+HAND_GAP = 14
+HAND_CARD_H = 300
+
+
+def _draw_hand(view: dict, names: list[str]) -> Image.Image:
     me = view.get("me") or {}
     seat = _int(me.get("seat"))
     hand = [c for c in me.get("hand") or [] if isinstance(c, dict)]
     peeked = [p for p in me.get("peeked") or [] if isinstance(p, dict)]
-    n = max(1, len(hand))
-    gap = 14
-    cw = min(220, (W - 2 * MARGIN - (n - 1) * gap) / n)
-    ch = 260
+    courses = [c for c in view.get("courses") or [] if isinstance(c, dict)]
+    cur = _int(view.get("current"))
+    racing = view.get("phase") not in ("peek", "over") and 0 <= cur < len(courses)
+    cw = (W - 2 * MARGIN - (HAND_COLS - 1) * HAND_GAP) / HAND_COLS
+    rows = max(1, -(-len(hand) // HAND_COLS))
+    inner = W - 2 * MARGIN
+    peek_lines = []
+    for p in peeked:
+        line = tx("#{k}: {n} {name} - {effect}", k=_int(p.get("index")) + 1, n=_int(p.get("number")),
+                  name=clean_text(words(p.get("name"))), effect=clean_text(words(p.get("effect"))))
+        peek_lines += wrap(line, SMALL, inner - 10, 3)
+    prefs = me.get("prefs") or {}
+    pon = prefs.get("pon") or {}
+    pref_text = tx("Standing choices: PON {pon} | when overtaken: {block} | refill: {refill} | hand-limit discard: {discard}",
+                   pon=words(chain("{a} {b}", [msg("{n}:{value}", n=k, value=msg(str(pon.get(k)))) for k in sorted(pon)])),
+                   block=words(msg(str(prefs.get("block", "-")))), refill=words(msg(str(prefs.get("refill", "-")))),
+                   discard=words(msg(str(prefs.get("discard", "-")))))
+    pref_lines = wrap(pref_text, SMALL, inner, 4)
     head = 140
-    peek_h = 40 + 28 * len(peeked) if peeked else 0
-    height = head + ch + 30 + peek_h + 70
+    now_h = _course_panel(None, 0, courses[cur], "", names, HIGHLIGHT, True) + 16 if racing else 0
+    cards_h = rows * (HAND_CARD_H + HAND_GAP) + 10 if hand else 100
+    peek_h = 50 + 32 * len(peek_lines) if peek_lines else 0
+    height = head + now_h + cards_h + peek_h + 20 + 32 * len(pref_lines) + 10
     im = Image.new("RGB", (W, int(height)), BACKGROUND)
-    d = ImageDraw.Draw(im)
-    d.rounded_rectangle([MARGIN, 20, MARGIN + 40, 60], radius=8, fill=_colour(seat), outline=(15, 15, 18), width=2)
-    d.text((MARGIN + 54, 40), fit(tx("{name}'s hand", name=player_name(names, seat)), 32, 560), font=font(32), fill=TEXT,
-           anchor="lm")
+    d = Draw(im)
+    d.rounded_rectangle([MARGIN, 14, MARGIN + 38, 52], radius=8, fill=_colour(seat), outline=(15, 15, 18), width=2)
+    d.text((MARGIN + 52, 33), fit(tx("{name}'s hand", name=player_name(names, seat)), 32, inner - 60), font=font(32),
+           fill=TEXT, anchor="lm", stroke_width=1, stroke_fill=TEXT)
     order = [s for s in view.get("order") or [] if isinstance(s, int)]
     info = []
     if seat in order:
         info.append(tx("{pos} of {n}", pos=_ordinal(order.index(seat)), n=len(order)))
-    if view.get("phase") not in ("peek", "over"):
-        info.append(tx("Course {k}", k=_int(view.get("current")) + 1))
+    if racing:
+        info.append(tx("Course {k}", k=cur + 1))
+    info.append(tx("Hand {n}", n=len(hand)))
     if me.get("event_used"):
         info.append(tx("event used"))
-    x = W - MARGIN
-    for text in reversed(info):
-        w = font(22).getlength(text) + 16
-        x -= w
-        _tag(d, x, 24, text, (70, 74, 82), size=22)
-        x -= 10
+    x = MARGIN
+    for text in info:
+        if x + font(SMALL).getlength(text) + 16 > W - MARGIN:
+            break
+        x += _tag(d, x, 62, text, TAG) + 8
     if me.get("to_act"):
-        d.text((MARGIN, 84), tx("Your move: use the buttons below."), font=font(22), fill=HIGHLIGHT, anchor="lm")
+        d.text((MARGIN, 120), fit(tx("Your move: choose below."), 26, inner), font=font(26), fill=HIGHLIGHT,
+               anchor="lm")
     else:
-        d.text((MARGIN, 84), tx("Nothing to do right now."), font=font(22), fill=MUTED, anchor="lm")
-    courses = [c for c in view.get("courses") or [] if isinstance(c, dict)]
-    cur = _int(view.get("current"))
-    if view.get("phase") not in ("peek", "over") and 0 <= cur < len(courses):
-        course = courses[cur]
-        throttle = words(chain("{a} {b}", [str(_number_of(x)) for x in course.get("throttle") or []])) or "-"
-        line = tx("Now: #{k} {name} (course number {n}); throttle numbers: {thr}", k=cur + 1,
-                 name=clean_text(words(course.get("name")), "?"), n=_int(course.get("number")), thr=throttle)
-        d.text((MARGIN, 118), fit(line, 22, W - 2 * MARGIN), font=font(22), fill=TEXT, anchor="lm")
-    y = head + 10
+        d.text((MARGIN, 120), fit(tx("Nothing to do right now."), 26, inner), font=font(26), fill=MUTED,
+               anchor="lm")
+    y = head
+    if racing:
+        _course_panel(d, y, courses[cur], tx("NOW"), names, HIGHLIGHT)
+        y += now_h
     if not hand:
-        d.text((MARGIN, y + 40), tx("No cards in hand."), font=font(26), fill=MUTED)
+        d.text((MARGIN, y + 40), tx("No cards in hand."), font=font(28), fill=MUTED)
     for i, card in enumerate(hand):
-        x = MARGIN + i * (cw + gap)
+        r, c = divmod(i, HAND_COLS)
+        x = MARGIN + c * (cw + HAND_GAP)
+        top = y + r * (HAND_CARD_H + HAND_GAP)
         number = _int(card.get("number"))
         course_card = card.get("kind") == "course"
-        d.rounded_rectangle([x, y, x + cw, y + ch], radius=12, fill=CARD_FACE, outline=(20, 20, 24), width=3)
-        d.rounded_rectangle([x, y, x + cw, y + 74], radius=12, fill=NUMBER_COLOURS.get(number, MUTED))
-        d.rectangle([x, y + 50, x + cw, y + 74], fill=NUMBER_COLOURS.get(number, MUTED))
-        d.text((x + 16, y + 38), str(number), font=font(54), fill=(255, 255, 255), anchor="lm")
-        title = clean_text(words(card.get("event"))) if not course_card else clean_text(_short_label(card.get("label")))
-        d.text((x + 12, y + 96), fit(title, 22, cw - 24), font=font(22), fill=CARD_INK, anchor="lm")
-        text = clean_text(words(card.get("text")))
-        for k, line in enumerate(wrap(text, 19, cw - 24, 7)):
-            d.text((x + 12, y + 120 + k * 24), line, font=font(19), fill=(50, 50, 56))
+        band = NUMBER_COLOURS.get(number, MUTED)
+        d.rounded_rectangle([x, top, x + cw, top + HAND_CARD_H], radius=12, fill=CARD_FACE, outline=(20, 20, 24),
+                            width=3)
+        d.rounded_rectangle([x, top, x + cw, top + 72], radius=12, fill=band)
+        d.rectangle([x, top + 50, x + cw, top + 72], fill=band)
+        d.text((x + 16, top + 38), str(number), font=font(54), fill=(255, 255, 255), anchor="lm")
         if course_card:
-            d.text((x + cw - 12, y + 38), tx("course"), font=font(18), fill=(255, 255, 255), anchor="rm")
-    y += ch + 20
-    if peeked:
-        d.text((MARGIN, y + 14), tx("Courses only you have seen:"), font=font(22), fill=TEXT, anchor="lm")
-        for k, p in enumerate(peeked):
-            line = tx("#{k}: {n} {name} - {effect}", k=_int(p.get("index")) + 1, n=_int(p.get("number")),
-                     name=clean_text(words(p.get("name"))), effect=clean_text(words(p.get("effect"))))
-            d.text((MARGIN + 10, y + 44 + k * 28), fit(line, 20, W - 2 * MARGIN - 10), font=font(20), fill=TEXT,
-                   anchor="lm")
+            d.text((x + cw - 12, top + 38), tx("course"), font=font(SMALL), fill=(255, 255, 255), anchor="rm")
+        title = clean_text(words(card.get("event"))) if not course_card else clean_text(_short_label(card.get("label")))
+        d.text((x + 12, top + 94), fit(title, 26, cw - 24), font=font(26), fill=CARD_INK, anchor="lm")
+        text = clean_text(words(card.get("text")))
+        for k, line in enumerate(wrap(text, SMALL, cw - 24, 6)):
+            d.text((x + 12, top + 118 + k * 29), line, font=font(SMALL), fill=(50, 50, 56))
+    y += cards_h
+    if peek_lines:
+        d.text((MARGIN, y + 22), tx("Courses only you have seen:"), font=font(26), fill=TEXT, anchor="lm")
+        for k, line in enumerate(peek_lines):
+            d.text((MARGIN + 10, y + 56 + k * 32), line, font=font(SMALL), fill=TEXT, anchor="lm")
         y += peek_h
-    prefs = me.get("prefs") or {}
-    pon = prefs.get("pon") or {}
-    line = tx("Standing choices: PON {pon} | when overtaken: {block} | refill: {refill} | hand-limit discard: {discard}",
-             pon=words(chain("{a} {b}", [msg("{n}:{value}", n=k, value=msg(str(pon.get(k)))) for k in sorted(pon)])),
-             block=words(msg(str(prefs.get("block", "-")))), refill=words(msg(str(prefs.get("refill", "-")))),
-             discard=words(msg(str(prefs.get("discard", "-")))))
-    d.text((MARGIN, y + 20), fit(line, 18, W - 2 * MARGIN), font=font(18), fill=MUTED, anchor="lm")
-    return png_bytes(im)
+    for k, line in enumerate(pref_lines):
+        d.text((MARGIN, y + 20 + k * 32), line, font=font(SMALL), fill=MUTED, anchor="lm")
+    return im
+
+
+# -- the result ----------------------------------------------------------------------------------
+
+def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
+    """The race's end: the winner, then every player in the final running order with their PON
+    sets; texts in `locale`."""
+    with drawing_in(locale):
+        return png_bytes(_draw_results(view, names))
+
+
+def _draw_results(view: dict, names: list[str]) -> Image.Image:
+    order = [s for s in view.get("order") or [] if isinstance(s, int)]
+    winner = view.get("winner")
+    if isinstance(winner, int) and winner in order:
+        order = [winner] + [s for s in order if s != winner]
+    row_h = 96
+    height = 170 + row_h * max(1, len(order)) + 20
+    im = Image.new("RGB", (W, height), BACKGROUND)
+    d = Draw(im)
+    d.text((W / 2, 44), fit(tx("PON - race over"), 40, W - 40), font=font(40), fill=TEXT, anchor="mm",
+           stroke_width=1, stroke_fill=TEXT)
+    if isinstance(winner, int):
+        d.text((W / 2, 110), fit(tx("Winner: {name}", name=player_name(names, winner)), 34, W - 40), font=font(34),
+               fill=HIGHLIGHT, anchor="mm")
+    pon_sets = view.get("pon_sets") or {}
+    y = 160
+    for rank, seat in enumerate(order):
+        if rank % 2:
+            d.rectangle([MARGIN, y, W - MARGIN, y + row_h - 4], fill=ROW_ALT)
+        fill = _colour(seat)
+        ring = {0: (255, 200, 40), 1: (200, 205, 215), 2: (205, 127, 50)}.get(rank, (15, 15, 18))
+        d.rounded_rectangle([MARGIN + 10, y + 14, MARGIN + 90, y + row_h - 18], radius=10, fill=fill, outline=ring,
+                            width=4)
+        ink = (20, 20, 24) if sum(fill) > 450 else (255, 255, 255)
+        d.text((MARGIN + 50, y + row_h / 2 - 2), _ordinal(rank), font=font(28), fill=ink, anchor="mm")
+        d.text((MARGIN + 110, y + 28), fit(player_name(names, seat), 30, W - 2 * MARGIN - 130), font=font(30),
+               fill=TEXT, anchor="lm")
+        x = MARGIN + 110
+        sets = [[n for n in pset if isinstance(n, int)] for pset in pon_sets.get(str(seat)) or []]
+        if not sets:
+            d.text((x, y + 68), tx("no PON set"), font=font(SMALL), fill=MUTED, anchor="lm")
+        for nums in sets:
+            if x + 36 * len(nums) > W - MARGIN - 10:
+                break
+            for n in nums:
+                _number_tile(d, x, y + 50, n, 34)
+                x += 36
+            x += 14
+        y += row_h
+    return im

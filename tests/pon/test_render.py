@@ -43,15 +43,18 @@ def test_board_and_hand_images(seats):
     assert {"peek", "play", "pon", "block", "over"} <= set(found)
     for stage, st in found.items():
         w, h = png_size(R.render_board(E.view(st, None), NAMES[:seats]))
-        assert w == 1200 and 600 < h < 2000, (stage, h)
+        assert w == R.W == 800 and 600 < h < 2000, (stage, h)
         for seat in range(seats):
             w, h = png_size(R.render_hand(E.view(st, seat), NAMES[:seats]))
-            assert w == 1200 and 300 < h < 1200
+            assert w == 800 and 300 < h < 1600
+    w, h = png_size(R.render_results(E.view(found["over"], None), NAMES[:seats]))
+    assert w == 800 and 300 < h < 1000
 
 
 def test_renderer_tolerates_sparse_views_and_missing_names():
-    assert png_size(R.render_board({}, []))[0] == 1200
-    assert png_size(R.render_hand({}, []))[0] == 1200
+    assert png_size(R.render_board({}, []))[0] == 800
+    assert png_size(R.render_hand({}, []))[0] == 800
+    assert png_size(R.render_results({}, []))[0] == 800
     st = states(3, 5)["play"]
     png_size(R.render_board(E.view(st, None), []))
 

@@ -8,6 +8,8 @@ order; only an "ask" preference pauses the resolution for that car's decision.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from itertools import combinations
 from typing import Any
 
@@ -486,7 +488,28 @@ class HeatEngine:
             "clogged": bool(clogged),
             "clogged_gears": clogged if state["phase"] == "submit" and not car["fin"] else [],
             "decision": decision,
+            # Public facts the hand image shows (derived from the car's public position).
+            "position": self._position(state, seat),
+            "next_corner": self._next_corner(state, seat),
         }
+
+    def _position(self, state: dict, seat: int) -> int | None:
+        """The car's place in the race order (1 = leading), counting finished cars first."""
+        order = list(state["places"]) + rules.race_order(state, rules.track_of(state))
+        return order.index(seat) + 1 if seat in order else None
+
+    def _next_corner(self, state: dict, seat: int) -> dict | None:
+        """The first corner line ahead of the car: its space, speed limit and how many spaces
+        the car must move to cross it (None after the last corner of the race)."""
+        car = state["cars"][seat]
+        if car["fin"]:
+            return None
+        tr = rules.track_of(state)
+        i = bisect_left(tr.line_pos, car["pos"])
+        if i >= len(tr.lines):
+            return None
+        line, _, limit = tr.lines[i]
+        return {"space": rules.space_of(tr, line), "speed": limit, "distance": line - car["pos"] + 1}
 
     # ------------------------------------------------------------------ menu
 
