@@ -125,9 +125,10 @@ class Table:
     def owed_queued(self) -> int:
         return self.announcer.owed_queued()
 
-    @staticmethod
-    async def ack(interaction: discord.Interaction, ephemeral: bool = True) -> None:
-        """Acknowledge within Discord's 3 s, before any slow work."""
+    async def ack(self, interaction: discord.Interaction, ephemeral: bool = True) -> None:
+        """Acknowledge within Discord's 3 s, before any slow work; every interaction also tells the
+        bot its user's language (a player who only clicks Join still gets DMs in their own)."""
+        self.audience(interaction)
         if not interaction.response.is_done():
             if interaction.type == discord.InteractionType.component:
                 await interaction.response.defer()
@@ -228,15 +229,19 @@ class Table:
 
     def lobby_text(self, game: Game) -> str:
         engine = self.engines[game.kind]
-        opts = ", ".join(f"{k}: {v}" for k, v in game.options.items() if not isinstance(v, (list, dict)) or v)
+        describe = getattr(engine, "describe_options", None)  # optional: the options in players' words
+        opts = describe(game.options) if describe else [
+            f"{k}: {v}" for k, v in game.options.items() if not isinstance(v, (list, dict)) or v]
         players = ", ".join(f"<@{s.user_id}>" for s in game.seats)
         footer = {"lobby": msg("Press Join to sit down; the creator starts with {min}+ players.", min=engine.min_seats),
                   "active": msg("Started: the game goes on in its thread."),
                   "finished": msg("Finished."),
                   "abandoned": msg("Abandoned.")}[game.status]
-        return clip(render(msg("**{title}** — a table ({options}).\nPlayers ({n}/{max}): {players}\n{footer}",
-                               title=self.title(game), options=opts, n=len(game.seats), max=engine.max_seats,
-                               players=players, footer=footer), self.out.thread_locale(game)))
+        params = dict(title=self.title(game), n=len(game.seats), max=engine.max_seats, players=players, footer=footer)
+        text = (msg("**{title}** — a table ({options}).\nPlayers ({n}/{max}): {players}\n{footer}", options=opts,
+                    **params) if opts else
+                msg("**{title}** — a table.\nPlayers ({n}/{max}): {players}\n{footer}", **params))
+        return clip(render(text, self.out.thread_locale(game)))
 
     async def lobby_action(self, interaction: discord.Interaction, game_id: int, what: str) -> None:
         async with self.busy():

@@ -34,3 +34,9 @@ async def test_full_pon_game(table):
     assert (await w.bot.store.game(1)).status == "finished"
     for p in players:
         assert not [e for e in p.errors if "went wrong" in e], p.errors
+
+
+async def test_a_table_without_options_reads_naturally(table):
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, kind="pon")
+    assert "— a table.\nPlayers (1/4)" in emu.message(lobby).content and "()" not in emu.message(lobby).content

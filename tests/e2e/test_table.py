@@ -28,6 +28,7 @@ async def start(w, lobby, creator):
 async def test_lobby_join_leave_and_start(table):
     w, emu = table, table.emu
     lobby = await open_table(w, w.alice, w.bob, track="usa")
+    assert "a table (USA circuit, random grid)." in emu.message(lobby).content  # options in words, not keys
     rec = await emu.slash(w.carol, w.general, "heat", "join")  # the open table in this channel
     await emu.wait_until(lambda: rec.followups)
     assert "joined" in rec.followups[0].content

@@ -101,6 +101,11 @@ class HeatEngine:
                        choices=["random", "seats"], default="random"),
         ]
 
+    def describe_options(self, options: dict[str, Any]) -> list[Msg]:
+        """The table's options as the lobby shows them."""
+        grid = msg("random grid") if options.get("grid", "random") == "random" else msg("grid in seat order")
+        return [msg("{track} circuit", track=content.tracks()[options["track"]].name), grid]
+
     # ------------------------------------------------------------------ setup
 
     def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
