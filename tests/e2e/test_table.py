@@ -1,6 +1,8 @@
 """The table through the emulator: lobby, start, DMs, the commit path's guards, /games, abandon."""
 from __future__ import annotations
 
+import asyncio
+
 
 def last(messages, pred=lambda m: True):
     found = [m for m in messages if pred(m)]
@@ -156,4 +158,8 @@ async def test_dms_resume_once_a_player_opens_them(table):
     await emu.wait_until(lambda: rec.followups)
     assert rec.followups[0].ephemeral and rec.followups[0].selects
     await emu.wait_until(lambda: any("reach you here again" in m.content for m in emu.dm_messages(w.hermit)))
+    for _ in range(200):  # recorded once the probe DM is out
+        if (await w.bot.store.game(1)).seats[1].dm_ok:
+            break
+        await asyncio.sleep(0.01)
     assert (await w.bot.store.game(1)).seats[1].dm_ok
