@@ -558,8 +558,12 @@ class Table:
         game = await self.load(game.id, ("abandoned",))
         await self.edit_lobby(game)
         text = msg("{title} was abandoned by {user}.", title=self.title(game), user=interaction.user.display_name)
-        if game.thread_id:
-            await self.out.post(game, text)
+        others = [s for s in game.seats if s.user_id != interaction.user.id]
+        if game.thread_id:  # every other player hears it once: by DM, or pinged here if their DMs are closed
+            await self.out.post(game, text, mention=[s.user_id for s in others if not s.dm_ok])
+            for seat in others:
+                if seat.dm_ok:
+                    await self.out.send_dm(game, seat.user_id, text)
         await self.reply(interaction, text)
 
     async def recover(self) -> None:

@@ -108,6 +108,10 @@ async def test_games_lists_and_abandon_needs_rights(table):
     await emu.wait_until(lambda: rec.followups)
     assert "abandoned" in rec.followups[-1].content
     assert (await w.bot.store.game(1)).status == "abandoned"
+    for user in (w.alice, w.bob):  # the players hear it once, by DM (the thread post pings no one)
+        await emu.wait_until(lambda: any("was abandoned" in m.content for m in emu.dm_messages(user)))
+    post = last(emu.messages_in(thread), lambda m: "was abandoned" in m.content)
+    assert post is not None and not post.mentions
 
 
 async def test_illegal_and_out_of_turn_moves_are_refused_privately(table):
