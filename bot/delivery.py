@@ -8,6 +8,7 @@ import hashlib
 import importlib
 import io
 import logging
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +22,7 @@ from bot.store import Game, Owed, Store
 log = logging.getLogger(__name__)
 
 MAX_CONTENT = 2000
+TURN_LOGS = 4096  # games whose turn log message is remembered (the oldest forgotten first)
 
 
 def words(text: Msg | str, names: list[str], locale: str) -> str:
@@ -123,6 +125,8 @@ class Delivery:
         self._dm_channels: dict[int, int] = {}  # user -> DM channel (also in the store)
         self._locales: dict[int, str] = {}  # user -> language (also in the store)
         self._writes: set[asyncio.Task[None]] = set()
+        # game -> the thread message its current turn's plain log lines are gathered in, and its text
+        self._turn_logs: OrderedDict[int, tuple[discord.Message, str]] = OrderedDict()
 
     # -- audiences: who reads what, in which language ----------------------------------------------
 
@@ -198,7 +202,10 @@ class Delivery:
     async def post_outcome(self, outcome: Outcome, engine: Engine, names: list[str]) -> Sent:
         game, state = outcome.game, outcome.state
         locale = self.thread_locale(game)
-        waiting = [game.seats[s] for s in engine.to_act(state) if s in outcome.changed_seats]
+        # Pinged: who must act and whose menu changed, but not the player who just moved inside
+        # a turn (they know; their own preference click pinged them before).
+        waiting = [game.seats[s] for s in engine.to_act(state) if s in outcome.changed_seats
+                   and (outcome.board or s != outcome.actor)]
         lines = [e.text for e in outcome.events if e.to is None]
         if engine.is_over(state):
             lines.append(msg("The game is over."))
@@ -213,6 +220,8 @@ class Delivery:
         # Lines past one message (a catch-up after a long outage) go first, in as many as needed;
         # the last message carries the board and the pings.
         texts = [f"**{render(title_of(engine, game), locale)}**", *(words(x, names, locale) for x in lines)]
+        if not images and not waiting:
+            return await self.add_to_turn_log(game, texts, outcome.nonce("post"))
         *before, final = pack(texts, MAX_CONTENT)
         for i, text in enumerate(before):
             result = await self.post(game, text, nonce=outcome.nonce(f"post{i}"))
@@ -230,10 +239,44 @@ class Delivery:
             images.append(renderer.render_results(view, names, locale))
         return images
 
+    async def add_to_turn_log(self, game: Game, texts: list[str], nonce: str) -> Sent:
+        """Log lines that ask nothing of anyone (a player is ready, a choice made inside a turn) are
+        added to the turn's log message by an edit, which notifies no one, while it has room: a
+        Heat round costs the thread its log message and its board, not one message per player."""
+        known = self._turn_logs.get(game.id)
+        if known is not None:
+            message, text = known
+            text = f"{text}\n" + "\n".join(texts[1:])  # texts[0] is the title, already on top
+            if len(text) <= MAX_CONTENT:
+                try:
+                    await message.edit(content=text)
+                    self._turn_logs[game.id] = (message, text)
+                    return Sent.OUT
+                except discord.NotFound:  # deleted: start a new one
+                    pass
+                except discord.HTTPException as err:
+                    log.warning("game %s: could not add to the turn's log (%s)", game.id, err)
+                    return sent_result(err)
+                except (OSError, asyncio.TimeoutError) as err:
+                    log.warning("game %s: could not reach Discord to edit the log (%s)", game.id, err)
+                    return Sent.FAILED
+        *before, final = pack(texts, MAX_CONTENT)
+        for i, text in enumerate(before):
+            result = await self.post(game, text, nonce=f"{nonce}{i}")
+            if result is not Sent.OUT:
+                return result
+        result, message = await self._send(game, final, {"nonce": nonce})
+        if message is not None:
+            self._turn_logs[game.id] = (message, final)
+            if len(self._turn_logs) > TURN_LOGS:
+                self._turn_logs.popitem(last=False)
+        return result
+
     async def post(self, game: Game, content: Msg | str, images: list[bytes] = (),  # type: ignore[assignment]
                    mention: list[int] | None = None, view: discord.ui.View | None = None,
                    nonce: str | None = None) -> Sent:
-        """A new message in the game's thread (or its channel)."""
+        """A new message in the game's thread (or its channel). It ends the turn's log message:
+        later lines go below it."""
         kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions(
             users=[discord.Object(u) for u in (mention or [])], roles=False, everyone=False)}
         suffixes = ["", "-results"]
@@ -244,16 +287,21 @@ class Delivery:
             kwargs["view"] = view
         if nonce is not None:
             kwargs["nonce"] = nonce
+        self._turn_logs.pop(game.id, None)
+        return (await self._send(game, content, kwargs))[0]
+
+    async def _send(self, game: Game, content: Msg | str, kwargs: dict[str, Any]) -> tuple[Sent, discord.Message | None]:
+        kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         try:
             channel = await self.channel(game.thread_id or game.channel_id)
-            await channel.send(clip(render(content, self.thread_locale(game))), **kwargs)
-            return Sent.OUT
+            message = await channel.send(clip(render(content, self.thread_locale(game))), **kwargs)
+            return Sent.OUT, message
         except discord.HTTPException as err:
             log.warning("game %s: could not post in its thread (%s)", game.id, err)
-            return sent_result(err)
+            return sent_result(err), None
         except (OSError, asyncio.TimeoutError) as err:
             log.warning("game %s: could not reach Discord to post (%s)", game.id, err)
-            return Sent.FAILED
+            return Sent.FAILED, None
 
     # -- private --------------------------------------------------------------------------------
 

@@ -35,6 +35,9 @@ async def test_failed_post_keeps_the_committed_move(table):
     rec = await submit_first_option(emu, w.bob)
     # bob's move is answered (its DM is spent) although every thread post fails
     await emu.wait_until(lambda: not emu.message(rec.source.id).components, timeout=8)
+    # and alice gets her next round's menu (made for version 2; the test clicks it below)
+    await emu.wait_until(lambda: any(m.selects and m.selects[0]["custom_id"].startswith("mv:1:2:")
+                                     for m in emu.dm_messages(w.alice)), timeout=8)
     game = await w.bot.store.game(1)
     assert game.snapshot["round"] == 2 and game.version == 2  # committed, never rolled back
     assert len(emu.messages_in(thread)) == posts_before
