@@ -30,10 +30,17 @@ TRACKS = ("usa", "france", "great_britain", "italy")
 CASES = [(seed, TRACKS[seed % 4], 2 + seed % 5) for seed in range(20)]
 
 
+# Texts reworded after the fingerprints were recorded, hashed as the recorded wording (issue #8:
+# the last player's cards resolve the round, so "you may change them" was not true for them).
+REWORDED = {"Round {n}: your {k} cards are in (gear {k}), the last: the round is played.":
+            "Round {n}: your {k} cards are in (gear {k}). You may change them until everyone is in."}
+
+
 def _english(value):
     """`value` with every Msg (or Msg in JSON form) replaced by its English words."""
     if isinstance(value, Msg) or (isinstance(value, dict) and set(value) == {"msg", "params"}):
-        return render(from_wire(value), "en")
+        value = from_wire(value)
+        return render(Msg(REWORDED.get(value.key, value.key), value.params), "en")
     if isinstance(value, list):
         return [_english(v) for v in value]
     if isinstance(value, dict):
@@ -74,7 +81,7 @@ def _race_fingerprint(seed: int, track: str, seats: int) -> str:
             action = rnd.choice([a for a in E.legal_actions(state, seat) if a["type"] != "prefs"])
         state, events = E.apply(state, seat, action)
         for ev in events:
-            h.update(f"{ev.to}|{ev.text}\n".encode())
+            h.update(f"{ev.to}|{_english(ev.text)}\n".encode())
         h.update(json.dumps(_english(E.view(state, None)), sort_keys=True).encode())
         h.update(json.dumps(_english(_recorded_keys(E.view(state, seat))), sort_keys=True).encode())
     assert E.is_over(state)

@@ -265,8 +265,11 @@ class HeatEngine:
                 racing += 1
                 if c["sub"] is None and c is not car:
                     waiting += 1
+        # The last player's cards resolve the round at once: no "you may change them" for them.
         events = [Event(msg("Round {n}: your {k} cards are in (gear {k}). You may change them until everyone "
-                            "is in.", n=state["round"], k=len(ids)), to=seat)]
+                            "is in.", n=state["round"], k=len(ids)) if waiting else
+                        msg("Round {n}: your {k} cards are in (gear {k}), the last: the round is played.",
+                            n=state["round"], k=len(ids)), to=seat)]
         if car["sub"] is None:
             events.append(Event(msg("{who} is ready ({k}/{n}).", who=seat_name(seat), k=racing - waiting,
                                     n=racing)))
