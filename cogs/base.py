@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import rules_pages
 from bot.i18n import LANGUAGE_NAMES, msg, render, supported_locales
 from bot.store import Game
 from bot.table import PlayerError, Table, pick_value, status_text
@@ -98,6 +99,28 @@ class GameCog(commands.GroupCog):
             found = await game_or_answer(self.table, interaction, self.kind, game, ("lobby",))
         if found is not None:
             await self.table.lobby_action(interaction, found.id, "join")
+
+    @app_commands.command(name="rules", description="The rules, a page at a time (only you see it)")
+    @app_commands.describe(page="Which page (start typing to see them)")
+    async def rules(self, interaction: discord.Interaction, page: int | None = None) -> None:
+        await self.table.ack(interaction)
+        locale = self.table.audience(interaction)
+        sections = rules_pages.pages(self.kind, locale)
+        if not sections:
+            await self.table.reply(interaction, msg("There are no rules pages for this game yet."))
+            return
+        number = min(max(page or 1, 1), len(sections))
+        title, body = sections[number - 1]
+        others = [f"{i}. {t}" for i, (t, _) in enumerate(sections, 1) if i != number]
+        await self.table.reply(interaction, msg(
+            "**{title}** ({n}/{total})\n{body}\n-# /{kind} rules page: {others}", title=title, n=number,
+            total=len(sections), body=body, kind=self.kind, others=" · ".join(others)))
+
+    @rules.autocomplete("page")
+    async def rules_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        sections = rules_pages.pages(self.kind, self.table.audience(interaction))
+        return [app_commands.Choice(name=f"{i}. {title}"[:100], value=i) for i, (title, _) in enumerate(sections, 1)
+                if current.lower() in f"{i}. {title}".lower()][:25]
 
     @app_commands.command(name="hand", description="See your private hand and moves (only you see it)")
     @app_commands.describe(game="The game's number (optional)")

@@ -40,9 +40,9 @@ SAME_AS_ENGLISH = {
 # translator would offer a catalog entry for them too, so they must not be in the catalog, even
 # where the same word is a text elsewhere ("heat", a card-kind tag on the hand image, stays English).
 COMMAND_NAMES = {"heat", "pon", "new", "join", "hand", "play", "games", "game", "status", "log", "abandon",
-                 "track", "grid", "language", "move", "count"}
+                 "track", "grid", "language", "move", "count", "rules", "page"}
 
-_MORE = re.compile(r'(?<![\w.])(?:tx|chain)\(\s*((?:' + _STR + r'\s*)+)')  # renderer texts, joining patterns
+_MORE = re.compile(r'(?<![\w.])(?:tx|chain|_line)\(\s*((?:' + _STR + r'\s*)+)')  # renderer texts, joining patterns, Heat's round-record lines
 _DESC = re.compile(r'(?:\bdescription|LANGUAGE_HELP\s*)=\s*((?:' + _STR + r'\s*)+)')  # slash-command texts
 _DESCRIBE = re.compile(r'describe\(((?:[^()]|\([^()]*\))*)\)', re.S)  # option descriptions
 
