@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 
 MAX_CONTENT = 2000
 TURN_LOGS = 4096  # games whose turn log message is remembered (the oldest forgotten first)
+MENUS = 50_000  # players' newest DM menus remembered, to retire their controls when a game ends
 
 
 def words(text: Msg | str, names: list[str], locale: str) -> str:
@@ -127,6 +128,8 @@ class Delivery:
         self._writes: set[asyncio.Task[None]] = set()
         # game -> the thread message its current turn's plain log lines are gathered in, and its text
         self._turn_logs: OrderedDict[int, tuple[discord.Message, str]] = OrderedDict()
+        # (game, seat) -> (DM channel, message) of the seat's newest DM with controls (two ints each)
+        self._menus: OrderedDict[tuple[int, int], tuple[int, int]] = OrderedDict()
 
     # -- audiences: who reads what, in which language ----------------------------------------------
 
@@ -182,6 +185,8 @@ class Delivery:
             elif part == "post" and len(outcome.parts()) > 1:
                 await self.store.mark_sent(game.id, versions, part)
 
+        if engine.is_over(state):  # the last menus lose their controls before the final words
+            await self.retire_controls(game.id)
         if "post" not in outcome.sent:
             try:
                 await done("post", await self.post_outcome(outcome, engine, names))
@@ -336,33 +341,56 @@ class Delivery:
         message = await self.private_message(game, state, seat, lines, await self.user_locale(s.user_id))
         if not message:
             return Sent.OUT
-        result = await self.send_dm(game, s.user_id, nonce=dm_nonce(game.id, seat, message), **message)
+        result, where = await self._send_dm(game, s.user_id, nonce=dm_nonce(game.id, seat, message), **message)
+        if where is not None and "view" in message:
+            self._menus[(game.id, seat)] = where
+            self._menus.move_to_end((game.id, seat))
+            if len(self._menus) > MENUS:
+                self._menus.popitem(last=False)
         if result is Sent.REFUSED:
             await self.post(game, msg("<@{user}>, I cannot DM you: use the My hand button or /{kind} hand.",
                                       user=s.user_id, kind=game.kind), mention=[s.user_id])
         return result
 
+    async def retire_controls(self, game_id: int) -> None:
+        """When a game ends (or is abandoned), each player's newest DM menu loses its selects and
+        buttons: one edit per player per game. (Older menus answer a click with one line; retiring
+        every menu as the game moves on would double the DMs' REST calls.)"""
+        for key in [k for k in self._menus if k[0] == game_id]:
+            channel_id, message_id = self._menus.pop(key)
+            message = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private) \
+                .get_partial_message(message_id)
+            try:
+                await message.edit(view=None)
+            except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
+                log.info("game %s: could not retire an old menu (%s)", game_id, err)
+
     async def send_dm(self, game: Game, user_id: int, content: Msg | str, **kwargs: Any) -> Sent:
         """A DM in the user's language. REFUSED (and the seat marked) when their DMs are closed."""
+        return (await self._send_dm(game, user_id, content, **kwargs))[0]
+
+    async def _send_dm(self, game: Game, user_id: int, content: Msg | str,
+                       **kwargs: Any) -> tuple[Sent, tuple[int, int] | None]:
+        """send_dm, and where the DM went: (channel, message)."""
         if kwargs.get("nonce") is None:
             kwargs.pop("nonce", None)
         content = clip(render(content, await self.user_locale(user_id)))
         try:
             try:
-                await (await self.dm_channel(user_id)).send(content, **kwargs)
+                sent = await (await self.dm_channel(user_id)).send(content, **kwargs)
             except discord.NotFound:  # a remembered channel Discord no longer knows: open it again
                 self._dm_channels.pop(user_id, None)
-                await (await self.dm_channel(user_id, fresh=True)).send(content, **kwargs)
-            return Sent.OUT
+                sent = await (await self.dm_channel(user_id, fresh=True)).send(content, **kwargs)
+            return Sent.OUT, (sent.channel.id, sent.id)
         except discord.Forbidden:
             await self.store.set_dm_ok(game.id, user_id, False)
-            return Sent.REFUSED
+            return Sent.REFUSED, None
         except discord.HTTPException as err:
             log.warning("game %s: DM to a player failed (%s)", game.id, err)
-            return sent_result(err)
+            return sent_result(err), None
         except (OSError, asyncio.TimeoutError) as err:
             log.warning("game %s: could not reach Discord for a DM (%s)", game.id, err)
-            return Sent.FAILED
+            return Sent.FAILED, None
 
 
 def dm_nonce(game_id: int, seat: int, message: dict[str, Any]) -> str:

@@ -559,6 +559,7 @@ class Table:
         await self.edit_lobby(game)
         text = msg("{title} was abandoned by {user}.", title=self.title(game), user=interaction.user.display_name)
         others = [s for s in game.seats if s.user_id != interaction.user.id]
+        await self.out.retire_controls(game.id)
         if game.thread_id:  # every other player hears it once: by DM, or pinged here if their DMs are closed
             await self.out.post(game, text, mention=[s.user_id for s in others if not s.dm_ok])
             for seat in others:

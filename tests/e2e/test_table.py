@@ -110,6 +110,7 @@ async def test_games_lists_and_abandon_needs_rights(table):
     assert (await w.bot.store.game(1)).status == "abandoned"
     for user in (w.alice, w.bob):  # the players hear it once, by DM (the thread post pings no one)
         await emu.wait_until(lambda: any("was abandoned" in m.content for m in emu.dm_messages(user)))
+        assert not any(m.components for m in emu.dm_messages(user))  # their menus lost their controls
     post = last(emu.messages_in(thread), lambda m: "was abandoned" in m.content)
     assert post is not None and not post.mentions
 
