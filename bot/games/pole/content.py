@@ -149,6 +149,7 @@ def _circuit(key: str, c: dict) -> Circuit:
     side = int(p["side"])
     _check(side in (0, 2), f"{key}: pit side")
     er, mr = int(p["entry_row"]), int(p["merge_row"])
+    _check(0 <= er < n and 0 <= mr < n, f"{key}: pit rows")
     _check(rows[er].corner == -1 and side in rows[er].lanes and er > n // 2, f"{key}: pit entry row")
     _check(rows[mr].corner == -1 and side in rows[mr].lanes and 0 < mr < n // 3, f"{key}: pit merge row")
     _check(all(rows[r].corner == -1 for r in range(er, n)), f"{key}: the pit lane runs beside the last straight")
