@@ -322,7 +322,7 @@ class PoleEngine:
                  "ms": _ms(ms), "step": _ms(o.step) if o.step else None,
                  "unused": (st["turn"]["n"] - ms.t) + (0 if ms.b % bcap == 0 else bcap - ms.b % bcap) * 0,
                  "prog": R.prog(c, fin.laps, list(fin.pos))}
-            score = (ep + bp + ms.s, ms.s, ep, bp, -ms.t)
+            score = (ep + bp + ms.s, ms.s, ep, bp, ms.t)  # the same place for fewer MP keeps more
             if key not in best or score < best[key]["_score"]:
                 d["_score"] = score
                 best[key] = d
