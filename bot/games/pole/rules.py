@@ -131,7 +131,7 @@ def prog(circuit: Circuit, laps: int, pos: list) -> float:
     """Distance along the race, for the position track: rows on the track; every car in the pit
     lane sits just before the finish line of the lap it is completing (seed 5.5: a car crossing
     the line passes every car in the pits or the pit lanes)."""
-    R = circuit.length
+    R = len(circuit.rows)
     if pos[0] == "t":
         return laps * R + pos[1]
     if pos[0] == "pin":
@@ -261,6 +261,14 @@ def _ahead(ctx: MoveCtx, laps: int, pos: tuple, o: tuple) -> bool:
     return o[0] in ctx.ahead_of
 
 
+def _ahead_fast(p: float, r: int, po: float, ro: int, tie: bool) -> bool:
+    if p != po:
+        return p > po
+    if r != ro:
+        return r > ro
+    return tie
+
+
 def _steps(ctx: MoveCtx, st: MState):
     """Single-cell moves from st.pos: (new pos, new laps, diagonal?, line jump?)."""
     c = ctx.circuit
@@ -368,18 +376,24 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
     seen: dict[tuple, list[tuple[int, int, int, int]]] = {}
     options: list[Option] = []
     frontier = [(start, (start.pos,))]
+    oinfo = [(o, prog(c, o[1], list(o[2])), corner_rank(c, list(o[2])), o[0] in ctx.ahead_of) for o in ctx.others]
 
     def dominated(st: MState) -> bool:
-        key = (st.pos, st.laps, st.mode, st.t if st.mode else 0, st.line, st.slip)
-        b, k, s_ = st.b, st.k, st.s
+        # Fewer MP counted is better once the minimum count is reached (whatever the other state
+        # can still do, this one can too); below the minimum, counts are kept apart, since
+        # wasting MP sideways may be the only way to end on a nearer cell.
+        t = st.t if st.mode else 0
+        settled = t >= count_min
+        key = (st.pos, st.laps, st.mode, -1 if settled else t, st.line, st.slip)
+        vec = (t, st.b, st.k, st.s)
         lst = seen.get(key)
         if lst is None:
-            seen[key] = [(b, k, s_)]
+            seen[key] = [vec]
             return False
-        for vb, vk, vs in lst:
-            if vb <= b and vk <= k and vs <= s_:
+        for v in lst:
+            if v[0] <= vec[0] and v[1] <= vec[1] and v[2] <= vec[2] and v[3] <= vec[3]:
                 return True
-        lst.append((b, k, s_))
+        lst.append(vec)
         return False
 
     def can_end(st: MState) -> bool:
@@ -401,6 +415,7 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
             for m, _ in cands:
                 nxt.append((MState(st.pos, st.laps, m, st.t, st.b, st.k, st.s, st.line, st.slip), path))
             on_track = st.pos[0] == "t"
+            cur_p, cur_r = prog(c, st.laps, list(st.pos)), corner_rank(c, list(st.pos))
             for npos, nl, diagonal, jump in _steps(ctx, st):
                 if _blocked(ctx, npos, False):
                     continue
@@ -416,6 +431,12 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
                         kinds.append("s")
                 if not kinds:
                     continue
+                # A boost or brake use already paid for has cells left: using them is free, so
+                # never open another use (or pay SP) instead: that path is never better.
+                if "b" in kinds and st.b % bcap:
+                    kinds = ["b"]
+                elif "k" in kinds and st.k % bcap:
+                    kinds = ["k"]
                 line = _line_after(ctx, st, npos, jump)
                 slip = -1
                 if npos[0] == "t" and is_straight(c, npos[1]):
@@ -424,8 +445,10 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
                             fr, fl = next_row(c, npos[1], nl)
                             if (fr, fl) == (opos[1], ol) and is_straight(c, fr):
                                 slip = 9  # any diagonal on the next move
-                passed = [o for o in ctx.others
-                          if o[0] not in fought and not _ahead(ctx, st.laps, st.pos, o) and _ahead(ctx, nl, npos, o)]
+                np_, nr_ = prog(c, nl, list(npos)), corner_rank(c, list(npos))
+                passed = [o for o, po, ro, tie in oinfo
+                          if o[0] not in fought and not _ahead_fast(cur_p, cur_r, po, ro, tie)
+                          and _ahead_fast(np_, nr_, po, ro, tie)]
                 fights = []
                 if not ctx.start_round and st.pos[0] == "t" and npos[0] == "t":
                     fights = [o for o in passed if o[2][0] == "t" and o[3] == 0 and abs(o[2][2] - st.pos[2]) <= 1]
