@@ -301,3 +301,31 @@ def test_illegal_actions_are_refused():
         E.apply(st, E.to_act(st)[0], {"type": "move", "i": 99})
     with pytest.raises(GameError):
         E.apply(st, 0, {"type": "nonsense"})
+
+
+def test_defender_who_asks_decides_live(monkeypatch):
+    st = _race(tyre="hard")
+    a, d = st["order"][0], st["order"][1]
+    others = [s for s in range(st["n"]) if s not in (a, d)]
+    for i, s in enumerate(others):
+        st["cars"][s]["pos"] = ["t", 70 + i, 1]
+    st["cars"][d]["pos"] = ["t", 30, 1]
+    st["cars"][a]["pos"] = ["t", 28, 0]
+    st["order"] = [d, a] + others
+    st, _ = E.apply(st, d, {"type": "prefs", "ask": True})
+    st, _ = E.apply(st, a, {"type": "prefs", "attack": 0})
+    Dice(monkeypatch, [7])
+    st = _turn(st, a)
+    f = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["pos"] == ["t", 30, 0])
+    Dice(monkeypatch, [5, 3])
+    st, ev = E.apply(st, a, {"type": "move", "i": f})
+    assert E.to_act(st) == [d] and st["turn"]["stage"] == "defend"
+    assert {"type": "yield"} in E.legal_actions(st, d)
+    with pytest.raises(GameError):
+        E.apply(st, a, {"type": "move", "i": 0})
+    sp_d = st["cars"][d]["sp"]
+    # 5 + 2 (5 unused MP) = 7 against 3, the attacker bids nothing more: 4 SP tie, and a tie holds
+    st2, _ = E.apply(st, d, {"type": "defend", "max": 4})
+    assert st2["cars"][d]["sp"] == sp_d - 4 and st2["cars"][a]["pos"] == ["t", 30, 0]
+    st3, _ = E.apply(st, d, {"type": "yield"})
+    assert st3["cars"][d]["sp"] == sp_d and st3["order"].index(a) < st3["order"].index(d)

@@ -27,7 +27,8 @@ def policy(st, seat, rnd):
             if red:
                 return red[0]
     if rnd.random() < 0.1 and any(a["type"] == "prefs" for a in E.legal_actions(st, seat)):
-        return {"type": "prefs", "attack": rnd.randint(0, 4), "defend": rnd.randint(0, 4), "yield": rnd.random() < 0.1}
+        return {"type": "prefs", "attack": rnd.randint(0, 4), "defend": rnd.randint(0, 4), "yield": rnd.random() < 0.1,
+                "ask": rnd.random() < 0.2}
     return rnd.choice(acts)
 
 

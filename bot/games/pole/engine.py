@@ -74,7 +74,7 @@ class PoleEngine:
             "phase": "quali", "weather": R.weather_setup([col, row, b], c.weather_b), "cars": cars,
             "order": list(range(seats)), "round": 0, "queue": [], "turn": None, "finish": [],
             "quali": None, "grid": [], "tyre_pick": {}, "version": 0, "log": [],
-            "prefs": [{"attack": 3, "defend": 3, "yield": False} for _ in range(seats)],
+            "prefs": [{"attack": 3, "defend": 3, "yield": False, "ask": False} for _ in range(seats)],
         }
         ev: list[Event] = []
         self._log(st, ev, msg("Weather roll {a}, {b}, {c}: the race starts in {w}.", a=col, b=row, c=b,
@@ -498,35 +498,80 @@ class PoleEngine:
         self._log(st, ev, msg("{p} goes off the track and moves 4 cells.", p=_p(seat)))
 
     # ------------------------------------------------------------ position fights
-    def _fight(self, st: State, rng: Rng, ev: list[Event], opt: dict) -> bool:
-        """Fight each defender in turn (rear first, 5.4 B); True if every fight is won."""
+    def _fight(self, st: State, rng: Rng, ev: list[Event]) -> str:
+        """Fight each defender in turn (rear first, 5.4 B): "won" when every fight is won,
+        "lost" at the first lost one, "ask" when a defender who asked to decide live must answer
+        (the dice are rolled first, as at the table, so both sides bid knowing them)."""
         t = st["turn"]
+        f = t["fight"]
+        opt = f["opt"]
         att = t["seat"]
-        for d in opt["def"]:
+        while f["i"] < len(opt["def"]):
+            d = opt["def"][f["i"]]
             pa, pd = st["prefs"][att], st["prefs"][d]
-            if pd["yield"]:
+            answer = f.get("answer")
+            if answer is None and pd["yield"]:
+                answer = "yield"
+            if answer == "yield":  # case 3 of 5.2 / case 4 of 5.3: no fight
                 self._log(st, ev, msg("{d} lets {a} through.", d=_p(d), a=_p(att)))
-                t["won"].append(d)
-                t["fought"].append(d)
-                continue
-            ra, rd = _die(rng, "black"), _die(rng, "black")
-            mod = R.unused_mp_modifier(opt["unused"])
-            a_tot = ra + mod - (1 if st["cars"][att]["blown"] else 0)
-            d_tot = rd - (1 if st["cars"][d]["blown"] else 0)
-            res = R.settle_auction(a_tot, d_tot, max(0, min(pa["attack"], st["cars"][att]["sp"] - opt["sp"])),
-                                   max(0, min(pd["defend"], st["cars"][d]["sp"])))
-            self._log(st, ev, msg("Position fight {a} vs {d}: rolls {ra}+{m} and {rd}; bids {ba} and {bd}.",
-                                  a=_p(att), d=_p(d), ra=ra, m=mod, rd=rd, ba=res.attacker_pays, bd=res.defender_pays))
-            st["cars"][att]["sp"] -= res.attacker_pays
-            st["cars"][d]["sp"] -= res.defender_pays
+            else:
+                if f["rolls"] is None:
+                    ra, rd = _die(rng, "black"), _die(rng, "black")  # attacker first (5.1)
+                    f["rolls"] = [ra, rd]
+                    self._log(st, ev, msg("Position fight {a} vs {d}: black dice {ra} and {rd}.",
+                                          a=_p(att), d=_p(d), ra=ra, rd=rd))
+                if answer is None and pd.get("ask"):
+                    t["stage"] = "defend"
+                    return "ask"
+                ra, rd = f["rolls"]
+                mod = R.unused_mp_modifier(opt["unused"])
+                a_tot = ra + mod - (1 if st["cars"][att]["blown"] else 0)  # a blown tyre: -1 (6.3)
+                d_tot = rd - (1 if st["cars"][d]["blown"] else 0)
+                d_max = pd["defend"] if answer is None else int(answer)
+                res = R.settle_auction(a_tot, d_tot, max(0, min(pa["attack"], st["cars"][att]["sp"])),
+                                       max(0, min(d_max, st["cars"][d]["sp"])))
+                self._log(st, ev, msg("{a} {at} against {d} {dt}: {a} bids {ba}, {d} bids {bd}.", a=_p(att),
+                                      d=_p(d), at=res.attacker_total, dt=res.defender_total,
+                                      ba=res.attacker_pays, bd=res.defender_pays))
+                st["cars"][att]["sp"] -= res.attacker_pays  # only the winner pays (5.1)
+                st["cars"][d]["sp"] -= res.defender_pays
+                if not res.attacker_wins:
+                    t["fought"].append(d)
+                    self._log(st, ev, msg("{d} holds the position.", d=_p(d)))
+                    return "lost"
+                self._log(st, ev, msg("{a} overtakes {d}.", a=_p(att), d=_p(d)))
             t["fought"].append(d)
-            if not res.attacker_wins:
-                self._log(st, ev, msg("{d} holds the position.", d=_p(d)))
-                return False
             t["won"].append(d)
-            self._log(st, ev, msg("{a} overtakes {d}.", a=_p(att), d=_p(d)))
             self._reorder_with_won(st)
-        return True
+            f["i"] += 1
+            f["rolls"] = None
+            f["answer"] = None
+            t["stage"] = "move"
+        return "won"
+
+    def _after_fight(self, st: State, rng: Rng, ev: list[Event], result: str) -> None:
+        t = st["turn"]
+        if result == "ask":
+            return
+        o = t.pop("fight")["opt"]
+        t["stage"] = "move"
+        seat = t["seat"]
+        if result == "lost":  # the attacker stays where it stopped and loses the MP left (5)
+            t["ms"] = o["ms"]
+            self._finish_move(st, rng, ev, o["ms"], "end")
+            return
+        step = dict(o["step"])
+        d_pos = st["cars"][o["def"][-1]]["pos"]
+        c = circuits()[st["circuit"]]
+        if d_pos[0] == "t" and step["pos"][0] == "t" and R.is_straight(c, step["pos"][1]) \
+                and d_pos[2] != step["pos"][2]:
+            step["slip"] = d_pos[2]  # after the pass: diagonally into its lane (5.2.1)
+        t["ms"] = step
+        self._set_pos(st, seat, step)
+        self._reorder_with_won(st)
+        self._plan(st)
+        if not t["opts"]:
+            self._finish_move(st, rng, ev, step, "end")
 
     def _reorder_with_won(self, st: State) -> None:
         """A won fight puts the attacker ahead of the defender on the position track at once
@@ -550,7 +595,11 @@ class PoleEngine:
         if ph == "tyres":
             return [s for s in range(state["n"]) if str(s) not in state["tyre_pick"]]
         if ph == "race" and state["turn"]:
-            return [state["turn"]["seat"]]
+            t = state["turn"]
+            if t["stage"] == "defend":
+                f = t["fight"]
+                return [f["opt"]["def"][f["i"]]]
+            return [t["seat"]]
         return []
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
@@ -567,6 +616,9 @@ class PoleEngine:
         if ph == "tyres":
             return out + [{"type": "tyre", "tyre": t} for t in TYRES if car["sets"][t]]
         t = state["turn"]
+        if t["stage"] == "defend":
+            top = min(car["sp"], 20)
+            return out + [{"type": "yield"}] + [{"type": "defend", "max": k} for k in range(top + 1)]
         if t["stage"] == "pit_tyre":
             return out + [{"type": "tyre", "tyre": x} for x in TYRES if car["sets"][x]]
         can_reroll = not t["pit_exit"] and t["ms"] is None and car["sp"] - t["reduce"] >= 1
@@ -607,6 +659,10 @@ class PoleEngine:
             return msg("Go off the track (4 cells)")
         if a == "stay":
             return msg("Stay (no move possible)")
+        if a == "yield":
+            return msg("Let them through")
+        if a == "defend":
+            return msg("Defend, bidding up to {n} SP", n=action["max"])
         return msg("Preferences")
 
     def _opt_label(self, st: State, o: dict) -> Msg:
@@ -636,6 +692,8 @@ class PoleEngine:
         a = action["type"]
         if a == "prefs":
             p = st["prefs"][seat]
+            if "ask" in action:
+                p["ask"] = bool(action["ask"])
             for k in ("attack", "defend"):
                 if k in action:
                     v = action[k]
@@ -663,7 +721,10 @@ class PoleEngine:
                 self._start_race(st, rng, ev)
         else:
             t = st["turn"]
-            if a == "tyre":
+            if a in ("defend", "yield"):
+                t["fight"]["answer"] = "yield" if a == "yield" else action["max"]
+                self._after_fight(st, rng, ev, self._fight(st, rng, ev))
+            elif a == "tyre":
                 self._fit(car, action["tyre"])
                 self._log(st, ev, msg("{p} fits {t} tyres.", p=_p(seat), t=_tyre_name(action["tyre"])))
                 self._end_turn(st, rng, ev)
@@ -697,23 +758,8 @@ class PoleEngine:
                 if o["kind"] == "fight":
                     self._charge(st, o["ms"])
                     self._set_pos(st, seat, o["ms"])
-                    won = self._fight(st, rng, ev, o)
-                    if not won:
-                        t["ms"] = o["ms"]
-                        self._finish_move(st, rng, ev, o["ms"], "end")
-                    else:
-                        step = dict(o["step"])
-                        d_pos = st["cars"][o["def"][-1]]["pos"]
-                        c = circuits()[st["circuit"]]
-                        if d_pos[0] == "t" and step["pos"][0] == "t" and R.is_straight(c, step["pos"][1]) \
-                                and d_pos[2] != step["pos"][2]:
-                            step["slip"] = d_pos[2]  # after the pass: diagonally into its lane (5.2.1)
-                        t["ms"] = step
-                        self._set_pos(st, seat, step)
-                        self._reorder_with_won(st)
-                        self._plan(st)
-                        if not t["opts"]:
-                            self._finish_move(st, rng, ev, step, "end")
+                    t["fight"] = {"opt": o, "i": 0, "rolls": None, "answer": None}
+                    self._after_fight(st, rng, ev, self._fight(st, rng, ev))
                 else:
                     self._finish_move(st, rng, ev, o["ms"], o["kind"])
         st["version"] += 1
