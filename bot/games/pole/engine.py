@@ -355,22 +355,36 @@ class PoleEngine:
 
     def _slide(self, st: State, seat: int, cells: int) -> None:
         """A car off the track goes `cells` cells straight on in its lane (designed: the seed
-        says only "4 cells"), never into another car, lanes merging where the track narrows."""
+        says only "4 cells"): it is off the track, so it passes other cars, but it stops on the
+        furthest free cell (its own lane first, then the others of that row), never on a car."""
         c = circuits()[st["circuit"]]
         car = st["cars"][seat]
         if car["pos"][0] != "t":
             return
         occupied = {(o["laps"], tuple(o["pos"])) for s, o in enumerate(st["cars"])
-                    if s != seat and o["pos"] and o["out"] is None and o["finished"] is None and o["off"] == 0}
+                    if s != seat and o["pos"] and o["out"] is None and o["finished"] is None}
         _, row, lane = car["pos"]
         laps = car["laps"]
+        path = []
         for _ in range(cells):
             nr, nl = R.next_row(c, row, laps)
+            if nl >= c.laps:
+                break  # never across the line on the last lap while off the track
             lanes = c.rows[nr].lanes
-            ln = lane if lane in lanes else min(lanes, key=lambda x: abs(x - lane))
-            if any(p[1] == ("t", nr, ln) for p in occupied) or (nl >= c.laps):
+            lane = lane if lane in lanes else min(lanes, key=lambda x: abs(x - lane))
+            row, laps = nr, nl
+            path.append((row, lane, laps))
+        dest = None
+        for row, lane, laps in reversed(path):
+            for ln in sorted(c.rows[row].lanes, key=lambda x: abs(x - lane)):
+                if (laps, ("t", row, ln)) not in occupied:
+                    dest = (row, ln, laps)
+                    break
+            if dest:
                 break
-            row, lane, laps = nr, ln, nl
+        if dest is None:
+            return
+        row, lane, laps = dest
         self._crossings(st, seat, car["laps"], laps)
         car["pos"] = ["t", row, lane]
         car["laps"] = laps
@@ -528,7 +542,8 @@ class PoleEngine:
                 a_tot = ra + mod - (1 if st["cars"][att]["blown"] else 0)  # a blown tyre: -1 (6.3)
                 d_tot = rd - (1 if st["cars"][d]["blown"] else 0)
                 d_max = pd["defend"] if answer is None else int(answer)
-                res = R.settle_auction(a_tot, d_tot, max(0, min(pa["attack"], st["cars"][att]["sp"])),
+                keep = opt["step"]["s"] - opt["ms"]["s"]  # SP the passing step itself needs
+                res = R.settle_auction(a_tot, d_tot, max(0, min(pa["attack"], st["cars"][att]["sp"] - keep)),
                                        max(0, min(d_max, st["cars"][d]["sp"])))
                 self._log(st, ev, msg("{a} {at} against {d} {dt}: {a} bids {ba}, {d} bids {bd}.", a=_p(att),
                                       d=_p(d), at=res.attacker_total, dt=res.defender_total,
