@@ -23,6 +23,15 @@ from bot.i18n import Msg, msg
 SCHEMA = 1
 LOG_KEEP = 30
 START_ROUNDS = 3
+# Standing choices for position fights (the most SP to bid; "ask" pauses the race for a live
+# answer when defending; "yield" lets attackers through). Any values can also be sent directly.
+PRESETS = {
+    "careful": {"attack": 1, "defend": 1, "ask": False, "yield": False},
+    "normal": {"attack": 3, "defend": 3, "ask": False, "yield": False},
+    "hard": {"attack": 6, "defend": 6, "ask": False, "yield": False},
+    "ask": {"ask": True, "yield": False},
+    "yield": {"yield": True, "ask": False},
+}
 
 
 def _p(seat: int) -> str:
@@ -73,7 +82,7 @@ class PoleEngine:
             "schema": SCHEMA, "rng": 0, "options": opts, "circuit": opts["circuit"], "n": seats,
             "phase": "quali", "weather": R.weather_setup([col, row, b], c.weather_b), "cars": cars,
             "order": list(range(seats)), "round": 0, "queue": [], "turn": None, "finish": [],
-            "quali": None, "grid": [], "tyre_pick": {}, "version": 0, "log": [],
+            "quali": None, "grid": [], "tyre_pick": {}, "version": 0, "log": [], "turn_no": 0,
             "prefs": [{"attack": 3, "defend": 3, "yield": False, "ask": False} for _ in range(seats)],
         }
         ev: list[Event] = []
@@ -98,6 +107,7 @@ class PoleEngine:
     def _next_session(self, st: State, rng: Rng, ev: list[Event]) -> None:
         q = st["quali"]
         q["idx"] += 1
+        st["turn_no"] += 1
         name = q["sessions"][q["idx"]]
         q["first"] = {str(s): _die(rng, "black") for s in q["in"]}
         q["choice"] = {}
@@ -145,6 +155,7 @@ class PoleEngine:
     # ------------------------------------------------------------ tyres and start
     def _start_tyres(self, st: State, ev: list[Event]) -> None:
         st["phase"] = "tyres"
+        st["turn_no"] += 1
         st["tyre_pick"] = {}
         c = circuits()[st["circuit"]]
         for slot, s in enumerate(st["grid"]):
@@ -216,6 +227,7 @@ class PoleEngine:
         """Start `seat`'s turn; returns False when it was played out automatically."""
         car = st["cars"][seat]
         c = circuits()[st["circuit"]]
+        st["turn_no"] += 1
         if car["off"] == 1:  # the turn after going off: no roll, 4 more cells (4.6)
             car["off"] = 0
             self._slide(st, seat, rules()["course_out_cells"])
@@ -618,7 +630,8 @@ class PoleEngine:
         return []
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = [{"type": "prefs"}]
+        out: list[dict[str, Any]] = [{"type": "prefs", "preset": p} for p in PRESETS
+                                     if seat < state["n"] and not self.is_over(state)]
         if seat not in self.to_act(state):
             return out
         ph = state["phase"]
@@ -678,6 +691,8 @@ class PoleEngine:
             return msg("Let them through")
         if a == "defend":
             return msg("Defend, bidding up to {n} SP", n=action["max"])
+        if a == "prefs" and action.get("preset") in PRESETS:
+            return _preset_label(action["preset"])
         return msg("Preferences")
 
     def _opt_label(self, st: State, o: dict) -> Msg:
@@ -701,12 +716,20 @@ class PoleEngine:
     def apply(self, state: State, seat: int, action: dict[str, Any]) -> tuple[State, list[Event]]:
         if not isinstance(action, dict) or "type" not in action:
             raise GameError(msg("That move is not possible now."))
+        action = _from_select(action)
         st = clone(state)
         ev: list[Event] = []
         rng = Rng(st["rng"])
         a = action["type"]
         if a == "prefs":
+            if not isinstance(seat, int) or not 0 <= seat < st["n"] or self.is_over(state):
+                raise GameError(msg("That move is not possible now."))
             p = st["prefs"][seat]
+            if "preset" in action:
+                if action["preset"] not in PRESETS:
+                    raise GameError(msg("That move is not possible now."))
+                p.update(PRESETS[action["preset"]])
+                self._log(st, ev, msg("Your fight preferences: {what}.", what=_preset_label(action["preset"])), to=seat)
             if "ask" in action:
                 p["ask"] = bool(action["ask"])
             for k in ("attack", "defend"):
@@ -789,7 +812,7 @@ class PoleEngine:
             cars.append({k: car[k] for k in ("ep", "bp", "sp", "tyre", "life", "sets", "bd", "pos", "laps",
                                              "pitted", "off", "out", "finished", "green")})
         v: View = {"kind": "pole", "circuit": state["circuit"], "phase": state["phase"], "round": state["round"],
-                   "turn": state["version"] if state["phase"] != "race" else state["round"] * 10 + 0,
+                   "turn": state["turn_no"] + (1000000 if state["phase"] == "over" else 0), "viewer": viewer,
                    "weather": dict(state["weather"]), "weather_now": R.weather_now(state["weather"], c),
                    "order": list(state["order"]), "cars": cars, "finish": list(state["finish"]),
                    "laps": c.laps, "log": list(state["log"][-12:]), "to_act": self.to_act(state)}
@@ -805,6 +828,8 @@ class PoleEngine:
                           "chosen": sorted(int(s) for s in q["choice"]), "back": list(q["back"])}
             if viewer is not None and str(viewer) in q["choice"]:
                 v["quali"]["mine"] = q["choice"][str(viewer)]
+        if viewer is not None:  # standing fight preferences are secret (the other side's maximum)
+            v["me"] = {"seat": viewer, "prefs": dict(state["prefs"][viewer])}
         t = state["turn"]
         if t:
             v["turn_info"] = {"seat": t["seat"], "rolls": [str(x) for x in t["rolls"]], "use": t["use"],
@@ -812,19 +837,63 @@ class PoleEngine:
         return v
 
     def menu(self, state: State, seat: int) -> list[dict[str, Any]]:
-        acts = [a for a in self.legal_actions(state, seat) if a["type"] != "prefs"]
-        if not acts:
-            return []
+        acts = self.legal_actions(state, seat)
         moves = [a for a in acts if a["type"] == "move"]
-        others = [a for a in acts if a["type"] != "move"]
+        prefs = [a for a in acts if a["type"] == "prefs"]
+        others = [a for a in acts if a["type"] not in ("move", "prefs", "defend")]
+        defend = [a for a in acts if a["type"] == "defend"]
         groups: list[dict[str, Any]] = []
         if moves:
-            groups.append({"kind": "select", "placeholder": msg("Where to?"), "min": 1, "max": 1, "action": {"type": "move"},
-                           "options": [{"label": self.describe_action(state, seat, a), "value": str(a["i"])} for a in moves[:25]]})
+            groups.append({"kind": "select", "placeholder": msg("Where to?"), "min": 1, "max": 1,
+                           "action": {"type": "move"},
+                           "options": [{"label": self.describe_action(state, seat, a), "value": str(a["i"])}
+                                       for a in moves[:25]]})
+        if defend:
+            groups.append({"kind": "select", "placeholder": msg("Defend: the most SP you will bid"), "min": 1,
+                           "max": 1, "action": {"type": "defend"},
+                           "options": [{"label": self.describe_action(state, seat, a), "value": str(a["max"])}
+                                       for a in defend[:25]]})
         if others:
-            groups.append({"kind": "buttons", "options": [{"label": self.describe_action(state, seat, a), "action": a}
-                                                          for a in others[:15]]})
+            seen, buttons = set(), []
+            for a in others:
+                label = self.describe_action(state, seat, a)
+                key = repr(label)
+                if key in seen:
+                    continue
+                seen.add(key)
+                buttons.append({"label": label, "action": a})
+            groups.append({"kind": "buttons", "options": buttons[:15]})
+        if prefs and self.to_act(state):
+            groups.append({"kind": "select", "placeholder": msg("Position fights: your standing choice"), "min": 1,
+                           "max": 1, "action": {"type": "prefs"},
+                           "options": [{"label": self.describe_action(state, seat, a), "value": a["preset"]}
+                                       for a in prefs]})
         return groups
+
+
+def _from_select(action: dict[str, Any]) -> dict[str, Any]:
+    """A select's answer (the menu's action with values=[...]) as a plain action."""
+    vals = action.get("values")
+    if not isinstance(vals, list) or len(vals) != 1 or not isinstance(vals[0], str):
+        return {k: v for k, v in action.items() if k != "values"}
+    v = vals[0]
+    kind = action.get("type")
+    try:
+        if kind == "move":
+            return {"type": "move", "i": int(v)}
+        if kind == "defend":
+            return {"type": "defend", "max": int(v)}
+    except ValueError:
+        raise GameError(msg("That move is not possible now.")) from None
+    if kind == "prefs":
+        return {"type": "prefs", "preset": v}
+    return {k: x for k, x in action.items() if k != "values"}
+
+
+def _preset_label(p: str) -> Msg:
+    return {"careful": msg("Fights: bid at most 1 SP"), "normal": msg("Fights: bid at most 3 SP"),
+            "hard": msg("Fights: bid at most 6 SP"), "ask": msg("Fights: ask me when defending"),
+            "yield": msg("Fights: let attackers through")}[p]
 
 
 def _tyre_name(t: str) -> Msg:
