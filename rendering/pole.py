@@ -219,9 +219,9 @@ def _board(view: dict, names: list[str]) -> Image.Image:
     # position track and dashboards
     y0 = HEADER_H + th
     cols = [(tx("Pos"), 40), (tx("Driver"), 90), (tx("Lap"), 470), (tx("Tyre"), 560), (tx("Life"), 660),
-            (tx("EP"), 750), (tx("BP"), 830), (tx("SP"), 910), (tx("Damage"), 1000)]
+            (tx("EP"), 740), (tx("BP"), 850), (tx("SP"), 960), (tx("Damage"), 1060)]
     for label, x in cols:
-        d.text((x, y0 + ROW_H / 2), label, font=font(28), fill=MUTED, anchor="lm")
+        d.text((x, y0 + ROW_H / 2), fit(label, 26, 104), font=font(26), fill=MUTED, anchor="lm")
     ti = view.get("turn_info") or {}
     for i, s in enumerate(order):
         car = cars[s]
@@ -241,9 +241,9 @@ def _board(view: dict, names: list[str]) -> Image.Image:
             d.text((578, mid), TYRE_LETTER[tyre], font=font(24), fill=(0, 0, 0) if tyre in ("hard", "soft") and tyre == "hard" else (255, 255, 255), anchor="mm")
             life = car.get("life", 0)
             d.text((660, mid), str(life), font=font(34), fill=(255, 90, 90) if life < 0 else TEXT, anchor="lm")
-        for key, x in (("ep", 750), ("bp", 830), ("sp", 910)):
+        for key, x in (("ep", 740), ("bp", 850), ("sp", 960)):
             d.text((x, mid), str(car.get(key, 0)), font=font(34), fill=TEXT, anchor="lm")
-        bx = 1000
+        bx = 1060
         for kind, rep in car.get("bd") or []:
             fill = (60, 170, 90) if rep else ((220, 50, 50) if kind == "heavy" else (20, 20, 20))
             d.rectangle([bx, mid - 15, bx + 30, mid + 15], fill=fill, outline=(200, 200, 200), width=2)
@@ -251,7 +251,7 @@ def _board(view: dict, names: list[str]) -> Image.Image:
             bx += 36
         st = _status(car)
         if st:
-            d.text((W - 20, mid), fit(st, 28, 1270 - max(bx, 1000) - 30), font=font(28), fill=MUTED, anchor="rm")
+            d.text((W - 20, mid), fit(st, 28, 1270 - max(bx, 1060) - 30), font=font(28), fill=MUTED, anchor="rm")
     return img
 
 

@@ -172,8 +172,8 @@ class PoleEngine:
     def _start_race(self, st: State, rng: Rng, ev: list[Event]) -> None:
         for s, t in sorted(st["tyre_pick"].items()):
             self._fit(st["cars"][int(s)], t)
-        self._log(st, ev, msg("Tyres revealed: {list}.", list=", ".join(
-            f"{_p(int(s))} {t}" for s, t in sorted(st["tyre_pick"].items()))))
+        self._log(st, ev, msg("Tyres revealed: {list}.", list=[
+            msg("{p}: {t}", p=_p(int(s)), t=_tyre_name(t)) for s, t in sorted(st["tyre_pick"].items(), key=lambda x: int(x[0]))]))
         st["phase"] = "race"
         self._new_round(st, rng, ev)
 
