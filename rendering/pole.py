@@ -18,7 +18,7 @@ from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, dr
 W = 1280
 HEADER_H = 84
 TRACK_H = 820
-LANE_W = 17
+LANE_W = 19
 ROW_H = 64
 TYRE_COLOURS = {"soft": (220, 40, 40), "hard": (240, 240, 240), "inter": (40, 170, 70), "wet": (40, 110, 230)}
 TYRE_LETTER = {"soft": "S", "hard": "H", "inter": "I", "wet": "W"}
@@ -213,15 +213,15 @@ def _board(view: dict, names: list[str]) -> Image.Image:
         if xy is None:
             continue
         x, y = xy
-        r = 23
+        r = 20
         d.ellipse([x - r, y - r, x + r, y + r], fill=_colour(s), outline=(0, 0, 0) if not car.get("off") else (255, 80, 80), width=3)
-        d.text((x, y), str(rank + 1), font=font(32), fill=(0, 0, 0) if _colour(s)[1] > 150 else (255, 255, 255), anchor="mm")
+        d.text((x, y), str(rank + 1), font=font(28), fill=(0, 0, 0) if _colour(s)[1] > 150 else (255, 255, 255), anchor="mm")
     # position track and dashboards
     y0 = HEADER_H + th
-    cols = [(tx("Pos"), 40), (tx("Driver"), 90), (tx("Lap"), 470), (tx("Tyre"), 560), (tx("Life"), 660),
+    cols = [(tx("Pos"), 20), (tx("Driver"), 134), (tx("Lap"), 470), (tx("Tyre"), 560), (tx("Life"), 660),
             (tx("EP"), 740), (tx("BP"), 850), (tx("SP"), 960), (tx("Damage"), 1060)]
     for label, x in cols:
-        d.text((x, y0 + ROW_H / 2), fit(label, 26, 104), font=font(26), fill=MUTED, anchor="lm")
+        d.text((x, y0 + ROW_H / 2), fit(label, 26, 300 if x == 134 else 104), font=font(26), fill=MUTED, anchor="lm")
     ti = view.get("turn_info") or {}
     for i, s in enumerate(order):
         car = cars[s]
