@@ -676,7 +676,7 @@ class PoleEngine:
         if a == "quali":
             return msg("Spend 1 SP for two more rolls") if action["reroll"] else msg("Keep my roll")
         if a == "tyre":
-            return msg("Tyres: {t}", t=_tyre_name(action["tyre"]))
+            return msg("Fit {t} tyres", t=_tyre_name(action["tyre"]))
         if a == "reroll":
             return msg("Reroll (1 SP)")
         if a == "use":
@@ -864,7 +864,7 @@ class PoleEngine:
                 buttons.append({"label": label, "action": a})
             groups.append({"kind": "buttons", "options": buttons[:15]})
         if prefs and self.to_act(state):
-            groups.append({"kind": "select", "placeholder": msg("Position fights: your standing choice"), "min": 1,
+            groups.append({"kind": "select", "placeholder": msg("Preferences: position fights"), "min": 1,
                            "max": 1, "action": {"type": "prefs"},
                            "options": [{"label": self.describe_action(state, seat, a), "value": a["preset"]}
                                        for a in prefs]})
