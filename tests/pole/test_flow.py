@@ -330,3 +330,20 @@ def test_defender_who_asks_decides_live(monkeypatch):
     assert st2["cars"][d]["sp"] == sp_d - 4 and st2["cars"][a]["pos"] == ["t", 30, 0]
     st3, _ = E.apply(st, d, {"type": "yield"})
     assert st3["cars"][d]["sp"] == sp_d and st3["order"].index(a) < st3["order"].index(d)
+
+
+def test_the_leader_catching_the_last_car_retires_it(monkeypatch):
+    st = _race(tyre="hard")
+    lead, last = st["order"][0], st["order"][-1]
+    c = eng.circuits()[st["circuit"]]
+    mid = [s for s in st["order"] if s not in (lead, last)]
+    for i, s in enumerate(mid):
+        st["cars"][s]["pos"] = ["t", 60 + i, 1]
+    st["cars"][lead]["pos"], st["cars"][lead]["laps"] = ["t", 27, 0], 1
+    st["cars"][last]["pos"], st["cars"][last]["laps"] = ["t", 31, 2], 0
+    Dice(monkeypatch, [8, 6, 6, 6, 6])
+    st = _turn(st, lead)
+    i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end" and o["laps"] == 1
+             and o["pos"][1] >= 31)
+    st, ev = E.apply(st, lead, {"type": "move", "i": i})
+    assert st["cars"][last]["out"] == "lapped"  # 5.6: no fight needed

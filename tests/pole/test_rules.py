@@ -271,17 +271,18 @@ def test_several_at_once():
     assert f
 
 
-def test_corner_case_2_stop_before_getting_alongside_on_the_outside():
+def test_corner_case_2_stop_beside_the_defender():
+    """5.3 case 2: the attacker stops on the cell beside the defender (not beyond it) and the
+    fight decides whether it goes on."""
     c = circuit()
     co = c.corners[0]
     row = co.first + 3
-    # defender inside (lane 1); attacker coming on the outer lane 0 is ahead once alongside
-    defender = [(1, 0, ("t", row, 1), 0)]
+    defender = [(1, 0, ("t", row, 1), 0)]  # inside; the attacker comes on the outer lane 0
     st = ms(row - 2, 0, line=(co.index, False))
-    opts = R.search(ctx(c, others=defender, sp=0), st, 4, 4)
+    opts = R.search(ctx(c, others=defender, sp=0, ep=0, bp=0), st, 4, 4)
     f = [o for o in opts if o.kind == "fight"]
-    assert any(o.state.pos == ("t", row - 1, 0) for o in f)  # must stop at (1), before alongside
-    assert (row, 0) not in ends(opts) and all(r < row or ln != 0 for r, ln in ends(opts))
+    assert any(o.state.pos == ("t", row, 0) and o.step.pos[1] == row + 1 for o in f)
+    assert all(r <= row for r, _ in ends(opts))
 
 
 def test_start_rounds_overtake_without_fights():
@@ -309,3 +310,32 @@ def test_real_circuits_have_reachable_moves_everywhere():
         for row in range(0, c.length, 7):
             lane = c.rows[row].lanes[0]
             assert ends(R.search(ctx(c, sp=0, ep=0, bp=0), ms(row, lane, laps=1), 6, 3)), (c.key, row)
+
+
+def test_corner_case_3_leave_the_line_to_fight_a_car_on_it():
+    """5.3 case 3: the next shaded cell is taken; the attacker leaves the line, comes alongside
+    and fights; winning, it rejoins the line on a later shaded cell."""
+    c = circuit()
+    co = c.corners[0]
+    blocker_cell = co.line[1]  # (24, 2)
+    others = [(1, 0, ("t",) + blocker_cell, 0)]
+    st = R.MState(("t",) + co.line[0], 0, 1, 0, 0, 0, 0, (co.index, True), -1)
+    opts = R.search(ctx(c, others=others, sp=0, ep=0, bp=0), st, 6, 6)
+    jumps = [o for o in opts if o.kind == "end" and o.state.pos == ("t",) + co.line[2]]
+    assert not jumps or all(o.path[1] != ("t",) + co.line[2] for o in jumps)  # no jump over it
+    fights = [o for o in opts if o.kind == "fight" and o.defenders == (1,)]
+    assert any(o.state.pos[1] == blocker_cell[0] and o.state.pos[2] == 1 for o in fights)
+    # after the pass (a normal corner) the car may get back on the line and jump again
+    f = next(o for o in fights if o.state.pos[1] == blocker_cell[0])
+    after = R.search(ctx(c, others=others, sp=0, ep=0, bp=0), f.step, 7, 4, frozenset({1}))
+    assert any(o.state.pos == ("t",) + co.line[3] for o in after if o.kind == "end")
+
+
+def test_extra_cells_left_unspent_are_lost_when_the_tyre_count_starts():
+    c = circuit()
+    co = c.corners[0]
+    # one boost cell already used before the tyre MP, standing on the double arrow (the corner
+    # ahead takes no boost): the other two cells of that use cannot wait for after the tyre MP
+    st = R.MState(("t",) + co.arrow, 0, 0, 0, 1, 0, 0, (co.index, True), -1)
+    got = ends(R.search(ctx(c, sp=0, bp=0, ep=1), st, 12, 12))
+    assert max(r for r, _ in got) == co.last + 8  # 4 MP on the line, 8 more: no boost left

@@ -446,7 +446,7 @@ class PoleEngine:
         car = st["cars"][seat]
         c = circuits()[st["circuit"]]
         self._charge(st, ms)
-        before = car["laps"]
+        before = t["start_laps"]  # a fight's pass may already have moved the car on
         self._set_pos(st, seat, ms)
         w = R.weather_now(st["weather"], c)
         if kind == "pit":
@@ -590,6 +590,9 @@ class PoleEngine:
         step = dict(o["step"])
         d_pos = st["cars"][o["def"][-1]]["pos"]
         c = circuits()[st["circuit"]]
+        if step["pos"][0] == "t" and step["laps"] >= c.laps:  # the pass crossed the line: finished
+            self._finish_move(st, rng, ev, step, "finish")
+            return
         if d_pos[0] == "t" and step["pos"][0] == "t" and R.is_straight(c, step["pos"][1]) \
                 and d_pos[2] != step["pos"][2]:
             step["slip"] = d_pos[2]  # after the pass: diagonally into its lane (5.2.1)

@@ -413,9 +413,13 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
             if st.mode == 1 and st.t >= count_min:
                 cands.append((2, "mode"))
             for m, _ in cands:
-                nxt.append((MState(st.pos, st.laps, m, st.t, st.b, st.k, st.s, st.line, st.slip), path))
+                # A boost or brake use is spent at one time, before or after the tyre MP: cells
+                # of a use left unspent when the tyre count starts or ends are lost.
+                rb = -(-st.b // bcap) * bcap
+                rk = -(-st.k // bcap) * bcap
+                nxt.append((MState(st.pos, st.laps, m, st.t, rb, rk, st.s, st.line, st.slip), path))
             on_track = st.pos[0] == "t"
-            cur_p, cur_r = prog(c, st.laps, list(st.pos)), corner_rank(c, list(st.pos))
+            cur_p = prog(c, st.laps, list(st.pos))
             for npos, nl, diagonal, jump in _steps(ctx, st):
                 if _blocked(ctx, npos, False):
                     continue
@@ -445,10 +449,13 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
                             fr, fl = next_row(c, npos[1], nl)
                             if (fr, fl) == (opos[1], ol) and is_straight(c, fr):
                                 slip = 9  # any diagonal on the next move
-                np_, nr_ = prog(c, nl, list(npos)), corner_rank(c, list(npos))
+                # Rule reading (5.3 cases 2 and 3): in a corner the attacker stops on the cell beside
+                # the defender and the fight is for going beyond it, so passing is judged by rows
+                # here; the outer-lane rule of 3.3 only orders the position track after a move.
+                np_ = prog(c, nl, list(npos))
                 passed = [o for o, po, ro, tie in oinfo
-                          if o[0] not in fought and not _ahead_fast(cur_p, cur_r, po, ro, tie)
-                          and _ahead_fast(np_, nr_, po, ro, tie)]
+                          if o[0] not in fought and not _ahead_fast(cur_p, 0, po, 0, tie)
+                          and _ahead_fast(np_, 0, po, 0, tie)]
                 fights = []
                 if not ctx.start_round and st.pos[0] == "t" and npos[0] == "t":
                     fights = [o for o in passed if o[2][0] == "t" and o[3] == 0 and abs(o[2][2] - st.pos[2]) <= 1]
