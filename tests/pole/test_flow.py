@@ -347,3 +347,20 @@ def test_the_leader_catching_the_last_car_retires_it(monkeypatch):
              and o["pos"][1] >= 31)
     st, ev = E.apply(st, lead, {"type": "move", "i": i})
     assert st["cars"][last]["out"] == "lapped"  # 5.6: no fight needed
+
+
+def test_low_grip_risk_is_named_in_the_option(monkeypatch):
+    st = _race(n=2, circuit="italy", tyre="soft")
+    seat = st["order"][0]
+    c = eng.circuits()[st["circuit"]]
+    other = st["order"][1]
+    st["cars"][other]["pos"] = ["t", 70, 1]
+    row, lane = min(c.low_grip)
+    st["cars"][seat]["pos"] = ["t", row - 8, 1]
+    Dice(monkeypatch, [9])
+    st = _turn(st, seat, weather="light")
+    st, _ = E.apply(st, seat, {"type": "reduce", "sp": 1})  # 9 -> 8: stays on, but 8 is checked
+    risky = [o for o in st["turn"]["opts"] if o["risk"]]
+    assert risky and all((o["pos"][1], o["pos"][2]) in c.low_grip for o in risky)
+    label = E.describe_action(st, seat, {"type": "move", "i": st["turn"]["opts"].index(risky[0])})
+    assert "low grip" in str(label)

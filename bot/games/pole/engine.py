@@ -333,7 +333,8 @@ class PoleEngine:
                  "ep": ep, "bp": bp, "sp": ms.s, "def": list(o.defenders), "free": list(o.free),
                  "ms": _ms(ms), "step": _ms(o.step) if o.step else None,
                  "unused": (st["turn"]["n"] - ms.t) + (0 if ms.b % bcap == 0 else bcap - ms.b % bcap) * 0,
-                 "prog": R.prog(c, fin.laps, list(fin.pos))}
+                 "prog": R.prog(c, fin.laps, list(fin.pos)),
+                 "risk": o.kind == "end" and self._low_grip_risk(st, fin.pos)}
             score = (ep + bp + ms.s, ms.s, ep, bp, ms.t)  # the same place for fewer MP keeps more
             if key not in best or score < best[key]["_score"]:
                 d["_score"] = score
@@ -341,9 +342,24 @@ class PoleEngine:
         out = sorted(best.values(), key=lambda d: (-d["prog"], d["_score"], d["kind"], d["pos"]))
         for d in out:
             d.pop("_score")
-        keep = [d for d in out if d["kind"] != "end"][:8]
-        ends = [d for d in out if d["kind"] == "end"][: 25 - len(keep)]
+        # At most 25 entries: fights, the pit and the flag first, then the moves that cost
+        # nothing (the furthest first), then the furthest of those that cost points.
+        keep = [d for d in out if d["kind"] != "end"][:6]
+        free = [d for d in out if d["kind"] == "end" and d["ep"] + d["bp"] + d["sp"] == 0]
+        paid = [d for d in out if d["kind"] == "end" and d["ep"] + d["bp"] + d["sp"] > 0]
+        ends = free[: max(12, 25 - len(keep) - len(paid))]
+        ends += paid[: 25 - len(keep) - len(ends)]
         return sorted(keep + ends, key=lambda d: (-d["prog"], d["kind"], d["pos"], d["ep"] + d["bp"] + d["sp"]))
+
+    def _low_grip_risk(self, st: State, pos) -> bool:
+        """Ending here means the low-grip roll (4.6 B): shown in the option's label."""
+        t = st["turn"]
+        c = circuits()[st["circuit"]]
+        if t["die"] == "purple" or pos[0] != "t" or (pos[1], pos[2]) not in c.low_grip:
+            return False
+        w = R.weather_now(st["weather"], c)
+        lim = R.low_grip_limit(st["cars"][t["seat"]]["tyre"], w) if w in R.RAIN else None
+        return lim is not None and self._roll_value(st) - t["reduce"] >= lim
 
     # ------------------------------------------------------------ moving
     def _charge(self, st: State, ms: dict) -> None:
@@ -714,6 +730,8 @@ class PoleEngine:
             return msg("Pit stop ({cost})", cost=cost)
         if o["kind"] == "finish":
             return msg("Cross the finish line ({cost})", cost=cost)
+        if o.get("risk"):
+            return msg("{where} ({cost}), low grip: a 1 sends you off", where=where, cost=cost)
         return msg("{where} ({cost})", where=where, cost=cost)
 
     def apply(self, state: State, seat: int, action: dict[str, Any]) -> tuple[State, list[Event]]:
