@@ -364,3 +364,16 @@ def test_low_grip_risk_is_named_in_the_option(monkeypatch):
     assert risky and all((o["pos"][1], o["pos"][2]) in c.low_grip for o in risky)
     label = E.describe_action(st, seat, {"type": "move", "i": st["turn"]["opts"].index(risky[0])})
     assert "low grip" in str(label)
+
+
+def test_a_secret_choice_may_change_until_all_are_in():
+    st = E.new_game({}, 3, 3)
+    while st["phase"] == "quali":
+        for s in E.to_act(st):
+            st, _ = E.apply(st, s, {"type": "quali", "reroll": False})
+    st, _ = E.apply(st, 0, {"type": "tyre", "tyre": "hard"})
+    st, _ = E.apply(st, 0, {"type": "tyre", "tyre": "wet"})
+    assert E.view(st, 0)["my_tyre"] == "wet" and E.to_act(st) == [1, 2]
+    st, _ = E.apply(st, 1, {"type": "tyre", "tyre": "soft"})
+    st, _ = E.apply(st, 2, {"type": "tyre", "tyre": "soft"})
+    assert st["phase"] == "race" and st["cars"][0]["tyre"] == "wet"

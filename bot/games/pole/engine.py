@@ -651,9 +651,11 @@ class PoleEngine:
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = [{"type": "prefs", "preset": p} for p in PRESETS
                                      if seat < state["n"] and not self.is_over(state)]
-        if seat not in self.to_act(state):
-            return out
         ph = state["phase"]
+        # A secret choice (qualifying reroll, starting tyres) may be changed until all are in.
+        changing = (ph == "quali" and seat in state["quali"]["in"]) or (ph == "tyres" and 0 <= seat < state["n"])
+        if seat not in self.to_act(state) and not changing:
+            return out
         car = state["cars"][seat]
         if ph == "quali":
             out += [{"type": "quali", "reroll": False}]
@@ -774,8 +776,9 @@ class PoleEngine:
             if not self.to_act(st):
                 self._resolve_session(st, rng, ev)
         elif ph == "tyres":
+            if str(seat) not in st["tyre_pick"]:
+                self._log(st, ev, msg("{p} has chosen tyres.", p=_p(seat)))
             st["tyre_pick"][str(seat)] = action["tyre"]
-            self._log(st, ev, msg("{p} has chosen tyres.", p=_p(seat)))
             if not self.to_act(st):
                 self._start_race(st, rng, ev)
         else:
