@@ -128,6 +128,11 @@ def _track_layer(key: str) -> Image.Image:
                 a = _cell_centre(c, row.index, min(row.lanes) - 0.6)
                 b = _cell_centre(c, row.index, max(row.lanes) + 0.6)
                 d.line([(a[0], a[1] + shift), (b[0], b[1] + shift)], fill=ARROW_TECH, width=3)
+    # row numbers every 10 rows (the move select names cells by lap, row and lane)
+    away = 4.3 if c.pit_side == 0 else -2.3
+    for r in range(10, c.length, 10):
+        cx, cy, _ = _cell_centre(c, r, away)
+        d.text((cx, cy + shift), str(r + 1), font=font(22), fill=(200, 200, 200), anchor="mm")
     # pit lane strip
     for r in list(range(c.pit_entry_row + 1, c.length)) + list(range(0, c.pit_merge_row)):
         side = -1.6 if c.pit_side == 0 else 3.6
@@ -306,8 +311,9 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
         else:
             d.text((110, y + 30), tx("Your secret choice"), font=font(34), fill=TEXT, anchor="lm")
     y += 90
-    d.text((30, y), tx("In the box:"), font=font(30), fill=MUTED, anchor="lm")
-    x = 220
+    label = tx("In the box:")
+    d.text((30, y), label, font=font(30), fill=MUTED, anchor="lm")
+    x = int(30 + font(30).getlength(label) + 20)
     for t, lives in (car.get("sets") or {}).items():
         for life in lives:
             d.ellipse([x, y - 22, x + 44, y + 22], fill=TYRE_COLOURS.get(t, (128, 128, 128)), outline=(20, 20, 20), width=2)
@@ -321,13 +327,15 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
         d.text((bx + 230, y + 45), str(car.get(key, 0)), font=font(48), fill=TEXT, anchor="rm")
     y += 120
     bd = car.get("bd") or []
-    d.text((30, y), tx("Damage:"), font=font(30), fill=MUTED, anchor="lm")
+    label = tx("Damage:")
+    d.text((30, y), label, font=font(30), fill=MUTED, anchor="lm")
+    bx = int(30 + font(30).getlength(label) + 20)
     if not bd:
-        d.text((220, y), tx("none"), font=font(30), fill=TEXT, anchor="lm")
+        d.text((bx, y), tx("none"), font=font(30), fill=TEXT, anchor="lm")
     for i, (kind, rep) in enumerate(bd):
         fill = (60, 170, 90) if rep else ((220, 50, 50) if kind == "heavy" else (20, 20, 20))
-        d.rectangle([220 + i * 50, y - 20, 260 + i * 50, y + 20], fill=fill, outline=(200, 200, 200), width=2)
-        d.text((240 + i * 50, y), "H" if kind == "heavy" else "L", font=font(24), fill=(255, 255, 255), anchor="mm")
+        d.rectangle([bx + i * 50, y - 20, bx + 40 + i * 50, y + 20], fill=fill, outline=(200, 200, 200), width=2)
+        d.text((bx + 20 + i * 50, y), "H" if kind == "heavy" else "L", font=font(24), fill=(255, 255, 255), anchor="mm")
     y += 60
     prefs = me.get("prefs") or {}
     if prefs:
