@@ -1,0 +1,946 @@
+"""Pole Position: the standard race (seed 002, sections 2-8). Pure engine over plain data.
+
+Flow: setup (weather, 2.4) -> qualifying Q1-Q3 (3.1; simultaneous secret reroll choices) ->
+secret tyre choice (3.2.3) -> rounds (3.3) in position-track order until every car has crossed
+the line on its last lap or retired (3.4). A turn: the engine rolls the die at the start of the
+turn; the player may reroll for 1 SP each (4.1), choose which roll to use, spend SP to stay on
+the track (4.6.1), then picks where to go from a select of reachable cells with what each costs
+(tyre MP counted, boost / brake / corner SP). Position fights are settled at once from both
+sides' standing maxima (rules.settle_auction explains why that equals the open auction).
+Optional rules (events, collisions, yellow flag, SC, DRS, stress, custom setup, drivers and
+teams, circuit rules, championship, bots) are not built yet; `options` is where they will go.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.base import Event, GameError, OptionSpec, State, View, clone, seat_ref
+from bot.games.pole import rules as R
+from bot.games.pole.content import CIRCUIT_KEYS, TYRES, circuits, rules
+from bot.games.rng import Rng
+from bot.i18n import Msg, msg
+
+SCHEMA = 1
+LOG_KEEP = 30
+START_ROUNDS = 3
+# Standing choices for position fights (the most SP to bid; "ask" pauses the race for a live
+# answer when defending; "yield" lets attackers through). Any values can also be sent directly.
+PRESETS = {
+    "careful": {"attack": 1, "defend": 1, "ask": False, "yield": False},
+    "normal": {"attack": 3, "defend": 3, "ask": False, "yield": False},
+    "hard": {"attack": 6, "defend": 6, "ask": False, "yield": False},
+    "ask": {"ask": True, "yield": False},
+    "yield": {"yield": True, "ask": False},
+}
+
+
+def _p(seat: int) -> str:
+    return seat_ref(seat)
+
+
+def _die(rng: Rng, name: str):
+    return rng.choice(rules()["dice"][name])
+
+
+def _num(face) -> int:
+    return rules()["purple_bang_value"] if face == "!" else int(face)
+
+
+class PoleEngine:
+    kind = "pole"
+    title = "Pole Position"
+    min_seats = 2
+    max_seats = 6
+    options = [OptionSpec("circuit", "Circuit", list(CIRCUIT_KEYS), default="great_britain")]
+
+    # ------------------------------------------------------------ setup
+    def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
+        out = {"circuit": options.get("circuit") or "great_britain"}
+        if out["circuit"] not in CIRCUIT_KEYS:
+            raise GameError(msg("Unknown circuit: {name}.", name=str(out["circuit"])))
+        if not self.min_seats <= seats <= self.max_seats:
+            raise GameError(msg("This game needs {lo}-{hi} players.", lo=self.min_seats, hi=self.max_seats))
+        return out
+
+    def new_game(self, options: dict[str, Any], seats: int, seed: int) -> State:
+        opts = self.validate_options(options, seats)
+        rng = Rng(seed)
+        c = circuits()[opts["circuit"]]
+        col, row = _die(rng, "black"), _die(rng, "black")
+        b = _die(rng, "black")
+        while b > c.weather_b:  # seed 2.4: reroll until it fits grid B
+            b = _die(rng, "black")
+        sp0 = rules()["start_points"]
+        cars = []
+        for s in range(seats):
+            sets = {t: [rules()["tyres"][t]["life"]] * rules()["tyres"][t]["sets"] for t in TYRES}
+            cars.append({"ep": sp0["ep"], "bp": sp0["bp"], "sp": sp0["sp"], "sp0": sp0["sp"], "tyre": None,
+                         "life": 0, "sets": sets, "bd": [], "pos": None, "laps": 0, "pitted": False,
+                         "line": [], "off": 0, "pit_turn": 0, "green": 0, "out": None, "blow_done": False,
+                         "blown": False, "finished": None})
+        st: State = {
+            "schema": SCHEMA, "rng": 0, "options": opts, "circuit": opts["circuit"], "n": seats,
+            "phase": "quali", "weather": R.weather_setup([col, row, b], c.weather_b), "cars": cars,
+            "order": list(range(seats)), "round": 0, "queue": [], "turn": None, "finish": [],
+            "quali": None, "grid": [], "tyre_pick": {}, "version": 0, "log": [], "turn_no": 0,
+            "prefs": [{"attack": 3, "defend": 3, "yield": False, "ask": False} for _ in range(seats)],
+        }
+        ev: list[Event] = []
+        self._log(st, ev, msg("Weather roll {a}, {b}, {c}: the race starts in {w}.", a=col, b=row, c=b,
+                              w=self._wname(R.weather_now(st["weather"], c))))
+        st["quali"] = {"sessions": R.quali_sessions(seats), "idx": -1, "in": list(range(seats)),
+                       "back": []}
+        self._next_session(st, rng, ev)
+        st["rng"] = rng.state
+        return st
+
+    @staticmethod
+    def _wname(w: str) -> Msg:
+        return {"dry": msg("dry weather"), "light": msg("light rain"), "heavy": msg("heavy rain")}[w]
+
+    def _log(self, st: State, ev: list[Event], text: Msg, to: int | None = None) -> None:
+        ev.append(Event(text, to))
+        if to is None:
+            st["log"] = (st["log"] + [text.key and {"key": text.key, "params": _wire(text.params)}])[-LOG_KEEP:]
+
+    # ------------------------------------------------------------ qualifying
+    def _next_session(self, st: State, rng: Rng, ev: list[Event]) -> None:
+        q = st["quali"]
+        q["idx"] += 1
+        st["turn_no"] += 1
+        name = q["sessions"][q["idx"]]
+        q["first"] = {str(s): _die(rng, "black") for s in q["in"]}
+        q["choice"] = {}
+        self._log(st, ev, msg("{session}: first rolls {rolls}.", session=name,
+                              rolls=", ".join(f"{_p(s)} {q['first'][str(s)]}" for s in q["in"])))
+
+    def _resolve_session(self, st: State, rng: Rng, ev: list[Event]) -> None:
+        q = st["quali"]
+        name = q["sessions"][q["idx"]]
+        scores = {}
+        for s in q["in"]:
+            extra = []
+            if q["choice"][str(s)]:
+                st["cars"][s]["sp"] -= 1
+                extra = [_die(rng, "black"), _die(rng, "black")]
+                self._log(st, ev, msg("{p} spends 1 SP and rolls {a} and {b}.", p=_p(s), a=extra[0], b=extra[1]))
+            scores[s] = R.quali_best(q["first"][str(s)], extra)
+        tb = {}
+        vals = list(scores.values())
+        for s in scores:  # ties: a die roll (no driver cards), rolled again while still tied
+            tb[s] = 0
+        for v in set(vals):
+            tied = [s for s in scores if scores[s] == v]
+            while len(tied) > 1:
+                rolls = {s: _die(rng, "black") for s in tied}
+                for s in tied:
+                    tb[s] = rolls[s]
+                if len(set(rolls.values())) == len(tied):
+                    break
+        order = R.quali_order(scores, tb)
+        if name == "Q3":
+            st["grid"] = order + q["back"]
+            self._log(st, ev, msg("Q3: the grid is {grid}.", grid=", ".join(_p(s) for s in st["grid"])))
+            self._start_tyres(st, ev)
+            return
+        out = order[-1]
+        q["back"].insert(0, out)
+        q["in"] = order[:-1]
+        for s in q["in"]:
+            st["cars"][s]["sp"] -= 1  # advancing costs 1 SP (3.1.1)
+        self._log(st, ev, msg("{session}: {p} is out and starts P{pos}; the others pay 1 SP to go on.",
+                              session=name, p=_p(out), pos=len(order)))
+        self._next_session(st, rng, ev)
+
+    # ------------------------------------------------------------ tyres and start
+    def _start_tyres(self, st: State, ev: list[Event]) -> None:
+        st["phase"] = "tyres"
+        st["turn_no"] += 1
+        st["tyre_pick"] = {}
+        c = circuits()[st["circuit"]]
+        for slot, s in enumerate(st["grid"]):
+            row, lane = c.grid[slot]
+            st["cars"][s]["pos"] = ["t", row, lane]
+        st["order"] = list(st["grid"])
+
+    def _fit(self, car: dict, tyre: str) -> None:
+        lives = car["sets"][tyre]
+        i = max(range(len(lives)), key=lambda j: lives[j])
+        car["life"] = lives.pop(i)
+        car["tyre"] = tyre
+
+    def _start_race(self, st: State, rng: Rng, ev: list[Event]) -> None:
+        for s, t in sorted(st["tyre_pick"].items()):
+            self._fit(st["cars"][int(s)], t)
+        self._log(st, ev, msg("Tyres revealed: {list}.", list=[
+            msg("{p}: {t}", p=_p(int(s)), t=_tyre_name(t)) for s, t in sorted(st["tyre_pick"].items(), key=lambda x: int(x[0]))]))
+        st["phase"] = "race"
+        self._new_round(st, rng, ev)
+
+    # ------------------------------------------------------------ rounds and turns
+    def _running(self, st: State) -> list[int]:
+        return [s for s in st["order"] if st["cars"][s]["out"] is None and st["cars"][s]["finished"] is None]
+
+    def _new_round(self, st: State, rng: Rng, ev: list[Event]) -> None:
+        for car in st["cars"]:
+            if car["off"] == 2:
+                car["off"] = 0
+        st["round"] += 1
+        run = self._running(st)
+        if not run:
+            st["phase"] = "over"
+            return
+        st["queue"] = list(run)
+        c = circuits()[st["circuit"]]
+        if st["round"] > START_ROUNDS:
+            face = _die(rng, "weather")  # the leader's weather roll (8.1)
+            if face == "cloud":
+                before = R.weather_now(st["weather"], c)
+                st["weather"], moved = R.weather_advance(st["weather"], c.weather_b)
+                now = R.weather_now(st["weather"], c)
+                self._log(st, ev, msg("Round {n}: cloud. Weather {w}.", n=st["round"], w=self._wname(now))
+                          if moved and now != before else msg("Round {n}: cloud, the forecast moves on.", n=st["round"]))
+            else:
+                self._log(st, ev, msg("Round {n}: no change in the weather.", n=st["round"]))
+        else:
+            self._log(st, ev, msg("Race start, round {n}.", n=st["round"]))
+        self._next_turn(st, rng, ev)
+
+    def _next_turn(self, st: State, rng: Rng, ev: list[Event]) -> None:
+        while True:
+            st["queue"] = [s for s in st["queue"] if st["cars"][s]["out"] is None and st["cars"][s]["finished"] is None]
+            if not st["queue"]:
+                st["turn"] = None
+                if not self._running(st):
+                    st["phase"] = "over"
+                    return
+                self._new_round(st, rng, ev)
+                return
+            seat = st["queue"].pop(0)
+            if self._begin_turn(st, rng, ev, seat):
+                return
+
+    def _rain(self, st: State) -> bool:
+        return R.weather_now(st["weather"], circuits()[st["circuit"]]) in R.RAIN
+
+    def _begin_turn(self, st: State, rng: Rng, ev: list[Event], seat: int) -> bool:
+        """Start `seat`'s turn; returns False when it was played out automatically."""
+        car = st["cars"][seat]
+        c = circuits()[st["circuit"]]
+        st["turn_no"] += 1
+        if car["off"] == 1:  # the turn after going off: no roll, 4 more cells (4.6)
+            car["off"] = 0
+            self._slide(st, seat, rules()["course_out_cells"])
+            car["off"] = 2
+            self._log(st, ev, msg("{p} comes back onto the track.", p=_p(seat)))
+            self._after_move(st, rng, ev, seat, moved_from=None)
+            return False
+        if car["pit_turn"] in (1, 2):  # 7.2, 7.3: the green exit cells, nothing else
+            car["pos"] = ["g", car["pit_turn"] - 1]
+            car["pit_turn"] += 1
+            self._log(st, ev, msg("{p} waits on pit exit cell {i}.", p=_p(seat), i=car["pos"][1] + 1))
+            self._reorder(st)
+            return False
+        start = st["round"] <= START_ROUNDS
+        if car["pit_turn"] == 3:  # 7.4: purple die plus the green counter
+            face = _die(rng, "purple")
+            car["pit_turn"] = 0
+            turn = {"seat": seat, "die": "purple", "rolls": [face], "use": 0, "reduce": 0, "pit_exit": True,
+                    "green": car["green"], "start_pos": list(car["pos"]), "start_laps": car["laps"],
+                    "fought": [], "won": [], "ms": None, "opts": None, "stage": "move", "cost": [0, 0, 0]}
+            car["green"] = 0
+        else:
+            die = "purple" if start else rules()["tyres"][car["tyre"]]["die"]
+            turn = {"seat": seat, "die": die, "rolls": [_die(rng, die)], "use": 0, "reduce": 0, "pit_exit": False,
+                    "green": 0, "start_pos": list(car["pos"]), "start_laps": car["laps"], "fought": [], "won": [],
+                    "ms": None, "opts": None, "stage": "move", "cost": [0, 0, 0]}
+        st["turn"] = turn
+        self._log(st, ev, msg("{p} rolls {roll}.", p=_p(seat), roll=str(turn["rolls"][0])))
+        self._plan(st)
+        return True
+
+    # --- the roll in use and the plan options
+    def _roll_value(self, st: State) -> int:
+        t = st["turn"]
+        return _num(t["rolls"][t["use"]]) if t["die"] == "purple" else int(t["rolls"][t["use"]])
+
+    def _course_out_due(self, st: State) -> bool:
+        t = st["turn"]
+        if t["die"] == "purple":
+            return False
+        car = st["cars"][t["seat"]]
+        w = R.weather_now(st["weather"], circuits()[st["circuit"]])
+        lim = R.course_out_limit(car["tyre"], w)
+        return lim is not None and self._roll_value(st) - t["reduce"] >= lim
+
+    def _mp(self, st: State) -> int:
+        t = st["turn"]
+        car = st["cars"][t["seat"]]
+        v = self._roll_value(st) - t["reduce"]
+        if t["pit_exit"]:
+            return v + t["green"]
+        if t["die"] == "purple":
+            return v
+        heavy = sum(1 for k, rep in car["bd"] if k == "heavy" and not rep)
+        return max(0, v - R.tyre_penalty(car["life"]) - heavy)
+
+    def _ctx(self, st: State, seat: int) -> R.MoveCtx:
+        c = circuits()[st["circuit"]]
+        car = st["cars"][seat]
+        others = tuple((s, o["laps"], tuple(o["pos"]), o["off"]) for s, o in enumerate(st["cars"])
+                       if s != seat and o["out"] is None and o["finished"] is None and o["pos"] is not None)
+        idx = st["order"].index(seat)
+        ahead = frozenset(st["order"][idx + 1:]) | frozenset(st["turn"]["won"] if st["turn"] else [])
+        t = st["turn"]
+        cost = t["cost"] if t else [0, 0, 0]
+        return R.MoveCtx(c, self._rain(st), st["round"] <= START_ROUNDS, c.laps - 1, others, ahead,
+                         car["ep"], car["bp"], car["sp"] - cost[2], c.corners[0].first, c.laps)
+
+    def _plan(self, st: State) -> None:
+        """Compute the move options for the turn's current state (stored so replays agree)."""
+        t = st["turn"]
+        seat = t["seat"]
+        car = st["cars"][seat]
+        if self._course_out_due(st):
+            t["opts"] = []
+            return
+        ctx = self._ctx(st, seat)
+        if t["ms"] is None:
+            n = self._mp(st)
+            ms = R.MState(tuple(car["pos"]), car["laps"], 0, 0, 0, 0, 0, tuple(car["line"]), -1)
+            t["n"] = n
+        else:
+            d = t["ms"]
+            ms = R.MState(tuple(d["pos"]), d["laps"], d["mode"], d["t"], d["b"], d["k"], d["s"], tuple(d["line"]), d["slip"])
+        n = t["n"]
+        opts = R.search(ctx, ms, n, max(0, n - 3), frozenset(t["fought"]))
+        t["opts"] = self._choose_opts(st, opts, ctx)
+
+    def _choose_opts(self, st: State, opts: list, ctx: R.MoveCtx) -> list[dict]:
+        c = circuits()[st["circuit"]]
+        bcap = rules()["boost_cells"]["rain" if ctx.rain else "dry"]
+        best: dict[tuple, dict] = {}
+        for o in opts:
+            fin = o.step if o.kind == "fight" else o.state
+            ms = o.state
+            ep, bp = R.extra_cost(ms.b, bcap), R.extra_cost(ms.k, bcap)
+            if o.kind == "fight":
+                ep, bp = R.extra_cost(ms.b, bcap), R.extra_cost(ms.k, bcap)
+            cost = (ep, bp, ms.s)
+            where = (o.kind, tuple(ms.pos) if o.kind == "fight" else tuple(fin.pos), fin.laps, o.defenders)
+            key = where
+            d = {"kind": o.kind, "pos": list(ms.pos if o.kind == "fight" else fin.pos), "laps": fin.laps,
+                 "ep": ep, "bp": bp, "sp": ms.s, "def": list(o.defenders), "free": list(o.free),
+                 "ms": _ms(ms), "step": _ms(o.step) if o.step else None,
+                 "unused": (st["turn"]["n"] - ms.t) + (0 if ms.b % bcap == 0 else bcap - ms.b % bcap) * 0,
+                 "prog": R.prog(c, fin.laps, list(fin.pos)),
+                 "risk": o.kind == "end" and self._low_grip_risk(st, fin.pos)}
+            score = (ep + bp + ms.s, ms.s, ep, bp, ms.t)  # the same place for fewer MP keeps more
+            if key not in best or score < best[key]["_score"]:
+                d["_score"] = score
+                best[key] = d
+        out = sorted(best.values(), key=lambda d: (-d["prog"], d["_score"], d["kind"], d["pos"]))
+        for d in out:
+            d.pop("_score")
+        # At most 25 entries: fights, the pit and the flag first, then the moves that cost
+        # nothing (the furthest first), then the furthest of those that cost points.
+        keep = [d for d in out if d["kind"] != "end"][:6]
+        free = [d for d in out if d["kind"] == "end" and d["ep"] + d["bp"] + d["sp"] == 0]
+        paid = [d for d in out if d["kind"] == "end" and d["ep"] + d["bp"] + d["sp"] > 0]
+        ends = free[: max(12, 25 - len(keep) - len(paid))]
+        ends += paid[: 25 - len(keep) - len(ends)]
+        return sorted(keep + ends, key=lambda d: (-d["prog"], d["kind"], d["pos"], d["ep"] + d["bp"] + d["sp"]))
+
+    def _low_grip_risk(self, st: State, pos) -> bool:
+        """Ending here means the low-grip roll (4.6 B): shown in the option's label."""
+        t = st["turn"]
+        c = circuits()[st["circuit"]]
+        if t["die"] == "purple" or pos[0] != "t" or (pos[1], pos[2]) not in c.low_grip:
+            return False
+        w = R.weather_now(st["weather"], c)
+        lim = R.low_grip_limit(st["cars"][t["seat"]]["tyre"], w) if w in R.RAIN else None
+        return lim is not None and self._roll_value(st) - t["reduce"] >= lim
+
+    # ------------------------------------------------------------ moving
+    def _charge(self, st: State, ms: dict) -> None:
+        """Pay what the move used so far: EP/BP for boost/brake cells, SP for corner cells."""
+        t = st["turn"]
+        car = st["cars"][t["seat"]]
+        bcap = rules()["boost_cells"]["rain" if self._rain(st) else "dry"]
+        ep, bp, sp = R.extra_cost(ms["b"], bcap), R.extra_cost(ms["k"], bcap), ms["s"]
+        car["ep"] -= ep - t["cost"][0]
+        car["bp"] -= bp - t["cost"][1]
+        car["sp"] -= sp - t["cost"][2]
+        t["cost"] = [ep, bp, sp]
+
+    def _set_pos(self, st: State, seat: int, ms: dict) -> None:
+        car = st["cars"][seat]
+        before = car["laps"]
+        car["pos"] = list(ms["pos"])
+        car["laps"] = ms["laps"]
+        car["line"] = list(ms["line"])
+        return before
+
+    def _slide(self, st: State, seat: int, cells: int) -> None:
+        """A car off the track goes `cells` cells straight on in its lane (designed: the seed
+        says only "4 cells"): it is off the track, so it passes other cars, but it stops on the
+        furthest free cell (its own lane first, then the others of that row), never on a car."""
+        c = circuits()[st["circuit"]]
+        car = st["cars"][seat]
+        if car["pos"][0] != "t":
+            return
+        occupied = {(o["laps"], tuple(o["pos"])) for s, o in enumerate(st["cars"])
+                    if s != seat and o["pos"] and o["out"] is None and o["finished"] is None}
+        _, row, lane = car["pos"]
+        laps = car["laps"]
+        path = []
+        for _ in range(cells):
+            nr, nl = R.next_row(c, row, laps)
+            if nl >= c.laps:
+                break  # never across the line on the last lap while off the track
+            lanes = c.rows[nr].lanes
+            lane = lane if lane in lanes else min(lanes, key=lambda x: abs(x - lane))
+            row, laps = nr, nl
+            path.append((row, lane, laps))
+        dest = None
+        for row, lane, laps in reversed(path):
+            for ln in sorted(c.rows[row].lanes, key=lambda x: abs(x - lane)):
+                if (laps, ("t", row, ln)) not in occupied:
+                    dest = (row, ln, laps)
+                    break
+            if dest:
+                break
+        if dest is None:
+            return
+        row, lane, laps = dest
+        self._crossings(st, seat, car["laps"], laps)
+        car["pos"] = ["t", row, lane]
+        car["laps"] = laps
+        car["line"] = []
+
+    def _crossings(self, st: State, seat: int, before: int, after: int) -> None:
+        """Tyre wear per finish-line crossing (6.2); a new lap allows a new blow-out roll."""
+        car = st["cars"][seat]
+        w = R.weather_now(st["weather"], circuits()[st["circuit"]])
+        for _ in range(after - before):
+            car["life"] = R.wear(car["life"], car["tyre"], w)
+            car["blow_done"] = False
+
+    def _reorder(self, st: State) -> None:
+        """The position track: progress along the race, corners ranked by the outer lane, ties on
+        straights keep the previous order (sorted() is stable); finished cars lead in finishing
+        order, retired cars trail."""
+        c = circuits()[st["circuit"]]
+        live = [s for s in st["order"] if st["cars"][s]["out"] is None and st["cars"][s]["finished"] is None]
+        live.sort(key=lambda s: R.order_key(c, st["cars"][s]), reverse=True)
+        outs = [s for s in st["order"] if st["cars"][s]["out"] is not None]
+        st["order"] = list(st["finish"]) + live + outs
+
+    def _after_move(self, st: State, rng: Rng, ev: list[Event], seat: int, moved_from) -> None:
+        c = circuits()[st["circuit"]]
+        car = st["cars"][seat]
+        self._reorder(st)
+        # lapped cars (5.6): the leader catching a car a lap down retires it
+        run = self._running(st)
+        if run and run[0] == seat:
+            lead = R.prog(c, car["laps"], car["pos"])
+            for s in run[1:]:
+                o = st["cars"][s]
+                if lead >= R.prog(c, o["laps"], o["pos"]) + c.length:
+                    o["out"] = "lapped"
+                    self._log(st, ev, msg("{p} is lapped and retires.", p=_p(s)))
+            self._reorder(st)
+
+    def _end_turn(self, st: State, rng: Rng, ev: list[Event]) -> None:
+        st["turn"] = None
+        self._next_turn(st, rng, ev)
+
+    def _finish_move(self, st: State, rng: Rng, ev: list[Event], ms: dict, kind: str) -> None:
+        """The car stops at ms: pay, wear, checks (low grip, blow-out), then the turn ends."""
+        t = st["turn"]
+        seat = t["seat"]
+        car = st["cars"][seat]
+        c = circuits()[st["circuit"]]
+        self._charge(st, ms)
+        before = t["start_laps"]  # a fight's pass may already have moved the car on
+        self._set_pos(st, seat, ms)
+        w = R.weather_now(st["weather"], c)
+        if kind == "pit":
+            car["laps"] = before + 1
+            car["pos"] = ["pit"]
+            car["green"] = max(0, t["n"] - ms["t"]) if ms["mode"] >= 1 else t["n"]
+            self._log(st, ev, msg("{p} pits ({g} MP kept).", p=_p(seat), g=car["green"]))
+            car["life"] = R.wear(car["life"], car["tyre"], w)  # the stop wears like a crossing (7.1)
+            car["sets"][car["tyre"]].append(car["life"])  # a life token keeps what is left (6.1 D)
+            car["sp"] = min(car["sp0"], car["sp"] + rules()["pit_sp_regain"])
+            car["bd"] = [[k, True] for k, _ in car["bd"]]
+            car["blown"] = False
+            car["blow_done"] = False
+            car["pitted"] = True
+            car["pit_turn"] = 1
+            car["line"] = []
+            t["stage"] = "pit_tyre"
+            t["opts"] = None
+            self._reorder(st)
+            return
+        crossed = car["laps"] - before
+        if crossed:
+            self._crossings(st, seat, before, car["laps"])
+        if kind == "finish":
+            car["finished"] = len(st["finish"]) + 1
+            car["pos"] = ["done"]
+            st["finish"].append(seat)
+            self._log(st, ev, msg("{p} takes the chequered flag in P{n}.", p=_p(seat), n=car["finished"]))
+        elif crossed and car["laps"] == c.laps - 1 and not car["pitted"]:
+            car["out"] = "no_stop"  # 3.3: a stop is due before the last lap
+            self._log(st, ev, msg("{p} starts the last lap without a pit stop and is out.", p=_p(seat)))
+        else:
+            self._checks_after_move(st, rng, ev, seat)
+        self._after_move(st, rng, ev, seat, None)
+        self._end_turn(st, rng, ev)
+
+    def _checks_after_move(self, st: State, rng: Rng, ev: list[Event], seat: int) -> None:
+        t = st["turn"]
+        car = st["cars"][seat]
+        c = circuits()[st["circuit"]]
+        w = R.weather_now(st["weather"], c)
+        if t["die"] != "purple" and car["pos"][0] == "t" and w in R.RAIN \
+                and (car["pos"][1], car["pos"][2]) in c.low_grip:
+            lim = R.low_grip_limit(car["tyre"], w)
+            if lim is not None and self._roll_value(st) - t["reduce"] >= lim:
+                r = _die(rng, "black")  # 4.6 B: a 1 sends the car off
+                self._log(st, ev, msg("{p} ends in a low-grip area and rolls {r}.", p=_p(seat), r=r))
+                if r == 1:
+                    car["pos"], car["laps"] = list(t["start_pos"]), t["start_laps"]
+                    self._go_off(st, ev, seat)
+                    return
+        if car["life"] <= -2 and car["tyre"] != "wet" and not car["blow_done"] and car["pos"][0] == "t":
+            r = _die(rng, "black")  # 6.3 blow-out roll
+            self._log(st, ev, msg("{p} makes a blow-out roll: {r}.", p=_p(seat), r=r))
+            if r == 1:
+                car["blow_done"] = True
+                car["blown"] = True
+                self._breakdown(st, ev, seat, "heavy")
+
+    def _breakdown(self, st: State, ev: list[Event], seat: int, kind: str) -> None:
+        car = st["cars"][seat]
+        car["bd"].append([kind, False])
+        pts = sum(2 if k == "heavy" else 1 for k, _ in car["bd"])
+        unrep = sum(1 for _, rep in car["bd"] if not rep)
+        self._log(st, ev, msg("{p} suffers a {kind} breakdown.", p=_p(seat),
+                              kind=msg("heavy") if kind == "heavy" else msg("light")))
+        if pts > rules()["max_breakdown_points"] or unrep >= 2:
+            car["out"] = "breakdown"
+            self._log(st, ev, msg("{p} retires with too many breakdowns.", p=_p(seat)))
+
+    def _go_off(self, st: State, ev: list[Event], seat: int) -> None:
+        car = st["cars"][seat]
+        self._slide(st, seat, rules()["course_out_cells"])
+        car["off"] = 1
+        self._log(st, ev, msg("{p} goes off the track and moves 4 cells.", p=_p(seat)))
+
+    # ------------------------------------------------------------ position fights
+    def _fight(self, st: State, rng: Rng, ev: list[Event]) -> str:
+        """Fight each defender in turn (rear first, 5.4 B): "won" when every fight is won,
+        "lost" at the first lost one, "ask" when a defender who asked to decide live must answer
+        (the dice are rolled first, as at the table, so both sides bid knowing them)."""
+        t = st["turn"]
+        f = t["fight"]
+        opt = f["opt"]
+        att = t["seat"]
+        while f["i"] < len(opt["def"]):
+            d = opt["def"][f["i"]]
+            pa, pd = st["prefs"][att], st["prefs"][d]
+            answer = f.get("answer")
+            if answer is None and pd["yield"]:
+                answer = "yield"
+            if answer == "yield":  # case 3 of 5.2 / case 4 of 5.3: no fight
+                self._log(st, ev, msg("{d} lets {a} through.", d=_p(d), a=_p(att)))
+            else:
+                if f["rolls"] is None:
+                    ra, rd = _die(rng, "black"), _die(rng, "black")  # attacker first (5.1)
+                    f["rolls"] = [ra, rd]
+                    self._log(st, ev, msg("Position fight {a} vs {d}: black dice {ra} and {rd}.",
+                                          a=_p(att), d=_p(d), ra=ra, rd=rd))
+                if answer is None and pd.get("ask"):
+                    t["stage"] = "defend"
+                    return "ask"
+                ra, rd = f["rolls"]
+                mod = R.unused_mp_modifier(opt["unused"])
+                a_tot = ra + mod - (1 if st["cars"][att]["blown"] else 0)  # a blown tyre: -1 (6.3)
+                d_tot = rd - (1 if st["cars"][d]["blown"] else 0)
+                d_max = pd["defend"] if answer is None else int(answer)
+                keep = opt["step"]["s"] - opt["ms"]["s"]  # SP the passing step itself needs
+                res = R.settle_auction(a_tot, d_tot, max(0, min(pa["attack"], st["cars"][att]["sp"] - keep)),
+                                       max(0, min(d_max, st["cars"][d]["sp"])))
+                self._log(st, ev, msg("{a} {at} against {d} {dt}: {a} bids {ba}, {d} bids {bd}.", a=_p(att),
+                                      d=_p(d), at=res.attacker_total, dt=res.defender_total,
+                                      ba=res.attacker_pays, bd=res.defender_pays))
+                st["cars"][att]["sp"] -= res.attacker_pays  # only the winner pays (5.1)
+                st["cars"][d]["sp"] -= res.defender_pays
+                if not res.attacker_wins:
+                    t["fought"].append(d)
+                    self._log(st, ev, msg("{d} holds the position.", d=_p(d)))
+                    return "lost"
+                self._log(st, ev, msg("{a} overtakes {d}.", a=_p(att), d=_p(d)))
+            t["fought"].append(d)
+            t["won"].append(d)
+            self._reorder_with_won(st)
+            f["i"] += 1
+            f["rolls"] = None
+            f["answer"] = None
+            t["stage"] = "move"
+        return "won"
+
+    def _after_fight(self, st: State, rng: Rng, ev: list[Event], result: str) -> None:
+        t = st["turn"]
+        if result == "ask":
+            return
+        o = t.pop("fight")["opt"]
+        t["stage"] = "move"
+        seat = t["seat"]
+        if result == "lost":  # the attacker stays where it stopped and loses the MP left (5)
+            t["ms"] = o["ms"]
+            self._finish_move(st, rng, ev, o["ms"], "end")
+            return
+        step = dict(o["step"])
+        d_pos = st["cars"][o["def"][-1]]["pos"]
+        c = circuits()[st["circuit"]]
+        if step["pos"][0] == "t" and step["laps"] >= c.laps:  # the pass crossed the line: finished
+            self._finish_move(st, rng, ev, step, "finish")
+            return
+        if d_pos[0] == "t" and step["pos"][0] == "t" and R.is_straight(c, step["pos"][1]) \
+                and d_pos[2] != step["pos"][2]:
+            step["slip"] = d_pos[2]  # after the pass: diagonally into its lane (5.2.1)
+        t["ms"] = step
+        self._set_pos(st, seat, step)
+        self._reorder_with_won(st)
+        self._plan(st)
+        if not t["opts"]:
+            self._finish_move(st, rng, ev, step, "end")
+
+    def _reorder_with_won(self, st: State) -> None:
+        """A won fight puts the attacker ahead of the defender on the position track at once
+        (5.4 B: even if the next fight is lost)."""
+        t = st["turn"]
+        order = st["order"]
+        a = t["seat"]
+        for d in t["won"]:
+            if order.index(a) > order.index(d):
+                order.remove(a)
+                order.insert(order.index(d), a)
+
+    # ------------------------------------------------------------ the contract
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == "over"
+
+    def to_act(self, state: State) -> list[int]:
+        ph = state["phase"]
+        if ph == "quali":
+            return [s for s in state["quali"]["in"] if str(s) not in state["quali"]["choice"]]
+        if ph == "tyres":
+            return [s for s in range(state["n"]) if str(s) not in state["tyre_pick"]]
+        if ph == "race" and state["turn"]:
+            t = state["turn"]
+            if t["stage"] == "defend":
+                f = t["fight"]
+                return [f["opt"]["def"][f["i"]]]
+            return [t["seat"]]
+        return []
+
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = [{"type": "prefs", "preset": p} for p in PRESETS
+                                     if seat < state["n"] and not self.is_over(state)]
+        ph = state["phase"]
+        # A secret choice (qualifying reroll, starting tyres) may be changed until all are in.
+        changing = (ph == "quali" and seat in state["quali"]["in"]) or (ph == "tyres" and 0 <= seat < state["n"])
+        if seat not in self.to_act(state) and not changing:
+            return out
+        car = state["cars"][seat]
+        if ph == "quali":
+            out += [{"type": "quali", "reroll": False}]
+            if car["sp"] >= 1:
+                out.append({"type": "quali", "reroll": True})
+            return out
+        if ph == "tyres":
+            return out + [{"type": "tyre", "tyre": t} for t in TYRES if car["sets"][t]]
+        t = state["turn"]
+        if t["stage"] == "defend":
+            top = min(car["sp"], 20)
+            return out + [{"type": "yield"}] + [{"type": "defend", "max": k} for k in range(top + 1)]
+        if t["stage"] == "pit_tyre":
+            return out + [{"type": "tyre", "tyre": x} for x in TYRES if car["sets"][x]]
+        can_reroll = not t["pit_exit"] and t["ms"] is None and car["sp"] - t["reduce"] >= 1
+        if can_reroll:
+            out.append({"type": "reroll"})
+        if t["ms"] is None and len(t["rolls"]) > 1 and t["die"] != "purple":
+            out += [{"type": "use", "i": i} for i in range(len(t["rolls"])) if i != t["use"]]
+        if t["ms"] is None and self._course_out_due(state):
+            w = R.weather_now(state["weather"], circuits()[state["circuit"]])
+            need = R.sp_to_stay(self._roll_value(state) - t["reduce"], car["tyre"], w)
+            if car["sp"] - t["reduce"] >= need:
+                out.append({"type": "reduce", "sp": t["reduce"] + need})
+            out.append({"type": "off"})
+            return out
+        if t["ms"] is None and t["die"] != "purple" and car["sp"] - t["reduce"] >= 1 and t["reduce"] < 3:
+            out.append({"type": "reduce", "sp": t["reduce"] + 1})
+        out += [{"type": "move", "i": i} for i in range(len(t["opts"] or []))]
+        if not t["opts"]:
+            out.append({"type": "stay"})
+        return out
+
+    def describe_action(self, state: State, seat: int, action: dict[str, Any]) -> Msg:
+        a = action.get("type")
+        if a == "move":
+            o = state["turn"]["opts"][action["i"]]
+            return self._opt_label(state, o)
+        if a == "quali":
+            return msg("Spend 1 SP for two more rolls") if action["reroll"] else msg("Keep my roll")
+        if a == "tyre":
+            return msg("Fit {t} tyres", t=_tyre_name(action["tyre"]))
+        if a == "reroll":
+            return msg("Reroll (1 SP)")
+        if a == "use":
+            return msg("Use roll {r}", r=str(state["turn"]["rolls"][action["i"]]))
+        if a == "reduce":
+            return msg("Spend {n} SP to take {n} off the roll", n=action["sp"])
+        if a == "off":
+            return msg("Go off the track (4 cells)")
+        if a == "stay":
+            return msg("Stay (no move possible)")
+        if a == "yield":
+            return msg("Let them through")
+        if a == "defend":
+            return msg("Defend, bidding up to {n} SP", n=action["max"])
+        if a == "prefs" and action.get("preset") in PRESETS:
+            return _preset_label(action["preset"])
+        return msg("Preferences")
+
+    def _opt_label(self, st: State, o: dict) -> Msg:
+        where = _where(st, o)
+        costs = []
+        if o["ep"]:
+            costs.append(msg("{n} EP", n=o["ep"]))
+        if o["bp"]:
+            costs.append(msg("{n} BP", n=o["bp"]))
+        if o["sp"]:
+            costs.append(msg("{n} SP", n=o["sp"]))
+        cost = msg("free") if not costs else costs[0] if len(costs) == 1 else msg("{a}, {b}", a=costs[0], b=costs[1]) if len(costs) == 2 else msg("{a}, {b}, {c}", a=costs[0], b=costs[1], c=costs[2])
+        if o["kind"] == "fight":
+            return msg("Attack {d} from {where} ({cost})", d=", ".join(_p(x) for x in o["def"]), where=where, cost=cost)
+        if o["kind"] == "pit":
+            return msg("Pit stop ({cost})", cost=cost)
+        if o["kind"] == "finish":
+            return msg("Cross the finish line ({cost})", cost=cost)
+        if o.get("risk"):
+            return msg("{where} ({cost}), low grip: a 1 sends you off", where=where, cost=cost)
+        return msg("{where} ({cost})", where=where, cost=cost)
+
+    def apply(self, state: State, seat: int, action: dict[str, Any]) -> tuple[State, list[Event]]:
+        if not isinstance(action, dict) or "type" not in action:
+            raise GameError(msg("That move is not possible now."))
+        action = _from_select(action)
+        st = clone(state)
+        ev: list[Event] = []
+        rng = Rng(st["rng"])
+        a = action["type"]
+        if a == "prefs":
+            if not isinstance(seat, int) or not 0 <= seat < st["n"] or self.is_over(state):
+                raise GameError(msg("That move is not possible now."))
+            p = st["prefs"][seat]
+            if "preset" in action:
+                if action["preset"] not in PRESETS:
+                    raise GameError(msg("That move is not possible now."))
+                p.update(PRESETS[action["preset"]])
+                self._log(st, ev, msg("Your fight preferences: {what}.", what=_preset_label(action["preset"])), to=seat)
+            if "ask" in action:
+                p["ask"] = bool(action["ask"])
+            for k in ("attack", "defend"):
+                if k in action:
+                    v = action[k]
+                    if not isinstance(v, int) or not 0 <= v <= 30:
+                        raise GameError(msg("That move is not possible now."))
+                    p[k] = v
+            if "yield" in action:
+                p["yield"] = bool(action["yield"])
+            st["rng"] = rng.state
+            return st, ev
+        legal = self.legal_actions(state, seat)
+        key = {k: v for k, v in action.items() if k != "values"}
+        if key not in legal:
+            raise GameError(msg("That move is not possible now."))
+        ph = st["phase"]
+        car = st["cars"][seat]
+        if ph == "quali":
+            st["quali"]["choice"][str(seat)] = bool(action["reroll"])
+            if not self.to_act(st):
+                self._resolve_session(st, rng, ev)
+        elif ph == "tyres":
+            if str(seat) not in st["tyre_pick"]:
+                self._log(st, ev, msg("{p} has chosen tyres.", p=_p(seat)))
+            st["tyre_pick"][str(seat)] = action["tyre"]
+            if not self.to_act(st):
+                self._start_race(st, rng, ev)
+        else:
+            t = st["turn"]
+            if a in ("defend", "yield"):
+                t["fight"]["answer"] = "yield" if a == "yield" else action["max"]
+                self._after_fight(st, rng, ev, self._fight(st, rng, ev))
+            elif a == "tyre":
+                self._fit(car, action["tyre"])
+                self._log(st, ev, msg("{p} fits {t} tyres.", p=_p(seat), t=_tyre_name(action["tyre"])))
+                self._end_turn(st, rng, ev)
+            elif a == "reroll":
+                car["sp"] -= 1
+                t["rolls"].append(_die(rng, t["die"]))
+                if t["die"] == "purple":  # 3.2.4: keep the higher
+                    t["use"] = max(range(len(t["rolls"])), key=lambda i: _num(t["rolls"][i]))
+                else:
+                    t["use"] = max(range(len(t["rolls"])), key=lambda i: t["rolls"][i])
+                self._log(st, ev, msg("{p} spends 1 SP and rerolls: {roll}.", p=_p(seat), roll=str(t["rolls"][-1])))
+                self._plan(st)
+            elif a == "use":
+                t["use"] = action["i"]
+                self._plan(st)
+            elif a == "reduce":
+                extra = action["sp"] - t["reduce"]
+                car["sp"] -= extra
+                t["reduce"] = action["sp"]
+                self._log(st, ev, msg("{p} spends {n} SP to lower the roll.", p=_p(seat), n=extra))
+                self._plan(st)
+            elif a == "off":
+                self._go_off(st, ev, seat)
+                self._after_move(st, rng, ev, seat, None)
+                self._end_turn(st, rng, ev)
+            elif a == "stay":
+                self._after_move(st, rng, ev, seat, None)
+                self._end_turn(st, rng, ev)
+            elif a == "move":
+                o = t["opts"][action["i"]]
+                if o["kind"] == "fight":
+                    self._charge(st, o["ms"])
+                    self._set_pos(st, seat, o["ms"])
+                    t["fight"] = {"opt": o, "i": 0, "rolls": None, "answer": None}
+                    self._after_fight(st, rng, ev, self._fight(st, rng, ev))
+                else:
+                    self._finish_move(st, rng, ev, o["ms"], o["kind"])
+        st["version"] += 1
+        st["rng"] = rng.state
+        return st, ev
+
+    # ------------------------------------------------------------ output
+    def view(self, state: State, viewer: int | None) -> View:
+        c = circuits()[state["circuit"]]
+        cars = []
+        for s, car in enumerate(state["cars"]):
+            cars.append({k: car[k] for k in ("ep", "bp", "sp", "tyre", "life", "sets", "bd", "pos", "laps",
+                                             "pitted", "off", "out", "finished", "green")})
+        v: View = {"kind": "pole", "circuit": state["circuit"], "phase": state["phase"], "round": state["round"],
+                   "turn": state["turn_no"] + (1000000 if state["phase"] == "over" else 0), "viewer": viewer,
+                   "weather": dict(state["weather"]), "weather_now": R.weather_now(state["weather"], c),
+                   "order": list(state["order"]), "cars": cars, "finish": list(state["finish"]),
+                   "laps": c.laps, "log": list(state["log"][-12:]), "to_act": self.to_act(state)}
+        if state["phase"] == "tyres":  # secret until all have chosen (3.2.3)
+            for s, car in enumerate(cars):
+                car["tyre"] = None
+            v["chosen"] = sorted(int(s) for s in state["tyre_pick"])
+            if viewer is not None and str(viewer) in state["tyre_pick"]:
+                v["my_tyre"] = state["tyre_pick"][str(viewer)]
+        if state["phase"] == "quali":
+            q = state["quali"]
+            v["quali"] = {"session": q["sessions"][q["idx"]], "first": dict(q["first"]),
+                          "chosen": sorted(int(s) for s in q["choice"]), "back": list(q["back"])}
+            if viewer is not None and str(viewer) in q["choice"]:
+                v["quali"]["mine"] = q["choice"][str(viewer)]
+        if viewer is not None:  # standing fight preferences are secret (the other side's maximum)
+            v["me"] = {"seat": viewer, "prefs": dict(state["prefs"][viewer])}
+        t = state["turn"]
+        if t:
+            v["turn_info"] = {"seat": t["seat"], "rolls": [str(x) for x in t["rolls"]], "use": t["use"],
+                              "reduce": t["reduce"], "stage": t["stage"]}
+        return v
+
+    def menu(self, state: State, seat: int) -> list[dict[str, Any]]:
+        acts = self.legal_actions(state, seat)
+        moves = [a for a in acts if a["type"] == "move"]
+        prefs = [a for a in acts if a["type"] == "prefs"]
+        others = [a for a in acts if a["type"] not in ("move", "prefs", "defend")]
+        defend = [a for a in acts if a["type"] == "defend"]
+        groups: list[dict[str, Any]] = []
+        if moves:
+            groups.append({"kind": "select", "placeholder": msg("Where to?"), "min": 1, "max": 1,
+                           "action": {"type": "move"},
+                           "options": [{"label": self.describe_action(state, seat, a), "value": str(a["i"])}
+                                       for a in moves[:25]]})
+        if defend:
+            groups.append({"kind": "select", "placeholder": msg("Defend: the most SP you will bid"), "min": 1,
+                           "max": 1, "action": {"type": "defend"},
+                           "options": [{"label": self.describe_action(state, seat, a), "value": str(a["max"])}
+                                       for a in defend[:25]]})
+        if others:
+            seen, buttons = set(), []
+            for a in others:
+                label = self.describe_action(state, seat, a)
+                key = repr(label)
+                if key in seen:
+                    continue
+                seen.add(key)
+                buttons.append({"label": label, "action": a})
+            groups.append({"kind": "buttons", "options": buttons[:15]})
+        if prefs and self.to_act(state):
+            groups.append({"kind": "select", "placeholder": msg("Preferences: position fights"), "min": 1,
+                           "max": 1, "action": {"type": "prefs"},
+                           "options": [{"label": self.describe_action(state, seat, a), "value": a["preset"]}
+                                       for a in prefs]})
+        return groups
+
+
+def _from_select(action: dict[str, Any]) -> dict[str, Any]:
+    """A select's answer (the menu's action with values=[...]) as a plain action."""
+    vals = action.get("values")
+    if not isinstance(vals, list) or len(vals) != 1 or not isinstance(vals[0], str):
+        return {k: v for k, v in action.items() if k != "values"}
+    v = vals[0]
+    kind = action.get("type")
+    try:
+        if kind == "move":
+            return {"type": "move", "i": int(v)}
+        if kind == "defend":
+            return {"type": "defend", "max": int(v)}
+    except ValueError:
+        raise GameError(msg("That move is not possible now.")) from None
+    if kind == "prefs":
+        return {"type": "prefs", "preset": v}
+    return {k: x for k, x in action.items() if k != "values"}
+
+
+def _preset_label(p: str) -> Msg:
+    return {"careful": msg("Fights: bid at most 1 SP"), "normal": msg("Fights: bid at most 3 SP"),
+            "hard": msg("Fights: bid at most 6 SP"), "ask": msg("Fights: ask me when defending"),
+            "yield": msg("Fights: let attackers through")}[p]
+
+
+def _tyre_name(t: str) -> Msg:
+    return {"soft": msg("soft"), "hard": msg("hard"), "inter": msg("intermediate"), "wet": msg("wet")}[t]
+
+
+def _where(st: State, o: dict) -> Msg:
+    pos = o["pos"]
+    c = circuits()[st["circuit"]]
+    if pos[0] == "t":
+        lane = {0: msg("left"), 1: msg("centre"), 2: msg("right")}[pos[2]]
+        return msg("lap {lap} row {row} {lane}", lap=o["laps"] + 1, row=pos[1] + 1, lane=lane)
+    return msg("pit lane")
+
+
+def _ms(ms) -> dict:
+    return {"pos": list(ms.pos), "laps": ms.laps, "mode": ms.mode, "t": ms.t, "b": ms.b, "k": ms.k, "s": ms.s,
+            "line": list(ms.line), "slip": ms.slip}
+
+
+def _wire(params: dict) -> dict:
+    from bot.i18n import to_wire
+    return to_wire(params)
+
+
+ENGINE = PoleEngine()

@@ -1,0 +1,478 @@
+"""Pole Position rules as pure functions over plain data (no state mutation outside copies).
+
+Positions: ["t", row, lane] on the track, ["pin", i] in the pit entry lane, ["pit"] in the
+car's own pit, ["g", i] on the i-th green exit cell, ["pout", i] in the exit lane after them.
+A car's `laps` counts finish-line crossings; entering the pit counts as the crossing (the pit
+lane runs past the line, and the seed wears tyres "when crossing the line or pitting").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.games.pole.content import Circuit, rules
+
+RAIN = ("light", "heavy")
+
+
+# ---------------------------------------------------------------- weather (2.4, 8.1)
+
+def weather_now(w: dict, circuit: Circuit) -> str:
+    return circuit.weather_a[w["a"]]
+
+
+def weather_setup(rolls: list[int], b_size: int) -> dict:
+    """Three black-die rolls: column, row (grid A), then grid B's space; rolls for B above its
+    size are rerolled, so the caller passes the first one that fits (seed 2.4)."""
+    col, row, b = rolls
+    return {"a": (row - 1) * 6 + (col - 1), "b": b}
+
+
+def weather_advance(w: dict, b_size: int) -> tuple[dict, bool]:
+    """A cloud: token B moves down one; from B's last space it goes back to 1 and token A
+    advances one space (right, then the next row's first column, the last wraps to the first)."""
+    if w["b"] < b_size:
+        return {"a": w["a"], "b": w["b"] + 1}, False
+    return {"a": (w["a"] + 1) % 36, "b": 1}, True
+
+
+# ---------------------------------------------------------------- qualifying (3.1)
+
+def quali_best(first: int, extra: list[int]) -> int:
+    return max([first, *extra])
+
+
+def quali_order(scores: dict[int, int], tiebreak: dict[int, int]) -> list[int]:
+    """Seats best first. A tie goes to the higher tiebreak roll (no driver cards: a die roll)."""
+    return sorted(scores, key=lambda s: (-scores[s], -tiebreak.get(s, 0), s))
+
+
+def quali_sessions(cars: int) -> list[str]:
+    """6 cars play Q1-Q3, 5 cars Q2-Q3, 4 or fewer only Q3 (seed 3.1)."""
+    return ["Q1", "Q2", "Q3"][3 - (3 if cars >= 6 else 2 if cars == 5 else 1):]
+
+
+# ---------------------------------------------------------------- tyres (6)
+
+def tyre_penalty(life: int) -> int:
+    """At lifespan -1 every tyre roll loses 1, at -2 it loses 2 (seed 6.2)."""
+    return max(0, -life)
+
+
+def wear(life: int, tyre: str, weather: str) -> int:
+    """One crossing (or pit stop): the lifespan drops by the wear table; the track ends at -2."""
+    return max(-2, life - rules()["wear"][weather][tyre])
+
+
+def course_out_limit(tyre: str, weather: str) -> int | None:
+    """The raw tyre roll at or above which the car leaves the track (seed 4.6 A), or None."""
+    return rules()["course_out"].get(weather, {}).get(tyre)
+
+
+def low_grip_limit(tyre: str, weather: str) -> int | None:
+    return rules()["low_grip"].get(weather, {}).get(tyre)
+
+
+def sp_to_stay(roll: int, tyre: str, weather: str) -> int:
+    """SP needed to bring the roll under the course-out limit (seed 4.6.1: 1 SP = -1, no cap)."""
+    lim = course_out_limit(tyre, weather)
+    return 0 if lim is None or roll < lim else roll - lim + 1
+
+
+def unused_mp_modifier(unused: int) -> int:
+    for lo, hi, mod in rules()["unused_mp_mod"]:
+        if lo <= unused <= hi:
+            return mod
+    return 0
+
+
+def extra_cost(cells: int, cap: int) -> int:
+    """EP or BP for `cells` boost/brake cells: one use covers `cap` cells; a second use in the
+    same turn makes the total 3 points, not 2 (seed 4.4, 4.5); never more than two uses."""
+    if cells <= 0:
+        return 0
+    return 1 if cells <= cap else 3
+
+
+# ---------------------------------------------------------------- position fights (5.1)
+
+@dataclass
+class FightResult:
+    attacker_wins: bool
+    attacker_pays: int
+    defender_pays: int
+    attacker_total: int
+    defender_total: int
+
+
+def settle_auction(att: int, dfn: int, att_max: int, dfn_max: int) -> FightResult:
+    """Settle the SP auction from each side's standing maximum.
+
+    The open auction (seed 5.1): whoever is losing at the moment (the attacker while its total is
+    not higher, the defender while it is lower, since ties go to the defender) may raise; it ends
+    when the side that is losing passes, and only the winner pays what it bid. A raise that takes
+    the lead by more than needed only costs its maker more, so each raise is the smallest that
+    takes the lead. The bids then climb one side at a time until one side would have to go
+    beyond its maximum: that side passes and loses, and the winner has bid exactly the least that
+    beats (attacker: exceeds, defender: equals) the loser's total at the loser's maximum.
+    That is what the open bidding ends at, so settling from the two maxima gives the same winner
+    and the same price without making either player wait for the other.
+    """
+    a_cap, d_cap = att + att_max, dfn + dfn_max
+    if a_cap > d_cap:
+        pay = max(0, d_cap + 1 - att)
+        return FightResult(True, pay, 0, att + pay, d_cap)
+    pay = max(0, a_cap - dfn)
+    return FightResult(False, 0, pay, a_cap, dfn + pay)
+
+
+# ---------------------------------------------------------------- track geometry
+
+def prog(circuit: Circuit, laps: int, pos: list) -> float:
+    """Distance along the race, for the position track: rows on the track; every car in the pit
+    lane sits just before the finish line of the lap it is completing (seed 5.5: a car crossing
+    the line passes every car in the pits or the pit lanes)."""
+    R = len(circuit.rows)
+    if pos[0] == "t":
+        return laps * R + pos[1]
+    if pos[0] == "pin":
+        return (laps + 1) * R - 0.5
+    return laps * R - 0.5
+
+
+def corner_rank(circuit: Circuit, pos: list) -> int:
+    """Among cars on the same corner row the outermost lane leads (seed 3.3); 0 on straights."""
+    if pos[0] != "t":
+        return 0
+    c = circuit.corner_at(pos[1])
+    if c is None:
+        return 0
+    return 3 - abs(pos[2] - c.outer)
+
+
+def order_key(circuit: Circuit, car: dict) -> tuple:
+    return (prog(circuit, car["laps"], car["pos"]), corner_rank(circuit, car["pos"]))
+
+
+def next_row(circuit: Circuit, row: int, laps: int) -> tuple[int, int]:
+    """The row after `row`; brown dashed rows count on lap 1 only (seed 3.2.4)."""
+    R = circuit.length
+    while True:
+        row += 1
+        if row >= R:
+            row, laps = 0, laps + 1
+        if not circuit.rows[row].brown or laps == 0:
+            return row, laps
+
+
+def is_straight(circuit: Circuit, row: int) -> bool:
+    return circuit.rows[row].corner < 0
+
+
+def brake_ok_at(circuit: Circuit, row: int) -> bool:
+    """Braking starts on a double-arrow row or 1-3 cells before it, not inside a corner except
+    from its last row when the next corner's arrow is within reach (seed 4.5)."""
+    c = circuit.rows[row].corner
+    if c >= 0 and circuit.corners[c].last != row:
+        return False
+    reach = rules()["brake_reach"]
+    r, laps = row, 0
+    for d in range(reach + 1):
+        if any(co.arrow[0] == r for co in circuit.corners):
+            return True
+        if d < reach:
+            r, laps = next_row(circuit, r, 1)
+            if circuit.rows[r].corner >= 0:
+                return False
+    return False
+
+
+@dataclass(frozen=True)
+class MoveCtx:
+    """What a movement search needs besides the moving car's own state."""
+    circuit: Circuit
+    rain: bool
+    start_round: bool  # the three race-start rounds (3.2.4)
+    final_lap_from: int  # laps value at which the car is on its last lap (no pit entry)
+    others: tuple  # ((seat, laps, pos, off), ...) every other running car
+    ahead_of: frozenset  # seats the mover counts as ahead of where rows tie on a straight
+    ep: int
+    bp: int
+    sp: int
+    first_corner_row: int
+    total_laps: int = 99
+
+
+@dataclass(frozen=True)
+class MState:
+    pos: tuple
+    laps: int
+    mode: int  # 0: extras before the tyre MP, 1: counting tyre MP, 2: extras after
+    t: int  # tyre MP counted
+    b: int  # boost cells
+    k: int  # brake cells
+    s: int  # SP corner cells
+    line: tuple  # (corner index, ok) of the last corner whose arrow region the car met, or ()
+    slip: int  # diagonal allowed next move: 9 any (slipstream), a lane (after a pass), -1 none
+
+
+@dataclass
+class Option:
+    state: MState
+    kind: str  # "end", "fight", "pit"
+    defenders: tuple = ()  # fight: seats to fight, rear first
+    free: tuple = ()  # seats passed without a fight by the pending step
+    step: MState | None = None  # fight: the state after the step that passes them
+    path: tuple = ()  # positions visited
+
+
+def _occupant(ctx: MoveCtx, laps: int, pos: tuple):
+    for seat, ol, opos, off in ctx.others:
+        if tuple(opos) == pos and (pos[0] != "t" or True):
+            return seat, off
+    return None
+
+
+def _blocked(ctx: MoveCtx, pos: tuple, final: bool) -> bool:
+    """May the car enter (final: end its move on) this cell? Green exit cells take any number
+    of cars (seed 7); a car gone off the track can be driven through, and on the turn it went
+    off also shared; on its return turn no one may stop on its cell (4.6)."""
+    if pos[0] in ("g", "pout", "pit"):
+        return False
+    for seat, ol, opos, off in ctx.others:
+        if tuple(opos) == pos:
+            if off == 1:
+                continue
+            if off == 2 and not final:
+                continue
+            return True
+    return False
+
+
+def _ahead(ctx: MoveCtx, laps: int, pos: tuple, o: tuple) -> bool:
+    """Is the mover (laps, pos) ahead of the other car o=(seat, laps, pos, off)?"""
+    c = ctx.circuit
+    a = prog(c, laps, list(pos))
+    b = prog(c, o[1], list(o[2]))
+    if a != b:
+        return a > b
+    ra, rb = corner_rank(c, list(pos)), corner_rank(c, list(o[2]))
+    if ra != rb:
+        return ra > rb
+    return o[0] in ctx.ahead_of
+
+
+def _ahead_fast(p: float, r: int, po: float, ro: int, tie: bool) -> bool:
+    if p != po:
+        return p > po
+    if r != ro:
+        return r > ro
+    return tie
+
+
+def _steps(ctx: MoveCtx, st: MState):
+    """Single-cell moves from st.pos: (new pos, new laps, diagonal?, line jump?)."""
+    c = ctx.circuit
+    pos = st.pos
+    if pos[0] == "pin":
+        n = c.pit_entry_cells + (c.pit_entry_rain if ctx.rain else 0)
+        yield (("pin", pos[1] + 1) if pos[1] + 1 < n else ("pit",)), st.laps, False, False
+        return
+    if pos[0] == "g":
+        yield ("pout", 0), st.laps, False, False
+        return
+    if pos[0] == "pout":
+        n = c.pit_exit_cells + (c.pit_exit_rain if ctx.rain else 0)
+        if pos[1] + 1 < n:
+            yield ("pout", pos[1] + 1), st.laps, False, False
+        else:
+            yield ("t", c.pit_merge_row, c.pit_side), st.laps, False, False
+        return
+    if pos[0] != "t":
+        return
+    _, row, lane = pos
+    nr, nl = next_row(c, row, st.laps)
+    lanes_next = c.rows[nr].lanes
+    straight = is_straight(c, row)
+    diag_ok = (not straight) or (ctx.start_round and st.laps == 0 and row < ctx.first_corner_row)
+    for ln in (lane - 1, lane, lane + 1):
+        if ln not in lanes_next:
+            continue
+        diagonal = ln != lane
+        if diagonal and not diag_ok and st.slip not in (ln, 9):
+            continue
+        yield ("t", nr, ln), nl, diagonal, False
+    if lane not in lanes_next and not any(abs(ln - lane) <= 1 for ln in lanes_next):
+        yield ("t", nr, lanes_next[0]), nl, True, False
+    elif lane not in lanes_next and straight:  # the track narrows: merge into the nearest lane
+        near = min(lanes_next, key=lambda ln: abs(ln - lane))
+        if near != lane and st.slip != near and not diag_ok:
+            yield ("t", nr, near), nl, True, False
+    if straight:  # sideways on a straight
+        for ln in (lane - 1, lane + 1):
+            if ln in c.rows[row].lanes:
+                yield ("t", row, ln), st.laps, False, False
+    # pit entry
+    if row == c.pit_entry_row and lane == c.pit_side and st.laps < ctx.final_lap_from:
+        yield ("pin", 0), st.laps, False, False
+    # racing line jumps (4.2.1)
+    if st.line and st.line[1]:
+        co = c.corners[st.line[0]]
+        idx = None
+        if (row, lane) == co.arrow:
+            idx = 0
+        elif (row, lane) in co.line:
+            idx = co.line.index((row, lane)) + 1
+        if idx is not None and idx < len(co.line):
+            tr, tl = co.line[idx]
+            if tr - row > 1 and not _line_blocked(ctx, st.laps, row, lane, tr, tl):
+                yield ("t", tr, tl), st.laps, False, True
+
+
+def _line_blocked(ctx: MoveCtx, laps: int, r0: int, l0: int, r1: int, l1: int) -> bool:
+    """A car between two shaded cells stops the jump (4.2.1): any car on a row strictly between
+    them in a lane beside or between theirs. (Only cars two lanes away can be passed this way,
+    which is the seed's case 1 of 5.3.)"""
+    lo, hi = min(l0, l1) - 1, max(l0, l1) + 1
+    for seat, ol, opos, off in ctx.others:
+        if opos[0] == "t" and ol == laps and r0 < opos[1] < r1 and lo <= opos[2] <= hi and off != 1:
+            return True
+    return False
+
+
+def _line_after(ctx: MoveCtx, st: MState, npos: tuple, jump: bool) -> tuple:
+    """The car's racing-line state after moving to npos."""
+    c = ctx.circuit
+    if npos[0] != "t":
+        return st.line
+    _, row, lane = npos
+    for co in c.corners:
+        if (row, lane) == co.arrow:
+            return (co.index, True)
+    co = c.corner_at(row)
+    if co is None:
+        return st.line
+    if not st.line or st.line[0] != co.index:
+        return (co.index, False)  # entered the corner without passing its double arrow
+    if not st.line[1] or jump:
+        return st.line
+    if (row, lane) not in co.line and co.technical:
+        return (co.index, False)  # left the line of a technical corner: lost for good (4.2.2)
+    return st.line
+
+
+def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozenset = frozenset()):
+    """Every way to spend this turn's MP from `start`: n tyre MP of which at least count_min must
+    be counted (up to 3 fewer, seed 4), boost / brake / corner-SP cells before or after them,
+    never in the middle (4.2, 4.4, 4.5). Returns options: where the move may end (with what it
+    costs), where it must stop for a position fight, or the pit.
+    States with the same cell and flags keep only those not worse in every count."""
+    c = ctx.circuit
+    r = rules()
+    bcap = r["boost_cells"]["rain" if ctx.rain else "dry"]
+    scap = r["corner_sp_max"]["rain" if ctx.rain else "dry"]
+    max_b = 0 if ctx.start_round else (2 * bcap if ctx.ep >= 3 else bcap if ctx.ep >= 1 else 0)
+    max_k = 0 if ctx.start_round else (2 * bcap if ctx.bp >= 3 else bcap if ctx.bp >= 1 else 0)
+    max_s = min(scap, ctx.sp)
+    seen: dict[tuple, list[tuple[int, int, int, int]]] = {}
+    options: list[Option] = []
+    frontier = [(start, (start.pos,))]
+    oinfo = [(o, prog(c, o[1], list(o[2])), corner_rank(c, list(o[2])), o[0] in ctx.ahead_of) for o in ctx.others]
+
+    def dominated(st: MState) -> bool:
+        # Fewer MP counted is better once the minimum count is reached (whatever the other state
+        # can still do, this one can too); below the minimum, counts are kept apart, since
+        # wasting MP sideways may be the only way to end on a nearer cell.
+        t = st.t if st.mode else 0
+        settled = t >= count_min
+        key = (st.pos, st.laps, st.mode, -1 if settled else t, st.line, st.slip)
+        vec = (t, st.b, st.k, st.s)
+        lst = seen.get(key)
+        if lst is None:
+            seen[key] = [vec]
+            return False
+        for v in lst:
+            if v[0] <= vec[0] and v[1] <= vec[1] and v[2] <= vec[2] and v[3] <= vec[3]:
+                return True
+        lst.append(vec)
+        return False
+
+    def can_end(st: MState) -> bool:
+        return (st.mode >= 1 and st.t >= count_min) or (st.mode == 0 and count_min <= 0)
+
+    while frontier:
+        nxt = []
+        for st, path in frontier:
+            if dominated(st):
+                continue
+            if can_end(st) and not _blocked(ctx, st.pos, True):
+                options.append(Option(st, "end", path=path))
+            # mode changes
+            cands = []
+            if st.mode == 0:
+                cands.append((1, "mode"))
+            if st.mode == 1 and st.t >= count_min:
+                cands.append((2, "mode"))
+            for m, _ in cands:
+                # A boost or brake use is spent at one time, before or after the tyre MP: cells
+                # of a use left unspent when the tyre count starts or ends are lost.
+                rb = -(-st.b // bcap) * bcap
+                rk = -(-st.k // bcap) * bcap
+                nxt.append((MState(st.pos, st.laps, m, st.t, rb, rk, st.s, st.line, st.slip), path))
+            on_track = st.pos[0] == "t"
+            cur_p = prog(c, st.laps, list(st.pos))
+            for npos, nl, diagonal, jump in _steps(ctx, st):
+                if _blocked(ctx, npos, False):
+                    continue
+                kinds = []
+                if st.mode == 1 and st.t < n:
+                    kinds.append("t")
+                if st.mode != 1 and on_track and npos[0] == "t":
+                    if st.b < max_b and is_straight(c, npos[1]):
+                        kinds.append("b")
+                    if st.k < max_k and (st.k % bcap != 0 or brake_ok_at(c, st.pos[1])):
+                        kinds.append("k")
+                    if st.s < max_s and not is_straight(c, npos[1]):
+                        kinds.append("s")
+                if not kinds:
+                    continue
+                # A boost or brake use already paid for has cells left: using them is free, so
+                # never open another use (or pay SP) instead: that path is never better.
+                if "b" in kinds and st.b % bcap:
+                    kinds = ["b"]
+                elif "k" in kinds and st.k % bcap:
+                    kinds = ["k"]
+                line = _line_after(ctx, st, npos, jump)
+                slip = -1
+                if npos[0] == "t" and is_straight(c, npos[1]):
+                    for seat, ol, opos, off in ctx.others:  # right behind a car: slipstream (5.2.1)
+                        if opos[0] == "t" and off == 0 and opos[2] == npos[2]:
+                            fr, fl = next_row(c, npos[1], nl)
+                            if (fr, fl) == (opos[1], ol) and is_straight(c, fr):
+                                slip = 9  # any diagonal on the next move
+                # Rule reading (5.3 cases 2 and 3): in a corner the attacker stops on the cell beside
+                # the defender and the fight is for going beyond it, so passing is judged by rows
+                # here; the outer-lane rule of 3.3 only orders the position track after a move.
+                np_ = prog(c, nl, list(npos))
+                passed = [o for o, po, ro, tie in oinfo
+                          if o[0] not in fought and not _ahead_fast(cur_p, 0, po, 0, tie)
+                          and _ahead_fast(np_, 0, po, 0, tie)]
+                fights = []
+                if not ctx.start_round and st.pos[0] == "t" and npos[0] == "t":
+                    fights = [o for o in passed if o[2][0] == "t" and o[3] == 0 and abs(o[2][2] - st.pos[2]) <= 1]
+                for kind in kinds:
+                    nst = MState(npos, nl, st.mode, st.t + (kind == "t"), st.b + (kind == "b"),
+                                 st.k + (kind == "k"), st.s + (kind == "s"), line, slip)
+                    if fights:
+                        order = sorted(fights, key=lambda o: (prog(c, o[1], list(o[2])), corner_rank(c, list(o[2]))))
+                        options.append(Option(st, "fight", tuple(o[0] for o in order),
+                                              tuple(o[0] for o in passed if o not in fights), nst, path))
+                        continue
+                    if npos[0] == "t" and nl > st.laps and nl >= ctx.total_laps:
+                        options.append(Option(nst, "finish", free=tuple(o[0] for o in passed), path=path + (npos,)))
+                        continue
+                    if npos == ("pit",):
+                        options.append(Option(nst, "pit", free=tuple(o[0] for o in passed), path=path + (npos,)))
+                        continue
+                    nxt.append((nst, path + (npos,)))
+        frontier = nxt
+    return options
