@@ -339,3 +339,23 @@ def test_extra_cells_left_unspent_are_lost_when_the_tyre_count_starts():
     st = R.MState(("t",) + co.arrow, 0, 0, 0, 1, 0, 0, (co.index, True), -1)
     got = ends(R.search(ctx(c, sp=0, bp=0, ep=1), st, 12, 12))
     assert max(r for r, _ in got) == co.last + 8  # 4 MP on the line, 8 more: no boost left
+
+
+def test_a_slide_onto_the_last_lap_without_a_stop_is_out():
+    """3.3 applies to every way of crossing the line: going off the track and sliding over it too."""
+    from bot.games.pole import ENGINE
+    from bot.games.pole.content import circuits as all_circuits
+
+    st = ENGINE.new_game({"circuit": "monaco"}, 2, 1)
+    c = all_circuits()["monaco"]
+    car = st["cars"][0]
+    last_row = len(c.rows) - 1
+    car.update(pos=["t", last_row - 1, c.rows[last_row - 1].lanes[0]], laps=c.laps - 2, pitted=False, tyre="hard",
+               life=5)
+    st["cars"][1].update(pos=["t", 10, c.rows[10].lanes[0]], laps=0)
+    ev = []
+    ENGINE._go_off(st, ev, 0)
+    assert car["laps"] == c.laps - 1 and car["out"] == "no_stop"
+    car.update(pos=["t", last_row - 1, c.rows[last_row - 1].lanes[0]], laps=c.laps - 2, pitted=True, out=None)
+    ENGINE._go_off(st, ev, 0)
+    assert car["out"] is None  # with its stop made it races on

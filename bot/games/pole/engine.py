@@ -230,9 +230,11 @@ class PoleEngine:
         st["turn_no"] += 1
         if car["off"] == 1:  # the turn after going off: no roll, 4 more cells (4.6)
             car["off"] = 0
+            before = car["laps"]
             self._slide(st, seat, rules()["course_out_cells"])
             car["off"] = 2
             self._log(st, ev, msg("{p} comes back onto the track.", p=_p(seat)))
+            self._last_lap_without_stop(st, ev, seat, before)
             self._after_move(st, rng, ev, seat, moved_from=None)
             return False
         if car["pit_turn"] in (1, 2):  # 7.2, 7.3: the green exit cells, nothing else
@@ -491,10 +493,7 @@ class PoleEngine:
             car["pos"] = ["done"]
             st["finish"].append(seat)
             self._log(st, ev, msg("{p} takes the chequered flag in P{n}.", p=_p(seat), n=car["finished"]))
-        elif crossed and car["laps"] == c.laps - 1 and not car["pitted"]:
-            car["out"] = "no_stop"  # 3.3: a stop is due before the last lap
-            self._log(st, ev, msg("{p} starts the last lap without a pit stop and is out.", p=_p(seat)))
-        else:
+        elif not self._last_lap_without_stop(st, ev, seat, before):
             self._checks_after_move(st, rng, ev, seat)
         self._after_move(st, rng, ev, seat, None)
         self._end_turn(st, rng, ev)
@@ -535,9 +534,21 @@ class PoleEngine:
 
     def _go_off(self, st: State, ev: list[Event], seat: int) -> None:
         car = st["cars"][seat]
+        before = car["laps"]
         self._slide(st, seat, rules()["course_out_cells"])
         car["off"] = 1
         self._log(st, ev, msg("{p} goes off the track and moves 4 cells.", p=_p(seat)))
+        self._last_lap_without_stop(st, ev, seat, before)
+
+    def _last_lap_without_stop(self, st: State, ev: list[Event], seat: int, before: int) -> bool:
+        """3.3: a stop is due before the last lap; a car that starts it without one (by any move,
+        a slide off the track too) is out."""
+        car = st["cars"][seat]
+        if car["laps"] > before and car["laps"] == circuits()[st["circuit"]].laps - 1 and not car["pitted"]:
+            car["out"] = "no_stop"
+            self._log(st, ev, msg("{p} starts the last lap without a pit stop and is out.", p=_p(seat)))
+            return True
+        return False
 
     # ------------------------------------------------------------ position fights
     def _fight(self, st: State, rng: Rng, ev: list[Event]) -> str:
