@@ -359,3 +359,25 @@ def test_a_slide_onto_the_last_lap_without_a_stop_is_out():
     car.update(pos=["t", last_row - 1, c.rows[last_row - 1].lanes[0]], laps=c.laps - 2, pitted=True, out=None)
     ENGINE._go_off(st, ev, 0)
     assert car["out"] is None  # with its stop made it races on
+
+
+def test_lowering_the_roll_is_offered_only_where_it_can_help():
+    """4.6.1: SP lower the roll to stay on the track (or, example 4, to dodge the low-grip check);
+    where neither can happen (Monaco has no low-grip area) the option would only waste SP."""
+    import random
+
+    from bot.games.pole import ENGINE
+    from tests.pole.test_playouts import policy
+
+    rnd = random.Random(4)
+    st = ENGINE.new_game({"circuit": "monaco"}, 3, 4)
+    checked = 0
+    while not ENGINE.is_over(st):
+        seat = rnd.choice(ENGINE.to_act(st))
+        t = st.get("turn")
+        if st["phase"] == "race" and t and t["stage"] == "move" and t["ms"] is None \
+                and not ENGINE._course_out_due(st):
+            assert not [a for a in ENGINE.legal_actions(st, seat) if a["type"] == "reduce"]
+            checked += 1
+        st, _ = ENGINE.apply(st, seat, policy(st, seat, rnd))
+    assert checked > 20

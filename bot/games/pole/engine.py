@@ -363,6 +363,16 @@ class PoleEngine:
         lim = R.low_grip_limit(st["cars"][t["seat"]]["tyre"], w) if w in R.RAIN else None
         return lim is not None and self._roll_value(st) - t["reduce"] >= lim
 
+    def _low_grip_roll_due(self, st: State) -> bool:
+        """Whether the roll, as it stands, would call for the low-grip check on this circuit now:
+        the only use of lowering it besides avoiding a course-out (4.6.1, example 4)."""
+        c = circuits()[st["circuit"]]
+        w = R.weather_now(st["weather"], c)
+        if not c.low_grip or w not in R.RAIN:
+            return False
+        lim = R.low_grip_limit(st["cars"][st["turn"]["seat"]]["tyre"], w)
+        return lim is not None and self._roll_value(st) - st["turn"]["reduce"] >= lim
+
     # ------------------------------------------------------------ moving
     def _charge(self, st: State, ms: dict) -> None:
         """Pay what the move used so far: EP/BP for boost/brake cells, SP for corner cells."""
@@ -693,7 +703,8 @@ class PoleEngine:
                 out.append({"type": "reduce", "sp": t["reduce"] + need})
             out.append({"type": "off"})
             return out
-        if t["ms"] is None and t["die"] != "purple" and car["sp"] - t["reduce"] >= 1 and t["reduce"] < 3:
+        if t["ms"] is None and t["die"] != "purple" and car["sp"] - t["reduce"] >= 1 and t["reduce"] < 3 \
+                and self._low_grip_roll_due(state):
             out.append({"type": "reduce", "sp": t["reduce"] + 1})
         out += [{"type": "move", "i": i} for i in range(len(t["opts"] or []))]
         if not t["opts"]:
