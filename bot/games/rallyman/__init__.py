@@ -1,0 +1,1 @@
+"""Rallyman: DIRT (Jean-Christophe Bouvier): a rally time trial with dice."""
