@@ -90,30 +90,37 @@ def step_dist(step: list, orange: bool) -> tuple[list[float], float]:
     return dist, 0.0
 
 
-def loc_chance(steps: list[list], orange: bool, bangs: int = 0, secured: int = 0) -> float:
+def loc_step(alive: dict[int, float], lost: float, step: list, orange: bool) -> tuple[dict[int, float], float]:
+    """One more step: alive maps the "!" count so far to its chance (no loss of control yet)."""
+    kinds = step_dice(step, orange)
+    jump = step[3]
+    certain = jump in ("p2", "ov")
+    nxt: dict[int, float] = {}
+    for n, q in alive.items():
+        outcomes = {(n, False): q}
+        for i, kind in enumerate(kinds):
+            p = p_bang(kind)
+            o2: dict[tuple[int, bool], float] = {}
+            for (m, jb), r in outcomes.items():
+                o2[(m, jb)] = o2.get((m, jb), 0.0) + r * (1 - p)
+                k = (m + 1, jb or i == 0)
+                o2[k] = o2.get(k, 0.0) + r * p
+            outcomes = o2
+        for (m, jb), r in outcomes.items():
+            if m >= 3 or certain or (jump == "p1" and jb):
+                lost += r
+            else:
+                nxt[m] = nxt.get(m, 0.0) + r
+    return nxt, lost
+
+
+def loc_chance(steps: list[list], orange: bool, bangs: int = 0) -> float:
     """Exact chance of losing control over these steps (rolled in order, none secured), starting
     with `bangs` "!" already showing this turn."""
-    alive = {bangs: 1.0}  # "!" count -> probability, no loss of control yet
+    alive: dict[int, float] = {bangs: 1.0}
     lost = 0.0
     for step in steps:
-        kinds = step_dice(step, orange)
-        jump = step[3]
-        nxt: dict[int, float] = {}
-        for n, q in alive.items():
-            outcomes = {(n, False): q}
-            for i, kind in enumerate(kinds):
-                p = p_bang(kind)
-                o2: dict[tuple[int, bool], float] = {}
-                for (m, jb), r in outcomes.items():
-                    o2[(m, jb)] = o2.get((m, jb), 0.0) + r * (1 - p)
-                    o2[(m + 1, jb or i == 0)] = o2.get((m + 1, jb or i == 0), 0.0) + r * p
-                outcomes = o2
-            for (m, jb), r in outcomes.items():
-                if m >= 3 or jump in ("p2", "ov") or (jump == "p1" and jb):
-                    lost += r
-                else:
-                    nxt[m] = nxt.get(m, 0.0) + r
-        alive = nxt
+        alive, lost = loc_step(alive, lost, step, orange)
     return lost
 
 
@@ -270,30 +277,41 @@ def replay_steps(state: dict, st: B.Stage, seat: int, steps: list[list], ctx: Ct
 
 def all_plans(state: dict, st: B.Stage, seat: int, orange: bool, cap: int = 4000) -> list[tuple[list, float]]:
     """Whole plans: per (end space, end gear) the one with the least chance of losing control."""
+    key = (st.key, seat, orange, json.dumps([state["cars"], state["mud"]], sort_keys=True))
+    hit = _PLANS.get(key)
+    if hit is not None:
+        return hit
     occ = occupied(state, seat)
     best: dict[tuple[int, int], tuple[float, list]] = {}
     seen: set = set()
-    stack: list[tuple[Ctx, list]] = [(start_ctx(state, seat), [])]
+    stack: list[tuple[Ctx, list, dict, float]] = [(start_ctx(state, seat), [], {0: 1.0}, 0.0)]
     n = 0
     while stack and n < cap:
-        ctx, steps = stack.pop()
+        ctx, steps, alive, lost = stack.pop()
         for step, nctx in next_steps(state, st, seat, ctx, occ):
-            key = (nctx.pos, nctx.gear, nctx.dir, nctx.used, nctx.n_coast, nctx.brake, nctx.side)
-            if key in seen:
+            k = (nctx.pos, nctx.gear, nctx.dir, nctx.used, nctx.n_coast, nctx.brake, nctx.side)
+            if k in seen:
                 continue
-            seen.add(key)
+            seen.add(k)
             n += 1
             plan = steps + [step]
-            risk = loc_chance(plan, orange)
+            a2, risk = loc_step(alive, lost, step, orange)
             k2 = (nctx.pos, nctx.gear)
             if k2 not in best or risk < best[k2][0] - 1e-12 or (abs(risk - best[k2][0]) < 1e-12 and len(plan) < len(best[k2][1])):
                 best[k2] = (risk, plan)
-            stack.append((nctx, plan))
-    return [(p, r) for r, p in best.values()]
+            stack.append((nctx, plan, a2, risk))
+    out = [(p, r) for r, p in best.values()]
+    if len(_PLANS) > 64:
+        _PLANS.clear()
+    _PLANS[key] = out
+    return out
+
+
+_PLANS: dict[tuple, list] = {}
 
 
 def good_plans(state: dict, st: B.Stage, seat: int, orange: bool, k: int = 24) -> list[tuple[list, float]]:
-    plans = all_plans(state, st, seat, orange)
+    plans = list(all_plans(state, st, seat, orange))
     start = st.spaces[state["cars"][seat]["sp"]].front
 
     def score(pr: tuple[list, float]) -> float:
