@@ -96,6 +96,7 @@ class Tile:
     seq: tuple[Segment, ...]
     turns: str  # per corner: R or L, driving from edges[0] to edges[1]
     designed: bool
+    terrain: str | None = None
 
 
 @dataclass
@@ -181,7 +182,8 @@ def tiles() -> dict[str, Tile]:
         turns = t.get("t", "")
         _check(len(turns) == n_c and all(c in "RL" for c in turns), f"{key}: turns")
         _check(t.get("src") in ("research", "designed"), f"{key}: src")
-        out[key] = Tile(key, t["d"], e, seq, turns, t["src"] == "designed")
+        _check(t.get("terrain") in ("gravel", "asphalt", "snow", None), f"{key}: terrain")
+        out[key] = Tile(key, t["d"], e, seq, turns, t["src"] == "designed", t.get("terrain"))
     return out
 
 

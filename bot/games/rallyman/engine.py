@@ -186,7 +186,7 @@ class RallymanEngine:
         if not isinstance(action, dict) or not isinstance(seat, int):
             raise _err(msg("Unknown action."))
         if seat not in self.to_act(state):
-            raise _err(msg("It is not your turn."))
+            raise _err(msg("Not your turn."))
         t = action.get("type")
         ph = state["phase"]
         allowed = {"plan": ("plan", "add", "undo", "clear", "go", "pass"), "roll": ("roll", "secure", "flat", "stop"),

@@ -1,0 +1,32 @@
+"""/rallyman: Rallyman: DIRT."""
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games.rallyman.board import stage_names
+from bot.games.rallyman.engine import DEFAULT_STAGE
+from cogs.base import LANGUAGE_HELP, GameCog, language_autocomplete
+
+
+async def stage_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The 34 stages by name (more than Discord's 25 fixed choices, so typed and filtered)."""
+    words = current.lower().split()
+    return [app_commands.Choice(name=name, value=name) for name in stage_names()
+            if all(w in name.lower() for w in words)][:25]
+
+
+class RallymanCog(GameCog, group_name="rallyman", group_description="Rallyman: DIRT — a rally time trial with dice"):
+    kind = "rallyman"
+
+    @app_commands.command(name="new", description="Open a Rallyman: DIRT table in this channel")
+    @app_commands.describe(stage="The special stage (default: Rally1 SS1)", language=LANGUAGE_HELP)
+    @app_commands.autocomplete(stage=stage_autocomplete, language=language_autocomplete)
+    async def new(self, interaction: discord.Interaction, stage: str | None = None,
+                  language: str | None = None) -> None:
+        await self.create(interaction, {"stage": stage or DEFAULT_STAGE}, language)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(RallymanCog(bot))
