@@ -6,5 +6,6 @@ from bot.games.base import Engine
 
 def engines() -> dict[str, Engine]:
     from bot.games import heat, pon
+    from bot.games.rallyman.engine import ENGINE as RALLYMAN
 
-    return {e.kind: e for e in (heat.ENGINE, pon.ENGINE)}
+    return {e.kind: e for e in (heat.ENGINE, pon.ENGINE, RALLYMAN)}

@@ -173,7 +173,7 @@ class RallymanEngine:
                     return msg("Space {space}, gear {gear}: {n} damage tokens", space=int(code.split(":")[-2]),
                                gear=dmg[2], n=dmg[0])
         if t == "spare":
-            return msg("Spare tyre: recover a {kind} die", kind=msg(action.get("k", "")))
+            return msg("Spare tyre — recover a {kind} die", kind=msg(action.get("k", "")))
         labels = {"go": msg("Confirm the plan"), "undo": msg("Undo the last die"), "clear": msg("Clear the plan"),
                   "pass": msg("Stay put (no legal move)"), "roll": msg("Roll the next die"),
                   "secure": msg("Secure the next die with seconds"), "flat": msg("Flat out!"),
@@ -702,14 +702,14 @@ class RallymanEngine:
         if ph == "roll":
             r = state["roll"]
             rest = state["plan"][r["i"]:]
-            buttons = [{"label": msg("Roll {die} (3 \"!\": {chance})", die=self._die_msg(rest[0]),
+            buttons = [{"label": msg("Roll {die} (three \"!\" {chance})", die=self._die_msg(rest[0]),
                                      chance=_pct(R.loc_chance(rest[:1], orange, r["bangs"]))),
                         "action": {"type": "roll"}, "style": "primary"}]
             cost = self._secure_cost(state)
             if cost is not None:
                 buttons.append({"label": msg("Secure it ({secs} s)", secs=cost), "action": {"type": "secure"}})
             if r["i"] == 0:
-                buttons.append({"label": msg("Flat out! (3 \"!\": {chance})", chance=_pct(R.loc_chance(state["plan"], orange))),
+                buttons.append({"label": msg("Flat out! (three \"!\" {chance})", chance=_pct(R.loc_chance(state["plan"], orange))),
                                 "action": {"type": "flat"}, "style": "danger"})
             else:
                 buttons.append({"label": msg("Stop here"), "action": {"type": "stop"}, "style": "success"})
@@ -724,7 +724,7 @@ class RallymanEngine:
         if ph == "spare":
             car = state["cars"][seat]
             return [{"kind": "buttons", "options":
-                     [{"label": msg("Spare tyre: recover a {kind} die", kind=msg(k)), "action": {"type": "spare", "k": k}}
+                     [{"label": msg("Spare tyre — recover a {kind} die", kind=msg(k)), "action": {"type": "spare", "k": k}}
                       for k in ("gear", "brake", "coast") if car["dmg"][k] > 0] +
                      [{"label": msg("Keep the spare tyre"), "action": {"type": "nospare"}}]}]
         return []

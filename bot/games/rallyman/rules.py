@@ -244,7 +244,14 @@ def next_steps(state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int
             if not can_enter(state, st, seat, occ, ctx.pos, n, ng):
                 continue
             out.append(_mk(state, st, ctx, code, ng, nd, n, "", sideways))
-    return out
+    seen: set = set()
+    uniq = []
+    for step, c in out:  # both spaces of a jump row can lead to the same landing
+        k = (step[0], step[1], step[3])
+        if k not in seen:
+            seen.add(k)
+            uniq.append((step, c))
+    return uniq
 
 
 def _mk(state: dict, st: B.Stage, ctx: Ctx, code: str, ng: int, nd: int, sid: int, jump: str, sideways: bool) -> tuple[list, Ctx]:
