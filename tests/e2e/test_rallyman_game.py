@@ -1,6 +1,6 @@
 """A whole Rallyman: DIRT stage through the emulator: three players planning by DM selects (whole
-plans and die by die), rolling by buttons and by /rallyman play; the thread shows flat out and a
-loss of control, and the stage times at the end."""
+plans and die by die), rolling by buttons and by /rallyman play; the thread shows flat out, a crash
+and the spare tyre, and the stage times at the end."""
 from __future__ import annotations
 
 from .players import Player, newest_with_components

@@ -35,6 +35,8 @@ def run(name, seats, seed):
         seat = E.to_act(st)[0]
         acts = E.legal_actions(st, seat)
         assert acts
+        labels = [render(E.describe_action(st, seat, x), "en") for x in acts]
+        assert len(set(labels)) == len(labels), labels
         a = rnd.choice(acts)
         render(E.describe_action(st, seat, a), "en")
         st, evs = E.apply(st, seat, a)
@@ -50,6 +52,10 @@ def run(name, seats, seed):
             menu = E.menu(st, E.to_act(st)[0])
             assert sum(1 if g["kind"] == "select" else (len(g["options"]) + 4) // 5 for g in menu) <= 5
             assert all(len(g["options"]) <= 25 for g in menu)
+            for g in menu:
+                if g["kind"] == "select":
+                    values = [o["value"] for o in g["options"]]
+                    assert len(set(values)) == len(values) and all(len(v) <= 100 for v in values)
     return st, log
 
 

@@ -146,13 +146,56 @@ class RallymanEngine:
             return msg("gear {g} + brake", g=int(die[1:-1]))
         return msg("gear {g}", g=int(die[1:]))
 
+    @staticmethod
+    def _where(st: B.Stage, frm: int | None, step: list) -> Msg:
+        """Where a die goes, in words a player can match with the image."""
+        to = st.spaces[step[1]]
+        if step[3] in ("eq", "p1", "p2"):
+            return msg("jump, landing {lane}", lane=RallymanEngine._end_where(st, step[1]))
+        if to.kind == "shortcut":
+            return msg("shortcut")
+        if to.kind == "inner":
+            return msg("inside lane of the corner")
+        if to.kind == "outer":
+            return msg("outside lane of the corner")
+        if to.kind == "single":
+            return msg("ahead")
+        f = st.spaces[frm] if frm is not None else None
+        if f is not None and step[1] in f.side:
+            return msg("slide sideways")
+        side = msg("left") if to.lane == 0 else msg("right")
+        if f is None or f.lane < 0 or f.lane == to.lane:
+            return msg("ahead, {side} lane", side=side)
+        return msg("diagonally, {side} lane", side=side)
+
+    @staticmethod
+    def _end_where(st: B.Stage, sid: int) -> Msg:
+        sp = st.spaces[sid]
+        if sp.kind == "inner":
+            return msg("inside")
+        if sp.kind == "outer":
+            return msg("outside")
+        if sp.kind == "shortcut":
+            return msg("shortcut")
+        if sp.lane == 0:
+            return msg("left")
+        if sp.lane == 1:
+            return msg("right")
+        return msg("ahead")
+
+    def _crash_msg(self, state: dict, st: B.Stage, seat: int, code: str, dmg: tuple) -> Msg:
+        sid = int(code.split(":")[-2])
+        gain = st.spaces[sid].front - st.spaces[state["cars"][seat]["sp"]].front
+        return msg("+{spaces} ({where}) in gear {gear}: {n} damage tokens", spaces=f"{gain:g}",
+                   where=self._end_where(st, sid), gear=dmg[2], n=dmg[0])
+
     def _plan_msg(self, state: dict, st: B.Stage, seat: int, steps: list[list], risk: float) -> Msg:
         start = st.spaces[state["cars"][seat]["sp"]].front
         last = steps[-1]
         gain = st.spaces[last[1]].front - start
-        dice = "".join(("C" if s[0] == "c" else s[0][1:-1] + "B" if s[0].endswith("b") else s[0][1:]) + " " for s in steps)
-        return msg("{dice}→ +{spaces} spaces, gear {gear}, risk {risk}", dice=dice.strip() + " ",
-                   spaces=f"{gain:g}", gear=last[2], risk=_pct(risk))
+        dice = " ".join("C" if s[0] == "c" else s[0][1:-1] + "B" if s[0].endswith("b") else s[0][1:] for s in steps)
+        return msg("{dice} → +{spaces} ({where}), gear {gear}, risk {risk}", dice=dice,
+                   spaces=f"{gain:g}", where=self._end_where(st, last[1]), gear=last[2], risk=_pct(risk))
 
     def describe_action(self, state: dict, seat: int, action: dict) -> Msg:
         t = action.get("type")
@@ -165,13 +208,13 @@ class RallymanEngine:
             dec = R.decode((action.get("values") or [""])[0])
             if dec:
                 d, sid, j = dec[0]
-                return msg("Add {die} to space {space}", die=self._die_msg([d]), space=sid)
+                prev = state["draft"][-1][1] if state["draft"] else state["cars"][seat]["sp"]
+                return msg("{die}: {where}", die=self._die_msg([d]), where=self._where(st, prev, [d, sid, 0, j]))
         if t == "crash":
             code = (action.get("values") or [""])[0]
             for c, dmg in self._rearrangements(state, st, seat):
                 if c == code:
-                    return msg("Space {space}, gear {gear}: {n} damage tokens", space=int(code.split(":")[-2]),
-                               gear=dmg[2], n=dmg[0])
+                    return self._crash_msg(state, st, seat, code, dmg)
         if t == "spare":
             return msg("Spare tyre — recover a {kind} die", kind=msg(action.get("k", "")))
         labels = {"go": msg("Confirm the plan"), "undo": msg("Undo the last die"), "clear": msg("Clear the plan"),
@@ -687,7 +730,8 @@ class RallymanEngine:
                 if nxt:
                     groups.append({"kind": "select", "placeholder": msg("Or build it die by die"), "min": 1, "max": 1,
                                    "action": {"type": "add"},
-                                   "options": [{"label": msg("Add {die} to space {space}", die=self._die_msg(s), space=s[1]),
+                                   "options": [{"label": msg("{die}: {where}", die=self._die_msg(s),
+                                                             where=self._where(st, ctx.pos, s)),
                                                 "value": R.encode([s])} for s, _ in nxt[:25]]})
             buttons = []
             if state["draft"]:
@@ -718,9 +762,8 @@ class RallymanEngine:
             opts = self._rearrangements(state, st, seat)
             return [{"kind": "select", "placeholder": msg("Where do you lose control?"), "min": 1, "max": 1,
                      "action": {"type": "crash"},
-                     "options": [{"label": msg("Space {space}, gear {gear}: {n} damage tokens",
-                                               space=int(code.split(":")[-2]), gear=dmg[2], n=dmg[0]),
-                                  "value": code} for code, dmg in opts]}]
+                     "options": [{"label": self._crash_msg(state, st, seat, code, dmg), "value": code}
+                                 for code, dmg in opts]}]
         if ph == "spare":
             car = state["cars"][seat]
             return [{"kind": "buttons", "options":
