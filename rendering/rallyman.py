@@ -4,6 +4,7 @@ time sheet per player. Built from the engine's view only."""
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.games.rallyman import board as B
@@ -57,6 +58,12 @@ class _Map:
         self.cx = min(max(cx, x0 + hw), x1 - hw) if x1 - x0 > 2 * hw else (x0 + x1) / 2
         self.cy = min(max(cy, y0 + hh), y1 - hh) if y1 - y0 > 2 * hh else (y0 + y1) / 2
 
+    @classmethod
+    def at(cls, cx: float, cy: float, scale: float, width: int, height: int) -> "_Map":
+        m = cls.__new__(cls)
+        m.cx, m.cy, m.s, m.w, m.h = cx, cy, scale, width, height
+        return m
+
     def p(self, x: float, y: float) -> tuple[float, float]:
         return self.w / 2 + (x - self.cx) * self.s, self.h / 2 - (y - self.cy) * self.s
 
@@ -74,14 +81,13 @@ def _label(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int
     d.text(xy, text, font=font(size), fill=fill, anchor="mm", stroke_width=2, stroke_fill=stroke)
 
 
-def _draw_map(view: dict, names: list[str], plan: list, draft: bool) -> Image.Image:
-    stage = B.stage(view["stage"])
-    cars = view["cars"]
-    focus = [c["space"] for c in cars if c["space"] is not None and c["entered"] and not c["finished"]]
-    focus += [s[1] for s in plan]
-    main = [c["space"] for c in cars if c["seat"] in view.get("to_act", []) and c["space"] is not None]
-    main += [s[1] for s in plan]
-    m = _Map(stage, focus, main, W, MAP_H)
+@lru_cache(maxsize=16)
+def _static(key: str, cx: float, cy: float, scale: float, mud_items: tuple, locale: str) -> Image.Image:
+    """The stage without cars or dice for one window (cached: it changes only when the window moves
+    or mud falls; its few texts are in `locale`)."""
+    stage = B.stage(key)
+    m = _Map.at(cx, cy, scale, W, MAP_H)
+    mud = {k: v for k, v in mud_items}
     img = Image.new("RGB", (W, MAP_H), BACKGROUND)
     d = ImageDraw.Draw(img)
     # tiles: terrain with the danger colour round the edge
@@ -122,7 +128,6 @@ def _draw_map(view: dict, names: list[str], plan: list, draft: bool) -> Image.Im
             edge = poly[0:2] if sp.finish else poly[2:4]
             _checker(d, edge)
     # marks on top: limits, jumps, shortcut numbers, mud
-    mud = view.get("mud", {})
     for sp in stage.spaces:
         x, y = m.p(sp.x, sp.y)
         if sp.kind in ("inner", "outer", "single") and sp.limit:
@@ -146,6 +151,21 @@ def _draw_map(view: dict, names: list[str], plan: list, draft: bool) -> Image.Im
             sp = stage.spaces[c.outer[len(c.outer) // 2]]
             x, y = m.p(sp.x, sp.y)
             _label(d, (x, y - s * 0.3), tx("mud -{n}", n=n), int(s * 0.2), (255, 120, 120))
+    return img
+
+
+def _draw_map(view: dict, names: list[str], plan: list, locale: str) -> Image.Image:
+    stage = B.stage(view["stage"])
+    cars = view["cars"]
+    focus = [c["space"] for c in cars if c["space"] is not None and c["entered"] and not c["finished"]]
+    focus += [s[1] for s in plan]
+    main = [c["space"] for c in cars if c["seat"] in view.get("to_act", []) and c["space"] is not None]
+    main += [s[1] for s in plan]
+    m = _Map(stage, focus, main, W, MAP_H)
+    img = _static(stage.key, round(m.cx, 3), round(m.cy, 3), round(m.s, 3),
+                  tuple(sorted((k, int(v)) for k, v in view.get("mud", {}).items())), locale).copy()
+    d = ImageDraw.Draw(img)
+    s = m.s
     # planned dice
     for i, step in enumerate(plan):
         sp = stage.spaces[step[1]]
@@ -239,7 +259,7 @@ def _sheet(view: dict, names: list[str], img: Image.Image, top: int) -> None:
         y += ROW_H
 
 
-def _draw(view: dict, names: list[str], plan: list, draft: bool) -> Image.Image:
+def _draw(view: dict, names: list[str], plan: list, locale: str) -> Image.Image:
     n = len(view["cars"])
     sheet_h = 34 + n * ROW_H + 8
     extra = 40 if view.get("phase") == "roll" else 0
@@ -248,7 +268,7 @@ def _draw(view: dict, names: list[str], plan: list, draft: bool) -> Image.Image:
     title = tx("Rallyman: DIRT — {stage}", stage=view["stage"])
     d.text((16, HEADER_H / 2), fit(title, 28, 520), font=font(28), fill=TEXT, anchor="lm")
     d.text((W - 16, HEADER_H / 2), tx("Round {n}", n=view["round"]), font=font(26), fill=MUTED, anchor="rm")
-    img.paste(_draw_map(view, names, plan, draft), (0, HEADER_H))
+    img.paste(_draw_map(view, names, plan, locale), (0, HEADER_H))
     y = HEADER_H + MAP_H
     if extra:
         r = view.get("roll") or {}
@@ -267,14 +287,14 @@ def _pct(p: float) -> str:
 
 def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
     with drawing_in(locale):
-        return png_bytes(_draw(view, names, view.get("plan") or [], False))
+        return png_bytes(_draw(view, names, view.get("plan") or [], locale or "en"))
 
 
 def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The seat's DM: the same board, with the plan it is building."""
     plan = view.get("draft") or view.get("plan") or []
     with drawing_in(locale):
-        return png_bytes(_draw(view, names, plan, bool(view.get("draft"))))
+        return png_bytes(_draw(view, names, plan, locale or "en"))
 
 
 def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
