@@ -150,6 +150,16 @@ def test_slide_sideways_and_sliding_car_cannot_be_passed():
     assert steps_from(st) == []  # behind a sliding car in the same row: no passing
 
 
+def test_following_a_sliding_car_into_its_slide(monkeypatch):
+    st = game(S1, 2, {0: (4, 2), 1: (7, 2)})
+    st["cars"][1]["side"] = True
+    assert 7 not in {s[1] for s in steps_from(st)}  # not onto it
+    force(monkeypatch, faces=[[False]])
+    st, _ = plan(st, 0, [["c", 6, 2, ""]])
+    st, _ = E.apply(st, 0, {"type": "roll"})
+    assert st["cars"][0]["sp"] == 6 and st["cars"][0]["side"]  # in the slide the same way
+
+
 # ---- shortcuts, mud -----------------------------------------------------------------------------
 
 S2 = "Rally2 SS3"  # 221b: corner 0 with shortcut 4 (space 11); 230b: corner 1 shortcut 6

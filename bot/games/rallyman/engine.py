@@ -486,6 +486,9 @@ class RallymanEngine:
         car["gear"] = step[2]
         car["track"] = True
         car["side"] = prev is not None and step[1] in stage.spaces[prev].side
+        if sp.kind == "slide" and any(o["side"] and o["track"] and not o["fin"] and o["sp"] in stage.row_spaces(sp.row)
+                                      for i, o in enumerate(st["cars"]) if i != seat):
+            car["side"] = True  # following a sliding car into its slide: the same way, sideways
         if sp.kind == "shortcut" and (prev is None or stage.spaces[prev].kind != "shortcut"):
             tok = self._draw(st)
             if tok is None:
