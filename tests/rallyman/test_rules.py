@@ -157,7 +157,12 @@ def test_following_a_sliding_car_into_its_slide(monkeypatch):
     force(monkeypatch, faces=[[False]])
     st, _ = plan(st, 0, [["c", 6, 2, ""]])
     st, _ = E.apply(st, 0, {"type": "roll"})
-    assert st["cars"][0]["sp"] == 6 and st["cars"][0]["side"]  # in the slide the same way
+    assert st["cars"][0]["sp"] == 6 and st["cars"][0]["side"] == "follow"  # in the slide the same way
+    # and the car it follows is not held up by it
+    st = game(S1, 2, {1: (7, 2), 0: (6, 2)}, actor=1)
+    st["cars"][1]["side"] = True
+    st["cars"][0]["side"] = "follow"
+    assert steps_from(st, seat=1)
 
 
 # ---- shortcuts, mud -----------------------------------------------------------------------------

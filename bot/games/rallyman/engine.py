@@ -296,6 +296,7 @@ class RallymanEngine:
         st["draft"] = []
         st["phase"] = "roll"
         st["roll"] = {"i": 0, "bangs": 0, "secured": 0, "flat": False, "faces": []}
+        st["turn_no"] += 1  # a fresh board in the thread shows the dice where they lie
         stage = self._stage(st)
         evs.append((None, msg("{p} plans {plan}.", p=seat_ref(seat),
                               plan=self._plan_msg(st, stage, seat, steps, R.loc_chance(steps, self._orange(st, seat))))))
@@ -488,7 +489,7 @@ class RallymanEngine:
         car["side"] = prev is not None and step[1] in stage.spaces[prev].side
         if sp.kind == "slide" and any(o["side"] and o["track"] and not o["fin"] and o["sp"] in stage.row_spaces(sp.row)
                                       for i, o in enumerate(st["cars"]) if i != seat):
-            car["side"] = True  # following a sliding car into its slide: the same way, sideways
+            car["side"] = "follow"  # following a sliding car into its slide: sideways too (it does not block)
         if sp.kind == "shortcut" and (prev is None or stage.spaces[prev].kind != "shortcut"):
             tok = self._draw(st)
             if tok is None:
@@ -654,6 +655,9 @@ class RallymanEngine:
             st["phase"] = "over"
             st["order"] = []
             return
+        if not active:  # everyone on the stage has finished before the last car entered
+            self._new_round(st)
+            return
 
         def key(s: int) -> tuple:
             c = st["cars"][s]
@@ -662,10 +666,6 @@ class RallymanEngine:
 
         st["order"] = sorted(active, key=key)
         st["turn"] = 0
-        if not active:  # nobody on the stage yet (cannot happen: round 1 adds a car)
-            self._new_round(st)
-            return
-        st["turn_no"] += 0
 
     def _finish(self, st: dict, evs: list) -> None:
         totals = []
@@ -687,7 +687,7 @@ class RallymanEngine:
         for seat, car in enumerate(state["cars"]):
             cars.append({
                 "seat": seat, "space": car["sp"], "gear": car["gear"], "on_track": car["track"],
-                "sideways": car["side"], "finished": car["fin"], "entered": car["entered"],
+                "sideways": bool(car["side"]), "finished": car["fin"], "entered": car["entered"],
                 "damage": dict(car["dmg"]), "tokens": list(car["tokens"]), "cards": [list(c) for c in car["cards"]],
                 "chips": car["chips"], "spare": car["spare"],
                 "time": sum(c[1] for c in car["cards"]),

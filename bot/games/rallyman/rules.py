@@ -167,8 +167,8 @@ def can_enter(state: dict, st: B.Stage, seat: int, occ: dict[int, int], frm: int
     fs = st.spaces[frm]
     if fs.row >= 0 and fs.kind == "slide" and sid not in fs.side:
         for o in st.row_spaces(fs.row):
-            if o in occ and cars[occ[o]].get("side"):
-                return False  # a car sliding in this row cannot be passed
+            if o in occ and cars[occ[o]].get("side") is True:
+                return False  # a car sliding in this row cannot be passed (its followers do not block)
     return True
 
 
@@ -193,7 +193,7 @@ class Ctx:
 
 def start_ctx(state: dict, seat: int) -> Ctx:
     car = state["cars"][seat]
-    return Ctx(car["sp"], car["gear"], 0, frozenset(), 0, 0, False, bool(car.get("side")), False)
+    return Ctx(car["sp"], car["gear"], 0, frozenset(), 0, 0, False, car.get("side") is True, False)
 
 
 def next_steps(state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int],
