@@ -415,3 +415,26 @@ def test_illegal_actions_rejected():
         E.apply(st, 0, {"type": "plan", "values": ["junk"]})
     with pytest.raises(GameError):
         E.apply(st, 0, {"type": "roll"})
+
+
+def test_odds_shown_before_each_roll():
+    st = game(S1, 1, {0: (13, 3)})
+    steps = [["g4", 15, 4, ""], ["g5", 17, 5, ""], ["g6", 19, 6, ""]]
+    st, _ = plan(st, 0, steps)
+    v = E.view(st, None)
+    assert v["chance_flat"] == pytest.approx((2 / 6) ** 3)
+    assert v["chance_next"] == 0.0  # one die cannot show three "!"
+    labels = [b["label"] for b in E.menu(st, 0)[0]["options"]]
+    assert labels[0].params["chance"] == "0%" and labels[-1].params["chance"] == "4%"
+    st["roll"]["bangs"] = 2
+    assert E.view(st, None)["chance_next"] == pytest.approx(2 / 6)
+
+
+def test_plan_select_offers_whole_plans_with_exact_odds():
+    st = game(S1, 1, {0: (0, 0)})
+    menu = E.menu(st, 0)
+    sel = menu[0]
+    assert sel["kind"] == "select" and 1 <= len(sel["options"]) <= 25
+    for o in sel["options"]:
+        steps, _ = R.match_steps(st, stage(S1), 0, o["value"])
+        assert o["label"].params["risk"] == f"{R.loc_chance(steps, True) * 100:.0f}%" or o["label"].params["risk"] == "<1%"
