@@ -11,9 +11,11 @@ from cogs.base import LANGUAGE_HELP, GameCog, language_autocomplete
 
 
 async def stage_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    """The 34 stages by name (more than Discord's 25 fixed choices, so typed and filtered)."""
+    """The 34 stages by name (more than Discord's 25 fixed choices, so typed and filtered), and
+    random stages ("random N": N road tiles between start and finish)."""
     words = current.lower().split()
-    return [app_commands.Choice(name=name, value=name) for name in stage_names()
+    names = ["random", "random 6", "random 14", *stage_names()]
+    return [app_commands.Choice(name=name, value=name) for name in names
             if all(w in name.lower() for w in words)][:25]
 
 
@@ -21,7 +23,8 @@ class RallymanCog(GameCog, group_name="rallyman", group_description="Rallyman: D
     kind = "rallyman"
 
     @app_commands.command(name="new", description="Open a Rallyman: DIRT table in this channel")
-    @app_commands.describe(stage="The special stage (default: Rally1 SS1)", language=LANGUAGE_HELP)
+    @app_commands.describe(stage="The special stage (default: Rally1 SS1; \"random 10\": a new one of 10 tiles)",
+                           language=LANGUAGE_HELP)
     @app_commands.autocomplete(stage=stage_autocomplete, language=language_autocomplete)
     async def new(self, interaction: discord.Interaction, stage: str | None = None,
                   language: str | None = None) -> None:

@@ -80,3 +80,21 @@ def test_bad_data_is_rejected():
             B.parse_segment(tok)
     with pytest.raises(B.DataError):
         B.stage("No such stage")
+
+
+def test_random_stages_are_valid():
+    from bot.games.rallyman import generator as G
+    for length in (G.MIN_LEN, 8, 12, G.MAX_LEN):
+        for seed in range(8):
+            name = G.name_for(length, seed)
+            road = G.road(length, seed)
+            assert len(road) == length + 2
+            assert road[0][0][:3] == "202" and road[-1][0][:3] == "203"  # start and finish at the ends
+            cells = [(t[1], t[2]) for t in road]
+            assert len(set(cells)) == len(cells)  # never overlapping itself
+            nums = [t[0][:3] for t in road]
+            assert len(set(nums)) == len(nums)  # each physical tile once
+            st = B.stage(name)  # checks every link edge to edge
+            assert any(st.spaces[i].finish for i in B.reachable(st, st.starts))
+    assert G.road(10, 5) == G.road(10, 5)  # the name rebuilds the same stage
+    assert G.parse("Random 3 #1") is None and G.parse("Random 10 #7") == (10, 7)

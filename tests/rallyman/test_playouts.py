@@ -68,3 +68,11 @@ def test_random_rally_every_stage(i):
     res = st["result"]
     assert len(res["totals"]) == seats and min(res["places"]) == 1
     assert base.replay(E, {"stage": name}, seats, 1000 + i, log) == st
+
+
+@pytest.mark.parametrize("seats", [1, 4])
+def test_random_rally_on_a_random_stage(seats):
+    st = E.new_game({"stage": "random 8"}, seats, 77)
+    assert st["stage"].startswith("Random 8 #")
+    st, log = run("random 8", seats, 77)
+    assert base.replay(E, {"stage": "random 8"}, seats, 77, log) == st

@@ -204,13 +204,20 @@ def stage_names() -> tuple[str, ...]:
     return tuple(_load_json("stages.json")["stages"])
 
 
+def is_stage(key: str) -> bool:
+    from bot.games.rallyman import generator
+    return key in stage_names() or generator.parse(key) is not None
+
+
 @lru_cache(maxsize=64)
 def stage(key: str) -> Stage:
+    from bot.games.rallyman import generator
     raw = _load_json("stages.json")["stages"]
-    _check(key in raw, f"unknown stage {key!r}")
+    gen = generator.parse(key) if isinstance(key, str) else None
+    _check(key in raw or gen is not None, f"unknown stage {key!r}")
     tl = tiles()
     road = []
-    for i, (tid, q, r, rot, ee) in enumerate(raw[key]["road"]):
+    for i, (tid, q, r, rot, ee) in enumerate(raw[key]["road"] if key in raw else generator.road(*gen)):
         _check(tid in tl, f"{key}: tile {tid}")
         t = tl[tid]
         _check(len(ee) == 2 and set(ee) == set(t.edges), f"{key}: tile {i} {tid} entry/exit {ee}")

@@ -8,15 +8,18 @@ goes flat out; the turn ends with a time card. See rules.py for placement and od
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from bot.games.base import Event, GameError, OptionSpec, seat_ref
 from bot.games.rallyman import board as B
+from bot.games.rallyman import generator as G
 from bot.games.rallyman import rules as R
 from bot.games.rng import Rng
 from bot.i18n import Msg, from_wire, msg, to_wire
 
 SCHEMA = 1
+RANDOM = re.compile(r"^random(?: (\d{1,2}))?$", re.I)
 LOG_KEEP = 30
 DEFAULT_STAGE = "Rally1 SS1"
 
@@ -41,7 +44,13 @@ class RallymanEngine:
 
     def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
         stage = options.get("stage") or DEFAULT_STAGE
-        if stage not in B.stage_names():
+        rnd = RANDOM.match(stage) if isinstance(stage, str) else None
+        if rnd:  # "random" or "random N": a stage built at the start (N road tiles, default 10)
+            n = int(rnd[1] or 10)
+            if not G.MIN_LEN <= n <= G.MAX_LEN:
+                raise _err(msg("A random stage has {lo} to {hi} tiles.", lo=G.MIN_LEN, hi=G.MAX_LEN))
+            stage = f"random {n}"
+        elif not isinstance(stage, str) or not B.is_stage(stage):
             raise _err(msg("Unknown stage: {stage}.", stage=str(stage)[:40]))
         if not self.min_seats <= seats <= self.max_seats:
             raise _err(msg("Rallyman: DIRT is for 1 to 6 players."))
@@ -52,6 +61,9 @@ class RallymanEngine:
     def new_game(self, options: dict[str, Any], seats: int, seed: int) -> dict:
         opts = self.validate_options(options, seats)
         rng = Rng(seed)
+        rnd = RANDOM.match(opts["stage"])
+        if rnd:
+            opts["stage"] = G.name_for(int(rnd[1]), rng.below(10**9))
         entry = list(range(seats))
         rng.shuffle(entry)  # the start order is random
         ru = R.rules()
