@@ -97,11 +97,14 @@ def _static(key: str, cx: float, cy: float, scale: float, mud_items: tuple, loca
         d.polygon(pts, fill=TERRAIN.get(_terrain(t), TERRAIN[None]))
         d.line(pts + [pts[0]], fill=DANGER[t.danger], width=max(3, int(m.s / 24)))
     s = m.s
-    # road spaces
+    # road spaces: rows share the tile's length, so short tiles get long spaces and no gaps
+    fronts: dict[int, set] = {}
+    for sp in stage.spaces:
+        fronts.setdefault(sp.tile, set()).add(round(sp.front, 3))
     for sp in stage.spaces:
         tile = stage.tiles[sp.tile][0]
         road = ROAD.get(_terrain(tile), ROAD[None])
-        length, width = 0.40, 0.40
+        length, width = min(0.62, 1.55 / max(1, len(fronts[sp.tile]))), 0.40
         if sp.kind in ("inner", "outer", "shortcut"):
             length, width = 0.36, 0.36
         if sp.kind == "single":
@@ -125,7 +128,7 @@ def _static(key: str, cx: float, cy: float, scale: float, mud_items: tuple, loca
         else:
             d.polygon(poly, fill=fill, outline=DARK)
         if sp.finish or sp.start:
-            edge = poly[0:2] if sp.finish else poly[2:4]
+            edge = poly[2:4] if sp.finish else poly[0:2]  # the line: ahead of the start row, behind the finish row
             _checker(d, edge)
     # marks on top: limits, jumps, shortcut numbers, mud
     for sp in stage.spaces:
