@@ -269,6 +269,8 @@ def _draw(view: dict, names: list[str], plan: list, locale: str) -> Image.Image:
     img = Image.new("RGB", (W, HEADER_H + MAP_H + extra + sheet_h), BACKGROUND)
     d = ImageDraw.Draw(img)
     title = tx("Rallyman: DIRT — {stage}", stage=view["stage"])
+    if len(view.get("legs", [])) > 1:
+        title += "  " + tx("SS {n}/{m}", n=view["leg"] + 1, m=len(view["legs"]))
     d.text((16, HEADER_H / 2), fit(title, 28, 520), font=font(28), fill=TEXT, anchor="lm")
     d.text((W - 16, HEADER_H / 2), tx("Round {n}", n=view["round"]), font=font(26), fill=MUTED, anchor="rm")
     img.paste(_draw_map(view, names, plan, locale), (0, HEADER_H))

@@ -76,3 +76,25 @@ def test_random_rally_on_a_random_stage(seats):
     assert st["stage"].startswith("Random 8 #")
     st, log = run("random 8", seats, 77)
     assert base.replay(E, {"stage": "random 8"}, seats, 77, log) == st
+
+
+def test_a_whole_rally_adds_up_its_stages():
+    from bot.games.rallyman.engine import rallies
+    assert rallies()["Rally1"] == ["Rally1 SS1", "Rally1 SS2", "Rally1 SS3"]
+    seen = []
+    st = E.new_game({"stage": "Rally1"}, 2, 5)
+    rnd = random.Random(5)
+    log = []
+    while not E.is_over(st):
+        seat = E.to_act(st)[0]
+        a = rnd.choice([x for x in E.legal_actions(st, seat) if x["type"] not in ("add", "undo", "clear")])
+        st, _ = E.apply(st, seat, a)
+        log.append((seat, a))
+        check(st)
+        if st["stage"] not in seen:
+            seen.append(st["stage"])
+    assert seen == ["Rally1 SS1", "Rally1 SS2", "Rally1 SS3"]
+    totals = st["result"]["totals"]
+    assert totals == [c["past"] + sum(x[1] for x in c["cards"]) - c["chips"] for c in st["cars"]]
+    assert all(c["past"] > 0 for c in st["cars"])  # earlier stages counted
+    assert base.replay(E, {"stage": "Rally1"}, 2, 5, log) == st

@@ -32,6 +32,16 @@ def _pct(p: float) -> str:
     return f"{p * 100:.0f}%" if p >= 0.01 or p == 0 else "<1%"
 
 
+def rallies() -> dict[str, list[str]]:
+    """Rally name -> its special stages in order ("Rally1" -> Rally1 SS1, SS2, SS3)."""
+    out: dict[str, list[str]] = {}
+    for name in B.stage_names():
+        head, _, ss = name.rpartition(" SS")
+        if head and ss.isdigit():
+            out.setdefault(head, []).append(name)
+    return {k: sorted(v, key=lambda n: int(n.rpartition(" SS")[2])) for k, v in out.items() if len(v) > 1}
+
+
 class RallymanEngine:
     kind = "rallyman"
     title = "Rallyman: DIRT"
@@ -50,6 +60,8 @@ class RallymanEngine:
             if not G.MIN_LEN <= n <= G.MAX_LEN:
                 raise _err(msg("A random stage has {lo} to {hi} tiles.", lo=G.MIN_LEN, hi=G.MAX_LEN))
             stage = f"random {n}"
+        elif isinstance(stage, str) and stage in rallies():
+            pass  # a whole rally: its special stages one after another, times added up
         elif not isinstance(stage, str) or not B.is_stage(stage):
             raise _err(msg("Unknown stage: {stage}.", stage=str(stage)[:40]))
         if not self.min_seats <= seats <= self.max_seats:
@@ -62,18 +74,20 @@ class RallymanEngine:
         opts = self.validate_options(options, seats)
         rng = Rng(seed)
         rnd = RANDOM.match(opts["stage"])
+        legs = rallies().get(opts["stage"], [opts["stage"]])
         if rnd:
-            opts["stage"] = G.name_for(int(rnd[1]), rng.below(10**9))
+            legs = [G.name_for(int(rnd[1]), rng.below(10**9))]
         entry = list(range(seats))
         rng.shuffle(entry)  # the start order is random
         ru = R.rules()
         st: dict[str, Any] = {
-            "schema": SCHEMA, "rng": 0, "stage": opts["stage"], "entry": entry, "round": 0, "order": [],
+            "schema": SCHEMA, "rng": 0, "stage": legs[0], "legs": legs, "leg": 0, "entry": entry, "round": 0,
+            "order": [],
             "turn": 0, "phase": "plan", "draft": [], "plan": [], "roll": None, "pending": None,
             "mud": {}, "bag": dict(ru.tokens), "piles": {str(g): dict(v) for g, v in ru.backs.items()},
             "cars": [{"sp": None, "gear": 0, "track": False, "side": False, "fin": False, "entered": False,
                       "dmg": {"gear": 0, "brake": 0, "coast": 0}, "cards": [], "chips": 0, "spare": True,
-                      "tokens": []} for _ in range(seats)],
+                      "tokens": [], "past": 0} for _ in range(seats)],
             "log": [], "turn_no": 0, "result": None,
         }
         st["rng"] = rng.state
@@ -635,8 +649,9 @@ class RallymanEngine:
         if st["turn"] >= len(st["order"]):
             self._new_round(st)
             if st["phase"] == "over":
-                self._finish(st, evs)
-                return
+                self._finish(st, evs)  # the rally's next stage starts here, if there is one
+                if st["phase"] == "over":
+                    return
         self._begin_turn(st)
 
     def _begin_turn(self, st: dict) -> None:
@@ -680,16 +695,38 @@ class RallymanEngine:
         st["turn"] = 0
 
     def _finish(self, st: dict, evs: list) -> None:
-        totals = []
-        for seat, car in enumerate(st["cars"]):
-            secs = sum(c[1] for c in car["cards"])
-            totals.append(secs - car["chips"])
+        legs = [sum(c[1] for c in car["cards"]) for car in st["cars"]]
+        best_leg = min(legs)
+        evs.append((None, msg("{stage} done. Fastest: {who} in {secs} s.", stage=st["stage"],
+                              who=[seat_ref(s) for s in range(len(legs)) if legs[s] == best_leg], secs=best_leg)))
+        if st["leg"] + 1 < len(st["legs"]):
+            self._next_leg(st, legs)
+            return
+        totals = [car["past"] + legs[seat] - car["chips"] for seat, car in enumerate(st["cars"])]
         ranking = sorted(range(len(totals)), key=lambda s: totals[s])
         places = [1 + sum(1 for t in totals if t < totals[s]) for s in range(len(totals))]  # ties shared
         st["result"] = {"totals": totals, "places": places}
         best = min(totals)
         winners = [seat_ref(s) for s in ranking if totals[s] == best]
         evs.append((None, msg("Stage over. Fastest: {who} in {secs} s.", who=winners, secs=best)))
+
+    def _next_leg(self, st: dict, legs: list[int]) -> None:
+        """The next special stage of the rally. Designed (no source): the service park between
+        stages repairs all damage and gives a fresh spare tyre; seconds chips are kept; the
+        running order is the standings so far, fastest first."""
+        ru = R.rules()
+        for seat, car in enumerate(st["cars"]):
+            car["past"] += legs[seat]
+            car.update(sp=None, gear=0, track=False, side=False, fin=False, entered=False,
+                       dmg={"gear": 0, "brake": 0, "coast": 0}, cards=[], spare=True, tokens=[])
+        st["leg"] += 1
+        st["stage"] = st["legs"][st["leg"]]
+        st["mud"], st["bag"] = {}, dict(ru.tokens)
+        st["entry"] = sorted(range(len(st["cars"])),
+                             key=lambda s: (st["cars"][s]["past"] - st["cars"][s]["chips"], st["entry"].index(s)))
+        st["round"] = 0
+        st["phase"] = "plan"
+        self._new_round(st)
 
     # ---- views -------------------------------------------------------------------------------
 
@@ -702,10 +739,11 @@ class RallymanEngine:
                 "sideways": bool(car["side"]), "finished": car["fin"], "entered": car["entered"],
                 "damage": dict(car["dmg"]), "tokens": list(car["tokens"]), "cards": [list(c) for c in car["cards"]],
                 "chips": car["chips"], "spare": car["spare"],
-                "time": sum(c[1] for c in car["cards"]),
+                "time": car["past"] + sum(c[1] for c in car["cards"]),
             })
         v: dict[str, Any] = {
-            "kind": self.kind, "stage": state["stage"], "round": state["round"], "turn": state["turn_no"],
+            "kind": self.kind, "stage": state["stage"], "leg": state["leg"], "legs": list(state["legs"]),
+            "round": state["round"], "turn": state["turn_no"],
             "phase": state["phase"], "order": list(state["order"]), "to_act": self.to_act(state),
             "entry": list(state["entry"]), "cars": cars, "mud": dict(state["mud"]),
             "plan": [list(s) for s in state["plan"]], "log": from_wire(state["log"][-12:]),
