@@ -308,7 +308,7 @@ def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
         rows = sorted(range(len(res["totals"])), key=lambda s: (res["places"][s], s))
         img = Image.new("RGB", (W, 80 + ROW_H * len(rows)), BACKGROUND)
         d = ImageDraw.Draw(img)
-        d.text((16, 40), fit(tx("Stage times — {stage}", stage=view["stage"]), 30, W - 32), font=font(30),
+        d.text((16, 40), fit(tx("Stage times — {stage}", stage=view["stage"]), 30, W - 220), font=font(30),
                fill=TEXT, anchor="lm")
         y = 80
         for seat in rows:
@@ -318,5 +318,7 @@ def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
             d.text((100, y + 30), fit(player_name(names, seat), 30, 440), font=font(30), fill=TEXT, anchor="lm")
             d.text((W - 24, y + 30), tx("{s} s", s=res["totals"][seat]), font=font(30), fill=TEXT, anchor="rm")
             y += ROW_H
+        if res.get("par"):
+            d.text((W - 24, 40), tx("Par {s} s", s=res["par"]), font=font(26), fill=MUTED, anchor="rm")
         return png_bytes(img)
 

@@ -98,3 +98,14 @@ def test_a_whole_rally_adds_up_its_stages():
     assert totals == [c["past"] + sum(x[1] for x in c["cards"]) - c["chips"] for c in st["cars"]]
     assert all(c["past"] > 0 for c in st["cars"])  # earlier stages counted
     assert base.replay(E, {"stage": "Rally1"}, 2, 5, log) == st
+
+
+def test_solo_par_times():
+    from bot.games.rallyman import par as P
+    par = P.load()
+    assert set(par) == set(NAMES)
+    # the steady driver of par.py beats random driving on average
+    st, _ = run("Rally4 SS1", 1, 3)
+    assert st["result"]["par"] == par["Rally4 SS1"]
+    steady = [P.run("Rally4 SS1", 200 + k) for k in range(3)]
+    assert sum(steady) / 3 < 1.5 * par["Rally4 SS1"]

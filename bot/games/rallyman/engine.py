@@ -14,6 +14,7 @@ from typing import Any
 from bot.games.base import Event, GameError, OptionSpec, seat_ref
 from bot.games.rallyman import board as B
 from bot.games.rallyman import generator as G
+from bot.games.rallyman import par as P
 from bot.games.rallyman import rules as R
 from bot.games.rng import Rng
 from bot.i18n import Msg, from_wire, msg, to_wire
@@ -709,6 +710,12 @@ class RallymanEngine:
         best = min(totals)
         winners = [seat_ref(s) for s in ranking if totals[s] == best]
         evs.append((None, msg("Stage over. Fastest: {who} in {secs} s.", who=winners, secs=best)))
+        par_times = P.load()
+        if len(totals) == 1 and all(leg in par_times for leg in st["legs"]):
+            par = sum(par_times[leg] for leg in st["legs"])  # solo: against the simulated par
+            st["result"]["par"] = par
+            evs.append((None, msg("Par time: {par} s. You are {diff} s {side}.", par=par, diff=abs(totals[0] - par),
+                                  side=msg("under par") if totals[0] <= par else msg("over par"))))
 
     def _next_leg(self, st: dict, legs: list[int]) -> None:
         """The next special stage of the rally. Designed (no source): the service park between
