@@ -84,7 +84,7 @@ class RallymanEngine:
         st: dict[str, Any] = {
             "schema": SCHEMA, "rng": 0, "stage": legs[0], "legs": legs, "leg": 0, "entry": entry, "round": 0,
             "order": [],
-            "turn": 0, "phase": "plan", "draft": [], "plan": [], "roll": None, "pending": None,
+            "turn": 0, "phase": "plan", "draft": [], "plan": [], "roll": None,
             "mud": {}, "bag": dict(ru.tokens), "piles": {str(g): dict(v) for g, v in ru.backs.items()},
             "cars": [{"sp": None, "gear": 0, "track": False, "side": False, "fin": False, "entered": False,
                       "dmg": {"gear": 0, "brake": 0, "coast": 0}, "cards": [], "chips": 0, "spare": True,

@@ -76,20 +76,6 @@ def p_bang(kind: str) -> float:
     return rules().bang[kind] / 6.0
 
 
-def step_dist(step: list, orange: bool) -> tuple[list[float], float]:
-    """(distribution of the number of "!" in the step [0, 1, 2], chance the jump itself loses
-    control given the dice), computed from the faces."""
-    dist = [1.0]
-    for kind in step_dice(step, orange):
-        p = p_bang(kind)
-        new = [0.0] * (len(dist) + 1)
-        for n, q in enumerate(dist):
-            new[n] += q * (1 - p)
-            new[n + 1] += q * p
-        dist = new
-    return dist, 0.0
-
-
 def loc_step(alive: dict[int, float], lost: float, step: list, orange: bool) -> tuple[dict[int, float], float]:
     """One more step: alive maps the "!" count so far to its chance (no loss of control yet)."""
     kinds = step_dice(step, orange)
