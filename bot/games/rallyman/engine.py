@@ -526,7 +526,7 @@ class RallymanEngine:
                 st["mud"][key] = st["mud"].get(key, 0) + 1
                 evs.append((None, msg("{p} takes the shortcut and sprays mud: that corner's limit drops by 1.",
                                       p=seat_ref(seat))))
-            elif tok in ("gear", "brake", "coast"):
+            elif tok in ("gear", "brake", "coast"):  # one bag: a crash token drawn here damages as well
                 self._damage(car, tok)
                 evs.append((None, msg("{p} takes the shortcut: {kind} damage.", p=seat_ref(seat), kind=msg(tok))))
             else:
@@ -630,7 +630,7 @@ class RallymanEngine:
                 if tok is None:
                     break
                 got.append(tok)
-                if tok in ("gear", "brake", "coast"):
+                if tok in ("gear", "brake", "coast"):  # designed: "OK!" and mud are shortcut results, no damage
                     self._damage(car, tok)
             car["track"] = False  # a crashed car does not block the track
             evs.append((None, msg("{p} loses control in gear {gear} and crashes: +{secs} s, damage: {tokens}.",
