@@ -313,12 +313,36 @@ def good_plans(state: dict, st: B.Stage, seat: int, orange: bool, k: int = 24) -
         p, r = pr
         last = p[-1]
         gain = st.spaces[last[1]].front - start
-        return gain - 14.0 * r + 0.25 * last[2] + (3.0 if st.spaces[last[1]].finish else 0.0)
+        return gain - 14.0 * r + 0.25 * last[2] + (3.0 if st.spaces[last[1]].finish else 0.0) \
+            - too_fast(state, st, last[1], last[2])
 
     plans.sort(key=score, reverse=True)
     top = plans[:k]
     top.sort(key=lambda pr: (-st.spaces[pr[0][-1][1]].front, pr[1], -pr[0][-1][2]))
     return top
+
+
+def too_fast(state: dict, st: B.Stage, sid: int, gear: int, depth: int = 6) -> float:
+    """A penalty for ending a turn too fast for a corner ahead: the d-th die from here can be at
+    best gear - d - 1 (one step down per die, one more with the brake); if that is still over the
+    corner's higher (outer) limit, next turn can only lose control there or crawl."""
+    pen = 0.0
+    frontier, seen = [sid], {sid}
+    for d in range(1, depth + 1):
+        nxt = []
+        for a in frontier:
+            for b in st.spaces[a].succ:
+                if b in seen:
+                    continue
+                seen.add(b)
+                nxt.append(b)
+                sp = st.spaces[b]
+                if sp.kind == "outer" and sp.index == 0:
+                    over = max(1, gear - d - 1) - limit_at(state, st, b)
+                    if over > 0:
+                        pen = max(pen, 4.0 + 2.0 * over)
+        frontier = nxt
+    return pen
 
 
 def encode(steps: list[list]) -> str:
