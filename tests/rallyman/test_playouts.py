@@ -109,3 +109,11 @@ def test_solo_par_times():
     assert st["result"]["par"] == par["Rally4 SS1"]
     steady = [P.run("Rally4 SS1", 200 + k) for k in range(3)]
     assert sum(steady) / 3 < 1.5 * par["Rally4 SS1"]
+
+
+def test_two_cars_in_one_corner_do_not_deadlock():
+    # the random rally that once locked: a spun car and a car back from a crash side by side in
+    # one corner, two cars in the slide behind them
+    from bot.games.rallyman.bench import random_rally
+    st, turns = random_rally(15, 4, "Rally4 SS2")
+    assert E.is_over(st) and turns < 400

@@ -130,6 +130,12 @@ def test_corner_lane_fixed_and_car_in_corner():
     assert {s[1] for s in steps_from(st)} - {6} == {8}  # (6: sideways along the slide)
     st = game(S1, 2, {0: (8, 2), 1: (9, 2)})
     assert steps_from(st) == []
+    # two cars already in one corner in different lanes (a crashed car back on the road): each
+    # goes on in its own lane
+    st = game("Rally4 SS2", 2, {0: (78, 1), 1: (81, 1)})
+    assert {s[1] for s in steps_from(st)} == {79}
+    st = game("Rally4 SS2", 2, {1: (78, 1), 0: (81, 1)})
+    assert {s[1] for s in steps_from(st)} == {82}
 
 
 def test_limits_exceeded_lose_control():

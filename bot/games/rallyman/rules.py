@@ -145,11 +145,17 @@ def can_enter(state: dict, st: B.Stage, seat: int, occ: dict[int, int], frm: int
         here = st.spaces[frm]
         for osid, oseat in occ.items():
             o = st.spaces[osid]
-            if o.corner == sp.corner and o.kind in ("inner", "outer") and \
-                    not (here.corner == o.corner and here.kind == o.kind and here.index > o.index):
-                # a car in a corner: same lane only, never onto or past it
-                if o.kind != sp.kind or sp.index >= o.index:
+            if o.corner != sp.corner or o.kind not in ("inner", "outer"):
+                continue
+            if here.corner == o.corner and here.kind in ("inner", "outer"):
+                # already in this corner (two cars can be, after a crashed car is back on the
+                # road): only a car ahead in one's own lane holds one up
+                if here.kind == o.kind and here.index < o.index <= sp.index:
                     return False
+                continue
+            # a car in a corner: enter in its lane only, never onto or past it
+            if o.kind != sp.kind or sp.index >= o.index:
+                return False
     fs = st.spaces[frm]
     if fs.row >= 0 and fs.kind == "slide" and sid not in fs.side:
         for o in st.row_spaces(fs.row):
