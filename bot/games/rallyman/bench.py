@@ -21,8 +21,11 @@ def random_rally(seed: int, seats: int, stage: str, on_state=None) -> tuple[dict
     """A random rally to the end; returns the final state and the number of turns played."""
     rnd = random.Random(seed)
     state = ENGINE.new_game({"stage": stage}, seats, seed)
-    turns = 0
+    turns = moves = 0
     while not ENGINE.is_over(state):
+        moves += 1
+        if moves > 20000:
+            raise RuntimeError(f"random rally {stage} seed {seed} does not end")
         seat = ENGINE.to_act(state)[0]
         before = sum(len(c["cards"]) for c in state["cars"])
         acts = [a for a in ENGINE.legal_actions(state, seat) if a["type"] not in _SKIP]
