@@ -5,6 +5,6 @@ from bot.games.base import Engine
 
 
 def engines() -> dict[str, Engine]:
-    from bot.games import heat, pole, pon
+    from bot.games import heat, pole, pon, rallyman
 
-    return {e.kind: e for e in (heat.ENGINE, pon.ENGINE, pole.ENGINE)}
+    return {e.kind: e for e in (heat.ENGINE, pon.ENGINE, pole.ENGINE, rallyman.ENGINE)}

@@ -1,0 +1,408 @@
+"""Rallyman: DIRT stages as a graph of spaces, built from data/rallyman/{tiles,stages}.json.
+
+A stage is a chain of hex tiles. Each tile's road is a sequence of segments (see
+data/rallyman/convert.py): rows of two lanes (lane 0 = left, 1 = right, seen driving), slide rows,
+full-width single spaces, and corners (an inner lane of few spaces with the lower limit, an outer
+lane of more spaces with the higher limit, maybe a shortcut). Every space knows the spaces a die
+may go to next (forward or diagonally forward: all spaces of the next segment's entry), and slide
+spaces also the sideways step along the dotted line.
+
+Geometry: flat-topped hexes of circumradius 1, axial q (east) and r (north); space centres are
+placed along a curve from the entry edge's midpoint through the hex centre to the exit edge's.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "rallyman"
+EDGES = "ABCDEF"
+DANGERS = ("y", "o", "r")  # yellow, orange, red
+SQ3 = math.sqrt(3.0)
+
+
+class DataError(ValueError):
+    pass
+
+
+def _check(cond: bool, what: str) -> None:
+    if not cond:
+        raise DataError(f"data/rallyman: {what}")
+
+
+@dataclass(frozen=True)
+class Segment:
+    kind: str  # "r" row, "s" slide row, "m" single space, "C" corner, "S|"/"F|" line
+    jump: int = 0
+    water: bool = False
+    limit: int = 0  # m: its limit
+    outer: int = 0  # C: spaces and limits of the lanes
+    outer_limit: int = 0
+    inner: int = 0
+    inner_limit: int = 0
+    shortcut: int = 0  # C: shortcut value (0 = none)
+    shortcut_len: int = 0
+
+
+def parse_segment(tok: str) -> Segment:
+    parts = tok.split()
+    head = parts[0]
+    if head in ("S|", "F|"):
+        _check(len(parts) == 1, f"segment {tok!r}")
+        return Segment(head)
+    if head in ("r", "s"):
+        jump, water = 0, False
+        for p in parts[1:]:
+            if p == "w":
+                water = True
+            elif p[0] == "j" and p[1:].isdigit():
+                jump = int(p[1:])
+            else:
+                raise DataError(f"data/rallyman: segment {tok!r}")
+        _check(0 <= jump <= 6, f"jump in {tok!r}")
+        return Segment(head, jump=jump, water=water)
+    if head[0] == "m":
+        _check(head[1:].isdigit() and len(parts) == 1, f"segment {tok!r}")
+        return Segment("m", limit=int(head[1:]))
+    if head == "C":
+        vals: dict[str, tuple[int, int]] = {}
+        for p in parts[1:]:
+            k, v = p[0], p[1:]
+            if k in "oi":
+                n, lim = v.split("@")
+                vals[k] = (int(n), int(lim))
+            elif k == "x":
+                n, _, ln = v.partition("*")
+                vals[k] = (int(n), int(ln or 1))
+            else:
+                raise DataError(f"data/rallyman: segment {tok!r}")
+        _check("o" in vals and "i" in vals, f"corner lanes in {tok!r}")
+        (o, ol), (i, il) = vals["o"], vals["i"]
+        x, xl = vals.get("x", (0, 0))
+        _check(1 <= i <= o <= 4 and 1 <= il <= ol <= 6, f"corner values in {tok!r}")
+        _check(0 <= x <= 6 and 0 <= xl <= 2, f"shortcut in {tok!r}")
+        return Segment("C", outer=o, outer_limit=ol, inner=i, inner_limit=il, shortcut=x, shortcut_len=xl)
+    raise DataError(f"data/rallyman: segment {tok!r}")
+
+
+@dataclass(frozen=True)
+class Tile:
+    key: str
+    danger: str
+    edges: str  # the two road edges, in the order of seq
+    seq: tuple[Segment, ...]
+    turns: str  # per corner: R or L, driving from edges[0] to edges[1]
+    designed: bool
+    terrain: str | None = None
+
+
+@dataclass
+class Space:
+    id: int
+    tile: int  # index in the stage's road
+    kind: str  # "row", "slide", "single", "inner", "outer", "shortcut"
+    lane: int  # 0 left, 1 right; -1 for single/corner/shortcut spaces
+    front: float  # how far along the stage its front edge is
+    x: float
+    y: float
+    heading: float  # radians, direction of travel
+    danger: str
+    limit: int = 0  # 0 = no limit
+    corner: int = -1  # corner index for inner/outer/shortcut spaces
+    index: int = 0  # position within its corner lane / shortcut
+    row: int = -1  # row index for row/slide spaces (two lanes share it)
+    jump: int = 0
+    water: bool = False
+    shortcut: int = 0  # shortcut value on shortcut spaces
+    inside: bool = False  # on the inside of the current or next corner
+    start: bool = False  # a starting space (just behind the start line)
+    finish: bool = False  # past the finish line (a car reaching it has finished)
+    succ: list[int] = field(default_factory=list)  # forward / diagonally forward
+    side: list[int] = field(default_factory=list)  # sideways along a slide's dotted line
+
+
+@dataclass
+class Corner:
+    id: int
+    tile: int
+    turn: str
+    inner: list[int]
+    outer: list[int]
+    shortcut: list[int]
+    shortcut_value: int
+    before: list[int]  # the slide (or other) spaces a shortcut is entered from
+
+
+@dataclass
+class Stage:
+    key: str
+    tiles: list[tuple[Tile, int, int, int, str, str]]  # (tile, q, r, rot, entry, exit)
+    spaces: list[Space]
+    corners: list[Corner]
+    starts: list[int]
+    length: float  # front of the finish spaces
+
+    def beside(self, sid: int) -> int | None:
+        s = self.spaces[sid]
+        if s.row < 0:
+            return None
+        for o in self._rows[s.row]:
+            if o != sid:
+                return o
+        return None
+
+    def __post_init__(self) -> None:
+        self._rows: dict[int, list[int]] = {}
+        for s in self.spaces:
+            if s.row >= 0:
+                self._rows.setdefault(s.row, []).append(s.id)
+
+    def row_spaces(self, row: int) -> list[int]:
+        return self._rows.get(row, [])
+
+
+def _load_json(name: str) -> dict:
+    return json.loads((DATA_DIR / name).read_text("utf-8"))
+
+
+@lru_cache(maxsize=1)
+def tiles() -> dict[str, Tile]:
+    raw = _load_json("tiles.json")["tiles"]
+    out: dict[str, Tile] = {}
+    for key, t in raw.items():
+        _check(t.get("d") in DANGERS, f"{key}: danger")
+        e = t.get("e", "")
+        _check(len(e) == 2 and all(c in EDGES for c in e) and e[0] != e[1], f"{key}: edges")
+        seq = tuple(parse_segment(s) for s in t["seq"])
+        _check(any(s.kind not in ("S|", "F|") for s in seq), f"{key}: no road")
+        n_c = sum(1 for s in seq if s.kind == "C")
+        turns = t.get("t", "")
+        _check(len(turns) == n_c and all(c in "RL" for c in turns), f"{key}: turns")
+        _check(t.get("src") in ("research", "designed"), f"{key}: src")
+        _check(t.get("terrain") in ("gravel", "asphalt", "snow", None), f"{key}: terrain")
+        out[key] = Tile(key, t["d"], e, seq, turns, t["src"] == "designed", t.get("terrain"))
+    return out
+
+
+def _dir(w: int) -> tuple[float, float]:
+    a = math.radians(90 - 60 * (w % 6))
+    return math.cos(a), math.sin(a)
+
+
+NEIGHBOUR = [(0, 1), (1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1)]  # N NE SE S SW NW
+
+
+def hex_centre(q: int, r: int) -> tuple[float, float]:
+    return 1.5 * q, SQ3 * (r + q / 2)
+
+
+@lru_cache(maxsize=1)
+def stage_names() -> tuple[str, ...]:
+    return tuple(_load_json("stages.json")["stages"])
+
+
+def is_stage(key: str) -> bool:
+    from bot.games.rallyman import generator
+    return key in stage_names() or generator.parse(key) is not None
+
+
+@lru_cache(maxsize=64)
+def stage(key: str) -> Stage:
+    from bot.games.rallyman import generator
+    raw = _load_json("stages.json")["stages"]
+    gen = generator.parse(key) if isinstance(key, str) else None
+    _check(key in raw or gen is not None, f"unknown stage {key!r}")
+    tl = tiles()
+    road = []
+    for i, (tid, q, r, rot, ee) in enumerate(raw[key]["road"] if key in raw else generator.road(*gen)):
+        _check(tid in tl, f"{key}: tile {tid}")
+        t = tl[tid]
+        _check(len(ee) == 2 and set(ee) == set(t.edges), f"{key}: tile {i} {tid} entry/exit {ee}")
+        _check(0 <= rot < 6, f"{key}: rotation")
+        road.append((t, int(q), int(r), int(rot), ee[0], ee[1]))
+    for i in range(len(road) - 1):  # consecutive tiles meet edge to edge
+        t, q, r, rot, _, ex = road[i]
+        t2, q2, r2, rot2, en2, _ = road[i + 1]
+        w = (rot + EDGES.index(ex)) % 6
+        _check((q2 - q, r2 - r) == NEIGHBOUR[w], f"{key}: tile {i} exit does not lead to tile {i + 1}")
+        _check((rot2 + EDGES.index(en2)) % 6 == (w + 3) % 6, f"{key}: tile {i + 1} entry edge")
+    return _build(key, road)
+
+
+def _build(key: str, road: list) -> Stage:
+    spaces: list[Space] = []
+    corners: list[Corner] = []
+    last_entries: list[int] = []
+    pending: list[int] = []  # spaces whose successors are the next segment's entry spaces
+    last_unit: list[int] = []  # spaces of the previous row-like unit (shortcut sources)
+    u = 0.0
+    row_no = 0
+    started = False
+    start_row: list[int] = []
+    finish_next = False
+    first_finish: list[int] = []
+    flat: list[tuple[int, Segment, str]] = []  # (tile index, segment, turn)
+    for ti, (t, q, r, rot, en, ex) in enumerate(road):
+        seq = list(t.seq)
+        turns = list(t.turns)
+        if en != t.edges[0]:
+            seq.reverse()
+            turns = ["L" if c == "R" else "R" for c in reversed(turns)]
+        k = 0
+        for s in seq:
+            if s.kind == "C":
+                flat.append((ti, s, turns[k]))
+                k += 1
+            else:
+                flat.append((ti, s, ""))
+    # geometry per tile: units of road in the tile, then positions along a quadratic curve
+    units_in_tile: dict[int, float] = {}
+    for ti, s, _ in flat:
+        units_in_tile[ti] = units_in_tile.get(ti, 0.0) + _units(s)
+    tile_u: dict[int, float] = {}
+
+    def place(ti: int, along: float, offset: float) -> tuple[float, float, float]:
+        t, q, r, rot, en, ex = road[ti]
+        cx, cy = hex_centre(q, r)
+        ax, ay = _dir(rot + EDGES.index(en))
+        bx, by = _dir(rot + EDGES.index(ex))
+        h = SQ3 / 2
+        p0 = (cx + ax * h, cy + ay * h)
+        p2 = (cx + bx * h, cy + by * h)
+        tt = along / max(units_in_tile[ti], 1e-9)
+        mt = 1 - tt
+        x = mt * mt * p0[0] + 2 * mt * tt * cx + tt * tt * p2[0]
+        y = mt * mt * p0[1] + 2 * mt * tt * cy + tt * tt * p2[1]
+        dx = 2 * mt * (cx - p0[0]) + 2 * tt * (p2[0] - cx)
+        dy = 2 * mt * (cy - p0[1]) + 2 * tt * (p2[1] - cy)
+        n = math.hypot(dx, dy) or 1.0
+        dx, dy = dx / n, dy / n
+        # left normal of the heading is (-dy, dx)
+        return x - dy * offset, y + dx * offset, math.atan2(dy, dx)
+
+    def new(ti: int, kind: str, lane: int, front: float, along: float, offset: float, **kw) -> Space:
+        x, y, hd = place(ti, along, offset)
+        sp = Space(len(spaces), ti, kind, lane, front, x, y, hd, road[ti][0].danger, **kw)
+        spaces.append(sp)
+        return sp
+
+    def link(entries: list[int]) -> None:
+        for p in pending:
+            for e in entries:
+                if e not in spaces[p].succ:
+                    spaces[p].succ.append(e)
+
+    for ti, s, turn in flat:
+        base = tile_u.get(ti, 0.0)
+        if s.kind == "S|":
+            start_row = list(last_unit)
+            started = True
+            continue
+        if s.kind == "F|":
+            finish_next = True
+            continue
+        if s.kind in ("r", "s"):
+            ids = []
+            for lane in (0, 1):
+                sp = new(ti, "row" if s.kind == "r" else "slide", lane, u + 1, base + 0.5,
+                         0.22 if lane == 0 else -0.22, row=row_no, jump=s.jump, water=s.water)
+                ids.append(sp.id)
+            if s.kind == "s":
+                spaces[ids[0]].side.append(ids[1])
+                spaces[ids[1]].side.append(ids[0])
+            row_no += 1
+            entries, exits = ids, ids
+            u += 1
+        elif s.kind == "m":
+            sp = new(ti, "single", -1, u + 1, base + 0.5, 0.0, limit=s.limit)
+            entries = exits = [sp.id]
+            u += 1
+        else:  # corner
+            cid = len(corners)
+            sign = -1.0 if turn == "R" else 1.0  # offset toward the inside of the turn
+            outer, inner, short = [], [], []
+            for k in range(s.outer):
+                outer.append(new(ti, "outer", -1, u + k + 1, base + k + 0.5, -sign * 0.25,
+                                 limit=s.outer_limit, corner=cid, index=k).id)
+            for k in range(s.inner):
+                f = (k + 1) * s.outer / s.inner
+                inner.append(new(ti, "inner", -1, u + f, base + f - s.outer / s.inner / 2, sign * 0.2,
+                                 limit=s.inner_limit, corner=cid, index=k, inside=True).id)
+            for k in range(s.shortcut_len if s.shortcut else 0):
+                f = (k + 1) * s.outer / s.shortcut_len
+                short.append(new(ti, "shortcut", -1, u + f, base + f - s.outer / s.shortcut_len / 2,
+                                 sign * 0.55, corner=cid, index=k, shortcut=s.shortcut, inside=True).id)
+            for lane in (outer, inner, short):
+                for a, b in zip(lane, lane[1:]):
+                    spaces[a].succ.append(b)
+            if short:
+                for p in last_unit:
+                    spaces[p].succ.append(short[0])
+            corners.append(Corner(cid, ti, turn, inner, outer, short, s.shortcut, list(last_unit)))
+            entries = [inner[0], outer[0]]
+            exits = [inner[-1], outer[-1]] + ([short[-1]] if short else [])
+            u += s.outer
+        link(entries)
+        last_entries = list(entries)
+        if finish_next and not first_finish:
+            first_finish = list(entries)
+            for e in entries:
+                spaces[e].finish = True
+        pending = list(exits)
+        last_unit = list(exits) if s.kind != "C" else []
+        tile_u[ti] = base + _units(s)
+        _ = started
+    _check(bool(start_row), f"{key}: no start line")
+    if not first_finish:
+        # designed: a stage without a finish tile (IceTrack1 SS1) finishes on its last row
+        first_finish = last_entries
+        for e in first_finish:
+            spaces[e].finish = True
+    # nothing moves on from the finish; spaces past the first finish row are dropped from play
+    limit_front = max(spaces[i].front for i in first_finish)
+    for sp in spaces:
+        if sp.finish:
+            sp.succ = []
+        sp.succ = [n for n in sp.succ if spaces[n].front <= limit_front]
+    for i in start_row:
+        spaces[i].start = True
+    # inside lane of the current or next corner (the last corner after the last one)
+    for sp in spaces:
+        if sp.lane < 0:
+            continue
+        nxt = [c for c in corners if spaces[c.outer[0]].front > sp.front - 1e-9]
+        c = nxt[0] if nxt else (corners[-1] if corners else None)
+        if c is not None:
+            sp.inside = (sp.lane == 1) == (c.turn == "R")
+    st = Stage(key, road, spaces, corners, sorted(start_row), limit_front)
+    return st
+
+
+def _units(s: Segment) -> float:
+    if s.kind in ("r", "s", "m"):
+        return 1.0
+    if s.kind == "C":
+        return float(s.outer)
+    return 0.0
+
+
+def reachable(st: Stage, froms: list[int]) -> set[int]:
+    seen = set(froms)
+    todo = list(froms)
+    while todo:
+        a = todo.pop()
+        for b in st.spaces[a].succ + st.spaces[a].side:
+            if b not in seen:
+                seen.add(b)
+                todo.append(b)
+    return seen
+
+
+def validate_all() -> None:
+    for name in stage_names():
+        st = stage(name)
+        reach = reachable(st, st.starts)
+        _check(any(st.spaces[i].finish for i in reach), f"{name}: finish not reachable")

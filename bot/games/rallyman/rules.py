@@ -1,0 +1,403 @@
+"""Rallyman: DIRT rules over plain state: dice, placement, risk, track features.
+
+A plan is a list of steps [die, space, gear, jump]: die is "g<v>" (gear die v), "g<v>b" (gear die v
+with the brake die, two gears down), or "c" (a coast die: one space, gear kept); space is where the
+die lies (after a jump, the landing space); jump is "" or "eq" (gear = jump value: lands one space
+on), "p1" (one more: lands two on, loss of control if that die shows "!"), "p2" (two or more:
+lands two on, loss of control always) or "ov" (the gear is over the space's limit: loss of control
+there, always).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from bot.games.rallyman import board as B
+
+
+@dataclass(frozen=True)
+class Rules:
+    time: dict[int, int]
+    loss_time: int
+    bang: dict[str, int]  # "!" faces out of 6 per die kind
+    crash_tokens: dict[int, dict[str, int]]
+    secure_cost: tuple[int, ...]
+    backs: dict[int, dict[str, int]]
+    tokens: dict[str, int]
+    spare_seconds: int
+    pass_seconds: int
+
+
+TOKEN_KINDS = ("gear", "brake", "coast", "flag", "ok", "mud")
+BACKS = ("sisu", "spin", "crash")
+
+
+@lru_cache(maxsize=1)
+def rules() -> Rules:
+    raw = json.loads((B.DATA_DIR / "rules.json").read_text("utf-8"))
+    d = raw["designed"]
+
+    def chk(c: bool, what: str) -> None:
+        if not c:
+            raise B.DataError(f"data/rallyman/rules.json: {what}")
+
+    time = {int(k): int(v) for k, v in raw["time"].items()}
+    chk(sorted(time) == [1, 2, 3, 4, 5, 6] and all(time[g] > time[g + 1] for g in range(1, 6)), "time")
+    bang = {k: int(v) for k, v in raw["bang_faces"].items()}
+    chk(set(bang) == {f"g{g}" for g in range(1, 7)} | {"orange", "white", "brake"}
+        and all(0 <= v <= 6 for v in bang.values()), "bang_faces")
+    ct = {int(g): {c: int(n) for c, n in row.items()} for g, row in raw["crash_tokens"].items()}
+    chk(sorted(ct) == [1, 2, 3, 4, 5, 6] and all(set(r) == set(B.DANGERS) for r in ct.values()), "crash_tokens")
+    backs = {int(g): {k: int(n) for k, n in row.items()} for g, row in d["time_card_backs"].items()}
+    chk(sorted(backs) == [1, 2, 3, 4, 5, 6] and all(set(r) == set(BACKS) and sum(r.values()) == 32
+                                                    for r in backs.values()), "time_card_backs")
+    chk(all(r["crash"] > max(r["sisu"], r["spin"]) for r in backs.values()), "crash must be the most frequent back")
+    tokens = {k: int(v) for k, v in d["damage_tokens"].items()}
+    chk(set(tokens) == set(TOKEN_KINDS) and sum(tokens.values()) == 48, "damage_tokens")
+    return Rules(time, int(raw["loss_time"]), bang, ct, tuple(raw["secure_cost"]), backs, tokens,
+                 int(d["spare_tyre_seconds"]), int(d["pass_seconds_gear0"]))
+
+
+# ---- dice ---------------------------------------------------------------------------------------
+
+def step_dice(step: list, orange: bool) -> list[str]:
+    """The die kinds rolled for a step (for "!" odds)."""
+    die = step[0]
+    if die == "c":
+        return ["orange" if orange else "white"]
+    if die.endswith("b"):
+        return [die[:-1], "brake"]
+    return [die]
+
+
+def p_bang(kind: str) -> float:
+    return rules().bang[kind] / 6.0
+
+
+def loc_step(alive: dict[int, float], lost: float, step: list, orange: bool) -> tuple[dict[int, float], float]:
+    """One more step: alive maps the "!" count so far to its chance (no loss of control yet)."""
+    kinds = step_dice(step, orange)
+    jump = step[3]
+    certain = jump in ("p2", "ov")
+    nxt: dict[int, float] = {}
+    for n, q in alive.items():
+        outcomes = {(n, False): q}
+        for i, kind in enumerate(kinds):
+            p = p_bang(kind)
+            o2: dict[tuple[int, bool], float] = {}
+            for (m, jb), r in outcomes.items():
+                o2[(m, jb)] = o2.get((m, jb), 0.0) + r * (1 - p)
+                k = (m + 1, jb or i == 0)
+                o2[k] = o2.get(k, 0.0) + r * p
+            outcomes = o2
+        for (m, jb), r in outcomes.items():
+            if m >= 3 or certain or (jump == "p1" and jb):
+                lost += r
+            else:
+                nxt[m] = nxt.get(m, 0.0) + r
+    return nxt, lost
+
+
+def loc_chance(steps: list[list], orange: bool, bangs: int = 0) -> float:
+    """Exact chance of losing control over these steps (rolled in order, none secured), starting
+    with `bangs` "!" already showing this turn."""
+    alive: dict[int, float] = {bangs: 1.0}
+    lost = 0.0
+    for step in steps:
+        alive, lost = loc_step(alive, lost, step, orange)
+    return lost
+
+
+# ---- placement ----------------------------------------------------------------------------------
+
+def occupied(state: dict, seat: int) -> dict[int, int]:
+    """space -> seat of every other car on the track."""
+    out = {}
+    for s, car in enumerate(state["cars"]):
+        if s != seat and car["sp"] is not None and car["track"] and not car["fin"]:
+            out[car["sp"]] = s
+    return out
+
+
+def limit_at(state: dict, st: B.Stage, sid: int) -> int:
+    sp = st.spaces[sid]
+    if sp.kind == "shortcut":
+        return sp.shortcut  # mud never changes the shortcut's own limit
+    if sp.limit == 0:
+        return 99
+    if sp.corner >= 0:
+        return sp.limit - state["mud"].get(str(sp.corner), 0)
+    return sp.limit
+
+
+def can_enter(state: dict, st: B.Stage, seat: int, occ: dict[int, int], frm: int, sid: int, gear: int) -> bool:
+    """May a die of this gear lie on space sid (coming from frm)? Limits, cars, corners, slides."""
+    if sid in occ:
+        return False
+    sp = st.spaces[sid]
+    cars = state["cars"]
+    b = st.beside(sid)
+    if b is not None and b in occ and gear < cars[occ[b]]["gear"]:
+        return False  # moving alongside a car needs at least its gear
+    if sp.corner >= 0 and sp.kind in ("inner", "outer"):
+        here = st.spaces[frm]
+        for osid, oseat in occ.items():
+            o = st.spaces[osid]
+            if o.corner != sp.corner or o.kind not in ("inner", "outer"):
+                continue
+            if here.corner == o.corner and here.kind in ("inner", "outer"):
+                # already in this corner (two cars can be, after a crashed car is back on the
+                # road): only a car ahead in one's own lane holds one up
+                if here.kind == o.kind and here.index < o.index <= sp.index:
+                    return False
+                continue
+            # a car in a corner: enter in its lane only, never onto or past it
+            if o.kind != sp.kind or sp.index >= o.index:
+                return False
+    fs = st.spaces[frm]
+    if fs.row >= 0 and fs.kind == "slide" and sid not in fs.side:
+        for o in st.row_spaces(fs.row):
+            if o in occ and cars[occ[o]].get("side") is True:
+                return False  # a car sliding in this row cannot be passed (its followers do not block)
+    return True
+
+
+def dice_left(state: dict, seat: int) -> tuple[int, int, int]:
+    car = state["cars"][seat]
+    d = car["dmg"]
+    return max(0, 6 - d["gear"]), max(0, 1 - d["brake"]), max(0, 2 - d["coast"])
+
+
+@dataclass
+class Ctx:
+    pos: int
+    gear: int
+    dir: int  # 0 none yet, 1 up, -1 down
+    used: frozenset  # gear die values used
+    n_gear: int
+    n_coast: int
+    brake: bool
+    side: bool  # the last step was sideways along a slide
+    done: bool  # the plan cannot go on (finish, water stop, certain loss of control)
+
+
+def start_ctx(state: dict, seat: int) -> Ctx:
+    car = state["cars"][seat]
+    return Ctx(car["sp"], car["gear"], 0, frozenset(), 0, 0, False, car.get("side") is True, False)
+
+
+def next_steps(state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int],
+               pool: dict | None = None) -> list[tuple[list, Ctx]]:
+    """Every step the next die can make. pool (for the flat-out rearrangement) restricts the dice:
+    {"g": set of gear values, "brake": bool, "coast": count}."""
+    if ctx.done or st.spaces[ctx.pos].finish:
+        return []
+    max_g, max_b, max_c = dice_left(state, seat)
+    dice: list[tuple[str, int, int]] = []  # (die code, new gear, new dir)
+    g = ctx.gear
+
+    def gear_ok(v: int) -> bool:
+        if pool is not None:
+            return v in pool["g"] and v not in ctx.used
+        return 1 <= v <= 6 and v not in ctx.used and ctx.n_gear < max_g
+
+    if ctx.dir >= 0 and gear_ok(g + 1):
+        dice.append((f"g{g + 1}", g + 1, 1))
+    if ctx.dir <= 0 and g - 1 >= 1 and gear_ok(g - 1):
+        dice.append((f"g{g - 1}", g - 1, -1))
+    brake_ok = (pool["brake"] if pool is not None else max_b > 0) and not ctx.brake
+    # the brake: placed with a gear die two below (6 -> [4 + brake]); the seed's "[6] -> [5 + brake]"
+    # is read as the BGA help writes it, "6 -> brake -> 4": the brake stands in for the skipped gear
+    if ctx.dir <= 0 and g - 2 >= 1 and gear_ok(g - 2) and brake_ok:
+        dice.append((f"g{g - 2}b", g - 2, -1))
+    coast_ok = (ctx.n_coast < pool["coast"]) if pool is not None else ctx.n_coast < max_c
+    if g >= 1 and coast_ok:
+        dice.append(("c", g, ctx.dir))
+    out: list[tuple[list, Ctx]] = []
+    here = st.spaces[ctx.pos]
+    for code, ng, nd in dice:
+        targets = [(n, False) for n in here.succ]
+        if here.kind == "slide" and not ctx.side:
+            targets += [(n, True) for n in here.side]
+        for n, sideways in targets:
+            sp = st.spaces[n]
+            if sp.kind == "shortcut" and st.spaces[ctx.pos].kind != "shortcut" and ng > sp.shortcut:
+                continue
+            if sp.jump and ng >= sp.jump and not sideways:
+                if n in occ:
+                    continue
+                cls = "eq" if ng == sp.jump else ("p1" if ng == sp.jump + 1 else "p2")
+                land = set(sp.succ) if cls == "eq" else {b for a in sp.succ for b in st.spaces[a].succ}
+                for L in sorted(land):
+                    if not can_enter(state, st, seat, occ, n, L, ng):
+                        continue
+                    out.append(_mk(state, st, ctx, code, ng, nd, L, cls, False))
+                continue
+            if not can_enter(state, st, seat, occ, ctx.pos, n, ng):
+                continue
+            out.append(_mk(state, st, ctx, code, ng, nd, n, "", sideways))
+    seen: set = set()
+    uniq = []
+    for step, c in out:  # both spaces of a jump row can lead to the same landing
+        k = (step[0], step[1], step[3])
+        if k not in seen:
+            seen.add(k)
+            uniq.append((step, c))
+    return uniq
+
+
+def _mk(state: dict, st: B.Stage, ctx: Ctx, code: str, ng: int, nd: int, sid: int, jump: str, sideways: bool) -> tuple[list, Ctx]:
+    sp = st.spaces[sid]
+    is_gear = code != "c"
+    used = ctx.used | {ng} if is_gear else ctx.used
+    water_stop = sp.water and not (code == "c" or code == "g1")  # water: coast or gear-1 die, no brake
+    if ng > limit_at(state, st, sid):
+        jump = "ov"  # over the limit: loss of control on that space, certain
+    done = sp.finish or water_stop or jump in ("p2", "ov")
+    step = [code, sid, ng, jump]
+    return step, Ctx(sid, ng, nd, used, ctx.n_gear + (1 if is_gear else 0), ctx.n_coast + (0 if is_gear else 1),
+                     ctx.brake or code.endswith("b"), sideways, done)
+
+
+def replay_steps(state: dict, st: B.Stage, seat: int, steps: list[list], ctx: Ctx | None = None,
+                 pool: dict | None = None) -> Ctx | None:
+    """Check that steps are legal one after another; the context after them, or None."""
+    occ = occupied(state, seat)
+    ctx = ctx or start_ctx(state, seat)
+    for step in steps:
+        for cand, nctx in next_steps(state, st, seat, ctx, occ, pool):
+            if cand == list(step):
+                ctx = nctx
+                break
+        else:
+            return None
+    return ctx
+
+
+def all_plans(state: dict, st: B.Stage, seat: int, orange: bool, cap: int = 4000) -> list[tuple[list, float]]:
+    """Whole plans: per (end space, end gear) the one with the least chance of losing control."""
+    key = (st.key, seat, orange, json.dumps([state["cars"], state["mud"]], sort_keys=True))
+    hit = _PLANS.get(key)
+    if hit is not None:
+        return hit
+    occ = occupied(state, seat)
+    best: dict[tuple[int, int], tuple[float, list]] = {}
+    seen: set = set()
+    stack: list[tuple[Ctx, list, dict, float]] = [(start_ctx(state, seat), [], {0: 1.0}, 0.0)]
+    n = 0
+    while stack and n < cap:
+        ctx, steps, alive, lost = stack.pop()
+        for step, nctx in next_steps(state, st, seat, ctx, occ):
+            k = (nctx.pos, nctx.gear, nctx.dir, nctx.used, nctx.n_coast, nctx.brake, nctx.side)
+            if k in seen:
+                continue
+            seen.add(k)
+            n += 1
+            plan = steps + [step]
+            a2, risk = loc_step(alive, lost, step, orange)
+            k2 = (nctx.pos, nctx.gear)
+            if k2 not in best or risk < best[k2][0] - 1e-12 or (abs(risk - best[k2][0]) < 1e-12 and len(plan) < len(best[k2][1])):
+                best[k2] = (risk, plan)
+            stack.append((nctx, plan, a2, risk))
+    out = [(p, r) for r, p in best.values()]
+    if len(_PLANS) > 64:
+        _PLANS.clear()
+    _PLANS[key] = out
+    return out
+
+
+_PLANS: dict[tuple, list] = {}
+
+
+def good_plans(state: dict, st: B.Stage, seat: int, orange: bool, k: int = 24) -> list[tuple[list, float]]:
+    plans = list(all_plans(state, st, seat, orange))
+    start = st.spaces[state["cars"][seat]["sp"]].front
+
+    def score(pr: tuple[list, float]) -> float:
+        p, r = pr
+        last = p[-1]
+        gain = st.spaces[last[1]].front - start
+        return gain - 14.0 * r + 0.25 * last[2] + (3.0 if st.spaces[last[1]].finish else 0.0) \
+            - too_fast(state, st, last[1], last[2])
+
+    plans.sort(key=score, reverse=True)
+    top = plans[:k]
+    top.sort(key=lambda pr: (-st.spaces[pr[0][-1][1]].front, pr[1], -pr[0][-1][2]))
+    return top
+
+
+def too_fast(state: dict, st: B.Stage, sid: int, gear: int, depth: int = 6) -> float:
+    """A penalty for ending a turn too fast for a corner ahead: the d-th die from here can be at
+    best gear - d - 1 (one step down per die, one more with the brake); if that is still over the
+    corner's higher (outer) limit, next turn can only lose control there or crawl."""
+    pen = 0.0
+    frontier, seen = [sid], {sid}
+    for d in range(1, depth + 1):
+        nxt = []
+        for a in frontier:
+            for b in st.spaces[a].succ:
+                if b in seen:
+                    continue
+                seen.add(b)
+                nxt.append(b)
+                sp = st.spaces[b]
+                if sp.kind == "outer" and sp.index == 0:
+                    over = max(1, gear - d - 1) - limit_at(state, st, b)
+                    if over > 0:
+                        pen = max(pen, 4.0 + 2.0 * over)
+        frontier = nxt
+    return pen
+
+
+def encode(steps: list[list]) -> str:
+    return ",".join(f"{s[0]}:{s[1]}:{s[3]}" for s in steps)
+
+
+def decode(code: Any) -> list[tuple[str, int, str]] | None:
+    if not isinstance(code, str) or len(code) > 200:
+        return None
+    out = []
+    for part in code.split(",") if code else []:
+        bits = part.split(":")
+        if len(bits) != 3 or not bits[1].isdigit() or bits[2] not in ("", "eq", "p1", "p2", "ov"):
+            return None
+        out.append((bits[0], int(bits[1]), bits[2]))
+    return out
+
+
+def match_steps(state: dict, st: B.Stage, seat: int, code: Any, ctx: Ctx | None = None,
+                pool: dict | None = None) -> tuple[list[list], Ctx] | None:
+    """Decode a plan code and check it step by step: (steps, context after) or None."""
+    dec = decode(code)
+    if dec is None:
+        return None
+    occ = occupied(state, seat)
+    ctx = ctx or start_ctx(state, seat)
+    steps = []
+    for die, sid, jump in dec:
+        for cand, nctx in next_steps(state, st, seat, ctx, occ, pool):
+            if cand[0] == die and cand[1] == sid and cand[3] == jump:
+                steps.append(cand)
+                ctx = nctx
+                break
+        else:
+            return None
+    return steps, ctx
+
+
+def crash_tokens(gear: int, danger: str) -> int:
+    if gear < 1:
+        return 0
+    return rules().crash_tokens[gear][danger]
+
+
+def secure_cost(n_secured: int, n_dice: int) -> int | None:
+    """Seconds to secure the next step (n_dice dice) after n_secured secured dice this turn.
+    Reading of the seed (1 s for the first die, 2 s, 3 s as more dice are secured): the k-th
+    secured die of a turn costs k seconds, and at most three dice are secured per turn."""
+    cost = rules().secure_cost
+    if n_secured + n_dice > len(cost):
+        return None
+    return sum(cost[n_secured:n_secured + n_dice])

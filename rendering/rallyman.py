@@ -1,0 +1,324 @@
+"""Rallyman: DIRT images: the hex stage around the cars (road spaces, lanes, corner limits, danger
+colours, jumps, water, shortcuts, slides, start and finish), the cars, the planned dice, and a
+time sheet per player. Built from the engine's view only."""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from PIL import Image, ImageDraw
+
+from bot.games.rallyman import board as B
+from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, drawing_in, fit, font,
+                              player_name, png_bytes, tx)
+
+W = 800
+MAP_H = 600
+HEADER_H = 56
+ROW_H = 64
+SCALE = 130.0  # pixels per hex radius when zoomed: a space is about 50 px wide
+MIN_SCALE = 100.0  # the whole stage is shown when it fits at this scale
+
+TERRAIN = {"gravel": (120, 98, 70), "asphalt": (78, 80, 86), "snow": (178, 190, 204), None: (100, 100, 100)}
+ROAD = {"gravel": (206, 186, 146), "asphalt": (150, 152, 158), "snow": (236, 240, 246), None: (180, 180, 180)}
+DANGER = {"y": (250, 204, 21), "o": (245, 130, 32), "r": (225, 45, 45)}
+WATER = (70, 150, 235)
+SHORTCUT = (150, 110, 60)
+DARK = (20, 20, 24)
+WHITE = (255, 255, 255)
+
+
+def _colour(seat: int) -> tuple[int, int, int]:
+    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+
+
+class _Map:
+    """World (hex units, north up) to image pixels for a window of the stage: the whole stage when
+    it fits at a readable scale, else a window on the cars (all of them if they fit, else the
+    car to play and its dice)."""
+
+    def __init__(self, stage: B.Stage, focus: list[int], main: list[int], width: int, height: int) -> None:
+        xs = [B.hex_centre(t[1], t[2])[0] for t in stage.tiles]
+        ys = [B.hex_centre(t[1], t[2])[1] for t in stage.tiles]
+        x0, x1, y0, y1 = min(xs) - 1.05, max(xs) + 1.05, min(ys) - 0.95, max(ys) + 0.95
+        fit_scale = min(width / (x1 - x0), height / (y1 - y0))
+        self.w, self.h = width, height
+        if fit_scale >= MIN_SCALE:
+            self.s = min(fit_scale, SCALE)
+            self.cx, self.cy = (x0 + x1) / 2, (y0 + y1) / 2
+            return
+        self.s = SCALE
+        hw, hh = width / 2 / self.s, height / 2 / self.s
+        pts = [(stage.spaces[i].x, stage.spaces[i].y) for i in focus]
+        if not pts or max(p[0] for p in pts) - min(p[0] for p in pts) > 2 * hw - 1.2 \
+                or max(p[1] for p in pts) - min(p[1] for p in pts) > 2 * hh - 1.2:
+            pts = [(stage.spaces[i].x, stage.spaces[i].y) for i in main] or \
+                [(stage.spaces[i].x, stage.spaces[i].y) for i in stage.starts]
+        cx = (min(p[0] for p in pts) + max(p[0] for p in pts)) / 2
+        cy = (min(p[1] for p in pts) + max(p[1] for p in pts)) / 2
+        self.cx = min(max(cx, x0 + hw), x1 - hw) if x1 - x0 > 2 * hw else (x0 + x1) / 2
+        self.cy = min(max(cy, y0 + hh), y1 - hh) if y1 - y0 > 2 * hh else (y0 + y1) / 2
+
+    @classmethod
+    def at(cls, cx: float, cy: float, scale: float, width: int, height: int) -> "_Map":
+        m = cls.__new__(cls)
+        m.cx, m.cy, m.s, m.w, m.h = cx, cy, scale, width, height
+        return m
+
+    def p(self, x: float, y: float) -> tuple[float, float]:
+        return self.w / 2 + (x - self.cx) * self.s, self.h / 2 - (y - self.cy) * self.s
+
+
+def _rect(m: _Map, x: float, y: float, heading: float, length: float, width: float) -> list[tuple[float, float]]:
+    dx, dy = math.cos(heading), math.sin(heading)
+    nx, ny = -dy, dx
+    pts = []
+    for a, b in ((1, 1), (1, -1), (-1, -1), (-1, 1)):
+        pts.append(m.p(x + dx * length / 2 * a + nx * width / 2 * b, y + dy * length / 2 * a + ny * width / 2 * b))
+    return pts
+
+
+def _label(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill, stroke=DARK) -> None:
+    d.text(xy, text, font=font(size), fill=fill, anchor="mm", stroke_width=2, stroke_fill=stroke)
+
+
+@lru_cache(maxsize=16)
+def _static(key: str, cx: float, cy: float, scale: float, mud_items: tuple, locale: str) -> Image.Image:
+    """The stage without cars or dice for one window (cached: it changes only when the window moves
+    or mud falls; its few texts are in `locale`)."""
+    stage = B.stage(key)
+    m = _Map.at(cx, cy, scale, W, MAP_H)
+    mud = {k: v for k, v in mud_items}
+    img = Image.new("RGB", (W, MAP_H), BACKGROUND)
+    d = ImageDraw.Draw(img)
+    # tiles: terrain with the danger colour round the edge
+    for t, q, r, rot, en, ex in stage.tiles:
+        cx, cy = B.hex_centre(q, r)
+        pts = [m.p(cx + math.cos(math.radians(60 * k)), cy + math.sin(math.radians(60 * k))) for k in range(6)]
+        d.polygon(pts, fill=TERRAIN.get(_terrain(t), TERRAIN[None]))
+        d.line(pts + [pts[0]], fill=DANGER[t.danger], width=max(3, int(m.s / 24)))
+    s = m.s
+    # road spaces: rows share the tile's length, so short tiles get long spaces and no gaps
+    fronts: dict[int, set] = {}
+    for sp in stage.spaces:
+        fronts.setdefault(sp.tile, set()).add(round(sp.front, 3))
+    for sp in stage.spaces:
+        tile = stage.tiles[sp.tile][0]
+        road = ROAD.get(_terrain(tile), ROAD[None])
+        length, width = min(0.62, 1.55 / max(1, len(fronts[sp.tile]))), 0.40
+        if sp.kind in ("inner", "outer", "shortcut"):
+            length, width = 0.36, 0.36
+        if sp.kind == "single":
+            width = 0.80
+        fill = road
+        if sp.water:
+            fill = WATER
+        if sp.kind == "shortcut":
+            fill = SHORTCUT
+        poly = _rect(m, sp.x, sp.y, sp.heading, length, width)
+        if sp.kind == "slide":
+            d.polygon(poly, fill=fill, outline=DARK)
+            # dotted line across the row (the slide)
+            a, b = poly[1], poly[2]
+            for k in range(4):
+                t0 = (k + 0.2) / 4
+                d.point((a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0), fill=DARK)
+            mid = ((poly[0][0] + poly[1][0]) / 2, (poly[0][1] + poly[1][1]) / 2)
+            end = ((poly[2][0] + poly[3][0]) / 2, (poly[2][1] + poly[3][1]) / 2)
+            _dashed(d, mid, end, DARK)
+        else:
+            d.polygon(poly, fill=fill, outline=DARK)
+        if sp.finish or sp.start:
+            edge = poly[2:4] if sp.finish else poly[0:2]  # the line: ahead of the start row, behind the finish row
+            _checker(d, edge)
+    # marks on top: limits, jumps, shortcut numbers, mud
+    for sp in stage.spaces:
+        x, y = m.p(sp.x, sp.y)
+        if sp.kind in ("inner", "outer", "single") and sp.limit:
+            lim = sp.limit - (int(mud.get(str(sp.corner), 0)) if sp.corner >= 0 else 0)
+            r = s * 0.13
+            d.ellipse((x - r, y - r, x + r, y + r), fill=WHITE, outline=DARK, width=2)
+            d.text((x, y), str(lim), font=font(int(r * 1.6)), fill=DARK if lim == sp.limit else (200, 0, 0), anchor="mm")
+        if sp.kind == "shortcut":
+            _label(d, (x, y), f"≤{sp.shortcut}", int(s * 0.2), WHITE)
+        if sp.jump and sp.lane == 0:
+            other = stage.beside(sp.id)
+            ox, oy = m.p(stage.spaces[other].x, stage.spaces[other].y) if other is not None else (x, y)
+            _label(d, ((x + ox) / 2, (y + oy) / 2), tx("Jump {n}", n=sp.jump), int(s * 0.2), (255, 230, 120))
+        if sp.water and sp.lane == 0:
+            other = stage.beside(sp.id)
+            ox, oy = m.p(stage.spaces[other].x, stage.spaces[other].y) if other is not None else (x, y)
+            _label(d, ((x + ox) / 2, (y + oy) / 2), "≈≈", int(s * 0.24), WHITE)
+    for c in stage.corners:
+        n = int(mud.get(str(c.id), 0))
+        if n:
+            sp = stage.spaces[c.outer[len(c.outer) // 2]]
+            x, y = m.p(sp.x, sp.y)
+            _label(d, (x, y - s * 0.3), tx("mud -{n}", n=n), int(s * 0.2), (255, 120, 120))
+    return img
+
+
+def _draw_map(view: dict, names: list[str], plan: list, locale: str) -> Image.Image:
+    stage = B.stage(view["stage"])
+    cars = view["cars"]
+    focus = [c["space"] for c in cars if c["space"] is not None and c["entered"] and not c["finished"]]
+    focus += [s[1] for s in plan]
+    main = [c["space"] for c in cars if c["seat"] in view.get("to_act", []) and c["space"] is not None]
+    main += [s[1] for s in plan]
+    m = _Map(stage, focus, main, W, MAP_H)
+    img = _static(stage.key, round(m.cx, 3), round(m.cy, 3), round(m.s, 3),
+                  tuple(sorted((k, int(v)) for k, v in view.get("mud", {}).items())), locale).copy()
+    d = ImageDraw.Draw(img)
+    s = m.s
+    # planned dice
+    for i, step in enumerate(plan):
+        sp = stage.spaces[step[1]]
+        x, y = m.p(sp.x, sp.y)
+        r = s * 0.15
+        die = step[0]
+        red = die.endswith("b")
+        fill = (240, 240, 240) if die == "c" else (30, 30, 30)
+        ink = DARK if die == "c" else WHITE
+        d.rounded_rectangle((x - r, y - r, x + r, y + r), radius=r * 0.3, fill=fill, outline=(220, 40, 40) if red else WHITE,
+                            width=3 if red else 1)
+        d.text((x, y), "C" if die == "c" else str(step[2]), font=font(int(r * 1.5)), fill=ink, anchor="mm")
+        if step[3] in ("ov", "p2", "p1"):
+            _label(d, (x + r, y - r), "!", int(r * 1.3), (255, 80, 80))
+    # cars
+    for c in cars:
+        if c["space"] is None or not c["entered"] or c["finished"]:
+            continue
+        sp = stage.spaces[c["space"]]
+        x, y = m.p(sp.x, sp.y)
+        col = _colour(c["seat"])
+        heading = sp.heading + (math.pi / 2 if c["sideways"] or sp.kind == "outer" else 0.0)
+        poly = _rect(m, sp.x, sp.y, heading, 0.34, 0.22)
+        if not c["on_track"]:
+            poly = [(px + s * 0.18, py + s * 0.18) for px, py in poly]
+            d.polygon(poly, fill=(90, 90, 90), outline=col, width=3)
+        else:
+            d.polygon(poly, fill=col, outline=WHITE, width=2)
+        cxp = sum(p[0] for p in poly) / 4
+        cyp = sum(p[1] for p in poly) / 4
+        _label(d, (cxp, cyp), str(c["seat"] + 1), int(s * 0.2), WHITE)
+    return img
+
+
+def _terrain(t: B.Tile) -> str | None:
+    return t.terrain
+
+
+def _dashed(d: ImageDraw.ImageDraw, a, b, fill) -> None:
+    n = 6
+    for k in range(0, n, 2):
+        t0, t1 = k / n, (k + 1) / n
+        d.line((a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0, a[0] + (b[0] - a[0]) * t1,
+                a[1] + (b[1] - a[1]) * t1), fill=fill, width=2)
+
+
+def _checker(d: ImageDraw.ImageDraw, edge) -> None:
+    (ax, ay), (bx, by) = edge
+    n = 6
+    for k in range(n):
+        t0, t1 = k / n, (k + 1) / n
+        d.line((ax + (bx - ax) * t0, ay + (by - ay) * t0, ax + (bx - ax) * t1, ay + (by - ay) * t1),
+               fill=WHITE if k % 2 else DARK, width=5)
+
+
+def _sheet(view: dict, names: list[str], img: Image.Image, top: int) -> None:
+    d = ImageDraw.Draw(img)
+    cars = view["cars"]
+    order = {s: i for i, s in enumerate(view.get("order", []))}
+    to_act = set(view.get("to_act", []))
+    heads = [(tx("Gear"), 330), (tx("Time"), 430), (tx("Chips"), 520), (tx("Damage"), 620), (tx("Spare"), 740)]
+    for label, x in heads:
+        d.text((x, top + 4), label, font=font(22), fill=MUTED, anchor="mt")
+    y = top + 34
+    for c in sorted(cars, key=lambda c: (order.get(c["seat"], 99), c["seat"])):
+        seat = c["seat"]
+        if seat in to_act:
+            d.rectangle((0, y, W, y + ROW_H - 4), fill=(70, 64, 40))
+        else:
+            d.rectangle((0, y, W, y + ROW_H - 4), fill=PANEL)
+        d.rectangle((0, y, 14, y + ROW_H - 4), fill=_colour(seat))
+        d.text((28, y + 8), f"{seat + 1}", font=font(28), fill=_colour(seat))
+        name = fit(player_name(names, seat), 28, 250)
+        d.text((58, y + 8), name, font=font(28), fill=TEXT)
+        status = ""
+        if c["finished"]:
+            status = tx("finished")
+        elif not c["entered"]:
+            status = tx("not started")
+        elif not c["on_track"]:
+            status = tx("off the road")
+        if status:
+            d.text((58, y + 40), status, font=font(18), fill=MUTED)
+        d.text((330, y + 30), str(c["gear"]), font=font(30), fill=TEXT, anchor="mm")
+        d.text((430, y + 30), tx("{s} s", s=c["time"] - c["chips"]), font=font(28), fill=TEXT, anchor="mm")
+        d.text((520, y + 30), str(c["chips"]), font=font(28), fill=TEXT, anchor="mm")
+        dm = c["damage"]
+        dmg = " ".join(f"{k}{n}" for k, n in (("G", dm["gear"]), ("B", dm["brake"]), ("C", dm["coast"])) if n) or "–"
+        d.text((620, y + 30), dmg, font=font(26), fill=(255, 140, 140) if dmg != "–" else TEXT, anchor="mm")
+        d.text((740, y + 30), "✓" if c["spare"] else "–", font=font(28), fill=TEXT, anchor="mm")
+        y += ROW_H
+
+
+def _draw(view: dict, names: list[str], plan: list, locale: str) -> Image.Image:
+    n = len(view["cars"])
+    sheet_h = 34 + n * ROW_H + 8
+    extra = 40 if view.get("phase") == "roll" else 0
+    img = Image.new("RGB", (W, HEADER_H + MAP_H + extra + sheet_h), BACKGROUND)
+    d = ImageDraw.Draw(img)
+    title = tx("Rallyman: DIRT — {stage}", stage=view["stage"])
+    if len(view.get("legs", [])) > 1:
+        title += "  " + tx("SS {n}/{m}", n=view["leg"] + 1, m=len(view["legs"]))
+    d.text((16, HEADER_H / 2), fit(title, 28, 520), font=font(28), fill=TEXT, anchor="lm")
+    d.text((W - 16, HEADER_H / 2), tx("Round {n}", n=view["round"]), font=font(26), fill=MUTED, anchor="rm")
+    img.paste(_draw_map(view, names, plan, locale), (0, HEADER_H))
+    y = HEADER_H + MAP_H
+    if extra:
+        r = view.get("roll") or {}
+        line = tx("\"!\" so far: {n}/3 — next die: {p}", n=r.get("bangs", 0), p=_pct(view.get("chance_next") or 0.0))
+        if view.get("chance_flat") is not None:
+            line += "   " + tx("flat out: {p}", p=_pct(view["chance_flat"]))
+        d.text((16, y + 20), fit(line, 24, W - 32), font=font(24), fill=(255, 214, 10), anchor="lm")
+        y += extra
+    _sheet(view, names, img, y)
+    return img
+
+
+def _pct(p: float) -> str:
+    return f"{p * 100:.0f}%" if p >= 0.01 or p == 0 else "<1%"
+
+
+def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
+    with drawing_in(locale):
+        return png_bytes(_draw(view, names, view.get("plan") or [], locale or "en"))
+
+
+def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
+    """The seat's DM: the same board, with the plan it is building."""
+    plan = view.get("draft") or view.get("plan") or []
+    with drawing_in(locale):
+        return png_bytes(_draw(view, names, plan, locale or "en"))
+
+
+def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
+    with drawing_in(locale):
+        res = view.get("result") or {"totals": [], "places": []}
+        rows = sorted(range(len(res["totals"])), key=lambda s: (res["places"][s], s))
+        img = Image.new("RGB", (W, 80 + ROW_H * len(rows)), BACKGROUND)
+        d = ImageDraw.Draw(img)
+        d.text((16, 40), fit(tx("Stage times — {stage}", stage=view["stage"]), 30, W - 220), font=font(30),
+               fill=TEXT, anchor="lm")
+        y = 80
+        for seat in rows:
+            d.rectangle((0, y, W, y + ROW_H - 4), fill=PANEL)
+            d.rectangle((0, y, 14, y + ROW_H - 4), fill=_colour(seat))
+            d.text((40, y + 30), f"{res['places'][seat]}.", font=font(30), fill=TEXT, anchor="lm")
+            d.text((100, y + 30), fit(player_name(names, seat), 30, 440), font=font(30), fill=TEXT, anchor="lm")
+            d.text((W - 24, y + 30), tx("{s} s", s=res["totals"][seat]), font=font(30), fill=TEXT, anchor="rm")
+            y += ROW_H
+        if res.get("par"):
+            d.text((W - 24, 40), tx("Par {s} s", s=res["par"]), font=font(26), fill=MUTED, anchor="rm")
+        return png_bytes(img)
+
