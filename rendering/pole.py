@@ -224,7 +224,7 @@ def _board(view: dict, names: list[str]) -> Image.Image:
     # position track and dashboards
     y0 = HEADER_H + th
     cols = [(tx("Pos"), 20), (tx("Driver"), 134), (tx("Lap"), 470), (tx("Tyre"), 560), (tx("Life"), 660),
-            (tx("EP"), 740), (tx("BP"), 850), (tx("SP"), 960), (tx("Damage"), 1060)]
+            (tx("EP"), 740), (tx("BP"), 850), (tx("SP"), 960), (tx("Failures"), 1060)]
     for label, x in cols:
         d.text((x, y0 + ROW_H / 2), fit(label, 26, 300 if x == 134 else 104), font=font(26), fill=MUTED, anchor="lm")
     ti = view.get("turn_info") or {}
