@@ -135,6 +135,10 @@ def main(argv: list[str]) -> int:
     emit("heat_render_ms_p50", r["p50_ms"], "ms")
     emit("heat_render_ms_p95", r["p95_ms"], "ms")
     emit("heat_render_kb", r["kb"], "KB")
+    from bot.games.rallyman import bench as rallyman_bench
+
+    emit("rallyman_turns_per_s", rallyman_bench.turns_per_second(3.0), "turns/s")
+    emit("rallyman_render_ms_p95", rallyman_bench.render_ms_p95(40), "ms")
     with tempfile.TemporaryDirectory() as tmp:
         asyncio.run(bot_figures(Path(tmp), rounds))
         asyncio.run(issue17_figures(Path(tmp)))

@@ -11,6 +11,7 @@ import pytest
 
 from bot.games.heat import rules
 from bot.games.heat.content import tracks
+from bot.games.pole.content import circuits as pole_circuits
 from bot.games.heat.engine import _PREF_NAMES, _PREF_VALUES
 from bot.games.pon import engine as pon_engine
 from bot.games.pon.content import load_cards
@@ -84,6 +85,8 @@ def variable_keys() -> set[str]:
     keys |= {"1st", "2nd", "3rd", "{n}th"}  # Heat ordinals (rules.py)
     keys |= {caption for caption, _ in __import__("rendering.heat", fromlist=["STAT_COLS"]).STAT_COLS}
     keys |= {"random", "seat order"}  # /heat new grid choices
+    keys |= {"gear", "brake", "coast", "flag", "ok", "mud", "Rallyman: DIRT", "Special stage"}  # Rallyman
+    keys |= {c.name for c in pole_circuits().values()} | {"Pole Position"}  # Pole Position circuits, title
     return keys
 
 

@@ -1,4 +1,4 @@
-"""Figures for `python -m bot bench` (not wired in yet: bot/bench.py is shared) and by hand:
+"""Figures for `python -m bot bench` and by hand:
 
     .venv/bin/python -m bot.games.rallyman.bench [seconds]
 
