@@ -720,13 +720,18 @@ class SteamWorksEngine:
         x, y = (int(v) for v in parts[2].split(","))
         targets = geo.powered(d["tiles"], (x, y))
         names = [tile_name(self._tile_at(st, did, k)) for k in targets]
-        return msg("Device {n} of {owner} ({source}): {tiles}", n=did, owner=_p(d["owner"]),
-                   source=tile_name(self._tile_at(st, did, parts[2])), tiles=names)
+        return msg("Device {n} of {owner}, {source} {pos}: {tiles}", n=did, owner=_p(d["owner"]),
+                   source=tile_name(self._tile_at(st, did, parts[2])), pos=msg("at ({x}, {y})", x=x, y=y),
+                   tiles=names)
 
     def _describe_fire(self, st: State, parts: list[str]) -> Msg:
         act = st["act"]
         tid = self._tile_at(st, act["dev"], parts[0])
         base = msg("{tile} with {power}", tile=tile_name(tid), power=power_name(parts[1]))
+        twins = [k for k in act["targets"] if self._tile_at(st, act["dev"], k) == tid]
+        if len(twins) > 1:  # two alike in one device: say which
+            x, y = (int(v) for v in parts[0].split(","))
+            base = msg("{what} {pos}", what=base, pos=msg("at ({x}, {y})", x=x, y=y))
         if parts[0] in act["used"]:
             base = msg("{what} (again)", what=base)
         if len(parts) > 2:
@@ -798,7 +803,20 @@ class SteamWorksEngine:
 
         if st["stage"] == "main":
             places = [a["choice"] for a in acts if a["type"] == "place"]
-            own = [c for c in places if not c.startswith("dev:")]
+            pl = st["players"][seat]
+
+            def own_rank(c: str) -> tuple:
+                # the best-looking first: build, the newest belt tiles, the source you lack most
+                parts = c.split(":")
+                if parts[0] == "build":
+                    return (0, 0, c)
+                if parts[0] == "tile":
+                    return (1, -int(parts[1]), c)
+                if parts[0] == "source":
+                    return (2, pl["sources"][parts[1]], c)
+                return (3, -int(parts[1]), c)
+
+            own = sorted((c for c in places if not c.startswith("dev:")), key=own_rank)
             devs = sorted((c for c in places if c.startswith("dev:")),
                           key=lambda c: (-len(geo.powered(self._device(st, int(c.split(':')[1]))["tiles"],
                                                           tuple(int(v) for v in c.split(":")[2].split(",")))), c))
