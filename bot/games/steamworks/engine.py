@@ -458,7 +458,8 @@ class SteamWorksEngine:
             pl["vp"] += min(eff["max"], sum(1 for d in st["devices"] if d["owner"] == seat))
         elif op == "reuse":
             act["reuse"] += 1
-        pl["money"] += eff.get("coins", 0) if op in ("gain_any", "start_player", "build") else 0
+        if op not in ("coins", "sell_source"):  # an extra gain printed after the effect
+            pl["money"] += eff.get("coins", 0)
         owner = act["owner"]
         if owner != seat and tile.owner:
             # Owner bonus: only when another player activates the component.
