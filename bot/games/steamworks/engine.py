@@ -19,6 +19,7 @@ the same way. Choices: place "tile:<age>" "source:<C|S|E>" "build" "workshop:<ag
 """
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any
 
@@ -296,7 +297,7 @@ class SteamWorksEngine:
     # -- apply ------------------------------------------------------------------------------------
 
     def apply(self, state: State, seat: int, action: dict[str, Any]) -> tuple[State, list[Event]]:
-        st = clone(state)
+        st = json.loads(json.dumps(state))  # the state is plain JSON data: a faster deep copy
         ev: list[Event] = []
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise GameError(msg("That is not a move."))

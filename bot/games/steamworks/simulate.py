@@ -84,7 +84,32 @@ def play(seats: int, seed: int) -> dict[str, Any]:
     return st
 
 
-def run(games: int, base_seed: int = 1) -> dict[str, Any]:
+def _play_many(args: tuple[int, list[int]]) -> list[dict[str, Any]]:
+    seats, seeds = args
+    out = []
+    for seed in seeds:
+        st = play(seats, seed)
+        out.append({"final": st["final"], "round": st["round"], "players": st["players"], "devices": st["devices"]})
+    return out
+
+
+def run(games: int, base_seed: int = 1, workers: int = 2) -> dict[str, Any]:
+    """Win shares per seat, persona and tile over `games` games per player count (in `workers`
+    processes)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    jobs = []
+    for seats in range(E.min_seats, E.max_seats + 1):
+        seeds = [base_seed * 100000 + seats * 1000 + g for g in range(games)]
+        jobs += [(seats, seeds[i::workers]) for i in range(workers)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            results = list(pool.map(_play_many, jobs))
+    else:
+        results = [_play_many(j) for j in jobs]
+    finished: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for (seats, _), res in zip(jobs, results):
+        finished[seats] += res
     out: dict[str, Any] = {}
     for seats in range(E.min_seats, E.max_seats + 1):
         seat_wins = [0.0] * seats
@@ -92,8 +117,7 @@ def run(games: int, base_seed: int = 1) -> dict[str, Any]:
         tile = defaultdict(lambda: [0.0, 0])
         rounds = []
         totals = []
-        for g in range(games):
-            st = play(seats, base_seed * 100000 + seats * 1000 + g)
+        for st in finished[seats]:
             winners = st["final"]["winners"]
             share = 1.0 / len(winners)
             rounds.append(st["round"])
