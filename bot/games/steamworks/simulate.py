@@ -93,13 +93,14 @@ def _play_many(args: tuple[int, list[int]]) -> list[dict[str, Any]]:
     return out
 
 
-def run(games: int, base_seed: int = 1, workers: int = 2) -> dict[str, Any]:
+def run(games: int, base_seed: int = 1, workers: int = 2, counts: list[int] | None = None) -> dict[str, Any]:
     """Win shares per seat, persona and tile over `games` games per player count (in `workers`
     processes)."""
     from concurrent.futures import ProcessPoolExecutor
 
+    counts = counts or list(range(E.min_seats, E.max_seats + 1))
     jobs = []
-    for seats in range(E.min_seats, E.max_seats + 1):
+    for seats in counts:
         seeds = [base_seed * 100000 + seats * 1000 + g for g in range(games)]
         jobs += [(seats, seeds[i::workers]) for i in range(workers)]
     if workers > 1:
@@ -111,7 +112,7 @@ def run(games: int, base_seed: int = 1, workers: int = 2) -> dict[str, Any]:
     for (seats, _), res in zip(jobs, results):
         finished[seats] += res
     out: dict[str, Any] = {}
-    for seats in range(E.min_seats, E.max_seats + 1):
+    for seats in counts:
         seat_wins = [0.0] * seats
         persona = defaultdict(lambda: [0.0, 0])
         tile = defaultdict(lambda: [0.0, 0])
