@@ -5,6 +5,6 @@ from bot.games.base import Engine
 
 
 def engines() -> dict[str, Engine]:
-    from bot.games import heat, pon, steamworks
+    from bot.games import heat, pon
 
-    return {e.kind: e for e in (heat.ENGINE, pon.ENGINE, steamworks.ENGINE)}
+    return {e.kind: e for e in (heat.ENGINE, pon.ENGINE)}
