@@ -5,6 +5,6 @@ from bot.games.base import Engine
 
 
 def engines() -> dict[str, Engine]:
-    from bot.games import heat, pole, pon, rallyman
+    from bot.games import heat, pole, pon, rallyman, steamworks
 
-    return {e.kind: e for e in (heat.ENGINE, pon.ENGINE, pole.ENGINE, rallyman.ENGINE)}
+    return {e.kind: e for e in (heat.ENGINE, pon.ENGINE, pole.ENGINE, rallyman.ENGINE, steamworks.ENGINE)}

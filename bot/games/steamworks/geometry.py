@@ -1,0 +1,211 @@
+"""Devices as tile grids: rotation, connections, the four building rules, what a source powers,
+and which tiles may be laid next so that the device can still be finished legally.
+
+A placed tile is a dict {"t": tile id, "x": int, "y": int, "r": rotation 0-3 (quarter turns
+clockwise)}; y grows downwards. Sides are [north, east, south, west].
+"""
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from typing import Any, Iterable
+
+from bot.games.steamworks.content import tiles
+
+DIRS = ((0, -1), (1, 0), (0, 1), (-1, 0))  # N E S W
+TILES = tiles()
+
+
+def sides(tid: str, r: int) -> tuple[str, str, str, str]:
+    """The tile's lines after turning it r quarter turns clockwise."""
+    base = TILES[tid].sides
+    return tuple(base[(i - r) % 4] for i in range(4))  # type: ignore[return-value]
+
+
+def rotations(tid: str) -> list[int]:
+    """The rotations that give different line layouts (a basic source has one)."""
+    seen: dict[tuple[str, ...], int] = {}
+    for r in range(4):
+        seen.setdefault(sides(tid, r), r)
+    return sorted(seen.values())
+
+
+def grid_of(placed: Iterable[dict[str, Any]]) -> dict[tuple[int, int], tuple[str, int]]:
+    return {(p["x"], p["y"]): (p["t"], p["r"]) for p in placed}
+
+
+def link(grid: dict, a: tuple[int, int], d: int) -> str:
+    """The power types a line joins from the tile at `a` to its neighbour in direction d ("" when
+    there is no neighbour or the lines do not match: a connection is matching line types)."""
+    b = (a[0] + DIRS[d][0], a[1] + DIRS[d][1])
+    if a not in grid or b not in grid:
+        return ""
+    ta, ra = grid[a]
+    tb, rb = grid[b]
+    common = set(sides(ta, ra)[d]) & set(sides(tb, rb)[(d + 2) % 4])
+    return "".join(p for p in "CSE" if p in common)
+
+
+def _kind(grid: dict, pos: tuple[int, int]) -> str:
+    return TILES[grid[pos][0]].kind
+
+
+def neighbours(pos: tuple[int, int]) -> list[tuple[int, tuple[int, int]]]:
+    return [(d, (pos[0] + dx, pos[1] + dy)) for d, (dx, dy) in enumerate(DIRS)]
+
+
+def problems(placed: list[dict[str, Any]]) -> list[str]:
+    """Which of the four building rules the device breaks (empty: a legal device).
+    1 at least one source; 2 at least one component; 3 every source connected to a component;
+    4 every component connected to a source. A power converter relays: a component joined to a
+    converter that is joined to a source counts as connected (and the converter must reach one)."""
+    grid = grid_of(placed)
+    out = []
+    srcs = [p for p in grid if _kind(grid, p) == "source"]
+    comps = [p for p in grid if _kind(grid, p) in ("component", "modifier")]
+    if not srcs:
+        out.append("source")
+    if not comps:
+        out.append("component")
+
+    def joined(p: tuple[int, int], kinds: tuple[str, ...]) -> list[tuple[int, int]]:
+        return [q for d, q in neighbours(p) if q in grid and _kind(grid, q) in kinds and link(grid, p, d)]
+
+    if any(not joined(s, ("component", "modifier", "converter")) for s in srcs):
+        out.append("source_link")
+    fed_conv = {c for c in grid if _kind(grid, c) == "converter" and joined(c, ("source",))}
+    for p in grid:
+        k = _kind(grid, p)
+        if k == "converter" and p not in fed_conv:
+            out.append("component_link")
+            break
+        if k in ("component", "modifier") and not joined(p, ("source",)) \
+                and not any(q in fed_conv for q in joined(p, ("converter",))):
+            out.append("component_link")
+            break
+    return out
+
+
+def powered(placed: list[dict[str, Any]], src: tuple[int, int]) -> dict[str, list[str]]:
+    """What a source at `src` powers: {"x,y": power types it can receive}. Directly connected
+    components and modifiers; a directly connected converter passes power of any type on to the
+    components connected on its other three sides."""
+    grid = grid_of(placed)
+    out: dict[str, set[str]] = {}
+    for d, q in neighbours(src):
+        types = link(grid, src, d)
+        if not types:
+            continue
+        k = _kind(grid, q)
+        if k in ("component", "modifier"):
+            out.setdefault(f"{q[0]},{q[1]}", set()).update(types)
+        elif k == "converter":
+            for d2, q2 in neighbours(q):
+                if q2 == src or q2 not in grid or _kind(grid, q2) not in ("component", "modifier"):
+                    continue
+                t2 = link(grid, q, d2)
+                if t2:
+                    out.setdefault(f"{q2[0]},{q2[1]}", set()).update(t2)
+    return {k: [p for p in "CSE" if p in v] for k, v in sorted(out.items())}
+
+
+def _frontier(grid: dict) -> list[tuple[int, int]]:
+    if not grid:
+        return [(0, 0)]
+    free = {q for p in grid for _, q in neighbours(p) if q not in grid}
+    return sorted(free, key=lambda q: (q[1], q[0]))
+
+
+def _key(placed: Iterable[dict[str, Any]]) -> tuple:
+    return tuple(sorted((p["t"], p["x"], p["y"], p["r"]) for p in placed))
+
+
+def candidates(placed: list[dict[str, Any]], supply: Counter) -> list[dict[str, Any]]:
+    grid = grid_of(placed)
+    out = []
+    for tid in sorted(t for t, n in supply.items() if n > 0):
+        for (x, y) in _frontier(grid):
+            for r in rotations(tid):
+                out.append({"t": tid, "x": x, "y": y, "r": r})
+    return out
+
+
+def _unsatisfied(grid: dict) -> list[tuple[int, int]]:
+    """Tiles that break rule 3 or 4 as things stand."""
+    def joined(p, kinds):
+        return [q for d, q in neighbours(p) if q in grid and _kind(grid, q) in kinds and link(grid, p, d)]
+    fed_conv = {c for c in grid if _kind(grid, c) == "converter" and joined(c, ("source",))}
+    out = []
+    for p in grid:
+        k = _kind(grid, p)
+        if k == "source":
+            ok = bool(joined(p, ("component", "modifier", "converter")))
+        elif k == "converter":
+            ok = p in fed_conv
+        else:
+            ok = bool(joined(p, ("source",))) or any(q in fed_conv for q in joined(p, ("converter",)))
+        if not ok:
+            out.append(p)
+    return out
+
+
+def _normal(placed_key: tuple) -> tuple:
+    """The same device shifted so its top-left corner is (0, 0) (the search does not care where)."""
+    if not placed_key:
+        return placed_key
+    mx = min(k[1] for k in placed_key)
+    my = min(k[2] for k in placed_key)
+    return tuple(sorted((t, x - mx, y - my, r) for t, x, y, r in placed_key))
+
+
+@lru_cache(maxsize=100000)
+def _feasible(placed_key: tuple, supply_key: tuple, left: int) -> bool:
+    placed = [{"t": t, "x": x, "y": y, "r": r} for t, x, y, r in placed_key]
+    if left == 0:
+        return not problems(placed)
+    supply = Counter(dict(supply_key))
+    kinds = {TILES[t].kind for t in supply if supply[t] > 0} | {TILES[p["t"]].kind for p in placed}
+    if "source" not in kinds or not kinds & {"component", "modifier"}:
+        return False
+    grid = grid_of(placed)
+    bad = _unsatisfied(grid)
+    if len(bad) > 4 * left:  # each new tile touches at most four others
+        return False
+    cands = candidates(placed, supply)
+    if left == 1 and bad:
+        # The last tile must mend every broken tile: it lies next to each (or next to a
+        # converter beside it).
+        allowed = None
+        for u in bad:
+            near = {q for _, q in neighbours(u) if q not in grid}
+            for _, q in neighbours(u):
+                if q in grid and _kind(grid, q) == "converter":
+                    near |= {q2 for _, q2 in neighbours(q) if q2 not in grid}
+            allowed = near if allowed is None else allowed & near
+        cands = [c for c in cands if (c["x"], c["y"]) in allowed]
+    for c in cands:
+        rest = supply.copy()
+        rest[c["t"]] -= 1
+        if _feasible(_normal(_key(placed + [c])), tuple(sorted((t, n) for t, n in rest.items() if n > 0)), left - 1):
+            return True
+    return False
+
+
+def feasible(placed: list[dict[str, Any]], supply: Counter, left: int) -> bool:
+    """Can `left` more tiles from `supply` be laid so that the device obeys the four rules?"""
+    return _feasible(_normal(_key(placed)), tuple(sorted((t, n) for t, n in supply.items() if n > 0)), left)
+
+
+def legal_lays(placed: list[dict[str, Any]], supply: Counter, left: int) -> list[dict[str, Any]]:
+    """The next tiles (tile, position, rotation) after which the device can still be finished
+    legally, the best-looking first (more connections, more prestige)."""
+    out = []
+    for c in candidates(placed, supply):
+        rest = supply.copy()
+        rest[c["t"]] -= 1
+        if feasible(placed + [c], rest, left - 1):
+            grid = grid_of(placed + [c])
+            links = sum(1 for d, _ in neighbours((c["x"], c["y"])) if link(grid, (c["x"], c["y"]), d))
+            out.append((-links, -TILES[c["t"]].prestige, c["t"], c["y"], c["x"], c["r"], c))
+    out.sort(key=lambda z: z[:6])
+    return [z[-1] for z in out]

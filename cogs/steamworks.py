@@ -1,0 +1,30 @@
+"""/steamworks: Steam Works."""
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.base import LANGUAGE_HELP, GameCog, language_autocomplete
+
+PERSONAS = [app_commands.Choice(name="random", value="random"),
+            app_commands.Choice(name="seat order", value="seat order")]
+
+
+class SteamWorksCog(GameCog, group_name="steamworks",
+                    group_description="Steam Works — build devices, power them, use each other's (2–5 players)"):
+    kind = "steamworks"
+
+    @app_commands.command(name="new", description="Open a Steam Works table in this channel")
+    @app_commands.describe(personas="How persona boards are dealt: random (default) or in seat order",
+                           language=LANGUAGE_HELP)
+    @app_commands.choices(personas=PERSONAS)
+    @app_commands.autocomplete(language=language_autocomplete)
+    async def new(self, interaction: discord.Interaction, personas: app_commands.Choice[str] | None = None,
+                  language: str | None = None) -> None:
+        options = {"personas": personas.value} if personas is not None else {}
+        await self.create(interaction, options, language)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(SteamWorksCog(bot))

@@ -1,0 +1,58 @@
+"""A whole Steam Works game through the emulator: three players moving by DM selects and buttons
+and by /steamworks play; the thread shows a device built, another player's device used (a clock to
+its owner) and an age change, then the final scores."""
+from __future__ import annotations
+
+from .players import Player, is_pref, newest_with_components
+from .test_heat_race import play_until
+from .test_table import open_table, start
+
+SEED = 5
+
+
+class Inventor(Player):
+    """Like Player, but it mostly places mechanics (a select) rather than always clicking a button:
+    Steam Works offers Pass and the activation buttons next to every select."""
+
+    async def act(self, thread) -> bool:
+        dm = newest_with_components(self.emu.dm_messages(self.user))
+        if dm is None or dm.id in self.done:
+            return False
+        self.done.add(dm.id)
+        buttons = [b for b in dm.buttons if not is_pref(b.get("label", ""))]
+        confirm = [b for b in buttons if b.get("label", "").startswith("Confirm")]
+        selects = list(dm.selects)
+        if confirm:
+            rec = await self.emu.click(self.user, dm, custom_id=confirm[0]["custom_id"])
+            return await self.settled(rec)
+        if selects and (not buttons or self.rnd.random() < 0.85):
+            if self.style == "slash":
+                return await self.by_slash(thread)
+            return await self.by_select(dm, self.rnd.choice(selects))
+        if buttons:
+            rec = await self.emu.click(self.user, dm, custom_id=self.rnd.choice(buttons)["custom_id"])
+            return await self.settled(rec)
+        return False
+
+
+async def test_full_steamworks_game(table):
+    w, emu = table, table.emu
+    w.bot.table.new_seed = lambda: SEED
+    lobby = await open_table(w, w.alice, w.bob, w.carol, kind="steamworks")
+    thread = await start(w, lobby, w.alice)
+    players = [Inventor(emu, w.alice, "select", 1, "steamworks"), Inventor(emu, w.bob, "slash", 2, "steamworks"),
+               Inventor(emu, w.carol, "select", 3, "steamworks")]
+
+    def done():
+        return any("The game ends" in m.content for m in emu.messages_in(thread))
+
+    await play_until(players, thread, done, max_steps=3000)
+    log = "\n".join(m.content for m in emu.messages_in(thread))
+    assert "builds device" in log
+    assert "gains a clock" in log  # someone used another player's device
+    assert "Age II begins" in log
+    assert "<seat:" not in log
+    assert sum(1 for m in emu.messages_in(thread) if m.attachments) > 10  # board images along the way
+    assert (await w.bot.store.game(1)).status == "finished"
+    for p in players:
+        assert not [e for e in p.errors if "went wrong" in e], p.errors
