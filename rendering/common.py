@@ -52,6 +52,11 @@ PLAYER_COLOURS = [
     (155, 89, 182),   # purple
     (245, 130, 32),   # orange
 ]
+
+
+def seat_colour(seat: int) -> tuple[int, int, int]:
+    """A seat's colour, the same in every game's images."""
+    return PLAYER_COLOURS[int(seat) % len(PLAYER_COLOURS)]
 BACKGROUND = (32, 34, 37)
 PANEL = (47, 49, 54)
 TEXT = (235, 235, 235)

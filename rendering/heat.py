@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw
 from bot.games.text import chain
 from bot.i18n import Msg
 from rendering import heat_track as ht
-from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, Draw, clean_text, drawing_in, english,
+from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, seat_colour, TEXT, Draw, clean_text, drawing_in, english,
                               fit, font, not_recording, note_label, note_text, player_name, tx, words, wrap)
 
 W = 800  # Discord's phone preview shows images 390 px wide: every text here is >= min_font(W)
@@ -89,9 +89,6 @@ class _Draw(Draw):
         mask, left, top = _text_mask(text, size, anchor or "la", int(stroke_width))
         self._target.paste(fill, (int(round(xy[0])) + left, int(round(xy[1])) + top), mask)
 
-
-def _colour(seat: int) -> tuple[int, int, int]:
-    return PLAYER_COLOURS[int(seat) % len(PLAYER_COLOURS)]
 
 
 def _ink(fill: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -517,7 +514,7 @@ def _draw_map(im, d, view, key, geo, cars, order, spots, inset, names) -> None:
                     outline=(255, 255, 255), width=2)
         for seat, x, y, _, _ in reversed(spots):
             d.ellipse([mx + x * ks - 5, my + y * ks - 5, mx + x * ks + 5, my + y * ks + 5],
-                      fill=_colour(seat), outline=(15, 15, 18))
+                      fill=seat_colour(seat), outline=(15, 15, 18))
         keep_out.append((mx - 3, my - 3, mx + mw + 3, my + mh + 3))
     # cars, their name labels and the lines between them
     # sprite sizes in steps of 4 px, so that the rotated sprites are cached across zooms
@@ -537,19 +534,19 @@ def _draw_map(im, d, view, key, geo, cars, order, spots, inset, names) -> None:
         r = labels[seat]
         lx, ly = min(max(px, r[0]), r[2]), min(max(py, r[1]), r[3])
         d.line([(px, py), (lx, ly)], fill=(15, 15, 18), width=6)
-        d.line([(px, py), (lx, ly)], fill=_colour(seat), width=3)
+        d.line([(px, py), (lx, ly)], fill=seat_colour(seat), width=3)
     deciding = set(view.get("waiting_for") or []) if view.get("phase") == "decide" else set()
     for seat, px, py, *_ in entries:  # the car that has a decision to make: a yellow halo
         if seat in deciding:
             r = car_r + 6
             d.ellipse([px - r, py - r, px + r, py + r], outline=WAITING, width=5)
     for (seat, px, py, *_), (_, _, _, _, a) in zip(reversed(entries), reversed(spots)):
-        sprite = _car_sprite(_colour(seat), int(round(a / 5.0)) * 5 % 360, length, width)
+        sprite = _car_sprite(seat_colour(seat), int(round(a / 5.0)) * 5 % 360, length, width)
         im.paste(sprite, (int(round(px - sprite.width / 2)), int(round(py - sprite.height / 2))), sprite)
     f = font(LABEL_FONT)
     for seat, px, py, _, _, text in entries:
         r = labels[seat]
-        fill = _colour(seat)
+        fill = seat_colour(seat)
         d.rounded_rectangle(list(r), radius=8, fill=fill, outline=WAITING if seat in deciding else (15, 15, 18),
                             width=4 if seat in deciding else 2)
         d.text(((r[0] + r[2]) / 2, (r[1] + r[3]) / 2 + 1), text, font=f, fill=_ink(fill), anchor="mm")
@@ -713,7 +710,7 @@ def _draw_panel(d, view, cars, order, names, y0) -> None:
         if seat in waiting and phase != "over":
             d.rectangle([0, top, 6, top + ROW_H - 1], fill=WAITING)
         # position badge (finishing place once finished)
-        fill = _colour(seat)
+        fill = seat_colour(seat)
         place = _int(car.get("place"), 0) if car.get("finished") or phase == "over" else 0
         badge = _ordinal(place) if place else str(i + 1)
         ring = {1: GOLD, 2: SILVER, 3: BRONZE}.get(place)
@@ -809,7 +806,7 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     d = _Draw(im)
     m = HAND_MARGIN
     # line 1: whose hand, and the race position
-    d.rounded_rectangle([m, 14, m + 36, 50], radius=8, fill=_colour(seat), outline=(15, 15, 18), width=2)
+    d.rounded_rectangle([m, 14, m + 36, 50], radius=8, fill=seat_colour(seat), outline=(15, 15, 18), width=2)
     name = player_name(names, seat)
     order = _race_order(view, cars)  # finished cars first, in their places, then the racing ones
     position = _int(me.get("position"), order.index(seat) + 1 if seat in order else 0)
@@ -950,7 +947,7 @@ def _render_results(view: dict, names: list[str]) -> bytes:
         if place > len(seats):
             continue
         seat = seats[place - 1]
-        fill = _colour(seat)
+        fill = seat_colour(seat)
         ring = {1: GOLD, 2: SILVER, 3: BRONZE}[place]
         d.rounded_rectangle([cx - 120, base_y - bh, cx + 120, base_y], radius=12, fill=fill,
                             outline=ring, width=6)
@@ -967,7 +964,7 @@ def _render_results(view: dict, names: list[str]) -> bytes:
         place = i + 4
         d.text((W / 2 - 190, y + 22), _ordinal(place), font=font(30), fill=MUTED, anchor="rm")
         d.rounded_rectangle([W / 2 - 170, y + 2, W / 2 - 130, y + 42], radius=8,
-                            fill=_colour(seat), outline=(15, 15, 18), width=2)
+                            fill=seat_colour(seat), outline=(15, 15, 18), width=2)
         d.text((W / 2 - 110, y + 22), fit(player_name(names, seat), 30, 400), font=font(30),
                fill=TEXT, anchor="lm")
     return _encode(im)

@@ -12,7 +12,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.games.pole.content import circuits
-from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, drawing_in, fit, font, player_name,
+from rendering.common import (BACKGROUND, MUTED, PANEL, seat_colour, TEXT, drawing_in, fit, font, player_name,
                               png_bytes, tx, words)
 
 W = 1280
@@ -32,9 +32,6 @@ LOW_GRIP = (150, 120, 90)
 BROWN = (160, 110, 60)
 PIT = (60, 140, 90)
 
-
-def _colour(seat: int) -> tuple[int, int, int]:
-    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
 
 
 @lru_cache(maxsize=16)
@@ -219,8 +216,8 @@ def _board(view: dict, names: list[str]) -> Image.Image:
             continue
         x, y = xy
         r = 20
-        d.ellipse([x - r, y - r, x + r, y + r], fill=_colour(s), outline=(0, 0, 0) if not car.get("off") else (255, 80, 80), width=3)
-        d.text((x, y), str(rank + 1), font=font(28), fill=(0, 0, 0) if _colour(s)[1] > 150 else (255, 255, 255), anchor="mm")
+        d.ellipse([x - r, y - r, x + r, y + r], fill=seat_colour(s), outline=(0, 0, 0) if not car.get("off") else (255, 80, 80), width=3)
+        d.text((x, y), str(rank + 1), font=font(28), fill=(0, 0, 0) if seat_colour(s)[1] > 150 else (255, 255, 255), anchor="mm")
     # position track and dashboards
     y0 = HEADER_H + th
     cols = [(tx("Pos"), 20), (tx("Driver"), 134), (tx("Lap"), 470), (tx("Tyre"), 560), (tx("Life"), 660),
@@ -237,7 +234,7 @@ def _board(view: dict, names: list[str]) -> Image.Image:
         if ti.get("seat") == s or s in (view.get("to_act") or []):
             d.rectangle([0, y, 10, y + ROW_H], fill=(255, 214, 10))
         d.text((40, mid), str(i + 1), font=font(34), fill=TEXT, anchor="lm")
-        d.ellipse([90, mid - 16, 122, mid + 16], fill=_colour(s))
+        d.ellipse([90, mid - 16, 122, mid + 16], fill=seat_colour(s))
         d.text((134, mid), fit(player_name(names, s), 34, 320), font=font(34), fill=TEXT, anchor="lm")
         d.text((470, mid), f"{min(car.get('laps', 0) + 1, c.laps)}", font=font(34), fill=TEXT, anchor="lm")
         tyre = car.get("tyre")
@@ -296,7 +293,7 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
     img = Image.new("RGB", (900, 600), BACKGROUND)
     d = ImageDraw.Draw(img)
     d.rectangle([0, 0, 900, 80], fill=PANEL)
-    d.ellipse([20, 20, 60, 60], fill=_colour(seat))
+    d.ellipse([20, 20, 60, 60], fill=seat_colour(seat))
     d.text((76, 40), fit(player_name(names, seat), 38, 520), font=font(38), fill=TEXT, anchor="lm")
     order = view.get("order") or []
     if seat in order:
@@ -368,6 +365,6 @@ def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
                 d.rectangle([0, y, 900, y + 70], fill=PANEL)
             label = str(i + 1) if s in finish else tx("out")
             d.text((40, y + 35), label, font=font(36), fill=TEXT, anchor="lm")
-            d.ellipse([150, y + 17, 186, y + 53], fill=_colour(s))
+            d.ellipse([150, y + 17, 186, y + 53], fill=seat_colour(s))
             d.text((206, y + 35), fit(player_name(names, s), 36, 660), font=font(36), fill=TEXT, anchor="lm")
         return png_bytes(img)

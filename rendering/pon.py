@@ -15,7 +15,7 @@ from PIL import Image
 from bot.games.base import name_seats
 from bot.games.text import chain, plus
 from bot.i18n import Msg, msg
-from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, Draw, clean_text, drawing_in, fit,
+from rendering.common import (BACKGROUND, MUTED, PANEL, seat_colour, TEXT, Draw, clean_text, drawing_in, fit,
                               font, png_bytes, player_name, tx, words, wrap)
 
 W = 800
@@ -41,9 +41,6 @@ TAG = (70, 74, 82)
 def _int(value: Any, default: int = 0) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else default
 
-
-def _colour(seat: int) -> tuple[int, int, int]:
-    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
 
 
 def _with_names(line: Any, names: list[str]) -> str:
@@ -330,7 +327,7 @@ def _draw_board(view: dict, names: list[str]) -> Image.Image:
         if rank % 2:
             d.rectangle([MARGIN + 6, yy, W - MARGIN - 6, yy + row_h - 4], fill=ROW_ALT)
         d.text((MARGIN + 14, yy + 24), _ordinal(rank), font=font(28), fill=TEXT, anchor="lm")
-        d.rounded_rectangle([MARGIN + 80, yy + 8, MARGIN + 112, yy + 40], radius=8, fill=_colour(seat),
+        d.rounded_rectangle([MARGIN + 80, yy + 8, MARGIN + 112, yy + 40], radius=8, fill=seat_colour(seat),
                             outline=(15, 15, 18), width=2)
         name = fit(player_name(names, seat), 28, 280)
         d.text((MARGIN + 124, yy + 24), name, font=font(28), fill=TEXT, anchor="lm")
@@ -465,7 +462,7 @@ def _draw_hand(view: dict, names: list[str]) -> Image.Image:
     height = head + now_h + cards_h + peek_h + 20 + 32 * len(pref_lines) + 10
     im = Image.new("RGB", (W, int(height)), BACKGROUND)
     d = Draw(im)
-    d.rounded_rectangle([MARGIN, 14, MARGIN + 38, 52], radius=8, fill=_colour(seat), outline=(15, 15, 18), width=2)
+    d.rounded_rectangle([MARGIN, 14, MARGIN + 38, 52], radius=8, fill=seat_colour(seat), outline=(15, 15, 18), width=2)
     d.text((MARGIN + 52, 33), fit(tx("{name}'s hand", name=player_name(names, seat)), 32, inner - 60), font=font(32),
            fill=TEXT, anchor="lm", stroke_width=1, stroke_fill=TEXT)
     order = [s for s in view.get("order") or [] if isinstance(s, int)]
@@ -552,7 +549,7 @@ def _draw_results(view: dict, names: list[str]) -> Image.Image:
     for rank, seat in enumerate(order):
         if rank % 2:
             d.rectangle([MARGIN, y, W - MARGIN, y + row_h - 4], fill=ROW_ALT)
-        fill = _colour(seat)
+        fill = seat_colour(seat)
         ring = {0: (255, 200, 40), 1: (200, 205, 215), 2: (205, 127, 50)}.get(rank, (15, 15, 18))
         d.rounded_rectangle([MARGIN + 10, y + 14, MARGIN + 90, y + row_h - 18], radius=10, fill=fill, outline=ring,
                             width=4)

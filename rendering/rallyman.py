@@ -8,7 +8,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.games.rallyman import board as B
-from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, drawing_in, fit, font,
+from rendering.common import (BACKGROUND, MUTED, PANEL, seat_colour, TEXT, drawing_in, fit, font,
                               player_name, png_bytes, tx)
 
 W = 800
@@ -26,9 +26,6 @@ SHORTCUT = (150, 110, 60)
 DARK = (20, 20, 24)
 WHITE = (255, 255, 255)
 
-
-def _colour(seat: int) -> tuple[int, int, int]:
-    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
 
 
 class _Map:
@@ -189,7 +186,7 @@ def _draw_map(view: dict, names: list[str], plan: list, locale: str) -> Image.Im
             continue
         sp = stage.spaces[c["space"]]
         x, y = m.p(sp.x, sp.y)
-        col = _colour(c["seat"])
+        col = seat_colour(c["seat"])
         heading = sp.heading + (math.pi / 2 if c["sideways"] or sp.kind == "outer" else 0.0)
         poly = _rect(m, sp.x, sp.y, heading, 0.34, 0.22)
         if not c["on_track"]:
@@ -239,8 +236,8 @@ def _sheet(view: dict, names: list[str], img: Image.Image, top: int) -> None:
             d.rectangle((0, y, W, y + ROW_H - 4), fill=(70, 64, 40))
         else:
             d.rectangle((0, y, W, y + ROW_H - 4), fill=PANEL)
-        d.rectangle((0, y, 14, y + ROW_H - 4), fill=_colour(seat))
-        d.text((28, y + 8), f"{seat + 1}", font=font(28), fill=_colour(seat))
+        d.rectangle((0, y, 14, y + ROW_H - 4), fill=seat_colour(seat))
+        d.text((28, y + 8), f"{seat + 1}", font=font(28), fill=seat_colour(seat))
         name = fit(player_name(names, seat), 28, 250)
         d.text((58, y + 8), name, font=font(28), fill=TEXT)
         status = ""
@@ -313,7 +310,7 @@ def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
         y = 80
         for seat in rows:
             d.rectangle((0, y, W, y + ROW_H - 4), fill=PANEL)
-            d.rectangle((0, y, 14, y + ROW_H - 4), fill=_colour(seat))
+            d.rectangle((0, y, 14, y + ROW_H - 4), fill=seat_colour(seat))
             d.text((40, y + 30), f"{res['places'][seat]}.", font=font(30), fill=TEXT, anchor="lm")
             d.text((100, y + 30), fit(player_name(names, seat), 30, 440), font=font(30), fill=TEXT, anchor="lm")
             d.text((W - 24, y + 30), tx("{s} s", s=res["totals"][seat]), font=font(30), fill=TEXT, anchor="rm")

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot.i18n import Msg
+from bot.i18n import Msg, msg
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -110,6 +110,17 @@ class Engine(Protocol):
         Every human text (placeholder, label, description) is a `Msg` (the table renders it per
         viewer and clips it to Discord's lengths); the rest is plain data, and the whole menu
         round-trips through i18n.to_wire / from_wire."""
+
+
+def check_move(state: State, seat: Any, action: Any) -> None:
+    """The shape every move must have, whatever the game: an action dict with a "type", from a seat
+    of the table (`state["seats"]`, the number of seats), while the game runs (`state["stage"]`)."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise GameError(msg("That is not a move."))
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state["seats"]:
+        raise GameError(msg("You are not seated at this table."))
+    if state["stage"] == "over":
+        raise GameError(msg("The game is over."))
 
 
 def clone(state: State) -> State:

@@ -7,18 +7,11 @@ import sqlite3
 
 from bot.games.registry import engines
 from bot.store import CACHED_GAMES, PromptUpdate, Store
+from tests.core.test_store_scale import statements
 
 HEAT = engines()["heat"]
 
 
-async def statements(store: Store, work) -> list[str]:
-    seen: list[str] = []
-    await store._conn.set_trace_callback(seen.append)
-    try:
-        await work()
-    finally:
-        await store._conn.set_trace_callback(None)
-    return seen
 
 
 async def a_game(store: Store, i: int = 0) -> int:

@@ -38,14 +38,19 @@ async def add_games(store: Store, active: int, finished: int = 0) -> list[int]:
     return ids
 
 
-async def count_statements(store: Store, work) -> int:
+async def statements(store: Store, work) -> list[str]:
+    """The SQL statements `work` runs (a trigger's steps are traced with its statement's text)."""
     seen: list[str] = []
     await store._conn.set_trace_callback(seen.append)
     try:
         await work()
     finally:
         await store._conn.set_trace_callback(None)
-    return len(seen)
+    return seen
+
+
+async def count_statements(store: Store, work) -> int:
+    return len(await statements(store, work))
 
 
 @pytest.mark.parametrize("finished", [0, 300])

@@ -45,7 +45,7 @@ import itertools
 from collections import Counter
 from typing import Any
 
-from bot.games.base import Event, GameError, OptionSpec, State, View, clone, seat_ref
+from bot.games.base import Event, GameError, OptionSpec, State, View, check_move, clone, seat_ref
 from bot.games.pon import auto
 from bot.games.pon.content import ATTACK_OPS, BEFORE_PLAY_OPS, CARDS, COURSE_IDS, HAND_LIMIT, RACING_IDS
 from bot.games.rng import Rng
@@ -613,12 +613,7 @@ class PonEngine:
     def apply_in_place(self, st: State, seat: Any, action: Any, ev: list[Event]) -> None:
         """`apply` without the defensive copy (the simulation's fast path). On GameError the
         state may be partly changed, so callers that need it untouched use `apply`."""
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise GameError(msg("That is not a move."))
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < st["seats"]:
-            raise GameError(msg("You are not seated at this table."))
-        if st["stage"] == "over":
-            raise GameError(msg("The game is over."))
+        check_move(st, seat, action)
         kind = action["type"]
         if kind == "prefs":
             self._do_prefs(st, seat, action, ev)

@@ -23,7 +23,7 @@ import json
 from collections import Counter
 from typing import Any
 
-from bot.games.base import Event, GameError, OptionSpec, State, View, clone, seat_ref
+from bot.games.base import Event, GameError, OptionSpec, State, View, check_move, clone, seat_ref
 from bot.games.rng import Rng
 from bot.games.steamworks import geometry as geo
 from bot.games.steamworks.content import POWERS, setup, tiles
@@ -299,12 +299,7 @@ class SteamWorksEngine:
     def apply(self, state: State, seat: int, action: dict[str, Any]) -> tuple[State, list[Event]]:
         st = json.loads(json.dumps(state))  # the state is plain JSON data: a faster deep copy
         ev: list[Event] = []
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise GameError(msg("That is not a move."))
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < st["seats"]:
-            raise GameError(msg("You are not seated at this table."))
-        if st["stage"] == "over":
-            raise GameError(msg("The game is over."))
+        check_move(st, seat, action)
         if seat != self.active(st):
             raise GameError(msg("It is not your move."))
         kind = action["type"]
