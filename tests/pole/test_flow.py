@@ -320,16 +320,21 @@ def test_defender_who_asks_decides_live(monkeypatch):
     f = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["pos"] == ["t", 30, 0])
     Dice(monkeypatch, [5, 3])
     st, ev = E.apply(st, a, {"type": "move", "i": f})
-    assert E.to_act(st) == [d] and st["turn"]["stage"] == "defend"
-    assert {"type": "yield"} in E.legal_actions(st, d)
+    # 5.1: first fight or let them through, before any die is rolled
+    assert E.to_act(st) == [d] and st["turn"]["stage"] == "defend" and st["turn"]["fight"]["rolls"] is None
+    assert [x for x in E.legal_actions(st, d) if x["type"] != "prefs"] == [{"type": "yield"}, {"type": "fight"}]
     with pytest.raises(GameError):
         E.apply(st, a, {"type": "move", "i": 0})
     sp_d = st["cars"][d]["sp"]
+    st3, _ = E.apply(st, d, {"type": "yield"})
+    assert st3["cars"][d]["sp"] == sp_d and st3["order"].index(a) < st3["order"].index(d)
+    # fighting rolls the dice, then the defender bids knowing them
+    st, _ = E.apply(st, d, {"type": "fight"})
+    assert E.to_act(st) == [d] and st["turn"]["fight"]["rolls"] == [5, 3]
+    assert {"type": "yield"} not in E.legal_actions(st, d)
     # 5 + 2 (5 unused MP) = 7 against 3, the attacker bids nothing more: 4 SP tie, and a tie holds
     st2, _ = E.apply(st, d, {"type": "defend", "max": 4})
     assert st2["cars"][d]["sp"] == sp_d - 4 and st2["cars"][a]["pos"] == ["t", 30, 0]
-    st3, _ = E.apply(st, d, {"type": "yield"})
-    assert st3["cars"][d]["sp"] == sp_d and st3["order"].index(a) < st3["order"].index(d)
 
 
 def test_the_leader_catching_the_last_car_retires_it(monkeypatch):

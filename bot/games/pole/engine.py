@@ -563,8 +563,9 @@ class PoleEngine:
     # ------------------------------------------------------------ position fights
     def _fight(self, st: State, rng: Rng, ev: list[Event]) -> str:
         """Fight each defender in turn (rear first, 5.4 B): "won" when every fight is won,
-        "lost" at the first lost one, "ask" when a defender who asked to decide live must answer
-        (the dice are rolled first, as at the table, so both sides bid knowing them)."""
+        "lost" at the first lost one, "ask" when a defender who asked to decide live must answer:
+        first whether to fight at all, before the dice (5.1), then, knowing the dice, the most
+        they will bid."""
         t = st["turn"]
         f = t["fight"]
         opt = f["opt"]
@@ -578,6 +579,9 @@ class PoleEngine:
             if answer == "yield":  # case 3 of 5.2 / case 4 of 5.3: no fight
                 self._log(st, ev, msg("{d} lets {a} through.", d=_p(d), a=_p(att)))
             else:
+                if answer is None and pd.get("ask") and not f.get("fights"):
+                    t["stage"] = "defend"  # 5.1: the defender decides to fight or not before the dice
+                    return "ask"
                 if f["rolls"] is None:
                     ra, rd = _die(rng, "black"), _die(rng, "black")  # attacker first (5.1)
                     f["rolls"] = [ra, rd]
@@ -610,6 +614,7 @@ class PoleEngine:
             f["i"] += 1
             f["rolls"] = None
             f["answer"] = None
+            f["fights"] = False
             t["stage"] = "move"
         return "won"
 
@@ -687,8 +692,10 @@ class PoleEngine:
             return out + [{"type": "tyre", "tyre": t} for t in TYRES if car["sets"][t]]
         t = state["turn"]
         if t["stage"] == "defend":
+            if t["fight"]["rolls"] is None:  # before the dice: fight or let them through
+                return out + [{"type": "yield"}, {"type": "fight"}]
             top = min(car["sp"], 20)
-            return out + [{"type": "yield"}] + [{"type": "defend", "max": k} for k in range(top + 1)]
+            return out + [{"type": "defend", "max": k} for k in range(top + 1)]
         if t["stage"] == "pit_tyre":
             return out + [{"type": "tyre", "tyre": x} for x in TYRES if car["sets"][x]]
         can_reroll = not t["pit_exit"] and t["ms"] is None and car["sp"] - t["reduce"] >= 1
@@ -732,6 +739,8 @@ class PoleEngine:
             return msg("Stay (no move possible)")
         if a == "yield":
             return msg("Let them through")
+        if a == "fight":
+            return msg("Fight for the position")
         if a == "defend":
             return msg("Defend, bidding up to {n} SP", n=action["max"])
         if a == "prefs" and action.get("preset") in PRESETS:
@@ -805,8 +814,11 @@ class PoleEngine:
                 self._start_race(st, rng, ev)
         else:
             t = st["turn"]
-            if a in ("defend", "yield"):
-                t["fight"]["answer"] = "yield" if a == "yield" else action["max"]
+            if a in ("defend", "yield", "fight"):
+                if a == "fight":
+                    t["fight"]["fights"] = True
+                else:
+                    t["fight"]["answer"] = "yield" if a == "yield" else action["max"]
                 self._after_fight(st, rng, ev, self._fight(st, rng, ev))
             elif a == "tyre":
                 self._fit(car, action["tyre"])
@@ -842,7 +854,7 @@ class PoleEngine:
                 if o["kind"] == "fight":
                     self._charge(st, o["ms"])
                     self._set_pos(st, seat, o["ms"])
-                    t["fight"] = {"opt": o, "i": 0, "rolls": None, "answer": None}
+                    t["fight"] = {"opt": o, "i": 0, "rolls": None, "answer": None, "fights": False}
                     self._after_fight(st, rng, ev, self._fight(st, rng, ev))
                 else:
                     self._finish_move(st, rng, ev, o["ms"], o["kind"])
