@@ -537,15 +537,7 @@ class RallymanEngine:
         total = sum(bag.values())
         if total == 0:
             return None  # designed: an empty bag draws nothing
-        rng = self._rng(st)
-        k = rng.below(total)
-        st["rng"] = rng.state
-        for kind in R.TOKEN_KINDS:
-            if k < bag[kind]:
-                bag[kind] -= 1
-                return kind
-            k -= bag[kind]
-        raise AssertionError("bag")
+        return self._take_one(st, bag, R.TOKEN_KINDS)
 
     def _damage(self, car: dict, kind: str) -> None:
         if kind == "gear" and car["dmg"]["gear"] >= 5:
@@ -560,15 +552,19 @@ class RallymanEngine:
         pile = st["piles"][str(gear)]
         if sum(pile.values()) == 0:
             pile.update(R.rules().backs[gear])  # designed: an empty pile is reshuffled from the box
+        return self._take_one(st, pile, R.BACKS)
+
+    def _take_one(self, st: dict, counts: dict, kinds) -> str:
+        """One item drawn at random from a bag of `counts` per kind (taken out of it)."""
         rng = self._rng(st)
-        k = rng.below(sum(pile.values()))
+        k = rng.below(sum(counts.values()))
         st["rng"] = rng.state
-        for back in R.BACKS:
-            if k < pile[back]:
-                pile[back] -= 1
-                return back
-            k -= pile[back]
-        raise AssertionError("pile")
+        for kind in kinds:
+            if k < counts[kind]:
+                counts[kind] -= 1
+                return kind
+            k -= counts[kind]
+        raise AssertionError("an empty bag")
 
     def _end_normal(self, st: dict, seat: int, step: list, evs: list) -> None:
         car = st["cars"][seat]

@@ -176,6 +176,16 @@ class SteamWorksEngine:
                 return d
         raise GameError(msg("There is no such device."))
 
+    def _take_from_belt(self, st: State, ev: list[Event], seat: int, age: str) -> None:
+        """The seat takes the rightmost tile of an age's belt."""
+        i = self._belt_rightmost(st, age)
+        tid = st["belts"][age][i]
+        st["belts"][age][i] = None
+        pl = st["players"][seat]
+        pl["tiles"].append(tid)
+        pl["tiles"].sort()
+        _log(st, ev, msg("{p} takes {tile} from the {age} belt.", p=_p(seat), tile=tile_name(tid), age=age_name(age)))
+
     def _belt_rightmost(self, st: State, a: str) -> int | None:
         belt = st["belts"][a]
         for i in range(len(belt) - 1, -1, -1):
@@ -339,13 +349,7 @@ class SteamWorksEngine:
         if space != "dev":
             st["occupied"][f"p{seat}:{space}"] = seat
         if space == "tile":
-            a = parts[1]
-            i = self._belt_rightmost(st, a)
-            tid = st["belts"][a][i]
-            st["belts"][a][i] = None
-            pl["tiles"].append(tid)
-            pl["tiles"].sort()
-            _log(st, ev, msg("{p} takes {tile} from the {age} belt.", p=_p(seat), tile=tile_name(tid), age=age_name(a)))
+            self._take_from_belt(st, ev, seat, parts[1])
         elif space == "source":
             self._gain_source(st, seat, parts[1], 1)
             _log(st, ev, msg("{p} takes a {power} source.", p=_p(seat), power=power_name(parts[1])))
@@ -434,12 +438,7 @@ class SteamWorksEngine:
             pl["tiles"].sort()
             _log(st, ev, msg("{p} draws {tile} from the {age} stack.", p=_p(seat), tile=tile_name(got), age=age_name(a)))
         elif op == "belt_take":
-            i = self._belt_rightmost(st, param)
-            got = st["belts"][param][i]
-            st["belts"][param][i] = None
-            pl["tiles"].append(got)
-            pl["tiles"].sort()
-            _log(st, ev, msg("{p} takes {tile} from the {age} belt.", p=_p(seat), tile=tile_name(got), age=age_name(param)))
+            self._take_from_belt(st, ev, seat, param)
         elif op == "start_player":
             st["next_start"] = seat
         elif op == "per_component_coins":
