@@ -4,6 +4,9 @@
   mv:<game>:<version>:<seat>:b<index>   a button of the seat's menu issued at `version`
   mv:<game>:<version>:<seat>:s<index>   a select of the seat's menu issued at `version`
   hd:<game>                             "My hand": the clicker's private view, ephemeral
+  ab:<game>:<seat>:<version>            a vote to hand an absent seat (whose menu is at `version`)
+                                        to the automatic player
+  bk:<game>                             "Take my seat back" from the automatic player
 The version is the seat's prompt version (the game version at which its menu last changed), so
 one player's move does not turn another player's still-valid buttons stale.
 
@@ -34,6 +37,8 @@ _SMALL = r"(0|[1-9][0-9]{0,8})"
 _PATTERNS = {
     "lobby": (re.compile(rf"lb:{_ID}:(join|leave|start)", re.ASCII), BUTTON),
     "hand": (re.compile(rf"hd:{_ID}", re.ASCII), BUTTON),
+    "vote": (re.compile(rf"ab:{_ID}:([0-9]{{1,2}}):{_SMALL}", re.ASCII), BUTTON),
+    "back": (re.compile(rf"bk:{_ID}", re.ASCII), BUTTON),
     "button": (re.compile(rf"mv:{_ID}:{_SMALL}:([0-9]{{1,2}}):b([0-9]{{1,3}})", re.ASCII), BUTTON),
     "select": (re.compile(rf"mv:{_ID}:{_SMALL}:([0-9]{{1,2}}):s([0-9]{{1,3}})", re.ASCII), SELECT),
 }
@@ -44,7 +49,7 @@ MAX_VALUES = 25
 class Click:
     """A component interaction, parsed: what it is, and its numbers."""
 
-    what: str  # lobby | hand | button | select
+    what: str  # lobby | hand | vote | back | button | select
     game_id: int
     lobby_action: str = ""
     version: int = 0
@@ -64,8 +69,10 @@ def parse(custom_id: Any, component_type: Any) -> Click | None:
             return None
         if what == "lobby":
             return Click(what, int(match[1]), lobby_action=match[2])
-        if what == "hand":
+        if what in ("hand", "back"):
             return Click(what, int(match[1]))
+        if what == "vote":
+            return Click(what, int(match[1]), seat=int(match[2]), version=int(match[3]))
         return Click(what, int(match[1]), version=int(match[2]), seat=int(match[3]), index=int(match[4]))
     return None
 
@@ -106,6 +113,20 @@ def hand_view(game_id: int, locale: str) -> discord.ui.View:
     view = OutboundView()
     view.add_item(discord.ui.Button(label=render(msg("My hand"), locale), style=discord.ButtonStyle.secondary,
                                     custom_id=f"hd:{game_id}"))
+    return view
+
+
+def vote_view(game_id: int, seat: int, version: int, locale: str) -> discord.ui.View:
+    view = OutboundView()
+    view.add_item(discord.ui.Button(label=render(msg("Let the automatic player move"), locale),
+                                    style=discord.ButtonStyle.primary, custom_id=f"ab:{game_id}:{seat}:{version}"))
+    return view
+
+
+def back_view(game_id: int, locale: str) -> discord.ui.View:
+    view = OutboundView()
+    view.add_item(discord.ui.Button(label=render(msg("Take my seat back"), locale),
+                                    style=discord.ButtonStyle.success, custom_id=f"bk:{game_id}"))
     return view
 
 

@@ -71,7 +71,7 @@ class Outcome:
         seats = set(self.changed_seats) | {e.to for e in self.events if e.to is not None}
         if self.actor is not None:
             seats.add(self.actor)
-        return sorted(seats)
+        return sorted(s for s in seats if not self.game.seats[s].auto)  # the automatic player reads no DMs
 
     def to_json(self) -> dict[str, Any]:
         return {"events": [[to_wire(e.text), e.to] for e in self.events], "changed": self.changed_seats,

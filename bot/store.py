@@ -164,6 +164,22 @@ MIGRATIONS: list[str] = [
         INSERT INTO owed (game_id, version, outcome) VALUES (NEW.game_id, NEW.version, NEW.outcome);
     END;
     """,
+    # 6: absent players. A table's clock (seconds between reminders; NULL: the bot's interval), a
+    # seat handed to the automatic player (auto), the escalation level of a reminder timer (a
+    # move's fresh timer is a new row, so it starts again at 1), and the votes to hand over a seat
+    # (counted only while the absent seat's menu is the one it was at: `version`).
+    """
+    ALTER TABLE games ADD COLUMN clock REAL;
+    ALTER TABLE seats ADD COLUMN auto INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE timers ADD COLUMN level INTEGER NOT NULL DEFAULT 1;
+    CREATE TABLE votes (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        voter INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat, voter)
+    );
+    """,
 ]
 REMIND = "remind"  # the reminder timers' kind (the move statement above writes them)
 
@@ -196,6 +212,7 @@ class Seat:
     dm_ok: bool
     prompt_version: int
     prompt_hash: str
+    auto: bool = False  # played by the automatic player until its owner takes it back
 
 
 @dataclass
@@ -213,6 +230,7 @@ class Game:
     version: int
     snapshot: dict[str, Any] | None
     locale: str | None = None  # the thread's language (None: the bot's default)
+    clock: float | None = None  # seconds between reminders at this table (None: the bot's interval)
     seats: list[Seat] = field(default_factory=list)
 
     def seat_of(self, user_id: int) -> int | None:
@@ -240,8 +258,9 @@ class PromptUpdate:
 # A game and its seats in one statement (one round trip): the seats as a JSON array, in seat order.
 _GAME_SELECT = (
     "SELECT id, kind, guild_id, channel_id, thread_id, lobby_message_id, creator_id, status, options, seed, "
-    "version, snapshot, locale, (SELECT json_group_array(json_array(seat, user_id, name, dm_ok, prompt_version, "
-    "prompt_hash)) FROM (SELECT * FROM seats WHERE game_id = games.id ORDER BY seat)) FROM games WHERE id = ?")
+    "version, snapshot, locale, clock, (SELECT json_group_array(json_array(seat, user_id, name, dm_ok, "
+    "prompt_version, prompt_hash, auto)) FROM (SELECT * FROM seats WHERE game_id = games.id ORDER BY seat)) "
+    "FROM games WHERE id = ?")
 
 
 def encode_snapshot(snapshot: dict[str, Any], compress: bool = False) -> str | bytes:
@@ -372,13 +391,14 @@ class Store:
     # -- games and seats ------------------------------------------------------------------
 
     async def create_game(self, kind: str, guild_id: int | None, channel_id: int, creator_id: int,
-                          creator_name: str, options: dict[str, Any], seed: int, locale: str | None = None) -> int:
+                          creator_name: str, options: dict[str, Any], seed: int, locale: str | None = None,
+                          clock: float | None = None) -> int:
         now = time.time()
         async with self._transaction() as db:
             cur = await db.execute(
-                "INSERT INTO games (kind, guild_id, channel_id, creator_id, status, options, seed, locale, "
-                "created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
-                (kind, guild_id, channel_id, creator_id, dumps(options), seed, locale, now, now))
+                "INSERT INTO games (kind, guild_id, channel_id, creator_id, status, options, seed, locale, clock, "
+                "created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+                (kind, guild_id, channel_id, creator_id, dumps(options), seed, locale, clock, now, now))
             game_id = cur.lastrowid
             await db.execute("INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
                              (game_id, creator_id, creator_name))
@@ -469,13 +489,13 @@ class Store:
                 if not rows:
                     return None
                 row = rows[0]
-            game = Game(*row[:8], orjson.loads(row[8]), row[9], row[10], decode_snapshot(row[11]), row[12])
-            seats = orjson.loads(row[13])
+            game = Game(*row[:8], orjson.loads(row[8]), row[9], row[10], decode_snapshot(row[11]), row[12], row[13])
+            seats = orjson.loads(row[14])
         except (sqlite3.DatabaseError, ValueError, TypeError, zlib.error) as err:
             if not _damage(err):
                 raise
             raise DamagedGame(f"game {game_id}: its stored data cannot be read ({err})") from None
-        game.seats = [Seat(s, u, n, bool(d), pv, ph) for s, u, n, d, pv, ph in seats]
+        game.seats = [Seat(s, u, n, bool(d), pv, ph, bool(a)) for s, u, n, d, pv, ph, a in seats]
         if game.status == "active" and game_id not in self._rows:
             self._rows[game_id] = row
             if len(self._rows) > CACHED_GAMES:
@@ -641,8 +661,8 @@ class Store:
             del self._rows[game_id]
             return
         hashes = {p.seat: p.prompt_hash for p in prompts}
-        seats = [s if s[0] not in hashes else [*s[:4], version, hashes[s[0]]] for s in orjson.loads(row[13])]
-        self._rows[game_id] = (*row[:10], version, snapshot, row[12], orjson.dumps(seats))
+        seats = [s if s[0] not in hashes else [*s[:4], version, hashes[s[0]], *s[6:]] for s in orjson.loads(row[14])]
+        self._rows[game_id] = (*row[:10], version, snapshot, *row[12:14], orjson.dumps(seats))
 
     async def actions(self, game_id: int) -> list[tuple[int, dict[str, Any]]]:
         """The action log, in order (from the archive once the game is archived)."""
@@ -695,8 +715,22 @@ class Store:
         async with self._transaction() as db:
             await db.execute("UPDATE games SET to_act = ? WHERE id = ?", (dumps(sorted(to_act)), game_id))
 
-    async def due_timers(self, now: float) -> list[tuple[int, int, str]]:
-        return await self._read("SELECT game_id, seat, kind FROM timers WHERE due_at <= ? ORDER BY due_at", (now,))
+    async def due_timers(self, now: float) -> list[tuple[int, int, str, int]]:
+        """(game, seat, kind, level) of every timer due by `now`, the earliest first."""
+        return await self._read("SELECT game_id, seat, kind, level FROM timers WHERE due_at <= ? ORDER BY due_at",
+                                (now,))
+
+    async def escalate_timer(self, game_id: int, seat: int, kind: str, level: int, due_at: float | None) -> bool:
+        """A due timer of `level` moves to the next level at `due_at` (None: it is deleted). False if
+        it is no longer at that level (a move reset it meanwhile): then nothing is sent."""
+        async with self._transaction() as db:
+            if due_at is None:
+                cur = await db.execute("DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ? AND level = ?",
+                                       (game_id, seat, kind, level))
+            else:
+                cur = await db.execute("UPDATE timers SET level = level + 1, due_at = ? WHERE game_id = ? AND "
+                                       "seat = ? AND kind = ? AND level = ?", (due_at, game_id, seat, kind, level))
+            return cur.rowcount == 1
 
     async def next_timer_due(self) -> float | None:
         return (await self._read("SELECT MIN(due_at) FROM timers"))[0][0]
@@ -709,6 +743,37 @@ class Store:
         async with self._transaction() as db:
             await db.execute("DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ?",
                              (game_id, seat, kind))
+
+    # -- absent players ---------------------------------------------------------------------
+
+    async def set_auto(self, game_id: int, seat: int, auto: bool) -> bool:
+        """Hand a seat of an active game to the automatic player (or give it back); its votes go.
+        False if the game is not active or the seat already was so."""
+        async with self._transaction() as db:
+            cur = await db.execute("UPDATE seats SET auto = ? WHERE game_id = ? AND seat = ? AND auto != ? AND "
+                                   "EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'active')",
+                                   (int(auto), game_id, seat, int(auto), game_id))
+            await db.execute("DELETE FROM votes WHERE game_id = ? AND seat = ?", (game_id, seat))
+        self._rows.pop(game_id, None)
+        return cur.rowcount == 1
+
+    async def vote(self, game_id: int, seat: int, voter: int, version: int) -> list[int]:
+        """Record `voter`'s vote to hand `seat` to the automatic player, made while the seat's menu
+        was at `version`; returns every voter of that version (older votes no longer count)."""
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM votes WHERE game_id = ? AND seat = ? AND version != ?",
+                             (game_id, seat, version))
+            await db.execute("INSERT OR IGNORE INTO votes (game_id, seat, voter, version) VALUES (?, ?, ?, ?)",
+                             (game_id, seat, voter, version))
+            rows = await db.execute_fetchall("SELECT voter FROM votes WHERE game_id = ? AND seat = ? ORDER BY voter",
+                                             (game_id, seat))
+        return [r[0] for r in rows]
+
+    async def games_with_auto_seats(self) -> list[int]:
+        """Active games with a seat the automatic player holds (start-up lets it move)."""
+        return [r[0] for r in await self._read(
+            "SELECT DISTINCT game_id FROM seats JOIN games ON games.id = game_id WHERE auto = 1 AND "
+            "games.status = 'active'")]
 
     # -- users ------------------------------------------------------------------------------
 

@@ -25,7 +25,9 @@ import discord
 
 from bot.components import chosen_ok, lobby_view, menu_entry, parse, select_values
 from bot.announcer import Announcer
+from bot.autoplayer import AutoPlayer, duration
 from bot.delivery import Delivery, Outcome, Sent, clip, title_of
+from bot.errors import PlayerError, StaleButton
 from bot.games.base import Engine, Event, GameError, State
 from bot.i18n import Msg, default_locale, locale_for, msg, render, supported_locales, to_wire
 from bot.store import DamagedGame, Game, PromptUpdate, StaleVersion, Store
@@ -37,11 +39,6 @@ THREAD_EXISTS = 160004  # Discord: "A thread has already been created for this m
 NEEDED = ("send_messages", "send_messages_in_threads", "create_public_threads", "attach_files")
 
 
-class PlayerError(Exception):
-    """A mistake by the person who clicked or typed: shown to them alone (in their language),
-    nothing changes. Its one argument is a Msg (or text)."""
-
-
 @dataclass
 class Commit:
     """A move ready to be written (Table.plan, then Table.commit)."""
@@ -51,10 +48,6 @@ class Commit:
     over: bool
     to_act: list[int]
     fresh: dict[int, float]
-
-
-class StaleButton(Exception):
-    """A button or select from an older menu of this seat."""
 
 
 def pick_key(action: dict[str, Any]) -> str:
@@ -98,6 +91,7 @@ class Table:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._damaged: set[int] = set()
         self.announcer = Announcer(store, self.out, engines, self.report_damage)
+        self.autoplayer = AutoPlayer(self)
         self.recovered = asyncio.Event()  # set when the start-up work is done (the bench waits on it)
         self._sweep: asyncio.Task[None] | None = None
 
@@ -190,7 +184,7 @@ class Table:
     # -- lobby ---------------------------------------------------------------------------------
 
     async def create_lobby(self, interaction: discord.Interaction, kind: str, options: dict[str, Any],
-                           language: str | None = None) -> None:
+                           language: str | None = None, clock: float | None = None) -> None:
         await self.ack(interaction)
         engine = self.engines[kind]
         channel = interaction.channel
@@ -214,7 +208,7 @@ class Table:
         # The thread's language: the one asked for, else the server's, else the bot's default.
         locale = language or locale_for(str(interaction.guild_locale)) or default_locale()
         game_id = await self.store.create_game(kind, interaction.guild.id, channel.id, interaction.user.id,
-                                               interaction.user.display_name, options, self.new_seed(), locale)
+                                               interaction.user.display_name, options, self.new_seed(), locale, clock)
         game = await self.load(game_id, ("lobby",))
         try:
             message = await channel.send(self.lobby_text(game), view=lobby_view(game_id, self.out.thread_locale(game)),
@@ -232,6 +226,8 @@ class Table:
         describe = getattr(engine, "describe_options", None)  # optional: the options in players' words
         opts = describe(game.options) if describe else [
             f"{k}: {v}" for k, v in game.options.items() if not isinstance(v, (list, dict)) or v]
+        if game.clock:
+            opts = [*opts, msg("a move every {time}", time=duration(game.clock))]
         players = ", ".join(f"<@{s.user_id}>" for s in game.seats)
         footer = {"lobby": msg("Press Join to sit down; the creator starts with {min}+ players.", min=engine.min_seats),
                   "active": msg("Started: the game goes on in its thread."),
@@ -314,7 +310,7 @@ class Table:
         state = engine.new_game(game.options, len(game.seats), game.seed)
         thread = await self.open_thread(game)
         begins = Outcome(game, state, [Event(msg("The game begins!"))], [s.seat for s in game.seats], versions=[0])
-        to_act, fresh = self.reminders(engine, state, [s.seat for s in game.seats])
+        to_act, fresh = self.reminders(engine, game, state, [s.seat for s in game.seats])
         if not await self.store.start(game.id, thread.id if thread else None, state,
                                       self.prompts(engine, game, state, force=True), begins.to_json(), to_act, fresh):
             raise PlayerError(msg("This table has already started."))
@@ -378,6 +374,10 @@ class Table:
             await self.lobby_action(interaction, click.game_id, click.lobby_action)
         elif click.what == "hand":
             await self.show_hand(interaction, click.game_id)
+        elif click.what == "vote":
+            await self.autoplayer.vote(interaction, click.game_id, click.seat, click.version)
+        elif click.what == "back":
+            await self.autoplayer.take_back(interaction, click.game_id)
         else:
             await self.component_move(interaction, click.game_id, click.version, click.seat,
                                       "buttons" if click.what == "button" else "select", click.index, values)
@@ -460,9 +460,9 @@ class Table:
         # The board image goes with a new turn (the view's "turn") and with the end; moves inside a
         # turn post their log lines only.
         board = over or engine.view(state, None).get("turn") != engine.view(new_state, None).get("turn")
-        outcome = Outcome(game, new_state, events, [p.seat for p in prompts], board, actor=seat,
-                          versions=[game.version + 1])
-        to_act, fresh = self.reminders(engine, new_state, [p.seat for p in prompts])
+        asked = [p.seat for p in prompts if not game.seats[p.seat].auto]  # the automatic player needs no ping
+        outcome = Outcome(game, new_state, events, asked, board, actor=seat, versions=[game.version + 1])
+        to_act, fresh = self.reminders(engine, game, new_state, [p.seat for p in prompts])
         return Commit(outcome, prompts, over, to_act, fresh)
 
     async def commit(self, seat: int, action: dict[str, Any], plan: Commit) -> Outcome:
@@ -476,6 +476,8 @@ class Table:
         game.version, game.snapshot, game.status = version, new_state, "finished" if plan.over else "active"
         for p in plan.prompts:
             game.seats[p.seat].prompt_version, game.seats[p.seat].prompt_hash = version, p.prompt_hash
+        if any(game.seats[s].auto for s in plan.to_act):
+            self.autoplayer.soon(game.id)
         if plan.over:
             try:  # a finished game's log is packed away (replay reads it back)
                 await self.store.archive(game.id)
@@ -485,23 +487,12 @@ class Table:
 
     async def move(self, interaction: discord.Interaction, game_id: int,
                    pick: Callable[[Engine, Game, State], dict[str, Any]]) -> Outcome | None:
-        """The one commit path. Returns the committed move's Outcome, whose announcement is
-        already scheduled (await outcome.task), or None when nothing changed."""
+        """The one commit path, for a player's click or command. Returns the committed move's
+        Outcome, whose announcement is already scheduled (await outcome.task), or None when
+        nothing changed (the player was told why)."""
         try:
-            async with self.lock(game_id):
-                game = await self.load(game_id)
-                engine = self.engines[game.kind]
-                state = game.snapshot
-                assert state is not None
-                action = pick(engine, game, state)
-                seat = game.seat_of(interaction.user.id)
-                assert seat is not None
-                try:
-                    new_state, events = engine.apply(state, seat, action)
-                except GameError as err:
-                    raise PlayerError(err.args[0]) from None
-                outcome = await self.commit(seat, action, self.plan(engine, game, seat, state, new_state, events))
-                return self.schedule_announce(outcome)
+            return await self.move_seat(game_id, lambda game: game.seat_of(interaction.user.id), pick,
+                                        taken_back=True)
         except StaleButton:
             if isinstance(interaction.channel, discord.DMChannel):
                 # In the DMs the newest message already shows the current moves: no second copy.
@@ -520,12 +511,43 @@ class Table:
             await self.reply(interaction, msg("Sorry, something went wrong. The game was not changed."))
         return None
 
-    def reminders(self, engine: Engine, state: State, changed: list[int]) -> tuple[list[int], dict[int, float]]:
+    async def move_seat(self, game_id: int, seat_of: Callable[[Game], int | None],
+                        pick: Callable[[Engine, Game, State], dict[str, Any]], taken_back: bool = False) -> Outcome:
+        """Load, pick, apply and commit under the game's lock (raises PlayerError, StaleButton,
+        StaleVersion when nothing changed). A person moving a seat the automatic player holds
+        takes it back (`taken_back`)."""
+        async with self.lock(game_id):
+            game = await self.load(game_id)
+            engine = self.engines[game.kind]
+            state = game.snapshot
+            assert state is not None
+            action = pick(engine, game, state)
+            seat = seat_of(game)
+            assert seat is not None
+            try:
+                new_state, events = engine.apply(state, seat, action)
+            except GameError as err:
+                raise PlayerError(err.args[0]) from None
+            if taken_back and game.seats[seat].auto:
+                await self.store.set_auto(game_id, seat, False)
+                game.seats[seat].auto = False
+                events = [Event(msg("{name} is back and plays their own seat again.", name=game.seats[seat].name)),
+                          *events]
+            outcome = await self.commit(seat, action, self.plan(engine, game, seat, state, new_state, events))
+            return self.schedule_announce(outcome)
+
+    def clock_of(self, game: Game) -> float:
+        """Seconds between reminders at this table: its own clock, else the bot's interval."""
+        return game.clock or self.reminder_seconds
+
+    def reminders(self, engine: Engine, game: Game, state: State,
+                  changed: list[int]) -> tuple[list[int], dict[int, float]]:
         """Who must act, and the reminder times to set (written with the move): each seat asked for
-        a new decision gets one reminder after the table's interval; a seat still deciding keeps
-        its timer; a seat that has nothing to decide loses it."""
+        a new decision gets its first reminder after the table's clock (later ones escalate, see
+        bot/reminders.py); a seat still deciding keeps its timer; a seat with nothing to decide
+        loses it."""
         waiting = [] if engine.is_over(state) else sorted(engine.to_act(state))
-        return waiting, {seat: self.clock() + self.reminder_seconds for seat in waiting if seat in changed}
+        return waiting, {seat: self.clock() + self.clock_of(game) for seat in waiting if seat in changed}
 
     # -- private views, abandoning, recovery ---------------------------------------------------
 
@@ -583,6 +605,7 @@ class Table:
         self.timers_changed.set()
         self.recovered.set()
         self._sweep = asyncio.create_task(self.find_lobby_posts(), name="lobby-sweep")
+        await self.autoplayer.resume()
 
     async def find_lobby_posts(self) -> None:
         try:

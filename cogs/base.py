@@ -55,6 +55,10 @@ async def game_or_answer(table: Table, interaction: discord.Interaction, kind: s
 
 
 LANGUAGE_HELP = "The language of the game's thread (default: the server's)"
+CLOCK_HELP = "How long a player may take before a reminder (three missed: the table may vote in a stand-in)"
+CLOCKS = [app_commands.Choice(name=name, value=seconds) for name, seconds in (
+    ("1 hour", 3600), ("4 hours", 4 * 3600), ("12 hours", 12 * 3600), ("1 day", 86400), ("3 days", 3 * 86400),
+    ("1 week", 7 * 86400))]
 
 
 async def language_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -82,8 +86,9 @@ class GameCog(commands.GroupCog):
                 for g in games if g.kind == self.kind and current in str(g.id)][:25]
 
     async def create(self, interaction: discord.Interaction, options: dict[str, Any],
-                     language: str | None = None) -> None:
-        await self.table.create_lobby(interaction, self.kind, options, language)
+                     language: str | None = None, clock: app_commands.Choice[int] | None = None) -> None:
+        await self.table.create_lobby(interaction, self.kind, options, language,
+                                      float(clock.value) if clock is not None else None)
 
     @app_commands.command(name="join", description="Join the open table in this channel or by number")
     @app_commands.describe(game="The table's number (optional)")

@@ -7,7 +7,7 @@ from discord.ext import commands
 
 from bot.games.heat import ENGINE
 from bot.games.heat.content import tracks
-from cogs.base import LANGUAGE_HELP, GameCog, language_autocomplete
+from cogs.base import CLOCK_HELP, CLOCKS, LANGUAGE_HELP, GameCog, language_autocomplete
 
 _TRACKS = tracks()
 TRACKS = [app_commands.Choice(name=_TRACKS[key].name, value=key)
@@ -20,16 +20,18 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
 
     @app_commands.command(name="new", description="Open a Heat table in this channel")
     @app_commands.describe(track="The circuit (laps, spaces and corners as on the real board)",
-                           grid="Starting grid: random (default) or in seat order", language=LANGUAGE_HELP)
+                           grid="Starting grid: random (default) or in seat order", language=LANGUAGE_HELP, clock=CLOCK_HELP)
     @app_commands.choices(track=TRACKS, grid=GRIDS)
+    @app_commands.choices(clock=CLOCKS)
     @app_commands.autocomplete(language=language_autocomplete)
     async def new(self, interaction: discord.Interaction, track: app_commands.Choice[str],
                   grid: app_commands.Choice[str] | None = None,
-                  language: str | None = None) -> None:
+                  language: str | None = None,
+                  clock: app_commands.Choice[int] | None = None) -> None:
         options = {"track": track.value}
         if grid is not None:
             options["grid"] = grid.value
-        await self.create(interaction, options, language)
+        await self.create(interaction, options, language, clock)
 
 
 async def setup(bot: commands.Bot) -> None:

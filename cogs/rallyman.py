@@ -7,7 +7,7 @@ from discord.ext import commands
 
 from bot.games.rallyman.board import stage_names
 from bot.games.rallyman.engine import DEFAULT_STAGE, rallies
-from cogs.base import LANGUAGE_HELP, GameCog, language_autocomplete
+from cogs.base import CLOCK_HELP, CLOCKS, LANGUAGE_HELP, GameCog, language_autocomplete
 
 
 async def stage_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -25,11 +25,13 @@ class RallymanCog(GameCog, group_name="rallyman", group_description="Rallyman: D
 
     @app_commands.command(name="new", description="Open a Rallyman: DIRT table in this channel")
     @app_commands.describe(stage="A stage (default Rally1 SS1), a whole rally (Rally1) or \"random 10\" (10 tiles)",
-                           language=LANGUAGE_HELP)
+                           language=LANGUAGE_HELP, clock=CLOCK_HELP)
+    @app_commands.choices(clock=CLOCKS)
     @app_commands.autocomplete(stage=stage_autocomplete, language=language_autocomplete)
     async def new(self, interaction: discord.Interaction, stage: str | None = None,
-                  language: str | None = None) -> None:
-        await self.create(interaction, {"stage": stage or DEFAULT_STAGE}, language)
+                  language: str | None = None,
+                  clock: app_commands.Choice[int] | None = None) -> None:
+        await self.create(interaction, {"stage": stage or DEFAULT_STAGE}, language, clock)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -1,4 +1,4 @@
-"""Table-wide commands: /games, /game status, /game log, /game abandon."""
+"""Table-wide commands: /games, /game status, /game log, /game back, /game abandon."""
 from __future__ import annotations
 
 import asyncio
@@ -89,6 +89,13 @@ class TableCog(commands.Cog):
         lines = await asyncio.to_thread(public_log, engine, found, actions, locale)
         text = "\n".join(lines[-count:]) or render(msg("No moves yet."), locale)
         await self.table.reply(interaction, clip(f"**{render(self.table.title(found), locale)}**\n{text}"))
+
+    @game.command(name="back", description="Take your seat back from the automatic player")
+    @app_commands.describe(game="The game's number (optional in its thread)")
+    async def back(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        found = await game_or_answer(self.table, interaction, None, game)
+        if found is not None:
+            await self.table.autoplayer.take_back(interaction, found.id)
 
     @game.command(name="abandon", description="Close a game for good (its creator, or a member with Manage Threads)")
     @app_commands.describe(game="The game's number (optional in its thread)")

@@ -99,6 +99,9 @@ class Engine(Protocol):
         renderer puts into words for its locale. The spectator view carries "turn" (an int): the table posts a fresh board
         image when it changes (a new round, course...), and log lines only for moves within it."""
 
+    # Optional: `auto_action(state, seat) -> Action`, a legal move the automatic player makes for
+    # an absent seat (bot/autoplayer.py); without it the seat's first legal action is taken.
+
     def menu(self, state: State, seat: int) -> list[dict[str, Any]]:
         """Components for the seat, as plain data. Each group is one of
         {"kind": "buttons", "options": [{"label", "action", "style"?}]}  (style: primary,

@@ -16,6 +16,7 @@ from bot.games.heat.engine import _PREF_NAMES, _PREF_VALUES
 from bot.games.pon import engine as pon_engine
 from bot.games.pon.content import load_cards
 from bot.i18n import LIST_SEPARATOR, catalog_files
+from cogs.base import CLOCKS
 from tests.heat.test_text_exit import _STR, literal_keys
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,10 +42,10 @@ SAME_AS_ENGLISH = {
 # translator would offer a catalog entry for them too, so they must not be in the catalog, even
 # where the same word is a text elsewhere ("heat", a card-kind tag on the hand image, stays English).
 COMMAND_NAMES = {"heat", "pon", "new", "join", "hand", "play", "games", "game", "status", "log", "abandon",
-                 "track", "grid", "language", "move", "count", "rules", "page"}
+                 "track", "grid", "language", "move", "count", "rules", "page", "clock", "back"}
 
 _MORE = re.compile(r'(?<![\w.])(?:tx|chain|_line)\(\s*((?:' + _STR + r'\s*)+)')  # renderer texts, joining patterns, Heat's round-record lines
-_DESC = re.compile(r'(?:\bdescription|LANGUAGE_HELP\s*)=\s*((?:' + _STR + r'\s*)+)')  # slash-command texts
+_DESC = re.compile(r'(?:\bdescription|LANGUAGE_HELP\s*|CLOCK_HELP\s*)=\s*((?:' + _STR + r'\s*)+)')  # slash-command texts
 _DESCRIBE = re.compile(r'describe\(((?:[^()]|\([^()]*\))*)\)', re.S)  # option descriptions
 
 
@@ -85,6 +86,7 @@ def variable_keys() -> set[str]:
     keys |= {"1st", "2nd", "3rd", "{n}th"}  # Heat ordinals (rules.py)
     keys |= {caption for caption, _ in __import__("rendering.heat", fromlist=["STAT_COLS"]).STAT_COLS}
     keys |= {"random", "seat order"}  # /heat new grid choices
+    keys |= {c.name for c in CLOCKS}  # every /<game> new: the table's clock
     keys |= {"gear", "brake", "coast", "flag", "ok", "mud", "Rallyman: DIRT", "Special stage"}  # Rallyman
     keys |= {c.name for c in pole_circuits().values()} | {"Pole Position"}  # Pole Position circuits, title
     return keys

@@ -68,7 +68,7 @@ async def test_timers_survive_reopen(tmp_path):
     await s.close()
     s = await Store.open(tmp_path / "db.sqlite3")
     assert await s.due_timers(50.0) == []
-    assert await s.due_timers(100.0) == [(gid, 0, "remind")]
+    assert await s.due_timers(100.0) == [(gid, 0, "remind", 1)]
     await s.delete_timer(gid, 0, "remind")
     assert await s.next_timer_due() is None
     await s.close()
@@ -100,4 +100,4 @@ async def test_set_timers_keeps_the_still_waiting(store):
     gid = await store.create_game("heat", 1, 2, 10, "ann", {}, 7)
     await store.set_timers(gid, "remind", {0, 1}, {0: 10.0, 1: 10.0})
     await store.set_timers(gid, "remind", {1}, {})  # seat 0 moved; seat 1 still thinking
-    assert await store.due_timers(99.0) == [(gid, 1, "remind")]
+    assert await store.due_timers(99.0) == [(gid, 1, "remind", 1)]

@@ -1,4 +1,5 @@
-"""Durable reminders: a player who has not moved gets exactly one new ping after the interval."""
+"""Durable reminders: a player who has not moved gets one ping per clock period, and only the
+first is the plain reminder (the escalation is in test_absent_players.py)."""
 from __future__ import annotations
 
 import asyncio
@@ -11,10 +12,10 @@ from .test_table import open_table, start
 
 
 def reminders(emu, thread, user):
-    return [m for m in emu.messages_in(thread) if "reminder" in m.content and user.id in m.mentions]
+    return [m for m in emu.messages_in(thread) if "a reminder:" in m.content and user.id in m.mentions]
 
 
-async def test_one_reminder_for_the_player_who_has_not_moved(world):
+async def test_one_first_reminder_for_the_player_who_has_not_moved(world):
     emu = world.emu
     bot = create_bot(settings_for(world.tmp_path, reminder_seconds=1.0))
     handle = await start_bot_in_process(emu, bot)
@@ -26,7 +27,7 @@ async def test_one_reminder_for_the_player_who_has_not_moved(world):
         select = dm[0].selects[0]
         await emu.select(world.alice, dm[0], [select["options"][0]["value"]])  # alice moves, bob does not
         await emu.wait_until(lambda: reminders(emu, thread, world.bob), timeout=5)
-        await asyncio.sleep(1.5)  # one ping per decision, not one per interval
+        await asyncio.sleep(1.5)  # the first reminder once per decision; later ones escalate
         assert len(reminders(emu, thread, world.bob)) == 1
         assert reminders(emu, thread, world.alice) == []
     finally:

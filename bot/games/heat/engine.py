@@ -521,6 +521,18 @@ class HeatEngine:
 
     # ------------------------------------------------------------------ menu
 
+    def auto_action(self, state: dict, seat: int) -> dict:
+        """The automatic player of an absent seat: a legal gear with cards (never Heat cards while
+        others fit), otherwise the first thing on offer that is not a preference."""
+        import random
+
+        from bot.games.heat.bench import random_submission  # the bench's random racer
+        rnd = random.Random(seat * 1000 + state["round"])
+        if state["phase"] == "submit":
+            return random_submission(state, seat, rnd)
+        acts = self.legal_actions(state, seat)
+        return next((a for a in acts if a["type"] != "prefs"), acts[0])
+
     def menu(self, state: dict, seat: int) -> list[dict]:
         if not self._valid_seat(state, seat) or state["phase"] == "over":
             return []

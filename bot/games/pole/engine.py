@@ -894,6 +894,13 @@ class PoleEngine:
                               "reduce": t["reduce"], "stage": t["stage"]}
         return v
 
+    def auto_action(self, state: State, seat: int) -> dict[str, Any]:
+        """The automatic player of an absent seat: no rerolls, the roll as it came, the furthest cell
+        on offer, and otherwise the first decision that is not a preference."""
+        acts = [a for a in self.legal_actions(state, seat) if a["type"] not in ("prefs", "reroll", "use")]
+        moves = [a for a in acts if a["type"] == "move"]
+        return (moves or acts or self.legal_actions(state, seat))[0]
+
     def menu(self, state: State, seat: int) -> list[dict[str, Any]]:
         acts = self.legal_actions(state, seat)
         moves = [a for a in acts if a["type"] == "move"]

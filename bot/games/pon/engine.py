@@ -1365,6 +1365,13 @@ class PonEngine:
 
     # -- menu ---------------------------------------------------------------------------------------
 
+    def auto_action(self, state: State, seat: int) -> dict[str, Any]:
+        """The automatic player of an absent seat: the simulator's greedy strategy."""
+        import random
+
+        from bot.games.pon.simulate import choose
+        return choose(state, seat, "greedy", random.Random(seat))
+
     def menu(self, state: State, seat: int) -> list[dict[str, Any]]:
         st = state
         if st["stage"] == "over" or not 0 <= seat < st["seats"]:

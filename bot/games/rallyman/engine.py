@@ -766,6 +766,11 @@ class RallymanEngine:
             v["draft"] = [list(s) for s in state["draft"]]
         return v
 
+    def auto_action(self, state: dict, seat: int) -> dict:
+        """The automatic player of an absent seat: the par driver (fast, few risks)."""
+        from bot.games.rallyman.par import good_action
+        return good_action(state, seat)
+
     def menu(self, state: dict, seat: int) -> list[dict]:
         if seat not in self.to_act(state):
             return []

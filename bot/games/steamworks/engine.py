@@ -781,6 +781,13 @@ class SteamWorksEngine:
 
     # -- menu -------------------------------------------------------------------------------------------
 
+    def auto_action(self, state: State, seat: int) -> dict[str, Any]:
+        """The automatic player of an absent seat: the simulator's greedy builder."""
+        import random
+
+        from bot.games.steamworks.simulate import greedy
+        return greedy(state, seat, random.Random(seat))
+
     def menu(self, state: State, seat: int) -> list[dict[str, Any]]:
         st = state
         acts = self.legal_actions(st, seat)

@@ -1,0 +1,33 @@
+"""Every game's automatic player (engine.auto_action, used for absent seats) makes legal moves
+and, holding every seat, plays a seeded game to the end."""
+from __future__ import annotations
+
+import pytest
+
+from bot.autoplayer import auto_action, duration
+from bot.games.registry import engines
+from bot.i18n import render
+
+ENGINES = engines()
+
+
+@pytest.mark.parametrize("kind", sorted(ENGINES))
+def test_the_automatic_player_finishes_a_game_alone(kind):
+    engine = ENGINES[kind]
+    seats = max(engine.min_seats, 3) if engine.max_seats >= 3 else engine.min_seats
+    state = engine.new_game(engine.validate_options({}, seats), seats, 7)
+    assert all(hasattr(engine, "auto_action") for engine in ENGINES.values())
+    for _ in range(20000):
+        if engine.is_over(state):
+            break
+        seat = engine.to_act(state)[0]
+        action = auto_action(engine, state, seat)
+        state, _ = engine.apply(state, seat, action)  # raises if the automatic move were illegal
+    assert engine.is_over(state), f"{kind}: the automatic players did not finish"
+
+
+def test_a_clock_reads_in_whole_units():
+    assert render(duration(3600), "en") == "1 h"
+    assert render(duration(3 * 86400), "en") == "3 d"
+    assert render(duration(90), "en") == "2 min"
+    assert render(duration(12 * 3600), "ja") == "12時間"
