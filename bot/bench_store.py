@@ -86,7 +86,7 @@ async def new_game(store: Store, table: Table, kind: str, seats: int, options: d
         await store.join(gid, USER_BASE + i, f"p{i}", engine.max_seats)
     game = await store.game(gid)
     state = engine.new_game(options, seats, seed)
-    to_act, fresh = table.reminders(engine, state, list(range(seats)))
+    to_act, fresh = table.reminders(engine, game, state, list(range(seats)))
     await store.start(gid, THREAD_BASE + gid, state, table.prompts(engine, game, state, force=True),
                       {"events": [["The game begins!", None]]}, to_act, fresh)
     await store.settle(gid, [0])

@@ -7,6 +7,7 @@
   ab:<game>:<seat>:<version>            a vote to hand an absent seat (whose menu is at `version`)
                                         to the automatic player
   bk:<game>                             "Take my seat back" from the automatic player
+  rp:<game>:<board>                     a finished game's replay: show board number `board`
 The version is the seat's prompt version (the game version at which its menu last changed), so
 one player's move does not turn another player's still-valid buttons stale.
 
@@ -39,6 +40,7 @@ _PATTERNS = {
     "hand": (re.compile(rf"hd:{_ID}", re.ASCII), BUTTON),
     "vote": (re.compile(rf"ab:{_ID}:([0-9]{{1,2}}):{_SMALL}", re.ASCII), BUTTON),
     "back": (re.compile(rf"bk:{_ID}", re.ASCII), BUTTON),
+    "replay": (re.compile(rf"rp:{_ID}:{_SMALL}", re.ASCII), BUTTON),
     "button": (re.compile(rf"mv:{_ID}:{_SMALL}:([0-9]{{1,2}}):b([0-9]{{1,3}})", re.ASCII), BUTTON),
     "select": (re.compile(rf"mv:{_ID}:{_SMALL}:([0-9]{{1,2}}):s([0-9]{{1,3}})", re.ASCII), SELECT),
 }
@@ -49,7 +51,7 @@ MAX_VALUES = 25
 class Click:
     """A component interaction, parsed: what it is, and its numbers."""
 
-    what: str  # lobby | hand | vote | back | button | select
+    what: str  # lobby | hand | vote | back | replay | button | select
     game_id: int
     lobby_action: str = ""
     version: int = 0
@@ -71,6 +73,8 @@ def parse(custom_id: Any, component_type: Any) -> Click | None:
             return Click(what, int(match[1]), lobby_action=match[2])
         if what in ("hand", "back"):
             return Click(what, int(match[1]))
+        if what == "replay":
+            return Click(what, int(match[1]), index=int(match[2]))
         if what == "vote":
             return Click(what, int(match[1]), seat=int(match[2]), version=int(match[3]))
         return Click(what, int(match[1]), version=int(match[2]), seat=int(match[3]), index=int(match[4]))
@@ -127,6 +131,16 @@ def back_view(game_id: int, locale: str) -> discord.ui.View:
     view = OutboundView()
     view.add_item(discord.ui.Button(label=render(msg("Take my seat back"), locale),
                                     style=discord.ButtonStyle.success, custom_id=f"bk:{game_id}"))
+    return view
+
+
+def replay_view(game_id: int, board: int, boards: int, locale: str) -> discord.ui.View:
+    """Previous / Next under a replayed board (a button that would leave the replay is disabled)."""
+    view = OutboundView()
+    for label, to in ((msg("◀ Previous"), board - 1), (msg("Next ▶"), board + 1)):
+        view.add_item(discord.ui.Button(label=render(label, locale), style=discord.ButtonStyle.secondary,
+                                        custom_id=f"rp:{game_id}:{max(1, min(to, boards))}",
+                                        disabled=not 1 <= to <= boards))
     return view
 
 

@@ -520,6 +520,16 @@ class Store:
         return await self._games(f"SELECT game_id FROM seats JOIN games ON games.id = game_id "
                                  f"WHERE user_id = ? AND status IN ({marks}) ORDER BY game_id", (user_id, *statuses))
 
+    async def finished_games_of_user(self, user_id: int, limit: int = 20) -> list[tuple[Game, float]]:
+        """A user's ended games (finished or abandoned after the start), the newest first, with
+        the time each ended."""
+        rows = await self._read("SELECT game_id, games.updated_at FROM seats JOIN games ON games.id = game_id "
+                                "WHERE user_id = ? AND status IN ('finished', 'abandoned') AND snapshot IS NOT NULL "
+                                "ORDER BY game_id DESC LIMIT ?", (user_id, limit))
+        ended = dict(rows)
+        return [(g, ended[g.id]) for g in await self._games(
+            f"SELECT id FROM games WHERE id IN ({','.join('?' * len(ended))}) ORDER BY id DESC", tuple(ended))]
+
     async def active_games(self) -> list[Game]:
         return await self._games("SELECT id FROM games WHERE status = 'active' ORDER BY id", ())
 

@@ -30,6 +30,7 @@ from bot.delivery import Delivery, Outcome, Sent, clip, title_of
 from bot.errors import PlayerError, StaleButton
 from bot.games.base import Engine, Event, GameError, State
 from bot.i18n import Msg, default_locale, locale_for, msg, render, supported_locales, to_wire
+from bot.replay import REPLAYABLE, show as show_replay
 from bot.store import DamagedGame, Game, PromptUpdate, StaleVersion, Store
 
 log = logging.getLogger(__name__)
@@ -378,6 +379,8 @@ class Table:
             await self.autoplayer.vote(interaction, click.game_id, click.seat, click.version)
         elif click.what == "back":
             await self.autoplayer.take_back(interaction, click.game_id)
+        elif click.what == "replay":
+            await self.replay(interaction, click.game_id, click.index, edit=True)
         else:
             await self.component_move(interaction, click.game_id, click.version, click.seat,
                                       "buttons" if click.what == "button" else "select", click.index, values)
@@ -571,6 +574,16 @@ class Table:
                     await self.store.set_dm_ok(game.id, interaction.user.id, True)
         except PlayerError as err:
             await self.reply(interaction, err.args[0])
+
+    async def replay(self, interaction: discord.Interaction, game_id: int, board: int | None, edit: bool) -> None:
+        """A finished game's boards, one at a time, for whoever asks (bot/replay.py)."""
+        await self.ack(interaction)
+        try:
+            game = await self.load(game_id, REPLAYABLE + ("active",))
+        except PlayerError as err:
+            await self.reply(interaction, err.args[0])
+            return
+        await show_replay(self, interaction, game, board, edit)
 
     async def abandon(self, interaction: discord.Interaction, game: Game) -> None:
         """Close a lobby or a running game for good (the caller's rights are checked by the cog)."""

@@ -1,4 +1,4 @@
-"""Table-wide commands: /games, /game status, /game log, /game back, /game abandon."""
+"""Table-wide commands: /games, /game status, /game log, /game replay, /game back, /game abandon."""
 from __future__ import annotations
 
 import asyncio
@@ -36,12 +36,17 @@ class TableCog(commands.Cog):
         return found
 
     @app_commands.command(name="games", description="Your open and running games, and whose turn it is")
-    async def games(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(history="Show your finished games and how you placed instead")
+    async def games(self, interaction: discord.Interaction, history: bool = False) -> None:
         await self.table.ack(interaction)
-        games = await self.table.store.games_of_user(interaction.user.id)
+        locale = self.table.audience(interaction)
+        lines = await (self.finished(interaction.user.id) if history else self.running(interaction.user.id))
+        await self.table.reply(interaction, clip("\n".join(render(line, locale) for line in lines)))
+
+    async def running(self, user_id: int) -> list:
+        games = await self.table.store.games_of_user(user_id)
         if not games:
-            await self.table.reply(interaction, msg("You are not in any game. Start one with /heat new or /pon new."))
-            return
+            return [msg("You are not in any game. Start one with /heat new or /pon new.")]
         lines = []
         for g in games:
             if g.status == "lobby":
@@ -49,11 +54,30 @@ class TableCog(commands.Cog):
                 continue
             engine = self.table.engines[g.kind]
             waiting = engine.to_act(g.snapshot) if g.snapshot else []
-            me = g.seat_of(interaction.user.id)
+            me = g.seat_of(user_id)
             who = msg("your move") if me in waiting else [g.seats[s].name for s in waiting] or "—"
             lines.append(msg("{title}: waiting for {who} — {link}", title=self.table.title(g), who=who, link=link(g)))
-        locale = self.table.audience(interaction)
-        await self.table.reply(interaction, "\n".join(render(line, locale) for line in lines))
+        return lines
+
+    async def finished(self, user_id: int) -> list:
+        """The newest finished games: the date, the place (or abandoned), a link; wins counted on top."""
+        ended = await self.table.store.finished_games_of_user(user_id)
+        if not ended:
+            return [msg("You have no finished games yet.")]
+        lines, wins = [], 0
+        for g, when in ended:
+            me = g.seat_of(user_id)
+            placings = getattr(self.table.engines[g.kind], "placings", None)
+            if g.status == "abandoned" or placings is None or me is None:
+                result = msg("abandoned") if g.status == "abandoned" else msg("finished")
+            else:
+                place = placings(g.snapshot)[me]
+                wins += place == 1
+                result = msg("won") if place == 1 else msg("place {place} of {n}", place=place, n=len(g.seats))
+            lines.append(msg("{title} ({date}): {result} — {link}", title=self.table.title(g),
+                             date=f"<t:{int(when)}:d>", result=result, link=link(g)))
+        return [msg("Your last {n} finished games: {wins} won. /game replay shows any of them again.",
+                    n=len(ended), wins=wins), *lines]
 
     game = app_commands.Group(name="game", description="Manage a game at this table")
 
@@ -89,6 +113,14 @@ class TableCog(commands.Cog):
         lines = await asyncio.to_thread(public_log, engine, found, actions, locale)
         text = "\n".join(lines[-count:]) or render(msg("No moves yet."), locale)
         await self.table.reply(interaction, clip(f"**{render(self.table.title(found), locale)}**\n{text}"))
+
+    @game.command(name="replay", description="Replay a finished game's boards in order (only you see it)")
+    @app_commands.describe(game="The game's number (optional in its thread)", board="Start at this board (default 1)")
+    async def replay(self, interaction: discord.Interaction, game: int | None = None,
+                     board: app_commands.Range[int, 1, 10000] | None = None) -> None:
+        found = await game_or_answer(self.table, interaction, None, game, ENDED_OR_NOT)
+        if found is not None:
+            await self.table.replay(interaction, found.id, board, edit=False)
 
     @game.command(name="back", description="Take your seat back from the automatic player")
     @app_commands.describe(game="The game's number (optional in its thread)")

@@ -31,3 +31,16 @@ def test_a_clock_reads_in_whole_units():
     assert render(duration(3 * 86400), "en") == "3 d"
     assert render(duration(90), "en") == "2 min"
     assert render(duration(12 * 3600), "ja") == "12時間"
+
+
+@pytest.mark.parametrize("kind", sorted(ENGINES))
+def test_a_finished_game_tells_each_seats_place(kind):
+    engine = ENGINES[kind]
+    seats = 3 if engine.max_seats >= 3 else engine.max_seats
+    state = engine.new_game(engine.validate_options({}, seats), seats, 11)
+    while not engine.is_over(state):
+        seat = engine.to_act(state)[0]
+        state, _ = engine.apply(state, seat, auto_action(engine, state, seat))
+    places = engine.placings(state)
+    assert len(places) == seats and min(places) == 1 and all(1 <= p <= seats for p in places)
+    assert sorted(places) == [1 + sum(1 for q in places if q < p) for p in sorted(places)]  # ties share a place

@@ -101,3 +101,44 @@ async def test_an_absent_players_move_takes_the_seat_back_and_votes_expire(world
         assert not any(s.auto for s in (await bot.store.game(1)).seats)
     finally:
         await handle.stop()
+
+
+async def test_finished_games_stay_in_the_players_history_and_replay_board_by_board(table):
+    """Two automatic players race to the end through the real commit path; then /games history
+    lists the result, and anyone in the server can step through the boards."""
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.bob, track="usa")
+    thread = await start(w, lobby, w.alice)
+    rec = await emu.slash(w.carol, thread, "game", "replay")
+    await emu.wait_until(lambda: rec.followups)
+    assert "Only a finished game" in rec.followups[0].content
+    for seat in (0, 1):
+        await w.bot.store.set_auto(1, seat, True)
+    w.bot.table.autoplayer.soon(1)
+    await emu.wait_until(lambda: any("The game is over" in m.content for m in emu.messages_in(thread)), timeout=60)
+    game = await w.bot.store.game(1)
+    assert game.status == "finished"
+    places = w.bot.table.engines["heat"].placings(game.snapshot)
+
+    rec = await emu.slash(w.alice, w.general, "games", history=True)
+    await emu.wait_until(lambda: rec.followups)
+    text = rec.followups[0].content
+    assert f"Your last 1 finished games: {int(places[0] == 1)} won." in text
+    assert ("won" if places[0] == 1 else "place 2 of 2") in text.splitlines()[1]
+    rec = await emu.slash(w.dave, w.general, "games", history=True)
+    await emu.wait_until(lambda: rec.followups)
+    assert "no finished games" in rec.followups[0].content
+
+    rec = await emu.slash(w.carol, thread, "game", "replay")  # not a player: a replay is public
+    shown = (await emu.wait_until(lambda: rec.followups))[0]
+    total = int(shown.content.rsplit(" of ", 1)[1])
+    assert "board 1 of" in shown.content and shown.attachments and total > 5
+    assert [b.get("disabled", False) for b in shown.buttons] == [True, False]
+    first = shown.attachments[0].url
+    await emu.click(w.carol, shown, label="Next ▶")
+    await emu.wait_until(lambda: "board 2 of" in emu.message(shown.id).content)
+    assert emu.message(shown.id).attachments[0].url != first
+    rec = await emu.slash(w.carol, thread, "game", "replay", board=10**4)  # past the end: the last board
+    last = (await emu.wait_until(lambda: rec.followups))[0]
+    assert f"board {total} of {total}" in last.content
+    assert [b.get("disabled", False) for b in last.buttons] == [False, True]

@@ -894,6 +894,10 @@ class PoleEngine:
                               "reduce": t["reduce"], "stage": t["stage"]}
         return v
 
+    def placings(self, state: State) -> list[int]:
+        """Each seat's place at the end (1 = the winner): the finishers in order, then the rest."""
+        return [state["order"].index(s) + 1 for s in range(len(state["order"]))]
+
     def auto_action(self, state: State, seat: int) -> dict[str, Any]:
         """The automatic player of an absent seat: no rerolls, the roll as it came, the furthest cell
         on offer, and otherwise the first decision that is not a preference."""

@@ -1365,6 +1365,10 @@ class PonEngine:
 
     # -- menu ---------------------------------------------------------------------------------------
 
+    def placings(self, state: State) -> list[int]:
+        """Each seat's place at the end (1 = the winner): the final order."""
+        return [state["order"].index(s) + 1 for s in range(len(state["order"]))]
+
     def auto_action(self, state: State, seat: int) -> dict[str, Any]:
         """The automatic player of an absent seat: the simulator's greedy strategy."""
         import random

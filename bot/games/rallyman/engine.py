@@ -766,6 +766,10 @@ class RallymanEngine:
             v["draft"] = [list(s) for s in state["draft"]]
         return v
 
+    def placings(self, state: dict) -> list[int]:
+        """Each seat's place at the end (1 = the fastest; equal times share a place)."""
+        return list(state["result"]["places"])
+
     def auto_action(self, state: dict, seat: int) -> dict:
         """The automatic player of an absent seat: the par driver (fast, few risks)."""
         from bot.games.rallyman.par import good_action

@@ -781,6 +781,11 @@ class SteamWorksEngine:
 
     # -- menu -------------------------------------------------------------------------------------------
 
+    def placings(self, state: State) -> list[int]:
+        """Each seat's place at the end (1 = a winner; equal score and tie-break share a place)."""
+        keys = {r["seat"]: (r["total"], r["tiebreak"]) for r in state["final"]["scores"]}
+        return [1 + sum(1 for k in keys.values() if k > keys[s]) for s in sorted(keys)]
+
     def auto_action(self, state: State, seat: int) -> dict[str, Any]:
         """The automatic player of an absent seat: the simulator's greedy builder."""
         import random
