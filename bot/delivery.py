@@ -64,6 +64,9 @@ class Outcome:
     actor: int | None = None
     versions: list[int] = field(default_factory=list)  # the versions this announces
     sent: set[str] = field(default_factory=set)  # parts already out before a crash
+    # The DM (channel, message) the actor clicked to move: their new view replaces it there, so a
+    # move costs no new DM. Memory only: after a crash the view goes out as a new DM.
+    actor_dm: tuple[int, int] | None = None
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
     def dm_seats(self) -> list[int]:
@@ -198,7 +201,8 @@ class Delivery:
                 continue
             private = [e.text for e in outcome.events if e.to == seat]
             try:
-                await done(f"dm{seat}", await self.send_private(game, state, seat, private))
+                edit = outcome.actor_dm if seat == outcome.actor else None
+                await done(f"dm{seat}", await self.send_private(game, state, seat, private, edit))
             except Exception:
                 log.exception("game %s: could not send seat %s its view", game.id, seat)
                 complete = False
@@ -333,15 +337,23 @@ class Delivery:
             message["file"] = discord.File(io.BytesIO(image), filename=f"{game.kind}-{game.id}-hand.png")
         return message
 
-    async def send_private(self, game: Game, state: State, seat: int, lines: list[Msg | str]) -> Sent:
-        """DM one seat its view. Seats with closed DMs use My hand / `/<game> hand` instead."""
+    async def send_private(self, game: Game, state: State, seat: int, lines: list[Msg | str],
+                           edit: tuple[int, int] | None = None) -> Sent:
+        """DM one seat its view: in place of the DM `edit` names if given (the one they just
+        clicked: no new message, no notification), else as a new DM. Seats with closed DMs use
+        My hand / `/<game> hand` instead."""
         s = game.seats[seat]
         if not s.dm_ok:
             return Sent.REFUSED
-        message = await self.private_message(game, state, seat, lines, await self.user_locale(s.user_id))
+        message = await self.private_message(game, state, seat, lines, await self.user_locale(s.user_id),
+                                             always=edit is not None)
         if not message:
             return Sent.OUT
-        result, where = await self._send_dm(game, s.user_id, nonce=dm_nonce(game.id, seat, message), **message)
+        where = edit if edit is not None and await self._edit_dm(game, edit, message) else None
+        if where is None:
+            result, where = await self._send_dm(game, s.user_id, nonce=dm_nonce(game.id, seat, message), **message)
+        else:
+            result = Sent.OUT
         if where is not None and "view" in message:
             self._menus[(game.id, seat)] = where
             self._menus.move_to_end((game.id, seat))
@@ -351,6 +363,18 @@ class Delivery:
             await self.post(game, msg("<@{user}>, I cannot DM you: use the My hand button or /{kind} hand.",
                                       user=s.user_id, kind=game.kind), mention=[s.user_id])
         return result
+
+    async def _edit_dm(self, game: Game, where: tuple[int, int], message: dict[str, Any]) -> bool:
+        """Replace a DM's text, image and components; False if Discord would not (send anew then)."""
+        partial = self.bot.get_partial_messageable(where[0], type=discord.ChannelType.private) \
+            .get_partial_message(where[1])
+        try:
+            await partial.edit(content=message["content"], view=message.get("view"),
+                               attachments=[message["file"]] if "file" in message else [])
+            return True
+        except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
+            log.info("game %s: could not edit a DM in place (%s); sending a new one", game.id, err)
+            return False
 
     async def retire_controls(self, game_id: int) -> None:
         """When a game ends (or is abandoned), each player's newest DM menu loses its selects and

@@ -404,17 +404,14 @@ class Table:
                 raise PlayerError(msg("That choice is not on the menu."))
             return dict(entry["action"], values=values)
 
+        in_dm = isinstance(interaction.channel, discord.DMChannel) and interaction.message is not None
+        # A move from a DM: the player's new view replaces that DM (no new message for their own move).
+        here = (interaction.channel.id, interaction.message.id) if in_dm else None  # type: ignore[union-attr]
         async with self.busy():
             await self.ack(interaction)
-            outcome = await self.move(interaction, game_id, pick)
+            outcome = await self.move(interaction, game_id, pick, actor_dm=here)
             if outcome is None:
                 return
-            in_dm = isinstance(interaction.channel, discord.DMChannel)
-            if in_dm and interaction.message is not None:
-                try:  # the old DM's components are spent: a fresh DM with the menu follows
-                    await interaction.edit_original_response(view=None)
-                except discord.HTTPException:
-                    pass
             await outcome.task
             if not in_dm or not outcome.game.seats[outcome.actor].dm_ok:
                 await self.show_hand(interaction, game_id)  # moved from "My hand": refresh it there
@@ -489,13 +486,14 @@ class Table:
         return plan.outcome
 
     async def move(self, interaction: discord.Interaction, game_id: int,
-                   pick: Callable[[Engine, Game, State], dict[str, Any]]) -> Outcome | None:
+                   pick: Callable[[Engine, Game, State], dict[str, Any]],
+                   actor_dm: tuple[int, int] | None = None) -> Outcome | None:
         """The one commit path, for a player's click or command. Returns the committed move's
         Outcome, whose announcement is already scheduled (await outcome.task), or None when
         nothing changed (the player was told why)."""
         try:
             return await self.move_seat(game_id, lambda game: game.seat_of(interaction.user.id), pick,
-                                        taken_back=True)
+                                        taken_back=True, actor_dm=actor_dm)
         except StaleButton:
             if isinstance(interaction.channel, discord.DMChannel):
                 # In the DMs the newest message already shows the current moves: no second copy.
@@ -515,7 +513,8 @@ class Table:
         return None
 
     async def move_seat(self, game_id: int, seat_of: Callable[[Game], int | None],
-                        pick: Callable[[Engine, Game, State], dict[str, Any]], taken_back: bool = False) -> Outcome:
+                        pick: Callable[[Engine, Game, State], dict[str, Any]], taken_back: bool = False,
+                        actor_dm: tuple[int, int] | None = None) -> Outcome:
         """Load, pick, apply and commit under the game's lock (raises PlayerError, StaleButton,
         StaleVersion when nothing changed). A person moving a seat the automatic player holds
         takes it back (`taken_back`)."""
@@ -536,8 +535,9 @@ class Table:
                 game.seats[seat].auto = False
                 events = [Event(msg("{name} is back and plays their own seat again.", name=game.seats[seat].name)),
                           *events]
-            outcome = await self.commit(seat, action, self.plan(engine, game, seat, state, new_state, events))
-            return self.schedule_announce(outcome)
+            plan = self.plan(engine, game, seat, state, new_state, events)
+            plan.outcome.actor_dm = actor_dm
+            return self.schedule_announce(await self.commit(seat, action, plan))
 
     def clock_of(self, game: Game) -> float:
         """Seconds between reminders at this table: its own clock, else the bot's interval."""

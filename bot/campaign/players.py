@@ -52,10 +52,10 @@ class Player:
         self.table, self.user, self.style, self.dm_open = table, user, style, dm_open
         self.ctx = table.ctx
         self.emu, self.rnd, self.fig = self.ctx.emu, self.ctx.rnd, self.ctx.figures
-        self.tries: Counter[int] = Counter()
-        self.kills_at_try: dict[int, int] = {}  # message -> kills counted at its last try
-        self.done_with: set[int] = set()
-        self.last_try: dict[int, float] = {}
+        self.tries: Counter[tuple] = Counter()  # keyed by a message's menu_key
+        self.kills_at_try: dict[tuple, int] = {}  # menu -> kills counted at its last try
+        self.done_with: set[tuple] = set()
+        self.last_try: dict[tuple, float] = {}
         self.last_hand_request = 0.0
         self.seen_thread_post = 0
 
@@ -71,14 +71,14 @@ class Player:
         m = newest(self.visible(), live_components)
         if m is None or not actionable(m):
             return None
-        n = self.tries[m.id]
-        if m.id in self.done_with:
+        n = self.tries[m.menu_key]
+        if m.menu_key in self.done_with:
             return None
         if n == 0:
             return m
-        if self.kills_at_try.get(m.id, -1) != self.ctx.botctl.kills and n < MAX_TRIES * 4:
+        if self.kills_at_try.get(m.menu_key, -1) != self.ctx.botctl.kills and n < MAX_TRIES * 4:
             n = 0  # the bot was killed since the last try: a player tries its menu again
-        if n >= MAX_TRIES or time.monotonic() - self.last_try[m.id] < RETRY_AFTER:
+        if n >= MAX_TRIES or time.monotonic() - self.last_try[m.menu_key] < RETRY_AFTER:
             return None
         return m
 
@@ -92,12 +92,13 @@ class Player:
                     await self.ask_for_hand()
                 await asyncio.sleep(0.25)
                 continue
-            self.tries[m.id] += 1
-            self.last_try[m.id] = time.monotonic()
-            self.kills_at_try[m.id] = self.ctx.botctl.kills
+            key = m.menu_key  # the menu as it is now: the bot may replace it in place later
+            self.tries[key] += 1
+            self.last_try[key] = time.monotonic()
+            self.kills_at_try[key] = self.ctx.botctl.kills
             try:
                 if await self.act(m):
-                    self.done_with.add(m.id)  # done with this menu
+                    self.done_with.add(key)  # done with this menu
             except EmulatorError:
                 await asyncio.sleep(0.3)  # the message changed under us (edited, deleted): look again
 
@@ -197,15 +198,15 @@ class Player:
             self.fig["slash_double_applied" if what == "slash" else "double_applied"] += 1
 
     async def went_through(self, rec: Any) -> bool:
-        """True when the move visibly went through: the DM's menu was spent, or "Done", or a fresh
-        private hand; False on no answer or a refusal."""
+        """True when the move visibly went through: the DM's menu was spent (removed, or replaced by
+        the next one in place), or "Done", or a fresh private hand; False on no answer or a refusal."""
         if rec.failed:
             return False
 
         def settled() -> bool:
             if rec.failed or rec.followups:
                 return True
-            return rec.source is not None and not live_components(rec.source)
+            return rec.source is not None and (not live_components(rec.source) or rec.menu_spent)
 
         await sleep_until(settled, 6.0, 0.05)
         if rec.followups and refused(rec):

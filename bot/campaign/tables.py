@@ -86,7 +86,7 @@ class Table:
         out = [f"  waiting for seats {waiting}"]
         for p in self.players:
             m = newest(p.visible(), live_components) or newest(p.visible())
-            what = "nothing" if m is None else (f"#{m.id} tries={p.tries[m.id]} {m.content[-80:]!r} "
+            what = "nothing" if m is None else (f"#{m.id} tries={p.tries[m.menu_key]} {m.content[-80:]!r} "
                                                 f"buttons={m.button_labels} "
                                                 f"selects={[x.get('placeholder') for x in m.selects]}")
             out.append(f"  {p.user.name} ({p.style}, dm={'open' if p.dm_open else 'closed'}): {what}")

@@ -14,7 +14,7 @@ from . import payloads
 from .errors import ApiError, EmulatorError, json_response, unknown
 from .limits import check_choices, check_message, check_modal
 from .messaging import read_body
-from .model import EPHEMERAL, Channel, Message, User
+from .model import EPHEMERAL, Channel, Message, User, _walk_components
 
 if TYPE_CHECKING:  # pragma: no cover
     from .core import Emulator
@@ -52,6 +52,15 @@ class InteractionRecord:
     @property
     def acked(self) -> bool:
         return self.callback_type is not None
+
+    @property
+    def menu_spent(self) -> bool:
+        """The clicked message no longer carries the components that were clicked: removed, or
+        replaced by a newer menu (a bot may edit its message in place)."""
+        if self.source is None:
+            return False
+        was = [c.get("custom_id") for c in _walk_components((self.payload.get("message") or {}).get("components"))]
+        return was != [c.get("custom_id") for c in self.source.all_components()] or self.source.deleted
 
     @property
     def original(self) -> Optional[Message]:

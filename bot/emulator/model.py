@@ -194,6 +194,12 @@ class Message:
         return list(_walk_components(self.components))
 
     @property
+    def menu_key(self) -> tuple:
+        """This message with its current components: a bot that edits a message in place with a
+        new menu makes a new key, so a simulated player acts on it again."""
+        return (self.id, *(c.get("custom_id") for c in self.all_components()))
+
+    @property
     def buttons(self) -> List[dict]:
         return [c for c in self.all_components() if c.get("type") == 2]
 

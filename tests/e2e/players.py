@@ -5,6 +5,11 @@ from __future__ import annotations
 import random
 
 
+def menu_key(message) -> tuple:
+    """A DM's menu: its id and its components' ids (the bot may edit a DM in place with a new menu)."""
+    return message.menu_key
+
+
 def newest_with_components(messages):
     live = [m for m in messages if m.components and not m.deleted]
     return live[-1] if live else None
@@ -18,12 +23,12 @@ class Player:
     def __init__(self, emu, user, style: str, seed: int, kind: str = "heat"):
         self.emu, self.user, self.style, self.kind = emu, user, style, kind
         self.rnd = random.Random(seed)
-        self.done: set[int] = set()  # DM messages already acted on
+        self.done: set[tuple] = set()  # DM menus already acted on (menu_key)
         self.errors: list[str] = []
 
     def has_new_dm(self) -> bool:
         dm = newest_with_components(self.emu.dm_messages(self.user))
-        return dm is not None and dm.id not in self.done
+        return dm is not None and menu_key(dm) not in self.done
 
     def describe(self) -> str:
         dms = self.emu.dm_messages(self.user)[-2:]
@@ -34,9 +39,9 @@ class Player:
     async def act(self, thread) -> bool:
         """Make one move if the newest DM asks for one. Returns True if something was sent."""
         dm = newest_with_components(self.emu.dm_messages(self.user))
-        if dm is None or dm.id in self.done:
+        if dm is None or menu_key(dm) in self.done:
             return False
-        self.done.add(dm.id)
+        self.done.add(menu_key(dm))
         decisions = [b for b in dm.buttons if not is_pref(b.get("label", ""))]
         if decisions:
             rec = await self.emu.click(self.user, dm, custom_id=self.rnd.choice(decisions)["custom_id"])
@@ -71,10 +76,9 @@ class Player:
     async def settled(self, rec) -> bool:
         """True when the move went through; a refusal is recorded (it must be the player's own fault)."""
         try:
-            # a refusal comes as a private follow-up; a DM move that went through loses its components
-            await self.emu.wait_until(lambda: rec.followups or (rec.source is not None and not
-                                                                self.emu.message(rec.source.id).components),
-                                      timeout=10)
+            # a refusal comes as a private follow-up; a DM move that went through loses its menu
+            # (its components go, or the DM is edited in place with the next menu)
+            await self.emu.wait_until(lambda: rec.followups or rec.menu_spent, timeout=10)
         except TimeoutError:
             raise AssertionError(f"no answer to {self.user.name}'s move: {rec.error}")
         texts = [m.content for m in rec.followups if m.ephemeral]

@@ -93,8 +93,8 @@ async def test_an_absent_players_move_takes_the_seat_back_and_votes_expire(world
         await emu.click(world.alice, vote, label="Let the automatic player move")
         await emu.wait_until(lambda: "Votes: 1 of 2" in emu.message(vote).content)
         dm = await emu.wait_until(lambda: newest_select_dm(emu, world.bob))
-        await emu.select(world.bob, dm[0], [dm[0].selects[0]["options"][0]["value"]])  # bob is back in time
-        await emu.wait_until(lambda: not emu.message(dm[0].id).components)  # his move went through
+        moved = await emu.select(world.bob, dm[0], [dm[0].selects[0]["options"][0]["value"]])  # bob is back in time
+        await emu.wait_until(lambda: moved.menu_spent)  # his move went through
         rec = await emu.click(world.carol, vote, label="Let the automatic player move")
         await emu.wait_until(lambda: rec.followups)
         assert "has moved since" in rec.followups[0].content

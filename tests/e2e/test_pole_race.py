@@ -2,7 +2,7 @@
 buttons and by /pole play; the thread shows qualifying, a position fight and a pit stop."""
 from __future__ import annotations
 
-from .players import Player, newest_with_components
+from .players import Player, menu_key, newest_with_components
 from .test_heat_race import play_until
 from .test_table import open_table, start
 
@@ -16,18 +16,18 @@ class Driver(Player):
 
     async def act(self, thread) -> bool:
         dm = newest_with_components(self.emu.dm_messages(self.user))
-        if dm is None or dm.id in self.done:
+        if dm is None or menu_key(dm) in self.done:
             return False
         moves = [s for s in dm.selects if (s.get("placeholder") or "").startswith(("Where", "Defend"))]
         if not moves:
             buttons = [b for b in dm.buttons if not b.get("label", "").startswith(("Reroll", "Use roll"))]
             stay = [b for b in buttons if b.get("label", "").startswith("Spend")] or buttons
-            self.done.add(dm.id)
+            self.done.add(menu_key(dm))
             if not stay:  # only the preferences: nothing to do now
                 return False
             rec = await self.emu.click(self.user, dm, custom_id=self.rnd.choice(stay)["custom_id"])
             return await self.settled(rec)
-        self.done.add(dm.id)
+        self.done.add(menu_key(dm))
         select = moves[0]
         opts = select["options"]
         pit = [o for o in opts if o["label"].startswith("Pit stop")]

@@ -3,32 +3,11 @@ plans and die by die), rolling by buttons and by /rallyman play; the thread show
 and the spare tyre, and the stage times at the end."""
 from __future__ import annotations
 
-from .players import Player, newest_with_components
+from .players import Player
 from .test_heat_race import play_until
 from .test_table import open_table, start
 
 SEED = 2  # a stage with flat outs, a crash and the spare tyre
-
-
-class RallyPlayer(Player):
-    """Player that also acts when the bot edits its DM in place with new components (a Rallyman
-    seat plans, then rolls, in the same turn). players.py remembers messages by id only."""
-
-    def _key(self, dm):
-        return (dm.id, repr(dm.components))
-
-    def has_new_dm(self) -> bool:
-        dm = newest_with_components(self.emu.dm_messages(self.user))
-        return dm is not None and self._key(dm) not in self.done
-
-    async def act(self, thread) -> bool:
-        dm = newest_with_components(self.emu.dm_messages(self.user))
-        if dm is None or self._key(dm) in self.done:
-            return False
-        self.done.discard(dm.id)
-        moved = await super().act(thread)
-        self.done.add(self._key(dm))
-        return moved
 
 
 async def test_full_rallyman_stage(table):
@@ -36,8 +15,8 @@ async def test_full_rallyman_stage(table):
     w.bot.table.new_seed = lambda: SEED
     lobby = await open_table(w, w.alice, w.bob, w.carol, kind="rallyman", stage="Rally4 SS1")
     thread = await start(w, lobby, w.alice)
-    players = [RallyPlayer(emu, w.alice, "select", 1, "rallyman"), RallyPlayer(emu, w.bob, "slash", 2, "rallyman"),
-               RallyPlayer(emu, w.carol, "select", 3, "rallyman")]
+    players = [Player(emu, w.alice, "select", 1, "rallyman"), Player(emu, w.bob, "slash", 2, "rallyman"),
+               Player(emu, w.carol, "select", 3, "rallyman")]
 
     def done():
         return any("The game is over" in m.content or "Stage over" in m.content for m in emu.messages_in(thread))

@@ -49,21 +49,22 @@ async def test_a_table_needs_the_bot_permissions(world):
         await handle.stop()
 
 
-async def test_resubmitting_the_same_cards_still_gives_a_fresh_dm(table):
+async def test_resubmitting_the_same_cards_still_gives_a_fresh_menu(table):
+    """The same cards sent twice: the second time her menu is made anew (a new version), in the DM
+    she clicked, so her select stays usable."""
     w, emu = table, table.emu
     lobby = await open_table(w, w.alice, w.bob, track="usa")
     await start(w, lobby, w.alice)
-
-    def live_dms():
-        return [m for m in emu.dm_messages(w.alice) if m.selects]
-
-    dm = await emu.wait_until(lambda: live_dms()[-1:])
+    dm = await emu.wait_until(lambda: [m for m in emu.dm_messages(w.alice) if m.selects][-1:])
     value = dm[0].selects[0]["options"][0]["value"]
-    await emu.select(w.alice, dm[0], [value])
-    second = await emu.wait_until(lambda: [m for m in live_dms() if m.id != dm[0].id][-1:])
-    await emu.select(w.alice, second[0], [value])  # the same cards again: her menu does not change
-    third = await emu.wait_until(lambda: [m for m in live_dms() if m.id not in (dm[0].id, second[0].id)][-1:])
-    assert third[0].selects and "cards are in" in third[0].content
+    first = await emu.select(w.alice, dm[0], [value])
+    await emu.wait_until(lambda: first.menu_spent and emu.message(dm[0].id).selects)
+    once = emu.message(dm[0].id).selects[0]["custom_id"]
+    again = await emu.select(w.alice, dm[0], [value])  # the same cards again
+    await emu.wait_until(lambda: again.menu_spent and emu.message(dm[0].id).selects)
+    message = emu.message(dm[0].id)
+    assert message.selects[0]["custom_id"] != once and "cards are in" in message.content
+    assert not again.followups  # accepted, not refused as stale
 
 
 async def test_every_player_gets_the_private_deal(table):
@@ -86,8 +87,8 @@ async def test_every_player_gets_the_private_deal(table):
                     if x["custom_id"].startswith(current) and not x["placeholder"].startswith("Preferences")]
 
         message, peek = (await emu.wait_until(peek_select))[-1]
-        await emu.select(user, message, [peek["options"][0]["value"]], custom_id=peek["custom_id"])
-        await emu.wait_until(lambda: not emu.message(message.id).components)
+        rec = await emu.select(user, message, [peek["options"][0]["value"]], custom_id=peek["custom_id"])
+        await emu.wait_until(lambda: rec.menu_spent)
     for user in (w.alice, w.bob, w.carol):
         await emu.wait_until(lambda: any("Your hand:" in m.content for m in emu.dm_messages(user)))
 

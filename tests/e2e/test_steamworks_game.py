@@ -3,7 +3,7 @@ and by /steamworks play; the thread shows a device built, another player's devic
 its owner) and an age change, then the final scores."""
 from __future__ import annotations
 
-from .players import Player, is_pref, newest_with_components
+from .players import Player, is_pref, menu_key, newest_with_components
 from .test_heat_race import play_until
 from .test_table import open_table, start
 
@@ -16,9 +16,9 @@ class Inventor(Player):
 
     async def act(self, thread) -> bool:
         dm = newest_with_components(self.emu.dm_messages(self.user))
-        if dm is None or dm.id in self.done:
+        if dm is None or menu_key(dm) in self.done:
             return False
-        self.done.add(dm.id)
+        self.done.add(menu_key(dm))
         buttons = [b for b in dm.buttons if not is_pref(b.get("label", ""))]
         confirm = [b for b in buttons if b.get("label", "").startswith("Confirm")]
         selects = list(dm.selects)

@@ -42,3 +42,22 @@ async def test_a_preference_click_pings_no_one(table):
     await w.bot.table.drain()
     assert await w.bot.store.game(1) is not None and (await w.bot.store.game(1)).version == 1  # it was a move
     assert all(not m.mentions for m in emu.messages_in(thread)[1:])
+
+
+async def test_a_move_from_a_dm_replaces_that_dm_and_only_new_decisions_come_as_new_dms(table):
+    """Issue #8, DMs: the player's own move costs no new DM (the one clicked shows the cards in, the
+    new gear and the select to change them); the next decision comes as a new DM, which notifies."""
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.bob, track="usa")
+    await start(w, lobby, w.alice)
+    dm = await emu.wait_until(lambda: [m for m in emu.dm_messages(w.alice) if m.selects][-1:])
+    count = len(emu.dm_messages(w.alice))
+    rec = await submit_first_option(emu, w.alice)
+    await emu.wait_until(lambda: rec.menu_spent)
+    await emu.wait_until(lambda: "cards are in" in emu.message(dm[0].id).content)
+    edited = emu.message(dm[0].id)
+    assert edited.attachments and edited.selects[0]["placeholder"].startswith("Sent:")
+    assert len(emu.dm_messages(w.alice)) == count  # no new DM for her own move
+    await submit_first_option(emu, w.bob)  # the round is played: alice is asked again, in a new DM
+    await emu.wait_until(lambda: len(emu.dm_messages(w.alice)) == count + 1)
+    assert emu.dm_messages(w.alice)[-1].components
