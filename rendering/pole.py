@@ -14,17 +14,18 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bot.games.pole.content import circuits
-from rendering.common import (BACKGROUND, MUTED, PANEL, TEXT, Draw, drawing_in, fit, font, player_name, png_bytes,
-                              seat_colour, tx)
+from rendering.common import (BACKGROUND, MUTED, PANEL, TEXT, Draw, drawing_in, fit, font, note_label, note_text,
+                              player_name, png_bytes, seat_colour, tx)
 
 W = 800
 SMALL = 24  # the smallest text anywhere (min_font(W) is 23)
 HEADER_H = 104
 MAP_H = 470
 HAND_MAP_H = 400
+OV_W, OV_H = 190, 130  # the overview of the whole lap shown in a corner of a zoomed map
 ROW_H = 72
 LANE_U = 14.4  # a lane's width in circuit units (0..1000 across the drawing)
 K_MAX = 2.2  # the closest zoom: a lane is about 32 px wide
@@ -156,12 +157,29 @@ def _focus(c, cars: list[dict], order: list[int], primary: int | None, w: int, h
     return _window(c, near + ahead, w, h)
 
 
+class _MapDraw(Draw):
+    """Draws on a map pasted `top` px down the image: texts are recorded where they land there."""
+
+    def __init__(self, im: Image.Image, top: int, image_w: int) -> None:
+        super().__init__(im)
+        self.top, self.image_w = top, image_w
+
+    def text(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):  # noqa: A002
+        note_text(self.image_w, (xy[0], xy[1] + self.top), text, font, anchor, int(kwargs.get("stroke_width") or 0))
+        return ImageDraw.ImageDraw.text(self, xy, text, fill, font, anchor, *args, **kwargs)
+
+    def cover(self, box) -> None:
+        """Write down a car's circle (what is drawn under it is hidden)."""
+        note_label((box[0], box[1] + self.top, box[2], box[3] + self.top), self.image_w, kind="car")
+
+
 # -- drawing the map -------------------------------------------------------------------------------------
 
-def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: int) -> Image.Image:
+def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: int, top: int) -> Image.Image:
+    """The map, to be pasted `top` px down the image."""
     v = _focus(c, cars, order, primary, w, h)
     img = Image.new("RGB", (w, h), BACKGROUND)
-    d = Draw(img)
+    d = _MapDraw(img, top, w)
     k = v.k
     lane_px = LANE_U * k
     lines = {cell for co in c.corners for cell in co.line}
@@ -215,6 +233,16 @@ def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: 
             px, py = fx + nx * off + math.cos(math.radians(h0)) * along, fy + ny * off + math.sin(math.radians(h0)) * along
             q = [v.p(*pt) for pt in _quad(px, py, h0, sq, sq)]
             d.polygon(q, fill=(255, 255, 255) if (i + j) % 2 else (0, 0, 0))
+    # the overview of the whole lap goes in a corner no car is in
+    r = max(15.0, min(21.0, lane_px * 0.55))
+    spots = [v.p(*at[:2]) for s in order if not cars[s].get("out") and not cars[s].get("finished")
+             for at in [_pos_u(c, cars[s].get("pos"))] if at is not None]
+    inset = None
+    if v.k > _whole_view(c.key, w, h).k * 1.05:
+        corners = [(w - OV_W - 8, 8), (8, 8), (w - OV_W - 8, h - OV_H - 8), (8, h - OV_H - 8)]
+        inset = next((xy for xy in corners if not any(xy[0] - r <= px <= xy[0] + OV_W + r and
+                                                       xy[1] - r <= py <= xy[1] + OV_H + r for px, py in spots)),
+                     None)
     # row numbers, as the move select names them (row = index + 1), on the side away from the pits
     step = 5 if k >= 1.4 else 10
     away = 1 + (1.5 + 24 / k / LANE_U) * (1 if c.pit_side == 0 else -1)  # just outside the track, in lanes
@@ -224,10 +252,11 @@ def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: 
         px, py = v.p(x, y)
         label = str(r + 1)
         box = f.getbbox(label, anchor="mm", stroke_width=3)
-        if box[0] + px >= 2 and box[2] + px <= w - 2 and box[1] + py >= 2 and box[3] + py <= h - 2:
+        under = inset is not None and inset[0] - 4 <= px + box[2] and px + box[0] <= inset[0] + OV_W + 4 \
+            and inset[1] - 4 <= py + box[3] and py + box[1] <= inset[1] + OV_H + 4
+        if box[0] + px >= 2 and box[2] + px <= w - 2 and box[1] + py >= 2 and box[3] + py <= h - 2 and not under:
             d.text((px, py), label, font=f, fill=(225, 225, 225), anchor="mm", stroke_width=3, stroke_fill=DARK)
     # cars, last first so the leader is on top; cars sharing a spot (the pits) side by side
-    r = max(15.0, min(21.0, lane_px * 0.55))
     taken: list[tuple[float, float]] = []
     for rank, s in reversed(list(enumerate(order))):
         car = cars[s]
@@ -242,22 +271,23 @@ def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: 
         taken.append((px, py))
         col = seat_colour(s)
         ring = (255, 80, 80) if car.get("off") else (HIGHLIGHT if s == primary else DARK)
+        d.cover([px - r, py - r, px + r, py + r])
         d.ellipse([px - r, py - r, px + r, py + r], fill=col, outline=ring, width=4 if ring != DARK else 2)
         label = str(rank + 1)
         f = font(max(SMALL, int(r * 1.25)))
         box = f.getbbox(label, anchor="mm")
         if box[0] + px >= 0 and box[2] + px <= w and box[1] + py >= 0 and box[3] + py <= h:
             d.text((px, py), label, font=f, fill=DARK if sum(col) > 400 else (255, 255, 255), anchor="mm")
-    if v.k > _whole_view(c.key, w, h).k * 1.05:
-        _overview(img, d, c, v, cars, order)
+    if inset is not None:
+        _overview(d, inset, c, v, cars, order)
     return img
 
 
-def _overview(img: Image.Image, d: Draw, c, v: _View, cars: list[dict], order: list[int]) -> None:
-    """The whole lap, small, in a corner: the window shown is outlined, cars are dots."""
-    ow, oh = 190, 130
+def _overview(d: Draw, at: tuple[float, float], c, v: _View, cars: list[dict], order: list[int]) -> None:
+    """The whole lap, small, at `at`: the window shown is outlined, cars are dots."""
+    ow, oh = OV_W, OV_H
     ov = _whole_view(c.key, ow, oh)
-    ox, oy = img.width - ow - 8, 8
+    ox, oy = at
     d.rounded_rectangle([ox, oy, ox + ow, oy + oh], radius=8, fill=PANEL, outline=(90, 92, 98), width=2)
     pts = [ov.p(*_centre_u(c, r, 1)[:2]) for r in range(c.length)]
     d.line([(ox + x, oy + y) for x, y in pts + pts[:1]], fill=(150, 152, 158), width=4, joint="curve")
@@ -332,7 +362,7 @@ def _board(view: dict, names: list[str]) -> Image.Image:
     d.text((20, 78), fit(_phase_line(view, c), 30, 330), font=font(30), fill=HIGHLIGHT, anchor="lm")
     _weather(d, view, c, 360, 78, W - 176)
     _grids(d, view, c, W - 160, 12)
-    img.paste(_map(c, cars, order, _primary(view), W, MAP_H), (0, HEADER_H))
+    img.paste(_map(c, cars, order, _primary(view), W, MAP_H, HEADER_H), (0, HEADER_H))
     y = HEADER_H + MAP_H
     acting = set(view.get("to_act") or [])
     ti = view.get("turn_info") or {}
@@ -487,7 +517,7 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
         text = tx("Your rolls: {rolls}", rolls=", ".join(ti["rolls"]))
         d.text((28, y), fit(text, 34, W - 48), font=font(34), fill=HIGHLIGHT, anchor="lm")
     if on_track:
-        img.paste(_map(c, cars, order, seat, W, HAND_MAP_H), (0, dash_h))
+        img.paste(_map(c, cars, order, seat, W, HAND_MAP_H, dash_h), (0, dash_h))
     return img
 
 

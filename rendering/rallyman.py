@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 
 from bot.games.rallyman import board as B
 from rendering.common import (BACKGROUND, MUTED, PANEL, seat_colour, TEXT, Draw, drawing_in, fit, font,
-                              note_text, player_name, png_bytes, tx)
+                              note_label, note_text, player_name, png_bytes, tx)
 
 W = 800
 MAP_H = 600
@@ -80,10 +80,15 @@ class _MapDraw(Draw):
     the image, kept (for a cached layer to record again when it is reused), and left out when it
     would be cut by the map's edge."""
 
-    def __init__(self, im: Image.Image, top: int) -> None:
+    def __init__(self, im: Image.Image, top: int, live: bool = True) -> None:
         super().__init__(im)
-        self.top = top
+        self.top, self.live = top, live
         self.kept: list[tuple] = []
+
+    def cover(self, pts) -> None:
+        """Write down what a die or car covers (the stage's marks under it are hidden)."""
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        note_label((min(xs), min(ys) + self.top, max(xs), max(ys) + self.top), self.im.size[0], kind="car")
 
     def text(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):  # noqa: A002
         stroke = int(kwargs.get("stroke_width") or 0)
@@ -93,7 +98,8 @@ class _MapDraw(Draw):
             return None
         at = (xy[0], xy[1] + self.top)
         self.kept.append((at, text, font.size, anchor, stroke))
-        note_text(w, at, text, font, anchor, stroke)
+        if self.live:
+            note_text(w, at, text, font, anchor, stroke)
         return ImageDraw.ImageDraw.text(self, xy, text, fill, font, anchor, *args, **kwargs)
 
 
@@ -115,7 +121,7 @@ def _static(key: str, cx: float, cy: float, scale: float, mud_items: tuple, loca
     m = _Map.at(cx, cy, scale, W, MAP_H)
     mud = {k: v for k, v in mud_items}
     img = Image.new("RGB", (W, MAP_H), BACKGROUND)
-    d = _MapDraw(img, HEADER_H)
+    d = _MapDraw(img, HEADER_H, live=False)  # recorded by _replay, at each use
     # tiles: terrain with the danger colour round the edge
     for t, q, r, rot, en, ex in stage.tiles:
         cx, cy = B.hex_centre(q, r)
@@ -206,6 +212,7 @@ def _draw_map(view: dict, names: list[str], plan: list, locale: str) -> Image.Im
         red = die.endswith("b")
         fill = (240, 240, 240) if die == "c" else (30, 30, 30)
         ink = DARK if die == "c" else WHITE
+        d.cover([(x - r, y - r), (x + r, y + r)])
         d.rounded_rectangle((x - r, y - r, x + r, y + r), radius=r * 0.3, fill=fill, outline=(220, 40, 40) if red else WHITE,
                             width=3 if red else 1)
         d.text((x, y), "C" if die == "c" else str(step[2]), font=font(max(SMALL, int(r * 1.5))), fill=ink, anchor="mm")
@@ -222,8 +229,10 @@ def _draw_map(view: dict, names: list[str], plan: list, locale: str) -> Image.Im
         poly = _rect(m, sp.x, sp.y, heading, 0.34, 0.22)
         if not c["on_track"]:
             poly = [(px + s * 0.18, py + s * 0.18) for px, py in poly]
+            d.cover(poly)
             d.polygon(poly, fill=(90, 90, 90), outline=col, width=3)
         else:
+            d.cover(poly)
             d.polygon(poly, fill=col, outline=WHITE, width=2)
         cxp = sum(p[0] for p in poly) / 4
         cyp = sum(p[1] for p in poly) / 4

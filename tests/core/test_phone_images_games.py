@@ -1,0 +1,233 @@
+"""Issue #8 / #10 for Pole Position, Rallyman: DIRT and Steam Works: every image kind is readable at
+Discord's phone width (390 px), in English and Japanese, with names in several scripts.
+
+The measure is the one tests/core/test_phone_images.py applies to Heat and PON (every drawn text
+is recorded by rendering.common's `recording()`): each text's em size scaled to PHONE_W is at least
+MIN_PHONE_TEXT, its glyph box is inside the image, a digit's or capital's ink is at least MIN_GLYPH
+tall there, and no image is drawn much wider than the phone needs. Added here: no two texts of an
+image overlap, and no image is far taller than it is wide.
+"""
+from __future__ import annotations
+
+import io
+import random
+from itertools import combinations
+
+import pytest
+from PIL import Image
+
+from bot.games.pole import ENGINE as POLE
+from bot.games.rallyman.engine import ENGINE as RALLY
+from bot.games.steamworks import ENGINE as STEAM
+from rendering import pole as PR
+from rendering import rallyman as RR
+from rendering import steamworks as SR
+from rendering.common import MIN_PHONE_TEXT, PHONE_W, min_font, recording
+from tests.pole.test_playouts import policy
+
+MIN_GLYPH = 7.5
+NAMES = ["ゆきこ", "José Müller", "Ωmega", "山田太郎", "Alice", "Zoë 🚀"]
+MAX_RATIO = 2.4  # height / width: taller than this, the phone shows the image too small to read
+
+
+def _pole_views() -> dict[str, tuple]:
+    rnd = random.Random(5)
+    st = POLE.new_game({"circuit": "monaco"}, 6, 5)
+    out: dict[str, tuple] = {"board_quali": (PR.render_board, POLE.view(st, None)),
+                             "hand_quali": (PR.render_hand, POLE.view(st, 0))}
+    for _ in range(8000):
+        if POLE.is_over(st):
+            break
+        seat = rnd.choice(POLE.to_act(st))
+        st, _ = POLE.apply(st, seat, policy(st, seat, rnd))
+        acting = POLE.to_act(st)
+        if st["phase"] == "tyres" and acting:
+            out.setdefault("hand_tyres", (PR.render_hand, POLE.view(st, acting[0])))
+        if st["phase"] == "race" and acting and (st.get("turn") or {}).get("rolls"):
+            out.setdefault("board_race", (PR.render_board, POLE.view(st, None)))
+            out.setdefault("hand_race", (PR.render_hand, POLE.view(st, acting[0])))
+            if st["round"] >= 20:
+                out.setdefault("board_race_late", (PR.render_board, POLE.view(st, None)))
+                out.setdefault("hand_race_late", (PR.render_hand, POLE.view(st, acting[0])))
+    assert POLE.is_over(st)
+    out["board_over"] = (PR.render_board, POLE.view(st, None))
+    out["results"] = (PR.render_results, POLE.view(st, None))
+    return out
+
+
+def _rally_views() -> dict[str, tuple]:
+    st = RALLY.new_game({"stage": "Rally9 SS1"}, 4, 3)
+    rnd = random.Random(3)
+    out: dict[str, tuple] = {"board_start": (RR.render_board, RALLY.view(st, None))}
+    for i in range(8000):
+        if RALLY.is_over(st):
+            break
+        seat = RALLY.to_act(st)[0]
+        if i > 40 and st.get("phase") == "plan":
+            out.setdefault("hand_plan", (RR.render_hand, RALLY.view(st, seat)))
+            out.setdefault("board_plan", (RR.render_board, RALLY.view(st, None)))
+        if i > 40 and st.get("phase") == "roll":
+            out.setdefault("board_roll", (RR.render_board, RALLY.view(st, None)))
+            out.setdefault("hand_roll", (RR.render_hand, RALLY.view(st, seat)))
+        acts = RALLY.legal_actions(st, seat)
+        st, _ = RALLY.apply(st, seat, rnd.choice([a for a in acts if a["type"] not in ("undo", "clear")] or acts))
+    assert RALLY.is_over(st)
+    out["board_over"] = (RR.render_board, RALLY.view(st, None))
+    out["results"] = (RR.render_results, RALLY.view(st, None))
+    return out
+
+
+def _steam_views() -> dict[str, tuple]:
+    rnd = random.Random(4)
+    st = STEAM.new_game({}, 4, 9)
+    out: dict[str, tuple] = {"board_start": (SR.render_board, STEAM.view(st, None)),
+                             "hand_start": (SR.render_hand, STEAM.view(st, 0))}
+    steps = 0
+    while not STEAM.is_over(st):
+        (seat,) = STEAM.to_act(st)
+        if steps > 80:
+            out.setdefault(f"board_{st['stage']}", (SR.render_board, STEAM.view(st, None)))
+            out.setdefault(f"hand_{st['stage']}", (SR.render_hand, STEAM.view(st, seat)))
+        acts = STEAM.legal_actions(st, seat)
+        good = [a for a in acts if a["type"] not in ("pass", "done", "undo")]
+        st, _ = STEAM.apply(st, seat, rnd.choice(good if good and rnd.random() < 0.9 else acts))
+        steps += 1
+    out["board_over"] = (SR.render_board, STEAM.view(st, None))
+    out["results"] = (SR.render_results, STEAM.view(st, None))
+    return out
+
+
+CASES = {f"pole_{k}": v for k, v in _pole_views().items()}
+CASES.update({f"rally_{k}": v for k, v in _rally_views().items()})
+CASES.update({f"steam_{k}": v for k, v in _steam_views().items()})
+
+
+def test_every_image_kind_is_covered():
+    for game in ("pole", "rally", "steam"):
+        for kind in ("board", "hand", "results"):
+            assert any(c.startswith(f"{game}_{kind}") for c in CASES), (game, kind)
+    assert {"pole_board_race", "pole_hand_race", "steam_hand_build", "steam_hand_activate", "rally_board_roll",
+            "rally_hand_plan"} <= set(CASES)
+
+
+def _render(case: str, locale: str, names: list[str]) -> tuple[Image.Image, list[dict]]:
+    renderer, view = CASES[case]
+    with recording() as rec:
+        data = renderer(view, names, locale)
+    return Image.open(io.BytesIO(data)), rec
+
+
+def _overlap(a, b, slack: float = 1.0) -> bool:
+    return min(a[2], b[2]) - max(a[0], b[0]) > slack and min(a[3], b[3]) - max(a[1], b[1]) > slack
+
+
+@pytest.mark.parametrize("locale", ["en", "ja"])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_text_is_readable_at_phone_width(case, locale):
+    seats = len(CASES[case][1].get("cars") or CASES[case][1].get("players") or [])
+    image, rec = _render(case, locale, NAMES[:max(seats, 2)])
+    texts = [r for r in rec if r["kind"] == "text"]
+    assert len(texts) >= 5, case  # the renderer's texts really went through the recording
+    scale = PHONE_W / image.width
+    for r in texts:
+        assert r["image_w"] == image.width, (case, r["text"])
+        assert r["size"] * scale >= MIN_PHONE_TEXT, (case, r["text"], r["size"])
+        assert r["text"][0] not in "ー、。", (case, r["text"])
+        x0, y0, x1, y1 = r["box"]
+        assert x0 >= -1 and y0 >= -1 and x1 <= image.width + 1 and y1 <= image.height + 1, (case, r["text"], r["box"])
+        if any(ch.isdigit() or "A" <= ch <= "Z" for ch in r["text"]):
+            assert (y1 - y0) * scale >= MIN_GLYPH, (case, r["text"], r["box"])
+    assert min(r["size"] for r in texts) >= min_font(image.width)
+    assert image.width <= 800 and image.height <= MAX_RATIO * image.width, (case, image.size)
+    for a, b in combinations(_visible(rec), 2):
+        assert not _overlap(a["box"], b["box"]), (case, a["text"], b["text"])
+
+
+def _visible(rec: list[dict]) -> list[dict]:
+    """The texts not hidden under a car or die drawn after them (a corner limit under a car)."""
+    out = []
+    for i, r in enumerate(rec):
+        if r["kind"] != "text":
+            continue
+        cx, cy = (r["box"][0] + r["box"][2]) / 2, (r["box"][1] + r["box"][3]) / 2
+        if not any(c["kind"] == "car" and c["box"][0] <= cx <= c["box"][2] and c["box"][1] <= cy <= c["box"][3]
+                   for c in rec[i + 1:]):
+            out.append(r)
+    return out
+
+
+@pytest.mark.parametrize("case", ["pole_board_race", "pole_hand_race", "pole_results", "rally_board_roll",
+                                  "rally_results", "steam_board_main", "steam_hand_main", "steam_results"])
+def test_japanese_and_english_texts_differ_and_names_in_any_script_are_drawn(case):
+    _, en = _render(case, "en", NAMES[:4])
+    _, ja = _render(case, "ja", NAMES[:4])
+    en_texts = {r["text"] for r in en if r["kind"] == "text"}
+    ja_texts = {r["text"] for r in ja if r["kind"] == "text"}
+    assert en_texts != ja_texts, case
+    assert any(any("\u3040" <= ch <= "\u30ff" for ch in t) for t in ja_texts if "ゆきこ" not in t), case
+    drawn = " ".join(ja_texts | en_texts)
+    view = CASES[case][1]
+    if "hand" in case:
+        shown = [NAMES[view["me"]["seat"]]]
+    else:
+        shown = NAMES[:3]
+    for name in shown:
+        assert name in drawn, (case, name)
+
+
+# ---------------------------------------------------------------- Pole Position: the action where it happens
+
+def test_pole_board_zooms_on_the_car_to_play():
+    view = CASES["pole_board_race"][1]
+    from bot.games.pole.content import circuits
+    c = circuits()[view["circuit"]]
+    seat = view["turn_info"]["seat"]
+    cars, order = view["cars"], view["order"]
+    v = PR._focus(c, cars, order, seat, PR.W, PR.MAP_H)
+    whole = PR._whole_view(c.key, PR.W, PR.MAP_H)
+    assert v.k >= PR.K_MIN > whole.k  # closer than the whole lap, and close enough to read
+    x, y, _ = PR._pos_u(c, cars[seat]["pos"])
+    px, py = v.p(x, y)
+    assert 20 <= px <= PR.W - 20 and 20 <= py <= PR.MAP_H - 20
+
+
+def test_pole_hand_shows_the_circuit_around_the_seat_only_in_the_race():
+    race = CASES["pole_hand_race"][1]
+    quali = CASES["pole_hand_quali"][1]
+    tall = Image.open(io.BytesIO(PR.render_hand(race, NAMES)))
+    short = Image.open(io.BytesIO(PR.render_hand(quali, NAMES)))
+    assert tall.height == short.height + PR.HAND_MAP_H
+
+
+def test_pole_row_numbers_name_rows_as_the_move_select_does():
+    """The select says "row {row}" with row = index + 1; the map labels every fifth row that way."""
+    view = CASES["pole_board_race"][1]
+    with recording() as rec:
+        PR.render_board(view, NAMES)
+    numbers = {int(r["text"]) for r in rec if r["kind"] == "text" and r["text"].isdigit() and r["size"] == PR.SMALL}
+    assert numbers and all(n % 5 == 0 for n in numbers)
+
+
+# ---------------------------------------------------------------- Steam Works
+
+def test_steam_tile_names_break_long_words_with_a_hyphen():
+    assert SR._tile_lines("Miscellanerie", 24, 110) == ["Miscella-", "nerie"] or \
+        all(len(x) > 1 for x in SR._tile_lines("Miscellanerie", 24, 110))
+    lines = SR._tile_lines("Patriotic Haiku Generator", 24, 140)
+    assert lines and "".join(lines).replace("-", "") == "PatrioticHaikuGenerator"
+    assert SR._tile_lines("改良機", 24, 110) == ["改良機"]
+
+
+def test_steam_hand_lists_each_supply_tile_once_with_its_count():
+    view = CASES["steam_hand_main"][1]
+    me = view["me"]["seat"]
+    supply = next(p for p in view["players"] if p["seat"] == me)["tiles"]
+    with recording() as rec:
+        SR.render_hand(view, NAMES)
+    texts = [r["text"] for r in rec if r["kind"] == "text"]
+    for tid in set(supply):
+        name = SR._tile_name(tid)
+        n = supply.count(tid)
+        assert sum(1 for t in texts if t == name or t.startswith(name + " ×")) == 1, name
+        if n > 1:
+            assert f"{name} ×{n}" in texts
