@@ -247,10 +247,10 @@ def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: 
     step = 5 if k >= 1.4 else 10
     away = 1 + (1.5 + 24 / k / LANE_U) * (1 if c.pit_side == 0 else -1)  # just outside the track, in lanes
     f = font(SMALL)
-    for r in range(step - 1, c.length, step):
-        x, y, _ = _centre_u(c, r, away)
+    for row in range(step - 1, c.length, step):
+        x, y, _ = _centre_u(c, row, away)
         px, py = v.p(x, y)
-        label = str(r + 1)
+        label = str(row + 1)
         box = f.getbbox(label, anchor="mm", stroke_width=3)
         under = inset is not None and inset[0] - 4 <= px + box[2] and px + box[0] <= inset[0] + OV_W + 4 \
             and inset[1] - 4 <= py + box[3] and py + box[1] <= inset[1] + OV_H + 4
@@ -266,8 +266,10 @@ def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: 
         if at is None:
             continue
         px, py = v.p(at[0], at[1])
-        while any(abs(px - tx_) < r and abs(py - ty_) < r for tx_, ty_ in taken):
-            px += r * 1.2
+        while any(math.hypot(px - tx_, py - ty_) < 2 * r + 2 for tx_, ty_ in taken):
+            px += 2 * r + 4
+        if not (-r < px < w + r and -r < py < h + r):
+            continue  # outside this view (the overview shows where)
         taken.append((px, py))
         col = seat_colour(s)
         ring = (255, 80, 80) if car.get("off") else (HIGHLIGHT if s == primary else DARK)

@@ -189,6 +189,13 @@ def test_pole_board_zooms_on_the_car_to_play():
     x, y, _ = PR._pos_u(c, cars[seat]["pos"])
     px, py = v.p(x, y)
     assert 20 <= px <= PR.W - 20 and 20 <= py <= PR.MAP_H - 20
+    for case in ("pole_board_race", "pole_hand_race", "pole_board_race_late", "pole_hand_race_late"):
+        with recording() as rec:
+            CASES[case][0](CASES[case][1], NAMES)
+        circles = [r["box"] for r in rec if r["kind"] == "car"]
+        assert circles and all(30 <= b[2] - b[0] <= 44 for b in circles), case  # a car is a car, not a poster
+        for a, b in combinations(circles, 2):  # cars never hide one another
+            assert not _overlap(a, b, slack=4), case
 
 
 def test_pole_hand_shows_the_circuit_around_the_seat_only_in_the_race():
@@ -204,8 +211,14 @@ def test_pole_row_numbers_name_rows_as_the_move_select_does():
     view = CASES["pole_board_race"][1]
     with recording() as rec:
         PR.render_board(view, NAMES)
-    numbers = {int(r["text"]) for r in rec if r["kind"] == "text" and r["text"].isdigit() and r["size"] == PR.SMALL}
-    assert numbers and all(n % 5 == 0 for n in numbers)
+    cars = [r["box"] for r in rec if r["kind"] == "car"]
+
+    def on_a_car(box) -> bool:
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        return any(c[0] <= cx <= c[2] and c[1] <= cy <= c[3] for c in cars)
+    map_texts = [r for r in rec if r["kind"] == "text" and PR.HEADER_H <= r["box"][1] < PR.HEADER_H + PR.MAP_H
+                 and not on_a_car(r["box"])]
+    assert map_texts and all(r["text"].isdigit() and int(r["text"]) % 5 == 0 for r in map_texts)
 
 
 # ---------------------------------------------------------------- Steam Works
