@@ -2,12 +2,13 @@
 for Discord's phone preview (390 px wide): every image is 800 px wide and no text is smaller than
 SMALL (24 px; min_font(800) is 23).
 
-render_board: the header (age, round, who plays, the next mechanic's cost), the conveyor belt of
-each unlocked age as large tiles (locked ages are one line), the basic sources left, and one panel
-per player (money, points, clocks, mechanics, sources, tiles in supply, and each device as a line
-naming its tiles). render_hand: the viewing seat's own workshop: its supply tiles with what each
-does, the device being built (with the grid coordinates the lay options name) or the device being
-activated, and otherwise its devices as tile grids. render_results: the final scores.
+render_board (near square, for the thread): the header (age, round, who plays, the next mechanic's
+cost), the conveyor belt of each unlocked age as large tiles (locked or empty ones are one line),
+the basic sources left, and two lines per player (money, points, clocks, mechanics, sources, how
+many tiles and devices). render_hand (the DM, what a decision needs): the device being built (with
+the grid coordinates the lay options name) or activated, the seat's supply tiles with what each
+does, and every device on the table as a line naming its tiles, with its mechanics.
+render_results: the final scores.
 
 Tiles are squares filled by kind with a stripe for each power line; their names are drawn inside
 (long words broken with a hyphen) when the tile is large, and as a number keyed to a list when it
@@ -142,8 +143,23 @@ def _text(d: Draw, xy: tuple[float, float], s: str, size: int = SMALL, fill=TEXT
     d.text(xy, fit(s, size, width), font=font(size), fill=fill)
 
 
+def _wrap(s: str, size: int, width: float, max_lines: int) -> list[str]:
+    """wrap(), but a number cut between two lines (Japanese breaks between any characters) moves
+    whole to the second line."""
+    lines = wrap(s, size, width, max_lines=max_lines)
+    for i in range(1, len(lines)):
+        prev, cur = lines[i - 1], lines[i]
+        if prev and cur and prev[-1].isdigit() and cur[0].isdigit():
+            k = len(prev)
+            while k > 0 and prev[k - 1].isdigit():
+                k -= 1
+            if k > 0 and font(size).getlength(prev[k:] + cur) <= width:
+                lines[i - 1], lines[i] = prev[:k], prev[k:] + cur
+    return lines
+
+
 def _lines(d: Draw, x: float, y: float, s: str, width: float, max_lines: int, fill=TEXT, size: int = SMALL) -> float:
-    for line in wrap(s, size, width, max_lines=max_lines):
+    for line in _wrap(s, size, width, max_lines):
         d.text((x, y), line, font=font(size), fill=fill)
         y += size + 7
     return y
@@ -256,7 +272,7 @@ def _render_board(view: dict, names: list[str]) -> bytes:
             continue
         n = max(len(belt), 1)
         shown = sum(1 for b in ("1", "2", "3") if b in unlocked and any(belts.get(b) or []))
-        cell = min(150 if shown == 1 else 124, int((W - 2 * M - 24 - 8 * (n - 1)) / n))
+        cell = min({1: 150, 2: 124}.get(shown, 108), int((W - 2 * M - 24 - 8 * (n - 1)) / n))
         h = 44 + cell + 12
         d.rounded_rectangle([M, y, W - M, y + h], radius=10, fill=PANEL,
                             outline=HIGHLIGHT if str(age) == a and not over else None, width=3)
@@ -281,37 +297,22 @@ def _render_board(view: dict, names: list[str]) -> bytes:
 
 
 def _player_panel(d: Draw, y: float, pl: dict, names: list[str], devs: list[dict], active: Any) -> float:
-    """A player's public area as lines: name and persona, counts, supply, one line per device
-    (its tiles, and a disc for each mechanic on it)."""
+    """A player's public counts in two lines: name and persona, then money, points, clocks,
+    mechanics, sources, tiles in supply and devices (the DM of the player to act lists each
+    tile and device)."""
     seat = _int(pl.get("seat"))
     col = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
     inner = W - 2 * M - 40
-    stats = wrap(_stats(pl), SMALL, inner, max_lines=2)
-    supply = wrap(tx("Supply: {tiles}", tiles=", ".join(_tile_name(t) for t in pl.get("tiles") or []) or "-"),
-                  SMALL, inner, max_lines=2)
-    h = 14 + 42 + (len(stats) + len(supply) + len(devs)) * LINE + 12
+    counts = tx("{t} tiles · {d} devices", t=len(pl.get("tiles") or []), d=len(devs))
+    stats = _wrap(f"{_stats(pl)} · {counts}", SMALL, inner, 2)
+    h = 12 + 40 + LINE * len(stats) + 10
     d.rounded_rectangle([M, y, W - M, y + h], radius=10, fill=PANEL, outline=col if active == seat else None,
                         width=4)
     d.rectangle([M, y + 10, M + 8, y + h - 10], fill=col)
-    yy = y + 12
-    _text(d, (M + 24, yy), f"{player_name(names, seat)} · {words(pl.get('persona'))}", 30, TEXT, inner)
-    yy += 44
-    for line in stats:
-        d.text((M + 24, yy), line, font=font(SMALL), fill=TEXT)
-        yy += LINE
-    for line in supply:
-        d.text((M + 24, yy), line, font=font(SMALL), fill=MUTED)
-        yy += LINE
-    for dv in devs:
-        busy = sorted({_int(v) for v in (dv.get("busy") or {}).values()})
-        room = inner - 30 * len(busy)
-        _text(d, (M + 24, yy), _device_line(dv), SMALL, TEXT, room)
-        bx = M + 24 + min(room, font(SMALL).getlength(fit(_device_line(dv), SMALL, room))) + 10
-        for s in busy:
-            d.ellipse([bx, yy + 5, bx + 22, yy + 27], fill=PLAYER_COLOURS[s % len(PLAYER_COLOURS)], outline=DARK)
-            bx += 30
-        yy += LINE
-    return y + h + 10
+    _text(d, (M + 24, y + 10), f"{player_name(names, seat)} · {words(pl.get('persona'))}", 28, TEXT, inner)
+    for i, line in enumerate(stats):
+        d.text((M + 24, y + 52 + i * LINE), line, font=font(SMALL), fill=MUTED)
+    return y + h + 8
 
 
 # -- the player's own view (DM) -----------------------------------------------------------------------
@@ -322,45 +323,64 @@ def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
 
 
 def _render_hand(view: dict, names: list[str]) -> bytes:
+    """What the seat decides with, first: the device it is building or activating, then its
+    supply tiles with what each does, then every device on the table as a line (its own first),
+    with a disc for each mechanic on it."""
     me = view.get("me") or {}
     seat = _int(me.get("seat"))
     players = [p for p in view.get("players") or [] if isinstance(p, dict)]
     pl = next((p for p in players if p.get("seat") == seat), {})
-    img = Image.new("RGB", (W, 5000), BACKGROUND)
+    img = Image.new("RGB", (W, 6000), BACKGROUND)
     d = Draw(img)
     y = M
     _text(d, (M, y), tx("Your workshop, {p}", p=player_name(names, seat)), 32)
     y += 48
     y = _lines(d, M, y, _stats(pl, mechanics=False), W - 2 * M, 2) + 4
     y = _legend(d, M, y) + 4
+    devices = [x for x in view.get("devices") or [] if isinstance(x, dict)]
+    build = view.get("build") if isinstance(view.get("build"), dict) else None
+    act = view.get("act") if isinstance(view.get("act"), dict) else None
+    if build and view.get("active") == seat:
+        y = _build_preview(d, y + 4, build, devices) + 6
+    elif act and view.get("active") == seat:
+        dv = next((x for x in devices if x.get("id") == act.get("dev")), None)
+        if dv:
+            y = _lines(d, M, y + 4, tx("Activating device {n}: highlighted tiles can be powered",
+                                       n=_int(dv.get("id"))), W - 2 * M, 2, HIGHLIGHT, 26) + 6
+            y = _device_block(d, y, dv, set(act.get("targets") or {})) + 6
     # the supply: one tile a row with what it does
-    cell = 96
+    cell = 76
     supply = [str(t) for t in pl.get("tiles") or []]
     for tid in dict.fromkeys(supply):  # the same tile twice is one row, "×2"
         draw_tile(d, M, y, cell, tid, key="")
         t = TILES.get(tid)
         n = supply.count(tid)
-        _text(d, (M + cell + 14, y), _tile_name(tid) + (f" ×{n}" if n > 1 else ""), 28, TEXT, W - 3 * M - cell)
+        _text(d, (M + cell + 14, y - 4), _tile_name(tid) + (f" ×{n}" if n > 1 else ""), 28, TEXT, W - 3 * M - cell)
         if t:
-            _lines(d, M + cell + 14, y + 38, words(msg(t.text)), W - 3 * M - cell, 2, MUTED)
-        y += cell + 12
-    devices = [x for x in view.get("devices") or [] if isinstance(x, dict)]
-    build = view.get("build") if isinstance(view.get("build"), dict) else None
-    act = view.get("act") if isinstance(view.get("act"), dict) else None
-    if build and view.get("active") == seat:
-        y = _build_preview(d, y + 10, build, devices)
-    elif act and view.get("active") == seat:
-        dv = next((x for x in devices if x.get("id") == act.get("dev")), None)
-        if dv:
-            y = _lines(d, M, y + 10, tx("Activating device {n}: highlighted tiles can be powered",
-                                        n=_int(dv.get("id"))), W - 2 * M, 2, HIGHLIGHT, 26) + 6
-            y = _device_block(d, y, dv, set(act.get("targets") or {}))
-    else:
-        mine = [dv for dv in devices if dv.get("owner") == seat]
-        for dv in mine:
-            _text(d, (M, y + 6), tx("Device {n}", n=_int(dv.get("id"))), 26, MUTED)
-            y = _device_block(d, y + 44, dv, None)
+            _lines(d, M + cell + 14, y + 32, words(msg(t.text)), W - 3 * M - cell, 2, MUTED)
+        y += max(cell, 32 + 2 * (SMALL + 7)) + 10
+    if devices:
+        y += 6
+        _text(d, (M, y), tx("Devices"), 28, TEXT)
+        y += 40
+        for dv in sorted(devices, key=lambda x: (x.get("owner") != seat, _int(x.get("owner")), _int(x.get("id")))):
+            y = _device_line_drawn(d, y, dv, names)
     return png_bytes(img.crop((0, 0, W, y + M)))
+
+
+def _device_line_drawn(d: Draw, y: float, dv: dict, names: list[str]) -> float:
+    """One device as a line: owner's colour, number, tiles, and a disc per mechanic on it."""
+    owner = _int(dv.get("owner"))
+    d.rectangle([M, y + 4, M + 10, y + 28], fill=PLAYER_COLOURS[owner % len(PLAYER_COLOURS)])
+    busy = sorted({_int(v) for v in (dv.get("busy") or {}).values()})
+    room = W - 2 * M - 24 - 30 * len(busy)
+    text = fit(_device_line(dv), SMALL, room)
+    d.text((M + 20, y), text, font=font(SMALL), fill=TEXT)
+    bx = M + 20 + font(SMALL).getlength(text) + 10
+    for s in busy:
+        d.ellipse([bx, y + 5, bx + 22, y + 27], fill=PLAYER_COLOURS[s % len(PLAYER_COLOURS)], outline=DARK)
+        bx += 30
+    return y + LINE
 
 
 def _device_block(d: Draw, y: float, dv: dict, mark: set[str] | None) -> float:

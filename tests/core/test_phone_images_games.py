@@ -27,7 +27,7 @@ from tests.pole.test_playouts import policy
 
 MIN_GLYPH = 7.5
 NAMES = ["ゆきこ", "José Müller", "Ωmega", "山田太郎", "Alice", "Zoë 🚀"]
-MAX_RATIO = 2.4  # height / width: taller than this, the phone shows the image too small to read
+MAX_RATIO = 2.0  # height / width: taller than this, the phone shows the image too small to read
 
 
 def _pole_views() -> dict[str, tuple]:
@@ -244,3 +244,28 @@ def test_steam_hand_lists_each_supply_tile_once_with_its_count():
         assert sum(1 for t in texts if t == name or t.startswith(name + " ×")) == 1, name
         if n > 1:
             assert f"{name} ×{n}" in texts
+
+
+def test_steam_hand_names_every_device_on_the_table_its_own_first():
+    view = CASES["steam_hand_main"][1]
+    me = view["me"]["seat"]
+    with recording() as rec:
+        SR.render_hand(view, NAMES)
+    lines = [r["text"] for r in rec if r["kind"] == "text" and r["text"].startswith("Device ")]
+    devices = view["devices"]
+    assert len(lines) == len(devices) >= 2
+    owners = [next(d["owner"] for d in devices if lines[i].startswith(f"Device {d['id']}:")) for i in range(len(lines))]
+    assert owners == sorted(owners, key=lambda o: (o != me, o))
+
+
+def test_steam_board_stays_near_square_with_five_players_at_the_end():
+    rnd = random.Random(3)
+    st = STEAM.new_game({}, 5, 3)
+    while not STEAM.is_over(st):
+        (seat,) = STEAM.to_act(st)
+        acts = STEAM.legal_actions(st, seat)
+        good = [a for a in acts if a["type"] not in ("pass", "done", "undo")]
+        st, _ = STEAM.apply(st, seat, rnd.choice(good if good and rnd.random() < 0.9 else acts))
+    for locale in ("en", "ja"):
+        image = Image.open(io.BytesIO(SR.render_board(STEAM.view(st, None), NAMES[:5], locale)))
+        assert image.height <= 1.8 * image.width, image.size  # it was 2042 px tall before
