@@ -369,7 +369,7 @@ def _board(view: dict, names: list[str]) -> Image.Image:
     acting = set(view.get("to_act") or [])
     ti = view.get("turn_info") or {}
     for i, s in enumerate(order):
-        _car_row(d, y, i, s, cars[s], names, c, ti.get("seat") == s or s in acting)
+        _car_row(d, y, i, s, cars[s], names, c, ti.get("seat") == s or s in acting, view.get("quali"))
         y += ROW_H
     return img
 
@@ -408,14 +408,23 @@ def _failures(d: Draw, x: float, mid: float, bd: list, size: int = 30) -> float:
     return x
 
 
+def _die(d: Draw, x: float, mid: float, face: str, size: int = 34) -> None:
+    """A die showing `face`, centred on (x, mid)."""
+    d.rounded_rectangle([x - size / 2, mid - size / 2, x + size / 2, mid + size / 2], radius=6, fill=(20, 20, 22),
+                        outline=(230, 230, 230), width=2)
+    d.text((x, mid), face, font=font(SMALL), fill=(255, 255, 255), anchor="mm")
+
+
 def _tyre(d: Draw, x: float, mid: float, tyre: str, r: float = 17) -> None:
     d.ellipse([x - r, mid - r, x + r, mid + r], fill=TYRE_COLOURS[tyre], outline=DARK, width=2)
     d.text((x, mid), TYRE_LETTER[tyre], font=font(max(SMALL, int(r * 1.3))), fill=DARK if tyre == "hard" else
            (255, 255, 255), anchor="mm")
 
 
-def _car_row(d: Draw, y: int, i: int, s: int, car: dict, names: list[str], c, acting: bool) -> None:
-    """Line 1: position, colour, name, tyre and life, failures, status. Line 2: lap, EP, BP, SP."""
+def _car_row(d: Draw, y: int, i: int, s: int, car: dict, names: list[str], c, acting: bool,
+             quali: dict | None = None) -> None:
+    """Line 1: position, colour, name, tyre and life, failures, status (in qualifying: the
+    session's first roll as a die, ticked once the seat has chosen). Line 2: lap, EP, BP, SP."""
     if i % 2 == 0:
         d.rectangle([0, y, W, y + ROW_H], fill=ROW_ALT)
     if acting:
@@ -434,6 +443,10 @@ def _car_row(d: Draw, y: int, i: int, s: int, car: dict, names: list[str], c, ac
     st = _status(car)
     if st:
         d.text((W - 14, top), fit(st, SMALL, W - 14 - x - 8), font=font(SMALL), fill=MUTED, anchor="rm")
+    elif quali and str(s) in (quali.get("first") or {}):
+        _die(d, W - 60, top, str(quali["first"][str(s)]))
+        if s in (quali.get("chosen") or []):
+            d.text((W - 20, top), "✓", font=font(28), fill=(90, 200, 120), anchor="mm")
     # line 2: the numbers a rival wants to know (lap, engine, brake and skill points)
     x = 100.0
     parts = [(tx("Lap"), str(min(car.get("laps", 0) + 1, c.laps)))]
@@ -475,10 +488,16 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
     d.text((W - 20, 38), fit(side, 30, 260), font=font(30), fill=HIGHLIGHT, anchor="rm")
     y = 104
     tyre = car.get("tyre") or view.get("my_tyre")
+    quali = view.get("quali") or {}
     if tyre in TYRE_COLOURS:
         _tyre(d, 56, y + 30, tyre, 28)
         text = tx("Tyre life {n}", n=car.get("life", 0)) if car.get("tyre") else tx("Your secret choice")
         d.text((100, y + 30), fit(text, 32, W - 120), font=font(32), fill=TEXT, anchor="lm")
+    elif str(seat) in (quali.get("first") or {}):  # qualifying: this session's roll, and the choice made
+        text = tx("Your rolls: {rolls}", rolls=str(quali["first"][str(seat)]))
+        if "mine" in quali:
+            text += " · " + (tx("Spend 1 SP for two more rolls") if quali["mine"] else tx("Keep my roll"))
+        d.text((28, y + 30), fit(text, 32, W - 48), font=font(32), fill=HIGHLIGHT, anchor="lm")
     y += 84
     label = tx("In the box:")
     d.text((28, y), label, font=font(28), fill=MUTED, anchor="lm")

@@ -41,6 +41,9 @@ def _pole_views() -> dict[str, tuple]:
         seat = rnd.choice(POLE.to_act(st))
         st, _ = POLE.apply(st, seat, policy(st, seat, rnd))
         acting = POLE.to_act(st)
+        if st["phase"] == "quali" and st["quali"]["choice"]:  # a session under way: rolls and choices
+            out.setdefault("board_quali_rolls", (PR.render_board, POLE.view(st, None)))
+            out.setdefault("hand_quali_rolls", (PR.render_hand, POLE.view(st, seat)))
         if st["phase"] == "tyres" and acting:
             out.setdefault("hand_tyres", (PR.render_hand, POLE.view(st, acting[0])))
         if st["phase"] == "race" and acting and (st.get("turn") or {}).get("rolls"):
@@ -269,3 +272,18 @@ def test_steam_board_stays_near_square_with_five_players_at_the_end():
     for locale in ("en", "ja"):
         image = Image.open(io.BytesIO(SR.render_board(STEAM.view(st, None), NAMES[:5], locale)))
         assert image.height <= 1.8 * image.width, image.size  # it was 2042 px tall before
+
+
+def test_pole_qualifying_shows_each_first_roll_and_who_has_chosen():
+    view = CASES["pole_board_quali_rolls"][1]
+    with recording() as rec:
+        PR.render_board(view, NAMES)
+    texts = [r["text"] for r in rec if r["kind"] == "text"]
+    assert texts.count("✓") == len(view["quali"]["chosen"]) >= 1
+    for roll in view["quali"]["first"].values():
+        assert str(roll) in texts
+    hand = CASES["pole_hand_quali_rolls"][1]
+    with recording() as rec:
+        PR.render_hand(hand, NAMES)
+    mine = str(hand["quali"]["first"][str(hand["me"]["seat"])])
+    assert any(r["text"].startswith(f"Your rolls: {mine}") for r in rec if r["kind"] == "text")
