@@ -369,7 +369,8 @@ def _board(view: dict, names: list[str]) -> Image.Image:
     acting = set(view.get("to_act") or [])
     ti = view.get("turn_info") or {}
     for i, s in enumerate(order):
-        _car_row(d, y, i, s, cars[s], names, c, ti.get("seat") == s or s in acting, view.get("quali"))
+        _car_row(d, y, i, s, cars[s], names, c, ti.get("seat") == s or s in acting, view.get("quali"),
+                 view.get("chosen") if view.get("phase") == "tyres" else None)
         y += ROW_H
     return img
 
@@ -422,7 +423,7 @@ def _tyre(d: Draw, x: float, mid: float, tyre: str, r: float = 17) -> None:
 
 
 def _car_row(d: Draw, y: int, i: int, s: int, car: dict, names: list[str], c, acting: bool,
-             quali: dict | None = None) -> None:
+             quali: dict | None = None, tyres_chosen: list | None = None) -> None:
     """Line 1: position, colour, name, tyre and life, failures, status (in qualifying: the
     session's first roll as a die, ticked once the seat has chosen). Line 2: lap, EP, BP, SP."""
     if i % 2 == 0:
@@ -447,6 +448,8 @@ def _car_row(d: Draw, y: int, i: int, s: int, car: dict, names: list[str], c, ac
         _die(d, W - 60, top, str(quali["first"][str(s)]))
         if s in (quali.get("chosen") or []):
             d.text((W - 20, top), "✓", font=font(28), fill=(90, 200, 120), anchor="mm")
+    elif tyres_chosen is not None and s in tyres_chosen:  # the tyre stays secret until all have chosen
+        d.text((W - 20, top), "✓", font=font(28), fill=(90, 200, 120), anchor="mm")
     # line 2: the numbers a rival wants to know (lap, engine, brake and skill points)
     x = 100.0
     parts = [(tx("Lap"), str(min(car.get("laps", 0) + 1, c.laps)))]

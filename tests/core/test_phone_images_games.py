@@ -46,6 +46,8 @@ def _pole_views() -> dict[str, tuple]:
             out.setdefault("hand_quali_rolls", (PR.render_hand, POLE.view(st, seat)))
         if st["phase"] == "tyres" and acting:
             out.setdefault("hand_tyres", (PR.render_hand, POLE.view(st, acting[0])))
+            if st["tyre_pick"]:
+                out.setdefault("board_tyres", (PR.render_board, POLE.view(st, None)))
         if st["phase"] == "race" and acting and (st.get("turn") or {}).get("rolls"):
             out.setdefault("board_race", (PR.render_board, POLE.view(st, None)))
             out.setdefault("hand_race", (PR.render_hand, POLE.view(st, acting[0])))
@@ -287,3 +289,12 @@ def test_pole_qualifying_shows_each_first_roll_and_who_has_chosen():
         PR.render_hand(hand, NAMES)
     mine = str(hand["quali"]["first"][str(hand["me"]["seat"])])
     assert any(r["text"].startswith(f"Your rolls: {mine}") for r in rec if r["kind"] == "text")
+
+
+def test_pole_tyre_choice_ticks_who_has_chosen_and_keeps_the_tyres_secret():
+    view = CASES["pole_board_tyres"][1]
+    with recording() as rec:
+        PR.render_board(view, NAMES)
+    texts = [r["text"] for r in rec if r["kind"] == "text"]
+    assert texts.count("✓") == len(view["chosen"]) >= 1
+    assert not any(t in PR.TYRE_LETTER.values() for t in texts)  # no tyre drawn before all have chosen
