@@ -109,6 +109,22 @@ def _replay(kept: tuple) -> None:
         note_text(W, at, text, font(size), anchor, stroke)
 
 
+def _place(d: ImageDraw.ImageDraw, taken: list, xy: tuple[float, float], text: str, size: int, fill,
+           s: float) -> None:
+    """A label at `xy` or, if that covers a mark already drawn, at the nearest free spot around it
+    (left out when every spot is taken: the mark under it matters more)."""
+    f = font(max(SMALL, size))
+    box = f.getbbox(text, anchor="mm", stroke_width=2)
+    for dx, dy in ((0, 0), (0, -0.32), (0, 0.32), (0.42, 0), (-0.42, 0), (0.4, -0.32), (-0.4, -0.32), (0.4, 0.32),
+                   (-0.4, 0.32), (0, -0.6), (0, 0.6)):
+        x, y = xy[0] + dx * s, xy[1] + dy * s
+        here = (x + box[0] - 2, y + box[1] - 2, x + box[2] + 2, y + box[3] + 2)
+        if not any(min(here[2], t[2]) > max(here[0], t[0]) and min(here[3], t[3]) > max(here[1], t[1]) for t in taken):
+            taken.append(here)
+            _label(d, (x, y), text, size, fill)
+            return
+
+
 def _label(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill, stroke=DARK) -> None:
     d.text(xy, text, font=font(max(SMALL, size)), fill=fill, anchor="mm", stroke_width=2, stroke_fill=stroke)
 
@@ -162,30 +178,36 @@ def _static(key: str, cx: float, cy: float, scale: float, mud_items: tuple, loca
         if sp.finish or sp.start:
             edge = poly[2:4] if sp.finish else poly[0:2]  # the line: ahead of the start row, behind the finish row
             _checker(d, edge)
-    # marks on top: limits, jumps, shortcut numbers, mud
+    # marks on top: the corner limits first, then the labels, each placed where it covers no mark
+    taken: list[tuple[float, float, float, float]] = []
     for sp in stage.spaces:
         x, y = m.p(sp.x, sp.y)
         if sp.kind in ("inner", "outer", "single") and sp.limit:
             lim = sp.limit - (int(mud.get(str(sp.corner), 0)) if sp.corner >= 0 else 0)
             r = max(s * 0.13, 15)
+            if any(abs(x - (t[0] + t[2]) / 2) < 2 * r and abs(y - (t[1] + t[3]) / 2) < 2 * r for t in taken):
+                continue  # a tight corner: the space next to it shows the same limit (true on every stage)
             d.ellipse((x - r, y - r, x + r, y + r), fill=WHITE, outline=DARK, width=2)
             d.text((x, y), str(lim), font=font(max(SMALL, int(r * 1.6))), fill=DARK if lim == sp.limit else (200, 0, 0), anchor="mm")
+            taken.append((x - r, y - r, x + r, y + r))
+    for sp in stage.spaces:
+        x, y = m.p(sp.x, sp.y)
         if sp.kind == "shortcut":
-            _label(d, (x, y), f"≤{sp.shortcut}", int(s * 0.2), WHITE)
-        if sp.jump and sp.lane == 0:
+            _place(d, taken, (x, y), f"≤{sp.shortcut}", int(s * 0.2), WHITE, s)
+        if (sp.jump or sp.water) and sp.lane == 0:
             other = stage.beside(sp.id)
             ox, oy = m.p(stage.spaces[other].x, stage.spaces[other].y) if other is not None else (x, y)
-            _label(d, ((x + ox) / 2, (y + oy) / 2), tx("Jump {n}", n=sp.jump), int(s * 0.2), (255, 230, 120))
-        if sp.water and sp.lane == 0:
-            other = stage.beside(sp.id)
-            ox, oy = m.p(stage.spaces[other].x, stage.spaces[other].y) if other is not None else (x, y)
-            _label(d, ((x + ox) / 2, (y + oy) / 2), "≈≈", int(s * 0.24), WHITE)
+            if sp.jump:
+                _place(d, taken, ((x + ox) / 2, (y + oy) / 2), tx("Jump {n}", n=sp.jump), int(s * 0.2),
+                       (255, 230, 120), s)
+            if sp.water:
+                _place(d, taken, ((x + ox) / 2, (y + oy) / 2), "≈≈", int(s * 0.24), WHITE, s)
     for c in stage.corners:
         n = int(mud.get(str(c.id), 0))
         if n:
             sp = stage.spaces[c.outer[len(c.outer) // 2]]
             x, y = m.p(sp.x, sp.y)
-            _label(d, (x, y - s * 0.3), tx("mud -{n}", n=n), int(s * 0.2), (255, 120, 120))
+            _place(d, taken, (x, y - s * 0.3), tx("mud -{n}", n=n), int(s * 0.2), (255, 120, 120), s)
     return img, tuple(d.kept)
 
 

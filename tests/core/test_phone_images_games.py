@@ -298,3 +298,35 @@ def test_pole_tyre_choice_ticks_who_has_chosen_and_keeps_the_tyres_secret():
     texts = [r["text"] for r in rec if r["kind"] == "text"]
     assert texts.count("✓") == len(view["chosen"]) >= 1
     assert not any(t in PR.TYRE_LETTER.values() for t in texts)  # no tyre drawn before all have chosen
+
+
+def test_rally_stage_marks_are_readable_and_never_overlap_on_any_stage():
+    """Every stage, windows along it: limits, jumps, water, shortcuts and mud stay >= 24 px and apart."""
+    from bot.games.rallyman import board as B
+    for key in B.stage_names():
+        stage = B.stage(key)
+        for i in range(0, len(stage.spaces), 20):
+            m = RR._Map(stage, [i], [i], RR.W, RR.MAP_H)
+            mud = tuple((str(c.id), 1) for c in stage.corners[:1])
+            RR._static.cache_clear()
+            with recording() as rec:
+                _, kept = RR._static(key, round(m.cx, 3), round(m.cy, 3), round(m.s, 3), mud, "ja")
+                RR._replay(kept)
+            texts = [r for r in rec if r["kind"] == "text"]
+            for r in texts:
+                assert r["size"] >= RR.SMALL and r["box"][1] >= RR.HEADER_H - 1
+                assert r["box"][3] <= RR.HEADER_H + RR.MAP_H + 1 and -1 <= r["box"][0] and r["box"][2] <= RR.W + 1
+            for a, b in combinations(texts, 2):
+                assert not _overlap(a["box"], b["box"], slack=2), (key, i, a["text"], b["text"])
+
+
+def test_rally_limits_close_together_are_always_the_same_value():
+    """The renderer draws one of two limit circles closer than a circle's width: that is only
+    right while such neighbours share their value, as on every stage shipped."""
+    import math
+    from bot.games.rallyman import board as B
+    for key in B.stage_names():
+        marks = [sp for sp in B.stage(key).spaces if sp.kind in ("inner", "outer", "single") and sp.limit]
+        for a, b in combinations(marks, 2):
+            if math.hypot(a.x - b.x, a.y - b.y) * RR.SCALE < 2 * max(RR.SCALE * 0.13, 15) * 1.42:
+                assert a.limit == b.limit and a.corner == b.corner, (key, a.id, b.id)
