@@ -28,8 +28,9 @@ HAND_MAP_H = 400
 OV_W, OV_H = 190, 130  # the overview of the whole lap shown in a corner of a zoomed map
 ROW_H = 72
 LANE_U = 14.4  # a lane's width in circuit units (0..1000 across the drawing)
-K_MAX = 2.2  # the closest zoom: a lane is about 32 px wide
-K_MIN = 1.45  # a view that must be wider than this shows only the car to play and those near it
+K_MAX = 2.3  # the closest zoom: a lane is about 33 px wide
+K_MIN = 2.0  # the widest zoom with cars on it (a lane 29 px, a car's disc fits in it); a wider view
+# shows only the car to play, where it may go and the cars near it (the overview shows the rest)
 AHEAD = 8  # rows ahead of the car to play that the view keeps in sight (where it may go)
 TYRE_COLOURS = {"soft": (220, 40, 40), "hard": (240, 240, 240), "inter": (40, 170, 70), "wet": (40, 110, 230)}
 TYRE_LETTER = {"soft": "S", "hard": "H", "inter": "I", "wet": "W"}
@@ -151,10 +152,15 @@ def _focus(c, cars: list[dict], order: list[int], primary: int | None, w: int, h
     prow = placed[primary][2]
     ahead = [_centre_u(c, prow + i, 1)[:2] for i in range(0, AHEAD + 1, 2)]
     view = _window(c, [p[:2] for p in placed.values()] + ahead, w, h)
-    if view.k >= K_MIN or view.k <= _whole_view(c.key, w, h).k * 1.05 and len(placed) <= 1:
+    if view.k >= K_MIN:
         return view
     near = [p[:2] for p in placed.values() if min((p[2] - prow) % c.length, (prow - p[2]) % c.length) <= 6]
-    return _window(c, near + ahead, w, h)
+    view = _window(c, near + ahead, w, h)
+    if view.k >= K_MIN:
+        return view
+    pts = [placed[primary][:2]] + ahead  # still too wide: the car to play and where it may go
+    return _View((min(p[0] for p in pts) + max(p[0] for p in pts)) / 2,
+                 (min(p[1] for p in pts) + max(p[1] for p in pts)) / 2, K_MIN, w, h)
 
 
 class _MapDraw(Draw):
@@ -234,7 +240,7 @@ def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: 
             q = [v.p(*pt) for pt in _quad(px, py, h0, sq, sq)]
             d.polygon(q, fill=(255, 255, 255) if (i + j) % 2 else (0, 0, 0))
     # the overview of the whole lap goes in a corner no car is in
-    r = max(15.0, min(21.0, lane_px * 0.55))
+    r = max(13.5, min(19.0, lane_px * 0.48))  # a disc fits in its lane: neighbours never cover each other
     spots = [v.p(*at[:2]) for s in order if not cars[s].get("out") and not cars[s].get("finished")
              for at in [_pos_u(c, cars[s].get("pos"))] if at is not None]
     inset = None
@@ -244,7 +250,7 @@ def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: 
                                                        xy[1] - r <= py <= xy[1] + OV_H + r for px, py in spots)),
                      None)
     # row numbers, as the move select names them (row = index + 1), on the side away from the pits
-    step = 5 if k >= 1.4 else 10
+    step = 5 if k >= K_MIN else 10
     away = 1 + (1.5 + 24 / k / LANE_U) * (1 if c.pit_side == 0 else -1)  # just outside the track, in lanes
     f = font(SMALL)
     for row in range(step - 1, c.length, step):
