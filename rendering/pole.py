@@ -1,25 +1,37 @@
-"""Pole Position images: the race board (circuit with cells, lanes and cars, the weather grids,
-the position track with every car's dashboard), a seat's own dashboard (DM) and the results.
+"""Pole Position images, drawn for Discord's phone preview (390 px wide): every image is 800 px
+wide and no text is smaller than SMALL (24 px; min_font(800) is 23).
 
-Only the engine's views are read; the circuit's drawing comes from its data (data/pole), the
-static layer is cached per circuit."""
+render_board: a header (circuit, lap, weather with its grids), a zoomed view of the cars' part of
+the circuit (cells, lanes, corner lines and arrows, row numbers as the move select names them,
+pit lane, cars numbered by race position) with a small overview of the whole lap when zoomed, and
+one two-line row per car (position, name, tyre and life, failures, status; lap, EP, BP, SP).
+render_hand: the seat's own dashboard (tyres, points, damage, fight preferences, dice) and, in the
+race, the circuit around its own car. render_results: the final classification.
+
+Only the engine's views are read; the circuit's drawing comes from its data (data/pole)."""
 from __future__ import annotations
 
-import io
 import math
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from bot.games.pole.content import circuits
-from rendering.common import (BACKGROUND, MUTED, PANEL, seat_colour, TEXT, drawing_in, fit, font, player_name,
-                              png_bytes, tx, words)
+from rendering.common import (BACKGROUND, MUTED, PANEL, TEXT, Draw, drawing_in, fit, font, note_label, note_text,
+                              player_name, png_bytes, seat_colour, tx)
 
-W = 1280
-HEADER_H = 84
-TRACK_H = 820
-LANE_W = 19
-ROW_H = 64
+W = 800
+SMALL = 24  # the smallest text anywhere (min_font(W) is 23)
+HEADER_H = 104
+MAP_H = 470
+HAND_MAP_H = 400
+OV_W, OV_H = 190, 130  # the overview of the whole lap shown in a corner of a zoomed map
+ROW_H = 72
+LANE_U = 14.4  # a lane's width in circuit units (0..1000 across the drawing)
+K_MAX = 2.3  # the closest zoom: a lane is about 33 px wide
+K_MIN = 2.0  # the widest zoom with cars on it (a lane 29 px, a car's disc fits in it); a wider view
+# shows only the car to play, where it may go and the cars near it (the overview shows the rest)
+AHEAD = 8  # rows ahead of the car to play that the view keeps in sight (where it may go)
 TYRE_COLOURS = {"soft": (220, 40, 40), "hard": (240, 240, 240), "inter": (40, 170, 70), "wet": (40, 110, 230)}
 TYRE_LETTER = {"soft": "S", "hard": "H", "inter": "I", "wet": "W"}
 WEATHER_COLOURS = {"dry": (250, 204, 21), "light": (125, 200, 245), "heavy": (25, 60, 150)}
@@ -31,37 +43,51 @@ ARROW_TECH = (235, 60, 60)
 LOW_GRIP = (150, 120, 90)
 BROWN = (160, 110, 60)
 PIT = (60, 140, 90)
+HIGHLIGHT = (255, 214, 10)
+ROW_ALT = (54, 57, 63)
+DARK = (16, 16, 18)
 
 
+# -- the circuit in its own units ----------------------------------------------------------------------
 
-@lru_cache(maxsize=16)
-def _fit_box(key: str) -> tuple[float, float, float]:
-    """Scale and offsets that fill the track area with this circuit's drawing."""
-    c = circuits()[key]
-    xs, ys = [p[0] for p in c.points], [p[1] for p in c.points]
-    bw, bh = max(xs) - min(xs), max(ys) - min(ys)
-    k = min((W - 140) / bw, (TRACK_H - 120) / bh)
-    return k, (W - bw * k) / 2 - min(xs) * k, HEADER_H + 60 - min(ys) * k
-
-
-def _track_h(key: str) -> int:
-    c = circuits()[key]
-    ys = [p[1] for p in c.points]
-    return int((max(ys) - min(ys)) * _fit_box(key)[0] + 120)
-
-
-def _pt(c, x: float, y: float) -> tuple[float, float]:
-    k, ox, oy = _fit_box(c.key)
-    return ox + x * k, oy + y * k
-
-
-def _cell_centre(c, row: int, lane: float) -> tuple[float, float, float]:
+def _centre_u(c, row: int, lane: float) -> tuple[float, float, float]:
+    """A cell's centre in circuit units and the heading there; lanes left (0) to right (2)."""
     x, y, h = c.points[row % c.length]
-    cx, cy = _pt(c, x, y)
-    # lanes left (0) to right (2) across the direction of travel
     nx, ny = -math.sin(math.radians(h)), math.cos(math.radians(h))
-    off = (lane - 1) * LANE_W
-    return cx + nx * off, cy + ny * off, h
+    off = (lane - 1) * LANE_U
+    return x + nx * off, y + ny * off, h
+
+
+def _row_len_u(c, row: int) -> float:
+    x0, y0, _ = c.points[row % c.length]
+    x1, y1, _ = c.points[(row + 1) % c.length]
+    return max(4.5, math.hypot(x1 - x0, y1 - y0))
+
+
+def _pit_side(c) -> float:
+    return -1.6 if c.pit_side == 0 else 3.6
+
+
+def _pos_u(c, pos) -> tuple[float, float, int] | None:
+    """Where a car's position is drawn (units) and the track row it is nearest to."""
+    if not isinstance(pos, list) or not pos:
+        return None
+    kind = pos[0]
+    if kind == "t":
+        row = int(pos[1])
+        x, y, _ = _centre_u(c, row, int(pos[2]))
+        return x, y, row
+    # the pit lane: a strip outside the pit-side lane along the main straight
+    if kind == "pin":
+        row = min(c.pit_entry_row + 1 + int(pos[1]), c.length - 1)
+    elif kind == "pit":
+        row = c.length - 1
+    elif kind in ("g", "pout"):
+        row = int(pos[1]) if kind == "g" else 2 + int(pos[1])
+    else:
+        return None
+    x, y, _ = _centre_u(c, row, _pit_side(c))
+    return x, y, row
 
 
 def _quad(cx: float, cy: float, h: float, length: float, width: float) -> list[tuple[float, float]]:
@@ -72,39 +98,112 @@ def _quad(cx: float, cy: float, h: float, length: float, width: float) -> list[t
             (cx - dx * hl - nx * hw, cy - dy * hl - ny * hw), (cx - dx * hl + nx * hw, cy - dy * hl + ny * hw)]
 
 
-def _row_len(c, row: int) -> float:
-    x0, y0, _ = c.points[row % c.length]
-    x1, y1, _ = c.points[(row + 1) % c.length]
-    return max(6.0, math.hypot(x1 - x0, y1 - y0) * _fit_box(c.key)[0])
-
-
-def _pit_cell(c, key: str, i: int = 0) -> tuple[float, float, float]:
-    """Where a pit-lane position is drawn: a strip outside the pit-side lane along the main
-    straight (entry cells before the line, the pit at the line, exit cells after it)."""
-    side = -1.6 if c.pit_side == 0 else 3.6
-    if key == "pin":
-        row = c.pit_entry_row + 1 + i
-    elif key == "pit":
-        row = c.length - 1
-    elif key == "g":
-        row = i
-    else:
-        row = 2 + i
-    return _cell_centre(c, min(row, c.length - 1) if key in ("pin", "pit") else row, side)
-
-
-@lru_cache(maxsize=8)
-def _track_layer(key: str) -> Image.Image:
+@lru_cache(maxsize=16)
+def _bounds(key: str) -> tuple[float, float, float, float]:
     c = circuits()[key]
-    img = Image.new("RGB", (W, _track_h(key)), BACKGROUND)
-    d = ImageDraw.Draw(img)
-    shift = -HEADER_H
+    pts = [_centre_u(c, r, lane) for r in range(c.length) for lane in (-2.3, 4.3)]
+    return min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts)
+
+
+class _View:
+    """Circuit units to pixels of a w x h map: centre (cx, cy) at zoom k."""
+
+    def __init__(self, cx: float, cy: float, k: float, w: int, h: int) -> None:
+        self.cx, self.cy, self.k, self.w, self.h = cx, cy, k, w, h
+
+    def p(self, x: float, y: float) -> tuple[float, float]:
+        return self.w / 2 + (x - self.cx) * self.k, self.h / 2 + (y - self.cy) * self.k
+
+
+def _whole_view(key: str, w: int, h: int) -> _View:
+    x0, y0, x1, y1 = _bounds(key)
+    k = min((w - 20) / (x1 - x0), (h - 20) / (y1 - y0))
+    return _View((x0 + x1) / 2, (y0 + y1) / 2, k, w, h)
+
+
+def _window(c, pts: list[tuple[float, float]], w: int, h: int, pad: float = 46) -> _View:
+    """The closest view that shows every point with `pad` px around, never wider than the whole lap."""
+    whole = _whole_view(c.key, w, h)
+    if not pts:
+        return whole
+    x0, x1 = min(p[0] for p in pts), max(p[0] for p in pts)
+    y0, y1 = min(p[1] for p in pts), max(p[1] for p in pts)
+    k = min(K_MAX, (w - 2 * pad) / max(x1 - x0, 1e-6), (h - 2 * pad) / max(y1 - y0, 1e-6))
+    if k <= whole.k * 1.05:
+        return whole
+    return _View((x0 + x1) / 2, (y0 + y1) / 2, k, w, h)
+
+
+def _focus(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: int) -> _View:
+    """The action: every car on the circuit if they fit at a readable zoom, else the car to play,
+    the rows it may reach and the cars near it."""
+    placed = {}
+    for s in order:
+        car = cars[s]
+        if car.get("out") or car.get("finished"):
+            continue
+        at = _pos_u(c, car.get("pos"))
+        if at is not None:
+            placed[s] = at
+    if not placed:
+        return _whole_view(c.key, w, h)
+    if primary not in placed:
+        primary = next(iter(placed))
+    prow = placed[primary][2]
+    ahead = [_centre_u(c, prow + i, 1)[:2] for i in range(0, AHEAD + 1, 2)]
+    view = _window(c, [p[:2] for p in placed.values()] + ahead, w, h)
+    if view.k >= K_MIN:
+        return view
+    near = [p[:2] for p in placed.values() if min((p[2] - prow) % c.length, (prow - p[2]) % c.length) <= 6]
+    view = _window(c, near + ahead, w, h)
+    if view.k >= K_MIN:
+        return view
+    pts = [placed[primary][:2]] + ahead  # still too wide: the car to play and where it may go
+    return _View((min(p[0] for p in pts) + max(p[0] for p in pts)) / 2,
+                 (min(p[1] for p in pts) + max(p[1] for p in pts)) / 2, K_MIN, w, h)
+
+
+class _MapDraw(Draw):
+    """Draws on a map pasted `top` px down the image: texts are recorded where they land there."""
+
+    def __init__(self, im: Image.Image, top: int, image_w: int) -> None:
+        super().__init__(im)
+        self.top, self.image_w = top, image_w
+
+    def text(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):  # noqa: A002
+        note_text(self.image_w, (xy[0], xy[1] + self.top), text, font, anchor, int(kwargs.get("stroke_width") or 0))
+        return ImageDraw.ImageDraw.text(self, xy, text, fill, font, anchor, *args, **kwargs)
+
+    def cover(self, box) -> None:
+        """Write down a car's circle (what is drawn under it is hidden)."""
+        note_label((box[0], box[1] + self.top, box[2], box[3] + self.top), self.image_w, kind="car")
+
+
+# -- drawing the map -------------------------------------------------------------------------------------
+
+def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: int, top: int) -> Image.Image:
+    """The map, to be pasted `top` px down the image."""
+    v = _focus(c, cars, order, primary, w, h)
+    img = Image.new("RGB", (w, h), BACKGROUND)
+    d = _MapDraw(img, top, w)
+    k = v.k
+    lane_px = LANE_U * k
     lines = {cell for co in c.corners for cell in co.line}
     arrows = {co.arrow: co.technical for co in c.corners}
+    margin = 60 * k
+
+    def visible(x: float, y: float) -> bool:
+        px, py = v.p(x, y)
+        return -margin <= px <= w + margin and -margin <= py <= h + margin
+
+    pit_rows = set(range(c.pit_entry_row + 1, c.length)) | set(range(0, c.pit_merge_row))
     for row in c.rows:
-        ln = _row_len(c, row.index)
+        cx, cy, hd = _centre_u(c, row.index, 1)
+        if not visible(cx, cy):
+            continue
+        ln = _row_len_u(c, row.index)
         for lane in row.lanes:
-            cx, cy, h = _cell_centre(c, row.index, lane)
+            x, y, hd = _centre_u(c, row.index, lane)
             if (row.index, lane) in arrows:
                 fill = ARROW_TECH if arrows[(row.index, lane)] else ARROW
             elif (row.index, lane) in lines:
@@ -117,49 +216,106 @@ def _track_layer(key: str) -> Image.Image:
                 fill = CORNER
             else:
                 fill = ASPHALT
-            q = [(x, y + shift) for x, y in _quad(cx, cy, h, ln * 0.92, LANE_W * 0.9)]
-            d.polygon(q, fill=fill)
+            d.polygon([v.p(*q) for q in _quad(x, y, hd, ln * 0.9, LANE_U * 0.88)], fill=fill)
         if row.corner >= 0 and c.corners[row.corner].technical:
             co = c.corners[row.corner]
             if row.index in (co.first, co.last):  # the two red lines of a technical corner
-                a = _cell_centre(c, row.index, min(row.lanes) - 0.6)
-                b = _cell_centre(c, row.index, max(row.lanes) + 0.6)
-                d.line([(a[0], a[1] + shift), (b[0], b[1] + shift)], fill=ARROW_TECH, width=3)
-    # row numbers every 10 rows (the move select names cells by lap, row and lane)
-    away = 4.3 if c.pit_side == 0 else -2.3
-    for r in range(10, c.length, 10):
-        cx, cy, _ = _cell_centre(c, r, away)
-        d.text((cx, cy + shift), str(r + 1), font=font(22), fill=(200, 200, 200), anchor="mm")
-    # pit lane strip
-    for r in list(range(c.pit_entry_row + 1, c.length)) + list(range(0, c.pit_merge_row)):
-        side = -1.6 if c.pit_side == 0 else 3.6
-        cx, cy, h = _cell_centre(c, r, side)
-        d.polygon([(x, y + shift) for x, y in _quad(cx, cy, h, _row_len(c, r) * 0.9, LANE_W * 0.8)], fill=PIT)
-    # finish line: chequered
-    for k in range(8):
-        lane = -0.5 + k * (3 / 8)
-        cx, cy, h = _cell_centre(c, 0, lane)
-        x0, y0, _ = c.points[0]
-        x1, y1, _ = c.points[c.length - 1]
-        bx, by = (cx + (_pt(c, x1, y1)[0] - _pt(c, x0, y0)[0]) / 2), (cy + (_pt(c, x1, y1)[1] - _pt(c, x0, y0)[1]) / 2)
-        d.rectangle([bx - 3, by - 3 + shift, bx + 3, by + 3 + shift], fill=(255, 255, 255) if k % 2 else (0, 0, 0))
+                a = _centre_u(c, row.index, min(row.lanes) - 0.6)
+                b = _centre_u(c, row.index, max(row.lanes) + 0.6)
+                d.line([v.p(a[0], a[1]), v.p(b[0], b[1])], fill=ARROW_TECH, width=max(3, int(k * 1.6)))
+        if row.index in pit_rows:
+            x, y, hd = _centre_u(c, row.index, _pit_side(c))
+            d.polygon([v.p(*q) for q in _quad(x, y, hd, ln * 0.9, LANE_U * 0.75)], fill=PIT)
+    # finish line: a chequered strip across the lanes at the start of row 0
+    x0, y0, h0 = _centre_u(c, 0, 1)
+    back = _row_len_u(c, c.length - 1) / 2
+    fx, fy = x0 - math.cos(math.radians(h0)) * back, y0 - math.sin(math.radians(h0)) * back
+    nx, ny = -math.sin(math.radians(h0)), math.cos(math.radians(h0))
+    n = 8
+    sq = 3 * LANE_U / n
+    for i in range(n):
+        off = (i - (n - 1) / 2) * sq
+        for j, along in enumerate((-sq / 2, sq / 2)):
+            px, py = fx + nx * off + math.cos(math.radians(h0)) * along, fy + ny * off + math.sin(math.radians(h0)) * along
+            q = [v.p(*pt) for pt in _quad(px, py, h0, sq, sq)]
+            d.polygon(q, fill=(255, 255, 255) if (i + j) % 2 else (0, 0, 0))
+    # the overview of the whole lap goes in a corner no car is in
+    r = max(13.5, min(19.0, lane_px * 0.48))  # a disc fits in its lane: neighbours never cover each other
+    spots = [v.p(*at[:2]) for s in order if not cars[s].get("out") and not cars[s].get("finished")
+             for at in [_pos_u(c, cars[s].get("pos"))] if at is not None]
+    inset = None
+    if v.k > _whole_view(c.key, w, h).k * 1.05:
+        corners = [(w - OV_W - 8, 8), (8, 8), (w - OV_W - 8, h - OV_H - 8), (8, h - OV_H - 8)]
+        inset = next((xy for xy in corners if not any(xy[0] - r <= px <= xy[0] + OV_W + r and
+                                                       xy[1] - r <= py <= xy[1] + OV_H + r for px, py in spots)),
+                     None)
+    # row numbers, as the move select names them (row = index + 1), on the side away from the pits
+    step = 5 if k >= K_MIN else 10
+    away = 1 + (1.5 + 24 / k / LANE_U) * (1 if c.pit_side == 0 else -1)  # just outside the track, in lanes
+    f = font(SMALL)
+    for row in range(step - 1, c.length, step):
+        x, y, _ = _centre_u(c, row, away)
+        px, py = v.p(x, y)
+        label = str(row + 1)
+        box = f.getbbox(label, anchor="mm", stroke_width=3)
+        under = inset is not None and inset[0] - 4 <= px + box[2] and px + box[0] <= inset[0] + OV_W + 4 \
+            and inset[1] - 4 <= py + box[3] and py + box[1] <= inset[1] + OV_H + 4
+        if box[0] + px >= 2 and box[2] + px <= w - 2 and box[1] + py >= 2 and box[3] + py <= h - 2 and not under:
+            d.text((px, py), label, font=f, fill=(225, 225, 225), anchor="mm", stroke_width=3, stroke_fill=DARK)
+    # cars, last first so the leader is on top; cars sharing a spot (the pits) side by side
+    taken: list[tuple[float, float]] = []
+    for rank, s in reversed(list(enumerate(order))):
+        car = cars[s]
+        if car.get("out") or car.get("finished"):
+            continue
+        at = _pos_u(c, car.get("pos"))
+        if at is None:
+            continue
+        px, py = v.p(at[0], at[1])
+        while any(math.hypot(px - tx_, py - ty_) < 2 * r + 2 for tx_, ty_ in taken):
+            px += 2 * r + 4
+        if not (-r < px < w + r and -r < py < h + r):
+            continue  # outside this view (the overview shows where)
+        taken.append((px, py))
+        col = seat_colour(s)
+        ring = (255, 80, 80) if car.get("off") else (HIGHLIGHT if s == primary else DARK)
+        d.cover([px - r, py - r, px + r, py + r])
+        d.ellipse([px - r, py - r, px + r, py + r], fill=col, outline=ring, width=4 if ring != DARK else 2)
+        label = str(rank + 1)
+        f = font(max(SMALL, int(r * 1.25)))
+        box = f.getbbox(label, anchor="mm")
+        if box[0] + px >= 0 and box[2] + px <= w and box[1] + py >= 0 and box[3] + py <= h:
+            d.text((px, py), label, font=f, fill=DARK if sum(col) > 400 else (255, 255, 255), anchor="mm")
+    if inset is not None:
+        _overview(d, inset, c, v, cars, order)
     return img
 
 
-def _car_xy(c, car: dict) -> tuple[float, float] | None:
-    pos = car.get("pos")
-    if not isinstance(pos, list) or not pos:
-        return None
-    if pos[0] == "t":
-        x, y, _ = _cell_centre(c, int(pos[1]), int(pos[2]))
-    elif pos[0] in ("pin", "g", "pout"):
-        x, y, _ = _pit_cell(c, pos[0], int(pos[1]))
-    elif pos[0] == "pit":
-        x, y, _ = _pit_cell(c, "pit")
-    else:
-        return None
-    return x, y
+def _overview(d: Draw, at: tuple[float, float], c, v: _View, cars: list[dict], order: list[int]) -> None:
+    """The whole lap, small, at `at`: the window shown is outlined, cars are dots."""
+    ow, oh = OV_W, OV_H
+    ov = _whole_view(c.key, ow, oh)
+    ox, oy = at
+    d.rounded_rectangle([ox, oy, ox + ow, oy + oh], radius=8, fill=PANEL, outline=(90, 92, 98), width=2)
+    pts = [ov.p(*_centre_u(c, r, 1)[:2]) for r in range(c.length)]
+    d.line([(ox + x, oy + y) for x, y in pts + pts[:1]], fill=(150, 152, 158), width=4, joint="curve")
+    half_w, half_h = v.w / 2 / v.k, v.h / 2 / v.k
+    a = ov.p(v.cx - half_w, v.cy - half_h)
+    b = ov.p(v.cx + half_w, v.cy + half_h)
+    d.rectangle([ox + max(0, a[0]), oy + max(0, a[1]), ox + min(ow, b[0]), oy + min(oh, b[1])], outline=HIGHLIGHT,
+                width=2)
+    for s in reversed(order):
+        car = cars[s]
+        if car.get("out") or car.get("finished"):
+            continue
+        at = _pos_u(c, car.get("pos"))
+        if at is None:
+            continue
+        x, y = ov.p(at[0], at[1])
+        d.ellipse([ox + x - 5, oy + y - 5, ox + x + 5, oy + y + 5], fill=seat_colour(s), outline=DARK)
 
+
+# -- the board -----------------------------------------------------------------------------------------
 
 def _status(car: dict) -> str:
     if car.get("finished"):
@@ -174,6 +330,27 @@ def _status(car: dict) -> str:
     return ""
 
 
+def _phase_line(view: dict, c) -> str:
+    cars = view.get("cars") or []
+    phase = view.get("phase")
+    if phase == "race":
+        lead = max([car.get("laps", 0) for car in cars] or [0])
+        return tx("Lap {lap}/{laps}", lap=min(lead + 1, c.laps), laps=c.laps)
+    if phase == "quali":
+        return tx("Qualifying {session}", session=(view.get("quali") or {}).get("session", ""))
+    if phase == "tyres":
+        return tx("Tyre choice")
+    return tx("Race over")
+
+
+def _primary(view: dict) -> int | None:
+    ti = view.get("turn_info") or {}
+    if isinstance(ti.get("seat"), int):
+        return ti["seat"]
+    acting = view.get("to_act") or []
+    return acting[0] if len(acting) == 1 else None
+
+
 def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The public board; texts in `locale`."""
     with drawing_in(locale):
@@ -184,103 +361,117 @@ def _board(view: dict, names: list[str]) -> Image.Image:
     c = circuits()[view["circuit"]]
     cars = view.get("cars") or []
     order = [s for s in view.get("order") or [] if 0 <= s < len(cars)]
-    rows = len(order)
-    th = _track_h(c.key)
-    height = HEADER_H + th + 20 + ROW_H * (rows + 1) + 20
+    height = HEADER_H + MAP_H + ROW_H * len(order) + 8
     img = Image.new("RGB", (W, height), BACKGROUND)
-    img.paste(_track_layer(c.key), (0, HEADER_H))
-    d = ImageDraw.Draw(img)
-    # header
-    lead_laps = max([car.get("laps", 0) for car in cars] or [0])
+    d = Draw(img)
     d.rectangle([0, 0, W, HEADER_H], fill=PANEL)
-    d.text((24, HEADER_H / 2), fit(tx("Pole Position: {name}", name=tx(c.name)), 40, 560), font=font(40), fill=TEXT, anchor="lm")
-    phase = view.get("phase")
-    if phase == "race":
-        info = tx("Lap {lap}/{laps}", lap=min(lead_laps + 1, c.laps), laps=c.laps)
-    elif phase == "quali":
-        info = tx("Qualifying {session}", session=(view.get("quali") or {}).get("session", ""))
-    elif phase == "tyres":
-        info = tx("Tyre choice")
-    else:
-        info = tx("Race over")
-    d.text((W - 330, HEADER_H / 2), fit(info, 38, 330), font=font(38), fill=TEXT, anchor="rm")
-    wnow = view.get("weather_now", "dry")
-    _weather_panel(d, view, c, W - 310, 8)
-    # cars on the circuit, last first so the leader is on top
-    for rank, s in reversed(list(enumerate(order))):
-        car = cars[s]
-        if car.get("out") or car.get("finished"):
-            continue
-        xy = _car_xy(c, car)
-        if xy is None:
-            continue
-        x, y = xy
-        r = 20
-        d.ellipse([x - r, y - r, x + r, y + r], fill=seat_colour(s), outline=(0, 0, 0) if not car.get("off") else (255, 80, 80), width=3)
-        d.text((x, y), str(rank + 1), font=font(28), fill=(0, 0, 0) if seat_colour(s)[1] > 150 else (255, 255, 255), anchor="mm")
-    # position track and dashboards
-    y0 = HEADER_H + th
-    cols = [(tx("Pos"), 20), (tx("Driver"), 134), (tx("Lap"), 470), (tx("Tyre"), 560), (tx("Life"), 660),
-            (tx("EP"), 740), (tx("BP"), 850), (tx("SP"), 960), (tx("Failures"), 1060)]
-    for label, x in cols:
-        d.text((x, y0 + ROW_H / 2), fit(label, 26, 300 if x == 134 else 104), font=font(26), fill=MUTED, anchor="lm")
+    d.text((20, 30), fit(tx("Pole Position: {name}", name=tx(c.name)), 34, 590), font=font(34), fill=TEXT,
+           anchor="lm")
+    d.text((20, 78), fit(_phase_line(view, c), 30, 330), font=font(30), fill=HIGHLIGHT, anchor="lm")
+    _weather(d, view, c, 360, 78, W - 176)
+    _grids(d, view, c, W - 160, 12)
+    img.paste(_map(c, cars, order, _primary(view), W, MAP_H, HEADER_H), (0, HEADER_H))
+    y = HEADER_H + MAP_H
+    acting = set(view.get("to_act") or [])
     ti = view.get("turn_info") or {}
     for i, s in enumerate(order):
-        car = cars[s]
-        y = y0 + ROW_H * (i + 1)
-        if i % 2 == 0:
-            d.rectangle([0, y, W, y + ROW_H], fill=PANEL)
-        mid = y + ROW_H / 2
-        if ti.get("seat") == s or s in (view.get("to_act") or []):
-            d.rectangle([0, y, 10, y + ROW_H], fill=(255, 214, 10))
-        d.text((40, mid), str(i + 1), font=font(34), fill=TEXT, anchor="lm")
-        d.ellipse([90, mid - 16, 122, mid + 16], fill=seat_colour(s))
-        d.text((134, mid), fit(player_name(names, s), 34, 320), font=font(34), fill=TEXT, anchor="lm")
-        d.text((470, mid), f"{min(car.get('laps', 0) + 1, c.laps)}", font=font(34), fill=TEXT, anchor="lm")
-        tyre = car.get("tyre")
-        if tyre in TYRE_COLOURS:
-            d.ellipse([560, mid - 18, 596, mid + 18], fill=TYRE_COLOURS[tyre], outline=(20, 20, 20), width=2)
-            d.text((578, mid), TYRE_LETTER[tyre], font=font(24), fill=(0, 0, 0) if tyre in ("hard", "soft") and tyre == "hard" else (255, 255, 255), anchor="mm")
-            life = car.get("life", 0)
-            d.text((660, mid), str(life), font=font(34), fill=(255, 90, 90) if life < 0 else TEXT, anchor="lm")
-        for key, x in (("ep", 740), ("bp", 850), ("sp", 960)):
-            d.text((x, mid), str(car.get(key, 0)), font=font(34), fill=TEXT, anchor="lm")
-        bx = 1060
-        for kind, rep in car.get("bd") or []:
-            fill = (60, 170, 90) if rep else ((220, 50, 50) if kind == "heavy" else (20, 20, 20))
-            d.rectangle([bx, mid - 15, bx + 30, mid + 15], fill=fill, outline=(200, 200, 200), width=2)
-            d.text((bx + 15, mid), "H" if kind == "heavy" else "L", font=font(22), fill=(255, 255, 255), anchor="mm")
-            bx += 36
-        st = _status(car)
-        if st:
-            d.text((W - 20, mid), fit(st, 28, 1270 - max(bx, 1060) - 30), font=font(28), fill=MUTED, anchor="rm")
+        _car_row(d, y, i, s, cars[s], names, c, ti.get("seat") == s or s in acting, view.get("quali"),
+                 view.get("chosen") if view.get("phase") == "tyres" else None)
+        y += ROW_H
     return img
 
 
-def _weather_panel(d: ImageDraw.ImageDraw, view: dict, c, x: int, y: int) -> None:
-    """Grid A (6 x 6, current weather token) and grid B (the forecast), small, in the header."""
-    w = view.get("weather") or {}
-    a, b = int(w.get("a", 0)), int(w.get("b", 1))
-    cell = 11
-    for i, code in enumerate(c.weather_a):
-        cx, cy = x + (i % 6) * (cell + 1), y + (i // 6) * (cell + 1)
-        d.rectangle([cx, cy, cx + cell, cy + cell], fill=WEATHER_COLOURS[code])
-        if i == a:
-            d.rectangle([cx - 2, cy - 2, cx + cell + 2, cy + cell + 2], outline=(255, 255, 255), width=3)
-    bx = x + 6 * (cell + 1) + 10
-    for i in range(1, c.weather_b + 1):
-        cy = y + (i - 1) * (cell + 1)
-        d.rectangle([bx, cy, bx + cell, cy + cell], fill=(200, 200, 200) if i != b else (255, 255, 255),
-                    outline=(0, 0, 0) if i == b else None, width=3 if i == b else 1)
+def _weather(d: Draw, view: dict, c, x: int, y: int, right: int) -> None:
     wnow = view.get("weather_now", "dry")
     name = {"dry": tx("Dry"), "light": tx("Light rain"), "heavy": tx("Heavy rain")}.get(wnow, wnow)
-    d.rectangle([bx + 24, y + 14, bx + 56, y + 46], fill=WEATHER_COLOURS.get(wnow, (200, 200, 200)))
-    d.text((bx + 64, y + 30), fit(name, 28, 150), font=font(28), fill=TEXT, anchor="lm")
+    d.rectangle([x, y - 14, x + 28, y + 14], fill=WEATHER_COLOURS.get(wnow, (200, 200, 200)), outline=DARK)
+    d.text((x + 38, y), fit(name, 28, right - x - 44), font=font(28), fill=TEXT, anchor="lm")
 
+
+def _grids(d: Draw, view: dict, c, x: int, y: int) -> None:
+    """Grid A (6 x 6, the current weather token outlined) and grid B (the forecast)."""
+    w = view.get("weather") or {}
+    a, b = int(w.get("a", 0)), int(w.get("b", 1))
+    cell = 12
+    for i, code in enumerate(c.weather_a):
+        cx, cy = x + (i % 6) * (cell + 2), y + (i // 6) * (cell + 2)
+        d.rectangle([cx, cy, cx + cell, cy + cell], fill=WEATHER_COLOURS[code])
+        if i == a:
+            d.rectangle([cx - 3, cy - 3, cx + cell + 3, cy + cell + 3], outline=(255, 255, 255), width=3)
+    bx = x + 6 * (cell + 2) + 16
+    for i in range(1, c.weather_b + 1):
+        cy = y + (i - 1) * (cell + 2)
+        d.rectangle([bx, cy, bx + cell + 10, cy + cell], fill=(255, 255, 255) if i == b else (120, 122, 128),
+                    outline=HIGHLIGHT if i == b else None, width=2)
+
+
+def _failures(d: Draw, x: float, mid: float, bd: list, size: int = 30) -> float:
+    for kind, rep in bd or []:
+        fill = (60, 170, 90) if rep else ((220, 50, 50) if kind == "heavy" else (20, 20, 20))
+        d.rectangle([x, mid - size / 2, x + size, mid + size / 2], fill=fill, outline=(200, 200, 200), width=2)
+        d.text((x + size / 2, mid), "H" if kind == "heavy" else "L", font=font(SMALL), fill=(255, 255, 255),
+               anchor="mm")
+        x += size + 6
+    return x
+
+
+def _die(d: Draw, x: float, mid: float, face: str, size: int = 34) -> None:
+    """A die showing `face`, centred on (x, mid)."""
+    d.rounded_rectangle([x - size / 2, mid - size / 2, x + size / 2, mid + size / 2], radius=6, fill=(20, 20, 22),
+                        outline=(230, 230, 230), width=2)
+    d.text((x, mid), face, font=font(SMALL), fill=(255, 255, 255), anchor="mm")
+
+
+def _tyre(d: Draw, x: float, mid: float, tyre: str, r: float = 17) -> None:
+    d.ellipse([x - r, mid - r, x + r, mid + r], fill=TYRE_COLOURS[tyre], outline=DARK, width=2)
+    d.text((x, mid), TYRE_LETTER[tyre], font=font(max(SMALL, int(r * 1.3))), fill=DARK if tyre == "hard" else
+           (255, 255, 255), anchor="mm")
+
+
+def _car_row(d: Draw, y: int, i: int, s: int, car: dict, names: list[str], c, acting: bool,
+             quali: dict | None = None, tyres_chosen: list | None = None) -> None:
+    """Line 1: position, colour, name, tyre and life, failures, status (in qualifying: the
+    session's first roll as a die, ticked once the seat has chosen). Line 2: lap, EP, BP, SP."""
+    if i % 2 == 0:
+        d.rectangle([0, y, W, y + ROW_H], fill=ROW_ALT)
+    if acting:
+        d.rectangle([0, y, 10, y + ROW_H], fill=HIGHLIGHT)
+    top, bottom = y + 22, y + 54
+    d.text((34, y + ROW_H / 2), str(i + 1), font=font(34), fill=TEXT, anchor="mm")
+    d.ellipse([62, top - 13, 88, top + 13], fill=seat_colour(s), outline=DARK)
+    d.text((100, top), fit(player_name(names, s), 28, 330), font=font(28), fill=TEXT, anchor="lm")
+    x = 450
+    tyre = car.get("tyre")
+    if tyre in TYRE_COLOURS:
+        _tyre(d, x + 17, top, tyre)
+        life = car.get("life", 0)
+        d.text((x + 42, top), str(life), font=font(28), fill=(255, 90, 90) if life < 0 else TEXT, anchor="lm")
+    x = _failures(d, 540, top, car.get("bd") or [], 28)
+    st = _status(car)
+    if st:
+        d.text((W - 14, top), fit(st, SMALL, W - 14 - x - 8), font=font(SMALL), fill=MUTED, anchor="rm")
+    elif quali and str(s) in (quali.get("first") or {}):
+        _die(d, W - 60, top, str(quali["first"][str(s)]))
+        if s in (quali.get("chosen") or []):
+            d.text((W - 20, top), "✓", font=font(28), fill=(90, 200, 120), anchor="mm")
+    elif tyres_chosen is not None and s in tyres_chosen:  # the tyre stays secret until all have chosen
+        d.text((W - 20, top), "✓", font=font(28), fill=(90, 200, 120), anchor="mm")
+    # line 2: the numbers a rival wants to know (lap, engine, brake and skill points)
+    x = 100.0
+    parts = [(tx("Lap"), str(min(car.get("laps", 0) + 1, c.laps)))]
+    parts += [(tx(k.upper()), str(car.get(k, 0))) for k in ("ep", "bp", "sp")]
+    for label, value in parts:
+        d.text((x, bottom), label, font=font(SMALL), fill=MUTED, anchor="lm")
+        x += font(SMALL).getlength(label) + 6
+        d.text((x, bottom), value, font=font(26), fill=TEXT, anchor="lm")
+        x += font(26).getlength(value) + 22
+
+
+# -- the seat's own dashboard (DM) -------------------------------------------------------------------------
 
 def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The viewing seat's dashboard: tyres in use and in the box, EP/BP/SP, damage, its fight
-    preferences and, on its turn, the dice; texts in `locale`."""
+    preferences and, on its turn, the dice; in the race, the circuit around its car. Texts in `locale`."""
     with drawing_in(locale):
         return png_bytes(_hand(view, names))
 
@@ -290,50 +481,58 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
     seat = int(me.get("seat", view.get("viewer") or 0) or 0)
     cars = view.get("cars") or []
     car = cars[seat] if 0 <= seat < len(cars) else {}
-    img = Image.new("RGB", (900, 600), BACKGROUND)
-    d = ImageDraw.Draw(img)
-    d.rectangle([0, 0, 900, 80], fill=PANEL)
-    d.ellipse([20, 20, 60, 60], fill=seat_colour(seat))
-    d.text((76, 40), fit(player_name(names, seat), 38, 520), font=font(38), fill=TEXT, anchor="lm")
-    order = view.get("order") or []
+    c = circuits()[view["circuit"]]
+    order = [s for s in view.get("order") or [] if 0 <= s < len(cars)]
+    on_track = view.get("phase") == "race" and not car.get("out") and not car.get("finished") \
+        and _pos_u(c, car.get("pos")) is not None
+    dash_h = 560
+    img = Image.new("RGB", (W, dash_h + (HAND_MAP_H if on_track else 0)), BACKGROUND)
+    d = Draw(img)
+    d.rectangle([0, 0, W, 76], fill=PANEL)
+    d.ellipse([20, 18, 60, 58], fill=seat_colour(seat), outline=DARK)
+    d.text((76, 38), fit(player_name(names, seat), 36, 430), font=font(36), fill=TEXT, anchor="lm")
+    side = _phase_line(view, c)
     if seat in order:
-        d.text((880, 40), tx("P{n}", n=order.index(seat) + 1), font=font(38), fill=TEXT, anchor="rm")
-    y = 110
+        side = f"{tx('P{n}', n=order.index(seat) + 1)} · {side}"
+    d.text((W - 20, 38), fit(side, 30, 260), font=font(30), fill=HIGHLIGHT, anchor="rm")
+    y = 104
     tyre = car.get("tyre") or view.get("my_tyre")
+    quali = view.get("quali") or {}
     if tyre in TYRE_COLOURS:
-        d.ellipse([30, y, 90, y + 60], fill=TYRE_COLOURS[tyre], outline=(20, 20, 20), width=3)
-        d.text((60, y + 30), TYRE_LETTER[tyre], font=font(34), fill=(0, 0, 0) if tyre == "hard" else (255, 255, 255), anchor="mm")
-        if car.get("tyre"):
-            d.text((110, y + 30), tx("Tyre life {n}", n=car.get("life", 0)), font=font(34), fill=TEXT, anchor="lm")
-        else:
-            d.text((110, y + 30), tx("Your secret choice"), font=font(34), fill=TEXT, anchor="lm")
-    y += 90
+        _tyre(d, 56, y + 30, tyre, 28)
+        text = tx("Tyre life {n}", n=car.get("life", 0)) if car.get("tyre") else tx("Your secret choice")
+        d.text((100, y + 30), fit(text, 32, W - 120), font=font(32), fill=TEXT, anchor="lm")
+    elif str(seat) in (quali.get("first") or {}):  # qualifying: this session's roll, and the choice made
+        text = tx("Your rolls: {rolls}", rolls=str(quali["first"][str(seat)]))
+        if "mine" in quali:
+            text += " · " + (tx("Spend 1 SP for two more rolls") if quali["mine"] else tx("Keep my roll"))
+        d.text((28, y + 30), fit(text, 32, W - 48), font=font(32), fill=HIGHLIGHT, anchor="lm")
+    y += 84
     label = tx("In the box:")
-    d.text((30, y), label, font=font(30), fill=MUTED, anchor="lm")
-    x = int(30 + font(30).getlength(label) + 20)
+    d.text((28, y), label, font=font(28), fill=MUTED, anchor="lm")
+    x = int(28 + font(28).getlength(label) + 16)
     for t, lives in (car.get("sets") or {}).items():
         for life in lives:
-            d.ellipse([x, y - 22, x + 44, y + 22], fill=TYRE_COLOURS.get(t, (128, 128, 128)), outline=(20, 20, 20), width=2)
-            d.text((x + 22, y), str(life), font=font(24), fill=(0, 0, 0) if t == "hard" else (255, 255, 255), anchor="mm")
-            x += 54
-    y += 70
-    for i, (key, label) in enumerate((("ep", tx("EP")), ("bp", tx("BP")), ("sp", tx("SP")))):
-        bx = 30 + i * 280
-        d.rounded_rectangle([bx, y, bx + 250, y + 90], radius=12, fill=PANEL)
-        d.text((bx + 20, y + 45), label, font=font(34), fill=MUTED, anchor="lm")
-        d.text((bx + 230, y + 45), str(car.get(key, 0)), font=font(48), fill=TEXT, anchor="rm")
-    y += 120
-    bd = car.get("bd") or []
+            if x + 46 > W - 10:
+                break
+            d.ellipse([x, y - 22, x + 44, y + 22], fill=TYRE_COLOURS.get(t, (128, 128, 128)), outline=DARK, width=2)
+            d.text((x + 22, y), str(life), font=font(SMALL), fill=DARK if t == "hard" else (255, 255, 255),
+                   anchor="mm")
+            x += 52
+    y += 50
+    for i, key in enumerate(("ep", "bp", "sp")):
+        bx = 20 + i * 258
+        d.rounded_rectangle([bx, y, bx + 244, y + 86], radius=12, fill=PANEL)
+        d.text((bx + 16, y + 43), fit(tx(key.upper()), 28, 150), font=font(28), fill=MUTED, anchor="lm")
+        d.text((bx + 228, y + 43), str(car.get(key, 0)), font=font(48), fill=TEXT, anchor="rm")
+    y += 118
     label = tx("Damage:")
-    d.text((30, y), label, font=font(30), fill=MUTED, anchor="lm")
-    bx = int(30 + font(30).getlength(label) + 20)
-    if not bd:
-        d.text((bx, y), tx("none"), font=font(30), fill=TEXT, anchor="lm")
-    for i, (kind, rep) in enumerate(bd):
-        fill = (60, 170, 90) if rep else ((220, 50, 50) if kind == "heavy" else (20, 20, 20))
-        d.rectangle([bx + i * 50, y - 20, bx + 40 + i * 50, y + 20], fill=fill, outline=(200, 200, 200), width=2)
-        d.text((bx + 20 + i * 50, y), "H" if kind == "heavy" else "L", font=font(24), fill=(255, 255, 255), anchor="mm")
-    y += 60
+    d.text((28, y), label, font=font(28), fill=MUTED, anchor="lm")
+    bx = int(28 + font(28).getlength(label) + 16)
+    if not car.get("bd"):
+        d.text((bx, y), tx("none"), font=font(28), fill=TEXT, anchor="lm")
+    _failures(d, bx, y, car.get("bd") or [], 36)
+    y += 56
     prefs = me.get("prefs") or {}
     if prefs:
         text = tx("Fights: attack up to {a} SP, defend up to {d} SP", a=prefs.get("attack", 0), d=prefs.get("defend", 0))
@@ -341,14 +540,18 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
             text = tx("Fights: I let attackers through")
         elif prefs.get("ask"):
             text = tx("Fights: attack up to {a} SP, ask me when defending", a=prefs.get("attack", 0))
-        d.text((30, y), fit(text, 30, 840), font=font(30), fill=TEXT, anchor="lm")
-    y += 60
+        d.text((28, y), fit(text, 26, W - 48), font=font(26), fill=TEXT, anchor="lm")
+    y += 52
     ti = view.get("turn_info") or {}
     if ti.get("seat") == seat and ti.get("rolls"):
-        rolls = ti["rolls"]
-        d.text((30, y), fit(tx("Your rolls: {rolls}", rolls=", ".join(rolls)), 34, 840), font=font(34), fill=TEXT, anchor="lm")
+        text = tx("Your rolls: {rolls}", rolls=", ".join(ti["rolls"]))
+        d.text((28, y), fit(text, 34, W - 48), font=font(34), fill=HIGHLIGHT, anchor="lm")
+    if on_track:
+        img.paste(_map(c, cars, order, seat, W, HAND_MAP_H, dash_h), (0, dash_h))
     return img
 
+
+# -- results -------------------------------------------------------------------------------------------
 
 def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The final classification: finishers in order, then retirements."""
@@ -356,15 +559,19 @@ def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
         cars = view.get("cars") or []
         finish = [s for s in view.get("finish") or [] if 0 <= s < len(cars)]
         out = [s for s in range(len(cars)) if s not in finish]
-        img = Image.new("RGB", (900, 120 + 70 * len(cars)), BACKGROUND)
-        d = ImageDraw.Draw(img)
-        d.text((450, 60), tx("Race result"), font=font(44), fill=TEXT, anchor="mm")
+        img = Image.new("RGB", (W, 110 + 72 * len(cars)), BACKGROUND)
+        d = Draw(img)
+        c = circuits().get(view.get("circuit"))
+        title = tx("Race result")
+        if c is not None:
+            title = f"{title} · {tx(c.name)}"
+        d.text((W / 2, 54), fit(title, 40, W - 40), font=font(40), fill=TEXT, anchor="mm")
         for i, s in enumerate(finish + out):
-            y = 120 + 70 * i
+            y = 110 + 72 * i
             if i % 2 == 0:
-                d.rectangle([0, y, 900, y + 70], fill=PANEL)
+                d.rectangle([0, y, W, y + 72], fill=PANEL)
             label = str(i + 1) if s in finish else tx("out")
-            d.text((40, y + 35), label, font=font(36), fill=TEXT, anchor="lm")
-            d.ellipse([150, y + 17, 186, y + 53], fill=seat_colour(s))
-            d.text((206, y + 35), fit(player_name(names, s), 36, 660), font=font(36), fill=TEXT, anchor="lm")
+            d.text((24, y + 36), fit(label, 34, 110), font=font(34), fill=TEXT, anchor="lm")
+            d.ellipse([140, y + 18, 176, y + 54], fill=seat_colour(s), outline=DARK)
+            d.text((196, y + 36), fit(player_name(names, s), 34, W - 220), font=font(34), fill=TEXT, anchor="lm")
         return png_bytes(img)

@@ -8,13 +8,14 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.games.rallyman import board as B
-from rendering.common import (BACKGROUND, MUTED, PANEL, seat_colour, TEXT, drawing_in, fit, font,
-                              player_name, png_bytes, tx)
+from rendering.common import (BACKGROUND, MUTED, PANEL, seat_colour, TEXT, Draw, drawing_in, fit, font,
+                              note_label, note_text, player_name, png_bytes, tx)
 
 W = 800
 MAP_H = 600
 HEADER_H = 56
-ROW_H = 64
+ROW_H = 70
+SMALL = 24  # the smallest text anywhere: Discord's phone preview shows the 800 px image 390 px wide
 SCALE = 130.0  # pixels per hex radius when zoomed: a space is about 50 px wide
 MIN_SCALE = 100.0  # the whole stage is shown when it fits at this scale
 
@@ -74,19 +75,69 @@ def _rect(m: _Map, x: float, y: float, heading: float, length: float, width: flo
     return pts
 
 
+class _MapDraw(Draw):
+    """Draws on the map (pasted `top` px down the image): each text is recorded where it lands in
+    the image, kept (for a cached layer to record again when it is reused), and left out when it
+    would be cut by the map's edge."""
+
+    def __init__(self, im: Image.Image, top: int, live: bool = True) -> None:
+        super().__init__(im)
+        self.top, self.live = top, live
+        self.kept: list[tuple] = []
+
+    def cover(self, pts) -> None:
+        """Write down what a die or car covers (the stage's marks under it are hidden)."""
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        note_label((min(xs), min(ys) + self.top, max(xs), max(ys) + self.top), self.im.size[0], kind="car")
+
+    def text(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):  # noqa: A002
+        stroke = int(kwargs.get("stroke_width") or 0)
+        box = font.getbbox(text, anchor=anchor or "la", stroke_width=stroke)
+        w, h = self.im.size
+        if xy[0] + box[0] < 0 or xy[1] + box[1] < 0 or xy[0] + box[2] > w or xy[1] + box[3] > h:
+            return None
+        at = (xy[0], xy[1] + self.top)
+        self.kept.append((at, text, font.size, anchor, stroke))
+        if self.live:
+            note_text(w, at, text, font, anchor, stroke)
+        return ImageDraw.ImageDraw.text(self, xy, text, fill, font, anchor, *args, **kwargs)
+
+
+def _replay(kept: tuple) -> None:
+    """Record the texts of a cached layer again, as if drawn now."""
+    for at, text, size, anchor, stroke in kept:
+        note_text(W, at, text, font(size), anchor, stroke)
+
+
+def _place(d: ImageDraw.ImageDraw, taken: list, xy: tuple[float, float], text: str, size: int, fill,
+           s: float) -> None:
+    """A label at `xy` or, if that covers a mark already drawn, at the nearest free spot around it
+    (left out when every spot is taken: the mark under it matters more)."""
+    f = font(max(SMALL, size))
+    box = f.getbbox(text, anchor="mm", stroke_width=2)
+    for dx, dy in ((0, 0), (0, -0.32), (0, 0.32), (0.42, 0), (-0.42, 0), (0.4, -0.32), (-0.4, -0.32), (0.4, 0.32),
+                   (-0.4, 0.32), (0, -0.6), (0, 0.6)):
+        x, y = xy[0] + dx * s, xy[1] + dy * s
+        here = (x + box[0] - 2, y + box[1] - 2, x + box[2] + 2, y + box[3] + 2)
+        if not any(min(here[2], t[2]) > max(here[0], t[0]) and min(here[3], t[3]) > max(here[1], t[1]) for t in taken):
+            taken.append(here)
+            _label(d, (x, y), text, size, fill)
+            return
+
+
 def _label(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill, stroke=DARK) -> None:
-    d.text(xy, text, font=font(size), fill=fill, anchor="mm", stroke_width=2, stroke_fill=stroke)
+    d.text(xy, text, font=font(max(SMALL, size)), fill=fill, anchor="mm", stroke_width=2, stroke_fill=stroke)
 
 
 @lru_cache(maxsize=16)
-def _static(key: str, cx: float, cy: float, scale: float, mud_items: tuple, locale: str) -> Image.Image:
+def _static(key: str, cx: float, cy: float, scale: float, mud_items: tuple, locale: str) -> tuple[Image.Image, tuple]:
     """The stage without cars or dice for one window (cached: it changes only when the window moves
     or mud falls; its few texts are in `locale`)."""
     stage = B.stage(key)
     m = _Map.at(cx, cy, scale, W, MAP_H)
     mud = {k: v for k, v in mud_items}
     img = Image.new("RGB", (W, MAP_H), BACKGROUND)
-    d = ImageDraw.Draw(img)
+    d = _MapDraw(img, HEADER_H, live=False)  # recorded by _replay, at each use
     # tiles: terrain with the danger colour round the edge
     for t, q, r, rot, en, ex in stage.tiles:
         cx, cy = B.hex_centre(q, r)
@@ -127,31 +178,37 @@ def _static(key: str, cx: float, cy: float, scale: float, mud_items: tuple, loca
         if sp.finish or sp.start:
             edge = poly[2:4] if sp.finish else poly[0:2]  # the line: ahead of the start row, behind the finish row
             _checker(d, edge)
-    # marks on top: limits, jumps, shortcut numbers, mud
+    # marks on top: the corner limits first, then the labels, each placed where it covers no mark
+    taken: list[tuple[float, float, float, float]] = []
     for sp in stage.spaces:
         x, y = m.p(sp.x, sp.y)
         if sp.kind in ("inner", "outer", "single") and sp.limit:
             lim = sp.limit - (int(mud.get(str(sp.corner), 0)) if sp.corner >= 0 else 0)
-            r = s * 0.13
+            r = max(s * 0.13, 15)
+            if any(abs(x - (t[0] + t[2]) / 2) < 2 * r and abs(y - (t[1] + t[3]) / 2) < 2 * r for t in taken):
+                continue  # a tight corner: the space next to it shows the same limit (true on every stage)
             d.ellipse((x - r, y - r, x + r, y + r), fill=WHITE, outline=DARK, width=2)
-            d.text((x, y), str(lim), font=font(int(r * 1.6)), fill=DARK if lim == sp.limit else (200, 0, 0), anchor="mm")
+            d.text((x, y), str(lim), font=font(max(SMALL, int(r * 1.6))), fill=DARK if lim == sp.limit else (200, 0, 0), anchor="mm")
+            taken.append((x - r, y - r, x + r, y + r))
+    for sp in stage.spaces:
+        x, y = m.p(sp.x, sp.y)
         if sp.kind == "shortcut":
-            _label(d, (x, y), f"≤{sp.shortcut}", int(s * 0.2), WHITE)
-        if sp.jump and sp.lane == 0:
+            _place(d, taken, (x, y), f"≤{sp.shortcut}", int(s * 0.2), WHITE, s)
+        if (sp.jump or sp.water) and sp.lane == 0:
             other = stage.beside(sp.id)
             ox, oy = m.p(stage.spaces[other].x, stage.spaces[other].y) if other is not None else (x, y)
-            _label(d, ((x + ox) / 2, (y + oy) / 2), tx("Jump {n}", n=sp.jump), int(s * 0.2), (255, 230, 120))
-        if sp.water and sp.lane == 0:
-            other = stage.beside(sp.id)
-            ox, oy = m.p(stage.spaces[other].x, stage.spaces[other].y) if other is not None else (x, y)
-            _label(d, ((x + ox) / 2, (y + oy) / 2), "≈≈", int(s * 0.24), WHITE)
+            if sp.jump:
+                _place(d, taken, ((x + ox) / 2, (y + oy) / 2), tx("Jump {n}", n=sp.jump), int(s * 0.2),
+                       (255, 230, 120), s)
+            if sp.water:
+                _place(d, taken, ((x + ox) / 2, (y + oy) / 2), "≈≈", int(s * 0.24), WHITE, s)
     for c in stage.corners:
         n = int(mud.get(str(c.id), 0))
         if n:
             sp = stage.spaces[c.outer[len(c.outer) // 2]]
             x, y = m.p(sp.x, sp.y)
-            _label(d, (x, y - s * 0.3), tx("mud -{n}", n=n), int(s * 0.2), (255, 120, 120))
-    return img
+            _place(d, taken, (x, y - s * 0.3), tx("mud -{n}", n=n), int(s * 0.2), (255, 120, 120), s)
+    return img, tuple(d.kept)
 
 
 def _draw_map(view: dict, names: list[str], plan: list, locale: str) -> Image.Image:
@@ -162,22 +219,25 @@ def _draw_map(view: dict, names: list[str], plan: list, locale: str) -> Image.Im
     main = [c["space"] for c in cars if c["seat"] in view.get("to_act", []) and c["space"] is not None]
     main += [s[1] for s in plan]
     m = _Map(stage, focus, main, W, MAP_H)
-    img = _static(stage.key, round(m.cx, 3), round(m.cy, 3), round(m.s, 3),
-                  tuple(sorted((k, int(v)) for k, v in view.get("mud", {}).items())), locale).copy()
-    d = ImageDraw.Draw(img)
+    layer, kept = _static(stage.key, round(m.cx, 3), round(m.cy, 3), round(m.s, 3),
+                          tuple(sorted((k, int(v)) for k, v in view.get("mud", {}).items())), locale)
+    img = layer.copy()
+    _replay(kept)
+    d = _MapDraw(img, HEADER_H)
     s = m.s
     # planned dice
     for i, step in enumerate(plan):
         sp = stage.spaces[step[1]]
         x, y = m.p(sp.x, sp.y)
-        r = s * 0.15
+        r = max(s * 0.15, 16)
         die = step[0]
         red = die.endswith("b")
         fill = (240, 240, 240) if die == "c" else (30, 30, 30)
         ink = DARK if die == "c" else WHITE
+        d.cover([(x - r, y - r), (x + r, y + r)])
         d.rounded_rectangle((x - r, y - r, x + r, y + r), radius=r * 0.3, fill=fill, outline=(220, 40, 40) if red else WHITE,
                             width=3 if red else 1)
-        d.text((x, y), "C" if die == "c" else str(step[2]), font=font(int(r * 1.5)), fill=ink, anchor="mm")
+        d.text((x, y), "C" if die == "c" else str(step[2]), font=font(max(SMALL, int(r * 1.5))), fill=ink, anchor="mm")
         if step[3] in ("ov", "p2", "p1"):
             _label(d, (x + r, y - r), "!", int(r * 1.3), (255, 80, 80))
     # cars
@@ -191,8 +251,10 @@ def _draw_map(view: dict, names: list[str], plan: list, locale: str) -> Image.Im
         poly = _rect(m, sp.x, sp.y, heading, 0.34, 0.22)
         if not c["on_track"]:
             poly = [(px + s * 0.18, py + s * 0.18) for px, py in poly]
+            d.cover(poly)
             d.polygon(poly, fill=(90, 90, 90), outline=col, width=3)
         else:
+            d.cover(poly)
             d.polygon(poly, fill=col, outline=WHITE, width=2)
         cxp = sum(p[0] for p in poly) / 4
         cyp = sum(p[1] for p in poly) / 4
@@ -222,14 +284,14 @@ def _checker(d: ImageDraw.ImageDraw, edge) -> None:
 
 
 def _sheet(view: dict, names: list[str], img: Image.Image, top: int) -> None:
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     cars = view["cars"]
     order = {s: i for i, s in enumerate(view.get("order", []))}
     to_act = set(view.get("to_act", []))
-    heads = [(tx("Gear"), 330), (tx("Time"), 430), (tx("Chips"), 520), (tx("Damage"), 620), (tx("Spare"), 740)]
+    heads = [(tx("Gear"), 325), (tx("Time"), 420), (tx("Chips"), 530), (tx("Damage"), 642), (tx("Spare"), 746)]
     for label, x in heads:
-        d.text((x, top + 4), label, font=font(22), fill=MUTED, anchor="mt")
-    y = top + 34
+        d.text((x, top + 4), label, font=font(SMALL), fill=MUTED, anchor="mt")
+    y = top + 36
     for c in sorted(cars, key=lambda c: (order.get(c["seat"], 99), c["seat"])):
         seat = c["seat"]
         if seat in to_act:
@@ -237,9 +299,9 @@ def _sheet(view: dict, names: list[str], img: Image.Image, top: int) -> None:
         else:
             d.rectangle((0, y, W, y + ROW_H - 4), fill=PANEL)
         d.rectangle((0, y, 14, y + ROW_H - 4), fill=seat_colour(seat))
-        d.text((28, y + 8), f"{seat + 1}", font=font(28), fill=seat_colour(seat))
+        d.text((28, y + 4), f"{seat + 1}", font=font(28), fill=seat_colour(seat))
         name = fit(player_name(names, seat), 28, 250)
-        d.text((58, y + 8), name, font=font(28), fill=TEXT)
+        d.text((58, y + 4), name, font=font(28), fill=TEXT)
         status = ""
         if c["finished"]:
             status = tx("finished")
@@ -248,23 +310,23 @@ def _sheet(view: dict, names: list[str], img: Image.Image, top: int) -> None:
         elif not c["on_track"]:
             status = tx("off the road")
         if status:
-            d.text((58, y + 40), status, font=font(18), fill=MUTED)
-        d.text((330, y + 30), str(c["gear"]), font=font(30), fill=TEXT, anchor="mm")
-        d.text((430, y + 30), tx("{s} s", s=c["time"] - c["chips"]), font=font(28), fill=TEXT, anchor="mm")
-        d.text((520, y + 30), str(c["chips"]), font=font(28), fill=TEXT, anchor="mm")
+            d.text((58, y + 38), fit(status, SMALL, 250), font=font(SMALL), fill=MUTED)
+        d.text((325, y + ROW_H / 2 - 2), str(c["gear"]), font=font(30), fill=TEXT, anchor="mm")
+        d.text((420, y + ROW_H / 2 - 2), tx("{s} s", s=c["time"] - c["chips"]), font=font(28), fill=TEXT, anchor="mm")
+        d.text((530, y + ROW_H / 2 - 2), str(c["chips"]), font=font(28), fill=TEXT, anchor="mm")
         dm = c["damage"]
         dmg = " ".join(f"{k}{n}" for k, n in (("G", dm["gear"]), ("B", dm["brake"]), ("C", dm["coast"])) if n) or "–"
-        d.text((620, y + 30), dmg, font=font(26), fill=(255, 140, 140) if dmg != "–" else TEXT, anchor="mm")
-        d.text((740, y + 30), "✓" if c["spare"] else "–", font=font(28), fill=TEXT, anchor="mm")
+        d.text((642, y + ROW_H / 2 - 2), dmg, font=font(26), fill=(255, 140, 140) if dmg != "–" else TEXT, anchor="mm")
+        d.text((746, y + ROW_H / 2 - 2), "✓" if c["spare"] else "–", font=font(28), fill=TEXT, anchor="mm")
         y += ROW_H
 
 
 def _draw(view: dict, names: list[str], plan: list, locale: str) -> Image.Image:
     n = len(view["cars"])
-    sheet_h = 34 + n * ROW_H + 8
+    sheet_h = 36 + n * ROW_H + 8
     extra = 40 if view.get("phase") == "roll" else 0
     img = Image.new("RGB", (W, HEADER_H + MAP_H + extra + sheet_h), BACKGROUND)
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     title = tx("Rallyman: DIRT — {stage}", stage=view["stage"])
     if len(view.get("legs", [])) > 1:
         title += "  " + tx("SS {n}/{m}", n=view["leg"] + 1, m=len(view["legs"]))
@@ -304,16 +366,16 @@ def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
         res = view.get("result") or {"totals": [], "places": []}
         rows = sorted(range(len(res["totals"])), key=lambda s: (res["places"][s], s))
         img = Image.new("RGB", (W, 80 + ROW_H * len(rows)), BACKGROUND)
-        d = ImageDraw.Draw(img)
+        d = Draw(img)
         d.text((16, 40), fit(tx("Stage times — {stage}", stage=view["stage"]), 30, W - 220), font=font(30),
                fill=TEXT, anchor="lm")
         y = 80
         for seat in rows:
             d.rectangle((0, y, W, y + ROW_H - 4), fill=PANEL)
             d.rectangle((0, y, 14, y + ROW_H - 4), fill=seat_colour(seat))
-            d.text((40, y + 30), f"{res['places'][seat]}.", font=font(30), fill=TEXT, anchor="lm")
-            d.text((100, y + 30), fit(player_name(names, seat), 30, 440), font=font(30), fill=TEXT, anchor="lm")
-            d.text((W - 24, y + 30), tx("{s} s", s=res["totals"][seat]), font=font(30), fill=TEXT, anchor="rm")
+            d.text((40, y + ROW_H / 2 - 2), f"{res['places'][seat]}.", font=font(30), fill=TEXT, anchor="lm")
+            d.text((100, y + ROW_H / 2 - 2), fit(player_name(names, seat), 30, 440), font=font(30), fill=TEXT, anchor="lm")
+            d.text((W - 24, y + ROW_H / 2 - 2), tx("{s} s", s=res["totals"][seat]), font=font(30), fill=TEXT, anchor="rm")
             y += ROW_H
         if res.get("par"):
             d.text((W - 24, 40), tx("Par {s} s", s=res["par"]), font=font(26), fill=MUTED, anchor="rm")

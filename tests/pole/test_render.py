@@ -32,11 +32,11 @@ def _states(circuit="monaco", n=4, seed=5):
 def test_every_phase_draws(locale):
     for phase, st in _states().items():
         board = Image.open(io.BytesIO(P.render_board(E.view(st, None), NAMES, locale)))
-        assert board.width == 1280 and board.height > 600
+        assert board.width == 800 and board.height > 600
         hand = Image.open(io.BytesIO(P.render_hand(E.view(st, 1), NAMES, locale)))
-        assert hand.width == 900
+        assert hand.width == 800
     res = Image.open(io.BytesIO(P.render_results(E.view(st, None), NAMES, locale)))
-    assert res.height >= 120 + 70 * 4
+    assert res.height >= 110 + 72 * 4
 
 
 @pytest.mark.parametrize("circuit", ["great_britain", "usa", "china"])
