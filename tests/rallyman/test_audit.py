@@ -1,0 +1,166 @@
+"""Tests added by the rule-by-rule audit of the seed (tests/rallyman/AUDIT.md): each names the
+seed line it proves."""
+from __future__ import annotations
+
+import pytest
+
+from bot.games.rallyman import rules as R
+from bot.games.rallyman.engine import ENGINE as E
+from tests.rallyman.helpers import force, game, plan, stage, steps_from
+
+S1 = "Rally1 SS1"
+
+
+# ---- seed l.73: the brake ---------------------------------------------------------------------
+
+def test_brake_seed_example_six_then_brake_is_gear_four_one_space_on():
+    # seed: "[ギア6] ➡ [ギア5 + ブレーキ]" with "速度を-1": the pair is 5 - 1 = 4; BGA: 6 -> 4.
+    # Both give gear 4 on the very next space; the die lying there is read as the gear reached.
+    st = game(S1, 1, {0: (13, 6)})
+    brake = [s for s in steps_from(st) if s[0].endswith("b")]
+    assert brake and {s[2] for s in brake} == {4}
+    assert {s[1] for s in brake} <= set(stage(S1).spaces[13].succ)  # one space on
+    # the brake alone never holds gear 5 (that would be a plain gear-5 die)
+    assert not [s for s in steps_from(st) if s[0].endswith("b") and s[2] == 5]
+
+
+def test_brake_with_gear_one_die_exists_as_the_water_rule_implies():
+    # seed l.117: a gear-1 die "cannot be combined with the brake" to cross water, so a gear-1
+    # die with the brake must exist: from gear 3, [1 + brake]
+    st = game(S1, 1, {0: (13, 3)})
+    assert [s for s in steps_from(st) if s[0] == "g1b" and s[2] == 1]
+    st = game(S1, 1, {0: (13, 2)})
+    assert not [s for s in steps_from(st) if s[0].endswith("b")]  # never down to gear 0
+
+
+# ---- seed l.75-77: passing ----------------------------------------------------------------------
+
+def test_diagonal_between_two_cars_still_needs_the_gear_of_the_car_beside():
+    # seed l.75 (beside a car: at least its gear) holds for the diagonal pass of l.77 too
+    s = stage(S1)
+    # car 1 beside the mover (row of 13/14), car 2 diagonally ahead (15): the gap is 16
+    ok = game(S1, 3, {0: (13, 3), 1: (14, 3), 2: (15, 4)})
+    assert (16, "g4") in {(x[1], x[0]) for x in steps_from(ok)}
+    slow = game(S1, 3, {0: (13, 3), 1: (14, 3), 2: (15, 5)})
+    got = {(x[1], x[0]) for x in steps_from(slow)}
+    assert (16, "g4") not in got and (16, "c") not in got and (16, "g2") not in got
+    assert s.beside(16) == 15
+
+
+def test_passing_in_any_gear_once_beside():
+    # seed l.76: after drawing level, getting ahead of the car needs no particular gear
+    st = game(S1, 2, {0: (15, 4), 1: (16, 4)})
+    ahead = {x[1] for x in steps_from(st) if x[0] == "g3"}
+    assert ahead & set(stage(S1).spaces[16].succ)
+
+
+# ---- seed l.87-89: two corners in a row ----------------------------------------------------------
+
+def test_double_corner_lane_may_change_between_the_two_corners():
+    s = stage("Rally2 SS2")  # tile 215b: corner 3 then corner 4
+    c3, c4 = s.corners[3], s.corners[4]
+    assert c3.tile == c4.tile
+    st = game("Rally2 SS2", 1, {0: (c3.inner[0], 1)})
+    firsts = R.next_steps(st, s, 0, R.start_ctx(st, 0), {})
+    reach = {x[1] for f, ctx in firsts for x, _ in R.next_steps(st, s, 0, ctx, {})}
+    assert c4.outer[0] in reach and c4.inner[0] in reach  # inside then outside: allowed
+
+
+# ---- seed l.90-92: a car in a corner --------------------------------------------------------------
+
+
+
+# ---- seed l.93-95: slides -----------------------------------------------------------------------
+
+def test_slide_is_one_move_along_the_dotted_line_no_turning_back():
+    # seed l.95 "途中で車の向きを変更することはできません": read as one sideways move; the car
+    # does not slide back along the same dotted line
+    st = game(S1, 1, {0: (5, 3)})
+    s = stage(S1)
+    ctx = R.start_ctx(st, 0)
+    into = [c for x, c in R.next_steps(st, s, 0, ctx, {}) if x[1] == 6 and x[0] == "c"][0]
+    side = [c for x, c in R.next_steps(st, s, 0, into, {}) if x[1] == 7][0]
+    assert 6 not in {x[1] for x, _ in R.next_steps(st, s, 0, side, {})}
+
+
+# ---- seed l.100-106: shortcuts ------------------------------------------------------------------
+
+def test_shortcut_coast_damage_counts_from_the_next_turn(monkeypatch):
+    # seed l.105: "この効果は次のターンの開始時から発生します"
+    s = stage("Rally2 SS3")
+    st = game("Rally2 SS3", 1, {0: (s.corners[0].before[0], 4)})
+    nxt = [x for x in steps_from(st) if x[1] == 11 and x[0] == "c"][0]
+    ctx = R.replay_steps(st, s, 0, [nxt])
+    second = [x for x, _ in R.next_steps(st, s, 0, ctx, {}) if x[0] == "c"][0]
+    force(monkeypatch, faces=[[False], [False]], backs=["sisu"], tokens=["coast"])
+    st, _ = plan(st, 0, [nxt, second])  # two coast dice planned
+    st, _ = E.apply(st, 0, {"type": "roll"})
+    assert st["cars"][0]["dmg"]["coast"] == 1 and st["phase"] == "roll"
+    st, _ = E.apply(st, 0, {"type": "roll"})  # the second coast die still rolls this turn
+    assert st["cars"][0]["sp"] == second[1]
+    assert R.dice_left(st, 0)[2] == 1  # from the next turn: one coast die
+
+
+def test_mud_stacks_to_a_closed_corner_lane():
+    # seed l.106: mud tokens stack and can make part or all of a corner unusable: at limit 0
+    # every die there loses control; the shortcut keeps its own limit
+    s = stage("Rally2 SS3")
+    c = s.corners[0]
+    st = game("Rally2 SS3", 1, {0: (c.before[0], 1)})
+    st["mud"] = {"0": 2}
+    assert R.limit_at(st, s, c.inner[0]) == 0
+    into_inner = [x for x in steps_from(st) if x[1] == c.inner[0]]
+    assert into_inner and all(x[3] == "ov" for x in into_inner)
+    assert all(x[3] == "" for x in steps_from(st) if x[1] == c.shortcut[0])
+
+
+# ---- seed l.107-114: jumps ----------------------------------------------------------------------
+
+JW = "ISGOYTRA-03.2023 SS2"  # jump 4 on row 31/32, water on the row after it (33/34)
+
+
+
+
+def test_jump_one_over_flies_over_the_water():
+    # seed l.111: two spaces on, ignoring obstacles between
+    st = game(JW, 1, {0: (29, 5)})
+    p1 = [x for x in steps_from(st) if x[3] == "p1"]
+    assert p1 and {x[1] for x in p1} == {35, 36}
+
+
+
+
+# ---- seed l.115-118: water ----------------------------------------------------------------------
+
+def test_water_ends_the_turn_at_once_in_the_gear_of_the_die_that_entered(monkeypatch):
+    s = stage("Rally5 SS1")
+    pre = [x.id for x in s.spaces if 32 in x.succ][0]
+    st = game("Rally5 SS1", 1, {0: (pre, 2)})
+    wet = [x for x in steps_from(st) if x[1] == 32 and x[0] == "g3"][0]
+    ctx = R.replay_steps(st, s, 0, [wet])
+    assert ctx.done and R.next_steps(st, s, 0, ctx, {}) == []  # no die after it
+    force(monkeypatch, faces=[[False]], backs=["crash"])
+    st, _ = plan(st, 0, [wet])
+    st, _ = E.apply(st, 0, {"type": "roll"})
+    car = st["cars"][0]
+    assert car["sp"] == 32 and car["gear"] == 3 and car["cards"][-1] == [3, 30, "time"]
+
+
+# ---- seed l.71-72: orange and white coast dice ----------------------------------------------------
+
+def test_orange_coast_dice_for_the_first_player_of_the_round_only():
+    st = game(S1, 3, {0: (13, 3), 1: (4, 3), 2: (2, 3)})
+    st["round"] = 10
+    E._new_round(st)
+    first, *rest = st["order"]
+    assert E._orange(st, first) and not any(E._orange(st, x) for x in rest)
+
+
+# ---- seed l.127: securing dice --------------------------------------------------------------------
+
+def test_secure_gear_and_brake_counts_as_two_dice():
+    st = game(S1, 1, {0: (13, 5)})
+    st["cars"][0]["chips"] = 10
+    step = [x for x in steps_from(st) if x[0] == "g3b"][0]
+    st, _ = plan(st, 0, [step])
+    assert E._secure_cost(st) == 3  # the 1st and 2nd secured dice of the turn: 1 + 2
