@@ -121,6 +121,14 @@ JW = "ISGOYTRA-03.2023 SS2"  # jump 4 on row 31/32, water on the row after it (3
 
 
 
+def test_jump_cannot_land_on_water():
+    # seed l.113 with l.116: water is an obstacle, and a jump cannot land on an obstacle
+    st = game(JW, 1, {0: (29, 4)})
+    got = [x for x in steps_from(st)]
+    assert not [x for x in got if x[3] == "eq"]  # the gear-4 jump would land on 33/34
+    assert not [x for x in got if x[1] in (33, 34) and x[3]]
+
+
 def test_jump_one_over_flies_over_the_water():
     # seed l.111: two spaces on, ignoring obstacles between
     st = game(JW, 1, {0: (29, 5)})

@@ -231,6 +231,8 @@ def next_steps(state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int
                 cls = "eq" if ng == sp.jump else ("p1" if ng == sp.jump + 1 else "p2")
                 land = set(sp.succ) if cls == "eq" else {b for a in sp.succ for b in st.spaces[a].succ}
                 for L in sorted(land):
+                    if st.spaces[L].water:
+                        continue  # water is an obstacle (seed: 水の障害物), and no jump lands on one
                     if not can_enter(state, st, seat, occ, n, L, ng):
                         continue
                     out.append(_mk(state, st, ctx, code, ng, nd, L, cls, False))
