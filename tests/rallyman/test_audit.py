@@ -138,6 +138,15 @@ def test_jump_one_over_flies_over_the_water():
 
 
 
+def test_jump_never_lands_in_a_shortcut():
+    # seed l.100: a shortcut is entered from the slide space before its corner, not from the air
+    s = stage("Rally3 SS3")  # jump 3 on row 70/71, slide 72/73, then a corner with shortcut 78
+    pre = [x.id for x in s.spaces if 70 in x.succ][0]
+    st = game("Rally3 SS3", 1, {0: (pre, 3)})
+    land = {x[1] for x in steps_from(st) if x[3] == "p1"}
+    assert land and 78 not in land and land <= {74, 77}
+
+
 # ---- seed l.115-118: water ----------------------------------------------------------------------
 
 def test_water_ends_the_turn_at_once_in_the_gear_of_the_die_that_entered(monkeypatch):

@@ -233,6 +233,8 @@ def next_steps(state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int
                 for L in sorted(land):
                     if st.spaces[L].water:
                         continue  # water is an obstacle (seed: 水の障害物), and no jump lands on one
+                    if st.spaces[L].kind == "shortcut":
+                        continue  # a shortcut is entered from the slide space before it, not from the air
                     if not can_enter(state, st, seat, occ, n, L, ng):
                         continue
                     out.append(_mk(state, st, ctx, code, ng, nd, L, cls, False))
