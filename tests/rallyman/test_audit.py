@@ -70,6 +70,18 @@ def test_double_corner_lane_may_change_between_the_two_corners():
 
 
 
+def test_a_car_in_a_corner_cannot_be_passed_by_its_shortcut():
+    # seed l.91: a car in a corner can be neither joined nor passed; the corner's shortcut
+    # leads past it, so it is closed while the car is there
+    s = stage("Rally2 SS3")
+    c = s.corners[0]
+    free = game("Rally2 SS3", 1, {0: (c.before[0], 4)})
+    assert c.shortcut[0] in {x[1] for x in steps_from(free)}
+    for lane in (c.outer, c.inner):
+        st = game("Rally2 SS3", 2, {0: (c.before[0], 4), 1: (lane[-1], 2)})
+        assert c.shortcut[0] not in {x[1] for x in steps_from(st)}
+
+
 # ---- seed l.93-95: slides -----------------------------------------------------------------------
 
 def test_slide_is_one_move_along_the_dotted_line_no_turning_back():

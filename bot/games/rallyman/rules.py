@@ -156,6 +156,11 @@ def can_enter(state: dict, st: B.Stage, seat: int, occ: dict[int, int], frm: int
             # a car in a corner: enter in its lane only, never onto or past it
             if o.kind != sp.kind or sp.index >= o.index:
                 return False
+    if sp.kind == "shortcut" and st.spaces[frm].kind != "shortcut":
+        for osid in occ:
+            o = st.spaces[osid]
+            if o.corner == sp.corner and o.kind in ("inner", "outer"):
+                return False  # a car in a corner cannot be passed (seed), not by its shortcut either
     fs = st.spaces[frm]
     if fs.row >= 0 and fs.kind == "slide" and sid not in fs.side:
         for o in st.row_spaces(fs.row):
