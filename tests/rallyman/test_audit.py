@@ -193,3 +193,22 @@ def test_secure_gear_and_brake_counts_as_two_dice():
     step = [x for x in steps_from(st) if x[0] == "g3b"][0]
     st, _ = plan(st, 0, [step])
     assert E._secure_cost(st) == 3  # the 1st and 2nd secured dice of the turn: 1 + 2
+
+
+def test_a_sliding_car_keeps_its_orientation_into_the_corner_drift_lane():
+    # seed l.95 "途中で車の向きを変更することはできません" with l.85-86 (inside lane: the car stands
+    # lengthwise; outside lane: sideways, a drift) and l.92 "同じ向き(ドリフト)": a car that slid
+    # sideways stays sideways, so it enters the corner on the outside lane only
+    s = stage(S1)  # slide row 6/7, then corner 0: outer 8, 9 (@2), inner 10 (@1)
+    st = game(S1, 1, {0: (5, 1)})
+    ctx = R.start_ctx(st, 0)
+    into = [c for x, c in R.next_steps(st, s, 0, ctx, {}) if x[1] == 6 and x[0] == "c"][0]
+    side = [c for x, c in R.next_steps(st, s, 0, into, {}) if x[1] == 7 and x[0] == "c"][0]
+    after = {x[1] for x, _ in R.next_steps(st, s, 0, side, {})}
+    assert 8 in after and 10 not in after
+    # without the slide both lanes are open
+    assert {8, 10} <= {x[1] for x, _ in R.next_steps(st, s, 0, into, {})}
+    # a car that ended its turn sideways starts the next one sideways
+    st = game(S1, 1, {0: (7, 1)})
+    st["cars"][0]["side"] = True
+    assert {x[1] for x in steps_from(st)} & {8, 10} == {8}

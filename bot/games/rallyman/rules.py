@@ -228,6 +228,10 @@ def next_steps(state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int
             targets += [(n, True) for n in here.side]
         for n, sideways in targets:
             sp = st.spaces[n]
+            if ctx.side and here.kind == "slide" and sp.kind == "inner":
+                # reading of the seed's "no change of orientation midway" (向き: inside lane =
+                # lengthwise, outside = sideways, a drift): a car that slid drifts into the corner
+                continue
             if sp.kind == "shortcut" and st.spaces[ctx.pos].kind != "shortcut" and ng > sp.shortcut:
                 continue
             if sp.jump and ng >= sp.jump and not sideways:
