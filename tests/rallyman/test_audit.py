@@ -212,3 +212,11 @@ def test_a_sliding_car_keeps_its_orientation_into_the_corner_drift_lane():
     st = game(S1, 1, {0: (7, 1)})
     st["cars"][0]["side"] = True
     assert {x[1] for x in steps_from(st)} & {8, 10} == {8}
+
+
+def test_a_car_that_followed_a_slider_in_sideways_drifts_too():
+    # seed l.97: followers enter the slide "the same way" (sideways), so l.95 holds for them too
+    st = game(S1, 1, {0: (6, 1)})
+    st["cars"][0]["side"] = "follow"
+    got = {x[1] for x in steps_from(st)}
+    assert 8 in got and 10 not in got and 7 not in got

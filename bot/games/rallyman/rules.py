@@ -190,7 +190,8 @@ class Ctx:
 
 def start_ctx(state: dict, seat: int) -> Ctx:
     car = state["cars"][seat]
-    return Ctx(car["sp"], car["gear"], 0, frozenset(), 0, 0, False, car.get("side") is True, False)
+    # a car sliding, or following a slider in "the same way", starts its turn sideways
+    return Ctx(car["sp"], car["gear"], 0, frozenset(), 0, 0, False, bool(car.get("side")), False)
 
 
 def next_steps(state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int],
