@@ -220,3 +220,32 @@ def test_a_car_that_followed_a_slider_in_sideways_drifts_too():
     st["cars"][0]["side"] = "follow"
     got = {x[1] for x in steps_from(st)}
     assert 8 in got and 10 not in got and 7 not in got
+
+
+# ---- seed l.131-132: flat out with three "!" --------------------------------------------------------
+
+def test_flat_out_three_bangs_may_reorder_and_leave_dice_out_to_limit_damage(monkeypatch):
+    # seed: the rolled dice may change order and place, not all need placing, but control must
+    # be lost: here the "!" dice are gear 4 and both coast dice, gear 5 rolled clean
+    st = game(S1, 1, {0: (13, 3)})
+    force(monkeypatch, faces=[[True], [True], [False], [True]])
+    st, _ = plan(st, 0, [["g4", 15, 4, ""], ["c", 17, 4, ""], ["g5", 19, 5, ""], ["c", 21, 5, ""]])
+    st, _ = E.apply(st, 0, {"type": "flat"})
+    assert st["phase"] == "rearrange"
+    opts = E._rearrangements(st, stage(S1), 0)
+    codes = [c for c, _ in opts]
+    assert codes[0].count(",") == 2  # the gear-5 die left out: three dice, three "!", gear 4
+    assert any(c.count(",") == 3 and c != "g4:15:,c:17:,g5:19:,c:21:" for c in codes)  # or placed elsewhere
+    best = opts[0][1]
+    assert best[0] == R.crash_tokens(4, stage(S1).spaces[19].danger) < R.crash_tokens(5, stage(S1).spaces[21].danger)
+
+
+# ---- seed l.111: the +1 jump flies over what is between -----------------------------------------
+
+def test_jump_plus_one_flies_over_a_car_between():
+    s = stage("Rally5 SS2")  # jump 4 on row 34/35
+    pre = [x.id for x in s.spaces if 34 in x.succ][0]
+    mid = s.spaces[34].succ[0]
+    st = game("Rally5 SS2", 2, {0: (pre, 4), 1: (mid, 1)})
+    land = {x[1] for x in steps_from(st) if x[3] == "p1"}
+    assert land and land <= {b for a in s.spaces[34].succ for b in s.spaces[a].succ}
