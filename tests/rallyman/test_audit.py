@@ -249,3 +249,49 @@ def test_jump_plus_one_flies_over_a_car_between():
     st = game("Rally5 SS2", 2, {0: (pre, 4), 1: (mid, 1)})
     land = {x[1] for x in steps_from(st) if x[3] == "p1"}
     assert land and land <= {b for a in s.spaces[34].succ for b in s.spaces[a].succ}
+
+
+# ---- seed l.137-146: time cards, spin, crash --------------------------------------------------------
+
+def test_time_cards_match_the_seed_table():
+    assert R.rules().time == {1: 50, 2: 40, 3: 30, 4: 20, 5: 15, 6: 10}
+    assert R.rules().loss_time == 60
+
+
+def test_spin_costs_sixty_no_damage_car_stays_on_the_track_and_blocks(monkeypatch):
+    st = game(S1, 2, {0: (13, 3), 1: (0, 0)})
+    force(monkeypatch, faces=[[True], [True], [True]], backs=["spin"])
+    st, _ = plan(st, 0, [["g4", 15, 4, ""], ["g5", 17, 5, ""], ["c", 19, 5, ""]])
+    for _ in range(3):
+        st, _ = E.apply(st, 0, {"type": "roll"})
+    car = st["cars"][0]
+    assert car["cards"][-1] == [5, 60, "spin"] and car["gear"] == 0 and car["sp"] == 19
+    assert car["track"] and not any(car["dmg"].values())
+    assert 19 in R.occupied(st, 1)  # still on the track for the others
+
+
+def test_crashed_car_blocks_nobody(monkeypatch):
+    st = game(S1, 2, {0: (13, 3), 1: (0, 0)})
+    force(monkeypatch, faces=[[True], [True], [True]], backs=["crash"], tokens=["flag"] * 5)
+    st, _ = plan(st, 0, [["g4", 15, 4, ""], ["g5", 17, 5, ""], ["c", 19, 5, ""]])
+    for _ in range(3):
+        st, _ = E.apply(st, 0, {"type": "roll"})
+    assert st["cars"][0]["cards"][-1] == [5, 60, "crash"] and 19 not in R.occupied(st, 1)
+
+
+# ---- seed l.169-172: spare tyre ----------------------------------------------------------------
+
+def test_spare_tyre_car_is_off_the_lane_until_its_next_turn(monkeypatch):
+    st = game(S1, 2, {0: (13, 2), 1: (0, 0)})
+    st["cars"][0]["dmg"]["brake"] = 1
+    st["cars"][0]["tokens"] = ["brake"]
+    force(monkeypatch, faces=[[False]], backs=["crash"])
+    st, _ = plan(st, 0, [["g1", 15, 1, ""]])
+    st, _ = E.apply(st, 0, {"type": "roll"})
+    assert E.legal_actions(st, 0) == [{"type": "spare", "k": "brake"}, {"type": "nospare"}]
+    st, _ = E.apply(st, 0, {"type": "spare", "k": "brake"})
+    car = st["cars"][0]
+    assert not car["track"] and 15 not in R.occupied(st, 1) and car["gear"] == 0
+    assert car["cards"][-2:] == [[1, 50, "time"], [0, 30, "spare"]]  # the turn's card, then the change time
+    with pytest.raises(Exception):
+        E.apply(st, 0, {"type": "spare", "k": "brake"})  # once per stage (and not its turn)
