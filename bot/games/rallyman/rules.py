@@ -214,8 +214,10 @@ def next_steps(state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int
     if ctx.dir <= 0 and g - 1 >= 1 and gear_ok(g - 1):
         dice.append((f"g{g - 1}", g - 1, -1))
     brake_ok = (pool["brake"] if pool is not None else max_b > 0) and not ctx.brake
-    # the brake: placed with a gear die two below (6 -> [4 + brake]); the seed's "[6] -> [5 + brake]"
-    # is read as the BGA help writes it, "6 -> brake -> 4": the brake stands in for the skipped gear
+    # the brake: placed with a gear die two below (6 -> [4 + brake]). The seed's example "[6] ->
+    # [5 + brake]" with "speed -1" also ends in gear 4 one space on (5 - 1), as BGA's "6 -> brake
+    # -> 4" does; the die lying there is read as the gear reached, since the seed's water rule
+    # ("a gear-1 die, not combined with the brake") needs a [1 + brake] to exist
     if ctx.dir <= 0 and g - 2 >= 1 and gear_ok(g - 2) and brake_ok:
         dice.append((f"g{g - 2}b", g - 2, -1))
     coast_ok = (ctx.n_coast < pool["coast"]) if pool is not None else ctx.n_coast < max_c
