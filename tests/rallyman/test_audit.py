@@ -295,3 +295,19 @@ def test_spare_tyre_car_is_off_the_lane_until_its_next_turn(monkeypatch):
     assert car["cards"][-2:] == [[1, 50, "time"], [0, 30, "spare"]]  # the turn's card, then the change time
     with pytest.raises(Exception):
         E.apply(st, 0, {"type": "spare", "k": "brake"})  # once per stage (and not its turn)
+
+
+def test_securing_goes_on_rising_one_second_per_die_past_the_third():
+    # seed l.127: 1 s for one die, "2~3" s as more dice are secured, rising each time: the k-th
+    # secured die of a turn costs k s; the seed names no end to the rise, so there is no cap
+    assert [R.secure_cost(k, 1) for k in range(5)] == [1, 2, 3, 4, 5]
+    assert R.secure_cost(2, 2) == 3 + 4
+    st = game(S1, 1, {0: (0, 0)})
+    st["cars"][0]["chips"] = 20
+    st, _ = plan(st, 0, [["g1", 2, 1, ""], ["g2", 4, 2, ""], ["g3", 6, 3, ""], ["c", 7, 3, ""]])
+    paid = []
+    for _ in range(4):
+        before = st["cars"][0]["chips"]
+        st, _ = E.apply(st, 0, {"type": "secure"})
+        paid.append(before - st["cars"][0]["chips"])
+    assert paid == [1, 2, 3, 4]

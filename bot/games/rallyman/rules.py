@@ -409,11 +409,14 @@ def crash_tokens(gear: int, danger: str) -> int:
     return rules().crash_tokens[gear][danger]
 
 
-def secure_cost(n_secured: int, n_dice: int) -> int | None:
+def secure_cost(n_secured: int, n_dice: int) -> int:
     """Seconds to secure the next step (n_dice dice) after n_secured secured dice this turn.
     Reading of the seed (1 s for the first die, 2 s, 3 s as more dice are secured): the k-th
-    secured die of a turn costs k seconds, and at most three dice are secured per turn."""
+    secured die of a turn costs k seconds; the seed names no end to the rise, so past the
+    listed prices each further die costs one second more than the one before."""
     cost = rules().secure_cost
-    if n_secured + n_dice > len(cost):
-        return None
-    return sum(cost[n_secured:n_secured + n_dice])
+
+    def kth(k: int) -> int:  # k from 0
+        return cost[k] if k < len(cost) else cost[-1] + (k - len(cost) + 1)
+
+    return sum(kth(k) for k in range(n_secured, n_secured + n_dice))
