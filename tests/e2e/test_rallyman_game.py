@@ -7,7 +7,7 @@ from .players import Player, newest_with_components
 from .test_heat_race import play_until
 from .test_table import open_table, start
 
-SEED = 2  # a stage with flat outs, a crash and the spare tyre
+SEED = 1  # a stage with flat outs, a crash and the spare tyre
 
 
 class RallyPlayer(Player):
