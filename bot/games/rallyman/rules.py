@@ -156,6 +156,11 @@ def can_enter(state: dict, st: B.Stage, seat: int, occ: dict[int, int], frm: int
             # a car in a corner: enter in its lane only, never onto or past it
             if o.kind != sp.kind or sp.index >= o.index:
                 return False
+    if sp.kind == "shortcut" and st.spaces[frm].kind != "shortcut":
+        for osid in occ:
+            o = st.spaces[osid]
+            if o.corner == sp.corner and o.kind in ("inner", "outer"):
+                return False  # a car in a corner cannot be passed (seed), not by its shortcut either
     fs = st.spaces[frm]
     if fs.row >= 0 and fs.kind == "slide" and sid not in fs.side:
         for o in st.row_spaces(fs.row):
@@ -185,7 +190,8 @@ class Ctx:
 
 def start_ctx(state: dict, seat: int) -> Ctx:
     car = state["cars"][seat]
-    return Ctx(car["sp"], car["gear"], 0, frozenset(), 0, 0, False, car.get("side") is True, False)
+    # a car sliding, or following a slider in "the same way", starts its turn sideways
+    return Ctx(car["sp"], car["gear"], 0, frozenset(), 0, 0, False, bool(car.get("side")), False)
 
 
 def next_steps(state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int],
@@ -208,8 +214,10 @@ def next_steps(state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int
     if ctx.dir <= 0 and g - 1 >= 1 and gear_ok(g - 1):
         dice.append((f"g{g - 1}", g - 1, -1))
     brake_ok = (pool["brake"] if pool is not None else max_b > 0) and not ctx.brake
-    # the brake: placed with a gear die two below (6 -> [4 + brake]); the seed's "[6] -> [5 + brake]"
-    # is read as the BGA help writes it, "6 -> brake -> 4": the brake stands in for the skipped gear
+    # the brake: placed with a gear die two below (6 -> [4 + brake]). The seed's example "[6] ->
+    # [5 + brake]" with "speed -1" also ends in gear 4 one space on (5 - 1), as BGA's "6 -> brake
+    # -> 4" does; the die lying there is read as the gear reached, since the seed's water rule
+    # ("a gear-1 die, not combined with the brake") needs a [1 + brake] to exist
     if ctx.dir <= 0 and g - 2 >= 1 and gear_ok(g - 2) and brake_ok:
         dice.append((f"g{g - 2}b", g - 2, -1))
     coast_ok = (ctx.n_coast < pool["coast"]) if pool is not None else ctx.n_coast < max_c
@@ -223,6 +231,10 @@ def next_steps(state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int
             targets += [(n, True) for n in here.side]
         for n, sideways in targets:
             sp = st.spaces[n]
+            if ctx.side and here.kind == "slide" and sp.kind == "inner":
+                # reading of the seed's "no change of orientation midway" (向き: inside lane =
+                # lengthwise, outside = sideways, a drift): a car that slid drifts into the corner
+                continue
             if sp.kind == "shortcut" and st.spaces[ctx.pos].kind != "shortcut" and ng > sp.shortcut:
                 continue
             if sp.jump and ng >= sp.jump and not sideways:
@@ -231,6 +243,10 @@ def next_steps(state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int
                 cls = "eq" if ng == sp.jump else ("p1" if ng == sp.jump + 1 else "p2")
                 land = set(sp.succ) if cls == "eq" else {b for a in sp.succ for b in st.spaces[a].succ}
                 for L in sorted(land):
+                    if st.spaces[L].water:
+                        continue  # water is an obstacle (seed: 水の障害物), and no jump lands on one
+                    if st.spaces[L].kind == "shortcut":
+                        continue  # a shortcut is entered from the slide space before it, not from the air
                     if not can_enter(state, st, seat, occ, n, L, ng):
                         continue
                     out.append(_mk(state, st, ctx, code, ng, nd, L, cls, False))
@@ -393,11 +409,14 @@ def crash_tokens(gear: int, danger: str) -> int:
     return rules().crash_tokens[gear][danger]
 
 
-def secure_cost(n_secured: int, n_dice: int) -> int | None:
+def secure_cost(n_secured: int, n_dice: int) -> int:
     """Seconds to secure the next step (n_dice dice) after n_secured secured dice this turn.
     Reading of the seed (1 s for the first die, 2 s, 3 s as more dice are secured): the k-th
-    secured die of a turn costs k seconds, and at most three dice are secured per turn."""
+    secured die of a turn costs k seconds; the seed names no end to the rise, so past the
+    listed prices each further die costs one second more than the one before."""
     cost = rules().secure_cost
-    if n_secured + n_dice > len(cost):
-        return None
-    return sum(cost[n_secured:n_secured + n_dice])
+
+    def kth(k: int) -> int:  # k from 0
+        return cost[k] if k < len(cost) else cost[-1] + (k - len(cost) + 1)
+
+    return sum(kth(k) for k in range(n_secured, n_secured + n_dice))
