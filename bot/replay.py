@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.components import replay_view
-from bot.games.base import Engine, State
+from bot.games.base import Engine, GameError, State
 from bot.i18n import msg, render
 from bot.store import Game
 
@@ -23,19 +23,24 @@ log = logging.getLogger(__name__)
 REPLAYABLE = ("finished", "abandoned")
 
 
-def turn_starts(engine: Engine, game: Game, actions: list[tuple[int, dict]]) -> list[State]:
-    """The state at the start of each turn (the view's "turn" changes), then the final one."""
+def turn_starts(engine: Engine, game: Game, actions: list[tuple[int, dict]]) -> tuple[list[State], bool]:
+    """The state at the start of each turn (the view's "turn" changes), then the final one; and
+    whether the whole log replayed (a game finished under older rules may refuse a move today:
+    the boards stop there)."""
     state = engine.new_game(game.options, len(game.seats), game.seed)
     boards, turn = [state], engine.view(state, None).get("turn")
     for seat, action in actions:
-        state, _ = engine.apply(state, seat, action)
+        try:
+            state, _ = engine.apply(state, seat, action)
+        except GameError:
+            return boards, False
         now = engine.view(state, None).get("turn")
         if now != turn:
             boards.append(state)
             turn = now
     if boards[-1] is not state:
         boards.append(state)
-    return boards
+    return boards, True
 
 
 def _board(table: "Table", game: Game, boards: list[State], k: int, locale: str) -> bytes:
@@ -53,10 +58,13 @@ async def show(table: "Table", interaction: discord.Interaction, game: Game, k: 
         return
     engine = table.engines[game.kind]
     actions = await table.store.actions(game.id)
-    boards = await asyncio.to_thread(turn_starts, engine, game, actions)
+    boards, whole = await asyncio.to_thread(turn_starts, engine, game, actions)
     k = min(max(k or 1, 1), len(boards))
     image = await asyncio.to_thread(_board, table, game, boards, k - 1, locale)
     content = render(msg("**{title}**, replay: board {k} of {n}", title=table.title(game), k=k, n=len(boards)), locale)
+    if not whole and k == len(boards):
+        content += "\n" + render(msg("The rest of this game was played under older rules and cannot be shown again."),
+                                 locale)
     file = discord.File(io.BytesIO(image), filename=f"{game.kind}-{game.id}-replay-{k}.png")
     view = replay_view(game.id, k, len(boards), locale)
     try:

@@ -44,3 +44,23 @@ def test_a_finished_game_tells_each_seats_place(kind):
     places = engine.placings(state)
     assert len(places) == seats and min(places) == 1 and all(1 <= p <= seats for p in places)
     assert sorted(places) == [1 + sum(1 for q in places if q < p) for p in sorted(places)]  # ties share a place
+
+
+def test_a_replay_stops_where_todays_rules_refuse_an_old_move():
+    from types import SimpleNamespace
+
+    from bot.replay import turn_starts
+    engine = ENGINES["heat"]
+    game = SimpleNamespace(options=engine.validate_options({"track": "usa"}, 2), seats=[0, 1], seed=5)
+    state = engine.new_game(game.options, 2, 5)
+    log = []
+    for _ in range(12):
+        seat = engine.to_act(state)[0]
+        action = auto_action(engine, state, seat)
+        log.append((seat, action))
+        state, _ = engine.apply(state, seat, action)
+    boards, whole = turn_starts(engine, game, log)
+    assert whole and len(boards) >= 2
+    broken = log[:6] + [(log[6][0], {"type": "submit", "cards": [10**6]})] + log[7:]  # a move refused today
+    cut, whole = turn_starts(engine, game, broken)
+    assert not whole and 1 <= len(cut) <= len(boards)

@@ -13,7 +13,7 @@ from bot.campaign import FIGURES
 
 def test_tiny_campaign_prints_every_figure():
     proc = subprocess.run([sys.executable, "-m", "bot", "campaign", "--minutes", "0.45", "--games", "1",
-                           "--kills", "2", "--seed", "3", "--startup-wait", "10"],
+                           "--kills", "2", "--seed", "3", "--startup-wait", "30"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-3000:]
     lines = proc.stdout.strip().splitlines()
