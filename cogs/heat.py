@@ -20,15 +20,19 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
 
     @app_commands.command(name="new", description="Open a Heat table in this channel")
     @app_commands.describe(track="The circuit (laps, spaces and corners as on the real board)",
-                           grid="Starting grid: random (default) or in seat order", language=LANGUAGE_HELP)
+                           grid="Starting grid: random (default) or in seat order",
+                           weather="Weather and road conditions module (default: off)", language=LANGUAGE_HELP)
     @app_commands.choices(track=TRACKS, grid=GRIDS)
     @app_commands.autocomplete(language=language_autocomplete)
     async def new(self, interaction: discord.Interaction, track: app_commands.Choice[str],
                   grid: app_commands.Choice[str] | None = None,
+                  weather: bool | None = None,
                   language: str | None = None) -> None:
         options = {"track": track.value}
         if grid is not None:
             options["grid"] = grid.value
+        if weather:
+            options["weather"] = True
         await self.create(interaction, options, language)
 
 

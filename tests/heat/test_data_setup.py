@@ -100,7 +100,7 @@ def test_options():
     with pytest.raises(GameError):
         E.validate_options({"grid": "reverse"}, 3)
     names = [o.name for o in E.options]
-    assert names == ["track", "grid"]
+    assert names == ["track", "grid", "weather"]
     assert E.options[0].choices == BASE
 
 

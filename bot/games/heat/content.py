@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -35,6 +35,14 @@ class Track:
     lines: tuple[tuple[int, int, int], ...]  # corner lines over the race: (abs line, corner idx, limit)
     finish: int  # absolute distance of the last space before the finish line (laps * spaces)
     line_pos: tuple[int, ...]  # the abs line positions of `lines`, for bisect
+    # index = space (1..spaces): the corner whose sector holds the space (from its line to the next
+    # corner's line; the stretch from the start to corner 1 belongs to the last corner); [0] unused
+    sector: tuple[int, ...] = ()
+    # Weather and road conditions (a race's own Track, see weather_track): the printed limits,
+    # the corners with an Overheat token, and each space's sector effect (None: none).
+    printed: tuple[int, ...] = ()
+    overheat: frozenset = field(default_factory=frozenset)
+    sector_fx: tuple = ()
 
 
 def _check(cond: bool, what: str) -> None:
@@ -56,21 +64,26 @@ def tracks() -> dict[str, Track]:
                f"{key}: corner values")
         _check(all(a.space < b.space for a, b in zip(corners, corners[1:])), f"{key}: corner order")
         race_lane = [0] * (n + 1)
+        sector = [0] * (n + 1)
         for s in range(1, n + 1):
             # Rule reading: a space's race line is that of the last corner line behind it; the
             # stretch from the start to the first corner continues the last corner's sector.
             lane = corners[-1].lane
+            owner = corners[-1].index
             for c in corners:
                 if c.space < s:
                     lane = c.lane
+                    owner = c.index
             race_lane[s] = lane
+            sector[s] = owner
         lines = tuple((lap * n + c.space, c.index, c.speed) for lap in range(laps) for c in corners)
         grid = tuple((int(s), int(ln)) for s, ln in t["grid"])
         _check(len(grid) >= 6 and all(1 <= s <= n and ln in (1, 2) for s, ln in grid), f"{key}: grid")
         # Two cars never share a spot (rules.run relies on it), starting with the grid.
         _check(len(set(grid)) == len(grid), f"{key}: grid slots repeat")
         out[key] = Track(key, t["name"], t["circuit"], t["set"], laps, n, int(t["heat"]), int(t["stress"]),
-                         corners, grid, tuple(race_lane), lines, laps * n, tuple(x[0] for x in lines))
+                         corners, grid, tuple(race_lane), lines, laps * n, tuple(x[0] for x in lines),
+                         tuple(sector), tuple(c.speed for c in corners))
     for k in raw["base_tracks"]:
         _check(k in out, f"base track {k}")
     return out
@@ -92,3 +105,58 @@ def cards() -> dict:
         _check(code in raw["types"], f"starting deck {code}")
     _check("heat" in raw["types"] and "stress" in raw["types"], "heat/stress types")
     return raw
+
+
+# --------------------------------------------------------------------------- weather and road
+
+WEATHER_SETUP_KEYS = ("stress", "heat", "heat_to_deck", "heat_to_discard")
+SECTOR_EFFECTS = ("no_cooldown", "no_slipstream", "slipstream_boost", "cooldown_bonus")
+TOKENS = ("weather", "overheat", "minus1", "plus1", "free_boost", "slip_plus")
+
+
+@lru_cache(maxsize=1)
+def weather() -> dict:
+    """data/heat/weather.json, checked: the six tiles, the sector effects, the road-token kinds."""
+    raw = json.loads((DATA_DIR / "weather.json").read_text("utf-8"))
+    tiles, fx, tokens = raw["tiles"], raw["sector_effects"], raw["tokens"]
+    _check(len(tiles) == 6, "weather: six tiles")
+    for key, t in tiles.items():
+        _check(isinstance(t["name"], str) and t["sector"] in fx, f"weather tile {key}")
+        _check(len(t["setup"]) == 1 and all(k in WEATHER_SETUP_KEYS and isinstance(v, int)
+                                             for k, v in t["setup"].items()), f"weather tile {key} setup")
+    _check(set(fx) == set(SECTOR_EFFECTS), "weather: sector effects")
+    _check(tuple(tokens) == TOKENS, "road tokens: kinds")
+    _check(sum(t["count"] for t in tokens.values()) == 12, "road tokens: twelve")
+    for key, t in tokens.items():
+        _check(t["where"] in ("corner", "sector") and isinstance(t["name"], str), f"road token {key}")
+    return raw
+
+
+def road_pool() -> list[str]:
+    """The twelve road-condition tokens, in data order (shuffled at setup)."""
+    return [k for k, t in weather()["tokens"].items() for _ in range(t["count"])]
+
+
+@lru_cache(maxsize=256)
+def weather_track(key: str, tile: str, road: tuple[str, ...]) -> Track:
+    """The track of a race with weather tile `tile` and road token road[i] on corner i: the
+    limits changed by the -1/+1 tokens, the Overheat corners, and each space's sector effect."""
+    tr = tracks()[key]
+    w = weather()
+    _check(tile in w["tiles"] and len(road) == len(tr.corners) and all(r in TOKENS for r in road),
+           f"weather {tile} / road {road} on {key}")
+    corners = tuple(replace(c, speed=max(0, c.speed + int(w["tokens"][road[c.index]].get("limit", 0))))
+                    for c in tr.corners)
+    n = tr.spaces
+    lines = tuple((lap * n + c.space, c.index, c.speed) for lap in range(tr.laps) for c in corners)
+    by_corner = []
+    for r in road:
+        if r == "weather":
+            by_corner.append(w["tiles"][tile]["sector"])
+        elif w["tokens"][r]["where"] == "sector":
+            by_corner.append(r)
+        else:
+            by_corner.append(None)
+    fx = (None,) + tuple(by_corner[tr.sector[s]] for s in range(1, n + 1))
+    return replace(tr, corners=corners, lines=lines,
+                   overheat=frozenset(i for i, r in enumerate(road) if r == "overheat"), sector_fx=fx)

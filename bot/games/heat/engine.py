@@ -37,6 +37,10 @@ _PREF_VALUES = {
 _KIND_ORDER = {"speed": 0, "upgrade": 1, "stress": 2, "heat": 3}
 
 
+def plus_sign(n: int) -> str:
+    return f"+{n}" if n > 0 else f"−{-n}"
+
+
 def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
@@ -99,12 +103,17 @@ class HeatEngine:
                        choices=list(content.base_tracks()), default="usa"),
             OptionSpec("grid", "Starting grid order: random, or by seat order",
                        choices=["random", "seats"], default="random"),
+            OptionSpec("weather", "Weather and road conditions module (a weather tile, road tokens on corners)",
+                       kind="bool", default=False),
         ]
 
     def describe_options(self, options: dict[str, Any]) -> list[Msg]:
         """The table's options as the lobby shows them."""
         grid = msg("random grid") if options.get("grid", "random") == "random" else msg("grid in seat order")
-        return [msg("{track} circuit", track=content.tracks()[options["track"]].name), grid]
+        out = [msg("{track} circuit", track=content.tracks()[options["track"]].name), grid]
+        if "weather" in options.get("modules", ()):
+            out.append(msg("weather and road conditions (drawn at the start)"))
+        return out
 
     # ------------------------------------------------------------------ setup
 
@@ -128,6 +137,11 @@ class HeatEngine:
             modules = [m.strip() for m in modules.split(",") if m.strip()]
         if not isinstance(modules, list) or not all(isinstance(m, str) for m in modules):
             raise GameError(msg("Modules must be a list of names."))
+        weather = options.get("weather", False)
+        if not isinstance(weather, bool):
+            raise GameError(msg("Weather must be on or off."))
+        if weather:
+            modules = list(modules) + ["weather"]
         for m in modules:
             if m not in rules.KNOWN_MODULES:
                 raise GameError(msg("The {module} module is not available yet.", module=m))
@@ -180,6 +194,9 @@ class HeatEngine:
     def _decision_actions(self, state: dict, car: dict, pending: dict) -> list[dict]:
         kind = pending["type"]
         if kind == "slipstream":
+            if pending.get("lengths"):
+                return [{"type": "slipstream", "take": True, "spaces": k} for k in reversed(pending["lengths"])] \
+                    + [{"type": "slipstream", "take": False}]
             return [{"type": "slipstream", "take": True}, {"type": "slipstream", "take": False}]
         if kind in ("boost", "adrenaline"):
             return [{"type": kind, "use": True}, {"type": kind, "use": False}]
@@ -301,6 +318,12 @@ class HeatEngine:
             value: Any = action.get("take")
             if not isinstance(value, bool):
                 raise GameError(msg("Say whether you take the slipstream."))
+            lengths = pending.get("lengths")
+            if value and lengths:
+                k = action.get("spaces", lengths[-1])
+                if not _is_int(k) or k not in lengths:
+                    raise GameError(msg("Slipstream {n} spaces is not open to you.", n=str(k)[:5]))
+                value = k
         elif kind in ("boost", "adrenaline"):
             value = action.get("use")
             if not isinstance(value, bool):
@@ -343,6 +366,9 @@ class HeatEngine:
     def _decision_prompt(self, st: dict, p: dict) -> Msg:
         kind = p["type"]
         if kind == "slipstream":
+            if p.get("lengths"):
+                return msg("Slipstream: move {a} or {b} more spaces (road conditions)? (It does not add to "
+                           "your speed for corners.)", a=p["lengths"][0], b=p["lengths"][-1])
             return msg("Slipstream: move 2 more spaces? (It does not add to your speed for corners.)")
         if kind == "boost":
             return msg("Boost: pay 1 Heat to reveal cards until a Speed card and add it to your speed?")
@@ -380,6 +406,8 @@ class HeatEngine:
                 parts = [_pref_label(k, v) for k, v in action.items() if k in PREFS and v in _PREF_VALUES]
                 return msg("Preference — {prefs}", prefs=parts)
             if kind == "slipstream":
+                if action.get("take") and _is_int(action.get("spaces")) and action["spaces"] != 2:
+                    return msg("Slipstream: +{n} spaces", n=action["spaces"])
                 return msg("Slipstream: +2 spaces") if action.get("take") else msg("Slipstream: no")
             if kind == "boost":
                 return msg("Boost: pay 1 Heat") if action.get("use") else msg("Boost: no")
@@ -460,9 +488,40 @@ class HeatEngine:
             "adrenaline_cars": state["adrenaline"],
             "modules": list(state["modules"]),
         }
+        if state.get("weather") is not None:  # (no key without the module: base views stay as they were)
+            out["weather"] = self._weather_view(state, tr)
         if viewer is not None and self._valid_seat(state, viewer):
             out["me"] = self._me(state, viewer)
         return out
+
+    def _weather_view(self, state: dict, tr: content.Track) -> dict | None:
+        """The race's weather tile and road tokens (public), or None without the module."""
+        w = state.get("weather")
+        if w is None:
+            return None
+        data = content.weather()
+        tile = data["tiles"][w["tile"]]
+        road = []
+        for c, token in zip(tr.corners, w["road"]):
+            t = data["tokens"][token]
+            fx = tile["sector"] if token == "weather" else token if t["where"] == "sector" else None
+            road.append({"corner": c.index + 1, "space": c.space, "token": token, "where": t["where"],
+                         "name": msg(t["name"]), "printed": tr.printed[c.index], "speed": c.speed,
+                         "effect": msg(data["sector_effects"][fx]["name"]) if fx in data["sector_effects"]
+                         else msg(t["name"]) if fx else None, "fx": fx})
+        return {"tile": w["tile"], "name": msg(tile["name"]), "setup": self._weather_setup(tile["setup"]),
+                "sector": msg(data["sector_effects"][tile["sector"]]["name"]), "road": road}
+
+    @staticmethod
+    def _weather_setup(setup: dict) -> Msg:
+        k, v = next(iter(setup.items()))
+        if k == "stress":
+            return msg("{n} Stress card in each deck", n=plus_sign(v))
+        if k == "heat":
+            return msg("{n} Heat card in each Engine", n=plus_sign(v))
+        if k == "heat_to_deck":
+            return msg("{n} Engine Heat shuffled into each deck", n=v)
+        return msg("{n} Engine Heat start in each discard pile", n=v)
 
     def _me(self, state: dict, seat: int) -> dict:
         car = state["cars"][seat]
@@ -570,6 +629,12 @@ class HeatEngine:
         kind = p["type"]
         cards = state["cards"]
         if kind == "slipstream":
+            if p.get("lengths"):
+                return [{"kind": "buttons", "options": [
+                    {"label": msg("Slipstream +{n}", n=k), "action": {"type": "slipstream", "take": True, "spaces": k},
+                     "style": "success"} for k in reversed(p["lengths"])] + [
+                    {"label": msg("No slipstream"), "action": {"type": "slipstream", "take": False},
+                     "style": "secondary"}]}]
             return [{"kind": "buttons", "options": [
                 {"label": msg("Slipstream +2"), "action": {"type": "slipstream", "take": True}, "style": "success"},
                 {"label": msg("No slipstream"), "action": {"type": "slipstream", "take": False}, "style": "secondary"}]}]

@@ -27,7 +27,7 @@ from bot.i18n import Msg, msg, to_wire
 
 SCHEMA = 1
 # Modules come later, each as an option; the base race uses none.
-KNOWN_MODULES: tuple[str, ...] = ()
+KNOWN_MODULES: tuple[str, ...] = ("weather",)
 
 _C = content.cards()
 TYPES: dict[str, dict[str, Any]] = _C["types"]
@@ -71,7 +71,18 @@ NO_FLIP, FLIP_NOTHING, BOOST_SOURCE = None, "", "+"
 
 
 def track_of(st: dict) -> content.Track:
-    return content.tracks()[st["track"]]
+    """The race's track: the printed one, or with the weather module its limits changed by the
+    road tokens (and their Overheat corners and sector effects)."""
+    w = st.get("weather")  # (.get: states saved before the modules have no such key)
+    if w is None:
+        return content.tracks()[st["track"]]
+    return content.weather_track(st["track"], w["tile"], tuple(w["road"]))
+
+
+def sector_fx(tr: content.Track, pos: int) -> str | None:
+    """The weather/road sector effect where a car at `pos` stands (None without one)."""
+    fx = tr.sector_fx
+    return fx[(pos - 1) % tr.spaces + 1] if fx else None
 
 
 def space_of(tr: content.Track, pos: int) -> int:
@@ -97,6 +108,23 @@ def new_state(track_key: str, seats: int, seed: int, grid: str, modules: list[st
     order = list(range(seats))
     if grid == "random":
         rng.shuffle(order)
+    weather = None
+    n_stress, n_heat, heat_to = tr.stress, tr.heat, None
+    if "weather" in modules:
+        # Weather and road conditions: one of the six tiles, then one road token per corner
+        # (the twelve shuffled); both before the decks are built and the hands drawn.
+        tiles = content.weather()["tiles"]
+        tile = sorted(tiles)[rng.below(len(tiles))]
+        pool = content.road_pool()
+        rng.shuffle(pool)
+        weather = {"tile": tile, "road": pool[:len(tr.corners)]}
+        setup = tiles[tile]["setup"]
+        n_stress = max(0, n_stress + setup.get("stress", 0))
+        n_heat = max(0, n_heat + setup.get("heat", 0))
+        if "heat_to_deck" in setup:
+            heat_to = ("deck", setup["heat_to_deck"])
+        elif "heat_to_discard" in setup:
+            heat_to = ("discard", setup["heat_to_discard"])
     cards: list[str] = []
     cars = []
     for seat in range(seats):
@@ -105,28 +133,35 @@ def new_state(track_key: str, seats: int, seed: int, grid: str, modules: list[st
             for _ in range(n):
                 deck.append(len(cards))
                 cards.append(code)
-        for _ in range(tr.stress):
+        for _ in range(n_stress):
             deck.append(len(cards))
             cards.append("stress")
         engine = []
-        for _ in range(tr.heat):
+        for _ in range(n_heat):
             engine.append(len(cards))
             cards.append("heat")
+        discard = []
+        if heat_to is not None:  # rain: 3 Engine Heat into the deck (shuffled in); sun: to the discard
+            moved = [engine.pop() for _ in range(min(heat_to[1], len(engine)))]
+            (deck if heat_to[0] == "deck" else discard).extend(moved)
         shuffle(rng, deck)
         hand = [deck.pop() for _ in range(min(HAND_SIZE, len(deck)))]
         space, lane = tr.grid[order.index(seat)]
         cars.append({
             "pos": space - tr.spaces if space > tr.spaces // 2 else space, "lane": lane, "gear": 1,
-            "hand": hand, "deck": deck, "discard": [], "engine": engine, "played": [],
+            "hand": hand, "deck": deck, "discard": discard, "engine": engine, "played": [],
             "sub": None, "prefs": dict(DEFAULT_PREFS), "fin": False, "place": None, "stress": 0,
             "rd": None,
         })
-    return {
+    st = {
         "schema": SCHEMA, "rng": rng.state, "track": track_key, "modules": list(modules),
         "seats": seats, "adrenaline": 2 if seats >= 5 else 1, "grid_order": order, "round": 1,
         "phase": "submit", "cards": cards, "cars": cars, "res": None, "pending": None,
         "places": [], "last_order": [],
     }
+    if weather is not None:
+        st["weather"] = weather  # public, never changed during the race
+    return st
 
 
 def clone(st: dict, *, new_round: bool = False) -> dict:
@@ -285,9 +320,10 @@ def crossed_lines(tr: content.Track, start: int, end: int) -> tuple[tuple[int, i
 def corner_cost(tr: content.Track, start: int, end: int, speed: int) -> int:
     """Heat the corner checks would ask for (spins not considered)."""
     cost = 0
-    for _, _, limit in crossed_lines(tr, start, end):
+    hot = tr.overheat
+    for _, idx, limit in crossed_lines(tr, start, end):
         if speed > limit:
-            cost += speed - limit
+            cost += speed - limit + (1 if idx in hot else 0)
     return cost
 
 
@@ -299,8 +335,30 @@ def smart_move_ok(tr: content.Track, car: dict, end: int, speed: int) -> bool:
     return corner_cost(tr, start, end, speed) <= corner_cost(tr, start, car["pos"], rd["speed"])
 
 
-def can_slipstream(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]] | None = None) -> bool:
+def slipstream_lengths(st: dict, tr: content.Track, seat: int,
+                       occ: set[tuple[int, int]] | None = None) -> list[int]:
+    """The slipstream moves open to the car, shortest first: [] when it cannot slipstream, [2],
+    or with a sector's Slipstream +1 / weather +2 also the longer one (the longer one may be
+    declined: only (!) effects are forced). None may cross the finish line."""
+    if not can_slipstream(st, tr, seat, occ, 0):
+        return []
     car = st["cars"][seat]
+    fx = sector_fx(tr, car["pos"])
+    if fx == "no_slipstream":
+        return []
+    out = [2]
+    extra = 1 if fx == "slip_plus" else 2 if fx == "slipstream_boost" else 0
+    if extra and car["pos"] + 2 + extra <= tr.finish:
+        out.append(2 + extra)
+    return out
+
+
+def can_slipstream(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]] | None = None,
+                   _sector: int = 1) -> bool:
+    car = st["cars"][seat]
+    if _sector and tr.sector_fx and sector_fx(tr, car["pos"]) == "no_slipstream":
+        # Fog's weather sector: no slipstream starting here (into it is fine).
+        return False
     if car["pos"] + 2 > tr.finish:
         # No slipstream past the finish line, nor across it.
         return False
@@ -519,11 +577,16 @@ def line_msg(x: Any) -> Any:
     return Msg(x["msg"], params)  # plain parameters: shared, as Msgs are never changed
 
 
-def _react_open(car: dict, rd: dict, sym: str) -> bool:
+def free_boost(tr: content.Track, car: dict) -> bool:
+    """A Heat control road token's sector: a boost from here costs no Heat (still once a round)."""
+    return bool(tr.sector_fx) and sector_fx(tr, car["pos"]) == "free_boost"
+
+
+def _react_open(tr: content.Track, car: dict, rd: dict, sym: str) -> bool:
     """Whether the boost / the Adrenaline +1 may still happen this round (preferences allowing)."""
     if sym == "boost":
-        return car["prefs"]["boost"] != "never" and bool(car["engine"]) and not rd["boost"] \
-            and "b" not in rd.get("done", "")
+        return car["prefs"]["boost"] != "never" and (bool(car["engine"]) or free_boost(tr, car)) \
+            and not rd["boost"] and "b" not in rd.get("done", "")
     return rd["adr"] and car["prefs"]["adrenaline"] != "never" and "a" not in rd.get("done", "")
 
 
@@ -564,7 +627,8 @@ def _react_boost(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tupl
     rd = car["rd"]
     ans = rd["ans"]
     pref = car["prefs"]["boost"]
-    if pref != "never" and car["engine"] and not rd["boost"]:
+    free = free_boost(tr, car)  # judged where the car stands when it boosts
+    if pref != "never" and (car["engine"] or free) and not rd["boost"]:
         use = True
         if pref == "ask":
             if "boost" not in ans:
@@ -577,13 +641,19 @@ def _react_boost(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tupl
             use = smart_move_ok(tr, car, end, rd["speed"] + 4)
         if use:
             cards = st["cards"]
-            rd["heat"] += pay_heat(car, 1)
+            if not free:
+                rd["heat"] += pay_heat(car, 1)
             rd["boost"] = True
             found, aside = flip_to_speed(st, car, rng)
             v = SPEED[cards[found]] if found is not None else 0
             rd["speed"] += v
             rd["rev"].append([BOOST_SOURCE, cards[found] if found is not None else FLIP_NOTHING])
-            if aside:
+            if free and aside:
+                rd["lines"].append(_line("Free boost (road token): +{v} ({n} discarded) → speed {s}", v=v,
+                                         n=len(aside), s=rd["speed"]))
+            elif free:
+                rd["lines"].append(_line("Free boost (road token): +{v} → speed {s}", v=v, s=rd["speed"]))
+            elif aside:
                 rd["lines"].append(_line("Boost (1 Heat): +{v} ({n} discarded) → speed {s}", v=v, n=len(aside),
                                          s=rd["speed"]))
             else:
@@ -682,6 +752,14 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
         # goes first: it only puts Heat back in the Engine (which a boost may need) and never
         # changes a move, so no other order can do better.
         n = COOLDOWN.get(car["gear"], 0) + (1 if rd["adr"] else 0)
+        if tr.sector_fx:
+            # Rule reading: the React step's sector is where the car stands after its move (step 3);
+            # cooldown goes first (see above), so that is where it cools down.
+            fx = sector_fx(tr, car["pos"])
+            if fx == "no_cooldown":
+                n = 0
+            elif fx == "cooldown_bonus":
+                n += 1
         if n:
             hand = car["hand"]
             heat = [c for c in hand if cards[c] in HEAT_TYPES]
@@ -710,7 +788,7 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
         first = rd.get("first")
         if first is None:
             first = "boost"
-            if _react_open(car, rd, "boost") and _react_open(car, rd, "adrenaline") \
+            if _react_open(tr, car, rd, "boost") and _react_open(tr, car, rd, "adrenaline") \
                     and order_matters(st, tr, seat, occ):
                 if prefs.get("order", "best") == "ask":  # (.get: cars saved before "order" existed)
                     if "order" not in ans:
@@ -732,31 +810,48 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
         # the same-round ranking); it no longer slipstreams, discards or draws.
         pref = prefs["slipstream"]
         if pref != "never" and can_slipstream(st, tr, seat, occ):
-            use = True
-            if pref == "ask":
+            lengths = slipstream_lengths(st, tr, seat, occ) if tr.sector_fx else [2]
+            use: Any = lengths[-1] if lengths else 0
+            if not lengths:
+                pass
+            elif pref == "ask":
                 if "slipstream" not in ans:
+                    if len(lengths) > 1:
+                        return _ask(st, seat, "slipstream", S_SLIP, lengths=lengths)
                     return _ask(st, seat, "slipstream", S_SLIP)
-                use = ans.pop("slipstream")
+                got = ans.pop("slipstream")
+                use = (got if got in lengths else lengths[-1]) if got else 0
             elif pref == "smart":
-                end, _ = landing(st, tr, seat, car["pos"] + 2, occ)
-                use = smart_move_ok(tr, car, end, rd["speed"])
+                use = 0
+                for k in reversed(lengths):  # the longest one that costs no more corner Heat
+                    end, _ = landing(st, tr, seat, car["pos"] + k, occ)
+                    if smart_move_ok(tr, car, end, rd["speed"]):
+                        use = k
+                        break
             if use:
                 rd["slip"] = True
-                lines.append(_line("Slipstream +2"))
-                move(st, tr, seat, 2, occ)
+                lines.append(_line("Slipstream +{n}", n=use) if use != 2 else _line("Slipstream +2"))
+                move(st, tr, seat, use, occ)
 
     if step <= S_CORNERS:
         # 7. Corner checks, line by line in the order crossed.
         speed = rd["speed"]
+        hot = tr.overheat
         for line, idx, limit in crossed_lines(tr, rd["start"], car["pos"]):
             excess = speed - limit
             if excess <= 0:
                 lines.append(_line("Corner {c} (limit {l}): OK", c=idx + 1, l=limit))
                 continue
+            if idx in hot:
+                excess += 1  # Overheat road token: going over the limit costs 1 Heat more
             paid = pay_heat(car, excess)
             rd["heat"] += paid
             if paid == excess:
-                lines.append(_line("Corner {c} (limit {l}): paid {h} Heat", c=idx + 1, l=limit, h=paid))
+                if idx in hot:
+                    lines.append(_line("Corner {c} (limit {l}, Overheat): paid {h} Heat", c=idx + 1, l=limit,
+                                       h=paid))
+                else:
+                    lines.append(_line("Corner {c} (limit {l}): paid {h} Heat", c=idx + 1, l=limit, h=paid))
                 continue
             # Spin-out: pay what you can, back before the line, Stress by gear, gear 1.
             car["pos"], car["lane"] = landing(st, tr, seat, line, occ)
