@@ -12,6 +12,8 @@ from cogs.base import LANGUAGE_HELP, GameCog, language_autocomplete
 _TRACKS = tracks()
 TRACKS = [app_commands.Choice(name=_TRACKS[key].name, value=key)
           for key in next(o.choices for o in ENGINE.options if o.name == "track")]
+GARAGE = [app_commands.Choice(name=v, value=v)
+          for v in next(o.choices for o in ENGINE.options if o.name == "garage")]
 GRIDS = [app_commands.Choice(name="random", value="random"), app_commands.Choice(name="seat order", value="seats")]
 
 
@@ -21,18 +23,23 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
     @app_commands.command(name="new", description="Open a Heat table in this channel")
     @app_commands.describe(track="The circuit (laps, spaces and corners as on the real board)",
                            grid="Starting grid: random (default) or in seat order",
-                           weather="Weather and road conditions module (default: off)", language=LANGUAGE_HELP)
-    @app_commands.choices(track=TRACKS, grid=GRIDS)
+                           weather="Weather and road conditions module (default: off)",
+                           garage="Garage module: draft 3 upgrade cards before the race (default: off)",
+                           language=LANGUAGE_HELP)
+    @app_commands.choices(track=TRACKS, grid=GRIDS, garage=GARAGE)
     @app_commands.autocomplete(language=language_autocomplete)
     async def new(self, interaction: discord.Interaction, track: app_commands.Choice[str],
                   grid: app_commands.Choice[str] | None = None,
                   weather: bool | None = None,
+                  garage: app_commands.Choice[str] | None = None,
                   language: str | None = None) -> None:
         options = {"track": track.value}
         if grid is not None:
             options["grid"] = grid.value
         if weather:
             options["weather"] = True
+        if garage is not None and garage.value != "off":
+            options["garage"] = garage.value
         await self.create(interaction, options, language)
 
 

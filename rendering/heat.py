@@ -970,6 +970,9 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     me = view.get("me") or {}
     seat = _int(me.get("seat"), 0)
     hand = [c for c in (me.get("hand") or []) if isinstance(c, dict)]
+    draft = view.get("draft") if isinstance(view.get("draft"), dict) else None
+    if draft:  # the Garage draft: the cards on offer instead of the (not yet drawn) hand
+        hand = [c for c in (draft.get("market") or []) if isinstance(c, dict)]
     cars = _cars(view)
     car = cars.get(seat, {})
     sub = me.get("submission") if isinstance(me.get("submission"), dict) else None
@@ -1032,6 +1035,14 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
             text = tx("Cards in: gear {g}, marked below (2-gear shift: pay 1 Heat)",
                       g=_int(sub.get("gear"), len(chosen)))
         colour = CHOSEN
+    elif draft:
+        picking = _int(draft.get("picking"), -1)
+        n, m_ = _int(draft.get("round"), 1), _int(draft.get("rounds"), 3)
+        if picking == seat:
+            text, colour = tx("Garage draft {n}/{m}: take one of these upgrades (select below)", n=n, m=m_), WAITING
+        else:
+            text = tx("Garage draft {n}/{m}: {name} is choosing", n=n, m=m_, name=player_name(names, picking))
+            colour = MUTED
     elif me.get("gears"):
         gears = [int(g) for g in me.get("gears") if isinstance(g, int)]
         text = tx("Choose {lo}-{hi} cards: the number of cards is your new gear", lo=min(gears), hi=max(gears))
@@ -1074,6 +1085,20 @@ def _draw_card(d, x0, y0, cw, ch, card, chosen: bool = False) -> None:
     if kind_name:
         d.text((x0 + 16, y0 + 28), fit(kind_name, SMALL, cw - 32), font=font(SMALL),
                fill=_blend(fill, ink, 0.55), anchor="lm")
+    symbols = clean_text(words(card.get("text")), "") if card.get("text") is not None else ""
+    if symbols:  # an upgrade card: its value above, what it does in the middle
+        parts = symbols.split(" · ")[1:] or [symbols]
+        size = 56 if len(big) <= 3 else 40
+        d.text((x0 + cw / 2, y0 + 76), fit(big, size, cw - 20), font=font(size), fill=ink, anchor="mm",
+               stroke_width=1, stroke_fill=ink)
+        y = y0 + 122
+        for part in parts:
+            for line in wrap(part, SMALL, cw - 20)[:2]:
+                if y > y0 + ch - 70:
+                    break
+                d.text((x0 + cw / 2, y), line, font=font(SMALL), fill=ink, anchor="mm")
+                y += 28
+        big = ""
     if big:
         size = int(min(cw * (0.6 if len(big) <= 2 else 0.9 / max(1, len(big))), 100))
         size = max(size, SMALL)

@@ -95,9 +95,48 @@ def base_tracks() -> tuple[str, ...]:
     return tuple(raw["base_tracks"])
 
 
+GARAGE_SYMBOLS = ("boost", "cooldown", "reduce", "heat", "slipstream", "scrap", "salvage", "direct", "accelerate",
+                  "refresh", "adjust")
+GARAGE_TIERS = ("basic", "advanced")
+
+
+@lru_cache(maxsize=1)
+def garage() -> dict:
+    """data/heat/garage.json, checked: the upgrade card types of the Garage module."""
+    raw = json.loads((DATA_DIR / "garage.json").read_text("utf-8"))
+    _check(tuple(raw["symbols"]) == GARAGE_SYMBOLS and raw["copies"] == 2, "garage: symbols/copies")
+    types = raw["types"]
+    _check(sum(1 for t in types.values() if t["tier"] == "basic") == 17, "garage: 17 basic types")
+    _check(sum(1 for t in types.values() if t["tier"] == "advanced") == 31, "garage: 31 advanced types")
+    for code, t in types.items():
+        _check(t["tier"] in GARAGE_TIERS, f"garage {code} tier")
+        if t.get("heat_card"):
+            continue
+        _check(isinstance(t["family"], str) and ("speed" in t) != ("choices" in t), f"garage {code} speed")
+        _check(all(k in GARAGE_SYMBOLS for k in t if k not in ("tier", "family", "speed", "choices")),
+               f"garage {code} symbols")
+        _check(all(isinstance(t[k], int) for k in GARAGE_SYMBOLS if k in t), f"garage {code} symbol values")
+    return raw
+
+
+def garage_label(t: dict) -> str:
+    """An upgrade card's English label: its family and speed, e.g. "Body 3", "Brakes 1/3"."""
+    speed = "/".join(str(v) for v in t["choices"]) if "choices" in t else str(t["speed"])
+    return f"{t['family']} {speed}"
+
+
 @lru_cache(maxsize=1)
 def cards() -> dict:
     raw = json.loads((DATA_DIR / "cards.json").read_text("utf-8"))
+    # The Garage module's upgrade types join the card types (a drafted Heat card is a plain "heat").
+    for code, t in garage()["types"].items():
+        if t.get("heat_card"):
+            continue
+        card = {"kind": "upgrade", "speed": int(t.get("speed", 0)), "label": garage_label(t),
+                "garage": {k: v for k, v in t.items() if k not in ("tier", "family", "speed")}}
+        if t.get("boost"):
+            card["boost"] = int(t["boost"])
+        raw["types"][code] = card
     for code, c in raw["types"].items():
         _check(c["kind"] in CARD_KINDS, f"card {code} kind")
         _check(isinstance(c.get("speed", 0), int), f"card {code} speed")

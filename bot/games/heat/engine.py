@@ -37,6 +37,19 @@ _PREF_VALUES = {
 _KIND_ORDER = {"speed": 0, "upgrade": 1, "stress": 2, "heat": 3}
 
 
+def _face(code: str) -> dict:
+    """A card's face for the images: kind, the big value ("1/3" for a choice), its symbols."""
+    if code in content.garage()["types"] and content.garage()["types"][code].get("heat_card"):
+        return {"kind": "heat", "value": None}
+    kind = KIND[code]
+    out: dict[str, Any] = {"kind": kind, "value": SPEED[code] if kind in ("speed", "upgrade") else None}
+    if code in rules.GARAGE:
+        if code in rules.CHOICES:
+            out["value"] = "/".join(str(v) for v in rules.CHOICES[code])
+        out["text"] = rules.card_text(code)
+    return out
+
+
 def plus_sign(n: int) -> str:
     return f"+{n}" if n > 0 else f"−{-n}"
 
@@ -105,6 +118,8 @@ class HeatEngine:
                        choices=["random", "seats"], default="random"),
             OptionSpec("weather", "Weather and road conditions module (a weather tile, road tokens on corners)",
                        kind="bool", default=False),
+            OptionSpec("garage", "Garage module: draft 3 upgrade cards before the race (off, or the deck)",
+                       choices=["off", *rules.GARAGE_DECKS], default="off"),
         ]
 
     def describe_options(self, options: dict[str, Any]) -> list[Msg]:
@@ -113,6 +128,8 @@ class HeatEngine:
         out = [msg("{track} circuit", track=content.tracks()[options["track"]].name), grid]
         if "weather" in options.get("modules", ()):
             out.append(msg("weather and road conditions (drawn at the start)"))
+        if "garage" in options.get("modules", ()):
+            out.append(msg("Garage: draft of 3 upgrades ({deck} cards)", deck=msg(options.get("garage", "basic"))))
         return out
 
     # ------------------------------------------------------------------ setup
@@ -142,14 +159,22 @@ class HeatEngine:
             raise GameError(msg("Weather must be on or off."))
         if weather:
             modules = list(modules) + ["weather"]
+        garage = options.get("garage", "off")
+        if garage not in ("off", *rules.GARAGE_DECKS):
+            raise GameError(msg("Garage can be: {values}.", values=["off", *rules.GARAGE_DECKS]))
+        if garage != "off":
+            modules = list(modules) + ["garage"]
         for m in modules:
             if m not in rules.KNOWN_MODULES:
                 raise GameError(msg("The {module} module is not available yet.", module=m))
-        return {"track": key, "grid": grid, "modules": sorted(set(modules))}
+        out = {"track": key, "grid": grid, "modules": sorted(set(modules))}
+        if "garage" in out["modules"]:
+            out["garage"] = garage if garage != "off" else "basic"
+        return out
 
     def new_game(self, options: dict[str, Any], seats: int, seed: int) -> dict:
         opts = self.validate_options(options, seats)
-        return rules.new_state(opts["track"], seats, int(seed), opts["grid"], opts["modules"])
+        return rules.new_state(opts["track"], seats, int(seed), opts["grid"], opts["modules"], opts.get("garage"))
 
     # ------------------------------------------------------------------ queries
 
@@ -159,6 +184,9 @@ class HeatEngine:
             return [s for s, c in enumerate(state["cars"]) if not c["fin"] and c["sub"] is None]
         if phase == "decide" and state["pending"] is not None:
             return [state["pending"]["seat"]]
+        if phase == "draft":
+            dr = state["draft"]
+            return [dr["order"][dr["i"]]]
         return []
 
     def is_over(self, state: dict) -> bool:
@@ -169,7 +197,14 @@ class HeatEngine:
             return []
         car = state["cars"][seat]
         out: list[dict] = []
-        if state["phase"] == "submit" and not car["fin"]:
+        if state["phase"] == "draft":
+            if self.to_act(state) == [seat]:
+                seen = set()
+                for i, code in enumerate(state["draft"]["market"]):
+                    if code not in seen:  # one pick per card type
+                        seen.add(code)
+                        out.append({"type": "pick", "card": i})
+        elif state["phase"] == "submit" and not car["fin"]:
             out.extend({"type": "submit", "cards": ids} for ids in self._submissions(state, car))
         elif state["phase"] == "decide" and state["pending"] and state["pending"]["seat"] == seat:
             out.extend(self._decision_actions(state, car, state["pending"]))
@@ -231,6 +266,8 @@ class HeatEngine:
             return self._apply_prefs(state, seat, action)
         if kind == "submit":
             return self._apply_submit(state, seat, action)
+        if kind == "pick":
+            return self._apply_pick(state, seat, action)
         if kind in DECISIONS:
             return self._apply_decision(state, seat, kind, action)
         raise GameError(msg("Unknown action."))
@@ -265,7 +302,27 @@ class HeatEngine:
             events += self._resume(new)
         return new, events
 
+    def _apply_pick(self, state: dict, seat: int, action: dict) -> tuple[dict, list[Event]]:
+        if state["phase"] != "draft":
+            raise GameError(msg("The Garage draft is over."))
+        if self.to_act(state) != [seat]:
+            raise GameError(msg("It is not your turn to pick."))
+        raw = action.get("card")
+        if raw is None and isinstance(action.get("values"), list) and len(action["values"]) == 1:
+            raw = action["values"][0]
+        if isinstance(raw, str) and raw.isdigit() and len(raw) < 4:
+            raw = int(raw)
+        if not _is_int(raw) or not 0 <= raw < len(state["draft"]["market"]):
+            raise GameError(msg("Pick one of the cards on offer."))
+        new = rules.clone(state)
+        rng = Rng(new["rng"])
+        evs = rules.draft_pick(new, seat, raw, rng)
+        new["rng"] = rng.state
+        return new, self._events(new, evs)
+
     def _apply_submit(self, state: dict, seat: int, action: dict) -> tuple[dict, list[Event]]:
+        if state["phase"] == "draft":
+            raise GameError(msg("The Garage draft comes first."))
         if state["phase"] != "submit":
             raise GameError(msg("The round is being resolved; cards can't be changed now."))
         car = state["cars"][seat]
@@ -402,6 +459,9 @@ class HeatEngine:
             if kind == "submit":
                 ids = [c for c in _parse_ids(action) if 0 <= c < len(state["cards"])]
                 return self._describe_submit(state, state["cars"][seat], ids)
+            if kind == "pick":
+                code = state["draft"]["market"][int(action.get("card"))]
+                return msg("Take {card}", card=msg(rules.draft_label(code)))
             if kind == "prefs":
                 parts = [_pref_label(k, v) for k, v in action.items() if k in PREFS and v in _PREF_VALUES]
                 return msg("Preference — {prefs}", prefs=parts)
@@ -490,6 +550,15 @@ class HeatEngine:
         }
         if state.get("weather") is not None:  # (no key without the module: base views stay as they were)
             out["weather"] = self._weather_view(state, tr)
+        if "draft" in state:
+            dr = state["draft"]
+            out["draft"] = {"round": dr["round"], "rounds": rules.DRAFT_ROUNDS, "picking": dr["order"][dr["i"]],
+                            "order": list(dr["order"]),
+                            "market": [{"index": i, "code": c, "label": msg(rules.draft_label(c)),
+                                        "text": rules.card_text(c), **_face(c)} for i, c in enumerate(dr["market"])],
+                            "picks": [[msg(rules.draft_label(c)) for c in p] for p in dr["picks"]]}
+        if "garage" in state:
+            out["garage"] = [[msg(rules.draft_label(c)) for c in p] for p in state["garage"]]
         if viewer is not None and self._valid_seat(state, viewer):
             out["me"] = self._me(state, viewer)
         return out
@@ -541,9 +610,7 @@ class HeatEngine:
             decision["prompt"] = self._decision_prompt(state, p)
         return {
             "seat": seat,
-            "hand": [{"id": c, "label": msg(LABEL[cards[c]]), "kind": KIND[cards[c]],
-                      "value": SPEED[cards[c]] if KIND[cards[c]] in ("speed", "upgrade") else None}
-                     for c in hand],
+            "hand": [{"id": c, "label": msg(LABEL[cards[c]]), **_face(cards[c])} for c in hand],
             "played": [{"id": c, "label": msg(LABEL[cards[c]])} for c in car["played"]],
             "submission": submission,
             "prefs": {**DEFAULT_PREFS, **car["prefs"]},
@@ -588,6 +655,21 @@ class HeatEngine:
             return []
         groups: list[dict] = []
         cards = state["cards"]
+        if state["phase"] == "draft":
+            if self.to_act(state) != [seat]:
+                return []
+            dr = state["draft"]
+            seen = set()
+            options = []
+            for i, code in enumerate(dr["market"]):
+                if code in seen:
+                    continue
+                seen.add(code)
+                options.append({"label": msg(rules.draft_label(code)), "value": str(i),
+                                "description": rules.card_text(code)})
+            return [{"kind": "select", "min": 1, "max": 1, "action": {"type": "pick"}, "options": options,
+                     "placeholder": msg("Garage draft, round {n}/{m}: take one upgrade", n=dr["round"],
+                                        m=rules.DRAFT_ROUNDS)}]
         if state["phase"] == "submit":
             gears, clogged = rules.fillable_gears(state, car)
             playable, heat = rules.split_hand(state, car)

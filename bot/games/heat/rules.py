@@ -27,7 +27,9 @@ from bot.i18n import Msg, msg, to_wire
 
 SCHEMA = 1
 # Modules come later, each as an option; the base race uses none.
-KNOWN_MODULES: tuple[str, ...] = ("weather",)
+KNOWN_MODULES: tuple[str, ...] = ("weather", "garage")
+# Garage decks offered (the seed: start with Basic only, later mix in the Advanced cards).
+GARAGE_DECKS = ("basic",)
 
 _C = content.cards()
 TYPES: dict[str, dict[str, Any]] = _C["types"]
@@ -44,6 +46,11 @@ COOLDOWN = {int(g): int(n) for g, n in _C["cooldown_by_gear"].items()}
 SPIN_STRESS = {int(g): int(n) for g, n in _C["spin_stress_by_gear"].items()}
 STARTING_DECK: dict[str, int] = _C["starting_deck"]
 HEAT_TYPES = frozenset(k for k, kind in KIND.items() if kind == "heat")  # for hand scans
+# Garage upgrade symbols by card type (only the types that have them).
+GARAGE: dict[str, dict[str, Any]] = {k: v["garage"] for k, v in TYPES.items() if v.get("garage")}
+CHOICES = {k: tuple(g["choices"]) for k, g in GARAGE.items() if "choices" in g}
+STARTING_UPGRADES = ("start0", "start5", "heat")  # put back in the box with the Garage module
+DRAFT_ROUNDS = 3
 
 PREFS: dict[str, tuple[str, ...]] = {
     "slipstream": ("smart", "always", "never", "ask"),
@@ -102,7 +109,8 @@ seat_name = seat_ref
 
 # --------------------------------------------------------------------------- setup
 
-def new_state(track_key: str, seats: int, seed: int, grid: str, modules: list[str]) -> dict:
+def new_state(track_key: str, seats: int, seed: int, grid: str, modules: list[str],
+              garage: str | None = None) -> dict:
     tr = content.tracks()[track_key]
     rng = Rng(seed)
     order = list(range(seats))
@@ -127,9 +135,12 @@ def new_state(track_key: str, seats: int, seed: int, grid: str, modules: list[st
             heat_to = ("discard", setup["heat_to_discard"])
     cards: list[str] = []
     cars = []
+    garage_on = "garage" in modules
     for seat in range(seats):
         deck = []
         for code, n in STARTING_DECK.items():
+            if garage_on and code in STARTING_UPGRADES:
+                continue  # the Garage's drafted upgrades replace the three Starting Upgrades
             for _ in range(n):
                 deck.append(len(cards))
                 cards.append(code)
@@ -144,8 +155,11 @@ def new_state(track_key: str, seats: int, seed: int, grid: str, modules: list[st
         if heat_to is not None:  # rain: 3 Engine Heat into the deck (shuffled in); sun: to the discard
             moved = [engine.pop() for _ in range(min(heat_to[1], len(engine)))]
             (deck if heat_to[0] == "deck" else discard).extend(moved)
-        shuffle(rng, deck)
-        hand = [deck.pop() for _ in range(min(HAND_SIZE, len(deck)))]
+        if garage_on:
+            hand = []  # drawn when the draft is over (「準備の最後で手札を7枚引く前に行う」)
+        else:
+            shuffle(rng, deck)
+            hand = [deck.pop() for _ in range(min(HAND_SIZE, len(deck)))]
         space, lane = tr.grid[order.index(seat)]
         cars.append({
             "pos": space - tr.spaces if space > tr.spaces // 2 else space, "lane": lane, "gear": 1,
@@ -161,7 +175,91 @@ def new_state(track_key: str, seats: int, seed: int, grid: str, modules: list[st
     }
     if weather is not None:
         st["weather"] = weather  # public, never changed during the race
+    if garage_on:
+        # Garage: the upgrade deck shuffled (the weather is already set up), then a draft of 3
+        # rounds, players + 3 cards each: round 1 from the back of the grid, 2 from the front, 3
+        # from the back again; each pick is one player's step.
+        tiers = ("basic", "advanced") if garage == "mixed" else (garage or "basic",)
+        gdeck = [code for code, t in content.garage()["types"].items() if t["tier"] in tiers
+                 for _ in range(content.garage()["copies"])]
+        shuffle(rng, gdeck)
+        st["rng"] = rng.state
+        st["phase"] = "draft"
+        st["draft"] = {"deck": gdeck, "round": 0, "market": [], "order": [], "i": 0, "picks": [[] for _ in range(seats)]}
+        _draft_round(st)
     return st
+
+
+def _draft_round(st: dict) -> None:
+    """The next draft round: the leftover market goes back in the box, players + 3 new cards."""
+    dr = st["draft"]
+    dr["round"] += 1
+    k = min(st["seats"] + 3, len(dr["deck"]))
+    dr["market"] = [dr["deck"].pop() for _ in range(k)]
+    grid = st["grid_order"]
+    dr["order"] = list(reversed(grid)) if dr["round"] % 2 else list(grid)
+    dr["i"] = 0
+
+
+def draft_pick(st: dict, seat: int, index: int, rng: Rng) -> list[tuple[int | None, Msg]]:
+    """The picking seat takes market card `index` (checked by the caller)."""
+    dr = st["draft"]
+    code = dr["market"].pop(index)
+    dr["picks"][seat].append(code)
+    events: list[tuple[int | None, Msg]] = [(None, msg("{who} takes {card}.", who=seat_name(seat),
+                                                      card=msg(draft_label(code))))]
+    dr["i"] += 1
+    if dr["i"] < len(dr["order"]):
+        return events
+    if dr["round"] < DRAFT_ROUNDS:
+        _draft_round(st)
+        events.append((None, msg("Garage draft, round {n}: new cards.", n=dr["round"])))
+        return events
+    # The draft is over: the upgrades join the decks (a drafted Heat card as a plain Heat card),
+    # each deck is shuffled and the hands drawn; the race starts.
+    cards = st["cards"]
+    for s, car in enumerate(st["cars"]):
+        for code in dr["picks"][s]:
+            car["deck"].append(len(cards))
+            cards.append("heat" if content.garage()["types"][code].get("heat_card") else code)
+        shuffle(rng, car["deck"])
+        car["hand"] = [car["deck"].pop() for _ in range(min(HAND_SIZE, len(car["deck"])))]
+    st["garage"] = [list(p) for p in dr["picks"]]  # public: what each car was built with
+    del st["draft"]
+    st["phase"] = "submit"
+    events.append((None, msg("The cars are built: the race starts.")))
+    return events
+
+
+_SYMBOL_TEXT = {
+    "boost": "+{n} Boost", "cooldown": "Cooldown {n}", "reduce": "Discard up to {n} Stress", "heat": "Heat {n} (!)",
+    "slipstream": "Slipstream +{n}", "scrap": "Scrap {n} (!)", "salvage": "Salvage {n}", "direct": "Direct play",
+    "accelerate": "Accelerate +{n}", "refresh": "Refresh", "adjust": "Corner limits {n} (!)",
+}
+
+
+def card_text(code: str) -> Msg:
+    """What a card does, in short: "Speed 3 · Discard up to 2 Stress", "Speed 1 or 3"..."""
+    t = content.garage()["types"].get(code)
+    if t is None or t.get("heat_card"):
+        if KIND.get(code) == "heat" or (t is not None and t.get("heat_card")):
+            return msg("Heat card: can't be played")
+        return msg("Speed {v}", v=SPEED[code])
+    parts: list[Any] = []
+    if "choices" in t:
+        parts.append(msg("Speed {v} (choose)", v="/".join(str(v) for v in t["choices"])))
+    else:
+        parts.append(msg("Speed {v}", v=t["speed"]))
+    for sym in content.GARAGE_SYMBOLS:
+        if sym in t:
+            v = t[sym]
+            parts.append(msg(_SYMBOL_TEXT[sym], n=(f"+{v}" if sym == "adjust" and v > 0 else v)))
+    return chain("{a} · {b}", parts)
+
+
+def draft_label(code: str) -> str:
+    """A market card's label (the Heat cards in the upgrade decks are plain "Heat")."""
+    return "Heat" if content.garage()["types"][code].get("heat_card") else LABEL[code]
 
 
 def clone(st: dict, *, new_round: bool = False) -> dict:
@@ -175,6 +273,10 @@ def clone(st: dict, *, new_round: bool = False) -> dict:
     new["grid_order"] = st["grid_order"][:]
     new["places"] = st["places"][:]
     new["last_order"] = st["last_order"][:]
+    if "draft" in st:
+        dr = st["draft"]
+        new["draft"] = {**dr, "deck": dr["deck"][:], "market": dr["market"][:], "order": dr["order"][:],
+                        "picks": [p[:] for p in dr["picks"]]}
     new["cars"] = [clone_car(c, rd=not (new_round and not c["fin"])) for c in st["cars"]]
     res = st["res"]
     if res is not None:
@@ -474,7 +576,9 @@ def revealed_labels(st: dict, rev: list[list]) -> list[Msg]:
     out = []
     for src, found in rev:
         label = msg("Boost") if src == BOOST_SOURCE else msg(LABEL[src])
-        if found != NO_FLIP:
+        if isinstance(found, str) and found.startswith("="):
+            label = msg("{card} = {v}", card=label, v=int(found[1:]))
+        elif found != NO_FLIP:
             label = msg("{card} → {found}", card=label, found=msg(LABEL[found]) if found else msg("nothing"))
         out.append(label)
     return out
@@ -550,6 +654,133 @@ def run(st: dict, rng: Rng, events: list[tuple[int | None, Msg]]) -> list[tuple[
     res["i"], res["step"] = i, 0
     _end_round(st, tr, events)
     return events
+
+
+# --------------------------------------------------------------------------- Garage upgrades
+
+def _garage_reveal(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tuple[int, int]]) -> None:
+    """Step 3 with upgrade cards: boosts and Stress flip first, then the cards with a choice of
+    speed take their values (「ブースト→ストレス→選択肢のある改良カードの値を選ぶ」). A card whose
+    Heat cannot be paid is resolved like a Stress card (discarded, flip until a Speed card).
+    The React step's symbols (cooldown, Stress discard, Heat) are kept in rd["gx"]."""
+    car = st["cars"][seat]
+    rd = car["rd"]
+    cards = st["cards"]
+    played = car["played"]
+    adr = seat in st["res"]["adr"]
+    # Rule reading: a card's Heat can be paid when the Engine, plus the Heat in hand this round's
+    # cooldowns (gear, Adrenaline, the cards) could bring back first, covers it
+    # (「クールダウンアイコンと手札にヒートカードがあれば…エンジンにヒートがない状態でもプレイできる」);
+    # the weather sector is not counted (it depends on where the car ends).
+    heat_in_hand = sum(1 for c in car["hand"] if cards[c] in HEAT_TYPES)
+    cool = COOLDOWN.get(car["gear"], 0) + (1 if adr else 0) + sum(GARAGE.get(cards[c], {}).get("cooldown", 0)
+                                                                   for c in played)
+    budget = len(car["engine"]) + min(heat_in_hand, cool)
+    gx = {"cool": 0, "reduce": 0, "heat": 0, "slip": []}
+    speed = 0
+    rev: list[list] = []
+    parts: list[Any] = []
+    choosing: list[tuple[int, int]] = []  # (index in rev/parts, card id)
+    for cid in played[:]:  # a copy: flipped Speed cards join `played`
+        code = cards[cid]
+        g = GARAGE.get(code, {})
+        part: Any = Msg(SHORT[code])
+        if g.get("heat") and budget < g["heat"]:
+            # Unpaid Heat: like a Stress card (「ストレスカード同様に処理する」).
+            found, aside = flip_to_speed(st, car, rng)
+            f = cards[found] if found is not None else FLIP_NOTHING
+            speed += SPEED[f] if f else 0
+            part = Msg("{card} (Heat unpaid) → {found}", {"card": part, "found": Msg(SHORT[f]) if f else "0"})
+            rev.append([code, f])
+            parts.append(part)
+            continue
+        if g.get("heat"):
+            budget -= g["heat"]
+            gx["heat"] += g["heat"]
+        gx["cool"] += g.get("cooldown", 0)
+        gx["reduce"] += g.get("reduce", 0)
+        if g.get("slipstream"):
+            gx["slip"].append(g["slipstream"])
+        speed += SPEED[code]
+        found = NO_FLIP
+        for _ in range(BOOSTS[code]):  # Stress and "+" symbols: flip until a Speed card, once each
+            fid, aside = flip_to_speed(st, car, rng)
+            if fid is None:
+                found = FLIP_NOTHING
+                part = Msg("{card} → 0", {"card": part})
+            else:
+                found = cards[fid]
+                speed += SPEED[found]
+                part = Msg("{card} → {found}", {"card": part, "found": Msg(SHORT[found])})
+        if code in CHOICES:
+            choosing.append((len(rev), cid))
+        rev.append([code, found])
+        parts.append(part)
+    if choosing:
+        values = _choose_values(st, tr, seat, occ, speed, [CHOICES[cards[c]] for _, c in choosing], gx["heat"])
+        for (i, cid), v in zip(choosing, values):
+            speed += v
+            rev[i][1] = f"={v}"
+            parts[i] = Msg("{card} = {v}", {"card": parts[i], "v": v})
+    rd["rev"] = rev
+    rd["speed"] = speed
+    rd["gx"] = gx
+    rd["lines"].append(_line("Gear {g}: {cards} = speed {s}", g=car["gear"], cards=plus(parts), s=speed))
+    move(st, tr, seat, speed, occ)
+    if adr:
+        rd["adr"] = True
+        rd["lines"].append(_line("Adrenaline"))
+
+
+def _choose_values(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]], base: int,
+                   choices: list[tuple[int, ...]], card_heat: int) -> list[int]:
+    """The values for the cards with a choice of speed, chosen for the player: never a spin when
+    another choice avoids it, then the least corner Heat, then the farthest move."""
+    car = st["cars"][seat]
+    start = car["pos"]
+    heat = len(car["engine"]) - card_heat
+    best = None
+    for combo in _products(choices):
+        total = base + sum(combo)
+        end = landing(st, tr, seat, start + total, occ)[0] if total > 0 else start
+        cost = corner_cost(tr, start, end, total)
+        key = (cost > heat, cost, -end, -total)
+        if best is None or key < best[0]:
+            best = (key, combo)
+    return list(best[1])
+
+
+def _products(choices: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = [()]
+    for values in choices:
+        out = [p + (v,) for p in out for v in values]
+    return out
+
+
+def _garage_react(st: dict, car: dict, rd: dict, gx: dict) -> None:
+    """Step 5 for upgrade symbols, after the cooldown: discard Stress from the hand (optional, all
+    it allows), then the upgrades' Heat (mandatory, Engine to discard pile)."""
+    cards = st["cards"]
+    lines = rd["lines"]
+    if gx["reduce"]:
+        stress = [c for c in car["hand"] if cards[c] == "stress"][:gx["reduce"]]
+        for c in stress:
+            car["hand"].remove(c)
+            car["discard"].append(c)
+        if stress:
+            lines.append(_line("Discarded {n} Stress (upgrade)", n=len(stress)))
+    if gx["heat"]:
+        paid = pay_heat(car, gx["heat"])
+        rd["heat"] += paid
+        lines.append(_line("Upgrade Heat: paid {h}", h=paid))
+
+
+def _with_bonuses(lengths: list[int], bonuses: list[int], pos: int, finish: int) -> list[int]:
+    """Slipstream lengths with the upgrades' +N added: each bonus taken or not."""
+    out = set(lengths)
+    for b in bonuses:
+        out |= {k + b for k in out}
+    return sorted(k for k in out if pos + k <= finish)
 
 
 def _ask(st: dict, seat: int, kind: str, step: int, **extra: Any) -> int:
@@ -710,6 +941,9 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
             car["gear"] = 1
             lines.append(_line("Clogged hand: played {cards}; no move, back to gear 1", cards=short_list(st, played)))
             step = S_REFILL
+        elif "garage" in st and any([cards[c] in GARAGE for c in played]):
+            _garage_reveal(st, tr, seat, rng, occ)
+            step = S_COOL
         else:
             speed = 0
             rev = []
@@ -752,6 +986,9 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
         # goes first: it only puts Heat back in the Engine (which a boost may need) and never
         # changes a move, so no other order can do better.
         n = COOLDOWN.get(car["gear"], 0) + (1 if rd["adr"] else 0)
+        gx = rd.get("gx")
+        if gx:
+            n += gx["cool"]
         if tr.sector_fx:
             # Rule reading: the React step's sector is where the car stands after its move (step 3);
             # cooldown goes first (see above), so that is where it cools down.
@@ -777,6 +1014,8 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
                 rd["cool"] += len(ids)
                 if ids:
                     lines.append(_line("Cooled down {n} Heat", n=len(ids)))
+        if gx:
+            _garage_react(st, car, rd, gx)
 
     if step <= S_ADR:
         # 5. React: the boost and the Adrenaline +1, each a move of its own (they are not added up
@@ -811,6 +1050,8 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
         pref = prefs["slipstream"]
         if pref != "never" and can_slipstream(st, tr, seat, occ):
             lengths = slipstream_lengths(st, tr, seat, occ) if tr.sector_fx else [2]
+            if lengths and rd.get("gx") and rd["gx"]["slip"]:
+                lengths = _with_bonuses(lengths, rd["gx"]["slip"], car["pos"], tr.finish)
             use: Any = lengths[-1] if lengths else 0
             if not lengths:
                 pass
