@@ -260,3 +260,143 @@ def test_random_garage_race_to_the_end(seats):
         assert st["round"] < 300
     from bot.games import base
     assert base.replay(E, options, seats, seed, log) == st
+
+
+# ---------------------------------------------------------------- Advanced symbols
+
+def adrafted(seats=2, seed=1):
+    st = E.new_game({"track": "usa", "grid": "seats", "garage": "advanced"}, seats, seed)
+    while st["phase"] == "draft":
+        st, _ = E.apply(st, E.to_act(st)[0], {"type": "pick", "card": 0})
+    return st
+
+
+def test_advanced_and_mixed_decks():
+    st = E.new_game({"track": "usa", "garage": "advanced"}, 2, 1)
+    assert len(st["draft"]["deck"]) + len(st["draft"]["market"]) == 62
+    assert all(content.garage()["types"][c]["tier"] == "advanced" for c in st["draft"]["deck"])
+    st = E.new_game({"track": "usa", "garage": "mixed"}, 2, 1)
+    assert len(st["draft"]["deck"]) + len(st["draft"]["market"]) == 96
+
+
+def test_scrap_discards_from_the_top_of_the_deck():
+    st = adrafted()
+    setcar(st, 0, pos=20, lane=2, gear=1, hand=["g43"] + ["speed1"] * 6,
+           deck=["speed4"] * 6 + ["speed1"] * 9, engine=6, prefs=QUIET)  # Turbo charger 8: Heat 1, Scrap 6
+    parked(st, 1, 2)
+    st, ev = round_(st, {0: ["g43"]})
+    c = car(st, 0)
+    assert c["pos"] == 28 and len(c["engine"]) == 5
+    assert codes(st, c["discard"]).count("speed4") == 6  # the six 4s on top were scrapped
+    assert any("Scrap: 6 cards from the deck discarded" in en(e.text) for e in ev)
+
+
+def test_salvage_shuffles_the_fastest_discards_back():
+    st = adrafted()
+    setcar(st, 0, pos=20, lane=2, gear=1, hand=["g22"] + ["speed1"] * 6, deck=["speed1"] * 9,
+           discard=["speed4", "speed3", "speed1", "stress", "heat"], engine=6, prefs=QUIET)  # Fuel 2: Salvage 2
+    parked(st, 1, 2)
+    st, _ = round_(st, {0: ["g22"]})
+    c = car(st, 0)
+    assert sorted(codes(st, c["discard"])) == ["g22", "heat", "speed1", "stress"]
+
+
+def test_adjust_changes_this_cars_limits():
+    st = adrafted()
+    setcar(st, 0, pos=6, lane=1, gear=2, hand=["g46", "speed2"] + ["speed1"] * 5, deck=["speed1"] * 9,
+           engine=6, prefs=QUIET)  # Wings 6: Heat 2, limits +3
+    parked(st, 1, 40)
+    st, _ = round_(st, {0: ["g46", "speed2"]})  # speed 8 at corner 1 (7 + 3): free; 2 Heat for the card
+    assert car(st, 0)["pos"] == 14 and len(car(st, 0)["engine"]) == 4
+    st = adrafted()
+    setcar(st, 0, pos=6, lane=1, gear=2, hand=["g36", "speed4"] + ["speed1"] * 5, deck=["speed1"] * 9,
+           engine=6, prefs=QUIET)  # Tires 2: limits -1, Cooldown 3
+    parked(st, 1, 40)
+    st, _ = round_(st, {0: ["g36", "speed4"]})  # speed 6 at corner 1 (7 - 1): free
+    assert car(st, 0)["pos"] == 12
+    st = adrafted()
+    setcar(st, 0, pos=7, lane=1, gear=2, hand=["g36", "speed4"] + ["speed1"] * 5, deck=["speed1"] * 9,
+           engine=6, prefs=QUIET)
+    parked(st, 1, 40)
+    st, _ = round_(st, {0: ["g36", "speed4"]})  # speed 6 over corner 1, now limit 6: free
+    assert car(st, 0)["pos"] == 13 and len(car(st, 0)["engine"]) == 6
+
+
+def test_direct_play_from_the_hand_in_react():
+    st = adrafted()
+    setcar(st, 0, pos=20, lane=2, gear=1, hand=["speed2", "g26"] + ["speed1"] * 5, deck=["speed1"] * 9,
+           engine=6, prefs={**QUIET, "direct": "always"})  # Gas pedal 3: direct, Scrap 3
+    parked(st, 1, 2)
+    st, ev = round_(st, {0: ["speed2"]})
+    c = car(st, 0)
+    assert c["pos"] == 25 and E.view(st, None)["cars"][0]["speed"] == 5  # 2 + 3 from the hand
+    assert "g26" in codes(st, c["discard"])
+    assert any("Direct play: Gas pedal 3 +3" in en(e.text) for e in ev)
+    st = adrafted()
+    setcar(st, 0, pos=20, lane=2, gear=1, hand=["speed2", "g26"] + ["speed1"] * 5, deck=["speed1"] * 9,
+           engine=6, prefs={**QUIET, "direct": "never"})
+    parked(st, 1, 2)
+    st, _ = round_(st, {0: ["speed2"]})
+    assert car(st, 0)["pos"] == 22 and "g26" in codes(st, car(st, 0)["hand"])
+
+
+def test_smart_direct_play_declines_corner_heat():
+    st = adrafted()
+    setcar(st, 0, pos=28, lane=2, gear=1, hand=["speed4", "g26"] + ["speed1"] * 5, deck=["speed1"] * 9,
+           engine=6, prefs=QUIET)  # default smart: +3 would cross corner 2 (limit 3) at 7
+    parked(st, 1, 2)
+    st, _ = round_(st, {0: ["speed4"]})
+    assert car(st, 0)["pos"] == 32 and "g26" in codes(st, car(st, 0)["hand"])
+
+
+def test_accelerate_per_plus_symbol():
+    st = adrafted()
+    setcar(st, 0, pos=20, lane=2, gear=2, hand=["g47", "stress"] + ["speed1"] * 5,
+           deck=["speed2", "speed3"] + ["speed1"] * 8, engine=6, prefs={**QUIET, "accelerate": "always"})
+    parked(st, 1, 2)  # 4 wheel drive 0: +1, Accelerate 1; with the Stress: two "+" -> +2
+    st, ev = round_(st, {0: ["g47", "stress"]})
+    assert car(st, 0)["pos"] == 20 + 2 + 3 + 2
+    assert any("Accelerate +2" in en(e.text) for e in ev)
+
+
+def test_refresh_puts_the_card_back_on_the_deck():
+    st = adrafted()
+    setcar(st, 0, pos=20, lane=2, gear=1, hand=["g34"] + ["speed1"] * 6, deck=["speed2"] * 9,
+           engine=6, prefs=QUIET)  # Suspension 4: Refresh
+    parked(st, 1, 2)
+    st, _ = round_(st, {0: ["g34"]})
+    c = car(st, 0)
+    assert "g34" in codes(st, c["hand"]) and "g34" not in codes(st, c["discard"])
+
+
+def test_garage_preferences_only_in_garage_games():
+    st = adrafted()
+    labels = [render(b["label"], "en") for g in E.menu(st, 0) if g["kind"] == "buttons" for b in g["options"]]
+    assert "Direct play: Smart" in labels and "Accelerate: Smart" in labels
+    base = E.new_game({"track": "usa"}, 2, 1)
+    with pytest.raises(GameError):
+        E.apply(base, 0, {"type": "prefs", "direct": "never"})
+
+
+@pytest.mark.parametrize("deck,seats", [("advanced", 2), ("mixed", 4), ("advanced", 6), ("mixed", 3)])
+def test_random_advanced_race_to_the_end(deck, seats):
+    from bot.games import base
+    from tests.heat.test_playouts import check_invariants
+    seed = 900 + seats
+    rnd = random.Random(seed)
+    options = {"track": "france", "garage": deck, "weather": seats > 3}
+    st = E.new_game(options, seats, seed)
+    log, initial = [], None
+    while not E.is_over(st):
+        seat = rnd.choice(E.to_act(st))
+        acts = E.legal_actions(st, seat)
+        game = [a for a in acts if a["type"] != "prefs"]
+        action = rnd.choice(game if game and rnd.random() > 0.08 else acts)
+        st, _ = E.apply(st, seat, action)
+        log.append((seat, action))
+        if st["phase"] != "draft":
+            if initial is None:
+                initial = {s: set(c["hand"] + c["deck"] + c["engine"] + c["discard"]) for s, c in enumerate(st["cars"])}
+            check_invariants(st, initial)
+        assert st["round"] < 300
+    assert base.replay(E, options, seats, seed, log) == st

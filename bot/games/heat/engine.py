@@ -28,7 +28,7 @@ _TRACK_ALIASES = {
 }
 _PREF_NAMES = {
     "slipstream": "Slipstream", "boost": "Boost", "adrenaline": "Adrenaline", "cooldown": "Cooldown",
-    "discard": "Discard", "order": "Boost/Adrenaline order",
+    "discard": "Discard", "order": "Boost/Adrenaline order", "direct": "Direct play", "accelerate": "Accelerate",
 }
 _PREF_VALUES = {
     "smart": "Smart", "always": "Always", "never": "Never", "ask": "Ask me", "auto": "Auto", "keep": "Keep all",
@@ -209,9 +209,9 @@ class HeatEngine:
         elif state["phase"] == "decide" and state["pending"] and state["pending"]["seat"] == seat:
             out.extend(self._decision_actions(state, car, state["pending"]))
         if not car["fin"]:
-            for key, values in PREFS.items():
+            for key, values in rules.prefs_of(state).items():
                 for v in values:
-                    if v != car["prefs"].get(key, DEFAULT_PREFS[key]):
+                    if v != car["prefs"].get(key, values[0]):
                         out.append({"type": "prefs", key: v})
         return out
 
@@ -278,11 +278,12 @@ class HeatEngine:
         for key, value in action.items():
             if key in ("type", "values"):
                 continue
-            if key not in PREFS:
+            allowed = rules.prefs_of(state)
+            if key not in allowed:
                 raise GameError(msg("Unknown preference {name}.", name=str(key)[:30]))
-            if value not in PREFS[key]:
+            if value not in allowed[key]:
                 raise GameError(msg("{name} can be: {values}.", name=msg(_PREF_NAMES[key]),
-                                  values=list(PREFS[key])))
+                                  values=list(allowed[key])))
             changes[key] = value
         if not changes:
             raise GameError(msg("No preference given."))
@@ -463,7 +464,7 @@ class HeatEngine:
                 code = state["draft"]["market"][int(action.get("card"))]
                 return msg("Take {card}", card=msg(rules.draft_label(code)))
             if kind == "prefs":
-                parts = [_pref_label(k, v) for k, v in action.items() if k in PREFS and v in _PREF_VALUES]
+                parts = [_pref_label(k, v) for k, v in action.items() if k in _PREF_NAMES and v in _PREF_VALUES]
                 return msg("Preference — {prefs}", prefs=parts)
             if kind == "slipstream":
                 if action.get("take") and _is_int(action.get("spaces")) and action["spaces"] != 2:
@@ -613,7 +614,7 @@ class HeatEngine:
             "hand": [{"id": c, "label": msg(LABEL[cards[c]]), **_face(cards[c])} for c in hand],
             "played": [{"id": c, "label": msg(LABEL[cards[c]])} for c in car["played"]],
             "submission": submission,
-            "prefs": {**DEFAULT_PREFS, **car["prefs"]},
+            "prefs": {**DEFAULT_PREFS, **{k: v[0] for k, v in rules.prefs_of(state).items()}, **car["prefs"]},
             "deck_count": len(car["deck"]),
             "discard_count": len(car["discard"]),
             "engine_heat": len(car["engine"]),
@@ -683,7 +684,7 @@ class HeatEngine:
                     desc = msg("Only for gear {g}+ (clogged hand: all non-Heat cards + Heat, no move)",
                              g=min(clogged))
                 else:
-                    desc = msg("Speed {v}", v=SPEED[code])
+                    desc = rules.card_text(code) if code in rules.GARAGE else msg("Speed {v}", v=SPEED[code])
                 options.append({"label": msg(LABEL[code]), "value": str(c), "description": desc})
             lo, hi = min(gears), min(max(gears), len(options))
             if car["sub"] is not None:
@@ -699,12 +700,13 @@ class HeatEngine:
                            "action": {"type": "submit"}, "options": options})
         elif state["phase"] == "decide" and state["pending"] and state["pending"]["seat"] == seat:
             groups.extend(self._decision_menu(state, car, state["pending"]))
-        prefs = {**DEFAULT_PREFS, **car["prefs"]}
+        allowed = rules.prefs_of(state)
+        prefs = {**DEFAULT_PREFS, **{k: v[0] for k, v in allowed.items()}, **car["prefs"]}
         groups.append({"kind": "buttons", "options": [
             {"label": _pref_label(k, prefs[k]),
              "action": {"type": "prefs", k: vals[(vals.index(prefs[k]) + 1) % len(vals)]},
              "style": "secondary"}
-            for k, vals in PREFS.items()]})
+            for k, vals in allowed.items()]})
         return groups
 
     def _decision_menu(self, state: dict, car: dict, p: dict) -> list[dict]:

@@ -29,7 +29,7 @@ SCHEMA = 1
 # Modules come later, each as an option; the base race uses none.
 KNOWN_MODULES: tuple[str, ...] = ("weather", "garage")
 # Garage decks offered (the seed: start with Basic only, later mix in the Advanced cards).
-GARAGE_DECKS = ("basic",)
+GARAGE_DECKS = ("basic", "advanced", "mixed")
 
 _C = content.cards()
 TYPES: dict[str, dict[str, Any]] = _C["types"]
@@ -62,6 +62,14 @@ PREFS: dict[str, tuple[str, ...]] = {
     "order": ("best", "ask"),
 }
 DEFAULT_PREFS = {k: v[0] for k, v in PREFS.items()}
+# Garage games only (base races keep their preferences exactly): playing Direct play cards from
+# the hand in step 5, and taking an Accelerate bonus.
+GARAGE_PREFS: dict[str, tuple[str, ...]] = {"direct": ("smart", "always", "never"),
+                                            "accelerate": ("smart", "always", "never")}
+
+
+def prefs_of(st: dict) -> dict[str, tuple[str, ...]]:
+    return {**PREFS, **GARAGE_PREFS} if "garage" in st.get("modules", ()) else PREFS
 
 # Per-car steps 3-9 of a round, in order; a paused resolution resumes at its step index.
 # (Step 4, Adrenaline, is marked during "move"; step 5, React, is cooldown, then boost and the
@@ -164,7 +172,8 @@ def new_state(track_key: str, seats: int, seed: int, grid: str, modules: list[st
         cars.append({
             "pos": space - tr.spaces if space > tr.spaces // 2 else space, "lane": lane, "gear": 1,
             "hand": hand, "deck": deck, "discard": discard, "engine": engine, "played": [],
-            "sub": None, "prefs": dict(DEFAULT_PREFS), "fin": False, "place": None, "stress": 0,
+            "sub": None, "prefs": dict(DEFAULT_PREFS, **({k: v[0] for k, v in GARAGE_PREFS.items()} if garage_on else {})),
+            "fin": False, "place": None, "stress": 0,
             "rd": None,
         })
     st = {
@@ -419,11 +428,13 @@ def crossed_lines(tr: content.Track, start: int, end: int) -> tuple[tuple[int, i
     return tr.lines[bisect_left(lp, start):bisect_left(lp, end)]
 
 
-def corner_cost(tr: content.Track, start: int, end: int, speed: int) -> int:
-    """Heat the corner checks would ask for (spins not considered)."""
+def corner_cost(tr: content.Track, start: int, end: int, speed: int, adj: int = 0) -> int:
+    """Heat the corner checks would ask for (spins not considered); adj: the car's own limit change."""
     cost = 0
     hot = tr.overheat
     for _, idx, limit in crossed_lines(tr, start, end):
+        if adj:
+            limit = max(0, limit + adj)
         if speed > limit:
             cost += speed - limit + (1 if idx in hot else 0)
     return cost
@@ -434,7 +445,8 @@ def smart_move_ok(tr: content.Track, car: dict, end: int, speed: int) -> bool:
     asks for no more corner Heat than stopping where the car is now."""
     rd = car["rd"]
     start = rd["start"]
-    return corner_cost(tr, start, end, speed) <= corner_cost(tr, start, car["pos"], rd["speed"])
+    adj = rd["gx"]["adj"] if rd.get("gx") else 0
+    return corner_cost(tr, start, end, speed, adj) <= corner_cost(tr, start, car["pos"], rd["speed"], adj)
 
 
 def slipstream_lengths(st: dict, tr: content.Track, seat: int,
@@ -676,7 +688,7 @@ def _garage_reveal(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tu
     cool = COOLDOWN.get(car["gear"], 0) + (1 if adr else 0) + sum(GARAGE.get(cards[c], {}).get("cooldown", 0)
                                                                    for c in played)
     budget = len(car["engine"]) + min(heat_in_hand, cool)
-    gx = {"cool": 0, "reduce": 0, "heat": 0, "slip": []}
+    gx = _new_gx()
     speed = 0
     rev: list[list] = []
     parts: list[Any] = []
@@ -693,14 +705,12 @@ def _garage_reveal(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tu
             part = Msg("{card} (Heat unpaid) → {found}", {"card": part, "found": Msg(SHORT[f]) if f else "0"})
             rev.append([code, f])
             parts.append(part)
+            gx["plus"] += 1
             continue
         if g.get("heat"):
             budget -= g["heat"]
-            gx["heat"] += g["heat"]
-        gx["cool"] += g.get("cooldown", 0)
-        gx["reduce"] += g.get("reduce", 0)
-        if g.get("slipstream"):
-            gx["slip"].append(g["slipstream"])
+        _collect(gx, g, cid)
+        gx["plus"] += BOOSTS[code]
         speed += SPEED[code]
         found = NO_FLIP
         for _ in range(BOOSTS[code]):  # Stress and "+" symbols: flip until a Speed card, once each
@@ -717,7 +727,8 @@ def _garage_reveal(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tu
         rev.append([code, found])
         parts.append(part)
     if choosing:
-        values = _choose_values(st, tr, seat, occ, speed, [CHOICES[cards[c]] for _, c in choosing], gx["heat"])
+        values = _choose_values(st, tr, seat, occ, speed, [CHOICES[cards[c]] for _, c in choosing], gx["heat"],
+                                gx["adj"])
         for (i, cid), v in zip(choosing, values):
             speed += v
             rev[i][1] = f"={v}"
@@ -732,8 +743,30 @@ def _garage_reveal(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tu
         rd["lines"].append(_line("Adrenaline"))
 
 
+def _new_gx() -> dict:
+    """A round's upgrade symbols still to resolve: cooldown, Stress to discard, Heat to pay,
+    slipstream bonuses, scrap, salvage, Accelerate (per "+"), "+" resolutions, the limit
+    adjustment, the cards to Refresh."""
+    return {"cool": 0, "reduce": 0, "heat": 0, "slip": [], "scrap": 0, "salvage": 0, "acc": 0, "plus": 0,
+            "adj": 0, "refresh": []}
+
+
+def _collect(gx: dict, g: dict, cid: int) -> None:
+    gx["heat"] += g.get("heat", 0)
+    gx["cool"] += g.get("cooldown", 0)
+    gx["reduce"] += g.get("reduce", 0)
+    gx["scrap"] += g.get("scrap", 0)
+    gx["salvage"] += g.get("salvage", 0)
+    gx["acc"] += g.get("accelerate", 0)
+    gx["adj"] += g.get("adjust", 0)
+    if g.get("slipstream"):
+        gx["slip"].append(g["slipstream"])
+    if g.get("refresh"):
+        gx["refresh"].append(cid)
+
+
 def _choose_values(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]], base: int,
-                   choices: list[tuple[int, ...]], card_heat: int) -> list[int]:
+                   choices: list[tuple[int, ...]], card_heat: int, adj: int = 0) -> list[int]:
     """The values for the cards with a choice of speed, chosen for the player: never a spin when
     another choice avoids it, then the least corner Heat, then the farthest move."""
     car = st["cars"][seat]
@@ -743,7 +776,7 @@ def _choose_values(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, i
     for combo in _products(choices):
         total = base + sum(combo)
         end = landing(st, tr, seat, start + total, occ)[0] if total > 0 else start
-        cost = corner_cost(tr, start, end, total)
+        cost = corner_cost(tr, start, end, total, adj)
         key = (cost > heat, cost, -end, -total)
         if best is None or key < best[0]:
             best = (key, combo)
@@ -757,7 +790,7 @@ def _products(choices: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
     return out
 
 
-def _garage_react(st: dict, car: dict, rd: dict, gx: dict) -> None:
+def _garage_react(st: dict, car: dict, rd: dict, gx: dict, rng: Rng) -> None:
     """Step 5 for upgrade symbols, after the cooldown: discard Stress from the hand (optional, all
     it allows), then the upgrades' Heat (mandatory, Engine to discard pile)."""
     cards = st["cards"]
@@ -773,6 +806,101 @@ def _garage_react(st: dict, car: dict, rd: dict, gx: dict) -> None:
         paid = pay_heat(car, gx["heat"])
         rd["heat"] += paid
         lines.append(_line("Upgrade Heat: paid {h}", h=paid))
+    _scrap_salvage(st, car, gx["scrap"], gx["salvage"], rng, lines)
+
+
+def _scrap_salvage(st: dict, car: dict, scrap: int, salvage: int, rng: Rng, lines: list) -> None:
+    """Scrap N (!): the top N cards of the deck to the discard pile (the discard reshuffled when
+    the deck runs out). Salvage N: up to N cards from the discard pile shuffled into the deck:
+    chosen for the player, the fastest cards (never Heat or Stress)."""
+    cards = st["cards"]
+    if scrap:
+        n = 0
+        for _ in range(scrap):
+            if not car["deck"]:
+                if not car["discard"]:
+                    break
+                reshuffle(car, rng)
+            car["discard"].append(car["deck"].pop())
+            n += 1
+        lines.append(_line("Scrap: {n} cards from the deck discarded", n=n))
+    if salvage:
+        pick = sorted((c for c in car["discard"] if DISCARDABLE[cards[c]] and KIND[cards[c]] != "heat"),
+                      key=lambda c: (-SPEED[cards[c]], c))[:salvage]
+        if pick:
+            for c in pick:
+                car["discard"].remove(c)
+            car["deck"].extend(pick)
+            shuffle(rng, car["deck"])
+            lines.append(_line("Salvage: {n} cards shuffled back into the deck", n=len(pick)))
+
+
+def _react_direct(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tuple[int, int]]) -> None:
+    """Direct play: a card with the symbol may be played from the hand in step 5 (not counted in
+    the gear); its speed is a move of its own that counts for corners, its symbols resolve.
+    Preference: smart (only when it costs no more corner Heat), always, never. A card whose Heat
+    the Engine cannot pay is not played."""
+    car = st["cars"][seat]
+    rd = car["rd"]
+    pref = car["prefs"].get("direct", "smart")
+    if pref == "never":
+        return
+    cards = st["cards"]
+    for cid in sorted(c for c in car["hand"] if GARAGE.get(cards[c], {}).get("direct")):
+        code = cards[cid]
+        g = GARAGE[code]
+        if g.get("heat", 0) > len(car["engine"]):
+            continue
+        gx = dict(rd["gx"])  # (a new record: the old one may be shared with the input state)
+        adj = gx["adj"] + g.get("adjust", 0)
+        if code in CHOICES:
+            v = _choose_values(st, tr, seat, occ, rd["speed"], [CHOICES[code]], g.get("heat", 0), adj)[0]
+        else:
+            v = SPEED[code]
+        end = landing(st, tr, seat, car["pos"] + v, occ)[0] if v > 0 else car["pos"]
+        if pref == "smart":
+            start = rd["start"]
+            if corner_cost(tr, start, end, rd["speed"] + v, adj) > corner_cost(tr, start, car["pos"], rd["speed"],
+                                                                                gx["adj"]):
+                continue
+        car["hand"].remove(cid)
+        car["played"].append(cid)
+        rd["speed"] += v
+        rd["rev"].append([code, f"={v}" if code in CHOICES else NO_FLIP])
+        gx["slip"] = gx["slip"] + ([g["slipstream"]] if g.get("slipstream") else [])
+        gx["refresh"] = gx["refresh"] + ([cid] if g.get("refresh") else [])
+        gx["acc"] += g.get("accelerate", 0)
+        gx["adj"] = adj
+        rd["gx"] = gx
+        rd["lines"].append(_line("Direct play: {card} +{v} → speed {s}", card=Msg(SHORT[code]), v=v, s=rd["speed"]))
+        move(st, tr, seat, v, occ)
+        if g.get("heat"):
+            rd["heat"] += pay_heat(car, g["heat"])
+        if g.get("cooldown"):
+            heat = [c for c in car["hand"] if cards[c] in HEAT_TYPES][:g["cooldown"]]
+            for c in heat:
+                car["hand"].remove(c)
+                car["engine"].append(c)
+            rd["cool"] += len(heat)
+        _scrap_salvage(st, car, g.get("scrap", 0), g.get("salvage", 0), rng, rd["lines"])
+
+
+def _react_accelerate(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]]) -> None:
+    """Accelerate N: +N speed for each "+" resolved this round (Stress, "+" symbols, the Boost),
+    all or nothing, as a move of its own that counts for corners (preference as for Adrenaline)."""
+    car = st["cars"][seat]
+    rd = car["rd"]
+    gx = rd["gx"]
+    bonus = gx["acc"] * (gx["plus"] + (1 if rd["boost"] else 0))
+    pref = car["prefs"].get("accelerate", "smart")
+    if bonus <= 0 or pref == "never":
+        return
+    end = landing(st, tr, seat, car["pos"] + bonus, occ)[0]
+    if pref == "smart" and not smart_move_ok(tr, car, end, rd["speed"] + bonus):
+        return
+    rd["speed"] += bonus
+    rd["lines"].append(_line("Accelerate +{v} → speed {s}", v=bonus, s=rd["speed"]))
+    move(st, tr, seat, bonus, occ)
 
 
 def _with_bonuses(lengths: list[int], bonuses: list[int], pos: int, finish: int) -> list[int]:
@@ -941,7 +1069,7 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
             car["gear"] = 1
             lines.append(_line("Clogged hand: played {cards}; no move, back to gear 1", cards=short_list(st, played)))
             step = S_REFILL
-        elif "garage" in st and any([cards[c] in GARAGE for c in played]):
+        elif "garage" in st["modules"]:
             _garage_reveal(st, tr, seat, rng, occ)
             step = S_COOL
         else:
@@ -1015,7 +1143,7 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
                 if ids:
                     lines.append(_line("Cooled down {n} Heat", n=len(ids)))
         if gx:
-            _garage_react(st, car, rd, gx)
+            _garage_react(st, car, rd, gx, rng)
 
     if step <= S_ADR:
         # 5. React: the boost and the Adrenaline +1, each a move of its own (they are not added up
@@ -1042,6 +1170,12 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
             if (_react_boost if sym == "boost" else _react_adrenaline)(st, tr, seat, rng, occ):
                 return S_BOOST
             rd["done"] = rd.get("done", "") + sym[0]
+
+    if rd.get("gx") is not None and not rd.get("dd"):
+        # 5. React, the upgrades' moves: Direct play cards from the hand, then Accelerate.
+        rd["dd"] = True
+        _react_direct(st, tr, seat, rng, occ)
+        _react_accelerate(st, tr, seat, occ)
 
     if step <= S_SLIP:
         # 6. Slipstream: +2 spaces, once, not counted as speed.
@@ -1078,7 +1212,10 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
         # 7. Corner checks, line by line in the order crossed.
         speed = rd["speed"]
         hot = tr.overheat
+        adj = rd["gx"]["adj"] if rd.get("gx") else 0
         for line, idx, limit in crossed_lines(tr, rd["start"], car["pos"]):
+            if adj:  # Adjust speed limit (!): this car's limits this round
+                limit = max(0, limit + adj)
             excess = speed - limit
             if excess <= 0:
                 lines.append(_line("Corner {c} (limit {l}): OK", c=idx + 1, l=limit))
@@ -1123,7 +1260,14 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
                 lines.append(_line("Discarded {n} cards", n=len(ids)))
 
     # 9. Played cards to the discard pile, refill the hand to 7.
-    car["discard"].extend(car["played"])
+    gx = rd.get("gx")
+    if gx and gx["refresh"]:
+        # Refresh: the card goes on top of the deck instead (chosen for the player: it is kept).
+        back = [c for c in car["played"] if c in gx["refresh"]]
+        car["discard"].extend(c for c in car["played"] if c not in back)
+        car["deck"].extend(back)
+    else:
+        car["discard"].extend(car["played"])
     car["played"] = []
     if not car["fin"]:
         # Rule reading: a car that finished takes no more cards.
