@@ -1082,23 +1082,25 @@ def _draw_card(d, x0, y0, cw, ch, card, chosen: bool = False) -> None:
         big = "" if value is None else str(value)
     kind_name = {"speed": tx("speed"), "heat": "", "stress": tx("stress"),  # (HEAT says it)
                  "upgrade": tx("upgrade")}[kind]
-    if kind_name:
+    if kind_name and not card.get("symbols"):
         d.text((x0 + 16, y0 + 28), fit(kind_name, SMALL, cw - 32), font=font(SMALL),
                fill=_blend(fill, ink, 0.55), anchor="lm")
-    symbols = clean_text(words(card.get("text")), "") if card.get("text") is not None else ""
-    if symbols:  # an upgrade card: its value above, what it does in the middle
-        parts = symbols.split(" · ")[1:] or [symbols]
-        size = 56 if len(big) <= 3 else 40
-        d.text((x0 + cw / 2, y0 + 76), fit(big, size, cw - 20), font=font(size), fill=ink, anchor="mm",
+    symbols = [clean_text(words(x), "") for x in (card.get("symbols") or [])]
+    if symbols:  # an upgrade card: its value at the top, one symbol a line, the family at the bottom
+        size = 48 if len(big) <= 3 else 36
+        d.text((x0 + cw / 2, y0 + 44), fit(big, size, cw - 20), font=font(size), fill=ink, anchor="mm",
                stroke_width=1, stroke_fill=ink)
-        y = y0 + 122
-        for part in parts:
-            for line in wrap(part, SMALL, cw - 20)[:2]:
-                if y > y0 + ch - 70:
-                    break
-                d.text((x0 + cw / 2, y), line, font=font(SMALL), fill=ink, anchor="mm")
-                y += 28
-        big = ""
+        y = y0 + 92
+        for part in symbols[:4]:
+            d.text((x0 + cw / 2, y), fit(part, SMALL, cw - 16), font=font(SMALL), fill=ink, anchor="mm")
+            y += 28
+        d.text((x0 + cw / 2, y0 + ch - 24), fit(label, SMALL, cw - 16), font=font(SMALL),
+               fill=_blend(fill, ink, 0.7), anchor="mm")
+        if chosen:
+            d.rounded_rectangle([x0 + cw - 46, y0 + 8, x0 + cw - 8, y0 + 46], radius=19, fill=CHOSEN,
+                                outline=(12, 12, 14), width=2)
+            d.text((x0 + cw - 27, y0 + 28), "✓", font=font(28), fill=(20, 20, 24), anchor="mm")
+        return
     if big:
         size = int(min(cw * (0.6 if len(big) <= 2 else 0.9 / max(1, len(big))), 100))
         size = max(size, SMALL)

@@ -64,3 +64,30 @@ def test_limit_tokens_show_the_changed_limit_on_the_sign_and_in_the_band():
     with recording() as rec:
         H.render_board(view, NAMES[:2])
     assert any(r["text"] == "6" for r in rec if r["kind"] == "text")  # corner 1's sign, near the grid
+
+
+@pytest.mark.parametrize("locale", ["en", "ja"])
+def test_garage_hand_shows_upgrade_symbols_and_the_draft_market(locale):
+    from tests.heat.helpers import setcar
+    st = E.new_game({"track": "usa", "garage": "mixed"}, 3, 4)
+    seat = E.to_act(st)[0]
+    with recording() as rec:
+        png = H.render_hand(E.view(st, seat), NAMES[:3], locale)
+    image = Image.open(io.BytesIO(png))
+    texts = [r for r in rec if r["kind"] == "text"]
+    assert min(r["size"] for r in texts) >= min_font(image.width)
+    market = E.view(st, seat)["draft"]["market"]
+    assert len(market) == 6
+    if locale == "en":  # each card's family label at the bottom (cut with "…" when long)
+        shown = [r["text"] for r in texts]
+        assert all(any(t.startswith(H.english(c["label"])[:5]) for t in shown) for c in market if c["kind"] != "heat")
+    while st["phase"] == "draft":
+        st, _ = E.apply(st, E.to_act(st)[0], {"type": "pick", "card": 0})
+    setcar(st, 0, hand=["g28", "g40", "g19", "g44", "g31", "g36", "g03"])
+    with recording() as rec:
+        png = H.render_hand(E.view(st, 0), NAMES[:3], locale)
+    texts = [r for r in rec if r["kind"] == "text"]
+    assert min(r["size"] for r in texts) >= min_font(800)
+    if locale == "en":
+        shown = {r["text"] for r in texts}
+        assert {"Scrap 5!", "Direct", "Accel +1", "Limit +1!", "1/2", "Gas pedal 1"} <= shown

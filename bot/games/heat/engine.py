@@ -47,6 +47,7 @@ def _face(code: str) -> dict:
         if code in rules.CHOICES:
             out["value"] = "/".join(str(v) for v in rules.CHOICES[code])
         out["text"] = rules.card_text(code)
+        out["symbols"] = rules.card_symbols(code)
     return out
 
 

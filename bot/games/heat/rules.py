@@ -247,6 +247,26 @@ _SYMBOL_TEXT = {
 }
 
 
+_SYMBOL_SHORT = {
+    "boost": "+{n} Boost", "cooldown": "Cool {n}", "reduce": "Stress -{n}", "heat": "Heat {n}!", "slipstream": "Slip +{n}",
+    "scrap": "Scrap {n}!", "salvage": "Salvage {n}", "direct": "Direct", "accelerate": "Accel +{n}",
+    "refresh": "Refresh", "adjust": "Limit {n}!",
+}
+
+
+def card_symbols(code: str) -> list[Msg]:
+    """An upgrade card's symbols, one short text each (for the card faces on the images)."""
+    t = content.garage()["types"].get(code)
+    if t is None or t.get("heat_card"):
+        return []
+    out = []
+    for sym in content.GARAGE_SYMBOLS:
+        if sym in t:
+            v = t[sym]
+            out.append(msg(_SYMBOL_SHORT[sym], n=(f"+{v}" if sym == "adjust" and v > 0 else v)))
+    return out
+
+
 def card_text(code: str) -> Msg:
     """What a card does, in short: "Speed 3 · Discard up to 2 Stress", "Speed 1 or 3"..."""
     t = content.garage()["types"].get(code)
