@@ -25,6 +25,8 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
                            grid="Starting grid: random (default) or in seat order",
                            weather="Weather and road conditions module (default: off)",
                            garage="Garage module: draft 3 upgrade cards before the race (default: off)",
+                           legends="Legends module: cars the bot drives, 3 players or fewer (2+ suggested)",
+                           legend_bonus="Advanced Legends: add 1-3 to their helmet numbers (default: 0)",
                            language=LANGUAGE_HELP)
     @app_commands.choices(track=TRACKS, grid=GRIDS, garage=GARAGE)
     @app_commands.autocomplete(language=language_autocomplete)
@@ -32,6 +34,8 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
                   grid: app_commands.Choice[str] | None = None,
                   weather: bool | None = None,
                   garage: app_commands.Choice[str] | None = None,
+                  legends: app_commands.Range[int, 0, 4] | None = None,
+                  legend_bonus: app_commands.Range[int, 0, 3] | None = None,
                   language: str | None = None) -> None:
         options = {"track": track.value}
         if grid is not None:
@@ -40,6 +44,10 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
             options["weather"] = True
         if garage is not None and garage.value != "off":
             options["garage"] = garage.value
+        if legends:
+            options["legends"] = legends
+            if legend_bonus:
+                options["legend_bonus"] = legend_bonus
         await self.create(interaction, options, language)
 
 

@@ -614,7 +614,7 @@ def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
     circuit (with the whole circuit in a corner), one row per car; its texts in `locale`."""
     key, spaces, corners = _board_key(view)
     with drawing_in(locale):
-        image = _draw_board(view, names)
+        image = _draw_board(view, _with_legends(view, names))
     pal = _palette(key, spaces, corners)
     return _encode(image.quantize(palette=pal, dither=Image.Dither.NONE))
 
@@ -641,6 +641,18 @@ def board_spot(view: dict, space: int, lane: int) -> tuple[int, int] | None:
 def board_size(rows: int, band: int = 0) -> tuple[int, int]:
     """The board's size for `rows` cars (band: the weather band's height, 0 without weather)."""
     return W, HEADER_H + MAP_H + band + CAPTION_H + max(1, rows) * ROW_H + BOTTOM_PAD
+
+
+def _with_legends(view: dict, names: list[str]) -> list[str]:
+    """The players' names, then the Legends' (cars the engine drives: their names come from the view)."""
+    out = list(names)
+    for car in view.get("cars") or []:
+        if isinstance(car, dict) and car.get("legend"):
+            seat = _int(car.get("seat"), -1)
+            if seat >= 0:
+                out += [""] * (seat + 1 - len(out))
+                out[seat] = clean_text(words(car.get("name")), "")
+    return out
 
 
 def _draw_board(view: dict, names: list[str]) -> Image.Image:
@@ -915,8 +927,17 @@ def _draw_panel(d, view, cars, order, names, y0) -> None:
             if tag_x + w > right:
                 break
             tag_x += _tag(d, tag_x, top + 9, text, colour) + 6
-        # line 2: gear, engine Heat, and the cards played
+        # line 2: gear, engine Heat, and the cards played (a Legend: this round's card for it)
         x = 84
+        if car.get("legend"):
+            x += _tag(d, x, top + 52, tx("Legend"), (70, 74, 82), ink=TEXT) + 8
+            card = " · ".join(clean_text(words(r), "") for r in (car.get("revealed") or []))
+            if card:
+                _tag(d, x, top + 52, fit(card, SMALL, right - x - 14), (20, 140, 130))
+            speed = car.get("speed")
+            d.text((W - 48, mid), "-" if speed is None else str(_int(speed)), font=font(44),
+                   fill=TEXT, anchor="mm", stroke_width=1, stroke_fill=TEXT)
+            continue
         gear = _int(car.get("gear"), 1)
         x += _tag(d, x, top + 52, tx("Gear {n}", n=gear), (70, 74, 82), ink=TEXT) + 6
         x += _tag(d, x, top + 52, tx("Heat {n}", n=_int(car.get("engine_heat"))), (96, 52, 30),
@@ -945,7 +966,7 @@ def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The viewing seat's hand: position, next corner and gear above, the cards below (the
     chosen ones marked once sent, with the gear they make); texts in `locale`."""
     with drawing_in(locale):
-        return _render_hand(view, names)
+        return _render_hand(view, _with_legends(view, names))
 
 
 HAND_COLS = 4
@@ -1127,7 +1148,7 @@ def _blend(a, b, k):
 def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
     """End-of-race standings, podium style; texts in `locale`."""
     with drawing_in(locale):
-        return _render_results(view, names)
+        return _render_results(view, _with_legends(view, names))
 
 
 def _render_results(view: dict, names: list[str]) -> bytes:

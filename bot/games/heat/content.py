@@ -17,6 +17,7 @@ class Corner:
     space: int  # the corner line lies between this space and the next
     speed: int  # speed limit
     lane: int  # race-line lane of the sector after this corner
+    legend: int = 0  # the Legend line lies between this space and the next (Legends module)
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ def tracks() -> dict[str, Track]:
     for key, t in raw["tracks"].items():
         n, laps = int(t["spaces"]), int(t["laps"])
         _check(n > 10 and laps >= 1, f"{key}: spaces/laps")
-        corners = tuple(Corner(i, int(c["space"]), int(c["speed"]), int(c["lane"]))
+        corners = tuple(Corner(i, int(c["space"]), int(c["speed"]), int(c["lane"]), int(c["legend"]))
                         for i, c in enumerate(t["corners"]))
         _check(len(corners) >= 1, f"{key}: corners")
         _check(all(1 <= c.space < n and c.lane in (1, 2) and c.speed >= 0 for c in corners),
@@ -86,6 +87,7 @@ def tracks() -> dict[str, Track]:
                          tuple(sector), tuple(c.speed for c in corners))
     for k in raw["base_tracks"]:
         _check(k in out, f"base track {k}")
+        _check(all(0 <= c.legend < c.space for c in out[k].corners), f"{k}: legend lines")
     return out
 
 
@@ -199,3 +201,15 @@ def weather_track(key: str, tile: str, road: tuple[str, ...]) -> Track:
     fx = (None,) + tuple(by_corner[tr.sector[s]] for s in range(1, n + 1))
     return replace(tr, corners=corners, lines=lines,
                    overheat=frozenset(i for i, r in enumerate(road) if r == "overheat"), sector_fx=fx)
+
+
+@lru_cache(maxsize=1)
+def legend_cards() -> tuple[tuple[tuple[int, int], ...], ...]:
+    """data/heat/legends.json, checked: 10 cards, each colour column a (helmet number, diamond)."""
+    raw = json.loads((DATA_DIR / "legends.json").read_text("utf-8"))
+    cards = tuple(tuple((int(h), int(d)) for h, d in row) for row in raw["cards"])
+    _check(len(cards) == 10 and all(len(r) == len(raw["colours"]) == 6 for r in cards), "legends: 10 cards x 6")
+    for col in range(6):
+        _check(sorted(r[col][0] for r in cards) == list(range(10, 20)), f"legends: column {col} helmets")
+    _check(all(0 <= d <= 3 for r in cards for _, d in r), "legends: diamonds")
+    return cards

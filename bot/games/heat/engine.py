@@ -121,6 +121,10 @@ class HeatEngine:
                        kind="bool", default=False),
             OptionSpec("garage", "Garage module: draft 3 upgrade cards before the race (off, or the deck)",
                        choices=["off", *rules.GARAGE_DECKS], default="off"),
+            OptionSpec("legends", "Legends module: cars the bot drives (3 players or fewer; 2 or more suggested)",
+                       kind="int", default=0, min_value=0, max_value=rules.MAX_CARS - 2),
+            OptionSpec("legend_bonus", "Advanced Legends: add this to the Legends' helmet numbers (0-3)",
+                       kind="int", default=0, min_value=0, max_value=3),
         ]
 
     def describe_options(self, options: dict[str, Any]) -> list[Msg]:
@@ -131,6 +135,10 @@ class HeatEngine:
             out.append(msg("weather and road conditions (drawn at the start)"))
         if "garage" in options.get("modules", ()):
             out.append(msg("Garage: draft of 3 upgrades ({deck} cards)", deck=msg(options.get("garage", "basic"))))
+        if "legends" in options.get("modules", ()):
+            out.append(msg("{n} Legends (cars the bot drives)", n=options.get("legends", 2)))
+            if options.get("legend_bonus"):
+                out.append(msg("advanced Legends: helmets +{n}", n=options["legend_bonus"]))
         return out
 
     # ------------------------------------------------------------------ setup
@@ -165,24 +173,54 @@ class HeatEngine:
             raise GameError(msg("Garage can be: {values}.", values=["off", *rules.GARAGE_DECKS]))
         if garage != "off":
             modules = list(modules) + ["garage"]
+        legends = options.get("legends", 0)
+        if not _is_int(legends) or legends < 0:
+            raise GameError(msg("Legends must be a number of cars."))
+        if "legends" in modules and not legends:
+            legends = 2  # the module named without a number: the suggested two
+        modules = [m for m in modules if m != "legends"]
+        if legends > rules.MAX_CARS - self.min_seats:
+            raise GameError(msg("At most {n} cars race: {k} Legends at most with {p} players.", n=rules.MAX_CARS,
+                                k=rules.MAX_CARS - self.min_seats, p=self.min_seats))
+        bonus = options.get("legend_bonus", 0)
+        if not _is_int(bonus) or not 0 <= bonus <= 3:
+            raise GameError(msg("The Legends' bonus is 0 to 3."))
+        if legends:
+            modules = list(modules) + ["legends"]
         for m in modules:
             if m not in rules.KNOWN_MODULES:
                 raise GameError(msg("The {module} module is not available yet.", module=m))
         out = {"track": key, "grid": grid, "modules": sorted(set(modules))}
         if "garage" in out["modules"]:
             out["garage"] = garage if garage != "off" else "basic"
+        if "legends" in out["modules"]:
+            out["legends"] = legends
+            if bonus:
+                out["legend_bonus"] = bonus
         return out
 
     def new_game(self, options: dict[str, Any], seats: int, seed: int) -> dict:
         opts = self.validate_options(options, seats)
-        return rules.new_state(opts["track"], seats, int(seed), opts["grid"], opts["modules"], opts.get("garage"))
+        legends = opts.get("legends", 0)
+        # The lobby checks the options before the players sit down; the player count is known here.
+        if legends and seats > rules.LEGEND_MAX_PLAYERS:
+            raise GameError(msg("Legends are for races of {n} players or fewer.", n=rules.LEGEND_MAX_PLAYERS))
+        if seats + legends > rules.MAX_CARS:
+            raise GameError(msg("At most {n} cars race: {k} Legends at most with {p} players.", n=rules.MAX_CARS,
+                                k=rules.MAX_CARS - seats, p=seats))
+        st = rules.new_state(opts["track"], seats, int(seed), opts["grid"], opts["modules"], opts.get("garage"),
+                             legends)
+        if opts.get("legend_bonus"):
+            st["legend_bonus"] = opts["legend_bonus"]  # advanced Legends: + to every helmet number
+        return st
 
     # ------------------------------------------------------------------ queries
 
     def to_act(self, state: dict) -> list[int]:
         phase = state["phase"]
         if phase == "submit":
-            return [s for s, c in enumerate(state["cars"]) if not c["fin"] and c["sub"] is None]
+            cars = state["cars"]
+            return [s for s in range(state["seats"]) if not cars[s]["fin"] and cars[s]["sub"] is None]
         if phase == "decide" and state["pending"] is not None:
             return [state["pending"]["seat"]]
         if phase == "draft":
@@ -336,7 +374,7 @@ class HeatEngine:
             raise GameError(err)
         cars = state["cars"]
         racing = waiting = 0  # waiting: the other racing cars without a submission
-        for c in cars:
+        for c in cars[:state["seats"]]:  # (Legends submit nothing)
             if not c["fin"]:
                 racing += 1
                 if c["sub"] is None and c is not car:
@@ -521,6 +559,13 @@ class HeatEngine:
                 "heat_paid": rd["heat"] if shown else 0,
                 "stress_taken": c["stress"],
             })
+            if "legend" in c:
+                cars[-1]["legend"] = True
+                cars[-1]["name"] = rules.car_name(state, s)
+                if shown and state.get("legend_card") is not None:
+                    h, dmd = content.legend_cards()[state["legend_card"]][c["legend"] % 6]
+                    h += state.get("legend_bonus", 0)
+                    cars[-1]["revealed"] = [msg("Helmet {h}", h=h), msg("Diamond {d}", d=dmd)]
         res = state["res"]
         log_order = res["order"] if res is not None else state["last_order"]
         last_round = []
@@ -561,6 +606,13 @@ class HeatEngine:
                             "picks": [[msg(rules.draft_label(c)) for c in p] for p in dr["picks"]]}
         if "garage" in state:
             out["garage"] = [[msg(rules.draft_label(c)) for c in p] for p in state["garage"]]
+        if "legend_deck" in state:
+            k = state["legend_card"]
+            out["legend_card"] = None if k is None else {
+                "number": k + 1, "helmets": [{"car": s, "name": rules.car_name(state, s),
+                                              "helmet": content.legend_cards()[k][c["legend"] % 6][0],
+                                              "diamond": content.legend_cards()[k][c["legend"] % 6][1]}
+                                             for s, c in enumerate(state["cars"]) if "legend" in c]}
         if viewer is not None and self._valid_seat(state, viewer):
             out["me"] = self._me(state, viewer)
         return out

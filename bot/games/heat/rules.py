@@ -27,7 +27,9 @@ from bot.i18n import Msg, msg, to_wire
 
 SCHEMA = 1
 # Modules come later, each as an option; the base race uses none.
-KNOWN_MODULES: tuple[str, ...] = ("weather", "garage")
+KNOWN_MODULES: tuple[str, ...] = ("weather", "garage", "legends")
+MAX_CARS = 6  # cars on the track, players and Legends
+LEGEND_MAX_PLAYERS = 3  # 「3人以下でプレイする場合にのみ使用する」
 # Garage decks offered (the seed: start with Basic only, later mix in the Advanced cards).
 GARAGE_DECKS = ("basic", "advanced", "mixed")
 
@@ -117,11 +119,19 @@ seat_name = seat_ref
 
 # --------------------------------------------------------------------------- setup
 
+def car_name(st: dict, s: int) -> Any:
+    """How engine texts name a car: a seat (the table puts in the player's name) or a Legend."""
+    return seat_name(s) if s < st["seats"] else msg("Legend {n}", n=s - st["seats"] + 1)
+
+
 def new_state(track_key: str, seats: int, seed: int, grid: str, modules: list[str],
-              garage: str | None = None) -> dict:
+              garage: str | None = None, legends: int = 0) -> dict:
     tr = content.tracks()[track_key]
     rng = Rng(seed)
-    order = list(range(seats))
+    ncars = seats + legends
+    # Legends are cars after the seats (indices seats..): on the grid with the players (placed
+    # 「適当に」, so in the same random or seat order), played by the engine.
+    order = list(range(ncars))
     if grid == "random":
         rng.shuffle(order)
     weather = None
@@ -176,14 +186,28 @@ def new_state(track_key: str, seats: int, seed: int, grid: str, modules: list[st
             "fin": False, "place": None, "stress": 0,
             "rd": None,
         })
+    for k in range(legends):
+        space, lane = tr.grid[order.index(seats + k)]
+        cars.append({
+            "pos": space - tr.spaces if space > tr.spaces // 2 else space, "lane": lane, "gear": 1,
+            "hand": [], "deck": [], "discard": [], "engine": [], "played": [], "sub": None, "prefs": {},
+            "fin": False, "place": None, "stress": 0, "rd": None, "legend": k,
+        })
     st = {
         "schema": SCHEMA, "rng": rng.state, "track": track_key, "modules": list(modules),
-        "seats": seats, "adrenaline": 2 if seats >= 5 else 1, "grid_order": order, "round": 1,
+        "seats": seats, "adrenaline": 2 if ncars >= 5 else 1, "grid_order": order, "round": 1,
         "phase": "submit", "cards": cards, "cars": cars, "res": None, "pending": None,
         "places": [], "last_order": [],
     }
     if weather is not None:
         st["weather"] = weather  # public, never changed during the race
+    if legends:
+        deck = list(range(len(content.legend_cards())))
+        shuffle(rng, deck)
+        st["rng"] = rng.state
+        st["legend_deck"] = deck  # face down (its order is hidden); the top card is revealed each round
+        st["legend_used"] = []
+        st["legend_card"] = None
     if garage_on:
         # Garage: the upgrade deck shuffled (the weather is already set up), then a draft of 3
         # rounds, players + 3 cards each: round 1 from the back of the grid, 2 from the front, 3
@@ -205,7 +229,7 @@ def _draft_round(st: dict) -> None:
     dr["round"] += 1
     k = min(st["seats"] + 3, len(dr["deck"]))
     dr["market"] = [dr["deck"].pop() for _ in range(k)]
-    grid = st["grid_order"]
+    grid = [s for s in st["grid_order"] if s < st["seats"]]  # Legends build no cars
     dr["order"] = list(reversed(grid)) if dr["round"] % 2 else list(grid)
     dr["i"] = 0
 
@@ -227,7 +251,7 @@ def draft_pick(st: dict, seat: int, index: int, rng: Rng) -> list[tuple[int | No
     # The draft is over: the upgrades join the decks (a drafted Heat card as a plain Heat card),
     # each deck is shuffled and the hands drawn; the race starts.
     cards = st["cards"]
-    for s, car in enumerate(st["cars"]):
+    for s, car in enumerate(st["cars"][:st["seats"]]):
         for code in dr["picks"][s]:
             car["deck"].append(len(cards))
             cards.append("heat" if content.garage()["types"][code].get("heat_card") else code)
@@ -302,6 +326,9 @@ def clone(st: dict, *, new_round: bool = False) -> dict:
     new["grid_order"] = st["grid_order"][:]
     new["places"] = st["places"][:]
     new["last_order"] = st["last_order"][:]
+    if "legend_deck" in st:
+        new["legend_deck"] = st["legend_deck"][:]
+        new["legend_used"] = st["legend_used"][:]
     if "draft" in st:
         dr = st["draft"]
         new["draft"] = {**dr, "deck": dr["deck"][:], "market": dr["market"][:], "order": dr["order"][:],
@@ -631,8 +658,22 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
     order = race_order(st, tr)
     rnd = st["round"]
     cars = st["cars"]
+    if "legend_deck" in st and any("legend" in cars[s] for s in order):
+        # The Legends' shared card: the top of the Legend deck, revealed when the first Legend
+        # moves (revealed here, before anyone moves, as nothing earlier depends on it).
+        if not st["legend_deck"]:
+            st["legend_deck"] = st["legend_used"]
+            st["legend_used"] = []
+            shuffle(rng, st["legend_deck"])
+        st["legend_card"] = st["legend_deck"].pop()
+        st["legend_used"].append(st["legend_card"])
     for s in order:
         car = cars[s]
+        if "legend" in car:
+            car["rd"] = {"round": rnd, "shown": False, "start": car["pos"], "speed": None, "rev": [], "adr": False,
+                         "boost": False, "first": None, "done": "", "slip": False, "heat": 0, "spun": False,
+                         "clog": False, "cool": 0, "lines": [], "ans": {}}
+            continue
         sub = car["sub"]
         car["sub"] = None
         lines: list[dict] = []
@@ -673,13 +714,13 @@ def run(st: dict, rng: Rng, events: list[tuple[int | None, Msg]]) -> list[tuple[
         seat = order[i]
         car = cars[seat]
         spots.remove(((car["pos"] - 1) % n + 1, car["lane"]))
-        paused = _resolve_car(st, tr, seat, rng, step, spots)
+        paused = _resolve_legend(st, tr, seat, spots) if "legend" in car else _resolve_car(st, tr, seat, rng, step, spots)
         if paused != DONE:
             res["i"], res["step"] = i, paused
             st["phase"] = "decide"
             return events
         spots.add(((car["pos"] - 1) % n + 1, car["lane"]))
-        events.append((None, msg("{who}: {lines}", who=seat_name(seat),
+        events.append((None, msg("{who}: {lines}", who=car_name(st, seat),
                                  lines=chain("{a} · {b}", [line_msg(x) for x in car["rd"]["lines"]]))))
         i += 1
         step = 0
@@ -929,6 +970,60 @@ def _with_bonuses(lengths: list[int], bonuses: list[int], pos: int, finish: int)
     for b in bonuses:
         out |= {k + b for k in out}
     return sorted(k for k in out if pos + k <= finish)
+
+
+# --------------------------------------------------------------------------- Legends
+
+def _resolve_legend(st: dict, tr: content.Track, s: int, occ: set[tuple[int, int]]) -> int:
+    """A Legend's move with this round's Legend card (its colour column: helmet number, diamond):
+    A, past the Legend line of the next corner: the corner's limit (road tokens included) +
+    the diamond, never past a second corner line (it stops on the first free spot before it);
+    B, before that line: the helmet number, but never over the corner line: then it stops on
+    the diamond space (diamond k = k spaces before the line) or the first free spot behind.
+    No slipstream, Heat, cooldown or spin; it counts for Adrenaline but takes none."""
+    car = st["cars"][s]
+    rd = car["rd"]
+    helmet, diamond = content.legend_cards()[st["legend_card"]][car["legend"] % 6]
+    helmet += st.get("legend_bonus", 0)  # advanced Legends (「ヘルメットに示された数字を+1または+2」)
+    pos = car["pos"]
+    lines = tr.lines
+    i = bisect_left(tr.line_pos, pos)  # the next corner line ahead (a car on `line` has not crossed it)
+    if i >= len(lines):
+        # No corner before the finish line: straight on by the helmet number.
+        target = pos + helmet
+        rd["lines"].append(_line("Legend card: helmet {h}", h=helmet))
+    else:
+        line, idx, limit = lines[i]
+        legend_line = line - tr.corners[idx].space + tr.corners[idx].legend
+        if pos > legend_line:
+            target = pos + limit + diamond
+            # Rule reading: "never two corners in one move": a move that would cross the next
+            # corner line after this one stops before it (「2つ目のコーナー手前の最初の空マス」).
+            if i + 1 < len(lines) and target > lines[i + 1][0]:
+                target = lines[i + 1][0]
+            rd["lines"].append(_line("Legend card: clears corner {c}: limit {l} + diamond {d}", c=idx + 1, l=limit,
+                                     d=diamond))
+        else:
+            target = pos + helmet
+            if target > line:
+                # Rule reading: a Legend never moves backwards when its diamond space is behind it.
+                target = max(pos, line - diamond)
+                rd["lines"].append(_line("Legend card: helmet {h}, stops at diamond {d} before corner {c}", h=helmet,
+                                         d=diamond, c=idx + 1))
+            else:
+                rd["lines"].append(_line("Legend card: helmet {h}", h=helmet))
+    rd["shown"] = True
+    rd["speed"] = target - pos
+    if target > pos:
+        car["pos"], car["lane"] = landing(st, tr, s, target, occ)
+    if s in st["res"]["adr"]:
+        rd["lines"].append(_line("Adrenaline (not taken by a Legend)"))
+    if car["pos"] > tr.finish:
+        car["fin"] = True
+        rd["lines"].append(_line("Crossed the finish line!"))
+    else:
+        rd["lines"].append(_line("Space {s}, lap {l}/{n}", s=space_of(tr, car["pos"]), l=lap_of(tr, car), n=tr.laps))
+    return DONE
 
 
 def _ask(st: dict, seat: int, kind: str, step: int, **extra: Any) -> int:
@@ -1313,14 +1408,16 @@ def _end_round(st: dict, tr: content.Track, events: list[tuple[int | None, Msg]]
     for _, _, s in crossed:
         st["places"].append(s)
         cars[s]["place"] = len(st["places"])
-        events.append((None, msg("{who} finishes {place}!", who=seat_name(s), place=_ordinal(cars[s]["place"]))))
+        events.append((None, msg("{who} finishes {place}!", who=car_name(st, s), place=_ordinal(cars[s]["place"]))))
     st["last_order"] = st["res"]["order"]
     st["res"] = None
     st["pending"] = None
-    if all([c["fin"] for c in cars]):
+    if all([c["fin"] for c in cars[:st["seats"]]]):
+        # Rule reading: the race is over when every player has finished (Legends still on the
+        # track take no place).
         st["phase"] = "over"
         events.append((None, msg("The race is over: {order}.",
-                               order=[seat_name(s) for s in st["places"]])))
+                               order=[car_name(st, s) for s in st["places"]])))
     else:
         st["round"] += 1
         st["phase"] = "submit"
