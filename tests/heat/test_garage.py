@@ -400,3 +400,15 @@ def test_random_advanced_race_to_the_end(deck, seats):
             check_invariants(st, initial)
         assert st["round"] < 300
     assert base.replay(E, options, seats, seed, log) == st
+
+
+def test_accelerate_counts_played_plus_icons_not_the_heat_boost():
+    """「このターンに引いた枚数」…「プレイした「+」アイコンの数に等しい」: the Boost paid with Heat
+    in step 5 is not a played icon."""
+    st = adrafted()
+    setcar(st, 0, pos=20, lane=2, gear=1, hand=["g47"] + ["speed1"] * 6,
+           deck=["speed2", "speed3"] + ["speed1"] * 8, engine=6,
+           prefs={**QUIET, "accelerate": "always", "boost": "always"})
+    parked(st, 1, 2)
+    st, ev = round_(st, {0: ["g47"]})  # + flips 2, the Heat boost flips 3, Accelerate +1 (one icon)
+    assert car(st, 0)["pos"] == 20 + 2 + 3 + 1

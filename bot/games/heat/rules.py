@@ -766,7 +766,6 @@ def _garage_reveal(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tu
             part = Msg("{card} (Heat unpaid) → {found}", {"card": part, "found": Msg(SHORT[f]) if f else "0"})
             rev.append([code, f])
             parts.append(part)
-            gx["plus"] += 1
             continue
         if g.get("heat"):
             budget -= g["heat"]
@@ -947,12 +946,13 @@ def _react_direct(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tup
 
 
 def _react_accelerate(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]]) -> None:
-    """Accelerate N: +N speed for each "+" resolved this round (Stress, "+" symbols, the Boost),
-    all or nothing, as a move of its own that counts for corners (preference as for Adrenaline)."""
+    """Accelerate N: +N speed for each "+" icon played this round (Stress cards and the upgrades'
+    "+" symbols: 「プレイした「+」アイコンの数に等しい」, so not the Heat-paid Boost), all or nothing,
+    as a move of its own that counts for corners (preference as for Adrenaline)."""
     car = st["cars"][seat]
     rd = car["rd"]
     gx = rd["gx"]
-    bonus = gx["acc"] * (gx["plus"] + (1 if rd["boost"] else 0))
+    bonus = gx["acc"] * gx["plus"]
     pref = car["prefs"].get("accelerate", "smart")
     if bonus <= 0 or pref == "never":
         return
