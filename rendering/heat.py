@@ -1030,11 +1030,16 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
                   limit=_int(nc.get("speed")))
         if _int(nc.get("distance")) == 1:
             text = tx("Next corner in 1 space: limit {limit}", limit=_int(nc.get("speed")))
+        if nc.get("token") is not None:  # weather module: that corner's road token
+            text += " · " + clean_text(words(nc["token"]), "")
     elif car.get("finished"):
         text = tx("Finished")
     else:
         text = tx("No corner before the finish line")
     d.text((m, 120), fit(text, 28, W - 2 * m), font=font(28), fill=(255, 190, 150), anchor="lm")
+    if me.get("road_here") is not None:  # weather module: the effect of the sector the car is in
+        here = tx("Here: {effect}", effect=clean_text(words(me["road_here"]), ""))
+        d.text((W - m, 78), fit(here, 24, 300), font=font(24), fill=(140, 200, 255), anchor="rm")
     # line 4: gear (the new one once cards are in), engine Heat, deck and discard
     x = m
     gear = _int(car.get("gear"), 1)

@@ -325,3 +325,15 @@ def test_weather_names_have_japanese_entries():
     names = [t["name"] for t in w["tiles"].values()] + [t["name"] for t in w["tokens"].values()]
     names += [t["name"] for t in w["sector_effects"].values()]
     assert all(n in ja for n in names), [n for n in names if n not in ja]
+
+
+def test_hand_view_says_the_next_corners_token_and_the_sector_effect_here():
+    st = wnew(tile="rain", road=["overheat", "weather", "weather", "minus1"])
+    st["cars"][0]["pos"] = 52
+    me = E.view(st, 0)["me"]
+    assert render(me["road_here"], "en") == "Cooldown +1"
+    assert me["next_corner"]["speed"] == 1 and render(me["next_corner"]["token"], "en") == "Limit -1"
+    st["cars"][0]["pos"] = 5
+    me = E.view(st, 0)["me"]
+    assert me["road_here"] is None and "token" in me["next_corner"]
+    assert "road_here" not in E.view(E.new_game({"track": "usa"}, 2, 1), 0)["me"]

@@ -679,7 +679,19 @@ class HeatEngine:
             # Public facts the hand image shows (derived from the car's public position).
             "position": self._position(state, seat),
             "next_corner": self._next_corner(state, seat),
+            **self._road_here(state, seat),
         }
+
+    def _road_here(self, state: dict, seat: int) -> dict:
+        """With the weather module: the sector effect where the car stands (None: none)."""
+        if state.get("weather") is None:
+            return {}
+        tr = rules.track_of(state)
+        fx = rules.sector_fx(tr, state["cars"][seat]["pos"])
+        data = content.weather()
+        name = (data["sector_effects"][fx]["name"] if fx in data["sector_effects"]
+                else data["tokens"][fx]["name"] if fx else None)
+        return {"road_here": msg(name) if name else None}
 
     def _position(self, state: dict, seat: int) -> int | None:
         """The car's place in the race order (1 = leading), counting finished cars first."""
@@ -697,7 +709,13 @@ class HeatEngine:
         if i >= len(tr.lines):
             return None
         line, _, limit = tr.lines[i]
-        return {"space": rules.space_of(tr, line), "speed": limit, "distance": line - car["pos"] + 1}
+        out = {"space": rules.space_of(tr, line), "speed": limit, "distance": line - car["pos"] + 1}
+        w = state.get("weather")
+        if w is not None:  # its road token, when it is a corner one (Overheat, limit -1/+1)
+            token = w["road"][tr.lines[i][1]]
+            if content.weather()["tokens"][token]["where"] == "corner":
+                out["token"] = msg(content.weather()["tokens"][token]["name"])
+        return out
 
     # ------------------------------------------------------------------ menu
 
