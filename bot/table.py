@@ -308,7 +308,10 @@ class Table:
             raise PlayerError(msg("Only the creator can start this table."))
         if len(game.seats) < engine.min_seats:
             raise PlayerError(msg("{title} needs at least {n} players.", title=msg(engine.title), n=engine.min_seats))
-        state = engine.new_game(game.options, len(game.seats), game.seed)
+        try:  # options that depend on the player count (Heat's Legends) are checked at the start
+            state = engine.new_game(game.options, len(game.seats), game.seed)
+        except GameError as err:
+            raise PlayerError(err.args[0]) from None
         thread = await self.open_thread(game)
         begins = Outcome(game, state, [Event(msg("The game begins!"))], [s.seat for s in game.seats], versions=[0])
         to_act, fresh = self.reminders(engine, game, state, [s.seat for s in game.seats])

@@ -12,6 +12,8 @@ from cogs.base import CLOCK_HELP, CLOCKS, LANGUAGE_HELP, GameCog, language_autoc
 _TRACKS = tracks()
 TRACKS = [app_commands.Choice(name=_TRACKS[key].name, value=key)
           for key in next(o.choices for o in ENGINE.options if o.name == "track")]
+GARAGE = [app_commands.Choice(name=v, value=v)
+          for v in next(o.choices for o in ENGINE.options if o.name == "garage")]
 GRIDS = [app_commands.Choice(name="random", value="random"), app_commands.Choice(name="seat order", value="seats")]
 
 
@@ -20,17 +22,33 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
 
     @app_commands.command(name="new", description="Open a Heat table in this channel")
     @app_commands.describe(track="The circuit (laps, spaces and corners as on the real board)",
-                           grid="Starting grid: random (default) or in seat order", language=LANGUAGE_HELP, clock=CLOCK_HELP)
-    @app_commands.choices(track=TRACKS, grid=GRIDS)
-    @app_commands.choices(clock=CLOCKS)
+                           grid="Starting grid: random (default) or in seat order",
+                           weather="Weather and road conditions module (default: off)",
+                           garage="Garage module: draft 3 upgrade cards before the race (default: off)",
+                           legends="Legends module: cars the bot drives, 3 players or fewer (2+ suggested)",
+                           legend_bonus="Advanced Legends: add 1-3 to their helmet numbers (default: 0)",
+                           language=LANGUAGE_HELP, clock=CLOCK_HELP)
+    @app_commands.choices(track=TRACKS, grid=GRIDS, garage=GARAGE, clock=CLOCKS)
     @app_commands.autocomplete(language=language_autocomplete)
     async def new(self, interaction: discord.Interaction, track: app_commands.Choice[str],
                   grid: app_commands.Choice[str] | None = None,
+                  weather: bool | None = None,
+                  garage: app_commands.Choice[str] | None = None,
+                  legends: app_commands.Range[int, 0, 4] | None = None,
+                  legend_bonus: app_commands.Range[int, 0, 3] | None = None,
                   language: str | None = None,
                   clock: app_commands.Choice[int] | None = None) -> None:
         options = {"track": track.value}
         if grid is not None:
             options["grid"] = grid.value
+        if weather:
+            options["weather"] = True
+        if garage is not None and garage.value != "off":
+            options["garage"] = garage.value
+        if legends:
+            options["legends"] = legends
+            if legend_bonus:
+                options["legend_bonus"] = legend_bonus
         await self.create(interaction, options, language, clock)
 
 

@@ -494,6 +494,7 @@ def _draw_map(im, d, view, key, geo, cars, order, spots, inset, names) -> None:
         if inside(x, y, 30):
             _draw_sign(d, x, y, speed, z)
             signs.append((x, y, max(ht.SIGN_R * z, 24) + 2, 300.0))
+    signs += _draw_road_on_map(d, view, geo, inset, inside)
     # the whole circuit in the corner that hides the fewest cars, unless the map is all of it
     wx0, wy0, wx1, wy1 = inset.window()
     mini = _mini_layer(*key)
@@ -613,7 +614,7 @@ def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
     circuit (with the whole circuit in a corner), one row per car; its texts in `locale`."""
     key, spaces, corners = _board_key(view)
     with drawing_in(locale):
-        image = _draw_board(view, names)
+        image = _draw_board(view, _with_legends(view, names))
     pal = _palette(key, spaces, corners)
     return _encode(image.quantize(palette=pal, dither=Image.Dither.NONE))
 
@@ -637,20 +638,205 @@ def board_spot(view: dict, space: int, lane: int) -> tuple[int, int] | None:
     return int(round(x)), int(round(y))
 
 
-def board_size(rows: int) -> tuple[int, int]:
-    return W, HEADER_H + MAP_H + CAPTION_H + max(1, rows) * ROW_H + BOTTOM_PAD
+def board_size(rows: int, band: int = 0) -> tuple[int, int]:
+    """The board's size for `rows` cars (band: the weather band's height, 0 without weather)."""
+    return W, HEADER_H + MAP_H + band + CAPTION_H + max(1, rows) * ROW_H + BOTTOM_PAD
+
+
+def _with_legends(view: dict, names: list[str]) -> list[str]:
+    """The players' names, then the Legends' (cars the engine drives: their names come from the view)."""
+    out = list(names)
+    for car in view.get("cars") or []:
+        if isinstance(car, dict) and car.get("legend"):
+            seat = _int(car.get("seat"), -1)
+            if seat >= 0:
+                out += [""] * (seat + 1 - len(out))
+                out[seat] = clean_text(words(car.get("name")), "")
+    return out
 
 
 def _draw_board(view: dict, names: list[str]) -> Image.Image:
     key = _board_key(view)
     geo, cars, order, spots, inset = _layout(view)
     rows = max(1, len(order))
-    im = Image.new("RGB", board_size(rows), BACKGROUND)
+    band = _weather_items(view)
+    band_h = _band_height(band)
+    im = Image.new("RGB", board_size(rows, band_h), BACKGROUND)
     d = _Draw(im)
     _draw_map(im, d, view, key, geo, cars, order, spots, inset, names)
     _draw_header(d, view, cars, order, names)
-    _draw_panel(d, view, cars, order, names, HEADER_H + MAP_H)
+    if band:
+        _draw_band(d, band, HEADER_H + MAP_H, band_h)
+    _draw_panel(d, view, cars, order, names, HEADER_H + MAP_H + band_h)
     return im
+
+
+# ---------------------------------------------------------------- weather and road conditions
+
+# Tag colours of the road tokens' effects (colours the board already uses, so the palette has them).
+FX_COLOUR = {
+    "minus1": (214, 40, 40), "plus1": (42, 170, 90), "overheat": ORANGE,
+    "free_boost": KIND_STYLE["upgrade"][0], "slip_plus": (60, 140, 230),
+    "slipstream_boost": (60, 140, 230), "cooldown_bonus": (42, 170, 90),
+    "no_cooldown": (70, 74, 82), "no_slipstream": (70, 74, 82),
+}
+BAND_PAD = 10
+BAND_LINE = 44
+
+
+def _road(view: dict) -> list[dict]:
+    w = view.get("weather")
+    if not isinstance(w, dict):
+        return []
+    return [r for r in (w.get("road") or []) if isinstance(r, dict)]
+
+
+def _map_tag_text(r: dict) -> str:
+    """What a road token shows on the map: the limit change by the sign, or the effect's name."""
+    token = r.get("token")
+    if token == "minus1":
+        return "−1"
+    if token == "plus1":
+        return "+1"
+    return clean_text(words(r.get("effect") or r.get("name")), "?")
+
+
+def _weather_items(view: dict) -> list[tuple]:
+    """The weather band's lines: [("tile", name, sector effect, setup)], then one
+    ("corner", number, text, colour, sector?) per road token."""
+    w = view.get("weather")
+    if not isinstance(w, dict):
+        return []
+    items: list[tuple] = [("tile", clean_text(words(w.get("name")), "?"), clean_text(words(w.get("sector")), ""),
+                           clean_text(words(w.get("setup")), ""))]
+    for r in _road(view):
+        fx = r.get("fx") or r.get("token")
+        text = clean_text(words(r.get("effect") or r.get("name")), "?")
+        if r.get("token") in ("minus1", "plus1"):
+            text = f"{text} ({_int(r.get('printed'))}→{_int(r.get('speed'))})"
+        items.append(("corner", _int(r.get("corner"), 0), text, FX_COLOUR.get(fx, (70, 74, 82)),
+                      r.get("where") == "sector"))
+    return items
+
+
+def _corner_chip_w(item: tuple) -> float:
+    return 34 + 6 + font(SMALL).getlength(item[2]) + 14 + (font(SMALL).getlength("→") + 4 if item[4] else 0)
+
+
+def _band_rows(items: list[tuple]) -> list[list[tuple]]:
+    rows: list[list[tuple]] = []
+    x = W
+    for it in items[1:]:
+        w = _corner_chip_w(it)
+        if x + w > W - 16:
+            rows.append([])
+            x = 16
+        rows[-1].append(it)
+        x += w + 14
+    return rows
+
+
+def _band_height(items: list[tuple]) -> int:
+    if not items:
+        return 0
+    return 2 * BAND_PAD + BAND_LINE * (1 + len(_band_rows(items)))
+
+
+def _draw_band(d, items: list[tuple], y0: int, h: int) -> None:
+    """Below the map: the weather tile (its sector effect, its setup change) and each corner's
+    road token, numbered like the corners (1 = the first after the start line)."""
+    d.rectangle([0, y0, W, y0 + h], fill=(25, 28, 34))
+    _, name, sector, setup = items[0]
+    y = y0 + BAND_PAD
+    x = 16 + _tag(d, 16, y + 4, tx("Weather: {name}", name=name), (60, 140, 230), size=26, ink=TEXT) + 12
+    d.text((x, y + 21), fit(setup, SMALL, W - x - 16), font=font(SMALL), fill=MUTED, anchor="lm")
+    for row in _band_rows(items):
+        y += BAND_LINE
+        x = 16
+        for _, number, text, colour, sector_fx in row:
+            d.ellipse([x, y + 4, x + 34, y + 38], fill=ht.WHITE, outline=ht.SIGN_RED, width=3)
+            d.text((x + 17, y + 22), str(number), font=font(SMALL), fill=ht.BLACK, anchor="mm")
+            x += 40
+            if sector_fx:  # from this corner on, up to the next
+                d.text((x, y + 21), "→", font=font(SMALL), fill=TEXT, anchor="lm")
+                x += font(SMALL).getlength("→") + 4
+            x += _tag(d, x, y + 5, text, colour) + 14
+
+
+def _beside(geo: ht.Geometry, space: int, w: float, inset: Inset) -> tuple[float, float]:
+    """Top-left of a w-wide tag beside the road at `space`, on the side (and at the distance) that
+    keeps it farthest from the rest of the circuit."""
+    z = inset.z
+    cx, cy = geo.centre[space]
+    nx, ny = geo.normal(space)
+    best = None
+    need = geo.half_width * 1.6 + (SMALL + 8) / 2 / z
+    for k in (1.0, 1.6, 2.4):
+        for side in (1, -1):
+            off = geo.half_width + (w / 2 + 10) / z * k * (abs(nx) + 0.35)
+            tx_, ty_ = cx + side * nx * off, cy + side * ny * off
+            clear = min(math.hypot(tx_ - px, ty_ - py) for px, py in geo.centre.values())
+            if clear >= need:  # the nearest spot clear of the road
+                best = (clear, tx_, ty_)
+                break
+            if best is None or clear > best[0] + 1:
+                best = (clear, tx_, ty_)
+        else:
+            continue
+        break
+    px, py = inset.px(best[1], best[2])
+    return px - w / 2, py - (SMALL + 8) / 2
+
+
+def _draw_road_on_map(d, view: dict, geo: ht.Geometry, inset: Inset, inside) -> list[tuple]:
+    """Road tokens on the map: a corner token as a tag by its sign, a sector token as a tag beside
+    the middle of its sector. Returns their boxes (obstacles for the name labels)."""
+    road = _road(view)
+    if not road:
+        return []
+    n = geo.circuit.spaces
+    corners = [c for c in geo.corners if 1 <= c[0] <= n]
+    f = font(SMALL)
+    boxes = []
+    z = inset.z
+    for i, r in enumerate(road):
+        if i >= len(corners) or i >= len(geo.signs):
+            break
+        text = _map_tag_text(r)
+        fx = r.get("fx") or r.get("token")
+        colour = FX_COLOUR.get(fx, (70, 74, 82))
+        w = f.getlength(text) + 14
+        if r.get("where") == "sector":
+            start = corners[i][0]
+            end = corners[(i + 1) % len(corners)][0]
+            length = (end - start) % n or n
+            mid = (start + max(1, length // 2) - 1) % n + 1
+            x, y = _beside(geo, mid, w, inset)
+        else:
+            sx, sy = inset.px(geo.signs[i][0], geo.signs[i][1])
+            if not inside(sx, sy, 30):
+                continue  # its sign is off the map
+            rr = max(ht.SIGN_R * z, 24)
+            # on the far side of the sign from the road (the sign stands beside its corner line)
+            ax, ay = inset.px(*geo.centre[corners[i][0]])
+            vx, vy = sx - ax, sy - ay
+            vl = math.hypot(vx, vy) or 1.0
+            vx, vy = vx / vl, vy / vl
+            h = SMALL + 8
+            x = sx + vx * (rr + 4 + w / 2) - w / 2
+            y = sy + vy * (rr + 4 + h / 2) - h / 2
+        x = min(max(x, 4), W - w - 4)
+        if not (inside(x + w / 2, y + (SMALL + 8) / 2, -4) and HEADER_H + 4 <= y
+                and y + SMALL + 8 <= HEADER_H + MAP_H - 4):
+            continue  # off the map (or cut by its edge): the band below lists it anyway
+        if r.get("where") == "sector":  # a leader line to the road
+            ax, ay = inset.px(*geo.centre[mid])
+            d.line([(ax, ay), (x + w / 2, y + (SMALL + 8) / 2)], fill=(15, 15, 18), width=5)
+            d.line([(ax, ay), (x + w / 2, y + (SMALL + 8) / 2)], fill=colour, width=3)
+        _tag(d, x, y, text, colour)
+        d.rounded_rectangle([x, y, x + w, y + SMALL + 8], radius=6, outline=(15, 15, 18), width=2)
+        boxes.append((x + w / 2, y + (SMALL + 8) / 2, w / 2 + 2, 300.0))
+    return boxes
 
 
 def _leader_lap(view: dict, cars: dict, order: list[int]) -> int:
@@ -741,8 +927,17 @@ def _draw_panel(d, view, cars, order, names, y0) -> None:
             if tag_x + w > right:
                 break
             tag_x += _tag(d, tag_x, top + 9, text, colour) + 6
-        # line 2: gear, engine Heat, and the cards played
+        # line 2: gear, engine Heat, and the cards played (a Legend: this round's card for it)
         x = 84
+        if car.get("legend"):
+            x += _tag(d, x, top + 52, tx("Legend"), (70, 74, 82), ink=TEXT) + 8
+            card = " · ".join(clean_text(words(r), "") for r in (car.get("revealed") or []))
+            if card:
+                _tag(d, x, top + 52, fit(card, SMALL, right - x - 14), (20, 140, 130))
+            speed = car.get("speed")
+            d.text((W - 48, mid), "-" if speed is None else str(_int(speed)), font=font(44),
+                   fill=TEXT, anchor="mm", stroke_width=1, stroke_fill=TEXT)
+            continue
         gear = _int(car.get("gear"), 1)
         x += _tag(d, x, top + 52, tx("Gear {n}", n=gear), (70, 74, 82), ink=TEXT) + 6
         x += _tag(d, x, top + 52, tx("Heat {n}", n=_int(car.get("engine_heat"))), (96, 52, 30),
@@ -771,7 +966,7 @@ def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The viewing seat's hand: position, next corner and gear above, the cards below (the
     chosen ones marked once sent, with the gear they make); texts in `locale`."""
     with drawing_in(locale):
-        return _render_hand(view, names)
+        return _render_hand(view, _with_legends(view, names))
 
 
 HAND_COLS = 4
@@ -796,6 +991,9 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     me = view.get("me") or {}
     seat = _int(me.get("seat"), 0)
     hand = [c for c in (me.get("hand") or []) if isinstance(c, dict)]
+    draft = view.get("draft") if isinstance(view.get("draft"), dict) else None
+    if draft:  # the Garage draft: the cards on offer instead of the (not yet drawn) hand
+        hand = [c for c in (draft.get("market") or []) if isinstance(c, dict)]
     cars = _cars(view)
     car = cars.get(seat, {})
     sub = me.get("submission") if isinstance(me.get("submission"), dict) else None
@@ -832,11 +1030,16 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
                   limit=_int(nc.get("speed")))
         if _int(nc.get("distance")) == 1:
             text = tx("Next corner in 1 space: limit {limit}", limit=_int(nc.get("speed")))
+        if nc.get("token") is not None:  # weather module: that corner's road token
+            text += " · " + clean_text(words(nc["token"]), "")
     elif car.get("finished"):
         text = tx("Finished")
     else:
         text = tx("No corner before the finish line")
     d.text((m, 120), fit(text, 28, W - 2 * m), font=font(28), fill=(255, 190, 150), anchor="lm")
+    if me.get("road_here") is not None:  # weather module: the effect of the sector the car is in
+        here = tx("Here: {effect}", effect=clean_text(words(me["road_here"]), ""))
+        d.text((W - m, 78), fit(here, 24, 300), font=font(24), fill=(140, 200, 255), anchor="rm")
     # line 4: gear (the new one once cards are in), engine Heat, deck and discard
     x = m
     gear = _int(car.get("gear"), 1)
@@ -858,6 +1061,14 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
             text = tx("Cards in: gear {g}, marked below (2-gear shift: pay 1 Heat)",
                       g=_int(sub.get("gear"), len(chosen)))
         colour = CHOSEN
+    elif draft:
+        picking = _int(draft.get("picking"), -1)
+        n, m_ = _int(draft.get("round"), 1), _int(draft.get("rounds"), 3)
+        if picking == seat:
+            text, colour = tx("Garage draft {n}/{m}: take one of these upgrades (select below)", n=n, m=m_), WAITING
+        else:
+            text = tx("Garage draft {n}/{m}: {name} is choosing", n=n, m=m_, name=player_name(names, picking))
+            colour = MUTED
     elif me.get("gears"):
         gears = [int(g) for g in me.get("gears") if isinstance(g, int)]
         text = tx("Choose {lo}-{hi} cards: the number of cards is your new gear", lo=min(gears), hi=max(gears))
@@ -897,9 +1108,25 @@ def _draw_card(d, x0, y0, cw, ch, card, chosen: bool = False) -> None:
         big = "" if value is None else str(value)
     kind_name = {"speed": tx("speed"), "heat": "", "stress": tx("stress"),  # (HEAT says it)
                  "upgrade": tx("upgrade")}[kind]
-    if kind_name:
+    if kind_name and not card.get("symbols"):
         d.text((x0 + 16, y0 + 28), fit(kind_name, SMALL, cw - 32), font=font(SMALL),
                fill=_blend(fill, ink, 0.55), anchor="lm")
+    symbols = [clean_text(words(x), "") for x in (card.get("symbols") or [])]
+    if symbols:  # an upgrade card: its value at the top, one symbol a line, the family at the bottom
+        size = 48 if len(big) <= 3 else 36
+        d.text((x0 + cw / 2, y0 + 44), fit(big, size, cw - 20), font=font(size), fill=ink, anchor="mm",
+               stroke_width=1, stroke_fill=ink)
+        y = y0 + 92
+        for part in symbols[:4]:
+            d.text((x0 + cw / 2, y), fit(part, SMALL, cw - 16), font=font(SMALL), fill=ink, anchor="mm")
+            y += 28
+        d.text((x0 + cw / 2, y0 + ch - 24), fit(label, SMALL, cw - 16), font=font(SMALL),
+               fill=_blend(fill, ink, 0.7), anchor="mm")
+        if chosen:
+            d.rounded_rectangle([x0 + cw - 46, y0 + 8, x0 + cw - 8, y0 + 46], radius=19, fill=CHOSEN,
+                                outline=(12, 12, 14), width=2)
+            d.text((x0 + cw - 27, y0 + 28), "✓", font=font(28), fill=(20, 20, 24), anchor="mm")
+        return
     if big:
         size = int(min(cw * (0.6 if len(big) <= 2 else 0.9 / max(1, len(big))), 100))
         size = max(size, SMALL)
@@ -926,7 +1153,7 @@ def _blend(a, b, k):
 def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
     """End-of-race standings, podium style; texts in `locale`."""
     with drawing_in(locale):
-        return _render_results(view, names)
+        return _render_results(view, _with_legends(view, names))
 
 
 def _render_results(view: dict, names: list[str]) -> bytes:

@@ -96,11 +96,11 @@ def test_options():
     with pytest.raises(GameError):
         E.validate_options({"track": "japan"}, 3)  # expansion tracks are not offered yet
     with pytest.raises(GameError):
-        E.validate_options({"modules": ["garage"]}, 3)  # modules come later
+        E.validate_options({"modules": ["tournament"]}, 3)  # modules come later
     with pytest.raises(GameError):
         E.validate_options({"grid": "reverse"}, 3)
     names = [o.name for o in E.options]
-    assert names == ["track", "grid"]
+    assert names == ["track", "grid", "weather", "garage", "legends", "legend_bonus"]
     assert E.options[0].choices == BASE
 
 

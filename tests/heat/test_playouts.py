@@ -12,14 +12,14 @@ import pytest
 
 from bot.games import base
 from bot.games.heat import ENGINE as E
-from bot.games.heat import bench, rules
+from bot.games.heat import bench, content, rules
 from bot.i18n import render
 
 TRACKS = ["usa", "france", "great_britain", "italy"]
 
 
 def _initial_cards(st):
-    return {s: set(c["hand"] + c["deck"] + c["engine"]) for s, c in enumerate(st["cars"])}
+    return {s: set(c["hand"] + c["deck"] + c["engine"] + c["discard"]) for s, c in enumerate(st["cars"])}
 
 
 def check_invariants(st, initial):
@@ -112,9 +112,19 @@ def choose(st, seat, rnd):
 @pytest.mark.parametrize("track", TRACKS)
 @pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
 def test_random_race_to_the_end(track, seats):
-    seed = 1000 * TRACKS.index(track) + seats
+    race(track, seats, {"track": track}, 1000 * TRACKS.index(track) + seats)
+
+
+@pytest.mark.parametrize("track", TRACKS)
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
+def test_random_weather_race_to_the_end(track, seats):
+    """The same with the Weather and road conditions module (each seed draws its own tile)."""
+    st = race(track, seats, {"track": track, "weather": True}, 7000 + 100 * TRACKS.index(track) + seats)
+    assert st["modules"] == ["weather"] and st["weather"]["tile"] in content.weather()["tiles"]
+
+
+def race(track, seats, options, seed):
     rnd = random.Random(seed)
-    options = {"track": track}
     st = E.new_game(options, seats, seed)
     initial = _initial_cards(st)
     log = []
@@ -155,6 +165,7 @@ def test_random_race_to_the_end(track, seats):
     assert all(E.legal_actions(st, s) == [] for s in range(seats))
     assert base.replay(E, options, seats, seed, log) == st
     assert json.loads(json.dumps(log)) == [list(x) for x in log]
+    return st
 
 
 def test_pauses_are_exercised():

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -17,6 +17,7 @@ class Corner:
     space: int  # the corner line lies between this space and the next
     speed: int  # speed limit
     lane: int  # race-line lane of the sector after this corner
+    legend: int = 0  # the Legend line lies between this space and the next (Legends module)
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,14 @@ class Track:
     lines: tuple[tuple[int, int, int], ...]  # corner lines over the race: (abs line, corner idx, limit)
     finish: int  # absolute distance of the last space before the finish line (laps * spaces)
     line_pos: tuple[int, ...]  # the abs line positions of `lines`, for bisect
+    # index = space (1..spaces): the corner whose sector holds the space (from its line to the next
+    # corner's line; the stretch from the start to corner 1 belongs to the last corner); [0] unused
+    sector: tuple[int, ...] = ()
+    # Weather and road conditions (a race's own Track, see weather_track): the printed limits,
+    # the corners with an Overheat token, and each space's sector effect (None: none).
+    printed: tuple[int, ...] = ()
+    overheat: frozenset = field(default_factory=frozenset)
+    sector_fx: tuple = ()
 
 
 def _check(cond: bool, what: str) -> None:
@@ -49,30 +58,36 @@ def tracks() -> dict[str, Track]:
     for key, t in raw["tracks"].items():
         n, laps = int(t["spaces"]), int(t["laps"])
         _check(n > 10 and laps >= 1, f"{key}: spaces/laps")
-        corners = tuple(Corner(i, int(c["space"]), int(c["speed"]), int(c["lane"]))
+        corners = tuple(Corner(i, int(c["space"]), int(c["speed"]), int(c["lane"]), int(c["legend"]))
                         for i, c in enumerate(t["corners"]))
         _check(len(corners) >= 1, f"{key}: corners")
         _check(all(1 <= c.space < n and c.lane in (1, 2) and c.speed >= 0 for c in corners),
                f"{key}: corner values")
         _check(all(a.space < b.space for a, b in zip(corners, corners[1:])), f"{key}: corner order")
         race_lane = [0] * (n + 1)
+        sector = [0] * (n + 1)
         for s in range(1, n + 1):
             # Rule reading: a space's race line is that of the last corner line behind it; the
             # stretch from the start to the first corner continues the last corner's sector.
             lane = corners[-1].lane
+            owner = corners[-1].index
             for c in corners:
                 if c.space < s:
                     lane = c.lane
+                    owner = c.index
             race_lane[s] = lane
+            sector[s] = owner
         lines = tuple((lap * n + c.space, c.index, c.speed) for lap in range(laps) for c in corners)
         grid = tuple((int(s), int(ln)) for s, ln in t["grid"])
         _check(len(grid) >= 6 and all(1 <= s <= n and ln in (1, 2) for s, ln in grid), f"{key}: grid")
         # Two cars never share a spot (rules.run relies on it), starting with the grid.
         _check(len(set(grid)) == len(grid), f"{key}: grid slots repeat")
         out[key] = Track(key, t["name"], t["circuit"], t["set"], laps, n, int(t["heat"]), int(t["stress"]),
-                         corners, grid, tuple(race_lane), lines, laps * n, tuple(x[0] for x in lines))
+                         corners, grid, tuple(race_lane), lines, laps * n, tuple(x[0] for x in lines),
+                         tuple(sector), tuple(c.speed for c in corners))
     for k in raw["base_tracks"]:
         _check(k in out, f"base track {k}")
+        _check(all(0 <= c.legend < c.space for c in out[k].corners), f"{k}: legend lines")
     return out
 
 
@@ -82,9 +97,48 @@ def base_tracks() -> tuple[str, ...]:
     return tuple(raw["base_tracks"])
 
 
+GARAGE_SYMBOLS = ("boost", "cooldown", "reduce", "heat", "slipstream", "scrap", "salvage", "direct", "accelerate",
+                  "refresh", "adjust")
+GARAGE_TIERS = ("basic", "advanced")
+
+
+@lru_cache(maxsize=1)
+def garage() -> dict:
+    """data/heat/garage.json, checked: the upgrade card types of the Garage module."""
+    raw = json.loads((DATA_DIR / "garage.json").read_text("utf-8"))
+    _check(tuple(raw["symbols"]) == GARAGE_SYMBOLS and raw["copies"] == 2, "garage: symbols/copies")
+    types = raw["types"]
+    _check(sum(1 for t in types.values() if t["tier"] == "basic") == 17, "garage: 17 basic types")
+    _check(sum(1 for t in types.values() if t["tier"] == "advanced") == 31, "garage: 31 advanced types")
+    for code, t in types.items():
+        _check(t["tier"] in GARAGE_TIERS, f"garage {code} tier")
+        if t.get("heat_card"):
+            continue
+        _check(isinstance(t["family"], str) and ("speed" in t) != ("choices" in t), f"garage {code} speed")
+        _check(all(k in GARAGE_SYMBOLS for k in t if k not in ("tier", "family", "speed", "choices")),
+               f"garage {code} symbols")
+        _check(all(isinstance(t[k], int) for k in GARAGE_SYMBOLS if k in t), f"garage {code} symbol values")
+    return raw
+
+
+def garage_label(t: dict) -> str:
+    """An upgrade card's English label: its family and speed, e.g. "Body 3", "Brakes 1/3"."""
+    speed = "/".join(str(v) for v in t["choices"]) if "choices" in t else str(t["speed"])
+    return f"{t['family']} {speed}"
+
+
 @lru_cache(maxsize=1)
 def cards() -> dict:
     raw = json.loads((DATA_DIR / "cards.json").read_text("utf-8"))
+    # The Garage module's upgrade types join the card types (a drafted Heat card is a plain "heat").
+    for code, t in garage()["types"].items():
+        if t.get("heat_card"):
+            continue
+        card = {"kind": "upgrade", "speed": int(t.get("speed", 0)), "label": garage_label(t),
+                "garage": {k: v for k, v in t.items() if k not in ("tier", "family", "speed")}}
+        if t.get("boost"):
+            card["boost"] = int(t["boost"])
+        raw["types"][code] = card
     for code, c in raw["types"].items():
         _check(c["kind"] in CARD_KINDS, f"card {code} kind")
         _check(isinstance(c.get("speed", 0), int), f"card {code} speed")
@@ -92,3 +146,70 @@ def cards() -> dict:
         _check(code in raw["types"], f"starting deck {code}")
     _check("heat" in raw["types"] and "stress" in raw["types"], "heat/stress types")
     return raw
+
+
+# --------------------------------------------------------------------------- weather and road
+
+WEATHER_SETUP_KEYS = ("stress", "heat", "heat_to_deck", "heat_to_discard")
+SECTOR_EFFECTS = ("no_cooldown", "no_slipstream", "slipstream_boost", "cooldown_bonus")
+TOKENS = ("weather", "overheat", "minus1", "plus1", "free_boost", "slip_plus")
+
+
+@lru_cache(maxsize=1)
+def weather() -> dict:
+    """data/heat/weather.json, checked: the six tiles, the sector effects, the road-token kinds."""
+    raw = json.loads((DATA_DIR / "weather.json").read_text("utf-8"))
+    tiles, fx, tokens = raw["tiles"], raw["sector_effects"], raw["tokens"]
+    _check(len(tiles) == 6, "weather: six tiles")
+    for key, t in tiles.items():
+        _check(isinstance(t["name"], str) and t["sector"] in fx, f"weather tile {key}")
+        _check(len(t["setup"]) == 1 and all(k in WEATHER_SETUP_KEYS and isinstance(v, int)
+                                             for k, v in t["setup"].items()), f"weather tile {key} setup")
+    _check(set(fx) == set(SECTOR_EFFECTS), "weather: sector effects")
+    _check(tuple(tokens) == TOKENS, "road tokens: kinds")
+    _check(sum(t["count"] for t in tokens.values()) == 12, "road tokens: twelve")
+    for key, t in tokens.items():
+        _check(t["where"] in ("corner", "sector") and isinstance(t["name"], str), f"road token {key}")
+    return raw
+
+
+def road_pool() -> list[str]:
+    """The twelve road-condition tokens, in data order (shuffled at setup)."""
+    return [k for k, t in weather()["tokens"].items() for _ in range(t["count"])]
+
+
+@lru_cache(maxsize=256)
+def weather_track(key: str, tile: str, road: tuple[str, ...]) -> Track:
+    """The track of a race with weather tile `tile` and road token road[i] on corner i: the
+    limits changed by the -1/+1 tokens, the Overheat corners, and each space's sector effect."""
+    tr = tracks()[key]
+    w = weather()
+    _check(tile in w["tiles"] and len(road) == len(tr.corners) and all(r in TOKENS for r in road),
+           f"weather {tile} / road {road} on {key}")
+    corners = tuple(replace(c, speed=max(0, c.speed + int(w["tokens"][road[c.index]].get("limit", 0))))
+                    for c in tr.corners)
+    n = tr.spaces
+    lines = tuple((lap * n + c.space, c.index, c.speed) for lap in range(tr.laps) for c in corners)
+    by_corner = []
+    for r in road:
+        if r == "weather":
+            by_corner.append(w["tiles"][tile]["sector"])
+        elif w["tokens"][r]["where"] == "sector":
+            by_corner.append(r)
+        else:
+            by_corner.append(None)
+    fx = (None,) + tuple(by_corner[tr.sector[s]] for s in range(1, n + 1))
+    return replace(tr, corners=corners, lines=lines,
+                   overheat=frozenset(i for i, r in enumerate(road) if r == "overheat"), sector_fx=fx)
+
+
+@lru_cache(maxsize=1)
+def legend_cards() -> tuple[tuple[tuple[int, int], ...], ...]:
+    """data/heat/legends.json, checked: 10 cards, each colour column a (helmet number, diamond)."""
+    raw = json.loads((DATA_DIR / "legends.json").read_text("utf-8"))
+    cards = tuple(tuple((int(h), int(d)) for h, d in row) for row in raw["cards"])
+    _check(len(cards) == 10 and all(len(r) == len(raw["colours"]) == 6 for r in cards), "legends: 10 cards x 6")
+    for col in range(6):
+        _check(sorted(r[col][0] for r in cards) == list(range(10, 20)), f"legends: column {col} helmets")
+    _check(all(0 <= d <= 3 for r in cards for _, d in r), "legends: diamonds")
+    return cards

@@ -28,13 +28,31 @@ _TRACK_ALIASES = {
 }
 _PREF_NAMES = {
     "slipstream": "Slipstream", "boost": "Boost", "adrenaline": "Adrenaline", "cooldown": "Cooldown",
-    "discard": "Discard", "order": "Boost/Adrenaline order",
+    "discard": "Discard", "order": "Boost/Adrenaline order", "direct": "Direct play", "accelerate": "Accelerate",
 }
 _PREF_VALUES = {
     "smart": "Smart", "always": "Always", "never": "Never", "ask": "Ask me", "auto": "Auto", "keep": "Keep all",
     "best": "Best",
 }
 _KIND_ORDER = {"speed": 0, "upgrade": 1, "stress": 2, "heat": 3}
+
+
+def _face(code: str) -> dict:
+    """A card's face for the images: kind, the big value ("1/3" for a choice), its symbols."""
+    if code in content.garage()["types"] and content.garage()["types"][code].get("heat_card"):
+        return {"kind": "heat", "value": None}
+    kind = KIND[code]
+    out: dict[str, Any] = {"kind": kind, "value": SPEED[code] if kind in ("speed", "upgrade") else None}
+    if code in rules.GARAGE:
+        if code in rules.CHOICES:
+            out["value"] = "/".join(str(v) for v in rules.CHOICES[code])
+        out["text"] = rules.card_text(code)
+        out["symbols"] = rules.card_symbols(code)
+    return out
+
+
+def plus_sign(n: int) -> str:
+    return f"+{n}" if n > 0 else f"−{-n}"
 
 
 def _is_int(x: Any) -> bool:
@@ -99,12 +117,29 @@ class HeatEngine:
                        choices=list(content.base_tracks()), default="usa"),
             OptionSpec("grid", "Starting grid order: random, or by seat order",
                        choices=["random", "seats"], default="random"),
+            OptionSpec("weather", "Weather and road conditions module (a weather tile, road tokens on corners)",
+                       kind="bool", default=False),
+            OptionSpec("garage", "Garage module: draft 3 upgrade cards before the race (off, or the deck)",
+                       choices=["off", *rules.GARAGE_DECKS], default="off"),
+            OptionSpec("legends", "Legends module: cars the bot drives (3 players or fewer; 2 or more suggested)",
+                       kind="int", default=0, min_value=0, max_value=rules.MAX_CARS - 2),
+            OptionSpec("legend_bonus", "Advanced Legends: add this to the Legends' helmet numbers (0-3)",
+                       kind="int", default=0, min_value=0, max_value=3),
         ]
 
     def describe_options(self, options: dict[str, Any]) -> list[Msg]:
         """The table's options as the lobby shows them."""
         grid = msg("random grid") if options.get("grid", "random") == "random" else msg("grid in seat order")
-        return [msg("{track} circuit", track=content.tracks()[options["track"]].name), grid]
+        out = [msg("{track} circuit", track=content.tracks()[options["track"]].name), grid]
+        if "weather" in options.get("modules", ()):
+            out.append(msg("weather and road conditions (drawn at the start)"))
+        if "garage" in options.get("modules", ()):
+            out.append(msg("Garage: draft of 3 upgrades ({deck} cards)", deck=msg(options.get("garage", "basic"))))
+        if "legends" in options.get("modules", ()):
+            out.append(msg("{n} Legends (cars the bot drives)", n=options.get("legends", 2)))
+            if options.get("legend_bonus"):
+                out.append(msg("advanced Legends: helmets +{n}", n=options["legend_bonus"]))
+        return out
 
     # ------------------------------------------------------------------ setup
 
@@ -128,23 +163,69 @@ class HeatEngine:
             modules = [m.strip() for m in modules.split(",") if m.strip()]
         if not isinstance(modules, list) or not all(isinstance(m, str) for m in modules):
             raise GameError(msg("Modules must be a list of names."))
+        weather = options.get("weather", False)
+        if not isinstance(weather, bool):
+            raise GameError(msg("Weather must be on or off."))
+        if weather:
+            modules = list(modules) + ["weather"]
+        garage = options.get("garage", "off")
+        if garage not in ("off", *rules.GARAGE_DECKS):
+            raise GameError(msg("Garage can be: {values}.", values=["off", *rules.GARAGE_DECKS]))
+        if garage != "off":
+            modules = list(modules) + ["garage"]
+        legends = options.get("legends", 0)
+        if not _is_int(legends) or legends < 0:
+            raise GameError(msg("Legends must be a number of cars."))
+        if "legends" in modules and not legends:
+            legends = 2  # the module named without a number: the suggested two
+        modules = [m for m in modules if m != "legends"]
+        if legends > rules.MAX_CARS - self.min_seats:
+            raise GameError(msg("At most {n} cars race: {k} Legends at most with {p} players.", n=rules.MAX_CARS,
+                                k=rules.MAX_CARS - self.min_seats, p=self.min_seats))
+        bonus = options.get("legend_bonus", 0)
+        if not _is_int(bonus) or not 0 <= bonus <= 3:
+            raise GameError(msg("The Legends' bonus is 0 to 3."))
+        if legends:
+            modules = list(modules) + ["legends"]
         for m in modules:
             if m not in rules.KNOWN_MODULES:
                 raise GameError(msg("The {module} module is not available yet.", module=m))
-        return {"track": key, "grid": grid, "modules": sorted(set(modules))}
+        out = {"track": key, "grid": grid, "modules": sorted(set(modules))}
+        if "garage" in out["modules"]:
+            out["garage"] = garage if garage != "off" else "basic"
+        if "legends" in out["modules"]:
+            out["legends"] = legends
+            if bonus:
+                out["legend_bonus"] = bonus
+        return out
 
     def new_game(self, options: dict[str, Any], seats: int, seed: int) -> dict:
         opts = self.validate_options(options, seats)
-        return rules.new_state(opts["track"], seats, int(seed), opts["grid"], opts["modules"])
+        legends = opts.get("legends", 0)
+        # The lobby checks the options before the players sit down; the player count is known here.
+        if legends and seats > rules.LEGEND_MAX_PLAYERS:
+            raise GameError(msg("Legends are for races of {n} players or fewer.", n=rules.LEGEND_MAX_PLAYERS))
+        if seats + legends > rules.MAX_CARS:
+            raise GameError(msg("At most {n} cars race: {k} Legends at most with {p} players.", n=rules.MAX_CARS,
+                                k=rules.MAX_CARS - seats, p=seats))
+        st = rules.new_state(opts["track"], seats, int(seed), opts["grid"], opts["modules"], opts.get("garage"),
+                             legends)
+        if opts.get("legend_bonus"):
+            st["legend_bonus"] = opts["legend_bonus"]  # advanced Legends: + to every helmet number
+        return st
 
     # ------------------------------------------------------------------ queries
 
     def to_act(self, state: dict) -> list[int]:
         phase = state["phase"]
         if phase == "submit":
-            return [s for s, c in enumerate(state["cars"]) if not c["fin"] and c["sub"] is None]
+            cars = state["cars"]
+            return [s for s in range(state["seats"]) if not cars[s]["fin"] and cars[s]["sub"] is None]
         if phase == "decide" and state["pending"] is not None:
             return [state["pending"]["seat"]]
+        if phase == "draft":
+            dr = state["draft"]
+            return [dr["order"][dr["i"]]]
         return []
 
     def is_over(self, state: dict) -> bool:
@@ -155,14 +236,21 @@ class HeatEngine:
             return []
         car = state["cars"][seat]
         out: list[dict] = []
-        if state["phase"] == "submit" and not car["fin"]:
+        if state["phase"] == "draft":
+            if self.to_act(state) == [seat]:
+                seen = set()
+                for i, code in enumerate(state["draft"]["market"]):
+                    if code not in seen:  # one pick per card type
+                        seen.add(code)
+                        out.append({"type": "pick", "card": i})
+        elif state["phase"] == "submit" and not car["fin"]:
             out.extend({"type": "submit", "cards": ids} for ids in self._submissions(state, car))
         elif state["phase"] == "decide" and state["pending"] and state["pending"]["seat"] == seat:
             out.extend(self._decision_actions(state, car, state["pending"]))
         if not car["fin"]:
-            for key, values in PREFS.items():
+            for key, values in rules.prefs_of(state).items():
                 for v in values:
-                    if v != car["prefs"].get(key, DEFAULT_PREFS[key]):
+                    if v != car["prefs"].get(key, values[0]):
                         out.append({"type": "prefs", key: v})
         return out
 
@@ -180,6 +268,9 @@ class HeatEngine:
     def _decision_actions(self, state: dict, car: dict, pending: dict) -> list[dict]:
         kind = pending["type"]
         if kind == "slipstream":
+            if pending.get("lengths"):
+                return [{"type": "slipstream", "take": True, "spaces": k} for k in reversed(pending["lengths"])] \
+                    + [{"type": "slipstream", "take": False}]
             return [{"type": "slipstream", "take": True}, {"type": "slipstream", "take": False}]
         if kind in ("boost", "adrenaline"):
             return [{"type": kind, "use": True}, {"type": kind, "use": False}]
@@ -214,6 +305,8 @@ class HeatEngine:
             return self._apply_prefs(state, seat, action)
         if kind == "submit":
             return self._apply_submit(state, seat, action)
+        if kind == "pick":
+            return self._apply_pick(state, seat, action)
         if kind in DECISIONS:
             return self._apply_decision(state, seat, kind, action)
         raise GameError(msg("Unknown action."))
@@ -224,11 +317,12 @@ class HeatEngine:
         for key, value in action.items():
             if key in ("type", "values"):
                 continue
-            if key not in PREFS:
+            allowed = rules.prefs_of(state)
+            if key not in allowed:
                 raise GameError(msg("Unknown preference {name}.", name=str(key)[:30]))
-            if value not in PREFS[key]:
+            if value not in allowed[key]:
                 raise GameError(msg("{name} can be: {values}.", name=msg(_PREF_NAMES[key]),
-                                  values=list(PREFS[key])))
+                                  values=list(allowed[key])))
             changes[key] = value
         if not changes:
             raise GameError(msg("No preference given."))
@@ -248,7 +342,27 @@ class HeatEngine:
             events += self._resume(new)
         return new, events
 
+    def _apply_pick(self, state: dict, seat: int, action: dict) -> tuple[dict, list[Event]]:
+        if state["phase"] != "draft":
+            raise GameError(msg("The Garage draft is over."))
+        if self.to_act(state) != [seat]:
+            raise GameError(msg("It is not your turn to pick."))
+        raw = action.get("card")
+        if raw is None and isinstance(action.get("values"), list) and len(action["values"]) == 1:
+            raw = action["values"][0]
+        if isinstance(raw, str) and raw.isdigit() and len(raw) < 4:
+            raw = int(raw)
+        if not _is_int(raw) or not 0 <= raw < len(state["draft"]["market"]):
+            raise GameError(msg("Pick one of the cards on offer."))
+        new = rules.clone(state)
+        rng = Rng(new["rng"])
+        evs = rules.draft_pick(new, seat, raw, rng)
+        new["rng"] = rng.state
+        return new, self._events(new, evs)
+
     def _apply_submit(self, state: dict, seat: int, action: dict) -> tuple[dict, list[Event]]:
+        if state["phase"] == "draft":
+            raise GameError(msg("The Garage draft comes first."))
         if state["phase"] != "submit":
             raise GameError(msg("The round is being resolved; cards can't be changed now."))
         car = state["cars"][seat]
@@ -260,7 +374,7 @@ class HeatEngine:
             raise GameError(err)
         cars = state["cars"]
         racing = waiting = 0  # waiting: the other racing cars without a submission
-        for c in cars:
+        for c in cars[:state["seats"]]:  # (Legends submit nothing)
             if not c["fin"]:
                 racing += 1
                 if c["sub"] is None and c is not car:
@@ -301,6 +415,12 @@ class HeatEngine:
             value: Any = action.get("take")
             if not isinstance(value, bool):
                 raise GameError(msg("Say whether you take the slipstream."))
+            lengths = pending.get("lengths")
+            if value and lengths:
+                k = action.get("spaces", lengths[-1])
+                if not _is_int(k) or k not in lengths:
+                    raise GameError(msg("Slipstream {n} spaces is not open to you.", n=str(k)[:5]))
+                value = k
         elif kind in ("boost", "adrenaline"):
             value = action.get("use")
             if not isinstance(value, bool):
@@ -343,6 +463,9 @@ class HeatEngine:
     def _decision_prompt(self, st: dict, p: dict) -> Msg:
         kind = p["type"]
         if kind == "slipstream":
+            if p.get("lengths"):
+                return msg("Slipstream: move {a} or {b} more spaces (road conditions)? (It does not add to "
+                           "your speed for corners.)", a=p["lengths"][0], b=p["lengths"][-1])
             return msg("Slipstream: move 2 more spaces? (It does not add to your speed for corners.)")
         if kind == "boost":
             return msg("Boost: pay 1 Heat to reveal cards until a Speed card and add it to your speed?")
@@ -376,10 +499,15 @@ class HeatEngine:
             if kind == "submit":
                 ids = [c for c in _parse_ids(action) if 0 <= c < len(state["cards"])]
                 return self._describe_submit(state, state["cars"][seat], ids)
+            if kind == "pick":
+                code = state["draft"]["market"][int(action.get("card"))]
+                return msg("Take {card}", card=msg(rules.draft_label(code)))
             if kind == "prefs":
-                parts = [_pref_label(k, v) for k, v in action.items() if k in PREFS and v in _PREF_VALUES]
+                parts = [_pref_label(k, v) for k, v in action.items() if k in _PREF_NAMES and v in _PREF_VALUES]
                 return msg("Preference — {prefs}", prefs=parts)
             if kind == "slipstream":
+                if action.get("take") and _is_int(action.get("spaces")) and action["spaces"] != 2:
+                    return msg("Slipstream: +{n} spaces", n=action["spaces"])
                 return msg("Slipstream: +2 spaces") if action.get("take") else msg("Slipstream: no")
             if kind == "boost":
                 return msg("Boost: pay 1 Heat") if action.get("use") else msg("Boost: no")
@@ -431,6 +559,13 @@ class HeatEngine:
                 "heat_paid": rd["heat"] if shown else 0,
                 "stress_taken": c["stress"],
             })
+            if "legend" in c:
+                cars[-1]["legend"] = True
+                cars[-1]["name"] = rules.car_name(state, s)
+                if shown and state.get("legend_card") is not None:
+                    h, dmd = content.legend_cards()[state["legend_card"]][c["legend"] % 6]
+                    h += state.get("legend_bonus", 0)
+                    cars[-1]["revealed"] = [msg("Helmet {h}", h=h), msg("Diamond {d}", d=dmd)]
         res = state["res"]
         log_order = res["order"] if res is not None else state["last_order"]
         last_round = []
@@ -460,9 +595,56 @@ class HeatEngine:
             "adrenaline_cars": state["adrenaline"],
             "modules": list(state["modules"]),
         }
+        if state.get("weather") is not None:  # (no key without the module: base views stay as they were)
+            out["weather"] = self._weather_view(state, tr)
+        if "draft" in state:
+            dr = state["draft"]
+            out["draft"] = {"round": dr["round"], "rounds": rules.DRAFT_ROUNDS, "picking": dr["order"][dr["i"]],
+                            "order": list(dr["order"]),
+                            "market": [{"index": i, "code": c, "label": msg(rules.draft_label(c)),
+                                        "text": rules.card_text(c), **_face(c)} for i, c in enumerate(dr["market"])],
+                            "picks": [[msg(rules.draft_label(c)) for c in p] for p in dr["picks"]]}
+        if "garage" in state:
+            out["garage"] = [[msg(rules.draft_label(c)) for c in p] for p in state["garage"]]
+        if "legend_deck" in state:
+            k = state["legend_card"]
+            out["legend_card"] = None if k is None else {
+                "number": k + 1, "helmets": [{"car": s, "name": rules.car_name(state, s),
+                                              "helmet": content.legend_cards()[k][c["legend"] % 6][0],
+                                              "diamond": content.legend_cards()[k][c["legend"] % 6][1]}
+                                             for s, c in enumerate(state["cars"]) if "legend" in c]}
         if viewer is not None and self._valid_seat(state, viewer):
             out["me"] = self._me(state, viewer)
         return out
+
+    def _weather_view(self, state: dict, tr: content.Track) -> dict | None:
+        """The race's weather tile and road tokens (public), or None without the module."""
+        w = state.get("weather")
+        if w is None:
+            return None
+        data = content.weather()
+        tile = data["tiles"][w["tile"]]
+        road = []
+        for c, token in zip(tr.corners, w["road"]):
+            t = data["tokens"][token]
+            fx = tile["sector"] if token == "weather" else token if t["where"] == "sector" else None
+            road.append({"corner": c.index + 1, "space": c.space, "token": token, "where": t["where"],
+                         "name": msg(t["name"]), "printed": tr.printed[c.index], "speed": c.speed,
+                         "effect": msg(data["sector_effects"][fx]["name"]) if fx in data["sector_effects"]
+                         else msg(t["name"]) if fx else None, "fx": fx})
+        return {"tile": w["tile"], "name": msg(tile["name"]), "setup": self._weather_setup(tile["setup"]),
+                "sector": msg(data["sector_effects"][tile["sector"]]["name"]), "road": road}
+
+    @staticmethod
+    def _weather_setup(setup: dict) -> Msg:
+        k, v = next(iter(setup.items()))
+        if k == "stress":
+            return msg("{n} Stress card in each deck", n=plus_sign(v))
+        if k == "heat":
+            return msg("{n} Heat card in each Engine", n=plus_sign(v))
+        if k == "heat_to_deck":
+            return msg("{n} Engine Heat shuffled into each deck", n=v)
+        return msg("{n} Engine Heat start in each discard pile", n=v)
 
     def _me(self, state: dict, seat: int) -> dict:
         car = state["cars"][seat]
@@ -482,12 +664,10 @@ class HeatEngine:
             decision["prompt"] = self._decision_prompt(state, p)
         return {
             "seat": seat,
-            "hand": [{"id": c, "label": msg(LABEL[cards[c]]), "kind": KIND[cards[c]],
-                      "value": SPEED[cards[c]] if KIND[cards[c]] in ("speed", "upgrade") else None}
-                     for c in hand],
+            "hand": [{"id": c, "label": msg(LABEL[cards[c]]), **_face(cards[c])} for c in hand],
             "played": [{"id": c, "label": msg(LABEL[cards[c]])} for c in car["played"]],
             "submission": submission,
-            "prefs": {**DEFAULT_PREFS, **car["prefs"]},
+            "prefs": {**DEFAULT_PREFS, **{k: v[0] for k, v in rules.prefs_of(state).items()}, **car["prefs"]},
             "deck_count": len(car["deck"]),
             "discard_count": len(car["discard"]),
             "engine_heat": len(car["engine"]),
@@ -499,7 +679,19 @@ class HeatEngine:
             # Public facts the hand image shows (derived from the car's public position).
             "position": self._position(state, seat),
             "next_corner": self._next_corner(state, seat),
+            **self._road_here(state, seat),
         }
+
+    def _road_here(self, state: dict, seat: int) -> dict:
+        """With the weather module: the sector effect where the car stands (None: none)."""
+        if state.get("weather") is None:
+            return {}
+        tr = rules.track_of(state)
+        fx = rules.sector_fx(tr, state["cars"][seat]["pos"])
+        data = content.weather()
+        name = (data["sector_effects"][fx]["name"] if fx in data["sector_effects"]
+                else data["tokens"][fx]["name"] if fx else None)
+        return {"road_here": msg(name) if name else None}
 
     def _position(self, state: dict, seat: int) -> int | None:
         """The car's place in the race order (1 = leading), counting finished cars first."""
@@ -517,7 +709,13 @@ class HeatEngine:
         if i >= len(tr.lines):
             return None
         line, _, limit = tr.lines[i]
-        return {"space": rules.space_of(tr, line), "speed": limit, "distance": line - car["pos"] + 1}
+        out = {"space": rules.space_of(tr, line), "speed": limit, "distance": line - car["pos"] + 1}
+        w = state.get("weather")
+        if w is not None:  # its road token, when it is a corner one (Overheat, limit -1/+1)
+            token = w["road"][tr.lines[i][1]]
+            if content.weather()["tokens"][token]["where"] == "corner":
+                out["token"] = msg(content.weather()["tokens"][token]["name"])
+        return out
 
     # ------------------------------------------------------------------ menu
 
@@ -546,6 +744,21 @@ class HeatEngine:
             return []
         groups: list[dict] = []
         cards = state["cards"]
+        if state["phase"] == "draft":
+            if self.to_act(state) != [seat]:
+                return []
+            dr = state["draft"]
+            seen = set()
+            options = []
+            for i, code in enumerate(dr["market"]):
+                if code in seen:
+                    continue
+                seen.add(code)
+                options.append({"label": msg(rules.draft_label(code)), "value": str(i),
+                                "description": rules.card_text(code)})
+            return [{"kind": "select", "min": 1, "max": 1, "action": {"type": "pick"}, "options": options,
+                     "placeholder": msg("Garage draft, round {n}/{m}: take one upgrade", n=dr["round"],
+                                        m=rules.DRAFT_ROUNDS)}]
         if state["phase"] == "submit":
             gears, clogged = rules.fillable_gears(state, car)
             playable, heat = rules.split_hand(state, car)
@@ -559,7 +772,7 @@ class HeatEngine:
                     desc = msg("Only for gear {g}+ (clogged hand: all non-Heat cards + Heat, no move)",
                              g=min(clogged))
                 else:
-                    desc = msg("Speed {v}", v=SPEED[code])
+                    desc = rules.card_text(code) if code in rules.GARAGE else msg("Speed {v}", v=SPEED[code])
                 options.append({"label": msg(LABEL[code]), "value": str(c), "description": desc})
             lo, hi = min(gears), min(max(gears), len(options))
             if car["sub"] is not None:
@@ -575,18 +788,25 @@ class HeatEngine:
                            "action": {"type": "submit"}, "options": options})
         elif state["phase"] == "decide" and state["pending"] and state["pending"]["seat"] == seat:
             groups.extend(self._decision_menu(state, car, state["pending"]))
-        prefs = {**DEFAULT_PREFS, **car["prefs"]}
+        allowed = rules.prefs_of(state)
+        prefs = {**DEFAULT_PREFS, **{k: v[0] for k, v in allowed.items()}, **car["prefs"]}
         groups.append({"kind": "buttons", "options": [
             {"label": _pref_label(k, prefs[k]),
              "action": {"type": "prefs", k: vals[(vals.index(prefs[k]) + 1) % len(vals)]},
              "style": "secondary"}
-            for k, vals in PREFS.items()]})
+            for k, vals in allowed.items()]})
         return groups
 
     def _decision_menu(self, state: dict, car: dict, p: dict) -> list[dict]:
         kind = p["type"]
         cards = state["cards"]
         if kind == "slipstream":
+            if p.get("lengths"):
+                return [{"kind": "buttons", "options": [
+                    {"label": msg("Slipstream +{n}", n=k), "action": {"type": "slipstream", "take": True, "spaces": k},
+                     "style": "success"} for k in reversed(p["lengths"])] + [
+                    {"label": msg("No slipstream"), "action": {"type": "slipstream", "take": False},
+                     "style": "secondary"}]}]
             return [{"kind": "buttons", "options": [
                 {"label": msg("Slipstream +2"), "action": {"type": "slipstream", "take": True}, "style": "success"},
                 {"label": msg("No slipstream"), "action": {"type": "slipstream", "take": False}, "style": "secondary"}]}]

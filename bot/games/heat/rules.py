@@ -27,7 +27,11 @@ from bot.i18n import Msg, msg, to_wire
 
 SCHEMA = 1
 # Modules come later, each as an option; the base race uses none.
-KNOWN_MODULES: tuple[str, ...] = ()
+KNOWN_MODULES: tuple[str, ...] = ("weather", "garage", "legends")
+MAX_CARS = 6  # cars on the track, players and Legends
+LEGEND_MAX_PLAYERS = 3  # 「3人以下でプレイする場合にのみ使用する」
+# Garage decks offered (the seed: start with Basic only, later mix in the Advanced cards).
+GARAGE_DECKS = ("basic", "advanced", "mixed")
 
 _C = content.cards()
 TYPES: dict[str, dict[str, Any]] = _C["types"]
@@ -44,6 +48,11 @@ COOLDOWN = {int(g): int(n) for g, n in _C["cooldown_by_gear"].items()}
 SPIN_STRESS = {int(g): int(n) for g, n in _C["spin_stress_by_gear"].items()}
 STARTING_DECK: dict[str, int] = _C["starting_deck"]
 HEAT_TYPES = frozenset(k for k, kind in KIND.items() if kind == "heat")  # for hand scans
+# Garage upgrade symbols by card type (only the types that have them).
+GARAGE: dict[str, dict[str, Any]] = {k: v["garage"] for k, v in TYPES.items() if v.get("garage")}
+CHOICES = {k: tuple(g["choices"]) for k, g in GARAGE.items() if "choices" in g}
+STARTING_UPGRADES = ("start0", "start5", "heat")  # put back in the box with the Garage module
+DRAFT_ROUNDS = 3
 
 PREFS: dict[str, tuple[str, ...]] = {
     "slipstream": ("smart", "always", "never", "ask"),
@@ -55,6 +64,14 @@ PREFS: dict[str, tuple[str, ...]] = {
     "order": ("best", "ask"),
 }
 DEFAULT_PREFS = {k: v[0] for k, v in PREFS.items()}
+# Garage games only (base races keep their preferences exactly): playing Direct play cards from
+# the hand in step 5, and taking an Accelerate bonus.
+GARAGE_PREFS: dict[str, tuple[str, ...]] = {"direct": ("smart", "always", "never"),
+                                            "accelerate": ("smart", "always", "never")}
+
+
+def prefs_of(st: dict) -> dict[str, tuple[str, ...]]:
+    return {**PREFS, **GARAGE_PREFS} if "garage" in st.get("modules", ()) else PREFS
 
 # Per-car steps 3-9 of a round, in order; a paused resolution resumes at its step index.
 # (Step 4, Adrenaline, is marked during "move"; step 5, React, is cooldown, then boost and the
@@ -71,7 +88,18 @@ NO_FLIP, FLIP_NOTHING, BOOST_SOURCE = None, "", "+"
 
 
 def track_of(st: dict) -> content.Track:
-    return content.tracks()[st["track"]]
+    """The race's track: the printed one, or with the weather module its limits changed by the
+    road tokens (and their Overheat corners and sector effects)."""
+    w = st.get("weather")  # (.get: states saved before the modules have no such key)
+    if w is None:
+        return content.tracks()[st["track"]]
+    return content.weather_track(st["track"], w["tile"], tuple(w["road"]))
+
+
+def sector_fx(tr: content.Track, pos: int) -> str | None:
+    """The weather/road sector effect where a car at `pos` stands (None without one)."""
+    fx = tr.sector_fx
+    return fx[(pos - 1) % tr.spaces + 1] if fx else None
 
 
 def space_of(tr: content.Track, pos: int) -> int:
@@ -91,42 +119,200 @@ seat_name = seat_ref
 
 # --------------------------------------------------------------------------- setup
 
-def new_state(track_key: str, seats: int, seed: int, grid: str, modules: list[str]) -> dict:
+def car_name(st: dict, s: int) -> Any:
+    """How engine texts name a car: a seat (the table puts in the player's name) or a Legend."""
+    return seat_name(s) if s < st["seats"] else msg("Legend {n}", n=s - st["seats"] + 1)
+
+
+def new_state(track_key: str, seats: int, seed: int, grid: str, modules: list[str],
+              garage: str | None = None, legends: int = 0) -> dict:
     tr = content.tracks()[track_key]
     rng = Rng(seed)
-    order = list(range(seats))
+    ncars = seats + legends
+    # Legends are cars after the seats (indices seats..): on the grid with the players (placed
+    # 「適当に」, so in the same random or seat order), played by the engine.
+    order = list(range(ncars))
     if grid == "random":
         rng.shuffle(order)
+    weather = None
+    n_stress, n_heat, heat_to = tr.stress, tr.heat, None
+    if "weather" in modules:
+        # Weather and road conditions: one of the six tiles, then one road token per corner
+        # (the twelve shuffled); both before the decks are built and the hands drawn.
+        tiles = content.weather()["tiles"]
+        tile = sorted(tiles)[rng.below(len(tiles))]
+        pool = content.road_pool()
+        rng.shuffle(pool)
+        weather = {"tile": tile, "road": pool[:len(tr.corners)]}
+        setup = tiles[tile]["setup"]
+        n_stress = max(0, n_stress + setup.get("stress", 0))
+        n_heat = max(0, n_heat + setup.get("heat", 0))
+        if "heat_to_deck" in setup:
+            heat_to = ("deck", setup["heat_to_deck"])
+        elif "heat_to_discard" in setup:
+            heat_to = ("discard", setup["heat_to_discard"])
     cards: list[str] = []
     cars = []
+    garage_on = "garage" in modules
     for seat in range(seats):
         deck = []
         for code, n in STARTING_DECK.items():
+            if garage_on and code in STARTING_UPGRADES:
+                continue  # the Garage's drafted upgrades replace the three Starting Upgrades
             for _ in range(n):
                 deck.append(len(cards))
                 cards.append(code)
-        for _ in range(tr.stress):
+        for _ in range(n_stress):
             deck.append(len(cards))
             cards.append("stress")
         engine = []
-        for _ in range(tr.heat):
+        for _ in range(n_heat):
             engine.append(len(cards))
             cards.append("heat")
-        shuffle(rng, deck)
-        hand = [deck.pop() for _ in range(min(HAND_SIZE, len(deck)))]
+        discard = []
+        if heat_to is not None:  # rain: 3 Engine Heat into the deck (shuffled in); sun: to the discard
+            moved = [engine.pop() for _ in range(min(heat_to[1], len(engine)))]
+            (deck if heat_to[0] == "deck" else discard).extend(moved)
+        if garage_on:
+            hand = []  # drawn when the draft is over (「準備の最後で手札を7枚引く前に行う」)
+        else:
+            shuffle(rng, deck)
+            hand = [deck.pop() for _ in range(min(HAND_SIZE, len(deck)))]
         space, lane = tr.grid[order.index(seat)]
         cars.append({
             "pos": space - tr.spaces if space > tr.spaces // 2 else space, "lane": lane, "gear": 1,
-            "hand": hand, "deck": deck, "discard": [], "engine": engine, "played": [],
-            "sub": None, "prefs": dict(DEFAULT_PREFS), "fin": False, "place": None, "stress": 0,
+            "hand": hand, "deck": deck, "discard": discard, "engine": engine, "played": [],
+            "sub": None, "prefs": dict(DEFAULT_PREFS, **({k: v[0] for k, v in GARAGE_PREFS.items()} if garage_on else {})),
+            "fin": False, "place": None, "stress": 0,
             "rd": None,
         })
-    return {
+    for k in range(legends):
+        space, lane = tr.grid[order.index(seats + k)]
+        cars.append({
+            "pos": space - tr.spaces if space > tr.spaces // 2 else space, "lane": lane, "gear": 1,
+            "hand": [], "deck": [], "discard": [], "engine": [], "played": [], "sub": None, "prefs": {},
+            "fin": False, "place": None, "stress": 0, "rd": None, "legend": k,
+        })
+    st = {
         "schema": SCHEMA, "rng": rng.state, "track": track_key, "modules": list(modules),
-        "seats": seats, "adrenaline": 2 if seats >= 5 else 1, "grid_order": order, "round": 1,
+        "seats": seats, "adrenaline": 2 if ncars >= 5 else 1, "grid_order": order, "round": 1,
         "phase": "submit", "cards": cards, "cars": cars, "res": None, "pending": None,
         "places": [], "last_order": [],
     }
+    if weather is not None:
+        st["weather"] = weather  # public, never changed during the race
+    if legends:
+        deck = list(range(len(content.legend_cards())))
+        shuffle(rng, deck)
+        st["rng"] = rng.state
+        st["legend_deck"] = deck  # face down (its order is hidden); the top card is revealed each round
+        st["legend_used"] = []
+        st["legend_card"] = None
+    if garage_on:
+        # Garage: the upgrade deck shuffled (the weather is already set up), then a draft of 3
+        # rounds, players + 3 cards each: round 1 from the back of the grid, 2 from the front, 3
+        # from the back again; each pick is one player's step.
+        tiers = ("basic", "advanced") if garage == "mixed" else (garage or "basic",)
+        gdeck = [code for code, t in content.garage()["types"].items() if t["tier"] in tiers
+                 for _ in range(content.garage()["copies"])]
+        shuffle(rng, gdeck)
+        st["rng"] = rng.state
+        st["phase"] = "draft"
+        st["draft"] = {"deck": gdeck, "round": 0, "market": [], "order": [], "i": 0, "picks": [[] for _ in range(seats)]}
+        _draft_round(st)
+    return st
+
+
+def _draft_round(st: dict) -> None:
+    """The next draft round: the leftover market goes back in the box, players + 3 new cards."""
+    dr = st["draft"]
+    dr["round"] += 1
+    k = min(st["seats"] + 3, len(dr["deck"]))
+    dr["market"] = [dr["deck"].pop() for _ in range(k)]
+    grid = [s for s in st["grid_order"] if s < st["seats"]]  # Legends build no cars
+    dr["order"] = list(reversed(grid)) if dr["round"] % 2 else list(grid)
+    dr["i"] = 0
+
+
+def draft_pick(st: dict, seat: int, index: int, rng: Rng) -> list[tuple[int | None, Msg]]:
+    """The picking seat takes market card `index` (checked by the caller)."""
+    dr = st["draft"]
+    code = dr["market"].pop(index)
+    dr["picks"][seat].append(code)
+    events: list[tuple[int | None, Msg]] = [(None, msg("{who} takes {card}.", who=seat_name(seat),
+                                                      card=msg(draft_label(code))))]
+    dr["i"] += 1
+    if dr["i"] < len(dr["order"]):
+        return events
+    if dr["round"] < DRAFT_ROUNDS:
+        _draft_round(st)
+        events.append((None, msg("Garage draft, round {n}: new cards.", n=dr["round"])))
+        return events
+    # The draft is over: the upgrades join the decks (a drafted Heat card as a plain Heat card),
+    # each deck is shuffled and the hands drawn; the race starts.
+    cards = st["cards"]
+    for s, car in enumerate(st["cars"][:st["seats"]]):
+        for code in dr["picks"][s]:
+            car["deck"].append(len(cards))
+            cards.append("heat" if content.garage()["types"][code].get("heat_card") else code)
+        shuffle(rng, car["deck"])
+        car["hand"] = [car["deck"].pop() for _ in range(min(HAND_SIZE, len(car["deck"])))]
+    st["garage"] = [list(p) for p in dr["picks"]]  # public: what each car was built with
+    del st["draft"]
+    st["phase"] = "submit"
+    events.append((None, msg("The cars are built: the race starts.")))
+    return events
+
+
+_SYMBOL_TEXT = {
+    "boost": "+{n} Boost", "cooldown": "Cooldown {n}", "reduce": "Discard up to {n} Stress", "heat": "Heat {n} (!)",
+    "slipstream": "Slipstream +{n}", "scrap": "Scrap {n} (!)", "salvage": "Salvage {n}", "direct": "Direct play",
+    "accelerate": "Accelerate +{n}", "refresh": "Refresh", "adjust": "Corner limits {n} (!)",
+}
+
+
+_SYMBOL_SHORT = {
+    "boost": "+{n} Boost", "cooldown": "Cool {n}", "reduce": "Stress -{n}", "heat": "Heat {n}!", "slipstream": "Slip +{n}",
+    "scrap": "Scrap {n}!", "salvage": "Salvage {n}", "direct": "Direct", "accelerate": "Accel +{n}",
+    "refresh": "Refresh", "adjust": "Limit {n}!",
+}
+
+
+def card_symbols(code: str) -> list[Msg]:
+    """An upgrade card's symbols, one short text each (for the card faces on the images)."""
+    t = content.garage()["types"].get(code)
+    if t is None or t.get("heat_card"):
+        return []
+    out = []
+    for sym in content.GARAGE_SYMBOLS:
+        if sym in t:
+            v = t[sym]
+            out.append(msg(_SYMBOL_SHORT[sym], n=(f"+{v}" if sym == "adjust" and v > 0 else v)))
+    return out
+
+
+def card_text(code: str) -> Msg:
+    """What a card does, in short: "Speed 3 · Discard up to 2 Stress", "Speed 1 or 3"..."""
+    t = content.garage()["types"].get(code)
+    if t is None or t.get("heat_card"):
+        if KIND.get(code) == "heat" or (t is not None and t.get("heat_card")):
+            return msg("Heat card: can't be played")
+        return msg("Speed {v}", v=SPEED[code])
+    parts: list[Any] = []
+    if "choices" in t:
+        parts.append(msg("Speed {v} (choose)", v="/".join(str(v) for v in t["choices"])))
+    else:
+        parts.append(msg("Speed {v}", v=t["speed"]))
+    for sym in content.GARAGE_SYMBOLS:
+        if sym in t:
+            v = t[sym]
+            parts.append(msg(_SYMBOL_TEXT[sym], n=(f"+{v}" if sym == "adjust" and v > 0 else v)))
+    return chain("{a} · {b}", parts)
+
+
+def draft_label(code: str) -> str:
+    """A market card's label (the Heat cards in the upgrade decks are plain "Heat")."""
+    return "Heat" if content.garage()["types"][code].get("heat_card") else LABEL[code]
 
 
 def clone(st: dict, *, new_round: bool = False) -> dict:
@@ -140,6 +326,13 @@ def clone(st: dict, *, new_round: bool = False) -> dict:
     new["grid_order"] = st["grid_order"][:]
     new["places"] = st["places"][:]
     new["last_order"] = st["last_order"][:]
+    if "legend_deck" in st:
+        new["legend_deck"] = st["legend_deck"][:]
+        new["legend_used"] = st["legend_used"][:]
+    if "draft" in st:
+        dr = st["draft"]
+        new["draft"] = {**dr, "deck": dr["deck"][:], "market": dr["market"][:], "order": dr["order"][:],
+                        "picks": [p[:] for p in dr["picks"]]}
     new["cars"] = [clone_car(c, rd=not (new_round and not c["fin"])) for c in st["cars"]]
     res = st["res"]
     if res is not None:
@@ -282,12 +475,15 @@ def crossed_lines(tr: content.Track, start: int, end: int) -> tuple[tuple[int, i
     return tr.lines[bisect_left(lp, start):bisect_left(lp, end)]
 
 
-def corner_cost(tr: content.Track, start: int, end: int, speed: int) -> int:
-    """Heat the corner checks would ask for (spins not considered)."""
+def corner_cost(tr: content.Track, start: int, end: int, speed: int, adj: int = 0) -> int:
+    """Heat the corner checks would ask for (spins not considered); adj: the car's own limit change."""
     cost = 0
-    for _, _, limit in crossed_lines(tr, start, end):
+    hot = tr.overheat
+    for _, idx, limit in crossed_lines(tr, start, end):
+        if adj:
+            limit = max(0, limit + adj)
         if speed > limit:
-            cost += speed - limit
+            cost += speed - limit + (1 if idx in hot else 0)
     return cost
 
 
@@ -296,11 +492,34 @@ def smart_move_ok(tr: content.Track, car: dict, end: int, speed: int) -> bool:
     asks for no more corner Heat than stopping where the car is now."""
     rd = car["rd"]
     start = rd["start"]
-    return corner_cost(tr, start, end, speed) <= corner_cost(tr, start, car["pos"], rd["speed"])
+    adj = rd["gx"]["adj"] if rd.get("gx") else 0
+    return corner_cost(tr, start, end, speed, adj) <= corner_cost(tr, start, car["pos"], rd["speed"], adj)
 
 
-def can_slipstream(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]] | None = None) -> bool:
+def slipstream_lengths(st: dict, tr: content.Track, seat: int,
+                       occ: set[tuple[int, int]] | None = None) -> list[int]:
+    """The slipstream moves open to the car, shortest first: [] when it cannot slipstream, [2],
+    or with a sector's Slipstream +1 / weather +2 also the longer one (the longer one may be
+    declined: only (!) effects are forced). None may cross the finish line."""
+    if not can_slipstream(st, tr, seat, occ, 0):
+        return []
     car = st["cars"][seat]
+    fx = sector_fx(tr, car["pos"])
+    if fx == "no_slipstream":
+        return []
+    out = [2]
+    extra = 1 if fx == "slip_plus" else 2 if fx == "slipstream_boost" else 0
+    if extra and car["pos"] + 2 + extra <= tr.finish:
+        out.append(2 + extra)
+    return out
+
+
+def can_slipstream(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]] | None = None,
+                   _sector: int = 1) -> bool:
+    car = st["cars"][seat]
+    if _sector and tr.sector_fx and sector_fx(tr, car["pos"]) == "no_slipstream":
+        # Fog's weather sector: no slipstream starting here (into it is fine).
+        return False
     if car["pos"] + 2 > tr.finish:
         # No slipstream past the finish line, nor across it.
         return False
@@ -416,7 +635,9 @@ def revealed_labels(st: dict, rev: list[list]) -> list[Msg]:
     out = []
     for src, found in rev:
         label = msg("Boost") if src == BOOST_SOURCE else msg(LABEL[src])
-        if found != NO_FLIP:
+        if isinstance(found, str) and found.startswith("="):
+            label = msg("{card} = {v}", card=label, v=int(found[1:]))
+        elif found != NO_FLIP:
             label = msg("{card} → {found}", card=label, found=msg(LABEL[found]) if found else msg("nothing"))
         out.append(label)
     return out
@@ -437,8 +658,22 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
     order = race_order(st, tr)
     rnd = st["round"]
     cars = st["cars"]
+    if "legend_deck" in st and any("legend" in cars[s] for s in order):
+        # The Legends' shared card: the top of the Legend deck, revealed when the first Legend
+        # moves (revealed here, before anyone moves, as nothing earlier depends on it).
+        if not st["legend_deck"]:
+            st["legend_deck"] = st["legend_used"]
+            st["legend_used"] = []
+            shuffle(rng, st["legend_deck"])
+        st["legend_card"] = st["legend_deck"].pop()
+        st["legend_used"].append(st["legend_card"])
     for s in order:
         car = cars[s]
+        if "legend" in car:
+            car["rd"] = {"round": rnd, "shown": False, "start": car["pos"], "speed": None, "rev": [], "adr": False,
+                         "boost": False, "first": None, "done": "", "slip": False, "heat": 0, "spun": False,
+                         "clog": False, "cool": 0, "lines": [], "ans": {}}
+            continue
         sub = car["sub"]
         car["sub"] = None
         lines: list[dict] = []
@@ -479,19 +714,316 @@ def run(st: dict, rng: Rng, events: list[tuple[int | None, Msg]]) -> list[tuple[
         seat = order[i]
         car = cars[seat]
         spots.remove(((car["pos"] - 1) % n + 1, car["lane"]))
-        paused = _resolve_car(st, tr, seat, rng, step, spots)
+        paused = _resolve_legend(st, tr, seat, spots) if "legend" in car else _resolve_car(st, tr, seat, rng, step, spots)
         if paused != DONE:
             res["i"], res["step"] = i, paused
             st["phase"] = "decide"
             return events
         spots.add(((car["pos"] - 1) % n + 1, car["lane"]))
-        events.append((None, msg("{who}: {lines}", who=seat_name(seat),
+        events.append((None, msg("{who}: {lines}", who=car_name(st, seat),
                                  lines=chain("{a} · {b}", [line_msg(x) for x in car["rd"]["lines"]]))))
         i += 1
         step = 0
     res["i"], res["step"] = i, 0
     _end_round(st, tr, events)
     return events
+
+
+# --------------------------------------------------------------------------- Garage upgrades
+
+def _garage_reveal(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tuple[int, int]]) -> None:
+    """Step 3 with upgrade cards: boosts and Stress flip first, then the cards with a choice of
+    speed take their values (「ブースト→ストレス→選択肢のある改良カードの値を選ぶ」). A card whose
+    Heat cannot be paid is resolved like a Stress card (discarded, flip until a Speed card).
+    The React step's symbols (cooldown, Stress discard, Heat) are kept in rd["gx"]."""
+    car = st["cars"][seat]
+    rd = car["rd"]
+    cards = st["cards"]
+    played = car["played"]
+    adr = seat in st["res"]["adr"]
+    # Rule reading: a card's Heat can be paid when the Engine, plus the Heat in hand this round's
+    # cooldowns (gear, Adrenaline, the cards) could bring back first, covers it
+    # (「クールダウンアイコンと手札にヒートカードがあれば…エンジンにヒートがない状態でもプレイできる」);
+    # the weather sector is not counted (it depends on where the car ends).
+    heat_in_hand = sum(1 for c in car["hand"] if cards[c] in HEAT_TYPES)
+    cool = COOLDOWN.get(car["gear"], 0) + (1 if adr else 0) + sum(GARAGE.get(cards[c], {}).get("cooldown", 0)
+                                                                   for c in played)
+    budget = len(car["engine"]) + min(heat_in_hand, cool)
+    gx = _new_gx()
+    speed = 0
+    rev: list[list] = []
+    parts: list[Any] = []
+    choosing: list[tuple[int, int]] = []  # (index in rev/parts, card id)
+    for cid in played[:]:  # a copy: flipped Speed cards join `played`
+        code = cards[cid]
+        g = GARAGE.get(code, {})
+        part: Any = Msg(SHORT[code])
+        if g.get("heat") and budget < g["heat"]:
+            # Unpaid Heat: like a Stress card (「ストレスカード同様に処理する」).
+            found, aside = flip_to_speed(st, car, rng)
+            f = cards[found] if found is not None else FLIP_NOTHING
+            speed += SPEED[f] if f else 0
+            part = Msg("{card} (Heat unpaid) → {found}", {"card": part, "found": Msg(SHORT[f]) if f else "0"})
+            rev.append([code, f])
+            parts.append(part)
+            continue
+        if g.get("heat"):
+            budget -= g["heat"]
+        _collect(gx, g, cid)
+        gx["plus"] += BOOSTS[code]
+        speed += SPEED[code]
+        found = NO_FLIP
+        for _ in range(BOOSTS[code]):  # Stress and "+" symbols: flip until a Speed card, once each
+            fid, aside = flip_to_speed(st, car, rng)
+            if fid is None:
+                found = FLIP_NOTHING
+                part = Msg("{card} → 0", {"card": part})
+            else:
+                found = cards[fid]
+                speed += SPEED[found]
+                part = Msg("{card} → {found}", {"card": part, "found": Msg(SHORT[found])})
+        if code in CHOICES:
+            choosing.append((len(rev), cid))
+        rev.append([code, found])
+        parts.append(part)
+    if choosing:
+        values = _choose_values(st, tr, seat, occ, speed, [CHOICES[cards[c]] for _, c in choosing], gx["heat"],
+                                gx["adj"])
+        for (i, cid), v in zip(choosing, values):
+            speed += v
+            rev[i][1] = f"={v}"
+            parts[i] = Msg("{card} = {v}", {"card": parts[i], "v": v})
+    rd["rev"] = rev
+    rd["speed"] = speed
+    rd["gx"] = gx
+    rd["lines"].append(_line("Gear {g}: {cards} = speed {s}", g=car["gear"], cards=plus(parts), s=speed))
+    move(st, tr, seat, speed, occ)
+    if adr:
+        rd["adr"] = True
+        rd["lines"].append(_line("Adrenaline"))
+
+
+def _new_gx() -> dict:
+    """A round's upgrade symbols still to resolve: cooldown, Stress to discard, Heat to pay,
+    slipstream bonuses, scrap, salvage, Accelerate (per "+"), "+" resolutions, the limit
+    adjustment, the cards to Refresh."""
+    return {"cool": 0, "reduce": 0, "heat": 0, "slip": [], "scrap": 0, "salvage": 0, "acc": 0, "plus": 0,
+            "adj": 0, "refresh": []}
+
+
+def _collect(gx: dict, g: dict, cid: int) -> None:
+    gx["heat"] += g.get("heat", 0)
+    gx["cool"] += g.get("cooldown", 0)
+    gx["reduce"] += g.get("reduce", 0)
+    gx["scrap"] += g.get("scrap", 0)
+    gx["salvage"] += g.get("salvage", 0)
+    gx["acc"] += g.get("accelerate", 0)
+    gx["adj"] += g.get("adjust", 0)
+    if g.get("slipstream"):
+        gx["slip"].append(g["slipstream"])
+    if g.get("refresh"):
+        gx["refresh"].append(cid)
+
+
+def _choose_values(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]], base: int,
+                   choices: list[tuple[int, ...]], card_heat: int, adj: int = 0) -> list[int]:
+    """The values for the cards with a choice of speed, chosen for the player: never a spin when
+    another choice avoids it, then the least corner Heat, then the farthest move."""
+    car = st["cars"][seat]
+    start = car["pos"]
+    heat = len(car["engine"]) - card_heat
+    best = None
+    for combo in _products(choices):
+        total = base + sum(combo)
+        end = landing(st, tr, seat, start + total, occ)[0] if total > 0 else start
+        cost = corner_cost(tr, start, end, total, adj)
+        key = (cost > heat, cost, -end, -total)
+        if best is None or key < best[0]:
+            best = (key, combo)
+    return list(best[1])
+
+
+def _products(choices: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = [()]
+    for values in choices:
+        out = [p + (v,) for p in out for v in values]
+    return out
+
+
+def _garage_react(st: dict, car: dict, rd: dict, gx: dict, rng: Rng) -> None:
+    """Step 5 for upgrade symbols, after the cooldown: discard Stress from the hand (optional, all
+    it allows), then the upgrades' Heat (mandatory, Engine to discard pile)."""
+    cards = st["cards"]
+    lines = rd["lines"]
+    if gx["reduce"]:
+        stress = [c for c in car["hand"] if cards[c] == "stress"][:gx["reduce"]]
+        for c in stress:
+            car["hand"].remove(c)
+            car["discard"].append(c)
+        if stress:
+            lines.append(_line("Discarded {n} Stress (upgrade)", n=len(stress)))
+    if gx["heat"]:
+        paid = pay_heat(car, gx["heat"])
+        rd["heat"] += paid
+        lines.append(_line("Upgrade Heat: paid {h}", h=paid))
+    _scrap_salvage(st, car, gx["scrap"], gx["salvage"], rng, lines)
+
+
+def _scrap_salvage(st: dict, car: dict, scrap: int, salvage: int, rng: Rng, lines: list) -> None:
+    """Scrap N (!): the top N cards of the deck to the discard pile (the discard reshuffled when
+    the deck runs out). Salvage N: up to N cards from the discard pile shuffled into the deck:
+    chosen for the player, the fastest cards (never Heat or Stress)."""
+    cards = st["cards"]
+    if scrap:
+        n = 0
+        for _ in range(scrap):
+            if not car["deck"]:
+                if not car["discard"]:
+                    break
+                reshuffle(car, rng)
+            car["discard"].append(car["deck"].pop())
+            n += 1
+        lines.append(_line("Scrap: {n} cards from the deck discarded", n=n))
+    if salvage:
+        pick = sorted((c for c in car["discard"] if DISCARDABLE[cards[c]] and KIND[cards[c]] != "heat"),
+                      key=lambda c: (-SPEED[cards[c]], c))[:salvage]
+        if pick:
+            for c in pick:
+                car["discard"].remove(c)
+            car["deck"].extend(pick)
+            shuffle(rng, car["deck"])
+            lines.append(_line("Salvage: {n} cards shuffled back into the deck", n=len(pick)))
+
+
+def _react_direct(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tuple[int, int]]) -> None:
+    """Direct play: a card with the symbol may be played from the hand in step 5 (not counted in
+    the gear); its speed is a move of its own that counts for corners, its symbols resolve.
+    Preference: smart (only when it costs no more corner Heat), always, never. A card whose Heat
+    the Engine cannot pay is not played."""
+    car = st["cars"][seat]
+    rd = car["rd"]
+    pref = car["prefs"].get("direct", "smart")
+    if pref == "never":
+        return
+    cards = st["cards"]
+    for cid in sorted(c for c in car["hand"] if GARAGE.get(cards[c], {}).get("direct")):
+        code = cards[cid]
+        g = GARAGE[code]
+        if g.get("heat", 0) > len(car["engine"]):
+            continue
+        gx = dict(rd["gx"])  # (a new record: the old one may be shared with the input state)
+        adj = gx["adj"] + g.get("adjust", 0)
+        if code in CHOICES:
+            v = _choose_values(st, tr, seat, occ, rd["speed"], [CHOICES[code]], g.get("heat", 0), adj)[0]
+        else:
+            v = SPEED[code]
+        end = landing(st, tr, seat, car["pos"] + v, occ)[0] if v > 0 else car["pos"]
+        if pref == "smart":
+            start = rd["start"]
+            if corner_cost(tr, start, end, rd["speed"] + v, adj) > corner_cost(tr, start, car["pos"], rd["speed"],
+                                                                                gx["adj"]):
+                continue
+        car["hand"].remove(cid)
+        car["played"].append(cid)
+        rd["speed"] += v
+        rd["rev"].append([code, f"={v}" if code in CHOICES else NO_FLIP])
+        gx["slip"] = gx["slip"] + ([g["slipstream"]] if g.get("slipstream") else [])
+        gx["refresh"] = gx["refresh"] + ([cid] if g.get("refresh") else [])
+        gx["acc"] += g.get("accelerate", 0)
+        gx["adj"] = adj
+        rd["gx"] = gx
+        rd["lines"].append(_line("Direct play: {card} +{v} → speed {s}", card=Msg(SHORT[code]), v=v, s=rd["speed"]))
+        move(st, tr, seat, v, occ)
+        if g.get("heat"):
+            rd["heat"] += pay_heat(car, g["heat"])
+        if g.get("cooldown"):
+            heat = [c for c in car["hand"] if cards[c] in HEAT_TYPES][:g["cooldown"]]
+            for c in heat:
+                car["hand"].remove(c)
+                car["engine"].append(c)
+            rd["cool"] += len(heat)
+        _scrap_salvage(st, car, g.get("scrap", 0), g.get("salvage", 0), rng, rd["lines"])
+
+
+def _react_accelerate(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]]) -> None:
+    """Accelerate N: +N speed for each "+" icon played this round (Stress cards and the upgrades'
+    "+" symbols: 「プレイした「+」アイコンの数に等しい」, so not the Heat-paid Boost), all or nothing,
+    as a move of its own that counts for corners (preference as for Adrenaline)."""
+    car = st["cars"][seat]
+    rd = car["rd"]
+    gx = rd["gx"]
+    bonus = gx["acc"] * gx["plus"]
+    pref = car["prefs"].get("accelerate", "smart")
+    if bonus <= 0 or pref == "never":
+        return
+    end = landing(st, tr, seat, car["pos"] + bonus, occ)[0]
+    if pref == "smart" and not smart_move_ok(tr, car, end, rd["speed"] + bonus):
+        return
+    rd["speed"] += bonus
+    rd["lines"].append(_line("Accelerate +{v} → speed {s}", v=bonus, s=rd["speed"]))
+    move(st, tr, seat, bonus, occ)
+
+
+def _with_bonuses(lengths: list[int], bonuses: list[int], pos: int, finish: int) -> list[int]:
+    """Slipstream lengths with the upgrades' +N added: each bonus taken or not."""
+    out = set(lengths)
+    for b in bonuses:
+        out |= {k + b for k in out}
+    return sorted(k for k in out if pos + k <= finish)
+
+
+# --------------------------------------------------------------------------- Legends
+
+def _resolve_legend(st: dict, tr: content.Track, s: int, occ: set[tuple[int, int]]) -> int:
+    """A Legend's move with this round's Legend card (its colour column: helmet number, diamond):
+    A, past the Legend line of the next corner: the corner's limit (road tokens included) +
+    the diamond, never past a second corner line (it stops on the first free spot before it);
+    B, before that line: the helmet number, but never over the corner line: then it stops on
+    the diamond space (diamond k = k spaces before the line) or the first free spot behind.
+    No slipstream, Heat, cooldown or spin; it counts for Adrenaline but takes none."""
+    car = st["cars"][s]
+    rd = car["rd"]
+    helmet, diamond = content.legend_cards()[st["legend_card"]][car["legend"] % 6]
+    helmet += st.get("legend_bonus", 0)  # advanced Legends (「ヘルメットに示された数字を+1または+2」)
+    pos = car["pos"]
+    lines = tr.lines
+    i = bisect_left(tr.line_pos, pos)  # the next corner line ahead (a car on `line` has not crossed it)
+    if i >= len(lines):
+        # No corner before the finish line: straight on by the helmet number.
+        target = pos + helmet
+        rd["lines"].append(_line("Legend card: helmet {h}", h=helmet))
+    else:
+        line, idx, limit = lines[i]
+        legend_line = line - tr.corners[idx].space + tr.corners[idx].legend
+        if pos > legend_line:
+            target = pos + limit + diamond
+            # Rule reading: "never two corners in one move": a move that would cross the next
+            # corner line after this one stops before it (「2つ目のコーナー手前の最初の空マス」).
+            if i + 1 < len(lines) and target > lines[i + 1][0]:
+                target = lines[i + 1][0]
+            rd["lines"].append(_line("Legend card: clears corner {c}: limit {l} + diamond {d}", c=idx + 1, l=limit,
+                                     d=diamond))
+        else:
+            target = pos + helmet
+            if target > line:
+                # Rule reading: a Legend never moves backwards when its diamond space is behind it.
+                target = max(pos, line - diamond)
+                rd["lines"].append(_line("Legend card: helmet {h}, stops at diamond {d} before corner {c}", h=helmet,
+                                         d=diamond, c=idx + 1))
+            else:
+                rd["lines"].append(_line("Legend card: helmet {h}", h=helmet))
+    rd["shown"] = True
+    rd["speed"] = target - pos
+    if target > pos:
+        car["pos"], car["lane"] = landing(st, tr, s, target, occ)
+    if s in st["res"]["adr"]:
+        rd["lines"].append(_line("Adrenaline (not taken by a Legend)"))
+    if car["pos"] > tr.finish:
+        car["fin"] = True
+        rd["lines"].append(_line("Crossed the finish line!"))
+    else:
+        rd["lines"].append(_line("Space {s}, lap {l}/{n}", s=space_of(tr, car["pos"]), l=lap_of(tr, car), n=tr.laps))
+    return DONE
 
 
 def _ask(st: dict, seat: int, kind: str, step: int, **extra: Any) -> int:
@@ -519,11 +1051,16 @@ def line_msg(x: Any) -> Any:
     return Msg(x["msg"], params)  # plain parameters: shared, as Msgs are never changed
 
 
-def _react_open(car: dict, rd: dict, sym: str) -> bool:
+def free_boost(tr: content.Track, car: dict) -> bool:
+    """A Heat control road token's sector: a boost from here costs no Heat (still once a round)."""
+    return bool(tr.sector_fx) and sector_fx(tr, car["pos"]) == "free_boost"
+
+
+def _react_open(tr: content.Track, car: dict, rd: dict, sym: str) -> bool:
     """Whether the boost / the Adrenaline +1 may still happen this round (preferences allowing)."""
     if sym == "boost":
-        return car["prefs"]["boost"] != "never" and bool(car["engine"]) and not rd["boost"] \
-            and "b" not in rd.get("done", "")
+        return car["prefs"]["boost"] != "never" and (bool(car["engine"]) or free_boost(tr, car)) \
+            and not rd["boost"] and "b" not in rd.get("done", "")
     return rd["adr"] and car["prefs"]["adrenaline"] != "never" and "a" not in rd.get("done", "")
 
 
@@ -564,7 +1101,8 @@ def _react_boost(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tupl
     rd = car["rd"]
     ans = rd["ans"]
     pref = car["prefs"]["boost"]
-    if pref != "never" and car["engine"] and not rd["boost"]:
+    free = free_boost(tr, car)  # judged where the car stands when it boosts
+    if pref != "never" and (car["engine"] or free) and not rd["boost"]:
         use = True
         if pref == "ask":
             if "boost" not in ans:
@@ -577,13 +1115,19 @@ def _react_boost(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tupl
             use = smart_move_ok(tr, car, end, rd["speed"] + 4)
         if use:
             cards = st["cards"]
-            rd["heat"] += pay_heat(car, 1)
+            if not free:
+                rd["heat"] += pay_heat(car, 1)
             rd["boost"] = True
             found, aside = flip_to_speed(st, car, rng)
             v = SPEED[cards[found]] if found is not None else 0
             rd["speed"] += v
             rd["rev"].append([BOOST_SOURCE, cards[found] if found is not None else FLIP_NOTHING])
-            if aside:
+            if free and aside:
+                rd["lines"].append(_line("Free boost (road token): +{v} ({n} discarded) → speed {s}", v=v,
+                                         n=len(aside), s=rd["speed"]))
+            elif free:
+                rd["lines"].append(_line("Free boost (road token): +{v} → speed {s}", v=v, s=rd["speed"]))
+            elif aside:
                 rd["lines"].append(_line("Boost (1 Heat): +{v} ({n} discarded) → speed {s}", v=v, n=len(aside),
                                          s=rd["speed"]))
             else:
@@ -640,6 +1184,9 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
             car["gear"] = 1
             lines.append(_line("Clogged hand: played {cards}; no move, back to gear 1", cards=short_list(st, played)))
             step = S_REFILL
+        elif "garage" in st["modules"]:
+            _garage_reveal(st, tr, seat, rng, occ)
+            step = S_COOL
         else:
             speed = 0
             rev = []
@@ -682,6 +1229,17 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
         # goes first: it only puts Heat back in the Engine (which a boost may need) and never
         # changes a move, so no other order can do better.
         n = COOLDOWN.get(car["gear"], 0) + (1 if rd["adr"] else 0)
+        gx = rd.get("gx")
+        if gx:
+            n += gx["cool"]
+        if tr.sector_fx:
+            # Rule reading: the React step's sector is where the car stands after its move (step 3);
+            # cooldown goes first (see above), so that is where it cools down.
+            fx = sector_fx(tr, car["pos"])
+            if fx == "no_cooldown":
+                n = 0
+            elif fx == "cooldown_bonus":
+                n += 1
         if n:
             hand = car["hand"]
             heat = [c for c in hand if cards[c] in HEAT_TYPES]
@@ -699,6 +1257,8 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
                 rd["cool"] += len(ids)
                 if ids:
                     lines.append(_line("Cooled down {n} Heat", n=len(ids)))
+        if gx:
+            _garage_react(st, car, rd, gx, rng)
 
     if step <= S_ADR:
         # 5. React: the boost and the Adrenaline +1, each a move of its own (they are not added up
@@ -710,7 +1270,7 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
         first = rd.get("first")
         if first is None:
             first = "boost"
-            if _react_open(car, rd, "boost") and _react_open(car, rd, "adrenaline") \
+            if _react_open(tr, car, rd, "boost") and _react_open(tr, car, rd, "adrenaline") \
                     and order_matters(st, tr, seat, occ):
                 if prefs.get("order", "best") == "ask":  # (.get: cars saved before "order" existed)
                     if "order" not in ans:
@@ -726,37 +1286,65 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
                 return S_BOOST
             rd["done"] = rd.get("done", "") + sym[0]
 
+    if rd.get("gx") is not None and not rd.get("dd"):
+        # 5. React, the upgrades' moves: Direct play cards from the hand, then Accelerate.
+        rd["dd"] = True
+        _react_direct(st, tr, seat, rng, occ)
+        _react_accelerate(st, tr, seat, occ)
+
     if step <= S_SLIP:
         # 6. Slipstream: +2 spaces, once, not counted as speed.
         # Rule reading: a car past the finish line only adds Boost/Adrenaline (which can matter for
         # the same-round ranking); it no longer slipstreams, discards or draws.
         pref = prefs["slipstream"]
         if pref != "never" and can_slipstream(st, tr, seat, occ):
-            use = True
-            if pref == "ask":
+            lengths = slipstream_lengths(st, tr, seat, occ) if tr.sector_fx else [2]
+            if lengths and rd.get("gx") and rd["gx"]["slip"]:
+                lengths = _with_bonuses(lengths, rd["gx"]["slip"], car["pos"], tr.finish)
+            use: Any = lengths[-1] if lengths else 0
+            if not lengths:
+                pass
+            elif pref == "ask":
                 if "slipstream" not in ans:
+                    if len(lengths) > 1:
+                        return _ask(st, seat, "slipstream", S_SLIP, lengths=lengths)
                     return _ask(st, seat, "slipstream", S_SLIP)
-                use = ans.pop("slipstream")
+                got = ans.pop("slipstream")
+                use = (got if got in lengths else lengths[-1]) if got else 0
             elif pref == "smart":
-                end, _ = landing(st, tr, seat, car["pos"] + 2, occ)
-                use = smart_move_ok(tr, car, end, rd["speed"])
+                use = 0
+                for k in reversed(lengths):  # the longest one that costs no more corner Heat
+                    end, _ = landing(st, tr, seat, car["pos"] + k, occ)
+                    if smart_move_ok(tr, car, end, rd["speed"]):
+                        use = k
+                        break
             if use:
                 rd["slip"] = True
-                lines.append(_line("Slipstream +2"))
-                move(st, tr, seat, 2, occ)
+                lines.append(_line("Slipstream +{n}", n=use) if use != 2 else _line("Slipstream +2"))
+                move(st, tr, seat, use, occ)
 
     if step <= S_CORNERS:
         # 7. Corner checks, line by line in the order crossed.
         speed = rd["speed"]
+        hot = tr.overheat
+        adj = rd["gx"]["adj"] if rd.get("gx") else 0
         for line, idx, limit in crossed_lines(tr, rd["start"], car["pos"]):
+            if adj:  # Adjust speed limit (!): this car's limits this round
+                limit = max(0, limit + adj)
             excess = speed - limit
             if excess <= 0:
                 lines.append(_line("Corner {c} (limit {l}): OK", c=idx + 1, l=limit))
                 continue
+            if idx in hot:
+                excess += 1  # Overheat road token: going over the limit costs 1 Heat more
             paid = pay_heat(car, excess)
             rd["heat"] += paid
             if paid == excess:
-                lines.append(_line("Corner {c} (limit {l}): paid {h} Heat", c=idx + 1, l=limit, h=paid))
+                if idx in hot:
+                    lines.append(_line("Corner {c} (limit {l}, Overheat): paid {h} Heat", c=idx + 1, l=limit,
+                                       h=paid))
+                else:
+                    lines.append(_line("Corner {c} (limit {l}): paid {h} Heat", c=idx + 1, l=limit, h=paid))
                 continue
             # Spin-out: pay what you can, back before the line, Stress by gear, gear 1.
             car["pos"], car["lane"] = landing(st, tr, seat, line, occ)
@@ -787,7 +1375,14 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
                 lines.append(_line("Discarded {n} cards", n=len(ids)))
 
     # 9. Played cards to the discard pile, refill the hand to 7.
-    car["discard"].extend(car["played"])
+    gx = rd.get("gx")
+    if gx and gx["refresh"]:
+        # Refresh: the card goes on top of the deck instead (chosen for the player: it is kept).
+        back = [c for c in car["played"] if c in gx["refresh"]]
+        car["discard"].extend(c for c in car["played"] if c not in back)
+        car["deck"].extend(back)
+    else:
+        car["discard"].extend(car["played"])
     car["played"] = []
     if not car["fin"]:
         # Rule reading: a car that finished takes no more cards.
@@ -813,14 +1408,16 @@ def _end_round(st: dict, tr: content.Track, events: list[tuple[int | None, Msg]]
     for _, _, s in crossed:
         st["places"].append(s)
         cars[s]["place"] = len(st["places"])
-        events.append((None, msg("{who} finishes {place}!", who=seat_name(s), place=_ordinal(cars[s]["place"]))))
+        events.append((None, msg("{who} finishes {place}!", who=car_name(st, s), place=_ordinal(cars[s]["place"]))))
     st["last_order"] = st["res"]["order"]
     st["res"] = None
     st["pending"] = None
-    if all([c["fin"] for c in cars]):
+    if all([c["fin"] for c in cars[:st["seats"]]]):
+        # Rule reading: the race is over when every player has finished (Legends still on the
+        # track take no place).
         st["phase"] = "over"
         events.append((None, msg("The race is over: {order}.",
-                               order=[seat_name(s) for s in st["places"]])))
+                               order=[car_name(st, s) for s in st["places"]])))
     else:
         st["round"] += 1
         st["phase"] = "submit"

@@ -1,0 +1,32 @@
+"""/heat new legends:2 through the emulator: two players race with two Legends the bot drives;
+the thread names them, the board shows them, nobody is asked to move for them."""
+from __future__ import annotations
+
+from .players import Player
+from .test_heat_race import play_until
+from .test_table import open_table, start
+
+
+async def test_two_players_and_two_legends(table):
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.bob, track="italy", legends=2)
+    assert "2 Legends (cars the bot drives)" in emu.message(lobby).content
+    thread = await start(w, lobby, w.alice)
+    players = [Player(emu, w.alice, "select", 3), Player(emu, w.bob, "select", 4)]
+
+    def said(text):
+        return any(text in m.content for m in emu.messages_in(thread))
+
+    await play_until(players, thread, lambda: said("Legend 1:") and said("Legend 2:") and
+                     len([m for m in emu.messages_in(thread) if m.attachments]) >= 4)
+    assert not said("<seat:")
+    assert not any(p.errors for p in players), [p.errors for p in players]
+
+
+async def test_legends_with_four_players_is_refused_at_the_start(table):
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.bob, w.carol, w.dave, track="usa", legends=2)
+    rec = await emu.click(w.alice, lobby, label="Start")
+    await emu.wait_until(lambda: rec.followups)
+    assert rec.followups[0].ephemeral and "Legends" in rec.followups[0].content
+    assert emu.threads(w.general) == []
