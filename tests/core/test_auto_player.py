@@ -64,3 +64,13 @@ def test_a_replay_stops_where_todays_rules_refuse_an_old_move():
     broken = log[:6] + [(log[6][0], {"type": "submit", "cards": [10**6]})] + log[7:]  # a move refused today
     cut, whole = turn_starts(engine, game, broken)
     assert not whole and 1 <= len(cut) <= len(boards)
+
+
+def test_the_automatic_player_races_heat_with_every_module():
+    engine = ENGINES["heat"]
+    options = engine.validate_options({"track": "usa", "weather": True, "garage": "mixed", "legends": 2}, 3)
+    state = engine.new_game(options, 3, 9)
+    while not engine.is_over(state):
+        seat = engine.to_act(state)[0]
+        state, _ = engine.apply(state, seat, auto_action(engine, state, seat))
+    assert sorted(engine.placings(state)) == [1, 2, 3]

@@ -720,9 +720,11 @@ class HeatEngine:
     # ------------------------------------------------------------------ menu
 
     def placings(self, state: dict) -> list[int]:
-        """Each seat's place at the end (1 = the winner): the finishing order."""
-        order = list(state["places"]) + [s for s in range(len(state["cars"])) if s not in state["places"]]
-        return [order.index(s) + 1 for s in range(len(state["cars"]))]
+        """Each seat's place at the end (1 = the winner): the finishing order among the players
+        (Legends' cars, after the seats, take no place)."""
+        seats = range(state["seats"])
+        order = [s for s in state["places"] if s in seats] + [s for s in seats if s not in state["places"]]
+        return [order.index(s) + 1 for s in seats]
 
     def auto_action(self, state: dict, seat: int) -> dict:
         """The automatic player of an absent seat: a legal gear with cards (never Heat cards while
