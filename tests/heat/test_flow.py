@@ -15,6 +15,11 @@ from tests.heat.helpers import en, ids_of, new, round_, setcar, submit
 QUIET = {"adrenaline": "never", "slipstream": "never", "boost": "never"}
 
 
+def card_select(menu):
+    """The card-by-card select (the last one; whole plans come first, see test_plans.py)."""
+    return [g for g in menu if g["kind"] == "select"][-1]
+
+
 def parked(st, seat, pos, lane=1, **prefs):
     setcar(st, seat, pos=pos, lane=lane, gear=1, hand=["start0"] * 7, deck=["start0"] * 10, discard=[],
            engine=6, prefs={**QUIET, **prefs})
@@ -224,8 +229,9 @@ def test_menu_during_submission():
     st = E.new_game({"track": "gb"}, 6, 4)
     for seat in range(6):
         groups = E.menu(st, seat)
-        select = groups[0]
-        assert select["kind"] == "select" and select["action"] == {"type": "submit"}
+        plans, select = groups[0], groups[1]  # whole plans first (tests/heat/test_plans.py), then cards
+        assert plans["kind"] == select["kind"] == "select" and select["action"] == {"type": "submit"}
+        assert all(len(en(o["label"])) <= 100 and len(en(o["description"])) <= 100 for o in plans["options"])
         assert 1 <= select["min"] <= select["max"] <= min(4, len(select["options"]))
         assert (select["min"], select["max"]) == (1, 3)  # gear 1: 1-2 free, 3 for one Heat
         hand = set(st["cars"][seat]["hand"])
@@ -242,9 +248,9 @@ def test_menu_during_submission():
 def test_menu_gear_range_follows_the_engine():
     st = new()
     setcar(st, 0, gear=2, engine=1, hand=["speed1"] * 7)
-    assert (E.menu(st, 0)[0]["min"], E.menu(st, 0)[0]["max"]) == (1, 4)
+    assert (card_select(E.menu(st, 0))["min"], card_select(E.menu(st, 0))["max"]) == (1, 4)
     setcar(st, 0, gear=2, engine=0)
-    assert (E.menu(st, 0)[0]["min"], E.menu(st, 0)[0]["max"]) == (1, 3)
+    assert (card_select(E.menu(st, 0))["min"], card_select(E.menu(st, 0))["max"]) == (1, 3)
 
 
 @pytest.mark.parametrize("kind", ["slipstream", "boost", "adrenaline", "discard"])

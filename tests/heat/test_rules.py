@@ -17,6 +17,11 @@ from tests.heat.helpers import en, codes, new, round_, setcar, space, submit
 QUIET = {"adrenaline": "never", "slipstream": "never", "boost": "never"}
 
 
+def card_select(menu):
+    """The card-by-card select (the last one; whole plans come first, see test_plans.py)."""
+    return [g for g in menu if g["kind"] == "select"][-1]
+
+
 def parked(st, seat, pos, lane=1):
     """A car that plays a 0 each round and takes no optional moves."""
     setcar(st, seat, pos=pos, lane=lane, gear=1, hand=["start0"] * 7, deck=["start0"] * 10, discard=[],
@@ -127,7 +132,7 @@ def test_clogged_hand_is_judged_for_the_gear_chosen():
         submit(st, 0, ["speed2", "heat", "heat"])  # gear 3: every non-Heat card first
     me = E.view(st, 0)["me"]
     assert me["gears"] == [2, 3, 4] and me["clogged_gears"] == [3, 4]
-    sel = E.menu(st, 0)[0]
+    sel = card_select(E.menu(st, 0))
     assert (sel["min"], sel["max"]) == (2, 4) and len(sel["options"]) == 7
     assert all(len(en(o["label"])) <= 100 and len(en(o.get("description", ""))) <= 100 for o in sel["options"])
     # staying in gear 4 is allowed: the car is clogged, does not move and drops to gear 1

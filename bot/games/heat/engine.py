@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.games.base import Event, GameError, OptionSpec
 from bot.games.heat import content, rules
+from bot.games.heat.plans import plan_options
 from bot.games.heat.rules import (DEFAULT_PREFS, DISCARDABLE, KIND, LABEL, PLAYABLE, PREFS, SHORT,
                                   SPEED, seat_name)
 from bot.games.rng import Rng
@@ -64,6 +65,8 @@ def _parse_ids(action: dict) -> list[int]:
     raw = action["cards"] if "cards" in action else action.get("values")
     if type(raw) is not list or len(raw) > 30:
         raise GameError(msg("Choose cards from your hand."))
+    if len(raw) == 1 and isinstance(raw[0], str) and "," in raw[0]:  # a whole plan from the plans select
+        raw = raw[0].split(",")[:30]
     out = []
     for x in raw:
         if type(x) is int:
@@ -786,6 +789,11 @@ class HeatEngine:
                        g=car["gear"], lo=lo, hi=hi, k=min(clogged))
             else:
                 ph = msg("Gear {g} now: pick {lo}-{hi} cards (cards = new gear)", g=car["gear"], lo=lo, hi=hi)
+            plans = plan_options(state, seat, self._submissions(state, car),
+                                 lambda ids: self._describe_submit(state, car, ids))
+            if plans:
+                groups.append({"kind": "select", "placeholder": msg("Whole plans: gear, cards, where they take you"),
+                               "min": 1, "max": 1, "action": {"type": "submit"}, "options": plans})
             groups.append({"kind": "select", "placeholder": ph, "min": lo, "max": hi,
                            "action": {"type": "submit"}, "options": options})
         elif state["phase"] == "decide" and state["pending"] and state["pending"]["seat"] == seat:
