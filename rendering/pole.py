@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 from bot.games.pole.content import circuits
 from rendering.common import (BACKGROUND, MUTED, PANEL, seat_colour, TEXT, drawing_in, fit, font, player_name,
                               png_bytes, tx, words)
+from rendering.pole_bots import with_bots
 
 W = 1280
 HEADER_H = 84
@@ -177,6 +178,7 @@ def _status(car: dict) -> str:
 def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The public board; texts in `locale`."""
     with drawing_in(locale):
+        names = with_bots(view, names)
         return png_bytes(_board(view, names))
 
 
@@ -282,6 +284,7 @@ def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The viewing seat's dashboard: tyres in use and in the box, EP/BP/SP, damage, its fight
     preferences and, on its turn, the dice; texts in `locale`."""
     with drawing_in(locale):
+        names = with_bots(view, names)
         return png_bytes(_hand(view, names))
 
 
@@ -353,6 +356,7 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
 def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The final classification: finishers in order, then retirements."""
     with drawing_in(locale):
+        names = with_bots(view, names)
         cars = view.get("cars") or []
         finish = [s for s in view.get("finish") or [] if 0 <= s < len(cars)]
         out = [s for s in range(len(cars)) if s not in finish]
