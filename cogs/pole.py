@@ -22,17 +22,22 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
     @app_commands.command(name="new", description="Open a Pole Position table in this channel")
     @app_commands.describe(circuit="The circuit (default: Great Britain)",
                            bots="Cars the game drives itself, as many as fit in 6 (a lone player always gets one)",
-                           bot_side="Bot cards: side A (slightly better, default) or B", language=LANGUAGE_HELP)
+                           bot_side="Bot cards: side A (slightly better, default) or B",
+                           drs="DRS: up to 2 more MP after ending a move just behind a car past the DRS line",
+                           language=LANGUAGE_HELP)
     @app_commands.choices(circuit=CIRCUITS, bot_side=BOT_SIDES)
     @app_commands.autocomplete(language=language_autocomplete)
     async def new(self, interaction: discord.Interaction, circuit: app_commands.Choice[str] | None = None,
                   bots: app_commands.Range[int, 0, 5] | None = None,
-                  bot_side: app_commands.Choice[str] | None = None, language: str | None = None) -> None:
+                  bot_side: app_commands.Choice[str] | None = None, drs: bool | None = None,
+                  language: str | None = None) -> None:
         options: dict = {"circuit": circuit.value} if circuit is not None else {}
         if bots:
             options["bots"] = bots
         if bot_side is not None:
             options["bot_side"] = bot_side.value
+        if drs:
+            options["drs"] = True
         await self.create(interaction, options, language)
 
 

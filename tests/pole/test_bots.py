@@ -349,10 +349,10 @@ def test_bot_pits_on_worn_tyres_and_fits_new_ones(monkeypatch):
 
 # ------------------------------------------------------------------ whole races
 
-def _play(humans, bots, circuit_, seed, side="A"):
+def _play(humans, bots, circuit_, seed, side="A", drs=True):
     import random
     rnd = random.Random(seed)
-    st = E.new_game({"circuit": circuit_, "bots": bots, "bot_side": side}, humans, seed)
+    st = E.new_game({"circuit": circuit_, "bots": bots, "bot_side": side, "drs": drs}, humans, seed)
     actions = []
     for _ in range(3000):
         if E.is_over(st):
@@ -388,14 +388,14 @@ def _play(humans, bots, circuit_, seed, side="A"):
 @pytest.mark.parametrize("humans,bots,circuit_,side", [
     (1, 5, "great_britain", "A"), (1, 1, "monaco", "B"), (2, 4, "brazil", "A"), (3, 3, "china", "B"),
     (4, 2, "spain", "A"), (5, 1, "usa", "B"), (6, 3, "italy", "A"), (1, 3, "germany", "A")])
-def test_seeded_races_with_bots_end_and_replay(humans, bots, circuit_, side):
+def test_seeded_races_with_bots_and_drs_end_and_replay(humans, bots, circuit_, side):
     from bot.games.base import replay
     st, actions = _play(humans, bots, circuit_, 11, side)
     assert st["n"] == min(6, humans + bots)
     done = [s for s, c in enumerate(st["cars"]) if c["finished"] or c["out"]]
     assert len(done) == st["n"]
     assert sorted(st["order"]) == list(range(st["n"]))
-    again = replay(E, {"circuit": circuit_, "bots": bots, "bot_side": side}, humans, 11, actions)
+    again = replay(E, {"circuit": circuit_, "bots": bots, "bot_side": side, "drs": True}, humans, 11, actions)
     assert json.dumps(again, sort_keys=True) == json.dumps(st, sort_keys=True)
 
 

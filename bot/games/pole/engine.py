@@ -63,7 +63,9 @@ class PoleEngine:
     options = [OptionSpec("circuit", "Circuit", list(CIRCUIT_KEYS), default="great_britain"),
                OptionSpec("bots", "Bots: cars the game drives itself (as many as fit in 6 cars)", kind="int",
                           default=0, min_value=0, max_value=5),
-               OptionSpec("bot_side", "Bot cards: side A (slightly better) or B", ["A", "B"], default="A")]
+               OptionSpec("bot_side", "Bot cards: side A (slightly better) or B", ["A", "B"], default="A"),
+               OptionSpec("drs", "DRS: +2 MP after ending a move just behind a car past the DRS line", kind="bool",
+                          default=False)]
 
     # ------------------------------------------------------------ setup
     def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
@@ -79,6 +81,8 @@ class PoleEngine:
         if bots or seats < 2:  # saved tables without bots keep their options as they were
             out["bots"] = bots
             out["bot_side"] = side
+        if options.get("drs"):  # DRS (11), an optional rule
+            out["drs"] = True
         if not self.min_seats <= seats <= self.max_seats:
             raise GameError(msg("This game needs {lo}-{hi} players.", lo=self.min_seats, hi=self.max_seats))
         return out
@@ -328,6 +332,11 @@ class PoleEngine:
                     "ms": None, "opts": None, "stage": "move", "cost": [0, 0, 0]}
         st["turn"] = turn
         self._log(st, ev, msg("{p} rolls {roll}.", p=_pn(st, seat), roll=str(turn["rolls"][0])))
+        if car.get("drs"):  # 11: the token is for this turn only, on the tyre die, never in the rain
+            car["drs"] = False
+            if turn["die"] != "purple" and not self._rain(st):
+                turn["drs"] = rules()["drs_mp"]
+                self._log(st, ev, msg("{p} has DRS: up to {n} more MP.", p=_pn(st, seat), n=turn["drs"]))
         self._plan(st)
         return True
 
@@ -378,14 +387,14 @@ class PoleEngine:
             return
         ctx = self._ctx(st, seat)
         if t["ms"] is None:
-            n = self._mp(st)
+            n = self._mp(st) + t.get("drs", 0)  # DRS: up to 2 more, so the least to count is unchanged
             ms = R.MState(tuple(car["pos"]), car["laps"], 0, 0, 0, 0, 0, tuple(car["line"]), -1)
             t["n"] = n
         else:
             d = t["ms"]
             ms = R.MState(tuple(d["pos"]), d["laps"], d["mode"], d["t"], d["b"], d["k"], d["s"], tuple(d["line"]), d["slip"])
         n = t["n"]
-        opts = R.search(ctx, ms, n, max(0, n - 3), frozenset(t["fought"]))
+        opts = R.search(ctx, ms, n, max(0, n - 3 - t.get("drs", 0)), frozenset(t["fought"]))
         t["opts"] = self._choose_opts(st, opts, ctx)
 
     def _choose_opts(self, st: State, opts: list, ctx: R.MoveCtx) -> list[dict]:
@@ -575,6 +584,8 @@ class PoleEngine:
             self._log(st, ev, msg("{p} takes the chequered flag in P{n}.", p=_pn(st, seat), n=car["finished"]))
         elif not self._last_lap_without_stop(st, ev, seat, before):
             self._checks_after_move(st, rng, ev, seat)
+            if st["options"].get("drs") and not t.get("bot"):
+                self._drs_check(st, ev, seat)
         self._after_move(st, rng, ev, seat, None)
         if end:
             self._end_turn(st, rng, ev)
@@ -632,6 +643,33 @@ class PoleEngine:
             self._log(st, ev, msg("{p} starts the last lap without a pit stop and is out.", p=_pn(st, seat)))
             return True
         return False
+
+    # ------------------------------------------------------------ DRS (11)
+    def _drs_check(self, st: State, ev: list[Event], seat: int) -> None:
+        """11: a car that crossed the DRS line this move and ended it 1 MP behind the car ahead
+        takes the DRS token (not in the rain, not from off the track)."""
+        t = st["turn"]
+        car = st["cars"][seat]
+        c = circuits()[st["circuit"]]
+        if car["pos"][0] != "t" or car["off"] or car["out"] or self._rain(st) or t["start_pos"][0] != "t":
+            return
+        p0 = R.prog(c, t["start_laps"], t["start_pos"])
+        p1 = R.prog(c, car["laps"], car["pos"])
+        if not any(p0 < k * c.length + c.drs_row <= p1 for k in (t["start_laps"], t["start_laps"] + 1)):
+            return
+        run = self._running(st)
+        i = run.index(seat)
+        if i == 0:
+            return
+        ahead = st["cars"][run[i - 1]]
+        if ahead["pos"][0] != "t" or ahead["off"] == 1:
+            return
+        ctx = self._ctx(st, seat)
+        ms = R.MState(tuple(car["pos"]), car["laps"], 1, 0, 0, 0, 0, tuple(car["line"]), -1)
+        # "1 MP away": one move of the car (a racing-line jump too) would reach the car ahead's cell
+        if any(npos == tuple(ahead["pos"]) and nl == ahead["laps"] for npos, nl, _, _ in R._steps(ctx, ms)):
+            car["drs"] = True
+            self._log(st, ev, msg("{p} takes DRS for the next turn.", p=_pn(st, seat)))
 
     # ------------------------------------------------------------ bots (17)
     def _bot_turn(self, st: State, rng: Rng, ev: list[Event], seat: int) -> bool:
@@ -1171,6 +1209,7 @@ class PoleEngine:
         for s, car in enumerate(state["cars"]):
             cars.append({k: car[k] for k in ("ep", "bp", "sp", "tyre", "life", "sets", "bd", "pos", "laps",
                                              "pitted", "off", "out", "finished", "green")})
+            cars[-1]["drs"] = bool(car.get("drs"))
             b = car.get("bot")
             cars[-1]["bot"] = {"colour": BOTS.COLOURS[s % 6], "side": b["side"], "prog": b["prog"]} if b else None
         v: View = {"kind": "pole", "circuit": state["circuit"], "phase": state["phase"], "round": state["round"],
