@@ -1,4 +1,4 @@
-"""/pole: Pole Position (the standard race; optional rules come as table options later)."""
+"""/pole: Pole Position (the standard race, with bots as a table option; more optional rules later)."""
 from __future__ import annotations
 
 import discord
@@ -13,19 +13,32 @@ _CIRCUITS = circuits()
 CIRCUITS = [app_commands.Choice(name=f"{_CIRCUITS[key].name} ({_CIRCUITS[key].laps} laps)", value=key)
             for key in next(o.choices for o in ENGINE.options if o.name == "circuit")]
 
+BOT_SIDES = [app_commands.Choice(name="A (slightly better)", value="A"), app_commands.Choice(name="B", value="B")]
+
 
 class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F1 racing with tyres, weather and pit stops"):
     kind = "pole"
 
     @app_commands.command(name="new", description="Open a Pole Position table in this channel")
-    @app_commands.describe(circuit="The circuit (default: Great Britain)", language=LANGUAGE_HELP, clock=CLOCK_HELP)
-    @app_commands.choices(circuit=CIRCUITS)
-    @app_commands.choices(clock=CLOCKS)
+    @app_commands.describe(circuit="The circuit (default: Great Britain)",
+                           bots="Cars the game drives itself, as many as fit in 6 (a lone player always gets one)",
+                           bot_side="Bot cards: side A (slightly better, default) or B",
+                           drs="DRS: up to 2 more MP after ending a move just behind a car past the DRS line",
+                           language=LANGUAGE_HELP, clock=CLOCK_HELP)
+    @app_commands.choices(circuit=CIRCUITS, bot_side=BOT_SIDES, clock=CLOCKS)
     @app_commands.autocomplete(language=language_autocomplete)
     async def new(self, interaction: discord.Interaction, circuit: app_commands.Choice[str] | None = None,
+                  bots: app_commands.Range[int, 0, 5] | None = None,
+                  bot_side: app_commands.Choice[str] | None = None, drs: bool | None = None,
                   language: str | None = None,
                   clock: app_commands.Choice[int] | None = None) -> None:
-        options = {"circuit": circuit.value} if circuit is not None else {}
+        options: dict = {"circuit": circuit.value} if circuit is not None else {}
+        if bots:
+            options["bots"] = bots
+        if bot_side is not None:
+            options["bot_side"] = bot_side.value
+        if drs:
+            options["drs"] = True
         await self.create(interaction, options, language, clock)
 
 

@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 from bot.games.pole.content import circuits
 from rendering.common import (BACKGROUND, MUTED, PANEL, TEXT, Draw, drawing_in, fit, font, note_label, note_text,
                               player_name, png_bytes, seat_colour, tx)
+from rendering.pole_bots import with_bots
 
 W = 800
 SMALL = 24  # the smallest text anywhere (min_font(W) is 23)
@@ -354,6 +355,7 @@ def _primary(view: dict) -> int | None:
 def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The public board; texts in `locale`."""
     with drawing_in(locale):
+        names = with_bots(view, names)
         return png_bytes(_board(view, names))
 
 
@@ -473,6 +475,7 @@ def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The viewing seat's dashboard: tyres in use and in the box, EP/BP/SP, damage, its fight
     preferences and, on its turn, the dice; in the race, the circuit around its car. Texts in `locale`."""
     with drawing_in(locale):
+        names = with_bots(view, names)
         return png_bytes(_hand(view, names))
 
 
@@ -556,6 +559,7 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
 def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The final classification: finishers in order, then retirements."""
     with drawing_in(locale):
+        names = with_bots(view, names)
         cars = view.get("cars") or []
         finish = [s for s in view.get("finish") or [] if 0 <= s < len(cars)]
         out = [s for s in range(len(cars)) if s not in finish]

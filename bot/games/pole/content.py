@@ -200,3 +200,31 @@ def rules() -> dict:
     _check(len(r["dice"]["purple"]) == 6 and "!" in r["dice"]["purple"], "purple die")
     _check(sorted(set(r["dice"]["weather"])) == ["!", "cloud", "sun"], "weather die")
     return r
+
+
+@lru_cache(maxsize=1)
+def bot_cards() -> dict:
+    """The six bot cards (two sides each), seed 17; numbers designed where the cards are not public."""
+    b = json.loads((DATA_DIR / "bots.json").read_text("utf-8"))
+    _check(len(b["cards"]) == 6, "six bot cards (seed 17)")
+    for side in ("A", "B"):
+        for w in ("dry", "rain"):
+            tr = b["tracks"][side][w]
+            _check(len(tr) == 7 and tr == sorted(tr) and tr[0] == 0, f"bot track {side} {w}")
+    _check(b["tracks"]["A"]["dry"][2] == 1 and b["tracks"]["A"]["rain"][2] == 0, "17.5.2 example: +1 dry, +0 rain at 2")
+    _check(b["tracks"]["B"]["dry"][2] == 1 and b["tracks"]["B"]["rain"][2] == 0, "17.5.2 example: +1 dry, +0 rain at 2")
+    for card in b["cards"]:
+        for side in ("A", "B"):
+            s = card[side]
+            _check(set(s["speed"]) == set(TYRES) and all(5 <= v <= 13 for v in s["speed"].values()), "bot speeds")
+            _check(len(s["quali"]) == 3 and all(1 <= q <= 5 for q in s["quali"]), "bot qualifying values")
+            _check(1 <= s["overtake"] <= 6, "bot overtaking value")
+    green = next(c for c in b["cards"] if c["colour"] == "green")
+    _check(green["A"]["speed"]["hard"] == 10 and green["B"]["speed"]["hard"] == 10, "17.5.2: green on hard: 10")
+    blue = next(c for c in b["cards"] if c["colour"] == "blue")
+    _check(blue["B"]["quali"][0] == 1, "17.3.1 example: the blue bot's qualifying value is 1")
+    _check(b["rain_cells"] == {"light": 8, "heavy": 7}, "17.11: 8 cells in light rain, 7 in heavy")
+    co = b["course_out"]
+    _check(co["light"] == {"hard": 6, "soft": 5, "inter": 1, "wet": 1}
+           and co["heavy"] == {"hard": 7, "soft": 6, "inter": 4, "wet": 1}, "17.11 table")
+    return b

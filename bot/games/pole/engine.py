@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.base import Event, GameError, OptionSpec, State, View, clone, seat_ref
+from bot.games.pole import bots as BOTS
 from bot.games.pole import rules as R
 from bot.games.pole.content import CIRCUIT_KEYS, TYRES, circuits, rules
 from bot.games.rng import Rng
@@ -34,8 +35,16 @@ PRESETS = {
 }
 
 
-def _p(seat: int) -> str:
+def _pn(st: State, seat: int) -> Any:
+    """How texts name a car: the player (a seat ref the table fills in) or the bot's name."""
+    b = st["cars"][seat].get("bot")
+    if b:
+        return msg("{colour} bot ({side})", colour=_COLOUR_NAMES[BOTS.COLOURS[seat % 6]](), side=b["side"])
     return seat_ref(seat)
+
+
+_COLOUR_NAMES = {"red": lambda: msg("Red"), "blue": lambda: msg("Blue"), "yellow": lambda: msg("Yellow"),
+                 "green": lambda: msg("Green"), "purple": lambda: msg("Purple"), "orange": lambda: msg("Orange")}
 
 
 def _die(rng: Rng, name: str):
@@ -49,15 +58,31 @@ def _num(face) -> int:
 class PoleEngine:
     kind = "pole"
     title = "Pole Position"
-    min_seats = 2
+    min_seats = 1  # a lone player races against bots (17)
     max_seats = 6
-    options = [OptionSpec("circuit", "Circuit", list(CIRCUIT_KEYS), default="great_britain")]
+    options = [OptionSpec("circuit", "Circuit", list(CIRCUIT_KEYS), default="great_britain"),
+               OptionSpec("bots", "Bots: cars the game drives itself (as many as fit in 6 cars)", kind="int",
+                          default=0, min_value=0, max_value=5),
+               OptionSpec("bot_side", "Bot cards: side A (slightly better) or B", ["A", "B"], default="A"),
+               OptionSpec("drs", "DRS: +2 MP after ending a move just behind a car past the DRS line", kind="bool",
+                          default=False)]
 
     # ------------------------------------------------------------ setup
     def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
         out = {"circuit": options.get("circuit") or "great_britain"}
         if out["circuit"] not in CIRCUIT_KEYS:
             raise GameError(msg("Unknown circuit: {name}.", name=str(out["circuit"])))
+        bots = options.get("bots") or 0
+        if isinstance(bots, bool) or not isinstance(bots, int) or not 0 <= bots <= 5:
+            raise GameError(msg("Bots: a number from 0 to 5."))
+        side = options.get("bot_side") or "A"
+        if side not in ("A", "B"):
+            raise GameError(msg("Bot cards: side A or B."))
+        if bots or seats < 2:  # saved tables without bots keep their options as they were
+            out["bots"] = bots
+            out["bot_side"] = side
+        if options.get("drs"):  # DRS (11), an optional rule
+            out["drs"] = True
         if not self.min_seats <= seats <= self.max_seats:
             raise GameError(msg("This game needs {lo}-{hi} players.", lo=self.min_seats, hi=self.max_seats))
         return out
@@ -71,6 +96,10 @@ class PoleEngine:
         while b > c.weather_b:  # seed 2.4: reroll until it fits grid B
             b = _die(rng, "black")
         sp0 = rules()["start_points"]
+        humans = seats
+        # 17.1: humans + bots make at most 6 cars; a lone player always gets at least one rival.
+        nbots = max(1 if humans < 2 else 0, min(opts.get("bots", 0), self.max_seats - humans))
+        seats = humans + nbots
         cars = []
         for s in range(seats):
             sets = {t: [rules()["tyres"][t]["life"]] * rules()["tyres"][t]["sets"] for t in TYRES}
@@ -78,6 +107,11 @@ class PoleEngine:
                          "life": 0, "sets": sets, "bd": [], "pos": None, "laps": 0, "pitted": False,
                          "line": [], "off": 0, "pit_turn": 0, "green": 0, "out": None, "blow_done": False,
                          "blown": False, "finished": None})
+            if s >= humans:  # a bot car: its card (the one matching its colour), side and cube (17.1)
+                cars[-1]["bot"] = {"side": opts.get("bot_side", "A"), "prog": 0, "soft": True, "pit_lap": -1,
+                                   "pit": False}
+                cars[-1]["sp"] = cars[-1]["sp0"] = 0
+                cars[-1]["ep"] = cars[-1]["bp"] = 0
         st: State = {
             "schema": SCHEMA, "rng": 0, "options": opts, "circuit": opts["circuit"], "n": seats,
             "phase": "quali", "weather": R.weather_setup([col, row, b], c.weather_b), "cars": cars,
@@ -112,7 +146,9 @@ class PoleEngine:
         q["first"] = {str(s): _die(rng, "black") for s in q["in"]}
         q["choice"] = {}
         self._log(st, ev, msg("{session}: first rolls {rolls}.", session=name,
-                              rolls=", ".join(f"{_p(s)} {q['first'][str(s)]}" for s in q["in"])))
+                              rolls=[msg("{p} {r}", p=_pn(st, s), r=q["first"][str(s)]) for s in q["in"]]))
+        if not self.to_act(st):  # only bots left in the session: it runs by itself
+            self._resolve_session(st, rng, ev)
 
     def _resolve_session(self, st: State, rng: Rng, ev: list[Event]) -> None:
         q = st["quali"]
@@ -120,10 +156,18 @@ class PoleEngine:
         scores = {}
         for s in q["in"]:
             extra = []
-            if q["choice"][str(s)]:
+            bot = st["cars"][s].get("bot")
+            if bot:  # 17.3.1 step 3: at or below the card's value, two purple rolls
+                value = BOTS.card(s, bot["side"])["quali"][int(name[1]) - 1]
+                if BOTS.quali_rerolls(q["first"][str(s)], value):
+                    faces = [_die(rng, "purple"), _die(rng, "purple")]
+                    extra = [_num(f) for f in faces]
+                    self._log(st, ev, msg("{p} rolls the purple die twice: {a} and {b}.", p=_pn(st, s),
+                                          a=str(faces[0]), b=str(faces[1])))
+            elif q["choice"][str(s)]:
                 st["cars"][s]["sp"] -= 1
                 extra = [_die(rng, "black"), _die(rng, "black")]
-                self._log(st, ev, msg("{p} spends 1 SP and rolls {a} and {b}.", p=_p(s), a=extra[0], b=extra[1]))
+                self._log(st, ev, msg("{p} spends 1 SP and rolls {a} and {b}.", p=_pn(st, s), a=extra[0], b=extra[1]))
             scores[s] = R.quali_best(q["first"][str(s)], extra)
         tb = {}
         vals = list(scores.values())
@@ -133,23 +177,24 @@ class PoleEngine:
             tied = [s for s in scores if scores[s] == v]
             while len(tied) > 1:
                 rolls = {s: _die(rng, "black") for s in tied}
-                for s in tied:
-                    tb[s] = rolls[s]
+                for s in tied:  # 17.3.1 step 4: a bot tied with a human always goes first
+                    tb[s] = rolls[s] + (10 if st["cars"][s].get("bot") else 0)
                 if len(set(rolls.values())) == len(tied):
                     break
         order = R.quali_order(scores, tb)
         if name == "Q3":
             st["grid"] = order + q["back"]
-            self._log(st, ev, msg("Q3: the grid is {grid}.", grid=", ".join(_p(s) for s in st["grid"])))
+            self._log(st, ev, msg("Q3: the grid is {grid}.", grid=[_pn(st, s) for s in st["grid"]]))
             self._start_tyres(st, ev)
             return
         out = order[-1]
         q["back"].insert(0, out)
         q["in"] = order[:-1]
         for s in q["in"]:
-            st["cars"][s]["sp"] -= 1  # advancing costs 1 SP (3.1.1)
+            if not st["cars"][s].get("bot"):  # bots have no SP (17.3.1 step 5: humans pay)
+                st["cars"][s]["sp"] -= 1  # advancing costs 1 SP (3.1.1)
         self._log(st, ev, msg("{session}: {p} is out and starts P{pos}; the others pay 1 SP to go on.",
-                              session=name, p=_p(out), pos=len(order)))
+                              session=name, p=_pn(st, out), pos=len(order)))
         self._next_session(st, rng, ev)
 
     # ------------------------------------------------------------ tyres and start
@@ -163,6 +208,13 @@ class PoleEngine:
             st["cars"][s]["pos"] = ["t", row, lane]
         st["order"] = list(st["grid"])
 
+    def _bot_fit(self, car: dict, tyre: str) -> None:
+        """17.2: a bot has one soft set and as many others as it needs, always new."""
+        car["tyre"] = tyre
+        car["life"] = BOTS.life_of(tyre)
+        if tyre == "soft":
+            car["bot"]["soft"] = False
+
     def _fit(self, car: dict, tyre: str) -> None:
         lives = car["sets"][tyre]
         i = max(range(len(lives)), key=lambda j: lives[j])
@@ -170,10 +222,20 @@ class PoleEngine:
         car["tyre"] = tyre
 
     def _start_race(self, st: State, rng: Rng, ev: list[Event]) -> None:
+        c = circuits()[st["circuit"]]
+        for s in st["grid"]:  # 17.8: once the humans have chosen, each bot chooses, in grid order
+            if st["cars"][s].get("bot"):
+                steps, future = BOTS.weather_steps(st["weather"], c)
+                st["tyre_pick"][str(s)] = BOTS.first_tyre(st["grid"].index(s) + 1, steps,
+                                                          R.weather_now(st["weather"], c), future,
+                                                          lambda: _die(rng, "black"))
         for s, t in sorted(st["tyre_pick"].items()):
-            self._fit(st["cars"][int(s)], t)
+            if st["cars"][int(s)].get("bot"):
+                self._bot_fit(st["cars"][int(s)], t)
+            else:
+                self._fit(st["cars"][int(s)], t)
         self._log(st, ev, msg("Tyres revealed: {list}.", list=[
-            msg("{p}: {t}", p=_p(int(s)), t=_tyre_name(t)) for s, t in sorted(st["tyre_pick"].items(), key=lambda x: int(x[0]))]))
+            msg("{p}: {t}", p=_pn(st, int(s)), t=_tyre_name(t)) for s, t in sorted(st["tyre_pick"].items(), key=lambda x: int(x[0]))]))
         st["phase"] = "race"
         self._new_round(st, rng, ev)
 
@@ -182,6 +244,12 @@ class PoleEngine:
         return [s for s in st["order"] if st["cars"][s]["out"] is None and st["cars"][s]["finished"] is None]
 
     def _new_round(self, st: State, rng: Rng, ev: list[Event]) -> None:
+        if self._setup_round(st, rng, ev):
+            self._next_turn(st, rng, ev)
+
+    def _setup_round(self, st: State, rng: Rng, ev: list[Event]) -> bool:
+        """A new round: its turn queue and the leader's weather roll; False when the race is over.
+        (Rounds follow one another in a loop, not by recursion: bots may drive many in one go.)"""
         for car in st["cars"]:
             if car["off"] == 2:
                 car["off"] = 0
@@ -189,12 +257,15 @@ class PoleEngine:
         run = self._running(st)
         if not run:
             st["phase"] = "over"
-            return
+            return False
         st["queue"] = list(run)
         c = circuits()[st["circuit"]]
         if st["round"] > START_ROUNDS:
             face = _die(rng, "weather")  # the leader's weather roll (8.1)
             if face == "cloud":
+                for car in st["cars"]:  # 17.4: every bot card's cube moves on with the forecast
+                    if car.get("bot"):
+                        car["bot"]["prog"] = BOTS.advance_prog(car["bot"]["prog"])
                 before = R.weather_now(st["weather"], c)
                 st["weather"], moved = R.weather_advance(st["weather"], c.weather_b)
                 now = R.weather_now(st["weather"], c)
@@ -204,7 +275,7 @@ class PoleEngine:
                 self._log(st, ev, msg("Round {n}: no change in the weather.", n=st["round"]))
         else:
             self._log(st, ev, msg("Race start, round {n}.", n=st["round"]))
-        self._next_turn(st, rng, ev)
+        return True
 
     def _next_turn(self, st: State, rng: Rng, ev: list[Event]) -> None:
         while True:
@@ -214,8 +285,9 @@ class PoleEngine:
                 if not self._running(st):
                     st["phase"] = "over"
                     return
-                self._new_round(st, rng, ev)
-                return
+                if not self._setup_round(st, rng, ev):
+                    return
+                continue
             seat = st["queue"].pop(0)
             if self._begin_turn(st, rng, ev, seat):
                 return
@@ -233,16 +305,18 @@ class PoleEngine:
             before = car["laps"]
             self._slide(st, seat, rules()["course_out_cells"])
             car["off"] = 2
-            self._log(st, ev, msg("{p} comes back onto the track.", p=_p(seat)))
+            self._log(st, ev, msg("{p} comes back onto the track.", p=_pn(st, seat)))
             self._last_lap_without_stop(st, ev, seat, before)
             self._after_move(st, rng, ev, seat, moved_from=None)
             return False
         if car["pit_turn"] in (1, 2):  # 7.2, 7.3: the green exit cells, nothing else
             car["pos"] = ["g", car["pit_turn"] - 1]
             car["pit_turn"] += 1
-            self._log(st, ev, msg("{p} waits on pit exit cell {i}.", p=_p(seat), i=car["pos"][1] + 1))
+            self._log(st, ev, msg("{p} waits on pit exit cell {i}.", p=_pn(st, seat), i=car["pos"][1] + 1))
             self._reorder(st)
             return False
+        if car.get("bot"):
+            return self._bot_turn(st, rng, ev, seat)
         start = st["round"] <= START_ROUNDS
         if car["pit_turn"] == 3:  # 7.4: purple die plus the green counter
             face = _die(rng, "purple")
@@ -257,7 +331,12 @@ class PoleEngine:
                     "green": 0, "start_pos": list(car["pos"]), "start_laps": car["laps"], "fought": [], "won": [],
                     "ms": None, "opts": None, "stage": "move", "cost": [0, 0, 0]}
         st["turn"] = turn
-        self._log(st, ev, msg("{p} rolls {roll}.", p=_p(seat), roll=str(turn["rolls"][0])))
+        self._log(st, ev, msg("{p} rolls {roll}.", p=_pn(st, seat), roll=str(turn["rolls"][0])))
+        if car.get("drs"):  # 11: the token is for this turn only, on the tyre die, never in the rain
+            car["drs"] = False
+            if turn["die"] != "purple" and not self._rain(st):
+                turn["drs"] = rules()["drs_mp"]
+                self._log(st, ev, msg("{p} has DRS: up to {n} more MP.", p=_pn(st, seat), n=turn["drs"]))
         self._plan(st)
         return True
 
@@ -308,14 +387,14 @@ class PoleEngine:
             return
         ctx = self._ctx(st, seat)
         if t["ms"] is None:
-            n = self._mp(st)
+            n = self._mp(st) + t.get("drs", 0)  # DRS: up to 2 more, so the least to count is unchanged
             ms = R.MState(tuple(car["pos"]), car["laps"], 0, 0, 0, 0, 0, tuple(car["line"]), -1)
             t["n"] = n
         else:
             d = t["ms"]
             ms = R.MState(tuple(d["pos"]), d["laps"], d["mode"], d["t"], d["b"], d["k"], d["s"], tuple(d["line"]), d["slip"])
         n = t["n"]
-        opts = R.search(ctx, ms, n, max(0, n - 3), frozenset(t["fought"]))
+        opts = R.search(ctx, ms, n, max(0, n - 3 - t.get("drs", 0)), frozenset(t["fought"]))
         t["opts"] = self._choose_opts(st, opts, ctx)
 
     def _choose_opts(self, st: State, opts: list, ctx: R.MoveCtx) -> list[dict]:
@@ -460,14 +539,14 @@ class PoleEngine:
                 o = st["cars"][s]
                 if lead >= R.prog(c, o["laps"], o["pos"]) + c.length:
                     o["out"] = "lapped"
-                    self._log(st, ev, msg("{p} is lapped and retires.", p=_p(s)))
+                    self._log(st, ev, msg("{p} is lapped and retires.", p=_pn(st, s)))
             self._reorder(st)
 
     def _end_turn(self, st: State, rng: Rng, ev: list[Event]) -> None:
         st["turn"] = None
         self._next_turn(st, rng, ev)
 
-    def _finish_move(self, st: State, rng: Rng, ev: list[Event], ms: dict, kind: str) -> None:
+    def _finish_move(self, st: State, rng: Rng, ev: list[Event], ms: dict, kind: str, end: bool = True) -> None:
         """The car stops at ms: pay, wear, checks (low grip, blow-out), then the turn ends."""
         t = st["turn"]
         seat = t["seat"]
@@ -481,7 +560,7 @@ class PoleEngine:
             car["laps"] = before + 1
             car["pos"] = ["pit"]
             car["green"] = max(0, t["n"] - ms["t"]) if ms["mode"] >= 1 else t["n"]
-            self._log(st, ev, msg("{p} pits ({g} MP kept).", p=_p(seat), g=car["green"]))
+            self._log(st, ev, msg("{p} pits ({g} MP kept).", p=_pn(st, seat), g=car["green"]))
             car["life"] = R.wear(car["life"], car["tyre"], w)  # the stop wears like a crossing (7.1)
             car["sets"][car["tyre"]].append(car["life"])  # a life token keeps what is left (6.1 D)
             car["sp"] = min(car["sp0"], car["sp"] + rules()["pit_sp_regain"])
@@ -502,30 +581,35 @@ class PoleEngine:
             car["finished"] = len(st["finish"]) + 1
             car["pos"] = ["done"]
             st["finish"].append(seat)
-            self._log(st, ev, msg("{p} takes the chequered flag in P{n}.", p=_p(seat), n=car["finished"]))
+            self._log(st, ev, msg("{p} takes the chequered flag in P{n}.", p=_pn(st, seat), n=car["finished"]))
         elif not self._last_lap_without_stop(st, ev, seat, before):
             self._checks_after_move(st, rng, ev, seat)
+            if st["options"].get("drs") and not t.get("bot"):
+                self._drs_check(st, ev, seat)
         self._after_move(st, rng, ev, seat, None)
-        self._end_turn(st, rng, ev)
+        if end:
+            self._end_turn(st, rng, ev)
+        else:  # a bot's turn: the caller goes on with the next turn (no recursion per turn)
+            st["turn"] = None
 
     def _checks_after_move(self, st: State, rng: Rng, ev: list[Event], seat: int) -> None:
         t = st["turn"]
         car = st["cars"][seat]
         c = circuits()[st["circuit"]]
         w = R.weather_now(st["weather"], c)
-        if t["die"] != "purple" and car["pos"][0] == "t" and w in R.RAIN \
+        if t["die"] not in ("purple", "bot") and car["pos"][0] == "t" and w in R.RAIN \
                 and (car["pos"][1], car["pos"][2]) in c.low_grip:
             lim = R.low_grip_limit(car["tyre"], w)
             if lim is not None and self._roll_value(st) - t["reduce"] >= lim:
                 r = _die(rng, "black")  # 4.6 B: a 1 sends the car off
-                self._log(st, ev, msg("{p} ends in a low-grip area and rolls {r}.", p=_p(seat), r=r))
+                self._log(st, ev, msg("{p} ends in a low-grip area and rolls {r}.", p=_pn(st, seat), r=r))
                 if r == 1:
                     car["pos"], car["laps"] = list(t["start_pos"]), t["start_laps"]
                     self._go_off(st, ev, seat)
                     return
         if car["life"] <= -2 and car["tyre"] != "wet" and not car["blow_done"] and car["pos"][0] == "t":
             r = _die(rng, "black")  # 6.3 blow-out roll
-            self._log(st, ev, msg("{p} makes a blow-out roll: {r}.", p=_p(seat), r=r))
+            self._log(st, ev, msg("{p} makes a blow-out roll: {r}.", p=_pn(st, seat), r=r))
             if r == 1:
                 car["blow_done"] = True
                 car["blown"] = True
@@ -536,18 +620,18 @@ class PoleEngine:
         car["bd"].append([kind, False])
         pts = sum(2 if k == "heavy" else 1 for k, _ in car["bd"])
         unrep = sum(1 for _, rep in car["bd"] if not rep)
-        self._log(st, ev, msg("{p} suffers a {kind} breakdown.", p=_p(seat),
+        self._log(st, ev, msg("{p} suffers a {kind} breakdown.", p=_pn(st, seat),
                               kind=msg("heavy") if kind == "heavy" else msg("light")))
         if pts > rules()["max_breakdown_points"] or unrep >= 2:
             car["out"] = "breakdown"
-            self._log(st, ev, msg("{p} retires with too many breakdowns.", p=_p(seat)))
+            self._log(st, ev, msg("{p} retires with too many breakdowns.", p=_pn(st, seat)))
 
     def _go_off(self, st: State, ev: list[Event], seat: int) -> None:
         car = st["cars"][seat]
         before = car["laps"]
         self._slide(st, seat, rules()["course_out_cells"])
         car["off"] = 1
-        self._log(st, ev, msg("{p} goes off the track and moves 4 cells.", p=_p(seat)))
+        self._log(st, ev, msg("{p} goes off the track and moves 4 cells.", p=_pn(st, seat)))
         self._last_lap_without_stop(st, ev, seat, before)
 
     def _last_lap_without_stop(self, st: State, ev: list[Event], seat: int, before: int) -> bool:
@@ -556,9 +640,233 @@ class PoleEngine:
         car = st["cars"][seat]
         if car["laps"] > before and car["laps"] == circuits()[st["circuit"]].laps - 1 and not car["pitted"]:
             car["out"] = "no_stop"
-            self._log(st, ev, msg("{p} starts the last lap without a pit stop and is out.", p=_p(seat)))
+            self._log(st, ev, msg("{p} starts the last lap without a pit stop and is out.", p=_pn(st, seat)))
             return True
         return False
+
+    # ------------------------------------------------------------ DRS (11)
+    def _drs_check(self, st: State, ev: list[Event], seat: int) -> None:
+        """11: a car that crossed the DRS line this move and ended it 1 MP behind the car ahead
+        takes the DRS token (not in the rain, not from off the track)."""
+        t = st["turn"]
+        car = st["cars"][seat]
+        c = circuits()[st["circuit"]]
+        if car["pos"][0] != "t" or car["off"] or car["out"] or self._rain(st) or t["start_pos"][0] != "t":
+            return
+        p0 = R.prog(c, t["start_laps"], t["start_pos"])
+        p1 = R.prog(c, car["laps"], car["pos"])
+        if not any(p0 < k * c.length + c.drs_row <= p1 for k in (t["start_laps"], t["start_laps"] + 1)):
+            return
+        run = self._running(st)
+        i = run.index(seat)
+        if i == 0:
+            return
+        ahead = st["cars"][run[i - 1]]
+        if ahead["pos"][0] != "t" or ahead["off"] == 1:
+            return
+        ctx = self._ctx(st, seat)
+        ms = R.MState(tuple(car["pos"]), car["laps"], 1, 0, 0, 0, 0, tuple(car["line"]), -1)
+        # "1 MP away": one move of the car (a racing-line jump too) would reach the car ahead's cell
+        if any(npos == tuple(ahead["pos"]) and nl == ahead["laps"] for npos, nl, _, _ in R._steps(ctx, ms)):
+            car["drs"] = True
+            self._log(st, ev, msg("{p} takes DRS for the next turn.", p=_pn(st, seat)))
+
+    # ------------------------------------------------------------ bots (17)
+    def _bot_turn(self, st: State, rng: Rng, ev: list[Event], seat: int) -> bool:
+        """Play a bot's turn (its card says how far it goes); True when it waits on a human
+        defender's answer."""
+        car = st["cars"][seat]
+        b = car["bot"]
+        c = circuits()[st["circuit"]]
+        w = R.weather_now(st["weather"], c)
+        base = {"seat": seat, "use": 0, "reduce": 0, "pit_exit": False, "green": 0, "start_pos": list(car["pos"]),
+                "start_laps": car["laps"], "fought": [], "won": [], "ms": None, "opts": None, "stage": "move",
+                "cost": [0, 0, 0], "bot": True}
+        if car["pit_turn"] == 3:  # 17.10: the purple die plus the green counter, as for a player
+            face = _die(rng, "purple")
+            car["pit_turn"] = 0
+            turn = dict(base, die="purple", rolls=[face], pit_exit=True, green=car["green"],
+                        n=_num(face) + car["green"])
+            car["green"] = 0
+            self._log(st, ev, msg("{p} rolls {roll}.", p=_pn(st, seat), roll=str(face)))
+        elif st["round"] <= START_ROUNDS:  # 17.5.1: the purple die at the start
+            face = _die(rng, "purple")
+            turn = dict(base, die="purple", rolls=[face], n=_num(face))
+            self._log(st, ev, msg("{p} rolls {roll}.", p=_pn(st, seat), roll=str(face)))
+        elif w in R.RAIN and car["tyre"] != "wet" and car["pos"][0] == "t":  # 17.11: the rain roll
+            r = _die(rng, "black")
+            if not BOTS.stays_on(r, car["tyre"], w):
+                self._log(st, ev, msg("{p} rolls {r} in the rain.", p=_pn(st, seat), r=r))
+                st["turn"] = None
+                self._go_off(st, ev, seat)
+                self._after_move(st, rng, ev, seat, None)
+                return False
+            n = BOTS.rain_cells(w)
+            turn = dict(base, die="bot", rolls=[r], n=n)
+            self._log(st, ev, msg("{p} rolls {r} in the rain and keeps the track: {n} cells.", p=_pn(st, seat),
+                                  r=r, n=n))
+        else:  # 17.5.2: base speed of the tyre + the progression track, less the wear penalty
+            n = BOTS.mp(seat, b["side"], b["prog"], car["tyre"], w, car["life"])
+            turn = dict(base, die="bot", rolls=[n], n=n)
+            self._log(st, ev, msg("{p} drives {n} cells.", p=_pn(st, seat), n=n))
+        st["turn"] = turn
+        return self._bot_go(st, rng, ev)
+
+    def _bot_go(self, st: State, rng: Rng, ev: list[Event]) -> bool:
+        """Move the bot from where it is to the end of its turn; True when a human defender must
+        answer first (the move goes on after the answer)."""
+        while True:
+            t = st["turn"]
+            seat = t["seat"]
+            car = st["cars"][seat]
+            o = self._bot_pick(st, rng, ev)
+            if o is None:  # nowhere to go: it stays
+                cur = t["ms"] or {"pos": list(car["pos"]), "laps": car["laps"], "mode": 0, "t": 0, "b": 0, "k": 0,
+                                  "s": 0, "line": list(car["line"]), "slip": -1}
+                self._finish_move(st, rng, ev, cur, "end", end=False)
+                return False
+            if o.kind == "fight":
+                od = {"kind": "fight", "pos": list(o.state.pos), "laps": o.state.laps, "def": list(o.defenders),
+                      "free": list(o.free), "ms": _ms(o.state), "step": _ms(o.step), "unused": t["n"] - o.state.t,
+                      "ep": 0, "bp": 0, "sp": 0}
+                self._set_pos(st, seat, od["ms"])
+                t["ms"] = od["ms"]
+                t["fight"] = {"opt": od, "i": 0, "rolls": None, "answer": None, "fights": False}
+                res = self._fight(st, rng, ev)
+                if res == "ask":
+                    return True
+                if not self._bot_after_fight(st, rng, ev, res):
+                    return False
+                continue
+            self._finish_move(st, rng, ev, _ms(o.state), o.kind, end=False)
+            if o.kind == "pit":  # 17.9.2: the new set
+                c = circuits()[st["circuit"]]
+                steps, future = BOTS.weather_steps(st["weather"], c)
+                tyre = BOTS.new_tyre(steps, R.weather_now(st["weather"], c), future, car["bot"]["soft"])
+                car["sets"][car["tyre"]].pop()  # no tyre box to keep: a bot's sets are always new (17.2)
+                self._bot_fit(car, tyre)
+                car["bot"]["pit"] = False
+                self._log(st, ev, msg("{p} fits {t} tyres.", p=_pn(st, seat), t=_tyre_name(tyre)))
+                st["turn"] = None
+            return False
+
+    def _bot_after_fight(self, st: State, rng: Rng, ev: list[Event], result: str) -> bool:
+        """After a bot's fight: True when it drives on with the MP left (17.6)."""
+        t = st["turn"]
+        o = t.pop("fight")["opt"]
+        t["stage"] = "move"
+        seat = t["seat"]
+        c = circuits()[st["circuit"]]
+        if result == "lost":  # it stays where it stopped and loses the MP left (5)
+            t["ms"] = o["ms"]
+            self._finish_move(st, rng, ev, o["ms"], "end", end=False)
+            return False
+        step = dict(o["step"])
+        if step["pos"][0] == "t" and step["laps"] >= c.laps:
+            self._finish_move(st, rng, ev, step, "finish", end=False)
+            return False
+        d_pos = st["cars"][o["def"][-1]]["pos"]
+        if d_pos[0] == "t" and step["pos"][0] == "t" and R.is_straight(c, step["pos"][1]) \
+                and d_pos[2] != step["pos"][2]:
+            step["slip"] = d_pos[2]  # after the pass: diagonally into its lane (5.2.1)
+        t["ms"] = step
+        self._set_pos(st, seat, step)
+        self._reorder_with_won(st)
+        return True
+
+    def _bot_pick(self, st: State, rng: Rng, ev: list[Event]):
+        """Where the bot's MP take it (17.5, 17.6, 17.9.1): every MP counted where it can be, the
+        furthest place, overtaking whenever the MP reach past a car (a fight counts as the cells
+        beyond it), the next corner's double-arrow lane on straights and the shaded cells in
+        corners; the pit lane only when it has decided to stop."""
+        from dataclasses import replace
+        t = st["turn"]
+        seat = t["seat"]
+        car = st["cars"][seat]
+        b = car["bot"]
+        c = circuits()[st["circuit"]]
+        ctx = replace(self._ctx(st, seat), bot=True, ep=0, bp=0, sp=0)
+        d = t["ms"]
+        if d is None:
+            ms = R.MState(tuple(car["pos"]), car["laps"], 0, 0, 0, 0, 0, tuple(car["line"]), -1)
+        else:
+            ms = R.MState(tuple(d["pos"]), d["laps"], d["mode"], d["t"], d["b"], d["k"], d["s"], tuple(d["line"]),
+                          d["slip"])
+        n = t["n"]
+        fought = frozenset(t["fought"])
+        opts = R.search(ctx, ms, n, n, fought)
+        if not any(o.kind != "end" or o.state.t >= n for o in opts):
+            opts = R.search(ctx, ms, n, 0, fought)
+        pit_near = any(o.kind == "pit" or (o.kind == "end" and o.state.pos[0] == "pin") for o in opts)
+        if car["pos"][0] == "t" and car["pos"][1] <= c.pit_entry_row <= car["pos"][1] + 2 * n + 2:
+            pit_near = True  # the entry is this turn's or the next one's: decide now, to line up for it
+        if car["pos"][0] == "pin":
+            b["pit"] = True
+        elif car["laps"] >= c.laps - 1:  # no pit stop on the last lap (3.3)
+            b["pit"] = False
+        elif pit_near and b["pit_lap"] != car["laps"]:  # 17.9.1: asked once each time the pits are in reach
+            b["pit_lap"] = car["laps"]
+            steps, future = BOTS.weather_steps(st["weather"], c)
+            # Reading: the mandatory stop (3.3) binds bots too; the bot rules never lift it.
+            must = not car["pitted"] and car["laps"] >= c.laps - 2
+            b["pit"] = must or BOTS.wants_pit(car["life"], car["tyre"], R.weather_now(st["weather"], c), steps,
+                                              future, lambda: _die(rng, "black"))
+            if b["pit"]:
+                self._log(st, ev, msg("{p} heads for the pits.", p=_pn(st, seat)))
+        want = b["pit"]
+        nxt = None
+        if want and car["pos"][0] == "t" and not any(o.kind == "pit" or o.state.pos[0] == "pin" for o in opts):
+            # heading for the pits but not there this turn: stay short of the entry, in its lane
+            nxt = c.pit_side
+            short = [o for o in opts if o.kind != "finish" and (o.step if o.kind == "fight" else o.state).laps == car["laps"]
+                     and (o.step if o.kind == "fight" else o.state).pos[0] == "t"
+                     and (o.step if o.kind == "fight" else o.state).pos[1] <= c.pit_entry_row]
+            opts = short or opts
+
+        def score(o):
+            if o.kind == "finish":
+                return (9, 0.0, 0)
+            if o.kind == "pit":
+                return (8, 0.0, 0) if want else None
+            fin = o.step if o.kind == "fight" else o.state
+            if fin.pos[0] == "pin":
+                return (7, float(fin.pos[1]), 0) if want else None
+            p = R.prog(c, fin.laps, list(fin.pos))
+            if o.kind == "fight":
+                p += max(0, n - fin.t)
+            pref, lane_pen = 0, 0
+            if fin.pos[0] == "t":
+                co = c.corner_at(fin.pos[1])
+                if co is not None:
+                    pref = 1 if (fin.pos[1], fin.pos[2]) in co.line else 0
+                else:  # 17.5.2.1: the first MP go toward the next corner's double-arrow lane
+                    target = nxt if nxt is not None else self._next_arrow(c, fin.pos)
+                    lane_pen = abs(fin.pos[2] - target) if target is not None else 0
+            return (0, -lane_pen, p, pref, 0 if o.kind == "fight" else 1)
+
+        def zigzag(o) -> bool:  # sideways and straight back on one row: MP thrown away
+            pth = o.path
+            return any(pth[i][0] == "t" and pth[i] == pth[i + 2] and pth[i][1] == pth[i + 1][1]
+                       for i in range(len(pth) - 2))
+
+        opts = [o for o in opts if not zigzag(o)] or opts
+        best, key = None, None
+        for o in opts:
+            k = score(o)
+            if k is not None and (key is None or k > key):
+                best, key = o, k
+        return best
+
+    @staticmethod
+    def _next_arrow(c, pos) -> int | None:
+        """The double-arrow lane of the next corner ahead (17.5.2.1)."""
+        if not pos or pos[0] != "t":
+            return None
+        row = pos[1]
+        for co in c.corners:
+            if co.arrow[0] >= row:
+                return co.arrow[1]
+        return c.corners[0].arrow[1]
 
     # ------------------------------------------------------------ position fights
     def _fight(self, st: State, rng: Rng, ev: list[Event]) -> str:
@@ -573,20 +881,40 @@ class PoleEngine:
         while f["i"] < len(opt["def"]):
             d = opt["def"][f["i"]]
             pa, pd = st["prefs"][att], st["prefs"][d]
+            abot, dbot = st["cars"][att].get("bot"), st["cars"][d].get("bot")
             answer = f.get("answer")
-            if answer is None and pd["yield"]:
+            if answer is None and pd["yield"] and not dbot:
                 answer = "yield"
-            if answer == "yield":  # case 3 of 5.2 / case 4 of 5.3: no fight
-                self._log(st, ev, msg("{d} lets {a} through.", d=_p(d), a=_p(att)))
+            if abot and dbot:  # 17.6.2: two purple dice; "!" + "!" stops the pass, else no bids
+                f1, f2 = _die(rng, "purple"), _die(rng, "purple")
+                self._log(st, ev, msg("Position fight {a} vs {d}: purple dice {x} and {y}.", a=_pn(st, att),
+                                      d=_pn(st, d), x=str(f1), y=str(f2)))
+                if f1 == "!" and f2 == "!":
+                    # Reading: the seed then deploys the safety car (10.2, an optional rule not built
+                    # yet); without it the pass still does not happen and the attacker stops here.
+                    t["fought"].append(d)
+                    self._log(st, ev, msg("{d} holds the position.", d=_pn(st, d)))
+                    return "lost"
+                self._log(st, ev, msg("{a} overtakes {d}.", a=_pn(st, att), d=_pn(st, d)))
+            elif answer == "yield":  # case 3 of 5.2 / case 4 of 5.3: no fight
+                self._log(st, ev, msg("{d} lets {a} through.", d=_pn(st, d), a=_pn(st, att)))
             else:
                 if answer is None and pd.get("ask") and not f.get("fights"):
                     t["stage"] = "defend"  # 5.1: the defender decides to fight or not before the dice
                     return "ask"
+                if f["rolls"] is None and (abot or dbot):
+                    # 17.6.1: the bot's "roll" is its card's overtaking value; only the human rolls
+                    ov = BOTS.card(att if abot else d, (abot or dbot)["side"])["overtake"]
+                    r = _die(rng, "black")
+                    f["rolls"] = [ov, r] if abot else [r, ov]
+                    self._log(st, ev, msg("Position fight {a} vs {d}: {b} has overtaking value {v}, {h} rolls {r}.",
+                                          a=_pn(st, att), d=_pn(st, d), b=_pn(st, att if abot else d), v=ov,
+                                          h=_pn(st, d if abot else att), r=r))
                 if f["rolls"] is None:
                     ra, rd = _die(rng, "black"), _die(rng, "black")  # attacker first (5.1)
                     f["rolls"] = [ra, rd]
                     self._log(st, ev, msg("Position fight {a} vs {d}: black dice {ra} and {rd}.",
-                                          a=_p(att), d=_p(d), ra=ra, rd=rd))
+                                          a=_pn(st, att), d=_pn(st, d), ra=ra, rd=rd))
                 if answer is None and pd.get("ask"):
                     t["stage"] = "defend"
                     return "ask"
@@ -596,18 +924,23 @@ class PoleEngine:
                 d_tot = rd - (1 if st["cars"][d]["blown"] else 0)
                 d_max = pd["defend"] if answer is None else int(answer)
                 keep = opt["step"]["s"] - opt["ms"]["s"]  # SP the passing step itself needs
-                res = R.settle_auction(a_tot, d_tot, max(0, min(pa["attack"], st["cars"][att]["sp"] - keep)),
-                                       max(0, min(d_max, st["cars"][d]["sp"])))
-                self._log(st, ev, msg("{a} {at} against {d} {dt}: {a} bids {ba}, {d} bids {bd}.", a=_p(att),
-                                      d=_p(d), at=res.attacker_total, dt=res.defender_total,
+                a_max = max(0, min(pa["attack"], st["cars"][att]["sp"] - keep))
+                d_max = max(0, min(d_max, st["cars"][d]["sp"]))
+                if abot:  # 17.6.1: the bot's value as it stands, and it never bids beyond it
+                    a_tot, a_max = ra, 0
+                if dbot:  # the human attacker must beat the value; the defender wins ties (5.1)
+                    d_tot, d_max = rd, 0
+                res = R.settle_auction(a_tot, d_tot, a_max, d_max)
+                self._log(st, ev, msg("{a} {at} against {d} {dt}: {a} bids {ba}, {d} bids {bd}.", a=_pn(st, att),
+                                      d=_pn(st, d), at=res.attacker_total, dt=res.defender_total,
                                       ba=res.attacker_pays, bd=res.defender_pays))
                 st["cars"][att]["sp"] -= res.attacker_pays  # only the winner pays (5.1)
                 st["cars"][d]["sp"] -= res.defender_pays
                 if not res.attacker_wins:
                     t["fought"].append(d)
-                    self._log(st, ev, msg("{d} holds the position.", d=_p(d)))
+                    self._log(st, ev, msg("{d} holds the position.", d=_pn(st, d)))
                     return "lost"
-                self._log(st, ev, msg("{a} overtakes {d}.", a=_p(att), d=_p(d)))
+                self._log(st, ev, msg("{a} overtakes {d}.", a=_pn(st, att), d=_pn(st, d)))
             t["fought"].append(d)
             t["won"].append(d)
             self._reorder_with_won(st)
@@ -621,6 +954,11 @@ class PoleEngine:
     def _after_fight(self, st: State, rng: Rng, ev: list[Event], result: str) -> None:
         t = st["turn"]
         if result == "ask":
+            return
+        if t.get("bot"):  # a human defender has answered a bot: the bot drives on
+            if self._bot_after_fight(st, rng, ev, result) and self._bot_go(st, rng, ev):
+                return
+            self._end_turn(st, rng, ev)
             return
         o = t.pop("fight")["opt"]
         t["stage"] = "move"
@@ -663,9 +1001,9 @@ class PoleEngine:
     def to_act(self, state: State) -> list[int]:
         ph = state["phase"]
         if ph == "quali":
-            return [s for s in state["quali"]["in"] if str(s) not in state["quali"]["choice"]]
+            return [s for s in state["quali"]["in"] if str(s) not in state["quali"]["choice"] and _human(state, s)]
         if ph == "tyres":
-            return [s for s in range(state["n"]) if str(s) not in state["tyre_pick"]]
+            return [s for s in range(state["n"]) if str(s) not in state["tyre_pick"] and _human(state, s)]
         if ph == "race" and state["turn"]:
             t = state["turn"]
             if t["stage"] == "defend":
@@ -676,7 +1014,9 @@ class PoleEngine:
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = [{"type": "prefs", "preset": p} for p in PRESETS
-                                     if seat < state["n"] and not self.is_over(state)]
+                                     if _human(state, seat) and not self.is_over(state)]
+        if not _human(state, seat):
+            return []
         ph = state["phase"]
         # A secret choice (qualifying reroll, starting tyres) may be changed until all are in.
         changing = (ph == "quali" and seat in state["quali"]["in"]) or (ph == "tyres" and 0 <= seat < state["n"])
@@ -758,7 +1098,7 @@ class PoleEngine:
             costs.append(msg("{n} SP", n=o["sp"]))
         cost = msg("free") if not costs else costs[0] if len(costs) == 1 else msg("{a}, {b}", a=costs[0], b=costs[1]) if len(costs) == 2 else msg("{a}, {b}, {c}", a=costs[0], b=costs[1], c=costs[2])
         if o["kind"] == "fight":
-            return msg("Attack {d} from {where} ({cost})", d=", ".join(_p(x) for x in o["def"]), where=where, cost=cost)
+            return msg("Attack {d} from {where} ({cost})", d=[_pn(st, x) for x in o["def"]], where=where, cost=cost)
         if o["kind"] == "pit":
             return msg("Pit stop ({cost})", cost=cost)
         if o["kind"] == "finish":
@@ -776,7 +1116,7 @@ class PoleEngine:
         rng = Rng(st["rng"])
         a = action["type"]
         if a == "prefs":
-            if not isinstance(seat, int) or not 0 <= seat < st["n"] or self.is_over(state):
+            if not _human(st, seat) or self.is_over(state):
                 raise GameError(msg("That move is not possible now."))
             p = st["prefs"][seat]
             if "preset" in action:
@@ -808,7 +1148,7 @@ class PoleEngine:
                 self._resolve_session(st, rng, ev)
         elif ph == "tyres":
             if str(seat) not in st["tyre_pick"]:
-                self._log(st, ev, msg("{p} has chosen tyres.", p=_p(seat)))
+                self._log(st, ev, msg("{p} has chosen tyres.", p=_pn(st, seat)))
             st["tyre_pick"][str(seat)] = action["tyre"]
             if not self.to_act(st):
                 self._start_race(st, rng, ev)
@@ -822,7 +1162,7 @@ class PoleEngine:
                 self._after_fight(st, rng, ev, self._fight(st, rng, ev))
             elif a == "tyre":
                 self._fit(car, action["tyre"])
-                self._log(st, ev, msg("{p} fits {t} tyres.", p=_p(seat), t=_tyre_name(action["tyre"])))
+                self._log(st, ev, msg("{p} fits {t} tyres.", p=_pn(st, seat), t=_tyre_name(action["tyre"])))
                 self._end_turn(st, rng, ev)
             elif a == "reroll":
                 car["sp"] -= 1
@@ -831,7 +1171,7 @@ class PoleEngine:
                     t["use"] = max(range(len(t["rolls"])), key=lambda i: _num(t["rolls"][i]))
                 else:
                     t["use"] = max(range(len(t["rolls"])), key=lambda i: t["rolls"][i])
-                self._log(st, ev, msg("{p} spends 1 SP and rerolls: {roll}.", p=_p(seat), roll=str(t["rolls"][-1])))
+                self._log(st, ev, msg("{p} spends 1 SP and rerolls: {roll}.", p=_pn(st, seat), roll=str(t["rolls"][-1])))
                 self._plan(st)
             elif a == "use":
                 t["use"] = action["i"]
@@ -840,7 +1180,7 @@ class PoleEngine:
                 extra = action["sp"] - t["reduce"]
                 car["sp"] -= extra
                 t["reduce"] = action["sp"]
-                self._log(st, ev, msg("{p} spends {n} SP to lower the roll.", p=_p(seat), n=extra))
+                self._log(st, ev, msg("{p} spends {n} SP to lower the roll.", p=_pn(st, seat), n=extra))
                 self._plan(st)
             elif a == "off":
                 self._go_off(st, ev, seat)
@@ -869,6 +1209,9 @@ class PoleEngine:
         for s, car in enumerate(state["cars"]):
             cars.append({k: car[k] for k in ("ep", "bp", "sp", "tyre", "life", "sets", "bd", "pos", "laps",
                                              "pitted", "off", "out", "finished", "green")})
+            cars[-1]["drs"] = bool(car.get("drs"))
+            b = car.get("bot")
+            cars[-1]["bot"] = {"colour": BOTS.COLOURS[s % 6], "side": b["side"], "prog": b["prog"]} if b else None
         v: View = {"kind": "pole", "circuit": state["circuit"], "phase": state["phase"], "round": state["round"],
                    "turn": state["turn_no"] + (1000000 if state["phase"] == "over" else 0), "viewer": viewer,
                    "weather": dict(state["weather"]), "weather_now": R.weather_now(state["weather"], c),
@@ -938,6 +1281,12 @@ class PoleEngine:
                            "options": [{"label": self.describe_action(state, seat, a), "value": a["preset"]}
                                        for a in prefs]})
         return groups
+
+
+def _human(state: State, seat: Any) -> bool:
+    """A seat a player sits in (bots are played by the engine and never act)."""
+    return (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["n"]
+            and not state["cars"][seat].get("bot"))
 
 
 def _from_select(action: dict[str, Any]) -> dict[str, Any]:

@@ -200,6 +200,7 @@ class MoveCtx:
     sp: int
     first_corner_row: int
     total_laps: int = 99
+    bot: bool = False  # a bot always has the racing line, technical corners too (17.5.2.2)
 
 
 @dataclass(frozen=True)
@@ -345,6 +346,14 @@ def _line_after(ctx: MoveCtx, st: MState, npos: tuple, jump: bool) -> tuple:
     if npos[0] != "t":
         return st.line
     _, row, lane = npos
+    if ctx.bot:  # 17.5.2.2: a bot takes the racing line even without passing the double arrow
+        co = c.corner_at(row)
+        if co is not None:
+            return (co.index, True)
+        for co in c.corners:
+            if (row, lane) == co.arrow:
+                return (co.index, True)
+        return st.line
     for co in c.corners:
         if (row, lane) == co.arrow:
             return (co.index, True)
