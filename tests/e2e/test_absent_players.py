@@ -35,7 +35,8 @@ async def test_reminders_escalate_then_the_table_votes_in_the_automatic_player(w
         lobby = await open_table(world, world.alice, world.bob, track="usa")
         thread = await start(world, lobby, world.alice)
         dm = await emu.wait_until(lambda: newest_select_dm(emu, world.alice))
-        await emu.select(world.alice, dm[0], [dm[0].selects[0]["options"][0]["value"]])  # bob never moves
+        await emu.select(world.alice, dm[0], [dm[0].selects[0]["options"][0]["value"]],
+                             custom_id=dm[0].selects[0]["custom_id"])  # bob never moves
         # clock x1: a reminder; x2: a second one, also by DM; x3: the others are asked to vote
         await emu.wait_until(lambda: pings(emu, thread, world.bob, "a reminder:"), timeout=5)
         second = await emu.wait_until(lambda: pings(emu, thread, world.bob, "a second reminder"), timeout=5)
@@ -87,13 +88,15 @@ async def test_an_absent_players_move_takes_the_seat_back_and_votes_expire(world
         thread = await start(world, lobby, world.alice)
         for user in (world.alice, world.carol):
             dm = await emu.wait_until(lambda: newest_select_dm(emu, user))
-            await emu.select(user, dm[0], [dm[0].selects[0]["options"][0]["value"]])
+            await emu.select(user, dm[0], [dm[0].selects[0]["options"][0]["value"]],
+                             custom_id=dm[0].selects[0]["custom_id"])
         vote = (await emu.wait_until(lambda: pings(emu, thread, world.alice, "has not moved"), timeout=8))[0]
         assert "2 vote(s) needed" in vote.content  # the majority of alice and carol
         await emu.click(world.alice, vote, label="Let the automatic player move")
         await emu.wait_until(lambda: "Votes: 1 of 2" in emu.message(vote).content)
         dm = await emu.wait_until(lambda: newest_select_dm(emu, world.bob))
-        moved = await emu.select(world.bob, dm[0], [dm[0].selects[0]["options"][0]["value"]])  # bob is back in time
+        moved = await emu.select(world.bob, dm[0], [dm[0].selects[0]["options"][0]["value"]],
+                             custom_id=dm[0].selects[0]["custom_id"])  # bob is back in time
         await emu.wait_until(lambda: moved.menu_spent)  # his move went through
         rec = await emu.click(world.carol, vote, label="Let the automatic player move")
         await emu.wait_until(lambda: rec.followups)

@@ -71,7 +71,8 @@ async def test_owed_announcements_go_out_once_even_when_players_move_at_once(wor
         for user in (world.alice, world.bob):
             dm = await world.emu.wait_until(lambda: [m for m in world.emu.dm_messages(user) if m.selects
                                                      and m.selects[0]["custom_id"].startswith("mv:1:2:")][-1:])
-            await world.emu.select(user, dm[0], [dm[0].selects[0]["options"][0]["value"]])
+            await world.emu.select(user, dm[0], [dm[0].selects[0]["options"][0]["value"]],
+                                    custom_id=dm[0].selects[0]["custom_id"])
         await world.emu.wait_until(lambda: len([m for m in world.emu.messages_in(thread)[posts:]
                                                 if m.attachments]) >= 2, timeout=10)
         assert await settled(bot.store)

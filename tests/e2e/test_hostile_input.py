@@ -71,7 +71,7 @@ async def test_lone_surrogates_never_take_the_bot_down(table, caplog):
     assert await snapshot(w) == before
     assert not [r for r in caplog.records if r.exc_info]
     # and the table goes on: a real pick still works
-    rec = await emu.select(w.alice, dm[0], [select["options"][0]["value"]])
+    rec = await emu.select(w.alice, dm[0], [select["options"][0]["value"]], custom_id=select["custom_id"])
     await emu.wait_until(lambda: rec.menu_spent)
 
 

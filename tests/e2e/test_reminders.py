@@ -25,7 +25,7 @@ async def test_one_first_reminder_for_the_player_who_has_not_moved(world):
         thread = await start(world, lobby, world.alice)
         dm = await emu.wait_until(lambda: [m for m in emu.dm_messages(world.alice) if m.selects][-1:])
         select = dm[0].selects[0]
-        await emu.select(world.alice, dm[0], [select["options"][0]["value"]])  # alice moves, bob does not
+        await emu.select(world.alice, dm[0], [select["options"][0]["value"]], custom_id=select["custom_id"])  # alice moves, bob does not
         await emu.wait_until(lambda: reminders(emu, thread, world.bob), timeout=5)
         await asyncio.sleep(1.5)  # the first reminder once per decision; later ones escalate
         assert len(reminders(emu, thread, world.bob)) == 1

@@ -57,10 +57,10 @@ async def test_resubmitting_the_same_cards_still_gives_a_fresh_menu(table):
     await start(w, lobby, w.alice)
     dm = await emu.wait_until(lambda: [m for m in emu.dm_messages(w.alice) if m.selects][-1:])
     value = dm[0].selects[0]["options"][0]["value"]
-    first = await emu.select(w.alice, dm[0], [value])
+    first = await emu.select(w.alice, dm[0], [value], custom_id=dm[0].selects[0]["custom_id"])
     await emu.wait_until(lambda: first.menu_spent and emu.message(dm[0].id).selects)
     once = emu.message(dm[0].id).selects[0]["custom_id"]
-    again = await emu.select(w.alice, dm[0], [value])  # the same cards again
+    again = await emu.select(w.alice, dm[0], [value], custom_id=once)  # the same cards again
     await emu.wait_until(lambda: again.menu_spent and emu.message(dm[0].id).selects)
     message = emu.message(dm[0].id)
     assert message.selects[0]["custom_id"] != once and "cards are in" in message.content

@@ -140,7 +140,7 @@ async def test_status_and_log_show_only_public_things(table):
     thread = await start(w, lobby, w.alice)
     dm = await emu.wait_until(lambda: [m for m in emu.dm_messages(w.alice) if m.selects][-1:])
     options = dm[0].selects[0]["options"]
-    await emu.select(w.alice, dm[0], [options[0]["value"]])
+    await emu.select(w.alice, dm[0], [options[0]["value"]], custom_id=dm[0].selects[0]["custom_id"])
     rec = await emu.slash(w.bob, thread, "game", "status")
     await emu.wait_until(lambda: rec.followups)
     status = rec.followups[0]

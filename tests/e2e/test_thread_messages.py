@@ -56,7 +56,7 @@ async def test_a_move_from_a_dm_replaces_that_dm_and_only_new_decisions_come_as_
     await emu.wait_until(lambda: rec.menu_spent)
     await emu.wait_until(lambda: "cards are in" in emu.message(dm[0].id).content)
     edited = emu.message(dm[0].id)
-    assert edited.attachments and edited.selects[0]["placeholder"].startswith("Sent:")
+    assert edited.attachments and edited.selects[-1]["placeholder"].startswith("Sent:")
     assert len(emu.dm_messages(w.alice)) == count  # no new DM for her own move
     await submit_first_option(emu, w.bob)  # the round is played: alice is asked again, in a new DM
     await emu.wait_until(lambda: len(emu.dm_messages(w.alice)) == count + 1)
