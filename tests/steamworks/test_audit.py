@@ -1,0 +1,73 @@
+"""Tests for the points settled by the rule-by-rule audit (tests/steamworks/AUDIT.md)."""
+from __future__ import annotations
+
+from collections import Counter
+
+from bot.games.steamworks import ENGINE as E
+from bot.games.steamworks import geometry as geo
+from bot.games.steamworks.content import setup
+from tests.steamworks.helpers import T, act, add_device, choices, game
+
+S = setup()
+
+
+# -- タイルの配置 3)/4) and the Power Converter ------------------------------------------------------
+
+def test_a_source_joined_only_to_a_converter_that_powers_nothing_breaks_rule_3():
+    # src_E's only line goes into the converter, and the converter passes power to nothing.
+    placed = [T("src_C", 0, 0), T("winding_key", 0, 1), T("power_converter", 1, 0), T("src_E", 2, 0)]
+    assert geo.powered(placed, (2, 0)) == {}
+    assert geo.problems(placed) == ["source_link"]
+
+
+def test_a_source_powering_a_component_through_a_converter_is_connected():
+    placed = [T("src_E", 0, 0), T("power_converter", 1, 0), T("winding_key", 2, 0, 1)]
+    assert geo.problems(placed) == []
+    assert geo.powered(placed, (0, 0)) == {"2,0": ["C"]}
+
+
+def test_power_passes_on_through_a_chain_of_converters():
+    # the seed: a Power Converter sends power three ways, so one converter feeds the next
+    placed = [T("src_C", 0, 0), T("power_converter", 1, 0), T("power_converter", 2, 0), T("winding_key", 3, 0, 1)]
+    assert geo.problems(placed) == []
+    assert geo.powered(placed, (0, 0)) == {"3,0": ["C"]}
+
+
+def test_a_converter_no_source_reaches_breaks_rule_4():
+    placed = [T("src_C", 0, 0), T("winding_key", 0, 1), T("power_converter", 5, 5)]
+    assert "component_link" in geo.problems(placed)
+
+
+def test_building_with_a_converter_never_offers_a_source_that_would_power_nothing():
+    supply = Counter({"src_C": 1, "src_E": 1, "power_converter": 1, "winding_key": 1})
+    seen = 0
+    for first in geo.legal_lays([], supply, 4):
+        rest = supply.copy()
+        rest[first["t"]] -= 1
+        if not geo.feasible([first], rest, 3):
+            raise AssertionError(first)
+        seen += 1
+    assert seen
+    # every finished four-tile device from this supply: each source powers something
+    def finish(placed, sup, left):
+        if left == 0:
+            assert not geo.problems(placed)
+            for p in placed:
+                if p["t"].startswith("src_"):
+                    assert geo.powered(placed, (p["x"], p["y"]))
+            return 1
+        n = 0
+        for c in geo.legal_lays(placed, sup, left)[:6]:
+            r = sup.copy()
+            r[c["t"]] -= 1
+            n += finish(placed + [c], r, left - 1)
+        return n
+    assert finish([], supply, 4)
+
+
+def test_a_source_that_powers_nothing_is_never_offered_as_a_space():
+    st = game(2)
+    # a device stored before the stricter reading: its electrickal source powers nothing
+    did = add_device(st, 1, [T("src_C", 0, 0), T("winding_key", 0, 1), T("power_converter", 1, 0), T("src_E", 2, 0)])
+    places = choices(st, 0, "place")
+    assert f"dev:{did}:0,0" in places and f"dev:{did}:2,0" not in places
