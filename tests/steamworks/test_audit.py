@@ -71,3 +71,39 @@ def test_a_source_that_powers_nothing_is_never_offered_as_a_space():
     did = add_device(st, 1, [T("src_C", 0, 0), T("winding_key", 0, 1), T("power_converter", 1, 0), T("src_E", 2, 0)])
     places = choices(st, 0, "place")
     assert f"dev:{did}:0,0" in places and f"dev:{did}:2,0" not in places
+
+
+# -- Modifier tiles ----------------------------------------------------------------------------------
+
+def _two_modifiers(st):
+    # src_C; monetiser south; a reverberator east and one west, each with its clockwork line facing it
+    return add_device(st, 0, [T("src_C", 0, 0), T("monetiser", 0, 1), T("reverberator", 1, 0, 3),
+                              T("reverberator", -1, 0, 1)])
+
+
+def test_each_modifier_gives_one_more_use_of_an_activated_tile_and_never_repeats_itself():
+    st = game(2)
+    did = _two_modifiers(st)
+    assert set(geo.powered(st["devices"][0]["tiles"], (0, 0))) == {"0,1", "1,0", "-1,0"}
+    st, _ = act(st, 0, "place", f"dev:{did}:0,0")
+    m = st["players"][0]["money"]
+    st, _ = act(st, 0, "fire", "0,1:C")
+    st, _ = act(st, 0, "fire", "1,0:C")
+    # the power came back: the monetiser may go again, the used modifier may not
+    assert choices(st, 0, "fire") == ["-1,0:C", "0,1:C"]
+    st, _ = act(st, 0, "fire", "0,1:C")
+    assert choices(st, 0, "fire") == ["-1,0:C"]
+    st, _ = act(st, 0, "fire", "-1,0:C")
+    assert choices(st, 0, "fire") == ["0,1:C"]
+    st, _ = act(st, 0, "fire", "0,1:C")
+    assert st["players"][0]["money"] == m + 9 and st["stage"] == "main"
+
+
+def test_a_modifier_powered_first_keeps_its_return_for_later():
+    st = game(2)
+    did = _two_modifiers(st)
+    st, _ = act(st, 0, "place", f"dev:{did}:0,0")
+    st, _ = act(st, 0, "fire", "1,0:C")
+    assert "0,1:C" in choices(st, 0, "fire")  # not used yet: an ordinary use
+    st, _ = act(st, 0, "fire", "0,1:C")
+    assert "0,1:C" in choices(st, 0, "fire")  # and the return still waits
