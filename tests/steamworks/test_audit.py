@@ -107,3 +107,59 @@ def test_a_modifier_powered_first_keeps_its_return_for_later():
     assert "0,1:C" in choices(st, 0, "fire")  # not used yet: an ordinary use
     st, _ = act(st, 0, "fire", "0,1:C")
     assert "0,1:C" in choices(st, 0, "fire")  # and the return still waits
+
+
+# -- Round end timing ----------------------------------------------------------------------------------
+
+def _end_round(st):
+    while True:
+        r = st["round"]
+        st, _ = act(st, E.active(st), "pass")
+        if st["round"] != r or E.is_over(st):
+            return st
+
+
+def test_the_age_changes_only_at_the_round_end_check_even_if_the_clocks_run_out_mid_round():
+    st = game(2)
+    did = add_device(st, 1, [T("src_C", 0, 0), T("winding_key", 0, 1)])
+    st["clocks"]["1"] = 1
+    st, _ = act(st, 0, "place", f"dev:{did}:0,0")
+    st, _ = act(st, 0, "done")
+    assert st["clocks"]["1"] == 0 and st["age"] == 1 and E.mechanics(st) == 2 and st["unlocked"] == ["1"]
+    st = _end_round(st)
+    assert st["age"] == 2 and E.mechanics(st) == 3 and st["unlocked"] == ["1", "2"]
+    assert None not in st["belts"]["2"]  # step III after the age check: the new belt is filled
+
+
+def test_the_game_ends_at_the_age_check_and_the_belts_do_not_move():
+    st = game(2)
+    st["age"] = 3
+    st["unlocked"] = ["1", "2", "3"]
+    for a in ("2", "3"):
+        st["belts"][a] = [st["stacks"][a].pop(0) for _ in range(3)]
+    st["clocks"]["3"] = 1  # the automaton takes the last at step I
+    belts = {a: list(b) for a, b in st["belts"].items()}
+    st = _end_round(st)
+    assert E.is_over(st) and st["belts"] == belts and st["round"] == 1
+
+
+def test_a_full_tie_after_the_tie_break_shares_the_win():
+    st = game(2)
+    for pl in st["players"]:
+        pl.update(vp=2, clocks=1, money=3, tiles=[], sources={"C": 0, "S": 0, "E": 0})
+    st["age"] = 3
+    st["clocks"]["3"] = 1
+    st = _end_round(st)
+    assert st["final"]["winners"] == [0, 1] and E.placings(st) == [1, 1]
+
+
+def test_the_tie_break_counts_money_sources_and_components_left():
+    st = game(2)
+    st["players"][0].update(vp=2, clocks=0, money=1, tiles=["electroclock", "monetiser"], sources={"C": 1, "S": 0, "E": 0})
+    st["players"][1].update(vp=2, clocks=0, money=4, tiles=[], sources={"C": 0, "S": 0, "E": 0})
+    sc = E.scores(st)
+    assert [r["tiebreak"] for r in sc] == [4, 4]  # £1 + 2 sources + 1 component, £4
+    st["age"] = 3
+    st["clocks"]["3"] = 1
+    st = _end_round(st)
+    assert st["final"]["winners"] == [0, 1]
