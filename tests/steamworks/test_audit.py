@@ -163,3 +163,44 @@ def test_the_tie_break_counts_money_sources_and_components_left():
     st["clocks"]["3"] = 1
     st = _end_round(st)
     assert st["final"]["winners"] == [0, 1]
+
+
+# -- A: 配置 / B: パス ------------------------------------------------------------------------------
+
+def test_after_passing_the_first_mechanic_the_next_costs_what_is_printed_under_its_home_space():
+    st = game(2)
+    st, _ = act(st, 0, "pass")
+    st, _ = act(st, 1, "pass")
+    m = st["players"][0]["money"]
+    st, _ = act(st, 0, "place", "source:C")
+    assert st["players"][0]["money"] == m - S.mechanic_cost[1]
+
+
+def test_persona_spaces_do_their_action_at_once_and_each_board_is_its_own():
+    st = game(2)
+    pl = st["players"][0]
+    c, right = pl["sources"]["C"], st["belts"]["1"][-1]
+    st, _ = act(st, 0, "place", "source:C")  # Foundry: a basic source of your choice
+    assert st["players"][0]["sources"]["C"] == c + 1
+    assert "source:C" in choices(st, 1, "place")  # player 1's own Foundry is free
+    st, _ = act(st, 1, "place", "tile:1")  # Acquisition: the rightmost belt tile
+    assert right in st["players"][1]["tiles"] and st["belts"]["1"][-1] is None
+    m = st["players"][0]["money"]
+    tid = st["belts"]["1"][0]
+    st, _ = act(st, 0, "place", "workshop:1:0")  # Patent Office: £2 more for any belt tile
+    assert st["players"][0]["money"] == m - S.mechanic_cost[1] - 2 and tid in st["players"][0]["tiles"]
+
+
+# -- III: belts ---------------------------------------------------------------------------------------
+
+def test_an_earlier_age_stack_running_short_only_leaves_its_belt_gaps():
+    st = game(2)
+    st["age"] = 2
+    st["unlocked"] = ["1", "2"]
+    st["belts"]["2"] = [st["stacks"]["2"].pop(0) for _ in range(3)]
+    st["stacks"]["1"] = []
+    st["belts"]["1"] = [None, "condenser", None]
+    clocks = dict(st["clocks"])
+    st = _end_round(st)
+    assert st["belts"]["1"] == [None, None, "condenser"] and st["unlocked"] == ["1", "2"]
+    assert st["clocks"]["2"] == clocks["2"] - 1  # only the automaton's clock left
