@@ -660,6 +660,8 @@ class SteamWorksEngine:
         st["act"] = None
         st["build"] = None
         sc = self.scores(st)
+        # Rule reading: the seed gives one tie-break (money + source tiles + component tiles left);
+        # players still tied after it share the win.
         best = max((r["total"], r["tiebreak"]) for r in sc)
         winners = [r["seat"] for r in sc if (r["total"], r["tiebreak"]) == best]
         st["final"] = {"scores": sc, "winners": winners}
