@@ -204,3 +204,12 @@ def test_an_earlier_age_stack_running_short_only_leaves_its_belt_gaps():
     st = _end_round(st)
     assert st["belts"]["1"] == [None, None, "condenser"] and st["unlocked"] == ["1", "2"]
     assert st["clocks"]["2"] == clocks["2"] - 1  # only the automaton's clock left
+
+
+def test_the_automaton_takes_one_clock_of_the_current_age_out_of_the_game_each_round_end():
+    # designed (the seed only returns it to the central board at step I)
+    st = game(3)
+    before = dict(st["clocks"])
+    st = _end_round(st)
+    assert st["clocks"] == {**before, "1": before["1"] - 1}
+    assert all(pl["clocks"] == 0 for pl in st["players"])
