@@ -231,6 +231,9 @@ class SteamWorksEngine:
         for at, types in act["targets"].items():
             used = at in act["used"]
             tid = self._tile_at(st, act["dev"], at)
+            # Rule reading: "a modifier sends the power back, so an activated tile can be used once
+            # more": each modifier powered gives one more use of any tile already activated in this
+            # activation (a modifier itself never repeats, or two would loop for ever).
             if used and (act["reuse"] <= 0 or TILES[tid].kind == "modifier"):
                 continue
             eff = TILES[tid].effect
@@ -657,6 +660,8 @@ class SteamWorksEngine:
         st["act"] = None
         st["build"] = None
         sc = self.scores(st)
+        # Rule reading: the seed gives one tie-break (money + source tiles + component tiles left);
+        # players still tied after it share the win.
         best = max((r["total"], r["tiebreak"]) for r in sc)
         winners = [r["seat"] for r in sc if (r["total"], r["tiebreak"]) == best]
         st["final"] = {"scores": sc, "winners": winners}

@@ -54,59 +54,70 @@ def neighbours(pos: tuple[int, int]) -> list[tuple[int, tuple[int, int]]]:
     return [(d, (pos[0] + dx, pos[1] + dy)) for d, (dx, dy) in enumerate(DIRS)]
 
 
+def _relay(grid: dict, src: tuple[int, int]) -> tuple[dict[tuple[int, int], set[str]], set[tuple[int, int]]]:
+    """Where power from the source at `src` goes: ({component or modifier: power types it can
+    receive}, {converters reached}). Directly connected components; a connected Power Converter
+    sends power on, of any type, through its other sides (the seed: it sends power three ways),
+    and so on through converters joined to it."""
+    targets: dict[tuple[int, int], set[str]] = {}
+    convs: set[tuple[int, int]] = set()
+    todo = [src]
+    while todo:
+        here = todo.pop()
+        for d, q in neighbours(here):
+            types = link(grid, here, d)
+            if not types:
+                continue
+            k = _kind(grid, q)
+            if k in ("component", "modifier"):
+                targets.setdefault(q, set()).update(types)
+            elif k == "converter" and q not in convs:
+                convs.add(q)
+                todo.append(q)
+    return targets, convs
+
+
+def _unmet(grid: dict) -> list[tuple[int, int]]:
+    """The tiles that break rule 3 or 4: a source that powers no component (directly or through
+    Power Converters), a component or modifier no source powers, a converter no power reaches."""
+    fed: set[tuple[int, int]] = set()
+    out = []
+    for p in grid:
+        if _kind(grid, p) == "source":
+            targets, convs = _relay(grid, p)
+            # Rule reading: rule 3 asks each source to reach a *component*; a source joined only to
+            # a converter that passes power to nothing is not connected (it would power nothing).
+            if not targets:
+                out.append(p)
+            fed |= set(targets) | convs
+    out += [p for p in grid if _kind(grid, p) != "source" and p not in fed]
+    return out
+
+
 def problems(placed: list[dict[str, Any]]) -> list[str]:
     """Which of the four building rules the device breaks (empty: a legal device).
     1 at least one source; 2 at least one component; 3 every source connected to a component;
-    4 every component connected to a source. A power converter relays: a component joined to a
-    converter that is joined to a source counts as connected (and the converter must reach one)."""
+    4 every component connected to a source. A Power Converter relays: a component joined to a
+    converter that a source powers counts as connected (and the converter itself must be reached)."""
     grid = grid_of(placed)
     out = []
-    srcs = [p for p in grid if _kind(grid, p) == "source"]
-    comps = [p for p in grid if _kind(grid, p) in ("component", "modifier")]
-    if not srcs:
+    if not any(_kind(grid, p) == "source" for p in grid):
         out.append("source")
-    if not comps:
+    if not any(_kind(grid, p) in ("component", "modifier") for p in grid):
         out.append("component")
-
-    def joined(p: tuple[int, int], kinds: tuple[str, ...]) -> list[tuple[int, int]]:
-        return [q for d, q in neighbours(p) if q in grid and _kind(grid, q) in kinds and link(grid, p, d)]
-
-    if any(not joined(s, ("component", "modifier", "converter")) for s in srcs):
+    bad = _unmet(grid)
+    if any(_kind(grid, p) == "source" for p in bad):
         out.append("source_link")
-    fed_conv = {c for c in grid if _kind(grid, c) == "converter" and joined(c, ("source",))}
-    for p in grid:
-        k = _kind(grid, p)
-        if k == "converter" and p not in fed_conv:
-            out.append("component_link")
-            break
-        if k in ("component", "modifier") and not joined(p, ("source",)) \
-                and not any(q in fed_conv for q in joined(p, ("converter",))):
-            out.append("component_link")
-            break
+    if any(_kind(grid, p) != "source" for p in bad):
+        out.append("component_link")
     return out
 
 
 def powered(placed: list[dict[str, Any]], src: tuple[int, int]) -> dict[str, list[str]]:
-    """What a source at `src` powers: {"x,y": power types it can receive}. Directly connected
-    components and modifiers; a directly connected converter passes power of any type on to the
-    components connected on its other three sides."""
-    grid = grid_of(placed)
-    out: dict[str, set[str]] = {}
-    for d, q in neighbours(src):
-        types = link(grid, src, d)
-        if not types:
-            continue
-        k = _kind(grid, q)
-        if k in ("component", "modifier"):
-            out.setdefault(f"{q[0]},{q[1]}", set()).update(types)
-        elif k == "converter":
-            for d2, q2 in neighbours(q):
-                if q2 == src or q2 not in grid or _kind(grid, q2) not in ("component", "modifier"):
-                    continue
-                t2 = link(grid, q, d2)
-                if t2:
-                    out.setdefault(f"{q2[0]},{q2[1]}", set()).update(t2)
-    return {k: [p for p in "CSE" if p in v] for k, v in sorted(out.items())}
+    """What a source at `src` powers: {"x,y": power types it can receive}: directly connected
+    components and modifiers, and those a Power Converter (or a chain of them) passes power on to."""
+    targets, _ = _relay(grid_of(placed), src)
+    return {f"{q[0]},{q[1]}": [p for p in "CSE" if p in v] for q, v in sorted(targets.items())}
 
 
 def _frontier(grid: dict) -> list[tuple[int, int]]:
@@ -130,25 +141,6 @@ def candidates(placed: list[dict[str, Any]], supply: Counter) -> list[dict[str, 
     return out
 
 
-def _unsatisfied(grid: dict) -> list[tuple[int, int]]:
-    """Tiles that break rule 3 or 4 as things stand."""
-    def joined(p, kinds):
-        return [q for d, q in neighbours(p) if q in grid and _kind(grid, q) in kinds and link(grid, p, d)]
-    fed_conv = {c for c in grid if _kind(grid, c) == "converter" and joined(c, ("source",))}
-    out = []
-    for p in grid:
-        k = _kind(grid, p)
-        if k == "source":
-            ok = bool(joined(p, ("component", "modifier", "converter")))
-        elif k == "converter":
-            ok = p in fed_conv
-        else:
-            ok = bool(joined(p, ("source",))) or any(q in fed_conv for q in joined(p, ("converter",)))
-        if not ok:
-            out.append(p)
-    return out
-
-
 def _normal(placed_key: tuple) -> tuple:
     """The same device shifted so its top-left corner is (0, 0) (the search does not care where)."""
     if not placed_key:
@@ -168,19 +160,27 @@ def _feasible(placed_key: tuple, supply_key: tuple, left: int) -> bool:
     if "source" not in kinds or not kinds & {"component", "modifier"}:
         return False
     grid = grid_of(placed)
-    bad = _unsatisfied(grid)
-    if len(bad) > 4 * left:  # each new tile touches at most four others
+    bad = _unmet(grid)
+    # Power Converters relay power on, so one new tile may mend any number of tiles: the count
+    # shortcut below holds only without them.
+    relays = any(TILES[t].kind == "converter" for t in supply) or any(_kind(grid, p) == "converter" for p in grid)
+    if not relays and len(bad) > 4 * left:  # each new tile touches at most four others
         return False
     cands = candidates(placed, supply)
     if left == 1 and bad:
-        # The last tile must mend every broken tile: it lies next to each (or next to a
-        # converter beside it).
+        # The last tile must mend every broken tile: it lies next to each, or next to the group
+        # of converters touching it (power reaches a tile only across a neighbour or a converter).
         allowed = None
         for u in bad:
-            near = {q for _, q in neighbours(u) if q not in grid}
-            for _, q in neighbours(u):
-                if q in grid and _kind(grid, q) == "converter":
-                    near |= {q2 for _, q2 in neighbours(q) if q2 not in grid}
+            group = {u}
+            todo = [u]
+            while todo:
+                here = todo.pop()
+                for _, q in neighbours(here):
+                    if q in grid and q not in group and _kind(grid, q) == "converter":
+                        group.add(q)
+                        todo.append(q)
+            near = {q for g in group for _, q in neighbours(g) if q not in grid}
             allowed = near if allowed is None else allowed & near
         cands = [c for c in cands if (c["x"], c["y"]) in allowed]
     for c in cands:
