@@ -354,11 +354,16 @@ class Delivery:
             result, where = await self._send_dm(game, s.user_id, nonce=dm_nonce(game.id, seat, message), **message)
         else:
             result = Sent.OUT
-        if where is not None and "view" in message:
-            self._menus[(game.id, seat)] = where
-            self._menus.move_to_end((game.id, seat))
-            if len(self._menus) > MENUS:
-                self._menus.popitem(last=False)
+        if where is not None:
+            # The seat's previous menu can no longer act: it loses its controls (an edit, which
+            # notifies no one). The newest menu is remembered for the next time and the end.
+            previous = self._menus.pop((game.id, seat), None)
+            if previous is not None and previous != where:
+                await self._retire(game.id, previous)
+            if "view" in message:
+                self._menus[(game.id, seat)] = where
+                if len(self._menus) > MENUS:
+                    self._menus.popitem(last=False)
         if result is Sent.REFUSED:
             await self.post(game, msg("<@{user}>, I cannot DM you: use the My hand button or /{kind} hand.",
                                       user=s.user_id, kind=game.kind), mention=[s.user_id])
@@ -378,16 +383,17 @@ class Delivery:
 
     async def retire_controls(self, game_id: int) -> None:
         """When a game ends (or is abandoned), each player's newest DM menu loses its selects and
-        buttons: one edit per player per game. (Older menus answer a click with one line; retiring
-        every menu as the game moves on would double the DMs' REST calls.)"""
+        buttons (older ones lost theirs when a newer one came)."""
         for key in [k for k in self._menus if k[0] == game_id]:
-            channel_id, message_id = self._menus.pop(key)
-            message = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private) \
-                .get_partial_message(message_id)
-            try:
-                await message.edit(view=None)
-            except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
-                log.info("game %s: could not retire an old menu (%s)", game_id, err)
+            await self._retire(game_id, self._menus.pop(key))
+
+    async def _retire(self, game_id: int, where: tuple[int, int]) -> None:
+        message = self.bot.get_partial_messageable(where[0], type=discord.ChannelType.private) \
+            .get_partial_message(where[1])
+        try:
+            await message.edit(view=None)
+        except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
+            log.info("game %s: could not retire an old menu (%s)", game_id, err)
 
     async def send_dm(self, game: Game, user_id: int, content: Msg | str, **kwargs: Any) -> Sent:
         """A DM in the user's language. REFUSED (and the seat marked) when their DMs are closed."""

@@ -46,7 +46,8 @@ async def test_a_preference_click_pings_no_one(table):
 
 async def test_a_move_from_a_dm_replaces_that_dm_and_only_new_decisions_come_as_new_dms(table):
     """Issue #8, DMs: the player's own move costs no new DM (the one clicked shows the cards in, the
-    new gear and the select to change them); the next decision comes as a new DM, which notifies."""
+    new gear and the select to change them); the next decision comes as a new DM, which notifies,
+    and the menu it supersedes loses its controls."""
     w, emu = table, table.emu
     lobby = await open_table(w, w.alice, w.bob, track="usa")
     await start(w, lobby, w.alice)
@@ -61,3 +62,4 @@ async def test_a_move_from_a_dm_replaces_that_dm_and_only_new_decisions_come_as_
     await submit_first_option(emu, w.bob)  # the round is played: alice is asked again, in a new DM
     await emu.wait_until(lambda: len(emu.dm_messages(w.alice)) == count + 1)
     assert emu.dm_messages(w.alice)[-1].components
+    await emu.wait_until(lambda: not emu.message(dm[0].id).components)  # the old menu can no longer act
