@@ -26,4 +26,5 @@ async def test_garage_draft_from_dm_selects_then_rounds(table):
 
     await play_until(players, thread, lambda: picks() >= 6 and len(boards()) >= 4)
     assert picks() == 6  # 3 rounds of 2 picks
-    assert not any(p.errors for p in players), [p.errors for p in players]
+    # no move refused by the rules (a click on a menu a newer one had just replaced is answered "moved on")
+    assert not [e for p in players for e in p.errors if "moved on" not in e], [p.errors for p in players]

@@ -20,7 +20,8 @@ async def test_two_players_and_two_legends(table):
     await play_until(players, thread, lambda: said("Legend 1:") and said("Legend 2:") and
                      len([m for m in emu.messages_in(thread) if m.attachments]) >= 4)
     assert not said("<seat:")
-    assert not any(p.errors for p in players), [p.errors for p in players]
+    # no move refused by the rules (a click on a menu a newer one had just replaced is answered "moved on")
+    assert not [e for p in players for e in p.errors if "moved on" not in e], [p.errors for p in players]
 
 
 async def test_legends_with_four_players_is_refused_at_the_start(table):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from bot.emulator.errors import EmulatorError
 from bot.emulator.testing import start_bot_subprocess
 
 from .players import Player
@@ -28,7 +29,10 @@ async def play_until(players, thread, stop, max_steps=2000):
             return
         moved = False
         for p in players:
-            moved |= await p.act(thread)
+            try:
+                moved |= await p.act(thread)
+            except EmulatorError:  # the menu lost its controls as a newer one came: look again
+                pass
         if not moved:
             try:
                 await players[0].emu.wait_until(lambda: stop() or any(p.has_new_dm() for p in players), timeout=10)
