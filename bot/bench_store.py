@@ -198,7 +198,7 @@ def cache_dir() -> Path:
 
 def cached_path(total: int) -> Path:
     """Keyed by the migrations' own text too: a schema still being written changes the file."""
-    schema = hashlib.blake2b("".join(MIGRATIONS).encode(), digest_size=4).hexdigest()
+    schema = hashlib.blake2b("".join(m.sqlite for m in MIGRATIONS).encode(), digest_size=4).hexdigest()
     return cache_dir() / f"games-{total}-schema{len(MIGRATIONS)}-{schema}-b{BUILDER_VERSION}.sqlite3"
 
 
