@@ -34,8 +34,8 @@ class CopyError(Exception):
     """The copy cannot be made or did not check out: str() is one line."""
 
 
-def _insert(table: str, columns: str) -> str:
-    return f"INSERT INTO {table} ({columns}) VALUES ({', '.join('?' * len(columns.split(',')))})"
+def _names(columns: str) -> list[str]:
+    return [c.strip() for c in columns.split(",")]
 
 
 async def _count(store: Store, table: str) -> int:
@@ -60,12 +60,12 @@ async def copy_rows(source: Store, target: Store, say: Callable[[str], None]) ->
             break
         first, last = games[0][0], games[-1][0]
         async with target._lock, target._db.transaction() as db:
-            await db.executemany(_insert("games", GAME_COLUMNS),
+            await db.bulk_insert("games", _names(GAME_COLUMNS),
                                  [(*g[:11], _reencode(g[11], g[7], target), *g[12:]) for g in games])
             for table, columns in CHILDREN.items():
                 rows = await source._db.fetch(f"SELECT {columns} FROM {table} WHERE game_id BETWEEN ? AND ?",
                                               (first, last))
-                await db.executemany(_insert(table, columns), rows)
+                await db.bulk_insert(table, _names(columns), rows)
                 counts[table] += len(rows)
         counts["games"] += len(games)
         if counts["games"] % (CHUNK * 20) == 0:
@@ -80,7 +80,7 @@ async def copy_rows(source: Store, target: Store, say: Callable[[str], None]) ->
             break
         last_user = users[-1][0]
         async with target._lock, target._db.transaction() as db:
-            await db.executemany(_insert("users", USER_COLUMNS), users)
+            await db.bulk_insert("users", _names(USER_COLUMNS), users)
         counts["users"] += len(users)
     return counts
 

@@ -114,6 +114,11 @@ class Backend:
         if rows:
             await self.conn.executemany(self._text(sql), rows)
 
+    async def bulk_insert(self, table: str, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
+        """Many rows at once (COPY: far faster than INSERTs for a store copy)."""
+        if rows:
+            await self.conn.copy_records_to_table(table, records=rows, columns=columns)
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator["Backend"]:
         async with self.conn.transaction():

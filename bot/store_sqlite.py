@@ -83,6 +83,10 @@ class Backend:
         if rows:
             await self.conn.executemany(sql, rows)
 
+    async def bulk_insert(self, table: str, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
+        await self.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
+                               f"({', '.join('?' * len(columns))})", rows)
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator["Backend"]:
         await self.conn.execute("BEGIN IMMEDIATE")
