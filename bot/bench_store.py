@@ -230,6 +230,16 @@ def copy_database(source: Path, target: Path) -> Path:
     return target
 
 
+def keep_games(path: Path, games: int) -> None:
+    """Only the first `games` games stay in the file (a smaller database for a quicker figure)."""
+    con = sqlite3.connect(path, isolation_level=None)
+    try:
+        con.execute("PRAGMA foreign_keys=ON")
+        con.execute("DELETE FROM games WHERE id > ?", (games,))
+    finally:
+        con.close()
+
+
 def add_owed(path: Path, games: int) -> list[int]:
     """The first `games` active games each owe an announcement ('{}', as after a crash)."""
     con = sqlite3.connect(path, isolation_level=None)

@@ -50,12 +50,16 @@ def _reencode(value: str | bytes | None, status: str, target: Store) -> str | by
     return encode_snapshot(decode_snapshot(value), compress=status == "finished" and target._db.compress_snapshots)
 
 
-async def copy_rows(source: Store, target: Store, say: Callable[[str], None]) -> dict[str, int]:
+async def copy_rows(source: Store, target: Store, say: Callable[[str], None],
+                    up_to_id: int | None = None) -> dict[str, int]:
+    """Every row (the games with ids up to `up_to_id` only, if given: the bench's smaller copies)."""
     counts = {"games": 0, **{t: 0 for t in CHILDREN}, "users": 0}
     last = 0
     while True:
         games = await source._db.fetch(f"SELECT {GAME_COLUMNS} FROM games WHERE id > ? ORDER BY id LIMIT {CHUNK}",
                                        (last,))
+        if up_to_id is not None:
+            games = [g for g in games if g[0] <= up_to_id]
         if not games:
             break
         first, last = games[0][0], games[-1][0]
