@@ -432,6 +432,8 @@ class Store:
             if db is not None:
                 await db.close_quietly()
             reason = " ".join(str(err).split()) or type(err).__name__
+            if module is store_pg and isinstance(err, (OSError, asyncio.TimeoutError)):
+                reason = f"cannot connect to the server ({reason})"
             raise StoreError(f"{where}: {reason}") from None
 
     async def close(self) -> None:

@@ -74,6 +74,20 @@ def test_without_a_server_installed_the_hint_is_one_line(monkeypatch):
     assert str(err.value) == store_pgserver.INSTALL_HINT and "apt-get install postgresql" in str(err.value)
 
 
+def test_the_bot_refuses_to_start_on_an_unreachable_database(tmp_path):
+    import subprocess
+    import sys
+    env = {**os.environ, "DISCORD_TOKEN": "x" * 24 + "." + "y" * 6 + "." + "z" * 27,
+           "BOT_STATE_DIR": str(tmp_path / "state"),
+           "BOT_DATABASE": f"postgresql://bot:secret@/games?host={tmp_path}/nowhere"}
+    done = subprocess.run([sys.executable, "-m", "bot"], env=env, capture_output=True, text=True, timeout=60,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        f"cannot use the database postgresql://bot:***@/games?host={tmp_path}/nowhere: cannot connect to the "
+        f"server ([Errno 2] No such file or directory)"], done.stderr
+
+
 async def test_an_unreachable_database_is_refused_in_one_line(tmp_path):
     from bot.store import StoreError
     url = "postgresql://bot:secret@/nowhere?host=" + str(tmp_path) + "&port=1"
