@@ -275,6 +275,10 @@ class Migration:
 MIGRATIONS: list[Migration] = [Migration(SQLITE_MIGRATIONS[0], PG_SCHEMA)] + [
     Migration(script, "") for script in SQLITE_MIGRATIONS[1:5]]
 REMIND = "remind"  # the reminder timers' kind (the move statement above writes them)
+# Seat changes first take the lobby's row (a write that changes nothing): on PostgreSQL two processes
+# seating players in one lobby at once then take turns, as the whole-database write lock makes
+# them on SQLite. 0 rows: no such lobby.
+_LOCK_LOBBY = "UPDATE games SET status = status WHERE id = ? AND status = 'lobby'"
 _SET_TIMER = ("INSERT INTO timers (game_id, seat, kind, due_at) VALUES (?, ?, ?, ?) "
               "ON CONFLICT (game_id, seat, kind) DO UPDATE SET due_at = excluded.due_at")
 
@@ -482,6 +486,8 @@ class Store:
     async def join(self, game_id: int, user_id: int, name: str, max_seats: int) -> bool:
         """Seat a user in a lobby; False if the lobby is closed, full, or they already sit."""
         async with self._transaction() as db:
+            if not await db.execute(_LOCK_LOBBY, (game_id,)):
+                return False
             (count, mine), = await db.fetch(
                 "SELECT COUNT(*), SUM(CASE WHEN user_id = ? THEN 1 ELSE 0 END) FROM seats JOIN games "
                 "ON games.id = game_id WHERE game_id = ? AND status = 'lobby'", (user_id, game_id))
@@ -494,6 +500,8 @@ class Store:
     async def leave(self, game_id: int, user_id: int) -> bool:
         """Remove a user from a lobby and close the gap in seat numbers."""
         async with self._transaction() as db:
+            if not await db.execute(_LOCK_LOBBY, (game_id,)):
+                return False
             rows = await db.fetch("SELECT seat FROM seats JOIN games ON games.id = game_id "
                                   "WHERE game_id = ? AND user_id = ? AND status = 'lobby'", (game_id, user_id))
             if not rows:

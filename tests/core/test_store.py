@@ -211,6 +211,22 @@ async def test_two_stores_on_one_database_refuse_a_stale_or_duplicate_move(datab
         await two.close()
 
 
+async def test_two_stores_seating_players_at_once_fill_a_lobby_exactly(database):
+    one, two = await Store.open(database), await Store.open(database)
+    try:
+        gid = await one.create_game("heat", 1, 2, 10, "ann", {}, 7)
+        joined = await asyncio.gather(*[(one, two)[i % 2].join(gid, 100 + i, f"p{i}", 4) for i in range(8)])
+        assert sum(joined) == 3
+        seats = (await two.game(gid)).seats
+        assert [s.seat for s in seats] == [0, 1, 2, 3] and len({s.user_id for s in seats}) == 4
+        left = await asyncio.gather(one.leave(gid, seats[1].user_id), two.leave(gid, seats[1].user_id))
+        assert sorted(left) == [False, True]
+        assert [s.seat for s in (await one.game(gid)).seats] == [0, 1, 2]
+    finally:
+        await one.close()
+        await two.close()
+
+
 async def test_timers_and_owed_announcements_survive_a_crash(database):
     """Closed without writing what was pending (a crash): the timers written with the moves are
     there, and every announcement not recorded as settled is still owed."""
