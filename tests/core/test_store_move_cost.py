@@ -3,6 +3,7 @@ its row up to date), and the announcements' progress is written behind, for all 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 
 import pytest
 
@@ -31,15 +32,26 @@ async def path(request, tmp_path):
 
 
 async def fresh(path) -> dict:
-    """The game as a second connection reads it from the database."""
-    other = await Store.open(path)
-    try:
-        (version, snapshot), = await other._db.fetch("SELECT version, snapshot FROM games WHERE id = 1")
-        seats = await other._db.fetch("SELECT seat, prompt_version, prompt_hash, dm_ok FROM seats WHERE game_id = 1 "
-                                      "ORDER BY seat")
-        owed = await other._db.fetch("SELECT version, sent FROM owed WHERE game_id = 1 ORDER BY version")
-    finally:
-        await other._db.close()  # not other.close(): it has nothing pending to write
+    """The game as a second connection reads it from the database (a plain one: not a Store, whose
+    start-up checks would compete with the store under test)."""
+    queries = ("SELECT version, snapshot FROM games WHERE id = 1",
+               "SELECT seat, prompt_version, prompt_hash, dm_ok FROM seats WHERE game_id = 1 ORDER BY seat",
+               "SELECT version, sent FROM owed WHERE game_id = 1 ORDER BY version")
+    if isinstance(path, str):
+        import asyncpg
+        conn = await asyncpg.connect(path)
+        try:
+            results = [[tuple(r) for r in await conn.fetch(q)] for q in queries]
+        finally:
+            await conn.close()
+    else:
+        con = sqlite3.connect(path)
+        try:
+            results = [con.execute(q).fetchall() for q in queries]
+        finally:
+            con.close()
+    (version, snapshot), = results[0]
+    seats, owed = results[1], results[2]
     return {"version": version, "snapshot": snapshot, "seats": seats, "owed": owed}
 
 
