@@ -10,7 +10,6 @@ moved on and raises 'stale version': nothing of its move is written.
 from __future__ import annotations
 
 import re
-import socket
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Callable
 from urllib.parse import urlsplit, urlunsplit
@@ -72,11 +71,6 @@ class Backend:
         self._sql: dict[str, str] = {}
         self._trace: Callable[[str], None] | None = None
 
-    @property
-    def errors(self) -> tuple[type[BaseException], ...]:
-        import asyncpg
-        return (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, socket.gaierror)
-
     @classmethod
     async def connect(cls, url: str) -> "Backend":
         import asyncpg
@@ -137,8 +131,10 @@ class Backend:
     # -- schema -------------------------------------------------------------------------------
 
     async def schema_version(self) -> int:
-        await self.conn.execute("CREATE TABLE IF NOT EXISTS schema_version (number integer NOT NULL)")
-        row = await self.conn.fetchrow("SELECT max(number) FROM schema_version")
+        async with self.conn.transaction():  # under the lock: processes starting together on a new database
+            await self.conn.execute(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+            await self.conn.execute("CREATE TABLE IF NOT EXISTS schema_version (number integer NOT NULL)")
+            row = await self.conn.fetchrow("SELECT max(number) FROM schema_version")
         return row[0] or 0
 
     async def migrate(self, number: int, script: str) -> None:

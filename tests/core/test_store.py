@@ -88,6 +88,18 @@ def test_the_bot_refuses_to_start_on_an_unreachable_database(tmp_path):
         f"server ([Errno 2] No such file or directory)"], done.stderr
 
 
+async def test_processes_starting_together_on_a_new_postgresql_database_migrate_it_once(tmp_path):
+    url = await database_for("postgresql", tmp_path)
+    stores = await asyncio.gather(*[Store.open(url) for _ in range(4)])
+    try:
+        assert await stores[0]._conn.fetchval("SELECT count(*) FROM schema_version") == len(MIGRATIONS)
+        gid = await stores[1].create_game("heat", 1, 2, 3, "x", {}, 1)
+        assert (await stores[3].game(gid)).creator_id == 3
+    finally:
+        for s in stores:
+            await s.close()
+
+
 async def test_an_unreachable_database_is_refused_in_one_line(tmp_path):
     from bot.store import StoreError
     url = "postgresql://bot:secret@/nowhere?host=" + str(tmp_path) + "&port=1"
