@@ -89,45 +89,79 @@ async def copy_rows(source: Store, target: Store, say: Callable[[str], None],
     return counts
 
 
-async def check(source: Store, target: Store, say: Callable[[str], None]) -> list[str]:
-    """What does not check out (empty: all well): row counts, and every game read back from the
-    target equal to the source and replaying to its snapshot."""
+def replay_problems(games: list[tuple[int, str, dict[str, Any], int, int, list[Any], dict[str, Any]]]) -> list[str]:
+    """(id, kind, options, seats, seed, actions, snapshot) of some games: those whose log does not
+    replay to the snapshot (run in worker processes: replaying is the check's real cost)."""
     from bot.games.base import replay
     from bot.games.registry import engines
     registered = engines()
+    problems = []
+    for gid, kind, options, seats, seed, actions, snapshot in games:
+        engine = registered.get(kind)
+        if engine is None:
+            problems.append(f"game {gid}: kind {kind!r} is not a game this bot knows")
+            continue
+        try:
+            replayed = replay(engine, options, seats, seed, actions)
+        except Exception as err:
+            problems.append(f"game {gid}: its action log does not replay ({type(err).__name__}: {err})")
+            continue
+        if replayed != snapshot:
+            problems.append(f"game {gid}: replaying its action log does not give its snapshot")
+    return problems
+
+
+REPLAY_BATCH = 100  # games per task of a worker process
+
+
+async def check(source: Store, target: Store, say: Callable[[str], None], workers: int | None = None) -> list[str]:
+    """What does not check out (empty: all well): row counts, and every game read back from the
+    target equal to the source and replaying to its snapshot (on every core)."""
+    import asyncio
+    import multiprocessing
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+
     problems = []
     for table in ("games", *CHILDREN, "users"):
         a, b = await _count(source, table), await _count(target, table)
         if a != b:
             problems.append(f"{table}: {a} rows in the source, {b} in the target")
     ids = [r[0] for r in await target._db.fetch("SELECT id FROM games ORDER BY id")]
-    for n, gid in enumerate(ids, 1):
-        try:
-            copied, original = await target.game(gid), await source.game(gid)
-        except DamagedGame as err:
-            problems.append(str(err))
-            continue
-        target._rows.clear()
-        source._rows.clear()
-        if copied is None or original is None or copied != original:
-            problems.append(f"game {gid}: differs from the source")
-            continue
-        if copied.snapshot is None:  # a lobby: nothing to replay
-            continue
-        engine = registered.get(copied.kind)
-        if engine is None:
-            problems.append(f"game {gid}: kind {copied.kind!r} is not a game this bot knows")
-            continue
-        try:
-            replayed = replay(engine, copied.options, len(copied.seats), copied.seed, await target.actions(gid))
-        except Exception as err:
-            problems.append(f"game {gid}: its action log does not replay ({type(err).__name__}: {err})")
-            continue
-        if replayed != copied.snapshot:
-            problems.append(f"game {gid}: replaying its action log does not give its snapshot")
-        if n % 10_000 == 0:
-            say(f"  {n} of {len(ids)} games checked")
-    return problems
+    loop = asyncio.get_running_loop()
+    workers = workers or os.cpu_count() or 1
+    pending: set[asyncio.Future[list[str]]] = set()
+    batch: list[Any] = []
+    # spawned, not forked: this process has threads (aiosqlite's), which a fork must not copy mid-lock
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        async def drain(limit: int) -> None:
+            nonlocal pending
+            while len(pending) > limit:
+                done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                for future in done:
+                    problems.extend(future.result())
+
+        for n, gid in enumerate(ids, 1):
+            try:
+                copied, original = await target.game(gid), await source.game(gid)
+            except DamagedGame as err:
+                problems.append(str(err))
+                continue
+            target._rows.clear()
+            source._rows.clear()
+            if copied is None or original is None or copied != original:
+                problems.append(f"game {gid}: differs from the source")
+            elif copied.snapshot is not None:  # a lobby has nothing to replay
+                batch.append((gid, copied.kind, copied.options, len(copied.seats), copied.seed,
+                              await target.actions(gid), copied.snapshot))
+            if len(batch) >= REPLAY_BATCH or (n == len(ids) and batch):
+                pending.add(loop.run_in_executor(pool, replay_problems, batch))
+                batch = []
+                await drain(2 * workers)  # a bounded queue: memory stays flat whatever the size
+            if n % 10_000 == 0:
+                say(f"  {n} of {len(ids)} games checked")
+        await drain(0)
+    return sorted(problems, key=lambda p: int(p.split()[1].rstrip(":")) if p.startswith("game ") else 0)
 
 
 async def copy_store(src: Path | str, dst: Path | str, say: Callable[[str], None] = print) -> dict[str, int]:
