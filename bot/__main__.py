@@ -3,6 +3,9 @@
   python -m bot            connect to Discord (or the sandbox without a token)
   python -m bot sandbox    the local sandbox: emulator + real bot + a prompt (stdin if not a tty)
   python -m bot bench      print the benchmark figures, one per line as `name: value unit`
+  python -m bot store copy SRC DST
+                           copy a whole store (an SQLite file or a postgresql:// URL each) into an
+                           empty one, checking that every game replays to its snapshot
 """
 from __future__ import annotations
 
@@ -26,6 +29,9 @@ def main(argv: list[str]) -> int:
     if command == "bench":
         from bot.bench import main as bench
         return bench(argv[1:])
+    if command == "store":
+        from bot.store_copy import main as store_main
+        return store_main(argv[1:])
     if command == "campaign":
         from bot.campaign import main as campaign
         return campaign(argv[1:])

@@ -121,6 +121,8 @@ async def issue17_figures(tmp: Path) -> None:
     baseline = await bench_live.baseline_rss(tmp)
     await bench_live.start_up(bench_store.copy_database(path, tmp / "startup.sqlite3"), tmp, baseline)
     await bench_live.catch_up(bench_store.copy_database(path, tmp / "catchup.sqlite3"), tmp)
+    from bot import bench_pg  # the same on PostgreSQL: the move, and start-up over 10,000 of those games
+    await bench_pg.pg_figures(tmp, 10_000)
 
 
 def main(argv: list[str]) -> int:

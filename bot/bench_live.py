@@ -37,12 +37,13 @@ def pct(values: list[float], p: float) -> float:
 
 # -- a move's database work -------------------------------------------------------------------
 
-async def move_db(tmp: Path, races: int = 4) -> None:
+async def move_db(tmp: Path, races: int = 4, database: Path | str | None = None, suffix: str = "") -> None:
     """Real Heat races, each move's store calls as Table.move and the announcement make them,
-    against one bare INSERT of the same bytes into a scratch table of the same WAL database."""
+    against one bare INSERT of the same bytes into a scratch table of the same database (the WAL
+    file, or `database`: a PostgreSQL URL, the figures then named with `suffix`)."""
     from bot.store import Store
 
-    store = await Store.open(tmp / "moves.sqlite3")
+    store = await Store.open(database or tmp / "moves.sqlite3")
     await store.create_bench_scratch()
     table = bench_store.table_for(store)
     times = bench_store.MoveTimes()
@@ -62,10 +63,10 @@ async def move_db(tmp: Path, races: int = 4) -> None:
     # is shared out over the moves it covered.
     behind = store.progress_seconds * 1000 / len(times.moves)
     move, one = statistics.median(times.moves) + behind, statistics.median(bare)
-    emit("move_db_ratio", move / one, f"x ({len(times.moves)} moves)")
-    emit("move_db_ms_p50", move, "ms")
-    emit("bare_insert_ms_p50", one, "ms")
-    emit("progress_writes_per_move", store.progress_writes / len(times.moves), "")
+    emit("move_db_ratio" + suffix, move / one, f"x ({len(times.moves)} moves)")
+    emit("move_db_ms_p50" + suffix, move, "ms")
+    emit("bare_insert_ms_p50" + suffix, one, "ms")
+    emit("progress_writes_per_move" + suffix, store.progress_writes / len(times.moves), "")
 
 
 async def thread_lookup(path: Path, count: int = 2000) -> None:
@@ -127,7 +128,7 @@ def populate(emu: Emulator, path: Path | None) -> World:
     return world
 
 
-async def start_child(emu: Emulator, db: Path, tmp: Path) -> tuple[BotProcess, dict[str, Any]]:
+async def start_child(emu: Emulator, db: Path | str, tmp: Path) -> tuple[BotProcess, dict[str, Any]]:
     env = {"BOT_STATE_DIR": str(tmp / "state"), "BOT_DATABASE": str(db), "BOT_LOG_LEVEL": "WARNING"}
     proc = BotProcess(emu, ["bot.bench_child"], env=env)
     await proc.start(timeout=60)
@@ -173,18 +174,22 @@ async def baseline_rss(tmp: Path) -> float:
     return report["rss_mb"]
 
 
-async def start_up(db: Path, tmp: Path, baseline: float) -> None:
-    """The bot started on the 100,000-game database (10,000 active)."""
+async def start_up(db: Path | str, tmp: Path, baseline: float, populate_from: Path | None = None,
+                   suffix: str = "", total: str = "100k") -> None:
+    """The bot started on the 100,000-game database (10,000 active); `db` may be a PostgreSQL
+    URL holding a copy of the SQLite file `populate_from` (figures named with `suffix`)."""
     async with Emulator(settle_delay=0) as emu:
-        world = populate(emu, db)
+        world = populate(emu, populate_from or db)  # type: ignore[arg-type]
         proc, report = await start_child(emu, db, tmp)
         try:
             idle = await acks(world, 20, 0.1)
         finally:
             await proc.stop(timeout=1.0)  # the bench needs no graceful shutdown
-    emit("startup_s_100k", report["ready_to_recovered_s"], "s (gateway READY to all start-up work done)")
-    emit("startup_work_s_100k", report["start_to_recovered_s"], "s (process start to start-up work done, "
-         "before the gateway connects)")
+    emit(f"startup_s_{total}{suffix}", report["ready_to_recovered_s"], "s (gateway READY to all start-up work done)")
+    emit(f"startup_work_s_{total}{suffix}", report["start_to_recovered_s"], "s (process start to start-up work "
+         "done, before the gateway connects)")
+    if suffix:
+        return
     emit("rss_mb_per_10k_active", report["rss_mb"] - baseline,
          f"MB ({report['rss_mb']:.0f} with {world.threads} active games and threads, {baseline:.0f} with none)")
     emit("ack_ms_p95_before_catchup", pct(idle, 95), "ms")

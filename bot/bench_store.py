@@ -198,7 +198,7 @@ def cache_dir() -> Path:
 
 def cached_path(total: int) -> Path:
     """Keyed by the migrations' own text too: a schema still being written changes the file."""
-    schema = hashlib.blake2b("".join(MIGRATIONS).encode(), digest_size=4).hexdigest()
+    schema = hashlib.blake2b("".join(m.sqlite for m in MIGRATIONS).encode(), digest_size=4).hexdigest()
     return cache_dir() / f"games-{total}-schema{len(MIGRATIONS)}-{schema}-b{BUILDER_VERSION}.sqlite3"
 
 
@@ -228,6 +228,16 @@ def copy_database(source: Path, target: Path) -> Path:
     """A private copy to run the bot on (the cached file stays as built)."""
     shutil.copyfile(source, target)
     return target
+
+
+def keep_games(path: Path, games: int) -> None:
+    """Only the first `games` games stay in the file (a smaller database for a quicker figure)."""
+    con = sqlite3.connect(path, isolation_level=None)
+    try:
+        con.execute("PRAGMA foreign_keys=ON")
+        con.execute("DELETE FROM games WHERE id > ?", (games,))
+    finally:
+        con.close()
 
 
 def add_owed(path: Path, games: int) -> list[int]:

@@ -22,15 +22,19 @@ class ConfigError(Exception):
 class Settings:
     token: str | None
     state_dir: Path
-    database: Path
+    database: Path | str  # an SQLite file, or a postgresql:// URL (str)
     dev_guild: int | None
     log_level: str
     reminder_seconds: float
     locale: str = "en"
 
     def __repr__(self) -> str:  # never show the token, even in a debugger or a log line
+        database = self.database
+        if isinstance(database, str):  # never show a database password either
+            from bot.store_pg import without_password
+            database = without_password(database)
         return (f"Settings(token={'set' if self.token else 'unset'}, state_dir={self.state_dir}, "
-                f"database={self.database}, dev_guild={self.dev_guild}, log_level={self.log_level}, "
+                f"database={database}, dev_guild={self.dev_guild}, log_level={self.log_level}, "
                 f"reminder_seconds={self.reminder_seconds})")
 
 
@@ -75,7 +79,15 @@ def load_settings(environ: dict[str, str] | None = None, dotenv: Path | None = P
                           "Developer Portal's Bot page)")
 
     state_dir = Path(env.get("BOT_STATE_DIR", "state")).expanduser()
-    database = Path(env.get("BOT_DATABASE", str(state_dir / "bot.sqlite3"))).expanduser()
+    database_text = env.get("BOT_DATABASE", "").strip()
+    database: Path | str
+    if database_text.startswith(("postgresql://", "postgres://")):
+        database = database_text  # PostgreSQL through asyncpg
+    elif "://" in database_text:
+        raise ConfigError(f"BOT_DATABASE must be a file path (SQLite) or a postgresql:// URL, not "
+                          f"{database_text.split('://', 1)[0]}://...")
+    else:  # a path, or nothing: SQLite, exactly as before
+        database = Path(database_text or str(state_dir / "bot.sqlite3")).expanduser()
 
     dev_guild_text = env.get("BOT_DEV_GUILD", "").strip()
     dev_guild = None

@@ -61,6 +61,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from bot.config import Settings, read_dotenv
+from bot.store import describe
 
 _doc = __doc__ or ""
 SYNTAX = _doc[_doc.index("Syntax"):_doc.index("After each command")]
@@ -75,7 +76,7 @@ def sandbox_database(settings: Settings, keep: bool, environ: Mapping[str, str] 
     env = os.environ if environ is None else environ
     explicit = "BOT_DATABASE" in env or (dotenv is not None and "BOT_DATABASE" in read_dotenv(dotenv))
     if explicit:
-        return settings.database, False, (f"Database: {settings.database} (from BOT_DATABASE; kept as it is. "
+        return settings.database, False, (f"Database: {describe(settings.database)} (from BOT_DATABASE; kept as it is. "
                                           f"Games from earlier runs stay in it, but their threads are gone)")
     path = settings.state_dir / "sandbox.sqlite3"
     if keep:

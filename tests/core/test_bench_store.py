@@ -78,3 +78,26 @@ def _owed(path) -> int:
         return con.execute("SELECT count(*) FROM owed").fetchone()[0]
     finally:
         con.close()
+
+
+async def test_move_db_ratio_on_postgresql(tmp_path, capsys):
+    from bot import bench_live
+    from tests.core.test_store import database_for
+
+    url = await database_for("postgresql", tmp_path)
+    await bench_live.move_db(tmp_path, races=1, database=url, suffix="_pg")
+    lines = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())
+    assert float(lines["move_db_ratio_pg"].split()[0]) > 0 and "bare_insert_ms_p50_pg" in lines
+
+
+def test_a_smaller_copy_keeps_the_first_games(tmp_path):
+    import asyncio
+    path = tmp_path / "games.sqlite3"
+    asyncio.run(bench_store.build(path, 40))
+    bench_store.keep_games(path, 25)
+    con = sqlite3.connect(path)
+    try:
+        assert con.execute("SELECT count(*), max(id) FROM games").fetchone() == (25, 25)
+        assert con.execute("SELECT count(*) FROM seats WHERE game_id > 25").fetchone() == (0,)
+    finally:
+        con.close()

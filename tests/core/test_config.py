@@ -63,3 +63,14 @@ def test_an_unknown_locale_stops_start_up_in_one_line():
         load_settings({"BOT_LOCALE": "xx"}, None)
     assert "BOT_LOCALE" in str(err.value) and "\n" not in str(err.value)
     assert load_settings({"BOT_LOCALE": "en"}, None).locale == "en"
+
+
+def test_database_a_path_or_a_postgresql_url():
+    assert load_settings({"BOT_DATABASE": "/srv/bot/games.sqlite3"}, None).database == Path("/srv/bot/games.sqlite3")
+    url = "postgresql://bot:hunter2@db.example:5432/games"
+    s = load_settings({"BOT_DATABASE": url}, None)
+    assert s.database == url  # kept as the URL (asyncpg reads it), not made a path
+    assert "hunter2" not in repr(s) and "db.example" in repr(s)
+    assert load_settings({"BOT_DATABASE": "postgres://h/db"}, None).database == "postgres://h/db"
+    with pytest.raises(ConfigError, match="BOT_DATABASE"):
+        load_settings({"BOT_DATABASE": "mysql://h/db"}, None)

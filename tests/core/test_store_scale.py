@@ -13,6 +13,7 @@ from bot.games.registry import engines
 from bot.store import PromptUpdate, Store
 from bot.announcer import CATCH_UP_AT_ONCE
 from bot.table import Table
+from tests.core.test_store import BACKENDS, database_for
 
 ENGINES = engines()
 
@@ -41,11 +42,11 @@ async def add_games(store: Store, active: int, finished: int = 0) -> list[int]:
 async def statements(store: Store, work) -> list[str]:
     """The SQL statements `work` runs (a trigger's steps are traced with its statement's text)."""
     seen: list[str] = []
-    await store._conn.set_trace_callback(seen.append)
+    await store._db.set_trace(seen.append)
     try:
         await work()
     finally:
-        await store._conn.set_trace_callback(None)
+        await store._db.set_trace(None)
     return seen
 
 
@@ -53,11 +54,14 @@ async def count_statements(store: Store, work) -> int:
     return len(await statements(store, work))
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("finished", [0, 300])
-async def test_start_up_statements_do_not_grow_with_games(tmp_path, finished):
+async def test_start_up_statements_do_not_grow_with_games(tmp_path, finished, backend):
     counts = []
     for n in (10, 1000):
-        store = await Store.open(tmp_path / f"db{n}-{finished}.sqlite3")
+        folder = tmp_path / str(n)
+        folder.mkdir()
+        store = await Store.open(await database_for(backend, folder))
         await add_games(store, n, finished)
         table = Table(NoBot(), store, ENGINES, 3600)  # type: ignore[arg-type]
 
@@ -71,8 +75,9 @@ async def test_start_up_statements_do_not_grow_with_games(tmp_path, finished):
     assert counts[0] == counts[1], counts
 
 
-async def test_catch_up_renders_a_few_games_at_a_time(tmp_path):
-    store = await Store.open(tmp_path / "db.sqlite3")
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_catch_up_renders_a_few_games_at_a_time(tmp_path, backend):
+    store = await Store.open(await database_for(backend, tmp_path))
     ids = await add_games(store, 12)
     for gid in ids:  # each game owes its start again, as after a crash
         game = await store.game(gid)
@@ -111,7 +116,7 @@ async def test_locks_do_not_outlive_their_use(tmp_path):
     assert list(table._locks) == [7] and held is table.lock(7)
 
 
-async def test_interaction_statements_use_indexes(tmp_path):
+async def test_interaction_statements_use_indexes(tmp_path):  # SQLite's plans (EXPLAIN QUERY PLAN)
     path = tmp_path / "db.sqlite3"
     store = await Store.open(path)
     ids = await add_games(store, 20, 20)

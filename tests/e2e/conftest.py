@@ -1,8 +1,18 @@
-"""Fixtures: the real bot (create_bot, unmodified) against the local Discord emulator."""
+"""Fixtures: the real bot (create_bot, unmodified) against the local Discord emulator.
+
+The tests of the modules in ON_BOTH_BACKENDS run twice: on SQLite and on a fresh database of a
+throwaway PostgreSQL server (see tests/core/test_store.py); settings_for and bot_env give the bot
+that test's database. All other tests run on SQLite only.
+"""
 from __future__ import annotations
 
+import asyncio
+import sqlite3
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -11,6 +21,66 @@ from bot.config import load_settings
 from bot.emulator import Emulator
 from bot.emulator.model import MANAGE_THREADS
 from bot.emulator.testing import start_bot_in_process
+from tests.core.test_store import BACKENDS, database_for
+
+ON_BOTH_BACKENDS = {"test_crash_recovery", "test_heat_race", "test_pon_game"}
+_DATABASES: dict[Path, str] = {}  # a PostgreSQL test's tmp_path: its database's URL
+
+
+def pytest_generate_tests(metafunc):
+    if "store_backend" in metafunc.fixturenames and metafunc.module.__name__.rsplit(".", 1)[-1] in ON_BOTH_BACKENDS:
+        metafunc.parametrize("store_backend", BACKENDS)
+
+
+@pytest.fixture
+def store_backend() -> str:
+    return "sqlite"
+
+
+@pytest.fixture(autouse=True)
+async def _store_database(store_backend, tmp_path):
+    if store_backend == "sqlite":
+        yield
+        return
+    _DATABASES[tmp_path] = await database_for(store_backend, tmp_path)
+    try:
+        yield
+    finally:
+        _DATABASES.pop(tmp_path, None)
+
+
+def database_of(tmp_path) -> Path | str:
+    """The test's database: its PostgreSQL URL, or the SQLite file the bot makes under state/."""
+    return _DATABASES.get(tmp_path, tmp_path / "state" / "bot.sqlite3")
+
+
+def bot_env(tmp_path, **extra: str) -> dict[str, str]:
+    """The environment of a bot subprocess using the test's database."""
+    env = {"BOT_STATE_DIR": str(tmp_path / "state"), **extra}
+    if tmp_path in _DATABASES:
+        env["BOT_DATABASE"] = _DATABASES[tmp_path]
+    return env
+
+
+def read_row(database: Path | str, sql: str) -> tuple[Any, ...] | None:
+    """One row, read at once by a connection of its own (for conditions polled by the tests)."""
+    if isinstance(database, Path):
+        con = sqlite3.connect(database)
+        try:
+            return con.execute(sql).fetchone()
+        finally:
+            con.close()
+
+    async def fetch() -> tuple[Any, ...] | None:
+        import asyncpg
+        conn = await asyncpg.connect(database)
+        try:
+            row = await conn.fetchrow(sql)
+            return None if row is None else tuple(row)
+        finally:
+            await conn.close()
+    with ThreadPoolExecutor(1) as pool:  # its own event loop: the test's loop keeps the emulator
+        return pool.submit(asyncio.run, fetch()).result()
 
 
 def make_world(emu: Emulator) -> SimpleNamespace:
@@ -26,7 +96,7 @@ def make_world(emu: Emulator) -> SimpleNamespace:
 
 
 def settings_for(tmp_path, **changes):
-    s = load_settings({"BOT_STATE_DIR": str(tmp_path / "state")}, None)
+    s = load_settings(bot_env(tmp_path), None)
     return replace(s, **changes)
 
 

@@ -2,21 +2,16 @@
 /heat play with autocomplete; the bot process is restarted mid-race and the old buttons still work."""
 from __future__ import annotations
 
-import sqlite3
-
 from bot.emulator.errors import EmulatorError
 from bot.emulator.testing import start_bot_subprocess
 
+from .conftest import bot_env, database_of, read_row
 from .players import Player
 from .test_table import open_table, start
 
 
-def game_row(path):
-    con = sqlite3.connect(path)
-    try:
-        return con.execute("SELECT status, version FROM games WHERE id = 1").fetchone()
-    finally:
-        con.close()
+def game_row(database):
+    return read_row(database, "SELECT status, version FROM games WHERE id = 1")
 
 
 def thread_tail(emu, thread):
@@ -44,8 +39,8 @@ async def play_until(players, thread, stop, max_steps=2000):
 
 async def test_full_race_with_a_restart(world, tmp_path):
     emu = world.emu
-    db = tmp_path / "state" / "bot.sqlite3"
-    env = {"BOT_STATE_DIR": str(tmp_path / "state"), "BOT_LOG_LEVEL": "WARNING"}
+    db = database_of(tmp_path)  # SQLite, and PostgreSQL too (conftest.ON_BOTH_BACKENDS)
+    env = bot_env(tmp_path, BOT_LOG_LEVEL="WARNING")
     proc = await start_bot_subprocess(emu, ["bot"], env=env)
     try:
         await emu.wait_for_commands()

@@ -1,0 +1,162 @@
+"""The SQLite backend of the store: one aiosqlite connection (WAL, foreign keys on), the schema
+number in PRAGMA user_version, and the SQL that only SQLite speaks (bot/store.py holds the rest).
+
+A backend only runs statements; the Store serialises all access with its own lock.
+"""
+from __future__ import annotations
+
+import sqlite3
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, AsyncIterator, Callable
+
+import aiosqlite
+
+NAME = "sqlite"
+
+# A game and its seats in one statement (one round trip): the seats as a JSON array, in seat order.
+GAME_SELECT = (
+    "SELECT id, kind, guild_id, channel_id, thread_id, lobby_message_id, creator_id, status, options, seed, "
+    "version, snapshot, locale, clock, (SELECT json_group_array(json_array(seat, user_id, name, dm_ok, "
+    "prompt_version, prompt_hash, auto)) FROM (SELECT * FROM seats WHERE game_id = games.id ORDER BY seat)) "
+    "FROM games WHERE id = ?")
+# A move: one INSERT into the `moves` view, whose trigger (migration 5) checks the version and writes.
+MOVE = ("INSERT INTO moves (game_id, version, seat, action, snapshot, status, prompts, outcome, "
+        "to_act, fresh, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+RESTORE_TIMERS = ("INSERT OR IGNORE INTO timers (game_id, seat, kind, due_at) SELECT games.id, j.value, ?, ? "
+                  "FROM games, json_each(games.to_act) AS j WHERE games.status = 'active'")
+
+
+def is_stale(err: BaseException) -> bool:
+    return isinstance(err, sqlite3.IntegrityError) and "stale version" in str(err)
+
+
+def is_damage(err: BaseException) -> bool:
+    """Errors that mean damaged data, as opposed to a busy or closed database."""
+    name = getattr(err, "sqlite_errorname", "")
+    return name in ("SQLITE_CORRUPT", "SQLITE_NOTADB") or type(err) is sqlite3.DatabaseError
+
+
+class Backend:
+    name = NAME
+    compress_snapshots = True  # a finished game's snapshot is stored zlib-compressed (BLOB)
+    errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError)  # cannot open / use the database
+
+    def __init__(self, conn: aiosqlite.Connection, where: str) -> None:
+        self.conn = conn
+        self.where = where
+
+    @classmethod
+    async def connect(cls, path: Path | str) -> "Backend":
+        """Raises (closing what it opened) on failure: aiosqlite's worker thread is not a daemon and
+        would keep a failed process alive."""
+        conn = None
+        try:
+            if str(path) != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            conn = await aiosqlite.connect(str(path), isolation_level=None)
+            await conn.execute("PRAGMA busy_timeout=5000")
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute("PRAGMA synchronous=NORMAL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            return cls(conn, str(path))
+        except BaseException:
+            await close_quietly(conn)
+            raise
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+    async def close_quietly(self) -> None:
+        await close_quietly(self.conn)
+
+    # -- statements ---------------------------------------------------------------------------
+
+    async def execute(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> int:
+        """Run one statement; the number of rows it changed."""
+        cur = await self.conn.execute(sql, params)
+        return cur.rowcount
+
+    async def fetch(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> list[tuple[Any, ...]]:
+        return [tuple(r) for r in await self.conn.execute_fetchall(sql, params)]
+
+    async def executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        if rows:
+            await self.conn.executemany(sql, rows)
+
+    async def bulk_insert(self, table: str, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
+        await self.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
+                               f"({', '.join('?' * len(columns))})", rows)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator["Backend"]:
+        await self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self
+        except BaseException:
+            await self.conn.execute("ROLLBACK")
+            raise
+        await self.conn.execute("COMMIT")
+
+    async def delete_owed(self, pairs: list[tuple[int, int]]) -> int:
+        """Delete these (game, version) rows of `owed`; the number of statements run."""
+        statements = 0
+        for chunk in range(0, len(pairs), 5000):
+            part = pairs[chunk:chunk + 5000]
+            await self.conn.execute(  # through the primary key: `(a, b) IN (VALUES ...)` scans
+                "WITH v(g, n) AS (VALUES " + ",".join(["(?, ?)"] * len(part)) + ") DELETE FROM owed "
+                "WHERE rowid IN (SELECT owed.rowid FROM v JOIN owed ON game_id = g AND version = n)",
+                [n for pair in part for n in pair])
+            statements += 1
+        return statements
+
+    async def set_trace(self, callback: Callable[[str], None] | None) -> None:
+        """Every statement's text goes to `callback` (a trigger's steps repeat its statement)."""
+        await self.conn.set_trace_callback(callback)
+
+    # -- schema -------------------------------------------------------------------------------
+
+    async def schema_version(self) -> int:
+        (current,), = await self.fetch("PRAGMA user_version")
+        # Reading the schema makes SQLite parse the file's first pages: garbage fails here.
+        await self.conn.execute("SELECT count(*) FROM sqlite_master")
+        return current
+
+    async def migrate(self, number: int, script: str) -> None:
+        # executescript commits first; the script and its version bump form one transaction.
+        await self.conn.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
+
+    async def check_usable(self) -> str | None:
+        """Start-up checks that cost little whatever the size: another process must not hold the
+        write lock (a second bot on the same file), and the file must be as long as its own header
+        says once the write-ahead log is folded in (a truncated copy is refused, not half used).
+        The reason in one line, or None."""
+        try:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            await self.conn.execute("ROLLBACK")
+        except sqlite3.OperationalError as err:
+            return f"cannot write to it ({err}); is another bot using it?"
+        rows = await self.fetch("PRAGMA database_list")
+        path = rows[0][2] if rows else ""
+        if not path:  # in memory
+            return None
+        busy, _, _ = (await self.fetch("PRAGMA wal_checkpoint(TRUNCATE)"))[0]
+        if busy:
+            return "another process is using it; is another bot running on this file?"
+        (pages,), = await self.fetch("PRAGMA page_count")
+        (size,), = await self.fetch("PRAGMA page_size")
+        if Path(path).stat().st_size < pages * size:
+            return (f"the file is shorter than its header says ({Path(path).stat().st_size} of "
+                    f"{pages * size} bytes): it was cut off; restore it from a backup")
+        return None
+
+    async def after_bulk_insert(self, table: str) -> None:
+        """After rows with explicit ids were copied in (nothing to do: SQLite continues after max(id))."""
+
+
+async def close_quietly(conn: aiosqlite.Connection | None) -> None:
+    if conn is not None:
+        try:
+            await conn.close()
+        except Exception:
+            pass
