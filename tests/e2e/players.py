@@ -56,7 +56,9 @@ class Player:
     async def by_select(self, dm, select) -> bool:
         values = [o["value"] for o in select["options"]]
         # Like a person: first picks without Heat cards (they are only for a clogged hand), then any.
-        plain = [o["value"] for o in select["options"] if "Heat" not in o["label"]] or values
+        plain = [o["value"] for o in select["options"] if "Heat" not in o["label"]]
+        if len(plain) < select.get("min_values", 1):  # too few to fill the select's minimum
+            plain = values
         for attempt in range(24):  # a pick the rules refuse gets a private answer; pick again
             pool = plain if attempt < 16 else values
             k = self.rnd.randint(min(select.get("min_values", 1), len(pool)), min(select.get("max_values", 1), len(pool)))
