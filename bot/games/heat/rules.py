@@ -143,7 +143,11 @@ def new_state(track_key: str, seats: int, seed: int, grid: str, modules: list[st
         tile = sorted(tiles)[rng.below(len(tiles))]
         pool = content.road_pool()
         rng.shuffle(pool)
-        weather = {"tile": tile, "road": pool[:len(tr.corners)]}
+        # One token per corner, one per chicane (both its lines share it); tracks without a
+        # chicane draw exactly as before.
+        groups = content.road_groups(tr)
+        drawn = dict(zip(groups, pool))
+        weather = {"tile": tile, "road": [drawn[c.index if c.chicane is None else c.chicane] for c in tr.corners]}
         setup = tiles[tile]["setup"]
         n_stress = max(0, n_stress + setup.get("stress", 0))
         n_heat = max(0, n_heat + setup.get("heat", 0))
@@ -395,8 +399,24 @@ def fillable_gears(st: dict, car: dict) -> tuple[list[int], list[int]]:
     # Rule reading: step 1 (shift) is a free choice (「そのままにするか、1段階上げ下げするかを
     # 選べる」) and step 2's shortfall (「ギアの枚数分のカードがプレイできない場合のみ」) is judged
     # for the gear chosen, so a gear the playable cards cannot fill is open too, filled with Heat.
-    gears = [g for g in reachable_gears(car) if g <= len(hand)]
+    gears = [g for g in reachable_gears(car) if g <= len(hand)
+             and shift_heat(st, car, g) <= len(car["engine"])]  # Heavy Rain: a flooded downshift's Heat
     return gears, [g for g in gears if g > n_play]
+
+
+def flooded_start(st: dict, car: dict) -> bool:
+    """Heavy Rain: the car starts the round on a flooded space (Japan)."""
+    tr = content.tracks()[st["track"]]
+    return bool(tr.flooded) and space_of(tr, car["pos"]) in tr.flooded
+
+
+def shift_heat(st: dict, car: dict, gear: int) -> int:
+    """The Heat a shift from the car's gear to `gear` costs: 1 for a 2-gear shift, and on a
+    flooded space 1 more to shift down (「浸水マスで手番を開始した場合、ギアを1つ下げるには追加で
+    1ヒート」). Rule reading, from the seed's own example (「ギアを2つ下げるには2ヒート」): the
+    flooded Heat is 1 per downshift, on top of the 2-gear shift's 1 (down 1: 1, down 2: 2)."""
+    diff = gear - car["gear"]
+    return (1 if abs(diff) == 2 else 0) + (1 if diff < 0 and flooded_start(st, car) else 0)
 
 
 def check_submission(st: dict, car: dict, ids: list[int]) -> Msg | None:
@@ -420,8 +440,12 @@ def check_submission(st: dict, car: dict, ids: list[int]) -> Msg | None:
     if abs(n - g) > 2:
         return msg("From gear {g} you can shift to gear {lo} to {hi} only.", g=g, lo=max(1, g - 2),
                  hi=min(MAX_GEAR, g + 2))
-    if abs(n - g) == 2 and not car["engine"]:
-        return msg("Shifting 2 gears costs 1 Heat from your Engine, and it is empty.")
+    need = shift_heat(st, car, n)
+    if need and len(car["engine"]) < need:
+        if need == 1 and abs(n - g) == 2:
+            return msg("Shifting 2 gears costs 1 Heat from your Engine, and it is empty.")
+        return msg("Shifting down on a flooded space costs {n} Heat from your Engine; you have {have}.",
+                   n=need, have=len(car["engine"]))
     if n_heat:
         n_play = sum(1 for c in hand if PLAYABLE[cards[c]])
         if n <= n_play:
@@ -679,9 +703,13 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
         lines: list[dict] = []
         old = car["gear"]
         heat = 0
-        if abs(len(sub) - old) == 2:
+        need = shift_heat(st, car, len(sub))
+        if need and abs(len(sub) - old) == 2 and need == 1:
             heat = pay_heat(car, 1)
             lines.append(_line("Shifted 2 gears ({a} → {b}): 1 Heat", a=old, b=len(sub)))
+        elif need:
+            heat = pay_heat(car, need)
+            lines.append(_line("Shifted down on a flooded space ({a} → {b}): {n} Heat", a=old, b=len(sub), n=need))
         car["rd"] = {"round": rnd, "shown": False, "start": car["pos"], "speed": None, "rev": [],
                      "adr": False, "boost": False, "first": None, "done": "", "slip": False, "heat": heat, "spun": False,
                      "clog": False, "cool": 0, "lines": lines, "ans": {}}
