@@ -259,3 +259,54 @@ def test_heavy_rain_board_and_hand_render(track, opts):
         board = Image.open(io.BytesIO(H.render_board(E.view(st, None), names, loc)))
         hand = Image.open(io.BytesIO(H.render_hand(E.view(st, 0), names, loc)))
         assert board.size[0] == H.W and hand.size[0] > 0
+
+
+# ---------------------------------------------------------------- aggressive Legends
+
+def _legend_at(pos, aggressive, track="japan", card=1):
+    from tests.heat.test_legends import legend_round, lnew
+    opts = {"aggressive_legends": True} if aggressive else {}
+    st = lnew(seats=2, legends=1, track=track, **opts)
+    parked(st, 0, -5)
+    parked(st, 1, -5, lane=2)
+    st["cars"][2]["pos"], st["cars"][2]["lane"] = pos, 1
+    st, ev = legend_round(st, card)
+    return st, "\n".join(en(e.text) for e in ev)
+
+
+def test_aggressive_legends_option():
+    opts = E.validate_options({"track": "japan", "legends": 2, "aggressive_legends": True}, 2)
+    assert opts["aggressive_legends"] is True
+    assert "aggressive Legends" in [en(m) for m in E.describe_options(opts)]
+    assert "aggressive_legends" not in E.validate_options({"track": "japan", "aggressive_legends": True}, 2)
+    with pytest.raises(GameError):
+        E.validate_options({"legends": 2, "aggressive_legends": "yes"}, 2)
+    assert [c.aggressive for c in content.tracks()["japan"].corners] == [3, 0, 0, 0, 0]
+    assert [c.aggressive for c in content.tracks()["mexico"].corners] == [4, 0, 1, 0, 3, 0]
+
+
+def test_aggressive_legend_crosses_one_more_line_from_the_diamond():
+    """「レジェンドが『∧』のあるダイヤモンドマスでターンを開始した場合、追加でコーナーラインを1つ越える」:
+    Japan corner 1 (line after 10, limit 4, ∧ 3 spaces before): a Legend on space 8 with card 1
+    (helmet 16, diamond 2) clears the corner at 4 + 2 = 6 spaces: space 14, over both chicane lines."""
+    st, text = _legend_at(8, aggressive=True)
+    assert st["cars"][2]["pos"] == 14
+    assert "Aggressive Legend: crosses one more corner line" in text
+    # without the option it stops at the chicane's 2nd line (never two corners in one move)
+    st, _ = _legend_at(8, aggressive=False)
+    assert st["cars"][2]["pos"] == 12
+
+
+def test_aggressive_legend_outside_the_diamond_is_an_ordinary_legend():
+    # space 6 is 4 spaces before the line (the ∧ is at 3): card 2 (diamond 3): 6 + 4 + 3 = 13 -> 12
+    st, text = _legend_at(6, aggressive=True, card=2)
+    assert st["cars"][2]["pos"] == 12 and "Aggressive" not in text
+    # a corner without a ∧ (Japan corner 3, line after 18): no extra line either
+    st, _ = _legend_at(17, aggressive=True, card=6)
+    assert st["cars"][2]["pos"] == 17 + 2 + 3
+
+
+@pytest.mark.parametrize("track,seats", [("japan", 2), ("mexico", 3)])
+def test_random_race_with_aggressive_legends(track, seats):
+    st = _legend_race({"track": track, "legends": 2, "aggressive_legends": True}, seats, 34000 + seats)
+    assert st["aggressive_legends"] is True

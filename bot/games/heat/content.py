@@ -21,6 +21,8 @@ class Corner:
     # Chicane (Heavy Rain): on the 2nd corner line of a chicane, the index of the 1st (else None).
     # Each line is checked on its own like any corner (「シケインを通常のコーナーと同じように扱って」).
     chicane: int | None = None
+    # Aggressive Legends (Heavy Rain): the ∧ diamond is this many spaces before the line (0: none)
+    aggressive: int = 0
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,7 @@ def tracks() -> dict[str, Track]:
         n, laps = int(t["spaces"]), int(t["laps"])
         _check(n > 10 and laps >= 1, f"{key}: spaces/laps")
         corners = tuple(Corner(i, int(c["space"]), int(c["speed"]), int(c["lane"]), int(c["legend"]),
-                               int(c["chicane_with"]) if "chicane_with" in c else None)
+                               int(c["chicane_with"]) if "chicane_with" in c else None, int(c.get("aggressive", 0)))
                         for i, c in enumerate(t["corners"]))
         _check(len(corners) >= 1, f"{key}: corners")
         _check(all(1 <= c.space < n and c.lane in (1, 2) and c.speed >= 0 for c in corners),
@@ -75,6 +77,7 @@ def tracks() -> dict[str, Track]:
         _check(all(c.chicane is None or (c.chicane == c.index - 1 and corners[c.chicane].speed == c.speed
                                          and c.space - corners[c.chicane].space <= 5) for c in corners),
                f"{key}: chicanes")
+        _check(all(0 <= c.aggressive <= 5 for c in corners), f"{key}: aggressive Legends")
         flooded = frozenset(int(x) for x in t.get("flooded_spaces", ()))
         _check(all(1 <= x <= n for x in flooded), f"{key}: flooded spaces")
         race_lane = [0] * (n + 1)

@@ -129,6 +129,8 @@ class HeatEngine:
                        kind="int", default=0, min_value=0, max_value=rules.MAX_CARS - 2),
             OptionSpec("legend_bonus", "Advanced Legends: add this to the Legends' helmet numbers (0-3)",
                        kind="int", default=0, min_value=0, max_value=3),
+            OptionSpec("aggressive_legends", "Aggressive Legends (Heavy Rain): one more corner line from a ∧ diamond",
+                       kind="bool", default=False),
         ]
 
     def describe_options(self, options: dict[str, Any]) -> list[Msg]:
@@ -143,6 +145,8 @@ class HeatEngine:
             out.append(msg("{n} Legends (cars the bot drives)", n=options.get("legends", 2)))
             if options.get("legend_bonus"):
                 out.append(msg("advanced Legends: helmets +{n}", n=options["legend_bonus"]))
+            if options.get("aggressive_legends"):
+                out.append(msg("aggressive Legends"))
         return out
 
     # ------------------------------------------------------------------ setup
@@ -189,6 +193,9 @@ class HeatEngine:
         bonus = options.get("legend_bonus", 0)
         if not _is_int(bonus) or not 0 <= bonus <= 3:
             raise GameError(msg("The Legends' bonus is 0 to 3."))
+        aggressive = options.get("aggressive_legends", False)
+        if not isinstance(aggressive, bool):
+            raise GameError(msg("Aggressive Legends must be on or off."))
         if legends:
             modules = list(modules) + ["legends"]
         for m in modules:
@@ -201,6 +208,8 @@ class HeatEngine:
             out["legends"] = legends
             if bonus:
                 out["legend_bonus"] = bonus
+            if aggressive:
+                out["aggressive_legends"] = True
         return out
 
     def new_game(self, options: dict[str, Any], seats: int, seed: int) -> dict:
@@ -216,6 +225,8 @@ class HeatEngine:
                              legends)
         if opts.get("legend_bonus"):
             st["legend_bonus"] = opts["legend_bonus"]  # advanced Legends: + to every helmet number
+        if opts.get("aggressive_legends"):
+            st["aggressive_legends"] = True  # Heavy Rain: Legends may cross one more line from a ∧ diamond
         return st
 
     # ------------------------------------------------------------------ queries

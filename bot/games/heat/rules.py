@@ -1027,10 +1027,19 @@ def _resolve_legend(st: dict, tr: content.Track, s: int, occ: set[tuple[int, int
             target = pos + limit + diamond
             # Rule reading: "never two corners in one move": a move that would cross the next
             # corner line after this one stops before it (「2つ目のコーナー手前の最初の空マス」).
-            if i + 1 < len(lines) and target > lines[i + 1][0]:
-                target = lines[i + 1][0]
+            # Aggressive Legends (大雨): 「『∧』のあるダイヤモンドマスでターンを開始した場合、追加で
+            # コーナーラインを1つ越えることがあります」: one more line. Rule reading (BGA's data, whose
+            # Mexico value 4 lies past the printed diamonds): the ∧ is `aggressive` spaces before
+            # the line, and a Legend starting its turn there or nearer the line qualifies.
+            agg = tr.corners[idx].aggressive
+            more = 1 if st.get("aggressive_legends") and agg and line - agg <= pos <= line else 0
+            stop = i + 1 + more
+            if stop < len(lines) and target > lines[stop][0]:
+                target = lines[stop][0]
             rd["lines"].append(_line("Legend card: clears corner {c}: limit {l} + diamond {d}", c=idx + 1, l=limit,
                                      d=diamond))
+            if more and target > lines[i + 1][0]:
+                rd["lines"].append(_line("Aggressive Legend: crosses one more corner line"))
         else:
             target = pos + helmet
             if target > line:
