@@ -24,7 +24,7 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
     @app_commands.describe(track="The circuit (laps, spaces and corners as on the real board)",
                            grid="Starting grid: random (default) or in seat order",
                            weather="Weather and road conditions module (default: off)",
-                           garage="Garage module: draft 3 upgrade cards before the race (default: off)",
+                           garage="Garage module: draft 3 upgrade cards before the race (all: with Heavy Rain air intakes)",
                            legends="Legends module: cars the bot drives, 3 players or fewer (2+ suggested)",
                            legend_bonus="Advanced Legends: add 1-3 to their helmet numbers (default: 0)",
                            aggressive_legends="Aggressive Legends (Heavy Rain): one more corner line from a ∧ diamond",

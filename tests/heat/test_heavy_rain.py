@@ -310,3 +310,50 @@ def test_aggressive_legend_outside_the_diamond_is_an_ordinary_legend():
 def test_random_race_with_aggressive_legends(track, seats):
     st = _legend_race({"track": track, "legends": 2, "aggressive_legends": True}, seats, 34000 + seats)
     assert st["aggressive_legends"] is True
+
+
+# ---------------------------------------------------------------- super cool (Air intake upgrades)
+
+def test_air_intake_upgrades_have_super_cool_and_join_the_all_deck():
+    types = content.garage()["types"]
+    air = [c for c, t in types.items() if t["tier"] == "heavy_rain"]
+    assert air == ["g49", "g50", "g51", "g52", "g53", "g54"]
+    assert all(types[c]["super_cool"] == 1 and types[c]["family"] == "Air intake" for c in air)
+    assert types["g49"] == {"tier": "heavy_rain", "family": "Air intake", "speed": 1, "super_cool": 1, "salvage": 4,
+                            "adjust": -1}
+    st = E.new_game({"track": "japan", "garage": "all"}, 2, 3)
+    deck = st["draft"]["deck"] + st["draft"]["market"]
+    assert len(deck) == 2 * (17 + 31 + 6)
+    st = E.new_game({"track": "japan", "garage": "advanced"}, 2, 3)
+    assert not any(c in air for c in st["draft"]["deck"] + st["draft"]["market"])
+    assert "S.cool 1" in [en(m) for m in rules.card_symbols("g52")]
+
+
+def _play_air(discard, engine=2, code="g52"):
+    from tests.heat.test_garage import drafted
+    st = drafted()
+    setcar(st, 0, pos=0, gear=1, hand=[code, "speed1", "speed1", "speed2", "speed2", "speed3", "speed3"],
+           deck=["speed1"] * 8, discard=discard, engine=engine, prefs=QUIET)
+    parked(st, 1, -5)
+    st, ev = round_(st, {0: [code]})
+    return st, "\n".join(en(e.text) for e in ev)
+
+
+def test_super_cool_returns_heat_from_the_discard_pile():
+    """「捨て山を調べて、そこから最大#枚のヒートカードをエンジンに戻すことができます」"""
+    st, text = _play_air(["heat", "heat", "speed4"])
+    c = st["cars"][0]
+    assert len(c["engine"]) == 3  # 2 + 1 back
+    assert codes(st, c["discard"]).count("heat") == 1
+    assert "Super cool: 1 Heat from the discard pile to the Engine" in text
+
+
+def test_super_cool_without_heat_in_the_discard_is_wasted():
+    """「捨て山にヒートカードがなければ無駄になります」"""
+    st, text = _play_air(["speed4"])
+    assert len(st["cars"][0]["engine"]) == 2
+    assert "Super cool: 0 Heat" in text
+
+
+def test_random_race_with_the_all_deck():
+    _legend_race({"track": "japan", "garage": "all"}, 3, 35003)

@@ -129,8 +129,8 @@ def road_groups(tr: Track) -> list[int]:
 
 
 GARAGE_SYMBOLS = ("boost", "cooldown", "reduce", "heat", "slipstream", "scrap", "salvage", "direct", "accelerate",
-                  "refresh", "adjust")
-GARAGE_TIERS = ("basic", "advanced")
+                  "refresh", "adjust", "super_cool")
+GARAGE_TIERS = ("basic", "advanced", "heavy_rain")
 
 
 @lru_cache(maxsize=1)
@@ -141,6 +141,7 @@ def garage() -> dict:
     types = raw["types"]
     _check(sum(1 for t in types.values() if t["tier"] == "basic") == 17, "garage: 17 basic types")
     _check(sum(1 for t in types.values() if t["tier"] == "advanced") == 31, "garage: 31 advanced types")
+    _check(sum(1 for t in types.values() if t["tier"] == "heavy_rain") == 6, "garage: 6 Heavy Rain types")
     for code, t in types.items():
         _check(t["tier"] in GARAGE_TIERS, f"garage {code} tier")
         if t.get("heat_card"):

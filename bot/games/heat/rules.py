@@ -31,7 +31,8 @@ KNOWN_MODULES: tuple[str, ...] = ("weather", "garage", "legends")
 MAX_CARS = 6  # cars on the track, players and Legends
 LEGEND_MAX_PLAYERS = 3  # 「3人以下でプレイする場合にのみ使用する」
 # Garage decks offered (the seed: start with Basic only, later mix in the Advanced cards).
-GARAGE_DECKS = ("basic", "advanced", "mixed")
+# "all": basic + advanced + the Heavy Rain expansion's Air intake upgrades (Super Cool)
+GARAGE_DECKS = ("basic", "advanced", "mixed", "all")
 
 _C = content.cards()
 TYPES: dict[str, dict[str, Any]] = _C["types"]
@@ -216,7 +217,8 @@ def new_state(track_key: str, seats: int, seed: int, grid: str, modules: list[st
         # Garage: the upgrade deck shuffled (the weather is already set up), then a draft of 3
         # rounds, players + 3 cards each: round 1 from the back of the grid, 2 from the front, 3
         # from the back again; each pick is one player's step.
-        tiers = ("basic", "advanced") if garage == "mixed" else (garage or "basic",)
+        tiers = (("basic", "advanced") if garage == "mixed" else content.GARAGE_TIERS if garage == "all"
+                 else (garage or "basic",))
         gdeck = [code for code, t in content.garage()["types"].items() if t["tier"] in tiers
                  for _ in range(content.garage()["copies"])]
         shuffle(rng, gdeck)
@@ -272,13 +274,14 @@ _SYMBOL_TEXT = {
     "boost": "+{n} Boost", "cooldown": "Cooldown {n}", "reduce": "Discard up to {n} Stress", "heat": "Heat {n} (!)",
     "slipstream": "Slipstream +{n}", "scrap": "Scrap {n} (!)", "salvage": "Salvage {n}", "direct": "Direct play",
     "accelerate": "Accelerate +{n}", "refresh": "Refresh", "adjust": "Corner limits {n} (!)",
+    "super_cool": "Super cool {n}",
 }
 
 
 _SYMBOL_SHORT = {
     "boost": "+{n} Boost", "cooldown": "Cool {n}", "reduce": "Stress -{n}", "heat": "Heat {n}!", "slipstream": "Slip +{n}",
     "scrap": "Scrap {n}!", "salvage": "Salvage {n}", "direct": "Direct", "accelerate": "Accel +{n}",
-    "refresh": "Refresh", "adjust": "Limit {n}!",
+    "refresh": "Refresh", "adjust": "Limit {n}!", "super_cool": "S.cool {n}",
 }
 
 
@@ -851,6 +854,8 @@ def _collect(gx: dict, g: dict, cid: int) -> None:
         gx["slip"].append(g["slipstream"])
     if g.get("refresh"):
         gx["refresh"].append(cid)
+    if g.get("super_cool"):  # (the key only when a card has it: older round records stay as they were)
+        gx["super"] = gx.get("super", 0) + g["super_cool"]
 
 
 def _choose_values(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]], base: int,
@@ -890,6 +895,15 @@ def _garage_react(st: dict, car: dict, rd: dict, gx: dict, rng: Rng) -> None:
             car["discard"].append(c)
         if stress:
             lines.append(_line("Discarded {n} Stress (upgrade)", n=len(stress)))
+    if gx.get("super"):
+        # Super Cool N (大雨): 「捨て山を調べて、そこから最大#枚のヒートカードをエンジンに戻す」, all it
+        # can (more Heat in the Engine never hurts). Rule reading: it comes before the upgrades'
+        # own Heat is paid, so it returns Heat that was in the discard pile when step 5 began.
+        back = [c for c in car["discard"] if cards[c] in HEAT_TYPES][:gx["super"]]
+        for c in back:
+            car["discard"].remove(c)
+            car["engine"].append(c)
+        lines.append(_line("Super cool: {n} Heat from the discard pile to the Engine", n=len(back)))
     if gx["heat"]:
         paid = pay_heat(car, gx["heat"])
         rd["heat"] += paid
