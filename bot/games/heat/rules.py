@@ -403,7 +403,7 @@ def fillable_gears(st: dict, car: dict) -> tuple[list[int], list[int]]:
     # 選べる」) and step 2's shortfall (「ギアの枚数分のカードがプレイできない場合のみ」) is judged
     # for the gear chosen, so a gear the playable cards cannot fill is open too, filled with Heat.
     gears = [g for g in reachable_gears(car) if g <= len(hand)
-             and shift_heat(st, car, g) <= len(car["engine"])]  # Heavy Rain: a flooded downshift's Heat
+             and (len(car["engine"]) >= 2 or shift_heat(st, car, g) <= len(car["engine"]))]  # (at most 2)
     return gears, [g for g in gears if g > n_play]
 
 
