@@ -24,9 +24,10 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
     @app_commands.describe(track="The circuit (laps, spaces and corners as on the real board)",
                            grid="Starting grid: random (default) or in seat order",
                            weather="Weather and road conditions module (default: off)",
-                           garage="Garage module: draft 3 upgrade cards before the race (default: off)",
+                           garage="Garage module: draft 3 upgrade cards before the race (all: with Heavy Rain air intakes)",
                            legends="Legends module: cars the bot drives, 3 players or fewer (2+ suggested)",
                            legend_bonus="Advanced Legends: add 1-3 to their helmet numbers (default: 0)",
+                           aggressive_legends="Aggressive Legends (Heavy Rain): one more corner line from a ∧ diamond",
                            language=LANGUAGE_HELP, clock=CLOCK_HELP)
     @app_commands.choices(track=TRACKS, grid=GRIDS, garage=GARAGE, clock=CLOCKS)
     @app_commands.autocomplete(language=language_autocomplete)
@@ -36,6 +37,7 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
                   garage: app_commands.Choice[str] | None = None,
                   legends: app_commands.Range[int, 0, 4] | None = None,
                   legend_bonus: app_commands.Range[int, 0, 3] | None = None,
+                  aggressive_legends: bool | None = None,
                   language: str | None = None,
                   clock: app_commands.Choice[int] | None = None) -> None:
         options = {"track": track.value}
@@ -49,6 +51,8 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
             options["legends"] = legends
             if legend_bonus:
                 options["legend_bonus"] = legend_bonus
+            if aggressive_legends:
+                options["aggressive_legends"] = True
         await self.create(interaction, options, language, clock)
 
 

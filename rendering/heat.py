@@ -560,7 +560,7 @@ def _draw_map(im, d, view, key, geo, cars, order, spots, inset, names) -> None:
 _KEY_COLOURS = [BACKGROUND, PANEL, ROW_ALT, TEXT, MUTED, (255, 255, 255), (20, 20, 24),
                 (15, 15, 18), (25, 28, 34), WAITING, GOLD, SILVER, BRONZE, ORANGE, (70, 74, 82),
                 ht.FIELD, ht.KERB, ht.ASPHALT, ht.TILE, ht.TILE_EDGE, ht.NUMBER, ht.SIGN_RED,
-                ht.WHITE, ht.BLACK, ht.FLOODED, ht.TUNNEL, (225, 228, 235), (40, 42, 46)]
+                ht.WHITE, ht.BLACK, ht.FLOODED, ht.TUNNEL, (225, 228, 235), (40, 42, 46), ht.CHICANE_BLUE]
 _KEY_COLOURS += list(PLAYER_COLOURS) + [s[0] for s in KIND_STYLE.values()]
 
 
@@ -886,6 +886,10 @@ def _draw_panel(d, view, cars, order, names, y0) -> None:
     played = tx("Played last round") if phase == "submit" else tx("Played this round")
     d.text((84, cy), played, font=cap, fill=MUTED, anchor="lm")
     d.text((W - 20, cy), tx("Speed"), font=cap, fill=MUTED, anchor="rm")
+    if view.get("flooded"):  # Heavy Rain: what the blue spaces mean
+        x0 = 84 + cap.getlength(played) + 24
+        note = fit(tx("Blue: flooded (downshift +1 Heat)"), SMALL, W - 20 - cap.getlength(tx("Speed")) - 24 - x0)
+        d.text((x0, cy), note, font=cap, fill=(140, 200, 255), anchor="lm")
     waiting = set(s for s in (view.get("waiting_for") or []) if isinstance(s, int))
     for i, seat in enumerate(order):
         car = cars[seat]
@@ -1022,7 +1026,8 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     laps = max(1, _int(view.get("laps"), 1))
     where = [tx("Lap {lap}/{laps}", lap=min(max(_int(car.get("lap"), 1), 1), laps), laps=laps),
              tx("Space {n}", n=_int(car.get("space"), 1)), tx("Round {n}", n=_int(view.get("round"), 1))]
-    d.text((m, 78), fit(words(chain("{a} · {b}", where)), 28, W - 2 * m), font=font(28), fill=TEXT, anchor="lm")
+    where_text = fit(words(chain("{a} · {b}", where)), 28, W - 2 * m)
+    d.text((m, 78), where_text, font=font(28), fill=TEXT, anchor="lm")
     # line 3: the next corner
     nc = me.get("next_corner") if isinstance(me.get("next_corner"), dict) else None
     if nc:
@@ -1037,9 +1042,14 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     else:
         text = tx("No corner before the finish line")
     d.text((m, 120), fit(text, 28, W - 2 * m), font=font(28), fill=(255, 190, 150), anchor="lm")
+    notes = []
+    if me.get("flooded_here"):  # Heavy Rain: the car starts the round on a flooded space
+        notes.append(tx("Flooded: shifting down +1 Heat"))
     if me.get("road_here") is not None:  # weather module: the effect of the sector the car is in
-        here = tx("Here: {effect}", effect=clean_text(words(me["road_here"]), ""))
-        d.text((W - m, 78), fit(here, 24, 300), font=font(24), fill=(140, 200, 255), anchor="rm")
+        notes.append(tx("Here: {effect}", effect=clean_text(words(me["road_here"]), "")))
+    if notes:
+        d.text((W - m, 78), fit(" · ".join(notes), 24, max(300, W - 2 * m - font(28).getlength(where_text) - 20)), font=font(24),
+               fill=(140, 200, 255), anchor="rm")
     # line 4: gear (the new one once cards are in), engine Heat, deck and discard
     x = m
     gear = _int(car.get("gear"), 1)

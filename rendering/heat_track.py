@@ -33,6 +33,7 @@ FLOODED = (58, 104, 150)
 TUNNEL = (60, 58, 66)
 NUMBER = (168, 172, 180)
 SIGN_RED = (214, 40, 40)
+CHICANE_BLUE = (40, 110, 220)  # Heavy Rain: a chicane's corner lines have blue kerbs
 WHITE = (250, 250, 250)
 BLACK = (18, 18, 20)
 
@@ -54,6 +55,7 @@ class Circuit:
     cells: dict  # (space, lane) -> (x, y, heading_deg) in board units
     flooded: frozenset = frozenset()
     tunnel: frozenset = frozenset()
+    chicanes: frozenset = frozenset()  # corner lines (space before the line) that belong to a chicane
 
 
 def circuit_key(track: str) -> str:
@@ -82,7 +84,7 @@ def load_circuit(key: str) -> Circuit | None:
         key=raw["key"], name=raw["name"], spaces=int(raw["spaces"]), laps=int(raw["laps"]),
         corners=tuple((int(s), int(v)) for s, v in raw["corners"]),
         cells=cells, flooded=frozenset(raw.get("flooded", ())),
-        tunnel=frozenset(raw.get("tunnel", ())),
+        tunnel=frozenset(raw.get("tunnel", ())), chicanes=frozenset(raw.get("chicanes", ())),
     )
 
 
@@ -294,10 +296,10 @@ def track_layer(key: str, spaces: int, corners: tuple[tuple[int, int], ...], zoo
                   width=max(1, int(k)))
     # start/finish: chequered band across the road between space N and space 1
     _chequer(d, geo, n, k)
-    # corner lines: red/white dashes across the road
+    # corner lines: red/white dashes across the road (blue/white for a chicane's two lines)
     for space, _ in corners:
         if 1 <= space <= n:
-            _dashed_across(d, geo, space, k)
+            _dashed_across(d, geo, space, k, CHICANE_BLUE if space in circuit.chicanes else SIGN_RED)
     if texts:  # space numbers between the two lanes, small and quiet; the corner signs
         f = font(int(18 * k))
         for s in range(1, n + 1):
@@ -331,7 +333,7 @@ def _chequer(d: ImageDraw.ImageDraw, geo: Geometry, space: int, k: int) -> None:
             d.polygon(quad, fill=colour)
 
 
-def _dashed_across(d: ImageDraw.ImageDraw, geo: Geometry, space: int, k: int) -> None:
+def _dashed_across(d: ImageDraw.ImageDraw, geo: Geometry, space: int, k: int, colour=SIGN_RED) -> None:
     mx, my, nx, ny, dx, dy = _across(geo, space)
     hw = geo.half_width + 3
     parts = 6
@@ -341,5 +343,5 @@ def _dashed_across(d: ImageDraw.ImageDraw, geo: Geometry, space: int, k: int) ->
         u0, u1 = -hw + i * step, -hw + (i + 1) * step
         quad = [((mx + nx * u + dx * v) * k, (my + ny * u + dy * v) * k)
                 for u, v in ((u0, -thick), (u1, -thick), (u1, thick), (u0, thick))]
-        d.polygon(quad, fill=SIGN_RED if i % 2 == 0 else WHITE)
+        d.polygon(quad, fill=colour if i % 2 == 0 else WHITE)
 

@@ -93,15 +93,16 @@ def test_options():
     for bad_seats in (1, 7):
         with pytest.raises(GameError):
             E.validate_options({}, bad_seats)
+    assert E.validate_options({"track": "japan"}, 3)["track"] == "japan"  # Heavy Rain tracks
     with pytest.raises(GameError):
-        E.validate_options({"track": "japan"}, 3)  # expansion tracks are not offered yet
+        E.validate_options({"track": "nederland"}, 3)  # Tunnel Vision tracks are not offered
     with pytest.raises(GameError):
         E.validate_options({"modules": ["tournament"]}, 3)  # modules come later
     with pytest.raises(GameError):
         E.validate_options({"grid": "reverse"}, 3)
     names = [o.name for o in E.options]
-    assert names == ["track", "grid", "weather", "garage", "legends", "legend_bonus"]
-    assert E.options[0].choices == BASE
+    assert names == ["track", "grid", "weather", "garage", "legends", "legend_bonus", "aggressive_legends"]
+    assert E.options[0].choices == BASE + ["japan", "mexico"]
 
 
 def test_state_is_plain_json():

@@ -18,6 +18,11 @@ class Corner:
     speed: int  # speed limit
     lane: int  # race-line lane of the sector after this corner
     legend: int = 0  # the Legend line lies between this space and the next (Legends module)
+    # Chicane (Heavy Rain): on the 2nd corner line of a chicane, the index of the 1st (else None).
+    # Each line is checked on its own like any corner (「シケインを通常のコーナーと同じように扱って」).
+    chicane: int | None = None
+    # Aggressive Legends (Heavy Rain): the ∧ diamond is this many spaces before the line (0: none)
+    aggressive: int = 0
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,9 @@ class Track:
     printed: tuple[int, ...] = ()
     overheat: frozenset = field(default_factory=frozenset)
     sector_fx: tuple = ()
+    # Heavy Rain: the flooded spaces (both lanes); a car starting the round on one pays 1 Heat
+    # more to shift down.
+    flooded: frozenset = field(default_factory=frozenset)
 
 
 def _check(cond: bool, what: str) -> None:
@@ -58,12 +66,20 @@ def tracks() -> dict[str, Track]:
     for key, t in raw["tracks"].items():
         n, laps = int(t["spaces"]), int(t["laps"])
         _check(n > 10 and laps >= 1, f"{key}: spaces/laps")
-        corners = tuple(Corner(i, int(c["space"]), int(c["speed"]), int(c["lane"]), int(c["legend"]))
+        corners = tuple(Corner(i, int(c["space"]), int(c["speed"]), int(c["lane"]), int(c["legend"]),
+                               int(c["chicane_with"]) if "chicane_with" in c else None, int(c.get("aggressive", 0)))
                         for i, c in enumerate(t["corners"]))
         _check(len(corners) >= 1, f"{key}: corners")
         _check(all(1 <= c.space < n and c.lane in (1, 2) and c.speed >= 0 for c in corners),
                f"{key}: corner values")
         _check(all(a.space < b.space for a, b in zip(corners, corners[1:])), f"{key}: corner order")
+        # A chicane: two consecutive corner lines with the same limit, at most a few spaces apart.
+        _check(all(c.chicane is None or (c.chicane == c.index - 1 and corners[c.chicane].speed == c.speed
+                                         and c.space - corners[c.chicane].space <= 5) for c in corners),
+               f"{key}: chicanes")
+        _check(all(0 <= c.aggressive <= 5 for c in corners), f"{key}: aggressive Legends")
+        flooded = frozenset(int(x) for x in t.get("flooded_spaces", ()))
+        _check(all(1 <= x <= n for x in flooded), f"{key}: flooded spaces")
         race_lane = [0] * (n + 1)
         sector = [0] * (n + 1)
         for s in range(1, n + 1):
@@ -84,9 +100,9 @@ def tracks() -> dict[str, Track]:
         _check(len(set(grid)) == len(grid), f"{key}: grid slots repeat")
         out[key] = Track(key, t["name"], t["circuit"], t["set"], laps, n, int(t["heat"]), int(t["stress"]),
                          corners, grid, tuple(race_lane), lines, laps * n, tuple(x[0] for x in lines),
-                         tuple(sector), tuple(c.speed for c in corners))
-    for k in raw["base_tracks"]:
-        _check(k in out, f"base track {k}")
+                         tuple(sector), tuple(c.speed for c in corners), flooded=flooded)
+    for k in raw["base_tracks"] + raw["heavy_rain_tracks"]:
+        _check(k in out, f"offered track {k}")
         _check(all(0 <= c.legend < c.space for c in out[k].corners), f"{k}: legend lines")
     return out
 
@@ -97,9 +113,24 @@ def base_tracks() -> tuple[str, ...]:
     return tuple(raw["base_tracks"])
 
 
+@lru_cache(maxsize=1)
+def offered_tracks() -> tuple[str, ...]:
+    """The tracks /heat new offers: the base game's and the Heavy Rain expansion's."""
+    raw = json.loads((DATA_DIR / "tracks.json").read_text("utf-8"))
+    out = tuple(raw["base_tracks"]) + tuple(raw["heavy_rain_tracks"])
+    _check(all(k in tracks() for k in out), "offered tracks")
+    return out
+
+
+def road_groups(tr: Track) -> list[int]:
+    """The corners that draw a road token: every corner but the 2nd line of a chicane
+    (「シケインごとに道路状況トークンを1つ引きます」)."""
+    return [c.index for c in tr.corners if c.chicane is None]
+
+
 GARAGE_SYMBOLS = ("boost", "cooldown", "reduce", "heat", "slipstream", "scrap", "salvage", "direct", "accelerate",
-                  "refresh", "adjust")
-GARAGE_TIERS = ("basic", "advanced")
+                  "refresh", "adjust", "super_cool")
+GARAGE_TIERS = ("basic", "advanced", "heavy_rain")
 
 
 @lru_cache(maxsize=1)
@@ -110,6 +141,7 @@ def garage() -> dict:
     types = raw["types"]
     _check(sum(1 for t in types.values() if t["tier"] == "basic") == 17, "garage: 17 basic types")
     _check(sum(1 for t in types.values() if t["tier"] == "advanced") == 31, "garage: 31 advanced types")
+    _check(sum(1 for t in types.values() if t["tier"] == "heavy_rain") == 6, "garage: 6 Heavy Rain types")
     for code, t in types.items():
         _check(t["tier"] in GARAGE_TIERS, f"garage {code} tier")
         if t.get("heat_card"):
@@ -191,8 +223,13 @@ def weather_track(key: str, tile: str, road: tuple[str, ...]) -> Track:
     n = tr.spaces
     lines = tuple((lap * n + c.space, c.index, c.speed) for lap in range(tr.laps) for c in corners)
     by_corner = []
-    for r in road:
-        if r == "weather":
+    firsts = {c.chicane for c in tr.corners if c.chicane is not None}
+    for i, r in enumerate(road):
+        if i in firsts and (r == "weather" or w["tokens"][r]["where"] == "sector"):
+            # A chicane's ↔ token works in the sector behind the chicane only (the 2nd line's
+            # sector), not in the short gap between its two lines.
+            by_corner.append(None)
+        elif r == "weather":
             by_corner.append(w["tiles"][tile]["sector"])
         elif w["tokens"][r]["where"] == "sector":
             by_corner.append(r)

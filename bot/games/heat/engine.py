@@ -26,6 +26,7 @@ DECISIONS = ("slipstream", "boost", "adrenaline", "cooldown", "discard", "order"
 _TRACK_ALIASES = {
     "us": "usa", "united states": "usa", "fr": "france", "gb": "great_britain", "uk": "great_britain",
     "great britain": "great_britain", "britain": "great_britain", "it": "italy", "italia": "italy",
+    "jp": "japan", "suzuka": "japan", "mx": "mexico", "mexico city": "mexico",
 }
 _PREF_NAMES = {
     "slipstream": "Slipstream", "boost": "Boost", "adrenaline": "Adrenaline", "cooldown": "Cooldown",
@@ -117,7 +118,7 @@ class HeatEngine:
     def options(self) -> list[OptionSpec]:
         return [
             OptionSpec("track", "Race track (laps, spaces and corners as on the board)",
-                       choices=list(content.base_tracks()), default="usa"),
+                       choices=list(content.offered_tracks()), default="usa"),
             OptionSpec("grid", "Starting grid order: random, or by seat order",
                        choices=["random", "seats"], default="random"),
             OptionSpec("weather", "Weather and road conditions module (a weather tile, road tokens on corners)",
@@ -128,6 +129,8 @@ class HeatEngine:
                        kind="int", default=0, min_value=0, max_value=rules.MAX_CARS - 2),
             OptionSpec("legend_bonus", "Advanced Legends: add this to the Legends' helmet numbers (0-3)",
                        kind="int", default=0, min_value=0, max_value=3),
+            OptionSpec("aggressive_legends", "Aggressive Legends (Heavy Rain): one more corner line from a ∧ diamond",
+                       kind="bool", default=False),
         ]
 
     def describe_options(self, options: dict[str, Any]) -> list[Msg]:
@@ -142,6 +145,8 @@ class HeatEngine:
             out.append(msg("{n} Legends (cars the bot drives)", n=options.get("legends", 2)))
             if options.get("legend_bonus"):
                 out.append(msg("advanced Legends: helmets +{n}", n=options["legend_bonus"]))
+            if options.get("aggressive_legends"):
+                out.append(msg("aggressive Legends"))
         return out
 
     # ------------------------------------------------------------------ setup
@@ -155,9 +160,9 @@ class HeatEngine:
             raise GameError(msg("Unknown track."))
         key = track.strip().lower()
         key = _TRACK_ALIASES.get(key, key).replace(" ", "_")
-        if key not in content.base_tracks():
+        if key not in content.offered_tracks():
             raise GameError(msg("Unknown track {track}; choose one of: {names}.", track=track,
-                              names=list(content.base_tracks())))
+                              names=list(content.offered_tracks())))
         grid = options.get("grid", "random")
         if grid not in ("random", "seats"):
             raise GameError(msg("Grid order must be random or seats."))
@@ -188,6 +193,9 @@ class HeatEngine:
         bonus = options.get("legend_bonus", 0)
         if not _is_int(bonus) or not 0 <= bonus <= 3:
             raise GameError(msg("The Legends' bonus is 0 to 3."))
+        aggressive = options.get("aggressive_legends", False)
+        if not isinstance(aggressive, bool):
+            raise GameError(msg("Aggressive Legends must be on or off."))
         if legends:
             modules = list(modules) + ["legends"]
         for m in modules:
@@ -200,6 +208,8 @@ class HeatEngine:
             out["legends"] = legends
             if bonus:
                 out["legend_bonus"] = bonus
+            if aggressive:
+                out["aggressive_legends"] = True
         return out
 
     def new_game(self, options: dict[str, Any], seats: int, seed: int) -> dict:
@@ -215,6 +225,8 @@ class HeatEngine:
                              legends)
         if opts.get("legend_bonus"):
             st["legend_bonus"] = opts["legend_bonus"]  # advanced Legends: + to every helmet number
+        if opts.get("aggressive_legends"):
+            st["aggressive_legends"] = True  # Heavy Rain: Legends may cross one more line from a ∧ diamond
         return st
 
     # ------------------------------------------------------------------ queries
@@ -488,6 +500,10 @@ class HeatEngine:
         cards = _desc_cards(state, ids)
         shift = abs(n - car["gear"]) == 2
         clogged = any(not PLAYABLE[state["cards"][c]] for c in ids if 0 <= c < len(state["cards"]))
+        flood = rules.shift_heat(state, car, n) - (1 if shift else 0)
+        if flood:  # Heavy Rain: shifting down from a flooded space
+            label = msg("Gear {g}: {cards} (flooded downshift: {n} Heat)", g=n, cards=cards, n=flood + (1 if shift else 0))
+            return msg("{a} (clogged: no move)", a=label) if clogged else label
         if shift and clogged:
             return msg("Gear {g}: {cards} (2-gear shift: 1 Heat) (clogged: no move)", g=n, cards=cards)
         if shift:
@@ -600,6 +616,8 @@ class HeatEngine:
         }
         if state.get("weather") is not None:  # (no key without the module: base views stay as they were)
             out["weather"] = self._weather_view(state, tr)
+        if tr.flooded:  # Heavy Rain: the flooded spaces (a downshift from one costs 1 Heat more)
+            out["flooded"] = sorted(tr.flooded)
         if "draft" in state:
             dr = state["draft"]
             out["draft"] = {"round": dr["round"], "rounds": rules.DRAFT_ROUNDS, "picking": dr["order"][dr["i"]],
@@ -628,8 +646,11 @@ class HeatEngine:
         data = content.weather()
         tile = data["tiles"][w["tile"]]
         road = []
+        firsts = {c.chicane for c in tr.corners if c.chicane is not None}
         for c, token in zip(tr.corners, w["road"]):
             t = data["tokens"][token]
+            if c.index in firsts and (token == "weather" or t["where"] == "sector"):
+                continue  # a chicane's ↔ token: shown once, on its 2nd line (it works behind the chicane)
             fx = tile["sector"] if token == "weather" else token if t["where"] == "sector" else None
             road.append({"corner": c.index + 1, "space": c.space, "token": token, "where": t["where"],
                          "name": msg(t["name"]), "printed": tr.printed[c.index], "speed": c.speed,
@@ -653,11 +674,12 @@ class HeatEngine:
         car = state["cars"][seat]
         cards = state["cards"]
         hand = sorted(car["hand"], key=lambda c: _card_sort_key(state, c))
+        tr_flooded = bool(content.tracks()[state["track"]].flooded)
         sub = car["sub"]
         submission = None
         if sub is not None:
             submission = {"cards": list(sub), "gear": len(sub),
-                          "shift_heat": 1 if abs(len(sub) - car["gear"]) == 2 else 0,
+                          "shift_heat": rules.shift_heat(state, car, len(sub)),
                           "label": self._describe_submit(state, car, sub)}
         gears, clogged = rules.fillable_gears(state, car)
         decision = None
@@ -683,6 +705,8 @@ class HeatEngine:
             "position": self._position(state, seat),
             "next_corner": self._next_corner(state, seat),
             **self._road_here(state, seat),
+            # Heavy Rain (tracks with flooded spaces only): a downshift here costs 1 Heat more
+            **({"flooded_here": rules.flooded_start(state, car)} if tr_flooded else {}),
         }
 
     def _road_here(self, state: dict, seat: int) -> dict:

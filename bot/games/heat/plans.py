@@ -37,7 +37,7 @@ def preview(st: dict, seat: int, ids: list[int]) -> Msg:
     tr = rules.track_of(st)
     start = car["pos"]
     end, _ = rules.landing(st, tr, seat, start + n) if n > 0 else (start, car["lane"])
-    heat = len(car["engine"]) - (1 if abs(len(ids) - car["gear"]) == 2 else 0)  # a 2-gear shift pays first
+    heat = len(car["engine"]) - rules.shift_heat(st, car, len(ids))  # the shift pays first
     spaces = msg("{n}+? spaces", n=n) if unknown else msg("1 space") if n == 1 else msg("{n} spaces", n=n)
     if end >= tr.finish:
         return msg("{spaces}: over the finish line", spaces=spaces)

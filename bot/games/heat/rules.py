@@ -31,7 +31,8 @@ KNOWN_MODULES: tuple[str, ...] = ("weather", "garage", "legends")
 MAX_CARS = 6  # cars on the track, players and Legends
 LEGEND_MAX_PLAYERS = 3  # 「3人以下でプレイする場合にのみ使用する」
 # Garage decks offered (the seed: start with Basic only, later mix in the Advanced cards).
-GARAGE_DECKS = ("basic", "advanced", "mixed")
+# "all": basic + advanced + the Heavy Rain expansion's Air intake upgrades (Super Cool)
+GARAGE_DECKS = ("basic", "advanced", "mixed", "all")
 
 _C = content.cards()
 TYPES: dict[str, dict[str, Any]] = _C["types"]
@@ -143,7 +144,11 @@ def new_state(track_key: str, seats: int, seed: int, grid: str, modules: list[st
         tile = sorted(tiles)[rng.below(len(tiles))]
         pool = content.road_pool()
         rng.shuffle(pool)
-        weather = {"tile": tile, "road": pool[:len(tr.corners)]}
+        # One token per corner, one per chicane (both its lines share it); tracks without a
+        # chicane draw exactly as before.
+        groups = content.road_groups(tr)
+        drawn = dict(zip(groups, pool))
+        weather = {"tile": tile, "road": [drawn[c.index if c.chicane is None else c.chicane] for c in tr.corners]}
         setup = tiles[tile]["setup"]
         n_stress = max(0, n_stress + setup.get("stress", 0))
         n_heat = max(0, n_heat + setup.get("heat", 0))
@@ -212,7 +217,8 @@ def new_state(track_key: str, seats: int, seed: int, grid: str, modules: list[st
         # Garage: the upgrade deck shuffled (the weather is already set up), then a draft of 3
         # rounds, players + 3 cards each: round 1 from the back of the grid, 2 from the front, 3
         # from the back again; each pick is one player's step.
-        tiers = ("basic", "advanced") if garage == "mixed" else (garage or "basic",)
+        tiers = (("basic", "advanced") if garage == "mixed" else content.GARAGE_TIERS if garage == "all"
+                 else (garage or "basic",))
         gdeck = [code for code, t in content.garage()["types"].items() if t["tier"] in tiers
                  for _ in range(content.garage()["copies"])]
         shuffle(rng, gdeck)
@@ -268,13 +274,14 @@ _SYMBOL_TEXT = {
     "boost": "+{n} Boost", "cooldown": "Cooldown {n}", "reduce": "Discard up to {n} Stress", "heat": "Heat {n} (!)",
     "slipstream": "Slipstream +{n}", "scrap": "Scrap {n} (!)", "salvage": "Salvage {n}", "direct": "Direct play",
     "accelerate": "Accelerate +{n}", "refresh": "Refresh", "adjust": "Corner limits {n} (!)",
+    "super_cool": "Super cool {n}",
 }
 
 
 _SYMBOL_SHORT = {
     "boost": "+{n} Boost", "cooldown": "Cool {n}", "reduce": "Stress -{n}", "heat": "Heat {n}!", "slipstream": "Slip +{n}",
     "scrap": "Scrap {n}!", "salvage": "Salvage {n}", "direct": "Direct", "accelerate": "Accel +{n}",
-    "refresh": "Refresh", "adjust": "Limit {n}!",
+    "refresh": "Refresh", "adjust": "Limit {n}!", "super_cool": "S.cool {n}",
 }
 
 
@@ -395,8 +402,24 @@ def fillable_gears(st: dict, car: dict) -> tuple[list[int], list[int]]:
     # Rule reading: step 1 (shift) is a free choice (「そのままにするか、1段階上げ下げするかを
     # 選べる」) and step 2's shortfall (「ギアの枚数分のカードがプレイできない場合のみ」) is judged
     # for the gear chosen, so a gear the playable cards cannot fill is open too, filled with Heat.
-    gears = [g for g in reachable_gears(car) if g <= len(hand)]
+    gears = [g for g in reachable_gears(car) if g <= len(hand)
+             and (len(car["engine"]) >= 2 or shift_heat(st, car, g) <= len(car["engine"]))]  # (at most 2)
     return gears, [g for g in gears if g > n_play]
+
+
+def flooded_start(st: dict, car: dict) -> bool:
+    """Heavy Rain: the car starts the round on a flooded space (Japan)."""
+    tr = content.tracks()[st["track"]]
+    return bool(tr.flooded) and space_of(tr, car["pos"]) in tr.flooded
+
+
+def shift_heat(st: dict, car: dict, gear: int) -> int:
+    """The Heat a shift from the car's gear to `gear` costs: 1 for a 2-gear shift, and on a
+    flooded space 1 more to shift down (「浸水マスで手番を開始した場合、ギアを1つ下げるには追加で
+    1ヒート」). Rule reading, from the seed's own example (「ギアを2つ下げるには2ヒート」): the
+    flooded Heat is 1 per downshift, on top of the 2-gear shift's 1 (down 1: 1, down 2: 2)."""
+    diff = gear - car["gear"]
+    return (1 if abs(diff) == 2 else 0) + (1 if diff < 0 and flooded_start(st, car) else 0)
 
 
 def check_submission(st: dict, car: dict, ids: list[int]) -> Msg | None:
@@ -420,8 +443,12 @@ def check_submission(st: dict, car: dict, ids: list[int]) -> Msg | None:
     if abs(n - g) > 2:
         return msg("From gear {g} you can shift to gear {lo} to {hi} only.", g=g, lo=max(1, g - 2),
                  hi=min(MAX_GEAR, g + 2))
-    if abs(n - g) == 2 and not car["engine"]:
-        return msg("Shifting 2 gears costs 1 Heat from your Engine, and it is empty.")
+    need = shift_heat(st, car, n)
+    if need and len(car["engine"]) < need:
+        if need == 1 and abs(n - g) == 2:
+            return msg("Shifting 2 gears costs 1 Heat from your Engine, and it is empty.")
+        return msg("Shifting down on a flooded space costs {n} Heat from your Engine; you have {have}.",
+                   n=need, have=len(car["engine"]))
     if n_heat:
         n_play = sum(1 for c in hand if PLAYABLE[cards[c]])
         if n <= n_play:
@@ -679,9 +706,13 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
         lines: list[dict] = []
         old = car["gear"]
         heat = 0
-        if abs(len(sub) - old) == 2:
+        need = shift_heat(st, car, len(sub))
+        if need and abs(len(sub) - old) == 2 and need == 1:
             heat = pay_heat(car, 1)
             lines.append(_line("Shifted 2 gears ({a} → {b}): 1 Heat", a=old, b=len(sub)))
+        elif need:
+            heat = pay_heat(car, need)
+            lines.append(_line("Shifted down on a flooded space ({a} → {b}): {n} Heat", a=old, b=len(sub), n=need))
         car["rd"] = {"round": rnd, "shown": False, "start": car["pos"], "speed": None, "rev": [],
                      "adr": False, "boost": False, "first": None, "done": "", "slip": False, "heat": heat, "spun": False,
                      "clog": False, "cool": 0, "lines": lines, "ans": {}}
@@ -823,6 +854,8 @@ def _collect(gx: dict, g: dict, cid: int) -> None:
         gx["slip"].append(g["slipstream"])
     if g.get("refresh"):
         gx["refresh"].append(cid)
+    if g.get("super_cool"):  # (the key only when a card has it: older round records stay as they were)
+        gx["super"] = gx.get("super", 0) + g["super_cool"]
 
 
 def _choose_values(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]], base: int,
@@ -862,6 +895,15 @@ def _garage_react(st: dict, car: dict, rd: dict, gx: dict, rng: Rng) -> None:
             car["discard"].append(c)
         if stress:
             lines.append(_line("Discarded {n} Stress (upgrade)", n=len(stress)))
+    if gx.get("super"):
+        # Super Cool N (大雨): 「捨て山を調べて、そこから最大#枚のヒートカードをエンジンに戻す」, all it
+        # can (more Heat in the Engine never hurts). Rule reading: it comes before the upgrades'
+        # own Heat is paid, so it returns Heat that was in the discard pile when step 5 began.
+        back = [c for c in car["discard"] if cards[c] in HEAT_TYPES][:gx["super"]]
+        for c in back:
+            car["discard"].remove(c)
+            car["engine"].append(c)
+        lines.append(_line("Super cool: {n} Heat from the discard pile to the Engine", n=len(back)))
     if gx["heat"]:
         paid = pay_heat(car, gx["heat"])
         rd["heat"] += paid
@@ -999,10 +1041,19 @@ def _resolve_legend(st: dict, tr: content.Track, s: int, occ: set[tuple[int, int
             target = pos + limit + diamond
             # Rule reading: "never two corners in one move": a move that would cross the next
             # corner line after this one stops before it (「2つ目のコーナー手前の最初の空マス」).
-            if i + 1 < len(lines) and target > lines[i + 1][0]:
-                target = lines[i + 1][0]
+            # Aggressive Legends (大雨): 「『∧』のあるダイヤモンドマスでターンを開始した場合、追加で
+            # コーナーラインを1つ越えることがあります」: one more line. Rule reading (BGA's data, whose
+            # Mexico value 4 lies past the printed diamonds): the ∧ is `aggressive` spaces before
+            # the line, and a Legend starting its turn there or nearer the line qualifies.
+            agg = tr.corners[idx].aggressive
+            more = 1 if st.get("aggressive_legends") and agg and line - agg <= pos <= line else 0
+            stop = i + 1 + more
+            if stop < len(lines) and target > lines[stop][0]:
+                target = lines[stop][0]
             rd["lines"].append(_line("Legend card: clears corner {c}: limit {l} + diamond {d}", c=idx + 1, l=limit,
                                      d=diamond))
+            if more and target > lines[i + 1][0]:
+                rd["lines"].append(_line("Aggressive Legend: crosses one more corner line"))
         else:
             target = pos + helmet
             if target > line:
