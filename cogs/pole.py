@@ -24,12 +24,14 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
                            bots="Cars the game drives itself, as many as fit in 6 (a lone player always gets one)",
                            bot_side="Bot cards: side A (slightly better, default) or B",
                            drs="DRS: up to 2 more MP after ending a move just behind a car past the DRS line",
+                           collisions="Collisions: equal raw fight rolls crash the cars (collision rolls, 1 SP rerolls)",
                            language=LANGUAGE_HELP, clock=CLOCK_HELP)
     @app_commands.choices(circuit=CIRCUITS, bot_side=BOT_SIDES, clock=CLOCKS)
     @app_commands.autocomplete(language=language_autocomplete)
     async def new(self, interaction: discord.Interaction, circuit: app_commands.Choice[str] | None = None,
                   bots: app_commands.Range[int, 0, 5] | None = None,
                   bot_side: app_commands.Choice[str] | None = None, drs: bool | None = None,
+                  collisions: bool | None = None,
                   language: str | None = None,
                   clock: app_commands.Choice[int] | None = None) -> None:
         options: dict = {"circuit": circuit.value} if circuit is not None else {}
@@ -39,6 +41,8 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
             options["bot_side"] = bot_side.value
         if drs:
             options["drs"] = True
+        if collisions:
+            options["collisions"] = True
         await self.create(interaction, options, language, clock)
 
 

@@ -7,8 +7,8 @@ turn; the player may reroll for 1 SP each (4.1), choose which roll to use, spend
 the track (4.6.1), then picks where to go from a select of reachable cells with what each costs
 (tyre MP counted, boost / brake / corner SP). Position fights are settled at once from both
 sides' standing maxima (rules.settle_auction explains why that equals the open auction).
-Optional rules (events, collisions, yellow flag, SC, DRS, stress, custom setup, drivers and
-teams, circuit rules, championship, bots) are not built yet; `options` is where they will go.
+Optional rules built as table options: bots (17), DRS (11), collisions (10). Not built yet: events,
+yellow flag, SC, stress, custom setup, drivers and teams, circuit rules, championship.
 """
 from __future__ import annotations
 
@@ -47,6 +47,16 @@ _COLOUR_NAMES = {"red": lambda: msg("Red"), "blue": lambda: msg("Blue"), "yellow
                  "green": lambda: msg("Green"), "purple": lambda: msg("Purple"), "orange": lambda: msg("Orange")}
 
 
+def _collision_table() -> dict[int, str]:
+    table = {int(k): v for k, v in rules()["collision"].items()}
+    if sorted(table) != [1, 2, 3, 4, 5, 6] or not set(table.values()) <= {"none", "ep", "bp", "light", "heavy"}:
+        raise ValueError("data/pole/rules.json: collision table")
+    return table
+
+
+COLLISION = _collision_table()
+
+
 def _die(rng: Rng, name: str):
     return rng.choice(rules()["dice"][name])
 
@@ -65,7 +75,9 @@ class PoleEngine:
                           default=0, min_value=0, max_value=5),
                OptionSpec("bot_side", "Bot cards: side A (slightly better) or B", ["A", "B"], default="A"),
                OptionSpec("drs", "DRS: +2 MP after ending a move just behind a car past the DRS line", kind="bool",
-                          default=False)]
+                          default=False),
+               OptionSpec("collisions", "Collisions: equal fight rolls crash both cars (damage rolls, SP rerolls)",
+                          kind="bool", default=False)]
 
     # ------------------------------------------------------------ setup
     def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
@@ -83,6 +95,8 @@ class PoleEngine:
             out["bot_side"] = side
         if options.get("drs"):  # DRS (11), an optional rule
             out["drs"] = True
+        if options.get("collisions"):  # collisions (10), an optional rule
+            out["collisions"] = True
         if not self.min_seats <= seats <= self.max_seats:
             raise GameError(msg("This game needs {lo}-{hi} players.", lo=self.min_seats, hi=self.max_seats))
         return out
@@ -300,6 +314,8 @@ class PoleEngine:
         car = st["cars"][seat]
         c = circuits()[st["circuit"]]
         st["turn_no"] += 1
+        if car.pop("nodrs", False):  # 11: no DRS on the turn after a collision, damaged or not
+            car["drs"] = False
         if car["off"] == 1:  # the turn after going off: no roll, 4 more cells (4.6)
             car["off"] = 0
             before = car["laps"]
@@ -582,7 +598,7 @@ class PoleEngine:
             car["pos"] = ["done"]
             st["finish"].append(seat)
             self._log(st, ev, msg("{p} takes the chequered flag in P{n}.", p=_pn(st, seat), n=car["finished"]))
-        elif not self._last_lap_without_stop(st, ev, seat, before):
+        elif car["out"] is None and not self._last_lap_without_stop(st, ev, seat, before):
             self._checks_after_move(st, rng, ev, seat)
             if st["options"].get("drs") and not t.get("bot"):
                 self._drs_check(st, ev, seat)
@@ -651,7 +667,8 @@ class PoleEngine:
         t = st["turn"]
         car = st["cars"][seat]
         c = circuits()[st["circuit"]]
-        if car["pos"][0] != "t" or car["off"] or car["out"] or self._rain(st) or t["start_pos"][0] != "t":
+        if car["pos"][0] != "t" or car["off"] or car["out"] or self._rain(st) or t["start_pos"][0] != "t" \
+                or car.get("nodrs"):
             return
         p0 = R.prog(c, t["start_laps"], t["start_pos"])
         p1 = R.prog(c, car["laps"], car["pos"])
@@ -915,6 +932,14 @@ class PoleEngine:
                     f["rolls"] = [ra, rd]
                     self._log(st, ev, msg("Position fight {a} vs {d}: black dice {ra} and {rd}.",
                                           a=_pn(st, att), d=_pn(st, d), ra=ra, rd=rd))
+                if st["options"].get("collisions") and f["rolls"][0] == f["rolls"][1]:
+                    # 10 / 5.1: equal raw rolls (a bot's value against a human's roll too, 17.6.1)
+                    if "crash" not in f:
+                        self._crash_start(st, rng, ev, att, d)
+                    if not self._crash_rerolls(st, rng, ev):
+                        return "ask"
+                    t["fought"].append(d)
+                    return "lost"
                 if answer is None and pd.get("ask"):
                     t["stage"] = "defend"
                     return "ask"
@@ -950,6 +975,81 @@ class PoleEngine:
             f["fights"] = False
             t["stage"] = "move"
         return "won"
+
+    # ------------------------------------------------------------ collisions (10)
+    def _crash_start(self, st: State, rng: Rng, ev: list[Event], att: int, d: int) -> None:
+        """The pass does not happen; every car in it makes a collision roll in position-track order:
+        the attacker, the defender and, in a multiple overtake (5.4), the car alongside the defender
+        (10: all three roll even when only two fight). Bots make no collision roll (17.2)."""
+        t = st["turn"]
+        f = t["fight"]
+        dcar = st["cars"][d]
+        cars = {att, d}
+        if dcar["pos"][0] == "t":
+            for s, o in enumerate(st["cars"]):
+                if o["out"] is None and o["finished"] is None and o["pos"] and o["pos"][0] == "t" \
+                        and o["pos"][1] == dcar["pos"][1] and o["laps"] == dcar["laps"]:
+                    cars.add(s)
+        cars = [s for s in st["order"] if s in cars]
+        self._log(st, ev, msg("Collision! {a} and {d} both roll {r}: no overtake.", a=_pn(st, att), d=_pn(st, d),
+                              r=f["rolls"][0]))
+        rolls = {}
+        for s in cars:
+            st["cars"][s]["nodrs"] = True
+            if not st["cars"][s].get("bot"):
+                rolls[str(s)] = _die(rng, "black")
+                self._log(st, ev, msg("{p} makes a collision roll: {r}.", p=_pn(st, s), r=rolls[str(s)]))
+        f["crash"] = {"cars": [s for s in cars if str(s) in rolls], "rolls": rolls, "i": 0, "choice": {}}
+
+    def _crash_reroll_offered(self, st: State, seat: int) -> bool:
+        cr = st["turn"]["fight"]["crash"]
+        return st["cars"][seat]["sp"] >= 1 and COLLISION[cr["rolls"][str(seat)]] != "none"
+
+    def _crash_rerolls(self, st: State, rng: Rng, ev: list[Event]) -> bool:
+        """Once all have rolled, each (in position-track order) may roll again for 1 SP and must keep
+        the lower roll (10); then the damage. False while a player's choice is awaited."""
+        t = st["turn"]
+        cr = t["fight"]["crash"]
+        while cr["i"] < len(cr["cars"]):
+            s = cr["cars"][cr["i"]]
+            if self._crash_reroll_offered(st, s):
+                if str(s) not in cr["choice"]:
+                    t["stage"] = "crash"
+                    return False
+                if cr["choice"][str(s)]:
+                    st["cars"][s]["sp"] -= 1
+                    r = _die(rng, "black")
+                    cr["rolls"][str(s)] = min(cr["rolls"][str(s)], r)
+                    self._log(st, ev, msg("{p} spends 1 SP on a second collision roll: {r}; keeps {k}.",
+                                          p=_pn(st, s), r=r, k=cr["rolls"][str(s)]))
+            cr["i"] += 1
+        t["stage"] = "move"
+        damaged = []
+        for s in cr["cars"]:
+            if self._crash_damage(st, ev, s, cr["rolls"][str(s)]):
+                damaged.append(s)
+        t["fight"]["crash_done"] = damaged
+        return True
+
+    def _crash_damage(self, st: State, ev: list[Event], seat: int, roll: int) -> bool:
+        """The collision table (10); True when the car lost a point or broke down."""
+        car = st["cars"][seat]
+        res = COLLISION[roll]
+        if res == "none":
+            self._log(st, ev, msg("{p}: no damage.", p=_pn(st, seat)))
+            return False
+        if res in ("ep", "bp"):
+            if car[res] <= 0:  # a point the car does not have: out of the race (10)
+                car["out"] = "crash"
+                self._log(st, ev, msg("{p} has no {what} left to lose and retires.", p=_pn(st, seat),
+                                      what=msg("EP") if res == "ep" else msg("BP")))
+            else:
+                car[res] -= 1
+                self._log(st, ev, msg("{p} loses 1 {what}.", p=_pn(st, seat),
+                                      what=msg("EP") if res == "ep" else msg("BP")))
+            return True
+        self._breakdown(st, ev, seat, res)
+        return True
 
     def _after_fight(self, st: State, rng: Rng, ev: list[Event], result: str) -> None:
         t = st["turn"]
@@ -1009,6 +1109,9 @@ class PoleEngine:
             if t["stage"] == "defend":
                 f = t["fight"]
                 return [f["opt"]["def"][f["i"]]]
+            if t["stage"] == "crash":
+                cr = t["fight"]["crash"]
+                return [cr["cars"][cr["i"]]]
             return [t["seat"]]
         return []
 
@@ -1031,6 +1134,8 @@ class PoleEngine:
         if ph == "tyres":
             return out + [{"type": "tyre", "tyre": t} for t in TYRES if car["sets"][t]]
         t = state["turn"]
+        if t["stage"] == "crash":
+            return out + [{"type": "crash", "reroll": False}, {"type": "crash", "reroll": True}]
         if t["stage"] == "defend":
             if t["fight"]["rolls"] is None:  # before the dice: fight or let them through
                 return out + [{"type": "yield"}, {"type": "fight"}]
@@ -1077,6 +1182,11 @@ class PoleEngine:
             return msg("Go off the track (4 cells)")
         if a == "stay":
             return msg("Stay (no move possible)")
+        if a == "crash":
+            if action["reroll"]:
+                return msg("Roll the collision die again (1 SP, keep the lower)")
+            r = state["turn"]["fight"]["crash"]["rolls"][str(seat)]
+            return msg("Keep collision roll {r}", r=r)
         if a == "yield":
             return msg("Let them through")
         if a == "fight":
@@ -1154,7 +1264,10 @@ class PoleEngine:
                 self._start_race(st, rng, ev)
         else:
             t = st["turn"]
-            if a in ("defend", "yield", "fight"):
+            if a == "crash":
+                t["fight"]["crash"]["choice"][str(seat)] = bool(action["reroll"])
+                self._after_fight(st, rng, ev, self._fight(st, rng, ev))
+            elif a in ("defend", "yield", "fight"):
                 if a == "fight":
                     t["fight"]["fights"] = True
                 else:
