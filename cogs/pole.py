@@ -25,13 +25,14 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
                            bot_side="Bot cards: side A (slightly better, default) or B",
                            drs="DRS: up to 2 more MP after ending a move just behind a car past the DRS line",
                            collisions="Collisions: equal raw fight rolls crash the cars (collision rolls, 1 SP rerolls)",
+                           yellow_flag="Yellow flag: no overtaking in a damaging collision's sector for 2 rounds (with collisions)",
                            language=LANGUAGE_HELP, clock=CLOCK_HELP)
     @app_commands.choices(circuit=CIRCUITS, bot_side=BOT_SIDES, clock=CLOCKS)
     @app_commands.autocomplete(language=language_autocomplete)
     async def new(self, interaction: discord.Interaction, circuit: app_commands.Choice[str] | None = None,
                   bots: app_commands.Range[int, 0, 5] | None = None,
                   bot_side: app_commands.Choice[str] | None = None, drs: bool | None = None,
-                  collisions: bool | None = None,
+                  collisions: bool | None = None, yellow_flag: bool | None = None,
                   language: str | None = None,
                   clock: app_commands.Choice[int] | None = None) -> None:
         options: dict = {"circuit": circuit.value} if circuit is not None else {}
@@ -43,6 +44,8 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
             options["drs"] = True
         if collisions:
             options["collisions"] = True
+        if yellow_flag:
+            options["yellow_flag"] = True
         await self.create(interaction, options, language, clock)
 
 

@@ -77,7 +77,9 @@ class PoleEngine:
                OptionSpec("drs", "DRS: +2 MP after ending a move just behind a car past the DRS line", kind="bool",
                           default=False),
                OptionSpec("collisions", "Collisions: equal fight rolls crash both cars (damage rolls, SP rerolls)",
-                          kind="bool", default=False)]
+                          kind="bool", default=False),
+               OptionSpec("yellow_flag", "Yellow flag: no overtaking in a damaging collision's sector for 2 rounds "
+                          "(turns collisions on)", kind="bool", default=False)]
 
     # ------------------------------------------------------------ setup
     def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
@@ -95,8 +97,10 @@ class PoleEngine:
             out["bot_side"] = side
         if options.get("drs"):  # DRS (11), an optional rule
             out["drs"] = True
-        if options.get("collisions"):  # collisions (10), an optional rule
+        if options.get("collisions") or options.get("yellow_flag"):  # collisions (10), an optional rule
             out["collisions"] = True
+        if options.get("yellow_flag"):  # 10.1 comes with collisions
+            out["yellow_flag"] = True
         if not self.min_seats <= seats <= self.max_seats:
             raise GameError(msg("This game needs {lo}-{hi} players.", lo=self.min_seats, hi=self.max_seats))
         return out
@@ -268,6 +272,10 @@ class PoleEngine:
             if car["off"] == 2:
                 car["off"] = 0
         st["round"] += 1
+        fl = st.get("flag")
+        if fl and st["round"] > fl["until"]:  # 10.1: after this round and the next, both flags go
+            st["flag"] = None
+            self._log(st, ev, msg("The yellow and green flags are removed."))
         run = self._running(st)
         if not run:
             st["phase"] = "over"
@@ -390,8 +398,10 @@ class PoleEngine:
         ahead = frozenset(st["order"][idx + 1:]) | frozenset(st["turn"]["won"] if st["turn"] else [])
         t = st["turn"]
         cost = t["cost"] if t else [0, 0, 0]
+        fl = st.get("flag")
         return R.MoveCtx(c, self._rain(st), st["round"] <= START_ROUNDS, c.laps - 1, others, ahead,
-                         car["ep"], car["bp"], car["sp"] - cost[2], c.corners[0].first, c.laps)
+                         car["ep"], car["bp"], car["sp"] - cost[2], c.corners[0].first, c.laps,
+                         no_pass=frozenset(fl["rows"]) if fl else frozenset())
 
     def _plan(self, st: State) -> None:
         """Compute the move options for the turn's current state (stored so replays agree)."""
@@ -411,6 +421,8 @@ class PoleEngine:
             ms = R.MState(tuple(d["pos"]), d["laps"], d["mode"], d["t"], d["b"], d["k"], d["s"], tuple(d["line"]), d["slip"])
         n = t["n"]
         opts = R.search(ctx, ms, n, max(0, n - 3 - t.get("drs", 0)), frozenset(t["fought"]))
+        if not opts and ctx.no_pass:  # held behind a car between the flags: it stops short (10.1)
+            opts = R.search(ctx, ms, n, 0, frozenset(t["fought"]))
         t["opts"] = self._choose_opts(st, opts, ctx)
 
     def _choose_opts(self, st: State, opts: list, ctx: R.MoveCtx) -> list[dict]:
@@ -1029,7 +1041,36 @@ class PoleEngine:
             if self._crash_damage(st, ev, s, cr["rolls"][str(s)]):
                 damaged.append(s)
         t["fight"]["crash_done"] = damaged
+        if damaged and st["options"].get("yellow_flag"):
+            self._yellow_flag(st, ev, t["fight"]["opt"]["def"][t["fight"]["i"]])
         return True
+
+    def _yellow_flag(self, st: State, ev: list[Event], d: int) -> None:
+        """10.1: a collision with damage puts a yellow flag at the start of its sector and a green
+        one at its end: a corner from the row after its double arrow to its last shaded row, a
+        straight from the row after the corner before it to the next double-arrow row; no
+        overtaking between them this round and the next. Where the collision is: the defender's cell."""
+        c = circuits()[st["circuit"]]
+        pos = st["cars"][d]["pos"]
+        if pos[0] != "t":
+            return
+        row = pos[1]
+        co = c.corner_at(row)
+        if co is not None:
+            rows = list(range(co.first, co.last + 1))
+        else:
+            rows = [row]
+            r = row
+            while len(rows) < c.length and R.is_straight(c, (r - 1) % c.length):
+                r = (r - 1) % c.length
+                rows.insert(0, r)
+            r = row
+            while len(rows) < c.length and R.is_straight(c, (r + 1) % c.length):
+                r = (r + 1) % c.length
+                rows.append(r)
+        st["flag"] = {"rows": rows, "until": st["round"] + 1}
+        self._log(st, ev, msg("Yellow flag: no overtaking from row {a} to row {b} this round and the next.",
+                              a=rows[0] + 1, b=rows[-1] + 1))
 
     def _crash_damage(self, st: State, ev: list[Event], seat: int, roll: int) -> bool:
         """The collision table (10); True when the car lost a point or broke down."""
@@ -1330,6 +1371,9 @@ class PoleEngine:
                    "weather": dict(state["weather"]), "weather_now": R.weather_now(state["weather"], c),
                    "order": list(state["order"]), "cars": cars, "finish": list(state["finish"]),
                    "laps": c.laps, "log": list(state["log"][-12:]), "to_act": self.to_act(state)}
+        if state.get("flag"):
+            v["flag"] = {"from": state["flag"]["rows"][0], "to": state["flag"]["rows"][-1],
+                         "until": state["flag"]["until"]}
         if state["phase"] == "tyres":  # secret until all have chosen (3.2.3)
             for s, car in enumerate(cars):
                 car["tyre"] = None
