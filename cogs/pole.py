@@ -26,6 +26,7 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
                            drs="DRS: up to 2 more MP after ending a move just behind a car past the DRS line",
                            collisions="Collisions: equal raw fight rolls crash the cars (collision rolls, 1 SP rerolls)",
                            yellow_flag="Yellow flag: no overtaking in a damaging collision's sector for 2 rounds (with collisions)",
+                           safety_car="Safety car: after a collision that breaks down two cars, all line up behind the SC line and may pit (with collisions)",
                            language=LANGUAGE_HELP, clock=CLOCK_HELP)
     @app_commands.choices(circuit=CIRCUITS, bot_side=BOT_SIDES, clock=CLOCKS)
     @app_commands.autocomplete(language=language_autocomplete)
@@ -33,6 +34,7 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
                   bots: app_commands.Range[int, 0, 5] | None = None,
                   bot_side: app_commands.Choice[str] | None = None, drs: bool | None = None,
                   collisions: bool | None = None, yellow_flag: bool | None = None,
+                  safety_car: bool | None = None,
                   language: str | None = None,
                   clock: app_commands.Choice[int] | None = None) -> None:
         options: dict = {"circuit": circuit.value} if circuit is not None else {}
@@ -46,6 +48,8 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
             options["collisions"] = True
         if yellow_flag:
             options["yellow_flag"] = True
+        if safety_car:
+            options["safety_car"] = True
         await self.create(interaction, options, language, clock)
 
 

@@ -345,6 +345,8 @@ def _phase_line(view: dict, c) -> str:
 
 
 def _badge(view: dict):
+    if view.get("sc"):
+        return tx("Safety car: pit or stay out"), (250, 214, 40)
     fl = view.get("flag")
     if fl:
         return tx("Yellow flag: rows {a}-{b}", a=fl["from"] + 1, b=fl["to"] + 1), (250, 214, 40)

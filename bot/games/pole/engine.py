@@ -7,8 +7,9 @@ turn; the player may reroll for 1 SP each (4.1), choose which roll to use, spend
 the track (4.6.1), then picks where to go from a select of reachable cells with what each costs
 (tyre MP counted, boost / brake / corner SP). Position fights are settled at once from both
 sides' standing maxima (rules.settle_auction explains why that equals the open auction).
-Optional rules built as table options: bots (17), DRS (11), collisions (10). Not built yet: events,
-yellow flag, SC, stress, custom setup, drivers and teams, circuit rules, championship.
+Optional rules built as table options: bots (17), DRS (11), collisions (10), yellow flag (10.1),
+safety car (10.2). Not built yet: events, stress, custom setup, drivers and teams, circuit rules,
+championship.
 """
 from __future__ import annotations
 
@@ -79,7 +80,9 @@ class PoleEngine:
                OptionSpec("collisions", "Collisions: equal fight rolls crash both cars (damage rolls, SP rerolls)",
                           kind="bool", default=False),
                OptionSpec("yellow_flag", "Yellow flag: no overtaking in a damaging collision's sector for 2 rounds "
-                          "(turns collisions on)", kind="bool", default=False)]
+                          "(turns collisions on)", kind="bool", default=False),
+               OptionSpec("safety_car", "Safety car: after a collision that breaks down two cars, all line up "
+                          "behind the SC line and may pit (turns collisions on)", kind="bool", default=False)]
 
     # ------------------------------------------------------------ setup
     def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
@@ -97,10 +100,12 @@ class PoleEngine:
             out["bot_side"] = side
         if options.get("drs"):  # DRS (11), an optional rule
             out["drs"] = True
-        if options.get("collisions") or options.get("yellow_flag"):  # collisions (10), an optional rule
-            out["collisions"] = True
+        if options.get("collisions") or options.get("yellow_flag") or options.get("safety_car"):
+            out["collisions"] = True  # collisions (10), an optional rule
         if options.get("yellow_flag"):  # 10.1 comes with collisions
             out["yellow_flag"] = True
+        if options.get("safety_car"):  # 10.2 too
+            out["safety_car"] = True
         if not self.min_seats <= seats <= self.max_seats:
             raise GameError(msg("This game needs {lo}-{hi} players.", lo=self.min_seats, hi=self.max_seats))
         return out
@@ -301,6 +306,13 @@ class PoleEngine:
 
     def _next_turn(self, st: State, rng: Rng, ev: list[Event]) -> None:
         while True:
+            if st.get("sc_due"):  # 10.2: the turn is interrupted; the race restarts behind the SC
+                st["turn"] = None
+                if not self._sc_start(st, rng, ev):
+                    return  # a player decides whether to pit
+                if st["phase"] == "over":
+                    return
+                continue
             st["queue"] = [s for s in st["queue"] if st["cars"][s]["out"] is None and st["cars"][s]["finished"] is None]
             if not st["queue"]:
                 st["turn"] = None
@@ -324,6 +336,7 @@ class PoleEngine:
         st["turn_no"] += 1
         if car.pop("nodrs", False):  # 11: no DRS on the turn after a collision, damaged or not
             car["drs"] = False
+        sc_turn = car.pop("sc_turn", False)  # 11: no DRS gained on the first turn after the SC
         if car["off"] == 1:  # the turn after going off: no roll, 4 more cells (4.6)
             car["off"] = 0
             before = car["laps"]
@@ -354,6 +367,8 @@ class PoleEngine:
             turn = {"seat": seat, "die": die, "rolls": [_die(rng, die)], "use": 0, "reduce": 0, "pit_exit": False,
                     "green": 0, "start_pos": list(car["pos"]), "start_laps": car["laps"], "fought": [], "won": [],
                     "ms": None, "opts": None, "stage": "move", "cost": [0, 0, 0]}
+        if sc_turn:
+            turn["sc_turn"] = True
         st["turn"] = turn
         self._log(st, ev, msg("{p} rolls {roll}.", p=_pn(st, seat), roll=str(turn["rolls"][0])))
         if car.get("drs"):  # 11: the token is for this turn only, on the tyre die, never in the rain
@@ -680,7 +695,7 @@ class PoleEngine:
         car = st["cars"][seat]
         c = circuits()[st["circuit"]]
         if car["pos"][0] != "t" or car["off"] or car["out"] or self._rain(st) or t["start_pos"][0] != "t" \
-                or car.get("nodrs"):
+                or car.get("nodrs") or t.get("sc_turn"):
             return
         p0 = R.prog(c, t["start_laps"], t["start_pos"])
         p1 = R.prog(c, car["laps"], car["pos"])
@@ -919,8 +934,11 @@ class PoleEngine:
                 self._log(st, ev, msg("Position fight {a} vs {d}: purple dice {x} and {y}.", a=_pn(st, att),
                                       d=_pn(st, d), x=str(f1), y=str(f2)))
                 if f1 == "!" and f2 == "!":
-                    # Reading: the seed then deploys the safety car (10.2, an optional rule not built
-                    # yet); without it the pass still does not happen and the attacker stops here.
+                    # 17.6.2: no pass; with the safety-car option the SC comes out and the bots that
+                    # caused it go to the back (reading: both, as the standard rule's "the cars that
+                    # caused it"); without it the attacker just stops here.
+                    if st["options"].get("safety_car"):
+                        st["sc_due"] = {"causers": [att, d]}
                     t["fought"].append(d)
                     self._log(st, ev, msg("{d} holds the position.", d=_pn(st, d)))
                     return "lost"
@@ -1036,11 +1054,29 @@ class PoleEngine:
                                           p=_pn(st, s), r=r, k=cr["rolls"][str(s)]))
             cr["i"] += 1
         t["stage"] = "move"
-        damaged = []
+        damaged, broke = [], []
         for s in cr["cars"]:
-            if self._crash_damage(st, ev, s, cr["rolls"][str(s)]):
+            res = self._crash_damage(st, ev, s, cr["rolls"][str(s)])
+            if res:
                 damaged.append(s)
+            if res in ("light", "heavy"):
+                broke.append(s)
         t["fight"]["crash_done"] = damaged
+        f = t["fight"]
+        d = f["opt"]["def"][f["i"]]
+        if st["options"].get("safety_car"):
+            both = [t["seat"], d]
+            if any(st["cars"][x].get("bot") for x in both):
+                # 17.6.1: a human who breaks down against a bot rolls the black die: 1-3, SC
+                if broke:
+                    r = _die(rng, "black")
+                    self._log(st, ev, msg("Safety car roll: {r}.", r=r))
+                    if r <= 3:
+                        st["sc_due"] = {"causers": both}
+            elif len(broke) >= 2:  # 10.2 (A): both cars break down
+                st["sc_due"] = {"causers": [x for x in cr["cars"] if x in both or x in broke]}
+            if st.get("sc_due"):
+                return True  # no yellow flag under the safety car (10.1)
         if damaged and st["options"].get("yellow_flag"):
             self._yellow_flag(st, ev, t["fight"]["opt"]["def"][t["fight"]["i"]])
         return True
@@ -1072,13 +1108,13 @@ class PoleEngine:
         self._log(st, ev, msg("Yellow flag: no overtaking from row {a} to row {b} this round and the next.",
                               a=rows[0] + 1, b=rows[-1] + 1))
 
-    def _crash_damage(self, st: State, ev: list[Event], seat: int, roll: int) -> bool:
-        """The collision table (10); True when the car lost a point or broke down."""
+    def _crash_damage(self, st: State, ev: list[Event], seat: int, roll: int) -> str | None:
+        """The collision table (10): what the car suffered ("ep", "bp", "light", "heavy"), or None."""
         car = st["cars"][seat]
         res = COLLISION[roll]
         if res == "none":
             self._log(st, ev, msg("{p}: no damage.", p=_pn(st, seat)))
-            return False
+            return None
         if res in ("ep", "bp"):
             if car[res] <= 0:  # a point the car does not have: out of the race (10)
                 car["out"] = "crash"
@@ -1088,9 +1124,124 @@ class PoleEngine:
                 car[res] -= 1
                 self._log(st, ev, msg("{p} loses 1 {what}.", p=_pn(st, seat),
                                       what=msg("EP") if res == "ep" else msg("BP")))
-            return True
+            return res
         self._breakdown(st, ev, seat, res)
+        return res
+
+    # ------------------------------------------------------------ safety car (10.2)
+    def _sc_start(self, st: State, rng: Rng, ev: list[Event]) -> bool:
+        """10.2: four weather rolls, then every car lines up behind the SC line (wearing its tyres
+        for each finish-line crossing on the way); the lap counter moves on one when the leader was
+        between the SC line and the finish line. Then each car, in position-track order, decides
+        whether to pit. False while a player's decision is awaited."""
+        due = st.pop("sc_due")
+        c = circuits()[st["circuit"]]
+        st["flag"] = None  # no flags under the safety car (10.1)
+        self._log(st, ev, msg("Safety car! The race is neutralised."))
+        faces = [_die(rng, "weather") for _ in range(4)]
+        for face in faces:
+            if face == "cloud":
+                for car in st["cars"]:
+                    if car.get("bot"):
+                        car["bot"]["prog"] = BOTS.advance_prog(car["bot"]["prog"])
+                st["weather"], _ = R.weather_advance(st["weather"], c.weather_b)
+        self._log(st, ev, msg("Safety car weather rolls: {faces}; weather {w}.", faces=", ".join(map(str, faces)),
+                              w=self._wname(R.weather_now(st["weather"], c))))
+        run = self._running(st)
+        if not run:
+            return True
+        lead = st["cars"][run[0]]
+        p = R.prog(c, lead["laps"], lead["pos"])
+        lap = int(p // c.length)
+        queue_lap = lap + (1 if p - lap * c.length >= c.sc_row else 0)
+        if queue_lap >= c.laps:  # past the race's laps: the race ends in the current order (10.2)
+            for s in run:
+                car = st["cars"][s]
+                car["finished"] = len(st["finish"]) + 1
+                car["pos"] = ["done"]
+                st["finish"].append(s)
+            self._reorder(st)
+            st["phase"] = "over"
+            st["queue"] = []
+            self._log(st, ev, msg("The lap counter passes the race's laps: the race ends in this order."))
+            return True
+        for s in run:
+            car = st["cars"][s]
+            if queue_lap > car["laps"]:
+                self._crossings(st, s, car["laps"], queue_lap)
+        st["sc"] = {"order": list(run), "i": 0, "pit": {}, "causers": [x for x in run if x in due["causers"]],
+                    "lap": queue_lap}
+        return self._sc_decide(st, rng, ev)
+
+    def _sc_decide(self, st: State, rng: Rng, ev: list[Event]) -> bool:
+        sc = st["sc"]
+        c = circuits()[st["circuit"]]
+        while sc["i"] < len(sc["order"]):
+            s = sc["order"][sc["i"]]
+            car = st["cars"][s]
+            if car.get("bot") and str(s) not in sc["pit"]:
+                steps, future = BOTS.weather_steps(st["weather"], c)
+                must = not car["pitted"] and sc["lap"] >= c.laps - 2
+                sc["pit"][str(s)] = bool(must or BOTS.wants_pit(car["life"], car["tyre"], R.weather_now(st["weather"], c),
+                                                                steps, future, lambda: _die(rng, "black")))
+                if sc["pit"][str(s)]:
+                    sc["pit"][str(s)] = BOTS.new_tyre(steps, R.weather_now(st["weather"], c), future, car["bot"]["soft"])
+            if str(s) not in sc["pit"]:
+                return False
+            choice = sc["pit"][str(s)]
+            if choice:
+                self._sc_pit(st, ev, s, choice)
+            else:
+                self._log(st, ev, msg("{p} stays out.", p=_pn(st, s)))
+            sc["i"] += 1
+        self._sc_line_up(st, ev)
         return True
+
+    def _sc_pit(self, st: State, ev: list[Event], seat: int, tyre: str) -> None:
+        """A stop under the safety car (7.1 steps 2-5): wear, SP, repairs, new tyres; the car then
+        joins the back of the line (reading: it needs no pit-exit turns, the field is queued)."""
+        car = st["cars"][seat]
+        w = R.weather_now(st["weather"], circuits()[st["circuit"]])
+        car["life"] = R.wear(car["life"], car["tyre"], w)
+        if car.get("bot"):
+            self._bot_fit(car, tyre)
+        else:
+            car["sets"][car["tyre"]].append(car["life"])
+            car["sp"] = min(car["sp0"], car["sp"] + rules()["pit_sp_regain"])
+            self._fit(car, tyre)
+        car["bd"] = [[k, True] for k, _ in car["bd"]]
+        car["blown"] = False
+        car["pitted"] = True
+        self._log(st, ev, msg("{p} pits under the safety car and fits {t} tyres.", p=_pn(st, seat), t=_tyre_name(tyre)))
+
+    def _sc_line_up(self, st: State, ev: list[Event]) -> None:
+        """The line behind the SC line, one car a row (designed: in the centre lane): the cars that
+        stayed out in their order, then those that pitted, then the cars that caused it (10.2)."""
+        sc = st.pop("sc")
+        c = circuits()[st["circuit"]]
+        stay = [s for s in sc["order"] if not sc["pit"][str(s)] and s not in sc["causers"]]
+        went = [s for s in sc["order"] if sc["pit"][str(s)] and s not in sc["causers"]]
+        line = stay + went + sc["causers"]
+        row, laps = c.sc_row, sc["lap"]
+        for s in line:
+            while True:
+                row -= 1
+                if row < 0:
+                    row, laps = c.length - 1, laps - 1
+                if not c.rows[row].brown or laps == 0:
+                    break
+            lanes = c.rows[row].lanes
+            car = st["cars"][s]
+            car.update(pos=["t", row, 1 if 1 in lanes else lanes[0]], laps=laps, line=[], off=0, pit_turn=0,
+                       green=0, drs=False, sc_turn=True)
+            car.pop("nodrs", None)
+        st["order"] = list(st["finish"]) + line + [s for s in st["order"] if st["cars"][s]["out"] is not None]
+        self._log(st, ev, msg("Behind the safety car: {cars}.", cars=[_pn(st, s) for s in line]))
+        for s in line:
+            if sc["lap"] == c.laps - 1:
+                self._last_lap_without_stop(st, ev, s, sc["lap"] - 1)
+        st["queue"] = []  # the interrupted round is over: the next one starts from the new order
+        self._reorder(st)
 
     def _after_fight(self, st: State, rng: Rng, ev: list[Event], result: str) -> None:
         t = st["turn"]
@@ -1145,6 +1296,8 @@ class PoleEngine:
             return [s for s in state["quali"]["in"] if str(s) not in state["quali"]["choice"] and _human(state, s)]
         if ph == "tyres":
             return [s for s in range(state["n"]) if str(s) not in state["tyre_pick"] and _human(state, s)]
+        if ph == "race" and state.get("sc"):
+            return [state["sc"]["order"][state["sc"]["i"]]]
         if ph == "race" and state["turn"]:
             t = state["turn"]
             if t["stage"] == "defend":
@@ -1174,6 +1327,8 @@ class PoleEngine:
             return out
         if ph == "tyres":
             return out + [{"type": "tyre", "tyre": t} for t in TYRES if car["sets"][t]]
+        if state.get("sc"):  # 10.2: stay out, or pit and fit a set
+            return out + [{"type": "sc", "tyre": None}] + [{"type": "sc", "tyre": x} for x in TYRES if car["sets"][x]]
         t = state["turn"]
         if t["stage"] == "crash":
             return out + [{"type": "crash", "reroll": False}, {"type": "crash", "reroll": True}]
@@ -1223,6 +1378,10 @@ class PoleEngine:
             return msg("Go off the track (4 cells)")
         if a == "stay":
             return msg("Stay (no move possible)")
+        if a == "sc":
+            if not action["tyre"]:
+                return msg("Stay out (keep my place in the line)")
+            return msg("Pit under the safety car: {t} tyres (to the back)", t=_tyre_name(action["tyre"]))
         if a == "crash":
             if action["reroll"]:
                 return msg("Roll the collision die again (1 SP, keep the lower)")
@@ -1305,7 +1464,11 @@ class PoleEngine:
                 self._start_race(st, rng, ev)
         else:
             t = st["turn"]
-            if a == "crash":
+            if a == "sc":
+                st["sc"]["pit"][str(seat)] = action["tyre"] or False
+                if self._sc_decide(st, rng, ev):
+                    self._next_turn(st, rng, ev)
+            elif a == "crash":
                 t["fight"]["crash"]["choice"][str(seat)] = bool(action["reroll"])
                 self._after_fight(st, rng, ev, self._fight(st, rng, ev))
             elif a in ("defend", "yield", "fight"):
@@ -1371,6 +1534,8 @@ class PoleEngine:
                    "weather": dict(state["weather"]), "weather_now": R.weather_now(state["weather"], c),
                    "order": list(state["order"]), "cars": cars, "finish": list(state["finish"]),
                    "laps": c.laps, "log": list(state["log"][-12:]), "to_act": self.to_act(state)}
+        if state.get("sc"):
+            v["sc"] = {"order": list(state["sc"]["order"]), "pit": {k: bool(x) for k, x in state["sc"]["pit"].items()}}
         if state.get("flag"):
             v["flag"] = {"from": state["flag"]["rows"][0], "to": state["flag"]["rows"][-1],
                          "until": state["flag"]["until"]}
