@@ -233,3 +233,15 @@ def test_random_races_with_collisions(n, bots):
     if n in (4, 6):
         again = replay(E, options, n, 40 + n, actions)
         assert again == json.loads(json.dumps(st))
+
+
+def test_changing_preferences_during_the_choice_changes_nothing(monkeypatch):
+    st = _race()
+    a, d, _ = _setup(st)
+    st, _ = _attack(monkeypatch, st, a, d, [4, 4, 6, 1])
+    assert E.to_act(st) == [d]
+    st, _ = E.apply(st, d, {"type": "prefs", "preset": "yield"})
+    st, _ = E.apply(st, d, {"type": "prefs", "ask": True})
+    assert E.to_act(st) == [d] and st["turn"]["stage"] == "crash"
+    st, _ = E.apply(st, d, {"type": "crash", "reroll": False})
+    assert st["cars"][d]["bd"] == [["heavy", False]] and st["order"].index(d) < st["order"].index(a)

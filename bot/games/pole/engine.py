@@ -926,6 +926,11 @@ class PoleEngine:
             d = opt["def"][f["i"]]
             pa, pd = st["prefs"][att], st["prefs"][d]
             abot, dbot = st["cars"][att].get("bot"), st["cars"][d].get("bot")
+            if "crash" in f:  # a collision waiting on a reroll choice: preferences changed since count for nothing
+                if not self._crash_rerolls(st, rng, ev):
+                    return "ask"
+                t["fought"].append(d)
+                return "lost"
             answer = f.get("answer")
             if answer is None and pd["yield"] and not dbot:
                 answer = "yield"
