@@ -476,6 +476,8 @@ def _car_row(d: Draw, y: int, i: int, s: int, car: dict, names: list[str], c, ac
     x = 100.0
     parts = [(tx("Lap"), str(min(car.get("laps", 0) + 1, c.laps)))]
     parts += [(tx(k.upper()), str(car.get(k, 0))) for k in ("ep", "bp", "sp")]
+    if "stress" in car:  # the stress option (12): the driver's level
+        parts.append((tx("Stress"), str(car["stress"])))
     for label, value in parts:
         d.text((x, bottom), label, font=font(SMALL), fill=MUTED, anchor="lm")
         x += font(SMALL).getlength(label) + 6

@@ -8,8 +8,8 @@ the track (4.6.1), then picks where to go from a select of reachable cells with 
 (tyre MP counted, boost / brake / corner SP). Position fights are settled at once from both
 sides' standing maxima (rules.settle_auction explains why that equals the open auction).
 Optional rules built as table options: bots (17), DRS (11), collisions (10), yellow flag (10.1),
-safety car (10.2). Not built yet: events, stress, custom setup, drivers and teams, circuit rules,
-championship.
+safety car (10.2), stress (12). Not built yet: events, custom setup, drivers and teams, circuit
+rules, championship.
 """
 from __future__ import annotations
 
@@ -82,7 +82,9 @@ class PoleEngine:
                OptionSpec("yellow_flag", "Yellow flag: no overtaking in a damaging collision's sector for 2 rounds "
                           "(turns collisions on)", kind="bool", default=False),
                OptionSpec("safety_car", "Safety car: after a collision that breaks down two cars, all line up "
-                          "behind the SC line and may pit (turns collisions on)", kind="bool", default=False)]
+                          "behind the SC line and may pit (turns collisions on)", kind="bool", default=False),
+               OptionSpec("stress", "Stress: leading, collisions and rivals close behind raise a driver's stress "
+                          "level, which limits EP, BP and SP", kind="bool", default=False)]
 
     # ------------------------------------------------------------ setup
     def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
@@ -106,6 +108,8 @@ class PoleEngine:
             out["yellow_flag"] = True
         if options.get("safety_car"):  # 10.2 too
             out["safety_car"] = True
+        if options.get("stress"):  # 12
+            out["stress"] = True
         if not self.min_seats <= seats <= self.max_seats:
             raise GameError(msg("This game needs {lo}-{hi} players.", lo=self.min_seats, hi=self.max_seats))
         return out
@@ -260,6 +264,10 @@ class PoleEngine:
         self._log(st, ev, msg("Tyres revealed: {list}.", list=[
             msg("{p}: {t}", p=_pn(st, int(s)), t=_tyre_name(t)) for s, t in sorted(st["tyre_pick"].items(), key=lambda x: int(x[0]))]))
         st["phase"] = "race"
+        if st["options"].get("stress"):  # 12: the pole-sitter starts at 1, the others at 0; bots never
+            for s in st["grid"]:
+                if not st["cars"][s].get("bot"):
+                    st["cars"][s]["stress"] = 1 if s == st["grid"][0] else 0
         self._new_round(st, rng, ev)
 
     # ------------------------------------------------------------ rounds and turns
@@ -402,7 +410,7 @@ class PoleEngine:
         if t["die"] == "purple":
             return v
         heavy = sum(1 for k, rep in car["bd"] if k == "heavy" and not rep)
-        return max(0, v - R.tyre_penalty(car["life"]) - heavy)
+        return max(0, v - R.tyre_penalty(car["life"]) - heavy - t.get("calm", 0))
 
     def _ctx(self, st: State, seat: int) -> R.MoveCtx:
         c = circuits()[st["circuit"]]
@@ -414,8 +422,10 @@ class PoleEngine:
         t = st["turn"]
         cost = t["cost"] if t else [0, 0, 0]
         fl = st.get("flag")
+        lv = car.get("stress", 0)
         return R.MoveCtx(c, self._rain(st), st["round"] <= START_ROUNDS, c.laps - 1, others, ahead,
-                         car["ep"], car["bp"], car["sp"] - cost[2], c.corners[0].first, c.laps,
+                         0 if lv >= 4 else car["ep"], 0 if lv >= 4 else car["bp"],
+                         0 if lv >= 5 else car["sp"] - cost[2], c.corners[0].first, c.laps,
                          no_pass=frozenset(fl["rows"]) if fl else frozenset())
 
     def _plan(self, st: State) -> None:
@@ -451,6 +461,8 @@ class PoleEngine:
             if o.kind == "fight":
                 ep, bp = R.extra_cost(ms.b, bcap), R.extra_cost(ms.k, bcap)
             cost = (ep, bp, ms.s)
+            if ep and bp and st["cars"][st["turn"]["seat"]].get("stress", 0) >= 2:
+                continue  # 12.1 level 2: not both EP and BP in one turn
             where = (o.kind, tuple(ms.pos) if o.kind == "fight" else tuple(fin.pos), fin.laps, o.defenders)
             key = where
             d = {"kind": o.kind, "pos": list(ms.pos if o.kind == "fight" else fin.pos), "laps": fin.laps,
@@ -595,6 +607,8 @@ class PoleEngine:
         seat = t["seat"]
         car = st["cars"][seat]
         c = circuits()[st["circuit"]]
+        run0 = self._running(st)
+        lead0 = run0[0] if run0 else None  # the leader before this move (12.2)
         self._charge(st, ms)
         before = t["start_laps"]  # a fight's pass may already have moved the car on
         self._set_pos(st, seat, ms)
@@ -616,10 +630,17 @@ class PoleEngine:
             t["stage"] = "pit_tyre"
             t["opts"] = None
             self._reorder(st)
+            if seat == lead0:
+                self._stress(st, ev, seat)  # 12.2: the leader pits
             return
         crossed = car["laps"] - before
         if crossed:
             self._crossings(st, seat, before, car["laps"])
+            if st["options"].get("stress") and lead0 is not None:
+                if seat == lead0:
+                    self._stress(st, ev, seat)  # 12.2: the leader crosses the finish line
+                elif st["cars"][lead0]["pos"][0] in ("pin", "pit", "g", "pout"):
+                    self._stress(st, ev, lead0)  # 12.2: a car crossing the line passes the leader in the pits
         if kind == "finish":
             car["finished"] = len(st["finish"]) + 1
             car["pos"] = ["done"]
@@ -630,6 +651,10 @@ class PoleEngine:
             if st["options"].get("drs") and not t.get("bot"):
                 self._drs_check(st, ev, seat)
         self._after_move(st, rng, ev, seat, None)
+        if st["options"].get("stress") and car["out"] is None and car["finished"] is None:
+            run = self._running(st)
+            if len(run) > 1 and run[1] == seat and self._one_mp_behind(st, seat, run[0]):
+                self._stress(st, ev, run[0])  # 12.2: a car ends its move 1 MP behind the leader
         if end:
             self._end_turn(st, rng, ev)
         else:  # a bot's turn: the caller goes on with the next turn (no recursion per turn)
@@ -687,6 +712,26 @@ class PoleEngine:
             return True
         return False
 
+    # ------------------------------------------------------------ stress (12)
+    def _stress(self, st: State, ev: list[Event], seat: int) -> None:
+        """12.2: one level up, at most once a round, never past 6; bots take none (17.12)."""
+        car = st["cars"][seat]
+        if not st["options"].get("stress") or "stress" not in car or car["out"] is not None \
+                or car["finished"] is not None or car.get("stress_r") == st["round"] or car["stress"] >= 6:
+            return
+        car["stress"] += 1
+        car["stress_r"] = st["round"]
+        self._log(st, ev, msg("{p}'s stress rises to {n}.", p=_pn(st, seat), n=car["stress"]))
+
+    def _one_mp_behind(self, st: State, seat: int, ahead_seat: int) -> bool:
+        """One move of the car (a racing-line jump too) would reach the cell of the car ahead."""
+        car, ahead = st["cars"][seat], st["cars"][ahead_seat]
+        if car["pos"][0] != "t" or ahead["pos"][0] != "t" or st["turn"] is None:
+            return False
+        ctx = self._ctx(st, seat)
+        ms = R.MState(tuple(car["pos"]), car["laps"], 1, 0, 0, 0, 0, tuple(car["line"]), -1)
+        return any(npos == tuple(ahead["pos"]) and nl == ahead["laps"] for npos, nl, _, _ in R._steps(ctx, ms))
+
     # ------------------------------------------------------------ DRS (11)
     def _drs_check(self, st: State, ev: list[Event], seat: int) -> None:
         """11: a car that crossed the DRS line this move and ended it 1 MP behind the car ahead
@@ -714,6 +759,7 @@ class PoleEngine:
         if any(npos == tuple(ahead["pos"]) and nl == ahead["laps"] for npos, nl, _, _ in R._steps(ctx, ms)):
             car["drs"] = True
             self._log(st, ev, msg("{p} takes DRS for the next turn.", p=_pn(st, seat)))
+            self._stress(st, ev, run[i - 1])  # 12.2: the driver whose follower gains DRS
 
     # ------------------------------------------------------------ bots (17)
     def _bot_turn(self, st: State, rng: Rng, ev: list[Event], seat: int) -> bool:
@@ -986,6 +1032,10 @@ class PoleEngine:
                 keep = opt["step"]["s"] - opt["ms"]["s"]  # SP the passing step itself needs
                 a_max = max(0, min(pa["attack"], st["cars"][att]["sp"] - keep))
                 d_max = max(0, min(d_max, st["cars"][d]["sp"]))
+                if st["cars"][att].get("stress", 0) >= 3:  # 12.1 level 3: no SP in position fights
+                    a_max = 0
+                if st["cars"][d].get("stress", 0) >= 3:
+                    d_max = 0
                 if abot:  # 17.6.1: the bot's value as it stands, and it never bids beyond it
                     a_tot, a_max = ra, 0
                 if dbot:  # the human attacker must beat the value; the defender wins ties (5.1)
@@ -1031,6 +1081,7 @@ class PoleEngine:
         rolls = {}
         for s in cars:
             st["cars"][s]["nodrs"] = True
+            self._stress(st, ev, s)  # 12.2: a driver in a collision
             if not st["cars"][s].get("bot"):
                 rolls[str(s)] = _die(rng, "black")
                 self._log(st, ev, msg("{p} makes a collision roll: {r}.", p=_pn(st, s), r=rolls[str(s)]))
@@ -1038,7 +1089,8 @@ class PoleEngine:
 
     def _crash_reroll_offered(self, st: State, seat: int) -> bool:
         cr = st["turn"]["fight"]["crash"]
-        return st["cars"][seat]["sp"] >= 1 and COLLISION[cr["rolls"][str(seat)]] != "none"
+        return st["cars"][seat]["sp"] >= 1 and COLLISION[cr["rolls"][str(seat)]] != "none" \
+            and st["cars"][seat].get("stress", 0) < 5  # 12.1 level 5: no SP at all
 
     def _crash_rerolls(self, st: State, rng: Rng, ev: list[Event]) -> bool:
         """Once all have rolled, each (in position-track order) may roll again for 1 SP and must keep
@@ -1340,11 +1392,17 @@ class PoleEngine:
         if t["stage"] == "defend":
             if t["fight"]["rolls"] is None:  # before the dice: fight or let them through
                 return out + [{"type": "yield"}, {"type": "fight"}]
-            top = min(car["sp"], 20)
+            top = 0 if car.get("stress", 0) >= 3 else min(car["sp"], 20)
             return out + [{"type": "defend", "max": k} for k in range(top + 1)]
         if t["stage"] == "pit_tyre":
             return out + [{"type": "tyre", "tyre": x} for x in TYRES if car["sets"][x]]
-        can_reroll = not t["pit_exit"] and t["ms"] is None and car["sp"] - t["reduce"] >= 1
+        lv = car.get("stress", 0)
+        calm_ok = lv > 0 and t["ms"] is None and not t.get("calm") and t["die"] in ("red", "white", "green", "blue")
+        if calm_ok and lv >= 6:  # 12.1 level 6: the driver must bring it down to 5 this turn
+            return out + [{"type": "calm"}]
+        if calm_ok:
+            out.append({"type": "calm"})
+        can_reroll = not t["pit_exit"] and t["ms"] is None and car["sp"] - t["reduce"] >= 1 and lv < 5
         if can_reroll:
             out.append({"type": "reroll"})
         if t["ms"] is None and len(t["rolls"]) > 1 and t["die"] != "purple":
@@ -1352,12 +1410,12 @@ class PoleEngine:
         if t["ms"] is None and self._course_out_due(state):
             w = R.weather_now(state["weather"], circuits()[state["circuit"]])
             need = R.sp_to_stay(self._roll_value(state) - t["reduce"], car["tyre"], w)
-            if car["sp"] - t["reduce"] >= need:
+            if car["sp"] - t["reduce"] >= need and lv < 5:
                 out.append({"type": "reduce", "sp": t["reduce"] + need})
             out.append({"type": "off"})
             return out
         if t["ms"] is None and t["die"] != "purple" and car["sp"] - t["reduce"] >= 1 and t["reduce"] < 3 \
-                and self._low_grip_roll_due(state):
+                and lv < 5 and self._low_grip_roll_due(state):
             out.append({"type": "reduce", "sp": t["reduce"] + 1})
         out += [{"type": "move", "i": i} for i in range(len(t["opts"] or []))]
         if not t["opts"]:
@@ -1375,6 +1433,9 @@ class PoleEngine:
             return msg("Fit {t} tyres", t=_tyre_name(action["tyre"]))
         if a == "reroll":
             return msg("Reroll (1 SP)")
+        if a == "calm":
+            return msg("Calm down: {n} MP less, stress {s}", n=3 if state["turn"]["die"] in ("red", "white") else 2,
+                       s=state["cars"][seat]["stress"] - 1)
         if a == "use":
             return msg("Use roll {r}", r=str(state["turn"]["rolls"][action["i"]]))
         if a == "reduce":
@@ -1486,6 +1547,12 @@ class PoleEngine:
                 self._fit(car, action["tyre"])
                 self._log(st, ev, msg("{p} fits {t} tyres.", p=_pn(st, seat), t=_tyre_name(action["tyre"])))
                 self._end_turn(st, rng, ev)
+            elif a == "calm":  # 12.3: 3 MP off a dry die's roll (2 off a wet one), one level down
+                t["calm"] = 3 if t["die"] in ("red", "white") else 2
+                car["stress"] -= 1
+                self._log(st, ev, msg("{p} gives up {n} MP to calm down: stress {s}.", p=_pn(st, seat), n=t["calm"],
+                                      s=car["stress"]))
+                self._plan(st)
             elif a == "reroll":
                 car["sp"] -= 1
                 t["rolls"].append(_die(rng, t["die"]))
@@ -1532,6 +1599,8 @@ class PoleEngine:
             cars.append({k: car[k] for k in ("ep", "bp", "sp", "tyre", "life", "sets", "bd", "pos", "laps",
                                              "pitted", "off", "out", "finished", "green")})
             cars[-1]["drs"] = bool(car.get("drs"))
+            if "stress" in car:
+                cars[-1]["stress"] = car["stress"]
             b = car.get("bot")
             cars[-1]["bot"] = {"colour": BOTS.COLOURS[s % 6], "side": b["side"], "prog": b["prog"]} if b else None
         v: View = {"kind": "pole", "circuit": state["circuit"], "phase": state["phase"], "round": state["round"],
