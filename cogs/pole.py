@@ -24,12 +24,18 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
                            bots="Cars the game drives itself, as many as fit in 6 (a lone player always gets one)",
                            bot_side="Bot cards: side A (slightly better, default) or B",
                            drs="DRS: up to 2 more MP after ending a move just behind a car past the DRS line",
+                           collisions="Collisions: equal raw fight rolls crash the cars (collision rolls, 1 SP rerolls)",
+                           yellow_flag="Yellow flag: no overtaking in a damaging collision's sector for 2 rounds (with collisions)",
+                           safety_car="Safety car: after a collision that breaks down two cars, all line up behind the SC line and may pit (with collisions)",
+                           stress="Stress: leading, collisions and rivals close behind raise a driver's stress, which limits EP, BP and SP",
                            language=LANGUAGE_HELP, clock=CLOCK_HELP)
     @app_commands.choices(circuit=CIRCUITS, bot_side=BOT_SIDES, clock=CLOCKS)
     @app_commands.autocomplete(language=language_autocomplete)
     async def new(self, interaction: discord.Interaction, circuit: app_commands.Choice[str] | None = None,
                   bots: app_commands.Range[int, 0, 5] | None = None,
                   bot_side: app_commands.Choice[str] | None = None, drs: bool | None = None,
+                  collisions: bool | None = None, yellow_flag: bool | None = None,
+                  safety_car: bool | None = None, stress: bool | None = None,
                   language: str | None = None,
                   clock: app_commands.Choice[int] | None = None) -> None:
         options: dict = {"circuit": circuit.value} if circuit is not None else {}
@@ -39,6 +45,14 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
             options["bot_side"] = bot_side.value
         if drs:
             options["drs"] = True
+        if collisions:
+            options["collisions"] = True
+        if yellow_flag:
+            options["yellow_flag"] = True
+        if safety_car:
+            options["safety_car"] = True
+        if stress:
+            options["stress"] = True
         await self.create(interaction, options, language, clock)
 
 

@@ -344,6 +344,15 @@ def _phase_line(view: dict, c) -> str:
     return tx("Race over")
 
 
+def _badge(view: dict):
+    if view.get("sc"):
+        return tx("Safety car: pit or stay out"), (250, 214, 40)
+    fl = view.get("flag")
+    if fl:
+        return tx("Yellow flag: rows {a}-{b}", a=fl["from"] + 1, b=fl["to"] + 1), (250, 214, 40)
+    return None
+
+
 def _primary(view: dict) -> int | None:
     ti = view.get("turn_info") or {}
     if isinstance(ti.get("seat"), int):
@@ -373,6 +382,11 @@ def _board(view: dict, names: list[str]) -> Image.Image:
     _weather(d, view, c, 360, 78, W - 176)
     _grids(d, view, c, W - 160, 12)
     img.paste(_map(c, cars, order, _primary(view), W, MAP_H, HEADER_H), (0, HEADER_H))
+    badge = _badge(view)
+    if badge:  # a yellow flag (10.1): a badge at the map's top left, with the rows it covers
+        label, colour = badge
+        d.rounded_rectangle([12, HEADER_H + 10, 452, HEADER_H + 58], radius=10, fill=colour, outline=DARK, width=2)
+        d.text((232, HEADER_H + 34), fit(label, 30, 424), font=font(30), fill=DARK, anchor="mm")
     y = HEADER_H + MAP_H
     acting = set(view.get("to_act") or [])
     ti = view.get("turn_info") or {}
@@ -462,6 +476,8 @@ def _car_row(d: Draw, y: int, i: int, s: int, car: dict, names: list[str], c, ac
     x = 100.0
     parts = [(tx("Lap"), str(min(car.get("laps", 0) + 1, c.laps)))]
     parts += [(tx(k.upper()), str(car.get(k, 0))) for k in ("ep", "bp", "sp")]
+    if "stress" in car:  # the stress option (12): the driver's level
+        parts.append((tx("Stress"), str(car["stress"])))
     for label, value in parts:
         d.text((x, bottom), label, font=font(SMALL), fill=MUTED, anchor="lm")
         x += font(SMALL).getlength(label) + 6

@@ -7,8 +7,9 @@ turn; the player may reroll for 1 SP each (4.1), choose which roll to use, spend
 the track (4.6.1), then picks where to go from a select of reachable cells with what each costs
 (tyre MP counted, boost / brake / corner SP). Position fights are settled at once from both
 sides' standing maxima (rules.settle_auction explains why that equals the open auction).
-Optional rules (events, collisions, yellow flag, SC, DRS, stress, custom setup, drivers and
-teams, circuit rules, championship, bots) are not built yet; `options` is where they will go.
+Optional rules built as table options: bots (17), DRS (11), collisions (10), yellow flag (10.1),
+safety car (10.2), stress (12). Not built yet: events, custom setup, drivers and teams, circuit
+rules, championship.
 """
 from __future__ import annotations
 
@@ -47,6 +48,16 @@ _COLOUR_NAMES = {"red": lambda: msg("Red"), "blue": lambda: msg("Blue"), "yellow
                  "green": lambda: msg("Green"), "purple": lambda: msg("Purple"), "orange": lambda: msg("Orange")}
 
 
+def _collision_table() -> dict[int, str]:
+    table = {int(k): v for k, v in rules()["collision"].items()}
+    if sorted(table) != [1, 2, 3, 4, 5, 6] or not set(table.values()) <= {"none", "ep", "bp", "light", "heavy"}:
+        raise ValueError("data/pole/rules.json: collision table")
+    return table
+
+
+COLLISION = _collision_table()
+
+
 def _die(rng: Rng, name: str):
     return rng.choice(rules()["dice"][name])
 
@@ -65,7 +76,15 @@ class PoleEngine:
                           default=0, min_value=0, max_value=5),
                OptionSpec("bot_side", "Bot cards: side A (slightly better) or B", ["A", "B"], default="A"),
                OptionSpec("drs", "DRS: +2 MP after ending a move just behind a car past the DRS line", kind="bool",
-                          default=False)]
+                          default=False),
+               OptionSpec("collisions", "Collisions: equal fight rolls crash both cars (damage rolls, SP rerolls)",
+                          kind="bool", default=False),
+               OptionSpec("yellow_flag", "Yellow flag: no overtaking in a damaging collision's sector for 2 rounds "
+                          "(turns collisions on)", kind="bool", default=False),
+               OptionSpec("safety_car", "Safety car: after a collision that breaks down two cars, all line up "
+                          "behind the SC line and may pit (turns collisions on)", kind="bool", default=False),
+               OptionSpec("stress", "Stress: leading, collisions and rivals close behind raise a driver's stress "
+                          "level, which limits EP, BP and SP", kind="bool", default=False)]
 
     # ------------------------------------------------------------ setup
     def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
@@ -83,6 +102,14 @@ class PoleEngine:
             out["bot_side"] = side
         if options.get("drs"):  # DRS (11), an optional rule
             out["drs"] = True
+        if options.get("collisions") or options.get("yellow_flag") or options.get("safety_car"):
+            out["collisions"] = True  # collisions (10), an optional rule
+        if options.get("yellow_flag"):  # 10.1 comes with collisions
+            out["yellow_flag"] = True
+        if options.get("safety_car"):  # 10.2 too
+            out["safety_car"] = True
+        if options.get("stress"):  # 12
+            out["stress"] = True
         if not self.min_seats <= seats <= self.max_seats:
             raise GameError(msg("This game needs {lo}-{hi} players.", lo=self.min_seats, hi=self.max_seats))
         return out
@@ -237,6 +264,10 @@ class PoleEngine:
         self._log(st, ev, msg("Tyres revealed: {list}.", list=[
             msg("{p}: {t}", p=_pn(st, int(s)), t=_tyre_name(t)) for s, t in sorted(st["tyre_pick"].items(), key=lambda x: int(x[0]))]))
         st["phase"] = "race"
+        if st["options"].get("stress"):  # 12: the pole-sitter starts at 1, the others at 0; bots never
+            for s in st["grid"]:
+                if not st["cars"][s].get("bot"):
+                    st["cars"][s]["stress"] = 1 if s == st["grid"][0] else 0
         self._new_round(st, rng, ev)
 
     # ------------------------------------------------------------ rounds and turns
@@ -254,6 +285,10 @@ class PoleEngine:
             if car["off"] == 2:
                 car["off"] = 0
         st["round"] += 1
+        fl = st.get("flag")
+        if fl and st["round"] > fl["until"]:  # 10.1: after this round and the next, both flags go
+            st["flag"] = None
+            self._log(st, ev, msg("The yellow and green flags are removed."))
         run = self._running(st)
         if not run:
             st["phase"] = "over"
@@ -279,6 +314,13 @@ class PoleEngine:
 
     def _next_turn(self, st: State, rng: Rng, ev: list[Event]) -> None:
         while True:
+            if st.get("sc_due"):  # 10.2: the turn is interrupted; the race restarts behind the SC
+                st["turn"] = None
+                if not self._sc_start(st, rng, ev):
+                    return  # a player decides whether to pit
+                if st["phase"] == "over":
+                    return
+                continue
             st["queue"] = [s for s in st["queue"] if st["cars"][s]["out"] is None and st["cars"][s]["finished"] is None]
             if not st["queue"]:
                 st["turn"] = None
@@ -300,6 +342,9 @@ class PoleEngine:
         car = st["cars"][seat]
         c = circuits()[st["circuit"]]
         st["turn_no"] += 1
+        if car.pop("nodrs", False):  # 11: no DRS on the turn after a collision, damaged or not
+            car["drs"] = False
+        sc_turn = car.pop("sc_turn", False)  # 11: no DRS gained on the first turn after the SC
         if car["off"] == 1:  # the turn after going off: no roll, 4 more cells (4.6)
             car["off"] = 0
             before = car["laps"]
@@ -330,6 +375,8 @@ class PoleEngine:
             turn = {"seat": seat, "die": die, "rolls": [_die(rng, die)], "use": 0, "reduce": 0, "pit_exit": False,
                     "green": 0, "start_pos": list(car["pos"]), "start_laps": car["laps"], "fought": [], "won": [],
                     "ms": None, "opts": None, "stage": "move", "cost": [0, 0, 0]}
+        if sc_turn:
+            turn["sc_turn"] = True
         st["turn"] = turn
         self._log(st, ev, msg("{p} rolls {roll}.", p=_pn(st, seat), roll=str(turn["rolls"][0])))
         if car.get("drs"):  # 11: the token is for this turn only, on the tyre die, never in the rain
@@ -363,7 +410,7 @@ class PoleEngine:
         if t["die"] == "purple":
             return v
         heavy = sum(1 for k, rep in car["bd"] if k == "heavy" and not rep)
-        return max(0, v - R.tyre_penalty(car["life"]) - heavy)
+        return max(0, v - R.tyre_penalty(car["life"]) - heavy - t.get("calm", 0))
 
     def _ctx(self, st: State, seat: int) -> R.MoveCtx:
         c = circuits()[st["circuit"]]
@@ -374,8 +421,12 @@ class PoleEngine:
         ahead = frozenset(st["order"][idx + 1:]) | frozenset(st["turn"]["won"] if st["turn"] else [])
         t = st["turn"]
         cost = t["cost"] if t else [0, 0, 0]
+        fl = st.get("flag")
+        lv = car.get("stress", 0)
         return R.MoveCtx(c, self._rain(st), st["round"] <= START_ROUNDS, c.laps - 1, others, ahead,
-                         car["ep"], car["bp"], car["sp"] - cost[2], c.corners[0].first, c.laps)
+                         0 if lv >= 4 else car["ep"], 0 if lv >= 4 else car["bp"],
+                         0 if lv >= 5 else car["sp"] - cost[2], c.corners[0].first, c.laps,
+                         no_pass=frozenset(fl["rows"]) if fl else frozenset())
 
     def _plan(self, st: State) -> None:
         """Compute the move options for the turn's current state (stored so replays agree)."""
@@ -395,6 +446,8 @@ class PoleEngine:
             ms = R.MState(tuple(d["pos"]), d["laps"], d["mode"], d["t"], d["b"], d["k"], d["s"], tuple(d["line"]), d["slip"])
         n = t["n"]
         opts = R.search(ctx, ms, n, max(0, n - 3 - t.get("drs", 0)), frozenset(t["fought"]))
+        if not opts and ctx.no_pass:  # held behind a car between the flags: it stops short (10.1)
+            opts = R.search(ctx, ms, n, 0, frozenset(t["fought"]))
         t["opts"] = self._choose_opts(st, opts, ctx)
 
     def _choose_opts(self, st: State, opts: list, ctx: R.MoveCtx) -> list[dict]:
@@ -408,6 +461,8 @@ class PoleEngine:
             if o.kind == "fight":
                 ep, bp = R.extra_cost(ms.b, bcap), R.extra_cost(ms.k, bcap)
             cost = (ep, bp, ms.s)
+            if ep and bp and st["cars"][st["turn"]["seat"]].get("stress", 0) >= 2:
+                continue  # 12.1 level 2: not both EP and BP in one turn
             where = (o.kind, tuple(ms.pos) if o.kind == "fight" else tuple(fin.pos), fin.laps, o.defenders)
             key = where
             d = {"kind": o.kind, "pos": list(ms.pos if o.kind == "fight" else fin.pos), "laps": fin.laps,
@@ -552,6 +607,8 @@ class PoleEngine:
         seat = t["seat"]
         car = st["cars"][seat]
         c = circuits()[st["circuit"]]
+        run0 = self._running(st)
+        lead0 = run0[0] if run0 else None  # the leader before this move (12.2)
         self._charge(st, ms)
         before = t["start_laps"]  # a fight's pass may already have moved the car on
         self._set_pos(st, seat, ms)
@@ -573,20 +630,31 @@ class PoleEngine:
             t["stage"] = "pit_tyre"
             t["opts"] = None
             self._reorder(st)
+            if seat == lead0:
+                self._stress(st, ev, seat)  # 12.2: the leader pits
             return
         crossed = car["laps"] - before
         if crossed:
             self._crossings(st, seat, before, car["laps"])
+            if st["options"].get("stress") and lead0 is not None:
+                if seat == lead0:
+                    self._stress(st, ev, seat)  # 12.2: the leader crosses the finish line
+                elif st["cars"][lead0]["pos"][0] in ("pin", "pit", "g", "pout"):
+                    self._stress(st, ev, lead0)  # 12.2: a car crossing the line passes the leader in the pits
         if kind == "finish":
             car["finished"] = len(st["finish"]) + 1
             car["pos"] = ["done"]
             st["finish"].append(seat)
             self._log(st, ev, msg("{p} takes the chequered flag in P{n}.", p=_pn(st, seat), n=car["finished"]))
-        elif not self._last_lap_without_stop(st, ev, seat, before):
+        elif car["out"] is None and not self._last_lap_without_stop(st, ev, seat, before):
             self._checks_after_move(st, rng, ev, seat)
             if st["options"].get("drs") and not t.get("bot"):
                 self._drs_check(st, ev, seat)
         self._after_move(st, rng, ev, seat, None)
+        if st["options"].get("stress") and car["out"] is None and car["finished"] is None:
+            run = self._running(st)
+            if len(run) > 1 and run[1] == seat and self._one_mp_behind(st, seat, run[0]):
+                self._stress(st, ev, run[0])  # 12.2: a car ends its move 1 MP behind the leader
         if end:
             self._end_turn(st, rng, ev)
         else:  # a bot's turn: the caller goes on with the next turn (no recursion per turn)
@@ -644,6 +712,26 @@ class PoleEngine:
             return True
         return False
 
+    # ------------------------------------------------------------ stress (12)
+    def _stress(self, st: State, ev: list[Event], seat: int) -> None:
+        """12.2: one level up, at most once a round, never past 6; bots take none (17.12)."""
+        car = st["cars"][seat]
+        if not st["options"].get("stress") or "stress" not in car or car["out"] is not None \
+                or car["finished"] is not None or car.get("stress_r") == st["round"] or car["stress"] >= 6:
+            return
+        car["stress"] += 1
+        car["stress_r"] = st["round"]
+        self._log(st, ev, msg("{p}'s stress rises to {n}.", p=_pn(st, seat), n=car["stress"]))
+
+    def _one_mp_behind(self, st: State, seat: int, ahead_seat: int) -> bool:
+        """One move of the car (a racing-line jump too) would reach the cell of the car ahead."""
+        car, ahead = st["cars"][seat], st["cars"][ahead_seat]
+        if car["pos"][0] != "t" or ahead["pos"][0] != "t" or st["turn"] is None:
+            return False
+        ctx = self._ctx(st, seat)
+        ms = R.MState(tuple(car["pos"]), car["laps"], 1, 0, 0, 0, 0, tuple(car["line"]), -1)
+        return any(npos == tuple(ahead["pos"]) and nl == ahead["laps"] for npos, nl, _, _ in R._steps(ctx, ms))
+
     # ------------------------------------------------------------ DRS (11)
     def _drs_check(self, st: State, ev: list[Event], seat: int) -> None:
         """11: a car that crossed the DRS line this move and ended it 1 MP behind the car ahead
@@ -651,7 +739,8 @@ class PoleEngine:
         t = st["turn"]
         car = st["cars"][seat]
         c = circuits()[st["circuit"]]
-        if car["pos"][0] != "t" or car["off"] or car["out"] or self._rain(st) or t["start_pos"][0] != "t":
+        if car["pos"][0] != "t" or car["off"] or car["out"] or self._rain(st) or t["start_pos"][0] != "t" \
+                or car.get("nodrs") or t.get("sc_turn"):
             return
         p0 = R.prog(c, t["start_laps"], t["start_pos"])
         p1 = R.prog(c, car["laps"], car["pos"])
@@ -670,6 +759,7 @@ class PoleEngine:
         if any(npos == tuple(ahead["pos"]) and nl == ahead["laps"] for npos, nl, _, _ in R._steps(ctx, ms)):
             car["drs"] = True
             self._log(st, ev, msg("{p} takes DRS for the next turn.", p=_pn(st, seat)))
+            self._stress(st, ev, run[i - 1])  # 12.2: the driver whose follower gains DRS
 
     # ------------------------------------------------------------ bots (17)
     def _bot_turn(self, st: State, rng: Rng, ev: list[Event], seat: int) -> bool:
@@ -882,6 +972,11 @@ class PoleEngine:
             d = opt["def"][f["i"]]
             pa, pd = st["prefs"][att], st["prefs"][d]
             abot, dbot = st["cars"][att].get("bot"), st["cars"][d].get("bot")
+            if "crash" in f:  # a collision waiting on a reroll choice: preferences changed since count for nothing
+                if not self._crash_rerolls(st, rng, ev):
+                    return "ask"
+                t["fought"].append(d)
+                return "lost"
             answer = f.get("answer")
             if answer is None and pd["yield"] and not dbot:
                 answer = "yield"
@@ -890,8 +985,11 @@ class PoleEngine:
                 self._log(st, ev, msg("Position fight {a} vs {d}: purple dice {x} and {y}.", a=_pn(st, att),
                                       d=_pn(st, d), x=str(f1), y=str(f2)))
                 if f1 == "!" and f2 == "!":
-                    # Reading: the seed then deploys the safety car (10.2, an optional rule not built
-                    # yet); without it the pass still does not happen and the attacker stops here.
+                    # 17.6.2: no pass; with the safety-car option the SC comes out and the bots that
+                    # caused it go to the back (reading: both, as the standard rule's "the cars that
+                    # caused it"); without it the attacker just stops here.
+                    if st["options"].get("safety_car"):
+                        st["sc_due"] = {"causers": [att, d]}
                     t["fought"].append(d)
                     self._log(st, ev, msg("{d} holds the position.", d=_pn(st, d)))
                     return "lost"
@@ -915,6 +1013,14 @@ class PoleEngine:
                     f["rolls"] = [ra, rd]
                     self._log(st, ev, msg("Position fight {a} vs {d}: black dice {ra} and {rd}.",
                                           a=_pn(st, att), d=_pn(st, d), ra=ra, rd=rd))
+                if st["options"].get("collisions") and f["rolls"][0] == f["rolls"][1]:
+                    # 10 / 5.1: equal raw rolls (a bot's value against a human's roll too, 17.6.1)
+                    if "crash" not in f:
+                        self._crash_start(st, rng, ev, att, d)
+                    if not self._crash_rerolls(st, rng, ev):
+                        return "ask"
+                    t["fought"].append(d)
+                    return "lost"
                 if answer is None and pd.get("ask"):
                     t["stage"] = "defend"
                     return "ask"
@@ -926,6 +1032,10 @@ class PoleEngine:
                 keep = opt["step"]["s"] - opt["ms"]["s"]  # SP the passing step itself needs
                 a_max = max(0, min(pa["attack"], st["cars"][att]["sp"] - keep))
                 d_max = max(0, min(d_max, st["cars"][d]["sp"]))
+                if st["cars"][att].get("stress", 0) >= 3:  # 12.1 level 3: no SP in position fights
+                    a_max = 0
+                if st["cars"][d].get("stress", 0) >= 3:
+                    d_max = 0
                 if abot:  # 17.6.1: the bot's value as it stands, and it never bids beyond it
                     a_tot, a_max = ra, 0
                 if dbot:  # the human attacker must beat the value; the defender wins ties (5.1)
@@ -950,6 +1060,245 @@ class PoleEngine:
             f["fights"] = False
             t["stage"] = "move"
         return "won"
+
+    # ------------------------------------------------------------ collisions (10)
+    def _crash_start(self, st: State, rng: Rng, ev: list[Event], att: int, d: int) -> None:
+        """The pass does not happen; every car in it makes a collision roll in position-track order:
+        the attacker, the defender and, in a multiple overtake (5.4), the car alongside the defender
+        (10: all three roll even when only two fight). Bots make no collision roll (17.2)."""
+        t = st["turn"]
+        f = t["fight"]
+        dcar = st["cars"][d]
+        cars = {att, d}
+        if dcar["pos"][0] == "t":
+            for s, o in enumerate(st["cars"]):
+                if o["out"] is None and o["finished"] is None and o["pos"] and o["pos"][0] == "t" \
+                        and o["pos"][1] == dcar["pos"][1] and o["laps"] == dcar["laps"]:
+                    cars.add(s)
+        cars = [s for s in st["order"] if s in cars]
+        self._log(st, ev, msg("Collision! {a} and {d} both roll {r}: no overtake.", a=_pn(st, att), d=_pn(st, d),
+                              r=f["rolls"][0]))
+        rolls = {}
+        for s in cars:
+            st["cars"][s]["nodrs"] = True
+            self._stress(st, ev, s)  # 12.2: a driver in a collision
+            if not st["cars"][s].get("bot"):
+                rolls[str(s)] = _die(rng, "black")
+                self._log(st, ev, msg("{p} makes a collision roll: {r}.", p=_pn(st, s), r=rolls[str(s)]))
+        f["crash"] = {"cars": [s for s in cars if str(s) in rolls], "rolls": rolls, "i": 0, "choice": {}}
+
+    def _crash_reroll_offered(self, st: State, seat: int) -> bool:
+        cr = st["turn"]["fight"]["crash"]
+        return st["cars"][seat]["sp"] >= 1 and COLLISION[cr["rolls"][str(seat)]] != "none" \
+            and st["cars"][seat].get("stress", 0) < 5  # 12.1 level 5: no SP at all
+
+    def _crash_rerolls(self, st: State, rng: Rng, ev: list[Event]) -> bool:
+        """Once all have rolled, each (in position-track order) may roll again for 1 SP and must keep
+        the lower roll (10); then the damage. False while a player's choice is awaited."""
+        t = st["turn"]
+        cr = t["fight"]["crash"]
+        while cr["i"] < len(cr["cars"]):
+            s = cr["cars"][cr["i"]]
+            if self._crash_reroll_offered(st, s):
+                if str(s) not in cr["choice"]:
+                    t["stage"] = "crash"
+                    return False
+                if cr["choice"][str(s)]:
+                    st["cars"][s]["sp"] -= 1
+                    r = _die(rng, "black")
+                    cr["rolls"][str(s)] = min(cr["rolls"][str(s)], r)
+                    self._log(st, ev, msg("{p} spends 1 SP on a second collision roll: {r}; keeps {k}.",
+                                          p=_pn(st, s), r=r, k=cr["rolls"][str(s)]))
+            cr["i"] += 1
+        t["stage"] = "move"
+        damaged, broke = [], []
+        for s in cr["cars"]:
+            res = self._crash_damage(st, ev, s, cr["rolls"][str(s)])
+            if res:
+                damaged.append(s)
+            if res in ("light", "heavy"):
+                broke.append(s)
+        t["fight"]["crash_done"] = damaged
+        f = t["fight"]
+        d = f["opt"]["def"][f["i"]]
+        if st["options"].get("safety_car"):
+            both = [t["seat"], d]
+            if any(st["cars"][x].get("bot") for x in both):
+                # 17.6.1: a human who breaks down against a bot rolls the black die: 1-3, SC
+                if broke:
+                    r = _die(rng, "black")
+                    self._log(st, ev, msg("Safety car roll: {r}.", r=r))
+                    if r <= 3:
+                        st["sc_due"] = {"causers": both}
+            elif len(broke) >= 2:  # 10.2 (A): both cars break down
+                st["sc_due"] = {"causers": [x for x in cr["cars"] if x in both or x in broke]}
+            if st.get("sc_due"):
+                return True  # no yellow flag under the safety car (10.1)
+        if damaged and st["options"].get("yellow_flag"):
+            self._yellow_flag(st, ev, t["fight"]["opt"]["def"][t["fight"]["i"]])
+        return True
+
+    def _yellow_flag(self, st: State, ev: list[Event], d: int) -> None:
+        """10.1: a collision with damage puts a yellow flag at the start of its sector and a green
+        one at its end: a corner from the row after its double arrow to its last shaded row, a
+        straight from the row after the corner before it to the next double-arrow row; no
+        overtaking between them this round and the next. Where the collision is: the defender's cell."""
+        c = circuits()[st["circuit"]]
+        pos = st["cars"][d]["pos"]
+        if pos[0] != "t":
+            return
+        row = pos[1]
+        co = c.corner_at(row)
+        if co is not None:
+            rows = list(range(co.first, co.last + 1))
+        else:
+            rows = [row]
+            r = row
+            while len(rows) < c.length and R.is_straight(c, (r - 1) % c.length):
+                r = (r - 1) % c.length
+                rows.insert(0, r)
+            r = row
+            while len(rows) < c.length and R.is_straight(c, (r + 1) % c.length):
+                r = (r + 1) % c.length
+                rows.append(r)
+        st["flag"] = {"rows": rows, "until": st["round"] + 1}
+        self._log(st, ev, msg("Yellow flag: no overtaking from row {a} to row {b} this round and the next.",
+                              a=rows[0] + 1, b=rows[-1] + 1))
+
+    def _crash_damage(self, st: State, ev: list[Event], seat: int, roll: int) -> str | None:
+        """The collision table (10): what the car suffered ("ep", "bp", "light", "heavy"), or None."""
+        car = st["cars"][seat]
+        res = COLLISION[roll]
+        if res == "none":
+            self._log(st, ev, msg("{p}: no damage.", p=_pn(st, seat)))
+            return None
+        if res in ("ep", "bp"):
+            if car[res] <= 0:  # a point the car does not have: out of the race (10)
+                car["out"] = "crash"
+                self._log(st, ev, msg("{p} has no {what} left to lose and retires.", p=_pn(st, seat),
+                                      what=msg("EP") if res == "ep" else msg("BP")))
+            else:
+                car[res] -= 1
+                self._log(st, ev, msg("{p} loses 1 {what}.", p=_pn(st, seat),
+                                      what=msg("EP") if res == "ep" else msg("BP")))
+            return res
+        self._breakdown(st, ev, seat, res)
+        return res
+
+    # ------------------------------------------------------------ safety car (10.2)
+    def _sc_start(self, st: State, rng: Rng, ev: list[Event]) -> bool:
+        """10.2: four weather rolls, then every car lines up behind the SC line (wearing its tyres
+        for each finish-line crossing on the way); the lap counter moves on one when the leader was
+        between the SC line and the finish line. Then each car, in position-track order, decides
+        whether to pit. False while a player's decision is awaited."""
+        due = st.pop("sc_due")
+        c = circuits()[st["circuit"]]
+        st["flag"] = None  # no flags under the safety car (10.1)
+        self._log(st, ev, msg("Safety car! The race is neutralised."))
+        faces = [_die(rng, "weather") for _ in range(4)]
+        for face in faces:
+            if face == "cloud":
+                for car in st["cars"]:
+                    if car.get("bot"):
+                        car["bot"]["prog"] = BOTS.advance_prog(car["bot"]["prog"])
+                st["weather"], _ = R.weather_advance(st["weather"], c.weather_b)
+        self._log(st, ev, msg("Safety car weather rolls: {faces}; weather {w}.", faces=", ".join(map(str, faces)),
+                              w=self._wname(R.weather_now(st["weather"], c))))
+        run = self._running(st)
+        if not run:
+            return True
+        lead = st["cars"][run[0]]
+        p = R.prog(c, lead["laps"], lead["pos"])
+        lap = int(p // c.length)
+        queue_lap = lap + (1 if p - lap * c.length >= c.sc_row else 0)
+        if queue_lap >= c.laps:  # past the race's laps: the race ends in the current order (10.2)
+            for s in run:
+                car = st["cars"][s]
+                car["finished"] = len(st["finish"]) + 1
+                car["pos"] = ["done"]
+                st["finish"].append(s)
+            self._reorder(st)
+            st["phase"] = "over"
+            st["queue"] = []
+            self._log(st, ev, msg("The lap counter passes the race's laps: the race ends in this order."))
+            return True
+        for s in run:
+            car = st["cars"][s]
+            if queue_lap > car["laps"]:
+                self._crossings(st, s, car["laps"], queue_lap)
+        st["sc"] = {"order": list(run), "i": 0, "pit": {}, "causers": [x for x in run if x in due["causers"]],
+                    "lap": queue_lap}
+        return self._sc_decide(st, rng, ev)
+
+    def _sc_decide(self, st: State, rng: Rng, ev: list[Event]) -> bool:
+        sc = st["sc"]
+        c = circuits()[st["circuit"]]
+        while sc["i"] < len(sc["order"]):
+            s = sc["order"][sc["i"]]
+            car = st["cars"][s]
+            if car.get("bot") and str(s) not in sc["pit"]:
+                steps, future = BOTS.weather_steps(st["weather"], c)
+                must = not car["pitted"] and sc["lap"] >= c.laps - 2
+                sc["pit"][str(s)] = bool(must or BOTS.wants_pit(car["life"], car["tyre"], R.weather_now(st["weather"], c),
+                                                                steps, future, lambda: _die(rng, "black")))
+                if sc["pit"][str(s)]:
+                    sc["pit"][str(s)] = BOTS.new_tyre(steps, R.weather_now(st["weather"], c), future, car["bot"]["soft"])
+            if str(s) not in sc["pit"]:
+                return False
+            choice = sc["pit"][str(s)]
+            if choice:
+                self._sc_pit(st, ev, s, choice)
+            else:
+                self._log(st, ev, msg("{p} stays out.", p=_pn(st, s)))
+            sc["i"] += 1
+        self._sc_line_up(st, ev)
+        return True
+
+    def _sc_pit(self, st: State, ev: list[Event], seat: int, tyre: str) -> None:
+        """A stop under the safety car (7.1 steps 2-5): wear, SP, repairs, new tyres; the car then
+        joins the back of the line (reading: it needs no pit-exit turns, the field is queued)."""
+        car = st["cars"][seat]
+        w = R.weather_now(st["weather"], circuits()[st["circuit"]])
+        car["life"] = R.wear(car["life"], car["tyre"], w)
+        if car.get("bot"):
+            self._bot_fit(car, tyre)
+        else:
+            car["sets"][car["tyre"]].append(car["life"])
+            car["sp"] = min(car["sp0"], car["sp"] + rules()["pit_sp_regain"])
+            self._fit(car, tyre)
+        car["bd"] = [[k, True] for k, _ in car["bd"]]
+        car["blown"] = False
+        car["pitted"] = True
+        self._log(st, ev, msg("{p} pits under the safety car and fits {t} tyres.", p=_pn(st, seat), t=_tyre_name(tyre)))
+
+    def _sc_line_up(self, st: State, ev: list[Event]) -> None:
+        """The line behind the SC line, one car a row (designed: in the centre lane): the cars that
+        stayed out in their order, then those that pitted, then the cars that caused it (10.2)."""
+        sc = st.pop("sc")
+        c = circuits()[st["circuit"]]
+        stay = [s for s in sc["order"] if not sc["pit"][str(s)] and s not in sc["causers"]]
+        went = [s for s in sc["order"] if sc["pit"][str(s)] and s not in sc["causers"]]
+        line = stay + went + sc["causers"]
+        row, laps = c.sc_row, sc["lap"]
+        for s in line:
+            while True:
+                row -= 1
+                if row < 0:
+                    row, laps = c.length - 1, laps - 1
+                if not c.rows[row].brown or laps == 0:
+                    break
+            lanes = c.rows[row].lanes
+            car = st["cars"][s]
+            car.update(pos=["t", row, 1 if 1 in lanes else lanes[0]], laps=laps, line=[], off=0, pit_turn=0,
+                       green=0, drs=False, sc_turn=True)
+            car.pop("nodrs", None)
+        st["order"] = list(st["finish"]) + line + [s for s in st["order"] if st["cars"][s]["out"] is not None]
+        self._log(st, ev, msg("Behind the safety car: {cars}.", cars=[_pn(st, s) for s in line]))
+        for s in line:
+            if sc["lap"] == c.laps - 1:
+                self._last_lap_without_stop(st, ev, s, sc["lap"] - 1)
+        st["queue"] = []  # the interrupted round is over: the next one starts from the new order
+        self._reorder(st)
 
     def _after_fight(self, st: State, rng: Rng, ev: list[Event], result: str) -> None:
         t = st["turn"]
@@ -1004,11 +1353,16 @@ class PoleEngine:
             return [s for s in state["quali"]["in"] if str(s) not in state["quali"]["choice"] and _human(state, s)]
         if ph == "tyres":
             return [s for s in range(state["n"]) if str(s) not in state["tyre_pick"] and _human(state, s)]
+        if ph == "race" and state.get("sc"):
+            return [state["sc"]["order"][state["sc"]["i"]]]
         if ph == "race" and state["turn"]:
             t = state["turn"]
             if t["stage"] == "defend":
                 f = t["fight"]
                 return [f["opt"]["def"][f["i"]]]
+            if t["stage"] == "crash":
+                cr = t["fight"]["crash"]
+                return [cr["cars"][cr["i"]]]
             return [t["seat"]]
         return []
 
@@ -1030,15 +1384,25 @@ class PoleEngine:
             return out
         if ph == "tyres":
             return out + [{"type": "tyre", "tyre": t} for t in TYRES if car["sets"][t]]
+        if state.get("sc"):  # 10.2: stay out, or pit and fit a set
+            return out + [{"type": "sc", "tyre": None}] + [{"type": "sc", "tyre": x} for x in TYRES if car["sets"][x]]
         t = state["turn"]
+        if t["stage"] == "crash":
+            return out + [{"type": "crash", "reroll": False}, {"type": "crash", "reroll": True}]
         if t["stage"] == "defend":
             if t["fight"]["rolls"] is None:  # before the dice: fight or let them through
                 return out + [{"type": "yield"}, {"type": "fight"}]
-            top = min(car["sp"], 20)
+            top = 0 if car.get("stress", 0) >= 3 else min(car["sp"], 20)
             return out + [{"type": "defend", "max": k} for k in range(top + 1)]
         if t["stage"] == "pit_tyre":
             return out + [{"type": "tyre", "tyre": x} for x in TYRES if car["sets"][x]]
-        can_reroll = not t["pit_exit"] and t["ms"] is None and car["sp"] - t["reduce"] >= 1
+        lv = car.get("stress", 0)
+        calm_ok = lv > 0 and t["ms"] is None and not t.get("calm") and t["die"] in ("red", "white", "green", "blue")
+        if calm_ok and lv >= 6:  # 12.1 level 6: the driver must bring it down to 5 this turn
+            return out + [{"type": "calm"}]
+        if calm_ok:
+            out.append({"type": "calm"})
+        can_reroll = not t["pit_exit"] and t["ms"] is None and car["sp"] - t["reduce"] >= 1 and lv < 5
         if can_reroll:
             out.append({"type": "reroll"})
         if t["ms"] is None and len(t["rolls"]) > 1 and t["die"] != "purple":
@@ -1046,12 +1410,12 @@ class PoleEngine:
         if t["ms"] is None and self._course_out_due(state):
             w = R.weather_now(state["weather"], circuits()[state["circuit"]])
             need = R.sp_to_stay(self._roll_value(state) - t["reduce"], car["tyre"], w)
-            if car["sp"] - t["reduce"] >= need:
+            if car["sp"] - t["reduce"] >= need and lv < 5:
                 out.append({"type": "reduce", "sp": t["reduce"] + need})
             out.append({"type": "off"})
             return out
         if t["ms"] is None and t["die"] != "purple" and car["sp"] - t["reduce"] >= 1 and t["reduce"] < 3 \
-                and self._low_grip_roll_due(state):
+                and lv < 5 and self._low_grip_roll_due(state):
             out.append({"type": "reduce", "sp": t["reduce"] + 1})
         out += [{"type": "move", "i": i} for i in range(len(t["opts"] or []))]
         if not t["opts"]:
@@ -1069,6 +1433,9 @@ class PoleEngine:
             return msg("Fit {t} tyres", t=_tyre_name(action["tyre"]))
         if a == "reroll":
             return msg("Reroll (1 SP)")
+        if a == "calm":
+            return msg("Calm down: {n} MP less, stress {s}", n=3 if state["turn"]["die"] in ("red", "white") else 2,
+                       s=state["cars"][seat]["stress"] - 1)
         if a == "use":
             return msg("Use roll {r}", r=str(state["turn"]["rolls"][action["i"]]))
         if a == "reduce":
@@ -1077,6 +1444,15 @@ class PoleEngine:
             return msg("Go off the track (4 cells)")
         if a == "stay":
             return msg("Stay (no move possible)")
+        if a == "sc":
+            if not action["tyre"]:
+                return msg("Stay out (keep my place in the line)")
+            return msg("Pit under the safety car: {t} tyres (to the back)", t=_tyre_name(action["tyre"]))
+        if a == "crash":
+            if action["reroll"]:
+                return msg("Roll the collision die again (1 SP, keep the lower)")
+            r = state["turn"]["fight"]["crash"]["rolls"][str(seat)]
+            return msg("Keep collision roll {r}", r=r)
         if a == "yield":
             return msg("Let them through")
         if a == "fight":
@@ -1154,7 +1530,14 @@ class PoleEngine:
                 self._start_race(st, rng, ev)
         else:
             t = st["turn"]
-            if a in ("defend", "yield", "fight"):
+            if a == "sc":
+                st["sc"]["pit"][str(seat)] = action["tyre"] or False
+                if self._sc_decide(st, rng, ev):
+                    self._next_turn(st, rng, ev)
+            elif a == "crash":
+                t["fight"]["crash"]["choice"][str(seat)] = bool(action["reroll"])
+                self._after_fight(st, rng, ev, self._fight(st, rng, ev))
+            elif a in ("defend", "yield", "fight"):
                 if a == "fight":
                     t["fight"]["fights"] = True
                 else:
@@ -1164,6 +1547,12 @@ class PoleEngine:
                 self._fit(car, action["tyre"])
                 self._log(st, ev, msg("{p} fits {t} tyres.", p=_pn(st, seat), t=_tyre_name(action["tyre"])))
                 self._end_turn(st, rng, ev)
+            elif a == "calm":  # 12.3: 3 MP off a dry die's roll (2 off a wet one), one level down
+                t["calm"] = 3 if t["die"] in ("red", "white") else 2
+                car["stress"] -= 1
+                self._log(st, ev, msg("{p} gives up {n} MP to calm down: stress {s}.", p=_pn(st, seat), n=t["calm"],
+                                      s=car["stress"]))
+                self._plan(st)
             elif a == "reroll":
                 car["sp"] -= 1
                 t["rolls"].append(_die(rng, t["die"]))
@@ -1210,6 +1599,8 @@ class PoleEngine:
             cars.append({k: car[k] for k in ("ep", "bp", "sp", "tyre", "life", "sets", "bd", "pos", "laps",
                                              "pitted", "off", "out", "finished", "green")})
             cars[-1]["drs"] = bool(car.get("drs"))
+            if "stress" in car:
+                cars[-1]["stress"] = car["stress"]
             b = car.get("bot")
             cars[-1]["bot"] = {"colour": BOTS.COLOURS[s % 6], "side": b["side"], "prog": b["prog"]} if b else None
         v: View = {"kind": "pole", "circuit": state["circuit"], "phase": state["phase"], "round": state["round"],
@@ -1217,6 +1608,11 @@ class PoleEngine:
                    "weather": dict(state["weather"]), "weather_now": R.weather_now(state["weather"], c),
                    "order": list(state["order"]), "cars": cars, "finish": list(state["finish"]),
                    "laps": c.laps, "log": list(state["log"][-12:]), "to_act": self.to_act(state)}
+        if state.get("sc"):
+            v["sc"] = {"order": list(state["sc"]["order"]), "pit": {k: bool(x) for k, x in state["sc"]["pit"].items()}}
+        if state.get("flag"):
+            v["flag"] = {"from": state["flag"]["rows"][0], "to": state["flag"]["rows"][-1],
+                         "until": state["flag"]["until"]}
         if state["phase"] == "tyres":  # secret until all have chosen (3.2.3)
             for s, car in enumerate(cars):
                 car["tyre"] = None

@@ -201,6 +201,7 @@ class MoveCtx:
     first_corner_row: int
     total_laps: int = 99
     bot: bool = False  # a bot always has the racing line, technical corners too (17.5.2.2)
+    no_pass: frozenset = frozenset()  # rows between a yellow and a green flag: no overtaking (10.1)
 
 
 @dataclass(frozen=True)
@@ -465,6 +466,9 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
                 passed = [o for o, po, ro, tie in oinfo
                           if o[0] not in fought and not _ahead_fast(cur_p, 0, po, 0, tie)
                           and _ahead_fast(np_, 0, po, 0, tie)]
+                if ctx.no_pass and any(o[2][0] == "t" and (o[2][1] in ctx.no_pass or npos[0] == "t" and npos[1]
+                                                           in ctx.no_pass) for o in passed):
+                    continue  # 10.1: no overtaking between the flags, with or without a fight
                 fights = []
                 if not ctx.start_round and st.pos[0] == "t" and npos[0] == "t":
                     fights = [o for o in passed if o[2][0] == "t" and o[3] == 0 and abs(o[2][2] - st.pos[2]) <= 1]
