@@ -371,10 +371,8 @@ class Delivery:
 
     async def _edit_dm(self, game: Game, where: tuple[int, int], message: dict[str, Any]) -> bool:
         """Replace a DM's text, image and components; False if Discord would not (send anew then)."""
-        partial = self.bot.get_partial_messageable(where[0], type=discord.ChannelType.private) \
-            .get_partial_message(where[1])
         try:
-            await partial.edit(content=message["content"], view=message.get("view"),
+            await self._dm_message(where).edit(content=message["content"], view=message.get("view"),
                                attachments=[message["file"]] if "file" in message else [])
             return True
         except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
@@ -387,11 +385,14 @@ class Delivery:
         for key in [k for k in self._menus if k[0] == game_id]:
             await self._retire(game_id, self._menus.pop(key))
 
-    async def _retire(self, game_id: int, where: tuple[int, int]) -> None:
-        message = self.bot.get_partial_messageable(where[0], type=discord.ChannelType.private) \
+    def _dm_message(self, where: tuple[int, int]) -> discord.PartialMessage:
+        """A DM the bot sent, by (channel, message), without fetching it."""
+        return self.bot.get_partial_messageable(where[0], type=discord.ChannelType.private) \
             .get_partial_message(where[1])
+
+    async def _retire(self, game_id: int, where: tuple[int, int]) -> None:
         try:
-            await message.edit(view=None)
+            await self._dm_message(where).edit(view=None)
         except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
             log.info("game %s: could not retire an old menu (%s)", game_id, err)
 
