@@ -37,7 +37,12 @@ REWORDED = {"Round {n}: your {k} cards are in (gear {k}), the last: the round is
 
 
 def _english(value):
-    """`value` with every Msg (or Msg in JSON form) replaced by its English words."""
+    """`value` with every Msg (or Msg in JSON form) replaced by its English words. A state's
+    round-record lines (compact since schema 2) hash as their words, the schema as recorded."""
+    if isinstance(value, dict) and "cars" in value and "schema" in value:
+        value = {**value, "schema": 1, "cars": [
+            {**c, "rd": None if c["rd"] is None else {**c["rd"], "lines": [rules.line_msg(x) for x in c["rd"]["lines"]]}}
+            for c in value["cars"]]}
     if isinstance(value, Msg) or (isinstance(value, dict) and set(value) == {"msg", "params"}):
         value = from_wire(value)
         return render(Msg(REWORDED.get(value.key, value.key), value.params), "en")

@@ -219,10 +219,29 @@ def test_clone_shares_nothing_mutable():
     def containers(x, out):
         if isinstance(x, (dict, list)):
             out.add(id(x))
-            for v in (x.values() if isinstance(x, dict) else x):
+            for k, v in (x.items() if isinstance(x, dict) else enumerate(x)):
+                if k == "lines":  # the lists are copied; the lines in them are never changed once made
+                    out.add(id(v))
+                    continue
                 containers(v, out)
         return out
     assert not containers(cl, set()) & containers(st, set())
+
+
+def test_round_record_lines_are_never_changed_once_made():
+    """Issue #11: clone shares the compact lines (schema 2); a race with every kind of line must
+    leave each line exactly as it was first recorded."""
+    seen = {}
+    for seed in range(3):
+        st = E.new_game({"track": "italy"}, 4, seed)
+        rnd = __import__("random").Random(seed)
+        while not E.is_over(st):
+            seat = E.to_act(st)[0]
+            st, _ = E.apply(st, seat, rnd.choice([a for a in E.legal_actions(st, seat) if a["type"] != "prefs"]))
+            for c in st["cars"]:
+                for x in (c["rd"] or {}).get("lines", ()):
+                    seen.setdefault(id(x), (x, copy.deepcopy(x)))
+        assert all(x == first for x, first in seen.values())
 
 
 def test_menu_during_submission():

@@ -313,6 +313,8 @@ class HeatEngine:
             raise GameError(msg("You are not in this race."))
         if not isinstance(action, dict):
             raise GameError(msg("Unknown action."))
+        if state.get("schema", 1) < rules.SCHEMA:  # saved by an older version
+            state = rules.upgrade(state)
         kind = action.get("type")
         if state["phase"] == "over":
             raise GameError(msg("The race is over."))

@@ -23,9 +23,10 @@ from bot.games.heat import content
 from bot.games.base import seat_ref
 from bot.games.rng import Rng
 from bot.games.text import chain, plus
-from bot.i18n import Msg, msg, to_wire
+from bot.i18n import Msg, msg
 
-SCHEMA = 1
+# 2: round-record lines are compact [key, params] lists (see _line); 1 held Msgs in JSON form.
+SCHEMA = 2
 # Modules come later, each as an option; the base race uses none.
 KNOWN_MODULES: tuple[str, ...] = ("weather", "garage", "legends")
 MAX_CARS = 6  # cars on the track, players and Legends
@@ -364,17 +365,10 @@ def clone_car(c: dict, rd: bool = True) -> dict:
     if rd and old is not None:
         new = dict(old)
         new["rev"] = [r[:] for r in old["rev"]]
-        new["lines"] = [_copied(x) for x in old["lines"]]
+        new["lines"] = old["lines"][:]  # (lines are never changed once made)
         new["ans"] = {k: (v[:] if isinstance(v, list) else v) for k, v in old["ans"].items()}
         n["rd"] = new
     return n
-
-
-def _copied(x: Any) -> Any:
-    """A copy of a round-record line: a Msg in its JSON form (see _line), or an old plain string."""
-    if type(x) is not dict:
-        return x
-    return {"msg": x["msg"], "params": {k: _copied(v) if type(v) is dict else v for k, v in x["params"].items()}}
 
 
 # --------------------------------------------------------------------------- gears and hands
@@ -676,8 +670,9 @@ def short_list(st: dict, ids: list[int]) -> Any:
 
 
 # --------------------------------------------------------------------------- the round
-# Round-record lines (rd["lines"]) are Msgs in their JSON form (`_line`): they live in the state.
-# The view hands them out as Msgs; old records may still hold plain English strings.
+# Round-record lines (rd["lines"]) are compact [key, params] lists (`_line`): they live in the
+# state. The view and the events turn them into Msgs (`line_msg`); records saved by older versions
+# may still hold Msgs in their JSON form or plain English strings.
 
 def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
     """All submissions are in: steps 1-2 for everyone (shift, play), then resolve."""
@@ -751,8 +746,7 @@ def run(st: dict, rng: Rng, events: list[tuple[int | None, Msg]]) -> list[tuple[
             st["phase"] = "decide"
             return events
         spots.add(((car["pos"] - 1) % n + 1, car["lane"]))
-        events.append((None, msg("{who}: {lines}", who=car_name(st, seat),
-                                 lines=chain("{a} · {b}", [line_msg(x) for x in car["rd"]["lines"]]))))
+        events.append((None, CarLines(car_name(st, seat), car["rd"]["lines"])))
         i += 1
         step = 0
     res["i"], res["step"] = i, 0
@@ -1082,24 +1076,100 @@ def _ask(st: dict, seat: int, kind: str, step: int, **extra: Any) -> int:
     return step
 
 
-def _line(key: str, /, **params: Any) -> dict:
-    """A round-record line: a Msg in its JSON form (the record is part of the state). Only card
-    lists are Msgs among the parameters (the others are ints)."""
+def _line(key: str, /, **params: Any) -> list:
+    """A round-record line, compact (the record is part of the state): [key, params], a Msg
+    only when shown (`line_msg`). Parameters are ints and strings; a Msg or a list is packed
+    (`_pack`); a dict is already packed (e.g. {"+": parts}: the parts joined with " + ")."""
     for k, v in params.items():
-        if type(v) is Msg:
-            params[k] = to_wire(v)
-    return {"msg": key, "params": params}
+        t = type(v)
+        if t is Msg or t is list or t is tuple:
+            params[k] = _pack(v)
+    return [key, params]
+
+
+def _pack(v: Any) -> Any:
+    """A parameter in its compact form: a Msg as [key] or [key, params], a list as {"[": items}."""
+    t = type(v)
+    if t is Msg:
+        p = v.params
+        return [v.key, {k: _pack(x) for k, x in p.items()}] if p else [v.key]
+    if t is list or t is tuple:
+        return {"[": [_pack(x) for x in v]}
+    return v
+
+
+def _unpack(v: Any) -> Any:
+    t = type(v)
+    if t is list:
+        return Msg(v[0], {k: _unpack(x) for k, x in v[1].items()}) if len(v) > 1 else Msg(v[0])
+    if t is dict:
+        if "+" in v:
+            return plus([_unpack(x) for x in v["+"]])
+        if "[" in v:
+            return [_unpack(x) for x in v["["]]
+        if set(v) == {"msg", "params"}:  # a Msg in JSON form (schema 1)
+            return Msg(v["msg"], {k: _unpack(x) for k, x in v["params"].items()})
+    return v
 
 
 def line_msg(x: Any) -> Any:
-    """A round-record line as a Msg again (from_wire for the shape _line makes, faster)."""
-    if type(x) is not dict:
-        return x  # a line recorded as plain English by an older version
-    params = x["params"]
-    for v in params.values():
-        if type(v) is dict:
-            return Msg(x["msg"], {k: line_msg(v) if type(v) is dict else v for k, v in params.items()})
-    return Msg(x["msg"], params)  # plain parameters: shared, as Msgs are never changed
+    """A round-record line as a Msg (built for the view and the events only)."""
+    t = type(x)
+    if t is list:
+        key, params = x
+        for v in params.values():
+            if type(v) is not int:
+                return Msg(key, {k: _unpack(v) for k, v in params.items()})
+        return Msg(key, params)  # plain parameters: shared, as Msgs are never changed
+    if t is dict:  # schema 1: a Msg in its JSON form
+        return _unpack(x)
+    return x  # a line recorded as plain English by an older version
+
+
+class CarLines(Msg):
+    """A car's round in the log: msg("{who}: {lines}", who=..., lines=its lines joined with " · "),
+    its parameters built from the compact lines only when the text is put into words (most
+    events of a bot race or a replay never are). Equal to, and rendered as, that Msg."""
+
+    __slots__ = ("_who", "_lines", "_params")
+
+    def __init__(self, who: Any, lines: list) -> None:  # (Msg.__init__ is not called: params is lazy)
+        self._who = who
+        self._lines = tuple(lines)  # (a record's lines are only ever appended to; this keeps today's)
+        self._params: dict | None = None
+
+    key = "{who}: {lines}"  # type: ignore[assignment]
+
+    @property  # type: ignore[override]
+    def params(self) -> dict:
+        if self._params is None:
+            self._params = {"who": self._who, "lines": chain("{a} · {b}", [line_msg(x) for x in self._lines])}
+        return self._params
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Msg) and other.key == self.key and other.params == self.params
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Msg({self.key!r}, {self.params!r})"
+
+    def __reduce__(self) -> tuple:  # copies and pickles as a plain Msg
+        return (Msg, (self.key, self.params))
+
+
+def upgrade(st: dict) -> dict:
+    """A state saved by an older version, in today's shape (a copy; the input is not changed).
+    Schema 1 -> 2: round-record lines from Msgs in JSON form to compact lists."""
+    if st.get("schema", 1) >= SCHEMA:
+        return st
+    new = clone(st)
+    for car in new["cars"]:
+        rd = car["rd"]
+        if rd is not None:
+            rd["lines"] = [_line(m.key, **m.params) if type(m := _unpack(x)) is Msg else x for x in rd["lines"]]
+    new["schema"] = SCHEMA
+    return new
 
 
 def free_boost(tr: content.Track, car: dict) -> bool:
@@ -1245,7 +1315,7 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
             for cid in played[:]:  # a copy: flipped Speed cards join `played`
                 code = cards[cid]
                 speed += SPEED[code]
-                part: Any = Msg(SHORT[code])
+                part: Any = [SHORT[code]]  # (a packed Msg, see _pack: the line is stored as it is)
                 found = NO_FLIP
                 boosts = BOOSTS[code]
                 while boosts:  # Stress: flip until a Speed card, once per symbol
@@ -1253,19 +1323,18 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
                     found, aside = flip_to_speed(st, car, rng)
                     if found is None:
                         found = FLIP_NOTHING
-                        part = Msg("{card} → 0", {"card": part})
+                        part = ["{card} → 0", {"card": part}]
                     else:
                         found = cards[found]
                         speed += SPEED[found]
-                        part = Msg("{card} → {found}", {"card": part, "found": Msg(SHORT[found])})
+                        part = ["{card} → {found}", {"card": part, "found": [SHORT[found]]}]
                     if aside:
-                        part = Msg("{card} ({n} discarded)", {"card": part, "n": len(aside)})
+                        part = ["{card} ({n} discarded)", {"card": part, "n": len(aside)}]
                 rev.append([code, found])
                 parts.append(part)
             rd["rev"] = rev
             rd["speed"] = speed
-            lines.append(_line("Gear {g}: {cards} = speed {s}", g=car["gear"], cards=plus(parts),
-                                                                    s=speed))
+            lines.append(_line("Gear {g}: {cards} = speed {s}", g=car["gear"], cards={"+": parts}, s=speed))
             move(st, tr, seat, speed, occ)
             # Rule reading: the number of cars getting Adrenaline (1, or 2 with 5+ cars at the
             # start) never changes; they are the last cars of this round's order still racing.
