@@ -25,7 +25,7 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
                            grid="Starting grid: random (default) or in seat order",
                            weather="Weather and road conditions module (default: off)",
                            garage="Garage module: draft 3 upgrade cards before the race (all: with Heavy Rain air intakes)",
-                           legends="Legends module: cars the bot drives, 3 players or fewer (2+ suggested)",
+                           legends="Legends module: cars the bot drives, 3 players or fewer (2+ suggested); 1+ to race solo",
                            legend_bonus="Advanced Legends: add 1-3 to their helmet numbers (default: 0)",
                            aggressive_legends="Aggressive Legends (Heavy Rain): one more corner line from a ∧ diamond",
                            language=LANGUAGE_HELP, clock=CLOCK_HELP)
@@ -35,7 +35,7 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
                   grid: app_commands.Choice[str] | None = None,
                   weather: bool | None = None,
                   garage: app_commands.Choice[str] | None = None,
-                  legends: app_commands.Range[int, 0, 4] | None = None,
+                  legends: app_commands.Range[int, 0, 5] | None = None,
                   legend_bonus: app_commands.Range[int, 0, 3] | None = None,
                   aggressive_legends: bool | None = None,
                   language: str | None = None,

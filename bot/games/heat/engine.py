@@ -111,7 +111,8 @@ def _distinct_subsets(st: dict, ids: list[int], size: int) -> list[list[int]]:
 class HeatEngine:
     kind = "heat"
     title = "Heat: Pedal to the Metal"
-    min_seats = 2
+    # One player races alone only against Legends (new_game checks it once the players are known).
+    min_seats = 1
     max_seats = 6
 
     @property
@@ -126,7 +127,7 @@ class HeatEngine:
             OptionSpec("garage", "Garage module: draft 3 upgrade cards before the race (off, or the deck)",
                        choices=["off", *rules.GARAGE_DECKS], default="off"),
             OptionSpec("legends", "Legends module: cars the bot drives (3 players or fewer; 2 or more suggested)",
-                       kind="int", default=0, min_value=0, max_value=rules.MAX_CARS - 2),
+                       kind="int", default=0, min_value=0, max_value=rules.MAX_CARS - 1),
             OptionSpec("legend_bonus", "Advanced Legends: add this to the Legends' helmet numbers (0-3)",
                        kind="int", default=0, min_value=0, max_value=3),
             OptionSpec("aggressive_legends", "Aggressive Legends (Heavy Rain): one more corner line from a ∧ diamond",
@@ -218,6 +219,9 @@ class HeatEngine:
         # The lobby checks the options before the players sit down; the player count is known here.
         if legends and seats > rules.LEGEND_MAX_PLAYERS:
             raise GameError(msg("Legends are for races of {n} players or fewer.", n=rules.LEGEND_MAX_PLAYERS))
+        if seats < 2 and not legends:
+            # Solo: the seed's Legends are the only rivals a lone player can have.
+            raise GameError(msg("A solo race needs Legends: set legends to 1 or more (2 or more suggested)."))
         if seats + legends > rules.MAX_CARS:
             raise GameError(msg("At most {n} cars race: {k} Legends at most with {p} players.", n=rules.MAX_CARS,
                                 k=rules.MAX_CARS - seats, p=seats))
@@ -750,8 +754,11 @@ class HeatEngine:
 
     def placings(self, state: dict) -> list[int]:
         """Each seat's place at the end (1 = the winner): the finishing order among the players
-        (Legends' cars, after the seats, take no place)."""
+        (Legends' cars, after the seats, take no place). Solo, the player races the Legends: their
+        place among every car (Legends still on the track when the player finishes come after)."""
         seats = range(state["seats"])
+        if state["seats"] == 1:
+            return [state["cars"][0]["place"] or len(state["cars"])]
         order = [s for s in state["places"] if s in seats] + [s for s in seats if s not in state["places"]]
         return [order.index(s) + 1 for s in seats]
 

@@ -1,0 +1,34 @@
+"""/heat new legends:2 for one player through the emulator (issue #11): a solo race against two
+Legends the bot drives, run to the end; the thread names the Legends and the results come."""
+from __future__ import annotations
+
+from .players import Player
+from .test_heat_race import play_until
+from .test_table import open_table, start
+
+
+async def test_solo_race_against_two_legends(table):
+    w, emu = table, table.emu
+    w.bot.table.new_seed = lambda: 5
+    lobby = await open_table(w, w.alice, track="italy", legends=2)
+    assert "2 Legends (cars the bot drives)" in emu.message(lobby).content
+    thread = await start(w, lobby, w.alice)
+    players = [Player(emu, w.alice, "select", 3)]
+
+    def over():
+        return any("The race is over" in m.content for m in emu.messages_in(thread))
+
+    await play_until(players, thread, over, max_steps=1500)
+    log = "\n".join(m.content for m in emu.messages_in(thread))
+    assert "Legend 1:" in log and "Legend 2:" in log and "<seat:" not in log
+    assert (await w.bot.store.game(1)).status == "finished"
+    assert not [e for e in players[0].errors if "moved on" not in e], players[0].errors
+
+
+async def test_solo_without_legends_is_refused_at_the_start(table):
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, track="usa")
+    rec = await emu.click(w.alice, lobby, label="Start")
+    await emu.wait_until(lambda: rec.followups)
+    assert rec.followups[0].ephemeral and "solo race needs Legends" in rec.followups[0].content
+    assert emu.threads(w.general) == []
