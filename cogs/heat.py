@@ -25,6 +25,7 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
                            grid="Starting grid: random (default) or in seat order",
                            weather="Weather and road conditions module (default: off)",
                            garage="Garage module: draft 3 upgrade cards before the race (all: with Heavy Rain air intakes)",
+                           garage_deal="Garage: deal 3 upgrades to each player instead of the draft",
                            legends="Legends module: cars the bot drives, 3 players or fewer (2+ suggested); 1+ to race solo",
                            legend_bonus="Advanced Legends: add 1-3 to their helmet numbers (default: 0)",
                            aggressive_legends="Aggressive Legends (Heavy Rain): one more corner line from a ∧ diamond",
@@ -35,6 +36,7 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
                   grid: app_commands.Choice[str] | None = None,
                   weather: bool | None = None,
                   garage: app_commands.Choice[str] | None = None,
+                  garage_deal: bool | None = None,
                   legends: app_commands.Range[int, 0, 5] | None = None,
                   legend_bonus: app_commands.Range[int, 0, 3] | None = None,
                   aggressive_legends: bool | None = None,
@@ -47,6 +49,8 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
             options["weather"] = True
         if garage is not None and garage.value != "off":
             options["garage"] = garage.value
+            if garage_deal:
+                options["garage_deal"] = True
         if legends:
             options["legends"] = legends
             if legend_bonus:

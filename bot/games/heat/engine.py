@@ -126,6 +126,8 @@ class HeatEngine:
                        kind="bool", default=False),
             OptionSpec("garage", "Garage module: draft 3 upgrade cards before the race (off, or the deck)",
                        choices=["off", *rules.GARAGE_DECKS], default="off"),
+            OptionSpec("garage_deal", "Garage: deal 3 upgrades to each player instead of the draft",
+                       kind="bool", default=False),
             OptionSpec("legends", "Legends module: cars the bot drives (3 players or fewer; 2 or more suggested)",
                        kind="int", default=0, min_value=0, max_value=rules.MAX_CARS - 1),
             OptionSpec("legend_bonus", "Advanced Legends: add this to the Legends' helmet numbers (0-3)",
@@ -140,7 +142,10 @@ class HeatEngine:
         out = [msg("{track} circuit", track=content.tracks()[options["track"]].name), grid]
         if "weather" in options.get("modules", ()):
             out.append(msg("weather and road conditions (drawn at the start)"))
-        if "garage" in options.get("modules", ()):
+        if "garage" in options.get("modules", ()) and options.get("garage_deal"):
+            out.append(msg("Garage: 3 upgrades dealt to each player ({deck} cards)",
+                           deck=msg(options.get("garage", "basic"))))
+        elif "garage" in options.get("modules", ()):
             out.append(msg("Garage: draft of 3 upgrades ({deck} cards)", deck=msg(options.get("garage", "basic"))))
         if "legends" in options.get("modules", ()):
             out.append(msg("{n} Legends (cars the bot drives)", n=options.get("legends", 2)))
@@ -182,6 +187,11 @@ class HeatEngine:
             raise GameError(msg("Garage can be: {values}.", values=["off", *rules.GARAGE_DECKS]))
         if garage != "off":
             modules = list(modules) + ["garage"]
+        deal = options.get("garage_deal", False)
+        if not isinstance(deal, bool):
+            raise GameError(msg("Dealing the upgrades must be on or off."))
+        if deal and "garage" not in modules:
+            raise GameError(msg("Dealing upgrades needs the Garage module (garage: a deck)."))
         legends = options.get("legends", 0)
         if not _is_int(legends) or legends < 0:
             raise GameError(msg("Legends must be a number of cars."))
@@ -205,6 +215,8 @@ class HeatEngine:
         out = {"track": key, "grid": grid, "modules": sorted(set(modules))}
         if "garage" in out["modules"]:
             out["garage"] = garage if garage != "off" else "basic"
+            if deal:
+                out["garage_deal"] = True
         if "legends" in out["modules"]:
             out["legends"] = legends
             if bonus:
@@ -231,6 +243,8 @@ class HeatEngine:
             st["legend_bonus"] = opts["legend_bonus"]  # advanced Legends: + to every helmet number
         if opts.get("aggressive_legends"):
             st["aggressive_legends"] = True  # Heavy Rain: Legends may cross one more line from a ∧ diamond
+        if opts.get("garage_deal"):
+            rules.deal_garage(st)  # the seed's alternative to the draft: 3 upgrades dealt to each
         return st
 
     # ------------------------------------------------------------------ queries

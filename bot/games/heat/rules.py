@@ -255,8 +255,33 @@ def draft_pick(st: dict, seat: int, index: int, rng: Rng) -> list[tuple[int | No
         _draft_round(st)
         events.append((None, msg("Garage draft, round {n}: new cards.", n=dr["round"])))
         return events
-    # The draft is over: the upgrades join the decks (a drafted Heat card as a plain Heat card),
-    # each deck is shuffled and the hands drawn; the race starts.
+    _build_cars(st, rng)
+    events.append((None, msg("The cars are built: the race starts.")))
+    return events
+
+
+def deal_garage(st: dict) -> None:
+    """The seed's alternative to the draft (「望むならドラフトではなく単にカードをシャッフルして各自に
+    3枚ずつ配るのでも構わない」): the shuffled upgrade deck dealt 3 cards to each player, one at a
+    time round the grid from its front; then the cars are built and the race starts.
+    Rule reading: dealt upgrades are shown like drafted ones (the board lists each car's three)."""
+    dr = st["draft"]
+    deck = dr["deck"] + dr["market"][::-1]  # the first market drawn goes back on top, in order
+    grid = [s for s in st["grid_order"] if s < st["seats"]]
+    for _ in range(DRAFT_ROUNDS):
+        for s in grid:
+            dr["picks"][s].append(deck.pop())
+    dr["deck"], dr["market"] = deck, []
+    rng = Rng(st["rng"])
+    _build_cars(st, rng)
+    st["rng"] = rng.state
+    st["garage_dealt"] = True
+
+
+def _build_cars(st: dict, rng: Rng) -> None:
+    """The draft is over: the upgrades join the decks (a drafted Heat card as a plain Heat card),
+    each deck is shuffled and the hands drawn; the race starts."""
+    dr = st["draft"]
     cards = st["cards"]
     for s, car in enumerate(st["cars"][:st["seats"]]):
         for code in dr["picks"][s]:
@@ -267,8 +292,6 @@ def draft_pick(st: dict, seat: int, index: int, rng: Rng) -> list[tuple[int | No
     st["garage"] = [list(p) for p in dr["picks"]]  # public: what each car was built with
     del st["draft"]
     st["phase"] = "submit"
-    events.append((None, msg("The cars are built: the race starts.")))
-    return events
 
 
 _SYMBOL_TEXT = {
