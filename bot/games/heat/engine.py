@@ -22,7 +22,7 @@ from bot.games.rng import Rng
 from bot.games.text import plus
 from bot.i18n import Msg, msg
 
-DECISIONS = ("slipstream", "boost", "adrenaline", "cooldown", "discard", "order")
+DECISIONS = ("slipstream", "boost", "adrenaline", "cooldown", "discard", "order", "choice")
 _TRACK_ALIASES = {
     "us": "usa", "united states": "usa", "fr": "france", "gb": "great_britain", "uk": "great_britain",
     "great britain": "great_britain", "britain": "great_britain", "it": "italy", "italia": "italy",
@@ -31,6 +31,7 @@ _TRACK_ALIASES = {
 _PREF_NAMES = {
     "slipstream": "Slipstream", "boost": "Boost", "adrenaline": "Adrenaline", "cooldown": "Cooldown",
     "discard": "Discard", "order": "Boost/Adrenaline order", "direct": "Direct play", "accelerate": "Accelerate",
+    "choice": "Choice of speed",
 }
 _PREF_VALUES = {
     "smart": "Smart", "always": "Always", "never": "Never", "ask": "Ask me", "auto": "Auto", "keep": "Keep all",
@@ -106,6 +107,18 @@ def _distinct_subsets(st: dict, ids: list[int], size: int) -> list[list[int]]:
             seen.add(key)
             out.append(list(combo))
     return out
+
+
+def _choice_label(o: list) -> Msg:
+    """A choice-of-speed option: the total, where it takes the car, the corner Heat or a spin."""
+    total, space, heat, spin, finish = o
+    if finish:
+        return msg("Speed {s}: across the finish line", s=total)
+    if spin:
+        return msg("Speed {s}: to space {p}, a spin at a corner (Heat {h} needed)", s=total, p=space, h=heat)
+    if heat:
+        return msg("Speed {s}: to space {p}, corner Heat {h}", s=total, p=space, h=heat)
+    return msg("Speed {s}: to space {p}", s=total, p=space)
 
 
 class HeatEngine:
@@ -309,6 +322,8 @@ class HeatEngine:
             return [{"type": kind, "use": True}, {"type": kind, "use": False}]
         if kind == "order":
             return [{"type": "order", "first": "adrenaline"}, {"type": "order", "first": "boost"}]
+        if kind == "choice":
+            return [{"type": "choice", "speed": o[0]} for o in pending["options"]]
         cards = state["cards"]
         if kind == "cooldown":
             heat = [c for c in car["hand"] if KIND[cards[c]] == "heat"]
@@ -464,6 +479,14 @@ class HeatEngine:
             value = action.get("first")
             if value not in ("boost", "adrenaline"):
                 raise GameError(msg("Say which goes first: boost or adrenaline."))
+        elif kind == "choice":
+            value = action.get("speed")
+            raw = action.get("values")
+            if value is None and type(raw) is list and len(raw) == 1 and isinstance(raw[0], str) \
+                    and raw[0].isdigit() and len(raw[0]) < 4:  # from the select
+                value = int(raw[0])
+            if not _is_int(value) or value not in [o[0] for o in pending["options"]]:
+                raise GameError(msg("Pick one of the speeds on offer."))
         else:
             ids = _parse_ids(action)
             if len(set(ids)) != len(ids) or any(c not in car["hand"] for c in ids):
@@ -506,6 +529,10 @@ class HeatEngine:
             return msg("Boost: pay 1 Heat to reveal cards until a Speed card and add it to your speed?")
         if kind == "adrenaline":
             return msg("Adrenaline: move 1 more space (+1 speed)?")
+        if kind == "choice":
+            lo, hi = p["options"][0][0], p["options"][-1][0]
+            return msg("Choice of speed: your other cards make {base}; pick your total speed, {lo} to {hi}.",
+                       base=p["base"], lo=lo, hi=hi)
         if kind == "order":
             return msg("Boost and Adrenaline each move on their own and the order changes where you "
                      "can land: which goes first? (You still decide each one when it comes.)")
@@ -554,6 +581,8 @@ class HeatEngine:
                 return msg("Adrenaline: move +1") if action.get("use") else msg("Adrenaline: stay")
             if kind == "order":
                 return msg("Adrenaline first") if action.get("first") == "adrenaline" else msg("Boost first")
+            if kind == "choice":
+                return msg("Choice of speed: {s}", s=int(action.get("speed", (action.get("values") or ["?"])[0])))
             if kind == "cooldown":
                 return msg("Cool down {n} Heat", n=len(_parse_ids(action)))
             if kind == "discard":
@@ -875,6 +904,10 @@ class HeatEngine:
             return [{"kind": "buttons", "options": [
                 {"label": msg("Adrenaline +1"), "action": {"type": "adrenaline", "use": True}, "style": "success"},
                 {"label": msg("Stay"), "action": {"type": "adrenaline", "use": False}, "style": "secondary"}]}]
+        if kind == "choice":
+            return [{"kind": "select", "placeholder": msg("Choice of speed: pick your total speed"), "min": 1,
+                     "max": 1, "action": {"type": "choice"},
+                     "options": [{"label": _choice_label(o), "value": str(o[0])} for o in p["options"]]}]
         if kind == "order":
             return [{"kind": "buttons", "options": [
                 {"label": msg("Adrenaline first"), "action": {"type": "order", "first": "adrenaline"},

@@ -69,7 +69,9 @@ DEFAULT_PREFS = {k: v[0] for k, v in PREFS.items()}
 # Garage games only (base races keep their preferences exactly): playing Direct play cards from
 # the hand in step 5, and taking an Accelerate bonus.
 GARAGE_PREFS: dict[str, tuple[str, ...]] = {"direct": ("smart", "always", "never"),
-                                            "accelerate": ("smart", "always", "never")}
+                                            "accelerate": ("smart", "always", "never"),
+                                            # the cards with a choice of speed: chosen for you, or asked
+                                            "choice": ("auto", "ask")}
 
 
 def prefs_of(st: dict) -> dict[str, tuple[str, ...]]:
@@ -779,16 +781,26 @@ def run(st: dict, rng: Rng, events: list[tuple[int | None, Msg]]) -> list[tuple[
 
 # --------------------------------------------------------------------------- Garage upgrades
 
-def _garage_reveal(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tuple[int, int]]) -> None:
+def _garage_reveal(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tuple[int, int]]) -> bool:
     """Step 3 with upgrade cards: boosts and Stress flip first, then the cards with a choice of
     speed take their values (「ブースト→ストレス→選択肢のある改良カードの値を選ぶ」). A card whose
     Heat cannot be paid is resolved like a Stress card (discarded, flip until a Speed card).
-    The React step's symbols (cooldown, Stress discard, Heat) are kept in rd["gx"]."""
+    The React step's symbols (cooldown, Stress discard, Heat) are kept in rd["gx"].
+    Returns True when it waits for the player's choice of speed (preference "ask"): the flips
+    are done and kept in rd["gwait"]; the step runs again with the answer."""
     car = st["cars"][seat]
     rd = car["rd"]
     cards = st["cards"]
     played = car["played"]
     adr = seat in st["res"]["adr"]
+    wait = rd.get("gwait")
+    if wait is not None:  # the answer to the choice of speed: the cards were revealed before
+        gx = {k: (v[:] if type(v) is list else v) for k, v in rd["gx"].items()}
+        speed, rev = wait["speed"], rd["rev"]
+        parts = [_unpack(p) for p in wait["parts"]]
+        choosing = [(i, cid) for i, cid in wait["choosing"]]
+        del rd["gwait"]
+        return _garage_values(st, tr, seat, occ, gx, speed, rev, parts, choosing, adr)
     # Rule reading: a card's Heat can be paid when the Engine, plus the Heat in hand this round's
     # cooldowns (gear, Adrenaline, the cards) could bring back first, covers it
     # (「クールダウンアイコンと手札にヒートカードがあれば…エンジンにヒートがない状態でもプレイできる」);
@@ -834,9 +846,33 @@ def _garage_reveal(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tu
             choosing.append((len(rev), cid))
         rev.append([code, found])
         parts.append(part)
+    return _garage_values(st, tr, seat, occ, gx, speed, rev, parts, choosing, adr)
+
+
+def _garage_values(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]], gx: dict, speed: int,
+                   rev: list, parts: list, choosing: list[tuple[int, int]], adr: bool) -> bool:
+    """The end of step 3 with upgrades: the values of the cards with a choice of speed, then the
+    move. With the preference "ask" the player picks the total when it matters: when the choices
+    can make more than one total speed (which card takes which value changes nothing else)."""
+    car = st["cars"][seat]
+    rd = car["rd"]
+    cards = st["cards"]
     if choosing:
-        values = _choose_values(st, tr, seat, occ, speed, [CHOICES[cards[c]] for _, c in choosing], gx["heat"],
-                                gx["adj"])
+        options = [CHOICES[cards[c]] for _, c in choosing]
+        combos = _products(options)
+        totals = sorted({speed + sum(c) for c in combos})  # the round's speed with each choice
+        if car["prefs"].get("choice", "auto") == "ask" and len(totals) > 1:
+            if "choice" not in rd["ans"]:
+                rd["rev"], rd["gx"], rd["speed"] = rev, gx, speed
+                rd["gwait"] = {"speed": speed, "parts": [_pack(p) for p in parts],
+                               "choosing": [list(x) for x in choosing]}
+                _ask(st, seat, "choice", S_MOVE, base=speed,
+                     options=choice_options(st, tr, seat, occ, totals, gx["heat"], gx["adj"]))
+                return True
+            total = rd["ans"].pop("choice")
+            values = list(next((c for c in combos if speed + sum(c) == total), combos[0]))
+        else:
+            values = _choose_values(st, tr, seat, occ, speed, options, gx["heat"], gx["adj"])
         for (i, cid), v in zip(choosing, values):
             speed += v
             rev[i][1] = f"={v}"
@@ -849,6 +885,22 @@ def _garage_reveal(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tu
     if adr:
         rd["adr"] = True
         rd["lines"].append(_line("Adrenaline"))
+    return False
+
+
+def choice_options(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]],
+                   totals: list[int], card_heat: int, adj: int = 0) -> list[list]:
+    """For the "ask" choice of speed: each total with where it takes the car and what its corner
+    checks would cost: [total, space, corner Heat, spins (the Engine can't pay), finishes]."""
+    car = st["cars"][seat]
+    start = car["pos"]
+    heat = len(car["engine"]) - card_heat
+    out = []
+    for total in totals:
+        end = landing(st, tr, seat, start + total, occ)[0] if total > 0 else start
+        cost = corner_cost(tr, start, end, total, adj)
+        out.append([total, space_of(tr, end), cost, cost > heat, end > tr.finish])
+    return out
 
 
 def _new_gx() -> dict:
@@ -1329,7 +1381,8 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
             lines.append(_line("Clogged hand: played {cards}; no move, back to gear 1", cards=short_list(st, played)))
             step = S_REFILL
         elif "garage" in st["modules"]:
-            _garage_reveal(st, tr, seat, rng, occ)
+            if _garage_reveal(st, tr, seat, rng, occ):
+                return S_MOVE  # waiting for the choice of speed
             step = S_COOL
         else:
             speed = 0
