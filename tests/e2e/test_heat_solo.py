@@ -32,3 +32,31 @@ async def test_solo_without_legends_is_refused_at_the_start(table):
     await emu.wait_until(lambda: rec.followups)
     assert rec.followups[0].ephemeral and "solo race needs Legends" in rec.followups[0].content
     assert emu.threads(w.general) == []
+
+
+async def test_solo_garage_dealt_with_choice_of_speed_asked(table):
+    """Garage upgrades dealt (no draft), then "Choice of speed: Ask me" from the DM's preference
+    button: the race pauses on a select of total speeds that the player answers."""
+    w, emu = table, table.emu
+    w.bot.table.new_seed = lambda: 23  # alice is dealt two Brakes 1/5 (and one card without a choice)
+    lobby = await open_table(w, w.alice, track="italy", legends=1, garage="basic", garage_deal=True)
+    assert "Garage: 3 upgrades dealt to each player (basic cards)" in emu.message(lobby).content
+    thread = await start(w, lobby, w.alice)
+    dm = await emu.wait_until(lambda: next((m for m in reversed(emu.dm_messages(w.alice))
+                                            if "Choice of speed: Auto" in m.button_labels), None))
+    rec = await emu.click(w.alice, dm, label="Choice of speed: Auto")
+    await emu.wait_until(lambda: rec.followups or rec.menu_spent)
+    players = [Player(emu, w.alice, "select", 7)]
+
+    def asked():
+        return any(s.get("placeholder", "").startswith("Choice of speed")
+                   for m in emu.dm_messages(w.alice) for s in m.selects)
+
+    def over():
+        return any("The race is over" in m.content for m in emu.messages_in(thread))
+
+    await play_until(players, thread, lambda: asked() or over(), max_steps=1500)
+    assert asked()
+    await play_until(players, thread, over, max_steps=1500)
+    assert not any(" takes " in m.content for m in emu.messages_in(thread))  # no draft
+    assert not [e for e in players[0].errors if "moved on" not in e], players[0].errors
