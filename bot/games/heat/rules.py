@@ -1410,7 +1410,7 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
                 parts.append(part)
             rd["rev"] = rev
             rd["speed"] = speed
-            lines.append(_line("Gear {g}: {cards} = speed {s}", g=car["gear"], cards={"+": parts}, s=speed))
+            lines.append(["Gear {g}: {cards} = speed {s}", {"g": car["gear"], "cards": {"+": parts}, "s": speed}])
             move(st, tr, seat, speed, occ)
             # Rule reading: the number of cars getting Adrenaline (1, or 2 with 5+ cars at the
             # start) never changes; they are the last cars of this round's order still racing.
@@ -1529,7 +1529,7 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
                 limit = max(0, limit + adj)
             excess = speed - limit
             if excess <= 0:
-                lines.append(_line("Corner {c} (limit {l}): OK", c=idx + 1, l=limit))
+                lines.append(["Corner {c} (limit {l}): OK", {"c": idx + 1, "l": limit}])
                 continue
             if idx in hot:
                 excess += 1  # Overheat road token: going over the limit costs 1 Heat more
@@ -1583,8 +1583,8 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
     if not car["fin"]:
         # Rule reading: a car that finished takes no more cards.
         draw_to_hand(car, rng)
-        lines.append(_line("Space {s}, lap {l}/{n}, gear {g}", 
-            s=(car["pos"] - 1) % tr.spaces + 1, l=lap_of(tr, car), n=tr.laps, g=car["gear"]))
+        lines.append(["Space {s}, lap {l}/{n}, gear {g}",  # (a _line, written out: the hottest ones)
+                      {"s": (car["pos"] - 1) % tr.spaces + 1, "l": lap_of(tr, car), "n": tr.laps, "g": car["gear"]}])
     return DONE
 
 
