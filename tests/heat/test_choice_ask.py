@@ -149,3 +149,14 @@ def test_random_garage_races_with_ask_everywhere(seed):
         st, _ = E.apply(st, seat, rnd.choice(acts))
         assert st["round"] < 300
     assert asked
+
+
+def test_the_automatic_player_of_an_absent_seat_answers_like_auto():
+    st = drafted()
+    setcar(st, 0, pos=27, lane=2, gear=2, hand=["g08", "stress"] + ["speed1"] * 5, deck=["speed4"] * 9,
+           engine=6, prefs=ASK)
+    parked(st, 1, 60)
+    st, _ = round_(st, {0: ["g08", "stress"]})
+    assert E.auto_action(st, 0) == {"type": "choice", "speed": 5}  # 7 would cost 4 corner Heat
+    st, _ = E.apply(st, 0, E.auto_action(st, 0))
+    assert car(st, 0)["pos"] == 32

@@ -814,6 +814,11 @@ class HeatEngine:
         rnd = random.Random(seat * 1000 + state["round"])
         if state["phase"] == "submit":
             return random_submission(state, seat, rnd)
+        p = state["pending"]
+        if state["phase"] == "decide" and p and p["seat"] == seat and p["type"] == "choice":
+            # what "auto" would pick: no spin if avoidable, then the least corner Heat, then the farthest
+            best = min(p["options"], key=lambda o: (o[3], o[2], -o[0]))
+            return {"type": "choice", "speed": best[0]}
         acts = self.legal_actions(state, seat)
         return next((a for a in acts if a["type"] != "prefs"), acts[0])
 
