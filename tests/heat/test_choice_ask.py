@@ -160,3 +160,13 @@ def test_the_automatic_player_of_an_absent_seat_answers_like_auto():
     assert E.auto_action(st, 0) == {"type": "choice", "speed": 5}  # 7 would cost 4 corner Heat
     st, _ = E.apply(st, 0, E.auto_action(st, 0))
     assert car(st, 0)["pos"] == 32
+
+
+def test_describe_a_choice_and_odd_ones():
+    st = drafted()
+    assert en(E.describe_action(st, 0, {"type": "choice", "speed": 7})) == "Choice of speed: 7"
+    assert en(E.describe_action(st, 0, {"type": "choice", "values": ["5"]})) == "Choice of speed: 5"
+    for odd in ({"type": "choice"}, {"type": "choice", "values": ["x"]}, {"type": "choice", "speed": [1]}):
+        assert en(E.describe_action(st, 0, odd)) == "Unknown action"
+        with pytest.raises(GameError):
+            E.apply(st, 0, odd)

@@ -582,7 +582,9 @@ class HeatEngine:
             if kind == "order":
                 return msg("Adrenaline first") if action.get("first") == "adrenaline" else msg("Boost first")
             if kind == "choice":
-                return msg("Choice of speed: {s}", s=int(action.get("speed", (action.get("values") or ["?"])[0])))
+                s = action.get("speed", (action.get("values") or [None])[0])
+                if _is_int(s) or (isinstance(s, str) and s.isdigit() and len(s) < 4):
+                    return msg("Choice of speed: {s}", s=int(s))
             if kind == "cooldown":
                 return msg("Cool down {n} Heat", n=len(_parse_ids(action)))
             if kind == "discard":
