@@ -14,6 +14,7 @@ from bot.games.heat import ENGINE as E
 from bot.games.heat import rules
 from tests.heat.helpers import en, round_, setcar
 from tests.heat.test_garage import QUIET, car, drafted, parked
+from tests.heat.test_playouts import check_privacy
 
 ASK = {**QUIET, "choice": "ask"}
 
@@ -144,6 +145,7 @@ def test_random_garage_races_with_ask_everywhere(seed):
             acts = [{"type": "pick", "card": 0}]
         if st["pending"] and st["pending"]["type"] == "choice":
             asked += 1
+            check_privacy(st, rnd)  # the pause shows nothing of the other seats' cards
             assert acts and all(a["type"] == "choice" for a in acts)
             assert E.describe_action(st, seat, acts[0])
         st, _ = E.apply(st, seat, rnd.choice(acts))
