@@ -90,9 +90,11 @@ def test_options():
     assert E.validate_options({}, 4) == {"track": "usa", "grid": "random", "modules": []}
     assert E.validate_options({"track": "GB"}, 2)["track"] == "great_britain"
     assert E.validate_options({"track": "Italia"}, 2)["track"] == "italy"
-    for bad_seats in (1, 7):
+    for bad_seats in (0, 7):
         with pytest.raises(GameError):
             E.validate_options({}, bad_seats)
+    with pytest.raises(GameError):  # one seat: only a solo race against Legends (issue #11)
+        E.new_game({}, 1, 1)
     assert E.validate_options({"track": "japan"}, 3)["track"] == "japan"  # Heavy Rain tracks
     with pytest.raises(GameError):
         E.validate_options({"track": "nederland"}, 3)  # Tunnel Vision tracks are not offered
@@ -101,7 +103,8 @@ def test_options():
     with pytest.raises(GameError):
         E.validate_options({"grid": "reverse"}, 3)
     names = [o.name for o in E.options]
-    assert names == ["track", "grid", "weather", "garage", "legends", "legend_bonus", "aggressive_legends"]
+    assert names == ["track", "grid", "weather", "garage", "garage_deal", "legends", "legend_bonus",
+                     "aggressive_legends"]
     assert E.options[0].choices == BASE + ["japan", "mexico"]
 
 
