@@ -101,7 +101,8 @@ def test_options():
     with pytest.raises(GameError):
         E.validate_options({"grid": "reverse"}, 3)
     names = [o.name for o in E.options]
-    assert names == ["track", "grid", "weather", "garage", "legends", "legend_bonus", "aggressive_legends"]
+    assert names == ["track", "grid", "weather", "garage", "legends", "legend_bonus", "aggressive_legends",
+                     "tournament", "championship", "races", "season_tracks"]
     assert E.options[0].choices == BASE + ["japan", "mexico"]
 
 

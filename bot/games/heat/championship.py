@@ -398,10 +398,12 @@ def _int(x: Any, hi: int) -> int:
 def apply(engine: Any, state: dict, seat: int, action: dict, race_apply: Any) -> tuple[dict, list[Event]]:
     """The engine's apply for a Championship game."""
     if state["phase"] not in PHASES:
-        new, evs = race_apply(state, seat, action)
+        # (the race's cars change the season record: press corners, used sponsorship cards)
+        mine = dict(state)
+        mine["champ"] = _copy_champ(state["champ"])
+        new, evs = race_apply(mine, seat, action)
         if new["phase"] == "over" and not new["champ"].get("done"):
             new = rules.clone(new)
-            new["champ"] = _copy_champ(new["champ"])
             new, more = finish_race(new)
             evs = evs + [Event(t, to) for to, t in more]
         return new, evs
