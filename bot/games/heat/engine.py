@@ -50,6 +50,8 @@ def _face(code: str) -> dict:
             out["value"] = "/".join(str(v) for v in rules.CHOICES[code])
         out["text"] = rules.card_text(code)
         out["symbols"] = rules.card_symbols(code)
+    if rules.TYPES[code].get("sponsor"):  # Championship: a one-time-use sponsorship card
+        out["sponsor"] = True
     return out
 
 
