@@ -919,7 +919,9 @@ def _draw_panel(d, view, cars, order, names, y0) -> None:
                fill=_ink(fill), anchor="mm")
         # line 1: name and what happened to the car
         tags = []
-        if car.get("finished") and phase != "over":
+        if car.get("out"):  # Championship event: out of the race after a spin-out
+            tags.append((tx("out of the race"), (214, 40, 40)))
+        elif car.get("finished") and phase != "over":
             tags.append((tx("finished"), (240, 240, 240)))
         if car.get("spun"):
             tags.append((tx("spun out"), (214, 40, 40)))

@@ -374,6 +374,7 @@ def test_spin_out_ends_the_race_with_title_sponsor_withdrawn():
     st, ev = _play(st, {0: ["speed4", "speed4", "speed4"]})
     car = st["cars"][0]
     assert car.get("out") and car["fin"] and 0 not in st["places"]
+    assert E.view(st, None)["cars"][0]["out"] and "out" not in E.view(st, None)["cars"][1]
     assert any("out of the race" in x for x in en([e.text for e in ev]))
 
 

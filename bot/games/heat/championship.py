@@ -77,9 +77,13 @@ def describe(options: dict) -> list[Msg]:
     if not season:
         return []
     if season == "custom":
-        return [msg("Championship: custom season of {n} races", n=options.get("races", 4))]
-    return [msg("Championship: the {year} season ({n} races)", year=season,
-                n=len(championship()["seasons"][season]))]
+        out = [msg("Championship: custom season of {n} races", n=options.get("races", 4))]
+    else:
+        out = [msg("Championship: the {year} season ({n} races)", year=season,
+                   n=len(championship()["seasons"][season]))]
+    out.append(msg("an upgrade market before each race ({deck} cards), weather and road conditions every race",
+                   deck=msg(options.get("garage", "basic"))))
+    return out
 
 
 # --------------------------------------------------------------------------- season and races

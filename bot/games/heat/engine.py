@@ -159,7 +159,9 @@ class HeatEngine:
                 out.append(msg("aggressive Legends"))
         if options.get("tournament"):
             out.append(msg("tournament mode"))
-        out += championship.describe(options)
+        if options.get("championship"):  # (the season's own tracks, grid, market and weather)
+            out = championship.describe(options) + [m for m in out[2:] if m.key not in (
+                "weather and road conditions (drawn at the start)", "Garage: draft of 3 upgrades ({deck} cards)")]
         return out
 
     # ------------------------------------------------------------------ setup
@@ -616,6 +618,8 @@ class HeatEngine:
                 "heat_paid": rd["heat"] if shown else 0,
                 "stress_taken": c["stress"],
             })
+            if c.get("out"):  # Championship event: out of the race (a spin-out), no place
+                cars[-1]["out"] = True
             if "legend" in c:
                 cars[-1]["legend"] = True
                 cars[-1]["name"] = rules.car_name(state, s)
