@@ -681,6 +681,14 @@ class HeatEngine:
         if "champ" in state:  # the season; a new board image with each race's market and round
             out["champ"] = championship.view(state, viewer)
             out["turn"] = state["champ"]["race"] * 1000 + (0 if phase in championship.PHASES else state["round"])
+            if phase in championship.PHASES:  # the market, shown in the hand image like the Garage draft's
+                ch = state["champ"]
+                out["draft"] = {"round": ch["race"] + 1, "rounds": len(ch["races"]),
+                                "picking": championship.to_act(state)[0], "order": list(ch["market"]["order"]),
+                                "market": [{"index": i, "code": c, "label": msg(rules.draft_label(c)),
+                                            "text": rules.card_text(c), **_face(c)}
+                                           for i, c in enumerate(ch["market"]["cards"])],
+                                "picks": [[msg(rules.draft_label(c)) for c in u] for u in ch["upgrades"]]}
         if state.get("tournament"):
             out["tournament"] = True
         return out
