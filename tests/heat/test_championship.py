@@ -493,3 +493,18 @@ def test_views_hide_decks_and_carried_sponsors():
     import json
     text = json.dumps(E.view(st, None), default=str)
     assert "sp1" not in text and "sp4" not in text
+
+
+def test_press_corner_passed_before_a_spin_at_a_later_corner_counts():
+    """Rule reading (「コーナーを…通過した場合」): the press corner was passed; a spin at the next
+    corner sends the car back behind that one only."""
+    st = plain(through_market(season("custom", seats=2, seed=2, races=2, season_tracks="france,usa")))
+    with_event(st, "e7")  # press A: France corner 1 (after space 12, limit 5); corner 2 after 20, limit 2
+    park(st, 1, 40)
+    st["cars"][0]["prefs"]["adrenaline"] = "never"
+    setcar(st, 0, pos=8, lane=1, gear=3, hand=["speed4", "speed4", "speed4", "speed1"] + ["speed1"] * 3,
+           deck=["speed1"] * 10, engine=8)
+    st, ev = _play(st, {0: ["speed4", "speed4", "speed4", "speed1"]})  # speed 13: 7 Heat at 1, spin at 2
+    car = st["cars"][0]
+    assert car["rd"]["spun"] and 12 < car["pos"] <= 20
+    assert any("Press corner 1 (limit +2)" in x for x in en([e.text for e in ev]))
