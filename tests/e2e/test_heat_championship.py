@@ -25,5 +25,11 @@ async def test_two_race_championship_with_legends(table):
 
     await play_until(players, thread, lambda: said("The championship is over"), max_steps=4000)
     assert said("Race 1 is over") and said("Race 2: France") and said(" may swap one upgrade")
+    # the standings image comes with the end of race 1 (the board of race 2's market), the final
+    # standings with the end of the season
+    over = [m for m in emu.messages_in(thread) if "Race 1 is over" in m.content]
+    assert over and over[0].attachments
+    final = [m for m in emu.messages_in(thread) if "The championship is over" in m.content]
+    assert final and len(final[0].attachments) >= 2
     assert not said("<seat:")
     assert not [e for p in players for e in p.errors if "moved on" not in e], [p.errors for p in players]

@@ -311,6 +311,8 @@ def finish_race(st: dict) -> tuple[dict, list[tuple[int | None, Msg]]]:
     ev = event_of(st)
     pts = championship()["points"]
     ncars = len(st["cars"])
+    # Rule reading: Legends are cars of the race: they score by their place like the players
+    # (and so take their slots on the next grid); a car out of the race scores nothing.
     places = list(st["places"])
     got = [0] * ncars
     for i, s in enumerate(places):
