@@ -13,6 +13,7 @@ import pytest
 from bot.games import base
 from bot.games.heat import ENGINE as E
 from bot.games.heat import championship, rules
+from bot.i18n import render
 from tests.heat.test_playouts import check_privacy
 
 
@@ -59,6 +60,10 @@ def season(options, seats, seed, privacy_every=9):
         assert acting
         seat = rnd.choice(acting)
         action = choose(st, seat, rnd)
+        if steps % 7 == 0 or st["phase"] in championship.PHASES:
+            labels = [render(E.describe_action(st, seat, a), "en") for a in E.legal_actions(st, seat)]
+            assert len(labels) == len(set(labels)) and all(0 < len(x) for x in labels)
+            assert "Unknown action" not in labels
         before = copy.deepcopy(st) if steps % 11 == 0 else None
         nxt, events = E.apply(st, seat, action)
         if before is not None:

@@ -368,13 +368,7 @@ def legal_actions(st: dict, seat: int) -> list[dict]:
         return []
     m = st["champ"]["market"]
     if st["phase"] == "market":
-        seen = set()
-        out = []
-        for i, code in enumerate(m["cards"]):
-            if code not in seen:
-                seen.add(code)
-                out.append({"type": "market", "card": i})
-        return out
+        return [{"type": "market", "card": i} for i in _firsts(m["cards"])]
     out = [{"type": "swap", "skip": True}]
     for j in _swap_gives(st, seat):
         for k in _swap_takes(st):
@@ -382,15 +376,37 @@ def legal_actions(st: dict, seat: int) -> list[dict]:
     return out
 
 
+def _same(code: str) -> str:
+    """Cards that play alike (the upgrade decks' Heat cards are plain Heat cards)."""
+    return "heat" if content.garage()["types"][code].get("heat_card") else code
+
+
+def _firsts(codes: list[str]) -> list[int]:
+    """One index per kind of card."""
+    seen: set[str] = set()
+    out = []
+    for i, c in enumerate(codes):
+        if _same(c) not in seen:
+            seen.add(_same(c))
+            out.append(i)
+    return out
+
+
+def _name(codes: list[str], i: int) -> Msg:
+    """A card's label, with what it does when another kind of card has the same label."""
+    label = rules.draft_label(codes[i])
+    if any(rules.draft_label(c) == label and _same(c) != _same(codes[i]) for c in codes):
+        return msg("{card} ({text})", card=msg(label), text=rules.card_text(codes[i]))
+    return msg(label)
+
+
 def _swap_gives(st: dict, seat: int) -> list[int]:
-    """The owned upgrades the swapper may give back (one per card type)."""
-    owned = st["champ"]["upgrades"][seat]
-    return [j for j, c in enumerate(owned) if c not in owned[:j]]
+    """The owned upgrades the swapper may give back (one per kind of card)."""
+    return _firsts(st["champ"]["upgrades"][seat])
 
 
 def _swap_takes(st: dict) -> list[int]:
-    cards = st["champ"]["market"]["cards"]
-    return [k for k, c in enumerate(cards) if c not in cards[:k]]
+    return _firsts(st["champ"]["market"]["cards"])
 
 
 def _int(x: Any, hi: int) -> int:
@@ -475,14 +491,19 @@ def _copy_champ(ch: dict) -> dict:
 def describe_action(st: dict, seat: int, action: dict) -> Msg | None:
     try:
         m = st["champ"].get("market")
+        values = action.get("values")
+        value = values[0] if isinstance(values, list) and len(values) == 1 else None
         if action.get("type") == "market":
-            return msg("Take {card}", card=msg(rules.draft_label(m["cards"][int(action.get("card"))])))
+            return msg("Take {card}", card=_name(m["cards"], int(action.get("card", value))))
         if action.get("type") == "swap":
+            if isinstance(value, str):
+                action = {"skip": True} if value == "skip" else {"give": value.split(":")[0],
+                                                                 "take": value.split(":")[-1]}
             if action.get("skip"):
                 return msg("Keep my upgrades")
-            give = st["champ"]["upgrades"][seat][int(action["give"])]
-            return msg("Swap {give} for {take}", give=msg(rules.draft_label(give)),
-                       take=msg(rules.draft_label(m["cards"][int(action["take"])])))
+            owned = st["champ"]["upgrades"][seat]
+            return msg("Swap {give} for {take}", give=_name(owned, int(action["give"])),
+                       take=_name(m["cards"], int(action["take"])))
     except (AttributeError, IndexError, KeyError, TypeError, ValueError):
         pass
     return None
@@ -494,7 +515,7 @@ def menu(st: dict, seat: int) -> list[dict]:
     ch = st["champ"]
     m = ch["market"]
     if st["phase"] == "market":
-        options = [{"label": msg(rules.draft_label(m["cards"][a["card"]])), "value": str(a["card"]),
+        options = [{"label": _name(m["cards"], a["card"]), "value": str(a["card"]),
                     "description": rules.card_text(m["cards"][a["card"]])} for a in legal_actions(st, seat)]
         return [{"kind": "select", "min": 1, "max": 1, "action": {"type": "market"}, "options": options[:25],
                  "placeholder": msg("Race {n}: take one upgrade from the market", n=ch["race"] + 1)}]
@@ -502,8 +523,7 @@ def menu(st: dict, seat: int) -> list[dict]:
     options = [{"label": msg("Keep my upgrades"), "value": "skip"}]
     for j in _swap_gives(st, seat):
         for k in _swap_takes(st):
-            options.append({"label": msg("Swap {give} for {take}", give=msg(rules.draft_label(owned[j])),
-                                         take=msg(rules.draft_label(m["cards"][k]))),
+            options.append({"label": msg("Swap {give} for {take}", give=_name(owned, j), take=_name(m["cards"], k)),
                             "value": f"{j}:{k}", "description": rules.card_text(m["cards"][k])})
     return [{"kind": "select", "min": 1, "max": 1, "action": {"type": "swap"}, "options": options[:25],
              "placeholder": msg("Swap one of your upgrades with the market?")}]
