@@ -508,3 +508,15 @@ def test_press_corner_passed_before_a_spin_at_a_later_corner_counts():
     car = st["cars"][0]
     assert car["rd"]["spun"] and 12 < car["pos"] <= 20
     assert any("Press corner 1 (limit +2)" in x for x in en([e.text for e in ev]))
+
+
+def test_absent_player_on_a_flooded_space_gets_a_legal_submission():
+    """The automatic player (an absent seat) in a Heavy Rain race of the 1964 season."""
+    st = through_market(season("1964", seats=2, seed=1))
+    tr = rules.track_of(st)
+    flooded = sorted(tr.flooded)[0]
+    for seed in range(12):
+        setcar(st, 0, pos=flooded, lane=1, gear=4, hand=["speed1"] * 7, deck=["speed1"] * 10, engine=0)
+        st["round"] = seed + 1
+        act = E.auto_action(st, 0)
+        assert rules.check_submission(st, st["cars"][0], act["cards"]) is None

@@ -818,7 +818,11 @@ class HeatEngine:
         from bot.games.heat.bench import random_submission  # the bench's random racer
         rnd = random.Random(seat * 1000 + state["round"])
         if state["phase"] == "submit":
-            return random_submission(state, seat, rnd)
+            act = random_submission(state, seat, rnd)
+            if rules.check_submission(state, state["cars"][seat], act["cards"]) is None:
+                return act
+            # (the random racer knows no flooded-space Heat: a legal submission instead)
+            return next(a for a in self.legal_actions(state, seat) if a["type"] == "submit")
         acts = self.legal_actions(state, seat)
         return next((a for a in acts if a["type"] != "prefs"), acts[0])
 
