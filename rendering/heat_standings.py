@@ -62,7 +62,7 @@ def _draw(view: dict, names: list[str]) -> Image.Image:
     market_rows = len(market["cards"]) if market else 0
     h = (92 + 16 + len(races) * 44 + 20 + 44 + len(standings) * ROW + 16
          + ((48 + len(event_lines) * 32) if event_lines else 0)
-         + ((56 + market_rows * 64) if market else 0) + 16)
+         + ((56 + market_rows * 64) if market else 0) + (68 if ch.get("done") else 0) + 16)
     im = Image.new("RGB", (W, h), BACKGROUND)
     d = Draw(im)
     # header: the season, how far it is
@@ -109,8 +109,11 @@ def _draw(view: dict, names: list[str]) -> Image.Image:
         d.text((W - 60, y + 24), str(points[s] if s < len(points) else 0), font=font(30), fill=TEXT, anchor="mm")
         y += ROW
     y += 16
-    if ch.get("done") and standings:
-        pass
+    if ch.get("done") and standings:  # the season's winner
+        text = tx("Champion: {name}", name=player_name(names, standings[0]))
+        d.rounded_rectangle([16, y, W - 16, y + 52], radius=10, fill=GOLD)
+        d.text((W / 2, y + 26), fit(text, 30, W - 60), font=font(30), fill=(20, 20, 24), anchor="mm")
+        y += 68
     # the next race's event card
     if event_lines:
         ev = clean_text(words(ch["event"].get("name")), "")
