@@ -201,9 +201,13 @@ def test_press_corner_speed_two_over_the_limit():
     st = _press_race()
     setcar(st, 0, pos=5, lane=1, gear=2, hand=["speed4", "speed4", "speed1", "speed1", "speed1", "speed1", "speed1"],
            deck=["speed1"] * 10, engine=6)
+    before = len(st["champ"]["sponsor_deck"])
     st, ev = _play(st, {0: ["speed4", "speed4", "speed1"]})  # speed 9 = limit 7 + 2
-    assert len(sponsors_in(st, 0)) == 1 + 3 or len(sponsors_in(st, 0, "hand")) >= 1
-    assert any("Press corner 1" in x for x in en([e.text for e in ev]))
+    assert before - len(st["champ"]["sponsor_deck"]) == 1
+    assert any("Press corner 1 (limit +2)" in x for x in en([e.text for e in ev if e.to is None]))
+    # which card it is, only to that player
+    mine = [en(e.text) for e in ev if e.to == 0 and "sponsorship card:" in en(e.text)]
+    assert len(mine) == 1 and not any("sponsorship card:" in en(e.text) for e in ev if e.to != 0)
 
 
 def test_press_corner_one_over_gives_nothing():

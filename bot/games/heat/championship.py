@@ -189,7 +189,7 @@ def _draw_upgrade(champ: dict, rng: Rng) -> str | None:
     return champ["garage_deck"].pop() if champ["garage_deck"] else None
 
 
-def draw_sponsor(st: dict, seat: int, rng: Rng) -> bool:
+def draw_sponsor(st: dict, seat: int, rng: Rng) -> str | None:
     """A sponsorship card from the pile into the seat's hand (the used ones shuffled in when the
     pile is empty: 「山が尽きていたら使用済みのものをシャッフルする」)."""
     ch = st["champ"]
@@ -197,11 +197,11 @@ def draw_sponsor(st: dict, seat: int, rng: Rng) -> bool:
         ch["sponsor_deck"], ch["sponsor_used"] = ch["sponsor_used"], []
         rules.shuffle(rng, ch["sponsor_deck"])
     if not ch["sponsor_deck"]:
-        return False
+        return None
     code = ch["sponsor_deck"].pop()
     st["cards"].append(code)
     st["cars"][seat]["hand"].append(len(st["cards"]) - 1)
-    return True
+    return code
 
 
 def _begin_race(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
@@ -244,12 +244,13 @@ def retire_sponsors(st: dict, car: dict) -> None:
         st["champ"]["sponsor_used"].extend(cards[c] for c in used)
 
 
-def car_done(st: dict, tr: content.Track, seat: int, rng: Rng) -> None:
-    """After a car's steps 3-9: press corners, the event's sponsorship rules and spin-out rule."""
+def car_done(st: dict, tr: content.Track, seat: int, rng: Rng) -> list[tuple[int | None, Msg]]:
+    """After a car's steps 3-9: press corners, the event's sponsorship rules and spin-out rule.
+    Returns the private events (which sponsorship cards the seat drew)."""
     car = st["cars"][seat]
     rd = car["rd"]
     if rd is None or rd.get("round") != st["round"]:
-        return
+        return []
     ch = st["champ"]
     ev = event_of(st)
     legend = "legend" in car
@@ -263,7 +264,7 @@ def car_done(st: dict, tr: content.Track, seat: int, rng: Rng) -> None:
             gained += 1
             lines.append(rules._line("Among the first 3 over the line after lap 1: a sponsorship card"))
     if legend:
-        return
+        return []
     slip_from = rd.get("slip_from")
     for line, idx, limit in rules.crossed_lines(tr, rd["start"], car["pos"]):
         if idx not in ch["press"]:
@@ -293,14 +294,18 @@ def car_done(st: dict, tr: content.Track, seat: int, rng: Rng) -> None:
         if passed >= ev["pass_sponsor"]:
             gained += 1
             lines.append(rules._line("Passed {n} cars: a sponsorship card", n=passed))
+    out: list[tuple[int | None, Msg]] = []
     for _ in range(gained):
-        draw_sponsor(st, seat, rng)
+        code = draw_sponsor(st, seat, rng)
+        if code is not None:
+            out.append((seat, msg("You gain a sponsorship card: {card}.", card=msg(rules.LABEL[code]))))
     if ev.get("spin_out") and rd["spun"]:
         # 「スピンしたら…」 (Title sponsor withdraws): a spin-out puts the car out of the race, 0 points.
         car["fin"] = True
         car["place"] = 0
         car["out"] = True
         lines.append(rules._line("Spin-out: out of the race (no points)"))
+    return out
 
 
 # --------------------------------------------------------------------------- between races

@@ -786,7 +786,7 @@ def run(st: dict, rng: Rng, events: list[tuple[int | None, Msg]]) -> list[tuple[
             return events
         if "champ" in st:  # Championship: press corners, the event's sponsorships and spin-out rule
             from bot.games.heat.championship import car_done
-            car_done(st, tr, seat, rng)
+            events.extend(car_done(st, tr, seat, rng))
         if car["place"] is None:  # (a car the event put out of the race has left the track)
             spots.add(((car["pos"] - 1) % n + 1, car["lane"]))
         events.append((None, msg("{who}: {lines}", who=car_name(st, seat),
