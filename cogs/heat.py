@@ -15,6 +15,8 @@ TRACKS = [app_commands.Choice(name=_TRACKS[key].name, value=key)
 GARAGE = [app_commands.Choice(name=v, value=v)
           for v in next(o.choices for o in ENGINE.options if o.name == "garage")]
 GRIDS = [app_commands.Choice(name="random", value="random"), app_commands.Choice(name="seat order", value="seats")]
+SEASONS = [app_commands.Choice(name=v, value=v)
+           for v in next(o.choices for o in ENGINE.options if o.name == "championship")]
 
 
 class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the Metal — a car racing card game"):
@@ -29,8 +31,12 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
                            legends="Legends module: cars the bot drives, 3 players or fewer (2+ suggested); 1+ to race solo",
                            legend_bonus="Advanced Legends: add 1-3 to their helmet numbers (default: 0)",
                            aggressive_legends="Aggressive Legends (Heavy Rain): one more corner line from a ∧ diamond",
+                           tournament="Tournament mode: no gear shift before the cards; card counts set the gears",
+                           championship="Championship: a whole season of races in this game (track is then ignored)",
+                           races="Custom championship: number of races (2-4, default 4)",
+                           season_tracks="Custom championship: tracks in order, comma-separated (default: shuffled)",
                            language=LANGUAGE_HELP, clock=CLOCK_HELP)
-    @app_commands.choices(track=TRACKS, grid=GRIDS, garage=GARAGE, clock=CLOCKS)
+    @app_commands.choices(track=TRACKS, grid=GRIDS, garage=GARAGE, championship=SEASONS, clock=CLOCKS)
     @app_commands.autocomplete(language=language_autocomplete)
     async def new(self, interaction: discord.Interaction, track: app_commands.Choice[str],
                   grid: app_commands.Choice[str] | None = None,
@@ -40,6 +46,10 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
                   legends: app_commands.Range[int, 0, 5] | None = None,
                   legend_bonus: app_commands.Range[int, 0, 3] | None = None,
                   aggressive_legends: bool | None = None,
+                  tournament: bool | None = None,
+                  championship: app_commands.Choice[str] | None = None,
+                  races: app_commands.Range[int, 2, 4] | None = None,
+                  season_tracks: str | None = None,
                   language: str | None = None,
                   clock: app_commands.Choice[int] | None = None) -> None:
         options = {"track": track.value}
@@ -57,6 +67,14 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
                 options["legend_bonus"] = legend_bonus
             if aggressive_legends:
                 options["aggressive_legends"] = True
+        if tournament:
+            options["tournament"] = True
+        if championship is not None and championship.value != "off":
+            options["championship"] = championship.value
+            if races is not None:
+                options["races"] = races
+            if season_tracks:
+                options["season_tracks"] = season_tracks[:200]
         await self.create(interaction, options, language, clock)
 
 

@@ -495,6 +495,9 @@ def _draw_map(im, d, view, key, geo, cars, order, spots, inset, names) -> None:
             _draw_sign(d, x, y, speed, z)
             signs.append((x, y, max(ht.SIGN_R * z, 24) + 2, 300.0))
     signs += _draw_road_on_map(d, view, geo, inset, inside)
+    if view.get("champ"):  # Championship: the press stands by their corners' signs
+        from rendering.heat_standings import press_marks
+        signs += press_marks(d, view, [inset.px(sx, sy) for sx, sy, _ in geo.signs], inside)
     # the whole circuit in the corner that hides the fewest cars, unless the map is all of it
     wx0, wy0, wx1, wy1 = inset.window()
     mini = _mini_layer(*key)
@@ -613,8 +616,14 @@ def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The public race board as PNG bytes: header, a zoomed map of the cars' part of the
     circuit (with the whole circuit in a corner), one row per car; its texts in `locale`."""
     key, spaces, corners = _board_key(view)
+    if isinstance(view.get("champ"), dict) and view.get("phase") in ("market", "swap"):
+        from rendering.heat_standings import render_standings  # Championship: between races, the standings
+        return render_standings(view, names, locale)
     with drawing_in(locale):
         image = _draw_board(view, _with_legends(view, names))
+        if isinstance(view.get("champ"), dict):  # Championship: the race, its event, press corners
+            from rendering.heat_standings import decorate
+            image = decorate(image, view)
     pal = _palette(key, spaces, corners)
     return _encode(image.quantize(palette=pal, dither=Image.Dither.NONE))
 
@@ -910,7 +919,9 @@ def _draw_panel(d, view, cars, order, names, y0) -> None:
                fill=_ink(fill), anchor="mm")
         # line 1: name and what happened to the car
         tags = []
-        if car.get("finished") and phase != "over":
+        if car.get("out"):  # Championship event: out of the race after a spin-out
+            tags.append((tx("out of the race"), (214, 40, 40)))
+        elif car.get("finished") and phase != "over":
             tags.append((tx("finished"), (240, 240, 240)))
         if car.get("spun"):
             tags.append((tx("spun out"), (214, 40, 40)))
@@ -1103,6 +1114,8 @@ def _draw_card(d, x0, y0, cw, ch, card, chosen: bool = False) -> None:
     if kind not in KIND_STYLE:
         kind = _kind_of_label(clean_text(english(card.get("label")), "?"))
     fill, ink = KIND_STYLE[kind]
+    if card.get("sponsor"):  # Championship: a sponsorship card (one-time use), gold
+        fill, ink = GOLD, (20, 20, 24)
     if chosen:
         d.rounded_rectangle([x0 - 6, y0 - 6, x0 + cw + 6, y0 + ch + 6], radius=18, fill=CHOSEN)
     d.rounded_rectangle([x0, y0, x0 + cw, y0 + ch], radius=14, fill=fill,
@@ -1118,6 +1131,9 @@ def _draw_card(d, x0, y0, cw, ch, card, chosen: bool = False) -> None:
         big = "" if value is None else str(value)
     kind_name = {"speed": tx("speed"), "heat": "", "stress": tx("stress"),  # (HEAT says it)
                  "upgrade": tx("upgrade")}[kind]
+    if card.get("sponsor"):
+        kind_name = tx("sponsor")
+        d.text((x0 + cw - 14, y0 + 28), "1×", font=font(SMALL), fill=_blend(fill, ink, 0.55), anchor="rm")
     if kind_name and not card.get("symbols"):
         d.text((x0 + 16, y0 + 28), fit(kind_name, SMALL, cw - 32), font=font(SMALL),
                fill=_blend(fill, ink, 0.55), anchor="lm")
@@ -1162,6 +1178,9 @@ def _blend(a, b, k):
 
 def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
     """End-of-race standings, podium style; texts in `locale`."""
+    if isinstance(view.get("champ"), dict) and view["champ"].get("done"):
+        from rendering.heat_standings import render_standings  # Championship: the season's final standings
+        return render_standings(view, names, locale)
     with drawing_in(locale):
         return _render_results(view, _with_legends(view, names))
 

@@ -104,7 +104,7 @@ def test_options():
         E.validate_options({"grid": "reverse"}, 3)
     names = [o.name for o in E.options]
     assert names == ["track", "grid", "weather", "garage", "garage_deal", "legends", "legend_bonus",
-                     "aggressive_legends"]
+                     "aggressive_legends", "tournament", "championship", "races", "season_tracks"]
     assert E.options[0].choices == BASE + ["japan", "mexico"]
 
 

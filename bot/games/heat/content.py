@@ -171,6 +171,8 @@ def cards() -> dict:
         if t.get("boost"):
             card["boost"] = int(t["boost"])
         raw["types"][code] = card
+    from bot.games.heat.champdata import sponsor_card_types  # Championship: sponsorship cards
+    raw["types"].update(sponsor_card_types())
     for code, c in raw["types"].items():
         _check(c["kind"] in CARD_KINDS, f"card {code} kind")
         _check(isinstance(c.get("speed", 0), int), f"card {code} speed")
@@ -250,3 +252,12 @@ def legend_cards() -> tuple[tuple[tuple[int, int], ...], ...]:
         _check(sorted(r[col][0] for r in cards) == list(range(10, 20)), f"legends: column {col} helmets")
     _check(all(0 <= d <= 3 for r in cards for _, d in r), "legends: diamonds")
     return cards
+
+
+@lru_cache(maxsize=64)
+def lapped_track(key: str, tile: str | None, road: tuple[str, ...], laps: int) -> Track:
+    """Championship: a race's track with its event's number of laps (the weather's too, if any)."""
+    tr = weather_track(key, tile, road) if tile is not None else tracks()[key]
+    n = tr.spaces
+    lines = tuple((lap * n + c.space, c.index, c.speed) for lap in range(laps) for c in tr.corners)
+    return replace(tr, laps=laps, lines=lines, finish=laps * n, line_pos=tuple(x[0] for x in lines))

@@ -14,7 +14,7 @@ from itertools import combinations
 from typing import Any
 
 from bot.games.base import Event, GameError, OptionSpec
-from bot.games.heat import content, rules
+from bot.games.heat import championship, content, rules
 from bot.games.heat.plans import plan_options
 from bot.games.heat.rules import (DEFAULT_PREFS, DISCARDABLE, KIND, LABEL, PLAYABLE, PREFS, SHORT,
                                   SPEED, seat_name)
@@ -51,6 +51,8 @@ def _face(code: str) -> dict:
             out["value"] = "/".join(str(v) for v in rules.CHOICES[code])
         out["text"] = rules.card_text(code)
         out["symbols"] = rules.card_symbols(code)
+    if rules.TYPES[code].get("sponsor"):  # Championship: a one-time-use sponsorship card
+        out["sponsor"] = True
     return out
 
 
@@ -147,6 +149,14 @@ class HeatEngine:
                        kind="int", default=0, min_value=0, max_value=3),
             OptionSpec("aggressive_legends", "Aggressive Legends (Heavy Rain): one more corner line from a ∧ diamond",
                        kind="bool", default=False),
+            OptionSpec("tournament", "Tournament mode: no gear shift before the cards; shown card counts set the gear",
+                       kind="bool", default=False),
+            OptionSpec("championship", "Championship: a season of races in this game (off, 1961-1964, custom)",
+                       choices=["off", *championship.SEASONS], default="off"),
+            OptionSpec("races", "Custom championship: number of races (2-4)", kind="int", default=4, min_value=2,
+                       max_value=4),
+            OptionSpec("season_tracks", "Custom championship: the tracks in order, comma-separated (default: shuffled)",
+                       default=""),
         ]
 
     def describe_options(self, options: dict[str, Any]) -> list[Msg]:
@@ -166,6 +176,11 @@ class HeatEngine:
                 out.append(msg("advanced Legends: helmets +{n}", n=options["legend_bonus"]))
             if options.get("aggressive_legends"):
                 out.append(msg("aggressive Legends"))
+        if options.get("tournament"):
+            out.append(msg("tournament mode"))
+        if options.get("championship"):  # (the season's own tracks, grid, market and weather)
+            out = championship.describe(options) + [m for m in out[2:] if m.key not in (
+                "weather and road conditions (drawn at the start)", "Garage: draft of 3 upgrades ({deck} cards)")]
         return out
 
     # ------------------------------------------------------------------ setup
@@ -236,6 +251,12 @@ class HeatEngine:
                 out["legend_bonus"] = bonus
             if aggressive:
                 out["aggressive_legends"] = True
+        tournament = options.get("tournament", False)
+        if not isinstance(tournament, bool):
+            raise GameError(msg("Tournament mode must be on or off."))
+        if tournament:
+            out["tournament"] = True
+        championship.validate(options, out, seats)
         return out
 
     def new_game(self, options: dict[str, Any], seats: int, seed: int) -> dict:
@@ -250,8 +271,12 @@ class HeatEngine:
         if seats + legends > rules.MAX_CARS:
             raise GameError(msg("At most {n} cars race: {k} Legends at most with {p} players.", n=rules.MAX_CARS,
                                 k=rules.MAX_CARS - seats, p=seats))
+        if opts.get("championship"):  # a whole season: the first race, its upgrade market first
+            return championship.new_season(opts, seats, int(seed))
         st = rules.new_state(opts["track"], seats, int(seed), opts["grid"], opts["modules"], opts.get("garage"),
                              legends)
+        if opts.get("tournament"):
+            st["tournament"] = True
         if opts.get("legend_bonus"):
             st["legend_bonus"] = opts["legend_bonus"]  # advanced Legends: + to every helmet number
         if opts.get("aggressive_legends"):
@@ -264,6 +289,8 @@ class HeatEngine:
 
     def to_act(self, state: dict) -> list[int]:
         phase = state["phase"]
+        if phase in championship.PHASES:
+            return championship.to_act(state)
         if phase == "submit":
             cars = state["cars"]
             return [s for s in range(state["seats"]) if not cars[s]["fin"] and cars[s]["sub"] is None]
@@ -280,6 +307,8 @@ class HeatEngine:
     def legal_actions(self, state: dict, seat: int) -> list[dict]:
         if not self._valid_seat(state, seat) or state["phase"] == "over":
             return []
+        if state["phase"] in championship.PHASES:
+            return championship.legal_actions(state, seat)
         car = state["cars"][seat]
         out: list[dict] = []
         if state["phase"] == "draft":
@@ -329,7 +358,7 @@ class HeatEngine:
             heat = [c for c in car["hand"] if KIND[cards[c]] == "heat"]
             return [{"type": "cooldown", "cards": heat[:n]} for n in range(pending["max"], -1, -1)]
         if kind == "discard":
-            disc = [c for c in car["hand"] if DISCARDABLE[cards[c]]]
+            disc = [c for c in car["hand"] if rules.discardable(state, cards[c])]
             out = [{"type": "discard", "cards": []}]
             for n in range(1, len(disc) + 1):
                 out.extend({"type": "discard", "cards": ids} for ids in _distinct_subsets(state, disc, n))
@@ -342,6 +371,15 @@ class HeatEngine:
     # ------------------------------------------------------------------ apply
 
     def apply(self, state: dict, seat: int, action: dict) -> tuple[dict, list[Event]]:
+        if "champ" in state:  # the Championship: its market steps, and the next race after each one
+            if not (type(seat) is int and 0 <= seat < state["seats"]):
+                raise GameError(msg("You are not in this race."))
+            if state["phase"] == "over":
+                raise GameError(msg("The race is over."))
+            return championship.apply(self, state, seat, action, self._apply_race)
+        return self._apply_race(state, seat, action)
+
+    def _apply_race(self, state: dict, seat: int, action: dict) -> tuple[dict, list[Event]]:
         if not (type(seat) is int and 0 <= seat < state["seats"]):  # _valid_seat, inlined (hot)
             raise GameError(msg("You are not in this race."))
         if not isinstance(action, dict):
@@ -496,7 +534,7 @@ class HeatEngine:
                     raise GameError(msg("Only Heat cards can be cooled down."))
                 if len(ids) > pending["max"]:
                     raise GameError(msg("You can cool down at most {n} Heat.", n=pending["max"]))
-            elif any(not DISCARDABLE[cards[c]] for c in ids):
+            elif any(not rules.discardable(state, cards[c]) for c in ids):
                 raise GameError(msg("Heat and Stress cards can't be discarded."))
             value = ids
         new = rules.clone(state)
@@ -560,6 +598,8 @@ class HeatEngine:
         return msg("Gear {g}: {cards}", g=n, cards=cards)
 
     def describe_action(self, state: dict, seat: int, action: dict) -> Msg:
+        if "champ" in state and isinstance(action, dict) and action.get("type") in ("market", "swap"):
+            return championship.describe_action(state, seat, action) or msg("Unknown action")
         try:
             kind = action.get("type")
             if kind == "submit":
@@ -629,6 +669,8 @@ class HeatEngine:
                 "heat_paid": rd["heat"] if shown else 0,
                 "stress_taken": c["stress"],
             })
+            if c.get("out"):  # Championship event: out of the race (a spin-out), no place
+                cars[-1]["out"] = True
             if "legend" in c:
                 cars[-1]["legend"] = True
                 cars[-1]["name"] = rules.car_name(state, s)
@@ -687,6 +729,19 @@ class HeatEngine:
                                              for s, c in enumerate(state["cars"]) if "legend" in c]}
         if viewer is not None and self._valid_seat(state, viewer):
             out["me"] = self._me(state, viewer)
+        if "champ" in state:  # the season; a new board image with each race's market and round
+            out["champ"] = championship.view(state, viewer)
+            out["turn"] = state["champ"]["race"] * 1000 + (0 if phase in championship.PHASES else state["round"])
+            if phase in championship.PHASES:  # the market, shown in the hand image like the Garage draft's
+                ch = state["champ"]
+                out["draft"] = {"round": ch["race"] + 1, "rounds": len(ch["races"]),
+                                "picking": championship.to_act(state)[0], "order": list(ch["market"]["order"]),
+                                "market": [{"index": i, "code": c, "label": msg(rules.draft_label(c)),
+                                            "text": rules.card_text(c), **_face(c)}
+                                           for i, c in enumerate(ch["market"]["cards"])],
+                                "picks": [[msg(rules.draft_label(c)) for c in u] for u in ch["upgrades"]]}
+        if state.get("tournament"):
+            out["tournament"] = True
         return out
 
     def _weather_view(self, state: dict, tr: content.Track) -> dict | None:
@@ -801,6 +856,8 @@ class HeatEngine:
         """Each seat's place at the end (1 = the winner): the finishing order among the players
         (Legends' cars, after the seats, take no place). Solo, the player races the Legends: their
         place among every car (Legends still on the track when the player finishes come after)."""
+        if "champ" in state:
+            return championship.placings(state)
         seats = range(state["seats"])
         if state["seats"] == 1:
             return [state["cars"][0]["place"] or len(state["cars"])]
@@ -815,7 +872,11 @@ class HeatEngine:
         from bot.games.heat.bench import random_submission  # the bench's random racer
         rnd = random.Random(seat * 1000 + state["round"])
         if state["phase"] == "submit":
-            return random_submission(state, seat, rnd)
+            act = random_submission(state, seat, rnd)
+            if rules.check_submission(state, state["cars"][seat], act["cards"]) is None:
+                return act
+            # (the random racer knows no flooded-space Heat: a legal submission instead)
+            return next(a for a in self.legal_actions(state, seat) if a["type"] == "submit")
         p = state["pending"]
         if state["phase"] == "decide" and p and p["seat"] == seat and p["type"] == "choice":
             # what "auto" would pick: no spin if avoidable, then the least corner Heat, then the farthest
@@ -827,6 +888,8 @@ class HeatEngine:
     def menu(self, state: dict, seat: int) -> list[dict]:
         if not self._valid_seat(state, seat) or state["phase"] == "over":
             return []
+        if state["phase"] in championship.PHASES:
+            return championship.menu(state, seat)
         car = state["cars"][seat]
         if car["fin"]:
             return []
@@ -926,7 +989,7 @@ class HeatEngine:
                 {"label": msg("Cool down {n} Heat", n=n), "action": {"type": "cooldown", "cards": heat[:n]},
                  "style": "primary" if n == p["max"] else "secondary"}
                 for n in range(p["max"], -1, -1)]}]
-        disc = sorted([c for c in car["hand"] if DISCARDABLE[cards[c]]], key=lambda c: _card_sort_key(state, c))
+        disc = sorted([c for c in car["hand"] if rules.discardable(state, cards[c])], key=lambda c: _card_sort_key(state, c))
         return [
             {"kind": "select", "placeholder": msg("Cards to discard"), "min": 1, "max": max(1, len(disc[:25])),
              "action": {"type": "discard"},

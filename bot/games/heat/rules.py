@@ -74,6 +74,11 @@ GARAGE_PREFS: dict[str, tuple[str, ...]] = {"direct": ("smart", "always", "never
                                             "choice": ("auto", "ask")}
 
 
+def discardable(st: dict, code: str) -> bool:
+    """Step 8: may this card be discarded (a Championship event lets Heat go too)?"""
+    return DISCARDABLE[code] or (code in HEAT_TYPES and bool(st.get("discard_heat")))
+
+
 def prefs_of(st: dict) -> dict[str, tuple[str, ...]]:
     return {**PREFS, **GARAGE_PREFS} if "garage" in st.get("modules", ()) else PREFS
 
@@ -95,6 +100,8 @@ def track_of(st: dict) -> content.Track:
     """The race's track: the printed one, or with the weather module its limits changed by the
     road tokens (and their Overheat corners and sector effects)."""
     w = st.get("weather")  # (.get: states saved before the modules have no such key)
+    if "laps" in st:  # Championship: an event's race 1 lap shorter or longer
+        return content.lapped_track(st["track"], w["tile"] if w else None, tuple(w["road"]) if w else (), st["laps"])
     if w is None:
         return content.tracks()[st["track"]]
     return content.weather_track(st["track"], w["tile"], tuple(w["road"]))
@@ -128,8 +135,8 @@ def car_name(st: dict, s: int) -> Any:
     return seat_name(s) if s < st["seats"] else msg("Legend {n}", n=s - st["seats"] + 1)
 
 
-def new_state(track_key: str, seats: int, seed: int, grid: str, modules: list[str],
-              garage: str | None = None, legends: int = 0) -> dict:
+def new_state(track_key: str, seats: int, seed: int, grid: str | list[int], modules: list[str],
+              garage: str | None = None, legends: int = 0, adjust: dict | None = None) -> dict:
     tr = content.tracks()[track_key]
     rng = Rng(seed)
     ncars = seats + legends
@@ -138,8 +145,12 @@ def new_state(track_key: str, seats: int, seed: int, grid: str, modules: list[st
     order = list(range(ncars))
     if grid == "random":
         rng.shuffle(order)
+    elif isinstance(grid, list):  # Championship: the grid by the season's points
+        order = list(grid)
     weather = None
     n_stress, n_heat, heat_to = tr.stress, tr.heat, None
+    if adjust:  # Championship events: Heat in each Engine, Stress in each deck
+        n_stress, n_heat = max(0, n_stress + adjust.get("stress", 0)), max(0, n_heat + adjust.get("heat", 0))
     if "weather" in modules:
         # Weather and road conditions: one of the six tiles, then one road token per corner
         # (the twelve shuffled); both before the decks are built and the hands drawn.
@@ -311,9 +322,19 @@ _SYMBOL_SHORT = {
 }
 
 
+def _sponsor(code: str) -> dict | None:
+    """A Championship sponsorship card's data (None for any other card)."""
+    return _SPONSORS.get(code)
+
+
+_SPONSORS = {k: v for k, v in TYPES.items() if v.get("sponsor")}
+_SPONSORS = {k: {**v["garage"], "speed": v["speed"]} if "choices" not in v["garage"] else dict(v["garage"])
+             for k, v in _SPONSORS.items()}
+
+
 def card_symbols(code: str) -> list[Msg]:
     """An upgrade card's symbols, one short text each (for the card faces on the images)."""
-    t = content.garage()["types"].get(code)
+    t = content.garage()["types"].get(code) or _sponsor(code)
     if t is None or t.get("heat_card"):
         return []
     out = []
@@ -326,7 +347,7 @@ def card_symbols(code: str) -> list[Msg]:
 
 def card_text(code: str) -> Msg:
     """What a card does, in short: "Speed 3 · Discard up to 2 Stress", "Speed 1 or 3"..."""
-    t = content.garage()["types"].get(code)
+    t = content.garage()["types"].get(code) or _sponsor(code)
     if t is None or t.get("heat_card"):
         if KIND.get(code) == "heat" or (t is not None and t.get("heat_card")):
             return msg("Heat card: can't be played")
@@ -563,6 +584,8 @@ def slipstream_lengths(st: dict, tr: content.Track, seat: int,
 def can_slipstream(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]] | None = None,
                    _sector: int = 1) -> bool:
     car = st["cars"][seat]
+    if car["gear"] < st.get("slip_min_gear", 0):  # Championship event: slipstream in gear 3-4 only
+        return False
     if _sector and tr.sector_fx and sector_fx(tr, car["pos"]) == "no_slipstream":
         # Fog's weather sector: no slipstream starting here (into it is fine).
         return False
@@ -651,7 +674,7 @@ def pay_heat(car: dict, n: int) -> int:
 
 def draw_to_hand(car: dict, rng: Rng) -> None:
     hand = car["hand"]
-    need = HAND_SIZE - len(hand)
+    need = car.get("hand_size", HAND_SIZE) - len(hand)  # (Championship events: 8 or 6)
     while need > 0:
         deck = car["deck"]
         if not deck:
@@ -727,6 +750,10 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
         old = car["gear"]
         heat = 0
         need = shift_heat(st, car, len(sub))
+        if st.get("tournament"):
+            # Tournament mode: no step 1; the car shows how many cards it played and shifts in
+            # its own step 3 (paying the 2-gear or flooded Heat then), see tournament_shift.
+            need = 0
         if need and abs(len(sub) - old) == 2 and need == 1:
             heat = pay_heat(car, 1)
             lines.append(_line("Shifted 2 gears ({a} → {b}): 1 Heat", a=old, b=len(sub)))
@@ -740,13 +767,20 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
         for cid in sub:
             hand.remove(cid)
         car["played"] = sub
+        if st.get("tournament"):
+            car["rd"]["shift"] = [old, len(sub)]
+            continue
         car["gear"] = len(sub)
     # Rule reading: the race order is fixed when the round starts (cars that are passed during
     # the round keep their turn); the 2-gear shift Heat is paid then, before anyone moves.
     k = st["adrenaline"]
-    st["res"] = {"order": order, "i": 0, "step": 0, "adr": order[-k:]}
+    st["res"] = {"order": order, "i": 0, "step": 0, "adr": order[-k:] if not st.get("no_adrenaline") else []}
     st["pending"] = None
-    return run(st, rng, [(None, msg("Round {n}: all cards are in.", n=rnd))])
+    first = [(None, msg("Round {n}: all cards are in.", n=rnd))]
+    if st.get("tournament"):
+        from bot.games.heat.tournament import card_counts
+        first.append(card_counts(st, order))
+    return run(st, rng, first)
 
 
 def run(st: dict, rng: Rng, events: list[tuple[int | None, Msg]]) -> list[tuple[int | None, Msg]]:
@@ -770,7 +804,11 @@ def run(st: dict, rng: Rng, events: list[tuple[int | None, Msg]]) -> list[tuple[
             res["i"], res["step"] = i, paused
             st["phase"] = "decide"
             return events
-        spots.add(((car["pos"] - 1) % n + 1, car["lane"]))
+        if "champ" in st:  # Championship: press corners, the event's sponsorships and spin-out rule
+            from bot.games.heat.championship import car_done
+            events.extend(car_done(st, tr, seat, rng))
+        if car["place"] is None:  # (a car the event put out of the race has left the track)
+            spots.add(((car["pos"] - 1) % n + 1, car["lane"]))
         events.append((None, CarLines(car_name(st, seat), car["rd"]["lines"])))
         i += 1
         step = 0
@@ -1370,6 +1408,9 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
     # 3. Reveal and move (stress cards flip until a Speed card); 4. Adrenaline is marked.
     if step <= S_MOVE:
         rd["shown"] = True
+        if rd.get("shift"):  # Tournament mode: the gear shift now, in this car's step 3
+            from bot.games.heat.tournament import tournament_shift
+            tournament_shift(st, car, rd)
         played = car["played"]
         if not all([PLAYABLE[cards[c]] for c in played]):  # (a list: faster than a generator here)
             # Clogged hand: no move this round, gear 1, the cards (Heat included) are discarded.
@@ -1517,6 +1558,7 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
             if use:
                 rd["slip"] = True
                 lines.append(_line("Slipstream +{n}", n=use) if use != 2 else _line("Slipstream +2"))
+                rd["slip_from"] = car["pos"]  # (Championship: a press corner crossed by slipstream)
                 move(st, tr, seat, use, occ)
 
     if step <= S_CORNERS:
@@ -1560,7 +1602,7 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
 
     if step <= S_DISCARD:
         # 8. Discard any cards but Heat and Stress (only when the player asked to choose).
-        if not car["fin"] and prefs["discard"] == "ask" and any(DISCARDABLE[cards[c]] for c in car["hand"]):
+        if not car["fin"] and prefs["discard"] == "ask" and any(discardable(st, cards[c]) for c in car["hand"]):
             if "discard" not in ans:
                 return _ask(st, seat, "discard", S_DISCARD)
             ids = ans.pop("discard")
@@ -1571,6 +1613,9 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
                 lines.append(_line("Discarded {n} cards", n=len(ids)))
 
     # 9. Played cards to the discard pile, refill the hand to 7.
+    if "champ" in st and not rd["clog"]:  # Championship: used sponsorship cards leave the deck
+        from bot.games.heat.championship import retire_sponsors
+        retire_sponsors(st, car)
     gx = rd.get("gx")
     if gx and gx["refresh"]:
         # Refresh: the card goes on top of the deck instead (chosen for the player: it is kept).
