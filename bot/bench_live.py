@@ -40,33 +40,72 @@ def pct(values: list[float], p: float) -> float:
 async def move_db(tmp: Path, races: int = 4, database: Path | str | None = None, suffix: str = "") -> None:
     """Real Heat races, each move's store calls as Table.move and the announcement make them,
     against one bare INSERT of the same bytes into a scratch table of the same database (the WAL
-    file, or `database`: a PostgreSQL URL, the figures then named with `suffix`)."""
+    file, or `database`: a PostgreSQL URL, the figures then named with `suffix`).
+
+    The bare INSERT is timed twice a move: after the same engine work as the move's commit
+    (`move_db_ratio`: like against like), and at once after the move's own statement
+    (`move_db_ratio_hot_bare`, how this figure was first measured: that INSERT finds the
+    connection's thread still awake, which the commit, coming after the engine's work, never
+    does; on a busy machine that difference alone is worth milliseconds)."""
     from bot.store import Store
 
     store = await Store.open(database or tmp / "moves.sqlite3")
     await store.create_bench_scratch()
     table = bench_store.table_for(store)
-    times = bench_store.MoveTimes()
-    bare: list[float] = []
+
+    async def bare_insert(size: int) -> float:
+        start = time.perf_counter()
+        await store.bare_insert("x" * size)
+        return (time.perf_counter() - start) * 1000
+
+    times = bench_store.MoveTimes(yardstick=bare_insert)
+    hot: list[float] = []
+    statements: list[str] = []
     try:
         for template in bench_store.FINISHED[:races]:
             gid = await bench_store.new_game(store, table, *template[:4])
             rnd = random.Random(template[3])
-            while await bench_store.play_move(store, table, gid, rnd, times):
-                start = time.perf_counter()
-                await store.bare_insert("x" * times.sizes[-1])
-                bare.append((time.perf_counter() - start) * 1000)
+            while True:
+                going = await bench_store.play_move(store, table, gid, rnd, times)
+                hot.append(await bare_insert(times.sizes[-1]))
+                if not going:
+                    break
         await store.flush()
+        count, writes, seconds = len(times.moves), store.progress_writes, store.progress_seconds
+        # The statements of one more race, untimed (tracing costs time): load, commit, archive,
+        # the announcements' progress.
+        gid = await bench_store.new_game(store, table, *bench_store.FINISHED[0][:4])
+        await store.flush()
+        before = store.progress_writes
+        await store._db.set_trace(statements.append)
+        rnd = random.Random(bench_store.FINISHED[0][3])
+        traced = 1
+        while await bench_store.play_move(store, table, gid, rnd):
+            traced += 1
+        await store.flush()
+        await store._db.set_trace(None)
+        traced_flushes = store.progress_writes - before
     finally:
         await store.close()
     # The announcements' progress is written behind, for all games at once (Store.flush): its time
     # is shared out over the moves it covered.
-    behind = store.progress_seconds * 1000 / len(times.moves)
-    move, one = statistics.median(times.moves) + behind, statistics.median(bare)
-    emit("move_db_ratio" + suffix, move / one, f"x ({len(times.moves)} moves)")
+    behind = seconds * 1000 / count
+    move, one, one_hot = statistics.median(times.moves) + behind, statistics.median(times.bare), statistics.median(hot)
+    emit("move_db_ratio" + suffix, move / one, f"x ({count} moves; the bare INSERT after the same engine work)")
+    emit("move_db_ratio_hot_bare" + suffix, move / one_hot, "x (the bare INSERT at once after the move's statement)")
     emit("move_db_ms_p50" + suffix, move, "ms")
     emit("bare_insert_ms_p50" + suffix, one, "ms")
-    emit("progress_writes_per_move" + suffix, store.progress_writes / len(times.moves), "")
+    emit("bare_insert_hot_ms_p50" + suffix, one_hot, "ms")
+    # A trigger's steps are traced with its statement's text (SQLite, with its values: each move's
+    # differs): a run of one text is one statement. PostgreSQL traces each round trip once. The
+    # flush's are counted by the store (its executemany traces each row).
+    distinct = len(statements) if store.backend == "postgresql" else sum(
+        1 for i, text in enumerate(statements) if i == 0 or text != statements[i - 1])
+    flushing = sum(1 for text in statements if "owed" in text and not text.startswith(("INSERT INTO moves",
+                                                                                       "SELECT commit_move")))
+    emit("move_db_statements" + suffix, (distinct - flushing + traced_flushes) / traced,
+         "a move (a whole race: the archive at its end, the progress written behind, shared out)")
+    emit("progress_writes_per_move" + suffix, writes / count, "")
 
 
 async def thread_lookup(path: Path, count: int = 2000) -> None:

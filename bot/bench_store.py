@@ -21,7 +21,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable
+from typing import Any, Awaitable, Callable
 
 from bot.games.heat.bench import random_submission
 from bot.games.registry import engines
@@ -68,6 +68,9 @@ class MoveTimes:
 
     moves: list[float] = field(default_factory=list)
     sizes: list[int] = field(default_factory=list)  # bytes of snapshot + action written
+    # A yardstick timed after the same engine work as the move's commit (see play_move): ms each.
+    yardstick: Callable[[int], Awaitable[float]] | None = None
+    bare: list[float] = field(default_factory=list)
 
 
 async def timed(times: list[float], work: Awaitable[Any]) -> Any:
@@ -114,6 +117,13 @@ async def play_move(store: Store, table: Table, gid: int, rnd: random.Random, ti
     if times is not None:
         times.moves.append(sum(spent))
         times.sizes.append(len(dumps(new_state)) + len(dumps(action)))
+        if times.yardstick is not None:
+            # The same engine work again (pure: its results are dropped), then the yardstick: it
+            # meets the database as the commit did, after a millisecond or two of other work (the
+            # connection's thread idle meanwhile), not hot from the statement before.
+            again, again_events = engine.apply(state, seat, action)
+            table.plan(engine, game, seat, state, again, again_events)
+            times.bare.append(await times.yardstick(times.sizes[-1]))
     return not over
 
 
