@@ -422,7 +422,8 @@ class Table:
             menu = engine.menu(state, seat)
             # Stale: made for an older menu of this seat (version), or the menu is no longer the
             # one the button was drawn from (e.g. after an upgrade reordered it).
-            if version != game.seats[seat].prompt_version or menu_hash(menu, like=game.seats[seat].prompt_hash) != game.seats[seat].prompt_hash:
+            stored = game.seats[seat].prompt_hash
+            if version != game.seats[seat].prompt_version or menu_hash(menu, like=stored) != stored:
                 raise StaleButton()
             entry = menu_entry(menu, kind, index)
             if entry is None:
