@@ -37,6 +37,22 @@ def pct(values: list[float], p: float) -> float:
 
 # -- a move's database work -------------------------------------------------------------------
 
+async def executor_clock(store: Any) -> Callable[[], int] | None:
+    """The CPU time (ns) spent so far by what executes the store's statements: SQLite's worker
+    thread (aiosqlite's), or the PostgreSQL server process serving the connection. Read from
+    Linux's schedstat, it counts time on a CPU only, not time waiting for one: a figure that holds
+    on a busy machine, where wall-clock medians measure the scheduler. None where not readable."""
+    try:
+        if store.backend == "postgresql":
+            path = Path(f"/proc/{(await store._read('SELECT pg_backend_pid()'))[0][0]}/schedstat")
+        else:
+            path = Path(f"/proc/self/task/{store._db.conn._thread.native_id}/schedstat")
+        int(path.read_text().split()[0])
+    except (OSError, AttributeError, ValueError, IndexError):
+        return None
+    return lambda: int(path.read_text().split()[0])
+
+
 async def move_db(tmp: Path, races: int = 4, database: Path | str | None = None, suffix: str = "") -> None:
     """Real Heat races, each move's store calls as Table.move and the announcement make them,
     against one bare INSERT of the same bytes into a scratch table of the same database (the WAL
@@ -53,12 +69,19 @@ async def move_db(tmp: Path, races: int = 4, database: Path | str | None = None,
     await store.create_bench_scratch()
     table = bench_store.table_for(store)
 
+    clock = await executor_clock(store)
+    bare_cpu: list[int] = []
+
     async def bare_insert(size: int) -> float:
+        cpu = clock() if clock is not None else 0
         start = time.perf_counter()
         await store.bare_insert("x" * size)
-        return (time.perf_counter() - start) * 1000
+        took = (time.perf_counter() - start) * 1000
+        if clock is not None:
+            bare_cpu.append(clock() - cpu)
+        return took
 
-    times = bench_store.MoveTimes(yardstick=bare_insert)
+    times = bench_store.MoveTimes(yardstick=bare_insert, clock=clock)
     hot: list[float] = []
     statements: list[str] = []
     try:
@@ -93,6 +116,12 @@ async def move_db(tmp: Path, races: int = 4, database: Path | str | None = None,
     move, one, one_hot = statistics.median(times.moves) + behind, statistics.median(times.bare), statistics.median(hot)
     emit("move_db_ratio" + suffix, move / one, f"x ({count} moves; the bare INSERT after the same engine work)")
     emit("move_db_ratio_hot_bare" + suffix, move / one_hot, "x (the bare INSERT at once after the move's statement)")
+    if clock is not None and times.cpu:
+        # the flush's CPU is left out here (it ran outside the moves): its statements are counted below
+        cpu_move, cpu_bare = statistics.median(times.cpu) / 1e6, statistics.median(bare_cpu) / 1e6
+        executor = "the server process" if store.backend == "postgresql" else "the connection's thread"
+        emit("move_db_cpu_ratio" + suffix, cpu_move / cpu_bare,
+             f"x ({cpu_move:.3f} against {cpu_bare:.3f} ms of CPU in {executor})")
     emit("move_db_ms_p50" + suffix, move, "ms")
     emit("bare_insert_ms_p50" + suffix, one, "ms")
     emit("bare_insert_hot_ms_p50" + suffix, one_hot, "ms")

@@ -71,6 +71,9 @@ class MoveTimes:
     # A yardstick timed after the same engine work as the move's commit (see play_move): ms each.
     yardstick: Callable[[int], Awaitable[float]] | None = None
     bare: list[float] = field(default_factory=list)
+    # The CPU the database's own executor spent on each move (ns; see bench_live.executor_clock).
+    clock: Callable[[], int] | None = None
+    cpu: list[int] = field(default_factory=list)
 
 
 async def timed(times: list[float], work: Awaitable[Any]) -> Any:
@@ -100,6 +103,7 @@ async def play_move(store: Store, table: Table, gid: int, rnd: random.Random, ti
     """One real move with exactly the store calls of Table.move and its announcement; the store
     calls' time goes to `times`. False when the game is over."""
     spent: list[float] = []
+    cpu = times.clock() if times is not None and times.clock is not None else 0
     game = await timed(spent, store.game(gid))
     engine = ENGINES[game.kind]
     state = game.snapshot
@@ -115,6 +119,8 @@ async def play_move(store: Store, table: Table, gid: int, rnd: random.Random, ti
         await timed(spent, store.mark_sent(gid, [version], "post"))
     await timed(spent, store.settle(gid, [version]))
     if times is not None:
+        if times.clock is not None:  # (the engine's work runs on this thread, not the executor's)
+            times.cpu.append(times.clock() - cpu)
         times.moves.append(sum(spent))
         times.sizes.append(len(dumps(new_state)) + len(dumps(action)))
         if times.yardstick is not None:
