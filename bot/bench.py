@@ -3,7 +3,7 @@
 Everything runs on this machine: the real bot against the local emulator on 127.0.0.1, a real
 SQLite file in a temporary folder. Targets (issue #2/#3): ack p95 <= 30 ms, board p95 <= 150 ms,
 heat races >= 200/s, heat render p95 <= 40 ms, <= 600 KB. Issue #17 (bot/bench_live.py): a move's
-database work <= 3x one bare INSERT, start-up over 100,000 stored games <= 2 s, thread look-up
+database work <= 3x one bare INSERT (and the prompts' cost a move), start-up over 100,000 stored games <= 2 s, thread look-up
 <= 5 ms, catch-up of 10,000 games <= 300 MB peak; also memory per 10,000 active games and REST
 calls per move. The 100,000-game database is built once and cached (bot/bench_store.py).
 """
@@ -113,6 +113,8 @@ async def issue17_figures(tmp: Path) -> None:
     from bot import bench_live, bench_store
 
     await bench_live.move_db(tmp)
+    from bot.bench_prompts import emit_prompts  # the event-loop side of a move: every seat's menu hashed
+    emit_prompts()
     await bench_live.rest_calls(tmp)
     path, took = await bench_store.cached_database(100_000)
     emit("db_100k_build_s", took if took is not None else 0.0,

@@ -37,36 +37,104 @@ def pct(values: list[float], p: float) -> float:
 
 # -- a move's database work -------------------------------------------------------------------
 
+async def executor_clock(store: Any) -> Callable[[], int] | None:
+    """The CPU time (ns) spent so far by what executes the store's statements: SQLite's worker
+    thread (aiosqlite's), or the PostgreSQL server process serving the connection. Read from
+    Linux's schedstat, it counts time on a CPU only, not time waiting for one: a figure that holds
+    on a busy machine, where wall-clock medians measure the scheduler. None where not readable."""
+    try:
+        if store.backend == "postgresql":
+            path = Path(f"/proc/{(await store._read('SELECT pg_backend_pid()'))[0][0]}/schedstat")
+        else:
+            path = Path(f"/proc/self/task/{store._db.conn._thread.native_id}/schedstat")
+        int(path.read_text().split()[0])
+    except (OSError, AttributeError, ValueError, IndexError):
+        return None
+    return lambda: int(path.read_text().split()[0])
+
+
 async def move_db(tmp: Path, races: int = 4, database: Path | str | None = None, suffix: str = "") -> None:
     """Real Heat races, each move's store calls as Table.move and the announcement make them,
     against one bare INSERT of the same bytes into a scratch table of the same database (the WAL
-    file, or `database`: a PostgreSQL URL, the figures then named with `suffix`)."""
+    file, or `database`: a PostgreSQL URL, the figures then named with `suffix`).
+
+    The bare INSERT is timed twice a move: after the same engine work as the move's commit
+    (`move_db_ratio`: like against like), and at once after the move's own statement
+    (`move_db_ratio_hot_bare`, how this figure was first measured: that INSERT finds the
+    connection's thread still awake, which the commit, coming after the engine's work, never
+    does; on a busy machine that difference alone is worth milliseconds)."""
     from bot.store import Store
 
     store = await Store.open(database or tmp / "moves.sqlite3")
     await store.create_bench_scratch()
     table = bench_store.table_for(store)
-    times = bench_store.MoveTimes()
-    bare: list[float] = []
+
+    clock = await executor_clock(store)
+    bare_cpu: list[int] = []
+
+    async def bare_insert(size: int) -> float:
+        cpu = clock() if clock is not None else 0
+        start = time.perf_counter()
+        await store.bare_insert("x" * size)
+        took = (time.perf_counter() - start) * 1000
+        if clock is not None:
+            bare_cpu.append(clock() - cpu)
+        return took
+
+    times = bench_store.MoveTimes(yardstick=bare_insert, clock=clock)
+    hot: list[float] = []
+    statements: list[str] = []
     try:
         for template in bench_store.FINISHED[:races]:
             gid = await bench_store.new_game(store, table, *template[:4])
             rnd = random.Random(template[3])
-            while await bench_store.play_move(store, table, gid, rnd, times):
-                start = time.perf_counter()
-                await store.bare_insert("x" * times.sizes[-1])
-                bare.append((time.perf_counter() - start) * 1000)
+            while True:
+                going = await bench_store.play_move(store, table, gid, rnd, times)
+                hot.append(await bare_insert(times.sizes[-1]))
+                if not going:
+                    break
         await store.flush()
+        count, writes, seconds = len(times.moves), store.progress_writes, store.progress_seconds
+        # The statements of one more race, untimed (tracing costs time): load, commit, archive,
+        # the announcements' progress.
+        gid = await bench_store.new_game(store, table, *bench_store.FINISHED[0][:4])
+        await store.flush()
+        before = store.progress_writes
+        await store._db.set_trace(statements.append)
+        rnd = random.Random(bench_store.FINISHED[0][3])
+        traced = 1
+        while await bench_store.play_move(store, table, gid, rnd):
+            traced += 1
+        await store.flush()
+        await store._db.set_trace(None)
+        traced_flushes = store.progress_writes - before
     finally:
         await store.close()
     # The announcements' progress is written behind, for all games at once (Store.flush): its time
     # is shared out over the moves it covered.
-    behind = store.progress_seconds * 1000 / len(times.moves)
-    move, one = statistics.median(times.moves) + behind, statistics.median(bare)
-    emit("move_db_ratio" + suffix, move / one, f"x ({len(times.moves)} moves)")
+    behind = seconds * 1000 / count
+    move, one, one_hot = statistics.median(times.moves) + behind, statistics.median(times.bare), statistics.median(hot)
+    emit("move_db_ratio" + suffix, move / one, f"x ({count} moves; the bare INSERT after the same engine work)")
+    emit("move_db_ratio_hot_bare" + suffix, move / one_hot, "x (the bare INSERT at once after the move's statement)")
+    if clock is not None and times.cpu:
+        # the flush's CPU is left out here (it ran outside the moves): its statements are counted below
+        cpu_move, cpu_bare = statistics.median(times.cpu) / 1e6, statistics.median(bare_cpu) / 1e6
+        executor = "the server process" if store.backend == "postgresql" else "the connection's thread"
+        emit("move_db_cpu_ratio" + suffix, cpu_move / cpu_bare,
+             f"x ({cpu_move:.3f} against {cpu_bare:.3f} ms of CPU in {executor})")
     emit("move_db_ms_p50" + suffix, move, "ms")
     emit("bare_insert_ms_p50" + suffix, one, "ms")
-    emit("progress_writes_per_move" + suffix, store.progress_writes / len(times.moves), "")
+    emit("bare_insert_hot_ms_p50" + suffix, one_hot, "ms")
+    # A trigger's steps are traced with its statement's text (SQLite, with its values: each move's
+    # differs): a run of one text is one statement. PostgreSQL traces each round trip once. The
+    # flush's are counted by the store (its executemany traces each row).
+    distinct = len(statements) if store.backend == "postgresql" else sum(
+        1 for i, text in enumerate(statements) if i == 0 or text != statements[i - 1])
+    flushing = sum(1 for text in statements if "owed" in text and not text.startswith(("INSERT INTO moves",
+                                                                                       "SELECT commit_move")))
+    emit("move_db_statements" + suffix, (distinct - flushing + traced_flushes) / traced,
+         "a move (a whole race: the archive at its end, the progress written behind, shared out)")
+    emit("progress_writes_per_move" + suffix, writes / count, "")
 
 
 async def thread_lookup(path: Path, count: int = 2000) -> None:

@@ -21,7 +21,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable
+from typing import Any, Awaitable, Callable
 
 from bot.games.heat.bench import random_submission
 from bot.games.registry import engines
@@ -68,6 +68,12 @@ class MoveTimes:
 
     moves: list[float] = field(default_factory=list)
     sizes: list[int] = field(default_factory=list)  # bytes of snapshot + action written
+    # A yardstick timed after the same engine work as the move's commit (see play_move): ms each.
+    yardstick: Callable[[int], Awaitable[float]] | None = None
+    bare: list[float] = field(default_factory=list)
+    # The CPU the database's own executor spent on each move (ns; see bench_live.executor_clock).
+    clock: Callable[[], int] | None = None
+    cpu: list[int] = field(default_factory=list)
 
 
 async def timed(times: list[float], work: Awaitable[Any]) -> Any:
@@ -97,6 +103,7 @@ async def play_move(store: Store, table: Table, gid: int, rnd: random.Random, ti
     """One real move with exactly the store calls of Table.move and its announcement; the store
     calls' time goes to `times`. False when the game is over."""
     spent: list[float] = []
+    cpu = times.clock() if times is not None and times.clock is not None else 0
     game = await timed(spent, store.game(gid))
     engine = ENGINES[game.kind]
     state = game.snapshot
@@ -112,8 +119,17 @@ async def play_move(store: Store, table: Table, gid: int, rnd: random.Random, ti
         await timed(spent, store.mark_sent(gid, [version], "post"))
     await timed(spent, store.settle(gid, [version]))
     if times is not None:
+        if times.clock is not None:  # (the engine's work runs on this thread, not the executor's)
+            times.cpu.append(times.clock() - cpu)
         times.moves.append(sum(spent))
         times.sizes.append(len(dumps(new_state)) + len(dumps(action)))
+        if times.yardstick is not None:
+            # The same engine work again (pure: its results are dropped), then the yardstick: it
+            # meets the database as the commit did, after a millisecond or two of other work (the
+            # connection's thread idle meanwhile), not hot from the statement before.
+            again, again_events = engine.apply(state, seat, action)
+            table.plan(engine, game, seat, state, again, again_events)
+            times.bare.append(await times.yardstick(times.sizes[-1]))
     return not over
 
 

@@ -67,6 +67,9 @@ class Outcome:
     # The DM (channel, message) the actor clicked to move: their new view replaces it there, so a
     # move costs no new DM. Memory only: after a crash the view goes out as a new DM.
     actor_dm: tuple[int, int] | None = None
+    # Each seat's menu for `state`, as the move's prompts built them: the DMs reuse them rather than
+    # building them again on the event loop. Memory only.
+    menus: dict[int, list[dict[str, Any]]] = field(default_factory=dict, repr=False)
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
     def dm_seats(self) -> list[int]:
@@ -202,7 +205,8 @@ class Delivery:
             private = [e.text for e in outcome.events if e.to == seat]
             try:
                 edit = outcome.actor_dm if seat == outcome.actor else None
-                await done(f"dm{seat}", await self.send_private(game, state, seat, private, edit))
+                await done(f"dm{seat}", await self.send_private(game, state, seat, private, edit,
+                                                                outcome.menus.get(seat)))
             except Exception:
                 log.exception("game %s: could not send seat %s its view", game.id, seat)
                 complete = False
@@ -315,12 +319,14 @@ class Delivery:
     # -- private --------------------------------------------------------------------------------
 
     async def private_message(self, game: Game, state: State, seat: int, lines: list[Msg | str], locale: str,
-                              always: bool = False) -> dict[str, Any]:
+                              always: bool = False, menu: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         """Content, hand image and components for one seat in its reader's language, built from that
-        seat's view only. Empty when there is nothing new to say and `always` is False."""
+        seat's view only (and its `menu` for `state`, if already built). Empty when there is nothing
+        new to say and `always` is False."""
         engine = self.engines[game.kind]
         title = title_of(engine, game)
-        components = menu_view(game.id, game.seats[seat].prompt_version, seat, engine.menu(state, seat), locale)
+        components = menu_view(game.id, game.seats[seat].prompt_version, seat,
+                               engine.menu(state, seat) if menu is None else menu, locale)
         if seat in engine.to_act(state):
             lines = [*lines, msg("Your move in {title}.", title=title)]
         elif engine.is_over(state):
@@ -338,7 +344,7 @@ class Delivery:
         return message
 
     async def send_private(self, game: Game, state: State, seat: int, lines: list[Msg | str],
-                           edit: tuple[int, int] | None = None) -> Sent:
+                           edit: tuple[int, int] | None = None, menu: list[dict[str, Any]] | None = None) -> Sent:
         """DM one seat its view: in place of the DM `edit` names if given (the one they just
         clicked: no new message, no notification), else as a new DM. Seats with closed DMs use
         My hand / `/<game> hand` instead."""
@@ -346,7 +352,7 @@ class Delivery:
         if not s.dm_ok:
             return Sent.REFUSED
         message = await self.private_message(game, state, seat, lines, await self.user_locale(s.user_id),
-                                             always=edit is not None)
+                                             always=edit is not None, menu=menu)
         if not message:
             return Sent.OUT
         where = edit if edit is not None and await self._edit_dm(game, edit, message) else None

@@ -103,10 +103,9 @@ class Backend:
         statements = 0
         for chunk in range(0, len(pairs), 5000):
             part = pairs[chunk:chunk + 5000]
-            await self.conn.execute(  # through the primary key: `(a, b) IN (VALUES ...)` scans
+            await self.conn.execute(  # through the primary key (the table is its key's b-tree: migration 8)
                 "WITH v(g, n) AS (VALUES " + ",".join(["(?, ?)"] * len(part)) + ") DELETE FROM owed "
-                "WHERE rowid IN (SELECT owed.rowid FROM v JOIN owed ON game_id = g AND version = n)",
-                [n for pair in part for n in pair])
+                "WHERE (game_id, version) IN (SELECT g, n FROM v)", [n for pair in part for n in pair])
             statements += 1
         return statements
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import discord
+import orjson
 
 from bot.components import chosen_ok, lobby_view, menu_entry, parse, select_values
 from bot.announcer import Announcer
@@ -66,8 +67,29 @@ def parse_pick(value: str) -> tuple[int, str] | None:
     return (int(match[1]), match[2]) if match else None
 
 
-def menu_hash(menu: list[dict[str, Any]]) -> str:
-    return hashlib.blake2b(json.dumps(to_wire(menu), sort_keys=True).encode(), digest_size=8).hexdigest()
+def _wire(value: Any) -> Any:
+    """orjson's hook for what it cannot write itself: a Msg as to_wire writes it."""
+    if isinstance(value, Msg):
+        return {"msg": value.key, "params": value.params}
+    raise TypeError(type(value).__name__)
+
+
+_SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+OLD_HASH_LENGTH = 16  # menus hashed before orjson: 16 hex digits (json.dumps of to_wire); now 18
+
+
+def menu_hash(menu: list[dict[str, Any]], like: str = "") -> str:
+    """A menu's fingerprint (stored with the seat; a button is stale once its menu's differs).
+    Written with orjson (every seat's menu is hashed on every move: json.dumps of to_wire took
+    most of that time); `like` a stored hash of the older format (16 digits): the menu hashed the
+    old way, so a seat whose menu has not changed since is still seen as unchanged."""
+    if len(like) == OLD_HASH_LENGTH:
+        return hashlib.blake2b(json.dumps(to_wire(menu), sort_keys=True).encode(), digest_size=8).hexdigest()
+    try:
+        data = orjson.dumps(menu, default=_wire, option=_SORTED)
+    except TypeError:  # what orjson refuses (an int past 64 bits): the slow way, the same for the same menu
+        data = json.dumps(to_wire(menu), sort_keys=True).encode()
+    return hashlib.blake2b(data, digest_size=9).hexdigest()
 
 
 def status_text(title: Msg, status: str) -> Msg:
@@ -163,14 +185,18 @@ class Table:
         return game
 
     def prompts(self, engine: Engine, game: Game, state: State, force: bool = False,
-                actor: int | None = None) -> list[PromptUpdate]:
+                actor: int | None = None, menus: dict[int, list[dict[str, Any]]] | None = None) -> list[PromptUpdate]:
         """Seats whose menu changed, and the seat that moved: their buttons get the new version and
-        older ones turn stale (so the same click or command twice is one move)."""
+        older ones turn stale (so the same click or command twice is one move). Each seat's menu
+        goes to `menus` if given (the DMs use them)."""
         updates = []
         for s in game.seats:
-            h = menu_hash(engine.menu(state, s.seat))
+            menu = engine.menu(state, s.seat)
+            if menus is not None:
+                menus[s.seat] = menu
+            h = menu_hash(menu, like=s.prompt_hash)
             if force or h != s.prompt_hash or s.seat == actor:
-                updates.append(PromptUpdate(s.seat, h))
+                updates.append(PromptUpdate(s.seat, h if len(h) != OLD_HASH_LENGTH else menu_hash(menu)))
         return updates
 
     def schedule_announce(self, outcome: Outcome) -> Outcome:
@@ -396,7 +422,8 @@ class Table:
             menu = engine.menu(state, seat)
             # Stale: made for an older menu of this seat (version), or the menu is no longer the
             # one the button was drawn from (e.g. after an upgrade reordered it).
-            if version != game.seats[seat].prompt_version or menu_hash(menu) != game.seats[seat].prompt_hash:
+            stored = game.seats[seat].prompt_hash
+            if version != game.seats[seat].prompt_version or menu_hash(menu, like=stored) != stored:
                 raise StaleButton()
             entry = menu_entry(menu, kind, index)
             if entry is None:
@@ -458,13 +485,15 @@ class Table:
              events: list[Event]) -> Commit:
         """What a move writes: the seats whose menu changed, who must act and their reminders, and
         the announcement it owes. Engine work only; `commit` writes it."""
-        prompts = self.prompts(engine, game, new_state, actor=seat)
+        menus: dict[int, list[dict[str, Any]]] = {}
+        prompts = self.prompts(engine, game, new_state, actor=seat, menus=menus)
         over = engine.is_over(new_state)
         # The board image goes with a new turn (the view's "turn") and with the end; moves inside a
         # turn post their log lines only.
         board = over or engine.view(state, None).get("turn") != engine.view(new_state, None).get("turn")
         asked = [p.seat for p in prompts if not game.seats[p.seat].auto]  # the automatic player needs no ping
-        outcome = Outcome(game, new_state, events, asked, board, actor=seat, versions=[game.version + 1])
+        outcome = Outcome(game, new_state, events, asked, board, actor=seat, versions=[game.version + 1],
+                          menus=menus)
         to_act, fresh = self.reminders(engine, game, new_state, [p.seat for p in prompts])
         return Commit(outcome, prompts, over, to_act, fresh)
 
