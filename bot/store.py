@@ -26,6 +26,7 @@ from typing import Any, AsyncIterator
 import orjson
 
 from bot import store_pg, store_sqlite
+from bot.config import Shards
 
 log = logging.getLogger(__name__)
 
@@ -184,6 +185,14 @@ SQLITE_MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, seat, voter)
     );
     """,
+    # 7: shards. A process asks for the games of its shards only ((guild_id >> 22) % total, the
+    # total being a setting, so no stored key or expression index can hold it): each such query
+    # walks an index it already had (timers by due time, owed by game, active games by status) and
+    # checks the shard on the game's row, found by its primary key. The one that had no index,
+    # the automatic player's games at start-up (every seat scanned), gets a small one here.
+    """
+    CREATE INDEX seats_auto ON seats(game_id) WHERE auto = 1;
+    """,
 ]
 
 # PostgreSQL stores begin at the schema SQLite reached with migration 5 (there were none before):
@@ -309,7 +318,8 @@ PG_ABSENT_PLAYERS += _MOVE_V1.replace("CREATE FUNCTION", "CREATE OR REPLACE FUNC
 assert PG_ABSENT_PLAYERS.count("level = 1;") == 1
 
 MIGRATIONS: list[Migration] = [Migration(SQLITE_MIGRATIONS[0], PG_SCHEMA)] + [
-    Migration(script, "") for script in SQLITE_MIGRATIONS[1:5]] + [Migration(SQLITE_MIGRATIONS[5], PG_ABSENT_PLAYERS)]
+    Migration(script, "") for script in SQLITE_MIGRATIONS[1:5]] + [Migration(SQLITE_MIGRATIONS[5], PG_ABSENT_PLAYERS)] + [
+    Migration(SQLITE_MIGRATIONS[6], SQLITE_MIGRATIONS[6])]  # 7: the same text on both
 REMIND = "remind"  # the reminder timers' kind (the move statement above writes them)
 # Seat changes first take the lobby's row (a write that changes nothing): on PostgreSQL two processes
 # seating players in one lobby at once then take turns, as the whole-database write lock makes
@@ -434,6 +444,17 @@ class Store:
         self._flushing: asyncio.Task[None] | None = None
         self.progress_writes = 0  # statements that wrote announcement progress (the bench counts them)
         self.progress_seconds = 0.0  # and the time they took
+        # The shards this process runs (None: all). Start-up recovery, timers, the owed catch-up and
+        # the automatic player's start-up query see only the games of these shards' guilds.
+        self.shards: Shards | None = None
+
+    def _mine(self, games: str = "games") -> tuple[str, tuple[Any, ...]]:
+        """The condition (and its parameters) that a row of `games` belongs to this process's shards:
+        Discord's shard of its guild, (guild_id >> 22) % total (no guild: shard 0). Empty if all."""
+        if self.shards is None:
+            return "", ()
+        return (f" AND ((COALESCE({games}.guild_id, 0) >> 22) % ?) BETWEEN ? AND ?",
+                (self.shards.total, self.shards.first, self.shards.last))
 
     @property
     def backend(self) -> str:
@@ -667,18 +688,27 @@ class Store:
     async def lobbies_without_message(self) -> list[tuple[int, int]]:
         """(game id, channel id) of lobbies whose post may or may not have gone out (a crash
         between the two)."""
+        mine, params = self._mine()
         return [(g, c) for g, c in await self._read(
-            "SELECT id, channel_id FROM games WHERE status = 'lobby' AND lobby_message_id IS NULL")]
+            "SELECT id, channel_id FROM games WHERE status = 'lobby' AND lobby_message_id IS NULL" + mine, params)]
 
     # -- the outbox: announcements owed per version ---------------------------------------
 
-    async def owed(self, game_id: int | None = None) -> list[Owed]:
-        """What is owed, in (game, version) order: all games, or one."""
+    async def owed(self, game_id: int | None = None, older_than: float | None = None) -> list[Owed]:
+        """What is owed, in (game, version) order: one game, or all of this process's shards' games
+        (only those whose last change is before `older_than`, if given)."""
         await self.flush()
-        rows = await self._read(
-            "SELECT game_id, version, outcome, sent FROM owed ORDER BY game_id, version" if game_id is None else
-            "SELECT game_id, version, outcome, sent FROM owed WHERE game_id = ? ORDER BY version",
-            () if game_id is None else (game_id,))
+        mine, params = self._mine()
+        if older_than is not None:
+            mine, params = mine + " AND games.updated_at < ?", (*params, older_than)
+        if game_id is not None:
+            sql, params = "SELECT game_id, version, outcome, sent FROM owed WHERE game_id = ? ORDER BY version", (game_id,)
+        elif not mine:
+            sql = "SELECT game_id, version, outcome, sent FROM owed ORDER BY game_id, version"
+        else:
+            sql = ("SELECT owed.game_id, owed.version, owed.outcome, owed.sent FROM owed JOIN games ON games.id = "
+                   "owed.game_id WHERE 1 = 1" + mine + " ORDER BY owed.game_id, owed.version")
+        rows = await self._read(sql, params)
         owed = []
         for gid, version, outcome, sent in rows:
             try:
@@ -821,22 +851,30 @@ class Store:
     async def restore_timers(self, due_at: float) -> None:
         """Every seat that must act in an active game gets a reminder timer if it has none (one
         statement, whatever the number of games)."""
+        mine, params = self._mine()
         async with self._transaction() as db:
-            await db.execute(self._backend.RESTORE_TIMERS, (REMIND, due_at))
+            await db.execute(self._backend.RESTORE_TIMERS.format(mine=mine), (REMIND, due_at, *params))
 
     async def games_without_to_act(self) -> list[int]:
         """Active games from before who-must-act was stored (migration 5): filled in once."""
+        mine, params = self._mine()
         return [r[0] for r in await self._read(
-            "SELECT id FROM games WHERE status = 'active' AND to_act IS NULL")]
+            "SELECT id FROM games WHERE status = 'active' AND to_act IS NULL" + mine, params)]
 
     async def set_to_act(self, game_id: int, to_act: list[int]) -> None:
         async with self._transaction() as db:
             await db.execute("UPDATE games SET to_act = ? WHERE id = ?", (dumps(sorted(to_act)), game_id))
 
     async def due_timers(self, now: float) -> list[tuple[int, int, str, int]]:
-        """(game, seat, kind, level) of every timer due by `now`, the earliest first."""
-        return await self._read("SELECT game_id, seat, kind, level FROM timers WHERE due_at <= ? ORDER BY due_at",
-                                (now,))
+        """(game, seat, kind, level) of every timer due by `now` (of this process's shards), the
+        earliest first."""
+        mine, params = self._mine()
+        if not mine:
+            return await self._read("SELECT game_id, seat, kind, level FROM timers WHERE due_at <= ? ORDER BY due_at",
+                                    (now,))
+        return await self._read("SELECT timers.game_id, timers.seat, timers.kind, timers.level FROM timers JOIN games "
+                                "ON games.id = timers.game_id WHERE timers.due_at <= ?" + mine +
+                                " ORDER BY timers.due_at", (now, *params))
 
     async def escalate_timer(self, game_id: int, seat: int, kind: str, level: int, due_at: float | None) -> bool:
         """A due timer of `level` moves to the next level at `due_at` (None: it is deleted). False if
@@ -851,7 +889,14 @@ class Store:
         return changed == 1
 
     async def next_timer_due(self) -> float | None:
-        return (await self._read("SELECT MIN(due_at) FROM timers"))[0][0]
+        """The earliest due time of this process's shards' timers (walks timers_due in order: the
+        first row of ours ends it)."""
+        mine, params = self._mine()
+        if not mine:
+            return (await self._read("SELECT MIN(due_at) FROM timers"))[0][0]
+        rows = await self._read("SELECT timers.due_at FROM timers JOIN games ON games.id = timers.game_id "
+                                "WHERE 1 = 1" + mine + " ORDER BY timers.due_at LIMIT 1", params)
+        return rows[0][0] if rows else None
 
     async def timer_seats(self, game_id: int, kind: str) -> set[int]:
         return {r[0] for r in await self._read("SELECT seat FROM timers WHERE game_id = ? AND kind = ?",
@@ -889,9 +934,10 @@ class Store:
 
     async def games_with_auto_seats(self) -> list[int]:
         """Active games with a seat the automatic player holds (start-up lets it move)."""
+        mine, params = self._mine()
         return [r[0] for r in await self._read(
             "SELECT DISTINCT game_id FROM seats JOIN games ON games.id = game_id WHERE auto = 1 AND "
-            "games.status = 'active'")]
+            "games.status = 'active'" + mine + " ORDER BY game_id", params)]
 
     # -- users ------------------------------------------------------------------------------
 
