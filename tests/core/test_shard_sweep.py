@@ -1,0 +1,68 @@
+"""The announcer's sweep: what another process left owed on one of this process's games (a move
+made from a DM on shard 0's process, which then died) is said here, once; other shards' games
+are not touched."""
+import asyncio
+
+from bot.announcer import Announcer
+from bot.config import Shards
+from bot.store import PromptUpdate, Store
+from tests.core.test_shard_store import guild_on, TOTAL
+
+
+class Engine:
+    def to_act(self, state):
+        return [0]
+
+
+class Out:
+    def __init__(self):
+        self.said: list[tuple[int, list[int]]] = []
+
+    async def announce(self, outcome):
+        self.said.append((outcome.game.id, outcome.versions))
+        return True
+
+
+async def test_the_sweep_says_what_was_left_owed_on_its_shards_once(tmp_path):
+    store = await Store.open(tmp_path / "db.sqlite3")
+    try:
+        games = {}
+        for shard in range(TOTAL):
+            gid = await store.create_game("fake", guild_on(shard), 5, 10, "ann", {}, 7)
+            await store.start(gid, 99, {"n": 0}, [PromptUpdate(0, "h")], {"board": True}, [0], {0: 10**12})
+            games[shard] = gid
+        store.shards = Shards(2, 3, TOTAL)
+        out = Out()
+        announcer = Announcer(store, out, {"fake": Engine()}, lambda gid, err: None)  # type: ignore[arg-type]
+        announcer.sweep_seconds = 3600.0  # the start-up catch-up first, the sweep later
+        await announcer.start_catch_up()
+        for _ in range(100):
+            if len(out.said) == 2:
+                break
+            await asyncio.sleep(0.02)
+        assert sorted(out.said) == [(games[2], [0]), (games[3], [0])]
+        await announcer.stop_catch_up()
+
+        # another process (shard 0's, serving a DM) moves game 3 and dies before announcing it
+        other = await Store.open(tmp_path / "db.sqlite3")
+        await other.commit_move(games[3], 0, 0, {"a": 1}, {"n": 1}, False, [PromptUpdate(0, "h2")], {"board": True},
+                                [0], {})
+        await other.commit_move(games[0], 0, 0, {"a": 1}, {"n": 1}, False, [PromptUpdate(0, "h2")], {"board": True},
+                                [0], {})
+        await other.close()
+        out.said.clear()
+        announcer.sweep_seconds, announcer.sweep_age = 0.05, 0.0
+        await announcer.start_catch_up()
+        for _ in range(100):
+            if out.said:
+                break
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.3)  # several sweeps: said once, and settled
+        assert out.said == [(games[3], [1])]
+        assert [o.game_id for o in await store.owed(older_than=10**12)] == []
+        store.shards = None
+        # shards 0 and 1 are another process's: it says theirs (here they stay owed)
+        assert {(o.game_id, o.version) for o in await store.owed()} == {(games[0], 0), (games[0], 1), (games[1], 0)}
+        await announcer.stop_catch_up()
+    finally:
+        await store.close()
