@@ -85,6 +85,7 @@ class TableBot(commands.AutoShardedBot):
         if self.settings.shards is not None:
             log.info("running shards %s", self.settings.shards)
         self.table = Table(self, self.store, engines(), self.settings.reminder_seconds)
+        self.table.announcer.sweep_seconds = self.table.announcer.sweep_age = self.settings.catch_up_sweep
         await self.tree.set_translator(CatalogTranslator())
         for name in COGS:
             await self.load_extension(name)

@@ -28,6 +28,9 @@ class Settings:
     reminder_seconds: float
     locale: str = "en"
     shards: "Shards | None" = None  # BOT_SHARDS: the shard range this process runs (None: discord.py's default)
+    # BOT_CATCH_UP_SWEEP: how often a process looks for announcements left owed on its games by
+    # another process (or a crash), taking games unchanged this long (bot/announcer.py)
+    catch_up_sweep: float = 60.0
 
     def __repr__(self) -> str:  # never show the token, even in a debugger or a log line
         database = self.database
@@ -36,7 +39,7 @@ class Settings:
             database = without_password(database)
         return (f"Settings(token={'set' if self.token else 'unset'}, state_dir={self.state_dir}, "
                 f"database={database}, dev_guild={self.dev_guild}, log_level={self.log_level}, "
-                f"reminder_seconds={self.reminder_seconds}, shards={self.shards})")
+                f"reminder_seconds={self.reminder_seconds}, shards={self.shards}, catch_up_sweep={self.catch_up_sweep})")
 
 
 @dataclass(frozen=True)
@@ -162,4 +165,12 @@ def load_settings(environ: dict[str, str] | None = None, dotenv: Path | None = P
                           f"adds one), not {locale!r}")
     shards_text = env.get("BOT_SHARDS", "").strip()
     shards = parse_shards(shards_text) if shards_text else None
-    return Settings(token, state_dir, database, dev_guild, log_level, reminder_seconds, locale, shards)
+
+    sweep_text = env.get("BOT_CATCH_UP_SWEEP", "60s")
+    try:
+        catch_up_sweep = parse_duration(sweep_text)
+    except ValueError:
+        raise ConfigError(f"BOT_CATCH_UP_SWEEP must be a duration like 30s or 5m, not {sweep_text!r}") from None
+    if catch_up_sweep < 1:
+        raise ConfigError("BOT_CATCH_UP_SWEEP must be at least 1s")
+    return Settings(token, state_dir, database, dev_guild, log_level, reminder_seconds, locale, shards, catch_up_sweep)

@@ -26,6 +26,14 @@ def test_bad_ranges_are_refused_in_one_line(text, words):
     assert "BOT_SHARDS" in str(err.value) and words in str(err.value) and "\n" not in str(err.value)
 
 
+def test_catch_up_sweep():
+    assert load_settings({}, None).catch_up_sweep == 60
+    assert load_settings({"BOT_CATCH_UP_SWEEP": "5m"}, None).catch_up_sweep == 300
+    for bad in ("soon", "0s"):
+        with pytest.raises(ConfigError, match="BOT_CATCH_UP_SWEEP"):
+            load_settings({"BOT_CATCH_UP_SWEEP": bad}, None)
+
+
 def test_shard_of_a_guild_is_discords():
     guild = (1234567890 << 22) | 77
     assert shard_of(guild, 8) == 1234567890 % 8
