@@ -448,13 +448,20 @@ class Store:
         # the automatic player's start-up query see only the games of these shards' guilds.
         self.shards: Shards | None = None
 
-    def _mine(self, games: str = "games") -> tuple[str, tuple[Any, ...]]:
-        """The condition (and its parameters) that a row of `games` belongs to this process's shards:
-        Discord's shard of its guild, (guild_id >> 22) % total (no guild: shard 0). Empty if all."""
+    def _mine(self, game_id: str | None = None) -> tuple[str, tuple[Any, ...]]:
+        """The condition (and its parameters) that a game belongs to this process's shards: Discord's
+        shard of its guild, (guild_id >> 22) % total (no guild: shard 0). Empty if all shards are
+        ours. On a row of `games` itself (game_id None), or on a row naming its game in the column
+        `game_id`: then the game's row is read by its primary key, one lookup per row, as a scalar
+        subquery (which neither planner turns into a join: PostgreSQL would otherwise hash-join a
+        scan of every game, guessing the shard test selective)."""
         if self.shards is None:
             return "", ()
-        return (f" AND ((COALESCE({games}.guild_id, 0) >> 22) % ?) BETWEEN ? AND ?",
-                (self.shards.total, self.shards.first, self.shards.last))
+        params = (self.shards.total, self.shards.first, self.shards.last)
+        if game_id is None:
+            return " AND ((COALESCE(games.guild_id, 0) >> 22) % ?) BETWEEN ? AND ?", params
+        return (f" AND (SELECT (COALESCE(g.guild_id, 0) >> 22) % ? FROM games AS g WHERE g.id = {game_id}) "
+                f"BETWEEN ? AND ?", params)
 
     @property
     def backend(self) -> str:
@@ -698,16 +705,17 @@ class Store:
         """What is owed, in (game, version) order: one game, or all of this process's shards' games
         (only those whose last change is before `older_than`, if given)."""
         await self.flush()
-        mine, params = self._mine()
+        mine, params = self._mine("owed.game_id")
         if older_than is not None:
-            mine, params = mine + " AND games.updated_at < ?", (*params, older_than)
+            mine = mine + " AND (SELECT g.updated_at FROM games AS g WHERE g.id = owed.game_id) < ?"
+            params = (*params, older_than)
         if game_id is not None:
             sql, params = "SELECT game_id, version, outcome, sent FROM owed WHERE game_id = ? ORDER BY version", (game_id,)
         elif not mine:
             sql = "SELECT game_id, version, outcome, sent FROM owed ORDER BY game_id, version"
         else:
-            sql = ("SELECT owed.game_id, owed.version, owed.outcome, owed.sent FROM owed JOIN games ON games.id = "
-                   "owed.game_id WHERE 1 = 1" + mine + " ORDER BY owed.game_id, owed.version")
+            sql = ("SELECT game_id, version, outcome, sent FROM owed WHERE 1 = 1" + mine +
+                   " ORDER BY game_id, version")
         rows = await self._read(sql, params)
         owed = []
         for gid, version, outcome, sent in rows:
@@ -868,13 +876,9 @@ class Store:
     async def due_timers(self, now: float) -> list[tuple[int, int, str, int]]:
         """(game, seat, kind, level) of every timer due by `now` (of this process's shards), the
         earliest first."""
-        mine, params = self._mine()
-        if not mine:
-            return await self._read("SELECT game_id, seat, kind, level FROM timers WHERE due_at <= ? ORDER BY due_at",
-                                    (now,))
-        return await self._read("SELECT timers.game_id, timers.seat, timers.kind, timers.level FROM timers JOIN games "
-                                "ON games.id = timers.game_id WHERE timers.due_at <= ?" + mine +
-                                " ORDER BY timers.due_at", (now, *params))
+        mine, params = self._mine("timers.game_id")
+        return await self._read("SELECT game_id, seat, kind, level FROM timers WHERE due_at <= ?" + mine +
+                                " ORDER BY due_at", (now, *params))
 
     async def escalate_timer(self, game_id: int, seat: int, kind: str, level: int, due_at: float | None) -> bool:
         """A due timer of `level` moves to the next level at `due_at` (None: it is deleted). False if
@@ -891,11 +895,10 @@ class Store:
     async def next_timer_due(self) -> float | None:
         """The earliest due time of this process's shards' timers (walks timers_due in order: the
         first row of ours ends it)."""
-        mine, params = self._mine()
+        mine, params = self._mine("timers.game_id")
         if not mine:
             return (await self._read("SELECT MIN(due_at) FROM timers"))[0][0]
-        rows = await self._read("SELECT timers.due_at FROM timers JOIN games ON games.id = timers.game_id "
-                                "WHERE 1 = 1" + mine + " ORDER BY timers.due_at LIMIT 1", params)
+        rows = await self._read("SELECT due_at FROM timers WHERE 1 = 1" + mine + " ORDER BY due_at LIMIT 1", params)
         return rows[0][0] if rows else None
 
     async def timer_seats(self, game_id: int, kind: str) -> set[int]:
@@ -934,10 +937,10 @@ class Store:
 
     async def games_with_auto_seats(self) -> list[int]:
         """Active games with a seat the automatic player holds (start-up lets it move)."""
-        mine, params = self._mine()
-        return [r[0] for r in await self._read(
-            "SELECT DISTINCT game_id FROM seats JOIN games ON games.id = game_id WHERE auto = 1 AND "
-            "games.status = 'active'" + mine + " ORDER BY game_id", params)]
+        mine, params = self._mine("seats.game_id")
+        return [r[0] for r in await self._read(  # through seats_auto (migration 7), each game by its key
+            "SELECT DISTINCT game_id FROM seats WHERE auto = 1 AND (SELECT g.status FROM games AS g WHERE "
+            "g.id = seats.game_id) = 'active'" + mine + " ORDER BY game_id", params)]
 
     # -- users ------------------------------------------------------------------------------
 
