@@ -141,3 +141,36 @@ async def test_two_processes_one_killed_mid_game_every_game_finishes_once(tmp_pa
         finally:
             for proc in procs:
                 await proc.stop()
+
+
+async def test_one_process_running_two_shards_serves_both(tmp_path):
+    """BOT_SHARDS=0-1/2 in one process: a session per shard, each guild's table served."""
+    from dataclasses import replace
+
+    from bot.app import create_bot
+    from bot.config import Shards
+    from bot.emulator.testing import start_bot_in_process
+
+    from .conftest import settings_for
+    async with Emulator(shards=2) as emu:
+        tables = []
+        people = [emu.add_user(n) for n in ("alice", "bob", "carol")]
+        for shard in (0, 1):
+            guild = emu.add_guild(f"guild {shard}", shard=(shard, 2))
+            general = emu.add_text_channel(guild, "general")
+            for user in people:
+                emu.add_member(guild, user)
+            tables.append(SimpleNamespace(emu=emu, guild=guild, general=general))
+        bot = create_bot(replace(settings_for(tmp_path), shards=Shards(0, 1, 2)))
+        handle = await start_bot_in_process(emu, bot, timeout=30)
+        try:
+            await emu.wait_until(lambda: len(emu.gateway.sessions) == 2 and emu.gateway.connected, timeout=30)
+            assert sorted(emu.gateway.sessions) == [(0, 2), (1, 2)] and bot.shard_ids == [0, 1]
+            await emu.wait_for_commands()
+            for w in tables:
+                lobby = await open_table(w, *people, kind="pon")
+                thread = await start(w, lobby, people[0])
+                assert thread.guild_id == w.guild.id
+            assert bot.store.shards == Shards(0, 1, 2)
+        finally:
+            await handle.stop()
