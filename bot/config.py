@@ -165,6 +165,10 @@ def load_settings(environ: dict[str, str] | None = None, dotenv: Path | None = P
                           f"adds one), not {locale!r}")
     shards_text = env.get("BOT_SHARDS", "").strip()
     shards = parse_shards(shards_text) if shards_text else None
+    if shards is not None and not isinstance(database, str) and (shards.first, shards.last) != (0, shards.total - 1):
+        # the other shards need other processes, and one SQLite file serves one process only
+        raise ConfigError(f"BOT_SHARDS {shards_text} leaves shards to other processes, which must share a "
+                          f"PostgreSQL BOT_DATABASE (postgresql://...), not an SQLite file")
 
     sweep_text = env.get("BOT_CATCH_UP_SWEEP", "60s")
     try:

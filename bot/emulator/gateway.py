@@ -181,10 +181,6 @@ class Gateway:
             session.conn.send({"op": 9, "d": False, "s": None, "t": None})  # type: ignore[union-attr]
         return True
 
-    def forget_shard(self, shard: int, total: int) -> None:
-        """A shard's process is gone for good: Discord times its session out (its events drop)."""
-        self.sessions.pop((shard, total), None)
-
     # websocket handler ----------------------------------------------------------------------
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0)

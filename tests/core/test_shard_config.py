@@ -11,7 +11,7 @@ def test_unset_means_discord_py_default():
 @pytest.mark.parametrize("text, first, last, total", [
     ("0-3/8", 0, 3, 8), ("5/8", 5, 5, 8), ("0/1", 0, 0, 1), (" 4 - 7 / 8 ", 4, 7, 8), ("0-0/2", 0, 0, 2)])
 def test_ranges(text, first, last, total):
-    shards = load_settings({"BOT_SHARDS": text}, None).shards
+    shards = load_settings({"BOT_SHARDS": text, "BOT_DATABASE": "postgresql://bot@db/bot"}, None).shards
     assert shards == Shards(first, last, total)
     assert shards.ids == list(range(first, last + 1))
 
@@ -22,8 +22,15 @@ def test_ranges(text, first, last, total):
     ("1-2-3/8", "must look like")])
 def test_bad_ranges_are_refused_in_one_line(text, words):
     with pytest.raises(ConfigError) as err:
-        load_settings({"BOT_SHARDS": text}, None)
+        load_settings({"BOT_SHARDS": text, "BOT_DATABASE": "postgresql://bot@db/bot"}, None)
     assert "BOT_SHARDS" in str(err.value) and words in str(err.value) and "\n" not in str(err.value)
+
+
+def test_part_of_the_shards_needs_postgresql():
+    assert load_settings({"BOT_SHARDS": "0-1/2"}, None).shards == Shards(0, 1, 2)  # all of them: one process
+    with pytest.raises(ConfigError) as err:
+        load_settings({"BOT_SHARDS": "0/2"}, None)
+    assert "PostgreSQL" in str(err.value) and "\n" not in str(err.value)
 
 
 def test_catch_up_sweep():
@@ -45,6 +52,7 @@ def test_shard_of_a_guild_is_discords():
 def test_start_up_prints_one_line(monkeypatch, capsys):
     from bot.__main__ import main
     monkeypatch.setenv("BOT_SHARDS", "4-9/8")
+    monkeypatch.setenv("BOT_DATABASE", "postgresql://bot@db/bot")
     monkeypatch.chdir("/")
     assert main([]) == 2
     err = capsys.readouterr().err.strip()
