@@ -66,3 +66,40 @@ async def test_the_sweep_says_what_was_left_owed_on_its_shards_once(tmp_path):
         await announcer.stop_catch_up()
     finally:
         await store.close()
+
+
+async def test_shards_moved_to_new_processes_are_caught_up_once(tmp_path):
+    """One process ran every shard and died owing announcements; two take over, 0-1/4 and 2-3/4:
+    each says its own games' (and only those), so every game is said once."""
+    path = tmp_path / "db.sqlite3"
+    store = await Store.open(path)
+    games = []
+    for shard in range(TOTAL):
+        for n in range(2):
+            gid = await store.create_game("fake", guild_on(shard, n), 5, 10, "ann", {}, 7)
+            await store.start(gid, 99, {"n": 0}, [PromptUpdate(0, "h")], {"board": True}, [0], {0: 10**12})
+            games.append(gid)
+    await store.close()
+    outs, announcers, stores = [], [], []
+    for shards in (Shards(0, 1, TOTAL), Shards(2, 3, TOTAL)):
+        s = await Store.open(path)
+        s.shards = shards
+        out = Out()
+        announcer = Announcer(s, out, {"fake": Engine()}, lambda gid, err: None)  # type: ignore[arg-type]
+        announcer.sweep_seconds, announcer.sweep_age = 0.05, 0.0
+        await announcer.start_catch_up()
+        outs.append(out), announcers.append(announcer), stores.append(s)
+    for _ in range(200):
+        if sum(len(o.said) for o in outs) >= len(games):
+            break
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.3)  # several sweeps more: nothing again
+    for a in announcers:
+        await a.stop_catch_up()
+    said = [gid for o in outs for gid, _ in o.said]
+    assert sorted(said) == sorted(games)  # each once
+    assert {g for g, _ in outs[0].said} == set(games[:4]) and {g for g, _ in outs[1].said} == set(games[4:])
+    stores[0].shards = None
+    assert await stores[0].owed() == []
+    for s in stores:
+        await s.close()
