@@ -145,3 +145,14 @@ async def test_a_restarted_shard_replaces_its_session(emu):
         assert emu.gateway.connected and len(emu.gateway.sessions) == 1
         emu.add_text_channel(guild, "x")
         await emu.wait_until(lambda: again.names("CHANNEL_CREATE"))
+
+
+async def test_the_control_api_makes_guilds_on_a_shard_and_shows_the_sessions(emu):
+    async with aiohttp.ClientSession(base_url=emu.base_url) as http:
+        async with http.post("/_emu/guilds", json={"name": "far", "shard": [1, 2]}) as r:
+            guild = await r.json()
+        assert shard_of(int(guild["id"]), 2) == 1
+        async with RawShard(emu, [1, 2]) as one:
+            await emu.wait_until(lambda: one.names("GUILD_CREATE"))
+            async with http.get("/_emu/state") as r:
+                assert (await r.json())["shards"] == [{"shard": [1, 2], "connected": True}]
