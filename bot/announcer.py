@@ -103,7 +103,11 @@ class Announcer:
             if await self.out.announce(outcome):
                 await self.store.settle(gid, outcome.versions or [outcome.game.version])
             else:
-                asyncio.get_running_loop().call_later(RETRY_SECONDS, self._retry, gid)
+                shards = self.store.shards
+                if shards is None or shards.owns(outcome.game.guild_id):
+                    asyncio.get_running_loop().call_later(RETRY_SECONDS, self._retry, gid)
+                else:  # another process's game, moved here from a DM: its owner's sweep says the rest
+                    log.info("game %s: announcement incomplete; left to the process of its shard", gid)
         except Exception:
             log.exception("game %s: announcement trouble; it stays owed", gid)
 

@@ -103,3 +103,31 @@ async def test_shards_moved_to_new_processes_are_caught_up_once(tmp_path):
     assert await stores[0].owed() == []
     for s in stores:
         await s.close()
+
+
+async def test_a_failed_announcement_of_another_shards_game_is_left_to_its_owner(tmp_path, monkeypatch):
+    """Shard 0's process moved a game of shard 1 (a DM) and Discord failed part of it: it does not
+    retry (the owner's sweep does), so the two never say it at once."""
+    import bot.announcer as announcer_module
+    from bot.delivery import Outcome
+    monkeypatch.setattr(announcer_module, "RETRY_SECONDS", 0.05)
+    store = await Store.open(tmp_path / "db.sqlite3")
+    try:
+        store.shards = Shards(0, 0, TOTAL)
+        calls = []
+
+        class Failing(Out):
+            async def announce(self, outcome):
+                calls.append(outcome.game.id)
+                return False
+
+        announcer = Announcer(store, Failing(), {"fake": Engine()}, lambda gid, err: None)  # type: ignore[arg-type]
+        for shard in (0, 1):
+            gid = await store.create_game("fake", guild_on(shard), 5, 10, "ann", {}, 7)
+            await store.start(gid, 99, {"n": 0}, [PromptUpdate(0, "h")], {"board": True}, [0], {0: 10**12})
+            game = await store.game(gid)
+            await announcer.schedule(Outcome(game, {"n": 0}, [], [0], versions=[0])).task
+        await asyncio.sleep(0.5)
+        assert calls == [1, 2] and list(announcer._owed) == [1]  # its own game queued again; the other's not
+    finally:
+        await store.close()
