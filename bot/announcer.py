@@ -4,12 +4,20 @@ The move's own statement records it as owed (the store's outbox). Per game, anno
 commit order, each after the one before. What a crash left owed is queued at start-up, before the
 gateway connects, so no click can overtake it; a few games are caught up at a time, and a game
 with a live move goes first. A part Discord refuses for now is tried again later.
+
+With shards across processes, a process catches up the games of its own shards only (the store's
+filter), at start-up and then every SWEEP_SECONDS: the sweep finds what another process left owed
+on one of our games and never said (it moved one of them from a DM, shard 0's, then died), and
+what a process that ran our shards before us left. It takes only games unchanged for SWEEP_AGE
+(a live announcement is out in seconds), so it does not race the process that is saying it; should
+it ever overlap one, each part carries the same nonce both times and Discord keeps one copy.
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any, AsyncIterator, Callable, Coroutine
 
 from bot.delivery import Delivery, Outcome
@@ -23,6 +31,8 @@ CATCH_UP_AT_ONCE = 1  # games caught up at once after a restart (each renders a 
 # it keeps to about half of that and leaves the rest (and the CPU) to live moves.
 CATCH_UP_PER_SECOND = 5.0
 RETRY_SECONDS = 60.0  # an announcement Discord failed for now is tried again after this
+SWEEP_SECONDS = 60.0  # the owed rows of this process's shards are read again this often...
+SWEEP_AGE = 60.0  # ...taking the games unchanged for this long
 
 
 class Announcer:
@@ -36,6 +46,7 @@ class Announcer:
         self._busy = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        self.sweep_seconds, self.sweep_age = SWEEP_SECONDS, SWEEP_AGE
 
     # -- shutdown --------------------------------------------------------------------------------
 
@@ -92,7 +103,11 @@ class Announcer:
             if await self.out.announce(outcome):
                 await self.store.settle(gid, outcome.versions or [outcome.game.version])
             else:
-                asyncio.get_running_loop().call_later(RETRY_SECONDS, self._retry, gid)
+                shards = self.store.shards
+                if shards is None or shards.owns(outcome.game.guild_id):
+                    asyncio.get_running_loop().call_later(RETRY_SECONDS, self._retry, gid)
+                else:  # another process's game, moved here from a DM: its owner's sweep says the rest
+                    log.info("game %s: announcement incomplete; left to the process of its shard", gid)
         except Exception:
             log.exception("game %s: announcement trouble; it stays owed", gid)
 
@@ -136,6 +151,23 @@ class Announcer:
         self._owed_waiting.set()
         self._workers = [asyncio.create_task(self._catch_up_worker(), name=f"catch-up-{i}")
                          for i in range(CATCH_UP_AT_ONCE)]
+        self._workers.append(asyncio.create_task(self._sweep(), name="catch-up-sweep"))
+
+    async def _sweep(self) -> None:
+        """Every sweep_seconds, queue what this process's shards owe and nobody here is saying."""
+        while True:
+            await asyncio.sleep(self.sweep_seconds)
+            try:
+                found: dict[int, list[Owed]] = {}
+                for o in await self.store.owed(older_than=time.time() - self.sweep_age):
+                    if o.game_id not in self._announcing and o.game_id not in self._owed:
+                        found.setdefault(o.game_id, []).append(o)
+                if found:
+                    log.info("catching up %d game(s) left owing announcements", len(found))
+                    self._owed.update(found)
+                    self._owed_waiting.set()
+            except Exception:
+                log.exception("could not read what the games owe; trying again later")
 
     def owed_queued(self) -> int:
         """Games whose catch-up has not started yet."""

@@ -1,5 +1,13 @@
-"""The bot: a commands.Bot whose setup_hook opens the store, loads the cogs, registers the
-restart-proof components, syncs slash commands and starts the reminder service."""
+"""The bot: a commands.AutoShardedBot whose setup_hook opens the store, loads the cogs, registers
+the restart-proof components, syncs slash commands and starts the reminder service.
+
+Shards: BOT_SHARDS=first-last/total runs those shards in this process (unset: discord.py's
+default, every shard the gateway recommends, here). Discord sends a process the events and
+interactions of its shards' guilds (a guild's shard is (guild_id >> 22) % total) and DMs to
+shard 0; the store's start-up, timer, catch-up and automatic-player queries see only the games
+of this process's shards (Store.shards), so each game is served, reminded and caught up by the
+one process that owns its guild.
+"""
 from __future__ import annotations
 
 import asyncio
@@ -54,12 +62,15 @@ class CheckedTree(app_commands.CommandTree):
         return False
 
 
-class TableBot(commands.Bot):
+class TableBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, store: Store | None = None) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # threads and channels; no privileged intents are needed
+        shards: dict[str, object] = {}
+        if settings.shards is not None:
+            shards = {"shard_ids": settings.shards.ids, "shard_count": settings.shards.total}
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, tree_cls=CheckedTree,
-                         allowed_mentions=discord.AllowedMentions.none(), help_command=None)
+                         allowed_mentions=discord.AllowedMentions.none(), help_command=None, **shards)
         self.settings = settings
         self.store: Store | None = store
         self.table: Table | None = None
@@ -70,7 +81,11 @@ class TableBot(commands.Bot):
         set_locale(self.settings.locale)
         if self.store is None:
             self.store = await Store.open(self.settings.database)
+        self.store.shards = self.settings.shards  # None: this process runs every shard
+        if self.settings.shards is not None:
+            log.info("running shards %s", self.settings.shards)
         self.table = Table(self, self.store, engines(), self.settings.reminder_seconds)
+        self.table.announcer.sweep_seconds = self.table.announcer.sweep_age = self.settings.catch_up_sweep
         await self.tree.set_translator(CatalogTranslator())
         for name in COGS:
             await self.load_extension(name)
@@ -87,7 +102,14 @@ class TableBot(commands.Bot):
         self._reminders = asyncio.create_task(run_reminders(self.table))
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Buttons and selects (the tree has the slash commands): all routed by custom_id."""
+        """Buttons and selects (the tree has the slash commands): all routed by custom_id.
+
+        A click in a DM reaches the process running shard 0, whichever guild its game is played in:
+        it is served here (forwarding it would need a channel between processes, and Discord wants
+        the answer within 3 s). That is safe: the move commits only on the version its button was
+        made for (compare-and-set, on PostgreSQL against every other process), and its
+        announcement goes out from here over REST, which any process may use. Were this process to
+        die before announcing it, the owning process's catch-up sweep says it (Announcer)."""
         if self.table is None:
             return
         if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit):

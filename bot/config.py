@@ -27,6 +27,10 @@ class Settings:
     log_level: str
     reminder_seconds: float
     locale: str = "en"
+    shards: "Shards | None" = None  # BOT_SHARDS: the shard range this process runs (None: discord.py's default)
+    # BOT_CATCH_UP_SWEEP: how often a process looks for announcements left owed on its games by
+    # another process (or a crash), taking games unchanged this long (bot/announcer.py)
+    catch_up_sweep: float = 60.0
 
     def __repr__(self) -> str:  # never show the token, even in a debugger or a log line
         database = self.database
@@ -35,7 +39,53 @@ class Settings:
             database = without_password(database)
         return (f"Settings(token={'set' if self.token else 'unset'}, state_dir={self.state_dir}, "
                 f"database={database}, dev_guild={self.dev_guild}, log_level={self.log_level}, "
-                f"reminder_seconds={self.reminder_seconds})")
+                f"reminder_seconds={self.reminder_seconds}, shards={self.shards}, catch_up_sweep={self.catch_up_sweep})")
+
+
+@dataclass(frozen=True)
+class Shards:
+    """The shards one process runs: ids first..last (inclusive) of `total`. A guild belongs to
+    shard (guild_id >> 22) % total, as Discord routes it; DMs belong to shard 0."""
+
+    first: int
+    last: int
+    total: int
+
+    @property
+    def ids(self) -> list[int]:
+        return list(range(self.first, self.last + 1))
+
+    def owns(self, guild_id: int | None) -> bool:
+        return self.first <= shard_of(guild_id, self.total) <= self.last
+
+    def __str__(self) -> str:
+        return f"{self.first}/{self.total}" if self.first == self.last else f"{self.first}-{self.last}/{self.total}"
+
+
+def shard_of(guild_id: int | None, total: int) -> int:
+    """Discord's shard of a guild (a DM, guild None, is shard 0)."""
+    return 0 if guild_id is None else (guild_id >> 22) % total
+
+
+_SHARDS = re.compile(r"^(\d{1,6})(?:-(\d{1,6}))?/(\d{1,6})$")
+
+
+def parse_shards(text: str) -> Shards:
+    """'0-3/8' (shards 0 to 3 of 8) or '5/8' (shard 5 of 8); ConfigError (one line) otherwise."""
+    m = _SHARDS.match(text.replace(" ", ""))
+    if not m:
+        raise ConfigError(f"BOT_SHARDS must look like 0-3/8 (shards 0 to 3 of 8) or 5/8 (shard 5 of 8), "
+                          f"not {text!r}")
+    first, total = int(m.group(1)), int(m.group(3))
+    last = int(m.group(2)) if m.group(2) is not None else first
+    if total < 1:
+        raise ConfigError(f"BOT_SHARDS {text}: the total must be at least 1")
+    if first > last:
+        raise ConfigError(f"BOT_SHARDS {text}: the range runs backwards (write {last}-{first}/{total})")
+    if last >= total:
+        raise ConfigError(f"BOT_SHARDS {text}: does not fit its total; the shards of {total} are "
+                          f"numbered 0 to {total - 1}")
+    return Shards(first, last, total)
 
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
@@ -113,4 +163,18 @@ def load_settings(environ: dict[str, str] | None = None, dotenv: Path | None = P
     if locale not in supported_locales():
         raise ConfigError(f"BOT_LOCALE must be one of {', '.join(supported_locales())} (a catalog in data/i18n "
                           f"adds one), not {locale!r}")
-    return Settings(token, state_dir, database, dev_guild, log_level, reminder_seconds, locale)
+    shards_text = env.get("BOT_SHARDS", "").strip()
+    shards = parse_shards(shards_text) if shards_text else None
+    if shards is not None and not isinstance(database, str) and (shards.first, shards.last) != (0, shards.total - 1):
+        # the other shards need other processes, and one SQLite file serves one process only
+        raise ConfigError(f"BOT_SHARDS {shards_text} leaves shards to other processes, which must share a "
+                          f"PostgreSQL BOT_DATABASE (postgresql://...), not an SQLite file")
+
+    sweep_text = env.get("BOT_CATCH_UP_SWEEP", "60s")
+    try:
+        catch_up_sweep = parse_duration(sweep_text)
+    except ValueError:
+        raise ConfigError(f"BOT_CATCH_UP_SWEEP must be a duration like 30s or 5m, not {sweep_text!r}") from None
+    if catch_up_sweep < 1:
+        raise ConfigError("BOT_CATCH_UP_SWEEP must be at least 1s")
+    return Settings(token, state_dir, database, dev_guild, log_level, reminder_seconds, locale, shards, catch_up_sweep)

@@ -26,6 +26,7 @@ from typing import Any, AsyncIterator
 import orjson
 
 from bot import store_pg, store_sqlite
+from bot.config import Shards
 
 log = logging.getLogger(__name__)
 
@@ -184,6 +185,14 @@ SQLITE_MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, seat, voter)
     );
     """,
+    # 7: shards. A process asks for the games of its shards only ((guild_id >> 22) % total, the
+    # total being a setting, so no stored key or expression index can hold it): each such query
+    # walks an index it already had (timers by due time, owed by game, active games by status) and
+    # checks the shard on the game's row, found by its primary key. The one that had no index,
+    # the automatic player's games at start-up (every seat scanned), gets a small one here.
+    """
+    CREATE INDEX seats_auto ON seats(game_id) WHERE auto = 1;
+    """,
 ]
 
 # PostgreSQL stores begin at the schema SQLite reached with migration 5 (there were none before):
@@ -308,14 +317,13 @@ PG_ABSENT_PLAYERS += _MOVE_V1.replace("CREATE FUNCTION", "CREATE OR REPLACE FUNC
     "DO UPDATE SET due_at = excluded.due_at;", "DO UPDATE SET due_at = excluded.due_at, level = 1;")
 assert PG_ABSENT_PLAYERS.count("level = 1;") == 1
 
-# 7: kept for issue #18 (its shards' migration takes this number when the branches meet).
 # 8 on SQLite: fewer pages a move writes (issue #17). `actions`, `owed` and `timers` keep their rows
 # in their primary key's b-tree (WITHOUT ROWID): a move's insert into each writes one page where
 # it wrote two (the table's and its key index's), about 12 pages a move down to 10. The move's
 # view and trigger name these tables: dropped first, then made again as migration 5 made them.
 # PostgreSQL has no rowid tables: nothing to do there.
 _MOVES_5 = SQLITE_MIGRATIONS[4][SQLITE_MIGRATIONS[4].index("CREATE VIEW moves"):]
-SQLITE_MIGRATIONS += ["", """
+SQLITE_MIGRATIONS += ["""
     DROP VIEW moves;
     ALTER TABLE actions RENAME TO actions_old;
     CREATE TABLE actions (
@@ -356,7 +364,8 @@ assert SQLITE_MIGRATIONS[7].count("CREATE TRIGGER moves_insert") == 1
 
 MIGRATIONS: list[Migration] = [Migration(SQLITE_MIGRATIONS[0], PG_SCHEMA)] + [
     Migration(script, "") for script in SQLITE_MIGRATIONS[1:5]] + [Migration(SQLITE_MIGRATIONS[5], PG_ABSENT_PLAYERS)] + [
-    Migration(script, "") for script in SQLITE_MIGRATIONS[6:8]]
+    Migration(SQLITE_MIGRATIONS[6], SQLITE_MIGRATIONS[6]),  # 7: the same text on both
+    Migration(SQLITE_MIGRATIONS[7], "")]  # 8: SQLite only
 REMIND = "remind"  # the reminder timers' kind (the move statement above writes them)
 # Seat changes first take the lobby's row (a write that changes nothing): on PostgreSQL two processes
 # seating players in one lobby at once then take turns, as the whole-database write lock makes
@@ -481,6 +490,24 @@ class Store:
         self._flushing: asyncio.Task[None] | None = None
         self.progress_writes = 0  # statements that wrote announcement progress (the bench counts them)
         self.progress_seconds = 0.0  # and the time they took
+        # The shards this process runs (None: all). Start-up recovery, timers, the owed catch-up and
+        # the automatic player's start-up query see only the games of these shards' guilds.
+        self.shards: Shards | None = None
+
+    def _mine(self, game_id: str | None = None) -> tuple[str, tuple[Any, ...]]:
+        """The condition (and its parameters) that a game belongs to this process's shards: Discord's
+        shard of its guild, (guild_id >> 22) % total (no guild: shard 0). Empty if all shards are
+        ours. On a row of `games` itself (game_id None), or on a row naming its game in the column
+        `game_id`: then the game's row is read by its primary key, one lookup per row, as a scalar
+        subquery (which neither planner turns into a join: PostgreSQL would otherwise hash-join a
+        scan of every game, guessing the shard test selective)."""
+        if self.shards is None:
+            return "", ()
+        params = (self.shards.total, self.shards.first, self.shards.last)
+        if game_id is None:
+            return " AND ((COALESCE(games.guild_id, 0) >> 22) % ?) BETWEEN ? AND ?", params
+        return (f" AND (SELECT (COALESCE(g.guild_id, 0) >> 22) % ? FROM games AS g WHERE g.id = {game_id}) "
+                f"BETWEEN ? AND ?", params)
 
     @property
     def backend(self) -> str:
@@ -714,18 +741,28 @@ class Store:
     async def lobbies_without_message(self) -> list[tuple[int, int]]:
         """(game id, channel id) of lobbies whose post may or may not have gone out (a crash
         between the two)."""
+        mine, params = self._mine()
         return [(g, c) for g, c in await self._read(
-            "SELECT id, channel_id FROM games WHERE status = 'lobby' AND lobby_message_id IS NULL")]
+            "SELECT id, channel_id FROM games WHERE status = 'lobby' AND lobby_message_id IS NULL" + mine, params)]
 
     # -- the outbox: announcements owed per version ---------------------------------------
 
-    async def owed(self, game_id: int | None = None) -> list[Owed]:
-        """What is owed, in (game, version) order: all games, or one."""
+    async def owed(self, game_id: int | None = None, older_than: float | None = None) -> list[Owed]:
+        """What is owed, in (game, version) order: one game, or all of this process's shards' games
+        (only those whose last change is before `older_than`, if given)."""
         await self.flush()
-        rows = await self._read(
-            "SELECT game_id, version, outcome, sent FROM owed ORDER BY game_id, version" if game_id is None else
-            "SELECT game_id, version, outcome, sent FROM owed WHERE game_id = ? ORDER BY version",
-            () if game_id is None else (game_id,))
+        mine, params = self._mine("owed.game_id")
+        if older_than is not None:
+            mine = mine + " AND (SELECT g.updated_at FROM games AS g WHERE g.id = owed.game_id) < ?"
+            params = (*params, older_than)
+        if game_id is not None:
+            sql, params = "SELECT game_id, version, outcome, sent FROM owed WHERE game_id = ? ORDER BY version", (game_id,)
+        elif not mine:
+            sql = "SELECT game_id, version, outcome, sent FROM owed ORDER BY game_id, version"
+        else:
+            sql = ("SELECT game_id, version, outcome, sent FROM owed WHERE 1 = 1" + mine +
+                   " ORDER BY game_id, version")
+        rows = await self._read(sql, params)
         owed = []
         for gid, version, outcome, sent in rows:
             try:
@@ -868,22 +905,26 @@ class Store:
     async def restore_timers(self, due_at: float) -> None:
         """Every seat that must act in an active game gets a reminder timer if it has none (one
         statement, whatever the number of games)."""
+        mine, params = self._mine()
         async with self._transaction() as db:
-            await db.execute(self._backend.RESTORE_TIMERS, (REMIND, due_at))
+            await db.execute(self._backend.RESTORE_TIMERS.format(mine=mine), (REMIND, due_at, *params))
 
     async def games_without_to_act(self) -> list[int]:
         """Active games from before who-must-act was stored (migration 5): filled in once."""
+        mine, params = self._mine()
         return [r[0] for r in await self._read(
-            "SELECT id FROM games WHERE status = 'active' AND to_act IS NULL")]
+            "SELECT id FROM games WHERE status = 'active' AND to_act IS NULL" + mine, params)]
 
     async def set_to_act(self, game_id: int, to_act: list[int]) -> None:
         async with self._transaction() as db:
             await db.execute("UPDATE games SET to_act = ? WHERE id = ?", (dumps(sorted(to_act)), game_id))
 
     async def due_timers(self, now: float) -> list[tuple[int, int, str, int]]:
-        """(game, seat, kind, level) of every timer due by `now`, the earliest first."""
-        return await self._read("SELECT game_id, seat, kind, level FROM timers WHERE due_at <= ? ORDER BY due_at",
-                                (now,))
+        """(game, seat, kind, level) of every timer due by `now` (of this process's shards), the
+        earliest first."""
+        mine, params = self._mine("timers.game_id")
+        return await self._read("SELECT game_id, seat, kind, level FROM timers WHERE due_at <= ?" + mine +
+                                " ORDER BY due_at", (now, *params))
 
     async def escalate_timer(self, game_id: int, seat: int, kind: str, level: int, due_at: float | None) -> bool:
         """A due timer of `level` moves to the next level at `due_at` (None: it is deleted). False if
@@ -898,7 +939,13 @@ class Store:
         return changed == 1
 
     async def next_timer_due(self) -> float | None:
-        return (await self._read("SELECT MIN(due_at) FROM timers"))[0][0]
+        """The earliest due time of this process's shards' timers (walks timers_due in order: the
+        first row of ours ends it)."""
+        mine, params = self._mine("timers.game_id")
+        if not mine:
+            return (await self._read("SELECT MIN(due_at) FROM timers"))[0][0]
+        rows = await self._read("SELECT due_at FROM timers WHERE 1 = 1" + mine + " ORDER BY due_at LIMIT 1", params)
+        return rows[0][0] if rows else None
 
     async def timer_seats(self, game_id: int, kind: str) -> set[int]:
         return {r[0] for r in await self._read("SELECT seat FROM timers WHERE game_id = ? AND kind = ?",
@@ -936,9 +983,10 @@ class Store:
 
     async def games_with_auto_seats(self) -> list[int]:
         """Active games with a seat the automatic player holds (start-up lets it move)."""
-        return [r[0] for r in await self._read(
-            "SELECT DISTINCT game_id FROM seats JOIN games ON games.id = game_id WHERE auto = 1 AND "
-            "games.status = 'active'")]
+        mine, params = self._mine("seats.game_id")
+        return [r[0] for r in await self._read(  # through seats_auto (migration 7), each game by its key
+            "SELECT DISTINCT game_id FROM seats WHERE auto = 1 AND (SELECT g.status FROM games AS g WHERE "
+            "g.id = seats.game_id) = 'active'" + mine + " ORDER BY game_id", params)]
 
     # -- users ------------------------------------------------------------------------------
 

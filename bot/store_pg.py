@@ -25,7 +25,7 @@ GAME_SELECT = (
 MOVE = "SELECT commit_move(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 RESTORE_TIMERS = ("INSERT INTO timers (game_id, seat, kind, due_at) SELECT games.id, j.value::integer, ?, ? "
                   "FROM games, jsonb_array_elements_text(games.to_act::jsonb) AS j(value) "
-                  "WHERE games.status = 'active' ON CONFLICT DO NOTHING")
+                  "WHERE games.status = 'active'{mine} ON CONFLICT DO NOTHING")  # {mine}: the shards
 MIGRATION_LOCK = 0x7461626C  # pg_advisory_xact_lock key: one process migrates at a time
 
 

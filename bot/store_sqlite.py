@@ -24,7 +24,7 @@ GAME_SELECT = (
 MOVE = ("INSERT INTO moves (game_id, version, seat, action, snapshot, status, prompts, outcome, "
         "to_act, fresh, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 RESTORE_TIMERS = ("INSERT OR IGNORE INTO timers (game_id, seat, kind, due_at) SELECT games.id, j.value, ?, ? "
-                  "FROM games, json_each(games.to_act) AS j WHERE games.status = 'active'")
+                  "FROM games, json_each(games.to_act) AS j WHERE games.status = 'active'{mine}")  # {mine}: the shards
 
 
 def is_stale(err: BaseException) -> bool:

@@ -63,6 +63,16 @@ class Snowflakes:
         self._last = 0
         self._seq = 0
 
+    def next_on_shard(self, shard: int, total: int) -> int:
+        """The next id whose shard ((id >> 22) % total) is `shard`: its timestamp a few ms ahead."""
+        value = self.next()
+        ms = value >> 22
+        ahead = (shard - ms) % total
+        if ahead:
+            value = ((ms + ahead) << 22) | (value & ((1 << 22) - 1))
+            self._last = max(self._last, value)
+        return value
+
     def next(self) -> int:
         ms = int(self.clock.time() * 1000) - DISCORD_EPOCH_MS
         value = (ms << 22) | (1 << 17) | (1 << 12) | (self._seq & 0xFFF)

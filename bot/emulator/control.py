@@ -61,6 +61,8 @@ def control_routes(emu: "Emulator") -> List[web.RouteDef]:
             "app_id": str(w.app_id), "bot": payloads.user(w.bot), "api_base": emu.api_base,
             "gateway_url": emu.gateway_url, "connected": emu.gateway.connected,
             "ready_count": emu.gateway.ready_count, "resumes": emu.gateway.resumes,
+            "shards": [{"shard": list(key), "connected": session.conn is not None}
+                       for key, session in emu.gateway.sessions.items()],
             "users": [dict(payloads.user(u), dm_open=u.dm_open) for u in w.users.values()],
             "guilds": [{"id": str(g.id), "name": g.name, "roles": [payloads.role(r) for r in g.roles.values()],
                         "members": [str(m) for m in g.members],
@@ -83,7 +85,8 @@ def control_routes(emu: "Emulator") -> List[web.RouteDef]:
         return dict(payloads.user(u), dm_open=u.dm_open)
 
     async def add_guild(request: web.Request, body: dict) -> dict:
-        g = emu.add_guild(body["name"], owner=body.get("owner"))
+        shard = body.get("shard")  # [id, total]: a guild id that shard owns
+        g = emu.add_guild(body["name"], owner=body.get("owner"), shard=(int(shard[0]), int(shard[1])) if shard else None)
         return {"id": str(g.id), "name": g.name}
 
     async def add_channel(request: web.Request, body: dict) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import traceback
-from typing import Any, Awaitable, Callable, Dict, List, Optional, Set, TypeVar
+from typing import Any, Awaitable, Callable, Dict, List, Optional, Set, Tuple, TypeVar
 
 from aiohttp import web
 
@@ -30,7 +30,7 @@ class Emulator(UserActions):
 
     def __init__(self, *, token: str = "emulator-bot-token", bot_name: str = "EmuBot",
                  clock: Optional[Clock] = None, settle_delay: float = 0.05, interaction_timeout: float = 3.0,
-                 port: int = 0) -> None:
+                 port: int = 0, shards: int = 1) -> None:
         self.token = token
         self.clock = clock or Clock()
         self.world = World(self.clock, bot_name)
@@ -43,7 +43,7 @@ class Emulator(UserActions):
         self.rest_log: List[dict] = []
         self.server_errors: List[str] = []
         self.typing: List[int] = []
-        self.gateway = Gateway(self)
+        self.gateway = Gateway(self, shards)  # `shards`: the count GET /gateway/bot recommends
         self.messaging = Messaging(self)
         self.interactions = Interactions(self, timeout=interaction_timeout)
         self.faults = Faults()
@@ -239,9 +239,12 @@ class Emulator(UserActions):
         self.world.user(user).dm_open = dm_open
 
     def add_guild(self, name: str, *, owner: Any = None, everyone_permissions: int = DEFAULT_EVERYONE,
-                  bot_permissions: int = DEFAULT_BOT) -> Guild:
+                  bot_permissions: int = DEFAULT_BOT, shard: Optional[Tuple[int, int]] = None) -> Guild:
+        """A new guild (its GUILD_CREATE goes to the shard owning it); `shard` (id, total): an id
+        that shard owns."""
         guild = self.world.add_guild(name, owner=self.world.user(owner) if owner is not None else None,
-                                     everyone_permissions=everyone_permissions, bot_permissions=bot_permissions)
+                                     everyone_permissions=everyone_permissions, bot_permissions=bot_permissions,
+                                     shard=shard)
         self.gateway.dispatch("GUILD_CREATE", payloads.guild_create(self.world, guild), GUILDS_INTENT)
         return guild
 

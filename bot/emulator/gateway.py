@@ -1,5 +1,11 @@
 """Gateway websocket: HELLO, heartbeats, IDENTIFY/READY/GUILD_CREATE, RESUME with replay,
-member chunks, and server-side dispatch (JSON, optionally zlib-stream compressed)."""
+member chunks, and server-side dispatch (JSON, optionally zlib-stream compressed).
+
+Shards, as Discord does them: IDENTIFY's `shard` field [id, total] (none: [0, 1]) makes a session
+for that shard; its READY carries the field back and lists, like the GUILD_CREATEs after it, only
+the guilds the shard owns ((guild_id >> 22) % total == id). Every event about a guild goes to the
+session(s) of the shard owning it, an event with no guild (a DM) to shard 0; an interaction to
+one session only. A shard nobody runs drops its events (an interaction there fails)."""
 from __future__ import annotations
 
 import asyncio
@@ -55,10 +61,27 @@ class Connection:
                     await self.ws.send_str(item)
 
 
+def shard_of(guild_id: Optional[int], total: int) -> int:
+    return 0 if guild_id is None else (int(guild_id) >> 22) % total
+
+
+# Events whose payload is the guild itself (its id in "id"); all others name it in "guild_id".
+_GUILD_PAYLOAD = {"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"}
+
+
+def guild_of(event: str, data: Any) -> Optional[int]:
+    if not isinstance(data, dict):
+        return None
+    value = data.get("id") if event in _GUILD_PAYLOAD else data.get("guild_id")
+    return int(value) if value is not None else None
+
+
 class Session:
-    def __init__(self, intents: int) -> None:
+    def __init__(self, intents: int, shard: Tuple[int, int] = (0, 1), sharded: bool = False) -> None:
         self.id = secrets.token_hex(16)
         self.intents = intents
+        self.shard = shard  # (id, total)
+        self.sharded = sharded  # IDENTIFY sent a shard field (READY then carries it back)
         self.seq = 0
         self.buffer: Deque[dict] = collections.deque(maxlen=BUFFER_SIZE)
         self.conn: Optional[Connection] = None
@@ -74,9 +97,10 @@ class Session:
 class Gateway:
     heartbeat_interval_ms = 41250
 
-    def __init__(self, emu: "Emulator") -> None:
+    def __init__(self, emu: "Emulator", recommended_shards: int = 1) -> None:
         self.emu = emu
-        self.session: Optional[Session] = None
+        self.recommended_shards = recommended_shards  # GET /gateway/bot's "shards"
+        self.sessions: "collections.OrderedDict[Tuple[int, int], Session]" = collections.OrderedDict()
         self.connections: Set[Connection] = set()
         self.log: List[Tuple[str, Any, Optional[str]]] = []  # (direction, op, event)
         self.identifies = 0
@@ -86,20 +110,41 @@ class Gateway:
         self.connects: List[dict] = []  # query of each websocket connection (v, encoding, compress)
 
     @property
+    def session(self) -> Optional[Session]:
+        """Shard 0's session (the only one of an unsharded bot)."""
+        return next((s for key, s in reversed(self.sessions.items()) if key[0] == 0), None)
+
+    @property
     def intents(self) -> int:
-        return self.session.intents if self.session else 0
+        session = self.session or next(iter(self.sessions.values()), None)
+        return session.intents if session else 0
 
     @property
     def connected(self) -> bool:
-        return self.session is not None and self.session.conn is not None
+        """Some shard runs, and every shard that has a session is connected."""
+        return bool(self.sessions) and all(s.conn is not None for s in self.sessions.values())
+
+    def shard_connected(self, shard: int, total: Optional[int] = None) -> bool:
+        return any(s.conn is not None for (i, t), s in self.sessions.items()
+                   if i == shard and (total is None or t == total))
+
+    def sessions_for(self, guild_id: Optional[int]) -> List[Session]:
+        """The sessions of the shard that owns this guild (None: a DM, shard 0), the newest first."""
+        return [s for s in reversed(self.sessions.values()) if shard_of(guild_id, s.shard[1]) == s.shard[0]]
 
     # server -> bot --------------------------------------------------------------------------
     def dispatch(self, event: str, data: Any, intent: Optional[int] = None) -> bool:
-        """Send (or buffer for RESUME) a dispatch event. False if no session or intent missing."""
-        session = self.session
-        if session is None or (intent is not None and not session.intents & intent):
+        """Send (or buffer for RESUME) a dispatch event to the shard owning its guild. False if no
+        session of that shard has the intent. An interaction goes to one session only (a
+        connected one first)."""
+        sessions = [s for s in self.sessions_for(guild_of(event, data))
+                    if intent is None or s.intents & intent]
+        if not sessions:
             return False
-        session.dispatch(event, data)
+        if event == "INTERACTION_CREATE":
+            sessions = sorted(sessions, key=lambda s: s.conn is None)[:1]
+        for session in sessions:
+            session.dispatch(event, data)
         self._log("send", 0, event)
         return True
 
@@ -110,13 +155,14 @@ class Gateway:
 
     # faults ---------------------------------------------------------------------------------
     def send_reconnect(self) -> bool:
-        """op 7: the client closes and RESUMEs. Events after this are buffered for the replay."""
+        """op 7 to every shard: the client closes and RESUMEs. Events after this are buffered for
+        the replay."""
         if not self.connected:
             return False
-        conn = self.session.conn  # type: ignore[union-attr]
-        self.session.conn = None  # type: ignore[union-attr]
-        conn.send({"op": 7, "d": None, "s": None, "t": None})
-        self._log("send", 7)
+        for session in self.sessions.values():
+            conn, session.conn = session.conn, None
+            conn.send({"op": 7, "d": None, "s": None, "t": None})  # type: ignore[union-attr]
+            self._log("send", 7)
         return True
 
     def drop(self, code: int = 4000) -> int:
@@ -127,12 +173,12 @@ class Gateway:
         return len(self.connections)
 
     def invalidate(self) -> bool:
-        """op 9 (not resumable): the client forgets its session and IDENTIFYs again."""
+        """op 9 (not resumable) to every shard: the client forgets its sessions and IDENTIFYs again."""
         if not self.connected:
             return False
-        conn = self.session.conn  # type: ignore[union-attr]
-        self.session = None
-        conn.send({"op": 9, "d": False, "s": None, "t": None})
+        for key, session in list(self.sessions.items()):
+            del self.sessions[key]
+            session.conn.send({"op": 9, "d": False, "s": None, "t": None})  # type: ignore[union-attr]
         return True
 
     # websocket handler ----------------------------------------------------------------------
@@ -192,24 +238,39 @@ class Gateway:
         if conn.session is not None:
             conn.close(4005, "Already authenticated.")
             return
-        if self.session is not None and self.session.conn is not None:
-            self.session.conn = None
-        session = Session(int(data.get("intents") or 0))
+        shard = data.get("shard")
+        if shard is not None and not (isinstance(shard, list) and len(shard) == 2
+                                      and all(type(n) is int for n in shard) and 0 <= shard[0] < shard[1]):
+            conn.close(4010, "Invalid shard.")
+            return
+        key = (shard[0], shard[1]) if shard is not None else (0, 1)
+        for other, stale in list(self.sessions.items()):  # a new shard count: the old, gone sessions time out
+            if other[1] != key[1] and stale.conn is None:
+                del self.sessions[other]
+        old = self.sessions.pop(key, None)
+        if old is not None and old.conn is not None:
+            old.conn = None
+        session = Session(int(data.get("intents") or 0), key, shard is not None)
         session.conn, conn.session = conn, session
-        self.session = session
+        self.sessions[key] = session
         self.identifies += 1
         world = self.emu.world
-        guilds = [g for g in world.guilds.values() if world.bot.id in g.members]
+        guilds = [g for g in world.guilds.values() if world.bot.id in g.members and shard_of(g.id, key[1]) == key[0]]
         me = dict(payloads.user(world.bot), verified=True, mfa_enabled=False)
-        self.dispatch("READY", {
+        ready = {
             "v": 10, "user": me, "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id, "session_type": "normal",
             "resume_gateway_url": self.emu.gateway_url.rstrip("/"),
             "application": {"id": str(world.app_id), "flags": 8388608}, "private_channels": [],
             "relationships": [], "presences": [], "user_settings": {}, "guild_join_requests": [],
-            "geo_ordered_rtc_regions": ["local"], "auth": {}, "_trace": ["emulator"]})
+            "geo_ordered_rtc_regions": ["local"], "auth": {}, "_trace": ["emulator"]}
+        if session.sharded:
+            ready["shard"] = list(key)
+        session.dispatch("READY", ready)
+        self._log("send", 0, "READY")
         for g in guilds:
-            self.dispatch("GUILD_CREATE", payloads.guild_create(world, g))
+            session.dispatch("GUILD_CREATE", payloads.guild_create(world, g))
+            self._log("send", 0, "GUILD_CREATE")
         self.ready_count += 1
         self.emu.notify()
 
@@ -217,7 +278,7 @@ class Gateway:
         if not self._token_ok(data.get("token")):
             conn.close(4004, "Authentication failed.")
             return
-        session = self.session
+        session = next((s for s in self.sessions.values() if s.id == data.get("session_id")), None)
         seq = data.get("seq") or 0
         if (session is None or data.get("session_id") != session.id
                 or (session.buffer and session.buffer[0]["s"] > seq + 1)):
@@ -229,7 +290,8 @@ class Gateway:
         if session.conn is not None and session.conn is not conn:
             session.conn.close(4009, "Session superseded.")
         session.conn, conn.session = conn, session
-        self.dispatch("RESUMED", {"_trace": ["emulator"]})
+        session.dispatch("RESUMED", {"_trace": ["emulator"]})
+        self._log("send", 0, "RESUMED")
         self.resumes += 1
         self.emu.notify()
 

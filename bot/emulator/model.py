@@ -5,7 +5,7 @@ Everything is keyed by integer snowflakes; payloads (strings) are built in paylo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Set
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
 from .clock import Clock, Snowflakes
 from .errors import EmulatorError
@@ -255,8 +255,9 @@ class World:
         return user
 
     def add_guild(self, name: str, *, owner: Optional[User] = None,
-                  everyone_permissions: int = DEFAULT_EVERYONE, bot_permissions: int = DEFAULT_BOT) -> Guild:
-        gid = self.ids.next()
+                  everyone_permissions: int = DEFAULT_EVERYONE, bot_permissions: int = DEFAULT_BOT,
+                  shard: Optional[Tuple[int, int]] = None) -> Guild:
+        gid = self.ids.next() if shard is None else self.ids.next_on_shard(*shard)
         owner = owner or self.bot
         guild = Guild(id=gid, name=name, owner_id=owner.id)
         guild.roles[gid] = Role(id=gid, guild_id=gid, name="@everyone", permissions=everyone_permissions)

@@ -126,7 +126,8 @@ class Rest:
             "interactions_endpoint_url": None, "tags": [], "redirect_uris": []})
 
     async def gateway(self, request: web.Request) -> web.Response:
-        return json_response({"url": self.emu.gateway_url.rstrip("/"), "shards": 1, "session_start_limit": {
+        return json_response({"url": self.emu.gateway_url.rstrip("/"), "shards": self.emu.gateway.recommended_shards,
+                              "session_start_limit": {
             "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
 
     # application commands --------------------------------------------------------------------

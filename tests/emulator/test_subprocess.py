@@ -2,6 +2,7 @@
 the test acts as users only through the /_emu control API, then restarts the bot mid-game."""
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 
@@ -50,6 +51,11 @@ async def test_blackbox_subprocess_with_control_api(tmp_path):
 
             rec = await call("POST", "/_emu/slash", {"user": "ann", "channel": "races", "command": "heat dm"})
             dms = await call("GET", "/_emu/dms/ann/messages")
+            for _ in range(200):  # the DM goes out after the acknowledgement: under load, a moment later
+                if dms:
+                    break
+                await asyncio.sleep(0.05)
+                dms = await call("GET", "/_emu/dms/ann/messages")
             attachment = dms[0]["attachments"][0]
             assert attachment["filename"] == "hand.png" and attachment["width"] == 32
             async with http.get(f"/_emu/attachments/{attachment['id']}") as resp:
