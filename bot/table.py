@@ -551,25 +551,37 @@ class Table:
         StaleVersion when nothing changed). A person moving a seat the automatic player holds
         takes it back (`taken_back`)."""
         async with self.lock(game_id):
-            game = await self.load(game_id)
-            engine = self.engines[game.kind]
-            state = game.snapshot
-            assert state is not None
-            action = pick(engine, game, state)
-            seat = seat_of(game)
-            assert seat is not None
             try:
-                new_state, events = engine.apply(state, seat, action)
-            except GameError as err:
-                raise PlayerError(err.args[0]) from None
-            if taken_back and game.seats[seat].auto:
-                await self.store.set_auto(game_id, seat, False)
-                game.seats[seat].auto = False
-                events = [Event(msg("{name} is back and plays their own seat again.", name=game.seats[seat].name)),
-                          *events]
-            plan = self.plan(engine, game, seat, state, new_state, events)
-            plan.outcome.actor_dm = actor_dm
-            return self.schedule_announce(await self.commit(seat, action, plan))
+                return await self._move_once(game_id, seat_of, pick, taken_back, actor_dm)
+            except StaleVersion:
+                # The store's kept copy was behind: another process moved this game (a DM click
+                # served by shard 0, a handover). The copy is dropped: judge the pick once more
+                # against the game as it is now; a second refusal is a real race.
+                return await self._move_once(game_id, seat_of, pick, taken_back, actor_dm)
+
+    async def _move_once(self, game_id: int, seat_of: Callable[[Game], int | None],
+                         pick: Callable[[Engine, Game, State], dict[str, Any]], taken_back: bool,
+                         actor_dm: tuple[int, int] | None) -> Outcome:
+        """One try of `move_seat` (under the game's lock)."""
+        game = await self.load(game_id)
+        engine = self.engines[game.kind]
+        state = game.snapshot
+        assert state is not None
+        action = pick(engine, game, state)
+        seat = seat_of(game)
+        assert seat is not None
+        try:
+            new_state, events = engine.apply(state, seat, action)
+        except GameError as err:
+            raise PlayerError(err.args[0]) from None
+        if taken_back and game.seats[seat].auto:
+            await self.store.set_auto(game_id, seat, False)
+            game.seats[seat].auto = False
+            events = [Event(msg("{name} is back and plays their own seat again.", name=game.seats[seat].name)),
+                      *events]
+        plan = self.plan(engine, game, seat, state, new_state, events)
+        plan.outcome.actor_dm = actor_dm
+        return self.schedule_announce(await self.commit(seat, action, plan))
 
     def clock_of(self, game: Game) -> float:
         """Seconds between reminders at this table: its own clock, else the bot's interval."""

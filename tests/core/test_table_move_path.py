@@ -154,3 +154,30 @@ async def test_the_bench_counts_about_one_statement_a_move(tmp_path, capsys):
     # one statement a move; the archive at the end of the race and the progress written behind
     # add a few hundredths
     assert 1.0 <= float(lines["move_db_statements"].split()[0]) < 1.15
+
+
+async def test_a_move_behind_another_processes_is_judged_again_on_the_fresh_game(path):
+    """Two processes on one database (a DM click served by another shard's process): this
+    table's kept copy is one move behind, the commit is refused as stale, the copy dropped, and
+    the pick judged once more against the game as it is now: the player's move goes through."""
+    store, other = await Store.open(path), await Store.open(path)
+    table = Table(NoBot(), store, ENGINES, 3600)  # type: ignore[arg-type]
+    there = Table(NoBot(), other, ENGINES, 3600)  # type: ignore[arg-type]
+    for t in (table, there):
+        t.schedule_announce = lambda outcome: outcome  # type: ignore[method-assign]
+    gid = await heat_game(store, table)
+    await store.flush()
+    await store.game(gid)  # kept here at version 0
+    first = HEAT.to_act((await other.game(gid)).snapshot)[0]
+    await there.move_seat(gid, lambda g: first, a_move)  # the other process moves one seat
+    picked = []
+    seat = next(s for s in HEAT.to_act((await other.game(gid)).snapshot) if s != first)
+
+    def pick(engine, game, state):
+        picked.append(game.version)
+        return next(a for a in engine.legal_actions(state, seat) if a.get("type") != "prefs")
+
+    outcome = await table.move_seat(gid, lambda g: seat, pick)
+    assert picked == [0, 1] and outcome.game.version == 2  # stale copy first, then the fresh game
+    await store.close()
+    await other.close()
