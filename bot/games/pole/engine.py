@@ -25,13 +25,15 @@ from bot.i18n import Msg, msg
 SCHEMA = 1
 LOG_KEEP = 30
 START_ROUNDS = 3
-# Standing choices for position fights (the most SP to bid; "ask" pauses the race for a live
-# answer when defending; "yield" lets attackers through). Any values can also be sent directly.
+# Standing choices for position fights (the most SP to bid as attacker and as defender; "ask"
+# pauses the race for a live answer when defending, "ask_attack" for a live bid when attacking;
+# "yield" lets attackers through). Any values can also be sent directly.
 PRESETS = {
-    "careful": {"attack": 1, "defend": 1, "ask": False, "yield": False},
-    "normal": {"attack": 3, "defend": 3, "ask": False, "yield": False},
-    "hard": {"attack": 6, "defend": 6, "ask": False, "yield": False},
+    "careful": {"attack": 1, "defend": 1, "ask": False, "ask_attack": False, "yield": False},
+    "normal": {"attack": 3, "defend": 3, "ask": False, "ask_attack": False, "yield": False},
+    "hard": {"attack": 6, "defend": 6, "ask": False, "ask_attack": False, "yield": False},
     "ask": {"ask": True, "yield": False},
+    "ask_both": {"ask": True, "ask_attack": True, "yield": False},
     "yield": {"yield": True, "ask": False},
 }
 
@@ -144,7 +146,8 @@ class PoleEngine:
             "phase": "quali", "weather": R.weather_setup([col, row, b], c.weather_b), "cars": cars,
             "order": list(range(seats)), "round": 0, "queue": [], "turn": None, "finish": [],
             "quali": None, "grid": [], "tyre_pick": {}, "version": 0, "log": [], "turn_no": 0,
-            "prefs": [{"attack": 3, "defend": 3, "yield": False, "ask": False} for _ in range(seats)],
+            "prefs": [{"attack": 3, "defend": 3, "yield": False, "ask": False, "ask_attack": False}
+                      for _ in range(seats)],
         }
         ev: list[Event] = []
         self._log(st, ev, msg("Weather roll {a}, {b}, {c}: the race starts in {w}.", a=col, b=row, c=b,
@@ -589,13 +592,23 @@ class PoleEngine:
         # lapped cars (5.6): the leader catching a car a lap down retires it
         run = self._running(st)
         if run and run[0] == seat:
-            lead = R.prog(c, car["laps"], car["pos"])
-            for s in run[1:]:
-                o = st["cars"][s]
-                if lead >= R.prog(c, o["laps"], o["pos"]) + c.length:
-                    o["out"] = "lapped"
-                    self._log(st, ev, msg("{p} is lapped and retires.", p=_pn(st, s)))
-            self._reorder(st)
+            self._lapping(st, ev, seat, R.prog(c, car["laps"], car["pos"]))
+
+    def _lapping(self, st: State, ev: list[Event], seat: int, lead: float) -> None:
+        """5.6: the leader (at race distance `lead`) catching a car a lap down retires it, with no
+        fight. Not when both are in the pits (pit lanes included); a car in the pits when the
+        leader crosses the line on the track is caught (the pits sit at the line, 5.5)."""
+        c = circuits()[st["circuit"]]
+        pits = ("pin", "pit", "g", "pout")
+        in_pits = st["cars"][seat]["pos"][0] in pits
+        for s in self._running(st):
+            o = st["cars"][s]
+            if s == seat or (in_pits and o["pos"][0] in pits):
+                continue
+            if lead >= R.prog(c, o["laps"], o["pos"]) + c.length:
+                o["out"] = "lapped"
+                self._log(st, ev, msg("{p} is lapped and retires.", p=_pn(st, s)))
+        self._reorder(st)
 
     def _end_turn(self, st: State, rng: Rng, ev: list[Event]) -> None:
         st["turn"] = None
@@ -630,6 +643,9 @@ class PoleEngine:
             t["stage"] = "pit_tyre"
             t["opts"] = None
             self._reorder(st)
+            run = self._running(st)
+            if run and run[0] == seat:  # 5.6: a car caught on the way in (none already in the pits)
+                self._lapping(st, ev, seat, R.prog(c, car["laps"], car["pos"]))
             if seat == lead0:
                 self._stress(st, ev, seat)  # 12.2: the leader pits
             return
@@ -642,6 +658,8 @@ class PoleEngine:
                 elif st["cars"][lead0]["pos"][0] in ("pin", "pit", "g", "pout"):
                     self._stress(st, ev, lead0)  # 12.2: a car crossing the line passes the leader in the pits
         if kind == "finish":
+            if run0 and all(s == seat or R.order_key(c, st["cars"][s]) < R.order_key(c, car) for s in run0):
+                self._lapping(st, ev, seat, R.prog(c, car["laps"], car["pos"]))  # 5.6: at the flag too
             car["finished"] = len(st["finish"]) + 1
             car["pos"] = ["done"]
             st["finish"].append(seat)
@@ -1021,6 +1039,10 @@ class PoleEngine:
                         return "ask"
                     t["fought"].append(d)
                     return "lost"
+                a_answer = f.get("a_answer")
+                if a_answer is None and pa.get("ask_attack") and not abot and self._attack_top(st) > 0:
+                    t["stage"] = "attack"  # the attacker bids live, knowing the dice (its own turn)
+                    return "ask"
                 if answer is None and pd.get("ask"):
                     t["stage"] = "defend"
                     return "ask"
@@ -1030,7 +1052,7 @@ class PoleEngine:
                 d_tot = rd - (1 if st["cars"][d]["blown"] else 0)
                 d_max = pd["defend"] if answer is None else int(answer)
                 keep = opt["step"]["s"] - opt["ms"]["s"]  # SP the passing step itself needs
-                a_max = max(0, min(pa["attack"], st["cars"][att]["sp"] - keep))
+                a_max = max(0, min(pa["attack"] if a_answer is None else int(a_answer), st["cars"][att]["sp"] - keep))
                 d_max = max(0, min(d_max, st["cars"][d]["sp"]))
                 if st["cars"][att].get("stress", 0) >= 3:  # 12.1 level 3: no SP in position fights
                     a_max = 0
@@ -1057,9 +1079,20 @@ class PoleEngine:
             f["i"] += 1
             f["rolls"] = None
             f["answer"] = None
+            f["a_answer"] = None
             f["fights"] = False
             t["stage"] = "move"
         return "won"
+
+    def _attack_top(self, st: State) -> int:
+        """The most SP the attacker can bid in the fight under way (what the passing step itself
+        needs stays back; stress level 3: none)."""
+        t = st["turn"]
+        car = st["cars"][t["seat"]]
+        opt = t["fight"]["opt"]
+        if car.get("stress", 0) >= 3:
+            return 0
+        return max(0, min(car["sp"] - (opt["step"]["s"] - opt["ms"]["s"]), 20))
 
     # ------------------------------------------------------------ collisions (10)
     def _crash_start(self, st: State, rng: Rng, ev: list[Event], att: int, d: int) -> None:
@@ -1360,6 +1393,8 @@ class PoleEngine:
             if t["stage"] == "defend":
                 f = t["fight"]
                 return [f["opt"]["def"][f["i"]]]
+            if t["stage"] == "attack":
+                return [t["seat"]]
             if t["stage"] == "crash":
                 cr = t["fight"]["crash"]
                 return [cr["cars"][cr["i"]]]
@@ -1394,6 +1429,8 @@ class PoleEngine:
                 return out + [{"type": "yield"}, {"type": "fight"}]
             top = 0 if car.get("stress", 0) >= 3 else min(car["sp"], 20)
             return out + [{"type": "defend", "max": k} for k in range(top + 1)]
+        if t["stage"] == "attack":  # a live bid: the most SP to bid, knowing the dice
+            return out + [{"type": "attack", "max": k} for k in range(self._attack_top(state) + 1)]
         if t["stage"] == "pit_tyre":
             return out + [{"type": "tyre", "tyre": x} for x in TYRES if car["sets"][x]]
         lv = car.get("stress", 0)
@@ -1459,6 +1496,8 @@ class PoleEngine:
             return msg("Fight for the position")
         if a == "defend":
             return msg("Defend, bidding up to {n} SP", n=action["max"])
+        if a == "attack":
+            return msg("Attack, bidding up to {n} SP", n=action["max"])
         if a == "prefs" and action.get("preset") in PRESETS:
             return _preset_label(action["preset"])
         return msg("Preferences")
@@ -1502,6 +1541,8 @@ class PoleEngine:
                 self._log(st, ev, msg("Your fight preferences: {what}.", what=_preset_label(action["preset"])), to=seat)
             if "ask" in action:
                 p["ask"] = bool(action["ask"])
+            if "ask_attack" in action:
+                p["ask_attack"] = bool(action["ask_attack"])
             for k in ("attack", "defend"):
                 if k in action:
                     v = action[k]
@@ -1536,6 +1577,9 @@ class PoleEngine:
                     self._next_turn(st, rng, ev)
             elif a == "crash":
                 t["fight"]["crash"]["choice"][str(seat)] = bool(action["reroll"])
+                self._after_fight(st, rng, ev, self._fight(st, rng, ev))
+            elif a == "attack":
+                t["fight"]["a_answer"] = action["max"]
                 self._after_fight(st, rng, ev, self._fight(st, rng, ev))
             elif a in ("defend", "yield", "fight"):
                 if a == "fight":
@@ -1641,6 +1685,10 @@ class PoleEngine:
         """The automatic player of an absent seat: no rerolls, the roll as it came, the furthest cell
         on offer, and otherwise the first decision that is not a preference."""
         acts = [a for a in self.legal_actions(state, seat) if a["type"] not in ("prefs", "reroll", "use")]
+        bids = [a for a in acts if a["type"] in ("attack", "defend")]
+        if bids:  # a live bid: the seat's standing maximum, as if it had not asked
+            want = state["prefs"][seat]["attack" if bids[0]["type"] == "attack" else "defend"]
+            return bids[min(want, len(bids) - 1)]
         moves = [a for a in acts if a["type"] == "move"]
         return (moves or acts or self.legal_actions(state, seat))[0]
 
@@ -1648,8 +1696,9 @@ class PoleEngine:
         acts = self.legal_actions(state, seat)
         moves = [a for a in acts if a["type"] == "move"]
         prefs = [a for a in acts if a["type"] == "prefs"]
-        others = [a for a in acts if a["type"] not in ("move", "prefs", "defend")]
+        others = [a for a in acts if a["type"] not in ("move", "prefs", "defend", "attack")]
         defend = [a for a in acts if a["type"] == "defend"]
+        attack = [a for a in acts if a["type"] == "attack"]
         groups: list[dict[str, Any]] = []
         if moves:
             groups.append({"kind": "select", "placeholder": msg("Where to?"), "min": 1, "max": 1,
@@ -1661,6 +1710,13 @@ class PoleEngine:
                            "max": 1, "action": {"type": "defend"},
                            "options": [{"label": self.describe_action(state, seat, a), "value": str(a["max"])}
                                        for a in defend[:25]]})
+        if attack:
+            f = state["turn"]["fight"]
+            groups.append({"kind": "select", "placeholder": msg("Attack: the most SP you will bid (rolls {a} and {d})",
+                                                                a=f["rolls"][0], d=f["rolls"][1]),
+                           "min": 1, "max": 1, "action": {"type": "attack"},
+                           "options": [{"label": self.describe_action(state, seat, a), "value": str(a["max"])}
+                                       for a in attack[:25]]})
         if others:
             seen, buttons = set(), []
             for a in others:
@@ -1697,6 +1753,8 @@ def _from_select(action: dict[str, Any]) -> dict[str, Any]:
             return {"type": "move", "i": int(v)}
         if kind == "defend":
             return {"type": "defend", "max": int(v)}
+        if kind == "attack":
+            return {"type": "attack", "max": int(v)}
     except ValueError:
         raise GameError(msg("That move is not possible now.")) from None
     if kind == "prefs":
@@ -1707,6 +1765,7 @@ def _from_select(action: dict[str, Any]) -> dict[str, Any]:
 def _preset_label(p: str) -> Msg:
     return {"careful": msg("Fights: bid at most 1 SP"), "normal": msg("Fights: bid at most 3 SP"),
             "hard": msg("Fights: bid at most 6 SP"), "ask": msg("Fights: ask me when defending"),
+            "ask_both": msg("Fights: ask me when attacking and defending"),
             "yield": msg("Fights: let attackers through")}[p]
 
 
