@@ -418,8 +418,10 @@ class PoleEngine:
     def _ctx(self, st: State, seat: int) -> R.MoveCtx:
         c = circuits()[st["circuit"]]
         car = st["cars"][seat]
-        others = tuple((s, o["laps"], tuple(o["pos"]), o["off"]) for s, o in enumerate(st["cars"])
-                       if s != seat and o["out"] is None and o["finished"] is None and o["pos"] is not None)
+        # rear first on the position track: cars side by side are fought in that order (5.4 B)
+        others = tuple((s, st["cars"][s]["laps"], tuple(st["cars"][s]["pos"]), st["cars"][s]["off"])
+                       for s in reversed(st["order"]) if s != seat and st["cars"][s]["out"] is None
+                       and st["cars"][s]["finished"] is None and st["cars"][s]["pos"] is not None)
         idx = st["order"].index(seat)
         ahead = frozenset(st["order"][idx + 1:]) | frozenset(st["turn"]["won"] if st["turn"] else [])
         t = st["turn"]
@@ -467,11 +469,14 @@ class PoleEngine:
             if ep and bp and st["cars"][st["turn"]["seat"]].get("stress", 0) >= 2:
                 continue  # 12.1 level 2: not both EP and BP in one turn
             where = (o.kind, tuple(ms.pos) if o.kind == "fight" else tuple(fin.pos), fin.laps, o.defenders)
-            key = where
+            unused = _unused(st["turn"]["n"], ms, bcap)
+            # a fight reached with more MP left gets a better die modifier (5.1): keep the cheapest
+            # way to each modifier (the seed's example boosts first to attack with 3 MP left)
+            key = where + ((R.unused_mp_modifier(unused),) if o.kind == "fight" else ())
             d = {"kind": o.kind, "pos": list(ms.pos if o.kind == "fight" else fin.pos), "laps": fin.laps,
                  "ep": ep, "bp": bp, "sp": ms.s, "def": list(o.defenders), "free": list(o.free),
                  "ms": _ms(ms), "step": _ms(o.step) if o.step else None,
-                 "unused": (st["turn"]["n"] - ms.t) + (0 if ms.b % bcap == 0 else bcap - ms.b % bcap) * 0,
+                 "unused": unused,
                  "prog": R.prog(c, fin.laps, list(fin.pos)),
                  "risk": o.kind == "end" and self._low_grip_risk(st, fin.pos)}
             score = (ep + bp + ms.s, ms.s, ep, bp, ms.t)  # the same place for fewer MP keeps more
@@ -1513,6 +1518,10 @@ class PoleEngine:
             costs.append(msg("{n} SP", n=o["sp"]))
         cost = msg("free") if not costs else costs[0] if len(costs) == 1 else msg("{a}, {b}", a=costs[0], b=costs[1]) if len(costs) == 2 else msg("{a}, {b}, {c}", a=costs[0], b=costs[1], c=costs[2])
         if o["kind"] == "fight":
+            mod = R.unused_mp_modifier(o.get("unused", 0))
+            if mod:
+                return msg("Attack {d} from {where} ({cost}; {n} MP left: +{m} on the die)", d=[_pn(st, x) for x in o["def"]],
+                           where=where, cost=cost, n=o["unused"], m=mod)
             return msg("Attack {d} from {where} ({cost})", d=[_pn(st, x) for x in o["def"]], where=where, cost=cost)
         if o["kind"] == "pit":
             return msg("Pit stop ({cost})", cost=cost)
@@ -1780,6 +1789,18 @@ def _where(st: State, o: dict) -> Msg:
         lane = {0: msg("left"), 1: msg("centre"), 2: msg("right")}[pos[2]]
         return msg("lap {lap} row {row} {lane}", lap=o["laps"] + 1, row=pos[1] + 1, lane=lane)
     return msg("pit lane")
+
+
+def _unused(n: int, ms, bcap: int) -> int:
+    """The attacker's unused MP where it stops for a fight (5.1): the tyre MP not yet counted (none
+    once the count is over: the rest was given up) and the cells left of a boost or brake use
+    already paid for. (Example: 10 + 3 boost cells first, 10 counted, 3 unused.)"""
+    paid = sum(bcap - x % bcap for x in (ms.b, ms.k) if x % bcap)
+    if ms.mode == 0:
+        return n + paid
+    if ms.mode == 1:
+        return n - ms.t
+    return paid
 
 
 def _ms(ms) -> dict:
