@@ -435,3 +435,18 @@ def test_pit_lane_blue_dashes_count_in_the_rain(monkeypatch):
     st = _turn(st, seat, weather="light")
     o = next(o for o in st["turn"]["opts"] if o["kind"] == "pit")
     assert c.pit_entry_rain == 1 and o["ms"]["t"] == 7 + 1  # dry: 7 (the 7.1 example)
+
+
+# ---- 5.3 case 1: on the racing line in the outer lane, past a car in the other outer lane: no fight
+def test_corner_case_1_line_jump_past_a_car_two_lanes_away():
+    from tests.pole.helpers import circuit, ctx, ends
+    c = circuit(line=[[1, 1], [4, 2], [7, 2], [10, 0]])
+    co = c.corners[0]
+    jump_from, jump_to = co.line[1], co.line[2]  # (first+3, 2) -> (first+6, 2)
+    car = [(1, 0, ("t", jump_from[0] + 1, 0), 0)]  # between them, in lane 0
+    st = R.MState(("t",) + jump_from, 0, 1, 0, 0, 0, 0, (co.index, True), -1)
+    opts = R.search(ctx(c, others=car, sp=0, ep=0, bp=0), st, 1, 1)
+    assert (jump_to[0], jump_to[1]) in ends(opts) and not [o for o in opts if o.kind == "fight"]
+    beside = [(1, 0, ("t", jump_from[0] + 1, 1), 0)]  # in the lane next to the line: the jump is blocked
+    opts = R.search(ctx(c, others=beside, sp=0, ep=0, bp=0), st, 1, 1)
+    assert (jump_to[0], jump_to[1]) not in ends(opts)
