@@ -450,3 +450,28 @@ def test_corner_case_1_line_jump_past_a_car_two_lanes_away():
     beside = [(1, 0, ("t", jump_from[0] + 1, 1), 0)]  # in the lane next to the line: the jump is blocked
     opts = R.search(ctx(c, others=beside, sp=0, ep=0, bp=0), st, 1, 1)
     assert (jump_to[0], jump_to[1]) not in ends(opts)
+
+
+# ---- 4.4: boosting from a corner's last cell onto the straight after it
+def test_boost_from_the_last_cell_of_a_corner():
+    from tests.pole.helpers import ctx, ends, ms
+    c = eng.circuits()["great_britain"]
+    co = c.corners[2]
+    assert co.last == 40 and R.is_straight(c, 41) and R.is_straight(c, 43)
+    got = ends(R.search(ctx(c, sp=0, bp=0), ms(co.last, 1), 0, 0))
+    assert got[(co.last + 3, 1)] == (1, 0, 0)  # 1 EP: three straight cells from the corner's last row
+    assert not ends(R.search(ctx(c, sp=0, bp=0), ms(co.last - 1, 1), 0, 0)).get((co.last + 2, 1))
+
+
+# ---- 6.3: wet tyres never blow out
+def test_wet_tyres_never_blow_out(monkeypatch):
+    for tyre, rolls in (("wet", False), ("soft", True)):
+        st = _race(tyre=tyre)
+        seat = st["order"][0]
+        st["cars"][seat]["life"] = -2
+        Dice(monkeypatch, [5])
+        st = _turn(st, seat)
+        i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end")
+        Dice(monkeypatch, [1])
+        st, ev = E.apply(st, seat, {"type": "move", "i": i})
+        assert any("blow-out" in e.text.key for e in ev) is rolls
