@@ -28,7 +28,7 @@ def policy(st, seat, rnd):
                 return red[0]
     if rnd.random() < 0.1 and any(a["type"] == "prefs" for a in E.legal_actions(st, seat)):
         return {"type": "prefs", "attack": rnd.randint(0, 4), "defend": rnd.randint(0, 4), "yield": rnd.random() < 0.1,
-                "ask": rnd.random() < 0.2, "ask_attack": rnd.random() < 0.2}
+                "ask": rnd.random() < 0.2}
     return rnd.choice(acts)
 
 
@@ -49,6 +49,7 @@ def check(st):
 
 def play(circuit, n, seed, log_actions=False):
     rnd = random.Random(seed)
+    rnd_attack = random.Random(-seed)  # live attacker bids, kept apart from policy()'s draws
     st = E.new_game({"circuit": circuit}, n, seed)
     actions = []
     for _ in range(6000):
@@ -56,6 +57,8 @@ def play(circuit, n, seed, log_actions=False):
             break
         seat = rnd.choice(E.to_act(st))
         a = policy(st, seat, rnd)
+        if a.get("type") == "prefs" and "ask" in a:
+            a = dict(a, ask_attack=rnd_attack.random() < 0.3)
         before = json.dumps(st, sort_keys=True)
         nst, ev = E.apply(st, seat, a)
         assert json.dumps(st, sort_keys=True) == before  # apply never mutates its input
