@@ -53,6 +53,9 @@ async def test_pole_race_survives_a_killed_bot(world, tmp_path):
             with open(os.environ["POLE_DUMP"], "w") as fh:
                 for m in posts:
                     fh.write(f"--- {len(m.attachments)} att\n{m.content}\n")
+        # every announcement owed (those cut off by the kill too) is out and settled
+        await emu.wait_until(lambda: read_row(db, "SELECT COUNT(*) FROM owed WHERE game_id = 1")[0] == 0,
+                             timeout=30)
         same = [(a.content, b.content) for a, b in zip(posts, posts[1:])
                 if a.content == b.content and len(a.attachments) == len(b.attachments)]
         assert not same, same[:3]  # nothing announced twice
