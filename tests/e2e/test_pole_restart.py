@@ -21,6 +21,10 @@ def game_row(database):
     return read_row(database, "SELECT status, version FROM games WHERE id = 1")
 
 
+def snapshot(database) -> dict:
+    return json.loads(read_row(database, "SELECT snapshot FROM games WHERE id = 1")[0])
+
+
 def race_started(database) -> bool:
     row = read_row(database, "SELECT snapshot FROM games WHERE id = 1")
     return bool(row and row[0] and json.loads(row[0])["phase"] == "race" and json.loads(row[0])["round"] >= 4)
@@ -36,6 +40,13 @@ async def test_pole_race_survives_a_killed_bot(world, tmp_path):
         thread = await start(world, lobby, world.alice)
         players = [Driver(emu, world.alice, "select", 1, "pole"), Driver(emu, world.bob, "slash", 2, "pole"),
                    Driver(emu, world.carol, "select", 3, "pole")]
+        # carol wants to be asked in every fight, attacking and defending (a live bid by DM select)
+        dm = await emu.wait_until(lambda: [m for m in emu.dm_messages(world.carol)
+                                           if any((x.get("placeholder") or "").startswith("Preferences")
+                                                  for x in m.selects)][-1:])
+        sel = next(x for x in dm[0].selects if x["placeholder"].startswith("Preferences"))
+        await emu.select(world.carol, dm[0], ["ask_both"], custom_id=sel["custom_id"])
+        await emu.wait_until(lambda: sum(p.get("ask_attack", False) for p in snapshot(db)["prefs"]) == 1)
         await play_until(players, thread, lambda: race_started(db))  # qualifying, tyres, the start: done
         version_before = game_row(db)[1]
         posts_before = len(emu.messages_in(thread))
