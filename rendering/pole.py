@@ -557,8 +557,12 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
         text = tx("Fights: attack up to {a} SP, defend up to {d} SP", a=prefs.get("attack", 0), d=prefs.get("defend", 0))
         if prefs.get("yield"):
             text = tx("Fights: I let attackers through")
+        elif prefs.get("ask") and prefs.get("ask_attack"):
+            text = tx("Fights: ask me when attacking and defending")
         elif prefs.get("ask"):
             text = tx("Fights: attack up to {a} SP, ask me when defending", a=prefs.get("attack", 0))
+        elif prefs.get("ask_attack"):
+            text = tx("Fights: ask me when attacking, defend up to {d} SP", d=prefs.get("defend", 0))
         d.text((28, y), fit(text, 26, W - 48), font=font(26), fill=TEXT, anchor="lm")
     y += 52
     ti = view.get("turn_info") or {}

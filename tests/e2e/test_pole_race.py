@@ -18,7 +18,7 @@ class Driver(Player):
         dm = newest_with_components(self.emu.dm_messages(self.user))
         if dm is None or menu_key(dm) in self.done:
             return False
-        moves = [s for s in dm.selects if (s.get("placeholder") or "").startswith(("Where", "Defend"))]
+        moves = [s for s in dm.selects if (s.get("placeholder") or "").startswith(("Where", "Defend", "Attack"))]
         if not moves:
             buttons = [b for b in dm.buttons if not b.get("label", "").startswith(("Reroll", "Use roll"))]
             stay = [b for b in buttons if b.get("label", "").startswith("Spend")] or buttons

@@ -150,8 +150,9 @@ def _pit_ready(monkeypatch, tyre="soft"):
     seat = st["order"][0]
     c = eng.circuits()[st["circuit"]]
     others = [s for s in range(st["n"]) if s != seat]
-    for i, s in enumerate(others):  # out of the way
+    for i, s in enumerate(others):  # out of the way (on the same lap: not lapped, 5.6)
         st["cars"][s]["pos"] = ["t", 20 + 3 * i, 1]
+        st["cars"][s]["laps"] = 1
     car = st["cars"][seat]
     car["pos"] = ["t", c.pit_entry_row - 3, c.pit_side]  # 3 cells to the pit lane, then 3 + zigzag
     car["laps"] = 1

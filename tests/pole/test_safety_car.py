@@ -199,12 +199,12 @@ def test_human_breaking_down_against_a_bot_rolls_for_the_sc(monkeypatch, roll, s
     assert any(e.text.key == "Safety car! The race is neutralised." for e in ev) is sc
 
 
-@pytest.mark.parametrize("n,bots,seed", [(6, 0, 6), (2, 3, 2), (4, 0, 24), (3, 2, 23)])
+@pytest.mark.parametrize("n,bots,seed", [(6, 0, 5), (2, 3, 2), (4, 0, 24), (3, 2, 23)])
 def test_random_races_with_every_option(n, bots, seed):
     st, actions, options, keys = _play(n, bots, seed, {"safety_car": True, "yellow_flag": True, "drs": True})
     assert E.is_over(st)
     assert all(c["finished"] is not None or c["out"] is not None for c in st["cars"])
-    if (n, seed) in ((6, 6), (2, 2)):
+    if (n, seed) in ((6, 5), (2, 2)):  # seeds re-picked when the rules change the dice
         assert keys["Safety car! The race is neutralised."]
     again = replay(E, options, n, seed, actions)
     assert again == json.loads(json.dumps(st))

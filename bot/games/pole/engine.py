@@ -25,13 +25,15 @@ from bot.i18n import Msg, msg
 SCHEMA = 1
 LOG_KEEP = 30
 START_ROUNDS = 3
-# Standing choices for position fights (the most SP to bid; "ask" pauses the race for a live
-# answer when defending; "yield" lets attackers through). Any values can also be sent directly.
+# Standing choices for position fights (the most SP to bid as attacker and as defender; "ask"
+# pauses the race for a live answer when defending, "ask_attack" for a live bid when attacking;
+# "yield" lets attackers through). Any values can also be sent directly.
 PRESETS = {
-    "careful": {"attack": 1, "defend": 1, "ask": False, "yield": False},
-    "normal": {"attack": 3, "defend": 3, "ask": False, "yield": False},
-    "hard": {"attack": 6, "defend": 6, "ask": False, "yield": False},
+    "careful": {"attack": 1, "defend": 1, "ask": False, "ask_attack": False, "yield": False},
+    "normal": {"attack": 3, "defend": 3, "ask": False, "ask_attack": False, "yield": False},
+    "hard": {"attack": 6, "defend": 6, "ask": False, "ask_attack": False, "yield": False},
     "ask": {"ask": True, "yield": False},
+    "ask_both": {"ask": True, "ask_attack": True, "yield": False},
     "yield": {"yield": True, "ask": False},
 }
 
@@ -144,7 +146,8 @@ class PoleEngine:
             "phase": "quali", "weather": R.weather_setup([col, row, b], c.weather_b), "cars": cars,
             "order": list(range(seats)), "round": 0, "queue": [], "turn": None, "finish": [],
             "quali": None, "grid": [], "tyre_pick": {}, "version": 0, "log": [], "turn_no": 0,
-            "prefs": [{"attack": 3, "defend": 3, "yield": False, "ask": False} for _ in range(seats)],
+            "prefs": [{"attack": 3, "defend": 3, "yield": False, "ask": False, "ask_attack": False}
+                      for _ in range(seats)],
         }
         ev: list[Event] = []
         self._log(st, ev, msg("Weather roll {a}, {b}, {c}: the race starts in {w}.", a=col, b=row, c=b,
@@ -415,8 +418,10 @@ class PoleEngine:
     def _ctx(self, st: State, seat: int) -> R.MoveCtx:
         c = circuits()[st["circuit"]]
         car = st["cars"][seat]
-        others = tuple((s, o["laps"], tuple(o["pos"]), o["off"]) for s, o in enumerate(st["cars"])
-                       if s != seat and o["out"] is None and o["finished"] is None and o["pos"] is not None)
+        # rear first on the position track: cars side by side are fought in that order (5.4 B)
+        others = tuple((s, st["cars"][s]["laps"], tuple(st["cars"][s]["pos"]), st["cars"][s]["off"])
+                       for s in reversed(st["order"]) if s != seat and st["cars"][s]["out"] is None
+                       and st["cars"][s]["finished"] is None and st["cars"][s]["pos"] is not None)
         idx = st["order"].index(seat)
         ahead = frozenset(st["order"][idx + 1:]) | frozenset(st["turn"]["won"] if st["turn"] else [])
         t = st["turn"]
@@ -464,11 +469,14 @@ class PoleEngine:
             if ep and bp and st["cars"][st["turn"]["seat"]].get("stress", 0) >= 2:
                 continue  # 12.1 level 2: not both EP and BP in one turn
             where = (o.kind, tuple(ms.pos) if o.kind == "fight" else tuple(fin.pos), fin.laps, o.defenders)
-            key = where
+            unused = _unused(st["turn"]["n"], ms, bcap)
+            # a fight reached with more MP left gets a better die modifier (5.1): keep the cheapest
+            # way to each modifier (the seed's example boosts first to attack with 3 MP left)
+            key = where + ((R.unused_mp_modifier(unused),) if o.kind == "fight" else ())
             d = {"kind": o.kind, "pos": list(ms.pos if o.kind == "fight" else fin.pos), "laps": fin.laps,
                  "ep": ep, "bp": bp, "sp": ms.s, "def": list(o.defenders), "free": list(o.free),
                  "ms": _ms(ms), "step": _ms(o.step) if o.step else None,
-                 "unused": (st["turn"]["n"] - ms.t) + (0 if ms.b % bcap == 0 else bcap - ms.b % bcap) * 0,
+                 "unused": unused,
                  "prog": R.prog(c, fin.laps, list(fin.pos)),
                  "risk": o.kind == "end" and self._low_grip_risk(st, fin.pos)}
             score = (ep + bp + ms.s, ms.s, ep, bp, ms.t)  # the same place for fewer MP keeps more
@@ -589,13 +597,23 @@ class PoleEngine:
         # lapped cars (5.6): the leader catching a car a lap down retires it
         run = self._running(st)
         if run and run[0] == seat:
-            lead = R.prog(c, car["laps"], car["pos"])
-            for s in run[1:]:
-                o = st["cars"][s]
-                if lead >= R.prog(c, o["laps"], o["pos"]) + c.length:
-                    o["out"] = "lapped"
-                    self._log(st, ev, msg("{p} is lapped and retires.", p=_pn(st, s)))
-            self._reorder(st)
+            self._lapping(st, ev, seat, R.prog(c, car["laps"], car["pos"]))
+
+    def _lapping(self, st: State, ev: list[Event], seat: int, lead: float) -> None:
+        """5.6: the leader (at race distance `lead`) catching a car a lap down retires it, with no
+        fight. Not when both are in the pits (pit lanes included); a car in the pits when the
+        leader crosses the line on the track is caught (the pits sit at the line, 5.5)."""
+        c = circuits()[st["circuit"]]
+        pits = ("pin", "pit", "g", "pout")
+        in_pits = st["cars"][seat]["pos"][0] in pits
+        for s in self._running(st):
+            o = st["cars"][s]
+            if s == seat or (in_pits and o["pos"][0] in pits):
+                continue
+            if lead >= R.prog(c, o["laps"], o["pos"]) + c.length:
+                o["out"] = "lapped"
+                self._log(st, ev, msg("{p} is lapped and retires.", p=_pn(st, s)))
+        self._reorder(st)
 
     def _end_turn(self, st: State, rng: Rng, ev: list[Event]) -> None:
         st["turn"] = None
@@ -630,6 +648,9 @@ class PoleEngine:
             t["stage"] = "pit_tyre"
             t["opts"] = None
             self._reorder(st)
+            run = self._running(st)
+            if run and run[0] == seat:  # 5.6: a car caught on the way in (none already in the pits)
+                self._lapping(st, ev, seat, R.prog(c, car["laps"], car["pos"]))
             if seat == lead0:
                 self._stress(st, ev, seat)  # 12.2: the leader pits
             return
@@ -642,6 +663,8 @@ class PoleEngine:
                 elif st["cars"][lead0]["pos"][0] in ("pin", "pit", "g", "pout"):
                     self._stress(st, ev, lead0)  # 12.2: a car crossing the line passes the leader in the pits
         if kind == "finish":
+            if run0 and all(s == seat or R.order_key(c, st["cars"][s]) < R.order_key(c, car) for s in run0):
+                self._lapping(st, ev, seat, R.prog(c, car["laps"], car["pos"]))  # 5.6: at the flag too
             car["finished"] = len(st["finish"]) + 1
             car["pos"] = ["done"]
             st["finish"].append(seat)
@@ -1021,6 +1044,10 @@ class PoleEngine:
                         return "ask"
                     t["fought"].append(d)
                     return "lost"
+                a_answer = f.get("a_answer")
+                if a_answer is None and pa.get("ask_attack") and not abot and self._attack_top(st) > 0:
+                    t["stage"] = "attack"  # the attacker bids live, knowing the dice (its own turn)
+                    return "ask"
                 if answer is None and pd.get("ask"):
                     t["stage"] = "defend"
                     return "ask"
@@ -1030,7 +1057,7 @@ class PoleEngine:
                 d_tot = rd - (1 if st["cars"][d]["blown"] else 0)
                 d_max = pd["defend"] if answer is None else int(answer)
                 keep = opt["step"]["s"] - opt["ms"]["s"]  # SP the passing step itself needs
-                a_max = max(0, min(pa["attack"], st["cars"][att]["sp"] - keep))
+                a_max = max(0, min(pa["attack"] if a_answer is None else int(a_answer), st["cars"][att]["sp"] - keep))
                 d_max = max(0, min(d_max, st["cars"][d]["sp"]))
                 if st["cars"][att].get("stress", 0) >= 3:  # 12.1 level 3: no SP in position fights
                     a_max = 0
@@ -1057,9 +1084,20 @@ class PoleEngine:
             f["i"] += 1
             f["rolls"] = None
             f["answer"] = None
+            f["a_answer"] = None
             f["fights"] = False
             t["stage"] = "move"
         return "won"
+
+    def _attack_top(self, st: State) -> int:
+        """The most SP the attacker can bid in the fight under way (what the passing step itself
+        needs stays back; stress level 3: none)."""
+        t = st["turn"]
+        car = st["cars"][t["seat"]]
+        opt = t["fight"]["opt"]
+        if car.get("stress", 0) >= 3:
+            return 0
+        return max(0, min(car["sp"] - (opt["step"]["s"] - opt["ms"]["s"]), 20))
 
     # ------------------------------------------------------------ collisions (10)
     def _crash_start(self, st: State, rng: Rng, ev: list[Event], att: int, d: int) -> None:
@@ -1360,6 +1398,8 @@ class PoleEngine:
             if t["stage"] == "defend":
                 f = t["fight"]
                 return [f["opt"]["def"][f["i"]]]
+            if t["stage"] == "attack":
+                return [t["seat"]]
             if t["stage"] == "crash":
                 cr = t["fight"]["crash"]
                 return [cr["cars"][cr["i"]]]
@@ -1394,6 +1434,8 @@ class PoleEngine:
                 return out + [{"type": "yield"}, {"type": "fight"}]
             top = 0 if car.get("stress", 0) >= 3 else min(car["sp"], 20)
             return out + [{"type": "defend", "max": k} for k in range(top + 1)]
+        if t["stage"] == "attack":  # a live bid: the most SP to bid, knowing the dice
+            return out + [{"type": "attack", "max": k} for k in range(self._attack_top(state) + 1)]
         if t["stage"] == "pit_tyre":
             return out + [{"type": "tyre", "tyre": x} for x in TYRES if car["sets"][x]]
         lv = car.get("stress", 0)
@@ -1459,6 +1501,8 @@ class PoleEngine:
             return msg("Fight for the position")
         if a == "defend":
             return msg("Defend, bidding up to {n} SP", n=action["max"])
+        if a == "attack":
+            return msg("Attack, bidding up to {n} SP", n=action["max"])
         if a == "prefs" and action.get("preset") in PRESETS:
             return _preset_label(action["preset"])
         return msg("Preferences")
@@ -1474,6 +1518,10 @@ class PoleEngine:
             costs.append(msg("{n} SP", n=o["sp"]))
         cost = msg("free") if not costs else costs[0] if len(costs) == 1 else msg("{a}, {b}", a=costs[0], b=costs[1]) if len(costs) == 2 else msg("{a}, {b}, {c}", a=costs[0], b=costs[1], c=costs[2])
         if o["kind"] == "fight":
+            mod = R.unused_mp_modifier(o.get("unused", 0))
+            if mod:
+                return msg("Attack {d} from {where} ({cost}; {n} MP left: +{m} on the die)", d=[_pn(st, x) for x in o["def"]],
+                           where=where, cost=cost, n=o["unused"], m=mod)
             return msg("Attack {d} from {where} ({cost})", d=[_pn(st, x) for x in o["def"]], where=where, cost=cost)
         if o["kind"] == "pit":
             return msg("Pit stop ({cost})", cost=cost)
@@ -1502,6 +1550,8 @@ class PoleEngine:
                 self._log(st, ev, msg("Your fight preferences: {what}.", what=_preset_label(action["preset"])), to=seat)
             if "ask" in action:
                 p["ask"] = bool(action["ask"])
+            if "ask_attack" in action:
+                p["ask_attack"] = bool(action["ask_attack"])
             for k in ("attack", "defend"):
                 if k in action:
                     v = action[k]
@@ -1536,6 +1586,9 @@ class PoleEngine:
                     self._next_turn(st, rng, ev)
             elif a == "crash":
                 t["fight"]["crash"]["choice"][str(seat)] = bool(action["reroll"])
+                self._after_fight(st, rng, ev, self._fight(st, rng, ev))
+            elif a == "attack":
+                t["fight"]["a_answer"] = action["max"]
                 self._after_fight(st, rng, ev, self._fight(st, rng, ev))
             elif a in ("defend", "yield", "fight"):
                 if a == "fight":
@@ -1641,6 +1694,10 @@ class PoleEngine:
         """The automatic player of an absent seat: no rerolls, the roll as it came, the furthest cell
         on offer, and otherwise the first decision that is not a preference."""
         acts = [a for a in self.legal_actions(state, seat) if a["type"] not in ("prefs", "reroll", "use")]
+        bids = [a for a in acts if a["type"] in ("attack", "defend")]
+        if bids:  # a live bid: the seat's standing maximum, as if it had not asked
+            want = state["prefs"][seat]["attack" if bids[0]["type"] == "attack" else "defend"]
+            return bids[min(want, len(bids) - 1)]
         moves = [a for a in acts if a["type"] == "move"]
         return (moves or acts or self.legal_actions(state, seat))[0]
 
@@ -1648,8 +1705,9 @@ class PoleEngine:
         acts = self.legal_actions(state, seat)
         moves = [a for a in acts if a["type"] == "move"]
         prefs = [a for a in acts if a["type"] == "prefs"]
-        others = [a for a in acts if a["type"] not in ("move", "prefs", "defend")]
+        others = [a for a in acts if a["type"] not in ("move", "prefs", "defend", "attack")]
         defend = [a for a in acts if a["type"] == "defend"]
+        attack = [a for a in acts if a["type"] == "attack"]
         groups: list[dict[str, Any]] = []
         if moves:
             groups.append({"kind": "select", "placeholder": msg("Where to?"), "min": 1, "max": 1,
@@ -1661,6 +1719,13 @@ class PoleEngine:
                            "max": 1, "action": {"type": "defend"},
                            "options": [{"label": self.describe_action(state, seat, a), "value": str(a["max"])}
                                        for a in defend[:25]]})
+        if attack:
+            f = state["turn"]["fight"]
+            groups.append({"kind": "select", "placeholder": msg("Attack: the most SP you will bid (rolls {a} and {d})",
+                                                                a=f["rolls"][0], d=f["rolls"][1]),
+                           "min": 1, "max": 1, "action": {"type": "attack"},
+                           "options": [{"label": self.describe_action(state, seat, a), "value": str(a["max"])}
+                                       for a in attack[:25]]})
         if others:
             seen, buttons = set(), []
             for a in others:
@@ -1697,6 +1762,8 @@ def _from_select(action: dict[str, Any]) -> dict[str, Any]:
             return {"type": "move", "i": int(v)}
         if kind == "defend":
             return {"type": "defend", "max": int(v)}
+        if kind == "attack":
+            return {"type": "attack", "max": int(v)}
     except ValueError:
         raise GameError(msg("That move is not possible now.")) from None
     if kind == "prefs":
@@ -1707,6 +1774,7 @@ def _from_select(action: dict[str, Any]) -> dict[str, Any]:
 def _preset_label(p: str) -> Msg:
     return {"careful": msg("Fights: bid at most 1 SP"), "normal": msg("Fights: bid at most 3 SP"),
             "hard": msg("Fights: bid at most 6 SP"), "ask": msg("Fights: ask me when defending"),
+            "ask_both": msg("Fights: ask me when attacking and defending"),
             "yield": msg("Fights: let attackers through")}[p]
 
 
@@ -1721,6 +1789,18 @@ def _where(st: State, o: dict) -> Msg:
         lane = {0: msg("left"), 1: msg("centre"), 2: msg("right")}[pos[2]]
         return msg("lap {lap} row {row} {lane}", lap=o["laps"] + 1, row=pos[1] + 1, lane=lane)
     return msg("pit lane")
+
+
+def _unused(n: int, ms, bcap: int) -> int:
+    """The attacker's unused MP where it stops for a fight (5.1): the tyre MP not yet counted (none
+    once the count is over: the rest was given up) and the cells left of a boost or brake use
+    already paid for. (Example: 10 + 3 boost cells first, 10 counted, 3 unused.)"""
+    paid = sum(bcap - x % bcap for x in (ms.b, ms.k) if x % bcap)
+    if ms.mode == 0:
+        return n + paid
+    if ms.mode == 1:
+        return n - ms.t
+    return paid
 
 
 def _ms(ms) -> dict:

@@ -116,6 +116,14 @@ def settle_auction(att: int, dfn: int, att_max: int, dfn_max: int) -> FightResul
     beats (attacker: exceeds, defender: equals) the loser's total at the loser's maximum.
     That is what the open bidding ends at, so settling from the two maxima gives the same winner
     and the same price without making either player wait for the other.
+    Why a maximum given in advance loses nothing: in the open auction the only thing a player
+    learns while bidding is that the other side raised again, and with smallest raises each
+    level of the bidding is known in advance; passing ends the auction, so a player's whole
+    plan there is "raise while what I have bid stays within M", which is a maximum M. (Worked
+    example of 5.1, tested: green 2 + 1 against yellow 4, green bids 2 and wins 5 to 4, yellow,
+    who would have had to bid 1 for a 5-5 tie, passes; green pays 2, yellow nothing.) A player
+    who wants to choose M knowing the dice sets "ask me" (defending or attacking): only that
+    pauses the race.
     """
     a_cap, d_cap = att + att_max, dfn + dfn_max
     if a_cap > d_cap:
