@@ -17,6 +17,10 @@ from typing import Any
 
 from bot.games.base import Event, GameError, OptionSpec, State, View, clone, seat_ref
 from bot.games.pole import bots as BOTS
+from bot.games.pole import events as EVENTS
+from bot.games.pole import options as OPTS
+from bot.games.pole import specials as SPECIALS
+from bot.games.pole import variants as VARIANTS
 from bot.games.pole import rules as R
 from bot.games.pole.content import CIRCUIT_KEYS, TYRES, circuits, rules
 from bot.games.rng import Rng
@@ -84,9 +88,12 @@ class PoleEngine:
                OptionSpec("safety_car", "Safety car: after a collision that breaks down two cars, all line up "
                           "behind the SC line and may pit (turns collisions on)", kind="bool", default=False),
                OptionSpec("stress", "Stress: leading, collisions and rivals close behind raise a driver's stress "
-                          "level, which limits EP, BP and SP", kind="bool", default=False)]
+                          "level, which limits EP, BP and SP", kind="bool", default=False)] + OPTS.SPECS
 
     # ------------------------------------------------------------ setup
+    def describe_options(self, options: dict[str, Any]) -> list[Msg]:
+        return OPTS.describe(options)
+
     def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
         out = {"circuit": options.get("circuit") or "great_britain"}
         if out["circuit"] not in CIRCUIT_KEYS:
@@ -110,6 +117,7 @@ class PoleEngine:
             out["safety_car"] = True
         if options.get("stress"):  # 12
             out["stress"] = True
+        OPTS.validate(options, out)  # events, circuit rules, variants
         if not self.min_seats <= seats <= self.max_seats:
             raise GameError(msg("This game needs {lo}-{hi} players.", lo=self.min_seats, hi=self.max_seats))
         return out
@@ -134,18 +142,22 @@ class PoleEngine:
                          "life": 0, "sets": sets, "bd": [], "pos": None, "laps": 0, "pitted": False,
                          "line": [], "off": 0, "pit_turn": 0, "green": 0, "out": None, "blow_done": False,
                          "blown": False, "finished": None})
+            VARIANTS.start_car(opts, cars[-1])  # 16.2
+            SPECIALS.start_points(opts, cars[-1])  # appendix 4
             if s >= humans:  # a bot car: its card (the one matching its colour), side and cube (17.1)
                 cars[-1]["bot"] = {"side": opts.get("bot_side", "A"), "prog": 0, "soft": True, "pit_lap": -1,
                                    "pit": False}
                 cars[-1]["sp"] = cars[-1]["sp0"] = 0
                 cars[-1]["ep"] = cars[-1]["bp"] = 0
         st: State = {
-            "schema": SCHEMA, "rng": 0, "options": opts, "circuit": opts["circuit"], "n": seats,
+            "schema": SCHEMA, "rng": 0, "options": opts, "circuit": VARIANTS.circuit_key(opts), "n": seats,
             "phase": "quali", "weather": R.weather_setup([col, row, b], c.weather_b), "cars": cars,
             "order": list(range(seats)), "round": 0, "queue": [], "turn": None, "finish": [],
             "quali": None, "grid": [], "tyre_pick": {}, "version": 0, "log": [], "turn_no": 0,
             "prefs": [{"attack": 3, "defend": 3, "yield": False, "ask": False} for _ in range(seats)],
         }
+        if EVENTS.on(st):  # 2.2: the event deck
+            st["events"] = EVENTS.new_deck(opts, rng)
         ev: list[Event] = []
         self._log(st, ev, msg("Weather roll {a}, {b}, {c}: the race starts in {w}.", a=col, b=row, c=b,
                               w=self._wname(R.weather_now(st["weather"], c))))
@@ -267,7 +279,7 @@ class PoleEngine:
         if st["options"].get("stress"):  # 12: the pole-sitter starts at 1, the others at 0; bots never
             for s in st["grid"]:
                 if not st["cars"][s].get("bot"):
-                    st["cars"][s]["stress"] = 1 if s == st["grid"][0] else 0
+                    st["cars"][s]["stress"] = SPECIALS.start_stress(st, s, 1 if s == st["grid"][0] else 0)
         self._new_round(st, rng, ev)
 
     # ------------------------------------------------------------ rounds and turns
@@ -295,6 +307,7 @@ class PoleEngine:
             return False
         st["queue"] = list(run)
         c = circuits()[st["circuit"]]
+        face, w0 = None, R.weather_now(st["weather"], c)
         if st["round"] > START_ROUNDS:
             face = _die(rng, "weather")  # the leader's weather roll (8.1)
             if face == "cloud":
@@ -310,6 +323,7 @@ class PoleEngine:
                 self._log(st, ev, msg("Round {n}: no change in the weather.", n=st["round"]))
         else:
             self._log(st, ev, msg("Race start, round {n}.", n=st["round"]))
+        EVENTS.round_start(self, st, rng, ev, face, w0)  # 9: a "!" may reveal an event
         return True
 
     def _next_turn(self, st: State, rng: Rng, ev: list[Event]) -> None:
@@ -382,7 +396,7 @@ class PoleEngine:
         if car.get("drs"):  # 11: the token is for this turn only, on the tyre die, never in the rain
             car["drs"] = False
             if turn["die"] != "purple" and not self._rain(st):
-                turn["drs"] = rules()["drs_mp"]
+                turn["drs"] = SPECIALS.drs_mp(st)
                 self._log(st, ev, msg("{p} has DRS: up to {n} more MP.", p=_pn(st, seat), n=turn["drs"]))
         self._plan(st)
         return True
@@ -423,10 +437,11 @@ class PoleEngine:
         cost = t["cost"] if t else [0, 0, 0]
         fl = st.get("flag")
         lv = car.get("stress", 0)
+        bcap, kcap = SPECIALS.caps(st, self._rain(st))
         return R.MoveCtx(c, self._rain(st), st["round"] <= START_ROUNDS, c.laps - 1, others, ahead,
                          0 if lv >= 4 else car["ep"], 0 if lv >= 4 else car["bp"],
                          0 if lv >= 5 else car["sp"] - cost[2], c.corners[0].first, c.laps,
-                         no_pass=frozenset(fl["rows"]) if fl else frozenset())
+                         no_pass=frozenset(fl["rows"]) if fl else frozenset(), bcap=bcap, kcap=kcap)
 
     def _plan(self, st: State) -> None:
         """Compute the move options for the turn's current state (stored so replays agree)."""
@@ -448,18 +463,16 @@ class PoleEngine:
         opts = R.search(ctx, ms, n, max(0, n - 3 - t.get("drs", 0)), frozenset(t["fought"]))
         if not opts and ctx.no_pass:  # held behind a car between the flags: it stops short (10.1)
             opts = R.search(ctx, ms, n, 0, frozenset(t["fought"]))
-        t["opts"] = self._choose_opts(st, opts, ctx)
+        t["opts"] = VARIANTS.restrict(st, self._choose_opts(st, opts, ctx))
 
     def _choose_opts(self, st: State, opts: list, ctx: R.MoveCtx) -> list[dict]:
         c = circuits()[st["circuit"]]
-        bcap = rules()["boost_cells"]["rain" if ctx.rain else "dry"]
+        bcap, kcap = SPECIALS.caps(st, ctx.rain)
         best: dict[tuple, dict] = {}
         for o in opts:
             fin = o.step if o.kind == "fight" else o.state
             ms = o.state
-            ep, bp = R.extra_cost(ms.b, bcap), R.extra_cost(ms.k, bcap)
-            if o.kind == "fight":
-                ep, bp = R.extra_cost(ms.b, bcap), R.extra_cost(ms.k, bcap)
+            ep, bp = R.extra_cost(ms.b, bcap), R.extra_cost(ms.k, kcap)
             cost = (ep, bp, ms.s)
             if ep and bp and st["cars"][st["turn"]["seat"]].get("stress", 0) >= 2:
                 continue  # 12.1 level 2: not both EP and BP in one turn
@@ -512,8 +525,8 @@ class PoleEngine:
         """Pay what the move used so far: EP/BP for boost/brake cells, SP for corner cells."""
         t = st["turn"]
         car = st["cars"][t["seat"]]
-        bcap = rules()["boost_cells"]["rain" if self._rain(st) else "dry"]
-        ep, bp, sp = R.extra_cost(ms["b"], bcap), R.extra_cost(ms["k"], bcap), ms["s"]
+        bcap, kcap = SPECIALS.caps(st, self._rain(st))
+        ep, bp, sp = R.extra_cost(ms["b"], bcap), R.extra_cost(ms["k"], kcap), ms["s"]
         car["ep"] -= ep - t["cost"][0]
         car["bp"] -= bp - t["cost"][1]
         car["sp"] -= sp - t["cost"][2]
@@ -625,6 +638,7 @@ class PoleEngine:
             car["blown"] = False
             car["blow_done"] = False
             car["pitted"] = True
+            VARIANTS.pitted(car)
             car["pit_turn"] = 1
             car["line"] = []
             t["stage"] = "pit_tyre"
@@ -690,7 +704,8 @@ class PoleEngine:
         unrep = sum(1 for _, rep in car["bd"] if not rep)
         self._log(st, ev, msg("{p} suffers a {kind} breakdown.", p=_pn(st, seat),
                               kind=msg("heavy") if kind == "heavy" else msg("light")))
-        if pts > rules()["max_breakdown_points"] or unrep >= 2:
+        if (pts > VARIANTS.max_breakdown_points(st, seat) or unrep >= 2) \
+                and not VARIANTS.instead_of_retiring(self, st, ev, seat):  # 16.1
             car["out"] = "breakdown"
             self._log(st, ev, msg("{p} retires with too many breakdowns.", p=_pn(st, seat)))
 
@@ -1028,6 +1043,8 @@ class PoleEngine:
                 mod = R.unused_mp_modifier(opt["unused"])
                 a_tot = ra + mod - (1 if st["cars"][att]["blown"] else 0)  # a blown tyre: -1 (6.3)
                 d_tot = rd - (1 if st["cars"][d]["blown"] else 0)
+                a_bonus, d_bonus = SPECIALS.fight_bonus(st)  # appendix 4: Great Britain, Monaco
+                a_tot, d_tot = a_tot + a_bonus, d_tot + d_bonus
                 d_max = pd["defend"] if answer is None else int(answer)
                 keep = opt["step"]["s"] - opt["ms"]["s"]  # SP the passing step itself needs
                 a_max = max(0, min(pa["attack"], st["cars"][att]["sp"] - keep))
@@ -1173,7 +1190,9 @@ class PoleEngine:
             self._log(st, ev, msg("{p}: no damage.", p=_pn(st, seat)))
             return None
         if res in ("ep", "bp"):
-            if car[res] <= 0:  # a point the car does not have: out of the race (10)
+            if car[res] <= 0 and VARIANTS.instead_of_retiring(self, st, ev, seat):
+                pass  # 16.1: to the pits instead
+            elif car[res] <= 0:  # a point the car does not have: out of the race (10)
                 car["out"] = "crash"
                 self._log(st, ev, msg("{p} has no {what} left to lose and retires.", p=_pn(st, seat),
                                       what=msg("EP") if res == "ep" else msg("BP")))
@@ -1195,6 +1214,7 @@ class PoleEngine:
         c = circuits()[st["circuit"]]
         st["flag"] = None  # no flags under the safety car (10.1)
         self._log(st, ev, msg("Safety car! The race is neutralised."))
+        w0 = R.weather_now(st["weather"], c)
         faces = [_die(rng, "weather") for _ in range(4)]
         for face in faces:
             if face == "cloud":
@@ -1204,6 +1224,7 @@ class PoleEngine:
                 st["weather"], _ = R.weather_advance(st["weather"], c.weather_b)
         self._log(st, ev, msg("Safety car weather rolls: {faces}; weather {w}.", faces=", ".join(map(str, faces)),
                               w=self._wname(R.weather_now(st["weather"], c))))
+        EVENTS.weather_moved(st, w0)  # Spain: light rain beginning reveals an event (next round)
         run = self._running(st)
         if not run:
             return True
@@ -1211,6 +1232,7 @@ class PoleEngine:
         p = R.prog(c, lead["laps"], lead["pos"])
         lap = int(p // c.length)
         queue_lap = lap + (1 if p - lap * c.length >= c.sc_row else 0)
+        queue_lap += VARIANTS.sc_extra_laps(st)  # 16.2: the lap counter moves one space more than usual
         if queue_lap >= c.laps:  # past the race's laps: the race ends in the current order (10.2)
             for s in run:
                 car = st["cars"][s]
@@ -1269,6 +1291,7 @@ class PoleEngine:
         car["bd"] = [[k, True] for k, _ in car["bd"]]
         car["blown"] = False
         car["pitted"] = True
+        VARIANTS.pitted(car)
         self._log(st, ev, msg("{p} pits under the safety car and fits {t} tyres.", p=_pn(st, seat), t=_tyre_name(tyre)))
 
     def _sc_line_up(self, st: State, ev: list[Event]) -> None:
@@ -1601,6 +1624,8 @@ class PoleEngine:
             cars[-1]["drs"] = bool(car.get("drs"))
             if "stress" in car:
                 cars[-1]["stress"] = car["stress"]
+            if car.get("must_pit"):
+                cars[-1]["must_pit"] = True
             b = car.get("bot")
             cars[-1]["bot"] = {"colour": BOTS.COLOURS[s % 6], "side": b["side"], "prog": b["prog"]} if b else None
         v: View = {"kind": "pole", "circuit": state["circuit"], "phase": state["phase"], "round": state["round"],
@@ -1610,6 +1635,10 @@ class PoleEngine:
                    "laps": c.laps, "log": list(state["log"][-12:]), "to_act": self.to_act(state)}
         if state.get("sc"):
             v["sc"] = {"order": list(state["sc"]["order"]), "pit": {k: bool(x) for k, x in state["sc"]["pit"].items()}}
+        if EVENTS.on(state):
+            v["events"] = EVENTS.view(state)
+        if SPECIALS.on(state):
+            v["circuit_rules"] = True
         if state.get("flag"):
             v["flag"] = {"from": state["flag"]["rows"][0], "to": state["flag"]["rows"][-1],
                          "until": state["flag"]["until"]}

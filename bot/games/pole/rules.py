@@ -202,6 +202,8 @@ class MoveCtx:
     total_laps: int = 99
     bot: bool = False  # a bot always has the racing line, technical corners too (17.5.2.2)
     no_pass: frozenset = frozenset()  # rows between a yellow and a green flag: no overtaking (10.1)
+    bcap: int = 0  # cells for 1 EP / 1 BP when not the standard 3 (2 in rain): circuit rules, drivers
+    kcap: int = 0
 
 
 @dataclass(frozen=True)
@@ -379,9 +381,11 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
     c = ctx.circuit
     r = rules()
     bcap = r["boost_cells"]["rain" if ctx.rain else "dry"]
+    kcap = ctx.kcap or bcap
+    bcap = ctx.bcap or bcap
     scap = r["corner_sp_max"]["rain" if ctx.rain else "dry"]
     max_b = 0 if ctx.start_round else (2 * bcap if ctx.ep >= 3 else bcap if ctx.ep >= 1 else 0)
-    max_k = 0 if ctx.start_round else (2 * bcap if ctx.bp >= 3 else bcap if ctx.bp >= 1 else 0)
+    max_k = 0 if ctx.start_round else (2 * kcap if ctx.bp >= 3 else kcap if ctx.bp >= 1 else 0)
     max_s = min(scap, ctx.sp)
     seen: dict[tuple, list[tuple[int, int, int, int]]] = {}
     options: list[Option] = []
@@ -426,7 +430,7 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
                 # A boost or brake use is spent at one time, before or after the tyre MP: cells
                 # of a use left unspent when the tyre count starts or ends are lost.
                 rb = -(-st.b // bcap) * bcap
-                rk = -(-st.k // bcap) * bcap
+                rk = -(-st.k // kcap) * kcap
                 nxt.append((MState(st.pos, st.laps, m, st.t, rb, rk, st.s, st.line, st.slip), path))
             on_track = st.pos[0] == "t"
             cur_p = prog(c, st.laps, list(st.pos))
@@ -439,7 +443,7 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
                 if st.mode != 1 and on_track and npos[0] == "t":
                     if st.b < max_b and is_straight(c, npos[1]):
                         kinds.append("b")
-                    if st.k < max_k and (st.k % bcap != 0 or brake_ok_at(c, st.pos[1])):
+                    if st.k < max_k and (st.k % kcap != 0 or brake_ok_at(c, st.pos[1])):
                         kinds.append("k")
                     if st.s < max_s and not is_straight(c, npos[1]):
                         kinds.append("s")
@@ -449,7 +453,7 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
                 # never open another use (or pay SP) instead: that path is never better.
                 if "b" in kinds and st.b % bcap:
                     kinds = ["b"]
-                elif "k" in kinds and st.k % bcap:
+                elif "k" in kinds and st.k % kcap:
                     kinds = ["k"]
                 line = _line_after(ctx, st, npos, jump)
                 slip = -1
