@@ -20,6 +20,7 @@ from bot.games.pole.content import circuits
 from rendering.common import (BACKGROUND, MUTED, PANEL, TEXT, Draw, drawing_in, fit, font, note_label, note_text,
                               player_name, png_bytes, seat_colour, tx)
 from rendering.pole_bots import with_bots
+from rendering import pole_events
 
 W = 800
 SMALL = 24  # the smallest text anywhere (min_font(W) is 23)
@@ -323,6 +324,8 @@ def _status(car: dict) -> str:
         return tx("P{n} at the flag", n=car["finished"])
     if car.get("out"):
         return tx("out")
+    if car.get("must_pit"):  # no retirements (16.1)
+        return tx("must pit")
     pos = car.get("pos") or []
     if pos and pos[0] in ("pit", "g", "pout", "pin"):
         return tx("pits")
@@ -350,7 +353,7 @@ def _badge(view: dict):
     fl = view.get("flag")
     if fl:
         return tx("Yellow flag: rows {a}-{b}", a=fl["from"] + 1, b=fl["to"] + 1), (250, 214, 40)
-    return None
+    return pole_events.badge(view)  # events (9): the card just revealed
 
 
 def _primary(view: dict) -> int | None:
