@@ -344,6 +344,8 @@ def _phase_line(view: dict, c) -> str:
         return tx("Qualifying {session}", session=(view.get("quali") or {}).get("session", ""))
     if phase == "tyres":
         return tx("Tyre choice")
+    if phase == "setup":  # custom setup (13.1)
+        return tx("Custom setup")
     return tx("Race over")
 
 

@@ -39,3 +39,10 @@ def test_lobby_names_every_option():
                  "no retirements", "long race"):
         assert word in joined, joined
     assert all(render(m, "ja") for m in E.describe_options(opts))
+
+
+def test_setup_step_renders():
+    st = E.new_game({"circuit": "spain", "custom_setup": True}, 2, 1)
+    for loc in ("en", "ja"):
+        assert RP.render_board(E.view(st, None), ["A", "B"], loc)[:4] == b"\x89PNG"
+        assert RP.render_hand(E.view(st, 0), ["A", "B"], loc)[:4] == b"\x89PNG"

@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.games.base import Event, GameError, OptionSpec, State, View, clone, seat_ref
 from bot.games.pole import bots as BOTS
+from bot.games.pole import custom as CUSTOM
 from bot.games.pole import events as EVENTS
 from bot.games.pole import options as OPTS
 from bot.games.pole import specials as SPECIALS
@@ -163,7 +164,8 @@ class PoleEngine:
                               w=self._wname(R.weather_now(st["weather"], c))))
         st["quali"] = {"sessions": R.quali_sessions(seats), "idx": -1, "in": list(range(seats)),
                        "back": []}
-        self._next_session(st, rng, ev)
+        if not CUSTOM.begin(st):  # 13.1: the setup step comes first, then qualifying
+            self._next_session(st, rng, ev)
         st["rng"] = rng.state
         return st
 
@@ -1372,6 +1374,8 @@ class PoleEngine:
 
     def to_act(self, state: State) -> list[int]:
         ph = state["phase"]
+        if ph == "setup":
+            return CUSTOM.to_act(state, _human)
         if ph == "quali":
             return [s for s in state["quali"]["in"] if str(s) not in state["quali"]["choice"] and _human(state, s)]
         if ph == "tyres":
@@ -1395,6 +1399,8 @@ class PoleEngine:
         if not _human(state, seat):
             return []
         ph = state["phase"]
+        if ph == "setup":  # 13.1
+            return out + (CUSTOM.actions(state, seat) if seat in self.to_act(state) else [])
         # A secret choice (qualifying reroll, starting tyres) may be changed until all are in.
         changing = (ph == "quali" and seat in state["quali"]["in"]) or (ph == "tyres" and 0 <= seat < state["n"])
         if seat not in self.to_act(state) and not changing:
@@ -1408,7 +1414,8 @@ class PoleEngine:
         if ph == "tyres":
             return out + [{"type": "tyre", "tyre": t} for t in TYRES if car["sets"][t]]
         if state.get("sc"):  # 10.2: stay out, or pit and fit a set
-            return out + [{"type": "sc", "tyre": None}] + [{"type": "sc", "tyre": x} for x in TYRES if car["sets"][x]]
+            return out + [{"type": "sc", "tyre": None}] + [{"type": "sc", "tyre": x} for x in TYRES if car["sets"][x]] \
+                + CUSTOM.pit_swaps(state, seat, [x for x in TYRES if car["sets"][x]], "sc")
         t = state["turn"]
         if t["stage"] == "crash":
             return out + [{"type": "crash", "reroll": False}, {"type": "crash", "reroll": True}]
@@ -1418,7 +1425,8 @@ class PoleEngine:
             top = 0 if car.get("stress", 0) >= 3 else min(car["sp"], 20)
             return out + [{"type": "defend", "max": k} for k in range(top + 1)]
         if t["stage"] == "pit_tyre":
-            return out + [{"type": "tyre", "tyre": x} for x in TYRES if car["sets"][x]]
+            return out + [{"type": "tyre", "tyre": x} for x in TYRES if car["sets"][x]] \
+                + CUSTOM.pit_swaps(state, seat, [x for x in TYRES if car["sets"][x]])  # 13.2
         lv = car.get("stress", 0)
         calm_ok = lv > 0 and t["ms"] is None and not t.get("calm") and t["die"] in ("red", "white", "green", "blue")
         if calm_ok and lv >= 6:  # 12.1 level 6: the driver must bring it down to 5 this turn
@@ -1452,6 +1460,13 @@ class PoleEngine:
             return self._opt_label(state, o)
         if a == "quali":
             return msg("Spend 1 SP for two more rolls") if action["reroll"] else msg("Keep my roll")
+        if a == "tyre" and action.get("swap"):
+            return msg("Fit {t} tyres, {swap}", t=_tyre_name(action["tyre"]), swap=CUSTOM.swap_label(action["swap"]))
+        if a == "setup":
+            return CUSTOM.label(state, seat, action)
+        if a == "sc" and action.get("swap"):
+            return msg("Pit under the safety car: {t} tyres, {swap} (to the back)", t=_tyre_name(action["tyre"]),
+                       swap=CUSTOM.swap_label(action["swap"]))
         if a == "tyre":
             return msg("Fit {t} tyres", t=_tyre_name(action["tyre"]))
         if a == "reroll":
@@ -1541,7 +1556,13 @@ class PoleEngine:
             raise GameError(msg("That move is not possible now."))
         ph = st["phase"]
         car = st["cars"][seat]
-        if ph == "quali":
+        if ph == "setup":  # 13.1
+            CUSTOM.choose(st, seat, action["ep"])
+            self._log(st, ev, msg("{p} has set up the car.", p=_pn(st, seat)))
+            if not self.to_act(st):
+                st["phase"] = "quali"
+                self._next_session(st, rng, ev)
+        elif ph == "quali":
             st["quali"]["choice"][str(seat)] = bool(action["reroll"])
             if not self.to_act(st):
                 self._resolve_session(st, rng, ev)
@@ -1555,6 +1576,7 @@ class PoleEngine:
             t = st["turn"]
             if a == "sc":
                 st["sc"]["pit"][str(seat)] = action["tyre"] or False
+                CUSTOM.pit_swap(car, action.get("swap", 0))  # 13.2
                 if self._sc_decide(st, rng, ev):
                     self._next_turn(st, rng, ev)
             elif a == "crash":
@@ -1568,6 +1590,7 @@ class PoleEngine:
                 self._after_fight(st, rng, ev, self._fight(st, rng, ev))
             elif a == "tyre":
                 self._fit(car, action["tyre"])
+                CUSTOM.pit_swap(car, action.get("swap", 0))  # 13.2
                 self._log(st, ev, msg("{p} fits {t} tyres.", p=_pn(st, seat), t=_tyre_name(action["tyre"])))
                 self._end_turn(st, rng, ev)
             elif a == "calm":  # 12.3: 3 MP off a dry die's roll (2 off a wet one), one level down
@@ -1648,6 +1671,8 @@ class PoleEngine:
             v["chosen"] = sorted(int(s) for s in state["tyre_pick"])
             if viewer is not None and str(viewer) in state["tyre_pick"]:
                 v["my_tyre"] = state["tyre_pick"][str(viewer)]
+        if state["phase"] == "setup":
+            v["setup"] = {"chosen": sorted(int(s) for s in state["setup"])}
         if state["phase"] == "quali":
             q = state["quali"]
             v["quali"] = {"session": q["sessions"][q["idx"]], "first": dict(q["first"]),

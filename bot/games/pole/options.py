@@ -16,6 +16,8 @@ SPECS = [
     OptionSpec("circuit_rules", "Circuit special rules (each circuit's own rules)", kind="bool", default=False),
     OptionSpec("no_retire", "No retirements: too many breakdowns or a point you cannot lose sends you to the pits "
                "instead of out", kind="bool", default=False),
+    OptionSpec("custom_setup", "Custom setup: move up to 2 points between EP and BP at the start, 1 at each pit stop",
+               kind="bool", default=False),
     OptionSpec("long_race", "Long race: twice the laps, 12 EP, 12 BP, 15 SP, 4 breakdown points, a second hard set",
                kind="bool", default=False),
 ]
@@ -35,6 +37,8 @@ def validate(options: dict[str, Any], out: dict[str, Any]) -> None:
         out["no_retire"] = True  # 16.1
     if options.get("long_race"):
         out["long_race"] = True  # 16.2
+    if options.get("custom_setup"):
+        out["custom_setup"] = True  # 13
 
 
 def describe(options: dict[str, Any]) -> list[Msg]:
@@ -53,6 +57,6 @@ def describe(options: dict[str, Any]) -> list[Msg]:
                  if options.get(k)]
         out.append(msg("events ({what})", what=extra) if extra else msg("events"))
     names = [("circuit_rules", msg("circuit special rules")), ("no_retire", msg("no retirements")),
-             ("long_race", msg("long race"))]
+             ("long_race", msg("long race")), ("custom_setup", msg("custom setup"))]
     out += [m for k, m in names if options.get(k)]
     return out
