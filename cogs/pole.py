@@ -34,6 +34,7 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
                            circuit_rules="Circuit special rules (each circuit's own rules)",
                            no_retire="No retirements: too many breakdowns or a point you cannot lose sends you to the pits instead of out",
                            custom_setup="Custom setup: move up to 2 points between EP and BP at the start, 1 at each pit stop",
+                           drivers="Drivers and teams: each player draws a driver and a team with their own abilities",
                            long_race="Long race: twice the laps, 12 EP, 12 BP, 15 SP, 4 breakdown points, a second hard set",
                            language=LANGUAGE_HELP, clock=CLOCK_HELP)
     @app_commands.choices(circuit=CIRCUITS, bot_side=BOT_SIDES, clock=CLOCKS)
@@ -45,7 +46,7 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
                   safety_car: bool | None = None, stress: bool | None = None,
                   events: bool | None = None, events_c: bool | None = None, events_often: bool | None = None,
                   circuit_rules: bool | None = None, no_retire: bool | None = None, long_race: bool | None = None,
-                  custom_setup: bool | None = None,
+                  custom_setup: bool | None = None, drivers: bool | None = None,
                   language: str | None = None,
                   clock: app_commands.Choice[int] | None = None) -> None:
         options: dict = {"circuit": circuit.value} if circuit is not None else {}
@@ -65,7 +66,7 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
             options["stress"] = True
         for name, on in (("events", events), ("events_c", events_c), ("events_often", events_often),
                          ("circuit_rules", circuit_rules), ("no_retire", no_retire), ("long_race", long_race),
-                         ("custom_setup", custom_setup)):
+                         ("custom_setup", custom_setup), ("drivers", drivers)):
             if on:
                 options[name] = True
         await self.create(interaction, options, language, clock)

@@ -20,7 +20,7 @@ from bot.games.pole.content import circuits
 from rendering.common import (BACKGROUND, MUTED, PANEL, TEXT, Draw, drawing_in, fit, font, note_label, note_text,
                               player_name, png_bytes, seat_colour, tx)
 from rendering.pole_bots import with_bots
-from rendering import pole_events
+from rendering import pole_drivers, pole_events
 
 W = 800
 SMALL = 24  # the smallest text anywhere (min_font(W) is 23)
@@ -509,7 +509,7 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
     order = [s for s in view.get("order") or [] if 0 <= s < len(cars)]
     on_track = view.get("phase") == "race" and not car.get("out") and not car.get("finished") \
         and _pos_u(c, car.get("pos")) is not None
-    dash_h = 560
+    dash_h = 560 + pole_drivers.extra_height(car)  # drivers and teams (14)
     img = Image.new("RGB", (W, dash_h + (HAND_MAP_H if on_track else 0)), BACKGROUND)
     d = Draw(img)
     d.rectangle([0, 0, W, 76], fill=PANEL)
@@ -570,6 +570,8 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
     if ti.get("seat") == seat and ti.get("rolls"):
         text = tx("Your rolls: {rolls}", rolls=", ".join(ti["rolls"]))
         d.text((28, y), fit(text, 34, W - 48), font=font(34), fill=HIGHLIGHT, anchor="lm")
+    if pole_drivers.extra_height(car):
+        pole_drivers.draw(d, car, 560 + 8, W)
     if on_track:
         img.paste(_map(c, cars, order, seat, W, HAND_MAP_H, dash_h), (0, dash_h))
     return img

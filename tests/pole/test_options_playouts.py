@@ -14,7 +14,7 @@ from tests.pole.test_playouts import check, leaks, policy
 
 ALL = {"events": True, "events_c": True, "events_often": True, "circuit_rules": True, "no_retire": True,
        "drs": True, "collisions": True, "yellow_flag": True, "safety_car": True, "stress": True,
-       "custom_setup": True}
+       "custom_setup": True, "drivers": True}
 
 
 def options(i: int) -> dict:

@@ -46,3 +46,15 @@ def test_setup_step_renders():
     for loc in ("en", "ja"):
         assert RP.render_board(E.view(st, None), ["A", "B"], loc)[:4] == b"\x89PNG"
         assert RP.render_hand(E.view(st, 0), ["A", "B"], loc)[:4] == b"\x89PNG"
+
+
+def test_dashboard_shows_driver_and_team():
+    st = _race(n=2, drivers=True)
+    st["cars"][0].update(driver="tyre_whisperer", team="pit_crew", wear_tok=3, blow_tok=2)
+    plain = _race(n=2)
+    import io
+    from PIL import Image
+    for loc in ("en", "ja"):
+        a = Image.open(io.BytesIO(RP.render_hand(E.view(st, 0), ["A", "B"], loc)))
+        b = Image.open(io.BytesIO(RP.render_hand(E.view(plain, 0), ["A", "B"], loc)))
+        assert a.height > b.height  # the two extra lines of the driver and the team

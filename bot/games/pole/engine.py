@@ -18,6 +18,7 @@ from typing import Any
 from bot.games.base import Event, GameError, OptionSpec, State, View, clone, seat_ref
 from bot.games.pole import bots as BOTS
 from bot.games.pole import custom as CUSTOM
+from bot.games.pole import drivers as DRIVERS
 from bot.games.pole import events as EVENTS
 from bot.games.pole import options as OPTS
 from bot.games.pole import specials as SPECIALS
@@ -150,6 +151,7 @@ class PoleEngine:
                                    "pit": False}
                 cars[-1]["sp"] = cars[-1]["sp0"] = 0
                 cars[-1]["ep"] = cars[-1]["bp"] = 0
+        DRIVERS.deal(opts, cars, rng)  # 14: a driver and a team for each player
         st: State = {
             "schema": SCHEMA, "rng": 0, "options": opts, "circuit": VARIANTS.circuit_key(opts), "n": seats,
             "phase": "quali", "weather": R.weather_setup([col, row, b], c.weather_b), "cars": cars,
@@ -185,6 +187,8 @@ class PoleEngine:
         st["turn_no"] += 1
         name = q["sessions"][q["idx"]]
         q["first"] = {str(s): _die(rng, "black") for s in q["in"]}
+        for s in q["in"]:  # the Rocket: +1 on each session's first roll (appendix 1)
+            q["first"][str(s)] += DRIVERS.quali_first(st, s)
         q["choice"] = {}
         self._log(st, ev, msg("{session}: first rolls {rolls}.", session=name,
                               rolls=[msg("{p} {r}", p=_pn(st, s), r=q["first"][str(s)]) for s in q["in"]]))
@@ -219,7 +223,7 @@ class PoleEngine:
             while len(tied) > 1:
                 rolls = {s: _die(rng, "black") for s in tied}
                 for s in tied:  # 17.3.1 step 4: a bot tied with a human always goes first
-                    tb[s] = rolls[s] + (10 if st["cars"][s].get("bot") else 0)
+                    tb[s] = rolls[s] + (1000 if st["cars"][s].get("bot") else 0) + 10 * DRIVERS.quali_value(st, s)
                 if len(set(rolls.values())) == len(tied):
                     break
         order = R.quali_order(scores, tb)
@@ -278,6 +282,7 @@ class PoleEngine:
         self._log(st, ev, msg("Tyres revealed: {list}.", list=[
             msg("{p}: {t}", p=_pn(st, int(s)), t=_tyre_name(t)) for s, t in sorted(st["tyre_pick"].items(), key=lambda x: int(x[0]))]))
         st["phase"] = "race"
+        DRIVERS.remember_start(st)
         if st["options"].get("stress"):  # 12: the pole-sitter starts at 1, the others at 0; bots never
             for s in st["grid"]:
                 if not st["cars"][s].get("bot"):
@@ -398,7 +403,7 @@ class PoleEngine:
         if car.get("drs"):  # 11: the token is for this turn only, on the tyre die, never in the rain
             car["drs"] = False
             if turn["die"] != "purple" and not self._rain(st):
-                turn["drs"] = SPECIALS.drs_mp(st)
+                turn["drs"] = DRIVERS.drs_mp(st, seat)
                 self._log(st, ev, msg("{p} has DRS: up to {n} more MP.", p=_pn(st, seat), n=turn["drs"]))
         self._plan(st)
         return True
@@ -414,7 +419,7 @@ class PoleEngine:
             return False
         car = st["cars"][t["seat"]]
         w = R.weather_now(st["weather"], circuits()[st["circuit"]])
-        lim = R.course_out_limit(car["tyre"], w)
+        lim = DRIVERS.course_out_limit(st, t["seat"], car["tyre"], R.course_out_limit(car["tyre"], w))
         return lim is not None and self._roll_value(st) - t["reduce"] >= lim
 
     def _mp(self, st: State) -> int:
@@ -422,11 +427,12 @@ class PoleEngine:
         car = st["cars"][t["seat"]]
         v = self._roll_value(st) - t["reduce"]
         if t["pit_exit"]:
-            return v + t["green"]
+            return v + t["green"] + DRIVERS.exit_bonus(st, t["seat"])  # teams: more MP at the pit exit
         if t["die"] == "purple":
-            return v
+            return v + DRIVERS.start_bonus(st, t["seat"])  # the Rocket: +1 at the start
         heavy = sum(1 for k, rep in car["bd"] if k == "heavy" and not rep)
-        return max(0, v - R.tyre_penalty(car["life"]) - heavy - t.get("calm", 0))
+        sc = DRIVERS.after_sc_bonus(st, t["seat"]) if t.get("sc_turn") else 0
+        return max(0, v - R.tyre_penalty(car["life"]) - heavy - t.get("calm", 0)) + sc
 
     def _ctx(self, st: State, seat: int) -> R.MoveCtx:
         c = circuits()[st["circuit"]]
@@ -439,11 +445,12 @@ class PoleEngine:
         cost = t["cost"] if t else [0, 0, 0]
         fl = st.get("flag")
         lv = car.get("stress", 0)
-        bcap, kcap = SPECIALS.caps(st, self._rain(st))
+        bcap, kcap = DRIVERS.caps(st, seat, self._rain(st))
         return R.MoveCtx(c, self._rain(st), st["round"] <= START_ROUNDS, c.laps - 1, others, ahead,
                          0 if lv >= 4 else car["ep"], 0 if lv >= 4 else car["bp"],
                          0 if lv >= 5 else car["sp"] - cost[2], c.corners[0].first, c.laps,
-                         no_pass=frozenset(fl["rows"]) if fl else frozenset(), bcap=bcap, kcap=kcap)
+                         no_pass=frozenset(fl["rows"]) if fl else frozenset(), bcap=bcap, kcap=kcap,
+                         no_technical=DRIVERS.no_technical(st, seat), sp_double=DRIVERS.sp_double(st, seat))
 
     def _plan(self, st: State) -> None:
         """Compute the move options for the turn's current state (stored so replays agree)."""
@@ -455,38 +462,40 @@ class PoleEngine:
             return
         ctx = self._ctx(st, seat)
         if t["ms"] is None:
-            n = self._mp(st) + t.get("drs", 0)  # DRS: up to 2 more, so the least to count is unchanged
+            n = self._mp(st) + t.get("drs", 0) + t.get("bonus", 0)  # DRS, tokens: up to, the least unchanged
             ms = R.MState(tuple(car["pos"]), car["laps"], 0, 0, 0, 0, 0, tuple(car["line"]), -1)
             t["n"] = n
         else:
             d = t["ms"]
             ms = R.MState(tuple(d["pos"]), d["laps"], d["mode"], d["t"], d["b"], d["k"], d["s"], tuple(d["line"]), d["slip"])
         n = t["n"]
-        opts = R.search(ctx, ms, n, max(0, n - 3 - t.get("drs", 0)), frozenset(t["fought"]))
+        opts = R.search(ctx, ms, n, max(0, n - 3 - t.get("drs", 0) - t.get("bonus", 0)), frozenset(t["fought"]))
         if not opts and ctx.no_pass:  # held behind a car between the flags: it stops short (10.1)
             opts = R.search(ctx, ms, n, 0, frozenset(t["fought"]))
         t["opts"] = VARIANTS.restrict(st, self._choose_opts(st, opts, ctx))
 
     def _choose_opts(self, st: State, opts: list, ctx: R.MoveCtx) -> list[dict]:
         c = circuits()[st["circuit"]]
-        bcap, kcap = SPECIALS.caps(st, ctx.rain)
+        seat = st["turn"]["seat"]
+        bcap, kcap = DRIVERS.caps(st, seat, ctx.rain)
         best: dict[tuple, dict] = {}
         for o in opts:
             fin = o.step if o.kind == "fight" else o.state
             ms = o.state
             ep, bp = R.extra_cost(ms.b, bcap), R.extra_cost(ms.k, kcap)
-            cost = (ep, bp, ms.s)
+            spc = DRIVERS.sp_cost(st, seat, ms.s)
+            cost = (ep, bp, spc)
             if ep and bp and st["cars"][st["turn"]["seat"]].get("stress", 0) >= 2:
                 continue  # 12.1 level 2: not both EP and BP in one turn
             where = (o.kind, tuple(ms.pos) if o.kind == "fight" else tuple(fin.pos), fin.laps, o.defenders)
             key = where
             d = {"kind": o.kind, "pos": list(ms.pos if o.kind == "fight" else fin.pos), "laps": fin.laps,
-                 "ep": ep, "bp": bp, "sp": ms.s, "def": list(o.defenders), "free": list(o.free),
+                 "ep": ep, "bp": bp, "sp": spc, "def": list(o.defenders), "free": list(o.free),
                  "ms": _ms(ms), "step": _ms(o.step) if o.step else None,
                  "unused": (st["turn"]["n"] - ms.t) + (0 if ms.b % bcap == 0 else bcap - ms.b % bcap) * 0,
                  "prog": R.prog(c, fin.laps, list(fin.pos)),
                  "risk": o.kind == "end" and self._low_grip_risk(st, fin.pos)}
-            score = (ep + bp + ms.s, ms.s, ep, bp, ms.t)  # the same place for fewer MP keeps more
+            score = (ep + bp + spc, spc, ep, bp, ms.t)  # the same place for fewer MP keeps more
             if key not in best or score < best[key]["_score"]:
                 d["_score"] = score
                 best[key] = d
@@ -527,8 +536,8 @@ class PoleEngine:
         """Pay what the move used so far: EP/BP for boost/brake cells, SP for corner cells."""
         t = st["turn"]
         car = st["cars"][t["seat"]]
-        bcap, kcap = SPECIALS.caps(st, self._rain(st))
-        ep, bp, sp = R.extra_cost(ms["b"], bcap), R.extra_cost(ms["k"], kcap), ms["s"]
+        bcap, kcap = DRIVERS.caps(st, t["seat"], self._rain(st))
+        ep, bp, sp = R.extra_cost(ms["b"], bcap), R.extra_cost(ms["k"], kcap), DRIVERS.sp_cost(st, t["seat"], ms["s"])
         car["ep"] -= ep - t["cost"][0]
         car["bp"] -= bp - t["cost"][1]
         car["sp"] -= sp - t["cost"][2]
@@ -646,6 +655,7 @@ class PoleEngine:
             t["stage"] = "pit_tyre"
             t["opts"] = None
             self._reorder(st)
+            DRIVERS.at_pit(self, st, ev, seat)
             if seat == lead0:
                 self._stress(st, ev, seat)  # 12.2: the leader pits
             return
@@ -687,14 +697,15 @@ class PoleEngine:
             if lim is not None and self._roll_value(st) - t["reduce"] >= lim:
                 r = _die(rng, "black")  # 4.6 B: a 1 sends the car off
                 self._log(st, ev, msg("{p} ends in a low-grip area and rolls {r}.", p=_pn(st, seat), r=r))
-                if r == 1:
+                if r == 1:  # (the low-grip roll)
                     car["pos"], car["laps"] = list(t["start_pos"]), t["start_laps"]
                     self._go_off(st, ev, seat)
                     return
-        if car["life"] <= -2 and car["tyre"] != "wet" and not car["blow_done"] and car["pos"][0] == "t":
+        if car["life"] <= -2 and car["tyre"] != "wet" and not car["blow_done"] and car["pos"][0] == "t" \
+                and not DRIVERS.no_blowouts(st, seat):  # Iron Chassis never punctures
             r = _die(rng, "black")  # 6.3 blow-out roll
             self._log(st, ev, msg("{p} makes a blow-out roll: {r}.", p=_pn(st, seat), r=r))
-            if r == 1:
+            if r == 1 and not DRIVERS.use_blow_token(self, st, ev, seat):
                 car["blow_done"] = True
                 car["blown"] = True
                 self._breakdown(st, ev, seat, "heavy")
@@ -773,7 +784,11 @@ class PoleEngine:
         ctx = self._ctx(st, seat)
         ms = R.MState(tuple(car["pos"]), car["laps"], 1, 0, 0, 0, 0, tuple(car["line"]), -1)
         # "1 MP away": one move of the car (a racing-line jump too) would reach the car ahead's cell
-        if any(npos == tuple(ahead["pos"]) and nl == ahead["laps"] for npos, nl, _, _ in R._steps(ctx, ms)):
+        near = {(npos, nl) for npos, nl, _, _ in R._steps(ctx, ms)}
+        if DRIVERS.drs_range(st, seat) > 1:  # the Slipstreamer: DRS range one more
+            near |= {(p2, l2) for npos, nl, _, jump in R._steps(ctx, ms) for p2, l2, _, _ in R._steps(
+                ctx, R.MState(npos, nl, 1, 0, 0, 0, 0, R._line_after(ctx, ms, npos, jump), -1))}
+        if (tuple(ahead["pos"]), ahead["laps"]) in near:
             car["drs"] = True
             self._log(st, ev, msg("{p} takes DRS for the next turn.", p=_pn(st, seat)))
             self._stress(st, ev, run[i - 1])  # 12.2: the driver whose follower gains DRS
@@ -1047,8 +1062,10 @@ class PoleEngine:
                 d_tot = rd - (1 if st["cars"][d]["blown"] else 0)
                 a_bonus, d_bonus = SPECIALS.fight_bonus(st)  # appendix 4: Great Britain, Monaco
                 a_tot, d_tot = a_tot + a_bonus, d_tot + d_bonus
+                a_bonus, d_bonus = DRIVERS.fight_bonus(st, att, d, self._rain(st))  # appendix 1
+                a_tot, d_tot = a_tot + a_bonus, d_tot + d_bonus
                 d_max = pd["defend"] if answer is None else int(answer)
-                keep = opt["step"]["s"] - opt["ms"]["s"]  # SP the passing step itself needs
+                keep = DRIVERS.sp_cost(st, att, opt["step"]["s"]) - DRIVERS.sp_cost(st, att, opt["ms"]["s"])  # SP the passing step needs
                 a_max = max(0, min(pa["attack"], st["cars"][att]["sp"] - keep))
                 d_max = max(0, min(d_max, st["cars"][d]["sp"]))
                 if st["cars"][att].get("stress", 0) >= 3:  # 12.1 level 3: no SP in position fights
@@ -1070,6 +1087,8 @@ class PoleEngine:
                     self._log(st, ev, msg("{d} holds the position.", d=_pn(st, d)))
                     return "lost"
                 self._log(st, ev, msg("{a} overtakes {d}.", a=_pn(st, att), d=_pn(st, d)))
+                # Victory Lane: 2 more MP for a won fight (reading: the attacker's, who moves on)
+                t["n"] = t.get("n", 0) + DRIVERS.win_bonus(st, att)
             t["fought"].append(d)
             t["won"].append(d)
             self._reorder_with_won(st)
@@ -1108,7 +1127,7 @@ class PoleEngine:
 
     def _crash_reroll_offered(self, st: State, seat: int) -> bool:
         cr = st["turn"]["fight"]["crash"]
-        return st["cars"][seat]["sp"] >= 1 and COLLISION[cr["rolls"][str(seat)]] != "none" \
+        return st["cars"][seat]["sp"] >= 1 and COLLISION[DRIVERS.collision_roll(st, seat, cr["rolls"][str(seat)])] != "none" \
             and st["cars"][seat].get("stress", 0) < 5  # 12.1 level 5: no SP at all
 
     def _crash_rerolls(self, st: State, rng: Rng, ev: list[Event]) -> bool:
@@ -1187,7 +1206,7 @@ class PoleEngine:
     def _crash_damage(self, st: State, ev: list[Event], seat: int, roll: int) -> str | None:
         """The collision table (10): what the car suffered ("ep", "bp", "light", "heavy"), or None."""
         car = st["cars"][seat]
-        res = COLLISION[roll]
+        res = COLLISION[DRIVERS.collision_roll(st, seat, roll)]  # teams: lower collision rolls
         if res == "none":
             self._log(st, ev, msg("{p}: no damage.", p=_pn(st, seat)))
             return None
@@ -1290,6 +1309,7 @@ class PoleEngine:
             car["sets"][car["tyre"]].append(car["life"])
             car["sp"] = min(car["sp0"], car["sp"] + rules()["pit_sp_regain"])
             self._fit(car, tyre)
+            DRIVERS.at_pit(self, st, ev, seat)
         car["bd"] = [[k, True] for k, _ in car["bd"]]
         car["blown"] = False
         car["pitted"] = True
@@ -1433,14 +1453,17 @@ class PoleEngine:
             return out + [{"type": "calm"}]
         if calm_ok:
             out.append({"type": "calm"})
-        can_reroll = not t["pit_exit"] and t["ms"] is None and car["sp"] - t["reduce"] >= 1 and lv < 5
+        w_now = R.weather_now(state["weather"], circuits()[state["circuit"]])
+        can_reroll = not t["pit_exit"] and t["ms"] is None and (
+            (car["sp"] - t["reduce"] >= 1 and lv < 5) or DRIVERS.free_reroll(state, seat, w_now))
         if can_reroll:
             out.append({"type": "reroll"})
         if t["ms"] is None and len(t["rolls"]) > 1 and t["die"] != "purple":
             out += [{"type": "use", "i": i} for i in range(len(t["rolls"])) if i != t["use"]]
         if t["ms"] is None and self._course_out_due(state):
             w = R.weather_now(state["weather"], circuits()[state["circuit"]])
-            need = R.sp_to_stay(self._roll_value(state) - t["reduce"], car["tyre"], w)
+            lim = DRIVERS.course_out_limit(state, seat, car["tyre"], R.course_out_limit(car["tyre"], w))
+            need = self._roll_value(state) - t["reduce"] - lim + 1
             if car["sp"] - t["reduce"] >= need and lv < 5:
                 out.append({"type": "reduce", "sp": t["reduce"] + need})
             out.append({"type": "off"})
@@ -1448,6 +1471,8 @@ class PoleEngine:
         if t["ms"] is None and t["die"] != "purple" and car["sp"] - t["reduce"] >= 1 and t["reduce"] < 3 \
                 and lv < 5 and self._low_grip_roll_due(state):
             out.append({"type": "reduce", "sp": t["reduce"] + 1})
+        if DRIVERS.wear_token_ok(state, seat):  # the Tyre Whisperer: +1 MP on worn tyres
+            out.append({"type": "wear_token"})
         out += [{"type": "move", "i": i} for i in range(len(t["opts"] or []))]
         if not t["opts"]:
             out.append({"type": "stay"})
@@ -1469,8 +1494,13 @@ class PoleEngine:
                        swap=CUSTOM.swap_label(action["swap"]))
         if a == "tyre":
             return msg("Fit {t} tyres", t=_tyre_name(action["tyre"]))
+        if a == "reroll" and state["phase"] == "race" and state["turn"] and DRIVERS.free_reroll(
+                state, seat, R.weather_now(state["weather"], circuits()[state["circuit"]])):
+            return msg("Reroll (free, team)")
         if a == "reroll":
             return msg("Reroll (1 SP)")
+        if a == "wear_token":
+            return msg("Spend a wear token: +1 MP ({n} left)", n=state["cars"][seat].get("wear_tok", 0) - 1)
         if a == "calm":
             return msg("Calm down: {n} MP less, stress {s}", n=3 if state["turn"]["die"] in ("red", "white") else 2,
                        s=state["cars"][seat]["stress"] - 1)
@@ -1599,7 +1629,16 @@ class PoleEngine:
                 self._log(st, ev, msg("{p} gives up {n} MP to calm down: stress {s}.", p=_pn(st, seat), n=t["calm"],
                                       s=car["stress"]))
                 self._plan(st)
+            elif a == "wear_token":
+                car["wear_tok"] -= 1
+                t["wear_tok"] = True
+                t["bonus"] = t.get("bonus", 0) + 1
+                self._log(st, ev, msg("{p} spends a wear token: +1 MP.", p=_pn(st, seat)))
+                self._plan(st)
             elif a == "reroll":
+                if DRIVERS.free_reroll(st, seat, R.weather_now(st["weather"], circuits()[st["circuit"]])):
+                    t["free_used"] = True  # teams: one free reroll a turn on their tyres and weather
+                    car["sp"] += 1
                 car["sp"] -= 1
                 t["rolls"].append(_die(rng, t["die"]))
                 if t["die"] == "purple":  # 3.2.4: keep the higher
@@ -1649,6 +1688,7 @@ class PoleEngine:
                 cars[-1]["stress"] = car["stress"]
             if car.get("must_pit"):
                 cars[-1]["must_pit"] = True
+            cars[-1].update(DRIVERS.view(car))
             b = car.get("bot")
             cars[-1]["bot"] = {"colour": BOTS.COLOURS[s % 6], "side": b["side"], "prog": b["prog"]} if b else None
         v: View = {"kind": "pole", "circuit": state["circuit"], "phase": state["phase"], "round": state["round"],

@@ -18,6 +18,8 @@ SPECS = [
                "instead of out", kind="bool", default=False),
     OptionSpec("custom_setup", "Custom setup: move up to 2 points between EP and BP at the start, 1 at each pit stop",
                kind="bool", default=False),
+    OptionSpec("drivers", "Drivers and teams: each player draws a driver and a team with their own abilities",
+               kind="bool", default=False),
     OptionSpec("long_race", "Long race: twice the laps, 12 EP, 12 BP, 15 SP, 4 breakdown points, a second hard set",
                kind="bool", default=False),
 ]
@@ -39,6 +41,8 @@ def validate(options: dict[str, Any], out: dict[str, Any]) -> None:
         out["long_race"] = True  # 16.2
     if options.get("custom_setup"):
         out["custom_setup"] = True  # 13
+    if options.get("drivers"):
+        out["drivers"] = True  # 14
 
 
 def describe(options: dict[str, Any]) -> list[Msg]:
@@ -57,6 +61,7 @@ def describe(options: dict[str, Any]) -> list[Msg]:
                  if options.get(k)]
         out.append(msg("events ({what})", what=extra) if extra else msg("events"))
     names = [("circuit_rules", msg("circuit special rules")), ("no_retire", msg("no retirements")),
-             ("long_race", msg("long race")), ("custom_setup", msg("custom setup"))]
+             ("long_race", msg("long race")), ("custom_setup", msg("custom setup")),
+             ("drivers", msg("drivers and teams"))]
     out += [m for k, m in names if options.get(k)]
     return out

@@ -204,6 +204,8 @@ class MoveCtx:
     no_pass: frozenset = frozenset()  # rows between a yellow and a green flag: no overtaking (10.1)
     bcap: int = 0  # cells for 1 EP / 1 BP when not the standard 3 (2 in rain): circuit rules, drivers
     kcap: int = 0
+    no_technical: bool = False  # a driver for whom technical corners are green (appendix 1)
+    sp_double: bool = False  # corner SP counted in half units: 2 cells per SP in non-technical corners
 
 
 @dataclass(frozen=True)
@@ -367,7 +369,7 @@ def _line_after(ctx: MoveCtx, st: MState, npos: tuple, jump: bool) -> tuple:
         return (co.index, False)  # entered the corner without passing its double arrow
     if not st.line[1] or jump:
         return st.line
-    if (row, lane) not in co.line and co.technical:
+    if (row, lane) not in co.line and co.technical and not ctx.no_technical:
         return (co.index, False)  # left the line of a technical corner: lost for good (4.2.2)
     return st.line
 
@@ -386,7 +388,7 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
     scap = r["corner_sp_max"]["rain" if ctx.rain else "dry"]
     max_b = 0 if ctx.start_round else (2 * bcap if ctx.ep >= 3 else bcap if ctx.ep >= 1 else 0)
     max_k = 0 if ctx.start_round else (2 * kcap if ctx.bp >= 3 else kcap if ctx.bp >= 1 else 0)
-    max_s = min(scap, ctx.sp)
+    max_s = min(scap, ctx.sp) * (2 if ctx.sp_double else 1)
     seen: dict[tuple, list[tuple[int, int, int, int]]] = {}
     options: list[Option] = []
     frontier = [(start, (start.pos,))]
@@ -445,7 +447,11 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
                         kinds.append("b")
                     if st.k < max_k and (st.k % kcap != 0 or brake_ok_at(c, st.pos[1])):
                         kinds.append("k")
-                    if st.s < max_s and not is_straight(c, npos[1]):
+                    unit = 1
+                    if ctx.sp_double:  # half-SP units: 1 in a non-technical corner, 2 in a technical one
+                        co = c.corner_at(npos[1])
+                        unit = 1 if co is not None and not co.technical else 2
+                    if st.s + unit <= max_s and not is_straight(c, npos[1]):
                         kinds.append("s")
                 if not kinds:
                     continue
@@ -478,7 +484,7 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
                     fights = [o for o in passed if o[2][0] == "t" and o[3] == 0 and abs(o[2][2] - st.pos[2]) <= 1]
                 for kind in kinds:
                     nst = MState(npos, nl, st.mode, st.t + (kind == "t"), st.b + (kind == "b"),
-                                 st.k + (kind == "k"), st.s + (kind == "s"), line, slip)
+                                 st.k + (kind == "k"), st.s + (unit if kind == "s" else 0), line, slip)
                     if fights:
                         order = sorted(fights, key=lambda o: (prog(c, o[1], list(o[2])), corner_rank(c, list(o[2]))))
                         options.append(Option(st, "fight", tuple(o[0] for o in order),
