@@ -35,6 +35,9 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
                            no_retire="No retirements: too many breakdowns or a point you cannot lose sends you to the pits instead of out",
                            custom_setup="Custom setup: move up to 2 points between EP and BP at the start, 1 at each pit stop",
                            drivers="Drivers and teams: each player draws a driver and a team with their own abilities",
+                           championship="Championship: this many races (4-8) in one game, standings after each",
+                           engine_damage="Championship engine damage: ending a race with 0 EP costs EP in later races",
+                           constructors="Constructors: cars in teams of two (seat order) share a pit and add their points",
                            long_race="Long race: twice the laps, 12 EP, 12 BP, 15 SP, 4 breakdown points, a second hard set",
                            language=LANGUAGE_HELP, clock=CLOCK_HELP)
     @app_commands.choices(circuit=CIRCUITS, bot_side=BOT_SIDES, clock=CLOCKS)
@@ -47,6 +50,8 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
                   events: bool | None = None, events_c: bool | None = None, events_often: bool | None = None,
                   circuit_rules: bool | None = None, no_retire: bool | None = None, long_race: bool | None = None,
                   custom_setup: bool | None = None, drivers: bool | None = None,
+                  championship: app_commands.Range[int, 4, 8] | None = None, engine_damage: bool | None = None,
+                  constructors: bool | None = None,
                   language: str | None = None,
                   clock: app_commands.Choice[int] | None = None) -> None:
         options: dict = {"circuit": circuit.value} if circuit is not None else {}
@@ -66,9 +71,12 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
             options["stress"] = True
         for name, on in (("events", events), ("events_c", events_c), ("events_often", events_often),
                          ("circuit_rules", circuit_rules), ("no_retire", no_retire), ("long_race", long_race),
-                         ("custom_setup", custom_setup), ("drivers", drivers)):
+                         ("custom_setup", custom_setup), ("drivers", drivers), ("engine_damage", engine_damage),
+                         ("constructors", constructors)):
             if on:
                 options[name] = True
+        if championship:
+            options["championship"] = championship
         await self.create(interaction, options, language, clock)
 
 

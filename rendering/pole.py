@@ -20,7 +20,7 @@ from bot.games.pole.content import circuits
 from rendering.common import (BACKGROUND, MUTED, PANEL, TEXT, Draw, drawing_in, fit, font, note_label, note_text,
                               player_name, png_bytes, seat_colour, tx)
 from rendering.pole_bots import with_bots
-from rendering import pole_drivers, pole_events
+from rendering import pole_championship, pole_drivers, pole_events
 
 W = 800
 SMALL = 24  # the smallest text anywhere (min_font(W) is 23)
@@ -346,6 +346,8 @@ def _phase_line(view: dict, c) -> str:
         return tx("Tyre choice")
     if phase == "setup":  # custom setup (13.1)
         return tx("Custom setup")
+    if phase == "standings":
+        return tx("Championship standings")
     return tx("Race over")
 
 
@@ -374,6 +376,8 @@ def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
 
 
 def _board(view: dict, names: list[str]) -> Image.Image:
+    if view.get("phase") == "standings":  # 15: between two races, the championship standings
+        return pole_championship.image(view, names)
     c = circuits()[view["circuit"]]
     cars = view.get("cars") or []
     order = [s for s in view.get("order") or [] if 0 <= s < len(cars)]
@@ -583,6 +587,8 @@ def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The final classification: finishers in order, then retirements."""
     with drawing_in(locale):
         names = with_bots(view, names)
+        if pole_championship.wanted(view):  # 15: the season's standings, the constructors
+            return png_bytes(pole_championship.image(view, names))
         cars = view.get("cars") or []
         finish = [s for s in view.get("finish") or [] if 0 <= s < len(cars)]
         out = [s for s in range(len(cars)) if s not in finish]

@@ -58,3 +58,19 @@ def test_dashboard_shows_driver_and_team():
         a = Image.open(io.BytesIO(RP.render_hand(E.view(st, 0), ["A", "B"], loc)))
         b = Image.open(io.BytesIO(RP.render_hand(E.view(plain, 0), ["A", "B"], loc)))
         assert a.height > b.height  # the two extra lines of the driver and the team
+
+
+def test_standings_image_between_races_and_at_the_end():
+    import io
+    from PIL import Image
+    from tests.pole.test_championship import _end_race
+    st = E.new_game({"circuit": "great_britain", "championship": 4, "constructors": True, "engine_damage": True,
+                     "bots": 1}, 2, 1)
+    st = _end_race(st, [2, 0, 1], ep={0: 0})
+    for loc in ("en", "ja"):
+        board = Image.open(io.BytesIO(RP.render_board(E.view(st, None), ["A", "B"], loc)))
+        assert board.height < 900  # the standings, not the circuit map
+        assert RP.render_results(E.view(st, None), ["A", "B"], loc)[:4] == b"\x89PNG"
+        assert RP.render_hand(E.view(st, 0), ["A", "B"], loc)[:4] == b"\x89PNG"
+    text = [render(m, "en") for m in E.describe_options(st["options"])]
+    assert "championship of 4 races" in text and "engine damage" in text

@@ -241,3 +241,15 @@ def remember_start(st: dict) -> None:
 
 def view(car: dict) -> dict:
     return {k: car[k] for k in ("driver", "team", "wear_tok", "blow_tok") if k in car}
+
+
+def team_stat(team_id: str | None, key: str) -> int:
+    t = next((x for x in data()["teams"] if x["id"] == team_id), {}) if team_id else {}
+    return t.get(key, 0)
+
+
+def tokens(car: dict) -> None:
+    """The Tyre Whisperer's tokens, new for each race."""
+    d = next((x for x in data()["drivers"] if x["id"] == car.get("driver")), {})
+    if d.get("wear_tokens"):
+        car["wear_tok"], car["blow_tok"] = d["wear_tokens"], d["blow_tokens"]

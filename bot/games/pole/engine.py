@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.games.base import Event, GameError, OptionSpec, State, View, clone, seat_ref
 from bot.games.pole import bots as BOTS
+from bot.games.pole import championship as CHAMP
 from bot.games.pole import custom as CUSTOM
 from bot.games.pole import drivers as DRIVERS
 from bot.games.pole import events as EVENTS
@@ -161,6 +162,7 @@ class PoleEngine:
         }
         if EVENTS.on(st):  # 2.2: the event deck
             st["events"] = EVENTS.new_deck(opts, rng)
+        CHAMP.begin(st)  # 15: the season
         ev: list[Event] = []
         self._log(st, ev, msg("Weather roll {a}, {b}, {c}: the race starts in {w}.", a=col, b=row, c=b,
                               w=self._wname(R.weather_now(st["weather"], c))))
@@ -228,7 +230,7 @@ class PoleEngine:
                     break
         order = R.quali_order(scores, tb)
         if name == "Q3":
-            st["grid"] = order + q["back"]
+            st["grid"] = CHAMP.grid(st, order + q["back"], rng)  # 15.1: new engines at the back
             self._log(st, ev, msg("Q3: the grid is {grid}.", grid=[_pn(st, s) for s in st["grid"]]))
             self._start_tyres(st, ev)
             return
@@ -472,7 +474,7 @@ class PoleEngine:
         opts = R.search(ctx, ms, n, max(0, n - 3 - t.get("drs", 0) - t.get("bonus", 0)), frozenset(t["fought"]))
         if not opts and ctx.no_pass:  # held behind a car between the flags: it stops short (10.1)
             opts = R.search(ctx, ms, n, 0, frozenset(t["fought"]))
-        t["opts"] = VARIANTS.restrict(st, self._choose_opts(st, opts, ctx))
+        t["opts"] = CHAMP.restrict(st, VARIANTS.restrict(st, self._choose_opts(st, opts, ctx)))
 
     def _choose_opts(self, st: State, opts: list, ctx: R.MoveCtx) -> list[dict]:
         c = circuits()[st["circuit"]]
@@ -1396,6 +1398,8 @@ class PoleEngine:
         ph = state["phase"]
         if ph == "setup":
             return CUSTOM.to_act(state, _human)
+        if ph == "standings":
+            return CHAMP.to_act(state, _human)
         if ph == "quali":
             return [s for s in state["quali"]["in"] if str(s) not in state["quali"]["choice"] and _human(state, s)]
         if ph == "tyres":
@@ -1421,6 +1425,8 @@ class PoleEngine:
         ph = state["phase"]
         if ph == "setup":  # 13.1
             return out + (CUSTOM.actions(state, seat) if seat in self.to_act(state) else [])
+        if ph == "standings":  # 15: between two races of the season
+            return out + (CHAMP.actions(state, seat) if seat in self.to_act(state) else [])
         # A secret choice (qualifying reroll, starting tyres) may be changed until all are in.
         changing = (ph == "quali" and seat in state["quali"]["in"]) or (ph == "tyres" and 0 <= seat < state["n"])
         if seat not in self.to_act(state) and not changing:
@@ -1489,6 +1495,8 @@ class PoleEngine:
             return msg("Fit {t} tyres, {swap}", t=_tyre_name(action["tyre"]), swap=CUSTOM.swap_label(action["swap"]))
         if a == "setup":
             return CUSTOM.label(state, seat, action)
+        if a == "next":
+            return CHAMP.label(state, seat, action)
         if a == "sc" and action.get("swap"):
             return msg("Pit under the safety car: {t} tyres, {swap} (to the back)", t=_tyre_name(action["tyre"]),
                        swap=CUSTOM.swap_label(action["swap"]))
@@ -1586,7 +1594,9 @@ class PoleEngine:
             raise GameError(msg("That move is not possible now."))
         ph = st["phase"]
         car = st["cars"][seat]
-        if ph == "setup":  # 13.1
+        if ph == "standings":  # 15
+            CHAMP.choose(self, st, rng, ev, seat, action)
+        elif ph == "setup":  # 13.1
             CUSTOM.choose(st, seat, action["ep"])
             self._log(st, ev, msg("{p} has set up the car.", p=_pn(st, seat)))
             if not self.to_act(st):
@@ -1672,6 +1682,7 @@ class PoleEngine:
                     self._after_fight(st, rng, ev, self._fight(st, rng, ev))
                 else:
                     self._finish_move(st, rng, ev, o["ms"], o["kind"])
+        CHAMP.after_apply(self, st, rng, ev)  # 15: a race of the season is over
         st["version"] += 1
         st["rng"] = rng.state
         return st, ev
@@ -1702,6 +1713,7 @@ class PoleEngine:
             v["events"] = EVENTS.view(state)
         if SPECIALS.on(state):
             v["circuit_rules"] = True
+        v.update(CHAMP.view(state) or {})
         if state.get("flag"):
             v["flag"] = {"from": state["flag"]["rows"][0], "to": state["flag"]["rows"][-1],
                          "until": state["flag"]["until"]}
@@ -1729,6 +1741,9 @@ class PoleEngine:
 
     def placings(self, state: State) -> list[int]:
         """Each seat's place at the end (1 = the winner): the finishers in order, then the rest."""
+        season = CHAMP.placings(state)  # 15: the championship's standings
+        if season:
+            return season
         return [state["order"].index(s) + 1 for s in range(len(state["order"]))]
 
     def auto_action(self, state: State, seat: int) -> dict[str, Any]:

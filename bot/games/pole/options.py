@@ -20,6 +20,12 @@ SPECS = [
                kind="bool", default=False),
     OptionSpec("drivers", "Drivers and teams: each player draws a driver and a team with their own abilities",
                kind="bool", default=False),
+    OptionSpec("championship", "Championship: this many races (4-8) in one game, standings after each", kind="int",
+               default=0, min_value=0, max_value=8),
+    OptionSpec("engine_damage", "Championship engine damage: ending a race with 0 EP costs EP in later races",
+               kind="bool", default=False),
+    OptionSpec("constructors", "Constructors: cars in teams of two (seat order) share a pit and add their points",
+               kind="bool", default=False),
     OptionSpec("long_race", "Long race: twice the laps, 12 EP, 12 BP, 15 SP, 4 breakdown points, a second hard set",
                kind="bool", default=False),
 ]
@@ -43,6 +49,8 @@ def validate(options: dict[str, Any], out: dict[str, Any]) -> None:
         out["custom_setup"] = True  # 13
     if options.get("drivers"):
         out["drivers"] = True  # 14
+    from bot.games.pole import championship
+    championship.validate(options, out)  # 15
 
 
 def describe(options: dict[str, Any]) -> list[Msg]:
@@ -62,6 +70,9 @@ def describe(options: dict[str, Any]) -> list[Msg]:
         out.append(msg("events ({what})", what=extra) if extra else msg("events"))
     names = [("circuit_rules", msg("circuit special rules")), ("no_retire", msg("no retirements")),
              ("long_race", msg("long race")), ("custom_setup", msg("custom setup")),
-             ("drivers", msg("drivers and teams"))]
+             ("drivers", msg("drivers and teams")), ("engine_damage", msg("engine damage")),
+             ("constructors", msg("constructors' championship"))]
+    if options.get("championship"):
+        out.insert(1, msg("championship of {n} races", n=options["championship"]))
     out += [m for k, m in names if options.get(k)]
     return out
