@@ -128,7 +128,7 @@ def after_apply(eng, st: dict, rng, ev: list) -> None:
     for s in range(st["n"]):
         se["points"][s] += pts[s]
     se["results"].append({"circuit": st["circuit"], "finish": list(st["finish"]), "points": pts})
-    if st["options"].get("engine_damage"):
+    if st["options"].get("engine_damage") and not final:  # damage matters for the races still to come
         from bot.games.pole import engine
         for s, car in enumerate(st["cars"]):
             if not car.get("bot") and car["ep"] == 0:  # 15.1: a race ended with 0 EP
