@@ -275,7 +275,7 @@ def test_victory_lane_two_more_mp_after_a_won_fight(monkeypatch):
     Dice(monkeypatch, [6, 1])
     st, ev = E.apply(st, a, {"type": "move", "i": f})
     assert any(e.text.key == "{a} overtakes {d}." for e in ev)
-    assert st["turn"] is None or st["turn"]["seat"] != a or st["turn"]["n"] == n0 + 2
+    assert st["turn"]["seat"] == a and st["turn"]["n"] == n0 + 2  # the move goes on with 2 more MP
 
 
 def test_fix_it_fast_gives_back_a_point():
@@ -298,3 +298,25 @@ def test_lightning_pits_passes_the_cars_that_stopped_this_round():
     st["order"] = [1, 0, 2]
     D.at_pit(E, st, [], 2)
     assert st["order"] == [1, 2, 0]
+
+
+def test_slipstreamer_takes_drs_two_moves_behind(monkeypatch):
+    """DRS range +1: ending 2 MP behind the car ahead (one cell more than the normal reach)."""
+    from tests.pole.test_drs import _race as drs_race
+    from tests.pole.test_drs import _red_turn
+    Dice(monkeypatch, [6])
+    base = drs_race()
+    base["options"]["drivers"] = True
+    base["cars"][0]["driver"] = "drs"
+    st = _red_turn(base)
+    # red ends on row 2 (lap 2): green is on row 6, two moves ahead (rows 2 -> 4 -> 6)
+    i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end" and o["pos"] == ["t", 2, 0]
+             and o["laps"] == 2)
+    st, ev = E.apply(st, 0, {"type": "move", "i": i})
+    assert st["cars"][0]["drs"] is True
+    plain = _red_turn(drs_race())
+    i = next(i for i, o in enumerate(plain["turn"]["opts"]) if o["kind"] == "end" and o["pos"] == ["t", 2, 0]
+             and o["laps"] == 2)
+    Dice(monkeypatch, [])
+    plain, _ = E.apply(plain, 0, {"type": "move", "i": i})
+    assert not plain["cars"][0].get("drs")
