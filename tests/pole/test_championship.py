@@ -9,7 +9,6 @@ import pytest
 from bot.games.base import GameError, replay
 from bot.games.pole import ENGINE as E
 from bot.games.pole import championship as CH
-from bot.games.pole import engine as eng
 from bot.games.rng import Rng
 from tests.pole.test_playouts import check, leaks, policy
 

@@ -8,8 +8,8 @@ from bot.games.pole import engine as eng
 from bot.games.pole import rules as R
 from bot.games.rng import Rng
 from tests.pole.helpers import Dice
-from tests.pole.test_collisions import _attack, _setup, _turn
-from tests.pole.test_events import _keys, _race, _round
+from tests.pole.test_collisions import _attack, _setup
+from tests.pole.test_events import _race, _round
 
 
 @pytest.mark.parametrize("circuit,ep,bp", [("great_britain", 7, 7), ("monaco", 7, 7), ("brazil", 7, 6),

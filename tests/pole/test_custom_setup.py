@@ -1,7 +1,5 @@
 """Custom setup (seed 002, section 13), a table option: up to 2 points between EP and BP at the
 start (a short step before qualifying), 1 point either way at every pit stop."""
-import json
-
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
 from tests.pole.helpers import Dice

@@ -10,7 +10,7 @@ from bot.games.pole import drivers as D
 from bot.games.pole import engine as eng
 from bot.games.pole import rules as R
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice, circuit, ctx, ms
+from tests.pole.helpers import Dice, circuit, ctx
 from tests.pole.test_collisions import _attack, _setup, _turn
 from tests.pole.test_events import _race, _round
 
@@ -37,16 +37,11 @@ def test_deal_one_each_distinct_bots_none():
 @pytest.mark.parametrize("team,ep,bp", [("engine3", 10, 7), ("engine2", 9, 8), ("brake2", 8, 9), ("brake3", 7, 10),
                                         ("sturdy", 7, 8)])
 def test_team_start_points(team, ep, bp):
-    from bot.games.pole.content import rules
-    cars = [{"ep": 7, "bp": 7}]
-    D.data()
     t = next(x for x in D.data()["teams"] if x["id"] == team)
     assert (7 + t.get("ep", 0), 7 + t.get("bp", 0)) == (ep, bp)
 
 
 def test_deal_applies_team_points_and_tokens():
-    from bot.games.rng import Rng as Rg
-
     class Fixed:
         def shuffle(self, seq):
             seq.sort(key=lambda x: {"tyre_whisperer": 0, "engine3": 0}.get(x, 1))

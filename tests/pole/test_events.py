@@ -7,7 +7,6 @@ import pytest
 
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
-from bot.games.pole import events as EV
 from bot.games.rng import Rng
 from tests.pole.helpers import Dice
 

@@ -11,7 +11,7 @@ import json
 from functools import lru_cache
 
 from bot.games.pole import specials as SP
-from bot.games.pole.content import DATA_DIR, rules
+from bot.games.pole.content import DATA_DIR
 from bot.i18n import msg
 
 DRIVER_KEYS = {"id", "name", "quali", "defend", "attack", "no_technical", "pit_sp", "wear_tokens", "blow_tokens",

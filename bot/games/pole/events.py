@@ -132,7 +132,6 @@ def target(eng, st, rng, ev) -> int | None:
 
 
 def reveal(eng, st, rng, ev, redraw: int = 0) -> None:
-    from bot.games.pole import engine
     c = circuits()[st["circuit"]]
     cid = _draw(eng, st, rng, ev)
     if cid is None:
