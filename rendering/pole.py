@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 
 from bot.games.pole.content import circuits
 from rendering.common import (BACKGROUND, MUTED, PANEL, TEXT, Draw, drawing_in, fit, font, note_label, note_text,
-                              player_name, png_bytes, seat_colour, tx)
+                              player_name, png_bytes, seat_colour, tx, wrap)
 from rendering.pole_bots import with_bots
 from rendering import pole_championship, pole_drivers, pole_events
 
@@ -513,7 +513,8 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
     order = [s for s in view.get("order") or [] if 0 <= s < len(cars)]
     on_track = view.get("phase") == "race" and not car.get("out") and not car.get("finished") \
         and _pos_u(c, car.get("pos")) is not None
-    dash_h = 560 + pole_drivers.extra_height(car)  # drivers and teams (14)
+    special = wrap(pole_events.circuit_rules_text(view), 26, W - 48, 2)  # circuit rules (appendix 4)
+    dash_h = 560 + pole_drivers.extra_height(car) + 40 * len(special)  # drivers and teams (14)
     img = Image.new("RGB", (W, dash_h + (HAND_MAP_H if on_track else 0)), BACKGROUND)
     d = Draw(img)
     d.rectangle([0, 0, W, 76], fill=PANEL)
@@ -576,6 +577,8 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
         d.text((28, y), fit(text, 34, W - 48), font=font(34), fill=HIGHLIGHT, anchor="lm")
     if pole_drivers.extra_height(car):
         pole_drivers.draw(d, car, 560 + 8, W)
+    for i, line in enumerate(special):
+        d.text((28, 560 + pole_drivers.extra_height(car) + 20 + 40 * i), line, font=font(26), fill=MUTED, anchor="lm")
     if on_track:
         img.paste(_map(c, cars, order, seat, W, HAND_MAP_H, dash_h), (0, dash_h))
     return img

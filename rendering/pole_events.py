@@ -23,3 +23,22 @@ def badge(view: dict):
               "sc": lambda: tx("Event: safety car"),
               "weather": lambda: tx("Event: weather +{n}", n=card.get("steps", 0))}
     return labels[card["effect"]](), EVENT_COLOUR
+
+
+def circuit_rules_text(view: dict) -> str:
+    """The circuit's special rules in a few words (appendix 4), when the table uses them."""
+    if not view.get("circuit_rules"):
+        return ""
+    key = str(view.get("circuit", "")).split("@")[0]
+    texts = {
+        "great_britain": lambda: tx("each event moves the weather 2 more; attackers +1"),
+        "monaco": lambda: tx("a 2nd SC event card; defenders +1; light breakdown events are heavy"),
+        "brazil": lambda: tx("1 BP less; in the dry 1 EP moves 4 cells"),
+        "china": lambda: tx("1 EP more; everyone starts at stress 1; an event after the start"),
+        "spain": lambda: tx("1 EP less, 1 BP more; an event each time light rain begins"),
+        "usa": lambda: tx("a 2nd SC event card; 1 EP less; in the dry 1 BP moves 4 cells"),
+        "italy": lambda: tx("low-grip areas"),
+        "germany": lambda: tx("low-grip areas; DRS gives 3 MP"),
+    }
+    f = texts.get(key)
+    return tx("Circuit rules: {rules}", rules=f()) if f else ""

@@ -74,3 +74,11 @@ def test_standings_image_between_races_and_at_the_end():
         assert RP.render_hand(E.view(st, 0), ["A", "B"], loc)[:4] == b"\x89PNG"
     text = [render(m, "en") for m in E.describe_options(st["options"])]
     assert "championship of 4 races" in text and "engine damage" in text
+
+
+def test_dashboard_names_the_circuit_rules():
+    from rendering.common import drawing_in as din
+    st = _race(n=2, circuit="germany", circuit_rules=True)
+    with din("en"):
+        assert RE.circuit_rules_text(E.view(st, 0)) == "Circuit rules: low-grip areas; DRS gives 3 MP"
+        assert RE.circuit_rules_text(E.view(_race(n=2, circuit="germany"), 0)) == ""
