@@ -652,12 +652,12 @@ class PoleEngine:
             car["blow_done"] = False
             car["pitted"] = True
             VARIANTS.pitted(car)
+            DRIVERS.at_pit(self, st, ev, seat)  # drivers and teams: SP, a point back, passing in the pits
             car["pit_turn"] = 1
             car["line"] = []
             t["stage"] = "pit_tyre"
             t["opts"] = None
             self._reorder(st)
-            DRIVERS.at_pit(self, st, ev, seat)
             if seat == lead0:
                 self._stress(st, ev, seat)  # 12.2: the leader pits
             return
