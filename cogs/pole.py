@@ -1,4 +1,4 @@
-"""/pole: Pole Position (the standard race, with bots as a table option; more optional rules later)."""
+"""/pole: Pole Position (the standard race; bots and the optional rules as table options)."""
 from __future__ import annotations
 
 import discord
@@ -28,6 +28,17 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
                            yellow_flag="Yellow flag: no overtaking in a damaging collision's sector for 2 rounds (with collisions)",
                            safety_car="Safety car: after a collision that breaks down two cars, all line up behind the SC line and may pit (with collisions)",
                            stress="Stress: leading, collisions and rivals close behind raise a driver's stress, which limits EP, BP and SP",
+                           events="Events: a '!' on the weather die may reveal an event card (breakdowns, lost points, safety car, weather)",
+                           events_c="Events: the optional 'C' cards too (turns events on)",
+                           events_often="Events: a 3 on the purple die counts as '!' (turns events on)",
+                           circuit_rules="Circuit special rules (each circuit's own rules)",
+                           no_retire="No retirements: too many breakdowns or a point you cannot lose sends you to the pits instead of out",
+                           custom_setup="Custom setup: move up to 2 points between EP and BP at the start, 1 at each pit stop",
+                           drivers="Drivers and teams: each player draws a driver and a team with their own abilities",
+                           championship="Championship: this many races (4-8) in one game, standings after each",
+                           engine_damage="Championship engine damage: ending a race with 0 EP costs EP in later races",
+                           constructors="Constructors: cars in teams of two (seat order) share a pit and add their points",
+                           long_race="Long race: twice the laps, 12 EP, 12 BP, 15 SP, 4 breakdown points, a second hard set",
                            language=LANGUAGE_HELP, clock=CLOCK_HELP)
     @app_commands.choices(circuit=CIRCUITS, bot_side=BOT_SIDES, clock=CLOCKS)
     @app_commands.autocomplete(language=language_autocomplete)
@@ -36,6 +47,11 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
                   bot_side: app_commands.Choice[str] | None = None, drs: bool | None = None,
                   collisions: bool | None = None, yellow_flag: bool | None = None,
                   safety_car: bool | None = None, stress: bool | None = None,
+                  events: bool | None = None, events_c: bool | None = None, events_often: bool | None = None,
+                  circuit_rules: bool | None = None, no_retire: bool | None = None, long_race: bool | None = None,
+                  custom_setup: bool | None = None, drivers: bool | None = None,
+                  championship: app_commands.Range[int, 4, 8] | None = None, engine_damage: bool | None = None,
+                  constructors: bool | None = None,
                   language: str | None = None,
                   clock: app_commands.Choice[int] | None = None) -> None:
         options: dict = {"circuit": circuit.value} if circuit is not None else {}
@@ -53,6 +69,14 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
             options["safety_car"] = True
         if stress:
             options["stress"] = True
+        for name, on in (("events", events), ("events_c", events_c), ("events_often", events_often),
+                         ("circuit_rules", circuit_rules), ("no_retire", no_retire), ("long_race", long_race),
+                         ("custom_setup", custom_setup), ("drivers", drivers), ("engine_damage", engine_damage),
+                         ("constructors", constructors)):
+            if on:
+                options[name] = True
+        if championship:
+            options["championship"] = championship
         await self.create(interaction, options, language, clock)
 
 

@@ -18,8 +18,9 @@ from PIL import Image, ImageDraw
 
 from bot.games.pole.content import circuits
 from rendering.common import (BACKGROUND, MUTED, PANEL, TEXT, Draw, drawing_in, fit, font, note_label, note_text,
-                              player_name, png_bytes, seat_colour, tx)
+                              player_name, png_bytes, seat_colour, tx, wrap)
 from rendering.pole_bots import with_bots
+from rendering import pole_championship, pole_drivers, pole_events
 
 W = 800
 SMALL = 24  # the smallest text anywhere (min_font(W) is 23)
@@ -323,6 +324,8 @@ def _status(car: dict) -> str:
         return tx("P{n} at the flag", n=car["finished"])
     if car.get("out"):
         return tx("out")
+    if car.get("must_pit"):  # no retirements (16.1)
+        return tx("must pit")
     pos = car.get("pos") or []
     if pos and pos[0] in ("pit", "g", "pout", "pin"):
         return tx("pits")
@@ -341,6 +344,10 @@ def _phase_line(view: dict, c) -> str:
         return tx("Qualifying {session}", session=(view.get("quali") or {}).get("session", ""))
     if phase == "tyres":
         return tx("Tyre choice")
+    if phase == "setup":  # custom setup (13.1)
+        return tx("Custom setup")
+    if phase == "standings":
+        return tx("Championship standings")
     return tx("Race over")
 
 
@@ -350,7 +357,7 @@ def _badge(view: dict):
     fl = view.get("flag")
     if fl:
         return tx("Yellow flag: rows {a}-{b}", a=fl["from"] + 1, b=fl["to"] + 1), (250, 214, 40)
-    return None
+    return pole_events.badge(view)  # events (9): the card just revealed
 
 
 def _primary(view: dict) -> int | None:
@@ -369,6 +376,8 @@ def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
 
 
 def _board(view: dict, names: list[str]) -> Image.Image:
+    if view.get("phase") == "standings":  # 15: between two races, the championship standings
+        return pole_championship.image(view, names)
     c = circuits()[view["circuit"]]
     cars = view.get("cars") or []
     order = [s for s in view.get("order") or [] if 0 <= s < len(cars)]
@@ -504,7 +513,8 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
     order = [s for s in view.get("order") or [] if 0 <= s < len(cars)]
     on_track = view.get("phase") == "race" and not car.get("out") and not car.get("finished") \
         and _pos_u(c, car.get("pos")) is not None
-    dash_h = 560
+    special = wrap(pole_events.circuit_rules_text(view), 26, W - 48, 2)  # circuit rules (appendix 4)
+    dash_h = 560 + pole_drivers.extra_height(car) + 40 * len(special)  # drivers and teams (14)
     img = Image.new("RGB", (W, dash_h + (HAND_MAP_H if on_track else 0)), BACKGROUND)
     d = Draw(img)
     d.rectangle([0, 0, W, 76], fill=PANEL)
@@ -569,6 +579,10 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
     if ti.get("seat") == seat and ti.get("rolls"):
         text = tx("Your rolls: {rolls}", rolls=", ".join(ti["rolls"]))
         d.text((28, y), fit(text, 34, W - 48), font=font(34), fill=HIGHLIGHT, anchor="lm")
+    if pole_drivers.extra_height(car):
+        pole_drivers.draw(d, car, 560 + 8, W)
+    for i, line in enumerate(special):
+        d.text((28, 560 + pole_drivers.extra_height(car) + 20 + 40 * i), line, font=font(26), fill=MUTED, anchor="lm")
     if on_track:
         img.paste(_map(c, cars, order, seat, W, HAND_MAP_H, dash_h), (0, dash_h))
     return img
@@ -580,6 +594,8 @@ def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The final classification: finishers in order, then retirements."""
     with drawing_in(locale):
         names = with_bots(view, names)
+        if pole_championship.wanted(view):  # 15: the season's standings, the constructors
+            return png_bytes(pole_championship.image(view, names))
         cars = view.get("cars") or []
         finish = [s for s in view.get("finish") or [] if 0 <= s < len(cars)]
         out = [s for s in range(len(cars)) if s not in finish]

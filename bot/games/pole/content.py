@@ -170,10 +170,39 @@ def _circuit(key: str, c: dict) -> Circuit:
 CIRCUIT_KEYS = ("great_britain", "monaco", "brazil", "china", "spain", "usa", "italy", "germany")
 
 
+class _Circuits(dict):
+    """The eight circuits; "<key>@long" is the same circuit with twice its laps (the long race,
+    seed 16.2), made on first use."""
+
+    def __missing__(self, key: str) -> Circuit:
+        base, sep, variant = str(key).partition("@")
+        if not sep or variant != "long" or base not in self:
+            raise KeyError(key)
+        from dataclasses import replace
+        c = replace(self[base], laps=self[base].laps * 2)
+        self[key] = c
+        return c
+
+    def get(self, key, default=None):
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def __iter__(self):  # only the eight circuits, in the seed's order
+        return iter([k for k in dict.__iter__(self) if "@" not in k])
+
+    def values(self):
+        return [self[k] for k in self]
+
+    def items(self):
+        return [(k, self[k]) for k in self]
+
+
 @lru_cache(maxsize=1)
 def circuits() -> dict[str, Circuit]:
     raw = json.loads((DATA_DIR / "circuits.json").read_text("utf-8"))
-    out = {k: _circuit(k, c) for k, c in raw["circuits"].items()}
+    out = _Circuits((k, _circuit(k, c)) for k, c in raw["circuits"].items())
     _check(tuple(out) == CIRCUIT_KEYS, "the eight circuits of the seed, in its order")
     return out
 

@@ -17,6 +17,13 @@ from typing import Any
 
 from bot.games.base import Event, GameError, OptionSpec, State, View, clone, seat_ref
 from bot.games.pole import bots as BOTS
+from bot.games.pole import championship as CHAMP
+from bot.games.pole import custom as CUSTOM
+from bot.games.pole import drivers as DRIVERS
+from bot.games.pole import events as EVENTS
+from bot.games.pole import options as OPTS
+from bot.games.pole import specials as SPECIALS
+from bot.games.pole import variants as VARIANTS
 from bot.games.pole import rules as R
 from bot.games.pole.content import CIRCUIT_KEYS, TYRES, circuits, rules
 from bot.games.rng import Rng
@@ -86,9 +93,12 @@ class PoleEngine:
                OptionSpec("safety_car", "Safety car: after a collision that breaks down two cars, all line up "
                           "behind the SC line and may pit (turns collisions on)", kind="bool", default=False),
                OptionSpec("stress", "Stress: leading, collisions and rivals close behind raise a driver's stress "
-                          "level, which limits EP, BP and SP", kind="bool", default=False)]
+                          "level, which limits EP, BP and SP", kind="bool", default=False)] + OPTS.SPECS
 
     # ------------------------------------------------------------ setup
+    def describe_options(self, options: dict[str, Any]) -> list[Msg]:
+        return OPTS.describe(options)
+
     def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
         out = {"circuit": options.get("circuit") or "great_britain"}
         if out["circuit"] not in CIRCUIT_KEYS:
@@ -112,6 +122,7 @@ class PoleEngine:
             out["safety_car"] = True
         if options.get("stress"):  # 12
             out["stress"] = True
+        OPTS.validate(options, out)  # events, circuit rules, variants
         if not self.min_seats <= seats <= self.max_seats:
             raise GameError(msg("This game needs {lo}-{hi} players.", lo=self.min_seats, hi=self.max_seats))
         return out
@@ -136,25 +147,32 @@ class PoleEngine:
                          "life": 0, "sets": sets, "bd": [], "pos": None, "laps": 0, "pitted": False,
                          "line": [], "off": 0, "pit_turn": 0, "green": 0, "out": None, "blow_done": False,
                          "blown": False, "finished": None})
+            VARIANTS.start_car(opts, cars[-1])  # 16.2
+            SPECIALS.start_points(opts, cars[-1])  # appendix 4
             if s >= humans:  # a bot car: its card (the one matching its colour), side and cube (17.1)
                 cars[-1]["bot"] = {"side": opts.get("bot_side", "A"), "prog": 0, "soft": True, "pit_lap": -1,
                                    "pit": False}
                 cars[-1]["sp"] = cars[-1]["sp0"] = 0
                 cars[-1]["ep"] = cars[-1]["bp"] = 0
+        DRIVERS.deal(opts, cars, rng)  # 14: a driver and a team for each player
         st: State = {
-            "schema": SCHEMA, "rng": 0, "options": opts, "circuit": opts["circuit"], "n": seats,
+            "schema": SCHEMA, "rng": 0, "options": opts, "circuit": VARIANTS.circuit_key(opts), "n": seats,
             "phase": "quali", "weather": R.weather_setup([col, row, b], c.weather_b), "cars": cars,
             "order": list(range(seats)), "round": 0, "queue": [], "turn": None, "finish": [],
             "quali": None, "grid": [], "tyre_pick": {}, "version": 0, "log": [], "turn_no": 0,
             "prefs": [{"attack": 3, "defend": 3, "yield": False, "ask": False, "ask_attack": False}
                       for _ in range(seats)],
         }
+        if EVENTS.on(st):  # 2.2: the event deck
+            st["events"] = EVENTS.new_deck(opts, rng)
+        CHAMP.begin(st)  # 15: the season
         ev: list[Event] = []
         self._log(st, ev, msg("Weather roll {a}, {b}, {c}: the race starts in {w}.", a=col, b=row, c=b,
                               w=self._wname(R.weather_now(st["weather"], c))))
         st["quali"] = {"sessions": R.quali_sessions(seats), "idx": -1, "in": list(range(seats)),
                        "back": []}
-        self._next_session(st, rng, ev)
+        if not CUSTOM.begin(st):  # 13.1: the setup step comes first, then qualifying
+            self._next_session(st, rng, ev)
         st["rng"] = rng.state
         return st
 
@@ -174,6 +192,8 @@ class PoleEngine:
         st["turn_no"] += 1
         name = q["sessions"][q["idx"]]
         q["first"] = {str(s): _die(rng, "black") for s in q["in"]}
+        for s in q["in"]:  # the Rocket: +1 on each session's first roll (appendix 1)
+            q["first"][str(s)] += DRIVERS.quali_first(st, s)
         q["choice"] = {}
         self._log(st, ev, msg("{session}: first rolls {rolls}.", session=name,
                               rolls=[msg("{p} {r}", p=_pn(st, s), r=q["first"][str(s)]) for s in q["in"]]))
@@ -208,12 +228,12 @@ class PoleEngine:
             while len(tied) > 1:
                 rolls = {s: _die(rng, "black") for s in tied}
                 for s in tied:  # 17.3.1 step 4: a bot tied with a human always goes first
-                    tb[s] = rolls[s] + (10 if st["cars"][s].get("bot") else 0)
+                    tb[s] = rolls[s] + (1000 if st["cars"][s].get("bot") else 0) + 10 * DRIVERS.quali_value(st, s)
                 if len(set(rolls.values())) == len(tied):
                     break
         order = R.quali_order(scores, tb)
         if name == "Q3":
-            st["grid"] = order + q["back"]
+            st["grid"] = CHAMP.grid(st, order + q["back"], rng)  # 15.1: new engines at the back
             self._log(st, ev, msg("Q3: the grid is {grid}.", grid=[_pn(st, s) for s in st["grid"]]))
             self._start_tyres(st, ev)
             return
@@ -267,10 +287,11 @@ class PoleEngine:
         self._log(st, ev, msg("Tyres revealed: {list}.", list=[
             msg("{p}: {t}", p=_pn(st, int(s)), t=_tyre_name(t)) for s, t in sorted(st["tyre_pick"].items(), key=lambda x: int(x[0]))]))
         st["phase"] = "race"
+        DRIVERS.remember_start(st)
         if st["options"].get("stress"):  # 12: the pole-sitter starts at 1, the others at 0; bots never
             for s in st["grid"]:
                 if not st["cars"][s].get("bot"):
-                    st["cars"][s]["stress"] = 1 if s == st["grid"][0] else 0
+                    st["cars"][s]["stress"] = SPECIALS.start_stress(st, s, 1 if s == st["grid"][0] else 0)
         self._new_round(st, rng, ev)
 
     # ------------------------------------------------------------ rounds and turns
@@ -298,6 +319,7 @@ class PoleEngine:
             return False
         st["queue"] = list(run)
         c = circuits()[st["circuit"]]
+        face, w0 = None, R.weather_now(st["weather"], c)
         if st["round"] > START_ROUNDS:
             face = _die(rng, "weather")  # the leader's weather roll (8.1)
             if face == "cloud":
@@ -313,6 +335,7 @@ class PoleEngine:
                 self._log(st, ev, msg("Round {n}: no change in the weather.", n=st["round"]))
         else:
             self._log(st, ev, msg("Race start, round {n}.", n=st["round"]))
+        EVENTS.round_start(self, st, rng, ev, face, w0)  # 9: a "!" may reveal an event
         return True
 
     def _next_turn(self, st: State, rng: Rng, ev: list[Event]) -> None:
@@ -385,7 +408,7 @@ class PoleEngine:
         if car.get("drs"):  # 11: the token is for this turn only, on the tyre die, never in the rain
             car["drs"] = False
             if turn["die"] != "purple" and not self._rain(st):
-                turn["drs"] = rules()["drs_mp"]
+                turn["drs"] = DRIVERS.drs_mp(st, seat)
                 self._log(st, ev, msg("{p} has DRS: up to {n} more MP.", p=_pn(st, seat), n=turn["drs"]))
         self._plan(st)
         return True
@@ -401,7 +424,7 @@ class PoleEngine:
             return False
         car = st["cars"][t["seat"]]
         w = R.weather_now(st["weather"], circuits()[st["circuit"]])
-        lim = R.course_out_limit(car["tyre"], w)
+        lim = DRIVERS.course_out_limit(st, t["seat"], car["tyre"], R.course_out_limit(car["tyre"], w))
         return lim is not None and self._roll_value(st) - t["reduce"] >= lim
 
     def _mp(self, st: State) -> int:
@@ -409,11 +432,12 @@ class PoleEngine:
         car = st["cars"][t["seat"]]
         v = self._roll_value(st) - t["reduce"]
         if t["pit_exit"]:
-            return v + t["green"]
+            return v + t["green"] + DRIVERS.exit_bonus(st, t["seat"])  # teams: more MP at the pit exit
         if t["die"] == "purple":
-            return v
+            return v + DRIVERS.start_bonus(st, t["seat"])  # the Rocket: +1 at the start
         heavy = sum(1 for k, rep in car["bd"] if k == "heavy" and not rep)
-        return max(0, v - R.tyre_penalty(car["life"]) - heavy - t.get("calm", 0))
+        sc = DRIVERS.after_sc_bonus(st, t["seat"]) if t.get("sc_turn") else 0
+        return max(0, v - R.tyre_penalty(car["life"]) - heavy - t.get("calm", 0)) + sc
 
     def _ctx(self, st: State, seat: int) -> R.MoveCtx:
         c = circuits()[st["circuit"]]
@@ -428,10 +452,12 @@ class PoleEngine:
         cost = t["cost"] if t else [0, 0, 0]
         fl = st.get("flag")
         lv = car.get("stress", 0)
+        bcap, kcap = DRIVERS.caps(st, seat, self._rain(st))
         return R.MoveCtx(c, self._rain(st), st["round"] <= START_ROUNDS, c.laps - 1, others, ahead,
                          0 if lv >= 4 else car["ep"], 0 if lv >= 4 else car["bp"],
                          0 if lv >= 5 else car["sp"] - cost[2], c.corners[0].first, c.laps,
-                         no_pass=frozenset(fl["rows"]) if fl else frozenset())
+                         no_pass=frozenset(fl["rows"]) if fl else frozenset(), bcap=bcap, kcap=kcap,
+                         no_technical=DRIVERS.no_technical(st, seat), sp_double=DRIVERS.sp_double(st, seat))
 
     def _plan(self, st: State) -> None:
         """Compute the move options for the turn's current state (stored so replays agree)."""
@@ -443,29 +469,29 @@ class PoleEngine:
             return
         ctx = self._ctx(st, seat)
         if t["ms"] is None:
-            n = self._mp(st) + t.get("drs", 0)  # DRS: up to 2 more, so the least to count is unchanged
+            n = self._mp(st) + t.get("drs", 0) + t.get("bonus", 0)  # DRS, tokens: up to, the least unchanged
             ms = R.MState(tuple(car["pos"]), car["laps"], 0, 0, 0, 0, 0, tuple(car["line"]), -1)
             t["n"] = n
         else:
             d = t["ms"]
             ms = R.MState(tuple(d["pos"]), d["laps"], d["mode"], d["t"], d["b"], d["k"], d["s"], tuple(d["line"]), d["slip"])
         n = t["n"]
-        opts = R.search(ctx, ms, n, max(0, n - 3 - t.get("drs", 0)), frozenset(t["fought"]))
+        opts = R.search(ctx, ms, n, max(0, n - 3 - t.get("drs", 0) - t.get("bonus", 0)), frozenset(t["fought"]))
         if not opts and ctx.no_pass:  # held behind a car between the flags: it stops short (10.1)
             opts = R.search(ctx, ms, n, 0, frozenset(t["fought"]))
-        t["opts"] = self._choose_opts(st, opts, ctx)
+        t["opts"] = CHAMP.restrict(st, VARIANTS.restrict(st, self._choose_opts(st, opts, ctx)))
 
     def _choose_opts(self, st: State, opts: list, ctx: R.MoveCtx) -> list[dict]:
         c = circuits()[st["circuit"]]
-        bcap = rules()["boost_cells"]["rain" if ctx.rain else "dry"]
+        seat = st["turn"]["seat"]
+        bcap, kcap = DRIVERS.caps(st, seat, ctx.rain)
         best: dict[tuple, dict] = {}
         for o in opts:
             fin = o.step if o.kind == "fight" else o.state
             ms = o.state
-            ep, bp = R.extra_cost(ms.b, bcap), R.extra_cost(ms.k, bcap)
-            if o.kind == "fight":
-                ep, bp = R.extra_cost(ms.b, bcap), R.extra_cost(ms.k, bcap)
-            cost = (ep, bp, ms.s)
+            ep, bp = R.extra_cost(ms.b, bcap), R.extra_cost(ms.k, kcap)
+            spc = DRIVERS.sp_cost(st, seat, ms.s)
+            cost = (ep, bp, spc)
             if ep and bp and st["cars"][st["turn"]["seat"]].get("stress", 0) >= 2:
                 continue  # 12.1 level 2: not both EP and BP in one turn
             where = (o.kind, tuple(ms.pos) if o.kind == "fight" else tuple(fin.pos), fin.laps, o.defenders)
@@ -474,12 +500,12 @@ class PoleEngine:
             # way to each modifier (the seed's example boosts first to attack with 3 MP left)
             key = where + ((R.unused_mp_modifier(unused),) if o.kind == "fight" else ())
             d = {"kind": o.kind, "pos": list(ms.pos if o.kind == "fight" else fin.pos), "laps": fin.laps,
-                 "ep": ep, "bp": bp, "sp": ms.s, "def": list(o.defenders), "free": list(o.free),
+                 "ep": ep, "bp": bp, "sp": spc, "def": list(o.defenders), "free": list(o.free),
                  "ms": _ms(ms), "step": _ms(o.step) if o.step else None,
                  "unused": unused,
                  "prog": R.prog(c, fin.laps, list(fin.pos)),
                  "risk": o.kind == "end" and self._low_grip_risk(st, fin.pos)}
-            score = (ep + bp + ms.s, ms.s, ep, bp, ms.t)  # the same place for fewer MP keeps more
+            score = (ep + bp + spc, spc, ep, bp, ms.t)  # the same place for fewer MP keeps more
             if key not in best or score < best[key]["_score"]:
                 d["_score"] = score
                 best[key] = d
@@ -520,8 +546,8 @@ class PoleEngine:
         """Pay what the move used so far: EP/BP for boost/brake cells, SP for corner cells."""
         t = st["turn"]
         car = st["cars"][t["seat"]]
-        bcap = rules()["boost_cells"]["rain" if self._rain(st) else "dry"]
-        ep, bp, sp = R.extra_cost(ms["b"], bcap), R.extra_cost(ms["k"], bcap), ms["s"]
+        bcap, kcap = DRIVERS.caps(st, t["seat"], self._rain(st))
+        ep, bp, sp = R.extra_cost(ms["b"], bcap), R.extra_cost(ms["k"], kcap), DRIVERS.sp_cost(st, t["seat"], ms["s"])
         car["ep"] -= ep - t["cost"][0]
         car["bp"] -= bp - t["cost"][1]
         car["sp"] -= sp - t["cost"][2]
@@ -643,6 +669,8 @@ class PoleEngine:
             car["blown"] = False
             car["blow_done"] = False
             car["pitted"] = True
+            VARIANTS.pitted(car)
+            DRIVERS.at_pit(self, st, ev, seat)  # drivers and teams: SP, a point back, passing in the pits
             car["pit_turn"] = 1
             car["line"] = []
             t["stage"] = "pit_tyre"
@@ -694,14 +722,15 @@ class PoleEngine:
             if lim is not None and self._roll_value(st) - t["reduce"] >= lim:
                 r = _die(rng, "black")  # 4.6 B: a 1 sends the car off
                 self._log(st, ev, msg("{p} ends in a low-grip area and rolls {r}.", p=_pn(st, seat), r=r))
-                if r == 1:
+                if r == 1:  # (the low-grip roll)
                     car["pos"], car["laps"] = list(t["start_pos"]), t["start_laps"]
                     self._go_off(st, ev, seat)
                     return
-        if car["life"] <= -2 and car["tyre"] != "wet" and not car["blow_done"] and car["pos"][0] == "t":
+        if car["life"] <= -2 and car["tyre"] != "wet" and not car["blow_done"] and car["pos"][0] == "t" \
+                and not DRIVERS.no_blowouts(st, seat):  # Iron Chassis never punctures
             r = _die(rng, "black")  # 6.3 blow-out roll
             self._log(st, ev, msg("{p} makes a blow-out roll: {r}.", p=_pn(st, seat), r=r))
-            if r == 1:
+            if r == 1 and not DRIVERS.use_blow_token(self, st, ev, seat):
                 car["blow_done"] = True
                 car["blown"] = True
                 self._breakdown(st, ev, seat, "heavy")
@@ -713,7 +742,8 @@ class PoleEngine:
         unrep = sum(1 for _, rep in car["bd"] if not rep)
         self._log(st, ev, msg("{p} suffers a {kind} breakdown.", p=_pn(st, seat),
                               kind=msg("heavy") if kind == "heavy" else msg("light")))
-        if pts > rules()["max_breakdown_points"] or unrep >= 2:
+        if (pts > VARIANTS.max_breakdown_points(st, seat) or unrep >= 2) \
+                and not VARIANTS.instead_of_retiring(self, st, ev, seat):  # 16.1
             car["out"] = "breakdown"
             self._log(st, ev, msg("{p} retires with too many breakdowns.", p=_pn(st, seat)))
 
@@ -779,7 +809,11 @@ class PoleEngine:
         ctx = self._ctx(st, seat)
         ms = R.MState(tuple(car["pos"]), car["laps"], 1, 0, 0, 0, 0, tuple(car["line"]), -1)
         # "1 MP away": one move of the car (a racing-line jump too) would reach the car ahead's cell
-        if any(npos == tuple(ahead["pos"]) and nl == ahead["laps"] for npos, nl, _, _ in R._steps(ctx, ms)):
+        near = {(npos, nl) for npos, nl, _, _ in R._steps(ctx, ms)}
+        if DRIVERS.drs_range(st, seat) > 1:  # the Slipstreamer: DRS range one more
+            near |= {(p2, l2) for npos, nl, _, jump in R._steps(ctx, ms) for p2, l2, _, _ in R._steps(
+                ctx, R.MState(npos, nl, 1, 0, 0, 0, 0, R._line_after(ctx, ms, npos, jump), -1))}
+        if (tuple(ahead["pos"]), ahead["laps"]) in near:
             car["drs"] = True
             self._log(st, ev, msg("{p} takes DRS for the next turn.", p=_pn(st, seat)))
             self._stress(st, ev, run[i - 1])  # 12.2: the driver whose follower gains DRS
@@ -1055,8 +1089,12 @@ class PoleEngine:
                 mod = R.unused_mp_modifier(opt["unused"])
                 a_tot = ra + mod - (1 if st["cars"][att]["blown"] else 0)  # a blown tyre: -1 (6.3)
                 d_tot = rd - (1 if st["cars"][d]["blown"] else 0)
+                a_bonus, d_bonus = SPECIALS.fight_bonus(st)  # appendix 4: Great Britain, Monaco
+                a_tot, d_tot = a_tot + a_bonus, d_tot + d_bonus
+                a_bonus, d_bonus = DRIVERS.fight_bonus(st, att, d, self._rain(st))  # appendix 1
+                a_tot, d_tot = a_tot + a_bonus, d_tot + d_bonus
                 d_max = pd["defend"] if answer is None else int(answer)
-                keep = opt["step"]["s"] - opt["ms"]["s"]  # SP the passing step itself needs
+                keep = DRIVERS.sp_cost(st, att, opt["step"]["s"]) - DRIVERS.sp_cost(st, att, opt["ms"]["s"])  # SP the passing step needs
                 a_max = max(0, min(pa["attack"] if a_answer is None else int(a_answer), st["cars"][att]["sp"] - keep))
                 d_max = max(0, min(d_max, st["cars"][d]["sp"]))
                 if st["cars"][att].get("stress", 0) >= 3:  # 12.1 level 3: no SP in position fights
@@ -1078,6 +1116,8 @@ class PoleEngine:
                     self._log(st, ev, msg("{d} holds the position.", d=_pn(st, d)))
                     return "lost"
                 self._log(st, ev, msg("{a} overtakes {d}.", a=_pn(st, att), d=_pn(st, d)))
+                # Victory Lane: 2 more MP for a won fight (reading: the attacker's, who moves on)
+                t["n"] = t.get("n", 0) + DRIVERS.win_bonus(st, att)
             t["fought"].append(d)
             t["won"].append(d)
             self._reorder_with_won(st)
@@ -1127,7 +1167,7 @@ class PoleEngine:
 
     def _crash_reroll_offered(self, st: State, seat: int) -> bool:
         cr = st["turn"]["fight"]["crash"]
-        return st["cars"][seat]["sp"] >= 1 and COLLISION[cr["rolls"][str(seat)]] != "none" \
+        return st["cars"][seat]["sp"] >= 1 and COLLISION[DRIVERS.collision_roll(st, seat, cr["rolls"][str(seat)])] != "none" \
             and st["cars"][seat].get("stress", 0) < 5  # 12.1 level 5: no SP at all
 
     def _crash_rerolls(self, st: State, rng: Rng, ev: list[Event]) -> bool:
@@ -1206,12 +1246,14 @@ class PoleEngine:
     def _crash_damage(self, st: State, ev: list[Event], seat: int, roll: int) -> str | None:
         """The collision table (10): what the car suffered ("ep", "bp", "light", "heavy"), or None."""
         car = st["cars"][seat]
-        res = COLLISION[roll]
+        res = COLLISION[DRIVERS.collision_roll(st, seat, roll)]  # teams: lower collision rolls
         if res == "none":
             self._log(st, ev, msg("{p}: no damage.", p=_pn(st, seat)))
             return None
         if res in ("ep", "bp"):
-            if car[res] <= 0:  # a point the car does not have: out of the race (10)
+            if car[res] <= 0 and VARIANTS.instead_of_retiring(self, st, ev, seat):
+                pass  # 16.1: to the pits instead
+            elif car[res] <= 0:  # a point the car does not have: out of the race (10)
                 car["out"] = "crash"
                 self._log(st, ev, msg("{p} has no {what} left to lose and retires.", p=_pn(st, seat),
                                       what=msg("EP") if res == "ep" else msg("BP")))
@@ -1233,6 +1275,7 @@ class PoleEngine:
         c = circuits()[st["circuit"]]
         st["flag"] = None  # no flags under the safety car (10.1)
         self._log(st, ev, msg("Safety car! The race is neutralised."))
+        w0 = R.weather_now(st["weather"], c)
         faces = [_die(rng, "weather") for _ in range(4)]
         for face in faces:
             if face == "cloud":
@@ -1242,6 +1285,7 @@ class PoleEngine:
                 st["weather"], _ = R.weather_advance(st["weather"], c.weather_b)
         self._log(st, ev, msg("Safety car weather rolls: {faces}; weather {w}.", faces=", ".join(map(str, faces)),
                               w=self._wname(R.weather_now(st["weather"], c))))
+        EVENTS.weather_moved(st, w0)  # Spain: light rain beginning reveals an event (next round)
         run = self._running(st)
         if not run:
             return True
@@ -1249,6 +1293,7 @@ class PoleEngine:
         p = R.prog(c, lead["laps"], lead["pos"])
         lap = int(p // c.length)
         queue_lap = lap + (1 if p - lap * c.length >= c.sc_row else 0)
+        queue_lap += VARIANTS.sc_extra_laps(st)  # 16.2: the lap counter moves one space more than usual
         if queue_lap >= c.laps:  # past the race's laps: the race ends in the current order (10.2)
             for s in run:
                 car = st["cars"][s]
@@ -1304,9 +1349,11 @@ class PoleEngine:
             car["sets"][car["tyre"]].append(car["life"])
             car["sp"] = min(car["sp0"], car["sp"] + rules()["pit_sp_regain"])
             self._fit(car, tyre)
+            DRIVERS.at_pit(self, st, ev, seat)
         car["bd"] = [[k, True] for k, _ in car["bd"]]
         car["blown"] = False
         car["pitted"] = True
+        VARIANTS.pitted(car)
         self._log(st, ev, msg("{p} pits under the safety car and fits {t} tyres.", p=_pn(st, seat), t=_tyre_name(tyre)))
 
     def _sc_line_up(self, st: State, ev: list[Event]) -> None:
@@ -1387,6 +1434,10 @@ class PoleEngine:
 
     def to_act(self, state: State) -> list[int]:
         ph = state["phase"]
+        if ph == "setup":
+            return CUSTOM.to_act(state, _human)
+        if ph == "standings":
+            return CHAMP.to_act(state, _human)
         if ph == "quali":
             return [s for s in state["quali"]["in"] if str(s) not in state["quali"]["choice"] and _human(state, s)]
         if ph == "tyres":
@@ -1412,6 +1463,10 @@ class PoleEngine:
         if not _human(state, seat):
             return []
         ph = state["phase"]
+        if ph == "setup":  # 13.1
+            return out + (CUSTOM.actions(state, seat) if seat in self.to_act(state) else [])
+        if ph == "standings":  # 15: between two races of the season
+            return out + (CHAMP.actions(state, seat) if seat in self.to_act(state) else [])
         # A secret choice (qualifying reroll, starting tyres) may be changed until all are in.
         changing = (ph == "quali" and seat in state["quali"]["in"]) or (ph == "tyres" and 0 <= seat < state["n"])
         if seat not in self.to_act(state) and not changing:
@@ -1425,7 +1480,8 @@ class PoleEngine:
         if ph == "tyres":
             return out + [{"type": "tyre", "tyre": t} for t in TYRES if car["sets"][t]]
         if state.get("sc"):  # 10.2: stay out, or pit and fit a set
-            return out + [{"type": "sc", "tyre": None}] + [{"type": "sc", "tyre": x} for x in TYRES if car["sets"][x]]
+            return out + [{"type": "sc", "tyre": None}] + [{"type": "sc", "tyre": x} for x in TYRES if car["sets"][x]] \
+                + CUSTOM.pit_swaps(state, seat, [x for x in TYRES if car["sets"][x]], "sc")
         t = state["turn"]
         if t["stage"] == "crash":
             return out + [{"type": "crash", "reroll": False}, {"type": "crash", "reroll": True}]
@@ -1437,21 +1493,25 @@ class PoleEngine:
         if t["stage"] == "attack":  # a live bid: the most SP to bid, knowing the dice
             return out + [{"type": "attack", "max": k} for k in range(self._attack_top(state) + 1)]
         if t["stage"] == "pit_tyre":
-            return out + [{"type": "tyre", "tyre": x} for x in TYRES if car["sets"][x]]
+            return out + [{"type": "tyre", "tyre": x} for x in TYRES if car["sets"][x]] \
+                + CUSTOM.pit_swaps(state, seat, [x for x in TYRES if car["sets"][x]])  # 13.2
         lv = car.get("stress", 0)
         calm_ok = lv > 0 and t["ms"] is None and not t.get("calm") and t["die"] in ("red", "white", "green", "blue")
         if calm_ok and lv >= 6:  # 12.1 level 6: the driver must bring it down to 5 this turn
             return out + [{"type": "calm"}]
         if calm_ok:
             out.append({"type": "calm"})
-        can_reroll = not t["pit_exit"] and t["ms"] is None and car["sp"] - t["reduce"] >= 1 and lv < 5
+        w_now = R.weather_now(state["weather"], circuits()[state["circuit"]])
+        can_reroll = not t["pit_exit"] and t["ms"] is None and (
+            (car["sp"] - t["reduce"] >= 1 and lv < 5) or DRIVERS.free_reroll(state, seat, w_now))
         if can_reroll:
             out.append({"type": "reroll"})
         if t["ms"] is None and len(t["rolls"]) > 1 and t["die"] != "purple":
             out += [{"type": "use", "i": i} for i in range(len(t["rolls"])) if i != t["use"]]
         if t["ms"] is None and self._course_out_due(state):
             w = R.weather_now(state["weather"], circuits()[state["circuit"]])
-            need = R.sp_to_stay(self._roll_value(state) - t["reduce"], car["tyre"], w)
+            lim = DRIVERS.course_out_limit(state, seat, car["tyre"], R.course_out_limit(car["tyre"], w))
+            need = self._roll_value(state) - t["reduce"] - lim + 1
             if car["sp"] - t["reduce"] >= need and lv < 5:
                 out.append({"type": "reduce", "sp": t["reduce"] + need})
             out.append({"type": "off"})
@@ -1459,6 +1519,8 @@ class PoleEngine:
         if t["ms"] is None and t["die"] != "purple" and car["sp"] - t["reduce"] >= 1 and t["reduce"] < 3 \
                 and lv < 5 and self._low_grip_roll_due(state):
             out.append({"type": "reduce", "sp": t["reduce"] + 1})
+        if DRIVERS.wear_token_ok(state, seat):  # the Tyre Whisperer: +1 MP on worn tyres
+            out.append({"type": "wear_token"})
         out += [{"type": "move", "i": i} for i in range(len(t["opts"] or []))]
         if not t["opts"]:
             out.append({"type": "stay"})
@@ -1471,10 +1533,24 @@ class PoleEngine:
             return self._opt_label(state, o)
         if a == "quali":
             return msg("Spend 1 SP for two more rolls") if action["reroll"] else msg("Keep my roll")
+        if a == "tyre" and action.get("swap"):
+            return msg("Fit {t} tyres, {swap}", t=_tyre_name(action["tyre"]), swap=CUSTOM.swap_label(action["swap"]))
+        if a == "setup":
+            return CUSTOM.label(state, seat, action)
+        if a == "next":
+            return CHAMP.label(state, seat, action)
+        if a == "sc" and action.get("swap"):
+            return msg("Pit under the safety car: {t} tyres, {swap} (to the back)", t=_tyre_name(action["tyre"]),
+                       swap=CUSTOM.swap_label(action["swap"]))
         if a == "tyre":
             return msg("Fit {t} tyres", t=_tyre_name(action["tyre"]))
+        if a == "reroll" and state["phase"] == "race" and state["turn"] and DRIVERS.free_reroll(
+                state, seat, R.weather_now(state["weather"], circuits()[state["circuit"]])):
+            return msg("Reroll (free, team)")
         if a == "reroll":
             return msg("Reroll (1 SP)")
+        if a == "wear_token":
+            return msg("Spend a wear token: +1 MP ({n} left)", n=state["cars"][seat].get("wear_tok", 0) - 1)
         if a == "calm":
             return msg("Calm down: {n} MP less, stress {s}", n=3 if state["turn"]["die"] in ("red", "white") else 2,
                        s=state["cars"][seat]["stress"] - 1)
@@ -1568,7 +1644,15 @@ class PoleEngine:
             raise GameError(msg("That move is not possible now."))
         ph = st["phase"]
         car = st["cars"][seat]
-        if ph == "quali":
+        if ph == "standings":  # 15
+            CHAMP.choose(self, st, rng, ev, seat, action)
+        elif ph == "setup":  # 13.1
+            CUSTOM.choose(st, seat, action["ep"])
+            self._log(st, ev, msg("{p} has set up the car.", p=_pn(st, seat)))
+            if not self.to_act(st):
+                st["phase"] = "quali"
+                self._next_session(st, rng, ev)
+        elif ph == "quali":
             st["quali"]["choice"][str(seat)] = bool(action["reroll"])
             if not self.to_act(st):
                 self._resolve_session(st, rng, ev)
@@ -1582,6 +1666,7 @@ class PoleEngine:
             t = st["turn"]
             if a == "sc":
                 st["sc"]["pit"][str(seat)] = action["tyre"] or False
+                CUSTOM.pit_swap(car, action.get("swap", 0))  # 13.2
                 if self._sc_decide(st, rng, ev):
                     self._next_turn(st, rng, ev)
             elif a == "crash":
@@ -1598,6 +1683,7 @@ class PoleEngine:
                 self._after_fight(st, rng, ev, self._fight(st, rng, ev))
             elif a == "tyre":
                 self._fit(car, action["tyre"])
+                CUSTOM.pit_swap(car, action.get("swap", 0))  # 13.2
                 self._log(st, ev, msg("{p} fits {t} tyres.", p=_pn(st, seat), t=_tyre_name(action["tyre"])))
                 self._end_turn(st, rng, ev)
             elif a == "calm":  # 12.3: 3 MP off a dry die's roll (2 off a wet one), one level down
@@ -1606,7 +1692,16 @@ class PoleEngine:
                 self._log(st, ev, msg("{p} gives up {n} MP to calm down: stress {s}.", p=_pn(st, seat), n=t["calm"],
                                       s=car["stress"]))
                 self._plan(st)
+            elif a == "wear_token":
+                car["wear_tok"] -= 1
+                t["wear_tok"] = True
+                t["bonus"] = t.get("bonus", 0) + 1
+                self._log(st, ev, msg("{p} spends a wear token: +1 MP.", p=_pn(st, seat)))
+                self._plan(st)
             elif a == "reroll":
+                if DRIVERS.free_reroll(st, seat, R.weather_now(st["weather"], circuits()[st["circuit"]])):
+                    t["free_used"] = True  # teams: one free reroll a turn on their tyres and weather
+                    car["sp"] += 1
                 car["sp"] -= 1
                 t["rolls"].append(_die(rng, t["die"]))
                 if t["die"] == "purple":  # 3.2.4: keep the higher
@@ -1640,6 +1735,7 @@ class PoleEngine:
                     self._after_fight(st, rng, ev, self._fight(st, rng, ev))
                 else:
                     self._finish_move(st, rng, ev, o["ms"], o["kind"])
+        CHAMP.after_apply(self, st, rng, ev)  # 15: a race of the season is over
         st["version"] += 1
         st["rng"] = rng.state
         return st, ev
@@ -1654,6 +1750,9 @@ class PoleEngine:
             cars[-1]["drs"] = bool(car.get("drs"))
             if "stress" in car:
                 cars[-1]["stress"] = car["stress"]
+            if car.get("must_pit"):
+                cars[-1]["must_pit"] = True
+            cars[-1].update(DRIVERS.view(car))
             b = car.get("bot")
             cars[-1]["bot"] = {"colour": BOTS.COLOURS[s % 6], "side": b["side"], "prog": b["prog"]} if b else None
         v: View = {"kind": "pole", "circuit": state["circuit"], "phase": state["phase"], "round": state["round"],
@@ -1663,6 +1762,11 @@ class PoleEngine:
                    "laps": c.laps, "log": list(state["log"][-12:]), "to_act": self.to_act(state)}
         if state.get("sc"):
             v["sc"] = {"order": list(state["sc"]["order"]), "pit": {k: bool(x) for k, x in state["sc"]["pit"].items()}}
+        if EVENTS.on(state):
+            v["events"] = EVENTS.view(state)
+        if SPECIALS.on(state):
+            v["circuit_rules"] = True
+        v.update(CHAMP.view(state) or {})
         if state.get("flag"):
             v["flag"] = {"from": state["flag"]["rows"][0], "to": state["flag"]["rows"][-1],
                          "until": state["flag"]["until"]}
@@ -1672,6 +1776,8 @@ class PoleEngine:
             v["chosen"] = sorted(int(s) for s in state["tyre_pick"])
             if viewer is not None and str(viewer) in state["tyre_pick"]:
                 v["my_tyre"] = state["tyre_pick"][str(viewer)]
+        if state["phase"] == "setup":
+            v["setup"] = {"chosen": sorted(int(s) for s in state["setup"])}
         if state["phase"] == "quali":
             q = state["quali"]
             v["quali"] = {"session": q["sessions"][q["idx"]], "first": dict(q["first"]),
@@ -1688,6 +1794,9 @@ class PoleEngine:
 
     def placings(self, state: State) -> list[int]:
         """Each seat's place at the end (1 = the winner): the finishers in order, then the rest."""
+        season = CHAMP.placings(state)  # 15: the championship's standings
+        if season:
+            return season
         return [state["order"].index(s) + 1 for s in range(len(state["order"]))]
 
     def auto_action(self, state: State, seat: int) -> dict[str, Any]:

@@ -210,6 +210,10 @@ class MoveCtx:
     total_laps: int = 99
     bot: bool = False  # a bot always has the racing line, technical corners too (17.5.2.2)
     no_pass: frozenset = frozenset()  # rows between a yellow and a green flag: no overtaking (10.1)
+    bcap: int = 0  # cells for 1 EP / 1 BP when not the standard 3 (2 in rain): circuit rules, drivers
+    kcap: int = 0
+    no_technical: bool = False  # a driver for whom technical corners are green (appendix 1)
+    sp_double: bool = False  # corner SP counted in half units: 2 cells per SP in non-technical corners
 
 
 @dataclass(frozen=True)
@@ -373,7 +377,7 @@ def _line_after(ctx: MoveCtx, st: MState, npos: tuple, jump: bool) -> tuple:
         return (co.index, False)  # entered the corner without passing its double arrow
     if not st.line[1] or jump:
         return st.line
-    if (row, lane) not in co.line and co.technical:
+    if (row, lane) not in co.line and co.technical and not ctx.no_technical:
         return (co.index, False)  # left the line of a technical corner: lost for good (4.2.2)
     return st.line
 
@@ -387,10 +391,12 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
     c = ctx.circuit
     r = rules()
     bcap = r["boost_cells"]["rain" if ctx.rain else "dry"]
+    kcap = ctx.kcap or bcap
+    bcap = ctx.bcap or bcap
     scap = r["corner_sp_max"]["rain" if ctx.rain else "dry"]
     max_b = 0 if ctx.start_round else (2 * bcap if ctx.ep >= 3 else bcap if ctx.ep >= 1 else 0)
-    max_k = 0 if ctx.start_round else (2 * bcap if ctx.bp >= 3 else bcap if ctx.bp >= 1 else 0)
-    max_s = min(scap, ctx.sp)
+    max_k = 0 if ctx.start_round else (2 * kcap if ctx.bp >= 3 else kcap if ctx.bp >= 1 else 0)
+    max_s = min(scap, ctx.sp) * (2 if ctx.sp_double else 1)
     seen: dict[tuple, list[tuple[int, int, int, int]]] = {}
     options: list[Option] = []
     frontier = [(start, (start.pos,))]
@@ -434,7 +440,7 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
                 # A boost or brake use is spent at one time, before or after the tyre MP: cells
                 # of a use left unspent when the tyre count starts or ends are lost.
                 rb = -(-st.b // bcap) * bcap
-                rk = -(-st.k // bcap) * bcap
+                rk = -(-st.k // kcap) * kcap
                 nxt.append((MState(st.pos, st.laps, m, st.t, rb, rk, st.s, st.line, st.slip), path))
             on_track = st.pos[0] == "t"
             cur_p = prog(c, st.laps, list(st.pos))
@@ -447,9 +453,13 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
                 if st.mode != 1 and on_track and npos[0] == "t":
                     if st.b < max_b and is_straight(c, npos[1]):
                         kinds.append("b")
-                    if st.k < max_k and (st.k % bcap != 0 or brake_ok_at(c, st.pos[1])):
+                    if st.k < max_k and (st.k % kcap != 0 or brake_ok_at(c, st.pos[1])):
                         kinds.append("k")
-                    if st.s < max_s and not is_straight(c, npos[1]):
+                    unit = 1
+                    if ctx.sp_double:  # half-SP units: 1 in a non-technical corner, 2 in a technical one
+                        co = c.corner_at(npos[1])
+                        unit = 1 if co is not None and not co.technical else 2
+                    if st.s + unit <= max_s and not is_straight(c, npos[1]):
                         kinds.append("s")
                 if not kinds:
                     continue
@@ -457,7 +467,7 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
                 # never open another use (or pay SP) instead: that path is never better.
                 if "b" in kinds and st.b % bcap:
                     kinds = ["b"]
-                elif "k" in kinds and st.k % bcap:
+                elif "k" in kinds and st.k % kcap:
                     kinds = ["k"]
                 line = _line_after(ctx, st, npos, jump)
                 slip = -1
@@ -482,7 +492,7 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
                     fights = [o for o in passed if o[2][0] == "t" and o[3] == 0 and abs(o[2][2] - st.pos[2]) <= 1]
                 for kind in kinds:
                     nst = MState(npos, nl, st.mode, st.t + (kind == "t"), st.b + (kind == "b"),
-                                 st.k + (kind == "k"), st.s + (kind == "s"), line, slip)
+                                 st.k + (kind == "k"), st.s + (unit if kind == "s" else 0), line, slip)
                     if fights:
                         order = sorted(fights, key=lambda o: (prog(c, o[1], list(o[2])), corner_rank(c, list(o[2]))))
                         options.append(Option(st, "fight", tuple(o[0] for o in order),
