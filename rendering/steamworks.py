@@ -255,6 +255,11 @@ def _render_board(view: dict, names: list[str]) -> bytes:
         y = _lines(d, M, y, tx("To play: {p} · start player: {s} · next mechanic costs £{n}",
                                 p=player_name(names, active), s=player_name(names, start),
                                 n=_int(view.get("cost"))), W - 2 * M, 2, HIGHLIGHT, 26) + 4
+        marker = view.get("marker")
+        if isinstance(marker, int) and marker != start:  # an Alarm Chronometer moved it
+            y = _lines(d, M, y, tx("The start marker is at {m}: {s} starts next round",
+                                    m=player_name(names, marker), s=player_name(names, _int(view.get("next_start")))),
+                       W - 2 * M, 2, HIGHLIGHT, 26) + 4
     y = _legend(d, M, y) + 4
     # the central board: the belt of each unlocked age as large tiles, the locked ages in a line
     belts = view.get("belts") or {}
@@ -342,6 +347,20 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     act = view.get("act") if isinstance(view.get("act"), dict) else None
     if build and view.get("active") == seat:
         y = _build_preview(d, y + 4, build, devices) + 6
+    reveal = view.get("reveal") if isinstance(view.get("reveal"), dict) else None
+    if reveal and reveal.get("seat") == seat and isinstance(reveal.get("tiles"), list):
+        # the Innovation Turbine's private look: the two tiles, only in this seat's image
+        age = AGE_ROMAN.get(str(reveal.get("age")), "?")
+        y = _lines(d, M, y + 4, tx("Innovation Turbine: keep one of these two tiles; the other goes under the "
+                                   "Age {roman} stack", roman=age), W - 2 * M, 2, HIGHLIGHT, 26) + 6
+        cell = 110
+        for tid in [str(t) for t in reveal["tiles"]]:
+            draw_tile(d, M, y, cell, tid)
+            t = TILES.get(tid)
+            _text(d, (M + cell + 14, y - 4), _tile_name(tid), 28, TEXT, W - 3 * M - cell)
+            if t:
+                _lines(d, M + cell + 14, y + 32, words(msg(t.text)), W - 3 * M - cell, 3, MUTED)
+            y += cell + 14
     elif act and view.get("active") == seat:
         dv = next((x for x in devices if x.get("id") == act.get("dev")), None)
         if dv:

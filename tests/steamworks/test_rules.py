@@ -359,17 +359,6 @@ def test_age_three_stack_running_short_ends_the_game():
     assert E.is_over(st)
 
 
-def test_alarm_chronometer_claims_the_start_player():
-    st = game(3)
-    did = add_device(st, 1, [T("src_C", 0, 0), T("alarm_chronometer", 0, 1)])
-    st, _ = act(st, 0, "pass")
-    st, _ = act(st, 1, "pass")
-    st, _ = act(st, 2, "place", f"dev:{did}:0,0")
-    st, _ = act(st, 2, "fire", "0,1:C")
-    st = _end_round(st)
-    assert st["start"] == 2
-
-
 def test_scoring_and_tie_break():
     st = game(2)
     st["players"][0].update(vp=3, clocks=2, money=0, tiles=[], sources={"C": 0, "S": 0, "E": 0})

@@ -18,8 +18,8 @@ from bot.games.steamworks import geometry as geo
 from bot.games.steamworks.engine import ENGINE as E
 from bot.games.steamworks.engine import TILES
 
-OP_VALUE = {"coins": 0.5, "vp": 1.0, "gain_same": 0.5, "gain_any": 0.5, "sell_source": 1.5, "stack_top": 1.5,
-            "stack_by_power": 1.5, "belt_take": 1.5, "start_player": 0.4, "build": 3.0, "upgrade": 1.5,
+OP_VALUE = {"coins": 0.5, "vp": 1.0, "gain_same": 0.5, "gain_any": 0.5, "sell_source": 1.5, "turbine": 1.5,
+            "stack_by_power": 1.5, "belt_take": 1.5, "advance_start": 0.4, "build": 3.0, "upgrade": 1.5,
             "per_component_coins": 1.0, "buy_vp": 1.0, "clocks": 2.0, "vp_per_device": 1.5, "reuse": 0.8}
 
 
@@ -66,6 +66,9 @@ def greedy(st: dict[str, Any], seat: int, rnd: random.Random) -> dict[str, Any]:
         return best[2]
     if stage == "activate":
         return {"type": "auto"}
+    if stage == "reveal":  # keep the tile of higher prestige (the view shows the looker its two tiles)
+        two = E.view(st, seat)["reveal"]["tiles"]
+        return {"type": "keep", "choice": "1" if TILES[two[1]].prestige > TILES[two[0]].prestige else "0"}
     for kind in ("confirm", "lay"):
         for a in acts:
             if a["type"] == kind:
