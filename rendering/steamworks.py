@@ -361,6 +361,8 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
             if t:
                 _lines(d, M + cell + 14, y + 32, words(msg(t.text)), W - 3 * M - cell, 3, MUTED)
             y += cell + 14
+        d.line([M, y, W - M, y], fill=HIGHLIGHT, width=3)  # below: the seat's own supply
+        y += 16
     elif act and view.get("active") == seat:
         dv = next((x for x in devices if x.get("id") == act.get("dev")), None)
         if dv:

@@ -185,3 +185,18 @@ def test_a_schema_1_claimed_next_start_still_starts_the_next_round():
 def test_the_current_schema_is_returned_as_it_is():
     st = game(2)
     assert E.upgrade(st) is st
+
+
+def test_auto_powers_a_turbine_beside_other_tile_taking_components():
+    # the suggested order ranks the Turbine's choices next to the Librarifier's (found by a playout)
+    from bot.games.steamworks import geometry as geo
+    for r in range(4):
+        tiles = [T("src_C", 0, 0), T("innovation_turbine", 0, 1), T("librarifier", 1, 0, r)]
+        if len(geo.powered(tiles, (0, 0))) == 2:
+            break
+    st = game(3)
+    did = add_device(st, 1, tiles)
+    n = len(st["players"][0]["tiles"])
+    st, _ = act(st, 0, "place", f"dev:{did}:0,0")
+    st, _ = act(st, 0, "auto")
+    assert st["stage"] == "main" and len(st["players"][0]["tiles"]) == n + 2

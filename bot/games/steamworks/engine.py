@@ -549,7 +549,7 @@ class SteamWorksEngine:
             elif op == "belt_take":
                 pref = -int(param)
             elif op == "turbine":  # the free draw first (the look costs £1 and stops the flow)
-                pref = (param[0] == "r", -int(param[1:]))
+                pref = 10 * (param[0] == "r") - int(param[1:])
             elif op == "advance_start":
                 pref = int(param)
             return (fresh, order[op], pref, c)
@@ -604,8 +604,39 @@ class SteamWorksEngine:
         st["build"] = {"mode": mode, "n": n, "left": n, "placed": [], "dev": None, "back": back}
         st["stage"] = "build"
 
+    def _lay_ok(self, st: State, seat: int, choice: Any) -> bool:
+        """Is `choice` one of _lay_choices? Checked for that one lay (the whole list is a search)."""
+        if not isinstance(choice, str):
+            return False
+        parts = choice.split(":")
+        b = st["build"]
+        try:
+            tid, x, y, r = parts[0], int(parts[1]), int(parts[2]), int(parts[3])
+            if f"{tid}:{x}:{y}:{r}" != ":".join(parts[:4]) or b["left"] == 0:
+                return False
+            sup = self._supply(st, seat)
+            if sup[tid] <= 0:
+                return False
+            if b["mode"] == "upgrade":
+                if len(parts) != 5 or str(int(parts[4])) != parts[4] or int(parts[4]) not in self._upgrade_targets(st, seat):
+                    return False
+                placed = self._device(st, int(parts[4]))["tiles"]
+            elif len(parts) != 4:
+                return False
+            else:
+                placed = b["placed"]
+            c = {"t": tid, "x": x, "y": y, "r": r}
+            if c not in geo.candidates(placed, Counter({tid: 1})):
+                return False
+            rest = sup.copy()
+            rest[tid] -= 1
+            return geo.feasible(placed + [c], rest, b["left"] - 1)
+        except (ValueError, IndexError, KeyError, GameError):
+            return False
+
     def _do_lay(self, st: State, seat: int, choice: Any, ev: list[Event]) -> None:
-        choice = self._check_choice(choice, self._lay_choices(st, seat))
+        if not self._lay_ok(st, seat, choice):
+            raise GameError(msg("That choice is not possible now."))
         parts = choice.split(":")
         b = st["build"]
         pt = {"t": parts[0], "x": int(parts[1]), "y": int(parts[2]), "r": int(parts[3])}

@@ -52,9 +52,35 @@ def place_value(st: dict[str, Any], seat: int, choice: str) -> float:
     return val
 
 
+def _quick_lay(st: dict[str, Any], seat: int) -> dict[str, Any] | None:
+    """The first legal lay of a new device in legal_lays' order (most links, most prestige), found
+    without testing every candidate (the search is what makes long simulations slow)."""
+    b = st["build"]
+    if b["mode"] != "new" or b["left"] == 0:
+        return None
+    sup = E._supply(st, seat)
+    ranked = []
+    for c in geo.candidates(b["placed"], sup):
+        grid = geo.grid_of(b["placed"] + [c])
+        links = sum(1 for d, _ in geo.neighbours((c["x"], c["y"])) if geo.link(grid, (c["x"], c["y"]), d))
+        ranked.append((-links, -TILES[c["t"]].prestige, c["t"], c["y"], c["x"], c["r"], c))
+    ranked.sort(key=lambda z: z[:6])
+    for z in ranked:
+        c = z[-1]
+        rest = sup.copy()
+        rest[c["t"]] -= 1
+        if geo.feasible(b["placed"] + [c], rest, b["left"] - 1):
+            return {"type": "lay", "choice": f"{c['t']}:{c['x']}:{c['y']}:{c['r']}"}
+    return None
+
+
 def greedy(st: dict[str, Any], seat: int, rnd: random.Random) -> dict[str, Any]:
-    acts = E.legal_actions(st, seat)
     stage = st["stage"]
+    if stage == "build":
+        quick = _quick_lay(st, seat)
+        if quick is not None:
+            return quick
+    acts = E.legal_actions(st, seat)
     if stage == "main":
         places = [a for a in acts if a["type"] == "place"]
         cost = E._cost(st, seat)
