@@ -392,3 +392,31 @@ def test_content_counts():
     assert sum(t.copies for t in ts.values() if t.age == 3) == 16
     assert sum(S.clocks[5]) == 45
     assert Counter(S.belt.values())
+
+
+def test_many_lays_the_tile_is_chosen_first_then_its_positions_and_rotations():
+    st = game(2)
+    pl = st["players"][0]
+    pl["sources"] = {"C": 2, "S": 2, "E": 2}
+    pl["tiles"] = sorted(["winding_key", "kettle_drum", "dynamo_lamp", "gear_train", "monetiser", "ticker_press",
+                          "aether_engine", "grand_orrery", "spark_jar"])
+    st["stage"] = "build"  # a Manufacturer's device of 3 tiles, after an Aether Engine (any power each way)
+    st["build"] = {"mode": "new", "n": 3, "left": 3, "placed": [], "dev": None, "back": "turn", "tile": None}
+    st, _ = act(st, 0, "lay", "aether_engine:0:0:0")
+    lays = choices(st, 0, "lay")
+    assert len(lays) > 25
+    picks = choices(st, 0, "tile")
+    assert sorted(picks) == sorted({c.split(":")[0] for c in lays})
+    menu = E.menu(st, 0)
+    sels = [g for g in menu if g["kind"] == "select"]
+    assert sels[0]["action"] == {"type": "lay"} and [o["value"] for o in sels[0]["options"]] == lays[:25]
+    assert sels[1]["action"] == {"type": "tile"}
+    st, _ = act(st, 0, "tile", "gear_train")
+    only = choices(st, 0, "lay")
+    assert only == [c for c in lays if c.startswith("gear_train:")] and len(only) <= 25
+    assert choices(st, 0, "tile") == [""]  # back to every tile
+    with pytest.raises(GameError):
+        act(st, 0, "lay", next(c for c in lays if c.startswith("monetiser:")))
+    st, _ = act(st, 0, "lay", only[0])
+    assert st["build"]["tile"] is None and st["build"]["left"] == 1
+    assert any(g["kind"] == "buttons" for g in E.menu(st, 0))

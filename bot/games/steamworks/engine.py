@@ -315,8 +315,9 @@ class SteamWorksEngine:
             for did in self._upgrade_targets(st, seat):
                 d = self._device(st, did)
                 out += [f"{c['t']}:{c['x']}:{c['y']}:{c['r']}:{did}" for c in geo.legal_lays(d["tiles"], sup, 1)]
-            return out
-        return [f"{c['t']}:{c['x']}:{c['y']}:{c['r']}" for c in geo.legal_lays(b["placed"], sup, b["left"])]
+            return out if not b.get("tile") else [c for c in out if c.split(":")[0] == b["tile"]]
+        out = [f"{c['t']}:{c['x']}:{c['y']}:{c['r']}" for c in geo.legal_lays(b["placed"], sup, b["left"])]
+        return out if not b.get("tile") else [c for c in out if c.split(":")[0] == b["tile"]]
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         st = self.upgrade(state)
@@ -331,7 +332,14 @@ class SteamWorksEngine:
         if st["stage"] == "reveal":
             return [{"type": "keep", "choice": str(i)} for i in range(2)]
         b = st["build"]
-        acts = [{"type": "lay", "choice": c} for c in self._lay_choices(st, seat)]
+        lays = self._lay_choices(st, seat)
+        acts = [{"type": "lay", "choice": c} for c in lays]
+        if b.get("tile"):
+            acts.append({"type": "tile", "choice": ""})  # back to every tile
+        elif len(lays) > 25:
+            # more lays than a select holds: the tile may be chosen first (then its positions and
+            # rotations fit in one select)
+            acts += [{"type": "tile", "choice": t} for t in dict.fromkeys(c.split(":")[0] for c in lays)]
         if b["left"] == 0:
             acts.append({"type": "confirm"})
         if b["placed"]:
@@ -353,7 +361,8 @@ class SteamWorksEngine:
         handlers = {"main": {"place": self._do_place, "pass": self._do_pass},
                     "activate": {"fire": self._do_fire, "auto": self._do_auto, "done": self._do_done},
                     "reveal": {"keep": self._do_keep},
-                    "build": {"lay": self._do_lay, "confirm": self._do_confirm, "undo": self._do_undo}}
+                    "build": {"lay": self._do_lay, "tile": self._do_tile, "confirm": self._do_confirm,
+                              "undo": self._do_undo}}
         handler = handlers[st["stage"]].get(kind)
         if handler is None:
             raise GameError(msg("That move is not possible now."))
@@ -387,7 +396,7 @@ class SteamWorksEngine:
             self._take_from_belt(st, ev, seat, parts[1])
         elif space == "source":
             self._gain_source(st, seat, parts[1], 1)
-            _log(st, ev, msg("{p} takes a {power} source.", p=_p(seat), power=power_name(parts[1])))
+            _log(st, ev, msg("{p} takes 1 {power} source.", p=_p(seat), power=power_name(parts[1])))
         elif space == "workshop":
             a, i = parts[1], int(parts[2])
             pl["money"] -= WORKSHOP_PRICE
@@ -601,7 +610,7 @@ class SteamWorksEngine:
     # -- building ---------------------------------------------------------------------------------------
 
     def _start_build(self, st: State, mode: str, n: int, back: str) -> None:
-        st["build"] = {"mode": mode, "n": n, "left": n, "placed": [], "dev": None, "back": back}
+        st["build"] = {"mode": mode, "n": n, "left": n, "placed": [], "dev": None, "back": back, "tile": None}
         st["stage"] = "build"
 
     def _lay_ok(self, st: State, seat: int, choice: Any) -> bool:
@@ -616,6 +625,8 @@ class SteamWorksEngine:
                 return False
             sup = self._supply(st, seat)
             if sup[tid] <= 0:
+                return False
+            if b.get("tile") and tid != b["tile"]:
                 return False
             if b["mode"] == "upgrade":
                 if len(parts) != 5 or str(int(parts[4])) != parts[4] or int(parts[4]) not in self._upgrade_targets(st, seat):
@@ -645,6 +656,12 @@ class SteamWorksEngine:
         self._take_from_supply(st, seat, pt["t"])
         b["placed"].append(pt)
         b["left"] -= 1
+        b["tile"] = None
+
+    def _do_tile(self, st: State, seat: int, choice: Any, ev: list[Event]) -> None:
+        """Choose the next tile first (its positions and rotations come next), or "" for all."""
+        legal = [a["choice"] for a in self.legal_actions(st, seat) if a["type"] == "tile"]
+        st["build"]["tile"] = self._check_choice(choice, legal) or None
 
     def _do_undo(self, st: State, seat: int, choice: Any, ev: list[Event]) -> None:
         b = st["build"]
@@ -652,6 +669,7 @@ class SteamWorksEngine:
             raise GameError(msg("That move is not possible now."))
         pt = b["placed"].pop()
         b["left"] += 1
+        b["tile"] = None
         if b["mode"] == "upgrade":
             b["dev"] = None
         pl = st["players"][seat]
@@ -783,6 +801,10 @@ class SteamWorksEngine:
             return msg("End the activation")
         if kind == "confirm":
             return msg("Confirm the device")
+        if kind == "tile":
+            if c:
+                return msg("Choose {tile} first", tile=tile_name(c)) if c in TILES else msg("Unknown move")
+            return msg("Choose another tile")
         if kind == "keep":
             rv = st.get("reveal")
             # only the seat that looks is offered this move, so naming its tile reveals nothing
@@ -817,7 +839,7 @@ class SteamWorksEngine:
             return msg("{space}: take {tile} ({age} belt)", space=msg(SPACE_NAMES["tile"]),
                        tile=tile_name(st["belts"][a][i]), age=age_name(a))
         if space == "source":
-            return msg("{space}: take a {power} source", space=msg(SPACE_NAMES["source"]), power=power_name(parts[1]))
+            return msg("{space}: take 1 {power} source", space=msg(SPACE_NAMES["source"]), power=power_name(parts[1]))
         if space == "build":
             return msg("{space}: build a device of {n} tiles", space=msg(SPACE_NAMES["build"]), n=BUILD_SIZE)
         if space == "workshop":
@@ -981,9 +1003,16 @@ class SteamWorksEngine:
                 {"label": msg("End the activation"), "action": {"type": "done"}, "style": "secondary"}]})
         else:
             lays = [a["choice"] for a in acts if a["type"] == "lay"]
-            if lays:
+            picks = [a["choice"] for a in acts if a["type"] == "tile" and a["choice"]]
+            if picks:  # too many lays for one select: the best 25, then every tile to choose first
+                selects(msg("Lay a tile ({n} left)", n=st["build"]["left"]), "lay", lays[:25], 1)
+                selects(msg("Or choose the tile first"), "tile", picks, 2)
+            elif lays:
                 selects(msg("Lay a tile ({n} left)", n=st["build"]["left"]), "lay", lays, 3)
             buttons = []
+            if any(a["type"] == "tile" and not a["choice"] for a in acts):
+                buttons.append({"label": msg("Choose another tile"), "action": {"type": "tile", "choice": ""},
+                                "style": "secondary"})
             if any(a["type"] == "confirm" for a in acts):
                 buttons.append({"label": msg("Confirm the device"), "action": {"type": "confirm"}, "style": "success"})
             if any(a["type"] == "undo" for a in acts):
