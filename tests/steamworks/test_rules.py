@@ -420,3 +420,23 @@ def test_many_lays_the_tile_is_chosen_first_then_its_positions_and_rotations():
     st, _ = act(st, 0, "lay", only[0])
     assert st["build"]["tile"] is None and st["build"]["left"] == 1
     assert any(g["kind"] == "buttons" for g in E.menu(st, 0))
+
+
+def test_manufacturer_costs_two_pounds_and_builds_three_tiles():  # designed price (balance)
+    st = game(2)
+    did = add_device(st, 1, [T("src_S", 0, 0), T("manufacturer", 0, 1)])
+    pl = st["players"][0]
+    pl["sources"] = {"C": 2, "S": 2, "E": 0}
+    pl["tiles"] = ["winding_key", "monetiser"]
+    pl["money"] = 1
+    st, _ = act(st, 0, "place", f"dev:{did}:0,0")
+    assert choices(st, 0, "fire") == []  # nothing it can pay for: the activation ended
+    st = game(2)
+    did = add_device(st, 1, [T("src_S", 0, 0), T("manufacturer", 0, 1)])
+    pl = st["players"][0]
+    pl["sources"] = {"C": 2, "S": 2, "E": 0}
+    pl["tiles"] = ["winding_key", "monetiser"]
+    pl["money"] = 2
+    st, _ = act(st, 0, "place", f"dev:{did}:0,0")
+    st, _ = act(st, 0, "fire", "0,1:S")
+    assert st["players"][0]["money"] == 0 and st["stage"] == "build" and st["build"]["left"] == 3

@@ -39,7 +39,7 @@ def _records(args: tuple[int, list[int]]) -> list[dict[str, Any]]:
                         "fair": seats / len(winners) if s in winners else 0.0,  # 1.0 on average if fair
                         "built": sorted({pt["t"] for d in st["devices"] if d["owner"] == s for pt in d["tiles"]}),
                         "total": next(r["total"] for r in st["final"]["scores"] if r["seat"] == s),
-                        "rounds": st["round"]})
+                        "rounds": st["round"], "last": (s - st["start"]) % seats + 1})
     return out
 
 
@@ -69,6 +69,7 @@ def report(recs: list[dict[str, Any]]) -> dict[str, Any]:
         by[("persona", r["persona"])].append(r["fair"])
         by[("persona", r["persona"], r["seats"])].append(r["fair"])
         by[("position", r["seats"], r["position"])].append(r["fair"])
+        by[("last", r["seats"], r["last"])].append(r["fair"])
         by[("count", r["seats"])].append(r["total"])
         by[("rounds", r["seats"])].append(r["rounds"])
     tiles = {}
@@ -82,6 +83,7 @@ def report(recs: list[dict[str, Any]]) -> dict[str, Any]:
         "counts": {n: {"games": len(by[("rounds", n)]) // n, "rounds": _mean(by[("rounds", n)]),
                        "score": _mean(by[("count", n)]),
                        "position": [_mean(by[("position", n, p)]) for p in range(1, n + 1)],
+                       "last": [_mean(by[("last", n, p)]) for p in range(1, n + 1)],
                        "persona": {k: _mean(by[("persona", k, n)]) for k in SETUP.personas if by[("persona", k, n)]}}
                    for n in counts},
         "persona": {k: _mean(by[("persona", k)]) for k in SETUP.personas if by[("persona", k)]},
@@ -102,6 +104,7 @@ def main() -> None:
         print(f"\n{n} players: {c['games']} games, mean {c['rounds']:.1f} rounds, mean score {c['score']:.1f}")
         print("  position in the first round (1 = start player):",
               "  ".join(f"{p + 1}: {v:.2f}" for p, v in enumerate(c["position"])))
+        print("  position in the last round:", "  ".join(f"{p + 1}: {v:.2f}" for p, v in enumerate(c["last"])))
         print("  persona:", "  ".join(f"{k} {v:.2f}" for k, v in sorted(c["persona"].items())))
     print("\npersona, all player counts:", "  ".join(f"{k} {v:.2f}" for k, v in sorted(rep["persona"].items())))
     print("\ntile lift (owners' ratio / non-owners' ratio; owners = seat-games with it in a finished device):")

@@ -286,7 +286,7 @@ class SteamWorksEngine:
                 elif op == "belt_take":
                     out += [f"{base}:{a}" for a in st["unlocked"] if self._belt_rightmost(st, a) is not None]
                 elif op == "build":
-                    if geo.feasible([], self._supply(st, seat), eff["n"]):
+                    if pl["money"] >= eff.get("price", 0) and geo.feasible([], self._supply(st, seat), eff["n"]):
                         out.append(base)
                 elif op == "upgrade":
                     if self._upgrade_targets(st, seat):
@@ -515,6 +515,8 @@ class SteamWorksEngine:
             act["reuse"] += 1
         if op not in ("coins", "sell_source"):  # an extra gain printed after the effect
             pl["money"] += eff.get("coins", 0)
+        if op == "build":
+            pl["money"] -= eff.get("price", 0)
         owner = act["owner"]
         if owner != seat and tile.owner:
             # Owner bonus: only when another player activates the component.
