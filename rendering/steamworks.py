@@ -397,7 +397,7 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     deciding = view.get("active") == seat and (build or act or reveal)
     if mine and not deciding and len(mine) <= 6:  # (more would make the image too tall for a phone)
         y = _device_grids(d, y + 6, mine) + 4
-    if devices:
+    if devices and not (build and view.get("active") == seat):  # while laying tiles: the preview and supply
         y += 6
         _text(d, (M, y), tx("Devices"), 28, TEXT)
         y += 40
@@ -435,7 +435,7 @@ def _device_grids(d: Draw, y: float, devs: list[dict]) -> float:
             c = cell
         if x > M and x + w > W - M:
             x, y, row_h = M, y + row_h + 8, 0
-        d.text((x + 4, y), tx("Device {n}", n=_int(dv.get("id"))), font=font(SMALL), fill=MUTED)
+        d.text((x + 4, y), f"#{_int(dv.get('id'))}", font=font(SMALL), fill=MUTED)  # as in the list below
         draw_device(d, x, y + LINE, dv, c)
         x += w + 16
         row_h = max(row_h, LINE + h)
