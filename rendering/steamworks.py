@@ -65,6 +65,8 @@ def _tile_lines(name: str, size: int, width: float, max_lines: int = 3) -> list[
             cut = len(word) - 1
             while cut > 1 and f.getlength(word[:cut] + ("-" if word[:cut].isascii() else "")) > width:
                 cut -= 1
+            while cut > 1 and word[cut] in "ー、。ァィゥェォッャュョ":  # no line starts with these
+                cut -= 1
             hy = "-" if word[:cut].isascii() and word[cut - 1].isalpha() else ""
             pieces.append(word[:cut] + hy + "\x00")  # \x00: ends a line
             word = word[cut:]
@@ -100,6 +102,7 @@ def draw_tile(d: Draw, x: float, y: float, size: float, tid: str, r: int = 0,
     cx, cy = x + size / 2, y + size / 2
     ink = KIND_INK[kind]
     sides = _sides(tid, r) if t else ["", "", "", ""]
+    tight = False
     w = max(4, int(size / 14))
     stub = size * 0.2
     for i, s in enumerate(sides):
@@ -125,13 +128,23 @@ def draw_tile(d: Draw, x: float, y: float, size: float, tid: str, r: int = 0,
         lh = SMALL + 4
         ty = cy - lh * len(lines) / 2
         widest = max((f.getlength(line) for line in lines), default=0)
+        rr0 = max(13, size * 0.13)
+        badge_top = y + size - 2 * rr0 - 4
+        if t and t.prestige and cx + widest / 2 + 3 > x + size - 2 * rr0 - 4 and ty + lh * len(lines) + 2 > badge_top:
+            # a wide name would reach the prestige badge: move it up (below the north line if it
+            # fits), or in a small tile set closer lines from the top above a smaller badge
+            ty = badge_top - lh * len(lines) - 3
+            if ty < y + stub:
+                lh = SMALL + 1
+                ty = y + 3
+                tight = True
         d.rectangle([cx - widest / 2 - 3, ty, cx + widest / 2 + 3, ty + lh * len(lines) + 2], fill=KIND_FILL[kind])
         for line in lines:
             d.text((cx, ty + lh / 2 + 1), line, font=f, fill=ink, anchor="mm")
             ty += lh
     if t and t.prestige:
-        rr = max(13, size * 0.13)
-        bx, by = x + size - rr - 4, y + size - rr - 4
+        rr = 12 if tight else max(13, size * 0.13)
+        bx, by = x + size - rr - (2 if tight else 4), y + size - rr - (2 if tight else 4)
         d.ellipse([bx - rr, by - rr, bx + rr, by + rr], fill=(180, 40, 50))
         if rr * 2 >= SMALL:
             d.text((bx, by), str(t.prestige), font=font(SMALL), fill=(255, 255, 255), anchor="mm")
@@ -255,6 +268,11 @@ def _render_board(view: dict, names: list[str]) -> bytes:
         y = _lines(d, M, y, tx("To play: {p} · start player: {s} · next mechanic costs £{n}",
                                 p=player_name(names, active), s=player_name(names, start),
                                 n=_int(view.get("cost"))), W - 2 * M, 2, HIGHLIGHT, 26) + 4
+        marker = view.get("marker")
+        if isinstance(marker, int) and marker != start:  # an Alarm Chronometer moved it
+            y = _lines(d, M, y, tx("The start marker is at {m}: {s} starts next round",
+                                    m=player_name(names, marker), s=player_name(names, _int(view.get("next_start")))),
+                       W - 2 * M, 2, HIGHLIGHT, 26) + 4
     y = _legend(d, M, y) + 4
     # the central board: the belt of each unlocked age as large tiles, the locked ages in a line
     belts = view.get("belts") or {}
@@ -342,6 +360,22 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     act = view.get("act") if isinstance(view.get("act"), dict) else None
     if build and view.get("active") == seat:
         y = _build_preview(d, y + 4, build, devices) + 6
+    reveal = view.get("reveal") if isinstance(view.get("reveal"), dict) else None
+    if reveal and reveal.get("seat") == seat and isinstance(reveal.get("tiles"), list):
+        # the Innovation Turbine's private look: the two tiles, only in this seat's image
+        age = AGE_ROMAN.get(str(reveal.get("age")), "?")
+        y = _lines(d, M, y + 4, tx("Innovation Turbine: keep one of these two tiles; the other goes under the "
+                                   "Age {roman} stack", roman=age), W - 2 * M, 2, HIGHLIGHT, 26) + 6
+        cell = 110
+        for tid in [str(t) for t in reveal["tiles"]]:
+            draw_tile(d, M, y, cell, tid)
+            t = TILES.get(tid)
+            _text(d, (M + cell + 14, y - 4), _tile_name(tid), 28, TEXT, W - 3 * M - cell)
+            if t:
+                _lines(d, M + cell + 14, y + 32, words(msg(t.text)), W - 3 * M - cell, 3, MUTED)
+            y += cell + 14
+        d.line([M, y, W - M, y], fill=HIGHLIGHT, width=3)  # below: the seat's own supply
+        y += 16
     elif act and view.get("active") == seat:
         dv = next((x for x in devices if x.get("id") == act.get("dev")), None)
         if dv:
@@ -359,7 +393,11 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
         if t:
             _lines(d, M + cell + 14, y + 32, words(msg(t.text)), W - 3 * M - cell, 2, MUTED)
         y += max(cell, 32 + 2 * (SMALL + 7)) + 10
-    if devices:
+    mine = [x for x in devices if x.get("owner") == seat]
+    deciding = view.get("active") == seat and (build or act or reveal)
+    if mine and not deciding and len(mine) <= 6:  # (more would make the image too tall for a phone)
+        y = _device_grids(d, y + 6, mine) + 4
+    if devices and not (build and view.get("active") == seat):  # while laying tiles: the preview and supply
         y += 6
         _text(d, (M, y), tx("Devices"), 28, TEXT)
         y += 40
@@ -381,6 +419,27 @@ def _device_line_drawn(d: Draw, y: float, dv: dict, names: list[str]) -> float:
         d.ellipse([bx, y + 5, bx + 22, y + 27], fill=PLAYER_COLOURS[s % len(PLAYER_COLOURS)], outline=DARK)
         bx += 30
     return y + LINE
+
+
+def _device_grids(d: Draw, y: float, devs: list[dict]) -> float:
+    """The seat's own devices as tile grids (connector lines and prestige), side by side where they
+    fit, each under its number; busy sources carry the user's disc."""
+    cell = 120
+    x, row_h = M, 0
+    for dv in sorted(devs, key=lambda v: _int(v.get("id"))):
+        _, _, w, h = _device_box(_dev_tiles(dv), cell)
+        if w > W - 2 * M:  # too wide for a row: smaller cells for this one
+            c = int((W - 2 * M) / max(w / cell, 1))
+            w, h = w * c // cell, h * c // cell
+        else:
+            c = cell
+        if x > M and x + w > W - M:
+            x, y, row_h = M, y + row_h + 8, 0
+        d.text((x + 4, y), f"#{_int(dv.get('id'))}", font=font(SMALL), fill=MUTED)  # as in the list below
+        draw_device(d, x, y + LINE, dv, c)
+        x += w + 16
+        row_h = max(row_h, LINE + h)
+    return y + row_h + 8
 
 
 def _device_block(d: Draw, y: float, dv: dict, mark: set[str] | None) -> float:

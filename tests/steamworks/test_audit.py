@@ -213,3 +213,25 @@ def test_the_automaton_takes_one_clock_of_the_current_age_out_of_the_game_each_r
     st = _end_round(st)
     assert st["clocks"] == {**before, "1": before["1"] - 1}
     assert all(pl["clocks"] == 0 for pl in st["players"])
+
+
+def test_a_lay_is_accepted_exactly_when_it_is_among_the_offered_lays():
+    # apply checks one lay without listing them all (the list is a search); both must agree
+    import random
+
+    from bot.games.steamworks.simulate import greedy
+    seen = 0
+    for seed in range(3):
+        st = E.new_game({}, 2 + seed, seed)
+        rnd = random.Random(seed)
+        while not E.is_over(st) and seen < 40:
+            (seat,) = E.to_act(st)
+            if st["stage"] == "build":
+                legal = set(E._lay_choices(st, seat))
+                assert all(E._lay_ok(st, seat, c) for c in legal)
+                for c in ("src_C:9:9:0", "src_C:0:0:0", "src_C:0:0:0:1", "winding_key:0:0:5", "x", "src_C:00:0:0",
+                          "src_C:0:0:0:", None):
+                    assert E._lay_ok(st, seat, c) == (c in legal)
+                seen += 1
+            st, _ = E.apply(st, seat, greedy(st, seat, rnd))
+    assert seen >= 10

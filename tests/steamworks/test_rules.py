@@ -359,17 +359,6 @@ def test_age_three_stack_running_short_ends_the_game():
     assert E.is_over(st)
 
 
-def test_alarm_chronometer_claims_the_start_player():
-    st = game(3)
-    did = add_device(st, 1, [T("src_C", 0, 0), T("alarm_chronometer", 0, 1)])
-    st, _ = act(st, 0, "pass")
-    st, _ = act(st, 1, "pass")
-    st, _ = act(st, 2, "place", f"dev:{did}:0,0")
-    st, _ = act(st, 2, "fire", "0,1:C")
-    st = _end_round(st)
-    assert st["start"] == 2
-
-
 def test_scoring_and_tie_break():
     st = game(2)
     st["players"][0].update(vp=3, clocks=2, money=0, tiles=[], sources={"C": 0, "S": 0, "E": 0})
@@ -403,3 +392,51 @@ def test_content_counts():
     assert sum(t.copies for t in ts.values() if t.age == 3) == 16
     assert sum(S.clocks[5]) == 45
     assert Counter(S.belt.values())
+
+
+def test_many_lays_the_tile_is_chosen_first_then_its_positions_and_rotations():
+    st = game(2)
+    pl = st["players"][0]
+    pl["sources"] = {"C": 2, "S": 2, "E": 2}
+    pl["tiles"] = sorted(["winding_key", "kettle_drum", "dynamo_lamp", "gear_train", "monetiser", "ticker_press",
+                          "aether_engine", "grand_orrery", "spark_jar"])
+    st["stage"] = "build"  # a Manufacturer's device of 3 tiles, after an Aether Engine (any power each way)
+    st["build"] = {"mode": "new", "n": 3, "left": 3, "placed": [], "dev": None, "back": "turn", "tile": None}
+    st, _ = act(st, 0, "lay", "aether_engine:0:0:0")
+    lays = choices(st, 0, "lay")
+    assert len(lays) > 25
+    picks = choices(st, 0, "tile")
+    assert sorted(picks) == sorted({c.split(":")[0] for c in lays})
+    menu = E.menu(st, 0)
+    sels = [g for g in menu if g["kind"] == "select"]
+    assert sels[0]["action"] == {"type": "lay"} and [o["value"] for o in sels[0]["options"]] == lays[:25]
+    assert sels[1]["action"] == {"type": "tile"}
+    st, _ = act(st, 0, "tile", "gear_train")
+    only = choices(st, 0, "lay")
+    assert only == [c for c in lays if c.startswith("gear_train:")] and len(only) <= 25
+    assert choices(st, 0, "tile") == [""]  # back to every tile
+    with pytest.raises(GameError):
+        act(st, 0, "lay", next(c for c in lays if c.startswith("monetiser:")))
+    st, _ = act(st, 0, "lay", only[0])
+    assert st["build"]["tile"] is None and st["build"]["left"] == 1
+    assert any(g["kind"] == "buttons" for g in E.menu(st, 0))
+
+
+def test_manufacturer_costs_two_pounds_and_builds_three_tiles():  # designed price (balance)
+    st = game(2)
+    did = add_device(st, 1, [T("src_S", 0, 0), T("manufacturer", 0, 1)])
+    pl = st["players"][0]
+    pl["sources"] = {"C": 2, "S": 2, "E": 0}
+    pl["tiles"] = ["winding_key", "monetiser"]
+    pl["money"] = 1
+    st, _ = act(st, 0, "place", f"dev:{did}:0,0")
+    assert choices(st, 0, "fire") == []  # nothing it can pay for: the activation ended
+    st = game(2)
+    did = add_device(st, 1, [T("src_S", 0, 0), T("manufacturer", 0, 1)])
+    pl = st["players"][0]
+    pl["sources"] = {"C": 2, "S": 2, "E": 0}
+    pl["tiles"] = ["winding_key", "monetiser"]
+    pl["money"] = 2
+    st, _ = act(st, 0, "place", f"dev:{did}:0,0")
+    st, _ = act(st, 0, "fire", "0,1:S")
+    assert st["players"][0]["money"] == 0 and st["stage"] == "build" and st["build"]["left"] == 3

@@ -18,8 +18,8 @@ KINDS = ("source", "component", "modifier", "converter")
 # op -> allowed parameter names (besides "op"); "coins" / "vp" are extra gains after the op.
 OPS: dict[str, set[str]] = {
     "coins": {"coins"}, "vp": {"vp"}, "gain_same": {"n"}, "gain_any": {"n", "coins"},
-    "sell_source": {"coins"}, "stack_top": {"coins"}, "stack_by_power": {"coins"}, "belt_take": {"coins"},
-    "start_player": {"coins"}, "build": {"n", "coins"}, "upgrade": {"n"}, "per_component_coins": set(),
+    "sell_source": {"coins"}, "turbine": {"price"}, "stack_by_power": {"coins"}, "belt_take": {"coins"},
+    "advance_start": set(), "build": {"n", "coins", "price"}, "upgrade": {"n"}, "per_component_coins": set(),
     "buy_vp": {"price", "vp"}, "clocks": {"n"}, "vp_per_device": {"max"}, "reuse": set(),
 }
 OWNER_KEYS = {"coins", "vp", "source"}

@@ -29,7 +29,7 @@ from bot.games.steamworks import geometry as geo
 from bot.games.steamworks.content import POWERS, setup, tiles
 from bot.i18n import Msg, from_wire, msg, to_wire
 
-SCHEMA = 1
+SCHEMA = 2  # 2: the start marker ("marker") and the Innovation Turbine's private look ("reveal")
 LOG_KEEP = 40
 VIEW_LOG = 12
 TILES = tiles()
@@ -108,13 +108,33 @@ class SteamWorksEngine:
             "clocks": {a: SETUP.clocks[seats][i] for i, a in enumerate(AGES)},
             "supply_sources": {c: 20 - sum(pl["sources"][c] for pl in players) for c in POWERS},
             "players": players, "devices": [], "occupied": {},
-            "start": rng.below(seats), "next_start": None, "round": 1, "turn": 0, "turn_no": 1,
+            "start": rng.below(seats), "marker": 0, "round": 1, "turn": 0, "turn_no": 1,
             "used": [0] * seats, "passed": [[] for _ in range(seats)],
-            "stage": "main", "act": None, "build": None, "log": [], "final": None,
+            "stage": "main", "act": None, "build": None, "reveal": None, "log": [], "final": None,
         }
+        st["marker"] = st["start"]
         self._refill_belt(st, "1")
         st["rng"] = rng.state
         _log(st, [], msg("Steam Works begins. {p} is the start player.", p=_p(st["start"])))
+        return st
+
+    # -- saved states from older versions ---------------------------------------------------------------
+
+    def upgrade(self, state: State) -> State:
+        """A state saved by an older version, brought to the current schema (a new dict; the
+        current schema is returned as it is). Every public method reads states through this."""
+        if not isinstance(state, dict) or state.get("schema", SCHEMA) == SCHEMA:
+            return state
+        st = json.loads(json.dumps(state))
+        if st["schema"] == 1:
+            # Schema 1 had "next_start" (the designed Alarm Chronometer: "you start the next
+            # round"); schema 2 has the start marker, which the round end moves one seat left. A
+            # claimed next start becomes a marker one seat to its right, so the same seat starts.
+            n = st["seats"]
+            nxt = st.pop("next_start", None)
+            st["marker"] = (nxt - 1) % n if nxt is not None else st["start"]
+            st["reveal"] = None
+            st["schema"] = 2
         return st
 
     # -- small helpers ------------------------------------------------------------------------------
@@ -199,6 +219,7 @@ class SteamWorksEngine:
         return state["stage"] == "over"
 
     def to_act(self, state: State) -> list[int]:
+        state = self.upgrade(state)
         return [] if state["stage"] == "over" else [self.active(state)]
 
     def _place_choices(self, st: State, seat: int) -> list[str]:
@@ -248,8 +269,16 @@ class SteamWorksEngine:
                     out += [f"{base}:{k}" for k in picks]
                 elif op == "sell_source":
                     out += [f"{base}:{c}" for c in POWERS if pl["sources"][c] > 0]
-                elif op == "stack_top":
-                    out += [f"{base}:{a}" for a in st["unlocked"] if st["stacks"][a]]
+                elif op == "turbine":
+                    # Research (BGA help): take a tile from an unlocked supply deck, or pay £1 to
+                    # choose 1 of 2 revealed tiles. "d<age>": the top tile; "r<age>": look at two.
+                    out += [f"{base}:d{a}" for a in st["unlocked"] if st["stacks"][a]]
+                    if pl["money"] >= eff["price"]:
+                        out += [f"{base}:r{a}" for a in st["unlocked"] if len(st["stacks"][a]) >= 2]
+                elif op == "advance_start":
+                    # Research (BGA help): advance the start marker once free, once more per £1.
+                    # More than a full lap changes nothing, so at most seats - 1 paid steps.
+                    out += [f"{base}:{k}" for k in range(min(pl["money"], st["seats"] - 1) + 1)]
                 elif op == "stack_by_power":
                     a = {"C": "1", "S": "2", "E": "3"}[p]
                     if a in st["unlocked"] and st["stacks"][a]:
@@ -257,7 +286,7 @@ class SteamWorksEngine:
                 elif op == "belt_take":
                     out += [f"{base}:{a}" for a in st["unlocked"] if self._belt_rightmost(st, a) is not None]
                 elif op == "build":
-                    if geo.feasible([], self._supply(st, seat), eff["n"]):
+                    if pl["money"] >= eff.get("price", 0) and geo.feasible([], self._supply(st, seat), eff["n"]):
                         out.append(base)
                 elif op == "upgrade":
                     if self._upgrade_targets(st, seat):
@@ -286,11 +315,12 @@ class SteamWorksEngine:
             for did in self._upgrade_targets(st, seat):
                 d = self._device(st, did)
                 out += [f"{c['t']}:{c['x']}:{c['y']}:{c['r']}:{did}" for c in geo.legal_lays(d["tiles"], sup, 1)]
-            return out
-        return [f"{c['t']}:{c['x']}:{c['y']}:{c['r']}" for c in geo.legal_lays(b["placed"], sup, b["left"])]
+            return out if not b.get("tile") else [c for c in out if c.split(":")[0] == b["tile"]]
+        out = [f"{c['t']}:{c['x']}:{c['y']}:{c['r']}" for c in geo.legal_lays(b["placed"], sup, b["left"])]
+        return out if not b.get("tile") else [c for c in out if c.split(":")[0] == b["tile"]]
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
-        st = state
+        st = self.upgrade(state)
         if st["stage"] == "over" or seat != self.active(st):
             return []
         if st["stage"] == "main":
@@ -299,8 +329,17 @@ class SteamWorksEngine:
         if st["stage"] == "activate":
             acts = [{"type": "fire", "choice": c} for c in self._fire_choices(st, seat)]
             return acts + [{"type": "auto"}, {"type": "done"}]
+        if st["stage"] == "reveal":
+            return [{"type": "keep", "choice": str(i)} for i in range(2)]
         b = st["build"]
-        acts = [{"type": "lay", "choice": c} for c in self._lay_choices(st, seat)]
+        lays = self._lay_choices(st, seat)
+        acts = [{"type": "lay", "choice": c} for c in lays]
+        if b.get("tile"):
+            acts.append({"type": "tile", "choice": ""})  # back to every tile
+        elif len(lays) > 25:
+            # more lays than a select holds: the tile may be chosen first (then its positions and
+            # rotations fit in one select)
+            acts += [{"type": "tile", "choice": t} for t in dict.fromkeys(c.split(":")[0] for c in lays)]
         if b["left"] == 0:
             acts.append({"type": "confirm"})
         if b["placed"]:
@@ -310,7 +349,7 @@ class SteamWorksEngine:
     # -- apply ------------------------------------------------------------------------------------
 
     def apply(self, state: State, seat: int, action: dict[str, Any]) -> tuple[State, list[Event]]:
-        st = json.loads(json.dumps(state))  # the state is plain JSON data: a faster deep copy
+        st = json.loads(json.dumps(self.upgrade(state)))  # plain JSON data: a faster deep copy
         ev: list[Event] = []
         check_move(st, seat, action)
         if seat != self.active(st):
@@ -321,7 +360,9 @@ class SteamWorksEngine:
             choice = action["values"][0]
         handlers = {"main": {"place": self._do_place, "pass": self._do_pass},
                     "activate": {"fire": self._do_fire, "auto": self._do_auto, "done": self._do_done},
-                    "build": {"lay": self._do_lay, "confirm": self._do_confirm, "undo": self._do_undo}}
+                    "reveal": {"keep": self._do_keep},
+                    "build": {"lay": self._do_lay, "tile": self._do_tile, "confirm": self._do_confirm,
+                              "undo": self._do_undo}}
         handler = handlers[st["stage"]].get(kind)
         if handler is None:
             raise GameError(msg("That move is not possible now."))
@@ -355,7 +396,7 @@ class SteamWorksEngine:
             self._take_from_belt(st, ev, seat, parts[1])
         elif space == "source":
             self._gain_source(st, seat, parts[1], 1)
-            _log(st, ev, msg("{p} takes a {power} source.", p=_p(seat), power=power_name(parts[1])))
+            _log(st, ev, msg("{p} takes 1 {power} source.", p=_p(seat), power=power_name(parts[1])))
         elif space == "workshop":
             a, i = parts[1], int(parts[2])
             pl["money"] -= WORKSHOP_PRICE
@@ -434,16 +475,32 @@ class SteamWorksEngine:
             pl["sources"][param] -= 1
             st["supply_sources"][param] += 1
             pl["money"] += eff["coins"]
-        elif op in ("stack_top", "stack_by_power"):
-            a = param if op == "stack_top" else {"C": "1", "S": "2", "E": "3"}[power]
+        elif op == "stack_by_power" or (op == "turbine" and param[0] == "d"):
+            a = param[1:] if op == "turbine" else {"C": "1", "S": "2", "E": "3"}[power]
             got = st["stacks"][a].pop(0)
             pl["tiles"].append(got)
             pl["tiles"].sort()
             _log(st, ev, msg("{p} draws {tile} from the {age} stack.", p=_p(seat), tile=tile_name(got), age=age_name(a)))
+        elif op == "turbine":
+            # Rule reading: the research says "pay £1 to choose 1 of 2 revealed tiles" and does not
+            # say the others see them; the tile not kept goes back under its stack (as the belt's
+            # last tile does), so only the payer looks: the two tiles stay in the stack until the
+            # choice and only that seat's view shows them.
+            a = param[1:]
+            pl["money"] -= eff["price"]
+            st["reveal"] = {"seat": seat, "age": a}
+            _log(st, ev, msg("{p} pays £{n} to look at the top two tiles of the {age} stack.", p=_p(seat),
+                             n=eff["price"], age=age_name(a)))
+        elif op == "advance_start":
+            # Rule reading: the marker moves now and the round's turn order stays; the round end
+            # still moves it one more seat left, so the seat after the marker starts next round.
+            k = 1 + int(param)
+            pl["money"] -= int(param)
+            st["marker"] = (st["marker"] + k) % st["seats"]
+            _log(st, ev, msg("{p} moves the start marker {k} seat(s) left (£{n}); it is at {q}.", p=_p(seat),
+                             k=k, n=int(param), q=_p(st["marker"])))
         elif op == "belt_take":
             self._take_from_belt(st, ev, seat, param)
-        elif op == "start_player":
-            st["next_start"] = seat
         elif op == "per_component_coins":
             d = self._device(st, act["dev"])
             pl["money"] += sum(1 for pt in d["tiles"] if TILES[pt["t"]].kind in ("component", "modifier"))
@@ -458,6 +515,8 @@ class SteamWorksEngine:
             act["reuse"] += 1
         if op not in ("coins", "sell_source"):  # an extra gain printed after the effect
             pl["money"] += eff.get("coins", 0)
+        if op == "build":
+            pl["money"] -= eff.get("price", 0)
         owner = act["owner"]
         if owner != seat and tile.owner:
             # Owner bonus: only when another player activates the component.
@@ -467,7 +526,9 @@ class SteamWorksEngine:
             if tile.owner.get("source"):
                 self._gain_source(st, owner, power, tile.owner["source"])
             _log(st, ev, msg("{owner} takes the owner bonus of {tile}.", owner=_p(owner), tile=tile_name(tid)))
-        if op == "build":
+        if st["reveal"] is not None:
+            st["stage"] = "reveal"
+        elif op == "build":
             self._start_build(st, "new", eff["n"], "act")
         elif op == "upgrade":
             self._start_build(st, "upgrade", eff["n"], "act")
@@ -479,8 +540,8 @@ class SteamWorksEngine:
             return None
         pl = st["players"][seat]
         order = {"reuse": 0, "vp": 1, "vp_per_device": 1, "clocks": 1, "buy_vp": 2, "coins": 3,
-                 "per_component_coins": 3, "gain_same": 4, "gain_any": 4, "sell_source": 5, "start_player": 5,
-                 "stack_top": 6, "stack_by_power": 6, "belt_take": 6, "upgrade": 8, "build": 9}
+                 "per_component_coins": 3, "gain_same": 4, "gain_any": 4, "sell_source": 5, "advance_start": 5,
+                 "turbine": 6, "stack_by_power": 6, "belt_take": 6, "upgrade": 8, "build": 9}
         act = st["act"]
 
         def rank(c: str) -> tuple:
@@ -496,8 +557,12 @@ class SteamWorksEngine:
                 pref = sum(pl["sources"][k] for k in param)
             elif op == "sell_source":
                 pref = -pl["sources"][param]
-            elif op in ("stack_top", "belt_take"):
+            elif op == "belt_take":
                 pref = -int(param)
+            elif op == "turbine":  # the free draw first (the look costs £1 and stops the flow)
+                pref = 10 * (param[0] == "r") - int(param[1:])
+            elif op == "advance_start":
+                pref = int(param)
             return (fresh, order[op], pref, c)
 
         best = min(choices, key=rank)
@@ -515,6 +580,23 @@ class SteamWorksEngine:
         if st["stage"] == "activate":
             self._end_activation(st, ev)
 
+    def _do_keep(self, st: State, seat: int, choice: Any, ev: list[Event]) -> None:
+        """The Innovation Turbine's look: keep one of the stack's top two tiles, the other goes
+        under the stack (nobody else learns which tile that is)."""
+        i = int(self._check_choice(choice, ["0", "1"]))
+        a = st["reveal"]["age"]
+        stack = st["stacks"][a]
+        kept = stack.pop(i)
+        stack.append(stack.pop(0))
+        pl = st["players"][seat]
+        pl["tiles"].append(kept)
+        pl["tiles"].sort()
+        st["reveal"] = None
+        _log(st, ev, msg("{p} keeps {tile} and puts the other tile under the {age} stack.", p=_p(seat),
+                         tile=tile_name(kept), age=age_name(a)))
+        st["stage"] = "activate"
+        self._maybe_end_activation(st, seat, ev)
+
     def _do_done(self, st: State, seat: int, choice: Any, ev: list[Event]) -> None:
         self._end_activation(st, ev)
 
@@ -530,11 +612,44 @@ class SteamWorksEngine:
     # -- building ---------------------------------------------------------------------------------------
 
     def _start_build(self, st: State, mode: str, n: int, back: str) -> None:
-        st["build"] = {"mode": mode, "n": n, "left": n, "placed": [], "dev": None, "back": back}
+        st["build"] = {"mode": mode, "n": n, "left": n, "placed": [], "dev": None, "back": back, "tile": None}
         st["stage"] = "build"
 
+    def _lay_ok(self, st: State, seat: int, choice: Any) -> bool:
+        """Is `choice` one of _lay_choices? Checked for that one lay (the whole list is a search)."""
+        if not isinstance(choice, str):
+            return False
+        parts = choice.split(":")
+        b = st["build"]
+        try:
+            tid, x, y, r = parts[0], int(parts[1]), int(parts[2]), int(parts[3])
+            if f"{tid}:{x}:{y}:{r}" != ":".join(parts[:4]) or b["left"] == 0:
+                return False
+            sup = self._supply(st, seat)
+            if sup[tid] <= 0:
+                return False
+            if b.get("tile") and tid != b["tile"]:
+                return False
+            if b["mode"] == "upgrade":
+                if len(parts) != 5 or str(int(parts[4])) != parts[4] or int(parts[4]) not in self._upgrade_targets(st, seat):
+                    return False
+                placed = self._device(st, int(parts[4]))["tiles"]
+            elif len(parts) != 4:
+                return False
+            else:
+                placed = b["placed"]
+            c = {"t": tid, "x": x, "y": y, "r": r}
+            if c not in geo.candidates(placed, Counter({tid: 1})):
+                return False
+            rest = sup.copy()
+            rest[tid] -= 1
+            return geo.feasible(placed + [c], rest, b["left"] - 1)
+        except (ValueError, IndexError, KeyError, GameError):
+            return False
+
     def _do_lay(self, st: State, seat: int, choice: Any, ev: list[Event]) -> None:
-        choice = self._check_choice(choice, self._lay_choices(st, seat))
+        if not self._lay_ok(st, seat, choice):
+            raise GameError(msg("That choice is not possible now."))
         parts = choice.split(":")
         b = st["build"]
         pt = {"t": parts[0], "x": int(parts[1]), "y": int(parts[2]), "r": int(parts[3])}
@@ -543,6 +658,12 @@ class SteamWorksEngine:
         self._take_from_supply(st, seat, pt["t"])
         b["placed"].append(pt)
         b["left"] -= 1
+        b["tile"] = None
+
+    def _do_tile(self, st: State, seat: int, choice: Any, ev: list[Event]) -> None:
+        """Choose the next tile first (its positions and rotations come next), or "" for all."""
+        legal = [a["choice"] for a in self.legal_actions(st, seat) if a["type"] == "tile"]
+        st["build"]["tile"] = self._check_choice(choice, legal) or None
 
     def _do_undo(self, st: State, seat: int, choice: Any, ev: list[Event]) -> None:
         b = st["build"]
@@ -550,6 +671,7 @@ class SteamWorksEngine:
             raise GameError(msg("That move is not possible now."))
         pt = b["placed"].pop()
         b["left"] += 1
+        b["tile"] = None
         if b["mode"] == "upgrade":
             b["dev"] = None
         pl = st["players"][seat]
@@ -637,9 +759,9 @@ class SteamWorksEngine:
                     self._refill_belt(st, nxt)
                 _log(st, ev, msg("The {age} stack ran short: its clocks are gone and {next} is unlocked.",
                                  age=age_name(a), next=age_name(nxt)))
-        # IV: the start player moves left (the Alarm Chronometer may have claimed it).
-        st["start"] = st["next_start"] if st["next_start"] is not None else (st["start"] + 1) % n
-        st["next_start"] = None
+        # IV: the start marker moves left (after any Alarm Chronometer moves: it still advances
+        # at round end), and its seat starts the new round.
+        st["start"] = st["marker"] = (st["marker"] + 1) % n
         st["round"] += 1
         st["turn"] = 0
         _log(st, ev, msg("Round {n} begins; {p} starts.", n=st["round"], p=_p(st["start"])))
@@ -670,7 +792,7 @@ class SteamWorksEngine:
     # -- texts ---------------------------------------------------------------------------------------------
 
     def describe_action(self, state: State, seat: int, action: dict[str, Any]) -> Msg:
-        st = state
+        st = self.upgrade(state)
         kind = action.get("type") if isinstance(action, dict) else None
         c = action.get("choice") if isinstance(action, dict) else None
         if kind == "pass":
@@ -681,6 +803,16 @@ class SteamWorksEngine:
             return msg("End the activation")
         if kind == "confirm":
             return msg("Confirm the device")
+        if kind == "tile":
+            if c:
+                return msg("Choose {tile} first", tile=tile_name(c)) if c in TILES else msg("Unknown move")
+            return msg("Choose another tile")
+        if kind == "keep":
+            rv = st.get("reveal")
+            # only the seat that looks is offered this move, so naming its tile reveals nothing
+            if isinstance(rv, dict) and rv.get("seat") == seat and c in ("0", "1"):
+                return msg("Keep {tile}", tile=tile_name(st["stacks"][rv["age"]][int(c)]))
+            return msg("Unknown move")
         if kind == "undo":
             return msg("Take back the last tile")
         if not isinstance(c, str):
@@ -709,7 +841,7 @@ class SteamWorksEngine:
             return msg("{space}: take {tile} ({age} belt)", space=msg(SPACE_NAMES["tile"]),
                        tile=tile_name(st["belts"][a][i]), age=age_name(a))
         if space == "source":
-            return msg("{space}: take a {power} source", space=msg(SPACE_NAMES["source"]), power=power_name(parts[1]))
+            return msg("{space}: take 1 {power} source", space=msg(SPACE_NAMES["source"]), power=power_name(parts[1]))
         if space == "build":
             return msg("{space}: build a device of {n} tiles", space=msg(SPACE_NAMES["build"]), n=BUILD_SIZE)
         if space == "workshop":
@@ -742,8 +874,15 @@ class SteamWorksEngine:
                 extra: Any = [power_name(k) for k in p]
             elif op == "sell_source":
                 extra = msg("sell a {power} source", power=power_name(p))
-            elif op == "stack_top":
-                extra = msg("{age} stack", age=age_name(p))
+            elif op == "turbine" and p[0] == "d":
+                extra = msg("draw the top tile of the {age} stack", age=age_name(p[1:]))
+            elif op == "turbine":
+                extra = msg("£{n}: look at two tiles of the {age} stack, keep one", n=TILES[tid].effect["price"],
+                            age=age_name(p[1:]))
+            elif op == "advance_start":
+                k = int(p)
+                nxt = (st["marker"] + 1 + k + 1) % st["seats"]
+                extra = msg("move the start marker {k} (£{n}); {q} starts next round", k=1 + k, n=k, q=_p(nxt))
             else:
                 i = self._belt_rightmost(st, p)
                 extra = msg("{tile} from the {age} belt", tile=tile_name(st["belts"][p][i]), age=age_name(p))
@@ -753,7 +892,7 @@ class SteamWorksEngine:
     # -- view -------------------------------------------------------------------------------------------
 
     def view(self, state: State, viewer: int | None) -> View:
-        st = state
+        st = self.upgrade(state)
         players = []
         for s, pl in enumerate(st["players"]):
             persona = SETUP.personas[pl["persona"]]
@@ -768,7 +907,8 @@ class SteamWorksEngine:
                              if k.startswith(f"dev:{d['id']}:")}} for d in st["devices"]]
         v: View = {
             "kind": "steamworks", "seats": st["seats"], "age": st["age"], "round": st["round"],
-            "turn": st["turn_no"], "start": st["start"], "stage": st["stage"],
+            "turn": st["turn_no"], "start": st["start"], "marker": st["marker"],
+            "next_start": (st["marker"] + 1) % st["seats"], "stage": st["stage"],
             "active": None if st["stage"] == "over" else self.active(st),
             "unlocked": list(st["unlocked"]),
             "belts": {a: list(b) for a, b in st["belts"].items()},
@@ -780,6 +920,12 @@ class SteamWorksEngine:
             "log": from_wire(st["log"][-VIEW_LOG:]),
             "final": clone(st["final"]),
         }
+        rv = st.get("reveal")
+        if rv is not None:
+            # the Innovation Turbine's look is private: only the looking seat sees the two tiles
+            v["reveal"] = {"seat": rv["seat"], "age": rv["age"]}
+            if viewer == rv["seat"]:
+                v["reveal"]["tiles"] = list(st["stacks"][rv["age"]][:2])
         if viewer is not None and 0 <= viewer < st["seats"]:
             v["me"] = {"seat": viewer, "to_act": viewer in self.to_act(st)}
         return v
@@ -796,10 +942,10 @@ class SteamWorksEngine:
         import random
 
         from bot.games.steamworks.simulate import greedy
-        return greedy(state, seat, random.Random(seat))
+        return greedy(self.upgrade(state), seat, random.Random(seat))
 
     def menu(self, state: State, seat: int) -> list[dict[str, Any]]:
-        st = state
+        st = self.upgrade(state)
         acts = self.legal_actions(st, seat)
         if not acts:
             return []
@@ -841,6 +987,14 @@ class SteamWorksEngine:
             groups.append({"kind": "buttons", "options": [
                 {"label": self.describe_action(st, seat, {"type": "pass"}), "action": {"type": "pass"},
                  "style": "secondary"}]})
+        elif st["stage"] == "reveal":
+            rv = st["reveal"]
+            two = st["stacks"][rv["age"]][:2]
+            order = sorted(range(2), key=lambda i: (-TILES[two[i]].prestige, i))  # the higher prestige first
+            groups.append({"kind": "buttons", "options": [
+                {"label": self.describe_action(st, seat, {"type": "keep", "choice": str(i)}),
+                 "action": {"type": "keep", "choice": str(i)}, "style": "primary" if j == 0 else "secondary"}
+                for j, i in enumerate(order)]})
         elif st["stage"] == "activate":
             fires = [a["choice"] for a in acts if a["type"] == "fire"]
             best = self._default_fire(st, seat)
@@ -851,9 +1005,16 @@ class SteamWorksEngine:
                 {"label": msg("End the activation"), "action": {"type": "done"}, "style": "secondary"}]})
         else:
             lays = [a["choice"] for a in acts if a["type"] == "lay"]
-            if lays:
+            picks = [a["choice"] for a in acts if a["type"] == "tile" and a["choice"]]
+            if picks:  # too many lays for one select: the best 25, then every tile to choose first
+                selects(msg("Lay a tile ({n} left)", n=st["build"]["left"]), "lay", lays[:25], 1)
+                selects(msg("Or choose the tile first"), "tile", picks, 2)
+            elif lays:
                 selects(msg("Lay a tile ({n} left)", n=st["build"]["left"]), "lay", lays, 3)
             buttons = []
+            if any(a["type"] == "tile" and not a["choice"] for a in acts):
+                buttons.append({"label": msg("Choose another tile"), "action": {"type": "tile", "choice": ""},
+                                "style": "secondary"})
             if any(a["type"] == "confirm" for a in acts):
                 buttons.append({"label": msg("Confirm the device"), "action": {"type": "confirm"}, "style": "success"})
             if any(a["type"] == "undo" for a in acts):

@@ -18,8 +18,8 @@ from bot.games.steamworks import geometry as geo
 from bot.games.steamworks.engine import ENGINE as E
 from bot.games.steamworks.engine import TILES
 
-OP_VALUE = {"coins": 0.5, "vp": 1.0, "gain_same": 0.5, "gain_any": 0.5, "sell_source": 1.5, "stack_top": 1.5,
-            "stack_by_power": 1.5, "belt_take": 1.5, "start_player": 0.4, "build": 3.0, "upgrade": 1.5,
+OP_VALUE = {"coins": 0.5, "vp": 1.0, "gain_same": 0.5, "gain_any": 0.5, "sell_source": 1.5, "turbine": 1.5,
+            "stack_by_power": 1.5, "belt_take": 1.5, "advance_start": 0.4, "build": 3.0, "upgrade": 1.5,
             "per_component_coins": 1.0, "buy_vp": 1.0, "clocks": 2.0, "vp_per_device": 1.5, "reuse": 0.8}
 
 
@@ -52,9 +52,35 @@ def place_value(st: dict[str, Any], seat: int, choice: str) -> float:
     return val
 
 
+def _quick_lay(st: dict[str, Any], seat: int) -> dict[str, Any] | None:
+    """The first legal lay of a new device in legal_lays' order (most links, most prestige), found
+    without testing every candidate (the search is what makes long simulations slow)."""
+    b = st["build"]
+    if b["mode"] != "new" or b["left"] == 0:
+        return None
+    sup = E._supply(st, seat)
+    ranked = []
+    for c in geo.candidates(b["placed"], sup):
+        grid = geo.grid_of(b["placed"] + [c])
+        links = sum(1 for d, _ in geo.neighbours((c["x"], c["y"])) if geo.link(grid, (c["x"], c["y"]), d))
+        ranked.append((-links, -TILES[c["t"]].prestige, c["t"], c["y"], c["x"], c["r"], c))
+    ranked.sort(key=lambda z: z[:6])
+    for z in ranked:
+        c = z[-1]
+        rest = sup.copy()
+        rest[c["t"]] -= 1
+        if geo.feasible(b["placed"] + [c], rest, b["left"] - 1):
+            return {"type": "lay", "choice": f"{c['t']}:{c['x']}:{c['y']}:{c['r']}"}
+    return None
+
+
 def greedy(st: dict[str, Any], seat: int, rnd: random.Random) -> dict[str, Any]:
-    acts = E.legal_actions(st, seat)
     stage = st["stage"]
+    if stage == "build":
+        quick = _quick_lay(st, seat)
+        if quick is not None:
+            return quick
+    acts = E.legal_actions(st, seat)
     if stage == "main":
         places = [a for a in acts if a["type"] == "place"]
         cost = E._cost(st, seat)
@@ -66,6 +92,9 @@ def greedy(st: dict[str, Any], seat: int, rnd: random.Random) -> dict[str, Any]:
         return best[2]
     if stage == "activate":
         return {"type": "auto"}
+    if stage == "reveal":  # keep the tile of higher prestige (the view shows the looker its two tiles)
+        two = E.view(st, seat)["reveal"]["tiles"]
+        return {"type": "keep", "choice": "1" if TILES[two[1]].prestige > TILES[two[0]].prestige else "0"}
     for kind in ("confirm", "lay"):
         for a in acts:
             if a["type"] == kind:
