@@ -74,7 +74,7 @@ async def test_a_japanese_table_with_the_real_catalog(table):
     w.bob.locale = "ja"
     lobby = await open_table(w, w.alice, track="usa", language="ja")
     lobby_text = emu.message(lobby).content
-    assert "USAサーキット、グリッドはランダム" in lobby_text and "track" not in lobby_text
+    assert "アメリカサーキット、グリッドはランダム" in lobby_text and "track" not in lobby_text
     await emu.click(w.bob, lobby, label="参加")  # the lobby's buttons are Japanese too
     await emu.click(w.alice, lobby, label="開始")
     thread = await emu.wait_until(lambda: (emu.threads(w.general) or [None])[0])
