@@ -54,6 +54,12 @@ async def game_or_answer(table: Table, interaction: discord.Interaction, kind: s
         return None
 
 
+def choice_text(key: str, /, **params: Any) -> app_commands.locale_str:
+    """A slash-command text with parameters (a choice's name: "{circuit} ({laps} laps)"): English
+    for Discord's default, each locale's words from the catalog through the bot's translator."""
+    return app_commands.locale_str(render(msg(key, **params), "en"), key=key, params=params)
+
+
 LANGUAGE_HELP = "The language of the game's thread (default: the server's)"
 CLOCK_HELP = "How long a player may take before a reminder (three missed: the table may vote in a stand-in)"
 CLOCKS = [app_commands.Choice(name=name, value=seconds) for name, seconds in (
