@@ -1066,8 +1066,12 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
         notes.append(tx("Flooded: shifting down +1 Heat"))
     if me.get("road_here") is not None:  # weather module: the effect of the sector the car is in
         notes.append(tx("Here: {effect}", effect=clean_text(words(me["road_here"]), "")))
-    if notes:
-        d.text((W - m, 78), fit(" · ".join(notes), 24, max(300, W - 2 * m - font(28).getlength(where_text) - 20)), font=font(24),
+    note_room = max(300, W - 2 * m - font(28).getlength(where_text) - 20)
+    late_notes = ""  # notes too long beside line 2 go under the prompt (line 5) when it leaves a line free
+    if notes and font(24).getlength(" · ".join(notes)) > note_room:
+        late_notes = " · ".join(notes)
+    elif notes:
+        d.text((W - m, 78), fit(" · ".join(notes), 24, note_room), font=font(24),
                fill=(140, 200, 255), anchor="rm")
     # line 4: gear (the new one once cards are in), engine Heat, deck and discard
     x = m
@@ -1107,8 +1111,13 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
         colour = WAITING
     else:
         text, colour = tx("Nothing to do right now"), MUTED
-    for i, line in enumerate(wrap(text, SMALL, W - 2 * m, 2)):
-        d.text((m, 204 + 30 * i), line, font=font(SMALL), fill=colour, anchor="lm")
+    lines = [(line, colour) for line in wrap(text, SMALL, W - 2 * m, 2)]
+    if late_notes and len(lines) < 2:
+        lines.append((fit(late_notes, SMALL, W - 2 * m), (140, 200, 255)))
+    elif late_notes:  # no line free: beside line 2 after all, shortened
+        d.text((W - m, 78), fit(late_notes, 24, note_room), font=font(24), fill=(140, 200, 255), anchor="rm")
+    for i, (line, ink) in enumerate(lines):
+        d.text((m, 204 + 30 * i), line, font=font(SMALL), fill=ink, anchor="lm")
     if not hand:
         d.text((W / 2, HAND_HEAD + 60), tx("No cards in hand"), font=font(30), fill=MUTED, anchor="mm")
     for card, (x0, y0, x1, y1) in zip(hand, boxes):

@@ -135,3 +135,23 @@ def test_steam_works_japanese_device_lines_use_the_japanese_list_separator_and_b
     assert not any(t["text"].endswith("…") for t in texts if t["text"].startswith("デバイス"))
     _, en = _draw(SR.render_hand, view, "en")
     assert any(t["text"].startswith("Device ") and ", " in t["text"] for t in en)
+
+
+def test_heat_japanese_hand_on_a_flooded_space_says_so_whole():
+    """The hand's "浸水マス：シフトダウンはヒート+1" was cut beside the lap/space/round line; it
+    now goes under the prompt when it does not fit there."""
+    state = HEAT.new_game(HEAT.validate_options({"track": "japan"}, 3), 3, 1)
+    rnd = random.Random(1)
+    view = None
+    for _ in range(3000):
+        seat = rnd.choice(HEAT.to_act(state))
+        state, _ = HEAT.apply(state, seat, rnd.choice(HEAT.legal_actions(state, seat)))
+        if state["phase"] == "submit":
+            view = next((v for v in (HEAT.view(state, s) for s in HEAT.to_act(state))
+                         if v.get("me", {}).get("flooded_here")), None)
+            if view:
+                break
+    assert view is not None
+    for locale in ("ja", "en"):
+        _, texts = _draw(H.render_hand, view, locale)
+        assert i18n.tr(locale, "Flooded: shifting down +1 Heat") in [t["text"] for t in texts], locale
