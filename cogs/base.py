@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import rules_pages
+from bot.games.base import name_seats
 from bot.i18n import LANGUAGE_NAMES, msg, render, supported_locales
 from bot.store import Game
 from bot.table import PlayerError, Table, pick_value, status_text
@@ -159,7 +160,8 @@ class GameCog(commands.GroupCog):
             return []
         engine = self.table.engines[self.kind]
         locale = self.table.audience(interaction)
-        moves = [(render(engine.describe_action(found.snapshot, seat, a), locale), a)
+        names = [s.name for s in found.seats]  # a move naming another player (Pole: "Attack <seat:0>")
+        moves = [(name_seats(render(engine.describe_action(found.snapshot, seat, a), locale), names), a)
                  for a in engine.legal_actions(found.snapshot, seat)]
         words = current.lower().split()
         version = found.seats[seat].prompt_version

@@ -101,6 +101,10 @@ class Reader:
     def __init__(self) -> None:
         self.seen: dict[str, str] = {}  # text -> where
 
+    def take_texts(self, texts, where: str) -> None:
+        for t in texts:
+            self.seen.setdefault(t, where)
+
     def take(self, messages, where: str) -> None:
         for m in messages:
             for t in texts_of(m):
@@ -114,6 +118,7 @@ class JaPlayer(Player):
     def __init__(self, *args, locale: str = "en", **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.locale = locale
+        self.choices: list[str] = []  # the /<game> play autocomplete's choices this player was shown
 
     def _prefixes(self) -> tuple[str, ...]:
         return tuple(i18n.tr(self.locale, k).split("{")[0].split("（")[0].split("(")[0].strip()
@@ -137,6 +142,7 @@ class JaPlayer(Player):
 
     async def by_slash(self, thread) -> bool:
         choices = await self.emu.autocomplete(self.user, thread, self.kind, "play", focused="move", move="")
+        self.choices += [c["name"] for c in choices]
         moves = [c["value"] for c in choices if not c["name"].startswith(self._prefixes())]
         if not moves:
             return False
@@ -161,10 +167,11 @@ def add_user(w, name: str, locale: str):
     return user
 
 
+SEED = 2
 GAMES = {  # kind: (options, players, moves to play; None: to the end)
     "heat": ({"track": "japan"}, 2, 40),
     "pon": ({}, 3, 60),
-    "pole": ({"circuit": "monaco", "bots": 1, "drs": True}, 2, None),  # quick to the end: results too
+    "pole": ({"circuit": "monaco", "bots": 1, "drs": True}, 2, 60),
     "rallyman": ({"stage": "Rally1 SS1"}, 2, 60),
     "steamworks": ({}, 2, 40),
 }
@@ -172,6 +179,7 @@ GAMES = {  # kind: (options, players, moves to play; None: to the end)
 
 async def play_japanese_table(w, kind: str, options: dict, seats: int, moves: int):
     emu = w.emu
+    w.bot.table.new_seed = lambda: SEED  # the same deal each run
     yukiko, jose = add_user(w, JA, "ja"), add_user(w, EN, "en-US")
     users = [yukiko, jose, w.carol][:seats]
     ja_reader, en_reader = Reader(), Reader()
@@ -185,7 +193,7 @@ async def play_japanese_table(w, kind: str, options: dict, seats: int, moves: in
     await emu.click(jose, lobby, label=i18n.tr("ja", "Start"))
     thread = await emu.wait_until(lambda: (emu.threads(w.general) or [None])[0])
     await emu.wait_until(lambda: any(m.attachments for m in emu.messages_in(thread)))
-    players = [JaPlayer(emu, u, ("select", "slash")[i % 2], i + 1, kind, locale="ja" if u is yukiko else "en")
+    players = [JaPlayer(emu, u, ("slash", "select")[i % 2], i + 1, kind, locale="ja" if u is yukiko else "en")
                for i, u in enumerate(users)]
 
     def private(user):
@@ -203,9 +211,9 @@ async def play_japanese_table(w, kind: str, options: dict, seats: int, moves: in
             en_reader.take(private(user), f"{user.name}'s DMs and private answers")
 
     made = 0
-    for _ in range((moves or 5000) * 4):
+    for _ in range((moves or 1500) * 4):  # to the end: a cap, so a game that does not end fails, not hangs
         look()
-        if moves is not None and made >= moves:
+        if made >= (moves or 1500):
             break
         moved = False
         for p in players:
@@ -248,6 +256,10 @@ async def test_a_japanese_table_end_to_end(table, kind):
     options, seats, moves = GAMES[kind]
     lobby_text, ja_reader, en_reader, players = await play_japanese_table(table, kind, options, seats, moves)
     assert JAPANESE.search(lobby_text) and not latin_leaks(lobby_text)
+    ja_reader.take_texts(players[0].choices, f"{JA}'s /{kind} play choices")
+    for p in players[1:]:
+        en_reader.take_texts(p.choices, f"{p.user.name}'s /{kind} play choices")
+    assert players[0].choices or kind == "steamworks"  # ゆきこ moved by /<game> play (Steam Works: buttons)
     assert_languages(ja_reader, en_reader)
     assert min(len(p.done) for p in players) >= 10  # several rounds: each player acted on 10+ menus
     if moves is None:
