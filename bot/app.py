@@ -21,7 +21,7 @@ from discord.ext import commands
 from bot import wire
 from bot.config import Settings
 from bot.games.registry import engines
-from bot.i18n import default_locale, locale_for, msg, render, set_locale, translation
+from bot.i18n import Msg, default_locale, locale_for, msg, render, set_locale, translation
 from bot.reminders import run_reminders
 from bot.slash_input import problem
 from bot.store import Store
@@ -35,9 +35,19 @@ COGS = ("cogs.heat", "cogs.pon", "cogs.pole", "cogs.rallyman", "cogs.steamworks"
 class CatalogTranslator(app_commands.Translator):
     """Slash-command texts go through the same catalogs as every other string (data/i18n)."""
 
+    NAMES = (app_commands.TranslationContextLocation.command_name, app_commands.TranslationContextLocation.group_name,
+             app_commands.TranslationContextLocation.parameter_name)  # names stay as they are in every language
+
     async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
                         context: app_commands.TranslationContext) -> str | None:
-        return translation(string.message, locale.value.split("-")[0])
+        if context.location in self.NAMES:
+            return None
+        language = locale.value.split("-")[0]
+        key = string.extras.get("key")  # a text with parameters (cogs.base.choice_text)
+        if key is not None:
+            return render(Msg(key, string.extras.get("params", {})), language)[:100] \
+                if translation(key, language) is not None else None
+        return translation(string.message, language)
 
 
 def reader_locale(interaction: discord.Interaction) -> str:

@@ -27,6 +27,10 @@ alice at first):
   show                                  #table and the game threads, the latest messages
   wait [seconds]                        look again for late messages (after waiting)
   bob>                                  make bob the current user
+  ゆきこ> /heat join                  a name not yet known joins the guild as a new user (any
+                                        script: José Müller> ..., 山田太郎> ...)
+  ゆきこ> :locale ja                  the user's Discord language (ja, en-US, fr, ...): DMs and
+                                        private answers follow it; :locale alone shows it
   users | help | quit                   (# starts a comment line)
 
 After each command the sandbox prints what is new, numbered (#n, the same number for the same

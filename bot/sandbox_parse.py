@@ -8,7 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-USER_PREFIX = re.compile(r"^\s*([A-Za-z0-9_.-]+)\s*>\s?(.*)$")
+# A user's name: letters and digits of any script (\w is Unicode: ゆきこ, José, 山田太郎), with . _ - ・
+# and single spaces between words ("José Müller"); nothing that could start a command (/ ? # :).
+USER_PREFIX = re.compile(r"^\s*(\w[\w.\-・]*(?: [\w.\-・]+)*)\s*>\s?(.*)$")
+LOCALE_CODE = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z]{2})?$")
 OPTION = re.compile(r"^([A-Za-z_][\w-]*):(.*)$", re.S)
 
 # Discord application command option types
@@ -25,7 +28,7 @@ class ParseError(ValueError):
 @dataclass
 class Line:
     """One parsed line. `verb` is slash, complete, click, select, dm, show, users, help, quit, wait,
-    switch (a bare `name>`), or blank (empty line or # comment)."""
+    locale (`:locale ja`), switch (a bare `name>`), or blank (empty line or # comment)."""
     verb: str
     user: str | None = None  # the name before ">" (None: the last user)
     text: str = ""  # the command as typed, without the user prefix
@@ -36,6 +39,7 @@ class Line:
     label: str = ""  # click: the button label
     values: list[str] = field(default_factory=list)  # select: the chosen values or labels
     seconds: float = 0.0  # wait
+    locale: str = ""  # locale: the Discord locale to set ("" shows the current one)
 
 
 def split(text: str) -> list[str]:
@@ -74,6 +78,10 @@ def _parse_command(text: str) -> Line:
     word, _, rest = text.partition(" ")
     word = word.lower()
     rest = rest.strip()
+    if word == ":locale":
+        if rest and not LOCALE_CODE.match(rest):
+            raise ParseError("`:locale` takes a Discord locale such as ja, en-US or fr (or nothing, to see it)")
+        return Line("locale", locale=rest)
     if word == "click":
         return _parse_click(rest)
     if word == "select":
@@ -90,8 +98,8 @@ def _parse_command(text: str) -> Line:
         if not 0 <= seconds <= 600:
             raise ParseError("`wait` takes 0 to 600 seconds")
         return Line("wait", seconds=seconds)
-    raise ParseError(f"I don't know {text!r}: start with /command, ? /command, click, select, dm, show, "
-                     f"users, help or quit (type help)")
+    raise ParseError(f"I don't know {text!r}: start with /command, ? /command, click, select, dm, :locale, "
+                     f"show, users, help or quit (type help)")
 
 
 def _parse_slash(text: str) -> Line:

@@ -11,6 +11,8 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Callable
 
+import discord
+
 from bot.emulator import Emulator, EmulatorError
 from bot.emulator.model import MANAGE_THREADS, PRIVATE_THREAD, Channel, Message, User
 from bot.sandbox_parse import (USER_PREFIX, Line, ParseError, convert_options, describe_commands, focused_option,
@@ -135,9 +137,23 @@ class Session:
     def _user(self, name: str | None) -> User:
         name = name or self.last_user
         user = self.users.get(name) or self.users.get(name.lower())
-        if user is None:
-            raise CommandError(f"unknown user {name!r}; the users are {', '.join(self.users)}")
+        if user is None:  # a new name (any script: ゆきこ, José Müller) joins the guild
+            user = self.users[name] = self.emu.add_user(name)
+            self.emu.add_member(self.world.guild, user)
+            self.out(f"  (new user {name}: a member of {self.world.guild.name} with open DMs, "
+                     f"locale {user.locale}; change it with {name}> :locale ja)")
         return user
+
+    def _set_locale(self, user: User, code: str) -> None:
+        """`:locale ja`: the language the user's Discord client reports with each interaction."""
+        if code:
+            known = {loc.value.lower(): loc.value for loc in discord.Locale}
+            value = known.get(code.lower())
+            if value is None:
+                raise CommandError(f"Discord has no locale {code!r}; some it has: ja, en-US, en-GB, fr, de, "
+                                   f"es-ES, pt-BR, ko, zh-CN")
+            user.locale = value
+        self.out(f"  ({user.name}'s Discord locale: {user.locale})")
 
     async def _run(self, line: Line, user: User | None) -> bool:
         verb = line.verb
@@ -161,6 +177,9 @@ class Session:
             await self._settle()
             self._print_news()
             self._dm(user)
+            return True
+        if verb == "locale":
+            self._set_locale(user, line.locale)
             return True
         if verb == "wait":
             if line.seconds:
@@ -499,6 +518,8 @@ class Session:
                 notes.append("DMs closed")
             if name == "mod":
                 notes.append("Manage Threads")
+            if user.locale != "en-US":
+                notes.append(f"locale {user.locale}")
             if name == self.last_user:
                 notes.append("current")
             self.out(f"  {name}" + (f" ({', '.join(notes)})" if notes else ""))

@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import rules_pages
+from bot.games.base import name_seats
 from bot.i18n import LANGUAGE_NAMES, msg, render, supported_locales
 from bot.store import Game
 from bot.table import PlayerError, Table, pick_value, status_text
@@ -52,6 +53,12 @@ async def game_or_answer(table: Table, interaction: discord.Interaction, kind: s
         await table.ack(interaction)
         await table.reply(interaction, err.args[0])
         return None
+
+
+def choice_text(key: str, /, **params: Any) -> app_commands.locale_str:
+    """A slash-command text with parameters (a choice's name: "{circuit} ({laps} laps)"): English
+    for Discord's default, each locale's words from the catalog through the bot's translator."""
+    return app_commands.locale_str(render(msg(key, **params), "en"), key=key, params=params)
 
 
 LANGUAGE_HELP = "The language of the game's thread (default: the server's)"
@@ -153,7 +160,8 @@ class GameCog(commands.GroupCog):
             return []
         engine = self.table.engines[self.kind]
         locale = self.table.audience(interaction)
-        moves = [(render(engine.describe_action(found.snapshot, seat, a), locale), a)
+        names = [s.name for s in found.seats]  # a move naming another player (Pole: "Attack <seat:0>")
+        moves = [(name_seats(render(engine.describe_action(found.snapshot, seat, a), locale), names), a)
                  for a in engine.legal_actions(found.snapshot, seat)]
         words = current.lower().split()
         version = found.seats[seat].prompt_version

@@ -7,10 +7,12 @@ from discord.ext import commands
 
 from bot.games.pole import ENGINE
 from bot.games.pole.content import circuits
-from cogs.base import CLOCK_HELP, CLOCKS, LANGUAGE_HELP, GameCog, language_autocomplete
+from bot.i18n import msg
+from cogs.base import CLOCK_HELP, CLOCKS, LANGUAGE_HELP, GameCog, choice_text, language_autocomplete
 
 _CIRCUITS = circuits()
-CIRCUITS = [app_commands.Choice(name=f"{_CIRCUITS[key].name} ({_CIRCUITS[key].laps} laps)", value=key)
+CIRCUITS = [app_commands.Choice(name=choice_text("{circuit} ({laps} laps)", circuit=msg(_CIRCUITS[key].name),
+                                                  laps=_CIRCUITS[key].laps), value=key)
             for key in next(o.choices for o in ENGINE.options if o.name == "circuit")]
 
 BOT_SIDES = [app_commands.Choice(name="A (slightly better)", value="A"), app_commands.Choice(name="B", value="B")]
@@ -26,8 +28,8 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
                            drs="DRS: up to 2 more MP after ending a move just behind a car past the DRS line",
                            collisions="Collisions: equal raw fight rolls crash the cars (collision rolls, 1 SP rerolls)",
                            yellow_flag="Yellow flag: no overtaking in a damaging collision's sector for 2 rounds (with collisions)",
-                           safety_car="Safety car: after a collision that breaks down two cars, all line up behind the SC line and may pit (with collisions)",
-                           stress="Stress: leading, collisions and rivals close behind raise a driver's stress, which limits EP, BP and SP",
+                           safety_car="Safety car: when a collision breaks down two cars, all line up behind the SC line (with collisions)",
+                           stress="Stress: leading, collisions and rivals close behind raise stress, which limits EP, BP and SP",
                            events="Events: a '!' on the weather die may reveal an event card (breakdowns, lost points, safety car, weather)",
                            events_c="Events: the optional 'C' cards too (turns events on)",
                            events_often="Events: a 3 on the purple die counts as '!' (turns events on)",

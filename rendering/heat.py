@@ -670,13 +670,14 @@ def _draw_board(view: dict, names: list[str]) -> Image.Image:
     rows = max(1, len(order))
     band = _weather_items(view)
     band_h = _band_height(band)
-    im = Image.new("RGB", board_size(rows, band_h), BACKGROUND)
+    note_h = _flood_note_h(view)
+    im = Image.new("RGB", board_size(rows, band_h + note_h), BACKGROUND)
     d = _Draw(im)
     _draw_map(im, d, view, key, geo, cars, order, spots, inset, names)
     _draw_header(d, view, cars, order, names)
     if band:
         _draw_band(d, band, HEADER_H + MAP_H, band_h)
-    _draw_panel(d, view, cars, order, names, HEADER_H + MAP_H + band_h)
+    _draw_panel(d, view, cars, order, names, HEADER_H + MAP_H + band_h, note_h)
     return im
 
 
@@ -886,23 +887,41 @@ def _draw_header(d, view, cars, order, names) -> None:
     d.text((20, 78), fit(clean_text(text), 28, W - 40), font=font(28), fill=colour, anchor="lm")
 
 
-def _draw_panel(d, view, cars, order, names, y0) -> None:
+FLOOD_NOTE_H = 34  # a line of its own under the panel's caption, for a flood note too long beside it
+
+
+def _flood_note_fits(played: str) -> bool:
+    cap = font(SMALL)
+    return 84 + cap.getlength(played) + 24 + cap.getlength(tx("Blue: flooded (downshift +1 Heat)")) \
+        <= W - 20 - cap.getlength(tx("Speed")) - 24
+
+
+def _played_caption(view: dict) -> str:
+    # While cards are being chosen, what is shown is the previous round's play.
+    return tx("Played last round") if view.get("phase") == "submit" else tx("Played this round")
+
+
+def _flood_note_h(view: dict) -> int:
+    """The extra height the flood note needs (Heavy Rain): 0 when it fits beside the caption."""
+    return FLOOD_NOTE_H if view.get("flooded") and not _flood_note_fits(_played_caption(view)) else 0
+
+
+def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
     cap = font(SMALL)
     cy = y0 + CAPTION_H / 2 + 2
-    d.rectangle([0, y0, W, y0 + CAPTION_H + len(order) * ROW_H + BOTTOM_PAD], fill=PANEL)
+    d.rectangle([0, y0, W, y0 + CAPTION_H + note_h + len(order) * ROW_H + BOTTOM_PAD], fill=PANEL)
     phase = view.get("phase")
-    # While cards are being chosen, what is shown is the previous round's play.
-    played = tx("Played last round") if phase == "submit" else tx("Played this round")
+    played = _played_caption(view)
     d.text((84, cy), played, font=cap, fill=MUTED, anchor="lm")
     d.text((W - 20, cy), tx("Speed"), font=cap, fill=MUTED, anchor="rm")
-    if view.get("flooded"):  # Heavy Rain: what the blue spaces mean
-        x0 = 84 + cap.getlength(played) + 24
-        note = fit(tx("Blue: flooded (downshift +1 Heat)"), SMALL, W - 20 - cap.getlength(tx("Speed")) - 24 - x0)
-        d.text((x0, cy), note, font=cap, fill=(140, 200, 255), anchor="lm")
+    if view.get("flooded"):  # Heavy Rain: what the blue spaces mean (beside the caption, else under it)
+        x0, ny = (84 + cap.getlength(played) + 24, cy) if not note_h else (84, y0 + CAPTION_H + note_h / 2 - 4)
+        note = fit(tx("Blue: flooded (downshift +1 Heat)"), SMALL, W - 20 - x0 - (0 if note_h else cap.getlength(tx("Speed")) + 24))
+        d.text((x0, ny), note, font=cap, fill=(140, 200, 255), anchor="lm")
     waiting = set(s for s in (view.get("waiting_for") or []) if isinstance(s, int))
     for i, seat in enumerate(order):
         car = cars[seat]
-        top = y0 + CAPTION_H + i * ROW_H
+        top = y0 + CAPTION_H + note_h + i * ROW_H
         mid = top + ROW_H / 2
         if i % 2:
             d.rectangle([0, top, W, top + ROW_H - 1], fill=ROW_ALT)
@@ -1058,8 +1077,12 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
         notes.append(tx("Flooded: shifting down +1 Heat"))
     if me.get("road_here") is not None:  # weather module: the effect of the sector the car is in
         notes.append(tx("Here: {effect}", effect=clean_text(words(me["road_here"]), "")))
-    if notes:
-        d.text((W - m, 78), fit(" · ".join(notes), 24, max(300, W - 2 * m - font(28).getlength(where_text) - 20)), font=font(24),
+    note_room = max(300, W - 2 * m - font(28).getlength(where_text) - 20)
+    late_notes = ""  # notes too long beside line 2 go under the prompt (line 5) when it leaves a line free
+    if notes and font(24).getlength(" · ".join(notes)) > note_room:
+        late_notes = " · ".join(notes)
+    elif notes:
+        d.text((W - m, 78), fit(" · ".join(notes), 24, note_room), font=font(24),
                fill=(140, 200, 255), anchor="rm")
     # line 4: gear (the new one once cards are in), engine Heat, deck and discard
     x = m
@@ -1099,8 +1122,13 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
         colour = WAITING
     else:
         text, colour = tx("Nothing to do right now"), MUTED
-    for i, line in enumerate(wrap(text, SMALL, W - 2 * m, 2)):
-        d.text((m, 204 + 30 * i), line, font=font(SMALL), fill=colour, anchor="lm")
+    lines = [(line, colour) for line in wrap(text, SMALL, W - 2 * m, 2)]
+    if late_notes and len(lines) < 2:
+        lines.append((fit(late_notes, SMALL, W - 2 * m), (140, 200, 255)))
+    elif late_notes:  # no line free: beside line 2 after all, shortened
+        d.text((W - m, 78), fit(late_notes, 24, note_room), font=font(24), fill=(140, 200, 255), anchor="rm")
+    for i, (line, ink) in enumerate(lines):
+        d.text((m, 204 + 30 * i), line, font=font(SMALL), fill=ink, anchor="lm")
     if not hand:
         d.text((W / 2, HAND_HEAD + 60), tx("No cards in hand"), font=font(30), fill=MUTED, anchor="mm")
     for card, (x0, y0, x1, y1) in zip(hand, boxes):
@@ -1135,8 +1163,11 @@ def _draw_card(d, x0, y0, cw, ch, card, chosen: bool = False) -> None:
         kind_name = tx("sponsor")
         d.text((x0 + cw - 14, y0 + 28), "1×", font=font(SMALL), fill=_blend(fill, ink, 0.55), anchor="rm")
     if kind_name and not card.get("symbols"):
-        d.text((x0 + 16, y0 + 28), fit(kind_name, SMALL, cw - 32), font=font(SMALL),
-               fill=_blend(fill, ink, 0.55), anchor="lm")
+        if font(SMALL).getlength(kind_name) <= cw - 32:
+            d.text((x0 + 16, y0 + 28), kind_name, font=font(SMALL), fill=_blend(fill, ink, 0.55), anchor="lm")
+        else:  # a long kind name (アップグレード): centred, the whole card wide, at the smallest readable size
+            d.text((x0 + cw / 2, y0 + 28), fit(kind_name, SMALL - 1, cw - 16), font=font(SMALL - 1),
+                   fill=_blend(fill, ink, 0.55), anchor="mm")
     symbols = [clean_text(words(x), "") for x in (card.get("symbols") or [])]
     if symbols:  # an upgrade card: its value at the top, one symbol a line, the family at the bottom
         size = 48 if len(big) <= 3 else 36
@@ -1159,7 +1190,9 @@ def _draw_card(d, x0, y0, cw, ch, card, chosen: bool = False) -> None:
         d.text((x0 + cw / 2, y0 + ch * 0.5), fit(big, size, cw - 20), font=font(size), fill=ink, anchor="mm",
                stroke_width=2 if len(big) <= 2 else 1, stroke_fill=ink)
     # the full label at the bottom, wrapped on two lines if long
-    same = label.lower() == big.lower() or (kind == "speed" and label.split()[-1:] == [big])
+    same = label.lower() == big.lower() or (kind == "speed" and label.split()[-1:] == [big]) or (
+        kind in ("speed", "upgrade") and big and label.endswith(big)
+        and label[:-len(big)].strip().lower() == kind_name.lower())  # "スピード4": the kind on top, the value big
     lines = [] if same else wrap(label, SMALL, cw - 20)[:2]
     for j, line in enumerate(lines):
         d.text((x0 + cw / 2, y0 + ch - 26 - 28 * (len(lines) - 1 - j)), line, font=font(SMALL),

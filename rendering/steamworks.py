@@ -239,7 +239,7 @@ def _stats(pl: dict, mechanics: bool = True) -> str:
 
 def _device_line(dev: dict) -> str:
     names = [_tile_name(str(t.get("t"))) for t in _dev_tiles(dev)]
-    return f"{tx('Device {n}', n=_int(dev.get('id')))}: {', '.join(names)}"
+    return tx("Device {n}: {tiles}", n=_int(dev.get("id")), tiles=tx(", ").join(names))  # 、 in Japanese
 
 
 # -- the board -----------------------------------------------------------------------------------------
@@ -390,9 +390,10 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
         t = TILES.get(tid)
         n = supply.count(tid)
         _text(d, (M + cell + 14, y - 4), _tile_name(tid) + (f" ×{n}" if n > 1 else ""), 28, TEXT, W - 3 * M - cell)
-        if t:
-            _lines(d, M + cell + 14, y + 32, words(msg(t.text)), W - 3 * M - cell, 2, MUTED)
-        y += max(cell, 32 + 2 * (SMALL + 7)) + 10
+        below = y + 32
+        if t:  # the whole text: up to 3 lines (a Japanese one may need them), never cut at 2
+            below = _lines(d, M + cell + 14, y + 32, words(msg(t.text)), W - 3 * M - cell, 3, MUTED)
+        y = max(y + max(cell, 32 + 2 * (SMALL + 7)), below) + 10
     mine = [x for x in devices if x.get("owner") == seat]
     deciding = view.get("active") == seat and (build or act or reveal)
     if mine and not deciding and len(mine) <= 6:  # (more would make the image too tall for a phone)
@@ -406,15 +407,31 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     return png_bytes(img.crop((0, 0, W, y + M)))
 
 
+def _device_lines(dv: dict, room: float) -> list[str]:
+    """A device's line, or two when it is too long: broken after a tile's name, not inside one."""
+    full = _device_line(dv)
+    if font(SMALL).getlength(full) <= room:
+        return [full]
+    tiles_ = [_tile_name(str(t.get("t"))) for t in _dev_tiles(dv)]
+    sep = tx(", ")
+    for k in range(len(tiles_) - 1, 0, -1):
+        first = tx("Device {n}: {tiles}", n=_int(dv.get("id")), tiles=sep.join(tiles_[:k]) + sep.rstrip())
+        if font(SMALL).getlength(first) <= room:
+            return [first, fit(sep.join(tiles_[k:]), SMALL, room)]
+    return _wrap(full, SMALL, room, 2)
+
+
 def _device_line_drawn(d: Draw, y: float, dv: dict, names: list[str]) -> float:
     """One device as a line: owner's colour, number, tiles, and a disc per mechanic on it."""
     owner = _int(dv.get("owner"))
     d.rectangle([M, y + 4, M + 10, y + 28], fill=PLAYER_COLOURS[owner % len(PLAYER_COLOURS)])
     busy = sorted({_int(v) for v in (dv.get("busy") or {}).values()})
     room = W - 2 * M - 24 - 30 * len(busy)
-    text = fit(_device_line(dv), SMALL, room)
-    d.text((M + 20, y), text, font=font(SMALL), fill=TEXT)
-    bx = M + 20 + font(SMALL).getlength(text) + 10
+    lines = _device_lines(dv, room)
+    for i, text in enumerate(lines):
+        d.text((M + 20, y + i * LINE), text, font=font(SMALL), fill=TEXT)
+    y += (len(lines) - 1) * LINE
+    bx = M + 20 + font(SMALL).getlength(lines[-1] if lines else "") + 10
     for s in busy:
         d.ellipse([bx, y + 5, bx + 22, y + 27], fill=PLAYER_COLOURS[s % len(PLAYER_COLOURS)], outline=DARK)
         bx += 30

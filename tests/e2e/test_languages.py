@@ -4,6 +4,7 @@ catalog, so the wording of the real one may change; the last test runs the shipp
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -74,7 +75,7 @@ async def test_a_japanese_table_with_the_real_catalog(table):
     w.bob.locale = "ja"
     lobby = await open_table(w, w.alice, track="usa", language="ja")
     lobby_text = emu.message(lobby).content
-    assert "USAサーキット、グリッドはランダム" in lobby_text and "track" not in lobby_text
+    assert "アメリカサーキット、グリッドはランダム" in lobby_text and "track" not in lobby_text
     await emu.click(w.bob, lobby, label="参加")  # the lobby's buttons are Japanese too
     await emu.click(w.alice, lobby, label="開始")
     thread = await emu.wait_until(lambda: (emu.threads(w.general) or [None])[0])
@@ -85,3 +86,39 @@ async def test_a_japanese_table_with_the_real_catalog(table):
     assert "あなたの番です" in bob_dm.content
     words = [o["label"] for o in bob_dm.selects[0]["options"]] + [bob_dm.selects[0]["placeholder"]]
     assert all(not any(w_ in text for w_ in ("Gear", "Heat", "Stress", "Speed")) for text in words), words
+
+
+async def test_slash_commands_reach_discord_with_japanese_texts_and_english_names(table):
+    """Every game's commands as registered with the emulator: each description (groups, commands,
+    options) and each choice name carries a `ja` localization from the catalog; command, group and
+    option names have none (they stay as typed: /heat new track:)."""
+    emu = table.emu
+    commands = emu.global_commands
+    assert {c["name"] for c in commands} >= {"heat", "pon", "pole", "rallyman", "steamworks", "games", "game"}
+    missing, named = [], []
+
+    def walk(path: str, o: dict) -> None:
+        if o.get("name_localizations"):
+            named.append((path, o["name_localizations"]))
+        if o.get("description"):
+            ja = (o.get("description_localizations") or {}).get("ja")
+            if not ja or ja == o["description"] or len(ja) > 100:
+                missing.append((path, o["description"]))
+        for c in o.get("choices") or []:
+            ja = (c.get("name_localizations") or {}).get("ja")
+            if re.fullmatch(r"[A-Z]|\d+", c["name"]):  # a bare letter or number reads the same
+                continue
+            if not ja or ja == c["name"]:
+                missing.append((f"{path} choice", c["name"]))
+        for sub in o.get("options") or []:
+            walk(f"{path} {sub['name']}", sub)
+
+    for c in commands:
+        walk("/" + c["name"], c)
+    assert not named, named
+    assert not missing, missing
+    pole = next(c for c in commands if c["name"] == "pole")
+    new = next(o for o in pole["options"] if o["name"] == "new")
+    circuit = next(o for o in new["options"] if o["name"] == "circuit")
+    monaco = next(c for c in circuit["choices"] if c["value"] == "monaco")
+    assert monaco["name"] == "Monaco (6 laps)" and monaco["name_localizations"]["ja"] == "モナコ(6周)"

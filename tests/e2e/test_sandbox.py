@@ -92,7 +92,7 @@ def test_scripted_game_start_board_and_hand(tmp_path):
 
 
 def test_bad_lines_print_one_error_each_and_exit_1_at_the_end(tmp_path):
-    script = ("zed> /heat new track:usa\n"
+    script = ("alice> /heat nonsense\n"
               "alice> /heat new track:mars\n"
               "alice> /heat new track:usa\n"
               "bob> /heat join game:one\n"
@@ -104,7 +104,7 @@ def test_bad_lines_print_one_error_each_and_exit_1_at_the_end(tmp_path):
     out = sections(proc.stdout)
     errors = [line for line in proc.stdout.splitlines() if line.strip().startswith("error:")]
     assert len(errors) == 5, proc.stdout
-    assert "unknown user 'zed'" in out["zed> /heat new track:usa"]
+    assert "error:" in out["alice> /heat nonsense"]
     assert "not one of the choices" in out["alice> /heat new track:mars"]  # the emulator's own check
     assert "expects an integer, got 'one'" in out["bob> /heat join game:one"]
     assert "no button 'Nonexistent'" in out["alice> click Nonexistent"]
@@ -289,3 +289,43 @@ async def test_bot_errors_in_the_log_are_shown_and_count_as_failures(session):
     assert not await ses.execute("users")
     assert out[-1] == "  [log] ERROR cogs.heat: command heat play failed" and ses.failures == 1
     assert await ses.execute("users")  # taken once
+
+
+def test_parse_names_in_any_script_and_locale():
+    for name in ("ゆきこ", "José Müller", "山田太郎", "bob", "o.k-name_2", "ミシェル・ルグラン"):
+        line = parse_line(f"{name}> /heat join")
+        assert (line.user, line.verb, line.path) == (name, "slash", ["heat", "join"])
+    assert parse_line("ゆきこ>").verb == "switch"
+    assert parse_line("/heat new track:usa").user is None  # no name: the last user
+    assert parse_line('alice> /pole new circuit:"a > b"').user == "alice"
+    line = parse_line("ゆきこ> :locale ja")
+    assert (line.user, line.verb, line.locale) == ("ゆきこ", "locale", "ja")
+    assert parse_line(":locale").locale == ""
+    with pytest.raises(ParseError, match=":locale"):
+        parse_line(":locale 日本語")
+
+
+async def test_session_new_users_in_any_script_with_their_own_locale(session):
+    """ゆきこ sets her Discord client to Japanese: her private answers and DMs come in Japanese,
+    José's in English, the thread in the table's language (English here)."""
+    ses, out = session
+    assert await ses.execute("ゆきこ> :locale ja")
+    assert "new user ゆきこ" in out[0] and out[-1] == "  (ゆきこ's Discord locale: ja)"
+    assert not await ses.execute("ゆきこ> :locale xx")  # no such Discord locale
+    assert await ses.execute("José Müller> /heat new track:usa")
+    assert any("[only José Müller sees] Your table" in line for line in out)
+    out.clear()
+    assert await ses.execute("ゆきこ> click Join")  # the lobby is in the table's language (English)
+    assert any("@José Müller, @ゆきこ" in line for line in out), out
+    assert await ses.execute("山田太郎> /heat join")
+    out.clear()
+    assert await ses.execute("José Müller> click Start")
+    text = "\n".join(out)
+    assert "[DM to ゆきこ]" in text and "[DM to José Müller]" in text and "[DM to 山田太郎]" in text
+    dms = {who: [line for line in out if f"[DM to {who}]" in line] for who in ("ゆきこ", "José Müller")}
+    assert any("あなたの番" in line or "手番" in line for line in dms["ゆきこ"]), dms
+    assert not any(ch for line in dms["José Müller"] for ch in line if "\u3040" <= ch <= "\u30ff"), dms
+    out.clear()
+    assert await ses.execute("users")
+    assert "  ゆきこ (locale ja)" in out and "  José Müller (current)" in out, out
+    assert ses.failures == 1, out

@@ -95,6 +95,17 @@ class PoleEngine:
                OptionSpec("stress", "Stress: leading, collisions and rivals close behind raise a driver's stress "
                           "level, which limits EP, BP and SP", kind="bool", default=False)] + OPTS.SPECS
 
+    def describe_options(self, options: dict[str, Any]) -> list[Msg]:
+        """The table's options as the lobby shows them (put into words in the table's language)."""
+        c = circuits()[options["circuit"]]
+        out = [msg("{circuit} circuit, {laps} laps", circuit=msg(c.name), laps=c.laps)]
+        if options.get("bots"):
+            out.append(msg("{n} bots (bot cards side {side})", n=options["bots"], side=options.get("bot_side", "A")))
+        rules_on = {"drs": msg("DRS rule"), "collisions": msg("collisions"), "yellow_flag": msg("yellow flag"),
+                    "safety_car": msg("safety car"), "stress": msg("stress")}
+        out += [text for key, text in rules_on.items() if options.get(key)]
+        return out
+
     # ------------------------------------------------------------ setup
     def describe_options(self, options: dict[str, Any]) -> list[Msg]:
         return OPTS.describe(options)

@@ -53,6 +53,17 @@ class RallymanEngine:
     def options(self) -> list[OptionSpec]:
         return [OptionSpec("stage", "Special stage", list(B.stage_names()), "str", DEFAULT_STAGE)]
 
+    def describe_options(self, options: dict[str, Any]) -> list[Msg]:
+        """The table's options as the lobby shows them. Stage and rally names are proper names, as
+        printed in the game (Rally1 SS1), in every language."""
+        stage = options.get("stage") or DEFAULT_STAGE
+        rnd = RANDOM.match(stage)
+        if rnd:
+            return [msg("a random stage of {n} tiles", n=int(rnd.group(1) or 10))]
+        if stage in rallies():
+            return [msg("the whole rally {rally} ({n} stages)", rally=stage, n=len(rallies()[stage]))]
+        return [msg("stage {stage}", stage=stage)]
+
     def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
         stage = options.get("stage") or DEFAULT_STAGE
         rnd = RANDOM.match(stage) if isinstance(stage, str) else None

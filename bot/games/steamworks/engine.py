@@ -71,6 +71,11 @@ class SteamWorksEngine:
     max_seats = SETUP.max_players
     options = [OptionSpec("personas", "How persona boards are dealt", ["random", "seat order"], "str", "random")]
 
+    def describe_options(self, options: dict[str, Any]) -> list[Msg]:
+        """The table's options as the lobby shows them."""
+        return [msg("persona boards dealt in seat order") if options.get("personas") == "seat order"
+                else msg("persona boards dealt at random")]
+
     # -- setup --------------------------------------------------------------------------------------
 
     def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
