@@ -24,6 +24,7 @@ from typing import Any
 
 import discord
 
+from bot.games.base import name_seats
 from bot.i18n import msg, render
 
 _STYLES = {
@@ -156,38 +157,39 @@ def chosen_ok(group: dict[str, Any], values: list[str]) -> bool:
     return set(values) <= set(offered) and len(set(values)) == len(values) and low <= len(values) <= high
 
 
-def _words(text: Any, locale: str, limit: int) -> str | None:
-    """A menu text in the reader's language, within Discord's length for it (None if empty)."""
-    return render(text, locale)[:limit] or None if text else None
+def _words(text: Any, locale: str, limit: int, names: list[str] = ()) -> str | None:  # type: ignore[assignment]
+    """A menu text in the reader's language, players named (Pole's "Attack <seat:0>"), within
+    Discord's length for it (None if empty)."""
+    return name_seats(render(text, locale), list(names))[:limit] or None if text else None
 
 
-def _select(custom_id: str, group: dict[str, Any], row: int, locale: str) -> discord.ui.Select:
+def _select(custom_id: str, group: dict[str, Any], row: int, locale: str, names: list[str]) -> discord.ui.Select:
     values, low, high = select_bounds(group)
-    options = [discord.SelectOption(label=_words(o["label"], locale, 100) or "?", value=value,
-                                    description=_words(o.get("description"), locale, 100))
+    options = [discord.SelectOption(label=_words(o["label"], locale, 100, names) or "?", value=value,
+                                    description=_words(o.get("description"), locale, 100, names))
                for o, value in zip(group["options"], values)]
     return discord.ui.Select(custom_id=custom_id, options=options, row=row, min_values=low, max_values=high,
-                             placeholder=_words(group.get("placeholder"), locale, 150))
+                             placeholder=_words(group.get("placeholder"), locale, 150, names))
 
 
 def menu_view(game_id: int, version: int, seat: int, menu: list[dict[str, Any]],
-              locale: str) -> discord.ui.View | None:
+              locale: str, names: list[str] = ()) -> discord.ui.View | None:  # type: ignore[assignment]
     """Turn an engine menu into at most five rows of components (selects first, then buttons), its
-    texts in the reader's language."""
+    texts in the reader's language with the players' `names`."""
     view = OutboundView()
     prefix = f"mv:{game_id}:{version}:{seat}:"
     row = 0
     for index, group in enumerate(g for g in menu if g["kind"] == "select"):
         if row >= 5 or not group["options"]:
             continue
-        view.add_item(_select(f"{prefix}s{index}", group, row, locale))
+        view.add_item(_select(f"{prefix}s{index}", group, row, locale, names))
         row += 1
     buttons = [b for g in menu if g["kind"] == "buttons" for b in g["options"]]
     for index, button in enumerate(buttons):
         r = row + index // 5
         if r >= 5:
             break
-        view.add_item(discord.ui.Button(label=_words(button["label"], locale, 80) or "?", row=r,
+        view.add_item(discord.ui.Button(label=_words(button["label"], locale, 80, names) or "?", row=r,
                                         custom_id=f"{prefix}b{index}",
                                         style=_STYLES.get(button.get("style", "secondary"), _STYLES["secondary"])))
     return view if view.children else None

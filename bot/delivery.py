@@ -325,15 +325,15 @@ class Delivery:
         new to say and `always` is False."""
         engine = self.engines[game.kind]
         title = title_of(engine, game)
+        names = [s.name for s in game.seats]
         components = menu_view(game.id, game.seats[seat].prompt_version, seat,
-                               engine.menu(state, seat) if menu is None else menu, locale)
+                               engine.menu(state, seat) if menu is None else menu, locale, names)
         if seat in engine.to_act(state):
             lines = [*lines, msg("Your move in {title}.", title=title)]
         elif engine.is_over(state):
             lines = [*lines, msg("{title} is over.", title=title)]
         elif not lines and components is None and not always:
             return {}
-        names = [s.name for s in game.seats]
         texts = [f"**{render(title, locale)}**", *(words(x, names, locale) for x in lines)]
         message: dict[str, Any] = {"content": clip("\n".join(texts))}
         if components is not None:

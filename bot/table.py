@@ -256,7 +256,9 @@ class Table:
         if game.clock:
             opts = [*opts, msg("a move every {time}", time=duration(game.clock))]
         players = ", ".join(f"<@{s.user_id}>" for s in game.seats)
-        footer = {"lobby": msg("Press Join to sit down; the creator starts with {min}+ players.", min=engine.min_seats),
+        least = getattr(engine, "least_seats", None)
+        fewest = least(game.options) if least else engine.min_seats
+        footer = {"lobby": msg("Press Join to sit down; the creator starts with {min}+ players.", min=fewest),
                   "active": msg("Started: the game goes on in its thread."),
                   "finished": msg("Finished."),
                   "abandoned": msg("Abandoned.")}[game.status]

@@ -73,7 +73,9 @@ class TableCog(commands.Cog):
             else:
                 place = placings(g.snapshot)[me]
                 wins += place == 1
-                result = msg("won") if place == 1 else msg("place {place} of {n}", place=place, n=len(g.seats))
+                field = getattr(self.table.engines[g.kind], "field", None)
+                n = field(g.snapshot) if field else len(g.seats)
+                result = msg("won") if place == 1 else msg("place {place} of {n}", place=place, n=n)
             lines.append(msg("{title} ({date}): {result} — {link}", title=self.table.title(g),
                              date=f"<t:{int(when)}:d>", result=result, link=link(g)))
         return [msg("Your last {n} finished games: {wins} won. /game replay shows any of them again.",

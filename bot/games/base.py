@@ -102,7 +102,11 @@ class Engine(Protocol):
     # Optional: `auto_action(state, seat) -> Action`, a legal move the automatic player makes for
     # an absent seat (bot/autoplayer.py); without it the seat's first legal action is taken.
     # Optional: `placings(state) -> list[int]`, each seat's place once the game is over (1 = a
-    # winner; equal results share a place), for the players' history (/games).
+    # winner; equal results share a place), for the players' history (/games), and
+    # `field(state) -> int`, how many they are counted among (default: the seats; Pole's bots and a
+    # solo Heat player's Legends count too).
+    # Optional: `least_seats(options) -> int`, the fewest players these options start with
+    # (default `min_seats`; Heat needs Legends for a lone player).
 
     def menu(self, state: State, seat: int) -> list[dict[str, Any]]:
         """Components for the seat, as plain data. Each group is one of

@@ -49,11 +49,6 @@ ALLOWED_PATTERNS = [
     re.compile(r"(?<![A-Za-z])(?:Q[1-3]|F1)(?![A-Za-z0-9])"),  # Pole Position: qualifying Q1-Q3, F1 (so in Japanese)
     re.compile(r"Doit Games"),  # Pole Position's publisher, a proper name (its rules page)
     re.compile(r"S字"),  # PON's card: S字コーナー, the ordinary Japanese word for an S-bend
-    # KNOWN, not a language leak but a naming one, in every language: bot/delivery.py hands engine
-    # menus to bot/components.menu_view without the seat names, so a menu label naming another
-    # player (Pole Position's "Attack <seat:0> from ...") shows the raw seat ref. Shared modules:
-    # the fix (name_seats on menu texts there) is left to their owner.
-    re.compile(r"<seat:\d{1,2}>"),
 ]
 COMMAND_WORDS = "new|join|hand|play|rules|page|move|game|status|log|abandon|board|back|replay|history"
 # command and option names stay English (Discord wants them so): /heat hand, /games, move:

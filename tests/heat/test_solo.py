@@ -51,3 +51,12 @@ def test_solo_place_counts_the_legends_ahead():
     st["cars"][0]["place"] = 1
     st["cars"][1]["fin"], st["cars"][1]["place"] = False, None
     assert E.placings(st) == [1]
+
+
+def test_the_lobby_and_the_history_count_the_legends_for_a_lone_player():
+    # the lobby's "starts with N+ players": 1 only when Legends race; /games' "place 3 of N": every car solo
+    assert E.least_seats(E.validate_options({"track": "usa", "legends": 2}, 1)) == 1
+    assert E.least_seats(E.validate_options({"track": "usa"}, 2)) == 2
+    solo = E.new_game(E.validate_options({"track": "usa", "legends": 3}, 1), 1, 5)
+    duo = E.new_game(E.validate_options({"track": "usa", "legends": 3}, 2), 2, 5)
+    assert (E.field(solo), E.field(duo)) == (4, 2)

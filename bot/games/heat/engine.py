@@ -864,6 +864,14 @@ class HeatEngine:
         order = [s for s in state["places"] if s in seats] + [s for s in seats if s not in state["places"]]
         return [order.index(s) + 1 for s in seats]
 
+    def field(self, state: dict) -> int:
+        """How many the places count among: the players, or every car when one races the Legends."""
+        return len(state["cars"]) if state["seats"] == 1 else state["seats"]
+
+    def least_seats(self, options: dict) -> int:
+        """A lone player races only against Legends."""
+        return 1 if "legends" in options.get("modules", ()) else 2
+
     def auto_action(self, state: dict, seat: int) -> dict:
         """The automatic player of an absent seat: a legal gear with cards (never Heat cards while
         others fit), otherwise the first thing on offer that is not a preference."""

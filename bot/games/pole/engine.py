@@ -1810,6 +1810,10 @@ class PoleEngine:
             return season
         return [state["order"].index(s) + 1 for s in range(len(state["order"]))]
 
+    def field(self, state: State) -> int:
+        """Places count among every car, bots included."""
+        return len(state["order"])
+
     def auto_action(self, state: State, seat: int) -> dict[str, Any]:
         """The automatic player of an absent seat: no rerolls, the roll as it came, the furthest cell
         on offer, and otherwise the first decision that is not a preference."""
