@@ -30,7 +30,7 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
                            yellow_flag="Yellow flag: no overtaking in a damaging collision's sector for 2 rounds (with collisions)",
                            safety_car="Safety car: when a collision breaks down two cars, all line up behind the SC line (with collisions)",
                            stress="Stress: leading, collisions and rivals close behind raise stress, which limits EP, BP and SP",
-                           events="Events: a '!' on the weather die may reveal an event card (breakdowns, lost points, safety car, weather)",
+                           events="Events: a '!' on the weather die may draw an event card (breakdowns, lost points, SC, weather)",
                            events_c="Events: the optional 'C' cards too (turns events on)",
                            events_often="Events: a 3 on the purple die counts as '!' (turns events on)",
                            circuit_rules="Circuit special rules (each circuit's own rules)",
