@@ -85,10 +85,11 @@ async def bot_figures(tmp: Path, rounds: int) -> None:
                 for seat in waiting:
                     user = users[[u.id for u in users].index(game.seats[seat].user_id)]
                     now = await bot.store.game(1)
-                    state, cid = now.snapshot, f"mv:1:{now.seats[seat].prompt_version}:{seat}:s0"
+                    state, cid = now.snapshot, f"mv:1:{now.seats[seat].prompt_version}:{seat}:"
                     dm = await emu.wait_until(lambda: [m for m in emu.dm_messages(user)
-                                                       if m.selects and m.selects[0]["custom_id"] == cid][-1:])
-                    select = dm[0].selects[0]
+                                                       if m.selects and m.selects[0]["custom_id"].startswith(cid)][-1:])
+                    # the card select (the whole-plans select above it takes one plan)
+                    select = max(dm[0].selects, key=lambda s: s.get("max_values", 1))
                     legal = [a for a in engine.legal_actions(state, seat) if a["type"] == "submit"
                              and select["min_values"] <= len(a["cards"]) <= select["max_values"]]
                     cards = [str(c) for c in rnd.choice(legal)["cards"]]
@@ -98,7 +99,7 @@ async def bot_figures(tmp: Path, rounds: int) -> None:
                         # move seconds apart, not in the same millisecond).
                         await bot.table.drain()
                     start = time.perf_counter()
-                    await emu.select(user, dm[0], cards)
+                    await emu.select(user, dm[0], cards, custom_id=select["custom_id"])
                     if seat == waiting[-1]:  # the last submission resolves the round
                         await emu.wait_until(
                             lambda: len([m for m in emu.messages_in(thread) if m.attachments]) > before)
