@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import sys
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bot.games.steamworks.engine import ENGINE as E
 from bot.games.steamworks.engine import SETUP, TILES
-from bot.games.steamworks.simulate import play
+from bot.games.steamworks.simulate import play, spread
 
 TARGET = 0.15  # the aim: every persona and position within about ±15% of fair
 
@@ -44,16 +43,7 @@ def _records(args: tuple[int, list[int]]) -> list[dict[str, Any]]:
 
 
 def simulate(games: int, base_seed: int = 1, workers: int = 2, counts: list[int] | None = None) -> list[dict[str, Any]]:
-    counts = counts or list(range(E.min_seats, E.max_seats + 1))
-    jobs = []
-    for seats in counts:
-        seeds = [base_seed * 100000 + seats * 1000 + g for g in range(games)]
-        jobs += [(seats, seeds[i::workers]) for i in range(workers)]
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            parts = list(pool.map(_records, jobs))
-    else:
-        parts = [_records(j) for j in jobs]
+    _, parts = spread(_records, games, base_seed, workers, counts)
     return [r for p in parts for r in p]
 
 

@@ -122,9 +122,9 @@ def _play_many(args: tuple[int, list[int]]) -> list[dict[str, Any]]:
     return out
 
 
-def run(games: int, base_seed: int = 1, workers: int = 2, counts: list[int] | None = None) -> dict[str, Any]:
-    """Win shares per seat, persona and tile over `games` games per player count (in `workers`
-    processes)."""
+def spread(fn: Any, games: int, base_seed: int, workers: int, counts: list[int] | None) -> tuple[list, list]:
+    """`games` seeded games per player count, as (seats, seeds) jobs shared out over `workers`
+    processes: the jobs and what `fn` made of each."""
     from concurrent.futures import ProcessPoolExecutor
 
     counts = counts or list(range(E.min_seats, E.max_seats + 1))
@@ -134,9 +134,14 @@ def run(games: int, base_seed: int = 1, workers: int = 2, counts: list[int] | No
         jobs += [(seats, seeds[i::workers]) for i in range(workers)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
-            results = list(pool.map(_play_many, jobs))
-    else:
-        results = [_play_many(j) for j in jobs]
+            return jobs, list(pool.map(fn, jobs))
+    return jobs, [fn(j) for j in jobs]
+
+
+def run(games: int, base_seed: int = 1, workers: int = 2, counts: list[int] | None = None) -> dict[str, Any]:
+    """Win shares per seat, persona and tile over `games` games per player count (in `workers`
+    processes)."""
+    jobs, results = spread(_play_many, games, base_seed, workers, counts)
     finished: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for (seats, _), res in zip(jobs, results):
         finished[seats] += res
