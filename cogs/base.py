@@ -61,6 +61,11 @@ def choice_text(key: str, /, **params: Any) -> app_commands.locale_str:
     return app_commands.locale_str(render(msg(key, **params), "en"), key=key, params=params)
 
 
+def switched_on(**flags: bool | None) -> dict[str, bool]:
+    """The on/off options a player turned on (an option left off is not stored)."""
+    return {name: True for name, on in flags.items() if on}
+
+
 LANGUAGE_HELP = "The language of the game's thread (default: the server's)"
 CLOCK_HELP = "How long a player may take before a reminder (three missed: the table may vote in a stand-in)"
 CLOCKS = [app_commands.Choice(name=name, value=seconds) for name, seconds in (

@@ -8,7 +8,7 @@ from discord.ext import commands
 from bot.games.pole import ENGINE
 from bot.games.pole.content import circuits
 from bot.i18n import msg
-from cogs.base import CLOCK_HELP, CLOCKS, LANGUAGE_HELP, GameCog, choice_text, language_autocomplete
+from cogs.base import CLOCK_HELP, CLOCKS, LANGUAGE_HELP, GameCog, choice_text, language_autocomplete, switched_on
 
 _CIRCUITS = circuits()
 CIRCUITS = [app_commands.Choice(name=choice_text("{circuit} ({laps} laps)", circuit=msg(_CIRCUITS[key].name),
@@ -61,22 +61,11 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
             options["bots"] = bots
         if bot_side is not None:
             options["bot_side"] = bot_side.value
-        if drs:
-            options["drs"] = True
-        if collisions:
-            options["collisions"] = True
-        if yellow_flag:
-            options["yellow_flag"] = True
-        if safety_car:
-            options["safety_car"] = True
-        if stress:
-            options["stress"] = True
-        for name, on in (("events", events), ("events_c", events_c), ("events_often", events_often),
-                         ("circuit_rules", circuit_rules), ("no_retire", no_retire), ("long_race", long_race),
-                         ("custom_setup", custom_setup), ("drivers", drivers), ("engine_damage", engine_damage),
-                         ("constructors", constructors)):
-            if on:
-                options[name] = True
+        options.update(switched_on(drs=drs, collisions=collisions, yellow_flag=yellow_flag, safety_car=safety_car,
+                                   stress=stress, events=events, events_c=events_c, events_often=events_often,
+                                   circuit_rules=circuit_rules, no_retire=no_retire, long_race=long_race,
+                                   custom_setup=custom_setup, drivers=drivers, engine_damage=engine_damage,
+                                   constructors=constructors))
         if championship:
             options["championship"] = championship
         await self.create(interaction, options, language, clock)
