@@ -139,6 +139,8 @@ class Emulator(UserActions):
             if not request.path.startswith("/api/"):
                 raise
             return json_response({"message": f"{exc.status}: {exc.reason}", "code": 0}, exc.status)
+        except ConnectionResetError:  # the client went away mid-request (a killed bot): not the emulator's bug
+            raise
         except Exception:  # a bug in the emulator: keep it visible to tests
             self.server_errors.append(traceback.format_exc())
             log.exception("emulator error on %s %s", request.method, request.path)
