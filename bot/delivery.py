@@ -71,6 +71,9 @@ class Outcome:
     # building them again on the event loop. Memory only.
     menus: dict[int, list[dict[str, Any]]] = field(default_factory=dict, repr=False)
     task: asyncio.Task[None] | None = field(default=None, repr=False)
+    # A catch-up: how many public lines each owed version brings, oldest first. Their post may be
+    # out already though not recorded (progress is written behind), so the thread is read first.
+    resent_lines: list[int] | None = None
 
     def dm_seats(self) -> list[int]:
         """Who gets a private message: a changed menu, a private event, or the one who moved."""
@@ -91,19 +94,22 @@ class Outcome:
         changed: set[int] = set()
         board = False
         wanted: set[str] = set()
+        resent: list[int] = []
         for o in owed:
             # An empty outcome (from before the outbox) owes a board and the waiting players' DMs.
             old = [Event(from_wire(text), to) for text, to in o.outcome.get("events", [])]
             row = cls(game, {}, old, list(o.outcome.get("changed", waiting)), o.outcome.get("board", True),
                       o.outcome.get("actor"))
             if "post" not in o.sent:
-                events += [e for e in old if e.to is None]
+                public = [e for e in old if e.to is None]
+                events += public
+                resent.append(len(public))
                 board |= row.board
             events += [e for e in old if e.to is not None and f"dm{e.to}" not in o.sent]
             changed |= set(row.changed_seats)
             wanted |= set(row.parts()) - o.sent
         outcome = cls(game, game.snapshot or {}, events, sorted(changed), board,
-                      versions=[o.version for o in owed])
+                      versions=[o.version for o in owed], resent_lines=resent)
         outcome.sent = set(outcome.parts()) - wanted
         return outcome
 
@@ -219,7 +225,10 @@ class Delivery:
         # a turn (they know; their own preference click pinged them before).
         waiting = [game.seats[s] for s in engine.to_act(state) if s in outcome.changed_seats
                    and (outcome.board or s != outcome.actor)]
-        lines = [e.text for e in outcome.events if e.to is None]
+        title = f"**{render(title_of(engine, game), locale)}**"
+        lines = [words(e.text, names, locale) for e in outcome.events if e.to is None]
+        if outcome.resent_lines:
+            lines = lines[await self.lines_already_out(game, title, lines, outcome.resent_lines):]
         if engine.is_over(state):
             lines.append(msg("The game is over."))
         elif waiting:
@@ -232,7 +241,7 @@ class Delivery:
             return Sent.OUT
         # Lines past one message (a catch-up after a long outage) go first, in as many as needed;
         # the last message carries the board and the pings.
-        texts = [f"**{render(title_of(engine, game), locale)}**", *(words(x, names, locale) for x in lines)]
+        texts = [title, *(words(x, names, locale) for x in lines)]
         if not images and not waiting:
             return await self.add_to_turn_log(game, texts, outcome.nonce("post"))
         *before, final = pack(texts, MAX_CONTENT)
@@ -251,6 +260,41 @@ class Delivery:
         if over and hasattr(renderer, "render_results"):
             images.append(renderer.render_results(view, names, locale))
         return images
+
+    async def lines_already_out(self, game: Game, title: str, lines: list[str], per_version: list[int]) -> int:
+        """How many of a catch-up's lines the thread shows already. A crash can fall after Discord
+        took a post or a turn-log edit and before its progress was written (behind, or never for a
+        version caught up with a later one, whose nonce differs): those versions' lines then end
+        the bot's newest message in the thread (a board's before its last line, the pings). Only
+        whole versions count, the most that match. A plain turn log found is adopted, so the lines
+        that follow go on in it. (Reading: a version whose lines repeat the lines just above
+        exactly is taken as out; no game says the same public lines twice in a row.)"""
+        found = await self._newest_own_post(game, title)
+        if found is None:
+            return 0
+        content = found.content
+        if found.attachments:
+            content = content.rsplit("\n", 1)[0]  # the board's post ends with its pings
+        else:
+            self._turn_logs.setdefault(game.id, (found, found.content))
+        out = count = 0
+        for n in per_version:
+            count += n
+            if n and content.endswith("\n" + "\n".join(lines[:count])):
+                out = count
+        return out
+
+    async def _newest_own_post(self, game: Game, title: str) -> discord.Message | None:
+        """The bot's newest message in the game's thread if it is one of the game's posts (under
+        `title`, no buttons but the hand's), else None: one read of the thread's last few."""
+        try:
+            channel = await self.channel(game.thread_id or game.channel_id)
+            async for message in channel.history(limit=10):  # type: ignore[attr-defined]
+                if self.bot.user is not None and message.author.id == self.bot.user.id:
+                    return message if message.content.startswith(title) else None
+        except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
+            log.info("game %s: could not read the thread before catching up (%s)", game.id, err)
+        return None
 
     async def add_to_turn_log(self, game: Game, texts: list[str], nonce: str) -> Sent:
         """Log lines that ask nothing of anyone (a player is ready, a choice made inside a turn) are

@@ -172,3 +172,105 @@ async def test_a_lobby_post_found_after_a_restart_is_kept(world):
         assert (await bot.store.game(gid)).status == "abandoned"
     finally:
         await handle.stop()
+
+
+async def commit_log_only_behind_the_bots_back(world, seat, choose):
+    """The crash after a log-only move: committed, owed, and its progress never written."""
+    from bot.games.registry import engines
+    engine = engines()["heat"]
+    store = await Store.open(settings_for(world.tmp_path).database)
+    game = await store.game(1)
+    action = choose(engine.legal_actions(game.snapshot, seat))
+    state, events = engine.apply(game.snapshot, seat, action)
+    await store.commit_move(1, game.version, seat, action, state, False,
+                            [PromptUpdate(seat, menu_hash(engine.menu(state, seat)))],
+                            Outcome(game, state, events, [seat], board=False, actor=seat).to_json())
+    await store.close()
+    return [e.text for e in events if e.to is None]
+
+
+async def submit_live(world, user):
+    dm = await world.emu.wait_until(lambda: last(world.emu.dm_messages(user), lambda m: m.selects))
+    select = dm.selects[-1]
+    rec = await world.emu.select(user, dm, [select["options"][0]["value"]], custom_id=select["custom_id"])
+    await world.emu.wait_until(lambda: rec.acked)
+    return rec
+
+
+async def three_at_a_turn_log(world):
+    """A Heat race of three where alice is ready: her line opened the turn's log message."""
+    bot, handle = await run_bot(world)
+    lobby = await open_table(world, world.alice, world.bob, world.carol, track="usa")
+    thread = await start(world, lobby, world.alice)
+    await submit_live(world, world.alice)
+    log_message = await world.emu.wait_until(
+        lambda: last(world.emu.messages_in(thread), lambda m: not m.attachments and "alice" in m.content))
+    assert await settled(bot.store)
+    await handle.stop()
+    return thread, log_message
+
+
+async def test_a_turn_log_edit_out_before_the_crash_is_not_said_again(world):
+    thread, log_message = await three_at_a_turn_log(world)
+    lines = await commit_log_only_behind_the_bots_back(world, 1, first_submit)
+    said = "\n".join(words(x, ["alice", "bob", "carol"], "en") for x in lines)
+    assert said
+    log_message.content += "\n" + said  # Discord took the edit; the bot died before writing so
+    posts = len(world.emu.messages_in(thread))
+    bot, handle = await run_bot(world)
+    try:
+        assert await settled(bot.store)
+        await asyncio.sleep(0.3)
+        assert len(world.emu.messages_in(thread)) == posts  # no new message with bob's line again
+        assert world.emu.message(log_message).content.count(said) == 1
+        rec = await submit_live(world, world.carol)  # and the turn's log goes on in the same message
+        assert not rec.followups, rec.followups[0].content
+        await world.emu.wait_until(lambda: len([m for m in world.emu.messages_in(thread)[posts:]
+                                                if m.attachments]) == 1, timeout=10)
+        assert world.emu.message(log_message).content.count(said) == 1
+    finally:
+        await handle.stop()
+
+
+async def test_a_turn_log_edit_lost_in_the_crash_goes_on_in_the_same_message(world):
+    thread, log_message = await three_at_a_turn_log(world)
+    lines = await commit_log_only_behind_the_bots_back(world, 1, first_submit)
+    said = "\n".join(words(x, ["alice", "bob", "carol"], "en") for x in lines)
+    posts = len(world.emu.messages_in(thread))
+    bot, handle = await run_bot(world)
+    try:
+        assert await settled(bot.store)
+        await world.emu.wait_until(lambda: said in world.emu.message(log_message).content)
+        assert world.emu.message(log_message).content.count(said) == 1
+        assert len(world.emu.messages_in(thread)) == posts
+    finally:
+        await handle.stop()
+
+
+async def test_a_board_out_before_the_crash_is_not_said_again_with_the_next_move(world):
+    """Two versions owed, the first's post out (its nonce), the second not: the catch-up's post
+    carries the second's nonce, so only the thread can tell that the first's lines are out."""
+    bot, handle = await run_bot(world)
+    lobby = await open_table(world, world.alice, world.bob, track="usa")
+    thread = await start(world, lobby, world.alice)
+    await handle.stop()
+    lines = await commit_behind_the_bots_back(world, [(0, first_submit), (1, first_submit)])
+    names = ["alice", "bob"]
+    first_round = "\n".join(words(x, names, "en") for x in lines)
+    # what the live post of the round (the second submit) said before the crash
+    title = world.emu.messages_in(thread)[0].content.split("\n")[0]
+    world.emu.messaging.create(thread, world.emu.bot, {"content": f"{title}\n{first_round}\nWaiting for: x"})
+    board = world.emu.messages_in(thread)[-1]
+    board.attachments = list(last(world.emu.messages_in(thread)[:-1], lambda m: m.attachments).attachments)
+    lines2 = await commit_behind_the_bots_back(world, [(0, first_submit)])
+    posts = len(world.emu.messages_in(thread))
+    bot, handle = await run_bot(world)
+    try:
+        assert await settled(bot.store)
+        await asyncio.sleep(0.3)
+        new = world.emu.messages_in(thread)[posts:]
+        text = "\n".join(m.content for m in new)
+        assert words(lines2[0], names, "en") in text
+        assert first_round not in text
+    finally:
+        await handle.stop()
