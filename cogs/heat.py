@@ -23,7 +23,7 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
     kind = "heat"
 
     @app_commands.command(name="new", description="Open a Heat table in this channel")
-    @app_commands.describe(track="The circuit (laps, spaces and corners as on the real board)",
+    @app_commands.describe(track="The circuit (laps, spaces and corners as on the real board; default USA)",
                            grid="Starting grid: random (default) or in seat order",
                            weather="Weather and road conditions module (default: off)",
                            garage="Garage module: draft 3 upgrade cards before the race (all: with Heavy Rain air intakes)",
@@ -32,13 +32,13 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
                            legend_bonus="Advanced Legends: add 1-3 to their helmet numbers (default: 0)",
                            aggressive_legends="Aggressive Legends (Heavy Rain): one more corner line from a ∧ diamond",
                            tournament="Tournament mode: no gear shift before the cards; card counts set the gears",
-                           championship="Championship: a whole season of races in this game (track is then ignored)",
+                           championship="Championship: a whole season of races in this game (its own tracks)",
                            races="Custom championship: number of races (2-4, default 4)",
                            season_tracks="Custom championship: tracks in order, comma-separated (default: shuffled)",
                            language=LANGUAGE_HELP, clock=CLOCK_HELP)
     @app_commands.choices(track=TRACKS, grid=GRIDS, garage=GARAGE, championship=SEASONS, clock=CLOCKS)
     @app_commands.autocomplete(language=language_autocomplete)
-    async def new(self, interaction: discord.Interaction, track: app_commands.Choice[str],
+    async def new(self, interaction: discord.Interaction, track: app_commands.Choice[str] | None = None,
                   grid: app_commands.Choice[str] | None = None,
                   weather: bool | None = None,
                   garage: app_commands.Choice[str] | None = None,
@@ -52,7 +52,9 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
                   season_tracks: str | None = None,
                   language: str | None = None,
                   clock: app_commands.Choice[int] | None = None) -> None:
-        options = {"track": track.value}
+        # A championship races its season's tracks: a track given with one is not used.
+        season = championship.value if championship is not None else "off"
+        options = {"track": track.value} if track is not None and season == "off" else {}
         if grid is not None:
             options["grid"] = grid.value
         if weather:
@@ -69,8 +71,8 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
                 options["aggressive_legends"] = True
         if tournament:
             options["tournament"] = True
-        if championship is not None and championship.value != "off":
-            options["championship"] = championship.value
+        if season != "off":
+            options["championship"] = season
             if races is not None:
                 options["races"] = races
             if season_tracks:

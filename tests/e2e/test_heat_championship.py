@@ -33,3 +33,14 @@ async def test_two_race_championship_with_legends(table):
     assert final and len(final[0].attachments) >= 2
     assert not said("<seat:")
     assert not [e for p in players for e in p.errors if "moved on" not in e], [p.errors for p in players]
+
+
+async def test_track_is_optional_and_a_championship_names_no_circuit(table):
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice)  # no options at all: the USA circuit
+    assert "USA circuit" in emu.message(lobby).content
+    rec = await emu.slash(w.carol, w.general, "heat", "new", championship="1961", track="france")
+    await emu.wait_until(lambda: rec.acked)
+    season = await emu.wait_until(lambda: [m for m in emu.channel_messages(w.general)
+                                           if "1961" in m.content and m.buttons])
+    assert "circuit" not in season[-1].content  # the season's own tracks, not the one given

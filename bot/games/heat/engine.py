@@ -162,7 +162,8 @@ class HeatEngine:
     def describe_options(self, options: dict[str, Any]) -> list[Msg]:
         """The table's options as the lobby shows them."""
         grid = msg("random grid") if options.get("grid", "random") == "random" else msg("grid in seat order")
-        out = [msg("{track} circuit", track=msg(content.tracks()[options["track"]].name)), grid]
+        out = [grid] if options.get("championship") else [
+            msg("{track} circuit", track=msg(content.tracks()[options["track"]].name)), grid]
         if "weather" in options.get("modules", ()):
             out.append(msg("weather and road conditions (drawn at the start)"))
         if "garage" in options.get("modules", ()) and options.get("garage_deal"):
