@@ -14,6 +14,9 @@ async def open_table(w, creator, *joiners, kind="heat", **options):
     rec = await emu.slash(creator, w.general, kind, "new", **options)
     assert rec.acked and not rec.failed, rec.error
     lobby = await emu.wait_until(lambda: last(emu.channel_messages(w.general), lambda m: m.buttons))
+    # The command ends with a private "your table is open" after the lobby: a test that stopped
+    # the bot before it would cut the command off (seen on a loaded machine).
+    await emu.wait_until(lambda: rec.followups)
     for user in joiners:
         await emu.click(user, lobby, label="Join")
     return lobby
