@@ -1138,7 +1138,9 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
 
 def _draw_card(d, x0, y0, cw, ch, card, chosen: bool = False) -> None:
     kind = str(card.get("kind") or "")
-    label = clean_text(words(card.get("label")), "?")
+    # An upgrade's label may end with the symbol that tells it from its twin (" · Scrap 2"): the
+    # card shows its symbols anyway, so it keeps the family and speed.
+    label = clean_text(words(card.get("label")), "?").split(" · ")[0]
     if kind not in KIND_STYLE:
         kind = _kind_of_label(clean_text(english(card.get("label")), "?"))
     fill, ink = KIND_STYLE[kind]

@@ -412,3 +412,12 @@ def test_accelerate_counts_played_plus_icons_not_the_heat_boost():
     parked(st, 1, 2)
     st, ev = round_(st, {0: ["g47"]})  # + flips 2, the Heat boost flips 3, Accelerate +1 (one icon)
     assert car(st, 0)["pos"] == 20 + 2 + 3 + 1
+
+
+def test_upgrade_cards_of_one_family_and_speed_are_told_apart_by_a_symbol():
+    from bot.games.heat.content import cards as card_types
+    labels = [t["label"] for t in card_types()["types"].values() if t["kind"] == "upgrade"]
+    assert len(labels) == len(set(labels))
+    assert card_types()["types"]["g19"]["label"] == "Body 2 · Cooldown 1"
+    assert card_types()["types"]["g20"]["label"] == "Body 2 · Slipstream +1"
+    assert card_types()["types"]["g21"]["label"].count("·") == 0  # a card without a twin keeps its name

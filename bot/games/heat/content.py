@@ -153,10 +153,24 @@ def garage() -> dict:
     return raw
 
 
-def garage_label(t: dict) -> str:
-    """An upgrade card's English label: its family and speed, e.g. "Body 3", "Brakes 1/3"."""
+# A symbol's short name, to tell apart upgrade cards whose family and speed are the same.
+SYMBOL_NAMES = {"boost": "Boost {v}", "cooldown": "Cooldown {v}", "reduce": "Reduce Stress {v}", "heat": "Heat {v}",
+                "slipstream": "Slipstream +{v}", "scrap": "Scrap {v}", "salvage": "Salvage {v}", "direct": "Direct play",
+                "accelerate": "Accelerate", "refresh": "Refresh", "adjust": "Adjust limit {v:+d}",
+                "super_cool": "Super cool {v}"}
+
+
+def garage_label(t: dict, types: dict | None = None) -> str:
+    """An upgrade card's English label: its family and speed, e.g. "Body 3", "Brakes 1/3", and when
+    another card of `types` has the same, its first symbol that card lacks: "Body 2 · Scrap 2"."""
     speed = "/".join(str(v) for v in t["choices"]) if "choices" in t else str(t["speed"])
-    return f"{t['family']} {speed}"
+    label = f"{t['family']} {speed}"
+    twins = [o for o in (types or {}).values() if o is not t and not o.get("heat_card")
+             and o.get("family") == t["family"] and o.get("speed") == t.get("speed") and o.get("choices") == t.get("choices")]
+    if twins:
+        own = next(k for k in GARAGE_SYMBOLS if k in t and all(o.get(k) != t[k] for o in twins))
+        label += " · " + SYMBOL_NAMES[own].format(v=t[own])
+    return label
 
 
 @lru_cache(maxsize=1)
@@ -166,7 +180,7 @@ def cards() -> dict:
     for code, t in garage()["types"].items():
         if t.get("heat_card"):
             continue
-        card = {"kind": "upgrade", "speed": int(t.get("speed", 0)), "label": garage_label(t),
+        card = {"kind": "upgrade", "speed": int(t.get("speed", 0)), "label": garage_label(t, garage()["types"]),
                 "garage": {k: v for k, v in t.items() if k not in ("tier", "family", "speed")}}
         if t.get("boost"):
             card["boost"] = int(t["boost"])
