@@ -408,6 +408,28 @@ def test_heat_discard_event_and_no_adrenaline():
     assert not any(c["rd"]["adr"] for c in st["cars"] if c["rd"])
 
 
+def test_standing_heat_discard_preference_under_the_event_only():
+    st = _press_race("e13")
+    st["champ"]["press"] = []
+    assert rules.prefs_of(st)["discard"] == ("keep", "heat", "ask")
+    assert {"type": "prefs", "discard": "heat"} in E.legal_actions(st, 0)
+    setcar(st, 0, pos=20, lane=1, gear=3, hand=["speed1"] * 5 + ["heat", "heat"], deck=["speed1"] * 10, engine=6,
+           prefs={"discard": "heat"})
+    st, _ = _play(st, {0: ["speed1"] * 3})  # no question asked: both Heat cards go
+    assert not any(st["cards"][c] == "heat" for c in st["cars"][0]["hand"])
+    assert sum(1 for c in st["cars"][0]["discard"] if st["cards"][c] == "heat") >= 1
+    hands = []
+    for pref in ("keep", "heat"):  # another event: Heat stays in the hand whatever the preference
+        st = _press_race("e7")
+        st["champ"]["press"] = []
+        setcar(st, 0, pos=20, lane=1, gear=3, hand=["speed1"] * 5 + ["heat", "heat"], deck=["speed1"] * 10,
+               engine=6, prefs={"discard": pref})
+        st, _ = _play(st, {0: ["speed1"] * 3})
+        hands.append(sorted(st["cards"][c] for c in st["cars"][0]["hand"]))
+    assert hands[0] == hands[1] and "heat" in hands[1]
+    assert "heat" not in rules.prefs_of({"modules": []})["discard"]  # a plain race keeps its choices
+
+
 # --------------------------------------------------------------------------- after a race
 
 def _finish(st, order):

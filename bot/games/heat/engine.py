@@ -35,7 +35,7 @@ _PREF_NAMES = {
 }
 _PREF_VALUES = {
     "smart": "Smart", "always": "Always", "never": "Never", "ask": "Ask me", "auto": "Auto", "keep": "Keep all",
-    "best": "Best",
+    "best": "Best", "heat": "Heat cards when allowed",
 }
 _KIND_ORDER = {"speed": 0, "upgrade": 1, "stress": 2, "heat": 3}
 

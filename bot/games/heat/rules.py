@@ -79,8 +79,13 @@ def discardable(st: dict, code: str) -> bool:
     return DISCARDABLE[code] or (code in HEAT_TYPES and bool(st.get("discard_heat")))
 
 
+# A Championship's event may let Heat be discarded in step 8 (e13): a standing choice to do it.
+CHAMP_PREFS: dict[str, tuple[str, ...]] = {"discard": ("keep", "heat", "ask")}
+
+
 def prefs_of(st: dict) -> dict[str, tuple[str, ...]]:
-    return {**PREFS, **GARAGE_PREFS} if "garage" in st.get("modules", ()) else PREFS
+    out = {**PREFS, **GARAGE_PREFS} if "garage" in st.get("modules", ()) else PREFS
+    return {**out, **CHAMP_PREFS} if "champ" in st else out
 
 # Per-car steps 3-9 of a round, in order; a paused resolution resumes at its step index.
 # (Step 4, Adrenaline, is marked during "move"; step 5, React, is cooldown, then boost and the
@@ -1601,16 +1606,20 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
             lines.append(_line("Crossed the finish line!"))
 
     if step <= S_DISCARD:
-        # 8. Discard any cards but Heat and Stress (only when the player asked to choose).
+        # 8. Discard any cards but Heat and Stress (only when the player asked to choose), or,
+        # when the race's event allows it, every Heat card in the hand (the "heat" preference).
+        ids = []
         if not car["fin"] and prefs["discard"] == "ask" and any(discardable(st, cards[c]) for c in car["hand"]):
             if "discard" not in ans:
                 return _ask(st, seat, "discard", S_DISCARD)
             ids = ans.pop("discard")
-            for c in ids:
-                car["hand"].remove(c)
-                car["discard"].append(c)
-            if ids:
-                lines.append(_line("Discarded {n} cards", n=len(ids)))
+        elif not car["fin"] and prefs["discard"] == "heat" and st.get("discard_heat"):
+            ids = [c for c in car["hand"] if cards[c] in HEAT_TYPES]
+        for c in ids:
+            car["hand"].remove(c)
+            car["discard"].append(c)
+        if ids:
+            lines.append(_line("Discarded {n} cards", n=len(ids)))
 
     # 9. Played cards to the discard pile, refill the hand to 7.
     if "champ" in st and not rd["clog"]:  # Championship: used sponsorship cards leave the deck
