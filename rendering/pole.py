@@ -576,7 +576,10 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
         d.text((28, y), fit(text, 26, W - 48), font=font(26), fill=TEXT, anchor="lm")
     y += 52
     ti = view.get("turn_info") or {}
-    if ti.get("seat") == seat and ti.get("rolls"):
+    if (car.get("bot") or {}).get("for"):  # an absent player's car: a bot drives it (17)
+        text = tx("A bot drives your car: take your seat back to race again.")
+        d.text((28, y), fit(text, 28, W - 48), font=font(28), fill=HIGHLIGHT, anchor="lm")
+    elif ti.get("seat") == seat and ti.get("rolls"):
         text = tx("Your rolls: {rolls}", rolls=", ".join(ti["rolls"]))
         d.text((28, y), fit(text, 34, W - 48), font=font(34), fill=HIGHLIGHT, anchor="lm")
     if pole_drivers.extra_height(car):
