@@ -33,6 +33,7 @@ from bot.i18n import Msg, msg
 SCHEMA = 1
 LOG_KEEP = 30
 START_ROUNDS = 3
+MAX_PICKS = 2  # "Use roll N" picks between two rerolls (4.1: one final choice; reading: changed once)
 # Standing choices for position fights (the most SP to bid as attacker and as defender; "ask"
 # pauses the race for a live answer when defending, "ask_attack" for a live bid when attacking;
 # "yield" lets attackers through). Any values can also be sent directly.
@@ -1529,7 +1530,9 @@ class PoleEngine:
             (car["sp"] - t["reduce"] >= 1 and lv < 5) or DRIVERS.free_reroll(state, seat, w_now))
         if can_reroll:
             out.append({"type": "reroll"})
-        if t["ms"] is None and len(t["rolls"]) > 1 and t["die"] != "purple":
+        # 4.1: in the end the player picks one of the rolls. Reading: a pick may be changed once
+        # (two picks between rerolls), so a menu can't toggle between rolls without end.
+        if t["ms"] is None and len(t["rolls"]) > 1 and t["die"] != "purple" and t.get("picks", 0) < MAX_PICKS:
             out += [{"type": "use", "i": i} for i in range(len(t["rolls"])) if i != t["use"]]
         if t["ms"] is None and self._course_out_due(state):
             w = R.weather_now(state["weather"], circuits()[state["circuit"]])
@@ -1735,6 +1738,7 @@ class PoleEngine:
                     car["sp"] += 1
                 car["sp"] -= 1
                 t["rolls"].append(_die(rng, t["die"]))
+                t.pop("picks", None)  # a new roll: the pick among them starts again
                 if t["die"] == "purple":  # 3.2.4: keep the higher
                     t["use"] = max(range(len(t["rolls"])), key=lambda i: _num(t["rolls"][i]))
                 else:
@@ -1743,6 +1747,7 @@ class PoleEngine:
                 self._plan(st)
             elif a == "use":
                 t["use"] = action["i"]
+                t["picks"] = t.get("picks", 0) + 1
                 self._plan(st)
             elif a == "reduce":
                 extra = action["sp"] - t["reduce"]
