@@ -166,19 +166,8 @@ async def test_a_pole_seat_voted_to_the_automatic_player_is_driven_by_a_bot_and_
         def said(text):
             return [m for m in emu.messages_in(thread) if text in m.content]
 
-        async def race(players, stop, steps=600):
-            for _ in range(steps):  # the players move while the bot's clock runs for bob
-                if stop():
-                    return
-                moved = False
-                for p in players:
-                    try:
-                        moved |= await p.act(thread)
-                    except EmulatorError:
-                        pass
-                if not moved:
-                    await asyncio.sleep(0.05)
-            raise AssertionError("never came: " + thread_tail(emu, thread))
+        async def race(players, stop):
+            await play_until(players, thread, stop, max_steps=600)
 
         await race([alice], lambda: bool(said("has not moved")))
         vote = said("has not moved")
