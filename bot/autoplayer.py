@@ -35,6 +35,13 @@ def auto_action(engine: Engine, state: State, seat: int) -> dict[str, Any]:
     return engine.legal_actions(state, seat)[0]
 
 
+def table_move(engine: Engine, hook: str, state: State, seat: int) -> dict[str, Any] | None:
+    """The engine's own move for the table to commit (optional in the contract): `takeover_action`
+    when the automatic player takes a seat, `return_action` when its owner takes it back."""
+    choose = getattr(engine, hook, None)
+    return choose(state, seat) if choose is not None else None
+
+
 def duration(seconds: float) -> Msg:
     """A clock's length in words: whole days, hours or minutes."""
     minutes = max(1, round(seconds / 60))
@@ -94,7 +101,7 @@ class AutoPlayer:
         def pick(engine: Engine, game: Game, state: State) -> dict[str, Any]:
             if not game.seats[seat].auto or seat not in engine.to_act(state):
                 raise StaleButton()  # taken back, or moved, meanwhile
-            return auto_action(engine, state, seat)
+            return table_move(engine, "takeover_action", state, seat) or auto_action(engine, state, seat)
 
         async with self.table.busy():
             try:
@@ -195,10 +202,12 @@ class AutoPlayer:
                     seat = game.seat_of(interaction.user.id)
                     if seat is None:
                         raise PlayerError(msg("You are not playing in {title}.", title=table.title(game)))
-                    if not await table.store.set_auto(game_id, seat, False):
-                        raise PlayerError(msg("You already play your own seat in {title}.", title=table.title(game)))
                     engine = table.engines[game.kind]
                     assert game.snapshot is not None
+                    # An engine whose bot still drives the seat's car gives it back by a move of its own.
+                    back = table_move(engine, "return_action", game.snapshot, seat)
+                    if not await table.store.set_auto(game_id, seat, False) and back is None:
+                        raise PlayerError(msg("You already play your own seat in {title}.", title=table.title(game)))
                     if seat in engine.to_act(game.snapshot):  # their reminders start again from the first
                         await table.store.set_timers(game_id, "remind", set(engine.to_act(game.snapshot)),
                                                      {seat: table.clock() + table.clock_of(game)})
@@ -211,9 +220,30 @@ class AutoPlayer:
                     await interaction.edit_original_response(view=None)
                 except discord.HTTPException:
                     pass
+            if back is not None:
+                await self._give_back(game_id, seat)
             await table.out.post(game, msg("{name} is back and plays their own seat again.",
                                            name=game.seats[seat].name))
             await table.show_hand(interaction, game_id)
+
+
+    async def _give_back(self, game_id: int, seat: int) -> None:
+        """Commit the engine's move that gives the seat's car back (after the seat left the
+        automatic player: nothing may move it back meanwhile)."""
+        def pick(engine: Engine, game: Game, state: State) -> dict[str, Any]:
+            action = table_move(engine, "return_action", state, seat)
+            if action is None:
+                raise StaleButton()  # given back meanwhile
+            return action
+
+        try:
+            outcome = await self.table.move_seat(game_id, lambda _: seat, pick)
+        except (StaleButton, StaleVersion):
+            return
+        except PlayerError as err:
+            log.error("game %s: the engine refused to give seat %s back (%s)", game_id, seat, render(err.args[0], "en"))
+            return
+        await outcome.task
 
 
 def _content(interaction: discord.Interaction) -> str:

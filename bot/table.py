@@ -26,7 +26,7 @@ import orjson
 
 from bot.components import chosen_ok, lobby_view, menu_entry, parse, select_values
 from bot.announcer import Announcer
-from bot.autoplayer import AutoPlayer, duration
+from bot.autoplayer import AutoPlayer, duration, table_move
 from bot.delivery import Delivery, Outcome, Sent, clip, title_of
 from bot.errors import PlayerError, StaleButton
 from bot.games.base import Engine, Event, GameError, State
@@ -569,7 +569,15 @@ class Table:
         engine = self.engines[game.kind]
         state = game.snapshot
         assert state is not None
-        action = pick(engine, game, state)
+        seat = seat_of(game)
+        # A player moving a seat whose car the engine's bot drives (a takeover) first takes it back:
+        # that is this commit; the board moved on, so their pick is not judged.
+        back = table_move(engine, "return_action", state, seat) \
+            if taken_back and seat is not None and game.seats[seat].auto else None
+        if back is not None:
+            action = back
+        else:
+            action = pick(engine, game, state)
         seat = seat_of(game)
         assert seat is not None
         try:

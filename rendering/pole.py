@@ -381,7 +381,9 @@ def _board(view: dict, names: list[str]) -> Image.Image:
     c = circuits()[view["circuit"]]
     cars = view.get("cars") or []
     order = [s for s in view.get("order") or [] if 0 <= s < len(cars)]
-    height = HEADER_H + MAP_H + ROW_H * len(order) + 8
+    # drivers and teams (14): a third line in every car's row
+    row_h = ROW_H + (pole_drivers.BOARD_LINE_H if any(pole_drivers.names(cars[s]) for s in order) else 0)
+    height = HEADER_H + MAP_H + row_h * len(order) + 8
     img = Image.new("RGB", (W, height), BACKGROUND)
     d = Draw(img)
     d.rectangle([0, 0, W, HEADER_H], fill=PANEL)
@@ -401,8 +403,8 @@ def _board(view: dict, names: list[str]) -> Image.Image:
     ti = view.get("turn_info") or {}
     for i, s in enumerate(order):
         _car_row(d, y, i, s, cars[s], names, c, ti.get("seat") == s or s in acting, view.get("quali"),
-                 view.get("chosen") if view.get("phase") == "tyres" else None)
-        y += ROW_H
+                 view.get("chosen") if view.get("phase") == "tyres" else None, row_h)
+        y += row_h
     return img
 
 
@@ -454,15 +456,19 @@ def _tyre(d: Draw, x: float, mid: float, tyre: str, r: float = 17) -> None:
 
 
 def _car_row(d: Draw, y: int, i: int, s: int, car: dict, names: list[str], c, acting: bool,
-             quali: dict | None = None, tyres_chosen: list | None = None) -> None:
+             quali: dict | None = None, tyres_chosen: list | None = None, row_h: int = ROW_H) -> None:
     """Line 1: position, colour, name, tyre and life, failures, status (in qualifying: the
-    session's first roll as a die, ticked once the seat has chosen). Line 2: lap, EP, BP, SP."""
+    session's first roll as a die, ticked once the seat has chosen). Line 2: lap, EP, BP, SP.
+    Line 3 (the drivers option): the car's driver and team."""
     if i % 2 == 0:
-        d.rectangle([0, y, W, y + ROW_H], fill=ROW_ALT)
+        d.rectangle([0, y, W, y + row_h], fill=ROW_ALT)
     if acting:
-        d.rectangle([0, y, 10, y + ROW_H], fill=HIGHLIGHT)
+        d.rectangle([0, y, 10, y + row_h], fill=HIGHLIGHT)
     top, bottom = y + 22, y + 54
-    d.text((34, y + ROW_H / 2), str(i + 1), font=font(34), fill=TEXT, anchor="mm")
+    d.text((34, y + row_h / 2), str(i + 1), font=font(34), fill=TEXT, anchor="mm")
+    team = pole_drivers.names(car)
+    if team:
+        d.text((100, y + 86), fit(team, 26, W - 114), font=font(26), fill=MUTED, anchor="lm")
     d.ellipse([62, top - 13, 88, top + 13], fill=seat_colour(s), outline=DARK)
     d.text((100, top), fit(player_name(names, s), 28, 330), font=font(28), fill=TEXT, anchor="lm")
     x = 450
@@ -576,7 +582,10 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
         d.text((28, y), fit(text, 26, W - 48), font=font(26), fill=TEXT, anchor="lm")
     y += 52
     ti = view.get("turn_info") or {}
-    if ti.get("seat") == seat and ti.get("rolls"):
+    if (car.get("bot") or {}).get("for"):  # an absent player's car: a bot drives it (17)
+        text = tx("A bot drives your car: take your seat back to race again.")
+        d.text((28, y), fit(text, 28, W - 48), font=font(28), fill=HIGHLIGHT, anchor="lm")
+    elif ti.get("seat") == seat and ti.get("rolls"):
         text = tx("Your rolls: {rolls}", rolls=", ".join(ti["rolls"]))
         d.text((28, y), fit(text, 34, W - 48), font=font(34), fill=HIGHLIGHT, anchor="lm")
     if pole_drivers.extra_height(car):

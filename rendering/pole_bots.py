@@ -18,5 +18,8 @@ def with_bots(view: dict, names: list[str]) -> list[str]:
             continue
         while len(out) <= s:
             out.append("")
+        if b.get("for"):  # a bot drives a player's car while they are away
+            out[s] = tx("{name} (bot)", name=out[s])
+            continue
         out[s] = tx("{colour} bot ({side})", colour=tx(_COLOURS.get(b.get("colour"), "Red")), side=str(b.get("side", "")))
     return out

@@ -101,6 +101,13 @@ class Engine(Protocol):
 
     # Optional: `auto_action(state, seat) -> Action`, a legal move the automatic player makes for
     # an absent seat (bot/autoplayer.py); without it the seat's first legal action is taken.
+    # Optional, as a pair: `takeover_action(state, seat) -> Action | None` and
+    # `return_action(state, seat) -> Action | None`, moves only the table commits (never among the
+    # seat's legal_actions or menu; `apply` checks them against the state like any move). When the
+    # automatic player takes a waiting seat, the table commits `takeover_action` if it gives one
+    # (Pole: a section-17 bot drives the car from then on, so the seat stops waiting), else
+    # `auto_action` as before; when the owner takes the seat back (button, /game back, or a move of
+    # theirs), it commits `return_action` if it gives one. Without them, `auto_action` moves the seat.
     # Optional: `placings(state) -> list[int]`, each seat's place once the game is over (1 = a
     # winner; equal results share a place), for the players' history (/games), and
     # `field(state) -> int`, how many they are counted among (default: the seats; Pole's bots and a

@@ -145,3 +145,49 @@ async def test_finished_games_stay_in_the_players_history_and_replay_board_by_bo
     last = (await emu.wait_until(lambda: rec.followups))[0]
     assert f"board {total} of {total}" in last.content
     assert [b.get("disabled", False) for b in last.buttons] == [False, True]
+
+
+async def test_a_pole_seat_voted_to_the_automatic_player_is_driven_by_a_bot_and_taken_back(world):
+    """Pole (issue #15): the vote hands bob's seat to a section-17 bot that drives his car; the
+    thread says so; bob takes his car back with the DM's button and races again."""
+    from .test_heat_race import play_until
+    from .test_pole_race import Driver
+
+    emu = world.emu
+    bot = create_bot(settings_for(world.tmp_path, reminder_seconds=1.0))
+    handle = await start_bot_in_process(emu, bot)
+    try:
+        await emu.wait_for_commands()
+        bot.table.new_seed = lambda: 3
+        lobby = await open_table(world, world.alice, world.bob, kind="pole", circuit="monaco", bots=1)
+        thread = await start(world, lobby, world.alice)
+        alice = Driver(emu, world.alice, "select", 1, "pole")
+
+        def said(text):
+            return [m for m in emu.messages_in(thread) if text in m.content]
+
+        async def race(players, stop):
+            await play_until(players, thread, stop, max_steps=600)
+
+        await race([alice], lambda: bool(said("has not moved")))
+        vote = said("has not moved")
+        await emu.click(world.alice, vote[0], label="Let the automatic player move")
+        await emu.wait_until(lambda: said("a bot (card A) drives their car now"), timeout=10)
+        assert (await bot.store.game(1)).seats[1].auto
+        back = await emu.wait_until(lambda: [m for m in emu.dm_messages(world.bob) if m.buttons and
+                                             "Take my seat back" in m.button_labels])
+        await race([alice], lambda: bool(said("(bot) drives ")))
+        game = await bot.store.game(1)
+        car = game.snapshot["cars"][1]
+        assert car["bot"]["for"] and 1 not in bot.table.engines["pole"].to_act(game.snapshot)
+        assert "<seat:" not in "\n".join(m.content for m in emu.messages_in(thread))
+
+        await emu.click(world.bob, back[-1], label="Take my seat back")
+        await emu.wait_until(lambda: said("is back and plays their own seat again"), timeout=10)
+        bob = Driver(emu, world.bob, "select", 2, "pole")  # his car is his again, now or when the bot's turn ends
+        await race([alice, bob], lambda: bool(said("drives their own car again")))
+        game = await bot.store.game(1)
+        assert not game.seats[1].auto and "bot" not in game.snapshot["cars"][1]
+        await race([alice, bob], lambda: bool(bob.done))  # bob races again
+    finally:
+        await handle.stop()

@@ -82,3 +82,24 @@ def test_dashboard_names_the_circuit_rules():
     with din("en"):
         assert RE.circuit_rules_text(E.view(st, 0)) == "Circuit rules: low-grip areas; DRS gives 3 MP"
         assert RE.circuit_rules_text(E.view(_race(n=2, circuit="germany"), 0)) == ""
+
+
+def test_the_public_board_names_every_cars_driver_and_team():
+    """Drivers and teams (14): a third line in each car's row of the public board, in the image's
+    language; a bot driving an absent player's car is named "<player> (bot)"."""
+    import io
+
+    from PIL import Image
+
+    from bot.games.pole import ENGINE as E
+    from rendering.pole import render_board
+    from rendering.pole_drivers import names
+
+    st = E.new_game({"circuit": "monaco", "drivers": True, "bots": 1}, 2, 4)
+    plain = E.new_game({"circuit": "monaco", "bots": 1}, 2, 4)
+    assert names(E.view(st, None)["cars"][0]) and not names(E.view(st, None)["cars"][2])
+    tall = Image.open(io.BytesIO(render_board(E.view(st, None), ["a", "b"], "ja"))).height
+    short = Image.open(io.BytesIO(render_board(E.view(plain, None), ["a", "b"], "en"))).height
+    assert tall > short
+    taken, _ = E.apply(st, 1, E.takeover_action(st, 1))
+    assert E.view(taken, None)["cars"][1]["driver"] == st["cars"][1]["driver"]  # still shown while a bot drives

@@ -124,6 +124,8 @@ def after_apply(eng, st: dict, rng, ev: list) -> None:
     if not se or st["phase"] != "over" or len(se["results"]) > se["i"]:
         return
     final = se["i"] == len(se["races"]) - 1
+    from bot.games.pole import standin
+    standin.restore_all(st)  # the race is over: every car a bot drove for a player is the player's again
     pts = race_points(st, final)
     for s in range(st["n"]):
         se["points"][s] += pts[s]

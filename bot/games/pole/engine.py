@@ -23,6 +23,7 @@ from bot.games.pole import drivers as DRIVERS
 from bot.games.pole import events as EVENTS
 from bot.games.pole import options as OPTS
 from bot.games.pole import specials as SPECIALS
+from bot.games.pole import standin as STANDIN
 from bot.games.pole import variants as VARIANTS
 from bot.games.pole import rules as R
 from bot.games.pole.content import CIRCUIT_KEYS, TYRES, circuits, rules
@@ -32,6 +33,7 @@ from bot.i18n import Msg, msg
 SCHEMA = 1
 LOG_KEEP = 30
 START_ROUNDS = 3
+MAX_PICKS = 2  # "Use roll N" picks between two rerolls (4.1: one final choice; reading: changed once)
 # Standing choices for position fights (the most SP to bid as attacker and as defender; "ask"
 # pauses the race for a live answer when defending, "ask_attack" for a live bid when attacking;
 # "yield" lets attackers through). Any values can also be sent directly.
@@ -48,6 +50,8 @@ PRESETS = {
 def _pn(st: State, seat: int) -> Any:
     """How texts name a car: the player (a seat ref the table fills in) or the bot's name."""
     b = st["cars"][seat].get("bot")
+    if b and b.get("for"):  # a player's car a bot drives for now (17, an absent player)
+        return msg("{p} (bot)", p=seat_ref(seat))
     if b:
         return msg("{colour} bot ({side})", colour=_COLOUR_NAMES[BOTS.COLOURS[seat % 6]](), side=b["side"])
     return seat_ref(seat)
@@ -196,6 +200,10 @@ class PoleEngine:
         if to is None:
             st["log"] = (st["log"] + [text.key and {"key": text.key, "params": _wire(text.params)}])[-LOG_KEEP:]
 
+    def _setup_done(self, st: State, rng: Rng, ev: list[Event]) -> None:
+        st["phase"] = "quali"
+        self._next_session(st, rng, ev)
+
     # ------------------------------------------------------------ qualifying
     def _next_session(self, st: State, rng: Rng, ev: list[Event]) -> None:
         q = st["quali"]
@@ -275,6 +283,8 @@ class PoleEngine:
         car["life"] = BOTS.life_of(tyre)
         if tyre == "soft":
             car["bot"]["soft"] = False
+            if car["bot"].get("for") and car["sets"]["soft"]:  # a stand-in's one soft set is the box's
+                car["sets"]["soft"].remove(max(car["sets"]["soft"]))
 
     def _fit(self, car: dict, tyre: str) -> None:
         lives = car["sets"][tyre]
@@ -350,6 +360,7 @@ class PoleEngine:
         return True
 
     def _next_turn(self, st: State, rng: Rng, ev: list[Event]) -> None:
+        STANDIN.settle(st, ev, self._log)  # a car given back during its bot's turn
         while True:
             if st.get("sc_due"):  # 10.2: the turn is interrupted; the race restarts behind the SC
                 st["turn"] = None
@@ -556,6 +567,8 @@ class PoleEngine:
     def _charge(self, st: State, ms: dict) -> None:
         """Pay what the move used so far: EP/BP for boost/brake cells, SP for corner cells."""
         t = st["turn"]
+        if t.get("bot"):  # bots have no points to pay (17): a stand-in's move already paid its own
+            return
         car = st["cars"][t["seat"]]
         bcap, kcap = DRIVERS.caps(st, t["seat"], self._rain(st))
         ep, bp, sp = R.extra_cost(ms["b"], bcap), R.extra_cost(ms["k"], kcap), DRIVERS.sp_cost(st, t["seat"], ms["s"])
@@ -830,9 +843,9 @@ class PoleEngine:
             self._stress(st, ev, run[i - 1])  # 12.2: the driver whose follower gains DRS
 
     # ------------------------------------------------------------ bots (17)
-    def _bot_turn(self, st: State, rng: Rng, ev: list[Event], seat: int) -> bool:
+    def _bot_turn(self, st: State, rng: Rng, ev: list[Event], seat: int, face: Any = None) -> bool:
         """Play a bot's turn (its card says how far it goes); True when it waits on a human
-        defender's answer."""
+        defender's answer. `face`: a purple roll already made this turn (a bot took the seat)."""
         car = st["cars"][seat]
         b = car["bot"]
         c = circuits()[st["circuit"]]
@@ -841,14 +854,14 @@ class PoleEngine:
                 "start_laps": car["laps"], "fought": [], "won": [], "ms": None, "opts": None, "stage": "move",
                 "cost": [0, 0, 0], "bot": True}
         if car["pit_turn"] == 3:  # 17.10: the purple die plus the green counter, as for a player
-            face = _die(rng, "purple")
+            face = _die(rng, "purple") if face is None else face
             car["pit_turn"] = 0
             turn = dict(base, die="purple", rolls=[face], pit_exit=True, green=car["green"],
                         n=_num(face) + car["green"])
             car["green"] = 0
             self._log(st, ev, msg("{p} rolls {roll}.", p=_pn(st, seat), roll=str(face)))
         elif st["round"] <= START_ROUNDS:  # 17.5.1: the purple die at the start
-            face = _die(rng, "purple")
+            face = _die(rng, "purple") if face is None else face
             turn = dict(base, die="purple", rolls=[face], n=_num(face))
             self._log(st, ev, msg("{p} rolls {roll}.", p=_pn(st, seat), roll=str(face)))
         elif w in R.RAIN and car["tyre"] != "wet" and car["pos"][0] == "t":  # 17.11: the rain roll
@@ -1065,7 +1078,7 @@ class PoleEngine:
             elif answer == "yield":  # case 3 of 5.2 / case 4 of 5.3: no fight
                 self._log(st, ev, msg("{d} lets {a} through.", d=_pn(st, d), a=_pn(st, att)))
             else:
-                if answer is None and pd.get("ask") and not f.get("fights"):
+                if answer is None and pd.get("ask") and not f.get("fights") and not dbot:
                     t["stage"] = "defend"  # 5.1: the defender decides to fight or not before the dice
                     return "ask"
                 if f["rolls"] is None and (abot or dbot):
@@ -1093,7 +1106,7 @@ class PoleEngine:
                 if a_answer is None and pa.get("ask_attack") and not abot and self._attack_top(st) > 0:
                     t["stage"] = "attack"  # the attacker bids live, knowing the dice (its own turn)
                     return "ask"
-                if answer is None and pd.get("ask"):
+                if answer is None and pd.get("ask") and not dbot:
                     t["stage"] = "defend"
                     return "ask"
                 ra, rd = f["rolls"]
@@ -1517,7 +1530,9 @@ class PoleEngine:
             (car["sp"] - t["reduce"] >= 1 and lv < 5) or DRIVERS.free_reroll(state, seat, w_now))
         if can_reroll:
             out.append({"type": "reroll"})
-        if t["ms"] is None and len(t["rolls"]) > 1 and t["die"] != "purple":
+        # 4.1: in the end the player picks one of the rolls. Reading: a pick may be changed once
+        # (two picks between rerolls), so a menu can't toggle between rolls without end.
+        if t["ms"] is None and len(t["rolls"]) > 1 and t["die"] != "purple" and t.get("picks", 0) < MAX_PICKS:
             out += [{"type": "use", "i": i} for i in range(len(t["rolls"])) if i != t["use"]]
         if t["ms"] is None and self._course_out_due(state):
             w = R.weather_now(state["weather"], circuits()[state["circuit"]])
@@ -1626,6 +1641,15 @@ class PoleEngine:
         ev: list[Event] = []
         rng = Rng(st["rng"])
         a = action["type"]
+        if a in (STANDIN.TAKE, STANDIN.BACK):  # the table's own moves for an absent seat (17)
+            want = (self.takeover_action if a == STANDIN.TAKE else self.return_action)(state, seat)
+            if want is None or action != want:
+                raise GameError(msg("That move is not possible now."))
+            (STANDIN.takeover if a == STANDIN.TAKE else STANDIN.give_back)(self, st, rng, ev, seat)
+            CHAMP.after_apply(self, st, rng, ev)
+            st["version"] += 1
+            st["rng"] = rng.state
+            return st, ev
         if a == "prefs":
             if not _human(st, seat) or self.is_over(state):
                 raise GameError(msg("That move is not possible now."))
@@ -1661,8 +1685,7 @@ class PoleEngine:
             CUSTOM.choose(st, seat, action["ep"])
             self._log(st, ev, msg("{p} has set up the car.", p=_pn(st, seat)))
             if not self.to_act(st):
-                st["phase"] = "quali"
-                self._next_session(st, rng, ev)
+                self._setup_done(st, rng, ev)
         elif ph == "quali":
             st["quali"]["choice"][str(seat)] = bool(action["reroll"])
             if not self.to_act(st):
@@ -1715,6 +1738,7 @@ class PoleEngine:
                     car["sp"] += 1
                 car["sp"] -= 1
                 t["rolls"].append(_die(rng, t["die"]))
+                t.pop("picks", None)  # a new roll: the pick among them starts again
                 if t["die"] == "purple":  # 3.2.4: keep the higher
                     t["use"] = max(range(len(t["rolls"])), key=lambda i: _num(t["rolls"][i]))
                 else:
@@ -1723,6 +1747,7 @@ class PoleEngine:
                 self._plan(st)
             elif a == "use":
                 t["use"] = action["i"]
+                t["picks"] = t.get("picks", 0) + 1
                 self._plan(st)
             elif a == "reduce":
                 extra = action["sp"] - t["reduce"]
@@ -1763,9 +1788,13 @@ class PoleEngine:
                 cars[-1]["stress"] = car["stress"]
             if car.get("must_pit"):
                 cars[-1]["must_pit"] = True
-            cars[-1].update(DRIVERS.view(car))
             b = car.get("bot")
+            if b and b.get("for"):  # a bot drives a player's car: the board shows the player's dashboard
+                cars[-1].update({k: v for k, v in b["dash"].items() if k in ("ep", "bp", "sp", "stress")})
+            cars[-1].update(DRIVERS.view(STANDIN.dashboard(car)))
             cars[-1]["bot"] = {"colour": BOTS.COLOURS[s % 6], "side": b["side"], "prog": b["prog"]} if b else None
+            if b and b.get("for"):
+                cars[-1]["bot"]["for"] = True
         v: View = {"kind": "pole", "circuit": state["circuit"], "phase": state["phase"], "round": state["round"],
                    "turn": state["turn_no"] + (1000000 if state["phase"] == "over" else 0), "viewer": viewer,
                    "weather": dict(state["weather"]), "weather_now": R.weather_now(state["weather"], c),
@@ -1824,6 +1853,15 @@ class PoleEngine:
             return bids[min(want, len(bids) - 1)]
         moves = [a for a in acts if a["type"] == "move"]
         return (moves or acts or self.legal_actions(state, seat))[0]
+
+    def takeover_action(self, state: State, seat: int) -> dict[str, Any] | None:
+        """The table hands an absent seat to the automatic player: a section-17 bot drives its car
+        (bot/games/pole/standin.py); None when there is no car to drive (between races, retired)."""
+        return STANDIN.takeover_action(state, seat)
+
+    def return_action(self, state: State, seat: int) -> dict[str, Any] | None:
+        """The owner takes the seat back: the car is theirs again (None: no bot drives it)."""
+        return STANDIN.return_action(state, seat)
 
     def menu(self, state: State, seat: int) -> list[dict[str, Any]]:
         acts = self.legal_actions(state, seat)
