@@ -453,7 +453,7 @@ class Table:
         version, so it is refused like a stale button once the seat's menu or its own move has
         moved on), or a move's label typed in full, in the player's language (judged against the
         game as it is now)."""
-        label: Any = move
+        label: Any = None  # the move's words once picked (None: the commit took the seat back instead)
         locale = self.audience(interaction)
 
         def pick(engine: Engine, game: Game, state: State) -> dict[str, Any]:
@@ -478,7 +478,11 @@ class Table:
             outcome = await self.move(interaction, game_id, pick)
             if outcome is None:
                 return
-            await self.reply(interaction, msg("Done: {label}", label=label))
+            if label is None:  # the engine's bot drove the car: the move took it back, the pick waits
+                await self.reply(interaction, msg("You drive your own car again; the board has moved on, "
+                                                  "so choose your move anew."))
+            else:
+                await self.reply(interaction, msg("Done: {label}", label=label))
             await outcome.task
             if not outcome.game.seats[outcome.actor].dm_ok:
                 await self.show_hand(interaction, game_id)

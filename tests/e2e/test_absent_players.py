@@ -2,6 +2,8 @@
 absent seat to the automatic player, which then moves for it, and the player taking it back."""
 from __future__ import annotations
 
+import pytest
+
 import asyncio
 
 from bot.app import create_bot
@@ -147,9 +149,10 @@ async def test_finished_games_stay_in_the_players_history_and_replay_board_by_bo
     assert [b.get("disabled", False) for b in last.buttons] == [False, True]
 
 
-async def test_a_pole_seat_voted_to_the_automatic_player_is_driven_by_a_bot_and_taken_back(world):
+@pytest.mark.parametrize("how", ["button", "play"])
+async def test_a_pole_seat_voted_to_the_automatic_player_is_driven_by_a_bot_and_taken_back(world, how):
     """Pole (issue #15): the vote hands bob's seat to a section-17 bot that drives his car; the
-    thread says so; bob takes his car back with the DM's button and races again."""
+    thread says so; bob takes his car back with the DM's button (or by a move) and races again."""
     from .test_heat_race import play_until
     from .test_pole_race import Driver
 
@@ -182,7 +185,12 @@ async def test_a_pole_seat_voted_to_the_automatic_player_is_driven_by_a_bot_and_
         assert car["bot"]["for"] and 1 not in bot.table.engines["pole"].to_act(game.snapshot)
         assert "<seat:" not in "\n".join(m.content for m in emu.messages_in(thread))
 
-        await emu.click(world.bob, back[-1], label="Take my seat back")
+        if how == "button":
+            await emu.click(world.bob, back[-1], label="Take my seat back")
+        else:  # a move by bob takes his car back; it is not judged against a board that moved on
+            rec = await emu.slash(world.bob, thread, "pole", "play", move="Move 3")
+            await emu.wait_until(lambda: rec.followups, timeout=10)
+            assert "You drive your own car again" in rec.followups[-1].content
         await emu.wait_until(lambda: said("is back and plays their own seat again"), timeout=10)
         bob = Driver(emu, world.bob, "select", 2, "pole")  # his car is his again, now or when the bot's turn ends
         await race([alice, bob], lambda: bool(said("drives their own car again")))
