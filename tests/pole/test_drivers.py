@@ -315,3 +315,17 @@ def test_slipstreamer_takes_drs_two_moves_behind(monkeypatch):
     Dice(monkeypatch, [])
     plain, _ = E.apply(plain, 0, {"type": "move", "i": i})
     assert not plain["cars"][0].get("drs")
+
+
+@pytest.mark.parametrize("locale", ["en", "ja"])
+def test_rules_pages_name_every_driver_and_team_with_its_ability(locale):
+    """Rivals' drivers and teams are public (the board names them): `/pole rules` says what each does,
+    by the name the board shows, in the reader's language."""
+    from bot import rules_pages
+    from bot.i18n import msg, render
+    text = "\n".join(body for _, body in rules_pages.pages("pole", locale))
+    colon = "：" if locale == "ja" else ":"
+    for x in D.data()["drivers"] + D.data()["teams"]:
+        name = render(msg(x["name"]), locale)
+        line = next((ln for ln in text.splitlines() if ln.startswith(f"- **{name}{colon}**")), None)
+        assert line and len(line) > len(name) + 8, (locale, name)
