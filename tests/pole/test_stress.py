@@ -148,3 +148,34 @@ def test_the_leader_crossing_the_line_and_pitting(monkeypatch):
     pit = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "pit")
     st, _ = E.apply(st, lead, {"type": "move", "i": pit})
     assert st["cars"][lead]["stress"] == 1
+
+
+def test_a_car_ending_1_mp_behind_the_leader_alone(monkeypatch):
+    """► トップから1MP 遅れで移動を終えた車がある場合、この場合、トップは1ストレス ポイントを獲得します。"""
+    st = _race(n=2, collisions=False, stress=True)  # no DRS option: this rule alone
+    lead, f = st["order"][0], st["order"][1]
+    st["cars"][lead].update(pos=["t", 40, 1], laps=1, line=[], stress=0)
+    st["cars"][f].update(pos=["t", 30, 1], laps=1, line=[], stress=0)
+    st["order"] = [lead, f]
+    for row, gained in ((39, 1), (37, 0)):  # 1 MP behind: +1; 3 rows behind: nothing
+        Dice(monkeypatch, [9])
+        s2 = _turn(st, f)
+        i = next(i for i, o in enumerate(s2["turn"]["opts"]) if o["kind"] == "end" and o["pos"] == ["t", row, 1])
+        s2, _ = E.apply(s2, f, {"type": "move", "i": i})
+        assert s2["cars"][lead]["stress"] == gained and s2["cars"][f]["stress"] == 0
+        assert not s2["cars"][f].get("drs")
+
+
+def test_a_car_crossing_the_line_passes_the_leader_in_the_pits(monkeypatch):
+    """► 1台の車がフィニッシュラインを通過したときに、ピットにいるトップを追い越した場合。"""
+    st = _race(n=2, collisions=False, stress=True)
+    lead, f = st["order"][0], st["order"][1]
+    st["cars"][lead].update(pos=["g", 0], laps=1, line=[], stress=0, pit_turn=2, pitted=True)
+    st["order"] = [lead, f]
+    for row, laps, gained in ((86, 2, 1), (70, 1, 0)):  # across the line: +1 for the leader; short of it: 0
+        st["cars"][f].update(pos=["t", row, 1], laps=1, line=[], stress=0, life=4)
+        Dice(monkeypatch, [9])
+        s2 = _turn(st, f)
+        i = next(i for i, o in enumerate(s2["turn"]["opts"]) if o["kind"] == "end" and o["laps"] == laps)
+        s2, _ = E.apply(s2, f, {"type": "move", "i": i})
+        assert s2["cars"][lead]["stress"] == gained and s2["cars"][f]["stress"] == 0
