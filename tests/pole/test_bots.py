@@ -409,3 +409,47 @@ def test_bot_names_in_texts_and_images():
     for png in (render_board(E.view(st, None), ["Alice"], "en"), render_hand(E.view(st, 0), ["Alice"], "ja"),
                 render_results(E.view(st, None), ["Alice"], "en")):
         assert png[:4] == b"\x89PNG"
+
+
+# ------------------------------------------------------------------ the start rounds and the pit exit
+
+def _record_dice(monkeypatch, faces):
+    """Scripted dice that also note which die was rolled."""
+    names, faces = [], list(faces)
+
+    def die(rng, name):
+        names.append(name)
+        return faces.pop(0)
+    monkeypatch.setattr(eng, "_die", die)
+    return names
+
+
+def test_bots_roll_the_purple_die_in_the_start_rounds_17_5_1(monkeypatch):
+    """すべてのボットが紫ダイスを振り、それに応じて車を動かします。"""
+    st = _race(1, 1)
+    st = _place(st, {0: (20, 1), 1: (50, 0)}, round_=2)  # round 2 of the 3 start rounds
+    st["cars"][1]["bot"]["prog"] = 0
+    assert B.mp(1, "A", 0, "hard", "dry", 4) != 4  # the card would give another number
+    names = _record_dice(monkeypatch, [4])
+    paused, ev = _bot_turn(st, 1)
+    assert not paused and names == ["purple"]
+    assert st["cars"][1]["pos"] == ["t", 54, 0]  # the purple 4, straight on in the double-arrow lane
+
+
+def test_bot_leaves_the_pits_with_the_purple_die_and_the_green_counter_17_10(monkeypatch):
+    """ボットがピットを出るときは、標準ルールと同様です:紫ダイスを振って残りのMP(緑のトークン)を適用します。"""
+    st = _race(1, 1)
+    st = _place(st, {0: (20, 1), 1: (30, 1)})
+    car = st["cars"][1]
+    car.update(pos=["g", 1], pit_turn=3, green=2, pitted=True, tyre="hard", life=4)
+    runs = {}
+    for face, green in ((2, 2), (5, 2), (2, 0)):
+        s2 = json.loads(json.dumps(st))
+        s2["cars"][1]["green"] = green
+        names = _record_dice(monkeypatch, [face])
+        paused, ev = _bot_turn(s2, 1)
+        c2 = s2["cars"][1]
+        assert not paused and names == ["purple"] and c2["pit_turn"] == 0 and c2["green"] == 0
+        assert c2["pos"][0] != "g"
+        runs[face, green] = R.prog(eng.circuits()["china"], c2["laps"], c2["pos"])
+    assert runs[2, 0] < runs[2, 2] < runs[5, 2]  # the purple roll and the green counter set how far it goes
