@@ -87,3 +87,36 @@ def test_no_drs_without_the_option_in_the_rain_or_far_behind(monkeypatch):
 def test_saved_games_without_drs_keep_their_options():
     assert "drs" not in E.validate_options({}, 3)
     assert E.validate_options({"drs": True}, 3)["drs"] is True
+
+
+def test_no_drs_for_a_car_off_the_track(monkeypatch):
+    """コースアウトした車からDRSを作動させることはできません"""
+    Dice(monkeypatch, [6])
+    st = _red_turn(_race())
+    st["cars"][0].update(pos=["t", 4, 0], laps=2)  # past the DRS line, 1 MP behind green (row 6)
+    for off, drs in ((1, False), (0, True)):  # off the track: no token; the same cell on it: the token
+        s2 = json.loads(json.dumps(st))
+        s2["cars"][0]["off"] = off
+        E._drs_check(s2, [], 0)
+        assert bool(s2["cars"][0].get("drs")) is drs
+
+
+def test_ep_and_bp_in_the_same_turn_as_drs(monkeypatch):
+    """► プレイヤーは、DRSの追加ポイントを消費するのと同じターンにエンジンポイントまたはブレーキポイントを使用できます。"""
+    Dice(monkeypatch, [6])
+    st = _red_turn(_race())
+    st, _ = _go(st, 4, 2)
+    assert st["cars"][0]["drs"]
+    st["cars"][1]["pos"] = ["t", 40, 0]
+    st["turn"], st["queue"] = None, []
+    plain = json.loads(json.dumps(st))
+    plain["cars"][0]["drs"] = False
+    Dice(monkeypatch, [7, 7])
+    E._begin_turn(st, Rng(st["rng"]), [], 0)
+    E._begin_turn(plain, Rng(plain["rng"]), [], 0)
+    assert st["turn"]["drs"] == 2
+
+    def furthest_with_points(s):
+        return max(o["prog"] for o in s["turn"]["opts"] if o["ep"] or o["bp"])
+
+    assert furthest_with_points(st) > furthest_with_points(plain)  # DRS MP and EP/BP add up
