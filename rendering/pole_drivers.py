@@ -43,11 +43,11 @@ BOARD_LINE_H = 34  # the public board's third line of a car's row: its driver an
 
 
 def names(car: dict) -> str:
-    """"The Wall · Aqua Racing": a car's driver and team for the public board ('' without them)."""
+    """"The Wall / Aqua Racing": a car's driver and team for the public board ('' without them)."""
     data = D.data()
     dr = next((x for x in data["drivers"] if x["id"] == car.get("driver")), None)
     tm = next((x for x in data["teams"] if x["id"] == car.get("team")), None)
-    return " · ".join(tx(x["name"]) for x in (dr, tm) if x)
+    return " / ".join(tx(x["name"]) for x in (dr, tm) if x)
 
 
 def extra_height(car: dict) -> int:
