@@ -212,7 +212,8 @@ class Delivery:
             try:
                 edit = outcome.actor_dm if seat == outcome.actor else None
                 await done(f"dm{seat}", await self.send_private(game, state, seat, private, edit,
-                                                                outcome.menus.get(seat)))
+                                                                outcome.menus.get(seat),
+                                                                resend=outcome.resent_lines is not None))
             except Exception:
                 log.exception("game %s: could not send seat %s its view", game.id, seat)
                 complete = False
@@ -388,10 +389,12 @@ class Delivery:
         return message
 
     async def send_private(self, game: Game, state: State, seat: int, lines: list[Msg | str],
-                           edit: tuple[int, int] | None = None, menu: list[dict[str, Any]] | None = None) -> Sent:
+                           edit: tuple[int, int] | None = None, menu: list[dict[str, Any]] | None = None,
+                           resend: bool = False) -> Sent:
         """DM one seat its view: in place of the DM `edit` names if given (the one they just
         clicked: no new message, no notification), else as a new DM. Seats with closed DMs use
-        My hand / `/<game> hand` instead."""
+        My hand / `/<game> hand` instead. A catch-up (`resend`) first looks whether the seat's
+        newest DM is this view already: the move's edit in place got out before a crash."""
         s = game.seats[seat]
         if not s.dm_ok:
             return Sent.REFUSED
@@ -400,6 +403,8 @@ class Delivery:
         if not message:
             return Sent.OUT
         where = edit if edit is not None and await self._edit_dm(game, edit, message) else None
+        if where is None and resend:
+            where = await self._same_dm_out(s.user_id, message)
         if where is None:
             result, where = await self._send_dm(game, s.user_id, nonce=dm_nonce(game.id, seat, message), **message)
         else:
@@ -418,6 +423,23 @@ class Delivery:
             await self.post(game, msg("<@{user}>, I cannot DM you: use the My hand button or /{kind} hand.",
                                       user=s.user_id, kind=game.kind), mention=[s.user_id])
         return result
+
+    async def _same_dm_out(self, user_id: int, message: dict[str, Any]) -> tuple[int, int] | None:
+        """Where the user's newest DM from the bot is `message` (the same words and the same
+        controls, whose ids carry the menu's version), if it is; one read of the channel."""
+        try:
+            channel = await self.dm_channel(user_id)
+            async for newest in channel.history(limit=1):  # type: ignore[attr-defined]
+                ids = [c.custom_id for row in newest.components for c in getattr(row, "children", [])]
+                view = message.get("view")
+                wanted = [c.custom_id for c in view.children] if view is not None else []  # type: ignore[attr-defined]
+                text = clip(render(message["content"], await self.user_locale(user_id)))
+                if self.bot.user is not None and newest.author.id == self.bot.user.id \
+                        and newest.content == text and ids == wanted:
+                    return newest.channel.id, newest.id
+        except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
+            log.info("could not read a DM channel before catching up (%s)", err)
+        return None
 
     async def _edit_dm(self, game: Game, where: tuple[int, int], message: dict[str, Any]) -> bool:
         """Replace a DM's text, image and components; False if Discord would not (send anew then)."""

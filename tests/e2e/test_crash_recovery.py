@@ -274,3 +274,36 @@ async def test_a_board_out_before_the_crash_is_not_said_again_with_the_next_move
         assert first_round not in text
     finally:
         await handle.stop()
+
+
+async def test_a_move_fully_out_but_never_recorded_is_not_said_again(world):
+    """The crash falls after every part of a move went out (the thread's log line, the mover's
+    DM replaced in place: neither has a nonce) and before the progress was written."""
+    bot, handle = await run_bot(world)
+    try:
+        lobby = await open_table(world, world.alice, world.bob, world.carol, track="usa")
+        thread = await start(world, lobby, world.alice)
+
+        async def nothing(*_args, **_kwargs):
+            return None
+
+        clicked = await world.emu.wait_until(lambda: last(world.emu.dm_messages(world.alice), lambda m: m.selects))
+        dms, before = len(world.emu.dm_messages(world.alice)), clicked.content
+        bot.store.settle = bot.store.mark_sent = nothing  # the progress never reaches the database
+        await submit_live(world, world.alice)
+        await world.emu.wait_until(lambda: world.emu.message(clicked).content != before)
+        await world.emu.wait_until(lambda: last(world.emu.messages_in(thread), lambda m: "alice" in m.content
+                                                and not m.attachments))
+        await asyncio.sleep(0.3)
+    finally:
+        await handle.stop()
+    assert len(world.emu.dm_messages(world.alice)) == dms  # the move replaced alice's DM in place
+    posts = len(world.emu.messages_in(thread))
+    bot, handle = await run_bot(world)
+    try:
+        assert await settled(bot.store)
+        await asyncio.sleep(0.3)
+        assert len(world.emu.messages_in(thread)) == posts
+        assert len(world.emu.dm_messages(world.alice)) == dms
+    finally:
+        await handle.stop()
