@@ -266,7 +266,8 @@ class Delivery:
         """How many of a catch-up's lines the thread shows already. A crash can fall after Discord
         took a post or a turn-log edit and before its progress was written (behind, or never for a
         version caught up with a later one, whose nonce differs): those versions' lines then end
-        the bot's newest message in the thread (a board's before its last line, the pings). Only
+        the bot's newest message in the thread (a board's before its last line: the pings, or the
+        end). A board without one only misses the match: it says its lines again, losing none. Only
         whole versions count, the most that match. A plain turn log found is adopted, so the lines
         that follow go on in it. (Reading: a version whose lines repeat the lines just above
         exactly is taken as out; no game says the same public lines twice in a row.)"""
@@ -286,8 +287,8 @@ class Delivery:
         return out
 
     async def _newest_own_post(self, game: Game, title: str) -> discord.Message | None:
-        """The bot's newest message in the game's thread if it is one of the game's posts (under
-        `title`, no buttons but the hand's), else None: one read of the thread's last few."""
+        """The bot's newest message in the game's thread if it is one of the game's posts (it
+        starts with `title`), else None: one read of the thread's last few messages."""
         try:
             channel = await self.channel(game.thread_id or game.channel_id)
             async for message in channel.history(limit=10):  # type: ignore[attr-defined]
