@@ -171,7 +171,7 @@ def print_report(rep: dict[str, Any], kind: str, games: int, seed: int) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description="Steam Works balance report")
+    ap = argparse.ArgumentParser()
     ap.add_argument("tables", nargs="?", default="greedy", choices=TABLES)
     ap.add_argument("games", nargs="?", type=int, default=300, help="games per player count")
     ap.add_argument("seed", nargs="?", type=int, default=1)

@@ -245,7 +245,8 @@ def main() -> None:
         print("seat win share:", " ".join(f"{w:.3f}" for w in r["seat"]))
         print("persona win share (games):", ", ".join(f"{k} {w:.3f} ({n})" for k, (w, n) in r["persona"].items()))
         tiles = sorted(((w, n, k) for k, (w, n) in r["tile"].items() if n >= 20), reverse=True)
-        print("tile in a finished device -> win share, top 5:", ", ".join(f"{k} {w:.3f} ({n})" for w, n, k in tiles[:5]))
+        print("tile in a finished device -> win share (confounded by how much a seat builds; "
+              "`balance tiles` is the causal test), top 5:", ", ".join(f"{k} {w:.3f} ({n})" for w, n, k in tiles[:5]))
         print("bottom 5:", ", ".join(f"{k} {w:.3f} ({n})" for w, n, k in tiles[-5:]))
 
 
