@@ -226,10 +226,11 @@ def test_component_set_is_fixed_once_activation_starts():
     st = game(2)
     did = add_device(st, 0, [T("src_C", 0, 0), T("upgrader", 0, 1)])
     st["players"][0]["tiles"] = ["winding_key"]
+    st["players"][0]["money"] = 2  # the Upgrader's designed price (balance)
     st["players"][0]["sources"] = {"C": 0, "S": 0, "E": 0}
     st, _ = act(st, 0, "place", f"dev:{did}:0,0")
     st, _ = act(st, 0, "fire", "0,1:C")
-    assert st["stage"] == "build"
+    assert st["stage"] == "build" and st["players"][0]["money"] == 0
     lays = choices(st, 0, "lay")
     assert lays and all(c.startswith("winding_key") for c in lays)
     st, _ = act(st, 0, "lay", next(c for c in lays if c.split(":")[1:3] == ["1", "0"]) if any(
@@ -297,6 +298,7 @@ def test_placed_tiles_never_move():
     did = add_device(st, 0, [T("src_C", 0, 0), T("upgrader", 0, 1)])
     before = [dict(t) for t in st["devices"][0]["tiles"]]
     st["players"][0]["tiles"] = ["monetiser"]
+    st["players"][0]["money"] = 2
     st, _ = act(st, 0, "place", f"dev:{did}:0,0")
     st, _ = act(st, 0, "fire", "0,1:C")
     st, _ = act(st, 0, "lay", choices(st, 0, "lay")[0])
@@ -422,15 +424,7 @@ def test_many_lays_the_tile_is_chosen_first_then_its_positions_and_rotations():
     assert any(g["kind"] == "buttons" for g in E.menu(st, 0))
 
 
-def test_manufacturer_costs_two_pounds_and_builds_three_tiles():  # designed price (balance)
-    st = game(2)
-    did = add_device(st, 1, [T("src_S", 0, 0), T("manufacturer", 0, 1)])
-    pl = st["players"][0]
-    pl["sources"] = {"C": 2, "S": 2, "E": 0}
-    pl["tiles"] = ["winding_key", "monetiser"]
-    pl["money"] = 1
-    st, _ = act(st, 0, "place", f"dev:{did}:0,0")
-    assert choices(st, 0, "fire") == []  # nothing it can pay for: the activation ended
+def test_manufacturer_costs_three_pounds_and_builds_two_tiles():  # designed price (balance)
     st = game(2)
     did = add_device(st, 1, [T("src_S", 0, 0), T("manufacturer", 0, 1)])
     pl = st["players"][0]
@@ -438,5 +432,22 @@ def test_manufacturer_costs_two_pounds_and_builds_three_tiles():  # designed pri
     pl["tiles"] = ["winding_key", "monetiser"]
     pl["money"] = 2
     st, _ = act(st, 0, "place", f"dev:{did}:0,0")
+    assert choices(st, 0, "fire") == []  # nothing it can pay for: the activation ended
+    st = game(2)
+    did = add_device(st, 1, [T("src_S", 0, 0), T("manufacturer", 0, 1)])
+    pl = st["players"][0]
+    pl["sources"] = {"C": 2, "S": 2, "E": 0}
+    pl["tiles"] = ["winding_key", "monetiser"]
+    pl["money"] = 3
+    st, _ = act(st, 0, "place", f"dev:{did}:0,0")
     st, _ = act(st, 0, "fire", "0,1:S")
-    assert st["players"][0]["money"] == 0 and st["stage"] == "build" and st["build"]["left"] == 3
+    assert st["players"][0]["money"] == 0 and st["stage"] == "build" and st["build"]["left"] == 2
+
+
+def test_upgrader_needs_two_pounds():  # designed price (balance)
+    st = game(2)
+    did = add_device(st, 0, [T("src_C", 0, 0), T("upgrader", 0, 1), T("winding_key", 1, 0)])
+    st["players"][0]["tiles"] = ["monetiser"]
+    st["players"][0]["money"] = 1
+    st, _ = act(st, 0, "place", f"dev:{did}:0,0")
+    assert not any(c.startswith("0,1") for c in choices(st, 0, "fire"))

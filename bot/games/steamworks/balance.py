@@ -1,40 +1,65 @@
 """Balance report: many seeded games between simple strategies, then how far each persona, each
-turn-order position and each player count is from a fair share, and the win-rate lift of owning
-each tile.
+turn-order position and each strategy is from a fair share, and what favouring one tile is worth.
 
-    python -m bot.games.steamworks.balance [games per player count] [seed] [workers]
+    python -m bot.games.steamworks.balance [greedy|mixed|tiles] [games per player count] [seed] [workers] [--counts 2,3]
 
-Every seat plays the simulator's greedy strategy (bot/games/steamworks/simulate.py: a rough value
-for each placement with a little noise, every component powered in the suggested order). Numbers
-are printed as a ratio to the fair share (1.00 = wins exactly 1/players of its games; a shared win
-counts as a fraction). "Position" is the seat's place in the first round's turn order (1 = the
-first start player). A tile's lift is the mean fair-share ratio of the seats that finished the game
-with the tile in one of their devices, divided by that of the seats that did not.
+Tables (the strategies are simulate.py's `Style`s):
+  greedy  every seat plays greedy;
+  mixed   every seat draws greedy, builder, borrower or miser at random (from the game's seed);
+  tiles   the causal tile test: one seat favours one tile of the age stacks (greedy, but it takes,
+          keeps and builds that tile whenever it can), the others play greedy; the tile and the
+          seat rotate with the seed, the personas are dealt at random. Favouring a tile that
+          decides the game would lift that seat's share far above fair (DECIDES).
+Numbers are ratios to the fair share (1.00 = wins exactly 1/players of its games; a shared win
+counts as a fraction), then ± one standard error and n, the seat-games behind the figure.
+"Position" is the seat's place in the first round's turn order (1 = the first start player).
 """
 from __future__ import annotations
 
-import sys
+import argparse
+import math
+import random
 from collections import defaultdict
+from functools import partial
 from typing import Any
 
 from bot.games.steamworks.engine import ENGINE as E
 from bot.games.steamworks.engine import SETUP, TILES
-from bot.games.steamworks.simulate import play, spread
+from bot.games.steamworks.simulate import GREEDY, STYLES, Style, favouring, play, spread
 
 TARGET = 0.15  # the issue's aim: every persona and position within about ±15% of fair
+DECIDES = 1.35  # a favoured tile lifting its seat above this ratio decides the game (see BALANCE.md)
+TABLES = ("greedy", "mixed", "tiles")
+STACK_TILES = sorted(t for t in TILES if TILES[t].age >= 1)  # what a seat can go out and get
 
 
-def _records(args: tuple[int, list[int]]) -> list[dict[str, Any]]:
-    """One record per seat and game: its player count, position, persona, result and built tiles."""
+def table(kind: str, seats: int, seed: int) -> list[Style]:
+    """Each seat's strategy in the game of this seed."""
+    if kind == "greedy":
+        return [GREEDY] * seats
+    if kind == "mixed":
+        rnd = random.Random(f"mixed {seed}")
+        return [STYLES[rnd.choice(sorted(STYLES))] for _ in range(seats)]
+    n = len(STACK_TILES)
+    styles = [GREEDY] * seats
+    styles[(seed // n) % seats] = favouring(STACK_TILES[seed % n])
+    return styles
+
+
+def _records(kind: str, args: tuple[int, list[int]]) -> list[dict[str, Any]]:
+    """One record per seat and game: its player count, position, persona, strategy, result and
+    built tiles."""
     seats, seeds = args
     out = []
     for seed in seeds:
+        styles = table(kind, seats, seed)
         start = E.new_game({}, seats, seed)["start"]
-        st = play(seats, seed)
+        st = play(seats, seed, styles)
         winners = st["final"]["winners"]
         for s in range(seats):
             out.append({"seats": seats, "seed": seed, "position": (s - start) % seats + 1,
-                        "persona": st["players"][s]["persona"],
+                        "persona": st["players"][s]["persona"], "style": styles[s].name,
+                        "favourite": styles[s].favourite,
                         "fair": seats / len(winners) if s in winners else 0.0,  # 1.0 on average if fair
                         "built": sorted({pt["t"] for d in st["devices"] if d["owner"] == s for pt in d["tiles"]}),
                         "total": next(r["total"] for r in st["final"]["scores"] if r["seat"] == s),
@@ -42,66 +67,119 @@ def _records(args: tuple[int, list[int]]) -> list[dict[str, Any]]:
     return out
 
 
-def simulate(games: int, base_seed: int = 1, workers: int = 2, counts: list[int] | None = None) -> list[dict[str, Any]]:
-    _, parts = spread(_records, games, base_seed, workers, counts)
+def simulate(games: int, base_seed: int = 1, workers: int = 2, counts: list[int] | None = None,
+             kind: str = "greedy") -> list[dict[str, Any]]:
+    _, parts = spread(partial(_records, kind), games, base_seed, workers, counts)
     return [r for p in parts for r in p]
 
 
-def _mean(xs: list[float]) -> float:
+def stat(xs: list[float]) -> tuple[float, float, int]:
+    """Mean, its standard error and n."""
+    n = len(xs)
+    if n == 0:
+        return float("nan"), float("nan"), 0
+    m = sum(xs) / n
+    var = sum((x - m) ** 2 for x in xs) / (n - 1) if n > 1 else float("nan")
+    return m, math.sqrt(var / n), n
+
+
+def _tiles(recs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per favoured tile: the favouring seat's ratio, and how often it and the greedy seats at the
+    same tables ended with the tile in a device (the favour at work)."""
+    fav: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    others: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    by_game = defaultdict(list)
+    for r in recs:
+        by_game[(r["seats"], r["seed"])].append(r)
+    for game in by_game.values():
+        t = next((r["favourite"] for r in game if r["favourite"]), None)
+        for r in game:
+            if t is not None:
+                (fav if r["favourite"] == t else others)[t].append(r)
+    out = {}
+    for t, rs in sorted(fav.items()):
+        ratio, se, n = stat([r["fair"] for r in rs])
+        out[t] = {"ratio": ratio, "se": se, "n": n, "built": _mean([t in r["built"] for r in rs]),
+                  "built_by_others": _mean([t in r["built"] for r in others[t]])}
+    return out
+
+
+def _mean(xs: list[Any]) -> float:
     return sum(xs) / len(xs) if xs else float("nan")
 
 
 def report(recs: list[dict[str, Any]]) -> dict[str, Any]:
     """The ratios to the fair share: per persona (pooled and per player count), per position and
-    player count, and each tile's lift."""
+    player count, per strategy, and per favoured tile."""
     by: dict[Any, list[float]] = defaultdict(list)
     for r in recs:
         by[("persona", r["persona"])].append(r["fair"])
         by[("persona", r["persona"], r["seats"])].append(r["fair"])
+        by[("style", r["style"] if not r["favourite"] else "favour")].append(r["fair"])
         by[("position", r["seats"], r["position"])].append(r["fair"])
         by[("last", r["seats"], r["last"])].append(r["fair"])
-        by[("count", r["seats"])].append(r["total"])
+        by[("score", r["seats"])].append(r["total"])
         by[("rounds", r["seats"])].append(r["rounds"])
-    tiles = {}
-    for t in TILES:
-        has = [r["fair"] for r in recs if t in r["built"]]
-        hasnt = [r["fair"] for r in recs if t not in r["built"]]
-        if len(has) >= 20 and hasnt:
-            tiles[t] = {"owners": len(has), "owner_ratio": _mean(has), "lift": _mean(has) / max(_mean(hasnt), 1e-9)}
     counts = sorted({r["seats"] for r in recs})
     out = {
         "counts": {n: {"games": len(by[("rounds", n)]) // n, "rounds": _mean(by[("rounds", n)]),
-                       "score": _mean(by[("count", n)]),
-                       "position": [_mean(by[("position", n, p)]) for p in range(1, n + 1)],
-                       "last": [_mean(by[("last", n, p)]) for p in range(1, n + 1)],
-                       "persona": {k: _mean(by[("persona", k, n)]) for k in SETUP.personas if by[("persona", k, n)]}}
+                       "score": _mean(by[("score", n)]),
+                       "position": [stat(by[("position", n, p)]) for p in range(1, n + 1)],
+                       "last": [stat(by[("last", n, p)]) for p in range(1, n + 1)],
+                       "persona": {k: stat(by[("persona", k, n)]) for k in SETUP.personas if by[("persona", k, n)]}}
                    for n in counts},
-        "persona": {k: _mean(by[("persona", k)]) for k in SETUP.personas if by[("persona", k)]},
-        "tiles": tiles,
+        "persona": {k: stat(by[("persona", k)]) for k in SETUP.personas if by[("persona", k)]},
+        "style": {k[1]: stat(v) for k, v in sorted(by.items()) if k[0] == "style"},
+        "tiles": _tiles(recs),
     }
-    out["worst_persona"] = max(abs(v - 1) for v in out["persona"].values())
-    out["worst_position"] = max(abs(v - 1) for c in out["counts"].values() for v in c["position"])
+    out["worst_persona"] = max(abs(v[0] - 1) for c in [out["persona"]] + [c["persona"] for c in out["counts"].values()]
+                               for v in c.values())
+    out["worst_position"] = max(abs(v[0] - 1) for c in out["counts"].values() for v in c["position"])
+    out["worst_tile"] = max(out["tiles"].items(), key=lambda kv: kv[1]["ratio"], default=None)
     return out
 
 
-def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 300
-    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-    workers = int(sys.argv[3]) if len(sys.argv) > 3 else 2
-    rep = report(simulate(games, seed, workers))
-    print(f"Steam Works balance: {games} greedy games per player count, seed {seed}; 1.00 = a fair share")
+def _fmt(v: tuple[float, float, int]) -> str:
+    return f"{v[0]:.2f} ± {v[1]:.2f} ({v[2]})"
+
+
+def print_report(rep: dict[str, Any], kind: str, games: int, seed: int) -> None:
+    counts = list(rep["counts"])
+    print(f"Steam Works balance: {kind} tables, {games} games per player count ({', '.join(map(str, counts))}), "
+          f"seed {seed}; 1.00 = a fair share, ± one standard error (seat-games)")
     for n, c in rep["counts"].items():
         print(f"\n{n} players: {c['games']} games, mean {c['rounds']:.1f} rounds, mean score {c['score']:.1f}")
-        print("  position in the first round (1 = start player):",
-              "  ".join(f"{p + 1}: {v:.2f}" for p, v in enumerate(c["position"])))
-        print("  position in the last round:", "  ".join(f"{p + 1}: {v:.2f}" for p, v in enumerate(c["last"])))
-        print("  persona:", "  ".join(f"{k} {v:.2f}" for k, v in sorted(c["persona"].items())))
-    print("\npersona, all player counts:", "  ".join(f"{k} {v:.2f}" for k, v in sorted(rep["persona"].items())))
-    print("\ntile lift (owners' ratio / non-owners' ratio; owners = seat-games with it in a finished device):")
-    for t, v in sorted(rep["tiles"].items(), key=lambda kv: -kv[1]["lift"]):
-        print(f"  {t:22s} lift {v['lift']:.2f}  owners {v['owner_ratio']:.2f} ({v['owners']})")
-    print(f"\nworst persona {rep['worst_persona']:+.2f}, worst position {rep['worst_position']:+.2f} "
+        for p, v in enumerate(c["position"]):
+            print(f"  position {p + 1} (first round)  {_fmt(v)}    last round {_fmt(c['last'][p])}")
+    print("\npersona" + "".join(f"{f'{n} players':>22s}" for n in counts) + f"{'all':>22s}")
+    for k, v in rep["persona"].items():
+        cells = [rep["counts"][n]["persona"].get(k, (float("nan"), float("nan"), 0)) for n in counts] + [v]
+        print(f"  {k:12s}" + "".join(f"{_fmt(x):>22s}" for x in cells))
+    print("\nstrategy:", "  ".join(f"{k} {_fmt(v)}" for k, v in rep["style"].items()))
+    if rep["tiles"]:
+        print(f"\nfavoured tile: the favouring seat's ratio; how often it / the greedy seats built the tile "
+              f"(decides the game above {DECIDES:.2f})")
+        for t, v in sorted(rep["tiles"].items(), key=lambda kv: -kv[1]["ratio"]):
+            flag = "  DECIDES" if v["ratio"] > DECIDES else ""
+            print(f"  {t:20s} {_fmt((v['ratio'], v['se'], v['n'])):>20s}   built {v['built']:4.0%} / "
+                  f"{v['built_by_others']:4.0%}{flag}")
+        t, v = rep["worst_tile"]
+        print(f"\nfavoured tiles {min(x['ratio'] for x in rep['tiles'].values()):.2f}-{v['ratio']:.2f}; "
+              f"worst {t} {v['ratio']:.2f} ± {v['se']:.2f} (decides above {DECIDES:.2f})")
+    print(f"worst persona {rep['worst_persona']:+.2f}, worst position {rep['worst_position']:+.2f} "
           f"(target within ±{TARGET:.2f})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("tables", nargs="?", default="greedy", choices=TABLES)
+    ap.add_argument("games", nargs="?", type=int, default=300, help="games per player count")
+    ap.add_argument("seed", nargs="?", type=int, default=1)
+    ap.add_argument("workers", nargs="?", type=int, default=2)
+    ap.add_argument("--counts", default="", help="player counts, e.g. 2,3 (default: all)")
+    a = ap.parse_args()
+    counts = [int(c) for c in a.counts.split(",")] if a.counts else None
+    print_report(report(simulate(a.games, a.seed, a.workers, counts, a.tables)), a.tables, a.games, a.seed)
 
 
 if __name__ == "__main__":

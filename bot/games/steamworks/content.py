@@ -19,7 +19,7 @@ KINDS = ("source", "component", "modifier", "converter")
 OPS: dict[str, set[str]] = {
     "coins": {"coins"}, "vp": {"vp"}, "gain_same": {"n"}, "gain_any": {"n", "coins"},
     "sell_source": {"coins"}, "turbine": {"price"}, "stack_by_power": {"coins"}, "belt_take": {"coins"},
-    "advance_start": set(), "build": {"n", "coins", "price"}, "upgrade": {"n"}, "per_component_coins": set(),
+    "advance_start": set(), "build": {"n", "coins", "price"}, "upgrade": {"n", "price"}, "per_component_coins": set(),
     "buy_vp": {"price", "vp"}, "clocks": {"n"}, "vp_per_device": {"max"}, "reuse": set(),
 }
 OWNER_KEYS = {"coins", "vp", "source"}

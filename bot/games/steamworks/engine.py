@@ -294,7 +294,7 @@ class SteamWorksEngine:
                     if pl["money"] >= eff.get("price", 0) and geo.feasible([], self._supply(st, seat), eff["n"]):
                         out.append(base)
                 elif op == "upgrade":
-                    if self._upgrade_targets(st, seat):
+                    if pl["money"] >= eff.get("price", 0) and self._upgrade_targets(st, seat):
                         out.append(base)
                 elif op == "buy_vp":
                     if pl["money"] >= eff["price"]:
@@ -520,7 +520,7 @@ class SteamWorksEngine:
             act["reuse"] += 1
         if op not in ("coins", "sell_source"):  # an extra gain printed after the effect
             pl["money"] += eff.get("coins", 0)
-        if op == "build":
+        if op in ("build", "upgrade"):
             pl["money"] -= eff.get("price", 0)
         owner = act["owner"]
         if owner != seat and tile.owner:

@@ -16,6 +16,7 @@ DIRS = ((0, -1), (1, 0), (0, 1), (-1, 0))  # N E S W
 TILES = tiles()
 
 
+@lru_cache(maxsize=None)
 def sides(tid: str, r: int) -> tuple[str, str, str, str]:
     """The tile's lines after turning it r quarter turns clockwise."""
     base = TILES[tid].sides
@@ -116,8 +117,16 @@ def problems(placed: list[dict[str, Any]]) -> list[str]:
 def powered(placed: list[dict[str, Any]], src: tuple[int, int]) -> dict[str, list[str]]:
     """What a source at `src` powers: {"x,y": power types it can receive}: directly connected
     components and modifiers, and those a Power Converter (or a chain of them) passes power on to."""
-    targets, _ = _relay(grid_of(placed), src)
-    return {f"{q[0]},{q[1]}": [p for p in "CSE" if p in v] for q, v in sorted(targets.items())}
+    return {at: list(types) for at, types in _powered(_key(placed), src)}
+
+
+@lru_cache(maxsize=20000)
+def _powered(placed_key: tuple, src: tuple[int, int]) -> tuple[tuple[str, str], ...]:
+    """powered() of a device given as its _key (a device's tiles rarely change; the simulations
+    and every menu ask again and again)."""
+    grid = {(x, y): (t, r) for t, x, y, r in placed_key}
+    targets, _ = _relay(grid, src)
+    return tuple((f"{q[0]},{q[1]}", "".join(p for p in "CSE" if p in v)) for q, v in sorted(targets.items()))
 
 
 def _frontier(grid: dict) -> list[tuple[int, int]]:

@@ -2,16 +2,24 @@
 
     python -m bot.games.steamworks.simulate [games per player count] [seed]
 
-Strategies: "greedy" scores each placement by a rough value (points now, money, tiles, building)
-with a little noise and powers everything in the suggested order; "random" picks any legal move.
-Each seat plays greedy. A tile "decides the game" if holders of it in a finished device win far
-more often than their share; the report prints each tile's win rate next to the baseline.
+Strategies (each a `Style`: the same rough value for each placement, a little noise, every
+component powered in the suggested order, with a few weights changed):
+  greedy    the plain one: points now, money, tiles and building, each at a middling value;
+  builder   prizes the Workbench, building and upgrading effects and taking tiles (big devices);
+  borrower  prefers other players' devices to its own persona spaces (it gives clocks away);
+  miser     a cautious money-keeper: weighs every placement cost and the Patent Office's £2
+            heavily and passes sooner;
+  favour:T  greedy, but strongly favours taking tile T (belt, Patent Office, the Turbine's look),
+            building while it holds T, and laying T first (balance.py's causal tile test).
+This module's report plays greedy mirrors; balance.py is the full report (mixed tables, the tile
+test).
 """
 from __future__ import annotations
 
 import random
 import sys
 from collections import defaultdict
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.games.steamworks import geometry as geo
@@ -23,38 +31,81 @@ OP_VALUE = {"coins": 0.5, "vp": 1.0, "gain_same": 0.5, "gain_any": 0.5, "sell_so
             "per_component_coins": 1.0, "buy_vp": 1.0, "clocks": 2.0, "vp_per_device": 1.5, "reuse": 0.8}
 
 
-def _effect_value(tid: str) -> float:
+@dataclass(frozen=True)
+class Style:
+    """A simple strategy: the weights of the rough placement value (greedy's by default)."""
+    name: str = "greedy"
+    tile: float = 1.2  # taking a tile (plus its prestige and age)
+    workshop: float = 0.8  # less for the Patent Office's £2
+    source: float = 0.9
+    build: float = 3.5  # the Workbench
+    build_ops: float = 1.0  # times the value of building and upgrading effects
+    others: float = -0.8  # using another player's device (gives its owner a clock)
+    cost: float = 0.4  # times the mechanic's placement cost
+    pass_below: float = 0.6  # pass when no placement is worth more
+    favourite: str | None = None
+
+
+FAVOUR = 4.0  # what the favourite tile adds to a placement that takes it or builds with it
+GREEDY = Style()
+STYLES = {s.name: s for s in (
+    GREEDY,
+    Style("builder", tile=2.0, source=1.3, build=5.5, build_ops=2.0),
+    Style("borrower", others=0.8, tile=0.9, source=0.6),
+    Style("miser", workshop=2.0, cost=1.2, pass_below=1.2),
+)}
+
+
+def favouring(tid: str) -> Style:
+    """Greedy that strongly favours one tile."""
+    return replace(GREEDY, name=f"favour:{tid}", favourite=tid)
+
+
+def _effect_value(tid: str, style: Style = GREEDY) -> float:
     eff = TILES[tid].effect
     v = OP_VALUE.get(eff.get("op"), 0.0)
+    if eff.get("op") in ("build", "upgrade"):
+        v *= style.build_ops
     v += eff.get("coins", 0) * 0.3 + eff.get("vp", 0) * 0.8 + eff.get("n", 0) * 0.3
     return v
 
 
-def place_value(st: dict[str, Any], seat: int, choice: str) -> float:
+def _holds(st: dict[str, Any], seat: int, tid: str | None) -> bool:
+    return tid is not None and E._supply(st, seat)[tid] > 0
+
+
+def place_value(st: dict[str, Any], seat: int, choice: str, style: Style = GREEDY) -> float:
     parts = choice.split(":")
     space = parts[0]
     if space in ("tile", "workshop"):
         a = parts[1]
         i = E._belt_rightmost(st, a) if space == "tile" else int(parts[2])
         tid = st["belts"][a][i]
-        return 1.2 + TILES[tid].prestige * 0.5 + 0.3 * int(a) - (0.8 if space == "workshop" else 0)
+        fav = FAVOUR if tid == style.favourite else 0.0
+        return style.tile + TILES[tid].prestige * 0.5 + 0.3 * int(a) - (style.workshop if space == "workshop" else 0) + fav
     if space == "source":
-        return 0.9
+        return style.source
     if space == "build":
-        return 3.5
+        return style.build + (FAVOUR if _holds(st, seat, style.favourite) else 0.0)
     did = int(parts[1])
     d = E._device(st, did)
     x, y = (int(v) for v in parts[2].split(","))
     targets = geo.powered(d["tiles"], (x, y))
-    val = sum(_effect_value(E._tile_at(st, did, k)) for k in targets)
+    val = 0.0
+    for k in targets:
+        tid = E._tile_at(st, did, k)
+        val += _effect_value(tid, style)
+        if TILES[tid].effect.get("op") in ("build", "upgrade") and _holds(st, seat, style.favourite):
+            val += FAVOUR
     if d["owner"] != seat:
-        val -= 0.8  # gives a clock away
+        val += style.others
     return val
 
 
-def _quick_lay(st: dict[str, Any], seat: int) -> dict[str, Any] | None:
-    """The first legal lay of a new device in legal_lays' order (most links, most prestige), found
-    without testing every candidate (the search is what makes long simulations slow)."""
+def _quick_lay(st: dict[str, Any], seat: int, favourite: str | None = None) -> dict[str, Any] | None:
+    """The first legal lay of a new device in legal_lays' order (most links, most prestige; the
+    favourite tile first), found without testing every candidate (the search is what makes long
+    simulations slow)."""
     b = st["build"]
     if b["mode"] != "new" or b["left"] == 0:
         return None
@@ -63,8 +114,8 @@ def _quick_lay(st: dict[str, Any], seat: int) -> dict[str, Any] | None:
     for c in geo.candidates(b["placed"], sup):
         grid = geo.grid_of(b["placed"] + [c])
         links = sum(1 for d, _ in geo.neighbours((c["x"], c["y"])) if geo.link(grid, (c["x"], c["y"]), d))
-        ranked.append((-links, -TILES[c["t"]].prestige, c["t"], c["y"], c["x"], c["r"], c))
-    ranked.sort(key=lambda z: z[:6])
+        ranked.append((c["t"] != favourite, -links, -TILES[c["t"]].prestige, c["t"], c["y"], c["x"], c["r"], c))
+    ranked.sort(key=lambda z: z[:7])
     for z in ranked:
         c = z[-1]
         rest = sup.copy()
@@ -74,42 +125,47 @@ def _quick_lay(st: dict[str, Any], seat: int) -> dict[str, Any] | None:
     return None
 
 
-def greedy(st: dict[str, Any], seat: int, rnd: random.Random) -> dict[str, Any]:
+def choose(st: dict[str, Any], seat: int, rnd: random.Random, style: Style = GREEDY) -> dict[str, Any]:
+    """The style's move: the best-valued placement (or a pass), everything powered in the
+    suggested order, devices laid in the quick order."""
     stage = st["stage"]
+    fav = style.favourite
     if stage == "build":
-        quick = _quick_lay(st, seat)
+        quick = _quick_lay(st, seat, fav)
         if quick is not None:
             return quick
     acts = E.legal_actions(st, seat)
     if stage == "main":
         places = [a for a in acts if a["type"] == "place"]
         cost = E._cost(st, seat)
-        scored = [(place_value(st, seat, a["choice"]) - 0.4 * cost + rnd.random() * 0.8, i, a)
+        scored = [(place_value(st, seat, a["choice"], style) - style.cost * cost + rnd.random() * 0.8, i, a)
                   for i, a in enumerate(places)]
         best = max(scored, default=None)
-        if best is None or best[0] < 0.6:
+        if best is None or best[0] < style.pass_below:
             return {"type": "pass"}
         return best[2]
     if stage == "activate":
         return {"type": "auto"}
-    if stage == "reveal":  # keep the tile of higher prestige (the view shows the looker its two tiles)
+    if stage == "reveal":  # keep the favourite, else the tile of higher prestige (the view shows the looker its two)
         two = E.view(st, seat)["reveal"]["tiles"]
-        return {"type": "keep", "choice": "1" if TILES[two[1]].prestige > TILES[two[0]].prestige else "0"}
-    for kind in ("confirm", "lay"):
-        for a in acts:
-            if a["type"] == kind:
-                return a
-    return acts[0]
+        keep = (two[1] == fav, TILES[two[1]].prestige) > (two[0] == fav, TILES[two[0]].prestige)
+        return {"type": "keep", "choice": "1" if keep else "0"}
+    lays = sorted((a for a in acts if a["type"] == "lay"), key=lambda a: a["choice"].split(":")[0] != fav)
+    return ([a for a in acts if a["type"] == "confirm"] + lays + acts)[0]
 
 
-def play(seats: int, seed: int) -> dict[str, Any]:
+def greedy(st: dict[str, Any], seat: int, rnd: random.Random) -> dict[str, Any]:
+    return choose(st, seat, rnd, GREEDY)
+
+
+def play(seats: int, seed: int, styles: list[Style] | None = None) -> dict[str, Any]:
+    """One seeded game; seat s plays styles[s] (greedy everywhere by default)."""
+    styles = styles or [GREEDY] * seats
     rnd = random.Random(seed)
     st = E.new_game({}, seats, seed)
-    steps = 0
     while not E.is_over(st):
         (seat,) = E.to_act(st)
-        st, _ = E.apply(st, seat, greedy(st, seat, rnd))
-        steps += 1
+        st, _ = E.apply(st, seat, choose(st, seat, rnd, styles[seat]))
     return st
 
 
@@ -124,13 +180,14 @@ def _play_many(args: tuple[int, list[int]]) -> list[dict[str, Any]]:
 
 def spread(fn: Any, games: int, base_seed: int, workers: int, counts: list[int] | None) -> tuple[list, list]:
     """`games` seeded games per player count, as (seats, seeds) jobs shared out over `workers`
-    processes: the jobs and what `fn` made of each."""
+    processes: the jobs and what `fn` made of each. Game g at n players has the seed
+    base_seed * 10**6 + n * 10**5 + g."""
     from concurrent.futures import ProcessPoolExecutor
 
     counts = counts or list(range(E.min_seats, E.max_seats + 1))
     jobs = []
     for seats in counts:
-        seeds = [base_seed * 100000 + seats * 1000 + g for g in range(games)]
+        seeds = [base_seed * 10**6 + seats * 10**5 + g for g in range(games)]
         jobs += [(seats, seeds[i::workers]) for i in range(workers)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
@@ -141,6 +198,7 @@ def spread(fn: Any, games: int, base_seed: int, workers: int, counts: list[int] 
 def run(games: int, base_seed: int = 1, workers: int = 2, counts: list[int] | None = None) -> dict[str, Any]:
     """Win shares per seat, persona and tile over `games` games per player count (in `workers`
     processes)."""
+    counts = counts or list(range(E.min_seats, E.max_seats + 1))
     jobs, results = spread(_play_many, games, base_seed, workers, counts)
     finished: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for (seats, _), res in zip(jobs, results):
@@ -187,7 +245,8 @@ def main() -> None:
         print("seat win share:", " ".join(f"{w:.3f}" for w in r["seat"]))
         print("persona win share (games):", ", ".join(f"{k} {w:.3f} ({n})" for k, (w, n) in r["persona"].items()))
         tiles = sorted(((w, n, k) for k, (w, n) in r["tile"].items() if n >= 20), reverse=True)
-        print("tile in a finished device -> win share, top 5:", ", ".join(f"{k} {w:.3f} ({n})" for w, n, k in tiles[:5]))
+        print("tile in a finished device -> win share (confounded by how much a seat builds; "
+              "`balance tiles` is the causal test), top 5:", ", ".join(f"{k} {w:.3f} ({n})" for w, n, k in tiles[:5]))
         print("bottom 5:", ", ".join(f"{k} {w:.3f} ({n})" for w, n, k in tiles[-5:]))
 
 
