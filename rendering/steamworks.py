@@ -385,6 +385,9 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     # the supply: one tile a row with what it does
     cell = 76
     supply = [str(t) for t in pl.get("tiles") or []]
+    if len(set(supply)) > COMPACT_SUPPLY:  # too many for a phone with their texts: two columns of names
+        y = _supply_columns(d, y, supply, cell)
+        supply = []
     for tid in dict.fromkeys(supply):  # the same tile twice is one row, "×2"
         draw_tile(d, M, y, cell, tid, key="")
         t = TILES.get(tid)
@@ -405,6 +408,20 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
         for dv in sorted(devices, key=lambda x: (x.get("owner") != seat, _int(x.get("owner")), _int(x.get("id")))):
             y = _device_line_drawn(d, y, dv, names)
     return png_bytes(img.crop((0, 0, W, y + M)))
+
+
+COMPACT_SUPPLY = 8  # distinct supply tiles beyond which the hand lists them without their texts
+
+
+def _supply_columns(d: Draw, y: float, supply: list[str], cell: int) -> float:
+    """The supply as two columns of tiles and names, without their texts (a phone-sized image)."""
+    col = (W - 2 * M) / 2
+    for i, tid in enumerate(dict.fromkeys(supply)):
+        x, top = M + (i % 2) * col, y + (i // 2) * (cell + 10)
+        draw_tile(d, x, top, cell, tid, key="")
+        n = supply.count(tid)
+        _lines(d, x + cell + 10, top + 4, _tile_name(tid) + (f" ×{n}" if n > 1 else ""), col - cell - 20, 2, TEXT)
+    return y + (len(set(supply)) + 1) // 2 * (cell + 10) + 6
 
 
 def _device_lines(dv: dict, room: float) -> list[str]:
