@@ -478,8 +478,8 @@ class Table:
             outcome = await self.move(interaction, game_id, pick)
             if outcome is None:
                 return
-            if label is None:  # the engine's bot drove the car: the move took it back, the pick waits
-                await self.reply(interaction, msg("You drive your own car again; the board has moved on, "
+            if label is None:  # the engine's own player held the seat: the move took it back, the pick waits
+                await self.reply(interaction, msg("Your seat is yours again; the board has moved on, "
                                                   "so choose your move anew."))
             else:
                 await self.reply(interaction, msg("Done: {label}", label=label))
@@ -574,16 +574,12 @@ class Table:
         state = game.snapshot
         assert state is not None
         seat = seat_of(game)
-        # A player moving a seat whose car the engine's bot drives (a takeover) first takes it back:
-        # that is this commit; the board moved on, so their pick is not judged.
-        back = table_move(engine, "return_action", state, seat) \
-            if taken_back and seat is not None and game.seats[seat].auto else None
-        if back is not None:
-            action = back
-        else:
-            action = pick(engine, game, state)
-        seat = seat_of(game)
-        assert seat is not None
+        # A player moving a seat the engine's own player holds (a takeover) first takes it back:
+        # that is this commit; the board moved on, so their pick is not judged. (Not only while the
+        # seat is automatic: a crash may fall between a give-back's two writes.)
+        back = table_move(engine, "return_action", state, seat) if taken_back and seat is not None else None
+        action = back if back is not None else pick(engine, game, state)
+        assert seat is not None  # (pick refuses a player without a seat)
         try:
             new_state, events = engine.apply(state, seat, action)
         except GameError as err:

@@ -190,7 +190,7 @@ async def test_a_pole_seat_voted_to_the_automatic_player_is_driven_by_a_bot_and_
         else:  # a move by bob takes his car back; it is not judged against a board that moved on
             rec = await emu.slash(world.bob, thread, "pole", "play", move="Move 3")
             await emu.wait_until(lambda: rec.followups, timeout=10)
-            assert "You drive your own car again" in rec.followups[-1].content
+            assert "Your seat is yours again" in rec.followups[-1].content
         await emu.wait_until(lambda: said("is back and plays their own seat again"), timeout=10)
         bob = Driver(emu, world.bob, "select", 2, "pole")  # his car is his again, now or when the bot's turn ends
         await race([alice, bob], lambda: bool(said("drives their own car again")))

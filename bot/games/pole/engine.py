@@ -1641,15 +1641,6 @@ class PoleEngine:
         ev: list[Event] = []
         rng = Rng(st["rng"])
         a = action["type"]
-        if a in (STANDIN.TAKE, STANDIN.BACK):  # the table's own moves for an absent seat (17)
-            want = (self.takeover_action if a == STANDIN.TAKE else self.return_action)(state, seat)
-            if want is None or action != want:
-                raise GameError(msg("That move is not possible now."))
-            (STANDIN.takeover if a == STANDIN.TAKE else STANDIN.give_back)(self, st, rng, ev, seat)
-            CHAMP.after_apply(self, st, rng, ev)
-            st["version"] += 1
-            st["rng"] = rng.state
-            return st, ev
         if a == "prefs":
             if not _human(st, seat) or self.is_over(state):
                 raise GameError(msg("That move is not possible now."))
@@ -1673,13 +1664,18 @@ class PoleEngine:
                 p["yield"] = bool(action["yield"])
             st["rng"] = rng.state
             return st, ev
-        legal = self.legal_actions(state, seat)
-        key = {k: v for k, v in action.items() if k != "values"}
-        if key not in legal:
+        if a in (STANDIN.TAKE, STANDIN.BACK):  # the table's own moves for an absent seat (17), never legal_actions
+            if action != (self.takeover_action if a == STANDIN.TAKE else self.return_action)(state, seat):
+                raise GameError(msg("That move is not possible now."))
+        elif {k: v for k, v in action.items() if k != "values"} not in self.legal_actions(state, seat):
             raise GameError(msg("That move is not possible now."))
         ph = st["phase"]
         car = st["cars"][seat]
-        if ph == "standings":  # 15
+        if a == STANDIN.TAKE:
+            STANDIN.takeover(self, st, rng, ev, seat)
+        elif a == STANDIN.BACK:
+            STANDIN.give_back(self, st, rng, ev, seat)
+        elif ph == "standings":  # 15
             CHAMP.choose(self, st, rng, ev, seat, action)
         elif ph == "setup":  # 13.1
             CUSTOM.choose(st, seat, action["ep"])
