@@ -1138,9 +1138,8 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
 
 def _draw_card(d, x0, y0, cw, ch, card, chosen: bool = False) -> None:
     kind = str(card.get("kind") or "")
-    # An upgrade's label may end with the symbol that tells it from its twin (" · Scrap 2"): the
-    # card shows its symbols anyway, so it keeps the family and speed.
-    label = clean_text(words(card.get("label")), "?").split(" · ")[0]
+    # An upgrade shows the family and speed it prints (its symbols tell it from a twin).
+    label = clean_text(words(card.get("family") or card.get("label")), "?")
     if kind not in KIND_STYLE:
         kind = _kind_of_label(clean_text(english(card.get("label")), "?"))
     fill, ink = KIND_STYLE[kind]
