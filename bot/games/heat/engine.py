@@ -52,7 +52,8 @@ def _face(code: str) -> dict:
         out["text"] = rules.card_text(code)
         out["symbols"] = rules.card_symbols(code)
         # the family and speed the card prints (its label may add the symbol that tells it from a twin)
-        out["family"] = msg(content.garage_label(content.garage()["types"][code]))
+        if code in content.garage()["types"]:  # (a sponsorship card has no twin)
+            out["family"] = msg(content.garage_label(content.garage()["types"][code]))
     if rules.TYPES[code].get("sponsor"):  # Championship: a one-time-use sponsorship card
         out["sponsor"] = True
     return out
