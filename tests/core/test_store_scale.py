@@ -36,6 +36,7 @@ async def add_games(store: Store, active: int, finished: int = 0) -> list[int]:
             await store.archive(gid)
         await store.settle(gid, [0, 1] if i >= active else [0])
         ids.append(gid)
+    await store.flush()  # the setup's written-behind progress goes now, not inside a measured window
     return ids
 
 
