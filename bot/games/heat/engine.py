@@ -472,7 +472,9 @@ class HeatEngine:
                 if c["sub"] is None and c is not car:
                     waiting += 1
         # The last player's cards resolve the round at once: no "you may change them" for them.
-        events = [Event(msg("Round {n}: your {k} cards are in (gear {k}). You may change them until everyone "
+        events = [Event(msg("Round {n}: your cards are changed, {k} now (gear {k}). You may change them until "
+                            "everyone is in.", n=state["round"], k=len(ids)) if car["sub"] not in (None, ids) else
+                        msg("Round {n}: your {k} cards are in (gear {k}). You may change them until everyone "
                             "is in.", n=state["round"], k=len(ids)) if waiting else
                         msg("Round {n}: your {k} cards are in (gear {k}), the last: the round is played.",
                             n=state["round"], k=len(ids)), to=seat)]
