@@ -56,13 +56,16 @@ def _records(kind: str, args: tuple[int, list[int]]) -> list[dict[str, Any]]:
         start = E.new_game({}, seats, seed)["start"]
         st = play(seats, seed, styles)
         winners = st["final"]["winners"]
+        totals = {r["seat"]: r["total"] for r in st["final"]["scores"]}
         for s in range(seats):
             out.append({"seats": seats, "seed": seed, "position": (s - start) % seats + 1,
                         "persona": st["players"][s]["persona"], "style": styles[s].name,
                         "favourite": styles[s].favourite,
                         "fair": seats / len(winners) if s in winners else 0.0,  # 1.0 on average if fair
                         "built": sorted({pt["t"] for d in st["devices"] if d["owner"] == s for pt in d["tiles"]}),
-                        "total": next(r["total"] for r in st["final"]["scores"] if r["seat"] == s),
+                        "total": totals[s],
+                        # points ahead of the table's other seats: far less noisy than a win
+                        "ahead": totals[s] - sum(totals[o] for o in totals if o != s) / (seats - 1),
                         "rounds": st["round"], "last": (s - st["start"]) % seats + 1})
     return out
 
@@ -114,6 +117,7 @@ def report(recs: list[dict[str, Any]]) -> dict[str, Any]:
     by: dict[Any, list[float]] = defaultdict(list)
     for r in recs:
         by[("persona", r["persona"])].append(r["fair"])
+        by[("ahead", r["persona"])].append(r["ahead"])
         by[("persona", r["persona"], r["seats"])].append(r["fair"])
         by[("style", r["style"] if not r["favourite"] else "favour")].append(r["fair"])
         by[("position", r["seats"], r["position"])].append(r["fair"])
@@ -129,6 +133,7 @@ def report(recs: list[dict[str, Any]]) -> dict[str, Any]:
                        "persona": {k: stat(by[("persona", k, n)]) for k in SETUP.personas if by[("persona", k, n)]}}
                    for n in counts},
         "persona": {k: stat(by[("persona", k)]) for k in SETUP.personas if by[("persona", k)]},
+        "ahead": {k: stat(by[("ahead", k)]) for k in SETUP.personas if by[("ahead", k)]},
         "style": {k[1]: stat(v) for k, v in sorted(by.items()) if k[0] == "style"},
         "tiles": _tiles(recs),
     }
@@ -151,10 +156,11 @@ def print_report(rep: dict[str, Any], kind: str, games: int, seed: int) -> None:
         print(f"\n{n} players: {c['games']} games, mean {c['rounds']:.1f} rounds, mean score {c['score']:.1f}")
         for p, v in enumerate(c["position"]):
             print(f"  position {p + 1} (first round)  {_fmt(v)}    last round {_fmt(c['last'][p])}")
-    print("\npersona" + "".join(f"{f'{n} players':>22s}" for n in counts) + f"{'all':>22s}")
+    print("\npersona" + "".join(f"{f'{n} players':>22s}" for n in counts) + f"{'all':>22s}"
+          + f"{'points ahead':>22s}")
     for k, v in rep["persona"].items():
         cells = [rep["counts"][n]["persona"].get(k, (float("nan"), float("nan"), 0)) for n in counts] + [v]
-        print(f"  {k:12s}" + "".join(f"{_fmt(x):>22s}" for x in cells))
+        print(f"  {k:12s}" + "".join(f"{_fmt(x):>22s}" for x in cells) + f"{_fmt(rep['ahead'][k]):>22s}")
     print("\nstrategy:", "  ".join(f"{k} {_fmt(v)}" for k, v in rep["style"].items()))
     if rep["tiles"]:
         print(f"\nfavoured tile: the favouring seat's ratio; how often it / the greedy seats built the tile "
