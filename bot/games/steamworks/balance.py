@@ -120,6 +120,7 @@ def report(recs: list[dict[str, Any]]) -> dict[str, Any]:
         by[("ahead", r["persona"])].append(r["ahead"])
         by[("persona", r["persona"], r["seats"])].append(r["fair"])
         by[("style", r["style"] if not r["favourite"] else "favour")].append(r["fair"])
+        by[("persona style", r["persona"], r["style"])].append(r["fair"])
         by[("position", r["seats"], r["position"])].append(r["fair"])
         by[("last", r["seats"], r["last"])].append(r["fair"])
         by[("score", r["seats"])].append(r["total"])
@@ -135,6 +136,8 @@ def report(recs: list[dict[str, Any]]) -> dict[str, Any]:
         "persona": {k: stat(by[("persona", k)]) for k in SETUP.personas if by[("persona", k)]},
         "ahead": {k: stat(by[("ahead", k)]) for k in SETUP.personas if by[("ahead", k)]},
         "style": {k[1]: stat(v) for k, v in sorted(by.items()) if k[0] == "style"},
+        # each persona under each strategy (mixed tables): where a persona's edge comes from
+        "persona_style": {(k[1], k[2]): stat(v) for k, v in by.items() if k[0] == "persona style"},
         "tiles": _tiles(recs),
     }
     out["worst_persona"] = max(abs(v[0] - 1) for c in [out["persona"]] + [c["persona"] for c in out["counts"].values()]
@@ -162,6 +165,12 @@ def print_report(rep: dict[str, Any], kind: str, games: int, seed: int) -> None:
         cells = [rep["counts"][n]["persona"].get(k, (float("nan"), float("nan"), 0)) for n in counts] + [v]
         print(f"  {k:12s}" + "".join(f"{_fmt(x):>22s}" for x in cells) + f"{_fmt(rep['ahead'][k]):>22s}")
     print("\nstrategy:", "  ".join(f"{k} {_fmt(v)}" for k, v in rep["style"].items()))
+    styles = sorted({st for _, st in rep["persona_style"]})
+    if len(styles) > 1 and not rep["tiles"]:
+        print("\npersona by strategy" + "".join(f"{st:>22s}" for st in styles))
+        for k in rep["persona"]:
+            cells = [rep["persona_style"].get((k, st), (float("nan"), float("nan"), 0)) for st in styles]
+            print(f"  {k:12s}" + "".join(f"{_fmt(x):>22s}" for x in cells))
     if rep["tiles"]:
         print(f"\nfavoured tile: the favouring seat's ratio; how often it / the greedy seats built the tile "
               f"(decides the game above {DECIDES:.2f})")
