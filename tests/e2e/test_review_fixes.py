@@ -49,9 +49,9 @@ async def test_a_table_needs_the_bot_permissions(world):
         await handle.stop()
 
 
-async def test_resubmitting_the_same_cards_still_gives_a_fresh_menu(table):
-    """The same cards sent twice: the second time her menu is made anew (a new version), in the DM
-    she clicked, so her select stays usable."""
+async def test_resubmitting_the_same_cards_is_answered_and_changes_nothing(table):
+    """The same cards sent twice (a second click, or /heat play after the select): the second time
+    she is told they are in already; no new version, no new DM, her menu stays as it was."""
     w, emu = table, table.emu
     lobby = await open_table(w, w.alice, w.bob, track="usa")
     await start(w, lobby, w.alice)
@@ -60,11 +60,13 @@ async def test_resubmitting_the_same_cards_still_gives_a_fresh_menu(table):
     first = await emu.select(w.alice, dm[0], [value], custom_id=dm[0].selects[0]["custom_id"])
     await emu.wait_until(lambda: first.menu_spent and emu.message(dm[0].id).selects)
     once = emu.message(dm[0].id).selects[0]["custom_id"]
+    version = (await w.bot.store.game(1)).version
+    dms = len(emu.dm_messages(w.alice))
     again = await emu.select(w.alice, dm[0], [value], custom_id=once)  # the same cards again
-    await emu.wait_until(lambda: again.menu_spent and emu.message(dm[0].id).selects)
-    message = emu.message(dm[0].id)
-    assert message.selects[0]["custom_id"] != once and "cards are in" in message.content
-    assert not again.followups  # accepted, not refused as stale
+    await emu.wait_until(lambda: again.followups)
+    assert "already in" in again.followups[0].content and again.followups[0].ephemeral
+    assert (await w.bot.store.game(1)).version == version and len(emu.dm_messages(w.alice)) == dms
+    assert emu.message(dm[0].id).selects[0]["custom_id"] == once  # still her menu: she may change them
 
 
 async def test_every_player_gets_the_private_deal(table):

@@ -47,8 +47,9 @@ def test_resubmission_replaces_until_the_last_one_arrives():
     assert st["cars"][0]["sub"] == hand[1:3]
     assert all(e.to == 0 for e in ev)  # no second "ready"
     assert en(ev[0].text).startswith("Round 1: your cards are changed, 2 now (gear 2).")  # not the same words
-    st, ev = E.apply(st, 0, {"type": "submit", "cards": hand[1:3]})  # the same cards again
-    assert en(ev[0].text).startswith("Round 1: your 2 cards are in (gear 2).")
+    with pytest.raises(GameError) as err:  # the same cards again: said once, nothing committed
+        E.apply(st, 0, {"type": "submit", "cards": hand[1:3]})
+    assert en(err.value.args[0]) == "Those cards are already in."
     assert E.to_act(st) == [1, 2]
     assert any(a["type"] == "submit" for a in E.legal_actions(st, 0))  # may still change it
     st, _ = E.apply(st, 1, {"type": "submit", "cards": st["cars"][1]["hand"][:1]})

@@ -464,6 +464,8 @@ class HeatEngine:
         err = rules.check_submission(state, car, ids)
         if err:
             raise GameError(err)
+        if car["sub"] == ids:  # the same cards again (a second click or command): nothing to change
+            raise GameError(msg("Those cards are already in."))
         cars = state["cars"]
         racing = waiting = 0  # waiting: the other racing cars without a submission
         for c in cars[:state["seats"]]:  # (Legends submit nothing)
@@ -473,7 +475,7 @@ class HeatEngine:
                     waiting += 1
         # The last player's cards resolve the round at once: no "you may change them" for them.
         events = [Event(msg("Round {n}: your cards are changed, {k} now (gear {k}). You may change them until "
-                            "everyone is in.", n=state["round"], k=len(ids)) if car["sub"] not in (None, ids) else
+                            "everyone is in.", n=state["round"], k=len(ids)) if car["sub"] is not None else
                         msg("Round {n}: your {k} cards are in (gear {k}). You may change them until everyone "
                             "is in.", n=state["round"], k=len(ids)) if waiting else
                         msg("Round {n}: your {k} cards are in (gear {k}), the last: the round is played.",
