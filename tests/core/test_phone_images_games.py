@@ -242,7 +242,10 @@ def test_steam_hand_lists_each_supply_tile_once_with_its_count():
     supply = next(p for p in view["players"] if p["seat"] == me)["tiles"]
     with recording() as rec:
         SR.render_hand(view, NAMES)
-    texts = [r["text"] for r in rec if r["kind"] == "text"]
+    # the supply list comes first; the devices drawn below it name their tiles again
+    devices_at = min(r["box"][1] for r in rec if r["kind"] == "text" and r["text"].startswith("#")
+                     and r["text"][1:].isdigit())
+    texts = [r["text"] for r in rec if r["kind"] == "text" and r["box"][1] < devices_at]
     for tid in set(supply):
         name = SR._tile_name(tid)
         n = supply.count(tid)
