@@ -84,22 +84,22 @@ def _rally_views() -> dict[str, tuple]:
 
 def _steam_views() -> dict[str, tuple]:
     rnd = random.Random(4)
-    st = STEAM.new_game({}, 4, 9)
+    st = STEAM.new_game({}, 4, 23)  # a game that reaches every stage, the Turbine's reveal too (checked below)
     out: dict[str, tuple] = {"board_start": (SR.render_board, STEAM.view(st, None)),
                              "hand_start": (SR.render_hand, STEAM.view(st, 0))}
-    steps = 0
+    steps, early = 0, {}  # each stage's first view after step 80 (a busy table), else its first at all
     while not STEAM.is_over(st):
         (seat,) = STEAM.to_act(st)
-        if steps > 80:
-            out.setdefault(f"board_{st['stage']}", (SR.render_board, STEAM.view(st, None)))
-            out.setdefault(f"hand_{st['stage']}", (SR.render_hand, STEAM.view(st, seat)))
+        views = out if steps > 80 else early
+        views.setdefault(f"board_{st['stage']}", (SR.render_board, STEAM.view(st, None)))
+        views.setdefault(f"hand_{st['stage']}", (SR.render_hand, STEAM.view(st, seat)))
         acts = STEAM.legal_actions(st, seat)
         good = [a for a in acts if a["type"] not in ("pass", "done", "undo")]
         st, _ = STEAM.apply(st, seat, rnd.choice(good if good and rnd.random() < 0.9 else acts))
         steps += 1
     out["board_over"] = (SR.render_board, STEAM.view(st, None))
     out["results"] = (SR.render_results, STEAM.view(st, None))
-    return out
+    return {**early, **out}
 
 
 CASES = {f"pole_{k}": v for k, v in _pole_views().items()}
@@ -111,8 +111,8 @@ def test_every_image_kind_is_covered():
     for game in ("pole", "rally", "steam"):
         for kind in ("board", "hand", "results"):
             assert any(c.startswith(f"{game}_{kind}") for c in CASES), (game, kind)
-    assert {"pole_board_race", "pole_hand_race", "steam_hand_build", "steam_hand_activate", "rally_board_roll",
-            "rally_hand_plan"} <= set(CASES)
+    assert {"pole_board_race", "pole_hand_race", "steam_hand_build", "steam_hand_activate", "steam_hand_reveal",
+            "steam_board_reveal", "rally_board_roll", "rally_hand_plan"} <= set(CASES)
 
 
 def _render(case: str, locale: str, names: list[str]) -> tuple[Image.Image, list[dict]]:
@@ -243,8 +243,8 @@ def test_steam_hand_lists_each_supply_tile_once_with_its_count():
     with recording() as rec:
         SR.render_hand(view, NAMES)
     # the supply list comes first; the devices drawn below it name their tiles again
-    devices_at = min(r["box"][1] for r in rec if r["kind"] == "text" and r["text"].startswith("#")
-                     and r["text"][1:].isdigit())
+    devices_at = min((r["box"][1] for r in rec if r["kind"] == "text" and r["text"].startswith("#")
+                      and r["text"][1:].isdigit()), default=float("inf"))
     texts = [r["text"] for r in rec if r["kind"] == "text" and r["box"][1] < devices_at]
     for tid in set(supply):
         name = SR._tile_name(tid)
