@@ -30,6 +30,7 @@ from bot.games.steamworks.simulate import GREEDY, STYLES, Style, favouring, play
 TARGET = 0.15  # the aim: every persona and position within about ±15% of fair
 DECIDES = 1.35  # a favoured tile lifting its seat above this ratio decides the game (see BALANCE.md)
 TABLES = ("greedy", "mixed", "tiles")
+PARTS = ("vp", "clocks", "prestige", "total")  # a final score's parts (tie-breaks aside)
 STACK_TILES = sorted(t for t in TILES if TILES[t].age >= 1)  # what a seat can go out and get
 
 
@@ -56,7 +57,8 @@ def _records(kind: str, args: tuple[int, list[int]]) -> list[dict[str, Any]]:
         start = E.new_game({}, seats, seed)["start"]
         st = play(seats, seed, styles)
         winners = st["final"]["winners"]
-        totals = {r["seat"]: r["total"] for r in st["final"]["scores"]}
+        scores = {r["seat"]: r for r in st["final"]["scores"]}
+        totals = {s: r["total"] for s, r in scores.items()}
         for s in range(seats):
             out.append({"seats": seats, "seed": seed, "position": (s - start) % seats + 1,
                         "persona": st["players"][s]["persona"], "style": styles[s].name,
@@ -66,6 +68,7 @@ def _records(kind: str, args: tuple[int, list[int]]) -> list[dict[str, Any]]:
                         "total": totals[s],
                         # points ahead of the table's other seats: far less noisy than a win
                         "ahead": totals[s] - sum(totals[o] for o in totals if o != s) / (seats - 1),
+                        "vp": scores[s]["vp"], "clocks": scores[s]["clocks"], "prestige": scores[s]["prestige"],
                         "rounds": st["round"], "last": (s - st["start"]) % seats + 1})
     return out
 
@@ -118,6 +121,8 @@ def report(recs: list[dict[str, Any]]) -> dict[str, Any]:
     for r in recs:
         by[("persona", r["persona"])].append(r["fair"])
         by[("ahead", r["persona"])].append(r["ahead"])
+        for part in PARTS:
+            by[(part, r["persona"])].append(r[part])
         by[("persona", r["persona"], r["seats"])].append(r["fair"])
         by[("style", r["style"] if not r["favourite"] else "favour")].append(r["fair"])
         by[("persona style", r["persona"], r["style"])].append(r["fair"])
@@ -135,6 +140,8 @@ def report(recs: list[dict[str, Any]]) -> dict[str, Any]:
                    for n in counts},
         "persona": {k: stat(by[("persona", k)]) for k in SETUP.personas if by[("persona", k)]},
         "ahead": {k: stat(by[("ahead", k)]) for k in SETUP.personas if by[("ahead", k)]},
+        # where a persona's points come from (mean per seat-game)
+        "parts": {k: {part: _mean(by[(part, k)]) for part in PARTS} for k in SETUP.personas if by[("ahead", k)]},
         "style": {k[1]: stat(v) for k, v in sorted(by.items()) if k[0] == "style"},
         # each persona under each strategy (mixed tables): where a persona's edge comes from
         "persona_style": {(k[1], k[2]): stat(v) for k, v in by.items() if k[0] == "persona style"},
@@ -164,6 +171,9 @@ def print_report(rep: dict[str, Any], kind: str, games: int, seed: int) -> None:
     for k, v in rep["persona"].items():
         cells = [rep["counts"][n]["persona"].get(k, (float("nan"), float("nan"), 0)) for n in counts] + [v]
         print(f"  {k:12s}" + "".join(f"{_fmt(x):>22s}" for x in cells) + f"{_fmt(rep['ahead'][k]):>22s}")
+    print("\npoints per seat-game  " + "".join(f"{part:>10s}" for part in PARTS))
+    for k, parts in rep["parts"].items():
+        print(f"  {k:20s}" + "".join(f"{parts[part]:10.2f}" for part in PARTS))
     print("\nstrategy:", "  ".join(f"{k} {_fmt(v)}" for k, v in rep["style"].items()))
     styles = sorted({st for _, st in rep["persona_style"]})
     if len(styles) > 1 and not rep["tiles"]:
