@@ -97,6 +97,13 @@ class Announcer:
                                if self._announcing.get(gid) is done else None)
         return task
 
+    async def settled(self, gid: int) -> None:
+        """Wait until the game's announcements so far are out: a closing word (an abandon) must
+        come after them, or a menu still being sent would keep its controls."""
+        task = self._announcing.get(gid)
+        if task is not None:
+            await asyncio.wait([task])
+
     async def _announce(self, outcome: Outcome) -> None:
         gid = outcome.game.id
         try:

@@ -644,6 +644,7 @@ class Table:
         async with self.lock(game.id):
             if not await self.store.set_status(game.id, "abandoned"):
                 raise PlayerError(msg("That game has already ended."))
+        await self.announcer.settled(game.id)
         game = await self.load(game.id, ("abandoned",))
         await self.edit_lobby(game)
         text = msg("{title} was abandoned by {user}.", title=self.title(game), user=interaction.user.display_name)

@@ -118,6 +118,19 @@ async def test_games_lists_and_abandon_needs_rights(table):
     assert post is not None and not post.mentions
 
 
+async def test_abandon_while_the_first_menus_are_on_their_way_leaves_no_live_menu(table):
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.bob, track="usa")
+    emu.slow("POST", "/messages", 0.4)  # the board is posted; the DM menus are still being sent
+    thread = await start(w, lobby, w.alice)
+    rec = await emu.slash(w.mod, thread, "game", "abandon")
+    await emu.wait_until(lambda: rec.followups, timeout=20)
+    for user in (w.alice, w.bob):
+        await emu.wait_until(lambda: any("was abandoned" in m.content for m in emu.dm_messages(user)), timeout=20)
+        assert len(emu.dm_messages(user)) >= 2  # the menu went out, then the word it was abandoned
+        assert not any(m.components for m in emu.dm_messages(user))
+
+
 async def test_illegal_and_out_of_turn_moves_are_refused_privately(table):
     w, emu = table, table.emu
     lobby = await open_table(w, w.alice, w.bob, w.carol, kind="pon")
