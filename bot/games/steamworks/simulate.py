@@ -116,8 +116,8 @@ def _quick_lay(st: dict[str, Any], seat: int, favourite: str | None = None) -> d
         links = sum(1 for d, _ in geo.neighbours((c["x"], c["y"])) if geo.link(grid, (c["x"], c["y"]), d))
         # the effect's value breaks ties before the name: laying by name made the Ticker Press wait
         # behind the Tinker's Bench (value-first beat name-first 1.14 to 0.86 head to head, 4 players)
-        worth = -_effect_value(c["t"]) if TILES[c["t"]].effect else 0.0
-        ranked.append((c["t"] != favourite, -links, -TILES[c["t"]].prestige, worth, c["t"], c["y"], c["x"], c["r"], c))
+        ranked.append((c["t"] != favourite, -links, -TILES[c["t"]].prestige, -_effect_value(c["t"]),
+                       c["t"], c["y"], c["x"], c["r"], c))
     ranked.sort(key=lambda z: z[:8])
     for z in ranked:
         c = z[-1]
