@@ -38,6 +38,9 @@ def test_tables_rotate_the_favoured_tile_and_seat_and_mix_the_strategies():
         (seat,) = [s for s, st in enumerate(styles) if st.favourite]
         seen.add((styles[seat].favourite, seat))
     assert len(seen) == 3 * n  # every tile from every seat, once
+    one = [table("tiles", 3, seed, "aether_engine") for seed in range(3)]
+    assert [[st.favourite for st in styles] for styles in one] == [
+        ["aether_engine", None, None], [None, "aether_engine", None], [None, None, "aether_engine"]]
     mixed = {st.name for seed in range(40) for st in table("mixed", 4, seed)}
     assert mixed == set(STYLES) and table("greedy", 2, 7) == [GREEDY, GREEDY]
 

@@ -2,6 +2,7 @@
 turn-order position and each strategy is from a fair share, and what favouring one tile is worth.
 
     python -m bot.games.steamworks.balance [greedy|mixed|tiles] [games per player count] [seed] [workers] [--counts 2,3]
+                                           [--tile T]
 
 Tables (the strategies are simulate.py's `Style`s):
   greedy  every seat plays greedy;
@@ -9,7 +10,8 @@ Tables (the strategies are simulate.py's `Style`s):
   tiles   the causal tile test: one seat favours one tile of the age stacks (greedy, but it takes,
           keeps and builds that tile whenever it can), the others play greedy; the tile and the
           seat rotate with the seed, the personas are dealt at random. Favouring a tile that
-          decides the game would lift that seat's share far above fair (DECIDES).
+          decides the game would lift that seat's share far above fair (DECIDES). With --tile T
+          every game favours T (the seat still rotates): a closer look at one tile.
 Numbers are ratios to the fair share (1.00 = wins exactly 1/players of its games; a shared win
 counts as a fraction), then ± one standard error and n, the seat-games behind the figure.
 "Position" is the seat's place in the first round's turn order (1 = the first start player).
@@ -34,26 +36,29 @@ PARTS = ("vp", "clocks", "prestige", "total")  # a final score's parts (tie-brea
 STACK_TILES = sorted(t for t in TILES if TILES[t].age >= 1)  # what a seat can go out and get
 
 
-def table(kind: str, seats: int, seed: int) -> list[Style]:
-    """Each seat's strategy in the game of this seed."""
+def table(kind: str, seats: int, seed: int, tile: str | None = None) -> list[Style]:
+    """Each seat's strategy in the game of this seed (`tile`: the tile test favours only it)."""
     if kind == "greedy":
         return [GREEDY] * seats
     if kind == "mixed":
         rnd = random.Random(f"mixed {seed}")
         return [STYLES[rnd.choice(sorted(STYLES))] for _ in range(seats)]
-    n = len(STACK_TILES)
     styles = [GREEDY] * seats
+    if tile is not None:
+        styles[seed % seats] = favouring(tile)
+        return styles
+    n = len(STACK_TILES)
     styles[(seed // n) % seats] = favouring(STACK_TILES[seed % n])
     return styles
 
 
-def _records(kind: str, args: tuple[int, list[int]]) -> list[dict[str, Any]]:
+def _records(kind: str, tile: str | None, args: tuple[int, list[int]]) -> list[dict[str, Any]]:
     """One record per seat and game: its player count, position, persona, strategy, result and
     built tiles."""
     seats, seeds = args
     out = []
     for seed in seeds:
-        styles = table(kind, seats, seed)
+        styles = table(kind, seats, seed, tile)
         start = E.new_game({}, seats, seed)["start"]
         st = play(seats, seed, styles)
         winners = st["final"]["winners"]
@@ -74,8 +79,8 @@ def _records(kind: str, args: tuple[int, list[int]]) -> list[dict[str, Any]]:
 
 
 def simulate(games: int, base_seed: int = 1, workers: int = 2, counts: list[int] | None = None,
-             kind: str = "greedy") -> list[dict[str, Any]]:
-    _, parts = spread(partial(_records, kind), games, base_seed, workers, counts)
+             kind: str = "greedy", tile: str | None = None) -> list[dict[str, Any]]:
+    _, parts = spread(partial(_records, kind, tile), games, base_seed, workers, counts)
     return [r for p in parts for r in p]
 
 
@@ -202,9 +207,13 @@ def main() -> None:
     ap.add_argument("seed", nargs="?", type=int, default=1)
     ap.add_argument("workers", nargs="?", type=int, default=2)
     ap.add_argument("--counts", default="", help="player counts, e.g. 2,3 (default: all)")
+    ap.add_argument("--tile", choices=STACK_TILES, help="tiles tables: favour only this tile")
     a = ap.parse_args()
     counts = [int(c) for c in a.counts.split(",")] if a.counts else None
-    print_report(report(simulate(a.games, a.seed, a.workers, counts, a.tables)), a.tables, a.games, a.seed)
+    if a.tile and a.tables != "tiles":
+        ap.error("--tile goes with tiles tables")
+    recs = simulate(a.games, a.seed, a.workers, counts, a.tables, a.tile)
+    print_report(report(recs), a.tables, a.games, a.seed)
 
 
 if __name__ == "__main__":
