@@ -4,7 +4,7 @@ import random
 
 from bot.games.steamworks.balance import STACK_TILES, report, simulate, table
 from bot.games.steamworks.engine import ENGINE as E
-from bot.games.steamworks.simulate import GREEDY, STYLES, choose, favouring, play, run
+from bot.games.steamworks.simulate import GREEDY, STYLES, choose, favouring, place_value, play, run
 
 
 def test_simulation_reports_win_shares():
@@ -76,3 +76,14 @@ def test_a_favoured_tile_ends_up_built_more_often():
         fav_built += tid in owned[0]
         plain_built += tid in owned[1]
     assert fav_built >= games // 2 and fav_built > plain_built
+
+
+def test_greedy_takes_the_source_its_components_wait_for():
+    st = E.new_game({}, 2, 5)
+    seat = E.active(st)
+    pl = st["players"][seat]
+    pl["tiles"], pl["sources"] = ["monetiser"], {"C": 0, "S": 1, "E": 0}  # clockwork lines, a steam source
+    value = {p: place_value(st, seat, f"source:{p}") for p in "CSE"}
+    assert value["C"] > value["S"] == value["E"]  # no component takes steam or electrickal
+    pl["sources"]["C"] = 1
+    assert place_value(st, seat, "source:C") < value["C"]  # one clockwork source is enough for one component

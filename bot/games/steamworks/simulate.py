@@ -3,7 +3,8 @@
     python -m bot.games.steamworks.simulate [games per player count] [seed]
 
 Strategies (each a `Style`: the same rough value for each placement, a little noise, every
-component powered in the suggested order, with a few weights changed):
+component powered in the suggested order, with a few weights changed; every style takes the
+basic source its components wait for first, and never one that no component of its takes):
   greedy    the plain one: points now, money, tiles and building, each at a middling value;
   builder   prizes the Workbench, building and upgrading effects and taking tiles (big devices);
   borrower  prefers other players' devices to its own persona spaces (it gives clocks away);
@@ -44,9 +45,12 @@ class Style:
     cost: float = 0.4  # times the mechanic's placement cost
     pass_below: float = 0.6  # pass when no placement is worth more
     favourite: str | None = None
+    # more for a basic source of a power the seat's components need (less for one none takes):
+    # 5 beat 3 beat 2 beat 1 beat 0 head to head, 8 was no better (BALANCE.md, pass 12)
+    source_match: float = 5.0
 
 
-FAVOUR = 4.0  # what the favourite tile adds to a placement that takes it or builds with it
+FAVOUR = 6.0  # what the favourite tile adds to a placement that takes it or builds with it (above a needed source)
 GREEDY = Style()
 STYLES = {s.name: s for s in (
     GREEDY,
@@ -70,6 +74,22 @@ def _effect_value(tid: str, style: Style = GREEDY) -> float:
     return v
 
 
+def _short_of_sources(sup) -> bool:
+    """More components than sources in a supply: devices wait for sources."""
+    src = sum(n for t, n in sup.items() if TILES[t].kind == "source")
+    return sum(sup.values()) - src > src
+
+
+def _source_value(sup, power: str, style: Style) -> float:
+    """Taking a basic source: worth more in a power the seat's components need but its sources
+    lack (or while it is short of sources), less in a power no component takes."""
+    comps = [t for t in sup if TILES[t].kind != "source"]
+    if not any(power in side for t in comps for side in TILES[t].sides):
+        return style.source - style.source_match
+    had = any(power in side for t in sup if TILES[t].kind == "source" for side in TILES[t].sides)
+    return style.source + (style.source_match if not had or _short_of_sources(sup) else 0.0)
+
+
 def _holds(st: dict[str, Any], seat: int, tid: str | None) -> bool:
     return tid is not None and E._supply(st, seat)[tid] > 0
 
@@ -84,7 +104,7 @@ def place_value(st: dict[str, Any], seat: int, choice: str, style: Style = GREED
         fav = FAVOUR if tid == style.favourite else 0.0
         return style.tile + TILES[tid].prestige * 0.5 + 0.3 * int(a) - (style.workshop if space == "workshop" else 0) + fav
     if space == "source":
-        return style.source
+        return _source_value(E._supply(st, seat), parts[1], style)
     if space == "build":
         return style.build + (FAVOUR if _holds(st, seat, style.favourite) else 0.0)
     did = int(parts[1])
