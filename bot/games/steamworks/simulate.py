@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -74,13 +74,13 @@ def _effect_value(tid: str, style: Style = GREEDY) -> float:
     return v
 
 
-def _short_of_sources(sup) -> bool:
+def _short_of_sources(sup: Counter) -> bool:
     """More components than sources in a supply: devices wait for sources."""
     src = sum(n for t, n in sup.items() if TILES[t].kind == "source")
     return sum(sup.values()) - src > src
 
 
-def _source_value(sup, power: str, style: Style) -> float:
+def _source_value(sup: Counter, power: str, style: Style) -> float:
     """Taking a basic source: worth more in a power the seat's components need but its sources
     lack (or while it is short of sources), less in a power no component takes."""
     comps = [t for t in sup if TILES[t].kind != "source"]
