@@ -76,17 +76,17 @@ def _effect_value(tid: str, style: Style = GREEDY) -> float:
 
 def _short_of_sources(sup: Counter) -> bool:
     """More components than sources in a supply: devices wait for sources."""
-    src = sum(n for t, n in sup.items() if TILES[t].kind == "source")
+    src = sum(n for t, n in sup.items() if TILES[t].is_source)
     return sum(sup.values()) - src > src
 
 
 def _source_value(sup: Counter, power: str, style: Style) -> float:
     """Taking a basic source: worth more in a power the seat's components need but its sources
     lack (or while it is short of sources), less in a power no component takes."""
-    comps = [t for t in sup if TILES[t].kind != "source"]
+    comps = [t for t in sup if not TILES[t].is_source]
     if not any(power in side for t in comps for side in TILES[t].sides):
         return style.source - style.source_match
-    had = any(power in side for t in sup if TILES[t].kind == "source" for side in TILES[t].sides)
+    had = any(power in side for t in sup if TILES[t].is_source for side in TILES[t].sides)
     return style.source + (style.source_match if not had or _short_of_sources(sup) else 0.0)
 
 
