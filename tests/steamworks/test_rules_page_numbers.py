@@ -20,10 +20,11 @@ def test_the_starting_money_range_is_the_personas(locale):
     assert f"£{min(money)}{DASH[locale]}£{max(money)}" in _page(locale)
 
 
-@pytest.mark.parametrize("locale", ["en", "ja"])
-def test_the_persona_tile_count_range_is_the_personas(locale):
+@pytest.mark.parametrize("locale, words", [("en", "a start tile plus {}–{} persona tiles"),
+                                           ("ja", "ペルソナタイル{}～{}枚")])
+def test_the_persona_tile_count_range_is_the_personas(locale, words):
     extra = [len(p.tiles) - 1 for p in SETUP.personas.values()]  # the first is the start tile
-    assert f"{min(extra)}{DASH[locale]}{max(extra)}" in _page(locale)
+    assert words.format(min(extra), max(extra)) in _page(locale)
 
 
 def test_costs_pass_coins_clocks_and_belts_are_the_content():
