@@ -5,7 +5,8 @@
   python -m bot bench      print the benchmark figures, one per line as `name: value unit`
   python -m bot store copy SRC DST
                            copy a whole store (an SQLite file or a postgresql:// URL each) into an
-                           empty one, checking that every game replays to its snapshot
+                           empty one, checking that every game replays to its snapshot (one
+                           begun under older rules: that its action log is the source's)
 """
 from __future__ import annotations
 

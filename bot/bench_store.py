@@ -28,7 +28,7 @@ from bot.games.registry import engines
 from bot.store import MIGRATIONS, Store, dumps
 from bot.table import Table
 
-BUILDER_VERSION = 1  # bump when the games built here change
+BUILDER_VERSION = 2  # bump when the games built here change (2: states carry rules_version)
 ENGINES = engines()
 GUILD_ID = 1
 CHANNEL_BASE = 2_000  # clones are spread over CHANNELS channels

@@ -3,6 +3,9 @@
 An engine is a module-level object (see `Engine`) with pure functions over plain-data state:
 - the state is a dict that round-trips through JSON exactly; it carries `schema` (an int) and
   `rng` (the `Rng` state int), so a game replays exactly from its seed and action log;
+- `rules_version` (an int on the engine, stamped into the state by `new_game`) goes up whenever a
+  change to rules or content makes an old game's log replay to another state; only a game on
+  today's number can be checked by replaying it (tests/core/test_rules_versions.py guards it);
 - `apply` never mutates its input: it returns a new state and a list of `Event`s;
 - `view(state, viewer)` is the only way information leaves the engine. viewer is a seat index
   or None for a spectator. Channel images, logs and embeds come from the spectator view; a DM
@@ -73,6 +76,7 @@ class Engine(Protocol):
     min_seats: int
     max_seats: int
     options: list[OptionSpec]
+    rules_version: int  # stamped into each new state as "rules_version"
 
     def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
         """Fill defaults and check values; raise GameError with a clear message if bad."""
@@ -142,6 +146,11 @@ def check_move(state: State, seat: Any, action: Any) -> None:
 def clone(state: State) -> State:
     """A deep copy for `apply` to work on, so the caller's state is never changed."""
     return copy.deepcopy(state)
+
+
+def on_todays_rules(engine: Engine, state: Any) -> bool:
+    """Whether a stored state was started under the engine's current rules (so its log replays to it)."""
+    return isinstance(state, dict) and state.get("rules_version") == engine.rules_version
 
 
 def replay(engine: Engine, options: dict[str, Any], seats: int, seed: int,

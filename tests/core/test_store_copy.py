@@ -106,10 +106,12 @@ async def test_a_non_empty_target_is_refused_in_one_line(built, tmp_path, capsys
     # into an empty one, from the command line
     other = tmp_path / "copy.sqlite3"
     assert await asyncio.to_thread(bot_main, ["store", "copy", str(src), str(other)]) == 0
-    assert "every game replays to its snapshot" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "every game checks out" in out and "older rules" not in out  # all on today's rules: all replayed
 
 
-async def test_a_game_that_does_not_replay_fails_the_check(built, tmp_path):
+async def _without_its_first_action(built, tmp_path) -> tuple:
+    """A copy of the built store in which one game under way lost its first action: (file, game id)."""
     import shutil
     src = tmp_path / "src.sqlite3"
     shutil.copyfile(built, src)
@@ -117,8 +119,25 @@ async def test_a_game_that_does_not_replay_fails_the_check(built, tmp_path):
     active = (await store.active_games())[0]
     await store._db.execute("DELETE FROM actions WHERE game_id = ? AND version = 1", (active.id,))
     await store.close()
-    with pytest.raises(CopyError, match=f"game {active.id}: its action log does not replay|game {active.id}: replaying"):
+    return src, active.id
+
+
+async def test_a_game_that_does_not_replay_fails_the_check(built, tmp_path):
+    src, gid = await _without_its_first_action(built, tmp_path)
+    with pytest.raises(CopyError, match=f"game {gid}: its action log does not replay|game {gid}: replaying"):
         await copy_store(src, await database_for("postgresql", tmp_path), lambda _: None)
+
+
+async def test_a_game_begun_under_older_rules_is_compared_by_its_log_not_replayed(built, tmp_path, monkeypatch):
+    """A rules or content change means an old game's log no longer replays to its snapshot; the
+    copy still goes through, checking that game's log against the source's instead."""
+    from bot.games.registry import engines
+    src, _ = await _without_its_first_action(built, tmp_path)
+    for engine in engines().values():  # every stored game now began under older rules
+        monkeypatch.setattr(engine, "rules_version", engine.rules_version + 1)
+    said = []
+    await copy_store(src, await database_for("postgresql", tmp_path), said.append)
+    assert any("began under older rules: their action logs were compared, not replayed" in s for s in said)
 
 
 async def test_the_same_database_is_refused(tmp_path):

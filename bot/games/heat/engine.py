@@ -129,6 +129,7 @@ def _choice_label(o: list) -> Msg:
 class HeatEngine:
     kind = "heat"
     title = "Heat: Pedal to the Metal"
+    rules_version = 1  # raise it when a change makes old logs replay differently (bot/games/base.py)
     # One player races alone only against Legends (new_game checks it once the players are known).
     min_seats = 1
     max_seats = 6
@@ -276,7 +277,7 @@ class HeatEngine:
             raise GameError(msg("At most {n} cars race: {k} Legends at most with {p} players.", n=rules.MAX_CARS,
                                 k=rules.MAX_CARS - seats, p=seats))
         if opts.get("championship"):  # a whole season: the first race, its upgrade market first
-            return championship.new_season(opts, seats, int(seed))
+            return dict(championship.new_season(opts, seats, int(seed)), rules_version=self.rules_version)
         st = rules.new_state(opts["track"], seats, int(seed), opts["grid"], opts["modules"], opts.get("garage"),
                              legends)
         if opts.get("tournament"):
@@ -287,6 +288,7 @@ class HeatEngine:
             st["aggressive_legends"] = True  # Heavy Rain: Legends may cross one more line from a ∧ diamond
         if opts.get("garage_deal"):
             rules.deal_garage(st)  # the seed's alternative to the draft: 3 upgrades dealt to each
+        st["rules_version"] = self.rules_version
         return st
 
     # ------------------------------------------------------------------ queries

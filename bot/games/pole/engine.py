@@ -82,6 +82,7 @@ def _num(face) -> int:
 class PoleEngine:
     kind = "pole"
     title = "Pole Position"
+    rules_version = 1  # raise it when a change makes old logs replay differently (bot/games/base.py)
     min_seats = 1  # a lone player races against bots (17)
     max_seats = 6
     options = [OptionSpec("circuit", "Circuit", list(CIRCUIT_KEYS), default="great_britain"),
@@ -189,6 +190,7 @@ class PoleEngine:
         if not CUSTOM.begin(st):  # 13.1: the setup step comes first, then qualifying
             self._next_session(st, rng, ev)
         st["rng"] = rng.state
+        st["rules_version"] = self.rules_version
         return st
 
     @staticmethod

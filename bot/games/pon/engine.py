@@ -250,6 +250,7 @@ def _decay_auto(st: State, ev: list[Event], seat: int) -> None:
 class PonEngine:
     kind = "pon"
     title = "PON"
+    rules_version = 1  # raise it when a change makes old logs replay differently (bot/games/base.py)
     min_seats = 3
     max_seats = 4
     options: list[OptionSpec] = []
@@ -309,6 +310,7 @@ class PonEngine:
         }
         st["log"].append(to_wire(msg("Starting order: {order}. Each player peeks at one course, last place first.",
                                      order=[_p(s) for s in order])))
+        st["rules_version"] = self.rules_version
         return st
 
     def _finish_setup(self, st: State, ev: list[Event]) -> None:

@@ -46,6 +46,7 @@ def rallies() -> dict[str, list[str]]:
 class RallymanEngine:
     kind = "rallyman"
     title = "Rallyman: DIRT"
+    rules_version = 1  # raise it when a change makes old logs replay differently (bot/games/base.py)
     min_seats = 1
     max_seats = 6
 
@@ -105,6 +106,7 @@ class RallymanEngine:
         st["rng"] = rng.state
         self._new_round(st)
         self._begin_turn(st)
+        st["rules_version"] = self.rules_version
         return st
 
     # ---- queries -----------------------------------------------------------------------------

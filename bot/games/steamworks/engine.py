@@ -67,6 +67,7 @@ def _log(st: State, ev: list[Event], text: Msg) -> None:
 class SteamWorksEngine:
     kind = "steamworks"
     title = "Steam Works"
+    rules_version = 1  # raise it when a change makes old logs replay differently (bot/games/base.py)
     min_seats = SETUP.min_players
     max_seats = SETUP.max_players
     options = [OptionSpec("personas", "How persona boards are dealt", ["random", "seat order"], "str", "random")]
@@ -121,6 +122,7 @@ class SteamWorksEngine:
         self._refill_belt(st, "1")
         st["rng"] = rng.state
         _log(st, [], msg("Steam Works begins. {p} is the start player.", p=_p(st["start"])))
+        st["rules_version"] = self.rules_version
         return st
 
     # -- saved states from older versions ---------------------------------------------------------------
