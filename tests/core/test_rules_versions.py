@@ -47,3 +47,14 @@ def test_a_rules_change_raises_the_rules_version(kind):
     assert (engine.rules_version, fingerprint(kind)) == FINGERPRINTS[kind], (
         f"{kind}: seeded games end differently now; raise {type(engine).__name__}.rules_version and write "
         f"the new pair here, so that games begun before are no longer checked by replaying them")
+
+
+def test_a_heat_championship_keeps_its_stamp_from_race_to_race():
+    engine = engines()["heat"]
+    st, races = engine.new_game({"championship": "1961"}, 2, 5), set()
+    while not engine.is_over(st):
+        seat = engine.to_act(st)[0]
+        st, _ = engine.apply(st, seat, auto_action(engine, st, seat))
+        races.add(st["champ"]["race"])
+        assert st.get("rules_version") == engine.rules_version
+    assert len(races) > 1
