@@ -2,7 +2,8 @@
 number can be checked by replaying its log (bot/store_copy.py). So the number must go up whenever a
 change makes a game's log end in another state. Here a few seeded games per engine, every seat
 played by the engine's own automatic choice, are fingerprinted: when a fingerprint changes, raise
-that engine's `rules_version` and write the new pair below."""
+that engine's `rules_version` and write the new pair below. The games use default options: a change
+to an optional rule alone may not show here, so raise the number by hand for one."""
 import hashlib
 import json
 
