@@ -353,6 +353,8 @@ def finish_race(st: dict) -> tuple[dict, list[tuple[int | None, Msg]]]:
     ch["race"] += 1
     legends = ncars - st["seats"]
     new = _race_state(ch, st["seats"], legends, standings(ch), rng)
+    if "rules_version" in st:  # the season's rules stamp (bot/games/base.py) goes on to its next race
+        new["rules_version"] = st["rules_version"]
     race = ch["races"][ch["race"]]
     evs.append((None, msg("Race {n}: {track}. The grid follows the points; upgrade market first.", n=ch["race"] + 1,
                           track=content.tracks()[race["track"]].name)))

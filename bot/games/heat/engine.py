@@ -382,10 +382,7 @@ class HeatEngine:
                 raise GameError(msg("You are not in this race."))
             if state["phase"] == "over":
                 raise GameError(msg("The race is over."))
-            new, events = championship.apply(self, state, seat, action, self._apply_race)
-            if "rules_version" in state:  # a season's next race is a fresh state: it keeps the season's stamp
-                new["rules_version"] = state["rules_version"]
-            return new, events
+            return championship.apply(self, state, seat, action, self._apply_race)
         return self._apply_race(state, seat, action)
 
     def _apply_race(self, state: dict, seat: int, action: dict) -> tuple[dict, list[Event]]:
