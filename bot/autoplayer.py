@@ -26,22 +26,6 @@ log = logging.getLogger(__name__)
 MAX_MOVES_AT_ONCE = 5000  # a table of absent players plays to the end; this only stops a loop
 
 
-def auto_action(engine: Engine, state: State, seat: int) -> dict[str, Any]:
-    """The engine's own choice for an absent seat (`auto_action`, optional in the contract), else
-    its first legal move."""
-    choose = getattr(engine, "auto_action", None)
-    if choose is not None:
-        return choose(state, seat)
-    return engine.legal_actions(state, seat)[0]
-
-
-def table_move(engine: Engine, hook: str, state: State, seat: int) -> dict[str, Any] | None:
-    """The engine's own move for the table to commit (optional in the contract): `takeover_action`
-    when the automatic player takes a seat, `return_action` when its owner takes it back."""
-    choose = getattr(engine, hook, None)
-    return choose(state, seat) if choose is not None else None
-
-
 def duration(seconds: float) -> Msg:
     """A clock's length in words: whole days, hours or minutes."""
     minutes = max(1, round(seconds / 60))
@@ -101,7 +85,7 @@ class AutoPlayer:
         def pick(engine: Engine, game: Game, state: State) -> dict[str, Any]:
             if not game.seats[seat].auto or seat not in engine.to_act(state):
                 raise StaleButton()  # taken back, or moved, meanwhile
-            return table_move(engine, "takeover_action", state, seat) or auto_action(engine, state, seat)
+            return engine.takeover_action(state, seat) or engine.auto_action(state, seat)
 
         async with self.table.busy():
             try:
@@ -205,7 +189,7 @@ class AutoPlayer:
                     engine = table.engines[game.kind]
                     assert game.snapshot is not None
                     # An engine whose bot still drives the seat's car gives it back by a move of its own.
-                    back = table_move(engine, "return_action", game.snapshot, seat)
+                    back = engine.return_action(game.snapshot, seat)
                     if not await table.store.set_auto(game_id, seat, False) and back is None:
                         raise PlayerError(msg("You already play your own seat in {title}.", title=table.title(game)))
                     if seat in engine.to_act(game.snapshot):  # their reminders start again from the first
@@ -231,7 +215,7 @@ class AutoPlayer:
         """Commit the engine's move that gives the seat's car back (after the seat left the
         automatic player: nothing may move it back meanwhile)."""
         def pick(engine: Engine, game: Game, state: State) -> dict[str, Any]:
-            action = table_move(engine, "return_action", state, seat)
+            action = engine.return_action(state, seat)
             if action is None:
                 raise StaleButton()  # given back meanwhile
             return action

@@ -26,7 +26,7 @@ import orjson
 
 from bot.components import chosen_ok, lobby_view, menu_entry, parse, select_values
 from bot.announcer import Announcer
-from bot.autoplayer import AutoPlayer, duration, table_move
+from bot.autoplayer import AutoPlayer, duration
 from bot.delivery import Delivery, Outcome, Sent, clip, title_of
 from bot.errors import PlayerError, StaleButton
 from bot.games.base import Engine, Event, GameError, State
@@ -250,14 +250,11 @@ class Table:
 
     def lobby_text(self, game: Game) -> str:
         engine = self.engines[game.kind]
-        describe = getattr(engine, "describe_options", None)  # optional: the options in players' words
-        opts = describe(game.options) if describe else [
-            f"{k}: {v}" for k, v in game.options.items() if not isinstance(v, (list, dict)) or v]
+        opts = engine.describe_options(game.options)
         if game.clock:
             opts = [*opts, msg("a move every {time}", time=duration(game.clock))]
         players = ", ".join(f"<@{s.user_id}>" for s in game.seats)
-        least = getattr(engine, "least_seats", None)
-        fewest = least(game.options) if least else engine.min_seats
+        fewest = engine.least_seats(game.options)
         footer = {"lobby": msg("Press Join to sit down; the creator starts with {min}+ players.", min=fewest),
                   "active": msg("Started: the game goes on in its thread."),
                   "finished": msg("Finished."),
@@ -577,7 +574,7 @@ class Table:
         # A player moving a seat the engine's own player holds (a takeover) first takes it back:
         # that is this commit; the board moved on, so their pick is not judged. (Not only while the
         # seat is automatic: a crash may fall between a give-back's two writes.)
-        back = table_move(engine, "return_action", state, seat) if taken_back and seat is not None else None
+        back = engine.return_action(state, seat) if taken_back and seat is not None else None
         action = back if back is not None else pick(engine, game, state)
         assert seat is not None  # (pick refuses a player without a seat)
         try:

@@ -67,14 +67,14 @@ class TableCog(commands.Cog):
         lines, wins = [], 0
         for g, when in ended:
             me = g.seat_of(user_id)
-            placings = getattr(self.table.engines[g.kind], "placings", None)
-            if g.status == "abandoned" or placings is None or me is None:
+            engine = self.table.engines[g.kind]
+            places = engine.placings(g.snapshot) if g.status != "abandoned" and g.snapshot is not None else None
+            if places is None or me is None:
                 result = msg("abandoned") if g.status == "abandoned" else msg("finished")
             else:
-                place = placings(g.snapshot)[me]
+                place = places[me]
                 wins += place == 1
-                field = getattr(self.table.engines[g.kind], "field", None)
-                n = field(g.snapshot) if field else len(g.seats)
+                n = engine.field(g.snapshot)
                 result = msg("won") if place == 1 else msg("place {place} of {n}", place=place, n=n)
             lines.append(msg("{title} ({date}): {result} — {link}", title=self.table.title(g),
                              date=f"<t:{int(when)}:d>", result=result, link=link(g)))

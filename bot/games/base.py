@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from bot.i18n import Msg, msg
 
@@ -70,7 +70,11 @@ class OptionSpec:
     max_value: int | None = None
 
 
-class Engine(Protocol):
+class Engine:
+    """The contract every game keeps: each engine class inherits this one. The methods that raise
+    NotImplementedError are required; the hooks below them have defaults a game overrides when
+    it needs to."""
+
     kind: str  # slash group and store key, e.g. "heat"
     title: str  # shown to players, e.g. "Heat: Pedal to the Metal"
     min_seats: int
@@ -80,44 +84,36 @@ class Engine(Protocol):
 
     def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
         """Fill defaults and check values; raise GameError with a clear message if bad."""
+        raise NotImplementedError
 
-    def new_game(self, options: dict[str, Any], seats: int, seed: int) -> State: ...
+    def new_game(self, options: dict[str, Any], seats: int, seed: int) -> State:
+        raise NotImplementedError
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """Every action the seat may take now (empty when it has nothing to do)."""
+        raise NotImplementedError
 
     def describe_action(self, state: State, seat: int, action: Action) -> Msg:
         """A short label (a Msg), unique among the seat's legal actions once rendered
         (slash-command autocomplete; the table clips it to Discord's limits after rendering)."""
+        raise NotImplementedError
 
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         """Validate and apply; raise GameError (state untouched) when the action is not legal."""
+        raise NotImplementedError
 
     def to_act(self, state: State) -> list[int]:
-        """Seats whose input the game is waiting for now (pinged, reminded)."""
+        """Seats whose input the game is waiting for now (notified, reminded)."""
+        raise NotImplementedError
 
-    def is_over(self, state: State) -> bool: ...
+    def is_over(self, state: State) -> bool:
+        raise NotImplementedError
 
     def view(self, state: State, viewer: int | None) -> View:
         """Plain data; its human texts (log lines, names of cards and tracks) are `Msg`s the
         renderer puts into words for its locale. The spectator view carries "turn" (an int): the table posts a fresh board
         image when it changes (a new round, course...), and log lines only for moves within it."""
-
-    # Optional: `auto_action(state, seat) -> Action`, a legal move the automatic player makes for
-    # an absent seat (bot/autoplayer.py); without it the seat's first legal action is taken.
-    # Optional, as a pair: `takeover_action(state, seat) -> Action | None` and
-    # `return_action(state, seat) -> Action | None`, moves only the table commits (never among the
-    # seat's legal_actions or menu; `apply` checks them against the state like any move). When the
-    # automatic player takes a waiting seat, the table commits `takeover_action` if it gives one
-    # (Pole: a section-17 bot drives the car from then on, so the seat stops waiting), else
-    # `auto_action` as before; when the owner takes the seat back (button, /game back, or a move of
-    # theirs), it commits `return_action` if it gives one. Without them, `auto_action` moves the seat.
-    # Optional: `placings(state) -> list[int]`, each seat's place once the game is over (1 = a
-    # winner; equal results share a place), for the players' history (/games), and
-    # `field(state) -> int`, how many they are counted among (default: the seats; Pole's bots and a
-    # solo Heat player's Legends count too).
-    # Optional: `least_seats(options) -> int`, the fewest players these options start with
-    # (default `min_seats`; Heat needs Legends for a lone player).
+        raise NotImplementedError
 
     def menu(self, state: State, seat: int) -> list[dict[str, Any]]:
         """Components for the seat, as plain data. Each group is one of
@@ -130,6 +126,49 @@ class Engine(Protocol):
         Every human text (placeholder, label, description) is a `Msg` (the table renders it per
         viewer and clips it to Discord's lengths); the rest is plain data, and the whole menu
         round-trips through i18n.to_wire / from_wire."""
+        raise NotImplementedError
+
+    # -- hooks with defaults ----------------------------------------------------------------------
+
+    def decision(self, state: State, seat: int) -> Any:
+        """What the seat is deciding now, as a value that changes when a new decision begins. The
+        table announces a new decision to a seat that starts waiting (it was not in `to_act`
+        before the move) and to a waiting seat whose `decision` changed; a seat still in the same
+        decision is not told again. Default None: starting to wait is the only new decision."""
+        return None
+
+    def auto_action(self, state: State, seat: int) -> Action:
+        """A legal move the automatic player makes for an absent seat (bot/autoplayer.py)."""
+        return self.legal_actions(state, seat)[0]
+
+    def takeover_action(self, state: State, seat: int) -> Action | None:
+        """A move only the table commits when the automatic player takes a waiting seat (never among
+        the seat's legal_actions or menu; `apply` checks it like any move). Pole: a section-17 bot
+        drives the car from then on, so the seat stops waiting. None: `auto_action` moves the seat."""
+        return None
+
+    def return_action(self, state: State, seat: int) -> Action | None:
+        """The table's move when the owner takes the seat back (button, /game back, or a move of
+        theirs), undoing `takeover_action`; None when there is nothing to undo."""
+        return None
+
+    def placings(self, state: State) -> list[int] | None:
+        """Each seat's place once the game is over (1 = a winner; equal results share a place), for
+        the players' history (/games); None where the game does not rank its seats."""
+        return None
+
+    def field(self, state: State) -> int:
+        """How many a seat's place is counted among (Pole's bots and a solo Heat player's Legends
+        count too): by default the seats ranked."""
+        return len(self.placings(state) or [])
+
+    def least_seats(self, options: dict[str, Any]) -> int:
+        """The fewest players these options start with (Heat needs Legends for a lone player)."""
+        return self.min_seats
+
+    def describe_options(self, options: dict[str, Any]) -> list[Msg | str]:
+        """The table's options as the lobby shows them, in players' words."""
+        return [f"{k}: {v}" for k, v in options.items() if not isinstance(v, (list, dict)) or v]
 
 
 def check_move(state: State, seat: Any, action: Any) -> None:

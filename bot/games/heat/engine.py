@@ -13,7 +13,7 @@ from bisect import bisect_left
 from itertools import combinations
 from typing import Any
 
-from bot.games.base import Event, GameError, OptionSpec
+from bot.games.base import Engine, Event, GameError, OptionSpec
 from bot.games.heat import championship, content, rules
 from bot.games.heat.plans import plan_options
 from bot.games.heat.rules import (DEFAULT_PREFS, DISCARDABLE, KIND, LABEL, PLAYABLE, PREFS, SHORT,
@@ -126,7 +126,7 @@ def _choice_label(o: list) -> Msg:
     return msg("Speed {s}: to space {p}", s=total, p=space)
 
 
-class HeatEngine:
+class HeatEngine(Engine):
     kind = "heat"
     title = "Heat: Pedal to the Metal"
     rules_version = 1  # raise it when a change makes old logs replay differently (bot/games/base.py)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.base import Event, GameError, OptionSpec, State, View, clone, seat_ref
+from bot.games.base import Engine, Event, GameError, OptionSpec, State, View, clone, seat_ref
 from bot.games.pole import bots as BOTS
 from bot.games.pole import championship as CHAMP
 from bot.games.pole import custom as CUSTOM
@@ -79,7 +79,7 @@ def _num(face) -> int:
     return rules()["purple_bang_value"] if face == "!" else int(face)
 
 
-class PoleEngine:
+class PoleEngine(Engine):
     kind = "pole"
     title = "Pole Position"
     rules_version = 1  # raise it when a change makes old logs replay differently (bot/games/base.py)
@@ -99,17 +99,6 @@ class PoleEngine:
                           "behind the SC line and may pit (turns collisions on)", kind="bool", default=False),
                OptionSpec("stress", "Stress: leading, collisions and rivals close behind raise a driver's stress "
                           "level, which limits EP, BP and SP", kind="bool", default=False)] + OPTS.SPECS
-
-    def describe_options(self, options: dict[str, Any]) -> list[Msg]:
-        """The table's options as the lobby shows them (put into words in the table's language)."""
-        c = circuits()[options["circuit"]]
-        out = [msg("{circuit} circuit, {laps} laps", circuit=msg(c.name), laps=c.laps)]
-        if options.get("bots"):
-            out.append(msg("{n} bots (bot cards side {side})", n=options["bots"], side=options.get("bot_side", "A")))
-        rules_on = {"drs": msg("DRS rule"), "collisions": msg("collisions"), "yellow_flag": msg("yellow flag"),
-                    "safety_car": msg("safety car"), "stress": msg("stress")}
-        out += [text for key, text in rules_on.items() if options.get(key)]
-        return out
 
     # ------------------------------------------------------------ setup
     def describe_options(self, options: dict[str, Any]) -> list[Msg]:

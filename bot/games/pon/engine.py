@@ -45,7 +45,7 @@ import itertools
 from collections import Counter
 from typing import Any
 
-from bot.games.base import Event, GameError, OptionSpec, State, View, check_move, clone, seat_ref
+from bot.games.base import Engine, Event, GameError, OptionSpec, State, View, check_move, clone, seat_ref
 from bot.games.pon import auto
 from bot.games.pon.content import ATTACK_OPS, BEFORE_PLAY_OPS, CARDS, COURSE_IDS, HAND_LIMIT, RACING_IDS
 from bot.games.rng import Rng
@@ -247,7 +247,7 @@ def _decay_auto(st: State, ev: list[Event], seat: int) -> None:
 
 # -- the engine ------------------------------------------------------------------------------------
 
-class PonEngine:
+class PonEngine(Engine):
     kind = "pon"
     title = "PON"
     rules_version = 1  # raise it when a change makes old logs replay differently (bot/games/base.py)

@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-from bot.games.base import Event, GameError, OptionSpec, seat_ref
+from bot.games.base import Engine, Event, GameError, OptionSpec, seat_ref
 from bot.games.rallyman import board as B
 from bot.games.rallyman import generator as G
 from bot.games.rallyman import par as P
@@ -43,7 +43,7 @@ def rallies() -> dict[str, list[str]]:
     return {k: sorted(v, key=lambda n: int(n.rpartition(" SS")[2])) for k, v in out.items() if len(v) > 1}
 
 
-class RallymanEngine:
+class RallymanEngine(Engine):
     kind = "rallyman"
     title = "Rallyman: DIRT"
     rules_version = 1  # raise it when a change makes old logs replay differently (bot/games/base.py)

@@ -23,7 +23,7 @@ import json
 from collections import Counter
 from typing import Any
 
-from bot.games.base import Event, GameError, OptionSpec, State, View, check_move, clone, seat_ref
+from bot.games.base import Engine, Event, GameError, OptionSpec, State, View, check_move, clone, seat_ref
 from bot.games.rng import Rng
 from bot.games.steamworks import geometry as geo
 from bot.games.steamworks.content import POWERS, setup, tiles
@@ -64,7 +64,7 @@ def _log(st: State, ev: list[Event], text: Msg) -> None:
     del st["log"][:-LOG_KEEP]
 
 
-class SteamWorksEngine:
+class SteamWorksEngine(Engine):
     kind = "steamworks"
     title = "Steam Works"
     rules_version = 1  # raise it when a change makes old logs replay differently (bot/games/base.py)
