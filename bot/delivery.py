@@ -59,7 +59,7 @@ class Outcome:
     game: Game
     state: State
     events: list[Event]
-    changed_seats: list[int]  # seats whose menu changed: pinged if they must act, sent a new DM
+    changed_seats: list[int]  # seats whose menu changed (and the mover): their DM shows the new menu
     board: bool = True  # attach a fresh board image (a new turn, the start, the end)
     actor: int | None = None
     versions: list[int] = field(default_factory=list)  # the versions this announces
@@ -74,6 +74,15 @@ class Outcome:
     # A catch-up: how many public lines each owed version brings, oldest first. Their post may be
     # out already though not recorded (progress is written behind), so the thread is read first.
     resent_lines: list[int] | None = None
+    # Seats starting a new decision (Table.plan): each is told once, by a new DM or, where its DMs
+    # are closed, a ping in the thread. None (announcements stored before decisions were): the
+    # changed seats that must act.
+    decided: list[int] | None = None
+
+    def told(self, waiting: list[int]) -> list[int]:
+        """The seats this announcement tells of a new decision (of those `waiting` now)."""
+        new = self.changed_seats if self.decided is None else self.decided
+        return [s for s in waiting if s in new and not self.game.seats[s].auto]
 
     def dm_seats(self) -> list[int]:
         """Who gets a private message: a changed menu, a private event, or the one who moved."""
@@ -84,7 +93,7 @@ class Outcome:
 
     def to_json(self) -> dict[str, Any]:
         return {"events": [[to_wire(e.text), e.to] for e in self.events], "changed": self.changed_seats,
-                "board": self.board, "actor": self.actor}
+                "board": self.board, "actor": self.actor, "decided": self.decided}
 
     @classmethod
     def owed(cls, game: Game, owed: list[Owed], waiting: list[int]) -> "Outcome":
@@ -92,6 +101,7 @@ class Outcome:
         only the parts not yet out, each version's lines in order, one board."""
         events: list[Event] = []
         changed: set[int] = set()
+        decided: set[int] = set()
         board = False
         wanted: set[str] = set()
         resent: list[int] = []
@@ -107,9 +117,10 @@ class Outcome:
                 board |= row.board
             events += [e for e in old if e.to is not None and f"dm{e.to}" not in o.sent]
             changed |= set(row.changed_seats)
+            decided |= set(row.changed_seats if o.outcome.get("decided") is None else o.outcome["decided"])
             wanted |= set(row.parts()) - o.sent
         outcome = cls(game, game.snapshot or {}, events, sorted(changed), board,
-                      versions=[o.version for o in owed], resent_lines=resent)
+                      versions=[o.version for o in owed], resent_lines=resent, decided=sorted(decided))
         outcome.sent = set(outcome.parts()) - wanted
         return outcome
 
@@ -210,7 +221,7 @@ class Delivery:
                 continue
             private = [e.text for e in outcome.events if e.to == seat]
             try:
-                edit = outcome.actor_dm if seat == outcome.actor else None
+                edit = self.dm_to_edit(outcome, seat, bool(private))
                 await done(f"dm{seat}", await self.send_private(game, state, seat, private, edit,
                                                                 outcome.menus.get(seat),
                                                                 resend=outcome.resent_lines is not None))
@@ -219,21 +230,33 @@ class Delivery:
                 complete = False
         return complete
 
+    def dm_to_edit(self, outcome: Outcome, seat: int, private: bool) -> tuple[int, int] | None:
+        """Where a seat's new view replaces its DM in place (an edit notifies no one), or None for a
+        new DM. A new decision is a new DM (that is how its player is told); the mover's view
+        replaces the DM it clicked, else its newest menu (it moved by /play or My hand); a seat
+        whose menu changed within the same decision has its newest menu refreshed, unless there
+        is news for it alone."""
+        if seat in outcome.told([seat]):
+            return None
+        if seat == outcome.actor:
+            return outcome.actor_dm or self._menus.get((outcome.game.id, seat))
+        return None if private else self._menus.get((outcome.game.id, seat))
+
     async def post_outcome(self, outcome: Outcome, engine: Engine, names: list[str]) -> Sent:
         game, state = outcome.game, outcome.state
         locale = self.thread_locale(game)
-        # Pinged: who must act and whose menu changed, but not the player who just moved inside
-        # a turn (they know; their own preference click pinged them before).
-        waiting = [game.seats[s] for s in engine.to_act(state) if s in outcome.changed_seats
-                   and (outcome.board or s != outcome.actor)]
+        # Named: who starts a new decision. Pinged: those of them the DMs cannot reach (a DM that
+        # holds their controls tells the others), so each player is told once per decision.
+        told = [game.seats[s] for s in outcome.told(engine.to_act(state))]
+        pinged = [s.user_id for s in told if not s.dm_ok]
         title = f"**{render(title_of(engine, game), locale)}**"
         lines = [words(e.text, names, locale) for e in outcome.events if e.to is None]
         if outcome.resent_lines:
             lines = lines[await self.lines_already_out(game, title, lines, outcome.resent_lines):]
         if engine.is_over(state):
             lines.append(msg("The game is over."))
-        elif waiting:
-            lines.append(msg("Waiting for: {who}", who=[f"<@{s.user_id}>" for s in waiting]))
+        elif told:
+            lines.append(msg("Waiting for: {who}", who=[f"<@{s.user_id}>" for s in told]))
         images: list[bytes] = []
         if outcome.board:
             images = await asyncio.to_thread(self.board_images, game.kind, engine.view(state, None), names,
@@ -243,14 +266,14 @@ class Delivery:
         # Lines past one message (a catch-up after a long outage) go first, in as many as needed;
         # the last message carries the board and the pings.
         texts = [title, *(words(x, names, locale) for x in lines)]
-        if not images and not waiting:
+        if not images and not pinged:  # nobody to notify here: the lines join the turn's log (an edit)
             return await self.add_to_turn_log(game, texts, outcome.nonce("post"))
         *before, final = pack(texts, MAX_CONTENT)
         for i, text in enumerate(before):
             result = await self.post(game, text, nonce=outcome.nonce(f"post{i}"))
             if result is not Sent.OUT:
                 return result
-        return await self.post(game, final, images=images, mention=[s.user_id for s in waiting],
+        return await self.post(game, final, images=images, mention=pinged,
                                view=hand_view(game.id, locale) if images else None, nonce=outcome.nonce("post"))
 
     def board_images(self, kind: str, view: dict[str, Any], names: list[str], over: bool,
@@ -275,9 +298,12 @@ class Delivery:
         if found is None:
             return 0
         content = found.content
-        if found.attachments:
-            content = content.rsplit("\n", 1)[0]  # the board's post ends with its pings
-        else:
+        head, _, last = content.rpartition("\n")
+        locale = self.thread_locale(game)
+        if last.startswith(render(msg("Waiting for: {who}", who=""), locale).strip()) \
+                or last == render(msg("The game is over."), locale):
+            content = head  # a post's last line names who is to play (or says the end), not a move
+        if not found.attachments:
             self._turn_logs.setdefault(game.id, (found, found.content))
         out = count = 0
         for n in per_version:

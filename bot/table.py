@@ -19,7 +19,7 @@ import re
 import time
 import weakref
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 import discord
 import orjson
@@ -90,6 +90,20 @@ def menu_hash(menu: list[dict[str, Any]], like: str = "") -> str:
     except TypeError:  # what orjson refuses (an int past 64 bits): the slow way, the same for the same menu
         data = json.dumps(to_wire(menu), sort_keys=True).encode()
     return hashlib.blake2b(data, digest_size=9).hexdigest()
+
+
+def new_decisions(engine: Engine, before: State | None, after: State, new_turn: bool = False) -> list[int]:
+    """The seats `after` asks for a new decision: with a new turn (the spectator view's "turn": a
+    new round, course...) every waiting seat; else each waiting seat that was not waiting `before`
+    (None: the start), or whose decision the engine says changed. Each is told once (a new DM, or a
+    ping where DMs are closed) and gets a reminder timer; a seat still in the same decision (a
+    driver between two dice) is not told again, whatever its menu looks like (Pole's qualifying
+    asks the same buttons twice)."""
+    if engine.is_over(after):
+        return []
+    waiting = set(engine.to_act(before)) if before is not None else set()
+    return sorted(s for s in engine.to_act(after) if new_turn or s not in waiting
+                  or engine.decision(before, s) != engine.decision(after, s))  # type: ignore[arg-type]
 
 
 def status_text(title: Msg, status: str) -> Msg:
@@ -185,17 +199,19 @@ class Table:
         return game
 
     def prompts(self, engine: Engine, game: Game, state: State, force: bool = False,
-                actor: int | None = None, menus: dict[int, list[dict[str, Any]]] | None = None) -> list[PromptUpdate]:
-        """Seats whose menu changed, and the seat that moved: their buttons get the new version and
-        older ones turn stale (so the same click or command twice is one move). Each seat's menu
-        goes to `menus` if given (the DMs use them)."""
+                actor: int | None = None, menus: dict[int, list[dict[str, Any]]] | None = None,
+                decided: Collection[int] = ()) -> list[PromptUpdate]:
+        """Seats whose menu changed, the seat that moved, and the seats `decided` (starting a new
+        decision, whatever their menu looks like): their buttons get the new version and older
+        ones turn stale (so the same click or command twice is one move). Each seat's menu goes
+        to `menus` if given (the DMs use them)."""
         updates = []
         for s in game.seats:
             menu = engine.menu(state, s.seat)
             if menus is not None:
                 menus[s.seat] = menu
             h = menu_hash(menu, like=s.prompt_hash)
-            if force or h != s.prompt_hash or s.seat == actor:
+            if force or h != s.prompt_hash or s.seat == actor or s.seat in decided:
                 updates.append(PromptUpdate(s.seat, h if len(h) != OLD_HASH_LENGTH else menu_hash(menu)))
         return updates
 
@@ -338,7 +354,8 @@ class Table:
         except GameError as err:
             raise PlayerError(err.args[0]) from None
         thread = await self.open_thread(game)
-        begins = Outcome(game, state, [Event(msg("The game begins!"))], [s.seat for s in game.seats], versions=[0])
+        begins = Outcome(game, state, [Event(msg("The game begins!"))], [s.seat for s in game.seats], versions=[0],
+                         decided=new_decisions(engine, None, state))
         to_act, fresh = self.reminders(engine, game, state, [s.seat for s in game.seats])
         if not await self.store.start(game.id, thread.id if thread else None, state,
                                       self.prompts(engine, game, state, force=True), begins.to_json(), to_act, fresh):
@@ -384,8 +401,8 @@ class Table:
         if closed:
             await self.out.post(game, msg("I cannot send direct messages to {names}: use the My hand button or "
                                         "/{kind} hand to see your cards and move.",
-                                        names=", ".join(f"<@{s.user_id}>" for s in closed), kind=game.kind),
-                                mention=[s.user_id for s in closed])
+                                        names=", ".join(f"<@{s.user_id}>" for s in closed), kind=game.kind))
+        # (Named, not pinged: the start's board pings whoever must act, once.)
 
     # -- the commit path -----------------------------------------------------------------------
 
@@ -489,15 +506,18 @@ class Table:
         """What a move writes: the seats whose menu changed, who must act and their reminders, and
         the announcement it owes. Engine work only; `commit` writes it."""
         menus: dict[int, list[dict[str, Any]]] = {}
-        prompts = self.prompts(engine, game, new_state, actor=seat, menus=menus)
         over = engine.is_over(new_state)
         # The board image goes with a new turn (the view's "turn") and with the end; moves inside a
         # turn post their log lines only.
-        board = over or engine.view(state, None).get("turn") != engine.view(new_state, None).get("turn")
-        asked = [p.seat for p in prompts if not game.seats[p.seat].auto]  # the automatic player needs no ping
+        new_turn = engine.view(state, None).get("turn") != engine.view(new_state, None).get("turn")
+        board = over or new_turn
+        decided = new_decisions(engine, state, new_state, new_turn)
+        prompts = self.prompts(engine, game, new_state, actor=seat, menus=menus, decided=decided)
+        asked = [p.seat for p in prompts if not game.seats[p.seat].auto]  # the automatic player reads no DMs
         outcome = Outcome(game, new_state, events, asked, board, actor=seat, versions=[game.version + 1],
-                          menus=menus)
-        to_act, fresh = self.reminders(engine, game, new_state, [p.seat for p in prompts])
+                          menus=menus, decided=[s for s in decided if not game.seats[s].auto])
+        # The clock starts again for a new decision, and for the mover still deciding in its own turn.
+        to_act, fresh = self.reminders(engine, game, new_state, [*decided, seat])
         return Commit(outcome, prompts, over, to_act, fresh)
 
     async def commit(self, seat: int, action: dict[str, Any], plan: Commit) -> Outcome:
@@ -596,10 +616,10 @@ class Table:
 
     def reminders(self, engine: Engine, game: Game, state: State,
                   changed: list[int]) -> tuple[list[int], dict[int, float]]:
-        """Who must act, and the reminder times to set (written with the move): each seat asked for
-        a new decision gets its first reminder after the table's clock (later ones escalate, see
-        bot/reminders.py); a seat still deciding keeps its timer; a seat with nothing to decide
-        loses it."""
+        """Who must act, and the reminder times to set (written with the move): each waiting seat
+        in `changed` (a new decision, or the mover still in its turn) gets its first reminder after
+        the table's clock (later ones escalate, see bot/reminders.py); a seat still deciding keeps
+        its timer; a seat with nothing to decide loses it."""
         waiting = [] if engine.is_over(state) else sorted(engine.to_act(state))
         return waiting, {seat: self.clock() + self.clock_of(game) for seat in waiting if seat in changed}
 

@@ -129,7 +129,8 @@ async def test_a_move_left_unannounced_by_a_crash_is_announced_after_restart(wor
         again = await emu.wait_until(lambda: [m for m in emu.messages_in(thread)[posts:] if m.attachments])
         text = again[0].content
         assert all(words(line, ["alice", "bob"], "en") in text for line in lines[0] + lines[1]), text
-        assert world.alice.id in again[0].mentions and world.bob.id in again[0].mentions
+        # named, not pinged: each of them is told by the DM that holds their moves
+        assert f"<@{world.alice.id}>" in text and f"<@{world.bob.id}>" in text and not again[0].mentions
         await emu.wait_until(lambda: [m for m in emu.dm_messages(world.bob)
                                       if m.selects and m.selects[0]["custom_id"].startswith("mv:1:2:")])
         for _ in range(100):  # settled once every part is out; timers given back on ready

@@ -49,7 +49,8 @@ async def test_lobby_join_leave_and_start(table):
     thread = await start(w, lobby, w.alice)
     board = last(emu.messages_in(thread), lambda m: m.attachments)
     assert board.attachments[0].data.startswith(b"\x89PNG")
-    assert set(board.mentions) == {w.alice.id, w.bob.id}  # both must submit: both pinged
+    # both must submit: both named, and told by the DM with their cards, not pinged as well
+    assert f"<@{w.alice.id}>" in board.content and f"<@{w.bob.id}>" in board.content and not board.mentions
     assert not emu.message(lobby).buttons  # the lobby closed
     for user in (w.alice, w.bob):  # each gets a private hand with a card select
         dm = await emu.wait_until(lambda: last(emu.dm_messages(user), lambda m: m.selects))
@@ -61,7 +62,9 @@ async def test_closed_dm_is_named_and_game_goes_on(table):
     lobby = await open_table(w, w.alice, w.hermit, track="usa")
     thread = await start(w, lobby, w.alice)
     note = await emu.wait_until(lambda: last(emu.messages_in(thread), lambda m: "cannot" in m.content))
-    assert w.hermit.id in note.mentions
+    assert f"<@{w.hermit.id}>" in note.content and not note.mentions  # named here...
+    board = await emu.wait_until(lambda: last(emu.messages_in(thread), lambda m: m.attachments))
+    assert board.mentions == [w.hermit.id]  # ...and pinged once, by the board that asks for their move
     rec = await emu.slash(w.hermit, thread, "heat", "hand")
     await emu.wait_until(lambda: rec.followups)
     hand = rec.followups[0]

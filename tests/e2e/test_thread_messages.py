@@ -19,10 +19,11 @@ async def test_a_heat_round_costs_the_thread_one_log_message_and_the_board(table
     await submit_first_option(emu, w.bob)
     await emu.wait_until(lambda: emu.message(log.id).content.count("ready") == 2)
     assert len(emu.messages_in(thread)) == before + 1  # bob's line went into the same message
-    await submit_first_option(emu, w.carol)  # the round resolves: the board, which pings
+    await submit_first_option(emu, w.carol)  # the round resolves: the board names the players
     await emu.wait_until(lambda: any(m.attachments for m in emu.messages_in(thread)[before:]))
     new = emu.messages_in(thread)[before:]
-    assert len(new) == 2 and new[1].attachments and set(new[1].mentions) == {w.alice.id, w.bob.id, w.carol.id}
+    assert len(new) == 2 and new[1].attachments and not new[1].mentions  # their new DMs tell them
+    assert all(f"<@{u.id}>" in new[1].content for u in (w.alice, w.bob, w.carol))
     # the next round's first line starts a new log message below the board
     await emu.wait_until(lambda: any(m.selects and m.selects[0]["custom_id"].startswith("mv:1:3:")
                                      for m in emu.dm_messages(w.bob)))
