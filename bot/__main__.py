@@ -2,7 +2,10 @@
 
   python -m bot            connect to Discord (or the sandbox without a token)
   python -m bot sandbox    the local sandbox: emulator + real bot + a prompt (stdin if not a tty)
-  python -m bot bench      print the benchmark figures, one per line as `name: value unit`
+  python -m bot bench [ROUNDS]
+                           print the benchmark figures, one per line as `name: value unit`
+  python -m bot campaign [--minutes N] [--seed S] [--games N] [--kills N]
+                           the attack campaign against the real bot through the emulator
   python -m bot store copy SRC DST
                            copy a whole store (an SQLite file or a postgresql:// URL each) into an
                            empty one, checking that every game replays to its snapshot (one
@@ -19,8 +22,8 @@ from bot.config import ConfigError, load_settings
 
 def main(argv: list[str]) -> int:
     command = argv[0] if argv else "run"
-    if command in ("-h", "--help", "help"):
-        print(__doc__.strip())
+    if command in ("-h", "--help", "help") or any(a in ("-h", "--help") for a in argv[1:]):
+        print(__doc__.strip())  # every sub-command answers --help with this page, never a traceback
         return 0
     try:
         settings = load_settings()

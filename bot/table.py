@@ -17,6 +17,7 @@ import logging
 import random
 import re
 import time
+import unicodedata
 import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Collection
@@ -104,6 +105,34 @@ def new_decisions(engine: Engine, before: State | None, after: State, new_turn: 
     waiting = set(engine.to_act(before)) if before is not None else set()
     return sorted(s for s in engine.to_act(after) if new_turn or s not in waiting
                   or engine.decision(before, s) != engine.decision(after, s))  # type: ignore[arg-type]
+
+
+def folded(text: str) -> str:
+    """Text as a typed move is compared: case, full/half width and spacing ignored."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def typed_move(typed: str, labels: list[tuple[str, Any]]) -> list[Any]:
+    """The move whose label (each with its move) a player typed: the whole label, else a prefix
+    only one label has, compared by `folded`. Raises PlayerError naming the choices otherwise."""
+    want = folded(typed)
+    exact = [move for label, move in labels if folded(label) == want]
+    starts = [(label, move) for label, move in labels if want and folded(label).startswith(want)]
+    if exact or len(starts) == 1:
+        return exact[:1] or [starts[0][1]]
+    if starts:
+        raise PlayerError(msg("“{typed}” starts several moves: {moves}. Type more of it, or pick one from the list.",
+                              typed=typed[:100], moves=", ".join(label for label, _ in starts[:5])))
+    raise PlayerError(msg("“{label}” is not a move you can make now. Pick one from the list.", label=typed[:100]))
+
+
+def waiting_for(engine: Engine, game: Game, state: State) -> Msg:
+    """What a player with nothing to do is told: whose move the table waits for."""
+    if engine.is_over(state):
+        return msg("The game is over.")
+    names = ", ".join(game.seats[s].name for s in engine.to_act(state) if s < len(game.seats))
+    return msg("It is not your move now: the table is waiting for {who}.", who=names) if names else \
+        msg("It is not your move now.")
 
 
 def status_text(title: Msg, status: str) -> Msg:
@@ -478,14 +507,18 @@ class Table:
             picked = parse_pick(move)
             if picked is not None and picked[0] != game.seats[seat].prompt_version:
                 raise StaleButton()
-            for action in engine.legal_actions(state, seat):
-                text = engine.describe_action(state, seat, action)
-                if pick_key(action) == picked[1] if picked is not None else render(text, locale) == move:
-                    label = text
-                    return action
+            legal = engine.legal_actions(state, seat)
+            if not legal:
+                raise PlayerError(waiting_for(engine, game, state))
+            labelled = [(engine.describe_action(state, seat, action), action) for action in legal]
             if picked is not None:
-                raise StaleButton()
-            raise PlayerError(msg("“{label}” is not a move you can make now. Pick one from the list.", label=move[:100]))
+                found = [(text, action) for text, action in labelled if pick_key(action) == picked[1]]
+                if not found:
+                    raise StaleButton()
+            else:
+                found = typed_move(move, [(render(text, locale), (text, action)) for text, action in labelled])
+            label = found[0][0]
+            return found[0][1]
 
         async with self.busy():
             await self.ack(interaction)

@@ -15,7 +15,7 @@ from bot import rules_pages
 from bot.games.base import name_seats
 from bot.i18n import LANGUAGE_NAMES, msg, render, supported_locales
 from bot.store import Game
-from bot.table import PlayerError, Table, pick_value, status_text
+from bot.table import PlayerError, Table, pick_value, status_text, waiting_for
 
 
 async def find_game(table: Table, interaction: discord.Interaction, kind: str | None,
@@ -168,6 +168,9 @@ class GameCog(commands.GroupCog):
         names = [s.name for s in found.seats]  # a move naming another player (Pole: "Attack <seat:0>")
         moves = [(name_seats(render(engine.describe_action(found.snapshot, seat, a), locale), names), a)
                  for a in engine.legal_actions(found.snapshot, seat)]
+        if not moves:  # one line saying whose move it is, rather than an empty list
+            return [app_commands.Choice(name=render(waiting_for(engine, found, found.snapshot), locale)[:100],
+                                        value="-")]
         words = current.lower().split()
         version = found.seats[seat].prompt_version
         return [app_commands.Choice(name=label[:100], value=pick_value(version, action))

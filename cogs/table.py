@@ -46,7 +46,8 @@ class TableCog(commands.Cog):
     async def running(self, user_id: int) -> list:
         games = await self.table.store.games_of_user(user_id)
         if not games:
-            return [msg("You are not in any game. Start one with /heat new or /pon new.")]
+            return [msg("You are not in any game. Start one with {commands}.",
+                        commands=", ".join(f"/{kind} new" for kind in self.table.engines))]
         lines = []
         for g in games:
             if g.status == "lobby":

@@ -141,14 +141,21 @@ async def test_illegal_and_out_of_turn_moves_are_refused_privately(table):
     before = await w.bot.store.game(1)
     waiting = w.bot.table.engines["pon"].to_act(before.snapshot)
     idle = next(u for u in (w.alice, w.bob, w.carol) if before.seat_of(u.id) not in waiting)
-    cases = [(idle, "Play 3", "not a move you can make now"),  # out of turn
+    mover = next(u for u in (w.alice, w.bob, w.carol) if before.seat_of(u.id) in waiting)
+    who = ", ".join(before.seats[s].name for s in waiting)
+    cases = [(idle, "Play 3", f"It is not your move now: the table is waiting for {who}."),  # out of turn
              (w.dave, "Play 3", "not playing"),  # not seated
-             (w.alice, "Gear 9: teleport", "not a move you can make now")]  # no such move
+             (mover, "Gear 9: teleport", "not a move you can make now")]  # no such move
     for user, move, answer in cases:
         rec = await emu.slash(user, thread, "pon", "play", move=move)
         await emu.wait_until(lambda: rec.followups)
         assert rec.followups[0].ephemeral and answer in rec.followups[0].content, rec.followups[0].content
-    assert await emu.autocomplete(idle, thread, "pon", "play", focused="move", move="") == []
+    # out of turn the list is one line saying whose move it is; picking it says the same
+    choices = await emu.autocomplete(idle, thread, "pon", "play", focused="move", move="")
+    assert [c["name"] for c in choices] == [f"It is not your move now: the table is waiting for {who}."]
+    rec = await emu.slash(idle, thread, "pon", "play", move=choices[0]["value"])
+    await emu.wait_until(lambda: rec.followups)
+    assert "waiting for" in rec.followups[0].content
     after = await w.bot.store.game(1)
     assert (after.version, after.snapshot) == (before.version, before.snapshot)
 
