@@ -221,26 +221,28 @@ class Delivery:
                 continue
             private = [e.text for e in outcome.events if e.to == seat]
             try:
-                edit = self.dm_to_edit(outcome, seat, bool(private))
+                edit, refresh = self.dm_plan(outcome, seat, bool(private))
+                clicked = outcome.actor_dm if seat == outcome.actor else None
                 await done(f"dm{seat}", await self.send_private(game, state, seat, private, edit,
                                                                 outcome.menus.get(seat),
-                                                                resend=outcome.resent_lines is not None))
+                                                                resend=outcome.resent_lines is not None,
+                                                                refresh=refresh, clicked=clicked))
             except Exception:
                 log.exception("game %s: could not send seat %s its view", game.id, seat)
                 complete = False
         return complete
 
-    def dm_to_edit(self, outcome: Outcome, seat: int, private: bool) -> tuple[int, int] | None:
-        """Where a seat's new view replaces its DM in place (an edit notifies no one), or None for a
-        new DM. A new decision is a new DM (that is how its player is told); the mover's view
-        replaces the DM it clicked, else its newest menu (it moved by /play or My hand); a seat
-        whose menu changed within the same decision has its newest menu refreshed, unless there
-        is news for it alone."""
+    def dm_plan(self, outcome: Outcome, seat: int, private: bool) -> tuple[tuple[int, int] | None, bool]:
+        """How a seat's new view goes out: (the DM to replace in place, whether its newest menu DM
+        may be refreshed in place instead of a new DM). An edit notifies no one, so a new decision
+        is always a new DM (that is how its player is told); the mover's view replaces the DM it
+        clicked, else (it moved by /play or My hand) its newest menu; a seat whose menu changed
+        within the same decision has its newest menu refreshed, unless there is news for it alone."""
         if seat in outcome.told([seat]):
-            return None
+            return None, False
         if seat == outcome.actor:
-            return outcome.actor_dm or self._menus.get((outcome.game.id, seat))
-        return None if private else self._menus.get((outcome.game.id, seat))
+            return outcome.actor_dm, outcome.actor_dm is None
+        return None, not private
 
     async def post_outcome(self, outcome: Outcome, engine: Engine, names: list[str]) -> Sent:
         game, state = outcome.game, outcome.state
@@ -417,14 +419,20 @@ class Delivery:
 
     async def send_private(self, game: Game, state: State, seat: int, lines: list[Msg | str],
                            edit: tuple[int, int] | None = None, menu: list[dict[str, Any]] | None = None,
-                           resend: bool = False) -> Sent:
+                           resend: bool = False, refresh: bool = False,
+                           clicked: tuple[int, int] | None = None) -> Sent:
         """DM one seat its view: in place of the DM `edit` names if given (the one they just
-        clicked: no new message, no notification), else as a new DM. Seats with closed DMs use
-        My hand / `/<game> hand` instead. A catch-up (`resend`) first looks whether the seat's
-        newest DM is this view already: the move's edit in place got out before a crash."""
+        clicked: no new message, no notification); with `refresh`, in place of its newest menu
+        DM if that is still the newest DM in the channel (another process, a restart or another
+        message may have come since); else as a new DM, after which the DM they `clicked` and
+        their previous menu lose their controls. Seats with closed DMs use My hand /
+        `/<game> hand` instead. A catch-up (`resend`) first looks whether the seat's newest DM
+        is this view already: the move's edit in place got out before a crash."""
         s = game.seats[seat]
         if not s.dm_ok:
             return Sent.REFUSED
+        if edit is None and refresh:
+            edit = await self._newest_menu_dm(game.id, seat, s.user_id)
         message = await self.private_message(game, state, seat, lines, await self.user_locale(s.user_id),
                                              always=edit is not None, menu=menu)
         if not message:
@@ -440,8 +448,8 @@ class Delivery:
             # The seat's previous menu can no longer act: it loses its controls (an edit, which
             # notifies no one). The newest menu is remembered for the next time and the end.
             previous = self._menus.pop((game.id, seat), None)
-            if previous is not None and previous != where:
-                await self._retire(game.id, previous)
+            for old in {previous, clicked} - {None, where}:
+                await self._retire(game.id, old)  # type: ignore[arg-type]
             if "view" in message:
                 self._menus[(game.id, seat)] = where
                 if len(self._menus) > MENUS:
@@ -450,6 +458,19 @@ class Delivery:
             await self.post(game, msg("<@{user}>, I cannot DM you: use the My hand button or /{kind} hand.",
                                       user=s.user_id, kind=game.kind), mention=[s.user_id])
         return result
+
+    async def _newest_menu_dm(self, game_id: int, seat: int, user_id: int) -> tuple[int, int] | None:
+        """The seat's remembered newest menu DM, if it is still the user's newest DM (one read)."""
+        where = self._menus.get((game_id, seat))
+        if where is None:
+            return None
+        try:
+            channel = await self.dm_channel(user_id)
+            async for newest in channel.history(limit=1):  # type: ignore[attr-defined]
+                return where if (newest.channel.id, newest.id) == where else None
+        except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
+            log.info("game %s: could not read a DM channel (%s); sending a new DM", game_id, err)
+        return None
 
     async def _same_dm_out(self, user_id: int, message: dict[str, Any]) -> tuple[int, int] | None:
         """Where the user's newest DM from the bot is `message` (the same words and the same

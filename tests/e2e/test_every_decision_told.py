@@ -132,7 +132,7 @@ GAMES = {
                                                   ("carol", Driver, "select")]),
     "rallyman": ({"stage": "Rally4 SS1"}, 2, [("alice", Player, "select"), ("bob", Player, "slash"),
                                              ("carol", Player, "select")]),
-    "steamworks": ({}, 5, [("alice", Inventor, "select"), ("bob", Inventor, "slash")]),
+    "steamworks": ({}, 5, [("alice", Inventor, "select"), ("bob", Inventor, "slash"), ("carol", Inventor, "select")]),
 }
 
 
