@@ -37,6 +37,9 @@ from bot.store import DamagedGame, Game, PromptUpdate, StaleVersion, Store
 
 log = logging.getLogger(__name__)
 
+# The answer to a pick that was never this seat's (another player's, a forged one): not "the board
+# has moved on", which is kept for picks that were right once and are stale now.
+NOT_YOURS = msg("That is not one of your moves. Pick one from your newest message or the /play list.")
 THREAD_EXISTS = 160004  # Discord: "A thread has already been created for this message"
 # What the bot needs in a channel to host a game there (checked when a table is opened).
 NEEDED = ("send_messages", "send_messages_in_threads", "create_public_threads", "attach_files")
@@ -468,11 +471,13 @@ class Table:
             # Stale: made for an older menu of this seat (version), or the menu is no longer the
             # one the button was drawn from (e.g. after an upgrade reordered it).
             stored = game.seats[seat].prompt_hash
+            if version > game.seats[seat].prompt_version:
+                raise PlayerError(NOT_YOURS)  # no menu of this seat was ever made with it
             if version != game.seats[seat].prompt_version or menu_hash(menu, like=stored) != stored:
                 raise StaleButton()
             entry = menu_entry(menu, kind, index)
-            if entry is None:
-                raise StaleButton()
+            if entry is None:  # the current menu, but no such control on it: a forged click
+                raise PlayerError(NOT_YOURS)
             if kind != "select":
                 return entry["action"]
             if values is None or not chosen_ok(entry, values):
@@ -505,7 +510,10 @@ class Table:
             if seat is None:
                 raise PlayerError(msg("You are not playing in {title}.", title=self.title(game)))
             picked = parse_pick(move)
-            if picked is not None and picked[0] != game.seats[seat].prompt_version:
+            current = game.seats[seat].prompt_version
+            if picked is not None and picked[0] > current:
+                raise PlayerError(NOT_YOURS)  # a version this seat never had: not a pick from its list
+            if picked is not None and picked[0] < current:
                 raise StaleButton()
             legal = engine.legal_actions(state, seat)
             if not legal:
@@ -513,8 +521,8 @@ class Table:
             labelled = [(engine.describe_action(state, seat, action), action) for action in legal]
             if picked is not None:
                 found = [(text, action) for text, action in labelled if pick_key(action) == picked[1]]
-                if not found:
-                    raise StaleButton()
+                if not found:  # today's list, but not one of this seat's moves (another player's pick)
+                    raise PlayerError(NOT_YOURS)
             else:
                 found = typed_move(move, [(render(text, locale), (text, action)) for text, action in labelled])
             label = found[0][0]

@@ -85,8 +85,8 @@ async def test_forged_and_foreign_buttons_change_nothing(table):
     lobby = await open_table(w, w.alice, w.bob, track="usa")
     await start(w, lobby, w.alice)
     game = await w.bot.store.game(1)
-    forged = {"mv:1:0:0:b99": "moved on",  # no such button in the menu
-              "mv:1:7:0:b0": "moved on",  # a version that never was
+    forged = {"mv:1:0:0:b99": "not one of your moves",  # no such button in the menu
+              "mv:1:7:0:b0": "not one of your moves",  # a version that never was
               "mv:999:0:0:b0": "no game #999",
               "mv:1:0:1:b0": "another player",  # bob's seat, clicked by alice
               "lb:1:join": "under way"}
@@ -96,6 +96,11 @@ async def test_forged_and_foreign_buttons_change_nothing(table):
         await emu.wait_until(lambda: rec.followups)
         assert rec.followups[0].ephemeral
         assert answer in rec.followups[0].content.lower(), (custom_id, rec.followups[0].content)
+    thread = emu.threads(w.general)[0]
+    for pick in ("7:0123456789", "0:0123456789"):  # a future version; no move of hers today
+        rec = await emu.slash(w.alice, thread, "heat", "play", move=pick)
+        await emu.wait_until(lambda: rec.followups)
+        assert "not one of your moves" in rec.followups[0].content, (pick, rec.followups[0].content)
     after = await w.bot.store.game(1)
     assert after.version == game.version and after.snapshot == game.snapshot
 
