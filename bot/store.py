@@ -365,7 +365,9 @@ assert SQLITE_MIGRATIONS[7].count("CREATE TRIGGER moves_insert") == 1
 MIGRATIONS: list[Migration] = [Migration(SQLITE_MIGRATIONS[0], PG_SCHEMA)] + [
     Migration(script, "") for script in SQLITE_MIGRATIONS[1:5]] + [Migration(SQLITE_MIGRATIONS[5], PG_ABSENT_PLAYERS)] + [
     Migration(SQLITE_MIGRATIONS[6], SQLITE_MIGRATIONS[6]),  # 7: the same text on both
-    Migration(SQLITE_MIGRATIONS[7], "")]  # 8: SQLite only
+    Migration(SQLITE_MIGRATIONS[7], ""),  # 8: SQLite only
+    # 9: a channel's games, for a spectator's /game status outside the game's thread
+    Migration("CREATE INDEX games_channel ON games(channel_id);", "CREATE INDEX games_channel ON games(channel_id);")]
 REMIND = "remind"  # the reminder timers' kind (the move statement above writes them)
 # Seat changes first take the lobby's row (a write that changes nothing): on PostgreSQL two processes
 # seating players in one lobby at once then take turns, as the whole-database write lock makes
@@ -737,6 +739,13 @@ class Store:
             f"SELECT id FROM games WHERE thread_id = ? AND (CAST(? AS TEXT) IS NULL OR kind = ?) AND status IN ({marks}) "
             f"ORDER BY id DESC LIMIT 1", (thread_id, kind, kind, *statuses))
         return games[0] if games else None
+
+    async def games_in_channel(self, channel_id: int, kind: str | None, statuses: tuple[str, ...]) -> list[Game]:
+        """The games of `kind` (any if None) in `statuses` opened in this channel, oldest first."""
+        marks = ",".join("?" * len(statuses))
+        return await self._games(
+            f"SELECT id FROM games WHERE channel_id = ? AND (CAST(? AS TEXT) IS NULL OR kind = ?) "
+            f"AND status IN ({marks}) ORDER BY id", (channel_id, kind, kind, *statuses))
 
     async def lobbies_without_message(self) -> list[tuple[int, int]]:
         """(game id, channel id) of lobbies whose post may or may not have gone out (a crash

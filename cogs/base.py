@@ -18,10 +18,28 @@ from bot.store import Game
 from bot.table import PlayerError, Table, pick_value, status_text, waiting_for
 
 
+def link(game: Game) -> str:  # a jump link to the game's thread (or channel)
+    return f"https://discord.com/channels/{game.guild_id or '@me'}/{game.thread_id or game.channel_id}"
+
+
+LIVE = ("lobby", "active")
+
+
+def only_one(games: list[Game]) -> Game | None:
+    """The one game meant among several found: the one still live if only one is; None if none
+    was found; PlayerError listing them (with links) if it cannot tell."""
+    live = [g for g in games if g.status in LIVE] or games
+    if len(live) > 1:
+        raise PlayerError(msg("You are in several games: {games}. Say which one with the game option.",
+                              games=", ".join(f"#{g.id} {link(g)}" for g in live[-5:])))
+    return live[0] if live else None
+
+
 async def find_game(table: Table, interaction: discord.Interaction, kind: str | None,
                     game_id: int | None, statuses: tuple[str, ...] = ("active",)) -> Game:
-    """The game a command means: the given id, else this thread's game, else the caller's only one.
-    A game of another server is only found by its players."""
+    """The game a command means: the given id, else this thread's game, else the caller's one live
+    game (or the only one they have), else this channel's (for a spectator). A game of another
+    server is only found by its players."""
     if game_id is not None:
         game = await table.find(game_id)
         if game is not None and game.guild_id != interaction.guild_id and game.seat_of(interaction.user.id) is None:
@@ -33,10 +51,10 @@ async def find_game(table: Table, interaction: discord.Interaction, kind: str | 
         if game is None:
             mine = [g for g in await table.store.games_of_user(interaction.user.id, statuses)
                     if kind is None or g.kind == kind]
-            if len(mine) > 1:
-                raise PlayerError(msg("You are in several games; say which one with the game option "
-                                    "(see /games)."))
-            game = mine[0] if mine else None
+            here = [g for g in mine if g.channel_id == interaction.channel_id]
+            game = only_one(here if len([g for g in here if g.status in LIVE]) == 1 else mine)
+        if game is None and interaction.channel_id:
+            game = only_one(await table.store.games_in_channel(interaction.channel_id, kind, statuses))
     if game is None or (kind is not None and game.kind != kind):
         raise PlayerError(msg("I can't find that game. /games lists yours."))
     if game.status not in statuses:

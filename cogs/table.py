@@ -11,13 +11,9 @@ from discord.ext import commands
 from bot.delivery import clip, words
 from bot.i18n import msg, render
 from bot.table import PlayerError, Table
-from cogs.base import find_game, game_or_answer
+from cogs.base import find_game, game_or_answer, link
 
 ENDED_OR_NOT = ("active", "finished", "abandoned")
-
-
-def link(game) -> str:  # a jump link to the game's thread (or channel)
-    return f"https://discord.com/channels/{game.guild_id or '@me'}/{game.thread_id or game.channel_id}"
 
 
 class TableCog(commands.Cog):
