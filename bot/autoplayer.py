@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.components import back_view, vote_view
+from bot.delivery import Sent
 from bot.errors import PlayerError, StaleButton
 from bot.games.base import Engine, State
 from bot.i18n import Msg, msg, render
@@ -144,6 +145,9 @@ class AutoPlayer:
                     assert game.snapshot is not None
                     if seat not in engine.to_act(game.snapshot) or absent.prompt_version != version:
                         raise PlayerError(msg("{name} has moved since: this vote is over.", name=absent.name))
+                    if interaction.user.id in await table.store.votes(game_id, seat, version):
+                        raise PlayerError(msg("You have already voted; the vote needs {need} of the others.",
+                                              need=voters_needed(game, seat)))
                     votes = await table.store.vote(game_id, seat, interaction.user.id, version)
                     need = voters_needed(game, seat)
                     passed = len(votes) >= need and await table.store.set_auto(game_id, seat, True)
@@ -159,10 +163,11 @@ class AutoPlayer:
             await self._edit_vote(interaction, render(msg(
                 "The table voted: the automatic player moves for {name} until they take their seat back "
                 "(/game back).", name=absent.name), locale), keep_button=False)
-            await table.out.send_dm(game, absent.user_id, msg(
-                "The other players of {title} handed your seat to the automatic player while you were away. "
-                "Take it back whenever you like:", title=table.title(game)),
-                view=back_view(game_id, await table.out.user_locale(absent.user_id)))
+            await table.out.send_controls_dm(game, seat, msg(
+                "The other players of {title} handed your seat to the automatic player while you were away: it "
+                "moves for you as soon as the game asks you. Play again whenever you like: press Take my seat "
+                "back, use /game back, or make a move with /{kind} play.", title=table.title(game), kind=game.kind),
+                back_view(game_id, await table.out.user_locale(absent.user_id)))
             self.soon(game_id)
 
     async def _edit_vote(self, interaction: discord.Interaction, content: str, keep_button: bool = True) -> None:
@@ -177,9 +182,13 @@ class AutoPlayer:
     # -- taking a seat back -------------------------------------------------------------------
 
     async def take_back(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The owner plays their seat again: by the hand-over DM's button, /game back, or a click on
+        an older menu of theirs (Table.move). Their moves come back where they look: the hand-over
+        DM (or a new DM) shows the current menu, and the thread hears it once."""
         table = self.table
         async with table.busy():
             await table.ack(interaction)
+            in_dm = isinstance(interaction.channel, discord.DMChannel) and interaction.message is not None
             try:
                 async with table.lock(game_id):
                     game = await table.load(game_id)
@@ -191,7 +200,10 @@ class AutoPlayer:
                     # An engine whose bot still drives the seat's car gives it back by a move of its own.
                     back = engine.return_action(game.snapshot, seat)
                     if not await table.store.set_auto(game_id, seat, False) and back is None:
-                        raise PlayerError(msg("You already play your own seat in {title}.", title=table.title(game)))
+                        if in_dm:  # an old hand-over notice: its button has done its work
+                            await self._strip(interaction)
+                        raise PlayerError(msg("You already play your own seat in {title}: your newest DM has "
+                                              "your moves.", title=table.title(game)))
                     if seat in engine.to_act(game.snapshot):  # their reminders start again from the first
                         await table.store.set_timers(game_id, "remind", set(engine.to_act(game.snapshot)),
                                                      {seat: table.clock() + table.clock_of(game)})
@@ -199,17 +211,27 @@ class AutoPlayer:
             except PlayerError as err:
                 await table.reply(interaction, err.args[0])
                 return
-            if isinstance(interaction.channel, discord.DMChannel) and interaction.message is not None:
-                try:
-                    await interaction.edit_original_response(view=None)
-                except discord.HTTPException:
-                    pass
+            if in_dm and interaction.message is not None and \
+                    table.out.newest_controls(game_id, seat) != (interaction.message.channel.id, interaction.message.id):
+                await self._strip(interaction)  # an older menu clicked: the newest controls show the moves
             if back is not None:
                 await self._give_back(game_id, seat)
             await table.out.post(game, msg("{name} is back and plays their own seat again.",
                                            name=game.seats[seat].name))
-            await table.show_hand(interaction, game_id)
+            game = await table.load(game_id, ("active", "finished"))
+            assert game.snapshot is not None
+            if game.seats[seat].dm_ok and game.status == "active" and await table.out.send_private(
+                    game, game.snapshot, seat, [], menu=None, refresh=True) is Sent.OUT:
+                await table.reply(interaction, msg("Your seat is yours again: your moves are in your newest DM."))
+            else:
+                await table.show_hand(interaction, game_id)
 
+    async def _strip(self, interaction: discord.Interaction) -> None:
+        """The clicked DM loses its controls."""
+        try:
+            await interaction.edit_original_response(view=None)
+        except discord.HTTPException:
+            pass
 
     async def _give_back(self, game_id: int, seat: int) -> None:
         """Commit the engine's move that gives the seat's car back (after the seat left the

@@ -22,7 +22,7 @@ from bot.store import Game, Owed, Store
 log = logging.getLogger(__name__)
 
 MAX_CONTENT = 2000
-TURN_LOGS = 4096  # games whose turn log message is remembered (the oldest forgotten first)
+ROUND_POSTS = 4096  # games whose round post is remembered (the oldest forgotten first)
 MENUS = 50_000  # players' newest DM menus remembered, to retire their controls when a game ends
 
 
@@ -133,6 +133,21 @@ class Outcome:
         return _nonce(f"{self.game.id}:{self.versions[-1] if self.versions else self.game.version}:{part}")
 
 
+@dataclass
+class RoundPost:
+    """The thread message a round gathers in (memory only: after a restart a new one starts): its
+    title and lines, its last line naming who is to play (replaced as the round goes on), and the
+    view's "post" key of the board image it shows (None: no image)."""
+
+    message: discord.Message
+    lines: list[str]
+    waiting: str | None = None
+    key: Any = None
+
+    def text(self, more: list[str] = (), waiting: str | None = None) -> str:  # type: ignore[assignment]
+        return "\n".join([*self.lines, *more, *([waiting] if waiting else [])])
+
+
 class Sent(enum.Enum):
     """What became of one message: out, refused for good (it never will be), or a passing failure."""
 
@@ -149,8 +164,8 @@ class Delivery:
         self._dm_channels: dict[int, int] = {}  # user -> DM channel (also in the store)
         self._locales: dict[int, str] = {}  # user -> language (also in the store)
         self._writes: set[asyncio.Task[None]] = set()
-        # game -> the thread message its current turn's plain log lines are gathered in, and its text
-        self._turn_logs: OrderedDict[int, tuple[discord.Message, str]] = OrderedDict()
+        # game -> the thread message its current round is gathered in
+        self._round_posts: OrderedDict[int, RoundPost] = OrderedDict()
         # (game, seat) -> (DM channel, message) of the seat's newest DM with controls (two ints each)
         self._menus: OrderedDict[tuple[int, int], tuple[int, int]] = OrderedDict()
 
@@ -245,38 +260,96 @@ class Delivery:
         return None, not private
 
     async def post_outcome(self, outcome: Outcome, engine: Engine, names: list[str]) -> Sent:
+        """The thread's part. A round is one post: a move's lines, a new turn's board image and who is
+        to play now are edited into the round's post (an edit notifies no one); a new post starts
+        with a new round (the spectator view's "post", default its "turn"), when the post is full,
+        at the end, and when someone must be pinged (their DMs are closed: an edit pings no one)."""
         game, state = outcome.game, outcome.state
         locale = self.thread_locale(game)
-        # Named: who starts a new decision. Pinged: those of them the DMs cannot reach (a DM that
-        # holds their controls tells the others), so each player is told once per decision.
-        told = [game.seats[s] for s in outcome.told(engine.to_act(state))]
-        pinged = [s.user_id for s in told if not s.dm_ok]
+        over = engine.is_over(state)
+        # Named: who the table waits for. Pinged: those starting a new decision whom no DM can tell
+        # (a DM holding their controls tells the others), so each player is told once per decision.
+        waiting = [] if over else [game.seats[s] for s in engine.to_act(state)]
+        pinged = [s.user_id for s in game.seats if s.seat in outcome.told(engine.to_act(state)) and not s.dm_ok]
         title = f"**{render(title_of(engine, game), locale)}**"
         lines = [words(e.text, names, locale) for e in outcome.events if e.to is None]
         if outcome.resent_lines:
             lines = lines[await self.lines_already_out(game, title, lines, outcome.resent_lines):]
-        if engine.is_over(state):
-            lines.append(msg("The game is over."))
-        elif told:
-            lines.append(msg("Waiting for: {who}", who=[f"<@{s.user_id}>" for s in told]))
+        if over:
+            lines.append(render(msg("The game is over."), locale))
+        who = render(msg("Waiting for: {who}", who=[f"<@{s.user_id}>" for s in waiting]), locale) if waiting else None
+        view = engine.view(state, None)
         images: list[bytes] = []
         if outcome.board:
-            images = await asyncio.to_thread(self.board_images, game.kind, engine.view(state, None), names,
-                                             engine.is_over(state), locale)
-        if not lines and not images:
+            images = await asyncio.to_thread(self.board_images, game.kind, view, names, over, locale)
+        if not lines and not images and who == (self._round_posts[game.id].waiting if game.id in self._round_posts
+                                                 else None):
             return Sent.OUT
+        key = view.get("post", view.get("turn"))
+        current = self._round_posts.get(game.id)
+        if current is not None and not pinged and not over and (not images or key == current.key):
+            result = await self.add_to_round_post(game, current, lines, who, images, key, locale)
+            if result is not None:
+                return result
         # Lines past one message (a catch-up after a long outage) go first, in as many as needed;
-        # the last message carries the board and the pings.
-        texts = [title, *(words(x, names, locale) for x in lines)]
-        if not images and not pinged:  # nobody to notify here: the lines join the turn's log (an edit)
-            return await self.add_to_turn_log(game, texts, outcome.nonce("post"))
-        *before, final = pack(texts, MAX_CONTENT)
+        # the last message carries the board and the pings, and is the round's post from now on.
+        *before, final = pack([title, *lines], MAX_CONTENT - len(who or "") - 1)
         for i, text in enumerate(before):
             result = await self.post(game, text, nonce=outcome.nonce(f"post{i}"))
             if result is not Sent.OUT:
                 return result
-        return await self.post(game, final, images=images, mention=pinged,
-                               view=hand_view(game.id, locale) if images else None, nonce=outcome.nonce("post"))
+        post = RoundPost(None, final.split("\n"), who, key if images else None)  # type: ignore[arg-type]
+        result, post.message = await self.send_post(game, post.text(waiting=who), images=images, mention=pinged,
+                                                    view=hand_view(game.id, locale) if images else None,
+                                                    nonce=outcome.nonce("post"))
+        if post.message is not None:
+            self.remember_round_post(game.id, post)
+        return result
+
+    async def close_round_post(self, game: Game) -> None:
+        """A new post takes over: the round's post loses its line naming who is to play (history
+        now; only the newest post says who the table waits for)."""
+        post = self._round_posts.pop(game.id, None)
+        if post is None or post.waiting is None:
+            return
+        try:
+            await post.message.edit(content=post.text())
+        except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
+            log.info("game %s: could not close the round's post (%s)", game.id, err)
+
+    def remember_round_post(self, game_id: int, post: RoundPost) -> None:
+        self._round_posts[game_id] = post
+        self._round_posts.move_to_end(game_id)
+        if len(self._round_posts) > ROUND_POSTS:
+            self._round_posts.popitem(last=False)
+
+    async def add_to_round_post(self, game: Game, post: RoundPost, lines: list[str], who: str | None,
+                                images: list[bytes], key: Any, locale: str) -> Sent | None:
+        """Edit the round's post: its lines and these, the new board image if any, who is to play
+        now. None when it has no room or is gone (a new post then)."""
+        text = post.text(lines, who)
+        if len(text) > MAX_CONTENT:
+            return None
+        kwargs: dict[str, Any] = {"content": text}
+        if images:
+            kwargs["attachments"] = self.files(game, images)
+            kwargs["view"] = hand_view(game.id, locale)
+        try:
+            await post.message.edit(**kwargs)
+        except discord.NotFound:  # deleted: start a new one
+            self._round_posts.pop(game.id, None)
+            return None
+        except discord.HTTPException as err:
+            log.warning("game %s: could not edit the round's post (%s)", game.id, err)
+            return sent_result(err)
+        except (OSError, asyncio.TimeoutError) as err:
+            log.warning("game %s: could not reach Discord to edit the round's post (%s)", game.id, err)
+            return Sent.FAILED
+        post.lines += lines
+        post.waiting = who
+        if images:
+            post.key = key
+        return Sent.OUT
 
     def board_images(self, kind: str, view: dict[str, Any], names: list[str], over: bool,
                      locale: str) -> list[bytes]:
@@ -289,24 +362,23 @@ class Delivery:
 
     async def lines_already_out(self, game: Game, title: str, lines: list[str], per_version: list[int]) -> int:
         """How many of a catch-up's lines the thread shows already. A crash can fall after Discord
-        took a post or a turn-log edit and before its progress was written (behind, or never for a
+        took a post or a round post's edit and before its progress was written (behind, or never for a
         version caught up with a later one, whose nonce differs): those versions' lines then end
         the bot's newest message in the thread (a board's before its last line: the pings, or the
         end). A board without one only misses the match: it says its lines again, losing none. Only
-        whole versions count, the most that match. A plain turn log found is adopted, so the lines
-        that follow go on in it. (Reading: a version whose lines repeat the lines just above
+        whole versions count, the most that match. The post found is adopted as the round's post,
+        so the lines that follow go on in it. (Reading: a version whose lines repeat the lines just above
         exactly is taken as out; no game says the same public lines twice in a row.)"""
         found = await self._newest_own_post(game, title)
         if found is None:
             return 0
         content = found.content
         head, _, last = content.rpartition("\n")
-        locale = self.thread_locale(game)
-        if last.startswith(render(msg("Waiting for: {who}", who=""), locale).strip()) \
-                or last == render(msg("The game is over."), locale):
+        waiting = last.startswith(render(msg("Waiting for: {who}", who=""), locale := self.thread_locale(game)).strip())
+        if waiting or last == render(msg("The game is over."), locale):
             content = head  # a post's last line names who is to play (or says the end), not a move
-        if not found.attachments:
-            self._turn_logs.setdefault(game.id, (found, found.content))
+        if game.id not in self._round_posts:  # adopted: the lines that follow go on in it
+            self.remember_round_post(game.id, RoundPost(found, content.split("\n"), last if waiting else None))
         out = count = 0
         for n in per_version:
             count += n
@@ -326,56 +398,32 @@ class Delivery:
             log.info("game %s: could not read the thread before catching up (%s)", game.id, err)
         return None
 
-    async def add_to_turn_log(self, game: Game, texts: list[str], nonce: str) -> Sent:
-        """Log lines that ask nothing of anyone (a player is ready, a choice made inside a turn) are
-        added to the turn's log message by an edit, which notifies no one, while it has room: a
-        Heat round costs the thread its log message and its board, not one message per player."""
-        known = self._turn_logs.get(game.id)
-        if known is not None:
-            message, text = known
-            text = f"{text}\n" + "\n".join(texts[1:])  # texts[0] is the title, already on top
-            if len(text) <= MAX_CONTENT:
-                try:
-                    await message.edit(content=text)
-                    self._turn_logs[game.id] = (message, text)
-                    return Sent.OUT
-                except discord.NotFound:  # deleted: start a new one
-                    pass
-                except discord.HTTPException as err:
-                    log.warning("game %s: could not add to the turn's log (%s)", game.id, err)
-                    return sent_result(err)
-                except (OSError, asyncio.TimeoutError) as err:
-                    log.warning("game %s: could not reach Discord to edit the log (%s)", game.id, err)
-                    return Sent.FAILED
-        *before, final = pack(texts, MAX_CONTENT)
-        for i, text in enumerate(before):
-            result = await self.post(game, text, nonce=f"{nonce}{i}")
-            if result is not Sent.OUT:
-                return result
-        result, message = await self._send(game, final, {"nonce": nonce})
-        if message is not None:
-            self._turn_logs[game.id] = (message, final)
-            if len(self._turn_logs) > TURN_LOGS:
-                self._turn_logs.popitem(last=False)
-        return result
-
     async def post(self, game: Game, content: Msg | str, images: list[bytes] = (),  # type: ignore[assignment]
                    mention: list[int] | None = None, view: discord.ui.View | None = None,
                    nonce: str | None = None) -> Sent:
-        """A new message in the game's thread (or its channel). It ends the turn's log message:
-        later lines go below it."""
+        """A new message in the game's thread (or its channel). It ends the round's post: later
+        lines go below it."""
+        return (await self.send_post(game, content, images, mention, view, nonce))[0]
+
+    async def send_post(self, game: Game, content: Msg | str, images: list[bytes] = (),  # type: ignore[assignment]
+                        mention: list[int] | None = None, view: discord.ui.View | None = None,
+                        nonce: str | None = None) -> tuple[Sent, discord.Message | None]:
+        """`post`, and the message it made."""
         kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions(
             users=[discord.Object(u) for u in (mention or [])], roles=False, everyone=False)}
-        suffixes = ["", "-results"]
         if images:
-            kwargs["files"] = [discord.File(io.BytesIO(data), filename=f"{game.kind}-{game.id}{suffixes[i]}.png")
-                               for i, data in enumerate(images)]
+            kwargs["files"] = self.files(game, images)
         if view is not None:
             kwargs["view"] = view
         if nonce is not None:
             kwargs["nonce"] = nonce
-        self._turn_logs.pop(game.id, None)
-        return (await self._send(game, content, kwargs))[0]
+        await self.close_round_post(game)
+        return await self._send(game, content, kwargs)
+
+    def files(self, game: Game, images: list[bytes]) -> list[discord.File]:
+        suffixes = ["", "-results"]
+        return [discord.File(io.BytesIO(data), filename=f"{game.kind}-{game.id}{suffixes[i]}.png")
+                for i, data in enumerate(images)]
 
     async def _send(self, game: Game, content: Msg | str, kwargs: dict[str, Any]) -> tuple[Sent, discord.Message | None]:
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
@@ -458,6 +506,23 @@ class Delivery:
             await self.post(game, msg("<@{user}>, I cannot DM you: use the My hand button or /{kind} hand.",
                                       user=s.user_id, kind=game.kind), mention=[s.user_id])
         return result
+
+    async def send_controls_dm(self, game: Game, seat: int, content: Msg, view: discord.ui.View) -> Sent:
+        """A DM with controls that is not a menu (the hand-over notice and its Take my seat back):
+        the seat's newest controls from now on, so its previous menu loses its own, and the seat's
+        next menu may replace it in place."""
+        user = game.seats[seat].user_id
+        result, where = await self._send_dm(game, user, content, view=view)
+        if where is not None:
+            previous = self._menus.pop((game.id, seat), None)
+            if previous is not None:
+                await self._retire(game.id, previous)
+            self._menus[(game.id, seat)] = where
+        return result
+
+    def newest_controls(self, game_id: int, seat: int) -> tuple[int, int] | None:
+        """Where the seat's newest DM with controls is, if this process knows."""
+        return self._menus.get((game_id, seat))
 
     async def _newest_menu_dm(self, game_id: int, seat: int, user_id: int) -> tuple[int, int] | None:
         """The seat's remembered newest menu DM, if it is still the user's newest DM (one read)."""

@@ -990,6 +990,11 @@ class Store:
                                   (game_id, seat))
         return [r[0] for r in rows]
 
+    async def votes(self, game_id: int, seat: int, version: int) -> list[int]:
+        """Who has voted to hand `seat` over while its menu was at `version`."""
+        return [r[0] for r in await self._read("SELECT voter FROM votes WHERE game_id = ? AND seat = ? AND "
+                                               "version = ? ORDER BY voter", (game_id, seat, version))]
+
     async def games_with_auto_seats(self) -> list[int]:
         """Active games with a seat the automatic player holds (start-up lets it move)."""
         mine, params = self._mine("seats.game_id")

@@ -29,7 +29,7 @@ from bot.components import chosen_ok, lobby_view, menu_entry, parse, select_valu
 from bot.announcer import Announcer
 from bot.autoplayer import AutoPlayer, duration
 from bot.delivery import Delivery, Outcome, Sent, clip, title_of
-from bot.errors import PlayerError, StaleButton
+from bot.errors import HeldByAutomaticPlayer, PlayerError, StaleButton
 from bot.games.base import Engine, Event, GameError, State
 from bot.i18n import Msg, default_locale, locale_for, msg, render, supported_locales, to_wire
 from bot.replay import REPLAYABLE, show as show_replay
@@ -590,6 +590,8 @@ class Table:
         try:
             return await self.move_seat(game_id, lambda game: game.seat_of(interaction.user.id), pick,
                                         taken_back=True, actor_dm=actor_dm)
+        except HeldByAutomaticPlayer:
+            await self.autoplayer.take_back(interaction, game_id)
         except StaleButton:
             if isinstance(interaction.channel, discord.DMChannel):
                 # In the DMs the newest message already shows the current moves: no second copy.
@@ -636,7 +638,12 @@ class Table:
         # that is this commit; the board moved on, so their pick is not judged. (Not only while the
         # seat is automatic: a crash may fall between a give-back's two writes.)
         back = engine.return_action(state, seat) if taken_back and seat is not None else None
-        action = back if back is not None else pick(engine, game, state)
+        try:
+            action = back if back is not None else pick(engine, game, state)
+        except (StaleButton, PlayerError):
+            if taken_back and seat is not None and game.seats[seat].auto:
+                raise HeldByAutomaticPlayer() from None  # the owner is here: any try of theirs takes it back
+            raise
         assert seat is not None  # (pick refuses a player without a seat)
         try:
             new_state, events = engine.apply(state, seat, action)

@@ -111,8 +111,10 @@ class Engine:
 
     def view(self, state: State, viewer: int | None) -> View:
         """Plain data; its human texts (log lines, names of cards and tracks) are `Msg`s the
-        renderer puts into words for its locale. The spectator view carries "turn" (an int): the table posts a fresh board
-        image when it changes (a new round, course...), and log lines only for moves within it."""
+        renderer puts into words for its locale. The spectator view carries "turn" (an int): the table shows a fresh
+        board image when it changes (a new round, course, player's turn...), and log lines only for moves within
+        it. It may carry "post" (plain data, default its "turn"): the turns of one "post" gather in one thread post
+        (a round of a sequential game), a new "post" starts a new one."""
         raise NotImplementedError
 
     def menu(self, state: State, seat: int) -> list[dict[str, Any]]:

@@ -1,35 +1,49 @@
-"""Issue #8, fewer and better messages: lines that ask nothing of anyone are gathered in one
-message per turn (edited, which notifies no one); only a message that needs someone to act pings,
-and only that someone."""
+"""Issues #8 and #27, fewer and better messages: a round is one post in the thread; the round's
+lines, who is to play and each new turn's board are edited into it (an edit notifies no one); a
+new round starts a new post; only a player whose DMs are closed is pinged, when asked to act."""
 from __future__ import annotations
 
 from .test_faults import submit_first_option
 from .test_table import open_table, start
 
 
-async def test_a_heat_round_costs_the_thread_one_log_message_and_the_board(table):
+async def test_a_heat_round_costs_the_thread_one_post(table):
     w, emu = table, table.emu
     lobby = await open_table(w, w.alice, w.bob, w.carol, track="usa")
     thread = await start(w, lobby, w.alice)
     before = len(emu.messages_in(thread))
+    board = emu.messages_in(thread)[-1]
+    assert board.attachments and all(f"<@{u.id}>" in board.content for u in (w.alice, w.bob, w.carol))
     await submit_first_option(emu, w.alice)
-    await emu.wait_until(lambda: len(emu.messages_in(thread)) == before + 1)
-    log = emu.messages_in(thread)[-1]
-    assert "ready" in log.content and not log.mentions
+    await emu.wait_until(lambda: "ready" in emu.message(board.id).content)
     await submit_first_option(emu, w.bob)
-    await emu.wait_until(lambda: emu.message(log.id).content.count("ready") == 2)
-    assert len(emu.messages_in(thread)) == before + 1  # bob's line went into the same message
-    await submit_first_option(emu, w.carol)  # the round resolves: the board names the players
-    await emu.wait_until(lambda: any(m.attachments for m in emu.messages_in(thread)[before:]))
-    new = emu.messages_in(thread)[before:]
-    assert len(new) == 2 and new[1].attachments and not new[1].mentions  # their new DMs tell them
-    assert all(f"<@{u.id}>" in new[1].content for u in (w.alice, w.bob, w.carol))
-    # the next round's first line starts a new log message below the board
+    await emu.wait_until(lambda: emu.message(board.id).content.count("ready") == 2)
+    assert len(emu.messages_in(thread)) == before  # both lines went into the round's post
+    assert emu.message(board.id).content.endswith(f"Waiting for: <@{w.carol.id}>")  # who is left, named
+    await submit_first_option(emu, w.carol)  # the round resolves: a new post with the new board
+    await emu.wait_until(lambda: len(emu.messages_in(thread)) == before + 1)
+    new = emu.messages_in(thread)[-1]
+    assert new.attachments and not new.mentions  # their new DMs tell them
+    assert all(f"<@{u.id}>" in new.content for u in (w.alice, w.bob, w.carol))
+    assert "carol is ready" in new.content  # the line that ended the round opens the new round's post
+    await emu.wait_until(lambda: "Waiting for" not in emu.message(board.id).content)  # the old post is history
+    # the next round's lines go into its own post
     await emu.wait_until(lambda: any(m.selects and m.selects[0]["custom_id"].startswith("mv:1:3:")
                                      for m in emu.dm_messages(w.bob)))
     await submit_first_option(emu, w.bob)
-    await emu.wait_until(lambda: len(emu.messages_in(thread)) == before + 3)
-    assert "ready" in emu.messages_in(thread)[-1].content
+    await emu.wait_until(lambda: "ready" in emu.message(new.id).content)
+    assert len(emu.messages_in(thread)) == before + 1
+
+
+async def test_a_player_whose_dms_are_closed_is_pinged_by_a_new_post(table):
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.hermit, track="usa")
+    thread = await start(w, lobby, w.alice)
+    board = emu.messages_in(thread)[-1]
+    assert board.mentions == [w.hermit.id]  # asked to act, and no DM can tell them
+    await submit_first_option(emu, w.alice)
+    await emu.wait_until(lambda: "ready" in emu.message(board.id).content)
+    assert emu.messages_in(thread)[-1].id == board.id  # still deciding: not pinged again
 
 
 async def test_a_preference_click_pings_no_one(table):

@@ -1784,6 +1784,7 @@ class PoleEngine(Engine):
                 cars[-1]["bot"]["for"] = True
         v: View = {"kind": "pole", "circuit": state["circuit"], "phase": state["phase"], "round": state["round"],
                    "turn": state["turn_no"] + (1000000 if state["phase"] == "over" else 0), "viewer": viewer,
+                   "post": [state["phase"], state["round"]],  # a round's cars share one thread post
                    "weather": dict(state["weather"]), "weather_now": R.weather_now(state["weather"], c),
                    "order": list(state["order"]), "cars": cars, "finish": list(state["finish"]),
                    "laps": c.laps, "log": list(state["log"][-12:]), "to_act": self.to_act(state)}

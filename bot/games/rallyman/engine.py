@@ -760,6 +760,7 @@ class RallymanEngine(Engine):
         v: dict[str, Any] = {
             "kind": self.kind, "stage": state["stage"], "leg": state["leg"], "legs": list(state["legs"]),
             "round": state["round"], "turn": state["turn_no"],
+            "post": [state["leg"], state["round"]],  # a round's drivers share one thread post
             "phase": state["phase"], "order": list(state["order"]), "to_act": self.to_act(state),
             "entry": list(state["entry"]), "cars": cars, "mud": dict(state["mud"]),
             "plan": [list(s) for s in state["plan"]], "log": from_wire(state["log"][-12:]),

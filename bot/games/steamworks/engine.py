@@ -915,6 +915,7 @@ class SteamWorksEngine(Engine):
         v: View = {
             "kind": "steamworks", "seats": st["seats"], "age": st["age"], "round": st["round"],
             "turn": st["turn_no"], "start": st["start"], "marker": st["marker"],
+            "post": [st["age"], st["round"]],  # a round's turns share one thread post
             "next_start": (st["marker"] + 1) % st["seats"], "stage": st["stage"],
             "active": None if st["stage"] == "over" else self.active(st),
             "unlocked": list(st["unlocked"]),
