@@ -42,6 +42,7 @@ _PATTERNS = {
     "vote": (re.compile(rf"ab:{_ID}:([0-9]{{1,2}}):{_SMALL}", re.ASCII), BUTTON),
     "back": (re.compile(rf"bk:{_ID}", re.ASCII), BUTTON),
     "replay": (re.compile(rf"rp:{_ID}:{_SMALL}", re.ASCII), BUTTON),
+    "rules": (re.compile(r"ru:([a-z]{1,20}):([1-9][0-9]{0,2})", re.ASCII), BUTTON),
     "button": (re.compile(rf"mv:{_ID}:{_SMALL}:([0-9]{{1,2}}):b([0-9]{{1,3}})", re.ASCII), BUTTON),
     "select": (re.compile(rf"mv:{_ID}:{_SMALL}:([0-9]{{1,2}}):s([0-9]{{1,3}})", re.ASCII), SELECT),
 }
@@ -52,9 +53,10 @@ MAX_VALUES = 25
 class Click:
     """A component interaction, parsed: what it is, and its numbers."""
 
-    what: str  # lobby | hand | vote | back | replay | button | select
+    what: str  # lobby | hand | vote | back | replay | rules | button | select
     game_id: int
     lobby_action: str = ""
+    kind: str = ""  # rules: the game's slash group
     version: int = 0
     seat: int = 0
     index: int = 0
@@ -72,6 +74,8 @@ def parse(custom_id: Any, component_type: Any) -> Click | None:
             return None
         if what == "lobby":
             return Click(what, int(match[1]), lobby_action=match[2])
+        if what == "rules":  # no game: the game's kind, and the page
+            return Click(what, 0, kind=match[1], index=int(match[2]))
         if what in ("hand", "back"):
             return Click(what, int(match[1]))
         if what == "replay":
@@ -142,6 +146,16 @@ def replay_view(game_id: int, board: int, boards: int, locale: str) -> discord.u
         view.add_item(discord.ui.Button(label=render(label, locale), style=discord.ButtonStyle.secondary,
                                         custom_id=f"rp:{game_id}:{max(1, min(to, boards))}",
                                         disabled=not 1 <= to <= boards))
+    return view
+
+
+def rules_view(kind: str, page: int, pages: int, locale: str) -> discord.ui.View:
+    """Previous / Next under a rules page (a button that would leave the pages is disabled)."""
+    view = OutboundView()
+    for label, to in ((msg("◀ Previous"), page - 1), (msg("Next ▶"), page + 1)):
+        view.add_item(discord.ui.Button(label=render(label, locale), style=discord.ButtonStyle.secondary,
+                                        custom_id=f"ru:{kind}:{max(1, min(to, pages))}",
+                                        disabled=not 1 <= to <= pages))
     return view
 
 

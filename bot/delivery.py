@@ -163,6 +163,7 @@ class Delivery:
         self.engines = engines
         self._dm_channels: dict[int, int] = {}  # user -> DM channel (also in the store)
         self._locales: dict[int, str] = {}  # user -> language (also in the store)
+        self._notify: dict[int, str] = {}  # user -> how a new decision is told (also in the store)
         self._writes: set[asyncio.Task[None]] = set()
         # game -> the thread message its current round is gathered in
         self._round_posts: OrderedDict[int, RoundPost] = OrderedDict()
@@ -186,6 +187,17 @@ class Delivery:
         if user_id not in self._locales:
             self._locales[user_id] = (await self.store.user(user_id))[1] or default_locale()
         return self._locales[user_id]
+
+    async def notify_of(self, user_id: int) -> str:
+        """How the user is told of a new decision: "dm" (a DM that notifies), "ping" (a ping in the
+        thread; their DMs come silently) or "both"."""
+        if user_id not in self._notify:
+            self._notify[user_id] = await self.store.notify(user_id)
+        return self._notify[user_id]
+
+    async def set_notify(self, user_id: int, how: str) -> None:
+        await self.store.set_notify(user_id, how)
+        self._notify[user_id] = how
 
     async def dm_channel(self, user_id: int, fresh: bool = False) -> discord.abc.Messageable:
         """A user's DM channel: opened once (one REST call) and remembered, across restarts too, so a
@@ -238,10 +250,13 @@ class Delivery:
             try:
                 edit, refresh = self.dm_plan(outcome, seat, bool(private))
                 clicked = outcome.actor_dm if seat == outcome.actor else None
+                # Only a new decision's DM notifies (and not for a player told by pings): other news
+                # comes silently, so each player is told once per decision.
+                silent = seat not in outcome.told([seat]) or await self.notify_of(game.seats[seat].user_id) == "ping"
                 await done(f"dm{seat}", await self.send_private(game, state, seat, private, edit,
                                                                 outcome.menus.get(seat),
                                                                 resend=outcome.resent_lines is not None,
-                                                                refresh=refresh, clicked=clicked))
+                                                                refresh=refresh, clicked=clicked, silent=silent))
             except Exception:
                 log.exception("game %s: could not send seat %s its view", game.id, seat)
                 complete = False
@@ -267,10 +282,11 @@ class Delivery:
         game, state = outcome.game, outcome.state
         locale = self.thread_locale(game)
         over = engine.is_over(state)
-        # Named: who the table waits for. Pinged: those starting a new decision whom no DM can tell
-        # (a DM holding their controls tells the others), so each player is told once per decision.
+        # Named: who the table waits for. Pinged: those starting a new decision whom no DM can tell,
+        # or who asked for pings (/notify); a DM holding their controls tells the others.
         waiting = [] if over else [game.seats[s] for s in engine.to_act(state)]
-        pinged = [s.user_id for s in game.seats if s.seat in outcome.told(engine.to_act(state)) and not s.dm_ok]
+        pinged = [s.user_id for s in game.seats if s.seat in outcome.told(engine.to_act(state))
+                  and (not s.dm_ok or await self.notify_of(s.user_id) != "dm")]
         title = f"**{render(title_of(engine, game), locale)}**"
         lines = [words(e.text, names, locale) for e in outcome.events if e.to is None]
         if outcome.resent_lines:
@@ -468,12 +484,13 @@ class Delivery:
     async def send_private(self, game: Game, state: State, seat: int, lines: list[Msg | str],
                            edit: tuple[int, int] | None = None, menu: list[dict[str, Any]] | None = None,
                            resend: bool = False, refresh: bool = False,
-                           clicked: tuple[int, int] | None = None) -> Sent:
+                           clicked: tuple[int, int] | None = None, silent: bool = False) -> Sent:
         """DM one seat its view: in place of the DM `edit` names if given (the one they just
         clicked: no new message, no notification); with `refresh`, in place of its newest menu
         DM if that is still the newest DM in the channel (another process, a restart or another
         message may have come since); else as a new DM, after which the DM they `clicked` and
-        their previous menu lose their controls. Seats with closed DMs use My hand /
+        their previous menu lose their controls (`silent`: a DM that notifies no one). Seats with
+        closed DMs use My hand /
         `/<game> hand` instead. A catch-up (`resend`) first looks whether the seat's newest DM
         is this view already: the move's edit in place got out before a crash."""
         s = game.seats[seat]
@@ -489,7 +506,8 @@ class Delivery:
         if where is None and resend:
             where = await self._same_dm_out(s.user_id, message)
         if where is None:
-            result, where = await self._send_dm(game, s.user_id, nonce=dm_nonce(game.id, seat, message), **message)
+            result, where = await self._send_dm(game, s.user_id, nonce=dm_nonce(game.id, seat, message),
+                                                silent=silent, **message)
         else:
             result = Sent.OUT
         if where is not None:

@@ -367,7 +367,10 @@ MIGRATIONS: list[Migration] = [Migration(SQLITE_MIGRATIONS[0], PG_SCHEMA)] + [
     Migration(SQLITE_MIGRATIONS[6], SQLITE_MIGRATIONS[6]),  # 7: the same text on both
     Migration(SQLITE_MIGRATIONS[7], ""),  # 8: SQLite only
     # 9: a channel's games, for a spectator's /game status outside the game's thread
-    Migration("CREATE INDEX games_channel ON games(channel_id);", "CREATE INDEX games_channel ON games(channel_id);")]
+    Migration("CREATE INDEX games_channel ON games(channel_id);", "CREATE INDEX games_channel ON games(channel_id);"),
+    # 10: how each user is told of a new decision (NULL: by DM): "dm", "ping" or "both"
+    Migration("ALTER TABLE users ADD COLUMN notify TEXT;", "ALTER TABLE users ADD COLUMN notify text;")]
+NOTIFY = ("dm", "ping", "both")
 REMIND = "remind"  # the reminder timers' kind (the move statement above writes them)
 # Seat changes first take the lobby's row (a write that changes nothing): on PostgreSQL two processes
 # seating players in one lobby at once then take turns, as the whole-database write lock makes
@@ -1018,6 +1021,17 @@ class Store:
         async with self._transaction() as db:
             await db.execute("INSERT INTO users (user_id, locale) VALUES (?, ?) ON CONFLICT (user_id) "
                              "DO UPDATE SET locale = excluded.locale", (user_id, locale))
+
+    async def notify(self, user_id: int) -> str:
+        """How the user is told of a new decision: "dm" (the default), "ping" or "both"."""
+        rows = await self._read("SELECT notify FROM users WHERE user_id = ?", (user_id,))
+        return rows[0][0] if rows and rows[0][0] in NOTIFY else "dm"
+
+    async def set_notify(self, user_id: int, how: str) -> None:
+        assert how in NOTIFY
+        async with self._transaction() as db:
+            await db.execute("INSERT INTO users (user_id, notify) VALUES (?, ?) ON CONFLICT (user_id) "
+                             "DO UPDATE SET notify = excluded.notify", (user_id, how))
 
     # -- benchmark support ------------------------------------------------------------------
 

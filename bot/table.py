@@ -25,7 +25,8 @@ from typing import Any, Callable, Collection
 import discord
 import orjson
 
-from bot.components import chosen_ok, lobby_view, menu_entry, parse, select_values
+from bot import rules_pages
+from bot.components import chosen_ok, lobby_view, menu_entry, parse, rules_view, select_values
 from bot.announcer import Announcer
 from bot.autoplayer import AutoPlayer, duration
 from bot.delivery import Delivery, Outcome, Sent, clip, title_of
@@ -428,7 +429,8 @@ class Table:
         closed = []
         for s in game.seats:
             if await self.out.send_dm(game, s.user_id, msg("You are seated in {title}. Your hand and moves "
-                                                         "will arrive here.", title=self.title(game))) is Sent.REFUSED:
+                                                         "will arrive here.", title=self.title(game)),
+                                      silent=True) is Sent.REFUSED:  # the first menu, next, notifies
                 closed.append(s)
         if closed:
             await self.out.post(game, msg("I cannot send direct messages to {names}: use the My hand button or "
@@ -458,6 +460,8 @@ class Table:
             await self.autoplayer.take_back(interaction, click.game_id)
         elif click.what == "replay":
             await self.replay(interaction, click.game_id, click.index, edit=True)
+        elif click.what == "rules":
+            await self.rules(interaction, click.kind, click.index, edit=True)
         else:
             await self.component_move(interaction, click.game_id, click.version, click.seat,
                                       "buttons" if click.what == "button" else "select", click.index, values)
@@ -516,7 +520,8 @@ class Table:
             if picked is not None and picked[0] < current:
                 raise StaleButton()
             legal = engine.legal_actions(state, seat)
-            if not legal:
+            idle = seat not in engine.to_act(state)
+            if not legal or (idle and move == "-"):  # "-": the list's line saying whose move it is
                 raise PlayerError(waiting_for(engine, game, state))
             labelled = [(engine.describe_action(state, seat, action), action) for action in legal]
             if picked is not None:
@@ -524,7 +529,12 @@ class Table:
                 if not found:  # today's list, but not one of this seat's moves (another player's pick)
                     raise PlayerError(NOT_YOURS)
             else:
-                found = typed_move(move, [(render(text, locale), (text, action)) for text, action in labelled])
+                try:
+                    found = typed_move(move, [(render(text, locale), (text, action)) for text, action in labelled])
+                except PlayerError:
+                    if idle:  # only preferences to change now: say whose move it is
+                        raise PlayerError(waiting_for(engine, game, state)) from None
+                    raise
             label = found[0][0]
             return found[0][1]
 
@@ -693,6 +703,34 @@ class Table:
                     await self.store.set_dm_ok(game.id, interaction.user.id, True)
         except PlayerError as err:
             await self.reply(interaction, err.args[0])
+
+    async def rules(self, interaction: discord.Interaction, kind: str, page: int | None, edit: bool) -> None:
+        """A page of a game's rules, only for whoever asks, with Previous / Next (which hold only the
+        game and the page, so they work after a restart too)."""
+        await self.ack(interaction)
+        locale = self.audience(interaction)
+        sections = rules_pages.pages(kind, locale) if kind in self.engines else ()
+        if not sections:
+            await self.reply(interaction, msg("There are no rules pages for this game yet."))
+            return
+        number = 1 if page is None else page
+        if not 1 <= number <= len(sections):
+            await self.reply(interaction, msg("There is no page {n}: the rules have pages 1 to {total}.", n=number,
+                                              total=len(sections)))
+            return
+        title, body = sections[number - 1]
+        others = [f"{i}. {t}" for i, (t, _) in enumerate(sections, 1) if i != number]
+        content = clip(render(msg("**{title}** ({n}/{total})\n{body}\n-# /{kind} rules page: {others}", title=title,
+                                  n=number, total=len(sections), body=body, kind=kind, others=" · ".join(others)),
+                              locale))
+        view = rules_view(kind, number, len(sections), locale)
+        try:
+            if edit:
+                await interaction.edit_original_response(content=content, view=view)
+            else:
+                await interaction.followup.send(content, view=view, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not show a rules page", exc_info=True)
 
     async def replay(self, interaction: discord.Interaction, game_id: int, board: int | None, edit: bool) -> None:
         """A finished game's boards, one at a time, for whoever asks (bot/replay.py)."""

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import rules_pages
-from bot.games.base import name_seats
+from bot.games.base import is_preference, name_seats
 from bot.i18n import LANGUAGE_NAMES, msg, render, supported_locales
 from bot.store import Game
 from bot.table import PlayerError, Table, pick_value, status_text, waiting_for
@@ -138,18 +138,7 @@ class GameCog(commands.GroupCog):
     @app_commands.command(name="rules", description="The rules, a page at a time (only you see it)")
     @app_commands.describe(page="Which page (start typing to see them)")
     async def rules(self, interaction: discord.Interaction, page: int | None = None) -> None:
-        await self.table.ack(interaction)
-        locale = self.table.audience(interaction)
-        sections = rules_pages.pages(self.kind, locale)
-        if not sections:
-            await self.table.reply(interaction, msg("There are no rules pages for this game yet."))
-            return
-        number = min(max(page or 1, 1), len(sections))
-        title, body = sections[number - 1]
-        others = [f"{i}. {t}" for i, (t, _) in enumerate(sections, 1) if i != number]
-        await self.table.reply(interaction, msg(
-            "**{title}** ({n}/{total})\n{body}\n-# /{kind} rules page: {others}", title=title, n=number,
-            total=len(sections), body=body, kind=self.kind, others=" · ".join(others)))
+        await self.table.rules(interaction, self.kind, page, edit=False)
 
     @rules.autocomplete("page")
     async def rules_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
@@ -184,15 +173,16 @@ class GameCog(commands.GroupCog):
         engine = self.table.engines[self.kind]
         locale = self.table.audience(interaction)
         names = [s.name for s in found.seats]  # a move naming another player (Pole: "Attack <seat:0>")
-        moves = [(name_seats(render(engine.describe_action(found.snapshot, seat, a), locale), names), a)
-                 for a in engine.legal_actions(found.snapshot, seat)]
-        if not moves:  # one line saying whose move it is, rather than an empty list
-            return [app_commands.Choice(name=render(waiting_for(engine, found, found.snapshot), locale)[:100],
-                                        value="-")]
+        legal = sorted(engine.legal_actions(found.snapshot, seat), key=is_preference)  # decisions first
+        moves = [(name_seats(render(engine.describe_action(found.snapshot, seat, a), locale), names), a) for a in legal]
         words = current.lower().split()
         version = found.seats[seat].prompt_version
-        return [app_commands.Choice(name=label[:100], value=pick_value(version, action))
-                for label, action in moves if all(w in label.lower() for w in words)][:25]
+        choices = [app_commands.Choice(name=label[:100], value=pick_value(version, action))
+                   for label, action in moves if all(w in label.lower() for w in words)]
+        if seat not in engine.to_act(found.snapshot):  # one line saying whose move it is, on top
+            choices.insert(0, app_commands.Choice(
+                name=render(waiting_for(engine, found, found.snapshot), locale)[:100], value="-"))
+        return choices[:25]
 
     @play.autocomplete("game")
     async def play_game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:

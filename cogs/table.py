@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.delivery import clip, words
 from bot.i18n import msg, render
+from bot.store import NOTIFY
 from bot.table import PlayerError, Table
 from cogs.base import find_game, game_or_answer, link
 
@@ -77,6 +78,21 @@ class TableCog(commands.Cog):
                              date=f"<t:{int(when)}:d>", result=result, link=link(g)))
         return [msg("Your last {n} finished games: {wins} won. /game replay shows any of them again.",
                     n=len(ended), wins=wins), *lines]
+
+    @app_commands.command(name="notify", description="How the bot tells you it is your move")
+    @app_commands.describe(how="dm: a DM with your moves (default); ping: a ping in the game's thread; both")
+    @app_commands.choices(how=[app_commands.Choice(name=h, value=h) for h in NOTIFY])
+    async def notify(self, interaction: discord.Interaction, how: app_commands.Choice[str] | None = None) -> None:
+        await self.table.ack(interaction)
+        if how is not None:
+            await self.table.out.set_notify(interaction.user.id, how.value)
+        now = await self.table.out.notify_of(interaction.user.id)
+        await self.table.reply(interaction, {
+            "dm": msg("You are told of each new decision once, by the DM that holds your moves."),
+            "ping": msg("You are told of each new decision once, by a ping in the game's thread; your DMs "
+                        "with your moves come silently."),
+            "both": msg("You are told of each new decision by a ping in the game's thread and by the DM that "
+                        "holds your moves.")}[now])
 
     game = app_commands.Group(name="game", description="Manage a game at this table")
 

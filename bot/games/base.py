@@ -90,7 +90,9 @@ class Engine:
         raise NotImplementedError
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
-        """Every action the seat may take now (empty when it has nothing to do)."""
+        """Every action the seat may take now (empty when it has nothing to do). A standing
+        preference a seat may change at any time has the type "prefs" (`is_preference`): it is
+        listed after the decisions and never makes the seat one the game waits for."""
         raise NotImplementedError
 
     def describe_action(self, state: State, seat: int, action: Action) -> Msg:
@@ -171,6 +173,11 @@ class Engine:
     def describe_options(self, options: dict[str, Any]) -> list[Msg | str]:
         """The table's options as the lobby shows them, in players' words."""
         return [f"{k}: {v}" for k, v in options.items() if not isinstance(v, (list, dict)) or v]
+
+
+def is_preference(action: Action) -> bool:
+    """A standing preference ({"type": "prefs", ...}), not a decision."""
+    return action.get("type") == "prefs"
 
 
 def check_move(state: State, seat: Any, action: Any) -> None:

@@ -42,7 +42,8 @@ SAME_AS_ENGLISH = {
 # translator would offer a catalog entry for them too, so they must not be in the catalog, even
 # where the same word is a text elsewhere ("heat", a card-kind tag on the hand image, stays English).
 COMMAND_NAMES = {"heat", "pon", "new", "join", "hand", "play", "games", "game", "status", "log", "abandon",
-                 "track", "grid", "language", "move", "count", "rules", "page", "clock", "back", "replay", "board", "history"}
+                 "track", "grid", "language", "move", "count", "rules", "page", "clock", "back", "replay", "board", "history",
+                 "notify", "how"}
 
 _MORE = re.compile(r'(?<![\w.])(?:tx|chain|_line)\(\s*((?:' + _STR + r'\s*)+)')  # renderer texts, joining patterns, Heat's round-record lines
 _DESC = re.compile(r'(?:\bdescription|LANGUAGE_HELP\s*|CLOCK_HELP\s*)=\s*((?:' + _STR + r'\s*)+)')  # slash-command texts

@@ -2,7 +2,7 @@
 through the emulator by players who act only on what Discord shows them; after every commit,
 each seat the engine waits for:
 - was told of its decision exactly once when the decision began (a new DM holding its controls,
-  or, with its DMs closed, a ping in the thread), and is not told again while it decides (a
+  not silent, or, with its DMs closed, a ping in the thread), and is not told again while it decides (a
   decision begins when a seat starts waiting, or with a new turn: the spectator view's "turn";
   no engine here uses the contract's `decision` hook);
 - holds controls that act on its current decision (its newest DM's buttons carry the seat's
@@ -25,6 +25,7 @@ from .test_steamworks_game import Inventor
 from .test_table import open_table, start
 
 ENGINES = engines()
+SILENT = 4096  # SUPPRESS_NOTIFICATIONS: a message that notifies no one
 _MOVE_ID = re.compile(r"mv:1:([0-9]+):([0-9]+):")
 
 
@@ -88,10 +89,10 @@ class Watch:
         for seat in game.seats:
             user = seat.user_id
             pings = [m for m in posts if user in m.mentions]
-            new_dms = [m for m in dms[user] if m.components]
+            new_dms = [m for m in dms[user] if m.components and not m.flags & SILENT]
             told = len(pings) + len(new_dms)
             self.told[user] += told
-            self.notes[user] += len(pings) + len(dms[user])
+            self.notes[user] += len(pings) + len([m for m in dms[user] if not m.flags & SILENT])
             if seat.seat not in waiting:
                 self.began.pop(seat.seat, None)
                 continue

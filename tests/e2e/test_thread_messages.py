@@ -78,3 +78,18 @@ async def test_a_move_from_a_dm_replaces_that_dm_and_only_new_decisions_come_as_
     await emu.wait_until(lambda: len(emu.dm_messages(w.alice)) == count + 1)
     assert emu.dm_messages(w.alice)[-1].components
     await emu.wait_until(lambda: not emu.message(dm[0].id).components)  # the old menu can no longer act
+
+
+async def test_a_player_who_asks_for_pings_is_pinged_once_and_dmed_silently(table):
+    w, emu = table, table.emu
+    rec = await emu.slash(w.bob, w.general, "notify", how="ping")
+    await emu.wait_until(lambda: rec.followups)
+    assert "by a ping in the game's thread" in rec.followups[0].content
+    lobby = await open_table(w, w.alice, w.bob, track="usa")
+    thread = await start(w, lobby, w.alice)
+    board = emu.messages_in(thread)[-1]
+    assert board.mentions == [w.bob.id]  # bob asked for pings; alice is told by her DM
+    await emu.wait_until(lambda: all([m for m in emu.dm_messages(u) if m.components] for u in (w.alice, w.bob)))
+    menus = {u.name: [m for m in emu.dm_messages(u) if m.components][-1] for u in (w.alice, w.bob)}
+    assert menus["bob"].flags & 4096 and not menus["alice"].flags & 4096  # bob's DM notifies no one
+    assert all(m.flags & 4096 for u in (w.alice, w.bob) for m in emu.dm_messages(u) if "You are seated" in m.content)
