@@ -17,6 +17,10 @@ from cogs.base import find_game, game_or_answer, link
 ENDED_OR_NOT = ("active", "finished", "abandoned")
 
 
+NOTIFY_CHOICES = (("dm", "by DM"), ("ping", "by a ping in the thread"), ("both", "both: a ping and a DM"))
+assert tuple(how for how, _ in NOTIFY_CHOICES) == NOTIFY
+
+
 class TableCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -81,7 +85,7 @@ class TableCog(commands.Cog):
 
     @app_commands.command(name="notify", description="How the bot tells you it is your move")
     @app_commands.describe(how="dm: a DM with your moves (default); ping: a ping in the game's thread; both")
-    @app_commands.choices(how=[app_commands.Choice(name=h, value=h) for h in NOTIFY])
+    @app_commands.choices(how=[app_commands.Choice(name=name, value=how) for how, name in NOTIFY_CHOICES])
     async def notify(self, interaction: discord.Interaction, how: app_commands.Choice[str] | None = None) -> None:
         await self.table.ack(interaction)
         if how is not None:

@@ -1572,7 +1572,10 @@ class PoleEngine(Engine):
             return msg("Calm down: {n} MP less, stress {s}", n=3 if state["turn"]["die"] in ("red", "white") else 2,
                        s=state["cars"][seat]["stress"] - 1)
         if a == "use":
-            return msg("Use roll {r}", r=str(state["turn"]["rolls"][action["i"]]))
+            rolls = state["turn"]["rolls"]
+            if rolls.count(rolls[action["i"]]) > 1:  # the same number twice: which roll it was
+                return msg("Use roll {r} ({k} of {n})", r=str(rolls[action["i"]]), k=action["i"] + 1, n=len(rolls))
+            return msg("Use roll {r}", r=str(rolls[action["i"]]))
         if a == "reduce":
             return msg("Spend {n} SP to take {n} off the roll", n=action["sp"])
         if a == "off":
@@ -1619,7 +1622,7 @@ class PoleEngine(Engine):
         if o["kind"] == "pit":
             return msg("Pit stop ({cost})", cost=cost)
         if o["kind"] == "finish":
-            return msg("Cross the finish line ({cost})", cost=cost)
+            return msg("Cross the finish line at {where} ({cost})", where=where, cost=cost)
         if o.get("risk"):
             return msg("{where} ({cost}), low grip: a 1 sends you off", where=where, cost=cost)
         return msg("{where} ({cost})", where=where, cost=cost)
@@ -1938,7 +1941,10 @@ def _where(st: State, o: dict) -> Msg:
     if pos[0] == "t":
         lane = {0: msg("left"), 1: msg("centre"), 2: msg("right")}[pos[2]]
         return msg("lap {lap} row {row} {lane}", lap=o["laps"] + 1, row=pos[1] + 1, lane=lane)
-    return msg("pit lane")
+    # Each cell of the pit lane by its number, so two of them never read alike (issue #29).
+    return {"pin": msg("pit entry {n}", n=pos[1] + 1) if len(pos) > 1 else msg("pit lane"),
+            "pit": msg("my pit"), "g": msg("pit exit {n}", n=pos[1] + 1) if len(pos) > 1 else msg("pit lane"),
+            "pout": msg("pit lane out {n}", n=pos[1] + 1) if len(pos) > 1 else msg("pit lane")}.get(pos[0], msg("pit lane"))
 
 
 def _unused(n: int, ms, bcap: int) -> int:
