@@ -10,12 +10,11 @@ import sqlite3
 import statistics
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from bot import bench_store
-from bot.bench_child import rss_mb
 from bot.emulator import Emulator
 from bot.emulator.model import User
 from bot.emulator.testing import BotProcess

@@ -72,10 +72,9 @@ import random
 import shutil
 import sys
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 FIGURES = ("games", "games_finished", "moves_sent", "moves_answered", "kills",
            "announcements_missing", "replay_failures", "menus_missing", "announcements_duplicated",

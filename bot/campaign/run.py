@@ -8,7 +8,6 @@ import random
 import shutil
 import time
 from pathlib import Path
-from typing import Any
 
 from bot.emulator import Emulator
 

@@ -63,8 +63,7 @@ def lanes_of(n):
 
 
 def build(key, d):
-    segs, out = [], []
-    prev_lanes = None
+    out = []
     seq = []
     for s in d["segs"]:  # a corner's double arrow lies on a straight row: two corners in a row
         if seq and s[0] == "C" and seq[-1][0] == "C":  # get a short straight between them
@@ -99,7 +98,6 @@ def build(key, d):
         at += x["rows"]
     total = sum(sum(x.get("angles", [0])) for x in out)
     assert abs(total - 360 * d["dir"]) < 1e-6, (key, total)
-    grid_rows = 6
     first = out[0]
     last = out[-1]
     assert first["kind"] == "straight" and last["kind"] == "straight"

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games import base
 from bot.games.base import GameError
 from bot.games.heat import ENGINE as E
 from bot.games.heat import content, rules

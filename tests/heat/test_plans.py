@@ -3,7 +3,6 @@ does if nobody else moves (spaces, the corner's Heat or the next corner ahead, a
 Engine cannot pay, the 2-gear shift's Heat), and every plan is a legal submission."""
 from __future__ import annotations
 
-import random
 
 from bot.games.heat import ENGINE as E
 from bot.games.heat import rules
@@ -29,7 +28,6 @@ def _set_hand(st, seat, codes):
 
 
 def test_every_plan_is_a_legal_submission_and_the_menu_fits_discord():
-    rng = random.Random(3)
     st = _race(3, 7)
     checked = 0
     while not E.is_over(st) and checked < 60:

@@ -121,8 +121,8 @@ def test_board_spots_follow_the_circuit_data():
     raw = json.loads((DATA / "circuits" / "usa.json").read_text("utf-8"))
     cells = {(c[0], c[1]): (c[2], c[3]) for c in raw["cells"]}
     view = _view("usa", [])
-    (ax, ay), (bx, by) = H.board_spot(view, 1, 1), H.board_spot(view, 40, 2)
-    (dax, day), (dbx, dby) = cells[(1, 1)], cells[(40, 2)]
+    (ax, ay), (bx, _by) = H.board_spot(view, 1, 1), H.board_spot(view, 40, 2)
+    (dax, day), (dbx, _dby) = cells[(1, 1)], cells[(40, 2)]
     scale = (bx - ax) / (dbx - dax)
     assert scale > 0.3
     for key, (dx, dy) in cells.items():

@@ -1,7 +1,6 @@
 """Small circuits and scripted dice for the seed's worked examples."""
 from __future__ import annotations
 
-import itertools
 
 from bot.games.pole import content
 from bot.games.pole import rules as R

@@ -6,7 +6,6 @@ import pytest
 from bot.games.base import GameError
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
-from bot.games.pole import rules as R
 from bot.games.rng import Rng
 from tests.pole.helpers import Dice
 
@@ -341,7 +340,6 @@ def test_defender_who_asks_decides_live(monkeypatch):
 def test_the_leader_catching_the_last_car_retires_it(monkeypatch):
     st = _race(tyre="hard")
     lead, last = st["order"][0], st["order"][-1]
-    c = eng.circuits()[st["circuit"]]
     mid = [s for s in st["order"] if s not in (lead, last)]
     for i, s in enumerate(mid):
         st["cars"][s]["pos"] = ["t", 60 + i, 1]

@@ -16,7 +16,7 @@ from typing import Any
 from bot.games.base import Engine, Event, GameError, OptionSpec
 from bot.games.heat import championship, content, rules
 from bot.games.heat.plans import plan_options
-from bot.games.heat.rules import (DEFAULT_PREFS, DISCARDABLE, KIND, LABEL, PLAYABLE, PREFS, SHORT,
+from bot.games.heat.rules import (DEFAULT_PREFS, KIND, LABEL, PLAYABLE, SHORT,
                                   SPEED, seat_name)
 from bot.games.rng import Rng
 from bot.games.text import plus

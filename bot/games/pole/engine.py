@@ -379,7 +379,6 @@ class PoleEngine(Engine):
     def _begin_turn(self, st: State, rng: Rng, ev: list[Event], seat: int) -> bool:
         """Start `seat`'s turn; returns False when it was played out automatically."""
         car = st["cars"][seat]
-        c = circuits()[st["circuit"]]
         st["turn_no"] += 1
         if car.pop("nodrs", False):  # 11: no DRS on the turn after a collision, damaged or not
             car["drs"] = False
@@ -504,7 +503,6 @@ class PoleEngine(Engine):
             ms = o.state
             ep, bp = R.extra_cost(ms.b, bcap), R.extra_cost(ms.k, kcap)
             spc = DRIVERS.sp_cost(st, seat, ms.s)
-            cost = (ep, bp, spc)
             if ep and bp and st["cars"][st["turn"]["seat"]].get("stress", 0) >= 2:
                 continue  # 12.1 level 2: not both EP and BP in one turn
             where = (o.kind, tuple(ms.pos) if o.kind == "fight" else tuple(fin.pos), fin.laps, o.defenders)
@@ -1937,7 +1935,6 @@ def _tyre_name(t: str) -> Msg:
 
 def _where(st: State, o: dict) -> Msg:
     pos = o["pos"]
-    c = circuits()[st["circuit"]]
     if pos[0] == "t":
         lane = {0: msg("left"), 1: msg("centre"), 2: msg("right")}[pos[2]]
         return msg("lap {lap} row {row} {lane}", lap=o["laps"] + 1, row=pos[1] + 1, lane=lane)

@@ -7,7 +7,7 @@ lane runs past the line, and the seed wears tyres "when crossing the line or pit
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from bot.games.pole.content import Circuit, rules
 

@@ -438,7 +438,6 @@ class RallymanEngine(Engine):
         """Re-placings of the flat-out dice that lose control: one per (space, gear), least damage
         first. Faces are kept; the loss of control happens at the last die."""
         pool = self._pool(st, seat)
-        orange = self._orange(st, seat)
         occ = R.occupied(st, seat)
         found: dict[tuple[int, int], tuple[tuple, str]] = {}
         coast_faces = sorted(pool["coast"], reverse=True)
@@ -747,7 +746,6 @@ class RallymanEngine(Engine):
     # ---- views -------------------------------------------------------------------------------
 
     def view(self, state: dict, viewer: int | None) -> dict:
-        stage = self._stage(state)
         cars = []
         for seat, car in enumerate(state["cars"]):
             cars.append({
