@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 from bot.bench_live import emit
-from bot.games.heat.bench import random_submission
+from bot.games.heat.racer import random_submission
 from bot.games.registry import engines
 from bot.i18n import to_wire
 from bot.store import Game, Seat

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from bot.games.heat.bench import random_submission
+from bot.games.heat.racer import random_submission
 from bot.games.registry import engines
 from bot.store import MIGRATIONS, Store, dumps
 from bot.table import Table

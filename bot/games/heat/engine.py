@@ -8,6 +8,7 @@ order; only an "ask" preference pauses the resolution for that car's decision.
 """
 from __future__ import annotations
 
+import random
 from bisect import bisect_left
 
 from itertools import combinations
@@ -16,6 +17,7 @@ from typing import Any
 from bot.games.base import Engine, Event, GameError, OptionSpec
 from bot.games.heat import championship, content, rules
 from bot.games.heat.plans import plan_options
+from bot.games.heat.racer import random_submission
 from bot.games.heat.rules import (DEFAULT_PREFS, KIND, LABEL, PLAYABLE, SHORT,
                                   SPEED, seat_name)
 from bot.games.rng import Rng
@@ -885,9 +887,6 @@ class HeatEngine(Engine):
     def auto_action(self, state: dict, seat: int) -> dict:
         """The automatic player of an absent seat: a legal gear with cards (never Heat cards while
         others fit), otherwise the first thing on offer that is not a preference."""
-        import random
-
-        from bot.games.heat.bench import random_submission  # the bench's random racer
         rnd = random.Random(seat * 1000 + state["round"])
         if state["phase"] == "submit":
             act = random_submission(state, seat, rnd)
