@@ -1,5 +1,5 @@
 """The Alarm Chronometer and the Innovation Turbine as the research notes give them (BGA's English
-help, ../shared/research/others.md §2.6), the start marker they need, and the upgrade of states
+help, from the team's research notes), the start marker they need, and the upgrade of states
 saved before it (schema 1)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Heat: Pedal to the Metal — the base race (modules slot in later as options)."""
+"""Heat: Pedal to the Metal — the race, its modules (weather, garage, Legends, championship) as table options."""
 from bot.games.heat.engine import ENGINE, HeatEngine
 
 __all__ = ["ENGINE", "HeatEngine"]
