@@ -139,24 +139,24 @@ def back_view(game_id: int, locale: str) -> discord.ui.View:
     return view
 
 
-def replay_view(game_id: int, board: int, boards: int, locale: str) -> discord.ui.View:
-    """Previous / Next under a replayed board (a button that would leave the replay is disabled)."""
-    view = OutboundView()
-    for label, to in ((msg("◀ Previous"), board - 1), (msg("Next ▶"), board + 1)):
-        view.add_item(discord.ui.Button(label=render(label, locale), style=discord.ButtonStyle.secondary,
-                                        custom_id=f"rp:{game_id}:{max(1, min(to, boards))}",
-                                        disabled=not 1 <= to <= boards))
-    return view
-
-
-def rules_view(kind: str, page: int, pages: int, locale: str) -> discord.ui.View:
-    """Previous / Next under a rules page (a button that would leave the pages is disabled)."""
+def pager_view(prefix: str, page: int, pages: int, locale: str) -> discord.ui.View:
+    """Previous / Next, their custom_ids `prefix` and the page they lead to (a button that would
+    leave the pages is disabled)."""
     view = OutboundView()
     for label, to in ((msg("◀ Previous"), page - 1), (msg("Next ▶"), page + 1)):
         view.add_item(discord.ui.Button(label=render(label, locale), style=discord.ButtonStyle.secondary,
-                                        custom_id=f"ru:{kind}:{max(1, min(to, pages))}",
-                                        disabled=not 1 <= to <= pages))
+                                        custom_id=f"{prefix}:{max(1, min(to, pages))}", disabled=not 1 <= to <= pages))
     return view
+
+
+def replay_view(game_id: int, board: int, boards: int, locale: str) -> discord.ui.View:
+    """Previous / Next under a replayed board."""
+    return pager_view(f"rp:{game_id}", board, boards, locale)
+
+
+def rules_view(kind: str, page: int, pages: int, locale: str) -> discord.ui.View:
+    """Previous / Next under a rules page."""
+    return pager_view(f"ru:{kind}", page, pages, locale)
 
 
 def select_bounds(group: dict[str, Any]) -> tuple[list[str], int, int]:
