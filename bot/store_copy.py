@@ -30,7 +30,7 @@ CHILDREN = {  # table: its columns (all keyed by game_id)
     "timers": "game_id, seat, kind, due_at",
     "owed": "game_id, version, outcome, sent",
 }
-USER_COLUMNS = "user_id, dm_channel_id, locale"
+USER_COLUMNS = "user_id, dm_channel_id, locale, notify"
 
 
 class CopyError(Exception):

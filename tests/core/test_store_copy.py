@@ -41,6 +41,7 @@ async def extras(path) -> None:
         await store.mark_sent(active.id, [active.version + 1], "post")
         await store.set_dm_channel(10**9 + 1, 4242)
         await store.set_user_locale(10**9 + 2, "ja")
+        await store.set_notify(10**9 + 2, "ping")
         await store.set_timers(active.id, "other", {1}, {1: 9.5})
     finally:
         await store.close()
@@ -52,7 +53,8 @@ async def everything(database) -> dict:
         ids = [r[0] for r in await store._db.fetch("SELECT id FROM games ORDER BY id")]
         games = [await store.game(g) for g in ids]
         return {"games": games, "actions": [await store.actions(g) for g in ids], "owed": await store.owed(),
-                "timers": await store.due_timers(10**12), "users": [await store.user(10**9 + i) for i in (1, 2)]}
+                "timers": await store.due_timers(10**12), "users": [await store.user(10**9 + i) for i in (1, 2)],
+                "notify": [await store.notify(10**9 + i) for i in (1, 2)]}
     finally:
         await store.close()
 
@@ -70,7 +72,7 @@ async def test_sqlite_to_postgresql_and_back_keeps_every_game(built, tmp_path):
     assert await copy_store(pg, back, said.append) == counts
     before, there, after = await everything(src), await everything(pg), await everything(back)
     assert before == there == after
-    assert before["users"] == [(4242, None), (None, "ja")]
+    assert before["users"] == [(4242, None), (None, "ja")] and before["notify"] == ["dm", "ping"]
     assert any(o.sent == {"post"} for o in there["owed"])
     store = await Store.open(pg)  # new games continue after the copied ids
     try:
