@@ -169,6 +169,8 @@ class Delivery:
         self._round_posts: OrderedDict[int, RoundPost] = OrderedDict()
         # (game, seat) -> (DM channel, message) of the seat's newest DM with controls (two ints each)
         self._menus: OrderedDict[tuple[int, int], tuple[int, int]] = OrderedDict()
+        # user -> (DM channel, message) of the last DM this process sent them
+        self._last_dm: OrderedDict[int, tuple[int, int]] = OrderedDict()
 
     # -- audiences: who reads what, in which language ----------------------------------------------
 
@@ -487,8 +489,8 @@ class Delivery:
                            clicked: tuple[int, int] | None = None, silent: bool = False) -> Sent:
         """DM one seat its view: in place of the DM `edit` names if given (the one they just
         clicked: no new message, no notification); with `refresh`, in place of its newest menu
-        DM if that is still the newest DM in the channel (another process, a restart or another
-        message may have come since); else as a new DM, after which the DM they `clicked` and
+        DM if that is still the newest DM the bot sent them (another process, a restart or
+        another message may have come since); else as a new DM, after which the DM they `clicked` and
         their previous menu lose their controls (`silent`: a DM that notifies no one). Seats with
         closed DMs use My hand /
         `/<game> hand` instead. A catch-up (`resend`) first looks whether the seat's newest DM
@@ -543,10 +545,13 @@ class Delivery:
         return self._menus.get((game_id, seat))
 
     async def _newest_menu_dm(self, game_id: int, seat: int, user_id: int) -> tuple[int, int] | None:
-        """The seat's remembered newest menu DM, if it is still the user's newest DM (one read)."""
+        """The seat's remembered newest menu DM, if it is still the newest DM this bot sent the user:
+        in one process, the last one it sent; with shards (other processes DM too), one read."""
         where = self._menus.get((game_id, seat))
         if where is None:
             return None
+        if self.store.shards is None:
+            return where if self._last_dm.get(user_id) == where else None
         try:
             channel = await self.dm_channel(user_id)
             async for newest in channel.history(limit=1):  # type: ignore[attr-defined]
@@ -615,6 +620,10 @@ class Delivery:
             except discord.NotFound:  # a remembered channel Discord no longer knows: open it again
                 self._dm_channels.pop(user_id, None)
                 sent = await (await self.dm_channel(user_id, fresh=True)).send(content, **kwargs)
+            self._last_dm[user_id] = (sent.channel.id, sent.id)
+            self._last_dm.move_to_end(user_id)
+            if len(self._last_dm) > MENUS:
+                self._last_dm.popitem(last=False)
             return Sent.OUT, (sent.channel.id, sent.id)
         except discord.Forbidden:
             await self.store.set_dm_ok(game.id, user_id, False)
