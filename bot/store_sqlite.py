@@ -54,6 +54,11 @@ class Backend:
         try:
             if str(path) != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
+                # A new database only where there is no file: an empty one (a failed copy) would
+                # otherwise become a new empty store, every game gone without a word.
+                if Path(path).is_file() and Path(path).stat().st_size == 0:
+                    raise sqlite3.DatabaseError("the file is empty (0 bytes; a failed copy?): restore it from a "
+                                                "backup, or delete it to start a new database")
             conn = await aiosqlite.connect(str(path), isolation_level=None)
             await conn.execute("PRAGMA busy_timeout=5000")
             await conn.execute("PRAGMA journal_mode=WAL")

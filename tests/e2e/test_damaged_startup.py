@@ -39,6 +39,10 @@ def cut_tail(path):
     path.write_bytes(data[:-1000])
 
 
+def emptied(path):
+    path.write_bytes(b"")
+
+
 def newer(path):
     con = sqlite3.connect(path)
     con.execute(f"PRAGMA user_version={len(MIGRATIONS) + 5}")
@@ -65,7 +69,7 @@ async def run_bot_on(emu, tmp_path, database) -> tuple[int | None, str]:
     return code, proc.output()
 
 
-@pytest.mark.parametrize("damage", [truncate, cut_tail, garbage, newer, negative])
+@pytest.mark.parametrize("damage", [truncate, cut_tail, garbage, emptied, newer, negative])
 async def test_an_unusable_database_stops_start_up_in_one_line(tmp_path, damage):
     database = tmp_path / "bot.sqlite3"
     await make_store(database)
@@ -80,6 +84,8 @@ async def test_an_unusable_database_stops_start_up_in_one_line(tmp_path, damage)
     assert len(lines) == 1 and str(database) in lines[0], output
     if damage is newer:
         assert "newer version" in lines[0]
+    if damage is emptied:  # refused, not used as a new empty database
+        assert "the file is empty" in lines[0] and database.stat().st_size == 0, lines[0]
 
 
 async def test_a_locked_database_stops_start_up_in_one_line(tmp_path):
