@@ -61,7 +61,6 @@ class Backend:
                                                 "backup, or delete it to start a new database")
             conn = await aiosqlite.connect(str(path), isolation_level=None)
             await conn.execute("PRAGMA busy_timeout=5000")
-            await conn.execute("PRAGMA journal_mode=WAL")
             await conn.execute("PRAGMA synchronous=NORMAL")
             await conn.execute("PRAGMA foreign_keys=ON")
             return cls(conn, str(path))
@@ -123,7 +122,7 @@ class Backend:
     async def schema_version(self) -> int:
         (current,), = await self.fetch("PRAGMA user_version")
         # Reading the schema makes SQLite parse the file's first pages: garbage fails here.
-        await self.conn.execute("SELECT count(*) FROM sqlite_master")
+        await self.fetch("SELECT count(*) FROM sqlite_master")  # (read to the end: no statement left open)
         return current
 
     async def migrate(self, number: int, script: str) -> None:
@@ -134,7 +133,10 @@ class Backend:
         """Start-up checks that cost little whatever the size: another process must not hold the
         write lock (a second bot on the same file), and the file must be as long as its own header
         says once the write-ahead log is folded in (a truncated copy is refused, not half used).
-        The reason in one line, or None."""
+        The reason in one line, or None. Called once the schema number is known to be one this bot
+        can use: only then is the file switched to write-ahead logging (that writes its header, and a
+        refused file is left as it was)."""
+        await self.fetch("PRAGMA journal_mode=WAL")
         try:
             await self.conn.execute("BEGIN IMMEDIATE")
             await self.conn.execute("ROLLBACK")
