@@ -50,7 +50,11 @@ def main(argv: list[str]) -> int:
     from bot.logs import setup_logging
     from bot.store import StoreError
 
-    setup_logging(settings)
+    try:
+        setup_logging(settings)
+    except OSError as err:  # a state folder it cannot write: one line, like every start-up failure
+        print(f"cannot write the log in {settings.state_dir}: {err.strerror or err}", file=sys.stderr)
+        return 1
     try:
         asyncio.run(run_bot(settings))
     except discord.LoginFailure:  # one clear line, no traceback

@@ -140,3 +140,21 @@ async def test_a_damaged_game_is_reported_and_spares_the_others(tmp_path):
         assert await store.game(2**63) is None and await store.game(0) is None  # ids past SQLite's range
     finally:
         await store.close()
+
+
+async def test_a_state_folder_it_cannot_write_stops_start_up_in_one_line(tmp_path):
+    """(As root a read-only folder is still writable: a file where the folder should be is not.)"""
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file")
+    async with Emulator() as emu:
+        proc = BotProcess(emu, ["bot"], env={"DISCORD_TOKEN": emu.token, "BOT_STATE_DIR": str(blocker / "state"),
+                                              "BOT_DATABASE": str(tmp_path / "bot.sqlite3")}, cwd=str(tmp_path))
+        await proc.start(wait_ready=False)
+        try:
+            code = await asyncio.wait_for(proc.proc.wait(), 20)
+        finally:
+            await proc.stop(timeout=2)
+        output = proc.output()
+    lines = [line for line in output.splitlines() if line.strip() and "PyNaCl" not in line and "davey" not in line]
+    assert code == 1 and "Traceback" not in output, output
+    assert len(lines) == 1 and "cannot write the log" in lines[0] and str(blocker) in lines[0], output
