@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from bot.autoplayer import duration
 from bot.i18n import msg
+from bot.store import StoreGone
 
 if TYPE_CHECKING:
     from bot.table import Table
@@ -33,6 +34,8 @@ async def run_reminders(table: "Table", idle_seconds: float = 60.0) -> None:
                 pass
         except asyncio.CancelledError:
             raise
+        except StoreGone:  # said once by the store; nothing can be written until a restart
+            await asyncio.sleep(idle_seconds)
         except Exception:
             log.exception("reminder loop failed; retrying")
             await asyncio.sleep(idle_seconds)

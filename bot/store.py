@@ -388,6 +388,11 @@ class StoreError(Exception):
     """The database cannot be used at all (start-up): str() is one line naming the file and why."""
 
 
+class StoreGone(Exception):
+    """The database file was deleted or replaced while the bot ran: it takes no more writes (they
+    would be lost at the next restart) until it is restarted on the file that is there now."""
+
+
 class DamagedGame(Exception):
     """One game's stored rows cannot be read (a corrupted page, an unreadable snapshot). Other
     games are not affected; str() says which game."""
@@ -495,6 +500,7 @@ class Store:
         self._flushing: asyncio.Task[None] | None = None
         self.progress_writes = 0  # statements that wrote announcement progress (the bench counts them)
         self.progress_seconds = 0.0  # and the time they took
+        self._gone_said = False  # the file's loss is said once in the log
         # The shards this process runs (None: all). Start-up recovery, timers, the owed catch-up and
         # the automatic player's start-up query see only the games of these shards' guilds.
         self.shards: Shards | None = None
@@ -576,8 +582,19 @@ class Store:
         for number, migration in enumerate(MIGRATIONS[current:], current + 1):
             await self._db.migrate(number, migration.text(self._db.name))
 
+    def check_file(self) -> None:
+        """Raise StoreGone (said once in the log) if the database file is no longer the one open."""
+        if self._db.moved_away():
+            if not self._gone_said:
+                self._gone_said = True
+                log.error("%s was deleted or replaced while the bot ran: it takes no more moves, which "
+                          "would be lost; restart it on the file that is there now (or put the right one back)",
+                          self._db.where)
+            raise StoreGone(self._db.where)
+
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Backend]:
+        self.check_file()
         async with self._lock:
             async with self._db.transaction() as db:
                 yield db
@@ -851,6 +868,7 @@ class Store:
         """Append the action, write the snapshot, bump the version, owe the announcement
         (`outcome`), keep who must act and set their reminders: one atomic statement. The
         reminders of seats in `to_act` but not in `fresh` are kept; all others dropped."""
+        self.check_file()
         new_version = expected_version + 1
         row = (game_id, new_version, seat, dumps(action),
                encode_snapshot(snapshot, compress=finished and self._db.compress_snapshots),

@@ -71,6 +71,10 @@ class Backend:
         self._sql: dict[str, str] = {}
         self._trace: Callable[[str], None] | None = None
 
+    def moved_away(self) -> bool:
+        """(A server's database has no file to be deleted under the bot.)"""
+        return False
+
     @classmethod
     async def connect(cls, url: str) -> "Backend":
         import asyncpg

@@ -5,6 +5,7 @@ A backend only runs statements; the Store serialises all access with its own loc
 """
 from __future__ import annotations
 
+import os
 import sqlite3
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -45,6 +46,12 @@ class Backend:
     def __init__(self, conn: aiosqlite.Connection, where: str) -> None:
         self.conn = conn
         self.where = where
+        self.identity = file_identity(where)  # the file opened; None in memory
+
+    def moved_away(self) -> bool:
+        """Whether the file at the path is no longer the one open (deleted, or a copy put in its
+        place): writes would go to a file nobody will ever read again."""
+        return self.identity is not None and file_identity(self.where) != self.identity
 
     @classmethod
     async def connect(cls, path: Path | str) -> "Backend":
@@ -158,6 +165,17 @@ class Backend:
 
     async def after_bulk_insert(self, table: str) -> None:
         """After rows with explicit ids were copied in (nothing to do: SQLite continues after max(id))."""
+
+
+def file_identity(path: str) -> tuple[int, int] | None:
+    """(device, inode) of the file at `path`; None for an in-memory database or no file."""
+    if path == ":memory:":
+        return None
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (-1, -1)  # gone
+    return st.st_dev, st.st_ino
 
 
 async def close_quietly(conn: aiosqlite.Connection | None) -> None:

@@ -34,13 +34,16 @@ from bot.errors import HeldByAutomaticPlayer, PlayerError, StaleButton
 from bot.games.base import Engine, Event, GameError, State
 from bot.i18n import Msg, default_locale, locale_for, msg, render, supported_locales, to_wire
 from bot.replay import REPLAYABLE, show as show_replay
-from bot.store import DamagedGame, Game, PromptUpdate, StaleVersion, Store
+from bot.store import DamagedGame, Game, PromptUpdate, StaleVersion, Store, StoreGone
 
 log = logging.getLogger(__name__)
 
 # The answer to a pick that was never this seat's (another player's, a forged one): not "the board
 # has moved on", which is kept for picks that were right once and are stale now.
 NOT_YOURS = msg("That is not one of your moves. Pick one from your newest message or the /play list.")
+# The answer while the database file is gone or replaced (Store.check_file said why in the log).
+STORE_GONE = msg("I cannot save moves right now: the file that holds the games was deleted or replaced while "
+                 "I ran. Your move was not made; the bot's admin must restart me.")
 THREAD_EXISTS = 160004  # Discord: "A thread has already been created for this message"
 # What the bot needs in a channel to host a game there (checked when a table is opened).
 NEEDED = ("send_messages", "send_messages_in_threads", "create_public_threads", "attach_files")
@@ -615,6 +618,8 @@ class Table:
             await self.reply(interaction, err.args[0])
         except StaleVersion:
             await self.reply(interaction, msg("Someone moved at the same moment; please try again."))
+        except StoreGone:
+            await self.reply(interaction, STORE_GONE)
         except Exception:
             log.exception("game %s: unexpected error while moving", game_id)
             await self.reply(interaction, msg("Sorry, something went wrong. The game was not changed."))
