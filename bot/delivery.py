@@ -296,15 +296,15 @@ class Delivery:
         if over:
             lines.append(render(msg("The game is over."), locale))
         who = render(msg("Waiting for: {who}", who=[f"<@{s.user_id}>" for s in waiting]), locale) if waiting else None
-        view = engine.view(state, None)
         images: list[bytes] = []
+        key = None  # the round the board shows (the spectator view's "post", default its "turn")
         if outcome.board:
+            view = engine.view(state, None)
+            key = view.get("post", view.get("turn"))
             images = await asyncio.to_thread(self.board_images, game.kind, view, names, over, locale)
-        if not lines and not images and who == (self._round_posts[game.id].waiting if game.id in self._round_posts
-                                                 else None):
-            return Sent.OUT
-        key = view.get("post", view.get("turn"))
         current = self._round_posts.get(game.id)
+        if not lines and not images and who == (current.waiting if current is not None else None):
+            return Sent.OUT
         if current is not None and not pinged and not over and (not images or key == current.key):
             result = await self.add_to_round_post(game, current, lines, who, images, key, locale)
             if result is not None:
@@ -316,12 +316,12 @@ class Delivery:
             result = await self.post(game, text, nonce=outcome.nonce(f"post{i}"))
             if result is not Sent.OUT:
                 return result
-        post = RoundPost(None, final.split("\n"), who, key if images else None)  # type: ignore[arg-type]
-        result, post.message = await self.send_post(game, post.text(waiting=who), images=images, mention=pinged,
-                                                    view=hand_view(game.id, locale) if images else None,
-                                                    nonce=outcome.nonce("post"))
-        if post.message is not None:
-            self.remember_round_post(game.id, post)
+        text = final if who is None else f"{final}\n{who}"
+        result, message = await self.send_post(game, text, images=images, mention=pinged,
+                                               view=hand_view(game.id, locale) if images else None,
+                                               nonce=outcome.nonce("post"))
+        if message is not None:
+            self.remember_round_post(game.id, RoundPost(message, final.split("\n"), who, key))
         return result
 
     async def close_round_post(self, game: Game) -> None:
