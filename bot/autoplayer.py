@@ -182,8 +182,8 @@ class AutoPlayer:
     # -- taking a seat back -------------------------------------------------------------------
 
     async def take_back(self, interaction: discord.Interaction, game_id: int) -> None:
-        """The owner plays their seat again: by the hand-over DM's button, /game back, or a click on
-        an older menu of theirs (Table.move). Their moves come back where they look: the hand-over
+        """The owner plays their seat again: by the hand-over DM's button, /game back, or any move
+        they try while the automatic player holds it (Table.move). Their moves come back where they look: the hand-over
         DM (or a new DM) shows the current menu, and the thread hears it once."""
         table = self.table
         async with table.busy():
