@@ -15,10 +15,11 @@ An engine is a module-level object (see `Engine`) with pure functions over plain
 """
 from __future__ import annotations
 
-import copy
 import re
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from bot.i18n import Msg, msg
 
@@ -170,6 +171,17 @@ class Engine:
         """The fewest players these options start with (Heat needs Legends for a lone player)."""
         return self.min_seats
 
+    def redraw_hidden(self, state: State, seat: int, seed: int) -> State:
+        """A state `seat` cannot tell from this one, for the AI to imagine the game with: everything
+        the seat may not see dealt again at random from `seed` (the dice to come, deck orders, other
+        seats' hands and secret choices). It depends only on what the seat may see and on `seed`:
+        two states that differ only in what the seat cannot see redraw to the same state, and the
+        seat's view and menu stay as they were (tests/core/test_ai.py). Default: only the dice to
+        come are hidden."""
+        out = dict(state)
+        out["rng"] = seed & 0xFFFFFFFFFFFFFFFF
+        return out
+
     def describe_options(self, options: dict[str, Any]) -> list[Msg | str]:
         """The table's options as the lobby shows them, in players' words."""
         return [f"{k}: {v}" for k, v in options.items() if not isinstance(v, (list, dict)) or v]
@@ -191,9 +203,11 @@ def check_move(state: State, seat: Any, action: Any) -> None:
         raise GameError(msg("The game is over."))
 
 
-def clone(state: State) -> State:
-    """A deep copy for `apply` to work on, so the caller's state is never changed."""
-    return copy.deepcopy(state)
+def clone(state: Any) -> Any:
+    """A deep copy for `apply` to work on, so the caller's state is never changed. States are plain
+    JSON (the conformance suite holds every game to it), and a JSON round trip copies them several
+    times faster than copy.deepcopy (bench: `engine_clone_*`)."""
+    return orjson.loads(orjson.dumps(state))
 
 
 def on_todays_rules(engine: Engine, state: Any) -> bool:

@@ -1,0 +1,123 @@
+"""The AI's decision: flat Monte Carlo over determinized states.
+
+For each move a seat may make it imagines the game many times: everything the seat cannot see is
+dealt again at random (`Engine.redraw_hidden`: other hands, deck orders, secret choices, the dice
+to come), the move is made, every seat then plays on as the game's automatic player would for a
+few turns, and the seat's standing is judged (`bot.ai.value.share`). The move with the best
+average wins. Successive halving spends the playouts on the moves still in the running; every
+candidate meets the same imagined deals (common random numbers), so luck cancels out.
+
+Everything is seeded: the same state, seat, level and seed give the same move.
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from bot.ai.value import share
+from bot.games.base import Action, Engine, GameError, State, is_preference
+
+LEVEL_NAMES = ("easy", "normal", "strong")
+
+
+@dataclass(frozen=True)
+class Level:
+    playouts: int  # imagined games per decision, all candidates together (0: no search)
+    width: int  # the most moves weighed (the automatic player's pick always among them)
+    blunder: float = 0.0  # without search: how often a move is picked at random instead
+
+
+# Look-ahead per game, in moves of any seat before the standing is judged (designed: about two
+# rounds of a 3-4 player table, enough for a move's effects to show).
+DEPTH = {"heat": 12, "pon": 40, "pole": 10, "rallyman": 24, "steamworks": 30}
+
+LEVELS = {
+    "easy": Level(playouts=0, width=0, blunder=0.35),
+    "normal": Level(playouts=48, width=8),
+    "strong": Level(playouts=192, width=16),
+}
+
+
+def decisions(engine: Engine, state: State, seat: int) -> list[Action]:
+    return [a for a in engine.legal_actions(state, seat) if not is_preference(a)]
+
+
+def choose(engine: Engine, state: State, seat: int, level: str, seed: int) -> Action:
+    """The seat's move. It reads the state only through what the seat may see: its own legal
+    moves, and states redrawn from what it sees."""
+    options = decisions(engine, state, seat)
+    if not options:
+        raise ValueError(f"seat {seat} has nothing to decide")
+    if len(options) == 1:
+        return options[0]
+    rng = random.Random(seed)
+    lv = LEVELS[level]
+    usual = _usual(engine, engine.redraw_hidden(state, seat, rng.getrandbits(63)), seat, options)
+    if lv.playouts == 0:
+        return rng.choice(options) if rng.random() < lv.blunder else usual
+    return _search(engine, state, seat, _shortlist(options, usual, lv.width, rng), lv.playouts, rng)
+
+
+def _usual(engine: Engine, seen: State, seat: int, options: list[Action]) -> Action:
+    """What the game's automatic player would do, on a state redrawn from the seat's view."""
+    try:
+        pick = engine.auto_action(seen, seat)
+    except (GameError, StopIteration, IndexError, KeyError):
+        return options[0]
+    return pick if pick in options else options[0]
+
+
+def _shortlist(options: list[Action], usual: Action, width: int, rng: random.Random) -> list[Action]:
+    if len(options) <= width:
+        return options
+    rest = [a for a in options if a != usual]
+    return [usual, *rng.sample(rest, width - 1)]
+
+
+def _search(engine: Engine, state: State, seat: int, candidates: list[Action], budget: int,
+            rng: random.Random) -> Action:
+    totals = [0.0] * len(candidates)
+    counts = [0] * len(candidates)
+    alive = list(range(len(candidates)))
+    rounds = max(1, math.ceil(math.log2(len(candidates))))
+    for _ in range(rounds):
+        per = max(1, budget // (rounds * len(alive)))
+        deals = [rng.getrandbits(63) for _ in range(per)]
+        for i in alive:
+            for deal in deals:
+                totals[i] += _playout(engine, state, seat, candidates[i], deal)
+                counts[i] += 1
+        if len(alive) == 1:
+            break
+        alive.sort(key=lambda i: -totals[i] / counts[i])
+        alive = alive[:max(1, math.ceil(len(alive) / 2))]
+    best = max(alive, key=lambda i: (totals[i] / counts[i], -i))
+    return candidates[best]
+
+
+def _playout(engine: Engine, state: State, seat: int, action: Action, deal: int) -> float:
+    """One imagined game: redraw what the seat cannot see, make the move, play on, judge."""
+    seen = engine.redraw_hidden(state, seat, deal)
+    try:
+        seen, _ = engine.apply(seen, seat, action)
+    except GameError:
+        return 0.0  # (cannot happen while redraw_hidden keeps the seat's own options)
+    seen = play_on(engine, seen, DEPTH.get(engine.kind, 20))
+    return share(engine, seen, seat)
+
+
+def play_on(engine: Engine, state: State, moves: int) -> State:
+    """Every seat plays as the game's automatic player for up to `moves` moves."""
+    for _ in range(moves):
+        if engine.is_over(state):
+            break
+        waiting = engine.to_act(state)
+        if not waiting:
+            break
+        who = waiting[0]
+        try:
+            state, _ = engine.apply(state, who, engine.auto_action(state, who))
+        except GameError:
+            state, _ = engine.apply(state, who, decisions(engine, state, who)[0])
+    return state
