@@ -94,7 +94,8 @@ class TableBot(commands.AutoShardedBot):
         self.store.shards = self.settings.shards  # None: this process runs every shard
         if self.settings.shards is not None:
             log.info("running shards %s", self.settings.shards)
-        self.table = Table(self, self.store, engines(), self.settings.reminder_seconds)
+        self.table = Table(self, self.store, engines(), self.settings.reminder_seconds,
+                           ai_workers=self.settings.ai_workers)
         self.table.announcer.sweep_seconds = self.table.announcer.sweep_age = self.settings.catch_up_sweep
         await self.tree.set_translator(CatalogTranslator())
         for name in COGS:
@@ -130,6 +131,7 @@ class TableBot(commands.AutoShardedBot):
         if self.table is not None:
             await self.table.announcer.stop_catch_up()
             await self.table.drain()  # announcements under way finish (bounded) before the session closes
+            self.table.autoplayer.thinker.close()
         if self._reminders:
             self._reminders.cancel()
             with contextlib.suppress(asyncio.CancelledError):

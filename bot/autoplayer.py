@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.ai.search import decide
 from bot.components import back_view, vote_view
 from bot.delivery import Sent
 from bot.errors import PlayerError, StaleButton
@@ -25,6 +29,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_MOVES_AT_ONCE = 5000  # a table of absent players plays to the end; this only stops a loop
+STAND_IN_LEVEL = "normal"  # how the AI plays an absent player's seat (an AI seat has its own level)
 
 
 def duration(seconds: float) -> Msg:
@@ -43,9 +48,33 @@ def voters_needed(game: Game, seat: int) -> int:
     return len(others) // 2 + 1
 
 
+class Thinker:
+    """AI decisions off the event loop: at most `workers` searches at once, each in a worker
+    process (started at the first decision), so the bot keeps answering while AI seats think."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def decide(self, kind: str, state: State, seat: int, level: str, seed: int) -> dict[str, Any]:
+        if self._pool is None:  # spawned, not forked: a fork of a running event loop is unsafe
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, decide, kind, state, seat, level, seed)
+        except BrokenProcessPool:
+            self._pool = None  # a worker died (killed, out of memory): the next decision starts a new pool
+            raise
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
 class AutoPlayer:
-    def __init__(self, table: "Table") -> None:
+    def __init__(self, table: "Table", ai_workers: int = 1) -> None:
         self.table = table
+        self.thinker = Thinker(ai_workers)
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
 
@@ -82,11 +111,22 @@ class AutoPlayer:
         if not waiting:
             return False
         seat = waiting[0]
+        ai = game.seats[seat].ai
+        # An absent player's seat: Pole's section-17 bot card takes the car, as the rules give.
+        action = None if ai else engine.takeover_action(game.snapshot, seat)
+        if action is None:  # (thinking outside the game's lock: moves of others go on meanwhile)
+            try:
+                action = await self.thinker.decide(game.kind, game.snapshot, seat, ai or STAND_IN_LEVEL,
+                                                   game.seed ^ (game.version * 1000 + seat))
+            except Exception:
+                log.exception("game %s: the AI could not decide for seat %s; the automatic player moves", game_id, seat)
+                action = engine.auto_action(game.snapshot, seat)
+        thought_at = game.version
 
         def pick(engine: Engine, game: Game, state: State) -> dict[str, Any]:
-            if not game.seats[seat].auto or seat not in engine.to_act(state):
-                raise StaleButton()  # taken back, or moved, meanwhile
-            return engine.takeover_action(state, seat) or engine.auto_action(state, seat)
+            if not game.seats[seat].auto or seat not in engine.to_act(state) or game.version != thought_at:
+                raise StaleButton()  # taken back, or moved, meanwhile: think again
+            return action
 
         async with self.table.busy():
             try:
@@ -118,7 +158,7 @@ class AutoPlayer:
         text = msg("{name} has not moved in {title} for {time}. {others}: if a majority of you agree, the "
                    "automatic player moves for {name} until they take their seat back ({n} vote(s) needed).",
                    name=absent.name, title=table.title(game), time=duration(waited),
-                   others=[f"<@{s.user_id}>" for s in others], n=voters_needed(game, seat))
+                   others=[s.mention for s in others], n=voters_needed(game, seat))
         await table.out.post(game, text, mention=[s.user_id for s in others],
                              view=vote_view(game.id, seat, absent.prompt_version, table.out.thread_locale(game)))
 

@@ -31,6 +31,7 @@ class Settings:
     # BOT_CATCH_UP_SWEEP: how often a process looks for announcements left owed on its games by
     # another process (or a crash), taking games unchanged this long (bot/announcer.py)
     catch_up_sweep: float = 60.0
+    ai_workers: int = 1  # BOT_AI_WORKERS: AI searches at once, each in its own process
 
     def __repr__(self) -> str:  # never show the token, even in a debugger or a log line
         database = self.database
@@ -39,7 +40,8 @@ class Settings:
             database = without_password(database)
         return (f"Settings(token={'set' if self.token else 'unset'}, state_dir={self.state_dir}, "
                 f"database={database}, dev_guild={self.dev_guild}, log_level={self.log_level}, "
-                f"reminder_seconds={self.reminder_seconds}, shards={self.shards}, catch_up_sweep={self.catch_up_sweep})")
+                f"reminder_seconds={self.reminder_seconds}, shards={self.shards}, catch_up_sweep={self.catch_up_sweep}, "
+                f"ai_workers={self.ai_workers})")
 
 
 @dataclass(frozen=True)
@@ -177,4 +179,8 @@ def load_settings(environ: dict[str, str] | None = None, dotenv: Path | None = P
         raise ConfigError(f"BOT_CATCH_UP_SWEEP must be a duration like 30s or 5m, not {sweep_text!r}") from None
     if catch_up_sweep < 1:
         raise ConfigError("BOT_CATCH_UP_SWEEP must be at least 1s")
-    return Settings(token, state_dir, database, dev_guild, log_level, reminder_seconds, locale, shards, catch_up_sweep)
+    workers_text = env.get("BOT_AI_WORKERS", "1").strip()
+    if not workers_text.isdigit() or not 1 <= int(workers_text) <= 64:
+        raise ConfigError(f"BOT_AI_WORKERS must be a number of processes from 1 to 64, not {workers_text!r}")
+    return Settings(token, state_dir, database, dev_guild, log_level, reminder_seconds, locale, shards, catch_up_sweep,
+                    int(workers_text))

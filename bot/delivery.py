@@ -295,7 +295,7 @@ class Delivery:
             lines = lines[await self.lines_already_out(game, title, lines, outcome.resent_lines):]
         if over:
             lines.append(render(msg("The game is over."), locale))
-        who = render(msg("Waiting for: {who}", who=[f"<@{s.user_id}>" for s in waiting]), locale) if waiting else None
+        who = render(msg("Waiting for: {who}", who=[s.mention for s in waiting]), locale) if waiting else None
         images: list[bytes] = []
         key = None  # the round the board shows (the spectator view's "post", default its "turn")
         if outcome.board:

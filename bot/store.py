@@ -369,7 +369,9 @@ MIGRATIONS: list[Migration] = [Migration(SQLITE_MIGRATIONS[0], PG_SCHEMA)] + [
     # 9: a channel's games, for a spectator's /game status outside the game's thread
     Migration("CREATE INDEX games_channel ON games(channel_id);", "CREATE INDEX games_channel ON games(channel_id);"),
     # 10: how each user is told of a new decision (NULL: by DM): "dm", "ping" or "both"
-    Migration("ALTER TABLE users ADD COLUMN notify TEXT;", "ALTER TABLE users ADD COLUMN notify text;")]
+    Migration("ALTER TABLE users ADD COLUMN notify TEXT;", "ALTER TABLE users ADD COLUMN notify text;"),
+    # 11: a seat the bot plays from the start: its AI level ("easy", "normal", "strong"); NULL: a person
+    Migration("ALTER TABLE seats ADD COLUMN ai TEXT;", "ALTER TABLE seats ADD COLUMN ai text;")]
 NOTIFY = ("dm", "ping", "both")
 REMIND = "remind"  # the reminder timers' kind (the move statement above writes them)
 # Seat changes first take the lobby's row (a write that changes nothing): on PostgreSQL two processes
@@ -407,6 +409,12 @@ class Seat:
     prompt_version: int
     prompt_hash: str
     auto: bool = False  # played by the automatic player until its owner takes it back
+    ai: str | None = None  # an AI seat's level: the bot plays it from the start (user_id < 0, never a person)
+
+    @property
+    def mention(self) -> str:
+        """How the thread names the seat's player: a ping-able mention, or an AI seat's name."""
+        return f"**{self.name}**" if self.ai else f"<@{self.user_id}>"
 
 
 @dataclass
@@ -603,7 +611,9 @@ class Store:
 
     async def create_game(self, kind: str, guild_id: int | None, channel_id: int, creator_id: int,
                           creator_name: str, options: dict[str, Any], seed: int, locale: str | None = None,
-                          clock: float | None = None) -> int:
+                          clock: float | None = None, ai: int = 0, ai_level: str = "normal") -> int:
+        """A lobby with its creator in seat 0, then `ai` seats the bot plays at `ai_level` (named
+        "AI 1 (normal)"...; a negative user id, which no person has)."""
         now = time.time()
         async with self._transaction() as db:
             (game_id,), = await db.fetch(
@@ -612,6 +622,9 @@ class Store:
                 (kind, guild_id, channel_id, creator_id, dumps(options), seed, locale, clock, now, now))
             await db.execute("INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
                              (game_id, creator_id, creator_name))
+            for seat in range(1, ai + 1):
+                await db.execute("INSERT INTO seats (game_id, seat, user_id, name, auto, ai) VALUES (?, ?, ?, ?, 1, ?)",
+                                 (game_id, seat, -seat, f"AI {seat} ({ai_level})", ai_level))
         return game_id
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
@@ -706,7 +719,7 @@ class Store:
             if not (isinstance(err, (ValueError, TypeError, zlib.error)) or self._backend.is_damage(err)):
                 raise
             raise DamagedGame(f"game {game_id}: its stored data cannot be read ({err})") from None
-        game.seats = [Seat(s, u, n, bool(d), pv, ph, bool(a)) for s, u, n, d, pv, ph, a in seats]
+        game.seats = [Seat(s, u, n, bool(d), pv, ph, bool(a), ai) for s, u, n, d, pv, ph, a, ai in seats]
         if game.status == "active" and game_id not in self._rows:
             self._rows[game_id] = row
             if len(self._rows) > CACHED_GAMES:

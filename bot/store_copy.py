@@ -25,7 +25,7 @@ CHUNK = 500  # games per transaction
 GAME_COLUMNS = ("id, kind, guild_id, channel_id, thread_id, lobby_message_id, creator_id, status, options, seed, "
                 "version, snapshot, created_at, updated_at, to_act, archive, locale")
 CHILDREN = {  # table: its columns (all keyed by game_id)
-    "seats": "game_id, seat, user_id, name, dm_ok, prompt_version, prompt_hash",
+    "seats": "game_id, seat, user_id, name, dm_ok, prompt_version, prompt_hash, auto, ai",
     "actions": "game_id, version, seat, action, created_at",
     "timers": "game_id, seat, kind, due_at",
     "owed": "game_id, version, outcome, sent",

@@ -20,7 +20,7 @@ SCHEMES = ("postgresql://", "postgres://")
 GAME_SELECT = (
     "SELECT id, kind, guild_id, channel_id, thread_id, lobby_message_id, creator_id, status, options, seed, "
     "version, snapshot, locale, clock, (SELECT coalesce(json_agg(json_build_array(seat, user_id, name, dm_ok, "
-    "prompt_version, prompt_hash, auto) ORDER BY seat), '[]')::text FROM seats WHERE game_id = games.id) "
+    "prompt_version, prompt_hash, auto, ai) ORDER BY seat), '[]')::text FROM seats WHERE game_id = games.id) "
     "FROM games WHERE id = ?")
 MOVE = "SELECT commit_move(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 RESTORE_TIMERS = ("INSERT INTO timers (game_id, seat, kind, due_at) SELECT games.id, j.value::integer, ?, ? "

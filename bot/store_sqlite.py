@@ -19,7 +19,7 @@ NAME = "sqlite"
 GAME_SELECT = (
     "SELECT id, kind, guild_id, channel_id, thread_id, lobby_message_id, creator_id, status, options, seed, "
     "version, snapshot, locale, clock, (SELECT json_group_array(json_array(seat, user_id, name, dm_ok, "
-    "prompt_version, prompt_hash, auto)) FROM (SELECT * FROM seats WHERE game_id = games.id ORDER BY seat)) "
+    "prompt_version, prompt_hash, auto, ai)) FROM (SELECT * FROM seats WHERE game_id = games.id ORDER BY seat)) "
     "FROM games WHERE id = ?")
 # A move: one INSERT into the `moves` view, whose trigger (migration 5) checks the version and writes.
 MOVE = ("INSERT INTO moves (game_id, version, seat, action, snapshot, status, prompts, outcome, "

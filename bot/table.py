@@ -28,6 +28,7 @@ import orjson
 from bot import rules_pages
 from bot.components import chosen_ok, lobby_view, menu_entry, parse, rules_view, select_values
 from bot.announcer import Announcer
+from bot.ai.search import LEVEL_NAMES
 from bot.autoplayer import AutoPlayer, duration
 from bot.delivery import Delivery, Outcome, Sent, clip, title_of
 from bot.errors import HeldByAutomaticPlayer, PlayerError, StaleButton
@@ -151,7 +152,7 @@ def status_text(title: Msg, status: str) -> Msg:
 
 class Table:
     def __init__(self, bot: discord.Client, store: Store, engines: dict[str, Engine],
-                 reminder_seconds: float, clock: Callable[[], float] = time.time) -> None:
+                 reminder_seconds: float, clock: Callable[[], float] = time.time, ai_workers: int = 1) -> None:
         self.bot = bot
         self.store = store
         self.engines = engines
@@ -164,7 +165,7 @@ class Table:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._damaged: set[int] = set()
         self.announcer = Announcer(store, self.out, engines, self.report_damage)
-        self.autoplayer = AutoPlayer(self)
+        self.autoplayer = AutoPlayer(self, ai_workers)
         self.recovered = asyncio.Event()  # set when the start-up work is done (the bench waits on it)
         self._sweep: asyncio.Task[None] | None = None
 
@@ -263,7 +264,8 @@ class Table:
     # -- lobby ---------------------------------------------------------------------------------
 
     async def create_lobby(self, interaction: discord.Interaction, kind: str, options: dict[str, Any],
-                           language: str | None = None, clock: float | None = None) -> None:
+                           language: str | None = None, clock: float | None = None, ai: int = 0,
+                           ai_level: str = "normal") -> None:
         await self.ack(interaction)
         engine = self.engines[kind]
         channel = interaction.channel
@@ -277,6 +279,11 @@ class Table:
             if language is not None and language not in supported_locales():
                 raise PlayerError(msg("I can't hold a table in “{language}”; the languages I have are {known}.",
                                       language=language[:20], known=supported_locales()))
+            if not 0 <= ai < engine.max_seats:
+                raise PlayerError(msg("{title} seats at most {n} players: at most {ai} of them can be AI seats.",
+                                      title=msg(engine.title), n=engine.max_seats, ai=engine.max_seats - 1))
+            if ai_level not in LEVEL_NAMES:
+                raise PlayerError(msg("The AI levels are {levels}.", levels=list(LEVEL_NAMES)))
             try:
                 options = engine.validate_options(options, engine.max_seats)
             except GameError as err:
@@ -287,7 +294,8 @@ class Table:
         # The thread's language: the one asked for, else the server's, else the bot's default.
         locale = language or locale_for(str(interaction.guild_locale)) or default_locale()
         game_id = await self.store.create_game(kind, interaction.guild.id, channel.id, interaction.user.id,
-                                               interaction.user.display_name, options, self.new_seed(), locale, clock)
+                                               interaction.user.display_name, options, self.new_seed(), locale, clock,
+                                               ai, ai_level)
         game = await self.load(game_id, ("lobby",))
         try:
             message = await channel.send(self.lobby_text(game), view=lobby_view(game_id, self.out.thread_locale(game)),
@@ -305,7 +313,7 @@ class Table:
         opts = engine.describe_options(game.options)
         if game.clock:
             opts = [*opts, msg("a move every {time}", time=duration(game.clock))]
-        players = ", ".join(f"<@{s.user_id}>" for s in game.seats)
+        players = ", ".join(s.mention for s in game.seats)
         fewest = engine.least_seats(game.options)
         footer = {"lobby": msg("Press Join to sit down; the creator starts with {min}+ players.", min=fewest),
                   "active": msg("Started: the game goes on in its thread."),
@@ -405,6 +413,8 @@ class Table:
         except Exception:
             log.exception("game %s: trouble after the start; the game goes on", game.id)
         begins.game = game
+        if any(game.seats[s].auto for s in engine.to_act(state)):
+            self.autoplayer.soon(game.id)  # an AI seat moves first
         return self.schedule_announce(begins)
 
     async def open_thread(self, game: Game) -> discord.abc.Messageable | None:
@@ -431,6 +441,8 @@ class Table:
         """Try a DM to every player; closed DMs are named in the thread and the game goes on."""
         closed = []
         for s in game.seats:
+            if s.ai:
+                continue  # the bot plays it
             if await self.out.send_dm(game, s.user_id, msg("You are seated in {title}. Your hand and moves "
                                                          "will arrive here.", title=self.title(game)),
                                       silent=True) is Sent.REFUSED:  # the first menu, next, notifies
@@ -438,7 +450,7 @@ class Table:
         if closed:
             await self.out.post(game, msg("I cannot send direct messages to {names}: use the My hand button or "
                                         "/{kind} hand to see your cards and move.",
-                                        names=", ".join(f"<@{s.user_id}>" for s in closed), kind=game.kind))
+                                        names=", ".join(s.mention for s in closed), kind=game.kind))
         # (Named, not pinged: the start's board pings whoever must act, once.)
 
     # -- the commit path -----------------------------------------------------------------------

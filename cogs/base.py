@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import rules_pages
+from bot.ai.search import LEVEL_NAMES
 from bot.games.base import is_preference, name_seats
 from bot.i18n import LANGUAGE_NAMES, msg, render, supported_locales
 from bot.store import Game
@@ -91,6 +92,12 @@ CLOCKS = [app_commands.Choice(name=name, value=seconds) for name, seconds in (
     ("1 week", 7 * 86400))]
 
 
+AI_HELP = "Seats the bot plays (AI opponents), besides you"
+AI_LEVEL_HELP = "How well the AI seats play (default: normal)"
+AI_LEVELS = [app_commands.Choice(name=name, value=name) for name in LEVEL_NAMES]
+AI_SEATS = app_commands.Range[int, 0, 5]  # the most any game seats, less its creator (the table checks the game's)
+
+
 async def language_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The thread languages there are catalogs for (a new catalog needs no new code)."""
     return [app_commands.Choice(name=LANGUAGE_NAMES.get(code, code), value=code) for code in supported_locales()
@@ -116,9 +123,11 @@ class GameCog(commands.GroupCog):
                 for g in games if g.kind == self.kind and current in str(g.id)][:25]
 
     async def create(self, interaction: discord.Interaction, options: dict[str, Any],
-                     language: str | None = None, clock: app_commands.Choice[int] | None = None) -> None:
+                     language: str | None = None, clock: app_commands.Choice[int] | None = None,
+                     ai: int | None = None, ai_level: app_commands.Choice[str] | None = None) -> None:
         await self.table.create_lobby(interaction, self.kind, options, language,
-                                      float(clock.value) if clock is not None else None)
+                                      float(clock.value) if clock is not None else None, ai or 0,
+                                      ai_level.value if ai_level is not None else "normal")
 
     @app_commands.command(name="join", description="Join the open table in this channel or by number")
     @app_commands.describe(game="The table's number (optional)")

@@ -7,7 +7,9 @@ from discord.ext import commands
 
 from bot.games.heat import ENGINE
 from bot.games.heat.content import tracks
-from cogs.base import CLOCK_HELP, CLOCKS, LANGUAGE_HELP, GameCog, language_autocomplete
+from cogs.base import (
+    AI_HELP, AI_LEVEL_HELP, AI_LEVELS, AI_SEATS, CLOCK_HELP, CLOCKS, LANGUAGE_HELP, GameCog,
+    language_autocomplete)
 
 _TRACKS = tracks()
 TRACKS = [app_commands.Choice(name=_TRACKS[key].name, value=key)
@@ -23,6 +25,8 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
     kind = "heat"
 
     @app_commands.command(name="new", description="Open a Heat table in this channel")
+    @app_commands.describe(ai=AI_HELP, ai_level=AI_LEVEL_HELP)
+    @app_commands.choices(ai_level=AI_LEVELS)
     @app_commands.describe(track="The circuit (laps, spaces and corners as on the real board; default USA)",
                            grid="Starting grid: random (default) or in seat order",
                            weather="Weather and road conditions module (default: off)",
@@ -51,7 +55,8 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
                   races: app_commands.Range[int, 2, 4] | None = None,
                   season_tracks: str | None = None,
                   language: str | None = None,
-                  clock: app_commands.Choice[int] | None = None) -> None:
+                  clock: app_commands.Choice[int] | None = None, ai: AI_SEATS | None = None,
+                  ai_level: app_commands.Choice[str] | None = None) -> None:
         # A championship races its season's tracks: a track given with one is not used.
         season = championship.value if championship is not None else "off"
         options = {"track": track.value} if track is not None and season == "off" else {}
@@ -77,7 +82,7 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
                 options["races"] = races
             if season_tracks:
                 options["season_tracks"] = season_tracks[:200]
-        await self.create(interaction, options, language, clock)
+        await self.create(interaction, options, language, clock, ai, ai_level)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -8,7 +8,9 @@ from discord.ext import commands
 from bot.games.pole import ENGINE
 from bot.games.pole.content import circuits
 from bot.i18n import msg
-from cogs.base import CLOCK_HELP, CLOCKS, LANGUAGE_HELP, GameCog, choice_text, language_autocomplete, switched_on
+from cogs.base import (
+    AI_HELP, AI_LEVEL_HELP, AI_LEVELS, AI_SEATS, CLOCK_HELP, CLOCKS, LANGUAGE_HELP, GameCog,
+    choice_text, language_autocomplete, switched_on)
 
 _CIRCUITS = circuits()
 CIRCUITS = [app_commands.Choice(name=choice_text("{circuit} ({laps} laps)", circuit=msg(_CIRCUITS[key].name),
@@ -22,6 +24,8 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
     kind = "pole"
 
     @app_commands.command(name="new", description="Open a Pole Position table in this channel")
+    @app_commands.describe(ai=AI_HELP, ai_level=AI_LEVEL_HELP)
+    @app_commands.choices(ai_level=AI_LEVELS)
     @app_commands.describe(circuit="The circuit (default: Great Britain)",
                            bots="Cars the game drives itself, as many as fit in 6 (a lone player always gets one)",
                            bot_side="Bot cards: side A (slightly better, default) or B",
@@ -55,7 +59,8 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
                   championship: app_commands.Range[int, 4, 8] | None = None, engine_damage: bool | None = None,
                   constructors: bool | None = None,
                   language: str | None = None,
-                  clock: app_commands.Choice[int] | None = None) -> None:
+                  clock: app_commands.Choice[int] | None = None, ai: AI_SEATS | None = None,
+                  ai_level: app_commands.Choice[str] | None = None) -> None:
         options: dict = {"circuit": circuit.value} if circuit is not None else {}
         if bots:
             options["bots"] = bots
@@ -68,7 +73,7 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
                                    constructors=constructors))
         if championship:
             options["championship"] = championship
-        await self.create(interaction, options, language, clock)
+        await self.create(interaction, options, language, clock, ai, ai_level)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -7,7 +7,9 @@ from discord.ext import commands
 
 from bot.games.rallyman.board import stage_names
 from bot.games.rallyman.engine import DEFAULT_STAGE, rallies
-from cogs.base import CLOCK_HELP, CLOCKS, LANGUAGE_HELP, GameCog, language_autocomplete
+from cogs.base import (
+    AI_HELP, AI_LEVEL_HELP, AI_LEVELS, AI_SEATS, CLOCK_HELP, CLOCKS, LANGUAGE_HELP, GameCog,
+    language_autocomplete)
 
 
 async def stage_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -24,14 +26,17 @@ class RallymanCog(GameCog, group_name="rallyman", group_description="Rallyman: D
     kind = "rallyman"
 
     @app_commands.command(name="new", description="Open a Rallyman: DIRT table in this channel")
+    @app_commands.describe(ai=AI_HELP, ai_level=AI_LEVEL_HELP)
+    @app_commands.choices(ai_level=AI_LEVELS)
     @app_commands.describe(stage="A stage (default Rally1 SS1), a whole rally (Rally1) or \"random 10\" (10 tiles)",
                            language=LANGUAGE_HELP, clock=CLOCK_HELP)
     @app_commands.choices(clock=CLOCKS)
     @app_commands.autocomplete(stage=stage_autocomplete, language=language_autocomplete)
     async def new(self, interaction: discord.Interaction, stage: str | None = None,
                   language: str | None = None,
-                  clock: app_commands.Choice[int] | None = None) -> None:
-        await self.create(interaction, {"stage": stage or DEFAULT_STAGE}, language, clock)
+                  clock: app_commands.Choice[int] | None = None, ai: AI_SEATS | None = None,
+                  ai_level: app_commands.Choice[str] | None = None) -> None:
+        await self.create(interaction, {"stage": stage or DEFAULT_STAGE}, language, clock, ai, ai_level)
 
 
 async def setup(bot: commands.Bot) -> None:

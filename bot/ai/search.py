@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from bot.ai.value import share
 from bot.games.base import Action, Engine, GameError, State, is_preference
+from bot.games.registry import engines
 
 LEVEL_NAMES = ("easy", "normal", "strong")
 
@@ -37,6 +38,11 @@ LEVELS = {
     "normal": Level(playouts=48, width=8),
     "strong": Level(playouts=192, width=16),
 }
+
+
+def decide(kind: str, state: State, seat: int, level: str, seed: int) -> Action:
+    """`choose` for the game of that kind: what a worker process runs (it is handed plain data)."""
+    return choose(engines()[kind], state, seat, level, seed)
 
 
 def decisions(engine: Engine, state: State, seat: int) -> list[Action]:

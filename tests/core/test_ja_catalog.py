@@ -43,10 +43,10 @@ SAME_AS_ENGLISH = {
 # where the same word is a text elsewhere ("heat", a card-kind tag on the hand image, stays English).
 COMMAND_NAMES = {"heat", "pon", "new", "join", "hand", "play", "games", "game", "status", "log", "abandon",
                  "track", "grid", "language", "move", "count", "rules", "page", "clock", "back", "replay", "board", "history",
-                 "notify", "how"}
+                 "notify", "how", "ai", "ai_level"}
 
 _MORE = re.compile(r'(?<![\w.])(?:tx|chain|_line)\(\s*((?:' + _STR + r'\s*)+)')  # renderer texts, joining patterns, Heat's round-record lines
-_DESC = re.compile(r'(?:\bdescription|LANGUAGE_HELP\s*|CLOCK_HELP\s*)=\s*((?:' + _STR + r'\s*)+)')  # slash-command texts
+_DESC = re.compile(r'(?:\bdescription|LANGUAGE_HELP\s*|CLOCK_HELP\s*|AI_HELP\s*|AI_LEVEL_HELP\s*)=\s*((?:' + _STR + r'\s*)+)')  # slash-command texts
 _DESCRIBE = re.compile(r'describe\(((?:[^()]|\([^()]*\))*)\)', re.S)  # option descriptions
 
 
