@@ -187,6 +187,14 @@ class Engine:
         return [f"{k}: {v}" for k, v in options.items() if not isinstance(v, (list, dict)) or v]
 
 
+def choose_again(engine: Engine, state: State, seats: list[int]) -> State:
+    """After a redraw took back other seats' secret choices (the seat sees that they chose, not
+    what), each makes its choice again as the automatic player would."""
+    for s in seats:
+        state, _ = engine.apply(state, s, engine.auto_action(state, s))
+    return state
+
+
 def is_preference(action: Action) -> bool:
     """A standing preference ({"type": "prefs", ...}), not a decision."""
     return action.get("type") == "prefs"

@@ -14,8 +14,9 @@ from bisect import bisect_left
 from itertools import combinations
 from typing import Any
 
-from bot.games.base import Engine, Event, GameError, OptionSpec
+from bot.games.base import Engine, Event, GameError, OptionSpec, choose_again
 from bot.games.heat import championship, content, rules
+from bot.games.heat import hidden
 from bot.games.heat.plans import plan_options
 from bot.games.heat.racer import random_submission
 from bot.games.heat.rules import (DEFAULT_PREFS, KIND, LABEL, PLAYABLE, SHORT,
@@ -883,6 +884,11 @@ class HeatEngine(Engine):
     def least_seats(self, options: dict) -> int:
         """A lone player races only against Legends."""
         return 1 if "legends" in options.get("modules", ()) else 2
+
+    def redraw_hidden(self, state: dict, seat: int, seed: int) -> dict:
+        """What the seat cannot see, dealt again (bot/games/heat/hidden.py)."""
+        st, again = hidden.redraw(state, seat, seed)
+        return choose_again(self, st, again)
 
     def auto_action(self, state: dict, seat: int) -> dict:
         """The automatic player of an absent seat: a legal gear with cards (never Heat cards while

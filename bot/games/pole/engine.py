@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.base import Engine, Event, GameError, OptionSpec, State, View, clone, seat_ref
+from bot.games.base import Engine, Event, GameError, OptionSpec, State, View, choose_again, clone, seat_ref
 from bot.games.pole import bots as BOTS
+from bot.games.pole import hidden
 from bot.games.pole import championship as CHAMP
 from bot.games.pole import custom as CUSTOM
 from bot.games.pole import drivers as DRIVERS
@@ -1831,6 +1832,11 @@ class PoleEngine(Engine):
     def field(self, state: State) -> int:
         """Places count among every car, bots included."""
         return len(state["order"])
+
+    def redraw_hidden(self, state: dict, seat: int, seed: int) -> dict:
+        """What the seat cannot see, dealt again (bot/games/pole/hidden.py)."""
+        st, again = hidden.redraw(state, seat, seed)
+        return choose_again(self, st, again)
 
     def auto_action(self, state: State, seat: int) -> dict[str, Any]:
         """The automatic player of an absent seat: no rerolls, the roll as it came, the furthest cell

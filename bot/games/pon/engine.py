@@ -47,6 +47,7 @@ from typing import Any
 
 from bot.games.base import Engine, Event, GameError, OptionSpec, State, View, check_move, clone, seat_ref
 from bot.games.pon import auto
+from bot.games.pon import hidden
 from bot.games.pon.content import ATTACK_OPS, BEFORE_PLAY_OPS, CARDS, COURSE_IDS, HAND_LIMIT, RACING_IDS
 from bot.games.rng import Rng
 from bot.games.text import chain, plus
@@ -1370,6 +1371,10 @@ class PonEngine(Engine):
     def placings(self, state: State) -> list[int]:
         """Each seat's place at the end (1 = the winner): the final order."""
         return [state["order"].index(s) + 1 for s in range(len(state["order"]))]
+
+    def redraw_hidden(self, state: dict, seat: int, seed: int) -> dict:
+        """What the seat cannot see, dealt again (bot/games/pon/hidden.py)."""
+        return hidden.redraw(state, seat, seed)
 
     def auto_action(self, state: State, seat: int) -> dict[str, Any]:
         """The automatic player of an absent seat: the simulator's greedy strategy."""

@@ -25,6 +25,7 @@ from typing import Any
 from bot.games.base import Engine, Event, GameError, OptionSpec, State, View, check_move, clone, seat_ref
 from bot.games.rng import Rng
 from bot.games.steamworks import geometry as geo
+from bot.games.steamworks import hidden
 from bot.games.steamworks.content import POWERS, setup, tiles
 from bot.i18n import Msg, from_wire, msg, to_wire
 
@@ -943,6 +944,10 @@ class SteamWorksEngine(Engine):
         """Each seat's place at the end (1 = a winner; equal score and tie-break share a place)."""
         keys = {r["seat"]: (r["total"], r["tiebreak"]) for r in state["final"]["scores"]}
         return [1 + sum(1 for k in keys.values() if k > keys[s]) for s in sorted(keys)]
+
+    def redraw_hidden(self, state: dict, seat: int, seed: int) -> dict:
+        """What the seat cannot see, dealt again (bot/games/steamworks/hidden.py)."""
+        return hidden.redraw(state, seat, seed)
 
     def auto_action(self, state: State, seat: int) -> dict[str, Any]:
         """The automatic player of an absent seat: the simulator's greedy builder."""

@@ -1,0 +1,89 @@
+"""Issue #34: the AI decides only from what its seat may see.
+
+`Engine.redraw_hidden` deals again everything a seat cannot see. Over seeded random playouts of
+every game, at states where a seat must decide:
+- the redrawn state shows the seat exactly what the real one does (view, menu, legal moves);
+- it depends only on what the seat sees: redrawing a state that was itself redrawn (so it differs
+  from the real one only in hidden information) gives the same state;
+- the AI's decision is the same on the real state and on one that differs only in what the seat
+  cannot see, with the same seed.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.ai import search
+from bot.ai.search import Level, choose, decisions
+from bot.games.base import is_preference
+from bot.games.registry import engines
+
+ENGINES = engines()
+SEATS = {"heat": 3, "pon": 3, "pole": 3, "rallyman": 2, "steamworks": 3}
+OPTIONS = {"pole": {"circuit": "monaco"}}
+
+
+def decision_points(kind: str, seed: int, every: int = 9, steps: int = 160):
+    """(state, seat) where the seat must choose, every few moves of a random playout."""
+    engine = ENGINES[kind]
+    rnd = random.Random(seed)
+    state = engine.new_game(engine.validate_options(dict(OPTIONS.get(kind, {})), SEATS[kind]), SEATS[kind], seed)
+    for step in range(steps):
+        if engine.is_over(state):
+            return
+        waiting = engine.to_act(state)
+        seat = rnd.choice(waiting)
+        options = decisions(engine, state, seat)
+        if step % every == 0 and len(options) > 1:
+            yield state, seat
+        state, _ = engine.apply(state, seat, rnd.choice(options))
+
+
+@pytest.mark.parametrize("kind", sorted(ENGINES))
+def test_a_redrawn_state_shows_the_seat_what_the_real_one_does(kind):
+    engine = ENGINES[kind]
+    seen = 0
+    for state, seat in decision_points(kind, 3):
+        redrawn = engine.redraw_hidden(state, seat, 12345)
+        assert engine.view(redrawn, seat) == engine.view(state, seat)
+        assert engine.menu(redrawn, seat) == engine.menu(state, seat)
+        assert [a for a in engine.legal_actions(redrawn, seat) if not is_preference(a)] == decisions(engine, state, seat)
+        assert engine.to_act(redrawn) == engine.to_act(state)
+        seen += 1
+    assert seen >= 5
+
+
+@pytest.mark.parametrize("kind", sorted(ENGINES))
+def test_a_redraw_depends_only_on_what_the_seat_sees(kind):
+    engine = ENGINES[kind]
+    for state, seat in decision_points(kind, 4):
+        other = engine.redraw_hidden(state, seat, 777)  # the same game as the seat sees it
+        assert engine.redraw_hidden(other, seat, 5) == engine.redraw_hidden(state, seat, 5)
+
+
+def test_a_redraw_changes_what_the_seat_cannot_see():
+    """The check above could pass with a redraw that changes nothing: in the card games it does
+    change the other hands and the deck's order."""
+    for kind, hands in (("pon", lambda st, s: st["hands"][s]), ("heat", lambda st, s: st["cars"][s]["hand"])):
+        engine = ENGINES[kind]
+        state, seat = [p for p in decision_points(kind, 5)][2]  # (past PON's setup peeks: hands are dealt)
+        other = (seat + 1) % SEATS[kind]
+        redraws = [engine.redraw_hidden(state, seat, k) for k in range(6)]
+        assert any(hands(r, other) != hands(state, other) for r in redraws), kind
+        assert all(hands(r, seat) == hands(state, seat) for r in redraws), kind
+
+
+@pytest.mark.parametrize("kind", sorted(ENGINES))
+def test_the_ai_decides_the_same_when_only_hidden_information_differs(kind, monkeypatch):
+    monkeypatch.setitem(search.LEVELS, "normal", Level(playouts=8, width=4))
+    engine = ENGINES[kind]
+    checked = 0
+    for state, seat in decision_points(kind, 6, every=23):
+        other = engine.redraw_hidden(state, seat, 31337)
+        for level in ("easy", "normal"):
+            assert choose(engine, other, seat, level, 9) == choose(engine, state, seat, level, 9), (kind, level)
+        checked += 1
+        if checked == 4:
+            break
+    assert checked
