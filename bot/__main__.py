@@ -4,6 +4,9 @@
   python -m bot sandbox    the local sandbox: emulator + real bot + a prompt (stdin if not a tty)
   python -m bot bench [ROUNDS]
                            print the benchmark figures, one per line as `name: value unit`
+  python -m bot arena [--quick] [--games N] [--only heat,pon] [--workers N]
+                           seeded games between the AI levels and the automatic player: win shares
+                           and decision times, one figure per line
   python -m bot campaign [--minutes N] [--seed S] [--games N] [--kills N]
                            the attack campaign against the real bot through the emulator
   python -m bot store copy SRC DST
@@ -36,6 +39,9 @@ def main(argv: list[str]) -> int:
     if command == "store":
         from bot.store_copy import main as store_main
         return store_main(argv[1:])
+    if command == "arena":
+        from bot.arena import main as arena
+        return arena(argv[1:])
     if command == "campaign":
         from bot.campaign import main as campaign
         return campaign(argv[1:])

@@ -24,19 +24,22 @@ LEVEL_NAMES = ("easy", "normal", "strong")
 
 @dataclass(frozen=True)
 class Level:
-    playouts: int  # imagined games per decision, all candidates together (0: no search)
+    search: float  # the share of the game's playouts (PLAYOUTS) spent per decision (0: no search)
     width: int  # the most moves weighed (the automatic player's pick always among them)
     blunder: float = 0.0  # without search: how often a move is picked at random instead
 
 
 # Look-ahead per game, in moves of any seat before the standing is judged (designed: about two
 # rounds of a 3-4 player table, enough for a move's effects to show).
-DEPTH = {"heat": 12, "pon": 40, "pole": 10, "rallyman": 24, "steamworks": 30}
+DEPTH = {"heat": 40, "pon": 30, "pole": 6, "rallyman": 24, "steamworks": 20}
+# Imagined games per strong decision: what one core plays in about a second (`python -m bot arena`
+# measures the decision times: ai_<game>_strong_decision_p95_s).
+PLAYOUTS = {"heat": 300, "pon": 200, "pole": 40, "rallyman": 100, "steamworks": 80}
 
 LEVELS = {
-    "easy": Level(playouts=0, width=0, blunder=0.35),
-    "normal": Level(playouts=48, width=8),
-    "strong": Level(playouts=192, width=16),
+    "easy": Level(search=0, width=0, blunder=0.35),
+    "normal": Level(search=0.25, width=8),
+    "strong": Level(search=1.0, width=16),
 }
 
 
@@ -60,9 +63,10 @@ def choose(engine: Engine, state: State, seat: int, level: str, seed: int) -> Ac
     rng = random.Random(seed)
     lv = LEVELS[level]
     usual = _usual(engine, engine.redraw_hidden(state, seat, rng.getrandbits(63)), seat, options)
-    if lv.playouts == 0:
+    budget = round(lv.search * PLAYOUTS.get(engine.kind, 100))
+    if budget == 0:
         return rng.choice(options) if rng.random() < lv.blunder else usual
-    return _search(engine, state, seat, _shortlist(options, usual, lv.width, rng), lv.playouts, rng)
+    return _search(engine, state, seat, _shortlist(options, usual, lv.width, rng), budget, rng)
 
 
 def _usual(engine: Engine, seen: State, seat: int, options: list[Action]) -> Action:

@@ -76,7 +76,7 @@ def test_a_redraw_changes_what_the_seat_cannot_see():
 
 @pytest.mark.parametrize("kind", sorted(ENGINES))
 def test_the_ai_decides_the_same_when_only_hidden_information_differs(kind, monkeypatch):
-    monkeypatch.setitem(search.LEVELS, "normal", Level(playouts=8, width=4))
+    monkeypatch.setitem(search.LEVELS, "normal", Level(search=0.05, width=4))
     engine = ENGINES[kind]
     checked = 0
     for state, seat in decision_points(kind, 6, every=23):

@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOLS = ("bot.emulator", "bot.campaign", "bot.bench", "bot.sandbox", "bot.store_pgserver",
+TOOLS = ("bot.emulator", "bot.campaign", "bot.bench", "bot.sandbox", "bot.store_pgserver", "bot.arena",
          "bot.games.heat.bench", "bot.games.rallyman.bench", "bot.games.steamworks.balance")
 
 
