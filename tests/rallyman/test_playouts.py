@@ -87,7 +87,7 @@ def test_a_whole_rally_adds_up_its_stages():
     log = []
     while not E.is_over(st):
         seat = E.to_act(st)[0]
-        a = rnd.choice([x for x in E.legal_actions(st, seat) if x["type"] not in ("add", "undo", "clear")])
+        a = rnd.choice([x for x in E.legal_actions(st, seat) if x["type"] not in ("add", "undo", "clear", "prefs")])
         st, _ = E.apply(st, seat, a)
         log.append((seat, a))
         check(st)
