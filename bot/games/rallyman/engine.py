@@ -761,7 +761,14 @@ class RallymanEngine(Engine):
                 self._finish(st, evs)  # the rally's next stage starts here, if there is one
                 if st["phase"] == "over":
                     return
+            else:
+                evs.append((None, self._round_msg(st)))
         self._begin_turn(st)
+
+    def _round_msg(self, st: dict) -> Msg:
+        """The thread marks each round: its number, the stage, the drivers in order."""
+        return msg("Round {n} of {stage}: {order}.", n=st["round"], stage=st["stage"],
+                   order=[seat_ref(s) for s in st["order"]])
 
     def _begin_turn(self, st: dict) -> None:
         seat = st["order"][st["turn"]]
@@ -806,10 +813,12 @@ class RallymanEngine(Engine):
     def _finish(self, st: dict, evs: list) -> None:
         legs = [sum(c[1] for c in car["cards"]) for car in st["cars"]]
         best_leg = min(legs)
-        evs.append((None, msg("{stage} done. Fastest: {who} in {secs} s.", stage=st["stage"],
-                              who=[seat_ref(s) for s in range(len(legs)) if legs[s] == best_leg], secs=best_leg)))
+        if len(st["legs"]) > 1:  # a rally: each stage's fastest; a lone stage is said once, below
+            evs.append((None, msg("{stage} done. Fastest: {who} in {secs} s.", stage=st["stage"],
+                                  who=[seat_ref(s) for s in range(len(legs)) if legs[s] == best_leg], secs=best_leg)))
         if st["leg"] + 1 < len(st["legs"]):
             self._next_leg(st, legs)
+            evs.append((None, self._round_msg(st)))
             return
         totals = [car["past"] + legs[seat] - car["chips"] for seat, car in enumerate(st["cars"])]
         ranking = sorted(range(len(totals)), key=lambda s: totals[s])
@@ -817,7 +826,10 @@ class RallymanEngine(Engine):
         st["result"] = {"totals": totals, "places": places}
         best = min(totals)
         winners = [seat_ref(s) for s in ranking if totals[s] == best]
-        evs.append((None, msg("Stage over. Fastest: {who} in {secs} s.", who=winners, secs=best)))
+        if len(st["legs"]) > 1:
+            evs.append((None, msg("Rally over. Fastest in all: {who} in {secs} s.", who=winners, secs=best)))
+        else:
+            evs.append((None, msg("Stage over. Fastest: {who} in {secs} s.", who=winners, secs=best)))
         par_times = P.load()
         if len(totals) == 1 and all(leg in par_times for leg in st["legs"]):
             par = sum(par_times[leg] for leg in st["legs"])  # solo: against the simulated par
