@@ -7,6 +7,7 @@ import random
 
 from PIL import Image
 
+from bot.games.rallyman import rules as R
 from bot.games.rallyman.engine import ENGINE as E
 from rendering import rallyman as RR
 
@@ -66,3 +67,15 @@ def test_results_image():
     assert E.is_over(st)
     img = Image.open(io.BytesIO(RR.render_results(E.view(st, None), NAMES[:2], "ja")))
     assert img.width == RR.W and img.height == 80 + RR.ROW_H * 2
+
+
+def test_dm_shows_the_plan_lists_first_entry_before_a_choice():
+    st = E.new_game({"stage": "Rally1 SS1"}, 2, 1)
+    seat = E.to_act(st)[0]
+    v = E.view(st, seat)
+    first = E.menu(st, seat)[0]["options"][0]["value"]
+    assert R.encode(v["preview"]) == first
+    assert "preview" not in E.view(st, None) and "preview" not in E.view(st, 1 - seat)  # the seat's own
+    with_path = _png(RR.render_hand(v, NAMES[:2], "en"))
+    without = _png(RR.render_hand({k: x for k, x in v.items() if k != "preview"}, NAMES[:2], "en"))
+    assert with_path.tobytes() != without.tobytes()

@@ -888,6 +888,10 @@ class RallymanEngine(Engine):
             v["chance_flat"] = R.loc_chance(state["plan"], orange) if r["i"] == 0 else None
         if viewer is not None and self.to_act(state) == [viewer]:
             v["draft"] = [list(s) for s in state["draft"]]
+            if state["phase"] == "plan" and not state["draft"]:
+                plans = self._plans(state, self._stage(state), viewer)
+                if plans:  # the plan list's first entry, drawn on the seat's map before it chooses
+                    v["preview"] = [list(s) for s in plans[0][0]]
         return v
 
     def placings(self, state: dict) -> list[int]:
