@@ -19,7 +19,8 @@ def _play(stage, seats, seed):
 def test_rounds_are_marked_and_a_stage_ends_once():
     st, lines = _play("Rally4 SS1", 2, 4)
     rounds = [ln for ln in lines if ln.startswith("Round ")]
-    assert rounds[0].startswith("Round 2 of Rally4 SS1: ") and len(rounds) == st["round"] - 2  # the last count ends the stage
+    assert rounds[0] == "Round 1 of Rally4 SS1: p1." and rounds[1] == "Round 2 of Rally4 SS1: p1, p0."
+    assert len(rounds) == st["round"] - 1  # the last count ends the stage
     ends = [ln for ln in lines if "Fastest" in ln]
     assert len(ends) == 1 and ends[0].startswith("Stage over. Fastest: ")
 
@@ -30,3 +31,23 @@ def test_a_rally_says_each_stage_and_the_rally_once():
     assert [e.split(" Fastest")[0] for e in ends] == ["Rally1 SS1 done.", "Rally1 SS2 done.", "Rally1 SS3 done.",
                                                       "Rally over."]
     assert "Round 1 of Rally1 SS2: p0." in lines
+
+
+def test_a_rounds_post_starts_with_its_mark():
+    """The view's "post" (one thread post per key) moves on with the round's first move, whose
+    lines begin with the round's mark; the move ending a round stays in that round's post."""
+    st = E.new_game({"stage": "Rally4 SS1"}, 2, 4)
+    posts = {}
+    key = tuple(E.view(st, None)["post"])
+    while not E.is_over(st):
+        seat = E.to_act(st)[0]
+        st, ev = E.apply(st, seat, P.good_action(st, seat))
+        new = tuple(E.view(st, None)["post"])
+        text = [render(e.text, "en") for e in ev if e.to is None]
+        if new != key:
+            assert text[0].startswith("Round "), text
+            posts[new] = text
+        else:
+            assert not any(t.startswith("Round ") for t in text), text
+        key = new
+    assert len(posts) == st["round"] - 1

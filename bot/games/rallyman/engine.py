@@ -410,6 +410,7 @@ class RallymanEngine(Engine):
         stage = self._stage(st)
         if R.all_plans(st, stage, seat, self._orange(st, seat)):
             raise _err(msg("You can move: place at least one die."))
+        self._mark_round(st, evs)
         car = st["cars"][seat]
         ru = R.rules()
         secs = ru.time[car["gear"]] if car["gear"] >= 1 else ru.pass_seconds
@@ -418,6 +419,7 @@ class RallymanEngine(Engine):
         self._next_turn(st, evs)
 
     def _start_roll(self, st: dict, seat: int, steps: list[list], evs: list) -> None:
+        self._mark_round(st, evs)
         st["plan"] = steps
         st["draft"] = []
         st["phase"] = "roll"
@@ -761,14 +763,17 @@ class RallymanEngine(Engine):
                 self._finish(st, evs)  # the rally's next stage starts here, if there is one
                 if st["phase"] == "over":
                     return
-            else:
-                evs.append((None, self._round_msg(st)))
         self._begin_turn(st)
 
-    def _round_msg(self, st: dict) -> Msg:
-        """The thread marks each round: its number, the stage, the drivers in order."""
-        return msg("Round {n} of {stage}: {order}.", n=st["round"], stage=st["stage"],
-                   order=[seat_ref(s) for s in st["order"]])
+    def _mark_round(self, st: dict, evs: list) -> None:
+        """The thread marks each round as its first driver moves: its number, the stage, the drivers
+        in order. Until then the round's thread post is the last one's ("post" in the view), so
+        the post of a round holds its turns only, from its mark to the end of its last turn."""
+        here = [st["leg"], st["round"]]
+        if st.get("marked") != here:
+            st["marked"] = here
+            evs.append((None, msg("Round {n} of {stage}: {order}.", n=st["round"], stage=st["stage"],
+                                  order=[seat_ref(s) for s in st["order"]])))
 
     def _begin_turn(self, st: dict) -> None:
         seat = st["order"][st["turn"]]
@@ -818,7 +823,6 @@ class RallymanEngine(Engine):
                                   who=[seat_ref(s) for s in range(len(legs)) if legs[s] == best_leg], secs=best_leg)))
         if st["leg"] + 1 < len(st["legs"]):
             self._next_leg(st, legs)
-            evs.append((None, self._round_msg(st)))
             return
         totals = [car["past"] + legs[seat] - car["chips"] for seat, car in enumerate(st["cars"])]
         ranking = sorted(range(len(totals)), key=lambda s: totals[s])
@@ -870,7 +874,9 @@ class RallymanEngine(Engine):
         v: dict[str, Any] = {
             "kind": self.kind, "stage": state["stage"], "leg": state["leg"], "legs": list(state["legs"]),
             "round": state["round"], "turn": state["turn_no"],
-            "post": [state["leg"], state["round"]],  # a round's drivers share one thread post
+            # a round's drivers share one thread post, from its first move (the round's mark) on
+            "post": [state["leg"], state["round"] if state.get("marked") == [state["leg"], state["round"]]
+                     else state["round"] - 1],
             "phase": state["phase"], "order": list(state["order"]), "to_act": self.to_act(state),
             "entry": list(state["entry"]), "cars": cars, "mud": dict(state["mud"]),
             "plan": [list(s) for s in state["plan"]], "log": from_wire(state["log"][-12:]),
