@@ -28,8 +28,8 @@ DEFAULT_STAGE = "Rally1 SS1"
 # dice "line", a die is rolled without asking while its own chance of the third "!" is under it);
 # "dice": "line" (ask only when the next die's risk is above the line), "all" (roll the whole
 # plan, never ask), "ask" (ask before every die).
-PREF_VALUES: dict[str, tuple] = {"line": (20, 10, 35, 50), "dice": ("line", "all", "ask")}
-DEFAULT_PREFS: dict[str, Any] = {k: v[0] for k, v in PREF_VALUES.items()}
+PREF_VALUES: dict[str, tuple] = {"line": (10, 20, 35, 50), "dice": ("line", "all", "ask")}
+DEFAULT_PREFS: dict[str, Any] = {"line": 20, "dice": "line"}
 
 
 def _err(text: Msg) -> GameError:
