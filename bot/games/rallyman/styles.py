@@ -5,8 +5,8 @@ product never imports it).
 
 Each style drives every stage solo (seeds 1..N, not the seeds par was computed on) and is compared
 with the stage's par time (data/rallyman/par.json). Styles:
-  steady     the old par driver: plans within 15%, never flat out, secures every risky die it
-             can afford, stops when the next die's risk passes 25%
+  steady     the old par driver's settings: plans within 15%, never flat out, secures a die when
+             its risk x 45 s is more than its cost, stops when the next die's risk passes 25%
   cautious   plans within 5%, never flat out or secures, stops above 10%
   bold       the farthest plan within 35%, always flat out
   flat       the menu's first entry, always flat out
