@@ -211,7 +211,10 @@ def _static(key: str, cx: float, cy: float, scale: float, mud_items: tuple, loca
     return img, tuple(d.kept)
 
 
-def _draw_map(view: dict, names: list[str], plan: list, locale: str) -> Image.Image:
+PATH = (255, 214, 10)  # the plan's path: from the car through its dice
+
+
+def _draw_map(view: dict, names: list[str], plan: list, locale: str, preview: bool = False) -> Image.Image:
     stage = B.stage(view["stage"])
     cars = view["cars"]
     focus = [c["space"] for c in cars if c["space"] is not None and c["entered"] and not c["finished"]]
@@ -225,18 +228,24 @@ def _draw_map(view: dict, names: list[str], plan: list, locale: str) -> Image.Im
     _replay(kept)
     d = _MapDraw(img, HEADER_H)
     s = m.s
-    # planned dice
+    # the plan's path, then its dice on their spaces (a preview: the plan list's first entry)
+    me = next((c for c in cars if c["seat"] in view.get("to_act", []) and c["space"] is not None), None)
+    if plan and me is not None:
+        pts = [m.p(stage.spaces[me["space"]].x, stage.spaces[me["space"]].y)] + \
+            [m.p(stage.spaces[st[1]].x, stage.spaces[st[1]].y) for st in plan]
+        d.line(pts, fill=DARK, width=14 if not preview else 10, joint="curve")
+        d.line(pts, fill=PATH if not preview else (235, 235, 235), width=8 if not preview else 5, joint="curve")
     for i, step in enumerate(plan):
         sp = stage.spaces[step[1]]
         x, y = m.p(sp.x, sp.y)
-        r = max(s * 0.15, 16)
+        r = max(s * 0.19, 20)
         die = step[0]
         red = die.endswith("b")
         fill = (240, 240, 240) if die == "c" else (30, 30, 30)
         ink = DARK if die == "c" else WHITE
         d.cover([(x - r, y - r), (x + r, y + r)])
-        d.rounded_rectangle((x - r, y - r, x + r, y + r), radius=r * 0.3, fill=fill, outline=(220, 40, 40) if red else WHITE,
-                            width=3 if red else 1)
+        d.rounded_rectangle((x - r, y - r, x + r, y + r), radius=r * 0.3, fill=fill,
+                            outline=(220, 40, 40) if red else PATH if preview else WHITE, width=3 if red or preview else 1)
         d.text((x, y), "C" if die == "c" else str(step[2]), font=font(max(SMALL, int(r * 1.5))), fill=ink, anchor="mm")
         if step[3] in ("ov", "p2", "p1"):
             _label(d, (x + r, y - r), "!", int(r * 1.3), (255, 80, 80))
@@ -248,9 +257,9 @@ def _draw_map(view: dict, names: list[str], plan: list, locale: str) -> Image.Im
         x, y = m.p(sp.x, sp.y)
         col = seat_colour(c["seat"])
         heading = sp.heading + (math.pi / 2 if c["sideways"] or sp.kind == "outer" else 0.0)
-        poly = _rect(m, sp.x, sp.y, heading, 0.34, 0.22)
+        poly = _rect(m, sp.x, sp.y, heading, 0.52, 0.34)
         if not c["on_track"]:
-            poly = [(px + s * 0.18, py + s * 0.18) for px, py in poly]
+            poly = [(px + s * 0.22, py + s * 0.22) for px, py in poly]
             d.cover(poly)
             d.polygon(poly, fill=(90, 90, 90), outline=col, width=3)
         else:
@@ -258,7 +267,7 @@ def _draw_map(view: dict, names: list[str], plan: list, locale: str) -> Image.Im
             d.polygon(poly, fill=col, outline=WHITE, width=2)
         cxp = sum(p[0] for p in poly) / 4
         cyp = sum(p[1] for p in poly) / 4
-        _label(d, (cxp, cyp), str(c["seat"] + 1), int(s * 0.2), WHITE)
+        _label(d, (cxp, cyp), str(c["seat"] + 1), int(s * 0.3), WHITE)
     return img
 
 
@@ -321,7 +330,7 @@ def _sheet(view: dict, names: list[str], img: Image.Image, top: int) -> None:
         y += ROW_H
 
 
-def _draw(view: dict, names: list[str], plan: list, locale: str) -> Image.Image:
+def _draw(view: dict, names: list[str], plan: list, locale: str, preview: bool = False) -> Image.Image:
     n = len(view["cars"])
     sheet_h = 36 + n * ROW_H + 8
     extra = 40 if view.get("phase") == "roll" else 0
@@ -332,7 +341,7 @@ def _draw(view: dict, names: list[str], plan: list, locale: str) -> Image.Image:
         title += "  " + tx("SS {n}/{m}", n=view["leg"] + 1, m=len(view["legs"]))
     d.text((16, HEADER_H / 2), fit(title, 28, 520), font=font(28), fill=TEXT, anchor="lm")
     d.text((W - 16, HEADER_H / 2), tx("Round {n}", n=view["round"]), font=font(26), fill=MUTED, anchor="rm")
-    img.paste(_draw_map(view, names, plan, locale), (0, HEADER_H))
+    img.paste(_draw_map(view, names, plan, locale, preview), (0, HEADER_H))
     y = HEADER_H + MAP_H
     if extra:
         r = view.get("roll") or {}
@@ -355,10 +364,11 @@ def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
 
 
 def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
-    """The seat's DM: the same board, with the plan it is building."""
+    """The seat's DM: the same board, with the plan it is building or rolling, else (dashed) the
+    plan list's first entry, so that its "(left)/(inside)" can be followed on the map."""
     plan = view.get("draft") or view.get("plan") or []
     with drawing_in(locale):
-        return png_bytes(_draw(view, names, plan, locale or "en"))
+        return png_bytes(_draw(view, names, plan or view.get("preview") or [], locale or "en", preview=not plan))
 
 
 def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:

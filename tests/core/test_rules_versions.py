@@ -15,7 +15,7 @@ FINGERPRINTS = {  # kind: (rules_version, fingerprint of the games below)
     "heat": (1, "a2ebeb287ff66254"),
     "pole": (1, "f6f774ea9b859992"),
     "pon": (1, "8c0eb7a747791968"),
-    "rallyman": (1, "e79ee948d0bae077"),
+    "rallyman": (2, "d6ae1ccedb3bd3aa"),
     "steamworks": (1, "6fcac81112076dff"),
 }
 SEEDS = (3, 4)

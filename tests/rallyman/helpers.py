@@ -8,18 +8,24 @@ from bot.games.rallyman.engine import ENGINE as E
 
 def game(stage="Rally1 SS1", seats=2, cars=None, actor=0, seed=7):
     """A game in the plan phase with cars placed: cars = {seat: (space, gear)}; actor plays now,
-    the others follow in seat order. Every seat has entered."""
+    the others follow in seat order. Every seat has entered and is asked before every die (the
+    standing preference "dice: ask"), so a test rolls each die itself."""
     st = E.new_game({"stage": stage}, seats, seed)
     cars = cars or {}
     for seat, car in enumerate(st["cars"]):
         car.update(entered=True, track=seat in cars, sp=cars.get(seat, (None, 0))[0],
-                   gear=cars.get(seat, (None, 0))[1])
+                   gear=cars.get(seat, (None, 0))[1], prefs={"dice": "ask"})
     st["entry"] = list(range(seats))
     st["round"] = seats
     st["order"] = [actor] + [s for s in range(seats) if s != actor and s in cars]
     st["turn"] = 0
     st["phase"] = "plan"
     return st
+
+
+def decisions(st, seat):
+    """The seat's legal moves without the standing preferences (always on offer)."""
+    return [a for a in E.legal_actions(st, seat) if a["type"] != "prefs"]
 
 
 def stage(name="Rally1 SS1") -> B.Stage:

@@ -6,7 +6,7 @@ import pytest
 
 from bot.games.rallyman import rules as R
 from bot.games.rallyman.engine import ENGINE as E
-from tests.rallyman.helpers import force, game, plan, stage, steps_from
+from tests.rallyman.helpers import decisions, force, game, plan, stage, steps_from
 
 S1 = "Rally1 SS1"
 
@@ -288,7 +288,7 @@ def test_spare_tyre_car_is_off_the_lane_until_its_next_turn(monkeypatch):
     force(monkeypatch, faces=[[False]], backs=["crash"])
     st, _ = plan(st, 0, [["g1", 15, 1, ""]])
     st, _ = E.apply(st, 0, {"type": "roll"})
-    assert E.legal_actions(st, 0) == [{"type": "spare", "k": "brake"}, {"type": "nospare"}]
+    assert decisions(st, 0) == [{"type": "spare", "k": "brake"}, {"type": "nospare"}]
     st, _ = E.apply(st, 0, {"type": "spare", "k": "brake"})
     car = st["cars"][0]
     assert not car["track"] and 15 not in R.occupied(st, 1) and car["gear"] == 0

@@ -87,7 +87,7 @@ def test_a_whole_rally_adds_up_its_stages():
     log = []
     while not E.is_over(st):
         seat = E.to_act(st)[0]
-        a = rnd.choice([x for x in E.legal_actions(st, seat) if x["type"] not in ("add", "undo", "clear")])
+        a = rnd.choice([x for x in E.legal_actions(st, seat) if x["type"] not in ("add", "undo", "clear", "prefs")])
         st, _ = E.apply(st, seat, a)
         log.append((seat, a))
         check(st)
@@ -117,3 +117,15 @@ def test_two_cars_in_one_corner_do_not_deadlock():
     from bot.games.rallyman.bench import random_rally
     st, turns = random_rally(15, 4, "Rally4 SS2")
     assert E.is_over(st) and turns < 400
+
+
+def test_the_par_driver_beats_the_old_steady_one():
+    """Par is a good driver's time (issue #31): on seeded stages the par driver (flat out and chips
+    where they pay) beats the old steady par driver (never flat out). The comparison with every
+    simple style over all stages is `python -m bot.games.rallyman.styles` (a figure, not a test)."""
+    from bot.games.rallyman import par as P
+    from bot.games.rallyman import styles as S
+    stages, seeds = ("Rally1 SS1", "Rally3 SS2", "Rally6 SS3"), range(1, 5)
+    par = sum(P.run(s, k) for s in stages for k in seeds)
+    steady = sum(P.run(s, k, S.STYLES["steady"]) for s in stages for k in seeds)
+    assert par < 0.95 * steady

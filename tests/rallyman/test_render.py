@@ -7,6 +7,7 @@ import random
 
 from PIL import Image
 
+from bot.games.rallyman import rules as R
 from bot.games.rallyman.engine import ENGINE as E
 from rendering import rallyman as RR
 
@@ -20,7 +21,7 @@ def _advance(stage, seats, moves, seed=3):
         if E.is_over(st):
             break
         seat = E.to_act(st)[0]
-        acts = [a for a in E.legal_actions(st, seat) if a["type"] not in ("add", "undo", "clear")]
+        acts = [a for a in E.legal_actions(st, seat) if a["type"] not in ("add", "undo", "clear", "prefs")]
         st, _ = E.apply(st, seat, rnd.choice(acts))
     return st
 
@@ -33,7 +34,7 @@ def _png(data):
 
 def test_board_and_hand_render_in_both_languages():
     for stage, seats in (("Rally4 SS1", 3), ("Rally9 SS1", 6)):
-        st = _advance(stage, seats, 40)
+        st = _advance(stage, seats, 15)  # mid-stage: a plan chosen rolls on by itself
         for locale in ("en", "ja"):
             _png(RR.render_board(E.view(st, None), NAMES[:seats], locale))
             seat = E.to_act(st)[0]
@@ -66,3 +67,15 @@ def test_results_image():
     assert E.is_over(st)
     img = Image.open(io.BytesIO(RR.render_results(E.view(st, None), NAMES[:2], "ja")))
     assert img.width == RR.W and img.height == 80 + RR.ROW_H * 2
+
+
+def test_dm_shows_the_plan_lists_first_entry_before_a_choice():
+    st = E.new_game({"stage": "Rally1 SS1"}, 2, 1)
+    seat = E.to_act(st)[0]
+    v = E.view(st, seat)
+    first = E.menu(st, seat)[0]["options"][0]["value"]
+    assert R.encode(v["preview"]) == first
+    assert "preview" not in E.view(st, None) and "preview" not in E.view(st, 1 - seat)  # the seat's own
+    with_path = _png(RR.render_hand(v, NAMES[:2], "en"))
+    without = _png(RR.render_hand({k: x for k, x in v.items() if k != "preview"}, NAMES[:2], "en"))
+    assert with_path.tobytes() != without.tobytes()

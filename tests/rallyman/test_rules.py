@@ -6,7 +6,7 @@ import pytest
 from bot.games.base import GameError
 from bot.games.rallyman import rules as R
 from bot.games.rallyman.engine import ENGINE as E
-from tests.rallyman.helpers import force, game, plan, stage, steps_from
+from tests.rallyman.helpers import decisions, force, game, plan, stage, steps_from
 
 S1 = "Rally1 SS1"  # 202a, 210b (corner 0: outer 8,9 @2, inner 10 @1), 205a rows, 227a (corner 1)
 
@@ -278,7 +278,7 @@ def test_roll_die_by_die_and_stop(monkeypatch):
     st = game(S1, 1, {0: (0, 0)})
     force(monkeypatch, faces=[[False], [True]], backs=["crash", "crash"])
     st, _ = plan(st, 0, [["g1", 2, 1, ""], ["g2", 4, 2, ""], ["g3", 6, 3, ""]])
-    assert E.legal_actions(st, 0) == [{"type": "roll"}, {"type": "flat"}]
+    assert decisions(st, 0) == [{"type": "roll"}, {"type": "flat"}]
     with pytest.raises(GameError):
         E.apply(st, 0, {"type": "stop"})
     st, _ = E.apply(st, 0, {"type": "roll"})
@@ -357,7 +357,7 @@ def test_flat_out_three_bangs_rearranged_must_lose_control(monkeypatch):
     st, _ = plan(st, 0, [["g4", 15, 4, ""], ["g5", 17, 5, ""], ["g6", 19, 6, ""]])
     st, _ = E.apply(st, 0, {"type": "flat"})
     assert st["phase"] == "rearrange"
-    opts = E.legal_actions(st, 0)
+    opts = decisions(st, 0)
     assert opts
     s = stage(S1)
     for a in opts:  # every choice ends in a loss of control using only the rolled dice

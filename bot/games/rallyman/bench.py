@@ -14,7 +14,7 @@ import time
 from bot.games.rallyman import board as B
 from bot.games.rallyman.engine import ENGINE
 
-_SKIP = ("add", "undo", "clear")  # the builder: whole plans are what a random player picks
+_SKIP = ("add", "undo", "clear", "prefs")  # the builder and preferences: whole plans are what a random player picks
 
 
 def random_rally(seed: int, seats: int, stage: str, on_state=None) -> tuple[dict, int]:

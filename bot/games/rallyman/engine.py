@@ -22,6 +22,13 @@ SCHEMA = 1
 RANDOM = re.compile(r"^random(?: (\d{1,2}))?$", re.I)
 LOG_KEEP = 30
 DEFAULT_STAGE = "Rally1 SS1"
+# Standing preferences (bot/games/base.py `is_preference`): how far to push without being asked.
+# "line": the risk line in % (the plan list's first entry is the farthest plan under it; with
+# dice "line", a die is rolled without asking while its own chance of the third "!" is under it);
+# "dice": "line" (ask only when the next die's risk is above the line), "all" (roll the whole
+# plan, never ask), "ask" (ask before every die).
+PREF_VALUES: dict[str, tuple] = {"line": (10, 20, 35, 50), "dice": ("line", "all", "ask")}
+DEFAULT_PREFS: dict[str, Any] = {"line": 20, "dice": "line"}
 
 
 def _err(text: Msg) -> GameError:
@@ -45,7 +52,7 @@ def rallies() -> dict[str, list[str]]:
 class RallymanEngine(Engine):
     kind = "rallyman"
     title = "Rallyman: DIRT"
-    rules_version = 1  # raise it when a change makes old logs replay differently (bot/games/base.py)
+    rules_version = 2  # raise it when a change makes old logs replay differently (bot/games/base.py)
     min_seats = 1
     max_seats = 6
 
@@ -99,7 +106,7 @@ class RallymanEngine(Engine):
             "mud": {}, "bag": dict(ru.tokens), "piles": {str(g): dict(v) for g, v in ru.backs.items()},
             "cars": [{"sp": None, "gear": 0, "track": False, "side": False, "fin": False, "entered": False,
                       "dmg": {"gear": 0, "brake": 0, "coast": 0}, "cards": [], "chips": 0, "spare": True,
-                      "tokens": [], "past": 0} for _ in range(seats)],
+                      "tokens": [], "past": 0, "prefs": {}} for _ in range(seats)],
             "log": [], "turn_no": 0, "result": None,
         }
         st["rng"] = rng.state
@@ -124,14 +131,30 @@ class RallymanEngine(Engine):
     def _orange(self, state: dict, seat: int) -> bool:
         return bool(state["order"]) and state["order"][0] == seat
 
-    def legal_actions(self, state: dict, seat: int) -> list[dict]:
-        if seat not in self.to_act(state):
+    def prefs(self, state: dict, seat: int) -> dict[str, Any]:
+        """The seat's standing preferences, defaults filled in."""
+        return {**DEFAULT_PREFS, **state["cars"][seat].get("prefs", {})}
+
+    def _pref_actions(self, state: dict, seat: int) -> list[dict]:
+        if state["phase"] == "over" or not 0 <= seat < len(state["cars"]):
             return []
+        mine = self.prefs(state, seat)
+        return [{"type": "prefs", k: v} for k, vals in PREF_VALUES.items() for v in vals if v != mine[k]]
+
+    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+        if not isinstance(seat, int) or not 0 <= seat < len(state["cars"]):
+            return []
+        if seat not in self.to_act(state):
+            return self._pref_actions(state, seat)
+        return self._decisions(state, seat) + self._pref_actions(state, seat)
+
+    def _decisions(self, state: dict, seat: int) -> list[dict]:
         ph = state["phase"]
         st = self._stage(state)
         if ph == "plan":
-            plans = R.good_plans(state, st, seat, self._orange(state, seat))
+            plans = self._plans(state, st, seat)
             acts: list[dict] = [{"type": "plan", "values": [R.encode(p)]} for p, _ in plans]
+            acts += [{"type": "flat", "values": [R.encode(p)]} for p, _ in plans]
             ctx = self._draft_ctx(state, st, seat)
             if ctx is not None:
                 occ = R.occupied(state, seat)
@@ -159,6 +182,10 @@ class RallymanEngine(Engine):
             return [{"type": "spare", "k": k} for k in ("gear", "brake", "coast") if car["dmg"][k] > 0] + \
                 [{"type": "nospare"}]
         return []
+
+    def _plans(self, state: dict, st: B.Stage, seat: int) -> list[tuple[list, float]]:
+        """The plan list: first the plan a sensible driver takes under the seat's risk line."""
+        return R.good_plans(state, st, seat, self._orange(state, seat), self.prefs(state, seat)["line"] / 100)
 
     def _draft_ctx(self, state: dict, st: B.Stage, seat: int) -> R.Ctx | None:
         m = R.match_steps(state, st, seat, R.encode(state["draft"]))
@@ -239,10 +266,14 @@ class RallymanEngine(Engine):
     def describe_action(self, state: dict, seat: int, action: dict) -> Msg:
         t = action.get("type")
         st = self._stage(state)
-        if t == "plan":
+        if t in ("plan", "flat") and action.get("values"):
             m = R.match_steps(state, st, seat, (action.get("values") or [""])[0])
             if m:
-                return self._plan_msg(state, st, seat, m[0], R.loc_chance(m[0], self._orange(state, seat)))
+                text = self._plan_msg(state, st, seat, m[0], R.loc_chance(m[0], self._orange(state, seat)))
+                return text if t == "plan" else msg("Flat out: {plan}", plan=text)
+        if t == "prefs":
+            return msg("Preference — {prefs}", prefs=[self._pref_label(k, v) for k, v in action.items()
+                                                      if k in PREF_VALUES and v in PREF_VALUES[k]])
         if t == "add":
             dec = R.decode((action.get("values") or [""])[0])
             if dec:
@@ -267,11 +298,14 @@ class RallymanEngine(Engine):
     def apply(self, state: dict, seat: int, action: dict) -> tuple[dict, list[Event]]:
         if not isinstance(action, dict) or not isinstance(seat, int):
             raise _err(msg("Unknown action."))
+        if action.get("type") == "prefs" and 0 <= seat < len(state["cars"]) and state["phase"] != "over":
+            return self._apply_prefs(state, seat, action)
         if seat not in self.to_act(state):
             raise _err(msg("Not your turn."))
         t = action.get("type")
         ph = state["phase"]
-        allowed = {"plan": ("plan", "add", "undo", "clear", "go", "pass"), "roll": ("roll", "secure", "flat", "stop"),
+        allowed = {"plan": ("plan", "flat", "add", "undo", "clear", "go", "pass"),
+                   "roll": ("roll", "secure", "flat", "stop"),
                    "rearrange": ("crash",), "spare": ("spare", "nospare")}.get(ph, ())
         if t not in allowed:
             raise _err(msg("That is not possible now."))
@@ -283,6 +317,56 @@ class RallymanEngine(Engine):
                 new["log"].append(to_wire(text))
         del new["log"][:-LOG_KEEP]
         return new, [Event(text, to) for to, text in evs]
+
+    @staticmethod
+    def _pref_label(key: str, value: Any) -> Msg:
+        if key == "line":
+            return msg("Risk line: {n}%", n=value)
+        return {"line": msg("Dice: ask above the line"), "all": msg("Dice: roll the whole plan"),
+                "ask": msg("Dice: ask before every die")}[value]
+
+    def _apply_prefs(self, state: dict, seat: int, action: dict) -> tuple[dict, list[Event]]:
+        changes = {}
+        for key, value in action.items():
+            if key == "type":
+                continue
+            if key not in PREF_VALUES:
+                raise _err(msg("Unknown preference {name}.", name=str(key)[:30]))
+            if value not in PREF_VALUES[key] or isinstance(value, bool):
+                raise _err(msg("{name} can be: {values}.", name=key,
+                               values=[self._pref_label(key, v) for v in PREF_VALUES[key]]))
+            changes[key] = value
+        if not changes:
+            raise _err(msg("No preference given."))
+        if all(self.prefs(state, seat)[k] == v for k, v in changes.items()):
+            raise _err(msg("That is your preference already."))
+        new = json.loads(json.dumps(state))
+        new["cars"][seat]["prefs"] = {**new["cars"][seat].get("prefs", {}), **changes}
+        evs: list[tuple[int | None, Msg]] = [
+            (seat, msg("Preferences set: {text}.", text=[self._pref_label(k, v) for k, v in changes.items()]))]
+        if new["phase"] == "roll" and self.to_act(new) == [seat]:
+            self._auto_roll(new, seat, evs)  # the die waiting for an answer may now roll by itself
+        for to, text in evs:
+            if to is None:
+                new["log"].append(to_wire(text))
+        del new["log"][:-LOG_KEEP]
+        return new, [Event(text, to) for to, text in evs]
+
+    def _auto_next(self, st: dict, seat: int) -> bool:
+        """Does the seat's preference roll the next die without asking?"""
+        pref = self.prefs(st, seat)
+        if pref["dice"] == "all":
+            return True
+        if pref["dice"] == "ask":
+            return False
+        r = st["roll"]
+        risk = R.loc_chance(st["plan"][r["i"]:r["i"] + 1], self._orange(st, seat), r["bangs"])
+        return risk <= pref["line"] / 100 + 1e-9
+
+    def _auto_roll(self, st: dict, seat: int, evs: list) -> None:
+        """Roll on by the seat's standing preference until the turn ends or a die needs an answer."""
+        while st["phase"] == "roll" and self.to_act(st) == [seat] and self._auto_next(st, seat):
+            self._roll_one(st, seat, evs)
 
     def _value(self, action: dict) -> Any:
         vals = action.get("values")
@@ -296,6 +380,7 @@ class RallymanEngine(Engine):
         if m is None or not m[0]:
             raise _err(msg("That plan is not legal."))
         self._start_roll(st, seat, m[0], evs)
+        self._auto_roll(st, seat, evs)
 
     def _do_add(self, st: dict, seat: int, action: dict, evs: list) -> None:
         stage = self._stage(st)
@@ -318,11 +403,13 @@ class RallymanEngine(Engine):
             raise _err(msg("No dice are planned yet."))
         steps, st["draft"] = st["draft"], []
         self._start_roll(st, seat, steps, evs)
+        self._auto_roll(st, seat, evs)
 
     def _do_pass(self, st: dict, seat: int, action: dict, evs: list) -> None:
         stage = self._stage(st)
         if R.all_plans(st, stage, seat, self._orange(st, seat)):
             raise _err(msg("You can move: place at least one die."))
+        self._mark_round(st, evs)
         car = st["cars"][seat]
         ru = R.rules()
         secs = ru.time[car["gear"]] if car["gear"] >= 1 else ru.pass_seconds
@@ -331,6 +418,7 @@ class RallymanEngine(Engine):
         self._next_turn(st, evs)
 
     def _start_roll(self, st: dict, seat: int, steps: list[list], evs: list) -> None:
+        self._mark_round(st, evs)
         st["plan"] = steps
         st["draft"] = []
         st["phase"] = "roll"
@@ -347,6 +435,10 @@ class RallymanEngine(Engine):
         return [rng.below(6) < R.rules().bang[k] for k in R.step_dice(step, orange)]
 
     def _do_roll(self, st: dict, seat: int, action: dict, evs: list) -> None:
+        self._roll_one(st, seat, evs)
+        self._auto_roll(st, seat, evs)
+
+    def _roll_one(self, st: dict, seat: int, evs: list) -> None:
         r = st["roll"]
         rng = self._rng(st)
         step = st["plan"][r["i"]]
@@ -380,6 +472,8 @@ class RallymanEngine(Engine):
             self._lose_control(st, seat, step, evs)
         elif r["i"] >= len(st["plan"]):
             self._end_normal(st, seat, step, evs)
+        else:
+            self._auto_roll(st, seat, evs)
 
     def _do_stop(self, st: dict, seat: int, action: dict, evs: list) -> None:
         r = st["roll"]
@@ -389,6 +483,14 @@ class RallymanEngine(Engine):
         self._end_normal(st, seat, st["plan"][r["i"] - 1], evs)
 
     def _do_flat(self, st: dict, seat: int, action: dict, evs: list) -> None:
+        if st["phase"] == "plan":  # a whole plan from the list, flat out at once
+            stage = self._stage(st)
+            m = R.match_steps(st, stage, seat, self._value(action))
+            if m is None or not m[0]:
+                raise _err(msg("That plan is not legal."))
+            self._start_roll(st, seat, m[0], evs)
+        elif action.get("values") is not None:
+            raise _err(msg("That is not possible now."))
         r = st["roll"]
         if r["i"] != 0:
             raise _err(msg("Flat out only before the first roll."))
@@ -662,6 +764,16 @@ class RallymanEngine(Engine):
                     return
         self._begin_turn(st)
 
+    def _mark_round(self, st: dict, evs: list) -> None:
+        """The thread marks each round as its first driver moves: its number, the stage, the drivers
+        in order. Until then the round's thread post is the last one's ("post" in the view), so
+        the post of a round holds its turns only, from its mark to the end of its last turn."""
+        here = [st["leg"], st["round"]]
+        if st.get("marked") != here:
+            st["marked"] = here
+            evs.append((None, msg("Round {n} of {stage}: {order}.", n=st["round"], stage=st["stage"],
+                                  order=[seat_ref(s) for s in st["order"]])))
+
     def _begin_turn(self, st: dict) -> None:
         seat = st["order"][st["turn"]]
         car = st["cars"][seat]
@@ -705,8 +817,9 @@ class RallymanEngine(Engine):
     def _finish(self, st: dict, evs: list) -> None:
         legs = [sum(c[1] for c in car["cards"]) for car in st["cars"]]
         best_leg = min(legs)
-        evs.append((None, msg("{stage} done. Fastest: {who} in {secs} s.", stage=st["stage"],
-                              who=[seat_ref(s) for s in range(len(legs)) if legs[s] == best_leg], secs=best_leg)))
+        if len(st["legs"]) > 1:  # a rally: each stage's fastest; a lone stage is said once, below
+            evs.append((None, msg("{stage} done. Fastest: {who} in {secs} s.", stage=st["stage"],
+                                  who=[seat_ref(s) for s in range(len(legs)) if legs[s] == best_leg], secs=best_leg)))
         if st["leg"] + 1 < len(st["legs"]):
             self._next_leg(st, legs)
             return
@@ -716,7 +829,10 @@ class RallymanEngine(Engine):
         st["result"] = {"totals": totals, "places": places}
         best = min(totals)
         winners = [seat_ref(s) for s in ranking if totals[s] == best]
-        evs.append((None, msg("Stage over. Fastest: {who} in {secs} s.", who=winners, secs=best)))
+        if len(st["legs"]) > 1:
+            evs.append((None, msg("Rally over. Fastest in all: {who} in {secs} s.", who=winners, secs=best)))
+        else:
+            evs.append((None, msg("Stage over. Fastest: {who} in {secs} s.", who=winners, secs=best)))
         par_times = P.load()
         if len(totals) == 1 and all(leg in par_times for leg in st["legs"]):
             par = sum(par_times[leg] for leg in st["legs"])  # solo: against the simulated par
@@ -757,7 +873,9 @@ class RallymanEngine(Engine):
         v: dict[str, Any] = {
             "kind": self.kind, "stage": state["stage"], "leg": state["leg"], "legs": list(state["legs"]),
             "round": state["round"], "turn": state["turn_no"],
-            "post": [state["leg"], state["round"]],  # a round's drivers share one thread post
+            # a round's drivers share one thread post, from its first move (the round's mark) on
+            "post": [state["leg"], state["round"] if state.get("marked") == [state["leg"], state["round"]]
+                     else state["round"] - 1],
             "phase": state["phase"], "order": list(state["order"]), "to_act": self.to_act(state),
             "entry": list(state["entry"]), "cars": cars, "mud": dict(state["mud"]),
             "plan": [list(s) for s in state["plan"]], "log": from_wire(state["log"][-12:]),
@@ -775,6 +893,10 @@ class RallymanEngine(Engine):
             v["chance_flat"] = R.loc_chance(state["plan"], orange) if r["i"] == 0 else None
         if viewer is not None and self.to_act(state) == [viewer]:
             v["draft"] = [list(s) for s in state["draft"]]
+            if state["phase"] == "plan" and not state["draft"]:
+                plans = self._plans(state, self._stage(state), viewer)
+                if plans:  # the plan list's first entry, drawn on the seat's map before it chooses
+                    v["preview"] = [list(s) for s in plans[0][0]]
         return v
 
     def placings(self, state: dict) -> list[int]:
@@ -786,6 +908,14 @@ class RallymanEngine(Engine):
         from bot.games.rallyman.par import good_action
         return good_action(state, seat)
 
+    def _pref_buttons(self, state: dict, seat: int) -> dict:
+        """The standing preferences, one button each: it shows the value now and moves to the next."""
+        mine = self.prefs(state, seat)
+        return {"kind": "buttons", "options": [
+            {"label": self._pref_label(k, mine[k]), "style": "secondary",
+             "action": {"type": "prefs", k: vals[(vals.index(mine[k]) + 1) % len(vals)]}}
+            for k, vals in PREF_VALUES.items()]}
+
     def menu(self, state: dict, seat: int) -> list[dict]:
         if seat not in self.to_act(state):
             return []
@@ -794,12 +924,19 @@ class RallymanEngine(Engine):
         orange = self._orange(state, seat)
         if ph == "plan":
             groups: list[dict] = []
-            plans = R.good_plans(state, st, seat, orange)
+            plans = self._plans(state, st, seat)
+            line = self.prefs(state, seat)["line"]
             if plans:
-                groups.append({"kind": "select", "placeholder": msg("Choose a whole plan"), "min": 1, "max": 1,
-                               "action": {"type": "plan"},
-                               "options": [{"label": self._plan_msg(state, st, seat, p, r), "value": R.encode(p)}
-                                           for p, r in plans[:25]]})
+                first = plans[0][1] <= line / 100 + 1e-9
+                why = msg("Farthest plan within your {n}% risk line", n=line) if first else \
+                    msg("The safest plan: none is within your {n}% risk line", n=line)
+                for kind, placeholder in (("plan", msg("Choose a whole plan (dice rolled as your preference says)")),
+                                          ("flat", msg("Or go flat out with a whole plan (all dice at once, chips)"))):
+                    groups.append({"kind": "select", "placeholder": placeholder, "min": 1, "max": 1,
+                                   "action": {"type": kind},
+                                   "options": [{"label": self._plan_msg(state, st, seat, p, r), "value": R.encode(p),
+                                                **({"description": why} if i == 0 else {})}
+                                               for i, (p, r) in enumerate(plans[:25])]})
             ctx = self._draft_ctx(state, st, seat)
             if ctx is not None:
                 nxt = R.next_steps(state, st, seat, ctx, R.occupied(state, seat))
@@ -818,7 +955,7 @@ class RallymanEngine(Engine):
                 buttons.append({"label": msg("Stay put (no legal move)"), "action": {"type": "pass"}})
             if buttons:
                 groups.append({"kind": "buttons", "options": buttons})
-            return groups
+            return groups + [self._pref_buttons(state, seat)]
         if ph == "roll":
             r = state["roll"]
             rest = state["plan"][r["i"]:]
@@ -833,7 +970,7 @@ class RallymanEngine(Engine):
                                 "action": {"type": "flat"}, "style": "danger"})
             else:
                 buttons.append({"label": msg("Stop here"), "action": {"type": "stop"}, "style": "success"})
-            return [{"kind": "buttons", "options": buttons}]
+            return [{"kind": "buttons", "options": buttons}, self._pref_buttons(state, seat)]
         if ph == "rearrange":
             opts = self._rearrangements(state, st, seat)
             return [{"kind": "select", "placeholder": msg("Where do you lose control?"), "min": 1, "max": 1,

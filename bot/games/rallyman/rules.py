@@ -327,9 +327,37 @@ def all_plans(state: dict, st: B.Stage, seat: int, orange: bool, cap: int = 4000
 _PLANS: dict[tuple, list] = {}
 
 
-def good_plans(state: dict, st: B.Stage, seat: int, orange: bool, k: int = 24) -> list[tuple[list, float]]:
-    plans = list(all_plans(state, st, seat, orange))
+def plan_key(state: dict, st: B.Stage, seat: int, pr: tuple[list, float]) -> tuple:
+    """How a sensible driver ranks the plans under its risk line: not too fast for the corner
+    ahead, then the farthest, then the highest gear (a faster time card), then the safest."""
+    p, r = pr
+    last = p[-1]
     start = st.spaces[state["cars"][seat]["sp"]].front
+    return (-too_fast(state, st, last[1], last[2]), st.spaces[last[1]].front - start, last[2], -r)
+
+
+def best_plan(state: dict, st: B.Stage, seat: int, orange: bool, line: float) -> tuple[list, float] | None:
+    """The plan a sensible driver takes: the best (plan_key) whose chance of losing control is at
+    most `line`; if none is, the safest. Never a certain loss of control when another plan exists."""
+    plans = all_plans(state, st, seat, orange)
+    if not plans:
+        return None
+    under = [pr for pr in plans if pr[1] <= line + 1e-9]
+    if under:
+        return max(under, key=lambda pr: plan_key(state, st, seat, pr))
+    return min(plans, key=lambda pr: (pr[1], [-x for x in plan_key(state, st, seat, pr)]))
+
+
+def good_plans(state: dict, st: B.Stage, seat: int, orange: bool, line: float = 0.2,
+               k: int = 24) -> list[tuple[list, float]]:
+    """The plan list: first the plan a sensible driver takes under the risk line (best_plan), then
+    the best others by a score (distance, risk, gear, the corner ahead), farthest first; plans
+    that lose control for certain come last."""
+    plans = list(all_plans(state, st, seat, orange))
+    if not plans:
+        return []
+    start = st.spaces[state["cars"][seat]["sp"]].front
+    first = best_plan(state, st, seat, orange, line)
 
     def score(pr: tuple[list, float]) -> float:
         p, r = pr
@@ -338,10 +366,11 @@ def good_plans(state: dict, st: B.Stage, seat: int, orange: bool, k: int = 24) -
         return gain - 14.0 * r + 0.25 * last[2] + (3.0 if st.spaces[last[1]].finish else 0.0) \
             - too_fast(state, st, last[1], last[2])
 
-    plans.sort(key=score, reverse=True)
-    top = plans[:k]
-    top.sort(key=lambda pr: (-st.spaces[pr[0][-1][1]].front, pr[1], -pr[0][-1][2]))
-    return top
+    rest = [pr for pr in plans if pr[0] != first[0]]
+    rest.sort(key=score, reverse=True)
+    top = rest[:k - 1]
+    top.sort(key=lambda pr: (pr[1] >= 1 - 1e-9, -st.spaces[pr[0][-1][1]].front, pr[1], -pr[0][-1][2]))
+    return [first] + top
 
 
 def too_fast(state: dict, st: B.Stage, sid: int, gear: int, depth: int = 6) -> float:
