@@ -44,7 +44,7 @@ def decision_points(kind: str, seed: int, every: int = 9, steps: int = 160):
 def test_a_redrawn_state_shows_the_seat_what_the_real_one_does(kind):
     engine = ENGINES[kind]
     seen = 0
-    for state, seat in decision_points(kind, 3):
+    for state, seat in decision_points(kind, 3, every=5):
         redrawn = engine.redraw_hidden(state, seat, 12345)
         assert engine.view(redrawn, seat) == engine.view(state, seat)
         assert engine.menu(redrawn, seat) == engine.menu(state, seat)

@@ -340,7 +340,7 @@ class RallymanEngine(Engine):
             raise _err(msg("No preference given."))
         if all(self.prefs(state, seat)[k] == v for k, v in changes.items()):
             raise _err(msg("That is your preference already."))
-        new = json.loads(json.dumps(state))
+        new = clone(state)
         new["cars"][seat]["prefs"] = {**new["cars"][seat].get("prefs", {}), **changes}
         evs: list[tuple[int | None, Msg]] = [
             (seat, msg("Preferences set: {text}.", text=[self._pref_label(k, v) for k, v in changes.items()]))]
