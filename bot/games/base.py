@@ -189,9 +189,13 @@ class Engine:
 
 def choose_again(engine: Engine, state: State, seats: list[int]) -> State:
     """After a redraw took back other seats' secret choices (the seat sees that they chose, not
-    what), each makes its choice again as the automatic player would."""
+    what), each makes its choice again as the automatic player would. The public log stays as it
+    was: the choices were made once."""
     for s in seats:
+        log = state.get("log")
         state, _ = engine.apply(state, s, engine.auto_action(state, s))
+        if log is not None:
+            state["log"] = log
     return state
 
 
