@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.games.base import Engine, Event, GameError, OptionSpec
 from bot.games.heat import championship, content, rules
-from bot.games.heat.plans import plan_options
+from bot.games.heat.plans import plan_options, summary
 from bot.games.heat.racer import random_submission
 from bot.games.heat.rules import (DEFAULT_PREFS, KIND, LABEL, PLAYABLE, SHORT,
                                   SPEED, seat_name)
@@ -616,7 +616,14 @@ class HeatEngine(Engine):
             kind = action.get("type")
             if kind == "submit":
                 ids = [c for c in _parse_ids(action) if 0 <= c < len(state["cards"])]
-                return self._describe_submit(state, state["cars"][seat], ids)
+                car = state["cars"][seat]
+                label = self._describe_submit(state, car, ids)
+                if state["phase"] == "submit" and ids and set(ids) <= set(car["hand"]):
+                    # (a move's list, e.g. /heat play's: where it takes the car, the corner Heat)
+                    plan = summary(state, seat, ids)
+                    if plan is not None:
+                        return msg("{move} → {plan}", move=label, plan=plan)
+                return label
             if kind == "pick":
                 code = state["draft"]["market"][int(action.get("card"))]
                 return msg("Take {card}", card=msg(rules.draft_label(code)))
