@@ -42,7 +42,7 @@ def test_resubmission_replaces_until_the_last_one_arrives():
     hand = st["cars"][0]["hand"]
     st, ev = E.apply(st, 0, {"type": "submit", "cards": hand[:1]})
     assert [e.to for e in ev] == [0, None]  # private confirmation, public "ready"
-    assert en(ev[0].text).startswith("Round 1: your 1 cards are in")
+    assert en(ev[0].text).startswith("Round 1: your card is in (gear 1). You may change it")  # not "1 cards"
     st, ev = E.apply(st, 0, {"type": "submit", "cards": hand[1:3]})
     assert st["cars"][0]["sub"] == hand[1:3]
     assert all(e.to == 0 for e in ev)  # no second "ready"
