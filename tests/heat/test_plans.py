@@ -106,3 +106,22 @@ def test_unknown_speeds_and_the_finish():
     assert render(preview(st, 0, ids[:2]), "en").startswith("4+? spaces")
     car["pos"] = rules.track_of(st).finish - 2
     assert render(preview(st, 0, ids[:1]), "en") == "4 spaces: over the finish line"
+
+
+def test_a_plan_over_three_corners_still_fits_a_select_description():
+    """Japan's chicane: three corner lines within a few spaces; each is named, the line fits."""
+    st = E.new_game(E.validate_options({"track": "japan"}, 2), 2, 4)
+    car = st["cars"][0]
+    tr = rules.track_of(st)
+    for i in range(len(tr.lines) - 2):
+        if tr.lines[i + 2][0] - tr.lines[i][0] <= 14:
+            break
+    else:
+        raise AssertionError("no three corner lines within 14 spaces")
+    car["pos"], car["gear"] = tr.lines[i][0], 4
+    ids = _set_hand(st, 0, ["speed4", "speed4", "speed4", "speed3", "speed2"])[:4]  # 15 spaces
+    car["engine"] = car["engine"][:2]
+    text = render(preview(st, 0, ids), "en")
+    assert [f"corner {tr.lines[i + k][1] + 1}:" in text for k in range(3)] == [True] * 3, text
+    assert text.endswith("spin!") and len(text) <= 100, text
+    assert len(render(preview(st, 0, ids), "ja")) <= 100

@@ -75,8 +75,11 @@ def preview(st: dict, seat: int, ids: list[int]) -> Msg:
         for _, idx, limit in crossed:
             h = _corner_heat(tr, idx, limit, n)
             cost += h
-            parts.append(msg("corner {c} (limit {l}): {h} Heat", c=idx + 1, l=limit, h=h) if h
-                         else msg("corner {c} (limit {l}): OK", c=idx + 1, l=limit))
+            if len(crossed) > 2:  # (three corners in one move: no limits, so the line fits 100 characters)
+                parts.append(msg("corner {c}: {h} Heat", c=idx + 1, h=h) if h else msg("corner {c}: OK", c=idx + 1))
+            else:
+                parts.append(msg("corner {c} (limit {l}): {h} Heat", c=idx + 1, l=limit, h=h) if h
+                             else msg("corner {c} (limit {l}): OK", c=idx + 1, l=limit))
         corners = parts
         if cost > heat and len(crossed) == 1:
             return msg("{spaces}; {corners}, you have {have}: spin!", spaces=spaces, corners=corners, have=max(heat, 0))
