@@ -25,9 +25,9 @@ def _known_speed(code: str) -> int | None:
     return SPEED[code]
 
 
-def summary(st: dict, seat: int, ids: list[int]) -> Msg | None:
-    """The short form for a typed move's list (/heat play): the spaces and the corner Heat in
-    all (or the spin), None for a clogged hand (its label says it already)."""
+def _move(st: dict, seat: int, ids: list[int]) -> tuple | None:
+    """Where playing `ids` takes the car if nobody else moves: (known speed n, the spaces' words,
+    start, end, Heat left after the shift, the track); None for a clogged hand."""
     car = st["cars"][seat]
     cards = st["cards"]
     if any(not PLAYABLE[cards[c]] for c in ids):
@@ -38,8 +38,18 @@ def summary(st: dict, seat: int, ids: list[int]) -> Msg | None:
     tr = rules.track_of(st)
     start = car["pos"]
     end, _ = rules.landing(st, tr, seat, start + n) if n > 0 else (start, car["lane"])
-    heat = len(car["engine"]) - rules.shift_heat(st, car, len(ids))
+    heat = len(car["engine"]) - rules.shift_heat(st, car, len(ids))  # the shift pays first
     spaces = msg("{n}+? spaces", n=n) if unknown else msg("1 space") if n == 1 else msg("{n} spaces", n=n)
+    return n, spaces, start, end, heat, tr
+
+
+def summary(st: dict, seat: int, ids: list[int]) -> Msg | None:
+    """The short form for a typed move's list (/heat play): the spaces and the corner Heat in
+    all (or the spin), None for a clogged hand (its label says it already)."""
+    move = _move(st, seat, ids)
+    if move is None:
+        return None
+    n, spaces, start, end, heat, tr = move
     if end >= tr.finish:
         return msg("{spaces}: over the finish line", spaces=spaces)
     cost = sum(_corner_heat(tr, idx, limit, n) for _, idx, limit in rules.crossed_lines(tr, start, end))
@@ -52,18 +62,10 @@ def summary(st: dict, seat: int, ids: list[int]) -> Msg | None:
 
 def preview(st: dict, seat: int, ids: list[int]) -> Msg:
     """What playing `ids` would do, in one line (the option's description)."""
-    car = st["cars"][seat]
-    cards = st["cards"]
-    if any(not PLAYABLE[cards[c]] for c in ids):
+    move = _move(st, seat, ids)
+    if move is None:
         return msg("Clogged: the car does not move this round")
-    speeds = [_known_speed(cards[c]) for c in ids]
-    n = sum(s for s in speeds if s is not None)
-    unknown = any(s is None for s in speeds)
-    tr = rules.track_of(st)
-    start = car["pos"]
-    end, _ = rules.landing(st, tr, seat, start + n) if n > 0 else (start, car["lane"])
-    heat = len(car["engine"]) - rules.shift_heat(st, car, len(ids))  # the shift pays first
-    spaces = msg("{n}+? spaces", n=n) if unknown else msg("1 space") if n == 1 else msg("{n} spaces", n=n)
+    n, spaces, start, end, heat, tr = move
     if end >= tr.finish:
         return msg("{spaces}: over the finish line", spaces=spaces)
     crossed = rules.crossed_lines(tr, start, end)
