@@ -15,14 +15,18 @@ from __future__ import annotations
 import io
 import math
 import time
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
+from typing import Iterator
 
 from PIL import Image, ImageDraw
 
 from bot.games.text import chain
 from bot.i18n import Msg
+from rendering import common
 from rendering import heat_track as ht
-from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, seat_colour, TEXT, Draw, clean_text, drawing_in, english,
+from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, Draw, clean_text, drawing_in, english,
                               fit, font, not_recording, note_label, note_text, player_name, tx, words, wrap)
 
 W = 800  # Discord's phone preview shows images 390 px wide: every text here is >= min_font(W)
@@ -56,6 +60,30 @@ STAT_COLS = [("Gear", 0), ("Heat", 1)]
 
 
 # ---------------------------------------------------------------- small helpers
+
+# Legends are Heat's own cars: a Legend in the orange seat is drawn white, as yellow and orange
+# Legends side by side were hard to tell apart (issue #33). The players keep the colours they have
+# in every game.
+LEGEND_WHITE = (238, 240, 244)
+_LEGEND_SEATS: ContextVar[frozenset[int]] = ContextVar("heat_legend_seats", default=frozenset())
+
+
+def seat_colour(seat: int) -> tuple[int, int, int]:
+    """A car's colour: the seat's (rendering.common), but never orange for a Legend."""
+    colour = common.seat_colour(seat)
+    return LEGEND_WHITE if colour == PLAYER_COLOURS[5] and seat in _LEGEND_SEATS.get() else colour
+
+
+@contextmanager
+def legend_seats(view: dict) -> Iterator[None]:
+    """Draw this block knowing which seats are the view's Legends."""
+    seats = frozenset(_int(c.get("seat"), -1) for c in view.get("cars") or [] if isinstance(c, dict) and c.get("legend"))
+    token = _LEGEND_SEATS.set(seats)
+    try:
+        yield
+    finally:
+        _LEGEND_SEATS.reset(token)
+
 
 @lru_cache(maxsize=4096)
 def _text_mask(text: str, size: int, anchor: str, stroke: int) -> tuple[Image.Image, int, int]:
@@ -184,20 +212,23 @@ def _tag(d: ImageDraw.ImageDraw, x: float, y: float, text: str, fill, size: int 
     return w
 
 
-def _chip_width(label: str, size: int = SMALL, h: int = 34) -> float:
+CHIP_TEXT = 150  # a card's name in a chip, when the row is short of room (else whole)
+
+
+def _chip_width(label: str, size: int = SMALL, h: int = 34, limit: float = CHIP_TEXT) -> float:
     f = font(size)
-    return sum(max(h, f.getlength(fit(text, size, 150)) + 16)
+    return sum(max(h, f.getlength(fit(text, size, limit)) + 16)
                for text, _ in _chip_parts(label)) + 12 * (len(_chip_parts(label)) - 1)
 
 
 def _chip(d: ImageDraw.ImageDraw, x: float, y: float, label: str, size: int = SMALL,
-          h: int = 34) -> float:
+          h: int = 34, limit: float = CHIP_TEXT) -> float:
     """One revealed card (segments joined for a flipped Stress); returns its width."""
     f = font(size)
     x0 = x
     for i, (text, kind) in enumerate(_chip_parts(label)):
         fill, ink = KIND_STYLE[kind]
-        text = fit(text, size, 150)
+        text = fit(text, size, limit)
         w = max(h, f.getlength(text) + 16)
         if i:
             d.text((x + 1, y + h / 2), "\u203a", font=f, fill=TEXT, anchor="lm")
@@ -261,6 +292,7 @@ def _circle_hits(rect, cx, cy, r) -> bool:
 
 
 LABEL_GAP = 4  # px kept free between two labels
+NUMBER_PENALTY = 60.0  # a label over a space number: dearer than a place a little farther out (issue #33)
 
 
 def place_labels(cars: list[tuple[int, float, float, float, float, str]], area: tuple,
@@ -294,7 +326,8 @@ def place_labels(cars: list[tuple[int, float, float, float, float, str]], area: 
         dx, dy = -ny, nx
         others = [(x2, y2) for s2, x2, y2, *_ in cars if s2 != seat]
         near = [o for o in obstacles if abs(o[0] - x) < 400 and abs(o[1] - y) < 400]
-        signs = [o for o in obstacles if o[3] < 500]  # (cars are 500: checked above as cars)
+        # (cars are 500: checked above as cars; a space number is only a cost, NUMBER_PENALTY)
+        signs = [o for o in obstacles if NUMBER_PENALTY < o[3] < 500]
         ring = sorted(
             (0.5 * dist + 0.3 * abs(along), side * nx * dist + dx * along,
              side * ny * dist + dy * along)
@@ -482,12 +515,14 @@ def _draw_map(im, d, view, key, geo, cars, order, spots, inset, names) -> None:
     step = max(1, math.ceil((NUMBER_FONT * 1.6) / max(1.0, geo.tile[0] * z)))
     nf = font(NUMBER_FONT)
     n = geo.circuit.spaces
+    numbers = []  # (x, y, r, penalty): a name label had rather not cover a space number
     for s in range(1, n + 1):
         if s % step and s != 1:
             continue
         x, y = inset.px(*geo.centre[s])
         if inside(x, y, -14):
             d.text((x, y), str(s), font=nf, fill=(225, 228, 235), anchor="mm")
+            numbers.append((x, y, NUMBER_FONT * 0.7, NUMBER_PENALTY))
     signs = []
     for sx, sy, speed in geo.signs:
         x, y = inset.px(sx, sy)
@@ -530,7 +565,7 @@ def _draw_map(im, d, view, key, geo, cars, order, spots, inset, names) -> None:
         px, py = inset.px(x, y)
         nx, ny = geo.normal(space)
         entries.append((seat, px, py, nx, ny, _short(player_name(names, seat))))
-    obstacles = [(px, py, car_r, 500.0) for _, px, py, *_ in entries] + signs
+    obstacles = [(px, py, car_r, 500.0) for _, px, py, *_ in entries] + signs + numbers
     labels = place_labels(entries, (4, top + 4, W - 4, bottom - 4), obstacles, keep_out, car_r,
                           geo.half_width * z)
     for seat, px, py, *_ in entries:
@@ -564,7 +599,7 @@ _KEY_COLOURS = [BACKGROUND, PANEL, ROW_ALT, TEXT, MUTED, (255, 255, 255), (20, 2
                 (15, 15, 18), (25, 28, 34), WAITING, GOLD, SILVER, BRONZE, ORANGE, (70, 74, 82),
                 ht.FIELD, ht.KERB, ht.ASPHALT, ht.TILE, ht.TILE_EDGE, ht.NUMBER, ht.SIGN_RED,
                 ht.WHITE, ht.BLACK, ht.FLOODED, ht.TUNNEL, (225, 228, 235), (40, 42, 46), ht.CHICANE_BLUE]
-_KEY_COLOURS += list(PLAYER_COLOURS) + [s[0] for s in KIND_STYLE.values()]
+_KEY_COLOURS += list(PLAYER_COLOURS) + [LEGEND_WHITE] + [s[0] for s in KIND_STYLE.values()]
 
 
 @lru_cache(maxsize=12)
@@ -619,7 +654,7 @@ def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
     if isinstance(view.get("champ"), dict) and view.get("phase") in ("market", "swap"):
         from rendering.heat_standings import render_standings  # Championship: between races, the standings
         return render_standings(view, names, locale)
-    with drawing_in(locale):
+    with drawing_in(locale), legend_seats(view):
         image = _draw_board(view, _with_legends(view, names))
         if isinstance(view.get("champ"), dict):  # Championship: the race, its event, press corners
             from rendering.heat_standings import decorate
@@ -725,12 +760,17 @@ def _weather_items(view: dict) -> list[tuple]:
         if r.get("token") in ("minus1", "plus1"):
             text = f"{text} ({_int(r.get('printed'))}→{_int(r.get('speed'))})"
         items.append(("corner", _int(r.get("corner"), 0), text, FX_COLOUR.get(fx, (70, 74, 82)),
-                      r.get("where") == "sector"))
+                      r.get("where") == "sector", _int(r.get("speed"), 0)))
     return items
 
 
+def _corner_name(number: int) -> str:
+    return tx("Corner {n}", n=number)
+
+
 def _corner_chip_w(item: tuple) -> float:
-    return 34 + 6 + font(SMALL).getlength(item[2]) + 14 + (font(SMALL).getlength("→") + 4 if item[4] else 0)
+    return (font(SMALL).getlength(_corner_name(item[1])) + 16 + 6 + 34 + 6 + font(SMALL).getlength(item[2]) + 14
+            + (font(SMALL).getlength("→") + 4 if item[4] else 0))
 
 
 def _band_rows(items: list[tuple]) -> list[list[tuple]]:
@@ -754,7 +794,8 @@ def _band_height(items: list[tuple]) -> int:
 
 def _draw_band(d, items: list[tuple], y0: int, h: int) -> None:
     """Below the map: the weather tile (its sector effect, its setup change) and each corner's
-    road token, numbered like the corners (1 = the first after the start line)."""
+    road token: "Corner 1" (the first after the start line), then its speed-limit sign as on the
+    map (a circled number means a speed limit everywhere on the board, issue #33), then the token."""
     d.rectangle([0, y0, W, y0 + h], fill=(25, 28, 34))
     _, name, sector, setup = items[0]
     y = y0 + BAND_PAD
@@ -763,9 +804,10 @@ def _draw_band(d, items: list[tuple], y0: int, h: int) -> None:
     for row in _band_rows(items):
         y += BAND_LINE
         x = 16
-        for _, number, text, colour, sector_fx in row:
+        for _, number, text, colour, sector_fx, limit in row:
+            x += _tag(d, x, y + 5, _corner_name(number), (70, 74, 82)) + 6
             d.ellipse([x, y + 4, x + 34, y + 38], fill=ht.WHITE, outline=ht.SIGN_RED, width=3)
-            d.text((x + 17, y + 22), str(number), font=font(SMALL), fill=ht.BLACK, anchor="mm")
+            d.text((x + 17, y + 22), str(limit), font=font(SMALL), fill=ht.BLACK, anchor="mm")
             x += 40
             if sector_fx:  # from this corner on, up to the next
                 d.text((x, y + 21), "→", font=font(SMALL), fill=TEXT, anchor="lm")
@@ -839,6 +881,8 @@ def _draw_road_on_map(d, view: dict, geo: ht.Geometry, inset: Inset, inside) -> 
         if not (inside(x + w / 2, y + (SMALL + 8) / 2, -4) and HEADER_H + 4 <= y
                 and y + SMALL + 8 <= HEADER_H + MAP_H - 4):
             continue  # off the map (or cut by its edge): the band below lists it anyway
+        if r.get("where") == "sector" and not inside(*inset.px(*geo.centre[mid]), -4):
+            continue  # the sector's middle is off the map: no callout pointing off it (the band lists it)
         if r.get("where") == "sector":  # a leader line to the road
             ax, ay = inset.px(*geo.centre[mid])
             d.line([(ax, ay), (x + w / 2, y + (SMALL + 8) / 2)], fill=(15, 15, 18), width=5)
@@ -978,12 +1022,14 @@ def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
                   ink=(255, 190, 150)) + 12
         revealed = list(car.get("revealed") or [])
         if revealed:
+            # Whole names when the row holds them ("Cooling system 3", not "Cooling syst…")
+            whole = W if x + sum(_chip_width(label, limit=W) + 6 for label in revealed) <= right else CHIP_TEXT
             for label in revealed:
-                w = _chip_width(label) + 6
+                w = _chip_width(label, limit=whole) + 6
                 if x + w > right:
                     d.text((x, top + 69), "…", font=font(SMALL), fill=TEXT, anchor="lm")
                     break
-                x += _chip(d, x, top + 52, label) + 6
+                x += _chip(d, x, top + 52, label, limit=whole) + 6
         elif phase == "submit" and not car.get("finished"):
             ready = bool(car.get("submitted"))
             text = tx("cards chosen") if ready else tx("choosing...")
@@ -999,7 +1045,7 @@ def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
 def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The viewing seat's hand: position, next corner and gear above, the cards below (the
     chosen ones marked once sent, with the gear they make); texts in `locale`."""
-    with drawing_in(locale):
+    with drawing_in(locale), legend_seats(view):
         return _render_hand(view, _with_legends(view, names))
 
 
@@ -1215,7 +1261,7 @@ def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
     if isinstance(view.get("champ"), dict) and view["champ"].get("done"):
         from rendering.heat_standings import render_standings  # Championship: the season's final standings
         return render_standings(view, names, locale)
-    with drawing_in(locale):
+    with drawing_in(locale), legend_seats(view):
         return _render_results(view, _with_legends(view, names))
 
 

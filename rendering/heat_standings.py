@@ -12,7 +12,8 @@ import io
 from PIL import Image
 
 from rendering.common import (BACKGROUND, MUTED, PANEL, TEXT, Draw, clean_text, drawing_in, fit, font, player_name,
-                              seat_colour, tx, words, wrap)
+                              tx, words, wrap)
+from rendering.heat import legend_seats, seat_colour
 
 W = 800
 GOLD, SILVER, BRONZE = (255, 200, 40), (200, 205, 215), (205, 127, 50)
@@ -48,7 +49,7 @@ def _tag(d, x, y, text, fill, size=SMALL, ink=(20, 20, 24)) -> float:
 
 
 def render_standings(view: dict, names: list[str], locale: str = "en") -> bytes:
-    with drawing_in(locale):
+    with drawing_in(locale), legend_seats(view):
         return _encode(_draw(view, _names(view, names)))
 
 

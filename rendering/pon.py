@@ -15,15 +15,17 @@ from PIL import Image
 from bot.games.base import name_seats
 from bot.games.text import chain, plus
 from bot.i18n import Msg, msg
-from rendering.common import (BACKGROUND, MUTED, PANEL, seat_colour, TEXT, Draw, clean_text, drawing_in, fit,
+from rendering.common import (BACKGROUND, MUTED, PANEL, seat_colour, TEXT, clean_text, drawing_in, fit,
                               font, png_bytes, player_name, tx, words, wrap)
+from rendering.heat import _Draw as Draw  # texts from cached masks (names and labels repeat every board)
 
 W = 800
 MARGIN = 20
 SMALL = 24  # the smallest text anywhere
 TILE_COLS = 5
 TILE_GAP = 10
-TILE_H = 150
+TILE_H = 122
+TILE_ROW = TILE_H + 12  # a row of tiles and the gap under it
 HIGHLIGHT = (255, 214, 10)
 CARD_FACE = (241, 236, 220)
 CARD_INK = (24, 24, 28)
@@ -32,6 +34,10 @@ CARD_BACK_LINE = (80, 96, 140)
 PASSED = (70, 72, 78)
 NUMBER_COLOURS = {1: (52, 152, 219), 2: (46, 174, 96), 3: (230, 126, 34), 4: (192, 57, 43)}
 ROW_ALT = (54, 57, 63)
+ROW_H = 86  # a running-order row: name and tags, then hand and PON sets
+CAPTION_H = 30
+LOG_LINES = 5
+MAX_H = 2 * W  # like the other games' boards: at most twice as tall as wide
 ORANGE = (245, 130, 32)
 TAG = (70, 74, 82)
 
@@ -157,24 +163,24 @@ def _tile(d, x: float, y: float, w: float, course: dict, current: bool, total: i
     d.text((x + 8, y + 17), fit(tag, SMALL, room), font=font(SMALL), fill=TEXT, anchor="lm")
     if up:
         for i, line in enumerate(wrap(_course_name(course), SMALL, w - 12, 2)):
-            d.text((x + 6, y + 54 + 30 * i), line, font=font(SMALL), fill=ink, anchor="lm")
+            d.text((x + 6, y + 48 + 24 * i), line, font=font(SMALL), fill=ink, anchor="lm")
     else:
         known = [s for s in course.get("known_by") or [] if isinstance(s, int)]
         if known:  # who has looked at it: the names on their own line, as wide as the tile
-            d.text((x + w / 2, y + 56), fit(tx("seen by"), SMALL, w - 8), font=font(SMALL), fill=(200, 210, 235),
+            d.text((x + w / 2, y + 50), fit(tx("seen by"), SMALL, w - 8), font=font(SMALL), fill=(200, 210, 235),
                    anchor="mm")
             who = words([player_name(names, s) for s in known])
-            d.text((x + w / 2, y + 88), fit(who, SMALL, w - 8), font=font(SMALL), fill=(255, 230, 150), anchor="mm")
+            d.text((x + w / 2, y + 76), fit(who, SMALL, w - 8), font=font(SMALL), fill=(255, 230, 150), anchor="mm")
         else:
-            d.text((x + w / 2, y + 66), "?", font=font(40), fill=(200, 210, 235), anchor="mm")
+            d.text((x + w / 2, y + 60), "?", font=font(40), fill=(200, 210, 235), anchor="mm")
     throttle = list(course.get("throttle") or [])
     if throttle:
         tx0 = x + 6
         for label in throttle[:3]:
-            _number_tile(d, tx0, y + TILE_H - 38, _number_of(label), 32)
-            tx0 += 35
+            _number_tile(d, tx0, y + TILE_H - 34, _number_of(label), 30)
+            tx0 += 33
         if len(throttle) > 3:
-            d.text((tx0 + 2, y + TILE_H - 22), f"+{len(throttle) - 3}", font=font(SMALL),
+            d.text((tx0 + 2, y + TILE_H - 19), f"+{len(throttle) - 3}", font=font(SMALL),
                    fill=ink, anchor="lm")
 
 
@@ -234,7 +240,10 @@ def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The public board: the course being raced in full, the whole circuit as tiles, the running
     order with PON sets and hands, status and latest log; its texts in `locale`."""
     with drawing_in(locale):
-        return png_bytes(_draw_board(view, names))
+        # A palette of the image's own 256 colours (flat fills and text): a third of the RGB
+        # file and faster to encode (issue #33: the slowest public board).
+        return png_bytes(_draw_board(view, names).quantize(256, method=Image.Quantize.FASTOCTREE,
+                                                           dither=Image.Dither.NONE))
 
 
 def _draw_board(view: dict, names: list[str]) -> Image.Image:
@@ -249,18 +258,24 @@ def _draw_board(view: dict, names: list[str]) -> Image.Image:
     log_lines = [clean_text(_with_names(x, names)) for x in (view.get("log") or [])][-5:]
     status = [(line, colour) for text, colour in _status_lines(view, names)
               for line in wrap(text, 26, W - 2 * MARGIN - 12, 3)]
-    log_wrapped = [line for text in log_lines for line in wrap(text, SMALL, W - 2 * MARGIN - 28, 2)][-7:]
+    log_wrapped = [line for text in log_lines for line in wrap(text, SMALL, W - 2 * MARGIN - 28, 2)][-LOG_LINES:]
     header_h = 110
     now_h = _course_panel(None, 0, courses[current], "", names, HIGHLIGHT, True) + 16 if racing else 0
     nxt = courses[current + 1] if racing and current + 1 < len(courses) else None
     next_lines = _next_lines(nxt)
+    if nxt and not nxt.get("face_up"):
+        next_lines = []  # "Next: #11 — face down", one line
     next_h = 50 + 32 * len(next_lines) + 14 if nxt else 0
-    circuit_h = tile_rows * (TILE_H + 16) + 8
-    row_h = 96
+    circuit_h = CAPTION_H + tile_rows * TILE_ROW + 8
+    row_h = ROW_H
     order_h = 50 + row_h * max(1, len(order)) + 10
     status_h = 16 + 34 * len(status)
     log_h = 50 + 32 * len(log_wrapped) + 10
     height = header_h + now_h + next_h + circuit_h + order_h + status_h + log_h + 10
+    while height > MAX_H and len(log_wrapped) > 1:  # at most twice as tall as wide: the log gives way
+        log_wrapped.pop(0)
+        log_h -= 32
+        height -= 32
     im = Image.new("RGB", (W, int(height)), BACKGROUND)
     d = Draw(im)
 
@@ -296,6 +311,9 @@ def _draw_board(view: dict, names: list[str]) -> Image.Image:
         d.rounded_rectangle([MARGIN, y, W - MARGIN, y + next_h - 14], radius=12, fill=PANEL)
         head = tx("Next: #{k}", k=_int(nxt.get("index")) + 1)
         d.text((MARGIN + 14, y + 25), head, font=font(26), fill=MUTED, anchor="lm")
+        if not nxt.get("face_up"):
+            d.text((MARGIN + 14 + font(26).getlength(head) + 14, y + 25), tx("face down"), font=font(26), fill=TEXT,
+                   anchor="lm")
         if nxt.get("face_up"):
             hx = MARGIN + 14 + font(26).getlength(head) + 12
             _number_tile(d, hx, y + 8, _int(nxt.get("number")), 34)
@@ -305,11 +323,14 @@ def _draw_board(view: dict, names: list[str]) -> Image.Image:
             d.text((MARGIN + 14, y + 50 + 32 * i), line, font=font(SMALL), fill=TEXT)
         y += next_h
 
-    # the circuit: tiles in course order, five a row
+    # the circuit: tiles in course order, five a row, under a caption that says what the tiles'
+    # numbers are (the course's number top right, its throttle's cards along the bottom)
+    d.text((MARGIN + 4, y + CAPTION_H / 2), fit(tx("Circuit · top right: course number · bottom: throttle cards"),
+                                                SMALL, W - 2 * MARGIN - 8), font=font(SMALL), fill=MUTED, anchor="lm")
     for course in courses:
         idx = _int(course.get("index"))
         r, c = divmod(idx, TILE_COLS)
-        _tile(d, MARGIN + c * (tw + TILE_GAP), y + 8 + r * (TILE_H + 16), tw, course,
+        _tile(d, MARGIN + c * (tw + TILE_GAP), y + CAPTION_H + 8 + r * TILE_ROW, tw, course,
               racing and idx == current, total, names)
     y += circuit_h
 
@@ -326,11 +347,11 @@ def _draw_board(view: dict, names: list[str]) -> Image.Image:
     for rank, seat in enumerate(order):
         if rank % 2:
             d.rectangle([MARGIN + 6, yy, W - MARGIN - 6, yy + row_h - 4], fill=ROW_ALT)
-        d.text((MARGIN + 14, yy + 24), _ordinal(rank), font=font(28), fill=TEXT, anchor="lm")
-        d.rounded_rectangle([MARGIN + 80, yy + 8, MARGIN + 112, yy + 40], radius=8, fill=seat_colour(seat),
+        d.text((MARGIN + 14, yy + 22), _ordinal(rank), font=font(28), fill=TEXT, anchor="lm")
+        d.rounded_rectangle([MARGIN + 80, yy + 6, MARGIN + 112, yy + 38], radius=8, fill=seat_colour(seat),
                             outline=(15, 15, 18), width=2)
         name = fit(player_name(names, seat), 28, 280)
-        d.text((MARGIN + 124, yy + 24), name, font=font(28), fill=TEXT, anchor="lm")
+        d.text((MARGIN + 124, yy + 22), name, font=font(28), fill=TEXT, anchor="lm")
         tags = []
         if seat == winner:
             tags.append((tx("WINNER"), HIGHLIGHT, CARD_INK))
@@ -347,19 +368,19 @@ def _draw_board(view: dict, names: list[str]) -> Image.Image:
             w = font(SMALL).getlength(text) + 16
             if tag_x + w > W - MARGIN - 10:
                 break
-            tag_x += _tag(d, tag_x, yy + 7, text, fill, ink) + 6
+            tag_x += _tag(d, tag_x, yy + 5, text, fill, ink) + 6
         # line 2: hand size, then the PON sets
         count = _int(hand_counts.get(str(seat)))
-        x = MARGIN + 80 + _tag(d, MARGIN + 80, yy + 52, tx("Hand {n}", n=count), TAG) + 16
+        x = MARGIN + 80 + _tag(d, MARGIN + 80, yy + 46, tx("Hand {n}", n=count), TAG) + 16
         sets = [[n for n in pset if isinstance(n, int)] for pset in pon_sets.get(str(seat)) or []]
         if not sets:
-            d.text((x, yy + 69), tx("no PON set"), font=font(SMALL), fill=MUTED, anchor="lm")
+            d.text((x, yy + 63), tx("no PON set"), font=font(SMALL), fill=MUTED, anchor="lm")
         for nums in sets:
             if x + 36 * len(nums) > W - MARGIN - 10:
-                d.text((x, yy + 69), "…", font=font(SMALL), fill=TEXT, anchor="lm")
+                d.text((x, yy + 63), "…", font=font(SMALL), fill=TEXT, anchor="lm")
                 break
             for n in nums:
-                _number_tile(d, x, yy + 50, n, 34)
+                _number_tile(d, x, yy + 46, n, 34)
                 x += 36
             x += 14
         yy += row_h

@@ -35,16 +35,20 @@ async def test_solo_without_legends_is_refused_at_the_start(table):
 
 
 async def test_solo_garage_dealt_with_choice_of_speed_asked(table):
-    """Garage upgrades dealt (no draft), then "Choice of speed: Ask me" from the DM's preference
-    button: the race pauses on a select of total speeds that the player answers."""
+    """Garage upgrades dealt (no draft), then "Choice of speed → Ask me" from the DM's preferences
+    select: the race pauses on a select of total speeds that the player answers."""
     w, emu = table, table.emu
     w.bot.table.new_seed = lambda: 23  # alice is dealt two Brakes 1/5 (and one card without a choice)
     lobby = await open_table(w, w.alice, track="italy", legends=1, garage="basic", garage_deal=True)
     assert "Garage: 3 upgrades dealt to each player (basic cards)" in emu.message(lobby).content
     thread = await start(w, lobby, w.alice)
     dm = await emu.wait_until(lambda: next((m for m in reversed(emu.dm_messages(w.alice))
-                                            if "Choice of speed: Auto" in m.button_labels), None))
-    rec = await emu.click(w.alice, dm, label="Choice of speed: Auto")
+                                            if any(s.get("placeholder", "").startswith("Preferences")
+                                                   for s in m.selects)), None))
+    prefs = next(s for s in dm.selects if s.get("placeholder", "").startswith("Preferences"))
+    option = next(o for o in prefs["options"] if o["label"] == "Choice of speed → Ask me")
+    assert option["description"] == "Now: Auto"
+    rec = await emu.select(w.alice, dm, [option["value"]], custom_id=prefs["custom_id"])
     await emu.wait_until(lambda: rec.followups or rec.menu_spent)
     players = [Player(emu, w.alice, "select", 7)]
 

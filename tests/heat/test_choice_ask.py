@@ -23,8 +23,8 @@ def test_the_preference_exists_only_in_garage_games_and_defaults_to_auto():
     st = drafted()
     assert st["cars"][0]["prefs"]["choice"] == "auto"
     assert E.view(st, 0)["me"]["prefs"]["choice"] == "auto"
-    labels = [en(o["label"]) for g in E.menu(st, 0) if g["kind"] == "buttons" for o in g["options"]]
-    assert "Choice of speed: Auto" in labels
+    prefs = next(g for g in E.menu(st, 0) if g.get("action") == {"type": "prefs"})
+    assert {en(o["label"]): en(o["description"]) for o in prefs["options"]}["Choice of speed → Ask me"] == "Now: Auto"
     base = E.new_game({"track": "usa"}, 2, 1)
     assert "choice" not in base["cars"][0]["prefs"]
     with pytest.raises(GameError):

@@ -33,6 +33,11 @@ CASES = [(seed, TRACKS[seed % 4], 2 + seed % 5) for seed in range(20)]
 # Texts reworded after the fingerprints were recorded, hashed as the recorded wording (issue #8:
 # the last player's cards resolve the round, so "you may change them" was not true for them).
 REWORDED = {"Round {n}: your {k} cards are in (gear {k}), the last: the round is played.":
+            "Round {n}: your {k} cards are in (gear {k}). You may change them until everyone is in.",
+            # (issue #33: one card is "your card is in", not "your 1 cards are in")
+            "Round {n}: your card is in (gear 1). You may change it until everyone is in.":
+            "Round {n}: your {k} cards are in (gear {k}). You may change them until everyone is in.",
+            "Round {n}: your card is in (gear 1), the last: the round is played.":
             "Round {n}: your {k} cards are in (gear {k}). You may change them until everyone is in."}
 
 

@@ -42,7 +42,7 @@ def test_resubmission_replaces_until_the_last_one_arrives():
     hand = st["cars"][0]["hand"]
     st, ev = E.apply(st, 0, {"type": "submit", "cards": hand[:1]})
     assert [e.to for e in ev] == [0, None]  # private confirmation, public "ready"
-    assert en(ev[0].text).startswith("Round 1: your 1 cards are in")
+    assert en(ev[0].text).startswith("Round 1: your card is in (gear 1). You may change it")  # not "1 cards"
     st, ev = E.apply(st, 0, {"type": "submit", "cards": hand[1:3]})
     assert st["cars"][0]["sub"] == hand[1:3]
     assert all(e.to == 0 for e in ev)  # no second "ready"
@@ -306,9 +306,17 @@ def test_describe_action_labels_are_short_and_unique():
     labels = [en(E.describe_action(st, 0, a)) for a in acts]
     assert len(labels) == len(set(labels)) and all(len(x) <= 100 for x in labels)
     sub = {"type": "submit", "cards": ids_of(st, 0, ["speed2", "stress", "speed4"])}
-    assert en(E.describe_action(st, 0, sub)) == "Gear 3: 4 + 2 + Stress"
+    assert en(E.describe_action(st, 0, sub)) == "Gear 3: 4 + 2 + Stress → 6+? spaces"
     sub = {"type": "submit", "cards": ids_of(st, 0, ["speed2", "stress", "speed4", "start0"])}
-    assert en(E.describe_action(st, 0, sub)) == "Gear 4: 4 + 2 + 0 + Stress (2-gear shift: 1 Heat)"
+    assert en(E.describe_action(st, 0, sub)) == "Gear 4: 4 + 2 + 0 + Stress (2-gear shift: 1 Heat) → 6+? spaces"
+    # Issue #33: /heat play's list says the distance and the corner Heat, as the DM's plans do.
+    st["cars"][0]["pos"] = rules.track_of(st).lines[1][0] - 2  # corner 2 (limit 3) just ahead
+    sub = {"type": "submit", "cards": ids_of(st, 0, ["speed4", "start5"])}
+    assert en(E.describe_action(st, 0, sub)) == "Gear 2: 4 + 5 → 9 spaces, corner Heat 6: spin!"
+    sub = {"type": "submit", "cards": ids_of(st, 0, ["speed4"])}
+    assert en(E.describe_action(st, 0, sub)) == "Gear 1: 4 → 4 spaces, corner Heat 1"  # (1 Heat in the Engine)
+    sub = {"type": "submit", "cards": ids_of(st, 0, ["speed2"])}
+    assert en(E.describe_action(st, 0, sub)) == "Gear 1: 2 → 2 spaces"
     # one submit action per distinct multiset of cards: two 2s are one choice
     subs = [a for a in acts if a["type"] == "submit"]
     assert len([a for a in subs if len(a["cards"]) == 1]) == 5  # 4, 2, Stress, 5, 0

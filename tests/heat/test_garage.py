@@ -359,6 +359,35 @@ def test_accelerate_per_plus_symbol():
     assert any("Accelerate +2" in en(e.text) for e in ev)
 
 
+def test_garage_preferences_gathered_in_one_select_after_the_cards():
+    # Issue #33: nine preference buttons (two rows) and two selects made the DM a wall of
+    # settings; the preferences are one select after the cards', each option a new value with the
+    # current one said once ("Boost → Always", "Now: Never").
+    st = adrafted()
+    for c in st["cars"]:
+        c["prefs"] = {}
+    menu = E.menu(st, 0)
+    assert not any(g["kind"] == "buttons" for g in menu)
+    selects = [g for g in menu if g["kind"] == "select"]
+    assert [render(g["placeholder"], "en") for g in selects][-1] == "Preferences: pick one to change it"
+    assert "plans" in render(selects[0]["placeholder"], "en")  # the cards first
+    prefs = selects[-1]
+    labels = [render(o["label"], "en") for o in prefs["options"]]
+    assert len(prefs["options"]) <= 25 and len(set(labels)) == len(labels)
+    assert "Boost → Always" in labels and "Boost → Never" not in labels  # never: the current one
+    boost = next(o for o in prefs["options"] if render(o["label"], "en") == "Boost → Always")
+    assert render(boost["description"], "en") == "Now: Never"
+    st2, ev = E.apply(st, 0, dict(prefs["action"], values=[boost["value"]]))
+    assert st2["cars"][0]["prefs"]["boost"] == "always" and st["cars"][0]["prefs"] == {}
+    assert en(ev[0].text) == "Preferences set: Boost: Always."
+    for bad in (["boost=sometimes"], ["nothing"], ["speed=fast"]):  # bad input: an answer, no change
+        with pytest.raises(GameError):
+            E.apply(st, 0, dict(prefs["action"], values=bad))
+    # Base races keep their six buttons.
+    base = E.new_game({"track": "usa"}, 2, 1)
+    assert sum(len(g["options"]) for g in E.menu(base, 0) if g["kind"] == "buttons") == 6
+
+
 def test_refresh_puts_the_card_back_on_the_deck():
     st = adrafted()
     setcar(st, 0, pos=20, lane=2, gear=1, hand=["g34"] + ["speed1"] * 6, deck=["speed2"] * 9,
@@ -371,8 +400,9 @@ def test_refresh_puts_the_card_back_on_the_deck():
 
 def test_garage_preferences_only_in_garage_games():
     st = adrafted()
-    labels = [render(b["label"], "en") for g in E.menu(st, 0) if g["kind"] == "buttons" for b in g["options"]]
-    assert "Direct play: Smart" in labels and "Accelerate: Smart" in labels
+    prefs = next(g for g in E.menu(st, 0) if g.get("action") == {"type": "prefs"})
+    now = {render(o["label"], "en").split(" → ")[0]: render(o["description"], "en") for o in prefs["options"]}
+    assert now["Direct play"] == now["Accelerate"] == "Now: Smart"
     base = E.new_game({"track": "usa"}, 2, 1)
     with pytest.raises(GameError):
         E.apply(base, 0, {"type": "prefs", "direct": "never"})

@@ -68,6 +68,10 @@ def test_options_only_with_three_players_or_fewer_and_six_cars():
         assert "Legends" in render(err.value.args[0], "en")
     words = [render(m, "en") for m in E.describe_options(E.validate_options({"legends": 3}, 2))]
     assert "3 Legends (cars the bot drives)" in words
+    # Issue #33: the lobby says the player limit before anyone sits down, not only at Start.
+    assert "at most 3 players with 3 Legends" in words
+    words = [render(m, "en") for m in E.describe_options(E.validate_options({"legends": 5}, 1))]
+    assert "at most 1 players with 5 Legends" not in words and "at most 1 player with 5 Legends" in words
 
 
 def test_legends_are_cars_after_the_seats_on_the_grid():

@@ -54,13 +54,35 @@ def test_a_plan_says_the_corner_heat_and_the_spin():
     assert limit == 3
     car["pos"], car["gear"] = line - 2, 2
     fast = _set_hand(st, 0, ["speed4", "speed3", "speed1", "speed2", "speed3"])[:2]  # 7 > limit 3
-    assert render(preview(st, 0, fast), "en") == "7 spaces; corner limit 3: pay 4 Heat"
+    assert render(preview(st, 0, fast), "en") == "7 spaces; corner 2 (limit 3): 4 Heat"
     car["engine"] = car["engine"][:2]
-    assert render(preview(st, 0, fast), "en") == "7 spaces; corner limit 3: 4 Heat, you have 2: spin!"
+    assert render(preview(st, 0, fast), "en") == "7 spaces; corner 2 (limit 3): 4 Heat, you have 2: spin!"
     slow = fast[1:] + [car["hand"][2]]  # 3 + 1 = 4: over by 1
-    assert render(preview(st, 0, slow), "en") == "4 spaces; corner limit 3: pay 1 Heat"
+    assert render(preview(st, 0, slow), "en") == "4 spaces; corner 2 (limit 3): 1 Heat"
     short = [car["hand"][2]]  # 1 space: stops before the line
-    assert render(preview(st, 0, short), "en") == "1 space; next corner in 1 (limit 3)"
+    assert render(preview(st, 0, short), "en") == "1 space; corner 2 (limit 3) 2 spaces ahead"
+
+
+def test_a_plan_names_every_corner_it_crosses_and_never_says_in_0():
+    # Issue #33: 8 spaces over two corners read "corner limit 2: 10 Heat"; each corner is named.
+    st = _race()
+    car = st["cars"][0]
+    tr = rules.track_of(st)
+    (l2, i2, lim2), (l3, i3, lim3) = tr.lines[2], tr.lines[3]  # corners 3 and 4: 8 spaces apart
+    car["pos"], car["gear"] = l3 - 10, 3
+    ids = _set_hand(st, 0, ["speed4", "speed4", "speed3", "speed1", "speed2"])[:3]  # 11 spaces, two corners
+    assert car["pos"] <= l2 and car["pos"] + 11 > l3
+    cost = (11 - lim2) + (11 - lim3)
+    car["engine"] = car["engine"][:3]
+    text = render(preview(st, 0, ids), "en")
+    assert text == (f"11 spaces; corner {i2 + 1} (limit {lim2}): {11 - lim2} Heat, "
+                    f"corner {i3 + 1} (limit {lim3}): {11 - lim3} Heat; {cost} Heat, you have 3: spin!"), text
+    assert len(text) <= 100  # a select option's description
+    # Stopping on the last space before a corner line: one more space crosses it, not "in 0".
+    car["pos"] = l2 - 1
+    one = [car["hand"][3]]  # a 1
+    assert render(preview(st, 0, one), "en") == f"1 space; corner {i2 + 1} (limit {lim2}) 1 space ahead"
+    assert "in 0" not in render(preview(st, 0, one), "en")
 
 
 def test_a_two_gear_shift_says_its_heat_and_pays_it_before_the_corners():
@@ -71,7 +93,7 @@ def test_a_two_gear_shift_says_its_heat_and_pays_it_before_the_corners():
     car["pos"], car["gear"] = line - 2, 1
     ids = _set_hand(st, 0, ["speed2", "speed2", "speed1", "speed3", "speed3"])[:3]  # gear 3: 5 spaces, over by 2
     car["engine"] = car["engine"][:2]  # 1 for the shift leaves 1 for a 2-Heat corner
-    assert render(preview(st, 0, ids), "en") == "5 spaces; corner limit 3: 2 Heat, you have 1: spin!"
+    assert render(preview(st, 0, ids), "en") == "5 spaces; corner 2 (limit 3): 2 Heat, you have 1: spin!"
     option = next(o for o in _plans(st, 0)["options"] if o["value"] == ",".join(map(str, ids))
                   or sorted(o["value"].split(",")) == sorted(map(str, ids)))
     assert "2-gear shift: 1 Heat" in render(option["label"], "en")
@@ -84,3 +106,22 @@ def test_unknown_speeds_and_the_finish():
     assert render(preview(st, 0, ids[:2]), "en").startswith("4+? spaces")
     car["pos"] = rules.track_of(st).finish - 2
     assert render(preview(st, 0, ids[:1]), "en") == "4 spaces: over the finish line"
+
+
+def test_a_plan_over_three_corners_still_fits_a_select_description():
+    """Japan's chicane: three corner lines within a few spaces; each is named, the line fits."""
+    st = E.new_game(E.validate_options({"track": "japan"}, 2), 2, 4)
+    car = st["cars"][0]
+    tr = rules.track_of(st)
+    for i in range(len(tr.lines) - 2):
+        if tr.lines[i + 2][0] - tr.lines[i][0] <= 14:
+            break
+    else:
+        raise AssertionError("no three corner lines within 14 spaces")
+    car["pos"], car["gear"] = tr.lines[i][0], 4
+    ids = _set_hand(st, 0, ["speed4", "speed4", "speed4", "speed3", "speed2"])[:4]  # 15 spaces
+    car["engine"] = car["engine"][:2]
+    text = render(preview(st, 0, ids), "en")
+    assert [f"corner {tr.lines[i + k][1] + 1}:" in text for k in range(3)] == [True] * 3, text
+    assert text.endswith("spin!") and len(text) <= 100, text
+    assert len(render(preview(st, 0, ids), "ja")) <= 100

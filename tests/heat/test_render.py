@@ -324,3 +324,45 @@ def test_views_from_a_real_race():
         assert _card_runs(hand) == len(mine["me"]["hand"])
         checked += 1
     assert checked >= 5
+
+
+# ---------------------------------------------------------------- issue #33's board details
+
+def test_a_legend_in_the_orange_seat_is_white_players_keep_their_colours():
+    """Yellow and orange Legends side by side were hard to tell apart: a Legend is never orange
+    (white instead); a player keeps the seat's colour of every game."""
+    placements = _crowd("usa", 6)
+    view = _view("usa", placements)
+    for car in view["cars"][3:]:
+        car["legend"], car["name"] = True, f"Legend {car['seat'] - 2}"
+    image = _png(H.render_board(view, NAMES[:3]))
+    colours = [image.getpixel(H.board_spot(view, space, lane)) for space, lane in placements]
+    assert colours[:5] == PLAYER_COLOURS[:5] and colours[5] == H.LEGEND_WHITE
+    image = _png(H.render_board(_view("usa", placements), NAMES))  # six players: orange stays
+    assert image.getpixel(H.board_spot(view, *placements[5])) == PLAYER_COLOURS[5]
+
+
+def test_a_played_upgrade_keeps_its_whole_name_when_the_row_has_room():
+    """"Cooling syst…", "4 wheel driv…": the names were cut at 150 px though the row had room."""
+    from rendering.common import recording
+
+    view = _view("usa", [(20, 1), (10, 1)])
+    view["cars"][0]["revealed"] = ["Cooling system 3", "4 wheel drive 0"]
+    with recording() as rec:
+        H.render_board(view, NAMES)
+    texts = {r["text"] for r in rec if r["kind"] == "text"}
+    assert {"Cooling system 3", "4 wheel drive 0"} <= texts
+
+
+def test_a_name_label_avoids_a_space_number_when_a_free_place_is_near():
+    """Car labels covered the space numbers: a number is a cost for a label (not a wall)."""
+    car = [(0, 400.0, 300.0, 0.0, 1.0, "Alice")]
+    area = (0, 0, 800, 700)
+    free = H.place_labels(car, area, [], [], 10, 20)[0]
+    cx, cy = (free[0] + free[2]) / 2, (free[1] + free[3]) / 2
+    number = (cx, cy, 17.0, H.NUMBER_PENALTY)  # a number right where the label went
+    moved = H.place_labels(car, area, [number], [], 10, 20)[0]
+    assert not H._circle_hits(moved, cx, cy, 17.0)
+    # only a cost: with no other room the label still goes there
+    boxed = H.place_labels(car, (free[0], free[1], free[2], free[3]), [number], [], 10, 20)[0]
+    assert boxed == free

@@ -124,7 +124,7 @@ def test_clogged_hand_is_judged_for_the_gear_chosen():
     subs = sorted(codes(st, a["cards"]) for a in E.legal_actions(st, 0) if a["type"] == "submit")
     assert subs == [["heat", "heat", "speed2", "speed3"], ["heat", "speed2", "speed3"], ["speed2", "speed3"]]
     labels = [en(E.describe_action(st, 0, a)) for a in E.legal_actions(st, 0) if a["type"] == "submit"]
-    assert "Gear 2: 3 + 2 (2-gear shift: 1 Heat)" in labels
+    assert "Gear 2: 3 + 2 (2-gear shift: 1 Heat) → 5 spaces" in labels
     assert any(x.startswith("Gear 4:") and "clogged" in x for x in labels)
     with pytest.raises(GameError, match="Heat cards can't be played"):
         submit(st, 0, ["speed2", "heat"])  # gear 2 can be filled without Heat

@@ -117,7 +117,7 @@ def test_a_catalog_translates_nested_parameters(monkeypatch):
     st = new("usa", 3, 8)
     setcar(st, 0, gear=2, engine=1, hand=["speed4", "speed2", "stress", "speed2", "heat", "start5", "start0"])
     sub = {"type": "submit", "cards": ids_of(st, 0, ["speed2", "stress", "speed4"])}
-    label = E.describe_action(st, 0, sub)
+    label = E.describe_action(st, 0, sub).params["move"]  # (then " → 6+? spaces")
     assert render(label, "en") == "Gear 3: 4 + 2 + Stress"
     assert render(label, "xx") == "G3=[4&2&STR]"
     assert render(from_wire(to_wire(label)), "xx") == "G3=[4&2&STR]"

@@ -11,6 +11,7 @@ from PIL import Image
 
 from bot.games.heat import ENGINE as E
 from rendering import heat as H
+from bot.i18n import tr
 from rendering.common import drawing_in, min_font, recording
 
 NAMES = ["Alice", "Bob", "Chandra", "Dmitri", "Eve", "Fumiko"]
@@ -39,8 +40,14 @@ def test_weather_board_band_lists_tile_and_every_token(track, locale):
     assert image.size == H.board_size(4, band)
     texts = [r for r in rec if r["kind"] == "text"]
     assert min(r["size"] for r in texts) >= min_font(image.width)
-    numbers = {r["text"] for r in texts if H.HEADER_H + H.MAP_H <= r["box"][1] < H.HEADER_H + H.MAP_H + band}
-    assert {str(i + 1) for i in range(len(view["corners"]))} <= numbers  # one numbered chip per corner
+    numbers = [r["text"] for r in texts if H.HEADER_H + H.MAP_H <= r["box"][1] < H.HEADER_H + H.MAP_H + band]
+    # Issue #33: a circled number is a speed limit everywhere on the board (the map's signs): the
+    # band names each corner in words, then its limit's sign, then the token.
+    with drawing_in(locale):
+        names = [tr(locale, "Corner {n}", n=r["corner"]) for r in view["weather"]["road"]]
+    assert names and all(name in numbers for name in names)
+    signs = [x for x in numbers if x.isdigit()]
+    assert sorted(signs) == sorted(str(r["speed"]) for r in view["weather"]["road"])
     if locale == "en":
         shown = " ".join(r["text"] for r in texts)
         assert "Weather: " in shown
@@ -91,3 +98,32 @@ def test_garage_hand_shows_upgrade_symbols_and_the_draft_market(locale):
     if locale == "en":
         shown = {r["text"] for r in texts}
         assert {"Scrap 5!", "Direct", "Accel +1", "Limit +1!", "1/2", "Gas pedal 1"} <= shown
+
+
+def test_no_callout_points_off_the_map():
+    """Issue #33: a sector token's tag ("Slipstream +1") had a leader line to the middle of its
+    sector even when that middle was off the zoomed map: the line pointed off the image. Such a
+    token is left to the band below. (16 of 81 sector tokens in 40 seeded races did it.)"""
+    checked = 0
+    for seed in range(20, 36):
+        track = ["usa", "france", "great_britain", "italy", "japan", "mexico"][seed % 6]
+        st = _played(track, 3, seed, 2 + seed % 5)
+        view = E.view(st, None)
+        geo, _, _, _, inset = H._layout(view)
+        top, bottom = H.HEADER_H, H.HEADER_H + H.MAP_H
+        n = geo.circuit.spaces
+        corners = [c for c in geo.corners if 1 <= c[0] <= n]
+        with recording() as rec:
+            H.render_board(view, NAMES[:3])
+        on_map = [r for r in rec if r["kind"] == "text" and top <= r["box"][1] < bottom]
+        for i, r in enumerate(view["weather"]["road"]):
+            if r["where"] != "sector":
+                continue
+            length = (corners[(i + 1) % len(corners)][0] - corners[i][0]) % n or n
+            mid = (corners[i][0] + max(1, length // 2) - 1) % n + 1
+            ax, ay = inset.px(*geo.centre[mid])
+            same = [x for x in view["weather"]["road"] if H._map_tag_text(x) == H._map_tag_text(r)]
+            if not (0 <= ax <= H.W and top <= ay <= bottom) and len(same) == 1:  # (its text alone)
+                checked += 1
+                assert H._map_tag_text(r) not in [t["text"] for t in on_map], (seed, track, r["fx"])
+    assert checked >= 5

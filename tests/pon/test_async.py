@@ -208,3 +208,31 @@ def test_view_keys():
     assert set(me) >= {"hand", "peeked"}
     assert set(me["hand"][0]) >= {"id", "number", "event", "label"}
     assert from_wire(json.loads(json.dumps(to_wire(v)))) == v  # JSON through to_wire (texts are Msgs)
+
+
+def test_a_long_select_says_which_choices_each_page_holds():
+    """Issue #33: more than 25 choices split into selects marked "(1)", "(2)"; each page now says
+    which of the choices it holds."""
+    from bot.games.pon.content import CARDS
+    racing = [c.name for c in CARDS.values() if c.kind == "racing"]
+    st, _ = arrange(circuit={0: "Blind Crest"}, discard=racing)
+    st["stage"] = "salvage"  # an empty hand on its turn: take any card from the discard
+    seat = st["actor"]
+    menu = E.menu(st, seat)
+    pages = [g for g in menu if g["kind"] == "select" and g["action"]["type"] == "salvage"]
+    n = len(st["discard"])
+    assert n > 25 and len(pages) == 2
+    assert [en(g["placeholder"]) for g in pages] == [
+        f"Empty hand: take a card from the discard (choices 1-25 of {n})",
+        f"Empty hand: take a card from the discard (choices 26-{n} of {n})"]
+
+
+def test_preference_options_say_the_change_and_the_current_setting_once():
+    """Issue #33: "PON on 1s: never — now auto" read like a setting; an option is a change
+    ("PON on 1s → never") and its line says the current setting once ("Now: auto")."""
+    st, _ = arrange(circuit={0: "Blind Crest"}, throttles={0: ["Grip"]}, hands={0: ["Scavenge"], 1: ["Tow"], 2: ["Draft"]})
+    prefs = E.menu(st, 2)[-1]
+    opts = {en(o["label"]): en(o["description"]) for o in prefs["options"]}
+    assert opts["PON on 1s → never"] == opts["PON on 1s → ask"] == "Now: auto"
+    assert "PON on 1s → auto" not in opts
+    assert all(" → " in label and text.startswith("Now: ") for label, text in opts.items())

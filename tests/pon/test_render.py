@@ -72,3 +72,33 @@ def test_japanese_and_accented_names_are_drawn():
         assert R.render_board(E.view(st, None), [name, "Ben", "Cy"]) != fallback, name
         assert R.render_hand(E.view(st, 0), [name, "Ben", "Cy"]) != R.render_hand(E.view(st, 0), ["🚗", "Ben", "Cy"])
     assert clean_text("Zoë 🚀", "P1") == "Zoë"
+
+
+def test_the_board_is_at_most_twice_as_tall_as_wide_and_says_what_tile_numbers_are():
+    """Issue #33: the board was 1,640 px tall for 800 wide; like the other games' boards it is
+    at most twice as tall as wide, the latest log lines giving way when a turn says a lot. The
+    circuit's caption says which number is the course's and which are its throttle's cards."""
+    from bot.games.pon.bench import seeded_states
+    from rendering.common import recording
+
+    for st in seeded_states(12)[::3]:
+        w, h = Image.open(io.BytesIO(R.render_board(E.view(st, None), NAMES))).size
+        assert h <= 2 * w, (w, h)
+    st = next(s for s in seeded_states(12) if s["seats"] == 4 and s["stage"] != "over")
+    view = E.view(st, None)  # four players, and (drawn from any view) a circuit of 12 courses
+    view["courses"] = view["courses"] + [dict(c, index=10 + i) for i, c in enumerate(view["courses"][:2])]
+    view["log"] = ["A long line of the log that wraps over two lines of the board at this width, " * 2] * 12
+    view["overtake"] = {"attacker": 1, "defender": 0, "cards_needed": 2, "numbers": [3, 3], "any": 1,
+                        "with_block_right": 1}
+    view["window"] = {"number": 3}
+    view["mods"] = {"block_extra": True, "no_pon": True, "no_slipstream": True, "hand_limit": 4}
+    view["pon_sets"] = {str(s): [[1, 1], [2, 2, 2]] for s in range(4)}
+    with recording() as drawn:
+        png = R.render_board(view, NAMES)
+    w, h = Image.open(io.BytesIO(png)).size
+    assert h <= 2 * w, (w, h)
+    # Even a circuit of 16 courses (four rows) stays within it: the log gives way.
+    view["courses"] = view["courses"] + [dict(c, index=12 + i) for i, c in enumerate(view["courses"][:4])]
+    w, h = Image.open(io.BytesIO(R.render_board(view, NAMES))).size
+    assert h <= 2 * w, (w, h)
+    assert any(t.get("text", "").startswith("Circuit · top right: course number") for t in drawn)

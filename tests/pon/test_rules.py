@@ -634,6 +634,23 @@ def test_a_racing_card_turned_up_as_a_course_has_no_course_effect():
     st, ev = arrange(order=[0, 1, 2], circuit={0: "Scavenge"}, face_down=[0], throttles={0: ["Draft"]},
                      hands={0: ["Recon Lap"], 1: ["Covering"], 2: ["Tow"]}, effect=True)
     assert st["face_up"][0]
+    assert texts(ev).count("no course effect") == 1  # said once, on the line that turns it up
+    assert "Course 1 is turned up: 3 · Scavenge — Racing card: no course effect." in texts(ev)
+    # Already face up when its turn comes (turned up earlier): the turn's start says it.
+    st, ev = arrange(order=[0, 1, 2], circuit={0: "Scavenge"}, throttles={0: ["Draft"]},
+                     hands={0: ["Recon Lap"], 1: ["Covering"], 2: ["Tow"]}, effect=True)
     assert "This course is a racing card: no course effect." in texts(ev)
     course = E.view(st, None)["courses"][0]
     assert course["number"] == 3 and course["racing_card"] is True
+
+
+def test_a_course_turned_up_says_its_effect_once():
+    """Issue #33: "Course 1 is turned up: … No room to breathe…" then "Course effect — Chicane:
+    No room to breathe…" in one post: the effect is said once."""
+    st, ev = arrange(order=[0, 1, 2], circuit={0: "Chicane"}, face_down=[0], throttles={0: ["Draft"]},
+                     hands={0: ["Recon Lap"], 1: ["Covering"], 2: ["Tow"]}, effect=True)
+    assert texts(ev).count("No room to breathe") == 1
+    assert st["turn"]["mods"].get("no_pon")  # and the effect still applies
+    st, ev = arrange(order=[0, 1, 2], circuit={0: "Chicane"}, throttles={0: ["Draft"]},
+                     hands={0: ["Recon Lap"], 1: ["Covering"], 2: ["Tow"]}, effect=True)
+    assert texts(ev).count("No room to breathe") == 1 and "Course effect — Chicane" in texts(ev)

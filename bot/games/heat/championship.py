@@ -244,38 +244,35 @@ def retire_sponsors(st: dict, car: dict) -> None:
         st["champ"]["sponsor_used"].extend(cards[c] for c in used)
 
 
-def car_done(st: dict, tr: content.Track, seat: int, rng: Rng) -> list[tuple[int | None, Msg]]:
-    """After a car's steps 3-9: press corners, the event's sponsorship rules and spin-out rule.
-    Returns the private events (which sponsorship cards the seat drew)."""
+def sponsorships(st: dict, tr: content.Track, seat: int, rng: Rng) -> None:
+    """A player's car after its step 7 (its moves and corner checks done): press corners, the
+    event's sponsorship rules. The cards come at once (「スポンサーシップカードを即座に1枚手札に
+    得る」): into the hand before the step-8 discard and the step-9 refill. Which cards they are is
+    kept in rd["sponsors"] for car_done's private events."""
     car = st["cars"][seat]
     rd = car["rd"]
-    if rd is None or rd.get("round") != st["round"]:
-        return []
+    if rd.get("sponsors") is not None:  # (done already for this round)
+        return
     ch = st["champ"]
     ev = event_of(st)
-    legend = "legend" in car
     gained = 0
     lines = rd["lines"]
-    if ev.get("lap1_sponsors") and rd["start"] <= tr.spaces < car["pos"] and ch["lap1"] < ev["lap1_sponsors"]:
-        # Rule reading: Legends are cars and take one of the first three places over the line
-        # (they hold no cards, so they gain nothing).
-        ch["lap1"] += 1
-        if not legend:
-            gained += 1
-            lines.append(rules._line("Among the first 3 over the line after lap 1: a sponsorship card"))
-    if legend:
-        return []
+    if _lap1(st, tr, car):
+        gained += 1
+        lines.append(rules._line("Among the first 3 over the line after lap 1: a sponsorship card"))
     slip_from = rd.get("slip_from")
     for line, idx, limit in rules.crossed_lines(tr, rd["start"], car["pos"]):
         if idx not in ch["press"]:
             continue
         # 「制限速度(路面状況トークンの修正を加えたあとの値)を2以上超えた」: the road token's limit
-        # (tr's), not an upgrade's Adjust; or crossed by the slipstream move. At most one card a
+        # (tr's), not an upgrade's Adjust; or crossed by the slipstream move: the slipstream began
+        # on or before the space in front of the line (a car on `line` has not crossed it yet),
+        # 「プレス席のあるコーナーをスリップストリームによる移動で通過した場合」. At most one card a
         # corner (two with Going global). Rule reading: a press corner passed before a spin at a
         # later corner still counts (the car did pass it).
         if rd["speed"] is not None and rd["speed"] >= limit + 2:
             why = "speed"
-        elif slip_from is not None and slip_from < line:
+        elif slip_from is not None and slip_from <= line:
             why = "slip"
         else:
             continue
@@ -294,17 +291,47 @@ def car_done(st: dict, tr: content.Track, seat: int, rng: Rng) -> list[tuple[int
         if passed >= ev["pass_sponsor"]:
             gained += 1
             lines.append(rules._line("Passed {n} cars: a sponsorship card", n=passed))
-    out: list[tuple[int | None, Msg]] = []
+    got = []
     for _ in range(gained):
         code = draw_sponsor(st, seat, rng)
         if code is not None:
-            out.append((seat, msg("You gain a sponsorship card: {card}.", card=msg(rules.LABEL[code]))))
-    if ev.get("spin_out") and rd["spun"]:
+            got.append(code)
+    rd["sponsors"] = got
+
+
+def _lap1(st: dict, tr: content.Track, car: dict) -> bool:
+    """Is the car among the event's first cars over the line after lap 1 (counted once)?
+    Rule reading: Legends are cars and take one of the first three places over the line
+    (they hold no cards, so they gain nothing)."""
+    ch = st["champ"]
+    ev = event_of(st)
+    rd = car["rd"]
+    if ev.get("lap1_sponsors") and rd["start"] <= tr.spaces < car["pos"] and ch["lap1"] < ev["lap1_sponsors"]:
+        ch["lap1"] += 1
+        return True
+    return False
+
+
+def car_done(st: dict, tr: content.Track, seat: int, rng: Rng) -> list[tuple[int | None, Msg]]:
+    """After a car's steps 3-9: a Legend's place over the line after lap 1, the private events
+    of the sponsorship cards the car drew (sponsorships), the event's spin-out rule."""
+    car = st["cars"][seat]
+    rd = car["rd"]
+    if rd is None or rd.get("round") != st["round"]:
+        return []
+    if "legend" in car:
+        _lap1(st, tr, car)
+        return []
+    # (A round record saved before the cards came at once draws them now.)
+    sponsorships(st, tr, seat, rng)
+    out: list[tuple[int | None, Msg]] = [
+        (seat, msg("You gain a sponsorship card: {card}.", card=msg(rules.LABEL[code]))) for code in rd["sponsors"]]
+    if event_of(st).get("spin_out") and rd["spun"]:
         # 「スピンしたら…」 (Title sponsor withdraws): a spin-out puts the car out of the race, 0 points.
         car["fin"] = True
         car["place"] = 0
         car["out"] = True
-        lines.append(rules._line("Spin-out: out of the race (no points)"))
+        rd["lines"].append(rules._line("Spin-out: out of the race (no points)"))
     return out
 
 
@@ -331,11 +358,6 @@ def finish_race(st: dict) -> tuple[dict, list[tuple[int | None, Msg]]]:
         ch["points"][s] += got[s]
     ch["results"].append({"track": st["track"], "event": ch["races"][ch["race"]]["event"], "places": places,
                           "out": out, "points": got})
-    cards = st["cards"]
-    for s, car in enumerate(st["cars"][:st["seats"]]):
-        # 「改良カードと未使用のスポンサーカードは次のレースに持ち越される」
-        ch["carry"][s] = [cards[c] for zone in ("hand", "deck", "discard", "played") for c in car[zone]
-                          if is_sponsor(cards[c])]
     rng = Rng(st["rng"])
     # 「レース中に使用したスポンサーカードは、チャンピオンシップマットの山に戻しシャッフルする」
     ch["sponsor_deck"].extend(ch["sponsor_used"])
@@ -350,6 +372,12 @@ def finish_race(st: dict) -> tuple[dict, list[tuple[int | None, Msg]]]:
                               p=ch["points"][win])))
         st["rng"] = rng.state
         return st, evs
+    cards = st["cards"]
+    for s, car in enumerate(st["cars"][:st["seats"]]):
+        # 「改良カードと未使用のスポンサーカードは次のレースに持ち越される」 (to a next race: after the
+        # season's last one they stay where they are, counted once)
+        ch["carry"][s] = [cards[c] for zone in ("hand", "deck", "discard", "played") for c in car[zone]
+                          if is_sponsor(cards[c])]
     ch["race"] += 1
     legends = ncars - st["seats"]
     new = _race_state(ch, st["seats"], legends, standings(ch), rng)

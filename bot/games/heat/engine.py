@@ -17,7 +17,7 @@ from typing import Any
 from bot.games.base import Engine, Event, GameError, OptionSpec, choose_again
 from bot.games.heat import championship, content, rules
 from bot.games.heat import hidden
-from bot.games.heat.plans import plan_options
+from bot.games.heat.plans import plan_options, summary
 from bot.games.heat.racer import random_submission
 from bot.games.heat.rules import (DEFAULT_PREFS, KIND, LABEL, PLAYABLE, SHORT,
                                   SPEED, seat_name)
@@ -36,6 +36,7 @@ _PREF_NAMES = {
     "discard": "Discard", "order": "Boost/Adrenaline order", "direct": "Direct play", "accelerate": "Accelerate",
     "choice": "Choice of speed",
 }
+PREF_BUTTONS = 6  # more preferences than this (Garage's nine) go in one select
 _PREF_VALUES = {
     "smart": "Smart", "always": "Always", "never": "Never", "ask": "Ask me", "auto": "Auto", "keep": "Keep all",
     "best": "Best", "heat": "Heat cards when allowed",
@@ -179,7 +180,13 @@ class HeatEngine(Engine):
         elif "garage" in options.get("modules", ()):
             out.append(msg("Garage: draft of 3 upgrades ({deck} cards)", deck=msg(options.get("garage", "basic"))))
         if "legends" in options.get("modules", ()):
-            out.append(msg("{n} Legends (cars the bot drives)", n=options.get("legends", 2)))
+            n = options.get("legends", 2)
+            out.append(msg("{n} Legends (cars the bot drives)", n=n))
+            # Said in the lobby before anyone sits down (the Start checks it): Legends race with 3
+            # players or fewer, 6 cars in all.
+            most = min(rules.LEGEND_MAX_PLAYERS, rules.MAX_CARS - n)
+            out.append(msg("at most 1 player with {n} Legends", n=n) if most == 1 else
+                       msg("at most {p} players with {n} Legends", p=most, n=n))
             if options.get("legend_bonus"):
                 out.append(msg("advanced Legends: helmets +{n}", n=options["legend_bonus"]))
             if options.get("aggressive_legends"):
@@ -411,7 +418,12 @@ class HeatEngine(Engine):
     def _apply_prefs(self, state: dict, seat: int, action: dict) -> tuple[dict, list[Event]]:
         car = state["cars"][seat]
         changes = {}
-        for key, value in action.items():
+        items = list(action.items())
+        if isinstance(action.get("values"), list):  # the preferences select: "key=value"
+            items += [tuple(str(v).split("=", 1)) for v in action["values"] if "=" in str(v)]
+            if not any("=" in str(v) for v in action["values"]):
+                raise GameError(msg("No preference given."))
+        for key, value in items:
             if key in ("type", "values"):
                 continue
             allowed = rules.prefs_of(state)
@@ -481,8 +493,12 @@ class HeatEngine(Engine):
         # The last player's cards resolve the round at once: no "you may change them" for them.
         events = [Event(msg("Round {n}: your cards are changed, {k} now (gear {k}). You may change them until "
                             "everyone is in.", n=state["round"], k=len(ids)) if car["sub"] is not None else
+                        msg("Round {n}: your card is in (gear 1). You may change it until everyone is in.",
+                            n=state["round"], k=1) if waiting and len(ids) == 1 else
                         msg("Round {n}: your {k} cards are in (gear {k}). You may change them until everyone "
                             "is in.", n=state["round"], k=len(ids)) if waiting else
+                        msg("Round {n}: your card is in (gear 1), the last: the round is played.",
+                            n=state["round"], k=1) if len(ids) == 1 else
                         msg("Round {n}: your {k} cards are in (gear {k}), the last: the round is played.",
                             n=state["round"], k=len(ids)), to=seat)]
         if car["sub"] is None:
@@ -617,12 +633,21 @@ class HeatEngine(Engine):
             kind = action.get("type")
             if kind == "submit":
                 ids = [c for c in _parse_ids(action) if 0 <= c < len(state["cards"])]
-                return self._describe_submit(state, state["cars"][seat], ids)
+                car = state["cars"][seat]
+                label = self._describe_submit(state, car, ids)
+                if state["phase"] == "submit" and ids and set(ids) <= set(car["hand"]):
+                    # (a move's list, e.g. /heat play's: where it takes the car, the corner Heat)
+                    plan = summary(state, seat, ids)
+                    if plan is not None:
+                        return msg("{move} → {plan}", move=label, plan=plan)
+                return label
             if kind == "pick":
                 code = state["draft"]["market"][int(action.get("card"))]
                 return msg("Take {card}", card=msg(rules.draft_label(code)))
             if kind == "prefs":
-                parts = [_pref_label(k, v) for k, v in action.items() if k in _PREF_NAMES and v in _PREF_VALUES]
+                items = list(action.items()) + [tuple(str(v).split("=", 1)) for v in action.get("values") or []
+                                                if "=" in str(v)]
+                parts = [_pref_label(k, v) for k, v in items if k in _PREF_NAMES and v in _PREF_VALUES]
                 return msg("Preference — {prefs}", prefs=parts)
             if kind == "slipstream":
                 if action.get("take") and _is_int(action.get("spaces")) and action["spaces"] != 2:
@@ -969,6 +994,15 @@ class HeatEngine(Engine):
             groups.extend(self._decision_menu(state, car, state["pending"]))
         allowed = rules.prefs_of(state)
         prefs = {**DEFAULT_PREFS, **{k: v[0] for k, v in allowed.items()}, **car["prefs"]}
+        if len(allowed) > PREF_BUTTONS:
+            # Garage's nine preferences: one select after the cards' (not two rows of buttons
+            # above the decision's), each option a new value, the current one said once.
+            groups.append({"kind": "select", "placeholder": msg("Preferences: pick one to change it"),
+                           "min": 1, "max": 1, "action": {"type": "prefs"}, "options": [
+                               {"label": msg("{name} → {value}", name=msg(_PREF_NAMES[k]), value=msg(_PREF_VALUES[v])),
+                                "value": f"{k}={v}", "description": msg("Now: {value}", value=msg(_PREF_VALUES[prefs[k]]))}
+                               for k, vals in allowed.items() for v in vals if v != prefs[k]]})
+            return groups
         groups.append({"kind": "buttons", "options": [
             {"label": _pref_label(k, prefs[k]),
              "action": {"type": "prefs", k: vals[(vals.index(prefs[k]) + 1) % len(vals)]},

@@ -25,12 +25,13 @@ def _known_speed(code: str) -> int | None:
     return SPEED[code]
 
 
-def preview(st: dict, seat: int, ids: list[int]) -> Msg:
-    """What playing `ids` would do, in one line (the option's description)."""
+def _move(st: dict, seat: int, ids: list[int]) -> tuple | None:
+    """Where playing `ids` takes the car if nobody else moves: (known speed n, the spaces' words,
+    start, end, Heat left after the shift, the track); None for a clogged hand."""
     car = st["cars"][seat]
     cards = st["cards"]
     if any(not PLAYABLE[cards[c]] for c in ids):
-        return msg("Clogged: the car does not move this round")
+        return None
     speeds = [_known_speed(cards[c]) for c in ids]
     n = sum(s for s in speeds if s is not None)
     unknown = any(s is None for s in speeds)
@@ -39,23 +40,73 @@ def preview(st: dict, seat: int, ids: list[int]) -> Msg:
     end, _ = rules.landing(st, tr, seat, start + n) if n > 0 else (start, car["lane"])
     heat = len(car["engine"]) - rules.shift_heat(st, car, len(ids))  # the shift pays first
     spaces = msg("{n}+? spaces", n=n) if unknown else msg("1 space") if n == 1 else msg("{n} spaces", n=n)
+    return n, spaces, start, end, heat, tr
+
+
+def summary(st: dict, seat: int, ids: list[int]) -> Msg | None:
+    """The short form for a typed move's list (/heat play): the spaces and the corner Heat in
+    all (or the spin), None for a clogged hand (its label says it already)."""
+    move = _move(st, seat, ids)
+    if move is None:
+        return None
+    n, spaces, start, end, heat, tr = move
+    if end >= tr.finish:
+        return msg("{spaces}: over the finish line", spaces=spaces)
+    cost = sum(_corner_heat(tr, idx, limit, n) for _, idx, limit in rules.crossed_lines(tr, start, end))
+    if cost > heat:
+        return msg("{spaces}, corner Heat {cost}: spin!", spaces=spaces, cost=cost)
+    if cost:
+        return msg("{spaces}, corner Heat {cost}", spaces=spaces, cost=cost)
+    return spaces
+
+
+def preview(st: dict, seat: int, ids: list[int]) -> Msg:
+    """What playing `ids` would do, in one line (the option's description)."""
+    move = _move(st, seat, ids)
+    if move is None:
+        return msg("Clogged: the car does not move this round")
+    n, spaces, start, end, heat, tr = move
     if end >= tr.finish:
         return msg("{spaces}: over the finish line", spaces=spaces)
     crossed = rules.crossed_lines(tr, start, end)
-    cost = rules.corner_cost(tr, start, end, n)
-    if cost:
-        limit = min(limit for _, _, limit in crossed)
-        if cost > heat:
-            return msg("{spaces}; corner limit {limit}: {cost} Heat, you have {have}: spin!", spaces=spaces,
-                       limit=limit, cost=cost, have=max(heat, 0))
-        return msg("{spaces}; corner limit {limit}: pay {cost} Heat", spaces=spaces, limit=limit, cost=cost)
-    ahead = bisect_left(tr.line_pos, end)
     if crossed:
-        return msg("{spaces}; corner taken within its limit", spaces=spaces)
+        # Every corner the move crosses, each with its limit and Heat (at speed n, as the
+        # corner checks will ask, an Overheat road token's +1 included), then the total.
+        parts = []
+        cost = 0
+        for _, idx, limit in crossed:
+            h = _corner_heat(tr, idx, limit, n)
+            cost += h
+            if len(crossed) > 2:  # (three corners in one move: no limits, so the line fits 100 characters)
+                parts.append(msg("corner {c}: {h} Heat", c=idx + 1, h=h) if h else msg("corner {c}: OK", c=idx + 1))
+            else:
+                parts.append(msg("corner {c} (limit {l}): {h} Heat", c=idx + 1, l=limit, h=h) if h
+                             else msg("corner {c} (limit {l}): OK", c=idx + 1, l=limit))
+        corners = parts
+        if cost > heat and len(crossed) == 1:
+            return msg("{spaces}; {corners}, you have {have}: spin!", spaces=spaces, corners=corners, have=max(heat, 0))
+        if cost > heat:
+            return msg("{spaces}; {corners}; {cost} Heat, you have {have}: spin!", spaces=spaces, corners=corners,
+                       cost=cost, have=max(heat, 0))
+        if cost and len(crossed) > 1:
+            return msg("{spaces}; {corners}; pay {cost} Heat", spaces=spaces, corners=corners, cost=cost)
+        return msg("{spaces}; {corners}", spaces=spaces, corners=corners)
+    ahead = bisect_left(tr.line_pos, end)
     if ahead < len(tr.lines):
-        line, _, limit = tr.lines[ahead]
-        return msg("{spaces}; next corner in {d} (limit {limit})", spaces=spaces, d=line - end, limit=limit)
+        # A car on `line` has not crossed it: one more space does (never "in 0").
+        line, idx, limit = tr.lines[ahead]
+        d = line - end + 1
+        if d == 1:
+            return msg("{spaces}; corner {c} (limit {l}) 1 space ahead", spaces=spaces, c=idx + 1, l=limit)
+        return msg("{spaces}; corner {c} (limit {l}) {d} spaces ahead", spaces=spaces, c=idx + 1, l=limit, d=d)
     return spaces
+
+
+def _corner_heat(tr, idx: int, limit: int, speed: int) -> int:
+    """One corner's Heat at this speed (an Overheat road token's +1 when over the limit)."""
+    if speed <= limit:
+        return 0
+    return speed - limit + (1 if idx in tr.overheat else 0)
 
 
 def plan_options(st: dict, seat: int, submissions: list[list[int]], label) -> list[dict[str, Any]]:

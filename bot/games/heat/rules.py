@@ -733,15 +733,10 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
     order = race_order(st, tr)
     rnd = st["round"]
     cars = st["cars"]
-    if "legend_deck" in st and any("legend" in cars[s] for s in order):
-        # The Legends' shared card: the top of the Legend deck, revealed when the first Legend
-        # moves (revealed here, before anyone moves, as nothing earlier depends on it).
-        if not st["legend_deck"]:
-            st["legend_deck"] = st["legend_used"]
-            st["legend_used"] = []
-            shuffle(rng, st["legend_deck"])
-        st["legend_card"] = st["legend_deck"].pop()
-        st["legend_used"].append(st["legend_card"])
+    if "legend_deck" in st:
+        # The last round's Legend card is put away; this round's is turned up by the first Legend
+        # to move (_reveal_legend_card).
+        st["legend_card"] = None
     for s in order:
         car = cars[s]
         if "legend" in car:
@@ -804,7 +799,7 @@ def run(st: dict, rng: Rng, events: list[tuple[int | None, Msg]]) -> list[tuple[
         seat = order[i]
         car = cars[seat]
         spots.remove(((car["pos"] - 1) % n + 1, car["lane"]))
-        paused = _resolve_legend(st, tr, seat, spots) if "legend" in car else _resolve_car(st, tr, seat, rng, step, spots)
+        paused = _resolve_legend(st, tr, seat, spots, rng) if "legend" in car else _resolve_car(st, tr, seat, rng, step, spots)
         if paused != DONE:
             res["i"], res["step"] = i, paused
             st["phase"] = "decide"
@@ -1128,7 +1123,22 @@ def _with_bonuses(lengths: list[int], bonuses: list[int], pos: int, finish: int)
 
 # --------------------------------------------------------------------------- Legends
 
-def _resolve_legend(st: dict, tr: content.Track, s: int, occ: set[tuple[int, int]]) -> int:
+def _reveal_legend_card(st: dict, rng: Rng) -> None:
+    """The Legends' shared card for the round: the top of the Legend deck, turned up when the
+    first Legend moves (「レジェンドが最初に公開と移動を行うステップ」でレジェンドデッキの一番上の
+    カードを公開し), not before: until then nobody knows it. The used cards are shuffled into a new
+    deck when it runs out (「レジェンドデッキが尽きたら、使用済みのカードをシャッフル」)."""
+    if st["legend_card"] is not None:  # (turned up already this round)
+        return
+    if not st["legend_deck"]:
+        st["legend_deck"] = st["legend_used"]
+        st["legend_used"] = []
+        shuffle(rng, st["legend_deck"])
+    st["legend_card"] = st["legend_deck"].pop()
+    st["legend_used"].append(st["legend_card"])
+
+
+def _resolve_legend(st: dict, tr: content.Track, s: int, occ: set[tuple[int, int]], rng: Rng) -> int:
     """A Legend's move with this round's Legend card (its colour column: helmet number, diamond):
     A, past the Legend line of the next corner: the corner's limit (road tokens included) +
     the diamond, never past a second corner line (it stops on the first free spot before it);
@@ -1137,6 +1147,7 @@ def _resolve_legend(st: dict, tr: content.Track, s: int, occ: set[tuple[int, int
     No slipstream, Heat, cooldown or spin; it counts for Adrenaline but takes none."""
     car = st["cars"][s]
     rd = car["rd"]
+    _reveal_legend_card(st, rng)
     helmet, diamond = content.legend_cards()[st["legend_card"]][car["legend"] % 6]
     helmet += st.get("legend_bonus", 0)  # advanced Legends (「ヘルメットに示された数字を+1または+2」)
     pos = car["pos"]
@@ -1604,6 +1615,9 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
         if car["pos"] > tr.finish:
             car["fin"] = True
             lines.append(_line("Crossed the finish line!"))
+        if "champ" in st:  # Championship: sponsorship cards earned come at once, before step 8
+            from bot.games.heat.championship import sponsorships
+            sponsorships(st, tr, seat, rng)
 
     if step <= S_DISCARD:
         # 8. Discard any cards but Heat and Stress (only when the player asked to choose), or,

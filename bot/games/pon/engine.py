@@ -1025,17 +1025,21 @@ class PonEngine(Engine):
             _discard_from_hand(st, ev, leader, cid, msg("random, leader"))
         st["rng"] = rng.state
 
-    def _course_effect(self, st: State, ev: list[Event], cid: int) -> None:
+    def _course_effect(self, st: State, ev: list[Event], cid: int, said: bool = False) -> None:
+        """The course's effect; `said`: the line turning the course up has just said it (issue
+        #33: one post printed it twice), so no second line."""
         card = CARDS[cid]
         if card.kind != "course":
             # "表向きになったのがレーシングカードなら、これを行いません": a racing card in the circuit
             # (put there by the designed Shortcut event) has no course effect.
             # Rule reading: its number still serves as the course number.
-            _pub(st, ev, msg("This course is a racing card: no course effect."))
+            if not said:
+                _pub(st, ev, msg("This course is a racing card: no course effect."))
             return
         effect = card.effect
         op = effect["op"]
-        _pub(st, ev, msg("Course effect — {name}: {text}", name=msg(card.name), text=msg(card.text)))
+        if not said:
+            _pub(st, ev, msg("Course effect — {name}: {text}", name=msg(card.name), text=msg(card.text)))
         if op == "mod":
             for key, value in effect.items():
                 if key != "op":
@@ -1165,13 +1169,14 @@ class PonEngine(Engine):
         cid = st["circuit"][cur]
         st["turn"] = {"events": [], "discounts": {}, "mods": {}, "flags": {}}
         st["turn_order"] = list(st["order"])
+        was_down = not st["face_up"][cur]
         if st["face_up"][cur]:
             _pub(st, ev, msg("— Course {k} of {total}: {card} —", k=cur + 1, total=len(st["circuit"]),
                            card=_label(cid)))
         else:
             _pub(st, ev, msg("— Course {k} of {total} —", k=cur + 1, total=len(st["circuit"])))
-            self._reveal(st, ev, cur)
-        self._course_effect(st, ev, cid)
+            self._reveal(st, ev, cur)  # (its line says the effect: not said again below)
+        self._course_effect(st, ev, cid, said=was_down)
         st["actor_pos"] = 0
         st["stage"] = "begin_main"
 
@@ -1393,8 +1398,11 @@ class PonEngine(Engine):
         def select(placeholder: Msg, action: dict[str, Any], options: list[dict[str, Any]]) -> None:
             for start in range(0, len(options), 25):
                 chunk = options[start:start + 25]
-                ph = placeholder if len(options) <= 25 else msg("{placeholder} ({page})", placeholder=placeholder,
-                                                                  page=start // 25 + 1)
+                # More than a select holds: each page says which of the choices it has (issue #33:
+                # "(1)" said nothing).
+                ph = placeholder if len(options) <= 25 else msg(
+                    "{placeholder} (choices {a}-{b} of {n})", placeholder=placeholder, a=start + 1,
+                    b=start + len(chunk), n=len(options))
                 groups.append({"kind": "select", "placeholder": ph, "min": 1, "max": 1,
                                "action": dict(action), "options": chunk})
 
@@ -1491,17 +1499,17 @@ class PonEngine(Engine):
         for n in NUMBERS:
             for value in PON_PREFS:
                 if value != prefs["pon"][n]:
-                    options.append({"label": msg("PON on {n}s: {value}", n=n, value=msg(value)),
+                    options.append({"label": msg("PON on {n}s → {value}", n=n, value=msg(value)),
                                     "value": f"pon:{n}:{value}",
-                                    "description": msg("now {value}", value=msg(prefs["pon"][n]))})
+                                    "description": msg("Now: {value}", value=msg(prefs["pon"][n]))})
         for key, name in (("block", msg("When overtaken")), ("refill", msg("End-of-turn refill")),
                           ("discard", msg("Hand-limit discard")), ("decay", msg("Which PON card decays")),
                           ("events", msg("Events in your turn"))):
             now = _pref(st, seat, key)
             for value in SIMPLE_PREFS[key]:
                 if value != now:
-                    options.append({"label": msg("{name}: {value}", name=name, value=msg(value)),
-                                    "value": f"{key}:{value}", "description": msg("now {value}", value=msg(now))})
+                    options.append({"label": msg("{name} → {value}", name=name, value=msg(value)),
+                                    "value": f"{key}:{value}", "description": msg("Now: {value}", value=msg(now))})
         return {"kind": "select", "placeholder": msg("Preferences (auto plays for you; ask pauses for you)"),
                 "min": 1, "max": 1, "action": {"type": "prefs"}, "options": options}
 
