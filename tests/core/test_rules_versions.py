@@ -14,7 +14,7 @@ from bot.games.registry import engines
 FINGERPRINTS = {  # kind: (rules_version, fingerprint of the games below)
     "heat": (1, "a2ebeb287ff66254"),
     "pole": (1, "f6f774ea9b859992"),
-    "pon": (1, "8c0eb7a747791968"),
+    "pon": (2, "e02c0644ff7755ca"),
     "rallyman": (2, "d6ae1ccedb3bd3aa"),
     "steamworks": (1, "6fcac81112076dff"),
 }

@@ -251,7 +251,7 @@ def _decay_auto(st: State, ev: list[Event], seat: int) -> None:
 class PonEngine(Engine):
     kind = "pon"
     title = "PON"
-    rules_version = 1  # raise it when a change makes old logs replay differently (bot/games/base.py)
+    rules_version = 2  # raise it when a change makes old logs replay differently (bot/games/base.py)
     min_seats = 3
     max_seats = 4
     options: list[OptionSpec] = []
