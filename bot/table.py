@@ -279,15 +279,16 @@ class Table:
             if language is not None and language not in supported_locales():
                 raise PlayerError(msg("I can't hold a table in “{language}”; the languages I have are {known}.",
                                       language=language[:20], known=supported_locales()))
-            if not 0 <= ai < engine.max_seats:
-                raise PlayerError(msg("{title} seats at most {n} players: at most {ai} of them can be AI seats.",
-                                      title=msg(engine.title), n=engine.max_seats, ai=engine.max_seats - 1))
             if ai_level not in LEVEL_NAMES:
                 raise PlayerError(msg("The AI levels are {levels}.", levels=list(LEVEL_NAMES)))
             try:
                 options = engine.validate_options(options, engine.max_seats)
             except GameError as err:
                 raise PlayerError(err.args[0]) from None
+            most = engine.most_seats(options)
+            if not 0 <= ai < most:
+                raise PlayerError(msg("{title} seats at most {n} players: at most {ai} of them can be AI seats.",
+                                      title=msg(engine.title), n=most, ai=most - 1))
         except PlayerError as err:
             await self.reply(interaction, err.args[0])
             return
@@ -319,7 +320,8 @@ class Table:
                   "active": msg("Started: the game goes on in its thread."),
                   "finished": msg("Finished."),
                   "abandoned": msg("Abandoned.")}[game.status]
-        params = dict(title=self.title(game), n=len(game.seats), max=engine.max_seats, players=players, footer=footer)
+        params = dict(title=self.title(game), n=len(game.seats), max=engine.most_seats(game.options), players=players,
+                      footer=footer)
         text = (msg("**{title}** — a table ({options}).\nPlayers ({n}/{max}): {players}\n{footer}", options=opts,
                     **params) if opts else
                 msg("**{title}** — a table.\nPlayers ({n}/{max}): {players}\n{footer}", **params))
@@ -365,9 +367,15 @@ class Table:
     async def join_or_leave(self, interaction: discord.Interaction, game: Game, what: str) -> None:
         user = interaction.user
         if what == "join":
-            if not await self.store.join(game.id, user.id, user.display_name, self.engines[game.kind].max_seats):
-                raise PlayerError(msg("You are already seated.") if game.seat_of(user.id) is not None
-                                  else msg("This table is full."))
+            engine = self.engines[game.kind]
+            most = engine.most_seats(game.options)
+            if not await self.store.join(game.id, user.id, user.display_name, most):
+                if game.seat_of(user.id) is not None:
+                    raise PlayerError(msg("You are already seated."))
+                if most < engine.max_seats:  # the options, not the game, set the limit: say so
+                    raise PlayerError(msg("This table is full: with its options ({options}) it seats {n} players.",
+                                          options=engine.describe_options(game.options), n=most))
+                raise PlayerError(msg("This table is full."))
         else:
             if user.id == game.creator_id:
                 raise PlayerError(msg("The creator cannot leave; use /game abandon to close the table."))

@@ -182,6 +182,11 @@ class Engine:
         out["rng"] = seed & 0xFFFFFFFFFFFFFFFF
         return out
 
+    def most_seats(self, options: dict[str, Any]) -> int:
+        """The most players these options seat (Heat's Legends take cars and allow 3 players at
+        most): the lobby refuses the seat that would break them. Default: max_seats."""
+        return self.max_seats
+
     def describe_options(self, options: dict[str, Any]) -> list[Msg | str]:
         """The table's options as the lobby shows them, in players' words."""
         return [f"{k}: {v}" for k, v in options.items() if not isinstance(v, (list, dict)) or v]

@@ -906,6 +906,13 @@ class HeatEngine(Engine):
         """How many the places count among: the players, or every car when one races the Legends."""
         return len(state["cars"]) if state["seats"] == 1 else state["seats"]
 
+    def most_seats(self, options: dict) -> int:
+        """Legends: races of 3 players or fewer, and every car, Legends too, fits the grid."""
+        legends = options.get("legends", 0) if "legends" in options.get("modules", ()) else 0
+        if not legends:
+            return self.max_seats
+        return min(rules.LEGEND_MAX_PLAYERS, rules.MAX_CARS - legends)
+
     def least_seats(self, options: dict) -> int:
         """A lone player races only against Legends."""
         return 1 if "legends" in options.get("modules", ()) else 2
