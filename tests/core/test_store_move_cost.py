@@ -165,7 +165,7 @@ async def test_migration_8_keeps_every_row_and_the_move_still_works(tmp_path, mo
     monkeypatch.setattr(store_module, "MIGRATIONS", store_module.MIGRATIONS[:6])
     old = await Store.open(path)
     gid = await a_game(old)
-    state = (await old.game(gid)).snapshot
+    state = HEAT.new_game({"track": "usa"}, 2, 0)  # (as a_game stored it: today's reads need today's columns)
     await old.commit_move(gid, 0, 0, {"type": "x"}, state, False, [PromptUpdate(1, "h1")], {"events": []}, [1],
                           {1: 123.0})
     await old.escalate_timer(gid, 1, "remind", 1, 456.0)

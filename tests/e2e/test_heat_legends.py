@@ -24,10 +24,11 @@ async def test_two_players_and_two_legends(table):
     assert not [e for p in players for e in p.errors if "moved on" not in e], [p.errors for p in players]
 
 
-async def test_legends_with_four_players_is_refused_at_the_start(table):
+async def test_legends_with_four_players_is_refused_at_the_join(table):
+    """(#33: the lobby refuses the seat that would break the limit, rather than the Start.)"""
     w, emu = table, table.emu
-    lobby = await open_table(w, w.alice, w.bob, w.carol, w.dave, track="usa", legends=2)
-    rec = await emu.click(w.alice, lobby, label="Start")
+    lobby = await open_table(w, w.alice, w.bob, w.carol, track="usa", legends=2)
+    rec = await emu.click(w.dave, lobby, label="Join")
     await emu.wait_until(lambda: rec.followups)
-    assert rec.followups[0].ephemeral and "Legends" in rec.followups[0].content
-    assert emu.threads(w.general) == []
+    assert rec.followups[0].ephemeral and "seats 3 players" in rec.followups[0].content
+    assert emu.threads(w.general) == [] and len((await w.bot.store.game(1)).seats) == 3

@@ -180,7 +180,7 @@ async def test_status_and_log_show_only_public_things(table):
     await emu.wait_until(lambda: rec.followups)
     text = rec.followups[0].content
     assert "alice is ready" in text and "<seat:" not in text
-    assert "cards are in" not in text  # alice's private confirmation stays private
+    assert "cards are in" not in text and "card is in" not in text  # alice's private confirmation stays private
     assert options[0]["label"] not in text  # the card she chose is not named before the reveal
 
 
