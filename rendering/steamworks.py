@@ -454,7 +454,7 @@ def _player_panel(d: Draw, y: float, pl: dict, names: list[str], devs: list[dict
                          [tx("{c} clocks", c=_int(pl.get("clocks")))],
                          *([] if over else [[tx("mechanics {left}/{n}", left=mech - _int(pl.get("used")), n=mech)]]),
                          _power_run(pl.get("sources") or {}),
-                         [tx("{t} tiles", t=len(pl.get("tiles") or []))], [tx("{d} devices", d=len(devs))]]
+                         [tx("{t} tile(s)", t=len(pl.get("tiles") or []))], [tx("{d} devices", d=len(devs))]]
     spaces = pl.get("spaces") or {}
     free = [words(msg(name)) for sid, name in SPACES if not spaces.get(sid)]
     if not over:  # the persona spaces still free this round
@@ -489,12 +489,12 @@ def _device_texts(dv: dict, names: list[str]) -> tuple[Run, list[str]]:
             k += 1
         if tid in TILES and TILES[tid].is_source:
             who = busy.get(pos)
-            state = tx("free") if who is None else player_name(names, _int(who))
+            state = tx("open") if who is None else player_name(names, _int(who))
             head += ["  ", ("P", tid[-1]) if basic else f"{k}", f" {state}"]
             if not basic:
                 rest.append(f"{k} {_tile_name(tid)}")
         elif not basic:
-            rest.append(f"{k} {_tile_name(tid)}: {effect_text(tid)}")
+            rest.append(tx("{k} {name}: {effect}", k=k, name=_tile_name(tid), effect=effect_text(tid)))
     return head, rest
 
 
@@ -532,7 +532,7 @@ def _device_row(d: Draw, y: float, dv: dict, names: list[str], layout: tuple | N
             if str(t.get("t")) in TILES and TILES[str(t.get("t"))].is_source} - set(busy)
     draw_device(d, M, y, dv, cell, keyed=True, free=free)
     x = M + gw + 16
-    mark = [i for i, item in enumerate(head) if isinstance(item, str) and item.strip() == tx("free")]
+    mark = [i for i, item in enumerate(head) if isinstance(item, str) and item.strip() == tx("open")]
     _runs_coloured(d, x, y, head, {i: FREE for i in mark})
     yy = y + LINE
     for lines in wrapped:
@@ -750,7 +750,7 @@ def _device_block(d: Draw, y: float, dv: dict, mark: set[str] | None) -> float:
     ids = [str(t.get("t")) for t in tiles_ if not (str(t.get("t")) in TILES and TILES[str(t.get("t"))].is_basic)]
     yy = y + rows_h * cell + 6
     for i, name in enumerate(legend):
-        yy = _lines(d, M, yy, f"{i + 1}  {name}: {effect_text(ids[i])}", W - 2 * M, 2, TEXT)
+        yy = _lines(d, M, yy, tx("{k} {name}: {effect}", k=i + 1, name=name, effect=effect_text(ids[i])), W - 2 * M, 2, TEXT)
     return yy + 8
 
 
@@ -790,7 +790,7 @@ def _build_preview(d: Draw, y: float, build: dict, devices: list[dict]) -> float
                        anchor="mm")
     y += rows * cell + 6
     for i, tid in enumerate(legend):
-        y = _lines(d, M, y, f"{i + 1}  {_tile_name(tid)}: {effect_text(tid)}", W - 2 * M, 2, TEXT)
+        y = _lines(d, M, y, tx("{k} {name}: {effect}", k=i + 1, name=_tile_name(tid), effect=effect_text(tid)), W - 2 * M, 2, TEXT)
     return y + 6
 
 

@@ -16,7 +16,7 @@ FINGERPRINTS = {  # kind: (rules_version, fingerprint of the games below)
     "pole": (1, "f6f774ea9b859992"),
     "pon": (1, "8c0eb7a747791968"),
     "rallyman": (1, "e79ee948d0bae077"),
-    "steamworks": (1, "6fcac81112076dff"),
+    "steamworks": (2, "9109ba882ccf918d"),
 }
 SEEDS = (3, 4)
 

@@ -96,7 +96,7 @@ def test_a_busy_source_names_whose_mechanic_is_on_it_and_free_ones_say_free(late
     texts = [t["text"] for _, recs in _workshop_parts(view) for t in recs]
     for _, _, who in busy:
         assert NAMES[who] in [t.strip() for t in texts]
-    assert "free" in [t.strip() for t in texts]
+    assert "open" in [t.strip() for t in texts]
 
 
 def test_the_table_shows_power_symbols_not_codes_and_whole_words(late):

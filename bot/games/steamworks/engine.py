@@ -67,7 +67,7 @@ def _log(st: State, ev: list[Event], text: Msg) -> None:
 class SteamWorksEngine(Engine):
     kind = "steamworks"
     title = "Steam Works"
-    rules_version = 1  # raise it when a change makes old logs replay differently (bot/games/base.py)
+    rules_version = 2  # raise it when a change makes old logs replay differently (bot/games/base.py)
     min_seats = SETUP.min_players
     max_seats = SETUP.max_players
     options = [OptionSpec("personas", "How persona boards are dealt", ["random", "seat order"], "str", "random")]
@@ -468,7 +468,8 @@ class SteamWorksEngine(Engine):
         pl = st["players"][seat]
         eff = tile.effect
         op = eff["op"]
-        _log(st, ev, msg("{p} powers {tile} with {power}.", p=_p(seat), tile=tile_name(tid), power=power_name(power)))
+        before = self._holdings(st)
+        at_ev = len(ev)
         if op == "coins":
             pl["money"] += eff["coins"]
         elif op == "vp":
@@ -532,13 +533,52 @@ class SteamWorksEngine(Engine):
             o["vp"] += tile.owner.get("vp", 0)
             if tile.owner.get("source"):
                 self._gain_source(st, owner, power, tile.owner["source"])
-            _log(st, ev, msg("{owner} takes the owner bonus of {tile}.", owner=_p(owner), tile=tile_name(tid)))
+        # The line says what the activation changed (#32): the seat's gains and costs, then the
+        # owner's bonus; it goes before the lines the effect logged itself (a tile drawn, the marker).
+        after = self._holdings(st)
+        gains = self._changes(before[seat], after[seat])
+        if op == "reuse":
+            gains.append(msg("a used component may work once more"))
+        elif op in ("build", "upgrade"):
+            gains.append(msg("builds a device of {n} tiles", n=eff["n"]) if op == "build"
+                         else msg("adds a tile to a device"))
+        line = msg("{p} powers {tile} with {power}: {changes}.", p=_p(seat), tile=tile_name(tid),
+                   power=power_name(power), changes=gains or [msg("nothing changes")])
+        if owner != seat and tile.owner:
+            line = msg("{line} {owner} takes the owner bonus: {changes}.", line=line, owner=_p(owner),
+                       changes=self._changes(before[owner], after[owner]))
+        added = len(ev) - at_ev
+        ev.insert(at_ev, Event(line))
+        st["log"].insert(len(st["log"]) - added, to_wire(line))
+        del st["log"][:-LOG_KEEP]
         if st["reveal"] is not None:
             st["stage"] = "reveal"
         elif op == "build":
             self._start_build(st, "new", eff["n"], "act")
         elif op == "upgrade":
             self._start_build(st, "upgrade", eff["n"], "act")
+
+    def _holdings(self, st: State) -> list[tuple[int, int, int, dict[str, int], int]]:
+        """Each seat's money, points, clocks, basic sources and tiles in supply."""
+        return [(pl["money"], pl["vp"], pl["clocks"], dict(pl["sources"]), len(pl["tiles"])) for pl in st["players"]]
+
+    def _changes(self, a: tuple, b: tuple) -> list[Msg]:
+        """What changed between two holdings, in words: "+£2", "-£3", "+1 VP", "+2 steam sources"."""
+        out: list[Msg] = []
+        if b[0] != a[0]:
+            out.append(msg("+£{n}", n=b[0] - a[0]) if b[0] > a[0] else msg("-£{n}", n=a[0] - b[0]))
+        if b[1] != a[1]:
+            out.append(msg("+{n} VP", n=b[1] - a[1]))
+        if b[2] != a[2]:
+            out.append(msg("+{n} clock(s)", n=b[2] - a[2]))
+        for p in POWERS:
+            k = b[3][p] - a[3][p]
+            if k:
+                out.append(msg("+{n} {power} source(s)", n=k, power=power_name(p)) if k > 0 else
+                           msg("-{n} {power} source(s)", n=-k, power=power_name(p)))
+        if b[4] > a[4]:
+            out.append(msg("+{n} tile(s)", n=b[4] - a[4]))
+        return out
 
     def _default_fire(self, st: State, seat: int) -> str | None:
         """The suggested next component: money and points first, building last."""
