@@ -126,7 +126,9 @@ def draw_tile(d: Draw, x: float, y: float, size: float, tid: str, r: int = 0,
         d.ellipse([cx - rad, cy - rad, cx + rad, cy + rad], fill=POWER_COLOURS[t.id[-1]], outline=ink, width=2)
     elif key is not None:
         f = font(max(SMALL, int(size * 0.42)))
-        d.text((cx, cy), key, font=f, fill=ink, anchor="mm")
+        # a small tile: the key up and left of centre, clear of the prestige badge in its corner
+        kx, ky = (x + size * 0.38, y + size * 0.38) if t and t.prestige and size < 90 else (cx, cy)
+        d.text((kx, ky), key, font=f, fill=ink, anchor="mm")
     else:
         lines = _tile_lines(_tile_name(tid), SMALL, size - 10) or wrap(_tile_name(tid), SMALL, size - 10, 3)
         f = font(SMALL)
@@ -324,7 +326,7 @@ def _dev_tiles(dev: dict) -> list[dict]:
 
 def draw_device(d: Draw, x: float, y: float, dev: dict, cell: int, keyed: bool = False,
                 mark: set[str] | None = None, free: set[str] | None = None,
-                free_col: tuple[int, int, int] = FREE) -> list[str]:
+                free_col: tuple[int, int, int] = FREE, keys: dict[str, str] | None = None) -> list[str]:
     """A device as a grid of tiles, with a disc of the seat's colour on each tile a mechanic is
     on. keyed: tiles carry numbers (returned: the names they stand for) instead of names."""
     tiles_ = _dev_tiles(dev)
@@ -336,7 +338,9 @@ def draw_device(d: Draw, x: float, y: float, dev: dict, cell: int, keyed: bool =
         px, py = x + (tx_ - x0) * cell, y + (ty_ - y0) * cell
         tid = str(t.get("t"))
         key = None
-        if keyed and not (tid in TILES and TILES[tid].is_basic):
+        if keys is not None:
+            key = keys.get(tid)
+        elif keyed and not (tid in TILES and TILES[tid].is_basic):
             legend.append(_tile_name(tid))
             key = str(len(legend))
         pos = f"{tx_},{ty_}"
@@ -624,7 +628,10 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     devices = [x for x in view.get("devices") or [] if isinstance(x, dict)]
     build = view.get("build") if isinstance(view.get("build"), dict) else None
     act = view.get("act") if isinstance(view.get("act"), dict) else None
-    if build and view.get("active") == seat:
+    plans = [pl_ for pl_ in view.get("plans") or [] if isinstance(pl_, list)]
+    if build and view.get("active") == seat and plans:
+        y = _plan_cards(d, y + 4, plans) + 6
+    elif build and view.get("active") == seat:
         y = _build_preview(d, y + 4, build, devices) + 6
     reveal = view.get("reveal") if isinstance(view.get("reveal"), dict) else None
     if reveal and reveal.get("seat") == seat and isinstance(reveal.get("tiles"), list):
@@ -642,7 +649,7 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
             y += cell + 14
         d.line([M, y, W - M, y], fill=HIGHLIGHT, width=3)  # below: the seat's own supply
         y += 16
-    elif act and view.get("active") == seat:
+    elif act and view.get("active") == seat and not plans:
         dv = next((x for x in devices if x.get("id") == act.get("dev")), None)
         if dv:
             y = _lines(d, M, y + 4, tx("Activating device {n}: highlighted tiles can be powered",
@@ -651,7 +658,8 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     # the supply: one tile a row with what it does
     cell = 76
     supply = [str(t) for t in pl.get("tiles") or []]
-    if len(set(supply)) > COMPACT_SUPPLY:  # too many for a phone with their texts: two columns of names
+    if len(set(supply)) > COMPACT_SUPPLY or (plans and view.get("active") == seat and len(plans) > 8):
+        # too many for a phone with their texts (or below many devices to choose from): two columns of names
         y = _supply_columns(d, y, supply, cell)
         supply = []
     for tid in dict.fromkeys(supply):  # the same tile twice is one row, "×2"
@@ -752,6 +760,35 @@ def _device_block(d: Draw, y: float, dv: dict, mark: set[str] | None) -> float:
     for i, name in enumerate(legend):
         yy = _lines(d, M, yy, tx("{k} {name}: {effect}", k=i + 1, name=name, effect=effect_text(ids[i])), W - 2 * M, 2, TEXT)
     return yy + 8
+
+
+def _plan_cards(d: Draw, y: float, plans: list[list[dict]]) -> float:
+    """The whole devices the menu offers, numbered as in its list, four to a row: each drawn as
+    it would be built (its tiles, their places and turns)."""
+    y = _lines(d, M, y, tx("Devices you can build: choose one by its number, or lay the tiles one by one"),
+               W - 2 * M, 2, HIGHLIGHT, 26) + 6
+    kinds = sorted({str(t.get("t")) for plan in plans for t in plan if isinstance(t, dict)
+                    and not (str(t.get("t")) in TILES and TILES[str(t.get("t"))].is_basic)}, key=_tile_name)
+    marks = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    keys = {tid: marks[i % 26] for i, tid in enumerate(kinds)}
+    y = _runs(d, M, y, [[f"{keys[tid]} {_tile_name(tid)}"] for tid in kinds], W - 2 * M, TEXT) + 4
+    per_row, gap = 4, 8
+    card = int((W - 2 * M - gap * (per_row - 1)) / per_row)
+    row_h = 0.0
+    for i, plan in enumerate(plans):
+        tiles_ = [t for t in plan if isinstance(t, dict)]
+        _, _, cols, rows = _device_box(tiles_, 1)
+        cell = max(56, min(64, int((card - 12) / max(cols, 1))))
+        x = M + (i % per_row) * (card + gap)
+        if i % per_row == 0 and i:
+            y += row_h + gap
+            row_h = 0
+        h = 36 + rows * cell + 8
+        d.rounded_rectangle([x, y, x + card, y + h], radius=8, fill=PANEL)
+        d.text((x + 8, y + 4), f"#{i + 1}", font=font(SMALL), fill=HIGHLIGHT)
+        draw_device(d, x + (card - cols * cell) / 2, y + 34, {"tiles": tiles_}, cell, keys=keys)
+        row_h = max(row_h, h)
+    return y + row_h + 8
 
 
 def _build_preview(d: Draw, y: float, build: dict, devices: list[dict]) -> float:

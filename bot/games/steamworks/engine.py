@@ -326,6 +326,17 @@ class SteamWorksEngine(Engine):
         out = [f"{c['t']}:{c['x']}:{c['y']}:{c['r']}" for c in geo.legal_lays(b["placed"], sup, b["left"])]
         return out if not b.get("tile") else [c for c in out if c.split(":")[0] == b["tile"]]
 
+    def _plans(self, st: State, seat: int) -> list[str]:
+        """Whole devices to build at once (tiles, places and turns chosen together), as choices
+        "<tile>:<x>:<y>:<r>/..." in the order the menu offers them: only for a new device not yet
+        begun, and only when all of them fit one select (else the tiles are laid one by one)."""
+        b = st["build"]
+        if st["stage"] != "build" or b["mode"] != "new" or b["placed"] or b.get("tile"):
+            return []
+        sup = self._supply(st, seat)
+        plans = geo.whole_devices(tuple(sorted((t, n) for t, n in sup.items() if n > 0)), b["left"])
+        return ["/".join(f"{t}:{x}:{y}:{r}" for t, x, y, r in sorted(p, key=lambda q: (q[2], q[1]))) for p in plans]
+
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         st = self.upgrade(state)
         if st["stage"] == "over" or seat != self.active(st):
@@ -340,7 +351,8 @@ class SteamWorksEngine(Engine):
             return [{"type": "keep", "choice": str(i)} for i in range(2)]
         b = st["build"]
         lays = self._lay_choices(st, seat)
-        acts = [{"type": "lay", "choice": c} for c in lays]
+        acts = [{"type": "plan", "choice": c} for c in self._plans(st, seat)]
+        acts += [{"type": "lay", "choice": c} for c in lays]
         if b.get("tile"):
             acts.append({"type": "tile", "choice": ""})  # back to every tile
         elif len(lays) > 25:
@@ -369,7 +381,7 @@ class SteamWorksEngine(Engine):
                     "activate": {"fire": self._do_fire, "auto": self._do_auto, "done": self._do_done},
                     "reveal": {"keep": self._do_keep},
                     "build": {"lay": self._do_lay, "tile": self._do_tile, "confirm": self._do_confirm,
-                              "undo": self._do_undo}}
+                              "undo": self._do_undo, "plan": self._do_plan}}
         handler = handlers[st["stage"]].get(kind)
         if handler is None:
             raise GameError(msg("That move is not possible now."))
@@ -707,6 +719,17 @@ class SteamWorksEngine(Engine):
         b["left"] -= 1
         b["tile"] = None
 
+    def _do_plan(self, st: State, seat: int, choice: Any, ev: list[Event]) -> None:
+        """A whole device at once: its tiles laid as the plan shows, then confirmed."""
+        choice = self._check_choice(choice, self._plans(st, seat))
+        b = st["build"]
+        for part in choice.split("/"):
+            t, x, y, r = part.split(":")
+            self._take_from_supply(st, seat, t)
+            b["placed"].append({"t": t, "x": int(x), "y": int(y), "r": int(r)})
+        b["left"] = 0
+        self._do_confirm(st, seat, None, ev)
+
     def _do_tile(self, st: State, seat: int, choice: Any, ev: list[Event]) -> None:
         """Choose the next tile first (its positions and rotations come next), or "" for all."""
         legal = [a["choice"] for a in self.legal_actions(st, seat) if a["type"] == "tile"]
@@ -864,6 +887,12 @@ class SteamWorksEngine(Engine):
             return msg("Take back the last tile")
         if not isinstance(c, str):
             return msg("Unknown move")
+        if kind == "plan":
+            plans = self._plans(st, seat) if st["stage"] == "build" else []
+            if c not in plans:
+                return msg("Unknown move")
+            names = [tile_name(part.split(":")[0]) for part in c.split("/")]
+            return msg("Whole device {k}: {tiles}", k=plans.index(c) + 1, tiles=names)
         parts = c.split(":")
         try:
             if kind == "place":
@@ -976,6 +1005,10 @@ class SteamWorksEngine(Engine):
                 v["reveal"]["tiles"] = list(st["stacks"][rv["age"]][:2])
         if viewer is not None and 0 <= viewer < st["seats"]:
             v["me"] = {"seat": viewer, "to_act": viewer in self.to_act(st)}
+            if st["stage"] == "build" and viewer == self.active(st):
+                # the whole devices the menu offers, in its order, for the DM's pictures
+                v["plans"] = [[{"t": t, "x": int(x), "y": int(y), "r": int(r)}
+                               for t, x, y, r in (q.split(":") for q in p.split("/"))] for p in self._plans(st, viewer)]
         return v
 
     # -- menu -------------------------------------------------------------------------------------------
@@ -1054,6 +1087,9 @@ class SteamWorksEngine(Engine):
         else:
             lays = [a["choice"] for a in acts if a["type"] == "lay"]
             picks = [a["choice"] for a in acts if a["type"] == "tile" and a["choice"]]
+            plans = [a["choice"] for a in acts if a["type"] == "plan"]
+            if plans:  # the whole device in one choice, as the DM image numbers them
+                selects(msg("Build a whole device (numbered in the picture)"), "plan", plans, 1)
             if picks:  # too many lays for one select: the best 25, then every tile to choose first
                 selects(msg("Lay a tile ({n} left)", n=st["build"]["left"]), "lay", lays[:25], 1)
                 selects(msg("Or choose the tile first"), "tile", picks, 2)
