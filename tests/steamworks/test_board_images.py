@@ -121,3 +121,19 @@ def test_every_tile_says_what_it_does_in_a_few_words():
     with R.drawing_in("en"):
         assert R.effect_text("condenser") == "+2 sources of that power"
         assert R.effect_text("miscellanerie") == "+1 source(s) of any power +£1; owner +£1"
+
+
+def test_the_dm_stays_within_twice_its_width_on_a_busy_table():
+    """Dozens of devices listed one a line made a DM up to 1,865 px tall (this state's: 1,805): the
+    list stops where a phone still shows the image whole, and says how many more the board's
+    workshops show."""
+    late = _states(3, 4)[310]
+    for seat in range(3):
+        with recording() as rec:
+            png = R.render_hand(E.view(late, seat), NAMES[:3])
+        image = Image.open(io.BytesIO(png))
+        assert image.height <= 2 * image.width, image.size
+        texts = [r["text"] for r in rec if r["kind"] == "text"]
+        listed = [t for t in texts if t.startswith("Device ")]
+        more = [t for t in texts if "more: see the workshops" in t]
+        assert len(listed) == len(late["devices"]) or (more and int(more[0].split()[0]) + len(listed) == len(late["devices"]))
