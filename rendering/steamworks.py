@@ -237,7 +237,7 @@ class _FastDraw(Draw):
         return None
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=512)
 def _sprite(tid: str, r: int, size: int, outline: tuple[int, int, int] | None, key: str | None,
             locale_name: str) -> tuple[Image.Image, tuple]:
     """A tile drawn once (per size, rotation, outline, key and tile-name text) and pasted after."""
@@ -512,8 +512,9 @@ def _render_board(view: dict, names: list[str]) -> bytes:
                 d.rounded_rectangle([x, y + 44, x + cell, y + 44 + cell], radius=8, outline=EMPTY, width=2)
         y += h + 10
     sup = view.get("supply_sources") or {}  # with the powers' names: the key to the colours
-    y = _runs(d, M, y, [[tx("Basic sources left:")]] + [[("P", p), f"{tx(POWER_KEYS[p])} {_int(sup.get(p))}"]
-                                                        for p in ("C", "S", "E")], W - 2 * M) + 8
+    groups: list[Run] = [[("P", p), f"{tx(POWER_KEYS[p])} {_int(sup.get(p))}"] for p in ("C", "S", "E")]
+    groups[0] = [tx("Basic sources left:") + " "] + groups[0]
+    y = _runs(d, M, y, groups, W - 2 * M) + 8
     devices = [dv for dv in view.get("devices") or [] if isinstance(dv, dict)]
     for pl in view.get("players") or []:
         if isinstance(pl, dict):
@@ -539,7 +540,8 @@ def _player_panel(d: Draw, y: float, pl: dict, names: list[str], devs: list[dict
     spaces = pl.get("spaces") or {}
     free = [words(msg(name)) for sid, name in SPACES if not spaces.get(sid)]
     if not over:  # the persona spaces still free this round
-        groups += [[("F", FREE), tx("Free spaces:")]] + [[("F", FREE), f] for f in free] if free else [[tx("No free space")]]
+        groups += ([[("F", FREE), tx("Free spaces:") + " " + free[0]]] + [[("F", FREE), f] for f in free[1:]]
+                   if free else [[tx("No free space")]])
     with not_recording():
         h = 52 + _runs(dd, 0, 0, groups, inner) + 6
     d.rounded_rectangle([M, y, W - M, y + h], radius=10, fill=PANEL, outline=col if active == seat else None,
@@ -605,7 +607,7 @@ def _row_layout(dv: dict, names: list[str]) -> tuple[int, float, float, Run, lis
     return cell, gw, gh, head, wrapped, max(gh, text_h) + 12
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=96)
 def _row_sprite(dv_json: str, names: tuple[str, ...], locale_mark: str) -> tuple[tuple, Image.Image, tuple]:
     """A device's row drawn once (per device, mechanics on it, names and locale) and pasted after:
     (its layout, the image, its texts)."""
