@@ -1,18 +1,21 @@
 """Steam Works images, drawn only from the engine's views (bot/games/steamworks/engine.py `view`),
-for Discord's phone preview (390 px wide): every image is 800 px wide and no text is smaller than
-SMALL (24 px; min_font(800) is 23).
+for Discord's phone preview (390 px wide): every image is 800 px wide, no text is smaller than
+SMALL (24 px; min_font(800) is 23) and none is taller than about twice its width (MAX_H): what
+does not fit goes on into another image rather than being shrunk.
 
-render_board (near square, for the thread): the header (age, round, who plays, the next mechanic's
-cost), the conveyor belt of each unlocked age as large tiles (locked or empty ones are one line),
-the basic sources left, and two lines per player (money, points, clocks, mechanics, sources, how
-many tiles and devices). render_hand (the DM, what a decision needs): the device being built (with
-the grid coordinates the lay options name) or activated, the seat's supply tiles with what each
-does, and every device on the table as a line naming its tiles, with its mechanics.
-render_results: the final scores.
+render_boards (the thread's images): the table (render_board: the header, the belt of each
+unlocked age as tiles wide enough for every word of a name, the basic sources left as power
+symbols with counts, and each player's counts and free persona spaces), then the workshops: each
+player's devices as rows under their name in their colour: the tile grid (tiles keyed by number,
+open sources outlined in green, a disc of the user's colour on a busy one), the sources (open, or
+whose mechanic is on them) and what each tile does in a few words. render_hand (the DM, what a
+decision needs): the whole devices the build offers, numbered as its menu lists them, or the
+device being built or activated, the seat's supply tiles with what each does, its own devices as
+rows where there is room, and every device on the table as a line. render_results: the final scores.
 
-Tiles are squares filled by kind with a stripe for each power line; their names are drawn inside
-(long words broken with a hyphen) when the tile is large, and as a number keyed to a list when it
-is small.
+Cost: tiles, texts and device rows are drawn once and pasted after; a workshop image that shows
+what it showed before is not drawn again; PNGs are written in the images' own palette
+(bot/games/steamworks/bench.py measures them on seeded game states).
 """
 from __future__ import annotations
 

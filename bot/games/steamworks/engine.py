@@ -15,7 +15,8 @@ player moves left.
 
 Every action is {"type": ..., "choice": str}; a select sends {"type": ..., "values": [str]}, read
 the same way. Choices: place "tile:<age>" "source:<C|S|E>" "build" "workshop:<age>:<slot>"
-"dev:<id>:<x>,<y>"; fire "<x>,<y>:<power>[:<param>]"; lay "<tile>:<x>:<y>:<r>[:<device id>]".
+"dev:<id>:<x>,<y>"; fire "<x>,<y>:<power>[:<param>]"; lay "<tile>:<x>:<y>:<r>[:<device id>]"; plan
+"<tile>:<x>:<y>:<r>/..." (a whole new device at once, offered where every legal one fits a select).
 """
 from __future__ import annotations
 
