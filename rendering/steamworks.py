@@ -202,6 +202,12 @@ class _Collect(ImageDraw.ImageDraw):
 
     def text(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):  # noqa: A002
         self.calls.append((xy, text, font, anchor))
+        size = getattr(font, "size", None)
+        if (self._image.mode == "RGB" and not args and not kwargs and isinstance(size, int)
+                and isinstance(fill, tuple) and text.strip() and "\n" not in text):  # a row: cached masks
+            mask, left, top = _text_mask(text, size, anchor)
+            self._image.paste(fill, (int(round(xy[0])) + left, int(round(xy[1])) + top), mask)
+            return None
         return super().text(xy, text, fill, font, anchor, *args, **kwargs)
 
 
