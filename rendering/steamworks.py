@@ -211,7 +211,7 @@ class _Collect(ImageDraw.ImageDraw):
         return super().text(xy, text, fill, font, anchor, *args, **kwargs)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)  # masks of a line of text: a few KB each
 def _text_mask(text: str, size: int, anchor: str | None) -> tuple[Image.Image, int, int]:
     """A text's coverage, drawn once: (mask, its left and top from the anchor point)."""
     f = font(size)
