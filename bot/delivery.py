@@ -371,9 +371,13 @@ class Delivery:
 
     def board_images(self, kind: str, view: dict[str, Any], names: list[str], over: bool,
                      locale: str) -> list[bytes]:
-        """The board, and at the end the results image if the game draws one (runs in a thread)."""
+        """The board (several images where the game draws it so: render_boards), and at the end the
+        results image if the game draws one (runs in a thread)."""
         renderer = self.renderer(kind)
-        images = [renderer.render_board(view, names, locale)]
+        if hasattr(renderer, "render_boards"):
+            images = list(renderer.render_boards(view, names, locale))
+        else:
+            images = [renderer.render_board(view, names, locale)]
         if over and hasattr(renderer, "render_results"):
             images.append(renderer.render_results(view, names, locale))
         return images
@@ -439,8 +443,7 @@ class Delivery:
         return await self._send(game, content, kwargs)
 
     def files(self, game: Game, images: list[bytes]) -> list[discord.File]:
-        suffixes = ["", "-results"]
-        return [discord.File(io.BytesIO(data), filename=f"{game.kind}-{game.id}{suffixes[i]}.png")
+        return [discord.File(io.BytesIO(data), filename=f"{game.kind}-{game.id}{f'-{i + 1}' if i else ''}.png")
                 for i, data in enumerate(images)]
 
     async def _send(self, game: Game, content: Msg | str, kwargs: dict[str, Any]) -> tuple[Sent, discord.Message | None]:

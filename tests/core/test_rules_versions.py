@@ -16,7 +16,7 @@ FINGERPRINTS = {  # kind: (rules_version, fingerprint of the games below)
     "pole": (1, "f6f774ea9b859992"),
     "pon": (2, "e02c0644ff7755ca"),
     "rallyman": (2, "d6ae1ccedb3bd3aa"),
-    "steamworks": (1, "6fcac81112076dff"),
+    "steamworks": (2, "9109ba882ccf918d"),
 }
 SEEDS = (3, 4)
 

@@ -15,7 +15,8 @@ player moves left.
 
 Every action is {"type": ..., "choice": str}; a select sends {"type": ..., "values": [str]}, read
 the same way. Choices: place "tile:<age>" "source:<C|S|E>" "build" "workshop:<age>:<slot>"
-"dev:<id>:<x>,<y>"; fire "<x>,<y>:<power>[:<param>]"; lay "<tile>:<x>:<y>:<r>[:<device id>]".
+"dev:<id>:<x>,<y>"; fire "<x>,<y>:<power>[:<param>]"; lay "<tile>:<x>:<y>:<r>[:<device id>]"; plan
+"<tile>:<x>:<y>:<r>/..." (a whole new device at once, offered where every legal one fits a select).
 """
 from __future__ import annotations
 
@@ -67,7 +68,7 @@ def _log(st: State, ev: list[Event], text: Msg) -> None:
 class SteamWorksEngine(Engine):
     kind = "steamworks"
     title = "Steam Works"
-    rules_version = 1  # raise it when a change makes old logs replay differently (bot/games/base.py)
+    rules_version = 2  # raise it when a change makes old logs replay differently (bot/games/base.py)
     min_seats = SETUP.min_players
     max_seats = SETUP.max_players
     options = [OptionSpec("personas", "How persona boards are dealt", ["random", "seat order"], "str", "random")]
@@ -326,6 +327,17 @@ class SteamWorksEngine(Engine):
         out = [f"{c['t']}:{c['x']}:{c['y']}:{c['r']}" for c in geo.legal_lays(b["placed"], sup, b["left"])]
         return out if not b.get("tile") else [c for c in out if c.split(":")[0] == b["tile"]]
 
+    def _plans(self, st: State, seat: int) -> list[str]:
+        """Whole devices to build at once (tiles, places and turns chosen together), as choices
+        "<tile>:<x>:<y>:<r>/..." in the order the menu offers them: only for a new device not yet
+        begun, and only when all of them fit one select (else the tiles are laid one by one)."""
+        b = st["build"]
+        if st["stage"] != "build" or b["mode"] != "new" or b["placed"] or b.get("tile"):
+            return []
+        sup = self._supply(st, seat)
+        plans = geo.whole_devices(tuple(sorted((t, n) for t, n in sup.items() if n > 0)), b["left"])
+        return ["/".join(f"{t}:{x}:{y}:{r}" for t, x, y, r in sorted(p, key=lambda q: (q[2], q[1]))) for p in plans]
+
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         st = self.upgrade(state)
         if st["stage"] == "over" or seat != self.active(st):
@@ -340,7 +352,8 @@ class SteamWorksEngine(Engine):
             return [{"type": "keep", "choice": str(i)} for i in range(2)]
         b = st["build"]
         lays = self._lay_choices(st, seat)
-        acts = [{"type": "lay", "choice": c} for c in lays]
+        acts = [{"type": "plan", "choice": c} for c in self._plans(st, seat)]
+        acts += [{"type": "lay", "choice": c} for c in lays]
         if b.get("tile"):
             acts.append({"type": "tile", "choice": ""})  # back to every tile
         elif len(lays) > 25:
@@ -369,7 +382,7 @@ class SteamWorksEngine(Engine):
                     "activate": {"fire": self._do_fire, "auto": self._do_auto, "done": self._do_done},
                     "reveal": {"keep": self._do_keep},
                     "build": {"lay": self._do_lay, "tile": self._do_tile, "confirm": self._do_confirm,
-                              "undo": self._do_undo}}
+                              "undo": self._do_undo, "plan": self._do_plan}}
         handler = handlers[st["stage"]].get(kind)
         if handler is None:
             raise GameError(msg("That move is not possible now."))
@@ -468,7 +481,8 @@ class SteamWorksEngine(Engine):
         pl = st["players"][seat]
         eff = tile.effect
         op = eff["op"]
-        _log(st, ev, msg("{p} powers {tile} with {power}.", p=_p(seat), tile=tile_name(tid), power=power_name(power)))
+        before = self._holdings(st)
+        at_ev = len(ev)
         if op == "coins":
             pl["money"] += eff["coins"]
         elif op == "vp":
@@ -532,13 +546,52 @@ class SteamWorksEngine(Engine):
             o["vp"] += tile.owner.get("vp", 0)
             if tile.owner.get("source"):
                 self._gain_source(st, owner, power, tile.owner["source"])
-            _log(st, ev, msg("{owner} takes the owner bonus of {tile}.", owner=_p(owner), tile=tile_name(tid)))
+        # The line says what the activation changed (#32): the seat's gains and costs, then the
+        # owner's bonus; it goes before the lines the effect logged itself (a tile drawn, the marker).
+        after = self._holdings(st)
+        gains = self._changes(before[seat], after[seat])
+        if op == "reuse":
+            gains.append(msg("a used component may work once more"))
+        elif op in ("build", "upgrade"):
+            gains.append(msg("builds a device of {n} tiles", n=eff["n"]) if op == "build"
+                         else msg("adds a tile to a device"))
+        line = msg("{p} powers {tile} with {power}: {changes}.", p=_p(seat), tile=tile_name(tid),
+                   power=power_name(power), changes=gains or [msg("nothing changes")])
+        if owner != seat and tile.owner:
+            line = msg("{line} {owner} takes the owner bonus: {changes}.", line=line, owner=_p(owner),
+                       changes=self._changes(before[owner], after[owner]))
+        added = len(ev) - at_ev
+        ev.insert(at_ev, Event(line))
+        st["log"].insert(len(st["log"]) - added, to_wire(line))
+        del st["log"][:-LOG_KEEP]
         if st["reveal"] is not None:
             st["stage"] = "reveal"
         elif op == "build":
             self._start_build(st, "new", eff["n"], "act")
         elif op == "upgrade":
             self._start_build(st, "upgrade", eff["n"], "act")
+
+    def _holdings(self, st: State) -> list[tuple[int, int, int, dict[str, int], int]]:
+        """Each seat's money, points, clocks, basic sources and tiles in supply."""
+        return [(pl["money"], pl["vp"], pl["clocks"], dict(pl["sources"]), len(pl["tiles"])) for pl in st["players"]]
+
+    def _changes(self, a: tuple, b: tuple) -> list[Msg]:
+        """What changed between two holdings, in words: "+£2", "-£3", "+1 VP", "+2 steam sources"."""
+        out: list[Msg] = []
+        if b[0] != a[0]:
+            out.append(msg("+£{n}", n=b[0] - a[0]) if b[0] > a[0] else msg("-£{n}", n=a[0] - b[0]))
+        if b[1] != a[1]:
+            out.append(msg("+{n} VP", n=b[1] - a[1]))
+        if b[2] != a[2]:
+            out.append(msg("+{n} clock(s)", n=b[2] - a[2]))
+        for p in POWERS:
+            k = b[3][p] - a[3][p]
+            if k:
+                out.append(msg("+{n} {power} source(s)", n=k, power=power_name(p)) if k > 0 else
+                           msg("-{n} {power} source(s)", n=-k, power=power_name(p)))
+        if b[4] > a[4]:
+            out.append(msg("+{n} tile(s)", n=b[4] - a[4]))
+        return out
 
     def _default_fire(self, st: State, seat: int) -> str | None:
         """The suggested next component: money and points first, building last."""
@@ -666,6 +719,17 @@ class SteamWorksEngine(Engine):
         b["placed"].append(pt)
         b["left"] -= 1
         b["tile"] = None
+
+    def _do_plan(self, st: State, seat: int, choice: Any, ev: list[Event]) -> None:
+        """A whole device at once: its tiles laid as the plan shows, then confirmed."""
+        choice = self._check_choice(choice, self._plans(st, seat))
+        b = st["build"]
+        for part in choice.split("/"):
+            t, x, y, r = part.split(":")
+            self._take_from_supply(st, seat, t)
+            b["placed"].append({"t": t, "x": int(x), "y": int(y), "r": int(r)})
+        b["left"] = 0
+        self._do_confirm(st, seat, None, ev)
 
     def _do_tile(self, st: State, seat: int, choice: Any, ev: list[Event]) -> None:
         """Choose the next tile first (its positions and rotations come next), or "" for all."""
@@ -824,6 +888,12 @@ class SteamWorksEngine(Engine):
             return msg("Take back the last tile")
         if not isinstance(c, str):
             return msg("Unknown move")
+        if kind == "plan":
+            plans = self._plans(st, seat) if st["stage"] == "build" else []
+            if c not in plans:
+                return msg("Unknown move")
+            names = [tile_name(part.split(":")[0]) for part in c.split("/")]
+            return msg("Whole device {k}: {tiles}", k=plans.index(c) + 1, tiles=names)
         parts = c.split(":")
         try:
             if kind == "place":
@@ -936,6 +1006,10 @@ class SteamWorksEngine(Engine):
                 v["reveal"]["tiles"] = list(st["stacks"][rv["age"]][:2])
         if viewer is not None and 0 <= viewer < st["seats"]:
             v["me"] = {"seat": viewer, "to_act": viewer in self.to_act(st)}
+            if st["stage"] == "build" and viewer == self.active(st):
+                # the whole devices the menu offers, in its order, for the DM's pictures
+                v["plans"] = [[{"t": t, "x": int(x), "y": int(y), "r": int(r)}
+                               for t, x, y, r in (q.split(":") for q in p.split("/"))] for p in self._plans(st, viewer)]
         return v
 
     # -- menu -------------------------------------------------------------------------------------------
@@ -1018,6 +1092,9 @@ class SteamWorksEngine(Engine):
         else:
             lays = [a["choice"] for a in acts if a["type"] == "lay"]
             picks = [a["choice"] for a in acts if a["type"] == "tile" and a["choice"]]
+            plans = [a["choice"] for a in acts if a["type"] == "plan"]
+            if plans:  # the whole device in one choice, as the DM image numbers them
+                selects(msg("Build a whole device (numbered in the picture)"), "plan", plans, 1)
             if picks:  # too many lays for one select: the best 25, then every tile to choose first
                 selects(msg("Lay a tile ({n} left)", n=st["build"]["left"]), "lay", lays[:25], 1)
                 selects(msg("Or choose the tile first"), "tile", picks, 2)

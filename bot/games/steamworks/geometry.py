@@ -218,3 +218,63 @@ def legal_lays(placed: list[dict[str, Any]], supply: Counter, left: int) -> list
             out.append((-links, -TILES[c["t"]].prestige, c["t"], c["y"], c["x"], c["r"], c))
     out.sort(key=lambda z: z[:6])
     return [z[-1] for z in out]
+
+
+def _same_turn(tid: str, r: int) -> int:
+    """The smallest rotation that gives the tile the same lines as rotation r."""
+    return min(k for k in range(4) if sides(tid, k) == sides(tid, r % 4))
+
+
+def canonical(placed: Iterable[dict[str, Any]]) -> tuple:
+    """A device the same whatever its place and its turn as a whole (its tiles keep their links):
+    the least of its four turns, each shifted to (0, 0), preferring wider than tall."""
+    tiles_ = [(p["t"], p["x"], p["y"], p["r"]) for p in placed]
+    best = None
+    for k in range(4):
+        turned = []
+        for t, x, y, r in tiles_:
+            for _ in range(k):  # a quarter turn clockwise: (x, y) -> (-y, x)
+                x, y = -y, x
+            turned.append((t, x, y, _same_turn(t, r + k)))
+        mx = min(q[1] for q in turned)
+        my = min(q[2] for q in turned)
+        key = tuple(sorted((t, x - mx, y - my, r) for t, x, y, r in turned))
+        tall = max(q[2] for q in key) > max(q[1] for q in key)
+        cand = (tall, key)
+        if best is None or cand < best:
+            best = cand
+    return best[1] if best else ()
+
+
+@lru_cache(maxsize=4096)
+def whole_devices(supply_key: tuple, n: int, limit: int = 25, budget: int = 6000) -> tuple:
+    """Every different legal device of exactly `n` tiles from a supply (given as sorted (tile,
+    count) pairs), each as sorted (tile, x, y, r) tuples, the best-looking first (more links,
+    more prestige); empty when there are more than `limit` of them, or when finding them would
+    take more than `budget` steps (then the tiles are laid one at a time)."""
+    found: dict[tuple, int] = {}
+    steps = 0
+
+    def walk(placed: list[dict[str, Any]], supply: Counter, left: int) -> bool:
+        nonlocal steps
+        if left == 0:
+            if not problems(placed):
+                key = canonical(placed)
+                if key not in found:
+                    grid = grid_of(placed)
+                    links = sum(1 for p in grid for d, _ in neighbours(p) if link(grid, p, d))
+                    found[key] = -links * 10 - sum(TILES[p["t"]].prestige for p in placed)
+            return len(found) <= limit
+        for c in legal_lays(placed, supply, left):
+            steps += 1
+            if steps > budget:
+                return False
+            rest = supply.copy()
+            rest[c["t"]] -= 1
+            if not walk(placed + [c], rest, left - 1):
+                return False
+        return True
+
+    if not walk([], Counter(dict(supply_key)), n) or len(found) > limit:
+        return ()
+    return tuple(sorted(found, key=lambda k: (found[k], k)))
