@@ -613,7 +613,7 @@ class Store:
                           creator_name: str, options: dict[str, Any], seed: int, locale: str | None = None,
                           clock: float | None = None, ai: int = 0, ai_level: str = "normal") -> int:
         """A lobby with its creator in seat 0, then `ai` seats the bot plays at `ai_level` (named
-        "AI 1 (normal)"...; a negative user id, which no person has)."""
+        "AI 1", "AI 2"...: short on every board; a negative user id, which no person has)."""
         now = time.time()
         async with self._transaction() as db:
             (game_id,), = await db.fetch(
@@ -624,7 +624,7 @@ class Store:
                              (game_id, creator_id, creator_name))
             for seat in range(1, ai + 1):
                 await db.execute("INSERT INTO seats (game_id, seat, user_id, name, auto, ai) VALUES (?, ?, ?, ?, 1, ?)",
-                                 (game_id, seat, -seat, f"AI {seat} ({ai_level})", ai_level))
+                                 (game_id, seat, -seat, f"AI {seat}", ai_level))
         return game_id
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:

@@ -314,6 +314,9 @@ class Table:
         opts = engine.describe_options(game.options)
         if game.clock:
             opts = [*opts, msg("a move every {time}", time=duration(game.clock))]
+        levels = sorted({s.ai for s in game.seats if s.ai})
+        if levels:  # (each AI seat is named "AI 1"...; its level is said here)
+            opts = [*opts, msg("AI seats play {level}", level=[msg(level) for level in levels])]
         players = ", ".join(s.mention for s in game.seats)
         fewest = engine.least_seats(game.options)
         footer = {"lobby": msg("Press Join to sit down; the creator starts with {min}+ players.", min=fewest),

@@ -27,7 +27,7 @@ async def play_alone(w, kind: str, ai: int, level: str):
     bot.table.new_seed = lambda: seed
     lobby = await open_table(w, w.alice, kind=kind, ai=ai, ai_level=level, **options)
     text = emu.message(lobby).content
-    assert all(f"**AI {k} ({level})**" in text for k in range(1, ai + 1)), text
+    assert all(f"**AI {k}**" in text for k in range(1, ai + 1)) and f"AI seats play {level}" in text, text
     thread = await start(w, lobby, w.alice)
     alice = cast[0][1](emu, w.alice, "select", 1, kind)
     idle = 0
@@ -73,7 +73,7 @@ async def test_people_join_beside_ai_seats_and_the_ai_never_gets_a_dm(table):
     w, emu = table, table.emu
     lobby = await open_table(w, w.alice, w.bob, kind="pon", ai=1, ai_level="normal")
     text = emu.message(lobby).content
-    assert f"<@{w.alice.id}>, **AI 1 (normal)**, <@{w.bob.id}>" in text, text
+    assert f"<@{w.alice.id}>, **AI 1**, <@{w.bob.id}>" in text and "AI seats play normal" in text, text
     thread = await start(w, lobby, w.alice)
     game = await w.bot.store.game(1)
     assert [(s.ai, s.auto) for s in game.seats] == [(None, False), ("normal", True), (None, False)]
