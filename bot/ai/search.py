@@ -15,6 +15,7 @@ import math
 import random
 from dataclasses import dataclass
 
+from bot.ai.policies import policy
 from bot.ai.value import share
 from bot.games.base import Action, Engine, GameError, State, is_preference
 from bot.games.registry import engines
@@ -31,7 +32,7 @@ class Level:
 
 # Look-ahead per game, in moves of any seat before the standing is judged (designed: about two
 # rounds of a 3-4 player table, enough for a move's effects to show).
-DEPTH = {"heat": 40, "pon": 30, "pole": 6, "rallyman": 24, "steamworks": 20}
+DEPTH = {"heat": 10, "pon": 30, "pole": 6, "rallyman": 24, "steamworks": 20}
 # Imagined games per strong decision: what one core plays in about a second (`python -m bot arena`
 # measures the decision times: ai_<game>_strong_decision_p95_s).
 PLAYOUTS = {"heat": 300, "pon": 200, "pole": 40, "rallyman": 100, "steamworks": 80}
@@ -70,9 +71,9 @@ def choose(engine: Engine, state: State, seat: int, level: str, seed: int) -> Ac
 
 
 def _usual(engine: Engine, seen: State, seat: int, options: list[Action]) -> Action:
-    """What the game's automatic player would do, on a state redrawn from the seat's view."""
+    """What the look-ahead's player would do (bot/ai/policies.py), on a state redrawn from the seat's view."""
     try:
-        pick = engine.auto_action(seen, seat)
+        pick = policy(engine)(engine, seen, seat)
     except (GameError, StopIteration, IndexError, KeyError):
         return options[0]
     return pick if pick in options else options[0]
@@ -118,7 +119,8 @@ def _playout(engine: Engine, state: State, seat: int, action: Action, deal: int)
 
 
 def play_on(engine: Engine, state: State, moves: int) -> State:
-    """Every seat plays as the game's automatic player for up to `moves` moves."""
+    """Every seat plays as the look-ahead's player (bot/ai/policies.py) for up to `moves` moves."""
+    play = policy(engine)
     for _ in range(moves):
         if engine.is_over(state):
             break
@@ -127,7 +129,7 @@ def play_on(engine: Engine, state: State, moves: int) -> State:
             break
         who = waiting[0]
         try:
-            state, _ = engine.apply(state, who, engine.auto_action(state, who))
+            state, _ = engine.apply(state, who, play(engine, state, who))
         except GameError:
             state, _ = engine.apply(state, who, decisions(engine, state, who)[0])
     return state

@@ -7,6 +7,7 @@ its seat may see (`Engine.redraw_hidden`), so they learn nothing hidden.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from bot.games.base import Engine, State
@@ -53,10 +54,21 @@ SCORES: dict[str, Callable[[State], list[float]]] = {
 }
 
 
+# How big a lead in each game's score is worth a sure place (designed): the standing between two
+# cars is a smooth function of their gap, so a look-ahead that ends before the finish still tells
+# a move that gains two spaces from one that gains none.
+SCALE = {"heat": 2.0, "pon": 0.5, "pole": 0.5, "rallyman": 8.0, "steamworks": 2.0}
+
+
+def _ahead(gap: float, scale: float) -> float:
+    """How surely a car `gap` ahead (in score) stays ahead: 0.5 level, towards 1 far ahead."""
+    return 1.0 / (1.0 + math.exp(max(-50.0, min(50.0, -gap / scale))))
+
+
 def share(engine: Engine, state: State, seat: int) -> float:
-    """The seat's standing in [0, 1]: the share of the rest of the field it is ahead of (ties half),
-    from the placings once the game is over. Alone in the field, its own score decides (a solo
-    rally is a race against the clock), squashed into [0, 1]."""
+    """The seat's standing in [0, 1]: the share of the rest of the field it is ahead of, from the
+    placings once the game is over (ties half), else from each game's score (SCORES), smoothly.
+    Alone in the field, its own score decides (a solo rally is a race against the clock)."""
     if engine.is_over(state):
         places = engine.placings(state)
         if places is not None and len(places) > 1:
@@ -67,5 +79,5 @@ def share(engine: Engine, state: State, seat: int) -> float:
     if len(scores) <= 1:
         return 1.0 / (1.0 + max(0.0, -scores[0]) / 1000.0) if scores else 0.5
     mine = scores[seat]
-    beaten = sum(1 if s < mine else 0.5 if s == mine else 0 for i, s in enumerate(scores) if i != seat)
-    return beaten / (len(scores) - 1)
+    scale = SCALE.get(engine.kind, 1.0)
+    return sum(_ahead(mine - s, scale) for i, s in enumerate(scores) if i != seat) / (len(scores) - 1)

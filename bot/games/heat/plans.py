@@ -43,6 +43,18 @@ def _move(st: dict, seat: int, ids: list[int]) -> tuple | None:
     return n, spaces, start, end, heat, tr
 
 
+def reach(st: dict, seat: int, ids: list[int]) -> tuple[int, int, int] | None:
+    """Where playing `ids` takes the car if nobody else moves, for a quick judgement (the AI's
+    look-ahead): (spaces gained at known speed, corner Heat it costs, Heat left after the shift);
+    None for a clogged hand."""
+    move = _move(st, seat, ids)
+    if move is None:
+        return None
+    n, _, start, end, heat, tr = move
+    cost = sum(_corner_heat(tr, idx, limit, n) for _, idx, limit in rules.crossed_lines(tr, start, end))
+    return end - start, cost, heat
+
+
 def summary(st: dict, seat: int, ids: list[int]) -> Msg | None:
     """The short form for a typed move's list (/heat play): the spaces and the corner Heat in
     all (or the spin), None for a clogged hand (its label says it already)."""
