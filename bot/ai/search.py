@@ -15,7 +15,7 @@ import math
 import random
 from dataclasses import dataclass
 
-from bot.ai.policies import policy
+from bot.ai.policies import PROMISE, policy
 from bot.ai.value import share
 from bot.games.base import Action, Engine, GameError, State, is_preference
 from bot.games.registry import engines
@@ -67,7 +67,7 @@ def choose(engine: Engine, state: State, seat: int, level: str, seed: int) -> Ac
     budget = round(lv.search * PLAYOUTS.get(engine.kind, 100))
     if budget == 0:
         return rng.choice(options) if rng.random() < lv.blunder else usual
-    return _search(engine, state, seat, _shortlist(options, usual, lv.width, rng), budget, rng)
+    return _search(engine, state, seat, _shortlist(engine, state, seat, options, usual, lv.width, rng), budget, rng)
 
 
 def _usual(engine: Engine, seen: State, seat: int, options: list[Action]) -> Action:
@@ -79,11 +79,17 @@ def _usual(engine: Engine, seen: State, seat: int, options: list[Action]) -> Act
     return pick if pick in options else options[0]
 
 
-def _shortlist(options: list[Action], usual: Action, width: int, rng: random.Random) -> list[Action]:
+def _shortlist(engine: Engine, state: State, seat: int, options: list[Action], usual: Action, width: int,
+               rng: random.Random) -> list[Action]:
+    """The moves worth weighing: all that fit, else the usual one and the most promising (where the
+    game can tell, bot/ai/policies.py) or a seeded sample."""
     if len(options) <= width:
         return options
     rest = [a for a in options if a != usual]
-    return [usual, *rng.sample(rest, width - 1)]
+    promise = PROMISE.get(engine.kind)
+    if promise is None:
+        return [usual, *rng.sample(rest, width - 1)]
+    return [usual, *sorted(rest, key=lambda a: -promise(state, seat, a))[:width - 1]]
 
 
 def _search(engine: Engine, state: State, seat: int, candidates: list[Action], budget: int,
