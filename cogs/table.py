@@ -167,11 +167,19 @@ def public_log(engine, game, actions, locale: str) -> list[str]:
     """Replay the game and keep only what the table saw (public events), in the reader's language."""
     state = engine.new_game(game.options, len(game.seats), game.seed)
     names = [s.name for s in game.seats]
-    lines = []
+    lines: list[str] = []
+    moment: list[str] = []  # news of the moment (who is ready): kept only while nothing lasting follows
     for seat, action in actions:
         state, events = engine.apply(state, seat, action)
-        lines.extend(words(e.text, names, locale) for e in events if e.to is None)
-    return lines
+        for e in events:
+            if e.to is not None:
+                continue
+            if not e.log:
+                moment.append(words(e.text, names, locale))
+                continue
+            moment.clear()
+            lines.append(words(e.text, names, locale))
+    return lines + moment
 
 
 async def setup(bot: commands.Bot) -> None:

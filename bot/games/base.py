@@ -56,6 +56,7 @@ class Event:
 
     text: Msg
     to: int | None = None
+    log: bool = True  # False: news of the moment (who is ready): /game log keeps it only until a lasting line follows
 
 
 @dataclass

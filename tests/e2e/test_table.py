@@ -199,3 +199,20 @@ async def test_dms_resume_once_a_player_opens_them(table):
             break
         await asyncio.sleep(0.01)
     assert (await w.bot.store.game(1)).seats[1].dm_ok
+
+
+async def test_the_log_keeps_who_is_ready_only_for_the_round_being_chosen(table):
+    """#33: /game log does not repeat every round's "X is ready" lines; the current round's stay."""
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.bob, track="usa")
+    thread = await start(w, lobby, w.alice)
+    for user in (w.alice, w.bob, w.alice):  # round 1 played, alice ready in round 2
+        dm = await emu.wait_until(lambda: [m for m in emu.dm_messages(user) if m.selects
+                                           and not m.selects[0]["placeholder"].startswith("Sent")][-1:])
+        options = dm[0].selects[0]["options"]
+        await emu.select(user, dm[0], [options[0]["value"]], custom_id=dm[0].selects[0]["custom_id"])
+        await w.bot.table.drain()
+    rec = await emu.slash(w.bob, thread, "game", "log", count=50)
+    await emu.wait_until(lambda: rec.followups)
+    text = rec.followups[0].content
+    assert text.count("is ready") == 1 and "alice is ready" in text, text

@@ -503,7 +503,7 @@ class HeatEngine(Engine):
                             n=state["round"], k=len(ids)), to=seat)]
         if car["sub"] is None:
             events.append(Event(msg("{who} is ready ({k}/{n}).", who=seat_name(seat), k=racing - waiting,
-                                    n=racing)))
+                                    n=racing), log=False))
         if waiting:
             # Only this car changes: the other cars are shared with the input state, not copied.
             new = dict(state)
