@@ -110,9 +110,12 @@ def _replay(kept: tuple) -> None:
 
 
 def _place(d: ImageDraw.ImageDraw, taken: list, xy: tuple[float, float], text: str, size: int, fill,
-           s: float) -> None:
+           s: float, under: tuple = ()) -> None:
     """A label at `xy` or, if that covers a mark already drawn, at the nearest free spot around it
-    (left out when every spot is taken: the mark under it matters more)."""
+    (left out when every spot is taken: the mark under it matters more; left out too when its mark
+    is under one of the `under` boxes, a car or die: moved off it, it would seem to name another)."""
+    if any(u[0] <= xy[0] <= u[2] and u[1] <= xy[1] <= u[3] for u in under):
+        return
     f = font(max(SMALL, size))
     box = f.getbbox(text, anchor="mm", stroke_width=2)
     for dx, dy in ((0, 0), (0, -0.32), (0, 0.32), (0.42, 0), (-0.42, 0), (0.4, -0.32), (-0.4, -0.32), (0.4, 0.32),
@@ -130,9 +133,12 @@ def _label(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int
 
 
 @lru_cache(maxsize=16)
-def _static(key: str, cx: float, cy: float, scale: float, mud_items: tuple, locale: str) -> tuple[Image.Image, tuple]:
-    """The stage without cars or dice for one window (cached: it changes only when the window moves
-    or mud falls; its few texts are in `locale`)."""
+def _static(key: str, cx: float, cy: float, scale: float, mud_items: tuple, locale: str,
+            under: tuple = (), avoid: tuple = ()) -> tuple[Image.Image, tuple]:
+    """The stage without cars or dice for one window (cached: it changes only when the window moves,
+    mud falls or the cars and dice move; its few texts are in `locale`). Its labels (jumps, water,
+    shortcuts, mud) keep off what will be drawn over it: the `under` boxes (cars and dice: a label
+    whose mark is under one is left out) and the `avoid` ones (the plan's path)."""
     stage = B.stage(key)
     m = _Map.at(cx, cy, scale, W, MAP_H)
     mud = {k: v for k, v in mud_items}
@@ -179,6 +185,7 @@ def _static(key: str, cx: float, cy: float, scale: float, mud_items: tuple, loca
             edge = poly[2:4] if sp.finish else poly[0:2]  # the line: ahead of the start row, behind the finish row
             _checker(d, edge)
     # marks on top: the corner limits first, then the labels, each placed where it covers no mark
+    # (nor a car, die or path drawn later)
     taken: list[tuple[float, float, float, float]] = []
     for sp in stage.spaces:
         x, y = m.p(sp.x, sp.y)
@@ -190,28 +197,43 @@ def _static(key: str, cx: float, cy: float, scale: float, mud_items: tuple, loca
             d.ellipse((x - r, y - r, x + r, y + r), fill=WHITE, outline=DARK, width=2)
             d.text((x, y), str(lim), font=font(max(SMALL, int(r * 1.6))), fill=DARK if lim == sp.limit else (200, 0, 0), anchor="mm")
             taken.append((x - r, y - r, x + r, y + r))
+    taken += list(under) + list(avoid)
     for sp in stage.spaces:
         x, y = m.p(sp.x, sp.y)
         if sp.kind == "shortcut":
-            _place(d, taken, (x, y), f"≤{sp.shortcut}", int(s * 0.2), WHITE, s)
+            _place(d, taken, (x, y), f"≤{sp.shortcut}", int(s * 0.2), WHITE, s, under)
         if (sp.jump or sp.water) and sp.lane == 0:
             other = stage.beside(sp.id)
             ox, oy = m.p(stage.spaces[other].x, stage.spaces[other].y) if other is not None else (x, y)
             if sp.jump:
                 _place(d, taken, ((x + ox) / 2, (y + oy) / 2), tx("Jump {n}", n=sp.jump), int(s * 0.2),
-                       (255, 230, 120), s)
+                       (255, 230, 120), s)  # a jump space looks like any other: its label moves, never goes
             if sp.water:
-                _place(d, taken, ((x + ox) / 2, (y + oy) / 2), "≈≈", int(s * 0.24), WHITE, s)
+                _place(d, taken, ((x + ox) / 2, (y + oy) / 2), "≈≈", int(s * 0.24), WHITE, s, under)
     for c in stage.corners:
         n = int(mud.get(str(c.id), 0))
         if n:
             sp = stage.spaces[c.outer[len(c.outer) // 2]]
             x, y = m.p(sp.x, sp.y)
-            _place(d, taken, (x, y - s * 0.3), tx("mud -{n}", n=n), int(s * 0.2), (255, 120, 120), s)
+            _place(d, taken, (x, y - s * 0.3), tx("mud -{n}", n=n), int(s * 0.2), (255, 120, 120), s, under)
     return img, tuple(d.kept)
 
 
 PATH = (255, 214, 10)  # the plan's path: from the car through its dice
+
+
+def _hits(box, taken) -> bool:
+    return any(min(box[2], t[2]) > max(box[0], t[0]) and min(box[3], t[3]) > max(box[1], t[1]) for t in taken)
+
+
+def _free(box, taken) -> bool:
+    """Inside the map and clear of every box in `taken`."""
+    return box[0] >= 0 and box[1] >= 0 and box[2] <= W and box[3] <= MAP_H and not _hits(box, taken)
+
+
+def _bbox(pts) -> tuple[float, float, float, float]:
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _draw_map(view: dict, names: list[str], plan: list, locale: str, preview: bool = False) -> Image.Image:
@@ -222,23 +244,60 @@ def _draw_map(view: dict, names: list[str], plan: list, locale: str, preview: bo
     main = [c["space"] for c in cars if c["seat"] in view.get("to_act", []) and c["space"] is not None]
     main += [s[1] for s in plan]
     m = _Map(stage, focus, main, W, MAP_H)
+    s = m.s
+    # where the path, the dice and the cars go: the stage's labels keep off them
+    me = next((c for c in cars if c["seat"] in view.get("to_act", []) and c["space"] is not None), None)
+    path = []
+    if plan and me is not None:
+        path = [m.p(stage.spaces[me["space"]].x, stage.spaces[me["space"]].y)] + \
+            [m.p(stage.spaces[st[1]].x, stage.spaces[st[1]].y) for st in plan]
+    r = max(s * 0.19, 20)
+    dice = [(step, *m.p(stage.spaces[step[1]].x, stage.spaces[step[1]].y)) for step in plan]
+    shown = []
+    for c in cars:
+        if c["space"] is None or not c["entered"] or c["finished"]:
+            continue
+        sp = stage.spaces[c["space"]]
+        heading = sp.heading + (math.pi / 2 if c["sideways"] or sp.kind == "outer" else 0.0)
+        poly = _rect(m, sp.x, sp.y, heading, 0.52, 0.34)
+        if not c["on_track"]:
+            poly = [(px + s * 0.22, py + s * 0.22) for px, py in poly]
+        shown.append((c, poly))
+    under = [_bbox(poly) for _, poly in shown] + [(x - r - 4, y - r - 4, x + r + 4, y + r + 4) for _, x, y in dice]
+    avoid = []
+    for (ax, ay), (bx, by) in zip(path, path[1:]):
+        n = max(1, int(math.hypot(bx - ax, by - ay) / 8))
+        avoid += [(ax + (bx - ax) * k / n - 7, ay + (by - ay) * k / n - 7, ax + (bx - ax) * k / n + 7,
+                   ay + (by - ay) * k / n + 7) for k in range(n + 1)]
     layer, kept = _static(stage.key, round(m.cx, 3), round(m.cy, 3), round(m.s, 3),
-                          tuple(sorted((k, int(v)) for k, v in view.get("mud", {}).items())), locale)
+                          tuple(sorted((k, int(v)) for k, v in view.get("mud", {}).items())), locale,
+                          tuple(tuple(round(v) for v in box) for box in under),
+                          tuple(tuple(round(v) for v in box) for box in avoid))
     img = layer.copy()
     _replay(kept)
     d = _MapDraw(img, HEADER_H)
-    s = m.s
-    # the plan's path, then its dice on their spaces (a preview: the plan list's first entry)
-    me = next((c for c in cars if c["seat"] in view.get("to_act", []) and c["space"] is not None), None)
-    if plan and me is not None:
-        pts = [m.p(stage.spaces[me["space"]].x, stage.spaces[me["space"]].y)] + \
-            [m.p(stage.spaces[st[1]].x, stage.spaces[st[1]].y) for st in plan]
-        d.line(pts, fill=DARK, width=14 if not preview else 10, joint="curve")
-        d.line(pts, fill=PATH if not preview else (235, 235, 235), width=8 if not preview else 5, joint="curve")
-    for i, step in enumerate(plan):
-        sp = stage.spaces[step[1]]
-        x, y = m.p(sp.x, sp.y)
-        r = max(s * 0.19, 20)
+    # the plan's path from the car through its dice (a preview: the plan list's first entry)
+    if path:
+        d.line(path, fill=DARK, width=14 if not preview else 10, joint="curve")
+        d.line(path, fill=PATH if not preview else (235, 235, 235), width=8 if not preview else 5, joint="curve")
+    # the texts drawn so far that stay in sight: the dice's and the cars' texts keep off them
+    covers = [_bbox(poly) for _, poly in shown] + [(x - r, y - r, x + r, y + r) for _, x, y in dice]
+    texts, squares = [], []  # the texts in sight; the dice's squares (a car's number keeps off them when it can)
+    for at, text, size, anchor, stroke in kept:
+        box = font(size).getbbox(text, anchor=anchor or "la", stroke_width=stroke)
+        box = (at[0] + box[0], at[1] - HEADER_H + box[1], at[0] + box[2], at[1] - HEADER_H + box[3])
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        if not any(c[0] + 3 < cx < c[2] - 3 and c[1] + 3 < cy < c[3] - 3 for c in covers):  # kept when in doubt
+            texts.append(box)
+    # the cars, then the dice over them (a die next to a car stays whole)
+    for c, poly in shown:
+        col = seat_colour(c["seat"])
+        d.cover(poly)
+        if not c["on_track"]:
+            d.polygon(poly, fill=(90, 90, 90), outline=col, width=3)
+        else:
+            d.polygon(poly, fill=col, outline=WHITE, width=2)
+    for step, x, y in dice:
         die = step[0]
         red = die.endswith("b")
         fill = (240, 240, 240) if die == "c" else (30, 30, 30)
@@ -246,28 +305,39 @@ def _draw_map(view: dict, names: list[str], plan: list, locale: str, preview: bo
         d.cover([(x - r, y - r), (x + r, y + r)])
         d.rounded_rectangle((x - r, y - r, x + r, y + r), radius=r * 0.3, fill=fill,
                             outline=(220, 40, 40) if red else PATH if preview else WHITE, width=3 if red or preview else 1)
-        d.text((x, y), "C" if die == "c" else str(step[2]), font=font(max(SMALL, int(r * 1.5))), fill=ink, anchor="mm")
-        if step[3] in ("ov", "p2", "p1"):
-            _label(d, (x + r, y - r), "!", int(r * 1.3), (255, 80, 80))
-    # cars
-    for c in cars:
-        if c["space"] is None or not c["entered"] or c["finished"]:
-            continue
-        sp = stage.spaces[c["space"]]
-        x, y = m.p(sp.x, sp.y)
-        col = seat_colour(c["seat"])
-        heading = sp.heading + (math.pi / 2 if c["sideways"] or sp.kind == "outer" else 0.0)
-        poly = _rect(m, sp.x, sp.y, heading, 0.52, 0.34)
-        if not c["on_track"]:
-            poly = [(px + s * 0.22, py + s * 0.22) for px, py in poly]
-            d.cover(poly)
-            d.polygon(poly, fill=(90, 90, 90), outline=col, width=3)
-        else:
-            d.cover(poly)
-            d.polygon(poly, fill=col, outline=WHITE, width=2)
+        # its value in the middle, or nudged within the die off a text the die leaves in sight
+        label, f = "C" if die == "c" else str(step[2]), font(max(SMALL, int(r * 1.5)))
+        box = f.getbbox(label, anchor="mm")
+        nudges = [(0, 0)] + [(k * ux, k * uy) for k in (3, 6, 9) for ux, uy in ((0, 1), (0, -1), (1, 0), (-1, 0))]
+        tx_, ty_ = next(((x + u, y + v) for u, v in nudges
+                         if not _hits((x + u + box[0], y + v + box[1], x + u + box[2], y + v + box[3]), texts)), (x, y))
+        d.text((tx_, ty_), label, font=f, fill=ink, anchor="mm")
+        texts.append((tx_ + box[0], ty_ + box[1], tx_ + box[2], ty_ + box[3]))
+        if step[3] in ("ov", "p2", "p1"):  # a "!" on a corner of the die clear of texts and other dice
+            box = font(max(SMALL, int(r * 1.3))).getbbox("!", anchor="mm", stroke_width=2)
+            ex, ey = next(((ex, ey) for ex, ey in ((x + r, y - r), (x - r, y - r), (x + r, y + r), (x - r, y + r))
+                           if not _hits((ex + box[0], ey + box[1], ex + box[2], ey + box[3]), texts + squares)),
+                          (x + r, y - r))
+            texts.append((ex + box[0], ey + box[1], ex + box[2], ey + box[3]))
+            _label(d, (ex, ey), "!", int(r * 1.3), (255, 80, 80))
+        squares.append((x - r, y - r, x + r, y + r))
+    # the cars' numbers: each on its car's middle or, when a text or die is there, further along the car
+    # or beside it (on a die rather than on a text when nothing else is free; in the middle when all is)
+    for c, poly in shown:
         cxp = sum(p[0] for p in poly) / 4
         cyp = sum(p[1] for p in poly) / 4
-        _label(d, (cxp, cyp), str(c["seat"] + 1), int(s * 0.3), WHITE)
+        ax, ay = (poly[0][0] + poly[1][0]) / 2 - cxp, (poly[0][1] + poly[1][1]) / 2 - cyp  # to the car's nose
+        bx, by = (poly[1][0] + poly[2][0]) / 2 - cxp, (poly[1][1] + poly[2][1]) / 2 - cyp  # to its side
+        text, size = str(c["seat"] + 1), int(s * 0.3)
+        box = font(max(SMALL, size)).getbbox(text, anchor="mm", stroke_width=2)
+        spots = [(0, 0), (0.4, 0), (-0.4, 0), (0.8, 0), (-0.8, 0), (0, 1.6), (0, -1.6), (1.5, 0), (-1.5, 0),
+                 (1, 1.6), (1, -1.6), (-1, 1.6), (-1, -1.6), (0, 2.6), (0, -2.6)]
+        x, y = next(((px, py) for keep_off in (texts + squares, texts) for px, py in
+                     ((cxp + ax * u + bx * v, cyp + ay * u + by * v) for u, v in spots)
+                     if _free((px + box[0] - 1, py + box[1] - 1, px + box[2] + 1, py + box[3] + 1), keep_off)),
+                    (cxp, cyp))
+        texts.append((x + box[0], y + box[1], x + box[2], y + box[3]))
+        _label(d, (x, y), text, size, WHITE)
     return img
 
 
