@@ -81,7 +81,7 @@ def test_progression_cube_wraps_6_to_1_17_4():
 def test_wear_17_7():
     assert B.wear(4, "hard", "dry") == 3  # the example: a 4 token becomes 3 at the line
     assert B.wear(3, "wet", "dry") == 3  # wets never wear
-    assert B.wear(1, "soft", "dry") == 0 and B.wear(0, "soft", "dry") == -1  # after 1 comes -1 territory
+    assert B.wear(1, "soft", "dry") == -1  # 17.9.2: 「「1」の後は「-1」に寿命トークンを配置し」
 
 
 def test_rain_table_17_11():

@@ -117,7 +117,7 @@ def test_flags_go_after_this_round_and_the_next():
     assert st["flag"]
 
 
-@pytest.mark.parametrize("n,bots,seed", [(6, 0, 2), (4, 0, 24), (3, 0, 43), (2, 2, 72)])  # seeds with a flag
+@pytest.mark.parametrize("n,bots,seed", [(6, 0, 2), (4, 0, 24), (3, 0, 45), (2, 2, 72)])  # seeds with a flag
 def test_random_races_with_yellow_flags(n, bots, seed):
     st, actions, options, keys = _play(n, bots, seed, {"yellow_flag": True, "drs": True})
     assert E.is_over(st)

@@ -82,7 +82,7 @@ def _num(face) -> int:
 class PoleEngine(Engine):
     kind = "pole"
     title = "Pole Position"
-    rules_version = 1  # raise it when a change makes old logs replay differently (bot/games/base.py)
+    rules_version = 2  # raise it when a change makes old logs replay differently (bot/games/base.py)
     min_seats = 1  # a lone player races against bots (17)
     max_seats = 6
     options = [OptionSpec("circuit", "Circuit", list(CIRCUIT_KEYS), default="great_britain"),
@@ -380,7 +380,11 @@ class PoleEngine(Engine):
         """Start `seat`'s turn; returns False when it was played out automatically."""
         car = st["cars"][seat]
         st["turn_no"] += 1
-        if car.pop("nodrs", False):  # 11: no DRS on the turn after a collision, damaged or not
+        # 11: "関係するすべての車両は、次のターン中にDRSをアクティブにできません": on the turn after a
+        # collision, damaged or not, the car neither uses a token nor takes one (reading: the section
+        # says "activate" for taking the token as well, "DRSを有効にし、DRSトークンを取得して").
+        nodrs = car.pop("nodrs", False)
+        if nodrs:
             car["drs"] = False
         sc_turn = car.pop("sc_turn", False)  # 11: no DRS gained on the first turn after the SC
         if car["off"] == 1:  # the turn after going off: no roll, 4 more cells (4.6)
@@ -415,6 +419,8 @@ class PoleEngine(Engine):
                     "ms": None, "opts": None, "stage": "move", "cost": [0, 0, 0]}
         if sc_turn:
             turn["sc_turn"] = True
+        if nodrs:
+            turn["nodrs"] = True
         st["turn"] = turn
         self._log(st, ev, msg("{p} rolls {roll}.", p=_pn(st, seat), roll=str(turn["rolls"][0])))
         if car.get("drs"):  # 11: the token is for this turn only, on the tyre die, never in the rain
@@ -488,9 +494,14 @@ class PoleEngine(Engine):
             d = t["ms"]
             ms = R.MState(tuple(d["pos"]), d["laps"], d["mode"], d["t"], d["b"], d["k"], d["s"], tuple(d["line"]), d["slip"])
         n = t["n"]
-        opts = R.search(ctx, ms, n, max(0, n - 3 - t.get("drs", 0) - t.get("bonus", 0)), frozenset(t["fought"]))
+        # 4: up to 3 cells fewer than the roll may be counted; 3.3 "各ラウンドでは、すべての車を移動させる
+        # 必要があります": never none, so the least count is 1, and a move must not end where it began.
+        least = max(1 if n > 0 else 0, n - 3 - t.get("drs", 0) - t.get("bonus", 0))
+        opts = R.search(ctx, ms, n, least, frozenset(t["fought"]))
         if not opts and ctx.no_pass:  # held behind a car between the flags: it stops short (10.1)
             opts = R.search(ctx, ms, n, 0, frozenset(t["fought"]))
+        if t["ms"] is None:
+            opts = [o for o in opts if o.kind != "end" or (o.state.pos, o.state.laps) != (ms.pos, ms.laps)]
         t["opts"] = CHAMP.restrict(st, VARIANTS.restrict(st, self._choose_opts(st, opts, ctx)))
 
     def _choose_opts(self, st: State, opts: list, ctx: R.MoveCtx) -> list[dict]:
@@ -611,12 +622,21 @@ class PoleEngine(Engine):
         car["laps"] = laps
         car["line"] = []
 
+    @staticmethod
+    def _wear(car: dict, weather: str) -> int:
+        """A crossing's (or a stop's) wear: a bot's card never wears wets (17.7); a player's car a
+        bot drives for now keeps the player's tyres and wears them as the player would (reading)."""
+        b = car.get("bot")
+        if b and not b.get("for"):
+            return BOTS.wear(car["life"], car["tyre"], weather)
+        return R.wear(car["life"], car["tyre"], weather)
+
     def _crossings(self, st: State, seat: int, before: int, after: int) -> None:
         """Tyre wear per finish-line crossing (6.2); a new lap allows a new blow-out roll."""
         car = st["cars"][seat]
         w = R.weather_now(st["weather"], circuits()[st["circuit"]])
         for _ in range(after - before):
-            car["life"] = R.wear(car["life"], car["tyre"], w)
+            car["life"] = self._wear(car, w)
             car["blow_done"] = False
 
     def _reorder(self, st: State) -> None:
@@ -675,7 +695,7 @@ class PoleEngine(Engine):
             car["pos"] = ["pit"]
             car["green"] = max(0, t["n"] - ms["t"]) if ms["mode"] >= 1 else t["n"]
             self._log(st, ev, msg("{p} pits ({g} MP kept).", p=_pn(st, seat), g=car["green"]))
-            car["life"] = R.wear(car["life"], car["tyre"], w)  # the stop wears like a crossing (7.1)
+            car["life"] = self._wear(car, w)  # the stop wears like a crossing (7.1)
             car["sets"][car["tyre"]].append(car["life"])  # a life token keeps what is left (6.1 D)
             car["sp"] = min(car["sp0"], car["sp"] + rules()["pit_sp_regain"])
             car["bd"] = [[k, True] for k, _ in car["bd"]]
@@ -806,8 +826,9 @@ class PoleEngine(Engine):
         car = st["cars"][seat]
         c = circuits()[st["circuit"]]
         if car["pos"][0] != "t" or car["off"] or car["out"] or self._rain(st) or t["start_pos"][0] != "t" \
-                or car.get("nodrs") or t.get("sc_turn"):
+                or car.get("nodrs") or t.get("nodrs") or t.get("sc_turn"):
             return
+        self._reorder(st)  # the car ahead once this move's passes count (the position track is updated first)
         p0 = R.prog(c, t["start_laps"], t["start_pos"])
         p1 = R.prog(c, car["laps"], car["pos"])
         if not any(p0 < k * c.length + c.drs_row <= p1 for k in (t["start_laps"], t["start_laps"] + 1)):
@@ -1355,7 +1376,7 @@ class PoleEngine(Engine):
         joins the back of the line (reading: it needs no pit-exit turns, the field is queued)."""
         car = st["cars"][seat]
         w = R.weather_now(st["weather"], circuits()[st["circuit"]])
-        car["life"] = R.wear(car["life"], car["tyre"], w)
+        car["life"] = self._wear(car, w)
         if car.get("bot"):
             self._bot_fit(car, tyre)
         else:
