@@ -1873,6 +1873,33 @@ class PoleEngine(Engine):
         """The owner takes the seat back: the car is theirs again (None: no bot drives it)."""
         return STANDIN.return_action(state, seat)
 
+    def suggested_move(self, state: State, seat: int) -> tuple[int, Msg] | None:
+        """The "Where to?" entry offered first, and why: the stop when it is due before the last lap
+        (3.3), else the farthest cell that costs no EP, BP or SP and holds no low-grip roll, else the
+        cheapest move (SP last, then EP and BP); position fights are never the first entry."""
+        t = state["turn"]
+        opts = (t or {}).get("opts") or []
+        if not opts or t["stage"] != "move" or t["seat"] != seat:
+            return None
+        car = state["cars"][seat]
+        c = circuits()[state["circuit"]]
+        pit = [i for i, o in enumerate(opts) if o["kind"] == "pit"]
+        if pit and not car["pitted"] and car["laps"] >= c.laps - 2:
+            return pit[0], msg("Suggested: the stop is due before the last lap")
+        ends = [i for i, o in enumerate(opts) if o["kind"] in ("end", "finish")]
+        safe = [i for i in ends if not opts[i].get("risk")]
+        free = [i for i in safe if opts[i]["ep"] + opts[i]["bp"] + opts[i]["sp"] == 0]
+        if free:
+            i = max(free, key=lambda j: (opts[j]["prog"], -j))
+            farther = any(opts[j]["prog"] > opts[i]["prog"] for j in ends if j not in free)
+            return i, (msg("Suggested: the farthest cell that costs no EP, BP or SP (farther ones cost points)")
+                       if farther else msg("Suggested: the farthest cell on offer, at no cost"))
+        pool = safe or ends
+        if not pool:
+            return None
+        i = min(pool, key=lambda j: (opts[j]["sp"], opts[j]["ep"] + opts[j]["bp"], -opts[j]["prog"], j))
+        return i, msg("Suggested: every move costs points here; this one costs the least")
+
     def menu(self, state: State, seat: int) -> list[dict[str, Any]]:
         acts = self.legal_actions(state, seat)
         moves = [a for a in acts if a["type"] == "move"]
@@ -1882,10 +1909,15 @@ class PoleEngine(Engine):
         attack = [a for a in acts if a["type"] == "attack"]
         groups: list[dict[str, Any]] = []
         if moves:
+            entries = [{"label": self.describe_action(state, seat, a), "value": str(a["i"])} for a in moves[:25]]
+            pick = self.suggested_move(state, seat)
+            if pick is not None:
+                i, why = pick
+                first = next(e for e in entries if e["value"] == str(i))
+                first["description"] = why
+                entries = [first] + [e for e in entries if e is not first]
             groups.append({"kind": "select", "placeholder": msg("Where to?"), "min": 1, "max": 1,
-                           "action": {"type": "move"},
-                           "options": [{"label": self.describe_action(state, seat, a), "value": str(a["i"])}
-                                       for a in moves[:25]]})
+                           "action": {"type": "move"}, "options": entries})
         if defend:
             groups.append({"kind": "select", "placeholder": msg("Defend: the most SP you will bid"), "min": 1,
                            "max": 1, "action": {"type": "defend"},
