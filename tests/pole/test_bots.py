@@ -405,7 +405,7 @@ def test_bot_names_in_texts_and_images():
     st, _ = _play(1, 2, "monaco", 3)
     text = render(E.view(st, None)["log"][-1]["key"] and eng._pn(st, 1), "en")
     assert text == "Blue bot (A)"
-    assert render(eng._pn(st, 2), "ja") == "黄ボット(A)"
+    assert render(eng._pn(st, 2), "ja") == "黄ボット（A）"
     for png in (render_board(E.view(st, None), ["Alice"], "en"), render_hand(E.view(st, 0), ["Alice"], "ja"),
                 render_results(E.view(st, None), ["Alice"], "en")):
         assert png[:4] == b"\x89PNG"

@@ -28,7 +28,7 @@ from bot.games.pole import variants as VARIANTS
 from bot.games.pole import rules as R
 from bot.games.pole.content import CIRCUIT_KEYS, TYRES, circuits, rules
 from bot.games.rng import Rng
-from bot.i18n import Msg, msg
+from bot.i18n import Msg, from_wire, msg, to_wire
 
 SCHEMA = 1
 LOG_KEEP = 30
@@ -186,7 +186,11 @@ class PoleEngine(Engine):
     def _wname(w: str) -> Msg:
         return {"dry": msg("dry weather"), "light": msg("light rain"), "heavy": msg("heavy rain")}[w]
 
-    def _log(self, st: State, ev: list[Event], text: Msg, to: int | None = None) -> None:
+    def _log(self, st: State, ev: list[Event], text: Msg, to: int | None = None, now: bool = False) -> None:
+        t = st.get("turn")
+        if to is None and not now and t and t.get("story") is not None:  # a turn under way: one line at its end
+            t["story"].append(to_wire(text))
+            return
         ev.append(Event(text, to))
         if to is None:
             st["log"] = (st["log"] + [text.key and {"key": text.key, "params": _wire(text.params)}])[-LOG_KEEP:]
@@ -341,7 +345,7 @@ class PoleEngine(Engine):
                 before = R.weather_now(st["weather"], c)
                 st["weather"], moved = R.weather_advance(st["weather"], c.weather_b)
                 now = R.weather_now(st["weather"], c)
-                self._log(st, ev, msg("Round {n}: cloud. Weather {w}.", n=st["round"], w=self._wname(now))
+                self._log(st, ev, msg("Round {n}: cloud; the weather changes to {w}.", n=st["round"], w=self._wname(now))
                           if moved and now != before else msg("Round {n}: cloud, the forecast moves on.", n=st["round"]))
             else:
                 self._log(st, ev, msg("Round {n}: no change in the weather.", n=st["round"]))
@@ -354,6 +358,7 @@ class PoleEngine(Engine):
         STANDIN.settle(st, ev, self._log)  # a car given back during its bot's turn
         while True:
             if st.get("sc_due"):  # 10.2: the turn is interrupted; the race restarts behind the SC
+                self._tell(st, ev)
                 st["turn"] = None
                 if not self._sc_start(st, rng, ev):
                     return  # a player decides whether to pit
@@ -421,8 +426,8 @@ class PoleEngine(Engine):
             turn["sc_turn"] = True
         if nodrs:
             turn["nodrs"] = True
+        turn["story"], turn["sp_paid"] = [], 0
         st["turn"] = turn
-        self._log(st, ev, msg("{p} rolls {roll}.", p=_pn(st, seat), roll=str(turn["rolls"][0])))
         if car.get("drs"):  # 11: the token is for this turn only, on the tyre die, never in the rain
             car["drs"] = False
             if turn["die"] != "purple" and not self._rain(st):
@@ -675,8 +680,46 @@ class PoleEngine(Engine):
         self._reorder(st)
 
     def _end_turn(self, st: State, rng: Rng, ev: list[Event]) -> None:
+        self._tell(st, ev)
         st["turn"] = None
         self._next_turn(st, rng, ev)
+
+    def _tell(self, st: State, ev: list[Event]) -> None:
+        """The turn's one line for the thread and the log: the roll (and rerolls), where the car
+        went in the words the menu and the board use, what it spent, then what else happened in
+        the turn (fights and bids, course-outs, pit stops, tyres), each as it was logged."""
+        t = st.get("turn")
+        if not t or t.get("story") is None:
+            return
+        story = t.pop("story")
+        seat = t["seat"]
+        car = st["cars"][seat]
+        p = _pn(st, seat)
+        rolls = [str(x) for x in t["rolls"]]
+        if t["die"] == "bot":
+            head = msg("{p} rolls {r} in the rain: {n} cells", p=p, r=rolls[0], n=t["n"]) if t.get("rain") \
+                else msg("{p} drives {n} cells", p=p, n=t["n"])
+        elif t["pit_exit"]:
+            head = msg("{p} leaves the pits: rolls {r}, {g} MP kept", p=p, r=rolls[t["use"]], g=t["green"])
+        elif len(rolls) == 1:
+            head = msg("{p} rolls {r}", p=p, r=rolls[0])
+        else:
+            head = msg("{p} rolls {rolls} and uses {r}", p=p, rolls=rolls, r=rolls[t["use"]])
+        where = _where_car(car)
+        off = "{p} goes off the track and moves 4 cells."
+        if where is not None and car["off"] == 1 and any(part["msg"] == off for part in story):
+            head = msg("{a}, goes off the track: 4 cells on to {where}", a=head, where=where)
+            story = [part for part in story if part["msg"] != off]
+        elif where is not None:
+            head = msg("{a}, to {where}", a=head, where=where)
+        ep, bp, sp = t["cost"][0], t["cost"][1], t["cost"][2] + t.get("sp_paid", 0)
+        costs = [m for n, m in ((ep, msg("{n} EP", n=ep)), (bp, msg("{n} BP", n=bp)), (sp, msg("{n} SP", n=sp))) if n > 0]
+        if costs:
+            head = msg("{a}, spending {costs}", a=head, costs=costs)
+        line = msg("{a}.", a=head)
+        for part in story:
+            line = msg("{line} {more}", line=line, more=from_wire(part))
+        self._log(st, ev, line)
 
     def _finish_move(self, st: State, rng: Rng, ev: list[Event], ms: dict, kind: str, end: bool = True) -> None:
         """The car stops at ms: pay, wear, checks (low grip, blow-out), then the turn ends."""
@@ -742,6 +785,7 @@ class PoleEngine(Engine):
         if end:
             self._end_turn(st, rng, ev)
         else:  # a bot's turn: the caller goes on with the next turn (no recursion per turn)
+            self._tell(st, ev)
             st["turn"] = None
 
     def _checks_after_move(self, st: State, rng: Rng, ev: list[Event], seat: int) -> None:
@@ -862,18 +906,16 @@ class PoleEngine(Engine):
         w = R.weather_now(st["weather"], c)
         base = {"seat": seat, "use": 0, "reduce": 0, "pit_exit": False, "green": 0, "start_pos": list(car["pos"]),
                 "start_laps": car["laps"], "fought": [], "won": [], "ms": None, "opts": None, "stage": "move",
-                "cost": [0, 0, 0], "bot": True}
+                "cost": [0, 0, 0], "bot": True, "story": []}
         if car["pit_turn"] == 3:  # 17.10: the purple die plus the green counter, as for a player
             face = _die(rng, "purple") if face is None else face
             car["pit_turn"] = 0
             turn = dict(base, die="purple", rolls=[face], pit_exit=True, green=car["green"],
                         n=_num(face) + car["green"])
             car["green"] = 0
-            self._log(st, ev, msg("{p} rolls {roll}.", p=_pn(st, seat), roll=str(face)))
         elif st["round"] <= START_ROUNDS:  # 17.5.1: the purple die at the start
             face = _die(rng, "purple") if face is None else face
             turn = dict(base, die="purple", rolls=[face], n=_num(face))
-            self._log(st, ev, msg("{p} rolls {roll}.", p=_pn(st, seat), roll=str(face)))
         elif w in R.RAIN and car["tyre"] != "wet" and car["pos"][0] == "t":  # 17.11: the rain roll
             r = _die(rng, "black")
             if not BOTS.stays_on(r, car["tyre"], w):
@@ -883,13 +925,10 @@ class PoleEngine(Engine):
                 self._after_move(st, rng, ev, seat, None)
                 return False
             n = BOTS.rain_cells(w)
-            turn = dict(base, die="bot", rolls=[r], n=n)
-            self._log(st, ev, msg("{p} rolls {r} in the rain and keeps the track: {n} cells.", p=_pn(st, seat),
-                                  r=r, n=n))
+            turn = dict(base, die="bot", rolls=[r], n=n, rain=True)
         else:  # 17.5.2: base speed of the tyre + the progression track, less the wear penalty
             n = BOTS.mp(seat, b["side"], b["prog"], car["tyre"], w, car["life"])
             turn = dict(base, die="bot", rolls=[n], n=n)
-            self._log(st, ev, msg("{p} drives {n} cells.", p=_pn(st, seat), n=n))
         st["turn"] = turn
         return self._bot_go(st, rng, ev)
 
@@ -928,6 +967,7 @@ class PoleEngine(Engine):
                 self._bot_fit(car, tyre)
                 car["bot"]["pit"] = False
                 self._log(st, ev, msg("{p} fits {t} tyres.", p=_pn(st, seat), t=_tyre_name(tyre)))
+                self._tell(st, ev)
                 st["turn"] = None
             return False
 
@@ -1144,6 +1184,7 @@ class PoleEngine(Engine):
                                       d=_pn(st, d), at=res.attacker_total, dt=res.defender_total,
                                       ba=res.attacker_pays, bd=res.defender_pays))
                 st["cars"][att]["sp"] -= res.attacker_pays  # only the winner pays (5.1)
+                t["sp_paid"] = t.get("sp_paid", 0) + res.attacker_pays
                 st["cars"][d]["sp"] -= res.defender_pays
                 if not res.attacker_wins:
                     t["fought"].append(d)
@@ -1696,13 +1737,29 @@ class PoleEngine(Engine):
             if not self.to_act(st):
                 self._setup_done(st, rng, ev)
         elif ph == "quali":
-            st["quali"]["choice"][str(seat)] = bool(action["reroll"])
+            q = st["quali"]
+            q["choice"][str(seat)] = bool(action["reroll"])
+            wait = bool(self.to_act(st))  # the others still choose: this choice may be changed until then
+            first = q["first"][str(seat)]
+            if action["reroll"]:
+                self._log(st, ev, msg("You will spend 1 SP and roll twice more; your best roll counts (first roll {r}).",
+                                      r=first) if not wait else
+                          msg("You will spend 1 SP and roll twice more; your best roll counts (first roll {r}). "
+                              "The dice are rolled once everyone has chosen; until then you may change your mind.",
+                              r=first), to=seat)
+            else:
+                self._log(st, ev, msg("You keep your roll of {r}.", r=first) if not wait else
+                          msg("You keep your roll of {r}. The session is settled once everyone has chosen; "
+                              "until then you may change your mind.", r=first), to=seat)
             if not self.to_act(st):
                 self._resolve_session(st, rng, ev)
         elif ph == "tyres":
             if str(seat) not in st["tyre_pick"]:
                 self._log(st, ev, msg("{p} has chosen tyres.", p=_pn(st, seat)))
             st["tyre_pick"][str(seat)] = action["tyre"]
+            if self.to_act(st):  # secret until all have chosen (3.2.3)
+                self._log(st, ev, msg("You start on {t} tyres. They are revealed once everyone has chosen; until then "
+                                      "you may change them.", t=_tyre_name(action["tyre"])), to=seat)
             if not self.to_act(st):
                 self._start_race(st, rng, ev)
         else:
@@ -1745,14 +1802,17 @@ class PoleEngine(Engine):
                 if DRIVERS.free_reroll(st, seat, R.weather_now(st["weather"], circuits()[st["circuit"]])):
                     t["free_used"] = True  # teams: one free reroll a turn on their tyres and weather
                     car["sp"] += 1
+                    t["sp_paid"] = t.get("sp_paid", 0) - 1
                 car["sp"] -= 1
+                t["sp_paid"] = t.get("sp_paid", 0) + 1
                 t["rolls"].append(_die(rng, t["die"]))
                 t.pop("picks", None)  # a new roll: the pick among them starts again
                 if t["die"] == "purple":  # 3.2.4: keep the higher
                     t["use"] = max(range(len(t["rolls"])), key=lambda i: _num(t["rolls"][i]))
                 else:
                     t["use"] = max(range(len(t["rolls"])), key=lambda i: t["rolls"][i])
-                self._log(st, ev, msg("{p} spends 1 SP and rerolls: {roll}.", p=_pn(st, seat), roll=str(t["rolls"][-1])))
+                if t.get("story") is None:  # a turn from before turns were told in one line
+                    self._log(st, ev, msg("{p} spends 1 SP and rerolls: {roll}.", p=_pn(st, seat), roll=str(t["rolls"][-1])))
                 self._plan(st)
             elif a == "use":
                 t["use"] = action["i"]
@@ -1761,6 +1821,7 @@ class PoleEngine(Engine):
             elif a == "reduce":
                 extra = action["sp"] - t["reduce"]
                 car["sp"] -= extra
+                t["sp_paid"] = t.get("sp_paid", 0) + extra
                 t["reduce"] = action["sp"]
                 self._log(st, ev, msg("{p} spends {n} SP to lower the roll.", p=_pn(st, seat), n=extra))
                 self._plan(st)
@@ -1780,6 +1841,10 @@ class PoleEngine(Engine):
                     self._after_fight(st, rng, ev, self._fight(st, rng, ev))
                 else:
                     self._finish_move(st, rng, ev, o["ms"], o["kind"])
+        t = st.get("turn")
+        if t and t.get("story"):  # the turn waits on a decision: what happened so far goes out now
+            self._tell(st, ev)
+            t["story"] = []
         CHAMP.after_apply(self, st, rng, ev)  # 15: a race of the season is over
         st["version"] += 1
         st["rng"] = rng.state
@@ -1995,6 +2060,16 @@ def _where(st: State, o: dict) -> Msg:
     return {"pin": msg("pit entry {n}", n=pos[1] + 1) if len(pos) > 1 else msg("pit lane"),
             "pit": msg("my pit"), "g": msg("pit exit {n}", n=pos[1] + 1) if len(pos) > 1 else msg("pit lane"),
             "pout": msg("pit lane out {n}", n=pos[1] + 1) if len(pos) > 1 else msg("pit lane")}.get(pos[0], msg("pit lane"))
+
+
+def _where_car(car: dict) -> Msg | None:
+    """Where a car is, in the words of the move menu and the board (None once it is done or out)."""
+    pos = car["pos"]
+    if not pos or car["out"] is not None or pos[0] == "done":
+        return None
+    if pos[0] == "pit":
+        return msg("the pits")
+    return _where({}, {"pos": pos, "laps": car["laps"]})
 
 
 def _unused(n: int, ms, bcap: int) -> int:
