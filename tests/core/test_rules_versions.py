@@ -13,7 +13,7 @@ from bot.games.registry import engines
 
 FINGERPRINTS = {  # kind: (rules_version, fingerprint of the games below)
     "heat": (1, "a2ebeb287ff66254"),
-    "pole": (2, "204ec84370ed4712"),
+    "pole": (2, "05415e8955671190"),
     "pon": (1, "8c0eb7a747791968"),
     "rallyman": (1, "e79ee948d0bae077"),
     "steamworks": (1, "6fcac81112076dff"),

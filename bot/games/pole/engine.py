@@ -770,6 +770,7 @@ class PoleEngine(Engine):
             if run0 and all(s == seat or R.order_key(c, st["cars"][s]) < R.order_key(c, car) for s in run0):
                 self._lapping(st, ev, seat, R.prog(c, car["laps"], car["pos"]))  # 5.6: at the flag too
             car["finished"] = len(st["finish"]) + 1
+            car["fin_round"] = st["round"]  # for the results' gaps
             car["pos"] = ["done"]
             st["finish"].append(seat)
             self._log(st, ev, msg("{p} takes the chequered flag in P{n}.", p=_pn(st, seat), n=car["finished"]))
@@ -1373,6 +1374,7 @@ class PoleEngine(Engine):
             for s in run:
                 car = st["cars"][s]
                 car["finished"] = len(st["finish"]) + 1
+                car["fin_round"] = st["round"]
                 car["pos"] = ["done"]
                 st["finish"].append(s)
             self._reorder(st)
@@ -1862,6 +1864,8 @@ class PoleEngine(Engine):
                 cars[-1]["stress"] = car["stress"]
             if car.get("must_pit"):
                 cars[-1]["must_pit"] = True
+            if "fin_round" in car:
+                cars[-1]["fin_round"] = car["fin_round"]
             b = car.get("bot")
             if b and b.get("for"):  # a bot drives a player's car: the board shows the player's dashboard
                 cars[-1].update({k: v for k, v in b["dash"].items() if k in ("ep", "bp", "sp", "stress")})
