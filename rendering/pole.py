@@ -24,7 +24,8 @@ from rendering import pole_championship, pole_drivers, pole_events
 
 W = 800
 SMALL = 24  # the smallest text anywhere (min_font(W) is 23)
-HEADER_H = 104
+LEGEND_H = 40  # the weather grids' legend, the header's last line
+HEADER_H = 104 + LEGEND_H
 MAP_H = 470
 HAND_MAP_H = 400
 OV_W, OV_H = 190, 130  # the overview of the whole lap shown in a corner of a zoomed map
@@ -36,6 +37,7 @@ K_MIN = 2.0  # the widest zoom with cars on it (a lane 29 px, a car's disc fits 
 AHEAD = 8  # rows ahead of the car to play that the view keeps in sight (where it may go)
 TYRE_COLOURS = {"soft": (220, 40, 40), "hard": (240, 240, 240), "inter": (40, 170, 70), "wet": (40, 110, 230)}
 TYRE_LETTER = {"soft": "S", "hard": "H", "inter": "I", "wet": "W"}
+TYRE_WORD = {"soft": "soft", "hard": "hard", "inter": "intermediate", "wet": "wet"}
 WEATHER_COLOURS = {"dry": (250, 204, 21), "light": (125, 200, 245), "heavy": (25, 60, 150)}
 ASPHALT = (88, 90, 96)
 CORNER = (110, 112, 120)
@@ -255,6 +257,9 @@ def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: 
     step = 5 if k >= K_MIN else 10
     away = 1 + (1.5 + 24 / k / LANE_U) * (1 if c.pit_side == 0 else -1)  # just outside the track, in lanes
     f = font(SMALL)
+    blocked: list[tuple[float, float, float, float]] = []  # what an edge marker must not cover
+    if inset is not None:
+        blocked.append((inset[0], inset[1], inset[0] + OV_W, inset[1] + OV_H))
     for row in range(step - 1, c.length, step):
         x, y, _ = _centre_u(c, row, away)
         px, py = v.p(x, y)
@@ -264,8 +269,10 @@ def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: 
             and inset[1] - 4 <= py + box[3] and py + box[1] <= inset[1] + OV_H + 4
         if box[0] + px >= 2 and box[2] + px <= w - 2 and box[1] + py >= 2 and box[3] + py <= h - 2 and not under:
             d.text((px, py), label, font=f, fill=(225, 225, 225), anchor="mm", stroke_width=3, stroke_fill=DARK)
+            blocked.append((px + box[0], py + box[1], px + box[2], py + box[3]))
     # cars, last first so the leader is on top; cars sharing a spot (the pits) side by side
     taken: list[tuple[float, float]] = []
+    outside: list[tuple[int, int, float, float]] = []  # cars outside the view: marked at its edge
     for rank, s in reversed(list(enumerate(order))):
         car = cars[s]
         if car.get("out") or car.get("finished"):
@@ -277,7 +284,8 @@ def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: 
         while any(math.hypot(px - tx_, py - ty_) < 2 * r + 2 for tx_, ty_ in taken):
             px += 2 * r + 4
         if not (-r < px < w + r and -r < py < h + r):
-            continue  # outside this view (the overview shows where)
+            outside.append((s, rank, px, py))
+            continue  # outside this view: a marker at the edge, toward it (the standings say how far)
         taken.append((px, py))
         col = seat_colour(s)
         ring = (255, 80, 80) if car.get("off") else (HIGHLIGHT if s == primary else DARK)
@@ -290,7 +298,50 @@ def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: 
             d.text((px, py), label, font=f, fill=DARK if sum(col) > 400 else (255, 255, 255), anchor="mm")
     if inset is not None:
         _overview(d, inset, c, v, cars, order)
+    _edge_markers(d, outside, r, w, h, blocked + [(x - r, y - r, x + r, y + r) for x, y in taken])
     return img
+
+
+def _progress(c, car: dict) -> int | None:
+    """Rows along the race (laps times the lap's rows plus the row), for how far apart two cars are."""
+    at = _pos_u(c, car.get("pos"))
+    if at is None:
+        return None
+    return int(car.get("laps", 0)) * c.length + at[2]
+
+
+def _edge_markers(d: Draw, outside: list, r: float, w: int, h: int, blocked: list) -> None:
+    """Every car outside the view as a disc at the map's edge, in its direction, with its race
+    position as on the map (the standings say how many rows away it is); never over a car, a row
+    number or the overview: a marker with no free place along its edge is left out."""
+    placed = list(blocked)
+    m = r + 6
+    for s, rank, px, py in outside:
+        dx, dy = px - w / 2, py - h / 2
+        t = min((w / 2 - m) / abs(dx) if dx else 1e9, (h / 2 - m) / abs(dy) if dy else 1e9)
+        bx0, by0 = w / 2 + dx * t, h / 2 + dy * t
+        side = abs(dx) * (h / 2) >= abs(dy) * (w / 2)  # on the left or right edge: move along it
+        spot = None
+        for k in range(0, 24):
+            step = (k + 1) // 2 * (2 * r + 8) * (1 if k % 2 else -1)
+            bx, by = (bx0, by0 + step) if side else (bx0 + step, by0)
+            if not (m <= bx <= w - m and m <= by <= h - m):
+                continue
+            box = (bx - r, by - r, bx + r, by + r)
+            if not any(box[0] < b[2] + 6 and b[0] < box[2] + 6 and box[1] < b[3] + 6 and b[1] < box[3] + 6
+                       for b in placed):
+                spot = (bx, by, box)
+                break
+        if spot is None:
+            continue
+        bx, by, box = spot
+        placed.append(box)
+        col = seat_colour(s)
+        d.cover(list(box))
+        d.ellipse(list(box), fill=col, outline=(235, 235, 235), width=3)
+        num = str(rank + 1)
+        fr = font(max(SMALL, int(r * 1.25)))
+        d.text((bx, by), num, font=fr, fill=DARK if sum(col) > 400 else (255, 255, 255), anchor="mm")
 
 
 def _overview(d: Draw, at: tuple[float, float], c, v: _View, cars: list[dict], order: list[int]) -> None:
@@ -383,7 +434,8 @@ def _board(view: dict, names: list[str]) -> Image.Image:
     order = [s for s in view.get("order") or [] if 0 <= s < len(cars)]
     # drivers and teams (14): a third line in every car's row
     row_h = ROW_H + (pole_drivers.BOARD_LINE_H if any(pole_drivers.names(cars[s]) for s in order) else 0)
-    height = HEADER_H + MAP_H + row_h * len(order) + 8
+    top = HEADER_H
+    height = top + MAP_H + row_h * len(order) + 8
     img = Image.new("RGB", (W, height), BACKGROUND)
     d = Draw(img)
     d.rectangle([0, 0, W, HEADER_H], fill=PANEL)
@@ -392,18 +444,26 @@ def _board(view: dict, names: list[str]) -> Image.Image:
     d.text((20, 78), fit(_phase_line(view, c), 30, 330), font=font(30), fill=HIGHLIGHT, anchor="lm")
     _weather(d, view, c, 360, 78, W - 176)
     _grids(d, view, c, W - 160, 12)
-    img.paste(_map(c, cars, order, _primary(view), W, MAP_H, HEADER_H), (0, HEADER_H))
+    _legend(d, HEADER_H - LEGEND_H)
+    img.paste(_map(c, cars, order, _primary(view), W, MAP_H, top), (0, top))
     badge = _badge(view)
     if badge:  # a yellow flag (10.1): a badge at the map's top left, with the rows it covers
         label, colour = badge
-        d.rounded_rectangle([12, HEADER_H + 10, 452, HEADER_H + 58], radius=10, fill=colour, outline=DARK, width=2)
-        d.text((232, HEADER_H + 34), fit(label, 30, 424), font=font(30), fill=DARK, anchor="mm")
-    y = HEADER_H + MAP_H
+        d.rounded_rectangle([12, top + 10, 452, top + 58], radius=10, fill=colour, outline=DARK, width=2)
+        d.text((232, top + 34), fit(label, 30, 424), font=font(30), fill=DARK, anchor="mm")
+    y = top + MAP_H
     acting = set(view.get("to_act") or [])
     ti = view.get("turn_info") or {}
+    primary = _primary(view)
+    base = _progress(c, cars[primary]) if view.get("phase") == "race" and primary is not None \
+        and not cars[primary].get("finished") and not cars[primary].get("out") else None
     for i, s in enumerate(order):
+        gap = None
+        if base is not None and s != primary and not cars[s].get("out") and not cars[s].get("finished"):
+            p = _progress(c, cars[s])
+            gap = None if p is None else p - base
         _car_row(d, y, i, s, cars[s], names, c, ti.get("seat") == s or s in acting, view.get("quali"),
-                 view.get("chosen") if view.get("phase") == "tyres" else None, row_h)
+                 view.get("chosen") if view.get("phase") == "tyres" else None, row_h, gap)
         y += row_h
     return img
 
@@ -413,6 +473,27 @@ def _weather(d: Draw, view: dict, c, x: int, y: int, right: int) -> None:
     name = {"dry": tx("Dry"), "light": tx("Light rain"), "heavy": tx("Heavy rain")}.get(wnow, wnow)
     d.rectangle([x, y - 14, x + 28, y + 14], fill=WEATHER_COLOURS.get(wnow, (200, 200, 200)), outline=DARK)
     d.text((x + 38, y), fit(name, 28, right - x - 44), font=font(28), fill=TEXT, anchor="lm")
+
+
+def _legend(d: Draw, y: int) -> None:
+    """What the weather grids top right say: the colours, the frame on the weather now, and the
+    forecast column (a cloud moves it down; from its last space the weather moves on)."""
+    d.rectangle([0, y, W, y + LEGEND_H], fill=PANEL)
+    mid = y + LEGEND_H / 2 - 2
+    x = 16.0
+    f = font(SMALL)
+    for code, word in (("dry", "Dry"), ("light", "Light rain"), ("heavy", "Heavy rain")):
+        d.rectangle([x, mid - 9, x + 18, mid + 9], fill=WEATHER_COLOURS[code], outline=DARK)
+        label = tx(word)
+        d.text((x + 26, mid), label, font=f, fill=MUTED, anchor="lm")
+        x += 26 + f.getlength(label) + 18
+    d.rectangle([x, mid - 9, x + 18, mid + 9], outline=(255, 255, 255), width=3)
+    label = tx("now")
+    d.text((x + 26, mid), label, font=f, fill=MUTED, anchor="lm")
+    x += 26 + f.getlength(label) + 18
+    d.rectangle([x, mid - 7, x + 22, mid + 7], fill=(255, 255, 255), outline=HIGHLIGHT, width=2)
+    d.text((x + 30, mid), fit(tx("forecast"), SMALL, int(W - x - 40)), font=f, fill=MUTED,
+           anchor="lm")
 
 
 def _grids(d: Draw, view: dict, c, x: int, y: int) -> None:
@@ -456,7 +537,8 @@ def _tyre(d: Draw, x: float, mid: float, tyre: str, r: float = 17) -> None:
 
 
 def _car_row(d: Draw, y: int, i: int, s: int, car: dict, names: list[str], c, acting: bool,
-             quali: dict | None = None, tyres_chosen: list | None = None, row_h: int = ROW_H) -> None:
+             quali: dict | None = None, tyres_chosen: list | None = None, row_h: int = ROW_H,
+             gap: int | None = None) -> None:
     """Line 1: position, colour, name, tyre and life, failures, status (in qualifying: the
     session's first roll as a die, ticked once the seat has chosen). Line 2: lap, EP, BP, SP.
     Line 3 (the drivers option): the car's driver and team."""
@@ -471,13 +553,16 @@ def _car_row(d: Draw, y: int, i: int, s: int, car: dict, names: list[str], c, ac
         d.text((100, y + 86), fit(team, 26, W - 114), font=font(26), fill=MUTED, anchor="lm")
     d.ellipse([62, top - 13, 88, top + 13], fill=seat_colour(s), outline=DARK)
     d.text((100, top), fit(player_name(names, s), 28, 330), font=font(28), fill=TEXT, anchor="lm")
-    x = 450
+    x = 440
     tyre = car.get("tyre")
-    if tyre in TYRE_COLOURS:
+    fx = 540
+    if tyre in TYRE_COLOURS:  # the tyre in words with its life, as the dashboard keeps it ("soft 1")
         _tyre(d, x + 17, top, tyre)
         life = car.get("life", 0)
-        d.text((x + 42, top), str(life), font=font(28), fill=(255, 90, 90) if life < 0 else TEXT, anchor="lm")
-    x = _failures(d, 540, top, car.get("bd") or [], 28)
+        words = fit(tx("{tyre} {life}", tyre=tx(TYRE_WORD[tyre]), life=life), SMALL, 190)
+        d.text((x + 40, top), words, font=font(SMALL), fill=(255, 90, 90) if life < 0 else TEXT, anchor="lm")
+        fx = int(x + 40 + font(SMALL).getlength(words) + 12)
+    x = _failures(d, fx, top, car.get("bd") or [], 28)
     st = _status(car)
     if st:
         d.text((W - 14, top), fit(st, SMALL, W - 14 - x - 8), font=font(SMALL), fill=MUTED, anchor="rm")
@@ -498,6 +583,9 @@ def _car_row(d: Draw, y: int, i: int, s: int, car: dict, names: list[str], c, ac
         x += font(SMALL).getlength(label) + 6
         d.text((x, bottom), value, font=font(26), fill=TEXT, anchor="lm")
         x += font(26).getlength(value) + 22
+    if gap is not None and W - 14 - x > 60:  # how far from the car to play, so a fight can be seen coming
+        near = tx("level") if gap == 0 else tx("{n} rows ahead", n=gap) if gap > 0 else tx("{n} rows behind", n=-gap)
+        d.text((W - 14, bottom), fit(near, SMALL, int(W - 14 - x)), font=font(SMALL), fill=MUTED, anchor="rm")
 
 
 # -- the seat's own dashboard (DM) -------------------------------------------------------------------------
@@ -535,7 +623,8 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
     quali = view.get("quali") or {}
     if tyre in TYRE_COLOURS:
         _tyre(d, 56, y + 30, tyre, 28)
-        text = tx("Tyre life {n}", n=car.get("life", 0)) if car.get("tyre") else tx("Your secret choice")
+        text = tx("Tyres: {tyre}, life {n}", tyre=tx(TYRE_WORD[tyre]), n=car.get("life", 0)) if car.get("tyre") \
+            else tx("Your secret choice")
         d.text((100, y + 30), fit(text, 32, W - 120), font=font(32), fill=TEXT, anchor="lm")
     elif str(seat) in (quali.get("first") or {}):  # qualifying: this session's roll, and the choice made
         text = tx("Your rolls: {rolls}", rolls=str(quali["first"][str(seat)]))
@@ -622,5 +711,29 @@ def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
             label = str(i + 1) if s in finish else tx("out")
             d.text((24, y + 36), fit(label, 34, 110), font=font(34), fill=TEXT, anchor="lm")
             d.ellipse([140, y + 18, 176, y + 54], fill=seat_colour(s), outline=DARK)
-            d.text((196, y + 36), fit(player_name(names, s), 34, W - 220), font=font(34), fill=TEXT, anchor="lm")
+            d.text((196, y + 36), fit(player_name(names, s), 34, 300), font=font(34), fill=TEXT, anchor="lm")
+            note = _result_note(cars, s, finish, c)
+            d.text((W - 20, y + 36), fit(note, 26, W - 520), font=font(26), fill=MUTED, anchor="rm")
         return png_bytes(img)
+
+
+OUT_WORDS = {"lapped": "lapped", "breakdown": "breakdowns", "crash": "collision", "no_stop": "no pit stop"}
+
+
+def _result_note(cars: list[dict], s: int, finish: list[int], c) -> str:
+    """Laps and the gap: the winner's laps and round at the flag, the others' rounds behind it; a
+    retired car's reason and the lap it was on."""
+    car = cars[s]
+    laps = c.laps if c is not None else car.get("laps", 0)
+    if s in finish:
+        lead = cars[finish[0]].get("fin_round")
+        r = car.get("fin_round")
+        if r is None or lead is None:
+            return tx("{n} laps", n=laps)
+        if s == finish[0]:
+            return tx("{n} laps · round {r}", n=laps, r=r)
+        if r == lead:
+            return tx("same round")
+        return tx("+1 round") if r == lead + 1 else tx("+{n} rounds", n=r - lead)
+    why = OUT_WORDS.get(car.get("out") or "", "out")
+    return tx("{why} · lap {n}", why=tx(why), n=min(car.get("laps", 0) + 1, laps))

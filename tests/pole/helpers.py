@@ -63,3 +63,25 @@ class Dice:
                 return self.faces.pop(0)
             return orig(rng, name)
         monkeypatch.setattr(engine, "_die", die)
+
+
+def said(ev):
+    """Every message the events hold, a turn's one line opened up into its parts (the roll, the
+    fights, the pit stop... each as it was logged), as events with the same audience."""
+    from bot.games.base import Event
+    from bot.i18n import Msg
+
+    out = []
+
+    def walk(m, to):
+        if isinstance(m, Msg):
+            out.append(Event(m, to))
+            for v in m.params.values():
+                walk(v, to)
+        elif isinstance(m, (list, tuple)):
+            for v in m:
+                walk(v, to)
+
+    for e in ev:
+        walk(e.text, e.to)
+    return out

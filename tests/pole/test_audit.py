@@ -7,7 +7,7 @@ from bot.games.base import GameError
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
 from bot.games.pole import rules as R
-from tests.pole.helpers import Dice
+from tests.pole.helpers import Dice, said
 from tests.pole.test_flow import _race, _turn
 
 
@@ -351,7 +351,7 @@ def test_example_4_b_one_sp_then_the_low_grip_roll(monkeypatch):
         i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["risk"] and o["ms"]["t"] == 8)
         Dice(monkeypatch, [roll])
         st, ev = E.apply(st, seat, {"type": "move", "i": i})
-        assert any(e.text.key.startswith("{p} ends in a low-grip area") for e in ev)
+        assert any(e.text.key.startswith("{p} ends in a low-grip area") for e in said(ev))
         car = st["cars"][seat]
         assert (car["off"] == 1) is off
         if off:  # 4 cells from where the turn began, not 8
@@ -368,7 +368,7 @@ def test_example_4_c_two_sp_no_roll(monkeypatch):
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end"
              and (o["pos"][1], o["pos"][2]) in c.low_grip)
     st, ev = E.apply(st, seat, {"type": "move", "i": i})
-    assert not any(e.text.key.startswith("{p} ends in a low-grip area") for e in ev)
+    assert not any(e.text.key.startswith("{p} ends in a low-grip area") for e in said(ev))
     assert st["cars"][seat]["off"] == 0
 
 
@@ -424,7 +424,7 @@ def test_no_blowout_roll_when_the_move_ends_in_the_pits(monkeypatch):
     st = _turn(st, seat)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "pit")
     st, ev = E.apply(st, seat, {"type": "move", "i": i})
-    assert not any("blow-out" in e.text.key for e in ev)
+    assert not any("blow-out" in e.text.key for e in said(ev))
 
 
 # ---- 7.1: the blue dashes of the pit lane count in the rain
@@ -474,4 +474,4 @@ def test_wet_tyres_never_blow_out(monkeypatch):
         i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end")
         Dice(monkeypatch, [1])
         st, ev = E.apply(st, seat, {"type": "move", "i": i})
-        assert any("blow-out" in e.text.key for e in ev) is rolls
+        assert any("blow-out" in e.text.key for e in said(ev)) is rolls

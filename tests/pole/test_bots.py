@@ -81,7 +81,7 @@ def test_progression_cube_wraps_6_to_1_17_4():
 def test_wear_17_7():
     assert B.wear(4, "hard", "dry") == 3  # the example: a 4 token becomes 3 at the line
     assert B.wear(3, "wet", "dry") == 3  # wets never wear
-    assert B.wear(1, "soft", "dry") == 0 and B.wear(0, "soft", "dry") == -1  # after 1 comes -1 territory
+    assert B.wear(1, "soft", "dry") == -1  # 17.9.2: 「「1」の後は「-1」に寿命トークンを配置し」
 
 
 def test_rain_table_17_11():
@@ -405,7 +405,7 @@ def test_bot_names_in_texts_and_images():
     st, _ = _play(1, 2, "monaco", 3)
     text = render(E.view(st, None)["log"][-1]["key"] and eng._pn(st, 1), "en")
     assert text == "Blue bot (A)"
-    assert render(eng._pn(st, 2), "ja") == "黄ボット(A)"
+    assert render(eng._pn(st, 2), "ja") == "黄ボット（A）"
     for png in (render_board(E.view(st, None), ["Alice"], "en"), render_hand(E.view(st, 0), ["Alice"], "ja"),
                 render_results(E.view(st, None), ["Alice"], "en")):
         assert png[:4] == b"\x89PNG"

@@ -7,7 +7,7 @@ from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
 from bot.games.pole import rules as R
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice
+from tests.pole.helpers import Dice, said
 from tests.pole.test_collisions import _attack, _setup
 from tests.pole.test_events import _race, _round
 
@@ -83,7 +83,7 @@ def _fight_totals(monkeypatch, **opts):
     a, d, _ = _setup(st)
     st["prefs"][a]["attack"] = st["prefs"][d]["defend"] = 0
     st, ev = _attack(monkeypatch, st, a, d, [3, 4])
-    e = next(e for e in ev if e.text.key == "{a} {at} against {d} {dt}: {a} bids {ba}, {d} bids {bd}.")
+    e = next(e for e in said(ev) if e.text.key == "{a} {at} against {d} {dt}: {a} bids {ba}, {d} bids {bd}.")
     return e.text.params["at"], e.text.params["dt"]
 
 

@@ -11,7 +11,7 @@ from bot.games.base import replay
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice
+from tests.pole.helpers import Dice, said
 from tests.pole.test_playouts import check, leaks, policy
 from bot.i18n import render
 
@@ -68,7 +68,7 @@ def test_example_green_and_yellow_both_roll_4(monkeypatch):
     sp_g, sp_y = st["cars"][green]["sp"], st["cars"][yellow]["sp"]
     # position-track order: yellow (ahead) rolls first, then green
     st, ev = _attack(monkeypatch, st, green, yellow, [4, 4, 6, 1])
-    assert any(e.text.key == "Collision! {a} and {d} both roll {r}: no overtake." for e in ev)
+    assert any(e.text.key == "Collision! {a} and {d} both roll {r}: no overtake." for e in said(ev))
     # yellow may roll again for 1 SP; green's 1 has nothing to improve, so nobody asks green
     assert E.to_act(st) == [yellow] and st["turn"]["stage"] == "crash"
     acts = [x for x in E.legal_actions(st, yellow) if x["type"] != "prefs"]
@@ -141,7 +141,7 @@ def test_without_the_option_equal_rolls_are_a_normal_fight(monkeypatch):
     st = _race(collisions=False)
     a, d, _ = _setup(st)
     st, ev = _attack(monkeypatch, st, a, d, [4, 4])
-    assert not any("Collision" in (e.text.key or "") for e in ev)
+    assert not any("Collision" in (e.text.key or "") for e in said(ev))
     assert st["cars"][a]["bd"] == st["cars"][d]["bd"] == []
     assert "collisions" not in E.validate_options({}, 3)
 
@@ -163,7 +163,7 @@ def test_multiple_overtake_all_three_roll(monkeypatch):
     assert st["cars"][d]["bd"] == [["heavy", False]]
     assert st["cars"][x]["bd"] == [["light", False]]
     assert st["cars"][a]["ep"] == 6
-    rolls = [e.text.params["p"] for e in ev if e.text.key == "{p} makes a collision roll: {r}."]
+    rolls = [e.text.params["p"] for e in said(ev) if e.text.key == "{p} makes a collision roll: {r}."]
     assert len(rolls) == 3
 
 
@@ -196,7 +196,7 @@ def test_bot_against_human_only_the_human_rolls(monkeypatch):
     Dice(monkeypatch, [ov, 6])
     st, ev = E.apply(st, human, {"type": "move", "i": f})
     assert st["cars"][human]["bd"] == [["heavy", False]] and st["cars"][bot]["bd"] == []
-    rolls = [e for e in ev if e.text.key == "{p} makes a collision roll: {r}."]
+    rolls = [e for e in said(ev) if e.text.key == "{p} makes a collision roll: {r}."]
     assert len(rolls) == 1
 
 
@@ -214,7 +214,7 @@ def _play(n, bots, seed, opts):
         before = json.dumps(st, sort_keys=True)
         nst, ev = E.apply(st, seat, a)
         assert json.dumps(st, sort_keys=True) == before
-        for e in ev:
+        for e in said(ev):
             render(e.text, "en")
             render(e.text, "ja")
             keys[e.text.key] += 1

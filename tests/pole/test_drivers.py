@@ -10,7 +10,7 @@ from bot.games.pole import drivers as D
 from bot.games.pole import engine as eng
 from bot.games.pole import rules as R
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice, circuit, ctx
+from tests.pole.helpers import Dice, circuit, ctx, said
 from tests.pole.test_collisions import _attack, _setup, _turn
 from tests.pole.test_events import _race, _round
 
@@ -105,7 +105,7 @@ def test_fight_bonuses(monkeypatch, driver, team, at, dt):
 
 def _totals(monkeypatch, st, a, d):
     st, ev = _attack(monkeypatch, st, a, d, [3, 4])
-    e = next(e for e in ev if e.text.key == "{a} {at} against {d} {dt}: {a} bids {ba}, {d} bids {bd}.")
+    e = next(e for e in said(ev) if e.text.key == "{a} {at} against {d} {dt}: {a} bids {ba}, {d} bids {bd}.")
     return e.text.params["at"], e.text.params["dt"]
 
 
@@ -269,7 +269,7 @@ def test_victory_lane_two_more_mp_after_a_won_fight(monkeypatch):
     f = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["def"] == [d])
     Dice(monkeypatch, [6, 1])
     st, ev = E.apply(st, a, {"type": "move", "i": f})
-    assert any(e.text.key == "{a} overtakes {d}." for e in ev)
+    assert any(e.text.key == "{a} overtakes {d}." for e in said(ev))
     assert st["turn"]["seat"] == a and st["turn"]["n"] == n0 + 2  # the move goes on with 2 more MP
 
 

@@ -5,7 +5,7 @@ import json
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice
+from tests.pole.helpers import Dice, said
 
 
 def _race(drs=True, n=2):
@@ -45,7 +45,7 @@ def test_example_red_takes_drs_behind_green_then_adds_2_mp(monkeypatch):
     st = _red_turn(_race())
     st, ev = _go(st, 4, 2)  # 88, 89, 90, line, 2, 4: past the DRS line, 1 MP behind green on 6
     assert st["cars"][0]["drs"] is True and E.view(st, None)["cars"][0]["drs"] is True
-    assert any(e.text.key == "{p} takes DRS for the next turn." for e in ev)
+    assert any(e.text.key == "{p} takes DRS for the next turn." for e in said(ev))
     # red's next turn: the tyre roll plus up to 2 MP, then the token is gone
     st2 = json.loads(json.dumps(st))
     st2["cars"][1]["pos"] = ["t", 40, 0]

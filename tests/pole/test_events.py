@@ -8,7 +8,7 @@ import pytest
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice
+from tests.pole.helpers import Dice, said
 
 
 def _race(n=3, circuit="great_britain", seed=1, **opts):
@@ -36,7 +36,7 @@ def _round(st, deck, faces, monkeypatch, weather="dry"):
 
 
 def _keys(ev):
-    return [e.text.key for e in ev]
+    return [e.text.key for e in said(ev)]
 
 
 def test_deck_by_circuit_and_letter():

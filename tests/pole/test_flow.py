@@ -7,7 +7,7 @@ from bot.games.base import GameError
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice
+from tests.pole.helpers import Dice, said
 
 
 def _race(n=3, circuit="great_britain", seed=1, tyre="hard"):
@@ -118,7 +118,7 @@ def test_course_out_and_avoiding_it(monkeypatch):
     assert E._begin_turn(st3, rng, [], seat) is False  # next turn: played out, no roll
     assert car["pos"][1] == before[1] + 8 and car["off"] == 2
     st5, ev = E.apply(st, seat, {"type": "off"})
-    assert any(e.text.key.startswith("{p} goes off") for e in ev)
+    assert any(e.text.key.startswith("{a}, goes off the track") for e in said(ev))
 
 
 def test_heavy_breakdown_does_not_change_the_course_out_roll(monkeypatch):

@@ -15,7 +15,7 @@ def test_event_badge_while_news_then_gone():
     with drawing_in("en"):
         assert RE.badge(E.view(st, None))[0] == "Event: weather +3"
     with drawing_in("ja"):
-        assert RE.badge(E.view(st, None))[0] == "イベント:天候+3"
+        assert RE.badge(E.view(st, None))[0] == "イベント：天候+3"
     st["round"] += 2
     assert RE.badge(E.view(st, None)) is None
 

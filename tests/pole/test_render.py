@@ -43,3 +43,43 @@ def test_every_phase_draws(locale):
 def test_each_circuit_draws(circuit):
     st = E.new_game({"circuit": circuit}, 6, 2)
     P.render_board(E.view(st, None), NAMES, "en")
+
+
+def test_board_tyres_in_words_weather_legend_and_results_with_laps_and_gaps():
+    """Issue #30: "soft 2", not an unlabelled dot; the weather grids explained; laps and gaps."""
+    import random as _random
+
+    from bot.games.pole import ENGINE as _E
+    from rendering.common import recording
+    from rendering.pole import render_board as _board, render_results as _results
+    from tests.pole.test_playouts import policy as _policy
+
+    rnd = _random.Random(5)
+    st = _E.new_game({"circuit": "great_britain", "bots": 2}, 3, 5)
+    while st["phase"] != "race" or st["round"] < 8:
+        seat = rnd.choice(_E.to_act(st))
+        st, _ = _E.apply(st, seat, _policy(st, seat, rnd))
+    with recording() as rec:
+        _board(_E.view(st, None), ["alice", "bob", "carol"])
+    texts = [r["text"] for r in rec if r["kind"] == "text"]
+    for car in st["cars"]:
+        word = {"soft": "soft", "hard": "hard", "inter": "intermediate", "wet": "wet"}[car["tyre"]]
+        assert f"{word} {car['life']}" in texts
+    assert {"Dry", "Light rain", "Heavy rain", "now", "forecast"} <= set(texts)
+    # every other running car says how far it is from the car to play
+    others = [car for s, car in enumerate(st["cars"]) if s != st["turn"]["seat"] and not car["out"]]
+    assert len([t for t in texts if t.endswith(("rows ahead", "rows behind")) or t == "level"]) == len(others)
+    while not _E.is_over(st):
+        seat = rnd.choice(_E.to_act(st))
+        st, _ = _E.apply(st, seat, _policy(st, seat, rnd))
+    with recording() as rec:
+        _results(_E.view(st, None), ["alice", "bob", "carol"])
+    texts = [r["text"] for r in rec if r["kind"] == "text"]
+    winner = st["finish"][0]
+    assert f"5 laps · round {st['cars'][winner]['fin_round']}" in texts
+    for s in st["finish"][1:]:
+        gap = st["cars"][s]["fin_round"] - st["cars"][winner]["fin_round"]
+        assert (f"+{gap} rounds" if gap > 1 else "+1 round" if gap else "same round") in texts
+    for s, car in enumerate(st["cars"]):
+        if car["out"]:
+            assert any(t.endswith(f"· lap {car['laps'] + 1}") for t in texts)

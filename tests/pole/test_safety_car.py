@@ -10,7 +10,7 @@ from bot.games.base import replay
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice
+from tests.pole.helpers import Dice, said
 from tests.pole.test_collisions import _play, _race, _turn
 
 GB = eng.circuits()["great_britain"]
@@ -46,7 +46,7 @@ def test_example_purple_and_yellow_break_down_and_blue_pits(monkeypatch):
     Dice(monkeypatch, [3, 3, 4, 6, "sun", "sun", "sun", "sun"])
     st, ev = E.apply(st, purple, {"type": "move", "i": f})
     assert st["cars"][yellow]["bd"] == [["light", False]] and st["cars"][purple]["bd"] == [["heavy", False]]
-    assert any(e.text.key == "Safety car! The race is neutralised." for e in ev)
+    assert any(e.text.key == "Safety car! The race is neutralised." for e in said(ev))
     assert not st.get("flag")
     # decisions in position-track order: blue first
     assert E.to_act(st) == [blue] and st["turn"] is None
@@ -136,7 +136,7 @@ def test_four_weather_rolls(monkeypatch):
     Dice(monkeypatch, ["cloud", "sun", "cloud", "!"])
     st, ev = _sc_now(st, 60, 1)
     assert any(e.text.key == "Safety car weather rolls: {faces}; weather {w}." and
-               e.text.params["faces"] == "cloud, sun, cloud, !" for e in ev)
+               e.text.params["faces"] == "cloud, sun, cloud, !" for e in said(ev))
     assert st["weather"] != w0 or GB.weather_b == 0
 
 
@@ -170,7 +170,7 @@ def test_bot_against_bot_double_bang_brings_the_sc_and_both_go_back(monkeypatch)
     E._begin_turn(st, rng, ev, a)
     if st["turn"] is None:
         E._next_turn(st, rng, ev)
-    assert any(e.text.key == "Safety car! The race is neutralised." for e in ev)
+    assert any(e.text.key == "Safety car! The race is neutralised." for e in said(ev))
     assert E.to_act(st) == [human]
     st["rng"] = rng.state
     st, _ = E.apply(st, human, {"type": "sc", "tyre": None})
@@ -196,7 +196,7 @@ def test_human_breaking_down_against_a_bot_rolls_for_the_sc(monkeypatch, roll, s
     Dice(monkeypatch, [ov, 5, roll] + (["sun"] * 4 if sc else []))
     st, ev = E.apply(st, human, {"type": "move", "i": f})
     assert st["cars"][human]["bd"] == [["light", False]]
-    assert any(e.text.key == "Safety car! The race is neutralised." for e in ev) is sc
+    assert any(e.text.key == "Safety car! The race is neutralised." for e in said(ev)) is sc
 
 
 @pytest.mark.parametrize("n,bots,seed", [(6, 0, 5), (2, 3, 2), (4, 0, 24), (3, 2, 23)])

@@ -5,7 +5,7 @@ import json
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice
+from tests.pole.helpers import Dice, said
 from tests.pole.test_collisions import _turn
 from tests.pole.test_events import _race, _round
 
@@ -69,12 +69,13 @@ def test_long_race_safety_car_moves_the_lap_counter_one_more(monkeypatch):
 
 def test_no_retire_too_many_breakdowns_means_a_pit_stop():
     st = _race(n=1, no_retire=True)
+    st["turn"] = None  # outside a turn the line goes out at once (in a turn: in the turn's line)
     ev = []
     E._breakdown(st, ev, 0, "heavy")
     E._breakdown(st, ev, 0, "light")
     car = st["cars"][0]
     assert car["out"] is None and car["must_pit"] and E.view(st, None)["cars"][0]["must_pit"]
-    assert any(e.text.key == "{p} is not out (no retirements) but must pit as soon as possible." for e in ev)
+    assert any(e.text.key == "{p} is not out (no retirements) but must pit as soon as possible." for e in said(ev))
 
 
 def test_no_retire_lost_point_means_a_pit_stop(monkeypatch):

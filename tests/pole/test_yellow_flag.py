@@ -12,7 +12,7 @@ from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
 from bot.games.pole import rules as R
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice
+from tests.pole.helpers import Dice, said
 from tests.pole.test_collisions import _attack, _play, _race, _setup, _turn
 
 
@@ -49,7 +49,7 @@ def test_example_damage_on_a_straight_flags_the_straight(monkeypatch):
     assert st["flag"] == {"rows": rows, "until": rnd + 1}
     v = E.view(st, None)
     assert v["flag"] == {"from": rows[0], "to": rows[-1], "until": rnd + 1}
-    assert any(e.text.key.startswith("Yellow flag:") for e in ev)
+    assert any(e.text.key.startswith("Yellow flag:") for e in said(ev))
 
 
 def test_no_damage_no_flag_and_no_flag_without_the_option(monkeypatch):
@@ -105,19 +105,19 @@ def test_no_overtaking_between_the_flags(monkeypatch):
 def test_flags_go_after_this_round_and_the_next():
     st = _race(yellow_flag=True)
     st = _flagged(st, [30, 31], 10)
-    st["round"] = 10
+    st["round"], st["turn"] = 10, None  # a round begins once the last turn is over
     rng = Rng(st["rng"])
     ev = []
     E._setup_round(st, rng, ev)  # round 11
     assert st["flag"] is None
-    assert any(e.text.key == "The yellow and green flags are removed." for e in ev)
+    assert any(e.text.key == "The yellow and green flags are removed." for e in said(ev))
     st = _flagged(st, [30, 31], 10)
     st["round"] = 9
     E._setup_round(st, rng, [])  # round 10: still on
     assert st["flag"]
 
 
-@pytest.mark.parametrize("n,bots,seed", [(6, 0, 2), (4, 0, 24), (3, 0, 43), (2, 2, 72)])  # seeds with a flag
+@pytest.mark.parametrize("n,bots,seed", [(6, 0, 2), (4, 0, 24), (3, 0, 45), (2, 2, 72)])  # seeds with a flag
 def test_random_races_with_yellow_flags(n, bots, seed):
     st, actions, options, keys = _play(n, bots, seed, {"yellow_flag": True, "drs": True})
     assert E.is_over(st)

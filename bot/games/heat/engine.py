@@ -133,7 +133,7 @@ def _choice_label(o: list) -> Msg:
 class HeatEngine(Engine):
     kind = "heat"
     title = "Heat: Pedal to the Metal"
-    rules_version = 1  # raise it when a change makes old logs replay differently (bot/games/base.py)
+    rules_version = 2  # raise it when a change makes old logs replay differently (bot/games/base.py)
     # One player races alone only against Legends (new_game checks it once the players are known).
     min_seats = 1
     max_seats = 6

@@ -29,7 +29,7 @@ from bot.games.pole import variants as VARIANTS
 from bot.games.pole import rules as R
 from bot.games.pole.content import CIRCUIT_KEYS, TYRES, circuits, rules
 from bot.games.rng import Rng
-from bot.i18n import Msg, msg
+from bot.i18n import Msg, from_wire, msg, to_wire
 
 SCHEMA = 1
 LOG_KEEP = 30
@@ -83,7 +83,7 @@ def _num(face) -> int:
 class PoleEngine(Engine):
     kind = "pole"
     title = "Pole Position"
-    rules_version = 1  # raise it when a change makes old logs replay differently (bot/games/base.py)
+    rules_version = 2  # raise it when a change makes old logs replay differently (bot/games/base.py)
     min_seats = 1  # a lone player races against bots (17)
     max_seats = 6
     options = [OptionSpec("circuit", "Circuit", list(CIRCUIT_KEYS), default="great_britain"),
@@ -187,7 +187,11 @@ class PoleEngine(Engine):
     def _wname(w: str) -> Msg:
         return {"dry": msg("dry weather"), "light": msg("light rain"), "heavy": msg("heavy rain")}[w]
 
-    def _log(self, st: State, ev: list[Event], text: Msg, to: int | None = None) -> None:
+    def _log(self, st: State, ev: list[Event], text: Msg, to: int | None = None, now: bool = False) -> None:
+        t = st.get("turn")
+        if to is None and not now and t and t.get("story") is not None:  # a turn under way: one line at its end
+            t["story"].append(to_wire(text))
+            return
         ev.append(Event(text, to))
         if to is None:
             st["log"] = (st["log"] + [text.key and {"key": text.key, "params": _wire(text.params)}])[-LOG_KEEP:]
@@ -342,7 +346,7 @@ class PoleEngine(Engine):
                 before = R.weather_now(st["weather"], c)
                 st["weather"], moved = R.weather_advance(st["weather"], c.weather_b)
                 now = R.weather_now(st["weather"], c)
-                self._log(st, ev, msg("Round {n}: cloud. Weather {w}.", n=st["round"], w=self._wname(now))
+                self._log(st, ev, msg("Round {n}: cloud; the weather changes to {w}.", n=st["round"], w=self._wname(now))
                           if moved and now != before else msg("Round {n}: cloud, the forecast moves on.", n=st["round"]))
             else:
                 self._log(st, ev, msg("Round {n}: no change in the weather.", n=st["round"]))
@@ -355,6 +359,7 @@ class PoleEngine(Engine):
         STANDIN.settle(st, ev, self._log)  # a car given back during its bot's turn
         while True:
             if st.get("sc_due"):  # 10.2: the turn is interrupted; the race restarts behind the SC
+                self._tell(st, ev)
                 st["turn"] = None
                 if not self._sc_start(st, rng, ev):
                     return  # a player decides whether to pit
@@ -381,7 +386,11 @@ class PoleEngine(Engine):
         """Start `seat`'s turn; returns False when it was played out automatically."""
         car = st["cars"][seat]
         st["turn_no"] += 1
-        if car.pop("nodrs", False):  # 11: no DRS on the turn after a collision, damaged or not
+        # 11: "関係するすべての車両は、次のターン中にDRSをアクティブにできません": on the turn after a
+        # collision, damaged or not, the car neither uses a token nor takes one (reading: the section
+        # says "activate" for taking the token as well, "DRSを有効にし、DRSトークンを取得して").
+        nodrs = car.pop("nodrs", False)
+        if nodrs:
             car["drs"] = False
         sc_turn = car.pop("sc_turn", False)  # 11: no DRS gained on the first turn after the SC
         if car["off"] == 1:  # the turn after going off: no roll, 4 more cells (4.6)
@@ -416,8 +425,10 @@ class PoleEngine(Engine):
                     "ms": None, "opts": None, "stage": "move", "cost": [0, 0, 0]}
         if sc_turn:
             turn["sc_turn"] = True
+        if nodrs:
+            turn["nodrs"] = True
+        turn["story"], turn["sp_paid"] = [], 0
         st["turn"] = turn
-        self._log(st, ev, msg("{p} rolls {roll}.", p=_pn(st, seat), roll=str(turn["rolls"][0])))
         if car.get("drs"):  # 11: the token is for this turn only, on the tyre die, never in the rain
             car["drs"] = False
             if turn["die"] != "purple" and not self._rain(st):
@@ -489,9 +500,14 @@ class PoleEngine(Engine):
             d = t["ms"]
             ms = R.MState(tuple(d["pos"]), d["laps"], d["mode"], d["t"], d["b"], d["k"], d["s"], tuple(d["line"]), d["slip"])
         n = t["n"]
-        opts = R.search(ctx, ms, n, max(0, n - 3 - t.get("drs", 0) - t.get("bonus", 0)), frozenset(t["fought"]))
+        # 4: up to 3 cells fewer than the roll may be counted; 3.3 "各ラウンドでは、すべての車を移動させる
+        # 必要があります": never none, so the least count is 1, and a move must not end where it began.
+        least = max(1 if n > 0 else 0, n - 3 - t.get("drs", 0) - t.get("bonus", 0))
+        opts = R.search(ctx, ms, n, least, frozenset(t["fought"]))
         if not opts and ctx.no_pass:  # held behind a car between the flags: it stops short (10.1)
             opts = R.search(ctx, ms, n, 0, frozenset(t["fought"]))
+        if t["ms"] is None:
+            opts = [o for o in opts if o.kind != "end" or (o.state.pos, o.state.laps) != (ms.pos, ms.laps)]
         t["opts"] = CHAMP.restrict(st, VARIANTS.restrict(st, self._choose_opts(st, opts, ctx)))
 
     def _choose_opts(self, st: State, opts: list, ctx: R.MoveCtx) -> list[dict]:
@@ -612,12 +628,21 @@ class PoleEngine(Engine):
         car["laps"] = laps
         car["line"] = []
 
+    @staticmethod
+    def _wear(car: dict, weather: str) -> int:
+        """A crossing's (or a stop's) wear: a bot's card never wears wets (17.7); a player's car a
+        bot drives for now keeps the player's tyres and wears them as the player would (reading)."""
+        b = car.get("bot")
+        if b and not b.get("for"):
+            return BOTS.wear(car["life"], car["tyre"], weather)
+        return R.wear(car["life"], car["tyre"], weather)
+
     def _crossings(self, st: State, seat: int, before: int, after: int) -> None:
         """Tyre wear per finish-line crossing (6.2); a new lap allows a new blow-out roll."""
         car = st["cars"][seat]
         w = R.weather_now(st["weather"], circuits()[st["circuit"]])
         for _ in range(after - before):
-            car["life"] = R.wear(car["life"], car["tyre"], w)
+            car["life"] = self._wear(car, w)
             car["blow_done"] = False
 
     def _reorder(self, st: State) -> None:
@@ -656,8 +681,46 @@ class PoleEngine(Engine):
         self._reorder(st)
 
     def _end_turn(self, st: State, rng: Rng, ev: list[Event]) -> None:
+        self._tell(st, ev)
         st["turn"] = None
         self._next_turn(st, rng, ev)
+
+    def _tell(self, st: State, ev: list[Event]) -> None:
+        """The turn's one line for the thread and the log: the roll (and rerolls), where the car
+        went in the words the menu and the board use, what it spent, then what else happened in
+        the turn (fights and bids, course-outs, pit stops, tyres), each as it was logged."""
+        t = st.get("turn")
+        if not t or t.get("story") is None:
+            return
+        story = t.pop("story")
+        seat = t["seat"]
+        car = st["cars"][seat]
+        p = _pn(st, seat)
+        rolls = [str(x) for x in t["rolls"]]
+        if t["die"] == "bot":
+            head = msg("{p} rolls {r} in the rain: {n} cells", p=p, r=rolls[0], n=t["n"]) if t.get("rain") \
+                else msg("{p} drives {n} cells", p=p, n=t["n"])
+        elif t["pit_exit"]:
+            head = msg("{p} leaves the pits: rolls {r}, {g} MP kept", p=p, r=rolls[t["use"]], g=t["green"])
+        elif len(rolls) == 1:
+            head = msg("{p} rolls {r}", p=p, r=rolls[0])
+        else:
+            head = msg("{p} rolls {rolls} and uses {r}", p=p, rolls=rolls, r=rolls[t["use"]])
+        where = _where_car(car)
+        off = "{p} goes off the track and moves 4 cells."
+        if where is not None and car["off"] == 1 and any(part["msg"] == off for part in story):
+            head = msg("{a}, goes off the track: 4 cells on to {where}", a=head, where=where)
+            story = [part for part in story if part["msg"] != off]
+        elif where is not None:
+            head = msg("{a}, to {where}", a=head, where=where)
+        ep, bp, sp = t["cost"][0], t["cost"][1], t["cost"][2] + t.get("sp_paid", 0)
+        costs = [m for n, m in ((ep, msg("{n} EP", n=ep)), (bp, msg("{n} BP", n=bp)), (sp, msg("{n} SP", n=sp))) if n > 0]
+        if costs:
+            head = msg("{a}, spending {costs}", a=head, costs=costs)
+        line = msg("{a}.", a=head)
+        for part in story:
+            line = msg("{line} {more}", line=line, more=from_wire(part))
+        self._log(st, ev, line)
 
     def _finish_move(self, st: State, rng: Rng, ev: list[Event], ms: dict, kind: str, end: bool = True) -> None:
         """The car stops at ms: pay, wear, checks (low grip, blow-out), then the turn ends."""
@@ -676,7 +739,7 @@ class PoleEngine(Engine):
             car["pos"] = ["pit"]
             car["green"] = max(0, t["n"] - ms["t"]) if ms["mode"] >= 1 else t["n"]
             self._log(st, ev, msg("{p} pits ({g} MP kept).", p=_pn(st, seat), g=car["green"]))
-            car["life"] = R.wear(car["life"], car["tyre"], w)  # the stop wears like a crossing (7.1)
+            car["life"] = self._wear(car, w)  # the stop wears like a crossing (7.1)
             car["sets"][car["tyre"]].append(car["life"])  # a life token keeps what is left (6.1 D)
             car["sp"] = min(car["sp0"], car["sp"] + rules()["pit_sp_regain"])
             car["bd"] = [[k, True] for k, _ in car["bd"]]
@@ -708,6 +771,7 @@ class PoleEngine(Engine):
             if run0 and all(s == seat or R.order_key(c, st["cars"][s]) < R.order_key(c, car) for s in run0):
                 self._lapping(st, ev, seat, R.prog(c, car["laps"], car["pos"]))  # 5.6: at the flag too
             car["finished"] = len(st["finish"]) + 1
+            car["fin_round"] = st["round"]  # for the results' gaps
             car["pos"] = ["done"]
             st["finish"].append(seat)
             self._log(st, ev, msg("{p} takes the chequered flag in P{n}.", p=_pn(st, seat), n=car["finished"]))
@@ -723,6 +787,7 @@ class PoleEngine(Engine):
         if end:
             self._end_turn(st, rng, ev)
         else:  # a bot's turn: the caller goes on with the next turn (no recursion per turn)
+            self._tell(st, ev)
             st["turn"] = None
 
     def _checks_after_move(self, st: State, rng: Rng, ev: list[Event], seat: int) -> None:
@@ -807,8 +872,9 @@ class PoleEngine(Engine):
         car = st["cars"][seat]
         c = circuits()[st["circuit"]]
         if car["pos"][0] != "t" or car["off"] or car["out"] or self._rain(st) or t["start_pos"][0] != "t" \
-                or car.get("nodrs") or t.get("sc_turn"):
+                or car.get("nodrs") or t.get("nodrs") or t.get("sc_turn"):
             return
+        self._reorder(st)  # the car ahead once this move's passes count (the position track is updated first)
         p0 = R.prog(c, t["start_laps"], t["start_pos"])
         p1 = R.prog(c, car["laps"], car["pos"])
         if not any(p0 < k * c.length + c.drs_row <= p1 for k in (t["start_laps"], t["start_laps"] + 1)):
@@ -842,18 +908,16 @@ class PoleEngine(Engine):
         w = R.weather_now(st["weather"], c)
         base = {"seat": seat, "use": 0, "reduce": 0, "pit_exit": False, "green": 0, "start_pos": list(car["pos"]),
                 "start_laps": car["laps"], "fought": [], "won": [], "ms": None, "opts": None, "stage": "move",
-                "cost": [0, 0, 0], "bot": True}
+                "cost": [0, 0, 0], "bot": True, "story": []}
         if car["pit_turn"] == 3:  # 17.10: the purple die plus the green counter, as for a player
             face = _die(rng, "purple") if face is None else face
             car["pit_turn"] = 0
             turn = dict(base, die="purple", rolls=[face], pit_exit=True, green=car["green"],
                         n=_num(face) + car["green"])
             car["green"] = 0
-            self._log(st, ev, msg("{p} rolls {roll}.", p=_pn(st, seat), roll=str(face)))
         elif st["round"] <= START_ROUNDS:  # 17.5.1: the purple die at the start
             face = _die(rng, "purple") if face is None else face
             turn = dict(base, die="purple", rolls=[face], n=_num(face))
-            self._log(st, ev, msg("{p} rolls {roll}.", p=_pn(st, seat), roll=str(face)))
         elif w in R.RAIN and car["tyre"] != "wet" and car["pos"][0] == "t":  # 17.11: the rain roll
             r = _die(rng, "black")
             if not BOTS.stays_on(r, car["tyre"], w):
@@ -863,13 +927,10 @@ class PoleEngine(Engine):
                 self._after_move(st, rng, ev, seat, None)
                 return False
             n = BOTS.rain_cells(w)
-            turn = dict(base, die="bot", rolls=[r], n=n)
-            self._log(st, ev, msg("{p} rolls {r} in the rain and keeps the track: {n} cells.", p=_pn(st, seat),
-                                  r=r, n=n))
+            turn = dict(base, die="bot", rolls=[r], n=n, rain=True)
         else:  # 17.5.2: base speed of the tyre + the progression track, less the wear penalty
             n = BOTS.mp(seat, b["side"], b["prog"], car["tyre"], w, car["life"])
             turn = dict(base, die="bot", rolls=[n], n=n)
-            self._log(st, ev, msg("{p} drives {n} cells.", p=_pn(st, seat), n=n))
         st["turn"] = turn
         return self._bot_go(st, rng, ev)
 
@@ -908,6 +969,7 @@ class PoleEngine(Engine):
                 self._bot_fit(car, tyre)
                 car["bot"]["pit"] = False
                 self._log(st, ev, msg("{p} fits {t} tyres.", p=_pn(st, seat), t=_tyre_name(tyre)))
+                self._tell(st, ev)
                 st["turn"] = None
             return False
 
@@ -1124,6 +1186,7 @@ class PoleEngine(Engine):
                                       d=_pn(st, d), at=res.attacker_total, dt=res.defender_total,
                                       ba=res.attacker_pays, bd=res.defender_pays))
                 st["cars"][att]["sp"] -= res.attacker_pays  # only the winner pays (5.1)
+                t["sp_paid"] = t.get("sp_paid", 0) + res.attacker_pays
                 st["cars"][d]["sp"] -= res.defender_pays
                 if not res.attacker_wins:
                     t["fought"].append(d)
@@ -1312,6 +1375,7 @@ class PoleEngine(Engine):
             for s in run:
                 car = st["cars"][s]
                 car["finished"] = len(st["finish"]) + 1
+                car["fin_round"] = st["round"]
                 car["pos"] = ["done"]
                 st["finish"].append(s)
             self._reorder(st)
@@ -1356,7 +1420,7 @@ class PoleEngine(Engine):
         joins the back of the line (reading: it needs no pit-exit turns, the field is queued)."""
         car = st["cars"][seat]
         w = R.weather_now(st["weather"], circuits()[st["circuit"]])
-        car["life"] = R.wear(car["life"], car["tyre"], w)
+        car["life"] = self._wear(car, w)
         if car.get("bot"):
             self._bot_fit(car, tyre)
         else:
@@ -1676,13 +1740,29 @@ class PoleEngine(Engine):
             if not self.to_act(st):
                 self._setup_done(st, rng, ev)
         elif ph == "quali":
-            st["quali"]["choice"][str(seat)] = bool(action["reroll"])
+            q = st["quali"]
+            q["choice"][str(seat)] = bool(action["reroll"])
+            wait = bool(self.to_act(st))  # the others still choose: this choice may be changed until then
+            first = q["first"][str(seat)]
+            if action["reroll"]:
+                self._log(st, ev, msg("You will spend 1 SP and roll twice more; your best roll counts (first roll {r}).",
+                                      r=first) if not wait else
+                          msg("You will spend 1 SP and roll twice more; your best roll counts (first roll {r}). "
+                              "The dice are rolled once everyone has chosen; until then you may change your mind.",
+                              r=first), to=seat)
+            else:
+                self._log(st, ev, msg("You keep your roll of {r}.", r=first) if not wait else
+                          msg("You keep your roll of {r}. The session is settled once everyone has chosen; "
+                              "until then you may change your mind.", r=first), to=seat)
             if not self.to_act(st):
                 self._resolve_session(st, rng, ev)
         elif ph == "tyres":
             if str(seat) not in st["tyre_pick"]:
                 self._log(st, ev, msg("{p} has chosen tyres.", p=_pn(st, seat)))
             st["tyre_pick"][str(seat)] = action["tyre"]
+            if self.to_act(st):  # secret until all have chosen (3.2.3)
+                self._log(st, ev, msg("You start on {t} tyres. They are revealed once everyone has chosen; until then "
+                                      "you may change them.", t=_tyre_name(action["tyre"])), to=seat)
             if not self.to_act(st):
                 self._start_race(st, rng, ev)
         else:
@@ -1725,14 +1805,17 @@ class PoleEngine(Engine):
                 if DRIVERS.free_reroll(st, seat, R.weather_now(st["weather"], circuits()[st["circuit"]])):
                     t["free_used"] = True  # teams: one free reroll a turn on their tyres and weather
                     car["sp"] += 1
+                    t["sp_paid"] = t.get("sp_paid", 0) - 1
                 car["sp"] -= 1
+                t["sp_paid"] = t.get("sp_paid", 0) + 1
                 t["rolls"].append(_die(rng, t["die"]))
                 t.pop("picks", None)  # a new roll: the pick among them starts again
                 if t["die"] == "purple":  # 3.2.4: keep the higher
                     t["use"] = max(range(len(t["rolls"])), key=lambda i: _num(t["rolls"][i]))
                 else:
                     t["use"] = max(range(len(t["rolls"])), key=lambda i: t["rolls"][i])
-                self._log(st, ev, msg("{p} spends 1 SP and rerolls: {roll}.", p=_pn(st, seat), roll=str(t["rolls"][-1])))
+                if t.get("story") is None:  # a turn from before turns were told in one line
+                    self._log(st, ev, msg("{p} spends 1 SP and rerolls: {roll}.", p=_pn(st, seat), roll=str(t["rolls"][-1])))
                 self._plan(st)
             elif a == "use":
                 t["use"] = action["i"]
@@ -1741,6 +1824,7 @@ class PoleEngine(Engine):
             elif a == "reduce":
                 extra = action["sp"] - t["reduce"]
                 car["sp"] -= extra
+                t["sp_paid"] = t.get("sp_paid", 0) + extra
                 t["reduce"] = action["sp"]
                 self._log(st, ev, msg("{p} spends {n} SP to lower the roll.", p=_pn(st, seat), n=extra))
                 self._plan(st)
@@ -1760,6 +1844,10 @@ class PoleEngine(Engine):
                     self._after_fight(st, rng, ev, self._fight(st, rng, ev))
                 else:
                     self._finish_move(st, rng, ev, o["ms"], o["kind"])
+        t = st.get("turn")
+        if t and t.get("story"):  # the turn waits on a decision: what happened so far goes out now
+            self._tell(st, ev)
+            t["story"] = []
         CHAMP.after_apply(self, st, rng, ev)  # 15: a race of the season is over
         st["version"] += 1
         st["rng"] = rng.state
@@ -1777,6 +1865,8 @@ class PoleEngine(Engine):
                 cars[-1]["stress"] = car["stress"]
             if car.get("must_pit"):
                 cars[-1]["must_pit"] = True
+            if "fin_round" in car:
+                cars[-1]["fin_round"] = car["fin_round"]
             b = car.get("bot")
             if b and b.get("for"):  # a bot drives a player's car: the board shows the player's dashboard
                 cars[-1].update({k: v for k, v in b["dash"].items() if k in ("ep", "bp", "sp", "stress")})
@@ -1858,6 +1948,33 @@ class PoleEngine(Engine):
         """The owner takes the seat back: the car is theirs again (None: no bot drives it)."""
         return STANDIN.return_action(state, seat)
 
+    def suggested_move(self, state: State, seat: int) -> tuple[int, Msg] | None:
+        """The "Where to?" entry offered first, and why: the stop when it is due before the last lap
+        (3.3), else the farthest cell that costs no EP, BP or SP and holds no low-grip roll, else the
+        cheapest move (SP last, then EP and BP); position fights are never the first entry."""
+        t = state["turn"]
+        opts = (t or {}).get("opts") or []
+        if not opts or t["stage"] != "move" or t["seat"] != seat:
+            return None
+        car = state["cars"][seat]
+        c = circuits()[state["circuit"]]
+        pit = [i for i, o in enumerate(opts) if o["kind"] == "pit"]
+        if pit and not car["pitted"] and car["laps"] >= c.laps - 2:
+            return pit[0], msg("Suggested: the stop is due before the last lap")
+        ends = [i for i, o in enumerate(opts) if o["kind"] in ("end", "finish")]
+        safe = [i for i in ends if not opts[i].get("risk")]
+        free = [i for i in safe if opts[i]["ep"] + opts[i]["bp"] + opts[i]["sp"] == 0]
+        if free:
+            i = max(free, key=lambda j: (opts[j]["prog"], -j))
+            farther = any(opts[j]["prog"] > opts[i]["prog"] for j in ends if j not in free)
+            return i, (msg("Suggested: the farthest cell that costs no EP, BP or SP (farther ones cost points)")
+                       if farther else msg("Suggested: the farthest cell on offer, at no cost"))
+        pool = safe or ends
+        if not pool:
+            return None
+        i = min(pool, key=lambda j: (opts[j]["sp"], opts[j]["ep"] + opts[j]["bp"], -opts[j]["prog"], j))
+        return i, msg("Suggested: every move costs points here; this one costs the least")
+
     def menu(self, state: State, seat: int) -> list[dict[str, Any]]:
         acts = self.legal_actions(state, seat)
         moves = [a for a in acts if a["type"] == "move"]
@@ -1867,10 +1984,15 @@ class PoleEngine(Engine):
         attack = [a for a in acts if a["type"] == "attack"]
         groups: list[dict[str, Any]] = []
         if moves:
+            entries = [{"label": self.describe_action(state, seat, a), "value": str(a["i"])} for a in moves[:25]]
+            pick = self.suggested_move(state, seat)
+            if pick is not None:
+                i, why = pick
+                first = next(e for e in entries if e["value"] == str(i))
+                first["description"] = why
+                entries = [first] + [e for e in entries if e is not first]
             groups.append({"kind": "select", "placeholder": msg("Where to?"), "min": 1, "max": 1,
-                           "action": {"type": "move"},
-                           "options": [{"label": self.describe_action(state, seat, a), "value": str(a["i"])}
-                                       for a in moves[:25]]})
+                           "action": {"type": "move"}, "options": entries})
         if defend:
             groups.append({"kind": "select", "placeholder": msg("Defend: the most SP you will bid"), "min": 1,
                            "max": 1, "action": {"type": "defend"},
@@ -1948,6 +2070,16 @@ def _where(st: State, o: dict) -> Msg:
     return {"pin": msg("pit entry {n}", n=pos[1] + 1) if len(pos) > 1 else msg("pit lane"),
             "pit": msg("my pit"), "g": msg("pit exit {n}", n=pos[1] + 1) if len(pos) > 1 else msg("pit lane"),
             "pout": msg("pit lane out {n}", n=pos[1] + 1) if len(pos) > 1 else msg("pit lane")}.get(pos[0], msg("pit lane"))
+
+
+def _where_car(car: dict) -> Msg | None:
+    """Where a car is, in the words of the move menu and the board (None once it is done or out)."""
+    pos = car["pos"]
+    if not pos or car["out"] is not None or pos[0] == "done":
+        return None
+    if pos[0] == "pit":
+        return msg("the pits")
+    return _where({}, {"pos": pos, "laps": car["laps"]})
 
 
 def _unused(n: int, ms, bcap: int) -> int:

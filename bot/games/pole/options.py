@@ -60,7 +60,8 @@ def describe(options: dict[str, Any]) -> list[Msg]:
     laps = c.laps * (2 if options.get("long_race") else 1)
     out = [msg("{circuit}, {laps} laps", circuit=msg(c.name), laps=laps)]
     if options.get("bots"):
-        out.append(msg("{n} bots (side {side})", n=options["bots"], side=options.get("bot_side", "A")))
+        out.append(msg("1 bot (side {side})", side=options.get("bot_side", "A")) if options["bots"] == 1
+                   else msg("{n} bots (side {side})", n=options["bots"], side=options.get("bot_side", "A")))
     names = [("drs", msg("DRS")), ("collisions", msg("collisions")), ("yellow_flag", msg("yellow flag")),
              ("safety_car", msg("safety car")), ("stress", msg("stress"))]
     out += [m for k, m in names if options.get(k)]

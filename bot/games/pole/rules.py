@@ -59,8 +59,12 @@ def tyre_penalty(life: int) -> int:
 
 
 def wear(life: int, tyre: str, weather: str) -> int:
-    """One crossing (or pit stop): the lifespan drops by the wear table; the track ends at -2."""
-    return max(-2, life - rules()["wear"][weather][tyre])
+    """One crossing (or pit stop): the lifespan moves down the track by the wear table, one space
+    at a time; the track has no 0 (17.9.2: after "1" comes "-1", as in the standard race; 17.9.1 A:
+    at "1" the next space is "-1") and ends at -2."""
+    for _ in range(rules()["wear"][weather][tyre]):
+        life = -1 if life == 1 else life - 1
+    return max(-2, life)
 
 
 def course_out_limit(tyre: str, weather: str) -> int | None:

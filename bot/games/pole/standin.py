@@ -103,7 +103,7 @@ def takeover(eng: Any, st: dict, rng: Any, ev: list, seat: int) -> None:
         eng._charge(st, t["ms"])  # what the player's move used so far is paid from their dashboard
     _convert(st, seat)
     eng._log(st, ev, msg("{p} is away: a bot (card {side}) drives their car now.", p=seat_ref(seat),
-                         side=car["bot"]["side"]))
+                         side=car["bot"]["side"]), now=True)
     ph = st["phase"]
     if ph == "setup":
         if not eng.to_act(st):
@@ -171,10 +171,10 @@ def give_back(eng: Any, st: dict, rng: Any, ev: list, seat: int) -> None:
     t = st["turn"]
     if t is not None and t["seat"] == seat:
         car["bot"]["back"] = True
-        eng._log(st, ev, msg("{p} takes the car back when this turn ends.", p=seat_ref(seat)))
+        eng._log(st, ev, msg("{p} takes the car back when this turn ends.", p=seat_ref(seat)), now=True)
         return
     _restore(car)
-    eng._log(st, ev, msg("{p} drives their own car again.", p=seat_ref(seat)))
+    eng._log(st, ev, msg("{p} drives their own car again.", p=seat_ref(seat)), now=True)
 
 
 def settle(st: dict, ev: list, log) -> None:
