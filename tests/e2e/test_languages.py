@@ -121,4 +121,4 @@ async def test_slash_commands_reach_discord_with_japanese_texts_and_english_name
     new = next(o for o in pole["options"] if o["name"] == "new")
     circuit = next(o for o in new["options"] if o["name"] == "circuit")
     monaco = next(c for c in circuit["choices"] if c["value"] == "monaco")
-    assert monaco["name"] == "Monaco (6 laps)" and monaco["name_localizations"]["ja"] == "モナコ(6周)"
+    assert monaco["name"] == "Monaco (6 laps)" and monaco["name_localizations"]["ja"] == "モナコ（6周）"  # (#30: full-width punctuation in Japanese)
