@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from dataclasses import dataclass
 
 from bot.ai.policies import PROMISE, policy
@@ -36,6 +37,10 @@ DEPTH = {"heat": 10, "pon": 30, "pole": 6, "rallyman": 24, "steamworks": 20}
 # Imagined games per strong decision: what one core plays in about a second (`python -m bot arena`
 # measures the decision times: ai_<game>_strong_decision_p95_s).
 PLAYOUTS = {"heat": 300, "pon": 200, "pole": 40, "rallyman": 100, "steamworks": 80}
+# The most a decision takes: a slow engine (Pole's move search) or a busy machine stops the search
+# with the best move so far, so an AI seat never keeps the table waiting long. Within it, the
+# same seed gives the same move.
+MAX_SECONDS = 4.0
 
 LEVELS = {
     "easy": Level(search=0, width=0, blunder=0.35),
@@ -93,7 +98,8 @@ def _shortlist(engine: Engine, state: State, seat: int, options: list[Action], u
 
 
 def _search(engine: Engine, state: State, seat: int, candidates: list[Action], budget: int,
-            rng: random.Random) -> Action:
+            rng: random.Random, seconds: float | None = None) -> Action:
+    deadline = time.monotonic() + (MAX_SECONDS if seconds is None else seconds)
     totals = [0.0] * len(candidates)
     counts = [0] * len(candidates)
     alive = list(range(len(candidates)))
@@ -105,12 +111,18 @@ def _search(engine: Engine, state: State, seat: int, candidates: list[Action], b
             for deal in deals:
                 totals[i] += _playout(engine, state, seat, candidates[i], deal)
                 counts[i] += 1
+                if time.monotonic() > deadline:  # a slow engine or a busy machine: the best so far
+                    return candidates[_best(range(len(candidates)), totals, counts)]
         if len(alive) == 1:
             break
         alive.sort(key=lambda i: -totals[i] / counts[i])
         alive = alive[:max(1, math.ceil(len(alive) / 2))]
-    best = max(alive, key=lambda i: (totals[i] / counts[i], -i))
-    return candidates[best]
+    return candidates[_best(alive, totals, counts)]
+
+
+def _best(indices, totals: list[float], counts: list[int]) -> int:
+    """The best average among the candidates imagined at least once (ties: the earlier one)."""
+    return max((i for i in indices if counts[i]), key=lambda i: (totals[i] / counts[i], -i))
 
 
 def _playout(engine: Engine, state: State, seat: int, action: Action, deal: int) -> float:

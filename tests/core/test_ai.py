@@ -87,3 +87,13 @@ def test_the_ai_decides_the_same_when_only_hidden_information_differs(kind, monk
         if checked == 4:
             break
     assert checked
+
+
+def test_a_search_out_of_time_answers_with_the_best_move_so_far():
+    """A slow engine or a busy machine never keeps the table waiting: with no time left the search
+    answers after its first imagined game, with the only move imagined (the usual one)."""
+    engine = ENGINES["heat"]
+    state, seat = next(iter(decision_points("heat", 7)))
+    options = decisions(engine, state, seat)
+    assert search._search(engine, state, seat, options, 500, random.Random(1), seconds=0.0) == options[0]
+    assert search._search(engine, state, seat, options[::-1], 500, random.Random(1), seconds=0.0) == options[-1]
