@@ -27,8 +27,7 @@ from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from bot.ai.search import choose
-from bot.games.base import is_preference
+from bot.ai.search import choose, decisions
 from bot.games.registry import engines
 
 KINDS = ("heat", "pon", "pole", "rallyman", "steamworks")
@@ -59,7 +58,7 @@ def play(kind: str, players: list[str], seed: int, options: dict | None = None) 
         else:
             started = time.perf_counter()
             action = choose(engine, state, seat, level, rng.getrandbits(63))
-            if len([a for a in engine.legal_actions(state, seat) if not is_preference(a)]) > 1:
+            if len(decisions(engine, state, seat)) > 1:
                 times[level].append(time.perf_counter() - started)
         state, _ = engine.apply(state, seat, action)
     places = engine.placings(state) or []

@@ -26,8 +26,8 @@ from bot.games.text import chain
 from bot.i18n import Msg
 from rendering import common
 from rendering import heat_track as ht
-from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, Draw, clean_text, drawing_in, english,
-                              fit, font, not_recording, note_label, note_text, player_name, tx, words, wrap)
+from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, MaskDraw, clean_text, drawing_in, english,
+                              fit, font, not_recording, note_label, player_name, tx, words, wrap)
 
 W = 800  # Discord's phone preview shows images 390 px wide: every text here is >= min_font(W)
 HEADER_H = 104
@@ -83,40 +83,6 @@ def legend_seats(view: dict) -> Iterator[None]:
         yield
     finally:
         _LEGEND_SEATS.reset(token)
-
-
-@lru_cache(maxsize=4096)
-def _text_mask(text: str, size: int, anchor: str, stroke: int) -> tuple[Image.Image, int, int]:
-    """A text's coverage mask and its offset from the anchor point (cached: names, numbers
-    and captions repeat on every board)."""
-    f = font(size)
-    left, top, right, bottom = f.getbbox(text, anchor=anchor, stroke_width=stroke)
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
-    ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor,
-                              stroke_width=stroke, stroke_fill=255)
-    return mask, left, top
-
-
-class _Draw(Draw):
-    """ImageDraw whose single-colour text comes from cached masks (same look, less time)."""
-
-    def __init__(self, image: Image.Image):
-        super().__init__(image)
-        self._target = image
-
-    def text(self, xy, text, fill=None, font=None, anchor=None, spacing=4, align="left",
-             direction=None, features=None, language=None, stroke_width=0, stroke_fill=None,
-             *args, **kwargs):
-        size = getattr(font, "size", None)
-        if (args or kwargs or direction or features or language or size is None
-                or not isinstance(fill, tuple) or "\n" in text
-                or (stroke_width and stroke_fill not in (None, fill))):
-            return super().text(xy, text, fill, font, anchor, spacing, align, direction,
-                                features, language, stroke_width, stroke_fill, *args, **kwargs)
-        note_text(self._target.width, xy, text, font, anchor, int(stroke_width))
-        mask, left, top = _text_mask(text, size, anchor or "la", int(stroke_width))
-        self._target.paste(fill, (int(round(xy[0])) + left, int(round(xy[1])) + top), mask)
-
 
 
 def _ink(fill: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -707,7 +673,7 @@ def _draw_board(view: dict, names: list[str]) -> Image.Image:
     band_h = _band_height(band)
     note_h = _flood_note_h(view)
     im = Image.new("RGB", board_size(rows, band_h + note_h), BACKGROUND)
-    d = _Draw(im)
+    d = MaskDraw(im)
     _draw_map(im, d, view, key, geo, cars, order, spots, inset, names)
     _draw_header(d, view, cars, order, names)
     if band:
@@ -1081,7 +1047,7 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     boxes = hand_card_boxes(len(hand))
     bottom = boxes[-1][3] if boxes else HAND_HEAD + 120
     im = Image.new("RGB", (W, int(bottom) + 24), BACKGROUND)
-    d = _Draw(im)
+    d = MaskDraw(im)
     m = HAND_MARGIN
     # line 1: whose hand, and the race position
     d.rounded_rectangle([m, 14, m + 36, 50], radius=8, fill=seat_colour(seat), outline=(15, 15, 18), width=2)
@@ -1272,7 +1238,7 @@ def _render_results(view: dict, names: list[str]) -> bytes:
     base_y = 500
     height = base_y + 30 + 56 * len(rest) + 10
     im = Image.new("RGB", (W, height), BACKGROUND)
-    d = _Draw(im)
+    d = MaskDraw(im)
     title = clean_text(words(view.get("track_name")) or view.get("track") or "Heat", "Heat")
     d.text((W / 2, 40), fit(tx("Race over - {track}", track=title), 40, W - 40), font=font(40), fill=TEXT,
            anchor="mm", stroke_width=1, stroke_fill=TEXT)

@@ -15,9 +15,8 @@ from PIL import Image
 from bot.games.base import name_seats
 from bot.games.text import chain, plus
 from bot.i18n import Msg, msg
-from rendering.common import (BACKGROUND, MUTED, PANEL, seat_colour, TEXT, clean_text, drawing_in, fit,
+from rendering.common import (BACKGROUND, MUTED, PANEL, seat_colour, TEXT, MaskDraw as Draw, clean_text, drawing_in, fit,
                               font, png_bytes, player_name, tx, words, wrap)
-from rendering.heat import _Draw as Draw  # texts from cached masks (names and labels repeat every board)
 
 W = 800
 MARGIN = 20

@@ -29,7 +29,7 @@ from PIL import Image, ImageDraw
 
 from bot.games.steamworks.content import setup, tiles
 from bot.i18n import msg
-from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, Draw, drawing_in, fit, font,
+from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, Draw, drawing_in, text_mask, fit, font,
                               not_recording, note_text, player_name, tx, words, wrap)
 
 W = 800
@@ -205,20 +205,10 @@ class _Collect(ImageDraw.ImageDraw):
         size = getattr(font, "size", None)
         if (self._image.mode == "RGB" and not args and not kwargs and isinstance(size, int)
                 and isinstance(fill, tuple) and text.strip() and "\n" not in text):  # a row: cached masks
-            mask, left, top = _text_mask(text, size, anchor)
+            mask, left, top = text_mask(text, size, anchor)
             self._image.paste(fill, (int(round(xy[0])) + left, int(round(xy[1])) + top), mask)
             return None
         return super().text(xy, text, fill, font, anchor, *args, **kwargs)
-
-
-@lru_cache(maxsize=2048)  # masks of a line of text: a few KB each
-def _text_mask(text: str, size: int, anchor: str | None) -> tuple[Image.Image, int, int]:
-    """A text's coverage, drawn once: (mask, its left and top from the anchor point)."""
-    f = font(size)
-    left, top, right, bottom = f.getbbox(text, anchor=anchor or "la")
-    mask = Image.new("L", (max(1, int(right - left)), max(1, int(bottom - top))), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor)
-    return mask, int(left), int(top)
 
 
 class _FastDraw(Draw):
@@ -241,7 +231,7 @@ class _FastDraw(Draw):
         self.note(xy, text, font, anchor)
         if not text.strip():
             return None
-        mask, left, top = _text_mask(text, size, anchor)
+        mask, left, top = text_mask(text, size, anchor)
         self._image.paste(fill, (int(round(xy[0])) + left, int(round(xy[1])) + top), mask)
         return None
 
