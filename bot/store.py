@@ -1074,3 +1074,115 @@ class Store:
     async def create_bench_scratch(self) -> None:
         async with self._lock:
             await self._db.execute("CREATE TABLE IF NOT EXISTS bench_scratch (v TEXT)")
+
+    # -- ratings (bot/ratings.py computes them; migration 12 keeps them) ----------------------
+
+    async def rate_game(self, game_id: int, kind: str, scopes: list[int], players: list[str],
+                        compute: Any) -> bool:
+        """Rate one finished game in one transaction: `compute(current)` gets the stored ratings
+        {(scope, player): (name, mu, sigma, games, wins)} of `players` in `scopes` and returns
+        (the ratings to write: rows as `current` keys them, the game's seats to record: (seat,
+        player, place, field, ended_at, mu, sigma)). False (nothing written) if the game is not
+        finished or was rated already, so a game counts once however often this runs."""
+        async with self._transaction() as db:
+            done = await db.fetch("SELECT 1 FROM games WHERE id = ? AND status = 'finished' AND NOT EXISTS "
+                                  "(SELECT 1 FROM rated WHERE game_id = ?)", (game_id, game_id))
+            if not done:
+                return False
+            current = {}
+            for scope in scopes:
+                marks = ",".join("?" * len(players))
+                for player, name, mu, sigma, games, wins in await db.fetch(
+                        f"SELECT player, name, mu, sigma, games, wins FROM ratings WHERE kind = ? AND scope = ? "
+                        f"AND player IN ({marks})", (kind, scope, *players)):
+                    current[(scope, player)] = (name, mu, sigma, games, wins)
+            ratings, seats = compute(current)
+            now = time.time()
+            await db.executemany(
+                "INSERT INTO ratings (kind, scope, player, name, mu, sigma, games, wins, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (kind, scope, player) DO UPDATE SET "
+                "name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
+                "wins = excluded.wins, updated_at = excluded.updated_at",
+                [(kind, scope, player, *row, now) for (scope, player), row in ratings.items()])
+            await db.executemany(
+                "INSERT INTO rated (game_id, seat, kind, player, place, field, ended_at, mu, sigma) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [(game_id, row[0], kind, *row[1:]) for row in seats])
+        return True
+
+    async def unrated_games(self) -> list[tuple[int, float]]:
+        """Finished games not rated yet (games finished before ratings, or a crash between the
+        move and its rating), as (id, the time it ended), the earliest ended first."""
+        return [(g, t) for g, t in await self._read(
+            "SELECT id, updated_at FROM games WHERE status = 'finished' AND NOT EXISTS "
+            "(SELECT 1 FROM rated WHERE rated.game_id = games.id) ORDER BY updated_at, id")]
+
+    async def clear_ratings(self) -> None:
+        """Forget every rating (a rebuild from the finished games follows)."""
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM rated", ())
+            await db.execute("DELETE FROM ratings", ())
+
+    async def leaderboard(self, kind: str, scope: int, limit: int = 10) -> list[tuple[str, str, float, float, int, int]]:
+        """The best of a game in a scope (a guild id; 0: across servers) by their conservative
+        rating (mu - 3 sigma): (player, name, mu, sigma, games, wins)."""
+        return await self._read(
+            "SELECT player, name, mu, sigma, games, wins FROM ratings WHERE kind = ? AND scope = ? "
+            "ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT ?", (kind, scope, limit))
+
+    async def ratings_of(self, player: str, scope: int) -> list[tuple[str, str, float, float, int, int]]:
+        """A player's rating in every game they were rated in: (kind, name, mu, sigma, games, wins)."""
+        return await self._read("SELECT kind, name, mu, sigma, games, wins FROM ratings WHERE scope = ? AND "
+                                "player = ? ORDER BY kind", (scope, player))
+
+    async def rank_in(self, kind: str, scope: int, player: str) -> tuple[int, int] | None:
+        """A player's rank on a game's leaderboard and how many are on it (None: not rated)."""
+        rows = await self._read(
+            "SELECT (SELECT COUNT(*) FROM ratings AS o WHERE o.kind = r.kind AND o.scope = r.scope AND "
+            "o.mu - 3 * o.sigma > r.mu - 3 * r.sigma) + 1, (SELECT COUNT(*) FROM ratings AS o WHERE "
+            "o.kind = r.kind AND o.scope = r.scope) FROM ratings AS r WHERE r.kind = ? AND r.scope = ? AND "
+            "r.player = ?", (kind, scope, player))
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    async def rating_history(self, player: str, kind: str | None, limit: int = 200) -> list[tuple[Any, ...]]:
+        """A player's rated games, oldest first (the newest `limit`): (game id, kind, place, field,
+        ended_at, mu, sigma after the game, across servers)."""
+        rows = await self._read(
+            "SELECT game_id, kind, place, field, ended_at, mu, sigma FROM rated WHERE player = ? AND "
+            "(CAST(? AS TEXT) IS NULL OR kind = ?) ORDER BY ended_at DESC, game_id DESC LIMIT ?",
+            (player, kind, kind, limit))
+        return rows[::-1]
+
+
+# 12: ratings per game (bot/ratings.py): each player's OpenSkill rating per game kind in a scope (a
+# server's guild id; 0: across servers; a person by user id, an AI seat by its level "ai:strong"),
+# and each rated game's seats (place, and the rating across servers after it: /stats draws it), so a
+# game is rated once and the ratings can be built again from the finished games.
+_RATINGS = """
+CREATE TABLE ratings (
+    kind TEXT NOT NULL,
+    scope {big} NOT NULL,
+    player TEXT NOT NULL,
+    name TEXT NOT NULL,
+    mu {real} NOT NULL,
+    sigma {real} NOT NULL,
+    games INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    updated_at {real} NOT NULL,
+    PRIMARY KEY (kind, scope, player)
+);
+CREATE TABLE rated (
+    game_id {big} NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    player TEXT NOT NULL,
+    place INTEGER NOT NULL,
+    field INTEGER NOT NULL,
+    ended_at {real} NOT NULL,
+    mu {real} NOT NULL,
+    sigma {real} NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX rated_player ON rated(player, ended_at);
+"""
+MIGRATIONS.append(Migration(_RATINGS.format(big="INTEGER", real="REAL"),
+                            _RATINGS.format(big="bigint", real="double precision")))

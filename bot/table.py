@@ -25,7 +25,7 @@ from typing import Any, Callable, Collection
 import discord
 import orjson
 
-from bot import rules_pages
+from bot import ratings, rules_pages
 from bot.components import chosen_ok, lobby_view, menu_entry, parse, rules_view, select_values
 from bot.announcer import Announcer
 from bot.ai.search import LEVEL_NAMES
@@ -615,6 +615,10 @@ class Table:
                 await self.store.archive(game.id)
             except Exception:
                 log.exception("game %s: could not archive its log", game.id)
+            try:  # and rated (bot/ratings.py; what fails here start-up rates again)
+                await ratings.record(self.store, self.engines[game.kind], game)
+            except Exception:
+                log.exception("game %s: could not rate it", game.id)
         return plan.outcome
 
     async def move(self, interaction: discord.Interaction, game_id: int,
