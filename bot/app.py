@@ -29,7 +29,7 @@ from bot.table import Table
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.heat", "cogs.pon", "cogs.pole", "cogs.rallyman", "cogs.steamworks", "cogs.table")
+COGS = ("cogs.heat", "cogs.pon", "cogs.pole", "cogs.rallyman", "cogs.steamworks", "cogs.table", "cogs.stats")
 
 
 class CatalogTranslator(app_commands.Translator):

@@ -302,6 +302,8 @@ class Delivery:
             view = engine.view(state, None)
             key = view.get("post", view.get("turn"))
             images = await asyncio.to_thread(self.board_images, game.kind, view, names, over, locale)
+            if over:  # the game's statistics after its results (issue #35)
+                images += await self.end_stats(game, engine, names, locale)
         current = self._round_posts.get(game.id)
         if not lines and not images and who == (current.waiting if current is not None else None):
             return Sent.OUT
@@ -381,6 +383,18 @@ class Delivery:
         if over and hasattr(renderer, "render_results"):
             images.append(renderer.render_results(view, names, locale))
         return images
+
+    async def end_stats(self, game: Game, engine: Engine, names: list[str], locale: str) -> list[bytes]:
+        """A finished game's statistics image, from its replayed log (rendering/stats.py); none where
+        the game has none or it cannot be drawn (logged: the results go out all the same)."""
+        try:
+            actions = await self.store.actions(game.id)
+            image = await asyncio.to_thread(self.renderer("stats").end_stats, engine, game.options, len(game.seats),
+                                            game.seed, actions, game.snapshot, names, locale)
+        except Exception:
+            log.exception("game %s: could not draw its statistics", game.id)
+            return []
+        return [image] if image else []
 
     async def lines_already_out(self, game: Game, title: str, lines: list[str], per_version: list[int]) -> int:
         """How many of a catch-up's lines the thread shows already. A crash can fall after Discord

@@ -127,7 +127,7 @@ async def test_the_result_is_posted_when_the_crash_follows_the_last_move(world):
     bot, handle = await run_bot(world)
     try:
         final = await world.emu.wait_until(lambda: last(world.emu.messages_in(thread),
-                                                        lambda m: len(m.attachments) == 2), timeout=20)
+                                                        lambda m: len(m.attachments) == 3), timeout=20)  # + statistics
         assert "over" in final.content
         assert await settled(bot.store)
     finally:

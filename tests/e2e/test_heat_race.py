@@ -65,7 +65,7 @@ async def test_full_race_with_a_restart(world, tmp_path):
         assert game_row(db)[1] > version_before
         # the database says finished at the commit; the last post follows it
         final = await emu.wait_until(lambda: [m for m in emu.messages_in(thread) if "over" in m.content.lower()])
-        assert len(final[-1].attachments) == 2  # the board and the results
+        assert len(final[-1].attachments) == 3  # the board, the results and the statistics (#35)
         for p in players:  # every refusal was a rules answer, never a crash
             assert not [e for e in p.errors if "went wrong" in e], p.errors
     finally:

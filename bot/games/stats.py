@@ -1,0 +1,56 @@
+"""What the end-of-game statistics of every game share (issue #35; each game's own are in
+bot/games/<game>/stats.py): reading the replayed game's public events. Pure: no I/O, no Discord.
+
+A game's `compute(engine, first_state, steps)` gets the game move by move, each step (state before,
+seat, action, state after, events), and returns {"title": Msg, "rows": [{"label": Msg, "values":
+[one per seat], "best"?: "max" | "min", "section"?: Msg}]} (rendering/stats.py draws it)."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from bot.games.base import Engine, State
+from bot.i18n import Msg, msg
+
+Step = tuple[State, int, dict[str, Any], State, list[Any]]
+_SEAT = re.compile(r"<seat:(\d{1,2})>")
+
+
+def seat_in(value: Any) -> int | None:
+    """The seat a seat_ref parameter names (None: not one)."""
+    match = _SEAT.fullmatch(value) if isinstance(value, str) else None
+    return int(match[1]) if match else None
+
+
+def public(steps: Iterable[Step]) -> Iterator[Msg]:
+    """Every public event text, in order."""
+    for step in steps:
+        for event in step[4]:
+            if event.to is None and isinstance(event.text, Msg):
+                yield event.text
+
+
+def tally(steps: Iterable[Step], seats: int, key: str, param: str, when: Any = None) -> list[int]:
+    """How many public events with this key name each seat in `param` (and pass `when(params)`)."""
+    out = [0] * seats
+    for text in public(steps):
+        if text.key == key and (when is None or when(text.params)):
+            seat = seat_in(text.params.get(param))
+            if seat is not None and seat < seats:
+                out[seat] += 1
+    return out
+
+
+def places_row(engine: Engine, final: State, seats: int) -> dict[str, Any]:
+    places = engine.placings(final) or [None] * seats
+    return {"label": msg("Final place"), "values": [p if p is not None else "—" for p in places], "best": "min"}
+
+
+def row(label: Msg, values: list[Any], best: str | None = "max", section: Msg | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"label": label, "values": values}
+    if best:
+        out["best"] = best
+    if section is not None:
+        out["section"] = section
+    return out
