@@ -64,8 +64,8 @@ def entries(engine: Engine, game: Game) -> list[Entry]:
     state = game.snapshot
     if game.status != "finished" or state is None or not engine.is_over(state):
         return []
-    places = engine.placings(state)
-    if not places or len(places) != len(game.seats):
+    places = engine.placings(state)  # Pole's bots are places after the seats': the seats rank among themselves
+    if not places or len(places) < len(game.seats):
         return []
     field = engine.field(state)
     out = [Entry(s.seat, player_key(s.user_id, s.ai), s.name, places[s.seat], field) for s in game.seats]

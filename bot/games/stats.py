@@ -18,17 +18,30 @@ _SEAT = re.compile(r"<seat:(\d{1,2})>")
 
 
 def seat_in(value: Any) -> int | None:
-    """The seat a seat_ref parameter names (None: not one)."""
+    """The seat a parameter names: a seat_ref, or a Msg naming one seat (Pole's "{p} (bot)": a
+    player's car a stand-in drives); None if it names none."""
+    if isinstance(value, Msg):
+        inner = [seat_in(v) for v in value.params.values()]
+        return inner[0] if len(inner) == 1 else None
     match = _SEAT.fullmatch(value) if isinstance(value, str) else None
     return int(match[1]) if match else None
 
 
+def _within(text: Msg) -> Iterator[Msg]:
+    yield text
+    for value in text.params.values():
+        for v in value if isinstance(value, (list, tuple)) else (value,):
+            if isinstance(v, Msg):
+                yield from _within(v)
+
+
 def public(steps: Iterable[Step]) -> Iterator[Msg]:
-    """Every public event text, in order."""
+    """Every public event text, in order, and the texts inside them (a line that tells a whole
+    turn carries its parts as parameters)."""
     for step in steps:
         for event in step[4]:
             if event.to is None and isinstance(event.text, Msg):
-                yield event.text
+                yield from _within(event.text)
 
 
 def tally(steps: Iterable[Step], seats: int, key: str, param: str, when: Any = None) -> list[int]:

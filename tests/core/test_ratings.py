@@ -58,6 +58,17 @@ def test_a_stand_in_seat_counts_as_its_owner_and_ai_seats_as_their_level():
     assert after[(0, "100")][1] < 25
 
 
+def test_bots_places_count_only_between_the_seats():
+    # Pole's placings list the bots' cars after the seats (places among every car): the two
+    # players are rated by their own places, 4th and 2nd of four cars.
+    game = game_of([4, 2])
+    game.snapshot = {"places": [4, 2, 1, 3]}
+    found = ratings.entries(PLACED, game)
+    assert [(e.player, e.place, e.field) for e in found] == [("100", 4, 4), ("101", 2, 4)]
+    after = ratings.update(found, {}, 0)
+    assert after[(0, "101")][1] > after[(0, "100")][1]
+
+
 def test_no_rating_without_two_players_or_a_finish():
     assert ratings.entries(PLACED, game_of([1])) == []  # alone (a solo race): no one to be rated against
     assert ratings.entries(PLACED, game_of([1, 2], status="abandoned")) == []

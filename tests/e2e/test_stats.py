@@ -5,9 +5,16 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
 from bot import ratings
+from bot.games.base import Event, seat_ref
+from bot.games.registry import engines
+from bot.games.stats import tally
+from bot.i18n import msg, render
+from rendering.common import MIN_PHONE_TEXT, PHONE_W, recording
+from rendering.stats import compute_stats, end_stats
 
 from .test_table import open_table, start
 
@@ -78,3 +85,116 @@ async def test_an_abandoned_game_is_never_rated(table):
     assert await w.bot.store.leaderboard("pon", ratings.GLOBAL) == []
     text = (await answer(w, w.alice, "leaderboard", game="pon")).content
     assert "No finished games rated yet." in text
+
+
+# -- each game's end-of-game statistics, from seeded games played to the end -----------------------
+
+GAMES = {  # kind: (options, players, seed)
+    "heat": ({"track": "usa"}, 3, 3),
+    "pon": ({}, 4, 5),
+    "pole": ({"circuit": "monaco", "bots": 2}, 3, 2),
+    "rallyman": ({"stage": "Rally4"}, 2, 5),
+    "steamworks": ({}, 4, 5),
+}
+NAMES = ["ゆきこ", "José Müller", "Ωmega", "山田太郎"]
+
+
+def played(kind: str):
+    engine = engines()[kind]
+    options, n, seed = GAMES[kind]
+    options = engine.validate_options(options, n)
+    state, actions = engine.new_game(options, n, seed), []
+    while not engine.is_over(state):
+        seat = engine.to_act(state)[0]
+        action = engine.auto_action(state, seat)
+        actions.append((seat, action))
+        state, _ = engine.apply(state, seat, action)
+    return engine, options, n, seed, actions, state
+
+
+def table_of(stats) -> dict[str, list]:
+    return {render(r["label"], "en"): r["values"] for r in stats["rows"]}
+
+
+@pytest.mark.parametrize("kind", sorted(GAMES))
+def test_every_game_has_its_statistics_image_readable_on_a_phone(kind):
+    engine, options, n, seed, actions, final = played(kind)
+    stats = compute_stats(engine, options, n, seed, actions, final)
+    rows = table_of(stats)
+    assert all(len(values) == n for values in rows.values())
+    assert rows["Final place"] == engine.placings(final)[:n]
+    for locale in ("en", "ja"):
+        with recording() as texts:
+            png = end_stats(engine, options, n, seed, actions, final, NAMES[:n], locale)
+        image = Image.open(io.BytesIO(png))
+        assert image.width == 780 and len(texts) > 6 * n
+        for t in texts:  # at 390 px every text is at least 11 px, and inside the image
+            assert t["size"] * PHONE_W / image.width >= MIN_PHONE_TEXT, t
+            assert t["box"][0] >= 0 and t["box"][2] <= image.width and t["box"][3] <= image.height, t
+    # a game started under other rules no longer replays: no statistics rather than wrong ones
+    assert compute_stats(engine, options, n, seed, actions, {**final, "rules_version": -1}) is None
+
+
+def test_heat_statistics():
+    engine, options, n, seed, actions, final = played("heat")
+    rows = table_of(compute_stats(engine, options, n, seed, actions, final))
+    for key in ("Heat paid", "Spin-outs", "Boosts", "Slipstreams", "Rounds in the lead", "Average position"):
+        assert key in rows
+    assert sum(rows["Rounds in the lead"]) == final["round"] - 1 or sum(rows["Rounds in the lead"]) == final["round"]
+    assert sum(rows["Spin-outs"]) > 0 and sum(rows["Heat paid"]) > 0  # the seeded race has both
+    # every round a car played it played in one gear (or a clogged hand: no gear played)
+    played_rounds = [sum(rows[f"Gear {g}"][s] for g in (1, 2, 3, 4)) for s in range(n)]
+    assert all(0 < r <= final["round"] for r in played_rounds)
+
+
+def test_pon_statistics():
+    engine, options, n, seed, actions, final = played("pon")
+    rows = table_of(compute_stats(engine, options, n, seed, actions, final))
+    assert sum(rows["Overtakes"]) == sum(rows["Overtaken"]) > 0  # no bots: each pass has both sides at the table
+    assert sum(rows["Blocks"]) == sum(rows["Blocked"]) > 0
+    assert sum(rows["PON sets won"]) > 0
+
+
+def test_pole_statistics():
+    engine, options, n, seed, actions, final = played("pole")
+    rows = table_of(compute_stats(engine, options, n, seed, actions, final))
+    assert all(0 <= w <= f for w, f in zip(rows["Fights won"], rows["Position fights"]))
+    assert sum(rows["Laps led"]) <= final["options"].get("laps", 99)
+    assert sum(rows["SP spent"]) > 0 and sum(rows["Pit stops"]) > 0
+
+
+def test_rallyman_statistics():
+    engine, options, n, seed, actions, final = played("rallyman")
+    rows = table_of(compute_stats(engine, options, n, seed, actions, final))
+    stages = [rows[leg] for leg in final["legs"]]
+    assert len(stages) > 1  # a whole rally: one row per stage
+    # seed: "各プレイヤーは受け取ったタイムカードに描かれている時間を全て合計し、秒チップの秒数が引かれた数が
+    # レースにかかった時間となります。"
+    for s in range(n):
+        assert rows["Total time (s)"][s] == sum(stage[s] for stage in stages) - rows["Chips kept (s)"][s]
+        assert rows["Chips earned (s)"][s] - rows["Chips spent (s)"][s] == rows["Chips kept (s)"][s]
+    assert rows["Losses of control"] == [a + b + c for a, b, c in zip(rows["Saved by SISU"], rows["Spins"],
+                                                                      rows["Crashes"])]
+
+
+def test_steamworks_statistics():
+    engine, options, n, seed, actions, final = played("steamworks")
+    rows = table_of(compute_stats(engine, options, n, seed, actions, final))
+    # seed: "各時計カウンターは、ゲーム終了時に1勝利点の価値があります。"
+    for s in range(n):
+        assert rows["Total VP"][s] == (rows["Prestige of your devices"][s] + rows["Clocks"][s] +
+                                       rows["VP tokens: your turns"][s] + rows["VP tokens: others on your devices"][s])
+    # seed: "別のプレイヤーが所有するデバイスにメカニックを配置すると、デバイスの所有者は...時計カウンターを1つ...取得します"
+    assert sum(rows["Devices borrowed"]) == sum(rows["Your devices borrowed"]) > 0
+    assert all(b > 0 for b in rows["Devices built"])
+
+
+def test_a_line_inside_a_turn_line_and_a_car_a_stand_in_drives_are_counted():
+    # Pole tells a whole turn in one line, its parts as parameters; a player's car the bot drives
+    # for an absent player is "{p} (bot)": the pass still counts for that seat.
+    part = msg("{a} overtakes {d}.", a=msg("{p} (bot)", p=seat_ref(1)), d=seat_ref(0))
+    line = Event(msg("{line} {more}", line=msg("{a}.", a="…"), more=part))
+    secret = Event(msg("{a} overtakes {d}.", a=seat_ref(0), d=seat_ref(1)), to=0)  # a DM line is not counted
+    steps = [({}, 1, {}, {}, [line, secret])]
+    assert tally(steps, 2, "{a} overtakes {d}.", "a") == [0, 1]
+    assert tally(steps, 2, "{a} overtakes {d}.", "d") == [1, 0]
