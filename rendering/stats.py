@@ -38,12 +38,13 @@ def render_chart(title: str, summary: str, points: list[tuple[float, int, int]],
 
 
 def _chart(title: str, summary: str, points: list[tuple[float, int, int]]) -> Image.Image:
-    height = 560
+    height = 590
     im = Image.new("RGB", (W, height), BACKGROUND)
     d = Draw(im)
     d.text((MARGIN, 34), fit(title, TITLE, W - 2 * MARGIN), font=font(TITLE), fill=TEXT, anchor="lm")
     d.text((MARGIN, 80), fit(summary, BODY, W - 2 * MARGIN), font=font(BODY), fill=MUTED, anchor="lm")
-    left, right, top, bottom = MARGIN + 70, W - MARGIN, 124, 390
+    d.text((MARGIN, 122), tx("rating after each game"), font=font(SMALL), fill=MUTED, anchor="lm")
+    left, right, top, bottom = MARGIN + 70, W - MARGIN, 144, 410
     d.rectangle([left, top, right, bottom], fill=PANEL)
     if not points:
         d.text((W / 2, (top + bottom) / 2), tx("No rated games yet."), font=font(BODY), fill=MUTED, anchor="mm")
@@ -63,9 +64,11 @@ def _chart(title: str, summary: str, points: list[tuple[float, int, int]]) -> Im
     def x_of(i: int) -> float:
         return left + 20 + (right - left - 40) * (i / (n - 1) if n > 1 else 0.5)
 
-    for v in sorted({round(low + pad), 0, round(high - pad)}):
-        if low <= v <= high:
-            y = y_of(v)
+    drawn: list[float] = []
+    for v in sorted({0, round(min(values)), round(max(values))}, key=lambda t: (t != 0, t)):  # 0 first
+        y = y_of(v)
+        if low <= v <= high and all(abs(y - other) > 30 for other in drawn):  # labels never overlap
+            drawn.append(y)
             d.line([left, y, right, y], fill=GRID, width=1)
             d.text((left - 8, y), f"{v:g}", font=font(SMALL), fill=MUTED, anchor="rm")
     xy = [(x_of(i), y_of(v)) for i, v in enumerate(values)]
@@ -74,20 +77,19 @@ def _chart(title: str, summary: str, points: list[tuple[float, int, int]]) -> Im
     for (x, y), (_, place, _) in zip(xy, points):
         r = 7 if n <= 40 else 4
         d.ellipse([x - r, y - r, x + r, y + r], fill=GOLD if place == 1 else LINE)
-    d.text((right - 8, top + 8), tx("rating after each game"), font=font(SMALL), fill=MUTED, anchor="ra")
     # Places: the newest games (as many as fit), one box each, gold for a win.
-    d.text((MARGIN, 424), tx("Places, newest last"), font=font(SMALL), fill=MUTED, anchor="lm")
+    d.text((MARGIN, 448), tx("Places, newest last"), font=font(SMALL), fill=MUTED, anchor="lm")
     box = 44
     fits = (W - 2 * MARGIN) // (box + 6)
     x = MARGIN
     for _, place, field in points[-fits:]:
         won = place == 1
-        d.rounded_rectangle([x, 446, x + box, 446 + box], radius=8, fill=GOLD if won else PANEL,
+        d.rounded_rectangle([x, 470, x + box, 470 + box], radius=8, fill=GOLD if won else PANEL,
                             outline=None if won else GRID, width=2)
-        d.text((x + box / 2, 446 + box / 2), str(place), font=font(BODY), fill=(20, 20, 24) if won else TEXT,
+        d.text((x + box / 2, 470 + box / 2), str(place), font=font(BODY), fill=(20, 20, 24) if won else TEXT,
                anchor="mm")
         x += box + 6
-    d.text((MARGIN, 520), tx("1 = won; the line is the rating shown on the leaderboard."), font=font(SMALL),
+    d.text((MARGIN, 552), tx("1 = won; the line is the rating shown on the leaderboard."), font=font(SMALL),
            fill=MUTED, anchor="lm")
     return im
 

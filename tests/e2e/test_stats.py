@@ -14,7 +14,7 @@ from bot.games.registry import engines
 from bot.games.stats import tally
 from bot.i18n import msg, render
 from rendering.common import MIN_PHONE_TEXT, PHONE_W, recording
-from rendering.stats import compute_stats, end_stats
+from rendering.stats import compute_stats, end_stats, render_chart
 
 from .test_table import open_table, start
 
@@ -198,3 +198,19 @@ def test_a_line_inside_a_turn_line_and_a_car_a_stand_in_drives_are_counted():
     steps = [({}, 1, {}, {}, [line, secret])]
     assert tally(steps, 2, "{a} overtakes {d}.", "a") == [0, 1]
     assert tally(steps, 2, "{a} overtakes {d}.", "d") == [1, 0]
+
+
+@pytest.mark.parametrize("games", [0, 1, 40])
+def test_the_rating_chart_is_readable_on_a_phone(games):
+    points = [(1.5 * k - 3, 1 + k % 4, 4) for k in range(games)]
+    for locale in ("en", "ja"):
+        with recording() as texts:
+            png = render_chart("ゆきこ — Heat: Pedal to the Metal", "rating 12.3 · 40 games · 10 won", points, locale)
+        image = Image.open(io.BytesIO(png))
+        assert image.width == 780 and texts
+        for t in texts:
+            assert t["size"] * PHONE_W / image.width >= MIN_PHONE_TEXT, t
+            assert t["box"][0] >= 0 and t["box"][2] <= image.width and t["box"][3] <= image.height, t
+        ticks = sorted(t["box"][1] for t in texts if t["text"].lstrip("-").isdigit() and t["box"][2] <= 90
+                       and t["box"][1] < 430)  # the rating axis, left of the plot
+        assert all(b - a > 20 for a, b in zip(ticks, ticks[1:]))  # the rating axis' labels never overlap
