@@ -1152,6 +1152,11 @@ class Store:
             (player, kind, kind, limit))
         return rows[::-1]
 
+    async def ai_ratings(self, kind: str, scope: int) -> list[tuple[str, float, float, int]]:
+        """The AI levels' ratings at a game: (player "ai:<level>", mu, sigma, games)."""
+        return await self._read("SELECT player, mu, sigma, games FROM ratings WHERE kind = ? AND scope = ? AND "
+                                "player LIKE 'ai:%' ORDER BY mu - 3 * sigma", (kind, scope))
+
 
 # 12: ratings per game (bot/ratings.py): each player's OpenSkill rating per game kind in a scope (a
 # server's guild id; 0: across servers; a person by user id, an AI seat by its level "ai:strong"),

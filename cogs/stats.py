@@ -109,6 +109,11 @@ class StatsCog(commands.Cog):
                 line = msg("{line}; on this server {rating}, place {rank} of {n}", line=line,
                            rating=shown(*here[k][2:4]), rank=rank[0], n=rank[1]) if rank else line
             lines.append(line)
+        levels = await store.ai_ratings(kind, ratings.GLOBAL)
+        if levels:  # where the player stands against each AI level (rated like players)
+            lines.append(msg("Against the AI at {game}: {levels}", game=msg(self.table.engines[kind].title),
+                             levels=[msg("{level} {rating}", level=msg(ratings.ai_level(p)), rating=shown(mu, sigma))
+                                     for p, mu, sigma, _ in levels]))
         history = await store.rating_history(player, kind)
         title = self.table.engines[kind].title
         locale = self.table.audience(interaction)

@@ -132,6 +132,7 @@ async def test_ai_levels_are_on_the_leaderboard(store):
     board = await store.leaderboard("pon", ratings.GLOBAL)
     assert sorted(row[0] for row in board) == ["100", "ai:strong"]
     assert dict((row[0], row[4:]) for row in board)["ai:strong"] == (1, 1)
+    assert [row[0] for row in await store.ai_ratings("pon", ratings.GLOBAL)] == ["ai:strong"]
 
 
 async def test_start_up_rates_older_games_and_a_rebuild_gives_the_same_ratings(store):

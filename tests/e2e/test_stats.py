@@ -72,6 +72,8 @@ async def test_ai_seats_are_rated_per_level(table):
     assert sorted((row[0], row[4]) for row in board) == [(str(w.alice.id), 1), ("ai:easy", 1)]
     text = (await answer(w, w.alice, "leaderboard", game="pon", scope="global")).content
     assert "leaderboard of all servers" in text and "AI (easy)" in text, text
+    mine = (await answer(w, w.alice, "stats", game="pon")).content
+    assert "Against the AI at PON: easy " in mine, mine  # where alice stands against the level
 
 
 async def test_an_abandoned_game_is_never_rated(table):
