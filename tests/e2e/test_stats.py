@@ -60,6 +60,11 @@ async def test_four_stand_ins_finish_a_game_their_owners_are_rated_and_the_resul
     assert Image.open(io.BytesIO(mine.attachments[0].data)).width == 780
     nobody = await answer(w, w.alice, "stats", user=w.mod.id)
     assert "no rated games yet" in nobody.content and not nobody.attachments
+    # A store from before ratings (or a crash between the last move and its rating): start-up rates
+    # its finished games, to the same ratings.
+    await w.bot.store.clear_ratings()
+    await w.bot.get_cog("StatsCog").cog_load()
+    assert await w.bot.store.leaderboard("pon", w.guild.id) == board
 
 
 async def test_ai_seats_are_rated_per_level(table):
