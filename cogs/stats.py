@@ -93,7 +93,7 @@ class StatsCog(commands.Cog):
         person = user or interaction.user
         player = str(person.id)
         store = self.table.store
-        rated = await store.ratings_of(player, ratings.GLOBAL)
+        rated = [r for r in await store.ratings_of(player, ratings.GLOBAL) if r[0] in self.table.engines]
         if not rated:
             await self.table.reply(interaction, msg("{name} has no rated games yet: ratings count finished games.",
                                                     name=person.display_name))
