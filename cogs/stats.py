@@ -40,6 +40,7 @@ def who(player: str, name: str) -> Msg | str:
 class StatsCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        self.catching_up: asyncio.Task[None] | None = None
 
     @property
     def table(self) -> Table:
@@ -50,6 +51,15 @@ class StatsCog(commands.Cog):
         await self.table.reply(interaction, clip("\n".join(render(line, locale) for line in lines)), **kwargs)
 
     async def cog_load(self) -> None:
+        # In the background: a large store from before ratings takes a while, and the bot serves
+        # meanwhile (a game finishing now is rated at once; the older ones follow in their order).
+        self.catching_up = asyncio.create_task(self.catch_up())
+
+    async def cog_unload(self) -> None:
+        if self.catching_up is not None:
+            self.catching_up.cancel()
+
+    async def catch_up(self) -> None:
         try:
             rated = await ratings.catch_up(self.table.store, self.table.engines)
             if rated:

@@ -63,7 +63,9 @@ async def test_four_stand_ins_finish_a_game_their_owners_are_rated_and_the_resul
     # A store from before ratings (or a crash between the last move and its rating): start-up rates
     # its finished games, to the same ratings.
     await w.bot.store.clear_ratings()
-    await w.bot.get_cog("StatsCog").cog_load()
+    cog = w.bot.get_cog("StatsCog")
+    await cog.cog_load()
+    await cog.catching_up
     assert await w.bot.store.leaderboard("pon", w.guild.id) == board
 
 
