@@ -154,6 +154,7 @@ def test_heat_statistics():
     # every round a car played it played in one gear (or a clogged hand: no gear played)
     played_rounds = [sum(rows[f"Gear {g}"][s] for g in (1, 2, 3, 4)) for s in range(n)]
     assert all(0 < r <= final["round"] for r in played_rounds)
+    assert all(top >= mean > 0 for top, mean in zip(rows["Top speed"], rows["Average speed"]))
 
 
 def test_pon_statistics():

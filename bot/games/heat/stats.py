@@ -1,5 +1,5 @@
-"""Heat's end-of-game statistics (issue #35), like Board Game Arena's: positions, Heat paid,
-spin-outs, boosts, slipstreams, rounds per gear. Read from the replayed game: each car's round
+"""Heat's end-of-game statistics (issue #35), like Board Game Arena's: positions, speeds, Heat
+paid, spin-outs, boosts, slipstreams, rounds per gear. Read from the replayed game: each car's round
 record (its `rd`, kept in the state until the next round) as it stood last in each round, and the
 race order each round was played in (`last_order`, Legends' cars included)."""
 from __future__ import annotations
@@ -32,6 +32,7 @@ def compute(engine: Engine, first: State, steps: list[Step]) -> dict[str, Any]:
             for key, params in rd.get("lines", []):
                 if key == "Gear {g}: {cards} = speed {s}" and params.get("g") in GEARS:
                     gears[seat][params["g"] - 1] += 1
+    speeds = [[rd["speed"] for rd in rds if isinstance(rd.get("speed"), int)] for rds in mine]
     grid = first.get("grid_order") or list(range(seats))
     positions = [[o.index(seat) + 1 for o in orders if seat in o] for seat in range(seats)]
     rows = [
@@ -39,6 +40,8 @@ def compute(engine: Engine, first: State, steps: list[Step]) -> dict[str, Any]:
         row(msg("Grid position"), [grid.index(s) + 1 if s in grid else "—" for s in range(seats)], best=None),
         row(msg("Rounds in the lead"), [sum(p == 1 for p in ps) for ps in positions]),
         row(msg("Average position"), [round(sum(ps) / len(ps), 1) if ps else "—" for ps in positions], best="min"),
+        row(msg("Top speed"), [max(speeds[s], default="—") for s in range(seats)]),
+        row(msg("Average speed"), [round(sum(v) / len(v), 1) if v else "—" for v in speeds]),
         row(msg("Heat paid"), [sum(rd.get("heat", 0) for rd in rds) for rds in mine], best="min"),
         row(msg("Spin-outs"), [sum(bool(rd.get("spun")) for rd in rds) for rds in mine], best="min"),
         row(msg("Boosts"), [sum(bool(rd.get("boost")) for rd in rds) for rds in mine]),
