@@ -106,7 +106,7 @@ def render_game_stats(stats: dict[str, Any], names: list[str], locale: str = "en
 def _game_stats(stats: dict[str, Any], names: list[str]) -> Image.Image:
     rows = stats.get("rows") or []
     seats = max((len(r["values"]) for r in rows), default=len(names))
-    label_w = 300 if seats <= 4 else 250
+    label_w = 300 if seats <= 5 else 250
     col = (W - 2 * MARGIN - label_w) / max(1, seats)
     row_h = 40
     sections = sum(1 for r in rows if r.get("section"))
@@ -124,7 +124,7 @@ def _game_stats(stats: dict[str, Any], names: list[str]) -> Image.Image:
         ink = (20, 20, 24) if sum(seat_colour(seat)) > 450 else (255, 255, 255)
         if head_rows == 1:
             d.text((cx, y + 17), fit(name, SMALL, col - 10), font=font(SMALL), fill=ink, anchor="mm")
-        else:  # two lines: broken at a space where the name has one that fits, else clipped
+        else:  # two lines: broken at a space where the name has one that fits; the second clipped
             first, rest = _two_lines(name, col - 10)
             d.text((cx, y + 17), first, font=font(SMALL), fill=ink, anchor="mm")
             if rest:
@@ -159,7 +159,8 @@ def _two_lines(name: str, width: float) -> tuple[str, str]:
         head = " ".join(words_[:n])
         if f.getlength(head) <= width:
             return head, " ".join(words_[n:])
-    return fit(name, SMALL, width), ""
+    cut = next(k for k in range(len(name), 0, -1) if f.getlength(name[:k]) <= width or k == 1)
+    return name[:cut], name[cut:]  # no space to break at (山田太郎): broken where the line is full
 
 
 def _number(value: float) -> str:

@@ -163,3 +163,29 @@ async def test_a_real_game_played_to_its_end_is_rated(store):
     places = engine.placings(state)
     board = await store.leaderboard("pon", GUILD)
     assert [row[0] for row in board][0] == str(100 + places.index(1))
+
+
+async def test_six_drivers_with_two_sharing_the_fastest_time(store):
+    # A seeded Rallyman stage of six where two drivers share the best time (seed: the time cards'
+    # seconds less the chips; equal times share the place): both rate alike, above the four others.
+    engine = engines()["rallyman"]
+    users = tuple(200 + k for k in range(6))
+    game_id = await store.create_game("rallyman", GUILD, 5, users[0], "U200", {}, 3)
+    for user in users[1:]:
+        assert await store.join(game_id, user, f"U{user}", 6)
+    options = engine.validate_options({"stage": "Rally1 SS1"}, 6)
+    state = engine.new_game(options, 6, 3)
+    assert await store.start(game_id, 7, state, [])
+    version = 0
+    while not engine.is_over(state):
+        seat = engine.to_act(state)[0]
+        action = engine.auto_action(state, seat)
+        state, _ = engine.apply(state, seat, action)
+        version = await store.commit_move(game_id, version, seat, action, state, engine.is_over(state), [])
+    places = engine.placings(state)
+    assert places == [6, 1, 3, 1, 4, 5]
+    assert await ratings.record(store, engine, await store.game(game_id))
+    board = {row[0]: ratings.ordinal(row[2], row[3]) for row in await store.leaderboard("rallyman", GUILD)}
+    assert len(board) == 6 and board["201"] == pytest.approx(board["203"])
+    assert min(board["201"], board["203"]) > max(v for p, v in board.items() if p not in ("201", "203"))
+    assert sorted(board, key=board.get, reverse=True)[2:] == ["202", "204", "205", "200"]

@@ -14,7 +14,7 @@ from bot.games.registry import engines
 from bot.games.stats import tally
 from bot.i18n import msg, render
 from rendering.common import MIN_PHONE_TEXT, PHONE_W, recording
-from rendering.stats import compute_stats, end_stats, render_chart
+from rendering.stats import compute_stats, end_stats, render_chart, render_game_stats
 
 from .test_table import open_table, start
 
@@ -140,6 +140,12 @@ def test_every_game_has_its_statistics_image_readable_on_a_phone(kind):
         for t in texts:  # at 390 px every text is at least 11 px, and inside the image
             assert t["size"] * PHONE_W / image.width >= MIN_PHONE_TEXT, t
             assert t["box"][0] >= 0 and t["box"][2] <= image.width and t["box"][3] <= image.height, t
+        assert not [t["text"] for t in texts if t["text"].endswith("…")]  # every label fits its column
+        most = engine.max_seats
+        wide = {**stats, "rows": [dict(r, values=(list(r["values"]) * most)[:most]) for r in stats["rows"]]}
+        with recording() as texts:  # ... also beside as many seats' columns as the game has
+            render_game_stats(wide, list("ABCDEF")[:most], locale)
+        assert not [t["text"] for t in texts if t["text"].endswith("…")]
     # a game started under other rules no longer replays: no statistics rather than wrong ones
     assert compute_stats(engine, options, n, seed, actions, {**final, "rules_version": -1}) is None
 
@@ -193,7 +199,7 @@ def test_steamworks_statistics():
     # seed: "各時計カウンターは、ゲーム終了時に1勝利点の価値があります。"
     for s in range(n):
         assert rows["Total VP"][s] == (rows["Prestige of your devices"][s] + rows["Clocks"][s] +
-                                       rows["VP tokens: your turns"][s] + rows["VP tokens: others on your devices"][s])
+                                       rows["VP tokens, own turns"][s] + rows["VP tokens, owner bonus"][s])
     # seed: "別のプレイヤーが所有するデバイスにメカニックを配置すると、デバイスの所有者は...時計カウンターを1つ...取得します"
     assert sum(rows["Devices borrowed"]) == sum(rows["Your devices borrowed"]) > 0
     assert all(b > 0 for b in rows["Devices built"])
