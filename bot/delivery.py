@@ -303,7 +303,7 @@ class Delivery:
             key = view.get("post", view.get("turn"))
             images = await asyncio.to_thread(self.board_images, game.kind, view, names, over, locale)
             if over:  # the game's statistics after its results (issue #35)
-                images += await self.end_stats(game, engine, names, locale)
+                images += await self.end_stats(game, engine, state, names, locale)
         current = self._round_posts.get(game.id)
         if not lines and not images and who == (current.waiting if current is not None else None):
             return Sent.OUT
@@ -384,13 +384,13 @@ class Delivery:
             images.append(renderer.render_results(view, names, locale))
         return images
 
-    async def end_stats(self, game: Game, engine: Engine, names: list[str], locale: str) -> list[bytes]:
+    async def end_stats(self, game: Game, engine: Engine, state: State, names: list[str], locale: str) -> list[bytes]:
         """A finished game's statistics image, from its replayed log (rendering/stats.py); none where
         the game has none or it cannot be drawn (logged: the results go out all the same)."""
         try:
             actions = await self.store.actions(game.id)
             image = await asyncio.to_thread(self.renderer("stats").end_stats, engine, game.options, len(game.seats),
-                                            game.seed, actions, game.snapshot, names, locale)
+                                            game.seed, actions, state, names, locale)
         except Exception:
             log.exception("game %s: could not draw its statistics", game.id)
             return []
