@@ -442,6 +442,13 @@ class Delivery:
         await self.close_round_post(game)
         return await self._send(game, content, kwargs)
 
+    async def post_file(self, game: Game, content: Msg | str, data: bytes, filename: str, part: str) -> Sent:
+        """A new thread message with one file named `filename` (the game-end animation); `part`
+        names it for its nonce, so a second try after a crash is kept once."""
+        await self.close_round_post(game)
+        return (await self._send(game, content, {"files": [discord.File(io.BytesIO(data), filename=filename)],
+                                                 "nonce": _nonce(f"{game.id}:{part}")}))[0]
+
     def files(self, game: Game, images: list[bytes]) -> list[discord.File]:
         return [discord.File(io.BytesIO(data), filename=f"{game.kind}-{game.id}{f'-{i + 1}' if i else ''}.png")
                 for i, data in enumerate(images)]
