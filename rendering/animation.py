@@ -6,7 +6,7 @@ a canvas as large as the largest board (the board's own corner colour around it)
 in the caller's order of preference, the first that fits wins: a GIF animates in every Discord
 client, phones included, while animated WebP attachments came to the desktop clients first (Discord's
 media service, lilliput issue #159, 2024); a lossless WebP is about half the GIF's bytes and keeps every
-colour (measured per game: `python -m bot bench_images`). An image over the budget is drawn smaller, then
+colour (measured per game: `python -m bot.bench_images`). An image over the budget is drawn smaller, then
 with every other frame dropped (the first and last are always kept), until it fits."""
 from __future__ import annotations
 
