@@ -10,7 +10,7 @@
   python -m bot campaign [--minutes N] [--seed S] [--games N] [--kills N]
                            the attack campaign against the real bot through the emulator
   python -m bot replay FILE [--out DIR] [--animation] [--format gif|webp] [--locale en|ja]
-                           a /game export back into board images: DIR/board-001.png... one per
+                           a /game export back into board images: DIR/board-001.png (.webp)... one per
                            turn (DIR: FILE without .json), or one animation with --animation
   python -m bot store copy SRC DST
                            copy a whole store (an SQLite file or a postgresql:// URL each) into an

@@ -5,7 +5,7 @@ images, and the game-end post's animation is drawn here (in a worker process, of
 Nothing here imports discord: the worker process and the command line use it without the bot.
 
   python -m bot replay FILE [--out DIR] [--animation] [--format gif|webp] [--locale en|ja]
-      FILE: a /game export. Writes DIR/board-001.png... (one per turn, as the thread showed them;
+      FILE: a /game export. Writes DIR/board-001.png (or .webp)... (one per turn, as the thread showed them;
       DIR defaults to FILE without its .json), or with --animation one DIR.gif (or .webp) instead,
       and prints where. Checks that the log replays to the export's final state."""
 from __future__ import annotations
@@ -159,7 +159,7 @@ def frame_states(engine: Engine, options: dict[str, Any], seats: int, seed: int,
     return boards, whole
 
 
-def board_png(kind: str, engine: Engine, state: State, names: list[str], locale: str) -> bytes:
+def board_image(kind: str, engine: Engine, state: State, names: list[str], locale: str) -> bytes:
     return importlib.import_module(f"rendering.{kind}").render_board(engine.view(state, None), names, locale)
 
 
@@ -186,7 +186,7 @@ def animation(kind: str, options: dict[str, Any], seats: int, seed: int, actions
     started = time.perf_counter()
     engine = engines()[kind]
     states, whole = frame_states(engine, options, seats, seed, actions)
-    boards = [board_png(kind, engine, s, names, locale) for s in states]
+    boards = [board_image(kind, engine, s, names, locale) for s in states]
     made = anim.animate(boards, formats=formats or anim.FORMATS)
     if made is None:
         return None
@@ -280,7 +280,8 @@ def main(argv: list[str]) -> int:
             return 0
         target.mkdir(parents=True, exist_ok=True)
         for i, state in enumerate(states, 1):
-            (target / f"board-{i:03d}.png").write_bytes(board_png(game.kind, engine, state, game.names, locale))
+            image = board_image(game.kind, engine, state, game.names, locale)
+            (target / f"board-{i:03d}.{anim.extension(image)}").write_bytes(image)
         print(f"{target}: {len(states)} boards, {time.perf_counter() - started:.1f} s")
         return 0
     except ExportError as err:

@@ -15,6 +15,7 @@ from bot import export
 from bot.games.base import Engine, State
 from bot.i18n import msg, render
 from bot.store import Game
+from rendering.animation import extension
 
 if TYPE_CHECKING:
     from bot.table import Table
@@ -53,7 +54,7 @@ async def show(table: "Table", interaction: discord.Interaction, game: Game, k: 
     if not whole and k == len(boards):
         content += "\n" + render(msg("The rest of this game was played under older rules and cannot be shown again."),
                                  locale)
-    file = discord.File(io.BytesIO(image), filename=f"{game.kind}-{game.id}-replay-{k}.png")
+    file = discord.File(io.BytesIO(image), filename=f"{game.kind}-{game.id}-replay-{k}.{extension(image)}")
     view = replay_view(game.id, k, len(boards), locale)
     try:
         if edit:

@@ -14,6 +14,7 @@ from bot.replay import send_export
 from bot.store import NOTIFY
 from bot.table import PlayerError, Table
 from cogs.base import find_game, game_or_answer, link
+from rendering.animation import extension
 
 ENDED_OR_NOT = ("active", "finished", "abandoned")
 
@@ -117,7 +118,8 @@ class TableCog(commands.Cog):
                    if found.status == "active" else []) or "—"
         await self.table.reply(interaction, msg("**{title}** ({status}) — waiting for: {who}",
                                                 title=self.table.title(found), status=msg(found.status), who=waiting),
-                               file=discord.File(io.BytesIO(image), filename=f"{found.kind}-{found.id}.png"))
+                               file=discord.File(io.BytesIO(image),
+                                                                 filename=f"{found.kind}-{found.id}.{extension(image)}"))
 
     @game.command(name="log", description="The last moves of a game, as the table saw them")
     @app_commands.describe(count="How many lines (default 15)", game="The game's number (optional in its thread)")

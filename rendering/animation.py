@@ -26,6 +26,12 @@ SCALES = (1.0, 0.75, 0.5)  # sizes tried, largest first, before frames are dropp
 # and lossy WebP (quality 70-85) was larger and slower on boards of flat colours and text.
 WEBP_METHOD, WEBP_EFFORT = 1, 20
 FORMATS = ("gif", "webp")  # the thread's preference: every client animates a GIF
+# Still boards in lossless WebP (issue #35, `python -m bot.bench_images`, median CPU time per board):
+# Pole and Rallyman boards are 39% of their PNG's bytes (25 KB against 64, 28 against 73) and encode
+# no slower (10-12 ms against 12-14), decode faster too: smaller and not slower. Heat, PON and Steam
+# Works save 13-17 KB (71-77% of the bytes) but take 13-16 ms against their palette PNGs' 3-4 ms, more
+# than the ~13 KB saved takes to upload on a server's link: they stay PNG.
+WEBP_BOARDS = ("pole", "rallyman")
 GIF_SAMPLES = 6  # frames whose colours make the GIF's one palette
 
 
@@ -75,6 +81,23 @@ def canvas(images: list[Image.Image]) -> list[Image.Image]:
         frame.paste(im, ((width - im.width) // 2, 0))
         out.append(frame)
     return out
+
+
+def lossless_webp(image: Image.Image) -> bytes:
+    """A still board as a lossless WebP, at the effort the animation uses."""
+    out = io.BytesIO()
+    image.save(out, format="WEBP", lossless=True, quality=WEBP_EFFORT, method=WEBP_METHOD)
+    return out.getvalue()
+
+
+def extension(data: bytes) -> str:
+    """An image's file extension from its first bytes: webp, gif, else png (Discord picks how to
+    show an attachment by its name)."""
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "webp"
+    if data[:4] == b"GIF8":
+        return "gif"
+    return "png"
 
 
 def durations(n: int) -> list[int]:

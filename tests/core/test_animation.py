@@ -166,3 +166,22 @@ def test_many_turns_animate_one_frame_per_round():
     frames, whole = export.frame_states(engine, options, 3, 3, actions)
     assert len(turns) > export.TURN_FRAMES and whole
     assert 8 <= len(frames) < len(turns) and frames[0] == turns[0] and frames[-1] == state
+
+
+@pytest.mark.parametrize("kind", sorted(ENGINES))
+def test_boards_are_webp_where_smaller_and_not_slower_else_png(kind):
+    """Measured by bot/bench_images.py: Pole's and Rallyman's boards are lossless WebP, the
+    others PNG; either way a lossless copy of the drawn board, named by its format."""
+    import importlib
+    seats = max(2, ENGINES[kind].min_seats)
+    engine, options, state, _ = played(kind, seats)
+    data = importlib.import_module(f"rendering.{kind}").render_board(engine.view(state, None), list("ABCD")[:seats], "en")
+    want = "webp" if kind in animation.WEBP_BOARDS else "png"
+    assert animation.extension(data) == want and Image.open(io.BytesIO(data)).format == want.upper()
+
+
+def test_a_lossless_webp_keeps_every_pixel():
+    im = Image.open(io.BytesIO(board((12, 34, 56), (300, 200), mark=3, detail=True))).convert("RGB")
+    again = Image.open(io.BytesIO(animation.lossless_webp(im))).convert("RGB")
+    assert again.tobytes() == im.tobytes()
+    assert animation.extension(b"GIF89a....") == "gif" and animation.extension(b"\x89PNG\r\n") == "png"

@@ -33,7 +33,7 @@ async def finish_by_automatic_players(w, kind: str, seats: int, **options):
 
 
 def animation_post(emu, thread):
-    return [m for m in emu.messages_in(thread) if m.attachments and m.attachments[0].filename.endswith((".gif", ".webp"))]
+    return [m for m in emu.messages_in(thread) if m.attachments and "-replay." in m.attachments[0].filename]
 
 
 async def test_a_finished_game_posts_its_animation_and_exports_a_file_that_replays(table, tmp_path):
@@ -45,11 +45,12 @@ async def test_a_finished_game_posts_its_animation_and_exports_a_file_that_repla
 
     # the animation: after the final post, one GIF (every client animates it) under Discord's limit,
     # one frame per turn as /game replay shows them
-    post = (await emu.wait_until(lambda: animation_post(emu, thread), timeout=120))[0]
+    post = (await emu.wait_until(lambda: animation_post(emu, thread), timeout=60))[0]
     messages = emu.messages_in(thread)
     over = [i for i, m in enumerate(messages) if "The game is over" in m.content][-1]
     assert messages.index(post) > over
     data = post.attachments[0].data
+    assert post.attachments[0].filename == "rallyman-1-replay.gif"
     assert data.startswith(b"GIF8") and len(data) <= LIMIT
     assert post.content.startswith("**Rallyman: DIRT #1** from start to finish")
     engine = ENGINES["rallyman"]
@@ -80,9 +81,9 @@ async def test_a_finished_game_posts_its_animation_and_exports_a_file_that_repla
     path = tmp_path / "rallyman-1.json"
     path.write_bytes(shown.attachments[0].data)
     assert export.main([str(path)]) == 0
-    pngs = sorted((tmp_path / "rallyman-1").glob("board-*.png"))
-    assert len(pngs) == len(boards)
-    assert pngs[-1].read_bytes() == export.board_png("rallyman", engine, game.snapshot, loaded.names, "en")
+    drawn = sorted((tmp_path / "rallyman-1").glob("board-*"))
+    assert len(drawn) == len(boards) and drawn[0].name == "board-001.webp"  # Rallyman boards are WebP
+    assert drawn[-1].read_bytes() == export.board_image("rallyman", engine, game.snapshot, loaded.names, "en")
     # ... or the animation, as WebP on request
     assert export.main([str(path), "--format", "webp", "--out", str(tmp_path / "anim")]) == 0
     webp = Image.open(tmp_path / "anim.webp")
