@@ -194,8 +194,8 @@ def animation(kind: str, options: dict[str, Any], seats: int, seed: int, actions
 
 
 class Animator:
-    """Animations off the event loop: one worker process (started at the first game end, spawned,
-    not forked), so drawing a hundred boards never holds up the other tables' moves."""
+    """Animations off the event loop: one worker process at a time (spawned, not forked, for each
+    game end), so drawing a hundred boards never holds up the other tables' moves."""
 
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None
@@ -203,7 +203,9 @@ class Animator:
     async def draw(self, kind: str, options: dict[str, Any], seats: int, seed: int,
                    actions: list[tuple[int, Action]], names: list[str], locale: str) -> Drawn | None:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            # A worker lives for one animation: drawing a long game takes a few hundred MB, which a
+            # process that lived on would keep; starting one costs ~2 s at a game's end.
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), max_tasks_per_child=1)
         try:
             return await asyncio.get_running_loop().run_in_executor(
                 self._pool, animation, kind, options, seats, seed, actions, names, locale)

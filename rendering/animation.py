@@ -66,21 +66,35 @@ def halve(items: Sequence) -> list:
     return kept
 
 
-def canvas(images: list[Image.Image]) -> list[Image.Image]:
-    """Every board on a canvas of the largest one's size, centred across, from the top, the board's
-    own top-left colour around it (boards are drawn on a flat background)."""
-    width = max(im.width for im in images)
-    height = max(im.height for im in images)
-    out = []
-    for im in images:
-        im = im.convert("RGB")
-        if im.size == (width, height):
-            out.append(im)
-            continue
-        frame = Image.new("RGB", (width, height), im.getpixel((0, 0)))  # type: ignore[arg-type]
-        frame.paste(im, ((width - im.width) // 2, 0))
-        out.append(frame)
-    return out
+class Boards:
+    """The boards to animate, kept as their compressed bytes (a tenth of a drawn frame's memory); each
+    frame is drawn when an encoder takes it. Every board goes on a canvas of the largest one's size,
+    centred across, from the top, its own top-left colour around it (boards have flat backgrounds)."""
+
+    def __init__(self, data: Sequence[bytes], size: tuple[int, int] | None = None) -> None:
+        self.data = list(data)
+        if size is None:
+            sizes = [Image.open(io.BytesIO(b)).size for b in self.data]  # reads the headers only
+            size = (max(w for w, _ in sizes), max(h for _, h in sizes))
+        self.size = size
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def halved(self) -> "Boards":
+        """Every other board (the first and last kept); two: the final board alone. Same canvas."""
+        return Boards(halve(self.data) if len(self.data) > 2 else self.data[-1:], self.size)
+
+    def scaled_size(self, scale: float) -> tuple[int, int]:
+        return max(1, round(self.size[0] * scale)), max(1, round(self.size[1] * scale))
+
+    def frame(self, i: int, scale: float = 1.0) -> Image.Image:
+        im = Image.open(io.BytesIO(self.data[i])).convert("RGB")
+        if im.size != self.size:
+            frame = Image.new("RGB", self.size, im.getpixel((0, 0)))  # type: ignore[arg-type]
+            frame.paste(im, ((self.size[0] - im.width) // 2, 0))
+            im = frame
+        return im if scale == 1.0 else im.resize(self.scaled_size(scale), Image.Resampling.LANCZOS)
 
 
 def lossless_webp(image: Image.Image) -> bytes:
@@ -106,34 +120,32 @@ def durations(n: int) -> list[int]:
     return [FIRST_MS, *([FRAME_MS] * (n - 2)), LAST_MS]
 
 
-def encode_webp(frames: list[Image.Image]) -> bytes:
+def encode_webp(boards: Boards, scale: float = 1.0) -> bytes:
+    frames = [boards.frame(i, scale) for i in range(len(boards))]
     out = io.BytesIO()
     frames[0].save(out, format="WEBP", save_all=True, append_images=frames[1:], duration=durations(len(frames)),
                    loop=0, lossless=True, quality=WEBP_EFFORT, method=WEBP_METHOD)
     return out.getvalue()
 
 
-def encode_gif(frames: list[Image.Image]) -> bytes:
-    out = io.BytesIO()
+def encode_gif(boards: Boards, scale: float = 1.0) -> bytes:
     # One palette for the whole animation, from the colours of a few boards spread over the game (a
     # colour that shows up late still gets its entry), so unchanged areas stay identical from frame
-    # to frame and Pillow stores only the part of each frame that changed.
-    samples = thin(frames, GIF_SAMPLES)
-    sheet = Image.new("RGB", (frames[0].width, frames[0].height * len(samples)))
-    for i, f in enumerate(samples):
-        sheet.paste(f, (0, i * f.height))
+    # to frame and Pillow stores only the part of each frame that changed. Frames are held as
+    # palette images only (one byte a pixel).
+    picks = thin(range(len(boards)), GIF_SAMPLES)
+    width, height = boards.scaled_size(scale)
+    sheet = Image.new("RGB", (width, height * len(picks)))
+    for k, i in enumerate(picks):
+        sheet.paste(boards.frame(i, scale), (0, k * height))
     palette = sheet.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
-    paletted = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
-    paletted[0].save(out, format="GIF", save_all=True, append_images=paletted[1:], duration=durations(len(frames)),
+    del sheet
+    paletted = [boards.frame(i, scale).quantize(palette=palette, dither=Image.Dither.NONE)
+                for i in range(len(boards))]
+    out = io.BytesIO()
+    paletted[0].save(out, format="GIF", save_all=True, append_images=paletted[1:], duration=durations(len(paletted)),
                      loop=0, optimize=False, disposal=1)
     return out.getvalue()
-
-
-def scaled(frames: list[Image.Image], scale: float) -> list[Image.Image]:
-    if scale == 1.0:
-        return frames
-    size = (max(1, round(frames[0].width * scale)), max(1, round(frames[0].height * scale)))
-    return [f.resize(size, Image.Resampling.LANCZOS) for f in frames]
 
 
 def animate(boards: Sequence[bytes], limit: int = LIMIT, formats: Sequence[str] = FORMATS,
@@ -143,16 +155,14 @@ def animate(boards: Sequence[bytes], limit: int = LIMIT, formats: Sequence[str] 
     that does; None when there are no boards or even one frame at the smallest scale is too big."""
     if not boards:
         return None
-    frames = canvas([Image.open(io.BytesIO(b)) for b in thin(boards, max_frames)])
+    frames = Boards(thin(boards, max_frames))
     encoders = {"webp": encode_webp, "gif": encode_gif}
     while True:
         for scale in SCALES:
-            frames_now = scaled(frames, scale)
             for fmt in formats:
-                data = encoders[fmt](frames_now)
+                data = encoders[fmt](frames, scale)
                 if len(data) <= limit:
-                    return Animation(data, fmt, len(frames_now), frames_now[0].size)
+                    return Animation(data, fmt, len(frames), frames.scaled_size(scale))
         if len(frames) == 1:
             return None
-        # Every other frame, the first and last kept; two frames that do not fit: the final board alone.
-        frames = halve(frames) if len(frames) > 2 else frames[-1:]
+        frames = frames.halved()  # every other frame, the first and last kept; of two, the final board

@@ -84,7 +84,7 @@ def test_too_big_is_drawn_smaller_then_thinned_keeping_the_first_and_last():
     assert first.getpixel((int(30 * sx), int(30 * sx))) == pytest.approx((0, 255, 0), abs=40)
     assert last.getpixel((int((35 + 19 * 3) * sx), int(35 * sx))) == pytest.approx(
         (19 * 12 % 256, 255 - 19 * 7 % 256, 19 * 31 % 256), abs=40)
-    alone = animation.encode_gif(animation.scaled(animation.canvas([Image.open(io.BytesIO(boards[1]))]), 0.5))
+    alone = animation.encode_gif(animation.Boards(boards[1:2]), 0.5)
     last_only = animation.animate(boards[:2], limit=len(alone) + 10, formats=("gif",))
     assert last_only is not None and last_only.frames == 1  # two that do not fit: the final board
     assert animation.animate(boards, limit=100) is None  # nothing fits: no animation, no error
