@@ -6,8 +6,10 @@ a canvas as large as the largest board (the board's own corner colour around it)
 in the caller's order of preference, the first that fits wins: a GIF animates in every Discord
 client, phones included, while animated WebP attachments came to the desktop clients first (Discord's
 media service, lilliput issue #159, 2024); a lossless WebP is about half the GIF's bytes and keeps every
-colour (measured per game: `python -m bot.bench_images`). An image over the budget is drawn smaller, then
-with every other frame dropped (the first and last are always kept), until it fits."""
+colour (measured per game: `python -m bot.bench_images`). An image over the budget is drawn at half size,
+then with every other frame dropped (the first and last are always kept), until it fits; only a
+format that cannot fit even one frame gives way to the next. (Half size helps little: resampling
+blurs every edge of text and lines, and a board at 3/4 size was measured larger than at full size.)"""
 from __future__ import annotations
 
 import io
@@ -21,7 +23,7 @@ FRAME_MS = 800  # each round or turn on screen (designed: long enough to see who
 FIRST_MS = 1500  # the starting grid
 LAST_MS = 5000  # the final board stays before the loop starts again
 MAX_FRAMES = 150  # more turns than this are thinned (the first and last kept) before encoding
-SCALES = (1.0, 0.75, 0.5)  # sizes tried, largest first, before frames are dropped
+SCALES = (1.0, 0.5)  # sizes tried before frames are dropped
 # Lossless WebP: method 1 with a low effort is within a fifth of method 4's bytes at a third of its time,
 # and lossy WebP (quality 70-85) was larger and slower on boards of flat colours and text.
 WEBP_METHOD, WEBP_EFFORT = 1, 20
@@ -151,18 +153,21 @@ def encode_gif(boards: Boards, scale: float = 1.0) -> bytes:
 def animate(boards: Sequence[bytes], limit: int = LIMIT, formats: Sequence[str] = FORMATS,
             max_frames: int = MAX_FRAMES) -> Animation | None:
     """The boards (PNG or any image bytes, in order) as one looping animation of at most `limit`
-    bytes: the largest scale and most frames at which one of `formats` fits, the first of them
-    that does; None when there are no boards or even one frame at the smallest scale is too big."""
+    bytes, in the first of `formats` that fits: at full size, else half size, else with every
+    other frame dropped, and so on; None when there are no boards or not even the final board at
+    half size fits."""
     if not boards:
         return None
-    frames = Boards(thin(boards, max_frames))
+    first = Boards(thin(boards, max_frames))
     encoders = {"webp": encode_webp, "gif": encode_gif}
-    while True:
-        for scale in SCALES:
-            for fmt in formats:
+    for fmt in formats:  # a GIF with fewer frames before a WebP with all: every phone animates a GIF
+        frames = first
+        while True:
+            for scale in SCALES:
                 data = encoders[fmt](frames, scale)
                 if len(data) <= limit:
                     return Animation(data, fmt, len(frames), frames.scaled_size(scale))
-        if len(frames) == 1:
-            return None
-        frames = frames.halved()  # every other frame, the first and last kept; of two, the final board
+            if len(frames) == 1:
+                break
+            frames = frames.halved()  # every other frame, the first and last kept; of two, the final board
+    return None

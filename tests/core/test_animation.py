@@ -53,12 +53,14 @@ def test_every_board_is_a_frame_in_order_on_one_canvas():
     assert durations == [animation.FIRST_MS, animation.FRAME_MS, animation.LAST_MS]  # the end stays longest
 
 
-def test_a_gif_over_the_limit_gives_way_to_a_webp_that_fits_at_full_size():
+def test_only_a_format_that_cannot_fit_one_frame_gives_way_to_the_next(monkeypatch):
     boards = [board((i * 12 % 256, 200, 40), (400, 300), mark=i) for i in range(20)]
-    gif = animation.animate(boards, formats=("gif",))
-    webp = animation.animate(boards, formats=("webp",))
-    assert gif is not None and webp is not None and len(webp.data) < len(gif.data)
-    other = animation.animate(boards, limit=len(gif.data) - 1)
+    gif = animation.animate(boards)
+    assert gif is not None and gif.format == "gif" and gif.size == (400, 300) and gif.frames == 20
+    fewer = animation.animate(boards, limit=len(gif.data) - 1)  # a GIF with fewer frames first
+    assert fewer is not None and fewer.format == "gif" and fewer.frames < 20
+    monkeypatch.setattr(animation, "encode_gif", lambda frames, scale=1.0: b"x" * (animation.LIMIT + 1))
+    other = animation.animate(boards)  # no GIF fits at all: the WebP, every frame, full size
     assert other is not None and other.format == "webp" and other.size == (400, 300) and other.frames == 20
 
 
