@@ -31,19 +31,21 @@ WEBP_SETTINGS = {"webp_m0": {"lossless": True, "method": 0, "quality": 0},  # th
                  "webp_m4": {"lossless": True, "method": 4, "quality": 50}}  # libwebp's default effort
 
 
-def played(kind: str) -> tuple[Any, dict, int, list]:
+def played(kind: str, seats: int | None = None, seed: int = SEED) -> tuple[Any, dict, int, list, dict]:
+    """A seeded game played to the end by the automatic player: engine, options, seats, action log
+    and final state (also the animation tests' games)."""
     from bot.games.registry import engines
     engine = engines()[kind]
-    seats = min(3, engine.max_seats)
+    seats = seats or min(3, engine.max_seats)
     options = engine.validate_options({}, seats)
-    state = engine.new_game(options, seats, SEED)
+    state = engine.new_game(options, seats, seed)
     actions = []
     while not engine.is_over(state):
         seat = engine.to_act(state)[0]
         action = engine.auto_action(state, seat)
         state, _ = engine.apply(state, seat, action)
         actions.append((seat, action))
-    return engine, options, seats, actions
+    return engine, options, seats, actions, state
 
 
 def encode(image: Image.Image, fmt: str) -> bytes:
@@ -69,7 +71,7 @@ def timed(fn, *args, repeat: int = 3) -> tuple[Any, float]:
 def boards_of(kind: str, count: int) -> list[Image.Image]:
     from bot import export
     from rendering import animation
-    engine, options, seats, actions = played(kind)
+    engine, options, seats, actions, _ = played(kind)
     states, _ = export.turn_starts(engine, options, seats, SEED, actions)
     names = ["Alice", "Bob", "Chie"][:seats]
     return [Image.open(io.BytesIO(export.board_image(kind, engine, s, names, "en")))
@@ -100,7 +102,7 @@ def still_figures(kind: str, count: int) -> None:
 
 def animation_figures(kind: str) -> None:
     from bot import export
-    engine, options, seats, actions = played(kind)
+    engine, options, seats, actions, _ = played(kind)
     names = ["Alice", "Bob", "Chie"][:seats]
     for fmt in ("gif", "webp"):
         cpu = time.process_time()
@@ -121,7 +123,7 @@ async def stall(kind: str) -> None:
     (asyncio.to_thread) and in the animator's worker process (the bot's way), against the same
     ticker while the loop only waits as long (a busy machine makes the loop late by itself)."""
     from bot import export
-    engine, options, seats, actions = played(kind)
+    engine, options, seats, actions, _ = played(kind)
     names = ["Alice", "Bob", "Chie"][:seats]
     animator = export.Animator()
     await animator.draw(kind, options, seats, SEED, actions[:1], names, "en")  # the worker is started

@@ -11,7 +11,7 @@ import random
 import pytest
 from PIL import Image
 
-from bot import export
+from bot import bench_images, export
 from bot.games.registry import engines
 from rendering import animation
 
@@ -102,15 +102,7 @@ def test_thinning_spreads_evenly_and_keeps_both_ends():
 
 
 def played(kind: str, seats: int, seed: int = 3):
-    engine = ENGINES[kind]
-    options = engine.validate_options({}, seats)
-    state = engine.new_game(options, seats, seed)
-    actions = []
-    while not engine.is_over(state):
-        seat = engine.to_act(state)[0]
-        action = engine.auto_action(state, seat)
-        state, _ = engine.apply(state, seat, action)
-        actions.append((seat, action))
+    engine, options, _, actions, state = bench_images.played(kind, seats, seed)
     return engine, options, state, actions
 
 
