@@ -9,6 +9,9 @@
                            and decision times, one figure per line
   python -m bot campaign [--minutes N] [--seed S] [--games N] [--kills N]
                            the attack campaign against the real bot through the emulator
+  python -m bot replay FILE [--out DIR] [--animation] [--format gif|webp] [--locale en|ja]
+                           a /game export back into board images: DIR/board-001.png (.webp)... one per
+                           turn (DIR: FILE without .json), or one animation with --animation
   python -m bot store copy SRC DST
                            copy a whole store (an SQLite file or a postgresql:// URL each) into an
                            empty one, checking that every game replays to its snapshot (one
@@ -28,6 +31,9 @@ def main(argv: list[str]) -> int:
     if command in ("-h", "--help", "help") or any(a in ("-h", "--help") for a in argv[1:]):
         print(__doc__.strip())  # every sub-command answers --help with this page, never a traceback
         return 0
+    if command == "replay":  # reads a file and draws: no settings needed
+        from bot.export import main as replay_main
+        return replay_main(argv[1:])
     try:
         settings = load_settings()
     except ConfigError as err:

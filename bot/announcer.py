@@ -18,11 +18,11 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any, AsyncIterator, Callable, Coroutine
+from typing import Any, AsyncIterator, Awaitable, Callable, Coroutine
 
 from bot.delivery import Delivery, Outcome
 from bot.games.base import Engine
-from bot.store import DamagedGame, Owed, Store
+from bot.store import DamagedGame, Game, Owed, Store
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +47,8 @@ class Announcer:
         self._idle = asyncio.Event()
         self._idle.set()
         self.sweep_seconds, self.sweep_age = SWEEP_SECONDS, SWEEP_AGE
+        # Said once a game's final announcement is out (the replay animation), after it in the thread.
+        self.on_end: Callable[[Game], Awaitable[None]] | None = None
 
     # -- shutdown --------------------------------------------------------------------------------
 
@@ -109,6 +111,8 @@ class Announcer:
         try:
             if await self.out.announce(outcome):
                 await self.store.settle(gid, outcome.versions or [outcome.game.version])
+                if self.on_end is not None and self.engines[outcome.game.kind].is_over(outcome.state):
+                    self._chain(gid, self.on_end(outcome.game))
             else:
                 shards = self.store.shards
                 if shards is None or shards.owns(outcome.game.guild_id):

@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot import wire
 from bot.config import Settings
+from bot.export import ANIMATOR
 from bot.games.registry import engines
 from bot.i18n import Msg, default_locale, locale_for, msg, render, set_locale, translation
 from bot.reminders import run_reminders
@@ -132,6 +133,7 @@ class TableBot(commands.AutoShardedBot):
             await self.table.announcer.stop_catch_up()
             await self.table.drain()  # announcements under way finish (bounded) before the session closes
             self.table.autoplayer.thinker.close()
+            ANIMATOR.close()
         if self._reminders:
             self._reminders.cancel()
             with contextlib.suppress(asyncio.CancelledError):

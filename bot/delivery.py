@@ -18,6 +18,7 @@ from bot.components import hand_view, menu_view
 from bot.games.base import Engine, Event, State, name_seats
 from bot.i18n import Msg, default_locale, from_wire, msg, render, to_wire
 from bot.store import Game, Owed, Store
+from rendering.animation import extension
 
 log = logging.getLogger(__name__)
 
@@ -456,8 +457,15 @@ class Delivery:
         await self.close_round_post(game)
         return await self._send(game, content, kwargs)
 
+    async def post_file(self, game: Game, content: Msg | str, data: bytes, filename: str, part: str) -> Sent:
+        """A new thread message with one file named `filename` (the game-end animation); `part`
+        names it for its nonce, so a second try after a crash is kept once."""
+        await self.close_round_post(game)
+        return (await self._send(game, content, {"files": [discord.File(io.BytesIO(data), filename=filename)],
+                                                 "nonce": _nonce(f"{game.id}:{part}")}))[0]
+
     def files(self, game: Game, images: list[bytes]) -> list[discord.File]:
-        return [discord.File(io.BytesIO(data), filename=f"{game.kind}-{game.id}{f'-{i + 1}' if i else ''}.png")
+        return [discord.File(io.BytesIO(data), filename=f"{game.kind}-{game.id}{f'-{i + 1}' if i else ''}.{extension(data)}")
                 for i, data in enumerate(images)]
 
     async def _send(self, game: Game, content: Msg | str, kwargs: dict[str, Any]) -> tuple[Sent, discord.Message | None]:

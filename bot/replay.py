@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.components import replay_view
-from bot.games.base import Engine, GameError, State
+from bot import export
+from bot.games.base import Engine, State
 from bot.i18n import msg, render
 from bot.store import Game
+from rendering.animation import extension
 
 if TYPE_CHECKING:
     from bot.table import Table
@@ -27,20 +29,7 @@ def turn_starts(engine: Engine, game: Game, actions: list[tuple[int, dict]]) -> 
     """The state at the start of each turn (the view's "turn" changes), then the final one; and
     whether the whole log replayed (a game finished under older rules may refuse a move today:
     the boards stop there)."""
-    state = engine.new_game(game.options, len(game.seats), game.seed)
-    boards, turn = [state], engine.view(state, None).get("turn")
-    for seat, action in actions:
-        try:
-            state, _ = engine.apply(state, seat, action)
-        except GameError:
-            return boards, False
-        now = engine.view(state, None).get("turn")
-        if now != turn:
-            boards.append(state)
-            turn = now
-    if boards[-1] is not state:
-        boards.append(state)
-    return boards, True
+    return export.turn_starts(engine, game.options, len(game.seats), game.seed, actions)
 
 
 def _board(table: "Table", game: Game, boards: list[State], k: int, locale: str) -> bytes:
@@ -65,7 +54,7 @@ async def show(table: "Table", interaction: discord.Interaction, game: Game, k: 
     if not whole and k == len(boards):
         content += "\n" + render(msg("The rest of this game was played under older rules and cannot be shown again."),
                                  locale)
-    file = discord.File(io.BytesIO(image), filename=f"{game.kind}-{game.id}-replay-{k}.png")
+    file = discord.File(io.BytesIO(image), filename=f"{game.kind}-{game.id}-replay-{k}.{extension(image)}")
     view = replay_view(game.id, k, len(boards), locale)
     try:
         if edit:
@@ -74,3 +63,37 @@ async def show(table: "Table", interaction: discord.Interaction, game: Game, k: 
             await interaction.followup.send(content, file=file, view=view, ephemeral=True)
     except discord.HTTPException:
         log.warning("game %s: could not show a replay board", game.id, exc_info=True)
+
+
+async def post_animation(table: "Table", game: Game) -> None:
+    """When a game ends: its boards as one animation in the thread, after the final post. Drawn in
+    the animator's worker process, so other tables' moves go on meanwhile; a game that cannot be
+    drawn (a log today's rules refuse, a worker that died) just has no animation."""
+    try:
+        actions = await table.store.actions(game.id)
+        drawn = await export.ANIMATOR.draw(game.kind, game.options, len(game.seats), game.seed, actions,
+                                           [s.name for s in game.seats], table.out.thread_locale(game))
+    except Exception:
+        log.exception("game %s: could not draw its replay animation", game.id)
+        return
+    if drawn is None or not drawn.whole:
+        log.info("game %s: no replay animation (%s)", game.id, "too big" if drawn is None else "old rules")
+        return
+    log.info("game %s: replay animation of %d frames (%d boards), %dx%d %s, %d bytes, drawn in %.1f s", game.id,
+             drawn.frames, drawn.boards, drawn.size[0], drawn.size[1], drawn.format, len(drawn.data), drawn.seconds)
+    await table.out.post_file(game, msg("**{title}** from start to finish, board by board:", title=table.title(game)),
+                              drawn.data, f"{game.kind}-{game.id}-replay.{drawn.format}", part="replay")
+
+
+async def send_export(table: "Table", interaction: discord.Interaction, game: Game) -> None:
+    """`/game export`: a finished game as a JSON file, to whoever asks (privately)."""
+    if game.status not in REPLAYABLE or game.snapshot is None:
+        await table.reply(interaction, msg("Only a finished game can be exported; {title} is still going.",
+                                           title=table.title(game)))
+        return
+    engine = table.engines[game.kind]
+    actions = await table.store.actions(game.id)
+    data = await asyncio.to_thread(lambda: export.dumps(export.export_doc(engine, game, actions)))
+    await table.reply(interaction, msg("**{title}**: its options, seed, seats and every move. "
+                                       "`python -m bot replay FILE` draws its boards again.", title=table.title(game)),
+                      file=discord.File(io.BytesIO(data), filename=f"{game.kind}-{game.id}.json"))

@@ -461,6 +461,8 @@ class Session:
             safe = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(att.filename).name) or "file"
             if att.data.startswith(b"\x89PNG") and not safe.lower().endswith(".png"):
                 safe += ".png"
+            elif att.data[8:12] == b"WEBP" and not safe.lower().endswith(".webp"):
+                safe += ".webp"
             path = self.images / f"{self.next_image}-{safe}"
             self.next_image += 1
             self.images.mkdir(parents=True, exist_ok=True)

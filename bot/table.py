@@ -34,7 +34,7 @@ from bot.delivery import Delivery, Outcome, Sent, clip, title_of
 from bot.errors import HeldByAutomaticPlayer, PlayerError, StaleButton
 from bot.games.base import Engine, Event, GameError, State
 from bot.i18n import Msg, default_locale, locale_for, msg, render, supported_locales, to_wire
-from bot.replay import REPLAYABLE, show as show_replay
+from bot.replay import REPLAYABLE, post_animation, show as show_replay
 from bot.store import DamagedGame, Game, PromptUpdate, StaleVersion, Store, StoreGone
 
 log = logging.getLogger(__name__)
@@ -165,6 +165,7 @@ class Table:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._damaged: set[int] = set()
         self.announcer = Announcer(store, self.out, engines, self.report_damage)
+        self.announcer.on_end = lambda game: post_animation(self, game)
         self.autoplayer = AutoPlayer(self, ai_workers)
         self.recovered = asyncio.Event()  # set when the start-up work is done (the bench waits on it)
         self._sweep: asyncio.Task[None] | None = None

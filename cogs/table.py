@@ -1,4 +1,4 @@
-"""Table-wide commands: /games, /game status, /game log, /game replay, /game back, /game abandon."""
+"""Table-wide commands: /games, /game status, /game log, /game replay, /game export, /game back, /game abandon."""
 from __future__ import annotations
 
 import asyncio
@@ -10,9 +10,11 @@ from discord.ext import commands
 
 from bot.delivery import clip, words
 from bot.i18n import msg, render
+from bot.replay import send_export
 from bot.store import NOTIFY
 from bot.table import PlayerError, Table
 from cogs.base import find_game, game_or_answer, link
+from rendering.animation import extension
 
 ENDED_OR_NOT = ("active", "finished", "abandoned")
 
@@ -116,7 +118,8 @@ class TableCog(commands.Cog):
                    if found.status == "active" else []) or "—"
         await self.table.reply(interaction, msg("**{title}** ({status}) — waiting for: {who}",
                                                 title=self.table.title(found), status=msg(found.status), who=waiting),
-                               file=discord.File(io.BytesIO(image), filename=f"{found.kind}-{found.id}.png"))
+                               file=discord.File(io.BytesIO(image),
+                                                                 filename=f"{found.kind}-{found.id}.{extension(image)}"))
 
     @game.command(name="log", description="The last moves of a game, as the table saw them")
     @app_commands.describe(count="How many lines (default 15)", game="The game's number (optional in its thread)")
@@ -140,6 +143,14 @@ class TableCog(commands.Cog):
         found = await game_or_answer(self.table, interaction, None, game, ENDED_OR_NOT)
         if found is not None:
             await self.table.replay(interaction, found.id, board, edit=False)
+
+    @game.command(name="export", description="A finished game as a file: options, seed, seats, every move")
+    @app_commands.describe(game="The game's number (optional in its thread)")
+    async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self.table.ack(interaction)
+        found = await self.started_game(interaction, game)
+        if found is not None:
+            await send_export(self.table, interaction, found)
 
     @game.command(name="back", description="Take your seat back from the automatic player")
     @app_commands.describe(game="The game's number (optional in its thread)")

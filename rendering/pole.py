@@ -20,6 +20,7 @@ from bot.games.pole.content import circuits
 from rendering.common import (BACKGROUND, MUTED, PANEL, TEXT, Draw, drawing_in, fit, font, note_label, note_text,
                               player_name, png_bytes, seat_colour, tx, wrap)
 from rendering.pole_bots import with_bots
+from rendering.animation import lossless_webp
 from rendering import pole_championship, pole_drivers, pole_events
 
 W = 800
@@ -420,10 +421,11 @@ def _primary(view: dict) -> int | None:
 
 
 def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
-    """The public board; texts in `locale`."""
+    """The public board; texts in `locale`. A lossless WebP: 39% of the PNG's bytes, no slower to
+    encode (rendering/animation.py, WEBP_BOARDS)."""
     with drawing_in(locale):
         names = with_bots(view, names)
-        return png_bytes(_board(view, names))
+        return lossless_webp(_board(view, names))
 
 
 def _board(view: dict, names: list[str]) -> Image.Image:

@@ -80,7 +80,8 @@ def attachment_key(message: Any) -> tuple[str, ...]:
 
 
 def pngs(message: Any) -> int:
-    return sum(1 for a in message.attachments if a.data.startswith(b"\x89PNG"))
+    """Still images (PNG, or the WebP boards of Pole and Rallyman); not the game-end animation."""
+    return sum(1 for a in message.attachments if a.data.startswith(b"\x89PNG") or a.data[8:12] == b"WEBP")
 
 
 class Db:

@@ -25,7 +25,7 @@ def test_board_and_hand_render_with_every_option():
     st["events"]["last"] = {"card": "heavy", "round": st["round"], "seat": 0}
     st["cars"][0]["must_pit"] = True
     for loc in ("en", "ja"):
-        assert RP.render_board(E.view(st, None), ["A", "B"], loc)[:4] == b"\x89PNG"
+        assert RP.render_board(E.view(st, None), ["A", "B"], loc)[8:12] == b"WEBP"
         assert RP.render_hand(E.view(st, 0), ["A", "B"], loc)[:4] == b"\x89PNG"
 
 
@@ -44,7 +44,7 @@ def test_lobby_names_every_option():
 def test_setup_step_renders():
     st = E.new_game({"circuit": "spain", "custom_setup": True}, 2, 1)
     for loc in ("en", "ja"):
-        assert RP.render_board(E.view(st, None), ["A", "B"], loc)[:4] == b"\x89PNG"
+        assert RP.render_board(E.view(st, None), ["A", "B"], loc)[8:12] == b"WEBP"
         assert RP.render_hand(E.view(st, 0), ["A", "B"], loc)[:4] == b"\x89PNG"
 
 

@@ -218,5 +218,5 @@ def test_the_board_shows_the_safety_car(monkeypatch):
     v = E.view(st, None)
     assert v["sc"]["order"] == st["sc"]["order"]
     for loc in ("en", "ja"):
-        assert pole.render_board(v, ["A", "B"], loc)[:4] == b"\x89PNG"
+        assert pole.render_board(v, ["A", "B"], loc)[8:12] == b"WEBP"
         assert pole.render_hand(E.view(st, 0), ["A", "B"], loc)[:4] == b"\x89PNG"
