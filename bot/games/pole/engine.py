@@ -514,32 +514,38 @@ class PoleEngine(Engine):
         c = circuits()[st["circuit"]]
         seat = st["turn"]["seat"]
         bcap, kcap = DRIVERS.caps(st, seat, ctx.rain)
-        best: dict[tuple, dict] = {}
+        best: dict[tuple, tuple] = {}  # where -> (score, option, ep, bp, sp, unused): the option's entry made once chosen
+        stressed = st["cars"][seat].get("stress", 0) >= 2
+        sp_cost: dict[int, int] = {}
+        n = st["turn"]["n"]
         for o in opts:
             fin = o.step if o.kind == "fight" else o.state
             ms = o.state
             ep, bp = R.extra_cost(ms.b, bcap), R.extra_cost(ms.k, kcap)
-            spc = DRIVERS.sp_cost(st, seat, ms.s)
-            if ep and bp and st["cars"][st["turn"]["seat"]].get("stress", 0) >= 2:
+            if ep and bp and stressed:
                 continue  # 12.1 level 2: not both EP and BP in one turn
+            spc = sp_cost.get(ms.s)
+            if spc is None:
+                spc = sp_cost[ms.s] = DRIVERS.sp_cost(st, seat, ms.s)
             where = (o.kind, tuple(ms.pos) if o.kind == "fight" else tuple(fin.pos), fin.laps, o.defenders)
-            unused = _unused(st["turn"]["n"], ms, bcap)
+            unused = _unused(n, ms, bcap)
             # a fight reached with more MP left gets a better die modifier (5.1): keep the cheapest
             # way to each modifier (the seed's example boosts first to attack with 3 MP left)
             key = where + ((R.unused_mp_modifier(unused),) if o.kind == "fight" else ())
-            d = {"kind": o.kind, "pos": list(ms.pos if o.kind == "fight" else fin.pos), "laps": fin.laps,
-                 "ep": ep, "bp": bp, "sp": spc, "def": list(o.defenders), "free": list(o.free),
-                 "ms": _ms(ms), "step": _ms(o.step) if o.step else None,
-                 "unused": unused,
-                 "prog": R.prog(c, fin.laps, list(fin.pos)),
-                 "risk": o.kind == "end" and self._low_grip_risk(st, fin.pos)}
             score = (ep + bp + spc, spc, ep, bp, ms.t)  # the same place for fewer MP keeps more
-            if key not in best or score < best[key]["_score"]:
-                d["_score"] = score
-                best[key] = d
-        out = sorted(best.values(), key=lambda d: (-d["prog"], d["_score"], d["kind"], d["pos"]))
-        for d in out:
-            d.pop("_score")
+            if key not in best or score < best[key][0]:
+                best[key] = (score, o, ep, bp, spc, unused)
+        chosen = []
+        for score, o, ep, bp, spc, unused in best.values():
+            fin = o.step if o.kind == "fight" else o.state
+            ms = o.state
+            chosen.append(({"kind": o.kind, "pos": list(ms.pos if o.kind == "fight" else fin.pos), "laps": fin.laps,
+                            "ep": ep, "bp": bp, "sp": spc, "def": list(o.defenders), "free": list(o.free),
+                            "ms": _ms(ms), "step": _ms(o.step) if o.step else None,
+                            "unused": unused,
+                            "prog": R.prog(c, fin.laps, list(fin.pos)),
+                            "risk": o.kind == "end" and self._low_grip_risk(st, fin.pos)}, score))
+        out = [d for d, _ in sorted(chosen, key=lambda x: (-x[0]["prog"], x[1], x[0]["kind"], x[0]["pos"]))]
         # At most 25 entries: fights, the pit and the flag first, then the moves that cost
         # nothing (the furthest first), then the furthest of those that cost points.
         keep = [d for d in out if d["kind"] != "end"][:6]
