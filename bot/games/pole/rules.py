@@ -488,7 +488,7 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
     sp_double = ctx.sp_double
     seen: dict[tuple, list[tuple[int, int, int, int]]] = {}
     options: list[Option] = []
-    frontier = [(start, (start.pos,))]
+    path = (start.pos,)
     oinfo = [(o, prog(c, o[1], list(o[2])), corner_rank(c, list(o[2])), o[0] in ctx.ahead_of) for o in ctx.others]
     rivals = [(o, po, tie) for o, po, ro, tie in oinfo if o[0] not in fought]
     # _blocked, once per search: cells no car may end on (final) or drive through
@@ -562,41 +562,41 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
                         tuple(o[0] for o in passed), end))
         return out
 
+    def admit(pos, laps, mode, t_, b_, k_, s_, line, slip) -> bool:
+        """Is this state not dominated by one met before (in the order the states are explored)?
+        Fewer MP counted is better once the minimum count is reached (whatever the other state
+        can still do, this one can too); below the minimum, counts are kept apart, since wasting
+        MP sideways may be the only way to end on a nearer cell. Checked as a state is made: the
+        states met before it are the same as when it is explored (first in, first out)."""
+        t = t_ if mode else 0
+        key = (pos, laps, mode, -1 if t >= count_min else t, line, slip)
+        lst = seen.get(key)
+        if lst is None:
+            seen[key] = [(t, b_, k_, s_)]
+            return True
+        for v0, v1, v2, v3 in lst:
+            if v0 <= t and v1 <= b_ and v2 <= k_ and v3 <= s_:
+                return False
+        lst.append((t, b_, k_, s_))
+        return True
+
+    frontier = [(tuple(start), path)] if admit(*start) else []
     while frontier:
         nxt = []
         for st, path in frontier:
             pos, laps, mode, t_, b_, k_, s_, line0, slip0 = st
-            # dominated: fewer MP counted is better once the minimum count is reached (whatever the
-            # other state can still do, this one can too); below the minimum, counts are kept apart,
-            # since wasting MP sideways may be the only way to end on a nearer cell.
-            t = t_ if mode else 0
-            key = (pos, laps, mode, -1 if t >= count_min else t, line0, slip0)
-            lst = seen.get(key)
-            if lst is None:
-                seen[key] = [(t, b_, k_, s_)]
-            else:
-                for v0, v1, v2, v3 in lst:
-                    if v0 <= t and v1 <= b_ and v2 <= k_ and v3 <= s_:
-                        break
-                else:
-                    lst.append((t, b_, k_, s_))
-                    v0 = None
-                if v0 is not None:
-                    continue
             if ((mode >= 1 and t_ >= count_min) or (mode == 0 and count_min <= 0)) and pos not in stop_final:
-                options.append(Option(st, "end", path=path))
+                options.append(Option(MState._make(st), "end", path=path))
             # mode changes: a boost or brake use is spent at one time, before or after the tyre
             # MP: cells of a use left unspent when the tyre count starts or ends are lost.
-            if mode == 0:
-                nxt.append((MState(pos, laps, 1, t_, -(-b_ // bcap) * bcap, -(-k_ // kcap) * kcap, s_, line0, slip0),
-                            path))
-            elif mode == 1 and t_ >= count_min:
-                nxt.append((MState(pos, laps, 2, t_, -(-b_ // bcap) * bcap, -(-k_ // kcap) * kcap, s_, line0, slip0),
-                            path))
+            if mode == 0 or (mode == 1 and t_ >= count_min):
+                m = (pos, laps, mode + 1, t_, -(-b_ // bcap) * bcap, -(-k_ // kcap) * kcap, s_, line0, slip0)
+                if admit(*m):
+                    nxt.append((m, path))
             skey = (pos, laps, slip0, line0)
             steps = steps_memo.get(skey)
             if steps is None:
-                steps = steps_memo[skey] = _step_info(st)
+                steps = steps_memo[skey] = _step_info(MState._make(st))
             for npos, nl, ext, is_str, brake_here, unit, line, slip, fights, free, kind_end in steps:
                 kinds = []
                 if mode == 1 and t_ < n:
@@ -617,13 +617,13 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
                 elif "k" in kinds and k_ % kcap:
                     kinds = ["k"]
                 for kind in kinds:
-                    nst = MState(npos, nl, mode, t_ + (kind == "t"), b_ + (kind == "b"), k_ + (kind == "k"),
-                                 s_ + (unit if kind == "s" else 0), line, slip)
+                    nst = (npos, nl, mode, t_ + (kind == "t"), b_ + (kind == "b"), k_ + (kind == "k"),
+                           s_ + (unit if kind == "s" else 0), line, slip)
                     if fights:
-                        options.append(Option(st, "fight", fights, free, nst, path))
+                        options.append(Option(MState._make(st), "fight", fights, free, MState._make(nst), path))
                     elif kind_end:
-                        options.append(Option(nst, kind_end, free=free, path=path + (npos,)))
-                    else:
+                        options.append(Option(MState._make(nst), kind_end, free=free, path=path + (npos,)))
+                    elif admit(*nst):
                         nxt.append((nst, path + (npos,)))
         frontier = nxt
     return options
