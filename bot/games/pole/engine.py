@@ -83,7 +83,7 @@ def _num(face) -> int:
 class PoleEngine(Engine):
     kind = "pole"
     title = "Pole Position"
-    rules_version = 2  # raise it when a change makes old logs replay differently (bot/games/base.py)
+    rules_version = 3  # raise it when a change makes old logs replay differently (bot/games/base.py)
     min_seats = 1  # a lone player races against bots (17)
     max_seats = 6
     options = [OptionSpec("circuit", "Circuit", list(CIRCUIT_KEYS), default="great_britain"),
@@ -396,7 +396,7 @@ class PoleEngine(Engine):
         if car["off"] == 1:  # the turn after going off: no roll, 4 more cells (4.6)
             car["off"] = 0
             before = car["laps"]
-            self._slide(st, seat, rules()["course_out_cells"])
+            self._slide(st, ev, seat, rules()["course_out_cells"])
             car["off"] = 2
             self._log(st, ev, msg("{p} comes back onto the track.", p=_pn(st, seat)))
             self._last_lap_without_stop(st, ev, seat, before)
@@ -447,6 +447,12 @@ class PoleEngine(Engine):
         if t["die"] == "purple":
             return False
         car = st["cars"][t["seat"]]
+        # 4.6 "コースアウト": the car leaves the track, 4 cells on "as if outside the course" while
+        # others pass it. Reading: a car in a pit lane (no overtaking at the entry, 7) has no track
+        # to leave and uses its roll, as a bot's rain roll (17.11) and the low-grip roll are made
+        # on the track only.
+        if car["pos"][0] != "t":
+            return False
         w = R.weather_now(st["weather"], circuits()[st["circuit"]])
         lim = DRIVERS.course_out_limit(st, t["seat"], car["tyre"], R.course_out_limit(car["tyre"], w))
         return lim is not None and self._roll_value(st) - t["reduce"] >= lim
@@ -597,7 +603,7 @@ class PoleEngine(Engine):
         car["line"] = list(ms["line"])
         return before
 
-    def _slide(self, st: State, seat: int, cells: int) -> None:
+    def _slide(self, st: State, ev: list[Event], seat: int, cells: int) -> None:
         """A car off the track goes `cells` cells straight on in its lane (designed: the seed
         says only "4 cells"): it is off the track, so it passes other cars, but it stops on the
         furthest free cell (its own lane first, then the others of that row), never on a car."""
@@ -629,7 +635,7 @@ class PoleEngine(Engine):
         if dest is None:
             return
         row, lane, laps = dest
-        self._crossings(st, seat, car["laps"], laps)
+        self._crossings(st, seat, car["laps"], laps, ev)
         car["pos"] = ["t", row, lane]
         car["laps"] = laps
         car["line"] = []
@@ -643,13 +649,19 @@ class PoleEngine(Engine):
             return BOTS.wear(car["life"], car["tyre"], weather)
         return R.wear(car["life"], car["tyre"], weather)
 
-    def _crossings(self, st: State, seat: int, before: int, after: int) -> None:
-        """Tyre wear per finish-line crossing (6.2); a new lap allows a new blow-out roll."""
+    def _crossings(self, st: State, seat: int, before: int, after: int, ev: list[Event] | None = None) -> None:
+        """Tyre wear per finish-line crossing (6.2); a new lap allows a new blow-out roll. With
+        `ev`, the wear is told (in the turn's line): the tyres' life and, below 0, the roll lost."""
         car = st["cars"][seat]
         w = R.weather_now(st["weather"], circuits()[st["circuit"]])
         for _ in range(after - before):
             car["life"] = self._wear(car, w)
             car["blow_done"] = False
+            if ev is not None and car.get("tyre"):
+                k = R.tyre_penalty(car["life"])
+                self._log(st, ev, msg("New lap: {t} tyres, life {n}.", t=_tyre_name(car["tyre"]), n=car["life"])
+                          if not k else msg("New lap: {t} tyres, life {n}: every roll counts {k} less.",
+                                            t=_tyre_name(car["tyre"]), n=car["life"], k=k))
 
     def _reorder(self, st: State) -> None:
         """The position track: progress along the race, corners ranked by the outer lane, ties on
@@ -767,7 +779,7 @@ class PoleEngine(Engine):
             return
         crossed = car["laps"] - before
         if crossed:
-            self._crossings(st, seat, before, car["laps"])
+            self._crossings(st, seat, before, car["laps"], ev if kind != "finish" else None)
             if st["options"].get("stress") and lead0 is not None:
                 if seat == lead0:
                     self._stress(st, ev, seat)  # 12.2: the leader crosses the finish line
@@ -835,7 +847,7 @@ class PoleEngine(Engine):
     def _go_off(self, st: State, ev: list[Event], seat: int) -> None:
         car = st["cars"][seat]
         before = car["laps"]
-        self._slide(st, seat, rules()["course_out_cells"])
+        self._slide(st, ev, seat, rules()["course_out_cells"])
         car["off"] = 1
         self._log(st, ev, msg("{p} goes off the track and moves 4 cells.", p=_pn(st, seat)))
         self._last_lap_without_stop(st, ev, seat, before)
