@@ -486,6 +486,7 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
     max_k = 0 if ctx.start_round else (2 * kcap if ctx.bp >= 3 else kcap if ctx.bp >= 1 else 0)
     max_s = min(scap, ctx.sp) * (2 if ctx.sp_double else 1)
     sp_double = ctx.sp_double
+    extras = max_b > 0 or max_k > 0 or max_s > 0  # any boost, brake or corner SP cell at all
     seen: dict[tuple, list[tuple[int, int, int, int]]] = {}
     options: list[Option] = []
     path = (start.pos,)
@@ -593,21 +594,35 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
                 m = (pos, laps, mode + 1, t_, -(-b_ // bcap) * bcap, -(-k_ // kcap) * kcap, s_, line0, slip0)
                 if admit(*m):
                     nxt.append((m, path))
+            if mode == 1:  # counting the tyre MP: one cell a step, no extras
+                if t_ >= n:
+                    continue
+            elif not extras:
+                continue
             skey = (pos, laps, slip0, line0)
             steps = steps_memo.get(skey)
             if steps is None:
                 steps = steps_memo[skey] = _step_info(MState._make(st))
+            if mode == 1:
+                for npos, nl, ext, is_str, brake_here, unit, line, slip, fights, free, kind_end in steps:
+                    nst = (npos, nl, 1, t_ + 1, b_, k_, s_, line, slip)
+                    if fights:
+                        options.append(Option(MState._make(st), "fight", fights, free, MState._make(nst), path))
+                    elif kind_end:
+                        options.append(Option(MState._make(nst), kind_end, free=free, path=path + (npos,)))
+                    elif admit(*nst):
+                        nxt.append((nst, path + (npos,)))
+                continue
             for npos, nl, ext, is_str, brake_here, unit, line, slip, fights, free, kind_end in steps:
+                if not ext:  # boost, brake and corner SP cells: on the track only
+                    continue
                 kinds = []
-                if mode == 1 and t_ < n:
-                    kinds.append("t")
-                if mode != 1 and ext:
-                    if b_ < max_b and is_str:
-                        kinds.append("b")
-                    if k_ < max_k and (k_ % kcap != 0 or brake_here):
-                        kinds.append("k")
-                    if s_ + unit <= max_s and not is_str:
-                        kinds.append("s")
+                if b_ < max_b and is_str:
+                    kinds.append("b")
+                if k_ < max_k and (k_ % kcap != 0 or brake_here):
+                    kinds.append("k")
+                if s_ + unit <= max_s and not is_str:
+                    kinds.append("s")
                 if not kinds:
                     continue
                 # A boost or brake use already paid for has cells left: using them is free, so
@@ -617,7 +632,7 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
                 elif "k" in kinds and k_ % kcap:
                     kinds = ["k"]
                 for kind in kinds:
-                    nst = (npos, nl, mode, t_ + (kind == "t"), b_ + (kind == "b"), k_ + (kind == "k"),
+                    nst = (npos, nl, mode, t_, b_ + (kind == "b"), k_ + (kind == "k"),
                            s_ + (unit if kind == "s" else 0), line, slip)
                     if fights:
                         options.append(Option(MState._make(st), "fight", fights, free, MState._make(nst), path))
