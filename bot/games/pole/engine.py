@@ -524,22 +524,28 @@ class PoleEngine(Engine):
         stressed = st["cars"][seat].get("stress", 0) >= 2
         sp_cost: dict[int, int] = {}
         n = st["turn"]["n"]
+        costs: dict[tuple, tuple] = {}  # (b, k, s, mode, t) -> what the counts cost: many options share them
         for o in opts:
-            fin = o.step if o.kind == "fight" else o.state
             ms = o.state
-            ep, bp = R.extra_cost(ms.b, bcap), R.extra_cost(ms.k, kcap)
+            ck = (ms.b, ms.k, ms.s, ms.mode, ms.t)
+            cost = costs.get(ck)
+            if cost is None:
+                ep, bp = R.extra_cost(ms.b, bcap), R.extra_cost(ms.k, kcap)
+                spc = sp_cost.get(ms.s)
+                if spc is None:
+                    spc = sp_cost[ms.s] = DRIVERS.sp_cost(st, seat, ms.s)
+                cost = costs[ck] = (ep, bp, spc, _unused(n, ms, bcap), (ep + bp + spc, spc, ep, bp, ms.t))
+            ep, bp, spc, unused, score = cost  # score: the same place for fewer MP keeps more
             if ep and bp and stressed:
                 continue  # 12.1 level 2: not both EP and BP in one turn
-            spc = sp_cost.get(ms.s)
-            if spc is None:
-                spc = sp_cost[ms.s] = DRIVERS.sp_cost(st, seat, ms.s)
-            where = (o.kind, tuple(ms.pos) if o.kind == "fight" else tuple(fin.pos), fin.laps, o.defenders)
-            unused = _unused(n, ms, bcap)
-            # a fight reached with more MP left gets a better die modifier (5.1): keep the cheapest
-            # way to each modifier (the seed's example boosts first to attack with 3 MP left)
-            key = where + ((R.unused_mp_modifier(unused),) if o.kind == "fight" else ())
-            score = (ep + bp + spc, spc, ep, bp, ms.t)  # the same place for fewer MP keeps more
-            if key not in best or score < best[key][0]:
+            if o.kind == "fight":
+                # a fight reached with more MP left gets a better die modifier (5.1): keep the cheapest
+                # way to each modifier (the seed's example boosts first to attack with 3 MP left)
+                key = ("fight", ms.pos, o.step.laps, o.defenders, R.unused_mp_modifier(unused))
+            else:
+                key = (o.kind, ms.pos, ms.laps, o.defenders)
+            old = best.get(key)
+            if old is None or score < old[0]:
                 best[key] = (score, o, ep, bp, spc, unused)
         chosen = []
         for score, o, ep, bp, spc, unused in best.values():
