@@ -3,10 +3,13 @@ wide and no text is smaller than SMALL (24 px; min_font(800) is 23).
 
 render_board: a header (circuit, lap, weather with its grids), a zoomed view of the cars' part of
 the circuit (cells, lanes, corner lines and arrows, row numbers as the move select names them,
-pit lane, cars numbered by race position) with a small overview of the whole lap when zoomed, and
+pit lane, cars numbered by race position) with a small overview of the whole lap when zoomed; in
+the race, strips under it: the track straightened, every row numbered and the lanes named as the
+move select names them ("lap 3 row 21 left"), first the car to play's stretch (where it may go),
+then one per group of cars the map does not show (a field too spread for both gives up the map);
 one two-line row per car (position, name, tyre and life, failures, status; lap, EP, BP, SP).
 render_hand: the seat's own dashboard (tyres, points, damage, fight preferences, dice) and, in the
-race, the circuit around its own car. render_results: the final classification.
+race, the circuit around its own car and its strip. render_results: the final classification.
 
 Only the engine's views are read; the circuit's drawing comes from its data (data/pole)."""
 from __future__ import annotations
@@ -28,7 +31,7 @@ SMALL = 24  # the smallest text anywhere (min_font(W) is 23)
 LEGEND_H = 40  # the weather grids' legend, the header's last line
 HEADER_H = 104 + LEGEND_H
 MAP_H = 470
-HAND_MAP_H = 400
+HAND_MAP_H = 560  # the map around the seat's car and, below it, its strip
 OV_W, OV_H = 190, 130  # the overview of the whole lap shown in a corner of a zoomed map
 ROW_H = 72
 LANE_U = 14.4  # a lane's width in circuit units (0..1000 across the drawing)
@@ -164,8 +167,12 @@ def _focus(c, cars: list[dict], order: list[int], primary: int | None, w: int, h
     if view.k >= K_MIN:
         return view
     pts = [placed[primary][:2]] + ahead  # still too wide: the car to play and where it may go
-    return _View((min(p[0] for p in pts) + max(p[0] for p in pts)) / 2,
-                 (min(p[1] for p in pts) + max(p[1] for p in pts)) / 2, K_MIN, w, h)
+    cx = (min(p[0] for p in pts) + max(p[0] for p in pts)) / 2
+    cy = (min(p[1] for p in pts) + max(p[1] for p in pts)) / 2
+    # the car to play stays in sight (46 px in) when where it may go does not fit
+    mx, my = max(0.0, w / 2 - 46) / K_MIN, max(0.0, h / 2 - 46) / K_MIN
+    x, y = placed[primary][:2]
+    return _View(min(max(cx, x - mx), x + mx), min(max(cy, y - my), y + my), K_MIN, w, h)
 
 
 class _MapDraw(Draw):
@@ -186,8 +193,29 @@ class _MapDraw(Draw):
 
 # -- drawing the map -------------------------------------------------------------------------------------
 
-def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: int, top: int) -> Image.Image:
-    """The map, to be pasted `top` px down the image."""
+def _pit_rows(c) -> set[int]:
+    """The rows the pit lane runs beside."""
+    return set(range(c.pit_entry_row + 1, c.length)) | set(range(0, c.pit_merge_row))
+
+
+def _cell_fill(c, row, lane: int, lines: set, arrows: dict) -> tuple[int, int, int]:
+    """A cell's colour: the corner's arrow (red: technical), its shaded line, low grip, a brown
+    (lap 1 only) row, a corner's or a straight's asphalt."""
+    if (row.index, lane) in arrows:
+        return ARROW_TECH if arrows[(row.index, lane)] else ARROW
+    if (row.index, lane) in lines:
+        return SHADED
+    if (row.index, lane) in c.low_grip:
+        return LOW_GRIP
+    if row.brown:
+        return BROWN
+    return CORNER if row.corner >= 0 else ASPHALT
+
+
+def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: int, top: int,
+         elsewhere: frozenset = frozenset()) -> Image.Image:
+    """The map, to be pasted `top` px down the image; the cars in `elsewhere` (drawn on a strip
+    below it) get no marker at its edge."""
     v = _focus(c, cars, order, primary, w, h)
     img = Image.new("RGB", (w, h), BACKGROUND)
     d = _MapDraw(img, top, w)
@@ -201,7 +229,7 @@ def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: 
         px, py = v.p(x, y)
         return -margin <= px <= w + margin and -margin <= py <= h + margin
 
-    pit_rows = set(range(c.pit_entry_row + 1, c.length)) | set(range(0, c.pit_merge_row))
+    pit_rows = _pit_rows(c)
     for row in c.rows:
         cx, cy, hd = _centre_u(c, row.index, 1)
         if not visible(cx, cy):
@@ -209,18 +237,7 @@ def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: 
         ln = _row_len_u(c, row.index)
         for lane in row.lanes:
             x, y, hd = _centre_u(c, row.index, lane)
-            if (row.index, lane) in arrows:
-                fill = ARROW_TECH if arrows[(row.index, lane)] else ARROW
-            elif (row.index, lane) in lines:
-                fill = SHADED
-            elif (row.index, lane) in c.low_grip:
-                fill = LOW_GRIP
-            elif row.brown:
-                fill = BROWN
-            elif row.corner >= 0:
-                fill = CORNER
-            else:
-                fill = ASPHALT
+            fill = _cell_fill(c, row, lane, lines, arrows)
             d.polygon([v.p(*q) for q in _quad(x, y, hd, ln * 0.9, LANE_U * 0.88)], fill=fill)
         if row.corner >= 0 and c.corners[row.corner].technical:
             co = c.corners[row.corner]
@@ -285,7 +302,8 @@ def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: 
         while any(math.hypot(px - tx_, py - ty_) < 2 * r + 2 for tx_, ty_ in taken):
             px += 2 * r + 4
         if not (-r < px < w + r and -r < py < h + r):
-            outside.append((s, rank, px, py))
+            if s not in elsewhere:
+                outside.append((s, rank, px, py))
             continue  # outside this view: a marker at the edge, toward it (the standings say how far)
         taken.append((px, py))
         col = seat_colour(s)
@@ -300,6 +318,129 @@ def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: 
     if inset is not None:
         _overview(d, inset, c, v, cars, order)
     _edge_markers(d, outside, r, w, h, blocked + [(x - r, y - r, x + r, y + r) for x, y in taken])
+    return img
+
+
+# -- strips: the stretch of track of each group of cars the map does not show ---------------------------
+
+STRIP_ROWS = 15  # the rows a strip shows, the direction of travel to the right
+STRIP_NUM_H = 28  # the row numbers above the cells
+STRIP_LANE_H = 30  # a car's disc (28 px) fits in a lane
+STRIP_PIT_H = 24
+STRIP_GAP = 8
+STRIP_H = STRIP_GAP + STRIP_NUM_H + 3 * STRIP_LANE_H + STRIP_PIT_H
+MAP_H_STRIPS = 330  # the map's height when strips are drawn below it
+BADGE_H = 68  # a badge's line (yellow flag, safety car, event) when the board has no map
+MAX_RATIO = 1.9  # the board's height / width at most, strips included (a phone shows a taller one too small)
+LANE_WORDS = ("left", "centre", "right")  # the move select's words for the lanes
+
+
+def _off_map(c, cars: list[dict], order: list[int], v: _View) -> list[int]:
+    """The racing cars (race order) whose place is outside the map's view."""
+    out = []
+    for s in order:
+        car = cars[s]
+        if car.get("out") or car.get("finished"):
+            continue
+        at = _pos_u(c, car.get("pos"))
+        if at is None:
+            continue
+        px, py = v.p(at[0], at[1])
+        if not (0 <= px <= v.w and 0 <= py <= v.h):
+            out.append(s)
+    return out
+
+
+def _strip_groups(c, cars: list[dict], seats: list[int]) -> list[list[int]]:
+    """The cars (race order) in groups that each fit one strip: a group is its first car and the
+    cars up to STRIP_ROWS - 2 rows behind it."""
+    groups: list[list[int]] = []
+    first = None
+    for s in sorted(seats, key=lambda s: -(_progress(c, cars[s]) or 0)):
+        p = _progress(c, cars[s]) or 0
+        if first is None or first - p > STRIP_ROWS - 2:
+            groups.append([])
+            first = p
+        groups[-1].append(s)
+    return groups
+
+
+def _strip_start(c, cars: list[dict], group: list[int]) -> int:
+    """The first row (in rows along the race) of a group's strip: a little more track ahead than behind."""
+    prog = [_progress(c, cars[s]) or 0 for s in group]
+    lo = (min(prog) + max(prog)) // 2 - STRIP_ROWS // 2 + 2
+    return max(min(lo, min(prog)), max(prog) - STRIP_ROWS + 1)
+
+
+def _strip(c, cars: list[dict], order: list[int], group: list[int], lo: int, primary: int | None,
+           top: int) -> Image.Image:
+    """One stretch of track, straightened, from row `lo` along the race: a column per row (its
+    number above it, as the move select names it), the lanes left, centre and right from the top
+    (named at the left, the lap ahead above them), the pit lane on its side; the cars of `group` on it,
+    numbered by race position as on the map."""
+    img = Image.new("RGB", (W, STRIP_H), BACKGROUND)
+    d = _MapDraw(img, top, W)
+    f = font(SMALL)
+    words = [tx(x) for x in LANE_WORDS]
+    # the lap of the stretch ahead (the last column), in the move select's words; a chequered line
+    # marks where the lap before ends
+    lap = tx("lap {lap}", lap=max(1, min((lo + STRIP_ROWS - 1) // c.length + 1, c.laps)))
+    lw = int(max(f.getlength(x) for x in words + [lap])) + 18
+    cw = (W - lw - 8) / STRIP_ROWS
+    pit_top = c.pit_side == 0  # the pit lane beside the left lane: above it
+    y_num = STRIP_GAP
+    y_lanes = STRIP_GAP + STRIP_NUM_H + (STRIP_PIT_H if pit_top else 0)
+    y_pit = STRIP_GAP + STRIP_NUM_H if pit_top else y_lanes + 3 * STRIP_LANE_H
+    d.rectangle([0, STRIP_GAP - 4, W, STRIP_GAP - 2], fill=PANEL)
+    d.text((lw - 10, y_num + STRIP_NUM_H / 2), lap, font=f, fill=HIGHLIGHT, anchor="rm")
+    for lane, word in enumerate(words):
+        d.text((lw - 10, y_lanes + lane * STRIP_LANE_H + STRIP_LANE_H / 2), word, font=f, fill=MUTED, anchor="rm")
+    lines = {cell for co in c.corners for cell in co.line}
+    arrows = {co.arrow: co.technical for co in c.corners}
+    pit_rows = _pit_rows(c)
+    for j in range(STRIP_ROWS):
+        row = c.rows[(lo + j) % c.length]
+        x0 = lw + j * cw
+        label = str(row.index + 1)
+        if f.getlength(label) <= cw - 2:
+            d.text((x0 + cw / 2, y_num + STRIP_NUM_H / 2), label, font=f, fill=(225, 225, 225), anchor="mm")
+        for lane in row.lanes:
+            y0 = y_lanes + lane * STRIP_LANE_H
+            d.rectangle([x0 + 1, y0 + 1, x0 + cw - 2, y0 + STRIP_LANE_H - 2],
+                        fill=_cell_fill(c, row, lane, lines, arrows))
+        if row.index in pit_rows:
+            d.rectangle([x0, y_pit + 5, x0 + cw, y_pit + STRIP_PIT_H - 5], fill=PIT)
+        if row.corner >= 0 and c.corners[row.corner].technical:  # the two red lines of a technical corner
+            co = c.corners[row.corner]
+            for edge in ([x0] if row.index == co.first else []) + ([x0 + cw - 2] if row.index == co.last else []):
+                d.rectangle([edge - 1, y_lanes - 4, edge + 2, y_lanes + 3 * STRIP_LANE_H + 4], fill=ARROW_TECH)
+        if row.index == 0:  # the finish line, chequered, before row 1
+            sq = 3 * STRIP_LANE_H / 8
+            for i in range(8):
+                for k in range(2):
+                    d.rectangle([x0 - 4 + 4 * k, y_lanes + i * sq, x0 + 4 * k, y_lanes + (i + 1) * sq],
+                                fill=(255, 255, 255) if (i + k) % 2 else (0, 0, 0))
+    r = min(17.0, STRIP_LANE_H * 0.47, cw * 0.45)
+    taken: list[tuple[float, float]] = []
+    for rank, s in reversed(list(enumerate(order))):
+        if s not in group:
+            continue
+        car = cars[s]
+        pos = car.get("pos") or []
+        j = (_progress(c, car) or 0) - lo
+        if not 0 <= j < STRIP_ROWS:
+            continue
+        px = lw + (j + 0.5) * cw
+        py = y_lanes + (int(pos[2]) + 0.5) * STRIP_LANE_H if pos and pos[0] == "t" else y_pit + STRIP_PIT_H / 2
+        while any(abs(px - a) < 2 * r + 2 and abs(py - b) < 2 * r for a, b in taken):
+            px += 2 * r + 4
+        taken.append((px, py))
+        col = seat_colour(s)
+        ring = (255, 80, 80) if car.get("off") else (HIGHLIGHT if s == primary else DARK)
+        d.cover([px - r, py - r, px + r, py + r])
+        d.ellipse([px - r, py - r, px + r, py + r], fill=col, outline=ring, width=4 if ring != DARK else 2)
+        d.text((px, py), str(rank + 1), font=font(SMALL), fill=DARK if sum(col) > 400 else (255, 255, 255),
+               anchor="mm")
     return img
 
 
@@ -428,6 +569,68 @@ def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
         return lossless_webp(_board(view, names))
 
 
+def _racing(car: dict | None) -> bool:
+    return bool(car) and not car.get("out") and not car.get("finished") and isinstance(car.get("pos"), list) \
+        and bool(car.get("pos")) and car["pos"][0] != "done"
+
+
+def _map_height(view: dict, c, cars: list[dict], order: list[int], primary: int | None) -> int:
+    """The board's map is MAP_H tall, or MAP_H_STRIPS with strips below it: in the race when a car
+    is to play (its strip: where it may go, named as the move select names it) or when a car is
+    outside the map."""
+    if view.get("phase") != "race":
+        return MAP_H
+    if primary is not None and 0 <= primary < len(cars) and _racing(cars[primary]):
+        return MAP_H_STRIPS
+    return MAP_H_STRIPS if _off_map(c, cars, order, _focus(c, cars, order, primary, W, MAP_H)) else MAP_H
+
+
+def _strips(c, cars: list[dict], order: list[int], primary: int | None,
+            v: _View | None) -> list[tuple[list[int], int]]:
+    """The strips under the map, each (its cars, its first row along the race): first the car to
+    play's, two rows behind it to twelve ahead (where it may go), with the cars on that stretch;
+    then one per group of the cars the map (seen as `v`; None: no map) and that strip do not
+    show, in race order."""
+    out: list[tuple[list[int], int]] = []
+    shown: set[int] = set()
+    if primary is not None and 0 <= primary < len(cars) and _racing(cars[primary]):
+        lo = (_progress(c, cars[primary]) or 0) - 2
+        near = [s for s in order if _racing(cars[s]) and _progress(c, cars[s]) is not None
+                and 0 <= _progress(c, cars[s]) - lo < STRIP_ROWS]
+        out.append((near, lo))
+        shown |= set(near)
+    off = _off_map(c, cars, order, v) if v is not None else [s for s in order if _racing(cars[s])]
+    rest = [s for s in off if s not in shown and _progress(c, cars[s]) is not None]
+    for g in _strip_groups(c, cars, rest):
+        prog = [_progress(c, cars[s]) or 0 for s in g]
+        lo = _strip_start(c, cars, g)
+        for _, plo in out:  # next to a strip already drawn rather than over part of it, where the group fits
+            if lo < plo + STRIP_ROWS and plo < lo + STRIP_ROWS:
+                lo = plo - STRIP_ROWS if max(prog) < plo else plo + STRIP_ROWS
+                lo = max(min(lo, min(prog)), max(prog) - STRIP_ROWS + 1)
+        if not all(any(0 <= p - plo < STRIP_ROWS for _, plo in out) for p in prog):  # unless shown already
+            out.append((g, lo))
+    # every strip shows every car on its stretch (two strips may share a few rows)
+    return [([s for s in order if _racing(cars[s]) and _progress(c, cars[s]) is not None
+              and 0 <= _progress(c, cars[s]) - lo < STRIP_ROWS], lo) for _, lo in out]
+
+
+def _layout(view: dict, c, cars: list[dict], order: list[int], primary: int | None,
+            row_h: int) -> tuple[int, list[tuple[list[int], int]]]:
+    """The map's height (0: no map) and the strips under it. A field spread too far for the map
+    and its strips to fit the board's height gives up the map (the car to play's strip shows the
+    same stretch, straightened): every car on a strip, as many strips as the height allows."""
+    map_h = _map_height(view, c, cars, order, primary)
+    if map_h == MAP_H:
+        return map_h, []
+    room = int(MAX_RATIO * W) - (HEADER_H + row_h * len(order) + 8)
+    strips = _strips(c, cars, order, primary, _focus(c, cars, order, primary, W, map_h))
+    if map_h + STRIP_H * len(strips) <= room:
+        return map_h, strips
+    room -= BADGE_H if _badge(view) else 0
+    return 0, _strips(c, cars, order, primary, None)[:max(0, room // STRIP_H)]
+
+
 def _board(view: dict, names: list[str]) -> Image.Image:
     if view.get("phase") == "standings":  # 15: between two races, the championship standings
         return pole_championship.image(view, names)
@@ -437,7 +640,10 @@ def _board(view: dict, names: list[str]) -> Image.Image:
     # drivers and teams (14): a third line in every car's row
     row_h = ROW_H + (pole_drivers.BOARD_LINE_H if any(pole_drivers.names(cars[s]) for s in order) else 0)
     top = HEADER_H
-    height = top + MAP_H + row_h * len(order) + 8
+    primary = _primary(view)
+    map_h, strips = _layout(view, c, cars, order, primary, row_h)
+    groups = [g for g, _ in strips]
+    height = top + (map_h or (BADGE_H if _badge(view) else 0)) + STRIP_H * len(groups) + row_h * len(order) + 8
     img = Image.new("RGB", (W, height), BACKGROUND)
     d = Draw(img)
     d.rectangle([0, 0, W, HEADER_H], fill=PANEL)
@@ -447,16 +653,22 @@ def _board(view: dict, names: list[str]) -> Image.Image:
     _weather(d, view, c, 360, 78, W - 176)
     _grids(d, view, c, W - 160, 12)
     _legend(d, HEADER_H - LEGEND_H)
-    img.paste(_map(c, cars, order, _primary(view), W, MAP_H, top), (0, top))
+    elsewhere = frozenset(s for g in groups for s in g)
     badge = _badge(view)
+    if map_h:
+        img.paste(_map(c, cars, order, primary, W, map_h, top, elsewhere), (0, top))
+    elif badge:  # no map to lay the badge on: a line of its own
+        map_h = BADGE_H
+    for i, (g, lo) in enumerate(strips):
+        y = top + map_h + STRIP_H * i
+        img.paste(_strip(c, cars, order, g, lo, primary, y), (0, y))
     if badge:  # a yellow flag (10.1): a badge at the map's top left, with the rows it covers
         label, colour = badge
         d.rounded_rectangle([12, top + 10, 452, top + 58], radius=10, fill=colour, outline=DARK, width=2)
         d.text((232, top + 34), fit(label, 30, 424), font=font(30), fill=DARK, anchor="mm")
-    y = top + MAP_H
+    y = top + map_h + STRIP_H * len(groups)
     acting = set(view.get("to_act") or [])
     ti = view.get("turn_info") or {}
-    primary = _primary(view)
     base = _progress(c, cars[primary]) if view.get("phase") == "race" and primary is not None \
         and not cars[primary].get("finished") and not cars[primary].get("out") else None
     for i, s in enumerate(order):
@@ -683,8 +895,11 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
         pole_drivers.draw(d, car, 560 + 8, W)
     for i, line in enumerate(special):
         d.text((28, 560 + pole_drivers.extra_height(car) + 20 + 40 * i), line, font=font(26), fill=MUTED, anchor="lm")
-    if on_track:
-        img.paste(_map(c, cars, order, seat, W, HAND_MAP_H, dash_h), (0, dash_h))
+    if on_track:  # the circuit around the car, and its strip: where it may go, as the move select names it
+        map_h = HAND_MAP_H - STRIP_H
+        img.paste(_map(c, cars, order, seat, W, map_h, dash_h), (0, dash_h))
+        (near, lo), *_ = _strips(c, cars, order, seat, _whole_view(c.key, W, map_h))
+        img.paste(_strip(c, cars, order, near, lo, seat, dash_h + map_h), (0, dash_h + map_h))
     return img
 
 

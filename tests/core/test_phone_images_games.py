@@ -231,12 +231,13 @@ def test_pole_board_zooms_on_the_car_to_play():
     c = circuits()[view["circuit"]]
     seat = view["turn_info"]["seat"]
     cars, order = view["cars"], view["order"]
-    v = PR._focus(c, cars, order, seat, PR.W, PR.MAP_H)
-    whole = PR._whole_view(c.key, PR.W, PR.MAP_H)
+    map_h = PR._map_height(view, c, cars, order, seat)
+    v = PR._focus(c, cars, order, seat, PR.W, map_h)
+    whole = PR._whole_view(c.key, PR.W, map_h)
     assert v.k >= PR.K_MIN > whole.k  # closer than the whole lap, and close enough to read
     x, y, _ = PR._pos_u(c, cars[seat]["pos"])
     px, py = v.p(x, y)
-    assert 20 <= px <= PR.W - 20 and 20 <= py <= PR.MAP_H - 20
+    assert 20 <= px <= PR.W - 20 and 20 <= py <= map_h - 20
     for case in ("pole_board_race", "pole_hand_race", "pole_board_race_late", "pole_hand_race_late"):
         with recording() as rec:
             CASES[case][0](CASES[case][1], NAMES)
@@ -255,18 +256,39 @@ def test_pole_hand_shows_the_circuit_around_the_seat_only_in_the_race():
 
 
 def test_pole_row_numbers_name_rows_as_the_move_select_does():
-    """The select says "row {row}" with row = index + 1; the map labels every fifth row that way."""
-    view = CASES["pole_board_race"][1]
-    with recording() as rec:
-        PR.render_board(view, NAMES)
-    cars = [r["box"] for r in rec if r["kind"] == "car"]
+    """The select says "lap {lap} row {row} {lane}" (row = index + 1, lanes left, centre, right):
+    the map labels every fifth row that way; each strip under it numbers every row it shows, one
+    after the other round the lap, and names its lap and its lanes in the select's words."""
+    from bot.games.pole.content import circuits
+    from bot.i18n import msg, render
+    for case in ("pole_board_race", "pole_board_race_late"):
+        view = CASES[case][1]
+        c = circuits()[view["circuit"]]
+        with recording() as rec:
+            PR.render_board(view, NAMES)
+        cars = [r["box"] for r in rec if r["kind"] == "car"]
 
-    def on_a_car(box) -> bool:
-        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        return any(c[0] <= cx <= c[2] and c[1] <= cy <= c[3] for c in cars)
-    map_texts = [r for r in rec if r["kind"] == "text" and PR.HEADER_H <= r["box"][1] < PR.HEADER_H + PR.MAP_H
-                 and not on_a_car(r["box"])]
-    assert map_texts and all(r["text"].isdigit() and int(r["text"]) % 5 == 0 for r in map_texts)
+        def on_a_car(box) -> bool:
+            cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+            return any(c[0] <= cx <= c[2] and c[1] <= cy <= c[3] for c in cars)
+        primary = PR._primary(view)
+        map_h, strips = PR._layout(view, c, view["cars"], view["order"], primary, PR.ROW_H)
+        assert strips and primary in strips[0][0]  # the car to play's strip comes first
+        top = PR.HEADER_H
+        map_texts = [r for r in rec if r["kind"] == "text" and top <= r["box"][1] < top + map_h
+                     and not on_a_car(r["box"])]
+        assert map_texts and all(r["text"].isdigit() and int(r["text"]) % 5 == 0 for r in map_texts), case
+        lanes = [render(msg(w), "en") for w in ("left", "centre", "right")]
+        for i, (_, lo) in enumerate(strips):
+            y0 = top + map_h + PR.STRIP_H * i
+            texts = [r for r in rec if r["kind"] == "text" and y0 <= r["box"][1] < y0 + PR.STRIP_H
+                     and not on_a_car(r["box"])]
+            nums = [int(r["text"]) for r in sorted(texts, key=lambda r: r["box"][0]) if r["text"].isdigit()]
+            assert len(nums) == PR.STRIP_ROWS and nums[0] == lo % c.length + 1, (case, nums)
+            assert all(b == a % c.length + 1 for a, b in zip(nums, nums[1:])), (case, nums)
+            words = [r["text"] for r in sorted(texts, key=lambda r: r["box"][1]) if not r["text"].isdigit()]
+            lap = max(1, min((lo + PR.STRIP_ROWS - 1) // c.length + 1, c.laps))
+            assert words == [render(msg("lap {lap}", lap=lap), "en")] + lanes, (case, words)
 
 
 # ---------------------------------------------------------------- Steam Works

@@ -7,6 +7,7 @@ from PIL import Image
 
 from bot.games.pole import ENGINE as E
 from rendering import pole as P
+from rendering.common import recording
 from tests.pole.test_playouts import policy
 
 NAMES = ["Alice", "Bob", "千尋", "Dmitri", "Eve", "Fay"]
@@ -83,3 +84,48 @@ def test_board_tyres_in_words_weather_legend_and_results_with_laps_and_gaps():
     for s, car in enumerate(st["cars"]):
         if car["out"]:
             assert any(t.endswith(f"· lap {car['laps'] + 1}") for t in texts)
+
+
+def _race_positions(circuit, n, seed, every=9):
+    """A seeded race's positions with a car to play, one every `every` decisions."""
+    rnd = random.Random(seed)
+    st = E.new_game({"circuit": circuit}, n, seed)
+    k = 0
+    for _ in range(8000):
+        if E.is_over(st):
+            return
+        if st["phase"] == "race" and (st.get("turn") or {}).get("rolls"):
+            k += 1
+            if k % every == 0:
+                yield st
+        seat = rnd.choice(E.to_act(st))
+        st, _ = E.apply(st, seat, policy(st, seat, rnd))
+
+
+def test_board_shows_every_racing_car_on_the_map_or_a_strip():
+    """Issue #30: nobody sees a fight coming when the other cars are dots; every car still racing
+    is on the map's view or on a strip of track under it, the car to play's strip first (two rows
+    behind it, twelve ahead: where it may go, named as the move select names it)."""
+    from bot.games.pole.content import circuits
+    seen = 0
+    for circuit, seed in (("monaco", 5), ("great_britain", 11), ("italy", 3), ("brazil", 8)):
+        c = circuits()[circuit]
+        for st in _race_positions(circuit, 6, seed):
+            view = E.view(st, None)
+            cars, order = view["cars"], view["order"]
+            primary = P._primary(view)
+            map_h, strips = P._layout(view, c, cars, order, primary, P.ROW_H)
+            assert primary in strips[0][0] and strips[0][1] == P._progress(c, cars[primary]) - 2
+            off = P._off_map(c, cars, order, P._focus(c, cars, order, primary, P.W, map_h))
+            on_strips = {s for g, _ in strips for s in g}
+            racing = [s for s in order if P._racing(cars[s])]
+            assert all(s not in off or s in on_strips for s in racing), (circuit, st["round"], off, strips)
+            with recording() as rec:
+                image = Image.open(io.BytesIO(P.render_board(view, NAMES)))
+            assert image.height <= P.MAX_RATIO * image.width
+            texts = [r["box"] for r in rec if r["kind"] == "text" and r["box"][1] >= P.HEADER_H + map_h]
+            for i, a in enumerate(texts):  # no text over another on the strips (numbers, words, cars, the badge)
+                assert not any(a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+                               for b in texts[i + 1:]), (circuit, st["round"])
+            seen += 1
+    assert seen >= 40

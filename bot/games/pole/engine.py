@@ -83,7 +83,7 @@ def _num(face) -> int:
 class PoleEngine(Engine):
     kind = "pole"
     title = "Pole Position"
-    rules_version = 2  # raise it when a change makes old logs replay differently (bot/games/base.py)
+    rules_version = 3  # raise it when a change makes old logs replay differently (bot/games/base.py)
     min_seats = 1  # a lone player races against bots (17)
     max_seats = 6
     options = [OptionSpec("circuit", "Circuit", list(CIRCUIT_KEYS), default="great_britain"),
@@ -396,7 +396,7 @@ class PoleEngine(Engine):
         if car["off"] == 1:  # the turn after going off: no roll, 4 more cells (4.6)
             car["off"] = 0
             before = car["laps"]
-            self._slide(st, seat, rules()["course_out_cells"])
+            self._slide(st, ev, seat, rules()["course_out_cells"])
             car["off"] = 2
             self._log(st, ev, msg("{p} comes back onto the track.", p=_pn(st, seat)))
             self._last_lap_without_stop(st, ev, seat, before)
@@ -447,6 +447,12 @@ class PoleEngine(Engine):
         if t["die"] == "purple":
             return False
         car = st["cars"][t["seat"]]
+        # 4.6 "コースアウト": the car leaves the track, 4 cells on "as if outside the course" while
+        # others pass it. Reading: a car in a pit lane (no overtaking at the entry, 7) has no track
+        # to leave and uses its roll, as a bot's rain roll (17.11) and the low-grip roll are made
+        # on the track only.
+        if car["pos"][0] != "t":
+            return False
         w = R.weather_now(st["weather"], circuits()[st["circuit"]])
         lim = DRIVERS.course_out_limit(st, t["seat"], car["tyre"], R.course_out_limit(car["tyre"], w))
         return lim is not None and self._roll_value(st) - t["reduce"] >= lim
@@ -514,32 +520,44 @@ class PoleEngine(Engine):
         c = circuits()[st["circuit"]]
         seat = st["turn"]["seat"]
         bcap, kcap = DRIVERS.caps(st, seat, ctx.rain)
-        best: dict[tuple, dict] = {}
+        best: dict[tuple, tuple] = {}  # where -> (score, option, ep, bp, sp, unused): the option's entry made once chosen
+        stressed = st["cars"][seat].get("stress", 0) >= 2
+        sp_cost: dict[int, int] = {}
+        n = st["turn"]["n"]
+        costs: dict[tuple, tuple] = {}  # (b, k, s, mode, t) -> what the counts cost: many options share them
         for o in opts:
+            ms = o.state
+            ck = (ms.b, ms.k, ms.s, ms.mode, ms.t)
+            cost = costs.get(ck)
+            if cost is None:
+                ep, bp = R.extra_cost(ms.b, bcap), R.extra_cost(ms.k, kcap)
+                spc = sp_cost.get(ms.s)
+                if spc is None:
+                    spc = sp_cost[ms.s] = DRIVERS.sp_cost(st, seat, ms.s)
+                cost = costs[ck] = (ep, bp, spc, _unused(n, ms, bcap), (ep + bp + spc, spc, ep, bp, ms.t))
+            ep, bp, spc, unused, score = cost  # score: the same place for fewer MP keeps more
+            if ep and bp and stressed:
+                continue  # 12.1 level 2: not both EP and BP in one turn
+            if o.kind == "fight":
+                # a fight reached with more MP left gets a better die modifier (5.1): keep the cheapest
+                # way to each modifier (the seed's example boosts first to attack with 3 MP left)
+                key = ("fight", ms.pos, o.step.laps, o.defenders, R.unused_mp_modifier(unused))
+            else:
+                key = (o.kind, ms.pos, ms.laps, o.defenders)
+            old = best.get(key)
+            if old is None or score < old[0]:
+                best[key] = (score, o, ep, bp, spc, unused)
+        chosen = []
+        for score, o, ep, bp, spc, unused in best.values():
             fin = o.step if o.kind == "fight" else o.state
             ms = o.state
-            ep, bp = R.extra_cost(ms.b, bcap), R.extra_cost(ms.k, kcap)
-            spc = DRIVERS.sp_cost(st, seat, ms.s)
-            if ep and bp and st["cars"][st["turn"]["seat"]].get("stress", 0) >= 2:
-                continue  # 12.1 level 2: not both EP and BP in one turn
-            where = (o.kind, tuple(ms.pos) if o.kind == "fight" else tuple(fin.pos), fin.laps, o.defenders)
-            unused = _unused(st["turn"]["n"], ms, bcap)
-            # a fight reached with more MP left gets a better die modifier (5.1): keep the cheapest
-            # way to each modifier (the seed's example boosts first to attack with 3 MP left)
-            key = where + ((R.unused_mp_modifier(unused),) if o.kind == "fight" else ())
-            d = {"kind": o.kind, "pos": list(ms.pos if o.kind == "fight" else fin.pos), "laps": fin.laps,
-                 "ep": ep, "bp": bp, "sp": spc, "def": list(o.defenders), "free": list(o.free),
-                 "ms": _ms(ms), "step": _ms(o.step) if o.step else None,
-                 "unused": unused,
-                 "prog": R.prog(c, fin.laps, list(fin.pos)),
-                 "risk": o.kind == "end" and self._low_grip_risk(st, fin.pos)}
-            score = (ep + bp + spc, spc, ep, bp, ms.t)  # the same place for fewer MP keeps more
-            if key not in best or score < best[key]["_score"]:
-                d["_score"] = score
-                best[key] = d
-        out = sorted(best.values(), key=lambda d: (-d["prog"], d["_score"], d["kind"], d["pos"]))
-        for d in out:
-            d.pop("_score")
+            chosen.append(({"kind": o.kind, "pos": list(ms.pos if o.kind == "fight" else fin.pos), "laps": fin.laps,
+                            "ep": ep, "bp": bp, "sp": spc, "def": list(o.defenders), "free": list(o.free),
+                            "ms": _ms(ms), "step": _ms(o.step) if o.step else None,
+                            "unused": unused,
+                            "prog": R.prog(c, fin.laps, list(fin.pos)),
+                            "risk": o.kind == "end" and self._low_grip_risk(st, fin.pos)}, score))
+        out = [d for d, _ in sorted(chosen, key=lambda x: (-x[0]["prog"], x[1], x[0]["kind"], x[0]["pos"]))]
         # At most 25 entries: fights, the pit and the flag first, then the moves that cost
         # nothing (the furthest first), then the furthest of those that cost points.
         keep = [d for d in out if d["kind"] != "end"][:6]
@@ -591,7 +609,7 @@ class PoleEngine(Engine):
         car["line"] = list(ms["line"])
         return before
 
-    def _slide(self, st: State, seat: int, cells: int) -> None:
+    def _slide(self, st: State, ev: list[Event], seat: int, cells: int) -> None:
         """A car off the track goes `cells` cells straight on in its lane (designed: the seed
         says only "4 cells"): it is off the track, so it passes other cars, but it stops on the
         furthest free cell (its own lane first, then the others of that row), never on a car."""
@@ -623,7 +641,7 @@ class PoleEngine(Engine):
         if dest is None:
             return
         row, lane, laps = dest
-        self._crossings(st, seat, car["laps"], laps)
+        self._crossings(st, seat, car["laps"], laps, ev)
         car["pos"] = ["t", row, lane]
         car["laps"] = laps
         car["line"] = []
@@ -637,13 +655,19 @@ class PoleEngine(Engine):
             return BOTS.wear(car["life"], car["tyre"], weather)
         return R.wear(car["life"], car["tyre"], weather)
 
-    def _crossings(self, st: State, seat: int, before: int, after: int) -> None:
-        """Tyre wear per finish-line crossing (6.2); a new lap allows a new blow-out roll."""
+    def _crossings(self, st: State, seat: int, before: int, after: int, ev: list[Event] | None = None) -> None:
+        """Tyre wear per finish-line crossing (6.2); a new lap allows a new blow-out roll. With
+        `ev`, the wear is told (in the turn's line): the tyres' life and, below 0, the roll lost."""
         car = st["cars"][seat]
         w = R.weather_now(st["weather"], circuits()[st["circuit"]])
         for _ in range(after - before):
             car["life"] = self._wear(car, w)
             car["blow_done"] = False
+            if ev is not None and car.get("tyre"):
+                k = R.tyre_penalty(car["life"])
+                self._log(st, ev, msg("New lap: {t} tyres, life {n}.", t=_tyre_name(car["tyre"]), n=car["life"])
+                          if not k else msg("New lap: {t} tyres, life {n}: every roll counts {k} less.",
+                                            t=_tyre_name(car["tyre"]), n=car["life"], k=k))
 
     def _reorder(self, st: State) -> None:
         """The position track: progress along the race, corners ranked by the outer lane, ties on
@@ -761,7 +785,7 @@ class PoleEngine(Engine):
             return
         crossed = car["laps"] - before
         if crossed:
-            self._crossings(st, seat, before, car["laps"])
+            self._crossings(st, seat, before, car["laps"], ev if kind != "finish" else None)
             if st["options"].get("stress") and lead0 is not None:
                 if seat == lead0:
                     self._stress(st, ev, seat)  # 12.2: the leader crosses the finish line
@@ -829,7 +853,7 @@ class PoleEngine(Engine):
     def _go_off(self, st: State, ev: list[Event], seat: int) -> None:
         car = st["cars"][seat]
         before = car["laps"]
-        self._slide(st, seat, rules()["course_out_cells"])
+        self._slide(st, ev, seat, rules()["course_out_cells"])
         car["off"] = 1
         self._log(st, ev, msg("{p} goes off the track and moves 4 cells.", p=_pn(st, seat)))
         self._last_lap_without_stop(st, ev, seat, before)

@@ -8,6 +8,7 @@ lane runs past the line, and the seed wears tyres "when crossing the line or pit
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot.games.pole.content import Circuit, rules
 
@@ -220,8 +221,8 @@ class MoveCtx:
     sp_double: bool = False  # corner SP counted in half units: 2 cells per SP in non-technical corners
 
 
-@dataclass(frozen=True)
-class MState:
+class MState(NamedTuple):
+    """A moving car's state in the search (a named tuple: the search makes hundreds a turn)."""
     pos: tuple
     laps: int
     mode: int  # 0: extras before the tyre MP, 1: counting tyre MP, 2: extras after
@@ -386,13 +387,96 @@ def _line_after(ctx: MoveCtx, st: MState, npos: tuple, jump: bool) -> tuple:
     return st.line
 
 
+class _Geo(NamedTuple):
+    """A circuit's rows as tables, for the search: the next row (on lap 0 and on later laps, brown
+    rows counted on lap 1 only) with the laps added, straights, where braking may start, lanes."""
+    circuit: Circuit
+    next0: tuple
+    next1: tuple
+    straight: tuple
+    brake_ok: tuple
+    lanes: tuple
+    corner: tuple
+
+
+_GEO: dict[int, _Geo] = {}
+
+
+def _geo(c: Circuit) -> _Geo:
+    g = _GEO.get(id(c))
+    if g is None or g.circuit is not c:
+        rows = range(c.length)
+        g = _Geo(c, tuple(next_row(c, r, 0) for r in rows), tuple((lambda x: (x[0], x[1] - 1))(next_row(c, r, 1))
+                                                                  for r in rows),
+                 tuple(is_straight(c, r) for r in rows), tuple(brake_ok_at(c, r) for r in rows),
+                 tuple(c.rows[r].lanes for r in rows), tuple(c.corner_at(r) for r in rows))
+        if len(_GEO) > 64:
+            _GEO.clear()
+        _GEO[id(c)] = g
+    return g
+
+
+def _next(g: _Geo, row: int, laps: int) -> tuple[int, int]:
+    """next_row(circuit, row, laps) from the tables."""
+    if laps == 0:
+        return g.next0[row]
+    if laps > 0:
+        r, dl = g.next1[row]
+        return r, laps + dl
+    return next_row(g.circuit, row, laps)
+
+
+def _steps_g(ctx: MoveCtx, g: _Geo, st: MState) -> list:
+    """_steps from the circuit's tables, as a list (the same steps in the same order)."""
+    c = ctx.circuit
+    pos = st.pos
+    kind = pos[0]
+    if kind != "t":
+        return list(_steps(ctx, st))
+    _, row, lane = pos
+    laps = st.laps
+    nr, nl = _next(g, row, laps)
+    lanes_next = g.lanes[nr]
+    straight = g.straight[row]
+    diag_ok = (not straight) or (ctx.start_round and laps == 0 and row < ctx.first_corner_row)
+    out = []
+    slip = st.slip
+    for ln in (lane - 1, lane, lane + 1):
+        if ln not in lanes_next:
+            continue
+        diagonal = ln != lane
+        if diagonal and not diag_ok and slip != ln and slip != 9:
+            continue
+        out.append((("t", nr, ln), nl, diagonal, False))
+    if lane not in lanes_next and not any(abs(ln - lane) <= 1 for ln in lanes_next):
+        out.append((("t", nr, lanes_next[0]), nl, True, False))
+    elif lane not in lanes_next and straight:  # the track narrows: merge into the nearest lane
+        near = min(lanes_next, key=lambda ln: abs(ln - lane))
+        if near != lane and slip != near and not diag_ok:
+            out.append((("t", nr, near), nl, True, False))
+    if straight:  # sideways on a straight
+        here = g.lanes[row]
+        for ln in (lane - 1, lane + 1):
+            if ln in here:
+                out.append((("t", row, ln), laps, False, False))
+    if row == c.pit_entry_row and lane == c.pit_side and laps < ctx.final_lap_from:
+        out.append((("pin", 0), laps, False, False))
+    if st.line and st.line[1]:  # racing line jumps (4.2.1): as _steps
+        out += [x for x in _steps(ctx, st) if x[3]]
+    return out
+
+
 def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozenset = frozenset()):
     """Every way to spend this turn's MP from `start`: n tyre MP of which at least count_min must
     be counted (up to 3 fewer, seed 4), boost / brake / corner-SP cells before or after them,
     never in the middle (4.2, 4.4, 4.5). Returns options: where the move may end (with what it
     costs), where it must stop for a position fight, or the pit.
-    States with the same cell and flags keep only those not worse in every count."""
+    States with the same cell and flags keep only those not worse in every count.
+    (What depends only on a cell, on a step or on the circuit is worked out once per search or
+    per circuit: the search runs every turn and in every replay and AI look-ahead.)"""
     c = ctx.circuit
+    g = _geo(c)
+    R = c.length
     r = rules()
     bcap = r["boost_cells"]["rain" if ctx.rain else "dry"]
     kcap = ctx.kcap or bcap
@@ -401,113 +485,160 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
     max_b = 0 if ctx.start_round else (2 * bcap if ctx.ep >= 3 else bcap if ctx.ep >= 1 else 0)
     max_k = 0 if ctx.start_round else (2 * kcap if ctx.bp >= 3 else kcap if ctx.bp >= 1 else 0)
     max_s = min(scap, ctx.sp) * (2 if ctx.sp_double else 1)
+    sp_double = ctx.sp_double
+    extras = max_b > 0 or max_k > 0 or max_s > 0  # any boost, brake or corner SP cell at all
     seen: dict[tuple, list[tuple[int, int, int, int]]] = {}
     options: list[Option] = []
-    frontier = [(start, (start.pos,))]
+    path = (start.pos,)
     oinfo = [(o, prog(c, o[1], list(o[2])), corner_rank(c, list(o[2])), o[0] in ctx.ahead_of) for o in ctx.others]
+    rivals = [(o, po, tie) for o, po, ro, tie in oinfo if o[0] not in fought]
+    # _blocked, once per search: cells no car may end on (final) or drive through
+    stop_final = {tuple(o[2]) for o in ctx.others if o[3] != 1}
+    stop_pass = {tuple(o[2]) for o in ctx.others if o[3] not in (1, 2)}
+    for free in (stop_final, stop_pass):
+        for x in [x for x in free if x[0] in ("g", "pout", "pit")]:
+            free.discard(x)
+    steps_memo: dict[tuple, list] = {}
+    straight = g.straight
+    corner_of = g.corner
+    no_pass = ctx.no_pass
+    no_fights = ctx.start_round
 
-    def dominated(st: MState) -> bool:
-        # Fewer MP counted is better once the minimum count is reached (whatever the other state
-        # can still do, this one can too); below the minimum, counts are kept apart, since
-        # wasting MP sideways may be the only way to end on a nearer cell.
-        t = st.t if st.mode else 0
-        settled = t >= count_min
-        key = (st.pos, st.laps, st.mode, -1 if settled else t, st.line, st.slip)
-        vec = (t, st.b, st.k, st.s)
+    def prog_of(laps: int, pos: tuple):
+        k = pos[0]
+        if k == "t":
+            return laps * R + pos[1]
+        if k == "pin":
+            return (laps + 1) * R - 0.5
+        return laps * R - 0.5
+
+    def _step_info(st: MState) -> list[tuple]:
+        """What each step from st's cell, lap, slipstream and line state leads to, whatever the
+        counts: (cell, laps, extras allowed, straight, braking may start, corner SP unit, racing
+        line after, slipstream after, the cars to fight (rear first) or (), the cars passed
+        freely, "finish" / "pit" / None). Steps into a blocked cell or a no-overtaking pass are
+        left out."""
+        pos, laps = st.pos, st.laps
+        on_track = pos[0] == "t"
+        cur_p = prog_of(laps, pos)
+        out = []
+        for npos, nl, diagonal, jump in _steps_g(ctx, g, st):
+            if npos in stop_pass:
+                continue
+            n_track = npos[0] == "t"
+            ext = on_track and n_track
+            is_str = n_track and straight[npos[1]]
+            unit = 1
+            if ext and sp_double:  # half-SP units: 1 in a non-technical corner, 2 in a technical one
+                co = corner_of[npos[1]]
+                unit = 1 if co is not None and not co.technical else 2
+            line = _line_after(ctx, st, npos, jump)
+            slip = -1
+            if is_str:
+                for seat, ol, opos, off in ctx.others:  # right behind a car: slipstream (5.2.1)
+                    if opos[0] == "t" and off == 0 and opos[2] == npos[2]:
+                        fr, fl = _next(g, npos[1], nl)
+                        if (fr, fl) == (opos[1], ol) and straight[fr]:
+                            slip = 9  # any diagonal on the next move
+            # Rule reading (5.3 cases 2 and 3): in a corner the attacker stops on the cell beside
+            # the defender and the fight is for going beyond it, so passing is judged by rows
+            # here; the outer-lane rule of 3.3 only orders the position track after a move.
+            np_ = prog_of(nl, npos)
+            passed = [] if np_ <= cur_p else [  # no move back or sideways passes anyone
+                o for o, po, tie in rivals
+                if not (cur_p > po or (cur_p == po and tie)) and (np_ > po or (np_ == po and tie))]
+            if passed and no_pass and any(o[2][0] == "t" and (o[2][1] in no_pass or n_track and npos[1]
+                                                              in no_pass) for o in passed):
+                continue  # 10.1: no overtaking between the flags, with or without a fight
+            fights = []
+            if passed and not no_fights and ext:
+                fights = [o for o in passed if o[2][0] == "t" and o[3] == 0 and abs(o[2][2] - pos[2]) <= 1]
+            if fights:
+                order = sorted(fights, key=lambda o: (prog(c, o[1], list(o[2])), corner_rank(c, list(o[2]))))
+                out.append((npos, nl, ext, is_str, ext and g.brake_ok[pos[1]], unit, line, slip,
+                            tuple(o[0] for o in order), tuple(o[0] for o in passed if o not in fights), None))
+                continue
+            end = "finish" if n_track and nl > laps and nl >= ctx.total_laps else "pit" if npos == ("pit",) else None
+            out.append((npos, nl, ext, is_str, ext and g.brake_ok[pos[1]], unit, line, slip, (),
+                        tuple(o[0] for o in passed), end))
+        return out
+
+    def admit(pos, laps, mode, t_, b_, k_, s_, line, slip) -> bool:
+        """Is this state not dominated by one met before (in the order the states are explored)?
+        Fewer MP counted is better once the minimum count is reached (whatever the other state
+        can still do, this one can too); below the minimum, counts are kept apart, since wasting
+        MP sideways may be the only way to end on a nearer cell. Checked as a state is made: the
+        states met before it are the same as when it is explored (first in, first out)."""
+        t = t_ if mode else 0
+        key = (pos, laps, mode, -1 if t >= count_min else t, line, slip)
         lst = seen.get(key)
         if lst is None:
-            seen[key] = [vec]
-            return False
-        for v in lst:
-            if v[0] <= vec[0] and v[1] <= vec[1] and v[2] <= vec[2] and v[3] <= vec[3]:
-                return True
-        lst.append(vec)
-        return False
+            seen[key] = [(t, b_, k_, s_)]
+            return True
+        for v0, v1, v2, v3 in lst:
+            if v0 <= t and v1 <= b_ and v2 <= k_ and v3 <= s_:
+                return False
+        lst.append((t, b_, k_, s_))
+        return True
 
-    def can_end(st: MState) -> bool:
-        return (st.mode >= 1 and st.t >= count_min) or (st.mode == 0 and count_min <= 0)
-
+    frontier = [(tuple(start), path)] if admit(*start) else []
     while frontier:
         nxt = []
         for st, path in frontier:
-            if dominated(st):
+            pos, laps, mode, t_, b_, k_, s_, line0, slip0 = st
+            if ((mode >= 1 and t_ >= count_min) or (mode == 0 and count_min <= 0)) and pos not in stop_final:
+                options.append(Option(MState._make(st), "end", path=path))
+            # mode changes: a boost or brake use is spent at one time, before or after the tyre
+            # MP: cells of a use left unspent when the tyre count starts or ends are lost.
+            if mode == 0 or (mode == 1 and t_ >= count_min):
+                m = (pos, laps, mode + 1, t_, -(-b_ // bcap) * bcap, -(-k_ // kcap) * kcap, s_, line0, slip0)
+                if admit(*m):
+                    nxt.append((m, path))
+            if mode == 1:  # counting the tyre MP: one cell a step, no extras
+                if t_ >= n:
+                    continue
+            elif not extras:
                 continue
-            if can_end(st) and not _blocked(ctx, st.pos, True):
-                options.append(Option(st, "end", path=path))
-            # mode changes
-            cands = []
-            if st.mode == 0:
-                cands.append((1, "mode"))
-            if st.mode == 1 and st.t >= count_min:
-                cands.append((2, "mode"))
-            for m, _ in cands:
-                # A boost or brake use is spent at one time, before or after the tyre MP: cells
-                # of a use left unspent when the tyre count starts or ends are lost.
-                rb = -(-st.b // bcap) * bcap
-                rk = -(-st.k // kcap) * kcap
-                nxt.append((MState(st.pos, st.laps, m, st.t, rb, rk, st.s, st.line, st.slip), path))
-            on_track = st.pos[0] == "t"
-            cur_p = prog(c, st.laps, list(st.pos))
-            for npos, nl, diagonal, jump in _steps(ctx, st):
-                if _blocked(ctx, npos, False):
+            skey = (pos, laps, slip0, line0)
+            steps = steps_memo.get(skey)
+            if steps is None:
+                steps = steps_memo[skey] = _step_info(MState._make(st))
+            if mode == 1:
+                for npos, nl, ext, is_str, brake_here, unit, line, slip, fights, free, kind_end in steps:
+                    nst = (npos, nl, 1, t_ + 1, b_, k_, s_, line, slip)
+                    if fights:
+                        options.append(Option(MState._make(st), "fight", fights, free, MState._make(nst), path))
+                    elif kind_end:
+                        options.append(Option(MState._make(nst), kind_end, free=free, path=path + (npos,)))
+                    elif admit(*nst):
+                        nxt.append((nst, path + (npos,)))
+                continue
+            for npos, nl, ext, is_str, brake_here, unit, line, slip, fights, free, kind_end in steps:
+                if not ext:  # boost, brake and corner SP cells: on the track only
                     continue
                 kinds = []
-                if st.mode == 1 and st.t < n:
-                    kinds.append("t")
-                if st.mode != 1 and on_track and npos[0] == "t":
-                    if st.b < max_b and is_straight(c, npos[1]):
-                        kinds.append("b")
-                    if st.k < max_k and (st.k % kcap != 0 or brake_ok_at(c, st.pos[1])):
-                        kinds.append("k")
-                    unit = 1
-                    if ctx.sp_double:  # half-SP units: 1 in a non-technical corner, 2 in a technical one
-                        co = c.corner_at(npos[1])
-                        unit = 1 if co is not None and not co.technical else 2
-                    if st.s + unit <= max_s and not is_straight(c, npos[1]):
-                        kinds.append("s")
+                if b_ < max_b and is_str:
+                    kinds.append("b")
+                if k_ < max_k and (k_ % kcap != 0 or brake_here):
+                    kinds.append("k")
+                if s_ + unit <= max_s and not is_str:
+                    kinds.append("s")
                 if not kinds:
                     continue
                 # A boost or brake use already paid for has cells left: using them is free, so
                 # never open another use (or pay SP) instead: that path is never better.
-                if "b" in kinds and st.b % bcap:
+                if "b" in kinds and b_ % bcap:
                     kinds = ["b"]
-                elif "k" in kinds and st.k % kcap:
+                elif "k" in kinds and k_ % kcap:
                     kinds = ["k"]
-                line = _line_after(ctx, st, npos, jump)
-                slip = -1
-                if npos[0] == "t" and is_straight(c, npos[1]):
-                    for seat, ol, opos, off in ctx.others:  # right behind a car: slipstream (5.2.1)
-                        if opos[0] == "t" and off == 0 and opos[2] == npos[2]:
-                            fr, fl = next_row(c, npos[1], nl)
-                            if (fr, fl) == (opos[1], ol) and is_straight(c, fr):
-                                slip = 9  # any diagonal on the next move
-                # Rule reading (5.3 cases 2 and 3): in a corner the attacker stops on the cell beside
-                # the defender and the fight is for going beyond it, so passing is judged by rows
-                # here; the outer-lane rule of 3.3 only orders the position track after a move.
-                np_ = prog(c, nl, list(npos))
-                passed = [o for o, po, ro, tie in oinfo
-                          if o[0] not in fought and not _ahead_fast(cur_p, 0, po, 0, tie)
-                          and _ahead_fast(np_, 0, po, 0, tie)]
-                if ctx.no_pass and any(o[2][0] == "t" and (o[2][1] in ctx.no_pass or npos[0] == "t" and npos[1]
-                                                           in ctx.no_pass) for o in passed):
-                    continue  # 10.1: no overtaking between the flags, with or without a fight
-                fights = []
-                if not ctx.start_round and st.pos[0] == "t" and npos[0] == "t":
-                    fights = [o for o in passed if o[2][0] == "t" and o[3] == 0 and abs(o[2][2] - st.pos[2]) <= 1]
                 for kind in kinds:
-                    nst = MState(npos, nl, st.mode, st.t + (kind == "t"), st.b + (kind == "b"),
-                                 st.k + (kind == "k"), st.s + (unit if kind == "s" else 0), line, slip)
+                    nst = (npos, nl, mode, t_, b_ + (kind == "b"), k_ + (kind == "k"),
+                           s_ + (unit if kind == "s" else 0), line, slip)
                     if fights:
-                        order = sorted(fights, key=lambda o: (prog(c, o[1], list(o[2])), corner_rank(c, list(o[2]))))
-                        options.append(Option(st, "fight", tuple(o[0] for o in order),
-                                              tuple(o[0] for o in passed if o not in fights), nst, path))
-                        continue
-                    if npos[0] == "t" and nl > st.laps and nl >= ctx.total_laps:
-                        options.append(Option(nst, "finish", free=tuple(o[0] for o in passed), path=path + (npos,)))
-                        continue
-                    if npos == ("pit",):
-                        options.append(Option(nst, "pit", free=tuple(o[0] for o in passed), path=path + (npos,)))
-                        continue
-                    nxt.append((nst, path + (npos,)))
+                        options.append(Option(MState._make(st), "fight", fights, free, MState._make(nst), path))
+                    elif kind_end:
+                        options.append(Option(MState._make(nst), kind_end, free=free, path=path + (npos,)))
+                    elif admit(*nst):
+                        nxt.append((nst, path + (npos,)))
         frontier = nxt
     return options
