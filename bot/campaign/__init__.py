@@ -108,6 +108,7 @@ class Context:
     figures: Any
     rnd: random.Random
     seed: int
+    work: Path = Path(".")  # the campaign's temporary folder (kept with --keep)
     botctl: Any = None
     killplan: Any = None
     guild: Any = None

@@ -11,6 +11,7 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from bot.delivery import clip, words
@@ -138,7 +139,19 @@ def lines_repeated(expected: list[str], shown: list[str]) -> Counter:
     return Counter({line: n - said[line] for line, n in seen.items() if n > said[line]})
 
 
-def announcements_missing(emu: Any, index: Index, replayed: list[Replayed]) -> int:
+def dump(folder: Optional[Path], r: Replayed, shown: list[str], what: str) -> None:
+    """The game's lines and its thread's lines side by side in `folder` (to see what went wrong)."""
+    if folder is None:
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"game-{r.game['id']}-{r.game['kind']}.txt"
+    if not path.exists():
+        path.write_text(f"{what}\n\n== the game's public lines ==\n" + "\n".join(r.lines)
+                        + "\n\n== the thread's lines ==\n" + "\n".join(shown) + "\n", encoding="utf-8")
+        progress(f"game {r.game['id']}: its lines and its thread's are in {path}")
+
+
+def announcements_missing(emu: Any, index: Index, replayed: list[Replayed], folder: Optional[Path] = None) -> int:
     """Public event lines of a game (its log replayed; events with to=None, seats named) that its
     thread does not show in order."""
     count = 0
@@ -146,6 +159,7 @@ def announcements_missing(emu: Any, index: Index, replayed: list[Replayed]) -> i
         shown = [line for _, line in thread_lines(thread_posts(emu, index, r.game))]
         missing = lines_missing(r.lines, shown)
         if missing:
+            dump(folder, r, shown, f"{missing} lines missing")
             absent = list((Counter(r.lines) - Counter(shown)).elements())
             why = f"{absent[0][:100]!r} never shown" if absent else "shown out of order"
             progress(f"game {r.game['id']} ({r.game['kind']}): {missing} of {len(r.lines)} lines missing, {why}")
@@ -175,7 +189,8 @@ def duplicates(messages: Iterable[Any], anywhere: bool, with_components: bool = 
     return out
 
 
-def announcements_duplicated(emu: Any, index: Index, replayed: list[Replayed], users: Iterable[Any]) -> int:
+def announcements_duplicated(emu: Any, index: Index, replayed: list[Replayed], users: Iterable[Any],
+                             folder: Optional[Path] = None) -> int:
     """In a game's thread: each event line shown more often than the game said it (a repeated
     post, or a line repeated inside an edited round post), and each repeated post that carries no
     event line (a board said twice). In DMs: a message with components identical to an earlier
@@ -184,14 +199,19 @@ def announcements_duplicated(emu: Any, index: Index, replayed: list[Replayed], u
     for r in replayed:
         posts = thread_posts(emu, index, r.game)
         said = set(r.lines)
-        repeated = lines_repeated(r.lines, [line for _, line in thread_lines(posts)])
+        shown = [line for _, line in thread_lines(posts)]
+        repeated = lines_repeated(r.lines, shown)
         if repeated:
+            dump(folder, r, shown, f"{sum(repeated.values())} lines shown too often")
             line, n = repeated.most_common(1)[0]
             progress(f"game {r.game['id']} ({r.game['kind']}): {sum(repeated.values())} lines shown too often, "
                      f"{line[:100]!r} {n} more")
         count += sum(repeated.values())
-        count += sum(1 for m in duplicates(posts, anywhere=True)
-                     if not any(line in said for line in m.content.split("\n")))
+        # Posts with no event line: a board (images) said twice anywhere, a text post (a ping, a
+        # title left when its "Waiting for" line went) twice in a row.
+        bare = [m for m in posts if not any(line in said for line in m.content.split("\n"))]
+        count += len(duplicates([m for m in bare if m.attachments], anywhere=True))
+        count += len(duplicates([m for m in bare if not m.attachments], anywhere=False))
     for user in users:
         dms = index.dms(user)
         count += len(duplicates([m for m in dms if m.all_components()], anywhere=True, with_components=True))

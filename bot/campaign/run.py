@@ -79,22 +79,30 @@ async def watch(ctx: Context, tables: list[Table], stop: asyncio.Event) -> None:
 
 
 async def crash_phase(ctx: Context, tables: list[Table], args: argparse.Namespace, until: float) -> list[asyncio.Task]:
-    """Start tables (a few at once) until the phase ends; kills run meanwhile. Returns the table tasks."""
+    """Start tables (a few at once, one every few seconds, so table starts fall among the kills)
+    until the phase ends; kills run meanwhile. Returns the table tasks."""
     running: list[asyncio.Task] = []
     killer = asyncio.ensure_future(ctx.killplan.random_moments())
     debug_until = max(1, args.kills // 3)
+    spacing = min(5.0, max(0.0, until - time.monotonic()) / (2 * max(1, len(tables))))
+    last_start = 0.0
     try:
         for table in tables:
             while True:
                 live = [t for t in running if not t.done()]
-                if len(live) < args.concurrency or time.monotonic() >= until:
+                now = time.monotonic()
+                if (len(live) < args.concurrency and now - last_start >= spacing) or now >= until:
                     break
+                if len(live) < args.concurrency:
+                    await asyncio.sleep(spacing - (now - last_start))
+                    continue
                 await asyncio.wait(live, timeout=1.0, return_when=asyncio.FIRST_COMPLETED)
                 if ctx.botctl.kills >= debug_until:
                     ctx.botctl.set_log_level("INFO")
             if time.monotonic() >= until:
                 break
             running.append(asyncio.ensure_future(run_table(table)))
+            last_start = time.monotonic()
         while time.monotonic() < until and not all(t.done() for t in running):
             if ctx.botctl.kills >= debug_until:
                 ctx.botctl.set_log_level("INFO")
@@ -174,9 +182,9 @@ def run_checks(ctx: Context, tables: list[Table]) -> None:
     progress("games by kind (started/finished): " + ", ".join(f"{k} {kinds[k]}/{done[k]}" for k in KINDS))
     replayed = replays(db, games)
     fig["replay_failures"] = replay_failures(replayed)
-    fig["announcements_missing"] = announcements_missing(emu, index, replayed)
+    fig["announcements_missing"] = announcements_missing(emu, index, replayed, ctx.work / "threads")
     fig["menus_missing"] = menus_missing(emu, db, index, games, closed)
-    fig["announcements_duplicated"] = announcements_duplicated(emu, index, replayed, users)
+    fig["announcements_duplicated"] = announcements_duplicated(emu, index, replayed, users, ctx.work / "threads")
     fig["results_missing"] = results_missing(emu, index, replayed)
     fig["lobbies_left_live"] = lobbies_left_live(emu, index, games)
     fig["threads_orphaned"] = threads_orphaned(emu, index, games)
@@ -207,7 +215,8 @@ async def campaign(args: argparse.Namespace, work: Path) -> Figures:
     state = work / "state"
     db = Db(state / "bot.sqlite3")
     async with Emulator() as emu:
-        ctx = Context(emu=emu, db=db, index=Index(emu), figures=fig, rnd=random.Random(args.seed), seed=args.seed)
+        ctx = Context(emu=emu, db=db, index=Index(emu), figures=fig, rnd=random.Random(args.seed), seed=args.seed,
+                      work=work)
         world(ctx)
         tables = plan_tables(ctx, args.games)
         ctx.botctl = BotControl(emu, state, "DEBUG")

@@ -139,7 +139,7 @@ class Table:
                 pass
             lobby = await sleep_until(self.live_lobby, 4.0, 0.01)
             if lobby is not None:
-                if await self.ctx.killplan.maybe("lobby-post", 0.3):  # right after the lobby appears
+                if await self.ctx.killplan.maybe("lobby-post", 0.5):  # right after the lobby appears
                     await self.ctx.botctl.ensure_up()
                     continue  # the lobby may be gone or dead: look again
                 return lobby
@@ -193,7 +193,7 @@ class Table:
                 await self.ctx.killplan.maybe("start-thread", 1.0)
             # right after the game is stored as started, before its first post and DMs are out
             if await sleep_until(self.started_game, 6.0, 0.01) is not None:
-                await self.ctx.killplan.maybe("after-start", 0.3)
+                await self.ctx.killplan.maybe("after-start", 0.5)
             try:
                 await task
             except EmulatorError:
