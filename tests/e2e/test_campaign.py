@@ -15,8 +15,8 @@ from bot.campaign import FIGURES
 
 def test_tiny_campaign_prints_every_figure():
     t0 = time.monotonic()
-    proc = subprocess.run([sys.executable, "-m", "bot", "campaign", "--minutes", "0.4", "--games", "5",
-                           "--kills", "3", "--seed", "3", "--stall", "10", "--startup-wait", "30"],
+    proc = subprocess.run([sys.executable, "-m", "bot", "campaign", "--minutes", "0.35", "--games", "5",
+                           "--kills", "3", "--seed", "3", "--stall", "6", "--startup-wait", "30"],
                           capture_output=True, text=True, timeout=120)
     took = time.monotonic() - t0
     assert proc.returncode == 0, proc.stderr[-3000:]

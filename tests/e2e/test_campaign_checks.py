@@ -3,12 +3,13 @@ in-process bot, sees the check at 0, plants one fault in what Discord shows or i
 sees the figure rise, and takes the fault back."""
 from __future__ import annotations
 
+import copy
 import json
 import sqlite3
 import zlib
 
-from bot.campaign.checks import (announcements_duplicated, announcements_missing, menus_missing, replay_failures,
-                                 replays, results_image, results_missing)
+from bot.campaign.checks import (announcements_duplicated, announcements_missing, lobbies_left_live, menus_missing,
+                                 replay_failures, replays, results_image, results_missing, threads_orphaned)
 from bot.campaign.common import Db, Index
 
 from .players import Player
@@ -127,9 +128,10 @@ async def test_a_finished_game_is_checked_and_each_planted_fault_counts(table):
                                            "results_missing", "menus_missing"), 0)
 
 
-async def test_a_stale_menu_is_no_menu(table):
+async def test_an_active_game_stale_menus_live_lobbies_and_orphan_threads(table):
     w, emu = table, table.emu
     lobby = await open_table(w, w.alice, w.bob, kind="heat", track="usa")
+    lobby_buttons = copy.deepcopy(lobby.components)
     await start(w, lobby, w.alice)
     db = Db(w.tmp_path / "state" / "bot.sqlite3")
     index = Index(emu)
@@ -151,6 +153,20 @@ async def test_a_stale_menu_is_no_menu(table):
 
     # A DM menu sent again later (same content and controls), with another DM in between.
     assert announcements_duplicated(emu, index, [], [w.alice, w.bob]) == 0
+
+    # The lobby still offering Join/Start once its game started.
+    assert lobbies_left_live(emu, index, games) == 0
+    started = lobby.components
+    lobby.components = lobby_buttons
+    assert lobbies_left_live(emu, index, games) == 1
+    lobby.components = started
+
+    # A second thread the bot opened for the game, which plays in the first one.
+    assert threads_orphaned(emu, index, games) == 0
+    extra = emu.world.create_thread(w.general, "Heat #1", emu.bot)
+    assert threads_orphaned(emu, index, games) == 1
+    extra.deleted = True
+    assert threads_orphaned(emu, index, games) == 0
     dm = emu.dm_channel(w.alice)
     between = emu.messaging.create(dm, emu.bot, {"content": "something else"})
     again = emu.messaging.create(dm, emu.bot, {"content": menu.content, "components": menu.components})
@@ -248,3 +264,36 @@ def test_a_player_never_gives_up_on_a_menu(monkeypatch):
     player.done_with.add(menu.menu_key)  # it went through, yet the menu is still there much later
     now[0] += players.PATIENCE
     assert player.candidate() is menu
+
+
+async def test_both_of_a_double_click_applied_counts(monkeypatch):
+    from types import SimpleNamespace
+
+    import bot.campaign.players as players
+
+    db = FakeDb()
+    fig = players.Counter()
+    player = players.Player.__new__(players.Player)
+    player.ctx, player.fig = SimpleNamespace(db=db), fig
+
+    async def went_through(rec):
+        return True
+    player.went_through = went_through
+    db.log = [(0, {"type": "play", "card": 1}), (1, {"type": "play", "card": 2})]
+    await player.count_double((1, 0, 1), [object(), object()], "double")
+    assert fig == {"double_clicks": 1}  # only seat 1 moved since version 1: one applied
+    db.log.append((1, {"type": "play", "card": 2}))  # the same action of the same seat again
+    await player.count_double((1, 1, 1), [object(), object()], "double")
+    assert fig == {"double_clicks": 2, "double_applied": 1}
+    await player.count_double((1, 1, 1), [object(), object()], "slash")
+    assert fig == {"double_clicks": 2, "double_applied": 1, "slash_pairs": 1, "slash_double_applied": 1}
+
+
+def test_secrets_and_tracebacks_in_the_log_count(tmp_path):
+    from bot.campaign.leaks import secret_lines
+
+    log = tmp_path / "bot.log"
+    log.write_text('INFO game 1: moved\nDEBUG state {"phase": "submit"}\n', encoding="utf-8")
+    assert secret_lines([log]) == 0
+    log.write_text(log.read_text() + 'DEBUG state {"cars": [{"hand": [1, 2]}]}\n', encoding="utf-8")
+    assert secret_lines([log]) == 1
