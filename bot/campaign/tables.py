@@ -132,14 +132,14 @@ class Table:
                 return lobby
             task = asyncio.ensure_future(self.emu.slash(creator, self.channel, self.kind, "new", **options))
             await asyncio.sleep(self.ctx.rnd.uniform(0.0, 0.15))
-            await self.ctx.killplan.maybe("after-new", 0.5)
+            await self.ctx.killplan.maybe("after-new", 0.4, eager=True)
             try:
                 await task
             except EmulatorError:
                 pass
             lobby = await sleep_until(self.live_lobby, 4.0, 0.01)
             if lobby is not None:
-                if await self.ctx.killplan.maybe("lobby-post", 0.5):  # right after the lobby appears
+                if await self.ctx.killplan.maybe("lobby-post", 0.4, eager=True):  # right after the lobby appears
                     await self.ctx.botctl.ensure_up()
                     continue  # the lobby may be gone or dead: look again
                 return lobby
@@ -187,13 +187,13 @@ class Table:
             await self.seat_everyone(lobby)
             threads = len(self.emu.threads(self.channel))
             task = asyncio.ensure_future(self.emu.click(creator, lobby, label="Start"))
-            if self.ctx.killplan.due() and self.ctx.rnd.random() < 0.5:
+            if self.ctx.killplan.due(eager=True) and self.ctx.rnd.random() < 0.5:
                 # right after the click, while the bot is opening the game's thread
                 await sleep_until(lambda: len(self.emu.threads(self.channel)) > threads, 3.0, 0.005)
                 await self.ctx.killplan.maybe("start-thread", 1.0)
             # right after the game is stored as started, before its first post and DMs are out
             if await sleep_until(self.started_game, 6.0, 0.01) is not None:
-                await self.ctx.killplan.maybe("after-start", 0.5)
+                await self.ctx.killplan.maybe("after-start", 0.4, eager=True)
             try:
                 await task
             except EmulatorError:
