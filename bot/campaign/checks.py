@@ -47,6 +47,7 @@ class Replayed:
     names: list[str]
     locale: str
     lines: list[str] = field(default_factory=list)  # public lines in order, as the thread words them
+    versions: list[int] = field(default_factory=list)  # the version each line came with
     state: Any = None  # the replayed state (None: the log does not replay)
     problem: Optional[str] = None  # why the game does not replay to its snapshot
 
@@ -64,17 +65,19 @@ def replay(db: Db, game: dict) -> Replayed:
         state = engine.new_game(json.loads(game["options"]), len(names), game["seed"])
         for version, seat, action in actions:
             state, events = engine.apply(state, seat, json.loads(action))
-            out.lines += [clip(words(e.text, names, out.locale)) for e in events if e.to is None]
+            public = [clip(words(e.text, names, out.locale)) for e in events if e.to is None]
+            out.lines += public
+            out.versions += [version] * len(public)
     except (GameError, KeyError, ValueError, TypeError, IndexError) as err:
         out.problem = f"does not replay at version {version}: {type(err).__name__}: {err}"
         return out
     out.state = state
     versions = [v for v, _, _ in actions]
+    replayed, snap = normal(state), json.loads(game["snapshot"]) if game["snapshot"] else {}
     if versions != list(range(1, len(versions) + 1)) or len(versions) != game["version"]:
         out.problem = f"its log holds versions {versions[:3]}..{versions[-3:]} but the game is at version {game['version']}"
-    elif game["snapshot"] is None or normal(state) != json.loads(game["snapshot"]):
-        snap = json.loads(game["snapshot"]) if game["snapshot"] else {}
-        keys = sorted(k for k in set(snap) | set(normal(state)) if snap.get(k) != normal(state).get(k))
+    elif replayed != snap:
+        keys = sorted(k for k in set(snap) | set(replayed) if snap.get(k) != replayed.get(k))
         out.problem = f"the replayed state differs from the snapshot in {keys[:8]}"
     elif game["status"] in ("active", "finished") and engine.is_over(state) != (game["status"] == "finished"):
         out.problem = f"status {game['status']} but the engine says over={engine.is_over(state)}"
@@ -139,6 +142,29 @@ def lines_repeated(expected: list[str], shown: list[str]) -> Counter:
     return Counter({line: n - said[line] for line, n in seen.items() if n > said[line]})
 
 
+def unshown_versions(r: Replayed, shown: list[str], cells: int = 4_000_000) -> list[int]:
+    """The versions of the lines a longest common subsequence leaves out (for the report: where
+    lines repeat, which copy is the lost one is a guess; empty past `cells` table cells)."""
+    a, b = r.lines, shown
+    if len(a) * len(b) > cells:
+        return []
+    table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i in range(len(a) - 1, -1, -1):
+        row, below, x = table[i], table[i + 1], a[i]
+        for j in range(len(b) - 1, -1, -1):
+            row[j] = below[j + 1] + 1 if x == b[j] else max(below[j], row[j + 1])
+    lost, i, j = set(), 0, 0
+    while i < len(a):
+        if j < len(b) and a[i] == b[j] and table[i][j] == table[i + 1][j + 1] + 1:
+            i, j = i + 1, j + 1
+        elif j < len(b) and table[i][j + 1] >= table[i + 1][j]:
+            j += 1
+        else:
+            lost.add(r.versions[i])
+            i += 1
+    return sorted(lost)
+
+
 def dump(folder: Optional[Path], r: Replayed, shown: list[str], what: str) -> None:
     """The game's lines and its thread's lines side by side in `folder` (to see what went wrong)."""
     if folder is None:
@@ -146,7 +172,8 @@ def dump(folder: Optional[Path], r: Replayed, shown: list[str], what: str) -> No
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"game-{r.game['id']}-{r.game['kind']}.txt"
     if not path.exists():
-        path.write_text(f"{what}\n\n== the game's public lines ==\n" + "\n".join(r.lines)
+        path.write_text(f"{what}\n\n== the game's public lines ==\n"
+                        + "\n".join(f"v{v}\t{line}" for v, line in zip(r.versions, r.lines))
                         + "\n\n== the thread's lines ==\n" + "\n".join(shown) + "\n", encoding="utf-8")
         progress(f"game {r.game['id']}: its lines and its thread's are in {path}")
 
@@ -162,7 +189,8 @@ def announcements_missing(emu: Any, index: Index, replayed: list[Replayed], fold
             dump(folder, r, shown, f"{missing} lines missing")
             absent = list((Counter(r.lines) - Counter(shown)).elements())
             why = f"{absent[0][:100]!r} never shown" if absent else "shown out of order"
-            progress(f"game {r.game['id']} ({r.game['kind']}): {missing} of {len(r.lines)} lines missing, {why}")
+            progress(f"game {r.game['id']} ({r.game['kind']}): {missing} of {len(r.lines)} lines missing "
+                     f"(of versions {unshown_versions(r, shown)[:12]}), {why}")
         count += missing
     return count
 

@@ -297,3 +297,15 @@ def test_secrets_and_tracebacks_in_the_log_count(tmp_path):
     assert secret_lines([log]) == 0
     log.write_text(log.read_text() + 'DEBUG state {"cars": [{"hand": [1, 2]}]}\n', encoding="utf-8")
     assert secret_lines([log]) == 1
+
+
+def test_lines_are_matched_in_order():
+    from bot.campaign.checks import Replayed, lines_missing, lines_repeated, unshown_versions
+
+    said = ["a", "b", "a", "c"]
+    assert lines_missing(said, ["t", "a", "b", "x", "a", "c", "w"]) == 0
+    assert lines_missing(said, ["a", "b", "c"]) == 1  # the second "a" is lost; the first does not stand in
+    assert lines_missing(said, ["a", "c", "b", "a"]) == 1  # out of order
+    assert lines_repeated(said, ["a", "b", "a", "c", "c", "t"]) == {"c": 1}
+    r = Replayed({}, [], "en", lines=said, versions=[1, 2, 3, 4])
+    assert unshown_versions(r, ["a", "a", "c"]) == [2]
