@@ -190,7 +190,7 @@ class Table:
             if self.ctx.killplan.due(eager=True) and self.ctx.rnd.random() < 0.5:
                 # right after the click, while the bot is opening the game's thread
                 await sleep_until(lambda: len(self.emu.threads(self.channel)) > threads, 3.0, 0.005)
-                await self.ctx.killplan.maybe("start-thread", 1.0)
+                await self.ctx.killplan.maybe("start-thread", 1.0, eager=True)
             # right after the game is stored as started, before its first post and DMs are out
             if await sleep_until(self.started_game, 6.0, 0.01) is not None:
                 await self.ctx.killplan.maybe("after-start", 0.4, eager=True)
