@@ -309,3 +309,19 @@ def test_lines_are_matched_in_order():
     assert lines_repeated(said, ["a", "b", "a", "c", "c", "t"]) == {"c": 1}
     r = Replayed({}, [], "en", lines=said, versions=[1, 2, 3, 4])
     assert unshown_versions(r, ["a", "a", "c"]) == [2]
+
+
+def test_only_a_request_cut_by_a_kill_is_kept_out_of_the_campaigns_output():
+    import logging
+    import sys
+
+    from bot.campaign.run import KilledMidRequest
+
+    def record(err):
+        try:
+            raise err
+        except Exception:
+            return logging.LogRecord("aiohttp.server", logging.ERROR, "", 0, "Error handling request", (),
+                                     sys.exc_info())
+    assert not KilledMidRequest().filter(record(ConnectionResetError("Connection lost")))
+    assert KilledMidRequest().filter(record(ValueError("a real emulator error")))
