@@ -165,17 +165,21 @@ def unshown_versions(r: Replayed, shown: list[str], cells: int = 4_000_000) -> l
     return sorted(lost)
 
 
-def dump(folder: Optional[Path], r: Replayed, shown: list[str], what: str) -> None:
-    """The game's lines and its thread's lines side by side in `folder` (to see what went wrong)."""
+def dump(folder: Optional[Path], r: Replayed, posts: list[Any], what: str) -> None:
+    """The game's lines (with their versions) and its thread's posts (with their nonces, whether
+    edited, how many images) in `folder`, to see what went wrong."""
     if folder is None:
         return
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"game-{r.game['id']}-{r.game['kind']}.txt"
-    if not path.exists():
-        path.write_text(f"{what}\n\n== the game's public lines ==\n"
-                        + "\n".join(f"v{v}\t{line}" for v, line in zip(r.versions, r.lines))
-                        + "\n\n== the thread's lines ==\n" + "\n".join(shown) + "\n", encoding="utf-8")
-        progress(f"game {r.game['id']}: its lines and its thread's are in {path}")
+    if path.exists():
+        return
+    thread = [f"-- message {m.id} nonce={m.nonce} edited={bool(m.edited_timestamp)} images={len(m.attachments)}\n"
+              + m.content for m in posts]
+    path.write_text(f"{what}\n\n== the game's public lines ==\n"
+                    + "\n".join(f"v{v}\t{line}" for v, line in zip(r.versions, r.lines))
+                    + "\n\n== the thread's posts ==\n" + "\n".join(thread) + "\n", encoding="utf-8")
+    progress(f"game {r.game['id']}: its lines and its thread's are in {path}")
 
 
 def announcements_missing(emu: Any, index: Index, replayed: list[Replayed], folder: Optional[Path] = None) -> int:
@@ -183,10 +187,11 @@ def announcements_missing(emu: Any, index: Index, replayed: list[Replayed], fold
     thread does not show in order."""
     count = 0
     for r in replayed:
-        shown = [line for _, line in thread_lines(thread_posts(emu, index, r.game))]
+        posts = thread_posts(emu, index, r.game)
+        shown = [line for _, line in thread_lines(posts)]
         missing = lines_missing(r.lines, shown)
         if missing:
-            dump(folder, r, shown, f"{missing} lines missing")
+            dump(folder, r, posts, f"{missing} lines missing")
             absent = list((Counter(r.lines) - Counter(shown)).elements())
             why = f"{absent[0][:100]!r} never shown" if absent else "shown out of order"
             progress(f"game {r.game['id']} ({r.game['kind']}): {missing} of {len(r.lines)} lines missing "
@@ -230,7 +235,7 @@ def announcements_duplicated(emu: Any, index: Index, replayed: list[Replayed], u
         shown = [line for _, line in thread_lines(posts)]
         repeated = lines_repeated(r.lines, shown)
         if repeated:
-            dump(folder, r, shown, f"{sum(repeated.values())} lines shown too often")
+            dump(folder, r, posts, f"{sum(repeated.values())} lines shown too often")
             line, n = repeated.most_common(1)[0]
             progress(f"game {r.game['id']} ({r.game['kind']}): {sum(repeated.values())} lines shown too often, "
                      f"{line[:100]!r} {n} more")
