@@ -7,46 +7,61 @@ goes to stderr; at the end one figure per line on stdout as `name: value`.
 Phases: crash (games played while the bot is SIGKILLed and restarted), settle (no kills, players
 go on), forged packets (against idle games), checks, damaged start-ups, log scan.
 
-Figures (counts):
-  games                    games that started (Heat 2-4 players, PON 3-4, several at once)
+Figures (counts). Every game that started is judged, finished ones too (their log is read from
+the archive it is packed into at the end):
+  games                    games that started (the five games in turn: Heat 2-4 players, PON 3-4,
+                           Pole Position, Steam Works and Rallyman 2-3; several at once)
   games_finished           of those, finished by the end
   moves_sent               move interactions the players sent (DM selects/buttons, My hand, /<game> play)
   moves_answered           of those, acknowledged by the bot within Discord's 3 s
-  kills                    SIGKILLs (random moments; right after a click; right after a Start click
-                           while the thread is being opened; right after /<game> new; right after
-                           the last move of a game), each followed by a restart
-  announcements_missing    public event lines of a game (its action log replayed from the database
-                           with the engines; events with to=None, seats named) that appear in no
-                           message of the game's thread
-  replay_failures          games whose stored action log does not replay with the engine
+  kills                    SIGKILLs (random moments; right after a click; right after /<game> new;
+                           right after the lobby post appears; right after a Start click while the
+                           thread is being opened; right after the game is stored as started; right
+                           after the last move of a game), each followed by a restart
+  kills_first_seconds      of those, around a table's first seconds (after /new, the lobby post, the
+                           thread's creation, the start)
+  announcements_missing    public event lines of a game (its action log replayed with the engines;
+                           events with to=None, seats named) that its thread does not show in order
+                           (the longest common subsequence of the lines and the thread's lines:
+                           an identical line elsewhere does not stand in for a lost one)
+  replay_failures          games whose stored action log does not replay to the stored snapshot: an
+                           engine error, versions other than 1..version, a replayed state that
+                           differs from the snapshot, or a status the engine disagrees with
   menus_missing            seats the game waits for (engine.to_act of the stored snapshot) whose
-                           newest DM offers no move: no live components, or only preference toggles
-                           and an already-sent choice (players with closed DMs excepted)
-  announcements_duplicated two posts in a game's thread with identical content and identical
-                           attachments (bytes hashed), or two identical text posts in a row; and two
-                           DMs in a row to one player with identical content, attachments and
-                           component ids (reminders excepted)
-  games_stalled            started games not finished at the end although no kill came for the
-                           last 15 s and their version did not move while players acted on
-                           everything they were shown
-  results_missing          finished games whose last board post lacks the results image (Heat: two
-                           PNGs, board and results; PON draws none: one PNG)
+                           newest DM with the game's controls offers no move (no live components,
+                           or only preference toggles and an already-sent choice) or a stale one
+                           (made for an older prompt version than the seat's: a click is refused);
+                           players with closed DMs excepted
+  announcements_duplicated in a game's thread, each event line shown more often than the game said it
+                           (a repeated post anywhere, or a line repeated inside an edited round
+                           post) and each repeated post with no event line (identical content and
+                           attachments, bytes hashed); in DMs, a message with components identical
+                           (content, attachments, component ids) to an earlier one anywhere, or two
+                           identical DMs in a row (reminders excepted)
+  games_stalled            started games not finished at the end in which a seat the game waits
+                           for made no decision for --stall seconds (15) since the last kill, however
+                           often the other seats moved (players never give up on a menu: they try
+                           again, less and less often)
+  results_missing          finished games whose last post with images lacks the results image,
+                           drawn by the campaign from the replayed final state and compared byte
+                           for byte (all five games draw one)
   lobbies_left_live        lobby messages still carrying Join/Start buttons although their game has
                            started, ended or been abandoned
   threads_orphaned         threads the bot opened in a game's channel that no game plays in (the
                            game went on in another thread or in the parent channel)
   double_clicks            the same DM button/select clicked twice concurrently
-  double_applied           of those, both applied: the action log gained two identical actions of
-                           that seat while the player sent nothing else
-  slash_pairs              two identical `/heat play` (or /pon play) sent concurrently
+  double_applied           of those, both applied: the action log (archive included) gained two
+                           identical actions of that seat while the player sent nothing else
+  slash_pairs              two identical `/<game> play` sent concurrently
   slash_double_applied     of those, both applied (as above)
-  forged_sent              forged or malformed interactions sent raw (Emulator.raw_interaction):
-                           custom_ids matching nothing, with a lone surrogate (a \\ud800 escape on the
-                           gateway), with full-width or Arabic-Indic digits, a button id sent as a
-                           select and the reverse, select values that are not options; slash
-                           commands with game ids >= 2^63, wrong option types, unknown choices,
-                           unknown commands; autocomplete with garbage
-  forged_unanswered        of those, no interaction response within 3 s
+  forged_sent              forged or malformed interactions sent raw (Emulator.raw_interaction) at an
+                           idle game of each kind: custom_ids matching nothing, with a lone
+                           surrogate (a \\ud800 escape on the gateway), with full-width or
+                           Arabic-Indic digits, a button id sent as a select and the reverse, select
+                           values that are not options; slash commands with game ids >= 2^63, wrong
+                           option types, unknown choices, unknown commands; autocomplete with garbage
+  forged_unanswered        of those, no interaction response within 3 s, or a deferred one
+                           ("thinking...") never completed within 8 s
   forged_tracebacks        new "Traceback" lines in the bot's log during the forged phase
   forged_accepted          forged packets that changed a game: growth of the action log of the
                            idle target games nobody plays
@@ -76,7 +91,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-FIGURES = ("games", "games_finished", "moves_sent", "moves_answered", "kills",
+FIGURES = ("games", "games_finished", "moves_sent", "moves_answered", "kills", "kills_first_seconds",
            "announcements_missing", "replay_failures", "menus_missing", "announcements_duplicated",
            "games_stalled", "results_missing", "lobbies_left_live", "threads_orphaned",
            "double_clicks", "double_applied", "slash_pairs", "slash_double_applied",
@@ -93,11 +108,12 @@ class Context:
     figures: Any
     rnd: random.Random
     seed: int
+    work: Path = Path(".")  # the campaign's temporary folder (kept with --keep)
     botctl: Any = None
     killplan: Any = None
     guild: Any = None
     channels: dict[int, Any] = field(default_factory=dict)
-    tracks: list[str] = field(default_factory=lambda: ["usa"])
+    choices: dict[str, tuple[str, list[Any]]] = field(default_factory=dict)  # kind -> /new option, values
     hard_stop: asyncio.Event = field(default_factory=asyncio.Event)
     doubles: bool = True
     p_double: float = 0.12
@@ -111,6 +127,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--games", type=int, default=24, help="games to start at most")
     p.add_argument("--kills", type=int, default=60, help="SIGKILLs to aim for")
     p.add_argument("--concurrency", type=int, default=6, help="games played at once")
+    p.add_argument("--stall", type=float, default=15.0,
+                   help="seconds a seat may wait without a decision before its game counts as stalled")
     p.add_argument("--startup-wait", type=float, default=15.0, help="seconds a damaged start-up may take")
     p.add_argument("--keep", action="store_true", help="keep the temporary folder (its path goes to stderr)")
     return p.parse_args(argv)

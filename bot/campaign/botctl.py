@@ -102,16 +102,19 @@ class KillPlan:
         self.t0 = time.monotonic()
         self.active = target > 0
 
-    def due(self) -> bool:
+    def due(self, eager: bool = False) -> bool:
+        """Whether a kill may come now: the plan is on, under its target, the bot up for `gap`
+        seconds, and (unless `eager`: the rare moments of a table's first seconds) not ahead of
+        the pace."""
         if not self.active or self.ctl.busy or self.ctl.kills >= self.target:
             return False
         now = time.monotonic()
         if now - self.ctl.last_up < self.gap:
             return False
-        return self.ctl.kills < self.target * min(1.0, (now - self.t0) / self.duration) + 1
+        return eager or self.ctl.kills < self.target * min(1.0, (now - self.t0) / self.duration) + 1
 
-    async def maybe(self, point: str, probability: float) -> bool:
-        if self.due() and self.rnd.random() < probability:
+    async def maybe(self, point: str, probability: float, eager: bool = False) -> bool:
+        if self.due(eager) and self.rnd.random() < probability:
             return await self.ctl.kill(point)
         return False
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import itertools
 import sqlite3
 import sys
 import time
+import zlib
 from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
@@ -91,36 +93,61 @@ class Db:
         self.path = path
 
     def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        return self.queries([(sql, params)])[0]
+
+    def queries(self, statements: list[tuple[str, tuple[Any, ...]]]) -> list[list[tuple[Any, ...]]]:
+        """Several queries in one read transaction (one consistent view of the file)."""
         if not self.path.exists():
-            return []
+            return [[] for _ in statements]
         for attempt in range(20):
             try:
-                con = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=5)
+                con = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=5, isolation_level=None)
                 try:
-                    return con.execute(sql, params).fetchall()
+                    if len(statements) > 1:
+                        con.execute("BEGIN")
+                    return [con.execute(sql, params).fetchall() for sql, params in statements]
                 finally:
                     con.close()
             except sqlite3.OperationalError:
                 time.sleep(0.05 * (attempt + 1))
-        return []
+        return [[] for _ in statements]
 
     async def aquery(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         return await asyncio.to_thread(self.query, sql, params)
 
     def games(self, snapshot: bool = False) -> list[dict[str, Any]]:
         cols = ("id", "kind", "channel_id", "thread_id", "lobby_message_id", "status", "options", "seed",
-                "version") + (("snapshot",) if snapshot else ())
+                "version", "locale") + (("snapshot",) if snapshot else ())
         rows = self.query(f"SELECT {', '.join(cols)} FROM games ORDER BY id")
-        return [dict(zip(cols, r)) for r in rows]
+        games = [dict(zip(cols, r)) for r in rows]
+        for g in games:
+            if isinstance(g.get("snapshot"), bytes):  # a finished game's snapshot is stored compressed
+                g["snapshot"] = zlib.decompress(g["snapshot"]).decode()
+        return games
 
     def seats(self, game_id: int) -> list[tuple[int, int, str]]:
         """(seat, user_id, name) in seat order."""
         return self.query("SELECT seat, user_id, name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
 
     def actions(self, game_id: int, after: int = -1) -> list[tuple[int, int, str]]:
-        """(version, seat, action JSON) in version order."""
-        return self.query("SELECT version, seat, action FROM actions WHERE game_id = ? AND version > ? "
-                          "ORDER BY version", (game_id, after))
+        """(version, seat, action JSON) in version order, whether still in `actions` or packed into
+        the game's archive once it finished (the archive keeps the order: its n-th entry is version n)."""
+        archived, rows = self.queries([
+            ("SELECT archive FROM games WHERE id = ? AND archive IS NOT NULL", (game_id,)),
+            ("SELECT version, seat, action FROM actions WHERE game_id = ? AND version > ? ORDER BY version",
+             (game_id, after))])
+        if archived:
+            packed = json.loads(zlib.decompress(archived[0][0]))
+            return [(v, seat, json.dumps(action)) for v, (seat, action) in enumerate(packed, 1) if v > after]
+        return rows
+
+    def to_act(self, game_id: int) -> tuple[str, int, list[int]]:
+        """(status, version, seats the game waits for) as the bot stored them; ("", -1, []) if no game."""
+        rows = self.query("SELECT status, version, to_act FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            return "", -1, []
+        status, version, to_act = rows[0]
+        return status, version, json.loads(to_act) if to_act else []
 
     def version(self, game_id: int) -> int:
         rows = self.query("SELECT version FROM games WHERE id = ?", (game_id,))

@@ -10,7 +10,7 @@ import random
 import time
 from typing import TYPE_CHECKING, Any, Optional
 
-from .common import live_components, newest, progress
+from .common import live_components, newest, progress, sleep_until
 
 if TYPE_CHECKING:
     from . import Context
@@ -37,6 +37,26 @@ def digit_variants(cid: str) -> list[str]:
     head, _, rest = cid.partition(":")
     return [f"{head}:{rest.translate(FULLWIDTH)}", f"{head}:{rest.translate(ARABIC)}",
             cid.replace(":", ":\u0661", 1)]
+
+
+DEFERRED_WAIT = 8.0  # seconds a deferred answer ("thinking...") may take to be completed
+
+
+def settled(rec: Any) -> bool:
+    """An interaction the user got an answer to: acknowledged, and if deferred with a "thinking"
+    placeholder (callback 5), that placeholder filled in or a follow-up sent."""
+    if not rec.acked:
+        return False
+    if rec.callback_type == 5:
+        return bool(rec.followups) or (rec.response is not None and not rec.response.loading)
+    return True
+
+
+async def answered(rec: Any, wait: float = DEFERRED_WAIT) -> bool:
+    """`settled`, waiting up to `wait` seconds for a deferred answer to be completed."""
+    if not rec.acked:
+        return False
+    return bool(await sleep_until(lambda: settled(rec), wait, 0.1))
 
 
 class Forger:
@@ -99,7 +119,7 @@ class Forger:
             data["options"] = [{"type": 1, "name": sub, "options": options}] if sub else options
             packets.append((user, channel, None, data, itype))
 
-        for kind in ("heat", "pon"):
+        for kind in ("heat", "pon", "pole", "steamworks", "rallyman"):
             for big in BIG:
                 cmd(kind, "hand", [{"type": 4, "name": "game", "value": big}])
                 cmd(kind, "play", [{"type": 3, "name": "move", "value": "x"}, {"type": 4, "name": "game", "value": big}])
@@ -151,8 +171,11 @@ class Forger:
             except Exception:
                 self.fig["forged_unanswered"] += 1
                 return
-            if not rec.acked:
-                self.fig["forged_unanswered"] += 1
+        if not await answered(rec):
+            self.fig["forged_unanswered"] += 1
+            if self.fig["forged_unanswered"] <= 3:
+                progress(f"forged packet unanswered ({'deferred, never followed up' if rec.acked else 'no ack'}): "
+                         f"{data!r}"[:300])
 
     async def batch(self, packets: list[tuple[Any, Any, Any, dict, int]]) -> None:
         """Send concurrently; a dropped gateway or a dead process in the meantime is a crash."""

@@ -21,7 +21,17 @@ if TYPE_CHECKING:
 
 SKIP_SELECTS = ("Sent", "Preferences")  # a submitted choice shown back, standing preferences
 RETRY_AFTER = 4.0  # seconds before acting again on a menu whose first try got no visible result
-MAX_TRIES = 4
+MAX_TRIES = 4  # quick tries of one menu; after them a player keeps trying, less and less often
+PATIENCE = 30.0  # the longest a player waits between two tries of the same menu
+
+
+def retry_after(tries: int) -> float:
+    """Seconds to wait before trying a menu again after `tries` tries that got no visible result:
+    RETRY_AFTER for the first MAX_TRIES, then doubling up to PATIENCE. A player never gives up for
+    good: a game stuck on a menu stays visibly stuck (the campaign's stall check), not abandoned."""
+    if tries < MAX_TRIES:
+        return RETRY_AFTER
+    return min(PATIENCE, RETRY_AFTER * 2 ** (tries - MAX_TRIES + 1))
 
 
 def is_pref(label: str) -> bool:
@@ -71,14 +81,14 @@ class Player:
         m = newest(self.visible(), live_components)
         if m is None or not actionable(m):
             return None
+        if m.menu_key in self.done_with:  # it went through; still there long after, a player tries again
+            return m if time.monotonic() - self.last_try[m.menu_key] >= PATIENCE else None
         n = self.tries[m.menu_key]
-        if m.menu_key in self.done_with:
-            return None
         if n == 0:
             return m
-        if self.kills_at_try.get(m.menu_key, -1) != self.ctx.botctl.kills and n < MAX_TRIES * 4:
-            n = 0  # the bot was killed since the last try: a player tries its menu again
-        if n >= MAX_TRIES or time.monotonic() - self.last_try[m.menu_key] < RETRY_AFTER:
+        if self.kills_at_try.get(m.menu_key, -1) != self.ctx.botctl.kills:
+            return m  # the bot was killed since the last try: a player tries its menu again at once
+        if time.monotonic() - self.last_try[m.menu_key] < retry_after(n):
             return None
         return m
 
@@ -99,6 +109,8 @@ class Player:
             try:
                 if await self.act(m):
                     self.done_with.add(key)  # done with this menu
+                else:
+                    self.done_with.discard(key)
             except EmulatorError:
                 await asyncio.sleep(0.3)  # the message changed under us (edited, deleted): look again
 
@@ -190,10 +202,8 @@ class Player:
             await self.went_through(rec)
         await asyncio.sleep(0.3)
         game_id, seat, version = before
-        actions = Counter(json.dumps(json.loads(a), sort_keys=True)
-                          for _, s, a in await self.ctx.db.aquery(
-                              "SELECT version, seat, action FROM actions WHERE game_id = ? AND version > ?",
-                              (game_id, version)) if s == seat)
+        log = await asyncio.to_thread(self.ctx.db.actions, game_id, version)  # the archive too: a last move
+        actions = Counter(json.dumps(json.loads(a), sort_keys=True) for _, s, a in log if s == seat)
         if any(n >= 2 for n in actions.values()):
             self.fig["slash_double_applied" if what == "slash" else "double_applied"] += 1
 

@@ -4,7 +4,9 @@ creator's Start, then every player on their own until the game is over. Kills at
 from __future__ import annotations
 
 import asyncio
+import json
 import time
+import zlib
 from typing import TYPE_CHECKING, Any, Optional
 
 from bot.emulator.errors import EmulatorError
@@ -38,6 +40,8 @@ class Table:
         self.last_change = time.monotonic()
         self.version = -1
         self._seats: dict[int, int] = {}
+        # seat -> since when the game waits for it without a decision of its own (monotonic time)
+        self.waiting_since: dict[int, float] = {}
 
     # -- what the driver reads ------------------------------------------------------------------
 
@@ -61,28 +65,50 @@ class Table:
         return None if seat is None else (self.game_id, seat, self.ctx.db.version(self.game_id))
 
     def refresh(self) -> None:
-        """Follow the game's status and version in the database (called by the campaign's watcher)."""
+        """Follow the game's status, version and the seats it waits for in the database (called by
+        the campaign's watcher). A seat's wait starts when the game begins to wait for it and
+        starts again with each decision of its own (a preference is no decision)."""
         if self.game_id is None:
             return
-        rows = self.ctx.db.query("SELECT status, version FROM games WHERE id = ?", (self.game_id,))
-        if not rows:
+        status, version, to_act = self.ctx.db.to_act(self.game_id)
+        if not status:
             return
-        status, version = rows[0]
+        now = time.monotonic()
         if version != self.version:
-            self.version, self.last_change = version, time.monotonic()
+            acted = {seat for _, seat, a in self.ctx.db.actions(self.game_id, self.version)
+                     if json.loads(a).get("type") != "prefs"}
+            self.version, self.last_change = version, now
+            for seat in acted:
+                self.waiting_since.pop(seat, None)
+        waiting = set(to_act) if status == "active" else set()
+        for seat in list(self.waiting_since):
+            if seat not in waiting:
+                del self.waiting_since[seat]
+        for seat in waiting:
+            self.waiting_since.setdefault(seat, now)
         if status in ("finished", "abandoned") and not self.over:
             self.over = True
             progress(f"table {self.number} ({self.kind} #{self.game_id}) {status} at version {version}")
+
+    def stuck(self, now: float, since: float, stall: float) -> list[int]:
+        """Seats the game has waited for, for `stall` seconds counted from no earlier than `since`
+        (the last kill), without a decision of theirs: one stuck seat stalls the game however
+        often the others re-submit. A game waiting for no one stalls when its version stands still."""
+        if not self.started or self.over:
+            return []
+        seats = sorted(s for s, t in self.waiting_since.items() if now - max(t, since) >= stall)
+        if not self.waiting_since and now - max(self.last_change, since) >= stall:
+            return [-1]
+        return seats
 
     def describe(self) -> str:
         """One line per player: what they see and how often they tried it (for a stalled game)."""
         rows = self.ctx.db.query("SELECT snapshot FROM games WHERE id = ?", (self.game_id,))
         waiting: Any = "?"
         if rows and rows[0][0]:
-            import json
-
             from bot.games.registry import engines
-            waiting = engines()[self.kind].to_act(json.loads(rows[0][0]))
+            snap = rows[0][0]
+            waiting = engines()[self.kind].to_act(json.loads(zlib.decompress(snap) if isinstance(snap, bytes) else snap))
         out = [f"  waiting for seats {waiting}"]
         for p in self.players:
             m = newest(p.visible(), live_components) or newest(p.visible())
@@ -96,20 +122,26 @@ class Table:
 
     async def open(self) -> Any:
         creator = self.users[0]
-        options = {"track": self.ctx.rnd.choice(self.ctx.tracks)} if self.kind == "heat" else {}
+        options = {}
+        if self.kind in self.ctx.choices:
+            name, values = self.ctx.choices[self.kind]
+            options[name] = self.ctx.rnd.choice(values)
         for _ in range(8):
             lobby = self.live_lobby()
             if lobby is not None:
                 return lobby
             task = asyncio.ensure_future(self.emu.slash(creator, self.channel, self.kind, "new", **options))
             await asyncio.sleep(self.ctx.rnd.uniform(0.0, 0.15))
-            await self.ctx.killplan.maybe("after-new", 0.5)
+            await self.ctx.killplan.maybe("after-new", 0.4, eager=True)
             try:
                 await task
             except EmulatorError:
                 pass
-            lobby = await sleep_until(self.live_lobby, 4.0)
+            lobby = await sleep_until(self.live_lobby, 4.0, 0.01)
             if lobby is not None:
+                if await self.ctx.killplan.maybe("lobby-post", 0.4, eager=True):  # right after the lobby appears
+                    await self.ctx.botctl.ensure_up()
+                    continue  # the lobby may be gone or dead: look again
                 return lobby
             await self.ctx.botctl.ensure_up()
         raise TableFailed(f"table {self.number}: no lobby after /{self.kind} new")
@@ -155,15 +187,17 @@ class Table:
             await self.seat_everyone(lobby)
             threads = len(self.emu.threads(self.channel))
             task = asyncio.ensure_future(self.emu.click(creator, lobby, label="Start"))
-            if self.ctx.killplan.due() and self.ctx.rnd.random() < 0.5:
+            if self.ctx.killplan.due(eager=True) and self.ctx.rnd.random() < 0.5:
                 # right after the click, while the bot is opening the game's thread
                 await sleep_until(lambda: len(self.emu.threads(self.channel)) > threads, 3.0, 0.005)
-                await self.ctx.killplan.maybe("start-thread", 1.0)
+                await self.ctx.killplan.maybe("start-thread", 1.0, eager=True)
+            # right after the game is stored as started, before its first post and DMs are out
+            if await sleep_until(self.started_game, 6.0, 0.01) is not None:
+                await self.ctx.killplan.maybe("after-start", 0.4, eager=True)
             try:
                 await task
             except EmulatorError:
                 pass
-            await sleep_until(self.started_game, 6.0, 0.2)
             await self.ctx.botctl.ensure_up()
         raise TableFailed(f"table {self.number}: the game did not start")
 
