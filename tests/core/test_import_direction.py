@@ -8,7 +8,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("bot.emulator", "bot.campaign", "bot.bench", "bot.sandbox", "bot.store_pgserver", "bot.arena",
-         "bot.games.heat.bench", "bot.games.rallyman.bench", "bot.games.rallyman.styles", "bot.games.steamworks.balance")
+         "bot.games.heat.bench", "bot.games.pole.bench", "bot.games.pon.bench", "bot.games.rallyman.bench",
+         "bot.games.rallyman.styles", "bot.games.steamworks.balance", "bot.games.steamworks.bench")
 
 
 def module_name(path: Path) -> str:
