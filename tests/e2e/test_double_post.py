@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from .players import Player
 from .test_crash_recovery import run_bot, settled
 from .test_table import open_table, start
@@ -17,12 +19,17 @@ async def nothing(*_args, **_kwargs):
     return None
 
 
-async def test_a_post_out_before_the_crash_is_not_posted_again(world):
+@pytest.mark.parametrize("how", ["dm", "ping"])
+async def test_a_post_out_before_the_crash_is_not_posted_again(world, how):
     """PON (seed 23): the owed versions span two posts, the last one a post whose last line is
     "Waiting for" someone, and end with moves that edited it. The catch-up merges them all (its last
-    version is not the post's), so only the thread can tell they are out."""
+    version is not the post's), so only the thread can tell they are out. With /notify ping, the
+    thread pings each new decision: none is pinged twice."""
     bot, handle = await run_bot(world)
     emu = world.emu
+    for user in (world.alice, world.bob, world.carol):
+        rec = await emu.slash(user, world.general, "notify", how=how)
+        await emu.wait_until(lambda: rec.followups)
     bot.table.new_seed = lambda: 23
     lobby = await open_table(world, world.alice, world.bob, world.carol, kind="pon")
     thread = await start(world, lobby, world.alice)
@@ -47,6 +54,7 @@ async def test_a_post_out_before_the_crash_is_not_posted_again(world):
     finally:
         await handle.stop()
     owed = [m.content for m in emu.messages_in(thread)]
+    pinged = [m.mentions for m in emu.messages_in(thread)]
     assert owed[-1].rpartition("\n")[2].startswith("Waiting for: <@")
     bot, handle = await run_bot(world)
     try:
@@ -57,3 +65,5 @@ async def test_a_post_out_before_the_crash_is_not_posted_again(world):
         await handle.stop()
     assert len(emu.messages_in(thread)) == len(owed), emu.messages_in(thread)[-1].content  # no post twice
     assert [m.content for m in emu.messages_in(thread)] == owed
+    if how == "ping":
+        assert pinged and pinged == [m.mentions for m in emu.messages_in(thread)]
