@@ -47,11 +47,32 @@ class Backend:
         self.conn = conn
         self.where = where
         self.identity = file_identity(where)  # the file opened; None in memory
+        # The file as this connection's last write left it (size, modified): only a write of ours
+        # (its checkpoint) changes the database file; any other change is a copy put over it.
+        self._left: tuple[int, int] | None = None
+        self._overwritten = False
 
     def moved_away(self) -> bool:
         """Whether the file at the path is no longer the one open (deleted, or a copy put in its
-        place): writes would go to a file nobody will ever read again."""
-        return self.identity is not None and file_identity(self.where) != self.identity
+        place: writes would go to a file nobody will ever read again), or is, but another process
+        wrote over it (`cp` of a backup onto it: its pages are no longer the ones this connection
+        knows). Asked with the store's lock held: no write of ours is under way."""
+        if self.identity is None:
+            return False
+        return self._before_write() != self.identity or self._overwritten
+
+    def _before_write(self) -> tuple[int, int] | None:
+        """Notes a change to the file since our last write; the (device, inode) at the path."""
+        if self.identity is None:
+            return None
+        identity, state = file_stat(self.where)
+        if self._left is not None and state != self._left:
+            self._overwritten = True
+        return identity
+
+    def _after_write(self) -> None:
+        if self.identity is not None and not self._overwritten:
+            self._left = file_stat(self.where)[1]
 
     @classmethod
     async def connect(cls, path: Path | str) -> "Backend":
@@ -85,7 +106,11 @@ class Backend:
 
     async def execute(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> int:
         """Run one statement; the number of rows it changed."""
-        cur = await self.conn.execute(sql, params)
+        self._before_write()
+        try:
+            cur = await self.conn.execute(sql, params)
+        finally:
+            self._after_write()
         return cur.rowcount
 
     async def fetch(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> list[tuple[Any, ...]]:
@@ -93,7 +118,11 @@ class Backend:
 
     async def executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
         if rows:
-            await self.conn.executemany(sql, rows)
+            self._before_write()
+            try:
+                await self.conn.executemany(sql, rows)
+            finally:
+                self._after_write()
 
     async def bulk_insert(self, table: str, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
         await self.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
@@ -101,23 +130,31 @@ class Backend:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator["Backend"]:
-        await self.conn.execute("BEGIN IMMEDIATE")
+        self._before_write()
         try:
-            yield self
-        except BaseException:
-            await self.conn.execute("ROLLBACK")
-            raise
-        await self.conn.execute("COMMIT")
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+            await self.conn.execute("COMMIT")
+        finally:
+            self._after_write()
 
     async def delete_owed(self, pairs: list[tuple[int, int]]) -> int:
         """Delete these (game, version) rows of `owed`; the number of statements run."""
         statements = 0
-        for chunk in range(0, len(pairs), 5000):
-            part = pairs[chunk:chunk + 5000]
-            await self.conn.execute(  # through the primary key (the table is its key's b-tree: migration 8)
-                "WITH v(g, n) AS (VALUES " + ",".join(["(?, ?)"] * len(part)) + ") DELETE FROM owed "
-                "WHERE (game_id, version) IN (SELECT g, n FROM v)", [n for pair in part for n in pair])
-            statements += 1
+        self._before_write()
+        try:
+            for chunk in range(0, len(pairs), 5000):
+                part = pairs[chunk:chunk + 5000]
+                await self.conn.execute(  # through the primary key (the table is its key's b-tree: migration 8)
+                    "WITH v(g, n) AS (VALUES " + ",".join(["(?, ?)"] * len(part)) + ") DELETE FROM owed "
+                    "WHERE (game_id, version) IN (SELECT g, n FROM v)", [n for pair in part for n in pair])
+                statements += 1
+        finally:
+            self._after_write()
         return statements
 
     async def set_trace(self, callback: Callable[[str], None] | None) -> None:
@@ -135,6 +172,7 @@ class Backend:
     async def migrate(self, number: int, script: str) -> None:
         # executescript commits first; the script and its version bump form one transaction.
         await self.conn.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
+        self._after_write()
 
     async def check_usable(self) -> str | None:
         """Start-up checks that cost little whatever the size: another process must not hold the
@@ -161,6 +199,7 @@ class Backend:
         if Path(path).stat().st_size < pages * size:
             return (f"the file is shorter than its header says ({Path(path).stat().st_size} of "
                     f"{pages * size} bytes): it was cut off; restore it from a backup")
+        self._after_write()
         return None
 
     async def after_bulk_insert(self, table: str) -> None:
@@ -176,6 +215,15 @@ def file_identity(path: str) -> tuple[int, int] | None:
     except OSError:
         return (-1, -1)  # gone
     return st.st_dev, st.st_ino
+
+
+def file_stat(path: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    """((device, inode), (size, modified in ns)) of the file at `path`; -1s if there is none."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (-1, -1), (-1, -1)
+    return (st.st_dev, st.st_ino), (st.st_size, st.st_mtime_ns)
 
 
 async def close_quietly(conn: aiosqlite.Connection | None) -> None:

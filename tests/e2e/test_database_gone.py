@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+import sqlite3
 
 import pytest
 
@@ -20,24 +21,34 @@ async def submit(emu, user):
     return rec
 
 
-@pytest.mark.parametrize("how", ["deleted", "replaced"])
+@pytest.mark.parametrize("how", ["deleted", "deleted alone", "moved over", "copied over"])
 async def test_a_database_file_gone_takes_no_moves_and_says_so(table, caplog, how):
+    """Deleted: the three files (bot.sqlite3, -wal, -shm) or the database alone; a backup moved
+    over it (another file at the path) or copied over it (`cp`: the same file, its bytes replaced)."""
     w, emu = table, table.emu
     lobby = await open_table(w, w.alice, w.bob, track="usa")
     await start(w, lobby, w.alice)
     await w.bot.table.drain()
     path = database_of(w.tmp_path)
     version = (await w.bot.store.game(1)).version
+    backup = path.with_name("backup.sqlite3")
+    with sqlite3.connect(path) as live, sqlite3.connect(backup) as copy:
+        live.backup(copy)  # as `sqlite3 bot.sqlite3 ".backup backup.sqlite3"` makes it
+    copy.close()
+    live.close()
     if how == "deleted":
         for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
             p.unlink(missing_ok=True)
-    else:  # a backup copied over the live file: another file at the path
-        shutil.copyfile(path, path.with_name("copy.sqlite3"))
-        path.with_name("copy.sqlite3").replace(path)
+    elif how == "deleted alone":
+        path.unlink()
+    elif how == "moved over":  # another file at the path
+        backup.replace(path)
+    else:  # cp backup.sqlite3 bot.sqlite3: the file at the path is the same, its bytes are the copy's
+        shutil.copyfile(backup, path)
     caplog.set_level(logging.ERROR, logger="bot.store")
     for user in (w.alice, w.bob):
         rec = await submit(emu, user)
         assert rec.followups and "cannot save moves right now" in rec.followups[0].content, rec.followups
     assert (await w.bot.store.game(1)).version == version  # nothing was taken
-    said = [r for r in caplog.records if r.name == "bot.store" and "deleted or replaced" in r.getMessage()]
+    said = [r for r in caplog.records if r.name == "bot.store" and "was deleted, replaced" in r.getMessage()]
     assert len(said) == 1 and str(path) in said[0].getMessage()
