@@ -24,8 +24,8 @@ from bot.games.registry import engines
 from bot.i18n import Msg, default_locale, locale_for, msg, render, set_locale, translation
 from bot.reminders import run_reminders
 from bot.slash_input import problem
-from bot.store import Store
-from bot.table import Table
+from bot.store import Store, StoreGone
+from bot.table import STORE_GONE, Table
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +124,10 @@ class TableBot(commands.AutoShardedBot):
         if self.table is None:
             return
         if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit):
-            await self.table.route_component(interaction)  # we open no modals: those are answered as unknown
+            try:
+                await self.table.route_component(interaction)  # we open no modals: those are answered as unknown
+            except StoreGone:  # the store said it once in the log; the player is told why nothing happened
+                await answer(interaction, STORE_GONE)
 
 
     async def close(self) -> None:
@@ -145,18 +148,25 @@ class TableBot(commands.AutoShardedBot):
         """The one handler: a short private answer; the details go to the log, not the player."""
         if isinstance(error, app_commands.CheckFailure):
             message = msg("You can't use that here.")
+        elif isinstance(getattr(error, "original", error), StoreGone):
+            message = STORE_GONE  # said once in the log by the store
         else:
             log.error("command %s failed", interaction.command and interaction.command.qualified_name,
                       exc_info=error)
             message = msg("Sorry, something went wrong. No game was changed.")
-        text = render(message, reader_locale(interaction))
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            pass
+        await answer(interaction, message)
+
+
+async def answer(interaction: discord.Interaction, message: Msg) -> None:
+    """A short private answer, whether or not the interaction was acknowledged already."""
+    text = render(message, reader_locale(interaction))
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        pass
 
 
 def create_bot(settings: Settings, store: Store | None = None) -> TableBot:

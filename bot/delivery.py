@@ -3,6 +3,7 @@ ephemeral replies. Nothing here changes a game; a Discord failure is logged, nev
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 import hashlib
 import importlib
@@ -17,7 +18,7 @@ import discord
 from bot.components import hand_view, menu_view
 from bot.games.base import Engine, Event, State, name_seats
 from bot.i18n import Msg, default_locale, from_wire, msg, render, to_wire
-from bot.store import Game, Owed, Store
+from bot.store import Game, Owed, Store, StoreGone
 
 log = logging.getLogger(__name__)
 
@@ -179,9 +180,15 @@ class Delivery:
         """A user's language, as their last interaction said: DMs follow it."""
         if self._locales.get(user_id) != locale:
             self._locales[user_id] = locale
-            task = asyncio.create_task(self.store.set_user_locale(user_id, locale))
+            task = asyncio.create_task(self._quietly(self.store.set_user_locale(user_id, locale)))
             self._writes.add(task)
             task.add_done_callback(self._writes.discard)
+
+    @staticmethod
+    async def _quietly(write: Any) -> None:
+        """A write nobody waits for: a database file gone is said once by the store, not per write."""
+        with contextlib.suppress(StoreGone):
+            await write
 
     async def user_locale(self, user_id: int) -> str:
         if user_id not in self._locales:

@@ -3,6 +3,7 @@ move is taken (it would be lost at the next restart), the player is told why, an
 once."""
 from __future__ import annotations
 
+import asyncio
 import logging
 import shutil
 import sqlite3
@@ -52,3 +53,23 @@ async def test_a_database_file_gone_takes_no_moves_and_says_so(table, caplog, ho
     assert (await w.bot.store.game(1)).version == version  # nothing was taken
     said = [r for r in caplog.records if r.name == "bot.store" and "was deleted, replaced" in r.getMessage()]
     assert len(said) == 1 and str(path) in said[0].getMessage()
+
+
+
+async def test_a_database_file_gone_is_said_for_a_lobby_click_and_a_command_too(table, caplog):
+    """Not only moves: a Join, a new table and a player's language (written as they click) each
+    meet the same answer, and the log holds one line, no traceback."""
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, track="usa")
+    database_of(w.tmp_path).unlink()
+    caplog.set_level(logging.INFO)
+    join = await emu.click(w.bob, lobby, label="Join")
+    new = await emu.slash(w.carol, w.general, "heat", "new", track="usa")
+    for rec in (join, new):
+        await emu.wait_until(lambda: rec.followups, timeout=10)
+        assert rec.followups[0].ephemeral and "cannot save moves right now" in rec.followups[0].content
+    await asyncio.sleep(0.2)
+    told = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(told) == 1 and "was deleted, replaced" in told[0].getMessage() and not told[0].exc_info, \
+        [r.getMessage()[:100] for r in told]
+    assert "Traceback" not in caplog.text and "never retrieved" not in caplog.text
