@@ -177,7 +177,8 @@ class Backend:
     async def check_usable(self) -> str | None:
         """Start-up checks that cost little whatever the size: another process must not hold the
         write lock (a second bot on the same file), and the file must be as long as its own header
-        says once the write-ahead log is folded in (a truncated copy is refused, not half used).
+        says once the write-ahead log is folded in (a truncated copy is refused, not half used;
+        checked when no reader keeps part of the log from being folded).
         The reason in one line, or None. Called once the schema number is known to be one this bot
         can use: only then is the file switched to write-ahead logging (that writes its header, and a
         refused file is left as it was)."""
@@ -191,9 +192,12 @@ class Backend:
         path = rows[0][2] if rows else ""
         if not path:  # in memory
             return None
-        busy, _, _ = (await self.fetch("PRAGMA wal_checkpoint(TRUNCATE)"))[0]
-        if busy:
-            return "another process is using it; is another bot running on this file?"
+        # The write-ahead log folded into the file, as far as readers allow, without waiting for them:
+        # a backup (`.backup`) reads in a read transaction, and a reader is not a second bot.
+        _, logged, folded = (await self.fetch("PRAGMA wal_checkpoint(PASSIVE)"))[0]
+        if folded < logged:  # a reader holds part of the log: the file is not whole without it
+            self._after_write()
+            return None
         (pages,), = await self.fetch("PRAGMA page_count")
         (size,), = await self.fetch("PRAGMA page_size")
         if Path(path).stat().st_size < pages * size:
