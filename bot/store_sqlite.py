@@ -89,8 +89,7 @@ class Backend:
                                                 "backup, or delete it to start a new database")
             conn = await aiosqlite.connect(str(path), isolation_level=None)
             await conn.execute("PRAGMA busy_timeout=5000")
-            await conn.execute("PRAGMA synchronous=NORMAL")
-            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute("PRAGMA foreign_keys=ON")  # (synchronous: in check_usable, it reads the file)
             return cls(conn, str(path))
         except BaseException:
             await close_quietly(conn)
@@ -164,10 +163,13 @@ class Backend:
     # -- schema -------------------------------------------------------------------------------
 
     async def schema_version(self) -> int:
-        (current,), = await self.fetch("PRAGMA user_version")
-        # Reading the schema makes SQLite parse the file's first pages: garbage fails here.
-        await self.fetch("SELECT count(*) FROM sqlite_master")  # (read to the end: no statement left open)
-        return current
+        """The file's schema number, read before this connection reads anything: by a read-only
+        connection of its own, so a file refused for its number is left byte for byte (the bot's
+        connection, closing last, would fold a write-ahead log that came with it into the file)."""
+        if self.identity is None:
+            (current,), = await self.fetch("PRAGMA user_version")
+            return int(current)
+        return await peek_version(self.where)
 
     async def migrate(self, number: int, script: str) -> None:
         # executescript commits first; the script and its version bump form one transaction.
@@ -183,6 +185,7 @@ class Backend:
         can use: only then is the file switched to write-ahead logging (that writes its header, and a
         refused file is left as it was)."""
         await self.fetch("PRAGMA journal_mode=WAL")
+        await self.conn.execute("PRAGMA synchronous=NORMAL")
         try:
             await self.conn.execute("BEGIN IMMEDIATE")
             await self.conn.execute("ROLLBACK")
@@ -208,6 +211,18 @@ class Backend:
 
     async def after_bulk_insert(self, table: str) -> None:
         """After rows with explicit ids were copied in (nothing to do: SQLite continues after max(id))."""
+
+
+async def peek_version(path: str) -> int:
+    """PRAGMA user_version of the file, read only; reading the schema makes SQLite parse the file's
+    first pages: garbage fails here."""
+    con = await aiosqlite.connect(Path(path).absolute().as_uri() + "?mode=ro", uri=True)
+    try:
+        (current,), = await con.execute_fetchall("PRAGMA user_version")
+        await con.execute_fetchall("SELECT count(*) FROM sqlite_master")
+        return int(current)
+    finally:
+        await con.close()
 
 
 def file_identity(path: str) -> tuple[int, int] | None:
