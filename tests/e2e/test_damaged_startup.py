@@ -218,3 +218,28 @@ def test_a_read_only_state_folder_stops_start_up_in_one_line(log_there):
         assert lines[0].startswith("cannot write the log") and "Permission denied" in lines[0]
     else:  # the log can be written, but SQLite cannot make its write-ahead log beside the database
         assert lines[0].startswith("cannot use the database"), output
+
+
+async def test_a_backup_reading_the_file_does_not_hold_the_bot_up(tmp_path):
+    """The whole bot comes up (connects, is ready) while another process reads the file in a read
+    transaction, as `sqlite3 bot.sqlite3 ".backup ..."` does (#28: refused after 6.5 s)."""
+    from tests.core.test_store_backup import killed_bot, reader
+
+    database = tmp_path / "bot.sqlite3"
+    killed_bot(database)
+    backup = reader(database, cli=False)
+    try:
+        async with Emulator() as emu:
+            proc = BotProcess(emu, ["bot"], env={"DISCORD_TOKEN": emu.token, "BOT_STATE_DIR": str(tmp_path / "state"),
+                                                  "BOT_DATABASE": str(database), "PYTHONPATH": HERE},
+                              cwd=str(tmp_path))
+            try:
+                await proc.start(wait_ready=True)
+                assert proc.running
+            finally:
+                await proc.stop(timeout=5)
+            # (its games are made-up rows: their catch-up may fail; the database was taken)
+            assert "cannot use the database" not in proc.output(), proc.output()
+    finally:
+        backup.stdin.close()
+        backup.wait(timeout=10)
