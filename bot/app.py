@@ -25,9 +25,14 @@ from bot.i18n import Msg, default_locale, locale_for, msg, render, set_locale, t
 from bot.reminders import run_reminders
 from bot.slash_input import problem
 from bot.store import Store, StoreGone
-from bot.table import STORE_GONE, Table
+from bot.table import Table
 
 log = logging.getLogger(__name__)
+
+# The answer to anything but a move (a Join, a new table...) while the database file is gone or
+# replaced; a move has its own (Table.STORE_GONE).
+NOTHING_SAVED = msg("I cannot save anything right now: the file that holds the games was deleted or replaced "
+                    "while I ran. Nothing was changed; the bot's admin must restart me.")
 
 COGS = ("cogs.heat", "cogs.pon", "cogs.pole", "cogs.rallyman", "cogs.steamworks", "cogs.table")
 
@@ -127,7 +132,7 @@ class TableBot(commands.AutoShardedBot):
             try:
                 await self.table.route_component(interaction)  # we open no modals: those are answered as unknown
             except StoreGone:  # the store said it once in the log; the player is told why nothing happened
-                await answer(interaction, STORE_GONE)
+                await answer(interaction, NOTHING_SAVED)
 
 
     async def close(self) -> None:
@@ -149,7 +154,7 @@ class TableBot(commands.AutoShardedBot):
         if isinstance(error, app_commands.CheckFailure):
             message = msg("You can't use that here.")
         elif isinstance(getattr(error, "original", error), StoreGone):
-            message = STORE_GONE  # said once in the log by the store
+            message = NOTHING_SAVED  # said once in the log by the store
         else:
             log.error("command %s failed", interaction.command and interaction.command.qualified_name,
                       exc_info=error)

@@ -67,7 +67,7 @@ async def test_a_database_file_gone_is_said_for_a_lobby_click_and_a_command_too(
     new = await emu.slash(w.carol, w.general, "heat", "new", track="usa")
     for rec in (join, new):
         await emu.wait_until(lambda: rec.followups, timeout=10)
-        assert rec.followups[0].ephemeral and "cannot save moves right now" in rec.followups[0].content
+        assert rec.followups[0].ephemeral and "cannot save anything right now" in rec.followups[0].content
     await asyncio.sleep(0.2)
     told = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(told) == 1 and "was deleted, replaced" in told[0].getMessage() and not told[0].exc_info, \
