@@ -596,7 +596,8 @@ class Store:
             if not self._gone_said:
                 self._gone_said = True
                 log.error("%s was deleted, replaced or written by another process while the bot ran: it takes no "
-                          "more moves, which would be lost; stop it, put the right file in place, and start it again",
+                          "more moves, which would be lost; stop it, put the right file in place (without the old "
+                          "-wal and -shm files beside it), and start it again",
                           self._db.where)
             raise StoreGone(self._db.where)
 
