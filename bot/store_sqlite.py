@@ -47,9 +47,12 @@ class Backend:
         self.conn = conn
         self.where = where
         self.identity = file_identity(where)  # the file opened; None in memory
-        # The file as this connection's last write left it (size, modified): only a write of ours
-        # (its checkpoint) changes the database file; any other change is a copy put over it.
+        # The file as this connection's last write left it (size, modified), and the write-ahead
+        # log's index then: the file changes only as SQLite folds the log into it (a write of ours,
+        # or another connection's, which changes the index too); a change to the file alone is a
+        # copy put over it.
         self._left: tuple[int, int] | None = None
+        self._index = b""
         self._overwritten = False
 
     def moved_away(self) -> bool:
@@ -67,12 +70,16 @@ class Backend:
             return None
         identity, state = file_stat(self.where)
         if self._left is not None and state != self._left:
-            self._overwritten = True
+            index = log_index(self.where)
+            if index == self._index:
+                self._overwritten = True
+            else:  # another connection folded the log into the file (a tool, a checkpoint by hand)
+                self._left, self._index = state, index
         return identity
 
     def _after_write(self) -> None:
         if self.identity is not None and not self._overwritten:
-            self._left = file_stat(self.where)[1]
+            self._left, self._index = file_stat(self.where)[1], log_index(self.where)
 
     @classmethod
     async def connect(cls, path: Path | str) -> "Backend":
@@ -223,6 +230,18 @@ async def peek_version(path: str) -> int:
         return int(current)
     finally:
         await con.close()
+
+
+def log_index(path: str) -> bytes:
+    """What a commit or a checkpoint changes in the write-ahead log's index (the -shm file, in
+    SQLite's documented wal-index format): its header (48 bytes) and how many frames are folded
+    into the file (nBackfill, at 96); readers change neither."""
+    try:
+        with open(path + "-shm", "rb") as fh:
+            head = fh.read(100)
+    except OSError:
+        return b""
+    return head[:48] + head[96:100]
 
 
 def file_identity(path: str) -> tuple[int, int] | None:

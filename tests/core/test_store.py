@@ -42,17 +42,6 @@ async def store(database):
     await s.close()
 
 
-async def two_stores(database) -> tuple[Store, Store]:
-    """Two stores on one database, as two processes on PostgreSQL. (One SQLite file is never shared
-    by two bots: each store's checkpoints change the file under the other, which a store takes for a
-    copy put over its file (#28) and stops; here that check is off, to test the SQL itself.)"""
-    one, two = await Store.open(database), await Store.open(database)
-    for store in (one, two):
-        if store.backend == "sqlite":
-            store._db.identity = None
-    return one, two
-
-
 async def test_migrations_set_user_version_and_wal(tmp_path):
     s = await Store.open(tmp_path / "db.sqlite3")
     await s.close()
@@ -209,7 +198,7 @@ async def started(store: Store, seats: int = 2) -> int:
 async def test_two_stores_on_one_database_refuse_a_stale_or_duplicate_move(database):
     """A handover: two processes hold the same game. Whoever commits second on the same version
     is refused and writes nothing, even with the game kept in memory (its kept row is then dropped)."""
-    one, two = await two_stores(database)
+    one, two = await Store.open(database), await Store.open(database)
     try:
         gid = await started(one)
         assert (await one.game(gid)).version == (await two.game(gid)).version == 0  # both keep the row
@@ -235,7 +224,7 @@ async def test_two_stores_on_one_database_refuse_a_stale_or_duplicate_move(datab
 
 
 async def test_two_stores_seating_players_at_once_fill_a_lobby_exactly(database):
-    one, two = await two_stores(database)
+    one, two = await Store.open(database), await Store.open(database)
     try:
         gid = await one.create_game("heat", 1, 2, 10, "ann", {}, 7)
         joined = await asyncio.gather(*[(one, two)[i % 2].join(gid, 100 + i, f"p{i}", 4) for i in range(8)])

@@ -15,7 +15,7 @@ from bot.games.registry import engines
 from bot.i18n import to_wire
 from bot.store import Game, PromptUpdate, Seat, Store
 from bot.table import OLD_HASH_LENGTH, Table, _SORTED, _wire, menu_hash
-from tests.core.test_store import BACKENDS, database_for, two_stores
+from tests.core.test_store import BACKENDS, database_for
 from tests.core.test_store_scale import statements
 
 ENGINES = engines()
@@ -160,7 +160,7 @@ async def test_a_move_behind_another_processes_is_judged_again_on_the_fresh_game
     """Two processes on one database (a DM click served by another shard's process): this
     table's kept copy is one move behind, the commit is refused as stale, the copy dropped, and
     the pick judged once more against the game as it is now: the player's move goes through."""
-    store, other = await two_stores(path)  # (on SQLite, as if on PostgreSQL: see two_stores)
+    store, other = await Store.open(path), await Store.open(path)
     table = Table(NoBot(), store, ENGINES, 3600)  # type: ignore[arg-type]
     there = Table(NoBot(), other, ENGINES, 3600)  # type: ignore[arg-type]
     for t in (table, there):

@@ -7,6 +7,8 @@ import asyncio
 import logging
 import shutil
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
@@ -73,3 +75,35 @@ async def test_a_database_file_gone_is_said_for_a_lobby_click_and_a_command_too(
     assert len(told) == 1 and "was deleted, replaced" in told[0].getMessage() and not told[0].exc_info, \
         [r.getMessage()[:100] for r in told]
     assert "Traceback" not in caplog.text and "never retrieved" not in caplog.text
+
+
+@pytest.mark.parametrize("how", ["checkpoint", "store open"])
+async def test_sqlite_itself_folding_the_log_into_the_file_is_not_a_copy_over_it(table, caplog, how):
+    """Another process's SQLite folds the write-ahead log into the live file (a checkpoint by hand,
+    or a tool opening the store, as `store copy` does): the file changes, but it is the same
+    database, so the bot goes on taking moves."""
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.bob, track="usa")
+    await start(w, lobby, w.alice)
+    await w.bot.table.drain()
+    path = database_of(w.tmp_path)
+    before = path.stat().st_mtime_ns, path.stat().st_size
+    script = ("import sqlite3, sys\n"
+              "c = sqlite3.connect(sys.argv[1])\n"
+              "print(c.execute('PRAGMA wal_checkpoint(FULL)').fetchone())\n"
+              "c.close()\n") if how == "checkpoint" else (
+              "import asyncio, sys\n"
+              "from bot.store import Store\n"
+              "async def main():\n"
+              "    await (await Store.open(sys.argv[1])).close()\n"
+              "asyncio.run(main())\n")
+    done = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert (path.stat().st_mtime_ns, path.stat().st_size) != before  # the file did change
+    version = (await w.bot.store.game(1)).version
+    caplog.set_level(logging.ERROR, logger="bot.store")
+    for user in (w.alice, w.bob):
+        rec = await submit(emu, user)
+        assert not [m.content for m in rec.followups if "cannot save" in m.content]
+    assert (await w.bot.store.game(1)).version > version
+    assert not [r for r in caplog.records if r.name == "bot.store"]
