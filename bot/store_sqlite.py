@@ -53,6 +53,7 @@ class Backend:
         # copy put over it.
         self._left: tuple[int, int] | None = None
         self._index = b""
+        self._shm: int | None = None  # the index file, open
         self._overwritten = False
 
     def moved_away(self) -> bool:
@@ -70,7 +71,7 @@ class Backend:
             return None
         identity, state = file_stat(self.where)
         if self._left is not None and state != self._left:
-            index = log_index(self.where)
+            index = self._log_index()
             if index == self._index:
                 self._overwritten = True
             else:  # another connection folded the log into the file (a tool, a checkpoint by hand)
@@ -79,7 +80,19 @@ class Backend:
 
     def _after_write(self) -> None:
         if self.identity is not None and not self._overwritten:
-            self._left, self._index = file_stat(self.where)[1], log_index(self.where)
+            self._left, self._index = file_stat(self.where)[1], self._log_index()
+
+    def _log_index(self) -> bytes:
+        """What a commit or a checkpoint changes in the write-ahead log's index (the -shm file, in
+        SQLite's documented wal-index format): its header (48 bytes) and how many frames are folded
+        into the file (nBackfill, at 96); readers change neither. (The file is kept open.)"""
+        try:
+            if self._shm is None:
+                self._shm = os.open(self.where + "-shm", os.O_RDONLY)
+            head = os.pread(self._shm, 100, 0)
+        except OSError:
+            return b""
+        return head[:48] + head[96:100]
 
     @classmethod
     async def connect(cls, path: Path | str) -> "Backend":
@@ -103,10 +116,17 @@ class Backend:
             raise
 
     async def close(self) -> None:
+        self._close_index()
         await self.conn.close()
 
     async def close_quietly(self) -> None:
+        self._close_index()
         await close_quietly(self.conn)
+
+    def _close_index(self) -> None:
+        if self._shm is not None:
+            os.close(self._shm)
+            self._shm = None
 
     # -- statements ---------------------------------------------------------------------------
 
@@ -230,18 +250,6 @@ async def peek_version(path: str) -> int:
         return int(current)
     finally:
         await con.close()
-
-
-def log_index(path: str) -> bytes:
-    """What a commit or a checkpoint changes in the write-ahead log's index (the -shm file, in
-    SQLite's documented wal-index format): its header (48 bytes) and how many frames are folded
-    into the file (nBackfill, at 96); readers change neither."""
-    try:
-        with open(path + "-shm", "rb") as fh:
-            head = fh.read(100)
-    except OSError:
-        return b""
-    return head[:48] + head[96:100]
 
 
 def file_identity(path: str) -> tuple[int, int] | None:
