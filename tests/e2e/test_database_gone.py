@@ -77,11 +77,13 @@ async def test_a_database_file_gone_is_said_for_a_lobby_click_and_a_command_too(
     assert "Traceback" not in caplog.text and "never retrieved" not in caplog.text
 
 
-@pytest.mark.parametrize("how", ["checkpoint", "store open"])
+@pytest.mark.parametrize("how", ["checkpoint", "store open", "backup"])
 async def test_sqlite_itself_folding_the_log_into_the_file_is_not_a_copy_over_it(table, caplog, how):
     """Another process's SQLite folds the write-ahead log into the live file (a checkpoint by hand,
     or a tool opening the store, as `store copy` does): the file changes, but it is the same
-    database, so the bot goes on taking moves."""
+    database, so the bot goes on taking moves. So does a backup (`sqlite3 ... ".backup"`)."""
+    if how == "backup" and shutil.which("sqlite3") is None:
+        pytest.skip("no sqlite3 shell")
     w, emu = table, table.emu
     lobby = await open_table(w, w.alice, w.bob, track="usa")
     await start(w, lobby, w.alice)
@@ -97,9 +99,14 @@ async def test_sqlite_itself_folding_the_log_into_the_file_is_not_a_copy_over_it
               "async def main():\n"
               "    await (await Store.open(sys.argv[1])).close()\n"
               "asyncio.run(main())\n")
-    done = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, timeout=60)
+    command = ["sqlite3", str(path), f".backup {path.with_name('backup.sqlite3')}"] if how == "backup" else \
+        [sys.executable, "-c", script, str(path)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert (path.stat().st_mtime_ns, path.stat().st_size) != before  # the file did change
+    if how != "backup":
+        assert (path.stat().st_mtime_ns, path.stat().st_size) != before  # the file did change
+    else:
+        assert sqlite3.connect(path.with_name("backup.sqlite3")).execute("SELECT count(*) FROM games").fetchone() == (1,)
     version = (await w.bot.store.game(1)).version
     caplog.set_level(logging.ERROR, logger="bot.store")
     for user in (w.alice, w.bob):
