@@ -25,10 +25,15 @@ from bot.games.registry import engines
 from bot.i18n import Msg, default_locale, locale_for, msg, render, set_locale, translation
 from bot.reminders import run_reminders
 from bot.slash_input import problem
-from bot.store import Store
+from bot.store import Store, StoreGone
 from bot.table import Table
 
 log = logging.getLogger(__name__)
+
+# The answer to anything but a move (a Join, a new table...) while the database file is gone or
+# replaced; a move has its own (Table.STORE_GONE).
+NOTHING_SAVED = msg("I cannot save anything right now: the file that holds the games was deleted or replaced "
+                    "while I ran. Nothing was changed; the bot's admin must restart me.")
 
 COGS = ("cogs.heat", "cogs.pon", "cogs.pole", "cogs.rallyman", "cogs.steamworks", "cogs.table", "cogs.stats")
 
@@ -125,7 +130,10 @@ class TableBot(commands.AutoShardedBot):
         if self.table is None:
             return
         if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit):
-            await self.table.route_component(interaction)  # we open no modals: those are answered as unknown
+            try:
+                await self.table.route_component(interaction)  # we open no modals: those are answered as unknown
+            except StoreGone:  # the store said it once in the log; the player is told why nothing happened
+                await answer(interaction, NOTHING_SAVED)
 
 
     async def close(self) -> None:
@@ -147,18 +155,25 @@ class TableBot(commands.AutoShardedBot):
         """The one handler: a short private answer; the details go to the log, not the player."""
         if isinstance(error, app_commands.CheckFailure):
             message = msg("You can't use that here.")
+        elif isinstance(getattr(error, "original", error), StoreGone):
+            message = NOTHING_SAVED  # said once in the log by the store
         else:
             log.error("command %s failed", interaction.command and interaction.command.qualified_name,
                       exc_info=error)
             message = msg("Sorry, something went wrong. No game was changed.")
-        text = render(message, reader_locale(interaction))
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            pass
+        await answer(interaction, message)
+
+
+async def answer(interaction: discord.Interaction, message: Msg) -> None:
+    """A short private answer, whether or not the interaction was acknowledged already."""
+    text = render(message, reader_locale(interaction))
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        pass
 
 
 def create_bot(settings: Settings, store: Store | None = None) -> TableBot:

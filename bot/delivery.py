@@ -3,6 +3,7 @@ ephemeral replies. Nothing here changes a game; a Discord failure is logged, nev
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 import hashlib
 import importlib
@@ -17,13 +18,16 @@ import discord
 from bot.components import hand_view, menu_view
 from bot.games.base import Engine, Event, State, name_seats
 from bot.i18n import Msg, default_locale, from_wire, msg, render, to_wire
-from bot.store import Game, Owed, Store
+from bot.store import Game, Owed, Store, StoreGone
 from rendering.animation import extension
 
 log = logging.getLogger(__name__)
 
 MAX_CONTENT = 2000
 ROUND_POSTS = 4096  # games whose round post is remembered (the oldest forgotten first)
+# A catch-up reads this many of the thread's last messages to find what a crash left out but unrecorded
+# (progress is written behind by half a second: a few posts at most; one read whatever the number).
+CATCH_UP_READ = 25
 MENUS = 50_000  # players' newest DM menus remembered, to retire their controls when a game ends
 
 
@@ -128,11 +132,6 @@ class Outcome:
     def parts(self) -> list[str]:
         return ["post", *(f"dm{s}" for s in self.dm_seats())]
 
-    def nonce(self, part: str) -> str:
-        """The same part of the same announcement always carries the same nonce, so Discord keeps
-        one copy if a crash makes the bot send it again (enforce_nonce, a few minutes)."""
-        return _nonce(f"{self.game.id}:{self.versions[-1] if self.versions else self.game.version}:{part}")
-
 
 @dataclass
 class RoundPost:
@@ -182,9 +181,15 @@ class Delivery:
         """A user's language, as their last interaction said: DMs follow it."""
         if self._locales.get(user_id) != locale:
             self._locales[user_id] = locale
-            task = asyncio.create_task(self.store.set_user_locale(user_id, locale))
+            task = asyncio.create_task(self._quietly(self.store.set_user_locale(user_id, locale)))
             self._writes.add(task)
             task.add_done_callback(self._writes.discard)
+
+    @staticmethod
+    async def _quietly(write: Any) -> None:
+        """A write nobody waits for: a database file gone is said once by the store, not per write."""
+        with contextlib.suppress(StoreGone):
+            await write
 
     async def user_locale(self, user_id: int) -> str:
         if user_id not in self._locales:
@@ -292,9 +297,13 @@ class Delivery:
                   and (not s.dm_ok or await self.notify_of(s.user_id) != "dm")]
         title = f"**{render(title_of(engine, game), locale)}**"
         lines = [words(e.text, names, locale) for e in outcome.events if e.to is None]
+        all_out = ended = False  # a catch-up: every line it has is in the thread already (and the end)
         if outcome.resent_lines:
-            lines = lines[await self.lines_already_out(game, title, lines, outcome.resent_lines):]
+            out, ended = await self.lines_already_out(game, title, lines, outcome.resent_lines)
+            all_out, lines = 0 < out == len(lines), lines[out:]
         if over:
+            if all_out and ended:
+                return Sent.OUT  # the last post went out whole before the crash
             lines.append(render(msg("The game is over."), locale))
         who = render(msg("Waiting for: {who}", who=[s.mention for s in waiting]), locale) if waiting else None
         images: list[bytes] = []
@@ -306,6 +315,11 @@ class Delivery:
             if over:  # the game's statistics after its results (issue #35)
                 images += await self.end_stats(game, engine, state, names, locale)
         current = self._round_posts.get(game.id)
+        if all_out and current is not None:  # the post that went out is the round's post
+            if current.waiting and all(f"<@{user}>" in current.waiting for user in pinged):
+                pinged = []  # it pinged them (a post that must ping is always a new post)
+            if current.message.attachments:
+                current.key = key  # it shows a board: a newer one is edited in, not posted again
         if not lines and not images and who == (current.waiting if current is not None else None):
             return Sent.OUT
         if current is not None and not pinged and not over and (not images or key == current.key):
@@ -315,14 +329,14 @@ class Delivery:
         # Lines past one message (a catch-up after a long outage) go first, in as many as needed;
         # the last message carries the board and the pings, and is the round's post from now on.
         *before, final = pack([title, *lines], MAX_CONTENT - len(who or "") - 1)
-        for i, text in enumerate(before):
-            result = await self.post(game, text, nonce=outcome.nonce(f"post{i}"))
+        for text in before:
+            result = await self.post(game, text, nonce=post_nonce(game.id, text))
             if result is not Sent.OUT:
                 return result
         text = final if who is None else f"{final}\n{who}"
         result, message = await self.send_post(game, text, images=images, mention=pinged,
                                                view=hand_view(game.id, locale) if images else None,
-                                               nonce=outcome.nonce("post"))
+                                               nonce=post_nonce(game.id, text, images, pinged))
         if message is not None:
             self.remember_round_post(game.id, RoundPost(message, final.split("\n"), who, key))
         return result
@@ -397,43 +411,62 @@ class Delivery:
             return []
         return [image] if image else []
 
-    async def lines_already_out(self, game: Game, title: str, lines: list[str], per_version: list[int]) -> int:
-        """How many of a catch-up's lines the thread shows already. A crash can fall after Discord
-        took a post or a round post's edit and before its progress was written (behind, or never for a
-        version caught up with a later one, whose nonce differs): those versions' lines then end
-        the bot's newest message in the thread (a board's before its last line: the pings, or the
-        end). A board without one only misses the match: it says its lines again, losing none. Only
-        whole versions count, the most that match. The post found is adopted as the round's post,
-        so the lines that follow go on in it. (Reading: a version whose lines repeat the lines just above
+    async def lines_already_out(self, game: Game, title: str, lines: list[str],
+                                per_version: list[int]) -> tuple[int, bool]:
+        """How many of a catch-up's lines the thread shows already, and whether the thread's last post
+        says the game is over. A crash can fall after Discord
+        took a post or a round post's edit and before its progress was written (behind): those
+        versions' lines then end the thread, however the catch-up groups the versions (it may
+        start in an older post than the newest, or add versions that said nothing in public). The
+        game's recent posts are read in order (a post's last line, naming who is to play or saying
+        the end, is not a move) and the most whole versions whose lines end them are out. A board
+        without its lines only misses the match: it says its lines again, losing none. The newest
+        post, if it is the bot's newest message in the thread, is adopted as the round's post, so the
+        lines that follow go on in it. (Reading: a version whose lines repeat the lines just above
         exactly is taken as out; no game says the same public lines twice in a row.)"""
-        found = await self._newest_own_post(game, title)
-        if found is None:
-            return 0
-        content = found.content
-        head, _, last = content.rpartition("\n")
-        waiting = last.startswith(render(msg("Waiting for: {who}", who=""), locale := self.thread_locale(game)).strip())
-        if waiting or last == render(msg("The game is over."), locale):
-            content = head  # a post's last line names who is to play (or says the end), not a move
-        if game.id not in self._round_posts:  # adopted: the lines that follow go on in it
-            self.remember_round_post(game.id, RoundPost(found, content.split("\n"), last if waiting else None))
+        posts, newest = await self._own_posts(game, title)
+        if not posts:
+            return 0, False
+        locale = self.thread_locale(game)
+        waiting_head = render(msg("Waiting for: {who}", who=""), locale).strip()
+        said: list[str] = []
+        ended = False
+        for i, message in enumerate(posts):
+            content = message.content
+            head, _, last = content.rpartition("\n")
+            waiting = last.startswith(waiting_head)
+            ended = last == render(msg("The game is over."), locale)
+            if waiting or ended:
+                content = head  # a post's last line names who is to play (or says the end), not a move
+            said += content.split("\n")[1:]  # (its first line is the title)
+            if newest and i == len(posts) - 1 and game.id not in self._round_posts:  # adopted: later lines go on in it
+                self.remember_round_post(game.id, RoundPost(message, content.split("\n"), last if waiting else None))
         out = count = 0
         for n in per_version:
             count += n
-            if n and content.endswith("\n" + "\n".join(lines[:count])):
+            if n and count <= len(said) and said[len(said) - count:] == lines[:count]:
                 out = count
-        return out
+        return out, ended
 
-    async def _newest_own_post(self, game: Game, title: str) -> discord.Message | None:
-        """The bot's newest message in the game's thread if it is one of the game's posts (it
-        starts with `title`), else None: one read of the thread's last few messages."""
+    async def _own_posts(self, game: Game, title: str) -> tuple[list[discord.Message], bool]:
+        """The game's posts (they start with `title`) among the thread's last messages, oldest first,
+        and whether the newest of them is the bot's newest message there (nothing else it said came
+        after, such as a notice): one read."""
+        posts: list[discord.Message] = []
+        newest = True
         try:
             channel = await self.channel(game.thread_id or game.channel_id)
-            async for message in channel.history(limit=10):  # type: ignore[attr-defined]
-                if self.bot.user is not None and message.author.id == self.bot.user.id:
-                    return message if message.content.startswith(title) else None
+            async for message in channel.history(limit=CATCH_UP_READ):  # type: ignore[attr-defined]
+                if self.bot.user is None or message.author.id != self.bot.user.id:
+                    continue
+                if message.content.startswith(title):
+                    posts.append(message)
+                elif not posts:
+                    newest = False
         except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
             log.info("game %s: could not read the thread before catching up (%s)", game.id, err)
-        return None
+            return [], False
+        return posts[::-1], newest
 
     async def post(self, game: Game, content: Msg | str, images: list[bytes] = (),  # type: ignore[assignment]
                    mention: list[int] | None = None, view: discord.ui.View | None = None,
@@ -659,6 +692,14 @@ class Delivery:
         except (OSError, asyncio.TimeoutError) as err:
             log.warning("game %s: could not reach Discord for a DM (%s)", game.id, err)
             return Sent.FAILED, None
+
+
+def post_nonce(game_id: int, text: str, images: list[bytes] = (), mention: list[int] = ()) -> str:  # type: ignore[assignment]
+    """A thread post's nonce is what it shows (its text, images and pings), not the versions it
+    covers: after a crash, a catch-up that posts the very same message, however it groups the
+    versions, is kept once."""
+    shown = [hashlib.blake2b(image, digest_size=8).hexdigest() for image in images]
+    return _nonce(f"{game_id}:post:{text}:{shown}:{sorted(mention)}")
 
 
 def dm_nonce(game_id: int, seat: int, message: dict[str, Any]) -> str:

@@ -595,15 +595,16 @@ class Store:
         if self._db.moved_away():
             if not self._gone_said:
                 self._gone_said = True
-                log.error("%s was deleted or replaced while the bot ran: it takes no more moves, which "
-                          "would be lost; restart it on the file that is there now (or put the right one back)",
+                log.error("%s was deleted, replaced or written by another process while the bot ran: it takes no "
+                          "more moves, which would be lost; stop it, put the right file in place (without the old "
+                          "-wal and -shm files beside it), and start it again",
                           self._db.where)
             raise StoreGone(self._db.where)
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Backend]:
-        self.check_file()
         async with self._lock:
+            self.check_file()  # (under the lock: no write of ours is changing the file)
             async with self._db.transaction() as db:
                 yield db
 
@@ -881,7 +882,6 @@ class Store:
         """Append the action, write the snapshot, bump the version, owe the announcement
         (`outcome`), keep who must act and set their reminders: one atomic statement. The
         reminders of seats in `to_act` but not in `fresh` are kept; all others dropped."""
-        self.check_file()
         new_version = expected_version + 1
         row = (game_id, new_version, seat, dumps(action),
                encode_snapshot(snapshot, compress=finished and self._db.compress_snapshots),
@@ -889,6 +889,7 @@ class Store:
                dumps(outcome or {}), dumps(sorted(to_act)), dumps({str(k): v for k, v in (fresh or {}).items()}),
                time.time())
         async with self._lock:
+            self.check_file()
             try:
                 await self._db.execute(self._backend.MOVE, row)
             except BaseException as err:

@@ -47,11 +47,52 @@ class Backend:
         self.conn = conn
         self.where = where
         self.identity = file_identity(where)  # the file opened; None in memory
+        # The file as this connection's last write left it (size, modified), and the write-ahead
+        # log's index then: the file changes only as SQLite folds the log into it (a write of ours,
+        # or another connection's, which changes the index too); a change to the file alone is a
+        # copy put over it.
+        self._left: tuple[int, int] | None = None
+        self._index = b""
+        self._shm: int | None = None  # the index file, open
+        self._overwritten = False
 
     def moved_away(self) -> bool:
         """Whether the file at the path is no longer the one open (deleted, or a copy put in its
-        place): writes would go to a file nobody will ever read again."""
-        return self.identity is not None and file_identity(self.where) != self.identity
+        place: writes would go to a file nobody will ever read again), or is, but another process
+        wrote over it (`cp` of a backup onto it: its pages are no longer the ones this connection
+        knows). Asked with the store's lock held: no write of ours is under way."""
+        if self.identity is None:
+            return False
+        return self._before_write() != self.identity or self._overwritten
+
+    def _before_write(self) -> tuple[int, int] | None:
+        """Notes a change to the file since our last write; the (device, inode) at the path."""
+        if self.identity is None:
+            return None
+        identity, state = file_stat(self.where)
+        if self._left is not None and state != self._left:
+            index = self._log_index()
+            if index == self._index:
+                self._overwritten = True
+            else:  # another connection folded the log into the file (a tool, a checkpoint by hand)
+                self._left, self._index = state, index
+        return identity
+
+    def _after_write(self) -> None:
+        if self.identity is not None and not self._overwritten:
+            self._left, self._index = file_stat(self.where)[1], self._log_index()
+
+    def _log_index(self) -> bytes:
+        """What a commit or a checkpoint changes in the write-ahead log's index (the -shm file, in
+        SQLite's documented wal-index format): its header (48 bytes) and how many frames are folded
+        into the file (nBackfill, at 96); readers change neither. (The file is kept open.)"""
+        try:
+            if self._shm is None:
+                self._shm = os.open(self.where + "-shm", os.O_RDONLY)
+            head = os.pread(self._shm, 100, 0)
+        except OSError:
+            return b""
+        return head[:48] + head[96:100]
 
     @classmethod
     async def connect(cls, path: Path | str) -> "Backend":
@@ -68,24 +109,34 @@ class Backend:
                                                 "backup, or delete it to start a new database")
             conn = await aiosqlite.connect(str(path), isolation_level=None)
             await conn.execute("PRAGMA busy_timeout=5000")
-            await conn.execute("PRAGMA synchronous=NORMAL")
-            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute("PRAGMA foreign_keys=ON")  # (synchronous: in check_usable, it reads the file)
             return cls(conn, str(path))
         except BaseException:
             await close_quietly(conn)
             raise
 
     async def close(self) -> None:
+        self._close_index()
         await self.conn.close()
 
     async def close_quietly(self) -> None:
+        self._close_index()
         await close_quietly(self.conn)
+
+    def _close_index(self) -> None:
+        if self._shm is not None:
+            os.close(self._shm)
+            self._shm = None
 
     # -- statements ---------------------------------------------------------------------------
 
     async def execute(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> int:
         """Run one statement; the number of rows it changed."""
-        cur = await self.conn.execute(sql, params)
+        self._before_write()
+        try:
+            cur = await self.conn.execute(sql, params)
+        finally:
+            self._after_write()
         return cur.rowcount
 
     async def fetch(self, sql: str, params: tuple[Any, ...] | list[Any] = ()) -> list[tuple[Any, ...]]:
@@ -93,7 +144,11 @@ class Backend:
 
     async def executemany(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
         if rows:
-            await self.conn.executemany(sql, rows)
+            self._before_write()
+            try:
+                await self.conn.executemany(sql, rows)
+            finally:
+                self._after_write()
 
     async def bulk_insert(self, table: str, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
         await self.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
@@ -101,23 +156,31 @@ class Backend:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator["Backend"]:
-        await self.conn.execute("BEGIN IMMEDIATE")
+        self._before_write()
         try:
-            yield self
-        except BaseException:
-            await self.conn.execute("ROLLBACK")
-            raise
-        await self.conn.execute("COMMIT")
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+            await self.conn.execute("COMMIT")
+        finally:
+            self._after_write()
 
     async def delete_owed(self, pairs: list[tuple[int, int]]) -> int:
         """Delete these (game, version) rows of `owed`; the number of statements run."""
         statements = 0
-        for chunk in range(0, len(pairs), 5000):
-            part = pairs[chunk:chunk + 5000]
-            await self.conn.execute(  # through the primary key (the table is its key's b-tree: migration 8)
-                "WITH v(g, n) AS (VALUES " + ",".join(["(?, ?)"] * len(part)) + ") DELETE FROM owed "
-                "WHERE (game_id, version) IN (SELECT g, n FROM v)", [n for pair in part for n in pair])
-            statements += 1
+        self._before_write()
+        try:
+            for chunk in range(0, len(pairs), 5000):
+                part = pairs[chunk:chunk + 5000]
+                await self.conn.execute(  # through the primary key (the table is its key's b-tree: migration 8)
+                    "WITH v(g, n) AS (VALUES " + ",".join(["(?, ?)"] * len(part)) + ") DELETE FROM owed "
+                    "WHERE (game_id, version) IN (SELECT g, n FROM v)", [n for pair in part for n in pair])
+                statements += 1
+        finally:
+            self._after_write()
         return statements
 
     async def set_trace(self, callback: Callable[[str], None] | None) -> None:
@@ -127,23 +190,29 @@ class Backend:
     # -- schema -------------------------------------------------------------------------------
 
     async def schema_version(self) -> int:
-        (current,), = await self.fetch("PRAGMA user_version")
-        # Reading the schema makes SQLite parse the file's first pages: garbage fails here.
-        await self.fetch("SELECT count(*) FROM sqlite_master")  # (read to the end: no statement left open)
-        return current
+        """The file's schema number, read before this connection reads anything: by a read-only
+        connection of its own, so a file refused for its number is left byte for byte (the bot's
+        connection, closing last, would fold a write-ahead log that came with it into the file)."""
+        if self.identity is None:
+            (current,), = await self.fetch("PRAGMA user_version")
+            return int(current)
+        return await peek_version(self.where)
 
     async def migrate(self, number: int, script: str) -> None:
         # executescript commits first; the script and its version bump form one transaction.
         await self.conn.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
+        self._after_write()
 
     async def check_usable(self) -> str | None:
         """Start-up checks that cost little whatever the size: another process must not hold the
         write lock (a second bot on the same file), and the file must be as long as its own header
-        says once the write-ahead log is folded in (a truncated copy is refused, not half used).
+        says once the write-ahead log is folded in (a truncated copy is refused, not half used;
+        checked when no reader keeps part of the log from being folded).
         The reason in one line, or None. Called once the schema number is known to be one this bot
         can use: only then is the file switched to write-ahead logging (that writes its header, and a
         refused file is left as it was)."""
         await self.fetch("PRAGMA journal_mode=WAL")
+        await self.conn.execute("PRAGMA synchronous=NORMAL")
         try:
             await self.conn.execute("BEGIN IMMEDIATE")
             await self.conn.execute("ROLLBACK")
@@ -153,18 +222,34 @@ class Backend:
         path = rows[0][2] if rows else ""
         if not path:  # in memory
             return None
-        busy, _, _ = (await self.fetch("PRAGMA wal_checkpoint(TRUNCATE)"))[0]
-        if busy:
-            return "another process is using it; is another bot running on this file?"
+        # The write-ahead log folded into the file, as far as readers allow, without waiting for them:
+        # a backup (`.backup`) reads in a read transaction, and a reader is not a second bot.
+        _, logged, folded = (await self.fetch("PRAGMA wal_checkpoint(PASSIVE)"))[0]
+        if folded < logged:  # a reader holds part of the log: the file is not whole without it
+            self._after_write()
+            return None
         (pages,), = await self.fetch("PRAGMA page_count")
         (size,), = await self.fetch("PRAGMA page_size")
         if Path(path).stat().st_size < pages * size:
             return (f"the file is shorter than its header says ({Path(path).stat().st_size} of "
                     f"{pages * size} bytes): it was cut off; restore it from a backup")
+        self._after_write()
         return None
 
     async def after_bulk_insert(self, table: str) -> None:
         """After rows with explicit ids were copied in (nothing to do: SQLite continues after max(id))."""
+
+
+async def peek_version(path: str) -> int:
+    """PRAGMA user_version of the file, read only; reading the schema makes SQLite parse the file's
+    first pages: garbage fails here."""
+    con = await aiosqlite.connect(Path(path).absolute().as_uri() + "?mode=ro", uri=True)
+    try:
+        (current,), = await con.execute_fetchall("PRAGMA user_version")
+        await con.execute_fetchall("SELECT count(*) FROM sqlite_master")
+        return int(current)
+    finally:
+        await con.close()
 
 
 def file_identity(path: str) -> tuple[int, int] | None:
@@ -176,6 +261,15 @@ def file_identity(path: str) -> tuple[int, int] | None:
     except OSError:
         return (-1, -1)  # gone
     return st.st_dev, st.st_ino
+
+
+def file_stat(path: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    """((device, inode), (size, modified in ns)) of the file at `path`; -1s if there is none."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (-1, -1), (-1, -1)
+    return (st.st_dev, st.st_ino), (st.st_size, st.st_mtime_ns)
 
 
 async def close_quietly(conn: aiosqlite.Connection | None) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.app import create_bot
 from bot.delivery import Outcome, words
 from bot.emulator.testing import start_bot_in_process
@@ -248,9 +250,12 @@ async def test_a_turn_log_edit_lost_in_the_crash_goes_on_in_the_same_message(wor
         await handle.stop()
 
 
-async def test_a_board_out_before_the_crash_is_not_said_again_with_the_next_move(world):
-    """Two versions owed, the first's post out (its nonce), the second not: the catch-up's post
-    carries the second's nonce, so only the thread can tell that the first's lines are out."""
+@pytest.mark.parametrize("board", [True, False])
+async def test_a_board_out_before_the_crash_is_not_said_again_with_the_next_move(world, board):
+    """Two versions owed, the first's post out, the second not: the catch-up's post says more, so
+    only the thread can tell that the first's lines are out. A text post whose last line names
+    (pings) who is to play is recognised like one with a board (#28: a PON text post was posted
+    twice)."""
     bot, handle = await run_bot(world)
     lobby = await open_table(world, world.alice, world.bob, track="usa")
     thread = await start(world, lobby, world.alice)
@@ -260,9 +265,11 @@ async def test_a_board_out_before_the_crash_is_not_said_again_with_the_next_move
     first_round = "\n".join(words(x, names, "en") for x in lines)
     # what the live post of the round (the second submit) said before the crash
     title = world.emu.messages_in(thread)[0].content.split("\n")[0]
-    world.emu.messaging.create(thread, world.emu.bot, {"content": f"{title}\n{first_round}\nWaiting for: x"})
-    board = world.emu.messages_in(thread)[-1]
-    board.attachments = list(last(world.emu.messages_in(thread)[:-1], lambda m: m.attachments).attachments)
+    world.emu.messaging.create(thread, world.emu.bot, {"content": f"{title}\n{first_round}\n"
+                                                               f"Waiting for: <@{world.alice.id}>, <@{world.bob.id}>"})
+    if board:
+        post = world.emu.messages_in(thread)[-1]
+        post.attachments = list(last(world.emu.messages_in(thread)[:-1], lambda m: m.attachments).attachments)
     lines2 = await commit_behind_the_bots_back(world, [(0, first_submit)])
     posts = len(world.emu.messages_in(thread))
     bot, handle = await run_bot(world)

@@ -1,0 +1,69 @@
+"""Issue #28: a thread post that went out before a crash is recognised by the catch-up, however
+the catch-up groups the owed versions: no post twice, no player pinged twice.
+
+The crash falls between the post and its saved progress (written behind, half a second later):
+here the progress is never written, the bot is stopped, and the catch-up after the restart finds
+every owed version still unsaid in the database though Discord has them all."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from .players import Player
+from .test_crash_recovery import run_bot, settled
+from .test_table import open_table, start
+
+
+async def nothing(*_args, **_kwargs):
+    return None
+
+
+@pytest.mark.parametrize("how", ["dm", "ping"])
+async def test_a_post_out_before_the_crash_is_not_posted_again(world, how):
+    """PON (seed 23): the owed versions span two posts, the last one a post whose last line is
+    "Waiting for" someone, and end with moves that edited it. The catch-up merges them all (its last
+    version is not the post's), so only the thread can tell they are out. With /notify ping, the
+    thread pings each new decision: none is pinged twice."""
+    bot, handle = await run_bot(world)
+    emu = world.emu
+    for user in (world.alice, world.bob, world.carol):
+        rec = await emu.slash(user, world.general, "notify", how=how)
+        await emu.wait_until(lambda: rec.followups)
+    bot.table.new_seed = lambda: 23
+    lobby = await open_table(world, world.alice, world.bob, world.carol, kind="pon")
+    thread = await start(world, lobby, world.alice)
+    players = [Player(emu, user, "select", n, "pon") for n, user in enumerate((world.alice, world.bob, world.carol), 1)]
+    try:
+        moves = 0
+        while moves < 10:  # into the first course: its post gathers the turns
+            moves += sum([await p.act(thread) for p in players])
+            await asyncio.sleep(0.1)
+        await bot.table.drain()
+        assert await settled(bot.store)
+        posts = len(emu.messages_in(thread))
+        bot.store.settle = bot.store.mark_sent = nothing  # from here on, no progress reaches the database
+        after = 0
+        while len(emu.messages_in(thread)) == posts or after < 2:  # a new post, and moves after it
+            if len(emu.messages_in(thread)) > posts:
+                after += 1
+            assert sum([await p.act(thread) for p in players]) or await emu.wait_until(
+                lambda: any(p.has_new_dm() for p in players), timeout=10)
+            await bot.table.drain()
+        await asyncio.sleep(0.3)
+    finally:
+        await handle.stop()
+    owed = [m.content for m in emu.messages_in(thread)]
+    pinged = [m.mentions for m in emu.messages_in(thread)]
+    assert owed[-1].rpartition("\n")[2].startswith("Waiting for: <@")
+    bot, handle = await run_bot(world)
+    try:
+        assert len(await bot.store.owed(1)) >= 3  # the catch-up has several versions to say
+        assert await settled(bot.store)
+        await asyncio.sleep(0.5)
+    finally:
+        await handle.stop()
+    assert len(emu.messages_in(thread)) == len(owed), emu.messages_in(thread)[-1].content  # no post twice
+    assert [m.content for m in emu.messages_in(thread)] == owed
+    if how == "ping":
+        assert pinged and pinged == [m.mentions for m in emu.messages_in(thread)]
