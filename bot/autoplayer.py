@@ -21,7 +21,7 @@ from bot.delivery import Sent
 from bot.errors import PlayerError, StaleButton
 from bot.games.base import Engine, State
 from bot.i18n import Msg, msg, render
-from bot.store import Game, StaleVersion
+from bot.store import Game, StaleVersion, StoreGone
 
 if TYPE_CHECKING:
     from bot.table import Table
@@ -96,6 +96,8 @@ class AutoPlayer:
                 if not await self._move_once(game_id) and game_id not in self._again:
                     return
             log.warning("game %s: the automatic player stopped after %s moves", game_id, MAX_MOVES_AT_ONCE)
+        except StoreGone:
+            pass  # the store said it once, in its log line; the seat moves after the restart
         except Exception:
             log.exception("game %s: the automatic player failed; the seat's reminders will try again", game_id)
         finally:

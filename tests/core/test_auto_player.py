@@ -75,3 +75,26 @@ def test_the_automatic_player_races_heat_with_every_module():
         seat = engine.to_act(state)[0]
         state, _ = engine.apply(state, seat, engine.auto_action(state, seat))
     assert sorted(engine.placings(state)) == [1, 2, 3]
+
+
+def test_a_database_file_gone_stops_the_automatic_player_without_a_traceback(caplog):
+    # The store says "file gone" once in its own log line; the automatic player must not add a
+    # traceback per seat (it moves again after the restart).
+    import asyncio
+    import logging
+    from types import SimpleNamespace
+
+    from bot.autoplayer import AutoPlayer
+    from bot.store import StoreGone
+
+    async def gone(game_id):
+        raise StoreGone("gone")
+
+    async def go():
+        player = AutoPlayer(SimpleNamespace(store=SimpleNamespace(game=gone)))
+        player.soon(7)
+        await player._tasks[7]
+
+    with caplog.at_level(logging.DEBUG, logger="bot.autoplayer"):
+        asyncio.run(go())
+    assert not [r for r in caplog.records if r.exc_info], caplog.text
