@@ -484,7 +484,8 @@ def dumps(value: Any) -> str:
 CACHED_GAMES = 1024
 # An announcement's progress (parts out, settled) is written behind, all games at once, this long
 # after the first change: one statement instead of two per move. A crash inside that time re-sends
-# the announcement with the same nonces, and Discord keeps one copy (enforce_nonce).
+# the announcement: the catch-up finds the lines already in the thread (Delivery.lines_already_out),
+# and a post or DM sent again whole carries the same content nonce, so Discord keeps one copy.
 PROGRESS_AFTER_S = 0.5
 
 
