@@ -304,6 +304,16 @@ def results_image(r: Replayed) -> Optional[bytes]:
     return draw(engines()[r.game["kind"]].view(r.state, None), r.names, r.locale)
 
 
+def is_animation(message: Any) -> bool:
+    """The whole game as one animated image, posted after the results (bot/replay.py)."""
+    return bool(message.attachments) and all("-replay." in a.filename for a in message.attachments)
+
+
+def board_posts(emu: Any, index: Index, game: dict) -> list[Any]:
+    """The game's posts that carry board (or results) images: not its closing animation."""
+    return [m for m in thread_posts(emu, index, game) if m.attachments and not is_animation(m)]
+
+
 def results_missing(emu: Any, index: Index, replayed: list[Replayed]) -> int:
     """Finished games whose last post with images lacks the results image (drawn here from the
     replayed final state and compared byte for byte; every game draws one)."""
@@ -311,7 +321,7 @@ def results_missing(emu: Any, index: Index, replayed: list[Replayed]) -> int:
     for r in replayed:
         if r.game["status"] != "finished":
             continue
-        boards = [m for m in thread_posts(emu, index, r.game) if m.attachments]
+        boards = board_posts(emu, index, r.game)
         expected = results_image(r)
         if not boards:
             ok = False

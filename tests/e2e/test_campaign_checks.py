@@ -9,7 +9,8 @@ import sqlite3
 import zlib
 
 from bot.campaign.checks import (announcements_duplicated, announcements_missing, lobbies_left_live, menus_missing,
-                                 replay_failures, replays, results_image, results_missing, threads_orphaned)
+                                 replay_failures, replays, results_image, results_missing, threads_orphaned,
+                                 is_animation)
 from bot.campaign.common import Db, Index
 
 from .players import Player
@@ -110,7 +111,10 @@ async def test_a_finished_game_is_checked_and_each_planted_fault_counts(table):
     emu.messaging.delete(copy)
 
     # The results image missing from the last board post (every game draws one).
-    board = [m for m in emu.messages_in(thread) if m.attachments][-1]
+    await emu.wait_until(lambda: any(is_animation(m) for m in emu.messages_in(thread)), timeout=60)
+    boards = [m for m in emu.messages_in(thread) if m.attachments]
+    assert is_animation(boards[-1])  # the game's closing animation comes after its results
+    board = [m for m in boards if not is_animation(m)][-1]
     expected = results_image(replayed)
     assert expected is not None and any(a.data == expected for a in board.attachments)
     attachments = board.attachments
