@@ -470,6 +470,16 @@ def decode_snapshot(value: str | bytes | None) -> dict[str, Any] | None:
     return orjson.loads(zlib.decompress(value) if isinstance(value, bytes) else value)
 
 
+def marks(items: list[Any]) -> str:
+    """One placeholder per item: `IN (?, ?, ?)`."""
+    return ", ".join("?" * len(items))
+
+
+def values(rows: list[tuple[Any, ...]]) -> str:
+    """The VALUES of a multi-row INSERT, one placeholder per field: `(?, ?), (?, ?)`."""
+    return ", ".join(f"({marks(list(row))})" for row in rows)
+
+
 def dumps(value: Any) -> str:
     """Compact JSON; orjson because a move's snapshot is encoded inside its commit."""
     return orjson.dumps(value).decode()
@@ -1092,23 +1102,24 @@ class Store:
             if not done:
                 return False
             current = {}
-            for scope in scopes:
-                marks = ",".join("?" * len(players))
-                for player, name, mu, sigma, games, wins in await db.fetch(
-                        f"SELECT player, name, mu, sigma, games, wins FROM ratings WHERE kind = ? AND scope = ? "
-                        f"AND player IN ({marks})", (kind, scope, *players)):
+            if scopes and players:  # (one statement each: a game's end adds a few to its race, not one per row)
+                for scope, player, name, mu, sigma, games, wins in await db.fetch(
+                        f"SELECT scope, player, name, mu, sigma, games, wins FROM ratings WHERE kind = ? "
+                        f"AND scope IN ({marks(scopes)}) AND player IN ({marks(players)})", (kind, *scopes, *players)):
                     current[(scope, player)] = (name, mu, sigma, games, wins)
             ratings, seats = compute(current)
             now = time.time()
-            await db.executemany(
-                "INSERT INTO ratings (kind, scope, player, name, mu, sigma, games, wins, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (kind, scope, player) DO UPDATE SET "
-                "name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
-                "wins = excluded.wins, updated_at = excluded.updated_at",
-                [(kind, scope, player, *row, now) for (scope, player), row in ratings.items()])
-            await db.executemany(
-                "INSERT INTO rated (game_id, seat, kind, player, place, field, ended_at, mu, sigma) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [(game_id, row[0], kind, *row[1:]) for row in seats])
+            if ratings:
+                rows = [(kind, scope, player, *row, now) for (scope, player), row in ratings.items()]
+                await db.execute(
+                    "INSERT INTO ratings (kind, scope, player, name, mu, sigma, games, wins, updated_at) "
+                    f"VALUES {values(rows)} ON CONFLICT (kind, scope, player) DO UPDATE SET "
+                    "name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
+                    "wins = excluded.wins, updated_at = excluded.updated_at", [v for row in rows for v in row])
+            if seats:
+                rows = [(game_id, row[0], kind, *row[1:]) for row in seats]
+                await db.execute("INSERT INTO rated (game_id, seat, kind, player, place, field, ended_at, mu, sigma) "
+                                 f"VALUES {values(rows)}", [v for row in rows for v in row])
         return True
 
     async def unrated_games(self) -> list[tuple[int, float]]:
