@@ -151,9 +151,10 @@ async def test_the_bench_counts_about_one_statement_a_move(tmp_path, capsys):
     await bench_live.move_db(tmp_path, races=1)
     lines = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())
     assert float(lines["move_db_ratio"].split()[0]) > 0 and float(lines["move_db_ratio_hot_bare"].split()[0]) > 0
-    # one statement a move; the archive at the end of the race and the progress written behind
-    # add a few hundredths
-    assert 1.0 <= float(lines["move_db_statements"].split()[0]) < 1.15
+    # one statement a move; the archive and the rating at the end of the race (one transaction
+    # each, six statements for the rating) and the progress written behind add about a tenth in
+    # this short race
+    assert 1.0 <= float(lines["move_db_statements"].split()[0]) < 1.2
 
 
 async def test_a_move_behind_another_processes_is_judged_again_on_the_fresh_game(path):
