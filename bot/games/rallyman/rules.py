@@ -78,14 +78,13 @@ def p_bang(kind: str) -> float:
 
 def loc_step(alive: dict[int, float], lost: float, step: list, orange: bool) -> tuple[dict[int, float], float]:
     """One more step: alive maps the "!" count so far to its chance (no loss of control yet)."""
-    kinds = step_dice(step, orange)
+    odds = [p_bang(kind) for kind in step_dice(step, orange)]
     jump = step[3]
     certain = jump in ("p2", "ov")
     nxt: dict[int, float] = {}
     for n, q in alive.items():
         outcomes = {(n, False): q}
-        for i, kind in enumerate(kinds):
-            p = p_bang(kind)
+        for i, p in enumerate(odds):
             o2: dict[tuple[int, bool], float] = {}
             for (m, jb), r in outcomes.items():
                 o2[(m, jb)] = o2.get((m, jb), 0.0) + r * (1 - p)
@@ -377,6 +376,19 @@ def too_fast(state: dict, st: B.Stage, sid: int, gear: int, depth: int = 6) -> f
     """A penalty for ending a turn too fast for a corner ahead: the d-th die from here can be at
     best gear - d - 1 (one step down per die, one more with the brake); if that is still over the
     corner's higher (outer) limit, next turn can only lose control there or crawl."""
+    key = (st.key, tuple(sorted(state["mud"].items())), sid, gear, depth)
+    hit = _TOO_FAST.get(key)
+    if hit is None:
+        if len(_TOO_FAST) > 50000:
+            _TOO_FAST.clear()
+        hit = _TOO_FAST[key] = _too_fast(state, st, sid, gear, depth)
+    return hit
+
+
+_TOO_FAST: dict[tuple, float] = {}  # too_fast() by stage, mud, space, gear and depth (all it reads)
+
+
+def _too_fast(state: dict, st: B.Stage, sid: int, gear: int, depth: int) -> float:
     pen = 0.0
     frontier, seen = [sid], {sid}
     for d in range(1, depth + 1):
