@@ -139,6 +139,9 @@ def _playout(engine: Engine, state: State, seat: int, action: Action, deal: int)
 def play_on(engine: Engine, state: State, moves: int) -> State:
     """Every seat plays as the look-ahead's player (bot/ai/policies.py) for up to `moves` moves."""
     play = policy(engine)
+    # An engine with a fast path that changes the state in place (PON) skips the copy per move: the
+    # look-ahead's state is its own (redrawn, then a copy made by the first move).
+    in_place = getattr(engine, "apply_in_place", None)
     for _ in range(moves):
         if engine.is_over(state):
             break
@@ -146,6 +149,12 @@ def play_on(engine: Engine, state: State, moves: int) -> State:
         if not waiting:
             break
         who = waiting[0]
+        if in_place is not None:
+            try:
+                in_place(state, who, play(engine, state, who), [])
+            except GameError:  # (the state may be partly changed: the look-ahead ends here)
+                break
+            continue
         try:
             state, _ = engine.apply(state, who, play(engine, state, who))
         except GameError:
