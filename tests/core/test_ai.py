@@ -97,3 +97,26 @@ def test_a_search_out_of_time_answers_with_the_best_move_so_far():
     options = decisions(engine, state, seat)
     assert search._search(engine, state, seat, options, 500, random.Random(1), seconds=0.0) == options[0]
     assert search._search(engine, state, seat, options[::-1], 500, random.Random(1), seconds=0.0) == options[-1]
+
+
+def test_heat_left_in_the_engine_counts_while_the_finish_is_far():
+    # Seed (Heat): ・ヒートカード:エンジン(個人ボード中央の山)にあるヒートカード1枚を捨て札の山
+    # (個人ボード右の山)に移動させることで効果を得る。 (boosts, a shift of two gears, a corner
+    # taken too fast all pay from the Engine.) The look-ahead judged a car by its position only and
+    # spent the Engine in the first laps, then crawled in gear 1 behind the Legends.
+    from bot.ai.value import share
+    engine = ENGINES["heat"]
+    state = engine.new_game(engine.validate_options({"track": "usa", "legends": 3}, 1), 1, 5)
+    poor = engine.redraw_hidden(state, 0, 1)
+    car = poor["cars"][0]
+    car["discard"] += car["engine"]
+    car["engine"] = []
+    assert share(engine, state, 0) > share(engine, poor, 0)
+    near = engine.redraw_hidden(state, 0, 1)  # at the finish line, Heat left over is worth nothing
+    from bot.games.heat import rules as heat_rules
+    for c in near["cars"]:
+        c["pos"] = heat_rules.track_of(near).finish
+    emptied = engine.redraw_hidden(near, 0, 1)
+    emptied["cars"][0]["discard"] += emptied["cars"][0]["engine"]
+    emptied["cars"][0]["engine"] = []
+    assert share(engine, near, 0) == share(engine, emptied, 0)
