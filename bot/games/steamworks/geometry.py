@@ -201,13 +201,23 @@ def _key(placed: Iterable[dict[str, Any]]) -> tuple:
 
 
 def candidates(placed: list[dict[str, Any]], supply: Counter) -> list[dict[str, Any]]:
-    grid = grid_of(placed)
-    out = []
-    for tid in sorted(t for t, n in supply.items() if n > 0):
-        for (x, y) in _frontier(grid):
-            for r in rotations(tid):
-                out.append({"t": tid, "x": x, "y": y, "r": r})
-    return out
+    spots = _spots(grid_of(placed))
+    return [{"t": tid, "x": x, "y": y, "r": r}
+            for tid in sorted(t for t, n in supply.items() if n > 0) for (x, y) in spots for r in _ROTS[tid]]
+
+
+def links_at(grid: dict, c: dict[str, Any]) -> int:
+    """How many lines of a tile laid at a free place join its neighbours' (the links it would
+    make: sum(1 for d in range(4) if link(grid with c, c's place, d)))."""
+    x, y = c["x"], c["y"]
+    mine = MASKS[c["t"]][c["r"]]
+    n = 0
+    for d in range(4):
+        if mine[d]:
+            g = grid.get((x + _DX[d], y + _DY[d]))
+            if g is not None and mine[d] & MASKS[g[0]][g[1]][(d + 2) % 4]:
+                n += 1
+    return n
 
 
 def _normal(placed_key: tuple) -> tuple:
