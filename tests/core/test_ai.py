@@ -120,3 +120,23 @@ def test_heat_left_in_the_engine_counts_while_the_finish_is_far():
     emptied["cars"][0]["discard"] += emptied["cars"][0]["engine"]
     emptied["cars"][0]["engine"] = []
     assert share(engine, near, 0) == share(engine, emptied, 0)
+
+
+def test_the_ai_never_steps_back_through_a_choice_it_is_building():
+    # Steam Works' AI seat laid a tile and took it back for ever (a look-ahead cannot tell "lay,
+    # then take back" from laying once): an arena game ran 20000 moves. The AI never takes back a
+    # tile, a die or a plan; it builds on.
+    engine = ENGINES["steamworks"]
+    state = engine.new_game(engine.validate_options({}, 2), 2, 100003)
+    rng = random.Random(1)
+    chosen = []
+    while not engine.is_over(state) and len(chosen) < 60:
+        seat = engine.to_act(state)[0]
+        if seat == 0:
+            action = choose(engine, state, seat, "normal", rng.getrandbits(63))
+            chosen.append(action["type"])
+        else:
+            action = engine.auto_action(state, seat)
+        state, _ = engine.apply(state, seat, action)
+    assert "undo" not in chosen and "tile" not in chosen
+    assert "confirm" in chosen or "plan" in chosen  # a device was built
