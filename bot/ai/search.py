@@ -125,9 +125,15 @@ def _search(engine: Engine, state: State, seat: int, candidates: list[Action], b
         deals = [rng.getrandbits(63) for _ in range(per)]
         for i in alive:
             for deal in deals:
-                totals[i] += _playout(engine, state, seat, candidates[i], deal)
-                counts[i] += 1
-                if time.monotonic() > deadline:  # a slow engine or a busy machine: the best so far
+                value = _playout(engine, state, seat, candidates[i], deal, deadline)
+                if value is not None:
+                    totals[i] += value
+                    counts[i] += 1
+                if value is None or time.monotonic() > deadline:
+                    # a slow engine or a busy machine: the best so far (a look-ahead cut short by
+                    # the clock counts for nothing; none finished: the first, the usual move)
+                    if not any(counts):
+                        return candidates[0]
                     return candidates[_best(range(len(candidates)), totals, counts)]
         if len(alive) == 1:
             break
@@ -141,19 +147,23 @@ def _best(indices, totals: list[float], counts: list[int]) -> int:
     return max((i for i in indices if counts[i]), key=lambda i: (totals[i] / counts[i], -i))
 
 
-def _playout(engine: Engine, state: State, seat: int, action: Action, deal: int) -> float:
-    """One imagined game: redraw what the seat cannot see, make the move, play on, judge."""
+def _playout(engine: Engine, state: State, seat: int, action: Action, deal: int,
+             deadline: float | None = None) -> float | None:
+    """One imagined game: redraw what the seat cannot see, make the move, play on, judge (None:
+    the deadline passed before the look-ahead was over)."""
     seen = engine.redraw_hidden(state, seat, deal)
     try:
         seen, _ = engine.apply(seen, seat, action)
     except GameError:
         return 0.0  # (cannot happen while redraw_hidden keeps the seat's own options)
-    seen = play_on(engine, seen, DEPTH.get(engine.kind, 20))
-    return share(engine, seen, seat)
+    ahead = play_on(engine, seen, DEPTH.get(engine.kind, 20), deadline)
+    return None if ahead is None else share(engine, ahead, seat)
 
 
-def play_on(engine: Engine, state: State, moves: int) -> State:
-    """Every seat plays as the look-ahead's player (bot/ai/policies.py) for up to `moves` moves."""
+def play_on(engine: Engine, state: State, moves: int, deadline: float | None = None) -> State | None:
+    """Every seat plays as the look-ahead's player (bot/ai/policies.py) for up to `moves` moves
+    (None if the clock passes `deadline` first: a slow engine's look-ahead stops within a move).
+    Where the engine can, the state is changed in place."""
     play = policy(engine)
     # An engine with a fast path that changes the state in place (PON) skips the copy per move: the
     # look-ahead's state is its own (redrawn, then a copy made by the first move).
@@ -161,6 +171,8 @@ def play_on(engine: Engine, state: State, moves: int) -> State:
     for _ in range(moves):
         if engine.is_over(state):
             break
+        if deadline is not None and time.monotonic() > deadline:
+            return None
         waiting = engine.to_act(state)
         if not waiting:
             break

@@ -140,3 +140,15 @@ def test_the_ai_never_steps_back_through_a_choice_it_is_building():
         state, _ = engine.apply(state, seat, action)
     assert "undo" not in chosen and "tile" not in chosen
     assert "confirm" in chosen or "plan" in chosen  # a device was built
+
+
+def test_a_look_ahead_past_its_deadline_stops_and_counts_for_nothing():
+    # A slow engine's look-ahead (Pole, Rallyman) ran on past the 2 s limit until it was over; it
+    # now stops within a move, and the search answers with the look-aheads it finished.
+    import time
+    engine = ENGINES["rallyman"]
+    state, seat = next(decision_points("rallyman", 5))
+    assert search.play_on(engine, engine.redraw_hidden(state, seat, 1), 50, deadline=time.monotonic() - 1) is None
+    assert search.play_on(engine, engine.redraw_hidden(state, seat, 1), 50) is not None
+    options = decisions(engine, state, seat)
+    assert search._search(engine, state, seat, options, 500, random.Random(1), seconds=-1.0) == options[0]
