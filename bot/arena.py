@@ -153,21 +153,26 @@ def report(kind: str, results: list[tuple[str, str, list[str], Result]]) -> list
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot arena", description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a small sample of every game (wide intervals)")
-    parser.add_argument("--games", type=int, default=None, help="games per match (default 200, --quick 3)")
+    parser.add_argument("--games", type=int, default=None, help="games per match (default 200, --quick 2)")
     parser.add_argument("--only", default=",".join(KINDS), help="the games, comma-separated")
     parser.add_argument("--workers", type=int, default=2, help="processes playing games at once")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    games = args.games or (3 if args.quick else 200)
+    games = args.games or (2 if args.quick else 200)
     kinds = [k for k in args.only.split(",") if k]
     unknown = [k for k in kinds if k not in KINDS]
     if unknown:
         parser.error(f"unknown game(s) {unknown}; the games are {', '.join(KINDS)}")
     started = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
+        # Every game's matches go to the pool at once, so no worker waits idle for the last long
+        # game of one kind before the next kind begins; each kind is reported once all its games
+        # are in, in the order asked.
+        futures = {kind: [pool.submit(_one, (kind, args.seed * 100003 + i, *m))
+                          for i, m in enumerate(matches(kind, games))] for kind in kinds}
         for kind in kinds:
-            jobs = [(kind, args.seed * 100003 + i, *m) for i, m in enumerate(matches(kind, games))]
-            for line in report(kind, list(pool.map(_one, jobs))):
+            for line in report(kind, [f.result() for f in futures[kind]]):
                 print(line, flush=True)
+            print(f"arena_{kind}_done_after_s: {time.perf_counter() - started:.0f} s", flush=True)
     print(f"arena_seconds: {time.perf_counter() - started:.0f} s")
     return 0

@@ -97,3 +97,58 @@ def test_a_search_out_of_time_answers_with_the_best_move_so_far():
     options = decisions(engine, state, seat)
     assert search._search(engine, state, seat, options, 500, random.Random(1), seconds=0.0) == options[0]
     assert search._search(engine, state, seat, options[::-1], 500, random.Random(1), seconds=0.0) == options[-1]
+
+
+def test_heat_left_in_the_engine_counts_while_the_finish_is_far():
+    # Seed (Heat): ・ヒートカード:エンジン(個人ボード中央の山)にあるヒートカード1枚を捨て札の山
+    # (個人ボード右の山)に移動させることで効果を得る。 (boosts, a shift of two gears, a corner
+    # taken too fast all pay from the Engine.) The look-ahead judged a car by its position only and
+    # spent the Engine in the first laps, then crawled in gear 1 behind the Legends.
+    from bot.ai.value import share
+    engine = ENGINES["heat"]
+    state = engine.new_game(engine.validate_options({"track": "usa", "legends": 3}, 1), 1, 5)
+    poor = engine.redraw_hidden(state, 0, 1)
+    car = poor["cars"][0]
+    car["discard"] += car["engine"]
+    car["engine"] = []
+    assert share(engine, state, 0) > share(engine, poor, 0)
+    near = engine.redraw_hidden(state, 0, 1)  # at the finish line, Heat left over is worth nothing
+    from bot.games.heat import rules as heat_rules
+    for c in near["cars"]:
+        c["pos"] = heat_rules.track_of(near).finish
+    emptied = engine.redraw_hidden(near, 0, 1)
+    emptied["cars"][0]["discard"] += emptied["cars"][0]["engine"]
+    emptied["cars"][0]["engine"] = []
+    assert share(engine, near, 0) == share(engine, emptied, 0)
+
+
+def test_the_ai_never_steps_back_through_a_choice_it_is_building():
+    # Steam Works' AI seat laid a tile and took it back for ever (a look-ahead cannot tell "lay,
+    # then take back" from laying once): an arena game ran 20000 moves. The AI never takes back a
+    # tile, a die or a plan; it builds on.
+    engine = ENGINES["steamworks"]
+    state = engine.new_game(engine.validate_options({}, 2), 2, 100003)
+    rng = random.Random(1)
+    chosen = []
+    while not engine.is_over(state) and len(chosen) < 60:
+        seat = engine.to_act(state)[0]
+        if seat == 0:
+            action = choose(engine, state, seat, "normal", rng.getrandbits(63))
+            chosen.append(action["type"])
+        else:
+            action = engine.auto_action(state, seat)
+        state, _ = engine.apply(state, seat, action)
+    assert "undo" not in chosen and "tile" not in chosen
+    assert "confirm" in chosen or "plan" in chosen  # a device was built
+
+
+def test_a_look_ahead_past_its_deadline_stops_and_counts_for_nothing():
+    # A slow engine's look-ahead (Pole, Rallyman) ran on past the 2 s limit until it was over; it
+    # now stops within a move, and the search answers with the look-aheads it finished.
+    import time
+    engine = ENGINES["rallyman"]
+    state, seat = next(decision_points("rallyman", 5))
+    assert search.play_on(engine, engine.redraw_hidden(state, seat, 1), 50, deadline=time.monotonic() - 1) is None
+    assert search.play_on(engine, engine.redraw_hidden(state, seat, 1), 50) is not None
+    options = decisions(engine, state, seat)
+    assert search._search(engine, state, seat, options, 500, random.Random(1), seconds=-1.0) == options[0]

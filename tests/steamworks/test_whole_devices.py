@@ -88,3 +88,31 @@ def test_the_menu_offers_whole_devices_first_and_the_dm_numbers_them():
     start = next(i for i, t in enumerate(texts) if t.startswith("Devices you can build"))
     assert [f"#{k}" for k in range(1, len(labels) + 1)] == [t for t in texts[start:] if t.startswith("#")]
     assert Image.open(io.BytesIO(png)).height <= 2 * R.W
+
+
+def test_the_fast_last_tile_search_finds_exactly_the_tiles_that_finish_a_legal_device():
+    # Seed: 1)少なくとも1つのソース 2)少なくとも1つのコンポーネント 3)各ソースは少なくとも1つの
+    # コンポーネントに接続 4)各コンポーネントは少なくとも1つのソースに接続
+    # (#34: the search tests a last tile against the rules without redoing every tile's check; it
+    # must agree with the four rules checked in full on every candidate.)
+    import random
+    rnd = random.Random(7)
+    ids = sorted(geo.TILES)
+    compared = 0
+    for _ in range(200):
+        sup = Counter([rnd.choice(["src_C", "src_S", "src_E"])] + [rnd.choice(ids) for _ in range(rnd.randint(3, 6))])
+        placed: list[dict] = []
+        for _ in range(rnd.randint(1, 3)):  # a device begun with any tiles, legal or not
+            c = rnd.choice(geo.candidates(placed, sup))
+            placed.append(c)
+            sup[c["t"]] -= 1
+        full = []
+        for c in geo.candidates(placed, sup):
+            if not geo.problems(placed + [c]):
+                grid = geo.grid_of(placed + [c])
+                links = sum(1 for d, _ in geo.neighbours((c["x"], c["y"])) if geo.link(grid, (c["x"], c["y"]), d))
+                full.append((-links, -geo.TILES[c["t"]].prestige, c["t"], c["y"], c["x"], c["r"]))
+        full.sort()
+        assert geo.legal_lays(placed, sup, 1) == [{"t": t, "x": x, "y": y, "r": r} for _, _, t, y, x, r in full]
+        compared += bool(full)
+    assert compared > 30

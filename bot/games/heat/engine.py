@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
+from functools import lru_cache
 
 from itertools import combinations
 from typing import Any
@@ -94,6 +95,24 @@ def _card_sort_key(st: dict, cid: int) -> tuple:
     return (_KIND_ORDER.get(KIND[code], 9), -SPEED[code], code, cid)
 
 
+_CODE_ORDER: dict[str, tuple] = {}  # card type -> _card_sort_key without the card id (filled as met)
+
+
+def _sorted_cards(st: dict, ids: list[int]) -> list[int]:
+    """sorted(ids, key=_card_sort_key), with each type's key worked out once."""
+    cards = st["cards"]
+    order = _CODE_ORDER
+
+    def key(cid: int) -> tuple:
+        code = cards[cid]
+        k = order.get(code)
+        if k is None:
+            k = order[code] = (_KIND_ORDER.get(KIND[code], 9), -SPEED[code], code)
+        return k, cid
+
+    return sorted(ids, key=key)
+
+
 def _desc_cards(st: dict, ids: list[int]) -> Any:
     ordered = sorted(ids, key=lambda c: _card_sort_key(st, c))
     return plus(msg(SHORT[st["cards"][c]]) for c in ordered)
@@ -107,15 +126,23 @@ def _pref_label(key: str, value: str) -> Msg:
 def _distinct_subsets(st: dict, ids: list[int], size: int) -> list[list[int]]:
     """Subsets of `size` cards, one per distinct multiset of card types."""
     cards = st["cards"]
-    ordered = sorted(ids, key=lambda c: _card_sort_key(st, c))
+    ordered = _sorted_cards(st, ids)
+    return [[ordered[i] for i in combo] for combo in _distinct_places(tuple(cards[c] for c in ordered), size)]
+
+
+@lru_cache(maxsize=65536)
+def _distinct_places(codes: tuple[str, ...], size: int) -> tuple[tuple[int, ...], ...]:
+    """_distinct_subsets() of sorted cards given by their types, as places in the hand: the
+    first of each multiset of types in combinations' order (hands repeat: played cards come back
+    in new hands, so a search asks again and again)."""
     seen = set()
     out = []
-    for combo in combinations(ordered, size):
-        key = tuple(cards[c] for c in combo)
+    for combo in combinations(range(len(codes)), size):
+        key = tuple(codes[i] for i in combo)
         if key not in seen:
             seen.add(key)
-            out.append(list(combo))
-    return out
+            out.append(combo)
+    return tuple(out)
 
 
 def _choice_label(o: list) -> Msg:
@@ -349,11 +376,16 @@ class HeatEngine(Engine):
         gears, clogged = rules.fillable_gears(state, car)
         playable, heat = rules.split_hand(state, car)
         out = []
+        ordered: list[int] = []
+        codes: tuple[str, ...] = ()
         for g in gears:
             if g in clogged:  # every playable card, Heat for the rest (one way: Heat cards are alike)
                 out.append(playable + heat[:g - len(playable)])
-            else:
-                out.extend(_distinct_subsets(state, playable, g))
+            else:  # _distinct_subsets(state, playable, g), the hand sorted once for every gear
+                if not codes:
+                    ordered = _sorted_cards(state, playable)
+                    codes = tuple(state["cards"][c] for c in ordered)
+                out.extend([ordered[i] for i in combo] for combo in _distinct_places(codes, g))
         return out
 
     def _decision_actions(self, state: dict, car: dict, pending: dict) -> list[dict]:

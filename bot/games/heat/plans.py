@@ -25,7 +25,7 @@ def _known_speed(code: str) -> int | None:
     return SPEED[code]
 
 
-def _move(st: dict, seat: int, ids: list[int]) -> tuple | None:
+def _move(st: dict, seat: int, ids: list[int], words: bool = True) -> tuple | None:
     """Where playing `ids` takes the car if nobody else moves: (known speed n, the spaces' words,
     start, end, Heat left after the shift, the track); None for a clogged hand."""
     car = st["cars"][seat]
@@ -39,6 +39,8 @@ def _move(st: dict, seat: int, ids: list[int]) -> tuple | None:
     start = car["pos"]
     end, _ = rules.landing(st, tr, seat, start + n) if n > 0 else (start, car["lane"])
     heat = len(car["engine"]) - rules.shift_heat(st, car, len(ids))  # the shift pays first
+    if not words:  # (the AI's quick judgement: no text)
+        return n, None, start, end, heat, tr
     spaces = msg("{n}+? spaces", n=n) if unknown else msg("1 space") if n == 1 else msg("{n} spaces", n=n)
     return n, spaces, start, end, heat, tr
 
@@ -47,7 +49,7 @@ def reach(st: dict, seat: int, ids: list[int]) -> tuple[int, int, int] | None:
     """Where playing `ids` takes the car if nobody else moves, for a quick judgement (the AI's
     look-ahead): (spaces gained at known speed, corner Heat it costs, Heat left after the shift);
     None for a clogged hand."""
-    move = _move(st, seat, ids)
+    move = _move(st, seat, ids, words=False)
     if move is None:
         return None
     n, _, start, end, heat, tr = move

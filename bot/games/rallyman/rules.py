@@ -78,14 +78,13 @@ def p_bang(kind: str) -> float:
 
 def loc_step(alive: dict[int, float], lost: float, step: list, orange: bool) -> tuple[dict[int, float], float]:
     """One more step: alive maps the "!" count so far to its chance (no loss of control yet)."""
-    kinds = step_dice(step, orange)
+    odds = [p_bang(kind) for kind in step_dice(step, orange)]
     jump = step[3]
     certain = jump in ("p2", "ov")
     nxt: dict[int, float] = {}
     for n, q in alive.items():
         outcomes = {(n, False): q}
-        for i, kind in enumerate(kinds):
-            p = p_bang(kind)
+        for i, p in enumerate(odds):
             o2: dict[tuple[int, bool], float] = {}
             for (m, jb), r in outcomes.items():
                 o2[(m, jb)] = o2.get((m, jb), 0.0) + r * (1 - p)
@@ -134,13 +133,25 @@ def limit_at(state: dict, st: B.Stage, sid: int) -> int:
 
 def can_enter(state: dict, st: B.Stage, seat: int, occ: dict[int, int], frm: int, sid: int, gear: int) -> bool:
     """May a die of this gear lie on space sid (coming from frm)? Limits, cars, corners, slides."""
+    free, least = _entry(state, st, occ, frm, sid)
+    return free and gear >= least
+
+
+def _entry(state: dict, st: B.Stage, occ: dict[int, int], frm: int, sid: int) -> tuple[bool, int]:
+    """can_enter() in two parts: (may any die lie there, the least gear it needs); the gear
+    counts only beside another car (next_steps asks for several dice: the rest is the same)."""
     if sid in occ:
-        return False
+        return False, 0
     sp = st.spaces[sid]
     cars = state["cars"]
     b = st.beside(sid)
-    if b is not None and b in occ and gear < cars[occ[b]]["gear"]:
-        return False  # moving alongside a car needs at least its gear
+    # moving alongside a car needs at least its gear
+    least = cars[occ[b]]["gear"] if b is not None and b in occ else 0
+    return _enter_ok(state, st, occ, frm, sid, sp, cars), least
+
+
+def _enter_ok(state: dict, st: B.Stage, occ: dict[int, int], frm: int, sid: int, sp: Any, cars: list) -> bool:
+    """The part of can_enter() no gear changes: corners held by cars, shortcuts, sliding cars."""
     if sp.corner >= 0 and sp.kind in ("inner", "outer"):
         here = st.spaces[frm]
         for osid, oseat in occ.items():
@@ -224,18 +235,27 @@ def next_steps(state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int
     if g >= 1 and coast_ok:
         dice.append(("c", g, ctx.dir))
     out: list[tuple[list, Ctx]] = []
-    here = st.spaces[ctx.pos]
+    entries: dict[tuple[int, int], tuple[bool, int]] = {}
+
+    def enter(frm: int, sid: int, gear: int) -> bool:  # can_enter(), each place worked out once
+        e = entries.get((frm, sid))
+        if e is None:
+            e = entries[(frm, sid)] = _entry(state, st, occ, frm, sid)
+        return e[0] and gear >= e[1]
+
+    spaces = st.spaces
+    here = spaces[ctx.pos]
+    targets = [(n, False) for n in here.succ]  # (the same for every die)
+    if here.kind == "slide" and not ctx.side:
+        targets += [(n, True) for n in here.side]
+    if ctx.side and here.kind == "slide":
+        # reading of the seed's "no change of orientation midway" (向き: inside lane =
+        # lengthwise, outside = sideways, a drift): a car that slid drifts into the corner
+        targets = [t for t in targets if spaces[t[0]].kind != "inner"]
     for code, ng, nd in dice:
-        targets = [(n, False) for n in here.succ]
-        if here.kind == "slide" and not ctx.side:
-            targets += [(n, True) for n in here.side]
         for n, sideways in targets:
-            sp = st.spaces[n]
-            if ctx.side and here.kind == "slide" and sp.kind == "inner":
-                # reading of the seed's "no change of orientation midway" (向き: inside lane =
-                # lengthwise, outside = sideways, a drift): a car that slid drifts into the corner
-                continue
-            if sp.kind == "shortcut" and st.spaces[ctx.pos].kind != "shortcut" and ng > sp.shortcut:
+            sp = spaces[n]
+            if sp.kind == "shortcut" and here.kind != "shortcut" and ng > sp.shortcut:
                 continue
             if sp.jump and ng >= sp.jump and not sideways:
                 if n in occ:
@@ -247,11 +267,11 @@ def next_steps(state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int
                         continue  # water is an obstacle (seed: 水の障害物), and no jump lands on one
                     if st.spaces[L].kind == "shortcut":
                         continue  # a shortcut is entered from the slide space before it, not from the air
-                    if not can_enter(state, st, seat, occ, n, L, ng):
+                    if not enter(n, L, ng):
                         continue
                     out.append(_mk(state, st, ctx, code, ng, nd, L, cls, False))
                 continue
-            if not can_enter(state, st, seat, occ, ctx.pos, n, ng):
+            if not enter(ctx.pos, n, ng):
                 continue
             out.append(_mk(state, st, ctx, code, ng, nd, n, "", sideways))
     seen: set = set()
@@ -377,6 +397,19 @@ def too_fast(state: dict, st: B.Stage, sid: int, gear: int, depth: int = 6) -> f
     """A penalty for ending a turn too fast for a corner ahead: the d-th die from here can be at
     best gear - d - 1 (one step down per die, one more with the brake); if that is still over the
     corner's higher (outer) limit, next turn can only lose control there or crawl."""
+    key = (st.key, tuple(sorted(state["mud"].items())), sid, gear, depth)
+    hit = _TOO_FAST.get(key)
+    if hit is None:
+        if len(_TOO_FAST) > 50000:
+            _TOO_FAST.clear()
+        hit = _TOO_FAST[key] = _too_fast(state, st, sid, gear, depth)
+    return hit
+
+
+_TOO_FAST: dict[tuple, float] = {}  # too_fast() by stage, mud, space, gear and depth (all it reads)
+
+
+def _too_fast(state: dict, st: B.Stage, sid: int, gear: int, depth: int) -> float:
     pen = 0.0
     frontier, seen = [sid], {sid}
     for d in range(1, depth + 1):

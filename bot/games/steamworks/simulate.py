@@ -131,9 +131,9 @@ def _quick_lay(st: dict[str, Any], seat: int, favourite: str | None = None) -> d
         return None
     sup = E._supply(st, seat)
     ranked = []
+    grid = geo.grid_of(b["placed"])
     for c in geo.candidates(b["placed"], sup):
-        grid = geo.grid_of(b["placed"] + [c])
-        links = sum(1 for d, _ in geo.neighbours((c["x"], c["y"])) if geo.link(grid, (c["x"], c["y"]), d))
+        links = geo.links_at(grid, c)
         # the effect's value breaks ties before the name: laying by name made the Ticker Press wait
         # behind the Tinker's Bench (value-first beat name-first 1.14 to 0.86 head to head, 4 players)
         ranked.append((c["t"] != favourite, -links, -TILES[c["t"]].prestige, -_effect_value(c["t"]),
