@@ -291,14 +291,8 @@ def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: 
     # cars, last first so the leader is on top; cars sharing a spot (the pits) side by side
     taken: list[tuple[float, float]] = []
     outside: list[tuple[int, int, float, float]] = []  # cars outside the view: marked at its edge
-    for rank, s in reversed(list(enumerate(order))):
+    for rank, s, px, py in reversed(list(_on_view(c, cars, order, v))):
         car = cars[s]
-        if car.get("out") or car.get("finished"):
-            continue
-        at = _pos_u(c, car.get("pos"))
-        if at is None:
-            continue
-        px, py = v.p(at[0], at[1])
         while any(math.hypot(px - tx_, py - ty_) < 2 * r + 2 for tx_, ty_ in taken):
             px += 2 * r + 4
         if not (-r < px < w + r and -r < py < h + r):
@@ -335,20 +329,20 @@ MAX_RATIO = 1.9  # the board's height / width at most, strips included (a phone 
 LANE_WORDS = ("left", "centre", "right")  # the move select's words for the lanes
 
 
-def _off_map(c, cars: list[dict], order: list[int], v: _View) -> list[int]:
-    """The racing cars (race order) whose place is outside the map's view."""
-    out = []
-    for s in order:
+def _on_view(c, cars: list[dict], order: list[int], v: _View):
+    """(rank, seat, x, y) in the view's pixels of every car still racing, in race order."""
+    for rank, s in enumerate(order):
         car = cars[s]
         if car.get("out") or car.get("finished"):
             continue
         at = _pos_u(c, car.get("pos"))
-        if at is None:
-            continue
-        px, py = v.p(at[0], at[1])
-        if not (0 <= px <= v.w and 0 <= py <= v.h):
-            out.append(s)
-    return out
+        if at is not None:
+            yield (rank, s, *v.p(at[0], at[1]))
+
+
+def _off_map(c, cars: list[dict], order: list[int], v: _View) -> list[int]:
+    """The racing cars (race order) whose place is outside the map's view."""
+    return [s for _, s, px, py in _on_view(c, cars, order, v) if not (0 <= px <= v.w and 0 <= py <= v.h)]
 
 
 def _strip_groups(c, cars: list[dict], seats: list[int]) -> list[list[int]]:
