@@ -184,15 +184,16 @@ TOKEN_LIKE = "MTA1NTU1NTU1NTU1NTU1NTU1NQ.GaBcDe.abcdefghijklmnopqrstuvwxyzABCDEF
 @pytest.mark.parametrize("log_there", [False, True], ids=["no bot.log yet", "bot.log writable"])
 def test_a_read_only_state_folder_stops_start_up_in_one_line(log_there):
     """A state folder the bot's user may read but not write (#28: it exited with a 29-line
-    traceback when there was no bot.log yet). Run as a user other than root, which writes anywhere."""
+    traceback when there was no bot.log yet). As root, run without root's capabilities: root
+    writes anywhere, and another user might not be able to read the checkout."""
     import shutil
     import tempfile
 
     prefix: list[str] = []
     if os.geteuid() == 0:
         if shutil.which("setpriv") is None:
-            pytest.skip("root, and no setpriv to run the bot as another user")
-        prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+            pytest.skip("root, and no setpriv to run the bot without root's capabilities")
+        prefix = ["setpriv", "--inh-caps=-all", "--bounding-set=-all", "--"]
     top = Path(tempfile.mkdtemp())  # (pytest's own folder is closed to other users)
     try:
         top.chmod(0o755)
