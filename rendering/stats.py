@@ -4,17 +4,17 @@ posted with the results.
 render_chart: the rating (mu - 3 sigma) after each rated game as a line, each game's place under it
 (gold for a win), the totals on top. render_game_stats: a table, one row per statistic, one column
 per seat (its name on top in the seat's colour). Both are drawn 780 px wide, so at a phone's 390 px
-every text is at least 11 px high. end_stats: the statistics of a finished game, from its replayed
-log (the game's bot/games/<kind>/stats.py), drawn.
+every text is at least 11 px high. end_stats: the statistics of a finished game (bot/games/stats.py
+compute_stats), drawn.
 """
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from PIL import Image
 
-from bot.games.base import Engine, on_todays_rules
+from bot.games.base import Engine
+from bot.games.stats import compute_stats
 from rendering.common import (
     BACKGROUND, MUTED, PANEL, TEXT, Draw, drawing_in, fit, font, min_font, player_name, png_bytes, seat_colour,
     tx, words)
@@ -174,32 +174,6 @@ def _best(values: list[Any], how: str | None) -> set[int]:
         return set()
     target = max(nums) if how == "max" else min(nums)
     return {i for i, v in enumerate(values) if v == target}
-
-
-def replayed(engine: Engine, options: dict[str, Any], seats: int, seed: int,
-             actions: list[tuple[int, dict[str, Any]]]) -> list[tuple[dict, int, dict, dict, list]]:
-    """The game move by move: (state before, seat, action, state after, events)."""
-    state = engine.new_game(options, seats, seed)
-    out = []
-    for seat, action in actions:
-        after, events = engine.apply(state, seat, action)
-        out.append((state, seat, action, after, events))
-        state = after
-    return out
-
-
-def compute_stats(engine: Engine, options: dict[str, Any], seats: int, seed: int,
-                  actions: list[tuple[int, dict[str, Any]]], final: dict | None = None) -> dict[str, Any] | None:
-    """A finished game's statistics (its bot/games/<kind>/stats.py over the replayed log); None where
-    the game has none or its log no longer replays (started under older rules)."""
-    if final is not None and not on_todays_rules(engine, final):
-        return None
-    try:
-        module = importlib.import_module(f"bot.games.{engine.kind}.stats")
-    except ModuleNotFoundError:
-        return None
-    steps = replayed(engine, options, seats, seed, actions)
-    return module.compute(engine, steps[0][0] if steps else engine.new_game(options, seats, seed), steps)
 
 
 def end_stats(engine: Engine, options: dict[str, Any], seats: int, seed: int, actions: list[tuple[int, dict[str, Any]]],

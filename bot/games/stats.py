@@ -6,11 +6,12 @@ seat, action, state after, events), and returns {"title": Msg, "rows": [{"label"
 [one per seat], "best"?: "max" | "min", "section"?: Msg}]} (rendering/stats.py draws it)."""
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from bot.games.base import Engine, State
+from bot.games.base import Engine, State, on_todays_rules
 from bot.i18n import Msg, msg
 
 Step = tuple[State, int, dict[str, Any], State, list[Any]]
@@ -67,3 +68,29 @@ def row(label: Msg, values: list[Any], best: str | None = "max", section: Msg | 
     if section is not None:
         out["section"] = section
     return out
+
+
+def replayed(engine: Engine, options: dict[str, Any], seats: int, seed: int,
+             actions: list[tuple[int, dict[str, Any]]]) -> list[tuple[dict, int, dict, dict, list]]:
+    """The game move by move: (state before, seat, action, state after, events)."""
+    state = engine.new_game(options, seats, seed)
+    out = []
+    for seat, action in actions:
+        after, events = engine.apply(state, seat, action)
+        out.append((state, seat, action, after, events))
+        state = after
+    return out
+
+
+def compute_stats(engine: Engine, options: dict[str, Any], seats: int, seed: int,
+                  actions: list[tuple[int, dict[str, Any]]], final: dict | None = None) -> dict[str, Any] | None:
+    """A finished game's statistics (its bot/games/<kind>/stats.py over the replayed log); None where
+    the game has none or its log no longer replays (started under older rules)."""
+    if final is not None and not on_todays_rules(engine, final):
+        return None
+    try:
+        module = importlib.import_module(f"bot.games.{engine.kind}.stats")
+    except ModuleNotFoundError:
+        return None
+    steps = replayed(engine, options, seats, seed, actions)
+    return module.compute(engine, steps[0][0] if steps else engine.new_game(options, seats, seed), steps)

@@ -147,18 +147,24 @@ async def test_start_up_rates_older_games_and_a_rebuild_gives_the_same_ratings(s
     assert await store.leaderboard("pon", GUILD) == before
 
 
-async def test_a_real_game_played_to_its_end_is_rated(store):
-    engine = engines()["pon"]
-    game_id = await store.create_game("pon", GUILD, 5, 100, "U100", {}, 3)
-    assert await store.join(game_id, 101, "U101", 6) and await store.join(game_id, 102, "U102", 6)
-    state = engine.new_game(engine.validate_options({}, 3), 3, 3)
-    assert await store.start(game_id, 7, state, [])
+async def played_to_the_end(store: Store, engine, game_id: int, state):
+    """The started stored game played by the automatic player to its end, every move committed."""
     version = 0
     while not engine.is_over(state):
         seat = engine.to_act(state)[0]
         action = engine.auto_action(state, seat)
         state, _ = engine.apply(state, seat, action)
         version = await store.commit_move(game_id, version, seat, action, state, engine.is_over(state), [])
+    return state
+
+
+async def test_a_real_game_played_to_its_end_is_rated(store):
+    engine = engines()["pon"]
+    game_id = await store.create_game("pon", GUILD, 5, 100, "U100", {}, 3)
+    assert await store.join(game_id, 101, "U101", 6) and await store.join(game_id, 102, "U102", 6)
+    state = engine.new_game(engine.validate_options({}, 3), 3, 3)
+    assert await store.start(game_id, 7, state, [])
+    state = await played_to_the_end(store, engine, game_id, state)
     assert await ratings.record(store, engine, await store.game(game_id))
     places = engine.placings(state)
     board = await store.leaderboard("pon", GUILD)
@@ -176,12 +182,7 @@ async def test_six_drivers_with_two_sharing_the_fastest_time(store):
     options = engine.validate_options({"stage": "Rally1 SS1"}, 6)
     state = engine.new_game(options, 6, 3)
     assert await store.start(game_id, 7, state, [])
-    version = 0
-    while not engine.is_over(state):
-        seat = engine.to_act(state)[0]
-        action = engine.auto_action(state, seat)
-        state, _ = engine.apply(state, seat, action)
-        version = await store.commit_move(game_id, version, seat, action, state, engine.is_over(state), [])
+    state = await played_to_the_end(store, engine, game_id, state)
     places = engine.placings(state)
     assert places == [6, 1, 3, 1, 4, 5]
     assert await ratings.record(store, engine, await store.game(game_id))

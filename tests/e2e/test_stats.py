@@ -14,7 +14,8 @@ from bot.games.registry import engines
 from bot.games.stats import tally
 from bot.i18n import msg, render
 from rendering.common import MIN_PHONE_TEXT, PHONE_W, recording
-from rendering.stats import compute_stats, end_stats, render_chart, render_game_stats
+from bot.games.stats import compute_stats
+from rendering.stats import end_stats, render_chart, render_game_stats
 
 from .test_table import open_table, start
 
