@@ -167,7 +167,8 @@ def play_on(engine: Engine, state: State, moves: int, deadline: float | None = N
     play = policy(engine)
     # An engine with a fast path that changes the state in place (PON) skips the copy per move: the
     # look-ahead's state is its own (redrawn, then a copy made by the first move).
-    in_place = getattr(engine, "apply_in_place", None)
+    # TODO(#29): every engine once each declares its moves (base.move) and so keeps apply_in_place.
+    in_place = engine.apply_in_place if engine.moves or engine.kind == "pon" else None
     for _ in range(moves):
         if engine.is_over(state):
             break

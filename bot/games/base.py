@@ -12,10 +12,23 @@ An engine is a module-level object (see `Engine`) with pure functions over plain
   from that seat's view. Nothing else reads the raw state for output.
 - `menu(state, seat)` describes the buttons and selects a seat may use right now, built only
   from what that seat may see. The table turns it into Discord components.
+
+Every engine keeps these the same way (issue #29):
+- the state's `phase` (a str, "over" once the game has ended) and `seats` (the number of seats);
+- a move is {"type": ..., ...}; a select's chosen values arrive as "values" (a list of str), read
+  with `chosen(action)`;
+- `apply` is this class's: it checks the move's shape (`check_move`), finds the handler declared
+  with `@move(type, phases=...)`, copies the state once (`clone`) and lets the handler change the
+  copy in place (`apply_in_place`, which the AI's look-ahead calls on a state of its own);
+- options are declared as `OptionSpec`s and filled and checked by `fill_options`; an engine adds
+  only the checks between options (`check_options`);
+- a state saved by an older `schema` is brought to today's by `upgrade`, which the table calls
+  once when it loads a game.
 """
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,11 +84,107 @@ class OptionSpec:
     min_value: int | None = None
     max_value: int | None = None
 
+    def check(self, value: Any) -> Any:
+        """`value` as this option's kind, within its choices and bounds; GameError otherwise. Slash
+        commands and the lobby may hand in text ("3", "on"), so text is read as the kind."""
+        if self.kind == "int":
+            value = _as_int(value)
+            if value is None:
+                raise GameError(msg("{name} must be a whole number.", name=self.name))
+            if (self.min_value is not None and value < self.min_value) or (
+                    self.max_value is not None and value > self.max_value):
+                raise GameError(msg("{name} can be {lo} to {hi}.", name=self.name, lo=self.min_value,
+                                    hi=self.max_value))
+        elif self.kind == "bool":
+            value = _as_bool(value)
+            if value is None:
+                raise GameError(msg("{name} must be on or off.", name=self.name))
+        elif not isinstance(value, str):
+            raise GameError(msg("{name} must be a word.", name=self.name))
+        if self.choices and str(value) not in self.choices:
+            raise GameError(msg("{name} can be: {values}.", name=self.name, values=list(self.choices)))
+        return value
+
+
+def _as_int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,9}\s*", value):
+        return int(value)
+    return None
+
+
+def _as_bool(value: Any) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}.get(
+            value.strip().lower())
+    return None
+
+
+def fill_options(specs: list[OptionSpec], given: dict[str, Any] | None) -> dict[str, Any]:
+    """The options as their specs declare them: an unknown name refused, each given value checked by
+    its spec (`OptionSpec.check`), each missing one set to its default."""
+    given = dict(given or {})
+    known = {spec.name: spec for spec in specs}
+    for name in given:
+        if name not in known:
+            raise GameError(msg("Unknown option {name}.", name=str(name)[:40]))
+    return {spec.name: spec.default if given.get(spec.name) is None else spec.check(given[spec.name])
+            for spec in specs}
+
+
+def chosen(action: Action) -> list[str]:
+    """The values a select sent with the move (`menu`'s "select" groups), [] when none: the one way
+    engines read them."""
+    values = action.get("values")
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        return []
+    return values
+
+
+Handler = Callable[[Any, State, int, Action, list[Event]], None]
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move type an engine takes: its handler, the phases it is taken in (empty: any) and whether
+    a seat the game is not waiting for may make it (preferences, a change of mind)."""
+
+    handler: Handler
+    phases: tuple[str, ...] = ()
+    anytime: bool = False
+
+
+def move(kind: str, phases: tuple[str, ...] = (), anytime: bool = False) -> Callable[[Handler], Handler]:
+    """Declares an engine method as the handler of moves of type `kind`:
+    `handler(self, st, seat, action, events)` changes `st` in place and appends its `Event`s; it
+    raises GameError before changing anything when the move is not possible."""
+
+    def declare(fn: Handler) -> Handler:
+        fn.__dict__.setdefault("_moves", []).append((kind, Move(fn, tuple(phases), anytime)))
+        return fn
+
+    return declare
+
 
 class Engine:
     """The contract every game keeps: each engine class inherits this one. The methods that raise
     NotImplementedError are required; the hooks below them have defaults a game overrides when
     it needs to."""
+
+    moves: dict[str, Move] = {}  # move type -> its handler, gathered from the `@move` declarations
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        found = dict(getattr(cls, "moves", {}))
+        for value in vars(cls).values():
+            for kind, declared in getattr(value, "_moves", ()):
+                found[kind] = declared
+        cls.moves = found
 
     kind: str  # slash group and store key, e.g. "heat"
     title: str  # shown to players, e.g. "Heat: Pedal to the Metal"
@@ -85,8 +194,17 @@ class Engine:
     rules_version: int  # stamped into each new state as "rules_version"
 
     def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
-        """Fill defaults and check values; raise GameError with a clear message if bad."""
-        raise NotImplementedError
+        """Fill defaults and check values; raise GameError with a clear message if bad. The specs do
+        the values one by one (`fill_options`); `check_options` what lies between them."""
+        if isinstance(seats, bool) or not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:
+            raise GameError(msg("{game} is for {lo} to {hi} players.", game=self.title, lo=self.min_seats,
+                                hi=self.max_seats))
+        return self.check_options(fill_options(self.options, options), seats)
+
+    def check_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
+        """The checks between options, after each was filled and checked alone; returns the options
+        as the game keeps them. Default: as they are."""
+        return options
 
     def new_game(self, options: dict[str, Any], seats: int, seed: int) -> State:
         raise NotImplementedError
@@ -103,15 +221,41 @@ class Engine:
         raise NotImplementedError
 
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        """Validate and apply; raise GameError (state untouched) when the action is not legal."""
-        raise NotImplementedError
+        """Validate and apply; raise GameError (state untouched) when the action is not legal.
+        The one way: a copy of the state, changed in place by `apply_in_place`."""
+        st = clone(state)
+        events: list[Event] = []
+        self.apply_in_place(st, seat, action, events)
+        return st, events
+
+    def apply_in_place(self, st: State, seat: int, action: Action, events: list[Event]) -> None:
+        """`apply` without the copy: checks the move (`check_move`, the handler's phases, whose move
+        it is), then its handler changes `st`, then `after_move`. A handler raises GameError before
+        it changes anything, so a refused move leaves `st` as it was."""
+        check_move(st, seat, action)
+        declared = self.moves.get(action["type"])
+        if declared is None or (declared.phases and st["phase"] not in declared.phases):
+            raise GameError(msg("That move is not possible now."))
+        if not declared.anytime and seat not in self.to_act(st):
+            raise GameError(msg("It is not your move."))
+        declared.handler(self, st, seat, action, events)
+        self.after_move(st, seat, events)
+
+    def after_move(self, st: State, seat: int, events: list[Event]) -> None:
+        """What follows every move, in place (the game running on to the next decision, the log
+        kept short). Default: nothing."""
+
+    def upgrade(self, state: State) -> State:
+        """A state saved by an older version of the engine (its "schema"), as today's code reads it;
+        the table calls this once when it loads a game. Default: as it is."""
+        return state
 
     def to_act(self, state: State) -> list[int]:
         """Seats whose input the game is waiting for now (notified, reminded)."""
         raise NotImplementedError
 
     def is_over(self, state: State) -> bool:
-        raise NotImplementedError
+        return bool(state["phase"] == "over")
 
     def view(self, state: State, viewer: int | None) -> View:
         """Plain data; its human texts (log lines, names of cards and tracks) are `Msg`s the
@@ -212,12 +356,12 @@ def is_preference(action: Action) -> bool:
 
 def check_move(state: State, seat: Any, action: Any) -> None:
     """The shape every move must have, whatever the game: an action dict with a "type", from a seat
-    of the table (`state["seats"]`, the number of seats), while the game runs (`state["stage"]`)."""
+    of the table (`state["seats"]`, the number of seats), while the game runs (`state["phase"]`)."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise GameError(msg("That is not a move."))
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state["seats"]:
         raise GameError(msg("You are not seated at this table."))
-    if state["stage"] == "over":
+    if state.get("phase", state.get("stage")) == "over":  # TODO(#29): "phase" only once PON and Steam Works say so
         raise GameError(msg("The game is over."))
 
 
