@@ -21,7 +21,7 @@ from collections import OrderedDict
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Callable
 
 import orjson
 
@@ -523,6 +523,9 @@ class Store:
         # The shards this process runs (None: all). Start-up recovery, timers, the owed catch-up and
         # the automatic player's start-up query see only the games of these shards' guilds.
         self.shards: Shards | None = None
+        # How a loaded snapshot becomes today's (kind, state -> state): the table hands its engines'
+        # `upgrade` here, so every game it loads is read the way today's engine reads it. None: as stored.
+        self.upgrade: Callable[[str, dict[str, Any]], dict[str, Any]] | None = None
 
     def _mine(self, game_id: str | None = None) -> tuple[str, tuple[Any, ...]]:
         """The condition (and its parameters) that a game belongs to this process's shards: Discord's
@@ -732,6 +735,8 @@ class Store:
                 raise
             raise DamagedGame(f"game {game_id}: its stored data cannot be read ({err})") from None
         game.seats = [Seat(s, u, n, bool(d), pv, ph, bool(a), ai) for s, u, n, d, pv, ph, a, ai in seats]
+        if game.snapshot is not None and self.upgrade is not None:
+            game.snapshot = self.upgrade(game.kind, game.snapshot)
         if game.status == "active" and game_id not in self._rows:
             self._rows[game_id] = row
             if len(self._rows) > CACHED_GAMES:

@@ -159,6 +159,7 @@ class Table:
         self.reminder_seconds = reminder_seconds
         self.clock = clock
         self.out = Delivery(bot, store, engines)
+        store.upgrade = self.upgrade  # every game loaded from here on: its snapshot as today's engine reads it
         self.new_seed: Callable[[], int] = lambda: random.SystemRandom().getrandbits(63)  # tests fix it
         self.timers_changed = asyncio.Event()
         # A game's lock lives while someone holds or awaits it: finished games leave nothing behind.
@@ -177,6 +178,12 @@ class Table:
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
+
+    def upgrade(self, kind: str, state: State) -> State:
+        """A loaded snapshot brought up to today's form by its engine (`Engine.upgrade`: a state saved
+        by older code), once per load; a game of a kind no longer registered is left as it is."""
+        engine = self.engines.get(kind)
+        return state if engine is None else engine.upgrade(state)
 
     def title(self, game: Game) -> Msg:
         return title_of(self.engines[game.kind], game)
