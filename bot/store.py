@@ -18,10 +18,10 @@ import logging
 import time
 import zlib
 from collections import OrderedDict
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable
 
 import orjson
 
@@ -507,7 +507,126 @@ def describe(target: Path | str) -> str:
     return store_pg.without_password(target) if store_pg.is_url(target) else str(target)
 
 
-class Store:
+class PlayerQueries:
+    """The part of the Store about players across their games, on the store's own reads and
+    transactions: how each is reached (DM channel, language, how they like to be told), and their
+    ratings (bot/ratings.py computes them; migration 12 keeps them)."""
+
+    if TYPE_CHECKING:  # what Store provides
+        async def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]: ...
+        def _transaction(self) -> AbstractAsyncContextManager[Backend]: ...
+
+    async def user(self, user_id: int) -> tuple[int | None, str | None]:
+        """A user's remembered DM channel and language (None where not known)."""
+        rows = await self._read("SELECT dm_channel_id, locale FROM users WHERE user_id = ?", (user_id,))
+        return rows[0] if rows else (None, None)
+
+    async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
+        async with self._transaction() as db:
+            await db.execute("INSERT INTO users (user_id, dm_channel_id) VALUES (?, ?) ON CONFLICT (user_id) "
+                             "DO UPDATE SET dm_channel_id = excluded.dm_channel_id", (user_id, channel_id))
+
+    async def set_user_locale(self, user_id: int, locale: str) -> None:
+        async with self._transaction() as db:
+            await db.execute("INSERT INTO users (user_id, locale) VALUES (?, ?) ON CONFLICT (user_id) "
+                             "DO UPDATE SET locale = excluded.locale", (user_id, locale))
+
+    async def notify(self, user_id: int) -> str:
+        """How the user is told of a new decision: "dm" (the default), "ping" or "both"."""
+        rows = await self._read("SELECT notify FROM users WHERE user_id = ?", (user_id,))
+        return rows[0][0] if rows and rows[0][0] in NOTIFY else "dm"
+
+    async def set_notify(self, user_id: int, how: str) -> None:
+        assert how in NOTIFY
+        async with self._transaction() as db:
+            await db.execute("INSERT INTO users (user_id, notify) VALUES (?, ?) ON CONFLICT (user_id) "
+                             "DO UPDATE SET notify = excluded.notify", (user_id, how))
+
+    # -- ratings ----------------------------------------------------------------------------
+
+    async def rate_game(self, game_id: int, kind: str, scopes: list[int], players: list[str],
+                        compute: Any) -> bool:
+        """Rate one finished game in one transaction: `compute(current)` gets the stored ratings
+        {(scope, player): (name, mu, sigma, games, wins)} of `players` in `scopes` and returns
+        (the ratings to write: rows as `current` keys them, the game's seats to record: (seat,
+        player, place, field, ended_at, mu, sigma)). False (nothing written) if the game is not
+        finished or was rated already, so a game counts once however often this runs."""
+        async with self._transaction() as db:
+            done = await db.fetch("SELECT 1 FROM games WHERE id = ? AND status = 'finished' AND NOT EXISTS "
+                                  "(SELECT 1 FROM rated WHERE game_id = ?)", (game_id, game_id))
+            if not done:
+                return False
+            current = {}
+            if scopes and players:  # (one statement each: a game's end adds a few to its race, not one per row)
+                for scope, player, name, mu, sigma, games, wins in await db.fetch(
+                        f"SELECT scope, player, name, mu, sigma, games, wins FROM ratings WHERE kind = ? "
+                        f"AND scope IN ({marks(scopes)}) AND player IN ({marks(players)})", (kind, *scopes, *players)):
+                    current[(scope, player)] = (name, mu, sigma, games, wins)
+            ratings, seats = compute(current)
+            now = time.time()
+            if ratings:
+                rows = [(kind, scope, player, *row, now) for (scope, player), row in ratings.items()]
+                await db.execute(
+                    "INSERT INTO ratings (kind, scope, player, name, mu, sigma, games, wins, updated_at) "
+                    f"VALUES {values(rows)} ON CONFLICT (kind, scope, player) DO UPDATE SET "
+                    "name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
+                    "wins = excluded.wins, updated_at = excluded.updated_at", [v for row in rows for v in row])
+            if seats:
+                rows = [(game_id, row[0], kind, *row[1:]) for row in seats]
+                await db.execute("INSERT INTO rated (game_id, seat, kind, player, place, field, ended_at, mu, sigma) "
+                                 f"VALUES {values(rows)}", [v for row in rows for v in row])
+        return True
+
+    async def unrated_games(self) -> list[tuple[int, float]]:
+        """Finished games not rated yet (games finished before ratings, or a crash between the
+        move and its rating), as (id, the time it ended), the earliest ended first."""
+        return [(g, t) for g, t in await self._read(
+            "SELECT id, updated_at FROM games WHERE status = 'finished' AND NOT EXISTS "
+            "(SELECT 1 FROM rated WHERE rated.game_id = games.id) ORDER BY updated_at, id")]
+
+    async def clear_ratings(self) -> None:
+        """Forget every rating (a rebuild from the finished games follows)."""
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM rated", ())
+            await db.execute("DELETE FROM ratings", ())
+
+    async def leaderboard(self, kind: str, scope: int, limit: int = 10) -> list[tuple[str, str, float, float, int, int]]:
+        """The best of a game in a scope (a guild id; 0: across servers) by their conservative
+        rating (mu - 3 sigma): (player, name, mu, sigma, games, wins)."""
+        return await self._read(
+            "SELECT player, name, mu, sigma, games, wins FROM ratings WHERE kind = ? AND scope = ? "
+            "ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT ?", (kind, scope, limit))
+
+    async def ratings_of(self, player: str, scope: int) -> list[tuple[str, str, float, float, int, int]]:
+        """A player's rating in every game they were rated in: (kind, name, mu, sigma, games, wins)."""
+        return await self._read("SELECT kind, name, mu, sigma, games, wins FROM ratings WHERE scope = ? AND "
+                                "player = ? ORDER BY kind", (scope, player))
+
+    async def rank_in(self, kind: str, scope: int, player: str) -> tuple[int, int] | None:
+        """A player's rank on a game's leaderboard and how many are on it (None: not rated)."""
+        rows = await self._read(
+            "SELECT (SELECT COUNT(*) FROM ratings AS o WHERE o.kind = r.kind AND o.scope = r.scope AND "
+            "o.mu - 3 * o.sigma > r.mu - 3 * r.sigma) + 1, (SELECT COUNT(*) FROM ratings AS o WHERE "
+            "o.kind = r.kind AND o.scope = r.scope) FROM ratings AS r WHERE r.kind = ? AND r.scope = ? AND "
+            "r.player = ?", (kind, scope, player))
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    async def rating_history(self, player: str, kind: str | None, limit: int = 200) -> list[tuple[Any, ...]]:
+        """A player's rated games, oldest first (the newest `limit`): (game id, kind, place, field,
+        ended_at, mu, sigma after the game, across servers)."""
+        rows = await self._read(
+            "SELECT game_id, kind, place, field, ended_at, mu, sigma FROM rated WHERE player = ? AND "
+            "(CAST(? AS TEXT) IS NULL OR kind = ?) ORDER BY ended_at DESC, game_id DESC LIMIT ?",
+            (player, kind, kind, limit))
+        return rows[::-1]
+
+    async def ai_ratings(self, kind: str, scope: int) -> list[tuple[str, float, float, int]]:
+        """The AI levels' ratings at a game: (player "ai:<level>", mu, sigma, games)."""
+        return await self._read("SELECT player, mu, sigma, games FROM ratings WHERE kind = ? AND scope = ? AND "
+                                "player LIKE 'ai:%' ORDER BY mu - 3 * sigma", (kind, scope))
+
+
+class Store(PlayerQueries):
     def __init__(self, db: Backend) -> None:
         self._db = db
         self._backend = store_pg if db.name == store_pg.NAME else store_sqlite
@@ -546,6 +665,23 @@ class Store:
     def backend(self) -> str:
         """"sqlite" or "postgresql" (for messages and tests; no game code asks)."""
         return self._db.name
+
+    @property
+    def db(self) -> Backend:
+        """The backend itself, for the tools that copy or check a database wholesale (bot/store_copy.py);
+        game code goes through the store's methods."""
+        return self._db
+
+    @asynccontextmanager
+    async def bulk(self) -> AsyncIterator[Backend]:
+        """A transaction for a bulk copy into this store: under the store's lock, without the file
+        check that guards the moves (the copy's target is new)."""
+        async with self._lock, self._db.transaction() as db:
+            yield db
+
+    def forget_cached(self) -> None:
+        """Drop the kept rows of active games: the next load of each reads the database."""
+        self._rows.clear()
 
     @property
     def _conn(self) -> Any:
@@ -1053,34 +1189,6 @@ class Store:
             "SELECT DISTINCT game_id FROM seats WHERE auto = 1 AND (SELECT g.status FROM games AS g WHERE "
             "g.id = seats.game_id) = 'active'" + mine + " ORDER BY game_id", params)]
 
-    # -- users ------------------------------------------------------------------------------
-
-    async def user(self, user_id: int) -> tuple[int | None, str | None]:
-        """A user's remembered DM channel and language (None where not known)."""
-        rows = await self._read("SELECT dm_channel_id, locale FROM users WHERE user_id = ?", (user_id,))
-        return rows[0] if rows else (None, None)
-
-    async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
-        async with self._transaction() as db:
-            await db.execute("INSERT INTO users (user_id, dm_channel_id) VALUES (?, ?) ON CONFLICT (user_id) "
-                             "DO UPDATE SET dm_channel_id = excluded.dm_channel_id", (user_id, channel_id))
-
-    async def set_user_locale(self, user_id: int, locale: str) -> None:
-        async with self._transaction() as db:
-            await db.execute("INSERT INTO users (user_id, locale) VALUES (?, ?) ON CONFLICT (user_id) "
-                             "DO UPDATE SET locale = excluded.locale", (user_id, locale))
-
-    async def notify(self, user_id: int) -> str:
-        """How the user is told of a new decision: "dm" (the default), "ping" or "both"."""
-        rows = await self._read("SELECT notify FROM users WHERE user_id = ?", (user_id,))
-        return rows[0][0] if rows and rows[0][0] in NOTIFY else "dm"
-
-    async def set_notify(self, user_id: int, how: str) -> None:
-        assert how in NOTIFY
-        async with self._transaction() as db:
-            await db.execute("INSERT INTO users (user_id, notify) VALUES (?, ?) ON CONFLICT (user_id) "
-                             "DO UPDATE SET notify = excluded.notify", (user_id, how))
-
     # -- benchmark support ------------------------------------------------------------------
 
     async def bare_insert(self, value: str) -> None:
@@ -1091,89 +1199,6 @@ class Store:
     async def create_bench_scratch(self) -> None:
         async with self._lock:
             await self._db.execute("CREATE TABLE IF NOT EXISTS bench_scratch (v TEXT)")
-
-    # -- ratings (bot/ratings.py computes them; migration 12 keeps them) ----------------------
-
-    async def rate_game(self, game_id: int, kind: str, scopes: list[int], players: list[str],
-                        compute: Any) -> bool:
-        """Rate one finished game in one transaction: `compute(current)` gets the stored ratings
-        {(scope, player): (name, mu, sigma, games, wins)} of `players` in `scopes` and returns
-        (the ratings to write: rows as `current` keys them, the game's seats to record: (seat,
-        player, place, field, ended_at, mu, sigma)). False (nothing written) if the game is not
-        finished or was rated already, so a game counts once however often this runs."""
-        async with self._transaction() as db:
-            done = await db.fetch("SELECT 1 FROM games WHERE id = ? AND status = 'finished' AND NOT EXISTS "
-                                  "(SELECT 1 FROM rated WHERE game_id = ?)", (game_id, game_id))
-            if not done:
-                return False
-            current = {}
-            if scopes and players:  # (one statement each: a game's end adds a few to its race, not one per row)
-                for scope, player, name, mu, sigma, games, wins in await db.fetch(
-                        f"SELECT scope, player, name, mu, sigma, games, wins FROM ratings WHERE kind = ? "
-                        f"AND scope IN ({marks(scopes)}) AND player IN ({marks(players)})", (kind, *scopes, *players)):
-                    current[(scope, player)] = (name, mu, sigma, games, wins)
-            ratings, seats = compute(current)
-            now = time.time()
-            if ratings:
-                rows = [(kind, scope, player, *row, now) for (scope, player), row in ratings.items()]
-                await db.execute(
-                    "INSERT INTO ratings (kind, scope, player, name, mu, sigma, games, wins, updated_at) "
-                    f"VALUES {values(rows)} ON CONFLICT (kind, scope, player) DO UPDATE SET "
-                    "name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
-                    "wins = excluded.wins, updated_at = excluded.updated_at", [v for row in rows for v in row])
-            if seats:
-                rows = [(game_id, row[0], kind, *row[1:]) for row in seats]
-                await db.execute("INSERT INTO rated (game_id, seat, kind, player, place, field, ended_at, mu, sigma) "
-                                 f"VALUES {values(rows)}", [v for row in rows for v in row])
-        return True
-
-    async def unrated_games(self) -> list[tuple[int, float]]:
-        """Finished games not rated yet (games finished before ratings, or a crash between the
-        move and its rating), as (id, the time it ended), the earliest ended first."""
-        return [(g, t) for g, t in await self._read(
-            "SELECT id, updated_at FROM games WHERE status = 'finished' AND NOT EXISTS "
-            "(SELECT 1 FROM rated WHERE rated.game_id = games.id) ORDER BY updated_at, id")]
-
-    async def clear_ratings(self) -> None:
-        """Forget every rating (a rebuild from the finished games follows)."""
-        async with self._transaction() as db:
-            await db.execute("DELETE FROM rated", ())
-            await db.execute("DELETE FROM ratings", ())
-
-    async def leaderboard(self, kind: str, scope: int, limit: int = 10) -> list[tuple[str, str, float, float, int, int]]:
-        """The best of a game in a scope (a guild id; 0: across servers) by their conservative
-        rating (mu - 3 sigma): (player, name, mu, sigma, games, wins)."""
-        return await self._read(
-            "SELECT player, name, mu, sigma, games, wins FROM ratings WHERE kind = ? AND scope = ? "
-            "ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT ?", (kind, scope, limit))
-
-    async def ratings_of(self, player: str, scope: int) -> list[tuple[str, str, float, float, int, int]]:
-        """A player's rating in every game they were rated in: (kind, name, mu, sigma, games, wins)."""
-        return await self._read("SELECT kind, name, mu, sigma, games, wins FROM ratings WHERE scope = ? AND "
-                                "player = ? ORDER BY kind", (scope, player))
-
-    async def rank_in(self, kind: str, scope: int, player: str) -> tuple[int, int] | None:
-        """A player's rank on a game's leaderboard and how many are on it (None: not rated)."""
-        rows = await self._read(
-            "SELECT (SELECT COUNT(*) FROM ratings AS o WHERE o.kind = r.kind AND o.scope = r.scope AND "
-            "o.mu - 3 * o.sigma > r.mu - 3 * r.sigma) + 1, (SELECT COUNT(*) FROM ratings AS o WHERE "
-            "o.kind = r.kind AND o.scope = r.scope) FROM ratings AS r WHERE r.kind = ? AND r.scope = ? AND "
-            "r.player = ?", (kind, scope, player))
-        return (rows[0][0], rows[0][1]) if rows else None
-
-    async def rating_history(self, player: str, kind: str | None, limit: int = 200) -> list[tuple[Any, ...]]:
-        """A player's rated games, oldest first (the newest `limit`): (game id, kind, place, field,
-        ended_at, mu, sigma after the game, across servers)."""
-        rows = await self._read(
-            "SELECT game_id, kind, place, field, ended_at, mu, sigma FROM rated WHERE player = ? AND "
-            "(CAST(? AS TEXT) IS NULL OR kind = ?) ORDER BY ended_at DESC, game_id DESC LIMIT ?",
-            (player, kind, kind, limit))
-        return rows[::-1]
-
-    async def ai_ratings(self, kind: str, scope: int) -> list[tuple[str, float, float, int]]:
-        """The AI levels' ratings at a game: (player "ai:<level>", mu, sigma, games)."""
-        return await self._read("SELECT player, mu, sigma, games FROM ratings WHERE kind = ? AND scope = ? AND "
-                                "player LIKE 'ai:%' ORDER BY mu - 3 * sigma", (kind, scope))
 
 
 # 12: ratings per game (bot/ratings.py): each player's OpenSkill rating per game kind in a scope (a

@@ -42,7 +42,7 @@ def _names(columns: str) -> list[str]:
 
 
 async def _count(store: Store, table: str) -> int:
-    return (await store._db.fetch(f"SELECT count(*) FROM {table}"))[0][0]
+    return (await store.db.fetch(f"SELECT count(*) FROM {table}"))[0][0]
 
 
 def _reencode(value: str | bytes | None, status: str, target: Store) -> str | bytes | None:
@@ -50,7 +50,7 @@ def _reencode(value: str | bytes | None, status: str, target: Store) -> str | by
     finished, where the target compresses at all (as Store.commit_move does)."""
     if value is None:
         return None
-    return encode_snapshot(decode_snapshot(value), compress=status == "finished" and target._db.compress_snapshots)
+    return encode_snapshot(decode_snapshot(value), compress=status == "finished" and target.db.compress_snapshots)
 
 
 async def copy_rows(source: Store, target: Store, say: Callable[[str], None],
@@ -59,34 +59,34 @@ async def copy_rows(source: Store, target: Store, say: Callable[[str], None],
     counts = {"games": 0, **{t: 0 for t in CHILDREN}, "users": 0}
     last = 0
     while True:
-        games = await source._db.fetch(f"SELECT {GAME_COLUMNS} FROM games WHERE id > ? ORDER BY id LIMIT {CHUNK}",
+        games = await source.db.fetch(f"SELECT {GAME_COLUMNS} FROM games WHERE id > ? ORDER BY id LIMIT {CHUNK}",
                                        (last,))
         if up_to_id is not None:
             games = [g for g in games if g[0] <= up_to_id]
         if not games:
             break
         first, last = games[0][0], games[-1][0]
-        async with target._lock, target._db.transaction() as db:
+        async with target.bulk() as db:
             await db.bulk_insert("games", _names(GAME_COLUMNS),
                                  [(*g[:11], _reencode(g[11], g[7], target), *g[12:]) for g in games])
             for table, columns in CHILDREN.items():
-                rows = await source._db.fetch(f"SELECT {columns} FROM {table} WHERE game_id BETWEEN ? AND ?",
+                rows = await source.db.fetch(f"SELECT {columns} FROM {table} WHERE game_id BETWEEN ? AND ?",
                                               (first, last))
                 await db.bulk_insert(table, _names(columns), rows)
                 counts[table] += len(rows)
         counts["games"] += len(games)
         if counts["games"] % (CHUNK * 20) == 0:
             say(f"  {counts['games']} games copied")
-    await target._db.after_bulk_insert("games")
+    await target.db.after_bulk_insert("games")
     last_user = None
     while True:
-        users = await source._db.fetch(
+        users = await source.db.fetch(
             f"SELECT {USER_COLUMNS} FROM users WHERE (CAST(? AS BIGINT) IS NULL OR user_id > ?) "
             f"ORDER BY user_id LIMIT 5000", (last_user, last_user))
         if not users:
             break
         last_user = users[-1][0]
-        async with target._lock, target._db.transaction() as db:
+        async with target.bulk() as db:
             await db.bulk_insert("users", _names(USER_COLUMNS), users)
         counts["users"] += len(users)
     return counts
@@ -133,7 +133,7 @@ async def check(source: Store, target: Store, say: Callable[[str], None], worker
         a, b = await _count(source, table), await _count(target, table)
         if a != b:
             problems.append(f"{table}: {a} rows in the source, {b} in the target")
-    ids = [r[0] for r in await target._db.fetch("SELECT id FROM games ORDER BY id")]
+    ids = [r[0] for r in await target.db.fetch("SELECT id FROM games ORDER BY id")]
     loop = asyncio.get_running_loop()
     workers = workers or os.cpu_count() or 1
     pending: set[asyncio.Future[list[str]]] = set()
@@ -153,8 +153,8 @@ async def check(source: Store, target: Store, say: Callable[[str], None], worker
             except DamagedGame as err:
                 problems.append(str(err))
                 continue
-            target._rows.clear()
-            source._rows.clear()
+            target.forget_cached()
+            source.forget_cached()
             if copied is None or original is None or copied != original:
                 problems.append(f"game {gid}: differs from the source")
             elif copied.snapshot is not None:  # a lobby has nothing to replay

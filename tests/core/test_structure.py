@@ -81,10 +81,6 @@ DEBT: dict[str, set[str]] = {
         "bot.games.steamworks.simulate: _tile_at",
         "bot.sandbox: _report_logs",
         "bot.sandbox: _report_server_errors",
-        "bot.store_copy: _db",
-        "bot.store_copy: _lock",
-        "bot.store_copy: _rows",
-        "bot.store_pg: _replace",
         "rendering.steamworks: _image",
     },
     "classes": {
@@ -93,7 +89,6 @@ DEBT: dict[str, set[str]] = {
         "bot.games.pon.engine.PonEngine",
         "bot.games.rallyman.engine.RallymanEngine",
         "bot.games.steamworks.engine.SteamWorksEngine",
-        "bot.store.Store",
         "bot.table.Table",
     },
     "functions": {
