@@ -11,7 +11,7 @@ import logging
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -22,9 +22,7 @@ from bot.errors import PlayerError, StaleButton
 from bot.games.base import Engine, State
 from bot.i18n import Msg, msg, render
 from bot.store import Game, StaleVersion, StoreGone
-
-if TYPE_CHECKING:
-    from bot.table import Table
+from bot.table_api import TableServices
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +70,7 @@ class Thinker:
 
 
 class AutoPlayer:
-    def __init__(self, table: "Table", ai_workers: int = 1) -> None:
+    def __init__(self, table: TableServices, ai_workers: int = 1) -> None:
         self.table = table
         self.thinker = Thinker(ai_workers)
         self._tasks: dict[int, asyncio.Task[None]] = {}

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 
@@ -15,10 +14,8 @@ from bot import export
 from bot.games.base import Engine, State
 from bot.i18n import msg, render
 from bot.store import Game
+from bot.table_api import TableServices
 from rendering.animation import extension
-
-if TYPE_CHECKING:
-    from bot.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -32,12 +29,13 @@ def turn_starts(engine: Engine, game: Game, actions: list[tuple[int, dict]]) -> 
     return export.turn_starts(engine, game.options, len(game.seats), game.seed, actions)
 
 
-def _board(table: "Table", game: Game, boards: list[State], k: int, locale: str) -> bytes:
+def _board(table: TableServices, game: Game, boards: list[State], k: int, locale: str) -> bytes:
     engine = table.engines[game.kind]
     return table.renderer(game.kind).render_board(engine.view(boards[k], None), [s.name for s in game.seats], locale)
 
 
-async def show(table: "Table", interaction: discord.Interaction, game: Game, k: int | None, edit: bool) -> None:
+async def show(table: TableServices, interaction: discord.Interaction, game: Game, k: int | None,
+               edit: bool) -> None:
     """Board `k` (1-based; None: the first) of `game`'s replay, as a private answer or, from its
     own buttons, in place of the one shown."""
     locale = table.audience(interaction)
@@ -65,7 +63,7 @@ async def show(table: "Table", interaction: discord.Interaction, game: Game, k: 
         log.warning("game %s: could not show a replay board", game.id, exc_info=True)
 
 
-async def post_animation(table: "Table", game: Game) -> None:
+async def post_animation(table: TableServices, game: Game) -> None:
     """When a game ends: its boards as one animation in the thread, after the final post. Drawn in
     the animator's worker process, so other tables' moves go on meanwhile; a game that cannot be
     drawn (a log today's rules refuse, a worker that died) just has no animation."""
@@ -85,7 +83,7 @@ async def post_animation(table: "Table", game: Game) -> None:
                               drawn.data, f"{game.kind}-{game.id}-replay.{drawn.format}", part="replay")
 
 
-async def send_export(table: "Table", interaction: discord.Interaction, game: Game) -> None:
+async def send_export(table: TableServices, interaction: discord.Interaction, game: Game) -> None:
     """`/game export`: a finished game as a JSON file, to whoever asks (privately)."""
     if game.status not in REPLAYABLE or game.snapshot is None:
         await table.reply(interaction, msg("Only a finished game can be exported; {title} is still going.",
