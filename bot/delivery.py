@@ -52,6 +52,9 @@ def pack(lines: list[str], limit: int) -> list[str]:
     return messages or [""]
 
 
+THREAD_EXISTS = 160004  # Discord: "A thread has already been created for this message"
+
+
 def title_of(engine: Engine, game: Game) -> Msg:
     return msg("{title} #{id}", title=msg(engine.title), id=game.id)
 
@@ -222,6 +225,45 @@ class Delivery:
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable:
         return self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)  # type: ignore[return-value]
+
+    async def open_thread(self, game: Game) -> discord.abc.Messageable | None:
+        """The game's thread, opened on its lobby post (or the channel's own thread); None: it plays in
+        the channel."""
+        channel = await self.channel(game.channel_id)
+        if isinstance(channel, discord.Thread):
+            return channel
+        name = render(title_of(self.engines[game.kind], game), self.thread_locale(game))
+        try:
+            if game.lobby_message_id:
+                try:
+                    return await channel.get_partial_message(game.lobby_message_id).create_thread(  # type: ignore[attr-defined]
+                        name=name, auto_archive_duration=10080)
+                except discord.HTTPException as err:
+                    if err.code != THREAD_EXISTS:
+                        raise
+                    # A Start before a crash opened it: a message's thread has the message's id.
+                    return await self.channel(game.lobby_message_id)
+            return await channel.create_thread(name=name,  # type: ignore[attr-defined]
+                                               type=discord.ChannelType.public_thread)
+        except discord.HTTPException:
+            log.warning("game %s: could not open a thread; playing in the channel", game.id, exc_info=True)
+            return None
+
+    async def check_dms(self, game: Game) -> None:
+        """Try a DM to every player; closed DMs are named in the thread and the game goes on."""
+        closed = []
+        hello = msg("You are seated in {title}. Your hand and moves will arrive here.",
+                    title=title_of(self.engines[game.kind], game))
+        for s in game.seats:
+            if s.ai:
+                continue  # the bot plays it
+            if await self.send_dm(game, s.user_id, hello, silent=True) is Sent.REFUSED:  # the first menu, next, notifies
+                closed.append(s)
+        if closed:
+            await self.post(game, msg("I cannot send direct messages to {names}: use the My hand button or "
+                                      "/{kind} hand to see your cards and move.",
+                                      names=", ".join(s.mention for s in closed), kind=game.kind))
+        # (Named, not pinged: the start's board pings whoever must act, once.)
 
     # -- public ---------------------------------------------------------------------------------
 

@@ -11,41 +11,33 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import json
 import logging
 import random
-import re
 import time
-import unicodedata
 import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Collection
 
 import discord
-import orjson
 
 from bot import ratings, rules_pages
-from bot.components import chosen_ok, lobby_view, menu_entry, parse, rules_view, select_values
+from bot.components import lobby_view, parse, rules_view, select_values
 from bot.announcer import Announcer
 from bot.ai.search import LEVEL_NAMES
 from bot.autoplayer import AutoPlayer, duration
 from bot.delivery import Delivery, Outcome, Sent, clip, title_of
 from bot.errors import HeldByAutomaticPlayer, PlayerError, StaleButton
 from bot.games.base import Engine, Event, GameError, State
-from bot.i18n import Msg, default_locale, locale_for, msg, render, supported_locales, to_wire
+from bot.i18n import Msg, default_locale, locale_for, msg, render, supported_locales
+from bot.picks import OLD_HASH_LENGTH, TypedPick, button_pick, menu_hash
 from bot.replay import REPLAYABLE, post_animation, show as show_replay
 from bot.store import DamagedGame, Game, PromptUpdate, StaleVersion, Store, StoreGone
 
 log = logging.getLogger(__name__)
 
-# The answer to a pick that was never this seat's (another player's, a forged one): not "the board
-# has moved on", which is kept for picks that were right once and are stale now.
-NOT_YOURS = msg("That is not one of your moves. Pick one from your newest message or the /play list.")
 # The answer while the database file is gone or replaced (Store.check_file said why in the log).
 STORE_GONE = msg("I cannot save moves right now: the file that holds the games was deleted or replaced while "
                  "I ran. Your move was not made; the bot's admin must restart me.")
-THREAD_EXISTS = 160004  # Discord: "A thread has already been created for this message"
 # What the bot needs in a channel to host a game there (checked when a table is opened).
 NEEDED = ("send_messages", "send_messages_in_threads", "create_public_threads", "attach_files")
 
@@ -61,46 +53,6 @@ class Commit:
     fresh: dict[int, float]
 
 
-def pick_key(action: dict[str, Any]) -> str:
-    return hashlib.blake2b(json.dumps(action, sort_keys=True).encode(), digest_size=5).hexdigest()
-
-
-def pick_value(prompt_version: int, action: dict[str, Any]) -> str:
-    """What an autocomplete choice sends for a move: the seat's prompt version and the move (in no
-    language: the label is the reader's)."""
-    return f"{prompt_version}:{pick_key(action)}"
-
-
-def parse_pick(value: str) -> tuple[int, str] | None:
-    match = re.fullmatch(r"([0-9]{1,9}):([0-9a-f]{10})", value)
-    return (int(match[1]), match[2]) if match else None
-
-
-def _wire(value: Any) -> Any:
-    """orjson's hook for what it cannot write itself: a Msg as to_wire writes it."""
-    if isinstance(value, Msg):
-        return {"msg": value.key, "params": value.params}
-    raise TypeError(type(value).__name__)
-
-
-_SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
-OLD_HASH_LENGTH = 16  # menus hashed before orjson: 16 hex digits (json.dumps of to_wire); now 18
-
-
-def menu_hash(menu: list[dict[str, Any]], like: str = "") -> str:
-    """A menu's fingerprint (stored with the seat; a button is stale once its menu's differs).
-    Written with orjson (every seat's menu is hashed on every move: json.dumps of to_wire took
-    most of that time); `like` a stored hash of the older format (16 digits): the menu hashed the
-    old way, so a seat whose menu has not changed since is still seen as unchanged."""
-    if len(like) == OLD_HASH_LENGTH:
-        return hashlib.blake2b(json.dumps(to_wire(menu), sort_keys=True).encode(), digest_size=8).hexdigest()
-    try:
-        data = orjson.dumps(menu, default=_wire, option=_SORTED)
-    except TypeError:  # what orjson refuses (an int past 64 bits): the slow way, the same for the same menu
-        data = json.dumps(to_wire(menu), sort_keys=True).encode()
-    return hashlib.blake2b(data, digest_size=9).hexdigest()
-
-
 def new_decisions(engine: Engine, before: State | None, after: State, new_turn: bool = False) -> list[int]:
     """The seats `after` asks for a new decision: with a new turn (the spectator view's "turn": a
     new round, course...) every waiting seat; else each waiting seat that was not waiting `before`
@@ -113,34 +65,6 @@ def new_decisions(engine: Engine, before: State | None, after: State, new_turn: 
     waiting = set(engine.to_act(before)) if before is not None else set()
     return sorted(s for s in engine.to_act(after) if new_turn or s not in waiting
                   or engine.decision(before, s) != engine.decision(after, s))  # type: ignore[arg-type]
-
-
-def folded(text: str) -> str:
-    """Text as a typed move is compared: case, full/half width and spacing ignored."""
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
-def typed_move(typed: str, labels: list[tuple[str, Any]]) -> list[Any]:
-    """The move whose label (each with its move) a player typed: the whole label, else a prefix
-    only one label has, compared by `folded`. Raises PlayerError naming the choices otherwise."""
-    want = folded(typed)
-    exact = [move for label, move in labels if folded(label) == want]
-    starts = [(label, move) for label, move in labels if want and folded(label).startswith(want)]
-    if exact or len(starts) == 1:
-        return exact[:1] or [starts[0][1]]
-    if starts:
-        raise PlayerError(msg("“{typed}” starts several moves: {moves}. Type more of it, or pick one from the list.",
-                              typed=typed[:100], moves=", ".join(label for label, _ in starts[:5])))
-    raise PlayerError(msg("“{label}” is not a move you can make now. Pick one from the list.", label=typed[:100]))
-
-
-def waiting_for(engine: Engine, game: Game, state: State) -> Msg:
-    """What a player with nothing to do is told: whose move the table waits for."""
-    if engine.is_over(state):
-        return msg("The game is over.")
-    names = ", ".join(game.seats[s].name for s in engine.to_act(state) if s < len(game.seats))
-    return msg("It is not your move now: the table is waiting for {who}.", who=names) if names else \
-        msg("It is not your move now.")
 
 
 def status_text(title: Msg, status: str) -> Msg:
@@ -159,7 +83,8 @@ class Table:
         self.reminder_seconds = reminder_seconds
         self.clock = clock
         self.out = Delivery(bot, store, engines)
-        store.upgrade = self.upgrade  # every game loaded from here on: its snapshot as today's engine reads it
+        if store is not None:  # (a table built for its prompts alone has none: the bench's, tests')
+            store.upgrade = self.upgrade  # every game loaded from here on: its snapshot as today's engine reads it
         self.new_seed: Callable[[], int] = lambda: random.SystemRandom().getrandbits(63)  # tests fix it
         self.timers_changed = asyncio.Event()
         # A game's lock lives while someone holds or awaits it: finished games leave nothing behind.
@@ -416,7 +341,7 @@ class Table:
             state = engine.new_game(game.options, len(game.seats), game.seed)
         except GameError as err:
             raise PlayerError(err.args[0]) from None
-        thread = await self.open_thread(game)
+        thread = await self.out.open_thread(game)
         begins = Outcome(game, state, [Event(msg("The game begins!"))], [s.seat for s in game.seats], versions=[0],
                          decided=new_decisions(engine, None, state))
         to_act, fresh = self.reminders(engine, game, state, [s.seat for s in game.seats])
@@ -427,7 +352,7 @@ class Table:
         game = await self.load(game.id)
         try:
             await self.edit_lobby(game)
-            await self.check_dms(game)
+            await self.out.check_dms(game)
             game = await self.load(game.id)  # dm_ok as the check left it
         except Exception:
             log.exception("game %s: trouble after the start; the game goes on", game.id)
@@ -435,42 +360,6 @@ class Table:
         if any(game.seats[s].auto for s in engine.to_act(state)):
             self.autoplayer.soon(game.id)  # an AI seat moves first
         return self.schedule_announce(begins)
-
-    async def open_thread(self, game: Game) -> discord.abc.Messageable | None:
-        channel = await self.out.channel(game.channel_id)
-        if isinstance(channel, discord.Thread):
-            return channel
-        try:
-            if game.lobby_message_id:
-                try:
-                    return await channel.get_partial_message(game.lobby_message_id).create_thread(  # type: ignore[attr-defined]
-                        name=render(self.title(game), self.out.thread_locale(game)), auto_archive_duration=10080)
-                except discord.HTTPException as err:
-                    if err.code != THREAD_EXISTS:
-                        raise
-                    # A Start before a crash opened it: a message's thread has the message's id.
-                    return await self.out.channel(game.lobby_message_id)
-            return await channel.create_thread(name=render(self.title(game), self.out.thread_locale(game)),  # type: ignore[attr-defined]
-                                               type=discord.ChannelType.public_thread)
-        except discord.HTTPException:
-            log.warning("game %s: could not open a thread; playing in the channel", game.id, exc_info=True)
-            return None
-
-    async def check_dms(self, game: Game) -> None:
-        """Try a DM to every player; closed DMs are named in the thread and the game goes on."""
-        closed = []
-        for s in game.seats:
-            if s.ai:
-                continue  # the bot plays it
-            if await self.out.send_dm(game, s.user_id, msg("You are seated in {title}. Your hand and moves "
-                                                         "will arrive here.", title=self.title(game)),
-                                      silent=True) is Sent.REFUSED:  # the first menu, next, notifies
-                closed.append(s)
-        if closed:
-            await self.out.post(game, msg("I cannot send direct messages to {names}: use the My hand button or "
-                                        "/{kind} hand to see your cards and move.",
-                                        names=", ".join(s.mention for s in closed), kind=game.kind))
-        # (Named, not pinged: the start's board pings whoever must act, once.)
 
     # -- the commit path -----------------------------------------------------------------------
 
@@ -502,26 +391,7 @@ class Table:
 
     async def component_move(self, interaction: discord.Interaction, game_id: int, version: int, seat: int,
                              kind: str, index: int, values: list[str] | None) -> None:
-        def pick(engine: Engine, game: Game, state: State) -> dict[str, Any]:
-            if game.seat_of(interaction.user.id) != seat:
-                raise PlayerError(msg("These buttons belong to another player."))
-            menu = engine.menu(state, seat)
-            # Stale: made for an older menu of this seat (version), or the menu is no longer the
-            # one the button was drawn from (e.g. after an upgrade reordered it).
-            stored = game.seats[seat].prompt_hash
-            if version > game.seats[seat].prompt_version:
-                raise PlayerError(NOT_YOURS)  # no menu of this seat was ever made with it
-            if version != game.seats[seat].prompt_version or menu_hash(menu, like=stored) != stored:
-                raise StaleButton()
-            entry = menu_entry(menu, kind, index)
-            if entry is None:  # the current menu, but no such control on it: a forged click
-                raise PlayerError(NOT_YOURS)
-            if kind != "select":
-                return entry["action"]
-            if values is None or not chosen_ok(entry, values):
-                raise PlayerError(msg("That choice is not on the menu."))
-            return dict(entry["action"], values=values)
-
+        pick = button_pick(interaction.user.id, version, seat, kind, index, values)
         in_dm = isinstance(interaction.channel, discord.DMChannel) and interaction.message is not None
         # A move from a DM: the player's new view replaces that DM (no new message for their own move).
         here = (interaction.channel.id, interaction.message.id) if in_dm else None  # type: ignore[union-attr]
@@ -539,49 +409,17 @@ class Table:
         version, so it is refused like a stale button once the seat's menu or its own move has
         moved on), or a move's label typed in full, in the player's language (judged against the
         game as it is now)."""
-        label: Any = None  # the move's words once picked (None: the commit took the seat back instead)
-        locale = self.audience(interaction)
-
-        def pick(engine: Engine, game: Game, state: State) -> dict[str, Any]:
-            nonlocal label
-            seat = game.seat_of(interaction.user.id)
-            if seat is None:
-                raise PlayerError(msg("You are not playing in {title}.", title=self.title(game)))
-            picked = parse_pick(move)
-            current = game.seats[seat].prompt_version
-            if picked is not None and picked[0] > current:
-                raise PlayerError(NOT_YOURS)  # a version this seat never had: not a pick from its list
-            if picked is not None and picked[0] < current:
-                raise StaleButton()
-            legal = engine.legal_actions(state, seat)
-            idle = seat not in engine.to_act(state)
-            if not legal or (idle and move == "-"):  # "-": the list's line saying whose move it is
-                raise PlayerError(waiting_for(engine, game, state))
-            labelled = [(engine.describe_action(state, seat, action), action) for action in legal]
-            if picked is not None:
-                found = [(text, action) for text, action in labelled if pick_key(action) == picked[1]]
-                if not found:  # today's list, but not one of this seat's moves (another player's pick)
-                    raise PlayerError(NOT_YOURS)
-            else:
-                try:
-                    found = typed_move(move, [(render(text, locale), (text, action)) for text, action in labelled])
-                except PlayerError:
-                    if idle:  # only preferences to change now: say whose move it is
-                        raise PlayerError(waiting_for(engine, game, state)) from None
-                    raise
-            label = found[0][0]
-            return found[0][1]
-
+        pick = TypedPick(move, interaction.user.id, self.audience(interaction))
         async with self.busy():
             await self.ack(interaction)
             outcome = await self.move(interaction, game_id, pick)
             if outcome is None:
                 return
-            if label is None:  # the engine's own player held the seat: the move took it back, the pick waits
+            if pick.label is None:  # the engine's own player held the seat: the move took it back, the pick waits
                 await self.reply(interaction, msg("Your seat is yours again; the board has moved on, "
                                                   "so choose your move anew."))
             else:
-                await self.reply(interaction, msg("Done: {label}", label=label))
+                await self.reply(interaction, msg("Done: {label}", label=pick.label))
             await outcome.task
             if not outcome.game.seats[outcome.actor].dm_ok:
                 await self.show_hand(interaction, game_id)
@@ -750,19 +588,12 @@ class Table:
         await self.ack(interaction)
         locale = self.audience(interaction)
         sections = rules_pages.pages(kind, locale) if kind in self.engines else ()
-        if not sections:
-            await self.reply(interaction, msg("There are no rules pages for this game yet."))
+        try:
+            text, number = rules_pages.page_text(kind, sections, page)
+        except PlayerError as err:
+            await self.reply(interaction, err.args[0])
             return
-        number = 1 if page is None else page
-        if not 1 <= number <= len(sections):
-            await self.reply(interaction, msg("There is no page {n}: the rules have pages 1 to {total}.", n=number,
-                                              total=len(sections)))
-            return
-        title, body = sections[number - 1]
-        others = [f"{i}. {t}" for i, (t, _) in enumerate(sections, 1) if i != number]
-        content = clip(render(msg("**{title}** ({n}/{total})\n{body}\n-# /{kind} rules page: {others}", title=title,
-                                  n=number, total=len(sections), body=body, kind=kind, others=" · ".join(others)),
-                              locale))
+        content = clip(render(text, locale))
         view = rules_view(kind, number, len(sections), locale)
         try:
             if edit:

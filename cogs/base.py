@@ -16,7 +16,8 @@ from bot.ai.search import LEVEL_NAMES
 from bot.games.base import is_preference, name_seats
 from bot.i18n import LANGUAGE_NAMES, msg, render, supported_locales
 from bot.store import Game
-from bot.table import PlayerError, Table, pick_value, status_text, waiting_for
+from bot.picks import pick_value, waiting_for
+from bot.table import PlayerError, Table, status_text
 
 
 def link(game: Game) -> str:  # a jump link to the game's thread (or channel)

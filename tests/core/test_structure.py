@@ -88,7 +88,6 @@ DEBT: dict[str, set[str]] = {
         "bot.games.pon.engine.PonEngine",
         "bot.games.rallyman.engine.RallymanEngine",
         "bot.games.steamworks.engine.SteamWorksEngine",
-        "bot.table.Table",
     },
     "functions": {
         "bot.bench_live.move_db",

@@ -14,7 +14,8 @@ from bot.delivery import Delivery
 from bot.games.registry import engines
 from bot.i18n import to_wire
 from bot.store import Game, PromptUpdate, Seat, Store
-from bot.table import OLD_HASH_LENGTH, Table, _SORTED, _wire, menu_hash
+from bot.picks import OLD_HASH_LENGTH, _SORTED, _wire, menu_hash
+from bot.table import Table
 from tests.core.test_store import BACKENDS, database_for
 from tests.core.test_store_scale import statements
 

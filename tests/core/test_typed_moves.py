@@ -7,7 +7,7 @@ import pytest
 from bot.__main__ import main
 from bot.errors import PlayerError
 from bot.i18n import render
-from bot.table import typed_move
+from bot.picks import typed_move
 
 LABELS = [("Keep my roll", "keep"), ("Spend 1 SP for two more rolls", "spend"), ("Spend 2 SP", "spend2")]
 
