@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import enum
 import hashlib
-import importlib
 import io
 import logging
 from collections import OrderedDict
@@ -19,7 +18,10 @@ from bot.components import hand_view, menu_view
 from bot.games.base import Engine, Event, State, name_seats
 from bot.i18n import Msg, default_locale, from_wire, msg, render, to_wire
 from bot.store import Game, Owed, Store, StoreGone
+from rendering import Renderer
 from rendering.animation import extension
+from rendering.registry import renderer
+from rendering.stats import end_stats
 
 log = logging.getLogger(__name__)
 
@@ -220,8 +222,9 @@ class Delivery:
         self._dm_channels[user_id] = channel_id
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
-    def renderer(self, kind: str) -> Any:
-        return importlib.import_module(f"rendering.{kind}")
+    def renderer(self, kind: str) -> Renderer:
+        """How the game of that kind is drawn (rendering/registry.py)."""
+        return renderer(kind)
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable:
         return self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)  # type: ignore[return-value]
@@ -430,23 +433,16 @@ class Delivery:
 
     def board_images(self, kind: str, view: dict[str, Any], names: list[str], over: bool,
                      locale: str) -> list[bytes]:
-        """The board (several images where the game draws it so: render_boards), and at the end the
-        results image if the game draws one (runs in a thread)."""
-        renderer = self.renderer(kind)
-        if hasattr(renderer, "render_boards"):
-            images = list(renderer.render_boards(view, names, locale))
-        else:
-            images = [renderer.render_board(view, names, locale)]
-        if over and hasattr(renderer, "render_results"):
-            images.append(renderer.render_results(view, names, locale))
-        return images
+        """The board (several images where the game draws it so), and at the end the results image if
+        the game draws one (runs in a thread)."""
+        return self.renderer(kind).post_images(view, names, locale, over)
 
     async def end_stats(self, game: Game, engine: Engine, state: State, names: list[str], locale: str) -> list[bytes]:
         """A finished game's statistics image, from its replayed log (rendering/stats.py); none where
         the game has none or it cannot be drawn (logged: the results go out all the same)."""
         try:
             actions = await self.store.actions(game.id)
-            image = await asyncio.to_thread(self.renderer("stats").end_stats, engine, game.options, len(game.seats),
+            image = await asyncio.to_thread(end_stats, engine, game.options, len(game.seats),
                                             game.seed, actions, state, names, locale)
         except Exception:
             log.exception("game %s: could not draw its statistics", game.id)
@@ -578,7 +574,7 @@ class Delivery:
         message: dict[str, Any] = {"content": clip("\n".join(texts))}
         if components is not None:
             message["view"] = components
-        image = await asyncio.to_thread(self.renderer(game.kind).render_hand, engine.view(state, seat), names, locale)
+        image = await asyncio.to_thread(self.renderer(game.kind).hand, engine.view(state, seat), names, locale)
         if image is not None:
             message["file"] = discord.File(io.BytesIO(image), filename=f"{game.kind}-{game.id}-hand.png")
         return message

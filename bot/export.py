@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import importlib
 import json
 import logging
 import multiprocessing
@@ -27,6 +26,7 @@ from typing import Any
 import orjson
 
 from bot.games.base import Action, Engine, GameError, State
+from rendering.registry import renderer
 
 log = logging.getLogger(__name__)
 
@@ -160,7 +160,7 @@ def frame_states(engine: Engine, options: dict[str, Any], seats: int, seed: int,
 
 
 def board_image(kind: str, engine: Engine, state: State, names: list[str], locale: str) -> bytes:
-    return importlib.import_module(f"rendering.{kind}").render_board(engine.view(state, None), names, locale)
+    return renderer(kind).board(engine.view(state, None), names, locale)
 
 
 @dataclass

@@ -31,7 +31,7 @@ def turn_starts(engine: Engine, game: Game, actions: list[tuple[int, dict]]) -> 
 
 def _board(table: TableServices, game: Game, boards: list[State], k: int, locale: str) -> bytes:
     engine = table.engines[game.kind]
-    return table.renderer(game.kind).render_board(engine.view(boards[k], None), [s.name for s in game.seats], locale)
+    return table.renderer(game.kind).board(engine.view(boards[k], None), [s.name for s in game.seats], locale)
 
 
 async def show(table: TableServices, interaction: discord.Interaction, game: Game, k: int | None,

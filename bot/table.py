@@ -32,6 +32,7 @@ from bot.i18n import Msg, default_locale, locale_for, msg, render, supported_loc
 from bot.picks import OLD_HASH_LENGTH, TypedPick, button_pick, menu_hash
 from bot.replay import REPLAYABLE, post_animation, show as show_replay
 from bot.store import DamagedGame, Game, PromptUpdate, StaleVersion, Store, StoreGone
+from rendering import Renderer
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +114,7 @@ class Table:
     def title(self, game: Game) -> Msg:
         return title_of(self.engines[game.kind], game)
 
-    def renderer(self, kind: str) -> Any:
+    def renderer(self, kind: str) -> Renderer:
         return self.out.renderer(kind)
 
     def busy(self) -> contextlib.AbstractAsyncContextManager[None]:

@@ -14,6 +14,7 @@ from bot.delivery import Delivery, Outcome
 from bot.games.base import Engine, State
 from bot.i18n import Msg
 from bot.store import Game, Store
+from rendering import Renderer
 
 # How a move is chosen on the commit path: (engine, game, state as loaded) -> the action.
 Pick = Callable[[Engine, Game, State], dict[str, Any]]
@@ -34,7 +35,7 @@ class TableServices(Protocol):
 
     def title(self, game: Game) -> Msg: ...
 
-    def renderer(self, kind: str) -> Any: ...
+    def renderer(self, kind: str) -> Renderer: ...
 
     def clock_of(self, game: Game) -> float: ...
 

@@ -113,7 +113,7 @@ class TableCog(commands.Cog):
         view = engine.view(found.snapshot, None)
         names = [s.name for s in found.seats]
         locale = self.table.audience(interaction)
-        image = await asyncio.to_thread(self.table.renderer(found.kind).render_board, view, names, locale)
+        image = await asyncio.to_thread(self.table.renderer(found.kind).board, view, names, locale)
         waiting = ([found.seats[s].name for s in engine.to_act(found.snapshot)]
                    if found.status == "active" else []) or "—"
         await self.table.reply(interaction, msg("**{title}** ({status}) — waiting for: {who}",
