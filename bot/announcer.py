@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any, AsyncIterator, Awaitable, Callable, Coroutine
+from typing import Any, AsyncIterator, Callable, Coroutine
 
 from bot.delivery import Delivery, Outcome
 from bot.games.base import Engine
@@ -48,7 +48,7 @@ class Announcer:
         self._idle.set()
         self.sweep_seconds, self.sweep_age = SWEEP_SECONDS, SWEEP_AGE
         # Said once a game's final announcement is out (the replay animation), after it in the thread.
-        self.on_end: Callable[[Game], Awaitable[None]] | None = None
+        self.on_end: Callable[[Game], Coroutine[Any, Any, None]] | None = None
 
     # -- shutdown --------------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -82,7 +83,7 @@ class TableBot(commands.AutoShardedBot):
     def __init__(self, settings: Settings, store: Store | None = None) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # threads and channels; no privileged intents are needed
-        shards: dict[str, object] = {}
+        shards: dict[str, Any] = {}
         if settings.shards is not None:
             shards = {"shard_ids": settings.shards.ids, "shard_count": settings.shards.total}
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, tree_cls=CheckedTree,

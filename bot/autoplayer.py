@@ -137,7 +137,7 @@ class AutoPlayer:
                 log.error("game %s: the engine refused its own automatic move for seat %s (%s)", game_id, seat,
                           render(err.args[0], "en"))
                 return False
-            await outcome.task
+            await outcome.announced()
         return True
 
     async def resume(self) -> None:
@@ -289,7 +289,7 @@ class AutoPlayer:
         except PlayerError as err:
             log.error("game %s: the engine refused to give seat %s back (%s)", game_id, seat, render(err.args[0], "en"))
             return
-        await outcome.task
+        await outcome.announced()
 
 
 def _content(interaction: discord.Interaction) -> str:

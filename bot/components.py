@@ -86,6 +86,13 @@ def parse(custom_id: Any, component_type: Any) -> Click | None:
     return None
 
 
+def interaction_data(interaction: discord.Interaction) -> dict[str, Any]:
+    """What Discord sent with an interaction (command, options, custom_id, values...) as plain data;
+    empty if it sent none."""
+    data: Any = interaction.data
+    return data if isinstance(data, dict) else {}
+
+
 def select_values(data: Any) -> list[str] | None:
     """A select's chosen values, or None if they are not a short list of strings."""
     values = data.get("values", []) if isinstance(data, dict) else None

@@ -10,14 +10,14 @@ import io
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 import discord
 
 from bot.components import hand_view, menu_view
 from bot.games.base import Engine, Event, State, name_seats
 from bot.i18n import Msg, default_locale, from_wire, msg, render, to_wire
-from bot.store import Game, Owed, Store, StoreGone
+from bot.store import Game, Owed, Seat, Store, StoreGone
 from rendering import Renderer
 from rendering.animation import extension
 from rendering.registry import renderer
@@ -88,6 +88,17 @@ class Outcome:
     # are closed, a ping in the thread. None (announcements stored before decisions were): the
     # changed seats that must act.
     decided: list[int] | None = None
+
+    async def announced(self) -> None:
+        """Wait until this outcome's announcement (scheduled by the table's announcer) is done."""
+        assert self.task is not None, "the announcement was never scheduled"
+        await self.task
+
+    @property
+    def mover(self) -> Seat:
+        """The seat that made the move (a move's outcome names it)."""
+        assert self.actor is not None
+        return self.game.seats[self.actor]
 
     def told(self, waiting: list[int]) -> list[int]:
         """The seats this announcement tells of a new decision (of those `waiting` now)."""
@@ -229,25 +240,26 @@ class Delivery:
     async def channel(self, channel_id: int) -> discord.abc.Messageable:
         return self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)  # type: ignore[return-value]
 
-    async def open_thread(self, game: Game) -> discord.abc.Messageable | None:
-        """The game's thread, opened on its lobby post (or the channel's own thread); None: it plays in
-        the channel."""
+    async def open_thread(self, game: Game) -> int | None:
+        """The id of the game's thread, opened on its lobby post (or the channel's own thread); None: it
+        plays in the channel."""
         channel = await self.channel(game.channel_id)
         if isinstance(channel, discord.Thread):
-            return channel
+            return channel.id
         name = render(title_of(self.engines[game.kind], game), self.thread_locale(game))
         try:
             if game.lobby_message_id:
                 try:
-                    return await channel.get_partial_message(game.lobby_message_id).create_thread(  # type: ignore[attr-defined]
-                        name=name, auto_archive_duration=10080)
+                    return (await channel.get_partial_message(game.lobby_message_id).create_thread(  # type: ignore[attr-defined]
+                        name=name, auto_archive_duration=10080)).id
                 except discord.HTTPException as err:
                     if err.code != THREAD_EXISTS:
                         raise
                     # A Start before a crash opened it: a message's thread has the message's id.
-                    return await self.channel(game.lobby_message_id)
-            return await channel.create_thread(name=name,  # type: ignore[attr-defined]
-                                               type=discord.ChannelType.public_thread)
+                    await self.channel(game.lobby_message_id)  # (raises HTTPException if it is gone)
+                    return game.lobby_message_id
+            return (await channel.create_thread(name=name,  # type: ignore[attr-defined]
+                                                type=discord.ChannelType.public_thread)).id
         except discord.HTTPException:
             log.warning("game %s: could not open a thread; playing in the channel", game.id, exc_info=True)
             return None
@@ -494,7 +506,7 @@ class Delivery:
         newest = True
         try:
             channel = await self.channel(game.thread_id or game.channel_id)
-            async for message in channel.history(limit=CATCH_UP_READ):  # type: ignore[attr-defined]
+            async for message in channel.history(limit=CATCH_UP_READ):
                 if self.bot.user is None or message.author.id != self.bot.user.id:
                     continue
                 if message.content.startswith(title):
@@ -554,7 +566,7 @@ class Delivery:
 
     # -- private --------------------------------------------------------------------------------
 
-    async def private_message(self, game: Game, state: State, seat: int, lines: list[Msg | str], locale: str,
+    async def private_message(self, game: Game, state: State, seat: int, lines: Sequence[Msg | str], locale: str,
                               always: bool = False, menu: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         """Content, hand image and components for one seat in its reader's language, built from that
         seat's view only (and its `menu` for `state`, if already built). Empty when there is nothing
@@ -579,7 +591,7 @@ class Delivery:
             message["file"] = discord.File(io.BytesIO(image), filename=f"{game.kind}-{game.id}-hand.png")
         return message
 
-    async def send_private(self, game: Game, state: State, seat: int, lines: list[Msg | str],
+    async def send_private(self, game: Game, state: State, seat: int, lines: Sequence[Msg | str],
                            edit: tuple[int, int] | None = None, menu: list[dict[str, Any]] | None = None,
                            resend: bool = False, refresh: bool = False,
                            clicked: tuple[int, int] | None = None, silent: bool = False) -> Sent:
@@ -650,7 +662,7 @@ class Delivery:
             return where if self._last_dm.get(user_id) == where else None
         try:
             channel = await self.dm_channel(user_id)
-            async for newest in channel.history(limit=1):  # type: ignore[attr-defined]
+            async for newest in channel.history(limit=1):
                 return where if (newest.channel.id, newest.id) == where else None
         except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
             log.info("game %s: could not read a DM channel (%s); sending a new DM", game_id, err)
@@ -661,10 +673,10 @@ class Delivery:
         controls, whose ids carry the menu's version), if it is; one read of the channel."""
         try:
             channel = await self.dm_channel(user_id)
-            async for newest in channel.history(limit=1):  # type: ignore[attr-defined]
+            async for newest in channel.history(limit=1):
                 ids = [c.custom_id for row in newest.components for c in getattr(row, "children", [])]
                 view = message.get("view")
-                wanted = [c.custom_id for c in view.children] if view is not None else []  # type: ignore[attr-defined]
+                wanted = [c.custom_id for c in view.children] if view is not None else []
                 text = clip(render(message["content"], await self.user_locale(user_id)))
                 if self.bot.user is not None and newest.author.id == self.bot.user.id \
                         and newest.content == text and ids == wanted:

@@ -50,7 +50,7 @@ async def fire_due(table: "Table") -> None:
         game = await table.store.game(game_id)
         live = (game is not None and game.status == "active" and seat < len(game.seats) and game.snapshot is not None
                 and seat in table.engines[game.kind].to_act(game.snapshot))
-        if not live or game.seats[seat].auto:
+        if game is None or not live or game.seats[seat].auto:
             await table.store.escalate_timer(game_id, seat, kind, level, None)
             if live:  # the automatic player was interrupted (a crash): it moves now
                 table.autoplayer.soon(game_id)

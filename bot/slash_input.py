@@ -12,6 +12,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.components import interaction_data
 from bot.i18n import Msg, msg
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
@@ -59,7 +60,7 @@ def _value_ok(param: app_commands.Parameter, kind: int, value: Any) -> bool:
 
 def problem(tree: app_commands.CommandTree, interaction: discord.Interaction) -> Msg | None:
     """None if the interaction's command and options are ones this bot offers; else why not."""
-    data = interaction.data if isinstance(interaction.data, dict) else {}
+    data = interaction_data(interaction)
     if data.get("type", 1) != 1:
         return msg("I don't know that command.")
     command, options = resolve(tree, data, interaction.guild)

@@ -21,7 +21,7 @@ from collections import OrderedDict
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, AsyncIterator, Callable
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, overload
 
 import orjson
 
@@ -464,7 +464,16 @@ def encode_snapshot(snapshot: dict[str, Any], compress: bool = False) -> str | b
     return zlib.compress(data, 6) if compress else data.decode()
 
 
+@overload
+def decode_snapshot(value: str | bytes) -> dict[str, Any]: ...
+
+
+@overload
+def decode_snapshot(value: None) -> None: ...
+
+
 def decode_snapshot(value: str | bytes | None) -> dict[str, Any] | None:
+    """A stored snapshot (JSON text, or zlib-compressed bytes) as data; None stays None."""
     if value is None:
         return None
     return orjson.loads(zlib.decompress(value) if isinstance(value, bytes) else value)
@@ -705,7 +714,7 @@ class Store(PlayerQueries):
         except ImportError:
             raise StoreError(f"{where}: PostgreSQL needs the asyncpg package (pip install asyncpg)") from None
         try:
-            db = await module.Backend.connect(target)  # type: ignore[arg-type]
+            db = await module.Backend.connect(target)
             store = cls(db)
             await store._migrate()
             return store
@@ -864,7 +873,9 @@ class Store(PlayerQueries):
                 if not rows:
                     return None
                 row = rows[0]
-            game = Game(*row[:8], orjson.loads(row[8]), row[9], row[10], decode_snapshot(row[11]), row[12], row[13])
+            gid, kind, guild_id, channel_id, thread_id, lobby_id, creator_id, status = row[:8]
+            game = Game(gid, kind, guild_id, channel_id, thread_id, lobby_id, creator_id, status, orjson.loads(row[8]),
+                        row[9], row[10], decode_snapshot(row[11]), row[12], row[13])
             seats = orjson.loads(row[14])
         except Exception as err:
             if not (isinstance(err, (ValueError, TypeError, zlib.error)) or self._backend.is_damage(err)):

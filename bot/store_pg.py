@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Callable
+from typing import Any, AsyncIterator, Callable, TypeGuard
 from urllib.parse import urlsplit, urlunsplit
 
 NAME = "postgresql"
@@ -29,7 +29,7 @@ RESTORE_TIMERS = ("INSERT INTO timers (game_id, seat, kind, due_at) SELECT games
 MIGRATION_LOCK = 0x7461626C  # pg_advisory_xact_lock key: one process migrates at a time
 
 
-def is_url(target: object) -> bool:
+def is_url(target: object) -> TypeGuard[str]:
     return isinstance(target, str) and target.startswith(SCHEMES)
 
 

@@ -185,7 +185,7 @@ class Backend:
 
     async def set_trace(self, callback: Callable[[str], None] | None) -> None:
         """Every statement's text goes to `callback` (a trigger's steps repeat its statement)."""
-        await self.conn.set_trace_callback(callback)
+        await self.conn.set_trace_callback(callback)  # type: ignore[arg-type]  # (None: off, as sqlite3 has it)
 
     # -- schema -------------------------------------------------------------------------------
 

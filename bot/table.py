@@ -21,7 +21,7 @@ from typing import Any, Callable, Collection
 import discord
 
 from bot import ratings, rules_pages
-from bot.components import lobby_view, parse, rules_view, select_values
+from bot.components import interaction_data, lobby_view, parse, rules_view, select_values
 from bot.announcer import Announcer
 from bot.ai.search import LEVEL_NAMES
 from bot.autoplayer import AutoPlayer, duration
@@ -283,7 +283,7 @@ class Table:
                 await self.reply(interaction, err.args[0])
                 return
             if outcome is not None:
-                await outcome.task
+                await outcome.announced()
             elif interaction.type == discord.InteractionType.application_command:  # a button needs no answer
                 await self.reply(interaction, msg("You joined {title}.", title=self.title(game)) if what == "join"
                                  else msg("You left {title}.", title=self.title(game)))
@@ -342,11 +342,11 @@ class Table:
             state = engine.new_game(game.options, len(game.seats), game.seed)
         except GameError as err:
             raise PlayerError(err.args[0]) from None
-        thread = await self.out.open_thread(game)
+        thread_id = await self.out.open_thread(game)
         begins = Outcome(game, state, [Event(msg("The game begins!"))], [s.seat for s in game.seats], versions=[0],
                          decided=new_decisions(engine, None, state))
         to_act, fresh = self.reminders(engine, game, state, [s.seat for s in game.seats])
-        if not await self.store.start(game.id, thread.id if thread else None, state,
+        if not await self.store.start(game.id, thread_id, state,
                                       self.prompts(engine, game, state, force=True), begins.to_json(), to_act, fresh):
             raise PlayerError(msg("This table has already started."))
         self.timers_changed.set()
@@ -366,7 +366,7 @@ class Table:
 
     async def route_component(self, interaction: discord.Interaction) -> None:
         """Every button and select click comes here; each one gets an answer."""
-        data = interaction.data if isinstance(interaction.data, dict) else {}
+        data = interaction_data(interaction)
         click = parse(data.get("custom_id"), data.get("component_type"))
         values = select_values(data) if click is not None and click.what == "select" else None
         if click is None or (click.what == "select" and values is None):
@@ -401,8 +401,8 @@ class Table:
             outcome = await self.move(interaction, game_id, pick, actor_dm=here)
             if outcome is None:
                 return
-            await outcome.task
-            if not in_dm or not outcome.game.seats[outcome.actor].dm_ok:
+            await outcome.announced()
+            if not in_dm or not outcome.mover.dm_ok:
                 await self.show_hand(interaction, game_id)  # moved from "My hand": refresh it there
 
     async def command_move(self, interaction: discord.Interaction, game_id: int, move: str) -> None:
@@ -421,8 +421,8 @@ class Table:
                                                   "so choose your move anew."))
             else:
                 await self.reply(interaction, msg("Done: {label}", label=pick.label))
-            await outcome.task
-            if not outcome.game.seats[outcome.actor].dm_ok:
+            await outcome.announced()
+            if not outcome.mover.dm_ok:
                 await self.show_hand(interaction, game_id)
 
     def plan(self, engine: Engine, game: Game, seat: int, state: State, new_state: State,
@@ -472,7 +472,7 @@ class Table:
                    pick: Callable[[Engine, Game, State], dict[str, Any]],
                    actor_dm: tuple[int, int] | None = None) -> Outcome | None:
         """The one commit path, for a player's click or command. Returns the committed move's
-        Outcome, whose announcement is already scheduled (await outcome.task), or None when
+        Outcome, whose announcement is already scheduled (await outcome.announced()), or None when
         nothing changed (the player was told why)."""
         try:
             return await self.move_seat(game_id, lambda game: game.seat_of(interaction.user.id), pick,
@@ -663,7 +663,7 @@ class Table:
         join = f"lb:{gid}:join"
         try:
             channel = await self.out.channel(channel_id)
-            async for message in channel.history(limit=50):  # type: ignore[attr-defined]
+            async for message in channel.history(limit=50):
                 if message.author.id == self.bot.user.id and any(  # type: ignore[union-attr]
                         getattr(c, "custom_id", None) == join for row in message.components
                         for c in getattr(row, "children", [])):

@@ -73,8 +73,9 @@ class StatsCog(commands.Cog):
     async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str],
                           scope: app_commands.Choice[str] | None = None) -> None:
         await self.table.ack(interaction)
-        everywhere = (scope is not None and scope.value == "global") or interaction.guild_id is None
-        where = ratings.GLOBAL if everywhere else interaction.guild_id
+        guild = interaction.guild_id
+        everywhere = (scope is not None and scope.value == "global") or guild is None
+        where = ratings.GLOBAL if everywhere or guild is None else guild
         title = msg(self.table.engines[game.value].title)
         rows = await self.table.store.leaderboard(game.value, where, TOP)
         head = (msg("**{game}**: leaderboard of all servers", game=title) if everywhere
@@ -109,20 +110,21 @@ class StatsCog(commands.Cog):
                                                     name=person.display_name))
             return
         kind = game.value if game is not None else max(rated, key=lambda r: (r[4], r[0]))[0]
-        here = {r[0]: r for r in await store.ratings_of(player, interaction.guild_id)} if interaction.guild_id else {}
+        guild = interaction.guild_id
+        here = {r[0]: r for r in await store.ratings_of(player, guild)} if guild else {}
         lines: list[Msg | str] = [msg("**{name}**: ratings across servers", name=person.display_name)]
         for k, name, mu, sigma, games, wins in rated:
             line = msg("{game}: {rating} ({games} games, {wins} won)", game=msg(self.table.engines[k].title),
                        rating=shown(mu, sigma), games=games, wins=wins)
-            if k in here:
-                rank = await store.rank_in(k, interaction.guild_id, player)
+            if k in here and guild:
+                rank = await store.rank_in(k, guild, player)
                 line = msg("{line}; on this server {rating}, place {rank} of {n}", line=line,
                            rating=shown(*here[k][2:4]), rank=rank[0], n=rank[1]) if rank else line
             lines.append(line)
         levels = await store.ai_ratings(kind, ratings.GLOBAL)
         if levels:  # where the player stands against each AI level (rated like players)
             lines.append(msg("Against the AI at {game}: {levels}", game=msg(self.table.engines[kind].title),
-                             levels=[msg("{level} {rating}", level=msg(ratings.ai_level(p)), rating=shown(mu, sigma))
+                             levels=[msg("{level} {rating}", level=msg(ratings.ai_level(p) or p), rating=shown(mu, sigma))
                                      for p, mu, sigma, _ in levels]))
         history = await store.rating_history(player, kind)
         title = self.table.engines[kind].title

@@ -72,13 +72,14 @@ class TableCog(commands.Cog):
         for g, when in ended:
             me = g.seat_of(user_id)
             engine = self.table.engines[g.kind]
-            places = engine.placings(g.snapshot) if g.status != "abandoned" and g.snapshot is not None else None
-            if places is None or me is None:
+            snapshot = g.snapshot if g.status != "abandoned" else None
+            places = engine.placings(snapshot) if snapshot is not None else None
+            if places is None or me is None or snapshot is None:
                 result = msg("abandoned") if g.status == "abandoned" else msg("finished")
             else:
                 place = places[me]
                 wins += place == 1
-                n = engine.field(g.snapshot)
+                n = engine.field(snapshot)
                 result = msg("won") if place == 1 else msg("place {place} of {n}", place=place, n=n)
             lines.append(msg("{title} ({date}): {result} — {link}", title=self.table.title(g),
                              date=f"<t:{int(when)}:d>", result=result, link=link(g)))

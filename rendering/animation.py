@@ -93,7 +93,7 @@ class Boards:
     def frame(self, i: int, scale: float = 1.0) -> Image.Image:
         im = Image.open(io.BytesIO(self.data[i])).convert("RGB")
         if im.size != self.size:
-            frame = Image.new("RGB", self.size, im.getpixel((0, 0)))  # type: ignore[arg-type]
+            frame = Image.new("RGB", self.size, im.getpixel((0, 0)))
             frame.paste(im, ((self.size[0] - im.width) // 2, 0))
             im = frame
         return im if scale == 1.0 else im.resize(self.scaled_size(scale), Image.Resampling.LANCZOS)

@@ -99,7 +99,7 @@ def _cmap_codepoints(data: bytes) -> frozenset[int]:
         return frozenset()
     u16 = lambda o: int.from_bytes(data[o:o + 2], "big")  # noqa: E731
     u32 = lambda o: int.from_bytes(data[o:o + 4], "big")  # noqa: E731
-    subtables = {}
+    subtables: dict[int, int] = {}  # format -> its offset
     for i in range(u16(cmap + 2)):
         rec = cmap + 4 + 8 * i
         sub = cmap + u32(rec + 4)

@@ -97,6 +97,6 @@ def share(engine: Engine, state: State, seat: int) -> float:
     scores = SCORES[engine.kind](state)
     if len(scores) <= 1:
         return 1.0 / (1.0 + max(0.0, -scores[0]) / 1000.0) if scores else 0.5
-    mine = scores[seat]
+    score = scores[seat]
     scale = SCALE.get(engine.kind, 1.0)
-    return sum(_ahead(mine - s, scale) for i, s in enumerate(scores) if i != seat) / (len(scores) - 1)
+    return sum(_ahead(score - s, scale) for i, s in enumerate(scores) if i != seat) / (len(scores) - 1)
