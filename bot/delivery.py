@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import discord
 
 from bot.components import hand_view, menu_view
-from bot.games.base import Engine, Event, State, name_seats
+from bot.games.base import Engine, Event, State, View, name_seats
 from bot.i18n import Msg, default_locale, from_wire, msg, render, to_wire
 from bot.store import Game, Owed, Seat, Store, StoreGone
 from rendering import Renderer
@@ -88,6 +88,10 @@ class Outcome:
     # are closed, a ping in the thread. None (announcements stored before decisions were): the
     # changed seats that must act.
     decided: list[int] | None = None
+    # The spectator view of `state` (Table.plan makes it), and the board post's images being drawn
+    # from it while the move is planned and written (Delivery.draw_early). Memory only.
+    view: View | None = field(default=None, repr=False)
+    drawing: asyncio.Future[list[bytes]] | None = field(default=None, repr=False)
 
     async def announced(self) -> None:
         """Wait until this outcome's announcement (scheduled by the table's announcer) is done."""
@@ -366,9 +370,10 @@ class Delivery:
         images: list[bytes] = []
         key = None  # the round the board shows (the spectator view's "post", default its "turn")
         if outcome.board:
-            view = engine.view(state, None)
+            view = outcome.view if outcome.view is not None else engine.view(state, None)
             key = view.get("post", view.get("turn"))
-            images = await asyncio.to_thread(self.board_images, game.kind, view, names, over, locale)
+            images = await (outcome.drawing if outcome.drawing is not None else
+                            asyncio.to_thread(self.board_images, game.kind, view, names, over, locale))
             if over:  # the game's statistics after its results (issue #35)
                 images += await self.end_stats(game, engine, state, names, locale)
         current = self._round_posts.get(game.id)
@@ -442,6 +447,17 @@ class Delivery:
         if images:
             post.key = key
         return Sent.OUT
+
+    def draw_early(self, game: Game, engine: Engine, state: State, view: View) -> asyncio.Future[list[bytes]]:
+        """Start drawing a move's board post (`view`: the spectator view of `state`) at once, in a
+        thread, while the rest of the move is planned and written (post_outcome then takes the
+        images from Outcome.drawing): they depend only on the new state, and drawing them is most
+        of a move's way to its post. A move that is not written after all leaves it unread."""
+        drawing = asyncio.ensure_future(asyncio.to_thread(
+            self.board_images, game.kind, view, [s.name for s in game.seats], engine.is_over(state),
+            self.thread_locale(game)))
+        drawing.add_done_callback(lambda done: done.cancelled() or done.exception())
+        return drawing
 
     def board_images(self, kind: str, view: dict[str, Any], names: list[str], over: bool,
                      locale: str) -> list[bytes]:

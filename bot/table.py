@@ -75,6 +75,28 @@ def status_text(title: Msg, status: str) -> Msg:
             "abandoned": msg("{title} was abandoned.", title=title)}[status]
 
 
+def lobby_text(engine: Engine, game: Game, locale: str) -> str:
+    """The lobby post's text: the table, its options, who sits at it, and what comes next."""
+    opts = engine.describe_options(game.options)
+    if game.clock:
+        opts = [*opts, msg("a move every {time}", time=duration(game.clock))]
+    levels = sorted({s.ai for s in game.seats if s.ai})
+    if levels:  # (each AI seat is named "AI 1"...; its level is said here)
+        opts = [*opts, msg("AI seats play {level}", level=[msg(level) for level in levels])]
+    players = ", ".join(s.mention for s in game.seats)
+    fewest = engine.least_seats(game.options)
+    footer = {"lobby": msg("Press Join to sit down; the creator starts with {min}+ players.", min=fewest),
+              "active": msg("Started: the game goes on in its thread."),
+              "finished": msg("Finished."),
+              "abandoned": msg("Abandoned.")}[game.status]
+    params = dict(title=title_of(engine, game), n=len(game.seats), max=engine.most_seats(game.options), players=players,
+                  footer=footer)
+    text = (msg("**{title}** — a table ({options}).\nPlayers ({n}/{max}): {players}\n{footer}", options=opts,
+                **params) if opts else
+            msg("**{title}** — a table.\nPlayers ({n}/{max}): {players}\n{footer}", **params))
+    return clip(render(text, locale))
+
+
 class Table:
     def __init__(self, bot: discord.Client, store: Store, engines: dict[str, Engine],
                  reminder_seconds: float, clock: Callable[[], float] = time.time, ai_workers: int = 1) -> None:
@@ -233,7 +255,8 @@ class Table:
                                                ai, ai_level)
         game = await self.load(game_id, ("lobby",))
         try:
-            message = await channel.send(self.lobby_text(game), view=lobby_view(game_id, self.out.thread_locale(game)),
+            message = await channel.send(lobby_text(engine, game, self.out.thread_locale(game)),
+                                         view=lobby_view(game_id, self.out.thread_locale(game)),
                                          allowed_mentions=discord.AllowedMentions.none())
         except discord.HTTPException:
             await self.store.set_status(game_id, "abandoned")
@@ -242,27 +265,6 @@ class Table:
         await self.store.set_lobby_message(game_id, message.id)
         await self.reply(interaction, msg("Your table {title} is open: {link}", title=self.title(game),
                                         link=message.jump_url))
-
-    def lobby_text(self, game: Game) -> str:
-        engine = self.engines[game.kind]
-        opts = engine.describe_options(game.options)
-        if game.clock:
-            opts = [*opts, msg("a move every {time}", time=duration(game.clock))]
-        levels = sorted({s.ai for s in game.seats if s.ai})
-        if levels:  # (each AI seat is named "AI 1"...; its level is said here)
-            opts = [*opts, msg("AI seats play {level}", level=[msg(level) for level in levels])]
-        players = ", ".join(s.mention for s in game.seats)
-        fewest = engine.least_seats(game.options)
-        footer = {"lobby": msg("Press Join to sit down; the creator starts with {min}+ players.", min=fewest),
-                  "active": msg("Started: the game goes on in its thread."),
-                  "finished": msg("Finished."),
-                  "abandoned": msg("Abandoned.")}[game.status]
-        params = dict(title=self.title(game), n=len(game.seats), max=engine.most_seats(game.options), players=players,
-                      footer=footer)
-        text = (msg("**{title}** — a table ({options}).\nPlayers ({n}/{max}): {players}\n{footer}", options=opts,
-                    **params) if opts else
-                msg("**{title}** — a table.\nPlayers ({n}/{max}): {players}\n{footer}", **params))
-        return clip(render(text, self.out.thread_locale(game)))
 
     async def lobby_action(self, interaction: discord.Interaction, game_id: int, what: str) -> None:
         async with self.busy():
@@ -325,7 +327,7 @@ class Table:
         try:
             channel = await self.out.channel(game.channel_id)
             message = channel.get_partial_message(game.lobby_message_id)  # type: ignore[attr-defined]
-            await message.edit(content=self.lobby_text(game),
+            await message.edit(content=lobby_text(self.engines[game.kind], game, self.out.thread_locale(game)),
                                view=lobby_view(game.id, self.out.thread_locale(game))
                                if game.status == "lobby" else None)
         except discord.HTTPException:
@@ -428,18 +430,23 @@ class Table:
     def plan(self, engine: Engine, game: Game, seat: int, state: State, new_state: State,
              events: list[Event]) -> Commit:
         """What a move writes: the seats whose menu changed, who must act and their reminders, and
-        the announcement it owes. Engine work only; `commit` writes it."""
+        the announcement it owes (its board post's drawing started: bot/delivery.py draw_early).
+        `commit` writes it."""
         menus: dict[int, list[dict[str, Any]]] = {}
         over = engine.is_over(new_state)
         # The board image goes with a new turn (the view's "turn") and with the end; moves inside a
         # turn post their log lines only.
-        new_turn = engine.view(state, None).get("turn") != engine.view(new_state, None).get("turn")
+        after = engine.view(new_state, None)
+        new_turn = engine.view(state, None).get("turn") != after.get("turn")
         board = over or new_turn
+        # The board post is drawn meanwhile: its image is most of the way from a move to its post.
+        drawing = self.out.draw_early(game, engine, new_state, after) if board else None
         decided = new_decisions(engine, state, new_state, new_turn)
         prompts = self.prompts(engine, game, new_state, actor=seat, menus=menus, decided=decided)
         asked = [p.seat for p in prompts if not game.seats[p.seat].auto]  # the automatic player reads no DMs
         outcome = Outcome(game, new_state, events, asked, board, actor=seat, versions=[game.version + 1],
-                          menus=menus, decided=[s for s in decided if not game.seats[s].auto])
+                          menus=menus, decided=[s for s in decided if not game.seats[s].auto], view=after,
+                          drawing=drawing)
         # The clock starts again for a new decision, and for the mover still deciding in its own turn.
         to_act, fresh = self.reminders(engine, game, new_state, [*decided, seat])
         return Commit(outcome, prompts, over, to_act, fresh)

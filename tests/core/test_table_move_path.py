@@ -183,3 +183,25 @@ async def test_a_move_behind_another_processes_is_judged_again_on_the_fresh_game
     assert picked == [0, 1] and outcome.game.version == 2  # stale copy first, then the fresh game
     await store.close()
     await other.close()
+
+
+async def test_a_board_post_is_drawn_while_the_move_is_planned_and_written():
+    """Issue #29: a move that brings a new board starts drawing it as soon as the move is planned
+    (the render is most of a move's way to its post); the images are the ones post_outcome would
+    draw itself. A move within a turn draws nothing."""
+    table, game, state = heat_table_game()
+    names = [s.name for s in game.seats]
+    for _ in range(20):
+        seat = HEAT.to_act(state)[0]
+        new_state, events = HEAT.apply(state, seat, a_move(HEAT, game, state))
+        outcome = table.plan(HEAT, game, seat, state, new_state, events).outcome
+        assert outcome.view == HEAT.view(new_state, None)  # the view plan compared turns with
+        if not outcome.board:
+            assert outcome.drawing is None
+            state = new_state
+            continue
+        assert outcome.drawing is not None
+        assert await outcome.drawing == table.out.board_images("heat", HEAT.view(new_state, None), names,
+                                                               HEAT.is_over(new_state), "en")
+        return
+    raise AssertionError("no new turn in 20 moves")
