@@ -114,9 +114,19 @@ def _steam_views() -> dict[str, tuple]:
     return views
 
 
+GAMES = {"pole": _pole_views, "rally": _rally_views, "steam": _steam_views}
+
+
+@functools.cache
+def _game_views(game: str) -> dict[str, tuple]:
+    """One game's views, played out once per test process, on first use."""
+    return {f"{game}_{k}": v for k, v in GAMES[game]().items()}
+
+
 class _Cases(Mapping):
-    """The views, played out on first use (not at import: every worker and every -k run would pay
-    for three whole games); NAMES lists them so the tests can be parametrized without playing."""
+    """The views, each game's played out on first use of one of its cases (not at import: every
+    worker and every -k run would pay for three whole games, and a run of one game's cases plays
+    only that game); NAMES lists them so the tests can be parametrized without playing."""
 
     NAMES = ("pole_board_over", "pole_board_quali", "pole_board_quali_rolls", "pole_board_race",
              "pole_board_race_late", "pole_board_tyres", "pole_hand_quali", "pole_hand_quali_rolls", "pole_hand_race",
@@ -126,21 +136,14 @@ class _Cases(Mapping):
              "steam_board_start", "steam_hand_activate", "steam_hand_build", "steam_hand_main", "steam_hand_reveal",
              "steam_hand_start", "steam_results")
 
-    @functools.cached_property
-    def views(self) -> dict[str, tuple]:
-        views = {f"pole_{k}": v for k, v in _pole_views().items()}
-        views.update({f"rally_{k}": v for k, v in _rally_views().items()})
-        views.update({f"steam_{k}": v for k, v in _steam_views().items()})
-        return views
-
     def __getitem__(self, key: str) -> tuple:
-        return self.views[key]
+        return _game_views(key.split("_", 1)[0])[key]
 
     def __iter__(self):
-        return iter(self.views)
+        return iter({k: None for game in GAMES for k in _game_views(game)})
 
     def __len__(self) -> int:
-        return len(self.views)
+        return sum(len(_game_views(game)) for game in GAMES)
 
 
 CASES = _Cases()
