@@ -6,6 +6,10 @@ act and their reminders, the announcement owed) -> (bot/announcer.py, in order p
 the public view off the event loop -> a NEW message in the game's thread with the image, pinging
 whoever must act -> DM each affected player their view. Discord failures after the commit never
 roll back or corrupt the game; what a crash leaves unsaid stays owed and goes out after a restart.
+
+The path runs one way: interaction -> table (a click or a command becomes a move: bot/picks.py)
+-> engine -> store -> announcer -> delivery. The parts the table drives (the automatic player,
+replays) use it through bot/table_api.py and never import it.
 """
 from __future__ import annotations
 
