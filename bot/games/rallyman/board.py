@@ -12,91 +12,16 @@ placed along a curve from the entry edge's midpoint through the hex centre to th
 """
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 
-DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "rallyman"
-EDGES = "ABCDEF"
-DANGERS = ("y", "o", "r")  # yellow, orange, red
-SQ3 = math.sqrt(3.0)
+import bot.games.rallyman.generator as generator
+from bot.games.rallyman.tiles import (DANGERS, DATA_DIR, EDGES, NEIGHBOUR, SQ3, DataError, Segment, Tile, check,
+                                      direction, hex_centre, load_json, parse_segment, tiles)
 
-
-class DataError(ValueError):
-    pass
-
-
-def _check(cond: bool, what: str) -> None:
-    if not cond:
-        raise DataError(f"data/rallyman: {what}")
-
-
-@dataclass(frozen=True)
-class Segment:
-    kind: str  # "r" row, "s" slide row, "m" single space, "C" corner, "S|"/"F|" line
-    jump: int = 0
-    water: bool = False
-    limit: int = 0  # m: its limit
-    outer: int = 0  # C: spaces and limits of the lanes
-    outer_limit: int = 0
-    inner: int = 0
-    inner_limit: int = 0
-    shortcut: int = 0  # C: shortcut value (0 = none)
-    shortcut_len: int = 0
-
-
-def parse_segment(tok: str) -> Segment:
-    parts = tok.split()
-    head = parts[0]
-    if head in ("S|", "F|"):
-        _check(len(parts) == 1, f"segment {tok!r}")
-        return Segment(head)
-    if head in ("r", "s"):
-        jump, water = 0, False
-        for p in parts[1:]:
-            if p == "w":
-                water = True
-            elif p[0] == "j" and p[1:].isdigit():
-                jump = int(p[1:])
-            else:
-                raise DataError(f"data/rallyman: segment {tok!r}")
-        _check(0 <= jump <= 6, f"jump in {tok!r}")
-        return Segment(head, jump=jump, water=water)
-    if head[0] == "m":
-        _check(head[1:].isdigit() and len(parts) == 1, f"segment {tok!r}")
-        return Segment("m", limit=int(head[1:]))
-    if head == "C":
-        vals: dict[str, tuple[int, int]] = {}
-        for p in parts[1:]:
-            k, v = p[0], p[1:]
-            if k in "oi":
-                n, lim = v.split("@")
-                vals[k] = (int(n), int(lim))
-            elif k == "x":
-                n, _, ln = v.partition("*")
-                vals[k] = (int(n), int(ln or 1))
-            else:
-                raise DataError(f"data/rallyman: segment {tok!r}")
-        _check("o" in vals and "i" in vals, f"corner lanes in {tok!r}")
-        (o, ol), (i, il) = vals["o"], vals["i"]
-        x, xl = vals.get("x", (0, 0))
-        _check(1 <= i <= o <= 4 and 1 <= il <= ol <= 6, f"corner values in {tok!r}")
-        _check(0 <= x <= 6 and 0 <= xl <= 2, f"shortcut in {tok!r}")
-        return Segment("C", outer=o, outer_limit=ol, inner=i, inner_limit=il, shortcut=x, shortcut_len=xl)
-    raise DataError(f"data/rallyman: segment {tok!r}")
-
-
-@dataclass(frozen=True)
-class Tile:
-    key: str
-    danger: str
-    edges: str  # the two road edges, in the order of seq
-    seq: tuple[Segment, ...]
-    turns: str  # per corner: R or L, driving from edges[0] to edges[1]
-    designed: bool
-    terrain: str | None = None
+__all__ = ["DANGERS", "DATA_DIR", "EDGES", "NEIGHBOUR", "Corner", "DataError", "Segment", "Space", "Stage", "Tile",
+           "hex_centre", "is_stage", "parse_segment", "reachable", "stage", "stage_names", "tiles", "validate_all"]
 
 
 @dataclass
@@ -164,71 +89,34 @@ class Stage:
         return self._rows.get(row, [])
 
 
-def _load_json(name: str) -> dict:
-    return json.loads((DATA_DIR / name).read_text("utf-8"))
-
-
-@lru_cache(maxsize=1)
-def tiles() -> dict[str, Tile]:
-    raw = _load_json("tiles.json")["tiles"]
-    out: dict[str, Tile] = {}
-    for key, t in raw.items():
-        _check(t.get("d") in DANGERS, f"{key}: danger")
-        e = t.get("e", "")
-        _check(len(e) == 2 and all(c in EDGES for c in e) and e[0] != e[1], f"{key}: edges")
-        seq = tuple(parse_segment(s) for s in t["seq"])
-        _check(any(s.kind not in ("S|", "F|") for s in seq), f"{key}: no road")
-        n_c = sum(1 for s in seq if s.kind == "C")
-        turns = t.get("t", "")
-        _check(len(turns) == n_c and all(c in "RL" for c in turns), f"{key}: turns")
-        _check(t.get("src") in ("research", "designed"), f"{key}: src")
-        _check(t.get("terrain") in ("gravel", "asphalt", "snow", None), f"{key}: terrain")
-        out[key] = Tile(key, t["d"], e, seq, turns, t["src"] == "designed", t.get("terrain"))
-    return out
-
-
-def _dir(w: int) -> tuple[float, float]:
-    a = math.radians(90 - 60 * (w % 6))
-    return math.cos(a), math.sin(a)
-
-
-NEIGHBOUR = [(0, 1), (1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1)]  # N NE SE S SW NW
-
-
-def hex_centre(q: int, r: int) -> tuple[float, float]:
-    return 1.5 * q, SQ3 * (r + q / 2)
-
-
 @lru_cache(maxsize=1)
 def stage_names() -> tuple[str, ...]:
-    return tuple(_load_json("stages.json")["stages"])
+    return tuple(load_json("stages.json")["stages"])
 
 
 def is_stage(key: str) -> bool:
-    from bot.games.rallyman import generator
     return key in stage_names() or generator.parse(key) is not None
 
 
 @lru_cache(maxsize=64)
 def stage(key: str) -> Stage:
-    from bot.games.rallyman import generator
-    raw = _load_json("stages.json")["stages"]
+    raw = load_json("stages.json")["stages"]
     gen = generator.parse(key) if isinstance(key, str) else None
-    _check(key in raw or gen is not None, f"unknown stage {key!r}")
+    check(key in raw or gen is not None, f"unknown stage {key!r}")
     tl = tiles()
     road = []
     for i, (tid, q, r, rot, ee) in enumerate(raw[key]["road"] if key in raw else generator.road(*gen)):
-        _check(tid in tl, f"{key}: tile {tid}")
+        check(tid in tl, f"{key}: tile {tid}")
         t = tl[tid]
-        _check(len(ee) == 2 and set(ee) == set(t.edges), f"{key}: tile {i} {tid} entry/exit {ee}")
-        _check(0 <= rot < 6, f"{key}: rotation")
+        check(len(ee) == 2 and set(ee) == set(t.edges), f"{key}: tile {i} {tid} entry/exit {ee}")
+        check(0 <= rot < 6, f"{key}: rotation")
         road.append((t, int(q), int(r), int(rot), ee[0], ee[1]))
     for i in range(len(road) - 1):  # consecutive tiles meet edge to edge
         t, q, r, rot, _, ex = road[i]
         t2, q2, r2, rot2, en2, _ = road[i + 1]
         w = (rot + EDGES.index(ex)) % 6
-        _check((q2 - q, r2 - r) == NEIGHBOUR[w], f"{key}: tile {i} exit does not lead to tile {i + 1}")
-        _check((rot2 + EDGES.index(en2)) % 6 == (w + 3) % 6, f"{key}: tile {i + 1} entry edge")
+        check((q2 - q, r2 - r) == NEIGHBOUR[w], f"{key}: tile {i} exit does not lead to tile {i + 1}")
+        check((rot2 + EDGES.index(en2)) % 6 == (w + 3) % 6, f"{key}: tile {i + 1} entry edge")
     return _build(key, road)
 
 
@@ -267,8 +155,8 @@ def _build(key: str, road: list) -> Stage:
     def place(ti: int, along: float, offset: float) -> tuple[float, float, float]:
         t, q, r, rot, en, ex = road[ti]
         cx, cy = hex_centre(q, r)
-        ax, ay = _dir(rot + EDGES.index(en))
-        bx, by = _dir(rot + EDGES.index(ex))
+        ax, ay = direction(rot + EDGES.index(en))
+        bx, by = direction(rot + EDGES.index(ex))
         h = SQ3 / 2
         p0 = (cx + ax * h, cy + ay * h)
         p2 = (cx + bx * h, cy + by * h)
@@ -355,7 +243,7 @@ def _build(key: str, road: list) -> Stage:
         last_unit = list(exits) if s.kind != "C" else []
         tile_u[ti] = base + _units(s)
         _ = started
-    _check(bool(start_row), f"{key}: no start line")
+    check(bool(start_row), f"{key}: no start line")
     if not first_finish:
         # designed: a stage without a finish tile (IceTrack1 SS1) finishes on its last row
         first_finish = last_entries
@@ -405,4 +293,4 @@ def validate_all() -> None:
     for name in stage_names():
         st = stage(name)
         reach = reachable(st, st.starts)
-        _check(any(st.spaces[i].finish for i in reach), f"{name}: finish not reachable")
+        check(any(st.spaces[i].finish for i in reach), f"{name}: finish not reachable")

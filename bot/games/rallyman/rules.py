@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from bot.games.rallyman import board as B
+import bot.games.rallyman.board as B
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,19 @@ def rules() -> Rules:
     chk(set(tokens) == set(TOKEN_KINDS) and sum(tokens.values()) == 48, "damage_tokens")
     return Rules(time, int(raw["loss_time"]), bang, ct, tuple(raw["secure_cost"]), backs, tokens,
                  int(d["spare_tyre_seconds"]), int(d["pass_seconds_gear0"]))
+
+
+PAR_FILE = B.DATA_DIR / "par.json"
+
+
+@lru_cache(maxsize=1)
+def par_times() -> dict[str, int]:
+    """Each stage's solo par time in seconds (data/rallyman/par.json, written by par.py)."""
+    raw = json.loads(PAR_FILE.read_text("utf-8"))
+    par = raw["par"]
+    if set(par) != set(B.stage_names()) or not all(isinstance(v, int) and 60 < v < 3000 for v in par.values()):
+        raise B.DataError("data/rallyman/par.json: one par time per stage")
+    return dict(par)
 
 
 # ---- dice ---------------------------------------------------------------------------------------
