@@ -103,7 +103,6 @@ DEBT: dict[str, set[str]] = {
         "bot.games.pon.engine._run",
         "bot.games.pon.engine.menu",
         "bot.games.pon.simulate.report",
-        "bot.games.rallyman.board._build",
         "bot.games.steamworks.engine._fire",
         "bot.games.steamworks.engine.menu",
         "rendering.heat._draw_map",
