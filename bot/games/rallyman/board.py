@@ -105,8 +105,9 @@ def stage(key: str) -> Stage:
     gen = generator.parse(key) if isinstance(key, str) else None
     check(key in raw or gen is not None, f"unknown stage {key!r}")
     tl = tiles()
+    laid = raw[key]["road"] if key in raw or gen is None else generator.road(*gen)
     road = []
-    for i, (tid, q, r, rot, ee) in enumerate(raw[key]["road"] if key in raw else generator.road(*gen)):
+    for i, (tid, q, r, rot, ee) in enumerate(laid):
         check(tid in tl, f"{key}: tile {tid}")
         t = tl[tid]
         check(len(ee) == 2 and set(ee) == set(t.edges), f"{key}: tile {i} {tid} entry/exit {ee}")

@@ -173,7 +173,7 @@ class RallymanEngine(Engine):
                   "pass": msg("Stay put (no legal move)"), "roll": msg("Roll the next die"),
                   "secure": msg("Secure the next die with seconds"), "flat": msg("Flat out!"),
                   "stop": msg("Stop here"), "nospare": msg("Keep the spare tyre")}
-        return labels.get(t, msg("Unknown action."))
+        return labels.get(str(t), msg("Unknown action."))
 
     # ---- moves -------------------------------------------------------------------------------
 

@@ -187,8 +187,8 @@ def _enter_ok(state: dict, st: B.Stage, occ: dict[int, int], frm: int, sid: int,
                 return False  # a car in a corner cannot be passed (seed), not by its shortcut either
     fs = st.spaces[frm]
     if fs.row >= 0 and fs.kind == "slide" and sid not in fs.side:
-        for o in st.row_spaces(fs.row):
-            if o in occ and cars[occ[o]].get("side") is True:
+        for other in st.row_spaces(fs.row):
+            if other in occ and cars[occ[other]].get("side") is True:
                 return False  # a car sliding in this row cannot be passed (its followers do not block)
     return True
 
@@ -391,6 +391,8 @@ def good_plans(state: dict, st: B.Stage, seat: int, orange: bool, line: float = 
         return []
     start = st.spaces[state["cars"][seat]["sp"]].front
     first = best_plan(state, st, seat, orange, line)
+    if first is None:  # (never: there are plans)
+        return []
 
     def score(pr: tuple[list, float]) -> float:
         p, r = pr
