@@ -6,15 +6,15 @@ to rounds.py (the next driver, round or stage).
 `roll_step`, `card` and `draw` are the only places chance enters a turn (tests force them)."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from bot.games.base import Event
+from bot.games.base import Event, seat_ref
 import bot.games.rallyman.board as B
 import bot.games.rallyman.rounds as rounds
 import bot.games.rallyman.rules as R
 from bot.games.rallyman.texts import die_msg, plan_msg
 from bot.games.rng import Rng
-from bot.games.base import seat_ref
 from bot.i18n import msg
 
 # Standing preferences (bot/games/base.py `is_preference`): how far to push without being asked.
@@ -116,7 +116,22 @@ def pool(st: dict, seat: int) -> dict:
 
 def rearrangements(st: dict, stage: B.Stage, seat: int) -> list[tuple[str, tuple]]:
     """Re-placings of the flat-out dice that lose control: one per (space, gear), least damage
-    first. Faces are kept; the loss of control happens at the last die."""
+    first. Faces are kept; the loss of control happens at the last die. (Kept for the last few
+    states: the menu, the labels and the move ask for them alike.)"""
+    key = (stage.key, seat, json.dumps([orange(st, seat), st["plan"], st["roll"]["faces"], st["cars"], st["mud"]],
+                                       sort_keys=True))
+    hit = _REPLACINGS.get(key)
+    if hit is None:
+        if len(_REPLACINGS) > 16:
+            _REPLACINGS.clear()
+        hit = _REPLACINGS[key] = _rearrangements(st, stage, seat)
+    return list(hit)
+
+
+_REPLACINGS: dict[tuple, list[tuple[str, tuple]]] = {}  # rearrangements() by all it reads
+
+
+def _rearrangements(st: dict, stage: B.Stage, seat: int) -> list[tuple[str, tuple]]:
     dice = pool(st, seat)
     occ = R.occupied(st, seat)
     found: dict[tuple[int, int], tuple[tuple, str]] = {}
