@@ -40,8 +40,19 @@ def prefs(state: dict, seat: int) -> dict[str, Any]:
 
 
 def plans(state: dict, st: B.Stage, seat: int) -> list[tuple[list, float]]:
-    """The plan list: first the plan a sensible driver takes under the seat's risk line."""
-    return R.good_plans(state, st, seat, orange(state, seat), prefs(state, seat)["line"] / 100)
+    """The plan list: first the plan a sensible driver takes under the seat's risk line. (Kept for
+    the last few states: the moves, the menu and the view ask for it alike.)"""
+    mine, line = orange(state, seat), prefs(state, seat)["line"] / 100
+    key = (st.key, seat, mine, line, json.dumps([state["cars"], state["mud"]], sort_keys=True))
+    hit = _PLANS.get(key)
+    if hit is None:
+        if len(_PLANS) > 16:
+            _PLANS.clear()
+        hit = _PLANS[key] = R.good_plans(state, st, seat, mine, line)
+    return list(hit)
+
+
+_PLANS: dict[tuple, list[tuple[list, float]]] = {}  # plans() by all it reads
 
 
 def draft_ctx(state: dict, st: B.Stage, seat: int) -> R.Ctx | None:
