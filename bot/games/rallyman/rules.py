@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import orjson
+
 import bot.games.rallyman.board as B
 
 
@@ -327,7 +329,7 @@ def replay_steps(state: dict, st: B.Stage, seat: int, steps: list[list], ctx: Ct
 
 def all_plans(state: dict, st: B.Stage, seat: int, orange: bool, cap: int = 4000) -> list[tuple[list, float]]:
     """Whole plans: per (end space, end gear) the one with the least chance of losing control."""
-    key = (st.key, seat, orange, json.dumps([state["cars"], state["mud"]], sort_keys=True))
+    key = (st.key, seat, orange, orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS))
     hit = _PLANS.get(key)
     if hit is not None:
         return hit

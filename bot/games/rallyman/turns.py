@@ -6,8 +6,9 @@ to rounds.py (the next driver, round or stage).
 `roll_step`, `card` and `draw` are the only places chance enters a turn (tests force them)."""
 from __future__ import annotations
 
-import json
 from typing import Any
+
+import orjson
 
 from bot.games.base import Event, seat_ref
 import bot.games.rallyman.board as B
@@ -43,7 +44,7 @@ def plans(state: dict, st: B.Stage, seat: int) -> list[tuple[list, float]]:
     """The plan list: first the plan a sensible driver takes under the seat's risk line. (Kept for
     the last few states: the moves, the menu and the view ask for it alike.)"""
     mine, line = orange(state, seat), prefs(state, seat)["line"] / 100
-    key = (st.key, seat, mine, line, json.dumps([state["cars"], state["mud"]], sort_keys=True))
+    key = (st.key, seat, mine, line, orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS))
     hit = _PLANS.get(key)
     if hit is None:
         if len(_PLANS) > 16:
@@ -129,8 +130,8 @@ def rearrangements(st: dict, stage: B.Stage, seat: int) -> list[tuple[str, tuple
     """Re-placings of the flat-out dice that lose control: one per (space, gear), least damage
     first. Faces are kept; the loss of control happens at the last die. (Kept for the last few
     states: the menu, the labels and the move ask for them alike.)"""
-    key = (stage.key, seat, json.dumps([orange(st, seat), st["plan"], st["roll"]["faces"], st["cars"], st["mud"]],
-                                       sort_keys=True))
+    key = (stage.key, seat, orjson.dumps([orange(st, seat), st["plan"], st["roll"]["faces"], st["cars"], st["mud"]],
+                                         option=orjson.OPT_SORT_KEYS))
     hit = _REPLACINGS.get(key)
     if hit is None:
         if len(_REPLACINGS) > 16:
