@@ -468,18 +468,53 @@ def match_steps(state: dict, st: B.Stage, seat: int, code: Any, ctx: Ctx | None 
     dec = decode(code)
     if dec is None:
         return None
-    occ = occupied(state, seat)
+    if ctx is None and pool is None:
+        return _match_from_start(state, st, seat, dec)
     ctx = ctx or start_ctx(state, seat)
+    occ = occupied(state, seat)
     steps = []
     for die, sid, jump in dec:
-        for cand, nctx in next_steps(state, st, seat, ctx, occ, pool):
-            if cand[0] == die and cand[1] == sid and cand[3] == jump:
-                steps.append(cand)
-                ctx = nctx
-                break
-        else:
+        found = _step_like(state, st, seat, ctx, occ, pool, die, sid, jump)
+        if found is None:
             return None
+        steps.append(found[0])
+        ctx = found[1]
     return steps, ctx
+
+
+def _step_like(state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int], pool: dict | None,
+               die: str, sid: int, jump: str) -> tuple[list, Ctx] | None:
+    """The first step from `ctx` with this die, space and jump (None: there is none)."""
+    for cand, nctx in next_steps(state, st, seat, ctx, occ, pool):
+        if cand[0] == die and cand[1] == sid and cand[3] == jump:
+            return cand, nctx
+    return None
+
+
+def _match_from_start(state: dict, st: B.Stage, seat: int, dec: list[tuple[str, int, str]]) -> tuple[list[list], Ctx] | None:
+    """match_steps from the car's own place, each step kept for the state it was found in: the
+    plans of a list share their first steps, and labels, menus and moves match the same codes."""
+    here = (st.key, seat, orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS))
+    if len(_MATCHES) > 4096:
+        _MATCHES.clear()
+    occ: dict[int, int] | None = None
+    ctx = start_ctx(state, seat)
+    steps = []
+    for i, (die, sid, jump) in enumerate(dec):
+        key = (here, tuple(dec[:i + 1]))
+        if key in _MATCHES:
+            found = _MATCHES[key]
+        else:
+            occ = occupied(state, seat) if occ is None else occ
+            found = _MATCHES[key] = _step_like(state, st, seat, ctx, occ, None, die, sid, jump)
+        if found is None:
+            return None
+        steps.append(list(found[0]))
+        ctx = found[1]
+    return steps, ctx
+
+
+_MATCHES: dict[tuple, tuple[list, Ctx] | None] = {}  # a plan code's last step, by all the steps read
 
 
 def crash_tokens(gear: int, danger: str) -> int:
