@@ -117,10 +117,16 @@ def loc_step(alive: dict[int, float], lost: float, step: list, orange: bool) -> 
 def loc_chance(steps: list[list], orange: bool, bangs: int = 0) -> float:
     """Exact chance of losing control over these steps (rolled in order, none secured), starting
     with `bangs` "!" already showing this turn."""
+    return _loc_chance(tuple((step[0], step[3]) for step in steps), orange, bangs)
+
+
+@lru_cache(maxsize=8192)
+def _loc_chance(dice: tuple[tuple[str, str], ...], orange: bool, bangs: int) -> float:
+    """loc_chance by what it reads of each step: its die and its jump."""
     alive: dict[int, float] = {bangs: 1.0}
     lost = 0.0
-    for step in steps:
-        alive, lost = loc_step(alive, lost, step, orange)
+    for die, jump in dice:
+        alive, lost = loc_step(alive, lost, [die, 0, 0, jump], orange)
     return lost
 
 
