@@ -145,14 +145,27 @@ def _static(key: str, cx: float, cy: float, scale: float, mud_items: tuple, loca
     mud = {k: v for k, v in mud_items}
     img = Image.new("RGB", (W, MAP_H), BACKGROUND)
     d = _MapDraw(img, HEADER_H, live=False)  # recorded by _replay, at each use
-    # tiles: terrain with the danger colour round the edge
+    _draw_tiles(d, m, stage)
+    _draw_road(d, m, stage)
+    # marks on top: the corner limits first, then the labels, each placed where it covers no mark
+    # (nor a car, die or path drawn later)
+    taken = _draw_limits(d, m, stage, mud)
+    taken += list(under) + list(avoid)
+    _draw_labels(d, m, stage, mud, taken, under)
+    return img, tuple(d.kept)
+
+
+def _draw_tiles(d: _MapDraw, m: _Map, stage: B.Stage) -> None:
+    """The tiles: terrain with the danger colour round the edge."""
     for t, q, r, rot, en, ex in stage.tiles:
         cx, cy = B.hex_centre(q, r)
         pts = [m.p(cx + math.cos(math.radians(60 * k)), cy + math.sin(math.radians(60 * k))) for k in range(6)]
         d.polygon(pts, fill=TERRAIN.get(_terrain(t), TERRAIN[None]))
         d.line(pts + [pts[0]], fill=DANGER[t.danger], width=max(3, int(m.s / 24)))
-    s = m.s
-    # road spaces: rows share the tile's length, so short tiles get long spaces and no gaps
+
+
+def _draw_road(d: _MapDraw, m: _Map, stage: B.Stage) -> None:
+    """The road's spaces: rows share the tile's length, so short tiles get long spaces and no gaps."""
     fronts: dict[int, set] = {}
     for sp in stage.spaces:
         fronts.setdefault(sp.tile, set()).add(round(sp.front, 3))
@@ -170,8 +183,8 @@ def _static(key: str, cx: float, cy: float, scale: float, mud_items: tuple, loca
         if sp.kind == "shortcut":
             fill = SHORTCUT
         poly = _rect(m, sp.x, sp.y, sp.heading, length, width)
+        d.polygon(poly, fill=fill, outline=DARK)
         if sp.kind == "slide":
-            d.polygon(poly, fill=fill, outline=DARK)
             # dotted line across the row (the slide)
             a, b = poly[1], poly[2]
             for k in range(4):
@@ -180,25 +193,30 @@ def _static(key: str, cx: float, cy: float, scale: float, mud_items: tuple, loca
             mid = ((poly[0][0] + poly[1][0]) / 2, (poly[0][1] + poly[1][1]) / 2)
             end = ((poly[2][0] + poly[3][0]) / 2, (poly[2][1] + poly[3][1]) / 2)
             _dashed(d, mid, end, DARK)
-        else:
-            d.polygon(poly, fill=fill, outline=DARK)
         if sp.finish or sp.start:
             edge = poly[2:4] if sp.finish else poly[0:2]  # the line: ahead of the start row, behind the finish row
             _checker(d, edge)
-    # marks on top: the corner limits first, then the labels, each placed where it covers no mark
-    # (nor a car, die or path drawn later)
+
+
+def _draw_limits(d: _MapDraw, m: _Map, stage: B.Stage, mud: dict) -> list[tuple[float, float, float, float]]:
+    """The corner and single-space limits (lowered by mud, in red); the boxes they cover."""
     taken: list[tuple[float, float, float, float]] = []
     for sp in stage.spaces:
         x, y = m.p(sp.x, sp.y)
         if sp.kind in ("inner", "outer", "single") and sp.limit:
             lim = sp.limit - (int(mud.get(str(sp.corner), 0)) if sp.corner >= 0 else 0)
-            r = max(s * 0.13, 15)
+            r = max(m.s * 0.13, 15)
             if any(abs(x - (t[0] + t[2]) / 2) < 2 * r and abs(y - (t[1] + t[3]) / 2) < 2 * r for t in taken):
                 continue  # a tight corner: the space next to it shows the same limit (true on every stage)
             d.ellipse((x - r, y - r, x + r, y + r), fill=WHITE, outline=DARK, width=2)
             d.text((x, y), str(lim), font=font(max(SMALL, int(r * 1.6))), fill=DARK if lim == sp.limit else (200, 0, 0), anchor="mm")
             taken.append((x - r, y - r, x + r, y + r))
-    taken += list(under) + list(avoid)
+    return taken
+
+
+def _draw_labels(d: _MapDraw, m: _Map, stage: B.Stage, mud: dict, taken: list, under: tuple) -> None:
+    """Shortcut values, jumps, water and mud, each where it covers nothing already `taken`."""
+    s = m.s
     for sp in stage.spaces:
         x, y = m.p(sp.x, sp.y)
         if sp.kind == "shortcut":
@@ -217,7 +235,6 @@ def _static(key: str, cx: float, cy: float, scale: float, mud_items: tuple, loca
             sp = stage.spaces[c.outer[len(c.outer) // 2]]
             x, y = m.p(sp.x, sp.y)
             _place(d, taken, (x, y - s * 0.3), tx("mud -{n}", n=n), int(s * 0.2), (255, 120, 120), s, under)
-    return img, tuple(d.kept)
 
 
 PATH = (255, 214, 10)  # the plan's path: from the car through its dice
@@ -254,26 +271,12 @@ def _draw_map(view: dict, names: list[str], plan: list, locale: str, preview: bo
             [m.p(stage.spaces[st[1]].x, stage.spaces[st[1]].y) for st in plan]
     r = max(s * 0.19, 20)
     dice = [(step, *m.p(stage.spaces[step[1]].x, stage.spaces[step[1]].y)) for step in plan]
-    shown = []
-    for c in cars:
-        if c["space"] is None or not c["entered"] or c["finished"]:
-            continue
-        sp = stage.spaces[c["space"]]
-        heading = sp.heading + (math.pi / 2 if c["sideways"] or sp.kind == "outer" else 0.0)
-        poly = _rect(m, sp.x, sp.y, heading, 0.52, 0.34)
-        if not c["on_track"]:
-            poly = [(px + s * 0.22, py + s * 0.22) for px, py in poly]
-        shown.append((c, poly))
+    shown = _car_shapes(m, stage, cars)
     under = [_bbox(poly) for _, poly in shown] + [(x - r - 4, y - r - 4, x + r + 4, y + r + 4) for _, x, y in dice]
-    avoid = []
-    for (ax, ay), (bx, by) in zip(path, path[1:]):
-        n = max(1, int(math.hypot(bx - ax, by - ay) / 8))
-        avoid += [(ax + (bx - ax) * k / n - 7, ay + (by - ay) * k / n - 7, ax + (bx - ax) * k / n + 7,
-                   ay + (by - ay) * k / n + 7) for k in range(n + 1)]
     layer, kept = _static(stage.key, round(m.cx, 3), round(m.cy, 3), round(m.s, 3),
                           tuple(sorted((k, int(v)) for k, v in view.get("mud", {}).items())), locale,
                           tuple(tuple(round(v) for v in box) for box in under),
-                          tuple(tuple(round(v) for v in box) for box in avoid))
+                          tuple(tuple(round(v) for v in box) for box in _along(path)))
     img = layer.copy()
     _replay(kept)
     d = _MapDraw(img, HEADER_H)
@@ -283,13 +286,8 @@ def _draw_map(view: dict, names: list[str], plan: list, locale: str, preview: bo
         d.line(path, fill=PATH if not preview else (235, 235, 235), width=8 if not preview else 5, joint="curve")
     # the texts drawn so far that stay in sight: the dice's and the cars' texts keep off them
     covers = [_bbox(poly) for _, poly in shown] + [(x - r, y - r, x + r, y + r) for _, x, y in dice]
-    texts, squares = [], []  # the texts in sight; the dice's squares (a car's number keeps off them when it can)
-    for at, text, size, anchor, stroke in kept:
-        box = font(size).getbbox(text, anchor=anchor or "la", stroke_width=stroke)
-        box = (at[0] + box[0], at[1] - HEADER_H + box[1], at[0] + box[2], at[1] - HEADER_H + box[3])
-        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        if not any(c[0] + 3 < cx < c[2] - 3 and c[1] + 3 < cy < c[3] - 3 for c in covers):  # kept when in doubt
-            texts.append(box)
+    texts = _texts_in_sight(kept, covers)
+    squares: list[tuple[float, float, float, float]] = []  # the dice's squares (a car's number keeps off them when it can)
     # the cars, then the dice over them (a die next to a car stays whole)
     for c, poly in shown:
         col = seat_colour(c["seat"])
@@ -299,47 +297,96 @@ def _draw_map(view: dict, names: list[str], plan: list, locale: str, preview: bo
         else:
             d.polygon(poly, fill=col, outline=WHITE, width=2)
     for step, x, y in dice:
-        die = step[0]
-        red = die.endswith("b")
-        fill = (240, 240, 240) if die == "c" else (30, 30, 30)
-        ink = DARK if die == "c" else WHITE
-        d.cover([(x - r, y - r), (x + r, y + r)])
-        d.rounded_rectangle((x - r, y - r, x + r, y + r), radius=r * 0.3, fill=fill,
-                            outline=(220, 40, 40) if red else PATH if preview else WHITE, width=3 if red or preview else 1)
-        # its value in the middle, or nudged within the die off a text the die leaves in sight
-        label, f = "C" if die == "c" else str(step[2]), font(max(SMALL, int(r * 1.5)))
-        box = f.getbbox(label, anchor="mm")
-        nudges = [(0, 0)] + [(k * ux, k * uy) for k in (3, 6, 9) for ux, uy in ((0, 1), (0, -1), (1, 0), (-1, 0))]
-        tx_, ty_ = next(((x + u, y + v) for u, v in nudges
-                         if not _hits((x + u + box[0], y + v + box[1], x + u + box[2], y + v + box[3]), texts)), (x, y))
-        d.text((tx_, ty_), label, font=f, fill=ink, anchor="mm")
-        texts.append((tx_ + box[0], ty_ + box[1], tx_ + box[2], ty_ + box[3]))
-        if step[3] in ("ov", "p2", "p1"):  # a "!" on a corner of the die clear of texts and other dice
-            box = font(max(SMALL, int(r * 1.3))).getbbox("!", anchor="mm", stroke_width=2)
-            ex, ey = next(((ex, ey) for ex, ey in ((x + r, y - r), (x - r, y - r), (x + r, y + r), (x - r, y + r))
-                           if not _hits((ex + box[0], ey + box[1], ex + box[2], ey + box[3]), texts + squares)),
-                          (x + r, y - r))
-            texts.append((ex + box[0], ey + box[1], ex + box[2], ey + box[3]))
-            _label(d, (ex, ey), "!", int(r * 1.3), (255, 80, 80))
+        _draw_die(d, step, x, y, r, preview, texts, squares)
         squares.append((x - r, y - r, x + r, y + r))
-    # the cars' numbers: each on its car's middle or, when a text or die is there, further along the car
-    # or beside it (on a die rather than on a text when nothing else is free; in the middle when all is)
     for c, poly in shown:
-        cxp = sum(p[0] for p in poly) / 4
-        cyp = sum(p[1] for p in poly) / 4
-        ax, ay = (poly[0][0] + poly[1][0]) / 2 - cxp, (poly[0][1] + poly[1][1]) / 2 - cyp  # to the car's nose
-        bx, by = (poly[1][0] + poly[2][0]) / 2 - cxp, (poly[1][1] + poly[2][1]) / 2 - cyp  # to its side
-        text, size = str(c["seat"] + 1), int(s * 0.3)
-        box = font(max(SMALL, size)).getbbox(text, anchor="mm", stroke_width=2)
-        spots = [(0, 0), (0.4, 0), (-0.4, 0), (0.8, 0), (-0.8, 0), (0, 1.6), (0, -1.6), (1.5, 0), (-1.5, 0),
-                 (1, 1.6), (1, -1.6), (-1, 1.6), (-1, -1.6), (0, 2.6), (0, -2.6)]
-        x, y = next(((px, py) for keep_off in (texts + squares, texts) for px, py in
-                     ((cxp + ax * u + bx * v, cyp + ay * u + by * v) for u, v in spots)
-                     if _free((px + box[0] - 1, py + box[1] - 1, px + box[2] + 1, py + box[3] + 1), keep_off)),
-                    (cxp, cyp))
-        texts.append((x + box[0], y + box[1], x + box[2], y + box[3]))
-        _label(d, (x, y), text, size, WHITE)
+        _car_number(d, c, poly, s, texts, squares)
     return img
+
+
+def _car_shapes(m: _Map, stage: B.Stage, cars: list[dict]) -> list[tuple[dict, list]]:
+    """The cars on the stage with their outlines (sideways in a slide or an outer lane; a car off
+    the lane drawn beside it)."""
+    shown = []
+    for c in cars:
+        if c["space"] is None or not c["entered"] or c["finished"]:
+            continue
+        sp = stage.spaces[c["space"]]
+        heading = sp.heading + (math.pi / 2 if c["sideways"] or sp.kind == "outer" else 0.0)
+        poly = _rect(m, sp.x, sp.y, heading, 0.52, 0.34)
+        if not c["on_track"]:
+            poly = [(px + m.s * 0.22, py + m.s * 0.22) for px, py in poly]
+        shown.append((c, poly))
+    return shown
+
+
+def _along(path: list) -> list[tuple[float, float, float, float]]:
+    """Small boxes along the plan's path, every 8 pixels (the stage's labels keep off it)."""
+    avoid = []
+    for (ax, ay), (bx, by) in zip(path, path[1:]):
+        n = max(1, int(math.hypot(bx - ax, by - ay) / 8))
+        avoid += [(ax + (bx - ax) * k / n - 7, ay + (by - ay) * k / n - 7, ax + (bx - ax) * k / n + 7,
+                   ay + (by - ay) * k / n + 7) for k in range(n + 1)]
+    return avoid
+
+
+def _texts_in_sight(kept: tuple, covers: list) -> list[tuple[float, float, float, float]]:
+    """The boxes of the stage's texts that no car or die covers (kept when in doubt)."""
+    texts = []
+    for at, text, size, anchor, stroke in kept:
+        box = font(size).getbbox(text, anchor=anchor or "la", stroke_width=stroke)
+        box = (at[0] + box[0], at[1] - HEADER_H + box[1], at[0] + box[2], at[1] - HEADER_H + box[3])
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        if not any(c[0] + 3 < cx < c[2] - 3 and c[1] + 3 < cy < c[3] - 3 for c in covers):  # kept when in doubt
+            texts.append(box)
+    return texts
+
+
+def _draw_die(d: _MapDraw, step: list, x: float, y: float, r: float, preview: bool, texts: list,
+              squares: list) -> None:
+    """A die of the plan where it goes, its value clear of the texts in sight (added to `texts`),
+    a "!" on a corner when the step risks a loss of control."""
+    die = step[0]
+    red = die.endswith("b")
+    fill = (240, 240, 240) if die == "c" else (30, 30, 30)
+    ink = DARK if die == "c" else WHITE
+    d.cover([(x - r, y - r), (x + r, y + r)])
+    d.rounded_rectangle((x - r, y - r, x + r, y + r), radius=r * 0.3, fill=fill,
+                        outline=(220, 40, 40) if red else PATH if preview else WHITE, width=3 if red or preview else 1)
+    # its value in the middle, or nudged within the die off a text the die leaves in sight
+    label, f = "C" if die == "c" else str(step[2]), font(max(SMALL, int(r * 1.5)))
+    box = f.getbbox(label, anchor="mm")
+    nudges = [(0, 0)] + [(k * ux, k * uy) for k in (3, 6, 9) for ux, uy in ((0, 1), (0, -1), (1, 0), (-1, 0))]
+    tx_, ty_ = next(((x + u, y + v) for u, v in nudges
+                     if not _hits((x + u + box[0], y + v + box[1], x + u + box[2], y + v + box[3]), texts)), (x, y))
+    d.text((tx_, ty_), label, font=f, fill=ink, anchor="mm")
+    texts.append((tx_ + box[0], ty_ + box[1], tx_ + box[2], ty_ + box[3]))
+    if step[3] in ("ov", "p2", "p1"):  # a "!" on a corner of the die clear of texts and other dice
+        box = font(max(SMALL, int(r * 1.3))).getbbox("!", anchor="mm", stroke_width=2)
+        ex, ey = next(((ex, ey) for ex, ey in ((x + r, y - r), (x - r, y - r), (x + r, y + r), (x - r, y + r))
+                       if not _hits((ex + box[0], ey + box[1], ex + box[2], ey + box[3]), texts + squares)),
+                      (x + r, y - r))
+        texts.append((ex + box[0], ey + box[1], ex + box[2], ey + box[3]))
+        _label(d, (ex, ey), "!", int(r * 1.3), (255, 80, 80))
+
+
+def _car_number(d: _MapDraw, c: dict, poly: list, s: float, texts: list, squares: list) -> None:
+    """The car's number on its middle or, when a text or die is there, further along the car or
+    beside it (on a die rather than on a text when nothing else is free; in the middle when all is)."""
+    cxp = sum(p[0] for p in poly) / 4
+    cyp = sum(p[1] for p in poly) / 4
+    ax, ay = (poly[0][0] + poly[1][0]) / 2 - cxp, (poly[0][1] + poly[1][1]) / 2 - cyp  # to the car's nose
+    bx, by = (poly[1][0] + poly[2][0]) / 2 - cxp, (poly[1][1] + poly[2][1]) / 2 - cyp  # to its side
+    text, size = str(c["seat"] + 1), int(s * 0.3)
+    box = font(max(SMALL, size)).getbbox(text, anchor="mm", stroke_width=2)
+    spots = [(0, 0), (0.4, 0), (-0.4, 0), (0.8, 0), (-0.8, 0), (0, 1.6), (0, -1.6), (1.5, 0), (-1.5, 0),
+             (1, 1.6), (1, -1.6), (-1, 1.6), (-1, -1.6), (0, 2.6), (0, -2.6)]
+    x, y = next(((px, py) for keep_off in (texts + squares, texts) for px, py in
+                 ((cxp + ax * u + bx * v, cyp + ay * u + by * v) for u, v in spots)
+                 if _free((px + box[0] - 1, py + box[1] - 1, px + box[2] + 1, py + box[3] + 1), keep_off)),
+                (cxp, cyp))
+    texts.append((x + box[0], y + box[1], x + box[2], y + box[3]))
+    _label(d, (x, y), text, size, WHITE)
 
 
 def _terrain(t: B.Tile) -> str | None:

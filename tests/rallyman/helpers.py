@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from bot.games.rallyman import board as B
 from bot.games.rallyman import rules as R
+from bot.games.rallyman import turns as T
 from bot.games.rallyman.engine import ENGINE as E
 
 
@@ -41,13 +42,13 @@ def force(monkeypatch, faces=None, backs=None, tokens=None):
     """Force the dice (a list of per-step face lists, True = "!"), time-card backs and tokens."""
     if faces is not None:
         it = iter(faces)
-        monkeypatch.setattr(E, "_roll_step", lambda st, rng, step, orange: list(next(it)))
+        monkeypatch.setattr(T, "roll_step", lambda rng, step, orange: list(next(it)))
     if backs is not None:
         itb = iter(backs)
-        monkeypatch.setattr(E, "_card", lambda st, gear: next(itb))
+        monkeypatch.setattr(T, "card", lambda st, gear: next(itb))
     if tokens is not None:
         itt = iter(tokens)
-        monkeypatch.setattr(E, "_draw", lambda st: next(itt))
+        monkeypatch.setattr(T, "draw", lambda st: next(itt))
 
 
 def plan(st, seat, steps):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.games.rallyman import rounds
 from bot.games.rallyman import rules as R
+from bot.games.rallyman import turns as T
 from bot.games.rallyman.engine import ENGINE as E
 from tests.rallyman.helpers import decisions, force, game, plan, stage, steps_from
 
@@ -180,9 +182,9 @@ def test_water_ends_the_turn_at_once_in_the_gear_of_the_die_that_entered(monkeyp
 def test_orange_coast_dice_for_the_first_player_of_the_round_only():
     st = game(S1, 3, {0: (13, 3), 1: (4, 3), 2: (2, 3)})
     st["round"] = 10
-    E._new_round(st)
+    rounds.new_round(st)
     first, *rest = st["order"]
-    assert E._orange(st, first) and not any(E._orange(st, x) for x in rest)
+    assert T.orange(st, first) and not any(T.orange(st, x) for x in rest)
 
 
 # ---- seed l.127: securing dice --------------------------------------------------------------------
@@ -192,7 +194,7 @@ def test_secure_gear_and_brake_counts_as_two_dice():
     st["cars"][0]["chips"] = 10
     step = [x for x in steps_from(st) if x[0] == "g3b"][0]
     st, _ = plan(st, 0, [step])
-    assert E._secure_cost(st) == 3  # the 1st and 2nd secured dice of the turn: 1 + 2
+    assert T.secure_cost(st) == 3  # the 1st and 2nd secured dice of the turn: 1 + 2
 
 
 def test_a_sliding_car_keeps_its_orientation_into_the_corner_drift_lane():
@@ -232,7 +234,7 @@ def test_flat_out_three_bangs_may_reorder_and_leave_dice_out_to_limit_damage(mon
     st, _ = plan(st, 0, [["g4", 15, 4, ""], ["c", 17, 4, ""], ["g5", 19, 5, ""], ["c", 21, 5, ""]])
     st, _ = E.apply(st, 0, {"type": "flat"})
     assert st["phase"] == "rearrange"
-    opts = E._rearrangements(st, stage(S1), 0)
+    opts = T.rearrangements(st, stage(S1), 0)
     codes = [c for c, _ in opts]
     assert codes[0].count(",") == 2  # the gear-5 die left out: three dice, three "!", gear 4
     assert any(c.count(",") == 3 and c != "g4:15:,c:17:,g5:19:,c:21:" for c in codes)  # or placed elsewhere

@@ -9,6 +9,7 @@ import copy
 import pytest
 
 from bot.games.base import GameError
+from bot.games.rallyman import board as B
 from bot.games.rallyman import rules as R
 from bot.games.rallyman.engine import ENGINE as E
 from bot.i18n import render
@@ -76,18 +77,18 @@ def test_first_plan_is_the_farthest_within_the_line_and_never_certain():
     st = E.new_game({"stage": S1}, 1, 3)  # the first turn of Rally1 SS1 (the example)
     menu = E.menu(st, 0)
     first = menu[0]["options"][0]
-    steps = R.match_steps(st, E._stage(st), 0, first["value"])[0]
+    steps = R.match_steps(st, B.stage(st["stage"]), 0, first["value"])[0]
     risk = R.loc_chance(steps, True)
     assert risk <= 0.20
     assert "within your 20% risk line" in render(first["description"], "en")
-    gains = [R.match_steps(st, E._stage(st), 0, o["value"])[0] for o in menu[0]["options"]]
+    gains = [R.match_steps(st, B.stage(st["stage"]), 0, o["value"])[0] for o in menu[0]["options"]]
     under = [s for s in gains if R.loc_chance(s, True) <= 0.20]
-    front = E._stage(st).spaces
+    front = B.stage(st["stage"]).spaces
     assert front[steps[-1][1]].front == max(front[s[-1][1]].front for s in under)
     # a higher line moves the first entry on, never to a certain loss of control
     st, _ = E.apply(st, 0, {"type": "prefs", "line": 50})
     first = E.menu(st, 0)[0]["options"][0]
-    assert R.loc_chance(R.match_steps(st, E._stage(st), 0, first["value"])[0], True) < 1
+    assert R.loc_chance(R.match_steps(st, B.stage(st["stage"]), 0, first["value"])[0], True) < 1
 
 
 def test_flat_out_straight_from_the_plan_list(monkeypatch):

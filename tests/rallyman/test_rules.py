@@ -4,7 +4,9 @@ from __future__ import annotations
 import pytest
 
 from bot.games.base import GameError
+from bot.games.rallyman import rounds
 from bot.games.rallyman import rules as R
+from bot.games.rallyman import turns as T
 from bot.games.rallyman.engine import ENGINE as E
 from tests.rallyman.helpers import decisions, force, game, plan, stage, steps_from
 
@@ -29,7 +31,7 @@ def test_staggered_entry_one_car_per_round():
                             else {"type": "plan", "values": [R.encode(R.good_plans(st, stage(S1), seat, True)[-1][0])]})
             while st["phase"] in ("roll", "spare", "rearrange"):
                 seat = E.to_act(st)[0]
-                a = {"roll": {"type": "secure"} if E._secure_cost(st) else {"type": "roll"},
+                a = {"roll": {"type": "secure"} if T.secure_cost(st) else {"type": "roll"},
                      "spare": {"type": "nospare"}}.get(st["phase"]) or E.legal_actions(st, seat)[0]
                 st, _ = E.apply(st, seat, a)
     assert seen == [1, 2, 3, 4]
@@ -39,7 +41,7 @@ def test_staggered_entry_one_car_per_round():
 def test_turn_order_distance_then_gear_then_inside():
     st = game(S1, 4, {0: (2, 1), 1: (4, 1), 2: (5, 3), 3: (3, 1)})
     st["round"] = 10
-    E._new_round(st)
+    rounds.new_round(st)
     # seat 2 (space 5) and seat 1 (space 4) share the furthest row: higher gear first;
     # seats 0 (space 2) and 3 (space 3) share a row and gear: the inside lane first
     inside = {sid for sid in (2, 3) if stage(S1).spaces[sid].inside}

@@ -12,91 +12,17 @@ placed along a curve from the entry edge's midpoint through the hex centre to th
 """
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
+from typing import Any
 
-DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "rallyman"
-EDGES = "ABCDEF"
-DANGERS = ("y", "o", "r")  # yellow, orange, red
-SQ3 = math.sqrt(3.0)
+import bot.games.rallyman.generator as generator
+from bot.games.rallyman.tiles import (DANGERS, DATA_DIR, EDGES, NEIGHBOUR, SQ3, DataError, Segment, Tile, check,
+                                      direction, hex_centre, load_json, parse_segment, tiles)
 
-
-class DataError(ValueError):
-    pass
-
-
-def _check(cond: bool, what: str) -> None:
-    if not cond:
-        raise DataError(f"data/rallyman: {what}")
-
-
-@dataclass(frozen=True)
-class Segment:
-    kind: str  # "r" row, "s" slide row, "m" single space, "C" corner, "S|"/"F|" line
-    jump: int = 0
-    water: bool = False
-    limit: int = 0  # m: its limit
-    outer: int = 0  # C: spaces and limits of the lanes
-    outer_limit: int = 0
-    inner: int = 0
-    inner_limit: int = 0
-    shortcut: int = 0  # C: shortcut value (0 = none)
-    shortcut_len: int = 0
-
-
-def parse_segment(tok: str) -> Segment:
-    parts = tok.split()
-    head = parts[0]
-    if head in ("S|", "F|"):
-        _check(len(parts) == 1, f"segment {tok!r}")
-        return Segment(head)
-    if head in ("r", "s"):
-        jump, water = 0, False
-        for p in parts[1:]:
-            if p == "w":
-                water = True
-            elif p[0] == "j" and p[1:].isdigit():
-                jump = int(p[1:])
-            else:
-                raise DataError(f"data/rallyman: segment {tok!r}")
-        _check(0 <= jump <= 6, f"jump in {tok!r}")
-        return Segment(head, jump=jump, water=water)
-    if head[0] == "m":
-        _check(head[1:].isdigit() and len(parts) == 1, f"segment {tok!r}")
-        return Segment("m", limit=int(head[1:]))
-    if head == "C":
-        vals: dict[str, tuple[int, int]] = {}
-        for p in parts[1:]:
-            k, v = p[0], p[1:]
-            if k in "oi":
-                n, lim = v.split("@")
-                vals[k] = (int(n), int(lim))
-            elif k == "x":
-                n, _, ln = v.partition("*")
-                vals[k] = (int(n), int(ln or 1))
-            else:
-                raise DataError(f"data/rallyman: segment {tok!r}")
-        _check("o" in vals and "i" in vals, f"corner lanes in {tok!r}")
-        (o, ol), (i, il) = vals["o"], vals["i"]
-        x, xl = vals.get("x", (0, 0))
-        _check(1 <= i <= o <= 4 and 1 <= il <= ol <= 6, f"corner values in {tok!r}")
-        _check(0 <= x <= 6 and 0 <= xl <= 2, f"shortcut in {tok!r}")
-        return Segment("C", outer=o, outer_limit=ol, inner=i, inner_limit=il, shortcut=x, shortcut_len=xl)
-    raise DataError(f"data/rallyman: segment {tok!r}")
-
-
-@dataclass(frozen=True)
-class Tile:
-    key: str
-    danger: str
-    edges: str  # the two road edges, in the order of seq
-    seq: tuple[Segment, ...]
-    turns: str  # per corner: R or L, driving from edges[0] to edges[1]
-    designed: bool
-    terrain: str | None = None
+__all__ = ["DANGERS", "DATA_DIR", "EDGES", "NEIGHBOUR", "Corner", "DataError", "Segment", "Space", "Stage", "Tile",
+           "hex_centre", "is_stage", "parse_segment", "reachable", "stage", "stage_names", "tiles", "validate_all"]
 
 
 @dataclass
@@ -164,87 +90,55 @@ class Stage:
         return self._rows.get(row, [])
 
 
-def _load_json(name: str) -> dict:
-    return json.loads((DATA_DIR / name).read_text("utf-8"))
-
-
-@lru_cache(maxsize=1)
-def tiles() -> dict[str, Tile]:
-    raw = _load_json("tiles.json")["tiles"]
-    out: dict[str, Tile] = {}
-    for key, t in raw.items():
-        _check(t.get("d") in DANGERS, f"{key}: danger")
-        e = t.get("e", "")
-        _check(len(e) == 2 and all(c in EDGES for c in e) and e[0] != e[1], f"{key}: edges")
-        seq = tuple(parse_segment(s) for s in t["seq"])
-        _check(any(s.kind not in ("S|", "F|") for s in seq), f"{key}: no road")
-        n_c = sum(1 for s in seq if s.kind == "C")
-        turns = t.get("t", "")
-        _check(len(turns) == n_c and all(c in "RL" for c in turns), f"{key}: turns")
-        _check(t.get("src") in ("research", "designed"), f"{key}: src")
-        _check(t.get("terrain") in ("gravel", "asphalt", "snow", None), f"{key}: terrain")
-        out[key] = Tile(key, t["d"], e, seq, turns, t["src"] == "designed", t.get("terrain"))
-    return out
-
-
-def _dir(w: int) -> tuple[float, float]:
-    a = math.radians(90 - 60 * (w % 6))
-    return math.cos(a), math.sin(a)
-
-
-NEIGHBOUR = [(0, 1), (1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1)]  # N NE SE S SW NW
-
-
-def hex_centre(q: int, r: int) -> tuple[float, float]:
-    return 1.5 * q, SQ3 * (r + q / 2)
-
-
 @lru_cache(maxsize=1)
 def stage_names() -> tuple[str, ...]:
-    return tuple(_load_json("stages.json")["stages"])
+    return tuple(load_json("stages.json")["stages"])
 
 
 def is_stage(key: str) -> bool:
-    from bot.games.rallyman import generator
     return key in stage_names() or generator.parse(key) is not None
 
 
 @lru_cache(maxsize=64)
 def stage(key: str) -> Stage:
-    from bot.games.rallyman import generator
-    raw = _load_json("stages.json")["stages"]
+    raw = load_json("stages.json")["stages"]
     gen = generator.parse(key) if isinstance(key, str) else None
-    _check(key in raw or gen is not None, f"unknown stage {key!r}")
+    check(key in raw or gen is not None, f"unknown stage {key!r}")
     tl = tiles()
+    laid = raw[key]["road"] if key in raw or gen is None else generator.road(*gen)
     road = []
-    for i, (tid, q, r, rot, ee) in enumerate(raw[key]["road"] if key in raw else generator.road(*gen)):
-        _check(tid in tl, f"{key}: tile {tid}")
+    for i, (tid, q, r, rot, ee) in enumerate(laid):
+        check(tid in tl, f"{key}: tile {tid}")
         t = tl[tid]
-        _check(len(ee) == 2 and set(ee) == set(t.edges), f"{key}: tile {i} {tid} entry/exit {ee}")
-        _check(0 <= rot < 6, f"{key}: rotation")
+        check(len(ee) == 2 and set(ee) == set(t.edges), f"{key}: tile {i} {tid} entry/exit {ee}")
+        check(0 <= rot < 6, f"{key}: rotation")
         road.append((t, int(q), int(r), int(rot), ee[0], ee[1]))
     for i in range(len(road) - 1):  # consecutive tiles meet edge to edge
         t, q, r, rot, _, ex = road[i]
         t2, q2, r2, rot2, en2, _ = road[i + 1]
         w = (rot + EDGES.index(ex)) % 6
-        _check((q2 - q, r2 - r) == NEIGHBOUR[w], f"{key}: tile {i} exit does not lead to tile {i + 1}")
-        _check((rot2 + EDGES.index(en2)) % 6 == (w + 3) % 6, f"{key}: tile {i + 1} entry edge")
+        check((q2 - q, r2 - r) == NEIGHBOUR[w], f"{key}: tile {i} exit does not lead to tile {i + 1}")
+        check((rot2 + EDGES.index(en2)) % 6 == (w + 3) % 6, f"{key}: tile {i + 1} entry edge")
     return _build(key, road)
 
 
 def _build(key: str, road: list) -> Stage:
-    spaces: list[Space] = []
-    corners: list[Corner] = []
-    last_entries: list[int] = []
-    pending: list[int] = []  # spaces whose successors are the next segment's entry spaces
-    last_unit: list[int] = []  # spaces of the previous row-like unit (shortcut sources)
-    u = 0.0
-    row_no = 0
-    started = False
-    start_row: list[int] = []
-    finish_next = False
-    first_finish: list[int] = []
-    flat: list[tuple[int, Segment, str]] = []  # (tile index, segment, turn)
+    """The stage's spaces and corners, segment by segment along the road, then its start, finish
+    and inside lanes."""
+    flat = _segments(road)
+    units_in_tile: dict[int, float] = {}
+    for ti, s, _ in flat:
+        units_in_tile[ti] = units_in_tile.get(ti, 0.0) + _units(s)
+    builder = _Builder(road, units_in_tile)
+    for ti, s, turn in flat:
+        builder.add(ti, s, turn)
+    return builder.stage(key)
+
+
+def _segments(road: list) -> list[tuple[int, Segment, str]]:
+    """(tile index, segment, turn) in driving order: a tile entered by its second edge is read
+    backwards, its turns mirrored."""
+    flat: list[tuple[int, Segment, str]] = []
     for ti, (t, q, r, rot, en, ex) in enumerate(road):
         seq = list(t.seq)
         turns = list(t.turns)
@@ -258,21 +152,38 @@ def _build(key: str, road: list) -> Stage:
                 k += 1
             else:
                 flat.append((ti, s, ""))
-    # geometry per tile: units of road in the tile, then positions along a quadratic curve
-    units_in_tile: dict[int, float] = {}
-    for ti, s, _ in flat:
-        units_in_tile[ti] = units_in_tile.get(ti, 0.0) + _units(s)
-    tile_u: dict[int, float] = {}
+    return flat
 
-    def place(ti: int, along: float, offset: float) -> tuple[float, float, float]:
-        t, q, r, rot, en, ex = road[ti]
+
+class _Builder:
+    """A stage's spaces laid segment by segment: geometry per tile (units of road in the tile,
+    positions along a quadratic curve) and the links from each segment's exits to the next's
+    entries."""
+
+    def __init__(self, road: list, units_in_tile: dict[int, float]) -> None:
+        self.road = road
+        self.units_in_tile = units_in_tile
+        self.spaces: list[Space] = []
+        self.corners: list[Corner] = []
+        self.last_entries: list[int] = []
+        self.pending: list[int] = []  # spaces whose successors are the next segment's entry spaces
+        self.last_unit: list[int] = []  # spaces of the previous row-like unit (shortcut sources)
+        self.u = 0.0
+        self.row_no = 0
+        self.start_row: list[int] = []
+        self.finish_next = False
+        self.first_finish: list[int] = []
+        self.tile_u: dict[int, float] = {}
+
+    def place(self, ti: int, along: float, offset: float) -> tuple[float, float, float]:
+        t, q, r, rot, en, ex = self.road[ti]
         cx, cy = hex_centre(q, r)
-        ax, ay = _dir(rot + EDGES.index(en))
-        bx, by = _dir(rot + EDGES.index(ex))
+        ax, ay = direction(rot + EDGES.index(en))
+        bx, by = direction(rot + EDGES.index(ex))
         h = SQ3 / 2
         p0 = (cx + ax * h, cy + ay * h)
         p2 = (cx + bx * h, cy + by * h)
-        tt = along / max(units_in_tile[ti], 1e-9)
+        tt = along / max(self.units_in_tile[ti], 1e-9)
         mt = 1 - tt
         x = mt * mt * p0[0] + 2 * mt * tt * cx + tt * tt * p2[0]
         y = mt * mt * p0[1] + 2 * mt * tt * cy + tt * tt * p2[1]
@@ -283,102 +194,110 @@ def _build(key: str, road: list) -> Stage:
         # left normal of the heading is (-dy, dx)
         return x - dy * offset, y + dx * offset, math.atan2(dy, dx)
 
-    def new(ti: int, kind: str, lane: int, front: float, along: float, offset: float, **kw) -> Space:
-        x, y, hd = place(ti, along, offset)
-        sp = Space(len(spaces), ti, kind, lane, front, x, y, hd, road[ti][0].danger, **kw)
-        spaces.append(sp)
+    def new(self, ti: int, kind: str, lane: int, front: float, along: float, offset: float, **kw: Any) -> Space:
+        x, y, hd = self.place(ti, along, offset)
+        sp = Space(len(self.spaces), ti, kind, lane, front, x, y, hd, self.road[ti][0].danger, **kw)
+        self.spaces.append(sp)
         return sp
 
-    def link(entries: list[int]) -> None:
-        for p in pending:
-            for e in entries:
-                if e not in spaces[p].succ:
-                    spaces[p].succ.append(e)
-
-    for ti, s, turn in flat:
-        base = tile_u.get(ti, 0.0)
+    def add(self, ti: int, s: Segment, turn: str) -> None:
+        """One segment: a line (start, finish), a row of two lanes, a single space or a corner."""
+        base = self.tile_u.get(ti, 0.0)
         if s.kind == "S|":
-            start_row = list(last_unit)
-            started = True
-            continue
+            self.start_row = list(self.last_unit)
+            return
         if s.kind == "F|":
-            finish_next = True
-            continue
+            self.finish_next = True
+            return
         if s.kind in ("r", "s"):
-            ids = []
-            for lane in (0, 1):
-                sp = new(ti, "row" if s.kind == "r" else "slide", lane, u + 1, base + 0.5,
-                         0.22 if lane == 0 else -0.22, row=row_no, jump=s.jump, water=s.water)
-                ids.append(sp.id)
-            if s.kind == "s":
-                spaces[ids[0]].side.append(ids[1])
-                spaces[ids[1]].side.append(ids[0])
-            row_no += 1
-            entries, exits = ids, ids
-            u += 1
+            entries = exits = self.row(ti, s, base)
         elif s.kind == "m":
-            sp = new(ti, "single", -1, u + 1, base + 0.5, 0.0, limit=s.limit)
+            sp = self.new(ti, "single", -1, self.u + 1, base + 0.5, 0.0, limit=s.limit)
             entries = exits = [sp.id]
-            u += 1
-        else:  # corner
-            cid = len(corners)
-            sign = -1.0 if turn == "R" else 1.0  # offset toward the inside of the turn
-            outer, inner, short = [], [], []
-            for k in range(s.outer):
-                outer.append(new(ti, "outer", -1, u + k + 1, base + k + 0.5, -sign * 0.25,
-                                 limit=s.outer_limit, corner=cid, index=k).id)
-            for k in range(s.inner):
-                f = (k + 1) * s.outer / s.inner
-                inner.append(new(ti, "inner", -1, u + f, base + f - s.outer / s.inner / 2, sign * 0.2,
-                                 limit=s.inner_limit, corner=cid, index=k, inside=True).id)
-            for k in range(s.shortcut_len if s.shortcut else 0):
-                f = (k + 1) * s.outer / s.shortcut_len
-                short.append(new(ti, "shortcut", -1, u + f, base + f - s.outer / s.shortcut_len / 2,
-                                 sign * 0.55, corner=cid, index=k, shortcut=s.shortcut, inside=True).id)
-            for lane in (outer, inner, short):
-                for a, b in zip(lane, lane[1:]):
-                    spaces[a].succ.append(b)
-            if short:
-                for p in last_unit:
-                    spaces[p].succ.append(short[0])
-            corners.append(Corner(cid, ti, turn, inner, outer, short, s.shortcut, list(last_unit)))
-            entries = [inner[0], outer[0]]
-            exits = [inner[-1], outer[-1]] + ([short[-1]] if short else [])
-            u += s.outer
-        link(entries)
-        last_entries = list(entries)
-        if finish_next and not first_finish:
-            first_finish = list(entries)
+            self.u += 1
+        else:
+            entries, exits = self.corner(ti, s, turn, base)
+        for p in self.pending:
             for e in entries:
+                if e not in self.spaces[p].succ:
+                    self.spaces[p].succ.append(e)
+        self.last_entries = list(entries)
+        if self.finish_next and not self.first_finish:
+            self.first_finish = list(entries)
+            for e in entries:
+                self.spaces[e].finish = True
+        self.pending = list(exits)
+        self.last_unit = list(exits) if s.kind != "C" else []
+        self.tile_u[ti] = base + _units(s)
+
+    def row(self, ti: int, s: Segment, base: float) -> list[int]:
+        """A row of two lanes (a slide row: each lane also steps sideways to the other)."""
+        ids = []
+        for lane in (0, 1):
+            sp = self.new(ti, "row" if s.kind == "r" else "slide", lane, self.u + 1, base + 0.5,
+                          0.22 if lane == 0 else -0.22, row=self.row_no, jump=s.jump, water=s.water)
+            ids.append(sp.id)
+        if s.kind == "s":
+            self.spaces[ids[0]].side.append(ids[1])
+            self.spaces[ids[1]].side.append(ids[0])
+        self.row_no += 1
+        self.u += 1
+        return ids
+
+    def corner(self, ti: int, s: Segment, turn: str, base: float) -> tuple[list[int], list[int]]:
+        """A corner's outer and inner lanes and shortcut; its entries and exits."""
+        u, spaces = self.u, self.spaces
+        cid = len(self.corners)
+        sign = -1.0 if turn == "R" else 1.0  # offset toward the inside of the turn
+        outer, inner, short = [], [], []
+        for k in range(s.outer):
+            outer.append(self.new(ti, "outer", -1, u + k + 1, base + k + 0.5, -sign * 0.25,
+                                  limit=s.outer_limit, corner=cid, index=k).id)
+        for k in range(s.inner):
+            f = (k + 1) * s.outer / s.inner
+            inner.append(self.new(ti, "inner", -1, u + f, base + f - s.outer / s.inner / 2, sign * 0.2,
+                                  limit=s.inner_limit, corner=cid, index=k, inside=True).id)
+        for k in range(s.shortcut_len if s.shortcut else 0):
+            f = (k + 1) * s.outer / s.shortcut_len
+            short.append(self.new(ti, "shortcut", -1, u + f, base + f - s.outer / s.shortcut_len / 2,
+                                  sign * 0.55, corner=cid, index=k, shortcut=s.shortcut, inside=True).id)
+        for lane in (outer, inner, short):
+            for a, b in zip(lane, lane[1:]):
+                spaces[a].succ.append(b)
+        if short:
+            for p in self.last_unit:
+                spaces[p].succ.append(short[0])
+        self.corners.append(Corner(cid, ti, turn, inner, outer, short, s.shortcut, list(self.last_unit)))
+        self.u += s.outer
+        return [inner[0], outer[0]], [inner[-1], outer[-1]] + ([short[-1]] if short else [])
+
+    def stage(self, key: str) -> Stage:
+        """The stage once every segment is laid: its finish, start spaces and inside lanes."""
+        spaces, corners = self.spaces, self.corners
+        check(bool(self.start_row), f"{key}: no start line")
+        first_finish = self.first_finish
+        if not first_finish:
+            # designed: a stage without a finish tile (IceTrack1 SS1) finishes on its last row
+            first_finish = self.last_entries
+            for e in first_finish:
                 spaces[e].finish = True
-        pending = list(exits)
-        last_unit = list(exits) if s.kind != "C" else []
-        tile_u[ti] = base + _units(s)
-        _ = started
-    _check(bool(start_row), f"{key}: no start line")
-    if not first_finish:
-        # designed: a stage without a finish tile (IceTrack1 SS1) finishes on its last row
-        first_finish = last_entries
-        for e in first_finish:
-            spaces[e].finish = True
-    # nothing moves on from the finish; spaces past the first finish row are dropped from play
-    limit_front = max(spaces[i].front for i in first_finish)
-    for sp in spaces:
-        if sp.finish:
-            sp.succ = []
-        sp.succ = [n for n in sp.succ if spaces[n].front <= limit_front]
-    for i in start_row:
-        spaces[i].start = True
-    # inside lane of the current or next corner (the last corner after the last one)
-    for sp in spaces:
-        if sp.lane < 0:
-            continue
-        nxt = [c for c in corners if spaces[c.outer[0]].front > sp.front - 1e-9]
-        c = nxt[0] if nxt else (corners[-1] if corners else None)
-        if c is not None:
-            sp.inside = (sp.lane == 1) == (c.turn == "R")
-    st = Stage(key, road, spaces, corners, sorted(start_row), limit_front)
-    return st
+        # nothing moves on from the finish; spaces past the first finish row are dropped from play
+        limit_front = max(spaces[i].front for i in first_finish)
+        for sp in spaces:
+            if sp.finish:
+                sp.succ = []
+            sp.succ = [n for n in sp.succ if spaces[n].front <= limit_front]
+        for i in self.start_row:
+            spaces[i].start = True
+        # inside lane of the current or next corner (the last corner after the last one)
+        for sp in spaces:
+            if sp.lane < 0:
+                continue
+            nxt = [c for c in corners if spaces[c.outer[0]].front > sp.front - 1e-9]
+            c = nxt[0] if nxt else (corners[-1] if corners else None)
+            if c is not None:
+                sp.inside = (sp.lane == 1) == (c.turn == "R")
+        return Stage(key, self.road, spaces, corners, sorted(self.start_row), limit_front)
 
 
 def _units(s: Segment) -> float:
@@ -405,4 +324,4 @@ def validate_all() -> None:
     for name in stage_names():
         st = stage(name)
         reach = reachable(st, st.starts)
-        _check(any(st.spaces[i].finish for i in reach), f"{name}: finish not reachable")
+        check(any(st.spaces[i].finish for i in reach), f"{name}: finish not reachable")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from bot.games.rallyman import board as B
+import bot.games.rallyman.tiles as B
 from bot.games.rng import Rng
 
 NAME = re.compile(r"^Random (\d{1,2}) #(\d{1,19})$")

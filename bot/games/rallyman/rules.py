@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from bot.games.rallyman import board as B
+import orjson
+
+import bot.games.rallyman.board as B
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,19 @@ def rules() -> Rules:
                  int(d["spare_tyre_seconds"]), int(d["pass_seconds_gear0"]))
 
 
+PAR_FILE = B.DATA_DIR / "par.json"
+
+
+@lru_cache(maxsize=1)
+def par_times() -> dict[str, int]:
+    """Each stage's solo par time in seconds (data/rallyman/par.json, written by par.py)."""
+    raw = json.loads(PAR_FILE.read_text("utf-8"))
+    par = raw["par"]
+    if set(par) != set(B.stage_names()) or not all(isinstance(v, int) and 60 < v < 3000 for v in par.values()):
+        raise B.DataError("data/rallyman/par.json: one par time per stage")
+    return dict(par)
+
+
 # ---- dice ---------------------------------------------------------------------------------------
 
 def step_dice(step: list, orange: bool) -> list[str]:
@@ -102,10 +117,16 @@ def loc_step(alive: dict[int, float], lost: float, step: list, orange: bool) -> 
 def loc_chance(steps: list[list], orange: bool, bangs: int = 0) -> float:
     """Exact chance of losing control over these steps (rolled in order, none secured), starting
     with `bangs` "!" already showing this turn."""
+    return _loc_chance(tuple((step[0], step[3]) for step in steps), orange, bangs)
+
+
+@lru_cache(maxsize=8192)
+def _loc_chance(dice: tuple[tuple[str, str], ...], orange: bool, bangs: int) -> float:
+    """loc_chance by what it reads of each step: its die and its jump."""
     alive: dict[int, float] = {bangs: 1.0}
     lost = 0.0
-    for step in steps:
-        alive, lost = loc_step(alive, lost, step, orange)
+    for die, jump in dice:
+        alive, lost = loc_step(alive, lost, [die, 0, 0, jump], orange)
     return lost
 
 
@@ -174,8 +195,8 @@ def _enter_ok(state: dict, st: B.Stage, occ: dict[int, int], frm: int, sid: int,
                 return False  # a car in a corner cannot be passed (seed), not by its shortcut either
     fs = st.spaces[frm]
     if fs.row >= 0 and fs.kind == "slide" and sid not in fs.side:
-        for o in st.row_spaces(fs.row):
-            if o in occ and cars[occ[o]].get("side") is True:
+        for other in st.row_spaces(fs.row):
+            if other in occ and cars[occ[other]].get("side") is True:
                 return False  # a car sliding in this row cannot be passed (its followers do not block)
     return True
 
@@ -314,7 +335,7 @@ def replay_steps(state: dict, st: B.Stage, seat: int, steps: list[list], ctx: Ct
 
 def all_plans(state: dict, st: B.Stage, seat: int, orange: bool, cap: int = 4000) -> list[tuple[list, float]]:
     """Whole plans: per (end space, end gear) the one with the least chance of losing control."""
-    key = (st.key, seat, orange, json.dumps([state["cars"], state["mud"]], sort_keys=True))
+    key = (st.key, seat, orange, orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS))
     hit = _PLANS.get(key)
     if hit is not None:
         return hit
@@ -378,6 +399,8 @@ def good_plans(state: dict, st: B.Stage, seat: int, orange: bool, line: float = 
         return []
     start = st.spaces[state["cars"][seat]["sp"]].front
     first = best_plan(state, st, seat, orange, line)
+    if first is None:  # (never: there are plans)
+        return []
 
     def score(pr: tuple[list, float]) -> float:
         p, r = pr
@@ -451,18 +474,53 @@ def match_steps(state: dict, st: B.Stage, seat: int, code: Any, ctx: Ctx | None 
     dec = decode(code)
     if dec is None:
         return None
-    occ = occupied(state, seat)
+    if ctx is None and pool is None:
+        return _match_from_start(state, st, seat, dec)
     ctx = ctx or start_ctx(state, seat)
+    occ = occupied(state, seat)
     steps = []
     for die, sid, jump in dec:
-        for cand, nctx in next_steps(state, st, seat, ctx, occ, pool):
-            if cand[0] == die and cand[1] == sid and cand[3] == jump:
-                steps.append(cand)
-                ctx = nctx
-                break
-        else:
+        found = _step_like(state, st, seat, ctx, occ, pool, die, sid, jump)
+        if found is None:
             return None
+        steps.append(found[0])
+        ctx = found[1]
     return steps, ctx
+
+
+def _step_like(state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int], pool: dict | None,
+               die: str, sid: int, jump: str) -> tuple[list, Ctx] | None:
+    """The first step from `ctx` with this die, space and jump (None: there is none)."""
+    for cand, nctx in next_steps(state, st, seat, ctx, occ, pool):
+        if cand[0] == die and cand[1] == sid and cand[3] == jump:
+            return cand, nctx
+    return None
+
+
+def _match_from_start(state: dict, st: B.Stage, seat: int, dec: list[tuple[str, int, str]]) -> tuple[list[list], Ctx] | None:
+    """match_steps from the car's own place, each step kept for the state it was found in: the
+    plans of a list share their first steps, and labels, menus and moves match the same codes."""
+    here = (st.key, seat, orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS))
+    if len(_MATCHES) > 4096:
+        _MATCHES.clear()
+    occ: dict[int, int] | None = None
+    ctx = start_ctx(state, seat)
+    steps = []
+    for i, (die, sid, jump) in enumerate(dec):
+        key = (here, tuple(dec[:i + 1]))
+        if key in _MATCHES:
+            found = _MATCHES[key]
+        else:
+            occ = occupied(state, seat) if occ is None else occ
+            found = _MATCHES[key] = _step_like(state, st, seat, ctx, occ, None, die, sid, jump)
+        if found is None:
+            return None
+        steps.append(list(found[0]))
+        ctx = found[1]
+    return steps, ctx
+
+
+_MATCHES: dict[tuple, tuple[list, Ctx] | None] = {}  # a plan code's last step, by all the steps read
 
 
 def crash_tokens(gear: int, danger: str) -> int:

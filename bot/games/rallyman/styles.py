@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from bot.games.rallyman import board as B
 from bot.games.rallyman import par as P
 from bot.games.rallyman import rules as R
+from bot.games.rallyman import turns as T
 from bot.games.rallyman.engine import ENGINE
 
 STYLES = {
@@ -52,7 +53,7 @@ def menu_first(state: dict, seat: int, tally: Tally, flat: bool = False) -> dict
         if g["action"]["type"] in ("plan", "flat"):
             tally.plan_menus += 1
             m = R.match_steps(state, B.stage(state["stage"]), seat, g["options"][0]["value"])
-            risk = R.loc_chance(m[0], ENGINE._orange(state, seat))
+            risk = R.loc_chance(m[0], T.orange(state, seat))
             tally.first_certain += risk >= 1 - 1e-9
             tally.first_risky += risk >= 0.25
         return dict(g["action"], values=[g["options"][0]["value"]])
