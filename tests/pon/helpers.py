@@ -77,7 +77,7 @@ def arrange(seats: int = 3, *, order: list[int] | None = None, hands: dict[int, 
             used.add(slots[i])
     st = E.new_game({}, seats, 1)
     st.update({
-        "stage": "start_turn" if effect else "begin_main",
+        "phase": "start_turn" if effect else "begin_main",
         "circuit": slots, "face_up": [i not in (face_down or []) for i in range(length)],
         "throttles": throttle_ids, "known": [list((known or {}).get(s, [])) for s in range(seats)],
         "peeked": [None] * seats, "peek_queue": [], "deck": [], "hands": hands_ids, "discard": discard_ids,

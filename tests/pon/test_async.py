@@ -216,7 +216,7 @@ def test_a_long_select_says_which_choices_each_page_holds():
     from bot.games.pon.content import CARDS
     racing = [c.name for c in CARDS.values() if c.kind == "racing"]
     st, _ = arrange(circuit={0: "Blind Crest"}, discard=racing)
-    st["stage"] = "salvage"  # an empty hand on its turn: take any card from the discard
+    st["phase"] = "salvage"  # an empty hand on its turn: take any card from the discard
     seat = st["actor"]
     menu = E.menu(st, seat)
     pages = [g for g in menu if g["kind"] == "select" and g["action"]["type"] == "salvage"]

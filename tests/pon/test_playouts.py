@@ -34,7 +34,7 @@ def locations(st):
             out += pset
     if st["played"] is not None:
         out.append(st["played"])
-    if st["stage"] != "over":
+    if st["phase"] != "over":
         out += st["circuit"][st["current"]:]
     return out
 
@@ -57,7 +57,7 @@ def secrets(st, viewer, ever_public):
     for seat, hand in enumerate(st["hands"]):
         if seat != viewer:
             hidden.update(hand)
-    if st["stage"] != "over":
+    if st["phase"] != "over":
         for i in range(st["current"], len(st["circuit"])):
             if not st["face_up"][i] and (viewer is None or i not in st["known"][viewer]):
                 hidden.add(st["circuit"][i])
@@ -102,7 +102,7 @@ def run_game(seats, seed, deep):
         steps += 1
         assert steps < 3000
         waiting = E.to_act(st)
-        assert waiting, st["stage"]
+        assert waiting, st["phase"]
         if mode == 2 and rnd.random() < 0.03:
             seat, action = rnd.randrange(seats), {"type": "prefs", **rnd.choice(PREF_CHANGES)}
         else:
@@ -150,7 +150,7 @@ def hidden_zones(st):
     out = set(st["deck"])
     for hand in st["hands"]:
         out.update(hand)
-    if st["stage"] != "over":
+    if st["phase"] != "over":
         out.update(c for i, c in enumerate(st["circuit"]) if i >= st["current"] and not st["face_up"][i])
     return out
 

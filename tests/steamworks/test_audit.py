@@ -96,7 +96,7 @@ def test_each_modifier_gives_one_more_use_of_an_activated_tile_and_never_repeats
     st, _ = act(st, 0, "fire", "-1,0:C")
     assert choices(st, 0, "fire") == ["0,1:C"]
     st, _ = act(st, 0, "fire", "0,1:C")
-    assert st["players"][0]["money"] == m + 9 and st["stage"] == "main"
+    assert st["players"][0]["money"] == m + 9 and st["phase"] == "main"
 
 
 def test_a_modifier_powered_first_keeps_its_return_for_later():
@@ -226,7 +226,7 @@ def test_a_lay_is_accepted_exactly_when_it_is_among_the_offered_lays():
         rnd = random.Random(seed)
         while not E.is_over(st) and seen < 40:
             (seat,) = E.to_act(st)
-            if st["stage"] == "build":
+            if st["phase"] == "build":
                 legal = set(E._lay_choices(st, seat))
                 assert all(E._lay_ok(st, seat, c) for c in legal)
                 for c in ("src_C:9:9:0", "src_C:0:0:0", "src_C:0:0:0:1", "winding_key:0:0:5", "x", "src_C:00:0:0",

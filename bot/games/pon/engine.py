@@ -45,7 +45,7 @@ import itertools
 from collections import Counter
 from typing import Any
 
-from bot.games.base import Engine, Event, GameError, OptionSpec, State, View, check_move, clone, seat_ref
+from bot.games.base import Engine, Event, GameError, OptionSpec, State, View, chosen, clone, move, seat_ref
 from bot.games.pon import auto
 from bot.games.pon import hidden
 from bot.games.pon.content import ATTACK_OPS, BEFORE_PLAY_OPS, CARDS, COURSE_IDS, HAND_LIMIT, RACING_IDS
@@ -53,7 +53,7 @@ from bot.games.rng import Rng
 from bot.games.text import chain, plus
 from bot.i18n import Msg, from_wire, msg, to_wire
 
-SCHEMA = 1
+SCHEMA = 2  # 2: the phase is "phase" (it was "stage")
 LOG_KEEP = 40
 VIEW_LOG = 12
 NUMBERS = ("1", "2", "3", "4")
@@ -258,13 +258,8 @@ class PonEngine(Engine):
 
     # -- setup ---------------------------------------------------------------------------------
 
-    def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
-        if not isinstance(options, dict):
-            raise GameError(msg("Options must be a mapping."))
-        if options:
-            raise GameError(msg("PON has no table options."))
-        if not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:
-            raise GameError(msg("PON is for 3 or 4 players."))
+    def check_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
+        """PON has no table options (the base refuses any given one by name)."""
         return {}
 
     def new_game(self, options: dict[str, Any], seats: int, seed: int) -> State:
@@ -281,7 +276,7 @@ class PonEngine(Engine):
             "rng": rng.state,
             "seats": seats,
             "options": options,
-            "stage": "peek",
+            "phase": "peek",
             "circuit": circuit,
             "face_up": [False] * length,
             "throttles": [[] for _ in range(length)],
@@ -337,16 +332,13 @@ class PonEngine(Engine):
         st["rng"] = rng.state
         for seat in range(st["seats"]):
             _priv(ev, seat, msg("Your hand: {cards}.", cards=_labels(st["hands"][seat])))
-        st["stage"] = "start_turn"
+        st["phase"] = "start_turn"
 
     # -- queries -------------------------------------------------------------------------------
 
-    def is_over(self, state: State) -> bool:
-        return state["stage"] == "over"
-
     def to_act(self, state: State) -> list[int]:
         st = state
-        stage = st["stage"]
+        stage = st["phase"]
         if stage == "over":
             return []
         if _interrupted(st):
@@ -425,12 +417,12 @@ class PonEngine(Engine):
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         st = state
-        if st["stage"] == "pon" and not _interrupted(st) and seat in st["window"]["asked"]:
+        if st["phase"] == "pon" and not _interrupted(st) and seat in st["window"]["asked"]:
             n = st["window"]["number"]  # also after answering: an answer may change until all are in
             same = sorted(c for c in st["hands"][seat] if _num(c) == n)
             return [{"type": "pon", "cards": list(p)} for p in itertools.combinations(same, 2)] + \
                 [{"type": "pon_pass"}]
-        if st["stage"] == "over" or seat not in self.to_act(st):
+        if st["phase"] == "over" or seat not in self.to_act(st):
             return []
         if str(seat) in st["excess"]:
             return [{"type": "discard", "card": c} for c in sorted(st["hands"][seat])]
@@ -438,7 +430,7 @@ class PonEngine(Engine):
             sets = st["pon"][seat]
             return [{"type": "decay", "card": c}
                     for i in _decaying(st)[str(seat)]["sets"] for c in sorted(sets[i])]
-        stage = st["stage"]
+        stage = st["phase"]
         if stage == "peek":
             taken = {i for i in st["peeked"] if i is not None}
             return [{"type": "peek", "course": i} for i in range(len(st["circuit"])) if i not in taken]
@@ -502,12 +494,12 @@ class PonEngine(Engine):
         # "attack" step, see _attack_pause) and at the throttle pick. The event card joins this
         # throttle, so it may even be taken back. Events about "your next card" are offered only
         # while a card is still to be played (later they would do nothing).
-        if st["stage"] not in OWN_STAGES or st["actor"] != seat or seat in st["turn"]["events"]:
+        if st["phase"] not in OWN_STAGES or st["actor"] != seat or seat in st["turn"]["events"]:
             return False
         op = card.effect["op"]
-        if op in BEFORE_PLAY_OPS and st["stage"] != "play":
+        if op in BEFORE_PLAY_OPS and st["phase"] != "play":
             return False
-        if op in ATTACK_OPS and st["stage"] == "take":
+        if op in ATTACK_OPS and st["phase"] == "take":
             return False
         cur = st["current"]
         others = [c for c in st["hands"][seat] if c != cid]
@@ -573,7 +565,7 @@ class PonEngine(Engine):
         if kind == "block":
             cards = action.get("cards") or []
             saved = False
-            if st.get("stage") == "block" and isinstance(cards, list):
+            if st.get("phase") == "block" and isinstance(cards, list):
                 _, _, need, right = self._requirement(st, st["chase"]["attacker"], seat)
                 saved = right and len(cards) < need
             if not cards:
@@ -605,48 +597,39 @@ class PonEngine(Engine):
             return msg("Change preferences")
         return msg("Unknown move")
 
-    # -- apply ------------------------------------------------------------------------------------
+    # -- saved states from older versions -----------------------------------------------------------
 
-    def apply(self, state: State, seat: int, action: dict[str, Any]) -> tuple[State, list[Event]]:
-        st = clone(state)
-        ev: list[Event] = []
-        self.apply_in_place(st, seat, action, ev)
-        return st, ev
+    def upgrade(self, state: State) -> State:
+        """A state saved by an older version, as today's code reads it (the table calls this once
+        when it loads a game). Schema 1 named the phase "stage"."""
+        if not isinstance(state, dict) or state.get("schema", SCHEMA) >= SCHEMA:
+            return state
+        st = dict(state)
+        st["phase"] = st.pop("stage")
+        st["schema"] = SCHEMA
+        return st
 
-    def apply_in_place(self, st: State, seat: Any, action: Any, ev: list[Event]) -> None:
-        """`apply` without the defensive copy (the simulation's fast path). On GameError the
-        state may be partly changed, so callers that need it untouched use `apply`."""
-        check_move(st, seat, action)
-        kind = action["type"]
-        if kind == "prefs":
-            self._do_prefs(st, seat, action, ev)
-            self._run(st, ev)
-            return
-        # An asked seat may change its PON answer until every asked seat has answered.
-        rethink = kind in ("pon", "pon_pass") and st["stage"] == "pon" and not _interrupted(st) \
-            and seat in st["window"]["asked"]
+    # -- moves ------------------------------------------------------------------------------------
+
+    def after_move(self, st: State, seat: int, events: list[Event]) -> None:
+        """Every move is followed by the forced steps up to the next decision (`_run`)."""
+        self._run(st, events)
+
+    @staticmethod
+    def _free(st: State, seat: int) -> None:
+        """A seat that owes a hand-limit discard or a decay choice makes that move first."""
+        if str(seat) in st["excess"]:
+            raise GameError(msg("First discard down to the hand limit."))
+        if str(seat) in _decaying(st):
+            raise GameError(msg("First choose which card of your PON set decays."))
+
+    def _answering(self, st: State, seat: int) -> None:
+        """Who may answer the PON window: a seat the game waits for, or an asked seat changing its
+        answer until every asked seat has answered."""
+        rethink = not _interrupted(st) and seat in st["window"]["asked"]
         if seat not in self.to_act(st) and not rethink:
             raise GameError(msg("It is not your move."))
-        if str(seat) in st["excess"]:
-            if kind != "discard":
-                raise GameError(msg("First discard down to the hand limit."))
-            self._do_discard(st, seat, action, ev)
-        elif str(seat) in _decaying(st):
-            if kind != "decay":
-                raise GameError(msg("First choose which card of your PON set decays."))
-            self._do_decay(st, seat, action, ev)
-        else:
-            handler = {
-                "peek": self._do_peek, "play": self._do_play, "event": self._do_event,
-                "pon": self._do_pon, "pon_pass": self._do_pon_pass, "slip": self._do_slip,
-                "salvage": self._do_salvage, "take": self._do_take, "refill": self._do_refill,
-                "pick": self._do_pick, "block": self._do_block, "yield": self._do_yield,
-                "attack": self._do_attack,
-            }.get(kind)
-            if handler is None:
-                raise GameError(msg("That move is not possible now."))
-            handler(st, seat, action, ev)
-        self._run(st, ev)
+        self._free(st, seat)
 
     # -- argument parsing ------------------------------------------------------------------------
 
@@ -654,8 +637,8 @@ class PonEngine(Engine):
     def _int_arg(action: dict[str, Any], key: str) -> int:
         value = action.get(key)
         if value is None:
-            values = action.get("values")
-            if isinstance(values, list) and len(values) == 1 and isinstance(values[0], str):
+            values = chosen(action)
+            if len(values) == 1:
                 try:
                     value = int(values[0])
                 except ValueError:
@@ -674,8 +657,8 @@ class PonEngine(Engine):
     def _cards_arg(action: dict[str, Any]) -> list[int]:
         cards = action.get("cards")
         if cards is None:
-            values = action.get("values")
-            if isinstance(values, list) and len(values) == 1 and isinstance(values[0], str):
+            values = chosen(action)
+            if len(values) == 1:
                 raw = values[0].strip()
                 try:
                     cards = [int(x) for x in raw.split(",")] if raw else []
@@ -687,17 +670,14 @@ class PonEngine(Engine):
             raise GameError(msg("There is no such card."))
         return sorted(cards)
 
-    def _stage(self, st: State, *stages: str) -> None:
-        if st["stage"] not in stages:
-            raise GameError(msg("That move is not possible now."))
-
     # -- handlers ---------------------------------------------------------------------------------
 
+    @move("prefs", anytime=True)
     def _do_prefs(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
         changes: list[tuple[str, str | None, str]] = []
-        values = action.get("values")
-        if values is not None:
-            if not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values):
+        values = chosen(action)
+        if action.get("values") is not None:
+            if not values:
                 raise GameError(msg("Choose a preference."))
             for v in values:
                 parts = v.split(":")
@@ -741,22 +721,32 @@ class PonEngine(Engine):
         if str(seat) in _decaying(st) and _pref(st, seat, "decay") == "auto":
             _decay_auto(st, ev, seat)
 
+    @move("decay")
     def _do_decay(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
+        if str(seat) in st["excess"]:
+            raise GameError(msg("First discard down to the hand limit."))
+        if str(seat) not in _decaying(st):
+            raise GameError(msg("That move is not possible now."))
         cid = self._card_arg(action)
         sets = st["pon"][seat]
         if not any(cid in sets[i] for i in _decaying(st)[str(seat)]["sets"]):
             raise GameError(msg("Choose a card of your PON set that decays."))
         _decay_choice(st, ev, seat, cid)
 
+    @move("discard")
     def _do_discard(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
+        if str(seat) not in st["excess"]:
+            raise GameError(msg("First choose which card of your PON set decays.") if str(seat) in _decaying(st)
+                            else msg("That move is not possible now."))
         cid = self._card_arg(action)
         if cid not in st["hands"][seat]:
             raise GameError(msg("You don't hold that card."))
         _discard_from_hand(st, ev, seat, cid, msg("over the hand limit"))
         _check_excess(st, ev, seat)
 
+    @move("peek", phases=("peek",))
     def _do_peek(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
-        self._stage(st, "peek")
+        self._free(st, seat)
         idx = self._int_arg(action, "course")
         # Rule reading: a peeked course is taken in hand until every seat has peeked, so each
         # seat peeks at a different course.
@@ -771,8 +761,9 @@ class PonEngine(Engine):
         if not st["peek_queue"]:
             self._finish_setup(st, ev)
 
+    @move("play", phases=("play",))
     def _do_play(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
-        self._stage(st, "play")
+        self._free(st, seat)
         cid = self._card_arg(action)
         if cid not in st["hands"][seat]:
             raise GameError(msg("You don't hold that card."))
@@ -781,17 +772,18 @@ class PonEngine(Engine):
         _pub(st, ev, msg("{p} plays {card}.", p=_p(seat), card=_label(cid)))
         n = _num(cid)
         if st["turn"]["mods"].get("no_pon"):
-            st["stage"] = "after_play"
+            st["phase"] = "after_play"
             return
         asked = [s for s in range(st["seats"]) if st["prefs"][s]["pon"][str(n)] == "ask"]
         st["window"] = {"card": cid, "number": n, "asked": asked, "answers": {}}
-        st["stage"] = "pon"
+        st["phase"] = "pon"
         if asked:
             _pub(st, ev, msg("PON window on the {n}: waiting for {who}.", n=n,
                            who=[_p(s) for s in asked]))
 
+    @move("pon", phases=("pon",), anytime=True)
     def _do_pon(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
-        self._stage(st, "pon")
+        self._answering(st, seat)
         cards = self._cards_arg(action)
         n = st["window"]["number"]
         if len(cards) != 2 or any(c not in st["hands"][seat] or _num(c) != n for c in cards):
@@ -800,34 +792,38 @@ class PonEngine(Engine):
         _priv(ev, seat, msg("You declare PON with {cards} (the highest-placed declaration wins).",
                           cards=_labels(cards)))
 
+    @move("pon_pass", phases=("pon",), anytime=True)
     def _do_pon_pass(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
-        self._stage(st, "pon")
+        self._answering(st, seat)
         st["window"]["answers"][str(seat)] = "pass"
 
+    @move("slip", phases=("slip",))
     def _do_slip(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
-        self._stage(st, "slip")
+        self._free(st, seat)
         cid = self._card_arg(action)
         if cid not in st["discard"]:
             raise GameError(msg("That card is not in the discard."))
         self._take_from_discard(st, ev, seat, cid, msg("slipstream"))
-        st["stage"] = "overtake"
+        st["phase"] = "overtake"
 
     def _take_from_discard(self, st: State, ev: list[Event], seat: int, cid: int, why: Msg) -> None:
         st["discard"].remove(cid)
         _pub(st, ev, msg("{p} takes {card} from the discard ({why}).", p=_p(seat), card=_label(cid), why=why))
         _gain(st, ev, seat, cid)
 
+    @move("salvage", phases=("salvage",))
     def _do_salvage(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
-        self._stage(st, "salvage")
+        self._free(st, seat)
         cid = self._card_arg(action)
         if cid not in st["discard"]:
             raise GameError(msg("That card is not in the discard."))
         self._take_from_discard(st, ev, seat, cid, msg("empty hand"))
         _pub(st, ev, msg("{p} passes.", p=_p(seat)))
-        st["stage"] = "next_actor"
+        st["phase"] = "next_actor"
 
+    @move("take", phases=("take",))
     def _do_take(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
-        self._stage(st, "take")
+        self._free(st, seat)
         cid = self._card_arg(action)
         self._take_throttle(st, ev, seat, cid)
 
@@ -842,10 +838,11 @@ class PonEngine(Engine):
         throttle.append(played)
         st["played"] = None
         _pub(st, ev, msg("{card} goes into the throttle.", card=_label(played)))
-        st["stage"] = "next_actor"
+        st["phase"] = "next_actor"
 
+    @move("refill", phases=("refill",))
     def _do_refill(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
-        self._stage(st, "refill")
+        self._free(st, seat)
         cid = self._card_arg(action)
         self._refill(st, ev, seat, cid)
 
@@ -858,8 +855,9 @@ class PonEngine(Engine):
         _pub(st, ev, msg("{p} refills with {card}.", p=_p(seat), card=_label(cid)))
         _gain(st, ev, seat, cid)
 
+    @move("block", phases=("block",))
     def _do_block(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
-        self._stage(st, "block")
+        self._free(st, seat)
         cards = self._cards_arg(action)
         if cards not in self._block_options(st, seat):
             raise GameError(msg("Those cards do not make a block here."))
@@ -878,10 +876,11 @@ class PonEngine(Engine):
         else:
             _pub(st, ev, msg("{d} blocks {a} without a card.", d=_p(defender), a=_p(attacker)))
         st["chase"] = None
-        st["stage"] = "take"
+        st["phase"] = "take"
 
+    @move("yield", phases=("block",))
     def _do_yield(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
-        self._stage(st, "block")
+        self._free(st, seat)
         self._yield(st, ev, seat)
 
     def _yield(self, st: State, ev: list[Event], defender: int) -> None:
@@ -894,16 +893,18 @@ class PonEngine(Engine):
         _decay(st, ev, attacker, msg("successful overtake"))
         if i - 1 == 0:
             st["chase"] = None
-            st["stage"] = "take"
+            st["phase"] = "take"
         else:  # the chain goes on against the next seat up; the attacker may use an event first
-            st["stage"] = "attack"
+            st["phase"] = "attack"
 
+    @move("attack", phases=("attack",))
     def _do_attack(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
-        self._stage(st, "attack")
-        st["stage"] = "block"
+        self._free(st, seat)
+        st["phase"] = "block"
 
+    @move("event", phases=OWN_STAGES)
     def _do_event(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
-        self._stage(st, *OWN_STAGES)
+        self._free(st, seat)
         cid = self._card_arg(action)
         if cid not in st["hands"][seat]:
             raise GameError(msg("You don't hold that card."))
@@ -922,7 +923,7 @@ class PonEngine(Engine):
                        text=msg(card.text)))
         op = card.effect["op"]
         flags = _flags(st, seat)
-        resume = st["stage"]
+        resume = st["phase"]
         if op == "line":
             flags["line"] = int(card.effect["reach"])
         elif op == "slip_any":
@@ -952,10 +953,11 @@ class PonEngine(Engine):
             else:  # swap_course
                 options = sorted(st["hands"][seat])
             st["pick"] = {"seat": seat, "op": op, "event": cid, "options": options, "resume": resume}
-            st["stage"] = "pick"
+            st["phase"] = "pick"
 
+    @move("pick", phases=("pick",))
     def _do_pick(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
-        self._stage(st, "pick")
+        self._free(st, seat)
         pick = st["pick"]
         if pick["op"] == "peek":
             choice = self._int_arg(action, "course")
@@ -969,7 +971,7 @@ class PonEngine(Engine):
         pick = st["pick"]
         seat, op, cur = pick["seat"], pick["op"], st["current"]
         st["pick"] = None
-        st["stage"] = pick["resume"]
+        st["phase"] = pick["resume"]
         if op == "take_discard":
             self._take_from_discard(st, ev, seat, choice, msg("event"))
         elif op == "take_throttle":
@@ -1073,9 +1075,9 @@ class PonEngine(Engine):
     def _run(self, st: State, ev: list[Event]) -> None:
         """Advance through every forced step until a decision is needed (or the game ends)."""
         for _ in range(10_000):
-            if _interrupted(st) or st["stage"] in ("over", "peek"):
+            if _interrupted(st) or st["phase"] in ("over", "peek"):
                 return
-            stage = st["stage"]
+            stage = st["phase"]
             if stage == "play":
                 if st["hands"][st["actor"]]:
                     return
@@ -1096,11 +1098,11 @@ class PonEngine(Engine):
                     return
                 if st["discard"]:
                     self._take_from_discard(st, ev, st["actor"], st["discard"][0], msg("slipstream"))
-                st["stage"] = "overtake"  # (an event may have emptied the discard meanwhile)
+                st["phase"] = "overtake"  # (an event may have emptied the discard meanwhile)
             elif stage == "attack":
                 if self._attack_pause(st):
                     return
-                st["stage"] = "block"
+                st["phase"] = "block"
             elif stage == "overtake":
                 self._overtake(st, ev)
             elif stage == "block":
@@ -1123,14 +1125,14 @@ class PonEngine(Engine):
                 else:
                     st["throttles"][st["current"]].append(st["played"])
                     st["played"] = None
-                    st["stage"] = "next_actor"
+                    st["phase"] = "next_actor"
             elif stage == "salvage":
                 if len(st["discard"]) > 1:
                     return
                 if st["discard"]:
                     self._take_from_discard(st, ev, st["actor"], st["discard"][0], msg("empty hand"))
                 _pub(st, ev, msg("{p} passes.", p=_p(st["actor"])))
-                st["stage"] = "next_actor"
+                st["phase"] = "next_actor"
             elif stage == "pick":
                 options = st["pick"]["options"]
                 if len(options) > 1:
@@ -1138,21 +1140,21 @@ class PonEngine(Engine):
                 if options:
                     self._resolve_pick(st, ev, options[0])
                 else:
-                    st["stage"] = st["pick"]["resume"]
+                    st["phase"] = st["pick"]["resume"]
                     st["pick"] = None
             elif stage == "next_actor":
                 st["actor_pos"] += 1
                 st["actor"] = None
-                st["stage"] = "begin_main" if st["actor_pos"] < len(st["turn_order"]) else "end_turn"
+                st["phase"] = "begin_main" if st["actor_pos"] < len(st["turn_order"]) else "end_turn"
             elif stage == "end_turn":
                 # Refill from the last place up, one throttle card each, while they last.
                 st["refill_queue"] = list(reversed(st["order"]))
-                st["stage"] = "refill"
+                st["phase"] = "refill"
             elif stage == "refill":
                 throttle = st["throttles"][st["current"]]
                 if not st["refill_queue"] or not throttle:
                     st["refill_queue"] = []
-                    st["stage"] = "finish_turn"
+                    st["phase"] = "finish_turn"
                     continue
                 seat = st["refill_queue"][0]
                 if len(throttle) > 1 and st["prefs"][seat]["refill"] == "ask":
@@ -1178,7 +1180,7 @@ class PonEngine(Engine):
             self._reveal(st, ev, cur)  # (its line says the effect: not said again below)
         self._course_effect(st, ev, cid, said=was_down)
         st["actor_pos"] = 0
-        st["stage"] = "begin_main"
+        st["phase"] = "begin_main"
 
     def _begin_main(self, st: State, ev: list[Event]) -> None:
         actor = st["turn_order"][st["actor_pos"]]
@@ -1191,10 +1193,10 @@ class PonEngine(Engine):
         # card (from the start, or after being PON'd), take any discard if there is one and pass.
         actor = st["actor"]
         if st["hands"][actor]:
-            st["stage"] = "play"
+            st["phase"] = "play"
             return
         _pub(st, ev, msg("{p} has no cards.", p=_p(actor)))
-        st["stage"] = "salvage"
+        st["phase"] = "salvage"
 
     def _resolve_pon(self, st: State, ev: list[Event]) -> None:
         w = st["window"]
@@ -1215,7 +1217,7 @@ class PonEngine(Engine):
                 declarations.append((_rank(st, seat), seat, pair))
         st["window"] = None
         if not declarations:
-            st["stage"] = "after_play"
+            st["phase"] = "after_play"
             return
         # The highest-placed declaration wins; the others are void.
         # Rule reading: a void declaration is never announced and its cards stay in hand (a
@@ -1243,21 +1245,21 @@ class PonEngine(Engine):
         # throttle (it joins the throttle only after the throttle pick).
         wide = int(mods.get("slip_wide", 0))
         match = forced or any(abs(_num(x) - n) <= wide for x in st["throttles"][st["current"]])
-        st["stage"] = "overtake"
+        st["phase"] = "overtake"
         if _rank(st, actor) == 0 or not match or mods.get("no_slipstream"):
             return
         if not st["discard"]:
             _pub(st, ev, msg("{p} gets a slipstream, but the discard is empty.", p=_p(actor)))
             return
         _pub(st, ev, msg("{p} gets a slipstream.", p=_p(actor)))
-        st["stage"] = "slip"
+        st["phase"] = "slip"
 
     def _overtake(self, st: State, ev: list[Event]) -> None:
         actor, cid = st["actor"], st["played"]
         n = _num(cid)
         reach = _flags(st, actor).pop("line", None)
         course = _course_number(st)
-        st["stage"] = "take"
+        st["phase"] = "take"
         if n != course and (reach is None or abs(n - course) > reach):
             return
         if _rank(st, actor) == 0:
@@ -1266,7 +1268,7 @@ class PonEngine(Engine):
             _pub(st, ev, msg("{p} leads and takes the block right for this turn.", p=_p(actor)))
             return
         st["chase"] = {"attacker": actor}
-        st["stage"] = "attack"
+        st["phase"] = "attack"
         _pub(st, ev, msg("{p} attacks {d}!", p=_p(actor), d=_p(self._defender(st))))
 
     def _finish_turn(self, st: State, ev: list[Event]) -> None:
@@ -1283,19 +1285,19 @@ class PonEngine(Engine):
         st["actor"] = None
         if st["current"] >= len(st["circuit"]):
             st["current"] = len(st["circuit"]) - 1
-            st["stage"] = "over"
+            st["phase"] = "over"
             st["winner"] = st["order"][0]
             _pub(st, ev, msg("Chequered flag! {p} wins. Final order: {order}.", p=_p(st["winner"]),
                            order=[_p(s) for s in st["order"]]))
         else:
-            st["stage"] = "start_turn"
+            st["phase"] = "start_turn"
 
     # -- views --------------------------------------------------------------------------------------
 
     def view(self, state: State, viewer: int | None) -> View:
         st = state
         courses = []
-        over = st["stage"] == "over"
+        over = st["phase"] == "over"
         for i, cid in enumerate(st["circuit"]):
             up = st["face_up"][i]
             passed = i < st["current"] or (over and i == st["current"])
@@ -1312,25 +1314,25 @@ class PonEngine(Engine):
                 "known_by": [s for s in range(st["seats"]) if i in st["known"][s]] if not up else [],
             })
         chase = None
-        if st["stage"] in ("attack", "block"):
+        if st["phase"] in ("attack", "block"):
             attacker = st["chase"]["attacker"]
             defender = self._defender(st)
             specific, anys, need, right = self._requirement(st, attacker, defender)
             chase = {"attacker": attacker, "defender": defender, "numbers": specific, "any": anys,
                      "cards_needed": need, "with_block_right": need - 1 if right else None}
         window = None
-        if st["stage"] == "pon":
+        if st["phase"] == "pon":
             window = {"number": st["window"]["number"], "card": _label(st["window"]["card"]),
                       "asked": list(st["window"]["asked"])}
         phase = {"peek": "peek", "over": "over", "refill": "end_turn", "finish_turn": "end_turn",
-                 "end_turn": "end_turn"}.get(st["stage"], "main")
+                 "end_turn": "end_turn"}.get(st["phase"], "main")
         v: View = {
             "kind": "pon",
             "seats": st["seats"],
             "courses": courses,
             "current": st["current"],
             # a new course (turn) gets a new board image at the table; 0 during the setup peeks
-            "turn": 0 if st["stage"] == "peek" else st["current"] + 1,
+            "turn": 0 if st["phase"] == "peek" else st["current"] + 1,
             "order": list(st["order"]),
             "turn_order": list(st["turn_order"]),
             "actor": st["actor"],
@@ -1342,7 +1344,7 @@ class PonEngine(Engine):
             "discard": [_label(c) for c in st["discard"]],
             "discard_top": _label(st["discard"][-1]) if st["discard"] else None,
             "phase": phase,
-            "step": st["stage"],
+            "step": st["phase"],
             "waiting_for": self.to_act(st),
             "window": window,
             "overtake": chase,
@@ -1362,7 +1364,7 @@ class PonEngine(Engine):
                        "effect": _effect_text(st["circuit"][i])}
                       for i in sorted(set(st["known"][seat])) if not st["face_up"][i]]
             answer = None
-            if st["stage"] == "pon":
+            if st["phase"] == "pon":
                 raw = st["window"]["answers"].get(str(seat))
                 answer = raw if raw is None or raw == "pass" else [_label(c) for c in raw]
             v["me"] = {"seat": seat, "hand": hand, "peeked": peeked,
@@ -1390,7 +1392,7 @@ class PonEngine(Engine):
 
     def menu(self, state: State, seat: int) -> list[dict[str, Any]]:
         st = state
-        if st["stage"] == "over" or not 0 <= seat < st["seats"]:
+        if st["phase"] == "over" or not 0 <= seat < st["seats"]:
             return []
         groups: list[dict[str, Any]] = []
         acts = self.legal_actions(st, seat)
@@ -1426,8 +1428,8 @@ class PonEngine(Engine):
                        [{"label": msg("Course {k}", k=a["course"] + 1), "value": str(a["course"]),
                          "description": msg("face up") if st["face_up"][a["course"]] else msg("face down")}
                         for a in acts])
-            elif st["stage"] in OWN_STAGES:
-                stage = st["stage"]
+            elif st["phase"] in OWN_STAGES:
+                stage = st["phase"]
                 main = [a for a in acts if a["type"] != "event"]
                 if stage == "play":
                     select(msg("Play a card"), {"type": "play"}, [card_option(a["card"]) for a in main])

@@ -63,7 +63,7 @@ def _want_event(st: dict[str, Any], seat: int, cid: int) -> bool:
     cn = _course_no(st)
     has_course = any(_num(c) == cn for c in hand if c != cid)
     others = [c for c in hand if c != cid]
-    if not others and st["stage"] == "play":
+    if not others and st["phase"] == "play":
         return False
     if op == "line":
         reach = CARDS[cid].effect["reach"]
@@ -84,10 +84,10 @@ def _want_event(st: dict[str, Any], seat: int, cid: int) -> bool:
         return True
     spare = len(hand) >= 4
     if op in ("peek", "reveal"):
-        return spare and st["stage"] == "take"
+        return spare and st["phase"] == "take"
     if op == "swap_course":
         # Set the next hidden course to a number we hold twice (an overtake line for later).
-        return spare and rank > 0 and st["stage"] == "take"
+        return spare and rank > 0 and st["phase"] == "take"
     return False
 
 
@@ -97,7 +97,7 @@ def choose(st: dict[str, Any], seat: int, strategy: str, rnd: random.Random) -> 
         return rnd.choice(acts)
     ponhappy = strategy == "ponhappy"
     kind = acts[0]["type"]
-    stage = st["stage"]
+    stage = st["phase"]
     if kind == "discard":
         return {"type": "discard", "card": auto.choose_discard(st, seat)}
     if kind == "decay":
@@ -161,7 +161,7 @@ def play_game(seats: int, seed: int, strategies: list[str]) -> dict[str, Any]:
         steps += 1
         if steps > 5000:
             raise RuntimeError(f"game {seats}p seed {seed} does not end")
-        if st["stage"] != "peek" and st["current"] != last_turn:
+        if st["phase"] != "peek" and st["current"] != last_turn:
             last_turn = st["current"]
             turn_start = {s: st["order"].index(s) for s in range(seats)}
             snaps.extend((last_turn, s, r) for s, r in turn_start.items())

@@ -23,14 +23,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from bot.games.base import Engine, Event, GameError, OptionSpec, State, View, check_move, clone, seat_ref
+from bot.games.base import Action, Engine, Event, GameError, OptionSpec, State, View, chosen, clone, move, seat_ref
 from bot.games.rng import Rng
 from bot.games.steamworks import geometry as geo
 from bot.games.steamworks import hidden
 from bot.games.steamworks.content import POWERS, setup, tiles
 from bot.i18n import Msg, from_wire, msg, to_wire
 
-SCHEMA = 2  # 2: the start marker ("marker") and the Innovation Turbine's private look ("reveal")
+SCHEMA = 3  # 2: the start marker ("marker") and the Innovation Turbine's private look ("reveal");
+# 3: the phase is "phase" (it was "stage")
 LOG_KEEP = 40
 VIEW_LOG = 12
 TILES = tiles()
@@ -80,16 +81,6 @@ class SteamWorksEngine(Engine):
 
     # -- setup --------------------------------------------------------------------------------------
 
-    def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
-        if not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:
-            raise GameError(msg("Steam Works needs {lo} to {hi} players.", lo=self.min_seats, hi=self.max_seats))
-        out = {"personas": "random"}
-        for k, v in (options or {}).items():
-            if k != "personas" or v not in ("random", "seat order"):
-                raise GameError(msg("Unknown option {name}.", name=str(k)))
-            out[k] = v
-        return out
-
     def new_game(self, options: dict[str, Any], seats: int, seed: int) -> State:
         options = self.validate_options(options, seats)
         rng = Rng(seed)
@@ -117,7 +108,7 @@ class SteamWorksEngine(Engine):
             "players": players, "devices": [], "occupied": {},
             "start": rng.below(seats), "marker": 0, "round": 1, "turn": 0, "turn_no": 1,
             "used": [0] * seats, "passed": [[] for _ in range(seats)],
-            "stage": "main", "act": None, "build": None, "reveal": None, "log": [], "final": None,
+            "phase": "main", "act": None, "build": None, "reveal": None, "log": [], "final": None,
         }
         st["marker"] = st["start"]
         self._refill_belt(st, "1")
@@ -130,7 +121,7 @@ class SteamWorksEngine(Engine):
 
     def upgrade(self, state: State) -> State:
         """A state saved by an older version, brought to the current schema (a new dict; the
-        current schema is returned as it is). Every public method reads states through this."""
+        current schema is returned as it is). The table calls this once when it loads a game."""
         if not isinstance(state, dict) or state.get("schema", SCHEMA) == SCHEMA:
             return state
         st = clone(state)
@@ -143,6 +134,9 @@ class SteamWorksEngine(Engine):
             st["marker"] = (nxt - 1) % n if nxt is not None else st["start"]
             st["reveal"] = None
             st["schema"] = 2
+        if st["schema"] == 2:
+            st["phase"] = st.pop("stage")
+            st["schema"] = 3
         return st
 
     # -- small helpers ------------------------------------------------------------------------------
@@ -223,12 +217,8 @@ class SteamWorksEngine(Engine):
 
     # -- what may be done ---------------------------------------------------------------------------
 
-    def is_over(self, state: State) -> bool:
-        return state["stage"] == "over"
-
     def to_act(self, state: State) -> list[int]:
-        state = self.upgrade(state)
-        return [] if state["stage"] == "over" else [self.active(state)]
+        return [] if state["phase"] == "over" else [self.active(state)]
 
     def _place_choices(self, st: State, seat: int) -> list[str]:
         money = st["players"][seat]["money"]
@@ -332,23 +322,23 @@ class SteamWorksEngine(Engine):
         "<tile>:<x>:<y>:<r>/..." in the order the menu offers them: only for a new device not yet
         begun, and only when all of them fit one select (else the tiles are laid one by one)."""
         b = st["build"]
-        if st["stage"] != "build" or b["mode"] != "new" or b["placed"] or b.get("tile"):
+        if st["phase"] != "build" or b["mode"] != "new" or b["placed"] or b.get("tile"):
             return []
         sup = self._supply(st, seat)
         plans = geo.whole_devices(tuple(sorted((t, n) for t, n in sup.items() if n > 0)), b["left"])
         return ["/".join(f"{t}:{x}:{y}:{r}" for t, x, y, r in sorted(p, key=lambda q: (q[2], q[1]))) for p in plans]
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
-        st = self.upgrade(state)
-        if st["stage"] == "over" or seat != self.active(st):
+        st = state
+        if st["phase"] == "over" or seat != self.active(st):
             return []
-        if st["stage"] == "main":
+        if st["phase"] == "main":
             acts = [{"type": "place", "choice": c} for c in self._place_choices(st, seat)]
             return acts + [{"type": "pass"}]
-        if st["stage"] == "activate":
+        if st["phase"] == "activate":
             acts = [{"type": "fire", "choice": c} for c in self._fire_choices(st, seat)]
             return acts + [{"type": "auto"}, {"type": "done"}]
-        if st["stage"] == "reveal":
+        if st["phase"] == "reveal":
             return [{"type": "keep", "choice": str(i)} for i in range(2)]
         b = st["build"]
         lays = self._lay_choices(st, seat)
@@ -368,26 +358,14 @@ class SteamWorksEngine(Engine):
 
     # -- apply ------------------------------------------------------------------------------------
 
-    def apply(self, state: State, seat: int, action: dict[str, Any]) -> tuple[State, list[Event]]:
-        st = clone(self.upgrade(state))
-        ev: list[Event] = []
-        check_move(st, seat, action)
-        if seat != self.active(st):
-            raise GameError(msg("It is not your move."))
-        kind = action["type"]
+    @staticmethod
+    def _choice(action: Action) -> Any:
+        """The move's choice: its "choice", or the one value a select sent (`chosen`)."""
         choice = action.get("choice")
-        if choice is None and isinstance(action.get("values"), list) and len(action["values"]) == 1:
-            choice = action["values"][0]
-        handlers = {"main": {"place": self._do_place, "pass": self._do_pass},
-                    "activate": {"fire": self._do_fire, "auto": self._do_auto, "done": self._do_done},
-                    "reveal": {"keep": self._do_keep},
-                    "build": {"lay": self._do_lay, "tile": self._do_tile, "confirm": self._do_confirm,
-                              "undo": self._do_undo, "plan": self._do_plan}}
-        handler = handlers[st["stage"]].get(kind)
-        if handler is None:
-            raise GameError(msg("That move is not possible now."))
-        handler(st, seat, choice, ev)
-        return st, ev
+        if choice is None:
+            values = chosen(action)
+            choice = values[0] if len(values) == 1 else None
+        return choice
 
     def _check_choice(self, choice: Any, legal: list[str]) -> str:
         if not isinstance(choice, str) or choice not in legal:
@@ -396,15 +374,17 @@ class SteamWorksEngine(Engine):
 
     # -- main stage -----------------------------------------------------------------------------------
 
-    def _do_pass(self, st: State, seat: int, choice: Any, ev: list[Event]) -> None:
+    @move("pass", phases=("main",))
+    def _do_pass(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
         n = SETUP.pass_income[st["used"][seat]]
         st["players"][seat]["money"] += n
         st["passed"][seat].append(st["used"][seat])
         _log(st, ev, msg("{p} passes and takes £{n}.", p=_p(seat), n=n))
         self._end_turn(st, ev)
 
-    def _do_place(self, st: State, seat: int, choice: Any, ev: list[Event]) -> None:
-        choice = self._check_choice(choice, self._place_choices(st, seat))
+    @move("place", phases=("main",))
+    def _do_place(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
+        choice = self._check_choice(self._choice(action), self._place_choices(st, seat))
         pl = st["players"][seat]
         cost = self._cost(st, seat)
         pl["money"] -= cost
@@ -448,7 +428,7 @@ class SteamWorksEngine(Engine):
             # by an Upgrader does not fire now).
             st["act"] = {"dev": did, "src": [x, y], "owner": owner,
                          "targets": geo.powered(d["tiles"], (x, y)), "used": [], "reuse": 0}
-            st["stage"] = "activate"
+            st["phase"] = "activate"
             self._maybe_end_activation(st, seat, ev)
             return
         self._end_turn(st, ev)
@@ -462,8 +442,9 @@ class SteamWorksEngine(Engine):
                 return pt["t"]
         raise GameError(msg("That choice is not possible now."))
 
-    def _do_fire(self, st: State, seat: int, choice: Any, ev: list[Event]) -> None:
-        choice = self._check_choice(choice, self._fire_choices(st, seat))
+    @move("fire", phases=("activate",))
+    def _do_fire(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
+        choice = self._check_choice(self._choice(action), self._fire_choices(st, seat))
         self._fire(st, seat, choice, ev)
         self._maybe_end_activation(st, seat, ev)
 
@@ -565,7 +546,7 @@ class SteamWorksEngine(Engine):
         st["log"].insert(len(st["log"]) - added, to_wire(line))
         del st["log"][:-LOG_KEEP]
         if st["reveal"] is not None:
-            st["stage"] = "reveal"
+            st["phase"] = "reveal"
         elif op == "build":
             self._start_build(st, "new", eff["n"], "act")
         elif op == "upgrade":
@@ -628,22 +609,24 @@ class SteamWorksEngine(Engine):
         best = min(choices, key=rank)
         return best
 
-    def _do_auto(self, st: State, seat: int, choice: Any, ev: list[Event]) -> None:
+    @move("auto", phases=("activate",))
+    def _do_auto(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
         # Fire every remaining component in the suggested order with the suggested choices; stops
         # for a building effect (the player lays its tiles).
-        while st["stage"] == "activate":
+        while st["phase"] == "activate":
             c = self._default_fire(st, seat)
             if c is None:
                 break
             self._fire(st, seat, c, ev)
             self._maybe_end_activation(st, seat, ev)
-        if st["stage"] == "activate":
+        if st["phase"] == "activate":
             self._end_activation(st, ev)
 
-    def _do_keep(self, st: State, seat: int, choice: Any, ev: list[Event]) -> None:
+    @move("keep", phases=("reveal",))
+    def _do_keep(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
         """The Innovation Turbine's look: keep one of the stack's top two tiles, the other goes
         under the stack (nobody else learns which tile that is)."""
-        i = int(self._check_choice(choice, ["0", "1"]))
+        i = int(self._check_choice(self._choice(action), ["0", "1"]))
         a = st["reveal"]["age"]
         stack = st["stacks"][a]
         kept = stack.pop(i)
@@ -654,26 +637,27 @@ class SteamWorksEngine(Engine):
         st["reveal"] = None
         _log(st, ev, msg("{p} keeps {tile} and puts the other tile under the {age} stack.", p=_p(seat),
                          tile=tile_name(kept), age=age_name(a)))
-        st["stage"] = "activate"
+        st["phase"] = "activate"
         self._maybe_end_activation(st, seat, ev)
 
-    def _do_done(self, st: State, seat: int, choice: Any, ev: list[Event]) -> None:
+    @move("done", phases=("activate",))
+    def _do_done(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
         self._end_activation(st, ev)
 
     def _maybe_end_activation(self, st: State, seat: int, ev: list[Event]) -> None:
-        if st["stage"] == "activate" and not self._fire_choices(st, seat):
+        if st["phase"] == "activate" and not self._fire_choices(st, seat):
             self._end_activation(st, ev)
 
     def _end_activation(self, st: State, ev: list[Event]) -> None:
         st["act"] = None
-        st["stage"] = "main"
+        st["phase"] = "main"
         self._end_turn(st, ev)
 
     # -- building ---------------------------------------------------------------------------------------
 
     def _start_build(self, st: State, mode: str, n: int, back: str) -> None:
         st["build"] = {"mode": mode, "n": n, "left": n, "placed": [], "dev": None, "back": back, "tile": None}
-        st["stage"] = "build"
+        st["phase"] = "build"
 
     def _lay_ok(self, st: State, seat: int, choice: Any) -> bool:
         """Is `choice` one of _lay_choices? Checked for that one lay (the whole list is a search)."""
@@ -707,7 +691,9 @@ class SteamWorksEngine(Engine):
         except (ValueError, IndexError, KeyError, GameError):
             return False
 
-    def _do_lay(self, st: State, seat: int, choice: Any, ev: list[Event]) -> None:
+    @move("lay", phases=("build",))
+    def _do_lay(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
+        choice = self._choice(action)
         if not self._lay_ok(st, seat, choice):
             raise GameError(msg("That choice is not possible now."))
         parts = choice.split(":")
@@ -720,23 +706,26 @@ class SteamWorksEngine(Engine):
         b["left"] -= 1
         b["tile"] = None
 
-    def _do_plan(self, st: State, seat: int, choice: Any, ev: list[Event]) -> None:
+    @move("plan", phases=("build",))
+    def _do_plan(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
         """A whole device at once: its tiles laid as the plan shows, then confirmed."""
-        choice = self._check_choice(choice, self._plans(st, seat))
+        choice = self._check_choice(self._choice(action), self._plans(st, seat))
         b = st["build"]
         for part in choice.split("/"):
             t, x, y, r = part.split(":")
             self._take_from_supply(st, seat, t)
             b["placed"].append({"t": t, "x": int(x), "y": int(y), "r": int(r)})
         b["left"] = 0
-        self._do_confirm(st, seat, None, ev)
+        self._confirm(st, seat, ev)
 
-    def _do_tile(self, st: State, seat: int, choice: Any, ev: list[Event]) -> None:
+    @move("tile", phases=("build",))
+    def _do_tile(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
         """Choose the next tile first (its positions and rotations come next), or "" for all."""
         legal = [a["choice"] for a in self.legal_actions(st, seat) if a["type"] == "tile"]
-        st["build"]["tile"] = self._check_choice(choice, legal) or None
+        st["build"]["tile"] = self._check_choice(self._choice(action), legal) or None
 
-    def _do_undo(self, st: State, seat: int, choice: Any, ev: list[Event]) -> None:
+    @move("undo", phases=("build",))
+    def _do_undo(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
         b = st["build"]
         if not b["placed"]:
             raise GameError(msg("That move is not possible now."))
@@ -752,10 +741,15 @@ class SteamWorksEngine(Engine):
             pl["tiles"].append(pt["t"])
             pl["tiles"].sort()
 
-    def _do_confirm(self, st: State, seat: int, choice: Any, ev: list[Event]) -> None:
-        b = st["build"]
-        if b["left"] != 0:
+    @move("confirm", phases=("build",))
+    def _do_confirm(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
+        if st["build"]["left"] != 0:
             raise GameError(msg("Lay every tile of the device first."))
+        self._confirm(st, seat, ev)
+
+    def _confirm(self, st: State, seat: int, ev: list[Event]) -> None:
+        """The device laid is built (or the tile added): back to the activation or the turn's end."""
+        b = st["build"]
         if b["mode"] == "upgrade":
             d = self._device(st, b["dev"])
             d["tiles"].extend(b["placed"])
@@ -771,10 +765,10 @@ class SteamWorksEngine(Engine):
         back = b["back"]
         st["build"] = None
         if back == "act":
-            st["stage"] = "activate"
+            st["phase"] = "activate"
             self._maybe_end_activation(st, seat, ev)
         else:
-            st["stage"] = "main"
+            st["phase"] = "main"
             self._end_turn(st, ev)
 
     # -- turns, rounds, ages ------------------------------------------------------------------------
@@ -849,7 +843,7 @@ class SteamWorksEngine(Engine):
         return out
 
     def _finish(self, st: State, ev: list[Event]) -> None:
-        st["stage"] = "over"
+        st["phase"] = "over"
         st["act"] = None
         st["build"] = None
         sc = self.scores(st)
@@ -863,7 +857,7 @@ class SteamWorksEngine(Engine):
     # -- texts ---------------------------------------------------------------------------------------------
 
     def describe_action(self, state: State, seat: int, action: dict[str, Any]) -> Msg:
-        st = self.upgrade(state)
+        st = state
         kind = action.get("type") if isinstance(action, dict) else None
         c = action.get("choice") if isinstance(action, dict) else None
         if kind == "pass":
@@ -889,7 +883,7 @@ class SteamWorksEngine(Engine):
         if not isinstance(c, str):
             return msg("Unknown move")
         if kind == "plan":
-            plans = self._plans(st, seat) if st["stage"] == "build" else []
+            plans = self._plans(st, seat) if st["phase"] == "build" else []
             if c not in plans:
                 return msg("Unknown move")
             names = [tile_name(part.split(":")[0]) for part in c.split("/")]
@@ -969,7 +963,7 @@ class SteamWorksEngine(Engine):
     # -- view -------------------------------------------------------------------------------------------
 
     def view(self, state: State, viewer: int | None) -> View:
-        st = self.upgrade(state)
+        st = state
         players = []
         for s, pl in enumerate(st["players"]):
             persona = SETUP.personas[pl["persona"]]
@@ -986,15 +980,15 @@ class SteamWorksEngine(Engine):
             "kind": "steamworks", "seats": st["seats"], "age": st["age"], "round": st["round"],
             "turn": st["turn_no"], "start": st["start"], "marker": st["marker"],
             "post": [st["age"], st["round"]],  # a round's turns share one thread post
-            "next_start": (st["marker"] + 1) % st["seats"], "stage": st["stage"],
-            "active": None if st["stage"] == "over" else self.active(st),
+            "next_start": (st["marker"] + 1) % st["seats"], "stage": st["phase"],
+            "active": None if st["phase"] == "over" else self.active(st),
             "unlocked": list(st["unlocked"]),
             "belts": {a: list(b) for a, b in st["belts"].items()},
             "stack_counts": {a: len(s) for a, s in st["stacks"].items()},  # the order stays hidden
             "clocks": dict(st["clocks"]), "supply_sources": dict(st["supply_sources"]),
             "players": players, "devices": devices,
             "act": clone(st["act"]), "build": clone(st["build"]),
-            "cost": None if st["stage"] == "over" else self._cost(st, self.active(st)),
+            "cost": None if st["phase"] == "over" else self._cost(st, self.active(st)),
             "log": from_wire(st["log"][-VIEW_LOG:]),
             "final": clone(st["final"]),
         }
@@ -1006,7 +1000,7 @@ class SteamWorksEngine(Engine):
                 v["reveal"]["tiles"] = list(st["stacks"][rv["age"]][:2])
         if viewer is not None and 0 <= viewer < st["seats"]:
             v["me"] = {"seat": viewer, "to_act": viewer in self.to_act(st)}
-            if st["stage"] == "build" and viewer == self.active(st):
+            if st["phase"] == "build" and viewer == self.active(st):
                 # the whole devices the menu offers, in its order, for the DM's pictures
                 v["plans"] = [[{"t": t, "x": int(x), "y": int(y), "r": int(r)}
                                for t, x, y, r in (q.split(":") for q in p.split("/"))] for p in self._plans(st, viewer)]
@@ -1028,10 +1022,10 @@ class SteamWorksEngine(Engine):
         import random
 
         from bot.games.steamworks.simulate import greedy
-        return greedy(self.upgrade(state), seat, random.Random(seat))
+        return greedy(state, seat, random.Random(seat))
 
     def menu(self, state: State, seat: int) -> list[dict[str, Any]]:
-        st = self.upgrade(state)
+        st = state
         acts = self.legal_actions(st, seat)
         if not acts:
             return []
@@ -1046,7 +1040,7 @@ class SteamWorksEngine(Engine):
                                "options": [{"label": self.describe_action(st, seat, {"type": kind, "choice": c}),
                                             "value": c} for c in chunk]})
 
-        if st["stage"] == "main":
+        if st["phase"] == "main":
             places = [a["choice"] for a in acts if a["type"] == "place"]
             pl = st["players"][seat]
 
@@ -1073,7 +1067,7 @@ class SteamWorksEngine(Engine):
             groups.append({"kind": "buttons", "options": [
                 {"label": self.describe_action(st, seat, {"type": "pass"}), "action": {"type": "pass"},
                  "style": "secondary"}]})
-        elif st["stage"] == "reveal":
+        elif st["phase"] == "reveal":
             rv = st["reveal"]
             two = st["stacks"][rv["age"]][:2]
             order = sorted(range(2), key=lambda i: (-TILES[two[i]].prestige, i))  # the higher prestige first
@@ -1081,7 +1075,7 @@ class SteamWorksEngine(Engine):
                 {"label": self.describe_action(st, seat, {"type": "keep", "choice": str(i)}),
                  "action": {"type": "keep", "choice": str(i)}, "style": "primary" if j == 0 else "secondary"}
                 for j, i in enumerate(order)]})
-        elif st["stage"] == "activate":
+        elif st["phase"] == "activate":
             fires = [a["choice"] for a in acts if a["type"] == "fire"]
             best = self._default_fire(st, seat)
             fires.sort(key=lambda c: (c != best, c))

@@ -151,7 +151,7 @@ def _quick_lay(st: dict[str, Any], seat: int, favourite: str | None = None) -> d
 def choose(st: dict[str, Any], seat: int, rnd: random.Random, style: Style = GREEDY) -> dict[str, Any]:
     """The style's move: the best-valued placement (or a pass), everything powered in the
     suggested order, devices laid in the quick order."""
-    stage = st["stage"]
+    stage = st["phase"]
     fav = style.favourite
     if stage == "build":
         quick = _quick_lay(st, seat, fav)
