@@ -7,7 +7,8 @@ from typing import Any
 from bot.games.base import Event, name_seats
 from bot.games.pon import ENGINE as E
 from bot.games.pon.content import CARDS
-from bot.games.pon.engine import default_prefs
+from bot.games.pon.common import default_prefs
+from bot.games.pon.flow import run
 from bot.i18n import Msg, from_wire, render
 
 
@@ -96,7 +97,7 @@ def arrange(seats: int = 3, *, order: list[int] | None = None, hands: dict[int, 
                 p[key] = value
         st["prefs"][s] = p
     ev: list[Event] = []
-    E._run(st, ev)
+    run(st, ev)
     json.loads(json.dumps(st))
     return st, ev
 

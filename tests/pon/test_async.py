@@ -8,7 +8,7 @@ import pytest
 
 from bot.games.base import GameError
 from bot.games.pon import ENGINE as E
-from bot.games.pon.engine import default_prefs
+from bot.games.pon.common import default_prefs
 from bot.i18n import from_wire, to_wire
 from tests.pon.helpers import C, act, arrange, cards, en, hand_names, plain, texts
 

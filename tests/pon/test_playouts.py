@@ -9,7 +9,7 @@ import pytest
 
 from bot.games.base import GameError, replay
 from bot.games.pon import ENGINE as E
-from bot.games.pon import engine as engine_module
+from bot.games.pon import common, engine, flow
 from bot.games.pon.content import CARDS
 from bot.games.pon.simulate import choose
 from bot.i18n import Msg, msg
@@ -158,13 +158,14 @@ def hidden_zones(st):
 @pytest.fixture
 def checked_pub(monkeypatch):
     """Every public log line, at the moment it is written, names no card in a hidden zone."""
-    original = engine_module._pub
+    original = common.log_public
 
     def pub(st, ev, text):
         assert not leaked(en(text), hidden_zones(st)), text
         original(st, ev, text)
 
-    monkeypatch.setattr(engine_module, "_pub", pub)
+    for module in (common, flow, engine):  # every module that writes public lines
+        monkeypatch.setattr(module, "log_public", pub)
 
 
 @pytest.mark.parametrize("seats", [3, 4])

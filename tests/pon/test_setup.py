@@ -8,6 +8,7 @@ import pytest
 from bot.games.base import GameError
 from bot.games.pon import ENGINE as E
 from bot.games.pon.content import CARDS, COURSE_IDS, RACING_IDS
+from bot.games.pon.flow import finish_setup
 from tests.pon.helpers import en, plain
 
 
@@ -25,7 +26,7 @@ def dealt(seats, seed):
     st["peeked"] = list(range(seats))
     st["known"] = [[i] for i in range(seats)]
     st["peek_queue"] = []
-    E._finish_setup(st, [])
+    finish_setup(st, [])
     assert st["phase"] == "start_turn"
     return st
 
