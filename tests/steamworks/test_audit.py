@@ -5,6 +5,7 @@ from collections import Counter
 
 from bot.games.steamworks import ENGINE as E
 from bot.games.steamworks import geometry as geo
+from bot.games.steamworks.choices import lay_choices, lay_ok
 from bot.games.steamworks.content import setup
 from tests.steamworks.helpers import T, act, add_device, choices, game
 
@@ -227,11 +228,11 @@ def test_a_lay_is_accepted_exactly_when_it_is_among_the_offered_lays():
         while not E.is_over(st) and seen < 40:
             (seat,) = E.to_act(st)
             if st["phase"] == "build":
-                legal = set(E._lay_choices(st, seat))
-                assert all(E._lay_ok(st, seat, c) for c in legal)
+                legal = set(lay_choices(st, seat))
+                assert all(lay_ok(st, seat, c) for c in legal)
                 for c in ("src_C:9:9:0", "src_C:0:0:0", "src_C:0:0:0:1", "winding_key:0:0:5", "x", "src_C:00:0:0",
                           "src_C:0:0:0:", None):
-                    assert E._lay_ok(st, seat, c) == (c in legal)
+                    assert lay_ok(st, seat, c) == (c in legal)
                 seen += 1
             st, _ = E.apply(st, seat, greedy(st, seat, rnd))
     assert seen >= 10

@@ -11,7 +11,7 @@ from PIL import Image
 
 from bot.games.steamworks import ENGINE as E
 from bot.games.steamworks.content import setup, tiles
-from bot.games.steamworks.engine import AGE_NAMES, POWER_NAMES
+from bot.games.steamworks.common import AGE_NAMES, POWER_NAMES
 from bot.i18n import Msg, render
 from rendering import steamworks as R
 
