@@ -104,8 +104,6 @@ DEBT: dict[str, set[str]] = {
         "rendering.heat_standings._draw",
         "rendering.pole._hand",
         "rendering.pole._map",
-        "rendering.pon._draw_board",
-        "rendering.pon._draw_hand",
         "rendering.rallyman._draw_map",
         "rendering.rallyman._static",
         "rendering.steamworks._render_hand",
