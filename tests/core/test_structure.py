@@ -77,7 +77,6 @@ DEBT: dict[str, set[str]] = {
         "bot.store_copy: _lock",
         "bot.store_copy: _rows",
         "bot.store_pg: _replace",
-        "rendering.steamworks: _image",
     },
     "classes": {
         "bot.games.heat.engine.HeatEngine",
@@ -106,7 +105,6 @@ DEBT: dict[str, set[str]] = {
         "rendering.pole._map",
         "rendering.rallyman._draw_map",
         "rendering.rallyman._static",
-        "rendering.steamworks._render_hand",
     },
 }
 
