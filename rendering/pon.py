@@ -277,7 +277,7 @@ def _draw_board(view: dict, names: list[str]) -> Image.Image:
     im = Image.new("RGB", (W, int(height)), BACKGROUND)
     d = Draw(im)
     waiting = _board_header(d, view, names, total)
-    y = header_h
+    y: float = header_h
 
     # the course being raced, in full
     if racing:
@@ -501,7 +501,7 @@ def _draw_hand(view: dict, names: list[str]) -> Image.Image:
     d.text((MARGIN + 52, 33), fit(tx("{name}'s hand", name=player_name(names, seat)), 32, inner - 60), font=font(32),
            fill=TEXT, anchor="lm", stroke_width=1, stroke_fill=TEXT)
     _hand_info(d, view, seat, len(hand), racing)
-    y = head
+    y: float = head
     if racing:
         _course_panel(d, y, courses[cur], tx("NOW"), names, HIGHLIGHT)
         y += now_h
@@ -535,7 +535,7 @@ def _hand_info(d, view: dict, seat: int, held: int, racing: bool) -> None:
     info.append(tx("Hand {n}", n=held))
     if me.get("event_used"):
         info.append(tx("event used"))
-    x = MARGIN
+    x: float = MARGIN
     for text in info:
         if x + font(SMALL).getlength(text) + 16 > W - MARGIN:
             break

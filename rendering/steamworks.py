@@ -61,7 +61,8 @@ def _palette() -> Image.Image:
     colours = dict.fromkeys([c for pair in pairs for c in pair] + [EMPTY, DARK, (200, 30, 30)])
     for b, f in pairs:
         for k in (0.15, 0.3, 0.45, 0.6, 0.75, 0.9):
-            colours[tuple(round(b[i] + (f[i] - b[i]) * k) for i in range(3))] = None
+            r, g, bl = (round(b[i] + (f[i] - b[i]) * k) for i in range(3))
+            colours[(r, g, bl)] = None
     assert len(colours) <= 256
     flat = [c for col in colours for c in col]
     pal = Image.new("P", (1, 1))
@@ -463,7 +464,7 @@ def _canvas(h: int) -> tuple[Image.Image, _FastDraw]:
 
 def _render_board(view: dict, names: list[str]) -> bytes:
     img, d = _canvas(5000)
-    y = M
+    y: float = M
     age = _int(view.get("age"), 1)
     over = view.get("stage") == "over"
     head = tx("Steam Works · {age} · round {n}", age=tx("Age {roman}", roman=AGE_ROMAN.get(str(age), "?")),
@@ -685,7 +686,7 @@ def _workshop_pages(view: dict, names: list[str]) -> list[list[tuple]]:
     ("row", device)."""
     devices = [dv for dv in view.get("devices") or [] if isinstance(dv, dict)]
     pages: list[list[tuple]] = [[]]
-    y = M
+    y: float = M
     for pl in view.get("players") or []:
         if not isinstance(pl, dict):
             continue
@@ -731,7 +732,7 @@ def _render_workshops(view: dict, names: list[str]) -> list[bytes]:
             out.append(data)
             continue
         img, d = _canvas(MAX_H + 200)
-        y = M
+        y: float = M
         last = None
         for op in page:
             if op[0] == "head":

@@ -420,6 +420,7 @@ def resolve_pick(st: State, ev: list[Event], choice: int) -> None:
         log_public(st, ev, msg("{p} adds {card} to a PON set.", p=seat_ref(seat), card=card_label(choice)))
     else:  # swap_course: the chosen hand card goes face down into the circuit
         idx = next_face_down(st)
+        assert idx is not None  # (the event is offered only while a face-down course lies ahead)
         old = st["circuit"][idx]
         st["hands"][seat].remove(choice)
         st["circuit"][idx] = choice

@@ -171,7 +171,8 @@ def report(seats: int, results: list[dict[str, Any]], out=sys.stdout) -> dict[st
     base = 1 / seats
     by_seat = Counter(r["winner"] for r in results)
     by_start = Counter(r["start"].index(r["winner"]) for r in results)
-    strat_games, strat_wins = Counter(), Counter()
+    strat_games: Counter[str] = Counter()
+    strat_wins: Counter[str] = Counter()
     for r in results:
         for s, strat in enumerate(r["strategies"]):
             strat_games[strat] += 1

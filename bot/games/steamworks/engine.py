@@ -53,7 +53,7 @@ class SteamWorksEngine(Engine):
     max_seats = SETUP.max_players
     options = [OptionSpec("personas", "How persona boards are dealt", ["random", "seat order"], "str", "random")]
 
-    def describe_options(self, options: dict[str, Any]) -> list[Msg]:
+    def describe_options(self, options: dict[str, Any]) -> list[Msg | str]:
         """The table's options as the lobby shows them."""
         return [msg("persona boards dealt in seat order") if options.get("personas") == "seat order"
                 else msg("persona boards dealt at random")]
@@ -71,7 +71,7 @@ class SteamWorksEngine(Engine):
             pile = [t.id for t in TILES.values() if t.age == int(a) for _ in range(t.copies)]
             rng.shuffle(pile)
             stacks[a] = pile
-        players = []
+        players: list[dict[str, Any]] = []
         for s in range(seats):
             p = SETUP.personas[personas[s]]
             players.append({"persona": p.id, "money": p.money,

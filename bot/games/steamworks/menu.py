@@ -183,9 +183,11 @@ def _placements(groups: list[dict[str, Any]], selects: Selects, st: State, seat:
         return (3, -int(parts[1]), c)
 
     own = sorted((c for c in places if not c.startswith("dev:")), key=own_rank)
-    devs = sorted((c for c in places if c.startswith("dev:")),
-                  key=lambda c: (-len(geo.powered(device_by_id(st, int(c.split(':')[1]))["tiles"],
-                                                  tuple(int(v) for v in c.split(":")[2].split(",")))), c))
+    def powered_count(c: str) -> int:
+        x, y = (int(v) for v in c.split(":")[2].split(","))
+        return len(geo.powered(device_by_id(st, int(c.split(":")[1]))["tiles"], (x, y)))
+
+    devs = sorted((c for c in places if c.startswith("dev:")), key=lambda c: (-powered_count(c), c))
     cost = mechanic_cost(st, seat)
     if own:
         selects(msg("Place a mechanic on your persona board (£{n})", n=cost), "place", own, 2)

@@ -72,11 +72,11 @@ def run(games: int, base_seed: int = 1, workers: int = 2, counts: list[int] | No
     finished: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for (seats, _), res in zip(jobs, results):
         finished[seats] += res
-    out: dict[str, Any] = {}
+    out: dict[Any, Any] = {}
     for seats in counts:
         seat_wins = [0.0] * seats
-        persona = defaultdict(lambda: [0.0, 0])
-        tile = defaultdict(lambda: [0.0, 0])
+        persona: defaultdict[str, list[float]] = defaultdict(lambda: [0.0, 0])
+        tile: defaultdict[str, list[float]] = defaultdict(lambda: [0.0, 0])
         rounds = []
         totals = []
         for st in finished[seats]:

@@ -54,7 +54,7 @@ def favouring(tid: str) -> Style:
 
 def _effect_value(tid: str, style: Style = GREEDY) -> float:
     eff = TILES[tid].effect
-    v = OP_VALUE.get(eff.get("op"), 0.0)
+    v = OP_VALUE.get(str(eff.get("op")), 0.0)
     if eff.get("op") in ("build", "upgrade"):
         v *= style.build_ops
     v += eff.get("coins", 0) * 0.3 + eff.get("vp", 0) * 0.8 + eff.get("n", 0) * 0.3
