@@ -27,3 +27,8 @@ def test_a_schema_1_state_upgrades_and_plays_on_as_before():
 def test_todays_new_game_is_on_the_current_schema():
     st = replay(E, {}, 3, 1, [])
     assert st["schema"] == SCHEMA and st["phase"] == "peek"
+
+
+def test_the_options_a_stored_game_kept_are_accepted_as_they_are():
+    assert STORED["state"]["options"] == {}
+    assert E.validate_options(STORED["state"]["options"], 4) == {}

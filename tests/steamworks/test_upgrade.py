@@ -21,3 +21,8 @@ def test_a_schema_2_state_upgrades_and_plays_on_as_before():
         st, ev = E.apply(st, seat, action)
         assert [str(e.text) for e in ev] == events
     assert st == E.upgrade(STORED["after"])
+
+
+def test_the_options_a_stored_game_kept_are_accepted_as_they_are():
+    for kept in (STORED["state"]["options"], {"personas": "seat order"}, {"personas": "random"}):
+        assert E.validate_options(dict(kept), 3) == kept
