@@ -21,7 +21,7 @@ preferences each seat may change at any time ({"type": "prefs", ...}):
   discard "auto" | "ask": which card to drop when over the hand limit           default auto
   decay   "auto" | "ask": which card of each PON set decays                     default auto
   events  "auto" | "ask" | "never": pauses in your own turn to offer events    default auto
-          (see _attack_pause)
+          (see rules.attack_pause)
 Decisions a seat makes in its own main phase (which card, slipstream pick, throttle pick,
 events) are always asked, except when only one choice exists. Events may be used at every
 step of the seat's own main phase where it holds the move, including the "attack" step before
@@ -139,7 +139,7 @@ class PonEngine(Engine):
     # -- moves ---------------------------------------------------------------------------------------
 
     def after_move(self, st: State, seat: int, events: list[Event]) -> None:
-        """Every move is followed by the forced steps up to the next decision (`_run`)."""
+        """Every move is followed by the forced steps up to the next decision (`flow.run`)."""
         run(st, events)
 
     @staticmethod

@@ -15,22 +15,22 @@ from bot.games.pon.content import ATTACK_OPS, BEFORE_PLAY_OPS, CARDS
 def to_act(state: State) -> list[int]:
     """Seats whose input the game is waiting for now."""
     st = state
-    stage = st["phase"]
-    if stage == "over":
+    phase = st["phase"]
+    if phase == "over":
         return []
     if interrupted(st):
         return sorted({int(s) for s in st["excess"]} | {int(s) for s in decay_waits(st)})
-    if stage == "peek":
+    if phase == "peek":
         return [st["peek_queue"][0]]
-    if stage in ("play", "slip", "attack", "take", "salvage"):
+    if phase in ("play", "slip", "attack", "take", "salvage"):
         return [st["actor"]]
-    if stage == "pick":
+    if phase == "pick":
         return [st["pick"]["seat"]]
-    if stage == "pon":
+    if phase == "pon":
         return window_waiting(st)
-    if stage == "block":
+    if phase == "block":
         return [defender_of(st)]
-    if stage == "refill":
+    if phase == "refill":
         return [st["refill_queue"][0]]
     return []
 
@@ -111,29 +111,29 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
         sets = st["pon"][seat]
         return [{"type": "decay", "card": c}
                 for i in decay_waits(st)[str(seat)]["sets"] for c in sorted(sets[i])]
-    stage = st["phase"]
-    if stage == "peek":
+    phase = st["phase"]
+    if phase == "peek":
         taken = {i for i in st["peeked"] if i is not None}
         return [{"type": "peek", "course": i} for i in range(len(st["circuit"])) if i not in taken]
-    if stage == "play":
+    if phase == "play":
         acts = [{"type": "play", "card": c} for c in sorted(st["hands"][seat])]
         return acts + event_actions(st, seat)
-    if stage == "slip":
+    if phase == "slip":
         return [{"type": "slip", "card": c} for c in st["discard"]] + event_actions(st, seat)
-    if stage == "attack":
+    if phase == "attack":
         return [{"type": "attack"}] + event_actions(st, seat)
-    if stage == "salvage":
+    if phase == "salvage":
         return [{"type": "salvage", "card": c} for c in st["discard"]]
-    if stage == "take":
+    if phase == "take":
         acts = [{"type": "take", "card": c} for c in st["throttles"][st["current"]]]
         return acts + event_actions(st, seat)
-    if stage == "refill":
+    if phase == "refill":
         return [{"type": "refill", "card": c} for c in st["throttles"][st["current"]]]
-    if stage == "pick":
+    if phase == "pick":
         pick = st["pick"]
         key = "course" if pick["op"] == "peek" else "card"
         return [{"type": "pick", key: o} for o in pick["options"]]
-    if stage == "block":
+    if phase == "block":
         return [{"type": "block", "cards": combo} for combo in block_options(st, seat)] + \
             [{"type": "yield"}]
     return []

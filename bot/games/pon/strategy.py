@@ -78,7 +78,7 @@ def choose(st: dict[str, Any], seat: int, strategy: str, rnd: random.Random) -> 
         return rnd.choice(acts)
     ponhappy = strategy == "ponhappy"
     kind = acts[0]["type"]
-    stage = st["phase"]
+    phase = st["phase"]
     if kind == "discard":
         return {"type": "discard", "card": choose_discard(st, seat)}
     if kind == "decay":
@@ -88,21 +88,21 @@ def choose(st: dict[str, Any], seat: int, strategy: str, rnd: random.Random) -> 
         # Peek at one of the last three courses if possible (they stay hidden longest).
         back = [a for a in acts if a["course"] >= len(st["circuit"]) - 3]
         return rnd.choice(back or acts)
-    if stage == "pon":
+    if phase == "pon":
         pons = [a for a in acts if a["type"] == "pon"]
         if pons and (ponhappy or choose_pon_pair(st, seat, st["window"]["number"])):
             return pons[0]
         return {"type": "pon_pass"}
-    if stage in ("play", "slip", "attack", "take"):
+    if phase in ("play", "slip", "attack", "take"):
         events = [a for a in acts if a["type"] == "event" and _want_event(st, seat, a["card"])]
         if events:
             return events[0]
         main = [a for a in acts if a["type"] != "event"]
-        if stage == "play":
+        if phase == "play":
             return max(main, key=lambda a: (_play_score(st, seat, a["card"], ponhappy), -a["card"]))
-        if stage == "attack":
+        if phase == "attack":
             return {"type": "attack"}
-        return {"type": stage, "card": choose_take(st, seat, [a["card"] for a in main])}
+        return {"type": phase, "card": choose_take(st, seat, [a["card"] for a in main])}
     if kind in ("slip", "salvage", "refill") or (kind == "pick" and "card" in acts[0]):
         cards = [a["card"] for a in acts]
         if kind == "pick" and st["pick"]["op"] in ("pon_add",):
@@ -112,7 +112,7 @@ def choose(st: dict[str, Any], seat: int, strategy: str, rnd: random.Random) -> 
             counts = Counter(number_of(c) for c in st["hands"][seat])
             return {"type": "pick", "card": max(cards, key=lambda c: (counts[number_of(c)], -c))}
         return {"type": kind, "card": choose_take(st, seat, cards)}
-    if stage == "block":
+    if phase == "block":
         blocks = [a["cards"] for a in acts if a["type"] == "block"]
         choice = choose_block(st, seat, blocks)
         return {"type": "yield"} if choice is None else {"type": "block", "cards": choice}

@@ -139,14 +139,14 @@ def _quick_lay(st: dict[str, Any], seat: int, favourite: str | None = None) -> d
 def choose(st: dict[str, Any], seat: int, rnd: random.Random, style: Style = GREEDY) -> dict[str, Any]:
     """The style's move: the best-valued placement (or a pass), everything powered in the
     suggested order, devices laid in the quick order."""
-    stage = st["phase"]
+    phase = st["phase"]
     fav = style.favourite
-    if stage == "build":
+    if phase == "build":
         quick = _quick_lay(st, seat, fav)
         if quick is not None:
             return quick
     acts = legal_actions(st, seat)
-    if stage == "main":
+    if phase == "main":
         places = [a for a in acts if a["type"] == "place"]
         cost = mechanic_cost(st, seat)
         scored = [(place_value(st, seat, a["choice"], style) - style.cost * cost + rnd.random() * 0.8, i, a)
@@ -155,9 +155,9 @@ def choose(st: dict[str, Any], seat: int, rnd: random.Random, style: Style = GRE
         if best is None or best[0] < style.pass_below:
             return {"type": "pass"}
         return best[2]
-    if stage == "activate":
+    if phase == "activate":
         return {"type": "auto"}
-    if stage == "reveal":  # keep the favourite, else the tile of higher prestige (the view shows the looker its two)
+    if phase == "reveal":  # keep the favourite, else the tile of higher prestige (the view shows the looker its two)
         two = view(st, seat)["reveal"]["tiles"]
         keep = (two[1] == fav, TILES[two[1]].prestige) > (two[0] == fav, TILES[two[0]].prestige)
         return {"type": "keep", "choice": "1" if keep else "0"}
