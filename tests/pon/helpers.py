@@ -24,6 +24,18 @@ def plain(value: Any) -> Any:
     return value
 
 
+def _words(value: Any) -> str:
+    if isinstance(value, Msg):
+        return render(value, "en")
+    raise TypeError(f"not JSON: {value!r}")
+
+
+def plain_json(value: Any) -> str:
+    """json.dumps(plain(value), ensure_ascii=False), in one pass (the leak checks of every step of
+    a playout read a view this way)."""
+    return json.dumps(value, ensure_ascii=False, default=_words)
+
+
 def en(value: Any) -> Any:
     """English words for an engine text (a Msg, or one in its JSON form in the state), or a list of them."""
     if isinstance(value, list):
@@ -104,6 +116,11 @@ def arrange(seats: int = 3, *, order: list[int] | None = None, hands: dict[int, 
 
 def act(st: dict[str, Any], seat: int, action: dict[str, Any]) -> tuple[dict[str, Any], list[Event]]:
     return E.apply(st, seat, action)
+
+
+def play(st: dict[str, Any], seat: int, name: str) -> tuple[dict[str, Any], list[Event]]:
+    """`seat` plays the card named `name`."""
+    return act(st, seat, {"type": "play", "card": C(name)})
 
 
 SEAT_NAMES = ["P1", "P2", "P3", "P4"]

@@ -10,13 +10,9 @@ from bot.games.base import GameError
 from bot.games.pon import ENGINE as E
 from bot.games.pon.common import default_prefs
 from bot.i18n import from_wire, to_wire
-from tests.pon.helpers import C, act, arrange, cards, en, hand_names, plain, texts
+from tests.pon.helpers import C, act, arrange, cards, en, hand_names, plain, play, texts
 
 NEVER = {"pon": {n: "never" for n in "1234"}}
-
-
-def play(st, seat, name):
-    return act(st, seat, {"type": "play", "card": C(name)})
 
 
 def test_default_prefs_play_without_asking():

@@ -8,7 +8,7 @@ import pytest
 from bot.games.base import GameError
 from bot.games.pon import ENGINE as E
 from bot.games.pon.content import CARDS
-from tests.pon.helpers import C, act, arrange, cards, en, hand_names, names, plain, texts
+from tests.pon.helpers import C, act, arrange, cards, en, hand_names, names, plain, play, texts
 
 NEVER = {"pon": {n: "never" for n in "1234"}}
 ASK_BLOCK = {"block": "ask", **NEVER}
@@ -25,10 +25,6 @@ def covering(*card_names: str):
     """Decorator: this test checks these cards' effects (recorded at import time)."""
     covers(*card_names)
     return lambda fn: fn
-
-
-def play(st, seat, name):
-    return act(st, seat, {"type": "play", "card": C(name)})
 
 
 def event(st, seat, name):

@@ -13,7 +13,7 @@ from bot.games.pon import common, engine, flow
 from bot.games.pon.content import CARDS
 from bot.games.pon.simulate import choose
 from bot.i18n import Msg, msg
-from tests.pon.helpers import en, plain
+from tests.pon.helpers import en, plain_json
 
 ALL = list(range(len(CARDS)))
 PREF_CHANGES = [{"pon": {"3": "ask"}}, {"pon": {"1": "never"}}, {"block": "ask"}, {"block": "yield"},
@@ -131,7 +131,7 @@ def run_game(seats, seed, deep):
             for viewer in [None, *range(seats)]:
                 hidden = secrets(st, viewer, ever_public)
                 shown = {k: v for k, v in E.view(st, viewer).items() if k != "log"}  # log: see checked_pub
-                assert not leaked(json.dumps(plain(shown), ensure_ascii=False), hidden), (viewer, steps)
+                assert not leaked(plain_json(shown), hidden), (viewer, steps)
                 if viewer is not None:
                     private = "\n".join(en(e.text) for e in events if e.to == viewer)
                     assert not leaked(private, hidden & hidden_before[viewer])

@@ -8,15 +8,11 @@ import pytest
 
 from bot.games.base import GameError
 from bot.games.pon import ENGINE as E
-from tests.pon.helpers import C, act, arrange, cards, en, hand_names, names, texts
+from tests.pon.helpers import C, act, arrange, cards, en, hand_names, names, play, texts
 
 NEVER = {"pon": {n: "never" for n in "1234"}}
 YIELD = {"block": "yield", **NEVER}
 ASK_BLOCK = {"block": "ask", **NEVER}
-
-
-def play(st, seat, name):
-    return act(st, seat, {"type": "play", "card": C(name)})
 
 
 # -- main phase ---------------------------------------------------------------------------------

@@ -12,15 +12,7 @@ from bot.games.steamworks import ENGINE as E
 from bot.games.steamworks.engine import SCHEMA
 from bot.i18n import render
 
-from .helpers import T, act, add_device, choices, game
-
-
-def _end_round(st):
-    while True:
-        r = st["round"]
-        st, _ = act(st, E.active(st), "pass")
-        if st["round"] != r or E.is_over(st):
-            return st
+from .helpers import T, act, add_device, choices, end_round, game
 
 
 def _chronometer_game(seats=3, money=5):
@@ -43,7 +35,7 @@ def test_alarm_chronometer_advances_the_marker_once_for_free_and_it_still_advanc
     st, _ = act(st, 2, "fire", "0,1:C:0")
     assert st["marker"] == 1 and st["players"][2]["money"] == money
     assert st["start"] == 0  # this round's turn order stays
-    st = _end_round(st)
+    st = end_round(st)
     assert st["start"] == 2 and st["marker"] == 2  # once by the chronometer, once at round end
 
 
@@ -53,7 +45,7 @@ def test_alarm_chronometer_advances_once_more_per_pound_spent():
     st, _ = act(st, 2, "fire", "0,1:C:1")
     assert st["marker"] == 2 and st["players"][2]["money"] == money - 1
     assert E.view(st, None)["next_start"] == 0
-    st = _end_round(st)
+    st = end_round(st)
     assert st["start"] == 0
 
 
@@ -68,7 +60,7 @@ def test_alarm_chronometer_paid_steps_are_limited_by_money_and_a_full_lap():
 
 def test_without_a_chronometer_the_start_player_moves_one_left():
     st = game(3)
-    st = _end_round(st)
+    st = end_round(st)
     assert st["start"] == 1 and st["marker"] == 1
 
 
@@ -177,14 +169,14 @@ def test_a_schema_1_state_loads_and_plays_on():
     assert E.view(new, None) == E.view(st, None)
     nxt, _ = act(new, 0, "pass")
     assert nxt["schema"] == SCHEMA
-    assert _end_round(new)["start"] == 1
+    assert end_round(new)["start"] == 1
 
 
 def test_a_schema_1_claimed_next_start_still_starts_the_next_round():
     st = game(3)
     old = _as_schema_1(st, 2)  # the old chronometer: seat 2 starts the next round
     assert E.upgrade(old)["marker"] == 1
-    assert _end_round(E.upgrade(old))["start"] == 2
+    assert end_round(E.upgrade(old))["start"] == 2
 
 
 def test_the_current_schema_is_returned_as_it_is():

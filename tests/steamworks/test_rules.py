@@ -9,7 +9,7 @@ from bot.games.base import GameError
 from bot.games.steamworks import ENGINE as E
 from bot.games.steamworks import geometry as geo
 from bot.games.steamworks.content import setup, tiles
-from tests.steamworks.helpers import T, act, add_device, choices, game
+from tests.steamworks.helpers import T, act, add_device, choices, end_round, game
 
 S = setup()
 
@@ -308,25 +308,17 @@ def test_placed_tiles_never_move():
 
 # -- ラウンド・ゲームの終了 -------------------------------------------------------------------------
 
-def _end_round(st):
-    while True:
-        r = st["round"]
-        st, _ = act(st, E.active(st), "pass")
-        if st["round"] != r or E.is_over(st):
-            return st
-
-
 def test_age_changes_when_the_clock_stack_is_empty_and_everyone_gains_a_mechanic():
     st = game(2)
     st["clocks"]["1"] = 1  # the automaton takes the last one at round end
-    st = _end_round(st)
+    st = end_round(st)
     assert st["age"] == 2 and E.mechanics(st) == 3 and "2" in st["unlocked"]
     assert None not in st["belts"]["2"]
     st["clocks"]["2"] = 0
-    st = _end_round(st)
+    st = end_round(st)
     assert st["age"] == 3 and E.mechanics(st) == 4 and "3" in st["unlocked"]
     st["clocks"]["3"] = 0
-    st = _end_round(st)
+    st = end_round(st)
     assert E.is_over(st) and st["final"]["winners"]
 
 
@@ -335,7 +327,7 @@ def test_belt_advances_rightmost_to_the_bottom_then_slides_and_refills():
     belt = list(st["belts"]["1"])  # 3 spaces
     st["belts"]["1"][0] = None  # a gap on the left after someone took a tile
     top2 = st["stacks"]["1"][:2]
-    st = _end_round(st)
+    st = end_round(st)
     assert st["stacks"]["1"][-1] == belt[2]  # the rightmost tile went under its stack
     assert st["belts"]["1"] == [top2[0], top2[1], belt[1]]  # slid right, refilled from the top
 
@@ -344,10 +336,10 @@ def test_short_stack_removes_the_age_clocks_and_unlocks_the_next_age():
     st = game(2)
     st["stacks"]["1"] = []
     st["belts"]["1"] = [None, None, "condenser"]
-    st = _end_round(st)
+    st = end_round(st)
     assert st["clocks"]["1"] == 0 and "2" in st["unlocked"] and st["age"] == 1
     assert None not in st["belts"]["2"]
-    st = _end_round(st)  # the next age check sees the empty stack
+    st = end_round(st)  # the next age check sees the empty stack
     assert st["age"] == 2 and E.mechanics(st) == 3
 
 
@@ -357,7 +349,7 @@ def test_age_three_stack_running_short_ends_the_game():
     st["unlocked"] = ["1", "2", "3"]
     st["stacks"]["3"] = []
     st["belts"]["3"] = [None, None, None]
-    st = _end_round(st)
+    st = end_round(st)
     assert E.is_over(st)
 
 
@@ -374,7 +366,7 @@ def test_scoring_and_tie_break():
     assert [r["total"] for r in sc] == [7, 7] and [r["tiebreak"] for r in sc] == [0, 5]
     st["age"] = 3
     st["clocks"]["3"] = 1
-    st = _end_round(st)
+    st = end_round(st)
     assert st["final"]["winners"] == [1]  # money + sources + components left
 
 
