@@ -44,7 +44,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.games.base import Engine, Event, GameError, OptionSpec, State, View, chosen, move, seat_ref
+from bot.games.base import Engine, Event, GameError, OptionSpec, State, View, chosen, clone, move, seat_ref
 from bot.games.pon.hidden import redraw
 from bot.games.pon.common import (NUMBERS, OWN_PHASES, PON_PREFS, SIMPLE_PREFS, card_label, card_labels, check_excess,
                                   decay_auto, decay_choice, decay_waits, default_prefs, discard_from_hand,
@@ -131,7 +131,7 @@ class PonEngine(Engine):
         when it loads a game). Schema 1 named the phase "stage"."""
         if not isinstance(state, dict) or state.get("schema", SCHEMA) >= SCHEMA:
             return state
-        st = dict(state)
+        st = clone(state)
         st["phase"] = st.pop("stage")
         st["schema"] = SCHEMA
         return st
