@@ -177,7 +177,7 @@ def event_usable(st: State, seat: int, cid: int) -> bool:
     # Rule reading: "自分の手番中ならいつでも" - an event may be used at every point of the
     # seat's own main phase where it holds the move: before a play (also a replay after being
     # PON'd), at the slipstream pick, before each block of its own overtake chain (the
-    # "attack" step, see _attack_pause) and at the throttle pick. The event card joins this
+    # "attack" step, see attack_pause) and at the throttle pick. The event card joins this
     # throttle, so it may even be taken back. Events about "your next card" are offered only
     # while a card is still to be played (later they would do nothing).
     if st["phase"] not in OWN_PHASES or st["actor"] != seat or seat in st["turn"]["events"]:
