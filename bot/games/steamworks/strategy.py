@@ -1,7 +1,8 @@
 """The simple strategies of Steam Works' players, each a `Style`: the same rough value for each
 placement, a little noise, every component powered in the suggested order, with a few weights
-changed: greedy, builder, borrower, miser and favour:T (simulate.py says what each prizes). The automatic player of an absent seat is `greedy`;
-the balance simulation (simulate.py, balance.py) plays them against each other."""
+changed: greedy, builder, borrower, miser and favour:T (simulate.py says what each prizes). The
+automatic player of an absent seat is `greedy`; the balance simulation (simulate.py, balance.py)
+plays them against each other."""
 from __future__ import annotations
 
 import random
