@@ -266,8 +266,7 @@ def _draw_board(view: dict, names: list[str]) -> Image.Image:
         next_lines = []  # "Next: #11 — face down", one line
     next_h = 50 + 32 * len(next_lines) + 14 if nxt else 0
     circuit_h = CAPTION_H + tile_rows * TILE_ROW + 8
-    row_h = ROW_H
-    order_h = 50 + row_h * max(1, len(order)) + 10
+    order_h = 50 + ROW_H * max(1, len(order)) + 10
     status_h = 16 + 34 * len(status)
     log_h = 50 + 32 * len(log_wrapped) + 10
     height = header_h + now_h + next_h + circuit_h + order_h + status_h + log_h + 10
@@ -277,8 +276,56 @@ def _draw_board(view: dict, names: list[str]) -> Image.Image:
         height -= 32
     im = Image.new("RGB", (W, int(height)), BACKGROUND)
     d = Draw(im)
+    waiting = _board_header(d, view, names, total)
+    y: float = header_h
 
-    # header
+    # the course being raced, in full
+    if racing:
+        _course_panel(d, y, courses[current], tx("NOW"), names, HIGHLIGHT)
+        y += now_h
+    if nxt:  # the next course too, so that the table can plan for it
+        _next_panel(d, y, nxt, next_lines, next_h)
+        y += next_h
+
+    # the circuit: tiles in course order, five a row, under a caption that says what the tiles'
+    # numbers are (the course's number top right, its throttle's cards along the bottom)
+    d.text((MARGIN + 4, y + CAPTION_H / 2), fit(tx("Circuit · top right: course number · bottom: throttle cards"),
+                                                SMALL, W - 2 * MARGIN - 8), font=font(SMALL), fill=MUTED, anchor="lm")
+    for course in courses:
+        idx = _int(course.get("index"))
+        r, c = divmod(idx, TILE_COLS)
+        _tile(d, MARGIN + c * (tw + TILE_GAP), y + CAPTION_H + 8 + r * TILE_ROW, tw, course,
+              racing and idx == current, total, names)
+    y += circuit_h
+
+    # running order
+    d.rounded_rectangle([MARGIN, y, W - MARGIN, y + order_h - 10], radius=12, fill=PANEL)
+    d.text((MARGIN + 14, y + 26), tx("Running order"), font=font(26), fill=TEXT, anchor="lm")
+    d.text((W - MARGIN - 14, y + 26), tx("PON sets"), font=font(SMALL), fill=MUTED, anchor="rm")
+    yy = y + 50
+    for rank, seat in enumerate(order):
+        _order_row(d, yy, view, names, (rank, seat), waiting)
+        yy += ROW_H
+    y += order_h
+
+    # status
+    for i, (text, colour) in enumerate(status):
+        d.text((MARGIN + 6, y + 20 + i * 34), text, font=font(26), fill=colour, anchor="lm")
+    y += status_h
+
+    # log
+    d.rounded_rectangle([MARGIN, y, W - MARGIN, y + log_h - 10], radius=12, fill=PANEL)
+    d.text((MARGIN + 14, y + 24), tx("Latest"), font=font(SMALL), fill=MUTED, anchor="lm")
+    for i, line in enumerate(log_wrapped):
+        d.text((MARGIN + 14, y + 50 + i * 32), line, font=font(SMALL), fill=TEXT)
+    return im
+
+
+def _board_header(d, view: dict, names: list[str], total: int) -> list[int]:
+    """The board's title, the course raced, the deck and who the game waits for; returns the
+    seats it waits for."""
+    phase = view.get("phase")
+    current = _int(view.get("current"))
     d.text((MARGIN, 32), "PON", font=font(40), fill=TEXT, anchor="lm", stroke_width=1, stroke_fill=TEXT)
     if phase == "peek":
         sub = tx("Setup: players peek at courses")
@@ -300,102 +347,70 @@ def _draw_board(view: dict, names: list[str]) -> Image.Image:
     else:
         line, colour = "", TEXT
     d.text((MARGIN, 82), fit(line, 28, W - 2 * MARGIN), font=font(28), fill=colour, anchor="lm")
-    y = header_h
+    return waiting
 
-    # the course being raced, in full
-    if racing:
-        _course_panel(d, y, courses[current], tx("NOW"), names, HIGHLIGHT)
-        y += now_h
-    if nxt:  # the next course too, so that the table can plan for it
-        d.rounded_rectangle([MARGIN, y, W - MARGIN, y + next_h - 14], radius=12, fill=PANEL)
-        head = tx("Next: #{k}", k=_int(nxt.get("index")) + 1)
-        d.text((MARGIN + 14, y + 25), head, font=font(26), fill=MUTED, anchor="lm")
-        if not nxt.get("face_up"):
-            d.text((MARGIN + 14 + font(26).getlength(head) + 14, y + 25), tx("face down"), font=font(26), fill=TEXT,
-                   anchor="lm")
-        if nxt.get("face_up"):
-            hx = MARGIN + 14 + font(26).getlength(head) + 12
-            _number_tile(d, hx, y + 8, _int(nxt.get("number")), 34)
-            d.text((hx + 44, y + 25), fit(_course_name(nxt), 26, W - MARGIN - hx - 58), font=font(26), fill=TEXT,
-                   anchor="lm")
-        for i, line in enumerate(next_lines):
-            d.text((MARGIN + 14, y + 50 + 32 * i), line, font=font(SMALL), fill=TEXT)
-        y += next_h
 
-    # the circuit: tiles in course order, five a row, under a caption that says what the tiles'
-    # numbers are (the course's number top right, its throttle's cards along the bottom)
-    d.text((MARGIN + 4, y + CAPTION_H / 2), fit(tx("Circuit · top right: course number · bottom: throttle cards"),
-                                                SMALL, W - 2 * MARGIN - 8), font=font(SMALL), fill=MUTED, anchor="lm")
-    for course in courses:
-        idx = _int(course.get("index"))
-        r, c = divmod(idx, TILE_COLS)
-        _tile(d, MARGIN + c * (tw + TILE_GAP), y + CAPTION_H + 8 + r * TILE_ROW, tw, course,
-              racing and idx == current, total, names)
-    y += circuit_h
+def _next_panel(d, y: float, nxt: dict, next_lines: list[str], next_h: float) -> None:
+    """The next course's panel (its number, name and effect once face up)."""
+    d.rounded_rectangle([MARGIN, y, W - MARGIN, y + next_h - 14], radius=12, fill=PANEL)
+    head = tx("Next: #{k}", k=_int(nxt.get("index")) + 1)
+    d.text((MARGIN + 14, y + 25), head, font=font(26), fill=MUTED, anchor="lm")
+    if not nxt.get("face_up"):
+        d.text((MARGIN + 14 + font(26).getlength(head) + 14, y + 25), tx("face down"), font=font(26), fill=TEXT,
+               anchor="lm")
+    if nxt.get("face_up"):
+        hx = MARGIN + 14 + font(26).getlength(head) + 12
+        _number_tile(d, hx, y + 8, _int(nxt.get("number")), 34)
+        d.text((hx + 44, y + 25), fit(_course_name(nxt), 26, W - MARGIN - hx - 58), font=font(26), fill=TEXT,
+               anchor="lm")
+    for i, line in enumerate(next_lines):
+        d.text((MARGIN + 14, y + 50 + 32 * i), line, font=font(SMALL), fill=TEXT)
 
-    # running order
-    d.rounded_rectangle([MARGIN, y, W - MARGIN, y + order_h - 10], radius=12, fill=PANEL)
-    d.text((MARGIN + 14, y + 26), tx("Running order"), font=font(26), fill=TEXT, anchor="lm")
-    d.text((W - MARGIN - 14, y + 26), tx("PON sets"), font=font(SMALL), fill=MUTED, anchor="rm")
-    hand_counts = view.get("hand_counts") or {}
-    pon_sets = view.get("pon_sets") or {}
-    block_right = set(view.get("block_right") or [])
-    events_used = set(view.get("events_used") or [])
-    actor = view.get("actor")
-    yy = y + 50
-    for rank, seat in enumerate(order):
-        if rank % 2:
-            d.rectangle([MARGIN + 6, yy, W - MARGIN - 6, yy + row_h - 4], fill=ROW_ALT)
-        d.text((MARGIN + 14, yy + 22), _ordinal(rank), font=font(28), fill=TEXT, anchor="lm")
-        d.rounded_rectangle([MARGIN + 80, yy + 6, MARGIN + 112, yy + 38], radius=8, fill=seat_colour(seat),
-                            outline=(15, 15, 18), width=2)
-        name = fit(player_name(names, seat), 28, 280)
-        d.text((MARGIN + 124, yy + 22), name, font=font(28), fill=TEXT, anchor="lm")
-        tags = []
-        if seat == winner:
-            tags.append((tx("WINNER"), HIGHLIGHT, CARD_INK))
-        if seat in waiting:
-            tags.append((tx("to act"), HIGHLIGHT, CARD_INK))
-        if seat == actor and phase == "main":
-            tags.append((tx("main phase"), (60, 110, 200), TEXT))
-        if seat in block_right:
-            tags.append((tx("block right"), (42, 157, 80), TEXT))
-        if seat in events_used and phase != "over":
-            tags.append((tx("event used"), (90, 92, 100), TEXT))
-        tag_x = MARGIN + 124 + font(28).getlength(name) + 12
-        for text, fill, ink in tags:
-            w = font(SMALL).getlength(text) + 16
-            if tag_x + w > W - MARGIN - 10:
-                break
-            tag_x += _tag(d, tag_x, yy + 5, text, fill, ink) + 6
-        # line 2: hand size, then the PON sets
-        count = _int(hand_counts.get(str(seat)))
-        x = MARGIN + 80 + _tag(d, MARGIN + 80, yy + 46, tx("Hand {n}", n=count), TAG) + 16
-        sets = [[n for n in pset if isinstance(n, int)] for pset in pon_sets.get(str(seat)) or []]
-        if not sets:
-            d.text((x, yy + 63), tx("no PON set"), font=font(SMALL), fill=MUTED, anchor="lm")
-        for nums in sets:
-            if x + 36 * len(nums) > W - MARGIN - 10:
-                d.text((x, yy + 63), "…", font=font(SMALL), fill=TEXT, anchor="lm")
-                break
-            for n in nums:
-                _number_tile(d, x, yy + 46, n, 34)
-                x += 36
-            x += 14
-        yy += row_h
-    y += order_h
 
-    # status
-    for i, (text, colour) in enumerate(status):
-        d.text((MARGIN + 6, y + 20 + i * 34), text, font=font(26), fill=colour, anchor="lm")
-    y += status_h
-
-    # log
-    d.rounded_rectangle([MARGIN, y, W - MARGIN, y + log_h - 10], radius=12, fill=PANEL)
-    d.text((MARGIN + 14, y + 24), tx("Latest"), font=font(SMALL), fill=MUTED, anchor="lm")
-    for i, line in enumerate(log_wrapped):
-        d.text((MARGIN + 14, y + 50 + i * 32), line, font=font(SMALL), fill=TEXT)
-    return im
+def _order_row(d, yy: float, view: dict, names: list[str], place: tuple[int, int], waiting: list[int]) -> None:
+    """One row of the running order (`place`: rank and seat): name and tags, then hand size and
+    PON sets."""
+    rank, seat = place
+    phase = view.get("phase")
+    winner = view.get("winner")
+    if rank % 2:
+        d.rectangle([MARGIN + 6, yy, W - MARGIN - 6, yy + ROW_H - 4], fill=ROW_ALT)
+    d.text((MARGIN + 14, yy + 22), _ordinal(rank), font=font(28), fill=TEXT, anchor="lm")
+    d.rounded_rectangle([MARGIN + 80, yy + 6, MARGIN + 112, yy + 38], radius=8, fill=seat_colour(seat),
+                        outline=(15, 15, 18), width=2)
+    name = fit(player_name(names, seat), 28, 280)
+    d.text((MARGIN + 124, yy + 22), name, font=font(28), fill=TEXT, anchor="lm")
+    tags = []
+    if seat == winner:
+        tags.append((tx("WINNER"), HIGHLIGHT, CARD_INK))
+    if seat in waiting:
+        tags.append((tx("to act"), HIGHLIGHT, CARD_INK))
+    if seat == view.get("actor") and phase == "main":
+        tags.append((tx("main phase"), (60, 110, 200), TEXT))
+    if seat in set(view.get("block_right") or []):
+        tags.append((tx("block right"), (42, 157, 80), TEXT))
+    if seat in set(view.get("events_used") or []) and phase != "over":
+        tags.append((tx("event used"), (90, 92, 100), TEXT))
+    tag_x = MARGIN + 124 + font(28).getlength(name) + 12
+    for text, fill, ink in tags:
+        w = font(SMALL).getlength(text) + 16
+        if tag_x + w > W - MARGIN - 10:
+            break
+        tag_x += _tag(d, tag_x, yy + 5, text, fill, ink) + 6
+    # line 2: hand size, then the PON sets
+    count = _int((view.get("hand_counts") or {}).get(str(seat)))
+    x = MARGIN + 80 + _tag(d, MARGIN + 80, yy + 46, tx("Hand {n}", n=count), TAG) + 16
+    sets = [[n for n in pset if isinstance(n, int)] for pset in (view.get("pon_sets") or {}).get(str(seat)) or []]
+    if not sets:
+        d.text((x, yy + 63), tx("no PON set"), font=font(SMALL), fill=MUTED, anchor="lm")
+    for nums in sets:
+        if x + 36 * len(nums) > W - MARGIN - 10:
+            d.text((x, yy + 63), "…", font=font(SMALL), fill=TEXT, anchor="lm")
+            break
+        for n in nums:
+            _number_tile(d, x, yy + 46, n, 34)
+            x += 36
+        x += 14
 
 
 def _status_lines(view: dict, names: list[str]) -> list[tuple[str, tuple[int, int, int]]]:
@@ -485,16 +500,42 @@ def _draw_hand(view: dict, names: list[str]) -> Image.Image:
     d.rounded_rectangle([MARGIN, 14, MARGIN + 38, 52], radius=8, fill=seat_colour(seat), outline=(15, 15, 18), width=2)
     d.text((MARGIN + 52, 33), fit(tx("{name}'s hand", name=player_name(names, seat)), 32, inner - 60), font=font(32),
            fill=TEXT, anchor="lm", stroke_width=1, stroke_fill=TEXT)
+    _hand_info(d, view, seat, len(hand), racing)
+    y: float = head
+    if racing:
+        _course_panel(d, y, courses[cur], tx("NOW"), names, HIGHLIGHT)
+        y += now_h
+    if not hand:
+        d.text((MARGIN, y + 40), tx("No cards in hand."), font=font(28), fill=MUTED)
+    for i, card in enumerate(hand):
+        r, c = divmod(i, HAND_COLS)
+        _hand_card(d, MARGIN + c * (cw + HAND_GAP), y + r * (HAND_CARD_H + HAND_GAP), cw, card)
+    y += cards_h
+    if peek_lines:
+        d.text((MARGIN, y + 22), tx("Courses only you have seen:"), font=font(26), fill=TEXT, anchor="lm")
+        for k, line in enumerate(peek_lines):
+            d.text((MARGIN + 10, y + 56 + k * 32), line, font=font(SMALL), fill=TEXT, anchor="lm")
+        y += peek_h
+    for k, line in enumerate(pref_lines):
+        d.text((MARGIN, y + 20 + k * 32), line, font=font(SMALL), fill=MUTED, anchor="lm")
+    return im
+
+
+def _hand_info(d, view: dict, seat: int, held: int, racing: bool) -> None:
+    """The hand's tags (place, course, hand size, event used) and whether the seat is to move."""
+    me = view.get("me") or {}
+    cur = _int(view.get("current"))
+    inner = W - 2 * MARGIN
     order = [s for s in view.get("order") or [] if isinstance(s, int)]
     info = []
     if seat in order:
         info.append(tx("{pos} of {n}", pos=_ordinal(order.index(seat)), n=len(order)))
     if racing:
         info.append(tx("Course {k}", k=cur + 1))
-    info.append(tx("Hand {n}", n=len(hand)))
+    info.append(tx("Hand {n}", n=held))
     if me.get("event_used"):
         info.append(tx("event used"))
-    x = MARGIN
+    x: float = MARGIN
     for text in info:
         if x + font(SMALL).getlength(text) + 16 > W - MARGIN:
             break
@@ -505,40 +546,25 @@ def _draw_hand(view: dict, names: list[str]) -> Image.Image:
     else:
         d.text((MARGIN, 120), fit(tx("Nothing to do right now."), 26, inner), font=font(26), fill=MUTED,
                anchor="lm")
-    y = head
-    if racing:
-        _course_panel(d, y, courses[cur], tx("NOW"), names, HIGHLIGHT)
-        y += now_h
-    if not hand:
-        d.text((MARGIN, y + 40), tx("No cards in hand."), font=font(28), fill=MUTED)
-    for i, card in enumerate(hand):
-        r, c = divmod(i, HAND_COLS)
-        x = MARGIN + c * (cw + HAND_GAP)
-        top = y + r * (HAND_CARD_H + HAND_GAP)
-        number = _int(card.get("number"))
-        course_card = card.get("kind") == "course"
-        band = NUMBER_COLOURS.get(number, MUTED)
-        d.rounded_rectangle([x, top, x + cw, top + HAND_CARD_H], radius=12, fill=CARD_FACE, outline=(20, 20, 24),
-                            width=3)
-        d.rounded_rectangle([x, top, x + cw, top + 72], radius=12, fill=band)
-        d.rectangle([x, top + 50, x + cw, top + 72], fill=band)
-        d.text((x + 16, top + 38), str(number), font=font(54), fill=(255, 255, 255), anchor="lm")
-        if course_card:
-            d.text((x + cw - 12, top + 38), tx("course"), font=font(SMALL), fill=(255, 255, 255), anchor="rm")
-        title = clean_text(words(card.get("event"))) if not course_card else clean_text(_short_label(card.get("label")))
-        d.text((x + 12, top + 94), fit(title, 26, cw - 24), font=font(26), fill=CARD_INK, anchor="lm")
-        text = clean_text(words(card.get("text")))
-        for k, line in enumerate(wrap(text, SMALL, cw - 24, 6)):
-            d.text((x + 12, top + 118 + k * 29), line, font=font(SMALL), fill=(50, 50, 56))
-    y += cards_h
-    if peek_lines:
-        d.text((MARGIN, y + 22), tx("Courses only you have seen:"), font=font(26), fill=TEXT, anchor="lm")
-        for k, line in enumerate(peek_lines):
-            d.text((MARGIN + 10, y + 56 + k * 32), line, font=font(SMALL), fill=TEXT, anchor="lm")
-        y += peek_h
-    for k, line in enumerate(pref_lines):
-        d.text((MARGIN, y + 20 + k * 32), line, font=font(SMALL), fill=MUTED, anchor="lm")
-    return im
+
+
+def _hand_card(d, x: float, top: float, cw: float, card: dict) -> None:
+    """One card of the hand: its number band, its event's name and text (a course card: its label)."""
+    number = _int(card.get("number"))
+    course_card = card.get("kind") == "course"
+    band = NUMBER_COLOURS.get(number, MUTED)
+    d.rounded_rectangle([x, top, x + cw, top + HAND_CARD_H], radius=12, fill=CARD_FACE, outline=(20, 20, 24),
+                        width=3)
+    d.rounded_rectangle([x, top, x + cw, top + 72], radius=12, fill=band)
+    d.rectangle([x, top + 50, x + cw, top + 72], fill=band)
+    d.text((x + 16, top + 38), str(number), font=font(54), fill=(255, 255, 255), anchor="lm")
+    if course_card:
+        d.text((x + cw - 12, top + 38), tx("course"), font=font(SMALL), fill=(255, 255, 255), anchor="rm")
+    title = clean_text(words(card.get("event"))) if not course_card else clean_text(_short_label(card.get("label")))
+    d.text((x + 12, top + 94), fit(title, 26, cw - 24), font=font(26), fill=CARD_INK, anchor="lm")
+    text = clean_text(words(card.get("text")))
+    for k, line in enumerate(wrap(text, SMALL, cw - 24, 6)):
+        d.text((x + 12, top + 118 + k * 29), line, font=font(SMALL), fill=(50, 50, 56))
 
 
 # -- the result ----------------------------------------------------------------------------------

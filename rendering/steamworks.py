@@ -61,7 +61,8 @@ def _palette() -> Image.Image:
     colours = dict.fromkeys([c for pair in pairs for c in pair] + [EMPTY, DARK, (200, 30, 30)])
     for b, f in pairs:
         for k in (0.15, 0.3, 0.45, 0.6, 0.75, 0.9):
-            colours[tuple(round(b[i] + (f[i] - b[i]) * k) for i in range(3))] = None
+            r, g, bl = (round(b[i] + (f[i] - b[i]) * k) for i in range(3))
+            colours[(r, g, bl)] = None
     assert len(colours) <= 256
     flat = [c for col in colours for c in col]
     pal = Image.new("P", (1, 1))
@@ -129,7 +130,7 @@ def _tile_lines(name: str, size: int, width: float, max_lines: int = 3) -> list[
     return lines if len(lines) <= max_lines else None
 
 
-def draw_tile(d: Draw, x: float, y: float, size: float, tid: str, r: int = 0,
+def draw_tile(d: Pen, x: float, y: float, size: float, tid: str, r: int = 0,
               outline: tuple[int, int, int] | None = None, key: str | None = None) -> None:
     """A square tile: its fill by kind, its power lines from the centre to each side that has one
     (one coloured stripe per power type), its prestige, and its name (or `key`, a short mark that
@@ -198,15 +199,16 @@ class _Collect(ImageDraw.ImageDraw):
 
     def __init__(self, im: Image.Image) -> None:
         super().__init__(im)
+        self.image = im  # the image drawn on (texts are pasted onto it)
         self.calls: list[tuple[tuple[float, float], str, Any, str | None]] = []
 
     def text(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):  # noqa: A002
         self.calls.append((xy, text, font, anchor))
         size = getattr(font, "size", None)
-        if (self._image.mode == "RGB" and not args and not kwargs and isinstance(size, int)
+        if (self.image.mode == "RGB" and not args and not kwargs and isinstance(size, int)
                 and isinstance(fill, tuple) and text.strip() and "\n" not in text):  # a row: cached masks
             mask, left, top = text_mask(text, size, anchor)
-            self._image.paste(fill, (int(round(xy[0])) + left, int(round(xy[1])) + top), mask)
+            self.image.paste(fill, (int(round(xy[0])) + left, int(round(xy[1])) + top), mask)
             return None
         return super().text(xy, text, fill, font, anchor, *args, **kwargs)
 
@@ -217,11 +219,12 @@ class _FastDraw(Draw):
 
     def __init__(self, im: Image.Image) -> None:
         super().__init__(im)
+        self.image = im  # the image drawn on (texts and sprites are pasted onto it)
         self.calls: list[tuple[tuple[float, float], str, Any, str | None]] = []  # the texts noted
 
     def note(self, xy, text, fnt, anchor) -> None:
         self.calls.append((xy, text, fnt, anchor))
-        note_text(self._image.size[0], xy, text, fnt, anchor)
+        note_text(self.image.size[0], xy, text, fnt, anchor)
 
     def text(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):  # noqa: A002
         size = getattr(font, "size", None)
@@ -232,8 +235,11 @@ class _FastDraw(Draw):
         if not text.strip():
             return None
         mask, left, top = text_mask(text, size, anchor)
-        self._image.paste(fill, (int(round(xy[0])) + left, int(round(xy[1])) + top), mask)
+        self.image.paste(fill, (int(round(xy[0])) + left, int(round(xy[1])) + top), mask)
         return None
+
+
+Pen = _FastDraw | _Collect  # what this module draws with: both paste cached texts and sprites onto `image`
 
 
 @lru_cache(maxsize=512)
@@ -242,14 +248,14 @@ def _sprite(tid: str, r: int, size: int, outline: tuple[int, int, int] | None, k
     """A tile drawn once (per size, rotation, outline, key and tile-name text) and pasted after."""
     im = Image.new("RGBA", (size + 1, size + 1), (0, 0, 0, 0))
     c = _Collect(im)
-    draw_tile(c, 0, 0, size, tid, r, outline=outline, key=key)  # type: ignore[arg-type]
+    draw_tile(c, 0, 0, size, tid, r, outline=outline, key=key)
     return im, tuple(c.calls)
 
 
-def paste_tile(d: Draw, x: float, y: float, size: float, tid: str, r: int = 0,
+def paste_tile(d: Pen, x: float, y: float, size: float, tid: str, r: int = 0,
                outline: tuple[int, int, int] | None = None, key: str | None = None) -> None:
     """draw_tile, from the sprite cache: a tile costs a paste, not its lines and text again."""
-    img = d._image  # type: ignore[attr-defined]
+    img = d.image
     name = _tile_name(tid) if key is None else ""
     im, calls = _sprite(tid, r % 4, int(size), outline, key, name)
     x0, y0 = int(round(x)), int(round(y))
@@ -266,10 +272,10 @@ def _note(d: Any, xy: tuple[float, float], text: str, fnt: Any, anchor: str | No
         else:
             d.calls.append((xy, text, fnt, anchor))
     else:
-        note_text(d._image.width, xy, text, fnt, anchor)
+        note_text(d.im.size[0], xy, text, fnt, anchor)
 
 
-def _disc(d: Draw, x: float, y: float, p: str, size: int = SMALL) -> float:
+def _disc(d: Pen, x: float, y: float, p: str, size: int = SMALL) -> float:
     """A basic source's symbol (a disc of its power's colour) with the power's initial mark; returns its width."""
     dia = size - 2
     d.ellipse([x, y + 5, x + dia, y + 5 + dia], fill=POWER_COLOURS[p], outline=(245, 236, 220), width=2)
@@ -279,7 +285,7 @@ def _disc(d: Draw, x: float, y: float, p: str, size: int = SMALL) -> float:
 Run = list  # a group of str and ("P", power) items drawn together on one line
 
 
-def _runs(d: Draw, x: float, y: float, groups: list[Run], width: float, fill=MUTED, size: int = SMALL,
+def _runs(d: Pen, x: float, y: float, groups: list[Run], width: float, fill=MUTED, size: int = SMALL,
           sep: str = " · ") -> float:
     """Groups of words and power symbols in lines of `width`: a line breaks between groups (with
     `sep` between them on a line), never inside one. Returns the y below the last line."""
@@ -363,7 +369,7 @@ def effect_text(tid: str) -> str:
     return out
 
 
-def _text(d: Draw, xy: tuple[float, float], s: str, size: int = SMALL, fill=TEXT, width: float = W - 2 * M) -> None:
+def _text(d: Pen, xy: tuple[float, float], s: str, size: int = SMALL, fill=TEXT, width: float = W - 2 * M) -> None:
     d.text(xy, fit(s, size, width), font=font(size), fill=fill)
 
 
@@ -382,7 +388,7 @@ def _wrap(s: str, size: int, width: float, max_lines: int) -> list[str]:
     return lines
 
 
-def _lines(d: Draw, x: float, y: float, s: str, width: float, max_lines: int, fill=TEXT, size: int = SMALL) -> float:
+def _lines(d: Pen, x: float, y: float, s: str, width: float, max_lines: int, fill=TEXT, size: int = SMALL) -> float:
     for line in _wrap(s, size, width, max_lines):
         d.text((x, y), line, font=font(size), fill=fill)
         y += size + 7
@@ -400,7 +406,7 @@ def _dev_tiles(dev: dict) -> list[dict]:
                   key=lambda t: (_int(t.get("y")), _int(t.get("x"))))
 
 
-def draw_device(d: Draw, x: float, y: float, dev: dict, cell: int, keyed: bool = False,
+def draw_device(d: Pen, x: float, y: float, dev: dict, cell: int, keyed: bool = False,
                 mark: set[str] | None = None, free: set[str] | None = None,
                 free_col: tuple[int, int, int] = FREE, keys: dict[str, str] | None = None) -> list[str]:
     """A device as a grid of tiles, with a disc of the seat's colour on each tile a mechanic is
@@ -429,7 +435,7 @@ def draw_device(d: Draw, x: float, y: float, dev: dict, cell: int, keyed: bool =
     return legend
 
 
-def _legend(d: Draw, x: float, y: float) -> float:
+def _legend(d: Pen, x: float, y: float) -> float:
     f = font(SMALL)
     for p, key in (("C", tx("clockwork")), ("S", tx("steam")), ("E", tx("electrickal"))):
         d.line([x, y + 15, x + 30, y + 15], fill=POWER_COLOURS[p], width=8)
@@ -451,14 +457,14 @@ def render_boards(view: dict, names: list[str], locale: str = "en") -> list[byte
         return [_render_board(view, names)] + _render_workshops(view, names)
 
 
-def _canvas(h: int) -> tuple[Image.Image, Draw]:
+def _canvas(h: int) -> tuple[Image.Image, _FastDraw]:
     img = Image.new("RGB", (W, h), BACKGROUND)
     return img, _FastDraw(img)
 
 
 def _render_board(view: dict, names: list[str]) -> bytes:
     img, d = _canvas(5000)
-    y = M
+    y: float = M
     age = _int(view.get("age"), 1)
     over = view.get("stage") == "over"
     head = tx("Steam Works · {age} · round {n}", age=tx("Age {roman}", roman=AGE_ROMAN.get(str(age), "?")),
@@ -522,7 +528,7 @@ def _render_board(view: dict, names: list[str]) -> bytes:
     return _png(img.crop((0, 0, W, y + M)))
 
 
-def _player_panel(d: Draw, y: float, pl: dict, names: list[str], devs: list[dict], active: Any,
+def _player_panel(d: Pen, y: float, pl: dict, names: list[str], devs: list[dict], active: Any,
                   over: bool = False) -> float:
     """A player's public counts: name and persona; money, points, clocks, mechanics, the basic
     sources as power symbols with counts, tiles in supply and devices; the persona spaces still free."""
@@ -614,7 +620,7 @@ def _row_sprite(dv_json: str, names: tuple[str, ...], locale_mark: str) -> tuple
     lay = _row_layout(dv, list(names))
     im = Image.new("RGB", (W, int(lay[-1])), BACKGROUND)
     c = _Collect(im)
-    _draw_row(c, 0, dv, lay)  # type: ignore[arg-type]
+    _draw_row(c, 0, dv, lay)
     return lay, im, tuple(c.calls)
 
 
@@ -623,11 +629,11 @@ def row_layout(dv: dict, names: list[str]) -> tuple:
     return _row_sprite(json.dumps(_lying(dv), sort_keys=True), tuple(names), tx("open"))[0]
 
 
-def _device_row(d: Draw, y: float, dv: dict, names: list[str], layout: tuple | None = None) -> float:
+def _device_row(d: Pen, y: float, dv: dict, names: list[str], layout: tuple | None = None) -> float:
     """A device's row, pasted from the cache (a late table has dozens of devices, most unchanged
     from one image to the next). tx("open") marks the locale the texts were drawn in."""
     lay, im, calls = _row_sprite(json.dumps(_lying(dv), sort_keys=True), tuple(names), tx("open"))
-    img = d._image  # type: ignore[attr-defined]
+    img = d.image
     y0 = int(round(y))
     img.paste(im, (0, y0))
     for xy, text, fnt, anchor in calls:
@@ -635,7 +641,7 @@ def _device_row(d: Draw, y: float, dv: dict, names: list[str], layout: tuple | N
     return y0 + lay[-1]
 
 
-def _draw_row(d: Draw, y: float, dv: dict, layout: tuple) -> float:
+def _draw_row(d: Pen, y: float, dv: dict, layout: tuple) -> float:
     cell, gw, gh, head, wrapped, h = layout
     busy = dv.get("busy") or {}
     free = {f"{_int(t.get('x'))},{_int(t.get('y'))}" for t in _dev_tiles(dv)
@@ -652,7 +658,7 @@ def _draw_row(d: Draw, y: float, dv: dict, layout: tuple) -> float:
     return y + h
 
 
-def _runs_coloured(d: Draw, x: float, y: float, items: Run, colours: dict[int, tuple]) -> None:
+def _runs_coloured(d: Pen, x: float, y: float, items: Run, colours: dict[int, tuple]) -> None:
     """One line of words and power symbols, some words in their own colour (free sources in green)."""
     f = font(SMALL)
     for i, item in enumerate(items):
@@ -664,7 +670,7 @@ def _runs_coloured(d: Draw, x: float, y: float, items: Run, colours: dict[int, t
             x += _disc(d, x, y, item[1])
 
 
-def _workshop_head(d: Draw, y: float, pl: dict, names: list[str], n: int, more: bool) -> float:
+def _workshop_head(d: Pen, y: float, pl: dict, names: list[str], n: int, more: bool) -> float:
     seat = _int(pl.get("seat"))
     col = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
     d.rectangle([M, y + 4, M + 10, y + 36], fill=col)
@@ -680,7 +686,7 @@ def _workshop_pages(view: dict, names: list[str]) -> list[list[tuple]]:
     ("row", device)."""
     devices = [dv for dv in view.get("devices") or [] if isinstance(dv, dict)]
     pages: list[list[tuple]] = [[]]
-    y = M
+    y: float = M
     for pl in view.get("players") or []:
         if not isinstance(pl, dict):
             continue
@@ -726,7 +732,7 @@ def _render_workshops(view: dict, names: list[str]) -> list[bytes]:
             out.append(data)
             continue
         img, d = _canvas(MAX_H + 200)
-        y = M
+        y: float = M
         last = None
         for op in page:
             if op[0] == "head":
@@ -763,7 +769,7 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     pl = next((p for p in players if p.get("seat") == seat), {})
     img = Image.new("RGB", (W, 6000), BACKGROUND)
     d = _FastDraw(img)
-    y = M
+    y: float = M
     _text(d, (M, y), tx("Your workshop, {p}", p=player_name(names, seat)), 32)
     y += 48
     y = _runs(d, M, y, [[tx("£{m}", m=_int(pl.get("money")))], [tx("{vp} VP", vp=_int(pl.get("vp")))],
@@ -780,20 +786,7 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
         y = _build_preview(d, y + 4, build, devices) + 6
     reveal = view.get("reveal") if isinstance(view.get("reveal"), dict) else None
     if reveal and reveal.get("seat") == seat and isinstance(reveal.get("tiles"), list):
-        # the Innovation Turbine's private look: the two tiles, only in this seat's image
-        age = AGE_ROMAN.get(str(reveal.get("age")), "?")
-        y = _lines(d, M, y + 4, tx("Innovation Turbine: keep one of these two tiles; the other goes under the "
-                                   "Age {roman} stack", roman=age), W - 2 * M, 2, HIGHLIGHT, 26) + 6
-        cell = 110
-        for tid in [str(t) for t in reveal["tiles"]]:
-            paste_tile(d, M, y, cell, tid)
-            t = TILES.get(tid)
-            _text(d, (M + cell + 14, y - 4), _tile_name(tid), 28, TEXT, W - 3 * M - cell)
-            if t:
-                _lines(d, M + cell + 14, y + 32, words(msg(t.text)), W - 3 * M - cell, 3, MUTED)
-            y += cell + 14
-        d.line([M, y, W - M, y], fill=HIGHLIGHT, width=3)  # below: the seat's own supply
-        y += 16
+        y = _reveal_tiles(d, y, reveal)
     elif act and view.get("active") == seat and not plans:
         dv = next((x for x in devices if x.get("id") == act.get("dev")), None)
         if dv:
@@ -801,10 +794,36 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
                                        n=_int(dv.get("id"))), W - 2 * M, 2, HIGHLIGHT, 26) + 6
             y = _device_block(d, y, dv, set(act.get("targets") or {})) + 6
     # the supply: one tile a row with what it does
-    cell = 76
     supply = [str(t) for t in pl.get("tiles") or []]
-    if len(set(supply)) > COMPACT_SUPPLY or (plans and view.get("active") == seat and len(plans) > 8):
-        # too many for a phone with their texts (or below many devices to choose from): two columns of names
+    y = _supply_rows(d, y, supply, bool(plans and view.get("active") == seat and len(plans) > 8))
+    deciding = view.get("active") == seat and (build or act or reveal)
+    listed = bool(devices and not (build and view.get("active") == seat))  # while laying tiles: the preview and supply
+    y = _hand_devices(d, y, (devices, names, seat), bool(deciding), listed)
+    return _png(img.crop((0, 0, W, y + M)))
+
+
+def _reveal_tiles(d: Pen, y: float, reveal: dict) -> float:
+    """The Innovation Turbine's private look: the two tiles, only in this seat's image."""
+    age = AGE_ROMAN.get(str(reveal.get("age")), "?")
+    y = _lines(d, M, y + 4, tx("Innovation Turbine: keep one of these two tiles; the other goes under the "
+                               "Age {roman} stack", roman=age), W - 2 * M, 2, HIGHLIGHT, 26) + 6
+    cell = 110
+    for tid in [str(t) for t in reveal["tiles"]]:
+        paste_tile(d, M, y, cell, tid)
+        t = TILES.get(tid)
+        _text(d, (M + cell + 14, y - 4), _tile_name(tid), 28, TEXT, W - 3 * M - cell)
+        if t:
+            _lines(d, M + cell + 14, y + 32, words(msg(t.text)), W - 3 * M - cell, 3, MUTED)
+        y += cell + 14
+    d.line([M, y, W - M, y], fill=HIGHLIGHT, width=3)  # below: the seat's own supply
+    return y + 16
+
+
+def _supply_rows(d: Pen, y: float, supply: list[str], crowded: bool) -> float:
+    """The seat's supply, one tile a row with what it does; in two columns of names when there are
+    too many for a phone with their texts (or they sit below many devices to choose from: `crowded`)."""
+    cell = 76
+    if len(set(supply)) > COMPACT_SUPPLY or crowded:
         y = _supply_columns(d, y, supply, cell)
         supply = []
     for tid in dict.fromkeys(supply):  # the same tile twice is one row, "×2"
@@ -816,9 +835,14 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
         if t:  # the whole text: up to 3 lines (a Japanese one may need them), never cut at 2
             below = _lines(d, M + cell + 14, y + 32, words(msg(t.text)), W - 3 * M - cell, 3, MUTED)
         y = max(y + max(cell, 32 + 2 * (SMALL + 7)), below) + 10
+    return y
+
+
+def _hand_devices(d: Pen, y: float, table: tuple[list[dict], list[str], int], deciding: bool, listed: bool) -> float:
+    """The seat's own devices drawn as on the board (where the image has room, and not while it
+    decides), then every device on the table as a line (`listed`), the seat's own first."""
+    devices, names, seat = table
     mine = sorted((x for x in devices if x.get("owner") == seat), key=lambda v: _int(v.get("id")))
-    deciding = view.get("active") == seat and (build or act or reveal)
-    listed = devices and not (build and view.get("active") == seat)  # while laying tiles: the preview and supply
     list_h = (48 + sum(LINE * len(_device_lines(dv, W - 2 * M - 24 - 30 * len(set((dv.get("busy") or {}).values()))))
                        for dv in devices)) if listed else 0
     if mine and not deciding:  # the seat's own devices drawn as on the board, where the image has room
@@ -841,13 +865,13 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
                 y += LINE
                 break
             y = _device_line_drawn(d, y, dv, names)
-    return _png(img.crop((0, 0, W, y + M)))
+    return y
 
 
 COMPACT_SUPPLY = 8  # distinct supply tiles beyond which the hand lists them without their texts
 
 
-def _supply_columns(d: Draw, y: float, supply: list[str], cell: int) -> float:
+def _supply_columns(d: Pen, y: float, supply: list[str], cell: int) -> float:
     """The supply as two columns of tiles and names, without their texts (a phone-sized image)."""
     col = (W - 2 * M) / 2
     for i, tid in enumerate(dict.fromkeys(supply)):
@@ -881,7 +905,7 @@ def _device_lines(dv: dict, room: float) -> list[str]:
 
 
 
-def _device_line_drawn(d: Draw, y: float, dv: dict, names: list[str]) -> float:
+def _device_line_drawn(d: Pen, y: float, dv: dict, names: list[str]) -> float:
     """One device as a line: owner's colour, number, tiles, and a disc per mechanic on it."""
     owner = _int(dv.get("owner"))
     d.rectangle([M, y + 4, M + 10, y + 28], fill=PLAYER_COLOURS[owner % len(PLAYER_COLOURS)])
@@ -899,7 +923,7 @@ def _device_line_drawn(d: Draw, y: float, dv: dict, names: list[str]) -> float:
 
 
 
-def _device_block(d: Draw, y: float, dv: dict, mark: set[str] | None) -> float:
+def _device_block(d: Pen, y: float, dv: dict, mark: set[str] | None) -> float:
     """A device keyed by numbers, the tiles that can be powered outlined, with a list under it:
     each number's tile and what it does."""
     tiles_ = _dev_tiles(dv)
@@ -913,7 +937,7 @@ def _device_block(d: Draw, y: float, dv: dict, mark: set[str] | None) -> float:
     return yy + 8
 
 
-def _plan_cards(d: Draw, y: float, plans: list[list[dict]]) -> float:
+def _plan_cards(d: Pen, y: float, plans: list[list[dict]]) -> float:
     """The whole devices the menu offers, numbered as in its list, four to a row: each drawn as
     it would be built (its tiles, their places and turns)."""
     y = _lines(d, M, y, tx("Devices you can build: choose one by its number, or lay the tiles one by one"),
@@ -942,7 +966,7 @@ def _plan_cards(d: Draw, y: float, plans: list[list[dict]]) -> float:
     return y + row_h + 8
 
 
-def _build_preview(d: Draw, y: float, build: dict, devices: list[dict]) -> float:
+def _build_preview(d: Pen, y: float, build: dict, devices: list[dict]) -> float:
     placed = [t for t in build.get("placed") or [] if isinstance(t, dict)]
     base: list[dict] = []
     if build.get("mode") == "upgrade" and build.get("dev") is not None:

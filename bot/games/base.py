@@ -127,7 +127,9 @@ def _as_bool(value: Any) -> bool | None:
 
 def fill_options(specs: list[OptionSpec], given: dict[str, Any] | None) -> dict[str, Any]:
     """The options as their specs declare them: an unknown name refused, each given value checked by
-    its spec (`OptionSpec.check`), each missing one set to its default."""
+    its spec (`OptionSpec.check`), each missing one set to its default; anything but a mapping refused."""
+    if given is not None and not isinstance(given, dict):
+        raise GameError(msg("Options must be a mapping."))
     given = dict(given or {})
     known = {spec.name: spec for spec in specs}
     for name in given:
@@ -361,7 +363,7 @@ def check_move(state: State, seat: Any, action: Any) -> None:
         raise GameError(msg("That is not a move."))
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state["seats"]:
         raise GameError(msg("You are not seated at this table."))
-    if state.get("phase", state.get("stage")) == "over":  # TODO(#29): "phase" only once PON and Steam Works say so
+    if state["phase"] == "over":
         raise GameError(msg("The game is over."))
 
 

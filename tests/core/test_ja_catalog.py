@@ -13,7 +13,7 @@ from bot.games.heat import rules
 from bot.games.heat.content import tracks
 from bot.games.pole.content import circuits as pole_circuits
 from bot.games.heat.engine import _PREF_NAMES, _PREF_VALUES
-from bot.games.pon import engine as pon_engine
+from bot.games.pon import common as pon_prefs
 from bot.games.pon.content import load_cards
 from bot.i18n import LIST_SEPARATOR, catalog_files
 from cogs.base import CLOCKS
@@ -79,8 +79,8 @@ def variable_keys() -> set[str]:
     keys |= {t.name for t in tracks().values()}  # Heat tracks (also the /heat new choices)
     for card in load_cards().values():  # PON card names, events and course effects
         keys |= {card.name, card.text}
-    keys |= set(pon_engine.PON_PREFS) | set(pon_engine.BLOCK_PREFS) | set(pon_engine.PICK_PREFS)
-    keys |= set(pon_engine.EVENT_PREFS) | {"-"}  # PON preference values (rendering/pon.py: "-" unset)
+    keys |= set(pon_prefs.PON_PREFS) | set(pon_prefs.BLOCK_PREFS) | set(pon_prefs.PICK_PREFS)
+    keys |= set(pon_prefs.EVENT_PREFS) | {"-"}  # PON preference values (rendering/pon.py: "-" unset)
     keys |= {"Heat: Pedal to the Metal", "PON"}  # engine titles
     keys |= {"Join", "Leave", "Start"}  # bot/components.py LOBBY_LABELS
     keys |= {"lobby", "active", "finished", "abandoned"}  # game statuses, msg(status)

@@ -65,7 +65,7 @@ def _pon_views() -> dict[str, tuple]:
     while not PON.is_over(st):
         seat = rnd.choice(PON.to_act(st))
         st, _ = PON.apply(st, seat, choose(st, seat, "greedy", rnd))
-        stage = st["stage"]
+        stage = st["phase"]
         out.setdefault(f"board_{stage}", (P.render_board, PON.view(st, None)))
         out.setdefault(f"hand_{stage}", (P.render_hand, PON.view(st, PON.to_act(st)[0] if PON.to_act(st) else 0)))
     out["board_over"] = (P.render_board, PON.view(st, None))

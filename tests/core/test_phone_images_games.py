@@ -93,8 +93,8 @@ def _steam_game(seed: int) -> dict[str, tuple]:
     while not STEAM.is_over(st):
         (seat,) = STEAM.to_act(st)
         views = out if steps > 80 else early
-        views.setdefault(f"board_{st['stage']}", (SR.render_board, STEAM.view(st, None)))
-        views.setdefault(f"hand_{st['stage']}", (SR.render_hand, STEAM.view(st, seat)))
+        views.setdefault(f"board_{st['phase']}", (SR.render_board, STEAM.view(st, None)))
+        views.setdefault(f"hand_{st['phase']}", (SR.render_hand, STEAM.view(st, seat)))
         acts = STEAM.legal_actions(st, seat)
         good = [a for a in acts if a["type"] not in ("pass", "done", "undo")]
         st, _ = STEAM.apply(st, seat, rnd.choice(good if good and rnd.random() < 0.9 else acts))

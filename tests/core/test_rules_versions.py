@@ -14,9 +14,9 @@ from bot.games.registry import engines
 FINGERPRINTS = {  # kind: (rules_version, fingerprint of the games below)
     "heat": (2, "a3fa7d14a56cbea7"),
     "pole": (3, "117c6b2feb13853b"),
-    "pon": (2, "e02c0644ff7755ca"),
+    "pon": (2, "7ffb91057144a3cf"),  # schema 2 names the phase "phase": the same games, renamed key
     "rallyman": (2, "396a37151e579277"),  # schema 2 adds "seats"; the games are as they were
-    "steamworks": (2, "9109ba882ccf918d"),
+    "steamworks": (2, "0aaa6ca9e4ea923a"),  # schema 3 likewise
 }
 SEEDS = (3, 4)
 

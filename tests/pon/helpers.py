@@ -7,7 +7,8 @@ from typing import Any
 from bot.games.base import Event, name_seats
 from bot.games.pon import ENGINE as E
 from bot.games.pon.content import CARDS
-from bot.games.pon.engine import default_prefs
+from bot.games.pon.common import default_prefs
+from bot.games.pon.flow import run
 from bot.i18n import Msg, from_wire, render
 
 
@@ -21,6 +22,18 @@ def plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
     return value
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, Msg):
+        return render(value, "en")
+    raise TypeError(f"not JSON: {value!r}")
+
+
+def plain_json(value: Any) -> str:
+    """json.dumps(plain(value), ensure_ascii=False), in one pass (the leak checks of every step of
+    a playout read a view this way)."""
+    return json.dumps(value, ensure_ascii=False, default=_words)
 
 
 def en(value: Any) -> Any:
@@ -77,7 +90,7 @@ def arrange(seats: int = 3, *, order: list[int] | None = None, hands: dict[int, 
             used.add(slots[i])
     st = E.new_game({}, seats, 1)
     st.update({
-        "stage": "start_turn" if effect else "begin_main",
+        "phase": "start_turn" if effect else "begin_main",
         "circuit": slots, "face_up": [i not in (face_down or []) for i in range(length)],
         "throttles": throttle_ids, "known": [list((known or {}).get(s, [])) for s in range(seats)],
         "peeked": [None] * seats, "peek_queue": [], "deck": [], "hands": hands_ids, "discard": discard_ids,
@@ -96,13 +109,18 @@ def arrange(seats: int = 3, *, order: list[int] | None = None, hands: dict[int, 
                 p[key] = value
         st["prefs"][s] = p
     ev: list[Event] = []
-    E._run(st, ev)
+    run(st, ev)
     json.loads(json.dumps(st))
     return st, ev
 
 
 def act(st: dict[str, Any], seat: int, action: dict[str, Any]) -> tuple[dict[str, Any], list[Event]]:
     return E.apply(st, seat, action)
+
+
+def play(st: dict[str, Any], seat: int, name: str) -> tuple[dict[str, Any], list[Event]]:
+    """`seat` plays the card named `name`."""
+    return act(st, seat, {"type": "play", "card": C(name)})
 
 
 SEAT_NAMES = ["P1", "P2", "P3", "P4"]

@@ -8,15 +8,12 @@ import pytest
 
 from bot.games.base import GameError
 from bot.games.pon import ENGINE as E
-from bot.games.pon.engine import default_prefs
-from bot.i18n import from_wire, to_wire
-from tests.pon.helpers import C, act, arrange, cards, en, hand_names, plain, texts
+from bot.games.pon.common import default_prefs
+from bot.games.pon.content import CARDS
+from bot.i18n import from_wire, msg, to_wire
+from tests.pon.helpers import C, act, arrange, cards, en, hand_names, plain, play, texts
 
 NEVER = {"pon": {n: "never" for n in "1234"}}
-
-
-def play(st, seat, name):
-    return act(st, seat, {"type": "play", "card": C(name)})
 
 
 def test_default_prefs_play_without_asking():
@@ -216,7 +213,7 @@ def test_a_long_select_says_which_choices_each_page_holds():
     from bot.games.pon.content import CARDS
     racing = [c.name for c in CARDS.values() if c.kind == "racing"]
     st, _ = arrange(circuit={0: "Blind Crest"}, discard=racing)
-    st["stage"] = "salvage"  # an empty hand on its turn: take any card from the discard
+    st["phase"] = "salvage"  # an empty hand on its turn: take any card from the discard
     seat = st["actor"]
     menu = E.menu(st, seat)
     pages = [g for g in menu if g["kind"] == "select" and g["action"]["type"] == "salvage"]
@@ -236,3 +233,56 @@ def test_preference_options_say_the_change_and_the_current_setting_once():
     assert opts["PON on 1s → never"] == opts["PON on 1s → ask"] == "Now: auto"
     assert "PON on 1s → auto" not in opts
     assert all(" → " in label and text.startswith("Now: ") for label, text in opts.items())
+
+
+# -- the moves a seat owes first (hand-limit discard, decay choice) and a PON answer changed -----------
+
+def _owing(kind):
+    """Seat 0 to play, but owing a hand-limit discard ("excess") or a decay choice ("decay")."""
+    taken = {"Scavenge", "Draft", "Slingshot", "Covering", "Grip"}
+    pair = [c.name for c in CARDS.values() if c.kind == "racing" and c.number == 2 and c.name not in taken][:2]
+    st, _ = arrange(order=[0, 1, 2], circuit={0: "Blind Crest"}, throttles={0: ["Grip"]},
+                    hands={0: ["Scavenge", "Draft"], 1: ["Slingshot"], 2: ["Covering"]}, pon={0: [pair]},
+                    prefs={0: {"discard": "ask", "decay": "ask"}})
+    if kind == "excess":
+        st["excess"] = {"0": 1}
+    else:
+        st["decay"] = {"0": {"sets": [0], "why": to_wire(msg("end of turn"))}}
+    return st
+
+
+@pytest.mark.parametrize("kind,first", [("excess", "First discard down to the hand limit."),
+                                        ("decay", "First choose which card of your PON set decays.")])
+def test_a_seat_owing_a_discard_or_a_decay_choice_makes_it_first(kind, first):
+    st = _owing(kind)
+    before = json.loads(json.dumps(st))
+    assert E.to_act(st) == [0]
+    owed, other = ("discard", "decay") if kind == "excess" else ("decay", "discard")
+    for seat, action, said in ((0, {"type": "play", "card": C("Scavenge")}, first),
+                               (0, {"type": other, "card": C("Draft")}, first),
+                               (1, {"type": owed, "card": C("Slingshot")}, "It is not your move."),
+                               (1, {"type": "play", "card": C("Slingshot")}, "It is not your move.")):
+        with pytest.raises(GameError) as err:
+            E.apply(st, seat, action)
+        assert str(err.value) == said
+        assert st == before  # refused: nothing changed
+    card = C("Draft") if kind == "excess" else st["pon"][0][0][0]
+    st, _ = act(st, 0, {"type": owed, "card": card})
+    assert not st["excess"] and not st["decay"] and E.to_act(st) == [0]
+
+
+def test_an_asked_seat_may_change_its_pon_answer_until_every_asked_seat_answered():
+    ask3 = {"pon": {"3": "ask"}}
+    st, _ = arrange(order=[0, 1, 2], circuit={0: "Blind Crest"}, throttles={0: ["Grip"]},
+                    hands={0: ["Scavenge", "Draft"], 1: ["Slingshot", "Switchback", "Tow"], 2: ["Covering", "Fuel Save"]},
+                    prefs={1: ask3, 2: ask3})
+    st, _ = play(st, 0, "Scavenge")
+    assert sorted(E.to_act(st)) == [1, 2]
+    st, _ = act(st, 1, {"type": "pon_pass"})
+    assert E.to_act(st) == [2]  # seat 1 answered, but may still change its mind
+    pair = [a for a in E.legal_actions(st, 1) if a["type"] == "pon"]
+    assert pair
+    st, _ = act(st, 1, pair[0])
+    assert st["window"]["answers"]["1"] == pair[0]["cards"]
+    with pytest.raises(GameError, match="It is not your move."):
+        E.apply(st, 0, {"type": "pon_pass"})

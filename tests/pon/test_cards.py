@@ -8,7 +8,7 @@ import pytest
 from bot.games.base import GameError
 from bot.games.pon import ENGINE as E
 from bot.games.pon.content import CARDS
-from tests.pon.helpers import C, act, arrange, cards, en, hand_names, names, plain, texts
+from tests.pon.helpers import C, act, arrange, cards, en, hand_names, names, plain, play, texts
 
 NEVER = {"pon": {n: "never" for n in "1234"}}
 ASK_BLOCK = {"block": "ask", **NEVER}
@@ -25,10 +25,6 @@ def covering(*card_names: str):
     """Decorator: this test checks these cards' effects (recorded at import time)."""
     covers(*card_names)
     return lambda fn: fn
-
-
-def play(st, seat, name):
-    return act(st, seat, {"type": "play", "card": C(name)})
 
 
 def event(st, seat, name):
@@ -136,7 +132,7 @@ def test_back_straight_slipstream_one_off():
                     prefs=QUIET)
     st, _ = play(st, 0, "Dive Bomb")
     st, ev = play(st, 1, "Scavenge")  # 3 is one off the 2 in the throttle
-    assert "P2 gets a slipstream." in texts(ev) and st["stage"] == "slip"
+    assert "P2 gets a slipstream." in texts(ev) and st["phase"] == "slip"
     st2, _ = arrange(circuit={0: "Back Straight"}, throttles={0: ["Slick Tyres"]}, effect=True,
                      discard=["Tow", "Pit Stop"], hands={0: ["Dive Bomb"], 1: ["Grip", "Scavenge"], 2: ["Covering"]},
                      prefs=QUIET)
@@ -175,7 +171,7 @@ def test_line_events_one_off_counts_as_the_course_number(name):
     st, _ = second_place([name, "Dive Bomb", "Tow"], defender=("Lucky Break",))
     st, _ = event(st, 1, name)
     st, ev = play(st, 1, "Dive Bomb")  # 2 on a 3 course
-    assert "P2 attacks P1!" in texts(ev) and st["stage"] == "block"
+    assert "P2 attacks P1!" in texts(ev) and st["phase"] == "block"
     st, _ = second_place([name, "Dive Bomb", "Tow"], defender=("Lucky Break",))
     st, _ = event(st, 1, name)
     st, ev = play(st, 1, "Tow")  # 1 is two off: no overtake
@@ -202,12 +198,12 @@ def test_line_event_used_by_the_leader_gives_the_block_right():
 def test_take_discard_events(name):
     st, _ = second_place([name, "Grip"], discard=("Pit Stop", "Spotter", "Brake Test"), course="Blind Crest")
     st, _ = event(st, 1, name)
-    assert st["stage"] == "pick" and E.to_act(st) == [1]
+    assert st["phase"] == "pick" and E.to_act(st) == [1]
     offered = sorted(a["card"] for a in E.legal_actions(st, 1))
     assert offered == sorted(st["discard"])
     st, ev = act(st, 1, {"type": "pick", "card": C("Pit Stop")})
     assert "Pit Stop" in hand_names(st, 1) and name in names(st["throttles"][0])
-    assert st["stage"] == "play" and E.to_act(st) == [1]
+    assert st["phase"] == "play" and E.to_act(st) == [1]
 
 
 @pytest.mark.parametrize("name", covers("Defensive Line", "Covering", "Hold the Line"))
@@ -277,7 +273,7 @@ def test_pon_hold_events_skip_the_end_of_turn_decay(name):
     st, _ = act(st, 0, {"type": "take", "card": C("Draft")})
     for seat, card in ((1, "Covering"), (2, "Spotter")):
         st, _ = play(st, seat, card)
-        if st["stage"] == "take":
+        if st["phase"] == "take":
             st, _ = act(st, seat, E.legal_actions(st, seat)[0])
     assert st["current"] == 1
     assert [len(s) for s in st["pon"][0]] == [3] and [len(s) for s in st["pon"][1]] == [2]
@@ -289,7 +285,7 @@ def test_slip_any_events_slipstream_whatever_the_number(name):
                          discard=("Pit Stop", "Brake Test"))
     st, _ = event(st, 1, name)
     st, ev = play(st, 1, "Lucky Break")  # a 4, nothing like it in the throttle
-    assert "P2 gets a slipstream." in texts(ev) and st["stage"] == "slip"
+    assert "P2 gets a slipstream." in texts(ev) and st["phase"] == "slip"
 
 
 @pytest.mark.parametrize("name", covers("Dirty Air", "Brake Test"))

@@ -9,11 +9,11 @@ import pytest
 
 from bot.games.base import GameError, replay
 from bot.games.pon import ENGINE as E
-from bot.games.pon import engine as engine_module
+from bot.games.pon import common, engine, flow
 from bot.games.pon.content import CARDS
 from bot.games.pon.simulate import choose
 from bot.i18n import Msg, msg
-from tests.pon.helpers import en, plain
+from tests.pon.helpers import en, plain_json
 
 ALL = list(range(len(CARDS)))
 PREF_CHANGES = [{"pon": {"3": "ask"}}, {"pon": {"1": "never"}}, {"block": "ask"}, {"block": "yield"},
@@ -34,7 +34,7 @@ def locations(st):
             out += pset
     if st["played"] is not None:
         out.append(st["played"])
-    if st["stage"] != "over":
+    if st["phase"] != "over":
         out += st["circuit"][st["current"]:]
     return out
 
@@ -57,7 +57,7 @@ def secrets(st, viewer, ever_public):
     for seat, hand in enumerate(st["hands"]):
         if seat != viewer:
             hidden.update(hand)
-    if st["stage"] != "over":
+    if st["phase"] != "over":
         for i in range(st["current"], len(st["circuit"])):
             if not st["face_up"][i] and (viewer is None or i not in st["known"][viewer]):
                 hidden.add(st["circuit"][i])
@@ -102,7 +102,7 @@ def run_game(seats, seed, deep):
         steps += 1
         assert steps < 3000
         waiting = E.to_act(st)
-        assert waiting, st["stage"]
+        assert waiting, st["phase"]
         if mode == 2 and rnd.random() < 0.03:
             seat, action = rnd.randrange(seats), {"type": "prefs", **rnd.choice(PREF_CHANGES)}
         else:
@@ -131,7 +131,7 @@ def run_game(seats, seed, deep):
             for viewer in [None, *range(seats)]:
                 hidden = secrets(st, viewer, ever_public)
                 shown = {k: v for k, v in E.view(st, viewer).items() if k != "log"}  # log: see checked_pub
-                assert not leaked(json.dumps(plain(shown), ensure_ascii=False), hidden), (viewer, steps)
+                assert not leaked(plain_json(shown), hidden), (viewer, steps)
                 if viewer is not None:
                     private = "\n".join(en(e.text) for e in events if e.to == viewer)
                     assert not leaked(private, hidden & hidden_before[viewer])
@@ -150,7 +150,7 @@ def hidden_zones(st):
     out = set(st["deck"])
     for hand in st["hands"]:
         out.update(hand)
-    if st["stage"] != "over":
+    if st["phase"] != "over":
         out.update(c for i, c in enumerate(st["circuit"]) if i >= st["current"] and not st["face_up"][i])
     return out
 
@@ -158,13 +158,14 @@ def hidden_zones(st):
 @pytest.fixture
 def checked_pub(monkeypatch):
     """Every public log line, at the moment it is written, names no card in a hidden zone."""
-    original = engine_module._pub
+    original = common.log_public
 
     def pub(st, ev, text):
         assert not leaked(en(text), hidden_zones(st)), text
         original(st, ev, text)
 
-    monkeypatch.setattr(engine_module, "_pub", pub)
+    for module in (common, flow, engine):  # every module that writes public lines
+        monkeypatch.setattr(module, "log_public", pub)
 
 
 @pytest.mark.parametrize("seats", [3, 4])

@@ -25,7 +25,7 @@ def states(seats, seed):
     while not E.is_over(st):
         seat = rnd.choice(E.to_act(st))
         st, _ = E.apply(st, seat, choose(st, seat, "greedy", rnd))
-        out.setdefault(st["stage"], st)
+        out.setdefault(st["phase"], st)
     out["over"] = st
     return out
 
@@ -84,7 +84,7 @@ def test_the_board_is_at_most_twice_as_tall_as_wide_and_says_what_tile_numbers_a
     for st in seeded_states(12)[::3]:
         w, h = Image.open(io.BytesIO(R.render_board(E.view(st, None), NAMES))).size
         assert h <= 2 * w, (w, h)
-    st = next(s for s in seeded_states(12) if s["seats"] == 4 and s["stage"] != "over")
+    st = next(s for s in seeded_states(12) if s["seats"] == 4 and s["phase"] != "over")
     view = E.view(st, None)  # four players, and (drawn from any view) a circuit of 12 courses
     view["courses"] = view["courses"] + [dict(c, index=10 + i) for i, c in enumerate(view["courses"][:2])]
     view["log"] = ["A long line of the log that wraps over two lines of the board at this width, " * 2] * 12

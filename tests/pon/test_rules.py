@@ -8,15 +8,11 @@ import pytest
 
 from bot.games.base import GameError
 from bot.games.pon import ENGINE as E
-from tests.pon.helpers import C, act, arrange, cards, en, hand_names, names, texts
+from tests.pon.helpers import C, act, arrange, cards, en, hand_names, names, play, texts
 
 NEVER = {"pon": {n: "never" for n in "1234"}}
 YIELD = {"block": "yield", **NEVER}
 ASK_BLOCK = {"block": "ask", **NEVER}
-
-
-def play(st, seat, name):
-    return act(st, seat, {"type": "play", "card": C(name)})
 
 
 # -- main phase ---------------------------------------------------------------------------------
@@ -40,7 +36,7 @@ def test_take_a_throttle_card_then_the_played_card_goes_into_the_throttle():
     st, _ = arrange(circuit={0: "Blind Crest"}, throttles={0: ["Draft", "Covering"]},
                     hands={0: ["Scavenge", "Grip"], 1: ["Tow"], 2: ["Switchback"]}, prefs={s: NEVER for s in range(3)})
     st, _ = play(st, 0, "Scavenge")
-    assert st["stage"] == "take" and E.to_act(st) == [0]
+    assert st["phase"] == "take" and E.to_act(st) == [0]
     takes = [a["card"] for a in E.legal_actions(st, 0) if a["type"] == "take"]
     assert sorted(takes) == cards("Draft", "Covering")  # not the card just played
     with pytest.raises(GameError):
@@ -59,7 +55,7 @@ def test_slipstream_second_place_matching_the_throttle_takes_any_discard():
                     prefs={s: NEVER for s in range(3)})
     st, ev = play(st, 1, "Slingshot")
     assert "P2 gets a slipstream." in texts(ev)
-    assert st["stage"] == "slip" and E.to_act(st) == [1]
+    assert st["phase"] == "slip" and E.to_act(st) == [1]
     acts = E.legal_actions(st, 1)
     assert sorted(a["card"] for a in acts if a["type"] == "slip") == sorted(cards("Tow", "Draft", "Grip"))
     assert {"type": "event", "card": C("Fuel Save")} in acts  # "自分の手番中ならいつでも" (issue #9)
@@ -83,7 +79,7 @@ def test_the_leader_gets_no_slipstream():
                     prefs={s: NEVER for s in range(3)})
     st, ev = play(st, 0, "Slingshot")
     assert "slipstream" not in texts(ev)
-    assert st["stage"] == "play" and E.to_act(st) == [1]
+    assert st["phase"] == "play" and E.to_act(st) == [1]
     assert names(st["discard"]) == ["Tow", "Grip"]
 
 
@@ -94,9 +90,9 @@ def test_slipstream_then_overtake_when_course_and_throttle_share_the_number():
                     hands={0: ["Dive Bomb"], 1: ["Slingshot", "Draft"], 2: ["Covering"]},
                     prefs={0: ASK_BLOCK, 1: NEVER, 2: NEVER})
     st, _ = play(st, 1, "Slingshot")
-    assert st["stage"] == "slip"
+    assert st["phase"] == "slip"
     st, ev = act(st, 1, {"type": "slip", "card": C("Tow")})
-    assert st["stage"] == "block" and E.to_act(st) == [0]
+    assert st["phase"] == "block" and E.to_act(st) == [0]
     assert "P2 attacks P1!" in texts(ev)
 
 
@@ -114,14 +110,14 @@ def test_overtake_without_pon_blocked_by_any_one_card():
     """"PONがなければ、好きな手札1枚をスロットルに置く"; blocked: no decay, no change of place."""
     st, _ = attack_state()
     st, ev = play(st, 1, "Inside Line")
-    assert st["stage"] == "block" and E.to_act(st) == [0]
+    assert st["phase"] == "block" and E.to_act(st) == [0]
     blocks = [a["cards"] for a in E.legal_actions(st, 0) if a["type"] == "block"]
     assert sorted(blocks) == sorted([[C("Dive Bomb")], [C("Grip")]])
     assert {"type": "yield"} in E.legal_actions(st, 0)
     st, ev = act(st, 0, {"type": "block", "cards": [C("Grip")]})
     assert st["order"] == [0, 1, 2]
     assert "Grip" in names(st["throttles"][0]) and hand_names(st, 0) == {"Dive Bomb"}
-    assert st["stage"] == "take"  # Tow auto-taken since only one card: then next seat
+    assert st["phase"] == "take"  # Tow auto-taken since only one card: then next seat
     assert "P1 blocks P2 with 4 · Grip." in texts(ev)
 
 
@@ -265,7 +261,7 @@ def test_the_block_right_may_be_saved_for_a_later_attack_this_turn():
     assert E.view(st, None)["block_right"] == [0]
     st, _ = act(st, 1, {"type": "take", "card": C("Tow")})
     st, _ = play(st, 2, "Hold the Line")  # seat 1 yields; seat 2 (one PON set of 1s) attacks seat 0
-    assert st["stage"] == "block" and E.to_act(st) == [0]
+    assert st["phase"] == "block" and E.to_act(st) == [0]
     view = E.view(st, None)["overtake"]
     assert view["cards_needed"] == 1 and view["with_block_right"] == 0
     st, ev = act(st, 0, {"type": "block", "cards": []})  # a 1 would be needed without the right
@@ -301,7 +297,7 @@ def test_pon_forms_a_three_card_set_and_the_player_plays_again_and_can_be_ponned
     assert "PON! P2 takes 3 · Scavenge" in texts(ev)
     assert sorted(st["pon"][1][0]) == sorted(cards("Scavenge", "Slingshot", "Switchback"))
     assert hand_names(st, 1) == {"Draft"}
-    assert st["stage"] == "play" and E.to_act(st) == [0]
+    assert st["phase"] == "play" and E.to_act(st) == [0]
     st, ev = play(st, 0, "Dive Bomb")
     assert "PON! P3 takes 2 · Dive Bomb" in texts(ev)
     assert E.view(st, None)["pon_sets"] == {"0": [], "1": [[3, 3, 3]], "2": [[2, 2, 2]]}
@@ -317,7 +313,7 @@ def test_a_ponned_card_gives_no_slipstream_and_no_overtake():
     st, ev = play(st, 1, "Slingshot")  # 3 = course and throttle number, but seat 2 PONs it
     assert "PON! P3" in texts(ev)
     assert "slipstream" not in texts(ev) and "attacks" not in texts(ev)
-    assert st["order"] == [0, 1, 2] and st["stage"] == "play" and E.to_act(st) == [1]
+    assert st["order"] == [0, 1, 2] and st["phase"] == "play" and E.to_act(st) == [1]
 
 
 def test_one_player_may_hold_several_pon_sets():
@@ -338,7 +334,7 @@ def test_pon_on_your_own_card():
     st, ev = play(st, 0, "Scavenge")
     assert "PON! P1 takes 3 · Scavenge" in texts(ev)
     assert len(st["pon"][0]) == 1 and hand_names(st, 0) == {"Draft"}
-    assert E.to_act(st) == [0] and st["stage"] == "play"
+    assert E.to_act(st) == [0] and st["phase"] == "play"
 
 
 def test_highest_placed_declaration_wins_and_the_other_is_void():
@@ -349,7 +345,7 @@ def test_highest_placed_declaration_wins_and_the_other_is_void():
                            2: ["Hold the Line", "Sideswipe", "Covering"]},
                     prefs={1: ask3, 2: ask3})
     st, ev = play(st, 0, "Scavenge")
-    assert st["stage"] == "pon" and E.to_act(st) == [1, 2]
+    assert st["phase"] == "pon" and E.to_act(st) == [1, 2]
     st, _ = act(st, 1, {"type": "pon", "cards": cards("Slingshot", "Switchback")})
     assert E.to_act(st) == [2]
     st, ev = act(st, 2, {"type": "pon", "cards": cards("Hold the Line", "Sideswipe")})
@@ -375,7 +371,7 @@ def test_pon_that_empties_the_hand_takes_a_discard_and_passes():
     st, _ = arrange(order=[0, 1, 2], circuit={0: "Blind Crest"}, throttles={0: ["Grip"]}, discard=["Tow", "Pit Stop"],
                     hands={0: ["Scavenge"], 1: ["Slingshot", "Switchback", "Draft"], 2: ["Covering"]})
     st, ev = play(st, 0, "Scavenge")
-    assert st["stage"] == "salvage" and E.to_act(st) == [0]
+    assert st["phase"] == "salvage" and E.to_act(st) == [0]
     st, ev = act(st, 0, {"type": "salvage", "card": C("Tow")})
     assert hand_names(st, 0) == {"Tow"} and "P1 passes." in texts(ev)
     assert names(st["throttles"][0]) == ["Grip"]  # no throttle exchange
@@ -420,7 +416,7 @@ def test_end_of_turn_refill_from_last_place_while_the_throttle_lasts():
         st, _ = act(st, seat, {"type": "take", "card": E.legal_actions(st, seat)[0]["card"]})
     st, _ = play(st, 2, "Pit Board")
     st, _ = act(st, 2, {"type": "take", "card": E.legal_actions(st, 2)[0]["card"]})
-    assert st["stage"] == "refill" and E.to_act(st) == [2]  # last place first, asked (pref ask)
+    assert st["phase"] == "refill" and E.to_act(st) == [2]  # last place first, asked (pref ask)
     throttle = list(st["throttles"][0])
     assert len(throttle) == 2
     st, ev = act(st, 2, {"type": "refill", "card": throttle[1]})
@@ -557,7 +553,7 @@ def test_event_once_per_turn_goes_into_this_throttle_own_main_phase_only():
     with pytest.raises(GameError):
         act(st, 0, {"type": "event", "card": C("Hold the Line")})
     st, _ = play(st, 0, "Grip")
-    assert st["stage"] == "take"
+    assert st["phase"] == "take"
     assert not [a for a in E.legal_actions(st, 0) if a["type"] == "event"]
 
 
@@ -570,7 +566,7 @@ def test_events_can_be_used_at_the_throttle_step_but_not_play_modifiers():
     events = sorted(a["card"] for a in E.legal_actions(st, 0) if a["type"] == "event")
     assert events == [C("Tow")]  # Late Braking concerns the next play: not offered now
     st, _ = act(st, 0, {"type": "event", "card": C("Tow")})
-    assert "Pit Stop" in hand_names(st, 0) and st["stage"] == "take"
+    assert "Pit Stop" in hand_names(st, 0) and st["phase"] == "take"
 
 
 def chain_state(attacker_prefs=None, attacker_hand=("Inside Line", "Push to Pass", "Draft")):
@@ -586,7 +582,7 @@ def test_events_between_blocks_of_your_own_overtake_chain():
     適用されます" (issue #9): also between the blocks of your own overtake chain."""
     st, ev = play(chain_state(), 2, "Inside Line")
     # default "auto": it stops because Push to Pass can change the coming blocks
-    assert st["stage"] == "attack" and E.to_act(st) == [2]
+    assert st["phase"] == "attack" and E.to_act(st) == [2]
     acts = E.legal_actions(st, 2)
     assert {"type": "attack"} in acts and {"type": "event", "card": C("Push to Pass")} in acts
     assert {"type": "event", "card": C("Draft")} not in acts  # "your next card": nothing left to play
@@ -595,7 +591,7 @@ def test_events_between_blocks_of_your_own_overtake_chain():
     assert any(g.get("action") == {"type": "event"} for g in menu)
     assert E.view(st, None)["overtake"]["defender"] == 1
     st, ev = act(st, 2, {"type": "attack"})
-    assert st["order"] == [0, 2, 1] and st["stage"] == "attack" and E.to_act(st) == [2]  # between blocks
+    assert st["order"] == [0, 2, 1] and st["phase"] == "attack" and E.to_act(st) == [2]  # between blocks
     blocked, ev_b = act(st, 2, {"type": "attack"})
     assert blocked["order"] == [0, 2, 1] and "P1 blocks P3 with 2 · Dive Bomb." in texts(ev_b)
     st, ev = act(st, 2, {"type": "event", "card": C("Push to Pass")})
@@ -608,15 +604,15 @@ def test_events_pref_never_and_ask():
     assert st["order"] == [0, 2, 1] and "P1 blocks P3" in texts(ev)  # no pause: the chain runs through
     # "ask" stops even for an event that cannot change the blocks, and at a forced throttle pick
     st, ev = play(chain_state({"events": "ask"}, ("Inside Line", "Scavenge")), 2, "Inside Line")
-    assert st["stage"] == "attack" and {"type": "event", "card": C("Scavenge")} in E.legal_actions(st, 2)
+    assert st["phase"] == "attack" and {"type": "event", "card": C("Scavenge")} in E.legal_actions(st, 2)
     st, _ = act(st, 2, {"type": "attack"})
     st, _ = act(st, 2, {"type": "attack"})
-    assert st["stage"] == "take" and E.to_act(st) == [2] and len(st["throttles"][0]) == 2
+    assert st["phase"] == "take" and E.to_act(st) == [2] and len(st["throttles"][0]) == 2
     st, ev = play(chain_state({"events": "ask"}, ("Recon Lap", "Scavenge")), 2, "Recon Lap")
-    assert st["stage"] == "take" and len(st["throttles"][0]) == 1  # one card: only the event makes it a choice
+    assert st["phase"] == "take" and len(st["throttles"][0]) == 1  # one card: only the event makes it a choice
     assert E.legal_actions(st, 2) == [{"type": "take", "card": C("Tow")}, {"type": "event", "card": C("Scavenge")}]
     st, _ = play(chain_state({}, ("Recon Lap", "Scavenge")), 2, "Recon Lap")
-    assert st["stage"] != "take" and E.to_act(st) == [0]  # "auto": the forced pick goes through
+    assert st["phase"] != "take" and E.to_act(st) == [0]  # "auto": the forced pick goes through
 
 
 def test_a_course_card_in_hand_has_no_event():

@@ -8,12 +8,13 @@ import pytest
 from bot.games.base import GameError
 from bot.games.pon import ENGINE as E
 from bot.games.pon.content import CARDS, COURSE_IDS, RACING_IDS
+from bot.games.pon.flow import finish_setup
 from tests.pon.helpers import en, plain
 
 
 def peek_all(st, choose):
     """Every seat peeks (last place first) at the course `choose(seat, st)` returns."""
-    while st["stage"] == "peek":
+    while st["phase"] == "peek":
         seat = E.to_act(st)[0]
         st, _ = E.apply(st, seat, {"type": "peek", "course": choose(seat, st)})
     return st
@@ -25,8 +26,8 @@ def dealt(seats, seed):
     st["peeked"] = list(range(seats))
     st["known"] = [[i] for i in range(seats)]
     st["peek_queue"] = []
-    E._finish_setup(st, [])
-    assert st["stage"] == "start_turn"
+    finish_setup(st, [])
+    assert st["phase"] == "start_turn"
     return st
 
 
@@ -63,7 +64,7 @@ def test_peeks_go_from_last_place_up_one_course_each():
     st = E.new_game({}, 4, 9)
     order = st["order"]
     seen = []
-    while st["stage"] == "peek":
+    while st["phase"] == "peek":
         seat = E.to_act(st)[0]
         seen.append(seat)
         assert E.legal_actions(st, seat)

@@ -29,3 +29,12 @@ def act(st: dict[str, Any], seat: int, type_: str, choice: str | None = None):
 
 def choices(st: dict[str, Any], seat: int, type_: str) -> list[str]:
     return [a["choice"] for a in E.legal_actions(st, seat) if a["type"] == type_]
+
+
+def end_round(st: dict[str, Any]) -> dict[str, Any]:
+    """Every seat passes until the round (or the game) ends."""
+    while True:
+        r = st["round"]
+        st, _ = act(st, E.active(st), "pass")
+        if st["round"] != r or E.is_over(st):
+            return st

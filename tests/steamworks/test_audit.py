@@ -5,8 +5,9 @@ from collections import Counter
 
 from bot.games.steamworks import ENGINE as E
 from bot.games.steamworks import geometry as geo
+from bot.games.steamworks.choices import lay_choices, lay_ok
 from bot.games.steamworks.content import setup
-from tests.steamworks.helpers import T, act, add_device, choices, game
+from tests.steamworks.helpers import T, act, add_device, choices, end_round, game
 
 S = setup()
 
@@ -96,7 +97,7 @@ def test_each_modifier_gives_one_more_use_of_an_activated_tile_and_never_repeats
     st, _ = act(st, 0, "fire", "-1,0:C")
     assert choices(st, 0, "fire") == ["0,1:C"]
     st, _ = act(st, 0, "fire", "0,1:C")
-    assert st["players"][0]["money"] == m + 9 and st["stage"] == "main"
+    assert st["players"][0]["money"] == m + 9 and st["phase"] == "main"
 
 
 def test_a_modifier_powered_first_keeps_its_return_for_later():
@@ -111,14 +112,6 @@ def test_a_modifier_powered_first_keeps_its_return_for_later():
 
 # -- Round end timing ----------------------------------------------------------------------------------
 
-def _end_round(st):
-    while True:
-        r = st["round"]
-        st, _ = act(st, E.active(st), "pass")
-        if st["round"] != r or E.is_over(st):
-            return st
-
-
 def test_the_age_changes_only_at_the_round_end_check_even_if_the_clocks_run_out_mid_round():
     st = game(2)
     did = add_device(st, 1, [T("src_C", 0, 0), T("winding_key", 0, 1)])
@@ -126,7 +119,7 @@ def test_the_age_changes_only_at_the_round_end_check_even_if_the_clocks_run_out_
     st, _ = act(st, 0, "place", f"dev:{did}:0,0")
     st, _ = act(st, 0, "done")
     assert st["clocks"]["1"] == 0 and st["age"] == 1 and E.mechanics(st) == 2 and st["unlocked"] == ["1"]
-    st = _end_round(st)
+    st = end_round(st)
     assert st["age"] == 2 and E.mechanics(st) == 3 and st["unlocked"] == ["1", "2"]
     assert None not in st["belts"]["2"]  # step III after the age check: the new belt is filled
 
@@ -139,7 +132,7 @@ def test_the_game_ends_at_the_age_check_and_the_belts_do_not_move():
         st["belts"][a] = [st["stacks"][a].pop(0) for _ in range(3)]
     st["clocks"]["3"] = 1  # the automaton takes the last at step I
     belts = {a: list(b) for a, b in st["belts"].items()}
-    st = _end_round(st)
+    st = end_round(st)
     assert E.is_over(st) and st["belts"] == belts and st["round"] == 1
 
 
@@ -149,7 +142,7 @@ def test_a_full_tie_after_the_tie_break_shares_the_win():
         pl.update(vp=2, clocks=1, money=3, tiles=[], sources={"C": 0, "S": 0, "E": 0})
     st["age"] = 3
     st["clocks"]["3"] = 1
-    st = _end_round(st)
+    st = end_round(st)
     assert st["final"]["winners"] == [0, 1] and E.placings(st) == [1, 1]
 
 
@@ -161,7 +154,7 @@ def test_the_tie_break_counts_money_sources_and_components_left():
     assert [r["tiebreak"] for r in sc] == [4, 4]  # £1 + 2 sources + 1 component, £4
     st["age"] = 3
     st["clocks"]["3"] = 1
-    st = _end_round(st)
+    st = end_round(st)
     assert st["final"]["winners"] == [0, 1]
 
 
@@ -201,7 +194,7 @@ def test_an_earlier_age_stack_running_short_only_leaves_its_belt_gaps():
     st["stacks"]["1"] = []
     st["belts"]["1"] = [None, "condenser", None]
     clocks = dict(st["clocks"])
-    st = _end_round(st)
+    st = end_round(st)
     assert st["belts"]["1"] == [None, None, "condenser"] and st["unlocked"] == ["1", "2"]
     assert st["clocks"]["2"] == clocks["2"] - 1  # only the automaton's clock left
 
@@ -210,7 +203,7 @@ def test_the_automaton_takes_one_clock_of_the_current_age_out_of_the_game_each_r
     # designed (the seed only returns it to the central board at step I)
     st = game(3)
     before = dict(st["clocks"])
-    st = _end_round(st)
+    st = end_round(st)
     assert st["clocks"] == {**before, "1": before["1"] - 1}
     assert all(pl["clocks"] == 0 for pl in st["players"])
 
@@ -226,12 +219,12 @@ def test_a_lay_is_accepted_exactly_when_it_is_among_the_offered_lays():
         rnd = random.Random(seed)
         while not E.is_over(st) and seen < 40:
             (seat,) = E.to_act(st)
-            if st["stage"] == "build":
-                legal = set(E._lay_choices(st, seat))
-                assert all(E._lay_ok(st, seat, c) for c in legal)
+            if st["phase"] == "build":
+                legal = set(lay_choices(st, seat))
+                assert all(lay_ok(st, seat, c) for c in legal)
                 for c in ("src_C:9:9:0", "src_C:0:0:0", "src_C:0:0:0:1", "winding_key:0:0:5", "x", "src_C:00:0:0",
                           "src_C:0:0:0:", None):
-                    assert E._lay_ok(st, seat, c) == (c in legal)
+                    assert lay_ok(st, seat, c) == (c in legal)
                 seen += 1
             st, _ = E.apply(st, seat, greedy(st, seat, rnd))
     assert seen >= 10

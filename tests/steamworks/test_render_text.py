@@ -11,7 +11,7 @@ from PIL import Image
 
 from bot.games.steamworks import ENGINE as E
 from bot.games.steamworks.content import setup, tiles
-from bot.games.steamworks.engine import AGE_NAMES, POWER_NAMES
+from bot.games.steamworks.common import AGE_NAMES, POWER_NAMES
 from bot.i18n import Msg, render
 from rendering import steamworks as R
 
@@ -63,8 +63,8 @@ def test_images_for_every_stage_and_texts_in_japanese():
         for a in acts[:30]:
             _keys(E.describe_action(st, seat, a), used)
         _keys(E.menu(st, seat), used)
-        if st["stage"] not in seen_stages or steps % 40 == 0:
-            seen_stages.add(st["stage"])
+        if st["phase"] not in seen_stages or steps % 40 == 0:
+            seen_stages.add(st["phase"])
             for loc in ("en", "ja"):
                 _png(R.render_board(E.view(st, None), names, loc))
                 _png(R.render_hand(E.view(st, seat), names, loc))

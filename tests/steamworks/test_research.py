@@ -9,17 +9,10 @@ import pytest
 
 from bot.games.base import GameError
 from bot.games.steamworks import ENGINE as E
+from bot.games.steamworks.engine import SCHEMA
 from bot.i18n import render
 
-from .helpers import T, act, add_device, choices, game
-
-
-def _end_round(st):
-    while True:
-        r = st["round"]
-        st, _ = act(st, E.active(st), "pass")
-        if st["round"] != r or E.is_over(st):
-            return st
+from .helpers import T, act, add_device, choices, end_round, game
 
 
 def _chronometer_game(seats=3, money=5):
@@ -42,7 +35,7 @@ def test_alarm_chronometer_advances_the_marker_once_for_free_and_it_still_advanc
     st, _ = act(st, 2, "fire", "0,1:C:0")
     assert st["marker"] == 1 and st["players"][2]["money"] == money
     assert st["start"] == 0  # this round's turn order stays
-    st = _end_round(st)
+    st = end_round(st)
     assert st["start"] == 2 and st["marker"] == 2  # once by the chronometer, once at round end
 
 
@@ -52,7 +45,7 @@ def test_alarm_chronometer_advances_once_more_per_pound_spent():
     st, _ = act(st, 2, "fire", "0,1:C:1")
     assert st["marker"] == 2 and st["players"][2]["money"] == money - 1
     assert E.view(st, None)["next_start"] == 0
-    st = _end_round(st)
+    st = end_round(st)
     assert st["start"] == 0
 
 
@@ -67,7 +60,7 @@ def test_alarm_chronometer_paid_steps_are_limited_by_money_and_a_full_lap():
 
 def test_without_a_chronometer_the_start_player_moves_one_left():
     st = game(3)
-    st = _end_round(st)
+    st = end_round(st)
     assert st["start"] == 1 and st["marker"] == 1
 
 
@@ -97,7 +90,7 @@ def test_innovation_turbine_pays_one_to_choose_one_of_two_and_the_other_goes_und
     st = _turbine_game()
     n = len(st["stacks"]["1"])
     st, _ = act(st, 0, "fire", "0,1:C:r1")
-    assert st["stage"] == "reveal" and st["players"][0]["money"] == 4
+    assert st["phase"] == "reveal" and st["players"][0]["money"] == 4
     assert E.view(st, 0)["reveal"]["tiles"] == ["monetiser", "manufacturer"]
     assert [a["choice"] for a in E.legal_actions(st, 0)] == ["0", "1"]
     assert E.legal_actions(st, 1) == []
@@ -108,7 +101,7 @@ def test_innovation_turbine_pays_one_to_choose_one_of_two_and_the_other_goes_und
     assert sorted(st["players"][0]["tiles"]) == sorted(before + ["manufacturer"])
     assert st["stacks"]["1"][0] == "distiller" and st["stacks"]["1"][-1] == "monetiser"
     assert len(st["stacks"]["1"]) == n - 1
-    assert st["reveal"] is None and st["stage"] == "main"  # nothing else to power: the turn ended
+    assert st["reveal"] is None and st["phase"] == "main"  # nothing else to power: the turn ended
 
 
 def test_the_look_is_not_offered_without_the_pound_or_two_tiles():
@@ -150,7 +143,7 @@ def test_the_look_stops_auto_and_the_activation_goes_on_after_the_choice():
     assert targets == {"0,1", "1,0"}
     st, _ = act(st, 0, "fire", "0,1:C:r1")
     st, _ = act(st, 0, "keep", "0")
-    assert st["stage"] == "activate" and choices(st, 0, "fire") == ["1,0:C"]
+    assert st["phase"] == "activate" and choices(st, 0, "fire") == ["1,0:C"]
 
 
 # -- the schema-2 upgrade of states saved with schema 1 ----------------------------------------------
@@ -160,6 +153,7 @@ def _as_schema_1(st, next_start):
     old["schema"] = 1
     del old["marker"], old["reveal"]
     old["next_start"] = next_start
+    old["stage"] = old.pop("phase")
     return old
 
 
@@ -167,20 +161,22 @@ def test_a_schema_1_state_loads_and_plays_on():
     st = game(3)
     old = _as_schema_1(st, None)
     new = E.upgrade(old)
-    assert new["schema"] == 2 and new["marker"] == 0 and new["reveal"] is None and "next_start" not in new
+    assert new["schema"] == SCHEMA and new["marker"] == 0 and new["reveal"] is None and "next_start" not in new
+    assert new["phase"] == "main" and "stage" not in new
     assert old["schema"] == 1 and "marker" not in old  # the saved state is not changed
-    assert E.legal_actions(old, 0) == E.legal_actions(st, 0)
-    assert E.view(old, None) == E.view(st, None)
-    nxt, _ = act(old, 0, "pass")
-    assert nxt["schema"] == 2
-    assert _end_round(old)["start"] == 1
+    assert new == st
+    assert E.legal_actions(new, 0) == E.legal_actions(st, 0)
+    assert E.view(new, None) == E.view(st, None)
+    nxt, _ = act(new, 0, "pass")
+    assert nxt["schema"] == SCHEMA
+    assert end_round(new)["start"] == 1
 
 
 def test_a_schema_1_claimed_next_start_still_starts_the_next_round():
     st = game(3)
     old = _as_schema_1(st, 2)  # the old chronometer: seat 2 starts the next round
     assert E.upgrade(old)["marker"] == 1
-    assert _end_round(old)["start"] == 2
+    assert end_round(E.upgrade(old))["start"] == 2
 
 
 def test_the_current_schema_is_returned_as_it_is():
@@ -200,4 +196,4 @@ def test_auto_powers_a_turbine_beside_other_tile_taking_components():
     n = len(st["players"][0]["tiles"])
     st, _ = act(st, 0, "place", f"dev:{did}:0,0")
     st, _ = act(st, 0, "auto")
-    assert st["stage"] == "main" and len(st["players"][0]["tiles"]) == n + 2
+    assert st["phase"] == "main" and len(st["players"][0]["tiles"]) == n + 2

@@ -9,7 +9,7 @@ from bot.games.base import GameError
 from bot.games.steamworks import ENGINE as E
 from bot.games.steamworks import geometry as geo
 from bot.games.steamworks.content import setup, tiles
-from tests.steamworks.helpers import T, act, add_device, choices, game
+from tests.steamworks.helpers import T, act, add_device, choices, end_round, game
 
 S = setup()
 
@@ -124,12 +124,12 @@ def test_source_powers_directly_connected_components_in_the_order_chosen():
     # winding_key (C north/south) below and monetiser turned (C east/west) to the right
     did = add_device(st, 0, [T("src_C", 0, 0), T("winding_key", 0, 1), T("monetiser", 1, 0, 1)])
     st, _ = act(st, 0, "place", f"dev:{did}:0,0")
-    assert st["stage"] == "activate" and set(st["act"]["targets"]) == {"0,1", "1,0"}
+    assert st["phase"] == "activate" and set(st["act"]["targets"]) == {"0,1", "1,0"}
     m = st["players"][0]["money"]
     st, _ = act(st, 0, "fire", "1,0:C")  # monetiser first
     assert st["players"][0]["money"] == m + 3
     st, _ = act(st, 0, "fire", "0,1:C")
-    assert st["players"][0]["money"] == m + 5 and st["stage"] == "main"  # nothing left: the turn ends
+    assert st["players"][0]["money"] == m + 5 and st["phase"] == "main"  # nothing left: the turn ends
 
 
 def test_some_components_may_be_left_unpowered():
@@ -139,7 +139,7 @@ def test_some_components_may_be_left_unpowered():
     m = st["players"][0]["money"]
     st, _ = act(st, 0, "fire", "1,0:C")
     st, _ = act(st, 0, "done")
-    assert st["players"][0]["money"] == m + 3 and st["stage"] == "main" and E.active(st) == 1
+    assert st["players"][0]["money"] == m + 3 and st["phase"] == "main" and E.active(st) == 1
 
 
 def test_only_properly_connected_tiles_activate():
@@ -179,7 +179,7 @@ def test_librarifier_draws_from_the_age_of_its_power():
     assert geo.powered(st2["devices"][0]["tiles"], (0, 0)) == {"0,1": ["S"]}
     st2, _ = act(st2, 0, "place", f"dev:{did}:0,0")
     # Age II is locked: nothing to do, so the activation ends at once
-    assert st2["stage"] == "main"
+    assert st2["phase"] == "main"
 
 
 def test_owner_bonus_only_when_another_player_activates():
@@ -209,7 +209,7 @@ def test_modifier_sends_power_back_so_a_component_works_again():
     st, _ = act(st, 0, "fire", "1,0:C")  # the modifier
     assert "0,1:C" in choices(st, 0, "fire")
     st, _ = act(st, 0, "fire", "0,1:C")
-    assert st["players"][0]["money"] == m + 6 and st["stage"] == "main"
+    assert st["players"][0]["money"] == m + 6 and st["phase"] == "main"
 
 
 def test_power_converter_sends_power_three_ways():
@@ -230,7 +230,7 @@ def test_component_set_is_fixed_once_activation_starts():
     st["players"][0]["sources"] = {"C": 0, "S": 0, "E": 0}
     st, _ = act(st, 0, "place", f"dev:{did}:0,0")
     st, _ = act(st, 0, "fire", "0,1:C")
-    assert st["stage"] == "build" and st["players"][0]["money"] == 0
+    assert st["phase"] == "build" and st["players"][0]["money"] == 0
     lays = choices(st, 0, "lay")
     assert lays and all(c.startswith("winding_key") for c in lays)
     st, _ = act(st, 0, "lay", next(c for c in lays if c.split(":")[1:3] == ["1", "0"]) if any(
@@ -238,7 +238,7 @@ def test_component_set_is_fixed_once_activation_starts():
     st, _ = act(st, 0, "confirm")
     assert len(st["devices"][0]["tiles"]) == 3
     # the winding key joined the device and is powered by its source, yet not in this activation
-    assert st["stage"] == "main"  # nothing left to fire: the turn ended
+    assert st["phase"] == "main"  # nothing left to fire: the turn ended
     assert st["act"] is None
 
 
@@ -261,7 +261,7 @@ def test_building_offers_only_legal_lays_and_places_tiles_in_your_own_area():
     st["players"][0]["tiles"] = ["winding_key", "kettle_drum"]
     st["players"][0]["sources"] = {"C": 1, "S": 0, "E": 0}
     st, _ = act(st, 0, "place", "build")
-    assert st["stage"] == "build"
+    assert st["phase"] == "build"
     first = choices(st, 0, "lay")
     assert {c.split(":")[0] for c in first} == {"src_C", "winding_key"}  # the kettle drum never fits
     st, _ = act(st, 0, "lay", "src_C:0:0:0")
@@ -308,25 +308,17 @@ def test_placed_tiles_never_move():
 
 # -- ラウンド・ゲームの終了 -------------------------------------------------------------------------
 
-def _end_round(st):
-    while True:
-        r = st["round"]
-        st, _ = act(st, E.active(st), "pass")
-        if st["round"] != r or E.is_over(st):
-            return st
-
-
 def test_age_changes_when_the_clock_stack_is_empty_and_everyone_gains_a_mechanic():
     st = game(2)
     st["clocks"]["1"] = 1  # the automaton takes the last one at round end
-    st = _end_round(st)
+    st = end_round(st)
     assert st["age"] == 2 and E.mechanics(st) == 3 and "2" in st["unlocked"]
     assert None not in st["belts"]["2"]
     st["clocks"]["2"] = 0
-    st = _end_round(st)
+    st = end_round(st)
     assert st["age"] == 3 and E.mechanics(st) == 4 and "3" in st["unlocked"]
     st["clocks"]["3"] = 0
-    st = _end_round(st)
+    st = end_round(st)
     assert E.is_over(st) and st["final"]["winners"]
 
 
@@ -335,7 +327,7 @@ def test_belt_advances_rightmost_to_the_bottom_then_slides_and_refills():
     belt = list(st["belts"]["1"])  # 3 spaces
     st["belts"]["1"][0] = None  # a gap on the left after someone took a tile
     top2 = st["stacks"]["1"][:2]
-    st = _end_round(st)
+    st = end_round(st)
     assert st["stacks"]["1"][-1] == belt[2]  # the rightmost tile went under its stack
     assert st["belts"]["1"] == [top2[0], top2[1], belt[1]]  # slid right, refilled from the top
 
@@ -344,10 +336,10 @@ def test_short_stack_removes_the_age_clocks_and_unlocks_the_next_age():
     st = game(2)
     st["stacks"]["1"] = []
     st["belts"]["1"] = [None, None, "condenser"]
-    st = _end_round(st)
+    st = end_round(st)
     assert st["clocks"]["1"] == 0 and "2" in st["unlocked"] and st["age"] == 1
     assert None not in st["belts"]["2"]
-    st = _end_round(st)  # the next age check sees the empty stack
+    st = end_round(st)  # the next age check sees the empty stack
     assert st["age"] == 2 and E.mechanics(st) == 3
 
 
@@ -357,7 +349,7 @@ def test_age_three_stack_running_short_ends_the_game():
     st["unlocked"] = ["1", "2", "3"]
     st["stacks"]["3"] = []
     st["belts"]["3"] = [None, None, None]
-    st = _end_round(st)
+    st = end_round(st)
     assert E.is_over(st)
 
 
@@ -374,7 +366,7 @@ def test_scoring_and_tie_break():
     assert [r["total"] for r in sc] == [7, 7] and [r["tiebreak"] for r in sc] == [0, 5]
     st["age"] = 3
     st["clocks"]["3"] = 1
-    st = _end_round(st)
+    st = end_round(st)
     assert st["final"]["winners"] == [1]  # money + sources + components left
 
 
@@ -384,7 +376,7 @@ def test_auto_powers_everything_with_suggested_choices():
     st, _ = act(st, 0, "place", f"dev:{did}:0,0")
     m = st["players"][0]["money"]
     st, _ = act(st, 0, "auto")
-    assert st["players"][0]["money"] == m + 5 and st["stage"] == "main"
+    assert st["players"][0]["money"] == m + 5 and st["phase"] == "main"
 
 
 def test_content_counts():
@@ -402,7 +394,7 @@ def test_many_lays_the_tile_is_chosen_first_then_its_positions_and_rotations():
     pl["sources"] = {"C": 2, "S": 2, "E": 2}
     pl["tiles"] = sorted(["winding_key", "kettle_drum", "dynamo_lamp", "gear_train", "monetiser", "ticker_press",
                           "aether_engine", "grand_orrery", "spark_jar"])
-    st["stage"] = "build"  # a Manufacturer's device of 3 tiles, after an Aether Engine (any power each way)
+    st["phase"] = "build"  # a Manufacturer's device of 3 tiles, after an Aether Engine (any power each way)
     st["build"] = {"mode": "new", "n": 3, "left": 3, "placed": [], "dev": None, "back": "turn", "tile": None}
     st, _ = act(st, 0, "lay", "aether_engine:0:0:0")
     lays = choices(st, 0, "lay")
@@ -441,7 +433,7 @@ def test_manufacturer_costs_three_pounds_and_builds_two_tiles():  # designed pri
     pl["money"] = 3
     st, _ = act(st, 0, "place", f"dev:{did}:0,0")
     st, _ = act(st, 0, "fire", "0,1:S")
-    assert st["players"][0]["money"] == 0 and st["stage"] == "build" and st["build"]["left"] == 2
+    assert st["players"][0]["money"] == 0 and st["phase"] == "build" and st["build"]["left"] == 2
 
 
 def test_upgrader_needs_two_pounds():  # designed price (balance)

@@ -37,7 +37,7 @@ def test_a_workbench_build_is_one_more_choice_and_obeys_the_four_rules():
         assert len(tiles_) == 2 and not geo.problems(tiles_)
     money = st["players"][0]["money"]
     st2, ev = act(st, 0, "plan", plans[0])
-    assert st2["stage"] == "main" and len(st2["devices"]) == 1 and st2["players"][0]["money"] == money
+    assert st2["phase"] == "main" and len(st2["devices"]) == 1 and st2["players"][0]["money"] == money
     built = st2["devices"][0]["tiles"]
     assert sorted(t["t"] for t in built) == sorted(q.split(":")[0] for q in plans[0].split("/"))
     assert sum(st2["players"][0]["sources"].values()) + len(st2["players"][0]["tiles"]) == 1  # two tiles used

@@ -23,119 +23,13 @@ from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from bot.games.pon import auto
 from bot.games.pon.content import CARDS, RACING_IDS, COURSE_IDS
-from bot.games.pon.engine import ENGINE, _rank
+from bot.games.pon.engine import ENGINE
+from bot.games.pon.strategy import STRATEGIES, choose
 
-STRATEGIES = ("random", "greedy", "ponhappy")
 ASK_ALL = {"type": "prefs", "pon": {n: "ask" for n in "1234"}, "block": "ask", "refill": "ask", "discard": "ask",
            "decay": "ask", "events": "ask"}
 PON_ASK = {"type": "prefs", "pon": {n: "ask" for n in "1234"}}
-
-
-def _num(cid: int) -> int:
-    return CARDS[cid].number
-
-
-def _course_no(st: dict[str, Any]) -> int:
-    return _num(st["circuit"][st["current"]])
-
-
-def _play_score(st: dict[str, Any], seat: int, cid: int, ponhappy: bool) -> float:
-    n = _num(cid)
-    rank = _rank(st, seat)
-    score = -0.3 * auto.card_value(st, seat, cid)
-    if n == _course_no(st):
-        score += 3.0
-    if rank > 0 and any(_num(x) == n for x in st["throttles"][st["current"]]):
-        score += 1.5
-    if ponhappy:
-        same = sum(1 for x in st["hands"][seat] if x != cid and _num(x) == n)
-        if same >= 2:
-            score += 4.0  # play it and PON it ourselves
-    return score
-
-
-def _want_event(st: dict[str, Any], seat: int, cid: int) -> bool:
-    op = CARDS[cid].effect["op"]
-    hand = st["hands"][seat]
-    rank = _rank(st, seat)
-    cn = _course_no(st)
-    has_course = any(_num(c) == cn for c in hand if c != cid)
-    others = [c for c in hand if c != cid]
-    if not others and st["stage"] == "play":
-        return False
-    if op == "line":
-        reach = CARDS[cid].effect["reach"]
-        return rank > 0 and not has_course and any(abs(_num(c) - cn) <= reach for c in others)
-    if op == "attack_boost":
-        return rank > 0 and has_course
-    if op == "shield":
-        return rank == 0
-    if op in ("take_discard", "take_throttle"):
-        return len(hand) <= 3
-    if op == "leader_discard":
-        return rank > 0
-    if op == "slip_any":
-        return rank > 0 and len(hand) <= 3
-    if op == "pon_hold":
-        return bool(st["pon"][seat])
-    if op == "pon_add":
-        return True
-    spare = len(hand) >= 4
-    if op in ("peek", "reveal"):
-        return spare and st["stage"] == "take"
-    if op == "swap_course":
-        # Set the next hidden course to a number we hold twice (an overtake line for later).
-        return spare and rank > 0 and st["stage"] == "take"
-    return False
-
-
-def choose(st: dict[str, Any], seat: int, strategy: str, rnd: random.Random) -> dict[str, Any]:
-    acts = ENGINE.legal_actions(st, seat)
-    if strategy == "random":
-        return rnd.choice(acts)
-    ponhappy = strategy == "ponhappy"
-    kind = acts[0]["type"]
-    stage = st["stage"]
-    if kind == "discard":
-        return {"type": "discard", "card": auto.choose_discard(st, seat)}
-    if kind == "decay":
-        pset = next(st["pon"][seat][i] for i in st["decay"][str(seat)]["sets"])
-        return {"type": "decay", "card": pset[auto.choose_decay(st, seat, pset)]}
-    if kind == "peek":
-        # Peek at one of the last three courses if possible (they stay hidden longest).
-        back = [a for a in acts if a["course"] >= len(st["circuit"]) - 3]
-        return rnd.choice(back or acts)
-    if stage == "pon":
-        pons = [a for a in acts if a["type"] == "pon"]
-        if pons and (ponhappy or auto.choose_pon_pair(st, seat, st["window"]["number"])):
-            return pons[0]
-        return {"type": "pon_pass"}
-    if stage in ("play", "slip", "attack", "take"):
-        events = [a for a in acts if a["type"] == "event" and _want_event(st, seat, a["card"])]
-        if events:
-            return events[0]
-        main = [a for a in acts if a["type"] != "event"]
-        if stage == "play":
-            return max(main, key=lambda a: (_play_score(st, seat, a["card"], ponhappy), -a["card"]))
-        if stage == "attack":
-            return {"type": "attack"}
-        return {"type": stage, "card": auto.choose_take(st, seat, [a["card"] for a in main])}
-    if kind in ("slip", "salvage", "refill") or (kind == "pick" and "card" in acts[0]):
-        cards = [a["card"] for a in acts]
-        if kind == "pick" and st["pick"]["op"] in ("pon_add",):
-            return acts[0]
-        if kind == "pick" and st["pick"]["op"] == "swap_course":
-            # Put down a card whose number we still hold, so the course becomes "our" line.
-            counts = Counter(_num(c) for c in st["hands"][seat])
-            return {"type": "pick", "card": max(cards, key=lambda c: (counts[_num(c)], -c))}
-        return {"type": kind, "card": auto.choose_take(st, seat, cards)}
-    if stage == "block":
-        blocks = [a["cards"] for a in acts if a["type"] == "block"]
-        choice = auto.choose_block(st, seat, blocks)
-        return {"type": "yield"} if choice is None else {"type": "block", "cards": choice}
-    return rnd.choice(acts)
 
 
 def play_game(seats: int, seed: int, strategies: list[str]) -> dict[str, Any]:
@@ -161,7 +55,7 @@ def play_game(seats: int, seed: int, strategies: list[str]) -> dict[str, Any]:
         steps += 1
         if steps > 5000:
             raise RuntimeError(f"game {seats}p seed {seed} does not end")
-        if st["stage"] != "peek" and st["current"] != last_turn:
+        if st["phase"] != "peek" and st["current"] != last_turn:
             last_turn = st["current"]
             turn_start = {s: st["order"].index(s) for s in range(seats)}
             snaps.extend((last_turn, s, r) for s, r in turn_start.items())
@@ -214,12 +108,71 @@ def run(seats: int, games: int, workers: int, table: str = "mixed") -> list[dict
         return [r for part in pool.map(_batch, jobs) for r in part]
 
 
+def _closeness(results: list[dict[str, Any]]) -> str:
+    """How often the leader at the start of each turn goes on to win, turn by turn."""
+    turns = 1 + max((k for r in results for k, _, _ in r["snaps"]), default=0)
+    lead_wins: Counter[int] = Counter()
+    lead_n: Counter[int] = Counter()
+    for r in results:
+        for k, s, place in r["snaps"]:
+            if place == 0:
+                lead_n[k] += 1
+                lead_wins[k] += r["winner"] == s
+    return " ".join(f"{lead_wins[k] / lead_n[k]:.0%}" if lead_n[k] else "-" for k in range(turns))
+
+
+def _position_baseline(results: list[dict[str, Any]]) -> dict[tuple[int, int, str], float]:
+    """What a player in place r at the start of turn k, playing strategy x, wins on average: the
+    baseline against which a card's users are compared ("vs position"). A plain "win rate of
+    users" would mostly say WHEN a card is used (a defensive card is used by leaders, who win
+    more anyway), not what it does."""
+    cell_games: Counter[tuple[int, int, str]] = Counter()
+    cell_wins: Counter[tuple[int, int, str]] = Counter()
+    for r in results:
+        for k, s, place in r["snaps"]:
+            key = (k, place, r["strategies"][s])
+            cell_games[key] += 1
+            cell_wins[key] += r["winner"] == s
+    return {key: cell_wins[key] / cell_games[key] for key in cell_games}
+
+
+def _card_rows(results: list[dict[str, Any]], expect: dict[tuple[int, int, str], float], base: float,
+               cards: dict[int, tuple[int, float, float]], what: tuple[str, str, str],
+               ids: list[int]) -> tuple[list[str], list[float]]:
+    """One report row per card: its users (`what`: the result's key of cards per seat, the key of
+    its records, the word for them), their win rate and how much more they won than their position
+    (`expect`) says; each card's figures also go into `cards`."""
+    key, records, word = what
+    rows, deltas = [], []
+    for cid in ids:
+        users = wins = 0
+        for r in results:
+            for s, held in r[key].items():
+                if cid in held:
+                    users += 1
+                    wins += r["winner"] == int(s)
+        rate = wins / users if users else 0.0
+        n_rec = 0
+        gap = 0.0
+        for r in results:
+            for c, s, k, place in r[records]:
+                if c == cid:
+                    n_rec += 1
+                    gap += (r["winner"] == s) - expect.get((k, place, r["strategies"][s]), base)
+        delta = gap / n_rec if n_rec else 0.0
+        cards[cid] = (users, rate, delta)
+        deltas.append(delta)
+        rows.append(f"  {CARDS[cid].label:<34} {word} {users:5d}  win {rate:6.1%}  vs position {delta:+6.1%}")
+    return rows, deltas
+
+
 def report(seats: int, results: list[dict[str, Any]], out=sys.stdout) -> dict[str, Any]:
     n = len(results)
     base = 1 / seats
     by_seat = Counter(r["winner"] for r in results)
     by_start = Counter(r["start"].index(r["winner"]) for r in results)
-    strat_games, strat_wins = Counter(), Counter()
+    strat_games: Counter[str] = Counter()
+    strat_wins: Counter[str] = Counter()
     for r in results:
         for s, strat in enumerate(r["strategies"]):
             strat_games[strat] += 1
@@ -238,52 +191,14 @@ def report(seats: int, results: list[dict[str, Any]], out=sys.stdout) -> dict[st
     p("per game: PONs {:.1f}, places gained {:.1f}, lead changes {:.1f}".format(
         sum(r["pons"] for r in results) / n, sum(r["overtakes"] for r in results) / n,
         sum(r["lead_changes"] for r in results) / n))
-    turns = 1 + max((k for r in results for k, _, _ in r["snaps"]), default=0)
-    lead_wins, lead_n = Counter(), Counter()
-    for r in results:
-        for k, s, place in r["snaps"]:
-            if place == 0:
-                lead_n[k] += 1
-                lead_wins[k] += r["winner"] == s
-    p("closeness: the leader at the start of turn k goes on to win: " + " ".join(
-        f"{lead_wins[k] / lead_n[k]:.0%}" if lead_n[k] else "-" for k in range(turns)))
+    p("closeness: the leader at the start of turn k goes on to win: " + _closeness(results))
     stats: dict[str, Any] = {"seat": {s: by_seat[s] / n for s in range(seats)},
                              "start": {s: by_start[s] / n for s in range(seats)}, "cards": {}}
 
-    # What a player in place r at the start of turn k, playing strategy x, wins on average: the
-    # baseline against which a card's users are compared ("vs position"). A plain "win rate of
-    # users" would mostly say WHEN a card is used (a defensive card is used by leaders, who win
-    # more anyway), not what it does.
-    cell_games, cell_wins = Counter(), Counter()
-    for r in results:
-        for k, s, place in r["snaps"]:
-            key = (k, place, r["strategies"][s])
-            cell_games[key] += 1
-            cell_wins[key] += r["winner"] == s
-    expect = {key: cell_wins[key] / cell_games[key] for key in cell_games}
+    expect = _position_baseline(results)
 
     def card_rows(key: str, records: str, ids: list[int], word: str) -> tuple[list[str], list[float]]:
-        rows, deltas = [], []
-        for cid in ids:
-            users = wins = 0
-            for r in results:
-                for s, cards in r[key].items():
-                    if cid in cards:
-                        users += 1
-                        wins += r["winner"] == int(s)
-            rate = wins / users if users else 0.0
-            n_rec = 0
-            gap = 0.0
-            for r in results:
-                for c, s, k, place in r[records]:
-                    if c == cid:
-                        n_rec += 1
-                        gap += (r["winner"] == s) - expect.get((k, place, r["strategies"][s]), base)
-            delta = gap / n_rec if n_rec else 0.0
-            stats["cards"][cid] = (users, rate, delta)
-            deltas.append(delta)
-            rows.append(f"  {CARDS[cid].label:<34} {word} {users:5d}  win {rate:6.1%}  vs position {delta:+6.1%}")
-        return rows, deltas
+        return _card_rows(results, expect, base, stats["cards"], (key, records, word), ids)
 
     p("\nevents: players who used it (uses = player-games): their win rate, and how much more they")
     p("won than players in the same place, turn and strategy (vs position)")

@@ -80,7 +80,7 @@ def clicks_per_build(games: int = 6, seed: int = 1) -> tuple[float, float]:
         while not E.is_over(st):
             (seat,) = E.to_act(st)
             b = st["build"]
-            if st["stage"] == "build" and b["mode"] == "new" and not b["placed"]:
+            if st["phase"] == "build" and b["mode"] == "new" and not b["placed"]:
                 builds += 1
                 by_tile = 1 + 1  # the space or effect that starts it, and the confirm
                 probe = st

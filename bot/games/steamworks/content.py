@@ -82,10 +82,12 @@ def _need(cond: bool, what: str) -> None:
 
 def _tile(raw: dict[str, Any]) -> Tile:
     tid = raw.get("id")
-    _need(isinstance(tid, str) and tid, f"tile without id: {raw}")
+    if not isinstance(tid, str) or not tid:
+        raise ContentError(f"tile without id: {raw}")
     _need(raw.get("kind") in KINDS, f"{tid}: bad kind")
     sides = raw.get("sides")
-    _need(isinstance(sides, list) and len(sides) == 4, f"{tid}: sides must list 4 edges")
+    if not isinstance(sides, list) or len(sides) != 4:
+        raise ContentError(f"{tid}: sides must list 4 edges")
     for s in sides:
         _need(isinstance(s, str) and all(c in POWERS for c in s) and len(set(s)) == len(s), f"{tid}: bad side {s!r}")
     _need(any(sides), f"{tid}: a tile needs at least one line")

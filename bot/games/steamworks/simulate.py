@@ -19,167 +19,13 @@ from __future__ import annotations
 
 import random
 import sys
-from collections import Counter, defaultdict
-from dataclasses import dataclass, replace
+from collections import defaultdict
 from typing import Any
 
-from bot.games.steamworks import geometry as geo
 from bot.games.steamworks.engine import ENGINE as E
-from bot.games.steamworks.engine import TILES
+from bot.games.steamworks.strategy import GREEDY, STYLES, Style, choose, favouring, greedy, place_value
 
-OP_VALUE = {"coins": 0.5, "vp": 1.0, "gain_same": 0.5, "gain_any": 0.5, "sell_source": 1.5, "turbine": 1.5,
-            "stack_by_power": 1.5, "belt_take": 1.5, "advance_start": 0.4, "build": 3.0, "upgrade": 1.5,
-            "per_component_coins": 1.0, "buy_vp": 1.0, "clocks": 2.0, "vp_per_device": 1.5, "reuse": 0.8}
-
-
-@dataclass(frozen=True)
-class Style:
-    """A simple strategy: the weights of the rough placement value (greedy's by default)."""
-    name: str = "greedy"
-    tile: float = 1.2  # taking a tile (plus its prestige and age)
-    workshop: float = 0.8  # less for the Patent Office's £2
-    source: float = 0.9
-    build: float = 3.5  # the Workbench
-    build_ops: float = 1.0  # times the value of building and upgrading effects
-    others: float = -0.8  # using another player's device (gives its owner a clock)
-    cost: float = 0.4  # times the mechanic's placement cost
-    pass_below: float = 0.6  # pass when no placement is worth more
-    favourite: str | None = None
-    # more for a basic source of a power the seat's components need (less for one none takes):
-    # 5 beat 3 beat 2 beat 1 beat 0 head to head, 8 was no better (BALANCE.md, pass 12)
-    source_match: float = 5.0
-
-
-FAVOUR = 6.0  # what the favourite tile adds to a placement that takes it or builds with it (above a needed source)
-GREEDY = Style()
-STYLES = {s.name: s for s in (
-    GREEDY,
-    Style("builder", tile=2.0, source=1.3, build=5.5, build_ops=2.0),
-    Style("borrower", others=0.8, tile=0.9, source=0.6),
-    Style("miser", workshop=2.0, cost=1.2, pass_below=1.2),
-)}
-
-
-def favouring(tid: str) -> Style:
-    """Greedy that strongly favours one tile."""
-    return replace(GREEDY, name=f"favour:{tid}", favourite=tid)
-
-
-def _effect_value(tid: str, style: Style = GREEDY) -> float:
-    eff = TILES[tid].effect
-    v = OP_VALUE.get(eff.get("op"), 0.0)
-    if eff.get("op") in ("build", "upgrade"):
-        v *= style.build_ops
-    v += eff.get("coins", 0) * 0.3 + eff.get("vp", 0) * 0.8 + eff.get("n", 0) * 0.3
-    return v
-
-
-def _short_of_sources(sup: Counter) -> bool:
-    """More components than sources in a supply: devices wait for sources."""
-    src = sum(n for t, n in sup.items() if TILES[t].is_source)
-    return sum(sup.values()) - src > src
-
-
-def _source_value(sup: Counter, power: str, style: Style) -> float:
-    """Taking a basic source: worth more in a power the seat's components need but its sources
-    lack (or while it is short of sources), less in a power no component takes."""
-    comps = [t for t in sup if not TILES[t].is_source]
-    if not any(power in side for t in comps for side in TILES[t].sides):
-        return style.source - style.source_match
-    had = any(power in side for t in sup if TILES[t].is_source for side in TILES[t].sides)
-    return style.source + (style.source_match if not had or _short_of_sources(sup) else 0.0)
-
-
-def _holds(st: dict[str, Any], seat: int, tid: str | None) -> bool:
-    return tid is not None and E._supply(st, seat)[tid] > 0
-
-
-def place_value(st: dict[str, Any], seat: int, choice: str, style: Style = GREEDY) -> float:
-    parts = choice.split(":")
-    space = parts[0]
-    if space in ("tile", "workshop"):
-        a = parts[1]
-        i = E._belt_rightmost(st, a) if space == "tile" else int(parts[2])
-        tid = st["belts"][a][i]
-        fav = FAVOUR if tid == style.favourite else 0.0
-        return style.tile + TILES[tid].prestige * 0.5 + 0.3 * int(a) - (style.workshop if space == "workshop" else 0) + fav
-    if space == "source":
-        return _source_value(E._supply(st, seat), parts[1], style)
-    if space == "build":
-        return style.build + (FAVOUR if _holds(st, seat, style.favourite) else 0.0)
-    did = int(parts[1])
-    d = E._device(st, did)
-    x, y = (int(v) for v in parts[2].split(","))
-    targets = geo.powered(d["tiles"], (x, y))
-    val = 0.0
-    for k in targets:
-        tid = E._tile_at(st, did, k)
-        val += _effect_value(tid, style)
-        if TILES[tid].effect.get("op") in ("build", "upgrade") and _holds(st, seat, style.favourite):
-            val += FAVOUR
-    if d["owner"] != seat:
-        val += style.others
-    return val
-
-
-def _quick_lay(st: dict[str, Any], seat: int, favourite: str | None = None) -> dict[str, Any] | None:
-    """The first legal lay of a new device: the favourite tile first, then most links, most
-    prestige, the most valuable effect; found without testing every candidate (the search is
-    what makes long simulations slow)."""
-    b = st["build"]
-    if b["mode"] != "new" or b["left"] == 0:
-        return None
-    sup = E._supply(st, seat)
-    ranked = []
-    grid = geo.grid_of(b["placed"])
-    for c in geo.candidates(b["placed"], sup):
-        links = geo.links_at(grid, c)
-        # the effect's value breaks ties before the name: laying by name made the Ticker Press wait
-        # behind the Tinker's Bench (value-first beat name-first 1.14 to 0.86 head to head, 4 players)
-        ranked.append((c["t"] != favourite, -links, -TILES[c["t"]].prestige, -_effect_value(c["t"]),
-                       c["t"], c["y"], c["x"], c["r"], c))
-    ranked.sort(key=lambda z: z[:8])
-    for z in ranked:
-        c = z[-1]
-        rest = sup.copy()
-        rest[c["t"]] -= 1
-        if geo.feasible(b["placed"] + [c], rest, b["left"] - 1):
-            return {"type": "lay", "choice": f"{c['t']}:{c['x']}:{c['y']}:{c['r']}"}
-    return None
-
-
-def choose(st: dict[str, Any], seat: int, rnd: random.Random, style: Style = GREEDY) -> dict[str, Any]:
-    """The style's move: the best-valued placement (or a pass), everything powered in the
-    suggested order, devices laid in the quick order."""
-    stage = st["stage"]
-    fav = style.favourite
-    if stage == "build":
-        quick = _quick_lay(st, seat, fav)
-        if quick is not None:
-            return quick
-    acts = E.legal_actions(st, seat)
-    if stage == "main":
-        places = [a for a in acts if a["type"] == "place"]
-        cost = E._cost(st, seat)
-        scored = [(place_value(st, seat, a["choice"], style) - style.cost * cost + rnd.random() * 0.8, i, a)
-                  for i, a in enumerate(places)]
-        best = max(scored, default=None)
-        if best is None or best[0] < style.pass_below:
-            return {"type": "pass"}
-        return best[2]
-    if stage == "activate":
-        return {"type": "auto"}
-    if stage == "reveal":  # keep the favourite, else the tile of higher prestige (the view shows the looker its two)
-        two = E.view(st, seat)["reveal"]["tiles"]
-        keep = (two[1] == fav, TILES[two[1]].prestige) > (two[0] == fav, TILES[two[0]].prestige)
-        return {"type": "keep", "choice": "1" if keep else "0"}
-    lays = sorted((a for a in acts if a["type"] == "lay"), key=lambda a: a["choice"].split(":")[0] != fav)
-    return ([a for a in acts if a["type"] == "confirm"] + lays + acts)[0]
-
-
-def greedy(st: dict[str, Any], seat: int, rnd: random.Random) -> dict[str, Any]:
-    return choose(st, seat, rnd, GREEDY)
-
+__all__ = ["GREEDY", "STYLES", "Style", "choose", "favouring", "greedy", "place_value", "play", "run", "spread"]
 
 def play(seats: int, seed: int, styles: list[Style] | None = None) -> dict[str, Any]:
     """One seeded game; seat s plays styles[s] (greedy everywhere by default)."""
@@ -226,11 +72,11 @@ def run(games: int, base_seed: int = 1, workers: int = 2, counts: list[int] | No
     finished: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for (seats, _), res in zip(jobs, results):
         finished[seats] += res
-    out: dict[str, Any] = {}
+    out: dict[Any, Any] = {}
     for seats in counts:
         seat_wins = [0.0] * seats
-        persona = defaultdict(lambda: [0.0, 0])
-        tile = defaultdict(lambda: [0.0, 0])
+        persona: defaultdict[str, list[float]] = defaultdict(lambda: [0.0, 0])
+        tile: defaultdict[str, list[float]] = defaultdict(lambda: [0.0, 0])
         rounds = []
         totals = []
         for st in finished[seats]:
