@@ -18,9 +18,9 @@ import pytest
 
 from bot.app import create_bot
 from bot.config import load_settings
-from bot.emulator import Emulator
-from bot.emulator.model import MANAGE_THREADS
-from bot.emulator.testing import start_bot_in_process
+from bot.tools.emulator import Emulator
+from bot.tools.emulator.model import MANAGE_THREADS
+from bot.tools.emulator.testing import start_bot_in_process
 from tests.core.test_store import BACKENDS, database_for
 
 ON_BOTH_BACKENDS = {"test_crash_recovery", "test_heat_race", "test_pon_game"}

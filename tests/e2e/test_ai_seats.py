@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from bot.emulator.errors import EmulatorError
+from bot.tools.emulator.errors import EmulatorError
 from bot.games.registry import engines
 
 from .test_every_decision_told import GAMES

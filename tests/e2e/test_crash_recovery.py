@@ -8,7 +8,7 @@ import pytest
 
 from bot.app import create_bot
 from bot.delivery import Outcome, words
-from bot.emulator.testing import start_bot_in_process
+from bot.tools.emulator.testing import start_bot_in_process
 from bot.store import PromptUpdate, Store
 from bot.table import menu_hash
 

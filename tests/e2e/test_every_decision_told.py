@@ -16,7 +16,7 @@ from collections import Counter
 
 import pytest
 
-from bot.emulator.errors import EmulatorError
+from bot.tools.emulator.errors import EmulatorError
 from bot.games.registry import engines
 
 from .players import Player

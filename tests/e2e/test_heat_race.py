@@ -2,8 +2,8 @@
 /heat play with autocomplete; the bot process is restarted mid-race and the old buttons still work."""
 from __future__ import annotations
 
-from bot.emulator.errors import EmulatorError
-from bot.emulator.testing import start_bot_subprocess
+from bot.tools.emulator.errors import EmulatorError
+from bot.tools.emulator.testing import start_bot_subprocess
 
 from .conftest import bot_env, database_of, read_row
 from .players import Player

@@ -14,7 +14,7 @@ import re
 import pytest
 
 import bot.i18n as i18n
-from bot.emulator import EmulatorError
+from bot.tools.emulator import EmulatorError
 from bot.games.rallyman.board import stage_names
 from bot.games.rallyman.engine import rallies
 from bot.games.registry import engines

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 
-from bot.emulator.testing import start_bot_subprocess
+from bot.tools.emulator.testing import start_bot_subprocess
 from bot.games.base import replay
 from bot.games.pole import ENGINE
 from bot.store import Store

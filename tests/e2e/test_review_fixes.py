@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from bot.app import create_bot
-from bot.emulator.model import ATTACH_FILES, CREATE_PUBLIC_THREADS, DEFAULT_EVERYONE, MANAGE_THREADS
-from bot.emulator.testing import start_bot_in_process
+from bot.tools.emulator.model import ATTACH_FILES, CREATE_PUBLIC_THREADS, DEFAULT_EVERYONE, MANAGE_THREADS
+from bot.tools.emulator.testing import start_bot_in_process
 from bot.delivery import Outcome, words
 from bot.store import PromptUpdate, Store
 

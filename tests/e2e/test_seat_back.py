@@ -12,7 +12,7 @@ import re
 import pytest
 
 from bot.app import create_bot
-from bot.emulator.testing import start_bot_in_process
+from bot.tools.emulator.testing import start_bot_in_process
 from bot.games.registry import engines
 
 from .conftest import settings_for
