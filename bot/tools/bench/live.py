@@ -9,8 +9,9 @@ import random
 import sqlite3
 import statistics
 import sys
+import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -36,20 +37,53 @@ def pct(values: list[float], p: float) -> float:
 
 # -- a move's database work -------------------------------------------------------------------
 
-async def executor_clock(store: Any) -> Callable[[], int] | None:
-    """The CPU time (ns) spent so far by what executes the store's statements: SQLite's worker
+async def open_store(target: Path | str) -> tuple[Any, Any]:
+    """The store the bench measures and its database connection (a store_sqlite or store_pg
+    Backend), which the bench holds itself to trace its statements and time what executes them:
+    Store.open creates (and migrates) the database, then a Store is made on a connection of the
+    bench's own."""
+    from bot import store_pg, store_sqlite
+    from bot.store import Store
+
+    await (await Store.open(target)).close()
+    db = await (store_pg.Backend.connect(str(target)) if store_pg.is_url(target)
+                else store_sqlite.Backend.connect(target))
+    return Store(db), db
+
+
+async def executor_clock(db: Any) -> Callable[[], int] | None:
+    """The CPU time (ns) spent so far by what executes the connection's statements: SQLite's worker
     thread (aiosqlite's), or the PostgreSQL server process serving the connection. Read from
     Linux's schedstat, it counts time on a CPU only, not time waiting for one: a figure that holds
     on a busy machine, where wall-clock medians measure the scheduler. None where not readable."""
     try:
-        if store.backend == "postgresql":
-            path = Path(f"/proc/{(await store._read('SELECT pg_backend_pid()'))[0][0]}/schedstat")
-        else:
-            path = Path(f"/proc/self/task/{store._db.conn._thread.native_id}/schedstat")
+        if db.name == "postgresql":
+            path = Path(f"/proc/{(await db.fetch('SELECT pg_backend_pid()'))[0][0]}/schedstat")
+        else:  # the thread that runs a statement is the one that calls a function of it
+            await db.conn.create_function("bench_thread_id", 0, threading.get_native_id)
+            path = Path(f"/proc/self/task/{(await db.fetch('SELECT bench_thread_id()'))[0][0]}/schedstat")
         int(path.read_text().split()[0])
     except (OSError, AttributeError, ValueError, IndexError):
         return None
     return lambda: int(path.read_text().split()[0])
+
+
+@dataclass
+class MoveDbRun:
+    """What move_db measured: the moves' and the bare INSERTs' times, and one more race's
+    statements as traced."""
+    table: Any  # the Table the moves go through (bench_store.table_for)
+    times: Any  # bench_store.MoveTimes
+    hot: list[float]  # the bare INSERT at once after each move's statement (ms)
+    bare_cpu: list[int]  # the executor's CPU of each bare INSERT (ns)
+    count: int = 0  # moves timed
+    writes: int = 0  # the announcements' progress statements of the timed moves
+    seconds: float = 0.0  # and their time
+    statements: list[str] = field(default_factory=list)  # the traced race's statements
+    traced: int = 0  # its moves
+    traced_flushes: int = 0  # its progress statements
+    backend: str = ""  # "sqlite" or "postgresql"
+    clocked: bool = False  # whether the executor's CPU time was readable
 
 
 async def move_db(tmp: Path, races: int = 4, database: Path | str | None = None, suffix: str = "") -> None:
@@ -62,13 +96,20 @@ async def move_db(tmp: Path, races: int = 4, database: Path | str | None = None,
     (`move_db_ratio_hot_bare`, how this figure was first measured: that INSERT finds the
     connection's thread still awake, which the commit, coming after the engine's work, never
     does; on a busy machine that difference alone is worth milliseconds)."""
-    from bot.store import Store
+    store, db = await open_store(database or tmp / "moves.sqlite3")
+    try:
+        await store.create_bench_scratch()
+        run = await timed_races(store, db, races)
+        await traced_race(store, db, run)
+    finally:
+        await store.close()
+    emit_move_db(run, suffix)
 
-    store = await Store.open(database or tmp / "moves.sqlite3")
-    await store.create_bench_scratch()
+
+async def timed_races(store: Any, db: Any, races: int) -> MoveDbRun:
+    """`races` of bench_store's finished Heat races, each move timed against the bare INSERT."""
     table = bench_store.table_for(store)
-
-    clock = await executor_clock(store)
+    clock = await executor_clock(db)
     bare_cpu: list[int] = []
 
     async def bare_insert(size: int) -> float:
@@ -80,45 +121,51 @@ async def move_db(tmp: Path, races: int = 4, database: Path | str | None = None,
             bare_cpu.append(clock() - cpu)
         return took
 
-    times = bench_store.MoveTimes(yardstick=bare_insert, clock=clock)
-    hot: list[float] = []
-    statements: list[str] = []
-    try:
-        for template in bench_store.FINISHED[:races]:
-            gid = await bench_store.new_game(store, table, *template[:4])
-            rnd = random.Random(template[3])
-            while True:
-                going = await bench_store.play_move(store, table, gid, rnd, times)
-                hot.append(await bare_insert(times.sizes[-1]))
-                if not going:
-                    break
-        await store.flush()
-        count, writes, seconds = len(times.moves), store.progress_writes, store.progress_seconds
-        # The statements of one more race, untimed (tracing costs time): load, commit, archive,
-        # the announcements' progress.
-        gid = await bench_store.new_game(store, table, *bench_store.FINISHED[0][:4])
-        await store.flush()
-        before = store.progress_writes
-        await store._db.set_trace(statements.append)
-        rnd = random.Random(bench_store.FINISHED[0][3])
-        traced = 1
-        while await bench_store.play_move(store, table, gid, rnd):
-            traced += 1
-        await store.flush()
-        await store._db.set_trace(None)
-        traced_flushes = store.progress_writes - before
-    finally:
-        await store.close()
+    run = MoveDbRun(table, bench_store.MoveTimes(yardstick=bare_insert, clock=clock), [], bare_cpu,
+                    backend=db.name, clocked=clock is not None)
+    for template in bench_store.FINISHED[:races]:
+        gid = await bench_store.new_game(store, table, *template[:4])
+        rnd = random.Random(template[3])
+        while True:
+            going = await bench_store.play_move(store, table, gid, rnd, run.times)
+            run.hot.append(await bare_insert(run.times.sizes[-1]))
+            if not going:
+                break
+    await store.flush()
+    run.count, run.writes, run.seconds = len(run.times.moves), store.progress_writes, store.progress_seconds
+    return run
+
+
+async def traced_race(store: Any, db: Any, run: MoveDbRun) -> None:
+    """The statements of one more race, untimed (tracing costs time): load, commit, archive, the
+    announcements' progress."""
+    table = run.table
+    gid = await bench_store.new_game(store, table, *bench_store.FINISHED[0][:4])
+    await store.flush()
+    before = store.progress_writes
+    await db.set_trace(run.statements.append)
+    rnd = random.Random(bench_store.FINISHED[0][3])
+    run.traced = 1
+    while await bench_store.play_move(store, table, gid, rnd):
+        run.traced += 1
+    await store.flush()
+    await db.set_trace(None)
+    run.traced_flushes = store.progress_writes - before
+
+
+def emit_move_db(run: MoveDbRun, suffix: str) -> None:
+    times, statements = run.times, run.statements
     # The announcements' progress is written behind, for all games at once (Store.flush): its time
     # is shared out over the moves it covered.
-    behind = seconds * 1000 / count
-    move, one, one_hot = statistics.median(times.moves) + behind, statistics.median(times.bare), statistics.median(hot)
-    emit("move_db_ratio" + suffix, move / one, f"x ({count} moves; the bare INSERT after the same engine work)")
+    behind = run.seconds * 1000 / run.count
+    move = statistics.median(times.moves) + behind
+    one, one_hot = statistics.median(times.bare), statistics.median(run.hot)
+    emit("move_db_ratio" + suffix, move / one, f"x ({run.count} moves; the bare INSERT after the same engine work)")
     emit("move_db_ratio_hot_bare" + suffix, move / one_hot, "x (the bare INSERT at once after the move's statement)")
-    if clock is not None and times.cpu:
+    if run.clocked and times.cpu:
         # the flush's CPU is left out here (it ran outside the moves): its statements are counted below
-        cpu_move, cpu_bare = statistics.median(times.cpu) / 1e6, statistics.median(bare_cpu) / 1e6
-        executor = "the server process" if store.backend == "postgresql" else "the connection's thread"
+        cpu_move, cpu_bare = statistics.median(times.cpu) / 1e6, statistics.median(run.bare_cpu) / 1e6
+        executor = "the server process" if run.backend == "postgresql" else "the connection's thread"
         emit("move_db_cpu_ratio" + suffix, cpu_move / cpu_bare,
              f"x ({cpu_move:.3f} against {cpu_bare:.3f} ms of CPU in {executor})")
     emit("move_db_ms_p50" + suffix, move, "ms")
@@ -127,21 +174,25 @@ async def move_db(tmp: Path, races: int = 4, database: Path | str | None = None,
     # A trigger's steps are traced with its statement's text (SQLite, with its values: each move's
     # differs): a run of one text is one statement. PostgreSQL traces each round trip once. The
     # flush's are counted by the store (its executemany traces each row).
-    distinct = len(statements) if store.backend == "postgresql" else sum(
+    distinct = len(statements) if run.backend == "postgresql" else sum(
         1 for i, text in enumerate(statements) if i == 0 or text != statements[i - 1])
     flushing = sum(1 for text in statements if "owed" in text and not text.startswith(("INSERT INTO moves",
                                                                                        "SELECT commit_move")))
-    emit("move_db_statements" + suffix, (distinct - flushing + traced_flushes) / traced,
+    emit("move_db_statements" + suffix, (distinct - flushing + run.traced_flushes) / run.traced,
          "a move (a whole race: the archive at its end, the progress written behind, shared out)")
-    emit("progress_writes_per_move" + suffix, writes / count, "")
+    emit("progress_writes_per_move" + suffix, run.writes / run.count, "")
 
 
 async def thread_lookup(path: Path, count: int = 2000) -> None:
     from bot.store import Store
 
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        total = con.execute("SELECT max(id) FROM games").fetchone()[0]
+    finally:
+        con.close()
     store = await Store.open(path)
     try:
-        total = (await store._read("SELECT max(id) FROM games"))[0][0]
         rnd = random.Random(5)
         times = []
         for _ in range(count):

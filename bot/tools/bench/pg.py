@@ -27,6 +27,17 @@ def label(games: int) -> str:
     return f"{games // 1000}k" if games % 1000 == 0 else str(games)
 
 
+async def analyze(url: str) -> None:
+    """ANALYZE the database (after a bulk copy: the planner's statistics), on a connection of its own."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("ANALYZE")
+    finally:
+        await conn.close()
+
+
 async def pg_figures(tmp: Path, games: int = 100_000) -> None:
     """`games` of the cached 100,000-game database (its first ones) copied to PostgreSQL."""
     from bot.store import Store
@@ -45,7 +56,7 @@ async def pg_figures(tmp: Path, games: int = 100_000) -> None:
         start = time.perf_counter()
         try:
             await copy_rows(source, target, lambda _: None, up_to_id=games)
-            await target._db.execute("ANALYZE")
+            await analyze(url)
         finally:
             await source.close()
             await target.close()

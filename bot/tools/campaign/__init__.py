@@ -83,13 +83,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import random
 import shutil
 import sys
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 FIGURES = ("games", "games_finished", "moves_sent", "moves_answered", "kills", "kills_first_seconds",
            "announcements_missing", "replay_failures", "menus_missing", "announcements_duplicated",
@@ -98,26 +95,6 @@ FIGURES = ("games", "games_finished", "moves_sent", "moves_answered", "kills", "
            "forged_sent", "forged_unanswered", "forged_tracebacks", "forged_accepted", "bot_crashes",
            "startups_damaged", "startups_clean_exit", "startups_hung", "startups_traceback",
            "log_secret_lines", "bot_tracebacks")
-
-
-@dataclass
-class Context:
-    emu: Any
-    db: Any
-    index: Any
-    figures: Any
-    rnd: random.Random
-    seed: int
-    work: Path = Path(".")  # the campaign's temporary folder (kept with --keep)
-    botctl: Any = None
-    killplan: Any = None
-    guild: Any = None
-    channels: dict[int, Any] = field(default_factory=dict)
-    choices: dict[str, tuple[str, list[Any]]] = field(default_factory=dict)  # kind -> /new option, values
-    hard_stop: asyncio.Event = field(default_factory=asyncio.Event)
-    doubles: bool = True
-    p_double: float = 0.12
-    p_kill_after_click: float = 0.08
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:

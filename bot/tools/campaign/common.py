@@ -6,11 +6,13 @@ import asyncio
 import hashlib
 import json
 import itertools
+import random
 import sqlite3
 import sys
 import time
 import zlib
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
 
@@ -20,6 +22,29 @@ T0 = time.monotonic()
 def progress(text: str) -> None:
     """A short progress line on stderr (the figures go to stdout at the end)."""
     print(f"[campaign {time.monotonic() - T0:6.1f}s] {text}", file=sys.stderr, flush=True)
+
+
+@dataclass
+class Context:
+    """What every part of a campaign shares: the emulator, the bot's database read-only, the message
+    index, the figures, the random source, the bot's control and the world the games are played in."""
+
+    emu: Any
+    db: Any
+    index: Any
+    figures: Any
+    rnd: random.Random
+    seed: int
+    work: Path = Path(".")  # the campaign's temporary folder (kept with --keep)
+    botctl: Any = None
+    killplan: Any = None
+    guild: Any = None
+    channels: dict[int, Any] = field(default_factory=dict)
+    choices: dict[str, tuple[str, list[Any]]] = field(default_factory=dict)  # kind -> /new option, values
+    hard_stop: asyncio.Event = field(default_factory=asyncio.Event)
+    doubles: bool = True
+    p_double: float = 0.12
+    p_kill_after_click: float = 0.08
 
 
 class Figures(Counter):

@@ -8,12 +8,10 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
-from .common import live_components, newest, progress, sleep_until
+from .common import Context, live_components, newest, progress, sleep_until
 
-if TYPE_CHECKING:
-    from . import Context
 
 FULLWIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
 ARABIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
@@ -60,7 +58,7 @@ async def answered(rec: Any, wait: float = DEFERRED_WAIT) -> bool:
 
 
 class Forger:
-    def __init__(self, ctx: "Context", targets: list[Any]) -> None:
+    def __init__(self, ctx: Context, targets: list[Any]) -> None:
         self.ctx, self.emu, self.rnd, self.fig = ctx, ctx.emu, random.Random(ctx.seed + 7), ctx.figures
         self.targets = targets  # tables nobody plays
         self.sem = asyncio.Semaphore(64)

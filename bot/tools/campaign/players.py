@@ -10,14 +10,11 @@ import asyncio
 import json
 import time
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional
+from typing import Any, Awaitable, Callable, Optional, Protocol
 
 from bot.tools.emulator.errors import EmulatorError
 
-from .common import live_components, newest, sleep_until
-
-if TYPE_CHECKING:
-    from .tables import Table
+from .common import Context, live_components, newest, sleep_until
 
 SKIP_SELECTS = ("Sent", "Preferences")  # a submitted choice shown back, standing preferences
 RETRY_AFTER = 4.0  # seconds before acting again on a menu whose first try got no visible result
@@ -57,8 +54,21 @@ def refused(rec: Any) -> bool:
                for f in rec.followups)
 
 
+class Seating(Protocol):
+    """What a player needs of its table (tables.Table): the campaign, the game, whether it is over,
+    where to play and the seat's (game, seat, version) now."""
+
+    ctx: Context
+    kind: str
+    over: bool
+
+    def play_channel(self) -> Any: ...
+
+    def probe(self, user: Any) -> Optional[tuple[int, int, int]]: ...
+
+
 class Player:
-    def __init__(self, table: "Table", user: Any, style: str, dm_open: bool) -> None:
+    def __init__(self, table: Seating, user: Any, style: str, dm_open: bool) -> None:
         self.table, self.user, self.style, self.dm_open = table, user, style, dm_open
         self.ctx = table.ctx
         self.emu, self.rnd, self.fig = self.ctx.emu, self.ctx.rnd, self.ctx.figures

@@ -14,11 +14,10 @@ from typing import Any
 
 from bot.tools.emulator import Emulator
 
-from . import Context
 from .botctl import BotControl, BotGone, KillPlan
 from .checks import (announcements_duplicated, announcements_missing, lobbies_left_live, menus_missing,
                      replay_failures, replays, results_missing, threads_orphaned)
-from .common import Db, Figures, Index, progress
+from .common import Context, Db, Figures, Index, progress
 from .forged import Forger
 from .leaks import secret_lines
 from .startups import damaged_startups
@@ -264,7 +263,5 @@ async def campaign(args: argparse.Namespace, work: Path) -> Figures:
             if ctx.botctl.proc.running:
                 await ctx.botctl.stop()
     progress("damaged start-ups")
-    from . import startups
-    startups.WAIT = args.startup_wait
-    await damaged_startups(db.path, work / "startups", fig, args.seed)
+    await damaged_startups(db.path, work / "startups", fig, args.seed, args.startup_wait)
     return fig

@@ -79,7 +79,7 @@ def damaged_files(good: Path, folder: Path, rnd: random.Random) -> list[tuple[st
     return cases
 
 
-async def run_one(emu: Emulator, name: str, db: Path, fig: Figures) -> None:
+async def run_one(emu: Emulator, name: str, db: Path, fig: Figures, wait: float = WAIT) -> None:
     env = child_env(emu, {"BOT_STATE_DIR": str(db.parent / "state"), "BOT_DATABASE": str(db), "BOT_LOG_LEVEL": "INFO"})
     out_path, err_path = db.parent / "stdout.txt", db.parent / "stderr.txt"
     with open(out_path, "wb") as out_file, open(err_path, "wb") as err_file:
@@ -88,7 +88,7 @@ async def run_one(emu: Emulator, name: str, db: Path, fig: Figures) -> None:
             stdout=out_file, stderr=err_file)
     fig["startups_damaged"] += 1
     try:
-        await asyncio.wait_for(proc.wait(), WAIT)
+        await asyncio.wait_for(proc.wait(), wait)
         hung = False
     except asyncio.TimeoutError:
         with contextlib.suppress(ProcessLookupError):
@@ -113,7 +113,7 @@ async def run_one(emu: Emulator, name: str, db: Path, fig: Figures) -> None:
     progress(f"start-up on {name}: {verdict}")
 
 
-async def damaged_startups(good_db: Path, folder: Path, fig: Figures, seed: int) -> None:
+async def damaged_startups(good_db: Path, folder: Path, fig: Figures, seed: int, wait: float = WAIT) -> None:
     rnd = random.Random(seed)
     folder.mkdir(parents=True, exist_ok=True)
     template = folder / "template.sqlite3"
@@ -129,7 +129,7 @@ async def damaged_startups(good_db: Path, folder: Path, fig: Figures, seed: int)
                 continue
             path.chmod(0o444)
         if name == "locked":
-            locker = await asyncio.create_subprocess_exec(sys.executable, "-c", LOCKER, str(path), str(WAIT * 20),
+            locker = await asyncio.create_subprocess_exec(sys.executable, "-c", LOCKER, str(path), str(wait * 20),
                                                           stdout=asyncio.subprocess.PIPE)
             await asyncio.wait_for(locker.stdout.readline(), 10)  # type: ignore[union-attr]
         runnable.append((name, path))
@@ -139,7 +139,7 @@ async def damaged_startups(good_db: Path, folder: Path, fig: Figures, seed: int)
 
         async def one(name: str, path: Path) -> None:
             async with gate:
-                await run_one(emu, name, path, fig)
+                await run_one(emu, name, path, fig, wait)
 
         async with Emulator() as emu:
             await asyncio.gather(*(one(name, path) for name, path in runnable))

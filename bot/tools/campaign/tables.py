@@ -7,15 +7,12 @@ import asyncio
 import json
 import time
 import zlib
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
 from bot.tools.emulator.errors import EmulatorError
 
-from .common import live_components, newest, progress, sleep_until
+from .common import Context, live_components, newest, progress, sleep_until
 from .players import Player
-
-if TYPE_CHECKING:
-    from . import Context
 
 
 class TableFailed(Exception):
@@ -28,7 +25,7 @@ def lobby_buttons(m: Any) -> bool:
 
 
 class Table:
-    def __init__(self, ctx: "Context", number: int, kind: str, users: list[Any], closed: set[int],
+    def __init__(self, ctx: Context, number: int, kind: str, users: list[Any], closed: set[int],
                  styles: list[str]) -> None:
         self.ctx, self.number, self.kind, self.users, self.closed = ctx, number, kind, users, closed
         self.emu = ctx.emu

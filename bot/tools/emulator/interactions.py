@@ -14,7 +14,7 @@ from . import payloads
 from .errors import ApiError, EmulatorError, json_response, unknown
 from .limits import check_choices, check_message, check_modal
 from .messaging import read_body
-from .model import EPHEMERAL, Channel, Message, User, _walk_components
+from .model import EPHEMERAL, Channel, Message, User, walk_components
 
 if TYPE_CHECKING:  # pragma: no cover
     from .core import Emulator
@@ -59,7 +59,7 @@ class InteractionRecord:
         replaced by a newer menu (a bot may edit its message in place)."""
         if self.source is None:
             return False
-        was = [c.get("custom_id") for c in _walk_components((self.payload.get("message") or {}).get("components"))]
+        was = [c.get("custom_id") for c in walk_components((self.payload.get("message") or {}).get("components"))]
         return was != [c.get("custom_id") for c in self.source.all_components()] or self.source.deleted
 
     @property

@@ -140,15 +140,17 @@ class Attachment:
         return len(self.data)
 
 
-def _walk_components(items: Iterable[Any]) -> Iterator[dict]:
+def walk_components(items: Iterable[Any]) -> Iterator[dict]:
+    """Every component of a message's `components`, depth first: rows, their children, and a
+    section's accessory or a container's component (anything not a dict is skipped)."""
     for item in items or ():
         if not isinstance(item, dict):
             continue
         yield item
-        yield from _walk_components(item.get("components") or ())
+        yield from walk_components(item.get("components") or ())
         for key in ("accessory", "component"):
             if isinstance(item.get(key), dict):
-                yield from _walk_components([item[key]])
+                yield from walk_components([item[key]])
 
 
 @dataclass(eq=False)
@@ -191,7 +193,7 @@ class Message:
     # component helpers -------------------------------------------------------------
     def all_components(self) -> List[dict]:
         """Every component, flattened out of action rows / containers / sections."""
-        return list(_walk_components(self.components))
+        return list(walk_components(self.components))
 
     @property
     def menu_key(self) -> tuple:

@@ -198,10 +198,11 @@ class Runner:
             try:
                 await emu.wait_for_commands()
                 self.session = Session(emu, world, self.settings.state_dir / "sandbox-images", out=say,
-                                       log_tap=self.tap, first_image=self.first_image, base=Path.cwd())
+                                       log_tap=self.tap, first_image=self.first_image, base=Path.cwd(),
+                                       syntax=SYNTAX)
                 for line in self.banner:
                     say(line.replace("{port}", str(emu.port)))
-                self.session._report_logs()  # anything the bot said while starting
+                self.session.report_logs()  # anything the bot said while starting
                 self.ready.set_result(None)
                 while True:
                     item = await self.queue.get()
@@ -226,7 +227,7 @@ class Runner:
             finally:
                 await handle.stop()
                 if self.session is not None:
-                    self.session._report_server_errors()
+                    self.session.report_server_errors()
 
 
 def say(text: str) -> None:

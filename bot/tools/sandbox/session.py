@@ -71,8 +71,9 @@ class Seen:
 class Session:
     def __init__(self, emu: Emulator, world: SimpleNamespace, images: Path,
                  out: Callable[[str], None] = print, log_tap: LogTap | None = None,
-                 first_image: int = 1, base: Path | None = None) -> None:
+                 first_image: int = 1, base: Path | None = None, syntax: str = "") -> None:
         self.emu, self.world, self.images, self.out = emu, world, images, out
+        self.syntax = syntax  # the guide's syntax section, printed by `help` before the bot's commands
         self.users: dict[str, User] = world.users
         self.table: Channel = world.table
         self.last_user = PLAYERS[0]
@@ -115,7 +116,7 @@ class Session:
         except Exception as err:  # a sandbox bug must not end the session
             logging.getLogger(__name__).exception("the sandbox failed on %r", raw)
             ok = self._fail(f"the sandbox itself failed ({type(err).__name__}: {err}); details in the log")
-        ok = self._report_logs() and ok
+        ok = self.report_logs() and ok
         return ok
 
     def _echo(self, line: Line) -> None:
@@ -396,7 +397,7 @@ class Session:
                 self.out(f"  #{seen.number} was deleted")
         for msg in sorted(news, key=lambda m: m.id):
             self._print_message(msg)
-        return self._report_server_errors()
+        return self.report_server_errors()
 
     def _print_message(self, msg: Message, *, listing: bool = False) -> None:
         if msg.loading:  # a deferred answer the bot has not sent (yet): say so once
@@ -527,15 +528,15 @@ class Session:
             self.out(f"  {name}" + (f" ({', '.join(notes)})" if notes else ""))
 
     def help_text(self) -> str:
-        from bot.tools.sandbox.run import SYNTAX
-
         commands = describe_commands(self._commands(self.table))
-        return SYNTAX.rstrip() + "\n\nThe bot's commands ([optional], ? = autocompletes):\n" + "\n".join(
+        return self.syntax.rstrip() + "\n\nThe bot's commands ([optional], ? = autocompletes):\n" + "\n".join(
             f"  {c}" for c in commands)
 
     # -- problems outside the line itself --------------------------------------------------------
 
-    def _report_logs(self) -> bool:
+    def report_logs(self) -> bool:
+        """Print what the bot logged since the last call; False (a failure counted) if any of it is
+        an error."""
         ok = True
         for record in self.log_tap.take() if self.log_tap else []:
             message = record.getMessage().splitlines()[0] if record.getMessage() else ""
@@ -549,7 +550,8 @@ class Session:
             self.failures += 1
         return ok
 
-    def _report_server_errors(self) -> bool:
+    def report_server_errors(self) -> bool:
+        """Print the emulator's own failures since the last call; False (a failure counted) if any."""
         errors = self.emu.server_errors[self.server_errors:]
         self.server_errors = len(self.emu.server_errors)
         for tb in errors:
