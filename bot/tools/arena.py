@@ -95,7 +95,7 @@ def rotations(levels: list[str], games: int) -> list[list[str]]:
 def matches(kind: str, games: int) -> list[tuple[str, str, list[str], dict]]:
     """(figure, focus level, players, options) for every game to play."""
     engine = engines()[kind]
-    out = []
+    out: list[tuple[str, str, list[str], dict]] = []
     if engine.min_seats <= 2 <= engine.max_seats:
         out += [("2p", "strong", p, {}) for p in rotations(["strong", AUTO], games)]
     table = min(engine.max_seats, 4)

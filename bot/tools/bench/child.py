@@ -47,6 +47,7 @@ async def run() -> None:
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(bot.close()))
     started = time.monotonic()
+    assert settings.token is not None  # the emulator's, from the environment
     task = asyncio.create_task(bot.start(settings.token))
     while bot.table is None and not task.done():
         await asyncio.sleep(0.005)

@@ -70,21 +70,26 @@ async def bot_figures(tmp: Path, rounds: int) -> None:
             for u in users[1:]:
                 await emu.click(u, lobby, label="Join")
             await emu.click(users[0], lobby, label="Start")
-            thread = await emu.wait_until(lambda: (emu.threads(channel) or [None])[0])
+            thread = await emu.wait_until(lambda: next(iter(emu.threads(channel)), None))
             await emu.wait_until(lambda: any(m.attachments for m in emu.messages_in(thread)))
             rnd = random.Random(1)
             boards = []
+            store, table = bot.store, bot.table
+            assert store is not None and table is not None  # set up before the commands are synced
             for _ in range(rounds):
-                game = await bot.store.game(1)
+                game = await store.game(1)
+                assert game is not None
                 if game.status != "active":
                     break
-                engine = bot.table.engines["heat"]
+                engine = table.engines["heat"]
+                assert game.snapshot is not None  # an active game's
                 waiting = engine.to_act(game.snapshot)
                 if game.snapshot["phase"] != "submit":
                     break
                 for seat in waiting:
                     user = users[[u.id for u in users].index(game.seats[seat].user_id)]
-                    now = await bot.store.game(1)
+                    now = await store.game(1)
+                    assert now is not None and now.snapshot is not None
                     state, cid = now.snapshot, f"mv:1:{now.seats[seat].prompt_version}:{seat}:"
                     dm = await emu.wait_until(lambda: [m for m in emu.dm_messages(user)
                                                        if m.selects and m.selects[0]["custom_id"].startswith(cid)][-1:])
@@ -97,7 +102,7 @@ async def bot_figures(tmp: Path, rounds: int) -> None:
                     if seat == waiting[-1]:
                         # Time this move alone: the earlier submissions' DMs have gone out (players
                         # move seconds apart, not in the same millisecond).
-                        await bot.table.drain()
+                        await table.drain()
                     start = time.perf_counter()
                     await emu.select(user, dm[0], cards, custom_id=select["custom_id"])
                     if seat == waiting[-1]:  # the last submission resolves the round

@@ -32,7 +32,7 @@ def emit(name: str, value: Any, unit: str) -> None:
 
 def pct(values: list[float], p: float) -> float:
     values = sorted(values)
-    return values[min(len(values) - 1, max(0, -(-len(values) * p // 100) - 1))] if values else float("nan")
+    return values[min(len(values) - 1, max(0, int(-(-len(values) * p // 100)) - 1))] if values else float("nan")
 
 
 # -- a move's database work -------------------------------------------------------------------
@@ -252,6 +252,7 @@ async def start_child(emu: Emulator, db: Path | str, tmp: Path) -> tuple[BotProc
     await proc.start(timeout=60)
     report = await emu.wait_until(lambda: next((json.loads(line[6:]) for line in proc.output().splitlines()
                                                 if line.startswith("BENCH ")), None), 60, "no start-up report")
+    assert report is not None  # (wait_until raises instead)
     return proc, report
 
 
@@ -351,6 +352,11 @@ async def catch_up(db: Path, tmp: Path, games: int = 10_000) -> None:
 
 # -- REST calls of real games ----------------------------------------------------------------------
 
+def fixed_seed(seed: int) -> Callable[[], int]:
+    """A table's new_seed that always gives `seed` (the same games every run)."""
+    return lambda: seed
+
+
 async def rest_calls(tmp: Path, heat_seed: int = HEAT_SEED) -> None:
     """A 3-player Heat race and a PON game played by simulated players through the emulator (the
     players of the end-to-end tests: run the bench from the repository's root)."""
@@ -377,16 +383,20 @@ async def rest_calls(tmp: Path, heat_seed: int = HEAT_SEED) -> None:
         try:
             await emu.wait_for_commands()
             first, moves = len(emu.rest_log), 0
+            table, store = bot.table, bot.store
+            assert table is not None and store is not None  # set up before the commands are synced
             for kind, seed, options in (("heat", heat_seed, {"track": "usa"}), ("pon", 23, {})):
                 w.general = emu.add_text_channel(guild, kind)
-                bot.table.new_seed = lambda seed=seed: seed
+                table.new_seed = fixed_seed(seed)
                 thread = await start(w, await open_table(w, w.alice, w.bob, w.carol, kind=kind, **options), w.alice)
                 players = [Player(emu, w.alice, "select", 1, kind), Player(emu, w.bob, "slash", 2, kind),
                            Player(emu, w.carol, "select", 3, kind)]
                 await play_until(players, thread, lambda thread=thread: any(
                     "The game is over" in m.content for m in emu.messages_in(thread)), max_steps=3000)
-                await bot.table.drain()
-                moves += (await bot.store.game_by_thread(thread.id, kind, ("finished",))).version
+                await table.drain()
+                game = await store.game_by_thread(thread.id, kind, ("finished",))
+                assert game is not None
+                moves += game.version
             calls = emu.rest_log[first:]
         finally:
             await handle.stop()

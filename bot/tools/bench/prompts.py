@@ -33,7 +33,7 @@ def race_states(seed: int) -> list[dict[str, Any]]:
     engine = engines()["heat"]
     state = engine.new_game(engine.validate_options({"track": "usa"}, SEATS), SEATS, seed)
     rnd = random.Random(seed)
-    states = []
+    states: list[dict[str, Any]] = []
     while not engine.is_over(state) and len(states) < 2000:
         seat = rnd.choice(engine.to_act(state))
         if state["phase"] == "submit":

@@ -52,6 +52,7 @@ def menu_first(state: dict, seat: int, tally: Tally, flat: bool = False) -> dict
         if g["action"]["type"] in ("plan", "flat"):
             tally.plan_menus += 1
             m = R.match_steps(state, B.stage(state["stage"]), seat, g["options"][0]["value"])
+            assert m is not None  # a plan the menu offers matches its steps
             risk = R.loc_chance(m[0], ENGINE._orange(state, seat))
             tally.first_certain += risk >= 1 - 1e-9
             tally.first_risky += risk >= 0.25

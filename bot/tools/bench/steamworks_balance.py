@@ -107,7 +107,7 @@ def _tiles(recs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         for r in game:
             if t is not None:
                 (fav if r["favourite"] == t else others)[t].append(r)
-    out = {}
+    out: dict[Any, Any] = {}
     for t, rs in sorted(fav.items()):
         ratio, se, n = stat([r["fair"] for r in rs])
         out[t] = {"ratio": ratio, "se": se, "n": n, "built": _mean([t in r["built"] for r in rs]),
@@ -136,7 +136,7 @@ def report(recs: list[dict[str, Any]]) -> dict[str, Any]:
         by[("score", r["seats"])].append(r["total"])
         by[("rounds", r["seats"])].append(r["rounds"])
     counts = sorted({r["seats"] for r in recs})
-    out = {
+    out: dict[str, Any] = {
         "counts": {n: {"games": len(by[("rounds", n)]) // n, "rounds": _mean(by[("rounds", n)]),
                        "score": _mean(by[("score", n)]),
                        "position": [stat(by[("position", n, p)]) for p in range(1, n + 1)],

@@ -91,6 +91,7 @@ async def new_game(store: Store, table: Table, kind: str, seats: int, options: d
     for i in range(1, seats):
         await store.join(gid, USER_BASE + i, f"p{i}", engine.max_seats)
     game = await store.game(gid)
+    assert game is not None
     state = engine.new_game(options, seats, seed)
     to_act, fresh = table.reminders(engine, game, state, list(range(seats)))
     await store.start(gid, THREAD_BASE + gid, state, table.prompts(engine, game, state, force=True),

@@ -204,7 +204,9 @@ def duplicates(messages: Iterable[Any], anywhere: bool, with_components: bool = 
     """Messages repeating an earlier one: identical content and attachments (and, for DMs, the same
     components: a new menu with the same hand is not a repeat), anywhere when `anywhere`, else
     right after it. Reminders may repeat."""
-    out, seen, previous = [], {}, None
+    out: list[Any] = []
+    seen: dict[Any, Any] = {}
+    previous = None
     for m in messages:
         if REMINDER in m.content:
             continue

@@ -80,7 +80,7 @@ class Forger:
         for user, m, comps in self.components_of(table):
             dm = self.emu.dm_channel(user)
             ids = [c["custom_id"] for c in comps]
-            forged = [(cid, 2) for cid in unmatched_ids(self.rnd)] + [(cid, 2) for cid in surrogate_ids(ids)]
+            forged: list[tuple[str, Any]] = [(cid, 2) for cid in unmatched_ids(self.rnd)] + [(cid, 2) for cid in surrogate_ids(ids)]
             for c in comps:
                 ctype = c.get("type")
                 for variant in digit_variants(c["custom_id"]):

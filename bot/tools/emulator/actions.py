@@ -2,22 +2,26 @@
 submits and plain messages. Each refuses what Discord's own client would not send."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional
+from typing import Any, Dict, Iterable, List, Optional
 
 from .errors import EmulatorError
 from .interactions import (APPLICATION_COMMAND, AUTOCOMPLETE, MESSAGE_COMPONENT, MODAL_SUBMIT,
-                           InteractionRecord)
-from .model import Channel, Message, User
+                           InteractionRecord, Interactions)
+from .messaging import Messaging
+from .model import Channel, Message, User, World
 from .options import command_data, resolve_channel, resolve_role, resolve_user
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .core import Emulator
-
-
 class UserActions:
-    """Mixin for Emulator: the Python API for acting as users."""
+    """Mixin for Emulator (core.py): the Python API for acting as users, over the emulator's world,
+    its interactions and its messages, and the commands the bot synced."""
 
-    async def slash(self: "Emulator", user: Any, channel: Any, /, *path: str, **options: Any) -> InteractionRecord:
+    world: World
+    interactions: Interactions
+    messaging: Messaging
+    global_commands: List[dict]
+    guild_commands: Dict[int, List[dict]]
+
+    async def slash(self, user: Any, channel: Any, /, *path: str, **options: Any) -> InteractionRecord:
         """Run ``/path... option=value`` as ``user`` in ``channel``; returns after the acknowledgement
         (or after the 3-second failure)."""
         user, channel = self.world.user(user), self.world.channel(channel)
@@ -25,7 +29,7 @@ class UserActions:
         data = command_data(self, user, channel, path, options)
         return await self.interactions.run(self.interactions.create(APPLICATION_COMMAND, user, channel, data))
 
-    async def autocomplete(self: "Emulator", user: Any, channel: Any, /, *path: str, focused: str,
+    async def autocomplete(self, user: Any, channel: Any, /, *path: str, focused: str,
                            **options: Any) -> List[dict]:
         """Type into option ``focused``; returns the choices the bot answered (callback type 8)."""
         user, channel = self.world.user(user), self.world.channel(channel)
@@ -36,7 +40,7 @@ class UserActions:
             raise EmulatorError(f"autocomplete got no choices: {rec.error}")
         return rec.choices
 
-    async def click(self: "Emulator", user: Any, message: Any, custom_id: Optional[str] = None,
+    async def click(self, user: Any, message: Any, custom_id: Optional[str] = None,
                     label: Optional[str] = None, *, force: bool = False) -> InteractionRecord:
         """Click a button found by custom_id and/or label. ``force=True`` sends ``custom_id`` even if no
         such enabled button exists (a forged request)."""
@@ -59,7 +63,7 @@ class UserActions:
         return await self.interactions.run(
             self.interactions.create(MESSAGE_COMPONENT, user, channel, data, source=msg))
 
-    async def select(self: "Emulator", user: Any, message: Any, values: Iterable[Any],
+    async def select(self, user: Any, message: Any, values: Iterable[Any],
                      custom_id: Optional[str] = None, *, force: bool = False) -> InteractionRecord:
         """Choose ``values`` in a select menu (checked against its options and min/max)."""
         user, msg = self.world.user(user), self.world.message(message)
@@ -92,7 +96,7 @@ class UserActions:
         return await self.interactions.run(
             self.interactions.create(MESSAGE_COMPONENT, user, channel, data, source=msg))
 
-    def _select_values(self: "Emulator", comp: dict, values: List[Any], guild: Any, resolved: dict) -> List[str]:
+    def _select_values(self, comp: dict, values: List[Any], guild: Any, resolved: dict) -> List[str]:
         ctype = comp["type"]
         if ctype == 3:
             allowed = [o.get("value") for o in comp.get("options") or []]
@@ -112,14 +116,14 @@ class UserActions:
                 out.append(str(resolve_channel(self.world, guild, v, resolved, comp.get("channel_types")).id))
         return out
 
-    def _is_role(self: "Emulator", guild: Any, ref: Any) -> bool:
+    def _is_role(self, guild: Any, ref: Any) -> bool:
         try:
             self.world.role(guild, ref)
             return guild is not None
         except EmulatorError:
             return False
 
-    async def submit_modal(self: "Emulator", user: Any, interaction: Any, values: Optional[Dict[str, Any]] = None,
+    async def submit_modal(self, user: Any, interaction: Any, values: Optional[Dict[str, Any]] = None,
                            *, custom_id: Optional[str] = None) -> InteractionRecord:
         """Fill and submit the modal the bot opened in answer to ``interaction`` (callback type 9).
         ``values`` maps each input's custom_id to text (or a list of values for a select)."""
@@ -139,7 +143,7 @@ class UserActions:
         return await self.interactions.run(
             self.interactions.create(MODAL_SUBMIT, user, rec.channel, data, source=rec.source))
 
-    def _modal_row(self: "Emulator", row: dict, values: Dict[str, Any]) -> Optional[dict]:
+    def _modal_row(self, row: dict, values: Dict[str, Any]) -> Optional[dict]:
         if row.get("type") == 1:
             inner = [self._modal_input(c, values) for c in row.get("components") or []]
             return {"type": 1, "components": [c for c in inner if c]}
@@ -148,7 +152,7 @@ class UserActions:
             return {"type": 18, "component": sub} if sub else None
         return None
 
-    def _modal_input(self: "Emulator", comp: dict, values: Dict[str, Any]) -> Optional[dict]:
+    def _modal_input(self, comp: dict, values: Dict[str, Any]) -> Optional[dict]:
         cid = comp.get("custom_id")
         if cid is None:
             return None
@@ -171,7 +175,7 @@ class UserActions:
             raise EmulatorError(f"modal select {cid!r} takes {lo}..{comp.get('max_values', 1)} values")
         return {"type": comp.get("type"), "custom_id": cid, "values": [str(v) for v in chosen]}
 
-    async def raw_interaction(self: "Emulator", user: Any, channel: Any, data: Dict[str, Any], *,
+    async def raw_interaction(self, user: Any, channel: Any, data: Dict[str, Any], *,
                               type: int = MESSAGE_COMPONENT, message: Any = None,
                               settle: float = 0) -> InteractionRecord:
         """Send one INTERACTION_CREATE whose ``data`` goes out exactly as given, without any of the
@@ -187,14 +191,14 @@ class UserActions:
         rec = self.interactions.create(type, user, channel, data, source=source)
         return await self.interactions.run(rec, settle=settle)
 
-    async def send_message(self: "Emulator", user: Any, channel: Any, content: str = "", **fields: Any) -> Message:
+    async def send_message(self, user: Any, channel: Any, content: str = "", **fields: Any) -> Message:
         """A user posts a plain message (MESSAGE_CREATE reaches the bot, content per its intents)."""
         user, channel = self.world.user(user), self.world.channel(channel)
         self._check_can_see(user, channel)
         return self.messaging.create(channel, user, dict(fields, content=content))
 
     # visibility ------------------------------------------------------------------------------
-    def _check_can_see(self: "Emulator", user: User, channel: Channel) -> None:
+    def _check_can_see(self, user: User, channel: Channel) -> None:
         if channel.deleted:
             raise EmulatorError(f"{channel!r} was deleted")
         if channel.is_dm:
@@ -207,7 +211,7 @@ class UserActions:
         if channel.type == 12 and user.id not in channel.member_ids:
             raise EmulatorError(f"{user.name} is not in the private thread {channel!r}")
 
-    def _component_channel(self: "Emulator", user: User, msg: Message) -> Channel:
+    def _component_channel(self, user: User, msg: Message) -> Channel:
         if msg.deleted:
             raise EmulatorError(f"{msg!r} was deleted")
         if msg.ephemeral and msg.visible_to != user.id:

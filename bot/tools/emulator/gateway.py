@@ -298,7 +298,7 @@ class Gateway:
     def _chunk(self, conn: Connection, data: dict) -> None:
         world = self.emu.world
         try:
-            guild = world.guilds[int(data.get("guild_id"))]
+            guild = world.guilds[int(data["guild_id"])]
         except (KeyError, TypeError, ValueError):
             return
         members = list(guild.members.values())

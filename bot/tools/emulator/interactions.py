@@ -59,7 +59,7 @@ class InteractionRecord:
         replaced by a newer menu (a bot may edit its message in place)."""
         if self.source is None:
             return False
-        was = [c.get("custom_id") for c in walk_components((self.payload.get("message") or {}).get("components"))]
+        was = [c.get("custom_id") for c in walk_components((self.payload.get("message") or {}).get("components") or ())]
         return was != [c.get("custom_id") for c in self.source.all_components()] or self.source.deleted
 
     @property

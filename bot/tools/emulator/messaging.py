@@ -45,15 +45,15 @@ def _parse_json(raw: bytes) -> Any:
         raise ApiError(400, 50109, "The request body contains invalid JSON.") from None
 
 
-async def read_body(request: web.Request) -> Tuple[dict, Dict[int, Upload]]:
+async def read_body(request: web.Request) -> Tuple[Any, Dict[int, Upload]]:
     """Return (payload, {index: Upload}); raises 413/40005 when uploads exceed the limit."""
     files: Dict[int, Upload] = {}
     if not request.content_type.startswith("multipart/"):
         payload = _parse_json(await request.read())
         if not isinstance(payload, (dict, list)):
             raise ApiError(400, 50109, "The request body contains invalid JSON.")
-        return payload, files  # type: ignore[return-value]
-    payload: Any = {}
+        return payload, files
+    payload = {}
     reader = await request.multipart()
     total = 0
     while True:
@@ -69,7 +69,7 @@ async def read_body(request: web.Request) -> Tuple[dict, Dict[int, Upload]]:
             if total <= BODY_CAP:
                 chunks.append(chunk)
         raw = b"".join(chunks)
-        name = part.name or ""
+        name = getattr(part, "name", None) or ""
         if name == "payload_json":
             payload = _parse_json(raw)
             continue
@@ -156,7 +156,8 @@ class Messaging:
         msg.mentions = [u for u in users if "users" in parse or u in allowed_users]
         msg.mention_roles = [r for r in roles if "roles" in parse or r in allowed_roles]
         msg.mention_everyone = everyone and "everyone" in parse
-        ref = msg.message_reference and self.world.messages.get(int(msg.message_reference.get("message_id") or 0))
+        ref = self.world.messages.get(int(msg.message_reference.get("message_id") or 0)) \
+            if msg.message_reference else None
         if ref is not None and replied and ref.author.id not in msg.mentions:
             msg.mentions.append(ref.author.id)
 

@@ -2,18 +2,26 @@
 validated against the schema the bot SYNCED — the checks Discord's client makes before sending."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Protocol, Sequence, Tuple
 
-from . import payloads
+import bot.tools.emulator.payloads as payloads
+
 from .errors import EmulatorError
-from .messaging import Upload
+from .messaging import Messaging, Upload
 from .model import ALL_PERMISSIONS, Attachment, Channel, Guild, Role, User, World
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .core import Emulator
+
+class CommandHost(Protocol):
+    """What building a command's data reads of the emulator (core.Emulator): the world, the
+    commands the bot synced, and the uploads (an attachment option's file)."""
+
+    world: World
+    global_commands: List[dict]
+    guild_commands: Dict[int, List[dict]]
+    messaging: Messaging
 
 
-def find_command(emu: "Emulator", user: User, channel: Channel, name: str,
+def find_command(emu: CommandHost, user: User, channel: Channel, name: str,
                  ctype: int = 1) -> Tuple[dict, Optional[int]]:
     world = emu.world
     guild = world.guild_of(channel)
@@ -46,7 +54,7 @@ def _check_usable(world: World, user: User, guild: Optional[Guild], cmd: dict) -
     return cmd
 
 
-def command_data(emu: "Emulator", user: User, channel: Channel, path: Sequence[str], options: Dict[str, Any],
+def command_data(emu: CommandHost, user: User, channel: Channel, path: Sequence[str], options: Dict[str, Any],
                  *, focused: Optional[str] = None) -> dict:
     if not path:
         raise EmulatorError("name the command, e.g. slash(user, channel, 'heat', 'new', track='usa')")
@@ -80,7 +88,7 @@ def command_data(emu: "Emulator", user: User, channel: Channel, path: Sequence[s
     return data
 
 
-def _leaf_values(emu: "Emulator", channel: Channel, leaf: List[dict], options: Dict[str, Any],
+def _leaf_values(emu: CommandHost, channel: Channel, leaf: List[dict], options: Dict[str, Any],
                  resolved: dict, label: str, focused: Optional[str]) -> List[dict]:
     known = {o["name"]: o for o in leaf}
     extra = [k for k in options if k not in known]
@@ -105,7 +113,7 @@ def _leaf_values(emu: "Emulator", channel: Channel, leaf: List[dict], options: D
     return out
 
 
-def convert(emu: "Emulator", channel: Channel, o: dict, value: Any, resolved: dict, where: str) -> Any:
+def convert(emu: CommandHost, channel: Channel, o: dict, value: Any, resolved: dict, where: str) -> Any:
     t = o["type"]
 
     def bad(msg: str) -> EmulatorError:
@@ -185,7 +193,7 @@ def resolve_channel(world: World, guild: Optional[Guild], ref: Any, resolved: di
     return ch
 
 
-def attachment_option(emu: "Emulator", channel: Channel, value: Any) -> Attachment:
+def attachment_option(emu: CommandHost, channel: Channel, value: Any) -> Attachment:
     if isinstance(value, Attachment):
         return value
     if isinstance(value, (bytes, bytearray)):

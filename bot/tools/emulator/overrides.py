@@ -1,9 +1,9 @@
 """Point an unmodified discord.py at the emulator: the only two attributes it needs."""
 from __future__ import annotations
 
-from typing import List, Tuple
+from typing import Any, List, Tuple
 
-_saved: List[Tuple[str, object]] = []
+_saved: List[Tuple[Any, Any]] = []
 
 
 def apply_discord_py_overrides(api_base: str, gateway_url: str) -> None:

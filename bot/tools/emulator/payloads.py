@@ -36,6 +36,7 @@ def role(r: Role) -> Dict[str, Any]:
 
 def channel(world: World, ch: Channel, *, permissions: Optional[int] = None) -> Dict[str, Any]:
     if ch.is_dm:
+        assert ch.recipient_id is not None  # a DM channel always has its recipient
         recipient = world.users[ch.recipient_id]
         data: Dict[str, Any] = {"id": str(ch.id), "type": 1, "recipients": [user(recipient)],
                                 "last_message_id": sid(ch.last_message_id), "flags": 0}

@@ -181,7 +181,9 @@ class Rest:
         user = self.world.users.get(_int(payload.get("recipient_id"), "user"))
         if user is None:
             raise unknown("user")
-        return json_response(payloads.channel(self.world, self.world.dm_channel(user)))
+        dm = self.world.dm_channel(user)
+        assert dm is not None  # (made if missing)
+        return json_response(payloads.channel(self.world, dm))
 
     async def channel(self, request: web.Request) -> web.Response:
         ch = self._channel(request)

@@ -275,7 +275,7 @@ def describe_commands(commands: list[dict]) -> list[str]:
             elif o.get("min_value") is not None or o.get("max_value") is not None:
                 kind = f"{o.get('min_value', '')}..{o.get('max_value', '')}"
             else:
-                kind = TYPE_NAMES.get(o.get("type"), "?") + ("?" if o.get("autocomplete") else "")
+                kind = TYPE_NAMES.get(o.get("type") or 0, "?") + ("?" if o.get("autocomplete") else "")
             part = f"{o['name']}:{kind}"
             parts.append(part if o.get("required") else f"[{part}]")
         lines.append(" ".join(parts) + (f"  — {description}" if description else ""))

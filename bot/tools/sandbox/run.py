@@ -74,7 +74,7 @@ SQLITE_SIDE_FILES = ("", "-wal", "-shm", "-journal")
 
 
 def sandbox_database(settings: Settings, keep: bool, environ: Mapping[str, str] | None = None,
-                     dotenv: Path | None = Path(".env")) -> tuple[Path, bool, str]:
+                     dotenv: Path | None = Path(".env")) -> tuple[Path | str, bool, str]:
     """(database path, delete it first?, a banner line). BOT_DATABASE, when the user set it (in the
     environment or .env), is used as it is; otherwise the sandbox has its own file."""
     env = os.environ if environ is None else environ
@@ -91,7 +91,7 @@ def sandbox_database(settings: Settings, keep: bool, environ: Mapping[str, str] 
     return path, True, f"Database: {path} (fresh: {note}; use --keep to keep it)"
 
 
-def delete_database(path: Path) -> None:
+def delete_database(path: Path | str) -> None:
     for suffix in SQLITE_SIDE_FILES:
         with contextlib.suppress(FileNotFoundError):
             Path(f"{path}{suffix}").unlink()
@@ -132,7 +132,7 @@ class Runner:
     """The event loop (emulator + bot) on its own thread; the main thread reads lines, so Ctrl-C
     and end of input reach it cleanly while the bot keeps its gateway alive between lines."""
 
-    def __init__(self, settings: Settings, database: Path, banner: list[str], first_image: int,
+    def __init__(self, settings: Settings, database: Path | str, banner: list[str], first_image: int,
                  tap: Any) -> None:
         self.settings, self.database, self.banner = settings, database, banner
         self.first_image, self.tap = first_image, tap

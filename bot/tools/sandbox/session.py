@@ -169,11 +169,11 @@ class Session:
         if verb == "quit":
             self.quit = True
             return True
-        assert user is not None or verb == "show"
         if verb == "show":
             await self._settle()
             self._show()
             return True
+        assert user is not None  # every other verb acts as a user
         if verb == "dm":
             await self._settle()
             self._print_news()
@@ -391,8 +391,8 @@ class Session:
                     continue
                 news.append(msg)
         for mid, seen in self.seen.items():
-            msg = self.emu.world.messages.get(mid)
-            if msg is not None and msg.deleted and seen.print != ("deleted",):
+            gone = self.emu.world.messages.get(mid)
+            if gone is not None and gone.deleted and seen.print != ("deleted",):
                 seen.print = ("deleted",)
                 self.out(f"  #{seen.number} was deleted")
         for msg in sorted(news, key=lambda m: m.id):
