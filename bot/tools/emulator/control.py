@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, List, Optional
 
 from aiohttp import web
 
-from . import payloads
+import bot.tools.emulator.payloads as payloads
+
 from .errors import EmulatorError, json_response
 from .interactions import InteractionRecord
 from .model import Channel, Message

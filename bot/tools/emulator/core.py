@@ -9,7 +9,9 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional, Set, Tuple, T
 
 from aiohttp import web
 
-from . import overrides, payloads
+import bot.tools.emulator.overrides as overrides
+import bot.tools.emulator.payloads as payloads
+
 from .actions import UserActions
 from .clock import Clock
 from .errors import ApiError, EmulatorError, json_response

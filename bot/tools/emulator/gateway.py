@@ -14,14 +14,26 @@ import contextlib
 import json
 import secrets
 import zlib
-from typing import TYPE_CHECKING, Any, Deque, List, Optional, Set, Tuple
+from typing import Any, Deque, List, Optional, Protocol, Set, Tuple
 
 from aiohttp import WSMsgType, web
 
-from . import payloads
+import bot.tools.emulator.payloads as payloads
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .core import Emulator
+from .model import World
+
+
+class GatewayHost(Protocol):
+    """What the gateway needs of the emulator (core.Emulator): the world it describes, the bot's
+    token, its own URL, and a wake-up for whoever waits on the world."""
+
+    world: World
+    token: str
+
+    @property
+    def gateway_url(self) -> str: ...
+
+    def notify(self) -> None: ...
 
 GUILD_MEMBERS = 1 << 1
 BUFFER_SIZE = 5000
@@ -97,7 +109,7 @@ class Session:
 class Gateway:
     heartbeat_interval_ms = 41250
 
-    def __init__(self, emu: "Emulator", recommended_shards: int = 1) -> None:
+    def __init__(self, emu: GatewayHost, recommended_shards: int = 1) -> None:
         self.emu = emu
         self.recommended_shards = recommended_shards  # GET /gateway/bot's "shards"
         self.sessions: "collections.OrderedDict[Tuple[int, int], Session]" = collections.OrderedDict()

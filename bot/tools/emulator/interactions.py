@@ -6,18 +6,31 @@ from __future__ import annotations
 import asyncio
 import secrets
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Protocol
 
 from aiohttp import web
 
-from . import payloads
-from .errors import ApiError, EmulatorError, json_response, unknown
-from .limits import check_choices, check_message, check_modal
-from .messaging import read_body
-from .model import EPHEMERAL, Channel, Message, User, walk_components
+import bot.tools.emulator.payloads as payloads
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .core import Emulator
+from .clock import Clock
+from .errors import ApiError, EmulatorError, json_response, unknown
+from .gateway import Gateway
+from .limits import check_choices, check_message, check_modal
+from .messaging import Messaging, read_body
+from .model import EPHEMERAL, Channel, Message, User, World, walk_components
+
+
+class InteractionsHost(Protocol):
+    """What interactions need of the emulator (core.Emulator): the world and its clock, the gateway
+    that delivers them, messaging for the answers, how long an answer settles, and a wake-up."""
+
+    world: World
+    clock: Clock
+    gateway: Gateway
+    messaging: Messaging
+    settle_delay: float
+
+    def notify(self) -> None: ...
 
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
 ALLOWED_CALLBACKS = {APPLICATION_COMMAND: {4, 5, 9}, MESSAGE_COMPONENT: {4, 5, 6, 7, 9},
@@ -82,7 +95,7 @@ class InteractionRecord:
 
 
 class Interactions:
-    def __init__(self, emu: "Emulator", timeout: float = 3.0, token_ttl: float = 15 * 60) -> None:
+    def __init__(self, emu: InteractionsHost, timeout: float = 3.0, token_ttl: float = 15 * 60) -> None:
         self.emu = emu
         self.world = emu.world
         self.timeout = timeout

@@ -6,18 +6,30 @@ import json
 import mimetypes
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Protocol, Tuple
 from urllib.parse import quote
 
 from aiohttp import web
 
-from . import payloads
-from .errors import ApiError, FormErrors
-from .limits import check_message, check_upload_size
-from .model import EPHEMERAL, LOADING, Attachment, Channel, Message, User
+import bot.tools.emulator.payloads as payloads
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .core import Emulator
+from .errors import ApiError, FormErrors
+from .gateway import Gateway
+from .limits import check_message, check_upload_size
+from .model import EPHEMERAL, LOADING, Attachment, Channel, Message, User, World
+
+
+class MessagingHost(Protocol):
+    """What messaging needs of the emulator (core.Emulator): the world, the gateway that tells the
+    bot, the address attachments are served from, and a wake-up for whoever waits on the world."""
+
+    world: World
+    gateway: Gateway
+
+    @property
+    def base_url(self) -> str: ...
+
+    def notify(self) -> None: ...
 
 GUILD_MESSAGES = 1 << 9
 DIRECT_MESSAGES = 1 << 12
@@ -92,7 +104,7 @@ def png_size(data: bytes) -> Optional[Tuple[int, int]]:
 
 
 class Messaging:
-    def __init__(self, emu: "Emulator") -> None:
+    def __init__(self, emu: MessagingHost) -> None:
         self.emu = emu
         self.world = emu.world
         self._nonces: Dict[Tuple[int, int, str], int] = {}  # (channel, author, nonce) -> message id

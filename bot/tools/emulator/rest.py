@@ -1,20 +1,50 @@
 """REST API under /api/v10 (bot-token routes; interaction routes live in interactions.py)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Protocol
 
 from aiohttp import web
 
-from . import payloads
+import bot.tools.emulator.payloads as payloads
+
 from .errors import ApiError, json_response, missing_permissions, unknown
+from .gateway import Gateway
+from .interactions import Interactions
 from .limits import check_commands
-from .messaging import read_body
+from .messaging import Messaging, read_body
 from .model import (ATTACH_FILES, EMBED_LINKS, MANAGE_MESSAGES, MANAGE_THREADS, PRIVATE_THREAD,
                     PUBLIC_THREAD, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, CREATE_PRIVATE_THREADS,
-                    CREATE_PUBLIC_THREADS, Channel, Guild, Message)
+                    CREATE_PUBLIC_THREADS, Channel, Guild, Message, User, World)
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .core import Emulator
+
+class RestHost(Protocol):
+    """What the REST routes need of the emulator (core.Emulator): the world and its owner, the
+    subsystems, the synced commands, and the changes to channels that also tell the bot."""
+
+    world: World
+    owner: User
+    typing: List[int]
+    gateway: Gateway
+    messaging: Messaging
+    interactions: Interactions
+
+    @property
+    def gateway_url(self) -> str: ...
+
+    def notify(self) -> None: ...
+
+    def commands(self, guild: Any = None) -> List[dict]: ...
+
+    def store_commands(self, payload: List[dict], guild_id: Optional[int] = None) -> List[dict]: ...
+
+    def create_thread(self, parent: Channel, *, name: str, type: int = 11, thread_id: Optional[int] = None,
+                      auto_archive_duration: int = 1440, invitable: bool = True, owner: Any = None) -> Channel: ...
+
+    def edit_channel(self, ch: Channel, payload: dict) -> None: ...
+
+    def delete_channel(self, ch: Channel) -> None: ...
+
+    def set_thread_member(self, th: Channel, user_id: int, present: bool) -> None: ...
 
 API = "/api/v10"
 GUILDS_INTENT = 1
@@ -28,7 +58,7 @@ def _int(value: Any, what: str) -> int:
 
 
 class Rest:
-    def __init__(self, emu: "Emulator") -> None:
+    def __init__(self, emu: RestHost) -> None:
         self.emu = emu
         self.world = emu.world
 
