@@ -13,9 +13,8 @@ from bot.tools.campaign.checks import (announcements_duplicated, announcements_m
                                  is_animation)
 from bot.tools.campaign.common import Db, Index
 
-from .players import Player
-from .test_heat_race import play_until
-from .test_table import open_table, start
+from .players import Player, play_until
+from .tables import open_table, start
 
 
 def checks(w, db):

@@ -13,7 +13,7 @@ from bot.store import PromptUpdate, Store
 from bot.table import menu_hash
 
 from .conftest import settings_for
-from .test_table import last, open_table, start
+from .tables import last, open_table, start
 
 
 async def run_bot(world):

@@ -8,7 +8,7 @@ import logging
 from bot.tools.emulator.interactions import APPLICATION_COMMAND, AUTOCOMPLETE, MESSAGE_COMPONENT, MODAL_SUBMIT
 from bot.tools.emulator.options import command_data
 
-from .test_table import open_table, plant, start
+from .tables import open_table, plant, start
 
 
 async def forge(emu, user, channel, itype, data, source=None):

@@ -10,7 +10,7 @@ import pytest
 
 import bot.i18n as i18n
 
-from .test_table import last, open_table, start
+from .tables import last, open_table, start
 
 CATALOG = {
     "Your move in {title}.": "{title}：あなたの番です。",

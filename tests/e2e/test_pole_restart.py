@@ -12,9 +12,8 @@ from bot.games.pole import ENGINE
 from bot.store import Store
 
 from .conftest import bot_env, database_of, read_row
-from .test_heat_race import play_until
-from .test_pole_race import Driver
-from .test_table import open_table, start
+from .players import Driver, play_until
+from .tables import open_table, start
 
 
 def game_row(database):

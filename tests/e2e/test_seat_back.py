@@ -17,7 +17,7 @@ from bot.games.registry import engines
 
 from .conftest import settings_for
 from .players import Player
-from .test_table import open_table, start
+from .tables import open_table, start
 
 ENGINES = engines()
 GAMES = {"heat": {"track": "usa"}, "pon": {}, "pole": {"circuit": "monaco"}, "rallyman": {"stage": "Rally4 SS1"},

@@ -20,9 +20,8 @@ from bot.table import menu_hash
 from tests.core.test_store import database_for
 
 from .conftest import read_row
-from .players import Player
-from .test_heat_race import play_until
-from .test_table import open_table, start
+from .players import Player, play_until
+from .tables import open_table, start
 
 
 class SlashPlayer(Player):

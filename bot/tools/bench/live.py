@@ -368,9 +368,8 @@ async def rest_calls(tmp: Path, heat_seed: int = HEAT_SEED) -> None:
     from bot.tools.emulator.testing import start_bot_in_process
     if str(ROOT) not in sys.path:
         sys.path.append(str(ROOT))
-    from tests.e2e.players import Player
-    from tests.e2e.test_heat_race import play_until
-    from tests.e2e.test_table import open_table, start
+    from tests.e2e.players import Player, play_until
+    from tests.e2e.tables import open_table, start
 
     settings = replace(load_settings({"BOT_STATE_DIR": str(tmp / "rest")}, None), log_level="WARNING")
     async with Emulator() as emu:
