@@ -7,7 +7,7 @@
         rec = await emu.slash(alice, general, "heat", "new", track="usa")
 """
 from .clock import Clock
-from .core import Emulator
+from .server import Emulator
 from .errors import ApiError, EmulatorError
 from .interactions import InteractionRecord
 from .model import Attachment, Channel, Guild, Member, Message, Role, User

@@ -12,7 +12,7 @@ import asyncio
 import json
 import signal
 
-from .core import Emulator
+from .server import Emulator
 
 
 async def serve(port: int, token: str) -> None:

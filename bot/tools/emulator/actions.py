@@ -12,7 +12,7 @@ from .model import Channel, Message, User, World
 from .options import command_data, resolve_channel, resolve_role, resolve_user
 
 class UserActions:
-    """Mixin for Emulator (core.py): the Python API for acting as users, over the emulator's world,
+    """Mixin for EmulatorCore (core.py): the Python API for acting as users, over the emulator's world,
     its interactions and its messages, and the commands the bot synced."""
 
     world: World

@@ -3,7 +3,7 @@ Users, channels and messages are named by id or by name; errors answer 400 {"err
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, List, Optional
+from typing import Any, Awaitable, Callable, List, Optional
 
 from aiohttp import web
 
@@ -13,20 +13,19 @@ from .errors import EmulatorError, json_response
 from .interactions import InteractionRecord
 from .model import Channel, Message
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .core import Emulator
+from .core import EmulatorCore
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-def message_json(emu: "Emulator", m: Message) -> dict:
+def message_json(emu: EmulatorCore, m: Message) -> dict:
     data = payloads.message(emu.world, m)
     data.update({"ephemeral": m.ephemeral, "loading": m.loading, "deleted": m.deleted,
                  "visible_to": payloads.sid(m.visible_to)})
     return data
 
 
-def interaction_json(emu: "Emulator", rec: InteractionRecord) -> dict:
+def interaction_json(emu: EmulatorCore, rec: InteractionRecord) -> dict:
     return {"id": str(rec.id), "type": rec.type, "user": str(rec.user.id), "channel_id": str(rec.channel.id),
             "callback_type": rec.callback_type, "ephemeral": rec.ephemeral, "failed": rec.failed,
             "error": rec.error, "rejected": rec.rejected, "choices": rec.choices, "modal": rec.modal,
@@ -34,7 +33,7 @@ def interaction_json(emu: "Emulator", rec: InteractionRecord) -> dict:
             "followups": [message_json(emu, m) for m in rec.followups]}
 
 
-def channel_json(emu: "Emulator", ch: Channel) -> dict:
+def channel_json(emu: EmulatorCore, ch: Channel) -> dict:
     return payloads.channel(emu.world, ch)
 
 
@@ -65,7 +64,7 @@ class Control:
     """The control API's handlers over one emulator: each takes the request and its JSON body and
     returns what is answered as JSON (or a response of its own)."""
 
-    def __init__(self, emu: "Emulator") -> None:
+    def __init__(self, emu: EmulatorCore) -> None:
         self.emu = emu
 
     async def state(self, request: web.Request, body: dict) -> dict:
@@ -252,6 +251,6 @@ class Control:
         ]
 
 
-def control_routes(emu: "Emulator") -> List[web.RouteDef]:
+def control_routes(emu: EmulatorCore) -> List[web.RouteDef]:
     """The /_emu/... routes of `emu`."""
     return Control(emu).routes()

@@ -24,7 +24,7 @@ from .model import World
 
 
 class GatewayHost(Protocol):
-    """What the gateway needs of the emulator (core.Emulator): the world it describes, the bot's
+    """What the gateway needs of the emulator (core.EmulatorCore): the world it describes, the bot's
     token, its own URL, and a wake-up for whoever waits on the world."""
 
     world: World

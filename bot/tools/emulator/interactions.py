@@ -21,7 +21,7 @@ from .model import EPHEMERAL, Channel, Message, User, World, walk_components
 
 
 class InteractionsHost(Protocol):
-    """What interactions need of the emulator (core.Emulator): the world and its clock, the gateway
+    """What interactions need of the emulator (core.EmulatorCore): the world and its clock, the gateway
     that delivers them, messaging for the answers, how long an answer settles, and a wake-up."""
 
     world: World

@@ -20,7 +20,7 @@ from .model import EPHEMERAL, LOADING, Attachment, Channel, Message, User, World
 
 
 class MessagingHost(Protocol):
-    """What messaging needs of the emulator (core.Emulator): the world, the gateway that tells the
+    """What messaging needs of the emulator (core.EmulatorCore): the world, the gateway that tells the
     bot, the address attachments are served from, and a wake-up for whoever waits on the world."""
 
     world: World

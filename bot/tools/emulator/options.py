@@ -12,7 +12,7 @@ from .model import ALL_PERMISSIONS, Attachment, Channel, Guild, Role, User, Worl
 
 
 class CommandHost(Protocol):
-    """What building a command's data reads of the emulator (core.Emulator): the world, the
+    """What building a command's data reads of the emulator (core.EmulatorCore): the world, the
     commands the bot synced, and the uploads (an attachment option's file)."""
 
     world: World

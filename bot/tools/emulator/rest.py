@@ -18,7 +18,7 @@ from .model import (ATTACH_FILES, EMBED_LINKS, MANAGE_MESSAGES, MANAGE_THREADS, 
 
 
 class RestHost(Protocol):
-    """What the REST routes need of the emulator (core.Emulator): the world and its owner, the
+    """What the REST routes need of the emulator (core.EmulatorCore): the world and its owner, the
     subsystems, the synced commands, and the changes to channels that also tell the bot."""
 
     world: World

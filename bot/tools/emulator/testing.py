@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Dict, Mapping, Optional, Sequence
 
-from .core import Emulator
+from .server import Emulator
 
 CHECKOUT = str(Path(__file__).resolve().parents[3])  # the folder that holds this `bot` package
 
