@@ -57,7 +57,8 @@ async def _store_database(store_backend, tmp_path):
 def _stand_in_animation() -> export.Drawn:
     out = io.BytesIO()
     Image.new("RGB", (16, 16), "white").save(out, "GIF")
-    return export.Drawn(out.getvalue(), "gif", 1, 1, (16, 16), 0.0, True)
+    return export.Drawn(data=out.getvalue(), format="gif", frames=1, boards=1, size=(16, 16), seconds=0.0,
+                        whole=True)
 
 
 STAND_IN_ANIMATION = _stand_in_animation()
