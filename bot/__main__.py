@@ -40,19 +40,19 @@ def main(argv: list[str]) -> int:
         print(f"configuration error: {err}", file=sys.stderr)
         return 2
     if command == "bench":
-        from bot.bench import main as bench
+        from bot.tools.bench.figures import main as bench
         return bench(argv[1:])
     if command == "store":
         from bot.store_copy import main as store_main
         return store_main(argv[1:])
     if command == "arena":
-        from bot.arena import main as arena
+        from bot.tools.arena import main as arena
         return arena(argv[1:])
     if command == "campaign":
-        from bot.campaign import main as campaign
+        from bot.tools.campaign import main as campaign
         return campaign(argv[1:])
     if command == "sandbox" or (command == "run" and settings.token is None):
-        from bot.sandbox import main as sandbox
+        from bot.tools.sandbox.run import main as sandbox
         return sandbox(settings, argv[1:])
     if command != "run":
         print(f"unknown command {command!r}; try: python -m bot --help", file=sys.stderr)

@@ -6,7 +6,7 @@ a canvas as large as the largest board (the board's own corner colour around it)
 in the caller's order of preference, the first that fits wins: a GIF animates in every Discord
 client, phones included, while animated WebP attachments came to the desktop clients first (Discord's
 media service, lilliput issue #159, 2024); a lossless WebP is about half the GIF's bytes and keeps every
-colour (measured per game: `python -m bot.bench_images`). An image over the budget is drawn at half size,
+colour (measured per game: `python -m bot.tools.bench.images`). An image over the budget is drawn at half size,
 then with every other frame dropped (the first and last are always kept), until it fits; only a
 format that cannot fit even one frame gives way to the next. (Half size helps little: resampling
 blurs every edge of text and lines, and a board at 3/4 size was measured larger than at full size.)"""
@@ -28,7 +28,7 @@ SCALES = (1.0, 0.5)  # sizes tried before frames are dropped
 # and lossy WebP (quality 70-85) was larger and slower on boards of flat colours and text.
 WEBP_METHOD, WEBP_EFFORT = 1, 20
 FORMATS = ("gif", "webp")  # the thread's preference: every client animates a GIF
-# Still boards in lossless WebP (issue #35, `python -m bot.bench_images`, median CPU time per board):
+# Still boards in lossless WebP (issue #35, `python -m bot.tools.bench.images`, median CPU time per board):
 # Pole and Rallyman boards are 39% of their PNG's bytes (25 KB against 64, 28 against 73) and encode
 # no slower (10-12 ms against 12-14), decode faster too: smaller and not slower. Heat, PON and Steam
 # Works save 13-17 KB (71-77% of the bytes) but take 13-16 ms against their palette PNGs' 3-4 ms, more

@@ -15,7 +15,7 @@ rows where there is room, and every device on the table as a line. render_result
 
 Cost: tiles, texts and device rows are drawn once and pasted after; a workshop image that shows
 what it showed before is not drawn again; PNGs are written in the images' own palette
-(bot/games/steamworks/bench.py measures them on seeded game states).
+(bot/tools/bench/steamworks.py measures them on seeded game states).
 """
 from __future__ import annotations
 

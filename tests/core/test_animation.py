@@ -11,7 +11,8 @@ import random
 import pytest
 from PIL import Image
 
-from bot import bench_images, export
+from bot import export
+from bot.tools.bench import images as bench_images
 from bot.games.registry import engines
 from rendering import animation
 
@@ -164,7 +165,7 @@ def test_many_turns_animate_one_frame_per_round():
 
 @pytest.mark.parametrize("kind", sorted(ENGINES))
 def test_boards_are_webp_where_smaller_and_not_slower_else_png(kind):
-    """Measured by bot/bench_images.py: Pole's and Rallyman's boards are lossless WebP, the
+    """Measured by bot/tools/bench/images.py: Pole's and Rallyman's boards are lossless WebP, the
     others PNG; either way a lossless copy of the drawn board, named by its format."""
     import importlib
     seats = max(2, ENGINES[kind].min_seats)

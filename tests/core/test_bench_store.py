@@ -1,10 +1,10 @@
-"""The bench's many-games database (bot/bench_store.py), built small: every cloned game replays
+"""The bench's many-games database (bot/tools/bench/store.py), built small: every cloned game replays
 from its seed and action log to its stored snapshot, and the bot starts up over it."""
 from __future__ import annotations
 
 import sqlite3
 
-from bot import bench_store
+from bot.tools.bench import store as bench_store
 from bot.games.base import replay
 from bot.store import Store
 from bot.table import Table
@@ -46,15 +46,15 @@ async def test_every_cloned_game_replays_to_its_snapshot(tmp_path):
 
 async def test_the_bot_starts_up_over_it_and_catches_up(tmp_path):
     from bot.app import create_bot
-    from bot.emulator import Emulator
-    from bot.emulator.testing import start_bot_in_process
+    from bot.tools.emulator import Emulator
+    from bot.tools.emulator.testing import start_bot_in_process
 
     path = tmp_path / "state" / "bot.sqlite3"
     path.parent.mkdir()
     await bench_store.build(path, GAMES)
     owing = bench_store.add_owed(path, 5)
     async with Emulator() as emu:
-        from bot.bench_live import populate
+        from bot.tools.bench.live import populate
         world = populate(emu, path)
         assert world.threads == GAMES // 10
         bot = create_bot(settings_for(tmp_path, log_level="WARNING"))
@@ -81,7 +81,7 @@ def _owed(path) -> int:
 
 
 async def test_move_db_ratio_on_postgresql(tmp_path, capsys):
-    from bot import bench_live
+    from bot.tools.bench import live as bench_live
     from tests.core.test_store import database_for
 
     url = await database_for("postgresql", tmp_path)

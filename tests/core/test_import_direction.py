@@ -1,15 +1,14 @@
-"""The product never imports the development tools (issue #29): the emulator, the benches, the
-attack campaign, the sandbox and the throwaway PostgreSQL server, not even through an import
-inside a function. Only `python -m bot` (bot/__main__.py) starts them."""
+"""The product never imports the development tools (issue #29): everything under bot/tools (the
+emulator, the sandbox, the benches, the attack campaign, the arena, the throwaway PostgreSQL
+server), not even through an import inside a function. Only `python -m bot` (bot/__main__.py)
+starts them."""
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOLS = ("bot.emulator", "bot.campaign", "bot.bench", "bot.sandbox", "bot.store_pgserver", "bot.arena",
-         "bot.games.heat.bench", "bot.games.pole.bench", "bot.games.pon.bench", "bot.games.rallyman.bench",
-         "bot.games.rallyman.styles", "bot.games.steamworks.balance", "bot.games.steamworks.bench")
+TOOLS = "bot.tools"
 
 
 def module_name(path: Path) -> str:
@@ -18,16 +17,23 @@ def module_name(path: Path) -> str:
 
 
 def is_tool(name: str) -> bool:
-    return any(name == t or name.startswith(t + ".") or name.startswith(t + "_") for t in TOOLS)
+    return name == TOOLS or name.startswith(TOOLS + ".")
 
 
 def imports(path: Path) -> set[str]:
+    """Every module an import statement of the file names (relative imports resolved), and
+    `module.name` for each name a `from module import name` takes (it may be a sub-module)."""
+    name = module_name(path)
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
     found = set()
     for node in ast.walk(ast.parse(path.read_text("utf-8"))):
         if isinstance(node, ast.Import):
             found |= {a.name for a in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            found |= {node.module, *(f"{node.module}.{a.name}" for a in node.names)}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package[: len(package) - (node.level - 1)] + ([base] if base else []))
+            found |= {base, *(f"{base}.{a.name}" for a in node.names)}
     return found
 
 
@@ -36,13 +42,35 @@ def product_modules() -> list[Path]:
     return [p for p in files if not is_tool(module_name(p)) and module_name(p) != "bot.__main__"]
 
 
+def leaks(paths: list[Path]) -> dict[str, list[str]]:
+    found = {module_name(p): sorted(n for n in imports(p) if is_tool(n)) for p in paths}
+    return {k: v for k, v in found.items() if v}
+
+
 def test_the_product_never_imports_a_tool():
-    leaks = {module_name(p): sorted(n for n in imports(p) if is_tool(n)) for p in product_modules()}
-    leaks = {k: v for k, v in leaks.items() if v}
-    assert not leaks, leaks
+    assert not leaks(product_modules()), leaks(product_modules())
 
 
 def test_the_check_sees_the_product_and_the_tools():
     names = {module_name(p) for p in product_modules()}
-    assert {"bot.table", "bot.games.heat.engine", "cogs.table", "rendering.heat"} <= names
-    assert not any(is_tool(n) for n in names) and is_tool("bot.bench_store") and is_tool("bot.emulator.core")
+    assert {"bot.table", "bot.games.heat.engine", "cogs.table", "rendering.heat", "bot.ai.search"} <= names
+    assert not any(is_tool(n) for n in names)
+    assert is_tool("bot.tools.bench.store") and is_tool("bot.tools.emulator.core") and not is_tool("bot.toolsmith")
+
+
+def test_the_check_sees_a_planted_import(tmp_path, monkeypatch):
+    """A product module importing a tool, at the top, inside a function or relatively, is caught."""
+    monkeypatch.setitem(globals(), "ROOT", tmp_path)
+    games = tmp_path / "bot" / "games"
+    games.mkdir(parents=True)
+    planted = {
+        "top.py": "from bot.tools.bench import heat\n",
+        "inside.py": "def f():\n    import bot.tools.emulator.core\n",
+        "relative.py": "def f():\n    from ..tools import arena\n",
+        "package.py": "from bot import tools\n",
+        "clean.py": "from bot.games import base\nimport bot.toolsmith\n",
+    }
+    for name, text in planted.items():
+        (games / name).write_text(text)
+    found = leaks(sorted(games.glob("*.py")))
+    assert set(found) == {"bot.games.top", "bot.games.inside", "bot.games.relative", "bot.games.package"}, found

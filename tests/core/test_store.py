@@ -1,5 +1,5 @@
 """The store, on both backends: every test taking `database` (or `store`) runs on SQLite and on
-a throwaway PostgreSQL server (bot/store_pgserver.py; skipped where none is installed, unless
+a throwaway PostgreSQL server (bot/tools/pgserver.py; skipped where none is installed, unless
 BOT_REQUIRE_POSTGRES=1, as .ci/run sets it)."""
 import asyncio
 import os
@@ -12,7 +12,7 @@ import pytest
 from bot.games.base import replay
 from bot.games.registry import engines
 from bot.store import MIGRATIONS, PromptUpdate, StaleVersion, Store
-from bot.store_pgserver import NoServer, shared_server
+from bot.tools.pgserver import NoServer, shared_server
 
 BACKENDS = ["sqlite", "postgresql"]
 
@@ -67,7 +67,7 @@ async def test_postgresql_numbers_its_schema_like_sqlite(tmp_path):
 
 
 def test_without_a_server_installed_the_hint_is_one_line(monkeypatch):
-    from bot import store_pgserver
+    from bot.tools import pgserver as store_pgserver
     monkeypatch.setattr(store_pgserver, "find_program", lambda name: None)
     with pytest.raises(NoServer) as err:
         store_pgserver.Server()

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bot import bench_store
+from bot.tools.bench import store as bench_store
 from bot.__main__ import main as bot_main
 from bot.store import PromptUpdate, Store
 from bot.store_copy import CopyError, copy_store

@@ -205,7 +205,7 @@ async def test_a_move_writes_few_pages(tmp_path):
     real race's moves: the snapshot's two, then one each for the action, the seats, the owed
     announcement, and the timers (their key and their due index). A bare INSERT of the same size
     writes about three."""
-    from bot import bench_store
+    from bot.tools.bench import store as bench_store
 
     path = tmp_path / "db.sqlite3"
     store = await Store.open(path)

@@ -147,7 +147,7 @@ async def test_a_move_builds_each_menu_once(monkeypatch, tmp_path):
 
 
 async def test_the_bench_counts_about_one_statement_a_move(tmp_path, capsys):
-    from bot import bench_live
+    from bot.tools.bench import live as bench_live
 
     await bench_live.move_db(tmp_path, races=1)
     lines = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())

@@ -10,8 +10,8 @@ import tempfile
 from pathlib import Path
 
 from bot.app import create_bot
-from bot.emulator import Emulator
-from bot.emulator.testing import start_bot_in_process
+from bot.tools.emulator import Emulator
+from bot.tools.emulator.testing import start_bot_in_process
 
 from .conftest import make_world, settings_for
 from .test_every_decision_told import GAMES, Watch, play

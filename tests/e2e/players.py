@@ -1,8 +1,11 @@
 """Simulated players for end-to-end games: they act only through what Discord shows them
-(DM selects and buttons, slash commands with autocomplete), never through the bot's state."""
+(DM selects and buttons, slash commands with autocomplete), never through the bot's state: Player,
+Pole's Driver, Steam Works' Inventor, and play_until, which plays them until a condition holds."""
 from __future__ import annotations
 
 import random
+
+from bot.tools.emulator.errors import EmulatorError
 
 
 def menu_key(message) -> tuple:
@@ -89,3 +92,88 @@ class Player:
             self.errors.extend(refused)
             return False
         return True
+
+
+class Driver(Player):
+    """Plays like a person in a hurry: the furthest cells, a pit stop once, few rerolls."""
+
+    pitted = False
+
+    async def act(self, thread) -> bool:
+        dm = newest_with_components(self.emu.dm_messages(self.user))
+        if dm is None or menu_key(dm) in self.done:
+            return False
+        moves = [s for s in dm.selects if (s.get("placeholder") or "").startswith(("Where", "Defend", "Attack"))]
+        if not moves:
+            buttons = [b for b in dm.buttons if not b.get("label", "").startswith(("Reroll", "Use roll"))]
+            stay = [b for b in buttons if b.get("label", "").startswith("Spend")] or buttons
+            self.done.add(menu_key(dm))
+            if not stay:  # only the preferences: nothing to do now
+                return False
+            rec = await self.emu.click(self.user, dm, custom_id=self.rnd.choice(stay)["custom_id"])
+            return await self.settled(rec)
+        self.done.add(menu_key(dm))
+        select = moves[0]
+        opts = select["options"]
+        pit = [o for o in opts if o["label"].startswith("Pit stop")]
+        if pit and not self.pitted:
+            self.pitted = True
+            pick = pit[0]
+        else:
+            pick = opts[0] if self.rnd.random() < 0.8 else self.rnd.choice(opts[:4])
+        if self.style == "slash" and select.get("placeholder", "").startswith("Where"):
+            choices = await self.emu.autocomplete(self.user, thread, self.kind, "play", focused="move",
+                                                  move=pick["label"][:40])
+            if choices:
+                rec = await self.emu.slash(self.user, thread, self.kind, "play", move=choices[0]["value"])
+                return await self.settled(rec)
+        rec = await self.emu.select(self.user, dm, [pick["value"]], custom_id=select["custom_id"])
+        return await self.settled(rec)
+
+
+class Inventor(Player):
+    """Like Player, but it mostly places mechanics (a select) rather than always clicking a button:
+    Steam Works offers Pass and the activation buttons next to every select."""
+
+    async def act(self, thread) -> bool:
+        dm = newest_with_components(self.emu.dm_messages(self.user))
+        if dm is None or menu_key(dm) in self.done:
+            return False
+        self.done.add(menu_key(dm))
+        buttons = [b for b in dm.buttons if not is_pref(b.get("label", ""))]
+        confirm = [b for b in buttons if b.get("label", "").startswith("Confirm")]
+        selects = list(dm.selects)
+        if confirm:
+            rec = await self.emu.click(self.user, dm, custom_id=confirm[0]["custom_id"])
+            return await self.settled(rec)
+        if selects and (not buttons or self.rnd.random() < 0.85):
+            if self.style == "slash":
+                return await self.by_slash(thread)
+            return await self.by_select(dm, self.rnd.choice(selects))
+        if buttons:
+            rec = await self.emu.click(self.user, dm, custom_id=self.rnd.choice(buttons)["custom_id"])
+            return await self.settled(rec)
+        return False
+
+
+def thread_tail(emu, thread):
+    return " | ".join(m.content[-300:] for m in emu.messages_in(thread)[-3:])
+
+
+async def play_until(players, thread, stop, max_steps=2000):
+    for _ in range(max_steps):
+        if stop():
+            return
+        moved = False
+        for p in players:
+            try:
+                moved |= await p.act(thread)
+            except EmulatorError:  # the menu lost its controls as a newer one came: look again
+                pass
+        if not moved:
+            try:
+                await players[0].emu.wait_until(lambda: stop() or any(p.has_new_dm() for p in players), timeout=10)
+            except TimeoutError:
+                raise AssertionError("stalled:\n" + "\n".join(p.describe() for p in players)
+                                     + "\nthread: " + thread_tail(players[0].emu, thread)) from None
+    raise AssertionError("the game did not end")

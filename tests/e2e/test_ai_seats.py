@@ -7,11 +7,11 @@ import asyncio
 
 import pytest
 
-from bot.emulator.errors import EmulatorError
+from bot.tools.emulator.errors import EmulatorError
 from bot.games.registry import engines
 
 from .test_every_decision_told import GAMES
-from .test_table import last, open_table, start
+from .tables import last, open_table, start
 
 ENGINES = engines()
 

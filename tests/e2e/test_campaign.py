@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-from bot.campaign import FIGURES
+from bot.tools.campaign import FIGURES
 
 
 def test_tiny_campaign_prints_every_figure():

@@ -8,14 +8,13 @@ import json
 import sqlite3
 import zlib
 
-from bot.campaign.checks import (announcements_duplicated, announcements_missing, lobbies_left_live, menus_missing,
+from bot.tools.campaign.checks import (announcements_duplicated, announcements_missing, lobbies_left_live, menus_missing,
                                  replay_failures, replays, results_image, results_missing, threads_orphaned,
                                  is_animation)
-from bot.campaign.common import Db, Index
+from bot.tools.campaign.common import Db, Index
 
-from .players import Player
-from .test_heat_race import play_until
-from .test_table import open_table, start
+from .players import Player, play_until
+from .tables import open_table, start
 
 
 def checks(w, db):
@@ -184,7 +183,7 @@ async def test_an_active_game_stale_menus_live_lobbies_and_orphan_threads(table)
 async def test_a_deferred_answer_never_completed_is_unanswered():
     from types import SimpleNamespace
 
-    from bot.campaign.forged import answered
+    from bot.tools.campaign.forged import answered
 
     thinking = SimpleNamespace(loading=True)
     deferred = SimpleNamespace(acked=True, callback_type=5, response=thinking, followups=[])
@@ -213,8 +212,8 @@ class FakeDb:
 def test_one_stuck_seat_stalls_a_game_the_others_keep_moving(monkeypatch):
     from types import SimpleNamespace
 
-    import bot.campaign.tables as tables
-    from bot.campaign.run import STALL
+    import bot.tools.campaign.tables as tables
+    from bot.tools.campaign.run import STALL
 
     now = [1000.0]
     monkeypatch.setattr(tables.time, "monotonic", lambda: now[0])
@@ -244,7 +243,7 @@ def test_one_stuck_seat_stalls_a_game_the_others_keep_moving(monkeypatch):
 def test_a_player_never_gives_up_on_a_menu(monkeypatch):
     from types import SimpleNamespace
 
-    import bot.campaign.players as players
+    import bot.tools.campaign.players as players
 
     assert all(players.retry_after(n) <= players.PATIENCE for n in range(1000))
     now = [0.0]
@@ -273,7 +272,7 @@ def test_a_player_never_gives_up_on_a_menu(monkeypatch):
 async def test_both_of_a_double_click_applied_counts(monkeypatch):
     from types import SimpleNamespace
 
-    import bot.campaign.players as players
+    import bot.tools.campaign.players as players
 
     db = FakeDb()
     fig = players.Counter()
@@ -294,7 +293,7 @@ async def test_both_of_a_double_click_applied_counts(monkeypatch):
 
 
 def test_secrets_and_tracebacks_in_the_log_count(tmp_path):
-    from bot.campaign.leaks import secret_lines
+    from bot.tools.campaign.leaks import secret_lines
 
     log = tmp_path / "bot.log"
     log.write_text('INFO game 1: moved\nDEBUG state {"phase": "submit"}\n', encoding="utf-8")
@@ -304,7 +303,7 @@ def test_secrets_and_tracebacks_in_the_log_count(tmp_path):
 
 
 def test_lines_are_matched_in_order():
-    from bot.campaign.checks import Replayed, lines_missing, lines_repeated, unshown_versions
+    from bot.tools.campaign.checks import Replayed, lines_missing, lines_repeated, unshown_versions
 
     said = ["a", "b", "a", "c"]
     assert lines_missing(said, ["t", "a", "b", "x", "a", "c", "w"]) == 0
@@ -319,7 +318,7 @@ def test_only_a_request_cut_by_a_kill_is_kept_out_of_the_campaigns_output():
     import logging
     import sys
 
-    from bot.campaign.run import KilledMidRequest
+    from bot.tools.campaign.run import KilledMidRequest
 
     def record(err):
         try:

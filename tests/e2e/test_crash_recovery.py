@@ -8,12 +8,12 @@ import pytest
 
 from bot.app import create_bot
 from bot.delivery import Outcome, words
-from bot.emulator.testing import start_bot_in_process
+from bot.tools.emulator.testing import start_bot_in_process
 from bot.store import PromptUpdate, Store
 from bot.table import menu_hash
 
 from .conftest import settings_for
-from .test_table import last, open_table, start
+from .tables import last, open_table, start
 
 
 async def run_bot(world):

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.emulator import Emulator
-from bot.emulator.testing import BotProcess
+from bot.tools.emulator import Emulator
+from bot.tools.emulator.testing import BotProcess
 from bot.store import MIGRATIONS, DamagedGame, Store, StoreError
 
 # The bot run from another folder imports this checkout's code, not an installed copy's.

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from .conftest import database_of
-from .test_table import open_table, start
+from .tables import open_table, start
 
 
 async def submit(emu, user):

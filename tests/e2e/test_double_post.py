@@ -12,7 +12,7 @@ import pytest
 
 from .players import Player
 from .test_crash_recovery import run_bot, settled
-from .test_table import open_table, start
+from .tables import open_table, start
 
 
 async def nothing(*_args, **_kwargs):

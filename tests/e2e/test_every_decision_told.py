@@ -16,13 +16,11 @@ from collections import Counter
 
 import pytest
 
-from bot.emulator.errors import EmulatorError
+from bot.tools.emulator.errors import EmulatorError
 from bot.games.registry import engines
 
-from .players import Player
-from .test_pole_race import Driver
-from .test_steamworks_game import Inventor
-from .test_table import open_table, start
+from .players import Driver, Inventor, Player
+from .tables import open_table, start
 
 ENGINES = engines()
 SILENT = 4096  # SUPPRESS_NOTIFICATIONS: a message that notifies no one

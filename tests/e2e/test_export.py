@@ -12,7 +12,7 @@ from bot import export
 from bot.games.base import replay
 from bot.games.registry import engines
 
-from .test_table import open_table, start
+from .tables import open_table, start
 
 ENGINES = engines()
 LIMIT = 10 * 1024 * 1024  # Discord's upload limit

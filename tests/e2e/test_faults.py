@@ -2,7 +2,7 @@
 is never rolled back or corrupted."""
 from __future__ import annotations
 
-from .test_table import open_table, start
+from .tables import open_table, start
 
 
 async def submit_first_option(emu, user):

@@ -2,7 +2,7 @@
 one live game, else this channel's (for a spectator); several are listed with links."""
 from __future__ import annotations
 
-from .test_table import open_table, start
+from .tables import open_table, start
 
 
 async def status(emu, user, channel):

@@ -4,9 +4,8 @@ the standings image (the market for race 2) and the grid follows the points; at 
 final standings."""
 from __future__ import annotations
 
-from .players import Player
-from .test_heat_race import play_until
-from .test_table import open_table, start
+from .players import Player, play_until
+from .tables import open_table, start
 
 
 async def test_two_race_championship_with_legends(table):

@@ -2,9 +2,8 @@
 (one pick each, snake order), then the race goes on with upgrade cards in the hands."""
 from __future__ import annotations
 
-from .players import Player
-from .test_heat_race import play_until
-from .test_table import open_table, start
+from .players import Player, play_until
+from .tables import open_table, start
 
 
 async def test_garage_draft_from_dm_selects_then_rounds(table):

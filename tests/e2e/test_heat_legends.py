@@ -2,9 +2,8 @@
 the thread names them, the board shows them, nobody is asked to move for them."""
 from __future__ import annotations
 
-from .players import Player
-from .test_heat_race import play_until
-from .test_table import open_table, start
+from .players import Player, play_until
+from .tables import open_table, start
 
 
 async def test_two_players_and_two_legends(table):

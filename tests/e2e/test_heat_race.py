@@ -2,39 +2,15 @@
 /heat play with autocomplete; the bot process is restarted mid-race and the old buttons still work."""
 from __future__ import annotations
 
-from bot.emulator.errors import EmulatorError
-from bot.emulator.testing import start_bot_subprocess
+from bot.tools.emulator.testing import start_bot_subprocess
 
 from .conftest import bot_env, database_of, read_row
-from .players import Player
-from .test_table import open_table, start
+from .players import Player, play_until
+from .tables import open_table, start
 
 
 def game_row(database):
     return read_row(database, "SELECT status, version FROM games WHERE id = 1")
-
-
-def thread_tail(emu, thread):
-    return " | ".join(m.content[-300:] for m in emu.messages_in(thread)[-3:])
-
-
-async def play_until(players, thread, stop, max_steps=2000):
-    for _ in range(max_steps):
-        if stop():
-            return
-        moved = False
-        for p in players:
-            try:
-                moved |= await p.act(thread)
-            except EmulatorError:  # the menu lost its controls as a newer one came: look again
-                pass
-        if not moved:
-            try:
-                await players[0].emu.wait_until(lambda: stop() or any(p.has_new_dm() for p in players), timeout=10)
-            except TimeoutError:
-                raise AssertionError("stalled:\n" + "\n".join(p.describe() for p in players)
-                                     + "\nthread: " + thread_tail(players[0].emu, thread)) from None
-    raise AssertionError("the game did not end")
 
 
 async def test_full_race_with_a_restart(world, tmp_path):

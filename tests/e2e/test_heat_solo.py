@@ -2,9 +2,8 @@
 Legends the bot drives, run to the end; the thread names the Legends and the results come."""
 from __future__ import annotations
 
-from .players import Player
-from .test_heat_race import play_until
-from .test_table import open_table, start
+from .players import Player, play_until
+from .tables import open_table, start
 
 
 async def test_solo_race_against_two_legends(table):

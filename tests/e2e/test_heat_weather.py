@@ -8,7 +8,7 @@ from PIL import Image
 
 from rendering import heat as H
 
-from .test_table import last, open_table, start
+from .tables import last, open_table, start
 
 
 async def test_weather_option_from_lobby_to_board(table):

@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from bot.emulator.interactions import APPLICATION_COMMAND, AUTOCOMPLETE, MESSAGE_COMPONENT, MODAL_SUBMIT
-from bot.emulator.options import command_data
+from bot.tools.emulator.interactions import APPLICATION_COMMAND, AUTOCOMPLETE, MESSAGE_COMPONENT, MODAL_SUBMIT
+from bot.tools.emulator.options import command_data
 
-from .test_table import open_table, plant, start
+from .tables import open_table, plant, start
 
 
 async def forge(emu, user, channel, itype, data, source=None):

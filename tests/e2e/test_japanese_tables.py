@@ -14,13 +14,13 @@ import re
 import pytest
 
 import bot.i18n as i18n
-from bot.emulator import EmulatorError
+from bot.tools.emulator import EmulatorError
 from bot.games.rallyman.board import stage_names
 from bot.games.rallyman.engine import rallies
 from bot.games.registry import engines
 
 from .players import Player, newest_with_components, menu_key
-from .test_table import last
+from .tables import last
 
 JA, EN = "ゆきこ", "José Müller"
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e]")  # kana, kanji, full-width forms

@@ -10,7 +10,7 @@ import pytest
 
 import bot.i18n as i18n
 
-from .test_table import last, open_table, start
+from .tables import last, open_table, start
 
 CATALOG = {
     "Your move in {title}.": "{title}：あなたの番です。",
@@ -49,7 +49,7 @@ async def test_each_player_reads_their_own_language_and_the_thread_the_tables(ja
     assert "あなたの番です" in bob_dm.content and "第1卓" in bob_dm.content
     # a private answer: bob's in Japanese, alice's in English
     select = bob_dm.selects[0]
-    from bot.emulator.interactions import MESSAGE_COMPONENT
+    from bot.tools.emulator.interactions import MESSAGE_COMPONENT
     for user, dm, expected in ((w.bob, bob_dm, "その選択肢はメニューにありません。"),
                                (w.alice, alice_dm, "That choice is not on the menu.")):
         rec = await emu.interactions.run(emu.interactions.create(

@@ -2,9 +2,8 @@
 events, circuit rules, drivers and teams, no retirements; five bots. The race runs to the flag."""
 from __future__ import annotations
 
-from .test_heat_race import play_until
-from .test_pole_race import Driver
-from .test_table import open_table, start
+from .players import Driver, play_until
+from .tables import open_table, start
 
 SEED = 5
 

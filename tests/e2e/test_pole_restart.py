@@ -6,15 +6,14 @@ from __future__ import annotations
 import json
 import os
 
-from bot.emulator.testing import start_bot_subprocess
+from bot.tools.emulator.testing import start_bot_subprocess
 from bot.games.base import replay
 from bot.games.pole import ENGINE
 from bot.store import Store
 
 from .conftest import bot_env, database_of, read_row
-from .test_heat_race import play_until
-from .test_pole_race import Driver
-from .test_table import open_table, start
+from .players import Driver, play_until
+from .tables import open_table, start
 
 
 def game_row(database):

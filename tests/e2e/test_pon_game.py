@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 
-from .players import Player
-from .test_heat_race import play_until
-from .test_table import open_table, start
+from .players import Player, play_until
+from .tables import open_table, start
 
 SEED = 23  # a deal in which the race has a PON, a block and a chain of overtakes
 

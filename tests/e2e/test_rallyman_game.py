@@ -3,9 +3,8 @@ plans and die by die), rolling by buttons and by /rallyman play; the thread show
 and the spare tyre, and the stage times at the end."""
 from __future__ import annotations
 
-from .players import Player
-from .test_heat_race import play_until
-from .test_table import open_table, start
+from .players import Player, play_until
+from .tables import open_table, start
 
 SEED = 2  # a stage with flat outs, a crash and the spare tyre (dice roll on by the default preferences)
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 
 from bot.app import create_bot
-from bot.emulator.testing import start_bot_in_process
+from bot.tools.emulator.testing import start_bot_in_process
 
 from .conftest import settings_for
-from .test_table import open_table, start
+from .tables import open_table, start
 
 
 def reminders(emu, thread, user):

@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 
 from bot.app import create_bot
-from bot.emulator.model import ATTACH_FILES, CREATE_PUBLIC_THREADS, DEFAULT_EVERYONE, MANAGE_THREADS
-from bot.emulator.testing import start_bot_in_process
+from bot.tools.emulator.model import ATTACH_FILES, CREATE_PUBLIC_THREADS, DEFAULT_EVERYONE, MANAGE_THREADS
+from bot.tools.emulator.testing import start_bot_in_process
 from bot.delivery import Outcome, words
 from bot.store import PromptUpdate, Store
 
 from .conftest import settings_for
-from .test_table import open_table, start
+from .tables import open_table, start
 
 
 async def test_another_server_cannot_reach_a_game(table):

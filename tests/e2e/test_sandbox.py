@@ -15,11 +15,11 @@ import pytest
 
 from bot.app import create_bot
 from bot.config import load_settings
-from bot.emulator import Emulator
-from bot.emulator.testing import start_bot_in_process
-from bot.sandbox import sandbox_database
-from bot.sandbox_parse import (ParseError, convert_options, describe_commands, focused_option, parse_line)
-from bot.sandbox_session import CommandError, LogTap, Session, _choose, build_world
+from bot.tools.emulator import Emulator
+from bot.tools.emulator.testing import start_bot_in_process
+from bot.tools.sandbox.run import sandbox_database
+from bot.tools.sandbox.parse import (ParseError, convert_options, describe_commands, focused_option, parse_line)
+from bot.tools.sandbox.session import CommandError, LogTap, Session, _choose, build_world
 from tests.e2e.conftest import settings_for
 
 REPO = Path(__file__).resolve().parents[2]

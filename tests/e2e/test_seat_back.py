@@ -12,12 +12,12 @@ import re
 import pytest
 
 from bot.app import create_bot
-from bot.emulator.testing import start_bot_in_process
+from bot.tools.emulator.testing import start_bot_in_process
 from bot.games.registry import engines
 
 from .conftest import settings_for
 from .players import Player
-from .test_table import open_table, start
+from .tables import open_table, start
 
 ENGINES = engines()
 GAMES = {"heat": {"track": "usa"}, "pon": {}, "pole": {"circuit": "monaco"}, "rallyman": {"stage": "Rally4 SS1"},

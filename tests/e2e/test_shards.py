@@ -11,8 +11,8 @@ from collections import Counter
 from types import SimpleNamespace
 
 from bot.delivery import Outcome, words
-from bot.emulator import Emulator
-from bot.emulator.testing import BotProcess
+from bot.tools.emulator import Emulator
+from bot.tools.emulator.testing import BotProcess
 from bot.games.registry import engines
 from bot.i18n import msg
 from bot.store import PromptUpdate, Store
@@ -20,9 +20,8 @@ from bot.table import menu_hash
 from tests.core.test_store import database_for
 
 from .conftest import read_row
-from .players import Player
-from .test_heat_race import play_until
-from .test_table import open_table, start
+from .players import Player, play_until
+from .tables import open_table, start
 
 
 class SlashPlayer(Player):
@@ -175,7 +174,7 @@ async def test_one_process_running_two_shards_serves_both(tmp_path):
 
     from bot.app import create_bot
     from bot.config import Shards
-    from bot.emulator.testing import start_bot_in_process
+    from bot.tools.emulator.testing import start_bot_in_process
 
     from .conftest import settings_for
     async with Emulator(shards=2) as emu:

@@ -3,36 +3,10 @@ and by /steamworks play; the thread shows a device built, another player's devic
 its owner) and an age change, then the final scores."""
 from __future__ import annotations
 
-from .players import Player, is_pref, menu_key, newest_with_components
-from .test_heat_race import play_until
-from .test_table import open_table, start
+from .players import Inventor, play_until
+from .tables import open_table, start
 
 SEED = 5
-
-
-class Inventor(Player):
-    """Like Player, but it mostly places mechanics (a select) rather than always clicking a button:
-    Steam Works offers Pass and the activation buttons next to every select."""
-
-    async def act(self, thread) -> bool:
-        dm = newest_with_components(self.emu.dm_messages(self.user))
-        if dm is None or menu_key(dm) in self.done:
-            return False
-        self.done.add(menu_key(dm))
-        buttons = [b for b in dm.buttons if not is_pref(b.get("label", ""))]
-        confirm = [b for b in buttons if b.get("label", "").startswith("Confirm")]
-        selects = list(dm.selects)
-        if confirm:
-            rec = await self.emu.click(self.user, dm, custom_id=confirm[0]["custom_id"])
-            return await self.settled(rec)
-        if selects and (not buttons or self.rnd.random() < 0.85):
-            if self.style == "slash":
-                return await self.by_slash(thread)
-            return await self.by_select(dm, self.rnd.choice(selects))
-        if buttons:
-            rec = await self.emu.click(self.user, dm, custom_id=self.rnd.choice(buttons)["custom_id"])
-            return await self.settled(rec)
-        return False
 
 
 async def test_full_steamworks_game(table):

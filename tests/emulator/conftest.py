@@ -5,9 +5,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.emulator import Emulator
-from bot.emulator.model import MANAGE_THREADS
-from bot.emulator.testing import start_bot_in_process
+from bot.tools.emulator import Emulator
+from bot.tools.emulator.model import MANAGE_THREADS
+from bot.tools.emulator.testing import start_bot_in_process
 
 from .samplebot import SampleBot
 

@@ -1,5 +1,5 @@
 """A small discord.py bot used only by the emulator tests: in-process, and as a subprocess via
-``python -m bot.emulator.launch tests/emulator/samplebot.py`` (env DISCORD_TOKEN,
+``python -m bot.tools.emulator.launch tests/emulator/samplebot.py`` (env DISCORD_TOKEN,
 SAMPLEBOT_GUILD_ID, SAMPLEBOT_STATE). Its code knows nothing about the emulator."""
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ import discord
 
 import pytest
 
-from bot.emulator import EmulatorError
+from bot.tools.emulator import EmulatorError
 
 
 async def new_game(env, user=None):

@@ -8,8 +8,8 @@ import discord.gateway
 import discord.http
 import pytest
 
-from bot.emulator import Emulator, apply_discord_py_overrides, restore_discord_py_overrides
-from bot.emulator import launch
+from bot.tools.emulator import Emulator, apply_discord_py_overrides, restore_discord_py_overrides
+from bot.tools.emulator import launch
 
 
 def test_overrides_apply_and_restore():

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.emulator.errors import ApiError
-from bot.emulator.limits import check_choices, check_commands, check_message, check_modal, check_upload_size
+from bot.tools.emulator.errors import ApiError
+from bot.tools.emulator.limits import check_choices, check_commands, check_message, check_modal, check_upload_size
 
 
 def errors_of(fn, *args, **kwargs):

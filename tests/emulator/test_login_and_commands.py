@@ -5,9 +5,9 @@ import aiohttp
 import discord
 import pytest
 
-from bot.emulator import Emulator, EmulatorError
-from bot.emulator.limits import valid_name
-from bot.emulator.testing import start_bot_in_process
+from bot.tools.emulator import Emulator, EmulatorError
+from bot.tools.emulator.limits import valid_name
+from bot.tools.emulator.testing import start_bot_in_process
 
 from .samplebot import SampleBot
 

@@ -8,8 +8,8 @@ import json
 import aiohttp
 import pytest
 
-from bot.emulator import Emulator
-from bot.emulator.gateway import shard_of
+from bot.tools.emulator import Emulator
+from bot.tools.emulator.gateway import shard_of
 
 
 class RawShard:

@@ -1,4 +1,4 @@
-"""Black box: the sample bot runs unmodified in a subprocess via ``python -m bot.emulator.launch``;
+"""Black box: the sample bot runs unmodified in a subprocess via ``python -m bot.tools.emulator.launch``;
 the test acts as users only through the /_emu control API, then restarts the bot mid-game."""
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import os
 
 import aiohttp
 
-from bot.emulator import Emulator
-from bot.emulator.testing import start_bot_subprocess
+from bot.tools.emulator import Emulator
+from bot.tools.emulator.testing import start_bot_subprocess
 
 SAMPLEBOT = os.path.join(os.path.dirname(__file__), "samplebot.py")
 

@@ -21,9 +21,10 @@ import random
 import pytest
 
 from bot.games.heat import ENGINE as E
-from bot.games.heat import bench, rules
+from bot.games.heat import rules
 from bot.games.rng import Rng
 from bot.i18n import Msg, from_wire, render
+from bot.tools.bench import heat as bench
 
 TRACKS = ("usa", "france", "great_britain", "italy")
 # (seed, track, seats): 20 races over the 4 base tracks and 2-6 players.

@@ -12,8 +12,9 @@ import pytest
 
 from bot.games import base
 from bot.games.heat import ENGINE as E
-from bot.games.heat import bench, content, rules
+from bot.games.heat import content, rules
 from bot.i18n import render
+from bot.tools.bench import heat as bench
 
 TRACKS = ["usa", "france", "great_britain", "italy"]
 

@@ -78,7 +78,7 @@ def test_the_board_is_at_most_twice_as_tall_as_wide_and_says_what_tile_numbers_a
     """Issue #33: the board was 1,640 px tall for 800 wide; like the other games' boards it is
     at most twice as tall as wide, the latest log lines giving way when a turn says a lot. The
     circuit's caption says which number is the course's and which are its throttle's cards."""
-    from bot.games.pon.bench import seeded_states
+    from bot.tools.bench.pon import seeded_states
     from rendering.common import recording
 
     for st in seeded_states(12)[::3]:

@@ -1,5 +1,5 @@
 """The bench figures compute (tiny samples: the numbers themselves are not pinned)."""
-from bot.games.rallyman import bench
+from bot.tools.bench import rallyman as bench
 
 
 def test_bench_figures_compute():
@@ -8,7 +8,7 @@ def test_bench_figures_compute():
 
 
 def test_styles_script_prints_its_figures(capsys):
-    from bot.games.rallyman import styles
+    from bot.tools.bench import rallyman_styles as styles
     styles.main(["1", "Rally4 SS1"])
     out = capsys.readouterr().out.splitlines()
     names = [line.split(":")[0] for line in out]

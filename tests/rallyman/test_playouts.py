@@ -114,7 +114,7 @@ def test_solo_par_times():
 def test_two_cars_in_one_corner_do_not_deadlock():
     # the random rally that once locked: a spun car and a car back from a crash side by side in
     # one corner, two cars in the slide behind them
-    from bot.games.rallyman.bench import random_rally
+    from bot.tools.bench.rallyman import random_rally
     st, turns = random_rally(15, 4, "Rally4 SS2")
     assert E.is_over(st) and turns < 400
 
@@ -122,8 +122,8 @@ def test_two_cars_in_one_corner_do_not_deadlock():
 def test_the_par_driver_beats_the_old_steady_one():
     """Par is a good driver's time (issue #31): on seeded stages the par driver (flat out and chips
     where they pay) beats the old steady par driver (never flat out). The comparison with every
-    simple style over all stages is `python -m bot.games.rallyman.styles` (a figure, not a test)."""
-    from bot.games.rallyman import styles as S
+    simple style over all stages is `python -m bot.tools.bench.rallyman_styles` (a figure, not a test)."""
+    from bot.tools.bench import rallyman_styles as S
     stages, seeds = ("Rally1 SS1", "Rally3 SS2", "Rally6 SS3"), range(1, 5)
     par = sum(P.run(s, k) for s in stages for k in seeds)
     steady = sum(P.run(s, k, S.STYLES["steady"]) for s in stages for k in seeds)

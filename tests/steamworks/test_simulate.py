@@ -2,7 +2,7 @@
 up; the strategies differ as they say, and the tile test's favouring seat really goes for its tile."""
 import random
 
-from bot.games.steamworks.balance import STACK_TILES, report, simulate, table
+from bot.tools.bench.steamworks_balance import STACK_TILES, report, simulate, table
 from bot.games.steamworks.engine import ENGINE as E
 from bot.games.steamworks.simulate import GREEDY, STYLES, choose, favouring, place_value, play, run
 

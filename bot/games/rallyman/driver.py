@@ -5,7 +5,7 @@ goes flat out with it when the seconds chips earned outweigh the risk, and other
 die: a die that could cause the loss of control is secured with chips when that costs less than
 the loss it risks, and the car stops when the next die's risk passes its stop line. Spare tyre
 whenever allowed; the least damaging spot after a flat-out crash. `Driver` also gives the simple
-styles the measuring script (bot/games/rallyman/styles.py) compares with it; par.py measures the
+styles the measuring script (bot/tools/bench/rallyman_styles.py) compares with it; par.py measures the
 par times with it."""
 from __future__ import annotations
 

@@ -1,0 +1,72 @@
+"""`python -m bot.tools.bench.engines [--old REV] [--seconds S]`: random-playout speed of every engine,
+today's code against an older commit's (default 86b3c4c, issue #34's baseline), side by side in
+one run: the old tree is extracted with `git archive` into a temporary folder and both are
+measured in child processes, alternately, so the machine's noise falls on both alike.
+
+Prints, per game, `engine_<game>_playouts_per_s` (today), `engine_<game>_playouts_per_s_old` and
+`engine_<game>_speedup` (today / old). A playout: a seeded 3-player game (PON: 3, the rest too)
+to the end, each move chosen at random among the seat's decisions.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+KINDS = ("heat", "pon", "pole", "rallyman", "steamworks")
+OPTIONS = {"pole": {"circuit": "monaco"}, "rallyman": {"stage": "Rally4 SS1"}}
+
+CHILD = r"""
+import json, random, sys, time
+from bot.games.registry import engines
+kind, seconds, options = sys.argv[1], float(sys.argv[2]), json.loads(sys.argv[3])
+e = engines()[kind]
+opts = e.validate_options(dict(options), 3)
+done, started, seed = 0, time.perf_counter(), 0
+while time.perf_counter() - started < seconds or done == 0:
+    rnd = random.Random(seed)
+    s = e.new_game(opts, 3, seed)
+    for _ in range(20000):
+        if e.is_over(s):
+            break
+        seat = rnd.choice(e.to_act(s))
+        acts = [a for a in e.legal_actions(s, seat) if a.get("type") != "prefs"]
+        s, _ = e.apply(s, seat, rnd.choice(acts))
+    done, seed = done + 1, seed + 1
+print(json.dumps(done / (time.perf_counter() - started)))
+"""
+
+
+def measure(tree: Path, kind: str, seconds: float) -> float:
+    out = subprocess.run([sys.executable, "-c", CHILD, kind, str(seconds), json.dumps(OPTIONS.get(kind, {}))],
+                         cwd=tree, capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot.tools.bench.engines", description=__doc__.split("\n")[0])
+    parser.add_argument("--old", default="86b3c4c", help="the commit to compare with")
+    parser.add_argument("--seconds", type=float, default=8.0, help="per game and side, in two halves")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        old = Path(tmp)
+        archive = subprocess.run(["git", "archive", args.old], cwd=ROOT, capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+        for kind in KINDS:
+            new_rates, old_rates = [], []
+            for _ in range(2):  # alternately, so a busy moment falls on both
+                new_rates.append(measure(ROOT, kind, args.seconds / 2))
+                old_rates.append(measure(old, kind, args.seconds / 2))
+            new, was = sum(new_rates) / 2, sum(old_rates) / 2
+            print(f"engine_{kind}_playouts_per_s: {new:.2f} /s", flush=True)
+            print(f"engine_{kind}_playouts_per_s_old: {was:.2f} /s", flush=True)
+            print(f"engine_{kind}_speedup: {new / was:.2f} x", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

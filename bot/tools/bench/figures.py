@@ -1,0 +1,161 @@
+"""`python -m bot bench`: the performance figures, one per line as `name: value unit`.
+
+Everything runs on this machine: the real bot against the local emulator on 127.0.0.1, a real
+SQLite file in a temporary folder. Targets (issue #2/#3): ack p95 <= 30 ms, board p95 <= 150 ms,
+heat races >= 200/s, heat render p95 <= 40 ms, <= 600 KB. Issue #17 (bot/tools/bench/live.py): a move's
+database work <= 3x one bare INSERT (and the prompts' cost a move), start-up over 100,000 stored games <= 2 s, thread look-up
+<= 5 ms, catch-up of 10,000 games <= 300 MB peak; also memory per 10,000 active games and REST
+calls per move. The 100,000-game database is built once and cached (bot/tools/bench/store.py).
+"""
+from __future__ import annotations
+
+import asyncio
+import math
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from bot.config import load_settings
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, max(0, math.ceil(p / 100 * len(values)) - 1))]
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def emit(name: str, value: float, unit: str) -> None:
+    print(f"{name}: {value:.2f} {unit}" if isinstance(value, float) else f"{name}: {value} {unit}", flush=True)
+
+
+async def bot_figures(tmp: Path, rounds: int) -> None:
+    from bot.app import create_bot
+    from bot.tools.emulator import Emulator
+    from bot.tools.emulator.testing import start_bot_in_process
+    import random
+
+    settings = replace(load_settings({"BOT_STATE_DIR": str(tmp)}, None), log_level="WARNING")
+    async with Emulator() as emu:
+        emu.settle_delay = 0  # time the acknowledgement itself, not the harness' grace period
+        guild = emu.add_guild("Bench")
+        channel = emu.add_text_channel(guild, "table")
+        users = [emu.add_user(f"p{i}") for i in range(6)]
+        for u in users:
+            emu.add_member(guild, u)
+        bot = create_bot(settings)
+        handle = await start_bot_in_process(emu, bot)
+        try:
+            await emu.wait_for_commands()
+            acks = []
+            for _ in range(60):
+                start = time.perf_counter()
+                rec = await emu.slash(users[0], channel, "games")
+                acks.append((time.perf_counter() - start) * 1000)
+                assert rec.acked
+            emit("ack_ms_p50", statistics.median(acks), "ms")
+            emit("ack_ms_p95", pct(acks, 95), "ms")
+
+            # A 6-player Heat race: time from the last submission of a round to the new board.
+            await emu.slash(users[0], channel, "heat", "new", track="usa")
+            lobby = (await emu.wait_until(lambda: [m for m in emu.channel_messages(channel) if m.buttons][-1:]))[0]
+            for u in users[1:]:
+                await emu.click(u, lobby, label="Join")
+            await emu.click(users[0], lobby, label="Start")
+            thread = await emu.wait_until(lambda: next(iter(emu.threads(channel)), None))
+            await emu.wait_until(lambda: any(m.attachments for m in emu.messages_in(thread)))
+            rnd = random.Random(1)
+            boards = []
+            store, table = bot.store, bot.table
+            assert store is not None and table is not None  # set up before the commands are synced
+            for _ in range(rounds):
+                game = await store.game(1)
+                assert game is not None
+                if game.status != "active":
+                    break
+                engine = table.engines["heat"]
+                assert game.snapshot is not None  # an active game's
+                waiting = engine.to_act(game.snapshot)
+                if game.snapshot["phase"] != "submit":
+                    break
+                for seat in waiting:
+                    user = users[[u.id for u in users].index(game.seats[seat].user_id)]
+                    now = await store.game(1)
+                    assert now is not None and now.snapshot is not None
+                    state, cid = now.snapshot, f"mv:1:{now.seats[seat].prompt_version}:{seat}:"
+                    dm = await emu.wait_until(lambda: [m for m in emu.dm_messages(user)
+                                                       if m.selects and m.selects[0]["custom_id"].startswith(cid)][-1:])
+                    # the card select (the whole-plans select above it takes one plan)
+                    select = max(dm[0].selects, key=lambda s: s.get("max_values", 1))
+                    legal = [a for a in engine.legal_actions(state, seat) if a["type"] == "submit"
+                             and select["min_values"] <= len(a["cards"]) <= select["max_values"]]
+                    cards = [str(c) for c in rnd.choice(legal)["cards"]]
+                    before = len([m for m in emu.messages_in(thread) if m.attachments])
+                    if seat == waiting[-1]:
+                        # Time this move alone: the earlier submissions' DMs have gone out (players
+                        # move seconds apart, not in the same millisecond).
+                        await table.drain()
+                    start = time.perf_counter()
+                    await emu.select(user, dm[0], cards, custom_id=select["custom_id"])
+                    if seat == waiting[-1]:  # the last submission resolves the round
+                        await emu.wait_until(
+                            lambda: len([m for m in emu.messages_in(thread) if m.attachments]) > before)
+                        boards.append((time.perf_counter() - start) * 1000)
+            emit("board_ms_p50", statistics.median(boards), "ms")
+            emit("board_ms_p95", pct(boards, 95), "ms")
+        finally:
+            await handle.stop()
+
+
+async def issue17_figures(tmp: Path) -> None:
+    from bot.tools.bench import live as bench_live
+    from bot.tools.bench import store as bench_store
+
+    await bench_live.move_db(tmp)
+    from bot.tools.bench.prompts import emit_prompts  # the event-loop side of a move: every seat's menu hashed
+    emit_prompts()
+    await bench_live.rest_calls(tmp)
+    path, took = await bench_store.cached_database(100_000)
+    emit("db_100k_build_s", took if took is not None else 0.0,
+         "s (built now)" if took is not None else f"s (reused the cached {path})")
+    await bench_live.thread_lookup(path)
+    baseline = await bench_live.baseline_rss(tmp)
+    await bench_live.start_up(bench_store.copy_database(path, tmp / "startup.sqlite3"), tmp, baseline)
+    await bench_live.catch_up(bench_store.copy_database(path, tmp / "catchup.sqlite3"), tmp)
+    from bot.tools.bench import pg as bench_pg  # the same on PostgreSQL: the move, and start-up over 10,000 of those games
+    await bench_pg.pg_figures(tmp, 10_000)
+
+
+def main(argv: list[str]) -> int:
+    rounds = int(argv[0]) if argv else 40
+    first = time.perf_counter()
+    from bot.tools.bench.heat import races_per_second
+    from rendering.heat import bench_render
+
+    # The engine and renderer first, in a fresh process (no bot in the heap).
+    emit("heat_races_per_s", races_per_second(3.0), "races/s")
+    r = bench_render(60)
+    emit("heat_render_ms_p50", r["p50_ms"], "ms")
+    emit("heat_render_ms_p95", r["p95_ms"], "ms")
+    emit("heat_render_kb", r["kb"], "KB")
+    from bot.tools.bench import rallyman as rallyman_bench
+
+    emit("rallyman_turns_per_s", rallyman_bench.turns_per_second(3.0), "turns/s")
+    emit("rallyman_render_ms_p95", rallyman_bench.render_ms_p95(40), "ms")
+    with tempfile.TemporaryDirectory() as tmp:
+        asyncio.run(bot_figures(Path(tmp), rounds))
+        asyncio.run(issue17_figures(Path(tmp)))
+    emit("bench_total_s", time.perf_counter() - first, "s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
