@@ -6,14 +6,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games.heat import ENGINE
-from bot.games.heat.content import tracks
+from bot.games.heat.content import offered_tracks, tracks
 from cogs.base import (
     AI_HELP, AI_LEVEL_HELP, AI_LEVELS, AI_SEATS, CLOCK_HELP, CLOCKS, LANGUAGE_HELP, GameCog,
     language_autocomplete)
 
 _TRACKS = tracks()
 TRACKS = [app_commands.Choice(name=_TRACKS[key].name, value=key)
-          for key in next(o.choices for o in ENGINE.options if o.name == "track")]
+          for key in offered_tracks()]
 GARAGE = [app_commands.Choice(name=v, value=v)
           for v in next(o.choices for o in ENGINE.options if o.name == "garage")]
 GRIDS = [app_commands.Choice(name="random", value="random"), app_commands.Choice(name="seat order", value="seats")]

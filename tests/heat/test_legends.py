@@ -58,7 +58,7 @@ def test_data_ten_cards_each_colour_helmets_10_to_19():
 def test_options_only_with_three_players_or_fewer_and_six_cars():
     assert E.validate_options({"legends": 3}, 3)["legends"] == 3
     assert E.validate_options({"modules": ["legends"]}, 2)["legends"] == 2  # the suggested two
-    for opts in ({"legends": 6}, {"legends": -1}, {"legends": "2"}):  # (5: one player's solo race)
+    for opts in ({"legends": 6}, {"legends": -1}, {"legends": "two"}):  # (5: one player's solo race)
         with pytest.raises(GameError):
             E.validate_options(opts, 6)
     E.validate_options({"legends": 2}, 6)  # the lobby's check, before the players sit down

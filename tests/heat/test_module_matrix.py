@@ -9,9 +9,10 @@ import itertools
 import pytest
 
 from bot.games.heat import ENGINE as E
+from bot.games.heat import content
 from tests.heat.test_legends import _legend_race
 
-TRACKS = next(o.choices for o in E.options if o.name == "track")
+TRACKS = list(content.offered_tracks())
 MODULES = {
     "weather": {"weather": True},
     "garage": {"garage": "all"},

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
+from bot.games.heat.champdata import sponsor_card_types
+
 DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "heat"
 
 CARD_KINDS = ("speed", "upgrade", "heat", "stress")
@@ -185,8 +187,7 @@ def cards() -> dict:
         if t.get("boost"):
             card["boost"] = int(t["boost"])
         raw["types"][code] = card
-    from bot.games.heat.champdata import sponsor_card_types  # Championship: sponsorship cards
-    raw["types"].update(sponsor_card_types())
+    raw["types"].update(sponsor_card_types())  # Championship: sponsorship cards
     for code, c in raw["types"].items():
         _check(c["kind"] in CARD_KINDS, f"card {code} kind")
         _check(isinstance(c.get("speed", 0), int), f"card {code} speed")
