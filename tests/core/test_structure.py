@@ -85,7 +85,6 @@ DEBT: dict[str, set[str]] = {
         "rendering.steamworks: _image",
     },
     "classes": {
-        "bot.games.heat.engine.HeatEngine",
         "bot.games.pole.engine.PoleEngine",
         "bot.games.pon.engine.PonEngine",
         "bot.games.rallyman.engine.RallymanEngine",
@@ -96,7 +95,6 @@ DEBT: dict[str, set[str]] = {
     "functions": {
         "bot.bench_live.move_db",
         "bot.emulator.control.control_routes",
-        "bot.games.heat.engine.view",
         "bot.games.heat.resolve._resolve_car",
         "bot.games.heat.rules.new_state",
         "bot.games.pole.engine._bot_pick",

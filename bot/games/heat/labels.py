@@ -9,7 +9,7 @@ from typing import Any
 import bot.games.heat.content as content
 import bot.games.heat.rules as rules
 from bot.games.base import GameError, chosen
-from bot.games.heat.rules import KIND, SHORT, SPEED
+from bot.games.heat.rules import KIND, PLAYABLE, SHORT, SPEED
 from bot.games.text import plus
 from bot.i18n import Msg, msg
 
@@ -142,3 +142,27 @@ def choice_label(o: list) -> Msg:
     if heat:
         return msg("Speed {s}: to space {p}, corner Heat {h}", s=total, p=space, h=heat)
     return msg("Speed {s}: to space {p}", s=total, p=space)
+
+
+def is_seat(state: dict, seat: Any) -> bool:
+    """Whether `seat` is one of the table's seats."""
+    return type(seat) is int and 0 <= seat < state["seats"]
+
+
+def describe_submit(state: dict, car: dict, ids: list[int]) -> Msg:
+    """A submission's label: its gear and cards, the Heat a shift costs, a clogged hand."""
+    n = len(ids)
+    cards = desc_cards(state, ids)
+    shift = abs(n - car["gear"]) == 2
+    clogged = any(not PLAYABLE[state["cards"][c]] for c in ids if 0 <= c < len(state["cards"]))
+    flood = rules.shift_heat(state, car, n) - (1 if shift else 0)
+    if flood:  # Heavy Rain: shifting down from a flooded space
+        label = msg("Gear {g}: {cards} (flooded downshift: {n} Heat)", g=n, cards=cards, n=flood + (1 if shift else 0))
+        return msg("{a} (clogged: no move)", a=label) if clogged else label
+    if shift and clogged:
+        return msg("Gear {g}: {cards} (2-gear shift: 1 Heat) (clogged: no move)", g=n, cards=cards)
+    if shift:
+        return msg("Gear {g}: {cards} (2-gear shift: 1 Heat)", g=n, cards=cards)
+    if clogged:
+        return msg("Gear {g}: {cards} (clogged: no move)", g=n, cards=cards)
+    return msg("Gear {g}: {cards}", g=n, cards=cards)
