@@ -95,8 +95,6 @@ DEBT: dict[str, set[str]] = {
     "functions": {
         "bot.bench_live.move_db",
         "bot.emulator.control.control_routes",
-        "bot.games.heat.resolve._resolve_car",
-        "bot.games.heat.rules.new_state",
         "bot.games.pole.engine._bot_pick",
         "bot.games.pole.engine._fight",
         "bot.games.pole.engine.apply",

@@ -606,225 +606,285 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
     """Steps 3-9 for one car from `step` on. Returns DONE, or the step that waits for a decision
     (st["pending"] then says which); the answer is in rd["ans"] when the step runs again.
     occ: the other cars' spots (only this car moves until it is done, so they stay put)."""
+    rd = st["cars"][seat]["rd"]
+    wait: int | None
+    if step <= S_MOVE:
+        step = _reveal(st, tr, seat, rng, occ)
+        if step == S_MOVE:
+            return S_MOVE  # waiting for the choice of speed
+    if step <= S_COOL and (wait := _cooldown(st, tr, seat, rng)) is not None:
+        return wait
+    if step <= S_ADR and (wait := _boost_and_adrenaline(st, tr, seat, rng, step, occ)) is not None:
+        return wait
+    if rd.get("gx") is not None and not rd.get("dd"):
+        # 5. React, the upgrades' moves: Direct play cards from the hand, then Accelerate.
+        rd["dd"] = True
+        _react_direct(st, tr, seat, rng, occ)
+        _react_accelerate(st, tr, seat, occ)
+    if step <= S_SLIP and (wait := _slipstream(st, tr, seat, occ)) is not None:
+        return wait
+    if step <= S_CORNERS:
+        _corners(st, tr, seat, rng, occ)
+    if step <= S_DISCARD and (wait := _discard(st, seat)) is not None:
+        return wait
+    _refill(st, tr, seat, rng)
+    return DONE
+
+
+def _reveal(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tuple[int, int]]) -> int:
+    """Steps 3-4: the cards revealed (Stress flipping until a Speed card), the move, Adrenaline marked. Returns
+    the step to go on with (S_COOL; S_REFILL for a clogged hand), or S_MOVE while a choice of speed waits."""
+    car = st["cars"][seat]
+    rd = car["rd"]
+    cards = st["cards"]
+    lines = rd["lines"]
+    rd["shown"] = True
+    if rd.get("shift"):  # Tournament mode: the gear shift now, in this car's step 3
+        tournament.tournament_shift(st, car, rd)
+    played = car["played"]
+    if not all([PLAYABLE[cards[c]] for c in played]):  # (a list: faster than a generator here)
+        # Clogged hand: no move this round, gear 1, the cards (Heat included) are discarded.
+        # Rule reading: such a car skips steps 4-8 (no Adrenaline, React, Slipstream, ...).
+        rd["clog"] = True
+        rd["speed"] = 0
+        rd["rev"] = [[cards[c], NO_FLIP] for c in played]
+        car["gear"] = 1
+        lines.append(round_line("Clogged hand: played {cards}; no move, back to gear 1", cards=short_list(st, played)))
+        return S_REFILL
+    elif "garage" in st["modules"]:
+        if _garage_reveal(st, tr, seat, rng, occ):
+            return S_MOVE  # waiting for the choice of speed
+        return S_COOL
+    else:
+        speed = 0
+        rev = []
+        parts = []
+        for cid in played[:]:  # a copy: flipped Speed cards join `played`
+            code = cards[cid]
+            speed += SPEED[code]
+            part: Any = [SHORT[code]]  # (a packed Msg, see pack: the line is stored as it is)
+            found = NO_FLIP
+            boosts = BOOSTS[code]
+            while boosts:  # Stress: flip until a Speed card, once per symbol
+                boosts -= 1
+                found, aside = flip_to_speed(st, car, rng)
+                if found is None:
+                    found = FLIP_NOTHING
+                    part = ["{card} → 0", {"card": part}]
+                else:
+                    found = cards[found]
+                    speed += SPEED[found]
+                    part = ["{card} → {found}", {"card": part, "found": [SHORT[found]]}]
+                if aside:
+                    part = ["{card} ({n} discarded)", {"card": part, "n": len(aside)}]
+            rev.append([code, found])
+            parts.append(part)
+        rd["rev"] = rev
+        rd["speed"] = speed
+        lines.append(["Gear {g}: {cards} = speed {s}", {"g": car["gear"], "cards": {"+": parts}, "s": speed}])
+        move(st, tr, seat, speed, occ)
+        # Rule reading: the number of cars getting Adrenaline (1, or 2 with 5+ cars at the
+        # start) never changes; they are the last cars of this round's order still racing.
+        if seat in st["res"]["adr"]:
+            rd["adr"] = True
+            lines.append(round_line("Adrenaline"))
+        return S_COOL
+
+
+def _cooldown(st: dict, tr: content.Track, seat: int, rng: Rng) -> int | None:
+    """Step 5, cooldown first: Heat from the hand back to the Engine; then the upgrades' reactions. Returns
+    the step that waits for a decision, or None."""
     car = st["cars"][seat]
     rd = car["rd"]
     cards = st["cards"]
     prefs = car["prefs"]
     lines = rd["lines"]
     ans = rd["ans"]
+    # 5. React: Heat cards from the hand back to the Engine (gear 1: 3, gear 2: 1, +1 Adrenaline).
+    # Rule reading: the seed lets the symbols go in any order (「任意の順番で」); cooldown always
+    # goes first: it only puts Heat back in the Engine (which a boost may need) and never
+    # changes a move, so no other order can do better.
+    n = COOLDOWN.get(car["gear"], 0) + (1 if rd["adr"] else 0)
+    gx = rd.get("gx")
+    if gx:
+        n += gx["cool"]
+    if tr.sector_fx:
+        # Rule reading: the React step's sector is where the car stands after its move (step 3);
+        # cooldown goes first (see above), so that is where it cools down.
+        fx = sector_fx(tr, car["pos"])
+        if fx == "no_cooldown":
+            n = 0
+        elif fx == "cooldown_bonus":
+            n += 1
+    if n:
+        hand = car["hand"]
+        heat = [c for c in hand if cards[c] in HEAT_TYPES]
+        m = min(n, len(heat))
+        if m:
+            if prefs["cooldown"] == "ask":
+                if "cooldown" not in ans:
+                    return _ask(st, seat, "cooldown", S_COOL, max=m)
+                ids = ans.pop("cooldown")
+            else:
+                ids = heat[:m]
+            for c in ids:
+                hand.remove(c)
+                car["engine"].append(c)
+            rd["cool"] += len(ids)
+            if ids:
+                lines.append(round_line("Cooled down {n} Heat", n=len(ids)))
+    if gx:
+        _garage_react(st, car, rd, gx, rng)
 
-    # 3. Reveal and move (stress cards flip until a Speed card); 4. Adrenaline is marked.
-    if step <= S_MOVE:
-        rd["shown"] = True
-        if rd.get("shift"):  # Tournament mode: the gear shift now, in this car's step 3
-            tournament.tournament_shift(st, car, rd)
-        played = car["played"]
-        if not all([PLAYABLE[cards[c]] for c in played]):  # (a list: faster than a generator here)
-            # Clogged hand: no move this round, gear 1, the cards (Heat included) are discarded.
-            # Rule reading: such a car skips steps 4-8 (no Adrenaline, React, Slipstream, ...).
-            rd["clog"] = True
-            rd["speed"] = 0
-            rd["rev"] = [[cards[c], NO_FLIP] for c in played]
-            car["gear"] = 1
-            lines.append(round_line("Clogged hand: played {cards}; no move, back to gear 1", cards=short_list(st, played)))
-            step = S_REFILL
-        elif "garage" in st["modules"]:
-            if _garage_reveal(st, tr, seat, rng, occ):
-                return S_MOVE  # waiting for the choice of speed
-            step = S_COOL
-        else:
-            speed = 0
-            rev = []
-            parts = []
-            for cid in played[:]:  # a copy: flipped Speed cards join `played`
-                code = cards[cid]
-                speed += SPEED[code]
-                part: Any = [SHORT[code]]  # (a packed Msg, see pack: the line is stored as it is)
-                found = NO_FLIP
-                boosts = BOOSTS[code]
-                while boosts:  # Stress: flip until a Speed card, once per symbol
-                    boosts -= 1
-                    found, aside = flip_to_speed(st, car, rng)
-                    if found is None:
-                        found = FLIP_NOTHING
-                        part = ["{card} → 0", {"card": part}]
-                    else:
-                        found = cards[found]
-                        speed += SPEED[found]
-                        part = ["{card} → {found}", {"card": part, "found": [SHORT[found]]}]
-                    if aside:
-                        part = ["{card} ({n} discarded)", {"card": part, "n": len(aside)}]
-                rev.append([code, found])
-                parts.append(part)
-            rd["rev"] = rev
-            rd["speed"] = speed
-            lines.append(["Gear {g}: {cards} = speed {s}", {"g": car["gear"], "cards": {"+": parts}, "s": speed}])
-            move(st, tr, seat, speed, occ)
-            # Rule reading: the number of cars getting Adrenaline (1, or 2 with 5+ cars at the
-            # start) never changes; they are the last cars of this round's order still racing.
-            if seat in st["res"]["adr"]:
-                rd["adr"] = True
-                lines.append(round_line("Adrenaline"))
-            step = S_COOL
 
-    if step <= S_COOL:
-        # 5. React: Heat cards from the hand back to the Engine (gear 1: 3, gear 2: 1, +1 Adrenaline).
-        # Rule reading: the seed lets the symbols go in any order (「任意の順番で」); cooldown always
-        # goes first: it only puts Heat back in the Engine (which a boost may need) and never
-        # changes a move, so no other order can do better.
-        n = COOLDOWN.get(car["gear"], 0) + (1 if rd["adr"] else 0)
-        gx = rd.get("gx")
-        if gx:
-            n += gx["cool"]
-        if tr.sector_fx:
-            # Rule reading: the React step's sector is where the car stands after its move (step 3);
-            # cooldown goes first (see above), so that is where it cools down.
-            fx = sector_fx(tr, car["pos"])
-            if fx == "no_cooldown":
-                n = 0
-            elif fx == "cooldown_bonus":
-                n += 1
-        if n:
-            hand = car["hand"]
-            heat = [c for c in hand if cards[c] in HEAT_TYPES]
-            m = min(n, len(heat))
-            if m:
-                if prefs["cooldown"] == "ask":
-                    if "cooldown" not in ans:
-                        return _ask(st, seat, "cooldown", S_COOL, max=m)
-                    ids = ans.pop("cooldown")
-                else:
-                    ids = heat[:m]
-                for c in ids:
-                    hand.remove(c)
-                    car["engine"].append(c)
-                rd["cool"] += len(ids)
-                if ids:
-                    lines.append(round_line("Cooled down {n} Heat", n=len(ids)))
-        if gx:
-            _garage_react(st, car, rd, gx, rng)
+def _boost_and_adrenaline(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, occ: set[tuple[int, int]]) -> int | None:
+    """Step 5: the boost and the Adrenaline +1, in the order chosen. Returns the step that waits for a
+    decision, or None."""
+    car = st["cars"][seat]
+    rd = car["rd"]
+    prefs = car["prefs"]
+    ans = rd["ans"]
+    # 5. React: the boost and the Adrenaline +1, each a move of its own (they are not added up
+    # to pass cars); all of their speed counts for the corner checks.
+    # Rule reading: 「自分が得たシンボルを任意の順番で解決できる」: the player picks which goes
+    # first, when both are open and the order can change where the car lands.
+    if step == S_ADR and rd.get("first") is None:
+        rd["first"], rd["done"] = "boost", "b"  # a round paused at S_ADR by an older version
+    first = rd.get("first")
+    if first is None:
+        first = "boost"
+        if _react_open(tr, car, rd, "boost") and _react_open(tr, car, rd, "adrenaline") \
+                and order_matters(st, tr, seat, occ):
+            if prefs.get("order", "best") == "ask":  # (.get: cars saved before "order" existed)
+                if "order" not in ans:
+                    return _ask(st, seat, "order", S_BOOST)
+                first = ans.pop("order")
+            else:
+                first = best_first(st, tr, seat, occ)
+        rd["first"] = first
+    for sym in (("boost", "adrenaline") if first == "boost" else ("adrenaline", "boost")):
+        if sym[0] in rd.get("done", ""):
+            continue
+        if (_react_boost if sym == "boost" else _react_adrenaline)(st, tr, seat, rng, occ):
+            return S_BOOST
+        rd["done"] = rd.get("done", "") + sym[0]
 
-    if step <= S_ADR:
-        # 5. React: the boost and the Adrenaline +1, each a move of its own (they are not added up
-        # to pass cars); all of their speed counts for the corner checks.
-        # Rule reading: 「自分が得たシンボルを任意の順番で解決できる」: the player picks which goes
-        # first, when both are open and the order can change where the car lands.
-        if step == S_ADR and rd.get("first") is None:
-            rd["first"], rd["done"] = "boost", "b"  # a round paused at S_ADR by an older version
-        first = rd.get("first")
-        if first is None:
-            first = "boost"
-            if _react_open(tr, car, rd, "boost") and _react_open(tr, car, rd, "adrenaline") \
-                    and order_matters(st, tr, seat, occ):
-                if prefs.get("order", "best") == "ask":  # (.get: cars saved before "order" existed)
-                    if "order" not in ans:
-                        return _ask(st, seat, "order", S_BOOST)
-                    first = ans.pop("order")
-                else:
-                    first = best_first(st, tr, seat, occ)
-            rd["first"] = first
-        for sym in (("boost", "adrenaline") if first == "boost" else ("adrenaline", "boost")):
-            if sym[0] in rd.get("done", ""):
-                continue
-            if (_react_boost if sym == "boost" else _react_adrenaline)(st, tr, seat, rng, occ):
-                return S_BOOST
-            rd["done"] = rd.get("done", "") + sym[0]
 
-    if rd.get("gx") is not None and not rd.get("dd"):
-        # 5. React, the upgrades' moves: Direct play cards from the hand, then Accelerate.
-        rd["dd"] = True
-        _react_direct(st, tr, seat, rng, occ)
-        _react_accelerate(st, tr, seat, occ)
+def _slipstream(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]]) -> int | None:
+    """Step 6. Returns the step that waits for a decision, or None."""
+    car = st["cars"][seat]
+    rd = car["rd"]
+    prefs = car["prefs"]
+    lines = rd["lines"]
+    ans = rd["ans"]
+    # 6. Slipstream: +2 spaces, once, not counted as speed.
+    # Rule reading: a car past the finish line only adds Boost/Adrenaline (which can matter for
+    # the same-round ranking); it no longer slipstreams, discards or draws.
+    pref = prefs["slipstream"]
+    if pref != "never" and can_slipstream(st, tr, seat, occ):
+        lengths = slipstream_lengths(st, tr, seat, occ) if tr.sector_fx else [2]
+        if lengths and rd.get("gx") and rd["gx"]["slip"]:
+            lengths = _with_bonuses(lengths, rd["gx"]["slip"], car["pos"], tr.finish)
+        use: Any = lengths[-1] if lengths else 0
+        if not lengths:
+            pass
+        elif pref == "ask":
+            if "slipstream" not in ans:
+                if len(lengths) > 1:
+                    return _ask(st, seat, "slipstream", S_SLIP, lengths=lengths)
+                return _ask(st, seat, "slipstream", S_SLIP)
+            got = ans.pop("slipstream")
+            use = (got if got in lengths else lengths[-1]) if got else 0
+        elif pref == "smart":
+            use = 0
+            for k in reversed(lengths):  # the longest one that costs no more corner Heat
+                end, _ = landing(st, tr, seat, car["pos"] + k, occ)
+                if smart_move_ok(tr, car, end, rd["speed"]):
+                    use = k
+                    break
+        if use:
+            rd["slip"] = True
+            lines.append(round_line("Slipstream +{n}", n=use) if use != 2 else round_line("Slipstream +2"))
+            rd["slip_from"] = car["pos"]  # (Championship: a press corner crossed by slipstream)
+            move(st, tr, seat, use, occ)
 
-    if step <= S_SLIP:
-        # 6. Slipstream: +2 spaces, once, not counted as speed.
-        # Rule reading: a car past the finish line only adds Boost/Adrenaline (which can matter for
-        # the same-round ranking); it no longer slipstreams, discards or draws.
-        pref = prefs["slipstream"]
-        if pref != "never" and can_slipstream(st, tr, seat, occ):
-            lengths = slipstream_lengths(st, tr, seat, occ) if tr.sector_fx else [2]
-            if lengths and rd.get("gx") and rd["gx"]["slip"]:
-                lengths = _with_bonuses(lengths, rd["gx"]["slip"], car["pos"], tr.finish)
-            use: Any = lengths[-1] if lengths else 0
-            if not lengths:
-                pass
-            elif pref == "ask":
-                if "slipstream" not in ans:
-                    if len(lengths) > 1:
-                        return _ask(st, seat, "slipstream", S_SLIP, lengths=lengths)
-                    return _ask(st, seat, "slipstream", S_SLIP)
-                got = ans.pop("slipstream")
-                use = (got if got in lengths else lengths[-1]) if got else 0
-            elif pref == "smart":
-                use = 0
-                for k in reversed(lengths):  # the longest one that costs no more corner Heat
-                    end, _ = landing(st, tr, seat, car["pos"] + k, occ)
-                    if smart_move_ok(tr, car, end, rd["speed"]):
-                        use = k
-                        break
-            if use:
-                rd["slip"] = True
-                lines.append(round_line("Slipstream +{n}", n=use) if use != 2 else round_line("Slipstream +2"))
-                rd["slip_from"] = car["pos"]  # (Championship: a press corner crossed by slipstream)
-                move(st, tr, seat, use, occ)
 
-    if step <= S_CORNERS:
-        # 7. Corner checks, line by line in the order crossed.
-        speed = rd["speed"]
-        hot = tr.overheat
-        adj = rd["gx"]["adj"] if rd.get("gx") else 0
-        for line, idx, limit in crossed_lines(tr, rd["start"], car["pos"]):
-            if adj:  # Adjust speed limit (!): this car's limits this round
-                limit = max(0, limit + adj)
-            excess = speed - limit
-            if excess <= 0:
-                lines.append(["Corner {c} (limit {l}): OK", {"c": idx + 1, "l": limit}])
-                continue
+def _corners(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tuple[int, int]]) -> None:
+    """Step 7: the corner checks, the finish line, the championship's sponsorship cards."""
+    car = st["cars"][seat]
+    rd = car["rd"]
+    cards = st["cards"]
+    lines = rd["lines"]
+    # 7. Corner checks, line by line in the order crossed.
+    speed = rd["speed"]
+    hot = tr.overheat
+    adj = rd["gx"]["adj"] if rd.get("gx") else 0
+    for line, idx, limit in crossed_lines(tr, rd["start"], car["pos"]):
+        if adj:  # Adjust speed limit (!): this car's limits this round
+            limit = max(0, limit + adj)
+        excess = speed - limit
+        if excess <= 0:
+            lines.append(["Corner {c} (limit {l}): OK", {"c": idx + 1, "l": limit}])
+            continue
+        if idx in hot:
+            excess += 1  # Overheat road token: going over the limit costs 1 Heat more
+        paid = pay_heat(car, excess)
+        rd["heat"] += paid
+        if paid == excess:
             if idx in hot:
-                excess += 1  # Overheat road token: going over the limit costs 1 Heat more
-            paid = pay_heat(car, excess)
-            rd["heat"] += paid
-            if paid == excess:
-                if idx in hot:
-                    lines.append(round_line("Corner {c} (limit {l}, Overheat): paid {h} Heat", c=idx + 1, l=limit,
-                                       h=paid))
-                else:
-                    lines.append(round_line("Corner {c} (limit {l}): paid {h} Heat", c=idx + 1, l=limit, h=paid))
-                continue
-            # Spin-out: pay what you can, back before the line, Stress by gear, gear 1.
-            car["pos"], car["lane"] = landing(st, tr, seat, line, occ)
-            nstress = SPIN_STRESS.get(car["gear"], 1)
-            for _ in range(nstress):
-                # Rule reading: Stress cards come from an unlimited supply, into the hand.
-                car["hand"].append(len(cards))
-                cards.append("stress")
-            car["stress"] += nstress
-            car["gear"] = 1
-            rd["spun"] = True
-            lines.append(round_line("Corner {c} (limit {l}): SPIN after paying {h} Heat; {k} Stress, gear 1", c=idx + 1, l=limit, h=paid, k=nstress))
-            break  # the car is back before this line: later lines were not crossed
-        if car["pos"] > tr.finish:
-            car["fin"] = True
-            lines.append(round_line("Crossed the finish line!"))
-        if "champ" in st:  # Championship: sponsorship cards earned come at once, before step 8
-            championship.sponsorships(st, tr, seat, rng)
+                lines.append(round_line("Corner {c} (limit {l}, Overheat): paid {h} Heat", c=idx + 1, l=limit,
+                                   h=paid))
+            else:
+                lines.append(round_line("Corner {c} (limit {l}): paid {h} Heat", c=idx + 1, l=limit, h=paid))
+            continue
+        # Spin-out: pay what you can, back before the line, Stress by gear, gear 1.
+        car["pos"], car["lane"] = landing(st, tr, seat, line, occ)
+        nstress = SPIN_STRESS.get(car["gear"], 1)
+        for _ in range(nstress):
+            # Rule reading: Stress cards come from an unlimited supply, into the hand.
+            car["hand"].append(len(cards))
+            cards.append("stress")
+        car["stress"] += nstress
+        car["gear"] = 1
+        rd["spun"] = True
+        lines.append(round_line("Corner {c} (limit {l}): SPIN after paying {h} Heat; {k} Stress, gear 1", c=idx + 1, l=limit, h=paid, k=nstress))
+        break  # the car is back before this line: later lines were not crossed
+    if car["pos"] > tr.finish:
+        car["fin"] = True
+        lines.append(round_line("Crossed the finish line!"))
+    if "champ" in st:  # Championship: sponsorship cards earned come at once, before step 8
+        championship.sponsorships(st, tr, seat, rng)
 
-    if step <= S_DISCARD:
-        # 8. Discard any cards but Heat and Stress (only when the player asked to choose), or,
-        # when the race's event allows it, every Heat card in the hand (the "heat" preference).
-        ids = []
-        if not car["fin"] and prefs["discard"] == "ask" and any(discardable(st, cards[c]) for c in car["hand"]):
-            if "discard" not in ans:
-                return _ask(st, seat, "discard", S_DISCARD)
-            ids = ans.pop("discard")
-        elif not car["fin"] and prefs["discard"] == "heat" and st.get("discard_heat"):
-            ids = [c for c in car["hand"] if cards[c] in HEAT_TYPES]
-        for c in ids:
-            car["hand"].remove(c)
-            car["discard"].append(c)
-        if ids:
-            lines.append(round_line("Discarded {n} cards", n=len(ids)))
 
+def _discard(st: dict, seat: int) -> int | None:
+    """Step 8. Returns the step that waits for a decision, or None."""
+    car = st["cars"][seat]
+    rd = car["rd"]
+    cards = st["cards"]
+    prefs = car["prefs"]
+    lines = rd["lines"]
+    ans = rd["ans"]
+    # 8. Discard any cards but Heat and Stress (only when the player asked to choose), or,
+    # when the race's event allows it, every Heat card in the hand (the "heat" preference).
+    ids = []
+    if not car["fin"] and prefs["discard"] == "ask" and any(discardable(st, cards[c]) for c in car["hand"]):
+        if "discard" not in ans:
+            return _ask(st, seat, "discard", S_DISCARD)
+        ids = ans.pop("discard")
+    elif not car["fin"] and prefs["discard"] == "heat" and st.get("discard_heat"):
+        ids = [c for c in car["hand"] if cards[c] in HEAT_TYPES]
+    for c in ids:
+        car["hand"].remove(c)
+        car["discard"].append(c)
+    if ids:
+        lines.append(round_line("Discarded {n} cards", n=len(ids)))
+
+
+def _refill(st: dict, tr: content.Track, seat: int, rng: Rng) -> None:
+    """Step 9: played cards to the discard pile (Refresh: on the deck), the hand refilled to 7."""
+    car = st["cars"][seat]
+    rd = car["rd"]
+    lines = rd["lines"]
     # 9. Played cards to the discard pile, refill the hand to 7.
     if "champ" in st and not rd["clog"]:  # Championship: used sponsorship cards leave the deck
         championship.retire_sponsors(st, car)
@@ -842,7 +902,6 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
         draw_to_hand(car, rng)
         lines.append(["Space {s}, lap {l}/{n}, gear {g}",  # (a round_line, written out: the hottest ones)
                       {"s": (car["pos"] - 1) % tr.spaces + 1, "l": lap_of(tr, car), "n": tr.laps, "g": car["gear"]}])
-    return DONE
 
 
 def _ordinal(n: int) -> str:

@@ -142,6 +142,9 @@ def car_name(st: dict, s: int) -> Any:
 
 def new_state(track_key: str, seats: int, seed: int, grid: str | list[int], modules: list[str],
               garage: str | None = None, legends: int = 0, adjust: dict | None = None) -> dict:
+    """A race's first state: the grid, the weather, each car's deck, Engine and hand, the Legends'
+    deck, the Garage draft. grid: "random", "seats" or the championship's order; adjust: a
+    championship event's change to the Heat and Stress cards."""
     tr = content.tracks()[track_key]
     rng = Rng(seed)
     ncars = seats + legends
@@ -152,64 +155,16 @@ def new_state(track_key: str, seats: int, seed: int, grid: str | list[int], modu
         rng.shuffle(order)
     elif isinstance(grid, list):  # Championship: the grid by the season's points
         order = list(grid)
-    weather = None
-    n_stress, n_heat, heat_to = tr.stress, tr.heat, None
+    n_stress, n_heat = tr.stress, tr.heat
     if adjust:  # Championship events: Heat in each Engine, Stress in each deck
         n_stress, n_heat = max(0, n_stress + adjust.get("stress", 0)), max(0, n_heat + adjust.get("heat", 0))
+    weather, heat_to = None, None
     if "weather" in modules:
-        # Weather and road conditions: one of the six tiles, then one road token per corner
-        # (the twelve shuffled); both before the decks are built and the hands drawn.
-        tiles = content.weather()["tiles"]
-        tile = sorted(tiles)[rng.below(len(tiles))]
-        pool = content.road_pool()
-        rng.shuffle(pool)
-        # One token per corner, one per chicane (both its lines share it); tracks without a
-        # chicane draw exactly as before.
-        groups = content.road_groups(tr)
-        drawn = dict(zip(groups, pool))
-        weather = {"tile": tile, "road": [drawn[c.index if c.chicane is None else c.chicane] for c in tr.corners]}
-        setup = tiles[tile]["setup"]
-        n_stress = max(0, n_stress + setup.get("stress", 0))
-        n_heat = max(0, n_heat + setup.get("heat", 0))
-        if "heat_to_deck" in setup:
-            heat_to = ("deck", setup["heat_to_deck"])
-        elif "heat_to_discard" in setup:
-            heat_to = ("discard", setup["heat_to_discard"])
+        weather, n_stress, n_heat, heat_to = _draw_weather(tr, rng, n_stress, n_heat)
     cards: list[str] = []
-    cars = []
     garage_on = "garage" in modules
-    for seat in range(seats):
-        deck = []
-        for code, n in STARTING_DECK.items():
-            if garage_on and code in STARTING_UPGRADES:
-                continue  # the Garage's drafted upgrades replace the three Starting Upgrades
-            for _ in range(n):
-                deck.append(len(cards))
-                cards.append(code)
-        for _ in range(n_stress):
-            deck.append(len(cards))
-            cards.append("stress")
-        engine = []
-        for _ in range(n_heat):
-            engine.append(len(cards))
-            cards.append("heat")
-        discard = []
-        if heat_to is not None:  # rain: 3 Engine Heat into the deck (shuffled in); sun: to the discard
-            moved = [engine.pop() for _ in range(min(heat_to[1], len(engine)))]
-            (deck if heat_to[0] == "deck" else discard).extend(moved)
-        if garage_on:
-            hand = []  # drawn when the draft is over (「準備の最後で手札を7枚引く前に行う」)
-        else:
-            shuffle(rng, deck)
-            hand = [deck.pop() for _ in range(min(HAND_SIZE, len(deck)))]
-        space, lane = tr.grid[order.index(seat)]
-        cars.append({
-            "pos": space - tr.spaces if space > tr.spaces // 2 else space, "lane": lane, "gear": 1,
-            "hand": hand, "deck": deck, "discard": discard, "engine": engine, "played": [],
-            "sub": None, "prefs": dict(DEFAULT_PREFS, **({k: v[0] for k, v in GARAGE_PREFS.items()} if garage_on else {})),
-            "fin": False, "place": None, "stress": 0,
-            "rd": None,
-        })
+    cars = [_player_car(tr, rng, cards, order.index(seat), garage_on, n_stress, n_heat, heat_to)
+            for seat in range(seats)]
     for k in range(legends):
         space, lane = tr.grid[order.index(seats + k)]
         cars.append({
@@ -233,19 +188,83 @@ def new_state(track_key: str, seats: int, seed: int, grid: str | list[int], modu
         st["legend_used"] = []
         st["legend_card"] = None
     if garage_on:
-        # Garage: the upgrade deck shuffled (the weather is already set up), then a draft of 3
-        # rounds, players + 3 cards each: round 1 from the back of the grid, 2 from the front, 3
-        # from the back again; each pick is one player's step.
-        tiers = (("basic", "advanced") if garage == "mixed" else content.GARAGE_TIERS if garage == "all"
-                 else (garage or "basic",))
-        gdeck = [code for code, t in content.garage()["types"].items() if t["tier"] in tiers
-                 for _ in range(content.garage()["copies"])]
-        shuffle(rng, gdeck)
-        st["rng"] = rng.state
-        st["phase"] = "draft"
-        st["draft"] = {"deck": gdeck, "round": 0, "market": [], "order": [], "i": 0, "picks": [[] for _ in range(seats)]}
-        _draft_round(st)
+        _start_draft(st, rng, seats, garage)
     return st
+
+
+def _draw_weather(tr: content.Track, rng: Rng, n_stress: int, n_heat: int) -> tuple[dict, int, int, tuple | None]:
+    """Weather and road conditions: one of the six tiles, then one road token per corner (the twelve
+    shuffled); both before the decks are built and the hands drawn. Returns the weather, the Stress
+    and Heat cards each car gets, and where some Engine Heat goes (("deck" or "discard", n) or None)."""
+    tiles = content.weather()["tiles"]
+    tile = sorted(tiles)[rng.below(len(tiles))]
+    pool = content.road_pool()
+    rng.shuffle(pool)
+    # One token per corner, one per chicane (both its lines share it); tracks without a
+    # chicane draw exactly as before.
+    groups = content.road_groups(tr)
+    drawn = dict(zip(groups, pool))
+    weather = {"tile": tile, "road": [drawn[c.index if c.chicane is None else c.chicane] for c in tr.corners]}
+    setup = tiles[tile]["setup"]
+    n_stress = max(0, n_stress + setup.get("stress", 0))
+    n_heat = max(0, n_heat + setup.get("heat", 0))
+    heat_to = None
+    if "heat_to_deck" in setup:
+        heat_to = ("deck", setup["heat_to_deck"])
+    elif "heat_to_discard" in setup:
+        heat_to = ("discard", setup["heat_to_discard"])
+    return weather, n_stress, n_heat, heat_to
+
+
+def _player_car(tr: content.Track, rng: Rng, cards: list[str], slot: int, garage_on: bool, n_stress: int,
+                n_heat: int, heat_to: tuple | None) -> dict:
+    """A player's car on grid slot `slot`: its deck, Engine and hand, their cards added to `cards`."""
+    deck = []
+    for code, n in STARTING_DECK.items():
+        if garage_on and code in STARTING_UPGRADES:
+            continue  # the Garage's drafted upgrades replace the three Starting Upgrades
+        for _ in range(n):
+            deck.append(len(cards))
+            cards.append(code)
+    for _ in range(n_stress):
+        deck.append(len(cards))
+        cards.append("stress")
+    engine = []
+    for _ in range(n_heat):
+        engine.append(len(cards))
+        cards.append("heat")
+    discard = []
+    if heat_to is not None:  # rain: 3 Engine Heat into the deck (shuffled in); sun: to the discard
+        moved = [engine.pop() for _ in range(min(heat_to[1], len(engine)))]
+        (deck if heat_to[0] == "deck" else discard).extend(moved)
+    if garage_on:
+        hand = []  # drawn when the draft is over (「準備の最後で手札を7枚引く前に行う」)
+    else:
+        shuffle(rng, deck)
+        hand = [deck.pop() for _ in range(min(HAND_SIZE, len(deck)))]
+    space, lane = tr.grid[slot]
+    return {
+        "pos": space - tr.spaces if space > tr.spaces // 2 else space, "lane": lane, "gear": 1,
+        "hand": hand, "deck": deck, "discard": discard, "engine": engine, "played": [],
+        "sub": None, "prefs": dict(DEFAULT_PREFS, **({k: v[0] for k, v in GARAGE_PREFS.items()} if garage_on else {})),
+        "fin": False, "place": None, "stress": 0,
+        "rd": None,
+    }
+
+
+def _start_draft(st: dict, rng: Rng, seats: int, garage: str | None) -> None:
+    """Garage: the upgrade deck shuffled (the weather is already set up), then a draft of 3
+    rounds, players + 3 cards each: round 1 from the back of the grid, 2 from the front, 3
+    from the back again; each pick is one player's step."""
+    tiers = (("basic", "advanced") if garage == "mixed" else content.GARAGE_TIERS if garage == "all"
+             else (garage or "basic",))
+    gdeck = [code for code, t in content.garage()["types"].items() if t["tier"] in tiers
+             for _ in range(content.garage()["copies"])]
+    shuffle(rng, gdeck)
+    st["rng"] = rng.state
+    st["phase"] = "draft"
+    st["draft"] = {"deck": gdeck, "round": 0, "market": [], "order": [], "i": 0, "picks": [[] for _ in range(seats)]}
+    _draft_round(st)
 
 
 def _draft_round(st: dict) -> None:
