@@ -15,17 +15,15 @@ from __future__ import annotations
 import io
 import math
 import time
-from contextlib import contextmanager
-from contextvars import ContextVar
 from functools import lru_cache
-from typing import Iterator
 
 from PIL import Image, ImageDraw
 
 from bot.games.text import chain
 from bot.i18n import Msg
-from rendering import common
 from rendering import heat_track as ht
+from rendering.heat_colours import LEGEND_WHITE, legend_seats, seat_colour
+from rendering.heat_standings import decorate, press_marks, render_standings
 from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, MaskDraw, clean_text, drawing_in, english,
                               fit, font, not_recording, note_label, player_name, tx, words, wrap)
 
@@ -60,30 +58,6 @@ STAT_COLS = [("Gear", 0), ("Heat", 1)]
 
 
 # ---------------------------------------------------------------- small helpers
-
-# Legends are Heat's own cars: a Legend in the orange seat is drawn white, as yellow and orange
-# Legends side by side were hard to tell apart (issue #33). The players keep the colours they have
-# in every game.
-LEGEND_WHITE = (238, 240, 244)
-_LEGEND_SEATS: ContextVar[frozenset[int]] = ContextVar("heat_legend_seats", default=frozenset())
-
-
-def seat_colour(seat: int) -> tuple[int, int, int]:
-    """A car's colour: the seat's (rendering.common), but never orange for a Legend."""
-    colour = common.seat_colour(seat)
-    return LEGEND_WHITE if colour == PLAYER_COLOURS[5] and seat in _LEGEND_SEATS.get() else colour
-
-
-@contextmanager
-def legend_seats(view: dict) -> Iterator[None]:
-    """Draw this block knowing which seats are the view's Legends."""
-    seats = frozenset(_int(c.get("seat"), -1) for c in view.get("cars") or [] if isinstance(c, dict) and c.get("legend"))
-    token = _LEGEND_SEATS.set(seats)
-    try:
-        yield
-    finally:
-        _LEGEND_SEATS.reset(token)
-
 
 def _ink(fill: tuple[int, int, int]) -> tuple[int, int, int]:
     """Black or white text, whichever reads better on `fill`."""
@@ -497,7 +471,6 @@ def _draw_map(im, d, view, key, geo, cars, order, spots, inset, names) -> None:
             signs.append((x, y, max(ht.SIGN_R * z, 24) + 2, 300.0))
     signs += _draw_road_on_map(d, view, geo, inset, inside)
     if view.get("champ"):  # Championship: the press stands by their corners' signs
-        from rendering.heat_standings import press_marks
         signs += press_marks(d, view, [inset.px(sx, sy) for sx, sy, _ in geo.signs], inside)
     # the whole circuit in the corner that hides the fewest cars, unless the map is all of it
     wx0, wy0, wx1, wy1 = inset.window()
@@ -618,12 +591,10 @@ def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
     circuit (with the whole circuit in a corner), one row per car; its texts in `locale`."""
     key, spaces, corners = _board_key(view)
     if isinstance(view.get("champ"), dict) and view.get("phase") in ("market", "swap"):
-        from rendering.heat_standings import render_standings  # Championship: between races, the standings
         return render_standings(view, names, locale)
     with drawing_in(locale), legend_seats(view):
         image = _draw_board(view, _with_legends(view, names))
         if isinstance(view.get("champ"), dict):  # Championship: the race, its event, press corners
-            from rendering.heat_standings import decorate
             image = decorate(image, view)
     pal = _palette(key, spaces, corners)
     return _encode(image.quantize(palette=pal, dither=Image.Dither.NONE))
@@ -1225,7 +1196,6 @@ def _blend(a, b, k):
 def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
     """End-of-race standings, podium style; texts in `locale`."""
     if isinstance(view.get("champ"), dict) and view["champ"].get("done"):
-        from rendering.heat_standings import render_standings  # Championship: the season's final standings
         return render_standings(view, names, locale)
     with drawing_in(locale), legend_seats(view):
         return _render_results(view, _with_legends(view, names))

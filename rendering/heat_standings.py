@@ -13,7 +13,7 @@ from PIL import Image
 
 from rendering.common import (BACKGROUND, MUTED, PANEL, TEXT, Draw, clean_text, drawing_in, fit, font, player_name,
                               tx, words, wrap)
-from rendering.heat import legend_seats, seat_colour
+from rendering.heat_colours import legend_seats, seat_colour
 
 W = 800
 GOLD, SILVER, BRONZE = (255, 200, 40), (200, 205, 215), (205, 127, 50)

@@ -27,7 +27,6 @@ DEBT: dict[str, set[str]] = {
         "bot.games.rallyman bot.games.rallyman.board bot.games.rallyman.engine bot.games.rallyman.generator bot.games.rallyman.par bot.games.rallyman.rules",
         "bot.games.steamworks bot.games.steamworks.engine bot.games.steamworks.simulate",
         "bot.sandbox bot.sandbox_session",
-        "rendering.heat rendering.heat_standings",
     },
     "private": {
         "bot.bench_live: _db",
