@@ -235,6 +235,28 @@ LABEL_GAP = 4  # px kept free between two labels
 NUMBER_PENALTY = 60.0  # a label over a space number: dearer than a place a little farther out (issue #33)
 
 
+def _anywhere(x: float, y: float, w: float, h: float, area: tuple, free, cars: list[tuple[float, float]],
+              signs: list[tuple], car_r: float) -> tuple | None:
+    """The free w x h place in the area nearest to (x, y) that hides no car nor sign; else the
+    nearest free one; None when there is none."""
+    ax0, ay0, ax1, ay1 = area
+    step = 16
+    spots = sorted(
+        (math.hypot(cx - x, cy - y), cx, cy)
+        for cx in range(int(ax0 + w / 2), int(ax1 - w / 2), step)
+        for cy in range(int(ay0 + h / 2), int(ay1 - h / 2), step))
+    for _, cx, cy in spots:
+        rect = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+        if free(rect) and not any(_circle_hits(rect, px, py, car_r) for px, py in cars) \
+                and not any(_circle_hits(rect, px, py, r) for px, py, r, _ in signs):
+            return rect
+    for _, cx, cy in spots:
+        rect = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+        if free(rect):
+            return rect
+    return None
+
+
 def place_labels(cars: list[tuple[int, float, float, float, float, str]], area: tuple,
                  obstacles: list[tuple[float, float, float, float]], keep_out: list[tuple],
                  car_r: float, road: float) -> dict[int, tuple]:
@@ -294,23 +316,9 @@ def place_labels(cars: list[tuple[int, float, float, float, float, str]], area: 
             if best is None or cost < best[0]:
                 best = (cost, rect)
         if best is None:  # crowded: the nearest free place anywhere in the area
-            step = 16
-            spots = sorted(
-                (math.hypot(cx - x, cy - y), cx, cy)
-                for cx in range(int(ax0 + w / 2), int(ax1 - w / 2), step)
-                for cy in range(int(ay0 + h / 2), int(ay1 - h / 2), step))
-            for _, cx, cy in spots:
-                rect = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-                if free(rect) and not any(_circle_hits(rect, px, py, car_r) for px, py in others + [(x, y)]) \
-                        and not any(_circle_hits(rect, px, py, r) for px, py, r, _ in signs):
-                    best = (0, rect)
-                    break
-            else:
-                for _, cx, cy in spots:
-                    rect = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-                    if free(rect):
-                        best = (0, rect)
-                        break
+            rect = _anywhere(x, y, w, h, area, free, others + [(x, y)], signs, car_r)
+            if rect is not None:
+                best = (0, rect)
         if best is None:  # no room at all (cannot happen with six cars on the map)
             best = (0, (ax0, ay0, ax0 + w, ay0 + h))
         placed[seat] = best[1]
@@ -443,6 +451,34 @@ def _draw_sign(d, x: float, y: float, speed: int, z: float) -> None:
            stroke_fill=ht.BLACK)
 
 
+def _draw_mini(im, d, key, geo, inset, spots, signs) -> list[tuple]:
+    """The whole circuit in the corner of the map that hides the fewest cars and signs, the map's
+    window outlined on it, unless the map shows most of it. Returns the rectangle labels keep out of."""
+    wx0, wy0, wx1, wy1 = inset.window()
+    mini = _mini_layer(*key)
+    car_px = [inset.px(x, y) for _, x, y, _, _ in spots]
+    keep_out: list[tuple] = []
+    top, bottom = HEADER_H, HEADER_H + MAP_H
+    if (wx1 - wx0) * (wy1 - wy0) < 0.6 * geo.width * geo.height:
+        mw, mh = mini.size
+        boxes = [(W - mw - 10, top + 10), (10, top + 10), (W - mw - 10, bottom - mh - 10),
+                 (10, bottom - mh - 10)]
+        hidden = [(x, y, 3) for x, y in car_px] + [(x, y, 1) for x, y, _, _ in signs]
+        mx, my = min(boxes, key=lambda b: sum(
+            k for x, y, k in hidden if b[0] - 60 < x < b[0] + mw + 60 and b[1] - 60 < y < b[1] + mh + 60))
+        d.rectangle([mx - 3, my - 3, mx + mw + 2, my + mh + 2], fill=(15, 15, 18))
+        im.paste(mini, (mx, my))
+        ks = mw / geo.width
+        d.rectangle([mx + max(0, wx0) * ks, my + max(0, wy0) * ks,
+                     mx + min(geo.width, wx1) * ks, my + min(geo.height, wy1) * ks],
+                    outline=(255, 255, 255), width=2)
+        for seat, x, y, _, _ in reversed(spots):
+            d.ellipse([mx + x * ks - 5, my + y * ks - 5, mx + x * ks + 5, my + y * ks + 5],
+                      fill=seat_colour(seat), outline=(15, 15, 18))
+        keep_out.append((mx - 3, my - 3, mx + mw + 3, my + mh + 3))
+    return keep_out
+
+
 def _draw_map(im, d, view, key, geo, cars, order, spots, inset, names) -> None:
     im.paste(_map_image(key, inset), (0, HEADER_H))
     z = inset.z
@@ -472,28 +508,7 @@ def _draw_map(im, d, view, key, geo, cars, order, spots, inset, names) -> None:
     signs += _draw_road_on_map(d, view, geo, inset, inside)
     if view.get("champ"):  # Championship: the press stands by their corners' signs
         signs += press_marks(d, view, [inset.px(sx, sy) for sx, sy, _ in geo.signs], inside)
-    # the whole circuit in the corner that hides the fewest cars, unless the map is all of it
-    wx0, wy0, wx1, wy1 = inset.window()
-    mini = _mini_layer(*key)
-    car_px = [inset.px(x, y) for _, x, y, _, _ in spots]
-    keep_out = []
-    if (wx1 - wx0) * (wy1 - wy0) < 0.6 * geo.width * geo.height:
-        mw, mh = mini.size
-        boxes = [(W - mw - 10, top + 10), (10, top + 10), (W - mw - 10, bottom - mh - 10),
-                 (10, bottom - mh - 10)]
-        hidden = [(x, y, 3) for x, y in car_px] + [(x, y, 1) for x, y, _, _ in signs]
-        mx, my = min(boxes, key=lambda b: sum(
-            k for x, y, k in hidden if b[0] - 60 < x < b[0] + mw + 60 and b[1] - 60 < y < b[1] + mh + 60))
-        d.rectangle([mx - 3, my - 3, mx + mw + 2, my + mh + 2], fill=(15, 15, 18))
-        im.paste(mini, (mx, my))
-        ks = mw / geo.width
-        d.rectangle([mx + max(0, wx0) * ks, my + max(0, wy0) * ks,
-                     mx + min(geo.width, wx1) * ks, my + min(geo.height, wy1) * ks],
-                    outline=(255, 255, 255), width=2)
-        for seat, x, y, _, _ in reversed(spots):
-            d.ellipse([mx + x * ks - 5, my + y * ks - 5, mx + x * ks + 5, my + y * ks + 5],
-                      fill=seat_colour(seat), outline=(15, 15, 18))
-        keep_out.append((mx - 3, my - 3, mx + mw + 3, my + mh + 3))
+    keep_out = _draw_mini(im, d, key, geo, inset, spots, signs)
     # cars, their name labels and the lines between them
     # sprite sizes in steps of 4 px, so that the rotated sprites are cached across zooms
     length = max(8, int(round((geo.tile[0] * z + 4) / 4)) * 4)
@@ -887,6 +902,26 @@ def _flood_note_h(view: dict) -> int:
     return FLOOD_NOTE_H if view.get("flooded") and not _flood_note_fits(_played_caption(view)) else 0
 
 
+def _row_tags(car: dict, phase: object, deciding: bool) -> list[tuple[str, tuple[int, int, int]]]:
+    """A car row's tags (text, colour): what happened to the car this round, a decision it is asked."""
+    tags = []
+    if car.get("out"):  # Championship event: out of the race after a spin-out
+        tags.append((tx("out of the race"), (214, 40, 40)))
+    elif car.get("finished") and phase != "over":
+        tags.append((tx("finished"), (240, 240, 240)))
+    if car.get("spun"):
+        tags.append((tx("spun out"), (214, 40, 40)))
+    if _int(car.get("heat_paid")):  # Heat that left the engine: paid, not gained
+        tags.append((tx("paid {n} Heat", n=_int(car.get("heat_paid"))), ORANGE))
+    if car.get("slipstreamed"):
+        tags.append((tx("slipstream"), (60, 140, 230)))
+    if car.get("adrenaline"):
+        tags.append((tx("adrenaline"), (42, 170, 90)))
+    if deciding:
+        tags.insert(0, (tx("to decide"), WAITING))
+    return tags
+
+
 def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
     cap = font(SMALL)
     cy = y0 + CAPTION_H / 2 + 2
@@ -918,21 +953,7 @@ def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
         d.text((41, mid + 1), badge, font=font(30 if len(badge) < 3 else SMALL),
                fill=_ink(fill), anchor="mm")
         # line 1: name and what happened to the car
-        tags = []
-        if car.get("out"):  # Championship event: out of the race after a spin-out
-            tags.append((tx("out of the race"), (214, 40, 40)))
-        elif car.get("finished") and phase != "over":
-            tags.append((tx("finished"), (240, 240, 240)))
-        if car.get("spun"):
-            tags.append((tx("spun out"), (214, 40, 40)))
-        if _int(car.get("heat_paid")):  # Heat that left the engine: paid, not gained
-            tags.append((tx("paid {n} Heat", n=_int(car.get("heat_paid"))), ORANGE))
-        if car.get("slipstreamed"):
-            tags.append((tx("slipstream"), (60, 140, 230)))
-        if car.get("adrenaline"):
-            tags.append((tx("adrenaline"), (42, 170, 90)))
-        if seat in waiting and phase == "decide":
-            tags.insert(0, (tx("to decide"), WAITING))
+        tags = _row_tags(car, phase, seat in waiting and phase == "decide")
         name = fit(player_name(names, seat), 30, 300)
         d.text((84, top + 26), name, font=font(30), fill=TEXT, anchor="lm")
         tag_x = 84 + font(30).getlength(name) + 12
@@ -1004,6 +1025,45 @@ def hand_card_boxes(count: int) -> list[tuple[float, float, float, float]]:
     return out
 
 
+def _corner_text(me: dict, car: dict) -> str:
+    """The hand's line 3: the next corner (its limit, its road token), or why there is none."""
+    nc = me.get("next_corner") if isinstance(me.get("next_corner"), dict) else None
+    if nc:
+        text = tx("Next corner in {d} spaces: limit {limit}", d=_int(nc.get("distance")),
+                  limit=_int(nc.get("speed")))
+        if _int(nc.get("distance")) == 1:
+            text = tx("Next corner in 1 space: limit {limit}", limit=_int(nc.get("speed")))
+        if nc.get("token") is not None:  # weather module: that corner's road token
+            text += " · " + clean_text(words(nc["token"]), "")
+        return text
+    if car.get("finished"):
+        return tx("Finished")
+    return tx("No corner before the finish line")
+
+
+def _prompt(me: dict, sub: dict | None, draft: dict | None, chosen: int, seat: int,
+            names: list[str]) -> tuple[str, tuple[int, int, int]]:
+    """The hand's line 5 and its colour: what was sent, or what the seat is asked now."""
+    if sub:
+        text = tx("Cards in: gear {g}, marked below", g=_int(sub.get("gear"), chosen))
+        if _int(sub.get("shift_heat")):
+            text = tx("Cards in: gear {g}, marked below (2-gear shift: pay 1 Heat)",
+                      g=_int(sub.get("gear"), chosen))
+        return text, CHOSEN
+    if draft:
+        picking = _int(draft.get("picking"), -1)
+        n, m_ = _int(draft.get("round"), 1), _int(draft.get("rounds"), 3)
+        if picking == seat:
+            return tx("Garage draft {n}/{m}: take one of these upgrades (select below)", n=n, m=m_), WAITING
+        return tx("Garage draft {n}/{m}: {name} is choosing", n=n, m=m_, name=player_name(names, picking)), MUTED
+    if me.get("gears"):
+        gears = [int(g) for g in me["gears"] if isinstance(g, int)]
+        return tx("Choose {lo}-{hi} cards: the number of cards is your new gear", lo=min(gears), hi=max(gears)), WAITING
+    if isinstance(me.get("decision"), dict) and me["decision"].get("prompt") is not None:
+        return clean_text(words(me["decision"]["prompt"])), WAITING
+    return tx("Nothing to do right now"), MUTED
+
+
 def _render_hand(view: dict, names: list[str]) -> bytes:
     me = view.get("me") or {}
     seat = _int(me.get("seat"), 0)
@@ -1042,19 +1102,7 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     where_text = fit(words(chain("{a} · {b}", where)), 28, W - 2 * m)
     d.text((m, 78), where_text, font=font(28), fill=TEXT, anchor="lm")
     # line 3: the next corner
-    nc = me.get("next_corner") if isinstance(me.get("next_corner"), dict) else None
-    if nc:
-        text = tx("Next corner in {d} spaces: limit {limit}", d=_int(nc.get("distance")),
-                  limit=_int(nc.get("speed")))
-        if _int(nc.get("distance")) == 1:
-            text = tx("Next corner in 1 space: limit {limit}", limit=_int(nc.get("speed")))
-        if nc.get("token") is not None:  # weather module: that corner's road token
-            text += " · " + clean_text(words(nc["token"]), "")
-    elif car.get("finished"):
-        text = tx("Finished")
-    else:
-        text = tx("No corner before the finish line")
-    d.text((m, 120), fit(text, 28, W - 2 * m), font=font(28), fill=(255, 190, 150), anchor="lm")
+    d.text((m, 120), fit(_corner_text(me, car), 28, W - 2 * m), font=font(28), fill=(255, 190, 150), anchor="lm")
     notes = []
     if me.get("flooded_here"):  # Heavy Rain: the car starts the round on a flooded space
         notes.append(tx("Flooded: shifting down +1 Heat"))
@@ -1082,29 +1130,7 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     if x + font(26).getlength(deck) + 14 <= W - m:
         _tag(d, x, 148, deck, (70, 74, 82), size=26, ink=TEXT)
     # line 5: what is asked, or what was sent
-    if sub:
-        text = tx("Cards in: gear {g}, marked below", g=_int(sub.get("gear"), len(chosen)))
-        if _int(sub.get("shift_heat")):
-            text = tx("Cards in: gear {g}, marked below (2-gear shift: pay 1 Heat)",
-                      g=_int(sub.get("gear"), len(chosen)))
-        colour = CHOSEN
-    elif draft:
-        picking = _int(draft.get("picking"), -1)
-        n, m_ = _int(draft.get("round"), 1), _int(draft.get("rounds"), 3)
-        if picking == seat:
-            text, colour = tx("Garage draft {n}/{m}: take one of these upgrades (select below)", n=n, m=m_), WAITING
-        else:
-            text = tx("Garage draft {n}/{m}: {name} is choosing", n=n, m=m_, name=player_name(names, picking))
-            colour = MUTED
-    elif me.get("gears"):
-        gears = [int(g) for g in me.get("gears") if isinstance(g, int)]
-        text = tx("Choose {lo}-{hi} cards: the number of cards is your new gear", lo=min(gears), hi=max(gears))
-        colour = WAITING
-    elif isinstance(me.get("decision"), dict) and me["decision"].get("prompt") is not None:
-        text = clean_text(words(me["decision"]["prompt"]))
-        colour = WAITING
-    else:
-        text, colour = tx("Nothing to do right now"), MUTED
+    text, colour = _prompt(me, sub, draft, len(chosen), seat, names)
     lines = [(line, colour) for line in wrap(text, SMALL, W - 2 * m, 2)]
     if late_notes and len(lines) < 2:
         lines.append((fit(late_notes, SMALL, W - 2 * m), (140, 200, 255)))
