@@ -127,7 +127,7 @@ def _chip_parts(label) -> list[tuple[str, str]]:
     [("Stress", ...), ("2", ...)]. The kind is read from the English words, the text shown is
     in the image's locale."""
     if isinstance(label, Msg):
-        pieces = [label.params["card"], label.params["found"]] if label.key == "{card} → {found}" else [label]
+        pieces: list = [label.params["card"], label.params["found"]] if label.key == "{card} → {found}" else [label]
     else:
         pieces = str(label).split("\u2192")
     parts = []
@@ -316,9 +316,9 @@ def place_labels(cars: list[tuple[int, float, float, float, float, str]], area: 
             if best is None or cost < best[0]:
                 best = (cost, rect)
         if best is None:  # crowded: the nearest free place anywhere in the area
-            rect = _anywhere(x, y, w, h, area, free, others + [(x, y)], signs, car_r)
-            if rect is not None:
-                best = (0, rect)
+            spot = _anywhere(x, y, w, h, area, free, others + [(x, y)], signs, car_r)
+            if spot is not None:
+                best = (0, spot)
         if best is None:  # no room at all (cannot happen with six cars on the map)
             best = (0, (ax0, ay0, ax0 + w, ay0 + h))
         placed[seat] = best[1]
@@ -359,7 +359,8 @@ class Inset:
 def _car_spots(view: dict, geo: ht.Geometry, cars: dict, order: list[int]) -> list[tuple]:
     """(seat, x, y, space, heading) in canvas coordinates of every car still racing; two cars
     given the same spot are nudged apart so that neither hides the other."""
-    out, used = [], {}
+    out: list = []
+    used: dict = {}
     for seat in order:
         car = cars[seat]
         if car.get("finished"):
@@ -565,7 +566,7 @@ def _palette(key: str, spaces: int, corners: tuple) -> Image.Image:
             "Alice", "Bob", "Chandra", "Dmitri", "Eve", "Fumiko"])
     keys = list(dict.fromkeys(tuple(c) for c in _KEY_COLOURS))
     rest = sample.quantize(256 - len(keys), method=Image.Quantize.FASTOCTREE)
-    flat_rest = rest.getpalette()[: 3 * (256 - len(keys))]
+    flat_rest = (rest.getpalette() or [])[: 3 * (256 - len(keys))]
     extra = [tuple(flat_rest[i:i + 3]) for i in range(0, len(flat_rest), 3)]
     # Leave out blends within a few units of a UI colour, so that near-misses (resampling
     # round-off inside a car, say) snap to the exact colour.
@@ -711,7 +712,7 @@ def _weather_items(view: dict) -> list[tuple]:
         text = clean_text(words(r.get("effect") or r.get("name")), "?")
         if r.get("token") in ("minus1", "plus1"):
             text = f"{text} ({_int(r.get('printed'))}→{_int(r.get('speed'))})"
-        items.append(("corner", _int(r.get("corner"), 0), text, FX_COLOUR.get(fx, (70, 74, 82)),
+        items.append(("corner", _int(r.get("corner"), 0), text, FX_COLOUR.get(str(fx), (70, 74, 82)),
                       r.get("where") == "sector", _int(r.get("speed"), 0)))
     return items
 
@@ -727,7 +728,7 @@ def _corner_chip_w(item: tuple) -> float:
 
 def _band_rows(items: list[tuple]) -> list[list[tuple]]:
     rows: list[list[tuple]] = []
-    x = W
+    x: float = W
     for it in items[1:]:
         w = _corner_chip_w(it)
         if x + w > W - 16:
@@ -773,7 +774,7 @@ def _beside(geo: ht.Geometry, space: int, w: float, inset: Inset) -> tuple[float
     z = inset.z
     cx, cy = geo.centre[space]
     nx, ny = geo.normal(space)
-    best = None
+    best: tuple | None = None
     need = geo.half_width * 1.6 + (SMALL + 8) / 2 / z
     for k in (1.0, 1.6, 2.4):
         for side in (1, -1):
@@ -788,6 +789,7 @@ def _beside(geo: ht.Geometry, space: int, w: float, inset: Inset) -> tuple[float
         else:
             continue
         break
+    assert best is not None  # (the first distance always gives a place)
     px, py = inset.px(best[1], best[2])
     return px - w / 2, py - (SMALL + 8) / 2
 
@@ -808,7 +810,7 @@ def _draw_road_on_map(d, view: dict, geo: ht.Geometry, inset: Inset, inside) -> 
             break
         text = _map_tag_text(r)
         fx = r.get("fx") or r.get("token")
-        colour = FX_COLOUR.get(fx, (70, 74, 82))
+        colour = FX_COLOUR.get(str(fx), (70, 74, 82))
         w = f.getlength(text) + 14
         if r.get("where") == "sector":
             start = corners[i][0]
@@ -964,7 +966,7 @@ def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
                 break
             tag_x += _tag(d, tag_x, top + 9, text, colour) + 6
         # line 2: gear, engine Heat, and the cards played (a Legend: this round's card for it)
-        x = 84
+        x: float = 84
         if car.get("legend"):
             x += _tag(d, x, top + 52, tx("Legend"), (70, 74, 82), ink=TEXT) + 8
             card = " · ".join(clean_text(words(r), "") for r in (car.get("revealed") or []))
@@ -1016,7 +1018,7 @@ def hand_card_boxes(count: int) -> list[tuple[float, float, float, float]]:
     """Where render_hand draws each of `count` cards (HAND_COLS a row)."""
     cw = (W - 2 * HAND_MARGIN - (HAND_COLS - 1) * HAND_GAP) / HAND_COLS
     ch = round(cw * 1.3)
-    out = []
+    out: list[tuple[float, float, float, float]] = []
     for i in range(count):
         r, c = divmod(i, HAND_COLS)
         x0 = HAND_MARGIN + c * (cw + HAND_GAP)
@@ -1116,7 +1118,7 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
         d.text((W - m, 78), fit(" · ".join(notes), 24, note_room), font=font(24),
                fill=(140, 200, 255), anchor="rm")
     # line 4: gear (the new one once cards are in), engine Heat, deck and discard
-    x = m
+    x: float = m
     gear = _int(car.get("gear"), 1)
     if sub:
         new = _int(sub.get("gear"), len(chosen))

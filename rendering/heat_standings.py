@@ -160,7 +160,7 @@ def decorate(image: Image.Image, view: dict) -> Image.Image:
     out.paste(image, (0, strip))
     d = Draw(out)
     d.rectangle([0, 0, image.width, strip], fill=(25, 28, 34))
-    x = 12
+    x: float = 12
     x += _tag(d, x, 6, tx("Race {n}/{m}", n=ch.get("race", 1), m=len(ch.get("races") or [])), TEAL,
               ink=(255, 255, 255)) + 10
     press = [p for p in ch.get("press") or [] if isinstance(p, int)]

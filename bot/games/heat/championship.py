@@ -457,7 +457,7 @@ def pick(st: dict, seat: int, action: dict) -> list[tuple[int | None, Msg]]:
     code = m["cards"].pop(k)
     st["champ"]["upgrades"][seat].append(code)
     m["picks"][seat] = code
-    out = [(None, msg("{who} takes {card}.", who=rules.seat_name(seat), card=msg(rules.draft_label(code))))]
+    out: list[tuple[int | None, Msg]] = [(None, msg("{who} takes {card}.", who=rules.seat_name(seat), card=msg(rules.draft_label(code))))]
     m["i"] += 1
     if m["i"] < len(m["order"]):
         return out
@@ -502,7 +502,7 @@ def describe_action(st: dict, seat: int, action: dict) -> Msg | None:
     try:
         m = st["champ"].get("market")
         values = chosen(action)
-        value = values[0] if len(values) == 1 else None
+        value: Any = values[0] if len(values) == 1 else None
         if action.get("type") == "market":
             return msg("Take {card}", card=_name(m["cards"], int(action.get("card", value))))
         if action.get("type") == "swap":

@@ -239,7 +239,7 @@ def weather_track(key: str, tile: str, road: tuple[str, ...]) -> Track:
                     for c in tr.corners)
     n = tr.spaces
     lines = tuple((lap * n + c.space, c.index, c.speed) for lap in range(tr.laps) for c in corners)
-    by_corner = []
+    by_corner: list[str | None] = []
     firsts = {c.chicane for c in tr.corners if c.chicane is not None}
     for i, r in enumerate(road):
         if i in firsts and (r == "weather" or w["tokens"][r]["where"] == "sector"):

@@ -33,9 +33,7 @@ class HeatEngine(Engine):
     min_seats = 1
     max_seats = 6
 
-    @property
-    def options(self) -> list[OptionSpec]:
-        return heat_options.specs()
+    options: list[OptionSpec] = heat_options.specs()
 
     def check_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
         """Track aliases, the modules the options switch on, the championship's options; the
@@ -123,7 +121,7 @@ class HeatEngine(Engine):
     @move("pick", phases=("draft",))
     def _pick(self, st: dict, seat: int, action: dict, events: list[Event]) -> None:
         """The Garage draft: the seat whose turn it is takes one upgrade from the market."""
-        raw = action.get("card")
+        raw: Any = action.get("card")
         values = chosen(action)
         if raw is None and len(values) == 1:
             raw = values[0]

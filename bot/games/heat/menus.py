@@ -94,7 +94,7 @@ def decision_actions(state: dict, car: dict, pending: dict) -> list[dict]:
         return [{"type": "cooldown", "cards": heat[:n]} for n in range(pending["max"], -1, -1)]
     if kind == "discard":
         disc = [c for c in car["hand"] if rules.discardable(state, cards[c])]
-        out = [{"type": "discard", "cards": []}]
+        out: list[dict] = [{"type": "discard", "cards": []}]
         for n in range(1, len(disc) + 1):
             out.extend({"type": "discard", "cards": ids} for ids in distinct_subsets(state, disc, n))
         return out
@@ -241,7 +241,7 @@ def describe_action(state: dict, seat: int, action: dict) -> Msg:
                     return msg("{move} → {plan}", move=label, plan=plan)
             return label
         if kind == "pick":
-            code = state["draft"]["market"][int(action.get("card"))]
+            code = state["draft"]["market"][int(action["card"])]
             return msg("Take {card}", card=msg(rules.draft_label(code)))
         if kind == "prefs":
             items = list(action.items()) + [tuple(str(v).split("=", 1)) for v in action.get("values") or []

@@ -16,7 +16,7 @@ from bot.i18n import Msg, msg
 def pref_changes(st: dict, action: dict) -> dict[str, str]:
     """The preferences a "prefs" move sets (its own keys, or "key=value"s from the preferences
     select), each checked against what this race offers. Changes nothing."""
-    items = list(action.items())
+    items: list[Any] = list(action.items())
     if isinstance(action.get("values"), list):  # the preferences select: "key=value"
         values = chosen(action)
         items += [tuple(v.split("=", 1)) for v in values if "=" in v]

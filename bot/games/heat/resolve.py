@@ -41,7 +41,7 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
             continue
         sub = car["sub"]
         car["sub"] = None
-        lines: list[dict] = []
+        lines: list[Any] = []
         old = car["gear"]
         heat = 0
         need = shift_heat(st, car, len(sub))
@@ -71,7 +71,7 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
     k = st["adrenaline"]
     st["res"] = {"order": order, "i": 0, "step": 0, "adr": order[-k:] if not st.get("no_adrenaline") else []}
     st["pending"] = None
-    first = [(None, msg("Round {n}: all cards are in.", n=rnd))]
+    first: list[tuple[int | None, Msg]] = [(None, msg("Round {n}: all cards are in.", n=rnd))]
     if st.get("tournament"):
         first.append(tournament.card_counts(st, order))
     return run(st, rng, first)
@@ -142,9 +142,10 @@ def _garage_reveal(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tu
     budget = len(car["engine"]) + min(heat_in_hand, cool)
     gx = _new_gx()
     speed = 0
-    rev: list[list] = []
-    parts: list[Any] = []
-    choosing: list[tuple[int, int]] = []  # (index in rev/parts, card id)
+    rev = []
+    parts = []
+    choosing = []  # (index in rev/parts, card id)
+    found: Any
     for cid in played[:]:  # a copy: flipped Speed cards join `played`
         code = cards[cid]
         g = GARAGE.get(code, {})
@@ -265,7 +266,7 @@ def _choose_values(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, i
     car = st["cars"][seat]
     start = car["pos"]
     heat = len(car["engine"]) - card_heat
-    best = None
+    best: tuple | None = None
     for combo in _products(choices):
         total = base + sum(combo)
         end = landing(st, tr, seat, start + total, occ)[0] if total > 0 else start
@@ -273,6 +274,7 @@ def _choose_values(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, i
         key = (cost > heat, cost, -end, -total)
         if best is None or key < best[0]:
             best = (key, combo)
+    assert best is not None  # (_products gives at least one combination)
     return list(best[1])
 
 
@@ -663,7 +665,7 @@ def _reveal(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tuple[int
             code = cards[cid]
             speed += SPEED[code]
             part: Any = [SHORT[code]]  # (a packed Msg, see pack: the line is stored as it is)
-            found = NO_FLIP
+            found: Any = NO_FLIP
             boosts = BOOSTS[code]
             while boosts:  # Stress: flip until a Speed card, once per symbol
                 boosts -= 1
@@ -735,6 +737,7 @@ def _cooldown(st: dict, tr: content.Track, seat: int, rng: Rng) -> int | None:
                 lines.append(round_line("Cooled down {n} Heat", n=len(ids)))
     if gx:
         _garage_react(st, car, rd, gx, rng)
+    return None
 
 
 def _boost_and_adrenaline(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, occ: set[tuple[int, int]]) -> int | None:
@@ -768,6 +771,7 @@ def _boost_and_adrenaline(st: dict, tr: content.Track, seat: int, rng: Rng, step
         if (_react_boost if sym == "boost" else _react_adrenaline)(st, tr, seat, rng, occ):
             return S_BOOST
         rd["done"] = rd.get("done", "") + sym[0]
+    return None
 
 
 def _slipstream(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]]) -> int | None:
@@ -807,6 +811,7 @@ def _slipstream(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]
             lines.append(round_line("Slipstream +{n}", n=use) if use != 2 else round_line("Slipstream +2"))
             rd["slip_from"] = car["pos"]  # (Championship: a press corner crossed by slipstream)
             move(st, tr, seat, use, occ)
+    return None
 
 
 def _corners(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tuple[int, int]]) -> None:
@@ -878,6 +883,7 @@ def _discard(st: dict, seat: int) -> int | None:
         car["discard"].append(c)
     if ids:
         lines.append(round_line("Discarded {n} cards", n=len(ids)))
+    return None
 
 
 def _refill(st: dict, tr: content.Track, seat: int, rng: Rng) -> None:
@@ -904,7 +910,7 @@ def _refill(st: dict, tr: content.Track, seat: int, rng: Rng) -> None:
                       {"s": (car["pos"] - 1) % tr.spaces + 1, "l": lap_of(tr, car), "n": tr.laps, "g": car["gear"]}])
 
 
-def _ordinal(n: int) -> str:
+def _ordinal(n: int) -> Msg:
     return msg({1: "1st", 2: "2nd", 3: "3rd"}.get(n, "{n}th"), n=n)
 
 

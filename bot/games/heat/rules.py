@@ -233,7 +233,7 @@ def _player_car(tr: content.Track, rng: Rng, cards: list[str], slot: int, garage
     for _ in range(n_heat):
         engine.append(len(cards))
         cards.append("heat")
-    discard = []
+    discard: list[int] = []
     if heat_to is not None:  # rain: 3 Engine Heat into the deck (shuffled in); sun: to the discard
         moved = [engine.pop() for _ in range(min(heat_to[1], len(engine)))]
         (deck if heat_to[0] == "deck" else discard).extend(moved)
@@ -809,10 +809,10 @@ class CarLines(Msg):
         self._lines = tuple(lines)  # (a record's lines are only ever appended to; this keeps today's)
         self._params: dict | None = None
 
-    key = "{who}: {lines}"  # type: ignore[assignment]
+    key = "{who}: {lines}"
 
-    @property  # type: ignore[override]
-    def params(self) -> dict:
+    @property
+    def params(self) -> dict:  # type: ignore[override]
         if self._params is None:
             self._params = {"who": self._who, "lines": chain("{a} · {b}", [line_msg(x) for x in self._lines])}
         return self._params
@@ -820,7 +820,7 @@ class CarLines(Msg):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Msg) and other.key == self.key and other.params == self.params
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
     def __repr__(self) -> str:
         return f"Msg({self.key!r}, {self.params!r})"
