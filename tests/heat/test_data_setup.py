@@ -99,7 +99,7 @@ def test_options():
     with pytest.raises(GameError):
         E.validate_options({"track": "nederland"}, 3)  # Tunnel Vision tracks are not offered
     with pytest.raises(GameError):
-        E.validate_options({"modules": ["tournament"]}, 3)  # modules come later
+        E.validate_options({"modules": ["tournament"]}, 3)  # (tournament mode is an option, not a module)
     with pytest.raises(GameError):
         E.validate_options({"grid": "reverse"}, 3)
     names = [o.name for o in E.options]

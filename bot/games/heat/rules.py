@@ -1,6 +1,8 @@
-"""Heat base race: state building and round resolution (pure functions over a plain-data state).
+"""Heat's race state and the rules pieces every part shares: building a race (new_state, the Garage
+draft), cards, gears and hands, moving cars, the round-record lines; the round's resolution that
+uses them is in resolve.py.
 
-Everything here works on a state the caller already owns (cloned): functions mutate it in place.
+Everything here works on a state the caller already owns (copied): functions mutate it in place.
 
 State layout (JSON round-trip exact):
     schema, rng, track (data key), modules (list, empty for the base race), seats, adrenaline
@@ -27,7 +29,8 @@ from bot.i18n import Msg, msg
 
 # 2: round-record lines are compact [key, params] lists (see round_line); 1 held Msgs in JSON form.
 SCHEMA = 2
-# Modules come later, each as an option; the base race uses none.
+# The modules a race may use, each switched on by a table option (the base race uses none); tournament
+# mode and the championship are options of their own, not modules.
 KNOWN_MODULES: tuple[str, ...] = ("weather", "garage", "legends")
 MAX_CARS = 6  # cars on the track, players and Legends
 LEGEND_MAX_PLAYERS = 3  # 「3人以下でプレイする場合にのみ使用する」
