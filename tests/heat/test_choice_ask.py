@@ -14,7 +14,7 @@ from bot.games.heat import ENGINE as E
 from bot.games.heat import resolve, rules
 from tests.heat.helpers import en, round_, setcar
 from tests.heat.test_garage import QUIET, car, drafted, parked
-from tests.heat.test_playouts import check_privacy
+from tests.heat.playouts import check_privacy
 
 ASK = {**QUIET, "choice": "ask"}
 

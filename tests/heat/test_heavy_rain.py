@@ -9,8 +9,8 @@ from bot.games.base import GameError
 from bot.games.heat import ENGINE as E
 from bot.games.heat import content, rules
 from tests.heat.helpers import codes, en, new, round_, setcar
-from tests.heat.test_legends import _legend_race
-from tests.heat.test_playouts import race
+from tests.heat.playouts import legend_race
+from tests.heat.playouts import race
 
 QUIET = {"adrenaline": "never", "slipstream": "never", "boost": "never"}
 
@@ -209,7 +209,7 @@ def test_random_heavy_rain_weather_race_to_the_end(track, seats):
     ("mexico", 4, {"garage": "basic"}),
 ])
 def test_random_heavy_rain_race_with_modules(track, seats, opts):
-    st = _legend_race({"track": track, **opts}, seats, 32000 + seats)
+    st = legend_race({"track": track, **opts}, seats, 32000 + seats)
     assert st["track"] == track
 
 
@@ -307,7 +307,7 @@ def test_aggressive_legend_outside_the_diamond_is_an_ordinary_legend():
 
 @pytest.mark.parametrize("track,seats", [("japan", 2), ("mexico", 3)])
 def test_random_race_with_aggressive_legends(track, seats):
-    st = _legend_race({"track": track, "legends": 2, "aggressive_legends": True}, seats, 34000 + seats)
+    st = legend_race({"track": track, "legends": 2, "aggressive_legends": True}, seats, 34000 + seats)
     assert st["aggressive_legends"] is True
 
 
@@ -355,4 +355,4 @@ def test_super_cool_without_heat_in_the_discard_is_wasted():
 
 
 def test_random_race_with_the_all_deck():
-    _legend_race({"track": "japan", "garage": "all"}, 3, 35003)
+    legend_race({"track": "japan", "garage": "all"}, 3, 35003)
