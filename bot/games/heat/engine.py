@@ -92,8 +92,10 @@ class HeatEngine(Engine):
 
     def copy_state(self, state: dict) -> dict:
         """rules.clone (Heat's layout, copied several times faster than a JSON round trip), and the
-        championship's season record."""
-        st = rules.clone(state)
+        championship's season record. While the cards are chosen no move changes a racing car's
+        round record, and the last submission gives each a new one (resolve.start_resolution):
+        those records are shared, not copied (rules.clone's new_round)."""
+        st = rules.clone(state, new_round=state["phase"] == "submit")
         if "champ" in st:
             st["champ"] = clone(st["champ"])
         return st
