@@ -94,7 +94,13 @@ class HeatEngine(Engine):
         """rules.clone (Heat's layout, copied several times faster than a JSON round trip), and the
         championship's season record. While the cards are chosen no move changes a racing car's
         round record, and the last submission gives each a new one (resolve.start_resolution):
-        those records are shared, not copied (rules.clone's new_round)."""
+        those records are shared, not copied (rules.clone's new_round). While two or more cars are
+        still to submit, no move can resolve the round: a submission or a preference only replaces
+        one car's "sub" or "prefs" (moves.submit, _prefs), so only the cars are copied, one level."""
+        if state["phase"] == "submit" and moves.waiting(state) >= 2:
+            st = dict(state)
+            st["cars"] = [dict(c) for c in state["cars"]]
+            return st
         st = rules.clone(state, new_round=state["phase"] == "submit")
         if "champ" in st:
             st["champ"] = clone(st["champ"])

@@ -70,7 +70,7 @@ def submissions(state: dict, car: dict) -> list[list[int]]:
         else:  # distinct_subsets(state, playable, g), the hand sorted once for every gear
             if not codes:
                 ordered = sorted_cards(state, playable)
-                codes = tuple(state["cards"][c] for c in ordered)
+                codes = tuple(map(state["cards"].__getitem__, ordered))
             out.extend([ordered[i] for i in combo] for combo in distinct_places(codes, g))
     return out
 

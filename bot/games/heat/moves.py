@@ -37,6 +37,15 @@ def pref_changes(st: dict, action: dict) -> dict[str, str]:
     return changes
 
 
+def waiting(st: dict) -> int:
+    """How many racing cars have not submitted their cards for this round (Legends submit nothing)."""
+    n = 0
+    for c in st["cars"][:st["seats"]]:
+        if c["sub"] is None and not c["fin"]:
+            n += 1
+    return n
+
+
 def submit(st: dict, seat: int, action: dict, events: list[Event]) -> None:
     """A car's cards for the round, in place: kept (and replaceable) until the last car's are in;
     the last submission resolves the round at once."""
@@ -61,7 +70,7 @@ def submit(st: dict, seat: int, action: dict, events: list[Event]) -> None:
     if car["sub"] is None:
         events.append(Event(msg("{who} is ready ({k}/{n}).", who=seat_name(seat), k=racing - waiting, n=racing),
                             log=False))
-    car["sub"] = ids  # a fresh list from parse_ids
+    car["sub"] = ids  # a fresh list from parse_ids (replaced, never changed: see HeatEngine.copy_state)
     if waiting:
         return
     rng = Rng(st["rng"])

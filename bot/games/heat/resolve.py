@@ -608,36 +608,35 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
     """Steps 3-9 for one car from `step` on. Returns DONE, or the step that waits for a decision
     (st["pending"] then says which); the answer is in rd["ans"] when the step runs again.
     occ: the other cars' spots (only this car moves until it is done, so they stay put)."""
-    rd = st["cars"][seat]["rd"]
+    car = st["cars"][seat]
+    rd = car["rd"]
     wait: int | None
     if step <= S_MOVE:
-        step = _reveal(st, tr, seat, rng, occ)
+        step = _reveal(st, tr, seat, car, rd, rng, occ)
         if step == S_MOVE:
             return S_MOVE  # waiting for the choice of speed
-    if step <= S_COOL and (wait := _cooldown(st, tr, seat, rng)) is not None:
+    if step <= S_COOL and (wait := _cooldown(st, tr, seat, car, rd, rng)) is not None:
         return wait
-    if step <= S_ADR and (wait := _boost_and_adrenaline(st, tr, seat, rng, step, occ)) is not None:
+    if step <= S_ADR and (wait := _boost_and_adrenaline(st, tr, seat, car, rd, rng, step, occ)) is not None:
         return wait
     if rd.get("gx") is not None and not rd.get("dd"):
         # 5. React, the upgrades' moves: Direct play cards from the hand, then Accelerate.
         rd["dd"] = True
         _react_direct(st, tr, seat, rng, occ)
         _react_accelerate(st, tr, seat, occ)
-    if step <= S_SLIP and (wait := _slipstream(st, tr, seat, occ)) is not None:
+    if step <= S_SLIP and (wait := _slipstream(st, tr, seat, car, rd, occ)) is not None:
         return wait
     if step <= S_CORNERS:
-        _corners(st, tr, seat, rng, occ)
-    if step <= S_DISCARD and (wait := _discard(st, seat)) is not None:
+        _corners(st, tr, seat, car, rd, rng, occ)
+    if step <= S_DISCARD and (wait := _discard(st, seat, car, rd)) is not None:
         return wait
-    _refill(st, tr, seat, rng)
+    _refill(st, tr, seat, car, rd, rng)
     return DONE
 
 
-def _reveal(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tuple[int, int]]) -> int:
+def _reveal(st: dict, tr: content.Track, seat: int, car: dict, rd: dict, rng: Rng, occ: set[tuple[int, int]]) -> int:
     """Steps 3-4: the cards revealed (Stress flipping until a Speed card), the move, Adrenaline marked. Returns
     the step to go on with (S_COOL; S_REFILL for a clogged hand), or S_MOVE while a choice of speed waits."""
-    car = st["cars"][seat]
-    rd = car["rd"]
     cards = st["cards"]
     lines = rd["lines"]
     rd["shown"] = True
@@ -693,11 +692,9 @@ def _reveal(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tuple[int
         return S_COOL
 
 
-def _cooldown(st: dict, tr: content.Track, seat: int, rng: Rng) -> int | None:
+def _cooldown(st: dict, tr: content.Track, seat: int, car: dict, rd: dict, rng: Rng) -> int | None:
     """Step 5, cooldown first: Heat from the hand back to the Engine; then the upgrades' reactions. Returns
     the step that waits for a decision, or None."""
-    car = st["cars"][seat]
-    rd = car["rd"]
     cards = st["cards"]
     prefs = car["prefs"]
     lines = rd["lines"]
@@ -740,11 +737,9 @@ def _cooldown(st: dict, tr: content.Track, seat: int, rng: Rng) -> int | None:
     return None
 
 
-def _boost_and_adrenaline(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, occ: set[tuple[int, int]]) -> int | None:
+def _boost_and_adrenaline(st: dict, tr: content.Track, seat: int, car: dict, rd: dict, rng: Rng, step: int, occ: set[tuple[int, int]]) -> int | None:
     """Step 5: the boost and the Adrenaline +1, in the order chosen. Returns the step that waits for a
     decision, or None."""
-    car = st["cars"][seat]
-    rd = car["rd"]
     prefs = car["prefs"]
     ans = rd["ans"]
     # 5. React: the boost and the Adrenaline +1, each a move of its own (they are not added up
@@ -774,10 +769,8 @@ def _boost_and_adrenaline(st: dict, tr: content.Track, seat: int, rng: Rng, step
     return None
 
 
-def _slipstream(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]]) -> int | None:
+def _slipstream(st: dict, tr: content.Track, seat: int, car: dict, rd: dict, occ: set[tuple[int, int]]) -> int | None:
     """Step 6. Returns the step that waits for a decision, or None."""
-    car = st["cars"][seat]
-    rd = car["rd"]
     prefs = car["prefs"]
     lines = rd["lines"]
     ans = rd["ans"]
@@ -814,10 +807,8 @@ def _slipstream(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]
     return None
 
 
-def _corners(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tuple[int, int]]) -> None:
+def _corners(st: dict, tr: content.Track, seat: int, car: dict, rd: dict, rng: Rng, occ: set[tuple[int, int]]) -> None:
     """Step 7: the corner checks, the finish line, the championship's sponsorship cards."""
-    car = st["cars"][seat]
-    rd = car["rd"]
     cards = st["cards"]
     lines = rd["lines"]
     # 7. Corner checks, line by line in the order crossed.
@@ -861,10 +852,8 @@ def _corners(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tuple[in
         championship.sponsorships(st, tr, seat, rng)
 
 
-def _discard(st: dict, seat: int) -> int | None:
+def _discard(st: dict, seat: int, car: dict, rd: dict) -> int | None:
     """Step 8. Returns the step that waits for a decision, or None."""
-    car = st["cars"][seat]
-    rd = car["rd"]
     cards = st["cards"]
     prefs = car["prefs"]
     lines = rd["lines"]
@@ -886,10 +875,8 @@ def _discard(st: dict, seat: int) -> int | None:
     return None
 
 
-def _refill(st: dict, tr: content.Track, seat: int, rng: Rng) -> None:
+def _refill(st: dict, tr: content.Track, seat: int, car: dict, rd: dict, rng: Rng) -> None:
     """Step 9: played cards to the discard pile (Refresh: on the deck), the hand refilled to 7."""
-    car = st["cars"][seat]
-    rd = car["rd"]
     lines = rd["lines"]
     # 9. Played cards to the discard pile, refill the hand to 7.
     if "champ" in st and not rd["clog"]:  # Championship: used sponsorship cards leave the deck
