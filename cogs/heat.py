@@ -1,19 +1,21 @@
 """/heat: Heat: Pedal to the Metal."""
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.games.heat import ENGINE
-from bot.games.heat.content import tracks
+from bot.games.heat.content import offered_tracks, tracks
 from cogs.base import (
     AI_HELP, AI_LEVEL_HELP, AI_LEVELS, AI_SEATS, CLOCK_HELP, CLOCKS, LANGUAGE_HELP, GameCog,
     language_autocomplete)
 
 _TRACKS = tracks()
 TRACKS = [app_commands.Choice(name=_TRACKS[key].name, value=key)
-          for key in next(o.choices for o in ENGINE.options if o.name == "track")]
+          for key in offered_tracks()]
 GARAGE = [app_commands.Choice(name=v, value=v)
           for v in next(o.choices for o in ENGINE.options if o.name == "garage")]
 GRIDS = [app_commands.Choice(name="random", value="random"), app_commands.Choice(name="seat order", value="seats")]
@@ -40,7 +42,7 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
                            races="Custom championship: number of races (2-4, default 4)",
                            season_tracks="Custom championship: tracks in order, comma-separated (default: shuffled)",
                            language=LANGUAGE_HELP, clock=CLOCK_HELP)
-    @app_commands.choices(track=TRACKS, grid=GRIDS, garage=GARAGE, championship=SEASONS, clock=CLOCKS)
+    @app_commands.choices(track=TRACKS, grid=GRIDS, garage=GARAGE, championship=SEASONS, clock=CLOCKS)  # type: ignore[misc]  # (str and int choices: discord.py types them as one kind)
     @app_commands.autocomplete(language=language_autocomplete)
     async def new(self, interaction: discord.Interaction, track: app_commands.Choice[str] | None = None,
                   grid: app_commands.Choice[str] | None = None,
@@ -59,7 +61,7 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
                   ai_level: app_commands.Choice[str] | None = None) -> None:
         # A championship races its season's tracks: a track given with one is not used.
         season = championship.value if championship is not None else "off"
-        options = {"track": track.value} if track is not None and season == "off" else {}
+        options: dict[str, Any] = {"track": track.value} if track is not None and season == "off" else {}
         if grid is not None:
             options["grid"] = grid.value
         if weather:

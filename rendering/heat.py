@@ -15,17 +15,15 @@ from __future__ import annotations
 import io
 import math
 import time
-from contextlib import contextmanager
-from contextvars import ContextVar
 from functools import lru_cache
-from typing import Iterator
 
 from PIL import Image, ImageDraw
 
 from bot.games.text import chain
 from bot.i18n import Msg
-from rendering import common
 from rendering import heat_track as ht
+from rendering.heat_colours import LEGEND_WHITE, legend_seats, seat_colour
+from rendering.heat_standings import decorate, press_marks, render_standings
 from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, MaskDraw, clean_text, drawing_in, english,
                               fit, font, not_recording, note_label, player_name, tx, words, wrap)
 
@@ -60,30 +58,6 @@ STAT_COLS = [("Gear", 0), ("Heat", 1)]
 
 
 # ---------------------------------------------------------------- small helpers
-
-# Legends are Heat's own cars: a Legend in the orange seat is drawn white, as yellow and orange
-# Legends side by side were hard to tell apart (issue #33). The players keep the colours they have
-# in every game.
-LEGEND_WHITE = (238, 240, 244)
-_LEGEND_SEATS: ContextVar[frozenset[int]] = ContextVar("heat_legend_seats", default=frozenset())
-
-
-def seat_colour(seat: int) -> tuple[int, int, int]:
-    """A car's colour: the seat's (rendering.common), but never orange for a Legend."""
-    colour = common.seat_colour(seat)
-    return LEGEND_WHITE if colour == PLAYER_COLOURS[5] and seat in _LEGEND_SEATS.get() else colour
-
-
-@contextmanager
-def legend_seats(view: dict) -> Iterator[None]:
-    """Draw this block knowing which seats are the view's Legends."""
-    seats = frozenset(_int(c.get("seat"), -1) for c in view.get("cars") or [] if isinstance(c, dict) and c.get("legend"))
-    token = _LEGEND_SEATS.set(seats)
-    try:
-        yield
-    finally:
-        _LEGEND_SEATS.reset(token)
-
 
 def _ink(fill: tuple[int, int, int]) -> tuple[int, int, int]:
     """Black or white text, whichever reads better on `fill`."""
@@ -153,7 +127,7 @@ def _chip_parts(label) -> list[tuple[str, str]]:
     [("Stress", ...), ("2", ...)]. The kind is read from the English words, the text shown is
     in the image's locale."""
     if isinstance(label, Msg):
-        pieces = [label.params["card"], label.params["found"]] if label.key == "{card} → {found}" else [label]
+        pieces: list = [label.params["card"], label.params["found"]] if label.key == "{card} → {found}" else [label]
     else:
         pieces = str(label).split("\u2192")
     parts = []
@@ -261,6 +235,28 @@ LABEL_GAP = 4  # px kept free between two labels
 NUMBER_PENALTY = 60.0  # a label over a space number: dearer than a place a little farther out (issue #33)
 
 
+def _anywhere(x: float, y: float, w: float, h: float, area: tuple, free, cars: list[tuple[float, float]],
+              signs: list[tuple], car_r: float) -> tuple | None:
+    """The free w x h place in the area nearest to (x, y) that hides no car nor sign; else the
+    nearest free one; None when there is none."""
+    ax0, ay0, ax1, ay1 = area
+    step = 16
+    spots = sorted(
+        (math.hypot(cx - x, cy - y), cx, cy)
+        for cx in range(int(ax0 + w / 2), int(ax1 - w / 2), step)
+        for cy in range(int(ay0 + h / 2), int(ay1 - h / 2), step))
+    for _, cx, cy in spots:
+        rect = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+        if free(rect) and not any(_circle_hits(rect, px, py, car_r) for px, py in cars) \
+                and not any(_circle_hits(rect, px, py, r) for px, py, r, _ in signs):
+            return rect
+    for _, cx, cy in spots:
+        rect = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+        if free(rect):
+            return rect
+    return None
+
+
 def place_labels(cars: list[tuple[int, float, float, float, float, str]], area: tuple,
                  obstacles: list[tuple[float, float, float, float]], keep_out: list[tuple],
                  car_r: float, road: float) -> dict[int, tuple]:
@@ -320,23 +316,9 @@ def place_labels(cars: list[tuple[int, float, float, float, float, str]], area: 
             if best is None or cost < best[0]:
                 best = (cost, rect)
         if best is None:  # crowded: the nearest free place anywhere in the area
-            step = 16
-            spots = sorted(
-                (math.hypot(cx - x, cy - y), cx, cy)
-                for cx in range(int(ax0 + w / 2), int(ax1 - w / 2), step)
-                for cy in range(int(ay0 + h / 2), int(ay1 - h / 2), step))
-            for _, cx, cy in spots:
-                rect = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-                if free(rect) and not any(_circle_hits(rect, px, py, car_r) for px, py in others + [(x, y)]) \
-                        and not any(_circle_hits(rect, px, py, r) for px, py, r, _ in signs):
-                    best = (0, rect)
-                    break
-            else:
-                for _, cx, cy in spots:
-                    rect = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-                    if free(rect):
-                        best = (0, rect)
-                        break
+            spot = _anywhere(x, y, w, h, area, free, others + [(x, y)], signs, car_r)
+            if spot is not None:
+                best = (0, spot)
         if best is None:  # no room at all (cannot happen with six cars on the map)
             best = (0, (ax0, ay0, ax0 + w, ay0 + h))
         placed[seat] = best[1]
@@ -377,7 +359,8 @@ class Inset:
 def _car_spots(view: dict, geo: ht.Geometry, cars: dict, order: list[int]) -> list[tuple]:
     """(seat, x, y, space, heading) in canvas coordinates of every car still racing; two cars
     given the same spot are nudged apart so that neither hides the other."""
-    out, used = [], {}
+    out: list = []
+    used: dict = {}
     for seat in order:
         car = cars[seat]
         if car.get("finished"):
@@ -469,6 +452,34 @@ def _draw_sign(d, x: float, y: float, speed: int, z: float) -> None:
            stroke_fill=ht.BLACK)
 
 
+def _draw_mini(im, d, key, geo, inset, spots, signs) -> list[tuple]:
+    """The whole circuit in the corner of the map that hides the fewest cars and signs, the map's
+    window outlined on it, unless the map shows most of it. Returns the rectangle labels keep out of."""
+    wx0, wy0, wx1, wy1 = inset.window()
+    mini = _mini_layer(*key)
+    car_px = [inset.px(x, y) for _, x, y, _, _ in spots]
+    keep_out: list[tuple] = []
+    top, bottom = HEADER_H, HEADER_H + MAP_H
+    if (wx1 - wx0) * (wy1 - wy0) < 0.6 * geo.width * geo.height:
+        mw, mh = mini.size
+        boxes = [(W - mw - 10, top + 10), (10, top + 10), (W - mw - 10, bottom - mh - 10),
+                 (10, bottom - mh - 10)]
+        hidden = [(x, y, 3) for x, y in car_px] + [(x, y, 1) for x, y, _, _ in signs]
+        mx, my = min(boxes, key=lambda b: sum(
+            k for x, y, k in hidden if b[0] - 60 < x < b[0] + mw + 60 and b[1] - 60 < y < b[1] + mh + 60))
+        d.rectangle([mx - 3, my - 3, mx + mw + 2, my + mh + 2], fill=(15, 15, 18))
+        im.paste(mini, (mx, my))
+        ks = mw / geo.width
+        d.rectangle([mx + max(0, wx0) * ks, my + max(0, wy0) * ks,
+                     mx + min(geo.width, wx1) * ks, my + min(geo.height, wy1) * ks],
+                    outline=(255, 255, 255), width=2)
+        for seat, x, y, _, _ in reversed(spots):
+            d.ellipse([mx + x * ks - 5, my + y * ks - 5, mx + x * ks + 5, my + y * ks + 5],
+                      fill=seat_colour(seat), outline=(15, 15, 18))
+        keep_out.append((mx - 3, my - 3, mx + mw + 3, my + mh + 3))
+    return keep_out
+
+
 def _draw_map(im, d, view, key, geo, cars, order, spots, inset, names) -> None:
     im.paste(_map_image(key, inset), (0, HEADER_H))
     z = inset.z
@@ -497,30 +508,8 @@ def _draw_map(im, d, view, key, geo, cars, order, spots, inset, names) -> None:
             signs.append((x, y, max(ht.SIGN_R * z, 24) + 2, 300.0))
     signs += _draw_road_on_map(d, view, geo, inset, inside)
     if view.get("champ"):  # Championship: the press stands by their corners' signs
-        from rendering.heat_standings import press_marks
         signs += press_marks(d, view, [inset.px(sx, sy) for sx, sy, _ in geo.signs], inside)
-    # the whole circuit in the corner that hides the fewest cars, unless the map is all of it
-    wx0, wy0, wx1, wy1 = inset.window()
-    mini = _mini_layer(*key)
-    car_px = [inset.px(x, y) for _, x, y, _, _ in spots]
-    keep_out = []
-    if (wx1 - wx0) * (wy1 - wy0) < 0.6 * geo.width * geo.height:
-        mw, mh = mini.size
-        boxes = [(W - mw - 10, top + 10), (10, top + 10), (W - mw - 10, bottom - mh - 10),
-                 (10, bottom - mh - 10)]
-        hidden = [(x, y, 3) for x, y in car_px] + [(x, y, 1) for x, y, _, _ in signs]
-        mx, my = min(boxes, key=lambda b: sum(
-            k for x, y, k in hidden if b[0] - 60 < x < b[0] + mw + 60 and b[1] - 60 < y < b[1] + mh + 60))
-        d.rectangle([mx - 3, my - 3, mx + mw + 2, my + mh + 2], fill=(15, 15, 18))
-        im.paste(mini, (mx, my))
-        ks = mw / geo.width
-        d.rectangle([mx + max(0, wx0) * ks, my + max(0, wy0) * ks,
-                     mx + min(geo.width, wx1) * ks, my + min(geo.height, wy1) * ks],
-                    outline=(255, 255, 255), width=2)
-        for seat, x, y, _, _ in reversed(spots):
-            d.ellipse([mx + x * ks - 5, my + y * ks - 5, mx + x * ks + 5, my + y * ks + 5],
-                      fill=seat_colour(seat), outline=(15, 15, 18))
-        keep_out.append((mx - 3, my - 3, mx + mw + 3, my + mh + 3))
+    keep_out = _draw_mini(im, d, key, geo, inset, spots, signs)
     # cars, their name labels and the lines between them
     # sprite sizes in steps of 4 px, so that the rotated sprites are cached across zooms
     length = max(8, int(round((geo.tile[0] * z + 4) / 4)) * 4)
@@ -577,7 +566,7 @@ def _palette(key: str, spaces: int, corners: tuple) -> Image.Image:
             "Alice", "Bob", "Chandra", "Dmitri", "Eve", "Fumiko"])
     keys = list(dict.fromkeys(tuple(c) for c in _KEY_COLOURS))
     rest = sample.quantize(256 - len(keys), method=Image.Quantize.FASTOCTREE)
-    flat_rest = rest.getpalette()[: 3 * (256 - len(keys))]
+    flat_rest = (rest.getpalette() or [])[: 3 * (256 - len(keys))]
     extra = [tuple(flat_rest[i:i + 3]) for i in range(0, len(flat_rest), 3)]
     # Leave out blends within a few units of a UI colour, so that near-misses (resampling
     # round-off inside a car, say) snap to the exact colour.
@@ -618,12 +607,10 @@ def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
     circuit (with the whole circuit in a corner), one row per car; its texts in `locale`."""
     key, spaces, corners = _board_key(view)
     if isinstance(view.get("champ"), dict) and view.get("phase") in ("market", "swap"):
-        from rendering.heat_standings import render_standings  # Championship: between races, the standings
         return render_standings(view, names, locale)
     with drawing_in(locale), legend_seats(view):
         image = _draw_board(view, _with_legends(view, names))
         if isinstance(view.get("champ"), dict):  # Championship: the race, its event, press corners
-            from rendering.heat_standings import decorate
             image = decorate(image, view)
     pal = _palette(key, spaces, corners)
     return _encode(image.quantize(palette=pal, dither=Image.Dither.NONE))
@@ -725,7 +712,7 @@ def _weather_items(view: dict) -> list[tuple]:
         text = clean_text(words(r.get("effect") or r.get("name")), "?")
         if r.get("token") in ("minus1", "plus1"):
             text = f"{text} ({_int(r.get('printed'))}→{_int(r.get('speed'))})"
-        items.append(("corner", _int(r.get("corner"), 0), text, FX_COLOUR.get(fx, (70, 74, 82)),
+        items.append(("corner", _int(r.get("corner"), 0), text, FX_COLOUR.get(str(fx), (70, 74, 82)),
                       r.get("where") == "sector", _int(r.get("speed"), 0)))
     return items
 
@@ -741,7 +728,7 @@ def _corner_chip_w(item: tuple) -> float:
 
 def _band_rows(items: list[tuple]) -> list[list[tuple]]:
     rows: list[list[tuple]] = []
-    x = W
+    x: float = W
     for it in items[1:]:
         w = _corner_chip_w(it)
         if x + w > W - 16:
@@ -787,7 +774,7 @@ def _beside(geo: ht.Geometry, space: int, w: float, inset: Inset) -> tuple[float
     z = inset.z
     cx, cy = geo.centre[space]
     nx, ny = geo.normal(space)
-    best = None
+    best: tuple | None = None
     need = geo.half_width * 1.6 + (SMALL + 8) / 2 / z
     for k in (1.0, 1.6, 2.4):
         for side in (1, -1):
@@ -802,6 +789,7 @@ def _beside(geo: ht.Geometry, space: int, w: float, inset: Inset) -> tuple[float
         else:
             continue
         break
+    assert best is not None  # (the first distance always gives a place)
     px, py = inset.px(best[1], best[2])
     return px - w / 2, py - (SMALL + 8) / 2
 
@@ -822,7 +810,7 @@ def _draw_road_on_map(d, view: dict, geo: ht.Geometry, inset: Inset, inside) -> 
             break
         text = _map_tag_text(r)
         fx = r.get("fx") or r.get("token")
-        colour = FX_COLOUR.get(fx, (70, 74, 82))
+        colour = FX_COLOUR.get(str(fx), (70, 74, 82))
         w = f.getlength(text) + 14
         if r.get("where") == "sector":
             start = corners[i][0]
@@ -916,6 +904,26 @@ def _flood_note_h(view: dict) -> int:
     return FLOOD_NOTE_H if view.get("flooded") and not _flood_note_fits(_played_caption(view)) else 0
 
 
+def _row_tags(car: dict, phase: object, deciding: bool) -> list[tuple[str, tuple[int, int, int]]]:
+    """A car row's tags (text, colour): what happened to the car this round, a decision it is asked."""
+    tags = []
+    if car.get("out"):  # Championship event: out of the race after a spin-out
+        tags.append((tx("out of the race"), (214, 40, 40)))
+    elif car.get("finished") and phase != "over":
+        tags.append((tx("finished"), (240, 240, 240)))
+    if car.get("spun"):
+        tags.append((tx("spun out"), (214, 40, 40)))
+    if _int(car.get("heat_paid")):  # Heat that left the engine: paid, not gained
+        tags.append((tx("paid {n} Heat", n=_int(car.get("heat_paid"))), ORANGE))
+    if car.get("slipstreamed"):
+        tags.append((tx("slipstream"), (60, 140, 230)))
+    if car.get("adrenaline"):
+        tags.append((tx("adrenaline"), (42, 170, 90)))
+    if deciding:
+        tags.insert(0, (tx("to decide"), WAITING))
+    return tags
+
+
 def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
     cap = font(SMALL)
     cy = y0 + CAPTION_H / 2 + 2
@@ -947,21 +955,7 @@ def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
         d.text((41, mid + 1), badge, font=font(30 if len(badge) < 3 else SMALL),
                fill=_ink(fill), anchor="mm")
         # line 1: name and what happened to the car
-        tags = []
-        if car.get("out"):  # Championship event: out of the race after a spin-out
-            tags.append((tx("out of the race"), (214, 40, 40)))
-        elif car.get("finished") and phase != "over":
-            tags.append((tx("finished"), (240, 240, 240)))
-        if car.get("spun"):
-            tags.append((tx("spun out"), (214, 40, 40)))
-        if _int(car.get("heat_paid")):  # Heat that left the engine: paid, not gained
-            tags.append((tx("paid {n} Heat", n=_int(car.get("heat_paid"))), ORANGE))
-        if car.get("slipstreamed"):
-            tags.append((tx("slipstream"), (60, 140, 230)))
-        if car.get("adrenaline"):
-            tags.append((tx("adrenaline"), (42, 170, 90)))
-        if seat in waiting and phase == "decide":
-            tags.insert(0, (tx("to decide"), WAITING))
+        tags = _row_tags(car, phase, seat in waiting and phase == "decide")
         name = fit(player_name(names, seat), 30, 300)
         d.text((84, top + 26), name, font=font(30), fill=TEXT, anchor="lm")
         tag_x = 84 + font(30).getlength(name) + 12
@@ -972,7 +966,7 @@ def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
                 break
             tag_x += _tag(d, tag_x, top + 9, text, colour) + 6
         # line 2: gear, engine Heat, and the cards played (a Legend: this round's card for it)
-        x = 84
+        x: float = 84
         if car.get("legend"):
             x += _tag(d, x, top + 52, tx("Legend"), (70, 74, 82), ink=TEXT) + 8
             card = " · ".join(clean_text(words(r), "") for r in (car.get("revealed") or []))
@@ -1024,13 +1018,52 @@ def hand_card_boxes(count: int) -> list[tuple[float, float, float, float]]:
     """Where render_hand draws each of `count` cards (HAND_COLS a row)."""
     cw = (W - 2 * HAND_MARGIN - (HAND_COLS - 1) * HAND_GAP) / HAND_COLS
     ch = round(cw * 1.3)
-    out = []
+    out: list[tuple[float, float, float, float]] = []
     for i in range(count):
         r, c = divmod(i, HAND_COLS)
         x0 = HAND_MARGIN + c * (cw + HAND_GAP)
         y0 = HAND_HEAD + r * (ch + HAND_GAP)
         out.append((x0, y0, x0 + cw, y0 + ch))
     return out
+
+
+def _corner_text(me: dict, car: dict) -> str:
+    """The hand's line 3: the next corner (its limit, its road token), or why there is none."""
+    nc = me.get("next_corner") if isinstance(me.get("next_corner"), dict) else None
+    if nc:
+        text = tx("Next corner in {d} spaces: limit {limit}", d=_int(nc.get("distance")),
+                  limit=_int(nc.get("speed")))
+        if _int(nc.get("distance")) == 1:
+            text = tx("Next corner in 1 space: limit {limit}", limit=_int(nc.get("speed")))
+        if nc.get("token") is not None:  # weather module: that corner's road token
+            text += " · " + clean_text(words(nc["token"]), "")
+        return text
+    if car.get("finished"):
+        return tx("Finished")
+    return tx("No corner before the finish line")
+
+
+def _prompt(me: dict, sub: dict | None, draft: dict | None, chosen: int, seat: int,
+            names: list[str]) -> tuple[str, tuple[int, int, int]]:
+    """The hand's line 5 and its colour: what was sent, or what the seat is asked now."""
+    if sub:
+        text = tx("Cards in: gear {g}, marked below", g=_int(sub.get("gear"), chosen))
+        if _int(sub.get("shift_heat")):
+            text = tx("Cards in: gear {g}, marked below (2-gear shift: pay 1 Heat)",
+                      g=_int(sub.get("gear"), chosen))
+        return text, CHOSEN
+    if draft:
+        picking = _int(draft.get("picking"), -1)
+        n, m_ = _int(draft.get("round"), 1), _int(draft.get("rounds"), 3)
+        if picking == seat:
+            return tx("Garage draft {n}/{m}: take one of these upgrades (select below)", n=n, m=m_), WAITING
+        return tx("Garage draft {n}/{m}: {name} is choosing", n=n, m=m_, name=player_name(names, picking)), MUTED
+    if me.get("gears"):
+        gears = [int(g) for g in me["gears"] if isinstance(g, int)]
+        return tx("Choose {lo}-{hi} cards: the number of cards is your new gear", lo=min(gears), hi=max(gears)), WAITING
+    if isinstance(me.get("decision"), dict) and me["decision"].get("prompt") is not None:
+        return clean_text(words(me["decision"]["prompt"])), WAITING
+    return tx("Nothing to do right now"), MUTED
 
 
 def _render_hand(view: dict, names: list[str]) -> bytes:
@@ -1071,19 +1104,7 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     where_text = fit(words(chain("{a} · {b}", where)), 28, W - 2 * m)
     d.text((m, 78), where_text, font=font(28), fill=TEXT, anchor="lm")
     # line 3: the next corner
-    nc = me.get("next_corner") if isinstance(me.get("next_corner"), dict) else None
-    if nc:
-        text = tx("Next corner in {d} spaces: limit {limit}", d=_int(nc.get("distance")),
-                  limit=_int(nc.get("speed")))
-        if _int(nc.get("distance")) == 1:
-            text = tx("Next corner in 1 space: limit {limit}", limit=_int(nc.get("speed")))
-        if nc.get("token") is not None:  # weather module: that corner's road token
-            text += " · " + clean_text(words(nc["token"]), "")
-    elif car.get("finished"):
-        text = tx("Finished")
-    else:
-        text = tx("No corner before the finish line")
-    d.text((m, 120), fit(text, 28, W - 2 * m), font=font(28), fill=(255, 190, 150), anchor="lm")
+    d.text((m, 120), fit(_corner_text(me, car), 28, W - 2 * m), font=font(28), fill=(255, 190, 150), anchor="lm")
     notes = []
     if me.get("flooded_here"):  # Heavy Rain: the car starts the round on a flooded space
         notes.append(tx("Flooded: shifting down +1 Heat"))
@@ -1097,7 +1118,7 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
         d.text((W - m, 78), fit(" · ".join(notes), 24, note_room), font=font(24),
                fill=(140, 200, 255), anchor="rm")
     # line 4: gear (the new one once cards are in), engine Heat, deck and discard
-    x = m
+    x: float = m
     gear = _int(car.get("gear"), 1)
     if sub:
         new = _int(sub.get("gear"), len(chosen))
@@ -1111,29 +1132,7 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     if x + font(26).getlength(deck) + 14 <= W - m:
         _tag(d, x, 148, deck, (70, 74, 82), size=26, ink=TEXT)
     # line 5: what is asked, or what was sent
-    if sub:
-        text = tx("Cards in: gear {g}, marked below", g=_int(sub.get("gear"), len(chosen)))
-        if _int(sub.get("shift_heat")):
-            text = tx("Cards in: gear {g}, marked below (2-gear shift: pay 1 Heat)",
-                      g=_int(sub.get("gear"), len(chosen)))
-        colour = CHOSEN
-    elif draft:
-        picking = _int(draft.get("picking"), -1)
-        n, m_ = _int(draft.get("round"), 1), _int(draft.get("rounds"), 3)
-        if picking == seat:
-            text, colour = tx("Garage draft {n}/{m}: take one of these upgrades (select below)", n=n, m=m_), WAITING
-        else:
-            text = tx("Garage draft {n}/{m}: {name} is choosing", n=n, m=m_, name=player_name(names, picking))
-            colour = MUTED
-    elif me.get("gears"):
-        gears = [int(g) for g in me.get("gears") if isinstance(g, int)]
-        text = tx("Choose {lo}-{hi} cards: the number of cards is your new gear", lo=min(gears), hi=max(gears))
-        colour = WAITING
-    elif isinstance(me.get("decision"), dict) and me["decision"].get("prompt") is not None:
-        text = clean_text(words(me["decision"]["prompt"]))
-        colour = WAITING
-    else:
-        text, colour = tx("Nothing to do right now"), MUTED
+    text, colour = _prompt(me, sub, draft, len(chosen), seat, names)
     lines = [(line, colour) for line in wrap(text, SMALL, W - 2 * m, 2)]
     if late_notes and len(lines) < 2:
         lines.append((fit(late_notes, SMALL, W - 2 * m), (140, 200, 255)))
@@ -1225,7 +1224,6 @@ def _blend(a, b, k):
 def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
     """End-of-race standings, podium style; texts in `locale`."""
     if isinstance(view.get("champ"), dict) and view["champ"].get("done"):
-        from rendering.heat_standings import render_standings  # Championship: the season's final standings
         return render_standings(view, names, locale)
     with drawing_in(locale), legend_seats(view):
         return _render_results(view, _with_legends(view, names))

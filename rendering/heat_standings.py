@@ -13,7 +13,7 @@ from PIL import Image
 
 from rendering.common import (BACKGROUND, MUTED, PANEL, TEXT, Draw, clean_text, drawing_in, fit, font, player_name,
                               tx, words, wrap)
-from rendering.heat import legend_seats, seat_colour
+from rendering.heat_colours import legend_seats, seat_colour
 
 W = 800
 GOLD, SILVER, BRONZE = (255, 200, 40), (200, 205, 215), (205, 127, 50)
@@ -53,6 +53,36 @@ def render_standings(view: dict, names: list[str], locale: str = "en") -> bytes:
         return _encode(_draw(view, _names(view, names)))
 
 
+def _draw_table(d: Draw, ch: dict, names: list[str], standings: list[int], y: int) -> int:
+    """The standings from `y` down: place, car, points per race, total. Returns the y below it."""
+    races = ch.get("races") or []
+    results = ch.get("results") or []
+    # the standings: place, car, points per race, total
+    d.text((20, y + 20), tx("Standings"), font=font(28), fill=TEXT, anchor="lm")
+    cols_x = W - 110 - 64 * len(races)
+    for i in range(len(races)):
+        d.text((cols_x + 64 * i + 32, y + 20), tx("R{n}", n=i + 1), font=font(SMALL), fill=MUTED, anchor="mm")
+    d.text((W - 60, y + 20), tx("Pts"), font=font(SMALL), fill=MUTED, anchor="mm")
+    y += 44
+    points = ch.get("points") or []
+    for k, s in enumerate(standings):
+        fill = PANEL if k % 2 == 0 else (54, 57, 63)
+        d.rectangle([16, y, W - 16, y + ROW - 4], fill=fill)
+        medal = (GOLD, SILVER, BRONZE)[k] if k < 3 else (70, 74, 82)
+        d.ellipse([24, y + 7, 58, y + 41], fill=medal)
+        d.text((41, y + 24), str(k + 1), font=font(SMALL), fill=(20, 20, 24), anchor="mm")
+        d.ellipse([70, y + 14, 90, y + 34], fill=seat_colour(s))
+        d.text((100, y + 24), fit(player_name(names, s), 28, cols_x - 110), font=font(28), fill=TEXT, anchor="lm")
+        for i, res in enumerate(results):
+            p = res["points"][s] if s < len(res.get("points") or []) else 0
+            out = s in (res.get("out") or [])
+            d.text((cols_x + 64 * i + 32, y + 24), "×" if out else str(p), font=font(26),
+                   fill=MUTED if out or not p else TEXT, anchor="mm")
+        d.text((W - 60, y + 24), str(points[s] if s < len(points) else 0), font=font(30), fill=TEXT, anchor="mm")
+        y += ROW
+    return y
+
+
 def _draw(view: dict, names: list[str]) -> Image.Image:
     ch = view["champ"]
     races = ch.get("races") or []
@@ -86,29 +116,7 @@ def _draw(view: dict, names: list[str]) -> Image.Image:
                fill=TEXT, anchor="lm")
         y += 44
     y += 20
-    # the standings: place, car, points per race, total
-    d.text((20, y + 20), tx("Standings"), font=font(28), fill=TEXT, anchor="lm")
-    cols_x = W - 110 - 64 * len(races)
-    for i in range(len(races)):
-        d.text((cols_x + 64 * i + 32, y + 20), tx("R{n}", n=i + 1), font=font(SMALL), fill=MUTED, anchor="mm")
-    d.text((W - 60, y + 20), tx("Pts"), font=font(SMALL), fill=MUTED, anchor="mm")
-    y += 44
-    points = ch.get("points") or []
-    for k, s in enumerate(standings):
-        fill = PANEL if k % 2 == 0 else (54, 57, 63)
-        d.rectangle([16, y, W - 16, y + ROW - 4], fill=fill)
-        medal = (GOLD, SILVER, BRONZE)[k] if k < 3 else (70, 74, 82)
-        d.ellipse([24, y + 7, 58, y + 41], fill=medal)
-        d.text((41, y + 24), str(k + 1), font=font(SMALL), fill=(20, 20, 24), anchor="mm")
-        d.ellipse([70, y + 14, 90, y + 34], fill=seat_colour(s))
-        d.text((100, y + 24), fit(player_name(names, s), 28, cols_x - 110), font=font(28), fill=TEXT, anchor="lm")
-        for i, res in enumerate(results):
-            p = res["points"][s] if s < len(res.get("points") or []) else 0
-            out = s in (res.get("out") or [])
-            d.text((cols_x + 64 * i + 32, y + 24), "×" if out else str(p), font=font(26),
-                   fill=MUTED if out or not p else TEXT, anchor="mm")
-        d.text((W - 60, y + 24), str(points[s] if s < len(points) else 0), font=font(30), fill=TEXT, anchor="mm")
-        y += ROW
+    y = _draw_table(d, ch, names, standings, y)
     y += 16
     if ch.get("done") and standings:  # the season's winner
         text = tx("Champion: {name}", name=player_name(names, standings[0]))
@@ -152,7 +160,7 @@ def decorate(image: Image.Image, view: dict) -> Image.Image:
     out.paste(image, (0, strip))
     d = Draw(out)
     d.rectangle([0, 0, image.width, strip], fill=(25, 28, 34))
-    x = 12
+    x: float = 12
     x += _tag(d, x, 6, tx("Race {n}/{m}", n=ch.get("race", 1), m=len(ch.get("races") or [])), TEAL,
               ink=(255, 255, 255)) + 10
     press = [p for p in ch.get("press") or [] if isinstance(p, int)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -63,7 +64,7 @@ def circuit_key(track: str) -> str:
     return ALIASES.get(key, key)
 
 
-def resolve_key(*names: object) -> str:
+def resolve_key(*names: Any) -> str:
     """The first of `names` (track key, circuit name...) that has drawing data, else the first."""
     keys = [circuit_key(n) for n in names if n]
     for key in keys:
@@ -317,7 +318,7 @@ def _across(geo: Geometry, space: int) -> tuple[float, float, float, float, floa
     return mx, my, -dy, dx, dx, dy
 
 
-def _chequer(d: ImageDraw.ImageDraw, geo: Geometry, space: int, k: int) -> None:
+def _chequer(d: ImageDraw.ImageDraw, geo: Geometry, space: int, k: float) -> None:
     mx, my, nx, ny, dx, dy = _across(geo, space)
     hw = geo.half_width
     cells = 8
@@ -333,7 +334,7 @@ def _chequer(d: ImageDraw.ImageDraw, geo: Geometry, space: int, k: int) -> None:
             d.polygon(quad, fill=colour)
 
 
-def _dashed_across(d: ImageDraw.ImageDraw, geo: Geometry, space: int, k: int, colour=SIGN_RED) -> None:
+def _dashed_across(d: ImageDraw.ImageDraw, geo: Geometry, space: int, k: float, colour=SIGN_RED) -> None:
     mx, my, nx, ny, dx, dy = _across(geo, space)
     hw = geo.half_width + 3
     parts = 6

@@ -18,8 +18,8 @@ Every engine keeps these the same way (issue #29):
 - a move is {"type": ..., ...}; a select's chosen values arrive as "values" (a list of str), read
   with `chosen(action)`;
 - `apply` is this class's: it checks the move's shape (`check_move`), finds the handler declared
-  with `@move(type, phases=...)`, copies the state once (`clone`) and lets the handler change the
-  copy in place (`apply_in_place`, which the AI's look-ahead calls on a state of its own);
+  with `@move(type, phases=...)`, copies the state once (`copy_state`, by default `clone`) and lets
+  the handler change the copy in place (`apply_in_place`, which the AI's look-ahead calls on a state of its own);
 - options are declared as `OptionSpec`s and filled and checked by `fill_options`; an engine adds
   only the checks between options (`check_options`);
 - a state saved by an older `schema` is brought to today's by `upgrade`, which the table calls
@@ -224,11 +224,17 @@ class Engine:
 
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         """Validate and apply; raise GameError (state untouched) when the action is not legal.
-        The one way: a copy of the state, changed in place by `apply_in_place`."""
-        st = clone(state)
+        The one way: a copy of the state (`copy_state`), changed in place by `apply_in_place`."""
+        st = self.copy_state(state)
         events: list[Event] = []
         self.apply_in_place(st, seat, action, events)
         return st, events
+
+    def copy_state(self, state: State) -> State:
+        """The copy `apply` changes in place: deep, sharing nothing a handler may change. Default
+        `clone` (a JSON round trip); an engine may copy its own state layout faster (Heat's states
+        are large and copied on every move: bot/games/heat/rules.py `clone`)."""
+        return clone(state)
 
     def apply_in_place(self, st: State, seat: int, action: Action, events: list[Event]) -> None:
         """`apply` without the copy: checks the move (`check_move`, the handler's phases, whose move

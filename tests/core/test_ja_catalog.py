@@ -12,7 +12,7 @@ import pytest
 from bot.games.heat import rules
 from bot.games.heat.content import tracks
 from bot.games.pole.content import circuits as pole_circuits
-from bot.games.heat.engine import _PREF_NAMES, _PREF_VALUES
+from bot.games.heat.labels import PREF_NAMES, PREF_VALUES
 from bot.games.pon import common as pon_prefs
 from bot.games.pon.content import load_cards
 from bot.i18n import LIST_SEPARATOR, catalog_files
@@ -45,7 +45,7 @@ COMMAND_NAMES = {"heat", "pon", "new", "join", "hand", "play", "games", "game", 
                  "track", "grid", "language", "move", "count", "rules", "page", "clock", "back", "replay", "board", "history",
                  "notify", "how", "ai", "ai_level"}
 
-_MORE = re.compile(r'(?<![\w.])(?:tx|chain|_line)\(\s*((?:' + _STR + r'\s*)+)')  # renderer texts, joining patterns, Heat's round-record lines
+_MORE = re.compile(r'(?<![\w.])(?:tx|chain|round_line)\(\s*((?:' + _STR + r'\s*)+)')  # renderer texts, joining patterns, Heat's round-record lines
 _DESC = re.compile(r'(?:\bdescription|LANGUAGE_HELP\s*|CLOCK_HELP\s*|AI_HELP\s*|AI_LEVEL_HELP\s*)=\s*((?:' + _STR + r'\s*)+)')  # slash-command texts
 _DESCRIBE = re.compile(r'describe\(((?:[^()]|\([^()]*\))*)\)', re.S)  # option descriptions
 
@@ -75,7 +75,7 @@ def variable_keys() -> set[str]:
     """Keys passed through variables: msg(LABEL[...]), msg(card.name), msg(status), tx(caption)..."""
     keys = {LIST_SEPARATOR}
     keys |= set(rules.LABEL.values()) | set(rules.SHORT.values())  # Heat card labels
-    keys |= set(_PREF_NAMES.values()) | set(_PREF_VALUES.values())  # Heat preferences
+    keys |= set(PREF_NAMES.values()) | set(PREF_VALUES.values())  # Heat preferences
     keys |= {t.name for t in tracks().values()}  # Heat tracks (also the /heat new choices)
     for card in load_cards().values():  # PON card names, events and course effects
         keys |= {card.name, card.text}

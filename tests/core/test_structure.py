@@ -19,13 +19,9 @@ MAX_FUNCTION = 80
 # What is still over today (issue #29 shrinks it to nothing).
 DEBT: dict[str, set[str]] = {
     "cycles": {
-        "bot.games.heat bot.games.heat.champdata bot.games.heat.championship bot.games.heat.content bot.games.heat.engine bot.games.heat.hidden bot.games.heat.plans bot.games.heat.racer bot.games.heat.rules bot.games.heat.tournament",
         "bot.games.pole bot.games.pole.bots bot.games.pole.championship bot.games.pole.drivers bot.games.pole.engine bot.games.pole.events bot.games.pole.options bot.games.pole.standin bot.games.pole.variants",
-        "rendering.heat rendering.heat_standings",
     },
     "private": {
-        "bot.games.heat.championship: _line",
-        "bot.games.heat.tournament: _line",
         "bot.games.pole.championship: _human",
         "bot.games.pole.championship: _log",
         "bot.games.pole.drivers: _log",
@@ -59,22 +55,13 @@ DEBT: dict[str, set[str]] = {
         "bot.tools.emulator.testing: _connection",
     },
     "classes": {
-        "bot.games.heat.engine.HeatEngine",
         "bot.games.pole.engine.PoleEngine",
     },
     "functions": {
-        "bot.games.heat.engine.view",
-        "bot.games.heat.rules._resolve_car",
-        "bot.games.heat.rules.new_state",
         "bot.games.pole.engine._bot_pick",
         "bot.games.pole.engine._fight",
         "bot.games.pole.engine.apply",
         "bot.games.pole.rules.search",
-        "rendering.heat._draw_map",
-        "rendering.heat._draw_panel",
-        "rendering.heat._render_hand",
-        "rendering.heat.place_labels",
-        "rendering.heat_standings._draw",
         "rendering.pole._hand",
         "rendering.pole._map",
     },

@@ -14,7 +14,7 @@ from bot.games import base
 from bot.games.heat import ENGINE as E
 from bot.games.heat import championship, rules
 from bot.i18n import render
-from tests.heat.test_playouts import check_privacy
+from tests.heat.playouts import check_privacy
 
 
 def choose(st, seat, rnd):

@@ -11,10 +11,10 @@ import pytest
 
 from bot.games.base import GameError
 from bot.games.heat import ENGINE as E
-from bot.games.heat import rules
+from bot.games.heat import resolve, rules
 from tests.heat.helpers import en, round_, setcar
 from tests.heat.test_garage import QUIET, car, drafted, parked
-from tests.heat.test_playouts import check_privacy
+from tests.heat.playouts import check_privacy
 
 ASK = {**QUIET, "choice": "ask"}
 
@@ -94,7 +94,7 @@ def test_not_asked_when_every_choice_makes_the_same_total():
     parked(st, 1, 60)
     st, _ = round_(st, {0: ["speed2", "speed3"]})
     assert st["phase"] == "submit" and car(st, 0)["pos"] == 25
-    assert rules._products([(1, 3), (3, 1)]) and len({sum(c) for c in rules._products([(2,), (4,)])}) == 1
+    assert resolve._products([(1, 3), (3, 1)]) and len({sum(c) for c in resolve._products([(2,), (4,)])}) == 1
 
 
 def test_two_choice_cards_offer_distinct_totals_only():

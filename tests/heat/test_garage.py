@@ -231,7 +231,7 @@ def test_rpm_slipstream_bonus():
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
 def test_random_garage_race_to_the_end(seats):
-    from tests.heat.test_playouts import check_invariants, check_privacy
+    from tests.heat.playouts import check_invariants, check_privacy
     seed = 300 + seats
     rnd = random.Random(seed)
     options = {"track": ["usa", "france", "great_britain", "italy", "usa"][seats - 2], "garage": "basic",
@@ -411,7 +411,7 @@ def test_garage_preferences_only_in_garage_games():
 @pytest.mark.parametrize("deck,seats", [("advanced", 2), ("mixed", 4), ("advanced", 6), ("mixed", 3)])
 def test_random_advanced_race_to_the_end(deck, seats):
     from bot.games import base
-    from tests.heat.test_playouts import check_invariants
+    from tests.heat.playouts import check_invariants
     seed = 900 + seats
     rnd = random.Random(seed)
     options = {"track": "france", "garage": deck, "weather": seats > 3}

@@ -9,8 +9,8 @@ from bot.games.base import GameError
 from bot.games.heat import ENGINE as E
 from bot.games.heat import content, rules
 from tests.heat.helpers import codes, en, new, round_, setcar
-from tests.heat.test_legends import _legend_race
-from tests.heat.test_playouts import race
+from tests.heat.playouts import legend_race
+from tests.heat.playouts import race
 
 QUIET = {"adrenaline": "never", "slipstream": "never", "boost": "never"}
 
@@ -24,8 +24,8 @@ def parked(st, seat, pos, lane=1):
 
 def test_japan_and_mexico_are_offered_with_their_board_facts():
     assert [k for k in content.offered_tracks() if k not in content.base_tracks()] == ["japan", "mexico"]
-    track_opt = next(o for o in E.options if o.name == "track")
-    assert "japan" in track_opt.choices and "mexico" in track_opt.choices
+    assert E.validate_options({"track": "jp"}, 2)["track"] == "japan"
+    assert E.validate_options({"track": "mexico city"}, 2)["track"] == "mexico"
     jp, mx = content.tracks()["japan"], content.tracks()["mexico"]
     assert (jp.laps, jp.spaces, len(jp.corners), jp.heat, jp.stress) == (2, 60, 5, 7, 3)
     assert (mx.laps, mx.spaces, len(mx.corners), mx.heat, mx.stress) == (3, 60, 6, 6, 2)
@@ -209,7 +209,7 @@ def test_random_heavy_rain_weather_race_to_the_end(track, seats):
     ("mexico", 4, {"garage": "basic"}),
 ])
 def test_random_heavy_rain_race_with_modules(track, seats, opts):
-    st = _legend_race({"track": track, **opts}, seats, 32000 + seats)
+    st = legend_race({"track": track, **opts}, seats, 32000 + seats)
     assert st["track"] == track
 
 
@@ -279,7 +279,7 @@ def test_aggressive_legends_option():
     assert "aggressive Legends" in [en(m) for m in E.describe_options(opts)]
     assert "aggressive_legends" not in E.validate_options({"track": "japan", "aggressive_legends": True}, 2)
     with pytest.raises(GameError):
-        E.validate_options({"legends": 2, "aggressive_legends": "yes"}, 2)
+        E.validate_options({"legends": 2, "aggressive_legends": "very"}, 2)  # ("yes" reads as on)
     assert [c.aggressive for c in content.tracks()["japan"].corners] == [3, 0, 0, 0, 0]
     assert [c.aggressive for c in content.tracks()["mexico"].corners] == [4, 0, 1, 0, 3, 0]
 
@@ -307,7 +307,7 @@ def test_aggressive_legend_outside_the_diamond_is_an_ordinary_legend():
 
 @pytest.mark.parametrize("track,seats", [("japan", 2), ("mexico", 3)])
 def test_random_race_with_aggressive_legends(track, seats):
-    st = _legend_race({"track": track, "legends": 2, "aggressive_legends": True}, seats, 34000 + seats)
+    st = legend_race({"track": track, "legends": 2, "aggressive_legends": True}, seats, 34000 + seats)
     assert st["aggressive_legends"] is True
 
 
@@ -355,4 +355,4 @@ def test_super_cool_without_heat_in_the_discard_is_wasted():
 
 
 def test_random_race_with_the_all_deck():
-    _legend_race({"track": "japan", "garage": "all"}, 3, 35003)
+    legend_race({"track": "japan", "garage": "all"}, 3, 35003)

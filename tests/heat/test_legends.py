@@ -5,17 +5,16 @@ USA: corner lines after 12 (limit 7, Legend line after 2), 33 (3, line after 27)
 57 (2, 52). Italy: 10 (5, 2), 19 (2, 14), 26 (3, 20)."""
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
 
-from bot.games import base
 from bot.games.base import GameError
 from bot.games.heat import ENGINE as E
-from bot.games.heat import content, rules
+from bot.games.heat import content
 from bot.i18n import render
 from tests.heat.helpers import en, setcar, submit
+from tests.heat.playouts import legend_race
 
 QUIET = {"adrenaline": "never", "slipstream": "never", "boost": "never"}
 
@@ -58,7 +57,7 @@ def test_data_ten_cards_each_colour_helmets_10_to_19():
 def test_options_only_with_three_players_or_fewer_and_six_cars():
     assert E.validate_options({"legends": 3}, 3)["legends"] == 3
     assert E.validate_options({"modules": ["legends"]}, 2)["legends"] == 2  # the suggested two
-    for opts in ({"legends": 6}, {"legends": -1}, {"legends": "2"}):  # (5: one player's solo race)
+    for opts in ({"legends": 6}, {"legends": -1}, {"legends": "two"}):  # (5: one player's solo race)
         with pytest.raises(GameError):
             E.validate_options(opts, 6)
     E.validate_options({"legends": 2}, 6)  # the lobby's check, before the players sit down
@@ -228,45 +227,16 @@ def test_legend_deck_reshuffles_when_used_up():
     assert sorted(seen[:10]) == list(range(10))  # each card once before the reshuffle
 
 
-def _legend_race(options, seats, seed):
-    rnd = random.Random(seed)
-    st = E.new_game(options, seats, seed)
-    log = []
-    while not E.is_over(st):
-        seat = rnd.choice(E.to_act(st))
-        assert seat < seats
-        acts = E.legal_actions(st, seat)
-        game = [a for a in acts if a["type"] != "prefs"]
-        action = rnd.choice(game if game and rnd.random() > 0.05 else acts)
-        before = json.dumps(st, sort_keys=True)
-        nxt, events = E.apply(st, seat, action)
-        assert json.dumps(st, sort_keys=True) == before
-        for e in events:
-            assert "<seat:" not in render(e.text, "en").replace(f"<seat:{seat}>", "") or all(
-                f"<seat:{k}>" not in render(e.text, "en") for k in range(seats, 6))
-        st = nxt
-        log.append((seat, action))
-        spots = [(rules.space_of(rules.track_of(st), c["pos"]), c["lane"]) for c in st["cars"] if c["place"] is None]
-        assert len(spots) == len(set(spots))
-        assert st["round"] < 300
-        if len(log) % 9 == 0:
-            from tests.heat.test_playouts import check_privacy
-            check_privacy(st, rnd)
-    assert all(c["fin"] for c in st["cars"][:seats])
-    assert base.replay(E, options, seats, seed, log) == st
-    return st
-
-
 @pytest.mark.parametrize("seats,legends", [(2, 1), (2, 2), (2, 4), (3, 3), (3, 2)])
 @pytest.mark.parametrize("track", ["usa", "italy"])
 def test_random_race_with_legends(seats, legends, track):
-    st = _legend_race({"track": track, "legends": legends}, seats, 50 * seats + legends)
+    st = legend_race({"track": track, "legends": legends}, seats, 50 * seats + legends)
     assert len(st["places"]) >= seats
 
 
 @pytest.mark.parametrize("seats", [2, 3])
 def test_random_race_with_every_module(seats):
-    _legend_race({"track": "france", "legends": 2, "weather": True, "garage": "mixed"}, seats, 77 + seats)
+    legend_race({"track": "france", "legends": 2, "weather": True, "garage": "mixed"}, seats, 77 + seats)
 
 
 def test_advanced_legends_add_to_the_helmet_numbers():

@@ -9,9 +9,10 @@ import itertools
 import pytest
 
 from bot.games.heat import ENGINE as E
-from tests.heat.test_legends import _legend_race
+from bot.games.heat import content
+from tests.heat.playouts import legend_race
 
-TRACKS = next(o.choices for o in E.options if o.name == "track")
+TRACKS = list(content.offered_tracks())
 MODULES = {
     "weather": {"weather": True},
     "garage": {"garage": "all"},
@@ -29,5 +30,5 @@ def test_every_module_combination_races_to_the_end(track):
         if "garage" in combo and n % 2:
             options["garage_deal"] = True  # the deal-3 alternative on every other combination
         seats = 3 if "legends" in combo else 2 + n % 5
-        st = _legend_race(E.validate_options(options, seats), seats, 1000 * TRACKS.index(track) + n)
+        st = legend_race(E.validate_options(options, seats), seats, 1000 * TRACKS.index(track) + n)
         assert all(c["fin"] for c in st["cars"][:seats]), (track, combo)

@@ -52,7 +52,7 @@ def test_a_schema_1_state_loads_shows_the_same_words_and_plays_on():
     seat = E.to_act(st)[0]
     action = next(a for a in E.legal_actions(st, seat) if a["type"] != "prefs")
     new_a, ev_a = E.apply(st, seat, action)
-    new_b, ev_b = E.apply(old, seat, action)
+    new_b, ev_b = E.apply(E.upgrade(old), seat, action)  # (the table upgrades a stored state once, on loading it)
     assert old["schema"] == 1  # the input is not changed
     assert new_b["schema"] == 2 and _words(new_b) == _words(new_a)
     assert all(type(x) is list for c in new_b["cars"] if c["rd"] for x in c["rd"]["lines"])
@@ -81,18 +81,18 @@ def en_view(view: dict) -> list:
 
 def test_line_packing_round_trips_every_parameter_shape():
     cards = chain("{a} + {b}", [msg("3"), msg("{card} → {found}", card=msg("Stress"), found=msg("4"))])
-    x = rules._line("Gear {g}: {cards} = speed {s}", g=2, cards=cards, s=7)
+    x = rules.round_line("Gear {g}: {cards} = speed {s}", g=2, cards=cards, s=7)
     assert json.loads(json.dumps(x)) == x
     assert rules.line_msg(x) == msg("Gear {g}: {cards} = speed {s}", g=2, cards=cards, s=7)
-    y = rules._line("{names} and {card}", names=[msg("A"), "b"], card="0")
+    y = rules.round_line("{names} and {card}", names=[msg("A"), "b"], card="0")
     assert rules.line_msg(y) == msg("{names} and {card}", names=[msg("A"), "b"], card="0")
 
 
 def test_the_log_event_of_a_car_is_the_msg_it_stands_for():
     who = rules.seat_name(1)
-    lines = [rules._line("Adrenaline"), rules._line("Slipstream +{n}", n=3)]
+    lines = [rules.round_line("Adrenaline"), rules.round_line("Slipstream +{n}", n=3)]
     ev = rules.CarLines(who, lines)
-    lines.append(rules._line("Crossed the finish line!"))  # later lines are not in this event
+    lines.append(rules.round_line("Crossed the finish line!"))  # later lines are not in this event
     want = msg("{who}: {lines}", who=who, lines=chain("{a} · {b}", [msg("Adrenaline"), msg("Slipstream +{n}", n=3)]))
     assert ev == want and want == ev and isinstance(ev, Msg)
     assert render(ev, "en") == "<seat:1>: Adrenaline · Slipstream +3"

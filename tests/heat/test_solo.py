@@ -8,7 +8,7 @@ import pytest
 from bot.games.base import GameError
 from bot.games.heat import ENGINE as E
 from bot.i18n import render
-from tests.heat.test_legends import _legend_race
+from tests.heat.playouts import legend_race
 
 
 def test_one_seat_is_allowed_only_with_legends():
@@ -26,7 +26,7 @@ def test_one_seat_is_allowed_only_with_legends():
 
 @pytest.mark.parametrize("legends,track", [(1, "usa"), (2, "italy"), (3, "france"), (5, "great_britain")])
 def test_random_solo_race_to_the_end(legends, track):
-    st = _legend_race({"track": track, "legends": legends}, 1, 11 * legends)
+    st = legend_race({"track": track, "legends": legends}, 1, 11 * legends)
     assert E.is_over(st) and st["cars"][0]["fin"]
     place = st["cars"][0]["place"]
     assert E.placings(st) == [place] and 1 <= place <= 1 + legends
@@ -34,7 +34,7 @@ def test_random_solo_race_to_the_end(legends, track):
 
 @pytest.mark.parametrize("track", ["japan", "mexico"])
 def test_random_solo_race_with_every_module(track):
-    st = _legend_race({"track": track, "legends": 2, "weather": True, "garage": "all", "legend_bonus": 1,
+    st = legend_race({"track": track, "legends": 2, "weather": True, "garage": "all", "legend_bonus": 1,
                        "aggressive_legends": True}, 1, 5)
     assert E.is_over(st)
 

@@ -95,7 +95,7 @@ def test_every_text_of_a_random_race_is_a_msg(seed):
 
 
 @pytest.mark.parametrize("options,seats", [({"track": "moon"}, 3), ({"grid": "x"}, 3), ({}, 9),
-                                            ({"modules": ["tournament"]}, 3), ({"weather": "yes"}, 3), ({"legends": 6}, 4),
+                                            ({"modules": ["tournament"]}, 3), ({"weather": "maybe"}, 3), ({"legends": 6}, 4),
                                             ({"garage": "turbo"}, 3), ({"track": 5}, 3)])
 def test_option_errors_are_msgs(options, seats):
     with pytest.raises(GameError) as err:

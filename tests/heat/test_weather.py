@@ -56,7 +56,8 @@ def test_option_and_lobby_text():
     assert E.validate_options({"weather": True}, 3)["modules"] == ["weather"]
     assert E.validate_options({}, 3)["modules"] == []
     with pytest.raises(GameError):
-        E.validate_options({"weather": "yes"}, 3)
+        E.validate_options({"weather": "maybe"}, 3)
+    assert E.validate_options({"weather": "yes"}, 3)["modules"] == ["weather"]  # (text, as a slash command gives it)
     words = [render(m, "en") for m in E.describe_options(E.validate_options({"weather": True}, 3))]
     assert "weather and road conditions (drawn at the start)" in words
     assert len([render(m, "en") for m in E.describe_options(E.validate_options({}, 3))]) == 2

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.base import Event, GameError
-from bot.games.heat import content, rules
+from bot.games.base import GameError, chosen
+import bot.games.heat.content as content
+import bot.games.heat.rules as rules
 from bot.games.heat.champdata import PRESS_LETTERS, championship, sponsors
 from bot.games.rng import Rng
 from bot.i18n import Msg, msg
@@ -43,28 +44,23 @@ def is_sponsor(code: str) -> bool:
 
 # --------------------------------------------------------------------------- options
 
-def validate(options: dict, out: dict, seats: int) -> None:
-    """The championship's own options, checked into `out` (the engine's validated options)."""
-    season = options.get("championship")
-    if season in (None, "", "off"):
+def normalise(options: dict, out: dict) -> None:
+    """The championship's own options (each filled and checked by its spec), kept into `out` (the
+    engine's options as the game keeps them)."""
+    season = options["championship"]
+    if season == "off":
         return
-    season = str(season).strip().lower()
-    if season not in SEASONS:
-        raise GameError(msg("Championship can be: {values}.", values=list(SEASONS)))
     out["championship"] = season
     # The season's races are set up with the upgrade deck and the weather and road conditions
     # (「改良デッキを…決め」「天候トークンと路面状況トークンを…置く」): both modules are on.
     out["modules"] = sorted(set(out["modules"]) | {"garage", "weather"})
     out.setdefault("garage", "basic")
     if season == "custom":
-        n = options.get("races", 4)
-        if type(n) is not int or n not in CUSTOM_RACES:
-            raise GameError(msg("A custom season has 2 to 4 races."))
+        n = options["races"]
         out["races"] = n
-        raw = options.get("season_tracks")
+        raw = options["season_tracks"]
         if raw:
-            names = [t.strip().lower().replace(" ", "_") for t in
-                     (raw.split(",") if isinstance(raw, str) else raw if isinstance(raw, list) else [])]
+            names = [t.strip().lower().replace(" ", "_") for t in raw]
             names = [{"italia": "italy", "gb": "great_britain", "us": "usa"}.get(t, t) for t in names]
             if len(names) != n or not all(t in content.offered_tracks() for t in names):
                 raise GameError(msg("Give {n} tracks for the season, from: {names}.", n=n,
@@ -259,7 +255,7 @@ def sponsorships(st: dict, tr: content.Track, seat: int, rng: Rng) -> None:
     lines = rd["lines"]
     if _lap1(st, tr, car):
         gained += 1
-        lines.append(rules._line("Among the first 3 over the line after lap 1: a sponsorship card"))
+        lines.append(rules.round_line("Among the first 3 over the line after lap 1: a sponsorship card"))
     slip_from = rd.get("slip_from")
     for line, idx, limit in rules.crossed_lines(tr, rd["start"], car["pos"]):
         if idx not in ch["press"]:
@@ -278,11 +274,11 @@ def sponsorships(st: dict, tr: content.Track, seat: int, rng: Rng) -> None:
             continue
         n = ev.get("press_cards", 1)
         gained += n
-        lines.append(rules._line("Press corner {c} ({why}): {n} sponsorship card(s)", c=idx + 1, n=n,
+        lines.append(rules.round_line("Press corner {c} ({why}): {n} sponsorship card(s)", c=idx + 1, n=n,
                                  why=msg("limit +2") if why == "speed" else msg("slipstream")))
     if ev.get("speed_sponsor") and rd["speed"] is not None and rd["speed"] >= ev["speed_sponsor"]:
         gained += 1
-        lines.append(rules._line("Speed {s}: a new record, a sponsorship card", s=rd["speed"]))
+        lines.append(rules.round_line("Speed {s}: a new record, a sponsorship card", s=rd["speed"]))
     if ev.get("pass_sponsor"):
         # Rule reading: the cars passed are those that were ahead of the car's starting space and
         # are behind it now (by distance; a car on the same space is not passed).
@@ -290,7 +286,7 @@ def sponsorships(st: dict, tr: content.Track, seat: int, rng: Rng) -> None:
                      and rd["start"] < c["pos"] < car["pos"])
         if passed >= ev["pass_sponsor"]:
             gained += 1
-            lines.append(rules._line("Passed {n} cars: a sponsorship card", n=passed))
+            lines.append(rules.round_line("Passed {n} cars: a sponsorship card", n=passed))
     got = []
     for _ in range(gained):
         code = draw_sponsor(st, seat, rng)
@@ -331,7 +327,7 @@ def car_done(st: dict, tr: content.Track, seat: int, rng: Rng) -> list[tuple[int
         car["fin"] = True
         car["place"] = 0
         car["out"] = True
-        rd["lines"].append(rules._line("Spin-out: out of the race (no points)"))
+        rd["lines"].append(rules.round_line("Spin-out: out of the race (no points)"))
     return out
 
 
@@ -452,82 +448,61 @@ def _int(x: Any, hi: int) -> int:
     return x
 
 
-def apply(engine: Any, state: dict, seat: int, action: dict, race_apply: Any) -> tuple[dict, list[Event]]:
-    """The engine's apply for a Championship game."""
-    if state["phase"] not in PHASES:
-        # (the race's cars change the season record: press corners, used sponsorship cards)
-        mine = dict(state)
-        mine["champ"] = _copy_champ(state["champ"])
-        new, evs = race_apply(mine, seat, action)
-        if new["phase"] == "over" and not new["champ"].get("done"):
-            new = rules.clone(new)
-            new, more = finish_race(new)
-            evs = evs + [Event(t, to) for to, t in more]
-        return new, evs
-    if not isinstance(action, dict) or action.get("type") not in ("market", "swap", "prefs"):
-        raise GameError(msg("The upgrade market comes first."))
-    if action["type"] == "prefs":
-        return race_apply(state, seat, action)
-    if to_act(state) != [seat]:
-        raise GameError(msg("It is not your turn to pick."))
-    new = rules.clone(state)
-    ch = new["champ"] = _copy_champ(new["champ"])
+def pick(st: dict, seat: int, action: dict) -> list[tuple[int | None, Msg]]:
+    """A "market" move, in place: the seat takes one upgrade; after the last pick the first picker
+    may swap, or the race starts."""
+    m = st["champ"]["market"]
+    values = chosen(action)
+    k = _int(action.get("card", values[0] if len(values) == 1 else None), len(m["cards"]))
+    code = m["cards"].pop(k)
+    st["champ"]["upgrades"][seat].append(code)
+    m["picks"][seat] = code
+    out: list[tuple[int | None, Msg]] = [(None, msg("{who} takes {card}.", who=rules.seat_name(seat), card=msg(rules.draft_label(code))))]
+    m["i"] += 1
+    if m["i"] < len(m["order"]):
+        return out
+    if m["cards"]:
+        # 「スターティンググリッドの最後…にいるプレイヤー(つまり今回最初に選んだ人)は…1枚だけ交換しても良い」
+        st["phase"] = "swap"
+        return out + [(None, msg("{who} may swap one upgrade with the market.", who=rules.seat_name(m["order"][0])))]
+    return out + _started(st)
+
+
+def swap(st: dict, seat: int, action: dict) -> list[tuple[int | None, Msg]]:
+    """A "swap" move, in place: the first picker swaps one owned upgrade with the market (or keeps
+    them); then the race starts."""
+    ch = st["champ"]
     m = ch["market"]
-    rng = Rng(new["rng"])
-    out: list[tuple[int | None, Msg]] = []
-    values = action.get("values")
-    if action["type"] == "market":
-        if state["phase"] != "market":
-            raise GameError(msg("The market picks are over."))
-        raw = action.get("card", values[0] if isinstance(values, list) and len(values) == 1 else None)
-        k = _int(raw, len(m["cards"]))
-        code = m["cards"].pop(k)
-        ch["upgrades"][seat].append(code)
-        m["picks"][seat] = code
-        out.append((None, msg("{who} takes {card}.", who=rules.seat_name(seat), card=msg(rules.draft_label(code)))))
-        m["i"] += 1
-        if m["i"] < len(m["order"]):
-            pass
-        elif m["cards"]:
-            # 「スターティンググリッドの最後…にいるプレイヤー(つまり今回最初に選んだ人)は…1枚だけ交換しても良い」
-            new["phase"] = "swap"
-            out.append((None, msg("{who} may swap one upgrade with the market.", who=rules.seat_name(m["order"][0]))))
-        else:
-            out += _begin_race(new, rng)
-    else:
-        if state["phase"] != "swap":
-            raise GameError(msg("The market picks are not over."))
-        if isinstance(values, list) and len(values) == 1 and isinstance(values[0], str):
-            v = values[0]
-            action = {"type": "swap", "skip": True} if v == "skip" else \
-                {"type": "swap", "give": v.split(":")[0], "take": v.split(":")[-1]}
-        if not action.get("skip"):
-            j = _int(action.get("give"), len(ch["upgrades"][seat]))
-            k = _int(action.get("take"), len(m["cards"]))
-            give = ch["upgrades"][seat][j]
-            take = m["cards"][k]
-            ch["upgrades"][seat][j] = take
-            m["cards"][k] = give
-            out.append((None, msg("{who} swaps {give} for {take}.", who=rules.seat_name(seat),
-                                  give=msg(rules.draft_label(give)), take=msg(rules.draft_label(take)))))
-        else:
-            out.append((None, msg("{who} keeps their upgrades.", who=rules.seat_name(seat))))
-        out += _begin_race(new, rng)
-    new["rng"] = rng.state
-    return new, [Event(t, to) for to, t in out]
+    values = chosen(action)
+    if len(values) == 1:
+        v = values[0]
+        action = {"type": "swap", "skip": True} if v == "skip" else \
+            {"type": "swap", "give": v.split(":")[0], "take": v.split(":")[-1]}
+    if action.get("skip"):
+        return [(None, msg("{who} keeps their upgrades.", who=rules.seat_name(seat)))] + _started(st)
+    j = _int(action.get("give"), len(ch["upgrades"][seat]))
+    k = _int(action.get("take"), len(m["cards"]))
+    give = ch["upgrades"][seat][j]
+    take = m["cards"][k]
+    ch["upgrades"][seat][j] = take
+    m["cards"][k] = give
+    return [(None, msg("{who} swaps {give} for {take}.", who=rules.seat_name(seat),
+                       give=msg(rules.draft_label(give)), take=msg(rules.draft_label(take))))] + _started(st)
 
 
-def _copy_champ(ch: dict) -> dict:
-    """A deep copy of the season record (plain data)."""
-    import copy
-    return copy.deepcopy(ch)
+def _started(st: dict) -> list[tuple[int | None, Msg]]:
+    """The market is over: the race begins (its dealing draws from the game's random numbers)."""
+    rng = Rng(st["rng"])
+    out = _begin_race(st, rng)
+    st["rng"] = rng.state
+    return out
 
 
 def describe_action(st: dict, seat: int, action: dict) -> Msg | None:
     try:
         m = st["champ"].get("market")
-        values = action.get("values")
-        value = values[0] if isinstance(values, list) and len(values) == 1 else None
+        values = chosen(action)
+        value: Any = values[0] if len(values) == 1 else None
         if action.get("type") == "market":
             return msg("Take {card}", card=_name(m["cards"], int(action.get("card", value))))
         if action.get("type") == "swap":

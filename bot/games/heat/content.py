@@ -6,6 +6,8 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
+from bot.games.heat.champdata import sponsor_card_types
+
 DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "heat"
 
 CARD_KINDS = ("speed", "upgrade", "heat", "stress")
@@ -185,8 +187,7 @@ def cards() -> dict:
         if t.get("boost"):
             card["boost"] = int(t["boost"])
         raw["types"][code] = card
-    from bot.games.heat.champdata import sponsor_card_types  # Championship: sponsorship cards
-    raw["types"].update(sponsor_card_types())
+    raw["types"].update(sponsor_card_types())  # Championship: sponsorship cards
     for code, c in raw["types"].items():
         _check(c["kind"] in CARD_KINDS, f"card {code} kind")
         _check(isinstance(c.get("speed", 0), int), f"card {code} speed")
@@ -238,7 +239,7 @@ def weather_track(key: str, tile: str, road: tuple[str, ...]) -> Track:
                     for c in tr.corners)
     n = tr.spaces
     lines = tuple((lap * n + c.space, c.index, c.speed) for lap in range(tr.laps) for c in corners)
-    by_corner = []
+    by_corner: list[str | None] = []
     firsts = {c.chicane for c in tr.corners if c.chicane is not None}
     for i, r in enumerate(road):
         if i in firsts and (r == "weather" or w["tokens"][r]["where"] == "sector"):

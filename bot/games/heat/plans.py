@@ -11,7 +11,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import Any
 
-from bot.games.heat import rules
+import bot.games.heat.rules as rules
 from bot.games.heat.rules import CHOICES, GARAGE, KIND, PLAYABLE, SPEED
 from bot.i18n import Msg, msg
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.games.heat import rules
+import bot.games.heat.rules as rules
 from bot.games.heat.rules import MAX_GEAR, PLAYABLE
 
 

@@ -8,7 +8,7 @@ are shown when the round starts to resolve, and each car's shift Heat is paid in
 in race order."""
 from __future__ import annotations
 
-from bot.games.heat import rules
+import bot.games.heat.rules as rules
 from bot.i18n import Msg, msg
 
 
@@ -27,8 +27,8 @@ def tournament_shift(st: dict, car: dict, rd: dict) -> None:
         paid = rules.pay_heat(car, need)
         rd["heat"] += paid
         if abs(new - old) == 2 and need == 1:
-            rd["lines"].append(rules._line("Shifted 2 gears ({a} → {b}): 1 Heat", a=old, b=new))
+            rd["lines"].append(rules.round_line("Shifted 2 gears ({a} → {b}): 1 Heat", a=old, b=new))
         else:
-            rd["lines"].append(rules._line("Shifted down on a flooded space ({a} → {b}): {n} Heat", a=old, b=new,
+            rd["lines"].append(rules.round_line("Shifted down on a flooded space ({a} → {b}): {n} Heat", a=old, b=new,
                                            n=need))
     car["gear"] = new
