@@ -57,8 +57,9 @@ def tally(steps: Iterable[Step], seats: int, key: str, param: str, when: Any = N
 
 
 def places_row(engine: Engine, final: State, seats: int) -> dict[str, Any]:
-    places = engine.placings(final) or [None] * seats
-    return {"label": msg("Final place"), "values": [p if p is not None else "—" for p in places], "best": "min"}
+    places = engine.placings(final)
+    values: list[Any] = list(places) if places else ["—"] * seats
+    return {"label": msg("Final place"), "values": values, "best": "min"}
 
 
 def row(label: Msg, values: list[Any], best: str | None = "max", section: Msg | None = None) -> dict[str, Any]:
