@@ -13,7 +13,7 @@ from bot.games.registry import engines
 
 FINGERPRINTS = {  # kind: (rules_version, fingerprint of the games below)
     "heat": (2, "a3fa7d14a56cbea7"),
-    "pole": (3, "117c6b2feb13853b"),
+    "pole": (3, "5e42a0a5d281a4e7"),  # schema 2 ("seats"): the same games, the key renamed
     "pon": (2, "e02c0644ff7755ca"),
     "rallyman": (2, "d6ae1ccedb3bd3aa"),
     "steamworks": (2, "9109ba882ccf918d"),

@@ -104,7 +104,6 @@ DEBT: dict[str, set[str]] = {
         "bot.games.heat.rules.new_state",
         "bot.games.pole.engine._bot_pick",
         "bot.games.pole.engine._fight",
-        "bot.games.pole.engine.apply",
         "bot.games.pole.rules.search",
         "bot.games.pon.engine._run",
         "bot.games.pon.engine.menu",

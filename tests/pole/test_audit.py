@@ -16,7 +16,7 @@ def _duel(monkeypatch, roll, a_prefs, d_prefs):
     (hard tyres); returns the state at a's turn and the index of the fight option from row 30."""
     st = _race(tyre="hard")
     a, d = st["order"][0], st["order"][1]
-    others = [s for s in range(st["n"]) if s not in (a, d)]
+    others = [s for s in range(st["seats"]) if s not in (a, d)]
     for i, s in enumerate(others):
         st["cars"][s]["pos"] = ["t", 70 + i, 1]
     st["cars"][d]["pos"] = ["t", 30, 1]
@@ -199,7 +199,7 @@ def test_the_leader_catching_a_car_on_its_way_into_the_pits_laps_it(monkeypatch)
 def test_boosting_first_to_attack_with_mp_left_is_offered_and_gets_plus_1(monkeypatch):
     st = _race(tyre="hard")
     a, d = st["order"][0], st["order"][1]
-    others = [s for s in range(st["n"]) if s not in (a, d)]
+    others = [s for s in range(st["seats"]) if s not in (a, d)]
     for i, s in enumerate(others):
         st["cars"][s]["pos"] = ["t", 70 + i, 1]
     st["cars"][d]["pos"] = ["t", 33, 1]

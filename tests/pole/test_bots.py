@@ -167,9 +167,9 @@ def test_options_and_seats():
     with pytest.raises(GameError):
         E.validate_options({"bots": 1, "bot_side": "C"}, 2)
     st = E.new_game({"bots": 5}, 3, 1)  # 3 humans + as many bots as fit: 3
-    assert st["n"] == 6 and [bool(c.get("bot")) for c in st["cars"]] == [False] * 3 + [True] * 3
+    assert st["seats"] == 6 and [bool(c.get("bot")) for c in st["cars"]] == [False] * 3 + [True] * 3
     solo = E.new_game({}, 1, 1)  # a lone player always gets a rival
-    assert solo["n"] == 2 and solo["cars"][1]["bot"]["side"] == "A"
+    assert solo["seats"] == 2 and solo["cars"][1]["bot"]["side"] == "A"
     plain = E.new_game({}, 2, 1)
     assert all("bot" not in c for c in plain["cars"])
 
@@ -391,10 +391,10 @@ def _play(humans, bots, circuit_, seed, side="A", drs=True):
 def test_seeded_races_with_bots_and_drs_end_and_replay(humans, bots, circuit_, side):
     from bot.games.base import replay
     st, actions = _play(humans, bots, circuit_, 11, side)
-    assert st["n"] == min(6, humans + bots)
+    assert st["seats"] == min(6, humans + bots)
     done = [s for s, c in enumerate(st["cars"]) if c["finished"] or c["out"]]
-    assert len(done) == st["n"]
-    assert sorted(st["order"]) == list(range(st["n"]))
+    assert len(done) == st["seats"]
+    assert sorted(st["order"]) == list(range(st["seats"]))
     again = replay(E, {"circuit": circuit_, "bots": bots, "bot_side": side, "drs": True}, humans, 11, actions)
     assert json.dumps(again, sort_keys=True) == json.dumps(st, sort_keys=True)
 

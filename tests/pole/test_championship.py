@@ -17,7 +17,7 @@ def _end_race(st, finish, ep=None):
     """Finish the current race in this order (the others retired)."""
     st = json.loads(json.dumps(st))
     st["phase"], st["finish"], st["turn"] = "over", list(finish), None
-    for s in range(st["n"]):
+    for s in range(st["seats"]):
         if ep and s in ep:
             st["cars"][s]["ep"] = ep[s]
     rng = Rng(st["rng"])

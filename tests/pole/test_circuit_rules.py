@@ -115,7 +115,7 @@ def test_engine_asks_the_circuit_for_its_caps():
     st = _race(n=1, circuit="brazil", circuit_rules=True)
     c = eng.circuits()["brazil"]
     st["weather"]["a"] = next(i for i, w in enumerate(c.weather_a) if w == "dry")
-    seat = next(s for s in range(st["n"]) if not st["cars"][s].get("bot"))
+    seat = next(s for s in range(st["seats"]) if not st["cars"][s].get("bot"))
     x = E._ctx(st, seat)
     assert (x.bcap, x.kcap) == (4, 3)
 

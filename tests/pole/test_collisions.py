@@ -40,7 +40,7 @@ def _turn(st, seat):
 def _setup(st, extra=None):
     """Attacker a on row 28 left lane, defender d on row 30 centre (a straight), others far ahead."""
     a, d = st["order"][0], st["order"][1]
-    others = [s for s in range(st["n"]) if s not in (a, d)]
+    others = [s for s in range(st["seats"]) if s not in (a, d)]
     for i, s in enumerate(others):
         st["cars"][s]["pos"] = ["t", 70 + i, 1]
     st["cars"][d]["pos"] = ["t", 30, 1]
@@ -183,8 +183,8 @@ def test_bot_against_human_only_the_human_rolls(monkeypatch):
     """17.6.1 / 17.2: the human's raw roll equal to the bot's overtaking value is a collision; the
     bot makes no collision roll and takes no damage."""
     st = _race(n=2, bots=1)
-    human = next(s for s in range(st["n"]) if not st["cars"][s].get("bot"))
-    bot = next(s for s in range(st["n"]) if st["cars"][s].get("bot"))
+    human = next(s for s in range(st["seats"]) if not st["cars"][s].get("bot"))
+    bot = next(s for s in range(st["seats"]) if st["cars"][s].get("bot"))
     st["order"] = [bot, human]
     st["cars"][bot]["pos"] = ["t", 30, 1]
     st["cars"][human]["pos"] = ["t", 28, 0]

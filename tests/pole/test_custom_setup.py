@@ -47,9 +47,9 @@ def _at_pit(monkeypatch, ep, bp):
         st, _ = E.apply(st, s, {"type": "tyre", "tyre": "hard"})
     c = eng.circuits()["great_britain"]
     st["cars"][0].update(pos=["t", c.pit_entry_row - 2, c.pit_side], laps=1, line=[], ep=ep, bp=bp, life=2)
-    for o in range(1, st["n"]):
+    for o in range(1, st["seats"]):
         st["cars"][o].update(pos=["t", 20, 0], laps=1)
-    st["order"] = [0] + list(range(1, st["n"]))
+    st["order"] = [0] + list(range(1, st["seats"]))
     Dice(monkeypatch, [9])
     st = _turn(st, 0)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "pit")

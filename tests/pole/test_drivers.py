@@ -92,7 +92,7 @@ def test_fight_bonuses(monkeypatch, driver, team, at, dt):
     st = _race(collisions=False, drivers=True)
     a, d, _ = _setup(st)
     st["prefs"][a]["attack"] = st["prefs"][d]["defend"] = 0
-    for s in range(st["n"]):
+    for s in range(st["seats"]):
         st["cars"][s].pop("driver", None)
         st["cars"][s].pop("team", None)
     base = _totals(monkeypatch, json.loads(json.dumps(st)), a, d)
@@ -259,7 +259,7 @@ def test_exit_bonuses():
 def test_victory_lane_two_more_mp_after_a_won_fight(monkeypatch):
     st = _race(collisions=False, drivers=True)
     a, d, _ = _setup(st)
-    for s in range(st["n"]):
+    for s in range(st["seats"]):
         st["cars"][s].pop("driver", None)
         st["cars"][s].pop("team", None)
     st["cars"][a]["team"] = "winners"

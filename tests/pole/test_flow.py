@@ -148,7 +148,7 @@ def _pit_ready(monkeypatch, tyre="soft"):
     st = _race(tyre=tyre)
     seat = st["order"][0]
     c = eng.circuits()[st["circuit"]]
-    others = [s for s in range(st["n"]) if s != seat]
+    others = [s for s in range(st["seats"]) if s != seat]
     for i, s in enumerate(others):  # out of the way (on the same lap: not lapped, 5.6)
         st["cars"][s]["pos"] = ["t", 20 + 3 * i, 1]
         st["cars"][s]["laps"] = 1
@@ -198,7 +198,7 @@ def test_mandatory_stop_before_the_last_lap(monkeypatch):
     st = _race(tyre="hard")
     seat = st["order"][0]
     c = eng.circuits()[st["circuit"]]
-    for i, s in enumerate(x for x in range(st["n"]) if x != seat):
+    for i, s in enumerate(x for x in range(st["seats"]) if x != seat):
         st["cars"][s]["pos"] = ["t", 20 + 3 * i, 1]
     car = st["cars"][seat]
     car["pos"] = ["t", c.length - 3, 1]
@@ -214,7 +214,7 @@ def test_crossing_wears_tyres_and_the_last_crossing_finishes(monkeypatch):
     st = _race(tyre="inter")
     seat = st["order"][0]
     c = eng.circuits()[st["circuit"]]
-    for i, s in enumerate(x for x in range(st["n"]) if x != seat):
+    for i, s in enumerate(x for x in range(st["seats"]) if x != seat):
         st["cars"][s]["pos"] = ["t", 20 + 3 * i, 1]
     car = st["cars"][seat]
     car["pos"] = ["t", c.length - 3, 1]
@@ -252,7 +252,7 @@ def test_position_fight_through_apply(monkeypatch):
     """5.1: the attacker 2 (+1 for 3 unused MP) vs the defender 4; standing maxima settle it."""
     st = _race(tyre="hard")
     a, d = st["order"][0], st["order"][1]
-    others = [s for s in range(st["n"]) if s not in (a, d)]
+    others = [s for s in range(st["seats"]) if s not in (a, d)]
     for i, s in enumerate(others):
         st["cars"][s]["pos"] = ["t", 70 + i, 1]
     st["cars"][d]["pos"] = ["t", 30, 1]
@@ -277,7 +277,7 @@ def test_position_fight_through_apply(monkeypatch):
 def test_lost_fight_ends_the_move(monkeypatch):
     st = _race(tyre="hard")
     a, d = st["order"][0], st["order"][1]
-    others = [s for s in range(st["n"]) if s not in (a, d)]
+    others = [s for s in range(st["seats"]) if s not in (a, d)]
     for i, s in enumerate(others):
         st["cars"][s]["pos"] = ["t", 70 + i, 1]
     st["cars"][d]["pos"] = ["t", 30, 1]
@@ -295,7 +295,7 @@ def test_lost_fight_ends_the_move(monkeypatch):
 
 def test_illegal_actions_are_refused():
     st = _race()
-    other = next(s for s in range(st["n"]) if s not in E.to_act(st))
+    other = next(s for s in range(st["seats"]) if s not in E.to_act(st))
     with pytest.raises(GameError):
         E.apply(st, other, {"type": "move", "i": 0})
     with pytest.raises(GameError):
@@ -307,7 +307,7 @@ def test_illegal_actions_are_refused():
 def test_defender_who_asks_decides_live(monkeypatch):
     st = _race(tyre="hard")
     a, d = st["order"][0], st["order"][1]
-    others = [s for s in range(st["n"]) if s not in (a, d)]
+    others = [s for s in range(st["seats"]) if s not in (a, d)]
     for i, s in enumerate(others):
         st["cars"][s]["pos"] = ["t", 70 + i, 1]
     st["cars"][d]["pos"] = ["t", 30, 1]

@@ -33,7 +33,7 @@ def policy(st, seat, rnd):
 
 
 def check(st):
-    n = st["n"]
+    n = st["seats"]
     assert sorted(st["order"]) == list(range(n))
     cells = {}
     for s, car in enumerate(st["cars"]):
@@ -75,21 +75,21 @@ def play(circuit, n, seed, log_actions=False):
 def leaks(st):
     spec = E.view(st, None)
     assert "me" not in spec and "prefs" not in json.dumps(spec)  # standing maxima stay secret
-    for s in range(st["n"]):
+    for s in range(st["seats"]):
         v = E.view(st, s)
         assert v["me"]["prefs"] == st["prefs"][s]
         assert {k: x for k, x in v.items() if k not in ("my_tyre", "viewer", "me", "quali")} == \
             {k: x for k, x in spec.items() if k not in ("viewer", "quali")}
     if st["phase"] == "tyres":
         assert all(c["tyre"] is None for c in spec["cars"])
-        for s in range(st["n"]):
+        for s in range(st["seats"]):
             v = E.view(st, s)
             assert v.get("my_tyre") == st["tyre_pick"].get(str(s))
             assert {k: x for k, x in v.items() if k not in ("my_tyre", "viewer", "me")} == \
                 {k: x for k, x in spec.items() if k != "viewer"}
     if st["phase"] == "quali":
         assert "mine" not in spec["quali"]
-        for s in range(st["n"]):
+        for s in range(st["seats"]):
             v = E.view(st, s)
             assert {k: x for k, x in v["quali"].items() if k != "mine"} == spec["quali"]
 

@@ -153,7 +153,7 @@ def test_no_drs_gained_on_the_first_turn_after_the_sc(monkeypatch):
 
 def test_bot_against_bot_double_bang_brings_the_sc_and_both_go_back(monkeypatch):
     st = _race(n=1, bots=3, safety_car=True)
-    bots = [s for s in range(st["n"]) if st["cars"][s].get("bot")]
+    bots = [s for s in range(st["seats"]) if st["cars"][s].get("bot")]
     human = 0
     a, d, x = bots
     st["cars"][human].update(pos=["t", 70, 1], laps=0)
@@ -180,12 +180,12 @@ def test_bot_against_bot_double_bang_brings_the_sc_and_both_go_back(monkeypatch)
 @pytest.mark.parametrize("roll,sc", [(3, True), (4, False)])
 def test_human_breaking_down_against_a_bot_rolls_for_the_sc(monkeypatch, roll, sc):
     st = _race(n=2, bots=1, safety_car=True)
-    bot = next(s for s in range(st["n"]) if st["cars"][s].get("bot"))
-    human = next(s for s in range(st["n"]) if s != bot and not st["cars"][s].get("bot"))
-    for s in range(st["n"]):
+    bot = next(s for s in range(st["seats"]) if st["cars"][s].get("bot"))
+    human = next(s for s in range(st["seats"]) if s != bot and not st["cars"][s].get("bot"))
+    for s in range(st["seats"]):
         if s not in (bot, human):
             st["cars"][s].update(pos=["t", 75 + s, 1])
-    st["order"] = [bot, human] + [s for s in range(st["n"]) if s not in (bot, human)]
+    st["order"] = [bot, human] + [s for s in range(st["seats"]) if s not in (bot, human)]
     st["cars"][bot]["pos"] = ["t", 30, 1]
     st["cars"][human]["pos"] = ["t", 28, 0]
     st["cars"][human]["sp"] = 0

@@ -14,8 +14,8 @@ from tests.pole.test_collisions import _attack, _play, _race, _setup, _turn
 
 def test_pole_sitter_starts_at_1_bots_never():
     st = _race(n=2, stress=True, bots=2)
-    humans = [s for s in range(st["n"]) if not st["cars"][s].get("bot")]
-    for s in range(st["n"]):
+    humans = [s for s in range(st["seats"]) if not st["cars"][s].get("bot")]
+    for s in range(st["seats"]):
         if st["cars"][s].get("bot"):
             assert "stress" not in st["cars"][s]
         else:

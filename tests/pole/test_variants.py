@@ -91,9 +91,9 @@ def test_must_pit_only_the_pit_when_in_reach_then_cleared(monkeypatch):
     s = 0
     st["cars"][s].update(pos=["t", c.pit_entry_row - 2, c.pit_side], laps=1, line=[], must_pit=True, life=3,
                          bd=[["heavy", False], ["light", False]])
-    for o in range(1, st["n"]):
+    for o in range(1, st["seats"]):
         st["cars"][o].update(pos=["t", 20, 0], laps=1)
-    st["order"] = [s] + list(range(1, st["n"]))
+    st["order"] = [s] + list(range(1, st["seats"]))
     Dice(monkeypatch, [9])
     st = _turn(st, s)
     kinds = {o["kind"] for o in st["turn"]["opts"]}

@@ -33,9 +33,9 @@ def data() -> dict:
 
 
 def validate(options: dict[str, Any], out: dict[str, Any]) -> None:
-    n = options.get("championship") or 0
+    n = options.get("championship") or 0  # its spec keeps it a whole number from 0 to 8
     if n:
-        if isinstance(n, bool) or not isinstance(n, int) or not 4 <= n <= 8:
+        if n < 4:
             raise GameError(msg("A championship has 4 to 8 races."))
         out["championship"] = n
     if options.get("engine_damage"):
@@ -56,8 +56,8 @@ def season_circuits(first: str, n: int) -> list[str]:
 def begin(st: dict) -> None:
     n = st["options"].get("championship")
     if n:
-        st["season"] = {"races": season_circuits(st["options"]["circuit"], n), "i": 0, "points": [0] * st["n"],
-                        "results": [], "damage": [0] * st["n"], "new_engine": []}
+        st["season"] = {"races": season_circuits(st["options"]["circuit"], n), "i": 0, "points": [0] * st["seats"],
+                        "results": [], "damage": [0] * st["seats"], "new_engine": []}
 
 
 def teams(n: int) -> list[list[int]]:
@@ -67,7 +67,7 @@ def teams(n: int) -> list[list[int]]:
 def mate(st: dict, seat: int) -> int | None:
     if not st["options"].get("constructors"):
         return None
-    for t in teams(st["n"]):
+    for t in teams(st["seats"]):
         if seat in t and len(t) == 2:
             return t[0] if t[1] == seat else t[1]
     return None
@@ -84,7 +84,7 @@ def restrict(st: dict, opts: list[dict]) -> list[dict]:
 
 def race_points(st: dict, final: bool) -> list[int]:
     table = data()["final_points" if final else "points"]
-    pts = [0] * st["n"]
+    pts = [0] * st["seats"]
     for k, s in enumerate(st["finish"]):
         if k < len(table):
             pts[s] = table[k]
@@ -98,8 +98,8 @@ def _rank_key(points: int, places: list[int]):
 def standings(st: dict) -> list[int]:
     """Seats best first: points, then most wins, most 2nd places..."""
     se = st["season"]
-    places = {s: [r["finish"].index(s) + 1 for r in se["results"] if s in r["finish"]] for s in range(st["n"])}
-    return sorted(range(st["n"]), key=lambda s: (*_rank_key(se["points"][s], places[s]), s))
+    places = {s: [r["finish"].index(s) + 1 for r in se["results"] if s in r["finish"]] for s in range(st["seats"])}
+    return sorted(range(st["seats"]), key=lambda s: (*_rank_key(se["points"][s], places[s]), s))
 
 
 def constructors(st: dict) -> list[dict]:
@@ -107,12 +107,12 @@ def constructors(st: dict) -> list[dict]:
     if st.get("season"):
         se = st["season"]
         pts = se["points"]
-        places = {s: [r["finish"].index(s) + 1 for r in se["results"] if s in r["finish"]] for s in range(st["n"])}
+        places = {s: [r["finish"].index(s) + 1 for r in se["results"] if s in r["finish"]] for s in range(st["seats"])}
     else:
         pts = race_points(st, False)
-        places = {s: [st["finish"].index(s) + 1] if s in st["finish"] else [] for s in range(st["n"])}
+        places = {s: [st["finish"].index(s) + 1] if s in st["finish"] else [] for s in range(st["seats"])}
     out = [{"seats": t, "points": sum(pts[s] for s in t), "places": [p for s in t for p in places[s]]}
-           for t in teams(st["n"])]
+           for t in teams(st["seats"])]
     out.sort(key=lambda x: (*_rank_key(x["points"], x["places"]), x["seats"][0]))
     return [{"seats": x["seats"], "points": x["points"]} for x in out]
 
@@ -127,7 +127,7 @@ def after_apply(eng, st: dict, rng, ev: list) -> None:
     from bot.games.pole import standin
     standin.restore_all(st)  # the race is over: every car a bot drove for a player is the player's again
     pts = race_points(st, final)
-    for s in range(st["n"]):
+    for s in range(st["seats"]):
         se["points"][s] += pts[s]
     se["results"].append({"circuit": st["circuit"], "finish": list(st["finish"]), "points": pts})
     if st["options"].get("engine_damage") and not final:  # damage matters for the races still to come
@@ -145,7 +145,7 @@ def after_apply(eng, st: dict, rng, ev: list) -> None:
 
 
 def to_act(st: dict, human) -> list[int]:
-    return [s for s in range(st["n"]) if human(st, s) and str(s) not in st["next"]]
+    return [s for s in range(st["seats"]) if human(st, s) and str(s) not in st["next"]]
 
 
 def actions(st: dict, seat: int) -> list[dict]:
@@ -242,7 +242,7 @@ def placings(st: dict) -> list[int] | None:
     if not st.get("season"):
         return None
     order = standings(st)
-    return [order.index(s) + 1 for s in range(st["n"])]
+    return [order.index(s) + 1 for s in range(st["seats"])]
 
 
 def view(st: dict) -> dict | None:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.base import Engine, Event, GameError, OptionSpec, State, View, choose_again, clone, seat_ref
+from bot.games.base import (Action, Engine, Event, GameError, OptionSpec, State, View, choose_again, chosen,
+                            move, seat_ref)
 from bot.games.pole import bots as BOTS
 from bot.games.pole import hidden
 from bot.games.pole import championship as CHAMP
@@ -31,7 +32,7 @@ from bot.games.pole.content import CIRCUIT_KEYS, TYRES, circuits, rules
 from bot.games.rng import Rng
 from bot.i18n import Msg, from_wire, msg, to_wire
 
-SCHEMA = 1
+SCHEMA = 2  # 2: the number of cars is "seats" (it was "n")
 LOG_KEEP = 30
 START_ROUNDS = 3
 MAX_PICKS = 2  # "Use roll N" picks between two rerolls (4.1: one final choice; reading: changed once)
@@ -105,33 +106,30 @@ class PoleEngine(Engine):
     def describe_options(self, options: dict[str, Any]) -> list[Msg]:
         return OPTS.describe(options)
 
-    def validate_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
-        out = {"circuit": options.get("circuit") or "great_britain"}
-        if out["circuit"] not in CIRCUIT_KEYS:
-            raise GameError(msg("Unknown circuit: {name}.", name=str(out["circuit"])))
-        bots = options.get("bots") or 0
-        if isinstance(bots, bool) or not isinstance(bots, int) or not 0 <= bots <= 5:
-            raise GameError(msg("Bots: a number from 0 to 5."))
-        side = options.get("bot_side") or "A"
-        if side not in ("A", "B"):
-            raise GameError(msg("Bot cards: side A or B."))
-        if bots or seats < 2:  # saved tables without bots keep their options as they were
-            out["bots"] = bots
-            out["bot_side"] = side
-        if options.get("drs"):  # DRS (11), an optional rule
+    def check_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
+        """The options as the game keeps them: an optional rule only when it is on, so tables saved
+        before it existed keep theirs as they were; rules another one needs are turned on with it."""
+        out = {"circuit": options["circuit"]}
+        if options["bots"] or seats < 2:  # saved tables without bots keep their options as they were
+            out["bots"] = options["bots"]
+            out["bot_side"] = options["bot_side"]
+        if options["drs"]:  # DRS (11), an optional rule
             out["drs"] = True
-        if options.get("collisions") or options.get("yellow_flag") or options.get("safety_car"):
+        if options["collisions"] or options["yellow_flag"] or options["safety_car"]:
             out["collisions"] = True  # collisions (10), an optional rule
-        if options.get("yellow_flag"):  # 10.1 comes with collisions
-            out["yellow_flag"] = True
-        if options.get("safety_car"):  # 10.2 too
-            out["safety_car"] = True
-        if options.get("stress"):  # 12
-            out["stress"] = True
+        for name in ("yellow_flag", "safety_car", "stress"):  # 10.1 and 10.2 come with collisions; 12
+            if options[name]:
+                out[name] = True
         OPTS.validate(options, out)  # events, circuit rules, variants
-        if not self.min_seats <= seats <= self.max_seats:
-            raise GameError(msg("This game needs {lo}-{hi} players.", lo=self.min_seats, hi=self.max_seats))
         return out
+
+    def upgrade(self, state: State) -> State:
+        """Schema 1 named the number of cars (players' and bots') "n"; it is "seats" from schema 2."""
+        if state.get("schema", 1) < 2 and "n" in state:
+            state = dict(state)
+            state["seats"] = state.pop("n")
+            state["schema"] = 2
+        return state
 
     def new_game(self, options: dict[str, Any], seats: int, seed: int) -> State:
         opts = self.validate_options(options, seats)
@@ -162,7 +160,7 @@ class PoleEngine(Engine):
                 cars[-1]["ep"] = cars[-1]["bp"] = 0
         DRIVERS.deal(opts, cars, rng)  # 14: a driver and a team for each player
         st: State = {
-            "schema": SCHEMA, "rng": 0, "options": opts, "circuit": VARIANTS.circuit_key(opts), "n": seats,
+            "schema": SCHEMA, "rng": 0, "options": opts, "circuit": VARIANTS.circuit_key(opts), "seats": seats,
             "phase": "quali", "weather": R.weather_setup([col, row, b], c.weather_b), "cars": cars,
             "order": list(range(seats)), "round": 0, "queue": [], "turn": None, "finish": [],
             "quali": None, "grid": [], "tyre_pick": {}, "version": 0, "log": [], "turn_no": 0,
@@ -1531,9 +1529,6 @@ class PoleEngine(Engine):
                 order.insert(order.index(d), a)
 
     # ------------------------------------------------------------ the contract
-    def is_over(self, state: State) -> bool:
-        return state["phase"] == "over"
-
     def to_act(self, state: State) -> list[int]:
         ph = state["phase"]
         if ph == "setup":
@@ -1543,7 +1538,7 @@ class PoleEngine(Engine):
         if ph == "quali":
             return [s for s in state["quali"]["in"] if str(s) not in state["quali"]["choice"] and _human(state, s)]
         if ph == "tyres":
-            return [s for s in range(state["n"]) if str(s) not in state["tyre_pick"] and _human(state, s)]
+            return [s for s in range(state["seats"]) if str(s) not in state["tyre_pick"] and _human(state, s)]
         if ph == "race" and state.get("sc"):
             return [state["sc"]["order"][state["sc"]["i"]]]
         if ph == "race" and state["turn"]:
@@ -1570,7 +1565,7 @@ class PoleEngine(Engine):
         if ph == "standings":  # 15: between two races of the season
             return out + (CHAMP.actions(state, seat) if seat in self.to_act(state) else [])
         # A secret choice (qualifying reroll, starting tyres) may be changed until all are in.
-        changing = (ph == "quali" and seat in state["quali"]["in"]) or (ph == "tyres" and 0 <= seat < state["n"])
+        changing = (ph == "quali" and seat in state["quali"]["in"]) or (ph == "tyres" and 0 <= seat < state["seats"])
         if seat not in self.to_act(state) and not changing:
             return out
         car = state["cars"][seat]
@@ -1714,168 +1709,266 @@ class PoleEngine(Engine):
             return msg("{where} ({cost}), low grip: a 1 sends you off", where=where, cost=cost)
         return msg("{where} ({cost})", where=where, cost=cost)
 
-    def apply(self, state: State, seat: int, action: dict[str, Any]) -> tuple[State, list[Event]]:
-        if not isinstance(action, dict) or "type" not in action:
+    # ------------------------------------------------------------ moves
+    # Every move but a preference is one of the seat's legal actions (`_take`); the table's own moves
+    # for an absent seat (17) are the ones `takeover_action` / `return_action` give, never legal actions.
+    def _take(self, st: State, seat: int, action: Action) -> Action:
+        """The move as a plain action (a select's chosen value read into it), once it is among the
+        seat's legal actions; it counts then as one more move of the game (the state's "version").
+        GameError, with nothing changed, otherwise."""
+        plain = _plain(action)
+        if plain not in self.legal_actions(st, seat):
             raise GameError(msg("That move is not possible now."))
-        action = _from_select(action)
-        st = clone(state)
-        ev: list[Event] = []
+        st["version"] += 1
+        return plain
+
+    def after_move(self, st: State, seat: int, events: list[Event]) -> None:
+        """After every move: when the turn waits on a decision, what it told so far goes out now (a
+        turn otherwise tells one line at its end); a race of the season that ended is closed (15)."""
+        t = st.get("turn")
+        if t and t.get("story"):
+            self._tell(st, events)
+            t["story"] = []
         rng = Rng(st["rng"])
-        a = action["type"]
-        if a == "prefs":
-            if not _human(st, seat) or self.is_over(state):
-                raise GameError(msg("That move is not possible now."))
-            p = st["prefs"][seat]
-            if "preset" in action:
-                if action["preset"] not in PRESETS:
-                    raise GameError(msg("That move is not possible now."))
-                p.update(PRESETS[action["preset"]])
-                self._log(st, ev, msg("Your fight preferences: {what}.", what=_preset_label(action["preset"])), to=seat)
-            if "ask" in action:
-                p["ask"] = bool(action["ask"])
-            if "ask_attack" in action:
-                p["ask_attack"] = bool(action["ask_attack"])
-            for k in ("attack", "defend"):
-                if k in action:
-                    v = action[k]
-                    if not isinstance(v, int) or not 0 <= v <= 30:
-                        raise GameError(msg("That move is not possible now."))
-                    p[k] = v
-            if "yield" in action:
-                p["yield"] = bool(action["yield"])
-            st["rng"] = rng.state
-            return st, ev
-        if a in (STANDIN.TAKE, STANDIN.BACK):  # the table's own moves for an absent seat (17), never legal_actions
-            if action != (self.takeover_action if a == STANDIN.TAKE else self.return_action)(state, seat):
-                raise GameError(msg("That move is not possible now."))
-        elif {k: v for k, v in action.items() if k != "values"} not in self.legal_actions(state, seat):
+        CHAMP.after_apply(self, st, rng, events)
+        st["rng"] = rng.state
+
+    @move("prefs", anytime=True)
+    def _prefs(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
+        """Standing choices for position fights: a preset, or values sent directly. Not a move of the
+        game: it is never counted and changes nothing else."""
+        action = _plain(action)
+        preset = str(action["preset"]) if "preset" in action else ""
+        bids = {k: action[k] for k in ("attack", "defend") if k in action}
+        if not _human(st, seat) or ("preset" in action and preset not in PRESETS) or any(
+                not isinstance(v, int) or not 0 <= v <= 30 for v in bids.values()):
             raise GameError(msg("That move is not possible now."))
-        ph = st["phase"]
-        car = st["cars"][seat]
-        if a == STANDIN.TAKE:
-            STANDIN.takeover(self, st, rng, ev, seat)
-        elif a == STANDIN.BACK:
-            STANDIN.give_back(self, st, rng, ev, seat)
-        elif ph == "standings":  # 15
-            CHAMP.choose(self, st, rng, ev, seat, action)
-        elif ph == "setup":  # 13.1
-            CUSTOM.choose(st, seat, action["ep"])
-            self._log(st, ev, msg("{p} has set up the car.", p=_pn(st, seat)))
-            if not self.to_act(st):
-                self._setup_done(st, rng, ev)
-        elif ph == "quali":
-            q = st["quali"]
-            q["choice"][str(seat)] = bool(action["reroll"])
-            wait = bool(self.to_act(st))  # the others still choose: this choice may be changed until then
-            first = q["first"][str(seat)]
-            if action["reroll"]:
-                self._log(st, ev, msg("You will spend 1 SP and roll twice more; your best roll counts (first roll {r}).",
-                                      r=first) if not wait else
-                          msg("You will spend 1 SP and roll twice more; your best roll counts (first roll {r}). "
-                              "The dice are rolled once everyone has chosen; until then you may change your mind.",
-                              r=first), to=seat)
-            else:
-                self._log(st, ev, msg("You keep your roll of {r}.", r=first) if not wait else
-                          msg("You keep your roll of {r}. The session is settled once everyone has chosen; "
-                              "until then you may change your mind.", r=first), to=seat)
-            if not self.to_act(st):
-                self._resolve_session(st, rng, ev)
-        elif ph == "tyres":
+        p = st["prefs"][seat]
+        if "preset" in action:
+            p.update(PRESETS[preset])
+            self._log(st, ev, msg("Your fight preferences: {what}.", what=_preset_label(preset)), to=seat)
+        for k in ("ask", "ask_attack"):
+            if k in action:
+                p[k] = bool(action[k])
+        p.update(bids)
+        if "yield" in action:
+            p["yield"] = bool(action["yield"])
+
+    @move(STANDIN.TAKE, anytime=True)
+    def _bot_takes_over(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
+        """The table hands an absent seat to a section-17 bot (only as `takeover_action` gives it)."""
+        if _plain(action) != self.takeover_action(st, seat):
+            raise GameError(msg("That move is not possible now."))
+        st["version"] += 1
+        rng = Rng(st["rng"])
+        STANDIN.takeover(self, st, rng, ev, seat)
+        st["rng"] = rng.state
+
+    @move(STANDIN.BACK, anytime=True)
+    def _player_takes_back(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
+        """The owner takes the car back from the bot (only as `return_action` gives it)."""
+        if _plain(action) != self.return_action(st, seat):
+            raise GameError(msg("That move is not possible now."))
+        st["version"] += 1
+        rng = Rng(st["rng"])
+        STANDIN.give_back(self, st, rng, ev, seat)
+        st["rng"] = rng.state
+
+    @move("next", phases=("standings",))
+    def _next_race(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
+        """15: ready for the next race of the season (with a new engine or not)."""
+        action = self._take(st, seat, action)
+        rng = Rng(st["rng"])
+        CHAMP.choose(self, st, rng, ev, seat, action)
+        st["rng"] = rng.state
+
+    @move("setup", phases=("setup",))
+    def _setup(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
+        """13.1: the car's setup (points moved between EP and BP)."""
+        action = self._take(st, seat, action)
+        rng = Rng(st["rng"])
+        CUSTOM.choose(st, seat, action["ep"])
+        self._log(st, ev, msg("{p} has set up the car.", p=_pn(st, seat)))
+        if not self.to_act(st):
+            self._setup_done(st, rng, ev)
+        st["rng"] = rng.state
+
+    @move("quali", phases=("quali",), anytime=True)
+    def _quali(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
+        """3.1: keep the first roll or spend 1 SP for two more; secret, and open to change until
+        everyone in the session has chosen."""
+        action = self._take(st, seat, action)
+        rng = Rng(st["rng"])
+        q = st["quali"]
+        q["choice"][str(seat)] = bool(action["reroll"])
+        wait = bool(self.to_act(st))  # the others still choose: this choice may be changed until then
+        first = q["first"][str(seat)]
+        if action["reroll"]:
+            self._log(st, ev, msg("You will spend 1 SP and roll twice more; your best roll counts (first roll {r}).",
+                                  r=first) if not wait else
+                      msg("You will spend 1 SP and roll twice more; your best roll counts (first roll {r}). "
+                          "The dice are rolled once everyone has chosen; until then you may change your mind.",
+                          r=first), to=seat)
+        else:
+            self._log(st, ev, msg("You keep your roll of {r}.", r=first) if not wait else
+                      msg("You keep your roll of {r}. The session is settled once everyone has chosen; "
+                          "until then you may change your mind.", r=first), to=seat)
+        if not self.to_act(st):
+            self._resolve_session(st, rng, ev)
+        st["rng"] = rng.state
+
+    @move("tyre", phases=("tyres", "race"), anytime=True)
+    def _tyre(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
+        """The starting tyres (3.2.3: secret, open to change until all have chosen), or the set
+        fitted at a pit stop (with a setup swap, 13.2)."""
+        action = self._take(st, seat, action)
+        rng = Rng(st["rng"])
+        if st["phase"] == "tyres":
             if str(seat) not in st["tyre_pick"]:
                 self._log(st, ev, msg("{p} has chosen tyres.", p=_pn(st, seat)))
             st["tyre_pick"][str(seat)] = action["tyre"]
             if self.to_act(st):  # secret until all have chosen (3.2.3)
-                self._log(st, ev, msg("You start on {t} tyres. They are revealed once everyone has chosen; until then "
-                                      "you may change them.", t=_tyre_name(action["tyre"])), to=seat)
+                self._log(st, ev, msg("You start on {t} tyres. They are revealed once everyone has chosen; until "
+                                      "then you may change them.", t=_tyre_name(action["tyre"])), to=seat)
             if not self.to_act(st):
                 self._start_race(st, rng, ev)
         else:
-            t = st["turn"]
-            if a == "sc":
-                st["sc"]["pit"][str(seat)] = action["tyre"] or False
-                CUSTOM.pit_swap(car, action.get("swap", 0))  # 13.2
-                if self._sc_decide(st, rng, ev):
-                    self._next_turn(st, rng, ev)
-            elif a == "crash":
-                t["fight"]["crash"]["choice"][str(seat)] = bool(action["reroll"])
-                self._after_fight(st, rng, ev, self._fight(st, rng, ev))
-            elif a == "attack":
-                t["fight"]["a_answer"] = action["max"]
-                self._after_fight(st, rng, ev, self._fight(st, rng, ev))
-            elif a in ("defend", "yield", "fight"):
-                if a == "fight":
-                    t["fight"]["fights"] = True
-                else:
-                    t["fight"]["answer"] = "yield" if a == "yield" else action["max"]
-                self._after_fight(st, rng, ev, self._fight(st, rng, ev))
-            elif a == "tyre":
-                self._fit(car, action["tyre"])
-                CUSTOM.pit_swap(car, action.get("swap", 0))  # 13.2
-                self._log(st, ev, msg("{p} fits {t} tyres.", p=_pn(st, seat), t=_tyre_name(action["tyre"])))
-                self._end_turn(st, rng, ev)
-            elif a == "calm":  # 12.3: 3 MP off a dry die's roll (2 off a wet one), one level down
-                t["calm"] = 3 if t["die"] in ("red", "white") else 2
-                car["stress"] -= 1
-                self._log(st, ev, msg("{p} gives up {n} MP to calm down: stress {s}.", p=_pn(st, seat), n=t["calm"],
-                                      s=car["stress"]))
-                self._plan(st)
-            elif a == "wear_token":
-                car["wear_tok"] -= 1
-                t["wear_tok"] = True
-                t["bonus"] = t.get("bonus", 0) + 1
-                self._log(st, ev, msg("{p} spends a wear token: +1 MP.", p=_pn(st, seat)))
-                self._plan(st)
-            elif a == "reroll":
-                if DRIVERS.free_reroll(st, seat, R.weather_now(st["weather"], circuits()[st["circuit"]])):
-                    t["free_used"] = True  # teams: one free reroll a turn on their tyres and weather
-                    car["sp"] += 1
-                    t["sp_paid"] = t.get("sp_paid", 0) - 1
-                car["sp"] -= 1
-                t["sp_paid"] = t.get("sp_paid", 0) + 1
-                t["rolls"].append(_die(rng, t["die"]))
-                t.pop("picks", None)  # a new roll: the pick among them starts again
-                if t["die"] == "purple":  # 3.2.4: keep the higher
-                    t["use"] = max(range(len(t["rolls"])), key=lambda i: _num(t["rolls"][i]))
-                else:
-                    t["use"] = max(range(len(t["rolls"])), key=lambda i: t["rolls"][i])
-                if t.get("story") is None:  # a turn from before turns were told in one line
-                    self._log(st, ev, msg("{p} spends 1 SP and rerolls: {roll}.", p=_pn(st, seat), roll=str(t["rolls"][-1])))
-                self._plan(st)
-            elif a == "use":
-                t["use"] = action["i"]
-                t["picks"] = t.get("picks", 0) + 1
-                self._plan(st)
-            elif a == "reduce":
-                extra = action["sp"] - t["reduce"]
-                car["sp"] -= extra
-                t["sp_paid"] = t.get("sp_paid", 0) + extra
-                t["reduce"] = action["sp"]
-                self._log(st, ev, msg("{p} spends {n} SP to lower the roll.", p=_pn(st, seat), n=extra))
-                self._plan(st)
-            elif a == "off":
-                self._go_off(st, ev, seat)
-                self._after_move(st, rng, ev, seat, None)
-                self._end_turn(st, rng, ev)
-            elif a == "stay":
-                self._after_move(st, rng, ev, seat, None)
-                self._end_turn(st, rng, ev)
-            elif a == "move":
-                o = t["opts"][action["i"]]
-                if o["kind"] == "fight":
-                    self._charge(st, o["ms"])
-                    self._set_pos(st, seat, o["ms"])
-                    t["fight"] = {"opt": o, "i": 0, "rolls": None, "answer": None, "fights": False}
-                    self._after_fight(st, rng, ev, self._fight(st, rng, ev))
-                else:
-                    self._finish_move(st, rng, ev, o["ms"], o["kind"])
-        t = st.get("turn")
-        if t and t.get("story"):  # the turn waits on a decision: what happened so far goes out now
-            self._tell(st, ev)
-            t["story"] = []
-        CHAMP.after_apply(self, st, rng, ev)  # 15: a race of the season is over
-        st["version"] += 1
+            car = st["cars"][seat]
+            self._fit(car, action["tyre"])
+            CUSTOM.pit_swap(car, action.get("swap", 0))  # 13.2
+            self._log(st, ev, msg("{p} fits {t} tyres.", p=_pn(st, seat), t=_tyre_name(action["tyre"])))
+            self._end_turn(st, rng, ev)
         st["rng"] = rng.state
-        return st, ev
+
+    @move("sc", phases=("race",))
+    def _safety_car(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
+        """10.2: under the safety car, stay out or pit and fit a set."""
+        action = self._take(st, seat, action)
+        rng = Rng(st["rng"])
+        st["sc"]["pit"][str(seat)] = action["tyre"] or False
+        CUSTOM.pit_swap(st["cars"][seat], action.get("swap", 0))  # 13.2
+        if self._sc_decide(st, rng, ev):
+            self._next_turn(st, rng, ev)
+        st["rng"] = rng.state
+
+    @move("crash", phases=("race",))
+    @move("attack", phases=("race",))
+    @move("defend", phases=("race",))
+    @move("yield", phases=("race",))
+    @move("fight", phases=("race",))
+    def _fight_answer(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
+        """An answer a position fight waits on (5): the defender fights or lets the attacker through,
+        a live bid of either side, a collision roll kept or rolled again (10)."""
+        action = self._take(st, seat, action)
+        rng = Rng(st["rng"])
+        f = st["turn"]["fight"]
+        a = action["type"]
+        if a == "crash":
+            f["crash"]["choice"][str(seat)] = bool(action["reroll"])
+        elif a == "attack":
+            f["a_answer"] = action["max"]
+        elif a == "fight":
+            f["fights"] = True
+        else:
+            f["answer"] = "yield" if a == "yield" else action["max"]
+        self._after_fight(st, rng, ev, self._fight(st, rng, ev))
+        st["rng"] = rng.state
+
+    @move("calm", phases=("race",))
+    def _calm(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
+        """12.3: 3 MP off a dry die's roll (2 off a wet one), one stress level down."""
+        self._take(st, seat, action)
+        t, car = st["turn"], st["cars"][seat]
+        t["calm"] = 3 if t["die"] in ("red", "white") else 2
+        car["stress"] -= 1
+        self._log(st, ev, msg("{p} gives up {n} MP to calm down: stress {s}.", p=_pn(st, seat), n=t["calm"],
+                              s=car["stress"]))
+        self._plan(st)
+
+    @move("wear_token", phases=("race",))
+    def _wear_token(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
+        """14: the Tyre Whisperer's token, +1 MP on worn tyres."""
+        self._take(st, seat, action)
+        t = st["turn"]
+        st["cars"][seat]["wear_tok"] -= 1
+        t["wear_tok"] = True
+        t["bonus"] = t.get("bonus", 0) + 1
+        self._log(st, ev, msg("{p} spends a wear token: +1 MP.", p=_pn(st, seat)))
+        self._plan(st)
+
+    @move("reroll", phases=("race",))
+    def _reroll(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
+        """4.1: roll the die again for 1 SP (a team's free reroll, 14); the best roll is used
+        until the player picks another."""
+        self._take(st, seat, action)
+        rng = Rng(st["rng"])
+        t, car = st["turn"], st["cars"][seat]
+        if DRIVERS.free_reroll(st, seat, R.weather_now(st["weather"], circuits()[st["circuit"]])):
+            t["free_used"] = True  # teams: one free reroll a turn on their tyres and weather
+            car["sp"] += 1
+            t["sp_paid"] = t.get("sp_paid", 0) - 1
+        car["sp"] -= 1
+        t["sp_paid"] = t.get("sp_paid", 0) + 1
+        t["rolls"].append(_die(rng, t["die"]))
+        t.pop("picks", None)  # a new roll: the pick among them starts again
+        if t["die"] == "purple":  # 3.2.4: keep the higher
+            t["use"] = max(range(len(t["rolls"])), key=lambda i: _num(t["rolls"][i]))
+        else:
+            t["use"] = max(range(len(t["rolls"])), key=lambda i: t["rolls"][i])
+        if t.get("story") is None:  # a turn from before turns were told in one line
+            self._log(st, ev, msg("{p} spends 1 SP and rerolls: {roll}.", p=_pn(st, seat), roll=str(t["rolls"][-1])))
+        self._plan(st)
+        st["rng"] = rng.state
+
+    @move("use", phases=("race",))
+    def _use(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
+        """4.1: the roll to use, among the rolls made."""
+        action = self._take(st, seat, action)
+        t = st["turn"]
+        t["use"] = action["i"]
+        t["picks"] = t.get("picks", 0) + 1
+        self._plan(st)
+
+    @move("reduce", phases=("race",))
+    def _reduce(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
+        """4.6.1: SP spent to take as much off the roll (to stay on the track)."""
+        action = self._take(st, seat, action)
+        t = st["turn"]
+        extra = action["sp"] - t["reduce"]
+        st["cars"][seat]["sp"] -= extra
+        t["sp_paid"] = t.get("sp_paid", 0) + extra
+        t["reduce"] = action["sp"]
+        self._log(st, ev, msg("{p} spends {n} SP to lower the roll.", p=_pn(st, seat), n=extra))
+        self._plan(st)
+
+    @move("off", phases=("race",))
+    @move("stay", phases=("race",))
+    def _no_move(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
+        """The car goes off the track (4.6.1), or stays where it is when no move is possible."""
+        action = self._take(st, seat, action)
+        rng = Rng(st["rng"])
+        if action["type"] == "off":
+            self._go_off(st, ev, seat)
+        self._after_move(st, rng, ev, seat, None)
+        self._end_turn(st, rng, ev)
+        st["rng"] = rng.state
+
+    @move("move", phases=("race",))
+    def _move(self, st: State, seat: int, action: Action, ev: list[Event]) -> None:
+        """Where the car goes, among the turn's options: a cell, the pits, the finish, or an attack
+        (a position fight, 5)."""
+        action = self._take(st, seat, action)
+        rng = Rng(st["rng"])
+        t = st["turn"]
+        o = t["opts"][action["i"]]
+        if o["kind"] == "fight":
+            self._charge(st, o["ms"])
+            self._set_pos(st, seat, o["ms"])
+            t["fight"] = {"opt": o, "i": 0, "rolls": None, "answer": None, "fights": False}
+            self._after_fight(st, rng, ev, self._fight(st, rng, ev))
+        else:
+            self._finish_move(st, rng, ev, o["ms"], o["kind"])
+        st["rng"] = rng.state
 
     # ------------------------------------------------------------ output
     def view(self, state: State, viewer: int | None) -> View:
@@ -2049,29 +2142,27 @@ class PoleEngine(Engine):
 
 def _human(state: State, seat: Any) -> bool:
     """A seat a player sits in (bots are played by the engine and never act)."""
-    return (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["n"]
+    return (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["seats"]
             and not state["cars"][seat].get("bot"))
 
 
-def _from_select(action: dict[str, Any]) -> dict[str, Any]:
-    """A select's answer (the menu's action with values=[...]) as a plain action."""
-    vals = action.get("values")
-    if not isinstance(vals, list) or len(vals) != 1 or not isinstance(vals[0], str):
+# The moves a menu offers as a select, and the key its chosen value goes to.
+_SELECTS = {"move": "i", "defend": "max", "attack": "max", "prefs": "preset"}
+
+
+def _plain(action: Action) -> Action:
+    """A move as the engine reads it: a select's one chosen value (`chosen`) put in its key (the
+    option index, the most SP to bid, the preset); any other move without "values"."""
+    values = chosen(action)
+    kind = action["type"]
+    if len(values) != 1 or kind not in _SELECTS:
         return {k: v for k, v in action.items() if k != "values"}
-    v = vals[0]
-    kind = action.get("type")
+    if kind == "prefs":
+        return {"type": kind, "preset": values[0]}
     try:
-        if kind == "move":
-            return {"type": "move", "i": int(v)}
-        if kind == "defend":
-            return {"type": "defend", "max": int(v)}
-        if kind == "attack":
-            return {"type": "attack", "max": int(v)}
+        return {"type": kind, _SELECTS[kind]: int(values[0])}
     except ValueError:
         raise GameError(msg("That move is not possible now.")) from None
-    if kind == "prefs":
-        return {"type": "prefs", "preset": v}
-    return {k: x for k, x in action.items() if k != "values"}
 
 
 def _preset_label(p: str) -> Msg:

@@ -48,14 +48,14 @@ def racing(st: dict) -> bool:
 
 
 def takeover_action(st: dict, seat: int) -> dict | None:
-    if not isinstance(seat, int) or not 0 <= seat < st["n"] or not racing(st):
+    if not isinstance(seat, int) or not 0 <= seat < st["seats"] or not racing(st):
         return None
     car = st["cars"][seat]
     return None if car.get("bot") or car["out"] is not None or car["finished"] is not None else {"type": TAKE}
 
 
 def return_action(st: dict, seat: int) -> dict | None:
-    if not isinstance(seat, int) or not 0 <= seat < st["n"]:
+    if not isinstance(seat, int) or not 0 <= seat < st["seats"]:
         return None
     car = st["cars"][seat]
     return {"type": BACK} if stand_in(car) and not car["bot"].get("back") else None
