@@ -51,18 +51,19 @@ def ends(options):
 
 
 class Dice:
-    """Scripted dice for engine._die: a list of faces, taken in order (after them: random)."""
+    """Scripted dice for common.roll: a list of faces, taken in order (after them: random)."""
 
     def __init__(self, monkeypatch, faces):
-        from bot.games.pole import engine
+        from bot.games.pole import common, engine, events
         self.faces = list(faces)
-        orig = engine._die
+        orig = common.roll
 
         def die(rng, name):
             if self.faces:
                 return self.faces.pop(0)
             return orig(rng, name)
-        monkeypatch.setattr(engine, "_die", die)
+        for module in (engine, events):  # the modules that roll dice (bot.games.pole.common.roll)
+            monkeypatch.setattr(module, "roll", die)
 
 
 def said(ev):

@@ -269,8 +269,8 @@ def test_qualifying_example_q1_q2_q3_gives_the_seeds_grid(monkeypatch):
 def test_no_weather_roll_in_the_start_rounds_then_one_each_round(monkeypatch):
     st = _race(tyre="hard")
     calls = []
-    orig = eng._die
-    monkeypatch.setattr(eng, "_die", lambda rng, name: calls.append(name) or orig(rng, name))
+    orig = eng.roll
+    monkeypatch.setattr(eng, "roll", lambda rng, name: calls.append(name) or orig(rng, name))
     from bot.games.rng import Rng
     for rnd in (1, 2, 3):
         st["round"] = rnd - 1

@@ -403,9 +403,9 @@ def test_bot_names_in_texts_and_images():
     from bot.i18n import render
     from rendering.pole import render_board, render_hand, render_results
     st, _ = _play(1, 2, "monaco", 3)
-    text = render(E.view(st, None)["log"][-1]["key"] and eng._pn(st, 1), "en")
+    text = render(E.view(st, None)["log"][-1]["key"] and eng.car_name(st, 1), "en")
     assert text == "Blue bot (A)"
-    assert render(eng._pn(st, 2), "ja") == "黄ボット（A）"
+    assert render(eng.car_name(st, 2), "ja") == "黄ボット（A）"
     for png in (render_board(E.view(st, None), ["Alice"], "en"), render_hand(E.view(st, 0), ["Alice"], "ja"),
                 render_results(E.view(st, None), ["Alice"], "en")):
         assert png[:4] == b"\x89PNG" or png[8:12] == b"WEBP"  # the board is a WebP (issue #35)
@@ -420,7 +420,7 @@ def _record_dice(monkeypatch, faces):
     def die(rng, name):
         names.append(name)
         return faces.pop(0)
-    monkeypatch.setattr(eng, "_die", die)
+    monkeypatch.setattr(eng, "roll", die)
     return names
 
 

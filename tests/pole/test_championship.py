@@ -21,7 +21,7 @@ def _end_race(st, finish, ep=None):
         if ep and s in ep:
             st["cars"][s]["ep"] = ep[s]
     rng = Rng(st["rng"])
-    CH.after_apply(E, st, rng, [])
+    CH.after_apply(st, rng, [])
     st["rng"] = rng.state
     return st
 

@@ -5,6 +5,7 @@ from dataclasses import replace
 
 import pytest
 
+from bot.games.pole.variants import breakdown
 from bot.games.pole import ENGINE as E
 from bot.games.pole import drivers as D
 from bot.games.pole import engine as eng
@@ -177,8 +178,7 @@ def test_rain_dancer_in_the_engine(monkeypatch):
 def test_strategist_two_more_sp_at_each_stop():
     st = _with(_race(n=1, drivers=True), 0, "pit_sp")
     st["cars"][0]["sp"] = 2
-    E_ = E
-    D.at_pit(E_, st, [], 0)
+    D.at_pit(st, [], 0)
     assert st["cars"][0]["sp"] == 4
 
 
@@ -193,7 +193,7 @@ def test_tyre_whisperer_wear_token_and_blowout_token(monkeypatch):
     assert st["turn"]["n"] == n + 1 and st["cars"][0]["wear_tok"] == 3
     assert {"type": "wear_token"} not in E.legal_actions(st, 0)  # once a turn
     ev = []
-    assert D.use_blow_token(E, st, ev, 0) and st["cars"][0]["blow_tok"] == 1
+    assert D.use_blow_token(st, ev, 0) and st["cars"][0]["blow_tok"] == 1
 
 
 def test_slipstreamer_drs_plus_1_mp():
@@ -236,11 +236,11 @@ def test_collision_teams():
 def test_iron_chassis_holds_5_breakdown_points():
     st = _with(_race(n=1, drivers=True), 0, team="tough")
     ev = []
-    E._breakdown(st, ev, 0, "heavy")
+    breakdown(st, ev, 0, "heavy")
     st["cars"][0]["bd"][0][1] = True
-    E._breakdown(st, ev, 0, "heavy")
+    breakdown(st, ev, 0, "heavy")
     st["cars"][0]["bd"][1][1] = True
-    E._breakdown(st, ev, 0, "light")
+    breakdown(st, ev, 0, "light")
     assert st["cars"][0]["out"] is None  # 5 points: 3 + 2
 
 
@@ -276,10 +276,10 @@ def test_victory_lane_two_more_mp_after_a_won_fight(monkeypatch):
 def test_fix_it_fast_gives_back_a_point():
     st = _with(_race(n=1, drivers=True), 0, team="repair")
     st["cars"][0].update(ep0=7, bp0=7, ep=5, bp=6)
-    D.at_pit(E, st, [], 0)
+    D.at_pit(st, [], 0)
     assert (st["cars"][0]["ep"], st["cars"][0]["bp"]) == (6, 6)
     st["cars"][0].update(ep=7, bp=7)
-    D.at_pit(E, st, [], 0)
+    D.at_pit(st, [], 0)
     assert (st["cars"][0]["ep"], st["cars"][0]["bp"]) == (7, 7)
 
 
@@ -291,7 +291,7 @@ def test_lightning_pits_passes_the_cars_that_stopped_this_round():
     st["cars"][0].update(pit_round=st["round"])
     st["cars"][1].update(pos=["t", 5, 0])
     st["order"] = [1, 0, 2]
-    D.at_pit(E, st, [], 2)
+    D.at_pit(st, [], 2)
     assert st["order"] == [1, 2, 0]
 
 

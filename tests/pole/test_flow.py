@@ -81,7 +81,7 @@ def test_start_rounds_use_the_purple_die_and_reroll_keeps_the_higher(monkeypatch
     first = st["turn"]["rolls"][0]
     st2, _ = E.apply(st, seat, {"type": "reroll"})
     assert st2["cars"][seat]["sp"] == st["cars"][seat]["sp"] - 1
-    assert eng._num(st2["turn"]["rolls"][st2["turn"]["use"]]) == max(eng._num(first), 6)
+    assert eng.face_value(st2["turn"]["rolls"][st2["turn"]["use"]]) == max(eng.face_value(first), 6)
 
 
 def test_tyre_die_by_compound_and_count_up_to_three_fewer(monkeypatch):

@@ -2,6 +2,7 @@
 (16.2)."""
 import json
 
+from bot.games.pole.variants import breakdown
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
 from bot.games.rng import Rng
@@ -31,14 +32,14 @@ def test_long_race_with_circuit_rules():
 def test_long_race_four_breakdown_points():
     st = _race(n=1, long_race=True)
     ev = []
-    E._breakdown(st, ev, 0, "heavy")
+    breakdown(st, ev, 0, "heavy")
     st["cars"][0]["bd"][0][1] = True  # repaired
-    E._breakdown(st, ev, 0, "heavy")
+    breakdown(st, ev, 0, "heavy")
     assert st["cars"][0]["out"] is None  # 4 points: still in
     st2 = _race(n=1)
-    E._breakdown(st2, ev, 0, "heavy")
+    breakdown(st2, ev, 0, "heavy")
     st2["cars"][0]["bd"][0][1] = True
-    E._breakdown(st2, ev, 0, "heavy")
+    breakdown(st2, ev, 0, "heavy")
     assert st2["cars"][0]["out"] == "breakdown"  # 4 > 3 in the normal race
 
 
@@ -71,8 +72,8 @@ def test_no_retire_too_many_breakdowns_means_a_pit_stop():
     st = _race(n=1, no_retire=True)
     st["turn"] = None  # outside a turn the line goes out at once (in a turn: in the turn's line)
     ev = []
-    E._breakdown(st, ev, 0, "heavy")
-    E._breakdown(st, ev, 0, "light")
+    breakdown(st, ev, 0, "heavy")
+    breakdown(st, ev, 0, "light")
     car = st["cars"][0]
     assert car["out"] is None and car["must_pit"] and E.view(st, None)["cars"][0]["must_pit"]
     assert any(e.text.key == "{p} is not out (no retirements) but must pit as soon as possible." for e in said(ev))
@@ -104,13 +105,13 @@ def test_must_pit_only_the_pit_when_in_reach_then_cleared(monkeypatch):
     assert st["cars"][s]["bd"] == [["heavy", True], ["light", True]]
     # the points stay on the dashboard: the next breakdown sends the car back to the pits
     ev = []
-    E._breakdown(st, ev, s, "light")
+    breakdown(st, ev, s, "light")
     assert st["cars"][s]["must_pit"] and st["cars"][s]["out"] is None
 
 
 def test_without_the_variant_a_car_still_retires():
     st = _race(n=1)
     ev = []
-    E._breakdown(st, ev, 0, "heavy")
-    E._breakdown(st, ev, 0, "light")
+    breakdown(st, ev, 0, "heavy")
+    breakdown(st, ev, 0, "light")
     assert st["cars"][0]["out"] == "breakdown"

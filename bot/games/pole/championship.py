@@ -18,7 +18,10 @@ from functools import lru_cache
 from typing import Any
 
 from bot.games.base import GameError
-from bot.games.pole.content import CIRCUIT_KEYS, DATA_DIR
+import bot.games.pole.drivers as D
+import bot.games.pole.standin as standin
+from bot.games.pole.content import CIRCUIT_KEYS, DATA_DIR, circuits
+from bot.games.pole.common import car_name, human, log
 from bot.i18n import Msg, msg
 
 
@@ -117,27 +120,25 @@ def constructors(st: dict) -> list[dict]:
     return [{"seats": x["seats"], "points": x["points"]} for x in out]
 
 
-def after_apply(eng, st: dict, rng, ev: list) -> None:
+def after_apply(st: dict, rng, ev: list) -> None:
     """When a race of the season ends: points, engine damage, then the standings step (or the
     end of the season)."""
     se = st.get("season")
     if not se or st["phase"] != "over" or len(se["results"]) > se["i"]:
         return
     final = se["i"] == len(se["races"]) - 1
-    from bot.games.pole import standin
     standin.restore_all(st)  # the race is over: every car a bot drove for a player is the player's again
     pts = race_points(st, final)
     for s in range(st["seats"]):
         se["points"][s] += pts[s]
     se["results"].append({"circuit": st["circuit"], "finish": list(st["finish"]), "points": pts})
     if st["options"].get("engine_damage") and not final:  # damage matters for the races still to come
-        from bot.games.pole import engine
         for s, car in enumerate(st["cars"]):
             if not car.get("bot") and car["ep"] == 0:  # 15.1: a race ended with 0 EP
                 se["damage"][s] = min(3, se["damage"][s] + 1)
-                eng._log(st, ev, msg("{p} ends the race with 0 EP: engine damage {n}.", p=engine._pn(st, s),
+                log(st, ev, msg("{p} ends the race with 0 EP: engine damage {n}.", p=car_name(st, s),
                                      n=se["damage"][s]))
-    eng._log(st, ev, msg("Race {i} of {n} is over.", i=se["i"] + 1, n=len(se["races"])))
+    log(st, ev, msg("Race {i} of {n} is over.", i=se["i"] + 1, n=len(se["races"])))
     if not final:
         st["phase"] = "standings"
         st["next"] = {}
@@ -169,13 +170,8 @@ def label(st: dict, seat: int, action: dict) -> Msg:
 
 def choose(eng, st: dict, rng, ev: list, seat: int, action: dict) -> None:
     st["next"][str(seat)] = bool(action["engine"])
-    if not to_act(st, _human_of(eng)):
+    if not to_act(st, human):
         start_next(eng, st, rng, ev)
-
-
-def _human_of(eng):
-    from bot.games.pole import engine
-    return engine._human
 
 
 def start_next(eng, st: dict, rng, ev: list) -> None:
@@ -189,7 +185,6 @@ def start_next(eng, st: dict, rng, ev: list) -> None:
     humans = sum(1 for c in st["cars"] if not c.get("bot"))
     opts = dict(st["options"], circuit=se["races"][se["i"]])
     nxt = eng.new_game(opts, humans, rng.below(2 ** 31))
-    from bot.games.pole import drivers as D
     for s, car in enumerate(nxt["cars"]):
         old = st["cars"][s]
         if car.get("bot"):
@@ -210,20 +205,14 @@ def start_next(eng, st: dict, rng, ev: list) -> None:
     nxt["version"] = st["version"]
     nxt["season"] = se
     for s in new_engine:
-        eng._log(nxt, ev, msg("{p} fits a new engine and will start from the back.", p=_pn(nxt, s)))
-    eng._log(nxt, ev, msg("Race {i} of {n}: {circuit}.", i=se["i"] + 1, n=len(se["races"]),
+        log(nxt, ev, msg("{p} fits a new engine and will start from the back.", p=car_name(nxt, s)))
+    log(nxt, ev, msg("Race {i} of {n}: {circuit}.", i=se["i"] + 1, n=len(se["races"]),
                           circuit=msg(eng_circuit_name(opts["circuit"]))))
     st.clear()
     st.update(nxt)
 
 
-def _pn(st, s):
-    from bot.games.pole import engine
-    return engine._pn(st, s)
-
-
 def eng_circuit_name(key: str) -> str:
-    from bot.games.pole.content import circuits
     return circuits()[key].name
 
 

@@ -16,25 +16,25 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.base import (Action, Engine, Event, GameError, OptionSpec, State, View, choose_again, chosen,
-                            move, seat_ref)
-from bot.games.pole import bots as BOTS
-from bot.games.pole import hidden
-from bot.games.pole import championship as CHAMP
-from bot.games.pole import custom as CUSTOM
-from bot.games.pole import drivers as DRIVERS
-from bot.games.pole import events as EVENTS
-from bot.games.pole import options as OPTS
-from bot.games.pole import specials as SPECIALS
-from bot.games.pole import standin as STANDIN
-from bot.games.pole import variants as VARIANTS
-from bot.games.pole import rules as R
+                            move)
+import bot.games.pole.bots as BOTS
+from bot.games.pole.common import (START_ROUNDS, car_name, face_value, human, log, roll, running,
+                                     tyre_name, weather_name)
+import bot.games.pole.hidden as hidden
+import bot.games.pole.championship as CHAMP
+import bot.games.pole.custom as CUSTOM
+import bot.games.pole.drivers as DRIVERS
+import bot.games.pole.events as EVENTS
+import bot.games.pole.options as OPTS
+import bot.games.pole.specials as SPECIALS
+import bot.games.pole.standin as STANDIN
+import bot.games.pole.variants as VARIANTS
+import bot.games.pole.rules as R
 from bot.games.pole.content import CIRCUIT_KEYS, TYRES, circuits, rules
 from bot.games.rng import Rng
-from bot.i18n import Msg, from_wire, msg, to_wire
+from bot.i18n import Msg, from_wire, msg
 
 SCHEMA = 2  # 2: the number of cars is "seats" (it was "n")
-LOG_KEEP = 30
-START_ROUNDS = 3
 MAX_PICKS = 2  # "Use roll N" picks between two rerolls (4.1: one final choice; reading: changed once)
 # Standing choices for position fights (the most SP to bid as attacker and as defender; "ask"
 # pauses the race for a live answer when defending, "ask_attack" for a live bid when attacking;
@@ -49,20 +49,6 @@ PRESETS = {
 }
 
 
-def _pn(st: State, seat: int) -> Any:
-    """How texts name a car: the player (a seat ref the table fills in) or the bot's name."""
-    b = st["cars"][seat].get("bot")
-    if b and b.get("for"):  # a player's car a bot drives for now (17, an absent player)
-        return msg("{p} (bot)", p=seat_ref(seat))
-    if b:
-        return msg("{colour} bot ({side})", colour=_COLOUR_NAMES[BOTS.COLOURS[seat % 6]](), side=b["side"])
-    return seat_ref(seat)
-
-
-_COLOUR_NAMES = {"red": lambda: msg("Red"), "blue": lambda: msg("Blue"), "yellow": lambda: msg("Yellow"),
-                 "green": lambda: msg("Green"), "purple": lambda: msg("Purple"), "orange": lambda: msg("Orange")}
-
-
 def _collision_table() -> dict[int, str]:
     table = {int(k): v for k, v in rules()["collision"].items()}
     if sorted(table) != [1, 2, 3, 4, 5, 6] or not set(table.values()) <= {"none", "ep", "bp", "light", "heavy"}:
@@ -71,14 +57,6 @@ def _collision_table() -> dict[int, str]:
 
 
 COLLISION = _collision_table()
-
-
-def _die(rng: Rng, name: str):
-    return rng.choice(rules()["dice"][name])
-
-
-def _num(face) -> int:
-    return rules()["purple_bang_value"] if face == "!" else int(face)
 
 
 class PoleEngine(Engine):
@@ -135,10 +113,10 @@ class PoleEngine(Engine):
         opts = self.validate_options(options, seats)
         rng = Rng(seed)
         c = circuits()[opts["circuit"]]
-        col, row = _die(rng, "black"), _die(rng, "black")
-        b = _die(rng, "black")
+        col, row = roll(rng, "black"), roll(rng, "black")
+        b = roll(rng, "black")
         while b > c.weather_b:  # seed 2.4: reroll until it fits grid B
-            b = _die(rng, "black")
+            b = roll(rng, "black")
         sp0 = rules()["start_points"]
         humans = seats
         # 17.1: humans + bots make at most 6 cars; a lone player always gets at least one rival.
@@ -171,8 +149,8 @@ class PoleEngine(Engine):
             st["events"] = EVENTS.new_deck(opts, rng)
         CHAMP.begin(st)  # 15: the season
         ev: list[Event] = []
-        self._log(st, ev, msg("Weather roll {a}, {b}, {c}: the race starts in {w}.", a=col, b=row, c=b,
-                              w=self._wname(R.weather_now(st["weather"], c))))
+        log(st, ev, msg("Weather roll {a}, {b}, {c}: the race starts in {w}.", a=col, b=row, c=b,
+                              w=weather_name(R.weather_now(st["weather"], c))))
         st["quali"] = {"sessions": R.quali_sessions(seats), "idx": -1, "in": list(range(seats)),
                        "back": []}
         if not CUSTOM.begin(st):  # 13.1: the setup step comes first, then qualifying
@@ -180,19 +158,6 @@ class PoleEngine(Engine):
         st["rng"] = rng.state
         st["rules_version"] = self.rules_version
         return st
-
-    @staticmethod
-    def _wname(w: str) -> Msg:
-        return {"dry": msg("dry weather"), "light": msg("light rain"), "heavy": msg("heavy rain")}[w]
-
-    def _log(self, st: State, ev: list[Event], text: Msg, to: int | None = None, now: bool = False) -> None:
-        t = st.get("turn")
-        if to is None and not now and t and t.get("story") is not None:  # a turn under way: one line at its end
-            t["story"].append(to_wire(text))
-            return
-        ev.append(Event(text, to))
-        if to is None:
-            st["log"] = (st["log"] + [text.key and {"key": text.key, "params": _wire(text.params)}])[-LOG_KEEP:]
 
     def _setup_done(self, st: State, rng: Rng, ev: list[Event]) -> None:
         st["phase"] = "quali"
@@ -204,12 +169,12 @@ class PoleEngine(Engine):
         q["idx"] += 1
         st["turn_no"] += 1
         name = q["sessions"][q["idx"]]
-        q["first"] = {str(s): _die(rng, "black") for s in q["in"]}
+        q["first"] = {str(s): roll(rng, "black") for s in q["in"]}
         for s in q["in"]:  # the Rocket: +1 on each session's first roll (appendix 1)
             q["first"][str(s)] += DRIVERS.quali_first(st, s)
         q["choice"] = {}
-        self._log(st, ev, msg("{session}: first rolls {rolls}.", session=name,
-                              rolls=[msg("{p} {r}", p=_pn(st, s), r=q["first"][str(s)]) for s in q["in"]]))
+        log(st, ev, msg("{session}: first rolls {rolls}.", session=name,
+                              rolls=[msg("{p} {r}", p=car_name(st, s), r=q["first"][str(s)]) for s in q["in"]]))
         if not self.to_act(st):  # only bots left in the session: it runs by itself
             self._resolve_session(st, rng, ev)
 
@@ -223,14 +188,14 @@ class PoleEngine(Engine):
             if bot:  # 17.3.1 step 3: at or below the card's value, two purple rolls
                 value = BOTS.card(s, bot["side"])["quali"][int(name[1]) - 1]
                 if BOTS.quali_rerolls(q["first"][str(s)], value):
-                    faces = [_die(rng, "purple"), _die(rng, "purple")]
-                    extra = [_num(f) for f in faces]
-                    self._log(st, ev, msg("{p} rolls the purple die twice: {a} and {b}.", p=_pn(st, s),
+                    faces = [roll(rng, "purple"), roll(rng, "purple")]
+                    extra = [face_value(f) for f in faces]
+                    log(st, ev, msg("{p} rolls the purple die twice: {a} and {b}.", p=car_name(st, s),
                                           a=str(faces[0]), b=str(faces[1])))
             elif q["choice"][str(s)]:
                 st["cars"][s]["sp"] -= 1
-                extra = [_die(rng, "black"), _die(rng, "black")]
-                self._log(st, ev, msg("{p} spends 1 SP and rolls {a} and {b}.", p=_pn(st, s), a=extra[0], b=extra[1]))
+                extra = [roll(rng, "black"), roll(rng, "black")]
+                log(st, ev, msg("{p} spends 1 SP and rolls {a} and {b}.", p=car_name(st, s), a=extra[0], b=extra[1]))
             scores[s] = R.quali_best(q["first"][str(s)], extra)
         tb = {}
         vals = list(scores.values())
@@ -239,7 +204,7 @@ class PoleEngine(Engine):
         for v in set(vals):
             tied = [s for s in scores if scores[s] == v]
             while len(tied) > 1:
-                rolls = {s: _die(rng, "black") for s in tied}
+                rolls = {s: roll(rng, "black") for s in tied}
                 for s in tied:  # 17.3.1 step 4: a bot tied with a human always goes first
                     tb[s] = rolls[s] + (1000 if st["cars"][s].get("bot") else 0) + 10 * DRIVERS.quali_value(st, s)
                 if len(set(rolls.values())) == len(tied):
@@ -247,7 +212,7 @@ class PoleEngine(Engine):
         order = R.quali_order(scores, tb)
         if name == "Q3":
             st["grid"] = CHAMP.grid(st, order + q["back"], rng)  # 15.1: new engines at the back
-            self._log(st, ev, msg("Q3: the grid is {grid}.", grid=[_pn(st, s) for s in st["grid"]]))
+            log(st, ev, msg("Q3: the grid is {grid}.", grid=[car_name(st, s) for s in st["grid"]]))
             self._start_tyres(st, ev)
             return
         out = order[-1]
@@ -256,8 +221,8 @@ class PoleEngine(Engine):
         for s in q["in"]:
             if not st["cars"][s].get("bot"):  # bots have no SP (17.3.1 step 5: humans pay)
                 st["cars"][s]["sp"] -= 1  # advancing costs 1 SP (3.1.1)
-        self._log(st, ev, msg("{session}: {p} is out and starts P{pos}; the others pay 1 SP to go on.",
-                              session=name, p=_pn(st, out), pos=len(order)))
+        log(st, ev, msg("{session}: {p} is out and starts P{pos}; the others pay 1 SP to go on.",
+                              session=name, p=car_name(st, out), pos=len(order)))
         self._next_session(st, rng, ev)
 
     # ------------------------------------------------------------ tyres and start
@@ -293,14 +258,14 @@ class PoleEngine(Engine):
                 steps, future = BOTS.weather_steps(st["weather"], c)
                 st["tyre_pick"][str(s)] = BOTS.first_tyre(st["grid"].index(s) + 1, steps,
                                                           R.weather_now(st["weather"], c), future,
-                                                          lambda: _die(rng, "black"))
+                                                          lambda: roll(rng, "black"))
         for s, t in sorted(st["tyre_pick"].items()):
             if st["cars"][int(s)].get("bot"):
                 self._bot_fit(st["cars"][int(s)], t)
             else:
                 self._fit(st["cars"][int(s)], t)
-        self._log(st, ev, msg("Tyres revealed: {list}.", list=[
-            msg("{p}: {t}", p=_pn(st, int(s)), t=_tyre_name(t)) for s, t in sorted(st["tyre_pick"].items(), key=lambda x: int(x[0]))]))
+        log(st, ev, msg("Tyres revealed: {list}.", list=[
+            msg("{p}: {t}", p=car_name(st, int(s)), t=tyre_name(t)) for s, t in sorted(st["tyre_pick"].items(), key=lambda x: int(x[0]))]))
         st["phase"] = "race"
         DRIVERS.remember_start(st)
         if st["options"].get("stress"):  # 12: the pole-sitter starts at 1, the others at 0; bots never
@@ -310,9 +275,6 @@ class PoleEngine(Engine):
         self._new_round(st, rng, ev)
 
     # ------------------------------------------------------------ rounds and turns
-    def _running(self, st: State) -> list[int]:
-        return [s for s in st["order"] if st["cars"][s]["out"] is None and st["cars"][s]["finished"] is None]
-
     def _new_round(self, st: State, rng: Rng, ev: list[Event]) -> None:
         if self._setup_round(st, rng, ev):
             self._next_turn(st, rng, ev)
@@ -327,8 +289,8 @@ class PoleEngine(Engine):
         fl = st.get("flag")
         if fl and st["round"] > fl["until"]:  # 10.1: after this round and the next, both flags go
             st["flag"] = None
-            self._log(st, ev, msg("The yellow and green flags are removed."))
-        run = self._running(st)
+            log(st, ev, msg("The yellow and green flags are removed."))
+        run = running(st)
         if not run:
             st["phase"] = "over"
             return False
@@ -336,7 +298,7 @@ class PoleEngine(Engine):
         c = circuits()[st["circuit"]]
         face, w0 = None, R.weather_now(st["weather"], c)
         if st["round"] > START_ROUNDS:
-            face = _die(rng, "weather")  # the leader's weather roll (8.1)
+            face = roll(rng, "weather")  # the leader's weather roll (8.1)
             if face == "cloud":
                 for car in st["cars"]:  # 17.4: every bot card's cube moves on with the forecast
                     if car.get("bot"):
@@ -344,17 +306,17 @@ class PoleEngine(Engine):
                 before = R.weather_now(st["weather"], c)
                 st["weather"], moved = R.weather_advance(st["weather"], c.weather_b)
                 now = R.weather_now(st["weather"], c)
-                self._log(st, ev, msg("Round {n}: cloud; the weather changes to {w}.", n=st["round"], w=self._wname(now))
+                log(st, ev, msg("Round {n}: cloud; the weather changes to {w}.", n=st["round"], w=weather_name(now))
                           if moved and now != before else msg("Round {n}: cloud, the forecast moves on.", n=st["round"]))
             else:
-                self._log(st, ev, msg("Round {n}: no change in the weather.", n=st["round"]))
+                log(st, ev, msg("Round {n}: no change in the weather.", n=st["round"]))
         else:
-            self._log(st, ev, msg("Race start, round {n}.", n=st["round"]))
-        EVENTS.round_start(self, st, rng, ev, face, w0)  # 9: a "!" may reveal an event
+            log(st, ev, msg("Race start, round {n}.", n=st["round"]))
+        EVENTS.round_start(st, rng, ev, face, w0)  # 9: a "!" may reveal an event
         return True
 
     def _next_turn(self, st: State, rng: Rng, ev: list[Event]) -> None:
-        STANDIN.settle(st, ev, self._log)  # a car given back during its bot's turn
+        STANDIN.settle(st, ev)  # a car given back during its bot's turn
         while True:
             if st.get("sc_due"):  # 10.2: the turn is interrupted; the race restarts behind the SC
                 self._tell(st, ev)
@@ -367,7 +329,7 @@ class PoleEngine(Engine):
             st["queue"] = [s for s in st["queue"] if st["cars"][s]["out"] is None and st["cars"][s]["finished"] is None]
             if not st["queue"]:
                 st["turn"] = None
-                if not self._running(st):
+                if not running(st):
                     st["phase"] = "over"
                     return
                 if not self._setup_round(st, rng, ev):
@@ -396,21 +358,21 @@ class PoleEngine(Engine):
             before = car["laps"]
             self._slide(st, ev, seat, rules()["course_out_cells"])
             car["off"] = 2
-            self._log(st, ev, msg("{p} comes back onto the track.", p=_pn(st, seat)))
+            log(st, ev, msg("{p} comes back onto the track.", p=car_name(st, seat)))
             self._last_lap_without_stop(st, ev, seat, before)
             self._after_move(st, rng, ev, seat, moved_from=None)
             return False
         if car["pit_turn"] in (1, 2):  # 7.2, 7.3: the green exit cells, nothing else
             car["pos"] = ["g", car["pit_turn"] - 1]
             car["pit_turn"] += 1
-            self._log(st, ev, msg("{p} waits on pit exit cell {i}.", p=_pn(st, seat), i=car["pos"][1] + 1))
+            log(st, ev, msg("{p} waits on pit exit cell {i}.", p=car_name(st, seat), i=car["pos"][1] + 1))
             self._reorder(st)
             return False
         if car.get("bot"):
             return self._bot_turn(st, rng, ev, seat)
         start = st["round"] <= START_ROUNDS
         if car["pit_turn"] == 3:  # 7.4: purple die plus the green counter
-            face = _die(rng, "purple")
+            face = roll(rng, "purple")
             car["pit_turn"] = 0
             turn = {"seat": seat, "die": "purple", "rolls": [face], "use": 0, "reduce": 0, "pit_exit": True,
                     "green": car["green"], "start_pos": list(car["pos"]), "start_laps": car["laps"],
@@ -418,7 +380,7 @@ class PoleEngine(Engine):
             car["green"] = 0
         else:
             die = "purple" if start else rules()["tyres"][car["tyre"]]["die"]
-            turn = {"seat": seat, "die": die, "rolls": [_die(rng, die)], "use": 0, "reduce": 0, "pit_exit": False,
+            turn = {"seat": seat, "die": die, "rolls": [roll(rng, die)], "use": 0, "reduce": 0, "pit_exit": False,
                     "green": 0, "start_pos": list(car["pos"]), "start_laps": car["laps"], "fought": [], "won": [],
                     "ms": None, "opts": None, "stage": "move", "cost": [0, 0, 0]}
         if sc_turn:
@@ -431,14 +393,14 @@ class PoleEngine(Engine):
             car["drs"] = False
             if turn["die"] != "purple" and not self._rain(st):
                 turn["drs"] = DRIVERS.drs_mp(st, seat)
-                self._log(st, ev, msg("{p} has DRS: up to {n} more MP.", p=_pn(st, seat), n=turn["drs"]))
+                log(st, ev, msg("{p} has DRS: up to {n} more MP.", p=car_name(st, seat), n=turn["drs"]))
         self._plan(st)
         return True
 
     # --- the roll in use and the plan options
     def _roll_value(self, st: State) -> int:
         t = st["turn"]
-        return _num(t["rolls"][t["use"]]) if t["die"] == "purple" else int(t["rolls"][t["use"]])
+        return face_value(t["rolls"][t["use"]]) if t["die"] == "purple" else int(t["rolls"][t["use"]])
 
     def _course_out_due(self, st: State) -> bool:
         t = st["turn"]
@@ -663,9 +625,9 @@ class PoleEngine(Engine):
             car["blow_done"] = False
             if ev is not None and car.get("tyre"):
                 k = R.tyre_penalty(car["life"])
-                self._log(st, ev, msg("New lap: {t} tyres, life {n}.", t=_tyre_name(car["tyre"]), n=car["life"])
+                log(st, ev, msg("New lap: {t} tyres, life {n}.", t=tyre_name(car["tyre"]), n=car["life"])
                           if not k else msg("New lap: {t} tyres, life {n}: every roll counts {k} less.",
-                                            t=_tyre_name(car["tyre"]), n=car["life"], k=k))
+                                            t=tyre_name(car["tyre"]), n=car["life"], k=k))
 
     def _reorder(self, st: State) -> None:
         """The position track: progress along the race, corners ranked by the outer lane, ties on
@@ -682,7 +644,7 @@ class PoleEngine(Engine):
         car = st["cars"][seat]
         self._reorder(st)
         # lapped cars (5.6): the leader catching a car a lap down retires it
-        run = self._running(st)
+        run = running(st)
         if run and run[0] == seat:
             self._lapping(st, ev, seat, R.prog(c, car["laps"], car["pos"]))
 
@@ -693,13 +655,13 @@ class PoleEngine(Engine):
         c = circuits()[st["circuit"]]
         pits = ("pin", "pit", "g", "pout")
         in_pits = st["cars"][seat]["pos"][0] in pits
-        for s in self._running(st):
+        for s in running(st):
             o = st["cars"][s]
             if s == seat or (in_pits and o["pos"][0] in pits):
                 continue
             if lead >= R.prog(c, o["laps"], o["pos"]) + c.length:
                 o["out"] = "lapped"
-                self._log(st, ev, msg("{p} is lapped and retires.", p=_pn(st, s)))
+                log(st, ev, msg("{p} is lapped and retires.", p=car_name(st, s)))
         self._reorder(st)
 
     def _end_turn(self, st: State, rng: Rng, ev: list[Event]) -> None:
@@ -717,7 +679,7 @@ class PoleEngine(Engine):
         story = t.pop("story")
         seat = t["seat"]
         car = st["cars"][seat]
-        p = _pn(st, seat)
+        p = car_name(st, seat)
         rolls = [str(x) for x in t["rolls"]]
         if t["die"] == "bot":
             head = msg("{p} rolls {r} in the rain: {n} cells", p=p, r=rolls[0], n=t["n"]) if t.get("rain") \
@@ -742,7 +704,7 @@ class PoleEngine(Engine):
         line = msg("{a}.", a=head)
         for part in story:
             line = msg("{line} {more}", line=line, more=from_wire(part))
-        self._log(st, ev, line)
+        log(st, ev, line)
 
     def _finish_move(self, st: State, rng: Rng, ev: list[Event], ms: dict, kind: str, end: bool = True) -> None:
         """The car stops at ms: pay, wear, checks (low grip, blow-out), then the turn ends."""
@@ -750,7 +712,7 @@ class PoleEngine(Engine):
         seat = t["seat"]
         car = st["cars"][seat]
         c = circuits()[st["circuit"]]
-        run0 = self._running(st)
+        run0 = running(st)
         lead0 = run0[0] if run0 else None  # the leader before this move (12.2)
         self._charge(st, ms)
         before = t["start_laps"]  # a fight's pass may already have moved the car on
@@ -760,7 +722,7 @@ class PoleEngine(Engine):
             car["laps"] = before + 1
             car["pos"] = ["pit"]
             car["green"] = max(0, t["n"] - ms["t"]) if ms["mode"] >= 1 else t["n"]
-            self._log(st, ev, msg("{p} pits ({g} MP kept).", p=_pn(st, seat), g=car["green"]))
+            log(st, ev, msg("{p} pits ({g} MP kept).", p=car_name(st, seat), g=car["green"]))
             car["life"] = self._wear(car, w)  # the stop wears like a crossing (7.1)
             car["sets"][car["tyre"]].append(car["life"])  # a life token keeps what is left (6.1 D)
             car["sp"] = min(car["sp0"], car["sp"] + rules()["pit_sp_regain"])
@@ -769,13 +731,13 @@ class PoleEngine(Engine):
             car["blow_done"] = False
             car["pitted"] = True
             VARIANTS.pitted(car)
-            DRIVERS.at_pit(self, st, ev, seat)  # drivers and teams: SP, a point back, passing in the pits
+            DRIVERS.at_pit(st, ev, seat)  # drivers and teams: SP, a point back, passing in the pits
             car["pit_turn"] = 1
             car["line"] = []
             t["stage"] = "pit_tyre"
             t["opts"] = None
             self._reorder(st)
-            run = self._running(st)
+            run = running(st)
             if run and run[0] == seat:  # 5.6: a car caught on the way in (none already in the pits)
                 self._lapping(st, ev, seat, R.prog(c, car["laps"], car["pos"]))
             if seat == lead0:
@@ -796,14 +758,14 @@ class PoleEngine(Engine):
             car["fin_round"] = st["round"]  # for the results' gaps
             car["pos"] = ["done"]
             st["finish"].append(seat)
-            self._log(st, ev, msg("{p} takes the chequered flag in P{n}.", p=_pn(st, seat), n=car["finished"]))
+            log(st, ev, msg("{p} takes the chequered flag in P{n}.", p=car_name(st, seat), n=car["finished"]))
         elif car["out"] is None and not self._last_lap_without_stop(st, ev, seat, before):
             self._checks_after_move(st, rng, ev, seat)
             if st["options"].get("drs") and not t.get("bot"):
                 self._drs_check(st, ev, seat)
         self._after_move(st, rng, ev, seat, None)
         if st["options"].get("stress") and car["out"] is None and car["finished"] is None:
-            run = self._running(st)
+            run = running(st)
             if len(run) > 1 and run[1] == seat and self._one_mp_behind(st, seat, run[0]):
                 self._stress(st, ev, run[0])  # 12.2: a car ends its move 1 MP behind the leader
         if end:
@@ -821,39 +783,27 @@ class PoleEngine(Engine):
                 and (car["pos"][1], car["pos"][2]) in c.low_grip:
             lim = R.low_grip_limit(car["tyre"], w)
             if lim is not None and self._roll_value(st) - t["reduce"] >= lim:
-                r = _die(rng, "black")  # 4.6 B: a 1 sends the car off
-                self._log(st, ev, msg("{p} ends in a low-grip area and rolls {r}.", p=_pn(st, seat), r=r))
+                r = roll(rng, "black")  # 4.6 B: a 1 sends the car off
+                log(st, ev, msg("{p} ends in a low-grip area and rolls {r}.", p=car_name(st, seat), r=r))
                 if r == 1:  # (the low-grip roll)
                     car["pos"], car["laps"] = list(t["start_pos"]), t["start_laps"]
                     self._go_off(st, ev, seat)
                     return
         if car["life"] <= -2 and car["tyre"] != "wet" and not car["blow_done"] and car["pos"][0] == "t" \
                 and not DRIVERS.no_blowouts(st, seat):  # Iron Chassis never punctures
-            r = _die(rng, "black")  # 6.3 blow-out roll
-            self._log(st, ev, msg("{p} makes a blow-out roll: {r}.", p=_pn(st, seat), r=r))
-            if r == 1 and not DRIVERS.use_blow_token(self, st, ev, seat):
+            r = roll(rng, "black")  # 6.3 blow-out roll
+            log(st, ev, msg("{p} makes a blow-out roll: {r}.", p=car_name(st, seat), r=r))
+            if r == 1 and not DRIVERS.use_blow_token(st, ev, seat):
                 car["blow_done"] = True
                 car["blown"] = True
-                self._breakdown(st, ev, seat, "heavy")
-
-    def _breakdown(self, st: State, ev: list[Event], seat: int, kind: str) -> None:
-        car = st["cars"][seat]
-        car["bd"].append([kind, False])
-        pts = sum(2 if k == "heavy" else 1 for k, _ in car["bd"])
-        unrep = sum(1 for _, rep in car["bd"] if not rep)
-        self._log(st, ev, msg("{p} suffers a {kind} breakdown.", p=_pn(st, seat),
-                              kind=msg("heavy") if kind == "heavy" else msg("light")))
-        if (pts > VARIANTS.max_breakdown_points(st, seat) or unrep >= 2) \
-                and not VARIANTS.instead_of_retiring(self, st, ev, seat):  # 16.1
-            car["out"] = "breakdown"
-            self._log(st, ev, msg("{p} retires with too many breakdowns.", p=_pn(st, seat)))
+                VARIANTS.breakdown(st, ev, seat, "heavy")
 
     def _go_off(self, st: State, ev: list[Event], seat: int) -> None:
         car = st["cars"][seat]
         before = car["laps"]
         self._slide(st, ev, seat, rules()["course_out_cells"])
         car["off"] = 1
-        self._log(st, ev, msg("{p} goes off the track and moves 4 cells.", p=_pn(st, seat)))
+        log(st, ev, msg("{p} goes off the track and moves 4 cells.", p=car_name(st, seat)))
         self._last_lap_without_stop(st, ev, seat, before)
 
     def _last_lap_without_stop(self, st: State, ev: list[Event], seat: int, before: int) -> bool:
@@ -862,7 +812,7 @@ class PoleEngine(Engine):
         car = st["cars"][seat]
         if car["laps"] > before and car["laps"] == circuits()[st["circuit"]].laps - 1 and not car["pitted"]:
             car["out"] = "no_stop"
-            self._log(st, ev, msg("{p} starts the last lap without a pit stop and is out.", p=_pn(st, seat)))
+            log(st, ev, msg("{p} starts the last lap without a pit stop and is out.", p=car_name(st, seat)))
             return True
         return False
 
@@ -875,7 +825,7 @@ class PoleEngine(Engine):
             return
         car["stress"] += 1
         car["stress_r"] = st["round"]
-        self._log(st, ev, msg("{p}'s stress rises to {n}.", p=_pn(st, seat), n=car["stress"]))
+        log(st, ev, msg("{p}'s stress rises to {n}.", p=car_name(st, seat), n=car["stress"]))
 
     def _one_mp_behind(self, st: State, seat: int, ahead_seat: int) -> bool:
         """One move of the car (a racing-line jump too) would reach the cell of the car ahead."""
@@ -901,7 +851,7 @@ class PoleEngine(Engine):
         p1 = R.prog(c, car["laps"], car["pos"])
         if not any(p0 < k * c.length + c.drs_row <= p1 for k in (t["start_laps"], t["start_laps"] + 1)):
             return
-        run = self._running(st)
+        run = running(st)
         i = run.index(seat)
         if i == 0:
             return
@@ -917,7 +867,7 @@ class PoleEngine(Engine):
                 ctx, R.MState(npos, nl, 1, 0, 0, 0, 0, R._line_after(ctx, ms, npos, jump), -1))}
         if (tuple(ahead["pos"]), ahead["laps"]) in near:
             car["drs"] = True
-            self._log(st, ev, msg("{p} takes DRS for the next turn.", p=_pn(st, seat)))
+            log(st, ev, msg("{p} takes DRS for the next turn.", p=car_name(st, seat)))
             self._stress(st, ev, run[i - 1])  # 12.2: the driver whose follower gains DRS
 
     # ------------------------------------------------------------ bots (17)
@@ -932,18 +882,18 @@ class PoleEngine(Engine):
                 "start_laps": car["laps"], "fought": [], "won": [], "ms": None, "opts": None, "stage": "move",
                 "cost": [0, 0, 0], "bot": True, "story": []}
         if car["pit_turn"] == 3:  # 17.10: the purple die plus the green counter, as for a player
-            face = _die(rng, "purple") if face is None else face
+            face = roll(rng, "purple") if face is None else face
             car["pit_turn"] = 0
             turn = dict(base, die="purple", rolls=[face], pit_exit=True, green=car["green"],
-                        n=_num(face) + car["green"])
+                        n=face_value(face) + car["green"])
             car["green"] = 0
         elif st["round"] <= START_ROUNDS:  # 17.5.1: the purple die at the start
-            face = _die(rng, "purple") if face is None else face
-            turn = dict(base, die="purple", rolls=[face], n=_num(face))
+            face = roll(rng, "purple") if face is None else face
+            turn = dict(base, die="purple", rolls=[face], n=face_value(face))
         elif w in R.RAIN and car["tyre"] != "wet" and car["pos"][0] == "t":  # 17.11: the rain roll
-            r = _die(rng, "black")
+            r = roll(rng, "black")
             if not BOTS.stays_on(r, car["tyre"], w):
-                self._log(st, ev, msg("{p} rolls {r} in the rain.", p=_pn(st, seat), r=r))
+                log(st, ev, msg("{p} rolls {r} in the rain.", p=car_name(st, seat), r=r))
                 st["turn"] = None
                 self._go_off(st, ev, seat)
                 self._after_move(st, rng, ev, seat, None)
@@ -990,7 +940,7 @@ class PoleEngine(Engine):
                 car["sets"][car["tyre"]].pop()  # no tyre box to keep: a bot's sets are always new (17.2)
                 self._bot_fit(car, tyre)
                 car["bot"]["pit"] = False
-                self._log(st, ev, msg("{p} fits {t} tyres.", p=_pn(st, seat), t=_tyre_name(tyre)))
+                log(st, ev, msg("{p} fits {t} tyres.", p=car_name(st, seat), t=tyre_name(tyre)))
                 self._tell(st, ev)
                 st["turn"] = None
             return False
@@ -1055,9 +1005,9 @@ class PoleEngine(Engine):
             # Reading: the mandatory stop (3.3) binds bots too; the bot rules never lift it.
             must = not car["pitted"] and car["laps"] >= c.laps - 2
             b["pit"] = must or BOTS.wants_pit(car["life"], car["tyre"], R.weather_now(st["weather"], c), steps,
-                                              future, lambda: _die(rng, "black"))
+                                              future, lambda: roll(rng, "black"))
             if b["pit"]:
-                self._log(st, ev, msg("{p} heads for the pits.", p=_pn(st, seat)))
+                log(st, ev, msg("{p} heads for the pits.", p=car_name(st, seat)))
         want = b["pit"]
         nxt = None
         if want and car["pos"][0] == "t" and not any(o.kind == "pit" or o.state.pos[0] == "pin" for o in opts):
@@ -1136,9 +1086,9 @@ class PoleEngine(Engine):
             if answer is None and pd["yield"] and not dbot:
                 answer = "yield"
             if abot and dbot:  # 17.6.2: two purple dice; "!" + "!" stops the pass, else no bids
-                f1, f2 = _die(rng, "purple"), _die(rng, "purple")
-                self._log(st, ev, msg("Position fight {a} vs {d}: purple dice {x} and {y}.", a=_pn(st, att),
-                                      d=_pn(st, d), x=str(f1), y=str(f2)))
+                f1, f2 = roll(rng, "purple"), roll(rng, "purple")
+                log(st, ev, msg("Position fight {a} vs {d}: purple dice {x} and {y}.", a=car_name(st, att),
+                                      d=car_name(st, d), x=str(f1), y=str(f2)))
                 if f1 == "!" and f2 == "!":
                     # 17.6.2: no pass; with the safety-car option the SC comes out and the bots that
                     # caused it go to the back (reading: both, as the standard rule's "the cars that
@@ -1146,11 +1096,11 @@ class PoleEngine(Engine):
                     if st["options"].get("safety_car"):
                         st["sc_due"] = {"causers": [att, d]}
                     t["fought"].append(d)
-                    self._log(st, ev, msg("{d} holds the position.", d=_pn(st, d)))
+                    log(st, ev, msg("{d} holds the position.", d=car_name(st, d)))
                     return "lost"
-                self._log(st, ev, msg("{a} overtakes {d}.", a=_pn(st, att), d=_pn(st, d)))
+                log(st, ev, msg("{a} overtakes {d}.", a=car_name(st, att), d=car_name(st, d)))
             elif answer == "yield":  # case 3 of 5.2 / case 4 of 5.3: no fight
-                self._log(st, ev, msg("{d} lets {a} through.", d=_pn(st, d), a=_pn(st, att)))
+                log(st, ev, msg("{d} lets {a} through.", d=car_name(st, d), a=car_name(st, att)))
             else:
                 if answer is None and pd.get("ask") and not f.get("fights") and not dbot:
                     t["stage"] = "defend"  # 5.1: the defender decides to fight or not before the dice
@@ -1158,16 +1108,16 @@ class PoleEngine(Engine):
                 if f["rolls"] is None and (abot or dbot):
                     # 17.6.1: the bot's "roll" is its card's overtaking value; only the human rolls
                     ov = BOTS.card(att if abot else d, (abot or dbot)["side"])["overtake"]
-                    r = _die(rng, "black")
+                    r = roll(rng, "black")
                     f["rolls"] = [ov, r] if abot else [r, ov]
-                    self._log(st, ev, msg("Position fight {a} vs {d}: {b} has overtaking value {v}, {h} rolls {r}.",
-                                          a=_pn(st, att), d=_pn(st, d), b=_pn(st, att if abot else d), v=ov,
-                                          h=_pn(st, d if abot else att), r=r))
+                    log(st, ev, msg("Position fight {a} vs {d}: {b} has overtaking value {v}, {h} rolls {r}.",
+                                          a=car_name(st, att), d=car_name(st, d), b=car_name(st, att if abot else d), v=ov,
+                                          h=car_name(st, d if abot else att), r=r))
                 if f["rolls"] is None:
-                    ra, rd = _die(rng, "black"), _die(rng, "black")  # attacker first (5.1)
+                    ra, rd = roll(rng, "black"), roll(rng, "black")  # attacker first (5.1)
                     f["rolls"] = [ra, rd]
-                    self._log(st, ev, msg("Position fight {a} vs {d}: black dice {ra} and {rd}.",
-                                          a=_pn(st, att), d=_pn(st, d), ra=ra, rd=rd))
+                    log(st, ev, msg("Position fight {a} vs {d}: black dice {ra} and {rd}.",
+                                          a=car_name(st, att), d=car_name(st, d), ra=ra, rd=rd))
                 if st["options"].get("collisions") and f["rolls"][0] == f["rolls"][1]:
                     # 10 / 5.1: equal raw rolls (a bot's value against a human's roll too, 17.6.1)
                     if "crash" not in f:
@@ -1204,17 +1154,17 @@ class PoleEngine(Engine):
                 if dbot:  # the human attacker must beat the value; the defender wins ties (5.1)
                     d_tot, d_max = rd, 0
                 res = R.settle_auction(a_tot, d_tot, a_max, d_max)
-                self._log(st, ev, msg("{a} {at} against {d} {dt}: {a} bids {ba}, {d} bids {bd}.", a=_pn(st, att),
-                                      d=_pn(st, d), at=res.attacker_total, dt=res.defender_total,
+                log(st, ev, msg("{a} {at} against {d} {dt}: {a} bids {ba}, {d} bids {bd}.", a=car_name(st, att),
+                                      d=car_name(st, d), at=res.attacker_total, dt=res.defender_total,
                                       ba=res.attacker_pays, bd=res.defender_pays))
                 st["cars"][att]["sp"] -= res.attacker_pays  # only the winner pays (5.1)
                 t["sp_paid"] = t.get("sp_paid", 0) + res.attacker_pays
                 st["cars"][d]["sp"] -= res.defender_pays
                 if not res.attacker_wins:
                     t["fought"].append(d)
-                    self._log(st, ev, msg("{d} holds the position.", d=_pn(st, d)))
+                    log(st, ev, msg("{d} holds the position.", d=car_name(st, d)))
                     return "lost"
-                self._log(st, ev, msg("{a} overtakes {d}.", a=_pn(st, att), d=_pn(st, d)))
+                log(st, ev, msg("{a} overtakes {d}.", a=car_name(st, att), d=car_name(st, d)))
                 # Victory Lane: 2 more MP for a won fight (reading: the attacker's, who moves on)
                 t["n"] = t.get("n", 0) + DRIVERS.win_bonus(st, att)
             t["fought"].append(d)
@@ -1253,15 +1203,15 @@ class PoleEngine(Engine):
                         and o["pos"][1] == dcar["pos"][1] and o["laps"] == dcar["laps"]:
                     cars.add(s)
         cars = [s for s in st["order"] if s in cars]
-        self._log(st, ev, msg("Collision! {a} and {d} both roll {r}: no overtake.", a=_pn(st, att), d=_pn(st, d),
+        log(st, ev, msg("Collision! {a} and {d} both roll {r}: no overtake.", a=car_name(st, att), d=car_name(st, d),
                               r=f["rolls"][0]))
         rolls = {}
         for s in cars:
             st["cars"][s]["nodrs"] = True
             self._stress(st, ev, s)  # 12.2: a driver in a collision
             if not st["cars"][s].get("bot"):
-                rolls[str(s)] = _die(rng, "black")
-                self._log(st, ev, msg("{p} makes a collision roll: {r}.", p=_pn(st, s), r=rolls[str(s)]))
+                rolls[str(s)] = roll(rng, "black")
+                log(st, ev, msg("{p} makes a collision roll: {r}.", p=car_name(st, s), r=rolls[str(s)]))
         f["crash"] = {"cars": [s for s in cars if str(s) in rolls], "rolls": rolls, "i": 0, "choice": {}}
 
     def _crash_reroll_offered(self, st: State, seat: int) -> bool:
@@ -1282,10 +1232,10 @@ class PoleEngine(Engine):
                     return False
                 if cr["choice"][str(s)]:
                     st["cars"][s]["sp"] -= 1
-                    r = _die(rng, "black")
+                    r = roll(rng, "black")
                     cr["rolls"][str(s)] = min(cr["rolls"][str(s)], r)
-                    self._log(st, ev, msg("{p} spends 1 SP on a second collision roll: {r}; keeps {k}.",
-                                          p=_pn(st, s), r=r, k=cr["rolls"][str(s)]))
+                    log(st, ev, msg("{p} spends 1 SP on a second collision roll: {r}; keeps {k}.",
+                                          p=car_name(st, s), r=r, k=cr["rolls"][str(s)]))
             cr["i"] += 1
         t["stage"] = "move"
         damaged, broke = [], []
@@ -1303,8 +1253,8 @@ class PoleEngine(Engine):
             if any(st["cars"][x].get("bot") for x in both):
                 # 17.6.1: a human who breaks down against a bot rolls the black die: 1-3, SC
                 if broke:
-                    r = _die(rng, "black")
-                    self._log(st, ev, msg("Safety car roll: {r}.", r=r))
+                    r = roll(rng, "black")
+                    log(st, ev, msg("Safety car roll: {r}.", r=r))
                     if r <= 3:
                         st["sc_due"] = {"causers": both}
             elif len(broke) >= 2:  # 10.2 (A): both cars break down
@@ -1339,7 +1289,7 @@ class PoleEngine(Engine):
                 r = (r + 1) % c.length
                 rows.append(r)
         st["flag"] = {"rows": rows, "until": st["round"] + 1}
-        self._log(st, ev, msg("Yellow flag: no overtaking from row {a} to row {b} this round and the next.",
+        log(st, ev, msg("Yellow flag: no overtaking from row {a} to row {b} this round and the next.",
                               a=rows[0] + 1, b=rows[-1] + 1))
 
     def _crash_damage(self, st: State, ev: list[Event], seat: int, roll: int) -> str | None:
@@ -1347,21 +1297,21 @@ class PoleEngine(Engine):
         car = st["cars"][seat]
         res = COLLISION[DRIVERS.collision_roll(st, seat, roll)]  # teams: lower collision rolls
         if res == "none":
-            self._log(st, ev, msg("{p}: no damage.", p=_pn(st, seat)))
+            log(st, ev, msg("{p}: no damage.", p=car_name(st, seat)))
             return None
         if res in ("ep", "bp"):
-            if car[res] <= 0 and VARIANTS.instead_of_retiring(self, st, ev, seat):
+            if car[res] <= 0 and VARIANTS.instead_of_retiring(st, ev, seat):
                 pass  # 16.1: to the pits instead
             elif car[res] <= 0:  # a point the car does not have: out of the race (10)
                 car["out"] = "crash"
-                self._log(st, ev, msg("{p} has no {what} left to lose and retires.", p=_pn(st, seat),
+                log(st, ev, msg("{p} has no {what} left to lose and retires.", p=car_name(st, seat),
                                       what=msg("EP") if res == "ep" else msg("BP")))
             else:
                 car[res] -= 1
-                self._log(st, ev, msg("{p} loses 1 {what}.", p=_pn(st, seat),
+                log(st, ev, msg("{p} loses 1 {what}.", p=car_name(st, seat),
                                       what=msg("EP") if res == "ep" else msg("BP")))
             return res
-        self._breakdown(st, ev, seat, res)
+        VARIANTS.breakdown(st, ev, seat, res)
         return res
 
     # ------------------------------------------------------------ safety car (10.2)
@@ -1373,19 +1323,19 @@ class PoleEngine(Engine):
         due = st.pop("sc_due")
         c = circuits()[st["circuit"]]
         st["flag"] = None  # no flags under the safety car (10.1)
-        self._log(st, ev, msg("Safety car! The race is neutralised."))
+        log(st, ev, msg("Safety car! The race is neutralised."))
         w0 = R.weather_now(st["weather"], c)
-        faces = [_die(rng, "weather") for _ in range(4)]
+        faces = [roll(rng, "weather") for _ in range(4)]
         for face in faces:
             if face == "cloud":
                 for car in st["cars"]:
                     if car.get("bot"):
                         car["bot"]["prog"] = BOTS.advance_prog(car["bot"]["prog"])
                 st["weather"], _ = R.weather_advance(st["weather"], c.weather_b)
-        self._log(st, ev, msg("Safety car weather rolls: {faces}; weather {w}.", faces=", ".join(map(str, faces)),
-                              w=self._wname(R.weather_now(st["weather"], c))))
+        log(st, ev, msg("Safety car weather rolls: {faces}; weather {w}.", faces=", ".join(map(str, faces)),
+                              w=weather_name(R.weather_now(st["weather"], c))))
         EVENTS.weather_moved(st, w0)  # Spain: light rain beginning reveals an event (next round)
-        run = self._running(st)
+        run = running(st)
         if not run:
             return True
         lead = st["cars"][run[0]]
@@ -1403,7 +1353,7 @@ class PoleEngine(Engine):
             self._reorder(st)
             st["phase"] = "over"
             st["queue"] = []
-            self._log(st, ev, msg("The lap counter passes the race's laps: the race ends in this order."))
+            log(st, ev, msg("The lap counter passes the race's laps: the race ends in this order."))
             return True
         for s in run:
             car = st["cars"][s]
@@ -1423,7 +1373,7 @@ class PoleEngine(Engine):
                 steps, future = BOTS.weather_steps(st["weather"], c)
                 must = not car["pitted"] and sc["lap"] >= c.laps - 2
                 sc["pit"][str(s)] = bool(must or BOTS.wants_pit(car["life"], car["tyre"], R.weather_now(st["weather"], c),
-                                                                steps, future, lambda: _die(rng, "black")))
+                                                                steps, future, lambda: roll(rng, "black")))
                 if sc["pit"][str(s)]:
                     sc["pit"][str(s)] = BOTS.new_tyre(steps, R.weather_now(st["weather"], c), future, car["bot"]["soft"])
             if str(s) not in sc["pit"]:
@@ -1432,7 +1382,7 @@ class PoleEngine(Engine):
             if choice:
                 self._sc_pit(st, ev, s, choice)
             else:
-                self._log(st, ev, msg("{p} stays out.", p=_pn(st, s)))
+                log(st, ev, msg("{p} stays out.", p=car_name(st, s)))
             sc["i"] += 1
         self._sc_line_up(st, ev)
         return True
@@ -1449,12 +1399,12 @@ class PoleEngine(Engine):
             car["sets"][car["tyre"]].append(car["life"])
             car["sp"] = min(car["sp0"], car["sp"] + rules()["pit_sp_regain"])
             self._fit(car, tyre)
-            DRIVERS.at_pit(self, st, ev, seat)
+            DRIVERS.at_pit(st, ev, seat)
         car["bd"] = [[k, True] for k, _ in car["bd"]]
         car["blown"] = False
         car["pitted"] = True
         VARIANTS.pitted(car)
-        self._log(st, ev, msg("{p} pits under the safety car and fits {t} tyres.", p=_pn(st, seat), t=_tyre_name(tyre)))
+        log(st, ev, msg("{p} pits under the safety car and fits {t} tyres.", p=car_name(st, seat), t=tyre_name(tyre)))
 
     def _sc_line_up(self, st: State, ev: list[Event]) -> None:
         """The line behind the SC line, one car a row (designed: in the centre lane): the cars that
@@ -1478,7 +1428,7 @@ class PoleEngine(Engine):
                        green=0, drs=False, sc_turn=True)
             car.pop("nodrs", None)
         st["order"] = list(st["finish"]) + line + [s for s in st["order"] if st["cars"][s]["out"] is not None]
-        self._log(st, ev, msg("Behind the safety car: {cars}.", cars=[_pn(st, s) for s in line]))
+        log(st, ev, msg("Behind the safety car: {cars}.", cars=[car_name(st, s) for s in line]))
         for s in line:
             if sc["lap"] == c.laps - 1:
                 self._last_lap_without_stop(st, ev, s, sc["lap"] - 1)
@@ -1532,13 +1482,13 @@ class PoleEngine(Engine):
     def to_act(self, state: State) -> list[int]:
         ph = state["phase"]
         if ph == "setup":
-            return CUSTOM.to_act(state, _human)
+            return CUSTOM.to_act(state, human)
         if ph == "standings":
-            return CHAMP.to_act(state, _human)
+            return CHAMP.to_act(state, human)
         if ph == "quali":
-            return [s for s in state["quali"]["in"] if str(s) not in state["quali"]["choice"] and _human(state, s)]
+            return [s for s in state["quali"]["in"] if str(s) not in state["quali"]["choice"] and human(state, s)]
         if ph == "tyres":
-            return [s for s in range(state["seats"]) if str(s) not in state["tyre_pick"] and _human(state, s)]
+            return [s for s in range(state["seats"]) if str(s) not in state["tyre_pick"] and human(state, s)]
         if ph == "race" and state.get("sc"):
             return [state["sc"]["order"][state["sc"]["i"]]]
         if ph == "race" and state["turn"]:
@@ -1556,8 +1506,8 @@ class PoleEngine(Engine):
 
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = [{"type": "prefs", "preset": p} for p in PRESETS
-                                     if _human(state, seat) and not self.is_over(state)]
-        if not _human(state, seat):
+                                     if human(state, seat) and not self.is_over(state)]
+        if not human(state, seat):
             return []
         ph = state["phase"]
         if ph == "setup":  # 13.1
@@ -1633,16 +1583,16 @@ class PoleEngine(Engine):
         if a == "quali":
             return msg("Spend 1 SP for two more rolls") if action["reroll"] else msg("Keep my roll")
         if a == "tyre" and action.get("swap"):
-            return msg("Fit {t} tyres, {swap}", t=_tyre_name(action["tyre"]), swap=CUSTOM.swap_label(action["swap"]))
+            return msg("Fit {t} tyres, {swap}", t=tyre_name(action["tyre"]), swap=CUSTOM.swap_label(action["swap"]))
         if a == "setup":
             return CUSTOM.label(state, seat, action)
         if a == "next":
             return CHAMP.label(state, seat, action)
         if a == "sc" and action.get("swap"):
-            return msg("Pit under the safety car: {t} tyres, {swap} (to the back)", t=_tyre_name(action["tyre"]),
+            return msg("Pit under the safety car: {t} tyres, {swap} (to the back)", t=tyre_name(action["tyre"]),
                        swap=CUSTOM.swap_label(action["swap"]))
         if a == "tyre":
-            return msg("Fit {t} tyres", t=_tyre_name(action["tyre"]))
+            return msg("Fit {t} tyres", t=tyre_name(action["tyre"]))
         if a == "reroll" and state["phase"] == "race" and state["turn"] and DRIVERS.free_reroll(
                 state, seat, R.weather_now(state["weather"], circuits()[state["circuit"]])):
             return msg("Reroll (free, team)")
@@ -1667,7 +1617,7 @@ class PoleEngine(Engine):
         if a == "sc":
             if not action["tyre"]:
                 return msg("Stay out (keep my place in the line)")
-            return msg("Pit under the safety car: {t} tyres (to the back)", t=_tyre_name(action["tyre"]))
+            return msg("Pit under the safety car: {t} tyres (to the back)", t=tyre_name(action["tyre"]))
         if a == "crash":
             if action["reroll"]:
                 return msg("Roll the collision die again (1 SP, keep the lower)")
@@ -1698,9 +1648,9 @@ class PoleEngine(Engine):
         if o["kind"] == "fight":
             mod = R.unused_mp_modifier(o.get("unused", 0))
             if mod:
-                return msg("Attack {d} from {where} ({cost}; {n} MP left: +{m} on the die)", d=[_pn(st, x) for x in o["def"]],
+                return msg("Attack {d} from {where} ({cost}; {n} MP left: +{m} on the die)", d=[car_name(st, x) for x in o["def"]],
                            where=where, cost=cost, n=o["unused"], m=mod)
-            return msg("Attack {d} from {where} ({cost})", d=[_pn(st, x) for x in o["def"]], where=where, cost=cost)
+            return msg("Attack {d} from {where} ({cost})", d=[car_name(st, x) for x in o["def"]], where=where, cost=cost)
         if o["kind"] == "pit":
             return msg("Pit stop ({cost})", cost=cost)
         if o["kind"] == "finish":
@@ -1730,7 +1680,7 @@ class PoleEngine(Engine):
             self._tell(st, events)
             t["story"] = []
         rng = Rng(st["rng"])
-        CHAMP.after_apply(self, st, rng, events)
+        CHAMP.after_apply(st, rng, events)
         st["rng"] = rng.state
 
     @move("prefs", anytime=True)
@@ -1740,13 +1690,13 @@ class PoleEngine(Engine):
         action = _plain(action)
         preset = str(action["preset"]) if "preset" in action else ""
         bids = {k: action[k] for k in ("attack", "defend") if k in action}
-        if not _human(st, seat) or ("preset" in action and preset not in PRESETS) or any(
+        if not human(st, seat) or ("preset" in action and preset not in PRESETS) or any(
                 not isinstance(v, int) or not 0 <= v <= 30 for v in bids.values()):
             raise GameError(msg("That move is not possible now."))
         p = st["prefs"][seat]
         if "preset" in action:
             p.update(PRESETS[preset])
-            self._log(st, ev, msg("Your fight preferences: {what}.", what=_preset_label(preset)), to=seat)
+            log(st, ev, msg("Your fight preferences: {what}.", what=_preset_label(preset)), to=seat)
         for k in ("ask", "ask_attack"):
             if k in action:
                 p[k] = bool(action[k])
@@ -1788,7 +1738,7 @@ class PoleEngine(Engine):
         action = self._take(st, seat, action)
         rng = Rng(st["rng"])
         CUSTOM.choose(st, seat, action["ep"])
-        self._log(st, ev, msg("{p} has set up the car.", p=_pn(st, seat)))
+        log(st, ev, msg("{p} has set up the car.", p=car_name(st, seat)))
         if not self.to_act(st):
             self._setup_done(st, rng, ev)
         st["rng"] = rng.state
@@ -1804,13 +1754,13 @@ class PoleEngine(Engine):
         wait = bool(self.to_act(st))  # the others still choose: this choice may be changed until then
         first = q["first"][str(seat)]
         if action["reroll"]:
-            self._log(st, ev, msg("You will spend 1 SP and roll twice more; your best roll counts (first roll {r}).",
+            log(st, ev, msg("You will spend 1 SP and roll twice more; your best roll counts (first roll {r}).",
                                   r=first) if not wait else
                       msg("You will spend 1 SP and roll twice more; your best roll counts (first roll {r}). "
                           "The dice are rolled once everyone has chosen; until then you may change your mind.",
                           r=first), to=seat)
         else:
-            self._log(st, ev, msg("You keep your roll of {r}.", r=first) if not wait else
+            log(st, ev, msg("You keep your roll of {r}.", r=first) if not wait else
                       msg("You keep your roll of {r}. The session is settled once everyone has chosen; "
                           "until then you may change your mind.", r=first), to=seat)
         if not self.to_act(st):
@@ -1825,18 +1775,18 @@ class PoleEngine(Engine):
         rng = Rng(st["rng"])
         if st["phase"] == "tyres":
             if str(seat) not in st["tyre_pick"]:
-                self._log(st, ev, msg("{p} has chosen tyres.", p=_pn(st, seat)))
+                log(st, ev, msg("{p} has chosen tyres.", p=car_name(st, seat)))
             st["tyre_pick"][str(seat)] = action["tyre"]
             if self.to_act(st):  # secret until all have chosen (3.2.3)
-                self._log(st, ev, msg("You start on {t} tyres. They are revealed once everyone has chosen; until "
-                                      "then you may change them.", t=_tyre_name(action["tyre"])), to=seat)
+                log(st, ev, msg("You start on {t} tyres. They are revealed once everyone has chosen; until "
+                                      "then you may change them.", t=tyre_name(action["tyre"])), to=seat)
             if not self.to_act(st):
                 self._start_race(st, rng, ev)
         else:
             car = st["cars"][seat]
             self._fit(car, action["tyre"])
             CUSTOM.pit_swap(car, action.get("swap", 0))  # 13.2
-            self._log(st, ev, msg("{p} fits {t} tyres.", p=_pn(st, seat), t=_tyre_name(action["tyre"])))
+            log(st, ev, msg("{p} fits {t} tyres.", p=car_name(st, seat), t=tyre_name(action["tyre"])))
             self._end_turn(st, rng, ev)
         st["rng"] = rng.state
 
@@ -1881,7 +1831,7 @@ class PoleEngine(Engine):
         t, car = st["turn"], st["cars"][seat]
         t["calm"] = 3 if t["die"] in ("red", "white") else 2
         car["stress"] -= 1
-        self._log(st, ev, msg("{p} gives up {n} MP to calm down: stress {s}.", p=_pn(st, seat), n=t["calm"],
+        log(st, ev, msg("{p} gives up {n} MP to calm down: stress {s}.", p=car_name(st, seat), n=t["calm"],
                               s=car["stress"]))
         self._plan(st)
 
@@ -1893,7 +1843,7 @@ class PoleEngine(Engine):
         st["cars"][seat]["wear_tok"] -= 1
         t["wear_tok"] = True
         t["bonus"] = t.get("bonus", 0) + 1
-        self._log(st, ev, msg("{p} spends a wear token: +1 MP.", p=_pn(st, seat)))
+        log(st, ev, msg("{p} spends a wear token: +1 MP.", p=car_name(st, seat)))
         self._plan(st)
 
     @move("reroll", phases=("race",))
@@ -1909,14 +1859,14 @@ class PoleEngine(Engine):
             t["sp_paid"] = t.get("sp_paid", 0) - 1
         car["sp"] -= 1
         t["sp_paid"] = t.get("sp_paid", 0) + 1
-        t["rolls"].append(_die(rng, t["die"]))
+        t["rolls"].append(roll(rng, t["die"]))
         t.pop("picks", None)  # a new roll: the pick among them starts again
         if t["die"] == "purple":  # 3.2.4: keep the higher
-            t["use"] = max(range(len(t["rolls"])), key=lambda i: _num(t["rolls"][i]))
+            t["use"] = max(range(len(t["rolls"])), key=lambda i: face_value(t["rolls"][i]))
         else:
             t["use"] = max(range(len(t["rolls"])), key=lambda i: t["rolls"][i])
         if t.get("story") is None:  # a turn from before turns were told in one line
-            self._log(st, ev, msg("{p} spends 1 SP and rerolls: {roll}.", p=_pn(st, seat), roll=str(t["rolls"][-1])))
+            log(st, ev, msg("{p} spends 1 SP and rerolls: {roll}.", p=car_name(st, seat), roll=str(t["rolls"][-1])))
         self._plan(st)
         st["rng"] = rng.state
 
@@ -1938,7 +1888,7 @@ class PoleEngine(Engine):
         st["cars"][seat]["sp"] -= extra
         t["sp_paid"] = t.get("sp_paid", 0) + extra
         t["reduce"] = action["sp"]
-        self._log(st, ev, msg("{p} spends {n} SP to lower the roll.", p=_pn(st, seat), n=extra))
+        log(st, ev, msg("{p} spends {n} SP to lower the roll.", p=car_name(st, seat), n=extra))
         self._plan(st)
 
     @move("off", phases=("race",))
@@ -2140,12 +2090,6 @@ class PoleEngine(Engine):
         return groups
 
 
-def _human(state: State, seat: Any) -> bool:
-    """A seat a player sits in (bots are played by the engine and never act)."""
-    return (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["seats"]
-            and not state["cars"][seat].get("bot"))
-
-
 # The moves a menu offers as a select, and the key its chosen value goes to.
 _SELECTS = {"move": "i", "defend": "max", "attack": "max", "prefs": "preset"}
 
@@ -2170,10 +2114,6 @@ def _preset_label(p: str) -> Msg:
             "hard": msg("Fights: bid at most 6 SP"), "ask": msg("Fights: ask me when defending"),
             "ask_both": msg("Fights: ask me when attacking and defending"),
             "yield": msg("Fights: let attackers through")}[p]
-
-
-def _tyre_name(t: str) -> Msg:
-    return {"soft": msg("soft"), "hard": msg("hard"), "inter": msg("intermediate"), "wet": msg("wet")}[t]
 
 
 def _where(st: State, o: dict) -> Msg:
@@ -2212,11 +2152,6 @@ def _unused(n: int, ms, bcap: int) -> int:
 def _ms(ms) -> dict:
     return {"pos": list(ms.pos), "laps": ms.laps, "mode": ms.mode, "t": ms.t, "b": ms.b, "k": ms.k, "s": ms.s,
             "line": list(ms.line), "slip": ms.slip}
-
-
-def _wire(params: dict) -> dict:
-    from bot.i18n import to_wire
-    return to_wire(params)
 
 
 ENGINE = PoleEngine()

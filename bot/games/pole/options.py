@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.base import OptionSpec
+import bot.games.pole.championship as championship
+from bot.games.pole.content import circuits
 from bot.i18n import Msg, msg
 
 SPECS = [
@@ -49,13 +51,11 @@ def validate(options: dict[str, Any], out: dict[str, Any]) -> None:
         out["custom_setup"] = True  # 13
     if options.get("drivers"):
         out["drivers"] = True  # 14
-    from bot.games.pole import championship
     championship.validate(options, out)  # 15
 
 
 def describe(options: dict[str, Any]) -> list[Msg]:
     """The table's options as the lobby shows them."""
-    from bot.games.pole.content import circuits
     c = circuits()[options.get("circuit", "great_britain")]
     laps = c.laps * (2 if options.get("long_race") else 1)
     out = [msg("{circuit}, {laps} laps", circuit=msg(c.name), laps=laps)]

@@ -28,8 +28,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.base import seat_ref
-from bot.games.pole import bots as BOTS
-from bot.games.pole import rules as R
+import bot.games.pole.bots as BOTS
+import bot.games.pole.rules as R
+from bot.games.pole.common import car_name, log, tyre_name
 from bot.games.pole.content import circuits
 from bot.i18n import msg
 
@@ -91,7 +92,6 @@ def restore_all(st: dict) -> None:
 
 def takeover(eng: Any, st: dict, rng: Any, ev: list, seat: int) -> None:
     """17: the bot drives `seat`'s car from now on; a decision the game waited for is taken."""
-    from bot.games.pole.engine import _pn
     car = st["cars"][seat]
     t = st["turn"]
     own = t is not None and t["seat"] == seat and not t.get("bot")
@@ -102,7 +102,7 @@ def takeover(eng: Any, st: dict, rng: Any, ev: list, seat: int) -> None:
     if own and t["ms"] is not None and t["stage"] == "move":
         eng._charge(st, t["ms"])  # what the player's move used so far is paid from their dashboard
     _convert(st, seat)
-    eng._log(st, ev, msg("{p} is away: a bot (card {side}) drives their car now.", p=seat_ref(seat),
+    log(st, ev, msg("{p} is away: a bot (card {side}) drives their car now.", p=seat_ref(seat),
                          side=car["bot"]["side"]), now=True)
     ph = st["phase"]
     if ph == "setup":
@@ -128,7 +128,7 @@ def takeover(eng: Any, st: dict, rng: Any, ev: list, seat: int) -> None:
         steps, future = BOTS.weather_steps(st["weather"], c)
         tyre = BOTS.new_tyre(steps, R.weather_now(st["weather"], c), future, car["bot"]["soft"])
         eng._bot_fit(car, tyre)
-        eng._log(st, ev, msg("{p} fits {t} tyres.", p=_pn(st, seat), t=eng_tyre(tyre)))
+        log(st, ev, msg("{p} fits {t} tyres.", p=car_name(st, seat), t=tyre_name(tyre)))
         eng._end_turn(st, rng, ev)
     elif t is not None:
         if own:  # a turn under way: the bot drives on with the MP it had
@@ -171,20 +171,16 @@ def give_back(eng: Any, st: dict, rng: Any, ev: list, seat: int) -> None:
     t = st["turn"]
     if t is not None and t["seat"] == seat:
         car["bot"]["back"] = True
-        eng._log(st, ev, msg("{p} takes the car back when this turn ends.", p=seat_ref(seat)), now=True)
+        log(st, ev, msg("{p} takes the car back when this turn ends.", p=seat_ref(seat)), now=True)
         return
     _restore(car)
-    eng._log(st, ev, msg("{p} drives their own car again.", p=seat_ref(seat)), now=True)
+    log(st, ev, msg("{p} drives their own car again.", p=seat_ref(seat)), now=True)
 
 
-def settle(st: dict, ev: list, log) -> None:
+def settle(st: dict, ev: list) -> None:
     """Between turns: a give-back that waited for the bot's turn to end takes effect."""
     for seat, car in enumerate(st["cars"]):
         if stand_in(car) and car["bot"].get("back"):
             _restore(car)
             log(st, ev, msg("{p} drives their own car again.", p=seat_ref(seat)))
 
-
-def eng_tyre(t: str):
-    from bot.games.pole.engine import _tyre_name
-    return _tyre_name(t)
