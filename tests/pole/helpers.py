@@ -50,11 +50,22 @@ def ends(options):
     return out
 
 
+def patch_dice(monkeypatch, die) -> None:
+    """Every die the engine rolls comes from `die(rng, name)`: each module of the engine that rolls
+    (they all roll with bot.games.pole.common.roll) gets it."""
+    import sys
+
+    from bot.games.pole import common
+    for name, module in list(sys.modules.items()):
+        if name.startswith("bot.games.pole.") and module is not common and hasattr(module, "roll"):
+            monkeypatch.setattr(module, "roll", die)
+
+
 class Dice:
     """Scripted dice for common.roll: a list of faces, taken in order (after them: random)."""
 
     def __init__(self, monkeypatch, faces):
-        from bot.games.pole import common, engine, events
+        from bot.games.pole import common
         self.faces = list(faces)
         orig = common.roll
 
@@ -62,8 +73,7 @@ class Dice:
             if self.faces:
                 return self.faces.pop(0)
             return orig(rng, name)
-        for module in (engine, events):  # the modules that roll dice (bot.games.pole.common.roll)
-            monkeypatch.setattr(module, "roll", die)
+        patch_dice(monkeypatch, die)
 
 
 def said(ev):

@@ -7,7 +7,9 @@ from bot.games.base import GameError
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
 from bot.games.pole import rules as R
-from tests.pole.helpers import Dice, said
+from bot.games.pole import race as RACE
+from bot.games.pole import driving as DRIVE
+from tests.pole.helpers import Dice, patch_dice, said
 from tests.pole.test_flow import _race, _turn
 
 
@@ -225,11 +227,11 @@ def test_boosting_first_to_attack_with_mp_left_is_offered_and_gets_plus_1(monkey
 
 def test_unused_mp_counts_paid_cells_left_not_given_up_tyre_mp():
     ms = R.MState(("t", 0, 0), 0, 0, 0, 1, 0, 0, (), -1)
-    assert eng._unused(10, ms, 3) == 12  # before the tyre MP: all 10, and 2 boost cells paid for
+    assert DRIVE.unused_mp(10, ms, 3) == 12  # before the tyre MP: all 10, and 2 boost cells paid for
     ms = R.MState(("t", 0, 0), 0, 1, 7, 3, 0, 0, (), -1)
-    assert eng._unused(10, ms, 3) == 3  # the example: 3 boost cells and 7 of 10 counted
+    assert DRIVE.unused_mp(10, ms, 3) == 3  # the example: 3 boost cells and 7 of 10 counted
     ms = R.MState(("t", 0, 0), 0, 2, 8, 0, 1, 0, (), -1)
-    assert eng._unused(10, ms, 3) == 2  # after the tyre count (8 of 10, 2 given up): the brake's 2 cells
+    assert DRIVE.unused_mp(10, ms, 3) == 2  # after the tyre count (8 of 10, 2 given up): the brake's 2 cells
 
 
 # ---- 3.1: the seed's qualifying example played through Q1, Q2 and Q3
@@ -270,14 +272,14 @@ def test_no_weather_roll_in_the_start_rounds_then_one_each_round(monkeypatch):
     st = _race(tyre="hard")
     calls = []
     orig = eng.roll
-    monkeypatch.setattr(eng, "roll", lambda rng, name: calls.append(name) or orig(rng, name))
+    patch_dice(monkeypatch, lambda rng, name: calls.append(name) or orig(rng, name))
     from bot.games.rng import Rng
     for rnd in (1, 2, 3):
         st["round"] = rnd - 1
-        E._setup_round(st, Rng(1), [])
+        RACE.setup_round(st, Rng(1), [])
     assert "weather" not in calls
     st["round"] = 3
-    E._setup_round(st, Rng(1), [])
+    RACE.setup_round(st, Rng(1), [])
     assert calls.count("weather") == 1
 
 
@@ -287,7 +289,7 @@ def test_each_round_follows_the_position_track_as_it_stands(monkeypatch):
     st["order"] = list(reversed(st["order"]))
     from bot.games.rng import Rng
     st["round"] = 2
-    E._setup_round(st, Rng(1), [])
+    RACE.setup_round(st, Rng(1), [])
     assert st["queue"] == st["order"]
 
 

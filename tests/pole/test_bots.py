@@ -11,8 +11,11 @@ from bot.games.pole import bots as B
 from bot.games.pole import engine as eng
 from bot.games.pole import rules as R
 from bot.games.pole.content import bot_cards
+from bot.games.pole import race as RACE
+from bot.games.pole import fights as FIGHTS
+from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice, circuit
+from tests.pole.helpers import Dice, circuit, patch_dice
 
 CHINA_STRAIGHT = range(50, 63)  # china: a straight from row 50 to the double arrow (63, lane 0)
 
@@ -42,14 +45,14 @@ def _place(st, where: dict, round_=10, weather="dry"):
             car["line"] = []
         else:
             car["out"] = "lapped"
-    E._reorder(st)
+    DRIVE.reorder(st)
     return st
 
 
 def _bot_turn(st, seat):
     rng = Rng(st["rng"])
     ev = []
-    paused = E._bot_turn(st, rng, ev, seat)
+    paused = RACE.bot_turn(st, rng, ev, seat)
     st["rng"] = rng.state
     return paused, ev
 
@@ -152,9 +155,9 @@ def test_bot_always_has_the_racing_line_even_in_technical_corners():
                                         c.corners[0].first, c.laps), bot=True)
     co = c.corners[0]
     st = R.MState(("t", co.first + 2, 0), 0, 1, 0, 0, 0, 0, (), -1)  # in the corner, off the line
-    assert R._line_after(ctx, st, ("t", co.first + 2, 0), False) == (0, True)
+    assert R.line_after(ctx, st, ("t", co.first + 2, 0), False) == (0, True)
     human = dataclasses.replace(ctx, bot=False)
-    assert R._line_after(human, st, ("t", co.first + 2, 0), False) == (0, False)
+    assert R.line_after(human, st, ("t", co.first + 2, 0), False) == (0, False)
 
 
 # ------------------------------------------------------------------ table and qualifying
@@ -240,7 +243,7 @@ def test_cloud_moves_every_bot_cube(monkeypatch):
     st["round"] = 5
     Dice(monkeypatch, ["cloud"])
     rng = Rng(st["rng"])
-    E._setup_round(st, rng, [])
+    RACE.setup_round(st, rng, [])
     assert [c.get("bot", {}).get("prog") for c in st["cars"]] == [None, 1, 1]
 
 
@@ -295,7 +298,7 @@ def test_human_attacker_must_beat_the_bot_value(monkeypatch):
                       "fight": {"opt": {"def": [1], "unused": 0, "ms": {"s": 0}, "step": {"s": 0}}, "i": 0,
                                 "rolls": None, "answer": None, "fights": False}}
         Dice(monkeypatch, [roll])
-        res = E._fight(s2, Rng(1), [])
+        res = FIGHTS.fight(s2, Rng(1), [])
         assert (res == "won") is wins, (roll, sp_max)
         if wins:
             assert s2["cars"][0]["sp"] == st["cars"][0]["sp"] - max(0, ov + 1 - roll)
@@ -420,7 +423,7 @@ def _record_dice(monkeypatch, faces):
     def die(rng, name):
         names.append(name)
         return faces.pop(0)
-    monkeypatch.setattr(eng, "roll", die)
+    patch_dice(monkeypatch, die)
     return names
 
 

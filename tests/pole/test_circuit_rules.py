@@ -6,6 +6,8 @@ import pytest
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
 from bot.games.pole import rules as R
+from bot.games.pole import race as RACE
+from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
 from tests.pole.helpers import Dice, said
 from tests.pole.test_collisions import _attack, _setup
@@ -36,7 +38,7 @@ def test_china_first_event_at_the_end_of_the_start(monkeypatch):
     st["events"]["deck"] = ["weather3"]
     Dice(monkeypatch, ["sun"])
     ev = []
-    E._setup_round(st, Rng(st["rng"]), ev)
+    RACE.setup_round(st, Rng(st["rng"]), ev)
     assert st["round"] == 4 and st["events"]["discard"] == ["weather3"]
 
 
@@ -51,7 +53,7 @@ def test_spain_light_rain_beginning_reveals_an_event(monkeypatch):
     st["events"]["deck"] = ["bp"]
     Dice(monkeypatch, ["cloud"])
     ev = []
-    E._setup_round(st, Rng(st["rng"]), ev)
+    RACE.setup_round(st, Rng(st["rng"]), ev)
     assert st["events"]["discard"] == ["bp"]
     # the same without the circuit rules: no event
     st2 = _race(n=1, circuit="spain", events=True)
@@ -59,7 +61,7 @@ def test_spain_light_rain_beginning_reveals_an_event(monkeypatch):
     st2["round"], st2["queue"], st2["turn"] = 10, [], None
     st2["weather"] = {"a": a, "b": c.weather_b}
     Dice(monkeypatch, ["cloud"])
-    E._setup_round(st2, Rng(st2["rng"]), [])
+    RACE.setup_round(st2, Rng(st2["rng"]), [])
     assert st2["events"]["discard"] == []
 
 
@@ -116,7 +118,7 @@ def test_engine_asks_the_circuit_for_its_caps():
     c = eng.circuits()["brazil"]
     st["weather"]["a"] = next(i for i, w in enumerate(c.weather_a) if w == "dry")
     seat = next(s for s in range(st["seats"]) if not st["cars"][s].get("bot"))
-    x = E._ctx(st, seat)
+    x = DRIVE.move_ctx(st, seat)
     assert (x.bcap, x.kcap) == (4, 3)
 
 

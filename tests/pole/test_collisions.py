@@ -9,7 +9,9 @@ import pytest
 
 from bot.games.base import replay
 from bot.games.pole import ENGINE as E
+from bot.games.pole import bots as BOTS
 from bot.games.pole import engine as eng
+from bot.games.pole import race as RACE
 from bot.games.rng import Rng
 from tests.pole.helpers import Dice, said
 from tests.pole.test_playouts import check, leaks, policy
@@ -32,7 +34,7 @@ def _turn(st, seat):
     c = eng.circuits()[st["circuit"]]
     st["weather"]["a"] = next(i for i, w in enumerate(c.weather_a) if w == "dry")
     rng = Rng(st["rng"])
-    E._begin_turn(st, rng, [], seat)
+    RACE.begin_turn(st, rng, [], seat)
     st["rng"] = rng.state
     return st
 
@@ -189,7 +191,7 @@ def test_bot_against_human_only_the_human_rolls(monkeypatch):
     st["cars"][bot]["pos"] = ["t", 30, 1]
     st["cars"][human]["pos"] = ["t", 28, 0]
     st["cars"][human]["sp"] = 0
-    ov = eng.BOTS.card(bot, st["cars"][bot]["bot"]["side"])["overtake"]
+    ov = BOTS.card(bot, st["cars"][bot]["bot"]["side"])["overtake"]
     Dice(monkeypatch, [9])
     st = _turn(st, human)
     f = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["def"] == [bot])

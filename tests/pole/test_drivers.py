@@ -10,6 +10,9 @@ from bot.games.pole import ENGINE as E
 from bot.games.pole import drivers as D
 from bot.games.pole import engine as eng
 from bot.games.pole import rules as R
+from bot.games.pole import race as RACE
+from bot.games.pole import qualifying as QUALI
+from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
 from tests.pole.helpers import Dice, circuit, ctx, said
 from tests.pole.test_collisions import _attack, _setup, _turn
@@ -67,7 +70,7 @@ def test_rocket_plus_1_on_quali_first_roll_and_start(monkeypatch):
     st["cars"][0]["driver"] = "starter"
     Dice(monkeypatch, [3, 3])
     st["quali"]["idx"] = -1
-    E._next_session(st, Rng(st["rng"]), [])
+    QUALI.next_session(st, Rng(st["rng"]), [])
     assert st["quali"]["first"]["0"] == 4 and st["quali"]["first"]["1"] == 3
     st = _race(n=1, drivers=True)
     s = 0
@@ -75,7 +78,7 @@ def test_rocket_plus_1_on_quali_first_roll_and_start(monkeypatch):
     st = json.loads(json.dumps(st))
     st["turn"], st["queue"] = None, []
     Dice(monkeypatch, [4])
-    E._begin_turn(st, Rng(st["rng"]), [], s)
+    RACE.begin_turn(st, Rng(st["rng"]), [], s)
     assert st["turn"]["die"] == "purple" and st["turn"]["n"] == 5
 
 
@@ -125,10 +128,10 @@ def test_technician_technical_corners_are_green():
     co = c.corners[0]
     x = ctx(c)
     line = (co.index, True)
-    off = R._line_after(x, R.MState(("t", co.first, 1), 0, 1, 0, 0, 0, 0, line, -1), ("t", co.first + 1, 0), False)
+    off = R.line_after(x, R.MState(("t", co.first, 1), 0, 1, 0, 0, 0, 0, line, -1), ("t", co.first + 1, 0), False)
     assert off == (co.index, False)  # left the line of a technical corner: lost
     x = replace(x, no_technical=True)
-    off = R._line_after(x, R.MState(("t", co.first, 1), 0, 1, 0, 0, 0, 0, line, -1), ("t", co.first + 1, 0), False)
+    off = R.line_after(x, R.MState(("t", co.first, 1), 0, 1, 0, 0, 0, 0, line, -1), ("t", co.first + 1, 0), False)
     assert off != (co.index, False)
 
 
@@ -171,8 +174,8 @@ def test_rain_dancer_in_the_engine(monkeypatch):
     st = json.loads(json.dumps(st))
     st["round"], st["queue"], st["turn"] = 10, [], None
     Dice(monkeypatch, [8])
-    E._begin_turn(st, Rng(st["rng"]), [], 0)
-    assert not E._course_out_due(st)  # hard in light rain: 8 would go off, the Rain Dancer holds to 9
+    RACE.begin_turn(st, Rng(st["rng"]), [], 0)
+    assert not DRIVE.course_out_due(st)  # hard in light rain: 8 would go off, the Rain Dancer holds to 9
 
 
 def test_strategist_two_more_sp_at_each_stop():
@@ -217,7 +220,7 @@ def test_team_free_reroll(monkeypatch, team, weather, tyre, free):
     st["round"], st["queue"], st["turn"] = 10, [], None
     st["weather"]["a"] = next(i for i, w in enumerate(c.weather_a) if w == weather)
     Dice(monkeypatch, [6, 8])
-    E._begin_turn(st, Rng(st["rng"]), [], 0)
+    RACE.begin_turn(st, Rng(st["rng"]), [], 0)
     assert ({"type": "reroll"} in E.legal_actions(st, 0)) is free
     if free:
         st, _ = E.apply(st, 0, {"type": "reroll"})

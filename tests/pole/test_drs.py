@@ -4,6 +4,8 @@ import json
 
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
+from bot.games.pole import race as RACE
+from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
 from tests.pole.helpers import Dice, said
 
@@ -29,7 +31,7 @@ def _red_turn(st, weather="dry"):
     st["cars"][1].update({"pos": ["t", 6, 0], "laps": 2, "line": [], "life": 4})
     st["order"] = [1, 0]
     rng = Rng(st["rng"])
-    E._begin_turn(st, rng, [], 0)
+    RACE.begin_turn(st, rng, [], 0)
     st["rng"] = rng.state
     return st
 
@@ -54,8 +56,8 @@ def test_example_red_takes_drs_behind_green_then_adds_2_mp(monkeypatch):
     plain["cars"][0]["drs"] = False
     Dice(monkeypatch, [7, 7])
     rng = Rng(st2["rng"])
-    E._begin_turn(st2, rng, [], 0)
-    E._begin_turn(plain, Rng(plain["rng"]), [], 0)
+    RACE.begin_turn(st2, rng, [], 0)
+    RACE.begin_turn(plain, Rng(plain["rng"]), [], 0)
     assert st2["turn"]["n"] == 7 + 2 and st2["cars"][0]["drs"] is False
     assert plain["turn"]["n"] == 7
 
@@ -97,7 +99,7 @@ def test_no_drs_for_a_car_off_the_track(monkeypatch):
     for off, drs in ((1, False), (0, True)):  # off the track: no token; the same cell on it: the token
         s2 = json.loads(json.dumps(st))
         s2["cars"][0]["off"] = off
-        E._drs_check(s2, [], 0)
+        DRIVE.drs_check(s2, [], 0)
         assert bool(s2["cars"][0].get("drs")) is drs
 
 
@@ -112,8 +114,8 @@ def test_ep_and_bp_in_the_same_turn_as_drs(monkeypatch):
     plain = json.loads(json.dumps(st))
     plain["cars"][0]["drs"] = False
     Dice(monkeypatch, [7, 7])
-    E._begin_turn(st, Rng(st["rng"]), [], 0)
-    E._begin_turn(plain, Rng(plain["rng"]), [], 0)
+    RACE.begin_turn(st, Rng(st["rng"]), [], 0)
+    RACE.begin_turn(plain, Rng(plain["rng"]), [], 0)
     assert st["turn"]["drs"] == 2
 
     def furthest_with_points(s):

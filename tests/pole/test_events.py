@@ -7,6 +7,7 @@ import pytest
 
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
+from bot.games.pole import race as RACE
 from bot.games.rng import Rng
 from tests.pole.helpers import Dice, said
 
@@ -30,7 +31,7 @@ def _round(st, deck, faces, monkeypatch, weather="dry"):
     st["events"]["deck"] = list(deck)
     Dice(monkeypatch, faces)
     rng, ev = Rng(st["rng"]), []
-    E._setup_round(st, rng, ev)
+    RACE.setup_round(st, rng, ev)
     st["rng"] = rng.state
     return st, ev
 
@@ -134,7 +135,7 @@ def test_sc_card_brings_the_safety_car(monkeypatch):
     st, ev = _round(st, ["sc_a"], ["!", "!"], monkeypatch)
     assert st["sc_due"] == {"causers": []}
     rng = Rng(st["rng"])
-    E._next_turn(st, rng, ev)  # the SC procedure: every car decides whether to pit
+    RACE.next_turn(st, rng, ev)  # the SC procedure: every car decides whether to pit
     assert st.get("sc") and E.to_act(st) == [st["sc"]["order"][0]]
 
 

@@ -6,6 +6,8 @@ import pytest
 from bot.games.base import GameError
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
+from bot.games.pole import race as RACE
+from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
 from tests.pole.helpers import Dice, said
 
@@ -28,7 +30,7 @@ def _turn(st, seat, round_=10, weather="dry"):
     c = eng.circuits()[st["circuit"]]
     st["weather"]["a"] = next(i for i, w in enumerate(c.weather_a) if w == weather)
     rng = Rng(st["rng"])
-    E._begin_turn(st, rng, [], seat)
+    RACE.begin_turn(st, rng, [], seat)
     st["rng"] = rng.state
     return st
 
@@ -111,11 +113,11 @@ def test_course_out_and_avoiding_it(monkeypatch):
     before = list(st["cars"][seat]["pos"])
     st3 = json.loads(json.dumps(st))
     rng = Rng(st3["rng"])
-    E._go_off(st3, [], seat)
+    DRIVE.go_off(st3, [], seat)
     car = st3["cars"][seat]
     assert car["off"] == 1 and car["pos"][1] == before[1] + 4
     st3["queue"] = []
-    assert E._begin_turn(st3, rng, [], seat) is False  # next turn: played out, no roll
+    assert RACE.begin_turn(st3, rng, [], seat) is False  # next turn: played out, no roll
     assert car["pos"][1] == before[1] + 8 and car["off"] == 2
     st5, ev = E.apply(st, seat, {"type": "off"})
     assert any(e.text.key.startswith("{a}, goes off the track") for e in said(ev))
@@ -185,7 +187,7 @@ def test_pit_stop_keeps_unused_mp_and_restores(monkeypatch):
         st = json.loads(json.dumps(st))
         st["queue"] = []
         rng = Rng(st["rng"])
-        assert E._begin_turn(st, rng, [], seat) is False
+        assert RACE.begin_turn(st, rng, [], seat) is False
         seen.append(list(st["cars"][seat]["pos"]))
     assert seen[-2:] == [["g", 0], ["g", 1]]
     Dice(monkeypatch, [4])

@@ -4,6 +4,8 @@ import json
 
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
+from bot.games.pole import race as RACE
+from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
 from bot.i18n import render
 from tests.pole.helpers import Dice
@@ -21,7 +23,7 @@ def _turn(monkeypatch, roll, pos, laps=1, tyre="soft", life=2, weather="light"):
     st["order"] = [0, 1]
     Dice(monkeypatch, [roll])
     ev = []
-    E._begin_turn(st, Rng(st["rng"]), ev, 0)
+    RACE.begin_turn(st, Rng(st["rng"]), ev, 0)
     return st, c
 
 
@@ -32,7 +34,7 @@ def test_no_course_out_in_the_pit_entry_lane(monkeypatch):
     # rain roll, 17.11, and the low-grip roll are made on the track only). It was sent "off" and
     # left where it was, told it had moved 4 cells.
     st, c = _turn(monkeypatch, 10, ["pin", 0])  # soft tyres in light rain: 9 and more go off on the track
-    assert not E._course_out_due(st) and st["cars"][0]["off"] == 0
+    assert not DRIVE.course_out_due(st) and st["cars"][0]["off"] == 0
     assert not [a for a in E.legal_actions(st, 0) if a["type"] in ("off", "reduce")]
     pit = [i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "pit"]
     assert pit  # 10 MP take it past the zigzag line into its pit (7.1)
@@ -42,7 +44,7 @@ def test_no_course_out_in_the_pit_entry_lane(monkeypatch):
     assert "goes off" not in said and "pits" in said
     # on the track the same roll still goes off (4.6)
     st, c = _turn(monkeypatch, 10, ["t", 40, 1])
-    assert E._course_out_due(st)
+    assert DRIVE.course_out_due(st)
 
 
 def _crossing_line(monkeypatch, laps, tyre="hard", life=3):
@@ -57,7 +59,7 @@ def _crossing_line(monkeypatch, laps, tyre="hard", life=3):
     st["cars"][1].update({"pos": ["t", 30, 0], "laps": laps, "line": []})
     st["order"] = [0, 1]
     Dice(monkeypatch, [8])
-    E._begin_turn(st, Rng(st["rng"]), [], 0)
+    RACE.begin_turn(st, Rng(st["rng"]), [], 0)
     opts = st["turn"]["opts"]
     i = max(range(len(opts)), key=lambda j: (opts[j]["kind"] in ("end", "finish"), opts[j]["prog"]))
     st, ev = E.apply(st, 0, {"type": "move", "i": i})

@@ -8,7 +8,9 @@ import pytest
 
 from bot.games.base import replay
 from bot.games.pole import ENGINE as E
+from bot.games.pole import bots as BOTS
 from bot.games.pole import engine as eng
+from bot.games.pole import race as RACE
 from bot.games.rng import Rng
 from tests.pole.helpers import Dice, said
 from tests.pole.test_collisions import _play, _race, _turn
@@ -79,7 +81,7 @@ def _sc_now(st, lead_row, lead_laps):
     st["sc_due"] = {"causers": []}
     rng = Rng(st["rng"])
     ev = []
-    E._next_turn(st, rng, ev)
+    RACE.next_turn(st, rng, ev)
     st["rng"] = rng.state
     return st, ev
 
@@ -167,9 +169,9 @@ def test_bot_against_bot_double_bang_brings_the_sc_and_both_go_back(monkeypatch)
     rng = Rng(st["rng"])
     ev = []
     st["queue"] = [x]
-    E._begin_turn(st, rng, ev, a)
+    RACE.begin_turn(st, rng, ev, a)
     if st["turn"] is None:
-        E._next_turn(st, rng, ev)
+        RACE.next_turn(st, rng, ev)
     assert any(e.text.key == "Safety car! The race is neutralised." for e in said(ev))
     assert E.to_act(st) == [human]
     st["rng"] = rng.state
@@ -189,7 +191,7 @@ def test_human_breaking_down_against_a_bot_rolls_for_the_sc(monkeypatch, roll, s
     st["cars"][bot]["pos"] = ["t", 30, 1]
     st["cars"][human]["pos"] = ["t", 28, 0]
     st["cars"][human]["sp"] = 0
-    ov = eng.BOTS.card(bot, st["cars"][bot]["bot"]["side"])["overtake"]
+    ov = BOTS.card(bot, st["cars"][bot]["bot"]["side"])["overtake"]
     Dice(monkeypatch, [9])
     st = _turn(st, human)
     f = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["def"] == [bot])

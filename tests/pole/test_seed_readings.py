@@ -7,6 +7,8 @@ from bot.games.pole import ENGINE as E
 from bot.games.pole import bots as B
 from bot.games.pole import engine as eng
 from bot.games.pole import rules as R
+from bot.games.pole import race as RACE
+from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
 from tests.pole.helpers import Dice
 from tests.pole.test_bots import _place, _race as _bot_race
@@ -22,7 +24,7 @@ def _wet_turn(monkeypatch, roll, life=3, row=30, lane=1):
     st["cars"][1].update({"pos": ["t", 60, 0], "laps": 1, "line": []})
     st["order"] = [1, 0]
     Dice(monkeypatch, [roll])
-    E._begin_turn(st, Rng(st["rng"]), [], 0)
+    RACE.begin_turn(st, Rng(st["rng"]), [], 0)
     return st
 
 
@@ -82,15 +84,15 @@ def test_bots_never_wear_wets_and_step_from_1_to_minus_1(monkeypatch):
     st = _place(st, {0: (20, 1), 1: (10, 0)})
     bot = st["cars"][1]
     bot.update({"tyre": "wet", "life": 3})
-    E._crossings(st, 1, 1, 2)
+    DRIVE.crossings(st, 1, 1, 2)
     assert bot["life"] == 3
     bot.update({"tyre": "soft", "life": 1})
-    E._crossings(st, 1, 1, 2)
+    DRIVE.crossings(st, 1, 1, 2)
     assert bot["life"] == -1
     # a human on wets wears them (6.2; dry weather: 3 spaces)
     human = st["cars"][0]
     human.update({"tyre": "wet", "life": 3})
-    E._crossings(st, 0, 1, 2)
+    DRIVE.crossings(st, 0, 1, 2)
     assert human["life"] == -1
     assert B.wear(1, "hard", "dry") == -1
 
@@ -127,7 +129,7 @@ def test_drs_after_passing_a_car_in_the_same_move(monkeypatch):
     st["cars"][0].update({"pos": ["t", 88, 0], "laps": 1, "line": [], "life": 4})
     st["cars"][1].update({"pos": ["t", 6, 0], "laps": 2, "line": [], "life": 4})
     rng = Rng(st["rng"])
-    E._begin_turn(st, rng, [], 0)
+    RACE.begin_turn(st, rng, [], 0)
     st["rng"] = rng.state
     st, ev = _go(st, 4, 2)
     assert st["order"][:2] == [1, 0]

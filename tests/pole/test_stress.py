@@ -8,6 +8,7 @@ import pytest
 from bot.games.base import replay
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
+from bot.games.pole import driving as DRIVE
 from tests.pole.helpers import Dice
 from tests.pole.test_collisions import _attack, _play, _race, _setup, _turn
 
@@ -93,10 +94,10 @@ def test_a_collision_raises_stress_once_a_round(monkeypatch):
     st, _ = _attack(monkeypatch, st, a, d, [4, 4, 1, 1])
     assert st["cars"][a]["stress"] == 1 and st["cars"][d]["stress"] == 1
     st["round"] = st["cars"][a]["stress_r"]  # (the turn ended and a new round began: go back to it)
-    eng.ENGINE._stress(st, [], a)  # the same round: no second level
+    DRIVE.stress(st, [], a)  # the same round: no second level
     assert st["cars"][a]["stress"] == 1
     st["round"] += 1
-    eng.ENGINE._stress(st, [], a)
+    DRIVE.stress(st, [], a)
     assert st["cars"][a]["stress"] == 2
 
 

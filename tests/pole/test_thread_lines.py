@@ -7,6 +7,7 @@ import re
 
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
+from bot.games.pole import race as RACE
 from bot.games.rng import Rng
 from bot.i18n import render
 from tests.pole.helpers import Dice
@@ -30,7 +31,7 @@ def _turn(st, seat, row, lane, laps=1):
     st["cars"][other].update({"pos": ["t", 60, 2], "laps": laps, "line": []})
     rng = Rng(st["rng"])
     ev = []
-    E._begin_turn(st, rng, ev, seat)
+    RACE.begin_turn(st, rng, ev, seat)
     st["rng"] = rng.state
     return st, ev
 
@@ -108,7 +109,7 @@ def test_lobby_and_weather_read_once(monkeypatch):
         st["turn"], st["round"], st["weather"] = None, 10, {"a": a, "b": c.weather_b}
         Dice(monkeypatch, ["cloud"])
         ev = []
-        E._setup_round(st, Rng(1), ev)
+        RACE.setup_round(st, Rng(1), ev)
         seen += [words(e.text) for e in ev if e.text.key.startswith("Round")]
     changed = [x for x in seen if "changes" in x]
     assert changed and all(re.fullmatch(r"Round 11: cloud; the weather changes to (dry weather|light rain|heavy rain)\.", x)

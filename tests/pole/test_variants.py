@@ -5,6 +5,7 @@ import json
 from bot.games.pole.variants import breakdown
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
+from bot.games.pole import race as RACE
 from bot.games.rng import Rng
 from tests.pole.helpers import Dice, said
 from tests.pole.test_collisions import _turn
@@ -51,7 +52,7 @@ def _sc(st, lead_row, lead_laps, monkeypatch):
     st["sc_due"] = {"causers": []}
     Dice(monkeypatch, ["sun"] * 4)
     rng = Rng(st["rng"])
-    E._next_turn(st, rng, [])
+    RACE.next_turn(st, rng, [])
     st["rng"] = rng.state
     for s in list(st["sc"]["order"]):
         st, _ = E.apply(st, s, {"type": "sc", "tyre": None})

@@ -11,6 +11,8 @@ from bot.games.base import replay
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
 from bot.games.pole import rules as R
+from bot.games.pole import race as RACE
+from bot.games.pole import fights as FIGHTS
 from bot.games.rng import Rng
 from tests.pole.helpers import Dice, said
 from tests.pole.test_collisions import _attack, _play, _race, _setup, _turn
@@ -70,7 +72,7 @@ def test_a_collision_in_a_corner_flags_the_corner():
     co = c.corners[2]
     st["cars"][1]["pos"] = ["t", co.first + 1, 1]
     st["turn"] = None
-    E._yellow_flag(st, [], 1)
+    FIGHTS.yellow_flag(st, [], 1)
     assert st["flag"]["rows"] == list(range(co.first, co.last + 1))
 
 
@@ -108,12 +110,12 @@ def test_flags_go_after_this_round_and_the_next():
     st["round"], st["turn"] = 10, None  # a round begins once the last turn is over
     rng = Rng(st["rng"])
     ev = []
-    E._setup_round(st, rng, ev)  # round 11
+    RACE.setup_round(st, rng, ev)  # round 11
     assert st["flag"] is None
     assert any(e.text.key == "The yellow and green flags are removed." for e in said(ev))
     st = _flagged(st, [30, 31], 10)
     st["round"] = 9
-    E._setup_round(st, rng, [])  # round 10: still on
+    RACE.setup_round(st, rng, [])  # round 10: still on
     assert st["flag"]
 
 

@@ -288,7 +288,7 @@ def _ahead_fast(p: float, r: int, po: float, ro: int, tie: bool) -> bool:
     return tie
 
 
-def _steps(ctx: MoveCtx, st: MState):
+def single_steps(ctx: MoveCtx, st: MState):
     """Single-cell moves from st.pos: (new pos, new laps, diagonal?, line jump?)."""
     c = ctx.circuit
     pos = st.pos
@@ -358,7 +358,7 @@ def _line_blocked(ctx: MoveCtx, laps: int, r0: int, l0: int, r1: int, l1: int) -
     return False
 
 
-def _line_after(ctx: MoveCtx, st: MState, npos: tuple, jump: bool) -> tuple:
+def line_after(ctx: MoveCtx, st: MState, npos: tuple, jump: bool) -> tuple:
     """The car's racing-line state after moving to npos."""
     c = ctx.circuit
     if npos[0] != "t":
@@ -427,12 +427,12 @@ def _next(g: _Geo, row: int, laps: int) -> tuple[int, int]:
 
 
 def _steps_g(ctx: MoveCtx, g: _Geo, st: MState) -> list:
-    """_steps from the circuit's tables, as a list (the same steps in the same order)."""
+    """single_steps from the circuit's tables, as a list (the same steps in the same order)."""
     c = ctx.circuit
     pos = st.pos
     kind = pos[0]
     if kind != "t":
-        return list(_steps(ctx, st))
+        return list(single_steps(ctx, st))
     _, row, lane = pos
     laps = st.laps
     nr, nl = _next(g, row, laps)
@@ -461,8 +461,8 @@ def _steps_g(ctx: MoveCtx, g: _Geo, st: MState) -> list:
                 out.append((("t", row, ln), laps, False, False))
     if row == c.pit_entry_row and lane == c.pit_side and laps < ctx.final_lap_from:
         out.append((("pin", 0), laps, False, False))
-    if st.line and st.line[1]:  # racing line jumps (4.2.1): as _steps
-        out += [x for x in _steps(ctx, st) if x[3]]
+    if st.line and st.line[1]:  # racing line jumps (4.2.1): as single_steps
+        out += [x for x in single_steps(ctx, st) if x[3]]
     return out
 
 
@@ -532,7 +532,7 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
             if ext and sp_double:  # half-SP units: 1 in a non-technical corner, 2 in a technical one
                 co = corner_of[npos[1]]
                 unit = 1 if co is not None and not co.technical else 2
-            line = _line_after(ctx, st, npos, jump)
+            line = line_after(ctx, st, npos, jump)
             slip = -1
             if is_str:
                 for seat, ol, opos, off in ctx.others:  # right behind a car: slipstream (5.2.1)
