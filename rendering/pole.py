@@ -446,7 +446,7 @@ def _progress(c, car: dict) -> int | None:
     return int(car.get("laps", 0)) * c.length + at[2]
 
 
-def _edge_markers(d: Draw, outside: list, r: float, w: int, h: int, blocked: list) -> None:
+def _edge_markers(d: _MapDraw, outside: list, r: float, w: int, h: int, blocked: list) -> None:
     """Every car outside the view as a disc at the map's edge, in its direction, with its race
     position as on the map (the standings say how many rows away it is); never over a car, a row
     number or the overview: a marker with no free place along its edge is left out."""
@@ -497,10 +497,10 @@ def _overview(d: Draw, at: tuple[float, float], c, v: _View, cars: list[dict], o
         car = cars[s]
         if car.get("out") or car.get("finished"):
             continue
-        at = _pos_u(c, car.get("pos"))
-        if at is None:
+        where = _pos_u(c, car.get("pos"))
+        if where is None:
             continue
-        x, y = ov.p(at[0], at[1])
+        x, y = ov.p(where[0], where[1])
         d.ellipse([ox + x - 5, oy + y - 5, ox + x + 5, oy + y + 5], fill=seat_colour(s), outline=DARK)
 
 
@@ -564,7 +564,9 @@ def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
 
 
 def _racing(car: dict | None) -> bool:
-    return bool(car) and not car.get("out") and not car.get("finished") and isinstance(car.get("pos"), list) \
+    if not car:
+        return False
+    return not car.get("out") and not car.get("finished") and isinstance(car.get("pos"), list) \
         and bool(car.get("pos")) and car["pos"][0] != "done"
 
 
@@ -590,7 +592,7 @@ def _strips(c, cars: list[dict], order: list[int], primary: int | None,
     if primary is not None and 0 <= primary < len(cars) and _racing(cars[primary]):
         lo = (_progress(c, cars[primary]) or 0) - 2
         near = [s for s in order if _racing(cars[s]) and _progress(c, cars[s]) is not None
-                and 0 <= _progress(c, cars[s]) - lo < STRIP_ROWS]
+                and 0 <= (_progress(c, cars[s]) or 0) - lo < STRIP_ROWS]
         out.append((near, lo))
         shown |= set(near)
     off = _off_map(c, cars, order, v) if v is not None else [s for s in order if _racing(cars[s])]
@@ -606,7 +608,7 @@ def _strips(c, cars: list[dict], order: list[int], primary: int | None,
             out.append((g, lo))
     # every strip shows every car on its stretch (two strips may share a few rows)
     return [([s for s in order if _racing(cars[s]) and _progress(c, cars[s]) is not None
-              and 0 <= _progress(c, cars[s]) - lo < STRIP_ROWS], lo) for _, lo in out]
+              and 0 <= (_progress(c, cars[s]) or 0) - lo < STRIP_ROWS], lo) for _, lo in out]
 
 
 def _layout(view: dict, c, cars: list[dict], order: list[int], primary: int | None,
@@ -761,7 +763,7 @@ def _car_row(d: Draw, y: int, i: int, s: int, car: dict, names: list[str], c, ac
         d.text((100, y + 86), fit(team, 26, W - 114), font=font(26), fill=MUTED, anchor="lm")
     d.ellipse([62, top - 13, 88, top + 13], fill=seat_colour(s), outline=DARK)
     d.text((100, top), fit(player_name(names, s), 28, 330), font=font(28), fill=TEXT, anchor="lm")
-    x = 440
+    x: float = 440
     tyre = car.get("tyre")
     fx = 540
     if tyre in TYRE_COLOURS:  # the tyre in words with its life, as the dashboard keeps it ("soft 1")
@@ -910,7 +912,7 @@ def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
         out = [s for s in range(len(cars)) if s not in finish]
         img = Image.new("RGB", (W, 110 + 72 * len(cars)), BACKGROUND)
         d = Draw(img)
-        c = circuits().get(view.get("circuit"))
+        c = circuits().get(str(view.get("circuit")))
         title = tx("Race result")
         if c is not None:
             title = f"{title} · {tx(c.name)}"

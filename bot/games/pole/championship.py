@@ -236,7 +236,7 @@ def placings(st: dict) -> list[int] | None:
 
 def view(st: dict) -> dict | None:
     se = st.get("season")
-    out = {}
+    out: dict[str, Any] = {}
     if se:
         out["season"] = {"races": list(se["races"]), "i": se["i"], "points": list(se["points"]),
                          "results": [dict(r) for r in se["results"]], "damage": list(se["damage"]),

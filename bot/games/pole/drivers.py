@@ -8,6 +8,7 @@ standard race's value.
 from __future__ import annotations
 
 import json
+from typing import Any
 from functools import lru_cache
 
 import bot.games.pole.specials as SP
@@ -243,12 +244,12 @@ def view(car: dict) -> dict:
 
 
 def team_stat(team_id: str | None, key: str) -> int:
-    t = next((x for x in data()["teams"] if x["id"] == team_id), {}) if team_id else {}
-    return t.get(key, 0)
+    t: dict[str, Any] = next((x for x in data()["teams"] if x["id"] == team_id), {}) if team_id else {}
+    return int(t.get(key, 0))
 
 
 def tokens(car: dict) -> None:
     """The Tyre Whisperer's tokens, new for each race."""
-    d = next((x for x in data()["drivers"] if x["id"] == car.get("driver")), {})
+    d: dict[str, Any] = next((x for x in data()["drivers"] if x["id"] == car.get("driver")), {})
     if d.get("wear_tokens"):
         car["wear_tok"], car["blow_tok"] = d["wear_tokens"], d["blow_tokens"]

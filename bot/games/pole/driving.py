@@ -146,7 +146,7 @@ def choose_opts(st: State, opts: list, ctx: R.MoveCtx) -> list[dict]:
         if o.kind == "fight":
             # a fight reached with more MP left gets a better die modifier (5.1): keep the cheapest
             # way to each modifier (the seed's example boosts first to attack with 3 MP left)
-            key = ("fight", ms.pos, o.step.laps, o.defenders, R.unused_mp_modifier(unused))
+            key: tuple = ("fight", ms.pos, o.step.laps, o.defenders, R.unused_mp_modifier(unused))
         else:
             key = (o.kind, ms.pos, ms.laps, o.defenders)
         old = best.get(key)

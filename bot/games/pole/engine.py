@@ -76,7 +76,7 @@ class PoleEngine(Engine):
                           "level, which limits EP, BP and SP", kind="bool", default=False)] + OPTS.SPECS
 
     # ------------------------------------------------------------ setup
-    def describe_options(self, options: dict[str, Any]) -> list[Msg]:
+    def describe_options(self, options: dict[str, Any]) -> list[Msg | str]:
         return OPTS.describe(options)
 
     def check_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:

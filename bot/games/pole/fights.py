@@ -202,13 +202,13 @@ def crash_start(st: State, rng: Rng, ev: list[Event], att: int, d: int) -> None:
     t = st["turn"]
     f = t["fight"]
     dcar = st["cars"][d]
-    cars = {att, d}
+    involved = {att, d}
     if dcar["pos"][0] == "t":
         for s, o in enumerate(st["cars"]):
             if o["out"] is None and o["finished"] is None and o["pos"] and o["pos"][0] == "t" \
                     and o["pos"][1] == dcar["pos"][1] and o["laps"] == dcar["laps"]:
-                cars.add(s)
-    cars = [s for s in st["order"] if s in cars]
+                involved.add(s)
+    cars = [s for s in st["order"] if s in involved]
     log(st, ev, msg("Collision! {a} and {d} both roll {r}: no overtake.", a=car_name(st, att), d=car_name(st, d),
                           r=f["rolls"][0]))
     rolls = {}

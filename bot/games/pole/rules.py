@@ -8,7 +8,7 @@ lane runs past the line, and the seed wears tyres "when crossing the line or pit
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from bot.games.pole.content import Circuit, rules
 
@@ -439,7 +439,7 @@ def _steps_g(ctx: MoveCtx, g: _Geo, st: MState) -> list:
     lanes_next = g.lanes[nr]
     straight = g.straight[row]
     diag_ok = (not straight) or (ctx.start_round and laps == 0 and row < ctx.first_corner_row)
-    out = []
+    out: list[tuple] = []
     slip = st.slip
     for ln in (lane - 1, lane, lane + 1):
         if ln not in lanes_next:
@@ -521,7 +521,7 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
         pos, laps = st.pos, st.laps
         on_track = pos[0] == "t"
         cur_p = prog_of(laps, pos)
-        out = []
+        out: list[tuple] = []
         for npos, nl, diagonal, jump in _steps_g(ctx, g, st):
             if npos in stop_pass:
                 continue
@@ -581,9 +581,9 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
         lst.append((t, b_, k_, s_))
         return True
 
-    frontier = [(tuple(start), path)] if admit(*start) else []
+    frontier: list[tuple[Any, tuple]] = [(tuple(start), path)] if admit(*start) else []
     while frontier:
-        nxt = []
+        nxt: list[tuple[Any, tuple]] = []
         for st, path in frontier:
             pos, laps, mode, t_, b_, k_, s_, line0, slip0 = st
             if ((mode >= 1 and t_ >= count_min) or (mode == 0 and count_min <= 0)) and pos not in stop_final:
