@@ -1,6 +1,11 @@
-"""Small circuits and scripted dice for the seed's worked examples."""
+"""What the Pole tests share: a race at its first turn (`race`), the random players and the checks
+of the seeded playouts (`policy`, `check`, `leaks`), small circuits and scripted dice for the
+seed's worked examples."""
 from __future__ import annotations
 
+import json
+
+from bot.games.pole import ENGINE as E
 
 from bot.games.pole import content
 from bot.games.pole import rules as R
@@ -96,3 +101,79 @@ def said(ev):
     for e in ev:
         walk(e.text, e.to)
     return out
+
+
+_STARTS: dict[tuple, str] = {}
+
+
+def race(n=3, circuit="great_britain", seed=1, tyre="hard", **opts):
+    """A race at its first turn: every car kept its qualifying roll and fitted `tyre`. The start
+    is played once per set of arguments and handed out as a fresh copy each time."""
+    key = (n, circuit, seed, tyre, tuple(sorted(opts.items())))
+    if key not in _STARTS:
+        st = E.new_game({"circuit": circuit, **opts}, n, seed)
+        while st["phase"] == "quali":
+            for s in E.to_act(st):
+                st, _ = E.apply(st, s, {"type": "quali", "reroll": False})
+        for s in E.to_act(st):
+            st, _ = E.apply(st, s, {"type": "tyre", "tyre": tyre})
+        _STARTS[key] = json.dumps(st)
+    return json.loads(_STARTS[key])
+
+
+def policy(st, seat, rnd):
+    acts = [a for a in E.legal_actions(st, seat) if a["type"] != "prefs"]
+    if st["phase"] == "race" and st["turn"] and st["turn"]["stage"] == "move":
+        car = st["cars"][seat]
+        opts = st["turn"]["opts"] or []
+        pit = [i for i, o in enumerate(opts) if o["kind"] == "pit"]
+        if pit and (not car["pitted"] or car["life"] <= 0):
+            return {"type": "move", "i": pit[0]}
+        moves = [a for a in acts if a["type"] == "move"]
+        if moves and rnd.random() < 0.85:
+            return moves[0] if rnd.random() < 0.8 else rnd.choice(moves)
+        if rnd.random() < 0.5:
+            red = [a for a in acts if a["type"] in ("reduce", "off", "stay")]
+            if red:
+                return red[0]
+    if rnd.random() < 0.1 and any(a["type"] == "prefs" for a in E.legal_actions(st, seat)):
+        return {"type": "prefs", "attack": rnd.randint(0, 4), "defend": rnd.randint(0, 4), "yield": rnd.random() < 0.1,
+                "ask": rnd.random() < 0.2}
+    return rnd.choice(acts)
+
+
+def check(st):
+    n = st["seats"]
+    assert sorted(st["order"]) == list(range(n))
+    cells = {}
+    for s, car in enumerate(st["cars"]):
+        assert car["ep"] >= 0 and car["bp"] >= 0 and 0 <= car["sp"] <= car["sp0"], (s, car)
+        if st["phase"] == "race" and car["out"] is None and car["finished"] is None and car["pos"][0] in ("t", "pin"):
+            key = (car["laps"] if car["pos"][0] == "t" else -1, tuple(car["pos"]))
+            if car["off"] == 0:
+                assert key not in cells, (s, cells[key], key)
+                cells[key] = s
+    assert st["finish"] == sorted(st["finish"], key=lambda s: st["cars"][s]["finished"])
+    json.dumps(st)
+
+
+def leaks(st):
+    spec = E.view(st, None)
+    assert "me" not in spec and "prefs" not in json.dumps(spec)  # standing maxima stay secret
+    for s in range(st["seats"]):
+        v = E.view(st, s)
+        assert v["me"]["prefs"] == st["prefs"][s]
+        assert {k: x for k, x in v.items() if k not in ("my_tyre", "viewer", "me", "quali")} == \
+            {k: x for k, x in spec.items() if k not in ("viewer", "quali")}
+    if st["phase"] == "tyres":
+        assert all(c["tyre"] is None for c in spec["cars"])
+        for s in range(st["seats"]):
+            v = E.view(st, s)
+            assert v.get("my_tyre") == st["tyre_pick"].get(str(s))
+            assert {k: x for k, x in v.items() if k not in ("my_tyre", "viewer", "me")} == \
+                {k: x for k, x in spec.items() if k != "viewer"}
+    if st["phase"] == "quali":
+        assert "mine" not in spec["quali"]
+        for s in range(st["seats"]):
+            v = E.view(st, s)
+            assert {k: x for k, x in v["quali"].items() if k != "mine"} == spec["quali"]

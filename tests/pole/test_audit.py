@@ -9,14 +9,14 @@ from bot.games.pole import engine as eng
 from bot.games.pole import rules as R
 from bot.games.pole import race as RACE
 from bot.games.pole import driving as DRIVE
-from tests.pole.helpers import Dice, patch_dice, said
-from tests.pole.test_flow import _race, _turn
+from tests.pole.helpers import Dice, patch_dice, race, said
+from tests.pole.test_flow import _turn
 
 
 def _duel(monkeypatch, roll, a_prefs, d_prefs):
     """Attacker a on row 28 lane 0, defender d beside its target on row 30 lane 1; a rolls `roll`
     (hard tyres); returns the state at a's turn and the index of the fight option from row 30."""
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     a, d = st["order"][0], st["order"][1]
     others = [s for s in range(st["seats"]) if s not in (a, d)]
     for i, s in enumerate(others):
@@ -116,7 +116,7 @@ def test_no_live_bid_asked_when_there_is_no_sp_to_bid(monkeypatch):
 
 # ---- 5.6: lapping and its pit-lane cases
 def _lap_setup(monkeypatch):
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     lead, last = st["order"][0], st["order"][-1]
     mid = [s for s in st["order"] if s not in (lead, last)]
     for i, s in enumerate(mid):
@@ -199,7 +199,7 @@ def test_the_leader_catching_a_car_on_its_way_into_the_pits_laps_it(monkeypatch)
 
 # ---- 5.1: unused MP, the seed's example (boost first: 13 MP, 10 counted, 3 unused, +1)
 def test_boosting_first_to_attack_with_mp_left_is_offered_and_gets_plus_1(monkeypatch):
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     a, d = st["order"][0], st["order"][1]
     others = [s for s in range(st["seats"]) if s not in (a, d)]
     for i, s in enumerate(others):
@@ -269,7 +269,7 @@ def test_qualifying_example_q1_q2_q3_gives_the_seeds_grid(monkeypatch):
 
 # ---- 3.2.4 / 3.3: rounds
 def test_no_weather_roll_in_the_start_rounds_then_one_each_round(monkeypatch):
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     calls = []
     orig = eng.roll
     patch_dice(monkeypatch, lambda rng, name: calls.append(name) or orig(rng, name))
@@ -285,7 +285,7 @@ def test_no_weather_roll_in_the_start_rounds_then_one_each_round(monkeypatch):
 
 def test_each_round_follows_the_position_track_as_it_stands(monkeypatch):
     """3.2.4: a car that passed another in round 2 moves before it in round 3."""
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     st["order"] = list(reversed(st["order"]))
     from bot.games.rng import Rng
     st["round"] = 2
@@ -302,7 +302,7 @@ def test_brown_dashes_count_on_the_first_lap_only():
 
 # ---- 4.1: rerolls, then the best of the rolls
 def test_reroll_then_use_any_of_the_rolls(monkeypatch):
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     seat = st["order"][0]
     Dice(monkeypatch, [9])
     st = _turn(st, seat)
@@ -326,7 +326,7 @@ def test_brake_from_the_last_cell_of_a_corner_two_cells_from_the_next_arrow():
 
 # ---- 4.6 example 4: soft tyres, light rain, a 9 ending in a low-grip area
 def _example_4(monkeypatch):
-    st = _race(n=2, circuit="italy", tyre="soft")
+    st = race(n=2, circuit="italy", tyre="soft")
     seat, other = st["order"][0], st["order"][1]
     c = eng.circuits()[st["circuit"]]
     st["cars"][other]["pos"] = ["t", 70, 1]
@@ -387,7 +387,7 @@ def test_after_a_pass_on_a_straight_the_next_move_may_be_diagonal(monkeypatch):
 
 # ---- 5.4 B: the rear car on the position track first; a first pass won stays won
 def test_multiple_overtake_b_rear_first_and_the_first_pass_kept(monkeypatch):
-    st = _race(n=4, tyre="hard")
+    st = race(n=4, tyre="hard")
     a, front, rear, x = 0, 1, 3, 2  # the rear car has the higher seat number
     st["cars"][x]["pos"] = ["t", 70, 1]
     st["cars"][front]["pos"] = ["t", 33, 0]
@@ -468,7 +468,7 @@ def test_boost_from_the_last_cell_of_a_corner():
 # ---- 6.3: wet tyres never blow out
 def test_wet_tyres_never_blow_out(monkeypatch):
     for tyre, rolls in (("wet", False), ("soft", True)):
-        st = _race(tyre=tyre)
+        st = race(tyre=tyre)
         seat = st["order"][0]
         st["cars"][seat]["life"] = -2
         Dice(monkeypatch, [5])

@@ -15,19 +15,13 @@ from bot.games.pole import race as RACE
 from bot.games.pole import fights as FIGHTS
 from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice, circuit, patch_dice
+from tests.pole.helpers import circuit, Dice, patch_dice, race
 
 CHINA_STRAIGHT = range(50, 63)  # china: a straight from row 50 to the double arrow (63, lane 0)
 
 
 def _race(humans=1, bots=5, circuit_="china", seed=1, side="A", tyre="hard"):
-    st = E.new_game({"circuit": circuit_, "bots": bots, "bot_side": side}, humans, seed)
-    while st["phase"] == "quali":
-        for s in E.to_act(st):
-            st, _ = E.apply(st, s, {"type": "quali", "reroll": False})
-    for s in range(humans):
-        st, _ = E.apply(st, s, {"type": "tyre", "tyre": tyre})
-    return st
+    return race(humans, circuit_, seed, tyre, bots=bots, bot_side=side)
 
 
 def _place(st, where: dict, round_=10, weather="dry"):

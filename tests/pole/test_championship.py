@@ -10,7 +10,7 @@ from bot.games.base import GameError, replay
 from bot.games.pole import ENGINE as E
 from bot.games.pole import championship as CH
 from bot.games.rng import Rng
-from tests.pole.test_playouts import check, leaks, policy
+from tests.pole.helpers import check, leaks, policy
 
 
 def _end_race(st, finish, ep=None):

@@ -13,19 +13,12 @@ from bot.games.pole import bots as BOTS
 from bot.games.pole import engine as eng
 from bot.games.pole import race as RACE
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice, said
-from tests.pole.test_playouts import check, leaks, policy
+from tests.pole.helpers import check, Dice, leaks, policy, race, said
 from bot.i18n import render
 
 
 def _race(n=3, collisions=True, seed=1, **opts):
-    st = E.new_game({"circuit": "great_britain", "collisions": collisions, **opts}, n, seed)
-    while st["phase"] == "quali":
-        for s in E.to_act(st):
-            st, _ = E.apply(st, s, {"type": "quali", "reroll": False})
-    for s in E.to_act(st):
-        st, _ = E.apply(st, s, {"type": "tyre", "tyre": "hard"})
-    return st
+    return race(n, seed=seed, collisions=collisions, **opts)
 
 
 def _turn(st, seat):

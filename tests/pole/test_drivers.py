@@ -14,9 +14,9 @@ from bot.games.pole import race as RACE
 from bot.games.pole import qualifying as QUALI
 from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice, circuit, ctx, said
+from tests.pole.helpers import circuit, ctx, Dice, race, said
 from tests.pole.test_collisions import _attack, _setup, _turn
-from tests.pole.test_events import _race, _round
+from tests.pole.test_events import _round
 
 
 def _with(st, seat, driver=None, team=None):
@@ -72,7 +72,7 @@ def test_rocket_plus_1_on_quali_first_roll_and_start(monkeypatch):
     st["quali"]["idx"] = -1
     QUALI.next_session(st, Rng(st["rng"]), [])
     assert st["quali"]["first"]["0"] == 4 and st["quali"]["first"]["1"] == 3
-    st = _race(n=1, drivers=True)
+    st = race(n=1, drivers=True)
     s = 0
     st["cars"][s]["driver"] = "starter"
     st = json.loads(json.dumps(st))
@@ -83,7 +83,7 @@ def test_rocket_plus_1_on_quali_first_roll_and_start(monkeypatch):
 
 
 def test_rocket_plus_1_after_the_sc(monkeypatch):
-    st = _with(_race(n=1, drivers=True), 0, "starter")
+    st = _with(race(n=1, drivers=True), 0, "starter")
     st["cars"][0]["sc_turn"] = True
     Dice(monkeypatch, [8])
     st = _turn(st, 0)
@@ -93,7 +93,7 @@ def test_rocket_plus_1_after_the_sc(monkeypatch):
 @pytest.mark.parametrize("driver,team,at,dt", [("attacker", None, 2, 0), ("defender", None, 0, 2),
                                                ("fighter", None, 1, 1)])
 def test_fight_bonuses(monkeypatch, driver, team, at, dt):
-    st = _race(collisions=False, drivers=True)
+    st = race(collisions=False, drivers=True)
     a, d, _ = _setup(st)
     st["prefs"][a]["attack"] = st["prefs"][d]["defend"] = 0
     for s in range(st["seats"]):
@@ -168,7 +168,7 @@ def test_rain_dancer_course_out_thresholds():
 
 
 def test_rain_dancer_in_the_engine(monkeypatch):
-    st = _with(_race(n=1, drivers=True), 0, "rain_safe")
+    st = _with(race(n=1, drivers=True), 0, "rain_safe")
     c = eng.circuits()["great_britain"]
     st["weather"]["a"] = next(i for i, w in enumerate(c.weather_a) if w == "light")
     st = json.loads(json.dumps(st))
@@ -179,14 +179,14 @@ def test_rain_dancer_in_the_engine(monkeypatch):
 
 
 def test_strategist_two_more_sp_at_each_stop():
-    st = _with(_race(n=1, drivers=True), 0, "pit_sp")
+    st = _with(race(n=1, drivers=True), 0, "pit_sp")
     st["cars"][0]["sp"] = 2
     D.at_pit(st, [], 0)
     assert st["cars"][0]["sp"] == 4
 
 
 def test_tyre_whisperer_wear_token_and_blowout_token(monkeypatch):
-    st = _with(_race(n=1, drivers=True), 0, "tyre_whisperer")
+    st = _with(race(n=1, drivers=True), 0, "tyre_whisperer")
     st["cars"][0].update(wear_tok=4, blow_tok=2, life=-1)
     Dice(monkeypatch, [9])
     st = _turn(st, 0)
@@ -213,7 +213,7 @@ def test_slipstreamer_drs_plus_1_mp():
                                                     ("soft_dry", "dry", "soft", True),
                                                     ("soft_dry", "dry", "hard", False)])
 def test_team_free_reroll(monkeypatch, team, weather, tyre, free):
-    st = _with(_race(n=1, drivers=True), 0, team=team)
+    st = _with(race(n=1, drivers=True), 0, team=team)
     c = eng.circuits()["great_britain"]
     st["cars"][0].update(tyre=tyre, life=3, sp=0)
     st = json.loads(json.dumps(st))
@@ -237,7 +237,7 @@ def test_collision_teams():
 
 
 def test_iron_chassis_holds_5_breakdown_points():
-    st = _with(_race(n=1, drivers=True), 0, team="tough")
+    st = _with(race(n=1, drivers=True), 0, team="tough")
     ev = []
     breakdown(st, ev, 0, "heavy")
     st["cars"][0]["bd"][0][1] = True
@@ -248,7 +248,7 @@ def test_iron_chassis_holds_5_breakdown_points():
 
 
 def test_solid_motors_ignores_breakdown_events(monkeypatch):
-    st = _with(_race(n=1, drivers=True, events=True), 0, team="sturdy")
+    st = _with(race(n=1, drivers=True, events=True), 0, team="sturdy")
     st, ev = _round(st, ["heavy"], ["!", "!"], monkeypatch)
     assert st["cars"][0]["bd"] == []
 
@@ -260,7 +260,7 @@ def test_exit_bonuses():
 
 
 def test_victory_lane_two_more_mp_after_a_won_fight(monkeypatch):
-    st = _race(collisions=False, drivers=True)
+    st = race(collisions=False, drivers=True)
     a, d, _ = _setup(st)
     for s in range(st["seats"]):
         st["cars"][s].pop("driver", None)
@@ -277,7 +277,7 @@ def test_victory_lane_two_more_mp_after_a_won_fight(monkeypatch):
 
 
 def test_fix_it_fast_gives_back_a_point():
-    st = _with(_race(n=1, drivers=True), 0, team="repair")
+    st = _with(race(n=1, drivers=True), 0, team="repair")
     st["cars"][0].update(ep0=7, bp0=7, ep=5, bp=6)
     D.at_pit(st, [], 0)
     assert (st["cars"][0]["ep"], st["cars"][0]["bp"]) == (6, 6)
@@ -287,7 +287,7 @@ def test_fix_it_fast_gives_back_a_point():
 
 
 def test_lightning_pits_passes_the_cars_that_stopped_this_round():
-    st = _with(_race(n=3, drivers=True), 2, team="pit_crew")
+    st = _with(race(n=3, drivers=True), 2, team="pit_crew")
     for s in range(3):
         st["cars"][s].pop("team", None) if s != 2 else None
         st["cars"][s].update(pos=["pit"], laps=2)

@@ -7,17 +7,11 @@ from bot.games.pole import engine as eng
 from bot.games.pole import race as RACE
 from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice, said
+from tests.pole.helpers import Dice, race, said
 
 
 def _race(drs=True, n=2):
-    st = E.new_game({"circuit": "great_britain", "drs": drs}, n, 1)
-    while st["phase"] == "quali":
-        for s in E.to_act(st):
-            st, _ = E.apply(st, s, {"type": "quali", "reroll": False})
-    for s in range(n):
-        st, _ = E.apply(st, s, {"type": "tyre", "tyre": "hard"})
-    return st
+    return race(n, drs=drs)
 
 
 def _red_turn(st, weather="dry"):

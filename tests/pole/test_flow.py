@@ -9,17 +9,7 @@ from bot.games.pole import engine as eng
 from bot.games.pole import race as RACE
 from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice, said
-
-
-def _race(n=3, circuit="great_britain", seed=1, tyre="hard"):
-    st = E.new_game({"circuit": circuit}, n, seed)
-    while st["phase"] == "quali":
-        for s in E.to_act(st):
-            st, _ = E.apply(st, s, {"type": "quali", "reroll": False})
-    for s in range(n):
-        st, _ = E.apply(st, s, {"type": "tyre", "tyre": tyre})
-    return st
+from tests.pole.helpers import Dice, race, said
 
 
 def _turn(st, seat, round_=10, weather="dry"):
@@ -76,7 +66,7 @@ def test_secret_tyre_choice_then_reveal():
 
 def test_start_rounds_use_the_purple_die_and_reroll_keeps_the_higher(monkeypatch):
     Dice(monkeypatch, [])
-    st = _race()
+    st = race()
     assert st["round"] == 1 and st["turn"]["die"] == "purple"
     seat = st["turn"]["seat"]
     Dice(monkeypatch, [6])
@@ -87,7 +77,7 @@ def test_start_rounds_use_the_purple_die_and_reroll_keeps_the_higher(monkeypatch
 
 
 def test_tyre_die_by_compound_and_count_up_to_three_fewer(monkeypatch):
-    st = _race(tyre="soft")
+    st = race(tyre="soft")
     seat = st["order"][0]
     Dice(monkeypatch, [9])
     st = _turn(st, seat)
@@ -99,7 +89,7 @@ def test_tyre_die_by_compound_and_count_up_to_three_fewer(monkeypatch):
 
 def test_course_out_and_avoiding_it(monkeypatch):
     # 4.6.1: light rain, hard tyres, 10 -> 3 SP make it 7 and the car stays on
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     seat = st["order"][0]
     Dice(monkeypatch, [10])
     st = _turn(st, seat, weather="light")
@@ -125,7 +115,7 @@ def test_course_out_and_avoiding_it(monkeypatch):
 
 def test_heavy_breakdown_does_not_change_the_course_out_roll(monkeypatch):
     # 4.6 ex. 3: soft, light rain, heavy breakdown, 9: off (the raw 9 counts)
-    st = _race(tyre="soft")
+    st = race(tyre="soft")
     seat = st["order"][0]
     st["cars"][seat]["bd"] = [["heavy", False]]
     Dice(monkeypatch, [9])
@@ -136,7 +126,7 @@ def test_heavy_breakdown_does_not_change_the_course_out_roll(monkeypatch):
 
 
 def test_worn_tyres_lose_mp(monkeypatch):
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     seat = st["order"][0]
     st["cars"][seat]["life"] = -1
     Dice(monkeypatch, [9])
@@ -147,7 +137,7 @@ def test_worn_tyres_lose_mp(monkeypatch):
 
 
 def _pit_ready(monkeypatch, tyre="soft"):
-    st = _race(tyre=tyre)
+    st = race(tyre=tyre)
     seat = st["order"][0]
     c = eng.circuits()[st["circuit"]]
     others = [s for s in range(st["seats"]) if s != seat]
@@ -197,7 +187,7 @@ def test_pit_stop_keeps_unused_mp_and_restores(monkeypatch):
 
 
 def test_mandatory_stop_before_the_last_lap(monkeypatch):
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     seat = st["order"][0]
     c = eng.circuits()[st["circuit"]]
     for i, s in enumerate(x for x in range(st["seats"]) if x != seat):
@@ -213,7 +203,7 @@ def test_mandatory_stop_before_the_last_lap(monkeypatch):
 
 
 def test_crossing_wears_tyres_and_the_last_crossing_finishes(monkeypatch):
-    st = _race(tyre="inter")
+    st = race(tyre="inter")
     seat = st["order"][0]
     c = eng.circuits()[st["circuit"]]
     for i, s in enumerate(x for x in range(st["seats"]) if x != seat):
@@ -238,7 +228,7 @@ def test_crossing_wears_tyres_and_the_last_crossing_finishes(monkeypatch):
 
 
 def test_blowout_roll_at_minus_two(monkeypatch):
-    st = _race(tyre="soft")
+    st = race(tyre="soft")
     seat = st["order"][0]
     st["cars"][seat]["life"] = -2
     Dice(monkeypatch, [11])
@@ -252,7 +242,7 @@ def test_blowout_roll_at_minus_two(monkeypatch):
 
 def test_position_fight_through_apply(monkeypatch):
     """5.1: the attacker 2 (+1 for 3 unused MP) vs the defender 4; standing maxima settle it."""
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     a, d = st["order"][0], st["order"][1]
     others = [s for s in range(st["seats"]) if s not in (a, d)]
     for i, s in enumerate(others):
@@ -277,7 +267,7 @@ def test_position_fight_through_apply(monkeypatch):
 
 
 def test_lost_fight_ends_the_move(monkeypatch):
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     a, d = st["order"][0], st["order"][1]
     others = [s for s in range(st["seats"]) if s not in (a, d)]
     for i, s in enumerate(others):
@@ -296,7 +286,7 @@ def test_lost_fight_ends_the_move(monkeypatch):
 
 
 def test_illegal_actions_are_refused():
-    st = _race()
+    st = race()
     other = next(s for s in range(st["seats"]) if s not in E.to_act(st))
     with pytest.raises(GameError):
         E.apply(st, other, {"type": "move", "i": 0})
@@ -307,7 +297,7 @@ def test_illegal_actions_are_refused():
 
 
 def test_defender_who_asks_decides_live(monkeypatch):
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     a, d = st["order"][0], st["order"][1]
     others = [s for s in range(st["seats"]) if s not in (a, d)]
     for i, s in enumerate(others):
@@ -340,7 +330,7 @@ def test_defender_who_asks_decides_live(monkeypatch):
 
 
 def test_the_leader_catching_the_last_car_retires_it(monkeypatch):
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     lead, last = st["order"][0], st["order"][-1]
     mid = [s for s in st["order"] if s not in (lead, last)]
     for i, s in enumerate(mid):
@@ -356,7 +346,7 @@ def test_the_leader_catching_the_last_car_retires_it(monkeypatch):
 
 
 def test_low_grip_risk_is_named_in_the_option(monkeypatch):
-    st = _race(n=2, circuit="italy", tyre="soft")
+    st = race(n=2, circuit="italy", tyre="soft")
     seat = st["order"][0]
     c = eng.circuits()[st["circuit"]]
     other = st["order"][1]

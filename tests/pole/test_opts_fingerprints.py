@@ -8,7 +8,7 @@ import random
 import pytest
 
 from bot.games.pole import ENGINE as E
-from tests.pole.test_playouts import policy
+from tests.pole.helpers import policy
 
 
 def race(options: dict, n: int, seed: int) -> str:

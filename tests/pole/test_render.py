@@ -6,9 +6,9 @@ import pytest
 from PIL import Image
 
 from bot.games.pole import ENGINE as E
+from tests.pole.helpers import policy
 from rendering import pole as P
 from rendering.common import recording
-from tests.pole.test_playouts import policy
 
 NAMES = ["Alice", "Bob", "千尋", "Dmitri", "Eve", "Fay"]
 

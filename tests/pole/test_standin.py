@@ -11,7 +11,7 @@ from bot.games.base import GameError, replay
 from bot.games.pole import ENGINE as E
 from bot.games.pole.content import CIRCUIT_KEYS
 from bot.i18n import render
-from tests.pole.test_playouts import check, leaks, policy
+from tests.pole.helpers import check, leaks, policy
 
 TAKE, BACK = {"type": "bot_takeover"}, {"type": "bot_return"}
 CAR_KEYS = ("pos", "laps", "tyre", "life", "bd", "pitted", "out", "finished")

@@ -10,9 +10,8 @@ from bot.games.pole import engine as eng
 from bot.games.pole import race as RACE
 from bot.games.rng import Rng
 from bot.i18n import render
-from tests.pole.helpers import Dice
+from tests.pole.helpers import Dice, policy
 from tests.pole.test_drs import _race
-from tests.pole.test_playouts import policy
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "fred"]
 

@@ -7,13 +7,13 @@ from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
 from bot.games.pole import race as RACE
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice, said
+from tests.pole.helpers import Dice, race, said
 from tests.pole.test_collisions import _turn
-from tests.pole.test_events import _race, _round
+from tests.pole.test_events import _round
 
 
 def test_long_race_dashboard_laps_and_second_hard_set():
-    st = _race(n=2, long_race=True, bots=1)
+    st = race(n=2, long_race=True, bots=1)
     gb = eng.circuits()["great_britain"]
     assert st["circuit"] == "great_britain@long" and eng.circuits()[st["circuit"]].laps == 2 * gb.laps
     assert E.view(st, None)["laps"] == 2 * gb.laps
@@ -31,13 +31,13 @@ def test_long_race_with_circuit_rules():
 
 
 def test_long_race_four_breakdown_points():
-    st = _race(n=1, long_race=True)
+    st = race(n=1, long_race=True)
     ev = []
     breakdown(st, ev, 0, "heavy")
     st["cars"][0]["bd"][0][1] = True  # repaired
     breakdown(st, ev, 0, "heavy")
     assert st["cars"][0]["out"] is None  # 4 points: still in
-    st2 = _race(n=1)
+    st2 = race(n=1)
     breakdown(st2, ev, 0, "heavy")
     st2["cars"][0]["bd"][0][1] = True
     breakdown(st2, ev, 0, "heavy")
@@ -61,16 +61,16 @@ def _sc(st, lead_row, lead_laps, monkeypatch):
 
 def test_long_race_safety_car_moves_the_lap_counter_one_more(monkeypatch):
     gb = eng.circuits()["great_britain"]
-    st = _sc(_race(n=2, long_race=True, safety_car=True), 60, 1, monkeypatch)  # before the SC line
+    st = _sc(race(n=2, long_race=True, safety_car=True), 60, 1, monkeypatch)  # before the SC line
     assert all(st["cars"][s]["laps"] == 2 for s in range(2))  # normally it would stay at 1
-    st = _sc(_race(n=2, long_race=True, safety_car=True), gb.sc_row + 1, 1, monkeypatch)
+    st = _sc(race(n=2, long_race=True, safety_car=True), gb.sc_row + 1, 1, monkeypatch)
     assert all(st["cars"][s]["laps"] == 3 for s in range(2))  # normally 2
-    st = _sc(_race(n=2, safety_car=True), 60, 1, monkeypatch)
+    st = _sc(race(n=2, safety_car=True), 60, 1, monkeypatch)
     assert all(st["cars"][s]["laps"] == 1 for s in range(2))
 
 
 def test_no_retire_too_many_breakdowns_means_a_pit_stop():
-    st = _race(n=1, no_retire=True)
+    st = race(n=1, no_retire=True)
     st["turn"] = None  # outside a turn the line goes out at once (in a turn: in the turn's line)
     ev = []
     breakdown(st, ev, 0, "heavy")
@@ -81,14 +81,14 @@ def test_no_retire_too_many_breakdowns_means_a_pit_stop():
 
 
 def test_no_retire_lost_point_means_a_pit_stop(monkeypatch):
-    st = _race(n=1, no_retire=True, events=True)
+    st = race(n=1, no_retire=True, events=True)
     st["cars"][0]["bp"] = 0
     st, ev = _round(st, ["bp"], ["!", "!"], monkeypatch)
     assert st["cars"][0]["out"] is None and st["cars"][0]["must_pit"] and st["cars"][0]["bp"] == 0
 
 
 def test_must_pit_only_the_pit_when_in_reach_then_cleared(monkeypatch):
-    st = _race(n=1, no_retire=True)
+    st = race(n=1, no_retire=True)
     c = eng.circuits()["great_britain"]
     s = 0
     st["cars"][s].update(pos=["t", c.pit_entry_row - 2, c.pit_side], laps=1, line=[], must_pit=True, life=3,
@@ -111,7 +111,7 @@ def test_must_pit_only_the_pit_when_in_reach_then_cleared(monkeypatch):
 
 
 def test_without_the_variant_a_car_still_retires():
-    st = _race(n=1)
+    st = race(n=1)
     ev = []
     breakdown(st, ev, 0, "heavy")
     breakdown(st, ev, 0, "light")
