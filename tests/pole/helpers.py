@@ -4,8 +4,13 @@ seed's worked examples."""
 from __future__ import annotations
 
 import json
+import random
+from collections import Counter
 
 from bot.games.pole import ENGINE as E
+from bot.games.pole import race as RACE
+from bot.games.rng import Rng
+from bot.i18n import render
 
 from bot.games.pole import content
 from bot.games.pole import rules as R
@@ -177,3 +182,86 @@ def leaks(st):
         for s in range(st["seats"]):
             v = E.view(st, s)
             assert {k: x for k, x in v["quali"].items() if k != "mine"} == spec["quali"]
+
+
+def race_with_collisions(n=3, collisions=True, seed=1, **opts):
+    """`race` with the collisions option (10) on unless told otherwise."""
+    return race(n, seed=seed, collisions=collisions, **opts)
+
+
+def turn(st, seat, round_=10, weather="dry"):
+    """A copy of the race at `seat`'s turn now, in round `round_` and the weather given (its die is
+    rolled by the scripted dice, if any)."""
+    st = json.loads(json.dumps(st))
+    st["round"], st["queue"], st["turn"] = round_, [], None
+    c = content.circuits()[st["circuit"]]
+    st["weather"]["a"] = next(i for i, w in enumerate(c.weather_a) if w == weather)
+    rng = Rng(st["rng"])
+    RACE.begin_turn(st, rng, [], seat)
+    st["rng"] = rng.state
+    return st
+
+
+def fight_setup(st, extra=None):
+    """Attacker a on row 28 left lane, defender d on row 30 centre (a straight), others far ahead."""
+    a, d = st["order"][0], st["order"][1]
+    others = [s for s in range(st["seats"]) if s not in (a, d)]
+    for i, s in enumerate(others):
+        st["cars"][s]["pos"] = ["t", 70 + i, 1]
+    st["cars"][d]["pos"] = ["t", 30, 1]
+    st["cars"][a]["pos"] = ["t", 28, 0]
+    st["order"] = [d, a] + others
+    st["prefs"][a] = {"attack": 3, "defend": 3, "yield": False, "ask": False}
+    st["prefs"][d] = {"attack": 3, "defend": 3, "yield": False, "ask": False}
+    return a, d, others
+
+
+def attack(monkeypatch, st, a, d, dice):
+    """a (as placed by fight_setup) rolls 9 and attacks d from row 30, the fight rolling `dice`."""
+    Dice(monkeypatch, [9])
+    st = turn(st, a)
+    f = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["def"] == [d]
+             and o["pos"] == ["t", 30, 0])
+    Dice(monkeypatch, dice)
+    return E.apply(st, a, {"type": "move", "i": f})
+
+
+def play_race(n, bots, seed, opts):
+    """A seeded random race at Great Britain to the end (policy), checked at every move: the input
+    never changes, every text renders, the invariants hold and the views leak nothing."""
+    rnd = random.Random(seed)
+    options = {"circuit": "great_britain", "bots": bots, **opts}
+    st = E.new_game(options, n, seed)
+    actions = []
+    keys: Counter = Counter()
+    for _ in range(8000):
+        if E.is_over(st):
+            break
+        seat = rnd.choice(E.to_act(st))
+        a = policy(st, seat, rnd)
+        before = json.dumps(st, sort_keys=True)
+        nst, ev = E.apply(st, seat, a)
+        assert json.dumps(st, sort_keys=True) == before
+        for e in said(ev):
+            render(e.text, "en")
+            render(e.text, "ja")
+            keys[e.text.key] += 1
+        st = nst
+        actions.append((seat, a))
+        check(st)
+        leaks(st)
+    return st, actions, options, keys
+
+
+def event_round(st, deck, faces, monkeypatch, weather="dry"):
+    """Start a new round (after the start rounds) with the event deck in a known order."""
+    st = json.loads(json.dumps(st))
+    c = content.circuits()[st["circuit"]]
+    st["round"], st["queue"], st["turn"] = 10, [], None
+    st["weather"] = {"a": next(i for i, w in enumerate(c.weather_a) if w == weather), "b": 1}
+    st["events"]["deck"] = list(deck)
+    Dice(monkeypatch, faces)
+    rng, ev = Rng(st["rng"]), []
+    RACE.setup_round(st, rng, ev)
+    st["rng"] = rng.state
+    return st, ev

@@ -9,8 +9,7 @@ from bot.games.pole import engine as eng
 from bot.games.pole import rules as R
 from bot.games.pole import race as RACE
 from bot.games.pole import driving as DRIVE
-from tests.pole.helpers import Dice, patch_dice, race, said
-from tests.pole.test_flow import _turn
+from tests.pole.helpers import Dice, patch_dice, race, said, turn
 
 
 def _duel(monkeypatch, roll, a_prefs, d_prefs):
@@ -27,7 +26,7 @@ def _duel(monkeypatch, roll, a_prefs, d_prefs):
     st["prefs"][a].update(a_prefs)
     st["prefs"][d].update(d_prefs)
     Dice(monkeypatch, [roll])
-    st = _turn(st, a)
+    st = turn(st, a)
     f = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["def"] == [d]
              and o["pos"] == ["t", 30, 0])
     return st, a, d, f
@@ -133,7 +132,7 @@ def test_both_in_the_pits_is_not_lapping(monkeypatch):
     st["cars"][lead]["laps"] = 1
     st["cars"][lead]["pos"] = ["t", c.pit_entry_row - 2, c.pit_side]
     Dice(monkeypatch, [11])
-    st = _turn(st, lead)
+    st = turn(st, lead)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "pit")
     st, _ = E.apply(st, lead, {"type": "move", "i": i})
     assert st["cars"][lead]["pos"] == ["pit"] and st["cars"][lead]["laps"] == 2
@@ -147,7 +146,7 @@ def test_a_car_in_the_pits_when_the_leader_crosses_the_line_is_out(monkeypatch):
     st["cars"][lead]["laps"] = 1
     st["cars"][lead]["pos"] = ["t", c.length - 3, 1]
     Dice(monkeypatch, [9])
-    st = _turn(st, lead)
+    st = turn(st, lead)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end" and o["laps"] == 2)
     st, _ = E.apply(st, lead, {"type": "move", "i": i})
     assert st["cars"][last]["out"] == "lapped"
@@ -161,7 +160,7 @@ def test_a_car_in_the_pits_not_yet_a_lap_down_stays(monkeypatch):
     st["cars"][lead]["pos"] = ["t", c.length - 3, 1]
     st["order"] = [last] + [s for s in st["order"] if s != last]
     Dice(monkeypatch, [9])
-    st = _turn(st, lead)
+    st = turn(st, lead)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end" and o["laps"] == 2)
     st, _ = E.apply(st, lead, {"type": "move", "i": i})
     assert st["cars"][last]["out"] is None  # it pitted at the end of this same lap: passed, not lapped
@@ -176,7 +175,7 @@ def test_the_winner_taking_the_flag_laps_a_car_a_lap_down(monkeypatch):
     st["cars"][last]["laps"] = c.laps - 2
     st["cars"][last]["pos"] = ["t", 2, 1]
     Dice(monkeypatch, [9])
-    st = _turn(st, lead)
+    st = turn(st, lead)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "finish")
     st, _ = E.apply(st, lead, {"type": "move", "i": i})
     assert st["cars"][lead]["finished"] == 1 and st["cars"][last]["out"] == "lapped"
@@ -191,7 +190,7 @@ def test_the_leader_catching_a_car_on_its_way_into_the_pits_laps_it(monkeypatch)
     st["cars"][last]["laps"] = 0
     st["cars"][last]["pos"] = ["t", c.pit_entry_row - 1, 0 if c.pit_side else 2]
     Dice(monkeypatch, [11])
-    st = _turn(st, lead)
+    st = turn(st, lead)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "pit")
     st, _ = E.apply(st, lead, {"type": "move", "i": i})
     assert st["cars"][lead]["pos"] == ["pit"] and st["cars"][last]["out"] == "lapped"
@@ -211,7 +210,7 @@ def test_boosting_first_to_attack_with_mp_left_is_offered_and_gets_plus_1(monkey
     st["prefs"][d].update(defend=0)
     st["cars"][a]["bp"] = 0  # (with BP, braking after 5 tyre MP would give the same +1 for 1 BP)
     Dice(monkeypatch, [6])
-    st = _turn(st, a)
+    st = turn(st, a)
     fights = {(o["ep"], o["unused"]): i for i, o in enumerate(st["turn"]["opts"])
               if o["kind"] == "fight" and o["pos"] == ["t", 33, 0]}
     assert (0, 0) in fights and (1, 3) in fights  # free with no MP left, or 1 EP first and 3 MP left
@@ -305,7 +304,7 @@ def test_reroll_then_use_any_of_the_rolls(monkeypatch):
     st = race(tyre="hard")
     seat = st["order"][0]
     Dice(monkeypatch, [9])
-    st = _turn(st, seat)
+    st = turn(st, seat)
     Dice(monkeypatch, [7])
     sp = st["cars"][seat]["sp"]
     st, _ = E.apply(st, seat, {"type": "reroll"})
@@ -333,7 +332,7 @@ def _example_4(monkeypatch):
     row, lane = min(c.low_grip)
     st["cars"][seat]["pos"] = ["t", row - 8, 1]
     Dice(monkeypatch, [9])
-    return _turn(st, seat, weather="light"), seat, c
+    return turn(st, seat, weather="light"), seat, c
 
 
 def test_example_4_a_no_sp_goes_off_4_cells(monkeypatch):
@@ -397,7 +396,7 @@ def test_multiple_overtake_b_rear_first_and_the_first_pass_kept(monkeypatch):
     for s in range(4):
         st["prefs"][s].update(attack=9, defend=0, ask=False, yield_=False)
     Dice(monkeypatch, [9])
-    st = _turn(st, a)
+    st = turn(st, a)
     f = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and len(o["def"]) == 2)
     assert st["turn"]["opts"][f]["def"] == [rear, front]
     st["prefs"][front]["defend"] = 9
@@ -423,7 +422,7 @@ def test_no_blowout_roll_when_the_move_ends_in_the_pits(monkeypatch):
     st, seat, c = _pit_ready(monkeypatch)
     st["cars"][seat]["life"] = -2
     Dice(monkeypatch, [10])
-    st = _turn(st, seat)
+    st = turn(st, seat)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "pit")
     st, ev = E.apply(st, seat, {"type": "move", "i": i})
     assert not any("blow-out" in e.text.key for e in said(ev))
@@ -434,7 +433,7 @@ def test_pit_lane_blue_dashes_count_in_the_rain(monkeypatch):
     from tests.pole.test_flow import _pit_ready
     st, seat, c = _pit_ready(monkeypatch, tyre="inter")
     Dice(monkeypatch, [9])
-    st = _turn(st, seat, weather="light")
+    st = turn(st, seat, weather="light")
     o = next(o for o in st["turn"]["opts"] if o["kind"] == "pit")
     assert c.pit_entry_rain == 1 and o["ms"]["t"] == 7 + 1  # dry: 7 (the 7.1 example)
 
@@ -472,7 +471,7 @@ def test_wet_tyres_never_blow_out(monkeypatch):
         seat = st["order"][0]
         st["cars"][seat]["life"] = -2
         Dice(monkeypatch, [5])
-        st = _turn(st, seat)
+        st = turn(st, seat)
         i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end")
         Dice(monkeypatch, [1])
         st, ev = E.apply(st, seat, {"type": "move", "i": i})

@@ -9,9 +9,7 @@ from bot.games.pole import rules as R
 from bot.games.pole import race as RACE
 from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice, race, said
-from tests.pole.test_collisions import _attack, _setup
-from tests.pole.test_events import _round
+from tests.pole.helpers import attack, Dice, event_round, fight_setup, race, said
 
 
 @pytest.mark.parametrize("circuit,ep,bp", [("great_britain", 7, 7), ("monaco", 7, 7), ("brazil", 7, 6),
@@ -67,24 +65,24 @@ def test_spain_light_rain_beginning_reveals_an_event(monkeypatch):
 
 def test_great_britain_each_event_moves_the_weather_2_more(monkeypatch):
     st = race(n=1, circuit_rules=True, events=True)
-    st, ev = _round(st, ["bp"], ["!", "!"], monkeypatch)
+    st, ev = event_round(st, ["bp"], ["!", "!"], monkeypatch)
     assert st["weather"]["b"] == 3  # from 1: +2, and the card itself does not move it
     st = race(n=1, events=True)
-    st, ev = _round(st, ["bp"], ["!", "!"], monkeypatch)
+    st, ev = event_round(st, ["bp"], ["!", "!"], monkeypatch)
     assert st["weather"]["b"] == 1
 
 
 def test_monaco_light_breakdown_events_are_heavy(monkeypatch):
     st = race(n=1, circuit="monaco", circuit_rules=True, events=True)
-    st, ev = _round(st, ["light"], ["!", "!"], monkeypatch)
+    st, ev = event_round(st, ["light"], ["!", "!"], monkeypatch)
     assert st["cars"][0]["bd"] == [["heavy", False]]
 
 
 def _fight_totals(monkeypatch, **opts):
     st = race(collisions=False, **opts)
-    a, d, _ = _setup(st)
+    a, d, _ = fight_setup(st)
     st["prefs"][a]["attack"] = st["prefs"][d]["defend"] = 0
-    st, ev = _attack(monkeypatch, st, a, d, [3, 4])
+    st, ev = attack(monkeypatch, st, a, d, [3, 4])
     e = next(e for e in said(ev) if e.text.key == "{a} {at} against {d} {dt}: {a} bids {ba}, {d} bids {bd}.")
     return e.text.params["at"], e.text.params["dt"]
 

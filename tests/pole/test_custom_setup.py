@@ -2,8 +2,7 @@
 start (a short step before qualifying), 1 point either way at every pit stop."""
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
-from tests.pole.helpers import Dice
-from tests.pole.test_collisions import _turn
+from tests.pole.helpers import Dice, turn
 
 
 def _new(n=2, **opts):
@@ -51,7 +50,7 @@ def _at_pit(monkeypatch, ep, bp):
         st["cars"][o].update(pos=["t", 20, 0], laps=1)
     st["order"] = [0] + list(range(1, st["seats"]))
     Dice(monkeypatch, [9])
-    st = _turn(st, 0)
+    st = turn(st, 0)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "pit")
     st, _ = E.apply(st, 0, {"type": "move", "i": i})
     assert st["turn"]["stage"] == "pit_tyre"

@@ -14,9 +14,7 @@ from bot.games.pole import race as RACE
 from bot.games.pole import qualifying as QUALI
 from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
-from tests.pole.helpers import circuit, ctx, Dice, race, said
-from tests.pole.test_collisions import _attack, _setup, _turn
-from tests.pole.test_events import _round
+from tests.pole.helpers import attack, circuit, ctx, Dice, event_round, fight_setup, race, said, turn
 
 
 def _with(st, seat, driver=None, team=None):
@@ -86,7 +84,7 @@ def test_rocket_plus_1_after_the_sc(monkeypatch):
     st = _with(race(n=1, drivers=True), 0, "starter")
     st["cars"][0]["sc_turn"] = True
     Dice(monkeypatch, [8])
-    st = _turn(st, 0)
+    st = turn(st, 0)
     assert st["turn"]["n"] == 9
 
 
@@ -94,7 +92,7 @@ def test_rocket_plus_1_after_the_sc(monkeypatch):
                                                ("fighter", None, 1, 1)])
 def test_fight_bonuses(monkeypatch, driver, team, at, dt):
     st = race(collisions=False, drivers=True)
-    a, d, _ = _setup(st)
+    a, d, _ = fight_setup(st)
     st["prefs"][a]["attack"] = st["prefs"][d]["defend"] = 0
     for s in range(st["seats"]):
         st["cars"][s].pop("driver", None)
@@ -108,7 +106,7 @@ def test_fight_bonuses(monkeypatch, driver, team, at, dt):
 
 
 def _totals(monkeypatch, st, a, d):
-    st, ev = _attack(monkeypatch, st, a, d, [3, 4])
+    st, ev = attack(monkeypatch, st, a, d, [3, 4])
     e = next(e for e in said(ev) if e.text.key == "{a} {at} against {d} {dt}: {a} bids {ba}, {d} bids {bd}.")
     return e.text.params["at"], e.text.params["dt"]
 
@@ -189,7 +187,7 @@ def test_tyre_whisperer_wear_token_and_blowout_token(monkeypatch):
     st = _with(race(n=1, drivers=True), 0, "tyre_whisperer")
     st["cars"][0].update(wear_tok=4, blow_tok=2, life=-1)
     Dice(monkeypatch, [9])
-    st = _turn(st, 0)
+    st = turn(st, 0)
     n = st["turn"]["n"]
     assert {"type": "wear_token"} in E.legal_actions(st, 0)
     st, _ = E.apply(st, 0, {"type": "wear_token"})
@@ -249,7 +247,7 @@ def test_iron_chassis_holds_5_breakdown_points():
 
 def test_solid_motors_ignores_breakdown_events(monkeypatch):
     st = _with(race(n=1, drivers=True, events=True), 0, team="sturdy")
-    st, ev = _round(st, ["heavy"], ["!", "!"], monkeypatch)
+    st, ev = event_round(st, ["heavy"], ["!", "!"], monkeypatch)
     assert st["cars"][0]["bd"] == []
 
 
@@ -261,13 +259,13 @@ def test_exit_bonuses():
 
 def test_victory_lane_two_more_mp_after_a_won_fight(monkeypatch):
     st = race(collisions=False, drivers=True)
-    a, d, _ = _setup(st)
+    a, d, _ = fight_setup(st)
     for s in range(st["seats"]):
         st["cars"][s].pop("driver", None)
         st["cars"][s].pop("team", None)
     st["cars"][a]["team"] = "winners"
     Dice(monkeypatch, [9])
-    st = _turn(st, a)
+    st = turn(st, a)
     n0 = st["turn"]["n"]
     f = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["def"] == [d])
     Dice(monkeypatch, [6, 1])

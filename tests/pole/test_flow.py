@@ -9,20 +9,7 @@ from bot.games.pole import engine as eng
 from bot.games.pole import race as RACE
 from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice, race, said
-
-
-def _turn(st, seat, round_=10, weather="dry"):
-    """Make it `seat`'s turn now (its die is rolled by the scripted dice)."""
-    st = json.loads(json.dumps(st))
-    st["round"] = round_
-    st["queue"] = []
-    c = eng.circuits()[st["circuit"]]
-    st["weather"]["a"] = next(i for i, w in enumerate(c.weather_a) if w == weather)
-    rng = Rng(st["rng"])
-    RACE.begin_turn(st, rng, [], seat)
-    st["rng"] = rng.state
-    return st
+from tests.pole.helpers import Dice, race, said, turn
 
 
 def test_q1_flow_with_six_cars(monkeypatch):
@@ -80,7 +67,7 @@ def test_tyre_die_by_compound_and_count_up_to_three_fewer(monkeypatch):
     st = race(tyre="soft")
     seat = st["order"][0]
     Dice(monkeypatch, [9])
-    st = _turn(st, seat)
+    st = turn(st, seat)
     t = st["turn"]
     assert t["die"] == "red" and t["n"] == 9
     # 4: the player may count 6..9 cells; the options' tyre counts stay in that range
@@ -92,7 +79,7 @@ def test_course_out_and_avoiding_it(monkeypatch):
     st = race(tyre="hard")
     seat = st["order"][0]
     Dice(monkeypatch, [10])
-    st = _turn(st, seat, weather="light")
+    st = turn(st, seat, weather="light")
     acts = E.legal_actions(st, seat)
     assert {"type": "reduce", "sp": 3} in acts and {"type": "off"} in acts
     assert not any(a["type"] == "move" for a in acts)
@@ -119,7 +106,7 @@ def test_heavy_breakdown_does_not_change_the_course_out_roll(monkeypatch):
     seat = st["order"][0]
     st["cars"][seat]["bd"] = [["heavy", False]]
     Dice(monkeypatch, [9])
-    st = _turn(st, seat, weather="light")
+    st = turn(st, seat, weather="light")
     assert {"type": "off"} in E.legal_actions(st, seat)
     st2, _ = E.apply(st, seat, {"type": "reduce", "sp": 1})
     assert st2["turn"]["n"] == 8 - 1  # 9 -1 SP = 8, -1 for the heavy breakdown
@@ -130,10 +117,10 @@ def test_worn_tyres_lose_mp(monkeypatch):
     seat = st["order"][0]
     st["cars"][seat]["life"] = -1
     Dice(monkeypatch, [9])
-    assert _turn(st, seat)["turn"]["n"] == 8
+    assert turn(st, seat)["turn"]["n"] == 8
     st["cars"][seat]["life"] = -2
     Dice(monkeypatch, [9])
-    assert _turn(st, seat)["turn"]["n"] == 7
+    assert turn(st, seat)["turn"]["n"] == 7
 
 
 def _pit_ready(monkeypatch, tyre="soft"):
@@ -156,7 +143,7 @@ def _pit_ready(monkeypatch, tyre="soft"):
 def test_pit_stop_keeps_unused_mp_and_restores(monkeypatch):
     st, seat, c = _pit_ready(monkeypatch)
     Dice(monkeypatch, [10])
-    st = _turn(st, seat)
+    st = turn(st, seat)
     pit = [i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "pit"]
     assert pit
     o = st["turn"]["opts"][pit[0]]
@@ -181,7 +168,7 @@ def test_pit_stop_keeps_unused_mp_and_restores(monkeypatch):
         seen.append(list(st["cars"][seat]["pos"]))
     assert seen[-2:] == [["g", 0], ["g", 1]]
     Dice(monkeypatch, [4])
-    st = _turn(st, seat)
+    st = turn(st, seat)
     assert st["turn"]["die"] == "purple" and st["turn"]["n"] == 7  # 4 + 3 (7.4 example)
     assert all(o["ep"] == 0 and o["bp"] == 0 for o in st["turn"]["opts"] if o["pos"][0] != "t")
 
@@ -196,7 +183,7 @@ def test_mandatory_stop_before_the_last_lap(monkeypatch):
     car["pos"] = ["t", c.length - 3, 1]
     car["laps"] = c.laps - 2
     Dice(monkeypatch, [8, 6, 6, 6])
-    st = _turn(st, seat)
+    st = turn(st, seat)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["laps"] == c.laps - 1)
     st, _ = E.apply(st, seat, {"type": "move", "i": i})
     assert st["cars"][seat]["out"] == "no_stop"
@@ -212,7 +199,7 @@ def test_crossing_wears_tyres_and_the_last_crossing_finishes(monkeypatch):
     car["pos"] = ["t", c.length - 3, 1]
     car["laps"] = 1
     Dice(monkeypatch, [7, 6, 6, 6])
-    st = _turn(st, seat)
+    st = turn(st, seat)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["laps"] == 2)
     st, _ = E.apply(st, seat, {"type": "move", "i": i})
     assert st["cars"][seat]["life"] == 1  # dry weather on intermediates: 3 -> 1
@@ -220,7 +207,7 @@ def test_crossing_wears_tyres_and_the_last_crossing_finishes(monkeypatch):
     car = st["cars"][seat]
     car["pos"], car["laps"], car["pitted"] = ["t", c.length - 3, 1], c.laps - 1, True
     Dice(monkeypatch, [7, 6, 6, 6])
-    st = _turn(st, seat)
+    st = turn(st, seat)
     fin = [i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "finish"]
     assert fin
     st, _ = E.apply(st, seat, {"type": "move", "i": fin[0]})
@@ -232,7 +219,7 @@ def test_blowout_roll_at_minus_two(monkeypatch):
     seat = st["order"][0]
     st["cars"][seat]["life"] = -2
     Dice(monkeypatch, [11])
-    st = _turn(st, seat)
+    st = turn(st, seat)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end")
     Dice(monkeypatch, [1, 6, 6, 6, 6])  # the blow-out roll: 1
     st, _ = E.apply(st, seat, {"type": "move", "i": i})
@@ -253,7 +240,7 @@ def test_position_fight_through_apply(monkeypatch):
     st["prefs"][a] = {"attack": 2, "defend": 3, "yield": False}
     st["prefs"][d] = {"attack": 3, "defend": 0, "yield": False}
     Dice(monkeypatch, [7])
-    st = _turn(st, a)
+    st = turn(st, a)
     f = [i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["def"] == [d]
          and o["pos"] == ["t", 30, 0] and o["unused"] == 5]
     assert f
@@ -277,7 +264,7 @@ def test_lost_fight_ends_the_move(monkeypatch):
     st["order"] = [d, a] + others
     st["prefs"][a]["attack"] = 0
     Dice(monkeypatch, [7])
-    st = _turn(st, a)
+    st = turn(st, a)
     f = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["pos"] == ["t", 30, 0])
     Dice(monkeypatch, [1, 6, 6, 6, 6, 6])
     st, _ = E.apply(st, a, {"type": "move", "i": f})
@@ -308,7 +295,7 @@ def test_defender_who_asks_decides_live(monkeypatch):
     st, _ = E.apply(st, d, {"type": "prefs", "ask": True})
     st, _ = E.apply(st, a, {"type": "prefs", "attack": 0})
     Dice(monkeypatch, [7])
-    st = _turn(st, a)
+    st = turn(st, a)
     f = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["pos"] == ["t", 30, 0])
     Dice(monkeypatch, [5, 3])
     st, ev = E.apply(st, a, {"type": "move", "i": f})
@@ -338,7 +325,7 @@ def test_the_leader_catching_the_last_car_retires_it(monkeypatch):
     st["cars"][lead]["pos"], st["cars"][lead]["laps"] = ["t", 27, 0], 1
     st["cars"][last]["pos"], st["cars"][last]["laps"] = ["t", 31, 2], 0
     Dice(monkeypatch, [8, 6, 6, 6, 6])
-    st = _turn(st, lead)
+    st = turn(st, lead)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end" and o["laps"] == 1
              and o["pos"][1] >= 31)
     st, ev = E.apply(st, lead, {"type": "move", "i": i})
@@ -354,7 +341,7 @@ def test_low_grip_risk_is_named_in_the_option(monkeypatch):
     row, lane = min(c.low_grip)
     st["cars"][seat]["pos"] = ["t", row - 8, 1]
     Dice(monkeypatch, [9])
-    st = _turn(st, seat, weather="light")
+    st = turn(st, seat, weather="light")
     st, _ = E.apply(st, seat, {"type": "reduce", "sp": 1})  # 9 -> 8: stays on, but 8 is checked
     risky = [o for o in st["turn"]["opts"] if o["risk"]]
     assert risky and all((o["pos"][1], o["pos"][2]) in c.low_grip for o in risky)

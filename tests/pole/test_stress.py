@@ -9,12 +9,11 @@ from bot.games.base import replay
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
 from bot.games.pole import driving as DRIVE
-from tests.pole.helpers import Dice
-from tests.pole.test_collisions import _attack, _play, _race, _setup, _turn
+from tests.pole.helpers import attack, Dice, fight_setup, play_race, race_with_collisions, turn
 
 
 def test_pole_sitter_starts_at_1_bots_never():
-    st = _race(n=2, stress=True, bots=2)
+    st = race_with_collisions(n=2, stress=True, bots=2)
     humans = [s for s in range(st["seats"]) if not st["cars"][s].get("bot")]
     for s in range(st["seats"]):
         if st["cars"][s].get("bot"):
@@ -23,15 +22,15 @@ def test_pole_sitter_starts_at_1_bots_never():
             assert st["cars"][s]["stress"] == (1 if s == st["grid"][0] else 0)
     assert humans
     assert "stress" not in E.validate_options({}, 2)
-    assert all("stress" not in c for c in _race(n=2)["cars"])
+    assert all("stress" not in c for c in race_with_collisions(n=2)["cars"])
 
 
 def test_example_stress_4_rolls_9_counts_6_and_goes_to_3(monkeypatch):
-    st = _race(stress=True)
+    st = race_with_collisions(stress=True)
     a = st["order"][0]
     st["cars"][a]["stress"] = 4
     Dice(monkeypatch, [9])
-    st = _turn(st, a)
+    st = turn(st, a)
     assert st["turn"]["n"] == 9 and {"type": "calm"} in E.legal_actions(st, a)
     st, ev = E.apply(st, a, {"type": "calm"})
     assert st["cars"][a]["stress"] == 3 and st["turn"]["n"] == 6
@@ -39,32 +38,32 @@ def test_example_stress_4_rolls_9_counts_6_and_goes_to_3(monkeypatch):
 
 
 def test_wet_dice_give_2_mp(monkeypatch):
-    st = _race(stress=True)
+    st = race_with_collisions(stress=True)
     a = st["order"][0]
     st["cars"][a].update(stress=2, tyre="inter", life=3)
     Dice(monkeypatch, [7])
-    st = _turn(st, a)
+    st = turn(st, a)
     st, _ = E.apply(st, a, {"type": "calm"})
     assert st["turn"]["n"] == 5 and st["cars"][a]["stress"] == 1
 
 
 def test_level_6_must_calm_down(monkeypatch):
-    st = _race(stress=True)
+    st = race_with_collisions(stress=True)
     a = st["order"][0]
     st["cars"][a]["stress"] = 6
     Dice(monkeypatch, [9])
-    st = _turn(st, a)
+    st = turn(st, a)
     assert [x for x in E.legal_actions(st, a) if x["type"] != "prefs"] == [{"type": "calm"}]
 
 
 def test_levels_limit_points(monkeypatch):
-    st = _race(stress=True)
+    st = race_with_collisions(stress=True)
     a = st["order"][0]
     for lv in (0, 2, 4, 5):
         s2 = json.loads(json.dumps(st))
         s2["cars"][a]["stress"] = lv
         Dice(monkeypatch, [9])
-        s2 = _turn(s2, a)
+        s2 = turn(s2, a)
         opts = s2["turn"]["opts"]
         acts = E.legal_actions(s2, a)
         if lv >= 2:
@@ -78,20 +77,20 @@ def test_levels_limit_points(monkeypatch):
 
 
 def test_level_3_no_sp_in_fights(monkeypatch):
-    st = _race(stress=True)
-    a, d, _ = _setup(st)
+    st = race_with_collisions(stress=True)
+    a, d, _ = fight_setup(st)
     st["cars"][d]["stress"] = 3
     sp_d = st["cars"][d]["sp"]
-    st, _ = _attack(monkeypatch, st, a, d, [5, 4])  # 5 + 2 against 4: the defender may not bid
+    st, _ = attack(monkeypatch, st, a, d, [5, 4])  # 5 + 2 against 4: the defender may not bid
     assert st["cars"][d]["sp"] == sp_d and st["order"].index(a) < st["order"].index(d)
 
 
 def test_a_collision_raises_stress_once_a_round(monkeypatch):
-    st = _race(stress=True, collisions=True)
-    a, d, _ = _setup(st)
+    st = race_with_collisions(stress=True, collisions=True)
+    a, d, _ = fight_setup(st)
     st["cars"][a]["stress"] = st["cars"][d]["stress"] = 0
     st["cars"][d]["sp"] = 0
-    st, _ = _attack(monkeypatch, st, a, d, [4, 4, 1, 1])
+    st, _ = attack(monkeypatch, st, a, d, [4, 4, 1, 1])
     assert st["cars"][a]["stress"] == 1 and st["cars"][d]["stress"] == 1
     st["round"] = st["cars"][a]["stress_r"]  # (the turn ended and a new round began: go back to it)
     DRIVE.stress(st, [], a)  # the same round: no second level
@@ -119,7 +118,7 @@ def test_the_leader_crossing_the_line_and_a_follower_taking_drs(monkeypatch):
 
 @pytest.mark.parametrize("n,bots,seed", [(6, 0, 18), (3, 2, 9), (1, 3, 4)])
 def test_random_races_with_every_option(n, bots, seed):
-    st, actions, options, keys = _play(n, bots, seed, {"safety_car": True, "yellow_flag": True, "drs": True,
+    st, actions, options, keys = play_race(n, bots, seed, {"safety_car": True, "yellow_flag": True, "drs": True,
                                                         "stress": True})
     assert E.is_over(st)
     assert all(0 <= c.get("stress", 0) <= 6 for c in st["cars"])
@@ -130,22 +129,22 @@ def test_random_races_with_every_option(n, bots, seed):
 
 
 def test_the_leader_crossing_the_line_and_pitting(monkeypatch):
-    st = _race(n=2, stress=True)
+    st = race_with_collisions(n=2, stress=True)
     lead, other = st["order"][0], st["order"][1]
     st["cars"][lead].update(pos=["t", 86, 1], laps=1, line=[], stress=0, life=4)
     st["cars"][other].update(pos=["t", 40, 1], laps=1, line=[], stress=0)
     Dice(monkeypatch, [9])
-    st = _turn(st, lead)
+    st = turn(st, lead)
     cross = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end" and o["laps"] == 2)
     st, ev = E.apply(st, lead, {"type": "move", "i": cross})
     assert st["cars"][lead]["stress"] == 1 and st["cars"][other]["stress"] == 0
     # the leader pitting (another round)
-    st = _race(n=2, stress=True)
+    st = race_with_collisions(n=2, stress=True)
     lead = st["order"][0]
     c = eng.circuits()["great_britain"]
     st["cars"][lead].update(pos=["t", c.pit_entry_row - 2, c.pit_side], laps=1, line=[], stress=0)
     Dice(monkeypatch, [9])
-    st = _turn(st, lead)
+    st = turn(st, lead)
     pit = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "pit")
     st, _ = E.apply(st, lead, {"type": "move", "i": pit})
     assert st["cars"][lead]["stress"] == 1
@@ -153,14 +152,14 @@ def test_the_leader_crossing_the_line_and_pitting(monkeypatch):
 
 def test_a_car_ending_1_mp_behind_the_leader_alone(monkeypatch):
     """► トップから1MP 遅れで移動を終えた車がある場合、この場合、トップは1ストレス ポイントを獲得します。"""
-    st = _race(n=2, collisions=False, stress=True)  # no DRS option: this rule alone
+    st = race_with_collisions(n=2, collisions=False, stress=True)  # no DRS option: this rule alone
     lead, f = st["order"][0], st["order"][1]
     st["cars"][lead].update(pos=["t", 40, 1], laps=1, line=[], stress=0)
     st["cars"][f].update(pos=["t", 30, 1], laps=1, line=[], stress=0)
     st["order"] = [lead, f]
     for row, gained in ((39, 1), (37, 0)):  # 1 MP behind: +1; 3 rows behind: nothing
         Dice(monkeypatch, [9])
-        s2 = _turn(st, f)
+        s2 = turn(st, f)
         i = next(i for i, o in enumerate(s2["turn"]["opts"]) if o["kind"] == "end" and o["pos"] == ["t", row, 1])
         s2, _ = E.apply(s2, f, {"type": "move", "i": i})
         assert s2["cars"][lead]["stress"] == gained and s2["cars"][f]["stress"] == 0
@@ -169,14 +168,14 @@ def test_a_car_ending_1_mp_behind_the_leader_alone(monkeypatch):
 
 def test_a_car_crossing_the_line_passes_the_leader_in_the_pits(monkeypatch):
     """► 1台の車がフィニッシュラインを通過したときに、ピットにいるトップを追い越した場合。"""
-    st = _race(n=2, collisions=False, stress=True)
+    st = race_with_collisions(n=2, collisions=False, stress=True)
     lead, f = st["order"][0], st["order"][1]
     st["cars"][lead].update(pos=["g", 0], laps=1, line=[], stress=0, pit_turn=2, pitted=True)
     st["order"] = [lead, f]
     for row, laps, gained in ((86, 2, 1), (70, 1, 0)):  # across the line: +1 for the leader; short of it: 0
         st["cars"][f].update(pos=["t", row, 1], laps=1, line=[], stress=0, life=4)
         Dice(monkeypatch, [9])
-        s2 = _turn(st, f)
+        s2 = turn(st, f)
         i = next(i for i, o in enumerate(s2["turn"]["opts"]) if o["kind"] == "end" and o["laps"] == laps)
         s2, _ = E.apply(s2, f, {"type": "move", "i": i})
         assert s2["cars"][lead]["stress"] == gained and s2["cars"][f]["stress"] == 0

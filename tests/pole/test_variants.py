@@ -7,9 +7,7 @@ from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
 from bot.games.pole import race as RACE
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice, race, said
-from tests.pole.test_collisions import _turn
-from tests.pole.test_events import _round
+from tests.pole.helpers import Dice, event_round, race, said, turn
 
 
 def test_long_race_dashboard_laps_and_second_hard_set():
@@ -83,7 +81,7 @@ def test_no_retire_too_many_breakdowns_means_a_pit_stop():
 def test_no_retire_lost_point_means_a_pit_stop(monkeypatch):
     st = race(n=1, no_retire=True, events=True)
     st["cars"][0]["bp"] = 0
-    st, ev = _round(st, ["bp"], ["!", "!"], monkeypatch)
+    st, ev = event_round(st, ["bp"], ["!", "!"], monkeypatch)
     assert st["cars"][0]["out"] is None and st["cars"][0]["must_pit"] and st["cars"][0]["bp"] == 0
 
 
@@ -97,7 +95,7 @@ def test_must_pit_only_the_pit_when_in_reach_then_cleared(monkeypatch):
         st["cars"][o].update(pos=["t", 20, 0], laps=1)
     st["order"] = [s] + list(range(1, st["seats"]))
     Dice(monkeypatch, [9])
-    st = _turn(st, s)
+    st = turn(st, s)
     kinds = {o["kind"] for o in st["turn"]["opts"]}
     assert kinds <= {"pit"} or all(o["kind"] == "pit" or o["pos"][0] == "pin" for o in st["turn"]["opts"])
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "pit")
