@@ -7,8 +7,13 @@ import json
 import random
 from collections import Counter
 
+import pytest
+
 from bot.games.pole import ENGINE as E
+from bot.games.pole import championship as CHAMP
+from bot.games.pole import driving as DRIVE
 from bot.games.pole import race as RACE
+from bot.games.pole.content import CIRCUIT_KEYS
 from bot.games.rng import Rng
 from bot.i18n import render
 
@@ -265,3 +270,122 @@ def event_round(st, deck, faces, monkeypatch, weather="dry"):
     RACE.setup_round(st, rng, ev)
     st["rng"] = rng.state
     return st, ev
+
+
+def drs_race(drs=True, n=2):
+    """`race` at Great Britain with n cars and the DRS option (11) on unless told otherwise."""
+    return race(n, drs=drs)
+
+
+def drs_go(st, row, laps):
+    """Seat 0 ends its move on row `row` lane 0, lap `laps`."""
+    i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end" and o["pos"] == ["t", row, 0]
+             and o["laps"] == laps)
+    return E.apply(st, 0, {"type": "move", "i": i})
+
+
+def red_turn(st, weather="dry"):
+    """Red (seat 0) on lap 2 three rows before the line, green (seat 1) just past the DRS line."""
+    st = json.loads(json.dumps(st))
+    c = content.circuits()["great_britain"]
+    assert c.drs_row == 1 and c.rows[1].brown  # rows 1, 3, 5 are lap-1 only: the next rows are 0, 2, 4, 6
+    st["round"], st["queue"], st["turn"] = 10, [], None
+    st["weather"]["a"] = next(i for i, w in enumerate(c.weather_a) if w == weather)
+    st["cars"][0].update({"pos": ["t", 88, 0], "laps": 1, "line": [], "life": 4})
+    st["cars"][1].update({"pos": ["t", 6, 0], "laps": 2, "line": [], "life": 4})
+    st["order"] = [1, 0]
+    rng = Rng(st["rng"])
+    RACE.begin_turn(st, rng, [], 0)
+    st["rng"] = rng.state
+    return st
+
+
+def place(st, where: dict, round_=10, weather="dry"):
+    """Put cars where the test wants them ({seat: (row, lane)} on lap 1); the others retire."""
+    st = json.loads(json.dumps(st))
+    st["round"] = round_
+    st["queue"] = []
+    st["turn"] = None
+    c = content.circuits()[st["circuit"]]
+    st["weather"]["a"] = next(i for i, w in enumerate(c.weather_a) if w == weather)
+    for s, car in enumerate(st["cars"]):
+        if s in where:
+            car["pos"] = ["t", *where[s]]
+            car["laps"] = 1
+            car["line"] = []
+        else:
+            car["out"] = "lapped"
+    DRIVE.reorder(st)
+    return st
+
+
+def drive(options, n, seed, until, asks=False, limit=6000):
+    """A seeded random race until `until(st)`; returns (state, actions). asks: every player asks
+    to decide position fights live."""
+    rnd = random.Random(seed)
+    st = E.new_game(options, n, seed)
+    acts = []
+    if asks:
+        for s in range(n):
+            st, _ = E.apply(st, s, {"type": "prefs", "preset": "ask_both"})
+            acts.append((s, {"type": "prefs", "preset": "ask_both"}))
+    for _ in range(limit):
+        if until(st):
+            return st, acts
+        if E.is_over(st):
+            break
+        seat = rnd.choice(E.to_act(st))
+        a = policy(st, seat, rnd)
+        if a["type"] == "prefs":
+            a = {"type": "prefs", "preset": "ask_both"} if asks else a
+        st, _ = E.apply(st, seat, a)
+        acts.append((seat, a))
+    return None, acts
+
+
+def find(until, options=None, n=2, asks=False, seeds=range(60)):
+    """The first seeded race (of `seeds`) that reaches `until`: (options, n, seed, state, actions);
+    the test is skipped when none does."""
+    for seed in seeds:
+        opts = dict(options or {"circuit": CIRCUIT_KEYS[seed % len(CIRCUIT_KEYS)]})
+        st, acts = drive(opts, n, seed, until, asks)
+        if st is not None:
+            return opts, n, seed, st, acts
+    pytest.skip("no seeded race reached the state")
+
+
+def bot_race(humans=1, bots=5, circuit_="china", seed=1, side="A", tyre="hard"):
+    """`race` with bots (17): `humans` players and `bots` bots of card side `side`."""
+    return race(humans, circuit_, seed, tyre, bots=bots, bot_side=side)
+
+
+def pit_ready(monkeypatch, tyre="soft"):
+    """The leader 3 cells before the pit lane on lap 1 (life 2, 7 SP, a light breakdown), the others
+    out of the way."""
+    st = race(tyre=tyre)
+    seat = st["order"][0]
+    c = content.circuits()[st["circuit"]]
+    others = [s for s in range(st["seats"]) if s != seat]
+    for i, s in enumerate(others):  # out of the way (on the same lap: not lapped, 5.6)
+        st["cars"][s]["pos"] = ["t", 20 + 3 * i, 1]
+        st["cars"][s]["laps"] = 1
+    car = st["cars"][seat]
+    car["pos"] = ["t", c.pit_entry_row - 3, c.pit_side]  # 3 cells to the pit lane, then 3 + zigzag
+    car["laps"] = 1
+    car["life"] = 2
+    car["sp"] = 7
+    car["bd"] = [["light", False]]
+    return st, seat, c
+
+
+def end_race(st, finish, ep=None):
+    """Finish the current race in this order (the others retired)."""
+    st = json.loads(json.dumps(st))
+    st["phase"], st["finish"], st["turn"] = "over", list(finish), None
+    for s in range(st["seats"]):
+        if ep and s in ep:
+            st["cars"][s]["ep"] = ep[s]
+    rng = Rng(st["rng"])
+    CHAMP.after_apply(st, rng, [])
+    st["rng"] = rng.state
+    return st

@@ -9,7 +9,7 @@ from bot.games.pole import engine as eng
 from bot.games.pole import rules as R
 from bot.games.pole import race as RACE
 from bot.games.pole import driving as DRIVE
-from tests.pole.helpers import Dice, patch_dice, race, said, turn
+from tests.pole.helpers import Dice, patch_dice, pit_ready, race, said, turn
 
 
 def _duel(monkeypatch, roll, a_prefs, d_prefs):
@@ -418,8 +418,7 @@ def test_a_blown_tyre_is_minus_1_in_a_fight(monkeypatch):
 
 
 def test_no_blowout_roll_when_the_move_ends_in_the_pits(monkeypatch):
-    from tests.pole.test_flow import _pit_ready
-    st, seat, c = _pit_ready(monkeypatch)
+    st, seat, c = pit_ready(monkeypatch)
     st["cars"][seat]["life"] = -2
     Dice(monkeypatch, [10])
     st = turn(st, seat)
@@ -430,8 +429,7 @@ def test_no_blowout_roll_when_the_move_ends_in_the_pits(monkeypatch):
 
 # ---- 7.1: the blue dashes of the pit lane count in the rain
 def test_pit_lane_blue_dashes_count_in_the_rain(monkeypatch):
-    from tests.pole.test_flow import _pit_ready
-    st, seat, c = _pit_ready(monkeypatch, tyre="inter")
+    st, seat, c = pit_ready(monkeypatch, tyre="inter")
     Dice(monkeypatch, [9])
     st = turn(st, seat, weather="light")
     o = next(o for o in st["turn"]["opts"] if o["kind"] == "pit")

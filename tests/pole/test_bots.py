@@ -13,34 +13,10 @@ from bot.games.pole import rules as R
 from bot.games.pole.content import bot_cards
 from bot.games.pole import race as RACE
 from bot.games.pole import fights as FIGHTS
-from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
-from tests.pole.helpers import circuit, Dice, patch_dice, race
+from tests.pole.helpers import bot_race, circuit, Dice, patch_dice, place
 
 CHINA_STRAIGHT = range(50, 63)  # china: a straight from row 50 to the double arrow (63, lane 0)
-
-
-def _race(humans=1, bots=5, circuit_="china", seed=1, side="A", tyre="hard"):
-    return race(humans, circuit_, seed, tyre, bots=bots, bot_side=side)
-
-
-def _place(st, where: dict, round_=10, weather="dry"):
-    """Put cars where the test wants them ({seat: (row, lane)} on lap 1); the others retire."""
-    st = json.loads(json.dumps(st))
-    st["round"] = round_
-    st["queue"] = []
-    st["turn"] = None
-    c = eng.circuits()[st["circuit"]]
-    st["weather"]["a"] = next(i for i, w in enumerate(c.weather_a) if w == weather)
-    for s, car in enumerate(st["cars"]):
-        if s in where:
-            car["pos"] = ["t", *where[s]]
-            car["laps"] = 1
-            car["line"] = []
-        else:
-            car["out"] = "lapped"
-    DRIVE.reorder(st)
-    return st
 
 
 def _bot_turn(st, seat):
@@ -217,10 +193,10 @@ def test_bots_never_act_and_choose_tyres_after_the_humans():
 # ------------------------------------------------------------------ driving
 
 def test_bot_moves_its_card_mp_and_lines_up_for_the_corner(monkeypatch):
-    st = _race(1, 1)
+    st = bot_race(1, 1)
     c = eng.circuits()["china"]
     assert all(c.rows[r].lanes == (0, 1, 2) for r in CHINA_STRAIGHT)
-    st = _place(st, {0: (20 + 5, 0), 1: (50, 2)})
+    st = place(st, {0: (20 + 5, 0), 1: (50, 2)})
     st["cars"][1]["tyre"], st["cars"][1]["life"] = "hard", 4
     st["cars"][1]["bot"]["prog"] = 0
     n = B.mp(1, "A", 0, "hard", "dry", 4)
@@ -232,7 +208,7 @@ def test_bot_moves_its_card_mp_and_lines_up_for_the_corner(monkeypatch):
 
 
 def test_cloud_moves_every_bot_cube(monkeypatch):
-    st = _race(1, 2)
+    st = bot_race(1, 2)
     st = json.loads(json.dumps(st))
     st["round"] = 5
     Dice(monkeypatch, ["cloud"])
@@ -242,10 +218,10 @@ def test_cloud_moves_every_bot_cube(monkeypatch):
 
 
 def test_bot_attacks_a_human_with_its_overtaking_value(monkeypatch):
-    st = _race(1, 1, "monaco")
+    st = bot_race(1, 1, "monaco")
     ov = B.card(1, "A")["overtake"]
     # on a two-lane straight, the bot right behind the human: it tries to pass (17.6.1)
-    base = _place(st, {0: (34, 0), 1: (33, 0)})
+    base = place(st, {0: (34, 0), 1: (33, 0)})
     base["cars"][1]["tyre"], base["cars"][1]["life"] = "hard", 4
     base["prefs"][0].update({"defend": 0, "yield": False, "ask": False})
     st = json.loads(json.dumps(base))
@@ -268,8 +244,8 @@ def test_bot_attacks_a_human_with_its_overtaking_value(monkeypatch):
 
 
 def test_human_defender_who_asks_is_asked_and_the_bot_drives_on(monkeypatch):
-    st = _race(1, 1, "monaco")
-    st = _place(st, {0: (34, 0), 1: (33, 0)})
+    st = bot_race(1, 1, "monaco")
+    st = place(st, {0: (34, 0), 1: (33, 0)})
     st["cars"][1]["tyre"], st["cars"][1]["life"] = "hard", 4
     st["prefs"][0].update({"ask": True})
     st["queue"] = []
@@ -283,10 +259,10 @@ def test_human_defender_who_asks_is_asked_and_the_bot_drives_on(monkeypatch):
 
 
 def test_human_attacker_must_beat_the_bot_value(monkeypatch):
-    st = _race(1, 1)
+    st = bot_race(1, 1)
     ov = B.card(1, "A")["overtake"]
     for roll, sp_max, wins in ((ov, 0, False), (ov + 1, 0, True), (ov - 1, 2, True), (ov - 1, 1, False)):
-        s2 = _place(st, {0: (33, 0), 1: (34, 0)})
+        s2 = place(st, {0: (33, 0), 1: (34, 0)})
         s2["prefs"][0].update({"attack": sp_max})
         s2["turn"] = {"seat": 0, "fought": [], "won": [], "stage": "move",
                       "fight": {"opt": {"def": [1], "unused": 0, "ms": {"s": 0}, "step": {"s": 0}}, "i": 0,
@@ -299,8 +275,8 @@ def test_human_attacker_must_beat_the_bot_value(monkeypatch):
 
 
 def test_bot_against_bot_two_purple_dice_17_6_2(monkeypatch):
-    st = _race(1, 2, "monaco")
-    base = _place(st, {0: (20, 1), 1: (33, 0), 2: (34, 0)})
+    st = bot_race(1, 2, "monaco")
+    base = place(st, {0: (20, 1), 1: (33, 0), 2: (34, 0)})
     for s in (1, 2):
         base["cars"][s]["tyre"], base["cars"][s]["life"] = "hard", 4
     st = json.loads(json.dumps(base))
@@ -314,16 +290,16 @@ def test_bot_against_bot_two_purple_dice_17_6_2(monkeypatch):
 
 
 def test_bot_goes_off_in_the_rain_17_11(monkeypatch):
-    st = _race(1, 1)
+    st = bot_race(1, 1)
     c = eng.circuits()["china"]
     if "light" not in c.weather_a:
         pytest.skip("no light rain on this circuit's grid")
-    st = _place(st, {0: (20, 1), 1: (50, 0)}, weather="light")
+    st = place(st, {0: (20, 1), 1: (50, 0)}, weather="light")
     st["cars"][1]["tyre"], st["cars"][1]["life"] = "hard", 4
     Dice(monkeypatch, [5])  # hard in light rain keeps the track only on a 6
     _bot_turn(st, 1)
     assert st["cars"][1]["off"] == 1 and st["cars"][1]["pos"] == ["t", 54, 0]
-    st = _place(st, {0: (20, 1), 1: (50, 0)}, weather="light")
+    st = place(st, {0: (20, 1), 1: (50, 0)}, weather="light")
     st["cars"][1].update({"tyre": "soft", "life": 2, "off": 0})
     Dice(monkeypatch, [5])
     _bot_turn(st, 1)
@@ -331,9 +307,9 @@ def test_bot_goes_off_in_the_rain_17_11(monkeypatch):
 
 
 def test_bot_pits_on_worn_tyres_and_fits_new_ones(monkeypatch):
-    st = _race(1, 1)
+    st = bot_race(1, 1)
     c = eng.circuits()["china"]
-    st = _place(st, {0: (20, 1), 1: (c.pit_entry_row - 3, c.pit_side)})
+    st = place(st, {0: (20, 1), 1: (c.pit_entry_row - 3, c.pit_side)})
     st["cars"][1].update({"tyre": "hard", "life": -1})
     for _ in range(4):
         if st["cars"][1]["pitted"]:
@@ -423,8 +399,8 @@ def _record_dice(monkeypatch, faces):
 
 def test_bots_roll_the_purple_die_in_the_start_rounds_17_5_1(monkeypatch):
     """すべてのボットが紫ダイスを振り、それに応じて車を動かします。"""
-    st = _race(1, 1)
-    st = _place(st, {0: (20, 1), 1: (50, 0)}, round_=2)  # round 2 of the 3 start rounds
+    st = bot_race(1, 1)
+    st = place(st, {0: (20, 1), 1: (50, 0)}, round_=2)  # round 2 of the 3 start rounds
     st["cars"][1]["bot"]["prog"] = 0
     assert B.mp(1, "A", 0, "hard", "dry", 4) != 4  # the card would give another number
     names = _record_dice(monkeypatch, [4])
@@ -435,8 +411,8 @@ def test_bots_roll_the_purple_die_in_the_start_rounds_17_5_1(monkeypatch):
 
 def test_bot_leaves_the_pits_with_the_purple_die_and_the_green_counter_17_10(monkeypatch):
     """ボットがピットを出るときは、標準ルールと同様です:紫ダイスを振って残りのMP(緑のトークン)を適用します。"""
-    st = _race(1, 1)
-    st = _place(st, {0: (20, 1), 1: (30, 1)})
+    st = bot_race(1, 1)
+    st = place(st, {0: (20, 1), 1: (30, 1)})
     car = st["cars"][1]
     car.update(pos=["g", 1], pit_turn=3, green=2, pitted=True, tyre="hard", life=4)
     runs = {}

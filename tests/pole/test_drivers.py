@@ -14,7 +14,7 @@ from bot.games.pole import race as RACE
 from bot.games.pole import qualifying as QUALI
 from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
-from tests.pole.helpers import attack, circuit, ctx, Dice, event_round, fight_setup, race, said, turn
+from tests.pole.helpers import attack, circuit, ctx, Dice, drs_race, event_round, fight_setup, race, red_turn, said, turn
 
 
 def _with(st, seat, driver=None, team=None):
@@ -298,19 +298,17 @@ def test_lightning_pits_passes_the_cars_that_stopped_this_round():
 
 def test_slipstreamer_takes_drs_two_moves_behind(monkeypatch):
     """DRS range +1: ending 2 MP behind the car ahead (one cell more than the normal reach)."""
-    from tests.pole.test_drs import _race as drs_race
-    from tests.pole.test_drs import _red_turn
     Dice(monkeypatch, [6])
     base = drs_race()
     base["options"]["drivers"] = True
     base["cars"][0]["driver"] = "drs"
-    st = _red_turn(base)
+    st = red_turn(base)
     # red ends on row 2 (lap 2): green is on row 6, two moves ahead (rows 2 -> 4 -> 6)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end" and o["pos"] == ["t", 2, 0]
              and o["laps"] == 2)
     st, ev = E.apply(st, 0, {"type": "move", "i": i})
     assert st["cars"][0]["drs"] is True
-    plain = _red_turn(drs_race())
+    plain = red_turn(drs_race())
     i = next(i for i, o in enumerate(plain["turn"]["opts"]) if o["kind"] == "end" and o["pos"] == ["t", 2, 0]
              and o["laps"] == 2)
     Dice(monkeypatch, [])

@@ -9,7 +9,7 @@ from bot.games.pole import engine as eng
 from bot.games.pole import race as RACE
 from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice, race, said, turn
+from tests.pole.helpers import Dice, pit_ready, race, said, turn
 
 
 def test_q1_flow_with_six_cars(monkeypatch):
@@ -123,25 +123,8 @@ def test_worn_tyres_lose_mp(monkeypatch):
     assert turn(st, seat)["turn"]["n"] == 7
 
 
-def _pit_ready(monkeypatch, tyre="soft"):
-    st = race(tyre=tyre)
-    seat = st["order"][0]
-    c = eng.circuits()[st["circuit"]]
-    others = [s for s in range(st["seats"]) if s != seat]
-    for i, s in enumerate(others):  # out of the way (on the same lap: not lapped, 5.6)
-        st["cars"][s]["pos"] = ["t", 20 + 3 * i, 1]
-        st["cars"][s]["laps"] = 1
-    car = st["cars"][seat]
-    car["pos"] = ["t", c.pit_entry_row - 3, c.pit_side]  # 3 cells to the pit lane, then 3 + zigzag
-    car["laps"] = 1
-    car["life"] = 2
-    car["sp"] = 7
-    car["bd"] = [["light", False]]
-    return st, seat, c
-
-
 def test_pit_stop_keeps_unused_mp_and_restores(monkeypatch):
-    st, seat, c = _pit_ready(monkeypatch)
+    st, seat, c = pit_ready(monkeypatch)
     Dice(monkeypatch, [10])
     st = turn(st, seat)
     pit = [i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "pit"]

@@ -1,7 +1,7 @@
 """Images for the optional rules: the event in force on the board, "must pit", the lobby text."""
 from bot.games.pole import ENGINE as E
 from bot.i18n import render
-from tests.pole.helpers import race
+from tests.pole.helpers import end_race, race
 from rendering import pole as RP
 from rendering import pole_events as RE
 from rendering.common import drawing_in
@@ -58,10 +58,9 @@ def test_dashboard_shows_driver_and_team():
 def test_standings_image_between_races_and_at_the_end():
     import io
     from PIL import Image
-    from tests.pole.test_championship import _end_race
     st = E.new_game({"circuit": "great_britain", "championship": 4, "constructors": True, "engine_damage": True,
                      "bots": 1}, 2, 1)
-    st = _end_race(st, [2, 0, 1], ep={0: 0})
+    st = end_race(st, [2, 0, 1], ep={0: 0})
     for loc in ("en", "ja"):
         board = Image.open(io.BytesIO(RP.render_board(E.view(st, None), ["A", "B"], loc)))
         assert board.height < 900  # the standings, not the circuit map

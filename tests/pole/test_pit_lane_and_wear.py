@@ -8,13 +8,12 @@ from bot.games.pole import race as RACE
 from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
 from bot.i18n import render
-from tests.pole.helpers import Dice
-from tests.pole.test_drs import _race
+from tests.pole.helpers import Dice, drs_race
 
 
 def _turn(monkeypatch, roll, pos, laps=1, tyre="soft", life=2, weather="light"):
     """Seat 0's turn from `pos` on lap `laps`, the weather set to `weather`, the die showing `roll`."""
-    st = json.loads(json.dumps(_race(drs=False)))
+    st = json.loads(json.dumps(drs_race(drs=False)))
     c = eng.circuits()[st["circuit"]]
     st["round"], st["queue"], st["turn"] = 10, [], None
     st["weather"] = {"a": c.weather_a.index(weather), "b": 1}
@@ -49,7 +48,7 @@ def test_no_course_out_in_the_pit_entry_lane(monkeypatch):
 
 def _crossing_line(monkeypatch, laps, tyre="hard", life=3):
     """Seat 0 three rows before the line on lap `laps`, in the dry, rolls 8 and drives as far as it may."""
-    st = json.loads(json.dumps(_race(drs=False)))
+    st = json.loads(json.dumps(drs_race(drs=False)))
     c = eng.circuits()[st["circuit"]]
     st["round"], st["queue"], st["turn"] = 10, [], None
     st["weather"] = {"a": c.weather_a.index("dry"), "b": 1}

@@ -368,7 +368,7 @@ def test_lowering_the_roll_is_offered_only_where_it_can_help():
     import random
 
     from bot.games.pole import ENGINE
-    from tests.pole.test_playouts import policy
+    from tests.pole.helpers import policy
 
     rnd = random.Random(4)
     st = ENGINE.new_game({"circuit": "monaco"}, 3, 4)

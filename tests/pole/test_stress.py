@@ -9,7 +9,7 @@ from bot.games.base import replay
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
 from bot.games.pole import driving as DRIVE
-from tests.pole.helpers import attack, Dice, fight_setup, play_race, race_with_collisions, turn
+from tests.pole.helpers import attack, Dice, drs_go, fight_setup, play_race, race_with_collisions, red_turn, turn
 
 
 def test_pole_sitter_starts_at_1_bots_never():
@@ -101,7 +101,6 @@ def test_a_collision_raises_stress_once_a_round(monkeypatch):
 
 
 def test_the_leader_crossing_the_line_and_a_follower_taking_drs(monkeypatch):
-    from tests.pole.test_drs import _go, _red_turn
     st = E.new_game({"circuit": "great_britain", "drs": True, "stress": True}, 2, 1)
     while st["phase"] == "quali":
         for s in E.to_act(st):
@@ -110,8 +109,8 @@ def test_the_leader_crossing_the_line_and_a_follower_taking_drs(monkeypatch):
         st, _ = E.apply(st, s, {"type": "tyre", "tyre": "hard"})
     st["cars"][0]["stress"] = st["cars"][1]["stress"] = 0
     Dice(monkeypatch, [6])
-    st = _red_turn(st)
-    st, ev = _go(st, 4, 2)  # red takes DRS 1 MP behind green (the leader): green +1, once
+    st = red_turn(st)
+    st, ev = drs_go(st, 4, 2)  # red takes DRS 1 MP behind green (the leader): green +1, once
     assert st["cars"][0]["drs"] and st["cars"][1]["stress"] == 1
     assert st["cars"][0]["stress"] == 0  # red crossed the line, but it is not the leader
 
