@@ -474,3 +474,17 @@ def test_wet_tyres_never_blow_out(monkeypatch):
         Dice(monkeypatch, [1])
         st, ev = E.apply(st, seat, {"type": "move", "i": i})
         assert any("blow-out" in e.text.key for e in said(ev)) is rolls
+
+
+def test_the_audits_quotes_of_the_seed_are_the_seeds_lines():
+    """AUDIT.md quotes every seed line its rows cite; each quote is that line of seed.ja.txt."""
+    from pathlib import Path
+    here = Path(__file__).parent
+    seed = (here / "seed.ja.txt").read_text().split("\n")
+    audit = (here / "AUDIT.md").read_text()
+    block = audit.split("## The seed's lines cited above, quoted")[1].split("```text\n")[1].split("```")[0]
+    quoted = [line for line in block.split("\n") if line and line != "…"]
+    assert len(quoted) > 300
+    for line in quoted:
+        number, _, text = line.partition(" ")
+        assert seed[int(number) - 1].rstrip() == text, number
