@@ -83,8 +83,6 @@ DEBT: dict[str, set[str]] = {
         "rendering.heat._render_hand",
         "rendering.heat.place_labels",
         "rendering.heat_standings._draw",
-        "rendering.pole._hand",
-        "rendering.pole._map",
         "rendering.pon._draw_board",
         "rendering.pon._draw_hand",
         "rendering.rallyman._draw_map",
