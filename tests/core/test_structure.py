@@ -71,7 +71,6 @@ DEBT: dict[str, set[str]] = {
         "bot.games.heat.engine.view",
         "bot.games.heat.rules._resolve_car",
         "bot.games.heat.rules.new_state",
-        "bot.games.pole.rules.search",
         "bot.games.pon.engine._run",
         "bot.games.pon.engine.menu",
         "bot.games.pon.simulate.report",

@@ -466,6 +466,88 @@ def _steps_g(ctx: MoveCtx, g: _Geo, st: MState) -> list:
     return out
 
 
+def _prog_of(length: int, laps: int, pos: tuple) -> float:
+    """How far along the race a cell is, in rows (the pit lane's cells half a row before their lap's end)."""
+    k = pos[0]
+    if k == "t":
+        return laps * length + pos[1]
+    if k == "pin":
+        return (laps + 1) * length - 0.5
+    return laps * length - 0.5
+
+
+def _limits(ctx: MoveCtx) -> tuple[int, int, int, int, int]:
+    """The turn's boost and brake cells a use (bcap, kcap) and the most boost, brake and corner-SP
+    cells it may spend (4.2, 4.4, 4.5; none in the start rounds)."""
+    r = rules()
+    bcap = r["boost_cells"]["rain" if ctx.rain else "dry"]
+    kcap = ctx.kcap or bcap
+    bcap = ctx.bcap or bcap
+    scap = r["corner_sp_max"]["rain" if ctx.rain else "dry"]
+    max_b = 0 if ctx.start_round else (2 * bcap if ctx.ep >= 3 else bcap if ctx.ep >= 1 else 0)
+    max_k = 0 if ctx.start_round else (2 * kcap if ctx.bp >= 3 else kcap if ctx.bp >= 1 else 0)
+    max_s = min(scap, ctx.sp) * (2 if ctx.sp_double else 1)
+    return bcap, kcap, max_b, max_k, max_s
+
+
+def _step_info(ctx: MoveCtx, g: _Geo, st: MState, stop_pass: set, rivals: list) -> list[tuple]:
+    """What each step from st's cell, lap, slipstream and line state leads to, whatever the
+    counts: (cell, laps, extras allowed, straight, braking may start, corner SP unit, racing
+    line after, slipstream after, the cars to fight (rear first) or (), the cars passed
+    freely, "finish" / "pit" / None). Steps into a blocked cell or a no-overtaking pass are
+    left out."""
+    c = ctx.circuit
+    straight = g.straight
+    corner_of = g.corner
+    sp_double = ctx.sp_double
+    no_pass = ctx.no_pass
+    no_fights = ctx.start_round
+    pos, laps = st.pos, st.laps
+    on_track = pos[0] == "t"
+    cur_p = _prog_of(c.length, laps, pos)
+    out: list[tuple] = []
+    for npos, nl, diagonal, jump in _steps_g(ctx, g, st):
+        if npos in stop_pass:
+            continue
+        n_track = npos[0] == "t"
+        ext = on_track and n_track
+        is_str = n_track and straight[npos[1]]
+        unit = 1
+        if ext and sp_double:  # half-SP units: 1 in a non-technical corner, 2 in a technical one
+            co = corner_of[npos[1]]
+            unit = 1 if co is not None and not co.technical else 2
+        line = line_after(ctx, st, npos, jump)
+        slip = -1
+        if is_str:
+            for seat, ol, opos, off in ctx.others:  # right behind a car: slipstream (5.2.1)
+                if opos[0] == "t" and off == 0 and opos[2] == npos[2]:
+                    fr, fl = _next(g, npos[1], nl)
+                    if (fr, fl) == (opos[1], ol) and straight[fr]:
+                        slip = 9  # any diagonal on the next move
+        # Rule reading (5.3 cases 2 and 3): in a corner the attacker stops on the cell beside
+        # the defender and the fight is for going beyond it, so passing is judged by rows
+        # here; the outer-lane rule of 3.3 only orders the position track after a move.
+        np_ = _prog_of(c.length, nl, npos)
+        passed = [] if np_ <= cur_p else [  # no move back or sideways passes anyone
+            o for o, po, tie in rivals
+            if not (cur_p > po or (cur_p == po and tie)) and (np_ > po or (np_ == po and tie))]
+        if passed and no_pass and any(o[2][0] == "t" and (o[2][1] in no_pass or n_track and npos[1]
+                                                          in no_pass) for o in passed):
+            continue  # 10.1: no overtaking between the flags, with or without a fight
+        fights = []
+        if passed and not no_fights and ext:
+            fights = [o for o in passed if o[2][0] == "t" and o[3] == 0 and abs(o[2][2] - pos[2]) <= 1]
+        if fights:
+            order = sorted(fights, key=lambda o: (prog(c, o[1], list(o[2])), corner_rank(c, list(o[2]))))
+            out.append((npos, nl, ext, is_str, ext and g.brake_ok[pos[1]], unit, line, slip,
+                        tuple(o[0] for o in order), tuple(o[0] for o in passed if o not in fights), None))
+            continue
+        end = "finish" if n_track and nl > laps and nl >= ctx.total_laps else "pit" if npos == ("pit",) else None
+        out.append((npos, nl, ext, is_str, ext and g.brake_ok[pos[1]], unit, line, slip, (),
+                    tuple(o[0] for o in passed), end))
+    return out
+
+
 def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozenset = frozenset()):
     """Every way to spend this turn's MP from `start`: n tyre MP of which at least count_min must
     be counted (up to 3 fewer, seed 4), boost / brake / corner-SP cells before or after them,
@@ -476,16 +558,8 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
     per circuit: the search runs every turn and in every replay and AI look-ahead.)"""
     c = ctx.circuit
     g = _geo(c)
-    R = c.length
-    r = rules()
-    bcap = r["boost_cells"]["rain" if ctx.rain else "dry"]
-    kcap = ctx.kcap or bcap
-    bcap = ctx.bcap or bcap
-    scap = r["corner_sp_max"]["rain" if ctx.rain else "dry"]
-    max_b = 0 if ctx.start_round else (2 * bcap if ctx.ep >= 3 else bcap if ctx.ep >= 1 else 0)
-    max_k = 0 if ctx.start_round else (2 * kcap if ctx.bp >= 3 else kcap if ctx.bp >= 1 else 0)
-    max_s = min(scap, ctx.sp) * (2 if ctx.sp_double else 1)
-    sp_double = ctx.sp_double
+    caps = _limits(ctx)
+    bcap, kcap, max_b, max_k, max_s = caps
     extras = max_b > 0 or max_k > 0 or max_s > 0  # any boost, brake or corner SP cell at all
     seen: dict[tuple, list[tuple[int, int, int, int]]] = {}
     options: list[Option] = []
@@ -499,69 +573,6 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
         for x in [x for x in free if x[0] in ("g", "pout", "pit")]:
             free.discard(x)
     steps_memo: dict[tuple, list] = {}
-    straight = g.straight
-    corner_of = g.corner
-    no_pass = ctx.no_pass
-    no_fights = ctx.start_round
-
-    def prog_of(laps: int, pos: tuple):
-        k = pos[0]
-        if k == "t":
-            return laps * R + pos[1]
-        if k == "pin":
-            return (laps + 1) * R - 0.5
-        return laps * R - 0.5
-
-    def _step_info(st: MState) -> list[tuple]:
-        """What each step from st's cell, lap, slipstream and line state leads to, whatever the
-        counts: (cell, laps, extras allowed, straight, braking may start, corner SP unit, racing
-        line after, slipstream after, the cars to fight (rear first) or (), the cars passed
-        freely, "finish" / "pit" / None). Steps into a blocked cell or a no-overtaking pass are
-        left out."""
-        pos, laps = st.pos, st.laps
-        on_track = pos[0] == "t"
-        cur_p = prog_of(laps, pos)
-        out: list[tuple] = []
-        for npos, nl, diagonal, jump in _steps_g(ctx, g, st):
-            if npos in stop_pass:
-                continue
-            n_track = npos[0] == "t"
-            ext = on_track and n_track
-            is_str = n_track and straight[npos[1]]
-            unit = 1
-            if ext and sp_double:  # half-SP units: 1 in a non-technical corner, 2 in a technical one
-                co = corner_of[npos[1]]
-                unit = 1 if co is not None and not co.technical else 2
-            line = line_after(ctx, st, npos, jump)
-            slip = -1
-            if is_str:
-                for seat, ol, opos, off in ctx.others:  # right behind a car: slipstream (5.2.1)
-                    if opos[0] == "t" and off == 0 and opos[2] == npos[2]:
-                        fr, fl = _next(g, npos[1], nl)
-                        if (fr, fl) == (opos[1], ol) and straight[fr]:
-                            slip = 9  # any diagonal on the next move
-            # Rule reading (5.3 cases 2 and 3): in a corner the attacker stops on the cell beside
-            # the defender and the fight is for going beyond it, so passing is judged by rows
-            # here; the outer-lane rule of 3.3 only orders the position track after a move.
-            np_ = prog_of(nl, npos)
-            passed = [] if np_ <= cur_p else [  # no move back or sideways passes anyone
-                o for o, po, tie in rivals
-                if not (cur_p > po or (cur_p == po and tie)) and (np_ > po or (np_ == po and tie))]
-            if passed and no_pass and any(o[2][0] == "t" and (o[2][1] in no_pass or n_track and npos[1]
-                                                              in no_pass) for o in passed):
-                continue  # 10.1: no overtaking between the flags, with or without a fight
-            fights = []
-            if passed and not no_fights and ext:
-                fights = [o for o in passed if o[2][0] == "t" and o[3] == 0 and abs(o[2][2] - pos[2]) <= 1]
-            if fights:
-                order = sorted(fights, key=lambda o: (prog(c, o[1], list(o[2])), corner_rank(c, list(o[2]))))
-                out.append((npos, nl, ext, is_str, ext and g.brake_ok[pos[1]], unit, line, slip,
-                            tuple(o[0] for o in order), tuple(o[0] for o in passed if o not in fights), None))
-                continue
-            end = "finish" if n_track and nl > laps and nl >= ctx.total_laps else "pit" if npos == ("pit",) else None
-            out.append((npos, nl, ext, is_str, ext and g.brake_ok[pos[1]], unit, line, slip, (),
-                        tuple(o[0] for o in passed), end))
-        return out
 
     def admit(pos, laps, mode, t_, b_, k_, s_, line, slip) -> bool:
         """Is this state not dominated by one met before (in the order the states are explored)?
@@ -602,7 +613,7 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
             skey = (pos, laps, slip0, line0)
             steps = steps_memo.get(skey)
             if steps is None:
-                steps = steps_memo[skey] = _step_info(MState._make(st))
+                steps = steps_memo[skey] = _step_info(ctx, g, MState._make(st), stop_pass, rivals)
             if mode == 1:
                 for npos, nl, ext, is_str, brake_here, unit, line, slip, fights, free, kind_end in steps:
                     nst = (npos, nl, 1, t_ + 1, b_, k_, s_, line, slip)
@@ -613,32 +624,40 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
                     elif admit(*nst):
                         nxt.append((nst, path + (npos,)))
                 continue
-            for npos, nl, ext, is_str, brake_here, unit, line, slip, fights, free, kind_end in steps:
-                if not ext:  # boost, brake and corner SP cells: on the track only
-                    continue
-                kinds = []
-                if b_ < max_b and is_str:
-                    kinds.append("b")
-                if k_ < max_k and (k_ % kcap != 0 or brake_here):
-                    kinds.append("k")
-                if s_ + unit <= max_s and not is_str:
-                    kinds.append("s")
-                if not kinds:
-                    continue
-                # A boost or brake use already paid for has cells left: using them is free, so
-                # never open another use (or pay SP) instead: that path is never better.
-                if "b" in kinds and b_ % bcap:
-                    kinds = ["b"]
-                elif "k" in kinds and k_ % kcap:
-                    kinds = ["k"]
-                for kind in kinds:
-                    nst = (npos, nl, mode, t_, b_ + (kind == "b"), k_ + (kind == "k"),
-                           s_ + (unit if kind == "s" else 0), line, slip)
-                    if fights:
-                        options.append(Option(MState._make(st), "fight", fights, free, MState._make(nst), path))
-                    elif kind_end:
-                        options.append(Option(MState._make(nst), kind_end, free=free, path=path + (npos,)))
-                    elif admit(*nst):
-                        nxt.append((nst, path + (npos,)))
+            _spend_extras(st, path, steps, caps, admit, options, nxt)
         frontier = nxt
     return options
+
+
+def _spend_extras(st: tuple, path: tuple, steps: list, caps: tuple, admit: Any, options: list, nxt: list) -> None:
+    """Boost, brake and corner-SP cells from state `st` (before or after the tyre MP): the options
+    they reach and the states to explore next (those `admit` lets through)."""
+    pos, laps, mode, t_, b_, k_, s_, line0, slip0 = st
+    bcap, kcap, max_b, max_k, max_s = caps
+    for npos, nl, ext, is_str, brake_here, unit, line, slip, fights, free, kind_end in steps:
+        if not ext:  # boost, brake and corner SP cells: on the track only
+            continue
+        kinds = []
+        if b_ < max_b and is_str:
+            kinds.append("b")
+        if k_ < max_k and (k_ % kcap != 0 or brake_here):
+            kinds.append("k")
+        if s_ + unit <= max_s and not is_str:
+            kinds.append("s")
+        if not kinds:
+            continue
+        # A boost or brake use already paid for has cells left: using them is free, so
+        # never open another use (or pay SP) instead: that path is never better.
+        if "b" in kinds and b_ % bcap:
+            kinds = ["b"]
+        elif "k" in kinds and k_ % kcap:
+            kinds = ["k"]
+        for kind in kinds:
+            nst = (npos, nl, mode, t_, b_ + (kind == "b"), k_ + (kind == "k"),
+                   s_ + (unit if kind == "s" else 0), line, slip)
+            if fights:
+                options.append(Option(MState._make(st), "fight", fights, free, MState._make(nst), path))
+            elif kind_end:
+                options.append(Option(MState._make(nst), kind_end, free=free, path=path + (npos,)))
+            elif admit(*nst):
+                nxt.append((nst, path + (npos,)))
