@@ -244,50 +244,6 @@ class Option:
     path: tuple = ()  # positions visited
 
 
-def _occupant(ctx: MoveCtx, laps: int, pos: tuple):
-    for seat, ol, opos, off in ctx.others:
-        if tuple(opos) == pos and (pos[0] != "t" or True):
-            return seat, off
-    return None
-
-
-def _blocked(ctx: MoveCtx, pos: tuple, final: bool) -> bool:
-    """May the car enter (final: end its move on) this cell? Green exit cells take any number
-    of cars (seed 7); a car gone off the track can be driven through, and on the turn it went
-    off also shared; on its return turn no one may stop on its cell (4.6)."""
-    if pos[0] in ("g", "pout", "pit"):
-        return False
-    for seat, ol, opos, off in ctx.others:
-        if tuple(opos) == pos:
-            if off == 1:
-                continue
-            if off == 2 and not final:
-                continue
-            return True
-    return False
-
-
-def _ahead(ctx: MoveCtx, laps: int, pos: tuple, o: tuple) -> bool:
-    """Is the mover (laps, pos) ahead of the other car o=(seat, laps, pos, off)?"""
-    c = ctx.circuit
-    a = prog(c, laps, list(pos))
-    b = prog(c, o[1], list(o[2]))
-    if a != b:
-        return a > b
-    ra, rb = corner_rank(c, list(pos)), corner_rank(c, list(o[2]))
-    if ra != rb:
-        return ra > rb
-    return o[0] in ctx.ahead_of
-
-
-def _ahead_fast(p: float, r: int, po: float, ro: int, tie: bool) -> bool:
-    if p != po:
-        return p > po
-    if r != ro:
-        return r > ro
-    return tie
-
-
 def single_steps(ctx: MoveCtx, st: MState):
     """Single-cell moves from st.pos: (new pos, new laps, diagonal?, line jump?)."""
     c = ctx.circuit
@@ -566,7 +522,9 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
     path = (start.pos,)
     oinfo = [(o, prog(c, o[1], list(o[2])), corner_rank(c, list(o[2])), o[0] in ctx.ahead_of) for o in ctx.others]
     rivals = [(o, po, tie) for o, po, ro, tie in oinfo if o[0] not in fought]
-    # _blocked, once per search: cells no car may end on (final) or drive through
+    # Cells no car may end on (final) or drive through, once per search: green exit cells take any
+    # number of cars (seed 7); a car gone off the track can be driven through, and on the turn it
+    # went off also shared (off 1); on its return turn no one may stop on its cell (off 2, 4.6).
     stop_final = {tuple(o[2]) for o in ctx.others if o[3] != 1}
     stop_pass = {tuple(o[2]) for o in ctx.others if o[3] not in (1, 2)}
     for free in (stop_final, stop_pass):
