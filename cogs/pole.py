@@ -46,7 +46,8 @@ class PoleCog(GameCog, group_name="pole", group_description="Pole Position — F
                            constructors="Constructors: cars in teams of two (seat order) share a pit and add their points",
                            long_race="Long race: twice the laps, 12 EP, 12 BP, 15 SP, 4 breakdown points, a second hard set",
                            language=LANGUAGE_HELP, clock=CLOCK_HELP)
-    @app_commands.choices(circuit=CIRCUITS, bot_side=BOT_SIDES, clock=CLOCKS)
+    @app_commands.choices(circuit=CIRCUITS, bot_side=BOT_SIDES)
+    @app_commands.choices(clock=CLOCKS)
     @app_commands.autocomplete(language=language_autocomplete)
     async def new(self, interaction: discord.Interaction, circuit: app_commands.Choice[str] | None = None,
                   bots: app_commands.Range[int, 0, 5] | None = None,

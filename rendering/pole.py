@@ -219,8 +219,21 @@ def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: 
     v = _focus(c, cars, order, primary, w, h)
     img = Image.new("RGB", (w, h), BACKGROUND)
     d = _MapDraw(img, top, w)
+    _map_track(d, c, v, w, h)
+    _map_finish_line(d, c, v)
+    r = max(13.5, min(19.0, LANE_U * v.k * 0.48))  # a disc fits in its lane: neighbours never cover each other
+    inset = _map_inset(c, cars, order, v, w, h, r)
+    blocked = _map_row_numbers(d, c, v, w, h, inset)
+    taken, outside = _map_cars(d, c, cars, order, v, w, h, r, primary, elsewhere)
+    if inset is not None:
+        _overview(d, inset, c, v, cars, order)
+    _edge_markers(d, outside, r, w, h, blocked + [(x - r, y - r, x + r, y + r) for x, y in taken])
+    return img
+
+
+def _map_track(d: _MapDraw, c, v: _View, w: int, h: int) -> None:
+    """The cells of the rows in view (racing line, arrows, technical corners' red lines, the pit lane)."""
     k = v.k
-    lane_px = LANE_U * k
     lines = {cell for co in c.corners for cell in co.line}
     arrows = {co.arrow: co.technical for co in c.corners}
     margin = 60 * k
@@ -248,7 +261,10 @@ def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: 
         if row.index in pit_rows:
             x, y, hd = _centre_u(c, row.index, _pit_side(c))
             d.polygon([v.p(*q) for q in _quad(x, y, hd, ln * 0.9, LANE_U * 0.75)], fill=PIT)
-    # finish line: a chequered strip across the lanes at the start of row 0
+
+
+def _map_finish_line(d: _MapDraw, c, v: _View) -> None:
+    """The finish line: a chequered strip across the lanes at the start of row 0."""
     x0, y0, h0 = _centre_u(c, 0, 1)
     back = _row_len_u(c, c.length - 1) / 2
     fx, fy = x0 - math.cos(math.radians(h0)) * back, y0 - math.sin(math.radians(h0)) * back
@@ -261,21 +277,30 @@ def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: 
             px, py = fx + nx * off + math.cos(math.radians(h0)) * along, fy + ny * off + math.sin(math.radians(h0)) * along
             q = [v.p(*pt) for pt in _quad(px, py, h0, sq, sq)]
             d.polygon(q, fill=(255, 255, 255) if (i + j) % 2 else (0, 0, 0))
-    # the overview of the whole lap goes in a corner no car is in
-    r = max(13.5, min(19.0, lane_px * 0.48))  # a disc fits in its lane: neighbours never cover each other
+
+
+def _map_inset(c, cars: list[dict], order: list[int], v: _View, w: int, h: int, r: float) -> tuple[int, int] | None:
+    """Where the overview of the whole lap goes: a corner of the map no car is in (None when the map
+    shows the whole lap already, or no corner is free)."""
     spots = [v.p(*at[:2]) for s in order if not cars[s].get("out") and not cars[s].get("finished")
              for at in [_pos_u(c, cars[s].get("pos"))] if at is not None]
-    inset = None
-    if v.k > _whole_view(c.key, w, h).k * 1.05:
-        corners = [(w - OV_W - 8, 8), (8, 8), (w - OV_W - 8, h - OV_H - 8), (8, h - OV_H - 8)]
-        inset = next((xy for xy in corners if not any(xy[0] - r <= px <= xy[0] + OV_W + r and
-                                                       xy[1] - r <= py <= xy[1] + OV_H + r for px, py in spots)),
-                     None)
-    # row numbers, as the move select names them (row = index + 1), on the side away from the pits
+    if v.k <= _whole_view(c.key, w, h).k * 1.05:
+        return None
+    corners = [(w - OV_W - 8, 8), (8, 8), (w - OV_W - 8, h - OV_H - 8), (8, h - OV_H - 8)]
+    return next((xy for xy in corners if not any(xy[0] - r <= px <= xy[0] + OV_W + r and
+                                                 xy[1] - r <= py <= xy[1] + OV_H + r for px, py in spots)),
+                None)
+
+
+def _map_row_numbers(d: _MapDraw, c, v: _View, w: int, h: int,
+                     inset: tuple[int, int] | None) -> list[tuple[float, float, float, float]]:
+    """Row numbers, as the move select names them (row = index + 1), on the side away from the pits;
+    returns what an edge marker must not cover (the numbers and the inset)."""
+    k = v.k
     step = 5 if k >= K_MIN else 10
     away = 1 + (1.5 + 24 / k / LANE_U) * (1 if c.pit_side == 0 else -1)  # just outside the track, in lanes
     f = font(SMALL)
-    blocked: list[tuple[float, float, float, float]] = []  # what an edge marker must not cover
+    blocked: list[tuple[float, float, float, float]] = []
     if inset is not None:
         blocked.append((inset[0], inset[1], inset[0] + OV_W, inset[1] + OV_H))
     for row in range(step - 1, c.length, step):
@@ -288,7 +313,13 @@ def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: 
         if box[0] + px >= 2 and box[2] + px <= w - 2 and box[1] + py >= 2 and box[3] + py <= h - 2 and not under:
             d.text((px, py), label, font=f, fill=(225, 225, 225), anchor="mm", stroke_width=3, stroke_fill=DARK)
             blocked.append((px + box[0], py + box[1], px + box[2], py + box[3]))
-    # cars, last first so the leader is on top; cars sharing a spot (the pits) side by side
+    return blocked
+
+
+def _map_cars(d: _MapDraw, c, cars: list[dict], order: list[int], v: _View, w: int, h: int, r: float,
+              primary: int | None, elsewhere: frozenset) -> tuple[list[tuple[float, float]], list]:
+    """The cars, last first so the leader is on top; cars sharing a spot (the pits) side by side.
+    Returns the spots taken and the cars outside the view (to be marked at its edge)."""
     taken: list[tuple[float, float]] = []
     outside: list[tuple[int, int, float, float]] = []  # cars outside the view: marked at its edge
     for rank, s, px, py in reversed(list(_on_view(c, cars, order, v))):
@@ -309,10 +340,7 @@ def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: 
         box = f.getbbox(label, anchor="mm")
         if box[0] + px >= 0 and box[2] + px <= w and box[1] + py >= 0 and box[3] + py <= h:
             d.text((px, py), label, font=f, fill=DARK if sum(col) > 400 else (255, 255, 255), anchor="mm")
-    if inset is not None:
-        _overview(d, inset, c, v, cars, order)
-    _edge_markers(d, outside, r, w, h, blocked + [(x - r, y - r, x + r, y + r) for x, y in taken])
-    return img
+    return taken, outside
 
 
 # -- strips: the stretch of track of each group of cars the map does not show ---------------------------
@@ -446,7 +474,7 @@ def _progress(c, car: dict) -> int | None:
     return int(car.get("laps", 0)) * c.length + at[2]
 
 
-def _edge_markers(d: Draw, outside: list, r: float, w: int, h: int, blocked: list) -> None:
+def _edge_markers(d: _MapDraw, outside: list, r: float, w: int, h: int, blocked: list) -> None:
     """Every car outside the view as a disc at the map's edge, in its direction, with its race
     position as on the map (the standings say how many rows away it is); never over a car, a row
     number or the overview: a marker with no free place along its edge is left out."""
@@ -497,10 +525,10 @@ def _overview(d: Draw, at: tuple[float, float], c, v: _View, cars: list[dict], o
         car = cars[s]
         if car.get("out") or car.get("finished"):
             continue
-        at = _pos_u(c, car.get("pos"))
-        if at is None:
+        where = _pos_u(c, car.get("pos"))
+        if where is None:
             continue
-        x, y = ov.p(at[0], at[1])
+        x, y = ov.p(where[0], where[1])
         d.ellipse([ox + x - 5, oy + y - 5, ox + x + 5, oy + y + 5], fill=seat_colour(s), outline=DARK)
 
 
@@ -564,7 +592,9 @@ def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
 
 
 def _racing(car: dict | None) -> bool:
-    return bool(car) and not car.get("out") and not car.get("finished") and isinstance(car.get("pos"), list) \
+    if not car:
+        return False
+    return not car.get("out") and not car.get("finished") and isinstance(car.get("pos"), list) \
         and bool(car.get("pos")) and car["pos"][0] != "done"
 
 
@@ -590,7 +620,7 @@ def _strips(c, cars: list[dict], order: list[int], primary: int | None,
     if primary is not None and 0 <= primary < len(cars) and _racing(cars[primary]):
         lo = (_progress(c, cars[primary]) or 0) - 2
         near = [s for s in order if _racing(cars[s]) and _progress(c, cars[s]) is not None
-                and 0 <= _progress(c, cars[s]) - lo < STRIP_ROWS]
+                and 0 <= (_progress(c, cars[s]) or 0) - lo < STRIP_ROWS]
         out.append((near, lo))
         shown |= set(near)
     off = _off_map(c, cars, order, v) if v is not None else [s for s in order if _racing(cars[s])]
@@ -606,7 +636,7 @@ def _strips(c, cars: list[dict], order: list[int], primary: int | None,
             out.append((g, lo))
     # every strip shows every car on its stretch (two strips may share a few rows)
     return [([s for s in order if _racing(cars[s]) and _progress(c, cars[s]) is not None
-              and 0 <= _progress(c, cars[s]) - lo < STRIP_ROWS], lo) for _, lo in out]
+              and 0 <= (_progress(c, cars[s]) or 0) - lo < STRIP_ROWS], lo) for _, lo in out]
 
 
 def _layout(view: dict, c, cars: list[dict], order: list[int], primary: int | None,
@@ -761,7 +791,7 @@ def _car_row(d: Draw, y: int, i: int, s: int, car: dict, names: list[str], c, ac
         d.text((100, y + 86), fit(team, 26, W - 114), font=font(26), fill=MUTED, anchor="lm")
     d.ellipse([62, top - 13, 88, top + 13], fill=seat_colour(s), outline=DARK)
     d.text((100, top), fit(player_name(names, s), 28, 330), font=font(28), fill=TEXT, anchor="lm")
-    x = 440
+    x: float = 440
     tyre = car.get("tyre")
     fx = 540
     if tyre in TYRE_COLOURS:  # the tyre in words with its life, as the dashboard keeps it ("soft 1")
@@ -806,19 +836,8 @@ def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
         return png_bytes(_hand(view, names))
 
 
-def _hand(view: dict, names: list[str]) -> Image.Image:
-    me = view.get("me") or {}
-    seat = int(me.get("seat", view.get("viewer") or 0) or 0)
-    cars = view.get("cars") or []
-    car = cars[seat] if 0 <= seat < len(cars) else {}
-    c = circuits()[view["circuit"]]
-    order = [s for s in view.get("order") or [] if 0 <= s < len(cars)]
-    on_track = view.get("phase") == "race" and not car.get("out") and not car.get("finished") \
-        and _pos_u(c, car.get("pos")) is not None
-    special = wrap(pole_events.circuit_rules_text(view), 26, W - 48, 2)  # circuit rules (appendix 4)
-    dash_h = 560 + pole_drivers.extra_height(car) + 40 * len(special)  # drivers and teams (14)
-    img = Image.new("RGB", (W, dash_h + (HAND_MAP_H if on_track else 0)), BACKGROUND)
-    d = Draw(img)
+def _hand_head(d: Draw, view: dict, names: list[str], c, seat: int, order: list[int]) -> None:
+    """The hand's top band: the seat's colour and name, its place and the phase."""
     d.rectangle([0, 0, W, 76], fill=PANEL)
     d.ellipse([20, 18, 60, 58], fill=seat_colour(seat), outline=DARK)
     d.text((76, 38), fit(player_name(names, seat), 36, 430), font=font(36), fill=TEXT, anchor="lm")
@@ -826,7 +845,11 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
     if seat in order:
         side = f"{tx('P{n}', n=order.index(seat) + 1)} · {side}"
     d.text((W - 20, 38), fit(side, 30, 260), font=font(30), fill=HIGHLIGHT, anchor="rm")
-    y = 104
+
+
+def _hand_tyres(d: Draw, view: dict, car: dict, seat: int, y: int) -> int:
+    """The tyres fitted (or the secret choice, or qualifying's rolls) and the sets in the box from
+    `y`; returns the y below them."""
     tyre = car.get("tyre") or view.get("my_tyre")
     quali = view.get("quali") or {}
     if tyre in TYRE_COLOURS:
@@ -852,6 +875,37 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
                    anchor="mm")
             x += 52
     y += 50
+    return y
+
+
+def _fights_text(prefs: dict) -> str:
+    """The seat's standing fight preferences in words."""
+    if prefs.get("yield"):
+        return tx("Fights: I let attackers through")
+    if prefs.get("ask") and prefs.get("ask_attack"):
+        return tx("Fights: ask me when attacking and defending")
+    if prefs.get("ask"):
+        return tx("Fights: attack up to {a} SP, ask me when defending", a=prefs.get("attack", 0))
+    if prefs.get("ask_attack"):
+        return tx("Fights: ask me when attacking, defend up to {d} SP", d=prefs.get("defend", 0))
+    return tx("Fights: attack up to {a} SP, defend up to {d} SP", a=prefs.get("attack", 0), d=prefs.get("defend", 0))
+
+
+def _hand(view: dict, names: list[str]) -> Image.Image:
+    me = view.get("me") or {}
+    seat = int(me.get("seat", view.get("viewer") or 0) or 0)
+    cars = view.get("cars") or []
+    car = cars[seat] if 0 <= seat < len(cars) else {}
+    c = circuits()[view["circuit"]]
+    order = [s for s in view.get("order") or [] if 0 <= s < len(cars)]
+    on_track = view.get("phase") == "race" and not car.get("out") and not car.get("finished") \
+        and _pos_u(c, car.get("pos")) is not None
+    special = wrap(pole_events.circuit_rules_text(view), 26, W - 48, 2)  # circuit rules (appendix 4)
+    dash_h = 560 + pole_drivers.extra_height(car) + 40 * len(special)  # drivers and teams (14)
+    img = Image.new("RGB", (W, dash_h + (HAND_MAP_H if on_track else 0)), BACKGROUND)
+    d = Draw(img)
+    _hand_head(d, view, names, c, seat, order)
+    y = _hand_tyres(d, view, car, seat, 104)
     for i, key in enumerate(("ep", "bp", "sp")):
         bx = 20 + i * 258
         d.rounded_rectangle([bx, y, bx + 244, y + 86], radius=12, fill=PANEL)
@@ -867,16 +921,7 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
     y += 56
     prefs = me.get("prefs") or {}
     if prefs:
-        text = tx("Fights: attack up to {a} SP, defend up to {d} SP", a=prefs.get("attack", 0), d=prefs.get("defend", 0))
-        if prefs.get("yield"):
-            text = tx("Fights: I let attackers through")
-        elif prefs.get("ask") and prefs.get("ask_attack"):
-            text = tx("Fights: ask me when attacking and defending")
-        elif prefs.get("ask"):
-            text = tx("Fights: attack up to {a} SP, ask me when defending", a=prefs.get("attack", 0))
-        elif prefs.get("ask_attack"):
-            text = tx("Fights: ask me when attacking, defend up to {d} SP", d=prefs.get("defend", 0))
-        d.text((28, y), fit(text, 26, W - 48), font=font(26), fill=TEXT, anchor="lm")
+        d.text((28, y), fit(_fights_text(prefs), 26, W - 48), font=font(26), fill=TEXT, anchor="lm")
     y += 52
     ti = view.get("turn_info") or {}
     if (car.get("bot") or {}).get("for"):  # an absent player's car: a bot drives it (17)
@@ -910,7 +955,7 @@ def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
         out = [s for s in range(len(cars)) if s not in finish]
         img = Image.new("RGB", (W, 110 + 72 * len(cars)), BACKGROUND)
         d = Draw(img)
-        c = circuits().get(view.get("circuit"))
+        c = circuits().get(str(view.get("circuit")))
         title = tx("Race result")
         if c is not None:
             title = f"{title} · {tx(c.name)}"

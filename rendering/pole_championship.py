@@ -48,7 +48,7 @@ def image(view: dict, names: list[str]) -> Image.Image:
         d.text((20, 78), fit(sub, 28, W - 40), font=font(28), fill=HIGHLIGHT, anchor="lm")
     y = 120
     chosen = set(se.get("chosen") or []) if se else set()
-    final = bool(se) and len(se.get("results") or []) >= len(se.get("races") or [])
+    final = bool(se and len(se.get("results") or []) >= len(se.get("races") or []))
     damage = (se.get("damage") if se and not final else None) or [0] * n
     for i, s in enumerate(order):
         if i % 2 == 0:

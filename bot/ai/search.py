@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from bot.ai.policies import PROMISE, policy
 from bot.ai.value import share
-from bot.games.base import Action, Engine, GameError, State, is_preference
+from bot.games.base import Action, Engine, GameError, State, clone, is_preference
 from bot.games.registry import engines
 
 LEVEL_NAMES = ("easy", "normal", "strong")
@@ -163,12 +163,11 @@ def _playout(engine: Engine, state: State, seat: int, action: Action, deal: int,
 def play_on(engine: Engine, state: State, moves: int, deadline: float | None = None) -> State | None:
     """Every seat plays as the look-ahead's player (bot/ai/policies.py) for up to `moves` moves
     (None if the clock passes `deadline` first: a slow engine's look-ahead stops within a move).
-    Where the engine can, the state is changed in place."""
+    The state handed in is left as it was."""
     play = policy(engine)
-    # An engine with a fast path that changes the state in place (PON) skips the copy per move: the
-    # look-ahead's state is its own (redrawn, then a copy made by the first move).
-    # TODO(#29): every engine once each declares its moves (base.move) and so keeps apply_in_place.
-    in_place = engine.apply_in_place if engine.moves or engine.kind == "pon" else None
+    # The look-ahead's own whole copy (an engine's apply may share parts it does not change, e.g.
+    # Heat's copy_state): every move below changes it in place, without a copy per move.
+    state = clone(state)
     for _ in range(moves):
         if engine.is_over(state):
             break
@@ -178,14 +177,11 @@ def play_on(engine: Engine, state: State, moves: int, deadline: float | None = N
         if not waiting:
             break
         who = waiting[0]
-        if in_place is not None:
-            try:
-                in_place(state, who, play(engine, state, who), [])
-            except GameError:  # (the state may be partly changed: the look-ahead ends here)
-                break
-            continue
         try:
-            state, _ = engine.apply(state, who, play(engine, state, who))
-        except GameError:
-            state, _ = engine.apply(state, who, decisions(engine, state, who)[0])
+            engine.apply_in_place(state, who, play(engine, state, who), [])
+        except GameError:  # refused before any change (the contract): the seat's first decision instead
+            try:
+                engine.apply_in_place(state, who, decisions(engine, state, who)[0], [])
+            except (GameError, IndexError):
+                break
     return state

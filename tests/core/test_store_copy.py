@@ -145,3 +145,23 @@ async def test_a_game_begun_under_older_rules_is_compared_by_its_log_not_replaye
 async def test_the_same_database_is_refused(tmp_path):
     with pytest.raises(CopyError, match="same database"):
         await copy_store(tmp_path / "a.sqlite3", tmp_path / "a.sqlite3")
+
+
+def test_a_snapshot_saved_in_an_older_schema_is_compared_as_today_reads_it():
+    """PON's schema 1 named the phase "stage" (issue #29): a game stored then still replays to it."""
+    from bot.games.base import replay
+    from bot.games.registry import engines
+    from bot.store_copy import replay_problems
+    engine = engines()["pon"]
+    state = engine.new_game({}, 3, 5)
+    actions = []
+    for _ in range(12):
+        seat = engine.to_act(state)[0]
+        action = engine.auto_action(state, seat)
+        actions.append((seat, action))
+        state, _ = engine.apply(state, seat, action)
+    assert replay(engine, {}, 3, 5, actions) == state
+    old = {k: v for k, v in state.items() if k != "phase"} | {"stage": state["phase"], "schema": 1}
+    assert replay_problems([(1, "pon", {}, 3, 5, actions, old)]) == []
+    wrong = dict(old, stage="somewhere else")
+    assert replay_problems([(2, "pon", {}, 3, 5, actions, wrong)]) != []

@@ -7,16 +7,17 @@ from bot.games.base import GameError
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
 from bot.games.pole import rules as R
-from tests.pole.helpers import Dice, said
-from tests.pole.test_flow import _race, _turn
+from bot.games.pole import race as RACE
+from bot.games.pole import driving as DRIVE
+from tests.pole.helpers import Dice, patch_dice, pit_ready, race, said, turn
 
 
 def _duel(monkeypatch, roll, a_prefs, d_prefs):
     """Attacker a on row 28 lane 0, defender d beside its target on row 30 lane 1; a rolls `roll`
     (hard tyres); returns the state at a's turn and the index of the fight option from row 30."""
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     a, d = st["order"][0], st["order"][1]
-    others = [s for s in range(st["n"]) if s not in (a, d)]
+    others = [s for s in range(st["seats"]) if s not in (a, d)]
     for i, s in enumerate(others):
         st["cars"][s]["pos"] = ["t", 70 + i, 1]
     st["cars"][d]["pos"] = ["t", 30, 1]
@@ -25,7 +26,7 @@ def _duel(monkeypatch, roll, a_prefs, d_prefs):
     st["prefs"][a].update(a_prefs)
     st["prefs"][d].update(d_prefs)
     Dice(monkeypatch, [roll])
-    st = _turn(st, a)
+    st = turn(st, a)
     f = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["def"] == [d]
              and o["pos"] == ["t", 30, 0])
     return st, a, d, f
@@ -114,7 +115,7 @@ def test_no_live_bid_asked_when_there_is_no_sp_to_bid(monkeypatch):
 
 # ---- 5.6: lapping and its pit-lane cases
 def _lap_setup(monkeypatch):
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     lead, last = st["order"][0], st["order"][-1]
     mid = [s for s in st["order"] if s not in (lead, last)]
     for i, s in enumerate(mid):
@@ -131,7 +132,7 @@ def test_both_in_the_pits_is_not_lapping(monkeypatch):
     st["cars"][lead]["laps"] = 1
     st["cars"][lead]["pos"] = ["t", c.pit_entry_row - 2, c.pit_side]
     Dice(monkeypatch, [11])
-    st = _turn(st, lead)
+    st = turn(st, lead)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "pit")
     st, _ = E.apply(st, lead, {"type": "move", "i": i})
     assert st["cars"][lead]["pos"] == ["pit"] and st["cars"][lead]["laps"] == 2
@@ -145,7 +146,7 @@ def test_a_car_in_the_pits_when_the_leader_crosses_the_line_is_out(monkeypatch):
     st["cars"][lead]["laps"] = 1
     st["cars"][lead]["pos"] = ["t", c.length - 3, 1]
     Dice(monkeypatch, [9])
-    st = _turn(st, lead)
+    st = turn(st, lead)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end" and o["laps"] == 2)
     st, _ = E.apply(st, lead, {"type": "move", "i": i})
     assert st["cars"][last]["out"] == "lapped"
@@ -159,7 +160,7 @@ def test_a_car_in_the_pits_not_yet_a_lap_down_stays(monkeypatch):
     st["cars"][lead]["pos"] = ["t", c.length - 3, 1]
     st["order"] = [last] + [s for s in st["order"] if s != last]
     Dice(monkeypatch, [9])
-    st = _turn(st, lead)
+    st = turn(st, lead)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end" and o["laps"] == 2)
     st, _ = E.apply(st, lead, {"type": "move", "i": i})
     assert st["cars"][last]["out"] is None  # it pitted at the end of this same lap: passed, not lapped
@@ -174,7 +175,7 @@ def test_the_winner_taking_the_flag_laps_a_car_a_lap_down(monkeypatch):
     st["cars"][last]["laps"] = c.laps - 2
     st["cars"][last]["pos"] = ["t", 2, 1]
     Dice(monkeypatch, [9])
-    st = _turn(st, lead)
+    st = turn(st, lead)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "finish")
     st, _ = E.apply(st, lead, {"type": "move", "i": i})
     assert st["cars"][lead]["finished"] == 1 and st["cars"][last]["out"] == "lapped"
@@ -189,7 +190,7 @@ def test_the_leader_catching_a_car_on_its_way_into_the_pits_laps_it(monkeypatch)
     st["cars"][last]["laps"] = 0
     st["cars"][last]["pos"] = ["t", c.pit_entry_row - 1, 0 if c.pit_side else 2]
     Dice(monkeypatch, [11])
-    st = _turn(st, lead)
+    st = turn(st, lead)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "pit")
     st, _ = E.apply(st, lead, {"type": "move", "i": i})
     assert st["cars"][lead]["pos"] == ["pit"] and st["cars"][last]["out"] == "lapped"
@@ -197,9 +198,9 @@ def test_the_leader_catching_a_car_on_its_way_into_the_pits_laps_it(monkeypatch)
 
 # ---- 5.1: unused MP, the seed's example (boost first: 13 MP, 10 counted, 3 unused, +1)
 def test_boosting_first_to_attack_with_mp_left_is_offered_and_gets_plus_1(monkeypatch):
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     a, d = st["order"][0], st["order"][1]
-    others = [s for s in range(st["n"]) if s not in (a, d)]
+    others = [s for s in range(st["seats"]) if s not in (a, d)]
     for i, s in enumerate(others):
         st["cars"][s]["pos"] = ["t", 70 + i, 1]
     st["cars"][d]["pos"] = ["t", 33, 1]
@@ -209,7 +210,7 @@ def test_boosting_first_to_attack_with_mp_left_is_offered_and_gets_plus_1(monkey
     st["prefs"][d].update(defend=0)
     st["cars"][a]["bp"] = 0  # (with BP, braking after 5 tyre MP would give the same +1 for 1 BP)
     Dice(monkeypatch, [6])
-    st = _turn(st, a)
+    st = turn(st, a)
     fights = {(o["ep"], o["unused"]): i for i, o in enumerate(st["turn"]["opts"])
               if o["kind"] == "fight" and o["pos"] == ["t", 33, 0]}
     assert (0, 0) in fights and (1, 3) in fights  # free with no MP left, or 1 EP first and 3 MP left
@@ -225,11 +226,11 @@ def test_boosting_first_to_attack_with_mp_left_is_offered_and_gets_plus_1(monkey
 
 def test_unused_mp_counts_paid_cells_left_not_given_up_tyre_mp():
     ms = R.MState(("t", 0, 0), 0, 0, 0, 1, 0, 0, (), -1)
-    assert eng._unused(10, ms, 3) == 12  # before the tyre MP: all 10, and 2 boost cells paid for
+    assert DRIVE.unused_mp(10, ms, 3) == 12  # before the tyre MP: all 10, and 2 boost cells paid for
     ms = R.MState(("t", 0, 0), 0, 1, 7, 3, 0, 0, (), -1)
-    assert eng._unused(10, ms, 3) == 3  # the example: 3 boost cells and 7 of 10 counted
+    assert DRIVE.unused_mp(10, ms, 3) == 3  # the example: 3 boost cells and 7 of 10 counted
     ms = R.MState(("t", 0, 0), 0, 2, 8, 0, 1, 0, (), -1)
-    assert eng._unused(10, ms, 3) == 2  # after the tyre count (8 of 10, 2 given up): the brake's 2 cells
+    assert DRIVE.unused_mp(10, ms, 3) == 2  # after the tyre count (8 of 10, 2 given up): the brake's 2 cells
 
 
 # ---- 3.1: the seed's qualifying example played through Q1, Q2 and Q3
@@ -267,27 +268,27 @@ def test_qualifying_example_q1_q2_q3_gives_the_seeds_grid(monkeypatch):
 
 # ---- 3.2.4 / 3.3: rounds
 def test_no_weather_roll_in_the_start_rounds_then_one_each_round(monkeypatch):
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     calls = []
-    orig = eng._die
-    monkeypatch.setattr(eng, "_die", lambda rng, name: calls.append(name) or orig(rng, name))
+    orig = eng.roll
+    patch_dice(monkeypatch, lambda rng, name: calls.append(name) or orig(rng, name))
     from bot.games.rng import Rng
     for rnd in (1, 2, 3):
         st["round"] = rnd - 1
-        E._setup_round(st, Rng(1), [])
+        RACE.setup_round(st, Rng(1), [])
     assert "weather" not in calls
     st["round"] = 3
-    E._setup_round(st, Rng(1), [])
+    RACE.setup_round(st, Rng(1), [])
     assert calls.count("weather") == 1
 
 
 def test_each_round_follows_the_position_track_as_it_stands(monkeypatch):
     """3.2.4: a car that passed another in round 2 moves before it in round 3."""
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     st["order"] = list(reversed(st["order"]))
     from bot.games.rng import Rng
     st["round"] = 2
-    E._setup_round(st, Rng(1), [])
+    RACE.setup_round(st, Rng(1), [])
     assert st["queue"] == st["order"]
 
 
@@ -300,10 +301,10 @@ def test_brown_dashes_count_on_the_first_lap_only():
 
 # ---- 4.1: rerolls, then the best of the rolls
 def test_reroll_then_use_any_of_the_rolls(monkeypatch):
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     seat = st["order"][0]
     Dice(monkeypatch, [9])
-    st = _turn(st, seat)
+    st = turn(st, seat)
     Dice(monkeypatch, [7])
     sp = st["cars"][seat]["sp"]
     st, _ = E.apply(st, seat, {"type": "reroll"})
@@ -324,14 +325,14 @@ def test_brake_from_the_last_cell_of_a_corner_two_cells_from_the_next_arrow():
 
 # ---- 4.6 example 4: soft tyres, light rain, a 9 ending in a low-grip area
 def _example_4(monkeypatch):
-    st = _race(n=2, circuit="italy", tyre="soft")
+    st = race(n=2, circuit="italy", tyre="soft")
     seat, other = st["order"][0], st["order"][1]
     c = eng.circuits()[st["circuit"]]
     st["cars"][other]["pos"] = ["t", 70, 1]
     row, lane = min(c.low_grip)
     st["cars"][seat]["pos"] = ["t", row - 8, 1]
     Dice(monkeypatch, [9])
-    return _turn(st, seat, weather="light"), seat, c
+    return turn(st, seat, weather="light"), seat, c
 
 
 def test_example_4_a_no_sp_goes_off_4_cells(monkeypatch):
@@ -385,7 +386,7 @@ def test_after_a_pass_on_a_straight_the_next_move_may_be_diagonal(monkeypatch):
 
 # ---- 5.4 B: the rear car on the position track first; a first pass won stays won
 def test_multiple_overtake_b_rear_first_and_the_first_pass_kept(monkeypatch):
-    st = _race(n=4, tyre="hard")
+    st = race(n=4, tyre="hard")
     a, front, rear, x = 0, 1, 3, 2  # the rear car has the higher seat number
     st["cars"][x]["pos"] = ["t", 70, 1]
     st["cars"][front]["pos"] = ["t", 33, 0]
@@ -395,7 +396,7 @@ def test_multiple_overtake_b_rear_first_and_the_first_pass_kept(monkeypatch):
     for s in range(4):
         st["prefs"][s].update(attack=9, defend=0, ask=False, yield_=False)
     Dice(monkeypatch, [9])
-    st = _turn(st, a)
+    st = turn(st, a)
     f = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and len(o["def"]) == 2)
     assert st["turn"]["opts"][f]["def"] == [rear, front]
     st["prefs"][front]["defend"] = 9
@@ -417,11 +418,10 @@ def test_a_blown_tyre_is_minus_1_in_a_fight(monkeypatch):
 
 
 def test_no_blowout_roll_when_the_move_ends_in_the_pits(monkeypatch):
-    from tests.pole.test_flow import _pit_ready
-    st, seat, c = _pit_ready(monkeypatch)
+    st, seat, c = pit_ready(monkeypatch)
     st["cars"][seat]["life"] = -2
     Dice(monkeypatch, [10])
-    st = _turn(st, seat)
+    st = turn(st, seat)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "pit")
     st, ev = E.apply(st, seat, {"type": "move", "i": i})
     assert not any("blow-out" in e.text.key for e in said(ev))
@@ -429,10 +429,9 @@ def test_no_blowout_roll_when_the_move_ends_in_the_pits(monkeypatch):
 
 # ---- 7.1: the blue dashes of the pit lane count in the rain
 def test_pit_lane_blue_dashes_count_in_the_rain(monkeypatch):
-    from tests.pole.test_flow import _pit_ready
-    st, seat, c = _pit_ready(monkeypatch, tyre="inter")
+    st, seat, c = pit_ready(monkeypatch, tyre="inter")
     Dice(monkeypatch, [9])
-    st = _turn(st, seat, weather="light")
+    st = turn(st, seat, weather="light")
     o = next(o for o in st["turn"]["opts"] if o["kind"] == "pit")
     assert c.pit_entry_rain == 1 and o["ms"]["t"] == 7 + 1  # dry: 7 (the 7.1 example)
 
@@ -466,12 +465,26 @@ def test_boost_from_the_last_cell_of_a_corner():
 # ---- 6.3: wet tyres never blow out
 def test_wet_tyres_never_blow_out(monkeypatch):
     for tyre, rolls in (("wet", False), ("soft", True)):
-        st = _race(tyre=tyre)
+        st = race(tyre=tyre)
         seat = st["order"][0]
         st["cars"][seat]["life"] = -2
         Dice(monkeypatch, [5])
-        st = _turn(st, seat)
+        st = turn(st, seat)
         i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end")
         Dice(monkeypatch, [1])
         st, ev = E.apply(st, seat, {"type": "move", "i": i})
         assert any("blow-out" in e.text.key for e in said(ev)) is rolls
+
+
+def test_the_audits_quotes_of_the_seed_are_the_seeds_lines():
+    """AUDIT.md quotes every seed line its rows cite; each quote is that line of seed.ja.txt."""
+    from pathlib import Path
+    here = Path(__file__).parent
+    seed = (here / "seed.ja.txt").read_text().split("\n")
+    audit = (here / "AUDIT.md").read_text()
+    block = audit.split("## The seed's lines cited above, quoted")[1].split("```text\n")[1].split("```")[0]
+    quoted = [line for line in block.split("\n") if line and line != "…"]
+    assert len(quoted) > 300
+    for line in quoted:
+        number, _, text = line.partition(" ")
+        assert seed[int(number) - 1].rstrip() == text, number

@@ -11,45 +11,18 @@ from bot.games.pole import bots as B
 from bot.games.pole import engine as eng
 from bot.games.pole import rules as R
 from bot.games.pole.content import bot_cards
+from bot.games.pole import race as RACE
+from bot.games.pole import fights as FIGHTS
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice, circuit
+from tests.pole.helpers import bot_race, circuit, Dice, patch_dice, place
 
 CHINA_STRAIGHT = range(50, 63)  # china: a straight from row 50 to the double arrow (63, lane 0)
-
-
-def _race(humans=1, bots=5, circuit_="china", seed=1, side="A", tyre="hard"):
-    st = E.new_game({"circuit": circuit_, "bots": bots, "bot_side": side}, humans, seed)
-    while st["phase"] == "quali":
-        for s in E.to_act(st):
-            st, _ = E.apply(st, s, {"type": "quali", "reroll": False})
-    for s in range(humans):
-        st, _ = E.apply(st, s, {"type": "tyre", "tyre": tyre})
-    return st
-
-
-def _place(st, where: dict, round_=10, weather="dry"):
-    """Put cars where the test wants them ({seat: (row, lane)} on lap 1); the others retire."""
-    st = json.loads(json.dumps(st))
-    st["round"] = round_
-    st["queue"] = []
-    st["turn"] = None
-    c = eng.circuits()[st["circuit"]]
-    st["weather"]["a"] = next(i for i, w in enumerate(c.weather_a) if w == weather)
-    for s, car in enumerate(st["cars"]):
-        if s in where:
-            car["pos"] = ["t", *where[s]]
-            car["laps"] = 1
-            car["line"] = []
-        else:
-            car["out"] = "lapped"
-    E._reorder(st)
-    return st
 
 
 def _bot_turn(st, seat):
     rng = Rng(st["rng"])
     ev = []
-    paused = E._bot_turn(st, rng, ev, seat)
+    paused = RACE.bot_turn(st, rng, ev, seat)
     st["rng"] = rng.state
     return paused, ev
 
@@ -152,9 +125,9 @@ def test_bot_always_has_the_racing_line_even_in_technical_corners():
                                         c.corners[0].first, c.laps), bot=True)
     co = c.corners[0]
     st = R.MState(("t", co.first + 2, 0), 0, 1, 0, 0, 0, 0, (), -1)  # in the corner, off the line
-    assert R._line_after(ctx, st, ("t", co.first + 2, 0), False) == (0, True)
+    assert R.line_after(ctx, st, ("t", co.first + 2, 0), False) == (0, True)
     human = dataclasses.replace(ctx, bot=False)
-    assert R._line_after(human, st, ("t", co.first + 2, 0), False) == (0, False)
+    assert R.line_after(human, st, ("t", co.first + 2, 0), False) == (0, False)
 
 
 # ------------------------------------------------------------------ table and qualifying
@@ -167,9 +140,9 @@ def test_options_and_seats():
     with pytest.raises(GameError):
         E.validate_options({"bots": 1, "bot_side": "C"}, 2)
     st = E.new_game({"bots": 5}, 3, 1)  # 3 humans + as many bots as fit: 3
-    assert st["n"] == 6 and [bool(c.get("bot")) for c in st["cars"]] == [False] * 3 + [True] * 3
+    assert st["seats"] == 6 and [bool(c.get("bot")) for c in st["cars"]] == [False] * 3 + [True] * 3
     solo = E.new_game({}, 1, 1)  # a lone player always gets a rival
-    assert solo["n"] == 2 and solo["cars"][1]["bot"]["side"] == "A"
+    assert solo["seats"] == 2 and solo["cars"][1]["bot"]["side"] == "A"
     plain = E.new_game({}, 2, 1)
     assert all("bot" not in c for c in plain["cars"])
 
@@ -220,10 +193,10 @@ def test_bots_never_act_and_choose_tyres_after_the_humans():
 # ------------------------------------------------------------------ driving
 
 def test_bot_moves_its_card_mp_and_lines_up_for_the_corner(monkeypatch):
-    st = _race(1, 1)
+    st = bot_race(1, 1)
     c = eng.circuits()["china"]
     assert all(c.rows[r].lanes == (0, 1, 2) for r in CHINA_STRAIGHT)
-    st = _place(st, {0: (20 + 5, 0), 1: (50, 2)})
+    st = place(st, {0: (20 + 5, 0), 1: (50, 2)})
     st["cars"][1]["tyre"], st["cars"][1]["life"] = "hard", 4
     st["cars"][1]["bot"]["prog"] = 0
     n = B.mp(1, "A", 0, "hard", "dry", 4)
@@ -235,20 +208,20 @@ def test_bot_moves_its_card_mp_and_lines_up_for_the_corner(monkeypatch):
 
 
 def test_cloud_moves_every_bot_cube(monkeypatch):
-    st = _race(1, 2)
+    st = bot_race(1, 2)
     st = json.loads(json.dumps(st))
     st["round"] = 5
     Dice(monkeypatch, ["cloud"])
     rng = Rng(st["rng"])
-    E._setup_round(st, rng, [])
+    RACE.setup_round(st, rng, [])
     assert [c.get("bot", {}).get("prog") for c in st["cars"]] == [None, 1, 1]
 
 
 def test_bot_attacks_a_human_with_its_overtaking_value(monkeypatch):
-    st = _race(1, 1, "monaco")
+    st = bot_race(1, 1, "monaco")
     ov = B.card(1, "A")["overtake"]
     # on a two-lane straight, the bot right behind the human: it tries to pass (17.6.1)
-    base = _place(st, {0: (34, 0), 1: (33, 0)})
+    base = place(st, {0: (34, 0), 1: (33, 0)})
     base["cars"][1]["tyre"], base["cars"][1]["life"] = "hard", 4
     base["prefs"][0].update({"defend": 0, "yield": False, "ask": False})
     st = json.loads(json.dumps(base))
@@ -271,8 +244,8 @@ def test_bot_attacks_a_human_with_its_overtaking_value(monkeypatch):
 
 
 def test_human_defender_who_asks_is_asked_and_the_bot_drives_on(monkeypatch):
-    st = _race(1, 1, "monaco")
-    st = _place(st, {0: (34, 0), 1: (33, 0)})
+    st = bot_race(1, 1, "monaco")
+    st = place(st, {0: (34, 0), 1: (33, 0)})
     st["cars"][1]["tyre"], st["cars"][1]["life"] = "hard", 4
     st["prefs"][0].update({"ask": True})
     st["queue"] = []
@@ -286,24 +259,24 @@ def test_human_defender_who_asks_is_asked_and_the_bot_drives_on(monkeypatch):
 
 
 def test_human_attacker_must_beat_the_bot_value(monkeypatch):
-    st = _race(1, 1)
+    st = bot_race(1, 1)
     ov = B.card(1, "A")["overtake"]
     for roll, sp_max, wins in ((ov, 0, False), (ov + 1, 0, True), (ov - 1, 2, True), (ov - 1, 1, False)):
-        s2 = _place(st, {0: (33, 0), 1: (34, 0)})
+        s2 = place(st, {0: (33, 0), 1: (34, 0)})
         s2["prefs"][0].update({"attack": sp_max})
         s2["turn"] = {"seat": 0, "fought": [], "won": [], "stage": "move",
                       "fight": {"opt": {"def": [1], "unused": 0, "ms": {"s": 0}, "step": {"s": 0}}, "i": 0,
                                 "rolls": None, "answer": None, "fights": False}}
         Dice(monkeypatch, [roll])
-        res = E._fight(s2, Rng(1), [])
+        res = FIGHTS.fight(s2, Rng(1), [])
         assert (res == "won") is wins, (roll, sp_max)
         if wins:
             assert s2["cars"][0]["sp"] == st["cars"][0]["sp"] - max(0, ov + 1 - roll)
 
 
 def test_bot_against_bot_two_purple_dice_17_6_2(monkeypatch):
-    st = _race(1, 2, "monaco")
-    base = _place(st, {0: (20, 1), 1: (33, 0), 2: (34, 0)})
+    st = bot_race(1, 2, "monaco")
+    base = place(st, {0: (20, 1), 1: (33, 0), 2: (34, 0)})
     for s in (1, 2):
         base["cars"][s]["tyre"], base["cars"][s]["life"] = "hard", 4
     st = json.loads(json.dumps(base))
@@ -317,16 +290,16 @@ def test_bot_against_bot_two_purple_dice_17_6_2(monkeypatch):
 
 
 def test_bot_goes_off_in_the_rain_17_11(monkeypatch):
-    st = _race(1, 1)
+    st = bot_race(1, 1)
     c = eng.circuits()["china"]
     if "light" not in c.weather_a:
         pytest.skip("no light rain on this circuit's grid")
-    st = _place(st, {0: (20, 1), 1: (50, 0)}, weather="light")
+    st = place(st, {0: (20, 1), 1: (50, 0)}, weather="light")
     st["cars"][1]["tyre"], st["cars"][1]["life"] = "hard", 4
     Dice(monkeypatch, [5])  # hard in light rain keeps the track only on a 6
     _bot_turn(st, 1)
     assert st["cars"][1]["off"] == 1 and st["cars"][1]["pos"] == ["t", 54, 0]
-    st = _place(st, {0: (20, 1), 1: (50, 0)}, weather="light")
+    st = place(st, {0: (20, 1), 1: (50, 0)}, weather="light")
     st["cars"][1].update({"tyre": "soft", "life": 2, "off": 0})
     Dice(monkeypatch, [5])
     _bot_turn(st, 1)
@@ -334,9 +307,9 @@ def test_bot_goes_off_in_the_rain_17_11(monkeypatch):
 
 
 def test_bot_pits_on_worn_tyres_and_fits_new_ones(monkeypatch):
-    st = _race(1, 1)
+    st = bot_race(1, 1)
     c = eng.circuits()["china"]
-    st = _place(st, {0: (20, 1), 1: (c.pit_entry_row - 3, c.pit_side)})
+    st = place(st, {0: (20, 1), 1: (c.pit_entry_row - 3, c.pit_side)})
     st["cars"][1].update({"tyre": "hard", "life": -1})
     for _ in range(4):
         if st["cars"][1]["pitted"]:
@@ -391,10 +364,10 @@ def _play(humans, bots, circuit_, seed, side="A", drs=True):
 def test_seeded_races_with_bots_and_drs_end_and_replay(humans, bots, circuit_, side):
     from bot.games.base import replay
     st, actions = _play(humans, bots, circuit_, 11, side)
-    assert st["n"] == min(6, humans + bots)
+    assert st["seats"] == min(6, humans + bots)
     done = [s for s, c in enumerate(st["cars"]) if c["finished"] or c["out"]]
-    assert len(done) == st["n"]
-    assert sorted(st["order"]) == list(range(st["n"]))
+    assert len(done) == st["seats"]
+    assert sorted(st["order"]) == list(range(st["seats"]))
     again = replay(E, {"circuit": circuit_, "bots": bots, "bot_side": side, "drs": True}, humans, 11, actions)
     assert json.dumps(again, sort_keys=True) == json.dumps(st, sort_keys=True)
 
@@ -403,9 +376,9 @@ def test_bot_names_in_texts_and_images():
     from bot.i18n import render
     from rendering.pole import render_board, render_hand, render_results
     st, _ = _play(1, 2, "monaco", 3)
-    text = render(E.view(st, None)["log"][-1]["key"] and eng._pn(st, 1), "en")
+    text = render(E.view(st, None)["log"][-1]["key"] and eng.car_name(st, 1), "en")
     assert text == "Blue bot (A)"
-    assert render(eng._pn(st, 2), "ja") == "黄ボット（A）"
+    assert render(eng.car_name(st, 2), "ja") == "黄ボット（A）"
     for png in (render_board(E.view(st, None), ["Alice"], "en"), render_hand(E.view(st, 0), ["Alice"], "ja"),
                 render_results(E.view(st, None), ["Alice"], "en")):
         assert png[:4] == b"\x89PNG" or png[8:12] == b"WEBP"  # the board is a WebP (issue #35)
@@ -420,14 +393,14 @@ def _record_dice(monkeypatch, faces):
     def die(rng, name):
         names.append(name)
         return faces.pop(0)
-    monkeypatch.setattr(eng, "_die", die)
+    patch_dice(monkeypatch, die)
     return names
 
 
 def test_bots_roll_the_purple_die_in_the_start_rounds_17_5_1(monkeypatch):
     """すべてのボットが紫ダイスを振り、それに応じて車を動かします。"""
-    st = _race(1, 1)
-    st = _place(st, {0: (20, 1), 1: (50, 0)}, round_=2)  # round 2 of the 3 start rounds
+    st = bot_race(1, 1)
+    st = place(st, {0: (20, 1), 1: (50, 0)}, round_=2)  # round 2 of the 3 start rounds
     st["cars"][1]["bot"]["prog"] = 0
     assert B.mp(1, "A", 0, "hard", "dry", 4) != 4  # the card would give another number
     names = _record_dice(monkeypatch, [4])
@@ -438,8 +411,8 @@ def test_bots_roll_the_purple_die_in_the_start_rounds_17_5_1(monkeypatch):
 
 def test_bot_leaves_the_pits_with_the_purple_die_and_the_green_counter_17_10(monkeypatch):
     """ボットがピットを出るときは、標準ルールと同様です:紫ダイスを振って残りのMP(緑のトークン)を適用します。"""
-    st = _race(1, 1)
-    st = _place(st, {0: (20, 1), 1: (30, 1)})
+    st = bot_race(1, 1)
+    st = place(st, {0: (20, 1), 1: (30, 1)})
     car = st["cars"][1]
     car.update(pos=["g", 1], pit_turn=3, green=2, pitted=True, tyre="hard", life=4)
     runs = {}

@@ -9,21 +9,7 @@ import pytest
 from bot.games.base import GameError, replay
 from bot.games.pole import ENGINE as E
 from bot.games.pole import championship as CH
-from bot.games.rng import Rng
-from tests.pole.test_playouts import check, leaks, policy
-
-
-def _end_race(st, finish, ep=None):
-    """Finish the current race in this order (the others retired)."""
-    st = json.loads(json.dumps(st))
-    st["phase"], st["finish"], st["turn"] = "over", list(finish), None
-    for s in range(st["n"]):
-        if ep and s in ep:
-            st["cars"][s]["ep"] = ep[s]
-    rng = Rng(st["rng"])
-    CH.after_apply(E, st, rng, [])
-    st["rng"] = rng.state
-    return st
+from tests.pole.helpers import check, end_race, leaks, policy
 
 
 def _next(st, engine=None):
@@ -51,7 +37,7 @@ def test_season_circuits_from_the_chosen_one():
 
 def test_points_standings_and_the_next_race():
     st = E.new_game({"circuit": "great_britain", "championship": 4}, 3, 1)
-    st = _end_race(st, [2, 0, 1])
+    st = end_race(st, [2, 0, 1])
     assert st["phase"] == "standings" and st["season"]["points"] == [8, 6, 10]
     assert E.to_act(st) == [0, 1, 2] and not E.is_over(st)
     assert E.view(st, None)["season"]["standings"] == [2, 0, 1]
@@ -63,8 +49,8 @@ def test_points_standings_and_the_next_race():
 def test_final_race_own_table_then_the_game_ends():
     st = E.new_game({"circuit": "great_britain", "championship": 4}, 2, 1)
     for _ in range(3):
-        st = _next(_end_race(st, [0, 1]))
-    st = _end_race(st, [1, 0])
+        st = _next(end_race(st, [0, 1]))
+    st = end_race(st, [1, 0])
     assert E.is_over(st) and st["season"]["points"] == [30 + 16, 24 + 20]
     assert E.placings(st) == [1, 2]
 
@@ -79,14 +65,14 @@ def test_ties_most_wins_then_most_seconds():
 
 def test_engine_damage_carried_over_and_a_new_engine_starts_last():
     st = E.new_game({"circuit": "great_britain", "championship": 6, "engine_damage": True}, 3, 1)
-    st = _end_race(st, [0, 1, 2], ep={0: 0})
+    st = end_race(st, [0, 1, 2], ep={0: 0})
     assert st["season"]["damage"] == [1, 0, 0]
     assert E.legal_actions(st, 0)[-2:] == [{"type": "next", "engine": False}, {"type": "next", "engine": True}]
     st = _next(st)
     assert st["cars"][0]["ep"] == 6  # one less
-    st = _next(_end_race(st, [0, 1, 2], ep={0: 0}))
+    st = _next(end_race(st, [0, 1, 2], ep={0: 0}))
     assert st["cars"][0]["ep"] == 5  # "starts with 5 EP"
-    st = _end_race(st, [0, 1, 2], ep={0: 0})
+    st = end_race(st, [0, 1, 2], ep={0: 0})
     assert [a for a in E.legal_actions(st, 0) if a["type"] == "next"] == [{"type": "next", "engine": True}]
     st = _next(st, engine={0})
     assert st["cars"][0]["ep"] == 7 and st["season"]["damage"][0] == 0 and st["season"]["new_engine"] == [0]
@@ -100,14 +86,14 @@ def test_drivers_and_teams_kept_for_the_season():
     st = E.new_game({"circuit": "great_britain", "championship": 4, "drivers": True}, 2, 1)
     cards = [(c["driver"], c["team"]) for c in st["cars"]]
     eps = [c["ep"] for c in st["cars"]]
-    st = _next(_end_race(st, [0, 1]))
+    st = _next(end_race(st, [0, 1]))
     assert [(c["driver"], c["team"]) for c in st["cars"]] == cards
     assert [c["ep"] for c in st["cars"]] == eps
 
 
 def test_constructors_points_and_shared_pit():
     st = E.new_game({"circuit": "great_britain", "championship": 4, "constructors": True, "bots": 2}, 2, 1)
-    st = _end_race(st, [3, 0, 2, 1])
+    st = end_race(st, [3, 0, 2, 1])
     assert E.view(st, None)["constructors"] == [{"seats": [2, 3], "points": 16}, {"seats": [0, 1], "points": 12}]
     assert CH.mate(st, 0) == 1 and CH.mate(st, 3) == 2
     single = E.new_game({"circuit": "great_britain", "constructors": True}, 3, 1)

@@ -6,10 +6,10 @@ import pytest
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
 from bot.games.pole import rules as R
+from bot.games.pole import race as RACE
+from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice, said
-from tests.pole.test_collisions import _attack, _setup
-from tests.pole.test_events import _race, _round
+from tests.pole.helpers import attack, Dice, event_round, fight_setup, race, said
 
 
 @pytest.mark.parametrize("circuit,ep,bp", [("great_britain", 7, 7), ("monaco", 7, 7), ("brazil", 7, 6),
@@ -23,26 +23,26 @@ def test_start_points(circuit, ep, bp):
 
 
 def test_china_everyone_starts_with_stress_1_bots_none():
-    st = _race(n=3, circuit="china", circuit_rules=True, stress=True, bots=1)
+    st = race(n=3, circuit="china", circuit_rules=True, stress=True, bots=1)
     assert [c.get("stress") for c in st["cars"]] == [1, 1, 1, None]
-    st = _race(n=3, circuit="china", stress=True)
+    st = race(n=3, circuit="china", stress=True)
     assert sorted(c["stress"] for c in st["cars"]) == [0, 0, 1]
 
 
 def test_china_first_event_at_the_end_of_the_start(monkeypatch):
-    st = _race(n=1, circuit="china", circuit_rules=True, events=True)
+    st = race(n=1, circuit="china", circuit_rules=True, events=True)
     st = json.loads(json.dumps(st))
     st["round"], st["queue"], st["turn"] = 3, [], None
     st["events"]["deck"] = ["weather3"]
     Dice(monkeypatch, ["sun"])
     ev = []
-    E._setup_round(st, Rng(st["rng"]), ev)
+    RACE.setup_round(st, Rng(st["rng"]), ev)
     assert st["round"] == 4 and st["events"]["discard"] == ["weather3"]
 
 
 def test_spain_light_rain_beginning_reveals_an_event(monkeypatch):
     c = eng.circuits()["spain"]
-    st = _race(n=1, circuit="spain", circuit_rules=True, events=True)
+    st = race(n=1, circuit="spain", circuit_rules=True, events=True)
     # a dry cell of grid A followed by light rain; token B on its last space: a cloud moves A on
     a = next(i for i in range(35) if c.weather_a[i] == "dry" and c.weather_a[i + 1] == "light")
     st = json.loads(json.dumps(st))
@@ -51,38 +51,38 @@ def test_spain_light_rain_beginning_reveals_an_event(monkeypatch):
     st["events"]["deck"] = ["bp"]
     Dice(monkeypatch, ["cloud"])
     ev = []
-    E._setup_round(st, Rng(st["rng"]), ev)
+    RACE.setup_round(st, Rng(st["rng"]), ev)
     assert st["events"]["discard"] == ["bp"]
     # the same without the circuit rules: no event
-    st2 = _race(n=1, circuit="spain", events=True)
+    st2 = race(n=1, circuit="spain", events=True)
     st2 = json.loads(json.dumps(st2))
     st2["round"], st2["queue"], st2["turn"] = 10, [], None
     st2["weather"] = {"a": a, "b": c.weather_b}
     Dice(monkeypatch, ["cloud"])
-    E._setup_round(st2, Rng(st2["rng"]), [])
+    RACE.setup_round(st2, Rng(st2["rng"]), [])
     assert st2["events"]["discard"] == []
 
 
 def test_great_britain_each_event_moves_the_weather_2_more(monkeypatch):
-    st = _race(n=1, circuit_rules=True, events=True)
-    st, ev = _round(st, ["bp"], ["!", "!"], monkeypatch)
+    st = race(n=1, circuit_rules=True, events=True)
+    st, ev = event_round(st, ["bp"], ["!", "!"], monkeypatch)
     assert st["weather"]["b"] == 3  # from 1: +2, and the card itself does not move it
-    st = _race(n=1, events=True)
-    st, ev = _round(st, ["bp"], ["!", "!"], monkeypatch)
+    st = race(n=1, events=True)
+    st, ev = event_round(st, ["bp"], ["!", "!"], monkeypatch)
     assert st["weather"]["b"] == 1
 
 
 def test_monaco_light_breakdown_events_are_heavy(monkeypatch):
-    st = _race(n=1, circuit="monaco", circuit_rules=True, events=True)
-    st, ev = _round(st, ["light"], ["!", "!"], monkeypatch)
+    st = race(n=1, circuit="monaco", circuit_rules=True, events=True)
+    st, ev = event_round(st, ["light"], ["!", "!"], monkeypatch)
     assert st["cars"][0]["bd"] == [["heavy", False]]
 
 
 def _fight_totals(monkeypatch, **opts):
-    st = _race(collisions=False, **opts)
-    a, d, _ = _setup(st)
+    st = race(collisions=False, **opts)
+    a, d, _ = fight_setup(st)
     st["prefs"][a]["attack"] = st["prefs"][d]["defend"] = 0
-    st, ev = _attack(monkeypatch, st, a, d, [3, 4])
+    st, ev = attack(monkeypatch, st, a, d, [3, 4])
     e = next(e for e in said(ev) if e.text.key == "{a} {at} against {d} {dt}: {a} bids {ba}, {d} bids {bd}.")
     return e.text.params["at"], e.text.params["dt"]
 
@@ -112,11 +112,11 @@ def test_dry_engine_point_cells(bcap, kcap, reach):
 
 
 def test_engine_asks_the_circuit_for_its_caps():
-    st = _race(n=1, circuit="brazil", circuit_rules=True)
+    st = race(n=1, circuit="brazil", circuit_rules=True)
     c = eng.circuits()["brazil"]
     st["weather"]["a"] = next(i for i, w in enumerate(c.weather_a) if w == "dry")
-    seat = next(s for s in range(st["n"]) if not st["cars"][s].get("bot"))
-    x = E._ctx(st, seat)
+    seat = next(s for s in range(st["seats"]) if not st["cars"][s].get("bot"))
+    x = DRIVE.move_ctx(st, seat)
     assert (x.bcap, x.kcap) == (4, 3)
 
 

@@ -2,72 +2,23 @@
 car in it makes a collision roll (black die, table in data/pole/rules.json), each may roll again
 for 1 SP keeping the lower; EP/BP losses, breakdowns, retirements; no DRS on the next turn."""
 import json
-import random
-from collections import Counter
 
 import pytest
 
 from bot.games.base import replay
 from bot.games.pole import ENGINE as E
-from bot.games.pole import engine as eng
-from bot.games.rng import Rng
-from tests.pole.helpers import Dice, said
-from tests.pole.test_playouts import check, leaks, policy
-from bot.i18n import render
-
-
-def _race(n=3, collisions=True, seed=1, **opts):
-    st = E.new_game({"circuit": "great_britain", "collisions": collisions, **opts}, n, seed)
-    while st["phase"] == "quali":
-        for s in E.to_act(st):
-            st, _ = E.apply(st, s, {"type": "quali", "reroll": False})
-    for s in E.to_act(st):
-        st, _ = E.apply(st, s, {"type": "tyre", "tyre": "hard"})
-    return st
-
-
-def _turn(st, seat):
-    st = json.loads(json.dumps(st))
-    st["round"], st["queue"], st["turn"] = 10, [], None
-    c = eng.circuits()[st["circuit"]]
-    st["weather"]["a"] = next(i for i, w in enumerate(c.weather_a) if w == "dry")
-    rng = Rng(st["rng"])
-    E._begin_turn(st, rng, [], seat)
-    st["rng"] = rng.state
-    return st
-
-
-def _setup(st, extra=None):
-    """Attacker a on row 28 left lane, defender d on row 30 centre (a straight), others far ahead."""
-    a, d = st["order"][0], st["order"][1]
-    others = [s for s in range(st["n"]) if s not in (a, d)]
-    for i, s in enumerate(others):
-        st["cars"][s]["pos"] = ["t", 70 + i, 1]
-    st["cars"][d]["pos"] = ["t", 30, 1]
-    st["cars"][a]["pos"] = ["t", 28, 0]
-    st["order"] = [d, a] + others
-    st["prefs"][a] = {"attack": 3, "defend": 3, "yield": False, "ask": False}
-    st["prefs"][d] = {"attack": 3, "defend": 3, "yield": False, "ask": False}
-    return a, d, others
-
-
-def _attack(monkeypatch, st, a, d, dice):
-    Dice(monkeypatch, [9])
-    st = _turn(st, a)
-    f = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["def"] == [d]
-             and o["pos"] == ["t", 30, 0])
-    Dice(monkeypatch, dice)
-    return E.apply(st, a, {"type": "move", "i": f})
+from bot.games.pole import bots as BOTS
+from tests.pole.helpers import attack, Dice, fight_setup, play_race, race_with_collisions, said, turn
 
 
 def test_example_green_and_yellow_both_roll_4(monkeypatch):
     """10.1's example: both roll 4 (green's +1 for unused MP does not count): no pass, green loses its
     MP; green's collision roll 1 does nothing, yellow's 6 is a heavy breakdown."""
-    st = _race()
-    green, yellow, _ = _setup(st)
+    st = race_with_collisions()
+    green, yellow, _ = fight_setup(st)
     sp_g, sp_y = st["cars"][green]["sp"], st["cars"][yellow]["sp"]
     # position-track order: yellow (ahead) rolls first, then green
-    st, ev = _attack(monkeypatch, st, green, yellow, [4, 4, 6, 1])
+    st, ev = attack(monkeypatch, st, green, yellow, [4, 4, 6, 1])
     assert any(e.text.key == "Collision! {a} and {d} both roll {r}: no overtake." for e in said(ev))
     # yellow may roll again for 1 SP; green's 1 has nothing to improve, so nobody asks green
     assert E.to_act(st) == [yellow] and st["turn"]["stage"] == "crash"
@@ -86,10 +37,10 @@ def test_example_green_and_yellow_both_roll_4(monkeypatch):
 def test_example_2_reroll_for_1_sp_keeps_the_lower(monkeypatch):
     """Example 2: an unrepaired light breakdown already; a 5 (light) would retire the car, so it pays
     1 SP, rolls 3 and keeps the 3: it loses 1 EP."""
-    st = _race()
-    a, d, _ = _setup(st)
+    st = race_with_collisions()
+    a, d, _ = fight_setup(st)
     st["cars"][a]["bd"] = [["light", False]]
-    st, _ = _attack(monkeypatch, st, a, d, [2, 2, 1, 5])
+    st, _ = attack(monkeypatch, st, a, d, [2, 2, 1, 5])
     assert E.to_act(st) == [a]  # d rolled 1: no choice; a rolled 5
     sp = st["cars"][a]["sp"]
     Dice(monkeypatch, [3])
@@ -100,9 +51,9 @@ def test_example_2_reroll_for_1_sp_keeps_the_lower(monkeypatch):
 
 
 def test_the_second_roll_never_makes_it_worse(monkeypatch):
-    st = _race()
-    a, d, _ = _setup(st)
-    st, _ = _attack(monkeypatch, st, a, d, [3, 3, 1, 3])
+    st = race_with_collisions()
+    a, d, _ = fight_setup(st)
+    st, _ = attack(monkeypatch, st, a, d, [3, 3, 1, 3])
     Dice(monkeypatch, [6])
     st, _ = E.apply(st, a, {"type": "crash", "reroll": True})
     assert st["cars"][a]["ep"] == 6 and st["cars"][a]["bd"] == []  # kept the 3: 1 EP, no breakdown
@@ -112,35 +63,35 @@ def test_the_second_roll_never_makes_it_worse(monkeypatch):
                                             (4, 7, 7, [["light", False]]), (5, 7, 7, [["light", False]]),
                                             (6, 7, 7, [["heavy", False]])])
 def test_the_collision_table(monkeypatch, roll, ep, bp, bd):
-    st = _race()
-    a, d, _ = _setup(st)
+    st = race_with_collisions()
+    a, d, _ = fight_setup(st)
     st["cars"][d]["sp"] = 0  # no reroll to offer
-    st, _ = _attack(monkeypatch, st, a, d, [5, 5, roll, 1])
+    st, _ = attack(monkeypatch, st, a, d, [5, 5, roll, 1])
     assert (st["cars"][d]["ep"], st["cars"][d]["bp"], st["cars"][d]["bd"]) == (ep, bp, bd)
 
 
 def test_losing_a_point_the_car_does_not_have_retires_it(monkeypatch):
-    st = _race()
-    a, d, _ = _setup(st)
+    st = race_with_collisions()
+    a, d, _ = fight_setup(st)
     st["cars"][d].update(sp=0, ep=0)
-    st, _ = _attack(monkeypatch, st, a, d, [5, 5, 3, 1])
+    st, _ = attack(monkeypatch, st, a, d, [5, 5, 3, 1])
     assert st["cars"][d]["out"] == "crash" and st["order"][-1] == d
 
 
 def test_a_second_unrepaired_breakdown_or_over_3_points_retires(monkeypatch):
-    st = _race()
-    a, d, _ = _setup(st)
+    st = race_with_collisions()
+    a, d, _ = fight_setup(st)
     st["cars"][d].update(sp=0, bd=[["heavy", True]])  # 2 points, repaired: a heavy one makes 4
     st["cars"][a].update(sp=0, bd=[["light", False]])
-    st, _ = _attack(monkeypatch, st, a, d, [6, 6, 6, 4])
+    st, _ = attack(monkeypatch, st, a, d, [6, 6, 6, 4])
     assert st["cars"][d]["out"] == "breakdown" and st["cars"][a]["out"] == "breakdown"
     assert st["turn"] is None or st["turn"]["seat"] not in (a, d)
 
 
 def test_without_the_option_equal_rolls_are_a_normal_fight(monkeypatch):
-    st = _race(collisions=False)
-    a, d, _ = _setup(st)
-    st, ev = _attack(monkeypatch, st, a, d, [4, 4])
+    st = race_with_collisions(collisions=False)
+    a, d, _ = fight_setup(st)
+    st, ev = attack(monkeypatch, st, a, d, [4, 4])
     assert not any("Collision" in (e.text.key or "") for e in said(ev))
     assert st["cars"][a]["bd"] == st["cars"][d]["bd"] == []
     assert "collisions" not in E.validate_options({}, 3)
@@ -148,15 +99,15 @@ def test_without_the_option_equal_rolls_are_a_normal_fight(monkeypatch):
 
 def test_multiple_overtake_all_three_roll(monkeypatch):
     """10: in a multiple overtake all three cars roll, even when only two fight (5.4 A)."""
-    st = _race(n=4)
-    a, d, others = _setup(st)
+    st = race_with_collisions(n=4)
+    a, d, others = fight_setup(st)
     x = others[0]
     st["cars"][x]["pos"] = ["t", 30, 2]
     st["order"] = [d, x, a, others[1]]
     for s in (a, d, x):
         st["cars"][s]["sp"] = 0
     Dice(monkeypatch, [9])
-    st = _turn(st, a)
+    st = turn(st, a)
     f = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["def"] == [d])
     Dice(monkeypatch, [3, 3, 6, 4, 3])  # fight; then d, x, a in position order
     st, ev = E.apply(st, a, {"type": "move", "i": f})
@@ -168,30 +119,30 @@ def test_multiple_overtake_all_three_roll(monkeypatch):
 
 
 def test_no_drs_on_the_next_turn_after_a_collision(monkeypatch):
-    st = _race(drs=True)
-    a, d, _ = _setup(st)
+    st = race_with_collisions(drs=True)
+    a, d, _ = fight_setup(st)
     st["cars"][d]["drs"] = True
     st["cars"][d]["sp"] = 0
-    st, _ = _attack(monkeypatch, st, a, d, [2, 2, 1, 1])
+    st, _ = attack(monkeypatch, st, a, d, [2, 2, 1, 1])
     assert st["cars"][d]["nodrs"] and st["cars"][a]["nodrs"] and not st["cars"][a].get("drs")
     Dice(monkeypatch, [8])
-    st = _turn(st, d)
+    st = turn(st, d)
     assert "drs" not in st["turn"] and st["cars"][d]["drs"] is False and "nodrs" not in st["cars"][d]
 
 
 def test_bot_against_human_only_the_human_rolls(monkeypatch):
     """17.6.1 / 17.2: the human's raw roll equal to the bot's overtaking value is a collision; the
     bot makes no collision roll and takes no damage."""
-    st = _race(n=2, bots=1)
-    human = next(s for s in range(st["n"]) if not st["cars"][s].get("bot"))
-    bot = next(s for s in range(st["n"]) if st["cars"][s].get("bot"))
+    st = race_with_collisions(n=2, bots=1)
+    human = next(s for s in range(st["seats"]) if not st["cars"][s].get("bot"))
+    bot = next(s for s in range(st["seats"]) if st["cars"][s].get("bot"))
     st["order"] = [bot, human]
     st["cars"][bot]["pos"] = ["t", 30, 1]
     st["cars"][human]["pos"] = ["t", 28, 0]
     st["cars"][human]["sp"] = 0
-    ov = eng.BOTS.card(bot, st["cars"][bot]["bot"]["side"])["overtake"]
+    ov = BOTS.card(bot, st["cars"][bot]["bot"]["side"])["overtake"]
     Dice(monkeypatch, [9])
-    st = _turn(st, human)
+    st = turn(st, human)
     f = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["def"] == [bot])
     Dice(monkeypatch, [ov, 6])
     st, ev = E.apply(st, human, {"type": "move", "i": f})
@@ -200,34 +151,9 @@ def test_bot_against_human_only_the_human_rolls(monkeypatch):
     assert len(rolls) == 1
 
 
-def _play(n, bots, seed, opts):
-    rnd = random.Random(seed)
-    options = {"circuit": "great_britain", "bots": bots, **opts}
-    st = E.new_game(options, n, seed)
-    actions = []
-    keys = Counter()
-    for _ in range(8000):
-        if E.is_over(st):
-            break
-        seat = rnd.choice(E.to_act(st))
-        a = policy(st, seat, rnd)
-        before = json.dumps(st, sort_keys=True)
-        nst, ev = E.apply(st, seat, a)
-        assert json.dumps(st, sort_keys=True) == before
-        for e in said(ev):
-            render(e.text, "en")
-            render(e.text, "ja")
-            keys[e.text.key] += 1
-        st = nst
-        actions.append((seat, a))
-        check(st)
-        leaks(st)
-    return st, actions, options, keys
-
-
 @pytest.mark.parametrize("n,bots", [(1, 3), (2, 0), (3, 2), (4, 0), (5, 1), (6, 0)])
 def test_random_races_with_collisions(n, bots):
-    st, actions, options, crashes = _play(n, bots, 40 + n, {"collisions": True, "drs": True})
+    st, actions, options, crashes = play_race(n, bots, 40 + n, {"collisions": True, "drs": True})
     assert E.is_over(st)
     assert all(c["finished"] is not None or c["out"] is not None for c in st["cars"])
     if n in (4, 6):
@@ -236,9 +162,9 @@ def test_random_races_with_collisions(n, bots):
 
 
 def test_changing_preferences_during_the_choice_changes_nothing(monkeypatch):
-    st = _race()
-    a, d, _ = _setup(st)
-    st, _ = _attack(monkeypatch, st, a, d, [4, 4, 6, 1])
+    st = race_with_collisions()
+    a, d, _ = fight_setup(st)
+    st, _ = attack(monkeypatch, st, a, d, [4, 4, 6, 1])
     assert E.to_act(st) == [d]
     st, _ = E.apply(st, d, {"type": "prefs", "preset": "yield"})
     st, _ = E.apply(st, d, {"type": "prefs", "ask": True})

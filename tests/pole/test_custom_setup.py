@@ -2,8 +2,7 @@
 start (a short step before qualifying), 1 point either way at every pit stop."""
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
-from tests.pole.helpers import Dice
-from tests.pole.test_collisions import _turn
+from tests.pole.helpers import Dice, turn
 
 
 def _new(n=2, **opts):
@@ -47,11 +46,11 @@ def _at_pit(monkeypatch, ep, bp):
         st, _ = E.apply(st, s, {"type": "tyre", "tyre": "hard"})
     c = eng.circuits()["great_britain"]
     st["cars"][0].update(pos=["t", c.pit_entry_row - 2, c.pit_side], laps=1, line=[], ep=ep, bp=bp, life=2)
-    for o in range(1, st["n"]):
+    for o in range(1, st["seats"]):
         st["cars"][o].update(pos=["t", 20, 0], laps=1)
-    st["order"] = [0] + list(range(1, st["n"]))
+    st["order"] = [0] + list(range(1, st["seats"]))
     Dice(monkeypatch, [9])
-    st = _turn(st, 0)
+    st = turn(st, 0)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "pit")
     st, _ = E.apply(st, 0, {"type": "move", "i": i})
     assert st["turn"]["stage"] == "pit_tyre"

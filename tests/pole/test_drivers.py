@@ -5,14 +5,16 @@ from dataclasses import replace
 
 import pytest
 
+from bot.games.pole.variants import breakdown
 from bot.games.pole import ENGINE as E
 from bot.games.pole import drivers as D
 from bot.games.pole import engine as eng
 from bot.games.pole import rules as R
+from bot.games.pole import race as RACE
+from bot.games.pole import qualifying as QUALI
+from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice, circuit, ctx, said
-from tests.pole.test_collisions import _attack, _setup, _turn
-from tests.pole.test_events import _race, _round
+from tests.pole.helpers import attack, circuit, ctx, Dice, drs_race, event_round, fight_setup, race, red_turn, said, turn
 
 
 def _with(st, seat, driver=None, team=None):
@@ -66,33 +68,33 @@ def test_rocket_plus_1_on_quali_first_roll_and_start(monkeypatch):
     st["cars"][0]["driver"] = "starter"
     Dice(monkeypatch, [3, 3])
     st["quali"]["idx"] = -1
-    E._next_session(st, Rng(st["rng"]), [])
+    QUALI.next_session(st, Rng(st["rng"]), [])
     assert st["quali"]["first"]["0"] == 4 and st["quali"]["first"]["1"] == 3
-    st = _race(n=1, drivers=True)
+    st = race(n=1, drivers=True)
     s = 0
     st["cars"][s]["driver"] = "starter"
     st = json.loads(json.dumps(st))
     st["turn"], st["queue"] = None, []
     Dice(monkeypatch, [4])
-    E._begin_turn(st, Rng(st["rng"]), [], s)
+    RACE.begin_turn(st, Rng(st["rng"]), [], s)
     assert st["turn"]["die"] == "purple" and st["turn"]["n"] == 5
 
 
 def test_rocket_plus_1_after_the_sc(monkeypatch):
-    st = _with(_race(n=1, drivers=True), 0, "starter")
+    st = _with(race(n=1, drivers=True), 0, "starter")
     st["cars"][0]["sc_turn"] = True
     Dice(monkeypatch, [8])
-    st = _turn(st, 0)
+    st = turn(st, 0)
     assert st["turn"]["n"] == 9
 
 
 @pytest.mark.parametrize("driver,team,at,dt", [("attacker", None, 2, 0), ("defender", None, 0, 2),
                                                ("fighter", None, 1, 1)])
 def test_fight_bonuses(monkeypatch, driver, team, at, dt):
-    st = _race(collisions=False, drivers=True)
-    a, d, _ = _setup(st)
+    st = race(collisions=False, drivers=True)
+    a, d, _ = fight_setup(st)
     st["prefs"][a]["attack"] = st["prefs"][d]["defend"] = 0
-    for s in range(st["n"]):
+    for s in range(st["seats"]):
         st["cars"][s].pop("driver", None)
         st["cars"][s].pop("team", None)
     base = _totals(monkeypatch, json.loads(json.dumps(st)), a, d)
@@ -104,7 +106,7 @@ def test_fight_bonuses(monkeypatch, driver, team, at, dt):
 
 
 def _totals(monkeypatch, st, a, d):
-    st, ev = _attack(monkeypatch, st, a, d, [3, 4])
+    st, ev = attack(monkeypatch, st, a, d, [3, 4])
     e = next(e for e in said(ev) if e.text.key == "{a} {at} against {d} {dt}: {a} bids {ba}, {d} bids {bd}.")
     return e.text.params["at"], e.text.params["dt"]
 
@@ -124,10 +126,10 @@ def test_technician_technical_corners_are_green():
     co = c.corners[0]
     x = ctx(c)
     line = (co.index, True)
-    off = R._line_after(x, R.MState(("t", co.first, 1), 0, 1, 0, 0, 0, 0, line, -1), ("t", co.first + 1, 0), False)
+    off = R.line_after(x, R.MState(("t", co.first, 1), 0, 1, 0, 0, 0, 0, line, -1), ("t", co.first + 1, 0), False)
     assert off == (co.index, False)  # left the line of a technical corner: lost
     x = replace(x, no_technical=True)
-    off = R._line_after(x, R.MState(("t", co.first, 1), 0, 1, 0, 0, 0, 0, line, -1), ("t", co.first + 1, 0), False)
+    off = R.line_after(x, R.MState(("t", co.first, 1), 0, 1, 0, 0, 0, 0, line, -1), ("t", co.first + 1, 0), False)
     assert off != (co.index, False)
 
 
@@ -164,36 +166,35 @@ def test_rain_dancer_course_out_thresholds():
 
 
 def test_rain_dancer_in_the_engine(monkeypatch):
-    st = _with(_race(n=1, drivers=True), 0, "rain_safe")
+    st = _with(race(n=1, drivers=True), 0, "rain_safe")
     c = eng.circuits()["great_britain"]
     st["weather"]["a"] = next(i for i, w in enumerate(c.weather_a) if w == "light")
     st = json.loads(json.dumps(st))
     st["round"], st["queue"], st["turn"] = 10, [], None
     Dice(monkeypatch, [8])
-    E._begin_turn(st, Rng(st["rng"]), [], 0)
-    assert not E._course_out_due(st)  # hard in light rain: 8 would go off, the Rain Dancer holds to 9
+    RACE.begin_turn(st, Rng(st["rng"]), [], 0)
+    assert not DRIVE.course_out_due(st)  # hard in light rain: 8 would go off, the Rain Dancer holds to 9
 
 
 def test_strategist_two_more_sp_at_each_stop():
-    st = _with(_race(n=1, drivers=True), 0, "pit_sp")
+    st = _with(race(n=1, drivers=True), 0, "pit_sp")
     st["cars"][0]["sp"] = 2
-    E_ = E
-    D.at_pit(E_, st, [], 0)
+    D.at_pit(st, [], 0)
     assert st["cars"][0]["sp"] == 4
 
 
 def test_tyre_whisperer_wear_token_and_blowout_token(monkeypatch):
-    st = _with(_race(n=1, drivers=True), 0, "tyre_whisperer")
+    st = _with(race(n=1, drivers=True), 0, "tyre_whisperer")
     st["cars"][0].update(wear_tok=4, blow_tok=2, life=-1)
     Dice(monkeypatch, [9])
-    st = _turn(st, 0)
+    st = turn(st, 0)
     n = st["turn"]["n"]
     assert {"type": "wear_token"} in E.legal_actions(st, 0)
     st, _ = E.apply(st, 0, {"type": "wear_token"})
     assert st["turn"]["n"] == n + 1 and st["cars"][0]["wear_tok"] == 3
     assert {"type": "wear_token"} not in E.legal_actions(st, 0)  # once a turn
     ev = []
-    assert D.use_blow_token(E, st, ev, 0) and st["cars"][0]["blow_tok"] == 1
+    assert D.use_blow_token(st, ev, 0) and st["cars"][0]["blow_tok"] == 1
 
 
 def test_slipstreamer_drs_plus_1_mp():
@@ -210,14 +211,14 @@ def test_slipstreamer_drs_plus_1_mp():
                                                     ("soft_dry", "dry", "soft", True),
                                                     ("soft_dry", "dry", "hard", False)])
 def test_team_free_reroll(monkeypatch, team, weather, tyre, free):
-    st = _with(_race(n=1, drivers=True), 0, team=team)
+    st = _with(race(n=1, drivers=True), 0, team=team)
     c = eng.circuits()["great_britain"]
     st["cars"][0].update(tyre=tyre, life=3, sp=0)
     st = json.loads(json.dumps(st))
     st["round"], st["queue"], st["turn"] = 10, [], None
     st["weather"]["a"] = next(i for i, w in enumerate(c.weather_a) if w == weather)
     Dice(monkeypatch, [6, 8])
-    E._begin_turn(st, Rng(st["rng"]), [], 0)
+    RACE.begin_turn(st, Rng(st["rng"]), [], 0)
     assert ({"type": "reroll"} in E.legal_actions(st, 0)) is free
     if free:
         st, _ = E.apply(st, 0, {"type": "reroll"})
@@ -234,19 +235,19 @@ def test_collision_teams():
 
 
 def test_iron_chassis_holds_5_breakdown_points():
-    st = _with(_race(n=1, drivers=True), 0, team="tough")
+    st = _with(race(n=1, drivers=True), 0, team="tough")
     ev = []
-    E._breakdown(st, ev, 0, "heavy")
+    breakdown(st, ev, 0, "heavy")
     st["cars"][0]["bd"][0][1] = True
-    E._breakdown(st, ev, 0, "heavy")
+    breakdown(st, ev, 0, "heavy")
     st["cars"][0]["bd"][1][1] = True
-    E._breakdown(st, ev, 0, "light")
+    breakdown(st, ev, 0, "light")
     assert st["cars"][0]["out"] is None  # 5 points: 3 + 2
 
 
 def test_solid_motors_ignores_breakdown_events(monkeypatch):
-    st = _with(_race(n=1, drivers=True, events=True), 0, team="sturdy")
-    st, ev = _round(st, ["heavy"], ["!", "!"], monkeypatch)
+    st = _with(race(n=1, drivers=True, events=True), 0, team="sturdy")
+    st, ev = event_round(st, ["heavy"], ["!", "!"], monkeypatch)
     assert st["cars"][0]["bd"] == []
 
 
@@ -257,14 +258,14 @@ def test_exit_bonuses():
 
 
 def test_victory_lane_two_more_mp_after_a_won_fight(monkeypatch):
-    st = _race(collisions=False, drivers=True)
-    a, d, _ = _setup(st)
-    for s in range(st["n"]):
+    st = race(collisions=False, drivers=True)
+    a, d, _ = fight_setup(st)
+    for s in range(st["seats"]):
         st["cars"][s].pop("driver", None)
         st["cars"][s].pop("team", None)
     st["cars"][a]["team"] = "winners"
     Dice(monkeypatch, [9])
-    st = _turn(st, a)
+    st = turn(st, a)
     n0 = st["turn"]["n"]
     f = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["def"] == [d])
     Dice(monkeypatch, [6, 1])
@@ -274,42 +275,40 @@ def test_victory_lane_two_more_mp_after_a_won_fight(monkeypatch):
 
 
 def test_fix_it_fast_gives_back_a_point():
-    st = _with(_race(n=1, drivers=True), 0, team="repair")
+    st = _with(race(n=1, drivers=True), 0, team="repair")
     st["cars"][0].update(ep0=7, bp0=7, ep=5, bp=6)
-    D.at_pit(E, st, [], 0)
+    D.at_pit(st, [], 0)
     assert (st["cars"][0]["ep"], st["cars"][0]["bp"]) == (6, 6)
     st["cars"][0].update(ep=7, bp=7)
-    D.at_pit(E, st, [], 0)
+    D.at_pit(st, [], 0)
     assert (st["cars"][0]["ep"], st["cars"][0]["bp"]) == (7, 7)
 
 
 def test_lightning_pits_passes_the_cars_that_stopped_this_round():
-    st = _with(_race(n=3, drivers=True), 2, team="pit_crew")
+    st = _with(race(n=3, drivers=True), 2, team="pit_crew")
     for s in range(3):
         st["cars"][s].pop("team", None) if s != 2 else None
         st["cars"][s].update(pos=["pit"], laps=2)
     st["cars"][0].update(pit_round=st["round"])
     st["cars"][1].update(pos=["t", 5, 0])
     st["order"] = [1, 0, 2]
-    D.at_pit(E, st, [], 2)
+    D.at_pit(st, [], 2)
     assert st["order"] == [1, 2, 0]
 
 
 def test_slipstreamer_takes_drs_two_moves_behind(monkeypatch):
     """DRS range +1: ending 2 MP behind the car ahead (one cell more than the normal reach)."""
-    from tests.pole.test_drs import _race as drs_race
-    from tests.pole.test_drs import _red_turn
     Dice(monkeypatch, [6])
     base = drs_race()
     base["options"]["drivers"] = True
     base["cars"][0]["driver"] = "drs"
-    st = _red_turn(base)
+    st = red_turn(base)
     # red ends on row 2 (lap 2): green is on row 6, two moves ahead (rows 2 -> 4 -> 6)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end" and o["pos"] == ["t", 2, 0]
              and o["laps"] == 2)
     st, ev = E.apply(st, 0, {"type": "move", "i": i})
     assert st["cars"][0]["drs"] is True
-    plain = _red_turn(drs_race())
+    plain = red_turn(drs_race())
     i = next(i for i, o in enumerate(plain["turn"]["opts"]) if o["kind"] == "end" and o["pos"] == ["t", 2, 0]
              and o["laps"] == 2)
     Dice(monkeypatch, [])

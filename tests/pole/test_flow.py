@@ -6,31 +6,10 @@ import pytest
 from bot.games.base import GameError
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
+from bot.games.pole import race as RACE
+from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice, said
-
-
-def _race(n=3, circuit="great_britain", seed=1, tyre="hard"):
-    st = E.new_game({"circuit": circuit}, n, seed)
-    while st["phase"] == "quali":
-        for s in E.to_act(st):
-            st, _ = E.apply(st, s, {"type": "quali", "reroll": False})
-    for s in range(n):
-        st, _ = E.apply(st, s, {"type": "tyre", "tyre": tyre})
-    return st
-
-
-def _turn(st, seat, round_=10, weather="dry"):
-    """Make it `seat`'s turn now (its die is rolled by the scripted dice)."""
-    st = json.loads(json.dumps(st))
-    st["round"] = round_
-    st["queue"] = []
-    c = eng.circuits()[st["circuit"]]
-    st["weather"]["a"] = next(i for i, w in enumerate(c.weather_a) if w == weather)
-    rng = Rng(st["rng"])
-    E._begin_turn(st, rng, [], seat)
-    st["rng"] = rng.state
-    return st
+from tests.pole.helpers import Dice, pit_ready, race, said, turn
 
 
 def test_q1_flow_with_six_cars(monkeypatch):
@@ -74,21 +53,21 @@ def test_secret_tyre_choice_then_reveal():
 
 def test_start_rounds_use_the_purple_die_and_reroll_keeps_the_higher(monkeypatch):
     Dice(monkeypatch, [])
-    st = _race()
+    st = race()
     assert st["round"] == 1 and st["turn"]["die"] == "purple"
     seat = st["turn"]["seat"]
     Dice(monkeypatch, [6])
     first = st["turn"]["rolls"][0]
     st2, _ = E.apply(st, seat, {"type": "reroll"})
     assert st2["cars"][seat]["sp"] == st["cars"][seat]["sp"] - 1
-    assert eng._num(st2["turn"]["rolls"][st2["turn"]["use"]]) == max(eng._num(first), 6)
+    assert eng.face_value(st2["turn"]["rolls"][st2["turn"]["use"]]) == max(eng.face_value(first), 6)
 
 
 def test_tyre_die_by_compound_and_count_up_to_three_fewer(monkeypatch):
-    st = _race(tyre="soft")
+    st = race(tyre="soft")
     seat = st["order"][0]
     Dice(monkeypatch, [9])
-    st = _turn(st, seat)
+    st = turn(st, seat)
     t = st["turn"]
     assert t["die"] == "red" and t["n"] == 9
     # 4: the player may count 6..9 cells; the options' tyre counts stay in that range
@@ -97,10 +76,10 @@ def test_tyre_die_by_compound_and_count_up_to_three_fewer(monkeypatch):
 
 def test_course_out_and_avoiding_it(monkeypatch):
     # 4.6.1: light rain, hard tyres, 10 -> 3 SP make it 7 and the car stays on
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     seat = st["order"][0]
     Dice(monkeypatch, [10])
-    st = _turn(st, seat, weather="light")
+    st = turn(st, seat, weather="light")
     acts = E.legal_actions(st, seat)
     assert {"type": "reduce", "sp": 3} in acts and {"type": "off"} in acts
     assert not any(a["type"] == "move" for a in acts)
@@ -111,11 +90,11 @@ def test_course_out_and_avoiding_it(monkeypatch):
     before = list(st["cars"][seat]["pos"])
     st3 = json.loads(json.dumps(st))
     rng = Rng(st3["rng"])
-    E._go_off(st3, [], seat)
+    DRIVE.go_off(st3, [], seat)
     car = st3["cars"][seat]
     assert car["off"] == 1 and car["pos"][1] == before[1] + 4
     st3["queue"] = []
-    assert E._begin_turn(st3, rng, [], seat) is False  # next turn: played out, no roll
+    assert RACE.begin_turn(st3, rng, [], seat) is False  # next turn: played out, no roll
     assert car["pos"][1] == before[1] + 8 and car["off"] == 2
     st5, ev = E.apply(st, seat, {"type": "off"})
     assert any(e.text.key.startswith("{a}, goes off the track") for e in said(ev))
@@ -123,48 +102,31 @@ def test_course_out_and_avoiding_it(monkeypatch):
 
 def test_heavy_breakdown_does_not_change_the_course_out_roll(monkeypatch):
     # 4.6 ex. 3: soft, light rain, heavy breakdown, 9: off (the raw 9 counts)
-    st = _race(tyre="soft")
+    st = race(tyre="soft")
     seat = st["order"][0]
     st["cars"][seat]["bd"] = [["heavy", False]]
     Dice(monkeypatch, [9])
-    st = _turn(st, seat, weather="light")
+    st = turn(st, seat, weather="light")
     assert {"type": "off"} in E.legal_actions(st, seat)
     st2, _ = E.apply(st, seat, {"type": "reduce", "sp": 1})
     assert st2["turn"]["n"] == 8 - 1  # 9 -1 SP = 8, -1 for the heavy breakdown
 
 
 def test_worn_tyres_lose_mp(monkeypatch):
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     seat = st["order"][0]
     st["cars"][seat]["life"] = -1
     Dice(monkeypatch, [9])
-    assert _turn(st, seat)["turn"]["n"] == 8
+    assert turn(st, seat)["turn"]["n"] == 8
     st["cars"][seat]["life"] = -2
     Dice(monkeypatch, [9])
-    assert _turn(st, seat)["turn"]["n"] == 7
-
-
-def _pit_ready(monkeypatch, tyre="soft"):
-    st = _race(tyre=tyre)
-    seat = st["order"][0]
-    c = eng.circuits()[st["circuit"]]
-    others = [s for s in range(st["n"]) if s != seat]
-    for i, s in enumerate(others):  # out of the way (on the same lap: not lapped, 5.6)
-        st["cars"][s]["pos"] = ["t", 20 + 3 * i, 1]
-        st["cars"][s]["laps"] = 1
-    car = st["cars"][seat]
-    car["pos"] = ["t", c.pit_entry_row - 3, c.pit_side]  # 3 cells to the pit lane, then 3 + zigzag
-    car["laps"] = 1
-    car["life"] = 2
-    car["sp"] = 7
-    car["bd"] = [["light", False]]
-    return st, seat, c
+    assert turn(st, seat)["turn"]["n"] == 7
 
 
 def test_pit_stop_keeps_unused_mp_and_restores(monkeypatch):
-    st, seat, c = _pit_ready(monkeypatch)
+    st, seat, c = pit_ready(monkeypatch)
     Dice(monkeypatch, [10])
-    st = _turn(st, seat)
+    st = turn(st, seat)
     pit = [i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "pit"]
     assert pit
     o = st["turn"]["opts"][pit[0]]
@@ -185,42 +147,42 @@ def test_pit_stop_keeps_unused_mp_and_restores(monkeypatch):
         st = json.loads(json.dumps(st))
         st["queue"] = []
         rng = Rng(st["rng"])
-        assert E._begin_turn(st, rng, [], seat) is False
+        assert RACE.begin_turn(st, rng, [], seat) is False
         seen.append(list(st["cars"][seat]["pos"]))
     assert seen[-2:] == [["g", 0], ["g", 1]]
     Dice(monkeypatch, [4])
-    st = _turn(st, seat)
+    st = turn(st, seat)
     assert st["turn"]["die"] == "purple" and st["turn"]["n"] == 7  # 4 + 3 (7.4 example)
     assert all(o["ep"] == 0 and o["bp"] == 0 for o in st["turn"]["opts"] if o["pos"][0] != "t")
 
 
 def test_mandatory_stop_before_the_last_lap(monkeypatch):
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     seat = st["order"][0]
     c = eng.circuits()[st["circuit"]]
-    for i, s in enumerate(x for x in range(st["n"]) if x != seat):
+    for i, s in enumerate(x for x in range(st["seats"]) if x != seat):
         st["cars"][s]["pos"] = ["t", 20 + 3 * i, 1]
     car = st["cars"][seat]
     car["pos"] = ["t", c.length - 3, 1]
     car["laps"] = c.laps - 2
     Dice(monkeypatch, [8, 6, 6, 6])
-    st = _turn(st, seat)
+    st = turn(st, seat)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["laps"] == c.laps - 1)
     st, _ = E.apply(st, seat, {"type": "move", "i": i})
     assert st["cars"][seat]["out"] == "no_stop"
 
 
 def test_crossing_wears_tyres_and_the_last_crossing_finishes(monkeypatch):
-    st = _race(tyre="inter")
+    st = race(tyre="inter")
     seat = st["order"][0]
     c = eng.circuits()[st["circuit"]]
-    for i, s in enumerate(x for x in range(st["n"]) if x != seat):
+    for i, s in enumerate(x for x in range(st["seats"]) if x != seat):
         st["cars"][s]["pos"] = ["t", 20 + 3 * i, 1]
     car = st["cars"][seat]
     car["pos"] = ["t", c.length - 3, 1]
     car["laps"] = 1
     Dice(monkeypatch, [7, 6, 6, 6])
-    st = _turn(st, seat)
+    st = turn(st, seat)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["laps"] == 2)
     st, _ = E.apply(st, seat, {"type": "move", "i": i})
     assert st["cars"][seat]["life"] == 1  # dry weather on intermediates: 3 -> 1
@@ -228,7 +190,7 @@ def test_crossing_wears_tyres_and_the_last_crossing_finishes(monkeypatch):
     car = st["cars"][seat]
     car["pos"], car["laps"], car["pitted"] = ["t", c.length - 3, 1], c.laps - 1, True
     Dice(monkeypatch, [7, 6, 6, 6])
-    st = _turn(st, seat)
+    st = turn(st, seat)
     fin = [i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "finish"]
     assert fin
     st, _ = E.apply(st, seat, {"type": "move", "i": fin[0]})
@@ -236,11 +198,11 @@ def test_crossing_wears_tyres_and_the_last_crossing_finishes(monkeypatch):
 
 
 def test_blowout_roll_at_minus_two(monkeypatch):
-    st = _race(tyre="soft")
+    st = race(tyre="soft")
     seat = st["order"][0]
     st["cars"][seat]["life"] = -2
     Dice(monkeypatch, [11])
-    st = _turn(st, seat)
+    st = turn(st, seat)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end")
     Dice(monkeypatch, [1, 6, 6, 6, 6])  # the blow-out roll: 1
     st, _ = E.apply(st, seat, {"type": "move", "i": i})
@@ -250,9 +212,9 @@ def test_blowout_roll_at_minus_two(monkeypatch):
 
 def test_position_fight_through_apply(monkeypatch):
     """5.1: the attacker 2 (+1 for 3 unused MP) vs the defender 4; standing maxima settle it."""
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     a, d = st["order"][0], st["order"][1]
-    others = [s for s in range(st["n"]) if s not in (a, d)]
+    others = [s for s in range(st["seats"]) if s not in (a, d)]
     for i, s in enumerate(others):
         st["cars"][s]["pos"] = ["t", 70 + i, 1]
     st["cars"][d]["pos"] = ["t", 30, 1]
@@ -261,7 +223,7 @@ def test_position_fight_through_apply(monkeypatch):
     st["prefs"][a] = {"attack": 2, "defend": 3, "yield": False}
     st["prefs"][d] = {"attack": 3, "defend": 0, "yield": False}
     Dice(monkeypatch, [7])
-    st = _turn(st, a)
+    st = turn(st, a)
     f = [i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["def"] == [d]
          and o["pos"] == ["t", 30, 0] and o["unused"] == 5]
     assert f
@@ -275,9 +237,9 @@ def test_position_fight_through_apply(monkeypatch):
 
 
 def test_lost_fight_ends_the_move(monkeypatch):
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     a, d = st["order"][0], st["order"][1]
-    others = [s for s in range(st["n"]) if s not in (a, d)]
+    others = [s for s in range(st["seats"]) if s not in (a, d)]
     for i, s in enumerate(others):
         st["cars"][s]["pos"] = ["t", 70 + i, 1]
     st["cars"][d]["pos"] = ["t", 30, 1]
@@ -285,7 +247,7 @@ def test_lost_fight_ends_the_move(monkeypatch):
     st["order"] = [d, a] + others
     st["prefs"][a]["attack"] = 0
     Dice(monkeypatch, [7])
-    st = _turn(st, a)
+    st = turn(st, a)
     f = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["pos"] == ["t", 30, 0])
     Dice(monkeypatch, [1, 6, 6, 6, 6, 6])
     st, _ = E.apply(st, a, {"type": "move", "i": f})
@@ -294,8 +256,8 @@ def test_lost_fight_ends_the_move(monkeypatch):
 
 
 def test_illegal_actions_are_refused():
-    st = _race()
-    other = next(s for s in range(st["n"]) if s not in E.to_act(st))
+    st = race()
+    other = next(s for s in range(st["seats"]) if s not in E.to_act(st))
     with pytest.raises(GameError):
         E.apply(st, other, {"type": "move", "i": 0})
     with pytest.raises(GameError):
@@ -305,9 +267,9 @@ def test_illegal_actions_are_refused():
 
 
 def test_defender_who_asks_decides_live(monkeypatch):
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     a, d = st["order"][0], st["order"][1]
-    others = [s for s in range(st["n"]) if s not in (a, d)]
+    others = [s for s in range(st["seats"]) if s not in (a, d)]
     for i, s in enumerate(others):
         st["cars"][s]["pos"] = ["t", 70 + i, 1]
     st["cars"][d]["pos"] = ["t", 30, 1]
@@ -316,7 +278,7 @@ def test_defender_who_asks_decides_live(monkeypatch):
     st, _ = E.apply(st, d, {"type": "prefs", "ask": True})
     st, _ = E.apply(st, a, {"type": "prefs", "attack": 0})
     Dice(monkeypatch, [7])
-    st = _turn(st, a)
+    st = turn(st, a)
     f = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["pos"] == ["t", 30, 0])
     Dice(monkeypatch, [5, 3])
     st, ev = E.apply(st, a, {"type": "move", "i": f})
@@ -338,7 +300,7 @@ def test_defender_who_asks_decides_live(monkeypatch):
 
 
 def test_the_leader_catching_the_last_car_retires_it(monkeypatch):
-    st = _race(tyre="hard")
+    st = race(tyre="hard")
     lead, last = st["order"][0], st["order"][-1]
     mid = [s for s in st["order"] if s not in (lead, last)]
     for i, s in enumerate(mid):
@@ -346,7 +308,7 @@ def test_the_leader_catching_the_last_car_retires_it(monkeypatch):
     st["cars"][lead]["pos"], st["cars"][lead]["laps"] = ["t", 27, 0], 1
     st["cars"][last]["pos"], st["cars"][last]["laps"] = ["t", 31, 2], 0
     Dice(monkeypatch, [8, 6, 6, 6, 6])
-    st = _turn(st, lead)
+    st = turn(st, lead)
     i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end" and o["laps"] == 1
              and o["pos"][1] >= 31)
     st, ev = E.apply(st, lead, {"type": "move", "i": i})
@@ -354,7 +316,7 @@ def test_the_leader_catching_the_last_car_retires_it(monkeypatch):
 
 
 def test_low_grip_risk_is_named_in_the_option(monkeypatch):
-    st = _race(n=2, circuit="italy", tyre="soft")
+    st = race(n=2, circuit="italy", tyre="soft")
     seat = st["order"][0]
     c = eng.circuits()[st["circuit"]]
     other = st["order"][1]
@@ -362,7 +324,7 @@ def test_low_grip_risk_is_named_in_the_option(monkeypatch):
     row, lane = min(c.low_grip)
     st["cars"][seat]["pos"] = ["t", row - 8, 1]
     Dice(monkeypatch, [9])
-    st = _turn(st, seat, weather="light")
+    st = turn(st, seat, weather="light")
     st, _ = E.apply(st, seat, {"type": "reduce", "sp": 1})  # 9 -> 8: stays on, but 8 is checked
     risky = [o for o in st["turn"]["opts"] if o["risk"]]
     assert risky and all((o["pos"][1], o["pos"][2]) in c.low_grip for o in risky)

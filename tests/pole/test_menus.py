@@ -8,7 +8,7 @@ import pytest
 from bot.games.pole import ENGINE as E
 from bot.games.pole.content import circuits
 from bot.i18n import render
-from tests.pole.test_playouts import policy
+from tests.pole.helpers import policy
 
 CIRCUITS = ["great_britain", "monaco", "brazil", "china", "spain", "usa", "italy", "germany"]
 EXTRA = [{}, {"drs": True}, {"collisions": True, "safety_car": True}, {"stress": True}, {"bots": 2},

@@ -10,7 +10,7 @@ from bot.games.base import replay
 from bot.games.pole import ENGINE as E
 from bot.games.pole.content import CIRCUIT_KEYS
 from bot.i18n import render
-from tests.pole.test_playouts import check, leaks, policy
+from tests.pole.helpers import check, leaks, policy
 
 ALL = {"events": True, "events_c": True, "events_often": True, "circuit_rules": True, "no_retire": True,
        "drs": True, "collisions": True, "yellow_flag": True, "safety_car": True, "stress": True,

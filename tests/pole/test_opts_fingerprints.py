@@ -8,7 +8,7 @@ import random
 import pytest
 
 from bot.games.pole import ENGINE as E
-from tests.pole.test_playouts import policy
+from tests.pole.helpers import policy
 
 
 def race(options: dict, n: int, seed: int) -> str:
@@ -20,6 +20,8 @@ def race(options: dict, n: int, seed: int) -> str:
         seat = rnd.choice(E.to_act(st))
         st, _ = E.apply(st, seat, policy(st, seat, rnd))
     st.pop("rules_version")  # the stamp came after these hashes were recorded (bot/games/base.py)
+    st["n"] = st.pop("seats")  # recorded in schema 1, which named the number of cars "n"
+    st["schema"] = 1
     return hashlib.sha256(json.dumps(st, sort_keys=True).encode()).hexdigest()[:16]
 
 

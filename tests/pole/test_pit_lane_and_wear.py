@@ -4,15 +4,16 @@ import json
 
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
+from bot.games.pole import race as RACE
+from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
 from bot.i18n import render
-from tests.pole.helpers import Dice
-from tests.pole.test_drs import _race
+from tests.pole.helpers import Dice, drs_race
 
 
 def _turn(monkeypatch, roll, pos, laps=1, tyre="soft", life=2, weather="light"):
     """Seat 0's turn from `pos` on lap `laps`, the weather set to `weather`, the die showing `roll`."""
-    st = json.loads(json.dumps(_race(drs=False)))
+    st = json.loads(json.dumps(drs_race(drs=False)))
     c = eng.circuits()[st["circuit"]]
     st["round"], st["queue"], st["turn"] = 10, [], None
     st["weather"] = {"a": c.weather_a.index(weather), "b": 1}
@@ -21,7 +22,7 @@ def _turn(monkeypatch, roll, pos, laps=1, tyre="soft", life=2, weather="light"):
     st["order"] = [0, 1]
     Dice(monkeypatch, [roll])
     ev = []
-    E._begin_turn(st, Rng(st["rng"]), ev, 0)
+    RACE.begin_turn(st, Rng(st["rng"]), ev, 0)
     return st, c
 
 
@@ -32,7 +33,7 @@ def test_no_course_out_in_the_pit_entry_lane(monkeypatch):
     # rain roll, 17.11, and the low-grip roll are made on the track only). It was sent "off" and
     # left where it was, told it had moved 4 cells.
     st, c = _turn(monkeypatch, 10, ["pin", 0])  # soft tyres in light rain: 9 and more go off on the track
-    assert not E._course_out_due(st) and st["cars"][0]["off"] == 0
+    assert not DRIVE.course_out_due(st) and st["cars"][0]["off"] == 0
     assert not [a for a in E.legal_actions(st, 0) if a["type"] in ("off", "reduce")]
     pit = [i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "pit"]
     assert pit  # 10 MP take it past the zigzag line into its pit (7.1)
@@ -42,12 +43,12 @@ def test_no_course_out_in_the_pit_entry_lane(monkeypatch):
     assert "goes off" not in said and "pits" in said
     # on the track the same roll still goes off (4.6)
     st, c = _turn(monkeypatch, 10, ["t", 40, 1])
-    assert E._course_out_due(st)
+    assert DRIVE.course_out_due(st)
 
 
 def _crossing_line(monkeypatch, laps, tyre="hard", life=3):
     """Seat 0 three rows before the line on lap `laps`, in the dry, rolls 8 and drives as far as it may."""
-    st = json.loads(json.dumps(_race(drs=False)))
+    st = json.loads(json.dumps(drs_race(drs=False)))
     c = eng.circuits()[st["circuit"]]
     st["round"], st["queue"], st["turn"] = 10, [], None
     st["weather"] = {"a": c.weather_a.index("dry"), "b": 1}
@@ -57,7 +58,7 @@ def _crossing_line(monkeypatch, laps, tyre="hard", life=3):
     st["cars"][1].update({"pos": ["t", 30, 0], "laps": laps, "line": []})
     st["order"] = [0, 1]
     Dice(monkeypatch, [8])
-    E._begin_turn(st, Rng(st["rng"]), [], 0)
+    RACE.begin_turn(st, Rng(st["rng"]), [], 0)
     opts = st["turn"]["opts"]
     i = max(range(len(opts)), key=lambda j: (opts[j]["kind"] in ("end", "finish"), opts[j]["prog"]))
     st, ev = E.apply(st, 0, {"type": "move", "i": i})

@@ -9,42 +9,7 @@ from bot.games.base import replay
 from bot.games.pole import ENGINE as E
 from bot.games.pole.content import CIRCUIT_KEYS
 from bot.i18n import render
-
-
-def policy(st, seat, rnd):
-    acts = [a for a in E.legal_actions(st, seat) if a["type"] != "prefs"]
-    if st["phase"] == "race" and st["turn"] and st["turn"]["stage"] == "move":
-        car = st["cars"][seat]
-        opts = st["turn"]["opts"] or []
-        pit = [i for i, o in enumerate(opts) if o["kind"] == "pit"]
-        if pit and (not car["pitted"] or car["life"] <= 0):
-            return {"type": "move", "i": pit[0]}
-        moves = [a for a in acts if a["type"] == "move"]
-        if moves and rnd.random() < 0.85:
-            return moves[0] if rnd.random() < 0.8 else rnd.choice(moves)
-        if rnd.random() < 0.5:
-            red = [a for a in acts if a["type"] in ("reduce", "off", "stay")]
-            if red:
-                return red[0]
-    if rnd.random() < 0.1 and any(a["type"] == "prefs" for a in E.legal_actions(st, seat)):
-        return {"type": "prefs", "attack": rnd.randint(0, 4), "defend": rnd.randint(0, 4), "yield": rnd.random() < 0.1,
-                "ask": rnd.random() < 0.2}
-    return rnd.choice(acts)
-
-
-def check(st):
-    n = st["n"]
-    assert sorted(st["order"]) == list(range(n))
-    cells = {}
-    for s, car in enumerate(st["cars"]):
-        assert car["ep"] >= 0 and car["bp"] >= 0 and 0 <= car["sp"] <= car["sp0"], (s, car)
-        if st["phase"] == "race" and car["out"] is None and car["finished"] is None and car["pos"][0] in ("t", "pin"):
-            key = (car["laps"] if car["pos"][0] == "t" else -1, tuple(car["pos"]))
-            if car["off"] == 0:
-                assert key not in cells, (s, cells[key], key)
-                cells[key] = s
-    assert st["finish"] == sorted(st["finish"], key=lambda s: st["cars"][s]["finished"])
-    json.dumps(st)
+from tests.pole.helpers import check, leaks, policy
 
 
 def play(circuit, n, seed, log_actions=False):
@@ -70,28 +35,6 @@ def play(circuit, n, seed, log_actions=False):
         check(st)
         leaks(st)
     return st, actions
-
-
-def leaks(st):
-    spec = E.view(st, None)
-    assert "me" not in spec and "prefs" not in json.dumps(spec)  # standing maxima stay secret
-    for s in range(st["n"]):
-        v = E.view(st, s)
-        assert v["me"]["prefs"] == st["prefs"][s]
-        assert {k: x for k, x in v.items() if k not in ("my_tyre", "viewer", "me", "quali")} == \
-            {k: x for k, x in spec.items() if k not in ("viewer", "quali")}
-    if st["phase"] == "tyres":
-        assert all(c["tyre"] is None for c in spec["cars"])
-        for s in range(st["n"]):
-            v = E.view(st, s)
-            assert v.get("my_tyre") == st["tyre_pick"].get(str(s))
-            assert {k: x for k, x in v.items() if k not in ("my_tyre", "viewer", "me")} == \
-                {k: x for k, x in spec.items() if k != "viewer"}
-    if st["phase"] == "quali":
-        assert "mine" not in spec["quali"]
-        for s in range(st["n"]):
-            v = E.view(st, s)
-            assert {k: x for k, x in v["quali"].items() if k != "mine"} == spec["quali"]
 
 
 # Every circuit, and every count of 2-6 cars on some circuit (1 player + bots: tests/pole/test_bots.py);

@@ -6,9 +6,9 @@ import pytest
 from PIL import Image
 
 from bot.games.pole import ENGINE as E
+from tests.pole.helpers import policy
 from rendering import pole as P
 from rendering.common import recording
-from tests.pole.test_playouts import policy
 
 NAMES = ["Alice", "Bob", "千尋", "Dmitri", "Eve", "Fay"]
 
@@ -53,7 +53,7 @@ def test_board_tyres_in_words_weather_legend_and_results_with_laps_and_gaps():
     from bot.games.pole import ENGINE as _E
     from rendering.common import recording
     from rendering.pole import render_board as _board, render_results as _results
-    from tests.pole.test_playouts import policy as _policy
+    from tests.pole.helpers import policy as _policy
 
     rnd = _random.Random(5)
     st = _E.new_game({"circuit": "great_britain", "bots": 2}, 3, 5)

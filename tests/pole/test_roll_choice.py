@@ -5,7 +5,7 @@ import pytest
 
 from bot.games.base import GameError
 from bot.games.pole import ENGINE as E
-from tests.pole.test_standin import find
+from tests.pole.helpers import find
 
 
 def uses(st, seat):

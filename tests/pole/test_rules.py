@@ -3,6 +3,7 @@ import pytest
 
 from bot.games.pole import rules as R
 from bot.games.pole.content import circuits
+from bot.games.pole import driving as DRIVE
 from tests.pole.helpers import circuit, ctx, ends, ms
 
 
@@ -123,13 +124,13 @@ def test_technical_corner_line_lost_for_good():
     co = c.corners[0]
     on = R.MState(("t",) + co.line[0], 0, 1, 0, 0, 0, 0, (co.index, True), -1)
     # leave the line to an unshaded cell, then step onto a shaded one: no more jumps
-    off = R._line_after(ctx(c), on, ("t", co.line[0][0] + 1, 0), False)
+    off = R.line_after(ctx(c), on, ("t", co.line[0][0] + 1, 0), False)
     assert off == (co.index, False)
     back = R.MState(("t",) + co.line[1], 0, 1, 0, 0, 0, 0, off, -1)
-    assert R._line_after(ctx(c), back, ("t",) + co.line[1], False) == (co.index, False)
+    assert R.line_after(ctx(c), back, ("t",) + co.line[1], False) == (co.index, False)
     # a normal corner: back on a shaded cell, the line is usable again
     cn = circuit(technical=False)
-    assert R._line_after(ctx(cn), on, ("t", co.line[0][0] + 1, 0), False) == (co.index, True)
+    assert R.line_after(ctx(cn), on, ("t", co.line[0][0] + 1, 0), False) == (co.index, True)
 
 
 def test_corner_sp_at_most_3_dry_2_rain():
@@ -354,10 +355,10 @@ def test_a_slide_onto_the_last_lap_without_a_stop_is_out():
                life=5)
     st["cars"][1].update(pos=["t", 10, c.rows[10].lanes[0]], laps=0)
     ev = []
-    ENGINE._go_off(st, ev, 0)
+    DRIVE.go_off(st, ev, 0)
     assert car["laps"] == c.laps - 1 and car["out"] == "no_stop"
     car.update(pos=["t", last_row - 1, c.rows[last_row - 1].lanes[0]], laps=c.laps - 2, pitted=True, out=None)
-    ENGINE._go_off(st, ev, 0)
+    DRIVE.go_off(st, ev, 0)
     assert car["out"] is None  # with its stop made it races on
 
 
@@ -367,7 +368,7 @@ def test_lowering_the_roll_is_offered_only_where_it_can_help():
     import random
 
     from bot.games.pole import ENGINE
-    from tests.pole.test_playouts import policy
+    from tests.pole.helpers import policy
 
     rnd = random.Random(4)
     st = ENGINE.new_game({"circuit": "monaco"}, 3, 4)
@@ -376,7 +377,7 @@ def test_lowering_the_roll_is_offered_only_where_it_can_help():
         seat = rnd.choice(ENGINE.to_act(st))
         t = st.get("turn")
         if st["phase"] == "race" and t and t["stage"] == "move" and t["ms"] is None \
-                and not ENGINE._course_out_due(st):
+                and not DRIVE.course_out_due(st):
             assert not [a for a in ENGINE.legal_actions(st, seat) if a["type"] == "reduce"]
             checked += 1
         st, _ = ENGINE.apply(st, seat, policy(st, seat, rnd))

@@ -8,10 +8,11 @@ import pytest
 
 from bot.games.base import replay
 from bot.games.pole import ENGINE as E
+from bot.games.pole import bots as BOTS
 from bot.games.pole import engine as eng
+from bot.games.pole import race as RACE
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice, said
-from tests.pole.test_collisions import _play, _race, _turn
+from tests.pole.helpers import Dice, play_race, race_with_collisions, said, turn
 
 GB = eng.circuits()["great_britain"]
 
@@ -38,10 +39,10 @@ def test_example_purple_and_yellow_break_down_and_blue_pits(monkeypatch):
     """10.2's example: purple (6, heavy) and yellow (4, light) both break down: the SC comes out.
     Everyone but them lines up in order; blue pits and goes to the back of those; yellow and purple
     follow, in their order before the collision."""
-    st = _race(n=4, safety_car=True)
+    st = race_with_collisions(n=4, safety_car=True)
     blue, green, yellow, purple = _four(st)
     Dice(monkeypatch, [9])
-    st = _turn(st, purple)
+    st = turn(st, purple)
     f = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["def"] == [yellow])
     Dice(monkeypatch, [3, 3, 4, 6, "sun", "sun", "sun", "sun"])
     st, ev = E.apply(st, purple, {"type": "move", "i": f})
@@ -79,13 +80,13 @@ def _sc_now(st, lead_row, lead_laps):
     st["sc_due"] = {"causers": []}
     rng = Rng(st["rng"])
     ev = []
-    E._next_turn(st, rng, ev)
+    RACE.next_turn(st, rng, ev)
     st["rng"] = rng.state
     return st, ev
 
 
 def test_leader_past_the_sc_line_moves_the_lap_counter(monkeypatch):
-    st = _race(n=3, safety_car=True)
+    st = race_with_collisions(n=3, safety_car=True)
     Dice(monkeypatch, ["sun"] * 4)
     st, _ = _sc_now(st, GB.sc_row + 1, 1)  # the leader between the SC line and the finish line
     assert E.to_act(st) == [st["order"][0]]
@@ -100,7 +101,7 @@ def test_leader_past_the_sc_line_moves_the_lap_counter(monkeypatch):
 
 
 def test_leader_before_the_sc_line_keeps_the_lap_counter(monkeypatch):
-    st = _race(n=3, safety_car=True)
+    st = race_with_collisions(n=3, safety_car=True)
     Dice(monkeypatch, ["sun"] * 4)
     st, _ = _sc_now(st, 60, 1)
     for s in list(st["sc"]["order"]):
@@ -109,7 +110,7 @@ def test_leader_before_the_sc_line_keeps_the_lap_counter(monkeypatch):
 
 
 def test_past_the_race_laps_the_race_ends_in_the_current_order(monkeypatch):
-    st = _race(n=3, safety_car=True)
+    st = race_with_collisions(n=3, safety_car=True)
     order = list(st["order"])
     Dice(monkeypatch, ["sun"] * 4)
     st, ev = _sc_now(st, GB.sc_row + 1, GB.laps - 1)
@@ -118,7 +119,7 @@ def test_past_the_race_laps_the_race_ends_in_the_current_order(monkeypatch):
 
 
 def test_reaching_the_last_lap_only_the_sc_line_to_the_flag_is_left(monkeypatch):
-    st = _race(n=3, safety_car=True)
+    st = race_with_collisions(n=3, safety_car=True)
     Dice(monkeypatch, ["sun"] * 4)
     st, _ = _sc_now(st, GB.sc_row + 1, GB.laps - 2)
     first = st["sc"]["order"][0]
@@ -131,7 +132,7 @@ def test_reaching_the_last_lap_only_the_sc_line_to_the_flag_is_left(monkeypatch)
 
 
 def test_four_weather_rolls(monkeypatch):
-    st = _race(n=2, safety_car=True)
+    st = race_with_collisions(n=2, safety_car=True)
     w0 = dict(st["weather"])
     Dice(monkeypatch, ["cloud", "sun", "cloud", "!"])
     st, ev = _sc_now(st, 60, 1)
@@ -141,7 +142,7 @@ def test_four_weather_rolls(monkeypatch):
 
 
 def test_no_drs_gained_on_the_first_turn_after_the_sc(monkeypatch):
-    st = _race(n=2, safety_car=True, drs=True)
+    st = race_with_collisions(n=2, safety_car=True, drs=True)
     Dice(monkeypatch, ["sun"] * 4)
     st, _ = _sc_now(st, 60, 1)
     for s in list(st["sc"]["order"]):
@@ -152,8 +153,8 @@ def test_no_drs_gained_on_the_first_turn_after_the_sc(monkeypatch):
 
 
 def test_bot_against_bot_double_bang_brings_the_sc_and_both_go_back(monkeypatch):
-    st = _race(n=1, bots=3, safety_car=True)
-    bots = [s for s in range(st["n"]) if st["cars"][s].get("bot")]
+    st = race_with_collisions(n=1, bots=3, safety_car=True)
+    bots = [s for s in range(st["seats"]) if st["cars"][s].get("bot")]
     human = 0
     a, d, x = bots
     st["cars"][human].update(pos=["t", 70, 1], laps=0)
@@ -167,9 +168,9 @@ def test_bot_against_bot_double_bang_brings_the_sc_and_both_go_back(monkeypatch)
     rng = Rng(st["rng"])
     ev = []
     st["queue"] = [x]
-    E._begin_turn(st, rng, ev, a)
+    RACE.begin_turn(st, rng, ev, a)
     if st["turn"] is None:
-        E._next_turn(st, rng, ev)
+        RACE.next_turn(st, rng, ev)
     assert any(e.text.key == "Safety car! The race is neutralised." for e in said(ev))
     assert E.to_act(st) == [human]
     st["rng"] = rng.state
@@ -179,19 +180,19 @@ def test_bot_against_bot_double_bang_brings_the_sc_and_both_go_back(monkeypatch)
 
 @pytest.mark.parametrize("roll,sc", [(3, True), (4, False)])
 def test_human_breaking_down_against_a_bot_rolls_for_the_sc(monkeypatch, roll, sc):
-    st = _race(n=2, bots=1, safety_car=True)
-    bot = next(s for s in range(st["n"]) if st["cars"][s].get("bot"))
-    human = next(s for s in range(st["n"]) if s != bot and not st["cars"][s].get("bot"))
-    for s in range(st["n"]):
+    st = race_with_collisions(n=2, bots=1, safety_car=True)
+    bot = next(s for s in range(st["seats"]) if st["cars"][s].get("bot"))
+    human = next(s for s in range(st["seats"]) if s != bot and not st["cars"][s].get("bot"))
+    for s in range(st["seats"]):
         if s not in (bot, human):
             st["cars"][s].update(pos=["t", 75 + s, 1])
-    st["order"] = [bot, human] + [s for s in range(st["n"]) if s not in (bot, human)]
+    st["order"] = [bot, human] + [s for s in range(st["seats"]) if s not in (bot, human)]
     st["cars"][bot]["pos"] = ["t", 30, 1]
     st["cars"][human]["pos"] = ["t", 28, 0]
     st["cars"][human]["sp"] = 0
-    ov = eng.BOTS.card(bot, st["cars"][bot]["bot"]["side"])["overtake"]
+    ov = BOTS.card(bot, st["cars"][bot]["bot"]["side"])["overtake"]
     Dice(monkeypatch, [9])
-    st = _turn(st, human)
+    st = turn(st, human)
     f = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["def"] == [bot])
     Dice(monkeypatch, [ov, 5, roll] + (["sun"] * 4 if sc else []))
     st, ev = E.apply(st, human, {"type": "move", "i": f})
@@ -201,7 +202,7 @@ def test_human_breaking_down_against_a_bot_rolls_for_the_sc(monkeypatch, roll, s
 
 @pytest.mark.parametrize("n,bots,seed", [(6, 0, 5), (2, 3, 2), (4, 0, 24), (3, 2, 23)])
 def test_random_races_with_every_option(n, bots, seed):
-    st, actions, options, keys = _play(n, bots, seed, {"safety_car": True, "yellow_flag": True, "drs": True})
+    st, actions, options, keys = play_race(n, bots, seed, {"safety_car": True, "yellow_flag": True, "drs": True})
     assert E.is_over(st)
     assert all(c["finished"] is not None or c["out"] is not None for c in st["cars"])
     if (n, seed) in ((6, 5), (2, 2)):  # seeds re-picked when the rules change the dice
@@ -212,7 +213,7 @@ def test_random_races_with_every_option(n, bots, seed):
 
 def test_the_board_shows_the_safety_car(monkeypatch):
     from rendering import pole
-    st = _race(n=2, safety_car=True)
+    st = race_with_collisions(n=2, safety_car=True)
     Dice(monkeypatch, ["sun"] * 4)
     st, _ = _sc_now(st, 60, 1)
     v = E.view(st, None)

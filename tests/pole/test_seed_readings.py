@@ -7,22 +7,22 @@ from bot.games.pole import ENGINE as E
 from bot.games.pole import bots as B
 from bot.games.pole import engine as eng
 from bot.games.pole import rules as R
+from bot.games.pole import race as RACE
+from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
-from tests.pole.helpers import Dice
-from tests.pole.test_bots import _place, _race as _bot_race
-from tests.pole.test_drs import _go, _race as _drs_race, _red_turn
+from tests.pole.helpers import bot_race, Dice, drs_go, drs_race, place, red_turn
 
 
 # ---- 1. every car moves (3.3)
 def _wet_turn(monkeypatch, roll, life=3, row=30, lane=1):
-    st = _drs_race(drs=False)
+    st = drs_race(drs=False)
     st = json.loads(json.dumps(st))
     st["round"], st["queue"], st["turn"] = 10, [], None
     st["cars"][0].update({"pos": ["t", row, lane], "laps": 1, "line": [], "tyre": "wet", "life": life})
     st["cars"][1].update({"pos": ["t", 60, 0], "laps": 1, "line": []})
     st["order"] = [1, 0]
     Dice(monkeypatch, [roll])
-    E._begin_turn(st, Rng(st["rng"]), [], 0)
+    RACE.begin_turn(st, Rng(st["rng"]), [], 0)
     return st
 
 
@@ -78,19 +78,19 @@ def test_a_race_never_shows_life_0():
 # ---- 3. bots and tyres (17.7, 17.9.2)
 def test_bots_never_wear_wets_and_step_from_1_to_minus_1(monkeypatch):
     # 17.7 「ボットはウェットタイヤ(青)を摩耗させませんが」; 17.9.2 as above for the other tyres.
-    st = _bot_race(1, 1)
-    st = _place(st, {0: (20, 1), 1: (10, 0)})
+    st = bot_race(1, 1)
+    st = place(st, {0: (20, 1), 1: (10, 0)})
     bot = st["cars"][1]
     bot.update({"tyre": "wet", "life": 3})
-    E._crossings(st, 1, 1, 2)
+    DRIVE.crossings(st, 1, 1, 2)
     assert bot["life"] == 3
     bot.update({"tyre": "soft", "life": 1})
-    E._crossings(st, 1, 1, 2)
+    DRIVE.crossings(st, 1, 1, 2)
     assert bot["life"] == -1
     # a human on wets wears them (6.2; dry weather: 3 spaces)
     human = st["cars"][0]
     human.update({"tyre": "wet", "life": 3})
-    E._crossings(st, 0, 1, 2)
+    DRIVE.crossings(st, 0, 1, 2)
     assert human["life"] == -1
     assert B.wear(1, "hard", "dry") == -1
 
@@ -100,13 +100,13 @@ def test_no_drs_token_taken_on_the_turn_after_a_collision(monkeypatch):
     # 11 「衝突が発生した場合、損傷を受けていなかった場合でも、関係するすべての車両は、次のターン中に
     # DRSをアクティブにできません」; the section says activate for taking the token too
     # (「赤の車はDRSを有効にし、DRSトークンを取得して」): on that turn no token is taken either.
-    st = _drs_race()
+    st = drs_race()
     for collided, gets in ((True, False), (False, True)):
         s2 = json.loads(json.dumps(st))
         s2["cars"][0]["nodrs"] = collided  # what a collision leaves on every car in it (10)
         Dice(monkeypatch, [6])
-        s2 = _red_turn(s2)
-        s2, _ = _go(s2, 4, 2)  # past the DRS line, 1 MP behind green
+        s2 = red_turn(s2)
+        s2, _ = drs_go(s2, 4, 2)  # past the DRS line, 1 MP behind green
         assert bool(s2["cars"][0].get("drs")) is gets
         assert "nodrs" not in s2["cars"][0]  # one turn only
 
@@ -116,7 +116,7 @@ def test_drs_after_passing_a_car_in_the_same_move(monkeypatch):
     # 11 「移動中に車がDRSラインを越え先行する車から1MP離れて移動を終了すると、DRSの恩恵を受けます」
     # and 3.3 「プレイヤーは、オーバーテイクが発生したときにポジショントラックを更新する必要があります」:
     # red passes blue (two lanes away, no fight) and ends 1 MP behind green: the car ahead is green.
-    st = _drs_race(n=3)
+    st = drs_race(n=3)
     st = json.loads(json.dumps(st))
     Dice(monkeypatch, [6])
     c = eng.circuits()["great_britain"]
@@ -127,8 +127,8 @@ def test_drs_after_passing_a_car_in_the_same_move(monkeypatch):
     st["cars"][0].update({"pos": ["t", 88, 0], "laps": 1, "line": [], "life": 4})
     st["cars"][1].update({"pos": ["t", 6, 0], "laps": 2, "line": [], "life": 4})
     rng = Rng(st["rng"])
-    E._begin_turn(st, rng, [], 0)
+    RACE.begin_turn(st, rng, [], 0)
     st["rng"] = rng.state
-    st, ev = _go(st, 4, 2)
+    st, ev = drs_go(st, 4, 2)
     assert st["order"][:2] == [1, 0]
     assert st["cars"][0]["drs"] is True

@@ -11,43 +11,10 @@ from bot.games.base import GameError, replay
 from bot.games.pole import ENGINE as E
 from bot.games.pole.content import CIRCUIT_KEYS
 from bot.i18n import render
-from tests.pole.test_playouts import check, leaks, policy
+from tests.pole.helpers import check, find, leaks, policy
 
 TAKE, BACK = {"type": "bot_takeover"}, {"type": "bot_return"}
 CAR_KEYS = ("pos", "laps", "tyre", "life", "bd", "pitted", "out", "finished")
-
-
-def drive(options, n, seed, until, asks=False, limit=6000):
-    """A seeded random race until `until(st)`; returns (state, actions). asks: every player asks
-    to decide position fights live."""
-    rnd = random.Random(seed)
-    st = E.new_game(options, n, seed)
-    acts = []
-    if asks:
-        for s in range(n):
-            st, _ = E.apply(st, s, {"type": "prefs", "preset": "ask_both"})
-            acts.append((s, {"type": "prefs", "preset": "ask_both"}))
-    for _ in range(limit):
-        if until(st):
-            return st, acts
-        if E.is_over(st):
-            break
-        seat = rnd.choice(E.to_act(st))
-        a = policy(st, seat, rnd)
-        if a["type"] == "prefs":
-            a = {"type": "prefs", "preset": "ask_both"} if asks else a
-        st, _ = E.apply(st, seat, a)
-        acts.append((seat, a))
-    return None, acts
-
-
-def find(until, options=None, n=2, asks=False, seeds=range(60)):
-    for seed in seeds:
-        opts = dict(options or {"circuit": CIRCUIT_KEYS[seed % len(CIRCUIT_KEYS)]})
-        st, acts = drive(opts, n, seed, until, asks)
-        if st is not None:
-            return opts, n, seed, st, acts
-    pytest.skip("no seeded race reached the state")
 
 
 def take(st, seat):

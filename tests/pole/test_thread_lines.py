@@ -7,11 +7,10 @@ import re
 
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
+from bot.games.pole import race as RACE
 from bot.games.rng import Rng
 from bot.i18n import render
-from tests.pole.helpers import Dice
-from tests.pole.test_drs import _race
-from tests.pole.test_playouts import policy
+from tests.pole.helpers import Dice, drs_race, policy
 
 NAMES = ["alice", "bob", "carol", "dave", "erin", "fred"]
 
@@ -30,13 +29,13 @@ def _turn(st, seat, row, lane, laps=1):
     st["cars"][other].update({"pos": ["t", 60, 2], "laps": laps, "line": []})
     rng = Rng(st["rng"])
     ev = []
-    E._begin_turn(st, rng, ev, seat)
+    RACE.begin_turn(st, rng, ev, seat)
     st["rng"] = rng.state
     return st, ev
 
 
 def test_a_turn_is_one_line_roll_rerolls_where_and_cost(monkeypatch):
-    st = _race(drs=False)
+    st = drs_race(drs=False)
     Dice(monkeypatch, [7])
     st, ev = _turn(st, 0, 20, 0)
     assert [e for e in ev if e.to is None] == []  # the roll waits for the turn's line
@@ -101,14 +100,14 @@ def test_keep_my_roll_says_what_was_kept_and_what_next():
 def test_lobby_and_weather_read_once(monkeypatch):
     assert "1 bot (side A)" in [words(m) for m in E.describe_options({"bots": 1, "bot_side": "A"})]
     assert "2 bots (side B)" in [words(m) for m in E.describe_options({"bots": 2, "bot_side": "B"})]
-    st = _race(drs=False)
+    st = drs_race(drs=False)
     c = eng.circuits()[st["circuit"]]
     seen = []
     for a in range(36):  # a cloud from grid B's last space moves grid A on: said once
         st["turn"], st["round"], st["weather"] = None, 10, {"a": a, "b": c.weather_b}
         Dice(monkeypatch, ["cloud"])
         ev = []
-        E._setup_round(st, Rng(1), ev)
+        RACE.setup_round(st, Rng(1), ev)
         seen += [words(e.text) for e in ev if e.text.key.startswith("Round")]
     changed = [x for x in seen if "changes" in x]
     assert changed and all(re.fullmatch(r"Round 11: cloud; the weather changes to (dry weather|light rain|heavy rain)\.", x)

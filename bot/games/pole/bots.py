@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from bot.games.pole import rules as R
+import bot.games.pole.rules as R
 from bot.games.pole.content import Circuit, bot_cards, rules
 
 COLOURS = ("red", "blue", "yellow", "green", "purple", "orange")  # card i matches seat colour i

@@ -18,7 +18,10 @@ from functools import lru_cache
 from typing import Any
 
 from bot.games.base import GameError
-from bot.games.pole.content import CIRCUIT_KEYS, DATA_DIR
+import bot.games.pole.drivers as D
+import bot.games.pole.standin as standin
+from bot.games.pole.content import CIRCUIT_KEYS, DATA_DIR, circuits
+from bot.games.pole.common import car_name, human, log
 from bot.i18n import Msg, msg
 
 
@@ -33,9 +36,9 @@ def data() -> dict:
 
 
 def validate(options: dict[str, Any], out: dict[str, Any]) -> None:
-    n = options.get("championship") or 0
+    n = options.get("championship") or 0  # its spec keeps it a whole number from 0 to 8
     if n:
-        if isinstance(n, bool) or not isinstance(n, int) or not 4 <= n <= 8:
+        if n < 4:
             raise GameError(msg("A championship has 4 to 8 races."))
         out["championship"] = n
     if options.get("engine_damage"):
@@ -56,8 +59,8 @@ def season_circuits(first: str, n: int) -> list[str]:
 def begin(st: dict) -> None:
     n = st["options"].get("championship")
     if n:
-        st["season"] = {"races": season_circuits(st["options"]["circuit"], n), "i": 0, "points": [0] * st["n"],
-                        "results": [], "damage": [0] * st["n"], "new_engine": []}
+        st["season"] = {"races": season_circuits(st["options"]["circuit"], n), "i": 0, "points": [0] * st["seats"],
+                        "results": [], "damage": [0] * st["seats"], "new_engine": []}
 
 
 def teams(n: int) -> list[list[int]]:
@@ -67,7 +70,7 @@ def teams(n: int) -> list[list[int]]:
 def mate(st: dict, seat: int) -> int | None:
     if not st["options"].get("constructors"):
         return None
-    for t in teams(st["n"]):
+    for t in teams(st["seats"]):
         if seat in t and len(t) == 2:
             return t[0] if t[1] == seat else t[1]
     return None
@@ -84,7 +87,7 @@ def restrict(st: dict, opts: list[dict]) -> list[dict]:
 
 def race_points(st: dict, final: bool) -> list[int]:
     table = data()["final_points" if final else "points"]
-    pts = [0] * st["n"]
+    pts = [0] * st["seats"]
     for k, s in enumerate(st["finish"]):
         if k < len(table):
             pts[s] = table[k]
@@ -98,8 +101,8 @@ def _rank_key(points: int, places: list[int]):
 def standings(st: dict) -> list[int]:
     """Seats best first: points, then most wins, most 2nd places..."""
     se = st["season"]
-    places = {s: [r["finish"].index(s) + 1 for r in se["results"] if s in r["finish"]] for s in range(st["n"])}
-    return sorted(range(st["n"]), key=lambda s: (*_rank_key(se["points"][s], places[s]), s))
+    places = {s: [r["finish"].index(s) + 1 for r in se["results"] if s in r["finish"]] for s in range(st["seats"])}
+    return sorted(range(st["seats"]), key=lambda s: (*_rank_key(se["points"][s], places[s]), s))
 
 
 def constructors(st: dict) -> list[dict]:
@@ -107,37 +110,35 @@ def constructors(st: dict) -> list[dict]:
     if st.get("season"):
         se = st["season"]
         pts = se["points"]
-        places = {s: [r["finish"].index(s) + 1 for r in se["results"] if s in r["finish"]] for s in range(st["n"])}
+        places = {s: [r["finish"].index(s) + 1 for r in se["results"] if s in r["finish"]] for s in range(st["seats"])}
     else:
         pts = race_points(st, False)
-        places = {s: [st["finish"].index(s) + 1] if s in st["finish"] else [] for s in range(st["n"])}
+        places = {s: [st["finish"].index(s) + 1] if s in st["finish"] else [] for s in range(st["seats"])}
     out = [{"seats": t, "points": sum(pts[s] for s in t), "places": [p for s in t for p in places[s]]}
-           for t in teams(st["n"])]
+           for t in teams(st["seats"])]
     out.sort(key=lambda x: (*_rank_key(x["points"], x["places"]), x["seats"][0]))
     return [{"seats": x["seats"], "points": x["points"]} for x in out]
 
 
-def after_apply(eng, st: dict, rng, ev: list) -> None:
+def after_apply(st: dict, rng, ev: list) -> None:
     """When a race of the season ends: points, engine damage, then the standings step (or the
     end of the season)."""
     se = st.get("season")
     if not se or st["phase"] != "over" or len(se["results"]) > se["i"]:
         return
     final = se["i"] == len(se["races"]) - 1
-    from bot.games.pole import standin
     standin.restore_all(st)  # the race is over: every car a bot drove for a player is the player's again
     pts = race_points(st, final)
-    for s in range(st["n"]):
+    for s in range(st["seats"]):
         se["points"][s] += pts[s]
     se["results"].append({"circuit": st["circuit"], "finish": list(st["finish"]), "points": pts})
     if st["options"].get("engine_damage") and not final:  # damage matters for the races still to come
-        from bot.games.pole import engine
         for s, car in enumerate(st["cars"]):
             if not car.get("bot") and car["ep"] == 0:  # 15.1: a race ended with 0 EP
                 se["damage"][s] = min(3, se["damage"][s] + 1)
-                eng._log(st, ev, msg("{p} ends the race with 0 EP: engine damage {n}.", p=engine._pn(st, s),
+                log(st, ev, msg("{p} ends the race with 0 EP: engine damage {n}.", p=car_name(st, s),
                                      n=se["damage"][s]))
-    eng._log(st, ev, msg("Race {i} of {n} is over.", i=se["i"] + 1, n=len(se["races"])))
+    log(st, ev, msg("Race {i} of {n} is over.", i=se["i"] + 1, n=len(se["races"])))
     if not final:
         st["phase"] = "standings"
         st["next"] = {}
@@ -145,7 +146,7 @@ def after_apply(eng, st: dict, rng, ev: list) -> None:
 
 
 def to_act(st: dict, human) -> list[int]:
-    return [s for s in range(st["n"]) if human(st, s) and str(s) not in st["next"]]
+    return [s for s in range(st["seats"]) if human(st, s) and str(s) not in st["next"]]
 
 
 def actions(st: dict, seat: int) -> list[dict]:
@@ -169,13 +170,8 @@ def label(st: dict, seat: int, action: dict) -> Msg:
 
 def choose(eng, st: dict, rng, ev: list, seat: int, action: dict) -> None:
     st["next"][str(seat)] = bool(action["engine"])
-    if not to_act(st, _human_of(eng)):
+    if not to_act(st, human):
         start_next(eng, st, rng, ev)
-
-
-def _human_of(eng):
-    from bot.games.pole import engine
-    return engine._human
 
 
 def start_next(eng, st: dict, rng, ev: list) -> None:
@@ -189,7 +185,6 @@ def start_next(eng, st: dict, rng, ev: list) -> None:
     humans = sum(1 for c in st["cars"] if not c.get("bot"))
     opts = dict(st["options"], circuit=se["races"][se["i"]])
     nxt = eng.new_game(opts, humans, rng.below(2 ** 31))
-    from bot.games.pole import drivers as D
     for s, car in enumerate(nxt["cars"]):
         old = st["cars"][s]
         if car.get("bot"):
@@ -210,20 +205,14 @@ def start_next(eng, st: dict, rng, ev: list) -> None:
     nxt["version"] = st["version"]
     nxt["season"] = se
     for s in new_engine:
-        eng._log(nxt, ev, msg("{p} fits a new engine and will start from the back.", p=_pn(nxt, s)))
-    eng._log(nxt, ev, msg("Race {i} of {n}: {circuit}.", i=se["i"] + 1, n=len(se["races"]),
+        log(nxt, ev, msg("{p} fits a new engine and will start from the back.", p=car_name(nxt, s)))
+    log(nxt, ev, msg("Race {i} of {n}: {circuit}.", i=se["i"] + 1, n=len(se["races"]),
                           circuit=msg(eng_circuit_name(opts["circuit"]))))
     st.clear()
     st.update(nxt)
 
 
-def _pn(st, s):
-    from bot.games.pole import engine
-    return engine._pn(st, s)
-
-
 def eng_circuit_name(key: str) -> str:
-    from bot.games.pole.content import circuits
     return circuits()[key].name
 
 
@@ -242,12 +231,12 @@ def placings(st: dict) -> list[int] | None:
     if not st.get("season"):
         return None
     order = standings(st)
-    return [order.index(s) + 1 for s in range(st["n"])]
+    return [order.index(s) + 1 for s in range(st["seats"])]
 
 
 def view(st: dict) -> dict | None:
     se = st.get("season")
-    out = {}
+    out: dict[str, Any] = {}
     if se:
         out["season"] = {"races": list(se["races"]), "i": se["i"], "points": list(se["points"]),
                          "results": [dict(r) for r in se["results"]], "damage": list(se["damage"]),

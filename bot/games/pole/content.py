@@ -122,7 +122,7 @@ def _circuit(key: str, c: dict) -> Circuit:
         _check(s["rows"] >= 1, f"{key}: rows")
         start = len(rows)
         if s["kind"] == "corner":
-            _check(rows and rows[-1].corner == -1, f"{key}: corner {len(corners)} needs a straight row before it")
+            _check(bool(rows) and rows[-1].corner == -1, f"{key}: corner {len(corners)} needs a straight row before it")
             ci = len(corners)
             n = s["rows"]
             _check(len(s["angles"]) == n, f"{key}: corner {ci} angles")

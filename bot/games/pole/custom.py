@@ -29,7 +29,7 @@ def begin(st: dict) -> bool:
 
 
 def to_act(st: dict, human) -> list[int]:
-    return [s for s in range(st["n"]) if human(st, s) and str(s) not in st["setup"]]
+    return [s for s in range(st["seats"]) if human(st, s) and str(s) not in st["setup"]]
 
 
 def actions(st: dict, seat: int) -> list[dict[str, Any]]:

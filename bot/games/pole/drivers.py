@@ -8,9 +8,11 @@ standard race's value.
 from __future__ import annotations
 
 import json
+from typing import Any
 from functools import lru_cache
 
-from bot.games.pole import specials as SP
+import bot.games.pole.specials as SP
+from bot.games.pole.common import car_name, log
 from bot.games.pole.content import DATA_DIR
 from bot.i18n import msg
 
@@ -179,15 +181,14 @@ def no_blowouts(st: dict, seat: int) -> bool:
     return bool(team_of(st, seat).get("no_blowouts"))
 
 
-def use_blow_token(eng, st: dict, ev: list, seat: int) -> bool:
+def use_blow_token(st: dict, ev: list, seat: int) -> bool:
     """The Tyre Whisperer: a blow-out token avoids the puncture (spent automatically: it always
     helps)."""
     car = st["cars"][seat]
     if car.get("blow_tok", 0) <= 0:
         return False
-    from bot.games.pole import engine
     car["blow_tok"] -= 1
-    eng._log(st, ev, msg("{p} spends a blow-out token: no puncture.", p=engine._pn(st, seat)))
+    log(st, ev, msg("{p} spends a blow-out token: no puncture.", p=car_name(st, seat)))
     return True
 
 
@@ -197,11 +198,10 @@ def immune_to_breakdown_events(st: dict, seat: int) -> bool:
 
 # ---------------------------------------------------------------- pit stops
 
-def at_pit(eng, st: dict, ev: list, seat: int) -> None:
+def at_pit(st: dict, ev: list, seat: int) -> None:
     """At every stop: the Strategist's 2 more SP; Fix It Fast's 1 EP or 1 BP back (designed: the one
     further below its value at the start, EP on a tie; none when both are full); Lightning Pits
     passes every car that stopped in the same round."""
-    from bot.games.pole import engine
     if not on(st):
         return
     car = st["cars"][seat]
@@ -215,7 +215,7 @@ def at_pit(eng, st: dict, ev: list, seat: int) -> None:
         what = "ep" if lack["ep"] >= lack["bp"] else "bp"
         if lack[what] > 0:
             car[what] += 1
-            eng._log(st, ev, msg("{p}'s crew gives back 1 {what}.", p=engine._pn(st, seat),
+            log(st, ev, msg("{p}'s crew gives back 1 {what}.", p=car_name(st, seat),
                                  what=msg("EP") if what == "ep" else msg("BP")))
     if t.get("pit_pass"):
         order = st["order"]
@@ -227,8 +227,8 @@ def at_pit(eng, st: dict, ev: list, seat: int) -> None:
             if order.index(seat) > first:
                 order.remove(seat)
                 order.insert(first, seat)
-                eng._log(st, ev, msg("{p}'s pit crew gets the car out ahead of the cars that stopped this round.",
-                                     p=engine._pn(st, seat)))
+                log(st, ev, msg("{p}'s pit crew gets the car out ahead of the cars that stopped this round.",
+                                     p=car_name(st, seat)))
 
 
 def remember_start(st: dict) -> None:
@@ -244,12 +244,12 @@ def view(car: dict) -> dict:
 
 
 def team_stat(team_id: str | None, key: str) -> int:
-    t = next((x for x in data()["teams"] if x["id"] == team_id), {}) if team_id else {}
-    return t.get(key, 0)
+    t: dict[str, Any] = next((x for x in data()["teams"] if x["id"] == team_id), {}) if team_id else {}
+    return int(t.get(key, 0))
 
 
 def tokens(car: dict) -> None:
     """The Tyre Whisperer's tokens, new for each race."""
-    d = next((x for x in data()["drivers"] if x["id"] == car.get("driver")), {})
+    d: dict[str, Any] = next((x for x in data()["drivers"] if x["id"] == car.get("driver")), {})
     if d.get("wear_tokens"):
         car["wear_tok"], car["blow_tok"] = d["wear_tokens"], d["blow_tokens"]

@@ -19,8 +19,10 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from bot.games.pole import rules as R
-from bot.games.pole import specials as SP
+import bot.games.pole.rules as R
+import bot.games.pole.specials as SP
+import bot.games.pole.variants as V
+from bot.games.pole.common import START_ROUNDS, car_name, log, roll, running, weather_name
 from bot.games.pole.content import CIRCUIT_KEYS, DATA_DIR, circuits
 from bot.i18n import msg
 
@@ -68,22 +70,21 @@ def name(cid: str):
             "bp": msg("1 BP lost"), "sc": msg("safety car")}[e]
 
 
-def round_start(eng, st, rng, ev, face, before: str) -> None:
+def round_start(st, rng, ev, face, before: str) -> None:
     """Called once a round has begun (after the weather roll, `face`, None in the start rounds)."""
     if not on(st):
         return
-    from bot.games.pole import engine
     e = st["events"]
-    if SP.get(st, "event_after_start") and st["round"] == engine.START_ROUNDS + 1:
+    if SP.get(st, "event_after_start") and st["round"] == START_ROUNDS + 1:
         e["due"] += 1  # China: the first card at the end of the third start round
     if face == "!":
-        p = engine._die(rng, "purple")
+        p = roll(rng, "purple")
         often = st["options"].get("events_often") and p == 3  # 9: a 3 counts as "!" too
-        eng._log(st, ev, msg("The leader rolls the purple die for an event: {f}.", f=str(p)))
+        log(st, ev, msg("The leader rolls the purple die for an event: {f}.", f=str(p)))
         if p == "!" or often:
             e["due"] += 1
     weather_moved(st, before)
-    run(eng, st, rng, ev)
+    run(st, rng, ev)
 
 
 def weather_moved(st: dict, before: str) -> None:
@@ -95,105 +96,102 @@ def weather_moved(st: dict, before: str) -> None:
             st["events"]["due"] += 1
 
 
-def run(eng, st, rng, ev) -> None:
+def run(st, rng, ev) -> None:
     e = st["events"]
     guard = 0
     while e["due"] > 0 and guard < 20:
         e["due"] -= 1
         guard += 1
-        reveal(eng, st, rng, ev)
+        reveal(st, rng, ev)
     e["due"] = 0
 
 
-def _draw(eng, st, rng, ev) -> str | None:
+def _draw(st, rng, ev) -> str | None:
     e = st["events"]
     if not e["deck"]:
         if not e["discard"]:
             return None
         e["deck"], e["discard"] = e["discard"], []
         rng.shuffle(e["deck"])
-        eng._log(st, ev, msg("The event deck is shuffled again."))
+        log(st, ev, msg("The event deck is shuffled again."))
     cid = e["deck"].pop(0)
     e["discard"].append(cid)
     return cid
 
 
-def target(eng, st, rng, ev) -> int | None:
+def target(st, rng, ev) -> int | None:
     """9: every player rolls the black die, the lowest takes the event; ties roll again."""
-    from bot.games.pole import engine
-    cand = [s for s in eng._running(st) if not st["cars"][s].get("bot")]
+    cand = [s for s in running(st) if not st["cars"][s].get("bot")]
     while len(cand) > 1:
-        rolls = {s: engine._die(rng, "black") for s in cand}
-        eng._log(st, ev, msg("Event rolls: {rolls}.", rolls=[msg("{p} {r}", p=engine._pn(st, s), r=rolls[s])
+        rolls = {s: roll(rng, "black") for s in cand}
+        log(st, ev, msg("Event rolls: {rolls}.", rolls=[msg("{p} {r}", p=car_name(st, s), r=rolls[s])
                                                               for s in cand]))
         low = min(rolls.values())
         cand = [s for s in cand if rolls[s] == low]
     return cand[0] if cand else None
 
 
-def reveal(eng, st, rng, ev, redraw: int = 0) -> None:
+def reveal(st, rng, ev, redraw: int = 0) -> None:
     c = circuits()[st["circuit"]]
-    cid = _draw(eng, st, rng, ev)
+    cid = _draw(st, rng, ev)
     if cid is None:
         return
     cd = card(cid)
     e = st["events"]
     e["last"] = {"card": cid, "round": st["round"], "seat": None}
-    eng._log(st, ev, msg("Event: {what}.", what=name(cid)))
+    log(st, ev, msg("Event: {what}.", what=name(cid)))
     before = R.weather_now(st["weather"], c)
     gb = SP.get(st, "event_weather", 0)
     if gb:  # Great Britain: every new event moves weather token B on 2 spaces
         for _ in range(gb):
             st["weather"], _ = R.weather_advance(st["weather"], c.weather_b)
-        eng._log(st, ev, msg("Great Britain: the weather moves on {n} spaces; weather {w}.", n=gb,
-                             w=eng._wname(R.weather_now(st["weather"], c))))
+        log(st, ev, msg("Great Britain: the weather moves on {n} spaces; weather {w}.", n=gb,
+                             w=weather_name(R.weather_now(st["weather"], c))))
     eff = cd["effect"]
     if eff == "weather":  # token B moves on; the new weather applies at once
         for _ in range(cd["steps"]):
             st["weather"], _ = R.weather_advance(st["weather"], c.weather_b)
-        eng._log(st, ev, msg("The weather is now {w}.", w=eng._wname(R.weather_now(st["weather"], c))))
+        log(st, ev, msg("The weather is now {w}.", w=weather_name(R.weather_now(st["weather"], c))))
     elif eff == "sc":
         if not st["options"].get("safety_car"):  # 9: without the SC rule, a second card is drawn
-            eng._log(st, ev, msg("No safety car in this race: another card is drawn."))
+            log(st, ev, msg("No safety car in this race: another card is drawn."))
             weather_moved(st, before)
             if redraw < 9:
-                reveal(eng, st, rng, ev, redraw + 1)
+                reveal(st, rng, ev, redraw + 1)
             return
         if not st.get("sc_due"):
             st["sc_due"] = {"causers": []}  # 10.2 (B): nobody caused it
     else:
-        seat = target(eng, st, rng, ev)
+        seat = target(st, rng, ev)
         if seat is None:
-            eng._log(st, ev, msg("No player can take the event: it is discarded."))
+            log(st, ev, msg("No player can take the event: it is discarded."))
         else:
             e["last"]["seat"] = seat
-            _hit(eng, st, ev, seat, eff)
+            _hit(st, ev, seat, eff)
     weather_moved(st, before)
 
 
-def _hit(eng, st, ev, seat: int, eff: str) -> None:
-    from bot.games.pole import engine
-    from bot.games.pole import variants as V
+def _hit(st, ev, seat: int, eff: str) -> None:
     car = st["cars"][seat]
-    p = engine._pn(st, seat)
+    p = car_name(st, seat)
     if eff in ("light", "heavy"):
         if V.immune_to_breakdown_events(st, seat):
-            eng._log(st, ev, msg("{p} is not affected by breakdown events: the card is discarded.", p=p))
+            log(st, ev, msg("{p} is not affected by breakdown events: the card is discarded.", p=p))
             return
         if eff == "light" and SP.get(st, "light_events_heavy"):
-            eng._log(st, ev, msg("Monaco: the light breakdown becomes a heavy one."))
+            log(st, ev, msg("Monaco: the light breakdown becomes a heavy one."))
             eff = "heavy"
-        eng._breakdown(st, ev, seat, eff)
+        V.breakdown(st, ev, seat, eff)
         return
     if car[eff] <= 0:
-        if V.instead_of_retiring(eng, st, ev, seat):
+        if V.instead_of_retiring(st, ev, seat):
             return
         car["out"] = "event"
-        eng._log(st, ev, msg("{p} has no {what} left to lose and retires.", p=p,
+        log(st, ev, msg("{p} has no {what} left to lose and retires.", p=p,
                              what=msg("EP") if eff == "ep" else msg("BP")))
         return
     car[eff] -= 1
-    eng._log(st, ev, msg("{p} loses 1 {what}.", p=p, what=msg("EP") if eff == "ep" else msg("BP")))
+    log(st, ev, msg("{p} loses 1 {what}.", p=p, what=msg("EP") if eff == "ep" else msg("BP")))
 
 
 def view(st: dict) -> dict | None:

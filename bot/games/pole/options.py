@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.base import OptionSpec
+import bot.games.pole.championship as championship
+from bot.games.pole.content import circuits
 from bot.i18n import Msg, msg
 
 SPECS = [
@@ -49,16 +51,14 @@ def validate(options: dict[str, Any], out: dict[str, Any]) -> None:
         out["custom_setup"] = True  # 13
     if options.get("drivers"):
         out["drivers"] = True  # 14
-    from bot.games.pole import championship
     championship.validate(options, out)  # 15
 
 
-def describe(options: dict[str, Any]) -> list[Msg]:
+def describe(options: dict[str, Any]) -> list[Msg | str]:
     """The table's options as the lobby shows them."""
-    from bot.games.pole.content import circuits
     c = circuits()[options.get("circuit", "great_britain")]
     laps = c.laps * (2 if options.get("long_race") else 1)
-    out = [msg("{circuit}, {laps} laps", circuit=msg(c.name), laps=laps)]
+    out: list[Msg | str] = [msg("{circuit}, {laps} laps", circuit=msg(c.name), laps=laps)]
     if options.get("bots"):
         out.append(msg("1 bot (side {side})", side=options.get("bot_side", "A")) if options["bots"] == 1
                    else msg("{n} bots (side {side})", n=options["bots"], side=options.get("bot_side", "A")))

@@ -8,7 +8,7 @@ lane runs past the line, and the seed wears tyres "when crossing the line or pit
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from bot.games.pole.content import Circuit, rules
 
@@ -244,51 +244,7 @@ class Option:
     path: tuple = ()  # positions visited
 
 
-def _occupant(ctx: MoveCtx, laps: int, pos: tuple):
-    for seat, ol, opos, off in ctx.others:
-        if tuple(opos) == pos and (pos[0] != "t" or True):
-            return seat, off
-    return None
-
-
-def _blocked(ctx: MoveCtx, pos: tuple, final: bool) -> bool:
-    """May the car enter (final: end its move on) this cell? Green exit cells take any number
-    of cars (seed 7); a car gone off the track can be driven through, and on the turn it went
-    off also shared; on its return turn no one may stop on its cell (4.6)."""
-    if pos[0] in ("g", "pout", "pit"):
-        return False
-    for seat, ol, opos, off in ctx.others:
-        if tuple(opos) == pos:
-            if off == 1:
-                continue
-            if off == 2 and not final:
-                continue
-            return True
-    return False
-
-
-def _ahead(ctx: MoveCtx, laps: int, pos: tuple, o: tuple) -> bool:
-    """Is the mover (laps, pos) ahead of the other car o=(seat, laps, pos, off)?"""
-    c = ctx.circuit
-    a = prog(c, laps, list(pos))
-    b = prog(c, o[1], list(o[2]))
-    if a != b:
-        return a > b
-    ra, rb = corner_rank(c, list(pos)), corner_rank(c, list(o[2]))
-    if ra != rb:
-        return ra > rb
-    return o[0] in ctx.ahead_of
-
-
-def _ahead_fast(p: float, r: int, po: float, ro: int, tie: bool) -> bool:
-    if p != po:
-        return p > po
-    if r != ro:
-        return r > ro
-    return tie
-
-
-def _steps(ctx: MoveCtx, st: MState):
+def single_steps(ctx: MoveCtx, st: MState):
     """Single-cell moves from st.pos: (new pos, new laps, diagonal?, line jump?)."""
     c = ctx.circuit
     pos = st.pos
@@ -358,7 +314,7 @@ def _line_blocked(ctx: MoveCtx, laps: int, r0: int, l0: int, r1: int, l1: int) -
     return False
 
 
-def _line_after(ctx: MoveCtx, st: MState, npos: tuple, jump: bool) -> tuple:
+def line_after(ctx: MoveCtx, st: MState, npos: tuple, jump: bool) -> tuple:
     """The car's racing-line state after moving to npos."""
     c = ctx.circuit
     if npos[0] != "t":
@@ -427,19 +383,19 @@ def _next(g: _Geo, row: int, laps: int) -> tuple[int, int]:
 
 
 def _steps_g(ctx: MoveCtx, g: _Geo, st: MState) -> list:
-    """_steps from the circuit's tables, as a list (the same steps in the same order)."""
+    """single_steps from the circuit's tables, as a list (the same steps in the same order)."""
     c = ctx.circuit
     pos = st.pos
     kind = pos[0]
     if kind != "t":
-        return list(_steps(ctx, st))
+        return list(single_steps(ctx, st))
     _, row, lane = pos
     laps = st.laps
     nr, nl = _next(g, row, laps)
     lanes_next = g.lanes[nr]
     straight = g.straight[row]
     diag_ok = (not straight) or (ctx.start_round and laps == 0 and row < ctx.first_corner_row)
-    out = []
+    out: list[tuple] = []
     slip = st.slip
     for ln in (lane - 1, lane, lane + 1):
         if ln not in lanes_next:
@@ -461,22 +417,24 @@ def _steps_g(ctx: MoveCtx, g: _Geo, st: MState) -> list:
                 out.append((("t", row, ln), laps, False, False))
     if row == c.pit_entry_row and lane == c.pit_side and laps < ctx.final_lap_from:
         out.append((("pin", 0), laps, False, False))
-    if st.line and st.line[1]:  # racing line jumps (4.2.1): as _steps
-        out += [x for x in _steps(ctx, st) if x[3]]
+    if st.line and st.line[1]:  # racing line jumps (4.2.1): as single_steps
+        out += [x for x in single_steps(ctx, st) if x[3]]
     return out
 
 
-def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozenset = frozenset()):
-    """Every way to spend this turn's MP from `start`: n tyre MP of which at least count_min must
-    be counted (up to 3 fewer, seed 4), boost / brake / corner-SP cells before or after them,
-    never in the middle (4.2, 4.4, 4.5). Returns options: where the move may end (with what it
-    costs), where it must stop for a position fight, or the pit.
-    States with the same cell and flags keep only those not worse in every count.
-    (What depends only on a cell, on a step or on the circuit is worked out once per search or
-    per circuit: the search runs every turn and in every replay and AI look-ahead.)"""
-    c = ctx.circuit
-    g = _geo(c)
-    R = c.length
+def _prog_of(length: int, laps: int, pos: tuple) -> float:
+    """How far along the race a cell is, in rows (the pit lane's cells half a row before their lap's end)."""
+    k = pos[0]
+    if k == "t":
+        return laps * length + pos[1]
+    if k == "pin":
+        return (laps + 1) * length - 0.5
+    return laps * length - 0.5
+
+
+def _limits(ctx: MoveCtx) -> tuple[int, int, int, int, int]:
+    """The turn's boost and brake cells a use (bcap, kcap) and the most boost, brake and corner-SP
+    cells it may spend (4.2, 4.4, 4.5; none in the start rounds)."""
     r = rules()
     bcap = r["boost_cells"]["rain" if ctx.rain else "dry"]
     kcap = ctx.kcap or bcap
@@ -485,83 +443,93 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
     max_b = 0 if ctx.start_round else (2 * bcap if ctx.ep >= 3 else bcap if ctx.ep >= 1 else 0)
     max_k = 0 if ctx.start_round else (2 * kcap if ctx.bp >= 3 else kcap if ctx.bp >= 1 else 0)
     max_s = min(scap, ctx.sp) * (2 if ctx.sp_double else 1)
+    return bcap, kcap, max_b, max_k, max_s
+
+
+def _step_info(ctx: MoveCtx, g: _Geo, st: MState, stop_pass: set, rivals: list) -> list[tuple]:
+    """What each step from st's cell, lap, slipstream and line state leads to, whatever the
+    counts: (cell, laps, extras allowed, straight, braking may start, corner SP unit, racing
+    line after, slipstream after, the cars to fight (rear first) or (), the cars passed
+    freely, "finish" / "pit" / None). Steps into a blocked cell or a no-overtaking pass are
+    left out."""
+    c = ctx.circuit
+    straight = g.straight
+    corner_of = g.corner
     sp_double = ctx.sp_double
+    no_pass = ctx.no_pass
+    no_fights = ctx.start_round
+    pos, laps = st.pos, st.laps
+    on_track = pos[0] == "t"
+    cur_p = _prog_of(c.length, laps, pos)
+    out: list[tuple] = []
+    for npos, nl, diagonal, jump in _steps_g(ctx, g, st):
+        if npos in stop_pass:
+            continue
+        n_track = npos[0] == "t"
+        ext = on_track and n_track
+        is_str = n_track and straight[npos[1]]
+        unit = 1
+        if ext and sp_double:  # half-SP units: 1 in a non-technical corner, 2 in a technical one
+            co = corner_of[npos[1]]
+            unit = 1 if co is not None and not co.technical else 2
+        line = line_after(ctx, st, npos, jump)
+        slip = -1
+        if is_str:
+            for seat, ol, opos, off in ctx.others:  # right behind a car: slipstream (5.2.1)
+                if opos[0] == "t" and off == 0 and opos[2] == npos[2]:
+                    fr, fl = _next(g, npos[1], nl)
+                    if (fr, fl) == (opos[1], ol) and straight[fr]:
+                        slip = 9  # any diagonal on the next move
+        # Rule reading (5.3 cases 2 and 3): in a corner the attacker stops on the cell beside
+        # the defender and the fight is for going beyond it, so passing is judged by rows
+        # here; the outer-lane rule of 3.3 only orders the position track after a move.
+        np_ = _prog_of(c.length, nl, npos)
+        passed = [] if np_ <= cur_p else [  # no move back or sideways passes anyone
+            o for o, po, tie in rivals
+            if not (cur_p > po or (cur_p == po and tie)) and (np_ > po or (np_ == po and tie))]
+        if passed and no_pass and any(o[2][0] == "t" and (o[2][1] in no_pass or n_track and npos[1]
+                                                          in no_pass) for o in passed):
+            continue  # 10.1: no overtaking between the flags, with or without a fight
+        fights = []
+        if passed and not no_fights and ext:
+            fights = [o for o in passed if o[2][0] == "t" and o[3] == 0 and abs(o[2][2] - pos[2]) <= 1]
+        if fights:
+            order = sorted(fights, key=lambda o: (prog(c, o[1], list(o[2])), corner_rank(c, list(o[2]))))
+            out.append((npos, nl, ext, is_str, ext and g.brake_ok[pos[1]], unit, line, slip,
+                        tuple(o[0] for o in order), tuple(o[0] for o in passed if o not in fights), None))
+            continue
+        end = "finish" if n_track and nl > laps and nl >= ctx.total_laps else "pit" if npos == ("pit",) else None
+        out.append((npos, nl, ext, is_str, ext and g.brake_ok[pos[1]], unit, line, slip, (),
+                    tuple(o[0] for o in passed), end))
+    return out
+
+
+def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozenset = frozenset()):
+    """Every way to spend this turn's MP from `start`: n tyre MP of which at least count_min must
+    be counted (up to 3 fewer, seed 4), boost / brake / corner-SP cells before or after them,
+    never in the middle (4.2, 4.4, 4.5). Returns options: where the move may end (with what it
+    costs), where it must stop for a position fight, or the pit. States with the same cell and
+    flags keep only those not worse in every count. What depends only on a cell, a step or the
+    circuit is worked out once (the search runs every turn, every replay and AI look-ahead)."""
+    c = ctx.circuit
+    g = _geo(c)
+    caps = _limits(ctx)
+    bcap, kcap, max_b, max_k, max_s = caps
     extras = max_b > 0 or max_k > 0 or max_s > 0  # any boost, brake or corner SP cell at all
     seen: dict[tuple, list[tuple[int, int, int, int]]] = {}
     options: list[Option] = []
     path = (start.pos,)
     oinfo = [(o, prog(c, o[1], list(o[2])), corner_rank(c, list(o[2])), o[0] in ctx.ahead_of) for o in ctx.others]
     rivals = [(o, po, tie) for o, po, ro, tie in oinfo if o[0] not in fought]
-    # _blocked, once per search: cells no car may end on (final) or drive through
+    # Cells no car may end on (final) or drive through, once per search: green exit cells take any
+    # number of cars (seed 7); a car gone off the track can be driven through, and on the turn it
+    # went off also shared (off 1); on its return turn no one may stop on its cell (off 2, 4.6).
     stop_final = {tuple(o[2]) for o in ctx.others if o[3] != 1}
     stop_pass = {tuple(o[2]) for o in ctx.others if o[3] not in (1, 2)}
     for free in (stop_final, stop_pass):
         for x in [x for x in free if x[0] in ("g", "pout", "pit")]:
             free.discard(x)
     steps_memo: dict[tuple, list] = {}
-    straight = g.straight
-    corner_of = g.corner
-    no_pass = ctx.no_pass
-    no_fights = ctx.start_round
-
-    def prog_of(laps: int, pos: tuple):
-        k = pos[0]
-        if k == "t":
-            return laps * R + pos[1]
-        if k == "pin":
-            return (laps + 1) * R - 0.5
-        return laps * R - 0.5
-
-    def _step_info(st: MState) -> list[tuple]:
-        """What each step from st's cell, lap, slipstream and line state leads to, whatever the
-        counts: (cell, laps, extras allowed, straight, braking may start, corner SP unit, racing
-        line after, slipstream after, the cars to fight (rear first) or (), the cars passed
-        freely, "finish" / "pit" / None). Steps into a blocked cell or a no-overtaking pass are
-        left out."""
-        pos, laps = st.pos, st.laps
-        on_track = pos[0] == "t"
-        cur_p = prog_of(laps, pos)
-        out = []
-        for npos, nl, diagonal, jump in _steps_g(ctx, g, st):
-            if npos in stop_pass:
-                continue
-            n_track = npos[0] == "t"
-            ext = on_track and n_track
-            is_str = n_track and straight[npos[1]]
-            unit = 1
-            if ext and sp_double:  # half-SP units: 1 in a non-technical corner, 2 in a technical one
-                co = corner_of[npos[1]]
-                unit = 1 if co is not None and not co.technical else 2
-            line = _line_after(ctx, st, npos, jump)
-            slip = -1
-            if is_str:
-                for seat, ol, opos, off in ctx.others:  # right behind a car: slipstream (5.2.1)
-                    if opos[0] == "t" and off == 0 and opos[2] == npos[2]:
-                        fr, fl = _next(g, npos[1], nl)
-                        if (fr, fl) == (opos[1], ol) and straight[fr]:
-                            slip = 9  # any diagonal on the next move
-            # Rule reading (5.3 cases 2 and 3): in a corner the attacker stops on the cell beside
-            # the defender and the fight is for going beyond it, so passing is judged by rows
-            # here; the outer-lane rule of 3.3 only orders the position track after a move.
-            np_ = prog_of(nl, npos)
-            passed = [] if np_ <= cur_p else [  # no move back or sideways passes anyone
-                o for o, po, tie in rivals
-                if not (cur_p > po or (cur_p == po and tie)) and (np_ > po or (np_ == po and tie))]
-            if passed and no_pass and any(o[2][0] == "t" and (o[2][1] in no_pass or n_track and npos[1]
-                                                              in no_pass) for o in passed):
-                continue  # 10.1: no overtaking between the flags, with or without a fight
-            fights = []
-            if passed and not no_fights and ext:
-                fights = [o for o in passed if o[2][0] == "t" and o[3] == 0 and abs(o[2][2] - pos[2]) <= 1]
-            if fights:
-                order = sorted(fights, key=lambda o: (prog(c, o[1], list(o[2])), corner_rank(c, list(o[2]))))
-                out.append((npos, nl, ext, is_str, ext and g.brake_ok[pos[1]], unit, line, slip,
-                            tuple(o[0] for o in order), tuple(o[0] for o in passed if o not in fights), None))
-                continue
-            end = "finish" if n_track and nl > laps and nl >= ctx.total_laps else "pit" if npos == ("pit",) else None
-            out.append((npos, nl, ext, is_str, ext and g.brake_ok[pos[1]], unit, line, slip, (),
-                        tuple(o[0] for o in passed), end))
-        return out
 
     def admit(pos, laps, mode, t_, b_, k_, s_, line, slip) -> bool:
         """Is this state not dominated by one met before (in the order the states are explored)?
@@ -581,9 +549,9 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
         lst.append((t, b_, k_, s_))
         return True
 
-    frontier = [(tuple(start), path)] if admit(*start) else []
+    frontier: list[tuple[Any, tuple]] = [(tuple(start), path)] if admit(*start) else []
     while frontier:
-        nxt = []
+        nxt: list[tuple[Any, tuple]] = []
         for st, path in frontier:
             pos, laps, mode, t_, b_, k_, s_, line0, slip0 = st
             if ((mode >= 1 and t_ >= count_min) or (mode == 0 and count_min <= 0)) and pos not in stop_final:
@@ -602,7 +570,7 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
             skey = (pos, laps, slip0, line0)
             steps = steps_memo.get(skey)
             if steps is None:
-                steps = steps_memo[skey] = _step_info(MState._make(st))
+                steps = steps_memo[skey] = _step_info(ctx, g, MState._make(st), stop_pass, rivals)
             if mode == 1:
                 for npos, nl, ext, is_str, brake_here, unit, line, slip, fights, free, kind_end in steps:
                     nst = (npos, nl, 1, t_ + 1, b_, k_, s_, line, slip)
@@ -613,32 +581,40 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
                     elif admit(*nst):
                         nxt.append((nst, path + (npos,)))
                 continue
-            for npos, nl, ext, is_str, brake_here, unit, line, slip, fights, free, kind_end in steps:
-                if not ext:  # boost, brake and corner SP cells: on the track only
-                    continue
-                kinds = []
-                if b_ < max_b and is_str:
-                    kinds.append("b")
-                if k_ < max_k and (k_ % kcap != 0 or brake_here):
-                    kinds.append("k")
-                if s_ + unit <= max_s and not is_str:
-                    kinds.append("s")
-                if not kinds:
-                    continue
-                # A boost or brake use already paid for has cells left: using them is free, so
-                # never open another use (or pay SP) instead: that path is never better.
-                if "b" in kinds and b_ % bcap:
-                    kinds = ["b"]
-                elif "k" in kinds and k_ % kcap:
-                    kinds = ["k"]
-                for kind in kinds:
-                    nst = (npos, nl, mode, t_, b_ + (kind == "b"), k_ + (kind == "k"),
-                           s_ + (unit if kind == "s" else 0), line, slip)
-                    if fights:
-                        options.append(Option(MState._make(st), "fight", fights, free, MState._make(nst), path))
-                    elif kind_end:
-                        options.append(Option(MState._make(nst), kind_end, free=free, path=path + (npos,)))
-                    elif admit(*nst):
-                        nxt.append((nst, path + (npos,)))
+            _spend_extras(st, path, steps, caps, admit, options, nxt)
         frontier = nxt
     return options
+
+
+def _spend_extras(st: tuple, path: tuple, steps: list, caps: tuple, admit: Any, options: list, nxt: list) -> None:
+    """Boost, brake and corner-SP cells from state `st` (before or after the tyre MP): the options
+    they reach and the states to explore next (those `admit` lets through)."""
+    pos, laps, mode, t_, b_, k_, s_, line0, slip0 = st
+    bcap, kcap, max_b, max_k, max_s = caps
+    for npos, nl, ext, is_str, brake_here, unit, line, slip, fights, free, kind_end in steps:
+        if not ext:  # boost, brake and corner SP cells: on the track only
+            continue
+        kinds = []
+        if b_ < max_b and is_str:
+            kinds.append("b")
+        if k_ < max_k and (k_ % kcap != 0 or brake_here):
+            kinds.append("k")
+        if s_ + unit <= max_s and not is_str:
+            kinds.append("s")
+        if not kinds:
+            continue
+        # A boost or brake use already paid for has cells left: using them is free, so
+        # never open another use (or pay SP) instead: that path is never better.
+        if "b" in kinds and b_ % bcap:
+            kinds = ["b"]
+        elif "k" in kinds and k_ % kcap:
+            kinds = ["k"]
+        for kind in kinds:
+            nst = (npos, nl, mode, t_, b_ + (kind == "b"), k_ + (kind == "k"),
+                   s_ + (unit if kind == "s" else 0), line, slip)
+            if fights:
+                options.append(Option(MState._make(st), "fight", fights, free, MState._make(nst), path))
+            elif kind_end:
+                options.append(Option(MState._make(nst), kind_end, free=free, path=path + (npos,)))
+            elif admit(*nst):
+                nxt.append((nst, path + (npos,)))

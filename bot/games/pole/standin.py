@@ -25,12 +25,9 @@ takes it back (`give_back`). Readings, both ways:
 """
 from __future__ import annotations
 
-from typing import Any
 
 from bot.games.base import seat_ref
-from bot.games.pole import bots as BOTS
-from bot.games.pole import rules as R
-from bot.games.pole.content import circuits
+from bot.games.pole.common import log
 from bot.i18n import msg
 
 TAKE, BACK = "bot_takeover", "bot_return"
@@ -48,14 +45,14 @@ def racing(st: dict) -> bool:
 
 
 def takeover_action(st: dict, seat: int) -> dict | None:
-    if not isinstance(seat, int) or not 0 <= seat < st["n"] or not racing(st):
+    if not isinstance(seat, int) or not 0 <= seat < st["seats"] or not racing(st):
         return None
     car = st["cars"][seat]
     return None if car.get("bot") or car["out"] is not None or car["finished"] is not None else {"type": TAKE}
 
 
 def return_action(st: dict, seat: int) -> dict | None:
-    if not isinstance(seat, int) or not 0 <= seat < st["n"]:
+    if not isinstance(seat, int) or not 0 <= seat < st["seats"]:
         return None
     car = st["cars"][seat]
     return {"type": BACK} if stand_in(car) and not car["bot"].get("back") else None
@@ -66,7 +63,8 @@ def dashboard(car: dict) -> dict:
     return car["bot"]["dash"] if stand_in(car) else car
 
 
-def _convert(st: dict, seat: int) -> None:
+def convert(st: dict, seat: int) -> None:
+    """The player's car becomes a bot's (17): the dashboard put aside, the bot card of its colour."""
     car = st["cars"][seat]
     dash = {k: car.pop(k) for k in DASHBOARD if k in car}
     cubes = [c["bot"]["prog"] for c in st["cars"] if c.get("bot")]
@@ -75,7 +73,8 @@ def _convert(st: dict, seat: int) -> None:
     car.update(ep=0, bp=0, sp=0, sp0=0)
 
 
-def _restore(car: dict) -> None:
+def restore(car: dict) -> None:
+    """The bot gives the car back: the player's dashboard as it was."""
     b = car.pop("bot")
     for k in ("ep", "bp", "sp", "sp0"):
         car.pop(k, None)
@@ -86,105 +85,13 @@ def restore_all(st: dict) -> None:
     """Every stand-in's car back to its player, quietly (a championship race is over)."""
     for car in st["cars"]:
         if stand_in(car):
-            _restore(car)
+            restore(car)
 
 
-def takeover(eng: Any, st: dict, rng: Any, ev: list, seat: int) -> None:
-    """17: the bot drives `seat`'s car from now on; a decision the game waited for is taken."""
-    from bot.games.pole.engine import _pn
-    car = st["cars"][seat]
-    t = st["turn"]
-    own = t is not None and t["seat"] == seat and not t.get("bot")
-    restart = own and t["stage"] == "move" and t["ms"] is None and "fight" not in t
-    if restart and t["pit_exit"]:  # the pit exit's purple roll and green MP stand (17.10)
-        car["pit_turn"], car["green"] = 3, t["green"]
-    face = t["rolls"][t["use"]] if restart and t["die"] == "purple" else None
-    if own and t["ms"] is not None and t["stage"] == "move":
-        eng._charge(st, t["ms"])  # what the player's move used so far is paid from their dashboard
-    _convert(st, seat)
-    eng._log(st, ev, msg("{p} is away: a bot (card {side}) drives their car now.", p=seat_ref(seat),
-                         side=car["bot"]["side"]), now=True)
-    ph = st["phase"]
-    if ph == "setup":
-        if not eng.to_act(st):
-            eng._setup_done(st, rng, ev)
-    elif ph == "quali":
-        st["quali"]["choice"].pop(str(seat), None)
-        if str(seat) in st["quali"]["first"] and not eng.to_act(st):
-            eng._resolve_session(st, rng, ev)
-    elif ph == "tyres":
-        st["tyre_pick"].pop(str(seat), None)
-        if not eng.to_act(st):
-            eng._start_race(st, rng, ev)
-    elif st.get("sc"):
-        if st["sc"]["order"][st["sc"]["i"]] == seat and eng._sc_decide(st, rng, ev):
-            eng._next_turn(st, rng, ev)
-    elif restart:
-        st["turn"] = None
-        if not eng._bot_turn(st, rng, ev, seat, face):
-            eng._next_turn(st, rng, ev)
-    elif own and t["stage"] == "pit_tyre":  # 17.9.2: the bot's new set
-        c = circuits()[st["circuit"]]
-        steps, future = BOTS.weather_steps(st["weather"], c)
-        tyre = BOTS.new_tyre(steps, R.weather_now(st["weather"], c), future, car["bot"]["soft"])
-        eng._bot_fit(car, tyre)
-        eng._log(st, ev, msg("{p} fits {t} tyres.", p=_pn(st, seat), t=eng_tyre(tyre)))
-        eng._end_turn(st, rng, ev)
-    elif t is not None:
-        if own:  # a turn under way: the bot drives on with the MP it had
-            t["bot"] = True
-            t.setdefault("n", 0)
-        if seat in _waiting(t) or (own and t["stage"] == "move"):
-            _answer(eng, st, rng, ev, seat)
-
-
-def _waiting(t: dict) -> list[int]:
-    f = t.get("fight") or {}
-    if t["stage"] == "defend":
-        return [f["opt"]["def"][f["i"]]]
-    if t["stage"] == "crash":
-        cr = f["crash"]
-        return [cr["cars"][cr["i"]]]
-    return [t["seat"]] if t["stage"] == "attack" else []
-
-
-def _answer(eng: Any, st: dict, rng: Any, ev: list, seat: int) -> None:
-    """The fight or move the former player was to answer goes on the bot's way."""
-    t = st["turn"]
-    f = t.get("fight")
-    if f is None:  # a move under way after a won fight
-        if not eng._bot_go(st, rng, ev):
-            eng._end_turn(st, rng, ev)
-        return
-    if t["stage"] == "defend":
-        f["answer"] = None
-        f["fights"] = False
-    elif t["stage"] == "attack":
-        f["a_answer"] = None
-    t["stage"] = "move"
-    eng._after_fight(st, rng, ev, eng._fight(st, rng, ev))
-
-
-def give_back(eng: Any, st: dict, rng: Any, ev: list, seat: int) -> None:
-    """The player takes the car back (at once, or when the bot's turn under way ends)."""
-    car = st["cars"][seat]
-    t = st["turn"]
-    if t is not None and t["seat"] == seat:
-        car["bot"]["back"] = True
-        eng._log(st, ev, msg("{p} takes the car back when this turn ends.", p=seat_ref(seat)), now=True)
-        return
-    _restore(car)
-    eng._log(st, ev, msg("{p} drives their own car again.", p=seat_ref(seat)), now=True)
-
-
-def settle(st: dict, ev: list, log) -> None:
+def settle(st: dict, ev: list) -> None:
     """Between turns: a give-back that waited for the bot's turn to end takes effect."""
     for seat, car in enumerate(st["cars"]):
         if stand_in(car) and car["bot"].get("back"):
-            _restore(car)
+            restore(car)
             log(st, ev, msg("{p} drives their own car again.", p=seat_ref(seat)))
 
-
-def eng_tyre(t: str):
-    from bot.games.pole.engine import _tyre_name
-    return _tyre_name(t)

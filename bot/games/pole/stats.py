@@ -30,7 +30,7 @@ def compute(engine: Engine, first: State, steps: list[Step]) -> dict[str, Any]:
         a, d = seat_in(text.params.get("a")), seat_in(text.params.get("d"))
         if text.key in FIGHTS:
             fight = (a, d)
-            for s in {a, d} - {None}:
+            for s in {x for x in (a, d) if x is not None}:
                 if s < seats:
                     fights[s] += 1
         elif text.key == OVERTAKES and fight is not None and fight == (a, d):
@@ -50,7 +50,8 @@ def compute(engine: Engine, first: State, steps: list[Step]) -> dict[str, Any]:
                 spent[k][s] += max(0, (old.get(k) or 0) - (new.get(k) or 0))
             if (new.get("laps") or 0) > (old.get("laps") or 0) and after["order"] and after["order"][0] == s:
                 led[s] += 1
-    places = (engine.placings(final) or [None] * seats)[:seats]
+    ranked: list[int | None] = list(engine.placings(final) or [])
+    places = (ranked or [None] * seats)[:seats]
     pits = [a + b for a, b in zip(*(tally(steps, seats, key, "p") for key in PITS))]
     return {"title": msg("Pole Position — statistics"), "rows": [
         {"label": msg("Final place"), "values": [p if p is not None else "—" for p in places], "best": "min"},

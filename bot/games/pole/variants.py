@@ -18,6 +18,8 @@ import json
 from functools import lru_cache
 
 from bot.games.pole.content import DATA_DIR, rules
+import bot.games.pole.drivers as D
+from bot.games.pole.common import car_name, log
 from bot.i18n import msg
 
 
@@ -49,7 +51,6 @@ def start_car(options: dict, car: dict) -> None:
 
 
 def max_breakdown_points(st: dict, seat: int) -> int:
-    from bot.games.pole import drivers as D
     base = data()["long_race"]["max_breakdown_points"] if long_race(st) else rules()["max_breakdown_points"]
     return base + D.extra_breakdown_points(st, seat)
 
@@ -59,20 +60,32 @@ def sc_extra_laps(st: dict) -> int:
 
 
 def immune_to_breakdown_events(st: dict, seat: int) -> bool:
-    from bot.games.pole import drivers as D
     return D.immune_to_breakdown_events(st, seat)
 
 
-def instead_of_retiring(eng, st: dict, ev: list, seat: int) -> bool:
+def breakdown(st: dict, ev: list, seat: int, kind: str) -> None:
+    """7: a light or heavy breakdown; too many breakdown points, or a second one not yet repaired,
+    retire the car (unless no retirements sends it to the pits, 16.1)."""
+    car = st["cars"][seat]
+    car["bd"].append([kind, False])
+    pts = sum(2 if k == "heavy" else 1 for k, _ in car["bd"])
+    unrep = sum(1 for _, rep in car["bd"] if not rep)
+    log(st, ev, msg("{p} suffers a {kind} breakdown.", p=car_name(st, seat),
+                    kind=msg("heavy") if kind == "heavy" else msg("light")))
+    if (pts > max_breakdown_points(st, seat) or unrep >= 2) and not instead_of_retiring(st, ev, seat):  # 16.1
+        car["out"] = "breakdown"
+        log(st, ev, msg("{p} retires with too many breakdowns.", p=car_name(st, seat)))
+
+
+def instead_of_retiring(st: dict, ev: list, seat: int) -> bool:
     """16.1: True when the car must pit instead of retiring (the variant is on)."""
     if not st["options"].get("no_retire"):
         return False
-    from bot.games.pole import engine
     car = st["cars"][seat]
     car["must_pit"] = True
     if car.get("bot"):
         car["bot"]["pit"] = True
-    eng._log(st, ev, msg("{p} is not out (no retirements) but must pit as soon as possible.", p=engine._pn(st, seat)))
+    log(st, ev, msg("{p} is not out (no retirements) but must pit as soon as possible.", p=car_name(st, seat)))
     return True
 
 
