@@ -1,22 +1,23 @@
 """`python -m bot` runs the bot; with no DISCORD_TOKEN it starts the local sandbox.
 
-  python -m bot            connect to Discord (or the sandbox without a token)
-  python -m bot sandbox    the local sandbox: emulator + real bot + a prompt (stdin if not a tty)
-  python -m bot bench [ROUNDS]
-                           print the benchmark figures, one per line as `name: value unit`
-  python -m bot arena [--quick] [--games N] [--only heat,pon] [--workers N]
-                           seeded games between the AI levels and the automatic player: win shares
-                           and decision times, one figure per line
-  python -m bot campaign [--minutes N] [--seed S] [--games N] [--kills N]
-                           the attack campaign against the real bot through the emulator
-  python -m bot replay FILE [--out DIR] [--animation] [--format gif|webp] [--locale en|ja]
-                           a /game export back into board images: DIR/board-001.png (.webp)... one per
-                           turn (DIR: FILE without .json), or one animation with --animation
-  python -m bot store copy SRC DST
-                           copy a whole store (an SQLite file or a postgresql:// URL each) into an
-                           empty one, checking that every game replays to its snapshot (one
-                           begun under older rules: that its action log is the source's)
+python -m bot            connect to Discord (or the sandbox without a token)
+python -m bot sandbox    the local sandbox: emulator + real bot + a prompt (stdin if not a tty)
+python -m bot bench [ROUNDS]
+                         print the benchmark figures, one per line as `name: value unit`
+python -m bot arena [--quick] [--games N] [--only heat,pon] [--workers N]
+                         seeded games between the AI levels and the automatic player: win shares
+                         and decision times, one figure per line
+python -m bot campaign [--minutes N] [--seed S] [--games N] [--kills N]
+                         the attack campaign against the real bot through the emulator
+python -m bot replay FILE [--out DIR] [--animation] [--format gif|webp] [--locale en|ja]
+                         a /game export back into board images: DIR/board-001.png (.webp)... one per
+                         turn (DIR: FILE without .json), or one animation with --animation
+python -m bot store copy SRC DST
+                         copy a whole store (an SQLite file or a postgresql:// URL each) into an
+                         empty one, checking that every game replays to its snapshot (one
+                         begun under older rules: that its action log is the source's)
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -33,6 +34,7 @@ def main(argv: list[str]) -> int:
         return 0
     if command == "replay":  # reads a file and draws: no settings needed
         from bot.export import main as replay_main
+
         return replay_main(argv[1:])
     try:
         settings = load_settings()
@@ -41,18 +43,23 @@ def main(argv: list[str]) -> int:
         return 2
     if command == "bench":
         from bot.tools.bench.figures import main as bench
+
         return bench(argv[1:])
     if command == "store":
         from bot.store_copy import main as store_main
+
         return store_main(argv[1:])
     if command == "arena":
         from bot.tools.arena import main as arena
+
         return arena(argv[1:])
     if command == "campaign":
         from bot.tools.campaign import main as campaign
+
         return campaign(argv[1:])
     if command == "sandbox" or (command == "run" and settings.token is None):
         from bot.tools.sandbox.run import main as sandbox
+
         return sandbox(settings, argv[1:])
     if command != "run":
         print(f"unknown command {command!r}; try: python -m bot --help", file=sys.stderr)

@@ -12,6 +12,7 @@ what a process that ran our shards before us left. It takes only games unchanged
 (a live announcement is out in seconds), so it does not race the process that is saying it; should
 it ever overlap one, each part carries the same nonce both times and Discord keeps one copy.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -36,8 +37,9 @@ SWEEP_AGE = 60.0  # ...taking the games unchanged for this long
 
 
 class Announcer:
-    def __init__(self, store: Store, out: Delivery, engines: dict[str, Engine],
-                 report_damage: Callable[[int, Exception], None]) -> None:
+    def __init__(
+        self, store: Store, out: Delivery, engines: dict[str, Engine], report_damage: Callable[[int, Exception], None]
+    ) -> None:
         self.store, self.out, self.engines, self.report_damage = store, out, engines, report_damage
         self._announcing: dict[int, asyncio.Task[None]] = {}  # game -> its latest announcement
         self._owed: dict[int, list[Owed]] = {}  # catch-up queue: game -> owed versions, oldest first
@@ -95,8 +97,9 @@ class Announcer:
 
         task = asyncio.create_task(run(), name=f"announce-game-{gid}")
         self._announcing[gid] = task
-        task.add_done_callback(lambda done: self._announcing.pop(gid, None)
-                               if self._announcing.get(gid) is done else None)
+        task.add_done_callback(
+            lambda done: self._announcing.pop(gid, None) if self._announcing.get(gid) is done else None
+        )
         return task
 
     async def settled(self, gid: int) -> None:
@@ -132,6 +135,7 @@ class Announcer:
             if owed and gid not in self._owed:
                 self._owed[gid] = owed
                 self._owed_waiting.set()
+
         asyncio.create_task(requeue())
 
     # -- catching up -----------------------------------------------------------------------------
@@ -160,8 +164,9 @@ class Announcer:
         for o in await self.store.owed():
             self._owed.setdefault(o.game_id, []).append(o)
         self._owed_waiting.set()
-        self._workers = [asyncio.create_task(self._catch_up_worker(), name=f"catch-up-{i}")
-                         for i in range(CATCH_UP_AT_ONCE)]
+        self._workers = [
+            asyncio.create_task(self._catch_up_worker(), name=f"catch-up-{i}") for i in range(CATCH_UP_AT_ONCE)
+        ]
         self._workers.append(asyncio.create_task(self._sweep(), name="catch-up-sweep"))
 
     async def _sweep(self) -> None:

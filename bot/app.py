@@ -8,6 +8,7 @@ shard 0; the store's start-up, timer, catch-up and automatic-player queries see 
 of this process's shards (Store.shards), so each game is served, reminded and caught up by the
 one process that owns its guild.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -34,8 +35,10 @@ log = logging.getLogger(__name__)
 
 # The answer to anything but a move (a Join, a new table...) while the database file is gone or
 # replaced; a move has its own (Table.STORE_GONE).
-NOTHING_SAVED = msg("I cannot save anything right now: the file that holds the games was deleted or replaced "
-                    "while I ran. Nothing was changed; the bot's admin must restart me.")
+NOTHING_SAVED = msg(
+    "I cannot save anything right now: the file that holds the games was deleted or replaced "
+    "while I ran. Nothing was changed; the bot's admin must restart me."
+)
 
 COGS = ("cogs.heat", "cogs.pon", "cogs.pole", "cogs.rallyman", "cogs.steamworks", "cogs.table", "cogs.stats")
 
@@ -43,18 +46,25 @@ COGS = ("cogs.heat", "cogs.pon", "cogs.pole", "cogs.rallyman", "cogs.steamworks"
 class CatalogTranslator(app_commands.Translator):
     """Slash-command texts go through the same catalogs as every other string (data/i18n)."""
 
-    NAMES = (app_commands.TranslationContextLocation.command_name, app_commands.TranslationContextLocation.group_name,
-             app_commands.TranslationContextLocation.parameter_name)  # names stay as they are in every language
+    NAMES = (
+        app_commands.TranslationContextLocation.command_name,
+        app_commands.TranslationContextLocation.group_name,
+        app_commands.TranslationContextLocation.parameter_name,
+    )  # names stay as they are in every language
 
-    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
-                        context: app_commands.TranslationContext) -> str | None:
+    async def translate(
+        self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContext
+    ) -> str | None:
         if context.location in self.NAMES:
             return None
         language = locale.value.split("-")[0]
         key = string.extras.get("key")  # a text with parameters (cogs.base.choice_text)
         if key is not None:
-            return render(Msg(key, string.extras.get("params", {})), language)[:100] \
-                if translation(key, language) is not None else None
+            return (
+                render(Msg(key, string.extras.get("params", {})), language)[:100]
+                if translation(key, language) is not None
+                else None
+            )
         return translation(string.message, language)
 
 
@@ -87,8 +97,14 @@ class TableBot(commands.AutoShardedBot):
         shards: dict[str, Any] = {}
         if settings.shards is not None:
             shards = {"shard_ids": settings.shards.ids, "shard_count": settings.shards.total}
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, tree_cls=CheckedTree,
-                         allowed_mentions=discord.AllowedMentions.none(), help_command=None, **shards)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            tree_cls=CheckedTree,
+            allowed_mentions=discord.AllowedMentions.none(),
+            help_command=None,
+            **shards,
+        )
         self.settings = settings
         self.store: Store | None = store
         self.table: Table | None = None
@@ -102,8 +118,9 @@ class TableBot(commands.AutoShardedBot):
         self.store.shards = self.settings.shards  # None: this process runs every shard
         if self.settings.shards is not None:
             log.info("running shards %s", self.settings.shards)
-        self.table = Table(self, self.store, engines(), self.settings.reminder_seconds,
-                           ai_workers=self.settings.ai_workers)
+        self.table = Table(
+            self, self.store, engines(), self.settings.reminder_seconds, ai_workers=self.settings.ai_workers
+        )
         self.table.announcer.sweep_seconds = self.table.announcer.sweep_age = self.settings.catch_up_sweep
         await self.tree.set_translator(CatalogTranslator())
         for name in COGS:
@@ -138,7 +155,6 @@ class TableBot(commands.AutoShardedBot):
             except StoreGone:  # the store said it once in the log; the player is told why nothing happened
                 await answer(interaction, NOTHING_SAVED)
 
-
     async def close(self) -> None:
         if self.table is not None:
             await self.table.announcer.stop_catch_up()
@@ -153,16 +169,14 @@ class TableBot(commands.AutoShardedBot):
         if self.store:
             await self.store.close()
 
-    async def on_app_command_error(self, interaction: discord.Interaction,
-                                   error: app_commands.AppCommandError) -> None:
+    async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         """The one handler: a short private answer; the details go to the log, not the player."""
         if isinstance(error, app_commands.CheckFailure):
             message = msg("You can't use that here.")
         elif isinstance(getattr(error, "original", error), StoreGone):
             message = NOTHING_SAVED  # said once in the log by the store
         else:
-            log.error("command %s failed", interaction.command and interaction.command.qualified_name,
-                      exc_info=error)
+            log.error("command %s failed", interaction.command and interaction.command.qualified_name, exc_info=error)
             message = msg("Sorry, something went wrong. No game was changed.")
         await answer(interaction, message)
 

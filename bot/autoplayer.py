@@ -4,6 +4,7 @@ others who still play themselves decides. The automatic player then moves for th
 the one commit path, whenever the game waits for it, and its owner takes it back with a button,
 `/game back`, or simply by making a move.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -116,8 +117,9 @@ class AutoPlayer:
         action = None if ai else engine.takeover_action(game.snapshot, seat)
         if action is None:  # (thinking outside the game's lock: moves of others go on meanwhile)
             try:
-                action = await self.thinker.decide(game.kind, game.snapshot, seat, ai or STAND_IN_LEVEL,
-                                                   game.seed ^ (game.version * 1000 + seat))
+                action = await self.thinker.decide(
+                    game.kind, game.snapshot, seat, ai or STAND_IN_LEVEL, game.seed ^ (game.version * 1000 + seat)
+                )
             except Exception:
                 log.exception("game %s: the AI could not decide for seat %s; the automatic player moves", game_id, seat)
                 action = engine.auto_action(game.snapshot, seat)
@@ -134,8 +136,12 @@ class AutoPlayer:
             except (StaleButton, StaleVersion):
                 return True  # something changed: look again
             except PlayerError as err:
-                log.error("game %s: the engine refused its own automatic move for seat %s (%s)", game_id, seat,
-                          render(err.args[0], "en"))
+                log.error(
+                    "game %s: the engine refused its own automatic move for seat %s (%s)",
+                    game_id,
+                    seat,
+                    render(err.args[0], "en"),
+                )
                 return False
             await outcome.announced()
         return True
@@ -155,12 +161,21 @@ class AutoPlayer:
         if not others:
             return
         absent = game.seats[seat]
-        text = msg("{name} has not moved in {title} for {time}. {others}: if a majority of you agree, the "
-                   "automatic player moves for {name} until they take their seat back ({n} vote(s) needed).",
-                   name=absent.name, title=table.title(game), time=duration(waited),
-                   others=[s.mention for s in others], n=voters_needed(game, seat))
-        await table.out.post(game, text, mention=[s.user_id for s in others],
-                             view=vote_view(game.id, seat, absent.prompt_version, table.out.thread_locale(game)))
+        text = msg(
+            "{name} has not moved in {title} for {time}. {others}: if a majority of you agree, the "
+            "automatic player moves for {name} until they take their seat back ({n} vote(s) needed).",
+            name=absent.name,
+            title=table.title(game),
+            time=duration(waited),
+            others=[s.mention for s in others],
+            n=voters_needed(game, seat),
+        )
+        await table.out.post(
+            game,
+            text,
+            mention=[s.user_id for s in others],
+            view=vote_view(game.id, seat, absent.prompt_version, table.out.thread_locale(game)),
+        )
 
     async def vote(self, interaction: discord.Interaction, game_id: int, seat: int, version: int) -> None:
         table = self.table
@@ -186,8 +201,12 @@ class AutoPlayer:
                     if seat not in engine.to_act(game.snapshot) or absent.prompt_version != version:
                         raise PlayerError(msg("{name} has moved since: this vote is over.", name=absent.name))
                     if interaction.user.id in await table.store.votes(game_id, seat, version):
-                        raise PlayerError(msg("You have already voted; the vote needs {need} of the others.",
-                                              need=voters_needed(game, seat)))
+                        raise PlayerError(
+                            msg(
+                                "You have already voted; the vote needs {need} of the others.",
+                                need=voters_needed(game, seat),
+                            )
+                        )
                     votes = await table.store.vote(game_id, seat, interaction.user.id, version)
                     need = voters_needed(game, seat)
                     passed = len(votes) >= need and await table.store.set_auto(game_id, seat, True)
@@ -197,17 +216,38 @@ class AutoPlayer:
             locale = table.out.thread_locale(game)
             if not passed:
                 await table.reply(interaction, msg("Your vote is in ({n} of {need}).", n=len(votes), need=need))
-                await self._edit_vote(interaction, render(msg(
-                    "{text}\nVotes: {n} of {need}.", text=_content(interaction), n=len(votes), need=need), locale))
+                await self._edit_vote(
+                    interaction,
+                    render(
+                        msg("{text}\nVotes: {n} of {need}.", text=_content(interaction), n=len(votes), need=need),
+                        locale,
+                    ),
+                )
                 return
-            await self._edit_vote(interaction, render(msg(
-                "The table voted: the automatic player moves for {name} until they take their seat back "
-                "(/game back).", name=absent.name), locale), keep_button=False)
-            await table.out.send_controls_dm(game, seat, msg(
-                "The other players of {title} handed your seat to the automatic player while you were away: it "
-                "moves for you as soon as the game asks you. Play again whenever you like: press Take my seat "
-                "back, use /game back, or make a move with /{kind} play.", title=table.title(game), kind=game.kind),
-                back_view(game_id, await table.out.user_locale(absent.user_id)))
+            await self._edit_vote(
+                interaction,
+                render(
+                    msg(
+                        "The table voted: the automatic player moves for {name} until they take their seat back "
+                        "(/game back).",
+                        name=absent.name,
+                    ),
+                    locale,
+                ),
+                keep_button=False,
+            )
+            await table.out.send_controls_dm(
+                game,
+                seat,
+                msg(
+                    "The other players of {title} handed your seat to the automatic player while you were away: it "
+                    "moves for you as soon as the game asks you. Play again whenever you like: press Take my seat "
+                    "back, use /game back, or make a move with /{kind} play.",
+                    title=table.title(game),
+                    kind=game.kind,
+                ),
+                back_view(game_id, await table.out.user_locale(absent.user_id)),
+            )
             self.soon(game_id)
 
     async def _edit_vote(self, interaction: discord.Interaction, content: str, keep_button: bool = True) -> None:
@@ -242,26 +282,41 @@ class AutoPlayer:
                     if not await table.store.set_auto(game_id, seat, False) and back is None:
                         if in_dm:  # an old hand-over notice: its button has done its work
                             await self._strip(interaction)
-                        raise PlayerError(msg("You already play your own seat in {title}: your newest DM has "
-                                              "your moves.", title=table.title(game)))
+                        raise PlayerError(
+                            msg(
+                                "You already play your own seat in {title}: your newest DM has your moves.",
+                                title=table.title(game),
+                            )
+                        )
                     if seat in engine.to_act(game.snapshot):  # their reminders start again from the first
-                        await table.store.set_timers(game_id, "remind", set(engine.to_act(game.snapshot)),
-                                                     {seat: table.clock() + table.clock_of(game)})
+                        await table.store.set_timers(
+                            game_id,
+                            "remind",
+                            set(engine.to_act(game.snapshot)),
+                            {seat: table.clock() + table.clock_of(game)},
+                        )
                         table.timers_changed.set()
             except PlayerError as err:
                 await table.reply(interaction, err.args[0])
                 return
-            if in_dm and interaction.message is not None and \
-                    table.out.newest_controls(game_id, seat) != (interaction.message.channel.id, interaction.message.id):
+            if (
+                in_dm
+                and interaction.message is not None
+                and table.out.newest_controls(game_id, seat) != (interaction.message.channel.id, interaction.message.id)
+            ):
                 await self._strip(interaction)  # an older menu clicked: the newest controls show the moves
             if back is not None:
                 await self._give_back(game_id, seat)
-            await table.out.post(game, msg("{name} is back and plays their own seat again.",
-                                           name=game.seats[seat].name))
+            await table.out.post(
+                game, msg("{name} is back and plays their own seat again.", name=game.seats[seat].name)
+            )
             game = await table.load(game_id, ("active", "finished"))
             assert game.snapshot is not None
-            if game.seats[seat].dm_ok and game.status == "active" and await table.out.send_private(
-                    game, game.snapshot, seat, [], menu=None, refresh=True) is Sent.OUT:
+            if (
+                game.seats[seat].dm_ok
+                and game.status == "active"
+                and await table.out.send_private(game, game.snapshot, seat, [], menu=None, refresh=True) is Sent.OUT
+            ):
                 await table.reply(interaction, msg("Your seat is yours again: your moves are in your newest DM."))
             else:
                 await table.show_hand(interaction, game_id)
@@ -276,6 +331,7 @@ class AutoPlayer:
     async def _give_back(self, game_id: int, seat: int) -> None:
         """Commit the engine's move that gives the seat's car back (after the seat left the
         automatic player: nothing may move it back meanwhile)."""
+
         def pick(engine: Engine, game: Game, state: State) -> dict[str, Any]:
             action = engine.return_action(state, seat)
             if action is None:

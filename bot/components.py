@@ -16,6 +16,7 @@ each id was made for); the app routes every component interaction through it, so
 matches nothing still gets an answer. Nothing is kept in discord.py's view store: a click works
 the same after a restart, and memory does not grow with every message sent.
 """
+
 from __future__ import annotations
 
 import re
@@ -120,29 +121,45 @@ LOBBY_STYLES = {"join": "success", "leave": "secondary", "start": "primary"}
 def lobby_view(game_id: int, locale: str) -> discord.ui.View:
     view = OutboundView()
     for what in ("join", "leave", "start"):
-        view.add_item(discord.ui.Button(label=render(msg(LOBBY_LABELS[what]), locale),
-                                        style=_STYLES[LOBBY_STYLES[what]], custom_id=f"lb:{game_id}:{what}"))
+        view.add_item(
+            discord.ui.Button(
+                label=render(msg(LOBBY_LABELS[what]), locale),
+                style=_STYLES[LOBBY_STYLES[what]],
+                custom_id=f"lb:{game_id}:{what}",
+            )
+        )
     return view
 
 
 def hand_view(game_id: int, locale: str) -> discord.ui.View:
     view = OutboundView()
-    view.add_item(discord.ui.Button(label=render(msg("My hand"), locale), style=discord.ButtonStyle.secondary,
-                                    custom_id=f"hd:{game_id}"))
+    view.add_item(
+        discord.ui.Button(
+            label=render(msg("My hand"), locale), style=discord.ButtonStyle.secondary, custom_id=f"hd:{game_id}"
+        )
+    )
     return view
 
 
 def vote_view(game_id: int, seat: int, version: int, locale: str) -> discord.ui.View:
     view = OutboundView()
-    view.add_item(discord.ui.Button(label=render(msg("Let the automatic player move"), locale),
-                                    style=discord.ButtonStyle.primary, custom_id=f"ab:{game_id}:{seat}:{version}"))
+    view.add_item(
+        discord.ui.Button(
+            label=render(msg("Let the automatic player move"), locale),
+            style=discord.ButtonStyle.primary,
+            custom_id=f"ab:{game_id}:{seat}:{version}",
+        )
+    )
     return view
 
 
 def back_view(game_id: int, locale: str) -> discord.ui.View:
     view = OutboundView()
-    view.add_item(discord.ui.Button(label=render(msg("Take my seat back"), locale),
-                                    style=discord.ButtonStyle.success, custom_id=f"bk:{game_id}"))
+    view.add_item(
+        discord.ui.Button(
+            label=render(msg("Take my seat back"), locale), style=discord.ButtonStyle.success, custom_id=f"bk:{game_id}"
+        )
+    )
     return view
 
 
@@ -151,8 +168,14 @@ def pager_view(prefix: str, page: int, pages: int, locale: str) -> discord.ui.Vi
     leave the pages is disabled)."""
     view = OutboundView()
     for label, to in ((msg("◀ Previous"), page - 1), (msg("Next ▶"), page + 1)):
-        view.add_item(discord.ui.Button(label=render(label, locale), style=discord.ButtonStyle.secondary,
-                                        custom_id=f"{prefix}:{max(1, min(to, pages))}", disabled=not 1 <= to <= pages))
+        view.add_item(
+            discord.ui.Button(
+                label=render(label, locale),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"{prefix}:{max(1, min(to, pages))}",
+                disabled=not 1 <= to <= pages,
+            )
+        )
     return view
 
 
@@ -186,15 +209,32 @@ def _words(text: Any, locale: str, limit: int, names: list[str] = ()) -> str | N
 
 def _select(custom_id: str, group: dict[str, Any], row: int, locale: str, names: list[str]) -> discord.ui.Select:
     values, low, high = select_bounds(group)
-    options = [discord.SelectOption(label=_words(o["label"], locale, 100, names) or "?", value=value,
-                                    description=_words(o.get("description"), locale, 100, names))
-               for o, value in zip(group["options"], values)]
-    return discord.ui.Select(custom_id=custom_id, options=options, row=row, min_values=low, max_values=high,
-                             placeholder=_words(group.get("placeholder"), locale, 150, names))
+    options = [
+        discord.SelectOption(
+            label=_words(o["label"], locale, 100, names) or "?",
+            value=value,
+            description=_words(o.get("description"), locale, 100, names),
+        )
+        for o, value in zip(group["options"], values)
+    ]
+    return discord.ui.Select(
+        custom_id=custom_id,
+        options=options,
+        row=row,
+        min_values=low,
+        max_values=high,
+        placeholder=_words(group.get("placeholder"), locale, 150, names),
+    )
 
 
-def menu_view(game_id: int, version: int, seat: int, menu: list[dict[str, Any]],
-              locale: str, names: list[str] = ()) -> discord.ui.View | None:  # type: ignore[assignment]
+def menu_view(
+    game_id: int,
+    version: int,
+    seat: int,
+    menu: list[dict[str, Any]],
+    locale: str,
+    names: list[str] = (),  # type: ignore[assignment]
+) -> discord.ui.View | None:
     """Turn an engine menu into at most five rows of components (selects first, then buttons), its
     texts in the reader's language with the players' `names`."""
     view = OutboundView()
@@ -210,9 +250,14 @@ def menu_view(game_id: int, version: int, seat: int, menu: list[dict[str, Any]],
         r = row + index // 5
         if r >= 5:
             break
-        view.add_item(discord.ui.Button(label=_words(button["label"], locale, 80, names) or "?", row=r,
-                                        custom_id=f"{prefix}b{index}",
-                                        style=_STYLES.get(button.get("style", "secondary"), _STYLES["secondary"])))
+        view.add_item(
+            discord.ui.Button(
+                label=_words(button["label"], locale, 80, names) or "?",
+                row=r,
+                custom_id=f"{prefix}b{index}",
+                style=_STYLES.get(button.get("style", "secondary"), _STYLES["secondary"]),
+            )
+        )
     return view if view.children else None
 
 

@@ -3,6 +3,7 @@
 A bad value raises ConfigError with one line that names the setting; `python -m bot` prints it
 and exits without a traceback.
 """
+
 from __future__ import annotations
 
 import logging
@@ -37,11 +38,14 @@ class Settings:
         database = self.database
         if isinstance(database, str):  # never show a database password either
             from bot.store_pg import without_password
+
             database = without_password(database)
-        return (f"Settings(token={'set' if self.token else 'unset'}, state_dir={self.state_dir}, "
-                f"database={database}, dev_guild={self.dev_guild}, log_level={self.log_level}, "
-                f"reminder_seconds={self.reminder_seconds}, shards={self.shards}, catch_up_sweep={self.catch_up_sweep}, "
-                f"ai_workers={self.ai_workers})")
+        return (
+            f"Settings(token={'set' if self.token else 'unset'}, state_dir={self.state_dir}, "
+            f"database={database}, dev_guild={self.dev_guild}, log_level={self.log_level}, "
+            f"reminder_seconds={self.reminder_seconds}, shards={self.shards}, catch_up_sweep={self.catch_up_sweep}, "
+            f"ai_workers={self.ai_workers})"
+        )
 
 
 @dataclass(frozen=True)
@@ -76,8 +80,7 @@ def parse_shards(text: str) -> Shards:
     """'0-3/8' (shards 0 to 3 of 8) or '5/8' (shard 5 of 8); ConfigError (one line) otherwise."""
     m = _SHARDS.match(text.replace(" ", ""))
     if not m:
-        raise ConfigError(f"BOT_SHARDS must look like 0-3/8 (shards 0 to 3 of 8) or 5/8 (shard 5 of 8), "
-                          f"not {text!r}")
+        raise ConfigError(f"BOT_SHARDS must look like 0-3/8 (shards 0 to 3 of 8) or 5/8 (shard 5 of 8), not {text!r}")
     first, total = int(m.group(1)), int(m.group(3))
     last = int(m.group(2)) if m.group(2) is not None else first
     if total < 1:
@@ -85,8 +88,9 @@ def parse_shards(text: str) -> Shards:
     if first > last:
         raise ConfigError(f"BOT_SHARDS {text}: the range runs backwards (write {last}-{first}/{total})")
     if last >= total:
-        raise ConfigError(f"BOT_SHARDS {text}: does not fit its total; the shards of {total} are "
-                          f"numbered 0 to {total - 1}")
+        raise ConfigError(
+            f"BOT_SHARDS {text}: does not fit its total; the shards of {total} are numbered 0 to {total - 1}"
+        )
     return Shards(first, last, total)
 
 
@@ -127,8 +131,9 @@ def load_settings(environ: dict[str, str] | None = None, dotenv: Path | None = P
 
     token = env.get("DISCORD_TOKEN", "").strip() or None
     if token is not None and (len(token) < 16 or any(c.isspace() for c in token)):
-        raise ConfigError("DISCORD_TOKEN does not look like a bot token (copy it again from the "
-                          "Developer Portal's Bot page)")
+        raise ConfigError(
+            "DISCORD_TOKEN does not look like a bot token (copy it again from the Developer Portal's Bot page)"
+        )
 
     state_dir = Path(env.get("BOT_STATE_DIR", "state")).expanduser()
     database_text = env.get("BOT_DATABASE", "").strip()
@@ -136,8 +141,10 @@ def load_settings(environ: dict[str, str] | None = None, dotenv: Path | None = P
     if database_text.startswith(("postgresql://", "postgres://")):
         database = database_text  # PostgreSQL through asyncpg
     elif "://" in database_text:
-        raise ConfigError(f"BOT_DATABASE must be a file path (SQLite) or a postgresql:// URL, not "
-                          f"{database_text.split('://', 1)[0]}://...")
+        raise ConfigError(
+            f"BOT_DATABASE must be a file path (SQLite) or a postgresql:// URL, not "
+            f"{database_text.split('://', 1)[0]}://..."
+        )
     else:  # a path, or nothing: SQLite, exactly as before
         database = Path(database_text or str(state_dir / "bot.sqlite3")).expanduser()
 
@@ -156,21 +163,26 @@ def load_settings(environ: dict[str, str] | None = None, dotenv: Path | None = P
     try:
         reminder_seconds = parse_duration(reminder_text)
     except ValueError:
-        raise ConfigError(f"BOT_REMINDER_INTERVAL must be a duration like 30m, 12h or 1d, "
-                          f"not {reminder_text!r}") from None
+        raise ConfigError(
+            f"BOT_REMINDER_INTERVAL must be a duration like 30m, 12h or 1d, not {reminder_text!r}"
+        ) from None
     if reminder_seconds < 1:
         raise ConfigError("BOT_REMINDER_INTERVAL must be at least 1s")
 
     locale = env.get("BOT_LOCALE", "en").strip() or "en"
     if locale not in supported_locales():
-        raise ConfigError(f"BOT_LOCALE must be one of {', '.join(supported_locales())} (a catalog in data/i18n "
-                          f"adds one), not {locale!r}")
+        raise ConfigError(
+            f"BOT_LOCALE must be one of {', '.join(supported_locales())} (a catalog in data/i18n "
+            f"adds one), not {locale!r}"
+        )
     shards_text = env.get("BOT_SHARDS", "").strip()
     shards = parse_shards(shards_text) if shards_text else None
     if shards is not None and not isinstance(database, str) and (shards.first, shards.last) != (0, shards.total - 1):
         # the other shards need other processes, and one SQLite file serves one process only
-        raise ConfigError(f"BOT_SHARDS {shards_text} leaves shards to other processes, which must share a "
-                          f"PostgreSQL BOT_DATABASE (postgresql://...), not an SQLite file")
+        raise ConfigError(
+            f"BOT_SHARDS {shards_text} leaves shards to other processes, which must share a "
+            f"PostgreSQL BOT_DATABASE (postgresql://...), not an SQLite file"
+        )
 
     sweep_text = env.get("BOT_CATCH_UP_SWEEP", "60s")
     try:
@@ -182,5 +194,15 @@ def load_settings(environ: dict[str, str] | None = None, dotenv: Path | None = P
     workers_text = env.get("BOT_AI_WORKERS", "1").strip()
     if not workers_text.isdigit() or not 1 <= int(workers_text) <= 64:
         raise ConfigError(f"BOT_AI_WORKERS must be a number of processes from 1 to 64, not {workers_text!r}")
-    return Settings(token, state_dir, database, dev_guild, log_level, reminder_seconds, locale, shards, catch_up_sweep,
-                    int(workers_text))
+    return Settings(
+        token,
+        state_dir,
+        database,
+        dev_guild,
+        log_level,
+        reminder_seconds,
+        locale,
+        shards,
+        catch_up_sweep,
+        int(workers_text),
+    )

@@ -1,5 +1,6 @@
 """Everything the table sends out: thread posts with board images, private views by DM or as
 ephemeral replies. Nothing here changes a game; a Discord failure is logged, never raised."""
+
 from __future__ import annotations
 
 import asyncio
@@ -117,8 +118,13 @@ class Outcome:
         return sorted(s for s in seats if not self.game.seats[s].auto)  # the automatic player reads no DMs
 
     def to_json(self) -> dict[str, Any]:
-        return {"events": [[to_wire(e.text), e.to] for e in self.events], "changed": self.changed_seats,
-                "board": self.board, "actor": self.actor, "decided": self.decided}
+        return {
+            "events": [[to_wire(e.text), e.to] for e in self.events],
+            "changed": self.changed_seats,
+            "board": self.board,
+            "actor": self.actor,
+            "decided": self.decided,
+        }
 
     @classmethod
     def owed(cls, game: Game, owed: list[Owed], waiting: list[int]) -> "Outcome":
@@ -133,8 +139,14 @@ class Outcome:
         for o in owed:
             # An empty outcome (from before the outbox) owes a board and the waiting players' DMs.
             old = [Event(from_wire(text), to) for text, to in o.outcome.get("events", [])]
-            row = cls(game, {}, old, list(o.outcome.get("changed", waiting)), o.outcome.get("board", True),
-                      o.outcome.get("actor"))
+            row = cls(
+                game,
+                {},
+                old,
+                list(o.outcome.get("changed", waiting)),
+                o.outcome.get("board", True),
+                o.outcome.get("actor"),
+            )
             if "post" not in o.sent:
                 public = [e for e in old if e.to is None]
                 events += public
@@ -144,8 +156,16 @@ class Outcome:
             changed |= set(row.changed_seats)
             decided |= set(row.changed_seats if o.outcome.get("decided") is None else o.outcome["decided"])
             wanted |= set(row.parts()) - o.sent
-        outcome = cls(game, game.snapshot or {}, events, sorted(changed), board,
-                      versions=[o.version for o in owed], resent_lines=resent, decided=sorted(decided))
+        outcome = cls(
+            game,
+            game.snapshot or {},
+            events,
+            sorted(changed),
+            board,
+            versions=[o.version for o in owed],
+            resent_lines=resent,
+            decided=sorted(decided),
+        )
         outcome.sent = set(outcome.parts()) - wanted
         return outcome
 
@@ -254,16 +274,23 @@ class Delivery:
         try:
             if game.lobby_message_id:
                 try:
-                    return (await channel.get_partial_message(game.lobby_message_id).create_thread(  # type: ignore[attr-defined]
-                        name=name, auto_archive_duration=10080)).id
+                    return (
+                        await channel.get_partial_message(game.lobby_message_id).create_thread(  # type: ignore[attr-defined]
+                            name=name, auto_archive_duration=10080
+                        )
+                    ).id
                 except discord.HTTPException as err:
                     if err.code != THREAD_EXISTS:
                         raise
                     # A Start before a crash opened it: a message's thread has the message's id.
                     await self.channel(game.lobby_message_id)  # (raises HTTPException if it is gone)
                     return game.lobby_message_id
-            return (await channel.create_thread(name=name,  # type: ignore[attr-defined]
-                                                type=discord.ChannelType.public_thread)).id
+            return (
+                await channel.create_thread(  # type: ignore[attr-defined]
+                    name=name,
+                    type=discord.ChannelType.public_thread,
+                )
+            ).id
         except discord.HTTPException:
             log.warning("game %s: could not open a thread; playing in the channel", game.id, exc_info=True)
             return None
@@ -271,17 +298,27 @@ class Delivery:
     async def check_dms(self, game: Game) -> None:
         """Try a DM to every player; closed DMs are named in the thread and the game goes on."""
         closed = []
-        hello = msg("You are seated in {title}. Your hand and moves will arrive here.",
-                    title=title_of(self.engines[game.kind], game))
+        hello = msg(
+            "You are seated in {title}. Your hand and moves will arrive here.",
+            title=title_of(self.engines[game.kind], game),
+        )
         for s in game.seats:
             if s.ai:
                 continue  # the bot plays it
-            if await self.send_dm(game, s.user_id, hello, silent=True) is Sent.REFUSED:  # the first menu, next, notifies
+            if (
+                await self.send_dm(game, s.user_id, hello, silent=True) is Sent.REFUSED
+            ):  # the first menu, next, notifies
                 closed.append(s)
         if closed:
-            await self.post(game, msg("I cannot send direct messages to {names}: use the My hand button or "
-                                      "/{kind} hand to see your cards and move.",
-                                      names=", ".join(s.mention for s in closed), kind=game.kind))
+            await self.post(
+                game,
+                msg(
+                    "I cannot send direct messages to {names}: use the My hand button or "
+                    "/{kind} hand to see your cards and move.",
+                    names=", ".join(s.mention for s in closed),
+                    kind=game.kind,
+                ),
+            )
         # (Named, not pinged: the start's board pings whoever must act, once.)
 
     # -- public ---------------------------------------------------------------------------------
@@ -322,10 +359,21 @@ class Delivery:
                 # Only a new decision's DM notifies (and not for a player told by pings): other news
                 # comes silently, so each player is told once per decision.
                 silent = seat not in outcome.told([seat]) or await self.notify_of(game.seats[seat].user_id) == "ping"
-                await done(f"dm{seat}", await self.send_private(game, state, seat, private, edit,
-                                                                outcome.menus.get(seat),
-                                                                resend=outcome.resent_lines is not None,
-                                                                refresh=refresh, clicked=clicked, silent=silent))
+                await done(
+                    f"dm{seat}",
+                    await self.send_private(
+                        game,
+                        state,
+                        seat,
+                        private,
+                        edit,
+                        outcome.menus.get(seat),
+                        resend=outcome.resent_lines is not None,
+                        refresh=refresh,
+                        clicked=clicked,
+                        silent=silent,
+                    ),
+                )
             except Exception:
                 log.exception("game %s: could not send seat %s its view", game.id, seat)
                 complete = False
@@ -354,8 +402,11 @@ class Delivery:
         # Named: who the table waits for. Pinged: those starting a new decision whom no DM can tell,
         # or who asked for pings (/notify); a DM holding their controls tells the others.
         waiting = [] if over else [game.seats[s] for s in engine.to_act(state)]
-        pinged = [s.user_id for s in game.seats if s.seat in outcome.told(engine.to_act(state))
-                  and (not s.dm_ok or await self.notify_of(s.user_id) != "dm")]
+        pinged = [
+            s.user_id
+            for s in game.seats
+            if s.seat in outcome.told(engine.to_act(state)) and (not s.dm_ok or await self.notify_of(s.user_id) != "dm")
+        ]
         title = f"**{render(title_of(engine, game), locale)}**"
         lines = [words(e.text, names, locale) for e in outcome.events if e.to is None]
         all_out = ended = False  # a catch-up: every line it has is in the thread already (and the end)
@@ -372,8 +423,11 @@ class Delivery:
         if outcome.board:
             view = outcome.view if outcome.view is not None else engine.view(state, None)
             key = view.get("post", view.get("turn"))
-            images = await (outcome.drawing if outcome.drawing is not None else
-                            asyncio.to_thread(self.board_images, game.kind, view, names, over, locale))
+            images = await (
+                outcome.drawing
+                if outcome.drawing is not None
+                else asyncio.to_thread(self.board_images, game.kind, view, names, over, locale)
+            )
             if over:  # the game's statistics after its results (issue #35)
                 images += await self.end_stats(game, engine, state, names, locale)
         current = self._round_posts.get(game.id)
@@ -396,9 +450,14 @@ class Delivery:
             if result is not Sent.OUT:
                 return result
         text = final if who is None else f"{final}\n{who}"
-        result, message = await self.send_post(game, text, images=images, mention=pinged,
-                                               view=hand_view(game.id, locale) if images else None,
-                                               nonce=post_nonce(game.id, text, images, pinged))
+        result, message = await self.send_post(
+            game,
+            text,
+            images=images,
+            mention=pinged,
+            view=hand_view(game.id, locale) if images else None,
+            nonce=post_nonce(game.id, text, images, pinged),
+        )
         if message is not None:
             self.remember_round_post(game.id, RoundPost(message, final.split("\n"), who, key))
         return result
@@ -420,8 +479,9 @@ class Delivery:
         if len(self._round_posts) > ROUND_POSTS:
             self._round_posts.popitem(last=False)
 
-    async def add_to_round_post(self, game: Game, post: RoundPost, lines: list[str], who: str | None,
-                                images: list[bytes], key: Any, locale: str) -> Sent | None:
+    async def add_to_round_post(
+        self, game: Game, post: RoundPost, lines: list[str], who: str | None, images: list[bytes], key: Any, locale: str
+    ) -> Sent | None:
         """Edit the round's post: its lines and these, the new board image if any, who is to play
         now. None when it has no room or is gone (a new post then)."""
         text = post.text(lines, who)
@@ -453,14 +513,20 @@ class Delivery:
         thread, while the rest of the move is planned and written (post_outcome then takes the
         images from Outcome.drawing): they depend only on the new state, and drawing them is most
         of a move's way to its post. A move that is not written after all leaves it unread."""
-        drawing = asyncio.ensure_future(asyncio.to_thread(
-            self.board_images, game.kind, view, [s.name for s in game.seats], engine.is_over(state),
-            self.thread_locale(game)))
+        drawing = asyncio.ensure_future(
+            asyncio.to_thread(
+                self.board_images,
+                game.kind,
+                view,
+                [s.name for s in game.seats],
+                engine.is_over(state),
+                self.thread_locale(game),
+            )
+        )
         drawing.add_done_callback(lambda done: done.cancelled() or done.exception())
         return drawing
 
-    def board_images(self, kind: str, view: dict[str, Any], names: list[str], over: bool,
-                     locale: str) -> list[bytes]:
+    def board_images(self, kind: str, view: dict[str, Any], names: list[str], over: bool, locale: str) -> list[bytes]:
         """The board (several images where the game draws it so), and at the end the results image if
         the game draws one (runs in a thread)."""
         return self.renderer(kind).post_images(view, names, locale, over)
@@ -470,15 +536,17 @@ class Delivery:
         the game has none or it cannot be drawn (logged: the results go out all the same)."""
         try:
             actions = await self.store.actions(game.id)
-            image = await asyncio.to_thread(end_stats, engine, game.options, len(game.seats),
-                                            game.seed, actions, state, names, locale)
+            image = await asyncio.to_thread(
+                end_stats, engine, game.options, len(game.seats), game.seed, actions, state, names, locale
+            )
         except Exception:
             log.exception("game %s: could not draw its statistics", game.id)
             return []
         return [image] if image else []
 
-    async def lines_already_out(self, game: Game, title: str, lines: list[str],
-                                per_version: list[int]) -> tuple[int, bool]:
+    async def lines_already_out(
+        self, game: Game, title: str, lines: list[str], per_version: list[int]
+    ) -> tuple[int, bool]:
         """How many of a catch-up's lines the thread shows already, and whether the thread's last post
         says the game is over. A crash can fall after Discord
         took a post or a round post's edit and before its progress was written (behind): those
@@ -510,7 +578,7 @@ class Delivery:
         out = count = 0
         for n in per_version:
             count += n
-            if n and count <= len(said) and said[len(said) - count:] == lines[:count]:
+            if n and count <= len(said) and said[len(said) - count :] == lines[:count]:
                 out = count
         return out, ended
 
@@ -534,19 +602,34 @@ class Delivery:
             return [], False
         return posts[::-1], newest
 
-    async def post(self, game: Game, content: Msg | str, images: list[bytes] = (),  # type: ignore[assignment]
-                   mention: list[int] | None = None, view: discord.ui.View | None = None,
-                   nonce: str | None = None) -> Sent:
+    async def post(
+        self,
+        game: Game,
+        content: Msg | str,
+        images: list[bytes] = (),  # type: ignore[assignment]
+        mention: list[int] | None = None,
+        view: discord.ui.View | None = None,
+        nonce: str | None = None,
+    ) -> Sent:
         """A new message in the game's thread (or its channel). It ends the round's post: later
         lines go below it."""
         return (await self.send_post(game, content, images, mention, view, nonce))[0]
 
-    async def send_post(self, game: Game, content: Msg | str, images: list[bytes] = (),  # type: ignore[assignment]
-                        mention: list[int] | None = None, view: discord.ui.View | None = None,
-                        nonce: str | None = None) -> tuple[Sent, discord.Message | None]:
+    async def send_post(
+        self,
+        game: Game,
+        content: Msg | str,
+        images: list[bytes] = (),  # type: ignore[assignment]
+        mention: list[int] | None = None,
+        view: discord.ui.View | None = None,
+        nonce: str | None = None,
+    ) -> tuple[Sent, discord.Message | None]:
         """`post`, and the message it made."""
-        kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions(
-            users=[discord.Object(u) for u in (mention or [])], roles=False, everyone=False)}
+        kwargs: dict[str, Any] = {
+            "allowed_mentions": discord.AllowedMentions(
+                users=[discord.Object(u) for u in (mention or [])], roles=False, everyone=False
+            )
+        }
         if images:
             kwargs["files"] = self.files(game, images)
         if view is not None:
@@ -560,14 +643,25 @@ class Delivery:
         """A new thread message with one file named `filename` (the game-end animation); `part`
         names it for its nonce, so a second try after a crash is kept once."""
         await self.close_round_post(game)
-        return (await self._send(game, content, {"files": [discord.File(io.BytesIO(data), filename=filename)],
-                                                 "nonce": _nonce(f"{game.id}:{part}")}))[0]
+        return (
+            await self._send(
+                game,
+                content,
+                {"files": [discord.File(io.BytesIO(data), filename=filename)], "nonce": _nonce(f"{game.id}:{part}")},
+            )
+        )[0]
 
     def files(self, game: Game, images: list[bytes]) -> list[discord.File]:
-        return [discord.File(io.BytesIO(data), filename=f"{game.kind}-{game.id}{f'-{i + 1}' if i else ''}.{extension(data)}")
-                for i, data in enumerate(images)]
+        return [
+            discord.File(
+                io.BytesIO(data), filename=f"{game.kind}-{game.id}{f'-{i + 1}' if i else ''}.{extension(data)}"
+            )
+            for i, data in enumerate(images)
+        ]
 
-    async def _send(self, game: Game, content: Msg | str, kwargs: dict[str, Any]) -> tuple[Sent, discord.Message | None]:
+    async def _send(
+        self, game: Game, content: Msg | str, kwargs: dict[str, Any]
+    ) -> tuple[Sent, discord.Message | None]:
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         try:
             channel = await self.channel(game.thread_id or game.channel_id)
@@ -582,16 +676,30 @@ class Delivery:
 
     # -- private --------------------------------------------------------------------------------
 
-    async def private_message(self, game: Game, state: State, seat: int, lines: Sequence[Msg | str], locale: str,
-                              always: bool = False, menu: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    async def private_message(
+        self,
+        game: Game,
+        state: State,
+        seat: int,
+        lines: Sequence[Msg | str],
+        locale: str,
+        always: bool = False,
+        menu: list[dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
         """Content, hand image and components for one seat in its reader's language, built from that
         seat's view only (and its `menu` for `state`, if already built). Empty when there is nothing
         new to say and `always` is False."""
         engine = self.engines[game.kind]
         title = title_of(engine, game)
         names = [s.name for s in game.seats]
-        components = menu_view(game.id, game.seats[seat].prompt_version, seat,
-                               engine.menu(state, seat) if menu is None else menu, locale, names)
+        components = menu_view(
+            game.id,
+            game.seats[seat].prompt_version,
+            seat,
+            engine.menu(state, seat) if menu is None else menu,
+            locale,
+            names,
+        )
         if seat in engine.to_act(state):
             lines = [*lines, msg("Your move in {title}.", title=title)]
         elif engine.is_over(state):
@@ -607,10 +715,19 @@ class Delivery:
             message["file"] = discord.File(io.BytesIO(image), filename=f"{game.kind}-{game.id}-hand.png")
         return message
 
-    async def send_private(self, game: Game, state: State, seat: int, lines: Sequence[Msg | str],
-                           edit: tuple[int, int] | None = None, menu: list[dict[str, Any]] | None = None,
-                           resend: bool = False, refresh: bool = False,
-                           clicked: tuple[int, int] | None = None, silent: bool = False) -> Sent:
+    async def send_private(
+        self,
+        game: Game,
+        state: State,
+        seat: int,
+        lines: Sequence[Msg | str],
+        edit: tuple[int, int] | None = None,
+        menu: list[dict[str, Any]] | None = None,
+        resend: bool = False,
+        refresh: bool = False,
+        clicked: tuple[int, int] | None = None,
+        silent: bool = False,
+    ) -> Sent:
         """DM one seat its view: in place of the DM `edit` names if given (the one they just
         clicked: no new message, no notification); with `refresh`, in place of its newest menu
         DM if that is still the newest DM the bot sent them (another process, a restart or
@@ -624,16 +741,18 @@ class Delivery:
             return Sent.REFUSED
         if edit is None and refresh:
             edit = await self._newest_menu_dm(game.id, seat, s.user_id)
-        message = await self.private_message(game, state, seat, lines, await self.user_locale(s.user_id),
-                                             always=edit is not None, menu=menu)
+        message = await self.private_message(
+            game, state, seat, lines, await self.user_locale(s.user_id), always=edit is not None, menu=menu
+        )
         if not message:
             return Sent.OUT
         where = edit if edit is not None and await self._edit_dm(game, edit, message) else None
         if where is None and resend:
             where = await self._same_dm_out(s.user_id, message)
         if where is None:
-            result, where = await self._send_dm(game, s.user_id, nonce=dm_nonce(game.id, seat, message),
-                                                silent=silent, **message)
+            result, where = await self._send_dm(
+                game, s.user_id, nonce=dm_nonce(game.id, seat, message), silent=silent, **message
+            )
         else:
             result = Sent.OUT
         if where is not None:
@@ -647,8 +766,15 @@ class Delivery:
                 if len(self._menus) > MENUS:
                     self._menus.popitem(last=False)
         if result is Sent.REFUSED:
-            await self.post(game, msg("<@{user}>, I cannot DM you: use the My hand button or /{kind} hand.",
-                                      user=s.user_id, kind=game.kind), mention=[s.user_id])
+            await self.post(
+                game,
+                msg(
+                    "<@{user}>, I cannot DM you: use the My hand button or /{kind} hand.",
+                    user=s.user_id,
+                    kind=game.kind,
+                ),
+                mention=[s.user_id],
+            )
         return result
 
     async def send_controls_dm(self, game: Game, seat: int, content: Msg, view: discord.ui.View) -> Sent:
@@ -694,8 +820,12 @@ class Delivery:
                 view = message.get("view")
                 wanted = [c.custom_id for c in view.children] if view is not None else []
                 text = clip(render(message["content"], await self.user_locale(user_id)))
-                if self.bot.user is not None and newest.author.id == self.bot.user.id \
-                        and newest.content == text and ids == wanted:
+                if (
+                    self.bot.user is not None
+                    and newest.author.id == self.bot.user.id
+                    and newest.content == text
+                    and ids == wanted
+                ):
                     return newest.channel.id, newest.id
         except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
             log.info("could not read a DM channel before catching up (%s)", err)
@@ -704,8 +834,11 @@ class Delivery:
     async def _edit_dm(self, game: Game, where: tuple[int, int], message: dict[str, Any]) -> bool:
         """Replace a DM's text, image and components; False if Discord would not (send anew then)."""
         try:
-            await self._dm_message(where).edit(content=message["content"], view=message.get("view"),
-                               attachments=[message["file"]] if "file" in message else [])
+            await self._dm_message(where).edit(
+                content=message["content"],
+                view=message.get("view"),
+                attachments=[message["file"]] if "file" in message else [],
+            )
             return True
         except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
             log.info("game %s: could not edit a DM in place (%s); sending a new one", game.id, err)
@@ -719,8 +852,9 @@ class Delivery:
 
     def _dm_message(self, where: tuple[int, int]) -> discord.PartialMessage:
         """A DM the bot sent, by (channel, message), without fetching it."""
-        return self.bot.get_partial_messageable(where[0], type=discord.ChannelType.private) \
-            .get_partial_message(where[1])
+        return self.bot.get_partial_messageable(where[0], type=discord.ChannelType.private).get_partial_message(
+            where[1]
+        )
 
     async def _retire(self, game_id: int, where: tuple[int, int]) -> None:
         try:
@@ -732,8 +866,9 @@ class Delivery:
         """A DM in the user's language. REFUSED (and the seat marked) when their DMs are closed."""
         return (await self._send_dm(game, user_id, content, **kwargs))[0]
 
-    async def _send_dm(self, game: Game, user_id: int, content: Msg | str,
-                       **kwargs: Any) -> tuple[Sent, tuple[int, int] | None]:
+    async def _send_dm(
+        self, game: Game, user_id: int, content: Msg | str, **kwargs: Any
+    ) -> tuple[Sent, tuple[int, int] | None]:
         """send_dm, and where the DM went: (channel, message)."""
         if kwargs.get("nonce") is None:
             kwargs.pop("nonce", None)

@@ -1,5 +1,6 @@
 """The ways a move is refused before anything changes, shared by the table and the
 automatic player (so neither imports the other for them)."""
+
 from __future__ import annotations
 
 

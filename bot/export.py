@@ -8,6 +8,7 @@ Nothing here imports discord: the worker process and the command line use it wit
       FILE: a /game export. Writes DIR/board-001.png (or .webp)... (one per turn, as the thread showed them;
       DIR defaults to FILE without its .json), or with --animation one DIR.gif (or .webp) instead,
       and prints where. Checks that the log replays to the export's final state."""
+
 from __future__ import annotations
 
 import asyncio
@@ -51,10 +52,16 @@ def export_doc(engine: Engine, game: Any, actions: list[tuple[int, Action]]) -> 
     Seats carry their names only (no Discord ids)."""
     snapshot = game.snapshot or {}
     return {
-        "format": FORMAT, "format_version": FORMAT_VERSION,
-        "game": game.kind, "title": engine.title, "id": game.id, "status": game.status,
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "game": game.kind,
+        "title": engine.title,
+        "id": game.id,
+        "status": game.status,
         "rules_version": snapshot.get("rules_version", engine.rules_version),
-        "options": game.options, "seed": game.seed, "locale": game.locale,
+        "options": game.options,
+        "seed": game.seed,
+        "locale": game.locale,
         "seats": [{"seat": s.seat, "name": s.name, **({"ai": s.ai} if s.ai else {})} for s in game.seats],
         "actions": [[seat, action] for seat, action in actions],
         "final": digest(snapshot) if snapshot else None,
@@ -89,7 +96,7 @@ def load(data: bytes | str, engines: dict[str, Engine]) -> Export:
     except (ValueError, UnicodeDecodeError) as err:
         raise ExportError(f"not JSON ({err})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise ExportError(f"not a game export (its \"format\" should be {FORMAT!r})")
+        raise ExportError(f'not a game export (its "format" should be {FORMAT!r})')
     if doc.get("format_version") != FORMAT_VERSION:
         raise ExportError(f"export format version {doc.get('format_version')!r}; this bot reads {FORMAT_VERSION}")
     kind = doc.get("game")
@@ -98,32 +105,44 @@ def load(data: bytes | str, engines: dict[str, Engine]) -> Export:
     engine = engines[kind]
     seats, actions, seed = doc.get("seats"), doc.get("actions"), doc.get("seed")
     if not isinstance(seats, list) or not all(isinstance(s, dict) and isinstance(s.get("name"), str) for s in seats):
-        raise ExportError("\"seats\" should be a list of {\"seat\", \"name\"}")
+        raise ExportError('"seats" should be a list of {"seat", "name"}')
     if not engine.min_seats <= len(seats) <= engine.max_seats:
         raise ExportError(f"{len(seats)} seats; {kind} seats {engine.min_seats} to {engine.max_seats}")
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ExportError("\"seed\" should be an integer")
+        raise ExportError('"seed" should be an integer')
     if not isinstance(actions, list) or not all(
-            isinstance(a, list) and len(a) == 2 and isinstance(a[0], int) and isinstance(a[1], dict) for a in actions):
-        raise ExportError("\"actions\" should be a list of [seat, action] pairs")
+        isinstance(a, list) and len(a) == 2 and isinstance(a[0], int) and isinstance(a[1], dict) for a in actions
+    ):
+        raise ExportError('"actions" should be a list of [seat, action] pairs')
     options = doc.get("options")
     if not isinstance(options, dict):
-        raise ExportError("\"options\" should be an object")
+        raise ExportError('"options" should be an object')
     rules = doc.get("rules_version")
     if rules != engine.rules_version:
-        raise ExportError(f"the game was played under {kind} rules version {rules}; this bot plays version "
-                          f"{engine.rules_version}, so its moves would not replay the same")
+        raise ExportError(
+            f"the game was played under {kind} rules version {rules}; this bot plays version "
+            f"{engine.rules_version}, so its moves would not replay the same"
+        )
     locale = doc.get("locale")
-    return Export(kind, options, seed, [s["name"] for s in seats], rules, [(a[0], a[1]) for a in actions],
-                  doc.get("final") if isinstance(doc.get("final"), str) else None,
-                  locale if isinstance(locale, str) else None, doc.get("id") if isinstance(doc.get("id"), int) else None)
+    return Export(
+        kind,
+        options,
+        seed,
+        [s["name"] for s in seats],
+        rules,
+        [(a[0], a[1]) for a in actions],
+        doc.get("final") if isinstance(doc.get("final"), str) else None,
+        locale if isinstance(locale, str) else None,
+        doc.get("id") if isinstance(doc.get("id"), int) else None,
+    )
 
 
 # -- the boards again ------------------------------------------------------------------------------
 
 
-def turn_starts(engine: Engine, options: dict[str, Any], seats: int, seed: int,
-                actions: list[tuple[int, Action]], key: str = "turn") -> tuple[list[State], bool]:
+def turn_starts(
+    engine: Engine, options: dict[str, Any], seats: int, seed: int, actions: list[tuple[int, Action]], key: str = "turn"
+) -> tuple[list[State], bool]:
     """The state at the start of each turn (the spectator view's `key` changes: "turn", or "post"
     for one per round, whose default is the turn), then the final one; and whether the whole log
     replayed (a game finished under older rules may refuse a move today: the boards stop there)."""
@@ -148,8 +167,9 @@ def turn_starts(engine: Engine, options: dict[str, Any], seats: int, seed: int,
     return boards, True
 
 
-def frame_states(engine: Engine, options: dict[str, Any], seats: int, seed: int,
-                 actions: list[tuple[int, Action]]) -> tuple[list[State], bool]:
+def frame_states(
+    engine: Engine, options: dict[str, Any], seats: int, seed: int, actions: list[tuple[int, Action]]
+) -> tuple[list[State], bool]:
     """The states an animation shows: one per turn, or one per round when turns are many."""
     boards, whole = turn_starts(engine, options, seats, seed, actions)
     if len(boards) > TURN_FRAMES:
@@ -176,8 +196,16 @@ class Drawn:
     whole: bool  # the whole log replayed
 
 
-def animation(kind: str, options: dict[str, Any], seats: int, seed: int, actions: list[tuple[int, Action]],
-              names: list[str], locale: str, formats: tuple[str, ...] | None = None) -> Drawn | None:
+def animation(
+    kind: str,
+    options: dict[str, Any],
+    seats: int,
+    seed: int,
+    actions: list[tuple[int, Action]],
+    names: list[str],
+    locale: str,
+    formats: tuple[str, ...] | None = None,
+) -> Drawn | None:
     """A game's boards as one animation (runs in a worker process: a top-level function, plain
     arguments); None when nothing fits Discord's upload limit."""
     from bot.games.registry import engines
@@ -200,15 +228,24 @@ class Animator:
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None
 
-    async def draw(self, kind: str, options: dict[str, Any], seats: int, seed: int,
-                   actions: list[tuple[int, Action]], names: list[str], locale: str) -> Drawn | None:
+    async def draw(
+        self,
+        kind: str,
+        options: dict[str, Any],
+        seats: int,
+        seed: int,
+        actions: list[tuple[int, Action]],
+        names: list[str],
+        locale: str,
+    ) -> Drawn | None:
         if self._pool is None:
             # A worker lives for one animation: drawing a long game takes a few hundred MB, which a
             # process that lived on would keep; starting one costs ~2 s at a game's end.
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), max_tasks_per_child=1)
         try:
             return await asyncio.get_running_loop().run_in_executor(
-                self._pool, animation, kind, options, seats, seed, actions, names, locale)
+                self._pool, animation, kind, options, seats, seed, actions, names, locale
+            )
         except BrokenProcessPool:
             self._pool = None  # the worker died (killed, out of memory): the next game end starts another
             raise
@@ -237,7 +274,7 @@ def main(argv: list[str]) -> int:
             if i + 1 >= len(args):
                 raise ExportError(f"{name} needs a value")
             value = args[i + 1]
-            del args[i:i + 2]
+            del args[i : i + 2]
             return value
         return default
 
@@ -252,8 +289,9 @@ def main(argv: list[str]) -> int:
         if locale not in (None, "en", "ja"):
             raise ExportError(f"--locale is en or ja, not {locale!r}")
         if len(args) != 1 or args[0].startswith("-"):
-            raise ExportError("usage: python -m bot replay FILE [--out DIR] [--animation] [--format gif|webp] "
-                              "[--locale en|ja]")
+            raise ExportError(
+                "usage: python -m bot replay FILE [--out DIR] [--animation] [--format gif|webp] [--locale en|ja]"
+            )
         path = Path(args[0])
         try:
             data = path.read_bytes()
@@ -271,14 +309,24 @@ def main(argv: list[str]) -> int:
             raise ExportError("the log does not replay to the game's final state")
         target = Path(out) if out else path.with_suffix("")
         if animated:
-            drawn = animation(game.kind, game.options, len(game.names), game.seed, game.actions, game.names, locale,
-                              (fmt,) if fmt else anim.FORMATS)
+            drawn = animation(
+                game.kind,
+                game.options,
+                len(game.names),
+                game.seed,
+                game.actions,
+                game.names,
+                locale,
+                (fmt,) if fmt else anim.FORMATS,
+            )
             if drawn is None:
                 raise ExportError("the animation does not fit in 10 MiB even drawn small")
             file = target.with_name(target.name + f".{drawn.format}") if target.suffix != f".{drawn.format}" else target
             file.write_bytes(drawn.data)
-            print(f"{file}: {drawn.frames} frames of {drawn.boards} boards, {drawn.size[0]}x{drawn.size[1]}, "
-                  f"{len(drawn.data)} bytes, {drawn.seconds:.1f} s")
+            print(
+                f"{file}: {drawn.frames} frames of {drawn.boards} boards, {drawn.size[0]}x{drawn.size[1]}, "
+                f"{len(drawn.data)} bytes, {drawn.seconds:.1f} s"
+            )
             return 0
         target.mkdir(parents=True, exist_ok=True)
         for i, state in enumerate(states, 1):

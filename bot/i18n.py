@@ -10,6 +10,7 @@ A catalog for another locale (data/i18n/<locale>.json) maps the English key to i
 missing entries fall back to English. Parameters are filled with str.format after translation.
 `t()` renders at once in the process's default locale (texts with no audience of their own).
 """
+
 from __future__ import annotations
 
 import json

@@ -1,4 +1,5 @@
 """Logging: discord.py's own setup plus a rotating file in the state folder."""
+
 from __future__ import annotations
 
 import logging
@@ -29,8 +30,9 @@ def setup_logging(settings: Settings) -> None:
     level = getattr(logging, settings.log_level)
     discord.utils.setup_logging(level=level, root=True)
     settings.state_dir.mkdir(parents=True, exist_ok=True)
-    handler = logging.handlers.RotatingFileHandler(settings.state_dir / "bot.log", maxBytes=5 * 2**20,
-                                                   backupCount=3, encoding="utf-8")
+    handler = logging.handlers.RotatingFileHandler(
+        settings.state_dir / "bot.log", maxBytes=5 * 2**20, backupCount=3, encoding="utf-8"
+    )
     handler.setFormatter(logging.Formatter("{asctime} {levelname:<8} {name}: {message}", style="{"))
     root = logging.getLogger()
     root.addHandler(handler)

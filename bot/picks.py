@@ -2,6 +2,7 @@
 pick judged against the game as it is when the table loads it under the game's lock. A pick is
 stale (StaleButton) when it was made for an older menu of the seat, refused (PlayerError) when it
 was never one of the seat's moves."""
+
 from __future__ import annotations
 
 import hashlib
@@ -79,8 +80,13 @@ def typed_move(typed: str, labels: list[tuple[str, Any]]) -> list[Any]:
     if exact or len(starts) == 1:
         return exact[:1] or [starts[0][1]]
     if starts:
-        raise PlayerError(msg("“{typed}” starts several moves: {moves}. Type more of it, or pick one from the list.",
-                              typed=typed[:100], moves=", ".join(label for label, _ in starts[:5])))
+        raise PlayerError(
+            msg(
+                "“{typed}” starts several moves: {moves}. Type more of it, or pick one from the list.",
+                typed=typed[:100],
+                moves=", ".join(label for label, _ in starts[:5]),
+            )
+        )
     raise PlayerError(msg("“{label}” is not a move you can make now. Pick one from the list.", label=typed[:100]))
 
 
@@ -89,13 +95,17 @@ def waiting_for(engine: Engine, game: Game, state: State) -> Msg:
     if engine.is_over(state):
         return msg("The game is over.")
     names = ", ".join(game.seats[s].name for s in engine.to_act(state) if s < len(game.seats))
-    return msg("It is not your move now: the table is waiting for {who}.", who=names) if names else \
-        msg("It is not your move now.")
+    return (
+        msg("It is not your move now: the table is waiting for {who}.", who=names)
+        if names
+        else msg("It is not your move now.")
+    )
 
 
 def button_pick(user_id: int, version: int, seat: int, kind: str, index: int, values: list[str] | None) -> Pick:
     """The move of a button or select click: control `index` of the seat's menu group `kind`
     ("buttons", "select"), made for its prompt `version`; a select's chosen `values`."""
+
     def pick(engine: Engine, game: Game, state: State) -> dict[str, Any]:
         if game.seat_of(user_id) != seat:
             raise PlayerError(msg("These buttons belong to another player."))
@@ -161,4 +171,3 @@ class TypedPick:
                 raise
         self.label = found[0][0]
         return found[0][1]
-

@@ -14,6 +14,7 @@ builds every rating again from the finished games. Who is rated:
 A game with fewer than two rated entries (a solo race against Legends or bots) rates no one.
 The displayed rating is the conservative ordinal, mu - 3 sigma (0 for a newcomer).
 """
+
 from __future__ import annotations
 
 import logging
@@ -39,7 +40,7 @@ def player_key(user_id: int, ai: str | None) -> str:
 
 
 def ai_level(player: str) -> str | None:
-    return player[len(AI_PREFIX):] if player.startswith(AI_PREFIX) else None
+    return player[len(AI_PREFIX) :] if player.startswith(AI_PREFIX) else None
 
 
 def ordinal(mu: float, sigma: float) -> float:
@@ -80,15 +81,20 @@ def seen_row(when: float) -> tuple[Any, ...]:
 Current = dict[tuple[int, str], tuple[str, float, float, int, int]]
 
 
-def update(found: list[Entry], current: Current, scope: int) -> dict[tuple[int, str], tuple[str, float, float, int, int]]:
+def update(
+    found: list[Entry], current: Current, scope: int
+) -> dict[tuple[int, str], tuple[str, float, float, int, int]]:
     """The new ratings in `scope` after a game with these results, from the ratings before
     (missing: a newcomer): {(scope, player): (name, mu, sigma, games, wins)}. Each AI level counts
     one game (and one win if any of its seats won)."""
     teams = []
     for e in found:
         before = current.get((scope, e.player))
-        rating = MODEL.rating(name=e.player) if before is None else MODEL.rating(mu=before[1], sigma=before[2],
-                                                                                 name=e.player)
+        rating = (
+            MODEL.rating(name=e.player)
+            if before is None
+            else MODEL.rating(mu=before[1], sigma=before[2], name=e.player)
+        )
         teams.append([rating])
     rated = MODEL.rate(teams, ranks=[e.place for e in found])
     moved: dict[str, list[tuple[float, float]]] = {}

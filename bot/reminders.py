@@ -4,6 +4,7 @@ A seat asked to move hears, each time the table's clock runs out: a reminder in 
 second one, in the thread and by DM, saying what comes next; then the other players are asked
 to vote the seat to the automatic player (bot/autoplayer.py). A move starts the count again.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -48,8 +49,13 @@ async def fire_due(table: "Table") -> None:
     now = table.clock()
     for game_id, seat, kind, level in await table.store.due_timers(now):
         game = await table.store.game(game_id)
-        live = (game is not None and game.status == "active" and seat < len(game.seats) and game.snapshot is not None
-                and seat in table.engines[game.kind].to_act(game.snapshot))
+        live = (
+            game is not None
+            and game.status == "active"
+            and seat < len(game.seats)
+            and game.snapshot is not None
+            and seat in table.engines[game.kind].to_act(game.snapshot)
+        )
         if game is None or not live or game.seats[seat].auto:
             await table.store.escalate_timer(game_id, seat, kind, level, None)
             if live:  # the automatic player was interrupted (a crash): it moves now
@@ -57,7 +63,9 @@ async def fire_due(table: "Table") -> None:
             continue
         clock = table.clock_of(game)
         # Escalate first: a crash after this at worst skips one message, never sends it twice.
-        if not await table.store.escalate_timer(game_id, seat, kind, level, now + clock if level < VOTE_LEVEL else None):
+        if not await table.store.escalate_timer(
+            game_id, seat, kind, level, now + clock if level < VOTE_LEVEL else None
+        ):
             continue
         await remind(table, game, seat, level, clock)
 
@@ -66,12 +74,20 @@ async def remind(table: "Table", game, seat: int, level: int, clock: float) -> N
     user = game.seats[seat].user_id
     title = table.title(game)
     if level == 1:
-        await table.out.post(game, msg("<@{user}>, a reminder: {title} is waiting for your move.",
-                                       user=user, title=title), mention=[user])
+        await table.out.post(
+            game,
+            msg("<@{user}>, a reminder: {title} is waiting for your move.", user=user, title=title),
+            mention=[user],
+        )
     elif level == 2:
-        text = msg("<@{user}>, a second reminder: {title} has waited {time} for your move. In {next} the other "
-                   "players may hand your seat to the automatic player.", user=user, title=title,
-                   time=duration(2 * clock), next=duration(clock))
+        text = msg(
+            "<@{user}>, a second reminder: {title} has waited {time} for your move. In {next} the other "
+            "players may hand your seat to the automatic player.",
+            user=user,
+            title=title,
+            time=duration(2 * clock),
+            next=duration(clock),
+        )
         await table.out.post(game, text, mention=[user])
         if game.seats[seat].dm_ok:
             await table.out.send_dm(game, user, text)

@@ -1,6 +1,7 @@
 """Replaying a finished game: its boards in order, one per turn (as the thread saw them), shown
 privately to whoever asks with Previous / Next buttons. Built from the seed and the action log,
 so nothing is stored for it; only the spectator view is drawn, so nothing hidden shows."""
+
 from __future__ import annotations
 
 import asyncio
@@ -34,14 +35,18 @@ def _board(table: TableServices, game: Game, boards: list[State], k: int, locale
     return table.renderer(game.kind).board(engine.view(boards[k], None), [s.name for s in game.seats], locale)
 
 
-async def show(table: TableServices, interaction: discord.Interaction, game: Game, k: int | None,
-               edit: bool) -> None:
+async def show(table: TableServices, interaction: discord.Interaction, game: Game, k: int | None, edit: bool) -> None:
     """Board `k` (1-based; None: the first) of `game`'s replay, as a private answer or, from its
     own buttons, in place of the one shown."""
     locale = table.audience(interaction)
     if game.status not in REPLAYABLE or game.snapshot is None:
-        await table.reply(interaction, msg("Only a finished game can be replayed; {title} is still going: "
-                                           "/game status shows its board.", title=table.title(game)))
+        await table.reply(
+            interaction,
+            msg(
+                "Only a finished game can be replayed; {title} is still going: /game status shows its board.",
+                title=table.title(game),
+            ),
+        )
         return
     engine = table.engines[game.kind]
     actions = await table.store.actions(game.id)
@@ -50,8 +55,9 @@ async def show(table: TableServices, interaction: discord.Interaction, game: Gam
     image = await asyncio.to_thread(_board, table, game, boards, k - 1, locale)
     content = render(msg("**{title}**, replay: board {k} of {n}", title=table.title(game), k=k, n=len(boards)), locale)
     if not whole and k == len(boards):
-        content += "\n" + render(msg("The rest of this game was played under older rules and cannot be shown again."),
-                                 locale)
+        content += "\n" + render(
+            msg("The rest of this game was played under older rules and cannot be shown again."), locale
+        )
     file = discord.File(io.BytesIO(image), filename=f"{game.kind}-{game.id}-replay-{k}.{extension(image)}")
     view = replay_view(game.id, k, len(boards), locale)
     try:
@@ -69,29 +75,56 @@ async def post_animation(table: TableServices, game: Game) -> None:
     drawn (a log today's rules refuse, a worker that died) just has no animation."""
     try:
         actions = await table.store.actions(game.id)
-        drawn = await export.ANIMATOR.draw(game.kind, game.options, len(game.seats), game.seed, actions,
-                                           [s.name for s in game.seats], table.out.thread_locale(game))
+        drawn = await export.ANIMATOR.draw(
+            game.kind,
+            game.options,
+            len(game.seats),
+            game.seed,
+            actions,
+            [s.name for s in game.seats],
+            table.out.thread_locale(game),
+        )
     except Exception:
         log.exception("game %s: could not draw its replay animation", game.id)
         return
     if drawn is None or not drawn.whole:
         log.info("game %s: no replay animation (%s)", game.id, "too big" if drawn is None else "old rules")
         return
-    log.info("game %s: replay animation of %d frames (%d boards), %dx%d %s, %d bytes, drawn in %.1f s", game.id,
-             drawn.frames, drawn.boards, drawn.size[0], drawn.size[1], drawn.format, len(drawn.data), drawn.seconds)
-    await table.out.post_file(game, msg("**{title}** from start to finish, board by board:", title=table.title(game)),
-                              drawn.data, f"{game.kind}-{game.id}-replay.{drawn.format}", part="replay")
+    log.info(
+        "game %s: replay animation of %d frames (%d boards), %dx%d %s, %d bytes, drawn in %.1f s",
+        game.id,
+        drawn.frames,
+        drawn.boards,
+        drawn.size[0],
+        drawn.size[1],
+        drawn.format,
+        len(drawn.data),
+        drawn.seconds,
+    )
+    await table.out.post_file(
+        game,
+        msg("**{title}** from start to finish, board by board:", title=table.title(game)),
+        drawn.data,
+        f"{game.kind}-{game.id}-replay.{drawn.format}",
+        part="replay",
+    )
 
 
 async def send_export(table: TableServices, interaction: discord.Interaction, game: Game) -> None:
     """`/game export`: a finished game as a JSON file, to whoever asks (privately)."""
     if game.status not in REPLAYABLE or game.snapshot is None:
-        await table.reply(interaction, msg("Only a finished game can be exported; {title} is still going.",
-                                           title=table.title(game)))
+        await table.reply(
+            interaction, msg("Only a finished game can be exported; {title} is still going.", title=table.title(game))
+        )
         return
     engine = table.engines[game.kind]
     actions = await table.store.actions(game.id)
     data = await asyncio.to_thread(lambda: export.dumps(export.export_doc(engine, game, actions)))
-    await table.reply(interaction, msg("**{title}**: its options, seed, seats and every move. "
-                                       "`python -m bot replay FILE` draws its boards again.", title=table.title(game)),
-                      file=discord.File(io.BytesIO(data), filename=f"{game.kind}-{game.id}.json"))
+    await table.reply(
+        interaction,
+        msg(
+            "**{title}**: its options, seed, seats and every move. `python -m bot replay FILE` draws its boards again.",
+            title=table.title(game),
+        ),
+        file=discord.File(io.BytesIO(data), filename=f"{game.kind}-{game.id}.json"),
+    )

@@ -1,6 +1,7 @@
 """Each game's rules in the bot's own words (`/<game> rules`): data/<game>/rules/<locale>.md, a
 sequence of `## Title` sections, each short enough for one Discord message. A locale without its
 own file reads the English one."""
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -39,9 +40,17 @@ def page_text(kind: str, sections: tuple[tuple[str, str], ...], page: int | None
         raise PlayerError(msg("There are no rules pages for this game yet."))
     number = 1 if page is None else page
     if not 1 <= number <= len(sections):
-        raise PlayerError(msg("There is no page {n}: the rules have pages 1 to {total}.", n=number,
-                              total=len(sections)))
+        raise PlayerError(
+            msg("There is no page {n}: the rules have pages 1 to {total}.", n=number, total=len(sections))
+        )
     title, body = sections[number - 1]
     others = [f"{i}. {t}" for i, (t, _) in enumerate(sections, 1) if i != number]
-    return msg("**{title}** ({n}/{total})\n{body}\n-# /{kind} rules page: {others}", title=title, n=number,
-               total=len(sections), body=body, kind=kind, others=" · ".join(others)), number
+    return msg(
+        "**{title}** ({n}/{total})\n{body}\n-# /{kind} rules page: {others}",
+        title=title,
+        n=number,
+        total=len(sections),
+        body=body,
+        kind=kind,
+        others=" · ".join(others),
+    ), number

@@ -5,6 +5,7 @@ JSON payload: a forged one can carry a string where an integer belongs, an integ
 range, a choice that was never offered, or a command that does not exist. `problem` names what
 is wrong in one sentence for the caller; the command never sees such input.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -22,8 +23,9 @@ BIG = 2**53  # Discord's integer options stay within ±2^53
 MAX_STRING = 6000
 
 
-def resolve(tree: app_commands.CommandTree, data: dict[str, Any],
-            guild: discord.abc.Snowflake | None) -> tuple[app_commands.Command | None, list[Any]]:
+def resolve(
+    tree: app_commands.CommandTree, data: dict[str, Any], guild: discord.abc.Snowflake | None
+) -> tuple[app_commands.Command | None, list[Any]]:
     """The command an interaction names (subcommands followed) and its own options."""
     name, options = data.get("name"), data.get("options", [])
     if not isinstance(name, str) or not isinstance(options, list):
@@ -31,7 +33,11 @@ def resolve(tree: app_commands.CommandTree, data: dict[str, Any],
     command: Any = (tree.get_command(name, guild=guild) if guild is not None else None) or tree.get_command(name)
     while isinstance(command, app_commands.Group):
         sub = options[0] if len(options) == 1 and isinstance(options[0], dict) else None
-        if sub is None or sub.get("type") not in (SUB_COMMAND, SUB_COMMAND_GROUP) or not isinstance(sub.get("name"), str):
+        if (
+            sub is None
+            or sub.get("type") not in (SUB_COMMAND, SUB_COMMAND_GROUP)
+            or not isinstance(sub.get("name"), str)
+        ):
             return None, []
         command, options = command.get_command(sub["name"]), sub.get("options", [])
         if not isinstance(options, list):
@@ -41,16 +47,26 @@ def resolve(tree: app_commands.CommandTree, data: dict[str, Any],
 
 def _value_ok(param: app_commands.Parameter, kind: int, value: Any) -> bool:
     if kind == STRING:
-        return isinstance(value, str) and len(value) <= MAX_STRING and (  # a string's bounds are lengths
-            param.max_value is None or len(value) <= param.max_value) and (
-            param.min_value is None or len(value) >= param.min_value)
+        return (
+            isinstance(value, str)
+            and len(value) <= MAX_STRING
+            and (  # a string's bounds are lengths
+                param.max_value is None or len(value) <= param.max_value
+            )
+            and (param.min_value is None or len(value) >= param.min_value)
+        )
     if kind in (INTEGER, NUMBER):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or (kind == INTEGER and isinstance(value, float)):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or (kind == INTEGER and isinstance(value, float))
+        ):
             return False
         if not -BIG <= value <= BIG or value != value:  # NaN
             return False
         return (param.min_value is None or value >= param.min_value) and (
-            param.max_value is None or value <= param.max_value)
+            param.max_value is None or value <= param.max_value
+        )
     if kind == BOOLEAN:
         return isinstance(value, bool)
     if kind in SNOWFLAKES:
@@ -84,8 +100,9 @@ def problem(tree: app_commands.CommandTree, interaction: discord.Interaction) ->
         if not _value_ok(param, param.type.value, value):
             return msg("The option “{name}” has a value out of range or of the wrong kind.", name=param.display_name)
         if param.choices and value not in {c.value for c in param.choices}:
-            return msg("“{value}” is not one of the choices for “{name}”.", value=str(value)[:50],
-                     name=param.display_name)
+            return msg(
+                "“{value}” is not one of the choices for “{name}”.", value=str(value)[:50], name=param.display_name
+            )
     if not autocomplete and any(p.required and p.name not in seen for p in command.parameters):
         return msg("That command is missing a required option.")
     if autocomplete and sum(1 for o in options if o.get("focused")) != 1:

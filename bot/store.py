@@ -10,6 +10,7 @@ A move is one statement and one transaction: append the action, write the snapsh
 version, guarded by the version (compare-and-set) so a stale writer changes nothing, even one in
 another process.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -312,9 +313,10 @@ CREATE TABLE votes (
 );
 """
 # ... and the move's function again, its fresh timers starting at level 1 (the rest as in step 1).
-_MOVE_V1 = PG_SCHEMA[PG_SCHEMA.index("CREATE FUNCTION commit_move("):]
+_MOVE_V1 = PG_SCHEMA[PG_SCHEMA.index("CREATE FUNCTION commit_move(") :]
 PG_ABSENT_PLAYERS += _MOVE_V1.replace("CREATE FUNCTION", "CREATE OR REPLACE FUNCTION").replace(
-    "DO UPDATE SET due_at = excluded.due_at;", "DO UPDATE SET due_at = excluded.due_at, level = 1;")
+    "DO UPDATE SET due_at = excluded.due_at;", "DO UPDATE SET due_at = excluded.due_at, level = 1;"
+)
 assert PG_ABSENT_PLAYERS.count("level = 1;") == 1
 
 # 8 on SQLite: fewer pages a move writes (issue #17). `actions`, `owed` and `timers` keep their rows
@@ -322,8 +324,9 @@ assert PG_ABSENT_PLAYERS.count("level = 1;") == 1
 # it wrote two (the table's and its key index's), about 12 pages a move down to 10. The move's
 # view and trigger name these tables: dropped first, then made again as migration 5 made them.
 # PostgreSQL has no rowid tables: nothing to do there.
-_MOVES_5 = SQLITE_MIGRATIONS[4][SQLITE_MIGRATIONS[4].index("CREATE VIEW moves"):]
-SQLITE_MIGRATIONS += ["""
+_MOVES_5 = SQLITE_MIGRATIONS[4][SQLITE_MIGRATIONS[4].index("CREATE VIEW moves") :]
+SQLITE_MIGRATIONS += [
+    """
     DROP VIEW moves;
     ALTER TABLE actions RENAME TO actions_old;
     CREATE TABLE actions (
@@ -359,27 +362,38 @@ SQLITE_MIGRATIONS += ["""
     INSERT INTO timers (game_id, seat, kind, due_at, level) SELECT game_id, seat, kind, due_at, level FROM timers_old;
     DROP TABLE timers_old;
     CREATE INDEX timers_due ON timers(due_at);
-    """ + _MOVES_5]
+    """
+    + _MOVES_5
+]
 assert SQLITE_MIGRATIONS[7].count("CREATE TRIGGER moves_insert") == 1
 
-MIGRATIONS: list[Migration] = [Migration(SQLITE_MIGRATIONS[0], PG_SCHEMA)] + [
-    Migration(script, "") for script in SQLITE_MIGRATIONS[1:5]] + [Migration(SQLITE_MIGRATIONS[5], PG_ABSENT_PLAYERS)] + [
-    Migration(SQLITE_MIGRATIONS[6], SQLITE_MIGRATIONS[6]),  # 7: the same text on both
-    Migration(SQLITE_MIGRATIONS[7], ""),  # 8: SQLite only
-    # 9: a channel's games, for a spectator's /game status outside the game's thread
-    Migration("CREATE INDEX games_channel ON games(channel_id);", "CREATE INDEX games_channel ON games(channel_id);"),
-    # 10: how each user is told of a new decision (NULL: by DM): "dm", "ping" or "both"
-    Migration("ALTER TABLE users ADD COLUMN notify TEXT;", "ALTER TABLE users ADD COLUMN notify text;"),
-    # 11: a seat the bot plays from the start: its AI level ("easy", "normal", "strong"); NULL: a person
-    Migration("ALTER TABLE seats ADD COLUMN ai TEXT;", "ALTER TABLE seats ADD COLUMN ai text;")]
+MIGRATIONS: list[Migration] = (
+    [Migration(SQLITE_MIGRATIONS[0], PG_SCHEMA)]
+    + [Migration(script, "") for script in SQLITE_MIGRATIONS[1:5]]
+    + [Migration(SQLITE_MIGRATIONS[5], PG_ABSENT_PLAYERS)]
+    + [
+        Migration(SQLITE_MIGRATIONS[6], SQLITE_MIGRATIONS[6]),  # 7: the same text on both
+        Migration(SQLITE_MIGRATIONS[7], ""),  # 8: SQLite only
+        # 9: a channel's games, for a spectator's /game status outside the game's thread
+        Migration(
+            "CREATE INDEX games_channel ON games(channel_id);", "CREATE INDEX games_channel ON games(channel_id);"
+        ),
+        # 10: how each user is told of a new decision (NULL: by DM): "dm", "ping" or "both"
+        Migration("ALTER TABLE users ADD COLUMN notify TEXT;", "ALTER TABLE users ADD COLUMN notify text;"),
+        # 11: a seat the bot plays from the start: its AI level ("easy", "normal", "strong"); NULL: a person
+        Migration("ALTER TABLE seats ADD COLUMN ai TEXT;", "ALTER TABLE seats ADD COLUMN ai text;"),
+    ]
+)
 NOTIFY = ("dm", "ping", "both")
 REMIND = "remind"  # the reminder timers' kind (the move statement above writes them)
 # Seat changes first take the lobby's row (a write that changes nothing): on PostgreSQL two processes
 # seating players in one lobby at once then take turns, as the whole-database write lock makes
 # them on SQLite. 0 rows: no such lobby.
 _LOCK_LOBBY = "UPDATE games SET status = status WHERE id = ? AND status = 'lobby'"
-_SET_TIMER = ("INSERT INTO timers (game_id, seat, kind, due_at) VALUES (?, ?, ?, ?) "  # a fresh timer: level 1
-              "ON CONFLICT (game_id, seat, kind) DO UPDATE SET due_at = excluded.due_at, level = 1")
+_SET_TIMER = (
+    "INSERT INTO timers (game_id, seat, kind, due_at) VALUES (?, ?, ?, ?) "  # a fresh timer: level 1
+    "ON CONFLICT (game_id, seat, kind) DO UPDATE SET due_at = excluded.due_at, level = 1"
+)
 
 
 class StaleVersion(Exception):
@@ -522,6 +536,7 @@ class PlayerQueries:
     ratings (bot/ratings.py computes them; migration 12 keeps them)."""
 
     if TYPE_CHECKING:  # what Store provides
+
         async def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]: ...
         def _transaction(self) -> AbstractAsyncContextManager[Backend]: ...
 
@@ -532,13 +547,19 @@ class PlayerQueries:
 
     async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
         async with self._transaction() as db:
-            await db.execute("INSERT INTO users (user_id, dm_channel_id) VALUES (?, ?) ON CONFLICT (user_id) "
-                             "DO UPDATE SET dm_channel_id = excluded.dm_channel_id", (user_id, channel_id))
+            await db.execute(
+                "INSERT INTO users (user_id, dm_channel_id) VALUES (?, ?) ON CONFLICT (user_id) "
+                "DO UPDATE SET dm_channel_id = excluded.dm_channel_id",
+                (user_id, channel_id),
+            )
 
     async def set_user_locale(self, user_id: int, locale: str) -> None:
         async with self._transaction() as db:
-            await db.execute("INSERT INTO users (user_id, locale) VALUES (?, ?) ON CONFLICT (user_id) "
-                             "DO UPDATE SET locale = excluded.locale", (user_id, locale))
+            await db.execute(
+                "INSERT INTO users (user_id, locale) VALUES (?, ?) ON CONFLICT (user_id) "
+                "DO UPDATE SET locale = excluded.locale",
+                (user_id, locale),
+            )
 
     async def notify(self, user_id: int) -> str:
         """How the user is told of a new decision: "dm" (the default), "ping" or "both"."""
@@ -548,28 +569,35 @@ class PlayerQueries:
     async def set_notify(self, user_id: int, how: str) -> None:
         assert how in NOTIFY
         async with self._transaction() as db:
-            await db.execute("INSERT INTO users (user_id, notify) VALUES (?, ?) ON CONFLICT (user_id) "
-                             "DO UPDATE SET notify = excluded.notify", (user_id, how))
+            await db.execute(
+                "INSERT INTO users (user_id, notify) VALUES (?, ?) ON CONFLICT (user_id) "
+                "DO UPDATE SET notify = excluded.notify",
+                (user_id, how),
+            )
 
     # -- ratings ----------------------------------------------------------------------------
 
-    async def rate_game(self, game_id: int, kind: str, scopes: list[int], players: list[str],
-                        compute: Any) -> bool:
+    async def rate_game(self, game_id: int, kind: str, scopes: list[int], players: list[str], compute: Any) -> bool:
         """Rate one finished game in one transaction: `compute(current)` gets the stored ratings
         {(scope, player): (name, mu, sigma, games, wins)} of `players` in `scopes` and returns
         (the ratings to write: rows as `current` keys them, the game's seats to record: (seat,
         player, place, field, ended_at, mu, sigma)). False (nothing written) if the game is not
         finished or was rated already, so a game counts once however often this runs."""
         async with self._transaction() as db:
-            done = await db.fetch("SELECT 1 FROM games WHERE id = ? AND status = 'finished' AND NOT EXISTS "
-                                  "(SELECT 1 FROM rated WHERE game_id = ?)", (game_id, game_id))
+            done = await db.fetch(
+                "SELECT 1 FROM games WHERE id = ? AND status = 'finished' AND NOT EXISTS "
+                "(SELECT 1 FROM rated WHERE game_id = ?)",
+                (game_id, game_id),
+            )
             if not done:
                 return False
             current = {}
             if scopes and players:  # (one statement each: a game's end adds a few to its race, not one per row)
                 for scope, player, name, mu, sigma, games, wins in await db.fetch(
-                        f"SELECT scope, player, name, mu, sigma, games, wins FROM ratings WHERE kind = ? "
-                        f"AND scope IN ({marks(scopes)}) AND player IN ({marks(players)})", (kind, *scopes, *players)):
+                    f"SELECT scope, player, name, mu, sigma, games, wins FROM ratings WHERE kind = ? "
+                    f"AND scope IN ({marks(scopes)}) AND player IN ({marks(players)})",
+                    (kind, *scopes, *players),
+                ):
                     current[(scope, player)] = (name, mu, sigma, games, wins)
             ratings, seats = compute(current)
             now = time.time()
@@ -579,19 +607,28 @@ class PlayerQueries:
                     "INSERT INTO ratings (kind, scope, player, name, mu, sigma, games, wins, updated_at) "
                     f"VALUES {values(rows)} ON CONFLICT (kind, scope, player) DO UPDATE SET "
                     "name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
-                    "wins = excluded.wins, updated_at = excluded.updated_at", [v for row in rows for v in row])
+                    "wins = excluded.wins, updated_at = excluded.updated_at",
+                    [v for row in rows for v in row],
+                )
             if seats:
                 rows = [(game_id, row[0], kind, *row[1:]) for row in seats]
-                await db.execute("INSERT INTO rated (game_id, seat, kind, player, place, field, ended_at, mu, sigma) "
-                                 f"VALUES {values(rows)}", [v for row in rows for v in row])
+                await db.execute(
+                    "INSERT INTO rated (game_id, seat, kind, player, place, field, ended_at, mu, sigma) "
+                    f"VALUES {values(rows)}",
+                    [v for row in rows for v in row],
+                )
         return True
 
     async def unrated_games(self) -> list[tuple[int, float]]:
         """Finished games not rated yet (games finished before ratings, or a crash between the
         move and its rating), as (id, the time it ended), the earliest ended first."""
-        return [(g, t) for g, t in await self._read(
-            "SELECT id, updated_at FROM games WHERE status = 'finished' AND NOT EXISTS "
-            "(SELECT 1 FROM rated WHERE rated.game_id = games.id) ORDER BY updated_at, id")]
+        return [
+            (g, t)
+            for g, t in await self._read(
+                "SELECT id, updated_at FROM games WHERE status = 'finished' AND NOT EXISTS "
+                "(SELECT 1 FROM rated WHERE rated.game_id = games.id) ORDER BY updated_at, id"
+            )
+        ]
 
     async def clear_ratings(self) -> None:
         """Forget every rating (a rebuild from the finished games follows)."""
@@ -599,17 +636,23 @@ class PlayerQueries:
             await db.execute("DELETE FROM rated", ())
             await db.execute("DELETE FROM ratings", ())
 
-    async def leaderboard(self, kind: str, scope: int, limit: int = 10) -> list[tuple[str, str, float, float, int, int]]:
+    async def leaderboard(
+        self, kind: str, scope: int, limit: int = 10
+    ) -> list[tuple[str, str, float, float, int, int]]:
         """The best of a game in a scope (a guild id; 0: across servers) by their conservative
         rating (mu - 3 sigma): (player, name, mu, sigma, games, wins)."""
         return await self._read(
             "SELECT player, name, mu, sigma, games, wins FROM ratings WHERE kind = ? AND scope = ? "
-            "ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT ?", (kind, scope, limit))
+            "ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT ?",
+            (kind, scope, limit),
+        )
 
     async def ratings_of(self, player: str, scope: int) -> list[tuple[str, str, float, float, int, int]]:
         """A player's rating in every game they were rated in: (kind, name, mu, sigma, games, wins)."""
-        return await self._read("SELECT kind, name, mu, sigma, games, wins FROM ratings WHERE scope = ? AND "
-                                "player = ? ORDER BY kind", (scope, player))
+        return await self._read(
+            "SELECT kind, name, mu, sigma, games, wins FROM ratings WHERE scope = ? AND player = ? ORDER BY kind",
+            (scope, player),
+        )
 
     async def rank_in(self, kind: str, scope: int, player: str) -> tuple[int, int] | None:
         """A player's rank on a game's leaderboard and how many are on it (None: not rated)."""
@@ -617,7 +660,9 @@ class PlayerQueries:
             "SELECT (SELECT COUNT(*) FROM ratings AS o WHERE o.kind = r.kind AND o.scope = r.scope AND "
             "o.mu - 3 * o.sigma > r.mu - 3 * r.sigma) + 1, (SELECT COUNT(*) FROM ratings AS o WHERE "
             "o.kind = r.kind AND o.scope = r.scope) FROM ratings AS r WHERE r.kind = ? AND r.scope = ? AND "
-            "r.player = ?", (kind, scope, player))
+            "r.player = ?",
+            (kind, scope, player),
+        )
         return (rows[0][0], rows[0][1]) if rows else None
 
     async def rating_history(self, player: str, kind: str | None, limit: int = 200) -> list[tuple[Any, ...]]:
@@ -626,13 +671,17 @@ class PlayerQueries:
         rows = await self._read(
             "SELECT game_id, kind, place, field, ended_at, mu, sigma FROM rated WHERE player = ? AND "
             "(CAST(? AS TEXT) IS NULL OR kind = ?) ORDER BY ended_at DESC, game_id DESC LIMIT ?",
-            (player, kind, kind, limit))
+            (player, kind, kind, limit),
+        )
         return rows[::-1]
 
     async def ai_ratings(self, kind: str, scope: int) -> list[tuple[str, float, float, int]]:
         """The AI levels' ratings at a game: (player "ai:<level>", mu, sigma, games)."""
-        return await self._read("SELECT player, mu, sigma, games FROM ratings WHERE kind = ? AND scope = ? AND "
-                                "player LIKE 'ai:%' ORDER BY mu - 3 * sigma", (kind, scope))
+        return await self._read(
+            "SELECT player, mu, sigma, games FROM ratings WHERE kind = ? AND scope = ? AND "
+            "player LIKE 'ai:%' ORDER BY mu - 3 * sigma",
+            (kind, scope),
+        )
 
 
 class Store(PlayerQueries):
@@ -667,12 +716,14 @@ class Store(PlayerQueries):
         params = (self.shards.total, self.shards.first, self.shards.last)
         if game_id is None:
             return " AND ((COALESCE(games.guild_id, 0) >> 22) % ?) BETWEEN ? AND ?", params
-        return (f" AND (SELECT (COALESCE(g.guild_id, 0) >> 22) % ? FROM games AS g WHERE g.id = {game_id}) "
-                f"BETWEEN ? AND ?", params)
+        return (
+            f" AND (SELECT (COALESCE(g.guild_id, 0) >> 22) % ? FROM games AS g WHERE g.id = {game_id}) BETWEEN ? AND ?",
+            params,
+        )
 
     @property
     def backend(self) -> str:
-        """"sqlite" or "postgresql" (for messages and tests; no game code asks)."""
+        """ "sqlite" or "postgresql" (for messages and tests; no game code asks)."""
         return self._db.name
 
     @property
@@ -707,8 +758,13 @@ class Store(PlayerQueries):
         try:
             if module is store_pg:
                 import asyncpg
-                errors: tuple[type[BaseException], ...] = (asyncpg.PostgresError, asyncpg.InterfaceError,
-                                                           OSError, asyncio.TimeoutError)
+
+                errors: tuple[type[BaseException], ...] = (
+                    asyncpg.PostgresError,
+                    asyncpg.InterfaceError,
+                    OSError,
+                    asyncio.TimeoutError,
+                )
             else:
                 errors = store_sqlite.Backend.errors
         except ImportError:
@@ -741,8 +797,10 @@ class Store(PlayerQueries):
         if current < 0:
             raise StoreError(f"its schema number ({current}) is not one this bot ever writes; refusing to use it")
         if current > len(MIGRATIONS):
-            raise StoreError(f"written by a newer version of the bot (schema {current}; this code knows "
-                             f"up to {len(MIGRATIONS)}); refusing to use it")
+            raise StoreError(
+                f"written by a newer version of the bot (schema {current}; this code knows "
+                f"up to {len(MIGRATIONS)}); refusing to use it"
+            )
         problem = await self._db.check_usable()
         if problem:
             raise StoreError(problem)
@@ -754,10 +812,12 @@ class Store(PlayerQueries):
         if self._db.moved_away():
             if not self._gone_said:
                 self._gone_said = True
-                log.error("%s was deleted, replaced or written by another process while the bot ran: it takes no "
-                          "more moves, which would be lost; stop it, put the right file in place (without the old "
-                          "-wal and -shm files beside it), and start it again",
-                          self._db.where)
+                log.error(
+                    "%s was deleted, replaced or written by another process while the bot ran: it takes no "
+                    "more moves, which would be lost; stop it, put the right file in place (without the old "
+                    "-wal and -shm files beside it), and start it again",
+                    self._db.where,
+                )
             raise StoreGone(self._db.where)
 
     @asynccontextmanager
@@ -769,22 +829,38 @@ class Store(PlayerQueries):
 
     # -- games and seats ------------------------------------------------------------------
 
-    async def create_game(self, kind: str, guild_id: int | None, channel_id: int, creator_id: int,
-                          creator_name: str, options: dict[str, Any], seed: int, locale: str | None = None,
-                          clock: float | None = None, ai: int = 0, ai_level: str = "normal") -> int:
+    async def create_game(
+        self,
+        kind: str,
+        guild_id: int | None,
+        channel_id: int,
+        creator_id: int,
+        creator_name: str,
+        options: dict[str, Any],
+        seed: int,
+        locale: str | None = None,
+        clock: float | None = None,
+        ai: int = 0,
+        ai_level: str = "normal",
+    ) -> int:
         """A lobby with its creator in seat 0, then `ai` seats the bot plays at `ai_level` (named
         "AI 1", "AI 2"...: short on every board; a negative user id, which no person has)."""
         now = time.time()
         async with self._transaction() as db:
-            (game_id,), = await db.fetch(
+            ((game_id,),) = await db.fetch(
                 "INSERT INTO games (kind, guild_id, channel_id, creator_id, status, options, seed, locale, clock, "
                 "created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?) RETURNING id",
-                (kind, guild_id, channel_id, creator_id, dumps(options), seed, locale, clock, now, now))
-            await db.execute("INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
-                             (game_id, creator_id, creator_name))
+                (kind, guild_id, channel_id, creator_id, dumps(options), seed, locale, clock, now, now),
+            )
+            await db.execute(
+                "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
+                (game_id, creator_id, creator_name),
+            )
             for seat in range(1, ai + 1):
-                await db.execute("INSERT INTO seats (game_id, seat, user_id, name, auto, ai) VALUES (?, ?, ?, ?, 1, ?)",
-                                 (game_id, seat, -seat, f"AI {seat}", ai_level))
+                await db.execute(
+                    "INSERT INTO seats (game_id, seat, user_id, name, auto, ai) VALUES (?, ?, ?, ?, 1, ?)",
+                    (game_id, seat, -seat, f"AI {seat}", ai_level),
+                )
         return game_id
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
@@ -796,13 +872,16 @@ class Store(PlayerQueries):
         async with self._transaction() as db:
             if not await db.execute(_LOCK_LOBBY, (game_id,)):
                 return False
-            (count, mine), = await db.fetch(
+            ((count, mine),) = await db.fetch(
                 "SELECT COUNT(*), SUM(CASE WHEN user_id = ? THEN 1 ELSE 0 END) FROM seats JOIN games "
-                "ON games.id = game_id WHERE game_id = ? AND status = 'lobby'", (user_id, game_id))
+                "ON games.id = game_id WHERE game_id = ? AND status = 'lobby'",
+                (user_id, game_id),
+            )
             if not count or mine or count >= max_seats:
                 return False
-            await db.execute("INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
-                             (game_id, count, user_id, name))
+            await db.execute(
+                "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)", (game_id, count, user_id, name)
+            )
         return True
 
     async def leave(self, game_id: int, user_id: int) -> bool:
@@ -810,8 +889,11 @@ class Store(PlayerQueries):
         async with self._transaction() as db:
             if not await db.execute(_LOCK_LOBBY, (game_id,)):
                 return False
-            rows = await db.fetch("SELECT seat FROM seats JOIN games ON games.id = game_id "
-                                  "WHERE game_id = ? AND user_id = ? AND status = 'lobby'", (game_id, user_id))
+            rows = await db.fetch(
+                "SELECT seat FROM seats JOIN games ON games.id = game_id "
+                "WHERE game_id = ? AND user_id = ? AND status = 'lobby'",
+                (game_id, user_id),
+            )
             if not rows:
                 return False
             row = rows[0]
@@ -821,23 +903,33 @@ class Store(PlayerQueries):
             await db.execute("UPDATE seats SET seat = -seat - 1 WHERE game_id = ? AND seat < 0", (game_id,))
         return True
 
-    async def start(self, game_id: int, thread_id: int | None, snapshot: dict[str, Any],
-                    prompts: list[PromptUpdate], outcome: dict[str, Any] | None = None,
-                    to_act: list[int] = (), fresh: dict[int, float] | None = None) -> bool:  # type: ignore[assignment]
+    async def start(
+        self,
+        game_id: int,
+        thread_id: int | None,
+        snapshot: dict[str, Any],
+        prompts: list[PromptUpdate],
+        outcome: dict[str, Any] | None = None,
+        to_act: list[int] = (),  # type: ignore[assignment]
+        fresh: dict[int, float] | None = None,
+    ) -> bool:
         """lobby -> active with the engine's first state (version 0), owing its announcement, with
         the seats that must act and their reminder times. False if no longer a lobby."""
         async with self._transaction() as db:
             changed = await db.execute(
                 "UPDATE games SET status = 'active', thread_id = ?, snapshot = ?, to_act = ?, updated_at = ? "
                 "WHERE id = ? AND status = 'lobby'",
-                (thread_id, dumps(snapshot), dumps(sorted(to_act)), time.time(), game_id))
+                (thread_id, dumps(snapshot), dumps(sorted(to_act)), time.time(), game_id),
+            )
             if changed != 1:
                 return False
             await db.executemany(
                 "UPDATE seats SET prompt_version = 0, prompt_hash = ? WHERE game_id = ? AND seat = ?",
-                [(p.prompt_hash, game_id, p.seat) for p in prompts])
-            await db.execute("INSERT INTO owed (game_id, version, outcome) VALUES (?, 0, ?)",
-                             (game_id, dumps(outcome or {})))
+                [(p.prompt_hash, game_id, p.seat) for p in prompts],
+            )
+            await db.execute(
+                "INSERT INTO owed (game_id, version, outcome) VALUES (?, 0, ?)", (game_id, dumps(outcome or {}))
+            )
             await db.executemany(_SET_TIMER, [(game_id, seat, REMIND, at) for seat, at in (fresh or {}).items()])
         return True
 
@@ -845,15 +937,17 @@ class Store(PlayerQueries):
         async with self._transaction() as db:
             changed = await db.execute(
                 "UPDATE games SET status = ?, updated_at = ? WHERE id = ? AND status IN ('lobby', 'active')",
-                (status, time.time(), game_id))
+                (status, time.time(), game_id),
+            )
             await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
         self._rows.pop(game_id, None)  # after the write: a read queued before it may have kept the old row
         return changed == 1
 
     async def set_dm_ok(self, game_id: int, user_id: int, ok: bool) -> None:
         async with self._transaction() as db:
-            await db.execute("UPDATE seats SET dm_ok = ? WHERE game_id = ? AND user_id = ?",
-                             (int(ok), game_id, user_id))
+            await db.execute(
+                "UPDATE seats SET dm_ok = ? WHERE game_id = ? AND user_id = ?", (int(ok), game_id, user_id)
+            )
         self._rows.pop(game_id, None)
 
     async def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -869,13 +963,29 @@ class Store(PlayerQueries):
             self._rows.move_to_end(game_id)
         try:
             if row is None:
-                rows = await self._read(self._backend.GAME_SELECT, (game_id,))  # the game and its seats as of one moment
+                rows = await self._read(
+                    self._backend.GAME_SELECT, (game_id,)
+                )  # the game and its seats as of one moment
                 if not rows:
                     return None
                 row = rows[0]
             gid, kind, guild_id, channel_id, thread_id, lobby_id, creator_id, status = row[:8]
-            game = Game(gid, kind, guild_id, channel_id, thread_id, lobby_id, creator_id, status, orjson.loads(row[8]),
-                        row[9], row[10], decode_snapshot(row[11]), row[12], row[13])
+            game = Game(
+                gid,
+                kind,
+                guild_id,
+                channel_id,
+                thread_id,
+                lobby_id,
+                creator_id,
+                status,
+                orjson.loads(row[8]),
+                row[9],
+                row[10],
+                decode_snapshot(row[11]),
+                row[12],
+                row[13],
+            )
             seats = orjson.loads(row[14])
         except Exception as err:
             if not (isinstance(err, (ValueError, TypeError, zlib.error)) or self._backend.is_damage(err)):
@@ -894,7 +1004,7 @@ class Store(PlayerQueries):
         """The games the query's first column names; a damaged one is left out (and logged by
         whoever loads it on its own), so one bad game never hides the others."""
         games = []
-        for (game_id, *_) in await self._read(sql, params):
+        for game_id, *_ in await self._read(sql, params):
             try:
                 game = await self.game(game_id)
             except DamagedGame:
@@ -905,28 +1015,41 @@ class Store(PlayerQueries):
 
     async def games_of_user(self, user_id: int, statuses: tuple[str, ...] = ("lobby", "active")) -> list[Game]:
         marks = ",".join("?" * len(statuses))
-        return await self._games(f"SELECT game_id FROM seats JOIN games ON games.id = game_id "
-                                 f"WHERE user_id = ? AND status IN ({marks}) ORDER BY game_id", (user_id, *statuses))
+        return await self._games(
+            f"SELECT game_id FROM seats JOIN games ON games.id = game_id "
+            f"WHERE user_id = ? AND status IN ({marks}) ORDER BY game_id",
+            (user_id, *statuses),
+        )
 
     async def finished_games_of_user(self, user_id: int, limit: int = 20) -> list[tuple[Game, float]]:
         """A user's ended games (finished or abandoned after the start), the newest first, with
         the time each ended."""
-        rows = await self._read("SELECT game_id, games.updated_at FROM seats JOIN games ON games.id = game_id "
-                                "WHERE user_id = ? AND status IN ('finished', 'abandoned') AND snapshot IS NOT NULL "
-                                "ORDER BY game_id DESC LIMIT ?", (user_id, limit))
+        rows = await self._read(
+            "SELECT game_id, games.updated_at FROM seats JOIN games ON games.id = game_id "
+            "WHERE user_id = ? AND status IN ('finished', 'abandoned') AND snapshot IS NOT NULL "
+            "ORDER BY game_id DESC LIMIT ?",
+            (user_id, limit),
+        )
         ended = dict(rows)
         if not ended:
             return []
-        return [(g, ended[g.id]) for g in await self._games(
-            f"SELECT id FROM games WHERE id IN ({','.join('?' * len(ended))}) ORDER BY id DESC", tuple(ended))]
+        return [
+            (g, ended[g.id])
+            for g in await self._games(
+                f"SELECT id FROM games WHERE id IN ({','.join('?' * len(ended))}) ORDER BY id DESC", tuple(ended)
+            )
+        ]
 
     async def active_games(self) -> list[Game]:
         return await self._games("SELECT id FROM games WHERE status = 'active' ORDER BY id", ())
 
     async def open_lobby(self, channel_id: int, kind: str) -> Game | None:
         """The newest open table of `kind` in a channel."""
-        games = await self._games("SELECT id FROM games WHERE channel_id = ? AND kind = ? AND status = 'lobby' "
-                                  "AND lobby_message_id IS NOT NULL ORDER BY id DESC LIMIT 1", (channel_id, kind))
+        games = await self._games(
+            "SELECT id FROM games WHERE channel_id = ? AND kind = ? AND status = 'lobby' "
+            "AND lobby_message_id IS NOT NULL ORDER BY id DESC LIMIT 1",
+            (channel_id, kind),
+        )
         return games[0] if games else None
 
     async def game_by_thread(self, thread_id: int, kind: str | None, statuses: tuple[str, ...]) -> Game | None:
@@ -934,7 +1057,9 @@ class Store(PlayerQueries):
         marks = ",".join("?" * len(statuses))
         games = await self._games(
             f"SELECT id FROM games WHERE thread_id = ? AND (CAST(? AS TEXT) IS NULL OR kind = ?) AND status IN ({marks}) "
-            f"ORDER BY id DESC LIMIT 1", (thread_id, kind, kind, *statuses))
+            f"ORDER BY id DESC LIMIT 1",
+            (thread_id, kind, kind, *statuses),
+        )
         return games[0] if games else None
 
     async def games_in_channel(self, channel_id: int, kind: str | None, statuses: tuple[str, ...]) -> list[Game]:
@@ -942,14 +1067,20 @@ class Store(PlayerQueries):
         marks = ",".join("?" * len(statuses))
         return await self._games(
             f"SELECT id FROM games WHERE channel_id = ? AND (CAST(? AS TEXT) IS NULL OR kind = ?) "
-            f"AND status IN ({marks}) ORDER BY id", (channel_id, kind, kind, *statuses))
+            f"AND status IN ({marks}) ORDER BY id",
+            (channel_id, kind, kind, *statuses),
+        )
 
     async def lobbies_without_message(self) -> list[tuple[int, int]]:
         """(game id, channel id) of lobbies whose post may or may not have gone out (a crash
         between the two)."""
         mine, params = self._mine()
-        return [(g, c) for g, c in await self._read(
-            "SELECT id, channel_id FROM games WHERE status = 'lobby' AND lobby_message_id IS NULL" + mine, params)]
+        return [
+            (g, c)
+            for g, c in await self._read(
+                "SELECT id, channel_id FROM games WHERE status = 'lobby' AND lobby_message_id IS NULL" + mine, params
+            )
+        ]
 
     # -- the outbox: announcements owed per version ---------------------------------------
 
@@ -962,12 +1093,14 @@ class Store(PlayerQueries):
             mine = mine + " AND (SELECT g.updated_at FROM games AS g WHERE g.id = owed.game_id) < ?"
             params = (*params, older_than)
         if game_id is not None:
-            sql, params = "SELECT game_id, version, outcome, sent FROM owed WHERE game_id = ? ORDER BY version", (game_id,)
+            sql, params = (
+                "SELECT game_id, version, outcome, sent FROM owed WHERE game_id = ? ORDER BY version",
+                (game_id,),
+            )
         elif not mine:
             sql = "SELECT game_id, version, outcome, sent FROM owed ORDER BY game_id, version"
         else:
-            sql = ("SELECT game_id, version, outcome, sent FROM owed WHERE 1 = 1" + mine +
-                   " ORDER BY game_id, version")
+            sql = "SELECT game_id, version, outcome, sent FROM owed WHERE 1 = 1" + mine + " ORDER BY game_id, version"
         rows = await self._read(sql, params)
         owed = []
         for gid, version, outcome, sent in rows:
@@ -1025,7 +1158,8 @@ class Store(PlayerQueries):
                 if sent:
                     await self._db.executemany(
                         "UPDATE owed SET sent = sent || ' ' || ? WHERE game_id = ? AND version = ?",
-                        [(" ".join(parts), gid, version) for (gid, version), parts in sent.items()])
+                        [(" ".join(parts), gid, version) for (gid, version), parts in sent.items()],
+                    )
                     self.progress_writes += 1
         except Exception:
             log.exception("could not write announcement progress; trying again later")
@@ -1038,19 +1172,36 @@ class Store(PlayerQueries):
 
     # -- moves ------------------------------------------------------------------------------
 
-    async def commit_move(self, game_id: int, expected_version: int, seat: int, action: dict[str, Any],
-                          snapshot: dict[str, Any], finished: bool, prompts: list[PromptUpdate],
-                          outcome: dict[str, Any] | None = None, to_act: list[int] = (),  # type: ignore[assignment]
-                          fresh: dict[int, float] | None = None) -> int:
+    async def commit_move(
+        self,
+        game_id: int,
+        expected_version: int,
+        seat: int,
+        action: dict[str, Any],
+        snapshot: dict[str, Any],
+        finished: bool,
+        prompts: list[PromptUpdate],
+        outcome: dict[str, Any] | None = None,
+        to_act: list[int] = (),  # type: ignore[assignment]
+        fresh: dict[int, float] | None = None,
+    ) -> int:
         """Append the action, write the snapshot, bump the version, owe the announcement
         (`outcome`), keep who must act and set their reminders: one atomic statement. The
         reminders of seats in `to_act` but not in `fresh` are kept; all others dropped."""
         new_version = expected_version + 1
-        row = (game_id, new_version, seat, dumps(action),
-               encode_snapshot(snapshot, compress=finished and self._db.compress_snapshots),
-               "finished" if finished else "active", dumps({str(p.seat): p.prompt_hash for p in prompts}),
-               dumps(outcome or {}), dumps(sorted(to_act)), dumps({str(k): v for k, v in (fresh or {}).items()}),
-               time.time())
+        row = (
+            game_id,
+            new_version,
+            seat,
+            dumps(action),
+            encode_snapshot(snapshot, compress=finished and self._db.compress_snapshots),
+            "finished" if finished else "active",
+            dumps({str(p.seat): p.prompt_hash for p in prompts}),
+            dumps(outcome or {}),
+            dumps(sorted(to_act)),
+            dumps({str(k): v for k, v in (fresh or {}).items()}),
+            time.time(),
+        )
         async with self._lock:
             self.check_file()
             try:
@@ -1063,8 +1214,9 @@ class Store(PlayerQueries):
         self._moved(game_id, new_version, row[4], finished, prompts)
         return new_version
 
-    def _moved(self, game_id: int, version: int, snapshot: str | bytes, finished: bool,
-               prompts: list[PromptUpdate]) -> None:
+    def _moved(
+        self, game_id: int, version: int, snapshot: str | bytes, finished: bool, prompts: list[PromptUpdate]
+    ) -> None:
         """A committed move brings the game's kept row up to date (a finished game's is dropped)."""
         row = self._rows.get(game_id)
         if row is None:
@@ -1090,7 +1242,9 @@ class Store(PlayerQueries):
         async with self._transaction() as db:
             rows = await db.fetch(
                 "SELECT seat, action FROM actions WHERE game_id = ? AND EXISTS (SELECT 1 FROM games WHERE id = ? "
-                "AND status = 'finished' AND archive IS NULL) ORDER BY version", (game_id, game_id))
+                "AND status = 'finished' AND archive IS NULL) ORDER BY version",
+                (game_id, game_id),
+            )
             if not rows:
                 return False
             packed = zlib.compress(("[" + ",".join(f"[{seat},{a}]" for seat, a in rows) + "]").encode(), 6)
@@ -1105,8 +1259,12 @@ class Store(PlayerQueries):
         """Keep the timers of seats still `waiting`, drop the others, (re)set those in `fresh`."""
         async with self._transaction() as db:
             marks = ",".join("?" * len(waiting))
-            await db.execute(f"DELETE FROM timers WHERE game_id = ? AND kind = ? AND seat NOT IN ({marks})" if waiting
-                             else "DELETE FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind, *waiting))
+            await db.execute(
+                f"DELETE FROM timers WHERE game_id = ? AND kind = ? AND seat NOT IN ({marks})"
+                if waiting
+                else "DELETE FROM timers WHERE game_id = ? AND kind = ?",
+                (game_id, kind, *waiting),
+            )
             await db.executemany(_SET_TIMER, [(game_id, seat, kind, at) for seat, at in fresh.items()])
 
     async def restore_timers(self, due_at: float) -> None:
@@ -1119,8 +1277,10 @@ class Store(PlayerQueries):
     async def games_without_to_act(self) -> list[int]:
         """Active games from before who-must-act was stored (migration 5): filled in once."""
         mine, params = self._mine()
-        return [r[0] for r in await self._read(
-            "SELECT id FROM games WHERE status = 'active' AND to_act IS NULL" + mine, params)]
+        return [
+            r[0]
+            for r in await self._read("SELECT id FROM games WHERE status = 'active' AND to_act IS NULL" + mine, params)
+        ]
 
     async def set_to_act(self, game_id: int, to_act: list[int]) -> None:
         async with self._transaction() as db:
@@ -1130,19 +1290,26 @@ class Store(PlayerQueries):
         """(game, seat, kind, level) of every timer due by `now` (of this process's shards), the
         earliest first."""
         mine, params = self._mine("timers.game_id")
-        return await self._read("SELECT game_id, seat, kind, level FROM timers WHERE due_at <= ?" + mine +
-                                " ORDER BY due_at", (now, *params))
+        return await self._read(
+            "SELECT game_id, seat, kind, level FROM timers WHERE due_at <= ?" + mine + " ORDER BY due_at",
+            (now, *params),
+        )
 
     async def escalate_timer(self, game_id: int, seat: int, kind: str, level: int, due_at: float | None) -> bool:
         """A due timer of `level` moves to the next level at `due_at` (None: it is deleted). False if
         it is no longer at that level (a move reset it meanwhile): then nothing is sent."""
         async with self._transaction() as db:
             if due_at is None:
-                changed = await db.execute("DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ? AND "
-                                           "level = ?", (game_id, seat, kind, level))
+                changed = await db.execute(
+                    "DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ? AND level = ?",
+                    (game_id, seat, kind, level),
+                )
             else:
-                changed = await db.execute("UPDATE timers SET level = level + 1, due_at = ? WHERE game_id = ? AND "
-                                           "seat = ? AND kind = ? AND level = ?", (due_at, game_id, seat, kind, level))
+                changed = await db.execute(
+                    "UPDATE timers SET level = level + 1, due_at = ? WHERE game_id = ? AND "
+                    "seat = ? AND kind = ? AND level = ?",
+                    (due_at, game_id, seat, kind, level),
+                )
         return changed == 1
 
     async def next_timer_due(self) -> float | None:
@@ -1155,13 +1322,13 @@ class Store(PlayerQueries):
         return rows[0][0] if rows else None
 
     async def timer_seats(self, game_id: int, kind: str) -> set[int]:
-        return {r[0] for r in await self._read("SELECT seat FROM timers WHERE game_id = ? AND kind = ?",
-                                               (game_id, kind))}
+        return {
+            r[0] for r in await self._read("SELECT seat FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind))
+        }
 
     async def delete_timer(self, game_id: int, seat: int, kind: str) -> None:
         async with self._transaction() as db:
-            await db.execute("DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ?",
-                             (game_id, seat, kind))
+            await db.execute("DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ?", (game_id, seat, kind))
 
     # -- absent players ---------------------------------------------------------------------
 
@@ -1169,9 +1336,11 @@ class Store(PlayerQueries):
         """Hand a seat of an active game to the automatic player (or give it back); its votes go.
         False if the game is not active or the seat already was so."""
         async with self._transaction() as db:
-            changed = await db.execute("UPDATE seats SET auto = ? WHERE game_id = ? AND seat = ? AND auto != ? AND "
-                                       "EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'active')",
-                                       (int(auto), game_id, seat, int(auto), game_id))
+            changed = await db.execute(
+                "UPDATE seats SET auto = ? WHERE game_id = ? AND seat = ? AND auto != ? AND "
+                "EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'active')",
+                (int(auto), game_id, seat, int(auto), game_id),
+            )
             await db.execute("DELETE FROM votes WHERE game_id = ? AND seat = ?", (game_id, seat))
         self._rows.pop(game_id, None)
         return changed == 1
@@ -1180,25 +1349,39 @@ class Store(PlayerQueries):
         """Record `voter`'s vote to hand `seat` to the automatic player, made while the seat's menu
         was at `version`; returns every voter of that version (older votes no longer count)."""
         async with self._transaction() as db:
-            await db.execute("DELETE FROM votes WHERE game_id = ? AND seat = ? AND version != ?",
-                             (game_id, seat, version))
-            await db.execute("INSERT INTO votes (game_id, seat, voter, version) VALUES (?, ?, ?, ?) "
-                             "ON CONFLICT DO NOTHING", (game_id, seat, voter, version))
-            rows = await db.fetch("SELECT voter FROM votes WHERE game_id = ? AND seat = ? ORDER BY voter",
-                                  (game_id, seat))
+            await db.execute(
+                "DELETE FROM votes WHERE game_id = ? AND seat = ? AND version != ?", (game_id, seat, version)
+            )
+            await db.execute(
+                "INSERT INTO votes (game_id, seat, voter, version) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (game_id, seat, voter, version),
+            )
+            rows = await db.fetch(
+                "SELECT voter FROM votes WHERE game_id = ? AND seat = ? ORDER BY voter", (game_id, seat)
+            )
         return [r[0] for r in rows]
 
     async def votes(self, game_id: int, seat: int, version: int) -> list[int]:
         """Who has voted to hand `seat` over while its menu was at `version`."""
-        return [r[0] for r in await self._read("SELECT voter FROM votes WHERE game_id = ? AND seat = ? AND "
-                                               "version = ? ORDER BY voter", (game_id, seat, version))]
+        return [
+            r[0]
+            for r in await self._read(
+                "SELECT voter FROM votes WHERE game_id = ? AND seat = ? AND version = ? ORDER BY voter",
+                (game_id, seat, version),
+            )
+        ]
 
     async def games_with_auto_seats(self) -> list[int]:
         """Active games with a seat the automatic player holds (start-up lets it move)."""
         mine, params = self._mine("seats.game_id")
-        return [r[0] for r in await self._read(  # through seats_auto (migration 7), each game by its key
-            "SELECT DISTINCT game_id FROM seats WHERE auto = 1 AND (SELECT g.status FROM games AS g WHERE "
-            "g.id = seats.game_id) = 'active'" + mine + " ORDER BY game_id", params)]
+        return [
+            r[0]
+            for r in await self._read(  # through seats_auto (migration 7), each game by its key
+                "SELECT DISTINCT game_id FROM seats WHERE auto = 1 AND (SELECT g.status FROM games AS g WHERE "
+                "g.id = seats.game_id) = 'active'" + mine + " ORDER BY game_id",
+                params,
+            )
+        ]
 
     # -- benchmark support ------------------------------------------------------------------
 
@@ -1243,5 +1426,6 @@ CREATE TABLE rated (
 );
 CREATE INDEX rated_player ON rated(player, ended_at);
 """
-MIGRATIONS.append(Migration(_RATINGS.format(big="INTEGER", real="REAL"),
-                            _RATINGS.format(big="bigint", real="double precision")))
+MIGRATIONS.append(
+    Migration(_RATINGS.format(big="INTEGER", real="REAL"), _RATINGS.format(big="bigint", real="double precision"))
+)

@@ -11,6 +11,7 @@ started under older rules (its state's `rules_version` is not the engine's) cann
 its action log is compared with the source's instead.
 Stop the bot first: a copy taken while it writes may miss its last moves.
 """
+
 from __future__ import annotations
 
 import sys
@@ -22,8 +23,10 @@ from bot.games.base import on_todays_rules
 from bot.store import DamagedGame, Store, StoreError, decode_snapshot, describe, encode_snapshot
 
 CHUNK = 500  # games per transaction
-GAME_COLUMNS = ("id, kind, guild_id, channel_id, thread_id, lobby_message_id, creator_id, status, options, seed, "
-                "version, snapshot, created_at, updated_at, to_act, archive, locale")
+GAME_COLUMNS = (
+    "id, kind, guild_id, channel_id, thread_id, lobby_message_id, creator_id, status, options, seed, "
+    "version, snapshot, created_at, updated_at, to_act, archive, locale"
+)
 CHILDREN = {  # table: its columns (all keyed by game_id)
     "seats": "game_id, seat, user_id, name, dm_ok, prompt_version, prompt_hash, auto, ai",
     "actions": "game_id, version, seat, action, created_at",
@@ -53,25 +56,29 @@ def _reencode(value: str | bytes | None, status: str, target: Store) -> str | by
     return encode_snapshot(decode_snapshot(value), compress=status == "finished" and target.db.compress_snapshots)
 
 
-async def copy_rows(source: Store, target: Store, say: Callable[[str], None],
-                    up_to_id: int | None = None) -> dict[str, int]:
+async def copy_rows(
+    source: Store, target: Store, say: Callable[[str], None], up_to_id: int | None = None
+) -> dict[str, int]:
     """Every row (the games with ids up to `up_to_id` only, if given: the bench's smaller copies)."""
     counts = {"games": 0, **{t: 0 for t in CHILDREN}, "users": 0}
     last = 0
     while True:
-        games = await source.db.fetch(f"SELECT {GAME_COLUMNS} FROM games WHERE id > ? ORDER BY id LIMIT {CHUNK}",
-                                       (last,))
+        games = await source.db.fetch(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE id > ? ORDER BY id LIMIT {CHUNK}", (last,)
+        )
         if up_to_id is not None:
             games = [g for g in games if g[0] <= up_to_id]
         if not games:
             break
         first, last = games[0][0], games[-1][0]
         async with target.bulk() as db:
-            await db.bulk_insert("games", _names(GAME_COLUMNS),
-                                 [(*g[:11], _reencode(g[11], g[7], target), *g[12:]) for g in games])
+            await db.bulk_insert(
+                "games", _names(GAME_COLUMNS), [(*g[:11], _reencode(g[11], g[7], target), *g[12:]) for g in games]
+            )
             for table, columns in CHILDREN.items():
-                rows = await source.db.fetch(f"SELECT {columns} FROM {table} WHERE game_id BETWEEN ? AND ?",
-                                              (first, last))
+                rows = await source.db.fetch(
+                    f"SELECT {columns} FROM {table} WHERE game_id BETWEEN ? AND ?", (first, last)
+                )
                 await db.bulk_insert(table, _names(columns), rows)
                 counts[table] += len(rows)
         counts["games"] += len(games)
@@ -82,7 +89,9 @@ async def copy_rows(source: Store, target: Store, say: Callable[[str], None],
     while True:
         users = await source.db.fetch(
             f"SELECT {USER_COLUMNS} FROM users WHERE (CAST(? AS BIGINT) IS NULL OR user_id > ?) "
-            f"ORDER BY user_id LIMIT 5000", (last_user, last_user))
+            f"ORDER BY user_id LIMIT 5000",
+            (last_user, last_user),
+        )
         if not users:
             break
         last_user = users[-1][0]
@@ -97,6 +106,7 @@ def replay_problems(games: list[tuple[int, str, dict[str, Any], int, int, list[A
     replay to the snapshot (run in worker processes: replaying is the check's real cost)."""
     from bot.games.base import replay
     from bot.games.registry import engines
+
     registered = engines()
     problems = []
     for gid, kind, options, seats, seed, actions, snapshot in games:
@@ -127,6 +137,7 @@ async def check(source: Store, target: Store, say: Callable[[str], None], worker
     from concurrent.futures import ProcessPoolExecutor
 
     from bot.games.registry import engines
+
     registered = engines()
     problems, older = [], 0
     for table in ("games", *CHILDREN, "users"):
@@ -140,6 +151,7 @@ async def check(source: Store, target: Store, say: Callable[[str], None], worker
     batch: list[Any] = []
     # spawned, not forked: this process has threads (aiosqlite's), which a fork must not copy mid-lock
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+
         async def drain(limit: int) -> None:
             nonlocal pending
             while len(pending) > limit:
@@ -165,8 +177,9 @@ async def check(source: Store, target: Store, say: Callable[[str], None], worker
                     if actions != await source.actions(gid):
                         problems.append(f"game {gid}: its action log differs from the source")
                 else:
-                    batch.append((gid, copied.kind, copied.options, len(copied.seats), copied.seed, actions,
-                                  copied.snapshot))
+                    batch.append(
+                        (gid, copied.kind, copied.options, len(copied.seats), copied.seed, actions, copied.snapshot)
+                    )
             if len(batch) >= REPLAY_BATCH or (n == len(ids) and batch):
                 pending.add(loop.run_in_executor(pool, replay_problems, batch))
                 batch = []
@@ -180,8 +193,9 @@ async def check(source: Store, target: Store, say: Callable[[str], None], worker
 
 
 async def copy_store(src: Path | str, dst: Path | str, say: Callable[[str], None] = print) -> dict[str, int]:
-    if describe(src) == describe(dst) or (isinstance(src, Path) and isinstance(dst, Path)
-                                          and src.resolve() == dst.resolve()):
+    if describe(src) == describe(dst) or (
+        isinstance(src, Path) and isinstance(dst, Path) and src.resolve() == dst.resolve()
+    ):
         raise CopyError("the source and the target are the same database")
     if isinstance(src, Path) and not src.exists():
         raise CopyError(f"{src}: no such file")
@@ -191,12 +205,16 @@ async def copy_store(src: Path | str, dst: Path | str, say: Callable[[str], None
         try:
             games, users = await _count(target, "games"), await _count(target, "users")
             if games or users:
-                raise CopyError(f"refusing to write into {describe(dst)}: it already holds {games} games and "
-                                f"{users} users (copy into an empty database)")
+                raise CopyError(
+                    f"refusing to write into {describe(dst)}: it already holds {games} games and "
+                    f"{users} users (copy into an empty database)"
+                )
             start = time.perf_counter()
             counts = await copy_rows(source, target, say)
-            say(f"copied {counts['games']} games, {counts['actions']} actions, {counts['users']} users "
-                f"in {time.perf_counter() - start:.1f} s; checking every game")
+            say(
+                f"copied {counts['games']} games, {counts['actions']} actions, {counts['users']} users "
+                f"in {time.perf_counter() - start:.1f} s; checking every game"
+            )
             problems = await check(source, target, say)
             if problems:
                 raise CopyError(f"the copy does not check out: {len(problems)} problem(s), first: {problems[0]}")
@@ -209,15 +227,16 @@ async def copy_store(src: Path | str, dst: Path | str, say: Callable[[str], None
 
 def _target(text: str) -> Path | str:
     from bot.store_pg import is_url
+
     return text if is_url(text) else Path(text).expanduser()
 
 
 def main(argv: list[str]) -> int:
     """store copy SRC DST"""
     import asyncio
+
     if len(argv) != 3 or argv[0] != "copy":
-        print("usage: python -m bot store copy SRC DST   (each an SQLite file or a postgresql:// URL)",
-              file=sys.stderr)
+        print("usage: python -m bot store copy SRC DST   (each an SQLite file or a postgresql:// URL)", file=sys.stderr)
         return 2
     src, dst = _target(argv[1]), _target(argv[2])
     try:

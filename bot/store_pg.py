@@ -7,6 +7,7 @@ the compare-and-set `UPDATE games ... WHERE version = expected`. That UPDATE tak
 lock, so a second process moving the same game at the same moment waits, then finds the version
 moved on and raises 'stale version': nothing of its move is written.
 """
+
 from __future__ import annotations
 
 import re
@@ -21,11 +22,14 @@ GAME_SELECT = (
     "SELECT id, kind, guild_id, channel_id, thread_id, lobby_message_id, creator_id, status, options, seed, "
     "version, snapshot, locale, clock, (SELECT coalesce(json_agg(json_build_array(seat, user_id, name, dm_ok, "
     "prompt_version, prompt_hash, auto, ai) ORDER BY seat), '[]')::text FROM seats WHERE game_id = games.id) "
-    "FROM games WHERE id = ?")
+    "FROM games WHERE id = ?"
+)
 MOVE = "SELECT commit_move(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-RESTORE_TIMERS = ("INSERT INTO timers (game_id, seat, kind, due_at) SELECT games.id, j.value::integer, ?, ? "
-                  "FROM games, jsonb_array_elements_text(games.to_act::jsonb) AS j(value) "
-                  "WHERE games.status = 'active'{mine} ON CONFLICT DO NOTHING")  # {mine}: the shards
+RESTORE_TIMERS = (
+    "INSERT INTO timers (game_id, seat, kind, due_at) SELECT games.id, j.value::integer, ?, ? "
+    "FROM games, jsonb_array_elements_text(games.to_act::jsonb) AS j(value) "
+    "WHERE games.status = 'active'{mine} ON CONFLICT DO NOTHING"
+)  # {mine}: the shards
 MIGRATION_LOCK = 0x7461626C  # pg_advisory_xact_lock key: one process migrates at a time
 
 
@@ -44,11 +48,13 @@ def without_password(url: str) -> str:
 
 def is_stale(err: BaseException) -> bool:
     import asyncpg
+
     return isinstance(err, asyncpg.RaiseError) and "stale version" in str(err)
 
 
 def is_damage(err: BaseException) -> bool:
     import asyncpg
+
     return isinstance(err, (asyncpg.DataCorruptedError, asyncpg.IndexCorruptedError))
 
 
@@ -78,6 +84,7 @@ class Backend:
     @classmethod
     async def connect(cls, url: str) -> "Backend":
         import asyncpg
+
         conn = await asyncpg.connect(url, timeout=10)
         return cls(conn, without_password(url))
 
@@ -124,9 +131,14 @@ class Backend:
 
     async def delete_owed(self, pairs: list[tuple[int, int]]) -> int:
         """Delete these (game, version) rows of `owed` (one statement, through the primary key)."""
-        await self.conn.execute(self._text(
-            "DELETE FROM owed USING unnest($1::bigint[], $2::integer[]) AS v(g, n) "
-            "WHERE game_id = v.g AND version = v.n"), [g for g, _ in pairs], [n for _, n in pairs])
+        await self.conn.execute(
+            self._text(
+                "DELETE FROM owed USING unnest($1::bigint[], $2::integer[]) AS v(g, n) "
+                "WHERE game_id = v.g AND version = v.n"
+            ),
+            [g for g, _ in pairs],
+            [n for _, n in pairs],
+        )
         return 1
 
     async def set_trace(self, callback: Callable[[str], None] | None) -> None:
@@ -161,5 +173,7 @@ class Backend:
     async def after_bulk_insert(self, table: str) -> None:
         """Rows copied in with explicit ids: the id sequence continues after the highest."""
         if table == "games":
-            await self.conn.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), "
-                                    "coalesce((SELECT max(id) FROM games), 0) + 1, false)")
+            await self.conn.execute(
+                "SELECT setval(pg_get_serial_sequence('games', 'id'), "
+                "coalesce((SELECT max(id) FROM games), 0) + 1, false)"
+            )

@@ -3,6 +3,7 @@ number in PRAGMA user_version, and the SQL that only SQLite speaks (bot/store.py
 
 A backend only runs statements; the Store serialises all access with its own lock.
 """
+
 from __future__ import annotations
 
 import os
@@ -20,12 +21,17 @@ GAME_SELECT = (
     "SELECT id, kind, guild_id, channel_id, thread_id, lobby_message_id, creator_id, status, options, seed, "
     "version, snapshot, locale, clock, (SELECT json_group_array(json_array(seat, user_id, name, dm_ok, "
     "prompt_version, prompt_hash, auto, ai)) FROM (SELECT * FROM seats WHERE game_id = games.id ORDER BY seat)) "
-    "FROM games WHERE id = ?")
+    "FROM games WHERE id = ?"
+)
 # A move: one INSERT into the `moves` view, whose trigger (migration 5) checks the version and writes.
-MOVE = ("INSERT INTO moves (game_id, version, seat, action, snapshot, status, prompts, outcome, "
-        "to_act, fresh, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-RESTORE_TIMERS = ("INSERT OR IGNORE INTO timers (game_id, seat, kind, due_at) SELECT games.id, j.value, ?, ? "
-                  "FROM games, json_each(games.to_act) AS j WHERE games.status = 'active'{mine}")  # {mine}: the shards
+MOVE = (
+    "INSERT INTO moves (game_id, version, seat, action, snapshot, status, prompts, outcome, "
+    "to_act, fresh, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+RESTORE_TIMERS = (
+    "INSERT OR IGNORE INTO timers (game_id, seat, kind, due_at) SELECT games.id, j.value, ?, ? "
+    "FROM games, json_each(games.to_act) AS j WHERE games.status = 'active'{mine}"
+)  # {mine}: the shards
 
 
 def is_stale(err: BaseException) -> bool:
@@ -105,8 +111,10 @@ class Backend:
                 # A new database only where there is no file: an empty one (a failed copy) would
                 # otherwise become a new empty store, every game gone without a word.
                 if Path(path).is_file() and Path(path).stat().st_size == 0:
-                    raise sqlite3.DatabaseError("the file is empty (0 bytes; a failed copy?): restore it from a "
-                                                "backup, or delete it to start a new database")
+                    raise sqlite3.DatabaseError(
+                        "the file is empty (0 bytes; a failed copy?): restore it from a "
+                        "backup, or delete it to start a new database"
+                    )
             conn = await aiosqlite.connect(str(path), isolation_level=None)
             await conn.execute("PRAGMA busy_timeout=5000")
             await conn.execute("PRAGMA foreign_keys=ON")  # (synchronous: in check_usable, it reads the file)
@@ -151,8 +159,9 @@ class Backend:
                 self._after_write()
 
     async def bulk_insert(self, table: str, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
-        await self.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
-                               f"({', '.join('?' * len(columns))})", rows)
+        await self.executemany(
+            f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", rows
+        )
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator["Backend"]:
@@ -174,10 +183,12 @@ class Backend:
         self._before_write()
         try:
             for chunk in range(0, len(pairs), 5000):
-                part = pairs[chunk:chunk + 5000]
+                part = pairs[chunk : chunk + 5000]
                 await self.conn.execute(  # through the primary key (the table is its key's b-tree: migration 8)
                     "WITH v(g, n) AS (VALUES " + ",".join(["(?, ?)"] * len(part)) + ") DELETE FROM owed "
-                    "WHERE (game_id, version) IN (SELECT g, n FROM v)", [n for pair in part for n in pair])
+                    "WHERE (game_id, version) IN (SELECT g, n FROM v)",
+                    [n for pair in part for n in pair],
+                )
                 statements += 1
         finally:
             self._after_write()
@@ -194,7 +205,7 @@ class Backend:
         connection of its own, so a file refused for its number is left byte for byte (the bot's
         connection, closing last, would fold a write-ahead log that came with it into the file)."""
         if self.identity is None:
-            (current,), = await self.fetch("PRAGMA user_version")
+            ((current,),) = await self.fetch("PRAGMA user_version")
             return int(current)
         return await peek_version(self.where)
 
@@ -228,11 +239,13 @@ class Backend:
         if folded < logged:  # a reader holds part of the log: the file is not whole without it
             self._after_write()
             return None
-        (pages,), = await self.fetch("PRAGMA page_count")
-        (size,), = await self.fetch("PRAGMA page_size")
+        ((pages,),) = await self.fetch("PRAGMA page_count")
+        ((size,),) = await self.fetch("PRAGMA page_size")
         if Path(path).stat().st_size < pages * size:
-            return (f"the file is shorter than its header says ({Path(path).stat().st_size} of "
-                    f"{pages * size} bytes): it was cut off; restore it from a backup")
+            return (
+                f"the file is shorter than its header says ({Path(path).stat().st_size} of "
+                f"{pages * size} bytes): it was cut off; restore it from a backup"
+            )
         self._after_write()
         return None
 
@@ -245,7 +258,7 @@ async def peek_version(path: str) -> int:
     first pages: garbage fails here."""
     con = await aiosqlite.connect(Path(path).absolute().as_uri() + "?mode=ro", uri=True)
     try:
-        (current,), = await con.execute_fetchall("PRAGMA user_version")
+        ((current,),) = await con.execute_fetchall("PRAGMA user_version")
         await con.execute_fetchall("SELECT count(*) FROM sqlite_master")
         return int(current)
     finally:

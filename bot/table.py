@@ -11,6 +11,7 @@ The path runs one way: interaction -> table (a click or a command becomes a move
 -> engine -> store -> announcer -> delivery. The parts the table drives (the automatic player,
 replays) use it through bot/table_api.py and never import it.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -41,8 +42,10 @@ from rendering import Renderer
 log = logging.getLogger(__name__)
 
 # The answer while the database file is gone or replaced (Store.check_file said why in the log).
-STORE_GONE = msg("I cannot save moves right now: the file that holds the games was deleted or replaced while "
-                 "I ran. Your move was not made; the bot's admin must restart me.")
+STORE_GONE = msg(
+    "I cannot save moves right now: the file that holds the games was deleted or replaced while "
+    "I ran. Your move was not made; the bot's admin must restart me."
+)
 # What the bot needs in a channel to host a game there (checked when a table is opened).
 NEEDED = ("send_messages", "send_messages_in_threads", "create_public_threads", "attach_files")
 
@@ -68,15 +71,20 @@ def new_decisions(engine: Engine, before: State | None, after: State, new_turn: 
     if engine.is_over(after):
         return []
     waiting = set(engine.to_act(before)) if before is not None else set()
-    return sorted(s for s in engine.to_act(after) if new_turn or s not in waiting
-                  or engine.decision(before, s) != engine.decision(after, s))  # type: ignore[arg-type]
+    return sorted(
+        s
+        for s in engine.to_act(after)
+        if new_turn or s not in waiting or engine.decision(before, s) != engine.decision(after, s)  # type: ignore[arg-type]
+    )
 
 
 def status_text(title: Msg, status: str) -> Msg:
-    return {"lobby": msg("{title} is still waiting for players.", title=title),
-            "active": msg("{title} is already under way.", title=title),
-            "finished": msg("{title} is over.", title=title),
-            "abandoned": msg("{title} was abandoned.", title=title)}[status]
+    return {
+        "lobby": msg("{title} is still waiting for players.", title=title),
+        "active": msg("{title} is already under way.", title=title),
+        "finished": msg("{title} is over.", title=title),
+        "abandoned": msg("{title} was abandoned.", title=title),
+    }[status]
 
 
 def lobby_text(engine: Engine, game: Game, locale: str) -> str:
@@ -89,21 +97,37 @@ def lobby_text(engine: Engine, game: Game, locale: str) -> str:
         opts = [*opts, msg("AI seats play {level}", level=[msg(level) for level in levels])]
     players = ", ".join(s.mention for s in game.seats)
     fewest = engine.least_seats(game.options)
-    footer = {"lobby": msg("Press Join to sit down; the creator starts with {min}+ players.", min=fewest),
-              "active": msg("Started: the game goes on in its thread."),
-              "finished": msg("Finished."),
-              "abandoned": msg("Abandoned.")}[game.status]
-    params = dict(title=title_of(engine, game), n=len(game.seats), max=engine.most_seats(game.options), players=players,
-                  footer=footer)
-    text = (msg("**{title}** — a table ({options}).\nPlayers ({n}/{max}): {players}\n{footer}", options=opts,
-                **params) if opts else
-            msg("**{title}** — a table.\nPlayers ({n}/{max}): {players}\n{footer}", **params))
+    footer = {
+        "lobby": msg("Press Join to sit down; the creator starts with {min}+ players.", min=fewest),
+        "active": msg("Started: the game goes on in its thread."),
+        "finished": msg("Finished."),
+        "abandoned": msg("Abandoned."),
+    }[game.status]
+    params = dict(
+        title=title_of(engine, game),
+        n=len(game.seats),
+        max=engine.most_seats(game.options),
+        players=players,
+        footer=footer,
+    )
+    text = (
+        msg("**{title}** — a table ({options}).\nPlayers ({n}/{max}): {players}\n{footer}", options=opts, **params)
+        if opts
+        else msg("**{title}** — a table.\nPlayers ({n}/{max}): {players}\n{footer}", **params)
+    )
     return clip(render(text, locale))
 
 
 class Table:
-    def __init__(self, bot: discord.Client, store: Store, engines: dict[str, Engine],
-                 reminder_seconds: float, clock: Callable[[], float] = time.time, ai_workers: int = 1) -> None:
+    def __init__(
+        self,
+        bot: discord.Client,
+        store: Store,
+        engines: dict[str, Engine],
+        reminder_seconds: float,
+        clock: Callable[[], float] = time.time,
+        ai_workers: int = 1,
+    ) -> None:
         self.bot = bot
         self.store = store
         self.engines = engines
@@ -173,8 +197,7 @@ class Table:
     async def reply(self, interaction: discord.Interaction, content: Msg | str, **kwargs: Any) -> None:
         """The private answer to whoever clicked or typed, in their language."""
         try:
-            await interaction.followup.send(clip(render(content, self.audience(interaction))), ephemeral=True,
-                                            **kwargs)
+            await interaction.followup.send(clip(render(content, self.audience(interaction))), ephemeral=True, **kwargs)
         except discord.HTTPException:
             log.warning("could not answer an interaction", exc_info=True)
 
@@ -184,8 +207,13 @@ class Table:
             return await self.store.game(game_id)
         except DamagedGame as err:
             self.report_damage(game_id, err)
-            raise PlayerError(msg("The saved data of game #{id} is damaged, so it cannot go on. The bot's "
-                                "admin will find the details in the log.", id=game_id)) from None
+            raise PlayerError(
+                msg(
+                    "The saved data of game #{id} is damaged, so it cannot go on. The bot's "
+                    "admin will find the details in the log.",
+                    id=game_id,
+                )
+            ) from None
 
     async def load(self, game_id: int, status: tuple[str, ...] = ("active",)) -> Game:
         game = await self.find(game_id)
@@ -195,9 +223,16 @@ class Table:
             raise PlayerError(status_text(self.title(game), game.status))
         return game
 
-    def prompts(self, engine: Engine, game: Game, state: State, force: bool = False,
-                actor: int | None = None, menus: dict[int, list[dict[str, Any]]] | None = None,
-                decided: Collection[int] = ()) -> list[PromptUpdate]:
+    def prompts(
+        self,
+        engine: Engine,
+        game: Game,
+        state: State,
+        force: bool = False,
+        actor: int | None = None,
+        menus: dict[int, list[dict[str, Any]]] | None = None,
+        decided: Collection[int] = (),
+    ) -> list[PromptUpdate]:
         """Seats whose menu changed, the seat that moved, and the seats `decided` (starting a new
         decision, whatever their menu looks like): their buttons get the new version and older
         ones turn stale (so the same click or command twice is one move). Each seat's menu goes
@@ -223,9 +258,16 @@ class Table:
 
     # -- lobby ---------------------------------------------------------------------------------
 
-    async def create_lobby(self, interaction: discord.Interaction, kind: str, options: dict[str, Any],
-                           language: str | None = None, clock: float | None = None, ai: int = 0,
-                           ai_level: str = "normal") -> None:
+    async def create_lobby(
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        options: dict[str, Any],
+        language: str | None = None,
+        clock: float | None = None,
+        ai: int = 0,
+        ai_level: str = "normal",
+    ) -> None:
         await self.ack(interaction)
         engine = self.engines[kind]
         channel = interaction.channel
@@ -234,11 +276,20 @@ class Table:
                 raise PlayerError(msg("Start a game in a server text channel, not here."))
             missing = [p for p in NEEDED if not getattr(interaction.app_permissions, p)]
             if missing:
-                raise PlayerError(msg("I need these permissions in this channel to host a game: {perms}.",
-                                    perms=", ".join(p.replace("_", " ") for p in missing)))
+                raise PlayerError(
+                    msg(
+                        "I need these permissions in this channel to host a game: {perms}.",
+                        perms=", ".join(p.replace("_", " ") for p in missing),
+                    )
+                )
             if language is not None and language not in supported_locales():
-                raise PlayerError(msg("I can't hold a table in “{language}”; the languages I have are {known}.",
-                                      language=language[:20], known=supported_locales()))
+                raise PlayerError(
+                    msg(
+                        "I can't hold a table in “{language}”; the languages I have are {known}.",
+                        language=language[:20],
+                        known=supported_locales(),
+                    )
+                )
             if ai_level not in LEVEL_NAMES:
                 raise PlayerError(msg("The AI levels are {levels}.", levels=list(LEVEL_NAMES)))
             try:
@@ -247,28 +298,47 @@ class Table:
                 raise PlayerError(err.args[0]) from None
             most = engine.most_seats(options)
             if not 0 <= ai < most:
-                raise PlayerError(msg("{title} seats at most {n} players: at most {ai} of them can be AI seats.",
-                                      title=msg(engine.title), n=most, ai=most - 1))
+                raise PlayerError(
+                    msg(
+                        "{title} seats at most {n} players: at most {ai} of them can be AI seats.",
+                        title=msg(engine.title),
+                        n=most,
+                        ai=most - 1,
+                    )
+                )
         except PlayerError as err:
             await self.reply(interaction, err.args[0])
             return
         # The thread's language: the one asked for, else the server's, else the bot's default.
         locale = language or locale_for(str(interaction.guild_locale)) or default_locale()
-        game_id = await self.store.create_game(kind, interaction.guild.id, channel.id, interaction.user.id,
-                                               interaction.user.display_name, options, self.new_seed(), locale, clock,
-                                               ai, ai_level)
+        game_id = await self.store.create_game(
+            kind,
+            interaction.guild.id,
+            channel.id,
+            interaction.user.id,
+            interaction.user.display_name,
+            options,
+            self.new_seed(),
+            locale,
+            clock,
+            ai,
+            ai_level,
+        )
         game = await self.load(game_id, ("lobby",))
         try:
-            message = await channel.send(lobby_text(engine, game, self.out.thread_locale(game)),
-                                         view=lobby_view(game_id, self.out.thread_locale(game)),
-                                         allowed_mentions=discord.AllowedMentions.none())
+            message = await channel.send(
+                lobby_text(engine, game, self.out.thread_locale(game)),
+                view=lobby_view(game_id, self.out.thread_locale(game)),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
         except discord.HTTPException:
             await self.store.set_status(game_id, "abandoned")
             await self.reply(interaction, msg("I could not post the table in this channel."))
             return
         await self.store.set_lobby_message(game_id, message.id)
-        await self.reply(interaction, msg("Your table {title} is open: {link}", title=self.title(game),
-                                        link=message.jump_url))
+        await self.reply(
+            interaction, msg("Your table {title} is open: {link}", title=self.title(game), link=message.jump_url)
+        )
 
     async def lobby_action(self, interaction: discord.Interaction, game_id: int, what: str) -> None:
         async with self.busy():
@@ -291,8 +361,12 @@ class Table:
             if outcome is not None:
                 await outcome.announced()
             elif interaction.type == discord.InteractionType.application_command:  # a button needs no answer
-                await self.reply(interaction, msg("You joined {title}.", title=self.title(game)) if what == "join"
-                                 else msg("You left {title}.", title=self.title(game)))
+                await self.reply(
+                    interaction,
+                    msg("You joined {title}.", title=self.title(game))
+                    if what == "join"
+                    else msg("You left {title}.", title=self.title(game)),
+                )
 
     async def heal_lobby(self, interaction: discord.Interaction, game: Game) -> None:
         """A lobby button is its own proof of where the lobby is: a crash between posting it and
@@ -316,8 +390,13 @@ class Table:
                 if game.seat_of(user.id) is not None:
                     raise PlayerError(msg("You are already seated."))
                 if most < engine.max_seats:  # the options, not the game, set the limit: say so
-                    raise PlayerError(msg("This table is full: with its options ({options}) it seats {n} players.",
-                                          options=engine.describe_options(game.options), n=most))
+                    raise PlayerError(
+                        msg(
+                            "This table is full: with its options ({options}) it seats {n} players.",
+                            options=engine.describe_options(game.options),
+                            n=most,
+                        )
+                    )
                 raise PlayerError(msg("This table is full."))
         else:
             if user.id == game.creator_id:
@@ -331,9 +410,10 @@ class Table:
         try:
             channel = await self.out.channel(game.channel_id)
             message = channel.get_partial_message(game.lobby_message_id)  # type: ignore[attr-defined]
-            await message.edit(content=lobby_text(self.engines[game.kind], game, self.out.thread_locale(game)),
-                               view=lobby_view(game.id, self.out.thread_locale(game))
-                               if game.status == "lobby" else None)
+            await message.edit(
+                content=lobby_text(self.engines[game.kind], game, self.out.thread_locale(game)),
+                view=lobby_view(game.id, self.out.thread_locale(game)) if game.status == "lobby" else None,
+            )
         except discord.HTTPException:
             log.warning("game %s: could not edit the lobby message", game.id, exc_info=True)
 
@@ -349,11 +429,18 @@ class Table:
         except GameError as err:
             raise PlayerError(err.args[0]) from None
         thread_id = await self.out.open_thread(game)
-        begins = Outcome(game, state, [Event(msg("The game begins!"))], [s.seat for s in game.seats], versions=[0],
-                         decided=new_decisions(engine, None, state))
+        begins = Outcome(
+            game,
+            state,
+            [Event(msg("The game begins!"))],
+            [s.seat for s in game.seats],
+            versions=[0],
+            decided=new_decisions(engine, None, state),
+        )
         to_act, fresh = self.reminders(engine, game, state, [s.seat for s in game.seats])
-        if not await self.store.start(game.id, thread_id, state,
-                                      self.prompts(engine, game, state, force=True), begins.to_json(), to_act, fresh):
+        if not await self.store.start(
+            game.id, thread_id, state, self.prompts(engine, game, state, force=True), begins.to_json(), to_act, fresh
+        ):
             raise PlayerError(msg("This table has already started."))
         self.timers_changed.set()
         game = await self.load(game.id)
@@ -393,11 +480,26 @@ class Table:
         elif click.what == "rules":
             await self.rules(interaction, click.kind, click.index, edit=True)
         else:
-            await self.component_move(interaction, click.game_id, click.version, click.seat,
-                                      "buttons" if click.what == "button" else "select", click.index, values)
+            await self.component_move(
+                interaction,
+                click.game_id,
+                click.version,
+                click.seat,
+                "buttons" if click.what == "button" else "select",
+                click.index,
+                values,
+            )
 
-    async def component_move(self, interaction: discord.Interaction, game_id: int, version: int, seat: int,
-                             kind: str, index: int, values: list[str] | None) -> None:
+    async def component_move(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        version: int,
+        seat: int,
+        kind: str,
+        index: int,
+        values: list[str] | None,
+    ) -> None:
         pick = button_pick(interaction.user.id, version, seat, kind, index, values)
         in_dm = isinstance(interaction.channel, discord.DMChannel) and interaction.message is not None
         # A move from a DM: the player's new view replaces that DM (no new message for their own move).
@@ -423,16 +525,18 @@ class Table:
             if outcome is None:
                 return
             if pick.label is None:  # the engine's own player held the seat: the move took it back, the pick waits
-                await self.reply(interaction, msg("Your seat is yours again; the board has moved on, "
-                                                  "so choose your move anew."))
+                await self.reply(
+                    interaction, msg("Your seat is yours again; the board has moved on, so choose your move anew.")
+                )
             else:
                 await self.reply(interaction, msg("Done: {label}", label=pick.label))
             await outcome.announced()
             if not outcome.mover.dm_ok:
                 await self.show_hand(interaction, game_id)
 
-    def plan(self, engine: Engine, game: Game, seat: int, state: State, new_state: State,
-             events: list[Event]) -> Commit:
+    def plan(
+        self, engine: Engine, game: Game, seat: int, state: State, new_state: State, events: list[Event]
+    ) -> Commit:
         """What a move writes: the seats whose menu changed, who must act and their reminders, and
         the announcement it owes (its board post's drawing started: bot/delivery.py draw_early).
         `commit` writes it."""
@@ -448,9 +552,19 @@ class Table:
         decided = new_decisions(engine, state, new_state, new_turn)
         prompts = self.prompts(engine, game, new_state, actor=seat, menus=menus, decided=decided)
         asked = [p.seat for p in prompts if not game.seats[p.seat].auto]  # the automatic player reads no DMs
-        outcome = Outcome(game, new_state, events, asked, board, actor=seat, versions=[game.version + 1],
-                          menus=menus, decided=[s for s in decided if not game.seats[s].auto], view=after,
-                          drawing=drawing)
+        outcome = Outcome(
+            game,
+            new_state,
+            events,
+            asked,
+            board,
+            actor=seat,
+            versions=[game.version + 1],
+            menus=menus,
+            decided=[s for s in decided if not game.seats[s].auto],
+            view=after,
+            drawing=drawing,
+        )
         # The clock starts again for a new decision, and for the mover still deciding in its own turn.
         to_act, fresh = self.reminders(engine, game, new_state, [*decided, seat])
         return Commit(outcome, prompts, over, to_act, fresh)
@@ -459,8 +573,18 @@ class Table:
         """A move's database work (the bench times exactly this): one statement writes the plan;
         the plan's game is brought up to date. Raises StaleVersion if the game moved meanwhile."""
         game, new_state = plan.outcome.game, plan.outcome.state
-        version = await self.store.commit_move(game.id, game.version, seat, action, new_state, plan.over,
-                                               plan.prompts, plan.outcome.to_json(), plan.to_act, plan.fresh)
+        version = await self.store.commit_move(
+            game.id,
+            game.version,
+            seat,
+            action,
+            new_state,
+            plan.over,
+            plan.prompts,
+            plan.outcome.to_json(),
+            plan.to_act,
+            plan.fresh,
+        )
         self.timers_changed.set()
         # Committed: from here on nothing may tell the player the move failed.
         game.version, game.snapshot, game.status = version, new_state, "finished" if plan.over else "active"
@@ -479,25 +603,37 @@ class Table:
                 log.exception("game %s: could not rate it", game.id)
         return plan.outcome
 
-    async def move(self, interaction: discord.Interaction, game_id: int,
-                   pick: Callable[[Engine, Game, State], dict[str, Any]],
-                   actor_dm: tuple[int, int] | None = None) -> Outcome | None:
+    async def move(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        pick: Callable[[Engine, Game, State], dict[str, Any]],
+        actor_dm: tuple[int, int] | None = None,
+    ) -> Outcome | None:
         """The one commit path, for a player's click or command. Returns the committed move's
         Outcome, whose announcement is already scheduled (await outcome.announced()), or None when
         nothing changed (the player was told why)."""
         try:
-            return await self.move_seat(game_id, lambda game: game.seat_of(interaction.user.id), pick,
-                                        taken_back=True, actor_dm=actor_dm)
+            return await self.move_seat(
+                game_id, lambda game: game.seat_of(interaction.user.id), pick, taken_back=True, actor_dm=actor_dm
+            )
         except HeldByAutomaticPlayer:
             await self.autoplayer.take_back(interaction, game_id)
         except StaleButton:
             if isinstance(interaction.channel, discord.DMChannel):
                 # In the DMs the newest message already shows the current moves: no second copy.
-                await self.reply(interaction, msg("The board has moved on since that button was made: your "
-                                                  "newest message here has your moves now."))
+                await self.reply(
+                    interaction,
+                    msg(
+                        "The board has moved on since that button was made: your "
+                        "newest message here has your moves now."
+                    ),
+                )
             else:
-                await self.reply(interaction, msg("The board has moved on since that button was made. "
-                                                  "Here is where things stand now."))
+                await self.reply(
+                    interaction,
+                    msg("The board has moved on since that button was made. Here is where things stand now."),
+                )
                 await self.show_hand(interaction, game_id)
         except PlayerError as err:
             await self.reply(interaction, err.args[0])
@@ -510,9 +646,14 @@ class Table:
             await self.reply(interaction, msg("Sorry, something went wrong. The game was not changed."))
         return None
 
-    async def move_seat(self, game_id: int, seat_of: Callable[[Game], int | None],
-                        pick: Callable[[Engine, Game, State], dict[str, Any]], taken_back: bool = False,
-                        actor_dm: tuple[int, int] | None = None) -> Outcome:
+    async def move_seat(
+        self,
+        game_id: int,
+        seat_of: Callable[[Game], int | None],
+        pick: Callable[[Engine, Game, State], dict[str, Any]],
+        taken_back: bool = False,
+        actor_dm: tuple[int, int] | None = None,
+    ) -> Outcome:
         """Load, pick, apply and commit under the game's lock (raises PlayerError, StaleButton,
         StaleVersion when nothing changed). A person moving a seat the automatic player holds
         takes it back (`taken_back`)."""
@@ -525,9 +666,14 @@ class Table:
                 # against the game as it is now; a second refusal is a real race.
                 return await self._move_once(game_id, seat_of, pick, taken_back, actor_dm)
 
-    async def _move_once(self, game_id: int, seat_of: Callable[[Game], int | None],
-                         pick: Callable[[Engine, Game, State], dict[str, Any]], taken_back: bool,
-                         actor_dm: tuple[int, int] | None) -> Outcome:
+    async def _move_once(
+        self,
+        game_id: int,
+        seat_of: Callable[[Game], int | None],
+        pick: Callable[[Engine, Game, State], dict[str, Any]],
+        taken_back: bool,
+        actor_dm: tuple[int, int] | None,
+    ) -> Outcome:
         """One try of `move_seat` (under the game's lock)."""
         game = await self.load(game_id)
         engine = self.engines[game.kind]
@@ -552,8 +698,7 @@ class Table:
         if taken_back and game.seats[seat].auto:
             await self.store.set_auto(game_id, seat, False)
             game.seats[seat].auto = False
-            events = [Event(msg("{name} is back and plays their own seat again.", name=game.seats[seat].name)),
-                      *events]
+            events = [Event(msg("{name} is back and plays their own seat again.", name=game.seats[seat].name)), *events]
         plan = self.plan(engine, game, seat, state, new_state, events)
         plan.outcome.actor_dm = actor_dm
         return self.schedule_announce(await self.commit(seat, action, plan))
@@ -562,8 +707,9 @@ class Table:
         """Seconds between reminders at this table: its own clock, else the bot's interval."""
         return game.clock or self.reminder_seconds
 
-    def reminders(self, engine: Engine, game: Game, state: State,
-                  changed: list[int]) -> tuple[list[int], dict[int, float]]:
+    def reminders(
+        self, engine: Engine, game: Game, state: State, changed: list[int]
+    ) -> tuple[list[int], dict[int, float]]:
         """Who must act, and the reminder times to set (written with the move): each waiting seat
         in `changed` (a new decision, or the mover still in its turn) gets its first reminder after
         the table's clock (later ones escalate, see bot/reminders.py); a seat still deciding keeps
@@ -582,14 +728,23 @@ class Table:
             if seat is None:
                 raise PlayerError(msg("You are not playing in {title}.", title=self.title(game)))
             assert game.snapshot is not None
-            message = await self.out.private_message(game, game.snapshot, seat, [], self.audience(interaction),
-                                                     always=True)
+            message = await self.out.private_message(
+                game, game.snapshot, seat, [], self.audience(interaction), always=True
+            )
             await self.reply(interaction, **message)
             if not game.seats[seat].dm_ok and game.status == "active":
                 # They may have opened their DMs since: one short probe, and DMs resume if it works.
-                if await self.out.send_dm(game, interaction.user.id, msg(
-                        "I can reach you here again: your hand and moves for {title} will arrive here.",
-                        title=self.title(game))) is Sent.OUT:
+                if (
+                    await self.out.send_dm(
+                        game,
+                        interaction.user.id,
+                        msg(
+                            "I can reach you here again: your hand and moves for {title} will arrive here.",
+                            title=self.title(game),
+                        ),
+                    )
+                    is Sent.OUT
+                ):
                     await self.store.set_dm_ok(game.id, interaction.user.id, True)
         except PlayerError as err:
             await self.reply(interaction, err.args[0])
@@ -676,8 +831,10 @@ class Table:
             channel = await self.out.channel(channel_id)
             async for message in channel.history(limit=50):
                 if message.author.id == self.bot.user.id and any(  # type: ignore[union-attr]
-                        getattr(c, "custom_id", None) == join for row in message.components
-                        for c in getattr(row, "children", [])):
+                    getattr(c, "custom_id", None) == join
+                    for row in message.components
+                    for c in getattr(row, "children", [])
+                ):
                     await self.store.set_lobby_message(gid, message.id)
                     return
         except discord.HTTPException:

@@ -2,6 +2,7 @@
 services, as a Protocol that bot.table.Table keeps. They use the table through this and never
 import it, so a move's path runs one way (interaction -> table -> engine -> store -> announcer ->
 delivery) and the table's parts do not climb back up into it."""
+
 from __future__ import annotations
 
 import asyncio
@@ -47,7 +48,13 @@ class TableServices(Protocol):
 
     async def load(self, game_id: int, status: tuple[str, ...] = ("active",)) -> Game: ...
 
-    async def move_seat(self, game_id: int, seat_of: Callable[[Game], int | None], pick: Pick,
-                        taken_back: bool = False, actor_dm: tuple[int, int] | None = None) -> Outcome: ...
+    async def move_seat(
+        self,
+        game_id: int,
+        seat_of: Callable[[Game], int | None],
+        pick: Pick,
+        taken_back: bool = False,
+        actor_dm: tuple[int, int] | None = None,
+    ) -> Outcome: ...
 
     async def show_hand(self, interaction: discord.Interaction, game_id: int) -> None: ...

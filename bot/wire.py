@@ -8,6 +8,7 @@ for well-formed JSON and falls back to the standard decoder for the rest, replac
 surrogates with U+FFFD, so nothing downstream (regexes, SQLite, orjson.dumps) ever sees one.
 tests/emulator/test_discord_pins.py fails if discord.py stops decoding through this name.
 """
+
 from __future__ import annotations
 
 import json

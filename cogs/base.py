@@ -3,6 +3,7 @@
 A game's cog subclasses GameCog with its group name and adds its own `new` command, whose
 parameters are that game's table options.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -32,13 +33,22 @@ def only_one(games: list[Game]) -> Game | None:
     was found; PlayerError listing them (with links) if it cannot tell."""
     live = [g for g in games if g.status in LIVE] or games
     if len(live) > 1:
-        raise PlayerError(msg("You are in several games: {games}. Say which one with the game option.",
-                              games=", ".join(f"#{g.id} {link(g)}" for g in live[-5:])))
+        raise PlayerError(
+            msg(
+                "You are in several games: {games}. Say which one with the game option.",
+                games=", ".join(f"#{g.id} {link(g)}" for g in live[-5:]),
+            )
+        )
     return live[0] if live else None
 
 
-async def find_game(table: Table, interaction: discord.Interaction, kind: str | None,
-                    game_id: int | None, statuses: tuple[str, ...] = ("active",)) -> Game:
+async def find_game(
+    table: Table,
+    interaction: discord.Interaction,
+    kind: str | None,
+    game_id: int | None,
+    statuses: tuple[str, ...] = ("active",),
+) -> Game:
     """The game a command means: the given id, else this thread's game, else the caller's one live
     game (or the only one they have), else this channel's (for a spectator). A game of another
     server is only found by its players."""
@@ -51,8 +61,11 @@ async def find_game(table: Table, interaction: discord.Interaction, kind: str | 
         if interaction.channel_id:
             game = await table.store.game_by_thread(interaction.channel_id, kind, statuses)
         if game is None:
-            mine = [g for g in await table.store.games_of_user(interaction.user.id, statuses)
-                    if kind is None or g.kind == kind]
+            mine = [
+                g
+                for g in await table.store.games_of_user(interaction.user.id, statuses)
+                if kind is None or g.kind == kind
+            ]
             here = [g for g in mine if g.channel_id == interaction.channel_id]
             game = only_one(here if len([g for g in here if g.status in LIVE]) == 1 else mine)
         if game is None and interaction.channel_id:
@@ -64,8 +77,13 @@ async def find_game(table: Table, interaction: discord.Interaction, kind: str | 
     return game
 
 
-async def game_or_answer(table: Table, interaction: discord.Interaction, kind: str | None,
-                         game_id: int | None, statuses: tuple[str, ...] = ("active",)) -> Game | None:
+async def game_or_answer(
+    table: Table,
+    interaction: discord.Interaction,
+    kind: str | None,
+    game_id: int | None,
+    statuses: tuple[str, ...] = ("active",),
+) -> Game | None:
     """find_game, or (acknowledged) tell the caller privately why there is none."""
     try:
         return await find_game(table, interaction, kind, game_id, statuses)
@@ -88,9 +106,17 @@ def switched_on(**flags: bool | None) -> dict[str, bool]:
 
 LANGUAGE_HELP = "The language of the game's thread (default: the server's)"
 CLOCK_HELP = "How long a player may take before a reminder (three missed: the table may vote in a stand-in)"
-CLOCKS = [app_commands.Choice(name=name, value=seconds) for name, seconds in (
-    ("1 hour", 3600), ("4 hours", 4 * 3600), ("12 hours", 12 * 3600), ("1 day", 86400), ("3 days", 3 * 86400),
-    ("1 week", 7 * 86400))]
+CLOCKS = [
+    app_commands.Choice(name=name, value=seconds)
+    for name, seconds in (
+        ("1 hour", 3600),
+        ("4 hours", 4 * 3600),
+        ("12 hours", 12 * 3600),
+        ("1 day", 86400),
+        ("3 days", 3 * 86400),
+        ("1 week", 7 * 86400),
+    )
+]
 
 
 AI_HELP = "Seats the bot plays (AI opponents), besides you"
@@ -101,8 +127,11 @@ AI_SEATS = app_commands.Range[int, 0, 5]  # the most any game seats, less its cr
 
 async def language_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The thread languages there are catalogs for (a new catalog needs no new code)."""
-    return [app_commands.Choice(name=LANGUAGE_NAMES.get(code, code), value=code) for code in supported_locales()
-            if current.lower() in (code + LANGUAGE_NAMES.get(code, code)).lower()][:25]
+    return [
+        app_commands.Choice(name=LANGUAGE_NAMES.get(code, code), value=code)
+        for code in supported_locales()
+        if current.lower() in (code + LANGUAGE_NAMES.get(code, code)).lower()
+    ][:25]
 
 
 class GameCog(commands.GroupCog):
@@ -119,16 +148,33 @@ class GameCog(commands.GroupCog):
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         games = await self.table.store.games_of_user(interaction.user.id)
         locale = self.table.audience(interaction)
-        return [app_commands.Choice(name=render(msg("{title} ({status})", title=self.table.title(g),
-                                                    status=msg(g.status)), locale)[:100], value=g.id)
-                for g in games if g.kind == self.kind and current in str(g.id)][:25]
+        return [
+            app_commands.Choice(
+                name=render(msg("{title} ({status})", title=self.table.title(g), status=msg(g.status)), locale)[:100],
+                value=g.id,
+            )
+            for g in games
+            if g.kind == self.kind and current in str(g.id)
+        ][:25]
 
-    async def create(self, interaction: discord.Interaction, options: dict[str, Any],
-                     language: str | None = None, clock: app_commands.Choice[int] | None = None,
-                     ai: int | None = None, ai_level: app_commands.Choice[str] | None = None) -> None:
-        await self.table.create_lobby(interaction, self.kind, options, language,
-                                      float(clock.value) if clock is not None else None, ai or 0,
-                                      ai_level.value if ai_level is not None else "normal")
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        options: dict[str, Any],
+        language: str | None = None,
+        clock: app_commands.Choice[int] | None = None,
+        ai: int | None = None,
+        ai_level: app_commands.Choice[str] | None = None,
+    ) -> None:
+        await self.table.create_lobby(
+            interaction,
+            self.kind,
+            options,
+            language,
+            float(clock.value) if clock is not None else None,
+            ai or 0,
+            ai_level.value if ai_level is not None else "normal",
+        )
 
     @app_commands.command(name="join", description="Join the open table in this channel or by number")
     @app_commands.describe(game="The table's number (optional)")
@@ -137,8 +183,9 @@ class GameCog(commands.GroupCog):
             found = await self.table.store.open_lobby(interaction.channel_id or 0, self.kind)
             if found is None:
                 await self.table.ack(interaction)
-                await self.table.reply(interaction, msg("There is no open table to join here. Start one with "
-                                                      "/{kind} new.", kind=self.kind))
+                await self.table.reply(
+                    interaction, msg("There is no open table to join here. Start one with /{kind} new.", kind=self.kind)
+                )
                 return
         else:
             found = await game_or_answer(self.table, interaction, self.kind, game, ("lobby",))
@@ -151,10 +198,15 @@ class GameCog(commands.GroupCog):
         await self.table.rules(interaction, self.kind, page, edit=False)
 
     @rules.autocomplete("page")
-    async def rules_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    async def rules_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
         sections = rules_pages.pages(self.kind, self.table.audience(interaction))
-        return [app_commands.Choice(name=f"{i}. {title}"[:100], value=i) for i, (title, _) in enumerate(sections, 1)
-                if current.lower() in f"{i}. {title}".lower()][:25]
+        return [
+            app_commands.Choice(name=f"{i}. {title}"[:100], value=i)
+            for i, (title, _) in enumerate(sections, 1)
+            if current.lower() in f"{i}. {title}".lower()
+        ][:25]
 
     @app_commands.command(name="hand", description="See your private hand and moves (only you see it)")
     @app_commands.describe(game="The game's number (optional)")
@@ -187,13 +239,19 @@ class GameCog(commands.GroupCog):
         moves = [(name_seats(render(engine.describe_action(found.snapshot, seat, a), locale), names), a) for a in legal]
         words = current.lower().split()
         version = found.seats[seat].prompt_version
-        choices = [app_commands.Choice(name=label[:100], value=pick_value(version, action))
-                   for label, action in moves if all(w in label.lower() for w in words)]
+        choices = [
+            app_commands.Choice(name=label[:100], value=pick_value(version, action))
+            for label, action in moves
+            if all(w in label.lower() for w in words)
+        ]
         if seat not in engine.to_act(found.snapshot):  # one line saying whose move it is, on top
-            choices.insert(0, app_commands.Choice(
-                name=render(waiting_for(engine, found, found.snapshot), locale)[:100], value="-"))
+            choices.insert(
+                0, app_commands.Choice(name=render(waiting_for(engine, found, found.snapshot), locale)[:100], value="-")
+            )
         return choices[:25]
 
     @play.autocomplete("game")
-    async def play_game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    async def play_game_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
         return await self.game_autocomplete(interaction, current)

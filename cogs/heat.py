@@ -1,4 +1,5 @@
 """/heat: Heat: Pedal to the Metal."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -10,17 +11,24 @@ from discord.ext import commands
 from bot.games.heat import ENGINE
 from bot.games.heat.content import offered_tracks, tracks
 from cogs.base import (
-    AI_HELP, AI_LEVEL_HELP, AI_LEVELS, AI_SEATS, CLOCK_HELP, CLOCKS, LANGUAGE_HELP, GameCog,
-    language_autocomplete)
+    AI_HELP,
+    AI_LEVEL_HELP,
+    AI_LEVELS,
+    AI_SEATS,
+    CLOCK_HELP,
+    CLOCKS,
+    LANGUAGE_HELP,
+    GameCog,
+    language_autocomplete,
+)
 
 _TRACKS = tracks()
-TRACKS = [app_commands.Choice(name=_TRACKS[key].name, value=key)
-          for key in offered_tracks()]
-GARAGE = [app_commands.Choice(name=v, value=v)
-          for v in next(o.choices for o in ENGINE.options if o.name == "garage")]
+TRACKS = [app_commands.Choice(name=_TRACKS[key].name, value=key) for key in offered_tracks()]
+GARAGE = [app_commands.Choice(name=v, value=v) for v in next(o.choices for o in ENGINE.options if o.name == "garage")]
 GRIDS = [app_commands.Choice(name="random", value="random"), app_commands.Choice(name="seat order", value="seats")]
-SEASONS = [app_commands.Choice(name=v, value=v)
-           for v in next(o.choices for o in ENGINE.options if o.name == "championship")]
+SEASONS = [
+    app_commands.Choice(name=v, value=v) for v in next(o.choices for o in ENGINE.options if o.name == "championship")
+]
 
 
 class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the Metal — a car racing card game"):
@@ -29,36 +37,44 @@ class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the 
     @app_commands.command(name="new", description="Open a Heat table in this channel")
     @app_commands.describe(ai=AI_HELP, ai_level=AI_LEVEL_HELP)
     @app_commands.choices(ai_level=AI_LEVELS)
-    @app_commands.describe(track="The circuit (laps, spaces and corners as on the real board; default USA)",
-                           grid="Starting grid: random (default) or in seat order",
-                           weather="Weather and road conditions module (default: off)",
-                           garage="Garage module: draft 3 upgrade cards before the race (all: with Heavy Rain air intakes)",
-                           garage_deal="Garage: deal 3 upgrades to each player instead of the draft",
-                           legends="Legends module: 1-5 cars the bot drives, 3 players or fewer, 6 cars at most (2+ suggested)",
-                           legend_bonus="Advanced Legends: add 1-3 to their helmet numbers (default: 0)",
-                           aggressive_legends="Aggressive Legends (Heavy Rain): one more corner line from a ∧ diamond",
-                           tournament="Tournament mode: no gear shift before the cards; card counts set the gears",
-                           championship="Championship: a whole season of races in this game (its own tracks)",
-                           races="Custom championship: number of races (2-4, default 4)",
-                           season_tracks="Custom championship: tracks in order, comma-separated (default: shuffled)",
-                           language=LANGUAGE_HELP, clock=CLOCK_HELP)
+    @app_commands.describe(
+        track="The circuit (laps, spaces and corners as on the real board; default USA)",
+        grid="Starting grid: random (default) or in seat order",
+        weather="Weather and road conditions module (default: off)",
+        garage="Garage module: draft 3 upgrade cards before the race (all: with Heavy Rain air intakes)",
+        garage_deal="Garage: deal 3 upgrades to each player instead of the draft",
+        legends="Legends module: 1-5 cars the bot drives, 3 players or fewer, 6 cars at most (2+ suggested)",
+        legend_bonus="Advanced Legends: add 1-3 to their helmet numbers (default: 0)",
+        aggressive_legends="Aggressive Legends (Heavy Rain): one more corner line from a ∧ diamond",
+        tournament="Tournament mode: no gear shift before the cards; card counts set the gears",
+        championship="Championship: a whole season of races in this game (its own tracks)",
+        races="Custom championship: number of races (2-4, default 4)",
+        season_tracks="Custom championship: tracks in order, comma-separated (default: shuffled)",
+        language=LANGUAGE_HELP,
+        clock=CLOCK_HELP,
+    )
     @app_commands.choices(track=TRACKS, grid=GRIDS, garage=GARAGE, championship=SEASONS, clock=CLOCKS)  # type: ignore[misc]  # (str and int choices: discord.py types them as one kind)
     @app_commands.autocomplete(language=language_autocomplete)
-    async def new(self, interaction: discord.Interaction, track: app_commands.Choice[str] | None = None,
-                  grid: app_commands.Choice[str] | None = None,
-                  weather: bool | None = None,
-                  garage: app_commands.Choice[str] | None = None,
-                  garage_deal: bool | None = None,
-                  legends: app_commands.Range[int, 1, 5] | None = None,
-                  legend_bonus: app_commands.Range[int, 0, 3] | None = None,
-                  aggressive_legends: bool | None = None,
-                  tournament: bool | None = None,
-                  championship: app_commands.Choice[str] | None = None,
-                  races: app_commands.Range[int, 2, 4] | None = None,
-                  season_tracks: str | None = None,
-                  language: str | None = None,
-                  clock: app_commands.Choice[int] | None = None, ai: AI_SEATS | None = None,
-                  ai_level: app_commands.Choice[str] | None = None) -> None:
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        track: app_commands.Choice[str] | None = None,
+        grid: app_commands.Choice[str] | None = None,
+        weather: bool | None = None,
+        garage: app_commands.Choice[str] | None = None,
+        garage_deal: bool | None = None,
+        legends: app_commands.Range[int, 1, 5] | None = None,
+        legend_bonus: app_commands.Range[int, 0, 3] | None = None,
+        aggressive_legends: bool | None = None,
+        tournament: bool | None = None,
+        championship: app_commands.Choice[str] | None = None,
+        races: app_commands.Range[int, 2, 4] | None = None,
+        season_tracks: str | None = None,
+        language: str | None = None,
+        clock: app_commands.Choice[int] | None = None,
+        ai: AI_SEATS | None = None,
+        ai_level: app_commands.Choice[str] | None = None,
+    ) -> None:
         # A championship races its season's tracks: a track given with one is not used.
         season = championship.value if championship is not None else "off"
         options: dict[str, Any] = {"track": track.value} if track is not None and season == "off" else {}

@@ -1,6 +1,7 @@
 """/leaderboard and /stats (issue #35): the ratings per game (bot/ratings.py), per server and across
 servers, and a player's chart (rendering/stats.py). Start-up rates the finished games not rated yet
 (those from before ratings: the one-time build)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -21,8 +22,10 @@ from rendering.stats import render_chart
 log = logging.getLogger(__name__)
 
 GAMES = [app_commands.Choice(name=e.title, value=kind) for kind, e in sorted(engines().items())]
-SCOPES = [app_commands.Choice(name="this server", value="server"),
-          app_commands.Choice(name="all servers", value="global")]
+SCOPES = [
+    app_commands.Choice(name="this server", value="server"),
+    app_commands.Choice(name="all servers", value="global"),
+]
 TOP = 10
 
 
@@ -70,23 +73,38 @@ class StatsCog(commands.Cog):
     @app_commands.command(name="leaderboard", description="The best players of a game, by rating")
     @app_commands.describe(game="Which game", scope="This server's players (default) or all servers'")
     @app_commands.choices(game=GAMES, scope=SCOPES)
-    async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str],
-                          scope: app_commands.Choice[str] | None = None) -> None:
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str],
+        scope: app_commands.Choice[str] | None = None,
+    ) -> None:
         await self.table.ack(interaction)
         guild = interaction.guild_id
         everywhere = (scope is not None and scope.value == "global") or guild is None
         where = ratings.GLOBAL if everywhere or guild is None else guild
         title = msg(self.table.engines[game.value].title)
         rows = await self.table.store.leaderboard(game.value, where, TOP)
-        head = (msg("**{game}**: leaderboard of all servers", game=title) if everywhere
-                else msg("**{game}**: leaderboard of this server", game=title))
+        head = (
+            msg("**{game}**: leaderboard of all servers", game=title)
+            if everywhere
+            else msg("**{game}**: leaderboard of this server", game=title)
+        )
         if not rows:
             await self.answer(interaction, [head, msg("No finished games rated yet.")])
             return
         lines: list[Msg | str] = [head]
         for rank, (player, name, mu, sigma, games, wins) in enumerate(rows, 1):
-            lines.append(msg("{rank}. {name}: {rating} ({games} games, {wins} won)", rank=rank, name=who(player, name),
-                             rating=shown(mu, sigma), games=games, wins=wins))
+            lines.append(
+                msg(
+                    "{rank}. {name}: {rating} ({games} games, {wins} won)",
+                    rank=rank,
+                    name=who(player, name),
+                    rating=shown(mu, sigma),
+                    games=games,
+                    wins=wins,
+                )
+            )
         me = str(interaction.user.id)
         if me not in {r[0] for r in rows}:
             mine = await self.table.store.rank_in(game.value, where, me)
@@ -98,42 +116,73 @@ class StatsCog(commands.Cog):
     @app_commands.command(name="stats", description="A player's ratings, places and wins, with a chart")
     @app_commands.describe(user="Whose (default: yours)", game="Which game (default: the one played most)")
     @app_commands.choices(game=GAMES)
-    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None,
-                    game: app_commands.Choice[str] | None = None) -> None:
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        user: discord.User | None = None,
+        game: app_commands.Choice[str] | None = None,
+    ) -> None:
         await self.table.ack(interaction)
         person = user or interaction.user
         player = str(person.id)
         store = self.table.store
         rated = [r for r in await store.ratings_of(player, ratings.GLOBAL) if r[0] in self.table.engines]
         if not rated:
-            await self.table.reply(interaction, msg("{name} has no rated games yet: ratings count finished games.",
-                                                    name=person.display_name))
+            await self.table.reply(
+                interaction,
+                msg("{name} has no rated games yet: ratings count finished games.", name=person.display_name),
+            )
             return
         kind = game.value if game is not None else max(rated, key=lambda r: (r[4], r[0]))[0]
         guild = interaction.guild_id
         here = {r[0]: r for r in await store.ratings_of(player, guild)} if guild else {}
         lines: list[Msg | str] = [msg("**{name}**: ratings across servers", name=person.display_name)]
         for k, name, mu, sigma, games, wins in rated:
-            line = msg("{game}: {rating} ({games} games, {wins} won)", game=msg(self.table.engines[k].title),
-                       rating=shown(mu, sigma), games=games, wins=wins)
+            line = msg(
+                "{game}: {rating} ({games} games, {wins} won)",
+                game=msg(self.table.engines[k].title),
+                rating=shown(mu, sigma),
+                games=games,
+                wins=wins,
+            )
             if k in here and guild:
                 rank = await store.rank_in(k, guild, player)
-                line = msg("{line}; on this server {rating}, place {rank} of {n}", line=line,
-                           rating=shown(*here[k][2:4]), rank=rank[0], n=rank[1]) if rank else line
+                line = (
+                    msg(
+                        "{line}; on this server {rating}, place {rank} of {n}",
+                        line=line,
+                        rating=shown(*here[k][2:4]),
+                        rank=rank[0],
+                        n=rank[1],
+                    )
+                    if rank
+                    else line
+                )
             lines.append(line)
         levels = await store.ai_ratings(kind, ratings.GLOBAL)
         if levels:  # where the player stands against each AI level (rated like players)
-            lines.append(msg("Against the AI at {game}: {levels}", game=msg(self.table.engines[kind].title),
-                             levels=[msg("{level} {rating}", level=msg(ratings.ai_level(p) or p), rating=shown(mu, sigma))
-                                     for p, mu, sigma, _ in levels]))
+            lines.append(
+                msg(
+                    "Against the AI at {game}: {levels}",
+                    game=msg(self.table.engines[kind].title),
+                    levels=[
+                        msg("{level} {rating}", level=msg(ratings.ai_level(p) or p), rating=shown(mu, sigma))
+                        for p, mu, sigma, _ in levels
+                    ],
+                )
+            )
         history = await store.rating_history(player, kind)
         title = self.table.engines[kind].title
         locale = self.table.audience(interaction)
         points = [(ratings.ordinal(mu, sigma), place, field) for _, _, place, field, _, mu, sigma in history]
         mine = next((r for r in rated if r[0] == kind), None)
         head = render(msg("{name} — {game}", name=person.display_name, game=msg(title)), locale)
-        summary = render(msg("rating {rating} · {games} games · {wins} won", rating=shown(*mine[2:4]),
-                             games=mine[4], wins=mine[5]) if mine else msg("No rated games yet."), locale)
+        summary = render(
+            msg("rating {rating} · {games} games · {wins} won", rating=shown(*mine[2:4]), games=mine[4], wins=mine[5])
+            if mine
+            else msg("No rated games yet."),
+            locale,
+        )
         image = await asyncio.to_thread(render_chart, head, summary, points, locale)
         await self.answer(interaction, lines, file=discord.File(io.BytesIO(image), filename=f"stats-{kind}.png"))
 

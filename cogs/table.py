@@ -1,4 +1,5 @@
 """Table-wide commands: /games, /game status, /game log, /game replay, /game export, /game back, /game abandon."""
+
 from __future__ import annotations
 
 import asyncio
@@ -49,8 +50,12 @@ class TableCog(commands.Cog):
     async def running(self, user_id: int) -> list:
         games = await self.table.store.games_of_user(user_id)
         if not games:
-            return [msg("You are not in any game. Start one with {commands}.",
-                        commands=", ".join(f"/{kind} new" for kind in self.table.engines))]
+            return [
+                msg(
+                    "You are not in any game. Start one with {commands}.",
+                    commands=", ".join(f"/{kind} new" for kind in self.table.engines),
+                )
+            ]
         lines = []
         for g in games:
             if g.status == "lobby":
@@ -81,10 +86,23 @@ class TableCog(commands.Cog):
                 wins += place == 1
                 n = engine.field(snapshot)
                 result = msg("won") if place == 1 else msg("place {place} of {n}", place=place, n=n)
-            lines.append(msg("{title} ({date}): {result} — {link}", title=self.table.title(g),
-                             date=f"<t:{int(when)}:d>", result=result, link=link(g)))
-        return [msg("Your last {n} finished games: {wins} won. /game replay shows any of them again.",
-                    n=len(ended), wins=wins), *lines]
+            lines.append(
+                msg(
+                    "{title} ({date}): {result} — {link}",
+                    title=self.table.title(g),
+                    date=f"<t:{int(when)}:d>",
+                    result=result,
+                    link=link(g),
+                )
+            )
+        return [
+            msg(
+                "Your last {n} finished games: {wins} won. /game replay shows any of them again.",
+                n=len(ended),
+                wins=wins,
+            ),
+            *lines,
+        ]
 
     @app_commands.command(name="notify", description="How the bot tells you it is your move")
     @app_commands.describe(how="dm: a DM with your moves (default); ping: a ping in the game's thread; both")
@@ -94,12 +112,20 @@ class TableCog(commands.Cog):
         if how is not None:
             await self.table.out.set_notify(interaction.user.id, how.value)
         now = await self.table.out.notify_of(interaction.user.id)
-        await self.table.reply(interaction, {
-            "dm": msg("You are told of each new decision once, by the DM that holds your moves."),
-            "ping": msg("You are told of each new decision once, by a ping in the game's thread; your DMs "
-                        "with your moves come silently."),
-            "both": msg("You are told of each new decision by a ping in the game's thread and by the DM that "
-                        "holds your moves.")}[now])
+        await self.table.reply(
+            interaction,
+            {
+                "dm": msg("You are told of each new decision once, by the DM that holds your moves."),
+                "ping": msg(
+                    "You are told of each new decision once, by a ping in the game's thread; your DMs "
+                    "with your moves come silently."
+                ),
+                "both": msg(
+                    "You are told of each new decision by a ping in the game's thread and by the DM that "
+                    "holds your moves."
+                ),
+            }[now],
+        )
 
     game = app_commands.Group(name="game", description="Manage a game at this table")
 
@@ -115,17 +141,25 @@ class TableCog(commands.Cog):
         names = [s.name for s in found.seats]
         locale = self.table.audience(interaction)
         image = await asyncio.to_thread(self.table.renderer(found.kind).board, view, names, locale)
-        waiting = ([found.seats[s].name for s in engine.to_act(found.snapshot)]
-                   if found.status == "active" else []) or "—"
-        await self.table.reply(interaction, msg("**{title}** ({status}) — waiting for: {who}",
-                                                title=self.table.title(found), status=msg(found.status), who=waiting),
-                               file=discord.File(io.BytesIO(image),
-                                                                 filename=f"{found.kind}-{found.id}.{extension(image)}"))
+        waiting = (
+            [found.seats[s].name for s in engine.to_act(found.snapshot)] if found.status == "active" else []
+        ) or "—"
+        await self.table.reply(
+            interaction,
+            msg(
+                "**{title}** ({status}) — waiting for: {who}",
+                title=self.table.title(found),
+                status=msg(found.status),
+                who=waiting,
+            ),
+            file=discord.File(io.BytesIO(image), filename=f"{found.kind}-{found.id}.{extension(image)}"),
+        )
 
     @game.command(name="log", description="The last moves of a game, as the table saw them")
     @app_commands.describe(count="How many lines (default 15)", game="The game's number (optional in its thread)")
-    async def log(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 100] = 15,
-                  game: int | None = None) -> None:
+    async def log(
+        self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 100] = 15, game: int | None = None
+    ) -> None:
         await self.table.ack(interaction)
         found = await self.started_game(interaction, game)
         if found is None:
@@ -139,8 +173,12 @@ class TableCog(commands.Cog):
 
     @game.command(name="replay", description="Replay a finished game's boards in order (only you see it)")
     @app_commands.describe(game="The game's number (optional in its thread)", board="Start at this board (default 1)")
-    async def replay(self, interaction: discord.Interaction, game: int | None = None,
-                     board: app_commands.Range[int, 1, 10000] | None = None) -> None:
+    async def replay(
+        self,
+        interaction: discord.Interaction,
+        game: int | None = None,
+        board: app_commands.Range[int, 1, 10000] | None = None,
+    ) -> None:
         found = await game_or_answer(self.table, interaction, None, game, ENDED_OR_NOT)
         if found is not None:
             await self.table.replay(interaction, found.id, board, edit=False)

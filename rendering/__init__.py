@@ -2,6 +2,7 @@
 
 Every game's renderer provides the entries of `Renderer`; rendering/registry.py names each game's
 explicitly (nothing is found by probing a module for its functions)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -25,8 +26,9 @@ class Renderer:
 
     def post_images(self, view: dict[str, Any], names: list[str], locale: str, over: bool) -> list[bytes]:
         """The images of one board post: the board (or boards), and at the end the results."""
-        images = list(self.boards(view, names, locale)) if self.boards is not None else \
-            [self.board(view, names, locale)]
+        images = (
+            list(self.boards(view, names, locale)) if self.boards is not None else [self.board(view, names, locale)]
+        )
         if over and self.results is not None:
             images.append(self.results(view, names, locale))
         return images

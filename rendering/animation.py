@@ -10,6 +10,7 @@ colour (measured per game: `python -m bot.tools.bench.images`). An image over th
 then with every other frame dropped (the first and last are always kept), until it fits; only a
 format that cannot fit even one frame gives way to the next. (Half size helps little: resampling
 blurs every edge of text and lines, and a board at 3/4 size was measured larger than at full size.)"""
+
 from __future__ import annotations
 
 import io
@@ -125,8 +126,17 @@ def durations(n: int) -> list[int]:
 def encode_webp(boards: Boards, scale: float = 1.0) -> bytes:
     frames = [boards.frame(i, scale) for i in range(len(boards))]
     out = io.BytesIO()
-    frames[0].save(out, format="WEBP", save_all=True, append_images=frames[1:], duration=durations(len(frames)),
-                   loop=0, lossless=True, quality=WEBP_EFFORT, method=WEBP_METHOD)
+    frames[0].save(
+        out,
+        format="WEBP",
+        save_all=True,
+        append_images=frames[1:],
+        duration=durations(len(frames)),
+        loop=0,
+        lossless=True,
+        quality=WEBP_EFFORT,
+        method=WEBP_METHOD,
+    )
     return out.getvalue()
 
 
@@ -142,16 +152,24 @@ def encode_gif(boards: Boards, scale: float = 1.0) -> bytes:
         sheet.paste(boards.frame(i, scale), (0, k * height))
     palette = sheet.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
     del sheet
-    paletted = [boards.frame(i, scale).quantize(palette=palette, dither=Image.Dither.NONE)
-                for i in range(len(boards))]
+    paletted = [boards.frame(i, scale).quantize(palette=palette, dither=Image.Dither.NONE) for i in range(len(boards))]
     out = io.BytesIO()
-    paletted[0].save(out, format="GIF", save_all=True, append_images=paletted[1:], duration=durations(len(paletted)),
-                     loop=0, optimize=False, disposal=1)
+    paletted[0].save(
+        out,
+        format="GIF",
+        save_all=True,
+        append_images=paletted[1:],
+        duration=durations(len(paletted)),
+        loop=0,
+        optimize=False,
+        disposal=1,
+    )
     return out.getvalue()
 
 
-def animate(boards: Sequence[bytes], limit: int = LIMIT, formats: Sequence[str] = FORMATS,
-            max_frames: int = MAX_FRAMES) -> Animation | None:
+def animate(
+    boards: Sequence[bytes], limit: int = LIMIT, formats: Sequence[str] = FORMATS, max_frames: int = MAX_FRAMES
+) -> Animation | None:
     """The boards (PNG or any image bytes, in order) as one looping animation of at most `limit`
     bytes, in the first of `formats` that fits: at full size, else half size, else with every
     other frame dropped, and so on; None when there are no boards or not even the final board at

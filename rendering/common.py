@@ -1,4 +1,5 @@
 """Pieces every renderer shares: player colours, fonts, PNG encoding."""
+
 from __future__ import annotations
 
 import io
@@ -43,20 +44,23 @@ def english(value: Any) -> str:
     """The English words of a view text, for renderers that read meaning from them (card kinds)."""
     return "" if value is None else render(value, "en")
 
+
 # Distinct on dark and light backgrounds and for the common colour-vision deficiencies.
 PLAYER_COLOURS = [
-    (230, 57, 70),    # red
-    (29, 120, 226),   # blue
-    (255, 183, 3),    # yellow
-    (42, 157, 80),    # green
-    (155, 89, 182),   # purple
-    (245, 130, 32),   # orange
+    (230, 57, 70),  # red
+    (29, 120, 226),  # blue
+    (255, 183, 3),  # yellow
+    (42, 157, 80),  # green
+    (155, 89, 182),  # purple
+    (245, 130, 32),  # orange
 ]
 
 
 def seat_colour(seat: int) -> tuple[int, int, int]:
     """A seat's colour, the same in every game's images."""
     return PLAYER_COLOURS[int(seat) % len(PLAYER_COLOURS)]
+
+
 BACKGROUND = (32, 34, 37)
 PANEL = (47, 49, 54)
 TEXT = (235, 235, 235)
@@ -86,6 +90,7 @@ def png_bytes(image: Image.Image) -> bytes:
 
 # -- text: names and labels keep what the font can draw, character by character -------------
 
+
 def _cmap_codepoints(data: bytes) -> frozenset[int]:
     """The characters a TrueType/OpenType font maps to a glyph (its 'cmap' table, formats 4
     and 12), read without fontTools."""
@@ -93,12 +98,12 @@ def _cmap_codepoints(data: bytes) -> frozenset[int]:
     cmap = None
     for i in range(num_tables):
         rec = 12 + 16 * i
-        if data[rec:rec + 4] == b"cmap":
-            cmap = int.from_bytes(data[rec + 8:rec + 12], "big")
+        if data[rec : rec + 4] == b"cmap":
+            cmap = int.from_bytes(data[rec + 8 : rec + 12], "big")
     if cmap is None:
         return frozenset()
-    u16 = lambda o: int.from_bytes(data[o:o + 2], "big")  # noqa: E731
-    u32 = lambda o: int.from_bytes(data[o:o + 4], "big")  # noqa: E731
+    u16 = lambda o: int.from_bytes(data[o : o + 2], "big")  # noqa: E731
+    u32 = lambda o: int.from_bytes(data[o : o + 4], "big")  # noqa: E731
     subtables: dict[int, int] = {}  # format -> its offset
     for i in range(u16(cmap + 2)):
         rec = cmap + 4 + 8 * i
@@ -281,8 +286,15 @@ def note_text(image_w: int, xy, text: str, fnt: Any, anchor: str | None, stroke:
         return
     size = getattr(fnt, "size", 10)
     left, top, right, bottom = fnt.getbbox(text, anchor=anchor or "la", stroke_width=stroke)
-    rec.append({"kind": "text", "text": text, "size": size, "image_w": image_w,
-                "box": (xy[0] + left, xy[1] + top, xy[0] + right, xy[1] + bottom)})
+    rec.append(
+        {
+            "kind": "text",
+            "text": text,
+            "size": size,
+            "image_w": image_w,
+            "box": (xy[0] + left, xy[1] + top, xy[0] + right, xy[1] + bottom),
+        }
+    )
 
 
 class Draw(ImageDraw.ImageDraw):
@@ -299,8 +311,9 @@ def text_mask(text: str, size: int, anchor: str | None = None, stroke: int = 0) 
     f = font(size)
     left, top, right, bottom = f.getbbox(text, anchor=anchor or "la", stroke_width=stroke)
     mask = Image.new("L", (max(1, int(right - left)), max(1, int(bottom - top))))
-    ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor or "la",
-                              stroke_width=stroke, stroke_fill=255)
+    ImageDraw.Draw(mask).text(
+        (-left, -top), text, font=f, fill=255, anchor=anchor or "la", stroke_width=stroke, stroke_fill=255
+    )
     return mask, int(left), int(top)
 
 
@@ -312,15 +325,51 @@ class MaskDraw(Draw):
         super().__init__(image)
         self._target = image
 
-    def text(self, xy, text, fill=None, font=None, anchor=None, spacing=4, align="left",  # noqa: A002
-             direction=None, features=None, language=None, stroke_width=0, stroke_fill=None,
-             *args, **kwargs):
+    def text(
+        self,
+        xy,
+        text,
+        fill=None,
+        font=None,
+        anchor=None,
+        spacing=4,
+        align="left",  # noqa: A002
+        direction=None,
+        features=None,
+        language=None,
+        stroke_width=0,
+        stroke_fill=None,
+        *args,
+        **kwargs,
+    ):
         size = getattr(font, "size", None)
-        if (args or kwargs or direction or features or language or size is None
-                or not isinstance(fill, tuple) or "\n" in text
-                or (stroke_width and stroke_fill not in (None, fill))):
-            return super().text(xy, text, fill, font, anchor, spacing, align, direction,
-                                features, language, stroke_width, stroke_fill, *args, **kwargs)
+        if (
+            args
+            or kwargs
+            or direction
+            or features
+            or language
+            or size is None
+            or not isinstance(fill, tuple)
+            or "\n" in text
+            or (stroke_width and stroke_fill not in (None, fill))
+        ):
+            return super().text(
+                xy,
+                text,
+                fill,
+                font,
+                anchor,
+                spacing,
+                align,
+                direction,
+                features,
+                language,
+                stroke_width,
+                stroke_fill,
+                *args,
+                **kwargs,
+            )
         note_text(self._target.width, xy, text, font, anchor, int(stroke_width))
         mask, left, top = text_mask(text, size, anchor, int(stroke_width))
         self._target.paste(fill, (int(round(xy[0])) + left, int(round(xy[1])) + top), mask)

@@ -10,6 +10,7 @@ itself is a cached static layer (rendering/heat_track.py) the map is cut from; e
 draws numbers, signs, cars and labels at the map's scale, and maps the picture onto a fixed
 256-colour palette (built once per circuit) so that PNG encoding stays fast and the file small.
 """
+
 from __future__ import annotations
 
 import io
@@ -24,8 +25,25 @@ from bot.i18n import Msg
 from rendering import heat_track as ht
 from rendering.heat_colours import LEGEND_WHITE, legend_seats, seat_colour
 from rendering.heat_standings import decorate, press_marks, render_standings
-from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, MaskDraw, clean_text, drawing_in, english,
-                              fit, font, not_recording, note_label, player_name, tx, words, wrap)
+from rendering.common import (
+    BACKGROUND,
+    MUTED,
+    PANEL,
+    PLAYER_COLOURS,
+    TEXT,
+    MaskDraw,
+    clean_text,
+    drawing_in,
+    english,
+    fit,
+    font,
+    not_recording,
+    note_label,
+    player_name,
+    tx,
+    words,
+    wrap,
+)
 
 W = 800  # Discord's phone preview shows images 390 px wide: every text here is >= min_font(W)
 HEADER_H = 104
@@ -58,6 +76,7 @@ STAT_COLS = [("Gear", 0), ("Heat", 1)]
 
 
 # ---------------------------------------------------------------- small helpers
+
 
 def _ink(fill: tuple[int, int, int]) -> tuple[int, int, int]:
     """Black or white text, whichever reads better on `fill`."""
@@ -142,8 +161,7 @@ def _chip_parts(label) -> list[tuple[str, str]]:
     return parts
 
 
-def _tag(d: ImageDraw.ImageDraw, x: float, y: float, text: str, fill, size: int = SMALL,
-         ink=None) -> float:
+def _tag(d: ImageDraw.ImageDraw, x: float, y: float, text: str, fill, size: int = SMALL, ink=None) -> float:
     """A small rounded tag; returns its width."""
     f = font(size)
     w = f.getlength(text) + 14
@@ -157,12 +175,14 @@ CHIP_TEXT = 150  # a card's name in a chip, when the row is short of room (else 
 
 def _chip_width(label: str, size: int = SMALL, h: int = 34, limit: float = CHIP_TEXT) -> float:
     f = font(size)
-    return sum(max(h, f.getlength(fit(text, size, limit)) + 16)
-               for text, _ in _chip_parts(label)) + 12 * (len(_chip_parts(label)) - 1)
+    return sum(max(h, f.getlength(fit(text, size, limit)) + 16) for text, _ in _chip_parts(label)) + 12 * (
+        len(_chip_parts(label)) - 1
+    )
 
 
-def _chip(d: ImageDraw.ImageDraw, x: float, y: float, label: str, size: int = SMALL,
-          h: int = 34, limit: float = CHIP_TEXT) -> float:
+def _chip(
+    d: ImageDraw.ImageDraw, x: float, y: float, label: str, size: int = SMALL, h: int = 34, limit: float = CHIP_TEXT
+) -> float:
     """One revealed card (segments joined for a flipped Stress); returns its width."""
     f = font(size)
     x0 = x
@@ -187,9 +207,9 @@ def _encode(image: Image.Image) -> bytes:
 
 # ---------------------------------------------------------------- cars
 
+
 @lru_cache(maxsize=4096)
-def _car_sprite(seat_colour: tuple[int, int, int], heading: int, length: int, width: int
-                ) -> Image.Image:
+def _car_sprite(seat_colour: tuple[int, int, int], heading: int, length: int, width: int) -> Image.Image:
     """A top-down car pointing along `heading` (degrees, clockwise from +x), anti-aliased
     (drawn at twice the size: the rotation of bigger sprites costs more than it shows)."""
     k = 2
@@ -198,15 +218,20 @@ def _car_sprite(seat_colour: tuple[int, int, int], heading: int, length: int, wi
     im = Image.new("RGBA", (L + 2 * pad, Wd + 2 * pad), (0, 0, 0, 0))
     d = ImageDraw.Draw(im)
     x0, y0 = pad, pad
-    d.rounded_rectangle([x0, y0, x0 + L, y0 + Wd], radius=int(Wd * 0.42),
-                        fill=seat_colour + (255,), outline=(15, 15, 18, 255), width=2 * k)
+    d.rounded_rectangle(
+        [x0, y0, x0 + L, y0 + Wd],
+        radius=int(Wd * 0.42),
+        fill=seat_colour + (255,),
+        outline=(15, 15, 18, 255),
+        width=2 * k,
+    )
     # windscreen towards the front (+x), leaving the middle of the car in the player colour
     wx = x0 + L * 0.66
-    d.rounded_rectangle([wx, y0 + Wd * 0.22, wx + L * 0.12, y0 + Wd * 0.78], radius=k,
-                        fill=(25, 28, 34, 255))
+    d.rounded_rectangle([wx, y0 + Wd * 0.22, wx + L * 0.12, y0 + Wd * 0.78], radius=k, fill=(25, 28, 34, 255))
     # a light nose stripe
-    d.rounded_rectangle([x0 + L * 0.84, y0 + Wd * 0.38, x0 + L * 0.95, y0 + Wd * 0.62],
-                        radius=k, fill=(255, 255, 255, 220))
+    d.rounded_rectangle(
+        [x0 + L * 0.84, y0 + Wd * 0.38, x0 + L * 0.95, y0 + Wd * 0.62], radius=k, fill=(255, 255, 255, 220)
+    )
     im = im.rotate(-heading, resample=Image.Resampling.BICUBIC, expand=True)
     return im.reduce(k)
 
@@ -235,8 +260,17 @@ LABEL_GAP = 4  # px kept free between two labels
 NUMBER_PENALTY = 60.0  # a label over a space number: dearer than a place a little farther out (issue #33)
 
 
-def _anywhere(x: float, y: float, w: float, h: float, area: tuple, free, cars: list[tuple[float, float]],
-              signs: list[tuple], car_r: float) -> tuple | None:
+def _anywhere(
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    area: tuple,
+    free,
+    cars: list[tuple[float, float]],
+    signs: list[tuple],
+    car_r: float,
+) -> tuple | None:
     """The free w x h place in the area nearest to (x, y) that hides no car nor sign; else the
     nearest free one; None when there is none."""
     ax0, ay0, ax1, ay1 = area
@@ -244,11 +278,15 @@ def _anywhere(x: float, y: float, w: float, h: float, area: tuple, free, cars: l
     spots = sorted(
         (math.hypot(cx - x, cy - y), cx, cy)
         for cx in range(int(ax0 + w / 2), int(ax1 - w / 2), step)
-        for cy in range(int(ay0 + h / 2), int(ay1 - h / 2), step))
+        for cy in range(int(ay0 + h / 2), int(ay1 - h / 2), step)
+    )
     for _, cx, cy in spots:
         rect = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-        if free(rect) and not any(_circle_hits(rect, px, py, car_r) for px, py in cars) \
-                and not any(_circle_hits(rect, px, py, r) for px, py, r, _ in signs):
+        if (
+            free(rect)
+            and not any(_circle_hits(rect, px, py, car_r) for px, py in cars)
+            and not any(_circle_hits(rect, px, py, r) for px, py, r, _ in signs)
+        ):
             return rect
     for _, cx, cy in spots:
         rect = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
@@ -257,9 +295,14 @@ def _anywhere(x: float, y: float, w: float, h: float, area: tuple, free, cars: l
     return None
 
 
-def place_labels(cars: list[tuple[int, float, float, float, float, str]], area: tuple,
-                 obstacles: list[tuple[float, float, float, float]], keep_out: list[tuple],
-                 car_r: float, road: float) -> dict[int, tuple]:
+def place_labels(
+    cars: list[tuple[int, float, float, float, float, str]],
+    area: tuple,
+    obstacles: list[tuple[float, float, float, float]],
+    keep_out: list[tuple],
+    car_r: float,
+    road: float,
+) -> dict[int, tuple]:
     """Name labels that never overlap one another: each takes the cheapest free place.
 
     cars: (seat, x, y, nx, ny, text) in map pixels, (nx, ny) the road's normal there, leader
@@ -291,19 +334,23 @@ def place_labels(cars: list[tuple[int, float, float, float, float, str]], area: 
         # (cars are 500: checked above as cars; a space number is only a cost, NUMBER_PENALTY)
         signs = [o for o in obstacles if NUMBER_PENALTY < o[3] < 500]
         ring = sorted(
-            (0.5 * dist + 0.3 * abs(along), side * nx * dist + dx * along,
-             side * ny * dist + dy * along)
+            (0.5 * dist + 0.3 * abs(along), side * nx * dist + dx * along, side * ny * dist + dy * along)
             for dist in (road + 22, road + 48, road + 78, road + 112, road + 150, road + 195)
-            for side in (1, -1) for along in (0, 30, -30, 60, -60, 95, -95, 130, -130))
+            for side in (1, -1)
+            for along in (0, 30, -30, 60, -60, 95, -95, 130, -130)
+        )
         best = None
         for base, ox, oy in ring:
             if best is not None and base >= best[0]:
                 break  # every later candidate starts dearer than the best found
             cx, cy = x + ox, y + oy
             rect = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
-            if not free(rect) or _circle_hits(rect, x, y, car_r) \
-                    or any(_circle_hits(rect, px, py, car_r) for px, py in others) \
-                    or any(_circle_hits(rect, px, py, r) for px, py, r, _ in signs):
+            if (
+                not free(rect)
+                or _circle_hits(rect, x, y, car_r)
+                or any(_circle_hits(rect, px, py, car_r) for px, py in others)
+                or any(_circle_hits(rect, px, py, r) for px, py, r, _ in signs)
+            ):
                 continue  # a label never hides a car or a corner's sign
             cost = base
             lx, ly = min(max(x, rect[0]), rect[2]), min(max(y, rect[1]), rect[3])
@@ -327,6 +374,7 @@ def place_labels(cars: list[tuple[int, float, float, float, float, str]], area: 
 
 
 # ---------------------------------------------------------------- the map: a zoomed inset
+
 
 def _corners_key(view: dict, circuit: ht.Circuit | None) -> tuple[tuple[int, int], ...]:
     corners = []
@@ -448,8 +496,7 @@ def _draw_sign(d, x: float, y: float, speed: int, z: float) -> None:
     ri = r * 0.74
     d.ellipse([x - ri, y - ri, x + ri, y + ri], fill=ht.WHITE)
     size = max(SMALL, int(r * (1.0 if speed < 10 else 0.85)))
-    d.text((x, y + 1), str(speed), font=font(size), fill=ht.BLACK, anchor="mm", stroke_width=1,
-           stroke_fill=ht.BLACK)
+    d.text((x, y + 1), str(speed), font=font(size), fill=ht.BLACK, anchor="mm", stroke_width=1, stroke_fill=ht.BLACK)
 
 
 def _draw_mini(im, d, key, geo, inset, spots, signs) -> list[tuple]:
@@ -462,20 +509,33 @@ def _draw_mini(im, d, key, geo, inset, spots, signs) -> list[tuple]:
     top, bottom = HEADER_H, HEADER_H + MAP_H
     if (wx1 - wx0) * (wy1 - wy0) < 0.6 * geo.width * geo.height:
         mw, mh = mini.size
-        boxes = [(W - mw - 10, top + 10), (10, top + 10), (W - mw - 10, bottom - mh - 10),
-                 (10, bottom - mh - 10)]
+        boxes = [(W - mw - 10, top + 10), (10, top + 10), (W - mw - 10, bottom - mh - 10), (10, bottom - mh - 10)]
         hidden = [(x, y, 3) for x, y in car_px] + [(x, y, 1) for x, y, _, _ in signs]
-        mx, my = min(boxes, key=lambda b: sum(
-            k for x, y, k in hidden if b[0] - 60 < x < b[0] + mw + 60 and b[1] - 60 < y < b[1] + mh + 60))
+        mx, my = min(
+            boxes,
+            key=lambda b: sum(
+                k for x, y, k in hidden if b[0] - 60 < x < b[0] + mw + 60 and b[1] - 60 < y < b[1] + mh + 60
+            ),
+        )
         d.rectangle([mx - 3, my - 3, mx + mw + 2, my + mh + 2], fill=(15, 15, 18))
         im.paste(mini, (mx, my))
         ks = mw / geo.width
-        d.rectangle([mx + max(0, wx0) * ks, my + max(0, wy0) * ks,
-                     mx + min(geo.width, wx1) * ks, my + min(geo.height, wy1) * ks],
-                    outline=(255, 255, 255), width=2)
+        d.rectangle(
+            [
+                mx + max(0, wx0) * ks,
+                my + max(0, wy0) * ks,
+                mx + min(geo.width, wx1) * ks,
+                my + min(geo.height, wy1) * ks,
+            ],
+            outline=(255, 255, 255),
+            width=2,
+        )
         for seat, x, y, _, _ in reversed(spots):
-            d.ellipse([mx + x * ks - 5, my + y * ks - 5, mx + x * ks + 5, my + y * ks + 5],
-                      fill=seat_colour(seat), outline=(15, 15, 18))
+            d.ellipse(
+                [mx + x * ks - 5, my + y * ks - 5, mx + x * ks + 5, my + y * ks + 5],
+                fill=seat_colour(seat),
+                outline=(15, 15, 18),
+            )
         keep_out.append((mx - 3, my - 3, mx + mw + 3, my + mh + 3))
     return keep_out
 
@@ -521,8 +581,7 @@ def _draw_map(im, d, view, key, geo, cars, order, spots, inset, names) -> None:
         nx, ny = geo.normal(space)
         entries.append((seat, px, py, nx, ny, _short(player_name(names, seat))))
     obstacles = [(px, py, car_r, 500.0) for _, px, py, *_ in entries] + signs + numbers
-    labels = place_labels(entries, (4, top + 4, W - 4, bottom - 4), obstacles, keep_out, car_r,
-                          geo.half_width * z)
+    labels = place_labels(entries, (4, top + 4, W - 4, bottom - 4), obstacles, keep_out, car_r, geo.half_width * z)
     for seat, px, py, *_ in entries:
         note_label((px - car_r, py - car_r, px + car_r, py + car_r), W, "car")
         r = labels[seat]
@@ -541,8 +600,13 @@ def _draw_map(im, d, view, key, geo, cars, order, spots, inset, names) -> None:
     for seat, px, py, _, _, text in entries:
         r = labels[seat]
         fill = seat_colour(seat)
-        d.rounded_rectangle(list(r), radius=8, fill=fill, outline=WAITING if seat in deciding else (15, 15, 18),
-                            width=4 if seat in deciding else 2)
+        d.rounded_rectangle(
+            list(r),
+            radius=8,
+            fill=fill,
+            outline=WAITING if seat in deciding else (15, 15, 18),
+            width=4 if seat in deciding else 2,
+        )
         d.text(((r[0] + r[2]) / 2, (r[1] + r[3]) / 2 + 1), text, font=f, fill=_ink(fill), anchor="mm")
         note_label(r, W)
     d.line([(0, bottom), (W, bottom)], fill=(15, 15, 18), width=2)
@@ -550,10 +614,37 @@ def _draw_map(im, d, view, key, geo, cars, order, spots, inset, names) -> None:
 
 # ---------------------------------------------------------------- palette
 
-_KEY_COLOURS = [BACKGROUND, PANEL, ROW_ALT, TEXT, MUTED, (255, 255, 255), (20, 20, 24),
-                (15, 15, 18), (25, 28, 34), WAITING, GOLD, SILVER, BRONZE, ORANGE, (70, 74, 82),
-                ht.FIELD, ht.KERB, ht.ASPHALT, ht.TILE, ht.TILE_EDGE, ht.NUMBER, ht.SIGN_RED,
-                ht.WHITE, ht.BLACK, ht.FLOODED, ht.TUNNEL, (225, 228, 235), (40, 42, 46), ht.CHICANE_BLUE]
+_KEY_COLOURS = [
+    BACKGROUND,
+    PANEL,
+    ROW_ALT,
+    TEXT,
+    MUTED,
+    (255, 255, 255),
+    (20, 20, 24),
+    (15, 15, 18),
+    (25, 28, 34),
+    WAITING,
+    GOLD,
+    SILVER,
+    BRONZE,
+    ORANGE,
+    (70, 74, 82),
+    ht.FIELD,
+    ht.KERB,
+    ht.ASPHALT,
+    ht.TILE,
+    ht.TILE_EDGE,
+    ht.NUMBER,
+    ht.SIGN_RED,
+    ht.WHITE,
+    ht.BLACK,
+    ht.FLOODED,
+    ht.TUNNEL,
+    (225, 228, 235),
+    (40, 42, 46),
+    ht.CHICANE_BLUE,
+]
 _KEY_COLOURS += list(PLAYER_COLOURS) + [LEGEND_WHITE] + [s[0] for s in KIND_STYLE.values()]
 
 
@@ -562,16 +653,16 @@ def _palette(key: str, spaces: int, corners: tuple) -> Image.Image:
     """A fixed 256-colour palette for one circuit: the exact UI colours first, then the most
     useful blends found in a sample board drawn with every player colour and element."""
     with not_recording():
-        sample = _draw_board(_calibration_view(key, spaces, corners), [
-            "Alice", "Bob", "Chandra", "Dmitri", "Eve", "Fumiko"])
+        sample = _draw_board(
+            _calibration_view(key, spaces, corners), ["Alice", "Bob", "Chandra", "Dmitri", "Eve", "Fumiko"]
+        )
     keys = list(dict.fromkeys(tuple(c) for c in _KEY_COLOURS))
     rest = sample.quantize(256 - len(keys), method=Image.Quantize.FASTOCTREE)
     flat_rest = (rest.getpalette() or [])[: 3 * (256 - len(keys))]
-    extra = [tuple(flat_rest[i:i + 3]) for i in range(0, len(flat_rest), 3)]
+    extra = [tuple(flat_rest[i : i + 3]) for i in range(0, len(flat_rest), 3)]
     # Leave out blends within a few units of a UI colour, so that near-misses (resampling
     # round-off inside a car, say) snap to the exact colour.
-    extra = [c for c in extra
-             if min(sum(abs(a - b) for a, b in zip(c, k)) for k in keys) > 6]
+    extra = [c for c in extra if min(sum(abs(a - b) for a, b in zip(c, k)) for k in keys) > 6]
     flat = [v for c in keys + extra for v in c]
     flat += flat[:3] * ((768 - len(flat)) // 3)
     pal = Image.new("P", (1, 1))
@@ -582,25 +673,55 @@ def _palette(key: str, spaces: int, corners: tuple) -> Image.Image:
 def _calibration_view(key: str, spaces: int, corners: tuple) -> dict:
     n = spaces or 60
     cars = []
-    labels = [["Speed 1", "Speed 2", "Heat", "Stress \u2192 Speed 4"], ["Speed 4", "Speed 3"],
-              ["Upgrade 0", "Upgrade 5"], ["Heat"], ["Stress \u2192 Heat"],
-              ["Speed 2", "Speed 2", "Speed 3"]]
+    labels = [
+        ["Speed 1", "Speed 2", "Heat", "Stress \u2192 Speed 4"],
+        ["Speed 4", "Speed 3"],
+        ["Upgrade 0", "Upgrade 5"],
+        ["Heat"],
+        ["Stress \u2192 Heat"],
+        ["Speed 2", "Speed 2", "Speed 3"],
+    ]
     c = corners[0][0] if corners else 5
     for seat in range(6):
-        cars.append({
-            "seat": seat, "space": (c - seat // 2 - 1) % n + 1, "lane": 1 + seat % 2, "lap": 1,
-            "finished": seat == 5, "place": 1 if seat == 5 else None, "gear": 1 + seat % 4,
-            "engine_heat": seat, "hand_count": 7, "deck_count": 12, "discard_count": 3,
-            "revealed": labels[seat], "speed": 9, "submitted": seat % 2 == 0,
-            "spun": seat == 1, "adrenaline": seat == 2, "slipstreamed": seat == 3,
-            "heat_paid": 2 if seat == 4 else 0})
-    return {"kind": "heat", "track": key, "track_name": key, "laps": 2, "spaces": n,
-            "round": 3, "phase": "decide", "corners": [{"space": s, "speed": v}
-                                                       for s, v in corners],
-            "cars": cars, "order": [5, 0, 1, 2, 3, 4], "waiting_for": [0]}
+        cars.append(
+            {
+                "seat": seat,
+                "space": (c - seat // 2 - 1) % n + 1,
+                "lane": 1 + seat % 2,
+                "lap": 1,
+                "finished": seat == 5,
+                "place": 1 if seat == 5 else None,
+                "gear": 1 + seat % 4,
+                "engine_heat": seat,
+                "hand_count": 7,
+                "deck_count": 12,
+                "discard_count": 3,
+                "revealed": labels[seat],
+                "speed": 9,
+                "submitted": seat % 2 == 0,
+                "spun": seat == 1,
+                "adrenaline": seat == 2,
+                "slipstreamed": seat == 3,
+                "heat_paid": 2 if seat == 4 else 0,
+            }
+        )
+    return {
+        "kind": "heat",
+        "track": key,
+        "track_name": key,
+        "laps": 2,
+        "spaces": n,
+        "round": 3,
+        "phase": "decide",
+        "corners": [{"space": s, "speed": v} for s, v in corners],
+        "cars": cars,
+        "order": [5, 0, 1, 2, 3, 4],
+        "waiting_for": [0],
+    }
 
 
 # ---------------------------------------------------------------- the board
+
 
 def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The public race board as PNG bytes: header, a zoomed map of the cars' part of the
@@ -673,10 +794,15 @@ def _draw_board(view: dict, names: list[str]) -> Image.Image:
 
 # Tag colours of the road tokens' effects (colours the board already uses, so the palette has them).
 FX_COLOUR = {
-    "minus1": (214, 40, 40), "plus1": (42, 170, 90), "overheat": ORANGE,
-    "free_boost": KIND_STYLE["upgrade"][0], "slip_plus": (60, 140, 230),
-    "slipstream_boost": (60, 140, 230), "cooldown_bonus": (42, 170, 90),
-    "no_cooldown": (70, 74, 82), "no_slipstream": (70, 74, 82),
+    "minus1": (214, 40, 40),
+    "plus1": (42, 170, 90),
+    "overheat": ORANGE,
+    "free_boost": KIND_STYLE["upgrade"][0],
+    "slip_plus": (60, 140, 230),
+    "slipstream_boost": (60, 140, 230),
+    "cooldown_bonus": (42, 170, 90),
+    "no_cooldown": (70, 74, 82),
+    "no_slipstream": (70, 74, 82),
 }
 BAND_PAD = 10
 BAND_LINE = 44
@@ -705,15 +831,29 @@ def _weather_items(view: dict) -> list[tuple]:
     w = view.get("weather")
     if not isinstance(w, dict):
         return []
-    items: list[tuple] = [("tile", clean_text(words(w.get("name")), "?"), clean_text(words(w.get("sector")), ""),
-                           clean_text(words(w.get("setup")), ""))]
+    items: list[tuple] = [
+        (
+            "tile",
+            clean_text(words(w.get("name")), "?"),
+            clean_text(words(w.get("sector")), ""),
+            clean_text(words(w.get("setup")), ""),
+        )
+    ]
     for r in _road(view):
         fx = r.get("fx") or r.get("token")
         text = clean_text(words(r.get("effect") or r.get("name")), "?")
         if r.get("token") in ("minus1", "plus1"):
             text = f"{text} ({_int(r.get('printed'))}→{_int(r.get('speed'))})"
-        items.append(("corner", _int(r.get("corner"), 0), text, FX_COLOUR.get(str(fx), (70, 74, 82)),
-                      r.get("where") == "sector", _int(r.get("speed"), 0)))
+        items.append(
+            (
+                "corner",
+                _int(r.get("corner"), 0),
+                text,
+                FX_COLOUR.get(str(fx), (70, 74, 82)),
+                r.get("where") == "sector",
+                _int(r.get("speed"), 0),
+            )
+        )
     return items
 
 
@@ -722,8 +862,16 @@ def _corner_name(number: int) -> str:
 
 
 def _corner_chip_w(item: tuple) -> float:
-    return (font(SMALL).getlength(_corner_name(item[1])) + 16 + 6 + 34 + 6 + font(SMALL).getlength(item[2]) + 14
-            + (font(SMALL).getlength("→") + 4 if item[4] else 0))
+    return (
+        font(SMALL).getlength(_corner_name(item[1]))
+        + 16
+        + 6
+        + 34
+        + 6
+        + font(SMALL).getlength(item[2])
+        + 14
+        + (font(SMALL).getlength("→") + 4 if item[4] else 0)
+    )
 
 
 def _band_rows(items: list[tuple]) -> list[list[tuple]]:
@@ -832,8 +980,9 @@ def _draw_road_on_map(d, view: dict, geo: ht.Geometry, inset: Inset, inside) -> 
             x = sx + vx * (rr + 4 + w / 2) - w / 2
             y = sy + vy * (rr + 4 + h / 2) - h / 2
         x = min(max(x, 4), W - w - 4)
-        if not (inside(x + w / 2, y + (SMALL + 8) / 2, -4) and HEADER_H + 4 <= y
-                and y + SMALL + 8 <= HEADER_H + MAP_H - 4):
+        if not (
+            inside(x + w / 2, y + (SMALL + 8) / 2, -4) and HEADER_H + 4 <= y and y + SMALL + 8 <= HEADER_H + MAP_H - 4
+        ):
             continue  # off the map (or cut by its edge): the band below lists it anyway
         if r.get("where") == "sector" and not inside(*inset.px(*geo.centre[mid]), -4):
             continue  # the sector's middle is off the map: no callout pointing off it (the band lists it)
@@ -861,8 +1010,10 @@ def _draw_header(d, view, cars, order, names) -> None:
     title = fit(title, 36, 360)
     d.text((20, 32), title, font=font(36), fill=TEXT, anchor="lm", stroke_width=1, stroke_fill=TEXT)
     x = 32 + font(36).getlength(title) + 4
-    for text in (tx("Lap {lap}/{laps}", lap=_leader_lap(view, cars, order), laps=laps),
-                 tx("Round {n}", n=_int(view.get("round"), 1))):
+    for text in (
+        tx("Lap {lap}/{laps}", lap=_leader_lap(view, cars, order), laps=laps),
+        tx("Round {n}", n=_int(view.get("round"), 1)),
+    ):
         if x + font(26).getlength(text) + 14 > W - 10:
             break
         x += _tag(d, x, 14, text, (70, 74, 82), size=26, ink=TEXT) + 10
@@ -870,12 +1021,10 @@ def _draw_header(d, view, cars, order, names) -> None:
     waiting = [s for s in (view.get("waiting_for") or []) if isinstance(s, int)]
     if phase == "over":
         standings = _standings(view, cars)
-        text = tx("Race over - {name} wins!", name=player_name(names, standings[0])) \
-            if standings else tx("Race over")
+        text = tx("Race over - {name} wins!", name=player_name(names, standings[0])) if standings else tx("Race over")
         colour = GOLD
     elif phase == "submit":
-        text = tx("Choose cards: waiting for {n}", n=len(waiting)) if waiting \
-            else tx("Choose cards")
+        text = tx("Choose cards: waiting for {n}", n=len(waiting)) if waiting else tx("Choose cards")
         colour = WAITING
     elif waiting:
         text = tx("Waiting for {name}", name=player_name(names, waiting[0]))
@@ -890,8 +1039,10 @@ FLOOD_NOTE_H = 34  # a line of its own under the panel's caption, for a flood no
 
 def _flood_note_fits(played: str) -> bool:
     cap = font(SMALL)
-    return 84 + cap.getlength(played) + 24 + cap.getlength(tx("Blue: flooded (downshift +1 Heat)")) \
+    return (
+        84 + cap.getlength(played) + 24 + cap.getlength(tx("Blue: flooded (downshift +1 Heat)"))
         <= W - 20 - cap.getlength(tx("Speed")) - 24
+    )
 
 
 def _played_caption(view: dict) -> str:
@@ -934,7 +1085,11 @@ def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
     d.text((W - 20, cy), tx("Speed"), font=cap, fill=MUTED, anchor="rm")
     if view.get("flooded"):  # Heavy Rain: what the blue spaces mean (beside the caption, else under it)
         x0, ny = (84 + cap.getlength(played) + 24, cy) if not note_h else (84, y0 + CAPTION_H + note_h / 2 - 4)
-        note = fit(tx("Blue: flooded (downshift +1 Heat)"), SMALL, W - 20 - x0 - (0 if note_h else cap.getlength(tx("Speed")) + 24))
+        note = fit(
+            tx("Blue: flooded (downshift +1 Heat)"),
+            SMALL,
+            W - 20 - x0 - (0 if note_h else cap.getlength(tx("Speed")) + 24),
+        )
         d.text((x0, ny), note, font=cap, fill=(140, 200, 255), anchor="lm")
     waiting = set(s for s in (view.get("waiting_for") or []) if isinstance(s, int))
     for i, seat in enumerate(order):
@@ -950,10 +1105,10 @@ def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
         place = _int(car.get("place"), 0) if car.get("finished") or phase == "over" else 0
         badge = _ordinal(place) if place else str(i + 1)
         ring = {1: GOLD, 2: SILVER, 3: BRONZE}.get(place)
-        d.rounded_rectangle([12, mid - 28, 70, mid + 28], radius=10, fill=fill,
-                            outline=ring or (15, 15, 18), width=4 if ring else 2)
-        d.text((41, mid + 1), badge, font=font(30 if len(badge) < 3 else SMALL),
-               fill=_ink(fill), anchor="mm")
+        d.rounded_rectangle(
+            [12, mid - 28, 70, mid + 28], radius=10, fill=fill, outline=ring or (15, 15, 18), width=4 if ring else 2
+        )
+        d.text((41, mid + 1), badge, font=font(30 if len(badge) < 3 else SMALL), fill=_ink(fill), anchor="mm")
         # line 1: name and what happened to the car
         tags = _row_tags(car, phase, seat in waiting and phase == "decide")
         name = fit(player_name(names, seat), 30, 300)
@@ -973,13 +1128,21 @@ def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
             if card:
                 _tag(d, x, top + 52, fit(card, SMALL, right - x - 14), (20, 140, 130))
             speed = car.get("speed")
-            d.text((W - 48, mid), "-" if speed is None else str(_int(speed)), font=font(44),
-                   fill=TEXT, anchor="mm", stroke_width=1, stroke_fill=TEXT)
+            d.text(
+                (W - 48, mid),
+                "-" if speed is None else str(_int(speed)),
+                font=font(44),
+                fill=TEXT,
+                anchor="mm",
+                stroke_width=1,
+                stroke_fill=TEXT,
+            )
             continue
         gear = _int(car.get("gear"), 1)
         x += _tag(d, x, top + 52, tx("Gear {n}", n=gear), (70, 74, 82), ink=TEXT) + 6
-        x += _tag(d, x, top + 52, tx("Heat {n}", n=_int(car.get("engine_heat"))), (96, 52, 30),
-                  ink=(255, 190, 150)) + 12
+        x += (
+            _tag(d, x, top + 52, tx("Heat {n}", n=_int(car.get("engine_heat"))), (96, 52, 30), ink=(255, 190, 150)) + 12
+        )
         revealed = list(car.get("revealed") or [])
         if revealed:
             # Whole names when the row holds them ("Cooling system 3", not "Cooling syst…")
@@ -993,14 +1156,21 @@ def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
         elif phase == "submit" and not car.get("finished"):
             ready = bool(car.get("submitted"))
             text = tx("cards chosen") if ready else tx("choosing...")
-            d.text((x, top + 69), text, font=font(SMALL), fill=(110, 210, 130) if ready else MUTED,
-                   anchor="lm")
+            d.text((x, top + 69), text, font=font(SMALL), fill=(110, 210, 130) if ready else MUTED, anchor="lm")
         speed = car.get("speed")
-        d.text((W - 48, mid), "-" if speed is None else str(_int(speed)), font=font(44),
-               fill=TEXT, anchor="mm", stroke_width=1, stroke_fill=TEXT)
+        d.text(
+            (W - 48, mid),
+            "-" if speed is None else str(_int(speed)),
+            font=font(44),
+            fill=TEXT,
+            anchor="mm",
+            stroke_width=1,
+            stroke_fill=TEXT,
+        )
 
 
 # ---------------------------------------------------------------- the hand (DM)
+
 
 def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The viewing seat's hand: position, next corner and gear above, the cards below (the
@@ -1031,8 +1201,7 @@ def _corner_text(me: dict, car: dict) -> str:
     """The hand's line 3: the next corner (its limit, its road token), or why there is none."""
     nc = me.get("next_corner") if isinstance(me.get("next_corner"), dict) else None
     if nc:
-        text = tx("Next corner in {d} spaces: limit {limit}", d=_int(nc.get("distance")),
-                  limit=_int(nc.get("speed")))
+        text = tx("Next corner in {d} spaces: limit {limit}", d=_int(nc.get("distance")), limit=_int(nc.get("speed")))
         if _int(nc.get("distance")) == 1:
             text = tx("Next corner in 1 space: limit {limit}", limit=_int(nc.get("speed")))
         if nc.get("token") is not None:  # weather module: that corner's road token
@@ -1043,14 +1212,14 @@ def _corner_text(me: dict, car: dict) -> str:
     return tx("No corner before the finish line")
 
 
-def _prompt(me: dict, sub: dict | None, draft: dict | None, chosen: int, seat: int,
-            names: list[str]) -> tuple[str, tuple[int, int, int]]:
+def _prompt(
+    me: dict, sub: dict | None, draft: dict | None, chosen: int, seat: int, names: list[str]
+) -> tuple[str, tuple[int, int, int]]:
     """The hand's line 5 and its colour: what was sent, or what the seat is asked now."""
     if sub:
         text = tx("Cards in: gear {g}, marked below", g=_int(sub.get("gear"), chosen))
         if _int(sub.get("shift_heat")):
-            text = tx("Cards in: gear {g}, marked below (2-gear shift: pay 1 Heat)",
-                      g=_int(sub.get("gear"), chosen))
+            text = tx("Cards in: gear {g}, marked below (2-gear shift: pay 1 Heat)", g=_int(sub.get("gear"), chosen))
         return text, CHOSEN
     if draft:
         picking = _int(draft.get("picking"), -1)
@@ -1093,14 +1262,24 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     elif position:
         pos = tx("{pos} of {n}", pos=_ordinal(position), n=len(cars))
     pos_w = font(28).getlength(pos) + 14 if pos else 0
-    d.text((m + 48, 32), fit(tx("{name}'s hand", name=name), 32, W - 2 * m - 60 - pos_w), font=font(32),
-           fill=TEXT, anchor="lm", stroke_width=1, stroke_fill=TEXT)
+    d.text(
+        (m + 48, 32),
+        fit(tx("{name}'s hand", name=name), 32, W - 2 * m - 60 - pos_w),
+        font=font(32),
+        fill=TEXT,
+        anchor="lm",
+        stroke_width=1,
+        stroke_fill=TEXT,
+    )
     if pos:
         _tag(d, W - m - pos_w, 14, pos, (70, 74, 82), size=28, ink=TEXT)
     # line 2: where the car is
     laps = max(1, _int(view.get("laps"), 1))
-    where = [tx("Lap {lap}/{laps}", lap=min(max(_int(car.get("lap"), 1), 1), laps), laps=laps),
-             tx("Space {n}", n=_int(car.get("space"), 1)), tx("Round {n}", n=_int(view.get("round"), 1))]
+    where = [
+        tx("Lap {lap}/{laps}", lap=min(max(_int(car.get("lap"), 1), 1), laps), laps=laps),
+        tx("Space {n}", n=_int(car.get("space"), 1)),
+        tx("Round {n}", n=_int(view.get("round"), 1)),
+    ]
     where_text = fit(words(chain("{a} · {b}", where)), 28, W - 2 * m)
     d.text((m, 78), where_text, font=font(28), fill=TEXT, anchor="lm")
     # line 3: the next corner
@@ -1115,8 +1294,7 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     if notes and font(24).getlength(" · ".join(notes)) > note_room:
         late_notes = " · ".join(notes)
     elif notes:
-        d.text((W - m, 78), fit(" · ".join(notes), 24, note_room), font=font(24),
-               fill=(140, 200, 255), anchor="rm")
+        d.text((W - m, 78), fit(" · ".join(notes), 24, note_room), font=font(24), fill=(140, 200, 255), anchor="rm")
     # line 4: gear (the new one once cards are in), engine Heat, deck and discard
     x: float = m
     gear = _int(car.get("gear"), 1)
@@ -1127,8 +1305,11 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
         x += _tag(d, x, 148, tx("Gear {n}", n=gear), (70, 74, 82), size=26, ink=TEXT) + 8
     engine = _int(me.get("engine_heat"), _int(car.get("engine_heat")))
     x += _tag(d, x, 148, tx("Heat in engine {n}", n=engine), ORANGE, size=26) + 8
-    deck = tx("Deck {n} · Discard {m}", n=_int(me.get("deck_count"), _int(car.get("deck_count"))),
-              m=_int(me.get("discard_count"), _int(car.get("discard_count"))))
+    deck = tx(
+        "Deck {n} · Discard {m}",
+        n=_int(me.get("deck_count"), _int(car.get("deck_count"))),
+        m=_int(me.get("discard_count"), _int(car.get("discard_count"))),
+    )
     if x + font(26).getlength(deck) + 14 <= W - m:
         _tag(d, x, 148, deck, (70, 74, 82), size=26, ink=TEXT)
     # line 5: what is asked, or what was sent
@@ -1158,10 +1339,8 @@ def _draw_card(d, x0, y0, cw, ch, card, chosen: bool = False) -> None:
         fill, ink = GOLD, (20, 20, 24)
     if chosen:
         d.rounded_rectangle([x0 - 6, y0 - 6, x0 + cw + 6, y0 + ch + 6], radius=18, fill=CHOSEN)
-    d.rounded_rectangle([x0, y0, x0 + cw, y0 + ch], radius=14, fill=fill,
-                        outline=(12, 12, 14), width=3)
-    d.rounded_rectangle([x0 + 7, y0 + 7, x0 + cw - 7, y0 + ch - 7], radius=10,
-                        outline=_blend(fill, ink, 0.25), width=2)
+    d.rounded_rectangle([x0, y0, x0 + cw, y0 + ch], radius=14, fill=fill, outline=(12, 12, 14), width=3)
+    d.rounded_rectangle([x0 + 7, y0 + 7, x0 + cw - 7, y0 + ch - 7], radius=10, outline=_blend(fill, ink, 0.25), width=2)
     value = card.get("value")
     if kind == "heat":
         big = tx("HEAT")
@@ -1169,8 +1348,12 @@ def _draw_card(d, x0, y0, cw, ch, card, chosen: bool = False) -> None:
         big = "?"
     else:
         big = "" if value is None else str(value)
-    kind_name = {"speed": tx("speed"), "heat": "", "stress": tx("stress"),  # (HEAT says it)
-                 "upgrade": tx("upgrade")}[kind]
+    kind_name = {
+        "speed": tx("speed"),
+        "heat": "",
+        "stress": tx("stress"),  # (HEAT says it)
+        "upgrade": tx("upgrade"),
+    }[kind]
     if card.get("sponsor"):
         kind_name = tx("sponsor")
         d.text((x0 + cw - 14, y0 + 28), "1×", font=font(SMALL), fill=_blend(fill, ink, 0.55), anchor="rm")
@@ -1178,40 +1361,72 @@ def _draw_card(d, x0, y0, cw, ch, card, chosen: bool = False) -> None:
         if font(SMALL).getlength(kind_name) <= cw - 32:
             d.text((x0 + 16, y0 + 28), kind_name, font=font(SMALL), fill=_blend(fill, ink, 0.55), anchor="lm")
         else:  # a long kind name (アップグレード): centred, the whole card wide, at the smallest readable size
-            d.text((x0 + cw / 2, y0 + 28), fit(kind_name, SMALL - 1, cw - 16), font=font(SMALL - 1),
-                   fill=_blend(fill, ink, 0.55), anchor="mm")
+            d.text(
+                (x0 + cw / 2, y0 + 28),
+                fit(kind_name, SMALL - 1, cw - 16),
+                font=font(SMALL - 1),
+                fill=_blend(fill, ink, 0.55),
+                anchor="mm",
+            )
     symbols = [clean_text(words(x), "") for x in (card.get("symbols") or [])]
     if symbols:  # an upgrade card: its value at the top, one symbol a line, the family at the bottom
         size = 48 if len(big) <= 3 else 36
-        d.text((x0 + cw / 2, y0 + 44), fit(big, size, cw - 20), font=font(size), fill=ink, anchor="mm",
-               stroke_width=1, stroke_fill=ink)
+        d.text(
+            (x0 + cw / 2, y0 + 44),
+            fit(big, size, cw - 20),
+            font=font(size),
+            fill=ink,
+            anchor="mm",
+            stroke_width=1,
+            stroke_fill=ink,
+        )
         y = y0 + 92
         for part in symbols[:4]:
             d.text((x0 + cw / 2, y), fit(part, SMALL, cw - 16), font=font(SMALL), fill=ink, anchor="mm")
             y += 28
-        d.text((x0 + cw / 2, y0 + ch - 24), fit(label, SMALL, cw - 16), font=font(SMALL),
-               fill=_blend(fill, ink, 0.7), anchor="mm")
+        d.text(
+            (x0 + cw / 2, y0 + ch - 24),
+            fit(label, SMALL, cw - 16),
+            font=font(SMALL),
+            fill=_blend(fill, ink, 0.7),
+            anchor="mm",
+        )
         if chosen:
-            d.rounded_rectangle([x0 + cw - 46, y0 + 8, x0 + cw - 8, y0 + 46], radius=19, fill=CHOSEN,
-                                outline=(12, 12, 14), width=2)
+            d.rounded_rectangle(
+                [x0 + cw - 46, y0 + 8, x0 + cw - 8, y0 + 46], radius=19, fill=CHOSEN, outline=(12, 12, 14), width=2
+            )
             d.text((x0 + cw - 27, y0 + 28), "✓", font=font(28), fill=(20, 20, 24), anchor="mm")
         return
     if big:
         size = int(min(cw * (0.6 if len(big) <= 2 else 0.9 / max(1, len(big))), 100))
         size = max(size, SMALL)
-        d.text((x0 + cw / 2, y0 + ch * 0.5), fit(big, size, cw - 20), font=font(size), fill=ink, anchor="mm",
-               stroke_width=2 if len(big) <= 2 else 1, stroke_fill=ink)
+        d.text(
+            (x0 + cw / 2, y0 + ch * 0.5),
+            fit(big, size, cw - 20),
+            font=font(size),
+            fill=ink,
+            anchor="mm",
+            stroke_width=2 if len(big) <= 2 else 1,
+            stroke_fill=ink,
+        )
     # the full label at the bottom, wrapped on two lines if long
-    same = label.lower() == big.lower() or (kind == "speed" and label.split()[-1:] == [big]) or (
-        kind in ("speed", "upgrade") and big and label.endswith(big)
-        and label[:-len(big)].strip().lower() == kind_name.lower())  # "スピード4": the kind on top, the value big
+    same = (
+        label.lower() == big.lower()
+        or (kind == "speed" and label.split()[-1:] == [big])
+        or (
+            kind in ("speed", "upgrade")
+            and big
+            and label.endswith(big)
+            and label[: -len(big)].strip().lower() == kind_name.lower()
+        )
+    )  # "スピード4": the kind on top, the value big
     lines = [] if same else wrap(label, SMALL, cw - 20)[:2]
     for j, line in enumerate(lines):
-        d.text((x0 + cw / 2, y0 + ch - 26 - 28 * (len(lines) - 1 - j)), line, font=font(SMALL),
-               fill=ink, anchor="mm")
+        d.text((x0 + cw / 2, y0 + ch - 26 - 28 * (len(lines) - 1 - j)), line, font=font(SMALL), fill=ink, anchor="mm")
     if chosen:
-        d.rounded_rectangle([x0 + cw - 46, y0 + 8, x0 + cw - 8, y0 + 46], radius=19, fill=CHOSEN,
-                            outline=(12, 12, 14), width=2)
+        d.rounded_rectangle(
+            [x0 + cw - 46, y0 + 8, x0 + cw - 8, y0 + 46], radius=19, fill=CHOSEN, outline=(12, 12, 14), width=2
+        )
         d.text((x0 + cw - 27, y0 + 28), "✓", font=font(28), fill=(20, 20, 24), anchor="mm")
 
 
@@ -1220,6 +1435,7 @@ def _blend(a, b, k):
 
 
 # ---------------------------------------------------------------- results
+
 
 def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
     """End-of-race standings, podium style; texts in `locale`."""
@@ -1238,10 +1454,22 @@ def _render_results(view: dict, names: list[str]) -> bytes:
     im = Image.new("RGB", (W, height), BACKGROUND)
     d = MaskDraw(im)
     title = clean_text(words(view.get("track_name")) or view.get("track") or "Heat", "Heat")
-    d.text((W / 2, 40), fit(tx("Race over - {track}", track=title), 40, W - 40), font=font(40), fill=TEXT,
-           anchor="mm", stroke_width=1, stroke_fill=TEXT)
-    d.text((W / 2, 88), fit(tx("Final standings after round {n}", n=_int(view.get("round"), 1)), 28, W - 40),
-           font=font(28), fill=MUTED, anchor="mm")
+    d.text(
+        (W / 2, 40),
+        fit(tx("Race over - {track}", track=title), 40, W - 40),
+        font=font(40),
+        fill=TEXT,
+        anchor="mm",
+        stroke_width=1,
+        stroke_fill=TEXT,
+    )
+    d.text(
+        (W / 2, 88),
+        fit(tx("Final standings after round {n}", n=_int(view.get("round"), 1)), 28, W - 40),
+        font=font(28),
+        fill=MUTED,
+        anchor="mm",
+    )
     blocks = {1: (W / 2, 210), 2: (W / 2 - 255, 150), 3: (W / 2 + 255, 110)}
     for place, (cx, bh) in blocks.items():
         if place > len(seats):
@@ -1249,28 +1477,41 @@ def _render_results(view: dict, names: list[str]) -> bytes:
         seat = seats[place - 1]
         fill = seat_colour(seat)
         ring = {1: GOLD, 2: SILVER, 3: BRONZE}[place]
-        d.rounded_rectangle([cx - 120, base_y - bh, cx + 120, base_y], radius=12, fill=fill,
-                            outline=ring, width=6)
-        d.text((cx, base_y - bh / 2), _ordinal(place), font=font(64 if place == 1 else 52),
-               fill=_ink(fill), anchor="mm", stroke_width=2, stroke_fill=_ink(fill))
-        d.text((cx, base_y - bh - 30), fit(player_name(names, seat), 32, 240), font=font(32),
-               fill=TEXT, anchor="mm", stroke_width=1, stroke_fill=TEXT)
+        d.rounded_rectangle([cx - 120, base_y - bh, cx + 120, base_y], radius=12, fill=fill, outline=ring, width=6)
+        d.text(
+            (cx, base_y - bh / 2),
+            _ordinal(place),
+            font=font(64 if place == 1 else 52),
+            fill=_ink(fill),
+            anchor="mm",
+            stroke_width=2,
+            stroke_fill=_ink(fill),
+        )
+        d.text(
+            (cx, base_y - bh - 30),
+            fit(player_name(names, seat), 32, 240),
+            font=font(32),
+            fill=TEXT,
+            anchor="mm",
+            stroke_width=1,
+            stroke_fill=TEXT,
+        )
         sprite = _car_sprite(fill, 0, 84, 40)
-        im.paste(sprite, (int(cx - sprite.width / 2), int(base_y - bh - 88 - sprite.height / 2)),
-                 sprite)
+        im.paste(sprite, (int(cx - sprite.width / 2), int(base_y - bh - 88 - sprite.height / 2)), sprite)
     d.rectangle([30, base_y, W - 30, base_y + 8], fill=(70, 74, 82))
     for i, seat in enumerate(rest):
         y = base_y + 30 + i * 56
         place = i + 4
         d.text((W / 2 - 190, y + 22), _ordinal(place), font=font(30), fill=MUTED, anchor="rm")
-        d.rounded_rectangle([W / 2 - 170, y + 2, W / 2 - 130, y + 42], radius=8,
-                            fill=seat_colour(seat), outline=(15, 15, 18), width=2)
-        d.text((W / 2 - 110, y + 22), fit(player_name(names, seat), 30, 400), font=font(30),
-               fill=TEXT, anchor="lm")
+        d.rounded_rectangle(
+            [W / 2 - 170, y + 2, W / 2 - 130, y + 42], radius=8, fill=seat_colour(seat), outline=(15, 15, 18), width=2
+        )
+        d.text((W / 2 - 110, y + 22), fit(player_name(names, seat), 30, 400), font=font(30), fill=TEXT, anchor="lm")
     return _encode(im)
 
 
 # ---------------------------------------------------------------- benchmark
+
 
 def sample_view(track: str = "usa", cars: int = 6) -> dict:
     """A busy spectator view (cars bunched before a corner) for benchmarks and previews."""
@@ -1279,22 +1520,51 @@ def sample_view(track: str = "usa", cars: int = 6) -> dict:
     corners = list(circuit.corners) if circuit else [(12, 5)]
     c = corners[0][0]
     out = []
-    revealed = [["Speed 4", "Speed 3", "Speed 2"], ["Speed 3", "Upgrade 5"], ["Heat", "Speed 1"],
-                ["Speed 4", "Speed 4", "Speed 2", "Speed 1"], ["Speed 2"],
-                ["Stress \u2192 Speed 3", "Speed 3", "Upgrade 0"]]
+    revealed = [
+        ["Speed 4", "Speed 3", "Speed 2"],
+        ["Speed 3", "Upgrade 5"],
+        ["Heat", "Speed 1"],
+        ["Speed 4", "Speed 4", "Speed 2", "Speed 1"],
+        ["Speed 2"],
+        ["Stress \u2192 Speed 3", "Speed 3", "Upgrade 0"],
+    ]
     for seat in range(cars):
-        out.append({
-            "seat": seat, "space": c - seat // 2, "lane": 1 + seat % 2, "lap": 1,
-            "finished": False, "place": None, "gear": 1 + seat % 4, "engine_heat": 6 - seat,
-            "hand_count": 7, "deck_count": 10 - seat, "discard_count": seat,
-            "revealed": revealed[seat % 6], "speed": 8 - seat, "submitted": True,
-            "spun": seat == 3, "adrenaline": seat == cars - 1, "slipstreamed": seat == 1,
-            "heat_paid": 1 if seat == 2 else 0})
-    return {"kind": "heat", "track": track, "track_name": circuit.name if circuit else track,
-            "laps": circuit.laps if circuit else 2, "spaces": spaces, "round": 4,
-            "phase": "decide",
-            "corners": [{"space": s, "speed": v} for s, v in corners], "cars": out,
-            "order": list(range(cars)), "last_round": [], "waiting_for": [min(2, cars - 1)]}
+        out.append(
+            {
+                "seat": seat,
+                "space": c - seat // 2,
+                "lane": 1 + seat % 2,
+                "lap": 1,
+                "finished": False,
+                "place": None,
+                "gear": 1 + seat % 4,
+                "engine_heat": 6 - seat,
+                "hand_count": 7,
+                "deck_count": 10 - seat,
+                "discard_count": seat,
+                "revealed": revealed[seat % 6],
+                "speed": 8 - seat,
+                "submitted": True,
+                "spun": seat == 3,
+                "adrenaline": seat == cars - 1,
+                "slipstreamed": seat == 1,
+                "heat_paid": 1 if seat == 2 else 0,
+            }
+        )
+    return {
+        "kind": "heat",
+        "track": track,
+        "track_name": circuit.name if circuit else track,
+        "laps": circuit.laps if circuit else 2,
+        "spaces": spaces,
+        "round": 4,
+        "phase": "decide",
+        "corners": [{"space": s, "speed": v} for s, v in corners],
+        "cars": out,
+        "order": list(range(cars)),
+        "last_round": [],
+        "waiting_for": [min(2, cars - 1)],
+    }
 
 
 def bench_render(samples: int = 50) -> dict:

@@ -1,6 +1,7 @@
 """Heat's car colours, shared by the race images (rendering/heat.py) and the championship's
 standings (rendering/heat_standings.py): the seat's colour, but a Legend in the orange seat is
 drawn white."""
+
 from __future__ import annotations
 
 from contextlib import contextmanager

@@ -5,14 +5,28 @@ marks on the race board (the press corners on the map, the race's event in a str
 Reads only the engine's view (view["champ"], see bot/games/heat/championship.view). 800 px wide
 like the other Heat images; no text under 24 px, so it stays readable at the phone's 390 px.
 """
+
 from __future__ import annotations
 
 import io
 
 from PIL import Image
 
-from rendering.common import (BACKGROUND, MUTED, PANEL, TEXT, Draw, clean_text, drawing_in, fit, font, player_name,
-                              tx, words, wrap)
+from rendering.common import (
+    BACKGROUND,
+    MUTED,
+    PANEL,
+    TEXT,
+    Draw,
+    clean_text,
+    drawing_in,
+    fit,
+    font,
+    player_name,
+    tx,
+    words,
+    wrap,
+)
 from rendering.heat_colours import legend_seats, seat_colour
 
 W = 800
@@ -76,8 +90,13 @@ def _draw_table(d: Draw, ch: dict, names: list[str], standings: list[int], y: in
         for i, res in enumerate(results):
             p = res["points"][s] if s < len(res.get("points") or []) else 0
             out = s in (res.get("out") or [])
-            d.text((cols_x + 64 * i + 32, y + 24), "×" if out else str(p), font=font(26),
-                   fill=MUTED if out or not p else TEXT, anchor="mm")
+            d.text(
+                (cols_x + 64 * i + 32, y + 24),
+                "×" if out else str(p),
+                font=font(26),
+                fill=MUTED if out or not p else TEXT,
+                anchor="mm",
+            )
         d.text((W - 60, y + 24), str(points[s] if s < len(points) else 0), font=font(30), fill=TEXT, anchor="mm")
         y += ROW
     return y
@@ -91,9 +110,19 @@ def _draw(view: dict, names: list[str]) -> Image.Image:
     market = ch.get("market")
     event_lines = wrap(clean_text(words(ch["event"].get("text")), ""), SMALL, W - 40, 3) if not ch.get("done") else []
     market_rows = len(market["cards"]) if market else 0
-    h = (92 + 16 + len(races) * 44 + 20 + 44 + len(standings) * ROW + 16
-         + ((48 + len(event_lines) * 32) if event_lines else 0)
-         + ((56 + market_rows * 64) if market else 0) + (68 if ch.get("done") else 0) + 16)
+    h = (
+        92
+        + 16
+        + len(races) * 44
+        + 20
+        + 44
+        + len(standings) * ROW
+        + 16
+        + ((48 + len(event_lines) * 32) if event_lines else 0)
+        + ((56 + market_rows * 64) if market else 0)
+        + (68 if ch.get("done") else 0)
+        + 16
+    )
     im = Image.new("RGB", (W, h), BACKGROUND)
     d = Draw(im)
     # header: the season, how far it is
@@ -101,8 +130,13 @@ def _draw(view: dict, names: list[str]) -> Image.Image:
     title = tx("Championship {year}", year=season) if season != "custom" else tx("Championship (custom season)")
     d.text((20, 34), fit(title, 36, W - 40), font=font(36), fill=TEXT, anchor="lm")
     done = len(results)
-    sub = (tx("Final standings after {n} races", n=done) if ch.get("done")
-           else tx("After race {n} of {m}", n=done, m=len(races)) if done else tx("Race 1 of {m}", m=len(races)))
+    sub = (
+        tx("Final standings after {n} races", n=done)
+        if ch.get("done")
+        else tx("After race {n} of {m}", n=done, m=len(races))
+        if done
+        else tx("Race 1 of {m}", m=len(races))
+    )
     d.text((20, 74), fit(sub, 26, W - 40), font=font(26), fill=MUTED, anchor="lm")
     y = 92 + 16
     # the races: track and event, done or next
@@ -112,8 +146,13 @@ def _draw(view: dict, names: list[str]) -> Image.Image:
         d.text((30, y + 19), str(i + 1), font=font(26), fill=TEXT, anchor="lm")
         track = clean_text(words(r.get("track_name")), "?")
         d.text((64, y + 19), fit(track, 26, 250), font=font(26), fill=TEXT, anchor="lm")
-        d.text((330, y + 19), fit(clean_text(words(r.get("event")), ""), SMALL, W - 350), font=font(SMALL),
-               fill=TEXT, anchor="lm")
+        d.text(
+            (330, y + 19),
+            fit(clean_text(words(r.get("event")), ""), SMALL, W - 350),
+            font=font(SMALL),
+            fill=TEXT,
+            anchor="lm",
+        )
         y += 44
     y += 20
     y = _draw_table(d, ch, names, standings, y)
@@ -126,8 +165,13 @@ def _draw(view: dict, names: list[str]) -> Image.Image:
     # the next race's event card
     if event_lines:
         ev = clean_text(words(ch["event"].get("name")), "")
-        d.text((20, y + 20), fit(tx("Race {n} event: {name}", n=ch.get("race", 1), name=ev), 28, W - 40),
-               font=font(28), fill=PRESS, anchor="lm")
+        d.text(
+            (20, y + 20),
+            fit(tx("Race {n} event: {name}", n=ch.get("race", 1), name=ev), 28, W - 40),
+            font=font(28),
+            fill=PRESS,
+            anchor="lm",
+        )
         y += 48
         for line in event_lines:
             d.text((20, y + 14), line, font=font(SMALL), fill=TEXT, anchor="lm")
@@ -135,16 +179,24 @@ def _draw(view: dict, names: list[str]) -> Image.Image:
     # the upgrade market of the next race (車体の設計)
     if market:
         who = market.get("picking")
-        head = tx("Upgrade market: {who} picks", who=player_name(names, who)) if isinstance(who, int) \
+        head = (
+            tx("Upgrade market: {who} picks", who=player_name(names, who))
+            if isinstance(who, int)
             else tx("Upgrade market")
+        )
         d.text((20, y + 24), fit(head, 28, W - 40), font=font(28), fill=TEXT, anchor="lm")
         y += 56
         for c in market["cards"]:
             d.rounded_rectangle([16, y, W - 16, y + 58], radius=8, fill=TEAL)
             label = clean_text(words(c.get("label")), "?")
             d.text((28, y + 16), fit(label, 26, W - 56), font=font(26), fill=(255, 255, 255), anchor="lm")
-            d.text((28, y + 43), fit(clean_text(words(c.get("text")), ""), SMALL, W - 56), font=font(SMALL),
-                   fill=(225, 240, 238), anchor="lm")
+            d.text(
+                (28, y + 43),
+                fit(clean_text(words(c.get("text")), ""), SMALL, W - 56),
+                font=font(SMALL),
+                fill=(225, 240, 238),
+                anchor="lm",
+            )
             y += 64
     return im
 
@@ -161,8 +213,10 @@ def decorate(image: Image.Image, view: dict) -> Image.Image:
     d = Draw(out)
     d.rectangle([0, 0, image.width, strip], fill=(25, 28, 34))
     x: float = 12
-    x += _tag(d, x, 6, tx("Race {n}/{m}", n=ch.get("race", 1), m=len(ch.get("races") or [])), TEAL,
-              ink=(255, 255, 255)) + 10
+    x += (
+        _tag(d, x, 6, tx("Race {n}/{m}", n=ch.get("race", 1), m=len(ch.get("races") or [])), TEAL, ink=(255, 255, 255))
+        + 10
+    )
     press = [p for p in ch.get("press") or [] if isinstance(p, int)]
     if press:
         x += _tag(d, x, 6, tx("Press: corner {list}", list=", ".join(str(p) for p in press)), PRESS) + 10

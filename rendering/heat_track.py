@@ -5,6 +5,7 @@ heading] on a ~1650x1100 board, plus the corners ([space before the corner line,
 Everything here is computed once per circuit (functools cache); rendering/heat.py copies the
 static layer and draws cars and panels on top.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,10 +40,20 @@ WHITE = (250, 250, 250)
 BLACK = (18, 18, 20)
 
 ALIASES = {
-    "italia": "italy", "uk": "gb", "great britain": "gb", "greatbritain": "gb",
-    "great_britain": "gb", "britain": "gb", "us": "usa", "spain": "espana", "españa": "espana",
-    "netherlands": "nederland", "holland": "nederland", "germany": "deutschland",
-    "southafrica": "south_africa", "south africa": "south_africa",
+    "italia": "italy",
+    "uk": "gb",
+    "great britain": "gb",
+    "greatbritain": "gb",
+    "great_britain": "gb",
+    "britain": "gb",
+    "us": "usa",
+    "spain": "espana",
+    "españa": "espana",
+    "netherlands": "nederland",
+    "holland": "nederland",
+    "germany": "deutschland",
+    "southafrica": "south_africa",
+    "south africa": "south_africa",
 }
 
 
@@ -82,10 +93,15 @@ def load_circuit(key: str) -> Circuit | None:
     raw = json.loads(path.read_text("utf-8"))
     cells = {(s, lane): (float(x), float(y), float(a)) for s, lane, x, y, a in raw["cells"]}
     return Circuit(
-        key=raw["key"], name=raw["name"], spaces=int(raw["spaces"]), laps=int(raw["laps"]),
+        key=raw["key"],
+        name=raw["name"],
+        spaces=int(raw["spaces"]),
+        laps=int(raw["laps"]),
         corners=tuple((int(s), int(v)) for s, v in raw["corners"]),
-        cells=cells, flooded=frozenset(raw.get("flooded", ())),
-        tunnel=frozenset(raw.get("tunnel", ())), chicanes=frozenset(raw.get("chicanes", ())),
+        cells=cells,
+        flooded=frozenset(raw.get("flooded", ())),
+        tunnel=frozenset(raw.get("tunnel", ())),
+        chicanes=frozenset(raw.get("chicanes", ())),
     )
 
 
@@ -181,9 +197,19 @@ def place(circuit: Circuit, corners: tuple[tuple[int, int], ...]) -> Geometry:
     lat_m, lon_m = _median(lat), _median(lon)
     tile = (0.80 * lon_m, 0.82 * lat_m)
     half_width = _percentile(lat, 0.9) / 2 + tile[1] / 2 + 4
-    geo = Geometry(circuit=circuit, width=CANVAS_W, height=height, scale=scale, spots=spots,
-                   centre=centre, direction=direction, half_width=half_width, tile=tile,
-                   corners=corners, signs=[])
+    geo = Geometry(
+        circuit=circuit,
+        width=CANVAS_W,
+        height=height,
+        scale=scale,
+        spots=spots,
+        centre=centre,
+        direction=direction,
+        half_width=half_width,
+        tile=tile,
+        corners=corners,
+        signs=[],
+    )
     geo.signs = _place_signs(geo)
     return geo
 
@@ -213,8 +239,7 @@ def _place_signs(geo: Geometry) -> list:
                 for along in (0, -18, 18, -36):
                     x = mx + side * nx * dist + dx * along
                     y = my + side * ny * dist + dy * along
-                    if not (SIGN_R + 2 <= x <= geo.width - SIGN_R - 2
-                            and SIGN_R + 2 <= y <= geo.height - SIGN_R - 2):
+                    if not (SIGN_R + 2 <= x <= geo.width - SIGN_R - 2 and SIGN_R + 2 <= y <= geo.height - SIGN_R - 2):
                         continue
                     room = min(_clearance(geo, x, y, signs), 60.0)
                     score = room - 0.25 * (dist - geo.half_width) - 0.1 * abs(along)
@@ -226,32 +251,37 @@ def _place_signs(geo: Geometry) -> list:
     return signs
 
 
-def rotated_rect(cx: float, cy: float, length: float, width: float, heading: float,
-                 k: float = 1.0) -> list[tuple[float, float]]:
+def rotated_rect(
+    cx: float, cy: float, length: float, width: float, heading: float, k: float = 1.0
+) -> list[tuple[float, float]]:
     r = math.radians(heading)
     c, s = math.cos(r), math.sin(r)
     hl, hw = length / 2, width / 2
-    return [((cx + c * u - s * v) * k, (cy + s * u + c * v) * k)
-            for u, v in ((hl, hw), (hl, -hw), (-hl, -hw), (-hl, hw))]
+    return [
+        ((cx + c * u - s * v) * k, (cy + s * u + c * v) * k) for u, v in ((hl, hw), (hl, -hw), (-hl, -hw), (-hl, hw))
+    ]
 
 
 def _scaled(pts, k):
     return [(x * k, y * k) for x, y in pts]
 
 
-
-
-def draw_sign(draw: ImageDraw.ImageDraw, x: float, y: float, speed: int, k: float = 1.0,
-              r: float = SIGN_R) -> None:
+def draw_sign(draw: ImageDraw.ImageDraw, x: float, y: float, speed: int, k: float = 1.0, r: float = SIGN_R) -> None:
     """A round speed-limit sign: white disc, red ring, black number."""
     r *= k
-    draw.ellipse([x * k - r, y * k - r, x * k + r, y * k + r], fill=SIGN_RED,
-                 outline=BLACK, width=max(1, int(k)))
+    draw.ellipse([x * k - r, y * k - r, x * k + r, y * k + r], fill=SIGN_RED, outline=BLACK, width=max(1, int(k)))
     ri = r * 0.74
     draw.ellipse([x * k - ri, y * k - ri, x * k + ri, y * k + ri], fill=WHITE)
     size = int((24 if speed < 10 else 20) * k)
-    draw.text((x * k, y * k + k), str(speed), font=font(size), fill=BLACK, anchor="mm",
-              stroke_width=max(1, int(k * 0.6)), stroke_fill=BLACK)
+    draw.text(
+        (x * k, y * k + k),
+        str(speed),
+        font=font(size),
+        fill=BLACK,
+        anchor="mm",
+        stroke_width=max(1, int(k * 0.6)),
+        stroke_fill=BLACK,
+    )
 
 
 @lru_cache(maxsize=12)
@@ -266,8 +296,9 @@ def geometry(key: str, spaces: int, corners: tuple[tuple[int, int], ...]) -> Geo
 
 
 @lru_cache(maxsize=24)
-def track_layer(key: str, spaces: int, corners: tuple[tuple[int, int], ...], zoom: float = 1.0,
-                texts: bool = True) -> tuple[Image.Image, Geometry]:
+def track_layer(
+    key: str, spaces: int, corners: tuple[tuple[int, int], ...], zoom: float = 1.0, texts: bool = True
+) -> tuple[Image.Image, Geometry]:
     """The circuit drawn once (field, road, spots, start/finish, corner lines, and with `texts`
     the space numbers and signs) `zoom` times the geometry's size, and its geometry. Callers
     must copy the image before drawing on it."""
@@ -293,8 +324,7 @@ def track_layer(key: str, spaces: int, corners: tuple[tuple[int, int], ...], zoo
     tl, tw = geo.tile
     for (s, lane), (x, y, a) in geo.spots.items():
         fill = FLOODED if s in circuit.flooded else TUNNEL if s in circuit.tunnel else TILE
-        d.polygon(rotated_rect(x, y, tl, tw, a, k), fill=fill, outline=TILE_EDGE,
-                  width=max(1, int(k)))
+        d.polygon(rotated_rect(x, y, tl, tw, a, k), fill=fill, outline=TILE_EDGE, width=max(1, int(k)))
     # start/finish: chequered band across the road between space N and space 1
     _chequer(d, geo, n, k)
     # corner lines: red/white dashes across the road (blue/white for a chicane's two lines)
@@ -342,7 +372,8 @@ def _dashed_across(d: ImageDraw.ImageDraw, geo: Geometry, space: int, k: float, 
     thick = 4.0
     for i in range(parts):
         u0, u1 = -hw + i * step, -hw + (i + 1) * step
-        quad = [((mx + nx * u + dx * v) * k, (my + ny * u + dy * v) * k)
-                for u, v in ((u0, -thick), (u1, -thick), (u1, thick), (u0, thick))]
+        quad = [
+            ((mx + nx * u + dx * v) * k, (my + ny * u + dy * v) * k)
+            for u, v in ((u0, -thick), (u1, -thick), (u1, thick), (u0, thick))
+        ]
         d.polygon(quad, fill=colour if i % 2 == 0 else WHITE)
-

@@ -12,6 +12,7 @@ render_hand: the seat's own dashboard (tyres, points, damage, fight preferences,
 race, the circuit around its own car and its strip. render_results: the final classification.
 
 Only the engine's views are read; the circuit's drawing comes from its data (data/pole)."""
+
 from __future__ import annotations
 
 import math
@@ -20,8 +21,23 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.games.pole.content import circuits
-from rendering.common import (BACKGROUND, MUTED, PANEL, TEXT, Draw, drawing_in, fit, font, note_label, note_text,
-                              player_name, png_bytes, seat_colour, tx, wrap)
+from rendering.common import (
+    BACKGROUND,
+    MUTED,
+    PANEL,
+    TEXT,
+    Draw,
+    drawing_in,
+    fit,
+    font,
+    note_label,
+    note_text,
+    player_name,
+    png_bytes,
+    seat_colour,
+    tx,
+    wrap,
+)
 from rendering.pole_bots import with_bots
 from rendering.animation import lossless_webp
 from rendering import pole_championship, pole_drivers, pole_events
@@ -57,6 +73,7 @@ DARK = (16, 16, 18)
 
 
 # -- the circuit in its own units ----------------------------------------------------------------------
+
 
 def _centre_u(c, row: int, lane: float) -> tuple[float, float, float]:
     """A cell's centre in circuit units and the heading there; lanes left (0) to right (2)."""
@@ -102,8 +119,12 @@ def _quad(cx: float, cy: float, h: float, length: float, width: float) -> list[t
     dx, dy = math.cos(math.radians(h)), math.sin(math.radians(h))
     nx, ny = -dy, dx
     hl, hw = length / 2, width / 2
-    return [(cx + dx * hl + nx * hw, cy + dy * hl + ny * hw), (cx + dx * hl - nx * hw, cy + dy * hl - ny * hw),
-            (cx - dx * hl - nx * hw, cy - dy * hl - ny * hw), (cx - dx * hl + nx * hw, cy - dy * hl + ny * hw)]
+    return [
+        (cx + dx * hl + nx * hw, cy + dy * hl + ny * hw),
+        (cx + dx * hl - nx * hw, cy + dy * hl - ny * hw),
+        (cx - dx * hl - nx * hw, cy - dy * hl - ny * hw),
+        (cx - dx * hl + nx * hw, cy - dy * hl + ny * hw),
+    ]
 
 
 @lru_cache(maxsize=16)
@@ -193,6 +214,7 @@ class _MapDraw(Draw):
 
 # -- drawing the map -------------------------------------------------------------------------------------
 
+
 def _pit_rows(c) -> set[int]:
     """The rows the pit lane runs beside."""
     return set(range(c.pit_entry_row + 1, c.length)) | set(range(0, c.pit_merge_row))
@@ -212,8 +234,16 @@ def _cell_fill(c, row, lane: int, lines: set, arrows: dict) -> tuple[int, int, i
     return CORNER if row.corner >= 0 else ASPHALT
 
 
-def _map(c, cars: list[dict], order: list[int], primary: int | None, w: int, h: int, top: int,
-         elsewhere: frozenset = frozenset()) -> Image.Image:
+def _map(
+    c,
+    cars: list[dict],
+    order: list[int],
+    primary: int | None,
+    w: int,
+    h: int,
+    top: int,
+    elsewhere: frozenset = frozenset(),
+) -> Image.Image:
     """The map, to be pasted `top` px down the image; the cars in `elsewhere` (drawn on a strip
     below it) get no marker at its edge."""
     v = _focus(c, cars, order, primary, w, h)
@@ -274,7 +304,10 @@ def _map_finish_line(d: _MapDraw, c, v: _View) -> None:
     for i in range(n):
         off = (i - (n - 1) / 2) * sq
         for j, along in enumerate((-sq / 2, sq / 2)):
-            px, py = fx + nx * off + math.cos(math.radians(h0)) * along, fy + ny * off + math.sin(math.radians(h0)) * along
+            px, py = (
+                fx + nx * off + math.cos(math.radians(h0)) * along,
+                fy + ny * off + math.sin(math.radians(h0)) * along,
+            )
             q = [v.p(*pt) for pt in _quad(px, py, h0, sq, sq)]
             d.polygon(q, fill=(255, 255, 255) if (i + j) % 2 else (0, 0, 0))
 
@@ -282,18 +315,29 @@ def _map_finish_line(d: _MapDraw, c, v: _View) -> None:
 def _map_inset(c, cars: list[dict], order: list[int], v: _View, w: int, h: int, r: float) -> tuple[int, int] | None:
     """Where the overview of the whole lap goes: a corner of the map no car is in (None when the map
     shows the whole lap already, or no corner is free)."""
-    spots = [v.p(*at[:2]) for s in order if not cars[s].get("out") and not cars[s].get("finished")
-             for at in [_pos_u(c, cars[s].get("pos"))] if at is not None]
+    spots = [
+        v.p(*at[:2])
+        for s in order
+        if not cars[s].get("out") and not cars[s].get("finished")
+        for at in [_pos_u(c, cars[s].get("pos"))]
+        if at is not None
+    ]
     if v.k <= _whole_view(c.key, w, h).k * 1.05:
         return None
     corners = [(w - OV_W - 8, 8), (8, 8), (w - OV_W - 8, h - OV_H - 8), (8, h - OV_H - 8)]
-    return next((xy for xy in corners if not any(xy[0] - r <= px <= xy[0] + OV_W + r and
-                                                 xy[1] - r <= py <= xy[1] + OV_H + r for px, py in spots)),
-                None)
+    return next(
+        (
+            xy
+            for xy in corners
+            if not any(xy[0] - r <= px <= xy[0] + OV_W + r and xy[1] - r <= py <= xy[1] + OV_H + r for px, py in spots)
+        ),
+        None,
+    )
 
 
-def _map_row_numbers(d: _MapDraw, c, v: _View, w: int, h: int,
-                     inset: tuple[int, int] | None) -> list[tuple[float, float, float, float]]:
+def _map_row_numbers(
+    d: _MapDraw, c, v: _View, w: int, h: int, inset: tuple[int, int] | None
+) -> list[tuple[float, float, float, float]]:
     """Row numbers, as the move select names them (row = index + 1), on the side away from the pits;
     returns what an edge marker must not cover (the numbers and the inset)."""
     k = v.k
@@ -308,16 +352,31 @@ def _map_row_numbers(d: _MapDraw, c, v: _View, w: int, h: int,
         px, py = v.p(x, y)
         label = str(row + 1)
         box = f.getbbox(label, anchor="mm", stroke_width=3)
-        under = inset is not None and inset[0] - 4 <= px + box[2] and px + box[0] <= inset[0] + OV_W + 4 \
-            and inset[1] - 4 <= py + box[3] and py + box[1] <= inset[1] + OV_H + 4
+        under = (
+            inset is not None
+            and inset[0] - 4 <= px + box[2]
+            and px + box[0] <= inset[0] + OV_W + 4
+            and inset[1] - 4 <= py + box[3]
+            and py + box[1] <= inset[1] + OV_H + 4
+        )
         if box[0] + px >= 2 and box[2] + px <= w - 2 and box[1] + py >= 2 and box[3] + py <= h - 2 and not under:
             d.text((px, py), label, font=f, fill=(225, 225, 225), anchor="mm", stroke_width=3, stroke_fill=DARK)
             blocked.append((px + box[0], py + box[1], px + box[2], py + box[3]))
     return blocked
 
 
-def _map_cars(d: _MapDraw, c, cars: list[dict], order: list[int], v: _View, w: int, h: int, r: float,
-              primary: int | None, elsewhere: frozenset) -> tuple[list[tuple[float, float]], list]:
+def _map_cars(
+    d: _MapDraw,
+    c,
+    cars: list[dict],
+    order: list[int],
+    v: _View,
+    w: int,
+    h: int,
+    r: float,
+    primary: int | None,
+    elsewhere: frozenset,
+) -> tuple[list[tuple[float, float]], list]:
     """The cars, last first so the leader is on top; cars sharing a spot (the pits) side by side.
     Returns the spots taken and the cars outside the view (to be marked at its edge)."""
     taken: list[tuple[float, float]] = []
@@ -394,8 +453,9 @@ def _strip_start(c, cars: list[dict], group: list[int]) -> int:
     return max(min(lo, min(prog)), max(prog) - STRIP_ROWS + 1)
 
 
-def _strip(c, cars: list[dict], order: list[int], group: list[int], lo: int, primary: int | None,
-           top: int) -> Image.Image:
+def _strip(
+    c, cars: list[dict], order: list[int], group: list[int], lo: int, primary: int | None, top: int
+) -> Image.Image:
     """One stretch of track, straightened, from row `lo` along the race: a column per row (its
     number above it, as the move select names it), the lanes left, centre and right from the top
     (named at the left, the lap ahead above them), the pit lane on its side; the cars of `group` on it,
@@ -428,8 +488,9 @@ def _strip(c, cars: list[dict], order: list[int], group: list[int], lo: int, pri
             d.text((x0 + cw / 2, y_num + STRIP_NUM_H / 2), label, font=f, fill=(225, 225, 225), anchor="mm")
         for lane in row.lanes:
             y0 = y_lanes + lane * STRIP_LANE_H
-            d.rectangle([x0 + 1, y0 + 1, x0 + cw - 2, y0 + STRIP_LANE_H - 2],
-                        fill=_cell_fill(c, row, lane, lines, arrows))
+            d.rectangle(
+                [x0 + 1, y0 + 1, x0 + cw - 2, y0 + STRIP_LANE_H - 2], fill=_cell_fill(c, row, lane, lines, arrows)
+            )
         if row.index in pit_rows:
             d.rectangle([x0, y_pit + 5, x0 + cw, y_pit + STRIP_PIT_H - 5], fill=PIT)
         if row.corner >= 0 and c.corners[row.corner].technical:  # the two red lines of a technical corner
@@ -440,8 +501,10 @@ def _strip(c, cars: list[dict], order: list[int], group: list[int], lo: int, pri
             sq = 3 * STRIP_LANE_H / 8
             for i in range(8):
                 for k in range(2):
-                    d.rectangle([x0 - 4 + 4 * k, y_lanes + i * sq, x0 + 4 * k, y_lanes + (i + 1) * sq],
-                                fill=(255, 255, 255) if (i + k) % 2 else (0, 0, 0))
+                    d.rectangle(
+                        [x0 - 4 + 4 * k, y_lanes + i * sq, x0 + 4 * k, y_lanes + (i + 1) * sq],
+                        fill=(255, 255, 255) if (i + k) % 2 else (0, 0, 0),
+                    )
     r = min(17.0, STRIP_LANE_H * 0.47, cw * 0.45)
     taken: list[tuple[float, float]] = []
     for rank, s in reversed(list(enumerate(order))):
@@ -461,8 +524,7 @@ def _strip(c, cars: list[dict], order: list[int], group: list[int], lo: int, pri
         ring = (255, 80, 80) if car.get("off") else (HIGHLIGHT if s == primary else DARK)
         d.cover([px - r, py - r, px + r, py + r])
         d.ellipse([px - r, py - r, px + r, py + r], fill=col, outline=ring, width=4 if ring != DARK else 2)
-        d.text((px, py), str(rank + 1), font=font(SMALL), fill=DARK if sum(col) > 400 else (255, 255, 255),
-               anchor="mm")
+        d.text((px, py), str(rank + 1), font=font(SMALL), fill=DARK if sum(col) > 400 else (255, 255, 255), anchor="mm")
     return img
 
 
@@ -492,8 +554,9 @@ def _edge_markers(d: _MapDraw, outside: list, r: float, w: int, h: int, blocked:
             if not (m <= bx <= w - m and m <= by <= h - m):
                 continue
             box = (bx - r, by - r, bx + r, by + r)
-            if not any(box[0] < b[2] + 6 and b[0] < box[2] + 6 and box[1] < b[3] + 6 and b[1] < box[3] + 6
-                       for b in placed):
+            if not any(
+                box[0] < b[2] + 6 and b[0] < box[2] + 6 and box[1] < b[3] + 6 and b[1] < box[3] + 6 for b in placed
+            ):
                 spot = (bx, by, box)
                 break
         if spot is None:
@@ -519,8 +582,9 @@ def _overview(d: Draw, at: tuple[float, float], c, v: _View, cars: list[dict], o
     half_w, half_h = v.w / 2 / v.k, v.h / 2 / v.k
     a = ov.p(v.cx - half_w, v.cy - half_h)
     b = ov.p(v.cx + half_w, v.cy + half_h)
-    d.rectangle([ox + max(0, a[0]), oy + max(0, a[1]), ox + min(ow, b[0]), oy + min(oh, b[1])], outline=HIGHLIGHT,
-                width=2)
+    d.rectangle(
+        [ox + max(0, a[0]), oy + max(0, a[1]), ox + min(ow, b[0]), oy + min(oh, b[1])], outline=HIGHLIGHT, width=2
+    )
     for s in reversed(order):
         car = cars[s]
         if car.get("out") or car.get("finished"):
@@ -533,6 +597,7 @@ def _overview(d: Draw, at: tuple[float, float], c, v: _View, cars: list[dict], o
 
 
 # -- the board -----------------------------------------------------------------------------------------
+
 
 def _status(car: dict) -> str:
     if car.get("finished"):
@@ -594,8 +659,13 @@ def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
 def _racing(car: dict | None) -> bool:
     if not car:
         return False
-    return not car.get("out") and not car.get("finished") and isinstance(car.get("pos"), list) \
-        and bool(car.get("pos")) and car["pos"][0] != "done"
+    return (
+        not car.get("out")
+        and not car.get("finished")
+        and isinstance(car.get("pos"), list)
+        and bool(car.get("pos"))
+        and car["pos"][0] != "done"
+    )
 
 
 def _map_height(view: dict, c, cars: list[dict], order: list[int], primary: int | None) -> int:
@@ -609,8 +679,7 @@ def _map_height(view: dict, c, cars: list[dict], order: list[int], primary: int 
     return MAP_H_STRIPS if _off_map(c, cars, order, _focus(c, cars, order, primary, W, MAP_H)) else MAP_H
 
 
-def _strips(c, cars: list[dict], order: list[int], primary: int | None,
-            v: _View | None) -> list[tuple[list[int], int]]:
+def _strips(c, cars: list[dict], order: list[int], primary: int | None, v: _View | None) -> list[tuple[list[int], int]]:
     """The strips under the map, each (its cars, its first row along the race): first the car to
     play's, two rows behind it to twelve ahead (where it may go), with the cars on that stretch;
     then one per group of the cars the map (seen as `v`; None: no map) and that strip do not
@@ -619,8 +688,13 @@ def _strips(c, cars: list[dict], order: list[int], primary: int | None,
     shown: set[int] = set()
     if primary is not None and 0 <= primary < len(cars) and _racing(cars[primary]):
         lo = (_progress(c, cars[primary]) or 0) - 2
-        near = [s for s in order if _racing(cars[s]) and _progress(c, cars[s]) is not None
-                and 0 <= (_progress(c, cars[s]) or 0) - lo < STRIP_ROWS]
+        near = [
+            s
+            for s in order
+            if _racing(cars[s])
+            and _progress(c, cars[s]) is not None
+            and 0 <= (_progress(c, cars[s]) or 0) - lo < STRIP_ROWS
+        ]
         out.append((near, lo))
         shown |= set(near)
     off = _off_map(c, cars, order, v) if v is not None else [s for s in order if _racing(cars[s])]
@@ -635,12 +709,24 @@ def _strips(c, cars: list[dict], order: list[int], primary: int | None,
         if not all(any(0 <= p - plo < STRIP_ROWS for _, plo in out) for p in prog):  # unless shown already
             out.append((g, lo))
     # every strip shows every car on its stretch (two strips may share a few rows)
-    return [([s for s in order if _racing(cars[s]) and _progress(c, cars[s]) is not None
-              and 0 <= (_progress(c, cars[s]) or 0) - lo < STRIP_ROWS], lo) for _, lo in out]
+    return [
+        (
+            [
+                s
+                for s in order
+                if _racing(cars[s])
+                and _progress(c, cars[s]) is not None
+                and 0 <= (_progress(c, cars[s]) or 0) - lo < STRIP_ROWS
+            ],
+            lo,
+        )
+        for _, lo in out
+    ]
 
 
-def _layout(view: dict, c, cars: list[dict], order: list[int], primary: int | None,
-            row_h: int) -> tuple[int, list[tuple[list[int], int]]]:
+def _layout(
+    view: dict, c, cars: list[dict], order: list[int], primary: int | None, row_h: int
+) -> tuple[int, list[tuple[list[int], int]]]:
     """The map's height (0: no map) and the strips under it. A field spread too far for the map
     and its strips to fit the board's height gives up the map (the car to play's strip shows the
     same stretch, straightened): every car on a strip, as many strips as the height allows."""
@@ -652,7 +738,7 @@ def _layout(view: dict, c, cars: list[dict], order: list[int], primary: int | No
     if map_h + STRIP_H * len(strips) <= room:
         return map_h, strips
     room -= BADGE_H if _badge(view) else 0
-    return 0, _strips(c, cars, order, primary, None)[:max(0, room // STRIP_H)]
+    return 0, _strips(c, cars, order, primary, None)[: max(0, room // STRIP_H)]
 
 
 def _board(view: dict, names: list[str]) -> Image.Image:
@@ -671,8 +757,7 @@ def _board(view: dict, names: list[str]) -> Image.Image:
     img = Image.new("RGB", (W, height), BACKGROUND)
     d = Draw(img)
     d.rectangle([0, 0, W, HEADER_H], fill=PANEL)
-    d.text((20, 30), fit(tx("Pole Position: {name}", name=tx(c.name)), 34, 590), font=font(34), fill=TEXT,
-           anchor="lm")
+    d.text((20, 30), fit(tx("Pole Position: {name}", name=tx(c.name)), 34, 590), font=font(34), fill=TEXT, anchor="lm")
     d.text((20, 78), fit(_phase_line(view, c), 30, 330), font=font(30), fill=HIGHLIGHT, anchor="lm")
     _weather(d, view, c, 360, 78, W - 176)
     _grids(d, view, c, W - 160, 12)
@@ -693,15 +778,33 @@ def _board(view: dict, names: list[str]) -> Image.Image:
     y = top + map_h + STRIP_H * len(groups)
     acting = set(view.get("to_act") or [])
     ti = view.get("turn_info") or {}
-    base = _progress(c, cars[primary]) if view.get("phase") == "race" and primary is not None \
-        and not cars[primary].get("finished") and not cars[primary].get("out") else None
+    base = (
+        _progress(c, cars[primary])
+        if view.get("phase") == "race"
+        and primary is not None
+        and not cars[primary].get("finished")
+        and not cars[primary].get("out")
+        else None
+    )
     for i, s in enumerate(order):
         gap = None
         if base is not None and s != primary and not cars[s].get("out") and not cars[s].get("finished"):
             p = _progress(c, cars[s])
             gap = None if p is None else p - base
-        _car_row(d, y, i, s, cars[s], names, c, ti.get("seat") == s or s in acting, view.get("quali"),
-                 view.get("chosen") if view.get("phase") == "tyres" else None, row_h, gap)
+        _car_row(
+            d,
+            y,
+            i,
+            s,
+            cars[s],
+            names,
+            c,
+            ti.get("seat") == s or s in acting,
+            view.get("quali"),
+            view.get("chosen") if view.get("phase") == "tyres" else None,
+            row_h,
+            gap,
+        )
         y += row_h
     return img
 
@@ -730,8 +833,7 @@ def _legend(d: Draw, y: int) -> None:
     d.text((x + 26, mid), label, font=f, fill=MUTED, anchor="lm")
     x += 26 + f.getlength(label) + 18
     d.rectangle([x, mid - 7, x + 22, mid + 7], fill=(255, 255, 255), outline=HIGHLIGHT, width=2)
-    d.text((x + 30, mid), fit(tx("forecast"), SMALL, int(W - x - 40)), font=f, fill=MUTED,
-           anchor="lm")
+    d.text((x + 30, mid), fit(tx("forecast"), SMALL, int(W - x - 40)), font=f, fill=MUTED, anchor="lm")
 
 
 def _grids(d: Draw, view: dict, c, x: int, y: int) -> None:
@@ -747,36 +849,62 @@ def _grids(d: Draw, view: dict, c, x: int, y: int) -> None:
     bx = x + 6 * (cell + 2) + 16
     for i in range(1, c.weather_b + 1):
         cy = y + (i - 1) * (cell + 2)
-        d.rectangle([bx, cy, bx + cell + 10, cy + cell], fill=(255, 255, 255) if i == b else (120, 122, 128),
-                    outline=HIGHLIGHT if i == b else None, width=2)
+        d.rectangle(
+            [bx, cy, bx + cell + 10, cy + cell],
+            fill=(255, 255, 255) if i == b else (120, 122, 128),
+            outline=HIGHLIGHT if i == b else None,
+            width=2,
+        )
 
 
 def _failures(d: Draw, x: float, mid: float, bd: list, size: int = 30) -> float:
     for kind, rep in bd or []:
         fill = (60, 170, 90) if rep else ((220, 50, 50) if kind == "heavy" else (20, 20, 20))
         d.rectangle([x, mid - size / 2, x + size, mid + size / 2], fill=fill, outline=(200, 200, 200), width=2)
-        d.text((x + size / 2, mid), "H" if kind == "heavy" else "L", font=font(SMALL), fill=(255, 255, 255),
-               anchor="mm")
+        d.text(
+            (x + size / 2, mid), "H" if kind == "heavy" else "L", font=font(SMALL), fill=(255, 255, 255), anchor="mm"
+        )
         x += size + 6
     return x
 
 
 def _die(d: Draw, x: float, mid: float, face: str, size: int = 34) -> None:
     """A die showing `face`, centred on (x, mid)."""
-    d.rounded_rectangle([x - size / 2, mid - size / 2, x + size / 2, mid + size / 2], radius=6, fill=(20, 20, 22),
-                        outline=(230, 230, 230), width=2)
+    d.rounded_rectangle(
+        [x - size / 2, mid - size / 2, x + size / 2, mid + size / 2],
+        radius=6,
+        fill=(20, 20, 22),
+        outline=(230, 230, 230),
+        width=2,
+    )
     d.text((x, mid), face, font=font(SMALL), fill=(255, 255, 255), anchor="mm")
 
 
 def _tyre(d: Draw, x: float, mid: float, tyre: str, r: float = 17) -> None:
     d.ellipse([x - r, mid - r, x + r, mid + r], fill=TYRE_COLOURS[tyre], outline=DARK, width=2)
-    d.text((x, mid), TYRE_LETTER[tyre], font=font(max(SMALL, int(r * 1.3))), fill=DARK if tyre == "hard" else
-           (255, 255, 255), anchor="mm")
+    d.text(
+        (x, mid),
+        TYRE_LETTER[tyre],
+        font=font(max(SMALL, int(r * 1.3))),
+        fill=DARK if tyre == "hard" else (255, 255, 255),
+        anchor="mm",
+    )
 
 
-def _car_row(d: Draw, y: int, i: int, s: int, car: dict, names: list[str], c, acting: bool,
-             quali: dict | None = None, tyres_chosen: list | None = None, row_h: int = ROW_H,
-             gap: int | None = None) -> None:
+def _car_row(
+    d: Draw,
+    y: int,
+    i: int,
+    s: int,
+    car: dict,
+    names: list[str],
+    c,
+    acting: bool,
+    quali: dict | None = None,
+    tyres_chosen: list | None = None,
+    row_h: int = ROW_H,
+    gap: int | None = None,
+) -> None:
     """Line 1: position, colour, name, tyre and life, failures, status (in qualifying: the
     session's first roll as a die, ticked once the seat has chosen). Line 2: lap, EP, BP, SP.
     Line 3 (the drivers option): the car's driver and team."""
@@ -828,6 +956,7 @@ def _car_row(d: Draw, y: int, i: int, s: int, car: dict, names: list[str], c, ac
 
 # -- the seat's own dashboard (DM) -------------------------------------------------------------------------
 
+
 def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The viewing seat's dashboard: tyres in use and in the box, EP/BP/SP, damage, its fight
     preferences and, on its turn, the dice; in the race, the circuit around its car. Texts in `locale`."""
@@ -854,8 +983,11 @@ def _hand_tyres(d: Draw, view: dict, car: dict, seat: int, y: int) -> int:
     quali = view.get("quali") or {}
     if tyre in TYRE_COLOURS:
         _tyre(d, 56, y + 30, tyre, 28)
-        text = tx("Tyres: {tyre}, life {n}", tyre=tx(TYRE_WORD[tyre]), n=car.get("life", 0)) if car.get("tyre") \
+        text = (
+            tx("Tyres: {tyre}, life {n}", tyre=tx(TYRE_WORD[tyre]), n=car.get("life", 0))
+            if car.get("tyre")
             else tx("Your secret choice")
+        )
         d.text((100, y + 30), fit(text, 32, W - 120), font=font(32), fill=TEXT, anchor="lm")
     elif str(seat) in (quali.get("first") or {}):  # qualifying: this session's roll, and the choice made
         text = tx("Your rolls: {rolls}", rolls=str(quali["first"][str(seat)]))
@@ -871,8 +1003,7 @@ def _hand_tyres(d: Draw, view: dict, car: dict, seat: int, y: int) -> int:
             if x + 46 > W - 10:
                 break
             d.ellipse([x, y - 22, x + 44, y + 22], fill=TYRE_COLOURS.get(t, (128, 128, 128)), outline=DARK, width=2)
-            d.text((x + 22, y), str(life), font=font(SMALL), fill=DARK if t == "hard" else (255, 255, 255),
-                   anchor="mm")
+            d.text((x + 22, y), str(life), font=font(SMALL), fill=DARK if t == "hard" else (255, 255, 255), anchor="mm")
             x += 52
     y += 50
     return y
@@ -898,8 +1029,12 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
     car = cars[seat] if 0 <= seat < len(cars) else {}
     c = circuits()[view["circuit"]]
     order = [s for s in view.get("order") or [] if 0 <= s < len(cars)]
-    on_track = view.get("phase") == "race" and not car.get("out") and not car.get("finished") \
+    on_track = (
+        view.get("phase") == "race"
+        and not car.get("out")
+        and not car.get("finished")
         and _pos_u(c, car.get("pos")) is not None
+    )
     special = wrap(pole_events.circuit_rules_text(view), 26, W - 48, 2)  # circuit rules (appendix 4)
     dash_h = 560 + pole_drivers.extra_height(car) + 40 * len(special)  # drivers and teams (14)
     img = Image.new("RGB", (W, dash_h + (HAND_MAP_H if on_track else 0)), BACKGROUND)
@@ -943,6 +1078,7 @@ def _hand(view: dict, names: list[str]) -> Image.Image:
 
 
 # -- results -------------------------------------------------------------------------------------------
+
 
 def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The final classification: finishers in order, then retirements."""

@@ -1,5 +1,6 @@
 """Pole Position: the championship standings (15) after each race and at the end of the season,
 and the constructors' table (15.2)."""
+
 from __future__ import annotations
 
 from PIL import Image
@@ -37,8 +38,11 @@ def image(view: dict, names: list[str]) -> Image.Image:
     if se:
         done = len(se.get("results") or [])
         total = len(se.get("races") or [])
-        title = tx("Championship: final standings") if done >= total else \
-            tx("Championship after race {i} of {n}", i=done, n=total)
+        title = (
+            tx("Championship: final standings")
+            if done >= total
+            else tx("Championship after race {i} of {n}", i=done, n=total)
+        )
         nxt = (se.get("races") or [])[done] if done < total else None
         sub = tx("Next: {circuit}", circuit=tx(circuits()[nxt].name)) if nxt else ""
     else:
@@ -58,8 +62,13 @@ def image(view: dict, names: list[str]) -> Image.Image:
         d.ellipse([60, mid - 14, 88, mid + 14], fill=seat_colour(s), outline=DARK)
         d.text((102, mid), fit(player_name(names, s), 30, 330), font=font(30), fill=TEXT, anchor="lm")
         if damage[s]:
-            d.text((420, mid), fit(tx("engine -{n}", n=min(2, damage[s])) if damage[s] < 3 else tx("new engine due"),
-                                   24, 190), font=font(24), fill=(255, 120, 90), anchor="lm")
+            d.text(
+                (420, mid),
+                fit(tx("engine -{n}", n=min(2, damage[s])) if damage[s] < 3 else tx("new engine due"), 24, 190),
+                font=font(24),
+                fill=(255, 120, 90),
+                anchor="lm",
+            )
         if last is not None and last[s]:
             d.text((W - 130, mid), f"+{last[s]}", font=font(26), fill=MUTED, anchor="rm")
         if pts is not None:

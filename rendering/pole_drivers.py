@@ -1,5 +1,6 @@
 """Pole Position: the driver and team (14, appendices 1 and 2) on the player's dashboard: names,
 what each ability does, and the Tyre Whisperer's tokens."""
+
 from __future__ import annotations
 
 from bot.games.pole import drivers as D
@@ -43,7 +44,7 @@ BOARD_LINE_H = 34  # the public board's third line of a car's row: its driver an
 
 
 def names(car: dict) -> str:
-    """"The Wall / Aqua Racing": a car's driver and team for the public board ('' without them)."""
+    """ "The Wall / Aqua Racing": a car's driver and team for the public board ('' without them)."""
     data = D.data()
     dr = next((x for x in data["drivers"] if x["id"] == car.get("driver")), None)
     tm = next((x for x in data["teams"] if x["id"] == car.get("team")), None)

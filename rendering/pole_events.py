@@ -1,5 +1,6 @@
 """Pole Position: what the board shows of the optional rules added after the standard race: the
 event in force (9; the card revealed this round or the last one) and the circuit-rules tag."""
+
 from __future__ import annotations
 
 from bot.games.pole import events as EV
@@ -18,10 +19,14 @@ def badge(view: dict):
         card = EV.card(last["card"])
     except StopIteration:
         return None
-    labels = {"light": lambda: tx("Event: light breakdown"), "heavy": lambda: tx("Event: heavy breakdown"),
-              "ep": lambda: tx("Event: -1 EP"), "bp": lambda: tx("Event: -1 BP"),
-              "sc": lambda: tx("Event: safety car"),
-              "weather": lambda: tx("Event: weather +{n}", n=card.get("steps", 0))}
+    labels = {
+        "light": lambda: tx("Event: light breakdown"),
+        "heavy": lambda: tx("Event: heavy breakdown"),
+        "ep": lambda: tx("Event: -1 EP"),
+        "bp": lambda: tx("Event: -1 BP"),
+        "sc": lambda: tx("Event: safety car"),
+        "weather": lambda: tx("Event: weather +{n}", n=card.get("steps", 0)),
+    }
     return labels[card["effect"]](), EVENT_COLOUR
 
 

@@ -6,6 +6,7 @@ tolerated. Discord's phone preview shows an image 390 px wide: the canvas is 800
 text is smaller than SMALL (24 px, min_font(800) is 23), so every text stays legible there. The
 course being raced is drawn large with its whole text; the others are tiles with number and name.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -15,8 +16,23 @@ from PIL import Image
 from bot.games.base import name_seats
 from bot.games.text import chain, plus
 from bot.i18n import Msg, msg
-from rendering.common import (BACKGROUND, MUTED, PANEL, seat_colour, TEXT, MaskDraw as Draw, clean_text, drawing_in, fit,
-                              font, png_bytes, player_name, tx, words, wrap)
+from rendering.common import (
+    BACKGROUND,
+    MUTED,
+    PANEL,
+    seat_colour,
+    TEXT,
+    MaskDraw as Draw,
+    clean_text,
+    drawing_in,
+    fit,
+    font,
+    png_bytes,
+    player_name,
+    tx,
+    words,
+    wrap,
+)
 
 W = 800
 MARGIN = 20
@@ -43,9 +59,9 @@ TAG = (70, 74, 82)
 
 # -- text helpers --------------------------------------------------------------------------------
 
+
 def _int(value: Any, default: int = 0) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else default
-
 
 
 def _with_names(line: Any, names: list[str]) -> str:
@@ -80,12 +96,17 @@ def _ordinal(i: int) -> str:
 
 # -- drawing pieces ------------------------------------------------------------------------------
 
+
 def _number_tile(d, x: float, y: float, n: int, size: int) -> None:
     fill = NUMBER_COLOURS.get(n, MUTED)
-    d.rounded_rectangle([x, y, x + size, y + size], radius=max(4, size // 5), fill=fill, outline=(20, 20, 24),
-                        width=2)
-    d.text((x + size / 2, y + size / 2), str(n) if n else "?", font=font(max(SMALL, int(size * 0.7))),
-           fill=(255, 255, 255), anchor="mm")
+    d.rounded_rectangle([x, y, x + size, y + size], radius=max(4, size // 5), fill=fill, outline=(20, 20, 24), width=2)
+    d.text(
+        (x + size / 2, y + size / 2),
+        str(n) if n else "?",
+        font=font(max(SMALL, int(size * 0.7))),
+        fill=(255, 255, 255),
+        anchor="mm",
+    )
 
 
 def _tag(d, x: float, y: float, text: str, fill, ink=TEXT, size: int = SMALL) -> float:
@@ -109,8 +130,9 @@ def _chip(d, x: float, y: float, label: Any, max_w: float) -> float:
     return w
 
 
-def _lines(d, x: float, y: float, text: str, size: int, width: float, colour, max_lines: int,
-           step: int | None = None) -> float:
+def _lines(
+    d, x: float, y: float, text: str, size: int, width: float, colour, max_lines: int, step: int | None = None
+) -> float:
     """Wrapped text; returns the y below it."""
     step = step or size + 8
     for line in wrap(text, size, width, max_lines):
@@ -166,8 +188,13 @@ def _tile(d, x: float, y: float, w: float, course: dict, current: bool, total: i
     else:
         known = [s for s in course.get("known_by") or [] if isinstance(s, int)]
         if known:  # who has looked at it: the names on their own line, as wide as the tile
-            d.text((x + w / 2, y + 50), fit(tx("seen by"), SMALL, w - 8), font=font(SMALL), fill=(200, 210, 235),
-                   anchor="mm")
+            d.text(
+                (x + w / 2, y + 50),
+                fit(tx("seen by"), SMALL, w - 8),
+                font=font(SMALL),
+                fill=(200, 210, 235),
+                anchor="mm",
+            )
             who = words([player_name(names, s) for s in known])
             d.text((x + w / 2, y + 76), fit(who, SMALL, w - 8), font=font(SMALL), fill=(255, 230, 150), anchor="mm")
         else:
@@ -179,8 +206,7 @@ def _tile(d, x: float, y: float, w: float, course: dict, current: bool, total: i
             _number_tile(d, tx0, y + TILE_H - 34, _number_of(label), 30)
             tx0 += 33
         if len(throttle) > 3:
-            d.text((tx0 + 2, y + TILE_H - 19), f"+{len(throttle) - 3}", font=font(SMALL),
-                   fill=ink, anchor="lm")
+            d.text((tx0 + 2, y + TILE_H - 19), f"+{len(throttle) - 3}", font=font(SMALL), fill=ink, anchor="lm")
 
 
 def _course_panel(d, y: float, course: dict, title: str, names: list[str], colour, measure: bool = False) -> float:
@@ -206,8 +232,7 @@ def _course_panel(d, y: float, course: dict, title: str, names: list[str], colou
     hx = x0 + 14 + min(200, font(28).getlength(head)) + 14
     if up:
         _number_tile(d, hx, y + 14, _int(course.get("number")), 40)
-        d.text((hx + 52, y + 34), fit(_course_name(course), 30, x1 - hx - 66), font=font(30), fill=TEXT,
-               anchor="lm")
+        d.text((hx + 52, y + 34), fit(_course_name(course), 30, x1 - hx - 66), font=font(30), fill=TEXT, anchor="lm")
     yy = y + 14 + 44 + 4
     for line in effect_lines:
         d.text((x0 + 14, yy), line, font=font(26), fill=TEXT)
@@ -235,14 +260,16 @@ def _next_lines(course: dict | None) -> list[str]:
 
 # -- the board -----------------------------------------------------------------------------------
 
+
 def render_board(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The public board: the course being raced in full, the whole circuit as tiles, the running
     order with PON sets and hands, status and latest log; its texts in `locale`."""
     with drawing_in(locale):
         # A palette of the image's own 256 colours (flat fills and text): a third of the RGB
         # file and faster to encode (issue #33: the slowest public board).
-        return png_bytes(_draw_board(view, names).quantize(256, method=Image.Quantize.FASTOCTREE,
-                                                           dither=Image.Dither.NONE))
+        return png_bytes(
+            _draw_board(view, names).quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        )
 
 
 def _draw_board(view: dict, names: list[str]) -> Image.Image:
@@ -255,8 +282,9 @@ def _draw_board(view: dict, names: list[str]) -> Image.Image:
     tile_rows = -(-len(courses) // TILE_COLS)
     order = [s for s in view.get("order") or [] if isinstance(s, int)]
     log_lines = [clean_text(_with_names(x, names)) for x in (view.get("log") or [])][-5:]
-    status = [(line, colour) for text, colour in _status_lines(view, names)
-              for line in wrap(text, 26, W - 2 * MARGIN - 12, 3)]
+    status = [
+        (line, colour) for text, colour in _status_lines(view, names) for line in wrap(text, 26, W - 2 * MARGIN - 12, 3)
+    ]
     log_wrapped = [line for text in log_lines for line in wrap(text, SMALL, W - 2 * MARGIN - 28, 2)][-LOG_LINES:]
     header_h = 110
     now_h = _course_panel(None, 0, courses[current], "", names, HIGHLIGHT, True) + 16 if racing else 0
@@ -289,13 +317,26 @@ def _draw_board(view: dict, names: list[str]) -> Image.Image:
 
     # the circuit: tiles in course order, five a row, under a caption that says what the tiles'
     # numbers are (the course's number top right, its throttle's cards along the bottom)
-    d.text((MARGIN + 4, y + CAPTION_H / 2), fit(tx("Circuit · top right: course number · bottom: throttle cards"),
-                                                SMALL, W - 2 * MARGIN - 8), font=font(SMALL), fill=MUTED, anchor="lm")
+    d.text(
+        (MARGIN + 4, y + CAPTION_H / 2),
+        fit(tx("Circuit · top right: course number · bottom: throttle cards"), SMALL, W - 2 * MARGIN - 8),
+        font=font(SMALL),
+        fill=MUTED,
+        anchor="lm",
+    )
     for course in courses:
         idx = _int(course.get("index"))
         r, c = divmod(idx, TILE_COLS)
-        _tile(d, MARGIN + c * (tw + TILE_GAP), y + CAPTION_H + 8 + r * TILE_ROW, tw, course,
-              racing and idx == current, total, names)
+        _tile(
+            d,
+            MARGIN + c * (tw + TILE_GAP),
+            y + CAPTION_H + 8 + r * TILE_ROW,
+            tw,
+            course,
+            racing and idx == current,
+            total,
+            names,
+        )
     y += circuit_h
 
     # running order
@@ -356,13 +397,19 @@ def _next_panel(d, y: float, nxt: dict, next_lines: list[str], next_h: float) ->
     head = tx("Next: #{k}", k=_int(nxt.get("index")) + 1)
     d.text((MARGIN + 14, y + 25), head, font=font(26), fill=MUTED, anchor="lm")
     if not nxt.get("face_up"):
-        d.text((MARGIN + 14 + font(26).getlength(head) + 14, y + 25), tx("face down"), font=font(26), fill=TEXT,
-               anchor="lm")
+        d.text(
+            (MARGIN + 14 + font(26).getlength(head) + 14, y + 25),
+            tx("face down"),
+            font=font(26),
+            fill=TEXT,
+            anchor="lm",
+        )
     if nxt.get("face_up"):
         hx = MARGIN + 14 + font(26).getlength(head) + 12
         _number_tile(d, hx, y + 8, _int(nxt.get("number")), 34)
-        d.text((hx + 44, y + 25), fit(_course_name(nxt), 26, W - MARGIN - hx - 58), font=font(26), fill=TEXT,
-               anchor="lm")
+        d.text(
+            (hx + 44, y + 25), fit(_course_name(nxt), 26, W - MARGIN - hx - 58), font=font(26), fill=TEXT, anchor="lm"
+        )
     for i, line in enumerate(next_lines):
         d.text((MARGIN + 14, y + 50 + 32 * i), line, font=font(SMALL), fill=TEXT)
 
@@ -376,8 +423,9 @@ def _order_row(d, yy: float, view: dict, names: list[str], place: tuple[int, int
     if rank % 2:
         d.rectangle([MARGIN + 6, yy, W - MARGIN - 6, yy + ROW_H - 4], fill=ROW_ALT)
     d.text((MARGIN + 14, yy + 22), _ordinal(rank), font=font(28), fill=TEXT, anchor="lm")
-    d.rounded_rectangle([MARGIN + 80, yy + 6, MARGIN + 112, yy + 38], radius=8, fill=seat_colour(seat),
-                        outline=(15, 15, 18), width=2)
+    d.rounded_rectangle(
+        [MARGIN + 80, yy + 6, MARGIN + 112, yy + 38], radius=8, fill=seat_colour(seat), outline=(15, 15, 18), width=2
+    )
     name = fit(player_name(names, seat), 28, 280)
     d.text((MARGIN + 124, yy + 22), name, font=font(28), fill=TEXT, anchor="lm")
     tags = []
@@ -420,17 +468,25 @@ def _status_lines(view: dict, names: list[str]) -> list[tuple[str, tuple[int, in
     if view.get("phase") == "over":
         played = None
     if played and isinstance(actor, int):
-        out.append((tx("In play: {card} by {name}", card=clean_text(words(played)), name=player_name(names, actor)), TEXT))
+        out.append(
+            (tx("In play: {card} by {name}", card=clean_text(words(played)), name=player_name(names, actor)), TEXT)
+        )
     chase = view.get("overtake")
     if isinstance(chase, dict):
         nums = [str(n) for n in chase.get("numbers") or []]
         need = nums + [tx("any")] * _int(chase.get("any"))
-        who = {"a": player_name(names, _int(chase.get("attacker"))),
-               "d": player_name(names, _int(chase.get("defender"))), "n": _int(chase.get("cards_needed")),
-               "need": words(plus(need)) or "-"}
+        who = {
+            "a": player_name(names, _int(chase.get("attacker"))),
+            "d": player_name(names, _int(chase.get("defender"))),
+            "n": _int(chase.get("cards_needed")),
+            "need": words(plus(need)) or "-",
+        }
         if isinstance(chase.get("with_block_right"), int):
-            text = tx("Overtake: {a} attacks {d}; a block needs {n} card(s): {need} ({k} with the block right)",
-                      k=chase["with_block_right"], **who)
+            text = tx(
+                "Overtake: {a} attacks {d}; a block needs {n} card(s): {need} ({k} with the block right)",
+                k=chase["with_block_right"],
+                **who,
+            )
         else:
             text = tx("Overtake: {a} attacks {d}; a block needs {n} card(s): {need}", **who)
         out.append((text, ORANGE))
@@ -438,9 +494,15 @@ def _status_lines(view: dict, names: list[str]) -> list[tuple[str, tuple[int, in
     if isinstance(window, dict):
         out.append((tx("PON window on a {n}: waiting for declarations", n=_int(window.get("number"))), HIGHLIGHT))
     mods = view.get("mods") or {} if view.get("phase") != "over" else {}
-    mod_text = {"block_extra": tx("blocks +1 card"), "pack_block_extra": tx("blocks +1 card (not the leader's)"), "block_discount": tx("blocks -1 card"), "no_pon": tx("no PON"),
-                "no_slipstream": tx("no slipstream"), "slip_wide": tx("wide slipstream"),
-                "hand_limit": tx("hand limit {n}", n=mods.get("hand_limit"))}
+    mod_text = {
+        "block_extra": tx("blocks +1 card"),
+        "pack_block_extra": tx("blocks +1 card (not the leader's)"),
+        "block_discount": tx("blocks -1 card"),
+        "no_pon": tx("no PON"),
+        "no_slipstream": tx("no slipstream"),
+        "slip_wide": tx("wide slipstream"),
+        "hand_limit": tx("hand limit {n}", n=mods.get("hand_limit")),
+    }
     active = [mod_text[k] for k in mods if k in mod_text]
     if active:
         out.append((tx("This turn: {mods}", mods=active), (120, 200, 255)))
@@ -454,6 +516,7 @@ def _status_lines(view: dict, names: list[str]) -> list[tuple[str, tuple[int, in
 
 
 # -- the hand ------------------------------------------------------------------------------------
+
 
 def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The viewing seat's hand (number and event of each card), the course being raced, its
@@ -480,15 +543,23 @@ def _draw_hand(view: dict, names: list[str]) -> Image.Image:
     inner = W - 2 * MARGIN
     peek_lines = []
     for p in peeked:
-        line = tx("#{k}: {n} {name} - {effect}", k=_int(p.get("index")) + 1, n=_int(p.get("number")),
-                  name=clean_text(words(p.get("name"))), effect=clean_text(words(p.get("effect"))))
+        line = tx(
+            "#{k}: {n} {name} - {effect}",
+            k=_int(p.get("index")) + 1,
+            n=_int(p.get("number")),
+            name=clean_text(words(p.get("name"))),
+            effect=clean_text(words(p.get("effect"))),
+        )
         peek_lines += wrap(line, SMALL, inner - 10, 3)
     prefs = me.get("prefs") or {}
     pon = prefs.get("pon") or {}
-    pref_text = tx("Standing choices: PON {pon} | when overtaken: {block} | refill: {refill} | hand-limit discard: {discard}",
-                   pon=words(chain("{a} {b}", [msg("{n}:{value}", n=k, value=msg(str(pon.get(k)))) for k in sorted(pon)])),
-                   block=words(msg(str(prefs.get("block", "-")))), refill=words(msg(str(prefs.get("refill", "-")))),
-                   discard=words(msg(str(prefs.get("discard", "-")))))
+    pref_text = tx(
+        "Standing choices: PON {pon} | when overtaken: {block} | refill: {refill} | hand-limit discard: {discard}",
+        pon=words(chain("{a} {b}", [msg("{n}:{value}", n=k, value=msg(str(pon.get(k)))) for k in sorted(pon)])),
+        block=words(msg(str(prefs.get("block", "-")))),
+        refill=words(msg(str(prefs.get("refill", "-")))),
+        discard=words(msg(str(prefs.get("discard", "-")))),
+    )
     pref_lines = wrap(pref_text, SMALL, inner, 4)
     head = 140
     now_h = _course_panel(None, 0, courses[cur], "", names, HIGHLIGHT, True) + 16 if racing else 0
@@ -498,8 +569,15 @@ def _draw_hand(view: dict, names: list[str]) -> Image.Image:
     im = Image.new("RGB", (W, int(height)), BACKGROUND)
     d = Draw(im)
     d.rounded_rectangle([MARGIN, 14, MARGIN + 38, 52], radius=8, fill=seat_colour(seat), outline=(15, 15, 18), width=2)
-    d.text((MARGIN + 52, 33), fit(tx("{name}'s hand", name=player_name(names, seat)), 32, inner - 60), font=font(32),
-           fill=TEXT, anchor="lm", stroke_width=1, stroke_fill=TEXT)
+    d.text(
+        (MARGIN + 52, 33),
+        fit(tx("{name}'s hand", name=player_name(names, seat)), 32, inner - 60),
+        font=font(32),
+        fill=TEXT,
+        anchor="lm",
+        stroke_width=1,
+        stroke_fill=TEXT,
+    )
     _hand_info(d, view, seat, len(hand), racing)
     y: float = head
     if racing:
@@ -541,11 +619,11 @@ def _hand_info(d, view: dict, seat: int, held: int, racing: bool) -> None:
             break
         x += _tag(d, x, 62, text, TAG) + 8
     if me.get("to_act"):
-        d.text((MARGIN, 120), fit(tx("Your move: choose below."), 26, inner), font=font(26), fill=HIGHLIGHT,
-               anchor="lm")
+        d.text(
+            (MARGIN, 120), fit(tx("Your move: choose below."), 26, inner), font=font(26), fill=HIGHLIGHT, anchor="lm"
+        )
     else:
-        d.text((MARGIN, 120), fit(tx("Nothing to do right now."), 26, inner), font=font(26), fill=MUTED,
-               anchor="lm")
+        d.text((MARGIN, 120), fit(tx("Nothing to do right now."), 26, inner), font=font(26), fill=MUTED, anchor="lm")
 
 
 def _hand_card(d, x: float, top: float, cw: float, card: dict) -> None:
@@ -553,8 +631,7 @@ def _hand_card(d, x: float, top: float, cw: float, card: dict) -> None:
     number = _int(card.get("number"))
     course_card = card.get("kind") == "course"
     band = NUMBER_COLOURS.get(number, MUTED)
-    d.rounded_rectangle([x, top, x + cw, top + HAND_CARD_H], radius=12, fill=CARD_FACE, outline=(20, 20, 24),
-                        width=3)
+    d.rounded_rectangle([x, top, x + cw, top + HAND_CARD_H], radius=12, fill=CARD_FACE, outline=(20, 20, 24), width=3)
     d.rounded_rectangle([x, top, x + cw, top + 72], radius=12, fill=band)
     d.rectangle([x, top + 50, x + cw, top + 72], fill=band)
     d.text((x + 16, top + 38), str(number), font=font(54), fill=(255, 255, 255), anchor="lm")
@@ -568,6 +645,7 @@ def _hand_card(d, x: float, top: float, cw: float, card: dict) -> None:
 
 
 # -- the result ----------------------------------------------------------------------------------
+
 
 def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
     """The race's end: the winner, then every player in the final running order with their PON
@@ -585,11 +663,23 @@ def _draw_results(view: dict, names: list[str]) -> Image.Image:
     height = 170 + row_h * max(1, len(order)) + 20
     im = Image.new("RGB", (W, height), BACKGROUND)
     d = Draw(im)
-    d.text((W / 2, 44), fit(tx("PON - race over"), 40, W - 40), font=font(40), fill=TEXT, anchor="mm",
-           stroke_width=1, stroke_fill=TEXT)
+    d.text(
+        (W / 2, 44),
+        fit(tx("PON - race over"), 40, W - 40),
+        font=font(40),
+        fill=TEXT,
+        anchor="mm",
+        stroke_width=1,
+        stroke_fill=TEXT,
+    )
     if isinstance(winner, int):
-        d.text((W / 2, 110), fit(tx("Winner: {name}", name=player_name(names, winner)), 34, W - 40), font=font(34),
-               fill=HIGHLIGHT, anchor="mm")
+        d.text(
+            (W / 2, 110),
+            fit(tx("Winner: {name}", name=player_name(names, winner)), 34, W - 40),
+            font=font(34),
+            fill=HIGHLIGHT,
+            anchor="mm",
+        )
     pon_sets = view.get("pon_sets") or {}
     y = 160
     for rank, seat in enumerate(order):
@@ -597,12 +687,18 @@ def _draw_results(view: dict, names: list[str]) -> Image.Image:
             d.rectangle([MARGIN, y, W - MARGIN, y + row_h - 4], fill=ROW_ALT)
         fill = seat_colour(seat)
         ring = {0: (255, 200, 40), 1: (200, 205, 215), 2: (205, 127, 50)}.get(rank, (15, 15, 18))
-        d.rounded_rectangle([MARGIN + 10, y + 14, MARGIN + 90, y + row_h - 18], radius=10, fill=fill, outline=ring,
-                            width=4)
+        d.rounded_rectangle(
+            [MARGIN + 10, y + 14, MARGIN + 90, y + row_h - 18], radius=10, fill=fill, outline=ring, width=4
+        )
         ink = (20, 20, 24) if sum(fill) > 450 else (255, 255, 255)
         d.text((MARGIN + 50, y + row_h / 2 - 2), _ordinal(rank), font=font(28), fill=ink, anchor="mm")
-        d.text((MARGIN + 110, y + 28), fit(player_name(names, seat), 30, W - 2 * MARGIN - 130), font=font(30),
-               fill=TEXT, anchor="lm")
+        d.text(
+            (MARGIN + 110, y + 28),
+            fit(player_name(names, seat), 30, W - 2 * MARGIN - 130),
+            font=font(30),
+            fill=TEXT,
+            anchor="lm",
+        )
         x = MARGIN + 110
         sets = [[n for n in pset if isinstance(n, int)] for pset in pon_sets.get(str(seat)) or []]
         if not sets:

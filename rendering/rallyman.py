@@ -1,6 +1,7 @@
 """Rallyman: DIRT images: the hex stage around the cars (road spaces, lanes, corner limits, danger
 colours, jumps, water, shortcuts, slides, start and finish), the cars, the planned dice, and a
 time sheet per player. Built from the engine's view only."""
+
 from __future__ import annotations
 
 import math
@@ -9,8 +10,22 @@ from PIL import Image, ImageDraw
 
 from bot.games.rallyman import board as B
 from rendering.animation import lossless_webp
-from rendering.common import (BACKGROUND, MUTED, PANEL, seat_colour, TEXT, Draw, drawing_in, fit, font,
-                              note_label, note_text, player_name, png_bytes, tx)
+from rendering.common import (
+    BACKGROUND,
+    MUTED,
+    PANEL,
+    seat_colour,
+    TEXT,
+    Draw,
+    drawing_in,
+    fit,
+    font,
+    note_label,
+    note_text,
+    player_name,
+    png_bytes,
+    tx,
+)
 
 W = 800
 MAP_H = 600
@@ -27,7 +42,6 @@ WATER = (70, 150, 235)
 SHORTCUT = (150, 110, 60)
 DARK = (20, 20, 24)
 WHITE = (255, 255, 255)
-
 
 
 class _Map:
@@ -48,10 +62,14 @@ class _Map:
         self.s = SCALE
         hw, hh = width / 2 / self.s, height / 2 / self.s
         pts = [(stage.spaces[i].x, stage.spaces[i].y) for i in focus]
-        if not pts or max(p[0] for p in pts) - min(p[0] for p in pts) > 2 * hw - 1.2 \
-                or max(p[1] for p in pts) - min(p[1] for p in pts) > 2 * hh - 1.2:
-            pts = [(stage.spaces[i].x, stage.spaces[i].y) for i in main] or \
-                [(stage.spaces[i].x, stage.spaces[i].y) for i in stage.starts]
+        if (
+            not pts
+            or max(p[0] for p in pts) - min(p[0] for p in pts) > 2 * hw - 1.2
+            or max(p[1] for p in pts) - min(p[1] for p in pts) > 2 * hh - 1.2
+        ):
+            pts = [(stage.spaces[i].x, stage.spaces[i].y) for i in main] or [
+                (stage.spaces[i].x, stage.spaces[i].y) for i in stage.starts
+            ]
         cx = (min(p[0] for p in pts) + max(p[0] for p in pts)) / 2
         cy = (min(p[1] for p in pts) + max(p[1] for p in pts)) / 2
         self.cx = min(max(cx, x0 + hw), x1 - hw) if x1 - x0 > 2 * hw else (x0 + x1) / 2
@@ -110,8 +128,16 @@ def _replay(kept: tuple) -> None:
         note_text(W, at, text, font(size), anchor, stroke)
 
 
-def _place(d: ImageDraw.ImageDraw, taken: list, xy: tuple[float, float], text: str, size: int, fill,
-           s: float, under: tuple = ()) -> None:
+def _place(
+    d: ImageDraw.ImageDraw,
+    taken: list,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill,
+    s: float,
+    under: tuple = (),
+) -> None:
     """A label at `xy` or, if that covers a mark already drawn, at the nearest free spot around it
     (left out when every spot is taken: the mark under it matters more; left out too when its mark
     is under one of the `under` boxes, a car or die: moved off it, it would seem to name another)."""
@@ -119,8 +145,19 @@ def _place(d: ImageDraw.ImageDraw, taken: list, xy: tuple[float, float], text: s
         return
     f = font(max(SMALL, size))
     box = f.getbbox(text, anchor="mm", stroke_width=2)
-    for dx, dy in ((0, 0), (0, -0.32), (0, 0.32), (0.42, 0), (-0.42, 0), (0.4, -0.32), (-0.4, -0.32), (0.4, 0.32),
-                   (-0.4, 0.32), (0, -0.6), (0, 0.6)):
+    for dx, dy in (
+        (0, 0),
+        (0, -0.32),
+        (0, 0.32),
+        (0.42, 0),
+        (-0.42, 0),
+        (0.4, -0.32),
+        (-0.4, -0.32),
+        (0.4, 0.32),
+        (-0.4, 0.32),
+        (0, -0.6),
+        (0, 0.6),
+    ):
         x, y = xy[0] + dx * s, xy[1] + dy * s
         here = (x + box[0] - 2, y + box[1] - 2, x + box[2] + 2, y + box[3] + 2)
         if not any(min(here[2], t[2]) > max(here[0], t[0]) and min(here[3], t[3]) > max(here[1], t[1]) for t in taken):
@@ -134,8 +171,9 @@ def _label(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int
 
 
 @lru_cache(maxsize=16)
-def _static(key: str, cx: float, cy: float, scale: float, mud_items: tuple, locale: str,
-            under: tuple = (), avoid: tuple = ()) -> tuple[Image.Image, tuple]:
+def _static(
+    key: str, cx: float, cy: float, scale: float, mud_items: tuple, locale: str, under: tuple = (), avoid: tuple = ()
+) -> tuple[Image.Image, tuple]:
     """The stage without cars or dice for one window (cached: it changes only when the window moves,
     mud falls or the cars and dice move; its few texts are in `locale`). Its labels (jumps, water,
     shortcuts, mud) keep off what will be drawn over it: the `under` boxes (cars and dice: a label
@@ -209,7 +247,13 @@ def _draw_limits(d: _MapDraw, m: _Map, stage: B.Stage, mud: dict) -> list[tuple[
             if any(abs(x - (t[0] + t[2]) / 2) < 2 * r and abs(y - (t[1] + t[3]) / 2) < 2 * r for t in taken):
                 continue  # a tight corner: the space next to it shows the same limit (true on every stage)
             d.ellipse((x - r, y - r, x + r, y + r), fill=WHITE, outline=DARK, width=2)
-            d.text((x, y), str(lim), font=font(max(SMALL, int(r * 1.6))), fill=DARK if lim == sp.limit else (200, 0, 0), anchor="mm")
+            d.text(
+                (x, y),
+                str(lim),
+                font=font(max(SMALL, int(r * 1.6))),
+                fill=DARK if lim == sp.limit else (200, 0, 0),
+                anchor="mm",
+            )
             taken.append((x - r, y - r, x + r, y + r))
     return taken
 
@@ -225,8 +269,9 @@ def _draw_labels(d: _MapDraw, m: _Map, stage: B.Stage, mud: dict, taken: list, u
             other = stage.beside(sp.id)
             ox, oy = m.p(stage.spaces[other].x, stage.spaces[other].y) if other is not None else (x, y)
             if sp.jump:
-                _place(d, taken, ((x + ox) / 2, (y + oy) / 2), tx("Jump {n}", n=sp.jump), int(s * 0.2),
-                       (255, 230, 120), s)  # a jump space looks like any other: its label moves, never goes
+                _place(
+                    d, taken, ((x + ox) / 2, (y + oy) / 2), tx("Jump {n}", n=sp.jump), int(s * 0.2), (255, 230, 120), s
+                )  # a jump space looks like any other: its label moves, never goes
             if sp.water:
                 _place(d, taken, ((x + ox) / 2, (y + oy) / 2), "≈≈", int(s * 0.24), WHITE, s, under)
     for c in stage.corners:
@@ -267,16 +312,23 @@ def _draw_map(view: dict, names: list[str], plan: list, locale: str, preview: bo
     me = next((c for c in cars if c["seat"] in view.get("to_act", []) and c["space"] is not None), None)
     path = []
     if plan and me is not None:
-        path = [m.p(stage.spaces[me["space"]].x, stage.spaces[me["space"]].y)] + \
-            [m.p(stage.spaces[st[1]].x, stage.spaces[st[1]].y) for st in plan]
+        path = [m.p(stage.spaces[me["space"]].x, stage.spaces[me["space"]].y)] + [
+            m.p(stage.spaces[st[1]].x, stage.spaces[st[1]].y) for st in plan
+        ]
     r = max(s * 0.19, 20)
     dice = [(step, *m.p(stage.spaces[step[1]].x, stage.spaces[step[1]].y)) for step in plan]
     shown = _car_shapes(m, stage, cars)
     under = [_bbox(poly) for _, poly in shown] + [(x - r - 4, y - r - 4, x + r + 4, y + r + 4) for _, x, y in dice]
-    layer, kept = _static(stage.key, round(m.cx, 3), round(m.cy, 3), round(m.s, 3),
-                          tuple(sorted((k, int(v)) for k, v in view.get("mud", {}).items())), locale,
-                          tuple(tuple(round(v) for v in box) for box in under),
-                          tuple(tuple(round(v) for v in box) for box in _along(path)))
+    layer, kept = _static(
+        stage.key,
+        round(m.cx, 3),
+        round(m.cy, 3),
+        round(m.s, 3),
+        tuple(sorted((k, int(v)) for k, v in view.get("mud", {}).items())),
+        locale,
+        tuple(tuple(round(v) for v in box) for box in under),
+        tuple(tuple(round(v) for v in box) for box in _along(path)),
+    )
     img = layer.copy()
     _replay(kept)
     d = _MapDraw(img, HEADER_H)
@@ -287,7 +339,9 @@ def _draw_map(view: dict, names: list[str], plan: list, locale: str, preview: bo
     # the texts drawn so far that stay in sight: the dice's and the cars' texts keep off them
     covers = [_bbox(poly) for _, poly in shown] + [(x - r, y - r, x + r, y + r) for _, x, y in dice]
     texts = _texts_in_sight(kept, covers)
-    squares: list[tuple[float, float, float, float]] = []  # the dice's squares (a car's number keeps off them when it can)
+    squares: list[
+        tuple[float, float, float, float]
+    ] = []  # the dice's squares (a car's number keeps off them when it can)
     # the cars, then the dice over them (a die next to a car stays whole)
     for c, poly in shown:
         col = seat_colour(c["seat"])
@@ -325,8 +379,15 @@ def _along(path: list) -> list[tuple[float, float, float, float]]:
     avoid = []
     for (ax, ay), (bx, by) in zip(path, path[1:]):
         n = max(1, int(math.hypot(bx - ax, by - ay) / 8))
-        avoid += [(ax + (bx - ax) * k / n - 7, ay + (by - ay) * k / n - 7, ax + (bx - ax) * k / n + 7,
-                   ay + (by - ay) * k / n + 7) for k in range(n + 1)]
+        avoid += [
+            (
+                ax + (bx - ax) * k / n - 7,
+                ay + (by - ay) * k / n - 7,
+                ax + (bx - ax) * k / n + 7,
+                ay + (by - ay) * k / n + 7,
+            )
+            for k in range(n + 1)
+        ]
     return avoid
 
 
@@ -342,8 +403,7 @@ def _texts_in_sight(kept: tuple, covers: list) -> list[tuple[float, float, float
     return texts
 
 
-def _draw_die(d: _MapDraw, step: list, x: float, y: float, r: float, preview: bool, texts: list,
-              squares: list) -> None:
+def _draw_die(d: _MapDraw, step: list, x: float, y: float, r: float, preview: bool, texts: list, squares: list) -> None:
     """A die of the plan where it goes, its value clear of the texts in sight (added to `texts`),
     a "!" on a corner when the step risks a loss of control."""
     die = step[0]
@@ -351,21 +411,37 @@ def _draw_die(d: _MapDraw, step: list, x: float, y: float, r: float, preview: bo
     fill = (240, 240, 240) if die == "c" else (30, 30, 30)
     ink = DARK if die == "c" else WHITE
     d.cover([(x - r, y - r), (x + r, y + r)])
-    d.rounded_rectangle((x - r, y - r, x + r, y + r), radius=r * 0.3, fill=fill,
-                        outline=(220, 40, 40) if red else PATH if preview else WHITE, width=3 if red or preview else 1)
+    d.rounded_rectangle(
+        (x - r, y - r, x + r, y + r),
+        radius=r * 0.3,
+        fill=fill,
+        outline=(220, 40, 40) if red else PATH if preview else WHITE,
+        width=3 if red or preview else 1,
+    )
     # its value in the middle, or nudged within the die off a text the die leaves in sight
     label, f = "C" if die == "c" else str(step[2]), font(max(SMALL, int(r * 1.5)))
     box = f.getbbox(label, anchor="mm")
     nudges = [(0, 0)] + [(k * ux, k * uy) for k in (3, 6, 9) for ux, uy in ((0, 1), (0, -1), (1, 0), (-1, 0))]
-    tx_, ty_ = next(((x + u, y + v) for u, v in nudges
-                     if not _hits((x + u + box[0], y + v + box[1], x + u + box[2], y + v + box[3]), texts)), (x, y))
+    tx_, ty_ = next(
+        (
+            (x + u, y + v)
+            for u, v in nudges
+            if not _hits((x + u + box[0], y + v + box[1], x + u + box[2], y + v + box[3]), texts)
+        ),
+        (x, y),
+    )
     d.text((tx_, ty_), label, font=f, fill=ink, anchor="mm")
     texts.append((tx_ + box[0], ty_ + box[1], tx_ + box[2], ty_ + box[3]))
     if step[3] in ("ov", "p2", "p1"):  # a "!" on a corner of the die clear of texts and other dice
         box = font(max(SMALL, int(r * 1.3))).getbbox("!", anchor="mm", stroke_width=2)
-        ex, ey = next(((ex, ey) for ex, ey in ((x + r, y - r), (x - r, y - r), (x + r, y + r), (x - r, y + r))
-                       if not _hits((ex + box[0], ey + box[1], ex + box[2], ey + box[3]), texts + squares)),
-                      (x + r, y - r))
+        ex, ey = next(
+            (
+                (ex, ey)
+                for ex, ey in ((x + r, y - r), (x - r, y - r), (x + r, y + r), (x - r, y + r))
+                if not _hits((ex + box[0], ey + box[1], ex + box[2], ey + box[3]), texts + squares)
+            ),
+            (x + r, y - r),
+        )
         texts.append((ex + box[0], ey + box[1], ex + box[2], ey + box[3]))
         _label(d, (ex, ey), "!", int(r * 1.3), (255, 80, 80))
 
@@ -379,12 +455,32 @@ def _car_number(d: _MapDraw, c: dict, poly: list, s: float, texts: list, squares
     bx, by = (poly[1][0] + poly[2][0]) / 2 - cxp, (poly[1][1] + poly[2][1]) / 2 - cyp  # to its side
     text, size = str(c["seat"] + 1), int(s * 0.3)
     box = font(max(SMALL, size)).getbbox(text, anchor="mm", stroke_width=2)
-    spots = [(0, 0), (0.4, 0), (-0.4, 0), (0.8, 0), (-0.8, 0), (0, 1.6), (0, -1.6), (1.5, 0), (-1.5, 0),
-             (1, 1.6), (1, -1.6), (-1, 1.6), (-1, -1.6), (0, 2.6), (0, -2.6)]
-    x, y = next(((px, py) for keep_off in (texts + squares, texts) for px, py in
-                 ((cxp + ax * u + bx * v, cyp + ay * u + by * v) for u, v in spots)
-                 if _free((px + box[0] - 1, py + box[1] - 1, px + box[2] + 1, py + box[3] + 1), keep_off)),
-                (cxp, cyp))
+    spots = [
+        (0, 0),
+        (0.4, 0),
+        (-0.4, 0),
+        (0.8, 0),
+        (-0.8, 0),
+        (0, 1.6),
+        (0, -1.6),
+        (1.5, 0),
+        (-1.5, 0),
+        (1, 1.6),
+        (1, -1.6),
+        (-1, 1.6),
+        (-1, -1.6),
+        (0, 2.6),
+        (0, -2.6),
+    ]
+    x, y = next(
+        (
+            (px, py)
+            for keep_off in (texts + squares, texts)
+            for px, py in ((cxp + ax * u + bx * v, cyp + ay * u + by * v) for u, v in spots)
+            if _free((px + box[0] - 1, py + box[1] - 1, px + box[2] + 1, py + box[3] + 1), keep_off)
+        ),
+        (cxp, cyp),
+    )
     texts.append((x + box[0], y + box[1], x + box[2], y + box[3]))
     _label(d, (x, y), text, size, WHITE)
 
@@ -397,8 +493,16 @@ def _dashed(d: ImageDraw.ImageDraw, a, b, fill) -> None:
     n = 6
     for k in range(0, n, 2):
         t0, t1 = k / n, (k + 1) / n
-        d.line((a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0, a[0] + (b[0] - a[0]) * t1,
-                a[1] + (b[1] - a[1]) * t1), fill=fill, width=2)
+        d.line(
+            (
+                a[0] + (b[0] - a[0]) * t0,
+                a[1] + (b[1] - a[1]) * t0,
+                a[0] + (b[0] - a[0]) * t1,
+                a[1] + (b[1] - a[1]) * t1,
+            ),
+            fill=fill,
+            width=2,
+        )
 
 
 def _checker(d: ImageDraw.ImageDraw, edge) -> None:
@@ -406,8 +510,11 @@ def _checker(d: ImageDraw.ImageDraw, edge) -> None:
     n = 6
     for k in range(n):
         t0, t1 = k / n, (k + 1) / n
-        d.line((ax + (bx - ax) * t0, ay + (by - ay) * t0, ax + (bx - ax) * t1, ay + (by - ay) * t1),
-               fill=WHITE if k % 2 else DARK, width=5)
+        d.line(
+            (ax + (bx - ax) * t0, ay + (by - ay) * t0, ax + (bx - ax) * t1, ay + (by - ay) * t1),
+            fill=WHITE if k % 2 else DARK,
+            width=5,
+        )
 
 
 def _sheet(view: dict, names: list[str], img: Image.Image, top: int) -> None:
@@ -463,7 +570,7 @@ def _draw(view: dict, names: list[str], plan: list, locale: str, preview: bool =
     y = HEADER_H + MAP_H
     if extra:
         r = view.get("roll") or {}
-        line = tx("\"!\" so far: {n}/3 — next die: {p}", n=r.get("bangs", 0), p=_pct(view.get("chance_next") or 0.0))
+        line = tx('"!" so far: {n}/3 — next die: {p}', n=r.get("bangs", 0), p=_pct(view.get("chance_next") or 0.0))
         if view.get("chance_flat") is not None:
             line += "   " + tx("flat out: {p}", p=_pct(view["chance_flat"]))
         d.text((16, y + 20), fit(line, 24, W - 32), font=font(24), fill=(255, 214, 10), anchor="lm")
@@ -497,17 +604,25 @@ def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
         rows = sorted(range(len(res["totals"])), key=lambda s: (res["places"][s], s))
         img = Image.new("RGB", (W, 80 + ROW_H * len(rows)), BACKGROUND)
         d = Draw(img)
-        d.text((16, 40), fit(tx("Stage times — {stage}", stage=view["stage"]), 30, W - 220), font=font(30),
-               fill=TEXT, anchor="lm")
+        d.text(
+            (16, 40),
+            fit(tx("Stage times — {stage}", stage=view["stage"]), 30, W - 220),
+            font=font(30),
+            fill=TEXT,
+            anchor="lm",
+        )
         y = 80
         for seat in rows:
             d.rectangle((0, y, W, y + ROW_H - 4), fill=PANEL)
             d.rectangle((0, y, 14, y + ROW_H - 4), fill=seat_colour(seat))
             d.text((40, y + ROW_H / 2 - 2), f"{res['places'][seat]}.", font=font(30), fill=TEXT, anchor="lm")
-            d.text((100, y + ROW_H / 2 - 2), fit(player_name(names, seat), 30, 440), font=font(30), fill=TEXT, anchor="lm")
-            d.text((W - 24, y + ROW_H / 2 - 2), tx("{s} s", s=res["totals"][seat]), font=font(30), fill=TEXT, anchor="rm")
+            d.text(
+                (100, y + ROW_H / 2 - 2), fit(player_name(names, seat), 30, 440), font=font(30), fill=TEXT, anchor="lm"
+            )
+            d.text(
+                (W - 24, y + ROW_H / 2 - 2), tx("{s} s", s=res["totals"][seat]), font=font(30), fill=TEXT, anchor="rm"
+            )
             y += ROW_H
         if res.get("par"):
             d.text((W - 24, 40), tx("Par {s} s", s=res["par"]), font=font(26), fill=MUTED, anchor="rm")
         return png_bytes(img)
-

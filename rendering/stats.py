@@ -7,6 +7,7 @@ per seat (its name on top in the seat's colour). Both are drawn 780 px wide, so 
 every text is at least 11 px high. end_stats: the statistics of a finished game (bot/games/stats.py
 compute_stats), drawn.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -16,8 +17,21 @@ from PIL import Image
 from bot.games.base import Engine
 from bot.games.stats import compute_stats
 from rendering.common import (
-    BACKGROUND, MUTED, PANEL, TEXT, Draw, drawing_in, fit, font, min_font, player_name, png_bytes, seat_colour,
-    tx, words)
+    BACKGROUND,
+    MUTED,
+    PANEL,
+    TEXT,
+    Draw,
+    drawing_in,
+    fit,
+    font,
+    min_font,
+    player_name,
+    png_bytes,
+    seat_colour,
+    tx,
+    words,
+)
 
 W = 780
 SMALL = min_font(W)  # 22 px: 11 px on a phone
@@ -30,6 +44,7 @@ GRID = (70, 72, 78)
 
 
 # -- /stats: a player's rating and places over time ----------------------------------------------
+
 
 def render_chart(title: str, summary: str, points: list[tuple[float, int, int]], locale: str = "en") -> bytes:
     """`points`: per rated game, oldest first, (rating after it, place, field)."""
@@ -84,17 +99,25 @@ def _chart(title: str, summary: str, points: list[tuple[float, int, int]]) -> Im
     x = MARGIN
     for _, place, field in points[-fits:]:
         won = place == 1
-        d.rounded_rectangle([x, 470, x + box, 470 + box], radius=8, fill=GOLD if won else PANEL,
-                            outline=None if won else GRID, width=2)
-        d.text((x + box / 2, 470 + box / 2), str(place), font=font(BODY), fill=(20, 20, 24) if won else TEXT,
-               anchor="mm")
+        d.rounded_rectangle(
+            [x, 470, x + box, 470 + box], radius=8, fill=GOLD if won else PANEL, outline=None if won else GRID, width=2
+        )
+        d.text(
+            (x + box / 2, 470 + box / 2), str(place), font=font(BODY), fill=(20, 20, 24) if won else TEXT, anchor="mm"
+        )
         x += box + 6
-    d.text((MARGIN, 552), tx("1 = won; the line is the rating shown on the leaderboard."), font=font(SMALL),
-           fill=MUTED, anchor="lm")
+    d.text(
+        (MARGIN, 552),
+        tx("1 = won; the line is the rating shown on the leaderboard."),
+        font=font(SMALL),
+        fill=MUTED,
+        anchor="lm",
+    )
     return im
 
 
 # -- the end of a game: its statistics ----------------------------------------------------------
+
 
 def render_game_stats(stats: dict[str, Any], names: list[str], locale: str = "en") -> bytes:
     """`stats`: {"title": Msg, "rows": [{"label": Msg, "values": [per seat], "section"?: Msg}]}
@@ -114,13 +137,20 @@ def _game_stats(stats: dict[str, Any], names: list[str]) -> Image.Image:
     height = 84 + head_rows * 34 + 16 + row_h * len(rows) + 44 * sections + 20
     im = Image.new("RGB", (W, height), BACKGROUND)
     d = Draw(im)
-    d.text((W / 2, 40), fit(words(stats.get("title")) or tx("Statistics"), TITLE, W - 2 * MARGIN), font=font(TITLE),
-           fill=TEXT, anchor="mm")
+    d.text(
+        (W / 2, 40),
+        fit(words(stats.get("title")) or tx("Statistics"), TITLE, W - 2 * MARGIN),
+        font=font(TITLE),
+        fill=TEXT,
+        anchor="mm",
+    )
     y = 84
     for seat in range(seats):
         cx = MARGIN + label_w + col * (seat + 0.5)
         name = player_name(names, seat)
-        d.rounded_rectangle([cx - col / 2 + 3, y, cx + col / 2 - 3, y + head_rows * 34], radius=6, fill=seat_colour(seat))
+        d.rounded_rectangle(
+            [cx - col / 2 + 3, y, cx + col / 2 - 3, y + head_rows * 34], radius=6, fill=seat_colour(seat)
+        )
         ink = (20, 20, 24) if sum(seat_colour(seat)) > 450 else (255, 255, 255)
         if head_rows == 1:
             d.text((cx, y + 17), fit(name, SMALL, col - 10), font=font(SMALL), fill=ink, anchor="mm")
@@ -132,20 +162,35 @@ def _game_stats(stats: dict[str, Any], names: list[str]) -> Image.Image:
     y += head_rows * 34 + 16
     for i, row in enumerate(rows):
         if row.get("section"):
-            d.text((MARGIN, y + 22), fit(words(row["section"]), BODY, W - 2 * MARGIN), font=font(BODY), fill=GOLD,
-                   anchor="lm")
+            d.text(
+                (MARGIN, y + 22),
+                fit(words(row["section"]), BODY, W - 2 * MARGIN),
+                font=font(BODY),
+                fill=GOLD,
+                anchor="lm",
+            )
             y += 44
         if i % 2 == 0:
             d.rectangle([MARGIN, y, W - MARGIN, y + row_h - 2], fill=PANEL)
-        d.text((MARGIN + 8, y + row_h / 2), fit(words(row["label"]), SMALL, label_w - 12), font=font(SMALL),
-               fill=TEXT, anchor="lm")
+        d.text(
+            (MARGIN + 8, y + row_h / 2),
+            fit(words(row["label"]), SMALL, label_w - 12),
+            font=font(SMALL),
+            fill=TEXT,
+            anchor="lm",
+        )
         values = list(row["values"])
         best = _best(values, row.get("best"))
         for seat, value in enumerate(values):
             cx = MARGIN + label_w + col * (seat + 0.5)
             text = words(value) if not isinstance(value, (int, float)) else _number(value)
-            d.text((cx, y + row_h / 2), fit(text, SMALL, col - 8), font=font(SMALL),
-                   fill=GOLD if seat in best else TEXT, anchor="mm")
+            d.text(
+                (cx, y + row_h / 2),
+                fit(text, SMALL, col - 8),
+                font=font(SMALL),
+                fill=GOLD if seat in best else TEXT,
+                anchor="mm",
+            )
         y += row_h
     return im
 
@@ -176,8 +221,16 @@ def _best(values: list[Any], how: str | None) -> set[int]:
     return {i for i, v in enumerate(values) if v == target}
 
 
-def end_stats(engine: Engine, options: dict[str, Any], seats: int, seed: int, actions: list[tuple[int, dict[str, Any]]],
-              final: dict | None, names: list[str], locale: str) -> bytes | None:
+def end_stats(
+    engine: Engine,
+    options: dict[str, Any],
+    seats: int,
+    seed: int,
+    actions: list[tuple[int, dict[str, Any]]],
+    final: dict | None,
+    names: list[str],
+    locale: str,
+) -> bytes | None:
     """The statistics image of a finished game (None where there is none)."""
     stats = compute_stats(engine, options, seats, seed, actions, final)
     return None if stats is None else render_game_stats(stats, names, locale)

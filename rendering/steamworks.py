@@ -17,6 +17,7 @@ Cost: tiles, texts and device rows are drawn once and pasted after; a workshop i
 what it showed before is not drawn again; PNGs are written in the images' own palette
 (bot/tools/bench/steamworks.py measures them on seeded game states).
 """
+
 from __future__ import annotations
 
 import io
@@ -29,8 +30,24 @@ from PIL import Image, ImageDraw
 
 from bot.games.steamworks.content import setup, tiles
 from bot.i18n import msg
-from rendering.common import (BACKGROUND, MUTED, PANEL, PLAYER_COLOURS, TEXT, Draw, drawing_in, text_mask, fit, font,
-                              not_recording, note_text, player_name, tx, words, wrap)
+from rendering.common import (
+    BACKGROUND,
+    MUTED,
+    PANEL,
+    PLAYER_COLOURS,
+    TEXT,
+    Draw,
+    drawing_in,
+    text_mask,
+    fit,
+    font,
+    not_recording,
+    note_text,
+    player_name,
+    tx,
+    words,
+    wrap,
+)
 
 W = 800
 M = 16
@@ -38,10 +55,13 @@ SMALL = 24  # the smallest text anywhere (min_font(W) is 23)
 LINE = 31  # the height of a line of SMALL text
 TILES = tiles()
 POWER_COLOURS = {"C": (222, 164, 58), "S": (120, 186, 240), "E": (214, 92, 226)}
-KIND_FILL = {"source": (70, 58, 48), "component": (236, 228, 206), "modifier": (208, 226, 214),
-             "converter": (214, 214, 236)}
-KIND_INK = {"source": (245, 236, 220), "component": (30, 30, 34), "modifier": (30, 30, 34),
-            "converter": (30, 30, 34)}
+KIND_FILL = {
+    "source": (70, 58, 48),
+    "component": (236, 228, 206),
+    "modifier": (208, 226, 214),
+    "converter": (214, 214, 236),
+}
+KIND_INK = {"source": (245, 236, 220), "component": (30, 30, 34), "modifier": (30, 30, 34), "converter": (30, 30, 34)}
 POWER_KEYS = {"C": "clockwork", "S": "steam", "E": "electrickal"}
 AGE_ROMAN = {"1": "I", "2": "II", "3": "III"}
 EMPTY = (80, 83, 90)
@@ -130,15 +150,28 @@ def _tile_lines(name: str, size: int, width: float, max_lines: int = 3) -> list[
     return lines if len(lines) <= max_lines else None
 
 
-def draw_tile(d: Pen, x: float, y: float, size: float, tid: str, r: int = 0,
-              outline: tuple[int, int, int] | None = None, key: str | None = None) -> None:
+def draw_tile(
+    d: Pen,
+    x: float,
+    y: float,
+    size: float,
+    tid: str,
+    r: int = 0,
+    outline: tuple[int, int, int] | None = None,
+    key: str | None = None,
+) -> None:
     """A square tile: its fill by kind, its power lines from the centre to each side that has one
     (one coloured stripe per power type), its prestige, and its name (or `key`, a short mark that
     a list next to the drawing explains). A basic source is a disc of its power's colour."""
     t = TILES.get(tid)
     kind = t.kind if t else "component"
-    d.rounded_rectangle([x, y, x + size, y + size], radius=max(4, int(size / 14)), fill=KIND_FILL[kind],
-                        outline=outline or DARK, width=4 if outline else 2)
+    d.rounded_rectangle(
+        [x, y, x + size, y + size],
+        radius=max(4, int(size / 14)),
+        fill=KIND_FILL[kind],
+        outline=outline or DARK,
+        width=4 if outline else 2,
+    )
     cx, cy = x + size / 2, y + size / 2
     ink = KIND_INK[kind]
     sides = _sides(tid, r) if t else ["", "", "", ""]
@@ -205,8 +238,15 @@ class _Collect(ImageDraw.ImageDraw):
     def text(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):  # noqa: A002
         self.calls.append((xy, text, font, anchor))
         size = getattr(font, "size", None)
-        if (self.image.mode == "RGB" and not args and not kwargs and isinstance(size, int)
-                and isinstance(fill, tuple) and text.strip() and "\n" not in text):  # a row: cached masks
+        if (
+            self.image.mode == "RGB"
+            and not args
+            and not kwargs
+            and isinstance(size, int)
+            and isinstance(fill, tuple)
+            and text.strip()
+            and "\n" not in text
+        ):  # a row: cached masks
             mask, left, top = text_mask(text, size, anchor)
             self.image.paste(fill, (int(round(xy[0])) + left, int(round(xy[1])) + top), mask)
             return None
@@ -243,8 +283,9 @@ Pen = _FastDraw | _Collect  # what this module draws with: both paste cached tex
 
 
 @lru_cache(maxsize=512)
-def _sprite(tid: str, r: int, size: int, outline: tuple[int, int, int] | None, key: str | None,
-            locale_name: str) -> tuple[Image.Image, tuple]:
+def _sprite(
+    tid: str, r: int, size: int, outline: tuple[int, int, int] | None, key: str | None, locale_name: str
+) -> tuple[Image.Image, tuple]:
     """A tile drawn once (per size, rotation, outline, key and tile-name text) and pasted after."""
     im = Image.new("RGBA", (size + 1, size + 1), (0, 0, 0, 0))
     c = _Collect(im)
@@ -252,8 +293,16 @@ def _sprite(tid: str, r: int, size: int, outline: tuple[int, int, int] | None, k
     return im, tuple(c.calls)
 
 
-def paste_tile(d: Pen, x: float, y: float, size: float, tid: str, r: int = 0,
-               outline: tuple[int, int, int] | None = None, key: str | None = None) -> None:
+def paste_tile(
+    d: Pen,
+    x: float,
+    y: float,
+    size: float,
+    tid: str,
+    r: int = 0,
+    outline: tuple[int, int, int] | None = None,
+    key: str | None = None,
+) -> None:
     """draw_tile, from the sprite cache: a tile costs a paste, not its lines and text again."""
     img = d.image
     name = _tile_name(tid) if key is None else ""
@@ -285,8 +334,9 @@ def _disc(d: Pen, x: float, y: float, p: str, size: int = SMALL) -> float:
 Run = list  # a group of str and ("P", power) items drawn together on one line
 
 
-def _runs(d: Pen, x: float, y: float, groups: list[Run], width: float, fill=MUTED, size: int = SMALL,
-          sep: str = " · ") -> float:
+def _runs(
+    d: Pen, x: float, y: float, groups: list[Run], width: float, fill=MUTED, size: int = SMALL, sep: str = " · "
+) -> float:
     """Groups of words and power symbols in lines of `width`: a line breaks between groups (with
     `sep` between them on a line), never inside one. Returns the y below the last line."""
     f = font(size)
@@ -402,13 +452,23 @@ def _device_box(tiles_: list[dict], cell: int) -> tuple[int, int, int, int]:
 
 
 def _dev_tiles(dev: dict) -> list[dict]:
-    return sorted([t for t in dev.get("tiles") or [] if isinstance(t, dict)],
-                  key=lambda t: (_int(t.get("y")), _int(t.get("x"))))
+    return sorted(
+        [t for t in dev.get("tiles") or [] if isinstance(t, dict)], key=lambda t: (_int(t.get("y")), _int(t.get("x")))
+    )
 
 
-def draw_device(d: Pen, x: float, y: float, dev: dict, cell: int, keyed: bool = False,
-                mark: set[str] | None = None, free: set[str] | None = None,
-                free_col: tuple[int, int, int] = FREE, keys: dict[str, str] | None = None) -> list[str]:
+def draw_device(
+    d: Pen,
+    x: float,
+    y: float,
+    dev: dict,
+    cell: int,
+    keyed: bool = False,
+    mark: set[str] | None = None,
+    free: set[str] | None = None,
+    free_col: tuple[int, int, int] = FREE,
+    keys: dict[str, str] | None = None,
+) -> list[str]:
     """A device as a grid of tiles, with a disc of the seat's colour on each tile a mechanic is
     on. keyed: tiles carry numbers (returned: the names they stand for) instead of names."""
     tiles_ = _dev_tiles(dev)
@@ -426,8 +486,16 @@ def draw_device(d: Pen, x: float, y: float, dev: dict, cell: int, keyed: bool = 
             legend.append(_tile_name(tid))
             key = str(len(legend))
         pos = f"{tx_},{ty_}"
-        paste_tile(d, px + 2, py + 2, cell - 4, tid, _int(t.get("r")),
-                   outline=(free_col if free and pos in free else HIGHLIGHT if mark and pos in mark else None), key=key)
+        paste_tile(
+            d,
+            px + 2,
+            py + 2,
+            cell - 4,
+            tid,
+            _int(t.get("r")),
+            outline=(free_col if free and pos in free else HIGHLIGHT if mark and pos in mark else None),
+            key=key,
+        )
         if pos in busy:
             col = PLAYER_COLOURS[_int(busy[pos]) % len(PLAYER_COLOURS)]
             rad = max(8, cell * 0.13)
@@ -467,8 +535,11 @@ def _render_board(view: dict, names: list[str]) -> bytes:
     y: float = M
     age = _int(view.get("age"), 1)
     over = view.get("stage") == "over"
-    head = tx("Steam Works · {age} · round {n}", age=tx("Age {roman}", roman=AGE_ROMAN.get(str(age), "?")),
-              n=_int(view.get("round"), 1))
+    head = tx(
+        "Steam Works · {age} · round {n}",
+        age=tx("Age {roman}", roman=AGE_ROMAN.get(str(age), "?")),
+        n=_int(view.get("round"), 1),
+    )
     _text(d, (M, y), head, 34)
     y += 50
     active = view.get("active")
@@ -477,14 +548,43 @@ def _render_board(view: dict, names: list[str]) -> bytes:
         y += 40
     elif isinstance(active, int):
         start = _int(view.get("start"))
-        y = _lines(d, M, y, tx("To play: {p} · start player: {s} · next mechanic costs £{n}",
-                                p=player_name(names, active), s=player_name(names, start),
-                                n=_int(view.get("cost"))), W - 2 * M, 2, HIGHLIGHT, 26) + 4
+        y = (
+            _lines(
+                d,
+                M,
+                y,
+                tx(
+                    "To play: {p} · start player: {s} · next mechanic costs £{n}",
+                    p=player_name(names, active),
+                    s=player_name(names, start),
+                    n=_int(view.get("cost")),
+                ),
+                W - 2 * M,
+                2,
+                HIGHLIGHT,
+                26,
+            )
+            + 4
+        )
         marker = view.get("marker")
         if isinstance(marker, int) and marker != start:  # an Alarm Chronometer moved it
-            y = _lines(d, M, y, tx("The start marker is at {m}: {s} starts next round",
-                                    m=player_name(names, marker), s=player_name(names, _int(view.get("next_start")))),
-                       W - 2 * M, 2, HIGHLIGHT, 26) + 4
+            y = (
+                _lines(
+                    d,
+                    M,
+                    y,
+                    tx(
+                        "The start marker is at {m}: {s} starts next round",
+                        m=player_name(names, marker),
+                        s=player_name(names, _int(view.get("next_start"))),
+                    ),
+                    W - 2 * M,
+                    2,
+                    HIGHLIGHT,
+                    26,
+                )
+                + 4
+            )
     # the central board: the belt of each unlocked age as tiles wide enough for every word of a
     # name (the longest English word is 183 px at 24 px), the locked ages in a line
     belts = view.get("belts") or {}
@@ -504,11 +604,22 @@ def _render_board(view: dict, names: list[str]) -> bytes:
         gap = 6
         cell = min(190, int((W - 2 * 8 - 2 * 8 - gap * (n - 1)) / n))
         h = 44 + cell + 8
-        d.rounded_rectangle([8, y, W - 8, y + h], radius=10, fill=PANEL,
-                            outline=HIGHLIGHT if str(age) == a and not over else None, width=3)
+        d.rounded_rectangle(
+            [8, y, W - 8, y + h],
+            radius=10,
+            fill=PANEL,
+            outline=HIGHLIGHT if str(age) == a and not over else None,
+            width=3,
+        )
         d.text((M + 8, y + 6), label, font=font(28), fill=TEXT)
-        _text(d, (M + 20 + font(28).getlength(label), y + 9), f"· {info}", SMALL,
-              MUTED, W - 3 * M - 40 - font(28).getlength(label))
+        _text(
+            d,
+            (M + 20 + font(28).getlength(label), y + 9),
+            f"· {info}",
+            SMALL,
+            MUTED,
+            W - 3 * M - 40 - font(28).getlength(label),
+        )
         for i, tid in enumerate(belt):
             x = 16 + i * (cell + gap)
             if tid:
@@ -523,13 +634,15 @@ def _render_board(view: dict, names: list[str]) -> bytes:
     devices = [dv for dv in view.get("devices") or [] if isinstance(dv, dict)]
     for pl in view.get("players") or []:
         if isinstance(pl, dict):
-            y = _player_panel(d, y, pl, names, [dv for dv in devices if dv.get("owner") == pl.get("seat")], active,
-                              over)
+            y = _player_panel(
+                d, y, pl, names, [dv for dv in devices if dv.get("owner") == pl.get("seat")], active, over
+            )
     return _png(img.crop((0, 0, W, y + M)))
 
 
-def _player_panel(d: Pen, y: float, pl: dict, names: list[str], devs: list[dict], active: Any,
-                  over: bool = False) -> float:
+def _player_panel(
+    d: Pen, y: float, pl: dict, names: list[str], devs: list[dict], active: Any, over: bool = False
+) -> float:
     """A player's public counts: name and persona; money, points, clocks, mechanics, the basic
     sources as power symbols with counts, tiles in supply and devices; the persona spaces still free."""
     seat = _int(pl.get("seat"))
@@ -537,20 +650,26 @@ def _player_panel(d: Pen, y: float, pl: dict, names: list[str], devs: list[dict]
     inner = W - 2 * M - 40
     _, dd = _canvas(400)  # measured first, then drawn on the board
     mech = _int(pl.get("mechanics"), 2)
-    groups: list[Run] = [[tx("£{m}", m=_int(pl.get("money")))], [tx("{vp} VP", vp=_int(pl.get("vp")))],
-                         [tx("{c} clocks", c=_int(pl.get("clocks")))],
-                         *([] if over else [[tx("mechanics {left}/{n}", left=mech - _int(pl.get("used")), n=mech)]]),
-                         _power_run(pl.get("sources") or {}),
-                         [tx("{t} tile(s)", t=len(pl.get("tiles") or []))], [tx("{d} devices", d=len(devs))]]
+    groups: list[Run] = [
+        [tx("£{m}", m=_int(pl.get("money")))],
+        [tx("{vp} VP", vp=_int(pl.get("vp")))],
+        [tx("{c} clocks", c=_int(pl.get("clocks")))],
+        *([] if over else [[tx("mechanics {left}/{n}", left=mech - _int(pl.get("used")), n=mech)]]),
+        _power_run(pl.get("sources") or {}),
+        [tx("{t} tile(s)", t=len(pl.get("tiles") or []))],
+        [tx("{d} devices", d=len(devs))],
+    ]
     spaces = pl.get("spaces") or {}
     free = [words(msg(name)) for sid, name in SPACES if not spaces.get(sid)]
     if not over:  # the persona spaces still free this round
-        groups += ([[("F", FREE), tx("Free spaces:") + " " + free[0]]] + [[("F", FREE), f] for f in free[1:]]
-                   if free else [[tx("No free space")]])
+        groups += (
+            [[("F", FREE), tx("Free spaces:") + " " + free[0]]] + [[("F", FREE), f] for f in free[1:]]
+            if free
+            else [[tx("No free space")]]
+        )
     with not_recording():
         h = 52 + _runs(dd, 0, 0, groups, inner) + 6
-    d.rounded_rectangle([M, y, W - M, y + h], radius=10, fill=PANEL, outline=col if active == seat else None,
-                        width=4)
+    d.rounded_rectangle([M, y, W - M, y + h], radius=10, fill=PANEL, outline=col if active == seat else None, width=4)
     d.rectangle([M, y + 10, M + 8, y + h - 10], fill=col)
     _text(d, (M + 24, y + 10), f"{player_name(names, seat)} · {words(pl.get('persona'))}", 28, TEXT, inner)
     _runs(d, M + 24, y + 52, groups, inner)
@@ -594,9 +713,14 @@ def _lying(dv: dict) -> dict:
     if rows <= cols:
         return dv
     moved = {f"{_int(t.get('x'))},{_int(t.get('y'))}": f"{-_int(t.get('y'))},{_int(t.get('x'))}" for t in tiles_}
-    return {**dv, "tiles": [{"t": t.get("t"), "x": -_int(t.get("y")), "y": _int(t.get("x")), "r": (_int(t.get("r")) + 1) % 4}
-                            for t in tiles_],
-            "busy": {moved.get(k, k): v for k, v in (dv.get("busy") or {}).items()}}
+    return {
+        **dv,
+        "tiles": [
+            {"t": t.get("t"), "x": -_int(t.get("y")), "y": _int(t.get("x")), "r": (_int(t.get("r")) + 1) % 4}
+            for t in tiles_
+        ],
+        "busy": {moved.get(k, k): v for k, v in (dv.get("busy") or {}).items()},
+    }
 
 
 def _row_layout(dv: dict, names: list[str]) -> tuple[int, float, float, Run, list[list[str]], float]:
@@ -644,8 +768,11 @@ def _device_row(d: Pen, y: float, dv: dict, names: list[str], layout: tuple | No
 def _draw_row(d: Pen, y: float, dv: dict, layout: tuple) -> float:
     cell, gw, gh, head, wrapped, h = layout
     busy = dv.get("busy") or {}
-    free = {f"{_int(t.get('x'))},{_int(t.get('y'))}" for t in _dev_tiles(dv)
-            if str(t.get("t")) in TILES and TILES[str(t.get("t"))].is_source} - set(busy)
+    free = {
+        f"{_int(t.get('x'))},{_int(t.get('y'))}"
+        for t in _dev_tiles(dv)
+        if str(t.get("t")) in TILES and TILES[str(t.get("t"))].is_source
+    } - set(busy)
     draw_device(d, M, y, dv, cell, keyed=True, free=free)
     x = M + gw + 16
     mark = [i for i, item in enumerate(head) if isinstance(item, str) and item.strip() == tx("open")]
@@ -754,6 +881,7 @@ def _render_workshops(view: dict, names: list[str]) -> list[bytes]:
 
 # -- the player's own view (DM) -----------------------------------------------------------------------
 
+
 def render_hand(view: dict, names: list[str], locale: str = "en") -> bytes:
     with drawing_in(locale):
         return _render_hand(view, names)
@@ -772,9 +900,22 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     y: float = M
     _text(d, (M, y), tx("Your workshop, {p}", p=player_name(names, seat)), 32)
     y += 48
-    y = _runs(d, M, y, [[tx("£{m}", m=_int(pl.get("money")))], [tx("{vp} VP", vp=_int(pl.get("vp")))],
-                        [tx("{c} clocks", c=_int(pl.get("clocks")))], _power_run(pl.get("sources") or {})],
-              W - 2 * M, TEXT) + 4
+    y = (
+        _runs(
+            d,
+            M,
+            y,
+            [
+                [tx("£{m}", m=_int(pl.get("money")))],
+                [tx("{vp} VP", vp=_int(pl.get("vp")))],
+                [tx("{c} clocks", c=_int(pl.get("clocks")))],
+                _power_run(pl.get("sources") or {}),
+            ],
+            W - 2 * M,
+            TEXT,
+        )
+        + 4
+    )
     y = _legend(d, M, y) + 4
     devices = [x for x in view.get("devices") or [] if isinstance(x, dict)]
     build = view.get("build") if isinstance(view.get("build"), dict) else None
@@ -790,8 +931,19 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     elif act and view.get("active") == seat and not plans:
         dv = next((x for x in devices if x.get("id") == act.get("dev")), None)
         if dv:
-            y = _lines(d, M, y + 4, tx("Activating device {n}: highlighted tiles can be powered",
-                                       n=_int(dv.get("id"))), W - 2 * M, 2, HIGHLIGHT, 26) + 6
+            y = (
+                _lines(
+                    d,
+                    M,
+                    y + 4,
+                    tx("Activating device {n}: highlighted tiles can be powered", n=_int(dv.get("id"))),
+                    W - 2 * M,
+                    2,
+                    HIGHLIGHT,
+                    26,
+                )
+                + 6
+            )
             y = _device_block(d, y, dv, set(act.get("targets") or {})) + 6
     # the supply: one tile a row with what it does
     supply = [str(t) for t in pl.get("tiles") or []]
@@ -805,8 +957,21 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
 def _reveal_tiles(d: Pen, y: float, reveal: dict) -> float:
     """The Innovation Turbine's private look: the two tiles, only in this seat's image."""
     age = AGE_ROMAN.get(str(reveal.get("age")), "?")
-    y = _lines(d, M, y + 4, tx("Innovation Turbine: keep one of these two tiles; the other goes under the "
-                               "Age {roman} stack", roman=age), W - 2 * M, 2, HIGHLIGHT, 26) + 6
+    y = (
+        _lines(
+            d,
+            M,
+            y + 4,
+            tx(
+                "Innovation Turbine: keep one of these two tiles; the other goes under the Age {roman} stack", roman=age
+            ),
+            W - 2 * M,
+            2,
+            HIGHLIGHT,
+            26,
+        )
+        + 6
+    )
     cell = 110
     for tid in [str(t) for t in reveal["tiles"]]:
         paste_tile(d, M, y, cell, tid)
@@ -843,8 +1008,17 @@ def _hand_devices(d: Pen, y: float, table: tuple[list[dict], list[str], int], de
     decides), then every device on the table as a line (`listed`), the seat's own first."""
     devices, names, seat = table
     mine = sorted((x for x in devices if x.get("owner") == seat), key=lambda v: _int(v.get("id")))
-    list_h = (48 + sum(LINE * len(_device_lines(dv, W - 2 * M - 24 - 30 * len(set((dv.get("busy") or {}).values()))))
-                       for dv in devices)) if listed else 0
+    list_h = (
+        (
+            48
+            + sum(
+                LINE * len(_device_lines(dv, W - 2 * M - 24 - 30 * len(set((dv.get("busy") or {}).values()))))
+                for dv in devices
+            )
+        )
+        if listed
+        else 0
+    )
     if mine and not deciding:  # the seat's own devices drawn as on the board, where the image has room
         lays = [row_layout(dv, names) for dv in mine]
         if y + 50 + sum(lay[-1] for lay in lays) + list_h <= MAX_H:
@@ -860,8 +1034,13 @@ def _hand_devices(d: Pen, y: float, table: tuple[list[dict], list[str], int], de
         ordered = sorted(devices, key=lambda x: (x.get("owner") != seat, _int(x.get("owner")), _int(x.get("id"))))
         for i, dv in enumerate(ordered):
             if y + 3 * LINE > MAX_H and i < len(ordered) - 1:  # no taller than a phone shows: the rest on the board
-                _text(d, (M, y), tx("{n} more: see the workshops on the board in the thread", n=len(ordered) - i),
-                      SMALL, MUTED)
+                _text(
+                    d,
+                    (M, y),
+                    tx("{n} more: see the workshops on the board in the thread", n=len(ordered) - i),
+                    SMALL,
+                    MUTED,
+                )
                 y += LINE
                 break
             y = _device_line_drawn(d, y, dv, names)
@@ -904,7 +1083,6 @@ def _device_lines(dv: dict, room: float) -> list[str]:
     return _wrap(full, SMALL, room, 2)
 
 
-
 def _device_line_drawn(d: Pen, y: float, dv: dict, names: list[str]) -> float:
     """One device as a line: owner's colour, number, tiles, and a disc per mechanic on it."""
     owner = _int(dv.get("owner"))
@@ -922,7 +1100,6 @@ def _device_line_drawn(d: Pen, y: float, dv: dict, names: list[str]) -> float:
     return y + LINE
 
 
-
 def _device_block(d: Pen, y: float, dv: dict, mark: set[str] | None) -> float:
     """A device keyed by numbers, the tiles that can be powered outlined, with a list under it:
     each number's tile and what it does."""
@@ -933,17 +1110,37 @@ def _device_block(d: Pen, y: float, dv: dict, mark: set[str] | None) -> float:
     ids = [str(t.get("t")) for t in tiles_ if not (str(t.get("t")) in TILES and TILES[str(t.get("t"))].is_basic)]
     yy = y + rows_h * cell + 6
     for i, name in enumerate(legend):
-        yy = _lines(d, M, yy, tx("{k} {name}: {effect}", k=i + 1, name=name, effect=effect_text(ids[i])), W - 2 * M, 2, TEXT)
+        yy = _lines(
+            d, M, yy, tx("{k} {name}: {effect}", k=i + 1, name=name, effect=effect_text(ids[i])), W - 2 * M, 2, TEXT
+        )
     return yy + 8
 
 
 def _plan_cards(d: Pen, y: float, plans: list[list[dict]]) -> float:
     """The whole devices the menu offers, numbered as in its list, four to a row: each drawn as
     it would be built (its tiles, their places and turns)."""
-    y = _lines(d, M, y, tx("Devices you can build: choose one by its number, or lay the tiles one by one"),
-               W - 2 * M, 2, HIGHLIGHT, 26) + 6
-    kinds = sorted({str(t.get("t")) for plan in plans for t in plan if isinstance(t, dict)
-                    and not (str(t.get("t")) in TILES and TILES[str(t.get("t"))].is_basic)}, key=_tile_name)
+    y = (
+        _lines(
+            d,
+            M,
+            y,
+            tx("Devices you can build: choose one by its number, or lay the tiles one by one"),
+            W - 2 * M,
+            2,
+            HIGHLIGHT,
+            26,
+        )
+        + 6
+    )
+    kinds = sorted(
+        {
+            str(t.get("t"))
+            for plan in plans
+            for t in plan
+            if isinstance(t, dict) and not (str(t.get("t")) in TILES and TILES[str(t.get("t"))].is_basic)
+        },
+        key=_tile_name,
+    )
     marks = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
     keys = {tid: marks[i % 26] for i, tid in enumerate(kinds)}
     y = _runs(d, M, y, [[f"{keys[tid]} {_tile_name(tid)}"] for tid in kinds], W - 2 * M, TEXT) + 4
@@ -973,8 +1170,19 @@ def _build_preview(d: Pen, y: float, build: dict, devices: list[dict]) -> float:
         dv = next((x for x in devices if x.get("id") == build.get("dev")), None)
         base = list(dv.get("tiles") or []) if dv else []
     allt = base + placed
-    y = _lines(d, M, y, tx("Device being built: {n} tile(s) left to lay", n=_int(build.get("left"))), W - 2 * M, 2,
-               HIGHLIGHT, 26) + 6
+    y = (
+        _lines(
+            d,
+            M,
+            y,
+            tx("Device being built: {n} tile(s) left to lay", n=_int(build.get("left"))),
+            W - 2 * M,
+            2,
+            HIGHLIGHT,
+            26,
+        )
+        + 6
+    )
     xs = [_int(t.get("x")) for t in allt] or [0]
     ys = [_int(t.get("y")) for t in allt] or [0]
     x0, y0 = min(xs) - 1, min(ys) - 1
@@ -994,19 +1202,37 @@ def _build_preview(d: Pen, y: float, build: dict, devices: list[dict]) -> float:
                 if not (tid in TILES and TILES[tid].is_basic):
                     legend.append(tid)
                     key = str(len(legend))
-                paste_tile(d, px + 2, py + 2, cell - 4, tid, _int(t.get("r")),
-                           outline=HIGHLIGHT if t in placed else None, key=key)
+                paste_tile(
+                    d,
+                    px + 2,
+                    py + 2,
+                    cell - 4,
+                    tid,
+                    _int(t.get("r")),
+                    outline=HIGHLIGHT if t in placed else None,
+                    key=key,
+                )
             else:
                 d.rounded_rectangle([px + 4, py + 4, px + cell - 4, py + cell - 4], radius=8, outline=EMPTY, width=2)
-                d.text((px + cell / 2, py + cell / 2), f"({pos[0]}, {pos[1]})", font=font(SMALL), fill=MUTED,
-                       anchor="mm")
+                d.text(
+                    (px + cell / 2, py + cell / 2), f"({pos[0]}, {pos[1]})", font=font(SMALL), fill=MUTED, anchor="mm"
+                )
     y += rows * cell + 6
     for i, tid in enumerate(legend):
-        y = _lines(d, M, y, tx("{k} {name}: {effect}", k=i + 1, name=_tile_name(tid), effect=effect_text(tid)), W - 2 * M, 2, TEXT)
+        y = _lines(
+            d,
+            M,
+            y,
+            tx("{k} {name}: {effect}", k=i + 1, name=_tile_name(tid), effect=effect_text(tid)),
+            W - 2 * M,
+            2,
+            TEXT,
+        )
     return y + 6
 
 
 # -- results -------------------------------------------------------------------------------------------
+
 
 def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
     with drawing_in(locale):
@@ -1016,8 +1242,10 @@ def render_results(view: dict, names: list[str], locale: str = "en") -> bytes:
 def _render_results(view: dict, names: list[str]) -> bytes:
     """One block per player: place and name, then the points by kind."""
     final = view.get("final") or {}
-    scores = sorted([s for s in final.get("scores") or [] if isinstance(s, dict)],
-                    key=lambda s: (-_int(s.get("total")), -_int(s.get("tiebreak"))))
+    scores = sorted(
+        [s for s in final.get("scores") or [] if isinstance(s, dict)],
+        key=lambda s: (-_int(s.get("total")), -_int(s.get("tiebreak"))),
+    )
     winners = set(final.get("winners") or [])
     block = 44 + LINE + 16
     img = Image.new("RGB", (W, 80 + block * len(scores)), BACKGROUND)
@@ -1031,11 +1259,20 @@ def _render_results(view: dict, names: list[str]) -> bytes:
         d.rectangle([M, y + 8, M + 8, y + block - 16], fill=PLAYER_COLOURS[seat % len(PLAYER_COLOURS)])
         total = str(_int(s.get("total")))
         d.text((W - M - 16, y + 8), total, font=font(34), fill=col, anchor="ra")
-        _text(d, (M + 24, y + 8), f"{i + 1}. {player_name(names, seat)}", 30, col,
-              W - 3 * M - 40 - font(34).getlength(total))
-        parts = [(tx("VP won"), s.get("vp")), (tx("Clocks"), s.get("clocks")), (tx("Devices"), s.get("prestige")),
-                 (tx("Tie"), s.get("tiebreak"))]
-        _text(d, (M + 24, y + 50), " · ".join(f"{label} {_int(v)}" for label, v in parts), SMALL, MUTED,
-              W - 2 * M - 40)
+        _text(
+            d,
+            (M + 24, y + 8),
+            f"{i + 1}. {player_name(names, seat)}",
+            30,
+            col,
+            W - 3 * M - 40 - font(34).getlength(total),
+        )
+        parts = [
+            (tx("VP won"), s.get("vp")),
+            (tx("Clocks"), s.get("clocks")),
+            (tx("Devices"), s.get("prestige")),
+            (tx("Tie"), s.get("tiebreak")),
+        ]
+        _text(d, (M + 24, y + 50), " · ".join(f"{label} {_int(v)}" for label, v in parts), SMALL, MUTED, W - 2 * M - 40)
         y += block
     return _png(img)

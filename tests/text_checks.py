@@ -1,4 +1,5 @@
 """Checks shared by the games' text-exit tests: engine texts are Msgs, menus round-trip."""
+
 from __future__ import annotations
 
 from bot.i18n import Msg, from_wire, render, to_wire

@@ -3,6 +3,7 @@ that is too weak to judge by, something better. Heat's automatic player submits 
 cards, so a look-ahead with it says little about a move; the AI's Heat racer draws a few random
 submissions and keeps the one that takes the car farthest without a spin (Heat spent counts
 against it)."""
+
 from __future__ import annotations
 
 import random

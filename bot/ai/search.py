@@ -9,6 +9,7 @@ candidate meets the same imagined deals (common random numbers), so luck cancels
 
 Everything is seeded: the same state, seat, level and seed give the same move.
 """
+
 from __future__ import annotations
 
 import math
@@ -100,8 +101,9 @@ def _usual(engine: Engine, seen: State, seat: int, options: list[Action]) -> Act
     return pick if pick in options else options[0]
 
 
-def _shortlist(engine: Engine, state: State, seat: int, options: list[Action], usual: Action, width: int,
-               rng: random.Random) -> list[Action]:
+def _shortlist(
+    engine: Engine, state: State, seat: int, options: list[Action], usual: Action, width: int, rng: random.Random
+) -> list[Action]:
     """The moves worth weighing: all that fit, else the usual one and the most promising (where the
     game can tell, bot/ai/policies.py) or a seeded sample."""
     if len(options) <= width:
@@ -110,11 +112,18 @@ def _shortlist(engine: Engine, state: State, seat: int, options: list[Action], u
     promise = PROMISE.get(engine.kind)
     if promise is None:
         return [usual, *rng.sample(rest, width - 1)]
-    return [usual, *sorted(rest, key=lambda a: -promise(state, seat, a))[:width - 1]]
+    return [usual, *sorted(rest, key=lambda a: -promise(state, seat, a))[: width - 1]]
 
 
-def _search(engine: Engine, state: State, seat: int, candidates: list[Action], budget: int,
-            rng: random.Random, seconds: float | None = None) -> Action:
+def _search(
+    engine: Engine,
+    state: State,
+    seat: int,
+    candidates: list[Action],
+    budget: int,
+    rng: random.Random,
+    seconds: float | None = None,
+) -> Action:
     deadline = time.monotonic() + (MAX_SECONDS if seconds is None else seconds)
     totals = [0.0] * len(candidates)
     counts = [0] * len(candidates)
@@ -138,7 +147,7 @@ def _search(engine: Engine, state: State, seat: int, candidates: list[Action], b
         if len(alive) == 1:
             break
         alive.sort(key=lambda i: -totals[i] / counts[i])
-        alive = alive[:max(1, math.ceil(len(alive) / 2))]
+        alive = alive[: max(1, math.ceil(len(alive) / 2))]
     return candidates[_best(alive, totals, counts)]
 
 
@@ -147,8 +156,9 @@ def _best(indices, totals: list[float], counts: list[int]) -> int:
     return max((i for i in indices if counts[i]), key=lambda i: (totals[i] / counts[i], -i))
 
 
-def _playout(engine: Engine, state: State, seat: int, action: Action, deal: int,
-             deadline: float | None = None) -> float | None:
+def _playout(
+    engine: Engine, state: State, seat: int, action: Action, deal: int, deadline: float | None = None
+) -> float | None:
     """One imagined game: redraw what the seat cannot see, make the move, play on, judge (None:
     the deadline passed before the look-ahead was over)."""
     seen = engine.redraw_hidden(state, seat, deal)

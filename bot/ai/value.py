@@ -5,6 +5,7 @@ the AI turns it into a share of the field beaten, like a place at the finish.
 These read the whole state, but the AI only ever calls them on states it has redrawn from what
 its seat may see (`Engine.redraw_hidden`), so they learn nothing hidden.
 """
+
 from __future__ import annotations
 
 import math
@@ -69,7 +70,11 @@ def _steamworks(state: State) -> list[float]:
 
 
 SCORES: dict[str, Callable[[State], list[float]]] = {
-    "heat": _heat, "pon": _by_order, "pole": _by_order, "rallyman": _rallyman, "steamworks": _steamworks,
+    "heat": _heat,
+    "pon": _by_order,
+    "pole": _by_order,
+    "rallyman": _rallyman,
+    "steamworks": _steamworks,
 }
 
 

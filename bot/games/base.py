@@ -25,6 +25,7 @@ Every engine keeps these the same way (issue #29):
 - a state saved by an older `schema` is brought to today's by `upgrade`, which the table calls
   once when it loads a game.
 """
+
 from __future__ import annotations
 
 import re
@@ -92,9 +93,11 @@ class OptionSpec:
             if value is None:
                 raise GameError(msg("{name} must be a whole number.", name=self.name))
             if (self.min_value is not None and value < self.min_value) or (
-                    self.max_value is not None and value > self.max_value):
-                raise GameError(msg("{name} can be {lo} to {hi}.", name=self.name, lo=self.min_value,
-                                    hi=self.max_value))
+                self.max_value is not None and value > self.max_value
+            ):
+                raise GameError(
+                    msg("{name} can be {lo} to {hi}.", name=self.name, lo=self.min_value, hi=self.max_value)
+                )
         elif self.kind == "bool":
             value = _as_bool(value)
             if value is None:
@@ -121,7 +124,8 @@ def _as_bool(value: Any) -> bool | None:
         return value
     if isinstance(value, str):
         return {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}.get(
-            value.strip().lower())
+            value.strip().lower()
+        )
     return None
 
 
@@ -135,8 +139,7 @@ def fill_options(specs: list[OptionSpec], given: dict[str, Any] | None) -> dict[
     for name in given:
         if name not in known:
             raise GameError(msg("Unknown option {name}.", name=str(name)[:40]))
-    return {spec.name: spec.default if given.get(spec.name) is None else spec.check(given[spec.name])
-            for spec in specs}
+    return {spec.name: spec.default if given.get(spec.name) is None else spec.check(given[spec.name]) for spec in specs}
 
 
 def chosen(action: Action) -> list[str]:
@@ -199,8 +202,9 @@ class Engine:
         """Fill defaults and check values; raise GameError with a clear message if bad. The specs do
         the values one by one (`fill_options`); `check_options` what lies between them."""
         if isinstance(seats, bool) or not isinstance(seats, int) or not self.min_seats <= seats <= self.max_seats:
-            raise GameError(msg("{game} is for {lo} to {hi} players.", game=self.title, lo=self.min_seats,
-                                hi=self.max_seats))
+            raise GameError(
+                msg("{game} is for {lo} to {hi} players.", game=self.title, lo=self.min_seats, hi=self.max_seats)
+            )
         return self.check_options(fill_options(self.options, options), seats)
 
     def check_options(self, options: dict[str, Any], seats: int) -> dict[str, Any]:
@@ -385,8 +389,7 @@ def on_todays_rules(engine: Engine, state: Any) -> bool:
     return isinstance(state, dict) and state.get("rules_version") == engine.rules_version
 
 
-def replay(engine: Engine, options: dict[str, Any], seats: int, seed: int,
-           actions: list[tuple[int, Action]]) -> State:
+def replay(engine: Engine, options: dict[str, Any], seats: int, seed: int, actions: list[tuple[int, Action]]) -> State:
     """Rebuild a game from its seed and action log (used by tests and recovery)."""
     state = engine.new_game(options, seats, seed)
     for seat, action in actions:

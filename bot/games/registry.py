@@ -1,4 +1,5 @@
 """Every game the bot hosts, by kind. Each game package exposes ENGINE."""
+
 from __future__ import annotations
 
 from bot.games.base import Engine

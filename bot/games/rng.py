@@ -4,6 +4,7 @@ Engines keep `state["rng"]` (an int) and wrap it with `Rng(state["rng"])`, then 
 `rng.state` back. SplitMix64: fast, well mixed, and trivially serialisable, so a game replays
 exactly from its seed and action log.
 """
+
 from __future__ import annotations
 
 from typing import MutableSequence, Sequence, TypeVar

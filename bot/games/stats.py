@@ -4,6 +4,7 @@ bot/games/<game>/stats.py): reading the replayed game's public events. Pure: no 
 A game's `compute(engine, first_state, steps)` gets the game move by move, each step (state before,
 seat, action, state after, events), and returns {"title": Msg, "rows": [{"label": Msg, "values":
 [one per seat], "best"?: "max" | "min", "section"?: Msg}]} (rendering/stats.py draws it)."""
+
 from __future__ import annotations
 
 import importlib
@@ -71,8 +72,9 @@ def row(label: Msg, values: list[Any], best: str | None = "max", section: Msg | 
     return out
 
 
-def replayed(engine: Engine, options: dict[str, Any], seats: int, seed: int,
-             actions: list[tuple[int, dict[str, Any]]]) -> list[tuple[dict, int, dict, dict, list]]:
+def replayed(
+    engine: Engine, options: dict[str, Any], seats: int, seed: int, actions: list[tuple[int, dict[str, Any]]]
+) -> list[tuple[dict, int, dict, dict, list]]:
     """The game move by move: (state before, seat, action, state after, events)."""
     state = engine.new_game(options, seats, seed)
     out = []
@@ -83,8 +85,14 @@ def replayed(engine: Engine, options: dict[str, Any], seats: int, seed: int,
     return out
 
 
-def compute_stats(engine: Engine, options: dict[str, Any], seats: int, seed: int,
-                  actions: list[tuple[int, dict[str, Any]]], final: dict | None = None) -> dict[str, Any] | None:
+def compute_stats(
+    engine: Engine,
+    options: dict[str, Any],
+    seats: int,
+    seed: int,
+    actions: list[tuple[int, dict[str, Any]]],
+    final: dict | None = None,
+) -> dict[str, Any] | None:
     """A finished game's statistics (its bot/games/<kind>/stats.py over the replayed log); None where
     the game has none or its log no longer replays (started under older rules)."""
     if final is not None and not on_todays_rules(engine, final):

@@ -1,4 +1,5 @@
 """Small helpers for engine texts (`Msg`s, see bot/i18n.py) shared by the games."""
+
 from __future__ import annotations
 
 from typing import Any, Iterable

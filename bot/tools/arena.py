@@ -17,6 +17,7 @@ games so no level keeps the best starting place.
 
   python -m bot arena [--quick] [--games N] [--only heat,pon] [--workers N]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -89,7 +90,7 @@ def won(places: list[int], seat: int, players: int) -> float:
 
 
 def rotations(levels: list[str], games: int) -> list[list[str]]:
-    return [levels[i % len(levels):] + levels[:i % len(levels)] for i in range(games)]
+    return [levels[i % len(levels) :] + levels[: i % len(levels)] for i in range(games)]
 
 
 def matches(kind: str, games: int) -> list[tuple[str, str, list[str], dict]]:
@@ -133,16 +134,22 @@ def report(kind: str, results: list[tuple[str, str, list[str], Result]]) -> list
                 wins[key] += won(result.places, seat, n)
                 played[key] += 1
                 fair[key] = 1.0 if figure == "2p" else 1.0 / n
-    names = {"2p": f"ai_{kind}_strong_2p_wins_vs_auto", "table": f"ai_{kind}_strong_share_vs_auto",
-             "rivals": f"ai_{kind}_strong_ahead_of_all_{'legends' if kind == 'heat' else 'bots'}"}
+    names = {
+        "2p": f"ai_{kind}_strong_2p_wins_vs_auto",
+        "table": f"ai_{kind}_strong_share_vs_auto",
+        "rivals": f"ai_{kind}_strong_ahead_of_all_{'legends' if kind == 'heat' else 'bots'}",
+    }
     lines = []
     for key in sorted(played):
         name = names.get(key, f"ai_{kind}_{key}_share")
         lo, hi = wilson(wins[key], played[key])
         unit = "share" if fair[key] == 1.0 else "x fair"
-        lines += [f"{name}: {wins[key] / played[key] / fair[key]:.2f} {unit}",
-                  f"{name}_lo: {lo / fair[key]:.2f} {unit}", f"{name}_hi: {hi / fair[key]:.2f} {unit}",
-                  f"{name}_games: {played[key]} games"]
+        lines += [
+            f"{name}: {wins[key] / played[key] / fair[key]:.2f} {unit}",
+            f"{name}_lo: {lo / fair[key]:.2f} {unit}",
+            f"{name}_hi: {hi / fair[key]:.2f} {unit}",
+            f"{name}_games: {played[key]} games",
+        ]
     for level, ts in sorted(times.items()):
         ts.sort()
         lines.append(f"ai_{kind}_{level}_decision_p95_s: {ts[min(len(ts) - 1, int(len(ts) * 0.95))]:.3f} s")
@@ -168,8 +175,10 @@ def main(argv: list[str]) -> int:
         # Every game's matches go to the pool at once, so no worker waits idle for the last long
         # game of one kind before the next kind begins; each kind is reported once all its games
         # are in, in the order asked.
-        futures = {kind: [pool.submit(_one, (kind, args.seed * 100003 + i, *m))
-                          for i, m in enumerate(matches(kind, games))] for kind in kinds}
+        futures = {
+            kind: [pool.submit(_one, (kind, args.seed * 100003 + i, *m)) for i, m in enumerate(matches(kind, games))]
+            for kind in kinds
+        }
         for kind in kinds:
             for line in report(kind, [f.result() for f in futures[kind]]):
                 print(line, flush=True)

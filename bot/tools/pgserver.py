@@ -5,6 +5,7 @@ folder (never on any network address), stopped and deleted afterwards.
 initdb refuses to run as root: as root, the server runs as the `postgres` user (or `nobody`)
 through runuser; the folder is handed to that user.
 """
+
 from __future__ import annotations
 
 import atexit
@@ -29,8 +30,10 @@ def find_program(name: str) -> str | None:
     found = shutil.which(name)
     if found:
         return found
-    candidates = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"),
-                        key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0)
+    candidates = sorted(
+        glob.glob(f"/usr/lib/postgresql/*/bin/{name}"),
+        key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0,
+    )
     return candidates[-1] if candidates else None
 
 
@@ -64,17 +67,47 @@ class Server:
             user = self.prefix[2] if self.prefix[0].endswith("runuser") else self.prefix[1]
             entry = pwd.getpwnam(user)
             os.chown(self.folder, entry.pw_uid, entry.pw_gid)
-        self._call([initdb, "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
-                    "--no-sync", "--no-instructions"])
-        options = {"listen_addresses": "''", "unix_socket_directories": str(self.folder), "port": str(PORT),
-                   **(settings or {})}
-        self._call([pg_ctl, "-D", str(self.data), "-l", str(self.folder / "log"), "-w", "-t", "60", "-o",
-                    " ".join(f"-c {k}={v}" for k, v in options.items()), "start"])
+        self._call(
+            [
+                initdb,
+                "-D",
+                str(self.data),
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+                "--no-instructions",
+            ]
+        )
+        options = {
+            "listen_addresses": "''",
+            "unix_socket_directories": str(self.folder),
+            "port": str(PORT),
+            **(settings or {}),
+        }
+        self._call(
+            [
+                pg_ctl,
+                "-D",
+                str(self.data),
+                "-l",
+                str(self.folder / "log"),
+                "-w",
+                "-t",
+                "60",
+                "-o",
+                " ".join(f"-c {k}={v}" for k, v in options.items()),
+                "start",
+            ]
+        )
         self.running = True
 
     def _call(self, argv: list[str]) -> None:
         if self.prefix and not self.prefix[0].endswith("runuser"):  # su -c takes one command line
             import shlex
+
             argv = [*self.prefix, " ".join(shlex.quote(a) for a in argv)]
         else:
             argv = [*self.prefix, *argv]
@@ -88,6 +121,7 @@ class Server:
     async def new_database(self, prefix: str = "t") -> str:
         """A fresh empty database on this server; its URL."""
         import asyncpg
+
         name = f"{prefix}{os.getpid()}_{next(self._names)}"
         conn = await asyncpg.connect(self.url())
         try:

@@ -9,6 +9,7 @@ The full fonts come from the npm package @expo-google-fonts/noto-sans-jp (`npm p
 characters are listed in data/fonts/README.md; kanji appearing in extra text files can be added
 with --text FILE (repeatable).
 """
+
 from __future__ import annotations
 
 import argparse

@@ -10,51 +10,208 @@ The racing line of each corner is generated here by one rule (arrow on the outsi
 last straight row; shaded cells every 3 rows ending on the corner's last row; inside lane through
 the first half, outside lane at the exit) and written out explicitly, so the JSON is the data.
 """
+
 import json
 from pathlib import Path
 
 C = {
-    "great_britain": dict(name="Great Britain", laps=5, dir=1, pit_side=2, lowgrip=[],
-        segs=[["S", 10, 3], ["C", 5, 45, False, 3], ["S", 4, 3], ["C", 8, 95, True, 3], ["S", 9, 3],
-              ["C", 5, 60, False, 3], ["S", 3, 2], ["C", 5, -40, False, 2], ["C", 6, 75, False, 3],
-              ["S", 11, 3], ["C", 6, 65, False, 3], ["S", 4, 3], ["C", 7, 60, True, 3], ["S", 6, 3]],
-        weather_a="DDLDDD LDDLHD DDLLDD DLHHLD DDLDDL LDDDLH", weather_b=6),
-    "monaco": dict(name="Monaco", laps=6, dir=1, pit_side=2, lowgrip=[],
-        segs=[["S", 8, 3], ["C", 5, 70, True, 2], ["S", 5, 2], ["C", 5, -60, False, 2], ["S", 3, 2],
-              ["C", 6, 80, True, 1], ["S", 7, 2], ["C", 4, 70, False, 2], ["S", 4, 2],
-              ["C", 5, [-40, -40, 40, 40, 0], True, 1], ["S", 4, 2], ["C", 6, 110, False, 2],
-              ["S", 3, 2], ["C", 5, 90, True, 2], ["S", 6, 3]],
-        weather_a="DDDLDD DLDDDD DDDDLD LDDDDH DDLDDD DDDLDD", weather_b=5),
-    "brazil": dict(name="Brazil", laps=6, dir=-1, pit_side=0, lowgrip=[],
-        segs=[["S", 8, 3], ["C", 6, [-60, -40, 30, 30, 0, 0], True, 3], ["S", 4, 3], ["C", 5, -80, False, 3],
-              ["S", 9, 3], ["C", 6, -110, False, 3], ["S", 3, 3], ["C", 5, 70, True, 2], ["S", 3, 3],
-              ["C", 5, -90, False, 3], ["S", 4, 3], ["C", 5, -110, False, 3], ["S", 10, 3]],
-        weather_a="DLLDHD LDDLLD DDHLDD LLDDLH DDLDDL HLDDLD", weather_b=6),
-    "china": dict(name="China", laps=5, dir=1, pit_side=2, lowgrip=[],
-        segs=[["S", 9, 3], ["C", 11, 200, True, 3], ["S", 5, 3], ["C", 5, -60, False, 3], ["S", 6, 3],
-              ["C", 5, 90, False, 3], ["S", 3, 3], ["C", 6, 60, False, 3], ["S", 14, 3],
-              ["C", 6, 170, True, 3], ["S", 4, 3], ["C", 5, -100, False, 3], ["S", 5, 3]],
-        weather_a="DDLDDD DLDDLD LDDDDH DDLLDD DLDDDL DDDHLD", weather_b=6),
-    "spain": dict(name="Spain", laps=5, dir=1, pit_side=2, lowgrip=[],
-        segs=[["S", 11, 3], ["C", 5, [40, 40, -20, -20, 0], True, 3], ["S", 3, 3], ["C", 7, 80, False, 3],
-              ["S", 7, 3], ["C", 5, 80, False, 3], ["S", 5, 3], ["C", 5, -40, False, 3], ["S", 4, 3],
-              ["C", 5, 90, False, 3], ["S", 4, 2], ["C", 6, [40, 40, -30, -30, 40, 50], True, 2], ["S", 6, 3]],
-        weather_a="DDDDLD DDLDDD DDDDDL DLDDDD DDDLDD LDDDDD", weather_b=5),
-    "usa": dict(name="USA", laps=5, dir=-1, pit_side=0, lowgrip=[],
-        segs=[["S", 7, 3], ["C", 5, -150, True, 3], ["S", 3, 3], ["C", 8, [30, -30, 30, -30, 30, -30, 20, -20], False, 3],
-              ["S", 3, 3], ["C", 5, -90, False, 3], ["S", 4, 3], ["C", 5, 80, False, 2], ["S", 14, 3],
-              ["C", 5, -90, True, 3], ["S", 4, 3], ["C", 7, -110, False, 3], ["S", 6, 3]],
-        weather_a="DDLDDD LDDDLD DDDLDD DLDDDH DDLDDD LDDHDD", weather_b=6),
-    "italy": dict(name="Italy", laps=6, dir=1, pit_side=2, lowgrip=[[1, 0], [1, 1], [6, 0], [6, 1]],
-        segs=[["S", 14, 3], ["C", 5, [-50, 0, 60, 0, 0], True, 2], ["C", 6, 20, False, 3], ["S", 5, 3],
-              ["C", 4, [-30, 0, 30, 0], True, 2], ["S", 3, 3], ["C", 5, 90, False, 3], ["C", 4, 60, False, 3],
-              ["S", 13, 3], ["C", 5, [-30, 30, 20, 20, 0], False, 3], ["S", 8, 3], ["C", 8, 140, False, 3], ["S", 7, 3]],
-        weather_a="DDDLDD DLDDDD DDLDLD DDDDHL LDDDDD DDLDDD", weather_b=5),
-    "germany": dict(name="Germany", laps=5, dir=1, pit_side=2, lowgrip=[[1, 1], [1, 2], [4, 0]],
-        segs=[["S", 8, 3], ["C", 5, 80, False, 3], ["S", 5, 3], ["C", 6, 130, True, 3], ["S", 14, 3],
-              ["C", 5, [-30, -30, 30, 30, 0], False, 3], ["S", 5, 3], ["C", 5, 60, False, 3], ["S", 4, 3],
-              ["C", 7, 100, True, 3], ["S", 3, 3], ["C", 5, -80, False, 3], ["S", 4, 3], ["C", 5, 70, False, 3], ["S", 6, 3]],
-        weather_a="DLDDLD DDLHDD LDDDLD DLDDDL HDDLDD DDLDHD", weather_b=6),
+    "great_britain": dict(
+        name="Great Britain",
+        laps=5,
+        dir=1,
+        pit_side=2,
+        lowgrip=[],
+        segs=[
+            ["S", 10, 3],
+            ["C", 5, 45, False, 3],
+            ["S", 4, 3],
+            ["C", 8, 95, True, 3],
+            ["S", 9, 3],
+            ["C", 5, 60, False, 3],
+            ["S", 3, 2],
+            ["C", 5, -40, False, 2],
+            ["C", 6, 75, False, 3],
+            ["S", 11, 3],
+            ["C", 6, 65, False, 3],
+            ["S", 4, 3],
+            ["C", 7, 60, True, 3],
+            ["S", 6, 3],
+        ],
+        weather_a="DDLDDD LDDLHD DDLLDD DLHHLD DDLDDL LDDDLH",
+        weather_b=6,
+    ),
+    "monaco": dict(
+        name="Monaco",
+        laps=6,
+        dir=1,
+        pit_side=2,
+        lowgrip=[],
+        segs=[
+            ["S", 8, 3],
+            ["C", 5, 70, True, 2],
+            ["S", 5, 2],
+            ["C", 5, -60, False, 2],
+            ["S", 3, 2],
+            ["C", 6, 80, True, 1],
+            ["S", 7, 2],
+            ["C", 4, 70, False, 2],
+            ["S", 4, 2],
+            ["C", 5, [-40, -40, 40, 40, 0], True, 1],
+            ["S", 4, 2],
+            ["C", 6, 110, False, 2],
+            ["S", 3, 2],
+            ["C", 5, 90, True, 2],
+            ["S", 6, 3],
+        ],
+        weather_a="DDDLDD DLDDDD DDDDLD LDDDDH DDLDDD DDDLDD",
+        weather_b=5,
+    ),
+    "brazil": dict(
+        name="Brazil",
+        laps=6,
+        dir=-1,
+        pit_side=0,
+        lowgrip=[],
+        segs=[
+            ["S", 8, 3],
+            ["C", 6, [-60, -40, 30, 30, 0, 0], True, 3],
+            ["S", 4, 3],
+            ["C", 5, -80, False, 3],
+            ["S", 9, 3],
+            ["C", 6, -110, False, 3],
+            ["S", 3, 3],
+            ["C", 5, 70, True, 2],
+            ["S", 3, 3],
+            ["C", 5, -90, False, 3],
+            ["S", 4, 3],
+            ["C", 5, -110, False, 3],
+            ["S", 10, 3],
+        ],
+        weather_a="DLLDHD LDDLLD DDHLDD LLDDLH DDLDDL HLDDLD",
+        weather_b=6,
+    ),
+    "china": dict(
+        name="China",
+        laps=5,
+        dir=1,
+        pit_side=2,
+        lowgrip=[],
+        segs=[
+            ["S", 9, 3],
+            ["C", 11, 200, True, 3],
+            ["S", 5, 3],
+            ["C", 5, -60, False, 3],
+            ["S", 6, 3],
+            ["C", 5, 90, False, 3],
+            ["S", 3, 3],
+            ["C", 6, 60, False, 3],
+            ["S", 14, 3],
+            ["C", 6, 170, True, 3],
+            ["S", 4, 3],
+            ["C", 5, -100, False, 3],
+            ["S", 5, 3],
+        ],
+        weather_a="DDLDDD DLDDLD LDDDDH DDLLDD DLDDDL DDDHLD",
+        weather_b=6,
+    ),
+    "spain": dict(
+        name="Spain",
+        laps=5,
+        dir=1,
+        pit_side=2,
+        lowgrip=[],
+        segs=[
+            ["S", 11, 3],
+            ["C", 5, [40, 40, -20, -20, 0], True, 3],
+            ["S", 3, 3],
+            ["C", 7, 80, False, 3],
+            ["S", 7, 3],
+            ["C", 5, 80, False, 3],
+            ["S", 5, 3],
+            ["C", 5, -40, False, 3],
+            ["S", 4, 3],
+            ["C", 5, 90, False, 3],
+            ["S", 4, 2],
+            ["C", 6, [40, 40, -30, -30, 40, 50], True, 2],
+            ["S", 6, 3],
+        ],
+        weather_a="DDDDLD DDLDDD DDDDDL DLDDDD DDDLDD LDDDDD",
+        weather_b=5,
+    ),
+    "usa": dict(
+        name="USA",
+        laps=5,
+        dir=-1,
+        pit_side=0,
+        lowgrip=[],
+        segs=[
+            ["S", 7, 3],
+            ["C", 5, -150, True, 3],
+            ["S", 3, 3],
+            ["C", 8, [30, -30, 30, -30, 30, -30, 20, -20], False, 3],
+            ["S", 3, 3],
+            ["C", 5, -90, False, 3],
+            ["S", 4, 3],
+            ["C", 5, 80, False, 2],
+            ["S", 14, 3],
+            ["C", 5, -90, True, 3],
+            ["S", 4, 3],
+            ["C", 7, -110, False, 3],
+            ["S", 6, 3],
+        ],
+        weather_a="DDLDDD LDDDLD DDDLDD DLDDDH DDLDDD LDDHDD",
+        weather_b=6,
+    ),
+    "italy": dict(
+        name="Italy",
+        laps=6,
+        dir=1,
+        pit_side=2,
+        lowgrip=[[1, 0], [1, 1], [6, 0], [6, 1]],
+        segs=[
+            ["S", 14, 3],
+            ["C", 5, [-50, 0, 60, 0, 0], True, 2],
+            ["C", 6, 20, False, 3],
+            ["S", 5, 3],
+            ["C", 4, [-30, 0, 30, 0], True, 2],
+            ["S", 3, 3],
+            ["C", 5, 90, False, 3],
+            ["C", 4, 60, False, 3],
+            ["S", 13, 3],
+            ["C", 5, [-30, 30, 20, 20, 0], False, 3],
+            ["S", 8, 3],
+            ["C", 8, 140, False, 3],
+            ["S", 7, 3],
+        ],
+        weather_a="DDDLDD DLDDDD DDLDLD DDDDHL LDDDDD DDLDDD",
+        weather_b=5,
+    ),
+    "germany": dict(
+        name="Germany",
+        laps=5,
+        dir=1,
+        pit_side=2,
+        lowgrip=[[1, 1], [1, 2], [4, 0]],
+        segs=[
+            ["S", 8, 3],
+            ["C", 5, 80, False, 3],
+            ["S", 5, 3],
+            ["C", 6, 130, True, 3],
+            ["S", 14, 3],
+            ["C", 5, [-30, -30, 30, 30, 0], False, 3],
+            ["S", 5, 3],
+            ["C", 5, 60, False, 3],
+            ["S", 4, 3],
+            ["C", 7, 100, True, 3],
+            ["S", 3, 3],
+            ["C", 5, -80, False, 3],
+            ["S", 4, 3],
+            ["C", 5, 70, False, 3],
+            ["S", 6, 3],
+        ],
+        weather_a="DLDDLD DDLHDD LDDDLD DLDDDL HDDLDD DDLDHD",
+        weather_b=6,
+    ),
 }
 
 
@@ -88,8 +245,17 @@ def build(key, d):
             for i, o in enumerate(offs):
                 ln = outer if i == len(offs) - 1 else (inner if i >= (len(offs) - 1) // 2 else (lanes[len(lanes) // 2]))
                 line.append([o, ln])
-            out.append({"kind": "corner", "rows": n, "lanes": lanes, "angles": angles,
-                        "technical": tech, "arrow_lane": arrow, "line": line})
+            out.append(
+                {
+                    "kind": "corner",
+                    "rows": n,
+                    "lanes": lanes,
+                    "angles": angles,
+                    "technical": tech,
+                    "arrow_lane": arrow,
+                    "line": line,
+                }
+            )
     rows = sum(x["rows"] for x in out)
     corner_rows, at = [], 0
     for x in out:
@@ -103,16 +269,27 @@ def build(key, d):
     assert first["kind"] == "straight" and last["kind"] == "straight"
     side = d["pit_side"]
     circuit = {
-        "name": d["name"], "laps": d["laps"], "direction": "clockwise" if d["dir"] > 0 else "anticlockwise",
+        "name": d["name"],
+        "laps": d["laps"],
+        "direction": "clockwise" if d["dir"] > 0 else "anticlockwise",
         "segments": out,
         # Start/finish: the finish line lies just before row 0. The grid fills the first rows of
         # the start straight; the odd grid rows are the brown dashed subdivisions (lap 1 only).
         "brown_rows": [1, 3, 5],
-        "grid": [[5, 0], [4, 2], [3, 0], [2, 2], [1, 0], [0, 2]] if side == 2 else
-                [[5, 2], [4, 0], [3, 2], [2, 0], [1, 2], [0, 0]],
-        "pit": {"side": side, "entry_row": rows - 5, "entry_cells": 3, "entry_rain_cells": 1,
-                "exit_cells": 2, "exit_rain_cells": 1, "merge_row": 6},
-        "drs_row": 1, "sc_row": rows - 2,
+        "grid": [[5, 0], [4, 2], [3, 0], [2, 2], [1, 0], [0, 2]]
+        if side == 2
+        else [[5, 2], [4, 0], [3, 2], [2, 0], [1, 2], [0, 0]],
+        "pit": {
+            "side": side,
+            "entry_row": rows - 5,
+            "entry_cells": 3,
+            "entry_rain_cells": 1,
+            "exit_cells": 2,
+            "exit_rain_cells": 1,
+            "merge_row": 6,
+        },
+        "drs_row": 1,
+        "sc_row": rows - 2,
         # low grip: given as (corner index, lane): every cell of that corner in that lane
         "low_grip": [[r, ln] for ci, ln in d["lowgrip"] for r in corner_rows[ci]],
         "weather_a": d["weather_a"].split(),
@@ -122,9 +299,11 @@ def build(key, d):
 
 
 def main():
-    res = {"designed": "All circuit content here is designed (see design_circuits.py); the seed gives "
-                       "only the generic structure (3 lanes, corners, racing line, pits).",
-           "circuits": {k: build(k, d) for k, d in C.items()}}
+    res = {
+        "designed": "All circuit content here is designed (see design_circuits.py); the seed gives "
+        "only the generic structure (3 lanes, corners, racing line, pits).",
+        "circuits": {k: build(k, d) for k, d in C.items()},
+    }
     p = Path(__file__).with_name("circuits.json")
     p.write_text(json.dumps(res, ensure_ascii=False, indent=1) + "\n", "utf-8")
     for k, c in res["circuits"].items():

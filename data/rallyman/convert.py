@@ -13,6 +13,7 @@ Compact tile format: "e" = the two road edges E1E2, "seq" = segments from E1 to 
   "S|" / "F|"    the start / finish line between the neighbouring rows
 "t" = the turn of each corner in order, R or L, seen driving from E1 to E2.
 """
+
 from __future__ import annotations
 
 import json
@@ -81,12 +82,26 @@ def core_layout(t: dict) -> tuple[list[str], str]:
         return ["r", f"m{limits(t['pacenotes'])[0]}", "r"], e
     sc = lay.get("shortcut")
     if kind == "double_corner":
-        c = [corner_tok(x["outer_lane"]["spaces"], x["outer_lane"]["limit"], x["inner_lane"]["spaces"],
-                        x["inner_lane"]["limit"], sc and sc["value"]) for x in lay["corners"]]
+        c = [
+            corner_tok(
+                x["outer_lane"]["spaces"],
+                x["outer_lane"]["limit"],
+                x["inner_lane"]["spaces"],
+                x["inner_lane"]["limit"],
+                sc and sc["value"],
+            )
+            for x in lay["corners"]
+        ]
         return ["s", c[0], "s", c[1], "s"], e
     c = lay["corner"]
-    tok = corner_tok(c["outer_lane"]["spaces"], c["outer_lane"]["limit"], c["inner_lane"]["spaces"],
-                     c["inner_lane"]["limit"], sc and sc["value"], (sc or {}).get("spaces", 1))
+    tok = corner_tok(
+        c["outer_lane"]["spaces"],
+        c["outer_lane"]["limit"],
+        c["inner_lane"]["spaces"],
+        c["inner_lane"]["limit"],
+        sc and sc["value"],
+        (sc or {}).get("spaces", 1),
+    )
     seq = ["s", tok, "s"]
     if lay.get("shape") == "long hairpin with 2-row arms":
         seq = ["r", "s", tok, "s", "r"]
@@ -126,8 +141,12 @@ def designed_layout(t: dict, e0: str, e1: str) -> list[str]:
             rows.insert(1, "F|")
         return rows
     lo, hi = lim[0], lim[-1]
-    if k == 0 and conn.get("type") == "right" and t["connections"].get(e1, {}).get("type") == "right" \
-            and t["num"] != 231:
+    if (
+        k == 0
+        and conn.get("type") == "right"
+        and t["connections"].get(e1, {}).get("type") == "right"
+        and t["num"] != 231
+    ):
         return ["s", corner_tok(3, hi, 1, lo, sc), "s", corner_tok(3, hi, 1, lo, sc), "s"]
     if k == 0 and len(lim) == 1:
         return ["r", f"m{lo}", "r"]
@@ -152,9 +171,12 @@ def main(research: Path) -> None:
             seq, e = core_layout(t)
             e0, e1 = e
             base.update(e=e, seq=seq, src="research")
-            base["t"] = "".join(turn(e0, e1, t["connections"][e0].get("type"))
-                                if i == 0 else ("L" if base.get("t", "R")[0] == "R" else "R")
-                                for i, s in enumerate(x for x in seq if x.startswith("C")))
+            base["t"] = "".join(
+                turn(e0, e1, t["connections"][e0].get("type"))
+                if i == 0
+                else ("L" if base.get("t", "R")[0] == "R" else "R")
+                for i, s in enumerate(x for x in seq if x.startswith("C"))
+            )
             if len(base["t"]) == 2:  # two hairpins in opposite directions
                 base["t"] = base["t"][0] + ("L" if base["t"][0] == "R" else "R")
             tiles[tid] = base
@@ -178,16 +200,33 @@ def main(research: Path) -> None:
             assert key in tiles, (name, tid)
             road.append([key, x["q"], x["r"], x["rot"], x["entry"] + x["exit"]])
         stages[name] = {"road": road}
-    (OUT / "tiles.json").write_text(json.dumps({
-        "about": "Rallyman: DIRT tile sides (own compact format, see convert.py). src=research: layout "
-                 "read from the printed tiles by the research; src=designed: no reading exists, the "
-                 "layout follows the core tile of the same shape.",
-        "tiles": tiles}, ensure_ascii=False, indent=0, sort_keys=True) + "\n")
-    (OUT / "stages.json").write_text(json.dumps({
-        "about": "34 stages in driving order: [tile, q, r, rot, entry+exit]; axial flat-top hexes, "
-                 "neighbours N=(0,1) NE=(1,0) SE=(1,-1) S=(0,-1) SW=(-1,0) NW=(-1,1); local edge k faces "
-                 "world direction (rot+k)%6 of N,NE,SE,S,SW,NW.",
-        "stages": stages}, ensure_ascii=False, indent=0) + "\n")
+    (OUT / "tiles.json").write_text(
+        json.dumps(
+            {
+                "about": "Rallyman: DIRT tile sides (own compact format, see convert.py). src=research: layout "
+                "read from the printed tiles by the research; src=designed: no reading exists, the "
+                "layout follows the core tile of the same shape.",
+                "tiles": tiles,
+            },
+            ensure_ascii=False,
+            indent=0,
+            sort_keys=True,
+        )
+        + "\n"
+    )
+    (OUT / "stages.json").write_text(
+        json.dumps(
+            {
+                "about": "34 stages in driving order: [tile, q, r, rot, entry+exit]; axial flat-top hexes, "
+                "neighbours N=(0,1) NE=(1,0) SE=(1,-1) S=(0,-1) SW=(-1,0) NW=(-1,1); local edge k faces "
+                "world direction (rot+k)%6 of N,NE,SE,S,SW,NW.",
+                "stages": stages,
+            },
+            ensure_ascii=False,
+            indent=0,
+        )
+        + "\n"
+    )
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ every game, at states where a seat must decide:
 - the AI's decision is the same on the real state and on one that differs only in what the seat
   cannot see, with the same seed.
 """
+
 from __future__ import annotations
 
 import random
@@ -48,7 +49,9 @@ def test_a_redrawn_state_shows_the_seat_what_the_real_one_does(kind):
         redrawn = engine.redraw_hidden(state, seat, 12345)
         assert engine.view(redrawn, seat) == engine.view(state, seat)
         assert engine.menu(redrawn, seat) == engine.menu(state, seat)
-        assert [a for a in engine.legal_actions(redrawn, seat) if not is_preference(a)] == decisions(engine, state, seat)
+        assert [a for a in engine.legal_actions(redrawn, seat) if not is_preference(a)] == decisions(
+            engine, state, seat
+        )
         assert engine.to_act(redrawn) == engine.to_act(state)
         seen += 1
     assert seen >= 5
@@ -105,6 +108,7 @@ def test_heat_left_in_the_engine_counts_while_the_finish_is_far():
     # taken too fast all pay from the Engine.) The look-ahead judged a car by its position only and
     # spent the Engine in the first laps, then crawled in gear 1 behind the Legends.
     from bot.ai.value import share
+
     engine = ENGINES["heat"]
     state = engine.new_game(engine.validate_options({"track": "usa", "legends": 3}, 1), 1, 5)
     poor = engine.redraw_hidden(state, 0, 1)
@@ -114,6 +118,7 @@ def test_heat_left_in_the_engine_counts_while_the_finish_is_far():
     assert share(engine, state, 0) > share(engine, poor, 0)
     near = engine.redraw_hidden(state, 0, 1)  # at the finish line, Heat left over is worth nothing
     from bot.games.heat import rules as heat_rules
+
     for c in near["cars"]:
         c["pos"] = heat_rules.track_of(near).finish
     emptied = engine.redraw_hidden(near, 0, 1)
@@ -146,6 +151,7 @@ def test_a_look_ahead_past_its_deadline_stops_and_counts_for_nothing():
     # A slow engine's look-ahead (Pole, Rallyman) ran on past the 2 s limit until it was over; it
     # now stops within a move, and the search answers with the look-aheads it finished.
     import time
+
     engine = ENGINES["rallyman"]
     state, seat = next(decision_points("rallyman", 5))
     assert search.play_on(engine, engine.redraw_hidden(state, seat, 1), 50, deadline=time.monotonic() - 1) is None

@@ -2,6 +2,7 @@
 An animation keeps every board in order, fits Discord's 10 MiB by drawing smaller and then dropping
 frames (never the first or the last); an export that is not one, or that would not replay, is
 refused with a clear word."""
+
 from __future__ import annotations
 
 import io
@@ -74,7 +75,9 @@ def test_webp_on_request_keeps_every_colour():
 
 
 def test_too_big_is_drawn_smaller_then_thinned_keeping_the_first_and_last():
-    boards = [board((i * 12 % 256, 255 - i * 7 % 256, i * 31 % 256), (400, 300), mark=i, detail=True) for i in range(20)]
+    boards = [
+        board((i * 12 % 256, 255 - i * 7 % 256, i * 31 % 256), (400, 300), mark=i, detail=True) for i in range(20)
+    ]
     full = animation.animate(boards)
     assert full is not None and full.frames == 20
     smaller = animation.animate(boards, limit=len(full.data) - 1, formats=("gif",))
@@ -86,7 +89,8 @@ def test_too_big_is_drawn_smaller_then_thinned_keeping_the_first_and_last():
     sx = tiny.size[0] / 400
     assert first.getpixel((int(30 * sx), int(30 * sx))) == pytest.approx((0, 255, 0), abs=40)
     assert last.getpixel((int((35 + 19 * 3) * sx), int(35 * sx))) == pytest.approx(
-        (19 * 12 % 256, 255 - 19 * 7 % 256, 19 * 31 % 256), abs=40)
+        (19 * 12 % 256, 255 - 19 * 7 % 256, 19 * 31 % 256), abs=40
+    )
     alone = animation.encode_gif(animation.Boards(boards[1:2]), 0.5)
     last_only = animation.animate(boards[:2], limit=len(alone) + 10, formats=("gif",))
     assert last_only is not None and last_only.frames == 1  # two that do not fit: the final board
@@ -109,10 +113,12 @@ def played(kind: str, seats: int, seed: int = 3):
 
 def doc_for(kind: str = "rallyman") -> tuple[dict, object]:
     from types import SimpleNamespace
+
     engine, options, state, actions = played(kind, 2)
     seats = [SimpleNamespace(seat=i, name=n, ai=None) for i, n in enumerate(("Aiko", "Ben"))]
-    game = SimpleNamespace(kind=kind, id=7, status="finished", options=options, seed=3, locale=None,
-                           snapshot=state, seats=seats)
+    game = SimpleNamespace(
+        kind=kind, id=7, status="finished", options=options, seed=3, locale=None, snapshot=state, seats=seats
+    )
     return json.loads(export.dumps(export.export_doc(engine, game, actions))), state
 
 
@@ -124,17 +130,20 @@ def test_an_export_loads_back_and_replays_to_its_final_state():
     assert whole and states[-1] == final
 
 
-@pytest.mark.parametrize("change, words", [
-    (lambda d: "not json {", "not JSON"),
-    (lambda d: {**d, "format": "other"}, "not a game export"),
-    (lambda d: {**d, "format_version": 99}, "format version 99"),
-    (lambda d: {**d, "game": "chess"}, "unknown game 'chess'"),
-    (lambda d: {**d, "rules_version": d["rules_version"] + 1}, "would not replay the same"),
-    (lambda d: {**d, "seed": "3"}, "\"seed\" should be an integer"),
-    (lambda d: {**d, "actions": [[0, "go"]]}, "[seat, action] pairs"),
-    (lambda d: {**d, "seats": d["seats"] * 6}, "12 seats; rallyman seats"),
-    (lambda d: {**d, "options": []}, "\"options\" should be an object"),
-])
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (lambda d: "not json {", "not JSON"),
+        (lambda d: {**d, "format": "other"}, "not a game export"),
+        (lambda d: {**d, "format_version": 99}, "format version 99"),
+        (lambda d: {**d, "game": "chess"}, "unknown game 'chess'"),
+        (lambda d: {**d, "rules_version": d["rules_version"] + 1}, "would not replay the same"),
+        (lambda d: {**d, "seed": "3"}, '"seed" should be an integer'),
+        (lambda d: {**d, "actions": [[0, "go"]]}, "[seat, action] pairs"),
+        (lambda d: {**d, "seats": d["seats"] * 6}, "12 seats; rallyman seats"),
+        (lambda d: {**d, "options": []}, '"options" should be an object'),
+    ],
+)
 def test_a_bad_file_is_refused_with_a_clear_word(change, words):
     doc, _ = doc_for()
     bad = change(doc)
@@ -168,9 +177,12 @@ def test_boards_are_webp_where_smaller_and_not_slower_else_png(kind):
     """Measured by bot/tools/bench/images.py: Pole's and Rallyman's boards are lossless WebP, the
     others PNG; either way a lossless copy of the drawn board, named by its format."""
     import importlib
+
     seats = max(2, ENGINES[kind].min_seats)
     engine, options, state, _ = played(kind, seats)
-    data = importlib.import_module(f"rendering.{kind}").render_board(engine.view(state, None), list("ABCD")[:seats], "en")
+    data = importlib.import_module(f"rendering.{kind}").render_board(
+        engine.view(state, None), list("ABCD")[:seats], "en"
+    )
     want = "webp" if kind in animation.WEBP_BOARDS else "png"
     assert animation.extension(data) == want and Image.open(io.BytesIO(data)).format == want.upper()
 

@@ -1,5 +1,6 @@
 """Every game's automatic player (engine.auto_action, used for absent seats) makes legal moves
 and, holding every seat, plays a seeded game to the end."""
+
 from __future__ import annotations
 
 import pytest
@@ -51,6 +52,7 @@ def test_a_replay_stops_where_todays_rules_refuse_an_old_move():
     from types import SimpleNamespace
 
     from bot.replay import turn_starts
+
     engine = ENGINES["heat"]
     game = SimpleNamespace(options=engine.validate_options({"track": "usa"}, 2), seats=[0, 1], seed=5)
     state = engine.new_game(game.options, 2, 5)

@@ -25,17 +25,21 @@ def test_rng_is_deterministic_and_uniform_enough():
 
 # -- the shared parts of the contract (issue #29) -------------------------------------------------
 
-SPECS = [OptionSpec("laps", "Laps", kind="int", default=2, min_value=1, max_value=3),
-         OptionSpec("track", "Track", choices=["usa", "italia"], default="usa"),
-         OptionSpec("weather", "Weather", kind="bool", default=False)]
+SPECS = [
+    OptionSpec("laps", "Laps", kind="int", default=2, min_value=1, max_value=3),
+    OptionSpec("track", "Track", choices=["usa", "italia"], default="usa"),
+    OptionSpec("weather", "Weather", kind="bool", default=False),
+]
 
 
 def test_options_are_filled_and_checked_by_their_specs():
     assert fill_options(SPECS, None) == {"laps": 2, "track": "usa", "weather": False}
     assert fill_options(SPECS, {"laps": "3", "weather": "on", "track": "italia"}) == {
-        "laps": 3, "track": "italia", "weather": True}
-    for bad in ({"laps": 4}, {"laps": True}, {"laps": "x"}, {"track": "mars"}, {"weather": "maybe"},
-                {"colour": "red"}):
+        "laps": 3,
+        "track": "italia",
+        "weather": True,
+    }
+    for bad in ({"laps": 4}, {"laps": True}, {"laps": "x"}, {"track": "mars"}, {"weather": "maybe"}, {"colour": "red"}):
         with pytest.raises(GameError):
             fill_options(SPECS, bad)
 
@@ -67,8 +71,13 @@ def test_apply_checks_the_move_then_its_handler_changes_a_copy():
     new, events = engine.apply(state, 0, {"type": "add", "values": ["2"]})
     assert state["n"] == 0 and new["n"] == 2 and len(events) == 1
     assert engine.apply(state, 1, {"type": "note"})[0]["notes"] == 1  # anytime: not waited for
-    for seat, action in ((1, {"type": "add"}), (0, {"type": "jump"}), (2, {"type": "add"}), (0, "add"),
-                         (0, {"type": "add", "values": ["9"]})):
+    for seat, action in (
+        (1, {"type": "add"}),
+        (0, {"type": "jump"}),
+        (2, {"type": "add"}),
+        (0, "add"),
+        (0, {"type": "add", "values": ["9"]}),
+    ):
         with pytest.raises(GameError):
             engine.apply(state, seat, action)
     over, _ = engine.apply(new, 0, {"type": "add"})

@@ -1,5 +1,6 @@
 """The bench's many-games database (bot/tools/bench/store.py), built small: every cloned game replays
 from its seed and action log to its stored snapshot, and the bot starts up over it."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -35,10 +36,12 @@ async def test_every_cloned_game_replays_to_its_snapshot(tmp_path):
         await store.close()
     con = sqlite3.connect(path)
     try:  # finished games are archived: no action rows, a compressed log and snapshot
-        assert con.execute("SELECT count(*) FROM actions JOIN games ON games.id = game_id "
-                           "WHERE status = 'finished'").fetchone() == (0,)
-        assert con.execute("SELECT count(*) FROM games WHERE status = 'finished' AND (archive IS NULL "
-                           "OR typeof(snapshot) != 'blob')").fetchone() == (0,)
+        assert con.execute(
+            "SELECT count(*) FROM actions JOIN games ON games.id = game_id WHERE status = 'finished'"
+        ).fetchone() == (0,)
+        assert con.execute(
+            "SELECT count(*) FROM games WHERE status = 'finished' AND (archive IS NULL OR typeof(snapshot) != 'blob')"
+        ).fetchone() == (0,)
         assert con.execute("SELECT count(*) FROM games WHERE status = 'active' AND to_act IS NULL").fetchone() == (0,)
     finally:
         con.close()
@@ -55,6 +58,7 @@ async def test_the_bot_starts_up_over_it_and_catches_up(tmp_path):
     owing = bench_store.add_owed(path, 5)
     async with Emulator() as emu:
         from bot.tools.bench.live import populate
+
         world = populate(emu, path)
         assert world.threads == GAMES // 10
         bot = create_bot(settings_for(tmp_path, log_level="WARNING"))
@@ -92,6 +96,7 @@ async def test_move_db_ratio_on_postgresql(tmp_path, capsys):
 
 def test_a_smaller_copy_keeps_the_first_games(tmp_path):
     import asyncio
+
     path = tmp_path / "games.sqlite3"
     asyncio.run(bench_store.build(path, 40))
     bench_store.keep_games(path, 25)

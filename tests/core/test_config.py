@@ -29,12 +29,15 @@ def test_token_never_in_repr():
     assert GOOD_TOKEN not in repr(s) and GOOD_TOKEN not in str(s)
 
 
-@pytest.mark.parametrize("env, word", [
-    ({"BOT_DEV_GUILD": "abc"}, "BOT_DEV_GUILD"),
-    ({"BOT_LOG_LEVEL": "LOUD"}, "BOT_LOG_LEVEL"),
-    ({"BOT_REMINDER_INTERVAL": "soon"}, "BOT_REMINDER_INTERVAL"),
-    ({"DISCORD_TOKEN": "short"}, "DISCORD_TOKEN"),
-])
+@pytest.mark.parametrize(
+    "env, word",
+    [
+        ({"BOT_DEV_GUILD": "abc"}, "BOT_DEV_GUILD"),
+        ({"BOT_LOG_LEVEL": "LOUD"}, "BOT_LOG_LEVEL"),
+        ({"BOT_REMINDER_INTERVAL": "soon"}, "BOT_REMINDER_INTERVAL"),
+        ({"DISCORD_TOKEN": "short"}, "DISCORD_TOKEN"),
+    ],
+)
 def test_bad_settings_name_the_setting(env, word):
     with pytest.raises(ConfigError) as err:
         load_settings(env, None)
@@ -49,6 +52,7 @@ def test_durations():
 
 def test_bad_setting_exits_with_one_line(tmp_path):
     import subprocess, sys, os
+
     env = dict(os.environ, BOT_LOG_LEVEL="LOUD")
     r = subprocess.run([sys.executable, "-m", "bot"], env=env, capture_output=True, text=True, cwd=tmp_path)
     assert r.returncode == 2
@@ -59,6 +63,7 @@ def test_an_unknown_locale_stops_start_up_in_one_line():
     import pytest
 
     from bot.config import ConfigError, load_settings
+
     with pytest.raises(ConfigError) as err:
         load_settings({"BOT_LOCALE": "xx"}, None)
     assert "BOT_LOCALE" in str(err.value) and "\n" not in str(err.value)

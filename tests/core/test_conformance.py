@@ -13,6 +13,7 @@ automatic player's choice), and at every step:
   may offer two alike: either is the same pick);
 and at the end the game replays from its seed and log to the same state.
 """
+
 from __future__ import annotations
 
 import copy

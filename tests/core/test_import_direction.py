@@ -2,6 +2,7 @@
 emulator, the sandbox, the benches, the attack campaign, the arena, the throwaway PostgreSQL
 server), not even through an import inside a function. Only `python -m bot` (bot/__main__.py)
 starts them."""
+
 from __future__ import annotations
 
 import ast

@@ -1,5 +1,6 @@
 """Issue #10: the Japanese catalog (data/i18n/ja.json) covers every text key the code uses, keeps
 each key's placeholders exactly, and leaves nothing in English that has words to translate."""
+
 from __future__ import annotations
 
 import json
@@ -21,6 +22,7 @@ from tests.heat.test_text_exit import _STR, literal_keys
 
 ROOT = Path(__file__).resolve().parents[2]
 
+
 def _load_ja() -> dict[str, str]:
     """Every Japanese catalog file; a key in two files must say the same in both."""
     merged: dict[str, str] = {}
@@ -41,13 +43,43 @@ SAME_AS_ENGLISH = {
 # Slash-command, group and option names: Discord wants them lowercase without spaces, and the
 # translator would offer a catalog entry for them too, so they must not be in the catalog, even
 # where the same word is a text elsewhere ("heat", a card-kind tag on the hand image, stays English).
-COMMAND_NAMES = {"heat", "pon", "new", "join", "hand", "play", "games", "game", "status", "log", "abandon",
-                 "track", "grid", "language", "move", "count", "rules", "page", "clock", "back", "replay", "board", "history",
-                 "notify", "how", "ai", "ai_level"}
+COMMAND_NAMES = {
+    "heat",
+    "pon",
+    "new",
+    "join",
+    "hand",
+    "play",
+    "games",
+    "game",
+    "status",
+    "log",
+    "abandon",
+    "track",
+    "grid",
+    "language",
+    "move",
+    "count",
+    "rules",
+    "page",
+    "clock",
+    "back",
+    "replay",
+    "board",
+    "history",
+    "notify",
+    "how",
+    "ai",
+    "ai_level",
+}
 
-_MORE = re.compile(r'(?<![\w.])(?:tx|chain|round_line)\(\s*((?:' + _STR + r'\s*)+)')  # renderer texts, joining patterns, Heat's round-record lines
-_DESC = re.compile(r'(?:\bdescription|LANGUAGE_HELP\s*|CLOCK_HELP\s*|AI_HELP\s*|AI_LEVEL_HELP\s*)=\s*((?:' + _STR + r'\s*)+)')  # slash-command texts
-_DESCRIBE = re.compile(r'describe\(((?:[^()]|\([^()]*\))*)\)', re.S)  # option descriptions
+_MORE = re.compile(
+    r"(?<![\w.])(?:tx|chain|round_line)\(\s*((?:" + _STR + r"\s*)+)"
+)  # renderer texts, joining patterns, Heat's round-record lines
+_DESC = re.compile(
+    r"(?:\bdescription|LANGUAGE_HELP\s*|CLOCK_HELP\s*|AI_HELP\s*|AI_LEVEL_HELP\s*)=\s*((?:" + _STR + r"\s*)+)"
+)  # slash-command texts
+_DESCRIBE = re.compile(r"describe\(((?:[^()]|\([^()]*\))*)\)", re.S)  # option descriptions
 
 
 def _join(literals: str) -> str:
@@ -66,7 +98,7 @@ def code_keys() -> dict[str, str]:
                 for m in rx.finditer(src):
                     keys.setdefault(_join(m[1]), where)
             for m in _DESCRIBE.finditer(src):
-                for a in re.finditer(r'\w+\s*=\s*((?:' + _STR + r'\s*)+)', m[1]):
+                for a in re.finditer(r"\w+\s*=\s*((?:" + _STR + r"\s*)+)", m[1]):
                     keys.setdefault(_join(a[1]), where)
     return keys
 
@@ -100,8 +132,13 @@ def _fields(template: str) -> set[str]:
 def test_the_scan_finds_the_code_base():
     keys = code_keys()
     assert len(keys) > 350
-    for k in ("Gear {g}: {cards}", "Open a Heat table in this channel", "The game's number (optional)",
-              "Throttle ({n})", "{a} · {b}"):
+    for k in (
+        "Gear {g}: {cards}",
+        "Open a Heat table in this channel",
+        "The game's number (optional)",
+        "Throttle ({n})",
+        "{a} · {b}",
+    ):
         assert k in keys
 
 
@@ -131,6 +168,7 @@ def test_entry_keeps_the_placeholders_and_formats(key):
 def test_nothing_is_left_in_english():
     def has_words(s: str) -> bool:
         return bool(re.search(r"[A-Za-z]", re.sub(r"\{\w*\}", "", s)))
+
     left = [k for k, v in JA.items() if v == k and has_words(k) and k not in SAME_AS_ENGLISH]
     assert not left, left
     assert JA[", "] == "、"

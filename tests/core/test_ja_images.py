@@ -1,6 +1,7 @@
 """Issue #10: Japanese images with names in several scripts (ゆきこ, José Müller, 山田太郎): a board,
 a hand and a results image of each game; the texts found cut or run together at phone width are
 drawn whole (the measures of readability themselves are tests/core/test_phone_images*.py)."""
+
 from __future__ import annotations
 
 import io
@@ -23,8 +24,13 @@ from rendering import steamworks as SR
 from rendering.common import MIN_PHONE_TEXT, PHONE_W, recording
 
 NAMES = ["ゆきこ", "José Müller", "山田太郎"]
-ENGINES = {"heat": (HEAT, H, {"track": "japan"}), "pon": (PON, P, {}), "pole": (POLE, PR, {"circuit": "monaco"}),
-           "rallyman": (RALLY, RR, {"stage": "Rally1 SS1"}), "steamworks": (STEAM, SR, {})}
+ENGINES = {
+    "heat": (HEAT, H, {"track": "japan"}),
+    "pon": (PON, P, {}),
+    "pole": (POLE, PR, {"circuit": "monaco"}),
+    "rallyman": (RALLY, RR, {"stage": "Rally1 SS1"}),
+    "steamworks": (STEAM, SR, {}),
+}
 
 
 def _play(kind: str, moves: int | None, seed: int = 3):
@@ -36,8 +42,9 @@ def _play(kind: str, moves: int | None, seed: int = 3):
         if engine.is_over(state) or (moves is not None and i >= moves):
             break
         seat = rnd.choice(engine.to_act(state))
-        actions = [a for a in engine.legal_actions(state, seat) if a.get("type") not in ("undo", "clear")] \
-            or engine.legal_actions(state, seat)
+        actions = [
+            a for a in engine.legal_actions(state, seat) if a.get("type") not in ("undo", "clear")
+        ] or engine.legal_actions(state, seat)
         state, _ = engine.apply(state, seat, rnd.choice(actions))
     return engine, state
 
@@ -59,9 +66,11 @@ def test_japanese_board_hand_and_results_with_names_in_any_script(kind):
     _, over = _play(kind, None)
     assert engine.is_over(over)
     seat = (engine.to_act(mid) or [0])[0]
-    images = {"board": (renderer.render_board, engine.view(mid, None)),
-              "hand": (renderer.render_hand, engine.view(mid, seat)),
-              "results": (renderer.render_results, engine.view(over, None))}
+    images = {
+        "board": (renderer.render_board, engine.view(mid, None)),
+        "hand": (renderer.render_hand, engine.view(mid, seat)),
+        "results": (renderer.render_results, engine.view(over, None)),
+    }
     drawn_names: set[str] = set()
     for what, (fn, view) in images.items():
         image, texts = _draw(fn, view)
@@ -147,8 +156,10 @@ def test_heat_japanese_hand_on_a_flooded_space_says_so_whole():
         seat = rnd.choice(HEAT.to_act(state))
         state, _ = HEAT.apply(state, seat, rnd.choice(HEAT.legal_actions(state, seat)))
         if state["phase"] == "submit":
-            view = next((v for v in (HEAT.view(state, s) for s in HEAT.to_act(state))
-                         if v.get("me", {}).get("flooded_here")), None)
+            view = next(
+                (v for v in (HEAT.view(state, s) for s in HEAT.to_act(state)) if v.get("me", {}).get("flooded_here")),
+                None,
+            )
             if view:
                 break
     assert view is not None

@@ -1,6 +1,7 @@
 """Who is told of a new decision (Table.plan via new_decisions): a seat that starts waiting, every
 waiting seat with a new turn, and a waiting seat whose decision the engine says changed; never a
 seat still in the same decision, whatever its menu looks like."""
+
 from __future__ import annotations
 
 from bot.games.base import Engine

@@ -10,6 +10,7 @@ and cars their boxes). Each image is then checked as the phone shows it, scaled 
   - boards, hands and results are checked in English and Japanese with names in several scripts.
 Heat's name labels are checked too: they never overlap one another and never cover a car.
 """
+
 from __future__ import annotations
 
 import io
@@ -60,8 +61,10 @@ def _heat_views() -> dict[str, tuple]:
 def _pon_views() -> dict[str, tuple]:
     rnd = random.Random(21)
     st = PON.new_game({}, 4, 21)
-    out: dict[str, tuple] = {"board_peek": (P.render_board, PON.view(st, None)),
-                             "hand_peek": (P.render_hand, PON.view(st, 0))}
+    out: dict[str, tuple] = {
+        "board_peek": (P.render_board, PON.view(st, None)),
+        "hand_peek": (P.render_hand, PON.view(st, 0)),
+    }
     while not PON.is_over(st):
         seat = rnd.choice(PON.to_act(st))
         st, _ = PON.apply(st, seat, choose(st, seat, "greedy", rnd))
@@ -117,8 +120,14 @@ def test_min_font_matches_the_phone_rule():
 
 
 def test_japanese_and_english_texts_differ_and_names_in_any_script_are_drawn():
-    for case in ("heat_board_decide", "heat_hand_cards_in", "heat_results", "pon_board_play", "pon_hand_play",
-                 "pon_results"):
+    for case in (
+        "heat_board_decide",
+        "heat_hand_cards_in",
+        "heat_results",
+        "pon_board_play",
+        "pon_hand_play",
+        "pon_results",
+    ):
         _, en = _render(case, "en", NAMES[:4])
         _, ja = _render(case, "ja", NAMES[:4])
         en_texts = {r["text"] for r in en if r["kind"] == "text"}
@@ -134,15 +143,37 @@ def test_japanese_and_english_texts_differ_and_names_in_any_script_are_drawn():
 
 # ---------------------------------------------------------------- Heat: labels never overlap
 
+
 def _view(track: str, placements: list[tuple[int, int]]) -> dict:
     circuit = ht.load_circuit(track)
-    cars = [{"seat": i, "space": s, "lane": lane, "lap": 1, "finished": False, "gear": 2, "engine_heat": 3,
-             "revealed": ["Speed 2"], "speed": 4, "submitted": True}
-            for i, (s, lane) in enumerate(placements)]
-    return {"kind": "heat", "track": track, "track_name": circuit.name, "laps": circuit.laps,
-            "spaces": circuit.spaces, "round": 3, "phase": "decide",
-            "corners": [{"space": s, "speed": v} for s, v in circuit.corners], "cars": cars,
-            "order": list(range(len(cars))), "waiting_for": [0]}
+    cars = [
+        {
+            "seat": i,
+            "space": s,
+            "lane": lane,
+            "lap": 1,
+            "finished": False,
+            "gear": 2,
+            "engine_heat": 3,
+            "revealed": ["Speed 2"],
+            "speed": 4,
+            "submitted": True,
+        }
+        for i, (s, lane) in enumerate(placements)
+    ]
+    return {
+        "kind": "heat",
+        "track": track,
+        "track_name": circuit.name,
+        "laps": circuit.laps,
+        "spaces": circuit.spaces,
+        "round": 3,
+        "phase": "decide",
+        "corners": [{"space": s, "speed": v} for s, v in circuit.corners],
+        "cars": cars,
+        "order": list(range(len(cars))),
+        "waiting_for": [0],
+    }
 
 
 def _hairpin(track: str) -> tuple[int, int]:
@@ -242,6 +273,7 @@ def test_heat_paid_heat_reads_as_paid():
 
 def test_japanese_wrapping_never_opens_a_line_with_a_long_vowel_or_stop():
     from rendering.common import font, wrap
+
     for text in ("メインストレートです。", "バックストレート", "カードが1枚少なくなる。"):
         for width in range(60, 260, 4):  # (two characters a line at least)
             lines = wrap(text, 24, width)

@@ -7,6 +7,7 @@ MIN_PHONE_TEXT, its glyph box is inside the image, a digit's or capital's ink is
 tall there, and no image is drawn much wider than the phone needs. Added here: no two texts of an
 image overlap, and no image is far taller than it is wide.
 """
+
 from __future__ import annotations
 
 import functools
@@ -35,8 +36,10 @@ MAX_RATIO = 2.0  # height / width: taller than this, the phone shows the image t
 def _pole_views() -> dict[str, tuple]:
     rnd = random.Random(5)
     st = POLE.new_game({"circuit": "monaco"}, 6, 5)
-    out: dict[str, tuple] = {"board_quali": (PR.render_board, POLE.view(st, None)),
-                             "hand_quali": (PR.render_hand, POLE.view(st, 0))}
+    out: dict[str, tuple] = {
+        "board_quali": (PR.render_board, POLE.view(st, None)),
+        "hand_quali": (PR.render_hand, POLE.view(st, 0)),
+    }
     for _ in range(8000):
         if POLE.is_over(st):
             break
@@ -87,8 +90,10 @@ def _rally_views() -> dict[str, tuple]:
 def _steam_game(seed: int) -> dict[str, tuple]:
     rnd = random.Random(4)
     st = STEAM.new_game({}, 4, seed)
-    out: dict[str, tuple] = {"board_start": (SR.render_board, STEAM.view(st, None)),
-                             "hand_start": (SR.render_hand, STEAM.view(st, 0))}
+    out: dict[str, tuple] = {
+        "board_start": (SR.render_board, STEAM.view(st, None)),
+        "hand_start": (SR.render_hand, STEAM.view(st, 0)),
+    }
     steps, early = 0, {}  # each stage's first view after step 80 (a busy table), else its first at all
     while not STEAM.is_over(st):
         (seat,) = STEAM.to_act(st)
@@ -128,13 +133,39 @@ class _Cases(Mapping):
     worker and every -k run would pay for three whole games, and a run of one game's cases plays
     only that game); NAMES lists them so the tests can be parametrized without playing."""
 
-    NAMES = ("pole_board_over", "pole_board_quali", "pole_board_quali_rolls", "pole_board_race",
-             "pole_board_race_late", "pole_board_tyres", "pole_hand_quali", "pole_hand_quali_rolls", "pole_hand_race",
-             "pole_hand_race_late", "pole_hand_tyres", "pole_results", "rally_board_over", "rally_board_plan",
-             "rally_board_roll", "rally_board_start", "rally_hand_plan", "rally_hand_roll", "rally_results",
-             "steam_board_activate", "steam_board_build", "steam_board_main", "steam_board_over", "steam_board_reveal",
-             "steam_board_start", "steam_hand_activate", "steam_hand_build", "steam_hand_main", "steam_hand_reveal",
-             "steam_hand_start", "steam_results")
+    NAMES = (
+        "pole_board_over",
+        "pole_board_quali",
+        "pole_board_quali_rolls",
+        "pole_board_race",
+        "pole_board_race_late",
+        "pole_board_tyres",
+        "pole_hand_quali",
+        "pole_hand_quali_rolls",
+        "pole_hand_race",
+        "pole_hand_race_late",
+        "pole_hand_tyres",
+        "pole_results",
+        "rally_board_over",
+        "rally_board_plan",
+        "rally_board_roll",
+        "rally_board_start",
+        "rally_hand_plan",
+        "rally_hand_roll",
+        "rally_results",
+        "steam_board_activate",
+        "steam_board_build",
+        "steam_board_main",
+        "steam_board_over",
+        "steam_board_reveal",
+        "steam_board_start",
+        "steam_hand_activate",
+        "steam_hand_build",
+        "steam_hand_main",
+        "steam_hand_reveal",
+        "steam_hand_start",
+        "steam_results",
+    )
 
     def __getitem__(self, key: str) -> tuple:
         return _game_views(key.split("_", 1)[0])[key]
@@ -157,8 +188,16 @@ def test_every_image_kind_is_covered():
     for game in ("pole", "rally", "steam"):
         for kind in ("board", "hand", "results"):
             assert any(c.startswith(f"{game}_{kind}") for c in CASES), (game, kind)
-    assert {"pole_board_race", "pole_hand_race", "steam_hand_build", "steam_hand_activate", "steam_hand_reveal",
-            "steam_board_reveal", "rally_board_roll", "rally_hand_plan"} <= set(CASES)
+    assert {
+        "pole_board_race",
+        "pole_hand_race",
+        "steam_hand_build",
+        "steam_hand_activate",
+        "steam_hand_reveal",
+        "steam_board_reveal",
+        "rally_board_roll",
+        "rally_hand_plan",
+    } <= set(CASES)
 
 
 def _render(case: str, locale: str, names: list[str]) -> tuple[Image.Image, list[dict]]:
@@ -176,7 +215,7 @@ def _overlap(a, b, slack: float = 1.0) -> bool:
 @pytest.mark.parametrize("case", sorted(_Cases.NAMES))
 def test_text_is_readable_at_phone_width(case, locale):
     seats = len(CASES[case][1].get("cars") or CASES[case][1].get("players") or [])
-    image, rec = _render(case, locale, NAMES[:max(seats, 2)])
+    image, rec = _render(case, locale, NAMES[: max(seats, 2)])
     texts = [r for r in rec if r["kind"] == "text"]
     assert len(texts) >= 5, case  # the renderer's texts really went through the recording
     scale = PHONE_W / image.width
@@ -201,14 +240,27 @@ def _visible(rec: list[dict]) -> list[dict]:
         if r["kind"] != "text":
             continue
         cx, cy = (r["box"][0] + r["box"][2]) / 2, (r["box"][1] + r["box"][3]) / 2
-        if not any(c["kind"] == "car" and c["box"][0] <= cx <= c["box"][2] and c["box"][1] <= cy <= c["box"][3]
-                   for c in rec[i + 1:]):
+        if not any(
+            c["kind"] == "car" and c["box"][0] <= cx <= c["box"][2] and c["box"][1] <= cy <= c["box"][3]
+            for c in rec[i + 1 :]
+        ):
             out.append(r)
     return out
 
 
-@pytest.mark.parametrize("case", ["pole_board_race", "pole_hand_race", "pole_results", "rally_board_roll",
-                                  "rally_results", "steam_board_main", "steam_hand_main", "steam_results"])
+@pytest.mark.parametrize(
+    "case",
+    [
+        "pole_board_race",
+        "pole_hand_race",
+        "pole_results",
+        "rally_board_roll",
+        "rally_results",
+        "steam_board_main",
+        "steam_hand_main",
+        "steam_results",
+    ],
+)
 def test_japanese_and_english_texts_differ_and_names_in_any_script_are_drawn(case):
     _, en = _render(case, "en", NAMES[:4])
     _, ja = _render(case, "ja", NAMES[:4])
@@ -228,9 +280,11 @@ def test_japanese_and_english_texts_differ_and_names_in_any_script_are_drawn(cas
 
 # ---------------------------------------------------------------- Pole Position: the action where it happens
 
+
 def test_pole_board_zooms_on_the_car_to_play():
     view = CASES["pole_board_race"][1]
     from bot.games.pole.content import circuits
+
     c = circuits()[view["circuit"]]
     seat = view["turn_info"]["seat"]
     cars, order = view["cars"], view["order"]
@@ -264,6 +318,7 @@ def test_pole_row_numbers_name_rows_as_the_move_select_does():
     after the other round the lap, and names its lap and its lanes in the select's words."""
     from bot.games.pole.content import circuits
     from bot.i18n import msg, render
+
     for case in ("pole_board_race", "pole_board_race_late"):
         view = CASES[case][1]
         c = circuits()[view["circuit"]]
@@ -274,18 +329,21 @@ def test_pole_row_numbers_name_rows_as_the_move_select_does():
         def on_a_car(box) -> bool:
             cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
             return any(c[0] <= cx <= c[2] and c[1] <= cy <= c[3] for c in cars)
+
         primary = PR._primary(view)
         map_h, strips = PR._layout(view, c, view["cars"], view["order"], primary, PR.ROW_H)
         assert strips and primary in strips[0][0]  # the car to play's strip comes first
         top = PR.HEADER_H
-        map_texts = [r for r in rec if r["kind"] == "text" and top <= r["box"][1] < top + map_h
-                     and not on_a_car(r["box"])]
+        map_texts = [
+            r for r in rec if r["kind"] == "text" and top <= r["box"][1] < top + map_h and not on_a_car(r["box"])
+        ]
         assert map_texts and all(r["text"].isdigit() and int(r["text"]) % 5 == 0 for r in map_texts), case
         lanes = [render(msg(w), "en") for w in ("left", "centre", "right")]
         for i, (_, lo) in enumerate(strips):
             y0 = top + map_h + PR.STRIP_H * i
-            texts = [r for r in rec if r["kind"] == "text" and y0 <= r["box"][1] < y0 + PR.STRIP_H
-                     and not on_a_car(r["box"])]
+            texts = [
+                r for r in rec if r["kind"] == "text" and y0 <= r["box"][1] < y0 + PR.STRIP_H and not on_a_car(r["box"])
+            ]
             nums = [int(r["text"]) for r in sorted(texts, key=lambda r: r["box"][0]) if r["text"].isdigit()]
             assert len(nums) == PR.STRIP_ROWS and nums[0] == lo % c.length + 1, (case, nums)
             assert all(b == a % c.length + 1 for a, b in zip(nums, nums[1:])), (case, nums)
@@ -296,9 +354,11 @@ def test_pole_row_numbers_name_rows_as_the_move_select_does():
 
 # ---------------------------------------------------------------- Steam Works
 
+
 def test_steam_tile_names_break_long_words_with_a_hyphen():
-    assert SR._tile_lines("Miscellanerie", 24, 110) == ["Miscella-", "nerie"] or \
-        all(len(x) > 1 for x in SR._tile_lines("Miscellanerie", 24, 110))
+    assert SR._tile_lines("Miscellanerie", 24, 110) == ["Miscella-", "nerie"] or all(
+        len(x) > 1 for x in SR._tile_lines("Miscellanerie", 24, 110)
+    )
     lines = SR._tile_lines("Patriotic Haiku Generator", 24, 140)
     assert lines and "".join(lines).replace("-", "") == "PatrioticHaikuGenerator"
     assert SR._tile_lines("改良機", 24, 110) == ["改良機"]
@@ -311,8 +371,10 @@ def test_steam_hand_lists_each_supply_tile_once_with_its_count():
     with recording() as rec:
         SR.render_hand(view, NAMES)
     # the supply list comes first; the devices drawn below it name their tiles again
-    devices_at = min((r["box"][1] for r in rec if r["kind"] == "text" and r["text"].startswith("#")
-                      and r["text"][1:].isdigit()), default=float("inf"))
+    devices_at = min(
+        (r["box"][1] for r in rec if r["kind"] == "text" and r["text"].startswith("#") and r["text"][1:].isdigit()),
+        default=float("inf"),
+    )
     texts = [r["text"] for r in rec if r["kind"] == "text" and r["box"][1] < devices_at]
     for tid in set(supply):
         name = SR._tile_name(tid)
@@ -374,6 +436,7 @@ def test_pole_tyre_choice_ticks_who_has_chosen_and_keeps_the_tyres_secret():
 def test_rally_stage_marks_are_readable_and_never_overlap_on_any_stage():
     """Every stage, windows along it: limits, jumps, water, shortcuts and mud stay >= 24 px and apart."""
     from bot.games.rallyman import board as B
+
     for key in B.stage_names():
         stage = B.stage(key)
         for i in range(0, len(stage.spaces), 20):
@@ -396,6 +459,7 @@ def test_rally_limits_close_together_are_always_the_same_value():
     right while such neighbours share their value, as on every stage shipped."""
     import math
     from bot.games.rallyman import board as B
+
     for key in B.stage_names():
         marks = [sp for sp in B.stage(key).spaces if sp.kind in ("inner", "outer", "single") and sp.limit]
         for a, b in combinations(marks, 2):
@@ -407,7 +471,9 @@ def test_rally_limits_close_together_are_always_the_same_value():
 def test_pole_every_circuit_mid_race_is_readable(circuit):
     rnd = random.Random(circuit)
     st = POLE.new_game({"circuit": circuit}, 6, 7)
-    while not POLE.is_over(st) and not (st["phase"] == "race" and st["round"] >= 4 and (st.get("turn") or {}).get("rolls")):
+    while not POLE.is_over(st) and not (
+        st["phase"] == "race" and st["round"] >= 4 and (st.get("turn") or {}).get("rolls")
+    ):
         seat = rnd.choice(POLE.to_act(st))
         st, _ = POLE.apply(st, seat, policy(st, seat, rnd))
     for renderer, view in ((PR.render_board, POLE.view(st, None)), (PR.render_hand, POLE.view(st, st["turn"]["seat"]))):

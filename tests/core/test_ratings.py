@@ -1,6 +1,7 @@
 """Ratings per game (issue #35, bot/ratings.py): OpenSkill over finished games, per server and across
 servers, on both backends. Ties share a place, many players rate at once, abandoned games never
 count, a seat the automatic player finished counts as its owner's, AI seats are rated per level."""
+
 from __future__ import annotations
 
 import pytest
@@ -29,10 +30,18 @@ class Placed(Engine):
 PLACED = Placed()
 
 
-def game_of(places: list[int], ai: dict[int, str] = (), auto: set[int] = (), status: str = "finished",  # type: ignore[assignment]
-            guild: int | None = GUILD, game_id: int = 1) -> Game:
-    seats = [Seat(i, -i if i in dict(ai) else 100 + i, f"P{i}", True, 0, "", i in auto, dict(ai).get(i))
-             for i in range(len(places))]
+def game_of(
+    places: list[int],
+    ai: dict[int, str] = (),
+    auto: set[int] = (),
+    status: str = "finished",  # type: ignore[assignment]
+    guild: int | None = GUILD,
+    game_id: int = 1,
+) -> Game:
+    seats = [
+        Seat(i, -i if i in dict(ai) else 100 + i, f"P{i}", True, 0, "", i in auto, dict(ai).get(i))
+        for i in range(len(places))
+    ]
     return Game(game_id, "pon", guild, 5, 6, None, 100, status, {}, 1, 9, {"places": places}, seats=seats)
 
 
@@ -74,16 +83,19 @@ def test_no_rating_without_two_players_or_a_finish():
     assert ratings.entries(PLACED, game_of([1, 2], status="abandoned")) == []
 
 
-async def finished(store: Store, places: list[int], guild: int | None = GUILD, users: tuple[int, ...] = (),
-                   ai: int = 0) -> int:
+async def finished(
+    store: Store, places: list[int], guild: int | None = GUILD, users: tuple[int, ...] = (), ai: int = 0
+) -> int:
     """A game in the store whose last move finished it with these places."""
     users = users or tuple(100 + i for i in range(len(places) - ai))
     game_id = await store.create_game("pon", guild, 5, users[0], f"U{users[0]}", {}, 1, ai=0)
     for user in users[1:]:
         assert await store.join(game_id, user, f"U{user}", 9)
     for n in range(ai):
-        await store._db.execute("INSERT INTO seats (game_id, seat, user_id, name, auto, ai) VALUES (?, ?, ?, ?, 1, ?)",
-                                (game_id, len(users) + n, -1 - n, f"AI {n}", "strong"))
+        await store._db.execute(
+            "INSERT INTO seats (game_id, seat, user_id, name, auto, ai) VALUES (?, ?, ?, ?, 1, ?)",
+            (game_id, len(users) + n, -1 - n, f"AI {n}", "strong"),
+        )
     assert await store.start(game_id, 7, {"places": places}, [])
     await store.commit_move(game_id, 0, 0, {"type": "x"}, {"places": places}, True, [])
     return game_id

@@ -1,6 +1,7 @@
 """Issue #29: each game's renderer is declared entry by entry (rendering.Renderer in
 rendering/registry.py); the bot never probes a module for what it draws. The registry names every
 registered game and every drawing its module has."""
+
 from __future__ import annotations
 
 import importlib
@@ -27,7 +28,11 @@ def test_a_post_is_the_board_or_boards_and_at_the_end_the_results():
     plain = Renderer(board=draw("board"), hand=draw("hand"))
     view = {"n": 1}
     assert plain.post_images(view, ["a"], "ja", over=True) == [b"board:1:a:ja"]
-    full = Renderer(board=draw("board"), hand=draw("hand"), results=draw("results"),
-                    boards=lambda view, names, locale: [b"one", b"two"])
+    full = Renderer(
+        board=draw("board"),
+        hand=draw("hand"),
+        results=draw("results"),
+        boards=lambda view, names, locale: [b"one", b"two"],
+    )
     assert full.post_images(view, ["a"], "en", over=False) == [b"one", b"two"]
     assert full.post_images(view, ["a"], "en", over=True) == [b"one", b"two", b"results:1:a:en"]

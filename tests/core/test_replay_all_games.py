@@ -1,5 +1,6 @@
 """For every game kind: moves committed through the store replay from seed + action log to the
 stored snapshot, and every snapshot round-trips through JSON."""
+
 import json
 import random
 

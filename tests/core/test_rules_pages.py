@@ -1,5 +1,6 @@
 """`/<game> rules` pages (issue #8): every game has them, in every language with a catalog, the
 same sections in each, and every page fits one Discord message as the command shows it."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,8 +18,18 @@ def shown(kind: str, locale: str, number: int) -> str:
     sections = rules_pages.pages(kind, locale)
     title, body = sections[number - 1]
     others = [f"{i}. {t}" for i, (t, _) in enumerate(sections, 1) if i != number]
-    return render(msg("**{title}** ({n}/{total})\n{body}\n-# /{kind} rules page: {others}", title=title, n=number,
-                      total=len(sections), body=body, kind=kind, others=" · ".join(others)), locale)
+    return render(
+        msg(
+            "**{title}** ({n}/{total})\n{body}\n-# /{kind} rules page: {others}",
+            title=title,
+            n=number,
+            total=len(sections),
+            body=body,
+            kind=kind,
+            others=" · ".join(others),
+        ),
+        locale,
+    )
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -4,6 +4,7 @@ change makes a game's log end in another state. Here a few seeded games per engi
 played by the engine's own automatic choice, are fingerprinted: when a fingerprint changes, raise
 that engine's `rules_version` and write the new pair below. The games use default options: a change
 to an optional rule alone may not show here, so raise the number by hand for one."""
+
 import hashlib
 import json
 
@@ -46,7 +47,8 @@ def test_a_rules_change_raises_the_rules_version(kind):
     engine = engines()[kind]
     assert (engine.rules_version, fingerprint(kind)) == FINGERPRINTS[kind], (
         f"{kind}: seeded games end differently now; raise {type(engine).__name__}.rules_version and write "
-        f"the new pair here, so that games begun before are no longer checked by replaying them")
+        f"the new pair here, so that games begun before are no longer checked by replaying them"
+    )
 
 
 def test_a_heat_championship_keeps_its_stamp_from_race_to_race():

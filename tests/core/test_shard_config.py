@@ -1,4 +1,5 @@
 """BOT_SHARDS: a process runs a range of a total count; a bad value is refused in one line."""
+
 import pytest
 
 from bot.config import ConfigError, Shards, load_settings, parse_shards, shard_of
@@ -8,18 +9,29 @@ def test_unset_means_discord_py_default():
     assert load_settings({}, None).shards is None
 
 
-@pytest.mark.parametrize("text, first, last, total", [
-    ("0-3/8", 0, 3, 8), ("5/8", 5, 5, 8), ("0/1", 0, 0, 1), (" 4 - 7 / 8 ", 4, 7, 8), ("0-0/2", 0, 0, 2)])
+@pytest.mark.parametrize(
+    "text, first, last, total",
+    [("0-3/8", 0, 3, 8), ("5/8", 5, 5, 8), ("0/1", 0, 0, 1), (" 4 - 7 / 8 ", 4, 7, 8), ("0-0/2", 0, 0, 2)],
+)
 def test_ranges(text, first, last, total):
     shards = load_settings({"BOT_SHARDS": text, "BOT_DATABASE": "postgresql://bot@db/bot"}, None).shards
     assert shards == Shards(first, last, total)
     assert shards.ids == list(range(first, last + 1))
 
 
-@pytest.mark.parametrize("text, words", [
-    ("0-8/8", "does not fit its total"), ("8/8", "does not fit its total"), ("3-1/8", "backwards"),
-    ("0/0", "at least 1"), ("eight", "must look like"), ("0-3", "must look like"), ("-1/8", "must look like"),
-    ("1-2-3/8", "must look like")])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("0-8/8", "does not fit its total"),
+        ("8/8", "does not fit its total"),
+        ("3-1/8", "backwards"),
+        ("0/0", "at least 1"),
+        ("eight", "must look like"),
+        ("0-3", "must look like"),
+        ("-1/8", "must look like"),
+        ("1-2-3/8", "must look like"),
+    ],
+)
 def test_bad_ranges_are_refused_in_one_line(text, words):
     with pytest.raises(ConfigError) as err:
         load_settings({"BOT_SHARDS": text, "BOT_DATABASE": "postgresql://bot@db/bot"}, None)
@@ -51,6 +63,7 @@ def test_shard_of_a_guild_is_discords():
 
 def test_start_up_prints_one_line(monkeypatch, capsys):
     from bot.__main__ import main
+
     monkeypatch.setenv("BOT_SHARDS", "4-9/8")
     monkeypatch.setenv("BOT_DATABASE", "postgresql://bot@db/bot")
     monkeypatch.chdir("/")

@@ -1,5 +1,6 @@
 """The store's shard filter (both backends): a process reads the start-up, timer, catch-up and
 automatic-player work of its own shards' guilds only, set-based in SQL; migration 7's index."""
+
 import time
 
 import pytest
@@ -21,8 +22,9 @@ def guild_on(shard: int, n: int = 0) -> int:
 async def active_game(store: Store, guild: int, *, auto: bool = False, owed: bool = True, due: float = 100.0) -> int:
     gid = await store.create_game("heat", guild, 5, 10, "ann", {}, 7)
     await store.join(gid, 11, "bob", 4)
-    await store.start(gid, 99, {"n": 0}, [PromptUpdate(0, "h0"), PromptUpdate(1, "h1")], {"x": 1}, [0, 1],
-                      {0: due, 1: due + 1})
+    await store.start(
+        gid, 99, {"n": 0}, [PromptUpdate(0, "h0"), PromptUpdate(1, "h1")], {"x": 1}, [0, 1], {0: due, 1: due + 1}
+    )
     if auto:
         await store.set_auto(gid, 1, True)
     if not owed:
@@ -38,7 +40,9 @@ async def store(request, tmp_path):
 
 
 async def test_each_process_sees_only_its_shards(store):
-    games = {shard: await active_game(store, guild_on(shard), auto=True, due=100.0 + 10 * shard) for shard in range(TOTAL)}
+    games = {
+        shard: await active_game(store, guild_on(shard), auto=True, due=100.0 + 10 * shard) for shard in range(TOTAL)
+    }
     lobby = await store.create_game("heat", guild_on(3, 5), 6, 10, "ann", {}, 7)  # its post never recorded
     everything = await store.due_timers(10**9)
     assert len(everything) == 2 * TOTAL and await store.next_timer_due() == 100.0
@@ -82,9 +86,13 @@ async def test_the_catch_up_sweep_reads_only_what_waited(store):
 async def test_migration_7_indexes_the_automatic_players_seats(store):
     if store.backend == "sqlite":
         rows = await store._read("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'seats_auto'")
-        plan = " ".join(str(r) for r in await store._read(
-            "EXPLAIN QUERY PLAN SELECT DISTINCT game_id FROM seats JOIN games ON games.id = game_id WHERE auto = 1 "
-            "AND games.status = 'active'"))
+        plan = " ".join(
+            str(r)
+            for r in await store._read(
+                "EXPLAIN QUERY PLAN SELECT DISTINCT game_id FROM seats JOIN games ON games.id = game_id WHERE auto = 1 "
+                "AND games.status = 'active'"
+            )
+        )
         assert "seats_auto" in plan
     else:
         rows = await store._read("SELECT indexname FROM pg_indexes WHERE indexname = 'seats_auto'")

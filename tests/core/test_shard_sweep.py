@@ -1,6 +1,7 @@
 """The announcer's sweep: what another process left owed on one of this process's games (a move
 made from a DM on shard 0's process, which then died) is said here, once; other shards' games
 are not touched."""
+
 import asyncio
 
 from bot.announcer import Announcer
@@ -45,10 +46,12 @@ async def test_the_sweep_says_what_was_left_owed_on_its_shards_once(tmp_path):
 
         # another process (shard 0's, serving a DM) moves game 3 and dies before announcing it
         other = await Store.open(tmp_path / "db.sqlite3")
-        await other.commit_move(games[3], 0, 0, {"a": 1}, {"n": 1}, False, [PromptUpdate(0, "h2")], {"board": True},
-                                [0], {})
-        await other.commit_move(games[0], 0, 0, {"a": 1}, {"n": 1}, False, [PromptUpdate(0, "h2")], {"board": True},
-                                [0], {})
+        await other.commit_move(
+            games[3], 0, 0, {"a": 1}, {"n": 1}, False, [PromptUpdate(0, "h2")], {"board": True}, [0], {}
+        )
+        await other.commit_move(
+            games[0], 0, 0, {"a": 1}, {"n": 1}, False, [PromptUpdate(0, "h2")], {"board": True}, [0], {}
+        )
         await other.close()
         out.said.clear()
         announcer.sweep_seconds, announcer.sweep_age = 0.05, 0.0
@@ -110,6 +113,7 @@ async def test_a_failed_announcement_of_another_shards_game_is_left_to_its_owner
     retry (the owner's sweep does), so the two never say it at once."""
     import bot.announcer as announcer_module
     from bot.delivery import Outcome
+
     monkeypatch.setattr(announcer_module, "RETRY_SECONDS", 0.05)
     store = await Store.open(tmp_path / "db.sqlite3")
     try:

@@ -1,6 +1,7 @@
 """The store, on both backends: every test taking `database` (or `store`) runs on SQLite and on
 a throwaway PostgreSQL server (bot/tools/pgserver.py; skipped where none is installed, unless
 BOT_REQUIRE_POSTGRES=1, as .ci/run sets it)."""
+
 import asyncio
 import os
 import random
@@ -68,6 +69,7 @@ async def test_postgresql_numbers_its_schema_like_sqlite(tmp_path):
 
 def test_without_a_server_installed_the_hint_is_one_line(monkeypatch):
     from bot.tools import pgserver as store_pgserver
+
     monkeypatch.setattr(store_pgserver, "find_program", lambda name: None)
     with pytest.raises(NoServer) as err:
         store_pgserver.Server()
@@ -77,15 +79,26 @@ def test_without_a_server_installed_the_hint_is_one_line(monkeypatch):
 def test_the_bot_refuses_to_start_on_an_unreachable_database(tmp_path):
     import subprocess
     import sys
-    env = {**os.environ, "DISCORD_TOKEN": "x" * 24 + "." + "y" * 6 + "." + "z" * 27,
-           "BOT_STATE_DIR": str(tmp_path / "state"),
-           "BOT_DATABASE": f"postgresql://bot:secret@/games?host={tmp_path}/nowhere"}
-    done = subprocess.run([sys.executable, "-m", "bot"], env=env, capture_output=True, text=True, timeout=60,
-                          cwd=Path(__file__).resolve().parents[2])
+
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": "x" * 24 + "." + "y" * 6 + "." + "z" * 27,
+        "BOT_STATE_DIR": str(tmp_path / "state"),
+        "BOT_DATABASE": f"postgresql://bot:secret@/games?host={tmp_path}/nowhere",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [
         f"cannot use the database postgresql://bot:***@/games?host={tmp_path}/nowhere: cannot connect to the "
-        f"server ([Errno 2] No such file or directory)"], done.stderr
+        f"server ([Errno 2] No such file or directory)"
+    ], done.stderr
 
 
 async def test_processes_starting_together_on_a_new_postgresql_database_migrate_it_once(tmp_path):
@@ -102,6 +115,7 @@ async def test_processes_starting_together_on_a_new_postgresql_database_migrate_
 
 async def test_an_unreachable_database_is_refused_in_one_line(tmp_path):
     from bot.store import StoreError
+
     url = "postgresql://bot:secret@/nowhere?host=" + str(tmp_path) + "&port=1"
     with pytest.raises(StoreError) as err:
         await Store.open(url)
@@ -163,8 +177,9 @@ async def test_a_failure_between_the_writes_rolls_back_all(store):
     must stay as they were, although the version check passed."""
     gid = await store.create_game("heat", 1, 2, 10, "ann", {}, 7)
     await store.start(gid, 99, {"n": 0}, [PromptUpdate(0, "h0")])
-    await store._db.execute("INSERT INTO actions (game_id, version, seat, action, created_at) "
-                            "VALUES (?, 1, 0, '{}', 0)", (gid,))
+    await store._db.execute(
+        "INSERT INTO actions (game_id, version, seat, action, created_at) VALUES (?, 1, 0, '{}', 0)", (gid,)
+    )
     with pytest.raises(Exception) as err:
         await store.commit_move(gid, 0, 0, {"type": "a"}, {"n": 1}, False, [PromptUpdate(0, "new")])
     assert not isinstance(err.value, StaleVersion)
@@ -211,7 +226,9 @@ async def test_two_stores_on_one_database_refuse_a_stale_or_duplicate_move(datab
         # at the same moment: exactly one of two competing moves is written
         results = await asyncio.gather(
             one.commit_move(gid, 1, 1, {"type": "b"}, {"n": 2}, False, [], {}, [0], {}),
-            two.commit_move(gid, 1, 0, {"type": "c"}, {"n": 3}, False, [], {}, [1], {}), return_exceptions=True)
+            two.commit_move(gid, 1, 0, {"type": "c"}, {"n": 3}, False, [], {}, [1], {}),
+            return_exceptions=True,
+        )
         assert sorted(type(r).__name__ for r in results) == ["StaleVersion", "int"], results
         winner = results.index(2)
         game = await (one, two)[1 - winner].game(gid)
@@ -279,8 +296,17 @@ async def test_replay_equals_snapshot_through_a_whole_game(database, kind):
             state, _ = engine.apply(state, seat, action)
             game = await store.game(gid)
             assert game.version == version
-            version = await store.commit_move(gid, version, seat, action, state, engine.is_over(state), [], {},
-                                              [] if engine.is_over(state) else engine.to_act(state))
+            version = await store.commit_move(
+                gid,
+                version,
+                seat,
+                action,
+                state,
+                engine.is_over(state),
+                [],
+                {},
+                [] if engine.is_over(state) else engine.to_act(state),
+            )
         assert engine.is_over(state)
         assert await store.archive(gid)
         store._rows.clear()
@@ -299,8 +325,7 @@ async def test_absent_players_clock_auto_seats_votes_and_escalating_timers(store
     await store.join(gid, 11, "bob", 4)
     assert (await store.game(gid)).clock == 3600.0
     assert not await store.set_auto(gid, 1, True)  # a lobby: no automatic player
-    await store.start(gid, 99, {"n": 0}, [PromptUpdate(0, "h0"), PromptUpdate(1, "h1")], {}, [0, 1],
-                      {0: 50.0, 1: 60.0})
+    await store.start(gid, 99, {"n": 0}, [PromptUpdate(0, "h0"), PromptUpdate(1, "h1")], {}, [0, 1], {0: 50.0, 1: 60.0})
     assert await store.vote(gid, 1, 10, 0) == [10]
     assert await store.vote(gid, 1, 10, 0) == [10]  # once per voter
     assert await store.vote(gid, 1, 12, 3) == [12]  # the seat's menu moved on: older votes go

@@ -1,5 +1,6 @@
 """`python -m bot store copy SRC DST`: SQLite -> PostgreSQL -> SQLite keeps every game (replaying
 to its snapshot), refuses a non-empty target in one line, and finds a game that does not check out."""
+
 from __future__ import annotations
 
 import asyncio
@@ -19,6 +20,7 @@ GAMES = 30
 def built(tmp_path_factory):
     """Real seeded games (finished and archived, mid-game with timers), built once."""
     import asyncio
+
     path = tmp_path_factory.mktemp("copy") / "games.sqlite3"
     asyncio.run(bench_store.build(path, GAMES))
     return path
@@ -35,9 +37,18 @@ async def extras(path) -> None:
         seat = engine.to_act(active.snapshot)[0]
         action = engine.legal_actions(active.snapshot, seat)[0]
         state, _ = engine.apply(active.snapshot, seat, action)
-        await store.commit_move(active.id, active.version, seat, action, state, False,
-                                [PromptUpdate(seat, "q")], {"events": [["hi", None]]}, engine.to_act(state),
-                                {engine.to_act(state)[0]: 123.0})
+        await store.commit_move(
+            active.id,
+            active.version,
+            seat,
+            action,
+            state,
+            False,
+            [PromptUpdate(seat, "q")],
+            {"events": [["hi", None]]},
+            engine.to_act(state),
+            {engine.to_act(state)[0]: 123.0},
+        )
         await store.mark_sent(active.id, [active.version + 1], "post")
         await store.set_dm_channel(10**9 + 1, 4242)
         await store.set_user_locale(10**9 + 2, "ja")
@@ -52,15 +63,21 @@ async def everything(database) -> dict:
     try:
         ids = [r[0] for r in await store._db.fetch("SELECT id FROM games ORDER BY id")]
         games = [await store.game(g) for g in ids]
-        return {"games": games, "actions": [await store.actions(g) for g in ids], "owed": await store.owed(),
-                "timers": await store.due_timers(10**12), "users": [await store.user(10**9 + i) for i in (1, 2)],
-                "notify": [await store.notify(10**9 + i) for i in (1, 2)]}
+        return {
+            "games": games,
+            "actions": [await store.actions(g) for g in ids],
+            "owed": await store.owed(),
+            "timers": await store.due_timers(10**12),
+            "users": [await store.user(10**9 + i) for i in (1, 2)],
+            "notify": [await store.notify(10**9 + i) for i in (1, 2)],
+        }
     finally:
         await store.close()
 
 
 async def test_sqlite_to_postgresql_and_back_keeps_every_game(built, tmp_path):
     import shutil
+
     src = tmp_path / "src.sqlite3"
     shutil.copyfile(built, src)
     await extras(src)
@@ -82,8 +99,10 @@ async def test_sqlite_to_postgresql_and_back_keeps_every_game(built, tmp_path):
         await store.close()
     back_store = await Store.open(back)
     try:
-        kinds = {type(v).__name__ for (v,) in await back_store._db.fetch(
-            "SELECT snapshot FROM games WHERE status = 'finished'")}
+        kinds = {
+            type(v).__name__
+            for (v,) in await back_store._db.fetch("SELECT snapshot FROM games WHERE status = 'finished'")
+        }
         assert kinds == {"bytes"}
     finally:
         await back_store.close()
@@ -91,6 +110,7 @@ async def test_sqlite_to_postgresql_and_back_keeps_every_game(built, tmp_path):
 
 async def test_a_non_empty_target_is_refused_in_one_line(built, tmp_path, capsys):
     import shutil
+
     src = tmp_path / "src.sqlite3"
     shutil.copyfile(built, src)
     pg = await database_for("postgresql", tmp_path)
@@ -115,6 +135,7 @@ async def test_a_non_empty_target_is_refused_in_one_line(built, tmp_path, capsys
 async def _without_its_first_action(built, tmp_path) -> tuple:
     """A copy of the built store in which one game under way lost its first action: (file, game id)."""
     import shutil
+
     src = tmp_path / "src.sqlite3"
     shutil.copyfile(built, src)
     store = await Store.open(src)
@@ -134,6 +155,7 @@ async def test_a_game_begun_under_older_rules_is_compared_by_its_log_not_replaye
     """A rules or content change means an old game's log no longer replays to its snapshot; the
     copy still goes through, checking that game's log against the source's instead."""
     from bot.games.registry import engines
+
     src, _ = await _without_its_first_action(built, tmp_path)
     for engine in engines().values():  # every stored game now began under older rules
         monkeypatch.setattr(engine, "rules_version", engine.rules_version + 1)
@@ -152,6 +174,7 @@ def test_a_snapshot_saved_in_an_older_schema_is_compared_as_today_reads_it():
     from bot.games.base import replay
     from bot.games.registry import engines
     from bot.store_copy import replay_problems
+
     engine = engines()["pon"]
     state = engine.new_game({}, 3, 5)
     actions = []

@@ -1,5 +1,6 @@
 """Issue #17, the cost of one move: an active game's next move is not loaded again (the store keeps
 its row up to date), and the announcements' progress is written behind, for all games at once."""
+
 from __future__ import annotations
 
 import asyncio
@@ -13,8 +14,6 @@ from tests.core.test_store import BACKENDS, database_for
 from tests.core.test_store_scale import statements
 
 HEAT = engines()["heat"]
-
-
 
 
 async def a_game(store: Store, i: int = 0) -> int:
@@ -34,11 +33,14 @@ async def path(request, tmp_path):
 async def fresh(path) -> dict:
     """The game as a second connection reads it from the database (a plain one: not a Store, whose
     start-up checks would compete with the store under test)."""
-    queries = ("SELECT version, snapshot FROM games WHERE id = 1",
-               "SELECT seat, prompt_version, prompt_hash, dm_ok FROM seats WHERE game_id = 1 ORDER BY seat",
-               "SELECT version, sent FROM owed WHERE game_id = 1 ORDER BY version")
+    queries = (
+        "SELECT version, snapshot FROM games WHERE id = 1",
+        "SELECT seat, prompt_version, prompt_hash, dm_ok FROM seats WHERE game_id = 1 ORDER BY seat",
+        "SELECT version, sent FROM owed WHERE game_id = 1 ORDER BY version",
+    )
     if isinstance(path, str):
         import asyncpg
+
         conn = await asyncpg.connect(path)
         try:
             results = [[tuple(r) for r in await conn.fetch(q)] for q in queries]
@@ -50,7 +52,7 @@ async def fresh(path) -> dict:
             results = [con.execute(q).fetchall() for q in queries]
         finally:
             con.close()
-    (version, snapshot), = results[0]
+    ((version, snapshot),) = results[0]
     seats, owed = results[1], results[2]
     return {"version": version, "snapshot": snapshot, "seats": seats, "owed": owed}
 
@@ -63,16 +65,22 @@ async def test_a_move_is_one_statement_and_the_kept_game_equals_the_file(path):
 
     async def move():
         loaded = await store.game(gid)
-        await store.commit_move(gid, loaded.version, 0, {"type": "x"}, state, False, [PromptUpdate(1, "h1")],
-                                {"events": []}, [1], {})
+        await store.commit_move(
+            gid, loaded.version, 0, {"type": "x"}, state, False, [PromptUpdate(1, "h1")], {"events": []}, [1], {}
+        )
+
     seen = await statements(store, move)
     # one statement (the trace repeats its text for each step of its trigger): no load, no other write
     assert len(set(seen)) == 1 and seen[0].startswith(("INSERT INTO moves", "SELECT commit_move"))
     kept = await store.game(gid)
     store._rows.clear()
     read = await store.game(gid)
-    assert (kept.version, kept.snapshot, kept.status, kept.seats) == (read.version, read.snapshot, read.status,
-                                                                     read.seats) and read.version == 1
+    assert (kept.version, kept.snapshot, kept.status, kept.seats) == (
+        read.version,
+        read.snapshot,
+        read.status,
+        read.seats,
+    ) and read.version == 1
     assert read.seats[1].prompt_hash == "h1" and read.seats[1].prompt_version == 1
     assert read.seats[0].prompt_hash == "a" and read.seats[0].prompt_version == 0
     await store.close()
@@ -132,6 +140,7 @@ async def test_progress_is_written_behind_in_one_statement_for_all_games(path):
         for gid in ids:
             await store.mark_sent(gid, [0], "post")
             await store.settle(gid, [0])
+
     assert await statements(store, announce_all) == []  # nothing written yet
     assert (await fresh(path))["owed"] == [(0, "")]
     seen = await statements(store, store.flush)
@@ -166,8 +175,9 @@ async def test_migration_8_keeps_every_row_and_the_move_still_works(tmp_path, mo
     old = await Store.open(path)
     gid = await a_game(old)
     state = HEAT.new_game({"track": "usa"}, 2, 0)  # (as a_game stored it: today's reads need today's columns)
-    await old.commit_move(gid, 0, 0, {"type": "x"}, state, False, [PromptUpdate(1, "h1")], {"events": []}, [1],
-                          {1: 123.0})
+    await old.commit_move(
+        gid, 0, 0, {"type": "x"}, state, False, [PromptUpdate(1, "h1")], {"events": []}, [1], {1: 123.0}
+    )
     await old.escalate_timer(gid, 1, "remind", 1, 456.0)
     await old.close()
     monkeypatch.undo()
@@ -215,6 +225,7 @@ async def test_a_move_writes_few_pages(tmp_path):
     await store.flush()
     wal = path.with_name(path.name + "-wal")
     import random
+
     rnd = random.Random(11)
     start, moves = wal.stat().st_size, 0
     for _ in range(60):

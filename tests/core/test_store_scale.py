@@ -1,5 +1,6 @@
 """What must not grow with the number of games: start-up statements, catch-up concurrency, locks,
 and the plans of the statements an interaction runs."""
+
 from __future__ import annotations
 
 import asyncio
@@ -29,8 +30,9 @@ async def add_games(store: Store, active: int, finished: int = 0) -> list[int]:
         gid = await store.create_game("heat", 1, 5, 100 + i, "ann", {"track": "usa"}, i)
         await store.join(gid, 1000 + i, "bob", 6)
         state = engine.new_game({"track": "usa"}, 2, i)
-        await store.start(gid, 10_000 + gid, state, [PromptUpdate(0, "a"), PromptUpdate(1, "b")], {},
-                          engine.to_act(state), {})
+        await store.start(
+            gid, 10_000 + gid, state, [PromptUpdate(0, "a"), PromptUpdate(1, "b")], {}, engine.to_act(state), {}
+        )
         if i >= active:
             await store.commit_move(gid, 0, 0, {"type": "x"}, state, True, [], {})
             await store.archive(gid)
@@ -70,6 +72,7 @@ async def test_start_up_statements_do_not_grow_with_games(tmp_path, finished, ba
             await table.announcer.start_catch_up()
             await table.recover()
             await table.announcer.stop_catch_up()
+
         counts.append(await count_statements(store, start_up))
         assert len(await store.due_timers(10**12)) == 2 * n  # every waiting seat got its reminder
         await store.close()
@@ -130,8 +133,9 @@ async def test_interaction_statements_use_indexes(tmp_path):  # SQLite's plans (
     await store.games_of_user(1000, ("lobby", "active"))
     await store.open_lobby(5, "heat")
     await store.owed(gid)
-    await store.commit_move(gid, game.version, 0, {"type": "x"}, game.snapshot, False, [PromptUpdate(0, "z")],
-                            {}, [1], {1: 5.0})
+    await store.commit_move(
+        gid, game.version, 0, {"type": "x"}, game.snapshot, False, [PromptUpdate(0, "z")], {}, [1], {1: 5.0}
+    )
     await store.mark_sent(gid, [1], "post")
     await store.settle(gid, [1])
     await store.actions(gid)

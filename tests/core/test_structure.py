@@ -5,6 +5,7 @@
   defined by another module of ours, not this one; a library's private names are another matter);
 - no class over 600 lines, no function over 80.
 """
+
 from __future__ import annotations
 
 import ast
@@ -14,7 +15,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 MAX_CLASS = 600
 MAX_FUNCTION = 80
-
 
 
 def module_name(path: Path) -> str:

@@ -2,6 +2,7 @@
 commit; then the announcement's bookkeeping) is one statement on either backend; the seats'
 menus are hashed with orjson, stored hashes of the older format still match; each menu a move
 builds is built once (the DMs reuse the prompts')."""
+
 from __future__ import annotations
 
 import hashlib
@@ -74,11 +75,15 @@ async def test_a_whole_move_at_the_table_is_one_statement(path):
                 # the announcement's bookkeeping, as Delivery and the announcer do it
                 await store.mark_sent(gid, outcome.versions, "post")
                 await store.settle(gid, outcome.versions)
+
     seen = await statements(store, moves)
     # Six moves, six statements (a trigger's steps are traced with its statement's text: one run
     # of one text is one statement): no load, no separate write of timers or announcements.
-    runs = seen if store.backend == "postgresql" else [
-        text for i, text in enumerate(seen) if i == 0 or text != seen[i - 1]]
+    runs = (
+        seen
+        if store.backend == "postgresql"
+        else [text for i, text in enumerate(seen) if i == 0 or text != seen[i - 1]]
+    )
     assert len(announced) == 6 and len(runs) == 6, [r[:60] for r in runs]
     assert all(text.startswith(("INSERT INTO moves", "SELECT commit_move")) for text in runs)
     # ... and the announcements' progress of all of them: one statement, later.
@@ -90,12 +95,16 @@ async def test_a_whole_move_at_the_table_is_one_statement(path):
 def test_menu_hash_writes_what_to_wire_writes_for_every_engine():
     for kind, engine in ENGINES.items():
         seats = max(engine.min_seats, 2)  # (a lone Heat player needs Legends)
-        state = engine.new_game(engine.validate_options({}, seats) if kind != "heat" else
-                                engine.validate_options({"track": "usa"}, seats), seats, 3)
+        state = engine.new_game(
+            engine.validate_options({}, seats) if kind != "heat" else engine.validate_options({"track": "usa"}, seats),
+            seats,
+            3,
+        )
         for seat in range(seats):
             menu = engine.menu(state, seat)
             assert orjson.loads(orjson.dumps(menu, default=_wire, option=_SORTED)) == json.loads(
-                json.dumps(to_wire(menu))), kind
+                json.dumps(to_wire(menu))
+            ), kind
             assert len(menu_hash(menu)) == 18 and menu_hash(menu) == menu_hash(menu)
             assert menu_hash(menu, like=old_hash(menu)) == old_hash(menu)
 
@@ -103,8 +112,21 @@ def test_menu_hash_writes_what_to_wire_writes_for_every_engine():
 def heat_table_game(seats: int = 3) -> tuple[Table, Game, dict]:
     options = HEAT.validate_options({"track": "usa"}, seats)
     state = HEAT.new_game(options, seats, 7)
-    game = Game(1, "heat", 1, 1, 1, None, 100, "active", options, 7, 0, state,
-                seats=[Seat(s, 100 + s, f"p{s}", True, 0, "") for s in range(seats)])
+    game = Game(
+        1,
+        "heat",
+        1,
+        1,
+        1,
+        None,
+        100,
+        "active",
+        options,
+        7,
+        0,
+        state,
+        seats=[Seat(s, 100 + s, f"p{s}", True, 0, "") for s in range(seats)],
+    )
     return Table(NoBot(), None, ENGINES, 3600), game, state  # type: ignore[arg-type]
 
 
@@ -201,7 +223,8 @@ async def test_a_board_post_is_drawn_while_the_move_is_planned_and_written():
             state = new_state
             continue
         assert outcome.drawing is not None
-        assert await outcome.drawing == table.out.board_images("heat", HEAT.view(new_state, None), names,
-                                                               HEAT.is_over(new_state), "en")
+        assert await outcome.drawing == table.out.board_images(
+            "heat", HEAT.view(new_state, None), names, HEAT.is_over(new_state), "en"
+        )
         return
     raise AssertionError("no new turn in 20 moves")

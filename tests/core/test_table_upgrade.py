@@ -1,5 +1,6 @@
 """Issue #29: a state saved by older code is brought up to today's form by its engine's `upgrade`,
 once each time the table loads the game (the engines no longer do it in every method)."""
+
 from __future__ import annotations
 
 from bot.games.registry import engines

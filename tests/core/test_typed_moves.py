@@ -1,5 +1,6 @@
 """A move typed into /<game> play: case, width and spacing do not matter, a prefix only one move has
 is enough, and a player with nothing to do is told whose move it is (issue #27)."""
+
 from __future__ import annotations
 
 import pytest

@@ -4,6 +4,7 @@ The tests of the modules in ON_BOTH_BACKENDS run twice: on SQLite and on a fresh
 throwaway PostgreSQL server (see tests/core/test_store.py); settings_for and bot_env give the bot
 that test's database. All other tests run on SQLite only.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -57,8 +58,7 @@ async def _store_database(store_backend, tmp_path):
 def _stand_in_animation() -> export.Drawn:
     out = io.BytesIO()
     Image.new("RGB", (16, 16), "white").save(out, "GIF")
-    return export.Drawn(data=out.getvalue(), format="gif", frames=1, boards=1, size=(16, 16), seconds=0.0,
-                        whole=True)
+    return export.Drawn(data=out.getvalue(), format="gif", frames=1, boards=1, size=(16, 16), seconds=0.0, whole=True)
 
 
 STAND_IN_ANIMATION = _stand_in_animation()
@@ -75,6 +75,7 @@ def _quick_animation(request, monkeypatch):
 
     async def draw(*args: Any, **kwargs: Any) -> export.Drawn:
         return STAND_IN_ANIMATION
+
     monkeypatch.setattr(export.ANIMATOR, "draw", draw)
 
 
@@ -102,12 +103,14 @@ def read_row(database: Path | str, sql: str) -> tuple[Any, ...] | None:
 
     async def fetch() -> tuple[Any, ...] | None:
         import asyncpg
+
         conn = await asyncpg.connect(database)
         try:
             row = await conn.fetchrow(sql)
             return None if row is None else tuple(row)
         finally:
             await conn.close()
+
     with ThreadPoolExecutor(1) as pool:  # its own event loop: the test's loop keeps the emulator
         return pool.submit(asyncio.run, fetch()).result()
 
@@ -137,8 +140,11 @@ async def world(tmp_path):
         yield w
         assert not emu.server_errors, emu.server_errors[0]
         # every deferred answer ("thinking...") must have been completed by the bot
-        thinking = [r for r in emu.interaction_records if r.callback_type == 5 and r.response is not None
-                    and emu.message(r.response.id).loading]
+        thinking = [
+            r
+            for r in emu.interaction_records
+            if r.callback_type == 5 and r.response is not None and emu.message(r.response.id).loading
+        ]
         assert not thinking, [r.data for r in thinking]
 
 

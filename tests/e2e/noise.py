@@ -2,6 +2,7 @@
 tests/e2e/test_every_decision_told.py played against the real bot through the emulator. A script,
 not a test: `.venv/bin/python -m tests.e2e.noise [kind ...]` prints one figure per line as
 `name: value unit`. A round: every player has moved at least once."""
+
 from __future__ import annotations
 
 import asyncio
@@ -33,12 +34,14 @@ async def measure(kind: str) -> Watch:
 def report(kind: str, watch: Watch) -> list[str]:
     rounds = max(1, watch.rounds)
     decisions = sum(watch.decisions.values())
-    return [f"{kind}_rounds: {watch.rounds} rounds",
-            f"{kind}_thread_posts: {watch.posts / rounds:.2f} per round",
-            f"{kind}_thread_edits: {watch.edits / rounds:.2f} per round",
-            f"{kind}_pings: {watch.pings / rounds:.2f} per round",
-            f"{kind}_notifications_per_decision: {sum(watch.notes.values()) / max(1, decisions):.2f} per decision",
-            f"{kind}_told_per_decision: {sum(watch.told.values()) / max(1, decisions):.2f} per decision"]
+    return [
+        f"{kind}_rounds: {watch.rounds} rounds",
+        f"{kind}_thread_posts: {watch.posts / rounds:.2f} per round",
+        f"{kind}_thread_edits: {watch.edits / rounds:.2f} per round",
+        f"{kind}_pings: {watch.pings / rounds:.2f} per round",
+        f"{kind}_notifications_per_decision: {sum(watch.notes.values()) / max(1, decisions):.2f} per decision",
+        f"{kind}_told_per_decision: {sum(watch.told.values()) / max(1, decisions):.2f} per decision",
+    ]
 
 
 def main(kinds: list[str]) -> None:

@@ -1,6 +1,7 @@
 """Simulated players for end-to-end games: they act only through what Discord shows them
 (DM selects and buttons, slash commands with autocomplete), never through the bot's state: Player,
 Pole's Driver, Steam Works' Inventor, and play_until, which plays them until a condition holds."""
+
 from __future__ import annotations
 
 import random
@@ -37,7 +38,8 @@ class Player:
         dms = self.emu.dm_messages(self.user)[-2:]
         return f"{self.user.name}: errors={self.errors[-3:]} dms=" + " || ".join(
             f"{m.content[-200:]!r} buttons={m.button_labels} selects={[s.get('placeholder') for s in m.selects]}"
-            for m in dms)
+            for m in dms
+        )
 
     async def act(self, thread) -> bool:
         """Make one move if the newest DM asks for one. Returns True if something was sent."""
@@ -64,7 +66,9 @@ class Player:
             plain = values
         for attempt in range(24):  # a pick the rules refuse gets a private answer; pick again
             pool = plain if attempt < 16 else values
-            k = self.rnd.randint(min(select.get("min_values", 1), len(pool)), min(select.get("max_values", 1), len(pool)))
+            k = self.rnd.randint(
+                min(select.get("min_values", 1), len(pool)), min(select.get("max_values", 1), len(pool))
+            )
             rec = await self.emu.select(self.user, dm, self.rnd.sample(pool, k), custom_id=select["custom_id"])
             if await self.settled(rec):
                 return True
@@ -122,8 +126,9 @@ class Driver(Player):
         else:
             pick = opts[0] if self.rnd.random() < 0.8 else self.rnd.choice(opts[:4])
         if self.style == "slash" and select.get("placeholder", "").startswith("Where"):
-            choices = await self.emu.autocomplete(self.user, thread, self.kind, "play", focused="move",
-                                                  move=pick["label"][:40])
+            choices = await self.emu.autocomplete(
+                self.user, thread, self.kind, "play", focused="move", move=pick["label"][:40]
+            )
             if choices:
                 rec = await self.emu.slash(self.user, thread, self.kind, "play", move=choices[0]["value"])
                 return await self.settled(rec)
@@ -174,6 +179,10 @@ async def play_until(players, thread, stop, max_steps=2000):
             try:
                 await players[0].emu.wait_until(lambda: stop() or any(p.has_new_dm() for p in players), timeout=10)
             except TimeoutError:
-                raise AssertionError("stalled:\n" + "\n".join(p.describe() for p in players)
-                                     + "\nthread: " + thread_tail(players[0].emu, thread)) from None
+                raise AssertionError(
+                    "stalled:\n"
+                    + "\n".join(p.describe() for p in players)
+                    + "\nthread: "
+                    + thread_tail(players[0].emu, thread)
+                ) from None
     raise AssertionError("the game did not end")

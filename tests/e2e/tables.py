@@ -1,5 +1,6 @@
 """Table actions shared by the end-to-end tests: open a table (and join it), start it, the newest
 matching message, and a DM carrying forged buttons."""
+
 from __future__ import annotations
 
 
@@ -33,6 +34,8 @@ def plant(emu, user, custom_ids):
     """A bot-authored DM carrying buttons with arbitrary custom_ids (as from an old or tampered
     message): Discord only sends custom_ids that stand on the message, so this is how a forged
     id reaches the bot."""
-    rows = [{"type": 1, "components": [{"type": 2, "style": 2, "label": f"x{i}", "custom_id": cid}]}
-            for i, cid in enumerate(custom_ids)]
+    rows = [
+        {"type": 1, "components": [{"type": 2, "style": 2, "label": f"x{i}", "custom_id": cid}]}
+        for i, cid in enumerate(custom_ids)
+    ]
     return emu.messaging.create(emu.dm_channel(user), emu.bot, {"content": "old", "components": rows})

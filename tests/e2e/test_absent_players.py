@@ -1,5 +1,6 @@
 """Absent players (issue #8): the table's clock, reminders that escalate, the vote that hands an
 absent seat to the automatic player, which then moves for it, and the player taking it back."""
+
 from __future__ import annotations
 
 import pytest
@@ -37,8 +38,9 @@ async def test_reminders_escalate_then_the_table_votes_in_the_automatic_player(w
         lobby = await open_table(world, world.alice, world.bob, track="usa")
         thread = await start(world, lobby, world.alice)
         dm = await emu.wait_until(lambda: newest_select_dm(emu, world.alice))
-        await emu.select(world.alice, dm[0], [dm[0].selects[0]["options"][0]["value"]],
-                             custom_id=dm[0].selects[0]["custom_id"])  # bob never moves
+        await emu.select(
+            world.alice, dm[0], [dm[0].selects[0]["options"][0]["value"]], custom_id=dm[0].selects[0]["custom_id"]
+        )  # bob never moves
         # clock x1: a reminder; x2: a second one, also by DM; x3: the others are asked to vote
         await emu.wait_until(lambda: pings(emu, thread, world.bob, "a reminder:"), timeout=5)
         second = await emu.wait_until(lambda: pings(emu, thread, world.bob, "a second reminder"), timeout=5)
@@ -61,8 +63,9 @@ async def test_reminders_escalate_then_the_table_votes_in_the_automatic_player(w
         await emu.click(world.alice, vote, label="Let the automatic player move")  # 1 of 1 needed
         await emu.wait_until(lambda: "The table voted" in emu.message(vote).content)
         assert not emu.message(vote).components
-        back = await emu.wait_until(lambda: [m for m in emu.dm_messages(world.bob) if m.buttons and
-                                             "Take my seat back" in m.button_labels])
+        back = await emu.wait_until(
+            lambda: [m for m in emu.dm_messages(world.bob) if m.buttons and "Take my seat back" in m.button_labels]
+        )
         # the automatic player submits bob's cards: the round is played, a new board is posted
         await emu.wait_until(lambda: len([m for m in emu.messages_in(thread) if m.attachments]) > before, timeout=10)
         game = await bot.store.game(1)
@@ -90,15 +93,17 @@ async def test_an_absent_players_move_takes_the_seat_back_and_votes_expire(world
         thread = await start(world, lobby, world.alice)
         for user in (world.alice, world.carol):
             dm = await emu.wait_until(lambda: newest_select_dm(emu, user))
-            await emu.select(user, dm[0], [dm[0].selects[0]["options"][0]["value"]],
-                             custom_id=dm[0].selects[0]["custom_id"])
+            await emu.select(
+                user, dm[0], [dm[0].selects[0]["options"][0]["value"]], custom_id=dm[0].selects[0]["custom_id"]
+            )
         vote = (await emu.wait_until(lambda: pings(emu, thread, world.alice, "has not moved"), timeout=8))[0]
         assert "2 vote(s) needed" in vote.content  # the majority of alice and carol
         await emu.click(world.alice, vote, label="Let the automatic player move")
         await emu.wait_until(lambda: "Votes: 1 of 2" in emu.message(vote).content)
         dm = await emu.wait_until(lambda: newest_select_dm(emu, world.bob))
-        moved = await emu.select(world.bob, dm[0], [dm[0].selects[0]["options"][0]["value"]],
-                             custom_id=dm[0].selects[0]["custom_id"])  # bob is back in time
+        moved = await emu.select(
+            world.bob, dm[0], [dm[0].selects[0]["options"][0]["value"]], custom_id=dm[0].selects[0]["custom_id"]
+        )  # bob is back in time
         await emu.wait_until(lambda: moved.menu_spent)  # his move went through
         rec = await emu.click(world.carol, vote, label="Let the automatic player move")
         await emu.wait_until(lambda: rec.followups)
@@ -176,8 +181,9 @@ async def test_a_pole_seat_voted_to_the_automatic_player_is_driven_by_a_bot_and_
         await emu.click(world.alice, vote[0], label="Let the automatic player move")
         await emu.wait_until(lambda: said("a bot (card A) drives their car now"), timeout=10)
         assert (await bot.store.game(1)).seats[1].auto
-        back = await emu.wait_until(lambda: [m for m in emu.dm_messages(world.bob) if m.buttons and
-                                             "Take my seat back" in m.button_labels])
+        back = await emu.wait_until(
+            lambda: [m for m in emu.dm_messages(world.bob) if m.buttons and "Take my seat back" in m.button_labels]
+        )
         await race([alice], lambda: bool(said("(bot) drives ")))
         game = await bot.store.game(1)
         car = game.snapshot["cars"][1]

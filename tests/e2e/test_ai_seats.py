@@ -1,6 +1,7 @@
 """Issue #34: AI seats. `/<game> new ai:N ai_level:...` seats N players the bot plays: the lobby and
 the thread name them (never a mention of a user that is not there), they are never sent a DM, and
 a lone player plays every game to the end against them through the real bot."""
+
 from __future__ import annotations
 
 import asyncio

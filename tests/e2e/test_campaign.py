@@ -3,6 +3,7 @@ of the five games, and prints every figure; it stays within CI time.
 What does not depend on the dice must be zero: no crash, no forged packet unanswered or accepted,
 no traceback, no secret in the log, every damaged start-up a clean exit. (The crash figures of a
 full run are the campaign's own proof; a tiny run is too random to pin them.)"""
+
 from __future__ import annotations
 
 import re
@@ -15,9 +16,29 @@ from bot.tools.campaign import FIGURES
 
 def test_tiny_campaign_prints_every_figure():
     t0 = time.monotonic()
-    proc = subprocess.run([sys.executable, "-m", "bot", "campaign", "--minutes", "0.35", "--games", "5",
-                           "--kills", "3", "--seed", "3", "--stall", "6", "--startup-wait", "30"],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bot",
+            "campaign",
+            "--minutes",
+            "0.35",
+            "--games",
+            "5",
+            "--kills",
+            "3",
+            "--seed",
+            "3",
+            "--stall",
+            "6",
+            "--startup-wait",
+            "30",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     took = time.monotonic() - t0
     assert proc.returncode == 0, proc.stderr[-3000:]
     lines = proc.stdout.strip().splitlines()
@@ -29,9 +50,19 @@ def test_tiny_campaign_prints_every_figure():
     for kind in ("pon", "pole", "steamworks", "rallyman"):
         assert f" {kind} 1/" in proc.stderr, proc.stderr[-3000:]
     assert int(figures["startups_damaged"]) >= 4
-    for name in ("bot_crashes", "forged_unanswered", "forged_accepted", "forged_tracebacks", "bot_tracebacks",
-                 "log_secret_lines", "startups_hung", "startups_traceback", "double_applied",
-                 "slash_double_applied", "replay_failures"):
+    for name in (
+        "bot_crashes",
+        "forged_unanswered",
+        "forged_accepted",
+        "forged_tracebacks",
+        "bot_tracebacks",
+        "log_secret_lines",
+        "startups_hung",
+        "startups_traceback",
+        "double_applied",
+        "slash_double_applied",
+        "replay_failures",
+    ):
         assert figures[name] == "0", (name, proc.stdout)
     assert figures["startups_clean_exit"] == figures["startups_damaged"], proc.stdout
     assert took < 90, f"the tiny campaign took {took:.0f} s"  # ~50 s on a quiet machine

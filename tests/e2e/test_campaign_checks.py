@@ -1,6 +1,7 @@
 """The campaign's checks must be able to fail (issue #28): each test plays a real game with the
 in-process bot, sees the check at 0, plants one fault in what Discord shows or in the stored game,
 sees the figure rise, and takes the fault back."""
+
 from __future__ import annotations
 
 import copy
@@ -8,9 +9,18 @@ import json
 import sqlite3
 import zlib
 
-from bot.tools.campaign.checks import (announcements_duplicated, announcements_missing, lobbies_left_live, menus_missing,
-                                 replay_failures, replays, results_image, results_missing, threads_orphaned,
-                                 is_animation)
+from bot.tools.campaign.checks import (
+    announcements_duplicated,
+    announcements_missing,
+    lobbies_left_live,
+    menus_missing,
+    replay_failures,
+    replays,
+    results_image,
+    results_missing,
+    threads_orphaned,
+    is_animation,
+)
 from bot.tools.campaign.common import Db, Index
 
 from .players import Player, play_until
@@ -23,11 +33,13 @@ def checks(w, db):
     games = db.games(snapshot=True)
     replayed = replays(db, games)
     users = [w.alice, w.bob]
-    return {"replay_failures": replay_failures(replayed),
-            "announcements_missing": announcements_missing(w.emu, index, replayed),
-            "announcements_duplicated": announcements_duplicated(w.emu, index, replayed, users),
-            "results_missing": results_missing(w.emu, index, replayed),
-            "menus_missing": menus_missing(w.emu, db, index, games, set())}
+    return {
+        "replay_failures": replay_failures(replayed),
+        "announcements_missing": announcements_missing(w.emu, index, replayed),
+        "announcements_duplicated": announcements_duplicated(w.emu, index, replayed, users),
+        "results_missing": results_missing(w.emu, index, replayed),
+        "menus_missing": menus_missing(w.emu, db, index, games, set()),
+    }
 
 
 def write(db: Db, sql: str, params: tuple = ()) -> None:
@@ -42,8 +54,13 @@ def write(db: Db, sql: str, params: tuple = ()) -> None:
 def event_posts(emu, thread, lines):
     """(message, index of its line) for each line of the game's log, in order."""
     said = set(lines)
-    return [(m, i) for m in emu.messages_in(thread) if m.author.id == emu.bot.id
-            for i, line in enumerate(m.content.split("\n")) if line in said]
+    return [
+        (m, i)
+        for m in emu.messages_in(thread)
+        if m.author.id == emu.bot.id
+        for i, line in enumerate(m.content.split("\n"))
+        if line in said
+    ]
 
 
 async def finished_game(w, kind, **options):
@@ -57,8 +74,9 @@ async def finished_game(w, kind, **options):
         return bool(rows) and rows[0] == ("finished", 1)
 
     await play_until(players, thread, over, max_steps=3000)
-    await w.emu.wait_until(lambda: results_missing(w.emu, Index(w.emu), replays(db, db.games(snapshot=True))) == 0,
-                           timeout=20)
+    await w.emu.wait_until(
+        lambda: results_missing(w.emu, Index(w.emu), replays(db, db.games(snapshot=True))) == 0, timeout=20
+    )
     return thread, db
 
 
@@ -74,8 +92,9 @@ async def test_a_finished_game_is_checked_and_each_planted_fault_counts(table):
     assert db.actions(1, game["version"] - 1) == log[-1:]  # a double click on the last move is seen
     (replayed,) = replays(db, [game])
     assert replayed.problem is None and len(replayed.lines) > 10
-    assert checks(w, db) == dict.fromkeys(("replay_failures", "announcements_missing", "announcements_duplicated",
-                                           "results_missing", "menus_missing"), 0)
+    assert checks(w, db) == dict.fromkeys(
+        ("replay_failures", "announcements_missing", "announcements_duplicated", "results_missing", "menus_missing"), 0
+    )
     posts = event_posts(emu, thread, replayed.lines)
 
     # A deleted thread line: the last one moved to the first post, so an identical line still
@@ -105,8 +124,9 @@ async def test_a_finished_game_is_checked_and_each_planted_fault_counts(table):
     text_post = posts[1][0]
     assert emu.messages_in(thread)[-1] is not text_post
     copy = emu.messaging.create(thread, emu.bot, {"content": text_post.content})
-    assert checks(w, db)["announcements_duplicated"] == sum(1 for line in text_post.content.split("\n")
-                                                            if line in set(replayed.lines))
+    assert checks(w, db)["announcements_duplicated"] == sum(
+        1 for line in text_post.content.split("\n") if line in set(replayed.lines)
+    )
     emu.messaging.delete(copy)
 
     # The results image missing from the last board post (every game draws one).
@@ -127,8 +147,9 @@ async def test_a_finished_game_is_checked_and_each_planted_fault_counts(table):
     write(db, "UPDATE games SET snapshot = ? WHERE id = 1", (zlib.compress(json.dumps(changed).encode()),))
     assert checks(w, db)["replay_failures"] == 1
     write(db, "UPDATE games SET snapshot = ? WHERE id = 1", (zlib.compress(json.dumps(snapshot).encode()),))
-    assert checks(w, db) == dict.fromkeys(("replay_failures", "announcements_missing", "announcements_duplicated",
-                                           "results_missing", "menus_missing"), 0)
+    assert checks(w, db) == dict.fromkeys(
+        ("replay_failures", "announcements_missing", "announcements_duplicated", "results_missing", "menus_missing"), 0
+    )
 
 
 async def test_an_active_game_stale_menus_live_lobbies_and_orphan_threads(table):
@@ -248,9 +269,13 @@ def test_a_player_never_gives_up_on_a_menu(monkeypatch):
     assert all(players.retry_after(n) <= players.PATIENCE for n in range(1000))
     now = [0.0]
     monkeypatch.setattr(players.time, "monotonic", lambda: now[0])
-    menu = SimpleNamespace(menu_key=("m", "mv:1:0:0:b0"), components=[1], buttons=[{"custom_id": "mv:1:0:0:b0",
-                                                                                  "label": "Go"}],
-                           selects=[], all_components=lambda: [{"type": 2, "custom_id": "mv:1:0:0:b0"}])
+    menu = SimpleNamespace(
+        menu_key=("m", "mv:1:0:0:b0"),
+        components=[1],
+        buttons=[{"custom_id": "mv:1:0:0:b0", "label": "Go"}],
+        selects=[],
+        all_components=lambda: [{"type": 2, "custom_id": "mv:1:0:0:b0"}],
+    )
     player = players.Player.__new__(players.Player)
     player.ctx = SimpleNamespace(botctl=SimpleNamespace(kills=0))
     player.tries, player.kills_at_try, player.done_with, player.last_try = players.Counter(), {}, set(), {}
@@ -281,6 +306,7 @@ async def test_both_of_a_double_click_applied_counts(monkeypatch):
 
     async def went_through(rec):
         return True
+
     player.went_through = went_through
     db.log = [(0, {"type": "play", "card": 1}), (1, {"type": "play", "card": 2})]
     await player.count_double((1, 0, 1), [object(), object()], "double")
@@ -324,7 +350,9 @@ def test_only_a_request_cut_by_a_kill_is_kept_out_of_the_campaigns_output():
         try:
             raise err
         except Exception:
-            return logging.LogRecord("aiohttp.server", logging.ERROR, "", 0, "Error handling request", (),
-                                     sys.exc_info())
+            return logging.LogRecord(
+                "aiohttp.server", logging.ERROR, "", 0, "Error handling request", (), sys.exc_info()
+            )
+
     assert not KilledMidRequest().filter(record(ConnectionResetError("Connection lost")))
     assert KilledMidRequest().filter(record(ValueError("a real emulator error")))

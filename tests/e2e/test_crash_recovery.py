@@ -1,5 +1,6 @@
 """After a crash: what a move owes the table goes out exactly once, whatever moves follow; the
 final result is posted; a Start or a lobby cut off half way is finished in the right place."""
+
 from __future__ import annotations
 
 import asyncio
@@ -37,6 +38,7 @@ async def commit_behind_the_bots_back(world, moves, *, sent=(), finish=False):
     settings = settings_for(world.tmp_path)
     store = await Store.open(settings.database)
     from bot.games.registry import engines
+
     engine = engines()["heat"]
     game = await store.game(1)
     state, lines = game.snapshot, []
@@ -47,9 +49,16 @@ async def commit_behind_the_bots_back(world, moves, *, sent=(), finish=False):
         game = await store.game(1)
         over = finish and engine.is_over(state)
         outcome = Outcome(game, state, events, [0, 1], board=True, actor=seat)
-        await store.commit_move(1, game.version, seat, action, state, over,
-                                [PromptUpdate(s, menu_hash(engine.menu(state, s))) for s in (0, 1)],
-                                outcome.to_json())
+        await store.commit_move(
+            1,
+            game.version,
+            seat,
+            action,
+            state,
+            over,
+            [PromptUpdate(s, menu_hash(engine.menu(state, s))) for s in (0, 1)],
+            outcome.to_json(),
+        )
     for part in sent:
         await store.mark_sent(1, [game.version + 1], part)
     await store.close()
@@ -71,12 +80,19 @@ async def test_owed_announcements_go_out_once_even_when_players_move_at_once(wor
     try:
         # right after the restart, both players move again (the old catch-up raced these)
         for user in (world.alice, world.bob):
-            dm = await world.emu.wait_until(lambda: [m for m in world.emu.dm_messages(user) if m.selects
-                                                     and m.selects[0]["custom_id"].startswith("mv:1:2:")][-1:])
-            await world.emu.select(user, dm[0], [dm[0].selects[0]["options"][0]["value"]],
-                                    custom_id=dm[0].selects[0]["custom_id"])
-        await world.emu.wait_until(lambda: len([m for m in world.emu.messages_in(thread)[posts:]
-                                                if m.attachments]) >= 2, timeout=10)
+            dm = await world.emu.wait_until(
+                lambda: [
+                    m
+                    for m in world.emu.dm_messages(user)
+                    if m.selects and m.selects[0]["custom_id"].startswith("mv:1:2:")
+                ][-1:]
+            )
+            await world.emu.select(
+                user, dm[0], [dm[0].selects[0]["options"][0]["value"]], custom_id=dm[0].selects[0]["custom_id"]
+            )
+        await world.emu.wait_until(
+            lambda: len([m for m in world.emu.messages_in(thread)[posts:] if m.attachments]) >= 2, timeout=10
+        )
         assert await settled(bot.store)
         new = world.emu.messages_in(thread)[posts:]
         text = "\n".join(m.content for m in new)
@@ -114,6 +130,7 @@ async def test_the_result_is_posted_when_the_crash_follows_the_last_move(world):
     await handle.stop()
     # play the race to its end behind the bot's back: every move owed, the last one finishing it
     from bot.games.registry import engines
+
     engine = engines()["heat"]
     store = await Store.open(settings_for(world.tmp_path).database)
     game = await store.game(1)
@@ -123,13 +140,22 @@ async def test_the_result_is_posted_when_the_crash_follows_the_last_move(world):
         action = engine.legal_actions(state, seat)[0]
         state, events = engine.apply(state, seat, action)
         game = await store.game(1)
-        await store.commit_move(1, game.version, seat, action, state, engine.is_over(state), [],
-                                Outcome(game, state, events, [], board=engine.is_over(state), actor=seat).to_json())
+        await store.commit_move(
+            1,
+            game.version,
+            seat,
+            action,
+            state,
+            engine.is_over(state),
+            [],
+            Outcome(game, state, events, [], board=engine.is_over(state), actor=seat).to_json(),
+        )
     await store.close()
     bot, handle = await run_bot(world)
     try:
-        final = await world.emu.wait_until(lambda: last(world.emu.messages_in(thread),
-                                                        lambda m: len(m.attachments) == 3), timeout=20)  # + statistics
+        final = await world.emu.wait_until(
+            lambda: last(world.emu.messages_in(thread), lambda m: len(m.attachments) == 3), timeout=20
+        )  # + statistics
         assert "over" in final.content
         assert await settled(bot.store)
     finally:
@@ -179,14 +205,22 @@ async def test_a_lobby_post_found_after_a_restart_is_kept(world):
 async def commit_log_only_behind_the_bots_back(world, seat, choose):
     """The crash after a log-only move: committed, owed, and its progress never written."""
     from bot.games.registry import engines
+
     engine = engines()["heat"]
     store = await Store.open(settings_for(world.tmp_path).database)
     game = await store.game(1)
     action = choose(engine.legal_actions(game.snapshot, seat))
     state, events = engine.apply(game.snapshot, seat, action)
-    await store.commit_move(1, game.version, seat, action, state, False,
-                            [PromptUpdate(seat, menu_hash(engine.menu(state, seat)))],
-                            Outcome(game, state, events, [seat], board=False, actor=seat).to_json())
+    await store.commit_move(
+        1,
+        game.version,
+        seat,
+        action,
+        state,
+        False,
+        [PromptUpdate(seat, menu_hash(engine.menu(state, seat)))],
+        Outcome(game, state, events, [seat], board=False, actor=seat).to_json(),
+    )
     await store.close()
     return [e.text for e in events if e.to is None]
 
@@ -206,7 +240,8 @@ async def three_at_a_turn_log(world):
     thread = await start(world, lobby, world.alice)
     await submit_live(world, world.alice)
     log_message = await world.emu.wait_until(
-        lambda: last(world.emu.messages_in(thread), lambda m: "alice" in m.content))
+        lambda: last(world.emu.messages_in(thread), lambda m: "alice" in m.content)
+    )
     assert await settled(bot.store)
     await handle.stop()
     return thread, log_message
@@ -228,8 +263,9 @@ async def test_a_turn_log_edit_out_before_the_crash_is_not_said_again(world):
         assert world.emu.message(log_message).content.count(said) == 1
         rec = await submit_live(world, world.carol)  # and the turn's log goes on in the same message
         assert not rec.followups, rec.followups[0].content
-        await world.emu.wait_until(lambda: len([m for m in world.emu.messages_in(thread)[posts:]
-                                                if m.attachments]) == 1, timeout=10)
+        await world.emu.wait_until(
+            lambda: len([m for m in world.emu.messages_in(thread)[posts:] if m.attachments]) == 1, timeout=10
+        )
         assert world.emu.message(log_message).content.count(said) == 1
     finally:
         await handle.stop()
@@ -265,8 +301,11 @@ async def test_a_board_out_before_the_crash_is_not_said_again_with_the_next_move
     first_round = "\n".join(words(x, names, "en") for x in lines)
     # what the live post of the round (the second submit) said before the crash
     title = world.emu.messages_in(thread)[0].content.split("\n")[0]
-    world.emu.messaging.create(thread, world.emu.bot, {"content": f"{title}\n{first_round}\n"
-                                                               f"Waiting for: <@{world.alice.id}>, <@{world.bob.id}>"})
+    world.emu.messaging.create(
+        thread,
+        world.emu.bot,
+        {"content": f"{title}\n{first_round}\nWaiting for: <@{world.alice.id}>, <@{world.bob.id}>"},
+    )
     if board:
         post = world.emu.messages_in(thread)[-1]
         post.attachments = list(last(world.emu.messages_in(thread)[:-1], lambda m: m.attachments).attachments)

@@ -1,6 +1,7 @@
 """A database the bot cannot use stops start-up with one line naming the file and the cause, and a
 non-zero exit: never a traceback, never a live process that is offline. A damaged game found
 later is reported once and touches no other game."""
+
 from __future__ import annotations
 
 import asyncio
@@ -57,13 +58,22 @@ def newer(path):
 
 def newer_with_its_log(path):
     """A newer bot's file as it left it when killed: its last writes still in the write-ahead log."""
-    subprocess.run([sys.executable, "-c", (
-        "import os, sqlite3\n"
-        f"c = sqlite3.connect({str(path)!r}, isolation_level=None)\n"
-        "c.execute('PRAGMA journal_mode=WAL')\n"
-        f"c.execute('PRAGMA user_version={len(MIGRATIONS) + 5}')\n"
-        "c.execute('CREATE TABLE newer (x)')\n"
-        "os._exit(0)\n")], check=True, timeout=30)
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import os, sqlite3\n"
+                f"c = sqlite3.connect({str(path)!r}, isolation_level=None)\n"
+                "c.execute('PRAGMA journal_mode=WAL')\n"
+                f"c.execute('PRAGMA user_version={len(MIGRATIONS) + 5}')\n"
+                "c.execute('CREATE TABLE newer (x)')\n"
+                "os._exit(0)\n"
+            ),
+        ],
+        check=True,
+        timeout=30,
+    )
     assert path.with_name(path.name + "-wal").stat().st_size > 0
 
 
@@ -76,8 +86,17 @@ def negative(path):
 
 
 async def run_bot_on(emu, tmp_path, database) -> tuple[int | None, str]:
-    proc = BotProcess(emu, ["bot"], env={"DISCORD_TOKEN": emu.token, "BOT_STATE_DIR": str(tmp_path / "state"),
-                                          "BOT_DATABASE": str(database), "PYTHONPATH": HERE}, cwd=str(tmp_path))
+    proc = BotProcess(
+        emu,
+        ["bot"],
+        env={
+            "DISCORD_TOKEN": emu.token,
+            "BOT_STATE_DIR": str(tmp_path / "state"),
+            "BOT_DATABASE": str(database),
+            "PYTHONPATH": HERE,
+        },
+        cwd=str(tmp_path),
+    )
     await proc.start(wait_ready=False)
     try:
         code = await asyncio.wait_for(proc.proc.wait(), 20)
@@ -113,12 +132,21 @@ async def test_an_unusable_database_stops_start_up_in_one_line(tmp_path, damage)
 async def test_a_locked_database_stops_start_up_in_one_line(tmp_path):
     database = tmp_path / "bot.sqlite3"
     await make_store(database)
-    holder = subprocess.Popen([sys.executable, "-c", (
-        "import sqlite3, sys, time\n"
-        f"c = sqlite3.connect({str(database)!r}, isolation_level=None)\n"
-        "c.execute('BEGIN EXCLUSIVE')\n"
-        "c.execute('CREATE TABLE IF NOT EXISTS hold (x)')\n"
-        "print('locked', flush=True); time.sleep(60)\n")], stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import sqlite3, sys, time\n"
+                f"c = sqlite3.connect({str(database)!r}, isolation_level=None)\n"
+                "c.execute('BEGIN EXCLUSIVE')\n"
+                "c.execute('CREATE TABLE IF NOT EXISTS hold (x)')\n"
+                "print('locked', flush=True); time.sleep(60)\n"
+            ),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout.readline().strip() == "locked"
         async with Emulator() as emu:
@@ -164,9 +192,17 @@ async def test_a_state_folder_it_cannot_write_stops_start_up_in_one_line(tmp_pat
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file")
     async with Emulator() as emu:
-        proc = BotProcess(emu, ["bot"], env={"DISCORD_TOKEN": emu.token, "BOT_STATE_DIR": str(blocker / "state"),
-                                              "BOT_DATABASE": str(tmp_path / "bot.sqlite3"), "PYTHONPATH": HERE},
-                          cwd=str(tmp_path))
+        proc = BotProcess(
+            emu,
+            ["bot"],
+            env={
+                "DISCORD_TOKEN": emu.token,
+                "BOT_STATE_DIR": str(blocker / "state"),
+                "BOT_DATABASE": str(tmp_path / "bot.sqlite3"),
+                "PYTHONPATH": HERE,
+            },
+            cwd=str(tmp_path),
+        )
         await proc.start(wait_ready=False)
         try:
             code = await asyncio.wait_for(proc.proc.wait(), 20)
@@ -205,10 +241,19 @@ def test_a_read_only_state_folder_stops_start_up_in_one_line(log_there):
             for name in ("bot.log", "bot.sqlite3"):
                 (state / name).chmod(0o666)
         state.chmod(0o555)
-        done = subprocess.run([*prefix, sys.executable, "-m", "bot"], capture_output=True, text=True, timeout=60,
-                              cwd=HERE,
-                              env={"PATH": os.environ.get("PATH", ""), "DISCORD_TOKEN": TOKEN_LIKE,
-                                   "BOT_STATE_DIR": str(state), "BOT_DATABASE": str(state / "bot.sqlite3")})
+        done = subprocess.run(
+            [*prefix, sys.executable, "-m", "bot"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=HERE,
+            env={
+                "PATH": os.environ.get("PATH", ""),
+                "DISCORD_TOKEN": TOKEN_LIKE,
+                "BOT_STATE_DIR": str(state),
+                "BOT_DATABASE": str(state / "bot.sqlite3"),
+            },
+        )
     finally:
         shutil.rmtree(top, ignore_errors=True)
     output = done.stdout + done.stderr
@@ -231,9 +276,17 @@ async def test_a_backup_reading_the_file_does_not_hold_the_bot_up(tmp_path):
     backup = reader(database, cli=False)
     try:
         async with Emulator() as emu:
-            proc = BotProcess(emu, ["bot"], env={"DISCORD_TOKEN": emu.token, "BOT_STATE_DIR": str(tmp_path / "state"),
-                                                  "BOT_DATABASE": str(database), "PYTHONPATH": HERE},
-                              cwd=str(tmp_path))
+            proc = BotProcess(
+                emu,
+                ["bot"],
+                env={
+                    "DISCORD_TOKEN": emu.token,
+                    "BOT_STATE_DIR": str(tmp_path / "state"),
+                    "BOT_DATABASE": str(database),
+                    "PYTHONPATH": HERE,
+                },
+                cwd=str(tmp_path),
+            )
             try:
                 await proc.start(wait_ready=True)
                 assert proc.running

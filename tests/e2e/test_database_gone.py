@@ -1,6 +1,7 @@
 """Issue #28: a database file deleted, or replaced by a copy, while the bot runs is noticed: no
 move is taken (it would be lost at the next restart), the player is told why, and the log says it
 once."""
+
 from __future__ import annotations
 
 import asyncio
@@ -57,7 +58,6 @@ async def test_a_database_file_gone_takes_no_moves_and_says_so(table, caplog, ho
     assert len(said) == 1 and str(path) in said[0].getMessage()
 
 
-
 async def test_a_database_file_gone_is_said_for_a_lobby_click_and_a_command_too(table, caplog):
     """Not only moves: a Join, a new table and a player's language (written as they click) each
     meet the same answer, and the log holds one line, no traceback."""
@@ -72,8 +72,9 @@ async def test_a_database_file_gone_is_said_for_a_lobby_click_and_a_command_too(
         assert rec.followups[0].ephemeral and "cannot save anything right now" in rec.followups[0].content
     await asyncio.sleep(0.2)
     told = [r for r in caplog.records if r.levelno >= logging.WARNING]
-    assert len(told) == 1 and "was deleted, replaced" in told[0].getMessage() and not told[0].exc_info, \
-        [r.getMessage()[:100] for r in told]
+    assert len(told) == 1 and "was deleted, replaced" in told[0].getMessage() and not told[0].exc_info, [
+        r.getMessage()[:100] for r in told
+    ]
     assert "Traceback" not in caplog.text and "never retrieved" not in caplog.text
 
 
@@ -90,23 +91,35 @@ async def test_sqlite_itself_folding_the_log_into_the_file_is_not_a_copy_over_it
     await w.bot.table.drain()
     path = database_of(w.tmp_path)
     before = path.stat().st_mtime_ns, path.stat().st_size
-    script = ("import sqlite3, sys\n"
-              "c = sqlite3.connect(sys.argv[1])\n"
-              "print(c.execute('PRAGMA wal_checkpoint(FULL)').fetchone())\n"
-              "c.close()\n") if how == "checkpoint" else (
-              "import asyncio, sys\n"
-              "from bot.store import Store\n"
-              "async def main():\n"
-              "    await (await Store.open(sys.argv[1])).close()\n"
-              "asyncio.run(main())\n")
-    command = ["sqlite3", str(path), f".backup {path.with_name('backup.sqlite3')}"] if how == "backup" else \
-        [sys.executable, "-c", script, str(path)]
+    script = (
+        (
+            "import sqlite3, sys\n"
+            "c = sqlite3.connect(sys.argv[1])\n"
+            "print(c.execute('PRAGMA wal_checkpoint(FULL)').fetchone())\n"
+            "c.close()\n"
+        )
+        if how == "checkpoint"
+        else (
+            "import asyncio, sys\n"
+            "from bot.store import Store\n"
+            "async def main():\n"
+            "    await (await Store.open(sys.argv[1])).close()\n"
+            "asyncio.run(main())\n"
+        )
+    )
+    command = (
+        ["sqlite3", str(path), f".backup {path.with_name('backup.sqlite3')}"]
+        if how == "backup"
+        else [sys.executable, "-c", script, str(path)]
+    )
     done = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     if how != "backup":
         assert (path.stat().st_mtime_ns, path.stat().st_size) != before  # the file did change
     else:
-        assert sqlite3.connect(path.with_name("backup.sqlite3")).execute("SELECT count(*) FROM games").fetchone() == (1,)
+        assert sqlite3.connect(path.with_name("backup.sqlite3")).execute("SELECT count(*) FROM games").fetchone() == (
+            1,
+        )
     version = (await w.bot.store.game(1)).version
     caplog.set_level(logging.ERROR, logger="bot.store")
     for user in (w.alice, w.bob):

@@ -4,6 +4,7 @@ the catch-up groups the owed versions: no post twice, no player pinged twice.
 The crash falls between the post and its saved progress (written behind, half a second later):
 here the progress is never written, the bot is stopped, and the catch-up after the restart finds
 every owed version still unsaid in the database though Discord has them all."""
+
 from __future__ import annotations
 
 import asyncio
@@ -48,7 +49,8 @@ async def test_a_post_out_before_the_crash_is_not_posted_again(world, how):
             if len(emu.messages_in(thread)) > posts:
                 after += 1
             assert sum([await p.act(thread) for p in players]) or await emu.wait_until(
-                lambda: any(p.has_new_dm() for p in players), timeout=10)
+                lambda: any(p.has_new_dm() for p in players), timeout=10
+            )
             await bot.table.drain()
         await asyncio.sleep(0.3)
     finally:

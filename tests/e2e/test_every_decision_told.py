@@ -9,6 +9,7 @@ each seat the engine waits for:
   current prompt version, made no earlier than the decision began);
 - has a reminder timer.
 """
+
 from __future__ import annotations
 
 import re
@@ -101,8 +102,10 @@ class Watch:
             if not self.strict:
                 continue
             if begins:
-                assert told == 1, f"{where}: {seat.name} starts a decision and was told {told} times " \
-                                  f"({len(pings)} pings, {len(new_dms)} DMs)"
+                assert told == 1, (
+                    f"{where}: {seat.name} starts a decision and was told {told} times "
+                    f"({len(pings)} pings, {len(new_dms)} DMs)"
+                )
             else:
                 assert told == 0, f"{where}: {seat.name} was told again ({told}) in the same decision"
             assert seat.seat in timers, f"{where}: {seat.name} waits without a reminder timer"
@@ -115,22 +118,29 @@ class Watch:
         assert live, f"{where}: {seat.name} waits and has no DM with controls"
         ids = [c.get("custom_id", "") for c in live[-1].all_components()]
         versions = {int(m[1]) for m in map(_MOVE_ID.match, ids) if m and int(m[2]) == seat.seat}
-        assert versions == {seat.prompt_version}, \
+        assert versions == {seat.prompt_version}, (
             f"{where}: {seat.name}'s newest DM acts on version(s) {versions}, the seat is at {seat.prompt_version}"
-        assert seat.prompt_version >= self.began[seat.seat], \
-            f"{where}: {seat.name}'s controls were made at {seat.prompt_version}, before its decision " \
+        )
+        assert seat.prompt_version >= self.began[seat.seat], (
+            f"{where}: {seat.name}'s controls were made at {seat.prompt_version}, before its decision "
             f"began at {self.began[seat.seat]}"
+        )
 
 
 GAMES = {
     # kind: (options, seed, [(user, player class, style)])
-    "heat": ({"track": "usa"}, 3, [("alice", Player, "select"), ("bob", Player, "slash"),
-                                   ("hermit", Hermit, "slash")]),
+    "heat": ({"track": "usa"}, 3, [("alice", Player, "select"), ("bob", Player, "slash"), ("hermit", Hermit, "slash")]),
     "pon": ({}, 2, [("alice", Player, "select"), ("bob", Player, "slash"), ("carol", Player, "select")]),
-    "pole": ({"circuit": "monaco", "bots": 2}, 2, [("alice", Driver, "select"), ("bob", Driver, "slash"),
-                                                  ("carol", Driver, "select")]),
-    "rallyman": ({"stage": "Rally4 SS1"}, 2, [("alice", Player, "select"), ("bob", Player, "slash"),
-                                             ("carol", Player, "select")]),
+    "pole": (
+        {"circuit": "monaco", "bots": 2},
+        2,
+        [("alice", Driver, "select"), ("bob", Driver, "slash"), ("carol", Driver, "select")],
+    ),
+    "rallyman": (
+        {"stage": "Rally4 SS1"},
+        2,
+        [("alice", Player, "select"), ("bob", Player, "slash"), ("carol", Player, "select")],
+    ),
     "steamworks": ({}, 5, [("alice", Inventor, "select"), ("bob", Inventor, "slash"), ("carol", Inventor, "select")]),
 }
 
@@ -165,8 +175,10 @@ async def play(w, kind: str, strict: bool = True) -> Watch:
                 await watch.check(p.user)
         if not moved:
             waiting = ENGINES[kind].to_act((await w.bot.store.game(1)).snapshot)
-            raise AssertionError(f"{kind}: nobody can move; the game waits for seats {waiting}:\n"
-                                 + "\n".join(p.describe() for p in players))
+            raise AssertionError(
+                f"{kind}: nobody can move; the game waits for seats {waiting}:\n"
+                + "\n".join(p.describe() for p in players)
+            )
     assert await over(), f"{kind}: the game did not end"
     for p in players:
         assert not [e for e in p.errors if "went wrong" in e], p.errors

@@ -1,6 +1,7 @@
 """Issue #35: when a game ends its thread gets the whole game as one animation, after the final
 post; `/game export` hands anyone the finished game as a JSON file; `python -m bot replay FILE`
 draws its boards again, and its log replays to the very state the bot stored."""
+
 from __future__ import annotations
 
 import io

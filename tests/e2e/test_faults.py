@@ -1,5 +1,6 @@
 """Discord misbehaving after a commit: rate limits are retried, failures are logged, and the game
 is never rolled back or corrupted."""
+
 from __future__ import annotations
 
 from .tables import open_table, start
@@ -8,8 +9,9 @@ from .tables import open_table, start
 async def submit_first_option(emu, user):
     dm = await emu.wait_until(lambda: [m for m in emu.dm_messages(user) if m.selects][-1:])
     select = dm[0].selects[0]
-    return await emu.select(user, dm[0], [o["value"] for o in select["options"][:select["min_values"]]],
-                            custom_id=select["custom_id"])
+    return await emu.select(
+        user, dm[0], [o["value"] for o in select["options"][: select["min_values"]]], custom_id=select["custom_id"]
+    )
 
 
 async def test_rate_limited_board_post_is_retried(table):
@@ -30,15 +32,18 @@ async def test_failed_post_keeps_the_committed_move(table):
     thread = await start(w, lobby, w.alice)
     posts_before = len(emu.messages_in(thread))
     # someone took the bot's right to post in the thread (403 Missing Access)
-    emu.inject_failure("POST", f"/channels/{thread.id}/messages", status=403, times=50, code=50001,
-                       message="Missing Access")
+    emu.inject_failure(
+        "POST", f"/channels/{thread.id}/messages", status=403, times=50, code=50001, message="Missing Access"
+    )
     await submit_first_option(emu, w.alice)
     rec = await submit_first_option(emu, w.bob)
     # bob's move is answered (its DM is spent) although every thread post fails
     await emu.wait_until(lambda: rec.menu_spent, timeout=8)
     # and alice gets her next round's menu (made for version 2; the test clicks it below)
-    await emu.wait_until(lambda: any(m.selects and m.selects[0]["custom_id"].startswith("mv:1:2:")
-                                     for m in emu.dm_messages(w.alice)), timeout=8)
+    await emu.wait_until(
+        lambda: any(m.selects and m.selects[0]["custom_id"].startswith("mv:1:2:") for m in emu.dm_messages(w.alice)),
+        timeout=8,
+    )
     game = await w.bot.store.game(1)
     assert game.snapshot["round"] == 2 and game.version == 2  # committed, never rolled back
     assert len(emu.messages_in(thread)) == posts_before

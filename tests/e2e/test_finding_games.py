@@ -1,5 +1,6 @@
 """Which game a command without a game number means (issue #27): the thread's, else the caller's
 one live game, else this channel's (for a spectator); several are listed with links."""
+
 from __future__ import annotations
 
 from .tables import open_table, start
@@ -43,5 +44,8 @@ async def test_several_live_games_are_listed_with_links(table):
     await emu.click(w.alice, lobby, label="Start")
     await emu.wait_until(lambda: emu.threads(other))
     answer = await status(emu, w.alice, emu.add_text_channel(w.guild, "third"))
-    assert "several games" in answer.content and "#1 https://discord.com/channels/" in answer.content \
-        and "#2 https://" in answer.content, answer.content
+    assert (
+        "several games" in answer.content
+        and "#1 https://discord.com/channels/" in answer.content
+        and "#2 https://" in answer.content
+    ), answer.content

@@ -2,6 +2,7 @@
 two Legends. The upgrade market and the swap are DM selects; after the first race the thread gets
 the standings image (the market for race 2) and the grid follows the points; at the end the
 final standings."""
+
 from __future__ import annotations
 
 from .players import Player, play_until
@@ -10,8 +11,9 @@ from .tables import open_table, start
 
 async def test_two_race_championship_with_legends(table):
     w, emu = table, table.emu
-    lobby = await open_table(w, w.alice, w.bob, track="usa", legends=2, championship="custom", races=2,
-                             season_tracks="usa,france")
+    lobby = await open_table(
+        w, w.alice, w.bob, track="usa", legends=2, championship="custom", races=2, season_tracks="usa,france"
+    )
     content = emu.message(lobby).content
     assert "Championship: custom season of 2 races" in content and "2 Legends" in content
     thread = await start(w, lobby, w.alice)
@@ -40,6 +42,7 @@ async def test_track_is_optional_and_a_championship_names_no_circuit(table):
     assert "USA circuit" in emu.message(lobby).content
     rec = await emu.slash(w.carol, w.general, "heat", "new", championship="1961", track="france")
     await emu.wait_until(lambda: rec.acked)
-    season = await emu.wait_until(lambda: [m for m in emu.channel_messages(w.general)
-                                           if "1961" in m.content and m.buttons])
+    season = await emu.wait_until(
+        lambda: [m for m in emu.channel_messages(w.general) if "1961" in m.content and m.buttons]
+    )
     assert "circuit" not in season[-1].content  # the season's own tracks, not the one given

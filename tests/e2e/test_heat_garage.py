@@ -1,5 +1,6 @@
 """/heat new garage:mixed weather:True through the emulator: the draft is played from DM selects
 (one pick each, snake order), then the race goes on with upgrade cards in the hands."""
+
 from __future__ import annotations
 
 from .players import Player, play_until

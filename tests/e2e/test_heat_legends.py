@@ -1,5 +1,6 @@
 """/heat new legends:2 through the emulator: two players race with two Legends the bot drives;
 the thread names them, the board shows them, nobody is asked to move for them."""
+
 from __future__ import annotations
 
 from .players import Player, play_until
@@ -16,8 +17,13 @@ async def test_two_players_and_two_legends(table):
     def said(text):
         return any(text in m.content for m in emu.messages_in(thread))
 
-    await play_until(players, thread, lambda: said("Legend 1:") and said("Legend 2:") and
-                     len([m for m in emu.messages_in(thread) if m.attachments]) >= 4)
+    await play_until(
+        players,
+        thread,
+        lambda: (
+            said("Legend 1:") and said("Legend 2:") and len([m for m in emu.messages_in(thread) if m.attachments]) >= 4
+        ),
+    )
     assert not said("<seat:")
     # no move refused by the rules (a click on a menu a newer one had just replaced is answered "moved on")
     assert not [e for p in players for e in p.errors if "moved on" not in e], [p.errors for p in players]

@@ -1,5 +1,6 @@
 """A whole Heat race through the emulator: three players using DM selects, DM buttons and
 /heat play with autocomplete; the bot process is restarted mid-race and the old buttons still work."""
+
 from __future__ import annotations
 
 from bot.tools.emulator.testing import start_bot_subprocess
@@ -22,8 +23,11 @@ async def test_full_race_with_a_restart(world, tmp_path):
         await emu.wait_for_commands()
         lobby = await open_table(world, world.alice, world.bob, world.carol, track="usa")
         thread = await start(world, lobby, world.alice)
-        players = [Player(emu, world.alice, "select", 1), Player(emu, world.bob, "slash", 2),
-                   Player(emu, world.carol, "select", 3)]
+        players = [
+            Player(emu, world.alice, "select", 1),
+            Player(emu, world.bob, "slash", 2),
+            Player(emu, world.carol, "select", 3),
+        ]
         # carol asks to be asked about slipstream, so DM buttons are part of the race
         dm = await emu.wait_until(lambda: [m for m in emu.dm_messages(world.carol) if m.buttons][-1:])
         label = next(b["label"] for b in dm[0].buttons if b["label"].startswith("Slipstream"))

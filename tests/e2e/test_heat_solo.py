@@ -1,5 +1,6 @@
 """/heat new legends:2 for one player through the emulator (issue #11): a solo race against two
 Legends the bot drives, run to the end; the thread names the Legends and the results come."""
+
 from __future__ import annotations
 
 from .players import Player, play_until
@@ -41,9 +42,16 @@ async def test_solo_garage_dealt_with_choice_of_speed_asked(table):
     lobby = await open_table(w, w.alice, track="italy", legends=1, garage="basic", garage_deal=True)
     assert "Garage: 3 upgrades dealt to each player (basic cards)" in emu.message(lobby).content
     thread = await start(w, lobby, w.alice)
-    dm = await emu.wait_until(lambda: next((m for m in reversed(emu.dm_messages(w.alice))
-                                            if any(s.get("placeholder", "").startswith("Preferences")
-                                                   for s in m.selects)), None))
+    dm = await emu.wait_until(
+        lambda: next(
+            (
+                m
+                for m in reversed(emu.dm_messages(w.alice))
+                if any(s.get("placeholder", "").startswith("Preferences") for s in m.selects)
+            ),
+            None,
+        )
+    )
     prefs = next(s for s in dm.selects if s.get("placeholder", "").startswith("Preferences"))
     option = next(o for o in prefs["options"] if o["label"] == "Choice of speed → Ask me")
     assert option["description"] == "Now: Auto"
@@ -52,8 +60,9 @@ async def test_solo_garage_dealt_with_choice_of_speed_asked(table):
     players = [Player(emu, w.alice, "select", 7)]
 
     def asked():
-        return any(s.get("placeholder", "").startswith("Choice of speed")
-                   for m in emu.dm_messages(w.alice) for s in m.selects)
+        return any(
+            s.get("placeholder", "").startswith("Choice of speed") for m in emu.dm_messages(w.alice) for s in m.selects
+        )
 
     def over():
         return any("The race is over" in m.content for m in emu.messages_in(thread))

@@ -1,5 +1,6 @@
 """/heat new weather:True through the emulator: the lobby names the module, the race starts with
 a weather tile and road tokens, and the board shows them (a taller image with the weather band)."""
+
 from __future__ import annotations
 
 import io

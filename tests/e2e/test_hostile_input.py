@@ -1,5 +1,6 @@
 """Hostile or malformed interactions, forged as raw packets through the emulator: each one gets a
 clear private answer, changes nothing, writes no traceback, and never takes the bot down."""
+
 from __future__ import annotations
 
 import asyncio
@@ -57,12 +58,29 @@ async def test_lone_surrogates_never_take_the_bot_down(table, caplog):
     select = dm[0].selects[0]
     readies = emu.gateway.ready_count
     recs = [
-        await forge(emu, w.alice, emu.channel(dm[0].channel_id), MESSAGE_COMPONENT,
-                    {"custom_id": select["custom_id"], "component_type": 3, "values": ["\ud800"]}, source=dm[0]),
-        await forge(emu, w.alice, emu.channel(dm[0].channel_id), MESSAGE_COMPONENT,
-                    {"custom_id": "mv:1:0:0:b\udfff", "component_type": 2}, source=dm[0]),
-        await forge(emu, w.alice, thread, APPLICATION_COMMAND,
-                    set_option(slash_data(emu, w.alice, thread, ("heat", "play"), move="x"), "move", "\ud83d")),
+        await forge(
+            emu,
+            w.alice,
+            emu.channel(dm[0].channel_id),
+            MESSAGE_COMPONENT,
+            {"custom_id": select["custom_id"], "component_type": 3, "values": ["\ud800"]},
+            source=dm[0],
+        ),
+        await forge(
+            emu,
+            w.alice,
+            emu.channel(dm[0].channel_id),
+            MESSAGE_COMPONENT,
+            {"custom_id": "mv:1:0:0:b\udfff", "component_type": 2},
+            source=dm[0],
+        ),
+        await forge(
+            emu,
+            w.alice,
+            thread,
+            APPLICATION_COMMAND,
+            set_option(slash_data(emu, w.alice, thread, ("heat", "play"), move="x"), "move", "\ud83d"),
+        ),
     ]
     assert "not on the menu" in answer(recs[0])
     assert "not one of mine" in answer(recs[1])
@@ -99,8 +117,14 @@ async def test_every_control_that_is_not_ours_gets_an_answer(table, caplog):
         rec = await forge(emu, w.alice, emu.channel(message.channel_id), MESSAGE_COMPONENT, data, source=message)
         assert "not one of mine" in answer(rec), (data, answer(rec))
         assert all(m.ephemeral for m in rec.messages)
-    rec = await forge(emu, w.alice, emu.channel(message.channel_id), MODAL_SUBMIT, {"custom_id": "m", "components": []},
-                      source=message)
+    rec = await forge(
+        emu,
+        w.alice,
+        emu.channel(message.channel_id),
+        MODAL_SUBMIT,
+        {"custom_id": "m", "components": []},
+        source=message,
+    )
     assert "not one of mine" in answer(rec)
     assert await snapshot(w) == before
     assert not [r for r in caplog.records if r.exc_info]
@@ -133,21 +157,27 @@ async def test_bad_slash_options_get_a_sentence_not_a_traceback(table, caplog):
         (set_option(slash_data(emu, w.alice, thread, ("game", "status"), game=1), "game", "abc"), "wrong kind"),
         (set_option(slash_data(emu, w.alice, thread, ("game", "status"), game=1), "game", 1, kind=3), "wrong kind"),
         (set_option(slash_data(emu, w.alice, thread, ("game", "log"), count=5), "count", 5000), "out of range"),
-        (set_option(slash_data(emu, w.alice, w.general, ("heat", "new"), track="usa"), "track", "mars"),
-         "not one of the choices"),
+        (
+            set_option(slash_data(emu, w.alice, w.general, ("heat", "new"), track="usa"), "track", "mars"),
+            "not one of the choices",
+        ),
         ({"id": "1", "name": "teleport", "type": 1, "options": []}, "don't know that command"),
-        ({"id": "1", "name": "heat", "type": 1, "options": [{"type": 1, "name": "fly", "options": []}]},
-         "don't know that command"),
-        ({"id": "1", "name": "heat", "type": 1, "options": [{"type": 1, "name": "play", "options": []}]},
-         "missing a required option"),
+        (
+            {"id": "1", "name": "heat", "type": 1, "options": [{"type": 1, "name": "fly", "options": []}]},
+            "don't know that command",
+        ),
+        (
+            {"id": "1", "name": "heat", "type": 1, "options": [{"type": 1, "name": "play", "options": []}]},
+            "missing a required option",
+        ),
     ]
     for data, expected in cases:
         rec = await forge(emu, w.alice, thread, APPLICATION_COMMAND, data)
         assert expected in answer(rec) and all(m.ephemeral for m in rec.messages), (data, answer(rec))
         assert "something went wrong" not in answer(rec)
-    garbage = set_option(command_data(emu, w.alice, thread, ("heat", "play"), {"move": "", "game": 1},
-                                      focused="move"),
-                         "game", "zzz")
+    garbage = set_option(
+        command_data(emu, w.alice, thread, ("heat", "play"), {"move": "", "game": 1}, focused="move"), "game", "zzz"
+    )
     rec = await emu.interactions.run(emu.interactions.create(AUTOCOMPLETE, w.alice, thread, garbage))
     assert rec.choices == []
     assert await snapshot(w) == before

@@ -7,6 +7,7 @@ lobby, every thread message, ゆきこ's DMs and private answers: contents, embe
 select options and placeholders) as it comes, edits included, and fails on any Latin word outside
 a short allowlist; the English players' DMs and private answers must hold no Japanese. The
 detector is shown to fail on a deliberately missing catalog entry."""
+
 from __future__ import annotations
 
 import re
@@ -30,7 +31,9 @@ ALLOWED = {
     "PON": "the game's name, written PON in the Japanese rules",
     "DRS": "Pole Position's abbreviations, as the Japanese rules and cards print them",
     "MP": "Pole Position: movement points (the cards' abbreviation)",
-    "EP": "Pole Position: engine points", "BP": "Pole Position: brake points", "SP": "Pole Position: steering points",
+    "EP": "Pole Position: engine points",
+    "BP": "Pole Position: brake points",
+    "SP": "Pole Position: steering points",
     "SC": "Pole Position: the safety-car line",
     "SS": "Rallyman: a special stage's number (Rally1 SS1), as printed on the stage",
     "A": "Pole Position: the bot cards' sides A and B, as printed",
@@ -52,8 +55,12 @@ ALLOWED_PATTERNS = [
 ]
 COMMAND_WORDS = "new|join|hand|play|rules|page|move|game|status|log|abandon|board|back|replay|history"
 # command and option names stay English (Discord wants them so): /heat hand, /games, move:
-ALLOWED_PATTERNS.append(re.compile(rf"/(?:heat|pon|pole|rallyman|steamworks|games|game)(?: (?:{COMMAND_WORDS})\b)?"
-                                   rf"|\b(?:{COMMAND_WORDS}):"))
+ALLOWED_PATTERNS.append(
+    re.compile(
+        rf"/(?:heat|pon|pole|rallyman|steamworks|games|game)(?: (?:{COMMAND_WORDS})\b)?"
+        rf"|\b(?:{COMMAND_WORDS}):"
+    )
+)
 # Rallyman's stage and rally names are proper names, printed the same in every language.
 PROPER_NAMES = sorted({*stage_names(), *rallies()}, key=len, reverse=True)
 
@@ -116,8 +123,10 @@ class JaPlayer(Player):
         self.choices: list[str] = []  # the /<game> play autocomplete's choices this player was shown
 
     def _prefixes(self) -> tuple[str, ...]:
-        return tuple(i18n.tr(self.locale, k).split("{")[0].split("（")[0].split("(")[0].strip()
-                     for k in ("Sent: {desc}. Pick again to change.", "Preferences")) + ("Sent", "Preferences")
+        return tuple(
+            i18n.tr(self.locale, k).split("{")[0].split("（")[0].split("(")[0].strip()
+            for k in ("Sent: {desc}. Pick again to change.", "Preferences")
+        ) + ("Sent", "Preferences")
 
     async def act(self, thread) -> bool:
         dm = newest_with_components(self.emu.dm_messages(self.user))
@@ -188,14 +197,17 @@ async def play_japanese_table(w, kind: str, options: dict, seats: int, moves: in
     await emu.click(jose, lobby, label=i18n.tr("ja", "Start"))
     thread = await emu.wait_until(lambda: (emu.threads(w.general) or [None])[0])
     await emu.wait_until(lambda: any(m.attachments for m in emu.messages_in(thread)))
-    players = [JaPlayer(emu, u, ("slash", "select")[i % 2], i + 1, kind, locale="ja" if u is yukiko else "en")
-               for i, u in enumerate(users)]
+    players = [
+        JaPlayer(emu, u, ("slash", "select")[i % 2], i + 1, kind, locale="ja" if u is yukiko else "en")
+        for i, u in enumerate(users)
+    ]
 
     def private(user):
         out = list(emu.dm_messages(user))
         for ch in (w.general, thread):
-            out += [m for m in emu.channel_messages(ch, include_ephemeral=True)
-                    if m.ephemeral and m.visible_to == user.id]
+            out += [
+                m for m in emu.channel_messages(ch, include_ephemeral=True) if m.ephemeral and m.visible_to == user.id
+            ]
         return out
 
     def look():
@@ -239,10 +251,12 @@ async def play_japanese_table(w, kind: str, options: dict, seats: int, moves: in
 def assert_languages(ja_reader: Reader, en_reader: Reader) -> None:
     leaks = {t: (where, latin_leaks(t)) for t, where in ja_reader.seen.items() if latin_leaks(t)}
     assert not leaks, "English in the Japanese reader's texts:\n" + "\n".join(
-        f"  [{where}] {words}: {t[:160]!r}" for t, (where, words) in leaks.items())
+        f"  [{where}] {words}: {t[:160]!r}" for t, (where, words) in leaks.items()
+    )
     japanese = {t: where for t, where in en_reader.seen.items() if japanese_in(t)}
     assert not japanese, "Japanese in an English reader's texts:\n" + "\n".join(
-        f"  [{where}] {t[:160]!r}" for t, where in japanese.items())
+        f"  [{where}] {t[:160]!r}" for t, where in japanese.items()
+    )
     assert len(ja_reader.seen) > 5 and en_reader.seen
 
 
@@ -294,14 +308,34 @@ def test_lobby_options_read_in_each_language(kind):
     Japanese on a Japanese table and English on an English one."""
     engine = engines()[kind]
     sets = {
-        "heat": [{"track": t} for t in ("usa", "france", "great_britain", "italy", "japan", "mexico")] + [
-            {"track": "usa", "grid": "seats", "modules": ["weather", "garage", "legends"], "garage": g,
-             "legends": 2, "legend_bonus": 1, "aggressive_legends": True} for g in ("basic", "advanced", "mixed", "all")],
+        "heat": [{"track": t} for t in ("usa", "france", "great_britain", "italy", "japan", "mexico")]
+        + [
+            {
+                "track": "usa",
+                "grid": "seats",
+                "modules": ["weather", "garage", "legends"],
+                "garage": g,
+                "legends": 2,
+                "legend_bonus": 1,
+                "aggressive_legends": True,
+            }
+            for g in ("basic", "advanced", "mixed", "all")
+        ],
         "pon": [{}],
-        "pole": [{"circuit": c} for c in ("great_britain", "monaco", "brazil", "china", "spain", "usa", "italy",
-                                           "germany")] + [
-            {"bots": 2, "bot_side": "B", "drs": True, "collisions": True, "yellow_flag": True, "safety_car": True,
-             "stress": True}],
+        "pole": [
+            {"circuit": c} for c in ("great_britain", "monaco", "brazil", "china", "spain", "usa", "italy", "germany")
+        ]
+        + [
+            {
+                "bots": 2,
+                "bot_side": "B",
+                "drs": True,
+                "collisions": True,
+                "yellow_flag": True,
+                "safety_car": True,
+                "stress": True,
+            }
+        ],
         "rallyman": [{"stage": s} for s in ("Rally1 SS1", "Rally2", "random", "random 14", "TheClimb SS2")],
         "steamworks": [{"personas": "random"}, {"personas": "seat order"}],
     }[kind]

@@ -1,6 +1,7 @@
 """Texts per audience: one table, a Japanese and an English player. Each one's DMs and private
 answers follow their own Discord language; the thread follows the table's. (A small stand-in
 catalog, so the wording of the real one may change; the last test runs the shipped catalog.)"""
+
 from __future__ import annotations
 
 import json
@@ -50,11 +51,20 @@ async def test_each_player_reads_their_own_language_and_the_thread_the_tables(ja
     # a private answer: bob's in Japanese, alice's in English
     select = bob_dm.selects[0]
     from bot.tools.emulator.interactions import MESSAGE_COMPONENT
-    for user, dm, expected in ((w.bob, bob_dm, "その選択肢はメニューにありません。"),
-                               (w.alice, alice_dm, "That choice is not on the menu.")):
-        rec = await emu.interactions.run(emu.interactions.create(
-            MESSAGE_COMPONENT, user, emu.channel(dm.channel_id),
-            {"custom_id": dm.selects[0]["custom_id"], "component_type": 3, "values": ["nope"]}, source=dm))
+
+    for user, dm, expected in (
+        (w.bob, bob_dm, "その選択肢はメニューにありません。"),
+        (w.alice, alice_dm, "That choice is not on the menu."),
+    ):
+        rec = await emu.interactions.run(
+            emu.interactions.create(
+                MESSAGE_COMPONENT,
+                user,
+                emu.channel(dm.channel_id),
+                {"custom_id": dm.selects[0]["custom_id"], "component_type": 3, "values": ["nope"]},
+                source=dm,
+            )
+        )
         await emu.wait_until(lambda: rec.followups)
         assert rec.followups[0].content == expected
     assert select["custom_id"].startswith("mv:1:")
@@ -123,4 +133,6 @@ async def test_slash_commands_reach_discord_with_japanese_texts_and_english_name
     new = next(o for o in pole["options"] if o["name"] == "new")
     circuit = next(o for o in new["options"] if o["name"] == "circuit")
     monaco = next(c for c in circuit["choices"] if c["value"] == "monaco")
-    assert monaco["name"] == "Monaco (6 laps)" and monaco["name_localizations"]["ja"] == "モナコ（6周）"  # (#30: full-width punctuation in Japanese)
+    assert (
+        monaco["name"] == "Monaco (6 laps)" and monaco["name_localizations"]["ja"] == "モナコ（6周）"
+    )  # (#30: full-width punctuation in Japanese)

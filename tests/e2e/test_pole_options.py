@@ -1,5 +1,6 @@
 """A solo Pole Position race with the optional rules on, through the emulator: custom setup,
 events, circuit rules, drivers and teams, no retirements; five bots. The race runs to the flag."""
+
 from __future__ import annotations
 
 from .players import Driver, play_until
@@ -11,8 +12,20 @@ SEED = 5
 async def test_solo_pole_race_with_the_optional_rules(table):
     w, emu = table, table.emu
     w.bot.table.new_seed = lambda: SEED
-    lobby = await open_table(w, w.alice, kind="pole", circuit="china", bots=5, events=True, events_often=True,
-                             circuit_rules=True, custom_setup=True, drivers=True, no_retire=True, stress=True)
+    lobby = await open_table(
+        w,
+        w.alice,
+        kind="pole",
+        circuit="china",
+        bots=5,
+        events=True,
+        events_often=True,
+        circuit_rules=True,
+        custom_setup=True,
+        drivers=True,
+        no_retire=True,
+        stress=True,
+    )
     content = emu.message(lobby).content
     assert "events" in content and "circuit special rules" in content and "drivers and teams" in content
     thread = await start(w, lobby, w.alice)
@@ -35,8 +48,9 @@ async def test_solo_pole_race_with_the_optional_rules(table):
 async def test_solo_championship_of_four_races(table):
     w, emu = table, table.emu
     w.bot.table.new_seed = lambda: SEED
-    lobby = await open_table(w, w.alice, kind="pole", circuit="usa", bots=3, championship=4, engine_damage=True,
-                             constructors=True)
+    lobby = await open_table(
+        w, w.alice, kind="pole", circuit="usa", bots=3, championship=4, engine_damage=True, constructors=True
+    )
     assert "championship of 4 races" in emu.message(lobby).content
     thread = await start(w, lobby, w.alice)
     players = [Driver(emu, w.alice, "select", 1, "pole")]

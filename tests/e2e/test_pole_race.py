@@ -1,5 +1,6 @@
 """A whole Pole Position race through the emulator: three players moving by DM selects and
 buttons and by /pole play; the thread shows qualifying, a position fight and a pit stop."""
+
 from __future__ import annotations
 
 from .players import Driver, play_until
@@ -13,8 +14,11 @@ async def test_full_pole_race(table):
     w.bot.table.new_seed = lambda: SEED
     lobby = await open_table(w, w.alice, w.bob, w.carol, kind="pole", circuit="monaco")
     thread = await start(w, lobby, w.alice)
-    players = [Driver(emu, w.alice, "select", 1, "pole"), Driver(emu, w.bob, "slash", 2, "pole"),
-               Driver(emu, w.carol, "select", 3, "pole")]
+    players = [
+        Driver(emu, w.alice, "select", 1, "pole"),
+        Driver(emu, w.bob, "slash", 2, "pole"),
+        Driver(emu, w.carol, "select", 3, "pole"),
+    ]
 
     def done():
         return any("The game is over" in m.content for m in emu.messages_in(thread))

@@ -1,6 +1,7 @@
 """A Pole Position race through the emulator with the bot process killed (SIGKILL) mid-race and
 started again: the race goes on from where it was and ends; no move is lost (the stored actions
 replay to the stored state) and nothing is posted twice."""
+
 from __future__ import annotations
 
 import json
@@ -37,12 +38,19 @@ async def test_pole_race_survives_a_killed_bot(world, tmp_path):
         await emu.wait_for_commands()
         lobby = await open_table(world, world.alice, world.bob, world.carol, kind="pole", circuit="monaco")
         thread = await start(world, lobby, world.alice)
-        players = [Driver(emu, world.alice, "select", 1, "pole"), Driver(emu, world.bob, "slash", 2, "pole"),
-                   Driver(emu, world.carol, "select", 3, "pole")]
+        players = [
+            Driver(emu, world.alice, "select", 1, "pole"),
+            Driver(emu, world.bob, "slash", 2, "pole"),
+            Driver(emu, world.carol, "select", 3, "pole"),
+        ]
         # carol wants to be asked in every fight, attacking and defending (a live bid by DM select)
-        dm = await emu.wait_until(lambda: [m for m in emu.dm_messages(world.carol)
-                                           if any((x.get("placeholder") or "").startswith("Preferences")
-                                                  for x in m.selects)][-1:])
+        dm = await emu.wait_until(
+            lambda: [
+                m
+                for m in emu.dm_messages(world.carol)
+                if any((x.get("placeholder") or "").startswith("Preferences") for x in m.selects)
+            ][-1:]
+        )
         sel = next(x for x in dm[0].selects if x["placeholder"].startswith("Preferences"))
         await emu.select(world.carol, dm[0], ["ask_both"], custom_id=sel["custom_id"])
         await emu.wait_until(lambda: sum(p.get("ask_attack", False) for p in snapshot(db)["prefs"]) == 1)
@@ -64,10 +72,12 @@ async def test_pole_race_survives_a_killed_bot(world, tmp_path):
                 for m in posts:
                     fh.write(f"--- {len(m.attachments)} att\n{m.content}\n")
         # every announcement owed (those cut off by the kill too) is out and settled
-        await emu.wait_until(lambda: read_row(db, "SELECT COUNT(*) FROM owed WHERE game_id = 1")[0] == 0,
-                             timeout=30)
-        same = [(a.content, b.content) for a, b in zip(posts, posts[1:])
-                if a.content == b.content and len(a.attachments) == len(b.attachments)]
+        await emu.wait_until(lambda: read_row(db, "SELECT COUNT(*) FROM owed WHERE game_id = 1")[0] == 0, timeout=30)
+        same = [
+            (a.content, b.content)
+            for a, b in zip(posts, posts[1:])
+            if a.content == b.content and len(a.attachments) == len(b.attachments)
+        ]
         assert not same, same[:3]  # nothing announced twice
         for p in players:
             assert not [e for e in p.errors if "went wrong" in e], p.errors

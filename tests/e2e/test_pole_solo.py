@@ -1,5 +1,6 @@
 """A solo Pole Position race through the emulator: one player and five bots the engine drives;
 the thread names the bots, and the race runs to the flag."""
+
 from __future__ import annotations
 
 from .players import Driver, play_until

@@ -1,5 +1,6 @@
 """A whole PON game through the emulator: three players moving by DM selects and buttons and by
 /pon play; the thread shows a PON, an overtake chain and a block, and the winner."""
+
 from __future__ import annotations
 
 import re
@@ -15,8 +16,11 @@ async def test_full_pon_game(table):
     w.bot.table.new_seed = lambda: SEED
     lobby = await open_table(w, w.alice, w.bob, w.carol, kind="pon")
     thread = await start(w, lobby, w.alice)
-    players = [Player(emu, w.alice, "select", 1, "pon"), Player(emu, w.bob, "slash", 2, "pon"),
-               Player(emu, w.carol, "select", 3, "pon")]
+    players = [
+        Player(emu, w.alice, "select", 1, "pon"),
+        Player(emu, w.bob, "slash", 2, "pon"),
+        Player(emu, w.carol, "select", 3, "pon"),
+    ]
 
     def done():
         return any("The game is over" in m.content for m in emu.messages_in(thread))
@@ -26,8 +30,11 @@ async def test_full_pon_game(table):
     assert "PON!" in log
     assert re.search(r"blocks \w+", log)
     # an overtake chain: one attacker overtakes twice within the same turn's messages
-    chains = [m.content for m in emu.messages_in(thread)
-              if any(len(re.findall(rf"{name} overtakes", m.content)) >= 2 for name in ("alice", "bob", "carol"))]
+    chains = [
+        m.content
+        for m in emu.messages_in(thread)
+        if any(len(re.findall(rf"{name} overtakes", m.content)) >= 2 for name in ("alice", "bob", "carol"))
+    ]
     assert chains, "no overtake chain in this game"
     assert "<seat:" not in log and "P1" not in log  # players are named
     assert (await w.bot.store.game(1)).status == "finished"

@@ -1,6 +1,7 @@
 """A whole Rallyman: DIRT stage through the emulator: three players planning by DM selects (whole
 plans and die by die), rolling by buttons and by /rallyman play; the thread shows flat out, a crash
 and the spare tyre, and the stage times at the end."""
+
 from __future__ import annotations
 
 from .players import Player, play_until
@@ -14,8 +15,11 @@ async def test_full_rallyman_stage(table):
     w.bot.table.new_seed = lambda: SEED
     lobby = await open_table(w, w.alice, w.bob, w.carol, kind="rallyman", stage="Rally4 SS1")
     thread = await start(w, lobby, w.alice)
-    players = [Player(emu, w.alice, "select", 1, "rallyman"), Player(emu, w.bob, "slash", 2, "rallyman"),
-               Player(emu, w.carol, "select", 3, "rallyman")]
+    players = [
+        Player(emu, w.alice, "select", 1, "rallyman"),
+        Player(emu, w.bob, "slash", 2, "rallyman"),
+        Player(emu, w.carol, "select", 3, "rallyman"),
+    ]
 
     def done():
         return any("The game is over" in m.content or "Stage over" in m.content for m in emu.messages_in(thread))

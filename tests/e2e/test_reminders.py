@@ -1,5 +1,6 @@
 """Durable reminders: a player who has not moved gets one ping per clock period, and only the
 first is the plain reminder (the escalation is in test_absent_players.py)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -25,7 +26,9 @@ async def test_one_first_reminder_for_the_player_who_has_not_moved(world):
         thread = await start(world, lobby, world.alice)
         dm = await emu.wait_until(lambda: [m for m in emu.dm_messages(world.alice) if m.selects][-1:])
         select = dm[0].selects[0]
-        await emu.select(world.alice, dm[0], [select["options"][0]["value"]], custom_id=select["custom_id"])  # alice moves, bob does not
+        await emu.select(
+            world.alice, dm[0], [select["options"][0]["value"]], custom_id=select["custom_id"]
+        )  # alice moves, bob does not
         await emu.wait_until(lambda: reminders(emu, thread, world.bob), timeout=5)
         await asyncio.sleep(1.5)  # the first reminder once per decision; later ones escalate
         assert len(reminders(emu, thread, world.bob)) == 1
@@ -46,7 +49,8 @@ async def test_reminders_survive_a_restart(world):
     bot = create_bot(settings)
     handle = await start_bot_in_process(emu, bot)
     try:
-        await emu.wait_until(lambda: reminders(emu, thread, world.bob) and reminders(emu, thread, world.alice),
-                             timeout=6)
+        await emu.wait_until(
+            lambda: reminders(emu, thread, world.bob) and reminders(emu, thread, world.alice), timeout=6
+        )
     finally:
         await handle.stop()

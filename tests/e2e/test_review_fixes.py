@@ -1,5 +1,6 @@
 """Guards found in review: other servers, missing permissions, unchanged menus, private events,
 and a crash between the commit and its announcement."""
+
 from __future__ import annotations
 
 import asyncio
@@ -23,8 +24,12 @@ async def test_another_server_cannot_reach_a_game(table):
     mods = emu.add_role(other, "Mods", MANAGE_THREADS)
     stranger = emu.add_user("stranger")
     emu.add_member(other, stranger, roles=[mods])
-    for path, kwargs in ((("game", "abandon"), {"game": 1}), (("game", "status"), {"game": 1}),
-                         (("game", "log"), {"game": 1}), (("heat", "join"), {"game": 1})):
+    for path, kwargs in (
+        (("game", "abandon"), {"game": 1}),
+        (("game", "status"), {"game": 1}),
+        (("game", "log"), {"game": 1}),
+        (("heat", "join"), {"game": 1}),
+    ):
         rec = await emu.slash(stranger, room, *path, **kwargs)
         await emu.wait_until(lambda: rec.followups)
         assert "can't find" in rec.followups[0].content and rec.followups[0].ephemeral, path
@@ -85,8 +90,12 @@ async def test_every_player_gets_the_private_deal(table):
         current = f"mv:1:{seat.prompt_version}:{seat.seat}:s"
 
         def peek_select():
-            return [(m, x) for m in emu.dm_messages(user) for x in m.selects
-                    if x["custom_id"].startswith(current) and not x["placeholder"].startswith("Preferences")]
+            return [
+                (m, x)
+                for m in emu.dm_messages(user)
+                for x in m.selects
+                if x["custom_id"].startswith(current) and not x["placeholder"].startswith("Preferences")
+            ]
 
         message, peek = (await emu.wait_until(peek_select))[-1]
         rec = await emu.select(user, message, [peek["options"][0]["value"]], custom_id=peek["custom_id"])
@@ -117,9 +126,17 @@ async def test_a_move_left_unannounced_by_a_crash_is_announced_after_restart(wor
         game = await store.game(1)
         lines.append([e.text for e in events if e.to is None])
         outcome = Outcome(game, state, events, [0, 1], board=seat == 1, actor=seat)
-        await store.commit_move(1, game.version, seat, action, state, False,
-                                [PromptUpdate(s, "changed") for s in (0, 1)], outcome.to_json(),
-                                to_act=engine.to_act(state))
+        await store.commit_move(
+            1,
+            game.version,
+            seat,
+            action,
+            state,
+            False,
+            [PromptUpdate(s, "changed") for s in (0, 1)],
+            outcome.to_json(),
+            to_act=engine.to_act(state),
+        )
     await store.set_timers(1, "remind", set(), {})  # and its reminders were lost
     await store.close()
     posts = len(emu.messages_in(thread))
@@ -131,8 +148,11 @@ async def test_a_move_left_unannounced_by_a_crash_is_announced_after_restart(wor
         assert all(words(line, ["alice", "bob"], "en") in text for line in lines[0] + lines[1]), text
         # named, not pinged: each of them is told by the DM that holds their moves
         assert f"<@{world.alice.id}>" in text and f"<@{world.bob.id}>" in text and not again[0].mentions
-        await emu.wait_until(lambda: [m for m in emu.dm_messages(world.bob)
-                                      if m.selects and m.selects[0]["custom_id"].startswith("mv:1:2:")])
+        await emu.wait_until(
+            lambda: [
+                m for m in emu.dm_messages(world.bob) if m.selects and m.selects[0]["custom_id"].startswith("mv:1:2:")
+            ]
+        )
         for _ in range(100):  # settled once every part is out; timers given back on ready
             if not await bot.store.owed(1) and await bot.store.timer_seats(1, "remind"):
                 break

@@ -1,4 +1,5 @@
 """`/<game> rules`: a page at a time, privately, in the reader's language."""
+
 from __future__ import annotations
 
 from bot import rules_pages

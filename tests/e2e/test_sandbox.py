@@ -1,5 +1,6 @@
 """The local sandbox: `python -m bot sandbox` with a scripted stdin (a subprocess, the real bot on
 the emulator), its line parser, and a session driven in-process."""
+
 from __future__ import annotations
 
 import logging
@@ -18,7 +19,7 @@ from bot.config import load_settings
 from bot.tools.emulator import Emulator
 from bot.tools.emulator.testing import start_bot_in_process
 from bot.tools.sandbox.run import sandbox_database
-from bot.tools.sandbox.parse import (ParseError, convert_options, describe_commands, focused_option, parse_line)
+from bot.tools.sandbox.parse import ParseError, convert_options, describe_commands, focused_option, parse_line
 from bot.tools.sandbox.session import CommandError, LogTap, Session, _choose, build_world
 from tests.e2e.conftest import settings_for
 
@@ -27,12 +28,20 @@ PNG = b"\x89PNG\r\n\x1a\n"
 IMAGE = re.compile(r"\[image: (.+?)\]")
 
 
-def run_sandbox(tmp_path: Path, script: str, *args: str, command: tuple[str, ...] = ("sandbox",),
-                env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run_sandbox(
+    tmp_path: Path, script: str, *args: str, command: tuple[str, ...] = ("sandbox",), env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     environ = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "BOT_DATABASE", "BOT_DEV_GUILD")}
     environ.update(BOT_STATE_DIR=str(tmp_path / "state"), PYTHONPATH=str(REPO), **(env or {}))
-    proc = subprocess.run([sys.executable, "-m", "bot", *command, *args], input=script, text=True,
-                          capture_output=True, cwd=tmp_path, env=environ, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot", *command, *args],
+        input=script,
+        text=True,
+        capture_output=True,
+        cwd=tmp_path,
+        env=environ,
+        timeout=120,
+    )
     for noise in ("Traceback", "Task was destroyed", "Unclosed", "never awaited"):
         assert noise not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
     return proc
@@ -61,6 +70,7 @@ def png_at(text: str) -> Path:
 
 # -- the whole program, scripted ---------------------------------------------------------------
 
+
 def test_scripted_game_start_board_and_hand(tmp_path):
     script = "alice> /heat new track:usa\nbob> click Join\nalice> click Start\nalice> dm\n"
     proc = run_sandbox(tmp_path, script)
@@ -76,7 +86,7 @@ def test_scripted_game_start_board_and_hand(tmp_path):
     assert f"#{lobby[1]} [#table] (edited)" in joined and "@alice, @bob" in joined
 
     started = out["alice> click Start"]
-    thread_part = started[started.index("[thread "):]
+    thread_part = started[started.index("[thread ") :]
     board = png_at(thread_part)  # the board, in the game thread, written to disk
     assert board.parent == tmp_path / "state" / "sandbox-images"
     assert re.fullmatch(r"\d+-heat-1\.png", board.name)
@@ -84,7 +94,7 @@ def test_scripted_game_start_board_and_hand(tmp_path):
 
     dm = out["alice> dm"]
     assert "[DM to alice]" in dm and "[DM to bob]" not in dm
-    hand = png_at(dm[dm.index("**Heat"):])
+    hand = png_at(dm[dm.index("**Heat") :])
     assert hand.name.endswith("hand.png")
     assert re.search(r"^\s+select .*\(choose \d", dm, re.M), dm  # the card select and its options
     assert re.search(r"^\s+\d+: Speed \d", dm, re.M), dm
@@ -92,13 +102,15 @@ def test_scripted_game_start_board_and_hand(tmp_path):
 
 
 def test_bad_lines_print_one_error_each_and_exit_1_at_the_end(tmp_path):
-    script = ("alice> /heat nonsense\n"
-              "alice> /heat new track:mars\n"
-              "alice> /heat new track:usa\n"
-              "bob> /heat join game:one\n"
-              "alice> click Nonexistent\n"
-              "carol> select 1\n"
-              "bob> click Join\n")
+    script = (
+        "alice> /heat nonsense\n"
+        "alice> /heat new track:mars\n"
+        "alice> /heat new track:usa\n"
+        "bob> /heat join game:one\n"
+        "alice> click Nonexistent\n"
+        "carol> select 1\n"
+        "bob> click Join\n"
+    )
     proc = run_sandbox(tmp_path, script)
     assert proc.returncode == 1
     out = sections(proc.stdout)
@@ -155,6 +167,7 @@ def test_explicit_bot_database_is_used_and_never_deleted(tmp_path):
 
 # -- the line parser -----------------------------------------------------------------------------
 
+
 def test_parse_slash_lines():
     line = parse_line('alice> /heat new track:"Great Britain" laps:2')
     assert (line.verb, line.user, line.path) == ("slash", "alice", ["heat", "new"])
@@ -188,33 +201,66 @@ def test_parse_other_lines():
     assert parse_line("dave>").verb == "switch" and parse_line("dave>").user == "dave"
     assert parse_line("  ").verb == "blank" and parse_line("# note").verb == "blank"
     assert parse_line("wait 1.5").seconds == 1.5
-    assert [parse_line(w).verb for w in ("dm", "show", "users", "help", "quit", "exit")] == \
-        ["dm", "show", "users", "help", "quit", "quit"]
+    assert [parse_line(w).verb for w in ("dm", "show", "users", "help", "quit", "exit")] == [
+        "dm",
+        "show",
+        "users",
+        "help",
+        "quit",
+        "quit",
+    ]
     for bad in ("click", "select", "select #3", "wait soon", "dm now", "frobnicate", "bob> dance"):
         with pytest.raises(ParseError):
             parse_line(bad)
 
 
-SCHEMA = [{"name": "heat", "type": 1, "options": [
-    {"type": 1, "name": "new", "options": [
-        {"type": 3, "name": "track", "required": True,
-         "choices": [{"name": "USA", "value": "usa"}, {"name": "Great Britain", "value": "gb"}]},
-        {"type": 4, "name": "laps", "min_value": 1, "max_value": 5},
-        {"type": 10, "name": "ratio"}, {"type": 5, "name": "fast"}, {"type": 6, "name": "rival"}]},
-    {"type": 1, "name": "play", "options": [
-        {"type": 3, "name": "move", "required": True, "autocomplete": True},
-        {"type": 4, "name": "game", "autocomplete": True}]}]}]
+SCHEMA = [
+    {
+        "name": "heat",
+        "type": 1,
+        "options": [
+            {
+                "type": 1,
+                "name": "new",
+                "options": [
+                    {
+                        "type": 3,
+                        "name": "track",
+                        "required": True,
+                        "choices": [{"name": "USA", "value": "usa"}, {"name": "Great Britain", "value": "gb"}],
+                    },
+                    {"type": 4, "name": "laps", "min_value": 1, "max_value": 5},
+                    {"type": 10, "name": "ratio"},
+                    {"type": 5, "name": "fast"},
+                    {"type": 6, "name": "rival"},
+                ],
+            },
+            {
+                "type": 1,
+                "name": "play",
+                "options": [
+                    {"type": 3, "name": "move", "required": True, "autocomplete": True},
+                    {"type": 4, "name": "game", "autocomplete": True},
+                ],
+            },
+        ],
+    }
+]
 
 
 def test_options_follow_the_synced_schema():
     new = ["heat", "new"]
-    assert convert_options(SCHEMA, new, {"track": "Great Britain", "laps": "2", "ratio": "1.5", "fast": "yes",
-                                         "rival": "@bob"}) == \
-        {"track": "gb", "laps": 2, "ratio": 1.5, "fast": True, "rival": "bob"}
+    assert convert_options(
+        SCHEMA, new, {"track": "Great Britain", "laps": "2", "ratio": "1.5", "fast": "yes", "rival": "@bob"}
+    ) == {"track": "gb", "laps": 2, "ratio": 1.5, "fast": True, "rival": "bob"}
     assert convert_options(SCHEMA, new, {"track": "USA"}) == {"track": "usa"}
     # what does not read as the schema's type is left as text, for the emulator to refuse
-    assert convert_options(SCHEMA, new, {"track": "mars", "laps": "two", "fast": "maybe", "ratio": "x"}) == \
-        {"track": "mars", "laps": "two", "fast": "maybe", "ratio": "x"}
+    assert convert_options(SCHEMA, new, {"track": "mars", "laps": "two", "fast": "maybe", "ratio": "x"}) == {
+        "track": "mars",
+        "laps": "two",
+        "fast": "maybe",
+        "ratio": "x",
+    }
     assert convert_options(SCHEMA, new, {"lapz": "2", "laps": ""}) == {"lapz": "2"}  # unknown kept, blank dropped
     assert convert_options(SCHEMA, ["nope"], {"laps": "2"}) == {"laps": "2"}  # no such command: untouched
     play = ["heat", "play"]
@@ -223,13 +269,21 @@ def test_options_follow_the_synced_schema():
     assert convert_options(SCHEMA, play, {"move": "", "game": "1"}, focused="move") == {"move": "", "game": 1}
     with pytest.raises(ParseError):
         focused_option(SCHEMA, new, {"track": "u"})
-    assert "/heat new track:(usa|gb) [laps:1..5] [ratio:number] [fast:true/false] [rival:user]" in \
-        describe_commands(SCHEMA)
+    assert "/heat new track:(usa|gb) [laps:1..5] [ratio:number] [fast:true/false] [rival:user]" in describe_commands(
+        SCHEMA
+    )
 
 
 def test_select_values_by_value_or_label():
-    comp = {"type": 3, "custom_id": "s", "options": [
-        {"value": "9", "label": "Speed 4"}, {"value": "11", "label": "Speed 4"}, {"value": "2", "label": "Speed 1"}]}
+    comp = {
+        "type": 3,
+        "custom_id": "s",
+        "options": [
+            {"value": "9", "label": "Speed 4"},
+            {"value": "11", "label": "Speed 4"},
+            {"value": "2", "label": "Speed 1"},
+        ],
+    }
     assert _choose(comp, ["11", "speed 4"]) == ["11", "9"]  # the same label twice: two cards
     assert _choose(comp, ["SPEED 1"]) == ["2"]
     with pytest.raises(CommandError, match="9=Speed 4"):
@@ -237,6 +291,7 @@ def test_select_values_by_value_or_label():
 
 
 # -- a session in-process: typed options reach the real bot; what each user can see ----------------
+
 
 @pytest.fixture
 async def session(tmp_path):
@@ -282,10 +337,10 @@ async def test_session_types_options_and_respects_visibility(session):
 async def test_bot_errors_in_the_log_are_shown_and_count_as_failures(session):
     ses, out = session
     ses.log_tap = tap = LogTap()
-    tap.handle(logging.LogRecord("cogs.heat", logging.ERROR, __file__, 1, "command %s failed", ("heat play",),
-                                 None))
-    tap.handle(logging.LogRecord("discord.client", logging.WARNING, __file__, 1, "PyNaCl is not installed",
-                                 (), None))  # discord.py's own warnings stay in the log file
+    tap.handle(logging.LogRecord("cogs.heat", logging.ERROR, __file__, 1, "command %s failed", ("heat play",), None))
+    tap.handle(
+        logging.LogRecord("discord.client", logging.WARNING, __file__, 1, "PyNaCl is not installed", (), None)
+    )  # discord.py's own warnings stay in the log file
     assert not await ses.execute("users")
     assert out[-1] == "  [log] ERROR cogs.heat: command heat play failed" and ses.failures == 1
     assert await ses.execute("users")  # taken once

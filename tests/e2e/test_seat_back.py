@@ -4,6 +4,7 @@ hand-over DM's button, by /game back, or by a move of theirs (a /play pick from 
 hand-over: the automatic player has moved since).
 Afterwards the seat is the owner's, the thread said so once, the hand-over DM's button is gone,
 and a waiting owner's newest DM acts on the current decision."""
+
 from __future__ import annotations
 
 import asyncio
@@ -20,8 +21,13 @@ from .players import Player
 from .tables import open_table, start
 
 ENGINES = engines()
-GAMES = {"heat": {"track": "usa"}, "pon": {}, "pole": {"circuit": "monaco"}, "rallyman": {"stage": "Rally4 SS1"},
-         "steamworks": {}}
+GAMES = {
+    "heat": {"track": "usa"},
+    "pon": {},
+    "pole": {"circuit": "monaco"},
+    "rallyman": {"stage": "Rally4 SS1"},
+    "steamworks": {},
+}
 _MOVE_ID = re.compile(r"mv:1:([0-9]+):([0-9]+):")
 
 
@@ -31,8 +37,11 @@ async def state(bot):
 
 
 def live_menu(emu, user):
-    return [m for m in emu.dm_messages(user) if m.components and not m.deleted
-            and any(_MOVE_ID.match(c.get("custom_id", "")) for c in m.all_components())]
+    return [
+        m
+        for m in emu.dm_messages(user)
+        if m.components and not m.deleted and any(_MOVE_ID.match(c.get("custom_id", "")) for c in m.all_components())
+    ]
 
 
 @pytest.mark.parametrize("way", ["button", "command", "move"])
@@ -43,7 +52,7 @@ async def test_an_absent_seat_is_taken_back(world, kind, way):
     handle = await start_bot_in_process(emu, bot)
     try:
         await emu.wait_for_commands()
-        users = [world.alice, world.bob, world.carol][:3 if kind == "pon" else 2]
+        users = [world.alice, world.bob, world.carol][: 3 if kind == "pon" else 2]
         lobby = await open_table(world, *users, kind=kind, **GAMES[kind])
         thread = await start(world, lobby, world.alice)
         # the others move until one seat alone is waited for: it is the absent one
@@ -58,18 +67,24 @@ async def test_an_absent_seat_is_taken_back(world, kind, way):
         owner = emu.user(absent.user_id)
         picks = await emu.autocomplete(owner, thread, kind, "play", focused="move", move="")
         voters = [u for u in users if u.id != owner.id]
-        vote = (await emu.wait_until(lambda: [m for m in emu.messages_in(thread) if "has not moved" in m.content
-                                              and m.buttons], timeout=10))[-1]
+        vote = (
+            await emu.wait_until(
+                lambda: [m for m in emu.messages_in(thread) if "has not moved" in m.content and m.buttons], timeout=10
+            )
+        )[-1]
         bot.table.reminder_seconds = 3600  # no more reminders while the test looks
-        for i, user in enumerate(voters[:len(voters) // 2 + 1]):
+        for i, user in enumerate(voters[: len(voters) // 2 + 1]):
             rec = await emu.click(user, vote, label="Let the automatic player move")
             if i == 0 and len(voters) > 1:  # a vote of two: the first voter's second click is told so
                 await emu.wait_until(lambda: rec.followups)
                 again = await emu.click(user, vote, label="Let the automatic player move")
                 await emu.wait_until(lambda: again.followups)
                 assert "already voted" in again.followups[0].content, again.followups[0].content
-        handover = (await emu.wait_until(lambda: [m for m in emu.dm_messages(owner)
-                                                  if "Take my seat back" in m.button_labels], timeout=10))[-1]
+        handover = (
+            await emu.wait_until(
+                lambda: [m for m in emu.dm_messages(owner) if "Take my seat back" in m.button_labels], timeout=10
+            )
+        )[-1]
         assert "/game back" in handover.content and "play" in handover.content  # says how to come back
         version = game.version
         for _ in range(100):  # the automatic player moves for the seat
@@ -93,8 +108,9 @@ async def test_an_absent_seat_is_taken_back(world, kind, way):
         assert "Take my seat back" not in emu.message(handover).button_labels  # its work is done
         if absent.seat in waiting:  # the owner's newest controls act on the current decision
             newest = live_menu(emu, owner)[-1]
-            versions = {int(m[1]) for m in (_MOVE_ID.match(c.get("custom_id", "")) for c in newest.all_components())
-                        if m}
+            versions = {
+                int(m[1]) for m in (_MOVE_ID.match(c.get("custom_id", "")) for c in newest.all_components()) if m
+            }
             assert versions == {game.seats[absent.seat].prompt_version}, (versions, newest.content)
         rec = await emu.slash(owner, thread, "game", "back")  # again: nothing to take back, said plainly
         await emu.wait_until(lambda: rec.followups)

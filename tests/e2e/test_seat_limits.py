@@ -1,5 +1,6 @@
 """Issue #33: a lobby whose options limit its players (Heat's Legends: races of 3 players or fewer)
 says the limit and refuses the seat that would break it, saying why, instead of failing at Start."""
+
 from __future__ import annotations
 
 from .tables import open_table

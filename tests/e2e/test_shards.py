@@ -4,6 +4,7 @@ guild's game too; shard 0's process is killed mid-game while the other game goes
 play in its thread; started again, it catches up what it owed, and
 both games finish. Every public line of every move is in its thread exactly as many times as
 the moves said it: nothing lost, nothing doubled."""
+
 from __future__ import annotations
 
 import asyncio
@@ -55,9 +56,17 @@ async def commit_unsaid(url: str, gid: int) -> None:
         state, events = engine.apply(game.snapshot, seat, action)
         seats = [s.seat for s in game.seats]
         outcome = Outcome(game, state, events, seats, board=True, actor=seat, versions=[game.version + 1])
-        await store.commit_move(gid, game.version, seat, action, state, engine.is_over(state),
-                                [PromptUpdate(s, menu_hash(engine.menu(state, s))) for s in seats],
-                                outcome.to_json(), engine.to_act(state))
+        await store.commit_move(
+            gid,
+            game.version,
+            seat,
+            action,
+            state,
+            engine.is_over(state),
+            [PromptUpdate(s, menu_hash(engine.menu(state, s))) for s in seats],
+            outcome.to_json(),
+            engine.to_act(state),
+        )
     finally:
         await store.close()
 
@@ -91,9 +100,20 @@ async def test_two_processes_one_killed_mid_game_every_game_finishes_once(tmp_pa
             for user in (u for trio in people for u in trio):
                 emu.add_member(guild, user)
             tables.append(SimpleNamespace(emu=emu, guild=guild, general=general))
-        procs = [BotProcess(emu, ["bot"], env={"BOT_STATE_DIR": str(tmp_path / f"state{n}"), "BOT_DATABASE": url,
-                                               "BOT_SHARDS": f"{n}/2", "BOT_LOG_LEVEL": "INFO",
-                                               "BOT_CATCH_UP_SWEEP": "2s"}) for n in (0, 1)]
+        procs = [
+            BotProcess(
+                emu,
+                ["bot"],
+                env={
+                    "BOT_STATE_DIR": str(tmp_path / f"state{n}"),
+                    "BOT_DATABASE": url,
+                    "BOT_SHARDS": f"{n}/2",
+                    "BOT_LOG_LEVEL": "INFO",
+                    "BOT_CATCH_UP_SWEEP": "2s",
+                },
+            )
+            for n in (0, 1)
+        ]
         try:
             for proc in procs:
                 await proc.start(timeout=60)
@@ -104,8 +124,10 @@ async def test_two_processes_one_killed_mid_game_every_game_finishes_once(tmp_pa
                 lobby = await open_table(w, a, *others, kind="pon")
                 threads.append(await start(w, lobby, a))
             games = {0: 1, 1: 2}  # game ids: the table in guild 0 first
-            by_dm = [[Player(emu, u, "select", 10 * n + i, "pon") for i, u in enumerate(trio)]
-                     for n, trio in enumerate(people)]
+            by_dm = [
+                [Player(emu, u, "select", 10 * n + i, "pon") for i, u in enumerate(trio)]
+                for n, trio in enumerate(people)
+            ]
 
             # 1. both up: moves by DM (shard 0's process serves guild 1's game too)
             for n in (0, 1):
@@ -115,8 +137,10 @@ async def test_two_processes_one_killed_mid_game_every_game_finishes_once(tmp_pa
             # while a move's lines are being added to the turn's log message, a restart can say
             # them twice: that edit carries no nonce. See bot/delivery.py; not a shard matter.)
             before = version(url, games[0])
-            slashers = [[SlashPlayer(emu, u, "slash", 50 + 10 * n + i, "pon") for i, u in enumerate(trio)]
-                        for n, trio in enumerate(people)]
+            slashers = [
+                [SlashPlayer(emu, u, "slash", 50 + 10 * n + i, "pon") for i, u in enumerate(trio)]
+                for n, trio in enumerate(people)
+            ]
             await play_until(slashers[0], threads[0], lambda: version(url, games[0]) > before)
             await emu.wait_until(lambda: owed(url) == 0, timeout=20)  # said, and its progress written
             procs[0].proc.kill()
@@ -129,18 +153,22 @@ async def test_two_processes_one_killed_mid_game_every_game_finishes_once(tmp_pa
 
             # 3. meanwhile the other guild's game goes on (its thread's commands reach shard 1)
             mark = version(url, games[1])
-            await play_until(slashers[1], threads[1], lambda: version(url, games[1]) >= mark + 4 or
-                             status(url, games[1]) == "finished")
+            await play_until(
+                slashers[1],
+                threads[1],
+                lambda: version(url, games[1]) >= mark + 4 or status(url, games[1]) == "finished",
+            )
             assert owed(url, games[0]) == left_owing  # not shard 1's to say
 
             # 4. started again: it catches up, and both games finish
             await procs[0].start(timeout=60)
             assert emu.gateway.connected
-            finishers = [[Player(emu, u, "select", 90 + 10 * n + i, "pon") for i, u in enumerate(trio)]
-                         for n, trio in enumerate(people)]
+            finishers = [
+                [Player(emu, u, "select", 90 + 10 * n + i, "pon") for i, u in enumerate(trio)]
+                for n, trio in enumerate(people)
+            ]
             for n in (0, 1):
-                await play_until(finishers[n], threads[n], lambda: status(url, games[n]) == "finished",
-                                 max_steps=3000)
+                await play_until(finishers[n], threads[n], lambda: status(url, games[n]) == "finished", max_steps=3000)
             await emu.wait_until(lambda: owed(url) == 0, timeout=30)
             await asyncio.sleep(1.0)  # anything sent twice would have arrived by now
 
@@ -177,6 +205,7 @@ async def test_one_process_running_two_shards_serves_both(tmp_path):
     from bot.tools.emulator.testing import start_bot_in_process
 
     from .conftest import settings_for
+
     async with Emulator(shards=2) as emu:
         tables = []
         people = [emu.add_user(n) for n in ("alice", "bob", "carol")]

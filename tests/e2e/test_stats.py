@@ -1,6 +1,7 @@
 """Issue #35 through the real bot and the emulator: seeded games feed the ratings (stand-ins count
 for their owners, AI seats per level, many players, abandoned games never), /leaderboard and /stats
 answer with them, and a finished game's results carry its statistics image."""
+
 from __future__ import annotations
 
 import io
@@ -25,8 +26,7 @@ async def race_to_the_end(w, thread, seats: list[int]) -> None:
     for seat in seats:
         await w.bot.store.set_auto(1, seat, True)
     w.bot.table.autoplayer.soon(1)
-    await w.emu.wait_until(lambda: any("The game is over" in m.content for m in w.emu.messages_in(thread)),
-                           timeout=120)
+    await w.emu.wait_until(lambda: any("The game is over" in m.content for m in w.emu.messages_in(thread)), timeout=120)
 
 
 async def answer(w, who, *path, **options):
@@ -190,8 +190,9 @@ def test_rallyman_statistics():
     for s in range(n):
         assert rows["Total time (s)"][s] == sum(stage[s] for stage in stages) - rows["Chips kept (s)"][s]
         assert rows["Chips earned (s)"][s] - rows["Chips spent (s)"][s] == rows["Chips kept (s)"][s]
-    assert rows["Losses of control"] == [a + b + c for a, b, c in zip(rows["Saved by SISU"], rows["Spins"],
-                                                                      rows["Crashes"])]
+    assert rows["Losses of control"] == [
+        a + b + c for a, b, c in zip(rows["Saved by SISU"], rows["Spins"], rows["Crashes"])
+    ]
 
 
 def test_steamworks_statistics():
@@ -199,8 +200,12 @@ def test_steamworks_statistics():
     rows = table_of(compute_stats(engine, options, n, seed, actions, final))
     # seed: "各時計カウンターは、ゲーム終了時に1勝利点の価値があります。"
     for s in range(n):
-        assert rows["Total VP"][s] == (rows["Prestige of your devices"][s] + rows["Clocks"][s] +
-                                       rows["VP tokens, own turns"][s] + rows["VP tokens, owner bonus"][s])
+        assert rows["Total VP"][s] == (
+            rows["Prestige of your devices"][s]
+            + rows["Clocks"][s]
+            + rows["VP tokens, own turns"][s]
+            + rows["VP tokens, owner bonus"][s]
+        )
     # seed: "別のプレイヤーが所有するデバイスにメカニックを配置すると、デバイスの所有者は...時計カウンターを1つ...取得します"
     assert sum(rows["Devices borrowed"]) == sum(rows["Your devices borrowed"]) > 0
     assert all(b > 0 for b in rows["Devices built"])
@@ -228,6 +233,7 @@ def test_the_rating_chart_is_readable_on_a_phone(games):
         for t in texts:
             assert t["size"] * PHONE_W / image.width >= MIN_PHONE_TEXT, t
             assert t["box"][0] >= 0 and t["box"][2] <= image.width and t["box"][3] <= image.height, t
-        ticks = sorted(t["box"][1] for t in texts if t["text"].lstrip("-").isdigit() and t["box"][2] <= 90
-                       and t["box"][1] < 430)  # the rating axis, left of the plot
+        ticks = sorted(
+            t["box"][1] for t in texts if t["text"].lstrip("-").isdigit() and t["box"][2] <= 90 and t["box"][1] < 430
+        )  # the rating axis, left of the plot
         assert all(b - a > 20 for a, b in zip(ticks, ticks[1:]))  # the rating axis' labels never overlap

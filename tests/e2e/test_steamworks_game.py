@@ -1,6 +1,7 @@
 """A whole Steam Works game through the emulator: three players moving by DM selects and buttons
 and by /steamworks play; the thread shows a device built, another player's device used (a clock to
 its owner) and an age change, then the final scores."""
+
 from __future__ import annotations
 
 from .players import Inventor, play_until
@@ -14,8 +15,11 @@ async def test_full_steamworks_game(table):
     w.bot.table.new_seed = lambda: SEED
     lobby = await open_table(w, w.alice, w.bob, w.carol, kind="steamworks")
     thread = await start(w, lobby, w.alice)
-    players = [Inventor(emu, w.alice, "select", 1, "steamworks"), Inventor(emu, w.bob, "slash", 2, "steamworks"),
-               Inventor(emu, w.carol, "select", 3, "steamworks")]
+    players = [
+        Inventor(emu, w.alice, "select", 1, "steamworks"),
+        Inventor(emu, w.bob, "slash", 2, "steamworks"),
+        Inventor(emu, w.carol, "select", 3, "steamworks"),
+    ]
 
     def done():
         return any("The game ends" in m.content for m in emu.messages_in(thread))

@@ -1,4 +1,5 @@
 """The table through the emulator: lobby, start, DMs, the commit path's guards, /games, abandon."""
+
 from __future__ import annotations
 
 import asyncio
@@ -52,11 +53,13 @@ async def test_forged_and_foreign_buttons_change_nothing(table):
     lobby = await open_table(w, w.alice, w.bob, track="usa")
     await start(w, lobby, w.alice)
     game = await w.bot.store.game(1)
-    forged = {"mv:1:0:0:b99": "not one of your moves",  # no such button in the menu
-              "mv:1:7:0:b0": "not one of your moves",  # a version that never was
-              "mv:999:0:0:b0": "no game #999",
-              "mv:1:0:1:b0": "another player",  # bob's seat, clicked by alice
-              "lb:1:join": "under way"}
+    forged = {
+        "mv:1:0:0:b99": "not one of your moves",  # no such button in the menu
+        "mv:1:7:0:b0": "not one of your moves",  # a version that never was
+        "mv:999:0:0:b0": "no game #999",
+        "mv:1:0:1:b0": "another player",  # bob's seat, clicked by alice
+        "lb:1:join": "under way",
+    }
     message = plant(emu, w.alice, list(forged))
     for custom_id, answer in forged.items():
         rec = await emu.click(w.alice, message, custom_id=custom_id)
@@ -115,9 +118,11 @@ async def test_illegal_and_out_of_turn_moves_are_refused_privately(table):
     idle = next(u for u in (w.alice, w.bob, w.carol) if before.seat_of(u.id) not in waiting)
     mover = next(u for u in (w.alice, w.bob, w.carol) if before.seat_of(u.id) in waiting)
     who = ", ".join(before.seats[s].name for s in waiting)
-    cases = [(idle, "Play 3", f"It is not your move now: the table is waiting for {who}."),  # out of turn
-             (w.dave, "Play 3", "not playing"),  # not seated
-             (mover, "Gear 9: teleport", "not a move you can make now")]  # no such move
+    cases = [
+        (idle, "Play 3", f"It is not your move now: the table is waiting for {who}."),  # out of turn
+        (w.dave, "Play 3", "not playing"),  # not seated
+        (mover, "Gear 9: teleport", "not a move you can make now"),
+    ]  # no such move
     for user, move, answer in cases:
         rec = await emu.slash(user, thread, "pon", "play", move=move)
         await emu.wait_until(lambda: rec.followups)
@@ -174,8 +179,11 @@ async def test_the_log_keeps_who_is_ready_only_for_the_round_being_chosen(table)
     lobby = await open_table(w, w.alice, w.bob, track="usa")
     thread = await start(w, lobby, w.alice)
     for user in (w.alice, w.bob, w.alice):  # round 1 played, alice ready in round 2
-        dm = await emu.wait_until(lambda: [m for m in emu.dm_messages(user) if m.selects
-                                           and not m.selects[0]["placeholder"].startswith("Sent")][-1:])
+        dm = await emu.wait_until(
+            lambda: [
+                m for m in emu.dm_messages(user) if m.selects and not m.selects[0]["placeholder"].startswith("Sent")
+            ][-1:]
+        )
         options = dm[0].selects[0]["options"]
         await emu.select(user, dm[0], [options[0]["value"]], custom_id=dm[0].selects[0]["custom_id"])
         await w.bot.table.drain()

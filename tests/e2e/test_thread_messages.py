@@ -1,6 +1,7 @@
 """Issues #8 and #27, fewer and better messages: a round is one post in the thread; the round's
 lines, who is to play and each new turn's board are edited into it (an edit notifies no one); a
 new round starts a new post; only a player whose DMs are closed is pinged, when asked to act."""
+
 from __future__ import annotations
 
 from .test_faults import submit_first_option
@@ -28,8 +29,9 @@ async def test_a_heat_round_costs_the_thread_one_post(table):
     assert "carol is ready" in new.content  # the line that ended the round opens the new round's post
     await emu.wait_until(lambda: "Waiting for" not in emu.message(board.id).content)  # the old post is history
     # the next round's lines go into its own post
-    await emu.wait_until(lambda: any(m.selects and m.selects[0]["custom_id"].startswith("mv:1:3:")
-                                     for m in emu.dm_messages(w.bob)))
+    await emu.wait_until(
+        lambda: any(m.selects and m.selects[0]["custom_id"].startswith("mv:1:3:") for m in emu.dm_messages(w.bob))
+    )
     await submit_first_option(emu, w.bob)
     await emu.wait_until(lambda: "ready" in emu.message(new.id).content)
     assert len(emu.messages_in(thread)) == before + 1
@@ -70,7 +72,9 @@ async def test_a_move_from_a_dm_replaces_that_dm_and_only_new_decisions_come_as_
     count = len(emu.dm_messages(w.alice))
     rec = await submit_first_option(emu, w.alice)
     await emu.wait_until(lambda: rec.menu_spent)
-    await emu.wait_until(lambda: ("cards are in" in emu.message(dm[0].id).content or "card is in" in emu.message(dm[0].id).content))
+    await emu.wait_until(
+        lambda: "cards are in" in emu.message(dm[0].id).content or "card is in" in emu.message(dm[0].id).content
+    )
     edited = emu.message(dm[0].id)
     assert edited.attachments and edited.selects[-1]["placeholder"].startswith("Sent:")
     assert len(emu.dm_messages(w.alice)) == count  # no new DM for her own move

@@ -1,4 +1,5 @@
 """Fixtures: an Emulator with a small world, and the sample bot running against it in-process."""
+
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -24,8 +25,9 @@ async def world():
         for user in (alice, bob, carol, hermit):
             emu.add_member(guild, user)
         emu.add_member(guild, mod, roles=[moderators])
-        yield SimpleNamespace(emu=emu, guild=guild, general=general, alice=alice, bob=bob, carol=carol,
-                              hermit=hermit, mod=mod)
+        yield SimpleNamespace(
+            emu=emu, guild=guild, general=general, alice=alice, bob=bob, carol=carol, hermit=hermit, mod=mod
+        )
         assert not emu.server_errors, emu.server_errors[0]
 
 

@@ -1,6 +1,7 @@
 """A small discord.py bot used only by the emulator tests: in-process, and as a subprocess via
 ``python -m bot.tools.emulator.launch tests/emulator/samplebot.py`` (env DISCORD_TOKEN,
 SAMPLEBOT_GUILD_ID, SAMPLEBOT_STATE). Its code knows nothing about the emulator."""
+
 from __future__ import annotations
 
 import asyncio
@@ -29,13 +30,15 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button], template=r"join:(?P<
     """Persistent across restarts: any message's join:<n> button reaches this handler."""
 
     def __init__(self, game: int, count: int = 0) -> None:
-        super().__init__(discord.ui.Button(label=f"Join ({count})", style=discord.ButtonStyle.primary,
-                                           custom_id=f"join:{game}"))
+        super().__init__(
+            discord.ui.Button(label=f"Join ({count})", style=discord.ButtonStyle.primary, custom_id=f"join:{game}")
+        )
         self.game = game
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> "JoinButton":
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> "JoinButton":
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -47,8 +50,9 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button], template=r"join:(?P<
             return
         players.add(interaction.user.id)
         bot.save()
-        await interaction.response.edit_message(content=f"Game {self.game}: {len(players)} joined",
-                                                view=GameView(self.game, len(players)))
+        await interaction.response.edit_message(
+            content=f"Game {self.game}: {len(players)} joined", view=GameView(self.game, len(players))
+        )
 
 
 class StartButton(discord.ui.DynamicItem[discord.ui.Button], template=r"start:(?P<game>\d+)"):
@@ -56,13 +60,17 @@ class StartButton(discord.ui.DynamicItem[discord.ui.Button], template=r"start:(?
     can press a disabled button."""
 
     def __init__(self, game: int, disabled: bool = True) -> None:
-        super().__init__(discord.ui.Button(label="Start", style=discord.ButtonStyle.success,
-                                           custom_id=f"start:{game}", disabled=disabled))
+        super().__init__(
+            discord.ui.Button(
+                label="Start", style=discord.ButtonStyle.success, custom_id=f"start:{game}", disabled=disabled
+            )
+        )
         self.game = game
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str]) -> "StartButton":
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> "StartButton":
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -77,15 +85,21 @@ class StartButton(discord.ui.DynamicItem[discord.ui.Button], template=r"start:(?
 
 class LaneSelect(discord.ui.Select):
     def __init__(self, game: int) -> None:
-        super().__init__(custom_id=f"lane:{game}", placeholder="Pick lanes", min_values=1, max_values=2,
-                         options=[discord.SelectOption(label=f"Lane {i}", value=str(i)) for i in (1, 2, 3)])
+        super().__init__(
+            custom_id=f"lane:{game}",
+            placeholder="Pick lanes",
+            min_values=1,
+            max_values=2,
+            options=[discord.SelectOption(label=f"Lane {i}", value=str(i)) for i in (1, 2, 3)],
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: SampleBot = interaction.client  # type: ignore[assignment]
         bot.events.append(("lane", tuple(self.values), interaction.user.id))
         await interaction.response.send_message(f"Lanes {', '.join(self.values)}", ephemeral=True)
         thread = await interaction.channel.create_thread(  # type: ignore[union-attr]
-            name=f"lane-{'-'.join(self.values)}", type=discord.ChannelType.public_thread)
+            name=f"lane-{'-'.join(self.values)}", type=discord.ChannelType.public_thread
+        )
         await thread.send(f"<@{interaction.user.id}> picked lanes {', '.join(self.values)}")
 
 
@@ -107,14 +121,16 @@ class PanelView(discord.ui.View):
     async def refresh(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
         await interaction.response.defer()
         await interaction.edit_original_response(
-            content=None, embed=discord.Embed(title="Standings", description="1. ann"),
-            attachments=[discord.File(io.BytesIO(png(8, 8)), "standings.png")], view=self)
+            content=None,
+            embed=discord.Embed(title="Standings", description="1. ann"),
+            attachments=[discord.File(io.BytesIO(png(8, 8)), "standings.png")],
+            view=self,
+        )
 
     @discord.ui.button(label="Note", custom_id="panel:note")
     async def note(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
         await interaction.response.defer()
-        await interaction.followup.send("noted", file=discord.File(io.BytesIO(png(4, 4)), "n.png"),
-                                        ephemeral=True)
+        await interaction.followup.send("noted", file=discord.File(io.BytesIO(png(4, 4)), "n.png"), ephemeral=True)
 
     @discord.ui.button(label="Remove", custom_id="panel:remove", style=discord.ButtonStyle.danger)
     async def remove(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
@@ -137,14 +153,14 @@ class Heat(app_commands.Group):
     @app_commands.command(description="Create a game")
     @app_commands.describe(track="Circuit", players="Seats")
     @app_commands.choices(track=[Choice(name="USA", value="usa"), Choice(name="Italy", value="italy")])
-    async def new(self, interaction: discord.Interaction, track: Choice[str],
-                  players: app_commands.Range[int, 1, 6] = 2) -> None:
+    async def new(
+        self, interaction: discord.Interaction, track: Choice[str], players: app_commands.Range[int, 1, 6] = 2
+    ) -> None:
         game = max(self.bot.games, default=0) + 1
         self.bot.games[game] = set()
         self.bot.save()
         self.bot.events.append(("new", track.value, players, interaction.guild_id))
-        await interaction.response.send_message(f"Game {game} on {track.value} for {players}",
-                                                view=GameView(game))
+        await interaction.response.send_message(f"Game {game} on {track.value} for {players}", view=GameView(game))
 
     @app_commands.command(description="Play a card")
     async def move(self, interaction: discord.Interaction, card: str) -> None:
@@ -164,7 +180,8 @@ class Heat(app_commands.Group):
     async def board(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(thinking=True)
         await interaction.edit_original_response(
-            content="Board", attachments=[discord.File(io.BytesIO(png(64, 48)), "board.png")])
+            content="Board", attachments=[discord.File(io.BytesIO(png(64, 48)), "board.png")]
+        )
 
     @app_commands.command(description="DM a hand picture")
     async def dm(self, interaction: discord.Interaction, who: Optional[discord.Member] = None) -> None:
@@ -192,8 +209,11 @@ class Heat(app_commands.Group):
         adapter = async_context.get()
         try:  # bypass discord.py's own guard to reach the API a second time
             await adapter.create_interaction_response(
-                interaction.id, interaction.token, session=interaction._session,
-                params=interaction_response_params(4, {"content": "twice"}))
+                interaction.id,
+                interaction.token,
+                session=interaction._session,
+                params=interaction_response_params(4, {"content": "twice"}),
+            )
         except discord.HTTPException as exc:
             self.bot.events.append(("twice", exc.status, exc.code))
 
@@ -213,8 +233,9 @@ class Heat(app_commands.Group):
     @app_commands.command(description="Invite a member")
     async def invite(self, interaction: discord.Interaction, who: discord.Member) -> None:
         self.bot.events.append(("invite", who.id, type(who).__name__))
-        await interaction.response.send_message(f"{who.mention} invited",
-                                                allowed_mentions=discord.AllowedMentions(users=[who]))
+        await interaction.response.send_message(
+            f"{who.mention} invited", allowed_mentions=discord.AllowedMentions(users=[who])
+        )
 
     @app_commands.command(description="Show the panel")
     async def panel(self, interaction: discord.Interaction) -> None:
@@ -230,8 +251,9 @@ class Heat(app_commands.Group):
 
 class Mod(app_commands.Group):
     def __init__(self, bot: "SampleBot") -> None:
-        super().__init__(name="mod", description="Moderation", default_permissions=discord.Permissions(
-            manage_threads=True))
+        super().__init__(
+            name="mod", description="Moderation", default_permissions=discord.Permissions(manage_threads=True)
+        )
         self.bot = bot
 
     @app_commands.command(description="Tidy threads")

@@ -1,4 +1,5 @@
 """Buttons (DynamicItem, disabled, forged), selects, threads, modals."""
+
 from __future__ import annotations
 
 import asyncio

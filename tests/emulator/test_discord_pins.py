@@ -1,4 +1,5 @@
 """The emulator relies on two undocumented discord.py attributes; fail loudly if they move."""
+
 import discord
 import discord.gateway
 import discord.http

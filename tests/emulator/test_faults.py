@@ -1,4 +1,5 @@
 """Fault injection: 429s, errors, slow routes, gateway reconnect/resume/drop/invalidate."""
+
 from __future__ import annotations
 
 import asyncio
@@ -115,8 +116,18 @@ async def test_member_chunk_request_is_answered(world):
             assert ready["t"] == "READY" and ready["d"]["resume_gateway_url"].startswith("ws://127.0.0.1:")
             guild = (await ws.receive_json())["d"]
             assert guild["member_count"] == len(guild["members"]) == 6
-            await ws.send_json({"op": 8, "d": {"guild_id": str(world.guild.id), "query": "", "limit": 0,
-                                               "user_ids": [str(world.alice.id)], "nonce": "n1"}})
+            await ws.send_json(
+                {
+                    "op": 8,
+                    "d": {
+                        "guild_id": str(world.guild.id),
+                        "query": "",
+                        "limit": 0,
+                        "user_ids": [str(world.alice.id)],
+                        "nonce": "n1",
+                    },
+                }
+            )
             chunk = await ws.receive_json()
             assert chunk["t"] == "GUILD_MEMBERS_CHUNK" and chunk["d"]["nonce"] == "n1"
             assert [m["user"]["username"] for m in chunk["d"]["members"]] == ["alice"]

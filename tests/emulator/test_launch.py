@@ -1,4 +1,5 @@
 """The launcher and the discord.py overrides."""
+
 from __future__ import annotations
 
 import json
@@ -32,7 +33,8 @@ def test_launcher_sets_urls_then_runs_target_as_main(tmp_path, monkeypatch):
         "import json, sys, discord.http, discord.gateway\n"
         "if __name__ == '__main__':\n"
         f"    json.dump([discord.http.Route.BASE, str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY),"
-        f" sys.argv[1:]], open({str(out)!r}, 'w'))\n")
+        f" sys.argv[1:]], open({str(out)!r}, 'w'))\n"
+    )
     monkeypatch.setenv("EMULATOR_API_BASE", "http://127.0.0.1:5/api/v10")
     monkeypatch.setenv("EMULATOR_GATEWAY", "ws://127.0.0.1:5/gateway/")
     monkeypatch.setattr(sys, "argv", list(sys.argv))

@@ -1,4 +1,5 @@
 """Discord's documented limits as the emulator enforces them (unit level)."""
+
 from __future__ import annotations
 
 import pytest
@@ -49,15 +50,36 @@ def test_components():
 
 
 def test_commands():
-    ok = {"name": "heat", "description": "d", "options": [
-        {"type": 1, "name": "new", "description": "d", "options": [
-            {"type": 3, "name": "track", "description": "d", "required": True,
-             "choices": [{"name": str(i), "value": str(i)} for i in range(25)]}]}]}
+    ok = {
+        "name": "heat",
+        "description": "d",
+        "options": [
+            {
+                "type": 1,
+                "name": "new",
+                "description": "d",
+                "options": [
+                    {
+                        "type": 3,
+                        "name": "track",
+                        "description": "d",
+                        "required": True,
+                        "choices": [{"name": str(i), "value": str(i)} for i in range(25)],
+                    }
+                ],
+            }
+        ],
+    }
     check_commands([ok])
     too_many = dict(ok, options=[{"type": 3, "name": f"o{i}", "description": "d"} for i in range(26)])
     assert "options" in errors_of(check_commands, [too_many])["0"]
-    order = dict(ok, options=[{"type": 3, "name": "a", "description": "d"},
-                              {"type": 3, "name": "b", "description": "d", "required": True}])
+    order = dict(
+        ok,
+        options=[
+            {"type": 3, "name": "a", "description": "d"},
+            {"type": 3, "name": "b", "description": "d", "required": True},
+        ],
+    )
     assert "required" in errors_of(check_commands, [order])["0"]["options"]["1"]
     assert "description" in errors_of(check_commands, [dict(ok, description="")])["0"]
     assert "name" in errors_of(check_commands, [ok, ok])["1"]

@@ -1,4 +1,5 @@
 """Login, gateway, command sync, slash commands with validation, autocomplete."""
+
 from __future__ import annotations
 
 import aiohttp
@@ -58,8 +59,14 @@ async def test_gateway_hello_text_frames_and_close_4004_on_bad_identify(world):
 async def test_invalid_command_sync_is_rejected_like_discord(world):
     emu = world.emu
     url = f"{emu.api_base}/applications/{emu.app_id}/commands"
-    bad = [{"name": "Heat", "description": "x" * 101, "type": 1,
-            "options": [{"type": 3, "name": f"o{i}", "description": "d"} for i in range(26)]}]
+    bad = [
+        {
+            "name": "Heat",
+            "description": "x" * 101,
+            "type": 1,
+            "options": [{"type": 3, "name": f"o{i}", "description": "d"} for i in range(26)],
+        }
+    ]
     async with aiohttp.ClientSession(headers={"Authorization": f"Bot {emu.token}"}) as http:
         resp = await http.put(url, json=bad)
         body = await resp.json()
@@ -88,16 +95,19 @@ async def test_slash_with_choices_and_range(env):
     assert payload["member"]["user"]["id"] == str(alice.id) and "guild_id" not in payload["data"]
 
 
-@pytest.mark.parametrize("path,options,needle", [
-    (("nope",), {}, "unknown command"),
-    (("heat",), {}, "needs a sub-command"),
-    (("heat", "fly"), {}, "no sub-command"),
-    (("heat", "new"), {}, "missing required option 'track'"),
-    (("heat", "new"), {"track": "mars"}, "not one of the choices"),
-    (("heat", "new"), {"track": "usa", "players": 7}, "more than the maximum"),
-    (("heat", "new"), {"track": "usa", "players": "2"}, "expects an integer"),
-    (("heat", "new"), {"track": "usa", "colour": "red"}, "unknown option"),
-])
+@pytest.mark.parametrize(
+    "path,options,needle",
+    [
+        (("nope",), {}, "unknown command"),
+        (("heat",), {}, "needs a sub-command"),
+        (("heat", "fly"), {}, "no sub-command"),
+        (("heat", "new"), {}, "missing required option 'track'"),
+        (("heat", "new"), {"track": "mars"}, "not one of the choices"),
+        (("heat", "new"), {"track": "usa", "players": 7}, "more than the maximum"),
+        (("heat", "new"), {"track": "usa", "players": "2"}, "expects an integer"),
+        (("heat", "new"), {"track": "usa", "colour": "red"}, "unknown option"),
+    ],
+)
 async def test_slash_validation_against_synced_schema(env, path, options, needle):
     before = len(env.emu.interaction_records)
     with pytest.raises(EmulatorError, match=needle):

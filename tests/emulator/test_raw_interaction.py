@@ -1,4 +1,5 @@
 """raw_interaction: an INTERACTION_CREATE with arbitrary data (forged or malformed requests)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -11,8 +12,9 @@ async def test_raw_component_reaches_the_bot_as_given(env):
     emu = env.emu
     game = await new_game(env)
     # a button id sent as a select: Discord's client never does this; raw_interaction does
-    rec = await emu.raw_interaction(env.bob, env.general, {"custom_id": "join:1", "component_type": 3,
-                                                            "values": ["nope"]}, message=game)
+    rec = await emu.raw_interaction(
+        env.bob, env.general, {"custom_id": "join:1", "component_type": 3, "values": ["nope"]}, message=game
+    )
     assert rec.payload["data"] == {"custom_id": "join:1", "component_type": 3, "values": ["nope"]}
     assert rec.payload["message"]["id"] == str(game.id)
     assert rec.acked or rec.failed  # the record says whether the bot answered
@@ -22,8 +24,9 @@ async def test_raw_unknown_custom_id_is_recorded_as_unanswered(env):
     emu = env.emu
     game = await new_game(env)
     before = len(emu.interaction_records)
-    task = asyncio.create_task(emu.raw_interaction(env.bob, env.general, {"custom_id": "zz:9", "component_type": 2},
-                                                   message=game))
+    task = asyncio.create_task(
+        emu.raw_interaction(env.bob, env.general, {"custom_id": "zz:9", "component_type": 2}, message=game)
+    )
     await emu.wait_until(lambda: len(emu.interaction_records) > before)
     emu.clock.advance(3.01)
     rec = await task
@@ -33,8 +36,12 @@ async def test_raw_unknown_custom_id_is_recorded_as_unanswered(env):
 async def test_raw_command_with_wrong_option_type_and_lone_surrogate_on_the_wire(env):
     emu = env.emu
     cmd = next(c for c in [*emu.commands(env.guild), *emu.commands()] if c["name"] == "heat")
-    data = {"id": cmd["id"], "name": "heat", "type": 1,
-            "options": [{"type": 1, "name": "move", "options": [{"type": 3, "name": "card", "value": 12}]}]}
+    data = {
+        "id": cmd["id"],
+        "name": "heat",
+        "type": 1,
+        "options": [{"type": 1, "name": "move", "options": [{"type": 3, "name": "card", "value": 12}]}],
+    }
     before = len(emu.interaction_records)
     task = asyncio.create_task(emu.raw_interaction(env.alice, env.general, data, type=2))
     await emu.wait_until(lambda: len(emu.interaction_records) > before)
@@ -44,9 +51,14 @@ async def test_raw_command_with_wrong_option_type_and_lone_surrogate_on_the_wire
     # the gateway sends JSON: a lone surrogate goes out as the \ud800 escape
     frame = {"op": 0, "d": {"custom_id": "x\ud800"}}
     assert "\\ud800" in json.dumps(frame)
-    task = asyncio.create_task(emu.raw_interaction(env.alice, env.general,
-                                                   {"custom_id": "x\ud800", "component_type": 2}))
-    await emu.wait_until(lambda: any(f["t"] == "INTERACTION_CREATE" and f["d"]["data"].get("custom_id") == "x\ud800"
-                                     for f in emu.gateway.session.buffer))
+    task = asyncio.create_task(
+        emu.raw_interaction(env.alice, env.general, {"custom_id": "x\ud800", "component_type": 2})
+    )
+    await emu.wait_until(
+        lambda: any(
+            f["t"] == "INTERACTION_CREATE" and f["d"]["data"].get("custom_id") == "x\ud800"
+            for f in emu.gateway.session.buffer
+        )
+    )
     emu.clock.advance(3.01)
     await asyncio.wait_for(task, 5)

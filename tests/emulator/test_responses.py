@@ -1,4 +1,5 @@
 """Interaction responses (ephemeral, deferred, follow-ups, DMs) and Discord's limits."""
+
 from __future__ import annotations
 
 import asyncio
@@ -34,8 +35,11 @@ async def test_deferred_reply_shows_loading_then_edit_with_png(env):
     emu = env.emu
     rec = await emu.slash(env.alice, env.general, "heat", "board")
     assert rec.callback_type == 5
-    sent = [f["d"] for f in emu.gateway.session.buffer if f["t"] in ("MESSAGE_CREATE", "MESSAGE_UPDATE")
-            and f["d"]["id"] == str(rec.response.id)]
+    sent = [
+        f["d"]
+        for f in emu.gateway.session.buffer
+        if f["t"] in ("MESSAGE_CREATE", "MESSAGE_UPDATE") and f["d"]["id"] == str(rec.response.id)
+    ]
     assert sent[0]["flags"] == 128 and sent[0]["content"] == ""  # the "thinking..." placeholder
     msg = await emu.wait_until(lambda: rec.response if not rec.response.loading else None)
     assert [f["d"]["flags"] for f in emu.gateway.session.buffer if f["t"] == "MESSAGE_UPDATE"] == [0]
@@ -72,8 +76,11 @@ async def test_dm_refused_when_user_closed_dms(env):
 async def test_content_over_2000_is_invalid_form_body(env):
     rec = await env.emu.slash(env.alice, env.general, "heat", "shout")
     assert env.bot.last("shout") == ("shout", 400, 50035)
-    assert rec.rejected[0]["errors"] == {"data": {"content": {"_errors": [
-        {"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 2000 or fewer in length."}]}}}
+    assert rec.rejected[0]["errors"] == {
+        "data": {
+            "content": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 2000 or fewer in length."}]}
+        }
+    }
     assert rec.callback_type == 4 and rec.response.content == "too long"
     channel = env.bot.get_channel(env.general.id)
     with pytest.raises(discord.HTTPException) as info:

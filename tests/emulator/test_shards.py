@@ -1,5 +1,6 @@
 """The emulator's shards, as Discord routes them: IDENTIFY's shard field, READY (and the guilds)
 per shard, guild events and interactions to the shard owning the guild, DMs to shard 0."""
+
 from __future__ import annotations
 
 import asyncio
@@ -69,7 +70,7 @@ async def test_ready_and_guilds_per_shard_and_events_routed_by_guild(emu):
     async with RawShard(emu, [0, 2]) as zero, RawShard(emu, [1, 2]) as one:
         await emu.wait_until(lambda: len(zero.names("GUILD_CREATE")) == 2 and len(one.names("GUILD_CREATE")) == 2)
         for raw, shard in ((zero, 0), (one, 1)):
-            ready, = raw.names("READY")
+            (ready,) = raw.names("READY")
             assert ready["shard"] == [shard, 2]
             assert {int(g["id"]) for g in ready["guilds"]} == {g.id for g in guilds[shard::2]}
             assert {int(g["id"]) for g in raw.names("GUILD_CREATE")} == {g.id for g in guilds[shard::2]}

@@ -1,5 +1,6 @@
 """Black box: the sample bot runs unmodified in a subprocess via ``python -m bot.tools.emulator.launch``;
 the test acts as users only through the /_emu control API, then restarts the bot mid-game."""
+
 from __future__ import annotations
 
 import asyncio
@@ -31,19 +32,33 @@ async def test_blackbox_subprocess_with_control_api(tmp_path):
         state = await call("GET", "/_emu/state")
         guild_id = state["guilds"][0]["id"]
         state_file = tmp_path / "games.json"
-        proc = await start_bot_subprocess(emu, [SAMPLEBOT], env={
-            "SAMPLEBOT_GUILD_ID": guild_id, "SAMPLEBOT_STATE": str(state_file)}, cwd=str(tmp_path))
+        proc = await start_bot_subprocess(
+            emu,
+            [SAMPLEBOT],
+            env={"SAMPLEBOT_GUILD_ID": guild_id, "SAMPLEBOT_STATE": str(state_file)},
+            cwd=str(tmp_path),
+        )
         try:
             commands = await call("POST", "/_emu/wait/commands", {"timeout": 10})
             assert [c["name"] for c in commands["commands"]] == ["heat"]
 
-            rec = await call("POST", "/_emu/slash", {"user": "ann", "channel": "races", "command": "heat new",
-                                                     "options": {"track": "usa", "players": 3}})
+            rec = await call(
+                "POST",
+                "/_emu/slash",
+                {"user": "ann", "channel": "races", "command": "heat new", "options": {"track": "usa", "players": 3}},
+            )
             assert rec["callback_type"] == 4 and rec["response"]["content"] == "Game 1 on usa for 3"
             game_id = rec["response"]["id"]
 
-            bad = await http.post("/_emu/slash", json={"user": "ann", "channel": "races", "command": "heat new",
-                                                       "options": {"track": "usa", "players": 9}})
+            bad = await http.post(
+                "/_emu/slash",
+                json={
+                    "user": "ann",
+                    "channel": "races",
+                    "command": "heat new",
+                    "options": {"track": "usa", "players": 9},
+                },
+            )
             assert bad.status == 400 and "maximum" in (await bad.json())["error"]
 
             rec = await call("POST", "/_emu/click", {"user": "ben", "message": game_id, "label": "Join (0)"})

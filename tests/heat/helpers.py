@@ -1,4 +1,5 @@
 """Scenario builders for the Heat rules tests: set up exact positions, hands and decks."""
+
 from __future__ import annotations
 
 import copy
@@ -27,10 +28,19 @@ def _make(st: dict, codes: list[str]) -> list[int]:
     return ids
 
 
-def setcar(st: dict, seat: int, *, pos: int | None = None, lane: int | None = None,
-           gear: int | None = None, hand: list[str] | None = None, deck: list[str] | None = None,
-           discard: list[str] | None = None, engine: int | None = None,
-           prefs: dict | None = None) -> dict:
+def setcar(
+    st: dict,
+    seat: int,
+    *,
+    pos: int | None = None,
+    lane: int | None = None,
+    gear: int | None = None,
+    hand: list[str] | None = None,
+    deck: list[str] | None = None,
+    discard: list[str] | None = None,
+    engine: int | None = None,
+    prefs: dict | None = None,
+) -> dict:
     """Replace a car's zones with fresh cards of the given codes. `deck` is listed top first."""
     car = st["cars"][seat]
     if pos is not None:

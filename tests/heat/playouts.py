@@ -1,6 +1,7 @@
 """Seeded random Heat races and the checks made along them (shared by the playout tests): cards
 conserved, spots valid, JSON round trip, apply never changing its input, no private information
 in anyone else's view, menu or public events, the log replaying to the final state."""
+
 from __future__ import annotations
 
 import json
@@ -94,8 +95,9 @@ def check_public_events(st, actor, action, events, rnd):
     assert public == [e.text for e in ev2 if e.to is None]
     assert all(e.to in (None, actor) for e in events)
     if action["type"] == "submit":  # nor on which cards the actor chose, only how many
-        same_gear = [a for a in E.legal_actions(st, actor)
-                     if a["type"] == "submit" and len(a["cards"]) == len(action["cards"])]
+        same_gear = [
+            a for a in E.legal_actions(st, actor) if a["type"] == "submit" and len(a["cards"]) == len(action["cards"])
+        ]
         _, ev3 = E.apply(st, actor, rnd.choice(same_gear))
         assert public == [e.text for e in ev3 if e.to is None]
 
@@ -170,7 +172,8 @@ def legend_race(options, seats, seed):
         assert orjson.dumps(st) == before
         for e in events:
             assert "<seat:" not in render(e.text, "en").replace(f"<seat:{seat}>", "") or all(
-                f"<seat:{k}>" not in render(e.text, "en") for k in range(seats, 6))
+                f"<seat:{k}>" not in render(e.text, "en") for k in range(seats, 6)
+            )
         st = nxt
         log.append((seat, action))
         spots = [(rules.space_of(rules.track_of(st), c["pos"]), c["lane"]) for c in st["cars"] if c["place"] is None]

@@ -1,5 +1,6 @@
 """The Championship, rule by rule from the seed (000 「チャンピオンシップ(拡張)」) and the
 research's event cards and points (heat.md §2d, §6)."""
+
 from __future__ import annotations
 
 import pytest
@@ -51,6 +52,7 @@ def park(st, seat, pos, lane=2):
 
 
 # --------------------------------------------------------------------------- setup
+
 
 def test_seasons_as_printed():
     data = championship()
@@ -118,9 +120,9 @@ def test_sponsors_first_in_hand_then_seven():
     for s in range(3):
         car = st["cars"][s]
         assert len(sponsors_in(st, s)) >= 3 and len(car["hand"]) == 7
-        assert sum(1 for c in car["deck"] if st["cards"][c] in st["champ"]["upgrades"][s]) + \
-            sum(1 for c in car["hand"] if st["cards"][c] in st["champ"]["upgrades"][s]) >= 1 or \
-            content.garage()["types"][st["champ"]["upgrades"][s][0]].get("heat_card")
+        assert sum(1 for c in car["deck"] if st["cards"][c] in st["champ"]["upgrades"][s]) + sum(
+            1 for c in car["hand"] if st["cards"][c] in st["champ"]["upgrades"][s]
+        ) >= 1 or content.garage()["types"][st["champ"]["upgrades"][s][0]].get("heat_card")
     assert len(st["champ"]["sponsor_deck"]) == 42 - 9
 
 
@@ -134,8 +136,9 @@ def _stress_total(st, seat):
     return sum(1 for z in ("deck", "discard", "hand") for c in car[z] if st["cards"][c] == "stress")
 
 
-@pytest.mark.parametrize("code,heat,stress,hand", [("e4", 1, 0, 7), ("e9", -2, -1, 6), ("e10", 0, 1, 7),
-                                                   ("e5", 0, 0, 8), ("e7", 0, 0, 7)])
+@pytest.mark.parametrize(
+    "code,heat,stress,hand", [("e4", 1, 0, 7), ("e9", -2, -1, 6), ("e10", 0, 1, 7), ("e5", 0, 0, 8), ("e7", 0, 0, 7)]
+)
 def test_event_setup_heat_stress_hand(code, heat, stress, hand):
     st = season("1963", seats=2, seed=9)
     ch = st["champ"]
@@ -175,6 +178,7 @@ def test_press_corner_letters():
 
 # --------------------------------------------------------------------------- press corners
 
+
 def _press_race(code="e7", seed=1):
     """USA (1963 race 1), no weather; press corner A = corner 1 (after space 12, limit 7)."""
     st = plain(through_market(season("1963", seats=2, seed=seed)))
@@ -185,22 +189,30 @@ def _press_race(code="e7", seed=1):
 
 
 def _go(st, hand, gear=2, pos=5, lane=1, seat=0, deck=None, engine=6):
-    setcar(st, seat, pos=pos, lane=lane, gear=gear, hand=hand, deck=deck or ["speed1"] * 10, discard=[],
-           engine=engine)
+    setcar(st, seat, pos=pos, lane=lane, gear=gear, hand=hand, deck=deck or ["speed1"] * 10, discard=[], engine=engine)
     n = len([c for c in hand if c != "filler"])
-    plays = {seat: hand[:gear if n >= gear else n]}
+    plays = {seat: hand[: gear if n >= gear else n]}
     return plays
 
 
 def _play(st, seat_cards):
     from tests.heat.helpers import round_
+
     return round_(st, seat_cards)
 
 
 def test_press_corner_speed_two_over_the_limit():
     st = _press_race()
-    setcar(st, 0, pos=5, lane=1, gear=2, hand=["speed4", "speed4", "speed1", "speed1", "speed1", "speed1", "speed1"],
-           deck=["speed1"] * 10, engine=6)
+    setcar(
+        st,
+        0,
+        pos=5,
+        lane=1,
+        gear=2,
+        hand=["speed4", "speed4", "speed1", "speed1", "speed1", "speed1", "speed1"],
+        deck=["speed1"] * 10,
+        engine=6,
+    )
     before = len(st["champ"]["sponsor_deck"])
     st, ev = _play(st, {0: ["speed4", "speed4", "speed1"]})  # speed 9 = limit 7 + 2
     assert before - len(st["champ"]["sponsor_deck"]) == 1
@@ -213,8 +225,16 @@ def test_press_corner_speed_two_over_the_limit():
 def test_press_corner_one_over_gives_nothing():
     st = _press_race()
     before = len(st["champ"]["sponsor_deck"])
-    setcar(st, 0, pos=5, lane=1, gear=2, hand=["speed4", "speed3", "speed1", "speed1", "speed1", "speed1", "speed1"],
-           deck=["speed1"] * 10, engine=6)
+    setcar(
+        st,
+        0,
+        pos=5,
+        lane=1,
+        gear=2,
+        hand=["speed4", "speed3", "speed1", "speed1", "speed1", "speed1", "speed1"],
+        deck=["speed1"] * 10,
+        engine=6,
+    )
     st, ev = _play(st, {0: ["speed4", "speed3", "speed1"]})  # speed 8 = limit + 1
     assert len(st["champ"]["sponsor_deck"]) == before
     assert not any("Press corner" in x for x in en([e.text for e in ev]))
@@ -223,8 +243,17 @@ def test_press_corner_one_over_gives_nothing():
 def test_press_corner_by_slipstream_and_at_most_one_card():
     st = _press_race()
     park(st, 1, 11, lane=1)  # moves to 12, just before the line
-    setcar(st, 0, pos=9, lane=1, gear=2, hand=["speed1"] * 7, deck=["speed1"] * 10, engine=6,
-           prefs={"slipstream": "always"})
+    setcar(
+        st,
+        0,
+        pos=9,
+        lane=1,
+        gear=2,
+        hand=["speed1"] * 7,
+        deck=["speed1"] * 10,
+        engine=6,
+        prefs={"slipstream": "always"},
+    )
     before = len(st["champ"]["sponsor_deck"])
     st, ev = _play(st, {0: ["speed1", "speed1"], 1: ["speed1"]})
     car = st["cars"][0]
@@ -235,8 +264,17 @@ def test_press_corner_by_slipstream_and_at_most_one_card():
     # Fast and slipstreaming at once: still one card for the corner.
     st = _press_race()
     park(st, 1, 13, lane=1)
-    setcar(st, 0, pos=3, lane=1, gear=3, hand=["speed4", "speed4", "speed3"] + ["speed1"] * 4,
-           deck=["speed1"] * 10, engine=6, prefs={"slipstream": "always"})
+    setcar(
+        st,
+        0,
+        pos=3,
+        lane=1,
+        gear=3,
+        hand=["speed4", "speed4", "speed3"] + ["speed1"] * 4,
+        deck=["speed1"] * 10,
+        engine=6,
+        prefs={"slipstream": "always"},
+    )
     before = len(st["champ"]["sponsor_deck"])
     st, ev = _play(st, {0: ["speed4", "speed4", "speed3"], 1: ["speed1"]})
     assert st["cars"][0]["rd"]["slip"] and before - len(st["champ"]["sponsor_deck"]) == 1
@@ -245,8 +283,9 @@ def test_press_corner_by_slipstream_and_at_most_one_card():
 def test_adjust_limit_upgrade_does_not_change_the_press_condition():
     """「改良カードによる制限速度の修正は含まない(制限+1ならヒートの支払い1枚でも条件を達成)」"""
     st = _press_race()
-    setcar(st, 0, pos=5, lane=1, gear=2, hand=["sp5", "speed4", "speed2"] + ["speed1"] * 4, deck=["speed1"] * 10,
-           engine=6)
+    setcar(
+        st, 0, pos=5, lane=1, gear=2, hand=["sp5", "speed4", "speed2"] + ["speed1"] * 4, deck=["speed1"] * 10, engine=6
+    )
     st, ev = _play(st, {0: ["sp5", "speed4", "speed2"]})  # speed 9, De Angeli Wings: limit 8 for this car
     car = st["cars"][0]
     assert car["rd"]["heat"] == 1  # paid 1 Heat only
@@ -258,8 +297,16 @@ def test_road_token_limit_counts_for_the_press():
     st["weather"] = {"tile": "cloud", "road": ["minus1", "plus1", "plus1", "plus1"]}
     with_event(st, "e7")
     park(st, 1, 40)
-    setcar(st, 0, pos=5, lane=1, gear=2, hand=["speed4", "speed3", "speed1"] + ["speed1"] * 4, deck=["speed1"] * 10,
-           engine=6)
+    setcar(
+        st,
+        0,
+        pos=5,
+        lane=1,
+        gear=2,
+        hand=["speed4", "speed3", "speed1"] + ["speed1"] * 4,
+        deck=["speed1"] * 10,
+        engine=6,
+    )
     st, ev = _play(st, {0: ["speed4", "speed3", "speed1"]})  # speed 8 = (7 - 1) + 2
     assert any("Press corner 1" in x for x in en([e.text for e in ev]))
 
@@ -268,13 +315,22 @@ def test_going_global_press_gives_two():
     st = _press_race("e11")
     st["champ"]["press"] = [0]
     before = len(st["champ"]["sponsor_deck"])
-    setcar(st, 0, pos=5, lane=1, gear=2, hand=["speed4", "speed4", "speed1"] + ["speed1"] * 4, deck=["speed1"] * 10,
-           engine=6)
+    setcar(
+        st,
+        0,
+        pos=5,
+        lane=1,
+        gear=2,
+        hand=["speed4", "speed4", "speed1"] + ["speed1"] * 4,
+        deck=["speed1"] * 10,
+        engine=6,
+    )
     st, _ = _play(st, {0: ["speed4", "speed4", "speed1"]})
     assert before - len(st["champ"]["sponsor_deck"]) == 2
 
 
 # --------------------------------------------------------------------------- sponsorship cards
+
 
 def test_used_sponsor_leaves_the_deck_unused_discarded_stays():
     st = _press_race()
@@ -287,8 +343,17 @@ def test_used_sponsor_leaves_the_deck_unused_discarded_stays():
     # Discarded without its effect (step 8): back to the discard pile, still a card of the deck.
     st = _press_race()
     st["champ"]["press"] = []
-    setcar(st, 0, pos=20, lane=1, gear=1, hand=["speed1"] * 6 + ["sp4"], deck=["speed1"] * 10, engine=6,
-           prefs={"discard": "ask"})
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=1,
+        gear=1,
+        hand=["speed1"] * 6 + ["sp4"],
+        deck=["speed1"] * 10,
+        engine=6,
+        prefs={"discard": "ask"},
+    )
     st, _ = _play(st, {0: ["speed1"]})
     sp = next(c for c in st["cars"][0]["hand"] if st["cards"][c] == "sp4")
     st, _ = E.apply(st, 0, {"type": "discard", "cards": [sp]})
@@ -297,8 +362,16 @@ def test_used_sponsor_leaves_the_deck_unused_discarded_stays():
 
 def test_sponsor_in_a_clogged_hand_goes_to_the_discard_pile():
     st = _press_race()
-    setcar(st, 0, pos=20, lane=1, gear=2, hand=["sp4", "heat", "heat", "heat", "heat", "heat", "heat"],
-           deck=["speed1"] * 10, engine=6)
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=1,
+        gear=2,
+        hand=["sp4", "heat", "heat", "heat", "heat", "heat", "heat"],
+        deck=["speed1"] * 10,
+        engine=6,
+    )
     st, _ = _play(st, {0: ["sp4", "heat", "heat"]})
     assert st["cars"][0]["rd"]["clog"] and sponsors_in(st, 0, "discard") == ["sp4"]
 
@@ -311,14 +384,31 @@ def test_sponsor_symbols():
     assert st["cars"][0]["rd"]["speed"] in (1, 2, 3, 4)
     st = _press_race()
     st["champ"]["press"] = []
-    setcar(st, 0, pos=20, lane=1, gear=2, hand=["sp2", "speed1", "heat", "heat"] + ["speed1"] * 3,
-           deck=["speed1"] * 10, engine=4)
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=1,
+        gear=2,
+        hand=["sp2", "speed1", "heat", "heat"] + ["speed1"] * 3,
+        deck=["speed1"] * 10,
+        engine=4,
+    )
     st, _ = _play(st, {0: ["sp2", "speed1"]})  # Fredo: speed 4 + cooldown 2 (+1 for gear 2)
     assert st["cars"][0]["rd"]["speed"] == 5 and len(st["cars"][0]["engine"]) == 6
     st = _press_race()
     st["champ"]["press"] = []
-    setcar(st, 0, pos=20, lane=1, gear=1, hand=["sp6"] + ["speed1"] * 6, deck=["speed1"] * 10,
-           discard=["heat", "heat", "heat"], engine=3)
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=1,
+        gear=1,
+        hand=["sp6"] + ["speed1"] * 6,
+        deck=["speed1"] * 10,
+        discard=["heat", "heat", "heat"],
+        engine=3,
+    )
     st, _ = _play(st, {0: ["sp6"]})  # E.Mercury: super cool 2 from the discard pile
     assert len(st["cars"][0]["engine"]) == 5
 
@@ -336,11 +426,20 @@ def test_sponsor_pile_runs_out_then_used_ones_are_shuffled():
 
 # --------------------------------------------------------------------------- events in the race
 
+
 def test_speed_record_and_passing_three_cars():
     st = _press_race("e2")
     st["champ"]["press"] = []
-    setcar(st, 0, pos=14, lane=1, gear=3, hand=["speed4", "speed4", "speed4", "speed4"] + ["speed1"] * 3,
-           deck=["speed1"] * 10, engine=6)
+    setcar(
+        st,
+        0,
+        pos=14,
+        lane=1,
+        gear=3,
+        hand=["speed4", "speed4", "speed4", "speed4"] + ["speed1"] * 3,
+        deck=["speed1"] * 10,
+        engine=6,
+    )
     st, ev = _play(st, {0: ["speed4", "speed4", "speed4", "speed4"]})  # speed 16 >= 15
     assert any("new record" in x for x in en([e.text for e in ev]))
     st = plain(through_market(season("1963", seats=4, seed=2)))
@@ -348,8 +447,16 @@ def test_speed_record_and_passing_three_cars():
     st["champ"]["press"] = []
     for s, p in ((1, 16), (2, 17), (3, 18)):
         park(st, s, p)
-    setcar(st, 0, pos=14, lane=1, gear=3, hand=["speed4", "speed4", "speed4"] + ["speed1"] * 4,
-           deck=["speed1"] * 10, engine=6)
+    setcar(
+        st,
+        0,
+        pos=14,
+        lane=1,
+        gear=3,
+        hand=["speed4", "speed4", "speed4"] + ["speed1"] * 4,
+        deck=["speed1"] * 10,
+        engine=6,
+    )
     st, ev = _play(st, {0: ["speed4", "speed4", "speed4"], 1: ["speed1"], 2: ["speed1"], 3: ["speed1"]})
     assert any("Passed 3 cars" in x for x in en([e.text for e in ev]))
 
@@ -373,8 +480,16 @@ def test_first_three_over_the_line_after_lap_one():
 def test_spin_out_ends_the_race_with_title_sponsor_withdrawn():
     st = _press_race("e10")
     st["champ"]["press"] = []
-    setcar(st, 0, pos=5, lane=1, gear=3, hand=["speed4", "speed4", "speed4"] + ["speed1"] * 4,
-           deck=["speed1"] * 10, engine=0)
+    setcar(
+        st,
+        0,
+        pos=5,
+        lane=1,
+        gear=3,
+        hand=["speed4", "speed4", "speed4"] + ["speed1"] * 4,
+        deck=["speed1"] * 10,
+        engine=0,
+    )
     st, ev = _play(st, {0: ["speed4", "speed4", "speed4"]})
     car = st["cars"][0]
     assert car.get("out") and car["fin"] and 0 not in st["places"]
@@ -386,8 +501,17 @@ def test_turbulent_winds_slipstream_in_gear_three_or_four_only():
     st = _press_race("e12")
     st["champ"]["press"] = []
     park(st, 1, 23, lane=1)
-    setcar(st, 0, pos=20, lane=1, gear=2, hand=["speed1"] * 7, deck=["speed1"] * 10, engine=6,
-           prefs={"slipstream": "always"})
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=1,
+        gear=2,
+        hand=["speed1"] * 7,
+        deck=["speed1"] * 10,
+        engine=6,
+        prefs={"slipstream": "always"},
+    )
     st, _ = _play(st, {0: ["speed1", "speed1"], 1: ["speed1"]})
     assert not st["cars"][0]["rd"]["slip"]
     assert not rules.can_slipstream({**st, "slip_min_gear": 3}, rules.track_of(st), 0)
@@ -396,8 +520,17 @@ def test_turbulent_winds_slipstream_in_gear_three_or_four_only():
 def test_heat_discard_event_and_no_adrenaline():
     st = _press_race("e13")
     st["champ"]["press"] = []
-    setcar(st, 0, pos=20, lane=1, gear=3, hand=["speed1"] * 5 + ["heat", "heat"], deck=["speed1"] * 10, engine=6,
-           prefs={"discard": "ask"})
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=1,
+        gear=3,
+        hand=["speed1"] * 5 + ["heat", "heat"],
+        deck=["speed1"] * 10,
+        engine=6,
+        prefs={"discard": "ask"},
+    )
     st, _ = _play(st, {0: ["speed1"] * 3})
     heat = [c for c in st["cars"][0]["hand"] if st["cards"][c] == "heat"]
     assert {"type": "discard", "cards": [heat[0]]} in E.legal_actions(st, 0)
@@ -413,8 +546,17 @@ def test_standing_heat_discard_preference_under_the_event_only():
     st["champ"]["press"] = []
     assert rules.prefs_of(st)["discard"] == ("keep", "heat", "ask")
     assert {"type": "prefs", "discard": "heat"} in E.legal_actions(st, 0)
-    setcar(st, 0, pos=20, lane=1, gear=3, hand=["speed1"] * 5 + ["heat", "heat"], deck=["speed1"] * 10, engine=6,
-           prefs={"discard": "heat"})
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=1,
+        gear=3,
+        hand=["speed1"] * 5 + ["heat", "heat"],
+        deck=["speed1"] * 10,
+        engine=6,
+        prefs={"discard": "heat"},
+    )
     st, _ = _play(st, {0: ["speed1"] * 3})  # no question asked: both Heat cards go
     assert not any(st["cards"][c] == "heat" for c in st["cars"][0]["hand"])
     assert sum(1 for c in st["cars"][0]["discard"] if st["cards"][c] == "heat") >= 1
@@ -422,8 +564,17 @@ def test_standing_heat_discard_preference_under_the_event_only():
     for pref in ("keep", "heat"):  # another event: Heat stays in the hand whatever the preference
         st = _press_race("e7")
         st["champ"]["press"] = []
-        setcar(st, 0, pos=20, lane=1, gear=3, hand=["speed1"] * 5 + ["heat", "heat"], deck=["speed1"] * 10,
-               engine=6, prefs={"discard": pref})
+        setcar(
+            st,
+            0,
+            pos=20,
+            lane=1,
+            gear=3,
+            hand=["speed1"] * 5 + ["heat", "heat"],
+            deck=["speed1"] * 10,
+            engine=6,
+            prefs={"discard": pref},
+        )
         st, _ = _play(st, {0: ["speed1"] * 3})
         hands.append(sorted(st["cards"][c] for c in st["cars"][0]["hand"]))
     assert hands[0] == hands[1] and "heat" in hands[1]
@@ -432,12 +583,21 @@ def test_standing_heat_discard_preference_under_the_event_only():
 
 # --------------------------------------------------------------------------- after a race
 
+
 def _finish(st, order):
     """Finish the race with the cars in `order` crossing the line this round."""
     tr = rules.track_of(st)
     for k, s in enumerate(order):
-        setcar(st, s, pos=tr.finish - 1 - k, lane=1, gear=4,
-               hand=["speed4"] * 4 + ["sp3", "speed1", "speed1"], deck=["speed1"] * 10, engine=6)
+        setcar(
+            st,
+            s,
+            pos=tr.finish - 1 - k,
+            lane=1,
+            gear=4,
+            hand=["speed4"] * 4 + ["sp3", "speed1", "speed1"],
+            deck=["speed1"] * 10,
+            engine=6,
+        )
     return _play(st, {s: ["speed4"] * 4 for s in order})
 
 
@@ -517,6 +677,7 @@ def test_views_hide_decks_and_carried_sponsors():
     assert v["sponsor_counts"] == [3, 3] and v["event"]["sponsors"] == 3
     assert v["press"] == [1]
     import json
+
     text = json.dumps(E.view(st, None), default=str)
     assert "sp1" not in text and "sp4" not in text
 
@@ -528,8 +689,16 @@ def test_press_corner_passed_before_a_spin_at_a_later_corner_counts():
     with_event(st, "e7")  # press A: France corner 1 (after space 12, limit 5); corner 2 after 20, limit 2
     park(st, 1, 40)
     st["cars"][0]["prefs"]["adrenaline"] = "never"
-    setcar(st, 0, pos=8, lane=1, gear=3, hand=["speed4", "speed4", "speed4", "speed1"] + ["speed1"] * 3,
-           deck=["speed1"] * 10, engine=8)
+    setcar(
+        st,
+        0,
+        pos=8,
+        lane=1,
+        gear=3,
+        hand=["speed4", "speed4", "speed4", "speed1"] + ["speed1"] * 3,
+        deck=["speed1"] * 10,
+        engine=8,
+    )
     st, ev = _play(st, {0: ["speed4", "speed4", "speed4", "speed1"]})  # speed 13: 7 Heat at 1, spin at 2
     car = st["cars"][0]
     assert car["rd"]["spun"] and 12 < car["pos"] <= 20

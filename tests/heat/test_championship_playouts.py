@@ -2,6 +2,7 @@
 invariants (each card in one zone, spots valid, JSON round trip), apply never changes its input,
 nobody's private cards show in another viewer's view or menu, and base.replay rebuilds the
 same state from the seed and the action log."""
+
 from __future__ import annotations
 
 import copy
@@ -48,7 +49,6 @@ def check(st):
     assert held + len(ch["sponsor_deck"]) + len(ch["sponsor_used"]) + sum(map(len, ch["carry"])) == 42
 
 
-
 def season(options, seats, seed, privacy_every=9):
     rnd = random.Random(seed)
     st = E.new_game(options, seats, seed)
@@ -91,20 +91,28 @@ def test_custom_two_race_seasons(seats):
     season(options, seats, 300 + seats, privacy_every=9 if seats < 5 else 30)
 
 
-@pytest.mark.parametrize("year,seats,extra", [
-    ("1961", 2, {"legends": 2}),
-    ("1962", 3, {"tournament": True}),
-    ("1963", 2, {"legends": 3, "legend_bonus": 1, "garage": "advanced"}),
-    ("1964", 3, {"legends": 2, "aggressive_legends": True, "garage": "all"}),
-])
+@pytest.mark.parametrize(
+    "year,seats,extra",
+    [
+        ("1961", 2, {"legends": 2}),
+        ("1962", 3, {"tournament": True}),
+        ("1963", 2, {"legends": 3, "legend_bonus": 1, "garage": "advanced"}),
+        ("1964", 3, {"legends": 2, "aggressive_legends": True, "garage": "all"}),
+    ],
+)
 def test_full_seasons_with_modules(year, seats, extra):
     st = season({"track": "usa", "championship": year, **extra}, seats, 41 + seats, privacy_every=25)
-    assert [r["track"] for r in st["champ"]["results"]] == [t for t, _ in
-                                                            championship.championship()["seasons"][year]]
+    assert [r["track"] for r in st["champ"]["results"]] == [t for t, _ in championship.championship()["seasons"][year]]
 
 
 def test_custom_season_with_tracks_and_tournament():
-    options = {"track": "usa", "championship": "custom", "races": 3, "season_tracks": "japan, Italia, mexico",
-               "tournament": True, "garage": "mixed"}
+    options = {
+        "track": "usa",
+        "championship": "custom",
+        "races": 3,
+        "season_tracks": "japan, Italia, mexico",
+        "tournament": True,
+        "garage": "mixed",
+    }
     st = season(options, 4, 77, privacy_every=25)
     assert [r["track"] for r in st["champ"]["results"]] == ["japan", "italy", "mexico"]

@@ -1,5 +1,6 @@
 """Championship images: the standings (with the market, and final), the race board's press
 corners and event strip, sponsorship cards in the hand; readable at the phone's 390 px."""
+
 from __future__ import annotations
 
 import io

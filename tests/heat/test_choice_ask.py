@@ -2,6 +2,7 @@
 ask). The seed: 「ブースト→ストレス→選択肢のある改良カードの値を選ぶ」 — the value is picked after
 the flips, so with "ask" the player sees them first; asked only when the choice can make more
 than one total speed. USA: corner lines after 12 (limit 7), 33 (3)."""
+
 from __future__ import annotations
 
 import json
@@ -33,8 +34,9 @@ def test_the_preference_exists_only_in_garage_games_and_defaults_to_auto():
 
 def test_ask_pauses_after_the_flips_and_offers_each_total_with_its_outcome():
     st = drafted()
-    setcar(st, 0, pos=27, lane=2, gear=2, hand=["g08", "stress"] + ["speed1"] * 5, deck=["speed4"] * 9,
-           engine=6, prefs=ASK)
+    setcar(
+        st, 0, pos=27, lane=2, gear=2, hand=["g08", "stress"] + ["speed1"] * 5, deck=["speed4"] * 9, engine=6, prefs=ASK
+    )
     parked(st, 1, 60)
     st, ev = round_(st, {0: ["g08", "stress"]})  # Stress flips a 4 first; then Brakes 1/3
     assert st["phase"] == "decide" and E.to_act(st) == [0]
@@ -67,8 +69,17 @@ def test_ask_pauses_after_the_flips_and_offers_each_total_with_its_outcome():
 
 def test_auto_is_the_same_choice_as_before():
     st = drafted()
-    setcar(st, 0, pos=27, lane=2, gear=2, hand=["g08", "stress"] + ["speed1"] * 5, deck=["speed4"] * 9,
-           engine=6, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=27,
+        lane=2,
+        gear=2,
+        hand=["g08", "stress"] + ["speed1"] * 5,
+        deck=["speed4"] * 9,
+        engine=6,
+        prefs=QUIET,
+    )
     parked(st, 1, 60)
     st, _ = round_(st, {0: ["g08", "stress"]})
     assert st["phase"] == "submit" and car(st, 0)["pos"] == 32
@@ -76,8 +87,9 @@ def test_auto_is_the_same_choice_as_before():
 
 def test_switching_to_auto_while_asked_goes_on_with_the_automatic_choice():
     st = drafted()
-    setcar(st, 0, pos=27, lane=2, gear=2, hand=["g08", "stress"] + ["speed1"] * 5, deck=["speed4"] * 9,
-           engine=6, prefs=ASK)
+    setcar(
+        st, 0, pos=27, lane=2, gear=2, hand=["g08", "stress"] + ["speed1"] * 5, deck=["speed4"] * 9, engine=6, prefs=ASK
+    )
     parked(st, 1, 60)
     st, _ = round_(st, {0: ["g08", "stress"]})
     assert st["pending"]["type"] == "choice"
@@ -89,8 +101,17 @@ def test_not_asked_when_every_choice_makes_the_same_total():
     """A card whose choices cannot change the total (one value left: none in the decks, so a
     test card) is not asked about; nor is a round without a choice card."""
     st = drafted()
-    setcar(st, 0, pos=20, lane=2, gear=2, hand=["speed2", "speed3"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=6, prefs=ASK)
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=2,
+        gear=2,
+        hand=["speed2", "speed3"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs=ASK,
+    )
     parked(st, 1, 60)
     st, _ = round_(st, {0: ["speed2", "speed3"]})
     assert st["phase"] == "submit" and car(st, 0)["pos"] == 25
@@ -99,8 +120,7 @@ def test_not_asked_when_every_choice_makes_the_same_total():
 
 def test_two_choice_cards_offer_distinct_totals_only():
     st = drafted()
-    setcar(st, 0, pos=1, lane=2, gear=2, hand=["g08", "g09"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=6, prefs=ASK)
+    setcar(st, 0, pos=1, lane=2, gear=2, hand=["g08", "g09"] + ["speed1"] * 5, deck=["speed1"] * 9, engine=6, prefs=ASK)
     parked(st, 1, 60)
     st, _ = round_(st, {0: ["g08", "g09"]})  # 1/3 + 2/4: 3, 5 (twice), 7
     assert [o[0] for o in st["pending"]["options"]] == [3, 5, 7]
@@ -120,8 +140,17 @@ def test_a_spin_and_the_finish_show_in_the_options():
     assert labels[1] == "Speed 5: to space 35, a spin at a corner (Heat 2 needed)"
     tr = rules.track_of(st)
     st2 = drafted()
-    setcar(st2, 0, pos=tr.finish - 2, lane=2, gear=1, hand=["g10"] + ["speed1"] * 6, deck=["speed1"] * 9,
-           engine=6, prefs=ASK)
+    setcar(
+        st2,
+        0,
+        pos=tr.finish - 2,
+        lane=2,
+        gear=1,
+        hand=["g10"] + ["speed1"] * 6,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs=ASK,
+    )
     parked(st2, 1, 60)
     st2, _ = round_(st2, {0: ["g10"]})
     assert st2["pending"]["options"][-1][4] is True
@@ -155,8 +184,9 @@ def test_random_garage_races_with_ask_everywhere(seed):
 
 def test_the_automatic_player_of_an_absent_seat_answers_like_auto():
     st = drafted()
-    setcar(st, 0, pos=27, lane=2, gear=2, hand=["g08", "stress"] + ["speed1"] * 5, deck=["speed4"] * 9,
-           engine=6, prefs=ASK)
+    setcar(
+        st, 0, pos=27, lane=2, gear=2, hand=["g08", "stress"] + ["speed1"] * 5, deck=["speed4"] * 9, engine=6, prefs=ASK
+    )
     parked(st, 1, 60)
     st, _ = round_(st, {0: ["g08", "stress"]})
     assert E.auto_action(st, 0) == {"type": "choice", "speed": 5}  # 7 would cost 4 corner Heat

@@ -1,4 +1,5 @@
 """Heat content and preparation: the seed's track facts, each player's deck, hand, engine, gear."""
+
 from __future__ import annotations
 
 import json
@@ -16,8 +17,10 @@ DATA = Path(__file__).resolve().parents[2] / "data" / "heat"
 
 
 # The seed, "準備": USA 2 laps 69 spaces 4 corners; France 2/60/5; Great Britain 2/63/5; Italy 3/54/3.
-@pytest.mark.parametrize("key,laps,spaces,ncorners", [
-    ("usa", 2, 69, 4), ("france", 2, 60, 5), ("great_britain", 2, 63, 5), ("italy", 3, 54, 3)])
+@pytest.mark.parametrize(
+    "key,laps,spaces,ncorners",
+    [("usa", 2, 69, 4), ("france", 2, 60, 5), ("great_britain", 2, 63, 5), ("italy", 3, 54, 3)],
+)
 def test_seed_track_facts(key, laps, spaces, ncorners):
     tr = content.tracks()[key]
     assert (tr.laps, tr.spaces, len(tr.corners)) == (laps, spaces, ncorners)
@@ -55,8 +58,9 @@ def test_data_files_are_self_contained_and_marked():
 def test_each_player_deck_hand_engine_gear(key, seats):
     st = E.new_game({"track": key}, seats, 11)
     tr = content.tracks()[key]
-    expected = Counter({"speed1": 3, "speed2": 3, "speed3": 3, "speed4": 3, "start0": 1, "start5": 1,
-                        "heat": 1, "stress": tr.stress})
+    expected = Counter(
+        {"speed1": 3, "speed2": 3, "speed3": 3, "speed4": 3, "start0": 1, "start5": 1, "heat": 1, "stress": tr.stress}
+    )
     seen: set[int] = set()
     for car in st["cars"]:
         assert len(car["hand"]) == 7
@@ -74,7 +78,13 @@ def test_starting_grid_in_seat_order():
     st = E.new_game({"track": "usa", "grid": "seats"}, 6, 1)
     v = E.view(st, None)
     assert [(c["space"], c["lane"], c["lap"]) for c in v["cars"]] == [
-        (69, 1, 1), (69, 2, 1), (68, 1, 1), (68, 2, 1), (67, 1, 1), (67, 2, 1)]
+        (69, 1, 1),
+        (69, 2, 1),
+        (68, 1, 1),
+        (68, 2, 1),
+        (67, 1, 1),
+        (67, 2, 1),
+    ]
     assert v["order"] == [0, 1, 2, 3, 4, 5]
 
 
@@ -103,9 +113,25 @@ def test_options():
     with pytest.raises(GameError):
         E.validate_options({"grid": "reverse"}, 3)
     names = [o.name for o in E.options]
-    assert names == ["track", "grid", "weather", "garage", "garage_deal", "legends", "legend_bonus",
-                     "aggressive_legends", "tournament", "championship", "races", "season_tracks", "modules"]
-    assert list(content.offered_tracks()) == BASE + ["japan", "mexico"]  # (the track option takes aliases too: no fixed choices)
+    assert names == [
+        "track",
+        "grid",
+        "weather",
+        "garage",
+        "garage_deal",
+        "legends",
+        "legend_bonus",
+        "aggressive_legends",
+        "tournament",
+        "championship",
+        "races",
+        "season_tracks",
+        "modules",
+    ]
+    assert list(content.offered_tracks()) == BASE + [
+        "japan",
+        "mexico",
+    ]  # (the track option takes aliases too: no fixed choices)
 
 
 def test_state_is_plain_json():
@@ -116,6 +142,7 @@ def test_state_is_plain_json():
 
 def test_fast_shuffle_is_uniform_enough():
     from bot.games.rng import Rng
+
     rng = Rng(3)
     counts = Counter()
     n = 36000

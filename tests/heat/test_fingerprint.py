@@ -12,6 +12,7 @@ If a test here fails after a deliberate rules change, re-record with
     .venv/bin/python -m tests.heat.test_fingerprint
 and explain the change in the commit.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -33,22 +34,31 @@ CASES = [(seed, TRACKS[seed % 4], 2 + seed % 5) for seed in range(20)]
 
 # Texts reworded after the fingerprints were recorded, hashed as the recorded wording (issue #8:
 # the last player's cards resolve the round, so "you may change them" was not true for them).
-REWORDED = {"Round {n}: your {k} cards are in (gear {k}), the last: the round is played.":
-            "Round {n}: your {k} cards are in (gear {k}). You may change them until everyone is in.",
-            # (issue #33: one card is "your card is in", not "your 1 cards are in")
-            "Round {n}: your card is in (gear 1). You may change it until everyone is in.":
-            "Round {n}: your {k} cards are in (gear {k}). You may change them until everyone is in.",
-            "Round {n}: your card is in (gear 1), the last: the round is played.":
-            "Round {n}: your {k} cards are in (gear {k}). You may change them until everyone is in."}
+REWORDED = {
+    "Round {n}: your {k} cards are in (gear {k}), the last: the round is played.": "Round {n}: your {k} cards are in (gear {k}). You may change them until everyone is in.",
+    # (issue #33: one card is "your card is in", not "your 1 cards are in")
+    "Round {n}: your card is in (gear 1). You may change it until everyone is in.": "Round {n}: your {k} cards are in (gear {k}). You may change them until everyone is in.",
+    "Round {n}: your card is in (gear 1), the last: the round is played.": "Round {n}: your {k} cards are in (gear {k}). You may change them until everyone is in.",
+}
 
 
 def _english(value):
     """`value` with every Msg (or Msg in JSON form) replaced by its English words. A state's
     round-record lines (compact since schema 2) hash as their words, the schema as recorded."""
     if isinstance(value, dict) and "cars" in value and "schema" in value:
-        value = {**value, "schema": 1, "cars": [
-            {**c, "rd": None if c["rd"] is None else {**c["rd"], "lines": [rules.line_msg(x) for x in c["rd"]["lines"]]}}
-            for c in value["cars"]]}
+        value = {
+            **value,
+            "schema": 1,
+            "cars": [
+                {
+                    **c,
+                    "rd": None
+                    if c["rd"] is None
+                    else {**c["rd"], "lines": [rules.line_msg(x) for x in c["rd"]["lines"]]},
+                }
+                for c in value["cars"]
+            ],
+        }
     if isinstance(value, Msg) or (isinstance(value, dict) and set(value) == {"msg", "params"}):
         value = from_wire(value)
         return render(Msg(REWORDED.get(value.key, value.key), value.params), "en")
@@ -113,48 +123,48 @@ def _bench_fingerprint(seed: int, track: str, seats: int) -> str:
 
 
 EXPECTED_RACE = {
-    0: '9dc84702e475e78c',
-    1: 'e108770160639a1b',
-    2: 'e0c9b50a5d40ca4b',
-    3: 'd4c0c508048e422b',
-    4: 'e6ed8ef49f6e4481',
-    5: 'f16408e1cd15f41f',
-    6: 'bdaab6dfea541f13',
-    7: '4ee090836da2906a',
-    8: '735808ad1daedaf0',
-    9: '30f0220657b386d9',
-    10: 'cfbaf87455b2d831',
-    11: '90d415eedb800124',
-    12: '16736f04fb123ab5',
-    13: '3e1dde53d75f659b',
-    14: 'cae73f9241da42b5',
-    15: '192c439515f07cbc',
-    16: 'f373b88e4b29154e',
-    17: '6fa2e06aeb394f9c',
-    18: '3541ad34e0c53431',
-    19: '2220afe5459831c2',
+    0: "9dc84702e475e78c",
+    1: "e108770160639a1b",
+    2: "e0c9b50a5d40ca4b",
+    3: "d4c0c508048e422b",
+    4: "e6ed8ef49f6e4481",
+    5: "f16408e1cd15f41f",
+    6: "bdaab6dfea541f13",
+    7: "4ee090836da2906a",
+    8: "735808ad1daedaf0",
+    9: "30f0220657b386d9",
+    10: "cfbaf87455b2d831",
+    11: "90d415eedb800124",
+    12: "16736f04fb123ab5",
+    13: "3e1dde53d75f659b",
+    14: "cae73f9241da42b5",
+    15: "192c439515f07cbc",
+    16: "f373b88e4b29154e",
+    17: "6fa2e06aeb394f9c",
+    18: "3541ad34e0c53431",
+    19: "2220afe5459831c2",
 }
 EXPECTED_BENCH = {
-    0: '1851ade16b837fda',
-    1: 'f3ae14c2cf8271f0',
-    2: '13224380b3a60f43',
-    3: 'd7e4a2719b674d02',
-    4: '01d0f4a88947fb74',
-    5: 'b0435443dff9cf83',
-    6: 'fb81021bce1233bb',
-    7: '657db2b4e99402da',
-    8: '77ecb682086677c1',
-    9: 'b1f701060a78eae9',
-    10: '48ff897f1091ca52',
-    11: '1f5cefebe3001d23',
-    12: '5ddfdacc4cddb9da',
-    13: 'ba90fbb7e2853605',
-    14: '3de55793e0c6ad96',
-    15: 'b172a48b012570f8',
-    16: 'ec59cbffba20c279',
-    17: '2cfa549310158ece',
-    18: '7c0a42838adf86f8',
-    19: 'fbc2843fdb00545b',
+    0: "1851ade16b837fda",
+    1: "f3ae14c2cf8271f0",
+    2: "13224380b3a60f43",
+    3: "d7e4a2719b674d02",
+    4: "01d0f4a88947fb74",
+    5: "b0435443dff9cf83",
+    6: "fb81021bce1233bb",
+    7: "657db2b4e99402da",
+    8: "77ecb682086677c1",
+    9: "b1f701060a78eae9",
+    10: "48ff897f1091ca52",
+    11: "1f5cefebe3001d23",
+    12: "5ddfdacc4cddb9da",
+    13: "ba90fbb7e2853605",
+    14: "3de55793e0c6ad96",
+    15: "b172a48b012570f8",
+    16: "ec59cbffba20c279",
+    17: "2cfa549310158ece",
+    18: "7c0a42838adf86f8",
+    19: "fbc2843fdb00545b",
 }
 
 

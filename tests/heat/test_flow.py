@@ -1,5 +1,6 @@
 """The asynchronous flow: one private submission per round, standing preferences, "ask" pauses,
 errors that change nothing, menus and action labels."""
+
 from __future__ import annotations
 
 import copy
@@ -21,8 +22,18 @@ def card_select(menu):
 
 
 def parked(st, seat, pos, lane=1, **prefs):
-    setcar(st, seat, pos=pos, lane=lane, gear=1, hand=["start0"] * 7, deck=["start0"] * 10, discard=[],
-           engine=6, prefs={**QUIET, **prefs})
+    setcar(
+        st,
+        seat,
+        pos=pos,
+        lane=lane,
+        gear=1,
+        hand=["start0"] * 7,
+        deck=["start0"] * 10,
+        discard=[],
+        engine=6,
+        prefs={**QUIET, **prefs},
+    )
 
 
 def test_one_submission_each_then_the_round_resolves_by_itself():
@@ -71,18 +82,35 @@ def _ask_case(pref_key):
     Engine (cooldown, boost) and a discardable hand."""
     st = new(seats=2)
     parked(st, 1, 20, 2)
-    setcar(st, 0, pos=15, lane=1, gear=2, hand=["speed4", "speed1", "heat", "speed2", "speed3", "start0", "speed1"],
-           deck=["speed2"] * 9, engine=3,
-           prefs={"slipstream": "never", "adrenaline": "never", "boost": "never", "cooldown": "auto",
-                  "discard": "keep", pref_key: "ask"})
+    setcar(
+        st,
+        0,
+        pos=15,
+        lane=1,
+        gear=2,
+        hand=["speed4", "speed1", "heat", "speed2", "speed3", "start0", "speed1"],
+        deck=["speed2"] * 9,
+        engine=3,
+        prefs={
+            "slipstream": "never",
+            "adrenaline": "never",
+            "boost": "never",
+            "cooldown": "auto",
+            "discard": "keep",
+            pref_key: "ask",
+        },
+    )
     return st
 
 
-@pytest.mark.parametrize("kind,yes,no", [
-    ("slipstream", {"take": True}, {"take": False}),
-    ("boost", {"use": True}, {"use": False}),
-    ("adrenaline", {"use": True}, {"use": False}),
-])
+@pytest.mark.parametrize(
+    "kind,yes,no",
+    [
+        ("slipstream", {"take": True}, {"take": False}),
+        ("boost", {"use": True}, {"use": False}),
+        ("adrenaline", {"use": True}, {"use": False}),
+    ],
+)
 def test_ask_pauses_for_that_seat_and_resumes(kind, yes, no):
     st = _ask_case(kind)
     st, _ = submit(st, 1, ["start0"])
@@ -165,13 +193,27 @@ def test_prefs_validation_and_privacy():
     assert E.view(st2, 0)["me"]["prefs"]["boost"] == "smart"
 
 
-GARBAGE = [None, [], "submit", {}, {"type": 5}, {"type": "fly"}, {"type": "submit"},
-           {"type": "submit", "cards": "12"}, {"type": "submit", "cards": [True]},
-           {"type": "submit", "cards": [10 ** 9]}, {"type": "submit", "cards": [-1]},
-           {"type": "submit", "cards": [1.5]}, {"type": "submit", "values": ["x"]},
-           {"type": "submit", "cards": []}, {"type": "prefs", "boost": ["always"]},
-           {"type": "slipstream", "take": True}, {"type": "cooldown", "cards": []},
-           {"type": "discard", "cards": [0]}, {"type": "boost", "use": "yes"}]
+GARBAGE = [
+    None,
+    [],
+    "submit",
+    {},
+    {"type": 5},
+    {"type": "fly"},
+    {"type": "submit"},
+    {"type": "submit", "cards": "12"},
+    {"type": "submit", "cards": [True]},
+    {"type": "submit", "cards": [10**9]},
+    {"type": "submit", "cards": [-1]},
+    {"type": "submit", "cards": [1.5]},
+    {"type": "submit", "values": ["x"]},
+    {"type": "submit", "cards": []},
+    {"type": "prefs", "boost": ["always"]},
+    {"type": "slipstream", "take": True},
+    {"type": "cooldown", "cards": []},
+    {"type": "discard", "cards": [0]},
+    {"type": "boost", "use": "yes"},
+]
 
 
 @pytest.mark.parametrize("action", GARBAGE)
@@ -224,12 +266,13 @@ def test_clone_shares_nothing_mutable():
     def containers(x, out):
         if isinstance(x, (dict, list)):
             out.add(id(x))
-            for k, v in (x.items() if isinstance(x, dict) else enumerate(x)):
+            for k, v in x.items() if isinstance(x, dict) else enumerate(x):
                 if k == "lines":  # the lists are copied; the lines in them are never changed once made
                     out.add(id(v))
                     continue
                 containers(v, out)
         return out
+
     assert not containers(cl, set()) & containers(st, set())
 
 

@@ -1,5 +1,6 @@
 """Garage module (seed 000, 「ガレージモジュール」; card list: heat.md §2c): the draft and the upgrade
 cards' symbols. USA: corner lines after 12 (limit 7), 33 (3), 49 (3), 57 (2)."""
+
 from __future__ import annotations
 
 import json
@@ -30,8 +31,18 @@ def drafted(seats=2, seed=1):
 
 
 def parked(st, seat, pos, lane=1):
-    setcar(st, seat, pos=pos, lane=lane, gear=1, hand=["speed1"] * 7, deck=["speed1"] * 10, discard=[],
-           engine=6, prefs=QUIET)
+    setcar(
+        st,
+        seat,
+        pos=pos,
+        lane=lane,
+        gear=1,
+        hand=["speed1"] * 7,
+        deck=["speed1"] * 10,
+        discard=[],
+        engine=6,
+        prefs=QUIET,
+    )
 
 
 def car(st, seat):
@@ -39,6 +50,7 @@ def car(st, seat):
 
 
 # ---------------------------------------------------------------- data
+
 
 def test_upgrade_decks():
     types = content.garage()["types"]
@@ -53,8 +65,12 @@ def test_upgrade_decks():
 
 
 def test_option_and_lobby_text():
-    assert E.validate_options({"garage": "basic"}, 3) == {"track": "usa", "grid": "random", "modules": ["garage"],
-                                                         "garage": "basic"}
+    assert E.validate_options({"garage": "basic"}, 3) == {
+        "track": "usa",
+        "grid": "random",
+        "modules": ["garage"],
+        "garage": "basic",
+    }
     with pytest.raises(GameError):
         E.validate_options({"garage": "turbo"}, 3)
     words = [render(m, "en") for m in E.describe_options(E.validate_options({"garage": "basic"}, 3))]
@@ -62,6 +78,7 @@ def test_option_and_lobby_text():
 
 
 # ---------------------------------------------------------------- draft
+
 
 def test_starting_upgrades_go_back_to_the_box_and_hands_wait_for_the_draft():
     st = gnew(3)
@@ -128,10 +145,20 @@ def test_a_drafted_heat_card_goes_into_the_deck():
 
 # ---------------------------------------------------------------- card symbols
 
+
 def test_boost_symbols_flip_until_a_speed_card_each():
     st = drafted()
-    setcar(st, 0, pos=20, lane=2, gear=1, hand=["g02"] + ["speed1"] * 6, deck=["stress", "speed2", "speed3", "speed1"],
-           engine=6, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=2,
+        gear=1,
+        hand=["g02"] + ["speed1"] * 6,
+        deck=["stress", "speed2", "speed3", "speed1"],
+        engine=6,
+        prefs=QUIET,
+    )
     parked(st, 1, 2)
     st, ev = round_(st, {0: ["g02"]})  # 0 + three flips: (Stress skipped) 2, 3, 1
     assert car(st, 0)["pos"] == 26
@@ -140,15 +167,33 @@ def test_boost_symbols_flip_until_a_speed_card_each():
 
 def test_choice_of_speed_avoids_corner_heat_then_goes_farthest():
     st = drafted()
-    setcar(st, 0, pos=8, lane=1, gear=2, hand=["g10", "speed2"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=6, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=8,
+        lane=1,
+        gear=2,
+        hand=["g10", "speed2"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs=QUIET,
+    )
     parked(st, 1, 40)
     st, ev = round_(st, {0: ["g10", "speed2"]})  # 1/5 + 2: 7 would cross corner 1 at 7 (free), 3 would not
     assert car(st, 0)["pos"] == 15 and len(car(st, 0)["engine"]) == 6
     assert "Brakes 1/5 = 5" in en(E.view(st, None)["cars"][0]["revealed"])
     st = drafted()
-    setcar(st, 0, pos=30, lane=2, gear=2, hand=["g10", "speed2"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=6, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=30,
+        lane=2,
+        gear=2,
+        hand=["g10", "speed2"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs=QUIET,
+    )
     parked(st, 1, 60)
     st, _ = round_(st, {0: ["g10", "speed2"]})  # 7 would cross corner 2 (limit 3) for 4 Heat: 1 is chosen
     assert car(st, 0)["pos"] == 33 and len(car(st, 0)["engine"]) == 6
@@ -156,8 +201,17 @@ def test_choice_of_speed_avoids_corner_heat_then_goes_farthest():
 
 def test_choice_is_made_after_the_flips():
     st = drafted()
-    setcar(st, 0, pos=27, lane=2, gear=2, hand=["g08", "stress"] + ["speed1"] * 5, deck=["speed4"] * 9,
-           engine=6, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=27,
+        lane=2,
+        gear=2,
+        hand=["g08", "stress"] + ["speed1"] * 5,
+        deck=["speed4"] * 9,
+        engine=6,
+        prefs=QUIET,
+    )
     parked(st, 1, 60)
     st, _ = round_(st, {0: ["g08", "stress"]})  # Stress flips a 4 first; then 1 (not 3) stays before corner 2
     assert car(st, 0)["pos"] == 32 and len(car(st, 0)["engine"]) == 6
@@ -165,8 +219,7 @@ def test_choice_is_made_after_the_flips():
 
 def test_upgrade_heat_is_paid_in_react():
     st = drafted()
-    setcar(st, 0, pos=20, lane=2, gear=1, hand=["g07"] + ["speed1"] * 6, deck=["speed1"] * 9, engine=3,
-           prefs=QUIET)
+    setcar(st, 0, pos=20, lane=2, gear=1, hand=["g07"] + ["speed1"] * 6, deck=["speed1"] * 9, engine=3, prefs=QUIET)
     parked(st, 1, 2)
     st, ev = round_(st, {0: ["g07"]})
     c = car(st, 0)
@@ -177,8 +230,17 @@ def test_upgrade_heat_is_paid_in_react():
 
 def test_unpaid_upgrade_heat_makes_it_a_stress_card():
     st = drafted()
-    setcar(st, 0, pos=20, lane=2, gear=3, hand=["g11", "speed1", "speed1"] + ["speed2"] * 4,
-           deck=["start0", "speed3"] + ["speed1"] * 8, engine=0, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=2,
+        gear=3,
+        hand=["g11", "speed1", "speed1"] + ["speed2"] * 4,
+        deck=["start0", "speed3"] + ["speed1"] * 8,
+        engine=0,
+        prefs=QUIET,
+    )
     parked(st, 1, 2)
     st, ev = round_(st, {0: ["g11", "speed1", "speed1"]})  # no Heat anywhere: the 6 becomes a flip (3)
     assert car(st, 0)["pos"] == 25 and len(car(st, 0)["engine"]) == 0
@@ -188,8 +250,17 @@ def test_unpaid_upgrade_heat_makes_it_a_stress_card():
 def test_cooling_system_plays_with_an_empty_engine_when_cooldown_can_pay():
     """「クールダウンアイコンと手札にヒートカードがあれば…エンジンにヒートがない状態でもプレイできる」"""
     st = drafted()
-    setcar(st, 0, pos=20, lane=2, gear=1, hand=["g11"] + ["heat"] * 2 + ["speed1"] * 4, deck=["speed1"] * 9,
-           engine=0, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=2,
+        gear=1,
+        hand=["g11"] + ["heat"] * 2 + ["speed1"] * 4,
+        deck=["speed1"] * 9,
+        engine=0,
+        prefs=QUIET,
+    )
     parked(st, 1, 2)
     st, _ = round_(st, {0: ["g11"]})  # gear 1: Cooldown 3 + card 1; 2 Heat back, then 1 paid
     c = car(st, 0)
@@ -198,8 +269,9 @@ def test_cooling_system_plays_with_an_empty_engine_when_cooldown_can_pay():
 
 def test_card_cooldown_adds_to_the_gear_cooldown():
     st = drafted()
-    setcar(st, 0, pos=20, lane=2, gear=2, hand=["g12", "speed1"] + ["heat"] * 5, deck=["speed1"] * 9,
-           engine=0, prefs=QUIET)
+    setcar(
+        st, 0, pos=20, lane=2, gear=2, hand=["g12", "speed1"] + ["heat"] * 5, deck=["speed1"] * 9, engine=0, prefs=QUIET
+    )
     parked(st, 1, 2)
     st, _ = round_(st, {0: ["g12", "speed1"]})
     assert len(car(st, 0)["engine"]) == 3  # gear 2: 1, the card: 2
@@ -207,8 +279,17 @@ def test_card_cooldown_adds_to_the_gear_cooldown():
 
 def test_reduce_stress_discards_stress_from_the_hand():
     st = drafted()
-    setcar(st, 0, pos=20, lane=2, gear=1, hand=["g04", "stress", "stress", "stress"] + ["speed1"] * 3,
-           deck=["speed1"] * 9, engine=6, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=2,
+        gear=1,
+        hand=["g04", "stress", "stress", "stress"] + ["speed1"] * 3,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs=QUIET,
+    )
     parked(st, 1, 2)
     st, _ = round_(st, {0: ["g04"]})
     c = car(st, 0)
@@ -219,8 +300,17 @@ def test_reduce_stress_discards_stress_from_the_hand():
 def test_rpm_slipstream_bonus():
     st = drafted()
     setcar(st, 1, pos=30, lane=2, gear=1, hand=["start0"] * 7, deck=["start0"] * 9, engine=6, prefs=QUIET)
-    setcar(st, 0, pos=26, lane=2, gear=1, hand=["g16"] + ["speed1"] * 6, deck=["speed1"] * 9, engine=6,
-           prefs={"slipstream": "ask", "adrenaline": "never", "boost": "never"})
+    setcar(
+        st,
+        0,
+        pos=26,
+        lane=2,
+        gear=1,
+        hand=["g16"] + ["speed1"] * 6,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs={"slipstream": "ask", "adrenaline": "never", "boost": "never"},
+    )
     st, _ = round_(st, {0: ["g16"], 1: ["start0"]})  # 29, right behind the car on 30
     assert st["pending"] == {"seat": 0, "type": "slipstream", "lengths": [2, 4]}
     st, _ = E.apply(st, 0, {"type": "slipstream", "take": True, "spaces": 4})
@@ -229,13 +319,18 @@ def test_rpm_slipstream_bonus():
 
 # ---------------------------------------------------------------- whole races
 
+
 @pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
 def test_random_garage_race_to_the_end(seats):
     from tests.heat.playouts import check_invariants, check_privacy
+
     seed = 300 + seats
     rnd = random.Random(seed)
-    options = {"track": ["usa", "france", "great_britain", "italy", "usa"][seats - 2], "garage": "basic",
-               "weather": seats % 2 == 0}
+    options = {
+        "track": ["usa", "france", "great_britain", "italy", "usa"][seats - 2],
+        "garage": "basic",
+        "weather": seats % 2 == 0,
+    }
     st = E.new_game(options, seats, seed)
     log = []
     initial = None
@@ -259,10 +354,12 @@ def test_random_garage_race_to_the_end(seats):
                 check_privacy(st, rnd)
         assert st["round"] < 300
     from bot.games import base
+
     assert base.replay(E, options, seats, seed, log) == st
 
 
 # ---------------------------------------------------------------- Advanced symbols
+
 
 def adrafted(seats=2, seed=1):
     st = E.new_game({"track": "usa", "grid": "seats", "garage": "advanced"}, seats, seed)
@@ -281,8 +378,17 @@ def test_advanced_and_mixed_decks():
 
 def test_scrap_discards_from_the_top_of_the_deck():
     st = adrafted()
-    setcar(st, 0, pos=20, lane=2, gear=1, hand=["g43"] + ["speed1"] * 6,
-           deck=["speed4"] * 6 + ["speed1"] * 9, engine=6, prefs=QUIET)  # Turbo charger 8: Heat 1, Scrap 6
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=2,
+        gear=1,
+        hand=["g43"] + ["speed1"] * 6,
+        deck=["speed4"] * 6 + ["speed1"] * 9,
+        engine=6,
+        prefs=QUIET,
+    )  # Turbo charger 8: Heat 1, Scrap 6
     parked(st, 1, 2)
     st, ev = round_(st, {0: ["g43"]})
     c = car(st, 0)
@@ -293,8 +399,18 @@ def test_scrap_discards_from_the_top_of_the_deck():
 
 def test_salvage_shuffles_the_fastest_discards_back():
     st = adrafted()
-    setcar(st, 0, pos=20, lane=2, gear=1, hand=["g22"] + ["speed1"] * 6, deck=["speed1"] * 9,
-           discard=["speed4", "speed3", "speed1", "stress", "heat"], engine=6, prefs=QUIET)  # Fuel 2: Salvage 2
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=2,
+        gear=1,
+        hand=["g22"] + ["speed1"] * 6,
+        deck=["speed1"] * 9,
+        discard=["speed4", "speed3", "speed1", "stress", "heat"],
+        engine=6,
+        prefs=QUIET,
+    )  # Fuel 2: Salvage 2
     parked(st, 1, 2)
     st, _ = round_(st, {0: ["g22"]})
     c = car(st, 0)
@@ -303,20 +419,47 @@ def test_salvage_shuffles_the_fastest_discards_back():
 
 def test_adjust_changes_this_cars_limits():
     st = adrafted()
-    setcar(st, 0, pos=6, lane=1, gear=2, hand=["g46", "speed2"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=6, prefs=QUIET)  # Wings 6: Heat 2, limits +3
+    setcar(
+        st,
+        0,
+        pos=6,
+        lane=1,
+        gear=2,
+        hand=["g46", "speed2"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs=QUIET,
+    )  # Wings 6: Heat 2, limits +3
     parked(st, 1, 40)
     st, _ = round_(st, {0: ["g46", "speed2"]})  # speed 8 at corner 1 (7 + 3): free; 2 Heat for the card
     assert car(st, 0)["pos"] == 14 and len(car(st, 0)["engine"]) == 4
     st = adrafted()
-    setcar(st, 0, pos=6, lane=1, gear=2, hand=["g36", "speed4"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=6, prefs=QUIET)  # Tires 2: limits -1, Cooldown 3
+    setcar(
+        st,
+        0,
+        pos=6,
+        lane=1,
+        gear=2,
+        hand=["g36", "speed4"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs=QUIET,
+    )  # Tires 2: limits -1, Cooldown 3
     parked(st, 1, 40)
     st, _ = round_(st, {0: ["g36", "speed4"]})  # speed 6 at corner 1 (7 - 1): free
     assert car(st, 0)["pos"] == 12
     st = adrafted()
-    setcar(st, 0, pos=7, lane=1, gear=2, hand=["g36", "speed4"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=6, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=7,
+        lane=1,
+        gear=2,
+        hand=["g36", "speed4"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs=QUIET,
+    )
     parked(st, 1, 40)
     st, _ = round_(st, {0: ["g36", "speed4"]})  # speed 6 over corner 1, now limit 6: free
     assert car(st, 0)["pos"] == 13 and len(car(st, 0)["engine"]) == 6
@@ -324,8 +467,17 @@ def test_adjust_changes_this_cars_limits():
 
 def test_direct_play_from_the_hand_in_react():
     st = adrafted()
-    setcar(st, 0, pos=20, lane=2, gear=1, hand=["speed2", "g26"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=6, prefs={**QUIET, "direct": "always"})  # Gas pedal 3: direct, Scrap 3
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=2,
+        gear=1,
+        hand=["speed2", "g26"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs={**QUIET, "direct": "always"},
+    )  # Gas pedal 3: direct, Scrap 3
     parked(st, 1, 2)
     st, ev = round_(st, {0: ["speed2"]})
     c = car(st, 0)
@@ -333,8 +485,17 @@ def test_direct_play_from_the_hand_in_react():
     assert "g26" in codes(st, c["discard"])
     assert any("Direct play: Gas pedal 3 +3" in en(e.text) for e in ev)
     st = adrafted()
-    setcar(st, 0, pos=20, lane=2, gear=1, hand=["speed2", "g26"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=6, prefs={**QUIET, "direct": "never"})
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=2,
+        gear=1,
+        hand=["speed2", "g26"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs={**QUIET, "direct": "never"},
+    )
     parked(st, 1, 2)
     st, _ = round_(st, {0: ["speed2"]})
     assert car(st, 0)["pos"] == 22 and "g26" in codes(st, car(st, 0)["hand"])
@@ -342,8 +503,17 @@ def test_direct_play_from_the_hand_in_react():
 
 def test_smart_direct_play_declines_corner_heat():
     st = adrafted()
-    setcar(st, 0, pos=28, lane=2, gear=1, hand=["speed4", "g26"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=6, prefs=QUIET)  # default smart: +3 would cross corner 2 (limit 3) at 7
+    setcar(
+        st,
+        0,
+        pos=28,
+        lane=2,
+        gear=1,
+        hand=["speed4", "g26"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs=QUIET,
+    )  # default smart: +3 would cross corner 2 (limit 3) at 7
     parked(st, 1, 2)
     st, _ = round_(st, {0: ["speed4"]})
     assert car(st, 0)["pos"] == 32 and "g26" in codes(st, car(st, 0)["hand"])
@@ -351,8 +521,17 @@ def test_smart_direct_play_declines_corner_heat():
 
 def test_accelerate_per_plus_symbol():
     st = adrafted()
-    setcar(st, 0, pos=20, lane=2, gear=2, hand=["g47", "stress"] + ["speed1"] * 5,
-           deck=["speed2", "speed3"] + ["speed1"] * 8, engine=6, prefs={**QUIET, "accelerate": "always"})
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=2,
+        gear=2,
+        hand=["g47", "stress"] + ["speed1"] * 5,
+        deck=["speed2", "speed3"] + ["speed1"] * 8,
+        engine=6,
+        prefs={**QUIET, "accelerate": "always"},
+    )
     parked(st, 1, 2)  # 4 wheel drive 0: +1, Accelerate 1; with the Stress: two "+" -> +2
     st, ev = round_(st, {0: ["g47", "stress"]})
     assert car(st, 0)["pos"] == 20 + 2 + 3 + 2
@@ -390,8 +569,9 @@ def test_garage_preferences_gathered_in_one_select_after_the_cards():
 
 def test_refresh_puts_the_card_back_on_the_deck():
     st = adrafted()
-    setcar(st, 0, pos=20, lane=2, gear=1, hand=["g34"] + ["speed1"] * 6, deck=["speed2"] * 9,
-           engine=6, prefs=QUIET)  # Suspension 4: Refresh
+    setcar(
+        st, 0, pos=20, lane=2, gear=1, hand=["g34"] + ["speed1"] * 6, deck=["speed2"] * 9, engine=6, prefs=QUIET
+    )  # Suspension 4: Refresh
     parked(st, 1, 2)
     st, _ = round_(st, {0: ["g34"]})
     c = car(st, 0)
@@ -412,6 +592,7 @@ def test_garage_preferences_only_in_garage_games():
 def test_random_advanced_race_to_the_end(deck, seats):
     from bot.games import base
     from tests.heat.playouts import check_invariants
+
     seed = 900 + seats
     rnd = random.Random(seed)
     options = {"track": "france", "garage": deck, "weather": seats > 3}
@@ -436,9 +617,17 @@ def test_accelerate_counts_played_plus_icons_not_the_heat_boost():
     """「このターンに引いた枚数」…「プレイした「+」アイコンの数に等しい」: the Boost paid with Heat
     in step 5 is not a played icon."""
     st = adrafted()
-    setcar(st, 0, pos=20, lane=2, gear=1, hand=["g47"] + ["speed1"] * 6,
-           deck=["speed2", "speed3"] + ["speed1"] * 8, engine=6,
-           prefs={**QUIET, "accelerate": "always", "boost": "always"})
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=2,
+        gear=1,
+        hand=["g47"] + ["speed1"] * 6,
+        deck=["speed2", "speed3"] + ["speed1"] * 8,
+        engine=6,
+        prefs={**QUIET, "accelerate": "always", "boost": "always"},
+    )
     parked(st, 1, 2)
     st, ev = round_(st, {0: ["g47"]})  # + flips 2, the Heat boost flips 3, Accelerate +1 (one icon)
     assert car(st, 0)["pos"] == 20 + 2 + 3 + 1
@@ -446,6 +635,7 @@ def test_accelerate_counts_played_plus_icons_not_the_heat_boost():
 
 def test_upgrade_cards_of_one_family_and_speed_are_told_apart_by_a_symbol():
     from bot.games.heat.content import cards as card_types
+
     labels = [t["label"] for t in card_types()["types"].values() if t["kind"] == "upgrade"]
     assert len(labels) == len(set(labels))
     assert card_types()["types"]["g19"]["label"] == "Body 2 · Cooldown 1"

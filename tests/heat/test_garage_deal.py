@@ -1,5 +1,6 @@
 """Issue #11: the seed's alternative to the Garage draft: 「望むならドラフトではなく単にカードを
 シャッフルして各自に3枚ずつ配るのでも構わない」 (option garage_deal)."""
+
 from __future__ import annotations
 
 import random
@@ -54,8 +55,10 @@ def test_three_upgrades_dealt_to_each_player_and_the_race_starts_at_once(seats):
 
 
 def test_the_deal_is_random_but_replays_from_the_seed():
-    hands = {tuple(map(tuple, E.new_game({"track": "usa", "garage": "mixed", "garage_deal": True}, 3, s)["garage"]))
-             for s in range(8)}
+    hands = {
+        tuple(map(tuple, E.new_game({"track": "usa", "garage": "mixed", "garage_deal": True}, 3, s)["garage"]))
+        for s in range(8)
+    }
     assert len(hands) > 1
     a = E.new_game({"track": "usa", "garage": "mixed", "garage_deal": True}, 3, 4)
     assert a == E.new_game({"track": "usa", "garage": "mixed", "garage_deal": True}, 3, 4)

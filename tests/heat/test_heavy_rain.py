@@ -1,6 +1,7 @@
 """Heat's Heavy Rain expansion (seed 000, 「拡張:大雨」): Japan and Mexico as tracks, flooded
 spaces (downshifts cost Heat), chicanes (normal corners without weather; one shared road token
 with it), and random races to the end on both tracks."""
+
 from __future__ import annotations
 
 import pytest
@@ -16,11 +17,22 @@ QUIET = {"adrenaline": "never", "slipstream": "never", "boost": "never"}
 
 
 def parked(st, seat, pos, lane=1):
-    setcar(st, seat, pos=pos, lane=lane, gear=1, hand=["start0"] * 7, deck=["start0"] * 10, discard=[],
-           engine=6, prefs=QUIET)
+    setcar(
+        st,
+        seat,
+        pos=pos,
+        lane=lane,
+        gear=1,
+        hand=["start0"] * 7,
+        deck=["start0"] * 10,
+        discard=[],
+        engine=6,
+        prefs=QUIET,
+    )
 
 
 # ---------------------------------------------------------------- the tracks
+
 
 def test_japan_and_mexico_are_offered_with_their_board_facts():
     assert [k for k in content.offered_tracks() if k not in content.base_tracks()] == ["japan", "mexico"]
@@ -53,6 +65,7 @@ def test_unknown_track_still_refused():
 
 
 # ---------------------------------------------------------------- flooded spaces
+
 
 def test_flooded_downshift_by_one_costs_one_heat():
     """「浸水マスで手番を開始した場合、ギアを1つ下げるには追加で1ヒートかかります。」"""
@@ -123,12 +136,21 @@ def test_flooded_downshift_shows_in_menu_labels():
 
 # ---------------------------------------------------------------- chicanes
 
+
 def test_chicane_without_weather_is_two_normal_corners():
     """「天候と路面状況モジュールを使用していない場合は、シケインを通常のコーナーと同じように扱って」:
     Japan's chicane (lines after 10 and 12, limit 4): speed 6 over both lines pays 2 Heat at each."""
     st = new("japan")
-    setcar(st, 0, pos=7, gear=2, hand=["speed3", "speed3", "speed1", "speed1", "speed1", "speed1", "speed1"],
-           deck=["speed1"] * 6, engine=6, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=7,
+        gear=2,
+        hand=["speed3", "speed3", "speed1", "speed1", "speed1", "speed1", "speed1"],
+        deck=["speed1"] * 6,
+        engine=6,
+        prefs=QUIET,
+    )
     parked(st, 1, -5)
     st, ev = round_(st, {0: ["speed3", "speed3"]})
     c = st["cars"][0]
@@ -139,8 +161,16 @@ def test_chicane_without_weather_is_two_normal_corners():
 
 def test_chicane_spin_at_first_line_stops_before_it():
     st = new("japan")
-    setcar(st, 0, pos=7, gear=2, hand=["speed3", "speed3", "speed1", "speed1", "speed1", "speed1", "speed1"],
-           deck=["speed1"] * 6, engine=3, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=7,
+        gear=2,
+        hand=["speed3", "speed3", "speed1", "speed1", "speed1", "speed1", "speed1"],
+        deck=["speed1"] * 6,
+        engine=3,
+        prefs=QUIET,
+    )
     parked(st, 1, -5)
     st, ev = round_(st, {0: ["speed3", "speed3"]})
     c = st["cars"][0]
@@ -166,6 +196,7 @@ def test_chicane_shares_one_road_token():
 def test_old_tracks_draw_road_tokens_as_before():
     """Tracks without a chicane draw the first len(corners) tokens of the shuffled pool."""
     from bot.games.rng import Rng
+
     st = E.new_game({"track": "france", "weather": True, "grid": "seats"}, 2, 11)
     rng = Rng(11)
     tiles = content.weather()["tiles"]
@@ -190,6 +221,7 @@ def test_chicane_corner_token_works_on_both_lines_and_sector_token_behind_it():
 
 # ---------------------------------------------------------------- races to the end
 
+
 @pytest.mark.parametrize("track", ["japan", "mexico"])
 @pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
 def test_random_heavy_rain_race_to_the_end(track, seats):
@@ -202,12 +234,15 @@ def test_random_heavy_rain_weather_race_to_the_end(track, seats):
     assert st["modules"] == ["weather"]
 
 
-@pytest.mark.parametrize("track,seats,opts", [
-    ("japan", 2, {"garage": "basic", "legends": 2}),
-    ("mexico", 3, {"weather": True, "garage": "mixed", "legends": 2}),
-    ("japan", 3, {"weather": True, "garage": "advanced", "legends": 1}),
-    ("mexico", 4, {"garage": "basic"}),
-])
+@pytest.mark.parametrize(
+    "track,seats,opts",
+    [
+        ("japan", 2, {"garage": "basic", "legends": 2}),
+        ("mexico", 3, {"weather": True, "garage": "mixed", "legends": 2}),
+        ("japan", 3, {"weather": True, "garage": "advanced", "legends": 1}),
+        ("mexico", 4, {"garage": "basic"}),
+    ],
+)
 def test_random_heavy_rain_race_with_modules(track, seats, opts):
     st = legend_race({"track": track, **opts}, seats, 32000 + seats)
     assert st["track"] == track
@@ -215,8 +250,10 @@ def test_random_heavy_rain_race_with_modules(track, seats, opts):
 
 # ---------------------------------------------------------------- views and images
 
+
 def test_drawing_data_marks_the_same_chicanes_and_floods_as_the_rules():
     from rendering import heat_track as ht
+
     for key in ("japan", "mexico"):
         tr = content.tracks()[key]
         circuit = ht.load_circuit(ht.resolve_key(key, tr.circuit))
@@ -251,6 +288,7 @@ def test_heavy_rain_board_and_hand_render(track, opts):
     from PIL import Image
 
     import rendering.heat as H
+
     st = E.new_game({"track": track, "grid": "seats", **opts}, 3, 2)
     setcar(st, 0, pos=8)
     names = {0: "Ann", 1: "Bo", 2: "Cy"}
@@ -262,8 +300,10 @@ def test_heavy_rain_board_and_hand_render(track, opts):
 
 # ---------------------------------------------------------------- aggressive Legends
 
+
 def _legend_at(pos, aggressive, track="japan", card=1):
     from tests.heat.test_legends import legend_round, lnew
+
     opts = {"aggressive_legends": True} if aggressive else {}
     st = lnew(seats=2, legends=1, track=track, **opts)
     parked(st, 0, -5)
@@ -313,13 +353,20 @@ def test_random_race_with_aggressive_legends(track, seats):
 
 # ---------------------------------------------------------------- super cool (Air intake upgrades)
 
+
 def test_air_intake_upgrades_have_super_cool_and_join_the_all_deck():
     types = content.garage()["types"]
     air = [c for c, t in types.items() if t["tier"] == "heavy_rain"]
     assert air == ["g49", "g50", "g51", "g52", "g53", "g54"]
     assert all(types[c]["super_cool"] == 1 and types[c]["family"] == "Air intake" for c in air)
-    assert types["g49"] == {"tier": "heavy_rain", "family": "Air intake", "speed": 1, "super_cool": 1, "salvage": 4,
-                            "adjust": -1}
+    assert types["g49"] == {
+        "tier": "heavy_rain",
+        "family": "Air intake",
+        "speed": 1,
+        "super_cool": 1,
+        "salvage": 4,
+        "adjust": -1,
+    }
     st = E.new_game({"track": "japan", "garage": "all"}, 2, 3)
     deck = st["draft"]["deck"] + st["draft"]["market"]
     assert len(deck) == 2 * (17 + 31 + 6)
@@ -330,9 +377,19 @@ def test_air_intake_upgrades_have_super_cool_and_join_the_all_deck():
 
 def _play_air(discard, engine=2, code="g52"):
     from tests.heat.test_garage import drafted
+
     st = drafted()
-    setcar(st, 0, pos=0, gear=1, hand=[code, "speed1", "speed1", "speed2", "speed2", "speed3", "speed3"],
-           deck=["speed1"] * 8, discard=discard, engine=engine, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=0,
+        gear=1,
+        hand=[code, "speed1", "speed1", "speed2", "speed2", "speed3", "speed3"],
+        deck=["speed1"] * 8,
+        discard=discard,
+        engine=engine,
+        prefs=QUIET,
+    )
     parked(st, 1, -5)
     st, ev = round_(st, {0: [code]})
     return st, "\n".join(en(e.text) for e in ev)

@@ -3,6 +3,7 @@ seats that the engine drives with one shared Legend card a round.
 
 USA: corner lines after 12 (limit 7, Legend line after 2), 33 (3, line after 27), 49 (3, 43),
 57 (2, 52). Italy: 10 (5, 2), 19 (2, 14), 26 (3, 20)."""
+
 from __future__ import annotations
 
 import random
@@ -24,8 +25,18 @@ def lnew(seats=1 + 1, legends=2, track="usa", seed=1, **opts):
 
 
 def parked(st, seat, pos, lane=1):
-    setcar(st, seat, pos=pos, lane=lane, gear=1, hand=["start0"] * 7, deck=["start0"] * 10, discard=[],
-           engine=6, prefs=QUIET)
+    setcar(
+        st,
+        seat,
+        pos=pos,
+        lane=lane,
+        gear=1,
+        hand=["start0"] * 7,
+        deck=["start0"] * 10,
+        discard=[],
+        engine=6,
+        prefs=QUIET,
+    )
 
 
 def with_card(st, card_no):

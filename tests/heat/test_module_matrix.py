@@ -2,6 +2,7 @@
 weather and road conditions, the Garage (drafted or dealt, with Heavy Rain's air intakes), Legends
 (advanced and aggressive), tournament mode. Each race runs to the end, keeps the cars apart, never
 changes apply's input, leaks nothing and replays to its snapshot (tests/heat/test_legends.py)."""
+
 from __future__ import annotations
 
 import itertools

@@ -1,6 +1,7 @@
 """Issue #8, deciding from the DM: the Heat submission menu offers whole plans, each saying what it
 does if nobody else moves (spaces, the corner's Heat or the next corner ahead, a spin when the
 Engine cannot pay, the 2-gear shift's Heat), and every plan is a legal submission."""
+
 from __future__ import annotations
 
 
@@ -15,7 +16,9 @@ def _race(seats=2, seed=4):
 
 
 def _plans(st, seat):
-    return next(g for g in E.menu(st, seat) if g["kind"] == "select" and "Whole plans" in render(g["placeholder"], "en"))
+    return next(
+        g for g in E.menu(st, seat) if g["kind"] == "select" and "Whole plans" in render(g["placeholder"], "en")
+    )
 
 
 def _set_hand(st, seat, codes):
@@ -35,7 +38,8 @@ def test_every_plan_is_a_legal_submission_and_the_menu_fits_discord():
         if st["phase"] == "submit":
             menu = E.menu(st, seat)
             rows = sum(1 for g in menu if g["kind"] == "select") + sum(
-                -(-len(g["options"]) // 5) for g in menu if g["kind"] == "buttons")
+                -(-len(g["options"]) // 5) for g in menu if g["kind"] == "buttons"
+            )
             assert rows <= 5
             plans = _plans(st, seat)
             assert 1 <= len(plans["options"]) <= 25
@@ -75,8 +79,10 @@ def test_a_plan_names_every_corner_it_crosses_and_never_says_in_0():
     cost = (11 - lim2) + (11 - lim3)
     car["engine"] = car["engine"][:3]
     text = render(preview(st, 0, ids), "en")
-    assert text == (f"11 spaces; corner {i2 + 1} (limit {lim2}): {11 - lim2} Heat, "
-                    f"corner {i3 + 1} (limit {lim3}): {11 - lim3} Heat; {cost} Heat, you have 3: spin!"), text
+    assert text == (
+        f"11 spaces; corner {i2 + 1} (limit {lim2}): {11 - lim2} Heat, "
+        f"corner {i3 + 1} (limit {lim3}): {11 - lim3} Heat; {cost} Heat, you have 3: spin!"
+    ), text
     assert len(text) <= 100  # a select option's description
     # Stopping on the last space before a corner line: one more space crosses it, not "in 0".
     car["pos"] = l2 - 1
@@ -94,8 +100,11 @@ def test_a_two_gear_shift_says_its_heat_and_pays_it_before_the_corners():
     ids = _set_hand(st, 0, ["speed2", "speed2", "speed1", "speed3", "speed3"])[:3]  # gear 3: 5 spaces, over by 2
     car["engine"] = car["engine"][:2]  # 1 for the shift leaves 1 for a 2-Heat corner
     assert render(preview(st, 0, ids), "en") == "5 spaces; corner 2 (limit 3): 2 Heat, you have 1: spin!"
-    option = next(o for o in _plans(st, 0)["options"] if o["value"] == ",".join(map(str, ids))
-                  or sorted(o["value"].split(",")) == sorted(map(str, ids)))
+    option = next(
+        o
+        for o in _plans(st, 0)["options"]
+        if o["value"] == ",".join(map(str, ids)) or sorted(o["value"].split(",")) == sorted(map(str, ids))
+    )
     assert "2-gear shift: 1 Heat" in render(option["label"], "en")
 
 

@@ -2,6 +2,7 @@
 random preference changes, so "ask" pauses happen too), and after every step: cards conserved
 per player, spots valid, JSON round trip, no private information in anyone else's view, menu or
 public events; at the end base.replay(...) rebuilds the same state."""
+
 from __future__ import annotations
 
 import random

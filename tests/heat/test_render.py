@@ -1,5 +1,6 @@
 """Heat images: valid PNGs of the expected size, cars drawn where the engine says, hands with one
 card per hand item, cached static layers, size and time limits."""
+
 from __future__ import annotations
 
 import copy
@@ -34,17 +35,43 @@ def _view(track: str, placements: list[tuple[int, int]], **extra) -> dict:
     circuit = ht.load_circuit(track)
     cars = []
     for seat, (space, lane) in enumerate(placements):
-        cars.append({
-            "seat": seat, "space": space, "lane": lane, "lap": 1, "finished": False,
-            "place": None, "gear": 2, "engine_heat": 3, "hand_count": 7, "deck_count": 9,
-            "discard_count": 1, "revealed": ["Speed 2", "Speed 3"], "speed": 5,
-            "submitted": True, "spun": False, "adrenaline": False, "slipstreamed": False,
-            "heat_paid": 0})
-    view = {"kind": "heat", "track": track, "track_name": circuit.name, "laps": circuit.laps,
-            "spaces": circuit.spaces, "round": 3, "phase": "decide",
-            "corners": [{"space": s, "speed": v} for s, v in circuit.corners], "cars": cars,
-            "order": list(range(len(cars))), "last_round": [], "waiting_for": [0],
-            "standings": []}
+        cars.append(
+            {
+                "seat": seat,
+                "space": space,
+                "lane": lane,
+                "lap": 1,
+                "finished": False,
+                "place": None,
+                "gear": 2,
+                "engine_heat": 3,
+                "hand_count": 7,
+                "deck_count": 9,
+                "discard_count": 1,
+                "revealed": ["Speed 2", "Speed 3"],
+                "speed": 5,
+                "submitted": True,
+                "spun": False,
+                "adrenaline": False,
+                "slipstreamed": False,
+                "heat_paid": 0,
+            }
+        )
+    view = {
+        "kind": "heat",
+        "track": track,
+        "track_name": circuit.name,
+        "laps": circuit.laps,
+        "spaces": circuit.spaces,
+        "round": 3,
+        "phase": "decide",
+        "corners": [{"space": s, "speed": v} for s, v in circuit.corners],
+        "cars": cars,
+        "order": list(range(len(cars))),
+        "last_round": [],
+        "waiting_for": [0],
+        "standings": [],
+    }
     view.update(extra)
     return view
 
@@ -57,13 +84,13 @@ def _crowd(track: str, n: int) -> list[tuple[int, int]]:
 
 # ---------------------------------------------------------------- data
 
+
 @pytest.mark.parametrize("key", CIRCUITS)
 def test_circuit_data_covers_every_spot(key):
     raw = json.loads((DATA / "circuits" / f"{key}.json").read_text("utf-8"))
     assert raw["source"]
     n = raw["spaces"]
-    assert sorted((c[0], c[1]) for c in raw["cells"]) == [
-        (s, lane) for s in range(1, n + 1) for lane in (1, 2)]
+    assert sorted((c[0], c[1]) for c in raw["cells"]) == [(s, lane) for s in range(1, n + 1) for lane in (1, 2)]
     assert all(1 <= s < n and 1 <= v <= 10 for s, v in raw["corners"])
 
 
@@ -81,13 +108,13 @@ def test_base_tracks_and_engine_tracks_have_drawings():
 
 # ---------------------------------------------------------------- board
 
+
 @pytest.mark.parametrize("track", CIRCUITS)
 @pytest.mark.parametrize("n", [2, 6])
 def test_board_is_a_valid_png_of_the_expected_size(track, n):
     data = H.render_board(_view(track, _crowd(track, n)), NAMES)
     image = _png(data)
-    assert image.size == H.board_size(n) == (
-        H.W, H.HEADER_H + H.MAP_H + H.CAPTION_H + n * H.ROW_H + H.BOTTOM_PAD)
+    assert image.size == H.board_size(n) == (H.W, H.HEADER_H + H.MAP_H + H.CAPTION_H + n * H.ROW_H + H.BOTTOM_PAD)
     assert len(data) <= LIMIT
 
 
@@ -197,6 +224,7 @@ def test_drawn_text_keeps_only_what_the_font_has():
 
 def test_the_font_has_what_the_renderers_draw():
     from rendering.common import drawable
+
     for ch in "→·…–—’éñ✓★●アあ漢字、。「」ー！？":
         assert drawable(ch), ch
     for ch in "🚀\u200b\u0301\ufe0f":
@@ -217,6 +245,7 @@ def test_names_in_any_script_are_drawn_not_replaced(name):
 
 def test_a_japanese_label_is_drawn(monkeypatch):
     from bot import i18n
+
     view = _view("usa", _crowd("usa", 3))
     monkeypatch.setitem(i18n._catalogs, "xx", {})
     english = H.render_board(view, NAMES, "xx")
@@ -228,10 +257,16 @@ def test_a_japanese_label_is_drawn(monkeypatch):
 
 # ---------------------------------------------------------------- hand and results
 
+
 def _hand_view(cards: int) -> dict:
     view = H.sample_view("usa", 3)
-    kinds = [("Speed 3", "speed", 3), ("Heat", "heat", None), ("Stress", "stress", None),
-             ("Upgrade 5", "upgrade", 5), ("Speed 1", "speed", 1)]
+    kinds = [
+        ("Speed 3", "speed", 3),
+        ("Heat", "heat", None),
+        ("Stress", "stress", None),
+        ("Upgrade 5", "upgrade", 5),
+        ("Speed 1", "speed", 1),
+    ]
     hand = []
     for i in range(cards):
         label, kind, value = kinds[i % len(kinds)]
@@ -282,6 +317,7 @@ def test_results_podium():
 
 # ---------------------------------------------------------------- budget
 
+
 def test_bench_render_within_budget():
     result = H.bench_render(samples=12)
     assert result["samples"] == 12
@@ -328,6 +364,7 @@ def test_views_from_a_real_race():
 
 # ---------------------------------------------------------------- issue #33's board details
 
+
 def test_a_legend_in_the_orange_seat_is_white_players_keep_their_colours():
     """Yellow and orange Legends side by side were hard to tell apart: a Legend is never orange
     (white instead); a player keeps the seat's colour of every game."""
@@ -343,7 +380,7 @@ def test_a_legend_in_the_orange_seat_is_white_players_keep_their_colours():
 
 
 def test_a_played_upgrade_keeps_its_whole_name_when_the_row_has_room():
-    """"Cooling syst…", "4 wheel driv…": the names were cut at 150 px though the row had room."""
+    """ "Cooling syst…", "4 wheel driv…": the names were cut at 150 px though the row had room."""
     from rendering.common import recording
 
     view = _view("usa", [(20, 1), (10, 1)])

@@ -3,6 +3,7 @@
 Track facts used below: USA has 69 spaces, 2 laps (finish after abs 138), corner lines after
 spaces 12 (limit 7), 33 (3), 49 (3), 57 (2); the race line is lane 1 on spaces 1-12 and 58-69,
 lane 2 on 13-57. Italy: 54 spaces, corners 10 (5), 19 (2), 26 (3)."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -24,8 +25,18 @@ def card_select(menu):
 
 def parked(st, seat, pos, lane=1):
     """A car that plays a 0 each round and takes no optional moves."""
-    setcar(st, seat, pos=pos, lane=lane, gear=1, hand=["start0"] * 7, deck=["start0"] * 10, discard=[],
-           engine=6, prefs=QUIET)
+    setcar(
+        st,
+        seat,
+        pos=pos,
+        lane=lane,
+        gear=1,
+        hand=["start0"] * 7,
+        deck=["start0"] * 10,
+        discard=[],
+        engine=6,
+        prefs=QUIET,
+    )
 
 
 def car(st, seat):
@@ -34,10 +45,19 @@ def car(st, seat):
 
 # ---------------------------------------------------------------- step 1: shift
 
+
 def test_shift_by_one_is_free_and_gear_is_the_number_of_cards():
     st = new()
-    setcar(st, 0, pos=0, gear=1, hand=["speed1", "speed1", "speed2", "speed2", "speed3", "speed3", "speed4"],
-           deck=["speed1"] * 6, engine=6, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=0,
+        gear=1,
+        hand=["speed1", "speed1", "speed2", "speed2", "speed3", "speed3", "speed4"],
+        deck=["speed1"] * 6,
+        engine=6,
+        prefs=QUIET,
+    )
     parked(st, 1, -5)
     st, _ = round_(st, {0: ["speed1", "speed2"]})
     assert car(st, 0)["gear"] == 2
@@ -77,6 +97,7 @@ def test_shift_limits():
 
 # ---------------------------------------------------------------- step 2: play
 
+
 def test_heat_cards_cannot_be_played():
     st = new()
     setcar(st, 0, pos=0, gear=1, hand=["heat", "speed1", "speed2", "heat", "speed3", "speed4", "start5"], engine=6)
@@ -90,8 +111,18 @@ def test_heat_cards_cannot_be_played():
 def test_short_hand_rule_plays_heat_and_does_not_move():
     # Gear 3, empty Engine, one non-Heat card: no reachable gear (2-4) can be filled.
     st = new()
-    setcar(st, 0, pos=40, lane=2, gear=3, hand=["speed4"] + ["heat"] * 6, deck=["speed1"] * 8,
-           discard=[], engine=0, prefs={"adrenaline": "always", "cooldown": "auto"})
+    setcar(
+        st,
+        0,
+        pos=40,
+        lane=2,
+        gear=3,
+        hand=["speed4"] + ["heat"] * 6,
+        deck=["speed1"] * 8,
+        discard=[],
+        engine=0,
+        prefs={"adrenaline": "always", "cooldown": "auto"},
+    )
     parked(st, 1, 60)
     gears, clogged = rules.fillable_gears(st, car(st, 0))
     assert gears == [2, 3, 4] and clogged == [2, 3, 4]
@@ -116,8 +147,18 @@ def test_clogged_hand_is_judged_for_the_gear_chosen():
     Gear 4, 2 Heat in the Engine, five Heat cards, a 2 and a 3 in hand: gear 2 (2-gear shift),
     3 and 4 (both clogged) are all open."""
     st = new()
-    setcar(st, 0, pos=20, lane=2, gear=4, hand=["heat"] * 5 + ["speed2", "speed3"], deck=["speed1"] * 8,
-           discard=[], engine=2, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=2,
+        gear=4,
+        hand=["heat"] * 5 + ["speed2", "speed3"],
+        deck=["speed1"] * 8,
+        discard=[],
+        engine=2,
+        prefs=QUIET,
+    )
     parked(st, 1, 60)
     gears, clogged = rules.fillable_gears(st, car(st, 0))
     assert gears == [2, 3, 4] and clogged == [3, 4]
@@ -150,6 +191,7 @@ def test_clogged_hand_is_judged_for_the_gear_chosen():
 
 
 # ---------------------------------------------------------------- step 3: reveal and move
+
 
 def test_race_order_front_first_race_line_first_on_a_tie():
     st = new(seats=3)
@@ -189,9 +231,18 @@ def test_landing_takes_the_other_spot_when_the_race_line_is_taken():
 
 def test_stress_reveals_until_a_speed_card_and_discards_the_rest():
     st = new()
-    setcar(st, 0, pos=20, lane=2, gear=1, hand=["stress"] + ["speed1"] * 6,
-           deck=["start5", "heat", "start0", "speed3", "speed2", "speed2", "speed2"], discard=[], engine=6,
-           prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=2,
+        gear=1,
+        hand=["stress"] + ["speed1"] * 6,
+        deck=["start5", "heat", "start0", "speed3", "speed2", "speed2", "speed2"],
+        discard=[],
+        engine=6,
+        prefs=QUIET,
+    )
     parked(st, 1, 2)
     st, ev = round_(st, {0: ["stress"]})
     c = car(st, 0)
@@ -204,8 +255,18 @@ def test_stress_reveals_until_a_speed_card_and_discards_the_rest():
 def test_reshuffle_during_a_flip_keeps_cards_in_play_out():
     st = new()
     # Deck empty; the discard holds no Speed card; the played 4 must not be reshuffled in.
-    setcar(st, 0, pos=20, lane=2, gear=2, hand=["speed4", "stress"] + ["speed1"] * 5, deck=[],
-           discard=["start0", "start5"], engine=6, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=2,
+        gear=2,
+        hand=["speed4", "stress"] + ["speed1"] * 5,
+        deck=[],
+        discard=["start0", "start5"],
+        engine=6,
+        prefs=QUIET,
+    )
     parked(st, 1, 2)
     st, _ = round_(st, {0: ["speed4", "stress"]})
     assert E.view(st, None)["cars"][0]["speed"] == 4  # the Stress found nothing
@@ -214,14 +275,25 @@ def test_reshuffle_during_a_flip_keeps_cards_in_play_out():
 
 def test_reshuffle_during_a_flip_finds_a_discarded_speed_card():
     st = new()
-    setcar(st, 0, pos=20, lane=2, gear=2, hand=["speed4", "stress"] + ["speed1"] * 5, deck=[],
-           discard=["start0", "speed2", "heat"], engine=6, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=2,
+        gear=2,
+        hand=["speed4", "stress"] + ["speed1"] * 5,
+        deck=[],
+        discard=["start0", "speed2", "heat"],
+        engine=6,
+        prefs=QUIET,
+    )
     parked(st, 1, 2)
     st, _ = round_(st, {0: ["speed4", "stress"]})
     assert E.view(st, None)["cars"][0]["speed"] == 6
 
 
 # ---------------------------------------------------------------- step 4: adrenaline
+
 
 def _adrenaline_seats(st):
     return sorted(s for s, c in enumerate(E.view(st, None)["cars"]) if c["adrenaline"])
@@ -251,8 +323,17 @@ def test_adrenaline_count_stays_when_cars_have_finished():
 def test_adrenaline_gives_one_speed_and_one_cooldown():
     st = new()
     parked(st, 0, 30)
-    setcar(st, 1, pos=1, lane=1, gear=1, hand=["speed2", "speed1"] + ["heat"] * 5, deck=["speed1"] * 9,
-           engine=0, prefs={"adrenaline": "always", "slipstream": "never", "cooldown": "auto"})
+    setcar(
+        st,
+        1,
+        pos=1,
+        lane=1,
+        gear=1,
+        hand=["speed2", "speed1"] + ["heat"] * 5,
+        deck=["speed1"] * 9,
+        engine=0,
+        prefs={"adrenaline": "always", "slipstream": "never", "cooldown": "auto"},
+    )
     st, ev = round_(st, {1: ["speed2"]})
     c = car(st, 1)
     assert c["pos"] == 4  # 2 + adrenaline 1
@@ -263,8 +344,17 @@ def test_adrenaline_gives_one_speed_and_one_cooldown():
 def test_adrenaline_speed_counts_for_corners():
     st = new()
     parked(st, 0, 40)
-    setcar(st, 1, pos=10, lane=1, gear=2, hand=["speed4", "speed3"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=6, prefs={"adrenaline": "always", "slipstream": "never"})
+    setcar(
+        st,
+        1,
+        pos=10,
+        lane=1,
+        gear=2,
+        hand=["speed4", "speed3"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs={"adrenaline": "always", "slipstream": "never"},
+    )
     st, _ = round_(st, {1: ["speed4", "speed3"]})
     assert car(st, 1)["pos"] == 18 and len(car(st, 1)["engine"]) == 5  # speed 8 at a 7 corner
 
@@ -272,19 +362,39 @@ def test_adrenaline_speed_counts_for_corners():
 def test_smart_adrenaline_declines_when_it_would_cost_heat():
     st = new()
     parked(st, 0, 40)
-    setcar(st, 1, pos=10, lane=1, gear=2, hand=["speed4", "speed3"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=6, prefs={"adrenaline": "smart", "slipstream": "never"})
+    setcar(
+        st,
+        1,
+        pos=10,
+        lane=1,
+        gear=2,
+        hand=["speed4", "speed3"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs={"adrenaline": "smart", "slipstream": "never"},
+    )
     st, _ = round_(st, {1: ["speed4", "speed3"]})
     assert car(st, 1)["pos"] == 17 and len(car(st, 1)["engine"]) == 6
 
 
 # ---------------------------------------------------------------- step 5: react
 
+
 @pytest.mark.parametrize("gear,cooled", [(1, 3), (2, 1), (3, 0), (4, 0)])
 def test_cooldown_by_gear_from_the_hand_only(gear, cooled):
     st = new()
-    setcar(st, 0, pos=20, lane=2, gear=gear, hand=["speed1"] * gear + ["heat"] * 4 + ["speed1"] * (3 - gear if gear < 3 else 0),
-           deck=["speed1"] * 10, discard=["heat", "heat"], engine=0, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=2,
+        gear=gear,
+        hand=["speed1"] * gear + ["heat"] * 4 + ["speed1"] * (3 - gear if gear < 3 else 0),
+        deck=["speed1"] * 10,
+        discard=["heat", "heat"],
+        engine=0,
+        prefs=QUIET,
+    )
     parked(st, 1, 2)
     st, ev = round_(st, {0: ["speed1"] * gear})
     c = car(st, 0)
@@ -294,8 +404,17 @@ def test_cooldown_by_gear_from_the_hand_only(gear, cooled):
 
 def test_boost_pays_one_heat_flips_to_a_speed_card_and_counts_for_corners():
     st = new()
-    setcar(st, 0, pos=8, lane=1, gear=1, hand=["speed4"] * 7, deck=["heat", "speed4", "speed1", "speed1"],
-           engine=3, prefs={"boost": "always", "adrenaline": "never", "slipstream": "never"})
+    setcar(
+        st,
+        0,
+        pos=8,
+        lane=1,
+        gear=1,
+        hand=["speed4"] * 7,
+        deck=["heat", "speed4", "speed1", "speed1"],
+        engine=3,
+        prefs={"boost": "always", "adrenaline": "never", "slipstream": "never"},
+    )
     parked(st, 1, 2)
     st, _ = round_(st, {0: ["speed4"]})
     c = car(st, 0)
@@ -309,8 +428,17 @@ def test_boost_pays_one_heat_flips_to_a_speed_card_and_counts_for_corners():
 
 def test_boost_only_once_and_never_by_default():
     st = new()
-    setcar(st, 0, pos=20, lane=2, gear=1, hand=["speed1"] * 7, deck=["speed2"] * 9, engine=3,
-           prefs={"adrenaline": "never", "slipstream": "never"})
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=2,
+        gear=1,
+        hand=["speed1"] * 7,
+        deck=["speed2"] * 9,
+        engine=3,
+        prefs={"adrenaline": "never", "slipstream": "never"},
+    )
     parked(st, 1, 2)
     st2, _ = round_(st, {0: ["speed1"]})
     assert car(st2, 0)["pos"] == 21 and len(car(st2, 0)["engine"]) == 3  # default: no boost
@@ -321,8 +449,17 @@ def test_boost_only_once_and_never_by_default():
 
 def test_no_boost_with_an_empty_engine():
     st = new()
-    setcar(st, 0, pos=20, lane=2, gear=1, hand=["speed1"] * 7, deck=["speed2"] * 9, engine=0,
-           prefs={"boost": "always", "adrenaline": "never", "slipstream": "never"})
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=2,
+        gear=1,
+        hand=["speed1"] * 7,
+        deck=["speed2"] * 9,
+        engine=0,
+        prefs={"boost": "always", "adrenaline": "never", "slipstream": "never"},
+    )
     parked(st, 1, 2)
     st, _ = round_(st, {0: ["speed1"]})
     assert car(st, 0)["pos"] == 21
@@ -332,8 +469,17 @@ def _order_case(prefs):
     """Issue #9's example: seat 0 ends its move on 20 (last car: Adrenaline), space 22 is full
     (both spots), 21 is free, and the boost will show a 2."""
     st = new(seats=3)
-    setcar(st, 0, pos=18, lane=2, gear=1, hand=["speed2"] * 7, deck=["speed2"] * 9, engine=3,
-           prefs={"boost": "always", "adrenaline": "always", "slipstream": "never", **prefs})
+    setcar(
+        st,
+        0,
+        pos=18,
+        lane=2,
+        gear=1,
+        hand=["speed2"] * 7,
+        deck=["speed2"] * 9,
+        engine=3,
+        prefs={"boost": "always", "adrenaline": "always", "slipstream": "never", **prefs},
+    )
     parked(st, 1, 22, lane=1)
     parked(st, 2, 22, lane=2)
     return st
@@ -357,7 +503,9 @@ def test_boost_adrenaline_order_ask_gives_a_real_choice():
     st, ev = round_(st, {0: ["speed2"]})
     assert st["phase"] == "decide" and st["pending"] == {"seat": 0, "type": "order"}
     assert [a for a in E.legal_actions(st, 0) if a["type"] == "order"] == [
-        {"type": "order", "first": "adrenaline"}, {"type": "order", "first": "boost"}]
+        {"type": "order", "first": "adrenaline"},
+        {"type": "order", "first": "boost"},
+    ]
     buttons = E.menu(st, 0)[0]["options"]
     assert [en(b["label"]) for b in buttons] == ["Adrenaline first", "Boost first"]
     assert "which goes first" in en(E.view(st, 0)["me"]["decision"]["prompt"])
@@ -374,8 +522,17 @@ def test_boost_adrenaline_order_ask_gives_a_real_choice():
 
 def test_boost_adrenaline_order_asks_only_when_it_can_change_the_landing():
     st = new(seats=2)
-    setcar(st, 0, pos=18, lane=2, gear=1, hand=["speed2"] * 7, deck=["speed2"] * 9, engine=3,
-           prefs={"boost": "always", "adrenaline": "always", "slipstream": "never", "order": "ask"})
+    setcar(
+        st,
+        0,
+        pos=18,
+        lane=2,
+        gear=1,
+        hand=["speed2"] * 7,
+        deck=["speed2"] * 9,
+        engine=3,
+        prefs={"boost": "always", "adrenaline": "always", "slipstream": "never", "order": "ask"},
+    )
     parked(st, 1, 40)  # nobody near: both orders land on 23
     st, _ = round_(st, {0: ["speed2"]})
     assert st["phase"] == "submit" and car(st, 0)["pos"] == 23
@@ -384,8 +541,17 @@ def test_boost_adrenaline_order_asks_only_when_it_can_change_the_landing():
 def test_best_order_boosts_first_when_the_space_ahead_is_full():
     # Car on 20, space 21 full: the +1 first would stay on 20; boost 2 first reaches 22, then 23.
     st = new(seats=3)
-    setcar(st, 0, pos=18, lane=2, gear=1, hand=["speed2"] * 7, deck=["speed2"] * 9, engine=3,
-           prefs={"boost": "always", "adrenaline": "always", "slipstream": "never"})
+    setcar(
+        st,
+        0,
+        pos=18,
+        lane=2,
+        gear=1,
+        hand=["speed2"] * 7,
+        deck=["speed2"] * 9,
+        engine=3,
+        prefs={"boost": "always", "adrenaline": "always", "slipstream": "never"},
+    )
     parked(st, 1, 21, lane=1)
     parked(st, 2, 21, lane=2)
     st, _ = round_(st, {0: ["speed2"]})
@@ -405,11 +571,21 @@ def test_boost_and_adrenaline_asks_resume_in_the_chosen_order():
 
 # ---------------------------------------------------------------- step 6: slipstream
 
+
 def _slip_case(other_pos, other_lane, pref="always", mover=(15, 2), play=("speed4", "speed1"), seats=2):
     st = new(seats=seats)
     parked(st, 1, other_pos, other_lane)
-    setcar(st, 0, pos=mover[0], lane=mover[1], gear=2, hand=list(play) + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=6, prefs={"slipstream": pref, "adrenaline": "never", "boost": "never"})
+    setcar(
+        st,
+        0,
+        pos=mover[0],
+        lane=mover[1],
+        gear=2,
+        hand=list(play) + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs={"slipstream": pref, "adrenaline": "never", "boost": "never"},
+    )
     return st, list(play)
 
 
@@ -469,10 +645,20 @@ def test_slipstream_across_the_line_on_an_earlier_lap():
 
 # ---------------------------------------------------------------- step 7: corners
 
+
 def test_corner_pays_the_excess_in_heat():
     st = new()
-    setcar(st, 0, pos=5, lane=1, gear=2, hand=["speed4", "start5"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=6, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=5,
+        lane=1,
+        gear=2,
+        hand=["speed4", "start5"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs=QUIET,
+    )
     parked(st, 1, 40)
     st, ev = round_(st, {0: ["speed4", "start5"]})
     c = car(st, 0)
@@ -483,8 +669,17 @@ def test_corner_pays_the_excess_in_heat():
 
 def test_speed_at_the_limit_pays_nothing():
     st = new()
-    setcar(st, 0, pos=6, lane=1, gear=2, hand=["speed4", "speed3"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=6, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=6,
+        lane=1,
+        gear=2,
+        hand=["speed4", "speed3"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs=QUIET,
+    )
     parked(st, 1, 40)
     st, ev = round_(st, {0: ["speed4", "speed3"]})
     assert car(st, 0)["pos"] == 13 and len(car(st, 0)["engine"]) == 6  # crossed at exactly 7
@@ -493,8 +688,17 @@ def test_speed_at_the_limit_pays_nothing():
 
 def test_two_corners_in_one_round_pay_for_each():
     st = new("italy")
-    setcar(st, 0, pos=18, lane=1, gear=2, hand=["speed4", "start5"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=15, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=18,
+        lane=1,
+        gear=2,
+        hand=["speed4", "start5"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=15,
+        prefs=QUIET,
+    )
     parked(st, 1, 40)
     st, ev = round_(st, {0: ["speed4", "start5"]})
     assert car(st, 0)["pos"] == 27
@@ -503,8 +707,17 @@ def test_two_corners_in_one_round_pay_for_each():
 
 def test_corners_are_paid_in_order_and_a_spin_stops_the_checks():
     st = new("italy")
-    setcar(st, 0, pos=18, lane=1, gear=2, hand=["speed4", "start5"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=10, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=18,
+        lane=1,
+        gear=2,
+        hand=["speed4", "start5"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=10,
+        prefs=QUIET,
+    )
     parked(st, 1, 40)
     st, _ = round_(st, {0: ["speed4", "start5"]})
     c = car(st, 0)
@@ -515,8 +728,17 @@ def test_corners_are_paid_in_order_and_a_spin_stops_the_checks():
 
 def test_a_spin_at_the_first_corner_skips_the_second():
     st = new("italy")
-    setcar(st, 0, pos=18, lane=1, gear=2, hand=["speed4", "start5"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=3, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=18,
+        lane=1,
+        gear=2,
+        hand=["speed4", "start5"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=3,
+        prefs=QUIET,
+    )
     parked(st, 1, 40)
     st, ev = round_(st, {0: ["speed4", "start5"]})
     c = car(st, 0)
@@ -540,8 +762,9 @@ def test_spin_stress_by_gear_into_the_hand_and_gear_one(gear, stress):
 
 def test_spin_pays_what_it_can_and_backs_to_the_first_free_spot():
     st = new(seats=3)
-    setcar(st, 0, pos=28, lane=2, gear=3, hand=["speed4"] * 3 + ["speed1"] * 4, deck=["speed1"] * 9,
-           engine=2, prefs=QUIET)
+    setcar(
+        st, 0, pos=28, lane=2, gear=3, hand=["speed4"] * 3 + ["speed1"] * 4, deck=["speed1"] * 9, engine=2, prefs=QUIET
+    )
     parked(st, 1, 33, 1)
     parked(st, 2, 33, 2)
     st, _ = round_(st, {0: ["speed4"] * 3})
@@ -552,10 +775,20 @@ def test_spin_pays_what_it_can_and_backs_to_the_first_free_spot():
 
 # ---------------------------------------------------------------- steps 8-9: discard, refill
 
+
 def test_no_discard_by_default_and_refill_to_seven():
     st = new()
-    setcar(st, 0, pos=20, lane=2, gear=3, hand=["speed1"] * 3 + ["start0", "start5", "speed2", "speed3"],
-           deck=["speed4"] * 9, engine=6, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=2,
+        gear=3,
+        hand=["speed1"] * 3 + ["start0", "start5", "speed2", "speed3"],
+        deck=["speed4"] * 9,
+        engine=6,
+        prefs=QUIET,
+    )
     parked(st, 1, 2)
     st, _ = round_(st, {0: ["speed1"] * 3})
     c = car(st, 0)
@@ -565,8 +798,17 @@ def test_no_discard_by_default_and_refill_to_seven():
 
 def test_discard_when_asked_but_never_heat_or_stress():
     st = new()
-    setcar(st, 0, pos=20, lane=2, gear=1, hand=["speed1", "start0", "heat", "stress", "speed2", "speed3", "speed4"],
-           deck=["speed4"] * 9, engine=0, prefs={**QUIET, "discard": "ask", "cooldown": "ask"})
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=2,
+        gear=1,
+        hand=["speed1", "start0", "heat", "stress", "speed2", "speed3", "speed4"],
+        deck=["speed4"] * 9,
+        engine=0,
+        prefs={**QUIET, "discard": "ask", "cooldown": "ask"},
+    )
     parked(st, 1, 2)
     st, _ = round_(st, {0: ["speed1"]})
     assert E.to_act(st) == [0] and st["pending"]["type"] == "cooldown"
@@ -587,8 +829,18 @@ def test_discard_when_asked_but_never_heat_or_stress():
 
 def test_refill_reshuffles_the_discard_when_the_deck_runs_out():
     st = new()
-    setcar(st, 0, pos=20, lane=2, gear=3, hand=["speed1"] * 3 + ["speed2"] * 4, deck=["speed3"],
-           discard=["speed4", "speed4", "speed4"], engine=6, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=2,
+        gear=3,
+        hand=["speed1"] * 3 + ["speed2"] * 4,
+        deck=["speed3"],
+        discard=["speed4", "speed4", "speed4"],
+        engine=6,
+        prefs=QUIET,
+    )
     parked(st, 1, 2)
     st, _ = round_(st, {0: ["speed1"] * 3})
     c = car(st, 0)
@@ -599,6 +851,7 @@ def test_refill_reshuffles_the_discard_when_the_deck_runs_out():
 
 
 # ---------------------------------------------------------------- the finish
+
 
 def test_finish_place_and_the_race_goes_on():
     st = new(seats=3)
@@ -619,8 +872,17 @@ def test_finish_place_and_the_race_goes_on():
 def test_same_round_finishers_rank_by_distance_past_the_line():
     st = new(seats=3)
     setcar(st, 0, pos=137, lane=1, gear=1, hand=["speed2"] * 7, deck=["speed1"] * 9, engine=6, prefs=QUIET)
-    setcar(st, 1, pos=134, lane=1, gear=2, hand=["speed4", "start5"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=6, prefs=QUIET)
+    setcar(
+        st,
+        1,
+        pos=134,
+        lane=1,
+        gear=2,
+        hand=["speed4", "start5"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs=QUIET,
+    )
     parked(st, 2, 50)
     st, _ = round_(st, {0: ["speed2"], 1: ["speed4", "start5"]})
     assert st["places"] == [1, 0]  # seat 1 crossed second but got further (143 vs 139)
@@ -639,8 +901,9 @@ def test_same_space_finishers_rank_race_line_first():
 
 def test_no_corner_check_beyond_the_finish_line():
     st = new(seats=2)
-    setcar(st, 0, pos=135, lane=1, gear=4, hand=["speed4"] * 3 + ["start5"] * 4, deck=["speed1"] * 9,
-           engine=0, prefs=QUIET)
+    setcar(
+        st, 0, pos=135, lane=1, gear=4, hand=["speed4"] * 3 + ["start5"] * 4, deck=["speed1"] * 9, engine=0, prefs=QUIET
+    )
     parked(st, 1, 50)
     st, _ = round_(st, {0: ["speed4", "speed4", "speed4", "start5"]})  # 17: past corner 1 of a 3rd lap
     c = car(st, 0)
@@ -649,8 +912,9 @@ def test_no_corner_check_beyond_the_finish_line():
 
 def test_a_spin_before_the_line_means_no_finish():
     st = new(seats=2)
-    setcar(st, 0, pos=126, lane=1, gear=3, hand=["speed4"] * 3 + ["start5"] * 4, deck=["speed1"] * 9,
-           engine=0, prefs=QUIET)  # corner 4 of lap 2 is the line after abs 126; 126 + 13 > 138
+    setcar(
+        st, 0, pos=126, lane=1, gear=3, hand=["speed4"] * 3 + ["start5"] * 4, deck=["speed1"] * 9, engine=0, prefs=QUIET
+    )  # corner 4 of lap 2 is the line after abs 126; 126 + 13 > 138
     parked(st, 1, 50)
     st, _ = round_(st, {0: ["speed4", "speed4", "start5"]})
     c = car(st, 0)
@@ -672,6 +936,7 @@ def test_race_ends_when_every_car_has_finished():
 
 # ---------------------------------------------------------------- public and private information
 
+
 def test_engine_heat_is_public_hands_are_private():
     st = new(seats=3)
     v = E.view(st, None)
@@ -688,10 +953,20 @@ def test_engine_heat_is_public_hands_are_private():
 
 # ---------------------------------------------------------------- rule readings
 
+
 def test_react_cools_down_before_boosting():
     st = new()
-    setcar(st, 0, pos=20, lane=2, gear=1, hand=["speed1", "heat", "heat"] + ["speed1"] * 4,
-           deck=["speed3"] * 9, engine=0, prefs={"boost": "always", "adrenaline": "never", "slipstream": "never"})
+    setcar(
+        st,
+        0,
+        pos=20,
+        lane=2,
+        gear=1,
+        hand=["speed1", "heat", "heat"] + ["speed1"] * 4,
+        deck=["speed3"] * 9,
+        engine=0,
+        prefs={"boost": "always", "adrenaline": "never", "slipstream": "never"},
+    )
     parked(st, 1, 2)
     st, _ = round_(st, {0: ["speed1"]})
     c = car(st, 0)
@@ -718,8 +993,17 @@ def test_order_is_fixed_for_the_round_and_recomputed_for_the_next():
 
 def test_a_finished_car_may_still_boost_but_draws_no_more():
     st = new(seats=3)
-    setcar(st, 0, pos=136, lane=1, gear=1, hand=["speed4"] * 7, deck=["speed2"] * 9, engine=6,
-           prefs={"boost": "always", "adrenaline": "never", "slipstream": "always"})
+    setcar(
+        st,
+        0,
+        pos=136,
+        lane=1,
+        gear=1,
+        hand=["speed4"] * 7,
+        deck=["speed2"] * 9,
+        engine=6,
+        prefs={"boost": "always", "adrenaline": "never", "slipstream": "always"},
+    )
     parked(st, 1, 142 - 69, 2)  # a lapped car beside the spot where the finisher ends
     parked(st, 2, 50)
     st, _ = round_(st, {0: ["speed4"]})

@@ -1,6 +1,7 @@
 """The /heat rules pages agree with the engine and the command (issue #33): page 1 names every
 circuit /heat new offers with its laps, in both languages; the Legends range is one number pair
 on the rules page, the command and the engine."""
+
 from __future__ import annotations
 
 import re
@@ -22,7 +23,7 @@ def test_page_one_names_every_circuit_with_its_laps(locale):
         tr = content.tracks()[key]
         name = render(msg(tr.name), locale)
         assert name in body, (locale, name)
-        after = body[body.index(name):]
+        after = body[body.index(name) :]
         assert laps.format(n=tr.laps) in after, (locale, name)  # its laps follow it (shared or its own)
 
 

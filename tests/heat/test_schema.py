@@ -1,6 +1,7 @@
 """Issue #11, engine speed: round-record lines are compact [key, params] lists in the state
 (schema 2); states saved with schema 1 (lines as Msgs in JSON form) still load, show the same
 words and play on; the log events are the same Msgs, built only when put into words."""
+
 from __future__ import annotations
 
 import json
@@ -71,8 +72,13 @@ def test_upgrade_keeps_plain_english_lines_of_older_records():
 
 def _words(st: dict) -> dict:
     """The state with its lines as English (the same line may be packed in more than one way)."""
-    return {**st, "cars": [{**c, "rd": c["rd"] and {**c["rd"], "lines": en([rules.line_msg(x) for x in c["rd"]["lines"]])}}
-                           for c in st["cars"]]}
+    return {
+        **st,
+        "cars": [
+            {**c, "rd": c["rd"] and {**c["rd"], "lines": en([rules.line_msg(x) for x in c["rd"]["lines"]])}}
+            for c in st["cars"]
+        ],
+    }
 
 
 def en_view(view: dict) -> list:
@@ -99,4 +105,5 @@ def test_the_log_event_of_a_car_is_the_msg_it_stands_for():
     assert to_wire(ev) == to_wire(want)
     import copy
     import pickle
+
     assert copy.deepcopy(ev) == want and pickle.loads(pickle.dumps(ev)) == want

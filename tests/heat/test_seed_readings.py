@@ -1,5 +1,6 @@
 """Three rule readings from seed 000 (issue #33), each quoted: when the Legend card is revealed,
 a press corner passed by slipstream, and when a sponsorship card reaches the hand."""
+
 from __future__ import annotations
 
 from bot.games.heat import ENGINE as E
@@ -39,8 +40,17 @@ def test_press_corner_passed_by_slipstream_from_the_last_space_before_the_line()
     st = _press_race()
     # The other car stays on space 12 (a 0 played), beside the spot the car stops on.
     setcar(st, 1, pos=12, lane=2, gear=1, hand=["start0"] * 7, deck=["speed1"] * 10, discard=[], engine=6)
-    setcar(st, 0, pos=10, lane=1, gear=2, hand=["speed1"] * 7, deck=["speed1"] * 10, engine=6,
-           prefs={"slipstream": "always"})
+    setcar(
+        st,
+        0,
+        pos=10,
+        lane=1,
+        gear=2,
+        hand=["speed1"] * 7,
+        deck=["speed1"] * 10,
+        engine=6,
+        prefs={"slipstream": "always"},
+    )
     before = len(st["champ"]["sponsor_deck"])
     st, ev = submit(st, 1, ["start0"])
     st, more = submit(st, 0, ["speed1", "speed1"])
@@ -55,8 +65,17 @@ def test_sponsorship_card_in_hand_at_once_before_the_step_8_discard():
     # 「スポンサーシップカードを即座に1枚手札に得る」: the card is in the hand the moment the corner is
     # passed, so it is there for the step-8 discard, and step 9 fills the hand to 7, not 8.
     st = _press_race()
-    setcar(st, 0, pos=5, lane=1, gear=2, hand=["speed4", "speed4", "speed1", "speed1", "speed1", "speed1", "speed1"],
-           deck=["speed1"] * 10, engine=6, prefs={"discard": "ask"})
+    setcar(
+        st,
+        0,
+        pos=5,
+        lane=1,
+        gear=2,
+        hand=["speed4", "speed4", "speed1", "speed1", "speed1", "speed1", "speed1"],
+        deck=["speed1"] * 10,
+        engine=6,
+        prefs={"discard": "ask"},
+    )
     st, _ = submit(st, 1, ["speed1"])
     st, _ = submit(st, 0, ["speed4", "speed4", "speed1"])  # speed 9 = limit 7 + 2
     assert st["pending"]["type"] == "discard"
@@ -69,8 +88,16 @@ def test_sponsorship_card_in_hand_at_once_before_the_step_8_discard():
     assert len(st["cars"][0]["hand"]) == 7
     # Kept (no discard asked): the hand is 7 after the refill, the new card among them.
     st = _press_race()
-    setcar(st, 0, pos=5, lane=1, gear=2, hand=["speed4", "speed4", "speed1", "speed1", "speed1", "speed1", "speed1"],
-           deck=["speed1"] * 10, engine=6)
+    setcar(
+        st,
+        0,
+        pos=5,
+        lane=1,
+        gear=2,
+        hand=["speed4", "speed4", "speed1", "speed1", "speed1", "speed1", "speed1"],
+        deck=["speed1"] * 10,
+        engine=6,
+    )
     st, _ = submit(st, 1, ["speed1"])
     st, _ = submit(st, 0, ["speed4", "speed4", "speed1"])
     assert len(st["cars"][0]["hand"]) == 7 and len(sponsors_in(st, 0)) == 1

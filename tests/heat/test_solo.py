@@ -1,6 +1,7 @@
 """Issue #11: solo play. The Legends module is 「3人以下でプレイする場合にのみ使用する」 and the
 number of Legends is free (「何人追加するかは自由」), so one player may race alone against
 Legends; without Legends a lone car has no race."""
+
 from __future__ import annotations
 
 import pytest
@@ -34,8 +35,11 @@ def test_random_solo_race_to_the_end(legends, track):
 
 @pytest.mark.parametrize("track", ["japan", "mexico"])
 def test_random_solo_race_with_every_module(track):
-    st = legend_race({"track": track, "legends": 2, "weather": True, "garage": "all", "legend_bonus": 1,
-                       "aggressive_legends": True}, 1, 5)
+    st = legend_race(
+        {"track": track, "legends": 2, "weather": True, "garage": "all", "legend_bonus": 1, "aggressive_legends": True},
+        1,
+        5,
+    )
     assert E.is_over(st)
 
 

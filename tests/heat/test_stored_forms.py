@@ -3,6 +3,7 @@ keeps what a stored game holds working. stored_games.json was written by the cod
 refactor: the options it kept for a set of `/heat new` inputs, and two games in their stored form
 (a Garage + weather + Legends race, a custom championship about to end its first race) with the
 next moves played on and a digest of every move's events and of the state they led to."""
+
 from __future__ import annotations
 
 import hashlib

@@ -2,6 +2,7 @@
 it leaves the table. Seeded random races to the end check every event, error, action label,
 menu and view text; a fake catalog shows nested parameters are translated; and every literal key
 in the code base is a valid str.format template."""
+
 from __future__ import annotations
 
 import random
@@ -94,9 +95,19 @@ def test_every_text_of_a_random_race_is_a_msg(seed):
         assert_view(E.view(st, viewer), "final view")
 
 
-@pytest.mark.parametrize("options,seats", [({"track": "moon"}, 3), ({"grid": "x"}, 3), ({}, 9),
-                                            ({"modules": ["tournament"]}, 3), ({"weather": "maybe"}, 3), ({"legends": 6}, 4),
-                                            ({"garage": "turbo"}, 3), ({"track": 5}, 3)])
+@pytest.mark.parametrize(
+    "options,seats",
+    [
+        ({"track": "moon"}, 3),
+        ({"grid": "x"}, 3),
+        ({}, 9),
+        ({"modules": ["tournament"]}, 3),
+        ({"weather": "maybe"}, 3),
+        ({"legends": 6}, 4),
+        ({"garage": "turbo"}, 3),
+        ({"track": 5}, 3),
+    ],
+)
 def test_option_errors_are_msgs(options, seats):
     with pytest.raises(GameError) as err:
         E.validate_options(options, seats)
@@ -104,16 +115,20 @@ def test_option_errors_are_msgs(options, seats):
 
 
 def test_a_catalog_translates_nested_parameters(monkeypatch):
-    monkeypatch.setitem(i18n._catalogs, "xx", {
-        "Gear {g}: {cards}": "G{g}=[{cards}]",
-        "{a} + {b}": "{a}&{b}",
-        "Stress": "STR",
-        "{name}: {value}": "{value}<{name}>",
-        "Boost": "BST",
-        "Smart": "SMT",
-        "Preferences set: {text}.": "OK {text}",
-        ", ": "; ",
-    })
+    monkeypatch.setitem(
+        i18n._catalogs,
+        "xx",
+        {
+            "Gear {g}: {cards}": "G{g}=[{cards}]",
+            "{a} + {b}": "{a}&{b}",
+            "Stress": "STR",
+            "{name}: {value}": "{value}<{name}>",
+            "Boost": "BST",
+            "Smart": "SMT",
+            "Preferences set: {text}.": "OK {text}",
+            ", ": "; ",
+        },
+    )
     st = new("usa", 3, 8)
     setcar(st, 0, gear=2, engine=1, hand=["speed4", "speed2", "stress", "speed2", "heat", "start5", "start0"])
     sub = {"type": "submit", "cards": ids_of(st, 0, ["speed2", "stress", "speed4"])}
@@ -132,7 +147,7 @@ def test_a_catalog_translates_nested_parameters(monkeypatch):
 
 _STR = r'(?:"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\')'
 # msg("..."), t("..."), tr(locale, "..."), Msg("...", ...); adjacent literals are one key.
-_CALL = re.compile(r'(?<![\w.])(?:(?:msg|t|Msg)\(|tr\([^,()\n]*,)\s*((?:' + _STR + r'\s*)+)')
+_CALL = re.compile(r"(?<![\w.])(?:(?:msg|t|Msg)\(|tr\([^,()\n]*,)\s*((?:" + _STR + r"\s*)+)")
 
 
 def literal_keys() -> dict[str, str]:
@@ -164,8 +179,18 @@ def test_literal_keys_are_valid_format_templates():
 
 def test_renderers_draw_in_the_locale_given(monkeypatch):
     from rendering import heat as R
-    monkeypatch.setitem(i18n._catalogs, "xx", {"Round {n}": "RND {n}", "USA": "AMERICA", "Driver": "PILOT",
-                                               "Gear {n}": "G {n}", "Final standings after round {n}": "END {n}"})
+
+    monkeypatch.setitem(
+        i18n._catalogs,
+        "xx",
+        {
+            "Round {n}": "RND {n}",
+            "USA": "AMERICA",
+            "Driver": "PILOT",
+            "Gear {n}": "G {n}",
+            "Final standings after round {n}": "END {n}",
+        },
+    )
     st = new("usa", 3, 8)
     for seat in range(3):
         st, _ = E.apply(st, seat, {"type": "submit", "cards": st["cars"][seat]["hand"][:1]})

@@ -1,5 +1,6 @@
 """Tournament mode (seed 000 「トーナメントモード」): no step 1; in step 3 each car shows how many
 cards it played, then shifts to that gear (1 Heat for 2 gears, paid then)."""
+
 from __future__ import annotations
 
 from bot.games.heat import ENGINE as E
@@ -19,10 +20,20 @@ def test_option_and_lobby_text():
 
 def test_card_counts_shown_then_the_gear_shifts_in_step_three():
     st = new()
-    setcar(st, 0, pos=10, lane=1, gear=1, hand=["speed2"] * 5 + ["heat"] * 2, deck=["speed1"] * 10, engine=6,
-           prefs={"cooldown": "ask"})
-    setcar(st, 1, pos=5, lane=1, gear=2, hand=["speed1"] * 7, deck=["speed1"] * 10, engine=6,
-           prefs={"slipstream": "never"})
+    setcar(
+        st,
+        0,
+        pos=10,
+        lane=1,
+        gear=1,
+        hand=["speed2"] * 5 + ["heat"] * 2,
+        deck=["speed1"] * 10,
+        engine=6,
+        prefs={"cooldown": "ask"},
+    )
+    setcar(
+        st, 1, pos=5, lane=1, gear=2, hand=["speed1"] * 7, deck=["speed1"] * 10, engine=6, prefs={"slipstream": "never"}
+    )
     st, _ = E.apply(st, 1, {"type": "submit", "cards": st["cars"][1]["hand"][:4]})  # 2 -> 4: 2 gears
     assert st["cars"][1]["gear"] == 2  # no step 1: the gear stays until step 3
     st, ev = E.apply(st, 0, {"type": "submit", "cards": st["cars"][0]["hand"][:1]})

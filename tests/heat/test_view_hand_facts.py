@@ -1,5 +1,6 @@
 """The facts the hand image shows, from the seat's view: race position and the next corner
 (additive view keys; the spectator view gains nothing)."""
+
 from __future__ import annotations
 
 import copy

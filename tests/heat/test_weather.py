@@ -2,6 +2,7 @@
 
 USA (69 spaces): corner lines after 12 (limit 7), 33 (3), 49 (3), 57 (2). Corner 1's sector is
 spaces 13-33, corner 2's 34-49, corner 3's 50-57, corner 4's 58-69 and 1-12."""
+
 from __future__ import annotations
 
 import json
@@ -27,8 +28,18 @@ def wnew(tile="cloud", road=("plus1", "plus1", "plus1", "plus1"), seats=2, track
 
 
 def parked(st, seat, pos, lane=1):
-    setcar(st, seat, pos=pos, lane=lane, gear=1, hand=["start0"] * 7, deck=["start0"] * 10, discard=[],
-           engine=6, prefs=QUIET)
+    setcar(
+        st,
+        seat,
+        pos=pos,
+        lane=lane,
+        gear=1,
+        hand=["start0"] * 7,
+        deck=["start0"] * 10,
+        discard=[],
+        engine=6,
+        prefs=QUIET,
+    )
 
 
 def car(st, seat):
@@ -44,6 +55,7 @@ def seed_for(tile, track="usa", seats=3):
 
 
 # ---------------------------------------------------------------- data and options
+
 
 def test_data_six_tiles_and_twelve_tokens():
     w = content.weather()
@@ -84,14 +96,18 @@ def test_one_tile_and_one_token_per_corner_drawn_with_the_seed():
 
 # ---------------------------------------------------------------- setup changes (tile, lower left)
 
-@pytest.mark.parametrize("tile,expected", [
-    ("cloud", (2, 6, 1, 0)),   # -1 Stress in the deck
-    ("fog", (3, 7, 1, 0)),     # +1 Heat in the Engine
-    ("storm", (4, 6, 1, 0)),   # +1 Stress
-    ("snow", (3, 5, 1, 0)),    # -1 Heat
-    ("rain", (3, 3, 4, 0)),    # 3 Engine Heat shuffled into the deck (may be drawn)
-    ("sun", (3, 3, 1, 3)),     # 3 Engine Heat to the discard pile
-])
+
+@pytest.mark.parametrize(
+    "tile,expected",
+    [
+        ("cloud", (2, 6, 1, 0)),  # -1 Stress in the deck
+        ("fog", (3, 7, 1, 0)),  # +1 Heat in the Engine
+        ("storm", (4, 6, 1, 0)),  # +1 Stress
+        ("snow", (3, 5, 1, 0)),  # -1 Heat
+        ("rain", (3, 3, 4, 0)),  # 3 Engine Heat shuffled into the deck (may be drawn)
+        ("sun", (3, 3, 1, 3)),  # 3 Engine Heat to the discard pile
+    ],
+)
 def test_weather_setup_changes(tile, expected):
     """(Stress in deck+hand, Engine Heat, Heat in deck+hand counting the Starting Upgrade Heat card,
     Heat in the discard pile) for every player after setup."""
@@ -99,12 +115,17 @@ def test_weather_setup_changes(tile, expected):
     for seat in range(3):
         c = st["cars"][seat]
         allc = c["hand"] + c["deck"] + c["discard"]
-        assert (codes(st, allc).count("stress"), len(c["engine"]), codes(st, c["hand"] + c["deck"]).count("heat"),
-                codes(st, c["discard"]).count("heat")) == expected
+        assert (
+            codes(st, allc).count("stress"),
+            len(c["engine"]),
+            codes(st, c["hand"] + c["deck"]).count("heat"),
+            codes(st, c["discard"]).count("heat"),
+        ) == expected
         assert len(c["hand"]) == 7
 
 
 # ---------------------------------------------------------------- corner tokens
+
 
 def test_limit_tokens_change_the_corner_limits():
     st = wnew(road=["minus1", "plus1", "overheat", "weather"])
@@ -119,14 +140,32 @@ def test_limit_tokens_change_the_corner_limits():
 
 def test_minus_one_corner_costs_one_heat_more():
     st = wnew(road=["minus1", "plus1", "plus1", "plus1"])
-    setcar(st, 0, pos=5, lane=1, gear=2, hand=["speed4", "speed3"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=6, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=5,
+        lane=1,
+        gear=2,
+        hand=["speed4", "speed3"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs=QUIET,
+    )
     parked(st, 1, 40)
     st, ev = round_(st, {0: ["speed4", "speed3"]})
     assert car(st, 0)["pos"] == 12 + 0  # 5 + 7 = 12: not over the line yet
     st = wnew(road=["minus1", "plus1", "plus1", "plus1"])
-    setcar(st, 0, pos=6, lane=1, gear=2, hand=["speed4", "speed3"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=6, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=6,
+        lane=1,
+        gear=2,
+        hand=["speed4", "speed3"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs=QUIET,
+    )
     parked(st, 1, 40)
     st, ev = round_(st, {0: ["speed4", "speed3"]})
     assert car(st, 0)["pos"] == 13 and len(car(st, 0)["engine"]) == 5  # speed 7 at a 7-1 = 6 corner
@@ -135,8 +174,17 @@ def test_minus_one_corner_costs_one_heat_more():
 
 def test_plus_one_corner_is_free_at_the_printed_limit_plus_one():
     st = wnew(road=["plus1", "plus1", "plus1", "plus1"])
-    setcar(st, 0, pos=6, lane=1, gear=2, hand=["speed4", "speed4"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=6, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=6,
+        lane=1,
+        gear=2,
+        hand=["speed4", "speed4"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs=QUIET,
+    )
     parked(st, 1, 40)
     st, _ = round_(st, {0: ["speed4", "speed4"]})
     assert car(st, 0)["pos"] == 14 and len(car(st, 0)["engine"]) == 6  # speed 8 at a 7+1 corner
@@ -144,8 +192,17 @@ def test_plus_one_corner_is_free_at_the_printed_limit_plus_one():
 
 def test_overheat_adds_one_heat_when_over_the_limit():
     st = wnew(road=["overheat", "plus1", "plus1", "plus1"])
-    setcar(st, 0, pos=5, lane=1, gear=2, hand=["speed4", "start5"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=6, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=5,
+        lane=1,
+        gear=2,
+        hand=["speed4", "start5"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs=QUIET,
+    )
     parked(st, 1, 40)
     st, ev = round_(st, {0: ["speed4", "start5"]})
     assert car(st, 0)["pos"] == 14 and len(car(st, 0)["engine"]) == 3  # 2 over + 1 Overheat
@@ -154,8 +211,17 @@ def test_overheat_adds_one_heat_when_over_the_limit():
 
 def test_overheat_costs_nothing_at_the_limit():
     st = wnew(road=["overheat", "plus1", "plus1", "plus1"])
-    setcar(st, 0, pos=6, lane=1, gear=2, hand=["speed4", "speed3"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=6, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=6,
+        lane=1,
+        gear=2,
+        hand=["speed4", "speed3"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs=QUIET,
+    )
     parked(st, 1, 40)
     st, _ = round_(st, {0: ["speed4", "speed3"]})
     assert car(st, 0)["pos"] == 13 and len(car(st, 0)["engine"]) == 6
@@ -163,8 +229,17 @@ def test_overheat_costs_nothing_at_the_limit():
 
 def test_overheat_heat_that_cannot_be_paid_is_a_spin():
     st = wnew(road=["overheat", "plus1", "plus1", "plus1"])
-    setcar(st, 0, pos=5, lane=1, gear=2, hand=["speed4", "start5"] + ["speed1"] * 5, deck=["speed1"] * 9,
-           engine=2, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=5,
+        lane=1,
+        gear=2,
+        hand=["speed4", "start5"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=2,
+        prefs=QUIET,
+    )
     parked(st, 1, 40)
     st, _ = round_(st, {0: ["speed4", "start5"]})
     c = car(st, 0)
@@ -173,10 +248,20 @@ def test_overheat_heat_that_cannot_be_paid_is_a_spin():
 
 # ---------------------------------------------------------------- sector tokens
 
+
 def test_free_boost_sector_boosts_without_heat():
     st = wnew(road=["free_boost", "plus1", "plus1", "plus1"])
-    setcar(st, 0, pos=15, lane=2, gear=1, hand=["speed1"] * 7, deck=["speed3"] * 9, engine=0,
-           prefs={"boost": "always", "adrenaline": "never", "slipstream": "never"})
+    setcar(
+        st,
+        0,
+        pos=15,
+        lane=2,
+        gear=1,
+        hand=["speed1"] * 7,
+        deck=["speed3"] * 9,
+        engine=0,
+        prefs={"boost": "always", "adrenaline": "never", "slipstream": "never"},
+    )
     parked(st, 1, 2)
     st, ev = round_(st, {0: ["speed1"]})
     assert car(st, 0)["pos"] == 19 and len(car(st, 0)["engine"]) == 0  # 1 + free boost 3
@@ -186,8 +271,17 @@ def test_free_boost_sector_boosts_without_heat():
 
 def test_free_boost_is_judged_where_the_car_boosts():
     st = wnew(road=["free_boost", "plus1", "plus1", "plus1"])
-    setcar(st, 0, pos=10, lane=1, gear=1, hand=["speed1"] * 7, deck=["speed3"] * 9, engine=2,
-           prefs={"boost": "always", "adrenaline": "never", "slipstream": "never"})
+    setcar(
+        st,
+        0,
+        pos=10,
+        lane=1,
+        gear=1,
+        hand=["speed1"] * 7,
+        deck=["speed3"] * 9,
+        engine=2,
+        prefs={"boost": "always", "adrenaline": "never", "slipstream": "never"},
+    )
     parked(st, 1, 40)
     st, _ = round_(st, {0: ["speed1"]})  # lands on 11: corner 4's sector, not the free one
     assert car(st, 0)["pos"] == 14 and len(car(st, 0)["engine"]) == 1  # the boost paid 1 Heat
@@ -195,8 +289,17 @@ def test_free_boost_is_judged_where_the_car_boosts():
 
 def test_free_boost_still_once_per_round():
     st = wnew(road=["free_boost", "plus1", "plus1", "plus1"])
-    setcar(st, 0, pos=15, lane=2, gear=1, hand=["speed1"] * 7, deck=["speed2"] * 9, engine=0,
-           prefs={"boost": "always", "adrenaline": "never", "slipstream": "never"})
+    setcar(
+        st,
+        0,
+        pos=15,
+        lane=2,
+        gear=1,
+        hand=["speed1"] * 7,
+        deck=["speed2"] * 9,
+        engine=0,
+        prefs={"boost": "always", "adrenaline": "never", "slipstream": "never"},
+    )
     parked(st, 1, 2)
     st, _ = round_(st, {0: ["speed1"]})
     assert car(st, 0)["pos"] == 18
@@ -204,15 +307,23 @@ def test_free_boost_still_once_per_round():
 
 def _cool_case(tile, token, pos):
     st = wnew(tile=tile, road=[token, "plus1", "plus1", "plus1"])
-    setcar(st, 0, pos=pos, lane=2, gear=2, hand=["speed1", "speed1"] + ["heat"] * 5, deck=["speed1"] * 10,
-           engine=0, prefs=QUIET)
+    setcar(
+        st,
+        0,
+        pos=pos,
+        lane=2,
+        gear=2,
+        hand=["speed1", "speed1"] + ["heat"] * 5,
+        deck=["speed1"] * 10,
+        engine=0,
+        prefs=QUIET,
+    )
     parked(st, 1, 2)
     st, _ = round_(st, {0: ["speed1", "speed1"]})
     return len(car(st, 0)["engine"])
 
 
-@pytest.mark.parametrize("tile,cooled", [("cloud", 0), ("snow", 2), ("rain", 2), ("fog", 1), ("storm", 1),
-                                         ("sun", 1)])
+@pytest.mark.parametrize("tile,cooled", [("cloud", 0), ("snow", 2), ("rain", 2), ("fog", 1), ("storm", 1), ("sun", 1)])
 def test_weather_token_cooldown_in_its_sector(tile, cooled):
     """Gear 2 gives Cooldown 1: cloudy's weather sector takes it away, snow's and rain's add 1."""
     assert _cool_case(tile, "weather", 18) == cooled
@@ -226,8 +337,17 @@ def test_weather_cooldown_effect_only_in_its_sector():
 def _slip(tile, token, other, mover=(16, 2), pref="always", seats=2):
     st = wnew(tile=tile, road=[token, "plus1", "plus1", "plus1"], seats=seats)
     parked(st, 1, other, 2)
-    setcar(st, 0, pos=mover[0], lane=mover[1], gear=2, hand=["speed2", "speed2"] + ["speed1"] * 5,
-           deck=["speed1"] * 9, engine=6, prefs={"slipstream": pref, "adrenaline": "never", "boost": "never"})
+    setcar(
+        st,
+        0,
+        pos=mover[0],
+        lane=mover[1],
+        gear=2,
+        hand=["speed2", "speed2"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs={"slipstream": pref, "adrenaline": "never", "boost": "never"},
+    )
     return st
 
 
@@ -254,8 +374,17 @@ def test_fog_no_slipstream_from_its_sector():
 def test_fog_slipstream_into_its_sector_is_allowed():
     st = wnew(tile="fog", road=["weather", "plus1", "plus1", "plus1"])
     parked(st, 1, 8, 1)
-    setcar(st, 0, pos=4, lane=1, gear=2, hand=["speed2", "speed1"] + ["speed1"] * 5,
-           deck=["speed1"] * 9, engine=6, prefs={"slipstream": "always", "adrenaline": "never", "boost": "never"})
+    setcar(
+        st,
+        0,
+        pos=4,
+        lane=1,
+        gear=2,
+        hand=["speed2", "speed1"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs={"slipstream": "always", "adrenaline": "never", "boost": "never"},
+    )
     st, _ = round_(st, {0: ["speed2", "speed1"]})  # 7, behind the car on 8: slips to 9
     assert car(st, 0)["pos"] == 9
 
@@ -282,15 +411,33 @@ def test_smart_slipstream_takes_the_longest_that_costs_no_heat():
     # one of 2 would not.
     st = wnew(tile="cloud", road=["slip_plus", "plus1", "plus1", "plus1"])
     parked(st, 1, 31, 2)
-    setcar(st, 0, pos=26, lane=2, gear=2, hand=["speed2", "speed3"] + ["speed1"] * 5,
-           deck=["speed1"] * 9, engine=6, prefs={"slipstream": "smart", "adrenaline": "never", "boost": "never"})
+    setcar(
+        st,
+        0,
+        pos=26,
+        lane=2,
+        gear=2,
+        hand=["speed2", "speed3"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs={"slipstream": "smart", "adrenaline": "never", "boost": "never"},
+    )
     st, _ = round_(st, {0: ["speed2", "speed3"]})  # lands on 31 lane 1 beside
     assert car(st, 0)["pos"] == 33 and len(car(st, 0)["engine"]) == 6
     # with no corner in reach it takes the 3:
     st = wnew(tile="cloud", road=["slip_plus", "plus1", "plus1", "plus1"])
     parked(st, 1, 22, 2)
-    setcar(st, 0, pos=17, lane=2, gear=2, hand=["speed2", "speed3"] + ["speed1"] * 5,
-           deck=["speed1"] * 9, engine=6, prefs={"slipstream": "smart", "adrenaline": "never", "boost": "never"})
+    setcar(
+        st,
+        0,
+        pos=17,
+        lane=2,
+        gear=2,
+        hand=["speed2", "speed3"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs={"slipstream": "smart", "adrenaline": "never", "boost": "never"},
+    )
     st, _ = round_(st, {0: ["speed2", "speed3"]})
     assert car(st, 0)["pos"] == 25
 
@@ -298,13 +445,23 @@ def test_smart_slipstream_takes_the_longest_that_costs_no_heat():
 def test_no_longer_slipstream_across_the_finish_line():
     st = wnew(tile="cloud", road=["plus1", "plus1", "plus1", "slip_plus"])
     parked(st, 1, 136, 2)
-    setcar(st, 0, pos=132, lane=2, gear=2, hand=["speed2", "speed2"] + ["speed1"] * 5,
-           deck=["speed1"] * 9, engine=6, prefs={"slipstream": "always", "adrenaline": "never", "boost": "never"})
+    setcar(
+        st,
+        0,
+        pos=132,
+        lane=2,
+        gear=2,
+        hand=["speed2", "speed2"] + ["speed1"] * 5,
+        deck=["speed1"] * 9,
+        engine=6,
+        prefs={"slipstream": "always", "adrenaline": "never", "boost": "never"},
+    )
     st, _ = round_(st, {0: ["speed2", "speed2"]})  # 136 lane 1, beside; 138 is the last space
     assert car(st, 0)["pos"] == 138 and not car(st, 0)["fin"]
 
 
 # ---------------------------------------------------------------- view
+
 
 def test_view_shows_weather_and_road_to_everyone():
     st = wnew(tile="rain", road=["weather", "overheat", "free_boost", "minus1"])
@@ -319,6 +476,7 @@ def test_view_shows_weather_and_road_to_everyone():
 
 def test_weather_names_have_japanese_entries():
     from bot.i18n import catalog_files
+
     ja = {}
     for path in catalog_files("ja"):
         ja.update(json.loads(path.read_text("utf-8")))

@@ -1,6 +1,7 @@
 """The board image with Weather and road conditions: a band under the map names the weather
 tile (its setup change) and every corner's road token; the map shows the tokens by the signs
 (corner tokens) and beside the road (sector tokens). Readable at phone width."""
+
 from __future__ import annotations
 
 import io
@@ -76,6 +77,7 @@ def test_limit_tokens_show_the_changed_limit_on_the_sign_and_in_the_band():
 @pytest.mark.parametrize("locale", ["en", "ja"])
 def test_garage_hand_shows_upgrade_symbols_and_the_draft_market(locale):
     from tests.heat.helpers import setcar
+
     st = E.new_game({"track": "usa", "garage": "mixed"}, 3, 4)
     seat = E.to_act(st)[0]
     with recording() as rec:

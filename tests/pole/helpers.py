@@ -1,6 +1,7 @@
 """What the Pole tests share: a race at its first turn (`race`), the random players and the checks
 of the seeded playouts (`policy`, `check`, `leaks`), small circuits and scripted dice for the
 seed's worked examples."""
+
 from __future__ import annotations
 
 import json
@@ -27,25 +28,56 @@ def circuit(corner_rows=11, technical=False, line=None, arrow_lane=0, angle=90, 
     line = line or [[1, 1], [4, 2], [7, 2], [10, 0]]
     segs = [
         {"kind": "straight", "rows": 20, "lanes": list(lanes)},
-        {"kind": "corner", "rows": n, "lanes": list(lanes), "angles": [angle / n] * n, "technical": technical,
-         "arrow_lane": arrow_lane, "line": line},
+        {
+            "kind": "corner",
+            "rows": n,
+            "lanes": list(lanes),
+            "angles": [angle / n] * n,
+            "technical": technical,
+            "arrow_lane": arrow_lane,
+            "line": line,
+        },
         {"kind": "straight", "rows": 20, "lanes": list(lanes)},
-        {"kind": "corner", "rows": 5, "lanes": list(lanes), "angles": [-270 / 5] * 5, "technical": False,
-         "arrow_lane": 2, "line": [[1, 1], [4, 2]]},
+        {
+            "kind": "corner",
+            "rows": 5,
+            "lanes": list(lanes),
+            "angles": [-270 / 5] * 5,
+            "technical": False,
+            "arrow_lane": 2,
+            "line": [[1, 1], [4, 2]],
+        },
         {"kind": "straight", "rows": 15, "lanes": list(lanes)},
     ]
-    raw = {"name": "Test", "laps": 3, "direction": "clockwise", "segments": segs, "brown_rows": [],
-           "grid": [[5, 0], [4, 2], [3, 0], [2, 2], [1, 0], [0, 2]],
-           "pit": {"side": 2, "entry_row": 60 + n - 5, "entry_cells": 3, "entry_rain_cells": 1, "exit_cells": 2,
-                   "exit_rain_cells": 1, "merge_row": 6},
-           "drs_row": 1, "sc_row": 50, "low_grip": [[25, 0], [25, 1], [25, 2]],
-           "weather_a": ["DDDDDD"] * 6, "weather_b": 6}
+    raw = {
+        "name": "Test",
+        "laps": 3,
+        "direction": "clockwise",
+        "segments": segs,
+        "brown_rows": [],
+        "grid": [[5, 0], [4, 2], [3, 0], [2, 2], [1, 0], [0, 2]],
+        "pit": {
+            "side": 2,
+            "entry_row": 60 + n - 5,
+            "entry_cells": 3,
+            "entry_rain_cells": 1,
+            "exit_cells": 2,
+            "exit_rain_cells": 1,
+            "merge_row": 6,
+        },
+        "drs_row": 1,
+        "sc_row": 50,
+        "low_grip": [[25, 0], [25, 1], [25, 2]],
+        "weather_a": ["DDDDDD"] * 6,
+        "weather_b": 6,
+    }
     return content.circuit_from("test", raw)
 
 
 def ctx(c, others=(), rain=False, start_round=False, ep=7, bp=7, sp=9, ahead=()):
-    return R.MoveCtx(c, rain, start_round, c.laps - 1, tuple(others), frozenset(ahead), ep, bp, sp,
-                     c.corners[0].first, c.laps)
+    return R.MoveCtx(
+        c, rain, start_round, c.laps - 1, tuple(others), frozenset(ahead), ep, bp, sp, c.corners[0].first, c.laps
+    )
 
 
 def ms(row, lane, laps=0, line=()):
@@ -71,6 +103,7 @@ def patch_dice(monkeypatch, die) -> None:
     import sys
 
     from bot.games.pole import common
+
     for name, module in list(sys.modules.items()):
         if name.startswith("bot.games.pole.") and module is not common and hasattr(module, "roll"):
             monkeypatch.setattr(module, "roll", die)
@@ -81,6 +114,7 @@ class Dice:
 
     def __init__(self, monkeypatch, faces):
         from bot.games.pole import common
+
         self.faces = list(faces)
         orig = common.roll
 
@@ -88,6 +122,7 @@ class Dice:
             if self.faces:
                 return self.faces.pop(0)
             return orig(rng, name)
+
         patch_dice(monkeypatch, die)
 
 
@@ -147,8 +182,13 @@ def policy(st, seat, rnd):
             if red:
                 return red[0]
     if rnd.random() < 0.1 and any(a["type"] == "prefs" for a in E.legal_actions(st, seat)):
-        return {"type": "prefs", "attack": rnd.randint(0, 4), "defend": rnd.randint(0, 4), "yield": rnd.random() < 0.1,
-                "ask": rnd.random() < 0.2}
+        return {
+            "type": "prefs",
+            "attack": rnd.randint(0, 4),
+            "defend": rnd.randint(0, 4),
+            "yield": rnd.random() < 0.1,
+            "ask": rnd.random() < 0.2,
+        }
     return rnd.choice(acts)
 
 
@@ -173,15 +213,17 @@ def leaks(st):
     for s in range(st["seats"]):
         v = E.view(st, s)
         assert v["me"]["prefs"] == st["prefs"][s]
-        assert {k: x for k, x in v.items() if k not in ("my_tyre", "viewer", "me", "quali")} == \
-            {k: x for k, x in spec.items() if k not in ("viewer", "quali")}
+        assert {k: x for k, x in v.items() if k not in ("my_tyre", "viewer", "me", "quali")} == {
+            k: x for k, x in spec.items() if k not in ("viewer", "quali")
+        }
     if st["phase"] == "tyres":
         assert all(c["tyre"] is None for c in spec["cars"])
         for s in range(st["seats"]):
             v = E.view(st, s)
             assert v.get("my_tyre") == st["tyre_pick"].get(str(s))
-            assert {k: x for k, x in v.items() if k not in ("my_tyre", "viewer", "me")} == \
-                {k: x for k, x in spec.items() if k != "viewer"}
+            assert {k: x for k, x in v.items() if k not in ("my_tyre", "viewer", "me")} == {
+                k: x for k, x in spec.items() if k != "viewer"
+            }
     if st["phase"] == "quali":
         assert "mine" not in spec["quali"]
         for s in range(st["seats"]):
@@ -225,8 +267,11 @@ def attack(monkeypatch, st, a, d, dice):
     """a (as placed by fight_setup) rolls 9 and attacks d from row 30, the fight rolling `dice`."""
     Dice(monkeypatch, [9])
     st = turn(st, a)
-    f = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["def"] == [d]
-             and o["pos"] == ["t", 30, 0])
+    f = next(
+        i
+        for i, o in enumerate(st["turn"]["opts"])
+        if o["kind"] == "fight" and o["def"] == [d] and o["pos"] == ["t", 30, 0]
+    )
     Dice(monkeypatch, dice)
     return E.apply(st, a, {"type": "move", "i": f})
 
@@ -279,8 +324,11 @@ def drs_race(drs=True, n=2):
 
 def drs_go(st, row, laps):
     """Seat 0 ends its move on row `row` lane 0, lap `laps`."""
-    i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end" and o["pos"] == ["t", row, 0]
-             and o["laps"] == laps)
+    i = next(
+        i
+        for i, o in enumerate(st["turn"]["opts"])
+        if o["kind"] == "end" and o["pos"] == ["t", row, 0] and o["laps"] == laps
+    )
     return E.apply(st, 0, {"type": "move", "i": i})
 
 

@@ -1,4 +1,5 @@
 """Pole Position audit (tests/pole/AUDIT.md): the items fixed or added in the audit."""
+
 import json
 
 import pytest
@@ -27,8 +28,11 @@ def _duel(monkeypatch, roll, a_prefs, d_prefs):
     st["prefs"][d].update(d_prefs)
     Dice(monkeypatch, [roll])
     st = turn(st, a)
-    f = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["def"] == [d]
-             and o["pos"] == ["t", 30, 0])
+    f = next(
+        i
+        for i, o in enumerate(st["turn"]["opts"])
+        if o["kind"] == "fight" and o["def"] == [d] and o["pos"] == ["t", 30, 0]
+    )
     return st, a, d, f
 
 
@@ -211,8 +215,11 @@ def test_boosting_first_to_attack_with_mp_left_is_offered_and_gets_plus_1(monkey
     st["cars"][a]["bp"] = 0  # (with BP, braking after 5 tyre MP would give the same +1 for 1 BP)
     Dice(monkeypatch, [6])
     st = turn(st, a)
-    fights = {(o["ep"], o["unused"]): i for i, o in enumerate(st["turn"]["opts"])
-              if o["kind"] == "fight" and o["pos"] == ["t", 33, 0]}
+    fights = {
+        (o["ep"], o["unused"]): i
+        for i, o in enumerate(st["turn"]["opts"])
+        if o["kind"] == "fight" and o["pos"] == ["t", 33, 0]
+    }
     assert (0, 0) in fights and (1, 3) in fights  # free with no MP left, or 1 EP first and 3 MP left
     label = str(E.describe_action(st, a, {"type": "move", "i": fights[(1, 3)]}))
     assert "3 MP left: +1" in label
@@ -236,15 +243,43 @@ def test_unused_mp_counts_paid_cells_left_not_given_up_tyre_mp():
 # ---- 3.1: the seed's qualifying example played through Q1, Q2 and Q3
 def test_qualifying_example_q1_q2_q3_gives_the_seeds_grid(monkeypatch):
     red, blue, green, orange, yellow, purple = range(6)
-    Dice(monkeypatch, [1, 1, 1,  # weather
-                       2, 3, 4, 4, 5, 6])  # Q1 first rolls (3.1.1 example)
+    Dice(
+        monkeypatch,
+        [
+            1,
+            1,
+            1,  # weather
+            2,
+            3,
+            4,
+            4,
+            5,
+            6,
+        ],
+    )  # Q1 first rolls (3.1.1 example)
     st = E.new_game({}, 6, 5)
-    Dice(monkeypatch, [1, 5,  # red's two extra rolls: 2, 1, 5 -> 5
-                       3, 1,  # the 4-4 tie of green and orange: green ahead (no driver cards: dice)
-                       2, 1,  # the 5-5 tie of red and yellow: red ahead
-                       1, 6, 5, 4, 3,  # Q2 first rolls, in the order purple, red, yellow, green, orange
-                       6, 4, 4, 3,  # Q3 first rolls: red, yellow, green, orange
-                       5, 2])  # the 4-4 tie of yellow and green: yellow rolls higher
+    Dice(
+        monkeypatch,
+        [
+            1,
+            5,  # red's two extra rolls: 2, 1, 5 -> 5
+            3,
+            1,  # the 4-4 tie of green and orange: green ahead (no driver cards: dice)
+            2,
+            1,  # the 5-5 tie of red and yellow: red ahead
+            1,
+            6,
+            5,
+            4,
+            3,  # Q2 first rolls, in the order purple, red, yellow, green, orange
+            6,
+            4,
+            4,
+            3,  # Q3 first rolls: red, yellow, green, orange
+            5,
+            2,
+        ],
+    )  # the 4-4 tie of yellow and green: yellow rolls higher
     st, _ = E.apply(st, red, {"type": "quali", "reroll": True})
     for s in (blue, green, orange, yellow, purple):
         st, _ = E.apply(st, s, {"type": "quali", "reroll": False})
@@ -273,6 +308,7 @@ def test_no_weather_roll_in_the_start_rounds_then_one_each_round(monkeypatch):
     orig = eng.roll
     patch_dice(monkeypatch, lambda rng, name: calls.append(name) or orig(rng, name))
     from bot.games.rng import Rng
+
     for rnd in (1, 2, 3):
         st["round"] = rnd - 1
         RACE.setup_round(st, Rng(1), [])
@@ -287,6 +323,7 @@ def test_each_round_follows_the_position_track_as_it_stands(monkeypatch):
     st = race(tyre="hard")
     st["order"] = list(reversed(st["order"]))
     from bot.games.rng import Rng
+
     st["round"] = 2
     RACE.setup_round(st, Rng(1), [])
     assert st["queue"] == st["order"]
@@ -366,8 +403,9 @@ def test_example_4_c_two_sp_no_roll(monkeypatch):
     st, _ = E.apply(st, seat, {"type": "reduce", "sp": 2})
     assert st["turn"]["n"] == 7 and st["cars"][seat]["sp"] == sp - 2
     assert not any(o["risk"] for o in st["turn"]["opts"])
-    i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end"
-             and (o["pos"][1], o["pos"][2]) in c.low_grip)
+    i = next(
+        i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end" and (o["pos"][1], o["pos"][2]) in c.low_grip
+    )
     st, ev = E.apply(st, seat, {"type": "move", "i": i})
     assert not any(e.text.key.startswith("{p} ends in a low-grip area") for e in said(ev))
     assert st["cars"][seat]["off"] == 0
@@ -439,6 +477,7 @@ def test_pit_lane_blue_dashes_count_in_the_rain(monkeypatch):
 # ---- 5.3 case 1: on the racing line in the outer lane, past a car in the other outer lane: no fight
 def test_corner_case_1_line_jump_past_a_car_two_lanes_away():
     from tests.pole.helpers import circuit, ctx, ends
+
     c = circuit(line=[[1, 1], [4, 2], [7, 2], [10, 0]])
     co = c.corners[0]
     jump_from, jump_to = co.line[1], co.line[2]  # (first+3, 2) -> (first+6, 2)
@@ -454,6 +493,7 @@ def test_corner_case_1_line_jump_past_a_car_two_lanes_away():
 # ---- 4.4: boosting from a corner's last cell onto the straight after it
 def test_boost_from_the_last_cell_of_a_corner():
     from tests.pole.helpers import ctx, ends, ms
+
     c = eng.circuits()["great_britain"]
     co = c.corners[2]
     assert co.last == 40 and R.is_straight(c, 41) and R.is_straight(c, 43)
@@ -479,6 +519,7 @@ def test_wet_tyres_never_blow_out(monkeypatch):
 def test_the_audits_quotes_of_the_seed_are_the_seeds_lines():
     """AUDIT.md quotes every seed line its rows cite; each quote is that line of seed.ja.txt."""
     from pathlib import Path
+
     here = Path(__file__).parent
     seed = (here / "seed.ja.txt").read_text().split("\n")
     audit = (here / "AUDIT.md").read_text()

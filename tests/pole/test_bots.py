@@ -1,5 +1,6 @@
 """Pole Position bots (seed 002, section 17): the card's decisions, the seed's examples, bots
 driven by the engine inside apply(), fights with humans and between bots, solo races."""
+
 import dataclasses
 import json
 
@@ -28,6 +29,7 @@ def _bot_turn(st, seat):
 
 
 # ------------------------------------------------------------------ the card and its decisions
+
 
 def test_cards_are_validated_and_designed_numbers_marked():
     b = bot_cards()
@@ -67,8 +69,9 @@ def test_rain_table_17_11():
 
 def _weather_circuit(cells: str, b_size=6):
     c = circuit()
-    return dataclasses.replace(c, weather_a=tuple({"D": "dry", "L": "light", "H": "heavy"}[x] for x in cells),
-                               weather_b=b_size)
+    return dataclasses.replace(
+        c, weather_a=tuple({"D": "dry", "L": "light", "H": "heavy"}[x] for x in cells), weather_b=b_size
+    )
 
 
 def test_steps_example_17_2():
@@ -121,8 +124,9 @@ def test_new_tyres_17_9_2():
 
 def test_bot_always_has_the_racing_line_even_in_technical_corners():
     c = circuit(technical=True)
-    ctx = dataclasses.replace(R.MoveCtx(c, False, False, c.laps - 1, (), frozenset(), 0, 0, 0,
-                                        c.corners[0].first, c.laps), bot=True)
+    ctx = dataclasses.replace(
+        R.MoveCtx(c, False, False, c.laps - 1, (), frozenset(), 0, 0, 0, c.corners[0].first, c.laps), bot=True
+    )
     co = c.corners[0]
     st = R.MState(("t", co.first + 2, 0), 0, 1, 0, 0, 0, 0, (), -1)  # in the corner, off the line
     assert R.line_after(ctx, st, ("t", co.first + 2, 0), False) == (0, True)
@@ -131,6 +135,7 @@ def test_bot_always_has_the_racing_line_even_in_technical_corners():
 
 
 # ------------------------------------------------------------------ table and qualifying
+
 
 def test_options_and_seats():
     assert E.validate_options({}, 3) == {"circuit": "great_britain"}  # saved tables: as before
@@ -155,8 +160,10 @@ def test_quali_example_17_3_1(monkeypatch):
     assert E.to_act(st) == [0]
     st, ev = E.apply(st, 0, {"type": "quali", "reroll": False})
     texts = [e.text for e in ev]
-    assert any(t.key == "{p} rolls the purple die twice: {a} and {b}." and t.params["a"] == "3"
-               and t.params["b"] == "6" for t in texts)
+    assert any(
+        t.key == "{p} rolls the purple die twice: {a} and {b}." and t.params["a"] == "3" and t.params["b"] == "6"
+        for t in texts
+    )
     # the human's 4 is the lowest: out in Q1 and last on the grid (pays nothing; bots have no SP);
     # Q2 and Q3 are bots only and run by themselves
     assert st["phase"] == "tyres" and st["grid"][-1] == 0 and st["cars"][0]["sp"] == 9
@@ -191,6 +198,7 @@ def test_bots_never_act_and_choose_tyres_after_the_humans():
 
 
 # ------------------------------------------------------------------ driving
+
 
 def test_bot_moves_its_card_mp_and_lines_up_for_the_corner(monkeypatch):
     st = bot_race(1, 1)
@@ -264,9 +272,19 @@ def test_human_attacker_must_beat_the_bot_value(monkeypatch):
     for roll, sp_max, wins in ((ov, 0, False), (ov + 1, 0, True), (ov - 1, 2, True), (ov - 1, 1, False)):
         s2 = place(st, {0: (33, 0), 1: (34, 0)})
         s2["prefs"][0].update({"attack": sp_max})
-        s2["turn"] = {"seat": 0, "fought": [], "won": [], "stage": "move",
-                      "fight": {"opt": {"def": [1], "unused": 0, "ms": {"s": 0}, "step": {"s": 0}}, "i": 0,
-                                "rolls": None, "answer": None, "fights": False}}
+        s2["turn"] = {
+            "seat": 0,
+            "fought": [],
+            "won": [],
+            "stage": "move",
+            "fight": {
+                "opt": {"def": [1], "unused": 0, "ms": {"s": 0}, "step": {"s": 0}},
+                "i": 0,
+                "rolls": None,
+                "answer": None,
+                "fights": False,
+            },
+        }
         Dice(monkeypatch, [roll])
         res = FIGHTS.fight(s2, Rng(1), [])
         assert (res == "won") is wins, (roll, sp_max)
@@ -322,8 +340,10 @@ def test_bot_pits_on_worn_tyres_and_fits_new_ones(monkeypatch):
 
 # ------------------------------------------------------------------ whole races
 
+
 def _play(humans, bots, circuit_, seed, side="A", drs=True):
     import random
+
     rnd = random.Random(seed)
     st = E.new_game({"circuit": circuit_, "bots": bots, "bot_side": side, "drs": drs}, humans, seed)
     actions = []
@@ -358,11 +378,22 @@ def _play(humans, bots, circuit_, seed, side="A", drs=True):
     return st, actions
 
 
-@pytest.mark.parametrize("humans,bots,circuit_,side", [
-    (1, 5, "great_britain", "A"), (1, 1, "monaco", "B"), (2, 4, "brazil", "A"), (3, 3, "china", "B"),
-    (4, 2, "spain", "A"), (5, 1, "usa", "B"), (6, 3, "italy", "A"), (1, 3, "germany", "A")])
+@pytest.mark.parametrize(
+    "humans,bots,circuit_,side",
+    [
+        (1, 5, "great_britain", "A"),
+        (1, 1, "monaco", "B"),
+        (2, 4, "brazil", "A"),
+        (3, 3, "china", "B"),
+        (4, 2, "spain", "A"),
+        (5, 1, "usa", "B"),
+        (6, 3, "italy", "A"),
+        (1, 3, "germany", "A"),
+    ],
+)
 def test_seeded_races_with_bots_and_drs_end_and_replay(humans, bots, circuit_, side):
     from bot.games.base import replay
+
     st, actions = _play(humans, bots, circuit_, 11, side)
     assert st["seats"] == min(6, humans + bots)
     done = [s for s, c in enumerate(st["cars"]) if c["finished"] or c["out"]]
@@ -375,16 +406,21 @@ def test_seeded_races_with_bots_and_drs_end_and_replay(humans, bots, circuit_, s
 def test_bot_names_in_texts_and_images():
     from bot.i18n import render
     from rendering.pole import render_board, render_hand, render_results
+
     st, _ = _play(1, 2, "monaco", 3)
     text = render(E.view(st, None)["log"][-1]["key"] and eng.car_name(st, 1), "en")
     assert text == "Blue bot (A)"
     assert render(eng.car_name(st, 2), "ja") == "黄ボット（A）"
-    for png in (render_board(E.view(st, None), ["Alice"], "en"), render_hand(E.view(st, 0), ["Alice"], "ja"),
-                render_results(E.view(st, None), ["Alice"], "en")):
+    for png in (
+        render_board(E.view(st, None), ["Alice"], "en"),
+        render_hand(E.view(st, 0), ["Alice"], "ja"),
+        render_results(E.view(st, None), ["Alice"], "en"),
+    ):
         assert png[:4] == b"\x89PNG" or png[8:12] == b"WEBP"  # the board is a WebP (issue #35)
 
 
 # ------------------------------------------------------------------ the start rounds and the pit exit
+
 
 def _record_dice(monkeypatch, faces):
     """Scripted dice that also note which die was rolled."""
@@ -393,6 +429,7 @@ def _record_dice(monkeypatch, faces):
     def die(rng, name):
         names.append(name)
         return faces.pop(0)
+
     patch_dice(monkeypatch, die)
     return names
 

@@ -1,6 +1,7 @@
 """The world championship (seed 002, section 15), table options: several races in one game,
 points after each race (the final race its own table), standings with ties by wins then 2nd
 places, engine damage carried over (15.1), drivers and teams kept, the constructors (15.2)."""
+
 import json
 import random
 
@@ -112,8 +113,15 @@ def test_no_pit_while_the_team_mate_is_in_it():
 
 
 def test_a_whole_season_plays_and_replays():
-    opts = {"circuit": "usa", "championship": 4, "engine_damage": True, "constructors": True, "bots": 2,
-            "drivers": True, "events": True}
+    opts = {
+        "circuit": "usa",
+        "championship": 4,
+        "engine_damage": True,
+        "constructors": True,
+        "bots": 2,
+        "drivers": True,
+        "events": True,
+    }
     rnd = random.Random(4)
     st = E.new_game(opts, 2, 4)
     actions = []

@@ -1,4 +1,5 @@
 """Circuit special rules (seed 002, appendix 4), a table option: every rule of the eight circuits."""
+
 import json
 
 import pytest
@@ -12,9 +13,19 @@ from bot.games.rng import Rng
 from tests.pole.helpers import attack, Dice, event_round, fight_setup, race, said
 
 
-@pytest.mark.parametrize("circuit,ep,bp", [("great_britain", 7, 7), ("monaco", 7, 7), ("brazil", 7, 6),
-                                           ("china", 8, 7), ("spain", 6, 8), ("usa", 6, 7), ("italy", 7, 7),
-                                           ("germany", 7, 7)])
+@pytest.mark.parametrize(
+    "circuit,ep,bp",
+    [
+        ("great_britain", 7, 7),
+        ("monaco", 7, 7),
+        ("brazil", 7, 6),
+        ("china", 8, 7),
+        ("spain", 6, 8),
+        ("usa", 6, 7),
+        ("italy", 7, 7),
+        ("germany", 7, 7),
+    ],
+)
 def test_start_points(circuit, ep, bp):
     st = E.new_game({"circuit": circuit, "circuit_rules": True}, 2, 3)
     assert [(c["ep"], c["bp"]) for c in st["cars"]] == [(ep, bp)] * 2
@@ -89,6 +100,7 @@ def _fight_totals(monkeypatch, **opts):
 
 def test_great_britain_attackers_and_monaco_defenders_get_1(monkeypatch):
     from bot.games.pole import specials as SP
+
     at, dt = _fight_totals(monkeypatch)
     assert _fight_totals(monkeypatch, circuit_rules=True) == (at + 1, dt)
     assert SP.fight_bonus({"options": {"circuit_rules": True}, "circuit": "great_britain"}) == (1, 0)
@@ -102,12 +114,21 @@ def test_dry_engine_point_cells(bcap, kcap, reach):
     """Brazil: in the dry 1 EP moves 4 cells, not 3: 6 tyre MP from row 2 and one boost."""
     from dataclasses import replace
     from tests.pole.helpers import circuit, ctx, ms
+
     c = circuit()
     x = replace(ctx(c), bcap=bcap, kcap=kcap)
     opts = R.search(x, ms(2, 1), 6, 3)
     one_ep = bcap or 3
-    far = max(o.state.pos[1] for o in opts if o.kind == "end" and o.state.pos[0] == "t" and o.state.pos[1] < 20
-              and 0 < o.state.b <= one_ep and o.state.k == 0 and o.state.s == 0)
+    far = max(
+        o.state.pos[1]
+        for o in opts
+        if o.kind == "end"
+        and o.state.pos[0] == "t"
+        and o.state.pos[1] < 20
+        and 0 < o.state.b <= one_ep
+        and o.state.k == 0
+        and o.state.s == 0
+    )
     assert far == reach
 
 
@@ -123,6 +144,7 @@ def test_engine_asks_the_circuit_for_its_caps():
 def test_usa_brake_point_cells():
     """USA: in the dry 1 BP moves 4 cells (search with the brake cap the circuit rules give)."""
     from bot.games.pole import specials as SP
+
     st = {"options": {"circuit_rules": True}, "circuit": "usa"}
     assert SP.caps(st, False) == (3, 4) and SP.caps(st, True) == (2, 2)
     st["circuit"] = "brazil"
@@ -133,6 +155,7 @@ def test_usa_brake_point_cells():
 
 def test_germany_drs_gives_3():
     from bot.games.pole import specials as SP
+
     assert SP.drs_mp({"options": {"circuit_rules": True}, "circuit": "germany"}) == 3
     assert SP.drs_mp({"options": {}, "circuit": "germany"}) == 2
     assert SP.drs_mp({"options": {"circuit_rules": True}, "circuit": "italy"}) == 2

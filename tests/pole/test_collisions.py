@@ -1,6 +1,7 @@
 """Collisions (seed 002, section 10), a table option: equal raw fight rolls stop the pass, every
 car in it makes a collision roll (black die, table in data/pole/rules.json), each may roll again
 for 1 SP keeping the lower; EP/BP losses, breakdowns, retirements; no DRS on the next turn."""
+
 import json
 
 import pytest
@@ -59,9 +60,17 @@ def test_the_second_roll_never_makes_it_worse(monkeypatch):
     assert st["cars"][a]["ep"] == 6 and st["cars"][a]["bd"] == []  # kept the 3: 1 EP, no breakdown
 
 
-@pytest.mark.parametrize("roll,ep,bp,bd", [(1, 7, 7, []), (2, 7, 6, []), (3, 6, 7, []),
-                                            (4, 7, 7, [["light", False]]), (5, 7, 7, [["light", False]]),
-                                            (6, 7, 7, [["heavy", False]])])
+@pytest.mark.parametrize(
+    "roll,ep,bp,bd",
+    [
+        (1, 7, 7, []),
+        (2, 7, 6, []),
+        (3, 6, 7, []),
+        (4, 7, 7, [["light", False]]),
+        (5, 7, 7, [["light", False]]),
+        (6, 7, 7, [["heavy", False]]),
+    ],
+)
 def test_the_collision_table(monkeypatch, roll, ep, bp, bd):
     st = race_with_collisions()
     a, d, _ = fight_setup(st)

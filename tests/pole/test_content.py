@@ -1,4 +1,5 @@
 """Pole Position content: the seed's stated numbers, and every circuit validates on load."""
+
 import copy
 import json
 
@@ -11,8 +12,16 @@ RAW = json.loads((content.DATA_DIR / "circuits.json").read_text("utf-8"))
 
 def test_eight_circuits_of_the_seed():
     cs = content.circuits()
-    assert [c.name for c in cs.values()] == ["Great Britain", "Monaco", "Brazil", "China", "Spain",
-                                             "USA", "Italy", "Germany"]
+    assert [c.name for c in cs.values()] == [
+        "Great Britain",
+        "Monaco",
+        "Brazil",
+        "China",
+        "Spain",
+        "USA",
+        "Italy",
+        "Germany",
+    ]
 
 
 @pytest.mark.parametrize("key", content.CIRCUIT_KEYS)
@@ -47,15 +56,18 @@ def test_rules_numbers_from_the_seed():
     assert min(r["dice"]["white"]) > min(r["dice"]["green"]) > min(r["dice"]["blue"])
 
 
-@pytest.mark.parametrize("breaker", [
-    lambda c: c["segments"][1].update(line=[[0, 0]]),  # line not ending on the last row
-    lambda c: c["segments"][1].update(arrow_lane=7),
-    lambda c: c.update(weather_b=4),
-    lambda c: c.update(weather_a=c["weather_a"][:5]),
-    lambda c: c["segments"].insert(2, copy.deepcopy(c["segments"][1])),  # two corners with no straight
-    lambda c: c.update(grid=c["grid"][:5]),
-    lambda c: c["pit"].update(entry_row=3),
-])
+@pytest.mark.parametrize(
+    "breaker",
+    [
+        lambda c: c["segments"][1].update(line=[[0, 0]]),  # line not ending on the last row
+        lambda c: c["segments"][1].update(arrow_lane=7),
+        lambda c: c.update(weather_b=4),
+        lambda c: c.update(weather_a=c["weather_a"][:5]),
+        lambda c: c["segments"].insert(2, copy.deepcopy(c["segments"][1])),  # two corners with no straight
+        lambda c: c.update(grid=c["grid"][:5]),
+        lambda c: c["pit"].update(entry_row=3),
+    ],
+)
 def test_bad_circuit_data_is_refused(breaker):
     raw = copy.deepcopy(RAW["circuits"]["great_britain"])
     breaker(raw)

@@ -1,5 +1,6 @@
 """Custom setup (seed 002, section 13), a table option: up to 2 points between EP and BP at the
 start (a short step before qualifying), 1 point either way at every pit stop."""
+
 from bot.games.pole import ENGINE as E
 from bot.games.pole import engine as eng
 from tests.pole.helpers import Dice, turn
@@ -31,6 +32,7 @@ def test_without_the_option_no_setup_step():
 
 def test_label_names_the_result():
     from bot.i18n import render
+
     st = _new()
     assert render(E.describe_action(st, 0, {"type": "setup", "ep": -2}), "en") == "5 EP and 9 BP"
     assert render(E.describe_action(st, 0, {"type": "setup", "ep": 0}), "en") == "Keep 7 EP and 7 BP"
@@ -74,12 +76,16 @@ def test_pit_swap_needs_the_point(monkeypatch):
 
 def test_no_pit_swap_without_the_option(monkeypatch):
     import bot.games.pole.custom as C
+
     st = {"options": {}, "cars": [{"ep": 3, "bp": 3}]}
     assert C.pit_swaps(st, 0, ["soft"]) == []
 
 
 def test_sc_stop_may_swap_too():
     import bot.games.pole.custom as C
+
     st = {"options": {"custom_setup": True}, "cars": [{"ep": 3, "bp": 3}]}
-    assert C.pit_swaps(st, 0, ["soft"], "sc") == [{"type": "sc", "tyre": "soft", "swap": 1},
-                                                   {"type": "sc", "tyre": "soft", "swap": -1}]
+    assert C.pit_swaps(st, 0, ["soft"], "sc") == [
+        {"type": "sc", "tyre": "soft", "swap": 1},
+        {"type": "sc", "tyre": "soft", "swap": -1},
+    ]

@@ -1,5 +1,6 @@
 """Drivers and teams (seed 002, section 14, appendices 1 and 2), a table option: dealing, the
 qualifying value, and a test for each of the twelve driver and twelve team abilities."""
+
 import json
 from dataclasses import replace
 
@@ -14,7 +15,19 @@ from bot.games.pole import race as RACE
 from bot.games.pole import qualifying as QUALI
 from bot.games.pole import driving as DRIVE
 from bot.games.rng import Rng
-from tests.pole.helpers import attack, circuit, ctx, Dice, drs_race, event_round, fight_setup, race, red_turn, said, turn
+from tests.pole.helpers import (
+    attack,
+    circuit,
+    ctx,
+    Dice,
+    drs_race,
+    event_round,
+    fight_setup,
+    race,
+    red_turn,
+    said,
+    turn,
+)
 
 
 def _with(st, seat, driver=None, team=None):
@@ -36,8 +49,9 @@ def test_deal_one_each_distinct_bots_none():
     assert "driver" not in E.new_game({"circuit": "great_britain"}, 2, 9)["cars"][0]
 
 
-@pytest.mark.parametrize("team,ep,bp", [("engine3", 10, 7), ("engine2", 9, 8), ("brake2", 8, 9), ("brake3", 7, 10),
-                                        ("sturdy", 7, 8)])
+@pytest.mark.parametrize(
+    "team,ep,bp", [("engine3", 10, 7), ("engine2", 9, 8), ("brake2", 8, 9), ("brake3", 7, 10), ("sturdy", 7, 8)]
+)
 def test_team_start_points(team, ep, bp):
     t = next(x for x in D.data()["teams"] if x["id"] == team)
     assert (7 + t.get("ep", 0), 7 + t.get("bp", 0)) == (ep, bp)
@@ -47,6 +61,7 @@ def test_deal_applies_team_points_and_tokens():
     class Fixed:
         def shuffle(self, seq):
             seq.sort(key=lambda x: {"tyre_whisperer": 0, "engine3": 0}.get(x, 1))
+
     cars = [{"ep": 7, "bp": 7}]
     D.deal({"drivers": True}, cars, Fixed())
     assert cars[0]["driver"] == "tyre_whisperer" and cars[0]["team"] == "engine3"
@@ -88,8 +103,9 @@ def test_rocket_plus_1_after_the_sc(monkeypatch):
     assert st["turn"]["n"] == 9
 
 
-@pytest.mark.parametrize("driver,team,at,dt", [("attacker", None, 2, 0), ("defender", None, 0, 2),
-                                               ("fighter", None, 1, 1)])
+@pytest.mark.parametrize(
+    "driver,team,at,dt", [("attacker", None, 2, 0), ("defender", None, 0, 2), ("fighter", None, 1, 1)]
+)
 def test_fight_bonuses(monkeypatch, driver, team, at, dt):
     st = race(collisions=False, drivers=True)
     a, d, _ = fight_setup(st)
@@ -142,6 +158,7 @@ def test_corner_master_two_cells_per_sp_in_normal_corners():
 
     def far(opts):
         return max(o.state.pos[1] for o in opts if o.kind == "end" and o.state.pos[0] == "t" and o.state.s > 0)
+
     assert far(two) == far(one) + 1  # 1 SP: 2 cells instead of 1
     st = {"options": {"drivers": True}, "cars": [{"driver": "corner_master"}]}
     assert D.sp_cost(st, 0, 3) == 2 and D.sp_cost(st, 0, 2) == 1
@@ -205,11 +222,16 @@ def test_slipstreamer_drs_plus_1_mp():
     assert D.drs_mp(st, 0) == 4
 
 
-@pytest.mark.parametrize("team,weather,tyre,free", [("inter_light", "light", "inter", True),
-                                                    ("inter_light", "dry", "inter", False),
-                                                    ("hard_dry", "dry", "hard", True),
-                                                    ("soft_dry", "dry", "soft", True),
-                                                    ("soft_dry", "dry", "hard", False)])
+@pytest.mark.parametrize(
+    "team,weather,tyre,free",
+    [
+        ("inter_light", "light", "inter", True),
+        ("inter_light", "dry", "inter", False),
+        ("hard_dry", "dry", "hard", True),
+        ("soft_dry", "dry", "soft", True),
+        ("soft_dry", "dry", "hard", False),
+    ],
+)
 def test_team_free_reroll(monkeypatch, team, weather, tyre, free):
     st = _with(race(n=1, drivers=True), 0, team=team)
     c = eng.circuits()["great_britain"]
@@ -304,13 +326,17 @@ def test_slipstreamer_takes_drs_two_moves_behind(monkeypatch):
     base["cars"][0]["driver"] = "drs"
     st = red_turn(base)
     # red ends on row 2 (lap 2): green is on row 6, two moves ahead (rows 2 -> 4 -> 6)
-    i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end" and o["pos"] == ["t", 2, 0]
-             and o["laps"] == 2)
+    i = next(
+        i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end" and o["pos"] == ["t", 2, 0] and o["laps"] == 2
+    )
     st, ev = E.apply(st, 0, {"type": "move", "i": i})
     assert st["cars"][0]["drs"] is True
     plain = red_turn(drs_race())
-    i = next(i for i, o in enumerate(plain["turn"]["opts"]) if o["kind"] == "end" and o["pos"] == ["t", 2, 0]
-             and o["laps"] == 2)
+    i = next(
+        i
+        for i, o in enumerate(plain["turn"]["opts"])
+        if o["kind"] == "end" and o["pos"] == ["t", 2, 0] and o["laps"] == 2
+    )
     Dice(monkeypatch, [])
     plain, _ = E.apply(plain, 0, {"type": "move", "i": i})
     assert not plain["cars"][0].get("drs")
@@ -322,6 +348,7 @@ def test_rules_pages_name_every_driver_and_team_with_its_ability(locale):
     by the name the board shows, in the reader's language."""
     from bot import rules_pages
     from bot.i18n import msg, render
+
     text = "\n".join(body for _, body in rules_pages.pages("pole", locale))
     colon = "：" if locale == "ja" else ":"
     for x in D.data()["drivers"] + D.data()["teams"]:

@@ -1,5 +1,6 @@
 """DRS (seed 002, section 11), a table option: crossing the DRS line and ending 1 MP behind the
 car ahead gives up to 2 more MP on the next turn; not in the rain; off by default."""
+
 import json
 
 from bot.games.pole import ENGINE as E

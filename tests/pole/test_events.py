@@ -1,6 +1,7 @@
 """Events (seed 002, sections 2.2 and 9, appendix 3), a table option: the A/B/C deck by circuit,
 the "!" weather roll then the purple die, the lowest black roll takes a one-player event, the
 seven effects, the SC card with and without the safety-car rule, reshuffling, bots unaffected."""
+
 import json
 
 import pytest
@@ -45,8 +46,9 @@ def test_bang_then_purple_bang_reveals(monkeypatch):
     assert E.view(st, None)["events"]["last"] == {"card": "weather3", "round": 11, "seat": None}
 
 
-@pytest.mark.parametrize("purple,often,revealed", [(3, False, False), (3, True, True), (4, True, False),
-                                                   ("!", False, True)])
+@pytest.mark.parametrize(
+    "purple,often,revealed", [(3, False, False), (3, True, True), (4, True, False), ("!", False, True)]
+)
 def test_purple_three_counts_only_with_events_often(monkeypatch, purple, often, revealed):
     st = race(events=True, events_often=often)
     st, ev = event_round(st, ["weather3"], ["!", purple], monkeypatch)
@@ -66,8 +68,9 @@ def test_lowest_black_roll_takes_it_ties_roll_again(monkeypatch):
     order = [s for s in st["order"]]
     rolls = {order[0]: 4, order[1]: 2, order[2]: 2}
     again = {order[1]: 5, order[2]: 3}
-    st, ev = event_round(st, ["bp"], ["!", "!"] + [rolls[s] for s in order] + [again[s] for s in order[1:]],
-                    monkeypatch)
+    st, ev = event_round(
+        st, ["bp"], ["!", "!"] + [rolls[s] for s in order] + [again[s] for s in order[1:]], monkeypatch
+    )
     hit = order[2]
     assert [c["bp"] for c in st["cars"]] == [b - (1 if s == hit else 0) for s, b in enumerate(bp)]
     assert st["events"]["last"]["seat"] == hit

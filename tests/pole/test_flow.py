@@ -1,4 +1,5 @@
 """Pole Position engine flow: the seed's examples played through apply(), with scripted dice."""
+
 import json
 
 import pytest
@@ -224,8 +225,11 @@ def test_position_fight_through_apply(monkeypatch):
     st["prefs"][d] = {"attack": 3, "defend": 0, "yield": False}
     Dice(monkeypatch, [7])
     st = turn(st, a)
-    f = [i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "fight" and o["def"] == [d]
-         and o["pos"] == ["t", 30, 0] and o["unused"] == 5]
+    f = [
+        i
+        for i, o in enumerate(st["turn"]["opts"])
+        if o["kind"] == "fight" and o["def"] == [d] and o["pos"] == ["t", 30, 0] and o["unused"] == 5
+    ]
     assert f
     Dice(monkeypatch, [2, 4])
     sp_a, sp_d = st["cars"][a]["sp"], st["cars"][d]["sp"]
@@ -309,8 +313,7 @@ def test_the_leader_catching_the_last_car_retires_it(monkeypatch):
     st["cars"][last]["pos"], st["cars"][last]["laps"] = ["t", 31, 2], 0
     Dice(monkeypatch, [8, 6, 6, 6, 6])
     st = turn(st, lead)
-    i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end" and o["laps"] == 1
-             and o["pos"][1] >= 31)
+    i = next(i for i, o in enumerate(st["turn"]["opts"]) if o["kind"] == "end" and o["laps"] == 1 and o["pos"][1] >= 31)
     st, ev = E.apply(st, lead, {"type": "move", "i": i})
     assert st["cars"][last]["out"] == "lapped"  # 5.6: no fight needed
 

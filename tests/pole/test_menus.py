@@ -1,6 +1,7 @@
 """Menus over 12 seeded races with the optional rules mixed in (issue #30): every label in a menu is
 unique, in English and in Japanese, so the entries can be told apart; no two different moves hide
 behind one button label; the first "Where to?" entry is the suggested default and says why."""
+
 import random
 
 import pytest
@@ -11,8 +12,14 @@ from bot.i18n import render
 from tests.pole.helpers import policy
 
 CIRCUITS = ["great_britain", "monaco", "brazil", "china", "spain", "usa", "italy", "germany"]
-EXTRA = [{}, {"drs": True}, {"collisions": True, "safety_car": True}, {"stress": True}, {"bots": 2},
-         {"yellow_flag": True, "drs": True}]
+EXTRA = [
+    {},
+    {"drs": True},
+    {"collisions": True, "safety_car": True},
+    {"stress": True},
+    {"bots": 2},
+    {"yellow_flag": True, "drs": True},
+]
 GAMES = [(dict({"circuit": CIRCUITS[g % 8]}, **EXTRA[g % 6]), 2 + g % 4, 200 + g) for g in range(12)]
 
 

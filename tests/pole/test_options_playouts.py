@@ -1,6 +1,7 @@
 """Seeded random races with every optional rule on (events with the C cards and '3' as '!',
 circuit special rules, no retirements, the long race, DRS, collisions, yellow flag, safety car,
 stress), 1-6 players with bots: no errors, invariants hold, views leak nothing, replays agree."""
+
 import json
 import random
 
@@ -12,9 +13,20 @@ from bot.games.pole.content import CIRCUIT_KEYS
 from bot.i18n import render
 from tests.pole.helpers import check, leaks, policy
 
-ALL = {"events": True, "events_c": True, "events_often": True, "circuit_rules": True, "no_retire": True,
-       "drs": True, "collisions": True, "yellow_flag": True, "safety_car": True, "stress": True,
-       "custom_setup": True, "drivers": True}
+ALL = {
+    "events": True,
+    "events_c": True,
+    "events_often": True,
+    "circuit_rules": True,
+    "no_retire": True,
+    "drs": True,
+    "collisions": True,
+    "yellow_flag": True,
+    "safety_car": True,
+    "stress": True,
+    "custom_setup": True,
+    "drivers": True,
+}
 
 
 def options(i: int) -> dict:

@@ -1,6 +1,7 @@
 """Saved games without the new optional rules (events, circuit rules, variants, custom setup)
 play exactly as before: seeded races end in the same final state (hashes recorded before those
 options existed)."""
+
 import hashlib
 import json
 import random
@@ -41,8 +42,16 @@ CASES = [
 # standard race itself, for the turn's one line in the log and the round at the flag; the options' code was left as it was. If the standard race changes again,
 # record anew. Recorded anew for rules_version 3: the turn's line tells the tyre wear at a new lap
 # (cases 2-5 log it in their last lines) and no course-out in a pit lane.
-PRINTS = {0: "5eb98452a6f9919e", 1: "ea1599181e2f74a2", 2: "f322896b8d87db43", 3: "58d6bd590de13a6f",
-          4: "c7fed2a2e52a0703", 5: "d6558cd3fd0280fb", 6: "1fd68e72c574ef96", 7: "3b5abfe054cbf524"}
+PRINTS = {
+    0: "5eb98452a6f9919e",
+    1: "ea1599181e2f74a2",
+    2: "f322896b8d87db43",
+    3: "58d6bd590de13a6f",
+    4: "c7fed2a2e52a0703",
+    5: "d6558cd3fd0280fb",
+    6: "1fd68e72c574ef96",
+    7: "3b5abfe054cbf524",
+}
 
 
 @pytest.mark.parametrize("i", range(len(CASES)))

@@ -1,5 +1,6 @@
 """A roll that would send a car off the track, made in the pit entry lane, and the tyre wear told
 in the turn's line at each new lap (issue #30)."""
+
 import json
 
 from bot.games.pole import ENGINE as E
@@ -53,8 +54,9 @@ def _crossing_line(monkeypatch, laps, tyre="hard", life=3):
     st["round"], st["queue"], st["turn"] = 10, [], None
     st["weather"] = {"a": c.weather_a.index("dry"), "b": 1}
     row = c.length - 3
-    st["cars"][0].update({"pos": ["t", row, c.rows[row].lanes[0]], "laps": laps, "line": [], "tyre": tyre,
-                          "life": life, "pitted": True})
+    st["cars"][0].update(
+        {"pos": ["t", row, c.rows[row].lanes[0]], "laps": laps, "line": [], "tyre": tyre, "life": life, "pitted": True}
+    )
     st["cars"][1].update({"pos": ["t", 30, 0], "laps": laps, "line": []})
     st["order"] = [0, 1]
     Dice(monkeypatch, [8])

@@ -1,5 +1,6 @@
 """Seeded random races to the end, every circuit, 2-6 cars: no errors, invariants hold, the
 views leak nothing, and a game replays from its seed and actions to the same state."""
+
 import json
 import random
 

@@ -1,4 +1,5 @@
 """Pole Position images: every phase draws in English and Japanese, from the views only."""
+
 import io
 import random
 
@@ -107,6 +108,7 @@ def test_board_shows_every_racing_car_on_the_map_or_a_strip():
     is on the map's view or on a strip of track under it, the car to play's strip first (two rows
     behind it, twelve ahead: where it may go, named as the move select names it)."""
     from bot.games.pole.content import circuits
+
     seen = 0
     for circuit, seed in (("monaco", 5), ("great_britain", 11), ("italy", 3), ("brazil", 8)):
         c = circuits()[circuit]
@@ -125,7 +127,8 @@ def test_board_shows_every_racing_car_on_the_map_or_a_strip():
             assert image.height <= P.MAX_RATIO * image.width
             texts = [r["box"] for r in rec if r["kind"] == "text" and r["box"][1] >= P.HEADER_H + map_h]
             for i, a in enumerate(texts):  # no text over another on the strips (numbers, words, cars, the badge)
-                assert not any(a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
-                               for b in texts[i + 1:]), (circuit, st["round"])
+                assert not any(
+                    a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1 for b in texts[i + 1 :]
+                ), (circuit, st["round"])
             seen += 1
     assert seen >= 40

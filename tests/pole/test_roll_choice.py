@@ -1,6 +1,7 @@
 """4.1: after rerolls the player picks one of the rolls. Reading: the pick may be changed once
 (two "Use roll" picks between rerolls), so nobody can toggle between rolls without end; a new
 reroll opens the choice again."""
+
 import pytest
 
 from bot.games.base import GameError
@@ -15,9 +16,17 @@ def uses(st, seat):
 def test_use_roll_can_be_changed_once_then_no_more():
     def rerollable(st):
         t = st["turn"]
-        return (st["phase"] == "race" and t is not None and t["seat"] == 0 and t["stage"] == "move"
-                and t["ms"] is None and t["die"] != "purple" and {"type": "reroll"} in E.legal_actions(st, 0)
-                and st["cars"][0]["sp"] >= 2)
+        return (
+            st["phase"] == "race"
+            and t is not None
+            and t["seat"] == 0
+            and t["stage"] == "move"
+            and t["ms"] is None
+            and t["die"] != "purple"
+            and {"type": "reroll"} in E.legal_actions(st, 0)
+            and st["cars"][0]["sp"] >= 2
+        )
+
     *_, st, _ = find(rerollable)
     st, _ = E.apply(st, 0, {"type": "reroll"})
     assert len(uses(st, 0)) == 1

@@ -1,4 +1,5 @@
 """The seed's worked examples of sections 2-7, on the pure rules."""
+
 import pytest
 
 from bot.games.pole import rules as R
@@ -180,11 +181,11 @@ def test_pit_cars_are_passed_at_the_line():
 
 # ---- 4.6 course-out
 def test_course_out_examples():
-    assert R.course_out_limit("soft", "light") == 9   # ex. 1
-    assert R.course_out_limit("hard", "heavy") == 7   # ex. 2
+    assert R.course_out_limit("soft", "light") == 9  # ex. 1
+    assert R.course_out_limit("hard", "heavy") == 7  # ex. 2
     assert R.course_out_limit("soft", "dry") is None
-    assert R.sp_to_stay(9, "soft", "light") == 1       # ex. 4 B: 9 -> 8 stays on
-    assert R.sp_to_stay(10, "hard", "light") == 3      # 4.6.1: 10 -> 7
+    assert R.sp_to_stay(9, "soft", "light") == 1  # ex. 4 B: 9 -> 8 stays on
+    assert R.sp_to_stay(10, "hard", "light") == 3  # 4.6.1: 10 -> 7
     # ex. 4: 8 in a low-grip area is checked, 7 is not
     assert R.low_grip_limit("soft", "light") == 8
 
@@ -203,8 +204,9 @@ def test_auction_tie_goes_to_the_defender():
     assert not res.attacker_wins and res.defender_pays == 1 and res.attacker_pays == 0
 
 
-@pytest.mark.parametrize("a,d,ma,md", [(a, d, ma, md) for a in range(1, 8) for d in range(0, 7)
-                                        for ma in range(0, 5) for md in range(0, 5)])
+@pytest.mark.parametrize(
+    "a,d,ma,md", [(a, d, ma, md) for a in range(1, 8) for d in range(0, 7) for ma in range(0, 5) for md in range(0, 5)]
+)
 def test_auction_equals_the_open_bidding(a, d, ma, md):
     """Simulate the open auction with minimal raises; the settlement must agree."""
     ba = bd = 0
@@ -351,8 +353,9 @@ def test_a_slide_onto_the_last_lap_without_a_stop_is_out():
     c = all_circuits()["monaco"]
     car = st["cars"][0]
     last_row = len(c.rows) - 1
-    car.update(pos=["t", last_row - 1, c.rows[last_row - 1].lanes[0]], laps=c.laps - 2, pitted=False, tyre="hard",
-               life=5)
+    car.update(
+        pos=["t", last_row - 1, c.rows[last_row - 1].lanes[0]], laps=c.laps - 2, pitted=False, tyre="hard", life=5
+    )
     st["cars"][1].update(pos=["t", 10, c.rows[10].lanes[0]], laps=0)
     ev = []
     DRIVE.go_off(st, ev, 0)
@@ -376,8 +379,7 @@ def test_lowering_the_roll_is_offered_only_where_it_can_help():
     while not ENGINE.is_over(st):
         seat = rnd.choice(ENGINE.to_act(st))
         t = st.get("turn")
-        if st["phase"] == "race" and t and t["stage"] == "move" and t["ms"] is None \
-                and not DRIVE.course_out_due(st):
+        if st["phase"] == "race" and t and t["stage"] == "move" and t["ms"] is None and not DRIVE.course_out_due(st):
             assert not [a for a in ENGINE.legal_actions(st, seat) if a["type"] == "reduce"]
             checked += 1
         st, _ = ENGINE.apply(st, seat, policy(st, seat, rnd))

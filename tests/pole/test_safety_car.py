@@ -2,6 +2,7 @@
 down both cars (or a human's breakdown against a bot and a black 1-3, or two bots' "!" + "!")
 interrupts the turn; four weather rolls; every car lines up behind the SC line, those that stay
 out first, then those that pit, then the cars that caused it; the lap counter rules."""
+
 import json
 
 import pytest
@@ -136,8 +137,11 @@ def test_four_weather_rolls(monkeypatch):
     w0 = dict(st["weather"])
     Dice(monkeypatch, ["cloud", "sun", "cloud", "!"])
     st, ev = _sc_now(st, 60, 1)
-    assert any(e.text.key == "Safety car weather rolls: {faces}; weather {w}." and
-               e.text.params["faces"] == "cloud, sun, cloud, !" for e in said(ev))
+    assert any(
+        e.text.key == "Safety car weather rolls: {faces}; weather {w}."
+        and e.text.params["faces"] == "cloud, sun, cloud, !"
+        for e in said(ev)
+    )
     assert st["weather"] != w0 or GB.weather_b == 0
 
 
@@ -213,6 +217,7 @@ def test_random_races_with_every_option(n, bots, seed):
 
 def test_the_board_shows_the_safety_car(monkeypatch):
     from rendering import pole
+
     st = race_with_collisions(n=2, safety_car=True)
     Dice(monkeypatch, ["sun"] * 4)
     st, _ = _sc_now(st, 60, 1)

@@ -1,6 +1,7 @@
 """Five rule readings checked against the seed's own words (issue #30): every car moves, the tyre
 life track has no 0, bots never wear wets, no DRS on the turn after a collision, and DRS looks at
 the car ahead once the move's passes count."""
+
 import json
 
 from bot.games.pole import ENGINE as E
@@ -37,8 +38,11 @@ def test_every_car_moves_a_wet_3_counts_at_least_1(monkeypatch):
     assert {"type": "stay"} not in E.legal_actions(st, 0)
     # a bigger roll still allows 3 fewer: a 7 counts 4 to 7
     st = _wet_turn(monkeypatch, 7)
-    counted = {o["ms"]["t"] for o in st["turn"]["opts"] if o["kind"] == "end" and o["ms"]["b"] == 0
-               and o["ms"]["k"] == 0 and o["ms"]["s"] == 0}
+    counted = {
+        o["ms"]["t"]
+        for o in st["turn"]["opts"]
+        if o["kind"] == "end" and o["ms"]["b"] == 0 and o["ms"]["k"] == 0 and o["ms"]["s"] == 0
+    }
     assert min(counted) == 4
 
 

@@ -2,6 +2,7 @@
 are in bot/games/pole/standin.py): at every kind of decision the game can wait on, the bot takes
 it; the car's state carries over both ways, the dashboard waits; the moves are the table's alone;
 games replay exactly and seeded races with seats taken and given back at random finish."""
+
 import json
 import random
 
@@ -35,12 +36,14 @@ def waiting(phase, stage=None, seat=0):
         if st["phase"] != phase or seat not in E.to_act(st):
             return False
         return stage is None or (st["turn"] is not None and stage(st["turn"]))
+
     return until
 
 
 def test_takeover_at_the_move_menu_drives_by_the_card_and_gives_the_car_back():
-    opts, n, seed, st, acts = find(waiting("race", lambda t: t["stage"] == "move" and t["ms"] is None
-                                           and t["die"] != "purple"))
+    opts, n, seed, st, acts = find(
+        waiting("race", lambda t: t["stage"] == "move" and t["ms"] is None and t["die"] != "purple")
+    )
     sp, ep, bp = (st["cars"][0][k] for k in ("sp", "ep", "bp"))
     new = take(st, 0)
     car = new["cars"][0]
@@ -78,10 +81,16 @@ def test_takeover_in_qualifying_and_at_the_tyre_choice():
 
 def test_takeover_when_the_seat_was_to_defend_or_bid():
     for stage in ("defend", "attack"):
+
         def until(st, stage=stage):
             t = st["turn"]
-            return st["phase"] == "race" and t is not None and t["stage"] == stage and st["cars"][E.to_act(st)[0]] \
-                .get("bot") is None
+            return (
+                st["phase"] == "race"
+                and t is not None
+                and t["stage"] == stage
+                and st["cars"][E.to_act(st)[0]].get("bot") is None
+            )
+
         opts, n, seed, st, acts = find(until, n=3, asks=True)
         seat = E.to_act(st)[0]
         new = take(st, seat)
@@ -110,6 +119,7 @@ def test_a_give_back_during_the_bots_own_turn_waits_for_its_end():
     def until(st):
         t = st["turn"]
         return st["phase"] == "race" and t is not None and t["seat"] == 1 and t["stage"] == "defend"
+
     opts, n, seed, st, acts = find(until, n=2, asks=True)
     # seat 1 attacks seat 0, who is asked: take seat 1 over first... it is not waiting, so the
     # table would not; the engine allows it (the car has a turn under way): it becomes a bot's turn
@@ -156,9 +166,16 @@ def _random_race(seed, opts, n):
 
 @pytest.mark.parametrize("seed", range(8))
 def test_seeded_races_with_seats_taken_over_and_given_back_finish(seed):
-    opts = {"circuit": CIRCUIT_KEYS[seed % len(CIRCUIT_KEYS)], "bots": seed % 3, "drs": True,
-            "collisions": seed % 2 == 0, "safety_car": seed % 4 == 0, "stress": seed % 3 == 0,
-            "drivers": seed % 2 == 1, "bot_side": "AB"[seed % 2]}
+    opts = {
+        "circuit": CIRCUIT_KEYS[seed % len(CIRCUIT_KEYS)],
+        "bots": seed % 3,
+        "drs": True,
+        "collisions": seed % 2 == 0,
+        "safety_car": seed % 4 == 0,
+        "stress": seed % 3 == 0,
+        "drivers": seed % 2 == 1,
+        "bot_side": "AB"[seed % 2],
+    }
     took, gave = _random_race(seed, opts, 2 + seed % 3)
     assert took
 

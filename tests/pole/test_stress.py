@@ -1,6 +1,7 @@
 """Stress (seed 002, section 12), a table option: levels 0-6 with cumulative effects, gained at most
 once a round (collision, the leader crossing the line, a follower's DRS, a car ending 1 MP behind
 the leader, the leader pitting), brought down one level a turn for 3 MP (dry dice) or 2 (wet)."""
+
 import json
 
 import pytest
@@ -117,8 +118,9 @@ def test_the_leader_crossing_the_line_and_a_follower_taking_drs(monkeypatch):
 
 @pytest.mark.parametrize("n,bots,seed", [(6, 0, 18), (3, 2, 9), (1, 3, 4)])
 def test_random_races_with_every_option(n, bots, seed):
-    st, actions, options, keys = play_race(n, bots, seed, {"safety_car": True, "yellow_flag": True, "drs": True,
-                                                        "stress": True})
+    st, actions, options, keys = play_race(
+        n, bots, seed, {"safety_car": True, "yellow_flag": True, "drs": True, "stress": True}
+    )
     assert E.is_over(st)
     assert all(0 <= c.get("stress", 0) <= 6 for c in st["cars"])
     if n == 6:

@@ -1,6 +1,7 @@
 """What the thread and /game log read (issue #30): one line per car's turn with the roll and
 rerolls, where it went in the menu's words, what it spent, then what else happened in the turn;
 the choosing player is told what a secret choice means; the lobby and the weather read once."""
+
 import json
 import random
 import re
@@ -60,8 +61,10 @@ def test_a_turn_is_one_line_roll_rerolls_where_and_cost(monkeypatch):
 def test_seeded_races_one_line_per_turn_in_the_menu_words():
     """Every line that starts a car's turn names the roll and the car's cell in the move menu's words;
     a turn that goes on after a decision by someone else tells what happened so far, never twice."""
-    for opts, n, seed in (({"circuit": "great_britain", "bots": 2, "drs": True}, 2, 21),
-                          ({"circuit": "monaco", "collisions": True}, 3, 22)):
+    for opts, n, seed in (
+        ({"circuit": "great_britain", "bots": 2, "drs": True}, 2, 21),
+        ({"circuit": "monaco", "collisions": True}, 3, 22),
+    ):
         rnd = random.Random(seed)
         st = E.new_game(opts, n, seed)
         turns = lines = 0
@@ -73,8 +76,11 @@ def test_seeded_races_one_line_per_turn_in_the_menu_words():
             for e in ev:
                 if e.to is not None:
                     continue
-                assert e.text.key not in ("{p} rolls {roll}.", "{p} spends 1 SP and rerolls: {roll}.",
-                                          "{p} drives {n} cells.")
+                assert e.text.key not in (
+                    "{p} rolls {roll}.",
+                    "{p} spends 1 SP and rerolls: {roll}.",
+                    "{p} drives {n} cells.",
+                )
                 text = words(e.text)
                 if e.text.key == "{a}.":
                     lines += 1
@@ -88,13 +94,16 @@ def test_keep_my_roll_says_what_was_kept_and_what_next():
     st, ev = E.apply(st, 0, {"type": "quali", "reroll": False})
     mine = [words(e.text) for e in ev if e.to == 0]
     first = st["quali"]["first"]["0"]
-    assert mine == [f"You keep your roll of {first}. The session is settled once everyone has chosen; until "
-                    "then you may change your mind."]
+    assert mine == [
+        f"You keep your roll of {first}. The session is settled once everyone has chosen; until "
+        "then you may change your mind."
+    ]
     assert all(e.to in (None, 0) for e in ev)
     first1 = st["quali"]["first"]["1"]
     st, ev = E.apply(st, 1, {"type": "quali", "reroll": True})  # the last to choose: the session is settled
     assert [words(e.text) for e in ev if e.to == 1] == [
-        f"You will spend 1 SP and roll twice more; your best roll counts (first roll {first1})."]
+        f"You will spend 1 SP and roll twice more; your best roll counts (first roll {first1})."
+    ]
 
 
 def test_lobby_and_weather_read_once(monkeypatch):
@@ -110,6 +119,8 @@ def test_lobby_and_weather_read_once(monkeypatch):
         RACE.setup_round(st, Rng(1), ev)
         seen += [words(e.text) for e in ev if e.text.key.startswith("Round")]
     changed = [x for x in seen if "changes" in x]
-    assert changed and all(re.fullmatch(r"Round 11: cloud; the weather changes to (dry weather|light rain|heavy rain)\.", x)
-                           for x in changed), changed
+    assert changed and all(
+        re.fullmatch(r"Round 11: cloud; the weather changes to (dry weather|light rain|heavy rain)\.", x)
+        for x in changed
+    ), changed
     assert not any("Weather dry weather" in x for x in seen)

@@ -1,6 +1,7 @@
 """A game saved before schema 2 (the number of cars was "n"): upgraded, it plays on exactly as the
 code of its day did. stored_schema1.json holds a race state as that code stored it (options:
 a bot, DRS, collisions, stress, events, drivers), the moves that followed and the state they led to."""
+
 import json
 from pathlib import Path
 

@@ -1,5 +1,6 @@
 """The variants (seed 002, section 16), table options: no retirements (16.1) and the long race
 (16.2)."""
+
 import json
 
 from bot.games.pole.variants import breakdown
@@ -89,8 +90,14 @@ def test_must_pit_only_the_pit_when_in_reach_then_cleared(monkeypatch):
     st = race(n=1, no_retire=True)
     c = eng.circuits()["great_britain"]
     s = 0
-    st["cars"][s].update(pos=["t", c.pit_entry_row - 2, c.pit_side], laps=1, line=[], must_pit=True, life=3,
-                         bd=[["heavy", False], ["light", False]])
+    st["cars"][s].update(
+        pos=["t", c.pit_entry_row - 2, c.pit_side],
+        laps=1,
+        line=[],
+        must_pit=True,
+        life=3,
+        bd=[["heavy", False], ["light", False]],
+    )
     for o in range(1, st["seats"]):
         st["cars"][o].update(pos=["t", 20, 0], laps=1)
     st["order"] = [s] + list(range(1, st["seats"]))

@@ -2,6 +2,7 @@
 damages a car flags its sector (a corner: the row after the double arrow to the last shaded row;
 a straight: from after the corner before it to the next double-arrow row); no overtaking there
 this round and the next, then both flags go."""
+
 import json
 
 import pytest
@@ -89,8 +90,9 @@ def test_no_overtaking_between_the_flags(monkeypatch):
     st["cars"][a]["pos"] = ["t", 27, 0]
     Dice(monkeypatch, [9])
     free = turn(st, a)
-    assert any(o["pos"][0] == "t" and o["pos"][1] > 31 and o["laps"] == st["cars"][a]["laps"]
-               for o in free["turn"]["opts"])
+    assert any(
+        o["pos"][0] == "t" and o["pos"][1] > 31 and o["laps"] == st["cars"][a]["laps"] for o in free["turn"]["opts"]
+    )
     Dice(monkeypatch, [9])
     held = turn(_flagged(st, _straight_run(c, 30), 10), a)
     assert held["turn"]["opts"]
@@ -130,6 +132,7 @@ def test_random_races_with_yellow_flags(n, bots, seed):
 
 def test_the_board_shows_the_flag():
     from rendering import pole
+
     st = race_with_collisions(yellow_flag=True)
     st["flag"] = {"rows": [27, 28, 29], "until": 5}
     v = E.view(st, None)

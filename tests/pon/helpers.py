@@ -1,4 +1,5 @@
 """Scenario builders for PON tests: put named cards exactly where a test needs them."""
+
 from __future__ import annotations
 
 import json
@@ -42,6 +43,7 @@ def en(value: Any) -> Any:
         return [en(v) for v in value]
     return render(from_wire(value), "en")
 
+
 NAME = {c.name: c.id for c in CARDS.values()}
 
 
@@ -54,12 +56,22 @@ def cards(*names: str) -> list[int]:
     return [C(n) for n in names]
 
 
-def arrange(seats: int = 3, *, order: list[int] | None = None, hands: dict[int, list[str]] | None = None,
-            circuit: dict[int, str] | None = None, throttles: dict[int, list[str]] | None = None,
-            discard: list[str] | None = None, pon: dict[int, list[list[str]]] | None = None,
-            current: int = 0, face_down: list[int] | None = None, prefs: dict[int, dict[str, Any]] | None = None,
-            effect: bool = False, known: dict[int, list[int]] | None = None,
-            turn_order: list[int] | None = None) -> tuple[dict[str, Any], list[Event]]:
+def arrange(
+    seats: int = 3,
+    *,
+    order: list[int] | None = None,
+    hands: dict[int, list[str]] | None = None,
+    circuit: dict[int, str] | None = None,
+    throttles: dict[int, list[str]] | None = None,
+    discard: list[str] | None = None,
+    pon: dict[int, list[list[str]]] | None = None,
+    current: int = 0,
+    face_down: list[int] | None = None,
+    prefs: dict[int, dict[str, Any]] | None = None,
+    effect: bool = False,
+    known: dict[int, list[int]] | None = None,
+    turn_order: list[int] | None = None,
+) -> tuple[dict[str, Any], list[Event]]:
     """A main-phase state at course `current`; the first seat of `turn_order` (default: `order`,
     first place first) acts first.
 
@@ -89,15 +101,28 @@ def arrange(seats: int = 3, *, order: list[int] | None = None, hands: dict[int, 
             slots[i] = spare.pop(0)
             used.add(slots[i])
     st = E.new_game({}, seats, 1)
-    st.update({
-        "phase": "start_turn" if effect else "begin_main",
-        "circuit": slots, "face_up": [i not in (face_down or []) for i in range(length)],
-        "throttles": throttle_ids, "known": [list((known or {}).get(s, [])) for s in range(seats)],
-        "peeked": [None] * seats, "peek_queue": [], "deck": [], "hands": hands_ids, "discard": discard_ids,
-        "pon": pon_ids, "order": order, "turn_order": list(turn_order or order), "actor_pos": 0, "actor": None,
-        "current": current, "log": [],
-        "turn": {"events": [], "discounts": {}, "mods": {}, "flags": {}},
-    })
+    st.update(
+        {
+            "phase": "start_turn" if effect else "begin_main",
+            "circuit": slots,
+            "face_up": [i not in (face_down or []) for i in range(length)],
+            "throttles": throttle_ids,
+            "known": [list((known or {}).get(s, [])) for s in range(seats)],
+            "peeked": [None] * seats,
+            "peek_queue": [],
+            "deck": [],
+            "hands": hands_ids,
+            "discard": discard_ids,
+            "pon": pon_ids,
+            "order": order,
+            "turn_order": list(turn_order or order),
+            "actor_pos": 0,
+            "actor": None,
+            "current": current,
+            "log": [],
+            "turn": {"events": [], "discounts": {}, "mods": {}, "flags": {}},
+        }
+    )
     if not effect:
         st["face_up"][current] = True
     for s in range(seats):

@@ -1,4 +1,5 @@
 """Seeded random games to the end: no exception, cards conserved, no leaks, JSON-exact, replayable."""
+
 from __future__ import annotations
 
 import copy
@@ -16,10 +17,22 @@ from bot.i18n import Msg, msg
 from tests.pon.helpers import en, plain_json
 
 ALL = list(range(len(CARDS)))
-PREF_CHANGES = [{"pon": {"3": "ask"}}, {"pon": {"1": "never"}}, {"block": "ask"}, {"block": "yield"},
-                {"refill": "ask"}, {"discard": "ask"}, {"pon": {n: "auto" for n in "1234"}, "block": "auto"},
-                {"values": ["pon:2:ask"]}, {"values": ["discard:auto"]}, {"decay": "ask"}, {"values": ["decay:auto"]},
-                {"events": "ask"}, {"events": "never"}, {"values": ["events:auto"]}]
+PREF_CHANGES = [
+    {"pon": {"3": "ask"}},
+    {"pon": {"1": "never"}},
+    {"block": "ask"},
+    {"block": "yield"},
+    {"refill": "ask"},
+    {"discard": "ask"},
+    {"pon": {n: "auto" for n in "1234"}, "block": "auto"},
+    {"values": ["pon:2:ask"]},
+    {"values": ["discard:auto"]},
+    {"decay": "ask"},
+    {"values": ["decay:auto"]},
+    {"events": "ask"},
+    {"events": "never"},
+    {"values": ["events:auto"]},
+]
 
 
 def locations(st):
@@ -35,7 +48,7 @@ def locations(st):
     if st["played"] is not None:
         out.append(st["played"])
     if st["phase"] != "over":
-        out += st["circuit"][st["current"]:]
+        out += st["circuit"][st["current"] :]
     return out
 
 
@@ -142,7 +155,6 @@ def run_game(seats, seed, deep):
         E.apply(st, 0, {"type": "prefs", "block": "ask"})
     assert replay(E, {}, seats, seed, log) == st
     return st
-
 
 
 def hidden_zones(st):

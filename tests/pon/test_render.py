@@ -1,4 +1,5 @@
 """The PON renderer turns any engine view into a valid, phone-sized PNG."""
+
 from __future__ import annotations
 
 import io
@@ -88,8 +89,14 @@ def test_the_board_is_at_most_twice_as_tall_as_wide_and_says_what_tile_numbers_a
     view = E.view(st, None)  # four players, and (drawn from any view) a circuit of 12 courses
     view["courses"] = view["courses"] + [dict(c, index=10 + i) for i, c in enumerate(view["courses"][:2])]
     view["log"] = ["A long line of the log that wraps over two lines of the board at this width, " * 2] * 12
-    view["overtake"] = {"attacker": 1, "defender": 0, "cards_needed": 2, "numbers": [3, 3], "any": 1,
-                        "with_block_right": 1}
+    view["overtake"] = {
+        "attacker": 1,
+        "defender": 0,
+        "cards_needed": 2,
+        "numbers": [3, 3],
+        "any": 1,
+        "with_block_right": 1,
+    }
     view["window"] = {"number": 3}
     view["mods"] = {"block_extra": True, "no_pon": True, "no_slipstream": True, "hand_limit": 4}
     view["pon_sets"] = {str(s): [[1, 1], [2, 2, 2]] for s in range(4)}

@@ -2,6 +2,7 @@
 
 Each test names the rule-sheet statement or final Q&A (最終確認) answer it checks.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -17,11 +18,16 @@ ASK_BLOCK = {"block": "ask", **NEVER}
 
 # -- main phase ---------------------------------------------------------------------------------
 
+
 def test_turn_order_is_fixed_at_turn_start_even_after_an_overtake():
-    """"オーバーテイクによって暫定順位が変動しても、ターン開始時に決められた順番に従って手番を行う"."""
-    st, _ = arrange(order=[0, 1, 2], circuit={0: "Blind Crest"}, throttles={0: ["Draft"]},
-                    hands={0: ["Dive Bomb"], 1: ["Tow", "Fuel Save"], 2: ["Scavenge"]},
-                    prefs={0: YIELD, 1: NEVER, 2: NEVER})
+    """ "オーバーテイクによって暫定順位が変動しても、ターン開始時に決められた順番に従って手番を行う"."""
+    st, _ = arrange(
+        order=[0, 1, 2],
+        circuit={0: "Blind Crest"},
+        throttles={0: ["Draft"]},
+        hands={0: ["Dive Bomb"], 1: ["Tow", "Fuel Save"], 2: ["Scavenge"]},
+        prefs={0: YIELD, 1: NEVER, 2: NEVER},
+    )
     assert E.to_act(st) == [0]
     st, _ = play(st, 0, "Dive Bomb")
     assert E.to_act(st) == [1]
@@ -32,9 +38,13 @@ def test_turn_order_is_fixed_at_turn_start_even_after_an_overtake():
 
 
 def test_take_a_throttle_card_then_the_played_card_goes_into_the_throttle():
-    """"スロットルから1枚を選んで手札に加えた後、プレイしたカードをスロットルに置く"."""
-    st, _ = arrange(circuit={0: "Blind Crest"}, throttles={0: ["Draft", "Covering"]},
-                    hands={0: ["Scavenge", "Grip"], 1: ["Tow"], 2: ["Switchback"]}, prefs={s: NEVER for s in range(3)})
+    """ "スロットルから1枚を選んで手札に加えた後、プレイしたカードをスロットルに置く"."""
+    st, _ = arrange(
+        circuit={0: "Blind Crest"},
+        throttles={0: ["Draft", "Covering"]},
+        hands={0: ["Scavenge", "Grip"], 1: ["Tow"], 2: ["Switchback"]},
+        prefs={s: NEVER for s in range(3)},
+    )
     st, _ = play(st, 0, "Scavenge")
     assert st["phase"] == "take" and E.to_act(st) == [0]
     takes = [a["card"] for a in E.legal_actions(st, 0) if a["type"] == "take"]
@@ -48,11 +58,16 @@ def test_take_a_throttle_card_then_the_played_card_goes_into_the_throttle():
 
 
 def test_slipstream_second_place_matching_the_throttle_takes_any_discard():
-    """"2位以下でスロットルの数字とそれが同じならスリップストリーム…捨て札から好きな1枚"."""
-    st, _ = arrange(order=[0, 1, 2], turn_order=[1, 0, 2], circuit={0: "Blind Crest"},
-                    throttles={0: ["Scavenge"]}, discard=["Tow", "Draft", "Grip"],
-                    hands={0: ["Dive Bomb"], 1: ["Slingshot", "Fuel Save"], 2: ["Covering"]},
-                    prefs={s: NEVER for s in range(3)})
+    """ "2位以下でスロットルの数字とそれが同じならスリップストリーム…捨て札から好きな1枚"."""
+    st, _ = arrange(
+        order=[0, 1, 2],
+        turn_order=[1, 0, 2],
+        circuit={0: "Blind Crest"},
+        throttles={0: ["Scavenge"]},
+        discard=["Tow", "Draft", "Grip"],
+        hands={0: ["Dive Bomb"], 1: ["Slingshot", "Fuel Save"], 2: ["Covering"]},
+        prefs={s: NEVER for s in range(3)},
+    )
     st, ev = play(st, 1, "Slingshot")
     assert "P2 gets a slipstream." in texts(ev)
     assert st["phase"] == "slip" and E.to_act(st) == [1]
@@ -64,19 +79,29 @@ def test_slipstream_second_place_matching_the_throttle_takes_any_discard():
 
 
 def test_slipstream_compares_with_every_throttle_card():
-    """"プレイしたカードとスロットルの内、いずれかと数字が同じなら" (the throttle may hold several)."""
-    st, _ = arrange(order=[0, 1, 2], turn_order=[1, 0, 2], circuit={0: "Blind Crest"},
-                    throttles={0: ["Draft", "Scavenge"]}, discard=["Tow"],
-                    hands={0: ["Dive Bomb"], 1: ["Slingshot", "Fuel Save"], 2: ["Covering"]},
-                    prefs={s: NEVER for s in range(3)})
+    """ "プレイしたカードとスロットルの内、いずれかと数字が同じなら" (the throttle may hold several)."""
+    st, _ = arrange(
+        order=[0, 1, 2],
+        turn_order=[1, 0, 2],
+        circuit={0: "Blind Crest"},
+        throttles={0: ["Draft", "Scavenge"]},
+        discard=["Tow"],
+        hands={0: ["Dive Bomb"], 1: ["Slingshot", "Fuel Save"], 2: ["Covering"]},
+        prefs={s: NEVER for s in range(3)},
+    )
     st, ev = play(st, 1, "Slingshot")
     assert "Tow" in hand_names(st, 1)  # one discard card: taken without asking
 
 
 def test_the_leader_gets_no_slipstream():
-    st, _ = arrange(order=[0, 1, 2], circuit={0: "Blind Crest"}, throttles={0: ["Scavenge"]},
-                    discard=["Tow", "Grip"], hands={0: ["Slingshot", "Fuel Save"], 1: ["Draft"], 2: ["Covering"]},
-                    prefs={s: NEVER for s in range(3)})
+    st, _ = arrange(
+        order=[0, 1, 2],
+        circuit={0: "Blind Crest"},
+        throttles={0: ["Scavenge"]},
+        discard=["Tow", "Grip"],
+        hands={0: ["Slingshot", "Fuel Save"], 1: ["Draft"], 2: ["Covering"]},
+        prefs={s: NEVER for s in range(3)},
+    )
     st, ev = play(st, 0, "Slingshot")
     assert "slipstream" not in texts(ev)
     assert st["phase"] == "play" and E.to_act(st) == [1]
@@ -84,11 +109,16 @@ def test_the_leader_gets_no_slipstream():
 
 
 def test_slipstream_then_overtake_when_course_and_throttle_share_the_number():
-    """"コースの数字とスロットルの数字が同じなら、スリップストリーム→オーバーテイク権の順番で両方"."""
-    st, _ = arrange(order=[0, 1, 2], turn_order=[1, 0, 2], circuit={0: "Tunnel"},
-                    throttles={0: ["Scavenge"]}, discard=["Tow", "Grip"],
-                    hands={0: ["Dive Bomb"], 1: ["Slingshot", "Draft"], 2: ["Covering"]},
-                    prefs={0: ASK_BLOCK, 1: NEVER, 2: NEVER})
+    """ "コースの数字とスロットルの数字が同じなら、スリップストリーム→オーバーテイク権の順番で両方"."""
+    st, _ = arrange(
+        order=[0, 1, 2],
+        turn_order=[1, 0, 2],
+        circuit={0: "Tunnel"},
+        throttles={0: ["Scavenge"]},
+        discard=["Tow", "Grip"],
+        hands={0: ["Dive Bomb"], 1: ["Slingshot", "Draft"], 2: ["Covering"]},
+        prefs={0: ASK_BLOCK, 1: NEVER, 2: NEVER},
+    )
     st, _ = play(st, 1, "Slingshot")
     assert st["phase"] == "slip"
     st, ev = act(st, 1, {"type": "slip", "card": C("Tow")})
@@ -98,16 +128,25 @@ def test_slipstream_then_overtake_when_course_and_throttle_share_the_number():
 
 # -- overtakes and blocks ---------------------------------------------------------------------------
 
-def attack_state(attacker_pon=None, defender_hand=("Dive Bomb", "Grip"), defender_prefs=ASK_BLOCK,
-                 throttle="Slick Tyres", **kw):
+
+def attack_state(
+    attacker_pon=None, defender_hand=("Dive Bomb", "Grip"), defender_prefs=ASK_BLOCK, throttle="Slick Tyres", **kw
+):
     """Seat 1 (2nd) is about to play Inside Line (4) on a 4 course; seat 0 (1st) defends."""
-    return arrange(order=[0, 1, 2], turn_order=[1, 0, 2], circuit={0: "Back Straight"},
-                   throttles={0: [throttle]}, hands={0: list(defender_hand), 1: ["Inside Line", "Draft"], 2: ["Covering"]},
-                   pon={1: attacker_pon or []}, prefs={0: defender_prefs, 1: NEVER, 2: NEVER}, **kw)
+    return arrange(
+        order=[0, 1, 2],
+        turn_order=[1, 0, 2],
+        circuit={0: "Back Straight"},
+        throttles={0: [throttle]},
+        hands={0: list(defender_hand), 1: ["Inside Line", "Draft"], 2: ["Covering"]},
+        pon={1: attacker_pon or []},
+        prefs={0: defender_prefs, 1: NEVER, 2: NEVER},
+        **kw,
+    )
 
 
 def test_overtake_without_pon_blocked_by_any_one_card():
-    """"PONがなければ、好きな手札1枚をスロットルに置く"; blocked: no decay, no change of place."""
+    """ "PONがなければ、好きな手札1枚をスロットルに置く"; blocked: no decay, no change of place."""
     st, _ = attack_state()
     st, ev = play(st, 1, "Inside Line")
     assert st["phase"] == "block" and E.to_act(st) == [0]
@@ -122,25 +161,29 @@ def test_overtake_without_pon_blocked_by_any_one_card():
 
 
 def test_pon_set_means_the_block_needs_that_number():
-    """"オーバーテイクしたプレイヤーにPONがあれば、それと同じ数字を置きます。なければブロックできず"."""
-    st, _ = attack_state(attacker_pon=[["Switchback", "Hold the Line", "Sideswipe"]],
-                         defender_hand=("Recon Lap", "Dive Bomb"))
+    """ "オーバーテイクしたプレイヤーにPONがあれば、それと同じ数字を置きます。なければブロックできず"."""
+    st, _ = attack_state(
+        attacker_pon=[["Switchback", "Hold the Line", "Sideswipe"]], defender_hand=("Recon Lap", "Dive Bomb")
+    )
     st, _ = play(st, 1, "Inside Line")
     blocks = [a["cards"] for a in E.legal_actions(st, 0) if a["type"] == "block"]
     assert blocks == [[C("Recon Lap")]]
     with pytest.raises(GameError):
         act(st, 0, {"type": "block", "cards": [C("Dive Bomb")]})
     # without a 3 the defender cannot block at all: only Yield
-    st, _ = attack_state(attacker_pon=[["Switchback", "Hold the Line", "Sideswipe"]],
-                         defender_hand=("Tow", "Dive Bomb"))
+    st, _ = attack_state(
+        attacker_pon=[["Switchback", "Hold the Line", "Sideswipe"]], defender_hand=("Tow", "Dive Bomb")
+    )
     st, _ = play(st, 1, "Inside Line")
     assert E.legal_actions(st, 0) == [{"type": "yield"}]
 
 
 def test_two_pon_sets_need_both_numbers():
-    """"PONが2組以上あった場合、ブロックするには「その全ての数字」…PONが2組あれば2枚必要"."""
-    st, _ = attack_state(attacker_pon=[["Switchback", "Hold the Line", "Sideswipe"], ["Tow", "Pit Stop", "Send It"]],
-                         defender_hand=("Recon Lap", "Late Braking", "Dive Bomb"))
+    """ "PONが2組以上あった場合、ブロックするには「その全ての数字」…PONが2組あれば2枚必要"."""
+    st, _ = attack_state(
+        attacker_pon=[["Switchback", "Hold the Line", "Sideswipe"], ["Tow", "Pit Stop", "Send It"]],
+        defender_hand=("Recon Lap", "Late Braking", "Dive Bomb"),
+    )
     st, _ = play(st, 1, "Inside Line")
     blocks = [a["cards"] for a in E.legal_actions(st, 0) if a["type"] == "block"]
     assert blocks == [sorted(cards("Recon Lap", "Late Braking"))]
@@ -149,26 +192,37 @@ def test_two_pon_sets_need_both_numbers():
     assert [len(s) for s in st["pon"][1]] == [3, 3]  # blocked: no decay
 
 
-@pytest.mark.parametrize("hand,blocks", [
-    (("Recon Lap", "Pit Board", "Dive Bomb"), [["Pit Board", "Recon Lap"]]),
-    (("Recon Lap", "Dive Bomb", "Grip"), []),
-])
+@pytest.mark.parametrize(
+    "hand,blocks",
+    [
+        (("Recon Lap", "Pit Board", "Dive Bomb"), [["Pit Board", "Recon Lap"]]),
+        (("Recon Lap", "Dive Bomb", "Grip"), []),
+    ],
+)
 def test_two_pon_sets_of_the_same_number_need_two_cards_of_it(hand, blocks):
     # Rule reading: one card per set. (4 players: course cards left out of the circuit are
     # ordinary number cards, so enough 3s exist.)
-    st, _ = arrange(4, order=[0, 1, 2, 3], turn_order=[1, 0, 2, 3], circuit={0: "Back Straight"},
-                    throttles={0: ["Slick Tyres"]}, hands={0: list(hand), 1: ["Inside Line", "Draft"]},
-                    pon={1: [["Switchback", "Slingshot", "Scavenge"], ["Hold the Line", "Sideswipe", "Tunnel"]]},
-                    prefs={0: ASK_BLOCK, 1: NEVER, 2: NEVER, 3: NEVER})
+    st, _ = arrange(
+        4,
+        order=[0, 1, 2, 3],
+        turn_order=[1, 0, 2, 3],
+        circuit={0: "Back Straight"},
+        throttles={0: ["Slick Tyres"]},
+        hands={0: list(hand), 1: ["Inside Line", "Draft"]},
+        pon={1: [["Switchback", "Slingshot", "Scavenge"], ["Hold the Line", "Sideswipe", "Tunnel"]]},
+        prefs={0: ASK_BLOCK, 1: NEVER, 2: NEVER, 3: NEVER},
+    )
     st, _ = play(st, 1, "Inside Line")
     offered = [a["cards"] for a in E.legal_actions(st, 0) if a["type"] == "block"]
     assert offered == [sorted(cards(*b)) for b in blocks]
 
 
 def test_successful_overtake_decays_every_pon_set_by_one():
-    """"オーバーテイクに成功したら、PONがあれば減衰します。PON1組につき…1枚を捨て札"."""
-    st, _ = attack_state(attacker_pon=[["Switchback", "Hold the Line", "Sideswipe"], ["Tow", "Pit Stop", "Send It"]],
-                         defender_hand=("Dive Bomb",))
+    """ "オーバーテイクに成功したら、PONがあれば減衰します。PON1組につき…1枚を捨て札"."""
+    st, _ = attack_state(
+        attacker_pon=[["Switchback", "Hold the Line", "Sideswipe"], ["Tow", "Pit Stop", "Send It"]],
+        defender_hand=("Dive Bomb",),
+    )
     st, ev = play(st, 1, "Inside Line")
     assert E.legal_actions(st, 0) == [{"type": "yield"}]
     st, ev = act(st, 0, {"type": "yield"})
@@ -179,11 +233,16 @@ def test_successful_overtake_decays_every_pon_set_by_one():
 
 
 def test_overtake_chain_goes_up_until_first_place_decaying_each_time():
-    """"オーバーテイクに成功すると、続けてオーバーテイクが発生…暫定順位1位になるか、ブロックされると解除"."""
-    st, _ = arrange(order=[0, 1, 2], turn_order=[2, 0, 1], circuit={0: "Back Straight"}, throttles={0: ["Tow"]},
-                    hands={0: ["Dive Bomb"], 1: ["Covering"], 2: ["Inside Line", "Draft"]},
-                    pon={2: [["Switchback", "Hold the Line", "Sideswipe"]]},
-                    prefs={0: YIELD, 1: YIELD, 2: NEVER})
+    """ "オーバーテイクに成功すると、続けてオーバーテイクが発生…暫定順位1位になるか、ブロックされると解除"."""
+    st, _ = arrange(
+        order=[0, 1, 2],
+        turn_order=[2, 0, 1],
+        circuit={0: "Back Straight"},
+        throttles={0: ["Tow"]},
+        hands={0: ["Dive Bomb"], 1: ["Covering"], 2: ["Inside Line", "Draft"]},
+        pon={2: [["Switchback", "Hold the Line", "Sideswipe"]]},
+        prefs={0: YIELD, 1: YIELD, 2: NEVER},
+    )
     st, ev = play(st, 2, "Inside Line")
     assert st["order"] == [2, 0, 1]
     assert texts(ev).count("overtakes") == 2
@@ -191,9 +250,14 @@ def test_overtake_chain_goes_up_until_first_place_decaying_each_time():
 
 
 def test_overtake_chain_stops_at_a_block():
-    st, _ = arrange(order=[0, 1, 2], turn_order=[2, 0, 1], circuit={0: "Back Straight"}, throttles={0: ["Tow"]},
-                    hands={0: ["Dive Bomb"], 1: ["Covering"], 2: ["Inside Line", "Draft"]},
-                    prefs={0: NEVER, 1: YIELD, 2: NEVER})
+    st, _ = arrange(
+        order=[0, 1, 2],
+        turn_order=[2, 0, 1],
+        circuit={0: "Back Straight"},
+        throttles={0: ["Tow"]},
+        hands={0: ["Dive Bomb"], 1: ["Covering"], 2: ["Inside Line", "Draft"]},
+        prefs={0: NEVER, 1: YIELD, 2: NEVER},
+    )
     st, ev = play(st, 2, "Inside Line")
     assert st["order"] == [0, 2, 1]
     assert "P1 blocks P3 with 2 · Dive Bomb." in texts(ev)
@@ -201,19 +265,29 @@ def test_overtake_chain_stops_at_a_block():
 
 def test_last_place_can_reach_first_in_one_play():
     """Q&A "最下位からいきなり1位になることはできる? 理屈上は可能" (4 players, three overtakes)."""
-    st, _ = arrange(4, order=[0, 1, 2, 3], turn_order=[3, 0, 1, 2], circuit={0: "Back Straight"},
-                    throttles={0: ["Tow"]}, hands={3: ["Inside Line", "Draft"]},
-                    prefs={s: YIELD for s in range(4)})
+    st, _ = arrange(
+        4,
+        order=[0, 1, 2, 3],
+        turn_order=[3, 0, 1, 2],
+        circuit={0: "Back Straight"},
+        throttles={0: ["Tow"]},
+        hands={3: ["Inside Line", "Draft"]},
+        prefs={s: YIELD for s in range(4)},
+    )
     st, ev = play(st, 3, "Inside Line")  # the others hold no card: they cannot block
     assert st["order"] == [3, 0, 1, 2]
     assert texts(ev).count("overtakes") == 3
 
 
 def test_leader_playing_the_course_number_gets_the_block_right_used_once():
-    """"暫定順位が1位の時は…オートブロック…1回だけ、ブロックの際にスロットルに置く手札を1枚減らす"."""
-    st, _ = arrange(order=[0, 1, 2], circuit={0: "Tunnel"}, throttles={0: ["Tow"]},
-                    hands={0: ["Scavenge", "Draft"], 1: ["Slingshot", "Covering"], 2: ["Hold the Line", "Grip"]},
-                    prefs={0: NEVER, 1: YIELD, 2: NEVER})
+    """ "暫定順位が1位の時は…オートブロック…1回だけ、ブロックの際にスロットルに置く手札を1枚減らす"."""
+    st, _ = arrange(
+        order=[0, 1, 2],
+        circuit={0: "Tunnel"},
+        throttles={0: ["Tow"]},
+        hands={0: ["Scavenge", "Draft"], 1: ["Slingshot", "Covering"], 2: ["Hold the Line", "Grip"]},
+        prefs={0: NEVER, 1: YIELD, 2: NEVER},
+    )
     st, ev = play(st, 0, "Scavenge")
     assert "P1 leads and takes the block right" in texts(ev)
     assert E.view(st, None)["block_right"] == [0]
@@ -228,16 +302,25 @@ def test_leader_playing_the_course_number_gets_the_block_right_used_once():
     assert len(st["hands"][0]) == len(hand0) - 1
 
 
-@pytest.mark.parametrize("sets,hand,expected", [
-    ([["Switchback", "Hold the Line", "Sideswipe"]], ("Dive Bomb",), [[]]),
-    ([["Switchback", "Hold the Line", "Sideswipe"], ["Tow", "Pit Stop", "Send It"]], ("Recon Lap", "Dive Bomb"),
-     [["Recon Lap"]]),
-    ([["Switchback", "Hold the Line", "Sideswipe"], ["Tow", "Pit Stop", "Send It"]], ("Late Braking", "Recon Lap"),
-     [["Late Braking"], ["Recon Lap"], ["Late Braking", "Recon Lap"]]),
-    ([], ("Dive Bomb", "Grip"), [[], ["Dive Bomb"], ["Grip"]]),
-])
+@pytest.mark.parametrize(
+    "sets,hand,expected",
+    [
+        ([["Switchback", "Hold the Line", "Sideswipe"]], ("Dive Bomb",), [[]]),
+        (
+            [["Switchback", "Hold the Line", "Sideswipe"], ["Tow", "Pit Stop", "Send It"]],
+            ("Recon Lap", "Dive Bomb"),
+            [["Recon Lap"]],
+        ),
+        (
+            [["Switchback", "Hold the Line", "Sideswipe"], ["Tow", "Pit Stop", "Send It"]],
+            ("Late Braking", "Recon Lap"),
+            [["Late Braking"], ["Recon Lap"], ["Late Braking", "Recon Lap"]],
+        ),
+        ([], ("Dive Bomb", "Grip"), [[], ["Dive Bomb"], ["Grip"]]),
+    ],
+)
 def test_block_right_lowers_the_pon_requirement_by_one(sets, hand, expected):
-    """"(オーバーテイクするプレイヤーにPONがないか、あるいは1組以下なら、手札0枚でもブロック可能)";
+    """ "(オーバーテイクするプレイヤーにPONがないか、あるいは1組以下なら、手札0枚でもブロック可能)";
     the full-price blocks stay on offer ("必要がなければ温存も可能": the right may be saved)."""
     st, _ = attack_state(attacker_pon=sets, defender_hand=hand)
     st["turn"]["discounts"] = {"0": 1}
@@ -247,11 +330,14 @@ def test_block_right_lowers_the_pon_requirement_by_one(sets, hand, expected):
 
 
 def test_the_block_right_may_be_saved_for_a_later_attack_this_turn():
-    st, _ = arrange(order=[0, 1, 2], circuit={0: "Tunnel"}, throttles={0: ["Tow"]},
-                    hands={0: ["Scavenge", "Draft", "Grip"], 1: ["Slingshot", "Covering"],
-                           2: ["Hold the Line", "Lucky Break"]},
-                    pon={2: [["Late Braking", "Pit Stop", "Send It"]]},
-                    prefs={0: ASK_BLOCK, 1: YIELD, 2: NEVER})
+    st, _ = arrange(
+        order=[0, 1, 2],
+        circuit={0: "Tunnel"},
+        throttles={0: ["Tow"]},
+        hands={0: ["Scavenge", "Draft", "Grip"], 1: ["Slingshot", "Covering"], 2: ["Hold the Line", "Lucky Break"]},
+        pon={2: [["Late Braking", "Pit Stop", "Send It"]]},
+        prefs={0: ASK_BLOCK, 1: YIELD, 2: NEVER},
+    )
     st, _ = play(st, 0, "Scavenge")  # leader: block right
     st, _ = play(st, 1, "Slingshot")
     labels = {en(E.describe_action(st, 0, a)): a for a in E.legal_actions(st, 0)}
@@ -269,9 +355,14 @@ def test_the_block_right_may_be_saved_for_a_later_attack_this_turn():
 
 
 def test_block_right_does_not_carry_over_to_the_next_turn():
-    """"ブロック権はターンを持ち越せず、次ターンにはなくなってしまいます"."""
-    st, _ = arrange(order=[0, 1, 2], circuit={0: "Tunnel", 1: "Back Straight"}, throttles={0: ["Tow"], 1: ["Lucky Break"]},
-                    hands={0: ["Scavenge", "Draft"], 1: ["Covering"], 2: ["Grip"]}, prefs={s: NEVER for s in range(3)})
+    """ "ブロック権はターンを持ち越せず、次ターンにはなくなってしまいます"."""
+    st, _ = arrange(
+        order=[0, 1, 2],
+        circuit={0: "Tunnel", 1: "Back Straight"},
+        throttles={0: ["Tow"], 1: ["Lucky Break"]},
+        hands={0: ["Scavenge", "Draft"], 1: ["Covering"], 2: ["Grip"]},
+        prefs={s: NEVER for s in range(3)},
+    )
     st, _ = play(st, 0, "Scavenge")
     assert E.view(st, None)["block_right"] == [0]
     st, _ = play(st, 1, "Covering")
@@ -280,19 +371,32 @@ def test_block_right_does_not_carry_over_to_the_next_turn():
 
 
 def test_leader_never_overtakes():
-    st, _ = arrange(order=[0, 1, 2], circuit={0: "Tunnel"}, throttles={0: ["Tow"]},
-                    hands={0: ["Scavenge"], 1: ["Covering"], 2: ["Grip"]}, prefs={s: NEVER for s in range(3)})
+    st, _ = arrange(
+        order=[0, 1, 2],
+        circuit={0: "Tunnel"},
+        throttles={0: ["Tow"]},
+        hands={0: ["Scavenge"], 1: ["Covering"], 2: ["Grip"]},
+        prefs={s: NEVER for s in range(3)},
+    )
     st, ev = play(st, 0, "Scavenge")
     assert "attacks" not in texts(ev) and st["order"] == [0, 1, 2]
 
 
 # -- PON ----------------------------------------------------------------------------------------
 
+
 def test_pon_forms_a_three_card_set_and_the_player_plays_again_and_can_be_ponned_again():
-    """"PONされたら、改めて手札1枚をプレイ…(この新しくプレイされた手札にもPONできます)"."""
-    st, _ = arrange(order=[0, 1, 2], circuit={0: "Blind Crest"}, throttles={0: ["Grip"]},
-                    hands={0: ["Scavenge", "Dive Bomb", "Lucky Break"], 1: ["Slingshot", "Switchback", "Draft"],
-                           2: ["Fuel Save", "Covering", "Tow"]})
+    """ "PONされたら、改めて手札1枚をプレイ…(この新しくプレイされた手札にもPONできます)"."""
+    st, _ = arrange(
+        order=[0, 1, 2],
+        circuit={0: "Blind Crest"},
+        throttles={0: ["Grip"]},
+        hands={
+            0: ["Scavenge", "Dive Bomb", "Lucky Break"],
+            1: ["Slingshot", "Switchback", "Draft"],
+            2: ["Fuel Save", "Covering", "Tow"],
+        },
+    )
     st, ev = play(st, 0, "Scavenge")
     assert "PON! P2 takes 3 · Scavenge" in texts(ev)
     assert sorted(st["pon"][1][0]) == sorted(cards("Scavenge", "Slingshot", "Switchback"))
@@ -306,10 +410,19 @@ def test_pon_forms_a_three_card_set_and_the_player_plays_again_and_can_be_ponned
 
 def test_a_ponned_card_gives_no_slipstream_and_no_overtake():
     """Q&A main-phase order: "PONされなくなるまで手札をプレイ" comes before slipstream and overtake."""
-    st, _ = arrange(order=[0, 1, 2], turn_order=[1, 0, 2], circuit={0: "Tunnel"}, throttles={0: ["Scavenge"]},
-                    discard=["Tow", "Grip"], hands={0: ["Dive Bomb"], 1: ["Slingshot", "Covering", "Fuel Save"],
-                                                   2: ["Switchback", "Hold the Line", "Pit Stop"]},
-                    prefs={0: NEVER, 1: NEVER})
+    st, _ = arrange(
+        order=[0, 1, 2],
+        turn_order=[1, 0, 2],
+        circuit={0: "Tunnel"},
+        throttles={0: ["Scavenge"]},
+        discard=["Tow", "Grip"],
+        hands={
+            0: ["Dive Bomb"],
+            1: ["Slingshot", "Covering", "Fuel Save"],
+            2: ["Switchback", "Hold the Line", "Pit Stop"],
+        },
+        prefs={0: NEVER, 1: NEVER},
+    )
     st, ev = play(st, 1, "Slingshot")  # 3 = course and throttle number, but seat 2 PONs it
     assert "PON! P3" in texts(ev)
     assert "slipstream" not in texts(ev) and "attacks" not in texts(ev)
@@ -317,10 +430,17 @@ def test_a_ponned_card_gives_no_slipstream_and_no_overtake():
 
 
 def test_one_player_may_hold_several_pon_sets():
-    """"PONは条件さえ満たしていれば宣言することができ、同時に複数セットすることが可能"."""
-    st, _ = arrange(order=[0, 1, 2], circuit={0: "Blind Crest"}, throttles={0: ["Pit Stop"]},
-                    hands={0: ["Scavenge", "Dive Bomb", "Lucky Break"],
-                           1: ["Slingshot", "Switchback", "Fuel Save", "Covering", "Tow"], 2: ["Grip"]})
+    """ "PONは条件さえ満たしていれば宣言することができ、同時に複数セットすることが可能"."""
+    st, _ = arrange(
+        order=[0, 1, 2],
+        circuit={0: "Blind Crest"},
+        throttles={0: ["Pit Stop"]},
+        hands={
+            0: ["Scavenge", "Dive Bomb", "Lucky Break"],
+            1: ["Slingshot", "Switchback", "Fuel Save", "Covering", "Tow"],
+            2: ["Grip"],
+        },
+    )
     st, _ = play(st, 0, "Scavenge")
     st, _ = play(st, 0, "Dive Bomb")
     assert [len(pset) for pset in st["pon"][1]] == [3, 3]
@@ -328,9 +448,13 @@ def test_one_player_may_hold_several_pon_sets():
 
 
 def test_pon_on_your_own_card():
-    """"自分がプレイしたカードに、自分でPONすることも可能です"."""
-    st, _ = arrange(order=[0, 1, 2], circuit={0: "Blind Crest"}, throttles={0: ["Grip"]},
-                    hands={0: ["Scavenge", "Slingshot", "Switchback", "Draft"], 1: ["Tow"], 2: ["Covering"]})
+    """ "自分がプレイしたカードに、自分でPONすることも可能です"."""
+    st, _ = arrange(
+        order=[0, 1, 2],
+        circuit={0: "Blind Crest"},
+        throttles={0: ["Grip"]},
+        hands={0: ["Scavenge", "Slingshot", "Switchback", "Draft"], 1: ["Tow"], 2: ["Covering"]},
+    )
     st, ev = play(st, 0, "Scavenge")
     assert "PON! P1 takes 3 · Scavenge" in texts(ev)
     assert len(st["pon"][0]) == 1 and hand_names(st, 0) == {"Draft"}
@@ -338,12 +462,20 @@ def test_pon_on_your_own_card():
 
 
 def test_highest_placed_declaration_wins_and_the_other_is_void():
-    """"複数のプレイヤーがPONした場合、常に暫定順位の高いプレイヤーが優先され、その他…無効化"."""
+    """ "複数のプレイヤーがPONした場合、常に暫定順位の高いプレイヤーが優先され、その他…無効化"."""
     ask3 = {"pon": {"3": "ask"}}
-    st, _ = arrange(order=[2, 0, 1], turn_order=[0, 2, 1], circuit={0: "Blind Crest"}, throttles={0: ["Grip"]},
-                    hands={0: ["Scavenge", "Draft"], 1: ["Slingshot", "Switchback", "Tow"],
-                           2: ["Hold the Line", "Sideswipe", "Covering"]},
-                    prefs={1: ask3, 2: ask3})
+    st, _ = arrange(
+        order=[2, 0, 1],
+        turn_order=[0, 2, 1],
+        circuit={0: "Blind Crest"},
+        throttles={0: ["Grip"]},
+        hands={
+            0: ["Scavenge", "Draft"],
+            1: ["Slingshot", "Switchback", "Tow"],
+            2: ["Hold the Line", "Sideswipe", "Covering"],
+        },
+        prefs={1: ask3, 2: ask3},
+    )
     st, ev = play(st, 0, "Scavenge")
     assert st["phase"] == "pon" and E.to_act(st) == [1, 2]
     st, _ = act(st, 1, {"type": "pon", "cards": cards("Slingshot", "Switchback")})
@@ -355,21 +487,35 @@ def test_highest_placed_declaration_wins_and_the_other_is_void():
 
 
 def test_pon_needs_two_cards_of_the_played_number():
-    """"プレイされたカードと同じ数字の手札が2枚あれば、「PON」を宣言することができます"."""
-    st, _ = arrange(order=[0, 1, 2], circuit={0: "Blind Crest"}, throttles={0: ["Grip"]},
-                    hands={0: ["Scavenge", "Draft"], 1: ["Slingshot", "Tow", "Covering"], 2: ["Fuel Save"]},
-                    prefs={1: {"pon": {"3": "ask"}}})
+    """ "プレイされたカードと同じ数字の手札が2枚あれば、「PON」を宣言することができます"."""
+    st, _ = arrange(
+        order=[0, 1, 2],
+        circuit={0: "Blind Crest"},
+        throttles={0: ["Grip"]},
+        hands={0: ["Scavenge", "Draft"], 1: ["Slingshot", "Tow", "Covering"], 2: ["Fuel Save"]},
+        prefs={1: {"pon": {"3": "ask"}}},
+    )
     st, _ = play(st, 0, "Scavenge")
     assert E.legal_actions(st, 1) == [{"type": "pon_pass"}]
-    for bad in (cards("Slingshot", "Tow"), cards("Slingshot"), cards("Slingshot", "Slingshot"), [C("Recon Lap"), C("Slingshot")]):
+    for bad in (
+        cards("Slingshot", "Tow"),
+        cards("Slingshot"),
+        cards("Slingshot", "Slingshot"),
+        [C("Recon Lap"), C("Slingshot")],
+    ):
         with pytest.raises(GameError):
             act(st, 1, {"type": "pon", "cards": bad})
 
 
 def test_pon_that_empties_the_hand_takes_a_discard_and_passes():
-    """"PONなどにより手札がなくなったら、捨て札があればその中から好きな1枚を手札に加えて手番をパス"."""
-    st, _ = arrange(order=[0, 1, 2], circuit={0: "Blind Crest"}, throttles={0: ["Grip"]}, discard=["Tow", "Pit Stop"],
-                    hands={0: ["Scavenge"], 1: ["Slingshot", "Switchback", "Draft"], 2: ["Covering"]})
+    """ "PONなどにより手札がなくなったら、捨て札があればその中から好きな1枚を手札に加えて手番をパス"."""
+    st, _ = arrange(
+        order=[0, 1, 2],
+        circuit={0: "Blind Crest"},
+        throttles={0: ["Grip"]},
+        discard=["Tow", "Pit Stop"],
+        hands={0: ["Scavenge"], 1: ["Slingshot", "Switchback", "Draft"], 2: ["Covering"]},
+    )
     st, ev = play(st, 0, "Scavenge")
     assert st["phase"] == "salvage" and E.to_act(st) == [0]
     st, ev = act(st, 0, {"type": "salvage", "card": C("Tow")})
@@ -379,19 +525,30 @@ def test_pon_that_empties_the_hand_takes_a_discard_and_passes():
 
 
 def test_empty_hand_with_empty_discard_just_passes():
-    st, _ = arrange(order=[0, 1, 2], circuit={0: "Blind Crest"}, throttles={0: ["Grip"]},
-                    hands={0: [], 1: ["Draft"], 2: ["Covering"]}, prefs={s: NEVER for s in range(3)})
+    st, _ = arrange(
+        order=[0, 1, 2],
+        circuit={0: "Blind Crest"},
+        throttles={0: ["Grip"]},
+        hands={0: [], 1: ["Draft"], 2: ["Covering"]},
+        prefs={s: NEVER for s in range(3)},
+    )
     assert E.to_act(st) == [1]
     assert "<seat:0> passes." in "\n".join(en(st["log"]))
 
 
 # -- hand limit, end of turn, end of game ---------------------------------------------------------
 
+
 def test_hand_limit_five_excess_discarded_at_once():
     """Q&A "手札の最大枚数は? 5枚。5枚より多くなったら、即捨て札にして5枚になるよう調整"."""
-    base = dict(order=[0, 1, 2], turn_order=[1, 0, 2], circuit={0: "Blind Crest"}, throttles={0: ["Scavenge"]},
-                discard=["Tow"], hands={0: ["Dive Bomb"], 1: ["Slingshot", "Draft", "Fuel Save", "Covering", "Grip"],
-                                        2: ["Spotter"]})
+    base = dict(
+        order=[0, 1, 2],
+        turn_order=[1, 0, 2],
+        circuit={0: "Blind Crest"},
+        throttles={0: ["Scavenge"]},
+        discard=["Tow"],
+        hands={0: ["Dive Bomb"], 1: ["Slingshot", "Draft", "Fuel Save", "Covering", "Grip"], 2: ["Spotter"]},
+    )
     st, ev = arrange(**base, prefs={s: NEVER for s in range(3)})
     st, ev = play(st, 1, "Slingshot")  # 4 cards, +Tow (slipstream) 5, +Scavenge (throttle) 6 -> discard one
     assert len(st["hands"][1]) == 5
@@ -406,11 +563,14 @@ def test_hand_limit_five_excess_discarded_at_once():
 
 
 def test_end_of_turn_refill_from_last_place_while_the_throttle_lasts():
-    """"暫定順位が低いプレイヤーから順番に、好きなスロットルを1枚ずつ…途中でスロットルが尽きたらそこまで"."""
-    st, _ = arrange(order=[0, 1, 2], circuit={0: "Blind Crest", 1: "Back Straight"},
-                    throttles={0: ["Draft", "Covering"], 1: ["Lucky Break"]},
-                    hands={0: ["Scavenge"], 1: ["Recon Lap"], 2: ["Pit Board"]},
-                    prefs={0: NEVER, 1: NEVER, 2: {"refill": "ask", **NEVER}})
+    """ "暫定順位が低いプレイヤーから順番に、好きなスロットルを1枚ずつ…途中でスロットルが尽きたらそこまで"."""
+    st, _ = arrange(
+        order=[0, 1, 2],
+        circuit={0: "Blind Crest", 1: "Back Straight"},
+        throttles={0: ["Draft", "Covering"], 1: ["Lucky Break"]},
+        hands={0: ["Scavenge"], 1: ["Recon Lap"], 2: ["Pit Board"]},
+        prefs={0: NEVER, 1: NEVER, 2: {"refill": "ask", **NEVER}},
+    )
     for seat, name in ((0, "Scavenge"), (1, "Recon Lap")):
         st, _ = play(st, seat, name)
         st, _ = act(st, seat, {"type": "take", "card": E.legal_actions(st, seat)[0]["card"]})
@@ -427,11 +587,15 @@ def test_end_of_turn_refill_from_last_place_while_the_throttle_lasts():
 
 
 def test_end_of_turn_course_and_throttle_go_to_discard_and_pon_decays():
-    """"コースと残ったスロットル全てを捨て札に…PON1組につき、その中の好きな1枚を捨て札"."""
-    st, _ = arrange(order=[0, 1, 2], circuit={0: "Blind Crest", 1: "Back Straight"},
-                    throttles={0: ["Draft"], 1: ["Lucky Break"]},
-                    hands={0: ["Scavenge"], 1: ["Recon Lap"], 2: ["Pit Board"]},
-                    pon={1: [["Tow", "Pit Stop"], ["Dive Bomb"]]}, prefs={s: NEVER for s in range(3)})
+    """ "コースと残ったスロットル全てを捨て札に…PON1組につき、その中の好きな1枚を捨て札"."""
+    st, _ = arrange(
+        order=[0, 1, 2],
+        circuit={0: "Blind Crest", 1: "Back Straight"},
+        throttles={0: ["Draft"], 1: ["Lucky Break"]},
+        hands={0: ["Scavenge"], 1: ["Recon Lap"], 2: ["Pit Board"]},
+        pon={1: [["Tow", "Pit Stop"], ["Dive Bomb"]]},
+        prefs={s: NEVER for s in range(3)},
+    )
     for seat, name in ((0, "Scavenge"), (1, "Recon Lap"), (2, "Pit Board")):
         st, _ = play(st, seat, name)
     assert st["current"] == 1
@@ -450,10 +614,15 @@ def test_a_decayed_one_card_set_still_counts_for_blocking():
 def end_of_turn_with_sets(sets, prefs1=None):
     """Seat 1 holds PON `sets`; the four seats play one card each and the turn ends (4 players:
     two course cards are left out of the circuit, so one can sit in a PON set)."""
-    st, _ = arrange(4, order=[0, 1, 2, 3], circuit={0: "Blind Crest", 1: "Chicane"},
-                    throttles={0: ["Draft"], 1: []},
-                    hands={0: ["Scavenge"], 1: ["Recon Lap"], 2: ["Pit Board"], 3: ["Fuel Save"]}, pon={1: sets},
-                    prefs={0: NEVER, 1: {**NEVER, **(prefs1 or {})}, 2: NEVER, 3: NEVER})
+    st, _ = arrange(
+        4,
+        order=[0, 1, 2, 3],
+        circuit={0: "Blind Crest", 1: "Chicane"},
+        throttles={0: ["Draft"], 1: []},
+        hands={0: ["Scavenge"], 1: ["Recon Lap"], 2: ["Pit Board"], 3: ["Fuel Save"]},
+        pon={1: sets},
+        prefs={0: NEVER, 1: {**NEVER, **(prefs1 or {})}, 2: NEVER, 3: NEVER},
+    )
     ev = []
     for seat, name in ((0, "Scavenge"), (1, "Recon Lap"), (2, "Pit Board"), (3, "Fuel Save")):
         st, e = play(st, seat, name)
@@ -462,7 +631,7 @@ def end_of_turn_with_sets(sets, prefs1=None):
 
 
 def test_decay_drops_the_cheapest_card_of_the_set_by_default():
-    """"PON1組につき、その中の好きな1枚": the owner's choice; "auto" drops the card whose loss costs
+    """ "PON1組につき、その中の好きな1枚": the owner's choice; "auto" drops the card whose loss costs
     least - the course card (no event) before the racing cards, though it is the oldest."""
     st, ev = end_of_turn_with_sets([["Wet Patch", "Inside Line", "Lucky Break"]])
     assert st["current"] == 1 and E.to_act(st) == [0]  # no question
@@ -472,13 +641,16 @@ def test_decay_drops_the_cheapest_card_of_the_set_by_default():
 
 
 def test_decay_ask_lets_the_owner_choose_the_card_of_each_set():
-    st, ev = end_of_turn_with_sets([["Wet Patch", "Inside Line", "Lucky Break"], ["Tow", "Pit Stop"], ["Grip"]],
-                                   prefs1={"decay": "ask"})
+    st, ev = end_of_turn_with_sets(
+        [["Wet Patch", "Inside Line", "Lucky Break"], ["Tow", "Pit Stop"], ["Grip"]], prefs1={"decay": "ask"}
+    )
     assert E.to_act(st) == [1] and st["current"] == 1  # the next turn waits for the choice
     assert len(st["pon"][1]) == 2  # the one-card set had no choice: it decayed at once
     assert "P2 chooses which PON cards decay (end of turn)." in texts(ev)
     acts = E.legal_actions(st, 1)
-    assert sorted(a["card"] for a in acts) == sorted(cards("Wet Patch", "Inside Line", "Lucky Break", "Tow", "Pit Stop"))
+    assert sorted(a["card"] for a in acts) == sorted(
+        cards("Wet Patch", "Inside Line", "Lucky Break", "Tow", "Pit Stop")
+    )
     assert all(a["type"] == "decay" for a in acts)
     assert E.legal_actions(st, 0) == [] and E.to_act(st) == [1]
     menu = E.menu(st, 1)
@@ -508,11 +680,16 @@ def test_decay_ask_switched_to_auto_resolves_at_once():
 
 
 def test_decay_ask_after_a_successful_overtake_then_the_chain_goes_on():
-    """"オーバーテイクに成功したら、PONがあれば減衰します。「PON1組につき、その中の好きな1枚」"."""
-    st, _ = arrange(order=[0, 1, 2], turn_order=[2, 0, 1], circuit={0: "Back Straight"}, throttles={0: ["Tow"]},
-                    hands={0: ["Dive Bomb"], 1: ["Covering"], 2: ["Inside Line", "Draft"]},
-                    pon={2: [["Switchback", "Hold the Line", "Sideswipe"]]},
-                    prefs={0: YIELD, 1: YIELD, 2: {**NEVER, "decay": "ask"}})
+    """ "オーバーテイクに成功したら、PONがあれば減衰します。「PON1組につき、その中の好きな1枚」"."""
+    st, _ = arrange(
+        order=[0, 1, 2],
+        turn_order=[2, 0, 1],
+        circuit={0: "Back Straight"},
+        throttles={0: ["Tow"]},
+        hands={0: ["Dive Bomb"], 1: ["Covering"], 2: ["Inside Line", "Draft"]},
+        pon={2: [["Switchback", "Hold the Line", "Sideswipe"]]},
+        prefs={0: YIELD, 1: YIELD, 2: {**NEVER, "decay": "ask"}},
+    )
     st, ev = play(st, 2, "Inside Line")
     assert st["order"] == [0, 2, 1] and E.to_act(st) == [2]  # first overtake done, decay asked
     st, ev = act(st, 2, {"type": "decay", "card": C("Switchback")})
@@ -525,8 +702,14 @@ def test_decay_ask_after_a_successful_overtake_then_the_chain_goes_on():
 
 def test_game_ends_after_the_last_course_and_first_place_wins():
     """Q&A "ゲームの終了条件は? 最終コースを暫定順位1位で通過する"."""
-    st, _ = arrange(order=[1, 2, 0], current=11, circuit={11: "Blind Crest"}, throttles={11: ["Draft"]},
-                    hands={0: ["Scavenge"], 1: ["Recon Lap"], 2: ["Pit Board"]}, prefs={s: NEVER for s in range(3)})
+    st, _ = arrange(
+        order=[1, 2, 0],
+        current=11,
+        circuit={11: "Blind Crest"},
+        throttles={11: ["Draft"]},
+        hands={0: ["Scavenge"], 1: ["Recon Lap"], 2: ["Pit Board"]},
+        prefs={s: NEVER for s in range(3)},
+    )
     for seat, name in ((1, "Recon Lap"), (2, "Pit Board"), (0, "Scavenge")):
         st, ev = play(st, seat, name)
     assert E.is_over(st) and st["winner"] == 1
@@ -539,11 +722,16 @@ def test_game_ends_after_the_last_course_and_first_place_wins():
 
 # -- events -------------------------------------------------------------------------------------
 
+
 def test_event_once_per_turn_goes_into_this_throttle_own_main_phase_only():
     """Q&A "イベントの使用方法は? 自分の手番に…スロットルに置く。1ターンに1枚だけ使用可能"."""
-    st, _ = arrange(order=[0, 1, 2], circuit={0: "Blind Crest"}, throttles={0: ["Draft"]},
-                    hands={0: ["Defensive Line", "Hold the Line", "Grip"], 1: ["Covering", "Spotter"], 2: ["Tow"]},
-                    prefs={s: NEVER for s in range(3)})
+    st, _ = arrange(
+        order=[0, 1, 2],
+        circuit={0: "Blind Crest"},
+        throttles={0: ["Draft"]},
+        hands={0: ["Defensive Line", "Hold the Line", "Grip"], 1: ["Covering", "Spotter"], 2: ["Tow"]},
+        prefs={s: NEVER for s in range(3)},
+    )
     with pytest.raises(GameError):  # not seat 1's main phase
         act(st, 1, {"type": "event", "card": C("Covering")})
     st, ev = act(st, 0, {"type": "event", "card": C("Defensive Line")})
@@ -558,10 +746,15 @@ def test_event_once_per_turn_goes_into_this_throttle_own_main_phase_only():
 
 
 def test_events_can_be_used_at_the_throttle_step_but_not_play_modifiers():
-    """"自分の手番中ならいつでも" — also after the overtake step, before the throttle pick."""
-    st, _ = arrange(order=[0, 1, 2], circuit={0: "Blind Crest"}, throttles={0: ["Draft", "Fuel Save"]},
-                    discard=["Pit Stop"], hands={0: ["Tow", "Late Braking", "Grip"], 1: ["Covering"], 2: ["Spotter"]},
-                    prefs={s: NEVER for s in range(3)})
+    """ "自分の手番中ならいつでも" — also after the overtake step, before the throttle pick."""
+    st, _ = arrange(
+        order=[0, 1, 2],
+        circuit={0: "Blind Crest"},
+        throttles={0: ["Draft", "Fuel Save"]},
+        discard=["Pit Stop"],
+        hands={0: ["Tow", "Late Braking", "Grip"], 1: ["Covering"], 2: ["Spotter"]},
+        prefs={s: NEVER for s in range(3)},
+    )
     st, _ = play(st, 0, "Grip")
     events = sorted(a["card"] for a in E.legal_actions(st, 0) if a["type"] == "event")
     assert events == [C("Tow")]  # Late Braking concerns the next play: not offered now
@@ -571,14 +764,20 @@ def test_events_can_be_used_at_the_throttle_step_but_not_play_modifiers():
 
 def chain_state(attacker_prefs=None, attacker_hand=("Inside Line", "Push to Pass", "Draft")):
     """Seat 2 (3rd) plays Inside Line on a 4 course: seat 1 yields, seat 0 blocks with its one card."""
-    st, _ = arrange(order=[0, 1, 2], turn_order=[2, 0, 1], circuit={0: "Back Straight"}, throttles={0: ["Tow"]},
-                    discard=["Grip"], hands={0: ["Dive Bomb"], 1: ["Covering"], 2: list(attacker_hand)},
-                    prefs={0: NEVER, 1: YIELD, 2: {**NEVER, **(attacker_prefs or {})}})
+    st, _ = arrange(
+        order=[0, 1, 2],
+        turn_order=[2, 0, 1],
+        circuit={0: "Back Straight"},
+        throttles={0: ["Tow"]},
+        discard=["Grip"],
+        hands={0: ["Dive Bomb"], 1: ["Covering"], 2: list(attacker_hand)},
+        prefs={0: NEVER, 1: YIELD, 2: {**NEVER, **(attacker_prefs or {})}},
+    )
     return st
 
 
 def test_events_between_blocks_of_your_own_overtake_chain():
-    """"自分の手番中ならいつでも、手札のレーシングカード1枚を…スロットルへ置けば、そのイベント効果が
+    """ "自分の手番中ならいつでも、手札のレーシングカード1枚を…スロットルへ置けば、そのイベント効果が
     適用されます" (issue #9): also between the blocks of your own overtake chain."""
     st, ev = play(chain_state(), 2, "Inside Line")
     # default "auto": it stops because Push to Pass can change the coming blocks
@@ -616,9 +815,14 @@ def test_events_pref_never_and_ask():
 
 
 def test_a_course_card_in_hand_has_no_event():
-    st, _ = arrange(4, order=[0, 1, 2, 3], circuit={0: "Blind Crest"}, throttles={0: ["Draft"]},
-                    hands={0: ["Wet Patch", "Grip"], 1: ["Covering"], 2: ["Tow"], 3: ["Fuel Save"]},
-                    prefs={s: NEVER for s in range(4)})
+    st, _ = arrange(
+        4,
+        order=[0, 1, 2, 3],
+        circuit={0: "Blind Crest"},
+        throttles={0: ["Draft"]},
+        hands={0: ["Wet Patch", "Grip"], 1: ["Covering"], 2: ["Tow"], 3: ["Fuel Save"]},
+        prefs={s: NEVER for s in range(4)},
+    )
     assert {"type": "event", "card": C("Wet Patch")} not in E.legal_actions(st, 0)
     assert {"type": "play", "card": C("Wet Patch")} in E.legal_actions(st, 0)
     with pytest.raises(GameError):
@@ -626,15 +830,26 @@ def test_a_course_card_in_hand_has_no_event():
 
 
 def test_a_racing_card_turned_up_as_a_course_has_no_course_effect():
-    """"(表向きになったのがレーシングカードなら、これを行いません)"."""
-    st, ev = arrange(order=[0, 1, 2], circuit={0: "Scavenge"}, face_down=[0], throttles={0: ["Draft"]},
-                     hands={0: ["Recon Lap"], 1: ["Covering"], 2: ["Tow"]}, effect=True)
+    """ "(表向きになったのがレーシングカードなら、これを行いません)"."""
+    st, ev = arrange(
+        order=[0, 1, 2],
+        circuit={0: "Scavenge"},
+        face_down=[0],
+        throttles={0: ["Draft"]},
+        hands={0: ["Recon Lap"], 1: ["Covering"], 2: ["Tow"]},
+        effect=True,
+    )
     assert st["face_up"][0]
     assert texts(ev).count("no course effect") == 1  # said once, on the line that turns it up
     assert "Course 1 is turned up: 3 · Scavenge — Racing card: no course effect." in texts(ev)
     # Already face up when its turn comes (turned up earlier): the turn's start says it.
-    st, ev = arrange(order=[0, 1, 2], circuit={0: "Scavenge"}, throttles={0: ["Draft"]},
-                     hands={0: ["Recon Lap"], 1: ["Covering"], 2: ["Tow"]}, effect=True)
+    st, ev = arrange(
+        order=[0, 1, 2],
+        circuit={0: "Scavenge"},
+        throttles={0: ["Draft"]},
+        hands={0: ["Recon Lap"], 1: ["Covering"], 2: ["Tow"]},
+        effect=True,
+    )
     assert "This course is a racing card: no course effect." in texts(ev)
     course = E.view(st, None)["courses"][0]
     assert course["number"] == 3 and course["racing_card"] is True
@@ -643,10 +858,21 @@ def test_a_racing_card_turned_up_as_a_course_has_no_course_effect():
 def test_a_course_turned_up_says_its_effect_once():
     """Issue #33: "Course 1 is turned up: … No room to breathe…" then "Course effect — Chicane:
     No room to breathe…" in one post: the effect is said once."""
-    st, ev = arrange(order=[0, 1, 2], circuit={0: "Chicane"}, face_down=[0], throttles={0: ["Draft"]},
-                     hands={0: ["Recon Lap"], 1: ["Covering"], 2: ["Tow"]}, effect=True)
+    st, ev = arrange(
+        order=[0, 1, 2],
+        circuit={0: "Chicane"},
+        face_down=[0],
+        throttles={0: ["Draft"]},
+        hands={0: ["Recon Lap"], 1: ["Covering"], 2: ["Tow"]},
+        effect=True,
+    )
     assert texts(ev).count("No room to breathe") == 1
     assert st["turn"]["mods"].get("no_pon")  # and the effect still applies
-    st, ev = arrange(order=[0, 1, 2], circuit={0: "Chicane"}, throttles={0: ["Draft"]},
-                     hands={0: ["Recon Lap"], 1: ["Covering"], 2: ["Tow"]}, effect=True)
+    st, ev = arrange(
+        order=[0, 1, 2],
+        circuit={0: "Chicane"},
+        throttles={0: ["Draft"]},
+        hands={0: ["Recon Lap"], 1: ["Covering"], 2: ["Tow"]},
+        effect=True,
+    )
     assert texts(ev).count("No room to breathe") == 1 and "Course effect — Chicane" in texts(ev)

@@ -1,4 +1,5 @@
 """PON setup: the circuit, the peeks, turning courses up, the deal and the throttles."""
+
 from __future__ import annotations
 
 import json
@@ -60,7 +61,7 @@ def test_four_players_draw_ten_courses_and_the_other_two_join_the_deck():
 
 
 def test_peeks_go_from_last_place_up_one_course_each():
-    """"最下位のプレイヤーから順番にコースを1つ選んで手に取り、その中を確認"."""
+    """ "最下位のプレイヤーから順番にコースを1つ選んで手に取り、その中を確認"."""
     st = E.new_game({}, 4, 9)
     order = st["order"]
     seen = []
@@ -92,13 +93,13 @@ def test_a_course_cannot_be_peeked_twice():
 
 
 def test_all_peek_in_the_back_three_nine_courses_turn_up():
-    """"3人共が後ろ3枚のいずれかを確認していたら、後ろ3枚を除く9枚が全部表向き"."""
+    """ "3人共が後ろ3枚のいずれかを確認していたら、後ろ3枚を除く9枚が全部表向き"."""
     st = peek_all(E.new_game({}, 3, 3), lambda seat, s: [i for i in (9, 10, 11) if i not in s["peeked"]][0])
     assert st["face_up"] == [True] * 9 + [False] * 3
 
 
 def test_nobody_peeks_in_the_back_three_six_stay_down():
-    """"1人も後ろ3枚から選んでいなかったら、6枚が裏向きのままで、6枚が表向き"."""
+    """ "1人も後ろ3枚から選んでいなかったら、6枚が裏向きのままで、6枚が表向き"."""
     st = peek_all(E.new_game({}, 3, 3), lambda seat, s: [i for i in (0, 4, 7) if i not in s["peeked"]][0])
     # course 0 is run first: it is turned up at the start of turn 1
     up = st["face_up"]

@@ -1,4 +1,5 @@
 """The balance simulation runs and reports (the full run is `python -m bot.games.pon.simulate`)."""
+
 from __future__ import annotations
 
 import io

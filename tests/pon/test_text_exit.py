@@ -1,6 +1,7 @@
 """Issue #10: every text leaves the PON engine as a Msg (bot/i18n.py), put into words only where
 it leaves the table. Seeded random games to the end check every event, error, action label, menu
 and view text; a fake catalog shows nested parameters (card names, lists) are translated."""
+
 from __future__ import annotations
 
 import random
@@ -72,8 +73,18 @@ def test_every_text_of_a_random_game_is_a_msg(seats, seed):
     st = E.new_game({}, seats, seed)
     if seed % 2:  # "ask" everywhere, so the windows, blocks and decays wait for answers
         for s in range(seats):
-            st, events = E.apply(st, s, {"type": "prefs", "pon": {n: "ask" for n in "1234"}, "block": "ask",
-                                         "refill": "ask", "discard": "ask", "decay": "ask"})
+            st, events = E.apply(
+                st,
+                s,
+                {
+                    "type": "prefs",
+                    "pon": {n: "ask" for n in "1234"},
+                    "block": "ask",
+                    "refill": "ask",
+                    "discard": "ask",
+                    "decay": "ask",
+                },
+            )
             for ev in events:
                 assert_text(ev.text, "prefs event")
     errors = 0
@@ -116,20 +127,27 @@ def test_option_errors_are_msgs(options, seats):
 
 
 def test_a_catalog_translates_nested_parameters(monkeypatch):
-    monkeypatch.setitem(i18n._catalogs, "xx", {
-        "{p} plays {card}.": "{p}>{card}",
-        "{n} · {name}": "[{name}#{n}]",
-        "Scavenge": "SCV",
-        "PON window on the {n}: waiting for {who}.": "PON{n}? {who}",
-        ", ": " / ",
-        "Play {card}": "PLAY {card}",
-        "{n} (event: {name})": "{name}({n})",
-    })
+    monkeypatch.setitem(
+        i18n._catalogs,
+        "xx",
+        {
+            "{p} plays {card}.": "{p}>{card}",
+            "{n} · {name}": "[{name}#{n}]",
+            "Scavenge": "SCV",
+            "PON window on the {n}: waiting for {who}.": "PON{n}? {who}",
+            ", ": " / ",
+            "Play {card}": "PLAY {card}",
+            "{n} (event: {name})": "{name}({n})",
+        },
+    )
     ask3 = {"pon": {"3": "ask"}}
-    st, _ = arrange(order=[0, 1, 2], circuit={0: "Blind Crest"}, throttles={0: ["Grip"]},
-                    hands={0: ["Scavenge", "Draft"], 1: ["Slingshot", "Switchback", "Tow"],
-                           2: ["Covering", "Fuel Save"]},
-                    prefs={1: ask3, 2: ask3})
+    st, _ = arrange(
+        order=[0, 1, 2],
+        circuit={0: "Blind Crest"},
+        throttles={0: ["Grip"]},
+        hands={0: ["Scavenge", "Draft"], 1: ["Slingshot", "Switchback", "Tow"], 2: ["Covering", "Fuel Save"]},
+        prefs={1: ask3, 2: ask3},
+    )
     label = E.describe_action(st, 0, {"type": "play", "card": C("Scavenge")})
     assert render(label, "en") == "Play 3 (event: Scavenge)"
     assert render(label, "xx") == "PLAY SCV(3)"
@@ -143,7 +161,9 @@ def test_a_catalog_translates_nested_parameters(monkeypatch):
 
 def test_old_logs_of_plain_text_still_show():
     """Games logged before #10 hold plain English lines: the view passes them on as they are."""
-    st, _ = arrange(circuit={0: "Blind Crest"}, throttles={0: ["Grip"]}, hands={0: ["Scavenge"], 1: ["Tow"], 2: ["Draft"]})
+    st, _ = arrange(
+        circuit={0: "Blind Crest"}, throttles={0: ["Grip"]}, hands={0: ["Scavenge"], 1: ["Tow"], 2: ["Draft"]}
+    )
     st["log"] = ["<seat:0> passes."] + st["log"]
     assert render(E.view(st, None)["log"][0], "en") == "<seat:0> passes."
     st, _ = act(st, 0, {"type": "play", "card": C("Scavenge")})
@@ -152,9 +172,15 @@ def test_old_logs_of_plain_text_still_show():
 
 def test_renderers_draw_in_the_locale_given(monkeypatch):
     from rendering import pon as R
-    monkeypatch.setitem(i18n._catalogs, "xx", {"Running order": "ORDER", "Scavenge": "SCV", "Grip": "GRP",
-                                               "{name}'s hand": "HAND OF {name}"})
-    st, _ = arrange(circuit={0: "Blind Crest"}, throttles={0: ["Grip"]}, hands={0: ["Scavenge"], 1: ["Tow"], 2: ["Draft"]})
+
+    monkeypatch.setitem(
+        i18n._catalogs,
+        "xx",
+        {"Running order": "ORDER", "Scavenge": "SCV", "Grip": "GRP", "{name}'s hand": "HAND OF {name}"},
+    )
+    st, _ = arrange(
+        circuit={0: "Blind Crest"}, throttles={0: ["Grip"]}, hands={0: ["Scavenge"], 1: ["Tow"], 2: ["Draft"]}
+    )
     names = ["A", "B", "C"]
     for draw, viewer in ((R.render_board, None), (R.render_hand, 0)):
         view = E.view(st, viewer)

@@ -1,6 +1,7 @@
 """A game saved by yesterday's engine (schema 1: the phase was "stage") loads through `upgrade` and
 plays on exactly as that engine played it (tests/pon/stored_schema1.json: a 4-player game with
 "ask" preferences, its next 60 moves, the state and events they led to, all from schema-1 code)."""
+
 import json
 from pathlib import Path
 

@@ -1,4 +1,5 @@
 """Shared helpers: a game with cars placed by hand, and forced dice / cards / tokens."""
+
 from __future__ import annotations
 
 from bot.games.rallyman import board as B
@@ -14,8 +15,13 @@ def game(stage="Rally1 SS1", seats=2, cars=None, actor=0, seed=7):
     st = E.new_game({"stage": stage}, seats, seed)
     cars = cars or {}
     for seat, car in enumerate(st["cars"]):
-        car.update(entered=True, track=seat in cars, sp=cars.get(seat, (None, 0))[0],
-                   gear=cars.get(seat, (None, 0))[1], prefs={"dice": "ask"})
+        car.update(
+            entered=True,
+            track=seat in cars,
+            sp=cars.get(seat, (None, 0))[0],
+            gear=cars.get(seat, (None, 0))[1],
+            prefs={"dice": "ask"},
+        )
     st["entry"] = list(range(seats))
     st["round"] = seats
     st["order"] = [actor] + [s for s in range(seats) if s != actor and s in cars]

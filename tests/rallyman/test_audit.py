@@ -1,5 +1,6 @@
 """Tests added by the rule-by-rule audit of the seed (tests/rallyman/AUDIT.md): each names the
 seed line it proves."""
+
 from __future__ import annotations
 
 import pytest
@@ -14,6 +15,7 @@ S1 = "Rally1 SS1"
 
 
 # ---- seed l.73: the brake ---------------------------------------------------------------------
+
 
 def test_brake_seed_example_six_then_brake_is_gear_four_one_space_on():
     # seed: "[ギア6] ➡ [ギア5 + ブレーキ]" with "速度を-1": the pair is 5 - 1 = 4; BGA: 6 -> 4.
@@ -37,6 +39,7 @@ def test_brake_with_gear_one_die_exists_as_the_water_rule_implies():
 
 # ---- seed l.75-77: passing ----------------------------------------------------------------------
 
+
 def test_diagonal_between_two_cars_still_needs_the_gear_of_the_car_beside():
     # seed l.75 (beside a car: at least its gear) holds for the diagonal pass of l.77 too
     s = stage(S1)
@@ -58,6 +61,7 @@ def test_passing_in_any_gear_once_beside():
 
 # ---- seed l.87-89: two corners in a row ----------------------------------------------------------
 
+
 def test_double_corner_lane_may_change_between_the_two_corners():
     s = stage("Rally2 SS2")  # tile 215b: corner 3 then corner 4
     c3, c4 = s.corners[3], s.corners[4]
@@ -69,7 +73,6 @@ def test_double_corner_lane_may_change_between_the_two_corners():
 
 
 # ---- seed l.90-92: a car in a corner --------------------------------------------------------------
-
 
 
 def test_a_car_in_a_corner_cannot_be_passed_by_its_shortcut():
@@ -86,6 +89,7 @@ def test_a_car_in_a_corner_cannot_be_passed_by_its_shortcut():
 
 # ---- seed l.93-95: slides -----------------------------------------------------------------------
 
+
 def test_slide_is_one_move_along_the_dotted_line_no_turning_back():
     # seed l.95 "途中で車の向きを変更することはできません": read as one sideways move; the car
     # does not slide back along the same dotted line
@@ -98,6 +102,7 @@ def test_slide_is_one_move_along_the_dotted_line_no_turning_back():
 
 
 # ---- seed l.100-106: shortcuts ------------------------------------------------------------------
+
 
 def test_shortcut_coast_damage_counts_from_the_next_turn(monkeypatch):
     # seed l.105: "この効果は次のターンの開始時から発生します"
@@ -133,8 +138,6 @@ def test_mud_stacks_to_a_closed_corner_lane():
 JW = "ISGOYTRA-03.2023 SS2"  # jump 4 on row 31/32, water on the row after it (33/34)
 
 
-
-
 def test_jump_cannot_land_on_water():
     # seed l.113 with l.116: water is an obstacle, and a jump cannot land on an obstacle
     st = game(JW, 1, {0: (29, 4)})
@@ -150,8 +153,6 @@ def test_jump_one_over_flies_over_the_water():
     assert p1 and {x[1] for x in p1} == {35, 36}
 
 
-
-
 def test_jump_never_lands_in_a_shortcut():
     # seed l.100: a shortcut is entered from the slide space before its corner, not from the air
     s = stage("Rally3 SS3")  # jump 3 on row 70/71, slide 72/73, then a corner with shortcut 78
@@ -162,6 +163,7 @@ def test_jump_never_lands_in_a_shortcut():
 
 
 # ---- seed l.115-118: water ----------------------------------------------------------------------
+
 
 def test_water_ends_the_turn_at_once_in_the_gear_of_the_die_that_entered(monkeypatch):
     s = stage("Rally5 SS1")
@@ -179,6 +181,7 @@ def test_water_ends_the_turn_at_once_in_the_gear_of_the_die_that_entered(monkeyp
 
 # ---- seed l.71-72: orange and white coast dice ----------------------------------------------------
 
+
 def test_orange_coast_dice_for_the_first_player_of_the_round_only():
     st = game(S1, 3, {0: (13, 3), 1: (4, 3), 2: (2, 3)})
     st["round"] = 10
@@ -188,6 +191,7 @@ def test_orange_coast_dice_for_the_first_player_of_the_round_only():
 
 
 # ---- seed l.127: securing dice --------------------------------------------------------------------
+
 
 def test_secure_gear_and_brake_counts_as_two_dice():
     st = game(S1, 1, {0: (13, 5)})
@@ -226,6 +230,7 @@ def test_a_car_that_followed_a_slider_in_sideways_drifts_too():
 
 # ---- seed l.131-132: flat out with three "!" --------------------------------------------------------
 
+
 def test_flat_out_three_bangs_may_reorder_and_leave_dice_out_to_limit_damage(monkeypatch):
     # seed: the rolled dice may change order and place, not all need placing, but control must
     # be lost: here the "!" dice are gear 4 and both coast dice, gear 5 rolled clean
@@ -244,6 +249,7 @@ def test_flat_out_three_bangs_may_reorder_and_leave_dice_out_to_limit_damage(mon
 
 # ---- seed l.111: the +1 jump flies over what is between -----------------------------------------
 
+
 def test_jump_plus_one_flies_over_a_car_between():
     s = stage("Rally5 SS2")  # jump 4 on row 34/35
     pre = [x.id for x in s.spaces if 34 in x.succ][0]
@@ -254,6 +260,7 @@ def test_jump_plus_one_flies_over_a_car_between():
 
 
 # ---- seed l.137-146: time cards, spin, crash --------------------------------------------------------
+
 
 def test_time_cards_match_the_seed_table():
     assert R.rules().time == {1: 50, 2: 40, 3: 30, 4: 20, 5: 15, 6: 10}
@@ -282,6 +289,7 @@ def test_crashed_car_blocks_nobody(monkeypatch):
 
 
 # ---- seed l.169-172: spare tyre ----------------------------------------------------------------
+
 
 def test_spare_tyre_car_is_off_the_lane_until_its_next_turn(monkeypatch):
     st = game(S1, 2, {0: (13, 2), 1: (0, 0)})

@@ -1,5 +1,6 @@
 """The stage model: all 34 stages load, are connected from start to finish, and a few tiles'
 features match the research reading (rallyman_tiles.json)."""
+
 import pytest
 
 from bot.games.rallyman import board as B
@@ -84,6 +85,7 @@ def test_bad_data_is_rejected():
 
 def test_random_stages_are_valid():
     from bot.games.rallyman import generator as G
+
     for length in (G.MIN_LEN, 8, 12, G.MAX_LEN):
         for seed in range(8):
             name = G.name_for(length, seed)

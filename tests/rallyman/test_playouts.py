@@ -1,6 +1,7 @@
 """Seeded random rallies to the end on every stage (player counts 1-6 spread over them), with
 invariants after every move, JSON round trips, no leak of the hidden piles/bag/RNG in any view,
 and replay from seed + actions equal to the final snapshot."""
+
 from __future__ import annotations
 
 import json
@@ -83,6 +84,7 @@ def test_random_rally_on_a_random_stage(seats):
 
 def test_a_whole_rally_adds_up_its_stages():
     from bot.games.rallyman.engine import rallies
+
     assert rallies()["Rally1"] == ["Rally1 SS1", "Rally1 SS2", "Rally1 SS3"]
     seen = []
     st = E.new_game({"stage": "Rally1"}, 2, 5)
@@ -115,6 +117,7 @@ def test_two_cars_in_one_corner_do_not_deadlock():
     # the random rally that once locked: a spun car and a car back from a crash side by side in
     # one corner, two cars in the slide behind them
     from bot.tools.bench.rallyman import random_rally
+
     st, turns = random_rally(15, 4, "Rally4 SS2")
     assert E.is_over(st) and turns < 400
 
@@ -124,6 +127,7 @@ def test_the_par_driver_beats_the_old_steady_one():
     where they pay) beats the old steady par driver (never flat out). The comparison with every
     simple style over all stages is `python -m bot.tools.bench.rallyman_styles` (a figure, not a test)."""
     from bot.tools.bench import rallyman_styles as S
+
     stages, seeds = ("Rally1 SS1", "Rally3 SS2", "Rally6 SS3"), range(1, 5)
     par = sum(P.run(s, k) for s in stages for k in seeds)
     steady = sum(P.run(s, k, S.STYLES["steady"]) for s in stages for k in seeds)

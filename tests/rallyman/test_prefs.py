@@ -2,6 +2,7 @@
 Not rules of the seed: the design's "whole plans with sensible defaults and standing preferences"
 (DESIGN.md). The seed's push-your-luck stays the player's: "1個ずつ振って...いつでも止められる" —
 a die is rolled only after the previous one, and the player can still stop before any die."""
+
 from __future__ import annotations
 
 import copy
@@ -66,8 +67,13 @@ def test_preferences_from_a_waiting_seat_and_bad_ones():
     new, _ = E.apply(st, 1, {"type": "prefs", "line": 35})
     assert new["cars"][1]["prefs"]["line"] == 35 and E.to_act(new) == [0]
     before = copy.deepcopy(st)
-    for bad in ({"type": "prefs"}, {"type": "prefs", "line": 33}, {"type": "prefs", "line": True},
-                {"type": "prefs", "speed": 1}, {"type": "prefs", "dice": "ask"}):  # "ask" is already set
+    for bad in (
+        {"type": "prefs"},
+        {"type": "prefs", "line": 33},
+        {"type": "prefs", "line": True},
+        {"type": "prefs", "speed": 1},
+        {"type": "prefs", "dice": "ask"},
+    ):  # "ask" is already set
         with pytest.raises(GameError):
             E.apply(st, 1 if bad.get("dice") is None else 0, bad)
     assert st == before

@@ -1,5 +1,6 @@
 """Images: board, hand (with the plan being built) and results render for games in progress on
 short and long stages, in English and Japanese, at a phone-friendly width."""
+
 from __future__ import annotations
 
 import io
@@ -53,6 +54,7 @@ def test_hand_shows_the_draft():
 
 def test_long_stage_zooms_to_the_cars():
     from bot.games.rallyman import board as B
+
     st = B.stage("Rally9 SS1")
     whole = RR._Map(st, [], [], RR.W, RR.MAP_H)
     assert whole.s == RR.SCALE  # too big to show whole at a readable scale: zoomed

@@ -1,4 +1,5 @@
 """One test per rule of the seed (Japanese BGA introduction) and its examples."""
+
 from __future__ import annotations
 
 import pytest
@@ -19,6 +20,7 @@ def dice(steps):
 
 # ---- entry and order ---------------------------------------------------------------------------
 
+
 def test_staggered_entry_one_car_per_round():
     st = E.new_game({"stage": S1}, 4, 11)
     seen = []
@@ -27,12 +29,19 @@ def test_staggered_entry_one_car_per_round():
         seen.append(len(st["order"]))
         for _ in range(len(st["order"])):
             seat = E.to_act(st)[0]
-            st, _ = E.apply(st, seat, {"type": "pass"} if not R.all_plans(st, stage(S1), seat, True)
-                            else {"type": "plan", "values": [R.encode(R.good_plans(st, stage(S1), seat, True)[-1][0])]})
+            st, _ = E.apply(
+                st,
+                seat,
+                {"type": "pass"}
+                if not R.all_plans(st, stage(S1), seat, True)
+                else {"type": "plan", "values": [R.encode(R.good_plans(st, stage(S1), seat, True)[-1][0])]},
+            )
             while st["phase"] in ("roll", "spare", "rearrange"):
                 seat = E.to_act(st)[0]
-                a = {"roll": {"type": "secure"} if T.secure_cost(st) else {"type": "roll"},
-                     "spare": {"type": "nospare"}}.get(st["phase"]) or E.legal_actions(st, seat)[0]
+                a = {
+                    "roll": {"type": "secure"} if T.secure_cost(st) else {"type": "roll"},
+                    "spare": {"type": "nospare"},
+                }.get(st["phase"]) or E.legal_actions(st, seat)[0]
                 st, _ = E.apply(st, seat, a)
     assert seen == [1, 2, 3, 4]
     assert all(c["entered"] for c in st["cars"])
@@ -50,6 +59,7 @@ def test_turn_order_distance_then_gear_then_inside():
 
 
 # ---- planning dice ------------------------------------------------------------------------------
+
 
 def test_from_gear_zero_only_gear_one_and_forward():
     st = game(S1, 1, {0: (0, 0)})
@@ -100,12 +110,15 @@ def test_orange_and_white_coast_dice_odds():
     assert R.loc_chance([step] * 3, orange=True) == pytest.approx((2 / 6) ** 3)
     assert R.loc_chance([step] * 3, orange=False) == pytest.approx((1 / 6) ** 3)
     # gear dice 1-2 have one "!", 3-6 two
-    assert R.loc_chance([["g1", 0, 1, ""], ["g2", 0, 2, ""], ["g3", 0, 3, ""]], True) == pytest.approx(1 / 6 * 1 / 6 * 2 / 6)
+    assert R.loc_chance([["g1", 0, 1, ""], ["g2", 0, 2, ""], ["g3", 0, 3, ""]], True) == pytest.approx(
+        1 / 6 * 1 / 6 * 2 / 6
+    )
     # brake die: two "!" (research, fan sources agree)
     assert R.loc_chance([["g4b", 0, 4, ""], ["g3", 0, 3, ""]], True) == pytest.approx((2 / 6) ** 3)
 
 
 # ---- passing, corners, slides -------------------------------------------------------------------
+
 
 def test_moving_alongside_needs_at_least_its_gear():
     st = game(S1, 2, {0: (13, 2), 1: (16, 4)})  # car 1 in row 9, right lane
@@ -229,8 +242,9 @@ def test_jump_one_over_lands_two_further_and_bang_loses_control(monkeypatch):
     st, s = _jump_setup(5)
     two = {b for a in s.spaces[34].succ for b in s.spaces[a].succ}
     jumps = [x for x in steps_from(st) if x[0] == "c"]
-    assert jumps and all(x[3] == "p1" and x[1] in two | {b for a in s.spaces[35].succ for b in s.spaces[a].succ}
-                         for x in jumps)
+    assert jumps and all(
+        x[3] == "p1" and x[1] in two | {b for a in s.spaces[35].succ for b in s.spaces[a].succ} for x in jumps
+    )
     force(monkeypatch, faces=[[True]], backs=["spin"])
     st, _ = plan(st, 0, [jumps[0]])
     st, _ = E.apply(st, 0, {"type": "roll"})
@@ -271,6 +285,7 @@ def test_water_needs_coast_or_gear_one():
 
 
 # ---- rolling ------------------------------------------------------------------------------------
+
 
 def _simple(st):
     return [["g1", 2, 1, ""], ["g2", 4, 2, ""], ["g3", 13 if False else 6, 3, ""]]
@@ -324,8 +339,11 @@ def test_sisu_saves_and_spin_keeps_car_on_track(monkeypatch):
 def test_secure_costs_one_two_three(monkeypatch):
     st = game(S1, 1, {0: (0, 0)})
     st["cars"][0]["chips"] = 10
-    st, _ = plan(st, 0, [["g1", 2, 1, ""], ["g2", 4, 2, ""], ["g3", 6, 3, ""], ["g4", 9 if False else 8, 4, ""]]) \
-        if False else plan(st, 0, [["g1", 2, 1, ""], ["g2", 4, 2, ""], ["g3", 6, 3, ""]])
+    st, _ = (
+        plan(st, 0, [["g1", 2, 1, ""], ["g2", 4, 2, ""], ["g3", 6, 3, ""], ["g4", 9 if False else 8, 4, ""]])
+        if False
+        else plan(st, 0, [["g1", 2, 1, ""], ["g2", 4, 2, ""], ["g3", 6, 3, ""]])
+    )
     paid = []
     for _ in range(3):
         before = st["cars"][0]["chips"]
@@ -369,8 +387,13 @@ def test_flat_out_three_bangs_rearranged_must_lose_control(monkeypatch):
     car = st2["cars"][0]
     assert car["cards"][-1][2] == "crash" and car["chips"] == 0
     # the least damaging choice comes first
-    dmg = [R.crash_tokens(int(a["values"][0].split(",")[-1].split(":")[0][1:].rstrip("b") or 0),
-                          s.spaces[int(a["values"][0].split(",")[-1].split(":")[1])].danger) for a in opts]
+    dmg = [
+        R.crash_tokens(
+            int(a["values"][0].split(",")[-1].split(":")[0][1:].rstrip("b") or 0),
+            s.spaces[int(a["values"][0].split(",")[-1].split(":")[1])].danger,
+        )
+        for a in opts
+    ]
     assert dmg == sorted(dmg)
 
 
@@ -445,4 +468,6 @@ def test_plan_select_offers_whole_plans_with_exact_odds():
     assert sel["kind"] == "select" and 1 <= len(sel["options"]) <= 25
     for o in sel["options"]:
         steps, _ = R.match_steps(st, stage(S1), 0, o["value"])
-        assert o["label"].params["risk"] == f"{R.loc_chance(steps, True) * 100:.0f}%" or o["label"].params["risk"] == "<1%"
+        assert (
+            o["label"].params["risk"] == f"{R.loc_chance(steps, True) * 100:.0f}%" or o["label"].params["risk"] == "<1%"
+        )

@@ -1,4 +1,5 @@
 """What the thread is told: each round marked, the end of a stage said once (issue #31)."""
+
 from __future__ import annotations
 
 from bot.games.rallyman import par as P
@@ -28,8 +29,12 @@ def test_rounds_are_marked_and_a_stage_ends_once():
 def test_a_rally_says_each_stage_and_the_rally_once():
     st, lines = _play("Rally1", 1, 2)
     ends = [ln for ln in lines if "Fastest" in ln]
-    assert [e.split(" Fastest")[0] for e in ends] == ["Rally1 SS1 done.", "Rally1 SS2 done.", "Rally1 SS3 done.",
-                                                      "Rally over."]
+    assert [e.split(" Fastest")[0] for e in ends] == [
+        "Rally1 SS1 done.",
+        "Rally1 SS2 done.",
+        "Rally1 SS3 done.",
+        "Rally over.",
+    ]
     assert "Round 1 of Rally1 SS2: p0." in lines
 
 

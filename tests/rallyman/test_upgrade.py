@@ -1,6 +1,7 @@
 """A game stored before issue #29 (schema 1: the seats counted by the cars only) loads through
 `upgrade` and plays on exactly as the code of that day played it (stored_v1.json: a 3-seat Rally1
 game after 60 random moves, the next 80 moves and the state they led to, made by that code)."""
+
 from __future__ import annotations
 
 import json

@@ -1,4 +1,5 @@
 """Shared helpers: a game with chosen devices and supplies."""
+
 from __future__ import annotations
 
 from typing import Any

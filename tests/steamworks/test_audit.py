@@ -1,4 +1,5 @@
 """Tests for the points settled by the rule-by-rule audit (tests/steamworks/AUDIT.md)."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -13,6 +14,7 @@ S = setup()
 
 
 # -- タイルの配置 3)/4) and the Power Converter ------------------------------------------------------
+
 
 def test_a_source_joined_only_to_a_converter_that_powers_nothing_breaks_rule_3():
     # src_E's only line goes into the converter, and the converter passes power to nothing.
@@ -49,6 +51,7 @@ def test_building_with_a_converter_never_offers_a_source_that_would_power_nothin
             raise AssertionError(first)
         seen += 1
     assert seen
+
     # every finished four-tile device from this supply: each source powers something
     def finish(placed, sup, left):
         if left == 0:
@@ -63,6 +66,7 @@ def test_building_with_a_converter_never_offers_a_source_that_would_power_nothin
             r[c["t"]] -= 1
             n += finish(placed + [c], r, left - 1)
         return n
+
     assert finish([], supply, 4)
 
 
@@ -76,10 +80,12 @@ def test_a_source_that_powers_nothing_is_never_offered_as_a_space():
 
 # -- Modifier tiles ----------------------------------------------------------------------------------
 
+
 def _two_modifiers(st):
     # src_C; monetiser south; a reverberator east and one west, each with its clockwork line facing it
-    return add_device(st, 0, [T("src_C", 0, 0), T("monetiser", 0, 1), T("reverberator", 1, 0, 3),
-                              T("reverberator", -1, 0, 1)])
+    return add_device(
+        st, 0, [T("src_C", 0, 0), T("monetiser", 0, 1), T("reverberator", 1, 0, 3), T("reverberator", -1, 0, 1)]
+    )
 
 
 def test_each_modifier_gives_one_more_use_of_an_activated_tile_and_never_repeats_itself():
@@ -111,6 +117,7 @@ def test_a_modifier_powered_first_keeps_its_return_for_later():
 
 
 # -- Round end timing ----------------------------------------------------------------------------------
+
 
 def test_the_age_changes_only_at_the_round_end_check_even_if_the_clocks_run_out_mid_round():
     st = game(2)
@@ -148,7 +155,9 @@ def test_a_full_tie_after_the_tie_break_shares_the_win():
 
 def test_the_tie_break_counts_money_sources_and_components_left():
     st = game(2)
-    st["players"][0].update(vp=2, clocks=0, money=1, tiles=["electroclock", "monetiser"], sources={"C": 1, "S": 0, "E": 0})
+    st["players"][0].update(
+        vp=2, clocks=0, money=1, tiles=["electroclock", "monetiser"], sources={"C": 1, "S": 0, "E": 0}
+    )
     st["players"][1].update(vp=2, clocks=0, money=4, tiles=[], sources={"C": 0, "S": 0, "E": 0})
     sc = E.scores(st)
     assert [r["tiebreak"] for r in sc] == [4, 4]  # £1 + 2 sources + 1 component, £4
@@ -159,6 +168,7 @@ def test_the_tie_break_counts_money_sources_and_components_left():
 
 
 # -- A: 配置 / B: パス ------------------------------------------------------------------------------
+
 
 def test_after_passing_the_first_mechanic_the_next_costs_what_is_printed_under_its_home_space():
     st = game(2)
@@ -185,6 +195,7 @@ def test_persona_spaces_do_their_action_at_once_and_each_board_is_its_own():
 
 
 # -- III: belts ---------------------------------------------------------------------------------------
+
 
 def test_an_earlier_age_stack_running_short_only_leaves_its_belt_gaps():
     st = game(2)
@@ -213,6 +224,7 @@ def test_a_lay_is_accepted_exactly_when_it_is_among_the_offered_lays():
     import random
 
     from bot.games.steamworks.simulate import greedy
+
     seen = 0
     for seed in range(3):
         st = E.new_game({}, 2 + seed, seed)
@@ -222,8 +234,16 @@ def test_a_lay_is_accepted_exactly_when_it_is_among_the_offered_lays():
             if st["phase"] == "build":
                 legal = set(lay_choices(st, seat))
                 assert all(lay_ok(st, seat, c) for c in legal)
-                for c in ("src_C:9:9:0", "src_C:0:0:0", "src_C:0:0:0:1", "winding_key:0:0:5", "x", "src_C:00:0:0",
-                          "src_C:0:0:0:", None):
+                for c in (
+                    "src_C:9:9:0",
+                    "src_C:0:0:0",
+                    "src_C:0:0:0:1",
+                    "winding_key:0:0:5",
+                    "x",
+                    "src_C:00:0:0",
+                    "src_C:0:0:0:",
+                    None,
+                ):
                     assert lay_ok(st, seat, c) == (c in legal)
                 seen += 1
             st, _ = E.apply(st, seat, greedy(st, seat, rnd))

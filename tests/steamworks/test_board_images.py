@@ -1,6 +1,7 @@
 """The thread's board images (issue #32): the table, then every player's devices drawn in the
 workshops, readable at phone width, split rather than shrunk; power symbols instead of codes;
 tile names never broken inside a word."""
+
 from __future__ import annotations
 
 import io
@@ -72,7 +73,7 @@ def _workshop_parts(view: dict) -> list[tuple[Image.Image, list[dict]]]:
     """Each workshop image with the texts drawn on it (recorded one image at a time)."""
     out = []
     with recording() as rec:
-        pngs = R._render_workshops(view, NAMES[:view["seats"]])
+        pngs = R._render_workshops(view, NAMES[: view["seats"]])
     # texts are recorded in drawing order, image after image: an image's texts lie within its
     # height; a new image starts where a text's top goes back up to the first lines
     parts: list[list[dict]] = [[]]
@@ -136,4 +137,6 @@ def test_the_dm_stays_within_twice_its_width_on_a_busy_table():
         texts = [r["text"] for r in rec if r["kind"] == "text"]
         listed = [t for t in texts if t.startswith("Device ")]
         more = [t for t in texts if "more: see the workshops" in t]
-        assert len(listed) == len(late["devices"]) or (more and int(more[0].split()[0]) + len(listed) == len(late["devices"]))
+        assert len(listed) == len(late["devices"]) or (
+            more and int(more[0].split()[0]) + len(listed) == len(late["devices"])
+        )

@@ -1,5 +1,6 @@
 """Seeded random games to the end for every player count: never raise, keep invariants, replay to
 the same state, JSON round trip, menus within Discord's limits, no view shows a stack's order."""
+
 from __future__ import annotations
 
 import copy

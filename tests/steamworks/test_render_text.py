@@ -1,5 +1,6 @@
 """Images for every stage in English and Japanese, and a Japanese entry for every text the game
 passes through variables (tile, persona and space names, effect texts, powers, ages)."""
+
 from __future__ import annotations
 
 import io
@@ -16,8 +17,10 @@ from bot.i18n import Msg, render
 from rendering import steamworks as R
 
 ROOT = Path(__file__).resolve().parents[2]
-JA = {**json.loads((ROOT / "data/i18n/ja.json").read_text("utf-8")),
-      **json.loads((ROOT / "data/i18n/ja/steamworks.json").read_text("utf-8"))}
+JA = {
+    **json.loads((ROOT / "data/i18n/ja.json").read_text("utf-8")),
+    **json.loads((ROOT / "data/i18n/ja/steamworks.json").read_text("utf-8")),
+}
 
 
 def test_every_variable_text_has_a_japanese_entry():

@@ -1,6 +1,7 @@
 """The Alarm Chronometer and the Innovation Turbine as the research notes give them (BGA's English
 help, from the team's research notes), the start marker they need, and the upgrade of states
 saved before it (schema 1)."""
+
 from __future__ import annotations
 
 import json
@@ -27,6 +28,7 @@ def _chronometer_game(seats=3, money=5):
 
 # -- Alarm Chronometer: "advance the start-player marker once for free, plus once more per £1 spent.
 #    It still advances again at round end."
+
 
 def test_alarm_chronometer_advances_the_marker_once_for_free_and_it_still_advances_at_round_end():
     st = _chronometer_game()
@@ -66,6 +68,7 @@ def test_without_a_chronometer_the_start_player_moves_one_left():
 
 # -- Innovation Turbine: "take a tile from an unlocked supply deck, or pay £1 to choose 1 of 2 revealed
 #    tiles".
+
 
 def _turbine_game(money=5):
     st = game(3)
@@ -119,8 +122,9 @@ def test_the_look_is_private_other_views_log_and_errors_do_not_show_the_two_tile
     a, _ = act(a, 0, "fire", "0,1:C:r1")
     b, _ = act(b, 0, "fire", "0,1:C:r1")
     for viewer in (None, 1, 2):
-        assert json.dumps(E.view(a, viewer), sort_keys=True, default=str) == \
-            json.dumps(E.view(b, viewer), sort_keys=True, default=str)
+        assert json.dumps(E.view(a, viewer), sort_keys=True, default=str) == json.dumps(
+            E.view(b, viewer), sort_keys=True, default=str
+        )
     assert a["log"] == b["log"]
     for bad in ("2", "-1", None, "monetiser"):
         with pytest.raises(GameError) as e:
@@ -147,6 +151,7 @@ def test_the_look_stops_auto_and_the_activation_goes_on_after_the_choice():
 
 
 # -- the schema-2 upgrade of states saved with schema 1 ----------------------------------------------
+
 
 def _as_schema_1(st, next_start):
     old = json.loads(json.dumps(st))
@@ -187,6 +192,7 @@ def test_the_current_schema_is_returned_as_it_is():
 def test_auto_powers_a_turbine_beside_other_tile_taking_components():
     # the suggested order ranks the Turbine's choices next to the Librarifier's (found by a playout)
     from bot.games.steamworks import geometry as geo
+
     for r in range(4):
         tiles = [T("src_C", 0, 0), T("innovation_turbine", 0, 1), T("librarifier", 1, 0, r)]
         if len(geo.powered(tiles, (0, 0))) == 2:

@@ -1,4 +1,5 @@
 """Every rule of the seed (BGA help, Japanese), one test per sentence or worked rule."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -16,6 +17,7 @@ S = setup()
 
 # -- 準備 -------------------------------------------------------------------------------------------
 
+
 def test_setup_each_player_gets_persona_resources_and_two_mechanics():
     st = E.new_game({"personas": "seat order"}, 4, 7)
     names = list(S.personas)
@@ -29,6 +31,7 @@ def test_setup_each_player_gets_persona_resources_and_two_mechanics():
 
 
 # -- A: 配置 --------------------------------------------------------------------------------------
+
 
 def test_first_mechanic_of_the_round_is_free_later_ones_cost_the_printed_cost():
     st = game(2)
@@ -100,6 +103,7 @@ def test_a_busy_source_is_not_a_free_space():
 
 # -- B: パス -----------------------------------------------------------------------------------------
 
+
 def test_pass_takes_the_coins_shown_on_the_mechanic_space():
     st = game(2)
     m = st["players"][0]["money"]
@@ -118,6 +122,7 @@ def test_round_ends_when_every_mechanic_is_used_and_the_start_player_moves_left(
 
 
 # -- タイルの活性化 ---------------------------------------------------------------------------------
+
 
 def test_source_powers_directly_connected_components_in_the_order_chosen():
     st = game(2)
@@ -214,8 +219,13 @@ def test_modifier_sends_power_back_so_a_component_works_again():
 
 def test_power_converter_sends_power_three_ways():
     # source west of the converter; components north, east and south of it
-    placed = [T("src_C", 0, 1), T("power_converter", 1, 1), T("ticker_press", 1, 0, 2),
-              T("spark_jar", 2, 1, 1), T("winding_key", 1, 2)]
+    placed = [
+        T("src_C", 0, 1),
+        T("power_converter", 1, 1),
+        T("ticker_press", 1, 0, 2),
+        T("spark_jar", 2, 1, 1),
+        T("winding_key", 1, 2),
+    ]
     assert not geo.problems(placed)
     pw = geo.powered(placed, (0, 1))
     assert set(pw) == {"1,0", "2,1", "1,2"}
@@ -233,8 +243,14 @@ def test_component_set_is_fixed_once_activation_starts():
     assert st["phase"] == "build" and st["players"][0]["money"] == 0
     lays = choices(st, 0, "lay")
     assert lays and all(c.startswith("winding_key") for c in lays)
-    st, _ = act(st, 0, "lay", next(c for c in lays if c.split(":")[1:3] == ["1", "0"]) if any(
-        c.split(":")[1:3] == ["1", "0"] for c in lays) else lays[0])
+    st, _ = act(
+        st,
+        0,
+        "lay",
+        next(c for c in lays if c.split(":")[1:3] == ["1", "0"])
+        if any(c.split(":")[1:3] == ["1", "0"] for c in lays)
+        else lays[0],
+    )
     st, _ = act(st, 0, "confirm")
     assert len(st["devices"][0]["tiles"]) == 3
     # the winding key joined the device and is powered by its source, yet not in this activation
@@ -244,13 +260,17 @@ def test_component_set_is_fixed_once_activation_starts():
 
 # -- タイルの配置 -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("placed,broken", [
-    ([T("winding_key", 0, 0), T("monetiser", 0, 1)], {"source"}),  # 1) a source
-    ([T("src_C", 0, 0), T("src_S", 0, 1)], {"component"}),  # 2) a component
-    ([T("src_C", 0, 0), T("winding_key", 0, 1), T("src_E", 1, 0)], {"source_link"}),  # 3) each source
-    ([T("src_C", 0, 0), T("winding_key", 0, 1), T("kettle_drum", 1, 0)], {"component_link"}),  # 4) each comp.
-    ([T("src_C", 0, 0), T("winding_key", 0, 1)], set()),
-])
+
+@pytest.mark.parametrize(
+    "placed,broken",
+    [
+        ([T("winding_key", 0, 0), T("monetiser", 0, 1)], {"source"}),  # 1) a source
+        ([T("src_C", 0, 0), T("src_S", 0, 1)], {"component"}),  # 2) a component
+        ([T("src_C", 0, 0), T("winding_key", 0, 1), T("src_E", 1, 0)], {"source_link"}),  # 3) each source
+        ([T("src_C", 0, 0), T("winding_key", 0, 1), T("kettle_drum", 1, 0)], {"component_link"}),  # 4) each comp.
+        ([T("src_C", 0, 0), T("winding_key", 0, 1)], set()),
+    ],
+)
 def test_the_four_building_rules(placed, broken):
     found = set(geo.problems(placed))
     assert broken <= found and bool(found) == bool(broken)
@@ -307,6 +327,7 @@ def test_placed_tiles_never_move():
 
 
 # -- ラウンド・ゲームの終了 -------------------------------------------------------------------------
+
 
 def test_age_changes_when_the_clock_stack_is_empty_and_everyone_gains_a_mechanic():
     st = game(2)
@@ -392,8 +413,19 @@ def test_many_lays_the_tile_is_chosen_first_then_its_positions_and_rotations():
     st = game(2)
     pl = st["players"][0]
     pl["sources"] = {"C": 2, "S": 2, "E": 2}
-    pl["tiles"] = sorted(["winding_key", "kettle_drum", "dynamo_lamp", "gear_train", "monetiser", "ticker_press",
-                          "aether_engine", "grand_orrery", "spark_jar"])
+    pl["tiles"] = sorted(
+        [
+            "winding_key",
+            "kettle_drum",
+            "dynamo_lamp",
+            "gear_train",
+            "monetiser",
+            "ticker_press",
+            "aether_engine",
+            "grand_orrery",
+            "spark_jar",
+        ]
+    )
     st["phase"] = "build"  # a Manufacturer's device of 3 tiles, after an Aether Engine (any power each way)
     st["build"] = {"mode": "new", "n": 3, "left": 3, "placed": [], "dev": None, "back": "turn", "tile": None}
     st, _ = act(st, 0, "lay", "aether_engine:0:0:0")

@@ -1,5 +1,6 @@
 """The balance simulation runs (one game for two and for three players) and reports shares that add
 up; the strategies differ as they say, and the tile test's favouring seat really goes for its tile."""
+
 import random
 
 from bot.tools.bench.steamworks_balance import STACK_TILES, report, simulate, table
@@ -40,7 +41,10 @@ def test_tables_rotate_the_favoured_tile_and_seat_and_mix_the_strategies():
     assert len(seen) == 3 * n  # every tile from every seat, once
     one = [table("tiles", 3, seed, "aether_engine") for seed in range(3)]
     assert [[st.favourite for st in styles] for styles in one] == [
-        ["aether_engine", None, None], [None, "aether_engine", None], [None, None, "aether_engine"]]
+        ["aether_engine", None, None],
+        [None, "aether_engine", None],
+        [None, None, "aether_engine"],
+    ]
     mixed = {st.name for seed in range(40) for st in table("mixed", 4, seed)}
     assert mixed == set(STYLES) and table("greedy", 2, 7) == [GREEDY, GREEDY]
 

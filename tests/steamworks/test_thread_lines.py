@@ -1,5 +1,6 @@
 """The thread's activation lines say what changed (issue #32): "alice powers Condenser with
 clockwork." told nothing of what she gained."""
+
 from __future__ import annotations
 
 from bot.games.steamworks import geometry as geo
@@ -20,8 +21,7 @@ def test_a_borrowed_components_line_says_the_gain_and_the_owners_bonus():
     st, ev = act(st, 0, "place", f"dev:{did}:0,0")
     assert _lines(ev) == ["<seat:0> uses <seat:1>'s device 1; <seat:1> gains a clock."]
     st, ev = act(st, 0, "fire", "0,1:C")
-    assert _lines(ev)[0] == ("<seat:0> powers Monetiser with clockwork: +£3. "
-                             "<seat:1> takes the owner bonus: +£1.")
+    assert _lines(ev)[0] == ("<seat:0> powers Monetiser with clockwork: +£3. <seat:1> takes the owner bonus: +£1.")
 
 
 def test_sources_costs_and_points_are_named_and_a_drawn_tile_follows_its_line():

@@ -1,6 +1,7 @@
 """A game saved by yesterday's engine (schema 2: the phase was "stage") loads through `upgrade` and
 plays on exactly as that engine played it (tests/steamworks/stored_schema2.json: a 3-player game,
 its next 45 moves, the state and events they led to, all from schema-2 code)."""
+
 import json
 from pathlib import Path
 

@@ -1,6 +1,7 @@
 """Whole devices in one choice (issue #32): a 2-tile build took 4 clicks (the Workbench, a tile,
 a tile, confirm); where every legal device fits one select, tile, place and turn are chosen
 together, and the DM pictures them numbered as the menu lists them."""
+
 from __future__ import annotations
 
 import io
@@ -48,8 +49,12 @@ def test_a_device_turned_as_a_whole_is_offered_once():
     st = _workbench(["monetiser"], {"C": 1})
     plans = choices(st, 0, "plan")
     # the basic source is the same on every side: one device whatever way the Monetiser faces it
-    keys = {geo.canonical([{"t": t, "x": int(x), "y": int(y), "r": int(r)}
-                           for t, x, y, r in (q.split(":") for q in p.split("/"))]) for p in plans}
+    keys = {
+        geo.canonical(
+            [{"t": t, "x": int(x), "y": int(y), "r": int(r)} for t, x, y, r in (q.split(":") for q in p.split("/"))]
+        )
+        for p in plans
+    }
     assert len(keys) == len(plans) == 1
 
 
@@ -66,8 +71,23 @@ def test_a_plan_not_offered_is_refused_and_changes_nothing():
 
 def test_more_devices_than_a_select_holds_are_laid_tile_by_tile():
     assert geo.whole_devices((("monetiser", 1), ("src_C", 1)), 2)
-    many = tuple(sorted(Counter({"src_C": 2, "src_S": 2, "src_E": 2, "power_converter": 1, "sourcer": 1,
-                                 "monetiser": 1, "condenser": 1, "resonator": 1, "ticker_press": 1}).items()))
+    many = tuple(
+        sorted(
+            Counter(
+                {
+                    "src_C": 2,
+                    "src_S": 2,
+                    "src_E": 2,
+                    "power_converter": 1,
+                    "sourcer": 1,
+                    "monetiser": 1,
+                    "condenser": 1,
+                    "resonator": 1,
+                    "ticker_press": 1,
+                }
+            ).items()
+        )
+    )
     assert geo.whole_devices(many, 3) == ()
     assert len(geo.whole_devices(many, 3, limit=10**6, budget=10**7)) > 25  # (all of them: more than 25)
 
@@ -82,6 +102,7 @@ def test_the_menu_offers_whole_devices_first_and_the_dm_numbers_them():
     assert len(view["plans"]) == len(labels)
     assert "plans" not in E.view(st, 1) and "plans" not in E.view(st, None)
     from rendering.common import recording
+
     with recording() as rec:
         png = R.render_hand(view, ["Ada", "Bo"])
     texts = [r["text"] for r in rec if r["kind"] == "text"]
@@ -96,6 +117,7 @@ def test_the_fast_last_tile_search_finds_exactly_the_tiles_that_finish_a_legal_d
     # (#34: the search tests a last tile against the rules without redoing every tile's check; it
     # must agree with the four rules checked in full on every candidate.)
     import random
+
     rnd = random.Random(7)
     ids = sorted(geo.TILES)
     compared = 0

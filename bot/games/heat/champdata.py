@@ -1,5 +1,6 @@
 """Heat Championship content: sponsorship cards and seasons (data/heat/sponsors.json and
 championship.json), loaded once and validated."""
+
 from __future__ import annotations
 
 import json
@@ -8,9 +9,25 @@ from pathlib import Path
 
 DATA_DIR = Path(__file__).resolve().parents[3] / "data" / "heat"
 SPONSOR_SYMBOLS = ("cooldown", "slipstream", "adjust", "super_cool")
-EVENT_KEYS = ("name", "sponsors", "press", "lap1_sponsors", "speed_sponsor", "laps", "winner_points", "heat",
-              "hand", "top3_points", "pass_sponsor", "stress", "spin_out", "press_cards", "slip_min_gear",
-              "discard_heat", "no_adrenaline")
+EVENT_KEYS = (
+    "name",
+    "sponsors",
+    "press",
+    "lap1_sponsors",
+    "speed_sponsor",
+    "laps",
+    "winner_points",
+    "heat",
+    "hand",
+    "top3_points",
+    "pass_sponsor",
+    "stress",
+    "spin_out",
+    "press_cards",
+    "slip_min_gear",
+    "discard_heat",
+    "no_adrenaline",
+)
 PRESS_LETTERS = "ABCDE"
 
 
@@ -26,8 +43,10 @@ def sponsors() -> dict:
     for code, t in raw["types"].items():
         _check(code.startswith("sp") and isinstance(t["name"], str), f"sponsor {code}")
         _check(("speed" in t) != ("choices" in t), f"sponsor {code} speed")
-        _check(all(k in SPONSOR_SYMBOLS for k in t if k not in ("name", "speed", "choices", "set")),
-               f"sponsor {code} symbols")
+        _check(
+            all(k in SPONSOR_SYMBOLS for k in t if k not in ("name", "speed", "choices", "set")),
+            f"sponsor {code} symbols",
+        )
         _check(t["set"] in ("base", "heavy_rain"), f"sponsor {code} set")
     return raw
 
@@ -42,8 +61,13 @@ def sponsor_card_types() -> dict[str, dict]:
     """The sponsorship cards as card types (kind upgrade, their symbols under "garage")."""
     out = {}
     for code, t in sponsors()["types"].items():
-        out[code] = {"kind": "upgrade", "speed": int(t.get("speed", 0)), "label": sponsor_label(t),
-                     "garage": {k: v for k, v in t.items() if k not in ("name", "speed", "set")}, "sponsor": True}
+        out[code] = {
+            "kind": "upgrade",
+            "speed": int(t.get("speed", 0)),
+            "label": sponsor_label(t),
+            "garage": {k: v for k, v in t.items() if k not in ("name", "speed", "set")},
+            "sponsor": True,
+        }
     return out
 
 

@@ -13,6 +13,7 @@ picker may swap one owned upgrade with a card left in the market); then the race
 When a race is over the points are scored and the next race's state replaces it (phase
 "market"); after the last race the phase stays "over".
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -44,6 +45,7 @@ def is_sponsor(code: str) -> bool:
 
 # --------------------------------------------------------------------------- options
 
+
 def normalise(options: dict, out: dict) -> None:
     """The championship's own options (each filled and checked by its spec), kept into `out` (the
     engine's options as the game keeps them)."""
@@ -63,8 +65,9 @@ def normalise(options: dict, out: dict) -> None:
             names = [t.strip().lower().replace(" ", "_") for t in raw]
             names = [{"italia": "italy", "gb": "great_britain", "us": "usa"}.get(t, t) for t in names]
             if len(names) != n or not all(t in content.offered_tracks() for t in names):
-                raise GameError(msg("Give {n} tracks for the season, from: {names}.", n=n,
-                                    names=list(content.offered_tracks())))
+                raise GameError(
+                    msg("Give {n} tracks for the season, from: {names}.", n=n, names=list(content.offered_tracks()))
+                )
             out["season_tracks"] = names
 
 
@@ -75,14 +78,20 @@ def describe(options: dict) -> list[Msg]:
     if season == "custom":
         out = [msg("Championship: custom season of {n} races", n=options.get("races", 4))]
     else:
-        out = [msg("Championship: the {year} season ({n} races)", year=season,
-                   n=len(championship()["seasons"][season]))]
-    out.append(msg("an upgrade market before each race ({deck} cards), weather and road conditions every race",
-                   deck=msg(options.get("garage", "basic"))))
+        out = [
+            msg("Championship: the {year} season ({n} races)", year=season, n=len(championship()["seasons"][season]))
+        ]
+    out.append(
+        msg(
+            "an upgrade market before each race ({deck} cards), weather and road conditions every race",
+            deck=msg(options.get("garage", "basic")),
+        )
+    )
     return out
 
 
 # --------------------------------------------------------------------------- season and races
+
 
 def new_season(opts: dict, seats: int, seed: int) -> dict:
     rng = Rng(int(seed))
@@ -97,8 +106,9 @@ def new_season(opts: dict, seats: int, seed: int) -> dict:
             rules.shuffle(rng, pool)
             tracks = pool[:n]
         pool = list(data["base_events"])
-        if any(t in content.tracks() and content.tracks()[t].set != "base" for t in tracks) or \
-                any(t in ("japan", "mexico") for t in tracks):
+        if any(t in content.tracks() and content.tracks()[t].set != "base" for t in tracks) or any(
+            t in ("japan", "mexico") for t in tracks
+        ):
             pool += data["heavy_rain_events"]  # (the Heavy Rain events come with its tracks)
         rules.shuffle(rng, pool)
         races = [{"track": t, "event": pool[i]} for i, t in enumerate(tracks)]
@@ -109,17 +119,32 @@ def new_season(opts: dict, seats: int, seed: int) -> dict:
     spons = [code for code in sponsors()["types"] for _ in range(sponsors()["copies"])]
     rules.shuffle(rng, spons)
     deck = opts.get("garage", "basic")
-    tiers = (("basic", "advanced") if deck == "mixed" else content.GARAGE_TIERS if deck == "all" else (deck,))
-    gdeck = [code for code, t in content.garage()["types"].items() if t["tier"] in tiers
-             for _ in range(content.garage()["copies"])]
+    tiers = ("basic", "advanced") if deck == "mixed" else content.GARAGE_TIERS if deck == "all" else (deck,)
+    gdeck = [
+        code
+        for code, t in content.garage()["types"].items()
+        if t["tier"] in tiers
+        for _ in range(content.garage()["copies"])
+    ]
     rules.shuffle(rng, gdeck)
     # The first race's grid is random (「第1レース:ランダム」).
     grid = list(range(ncars))
     rng.shuffle(grid)
-    champ = {"season": season, "races": races, "race": 0, "points": [0] * ncars, "results": [],
-             "sponsor_deck": spons, "sponsor_used": [], "garage_deck": gdeck, "garage_out": [],
-             "upgrades": [[] for _ in range(seats)], "carry": [[] for _ in range(seats)], "deck": deck,
-             "opts": {k: opts[k] for k in ("legend_bonus", "aggressive_legends", "tournament") if opts.get(k)}}
+    champ = {
+        "season": season,
+        "races": races,
+        "race": 0,
+        "points": [0] * ncars,
+        "results": [],
+        "sponsor_deck": spons,
+        "sponsor_used": [],
+        "garage_deck": gdeck,
+        "garage_out": [],
+        "upgrades": [[] for _ in range(seats)],
+        "carry": [[] for _ in range(seats)],
+        "deck": deck,
+        "opts": {k: opts[k] for k in ("legend_bonus", "aggressive_legends", "tournament") if opts.get(k)},
+    }
     return _race_state(champ, seats, legends, grid, rng)
 
 
@@ -130,6 +155,7 @@ def standings(champ: dict) -> list[int]:
 
     def key(s: int) -> tuple:
         return (-champ["points"][s], last.index(s) if s in last else len(last), s)
+
     return sorted(range(len(champ["points"])), key=key)
 
 
@@ -150,9 +176,17 @@ def _race_state(champ: dict, seats: int, legends: int, grid: list[int], rng: Rng
     race = champ["races"][champ["race"]]
     ev = events()[race["event"]]
     modules = ["garage", "weather"] + (["legends"] if legends else [])
-    seed = rng.below(2 ** 62)
-    st = rules.new_state(race["track"], seats, seed, grid, sorted(modules), champ["deck"], legends,
-                         {"heat": ev.get("heat", 0), "stress": ev.get("stress", 0)})
+    seed = rng.below(2**62)
+    st = rules.new_state(
+        race["track"],
+        seats,
+        seed,
+        grid,
+        sorted(modules),
+        champ["deck"],
+        legends,
+        {"heat": ev.get("heat", 0), "stress": ev.get("stress", 0)},
+    )
     del st["draft"]  # (the Championship's 車体の設計 replaces the Garage draft)
     for k, v in champ["opts"].items():
         st[k] = v
@@ -170,8 +204,7 @@ def _race_state(champ: dict, seats: int, legends: int, grid: list[int], rng: Rng
     # 車体の設計: players + 3 upgrade cards, one each from the back of the grid (Legends ignored).
     market = [_draw_upgrade(champ, rng) for _ in range(seats + 3)]
     order = [s for s in reversed(st["grid_order"]) if s < seats]
-    champ["market"] = {"cards": [c for c in market if c is not None], "order": order, "i": 0,
-                       "picks": [None] * seats}
+    champ["market"] = {"cards": [c for c in market if c is not None], "order": order, "i": 0, "picks": [None] * seats}
     st["phase"] = "market"
     return st
 
@@ -208,7 +241,7 @@ def _begin_race(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
     cards = st["cards"]
     ch["garage_out"].extend(ch["market"]["cards"])  # (the cards left in the market are put aside)
     del ch["market"]
-    for s, car in enumerate(st["cars"][:st["seats"]]):
+    for s, car in enumerate(st["cars"][: st["seats"]]):
         for code in ch["upgrades"][s]:
             car["deck"].append(len(cards))
             cards.append("heat" if content.garage()["types"][code].get("heat_card") else code)
@@ -223,12 +256,22 @@ def _begin_race(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
     st["garage"] = [[c for c in p] for p in ch["upgrades"]]
     st["phase"] = "submit"
     race = ch["races"][ch["race"]]
-    return [(None, msg("Race {n}/{m}: {track}, event: {event}. The cars are built: the race starts.",
-                       n=ch["race"] + 1, m=len(ch["races"]), track=content.tracks()[race["track"]].name,
-                       event=msg(ev["name"])))]
+    return [
+        (
+            None,
+            msg(
+                "Race {n}/{m}: {track}, event: {event}. The cars are built: the race starts.",
+                n=ch["race"] + 1,
+                m=len(ch["races"]),
+                track=content.tracks()[race["track"]].name,
+                event=msg(ev["name"]),
+            ),
+        )
+    ]
 
 
 # --------------------------------------------------------------------------- during a race
+
 
 def retire_sponsors(st: dict, car: dict) -> None:
     """Step 9: a sponsorship card played (used) leaves the deck for the used pile
@@ -274,16 +317,25 @@ def sponsorships(st: dict, tr: content.Track, seat: int, rng: Rng) -> None:
             continue
         n = ev.get("press_cards", 1)
         gained += n
-        lines.append(rules.round_line("Press corner {c} ({why}): {n} sponsorship card(s)", c=idx + 1, n=n,
-                                 why=msg("limit +2") if why == "speed" else msg("slipstream")))
+        lines.append(
+            rules.round_line(
+                "Press corner {c} ({why}): {n} sponsorship card(s)",
+                c=idx + 1,
+                n=n,
+                why=msg("limit +2") if why == "speed" else msg("slipstream"),
+            )
+        )
     if ev.get("speed_sponsor") and rd["speed"] is not None and rd["speed"] >= ev["speed_sponsor"]:
         gained += 1
         lines.append(rules.round_line("Speed {s}: a new record, a sponsorship card", s=rd["speed"]))
     if ev.get("pass_sponsor"):
         # Rule reading: the cars passed are those that were ahead of the car's starting space and
         # are behind it now (by distance; a car on the same space is not passed).
-        passed = sum(1 for o, c in enumerate(st["cars"]) if o != seat and c["place"] is None
-                     and rd["start"] < c["pos"] < car["pos"])
+        passed = sum(
+            1
+            for o, c in enumerate(st["cars"])
+            if o != seat and c["place"] is None and rd["start"] < c["pos"] < car["pos"]
+        )
         if passed >= ev["pass_sponsor"]:
             gained += 1
             lines.append(rules.round_line("Passed {n} cars: a sponsorship card", n=passed))
@@ -321,7 +373,8 @@ def car_done(st: dict, tr: content.Track, seat: int, rng: Rng) -> list[tuple[int
     # (A round record saved before the cards came at once draws them now.)
     sponsorships(st, tr, seat, rng)
     out: list[tuple[int | None, Msg]] = [
-        (seat, msg("You gain a sponsorship card: {card}.", card=msg(rules.LABEL[code]))) for code in rd["sponsors"]]
+        (seat, msg("You gain a sponsorship card: {card}.", card=msg(rules.LABEL[code]))) for code in rd["sponsors"]
+    ]
     if event_of(st).get("spin_out") and rd["spun"]:
         # 「スピンしたら…」 (Title sponsor withdraws): a spin-out puts the car out of the race, 0 points.
         car["fin"] = True
@@ -332,6 +385,7 @@ def car_done(st: dict, tr: content.Track, seat: int, rng: Rng) -> list[tuple[int
 
 
 # --------------------------------------------------------------------------- between races
+
 
 def finish_race(st: dict) -> tuple[dict, list[tuple[int | None, Msg]]]:
     """The race is over: points, carried cards; then the next race (or the season's end)."""
@@ -352,40 +406,67 @@ def finish_race(st: dict) -> tuple[dict, list[tuple[int | None, Msg]]]:
     out = [s for s, c in enumerate(st["cars"]) if c.get("out")]
     for s in range(ncars):
         ch["points"][s] += got[s]
-    ch["results"].append({"track": st["track"], "event": ch["races"][ch["race"]]["event"], "places": places,
-                          "out": out, "points": got})
+    ch["results"].append(
+        {"track": st["track"], "event": ch["races"][ch["race"]]["event"], "places": places, "out": out, "points": got}
+    )
     rng = Rng(st["rng"])
     # 「レース中に使用したスポンサーカードは、チャンピオンシップマットの山に戻しシャッフルする」
     ch["sponsor_deck"].extend(ch["sponsor_used"])
     ch["sponsor_used"] = []
     rules.shuffle(rng, ch["sponsor_deck"])
-    evs: list[tuple[int | None, Msg]] = [(None, msg("Race {n} is over. Points: {list}.", n=ch["race"] + 1, list=[
-        msg("{who} +{p}", who=rules.car_name(st, s), p=got[s]) for s in places if got[s]]))]
+    evs: list[tuple[int | None, Msg]] = [
+        (
+            None,
+            msg(
+                "Race {n} is over. Points: {list}.",
+                n=ch["race"] + 1,
+                list=[msg("{who} +{p}", who=rules.car_name(st, s), p=got[s]) for s in places if got[s]],
+            ),
+        )
+    ]
     if ch["race"] + 1 >= len(ch["races"]):
         ch["done"] = True
         win = standings(ch)[0]
-        evs.append((None, msg("The championship is over: {who} wins with {p} points.", who=rules.car_name(st, win),
-                              p=ch["points"][win])))
+        evs.append(
+            (
+                None,
+                msg(
+                    "The championship is over: {who} wins with {p} points.",
+                    who=rules.car_name(st, win),
+                    p=ch["points"][win],
+                ),
+            )
+        )
         st["rng"] = rng.state
         return st, evs
     cards = st["cards"]
-    for s, car in enumerate(st["cars"][:st["seats"]]):
+    for s, car in enumerate(st["cars"][: st["seats"]]):
         # 「改良カードと未使用のスポンサーカードは次のレースに持ち越される」 (to a next race: after the
         # season's last one they stay where they are, counted once)
-        ch["carry"][s] = [cards[c] for zone in ("hand", "deck", "discard", "played") for c in car[zone]
-                          if is_sponsor(cards[c])]
+        ch["carry"][s] = [
+            cards[c] for zone in ("hand", "deck", "discard", "played") for c in car[zone] if is_sponsor(cards[c])
+        ]
     ch["race"] += 1
     legends = ncars - st["seats"]
     new = _race_state(ch, st["seats"], legends, standings(ch), rng)
     if "rules_version" in st:  # the season's rules stamp (bot/games/base.py) goes on to its next race
         new["rules_version"] = st["rules_version"]
     race = ch["races"][ch["race"]]
-    evs.append((None, msg("Race {n}: {track}. The grid follows the points; upgrade market first.", n=ch["race"] + 1,
-                          track=content.tracks()[race["track"]].name)))
+    evs.append(
+        (
+            None,
+            msg(
+                "Race {n}: {track}. The grid follows the points; upgrade market first.",
+                n=ch["race"] + 1,
+                track=content.tracks()[race["track"]].name,
+            ),
+        )
+    )
     return new, evs
 
 
 # --------------------------------------------------------------------------- engine hooks
+
 
 def to_act(st: dict) -> list[int]:
     ch = st["champ"]
@@ -457,7 +538,9 @@ def pick(st: dict, seat: int, action: dict) -> list[tuple[int | None, Msg]]:
     code = m["cards"].pop(k)
     st["champ"]["upgrades"][seat].append(code)
     m["picks"][seat] = code
-    out: list[tuple[int | None, Msg]] = [(None, msg("{who} takes {card}.", who=rules.seat_name(seat), card=msg(rules.draft_label(code))))]
+    out: list[tuple[int | None, Msg]] = [
+        (None, msg("{who} takes {card}.", who=rules.seat_name(seat), card=msg(rules.draft_label(code))))
+    ]
     m["i"] += 1
     if m["i"] < len(m["order"]):
         return out
@@ -476,8 +559,11 @@ def swap(st: dict, seat: int, action: dict) -> list[tuple[int | None, Msg]]:
     values = chosen(action)
     if len(values) == 1:
         v = values[0]
-        action = {"type": "swap", "skip": True} if v == "skip" else \
-            {"type": "swap", "give": v.split(":")[0], "take": v.split(":")[-1]}
+        action = (
+            {"type": "swap", "skip": True}
+            if v == "skip"
+            else {"type": "swap", "give": v.split(":")[0], "take": v.split(":")[-1]}
+        )
     if action.get("skip"):
         return [(None, msg("{who} keeps their upgrades.", who=rules.seat_name(seat)))] + _started(st)
     j = _int(action.get("give"), len(ch["upgrades"][seat]))
@@ -486,8 +572,17 @@ def swap(st: dict, seat: int, action: dict) -> list[tuple[int | None, Msg]]:
     take = m["cards"][k]
     ch["upgrades"][seat][j] = take
     m["cards"][k] = give
-    return [(None, msg("{who} swaps {give} for {take}.", who=rules.seat_name(seat),
-                       give=msg(rules.draft_label(give)), take=msg(rules.draft_label(take))))] + _started(st)
+    return [
+        (
+            None,
+            msg(
+                "{who} swaps {give} for {take}.",
+                who=rules.seat_name(seat),
+                give=msg(rules.draft_label(give)),
+                take=msg(rules.draft_label(take)),
+            ),
+        )
+    ] + _started(st)
 
 
 def _started(st: dict) -> list[tuple[int | None, Msg]]:
@@ -507,13 +602,17 @@ def describe_action(st: dict, seat: int, action: dict) -> Msg | None:
             return msg("Take {card}", card=_name(m["cards"], int(action.get("card", value))))
         if action.get("type") == "swap":
             if isinstance(value, str):
-                action = {"skip": True} if value == "skip" else {"give": value.split(":")[0],
-                                                                 "take": value.split(":")[-1]}
+                action = (
+                    {"skip": True} if value == "skip" else {"give": value.split(":")[0], "take": value.split(":")[-1]}
+                )
             if action.get("skip"):
                 return msg("Keep my upgrades")
             owned = st["champ"]["upgrades"][seat]
-            return msg("Swap {give} for {take}", give=_name(owned, int(action["give"])),
-                       take=_name(m["cards"], int(action["take"])))
+            return msg(
+                "Swap {give} for {take}",
+                give=_name(owned, int(action["give"])),
+                take=_name(m["cards"], int(action["take"])),
+            )
     except (AttributeError, IndexError, KeyError, TypeError, ValueError):
         pass
     return None
@@ -525,18 +624,45 @@ def menu(st: dict, seat: int) -> list[dict]:
     ch = st["champ"]
     m = ch["market"]
     if st["phase"] == "market":
-        options = [{"label": _name(m["cards"], a["card"]), "value": str(a["card"]),
-                    "description": rules.card_text(m["cards"][a["card"]])} for a in legal_actions(st, seat)]
-        return [{"kind": "select", "min": 1, "max": 1, "action": {"type": "market"}, "options": options[:25],
-                 "placeholder": msg("Race {n}: take one upgrade from the market", n=ch["race"] + 1)}]
+        options = [
+            {
+                "label": _name(m["cards"], a["card"]),
+                "value": str(a["card"]),
+                "description": rules.card_text(m["cards"][a["card"]]),
+            }
+            for a in legal_actions(st, seat)
+        ]
+        return [
+            {
+                "kind": "select",
+                "min": 1,
+                "max": 1,
+                "action": {"type": "market"},
+                "options": options[:25],
+                "placeholder": msg("Race {n}: take one upgrade from the market", n=ch["race"] + 1),
+            }
+        ]
     owned = ch["upgrades"][seat]
     options = [{"label": msg("Keep my upgrades"), "value": "skip"}]
     for j in _swap_gives(st, seat):
         for k in _swap_takes(st):
-            options.append({"label": msg("Swap {give} for {take}", give=_name(owned, j), take=_name(m["cards"], k)),
-                            "value": f"{j}:{k}", "description": rules.card_text(m["cards"][k])})
-    return [{"kind": "select", "min": 1, "max": 1, "action": {"type": "swap"}, "options": options[:25],
-             "placeholder": msg("Swap one of your upgrades with the market?")}]
+            options.append(
+                {
+                    "label": msg("Swap {give} for {take}", give=_name(owned, j), take=_name(m["cards"], k)),
+                    "value": f"{j}:{k}",
+                    "description": rules.card_text(m["cards"][k]),
+                }
+            )
+    return [
+        {
+            "kind": "select",
+            "min": 1,
+            "max": 1,
+            "action": {"type": "swap"},
+            "options": options[:25],
+            "placeholder": msg("Swap one of your upgrades with the market?"),
+        }
+    ]
 
 
 def view(st: dict, viewer: int | None) -> dict:
@@ -547,22 +673,41 @@ def view(st: dict, viewer: int | None) -> dict:
     ev = events()[race["event"]]
     ncars = len(ch["points"])
     counts = []
-    for s, car in enumerate(st["cars"][:st["seats"]]):
+    for s, car in enumerate(st["cars"][: st["seats"]]):
         zones = [c for z in ("hand", "deck", "discard", "played") for c in car[z]]
         counts.append(sum(1 for c in zones if is_sponsor(cards[c])) + len(ch["carry"][s]))
     out: dict[str, Any] = {
-        "season": ch["season"], "race": ch["race"] + 1, "races": [
-            {"track": r["track"], "track_name": msg(content.tracks()[r["track"]].name),
-             "event": msg(events()[r["event"]]["name"]), "event_text": event_text(events()[r["event"]]),
-             "done": i < len(ch["results"])} for i, r in enumerate(ch["races"])],
-        "event": {"name": msg(ev["name"]), "text": event_text(ev), "sponsors": ev["sponsors"],
-                  "press": list(ev["press"])},
+        "season": ch["season"],
+        "race": ch["race"] + 1,
+        "races": [
+            {
+                "track": r["track"],
+                "track_name": msg(content.tracks()[r["track"]].name),
+                "event": msg(events()[r["event"]]["name"]),
+                "event_text": event_text(events()[r["event"]]),
+                "done": i < len(ch["results"]),
+            }
+            for i, r in enumerate(ch["races"])
+        ],
+        "event": {
+            "name": msg(ev["name"]),
+            "text": event_text(ev),
+            "sponsors": ev["sponsors"],
+            "press": list(ev["press"]),
+        },
         "press": [c + 1 for c in ch["press"]],
         "points": list(ch["points"]),
         "standings": standings(ch),
         "names": [rules.car_name(st, s) for s in range(ncars)],
-        "results": [{"track_name": msg(content.tracks()[r["track"]].name), "places": list(r["places"]),
-                     "out": list(r["out"]), "points": list(r["points"])} for r in ch["results"]],
+        "results": [
+            {
+                "track_name": msg(content.tracks()[r["track"]].name),
+                "places": list(r["places"]),
+                "out": list(r["out"]),
+                "points": list(r["points"]),
+            }
+            for r in ch["results"]
+        ],
         "upgrades": [[msg(rules.draft_label(c)) for c in u] for u in ch["upgrades"]],
         "sponsor_counts": counts,
         "sponsor_pile": len(ch["sponsor_deck"]),
@@ -570,10 +715,15 @@ def view(st: dict, viewer: int | None) -> dict:
     }
     if "market" in ch:
         m = ch["market"]
-        out["market"] = {"cards": [{"index": i, "code": c, "label": msg(rules.draft_label(c)),
-                                    "text": rules.card_text(c)} for i, c in enumerate(m["cards"])],
-                         "order": list(m["order"]), "picking": to_act(st)[0],
-                         "picks": [msg(rules.draft_label(c)) if c else None for c in m["picks"]]}
+        out["market"] = {
+            "cards": [
+                {"index": i, "code": c, "label": msg(rules.draft_label(c)), "text": rules.card_text(c)}
+                for i, c in enumerate(m["cards"])
+            ],
+            "order": list(m["order"]),
+            "picking": to_act(st)[0],
+            "picks": [msg(rules.draft_label(c)) if c else None for c in m["picks"]],
+        }
     return out
 
 
@@ -611,6 +761,7 @@ def event_text(ev: dict) -> Msg:
     if ev.get("no_adrenaline"):
         parts.append(msg("no Adrenaline"))
     from bot.games.text import chain
+
     return chain("{a} · {b}", parts)
 
 

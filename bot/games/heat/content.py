@@ -1,4 +1,5 @@
 """Heat content: tracks and card types, loaded once from data/heat/*.json and validated."""
+
 from __future__ import annotations
 
 import json
@@ -68,17 +69,34 @@ def tracks() -> dict[str, Track]:
     for key, t in raw["tracks"].items():
         n, laps = int(t["spaces"]), int(t["laps"])
         _check(n > 10 and laps >= 1, f"{key}: spaces/laps")
-        corners = tuple(Corner(i, int(c["space"]), int(c["speed"]), int(c["lane"]), int(c["legend"]),
-                               int(c["chicane_with"]) if "chicane_with" in c else None, int(c.get("aggressive", 0)))
-                        for i, c in enumerate(t["corners"]))
+        corners = tuple(
+            Corner(
+                i,
+                int(c["space"]),
+                int(c["speed"]),
+                int(c["lane"]),
+                int(c["legend"]),
+                int(c["chicane_with"]) if "chicane_with" in c else None,
+                int(c.get("aggressive", 0)),
+            )
+            for i, c in enumerate(t["corners"])
+        )
         _check(len(corners) >= 1, f"{key}: corners")
-        _check(all(1 <= c.space < n and c.lane in (1, 2) and c.speed >= 0 for c in corners),
-               f"{key}: corner values")
+        _check(all(1 <= c.space < n and c.lane in (1, 2) and c.speed >= 0 for c in corners), f"{key}: corner values")
         _check(all(a.space < b.space for a, b in zip(corners, corners[1:])), f"{key}: corner order")
         # A chicane: two consecutive corner lines with the same limit, at most a few spaces apart.
-        _check(all(c.chicane is None or (c.chicane == c.index - 1 and corners[c.chicane].speed == c.speed
-                                         and c.space - corners[c.chicane].space <= 5) for c in corners),
-               f"{key}: chicanes")
+        _check(
+            all(
+                c.chicane is None
+                or (
+                    c.chicane == c.index - 1
+                    and corners[c.chicane].speed == c.speed
+                    and c.space - corners[c.chicane].space <= 5
+                )
+                for c in corners
+            ),
+            f"{key}: chicanes",
+        )
         _check(all(0 <= c.aggressive <= 5 for c in corners), f"{key}: aggressive Legends")
         flooded = frozenset(int(x) for x in t.get("flooded_spaces", ()))
         _check(all(1 <= x <= n for x in flooded), f"{key}: flooded spaces")
@@ -100,9 +118,25 @@ def tracks() -> dict[str, Track]:
         _check(len(grid) >= 6 and all(1 <= s <= n and ln in (1, 2) for s, ln in grid), f"{key}: grid")
         # Two cars never share a spot (rules.run relies on it), starting with the grid.
         _check(len(set(grid)) == len(grid), f"{key}: grid slots repeat")
-        out[key] = Track(key, t["name"], t["circuit"], t["set"], laps, n, int(t["heat"]), int(t["stress"]),
-                         corners, grid, tuple(race_lane), lines, laps * n, tuple(x[0] for x in lines),
-                         tuple(sector), tuple(c.speed for c in corners), flooded=flooded)
+        out[key] = Track(
+            key,
+            t["name"],
+            t["circuit"],
+            t["set"],
+            laps,
+            n,
+            int(t["heat"]),
+            int(t["stress"]),
+            corners,
+            grid,
+            tuple(race_lane),
+            lines,
+            laps * n,
+            tuple(x[0] for x in lines),
+            tuple(sector),
+            tuple(c.speed for c in corners),
+            flooded=flooded,
+        )
     for k in raw["base_tracks"] + raw["heavy_rain_tracks"]:
         _check(k in out, f"offered track {k}")
         _check(all(0 <= c.legend < c.space for c in out[k].corners), f"{k}: legend lines")
@@ -130,8 +164,20 @@ def road_groups(tr: Track) -> list[int]:
     return [c.index for c in tr.corners if c.chicane is None]
 
 
-GARAGE_SYMBOLS = ("boost", "cooldown", "reduce", "heat", "slipstream", "scrap", "salvage", "direct", "accelerate",
-                  "refresh", "adjust", "super_cool")
+GARAGE_SYMBOLS = (
+    "boost",
+    "cooldown",
+    "reduce",
+    "heat",
+    "slipstream",
+    "scrap",
+    "salvage",
+    "direct",
+    "accelerate",
+    "refresh",
+    "adjust",
+    "super_cool",
+)
 GARAGE_TIERS = ("basic", "advanced", "heavy_rain")
 
 
@@ -149,17 +195,29 @@ def garage() -> dict:
         if t.get("heat_card"):
             continue
         _check(isinstance(t["family"], str) and ("speed" in t) != ("choices" in t), f"garage {code} speed")
-        _check(all(k in GARAGE_SYMBOLS for k in t if k not in ("tier", "family", "speed", "choices")),
-               f"garage {code} symbols")
+        _check(
+            all(k in GARAGE_SYMBOLS for k in t if k not in ("tier", "family", "speed", "choices")),
+            f"garage {code} symbols",
+        )
         _check(all(isinstance(t[k], int) for k in GARAGE_SYMBOLS if k in t), f"garage {code} symbol values")
     return raw
 
 
 # A symbol's short name, to tell apart upgrade cards whose family and speed are the same.
-SYMBOL_NAMES = {"boost": "Boost {v}", "cooldown": "Cooldown {v}", "reduce": "Reduce Stress {v}", "heat": "Heat {v}",
-                "slipstream": "Slipstream +{v}", "scrap": "Scrap {v}", "salvage": "Salvage {v}", "direct": "Direct play",
-                "accelerate": "Accelerate", "refresh": "Refresh", "adjust": "Adjust limit {v:+d}",
-                "super_cool": "Super cool {v}"}
+SYMBOL_NAMES = {
+    "boost": "Boost {v}",
+    "cooldown": "Cooldown {v}",
+    "reduce": "Reduce Stress {v}",
+    "heat": "Heat {v}",
+    "slipstream": "Slipstream +{v}",
+    "scrap": "Scrap {v}",
+    "salvage": "Salvage {v}",
+    "direct": "Direct play",
+    "accelerate": "Accelerate",
+    "refresh": "Refresh",
+    "adjust": "Adjust limit {v:+d}",
+    "super_cool": "Super cool {v}",
+}
 
 
 def garage_label(t: dict, types: dict | None = None) -> str:
@@ -167,8 +225,15 @@ def garage_label(t: dict, types: dict | None = None) -> str:
     another card of `types` has the same, its first symbol that card lacks: "Body 2 · Scrap 2"."""
     speed = "/".join(str(v) for v in t["choices"]) if "choices" in t else str(t["speed"])
     label = f"{t['family']} {speed}"
-    twins = [o for o in (types or {}).values() if o is not t and not o.get("heat_card")
-             and o.get("family") == t["family"] and o.get("speed") == t.get("speed") and o.get("choices") == t.get("choices")]
+    twins = [
+        o
+        for o in (types or {}).values()
+        if o is not t
+        and not o.get("heat_card")
+        and o.get("family") == t["family"]
+        and o.get("speed") == t.get("speed")
+        and o.get("choices") == t.get("choices")
+    ]
     if twins:
         own = next(k for k in GARAGE_SYMBOLS if k in t and all(o.get(k) != t[k] for o in twins))
         label += " · " + SYMBOL_NAMES[own].format(v=t[own])
@@ -182,8 +247,12 @@ def cards() -> dict:
     for code, t in garage()["types"].items():
         if t.get("heat_card"):
             continue
-        card = {"kind": "upgrade", "speed": int(t.get("speed", 0)), "label": garage_label(t, garage()["types"]),
-                "garage": {k: v for k, v in t.items() if k not in ("tier", "family", "speed")}}
+        card = {
+            "kind": "upgrade",
+            "speed": int(t.get("speed", 0)),
+            "label": garage_label(t, garage()["types"]),
+            "garage": {k: v for k, v in t.items() if k not in ("tier", "family", "speed")},
+        }
         if t.get("boost"):
             card["boost"] = int(t["boost"])
         raw["types"][code] = card
@@ -212,8 +281,10 @@ def weather() -> dict:
     _check(len(tiles) == 6, "weather: six tiles")
     for key, t in tiles.items():
         _check(isinstance(t["name"], str) and t["sector"] in fx, f"weather tile {key}")
-        _check(len(t["setup"]) == 1 and all(k in WEATHER_SETUP_KEYS and isinstance(v, int)
-                                             for k, v in t["setup"].items()), f"weather tile {key} setup")
+        _check(
+            len(t["setup"]) == 1 and all(k in WEATHER_SETUP_KEYS and isinstance(v, int) for k, v in t["setup"].items()),
+            f"weather tile {key} setup",
+        )
     _check(set(fx) == set(SECTOR_EFFECTS), "weather: sector effects")
     _check(tuple(tokens) == TOKENS, "road tokens: kinds")
     _check(sum(t["count"] for t in tokens.values()) == 12, "road tokens: twelve")
@@ -233,10 +304,13 @@ def weather_track(key: str, tile: str, road: tuple[str, ...]) -> Track:
     limits changed by the -1/+1 tokens, the Overheat corners, and each space's sector effect."""
     tr = tracks()[key]
     w = weather()
-    _check(tile in w["tiles"] and len(road) == len(tr.corners) and all(r in TOKENS for r in road),
-           f"weather {tile} / road {road} on {key}")
-    corners = tuple(replace(c, speed=max(0, c.speed + int(w["tokens"][road[c.index]].get("limit", 0))))
-                    for c in tr.corners)
+    _check(
+        tile in w["tiles"] and len(road) == len(tr.corners) and all(r in TOKENS for r in road),
+        f"weather {tile} / road {road} on {key}",
+    )
+    corners = tuple(
+        replace(c, speed=max(0, c.speed + int(w["tokens"][road[c.index]].get("limit", 0)))) for c in tr.corners
+    )
     n = tr.spaces
     lines = tuple((lap * n + c.space, c.index, c.speed) for lap in range(tr.laps) for c in corners)
     by_corner: list[str | None] = []
@@ -253,8 +327,13 @@ def weather_track(key: str, tile: str, road: tuple[str, ...]) -> Track:
         else:
             by_corner.append(None)
     fx = (None,) + tuple(by_corner[tr.sector[s]] for s in range(1, n + 1))
-    return replace(tr, corners=corners, lines=lines,
-                   overheat=frozenset(i for i, r in enumerate(road) if r == "overheat"), sector_fx=fx)
+    return replace(
+        tr,
+        corners=corners,
+        lines=lines,
+        overheat=frozenset(i for i, r in enumerate(road) if r == "overheat"),
+        sector_fx=fx,
+    )
 
 
 @lru_cache(maxsize=1)

@@ -6,6 +6,7 @@ arrives; then the round resolves by itself in race order. Standing preferences (
 "prefs", ...}) decide slipstream, boost, adrenaline, cooldown, discard and the boost/adrenaline
 order; only an "ask" preference pauses the resolution for that car's decision.
 """
+
 from __future__ import annotations
 
 import random
@@ -54,12 +55,19 @@ class HeatEngine(Engine):
             # Solo: the seed's Legends are the only rivals a lone player can have.
             raise GameError(msg("A solo race needs Legends: set legends to 1 or more (2 or more suggested)."))
         if seats + legends > rules.MAX_CARS:
-            raise GameError(msg("At most {n} cars race: {k} Legends at most with {p} players.", n=rules.MAX_CARS,
-                                k=rules.MAX_CARS - seats, p=seats))
+            raise GameError(
+                msg(
+                    "At most {n} cars race: {k} Legends at most with {p} players.",
+                    n=rules.MAX_CARS,
+                    k=rules.MAX_CARS - seats,
+                    p=seats,
+                )
+            )
         if opts.get("championship"):  # a whole season: the first race, its upgrade market first
             return dict(championship.new_season(opts, seats, int(seed)), rules_version=self.rules_version)
-        st = rules.new_state(opts["track"], seats, int(seed), opts["grid"], opts["modules"], opts.get("garage"),
-                             legends)
+        st = rules.new_state(
+            opts["track"], seats, int(seed), opts["grid"], opts["modules"], opts.get("garage"), legends
+        )
         if opts.get("tournament"):
             st["tournament"] = True
         if opts.get("legend_bonus"):
@@ -117,11 +125,16 @@ class HeatEngine(Engine):
         changes = moves.pref_changes(st, action)
         car = st["cars"][seat]
         car["prefs"] = {**car["prefs"], **changes}
-        events.append(Event(msg("Preferences set: {text}.", text=[pref_label(k, v) for k, v in changes.items()]),
-                            to=seat))
+        events.append(
+            Event(msg("Preferences set: {text}.", text=[pref_label(k, v) for k, v in changes.items()]), to=seat)
+        )
         pending = st["pending"]
-        if (st["phase"] == "decide" and pending and pending["seat"] == seat
-                and changes.get(pending["type"], "ask") != "ask"):
+        if (
+            st["phase"] == "decide"
+            and pending
+            and pending["seat"] == seat
+            and changes.get(pending["type"], "ask") != "ask"
+        ):
             # The decision we wait for is now automatic: resolution goes on.
             st["pending"] = None
             events += moves.resume(st)

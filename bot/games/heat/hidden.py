@@ -2,6 +2,7 @@
 every deck (its own too), the other players' hands, their secret choices of this round, and the
 order of the Legends', Garage, sponsor and championship decks. Each pile is redrawn from its
 sorted contents, so the result depends only on what the seat sees and the seed."""
+
 from __future__ import annotations
 
 from bot.games.base import clone
@@ -31,8 +32,8 @@ def redraw(state: dict, seat: int, seed: int) -> tuple[dict, list[int]]:
             car["sub"] = None
             again.append(i)
         pool = _shuffled(rng, car["hand"] + car["deck"])
-        car["hand"] = sorted(pool[:len(car["hand"])])
-        car["deck"] = pool[len(car["hand"]):]
+        car["hand"] = sorted(pool[: len(car["hand"])])
+        car["deck"] = pool[len(car["hand"]) :]
     if "legend_deck" in st:
         st["legend_deck"] = _shuffled(rng, st["legend_deck"])
     if "draft" in st:

@@ -1,5 +1,6 @@
 """Heat's words and orders shared by the moves, the menus and the views: preference names, card
 faces and labels, the order cards are shown in, card ids read from a move."""
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -14,13 +15,25 @@ from bot.games.text import plus
 from bot.i18n import Msg, msg
 
 PREF_NAMES = {
-    "slipstream": "Slipstream", "boost": "Boost", "adrenaline": "Adrenaline", "cooldown": "Cooldown",
-    "discard": "Discard", "order": "Boost/Adrenaline order", "direct": "Direct play", "accelerate": "Accelerate",
+    "slipstream": "Slipstream",
+    "boost": "Boost",
+    "adrenaline": "Adrenaline",
+    "cooldown": "Cooldown",
+    "discard": "Discard",
+    "order": "Boost/Adrenaline order",
+    "direct": "Direct play",
+    "accelerate": "Accelerate",
     "choice": "Choice of speed",
 }
 PREF_VALUES = {
-    "smart": "Smart", "always": "Always", "never": "Never", "ask": "Ask me", "auto": "Auto", "keep": "Keep all",
-    "best": "Best", "heat": "Heat cards when allowed",
+    "smart": "Smart",
+    "always": "Always",
+    "never": "Never",
+    "ask": "Ask me",
+    "auto": "Auto",
+    "keep": "Keep all",
+    "best": "Best",
+    "heat": "Heat cards when allowed",
 }
 KIND_ORDER = {"speed": 0, "upgrade": 1, "stress": 2, "heat": 3}
 
@@ -106,7 +119,7 @@ def desc_cards(st: dict, ids: list[int]) -> Any:
 
 
 def pref_label(key: str, value: str) -> Msg:
-    """"Boost: Smart": a preference and its value, both translated."""
+    """ "Boost: Smart": a preference and its value, both translated."""
     return msg("{name}: {value}", name=msg(PREF_NAMES[key]), value=msg(PREF_VALUES[value]))
 
 

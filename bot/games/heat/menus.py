@@ -1,13 +1,26 @@
 """Heat's choices for a seat: whose move it is (`to_act`), the legal actions, the menu of selects
 and buttons they become, and each action's label."""
+
 from __future__ import annotations
 
 import bot.games.heat.championship as championship
 import bot.games.heat.rules as rules
 from bot.games.base import GameError
-from bot.games.heat.labels import (PREF_NAMES, PREF_VALUES, card_sort_key, choice_label, desc_cards, describe_submit,
-                                   distinct_places, distinct_subsets, is_int, is_seat, parse_ids, pref_label,
-                                   sorted_cards)
+from bot.games.heat.labels import (
+    PREF_NAMES,
+    PREF_VALUES,
+    card_sort_key,
+    choice_label,
+    desc_cards,
+    describe_submit,
+    distinct_places,
+    distinct_subsets,
+    is_int,
+    is_seat,
+    parse_ids,
+    pref_label,
+    sorted_cards,
+)
 from bot.games.heat.plans import plan_options, summary
 from bot.games.heat.rules import DEFAULT_PREFS, KIND, LABEL, PLAYABLE, SPEED
 from bot.i18n import Msg, msg
@@ -66,7 +79,7 @@ def submissions(state: dict, car: dict) -> list[list[int]]:
     codes: tuple[str, ...] = ()
     for g in gears:
         if g in clogged:  # every playable card, Heat for the rest (one way: Heat cards are alike)
-            out.append(playable + heat[:g - len(playable)])
+            out.append(playable + heat[: g - len(playable)])
         else:  # distinct_subsets(state, playable, g), the hand sorted once for every gear
             if not codes:
                 ordered = sorted_cards(state, playable)
@@ -79,8 +92,9 @@ def decision_actions(state: dict, car: dict, pending: dict) -> list[dict]:
     kind = pending["type"]
     if kind == "slipstream":
         if pending.get("lengths"):
-            return [{"type": "slipstream", "take": True, "spaces": k} for k in reversed(pending["lengths"])] \
-                + [{"type": "slipstream", "take": False}]
+            return [{"type": "slipstream", "take": True, "spaces": k} for k in reversed(pending["lengths"])] + [
+                {"type": "slipstream", "take": False}
+            ]
         return [{"type": "slipstream", "take": True}, {"type": "slipstream", "take": False}]
     if kind in ("boost", "adrenaline"):
         return [{"type": kind, "use": True}, {"type": kind, "use": False}]
@@ -121,11 +135,21 @@ def menu(state: dict, seat: int) -> list[dict]:
             if code in seen:
                 continue
             seen.add(code)
-            options.append({"label": msg(rules.draft_label(code)), "value": str(i),
-                            "description": rules.card_text(code)})
-        return [{"kind": "select", "min": 1, "max": 1, "action": {"type": "pick"}, "options": options,
-                 "placeholder": msg("Garage draft, round {n}/{m}: take one upgrade", n=dr["round"],
-                                    m=rules.DRAFT_ROUNDS)}]
+            options.append(
+                {"label": msg(rules.draft_label(code)), "value": str(i), "description": rules.card_text(code)}
+            )
+        return [
+            {
+                "kind": "select",
+                "min": 1,
+                "max": 1,
+                "action": {"type": "pick"},
+                "options": options,
+                "placeholder": msg(
+                    "Garage draft, round {n}/{m}: take one upgrade", n=dr["round"], m=rules.DRAFT_ROUNDS
+                ),
+            }
+        ]
     if state["phase"] == "submit":
         gears, clogged = rules.fillable_gears(state, car)
         playable, heat = rules.split_hand(state, car)
@@ -136,8 +160,7 @@ def menu(state: dict, seat: int) -> list[dict]:
             if KIND[code] == "stress":
                 desc = msg("Reveals cards until a Speed card")
             elif not PLAYABLE[code]:
-                desc = msg("Only for gear {g}+ (clogged hand: all non-Heat cards + Heat, no move)",
-                         g=min(clogged))
+                desc = msg("Only for gear {g}+ (clogged hand: all non-Heat cards + Heat, no move)", g=min(clogged))
             else:
                 desc = rules.card_text(code) if code in rules.GARAGE else msg("Speed {v}", v=SPEED[code])
             options.append({"label": msg(LABEL[code]), "value": str(c), "description": desc})
@@ -147,17 +170,37 @@ def menu(state: dict, seat: int) -> list[dict]:
         elif clogged and len(clogged) == len(gears):
             ph = msg("Clogged hand: play all non-Heat cards + Heat ({lo}-{hi} cards, no move)", lo=lo, hi=hi)
         elif clogged:
-            ph = msg("Gear {g} now: pick {lo}-{hi} cards; {k}+ = all non-Heat + Heat, no move",
-                   g=car["gear"], lo=lo, hi=hi, k=min(clogged))
+            ph = msg(
+                "Gear {g} now: pick {lo}-{hi} cards; {k}+ = all non-Heat + Heat, no move",
+                g=car["gear"],
+                lo=lo,
+                hi=hi,
+                k=min(clogged),
+            )
         else:
             ph = msg("Gear {g} now: pick {lo}-{hi} cards (cards = new gear)", g=car["gear"], lo=lo, hi=hi)
-        plans = plan_options(state, seat, submissions(state, car),
-                             lambda ids: describe_submit(state, car, ids))
+        plans = plan_options(state, seat, submissions(state, car), lambda ids: describe_submit(state, car, ids))
         if plans:
-            groups.append({"kind": "select", "placeholder": msg("Whole plans: gear, cards, where they take you"),
-                           "min": 1, "max": 1, "action": {"type": "submit"}, "options": plans})
-        groups.append({"kind": "select", "placeholder": ph, "min": lo, "max": hi,
-                       "action": {"type": "submit"}, "options": options})
+            groups.append(
+                {
+                    "kind": "select",
+                    "placeholder": msg("Whole plans: gear, cards, where they take you"),
+                    "min": 1,
+                    "max": 1,
+                    "action": {"type": "submit"},
+                    "options": plans,
+                }
+            )
+        groups.append(
+            {
+                "kind": "select",
+                "placeholder": ph,
+                "min": lo,
+                "max": hi,
+                "action": {"type": "submit"},
+                "options": options,
+            }
+        )
     elif state["phase"] == "decide" and state["pending"] and state["pending"]["seat"] == seat:
         groups.extend(decision_menu(state, car, state["pending"]))
     allowed = rules.prefs_of(state)
@@ -165,17 +208,39 @@ def menu(state: dict, seat: int) -> list[dict]:
     if len(allowed) > PREF_BUTTONS:
         # Garage's nine preferences: one select after the cards' (not two rows of buttons
         # above the decision's), each option a new value, the current one said once.
-        groups.append({"kind": "select", "placeholder": msg("Preferences: pick one to change it"),
-                       "min": 1, "max": 1, "action": {"type": "prefs"}, "options": [
-                           {"label": msg("{name} → {value}", name=msg(PREF_NAMES[k]), value=msg(PREF_VALUES[v])),
-                            "value": f"{k}={v}", "description": msg("Now: {value}", value=msg(PREF_VALUES[prefs[k]]))}
-                           for k, vals in allowed.items() for v in vals if v != prefs[k]]})
+        groups.append(
+            {
+                "kind": "select",
+                "placeholder": msg("Preferences: pick one to change it"),
+                "min": 1,
+                "max": 1,
+                "action": {"type": "prefs"},
+                "options": [
+                    {
+                        "label": msg("{name} → {value}", name=msg(PREF_NAMES[k]), value=msg(PREF_VALUES[v])),
+                        "value": f"{k}={v}",
+                        "description": msg("Now: {value}", value=msg(PREF_VALUES[prefs[k]])),
+                    }
+                    for k, vals in allowed.items()
+                    for v in vals
+                    if v != prefs[k]
+                ],
+            }
+        )
         return groups
-    groups.append({"kind": "buttons", "options": [
-        {"label": pref_label(k, prefs[k]),
-         "action": {"type": "prefs", k: vals[(vals.index(prefs[k]) + 1) % len(vals)]},
-         "style": "secondary"}
-        for k, vals in allowed.items()]})
+    groups.append(
+        {
+            "kind": "buttons",
+            "options": [
+                {
+                    "label": pref_label(k, prefs[k]),
+                    "action": {"type": "prefs", k: vals[(vals.index(prefs[k]) + 1) % len(vals)]},
+                    "style": "secondary",
+                }
+                for k, vals in allowed.items()
+            ],
+        }
+    )
     return groups
 
 
@@ -184,44 +249,113 @@ def decision_menu(state: dict, car: dict, p: dict) -> list[dict]:
     cards = state["cards"]
     if kind == "slipstream":
         if p.get("lengths"):
-            return [{"kind": "buttons", "options": [
-                {"label": msg("Slipstream +{n}", n=k), "action": {"type": "slipstream", "take": True, "spaces": k},
-                 "style": "success"} for k in reversed(p["lengths"])] + [
-                {"label": msg("No slipstream"), "action": {"type": "slipstream", "take": False},
-                 "style": "secondary"}]}]
-        return [{"kind": "buttons", "options": [
-            {"label": msg("Slipstream +2"), "action": {"type": "slipstream", "take": True}, "style": "success"},
-            {"label": msg("No slipstream"), "action": {"type": "slipstream", "take": False}, "style": "secondary"}]}]
+            return [
+                {
+                    "kind": "buttons",
+                    "options": [
+                        {
+                            "label": msg("Slipstream +{n}", n=k),
+                            "action": {"type": "slipstream", "take": True, "spaces": k},
+                            "style": "success",
+                        }
+                        for k in reversed(p["lengths"])
+                    ]
+                    + [
+                        {
+                            "label": msg("No slipstream"),
+                            "action": {"type": "slipstream", "take": False},
+                            "style": "secondary",
+                        }
+                    ],
+                }
+            ]
+        return [
+            {
+                "kind": "buttons",
+                "options": [
+                    {"label": msg("Slipstream +2"), "action": {"type": "slipstream", "take": True}, "style": "success"},
+                    {
+                        "label": msg("No slipstream"),
+                        "action": {"type": "slipstream", "take": False},
+                        "style": "secondary",
+                    },
+                ],
+            }
+        ]
     if kind == "boost":
-        return [{"kind": "buttons", "options": [
-            {"label": msg("Boost (1 Heat)"), "action": {"type": "boost", "use": True}, "style": "danger"},
-            {"label": msg("No boost"), "action": {"type": "boost", "use": False}, "style": "secondary"}]}]
+        return [
+            {
+                "kind": "buttons",
+                "options": [
+                    {"label": msg("Boost (1 Heat)"), "action": {"type": "boost", "use": True}, "style": "danger"},
+                    {"label": msg("No boost"), "action": {"type": "boost", "use": False}, "style": "secondary"},
+                ],
+            }
+        ]
     if kind == "adrenaline":
-        return [{"kind": "buttons", "options": [
-            {"label": msg("Adrenaline +1"), "action": {"type": "adrenaline", "use": True}, "style": "success"},
-            {"label": msg("Stay"), "action": {"type": "adrenaline", "use": False}, "style": "secondary"}]}]
+        return [
+            {
+                "kind": "buttons",
+                "options": [
+                    {"label": msg("Adrenaline +1"), "action": {"type": "adrenaline", "use": True}, "style": "success"},
+                    {"label": msg("Stay"), "action": {"type": "adrenaline", "use": False}, "style": "secondary"},
+                ],
+            }
+        ]
     if kind == "choice":
-        return [{"kind": "select", "placeholder": msg("Choice of speed: pick your total speed"), "min": 1,
-                 "max": 1, "action": {"type": "choice"},
-                 "options": [{"label": choice_label(o), "value": str(o[0])} for o in p["options"]]}]
+        return [
+            {
+                "kind": "select",
+                "placeholder": msg("Choice of speed: pick your total speed"),
+                "min": 1,
+                "max": 1,
+                "action": {"type": "choice"},
+                "options": [{"label": choice_label(o), "value": str(o[0])} for o in p["options"]],
+            }
+        ]
     if kind == "order":
-        return [{"kind": "buttons", "options": [
-            {"label": msg("Adrenaline first"), "action": {"type": "order", "first": "adrenaline"},
-             "style": "primary"},
-            {"label": msg("Boost first"), "action": {"type": "order", "first": "boost"}, "style": "primary"}]}]
+        return [
+            {
+                "kind": "buttons",
+                "options": [
+                    {
+                        "label": msg("Adrenaline first"),
+                        "action": {"type": "order", "first": "adrenaline"},
+                        "style": "primary",
+                    },
+                    {"label": msg("Boost first"), "action": {"type": "order", "first": "boost"}, "style": "primary"},
+                ],
+            }
+        ]
     if kind == "cooldown":
         heat = [c for c in car["hand"] if KIND[cards[c]] == "heat"]
-        return [{"kind": "buttons", "options": [
-            {"label": msg("Cool down {n} Heat", n=n), "action": {"type": "cooldown", "cards": heat[:n]},
-             "style": "primary" if n == p["max"] else "secondary"}
-            for n in range(p["max"], -1, -1)]}]
+        return [
+            {
+                "kind": "buttons",
+                "options": [
+                    {
+                        "label": msg("Cool down {n} Heat", n=n),
+                        "action": {"type": "cooldown", "cards": heat[:n]},
+                        "style": "primary" if n == p["max"] else "secondary",
+                    }
+                    for n in range(p["max"], -1, -1)
+                ],
+            }
+        ]
     disc = sorted([c for c in car["hand"] if rules.discardable(state, cards[c])], key=lambda c: card_sort_key(state, c))
     return [
-        {"kind": "select", "placeholder": msg("Cards to discard"), "min": 1, "max": max(1, len(disc[:25])),
-         "action": {"type": "discard"},
-         "options": [{"label": msg(LABEL[cards[c]]), "value": str(c)} for c in disc[:25]]},
-        {"kind": "buttons", "options": [
-            {"label": msg("Keep all"), "action": {"type": "discard", "cards": []}, "style": "secondary"}]},
+        {
+            "kind": "select",
+            "placeholder": msg("Cards to discard"),
+            "min": 1,
+            "max": max(1, len(disc[:25])),
+            "action": {"type": "discard"},
+            "options": [{"label": msg(LABEL[cards[c]]), "value": str(c)} for c in disc[:25]],
+        },
+        {
+            "kind": "buttons",
+            "options": [{"label": msg("Keep all"), "action": {"type": "discard", "cards": []}, "style": "secondary"}],
+        },
     ]
 
 
@@ -244,8 +378,9 @@ def describe_action(state: dict, seat: int, action: dict) -> Msg:
             code = state["draft"]["market"][int(action["card"])]
             return msg("Take {card}", card=msg(rules.draft_label(code)))
         if kind == "prefs":
-            items = list(action.items()) + [tuple(str(v).split("=", 1)) for v in action.get("values") or []
-                                            if "=" in str(v)]
+            items = list(action.items()) + [
+                tuple(str(v).split("=", 1)) for v in action.get("values") or [] if "=" in str(v)
+            ]
             parts = [pref_label(k, v) for k, v in items if k in PREF_NAMES and v in PREF_VALUES]
             return msg("Preference — {prefs}", prefs=parts)
         if kind == "slipstream":

@@ -1,5 +1,6 @@
 """Heat's moves in place (the engine's `@move` handlers call these): a submission, the answer to a
 paused decision, preferences read from a move, and the events that tell where the race waits."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -40,7 +41,7 @@ def pref_changes(st: dict, action: dict) -> dict[str, str]:
 def waiting(st: dict) -> int:
     """How many racing cars have not submitted their cards for this round (Legends submit nothing)."""
     n = 0
-    for c in st["cars"][:st["seats"]]:
+    for c in st["cars"][: st["seats"]]:
         if c["sub"] is None and not c["fin"]:
             n += 1
     return n
@@ -59,17 +60,17 @@ def submit(st: dict, seat: int, action: dict, events: list[Event]) -> None:
     if car["sub"] == ids:  # the same cards again (a second click or command): nothing to change
         raise GameError(msg("Those cards are already in."))
     racing = waiting = 0  # waiting: the other racing cars without a submission
-    for c in st["cars"][:st["seats"]]:  # (Legends submit nothing)
+    for c in st["cars"][: st["seats"]]:  # (Legends submit nothing)
         if not c["fin"]:
             racing += 1
             if c["sub"] is None and c is not car:
                 waiting += 1
     # The last player's cards resolve the round at once: no "you may change them" for them.
-    events.append(Event(_submitted(st["round"], len(ids), changed=car["sub"] is not None, waiting=waiting),
-                        to=seat))
+    events.append(Event(_submitted(st["round"], len(ids), changed=car["sub"] is not None, waiting=waiting), to=seat))
     if car["sub"] is None:
-        events.append(Event(msg("{who} is ready ({k}/{n}).", who=seat_name(seat), k=racing - waiting, n=racing),
-                            log=False))
+        events.append(
+            Event(msg("{who} is ready ({k}/{n}).", who=seat_name(seat), k=racing - waiting, n=racing), log=False)
+        )
     car["sub"] = ids  # a fresh list from parse_ids (replaced, never changed: see HeatEngine.copy_state)
     if waiting:
         return
@@ -82,13 +83,13 @@ def submit(st: dict, seat: int, action: dict, events: list[Event]) -> None:
 def _submitted(n: int, k: int, changed: bool, waiting: int) -> Msg:
     """What the submitting seat is told."""
     if changed:
-        return msg("Round {n}: your cards are changed, {k} now (gear {k}). You may change them until "
-                   "everyone is in.", n=n, k=k)
+        return msg(
+            "Round {n}: your cards are changed, {k} now (gear {k}). You may change them until everyone is in.", n=n, k=k
+        )
     if waiting and k == 1:
         return msg("Round {n}: your card is in (gear 1). You may change it until everyone is in.", n=n, k=1)
     if waiting:
-        return msg("Round {n}: your {k} cards are in (gear {k}). You may change them until everyone "
-                   "is in.", n=n, k=k)
+        return msg("Round {n}: your {k} cards are in (gear {k}). You may change them until everyone is in.", n=n, k=k)
     if k == 1:
         return msg("Round {n}: your card is in (gear 1), the last: the round is played.", n=n, k=1)
     return msg("Round {n}: your {k} cards are in (gear {k}), the last: the round is played.", n=n, k=k)
@@ -175,8 +176,12 @@ def decision_prompt(p: dict) -> Msg:
     kind = p["type"]
     if kind == "slipstream":
         if p.get("lengths"):
-            return msg("Slipstream: move {a} or {b} more spaces (road conditions)? (It does not add to "
-                       "your speed for corners.)", a=p["lengths"][0], b=p["lengths"][-1])
+            return msg(
+                "Slipstream: move {a} or {b} more spaces (road conditions)? (It does not add to "
+                "your speed for corners.)",
+                a=p["lengths"][0],
+                b=p["lengths"][-1],
+            )
         return msg("Slipstream: move 2 more spaces? (It does not add to your speed for corners.)")
     if kind == "boost":
         return msg("Boost: pay 1 Heat to reveal cards until a Speed card and add it to your speed?")
@@ -184,11 +189,17 @@ def decision_prompt(p: dict) -> Msg:
         return msg("Adrenaline: move 1 more space (+1 speed)?")
     if kind == "choice":
         lo, hi = p["options"][0][0], p["options"][-1][0]
-        return msg("Choice of speed: your other cards make {base}; pick your total speed, {lo} to {hi}.",
-                   base=p["base"], lo=lo, hi=hi)
+        return msg(
+            "Choice of speed: your other cards make {base}; pick your total speed, {lo} to {hi}.",
+            base=p["base"],
+            lo=lo,
+            hi=hi,
+        )
     if kind == "order":
-        return msg("Boost and Adrenaline each move on their own and the order changes where you "
-                   "can land: which goes first? (You still decide each one when it comes.)")
+        return msg(
+            "Boost and Adrenaline each move on their own and the order changes where you "
+            "can land: which goes first? (You still decide each one when it comes.)"
+        )
     if kind == "cooldown":
         return msg("Cooldown: return up to {n} Heat cards from your hand to your Engine.", n=p["max"])
     return msg("Discard any cards you don't want (not Heat or Stress), or keep them all.")

@@ -7,6 +7,7 @@ The options a game keeps are `normalise`'s: {"track", "grid", "modules"} and, on
 championship's "championship", "races", "season_tracks". That stored form is read again by
 `new_game` (replays), so every key of it has a spec and `normalise` takes it back unchanged.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -18,9 +19,19 @@ from bot.games.base import GameError, OptionSpec
 from bot.i18n import Msg, msg
 
 TRACK_ALIASES = {
-    "us": "usa", "united states": "usa", "fr": "france", "gb": "great_britain", "uk": "great_britain",
-    "great britain": "great_britain", "britain": "great_britain", "it": "italy", "italia": "italy",
-    "jp": "japan", "suzuka": "japan", "mx": "mexico", "mexico city": "mexico",
+    "us": "usa",
+    "united states": "usa",
+    "fr": "france",
+    "gb": "great_britain",
+    "uk": "great_britain",
+    "great britain": "great_britain",
+    "britain": "great_britain",
+    "it": "italy",
+    "italia": "italy",
+    "jp": "japan",
+    "suzuka": "japan",
+    "mx": "mexico",
+    "mexico city": "mexico",
 }
 
 
@@ -40,28 +51,64 @@ def specs() -> list[OptionSpec]:
     """The options `/heat new` and the lobby take."""
     return [
         OptionSpec("track", "Race track (laps, spaces and corners as on the board)", default="usa"),
-        OptionSpec("grid", "Starting grid order: random, or by seat order",
-                   choices=["random", "seats"], default="random"),
-        OptionSpec("weather", "Weather and road conditions module (a weather tile, road tokens on corners)",
-                   kind="bool", default=False),
-        OptionSpec("garage", "Garage module: draft 3 upgrade cards before the race (off, or the deck)",
-                   choices=["off", *rules.GARAGE_DECKS], default="off"),
-        OptionSpec("garage_deal", "Garage: deal 3 upgrades to each player instead of the draft",
-                   kind="bool", default=False),
-        OptionSpec("legends", "Legends module: cars the bot drives (3 players or fewer; 2 or more suggested)",
-                   kind="int", default=0, min_value=0, max_value=rules.MAX_CARS - 1),
-        OptionSpec("legend_bonus", "Advanced Legends: add this to the Legends' helmet numbers (0-3)",
-                   kind="int", default=0, min_value=0, max_value=3),
-        OptionSpec("aggressive_legends", "Aggressive Legends (Heavy Rain): one more corner line from a ∧ diamond",
-                   kind="bool", default=False),
-        OptionSpec("tournament", "Tournament mode: no gear shift before the cards; shown card counts set the gear",
-                   kind="bool", default=False),
-        OptionSpec("championship", "Championship: a season of races in this game (off, 1961-1964, custom)",
-                   choices=["off", *championship.SEASONS], default="off"),
-        OptionSpec("races", "Custom championship: number of races (2-4)", kind="int", default=4, min_value=2,
-                   max_value=4),
-        NamesOption("season_tracks", "Custom championship: the tracks in order, comma-separated (default: shuffled)",
-                    default=[]),
+        OptionSpec(
+            "grid", "Starting grid order: random, or by seat order", choices=["random", "seats"], default="random"
+        ),
+        OptionSpec(
+            "weather",
+            "Weather and road conditions module (a weather tile, road tokens on corners)",
+            kind="bool",
+            default=False,
+        ),
+        OptionSpec(
+            "garage",
+            "Garage module: draft 3 upgrade cards before the race (off, or the deck)",
+            choices=["off", *rules.GARAGE_DECKS],
+            default="off",
+        ),
+        OptionSpec(
+            "garage_deal", "Garage: deal 3 upgrades to each player instead of the draft", kind="bool", default=False
+        ),
+        OptionSpec(
+            "legends",
+            "Legends module: cars the bot drives (3 players or fewer; 2 or more suggested)",
+            kind="int",
+            default=0,
+            min_value=0,
+            max_value=rules.MAX_CARS - 1,
+        ),
+        OptionSpec(
+            "legend_bonus",
+            "Advanced Legends: add this to the Legends' helmet numbers (0-3)",
+            kind="int",
+            default=0,
+            min_value=0,
+            max_value=3,
+        ),
+        OptionSpec(
+            "aggressive_legends",
+            "Aggressive Legends (Heavy Rain): one more corner line from a ∧ diamond",
+            kind="bool",
+            default=False,
+        ),
+        OptionSpec(
+            "tournament",
+            "Tournament mode: no gear shift before the cards; shown card counts set the gear",
+            kind="bool",
+            default=False,
+        ),
+        OptionSpec(
+            "championship",
+            "Championship: a season of races in this game (off, 1961-1964, custom)",
+            choices=["off", *championship.SEASONS],
+            default="off",
+        ),
+        OptionSpec(
+            "races", "Custom championship: number of races (2-4)", kind="int", default=4, min_value=2, max_value=4
+        ),
+        NamesOption(
+            "season_tracks", "Custom championship: the tracks in order, comma-separated (default: shuffled)", default=[]
+        ),
         # (the kept form's list of modules; the options above switch them on)
         NamesOption("modules", "Modules by name: weather, garage, legends", default=[]),
     ]
@@ -78,8 +125,13 @@ def normalise(options: dict[str, Any]) -> dict[str, Any]:
     the keys that apply only. Raises GameError for what no single spec can see."""
     key = track_key(options["track"])
     if key not in content.offered_tracks():
-        raise GameError(msg("Unknown track {track}; choose one of: {names}.", track=options["track"],
-                            names=list(content.offered_tracks())))
+        raise GameError(
+            msg(
+                "Unknown track {track}; choose one of: {names}.",
+                track=options["track"],
+                names=list(content.offered_tracks()),
+            )
+        )
     modules = list(options["modules"])
     if options["weather"]:
         modules.append("weather")
@@ -116,13 +168,17 @@ def describe(options: dict[str, Any]) -> list[Msg]:
     """The table's options as the lobby shows them."""
     modules = options.get("modules", ())
     grid = msg("random grid") if options.get("grid", "random") == "random" else msg("grid in seat order")
-    out = [grid] if options.get("championship") else [
-        msg("{track} circuit", track=msg(content.tracks()[options["track"]].name)), grid]
+    out = (
+        [grid]
+        if options.get("championship")
+        else [msg("{track} circuit", track=msg(content.tracks()[options["track"]].name)), grid]
+    )
     if "weather" in modules:
         out.append(msg("weather and road conditions (drawn at the start)"))
     if "garage" in modules and options.get("garage_deal"):
-        out.append(msg("Garage: 3 upgrades dealt to each player ({deck} cards)",
-                       deck=msg(options.get("garage", "basic"))))
+        out.append(
+            msg("Garage: 3 upgrades dealt to each player ({deck} cards)", deck=msg(options.get("garage", "basic")))
+        )
     elif "garage" in modules:
         out.append(msg("Garage: draft of 3 upgrades ({deck} cards)", deck=msg(options.get("garage", "basic"))))
     if "legends" in modules:
@@ -130,8 +186,12 @@ def describe(options: dict[str, Any]) -> list[Msg]:
     if options.get("tournament"):
         out.append(msg("tournament mode"))
     if options.get("championship"):  # (the season's own tracks, grid, market and weather)
-        out = championship.describe(options) + [m for m in out[2:] if m.key not in (
-            "weather and road conditions (drawn at the start)", "Garage: draft of 3 upgrades ({deck} cards)")]
+        out = championship.describe(options) + [
+            m
+            for m in out[2:]
+            if m.key
+            not in ("weather and road conditions (drawn at the start)", "Garage: draft of 3 upgrades ({deck} cards)")
+        ]
     return out
 
 
@@ -141,8 +201,11 @@ def _describe_legends(options: dict[str, Any]) -> list[Msg]:
     # Said in the lobby before anyone sits down (the Start checks it): Legends race with 3
     # players or fewer, 6 cars in all.
     most = min(rules.LEGEND_MAX_PLAYERS, rules.MAX_CARS - n)
-    out.append(msg("at most 1 player with {n} Legends", n=n) if most == 1 else
-               msg("at most {p} players with {n} Legends", p=most, n=n))
+    out.append(
+        msg("at most 1 player with {n} Legends", n=n)
+        if most == 1
+        else msg("at most {p} players with {n} Legends", p=most, n=n)
+    )
     if options.get("legend_bonus"):
         out.append(msg("advanced Legends: helmets +{n}", n=options["legend_bonus"]))
     if options.get("aggressive_legends"):

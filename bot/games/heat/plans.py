@@ -6,6 +6,7 @@ Only what the player can see goes in: their own hand, Engine and position, the p
 the race's road tokens), where the other cars stand now. Cards whose speed is not known before
 the reveal (Stress, an upgrade that flips cards or lets the bot pick a value) count as "+?".
 """
+
 from __future__ import annotations
 
 from bisect import bisect_left
@@ -94,14 +95,22 @@ def preview(st: dict, seat: int, ids: list[int]) -> Msg:
             if len(crossed) > 2:  # (three corners in one move: no limits, so the line fits 100 characters)
                 parts.append(msg("corner {c}: {h} Heat", c=idx + 1, h=h) if h else msg("corner {c}: OK", c=idx + 1))
             else:
-                parts.append(msg("corner {c} (limit {l}): {h} Heat", c=idx + 1, l=limit, h=h) if h
-                             else msg("corner {c} (limit {l}): OK", c=idx + 1, l=limit))
+                parts.append(
+                    msg("corner {c} (limit {l}): {h} Heat", c=idx + 1, l=limit, h=h)
+                    if h
+                    else msg("corner {c} (limit {l}): OK", c=idx + 1, l=limit)
+                )
         corners = parts
         if cost > heat and len(crossed) == 1:
             return msg("{spaces}; {corners}, you have {have}: spin!", spaces=spaces, corners=corners, have=max(heat, 0))
         if cost > heat:
-            return msg("{spaces}; {corners}; {cost} Heat, you have {have}: spin!", spaces=spaces, corners=corners,
-                       cost=cost, have=max(heat, 0))
+            return msg(
+                "{spaces}; {corners}; {cost} Heat, you have {have}: spin!",
+                spaces=spaces,
+                corners=corners,
+                cost=cost,
+                have=max(heat, 0),
+            )
         if cost and len(crossed) > 1:
             return msg("{spaces}; {corners}; pay {cost} Heat", spaces=spaces, corners=corners, cost=cost)
         return msg("{spaces}; {corners}", spaces=spaces, corners=corners)
@@ -132,8 +141,12 @@ def plan_options(st: dict, seat: int, submissions: list[list[int]], label) -> li
     seen = set()
     for ids in submissions:
         speeds = [_known_speed(cards[c]) for c in ids]
-        key = (len(ids), sum(s or 0 for s in speeds), sum(s is None for s in speeds),
-               any(not PLAYABLE[cards[c]] for c in ids))
+        key = (
+            len(ids),
+            sum(s or 0 for s in speeds),
+            sum(s is None for s in speeds),
+            any(not PLAYABLE[cards[c]] for c in ids),
+        )
         if key in seen:
             continue
         seen.add(key)
@@ -146,5 +159,6 @@ def plan_options(st: dict, seat: int, submissions: list[list[int]], label) -> li
             if by_gear[g] and len(chosen) < MAX_PLANS:
                 chosen.append(by_gear[g].pop(0))
     chosen.sort(key=lambda ids: (len(ids), -sum(_known_speed(cards[c]) or 0 for c in ids)))
-    return [{"label": label(ids), "value": ",".join(map(str, ids)), "description": preview(st, seat, ids)}
-            for ids in chosen]
+    return [
+        {"label": label(ids), "value": ",".join(map(str, ids)), "description": preview(st, seat, ids)} for ids in chosen
+    ]

@@ -1,5 +1,6 @@
 """A random racer: the automatic player's card pick for an absent seat (engine.auto_action), and the
 bench's random races."""
+
 from __future__ import annotations
 
 import random
@@ -21,7 +22,7 @@ def random_submission(state: dict, seat: int, rnd: random.Random) -> dict:
         _, clogged = rules.fillable_gears(state, car)
         k = rnd.choice(clogged)
         heat = [c for c in car["hand"] if not PLAYABLE[cards[c]]]
-        return {"type": "submit", "cards": playable + heat[:k - n]}
+        return {"type": "submit", "cards": playable + heat[: k - n]}
     rand = rnd.random
     k = lo + int(rand() * (hi - lo + 1))
     # The i-th pick is uniform among the n - i cards still unpicked.

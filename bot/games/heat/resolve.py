@@ -2,6 +2,7 @@
 `start_resolution` once every submission is in, `run` to go on after a paused decision. The
 modules' own steps (Garage reactions, Legends, the championship's sponsorships, tournament shifts)
 are called from here; the state's layout and the pieces they share are in rules.py."""
+
 from __future__ import annotations
 
 from bisect import bisect_left
@@ -11,12 +12,57 @@ import bot.games.heat.championship as championship
 import bot.games.heat.content as content
 import bot.games.heat.tournament as tournament
 from bot.games.heat.rules import (
-    BOOST_SOURCE, BOOSTS, can_slipstream, car_name, CarLines, CHOICES, COOLDOWN, corner_cost, crossed_lines,
-    DISCARDABLE, discardable, DONE, draw_to_hand, FLIP_NOTHING, flip_to_speed, free_boost, GARAGE, HEAT_TYPES,
-    KIND, landing, lap_of, move, NO_FLIP, occupied, pack, pay_heat, PLAYABLE, race_order, reshuffle,
-    round_line, S_ADR, S_BOOST, S_COOL, S_CORNERS, S_DISCARD, S_MOVE, S_REFILL, S_SLIP, sector_fx, shift_heat,
-    SHORT, short_list, shuffle, slipstream_lengths, smart_move_ok, space_of, SPEED, SPIN_STRESS, track_of,
-    unpack)
+    BOOST_SOURCE,
+    BOOSTS,
+    can_slipstream,
+    car_name,
+    CarLines,
+    CHOICES,
+    COOLDOWN,
+    corner_cost,
+    crossed_lines,
+    DISCARDABLE,
+    discardable,
+    DONE,
+    draw_to_hand,
+    FLIP_NOTHING,
+    flip_to_speed,
+    free_boost,
+    GARAGE,
+    HEAT_TYPES,
+    KIND,
+    landing,
+    lap_of,
+    move,
+    NO_FLIP,
+    occupied,
+    pack,
+    pay_heat,
+    PLAYABLE,
+    race_order,
+    reshuffle,
+    round_line,
+    S_ADR,
+    S_BOOST,
+    S_COOL,
+    S_CORNERS,
+    S_DISCARD,
+    S_MOVE,
+    S_REFILL,
+    S_SLIP,
+    sector_fx,
+    shift_heat,
+    SHORT,
+    short_list,
+    shuffle,
+    slipstream_lengths,
+    smart_move_ok,
+    space_of,
+    SPEED,
+    SPIN_STRESS,
+    track_of,
+    unpack,
+)
 from bot.games.rng import Rng
 from bot.games.text import plus
 from bot.i18n import Msg, msg
@@ -35,9 +81,24 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
     for s in order:
         car = cars[s]
         if "legend" in car:
-            car["rd"] = {"round": rnd, "shown": False, "start": car["pos"], "speed": None, "rev": [], "adr": False,
-                         "boost": False, "first": None, "done": "", "slip": False, "heat": 0, "spun": False,
-                         "clog": False, "cool": 0, "lines": [], "ans": {}}
+            car["rd"] = {
+                "round": rnd,
+                "shown": False,
+                "start": car["pos"],
+                "speed": None,
+                "rev": [],
+                "adr": False,
+                "boost": False,
+                "first": None,
+                "done": "",
+                "slip": False,
+                "heat": 0,
+                "spun": False,
+                "clog": False,
+                "cool": 0,
+                "lines": [],
+                "ans": {},
+            }
             continue
         sub = car["sub"]
         car["sub"] = None
@@ -55,9 +116,24 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
         elif need:
             heat = pay_heat(car, need)
             lines.append(round_line("Shifted down on a flooded space ({a} → {b}): {n} Heat", a=old, b=len(sub), n=need))
-        car["rd"] = {"round": rnd, "shown": False, "start": car["pos"], "speed": None, "rev": [],
-                     "adr": False, "boost": False, "first": None, "done": "", "slip": False, "heat": heat, "spun": False,
-                     "clog": False, "cool": 0, "lines": lines, "ans": {}}
+        car["rd"] = {
+            "round": rnd,
+            "shown": False,
+            "start": car["pos"],
+            "speed": None,
+            "rev": [],
+            "adr": False,
+            "boost": False,
+            "first": None,
+            "done": "",
+            "slip": False,
+            "heat": heat,
+            "spun": False,
+            "clog": False,
+            "cool": 0,
+            "lines": lines,
+            "ans": {},
+        }
         hand = car["hand"]
         for cid in sub:
             hand.remove(cid)
@@ -93,7 +169,11 @@ def run(st: dict, rng: Rng, events: list[tuple[int | None, Msg]]) -> list[tuple[
         seat = order[i]
         car = cars[seat]
         spots.remove(((car["pos"] - 1) % n + 1, car["lane"]))
-        paused = _resolve_legend(st, tr, seat, spots, rng) if "legend" in car else _resolve_car(st, tr, seat, rng, step, spots)
+        paused = (
+            _resolve_legend(st, tr, seat, spots, rng)
+            if "legend" in car
+            else _resolve_car(st, tr, seat, rng, step, spots)
+        )
         if paused != DONE:
             res["i"], res["step"] = i, paused
             st["phase"] = "decide"
@@ -111,6 +191,7 @@ def run(st: dict, rng: Rng, events: list[tuple[int | None, Msg]]) -> list[tuple[
 
 
 # --------------------------------------------------------------------------- Garage upgrades
+
 
 def _garage_reveal(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tuple[int, int]]) -> bool:
     """Step 3 with upgrade cards: boosts and Stress flip first, then the cards with a choice of
@@ -137,8 +218,11 @@ def _garage_reveal(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tu
     # (「クールダウンアイコンと手札にヒートカードがあれば…エンジンにヒートがない状態でもプレイできる」);
     # the weather sector is not counted (it depends on where the car ends).
     heat_in_hand = sum(1 for c in car["hand"] if cards[c] in HEAT_TYPES)
-    cool = COOLDOWN.get(car["gear"], 0) + (1 if adr else 0) + sum(GARAGE.get(cards[c], {}).get("cooldown", 0)
-                                                                   for c in played)
+    cool = (
+        COOLDOWN.get(car["gear"], 0)
+        + (1 if adr else 0)
+        + sum(GARAGE.get(cards[c], {}).get("cooldown", 0) for c in played)
+    )
     budget = len(car["engine"]) + min(heat_in_hand, cool)
     gx = _new_gx()
     speed = 0
@@ -181,8 +265,18 @@ def _garage_reveal(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tu
     return _garage_values(st, tr, seat, occ, gx, speed, rev, parts, choosing, adr)
 
 
-def _garage_values(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]], gx: dict, speed: int,
-                   rev: list, parts: list, choosing: list[tuple[int, int]], adr: bool) -> bool:
+def _garage_values(
+    st: dict,
+    tr: content.Track,
+    seat: int,
+    occ: set[tuple[int, int]],
+    gx: dict,
+    speed: int,
+    rev: list,
+    parts: list,
+    choosing: list[tuple[int, int]],
+    adr: bool,
+) -> bool:
     """The end of step 3 with upgrades: the values of the cards with a choice of speed, then the
     move. With the preference "ask" the player picks the total when it matters: when the choices
     can make more than one total speed (which card takes which value changes nothing else)."""
@@ -196,10 +290,19 @@ def _garage_values(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, i
         if car["prefs"].get("choice", "auto") == "ask" and len(totals) > 1:
             if "choice" not in rd["ans"]:
                 rd["rev"], rd["gx"], rd["speed"] = rev, gx, speed
-                rd["gwait"] = {"speed": speed, "parts": [pack(p) for p in parts],
-                               "choosing": [list(x) for x in choosing]}
-                _ask(st, seat, "choice", S_MOVE, base=speed,
-                     options=choice_options(st, tr, seat, occ, totals, gx["heat"], gx["adj"]))
+                rd["gwait"] = {
+                    "speed": speed,
+                    "parts": [pack(p) for p in parts],
+                    "choosing": [list(x) for x in choosing],
+                }
+                _ask(
+                    st,
+                    seat,
+                    "choice",
+                    S_MOVE,
+                    base=speed,
+                    options=choice_options(st, tr, seat, occ, totals, gx["heat"], gx["adj"]),
+                )
                 return True
             total = rd["ans"].pop("choice")
             values = list(next((c for c in combos if speed + sum(c) == total), combos[0]))
@@ -220,8 +323,9 @@ def _garage_values(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, i
     return False
 
 
-def choice_options(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]],
-                   totals: list[int], card_heat: int, adj: int = 0) -> list[list]:
+def choice_options(
+    st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]], totals: list[int], card_heat: int, adj: int = 0
+) -> list[list]:
     """For the "ask" choice of speed: each total with where it takes the car and what its corner
     checks would cost: [total, space, corner Heat, spins (the Engine can't pay), finishes]."""
     car = st["cars"][seat]
@@ -239,8 +343,18 @@ def _new_gx() -> dict:
     """A round's upgrade symbols still to resolve: cooldown, Stress to discard, Heat to pay,
     slipstream bonuses, scrap, salvage, Accelerate (per "+"), "+" resolutions, the limit
     adjustment, the cards to Refresh."""
-    return {"cool": 0, "reduce": 0, "heat": 0, "slip": [], "scrap": 0, "salvage": 0, "acc": 0, "plus": 0,
-            "adj": 0, "refresh": []}
+    return {
+        "cool": 0,
+        "reduce": 0,
+        "heat": 0,
+        "slip": [],
+        "scrap": 0,
+        "salvage": 0,
+        "acc": 0,
+        "plus": 0,
+        "adj": 0,
+        "refresh": [],
+    }
 
 
 def _collect(gx: dict, g: dict, cid: int) -> None:
@@ -259,8 +373,16 @@ def _collect(gx: dict, g: dict, cid: int) -> None:
         gx["super"] = gx.get("super", 0) + g["super_cool"]
 
 
-def _choose_values(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]], base: int,
-                   choices: list[tuple[int, ...]], card_heat: int, adj: int = 0) -> list[int]:
+def _choose_values(
+    st: dict,
+    tr: content.Track,
+    seat: int,
+    occ: set[tuple[int, int]],
+    base: int,
+    choices: list[tuple[int, ...]],
+    card_heat: int,
+    adj: int = 0,
+) -> list[int]:
     """The values for the cards with a choice of speed, chosen for the player: never a spin when
     another choice avoids it, then the least corner Heat, then the farthest move."""
     car = st["cars"][seat]
@@ -291,7 +413,7 @@ def _garage_react(st: dict, car: dict, rd: dict, gx: dict, rng: Rng) -> None:
     cards = st["cards"]
     lines = rd["lines"]
     if gx["reduce"]:
-        stress = [c for c in car["hand"] if cards[c] == "stress"][:gx["reduce"]]
+        stress = [c for c in car["hand"] if cards[c] == "stress"][: gx["reduce"]]
         for c in stress:
             car["hand"].remove(c)
             car["discard"].append(c)
@@ -301,7 +423,7 @@ def _garage_react(st: dict, car: dict, rd: dict, gx: dict, rng: Rng) -> None:
         # Super Cool N (大雨): 「捨て山を調べて、そこから最大#枚のヒートカードをエンジンに戻す」, all it
         # can (more Heat in the Engine never hurts). Rule reading: it comes before the upgrades'
         # own Heat is paid, so it returns Heat that was in the discard pile when step 5 began.
-        back = [c for c in car["discard"] if cards[c] in HEAT_TYPES][:gx["super"]]
+        back = [c for c in car["discard"] if cards[c] in HEAT_TYPES][: gx["super"]]
         for c in back:
             car["discard"].remove(c)
             car["engine"].append(c)
@@ -329,8 +451,10 @@ def _scrap_salvage(st: dict, car: dict, scrap: int, salvage: int, rng: Rng, line
             n += 1
         lines.append(round_line("Scrap: {n} cards from the deck discarded", n=n))
     if salvage:
-        pick = sorted((c for c in car["discard"] if DISCARDABLE[cards[c]] and KIND[cards[c]] != "heat"),
-                      key=lambda c: (-SPEED[cards[c]], c))[:salvage]
+        pick = sorted(
+            (c for c in car["discard"] if DISCARDABLE[cards[c]] and KIND[cards[c]] != "heat"),
+            key=lambda c: (-SPEED[cards[c]], c),
+        )[:salvage]
         if pick:
             for c in pick:
                 car["discard"].remove(c)
@@ -364,8 +488,9 @@ def _react_direct(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tup
         end = landing(st, tr, seat, car["pos"] + v, occ)[0] if v > 0 else car["pos"]
         if pref == "smart":
             start = rd["start"]
-            if corner_cost(tr, start, end, rd["speed"] + v, adj) > corner_cost(tr, start, car["pos"], rd["speed"],
-                                                                                gx["adj"]):
+            if corner_cost(tr, start, end, rd["speed"] + v, adj) > corner_cost(
+                tr, start, car["pos"], rd["speed"], gx["adj"]
+            ):
                 continue
         car["hand"].remove(cid)
         car["played"].append(cid)
@@ -376,12 +501,14 @@ def _react_direct(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tup
         gx["acc"] += g.get("accelerate", 0)
         gx["adj"] = adj
         rd["gx"] = gx
-        rd["lines"].append(round_line("Direct play: {card} +{v} → speed {s}", card=Msg(SHORT[code]), v=v, s=rd["speed"]))
+        rd["lines"].append(
+            round_line("Direct play: {card} +{v} → speed {s}", card=Msg(SHORT[code]), v=v, s=rd["speed"])
+        )
         move(st, tr, seat, v, occ)
         if g.get("heat"):
             rd["heat"] += pay_heat(car, g["heat"])
         if g.get("cooldown"):
-            heat = [c for c in car["hand"] if cards[c] in HEAT_TYPES][:g["cooldown"]]
+            heat = [c for c in car["hand"] if cards[c] in HEAT_TYPES][: g["cooldown"]]
             for c in heat:
                 car["hand"].remove(c)
                 car["engine"].append(c)
@@ -417,6 +544,7 @@ def _with_bonuses(lengths: list[int], bonuses: list[int], pos: int, finish: int)
 
 
 # --------------------------------------------------------------------------- Legends
+
 
 def _reveal_legend_card(st: dict, rng: Rng) -> None:
     """The Legends' shared card for the round: the top of the Legend deck, turned up when the
@@ -468,8 +596,9 @@ def _resolve_legend(st: dict, tr: content.Track, s: int, occ: set[tuple[int, int
             stop = i + 1 + more
             if stop < len(lines) and target > lines[stop][0]:
                 target = lines[stop][0]
-            rd["lines"].append(round_line("Legend card: clears corner {c}: limit {l} + diamond {d}", c=idx + 1, l=limit,
-                                     d=diamond))
+            rd["lines"].append(
+                round_line("Legend card: clears corner {c}: limit {l} + diamond {d}", c=idx + 1, l=limit, d=diamond)
+            )
             if more and target > lines[i + 1][0]:
                 rd["lines"].append(round_line("Aggressive Legend: crosses one more corner line"))
         else:
@@ -477,8 +606,14 @@ def _resolve_legend(st: dict, tr: content.Track, s: int, occ: set[tuple[int, int
             if target > line:
                 # Rule reading: a Legend never moves backwards when its diamond space is behind it.
                 target = max(pos, line - diamond)
-                rd["lines"].append(round_line("Legend card: helmet {h}, stops at diamond {d} before corner {c}", h=helmet,
-                                         d=diamond, c=idx + 1))
+                rd["lines"].append(
+                    round_line(
+                        "Legend card: helmet {h}, stops at diamond {d} before corner {c}",
+                        h=helmet,
+                        d=diamond,
+                        c=idx + 1,
+                    )
+                )
             else:
                 rd["lines"].append(round_line("Legend card: helmet {h}", h=helmet))
     rd["shown"] = True
@@ -491,7 +626,9 @@ def _resolve_legend(st: dict, tr: content.Track, s: int, occ: set[tuple[int, int
         car["fin"] = True
         rd["lines"].append(round_line("Crossed the finish line!"))
     else:
-        rd["lines"].append(round_line("Space {s}, lap {l}/{n}", s=space_of(tr, car["pos"]), l=lap_of(tr, car), n=tr.laps))
+        rd["lines"].append(
+            round_line("Space {s}, lap {l}/{n}", s=space_of(tr, car["pos"]), l=lap_of(tr, car), n=tr.laps)
+        )
     return DONE
 
 
@@ -503,8 +640,12 @@ def _ask(st: dict, seat: int, kind: str, step: int, **extra: Any) -> int:
 def _react_open(tr: content.Track, car: dict, rd: dict, sym: str) -> bool:
     """Whether the boost / the Adrenaline +1 may still happen this round (preferences allowing)."""
     if sym == "boost":
-        return car["prefs"]["boost"] != "never" and (bool(car["engine"]) or free_boost(tr, car)) \
-            and not rd["boost"] and "b" not in rd.get("done", "")
+        return (
+            car["prefs"]["boost"] != "never"
+            and (bool(car["engine"]) or free_boost(tr, car))
+            and not rd["boost"]
+            and "b" not in rd.get("done", "")
+        )
     return rd["adr"] and car["prefs"]["adrenaline"] != "never" and "a" not in rd.get("done", "")
 
 
@@ -567,13 +708,17 @@ def _react_boost(st: dict, tr: content.Track, seat: int, rng: Rng, occ: set[tupl
             rd["speed"] += v
             rd["rev"].append([BOOST_SOURCE, cards[found] if found is not None else FLIP_NOTHING])
             if free and aside:
-                rd["lines"].append(round_line("Free boost (road token): +{v} ({n} discarded) → speed {s}", v=v,
-                                         n=len(aside), s=rd["speed"]))
+                rd["lines"].append(
+                    round_line(
+                        "Free boost (road token): +{v} ({n} discarded) → speed {s}", v=v, n=len(aside), s=rd["speed"]
+                    )
+                )
             elif free:
                 rd["lines"].append(round_line("Free boost (road token): +{v} → speed {s}", v=v, s=rd["speed"]))
             elif aside:
-                rd["lines"].append(round_line("Boost (1 Heat): +{v} ({n} discarded) → speed {s}", v=v, n=len(aside),
-                                         s=rd["speed"]))
+                rd["lines"].append(
+                    round_line("Boost (1 Heat): +{v} ({n} discarded) → speed {s}", v=v, n=len(aside), s=rd["speed"])
+                )
             else:
                 rd["lines"].append(round_line("Boost (1 Heat): +{v} → speed {s}", v=v, s=rd["speed"]))
             move(st, tr, seat, v, occ)
@@ -737,7 +882,9 @@ def _cooldown(st: dict, tr: content.Track, seat: int, car: dict, rd: dict, rng: 
     return None
 
 
-def _boost_and_adrenaline(st: dict, tr: content.Track, seat: int, car: dict, rd: dict, rng: Rng, step: int, occ: set[tuple[int, int]]) -> int | None:
+def _boost_and_adrenaline(
+    st: dict, tr: content.Track, seat: int, car: dict, rd: dict, rng: Rng, step: int, occ: set[tuple[int, int]]
+) -> int | None:
     """Step 5: the boost and the Adrenaline +1, in the order chosen. Returns the step that waits for a
     decision, or None."""
     prefs = car["prefs"]
@@ -751,8 +898,11 @@ def _boost_and_adrenaline(st: dict, tr: content.Track, seat: int, car: dict, rd:
     first = rd.get("first")
     if first is None:
         first = "boost"
-        if _react_open(tr, car, rd, "boost") and _react_open(tr, car, rd, "adrenaline") \
-                and order_matters(st, tr, seat, occ):
+        if (
+            _react_open(tr, car, rd, "boost")
+            and _react_open(tr, car, rd, "adrenaline")
+            and order_matters(st, tr, seat, occ)
+        ):
             if prefs.get("order", "best") == "ask":  # (.get: cars saved before "order" existed)
                 if "order" not in ans:
                     return _ask(st, seat, "order", S_BOOST)
@@ -760,7 +910,7 @@ def _boost_and_adrenaline(st: dict, tr: content.Track, seat: int, car: dict, rd:
             else:
                 first = best_first(st, tr, seat, occ)
         rd["first"] = first
-    for sym in (("boost", "adrenaline") if first == "boost" else ("adrenaline", "boost")):
+    for sym in ("boost", "adrenaline") if first == "boost" else ("adrenaline", "boost"):
         if sym[0] in rd.get("done", ""):
             continue
         if (_react_boost if sym == "boost" else _react_adrenaline)(st, tr, seat, rng, occ):
@@ -828,8 +978,7 @@ def _corners(st: dict, tr: content.Track, seat: int, car: dict, rd: dict, rng: R
         rd["heat"] += paid
         if paid == excess:
             if idx in hot:
-                lines.append(round_line("Corner {c} (limit {l}, Overheat): paid {h} Heat", c=idx + 1, l=limit,
-                                   h=paid))
+                lines.append(round_line("Corner {c} (limit {l}, Overheat): paid {h} Heat", c=idx + 1, l=limit, h=paid))
             else:
                 lines.append(round_line("Corner {c} (limit {l}): paid {h} Heat", c=idx + 1, l=limit, h=paid))
             continue
@@ -843,7 +992,15 @@ def _corners(st: dict, tr: content.Track, seat: int, car: dict, rd: dict, rng: R
         car["stress"] += nstress
         car["gear"] = 1
         rd["spun"] = True
-        lines.append(round_line("Corner {c} (limit {l}): SPIN after paying {h} Heat; {k} Stress, gear 1", c=idx + 1, l=limit, h=paid, k=nstress))
+        lines.append(
+            round_line(
+                "Corner {c} (limit {l}): SPIN after paying {h} Heat; {k} Stress, gear 1",
+                c=idx + 1,
+                l=limit,
+                h=paid,
+                k=nstress,
+            )
+        )
         break  # the car is back before this line: later lines were not crossed
     if car["pos"] > tr.finish:
         car["fin"] = True
@@ -893,8 +1050,12 @@ def _refill(st: dict, tr: content.Track, seat: int, car: dict, rd: dict, rng: Rn
     if not car["fin"]:
         # Rule reading: a car that finished takes no more cards.
         draw_to_hand(car, rng)
-        lines.append(["Space {s}, lap {l}/{n}, gear {g}",  # (a round_line, written out: the hottest ones)
-                      {"s": (car["pos"] - 1) % tr.spaces + 1, "l": lap_of(tr, car), "n": tr.laps, "g": car["gear"]}])
+        lines.append(
+            [
+                "Space {s}, lap {l}/{n}, gear {g}",  # (a round_line, written out: the hottest ones)
+                {"s": (car["pos"] - 1) % tr.spaces + 1, "l": lap_of(tr, car), "n": tr.laps, "g": car["gear"]},
+            ]
+        )
 
 
 def _ordinal(n: int) -> Msg:
@@ -907,8 +1068,11 @@ def _end_round(st: dict, tr: content.Track, events: list[tuple[int | None, Msg]]
     # the race-line spot first; they leave the track at the end of the round.
     n = tr.spaces
     rl = tr.race_lane
-    crossed = [(-c["pos"], 0 if c["lane"] == rl[(c["pos"] - 1) % n + 1] else 1, s)
-               for s, c in enumerate(cars) if c["fin"] and c["place"] is None]
+    crossed = [
+        (-c["pos"], 0 if c["lane"] == rl[(c["pos"] - 1) % n + 1] else 1, s)
+        for s, c in enumerate(cars)
+        if c["fin"] and c["place"] is None
+    ]
     crossed.sort()
     for _, _, s in crossed:
         st["places"].append(s)
@@ -917,12 +1081,11 @@ def _end_round(st: dict, tr: content.Track, events: list[tuple[int | None, Msg]]
     st["last_order"] = st["res"]["order"]
     st["res"] = None
     st["pending"] = None
-    if all([c["fin"] for c in cars[:st["seats"]]]):
+    if all([c["fin"] for c in cars[: st["seats"]]]):
         # Rule reading: the race is over when every player has finished (Legends still on the
         # track take no place).
         st["phase"] = "over"
-        events.append((None, msg("The race is over: {order}.",
-                               order=[car_name(st, s) for s in st["places"]])))
+        events.append((None, msg("The race is over: {order}.", order=[car_name(st, s) for s in st["places"]])))
     else:
         st["round"] += 1
         st["phase"] = "submit"

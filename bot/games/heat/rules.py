@@ -15,6 +15,7 @@ A car: pos (absolute distance: space of lap L is L*spaces+space; the grid is at 
     private submission, card ids, or None), prefs, fin (crossed the finish line), place,
     stress (Stress cards taken from the supply), rd (this/last round's public record).
 """
+
 from __future__ import annotations
 
 from bisect import bisect_left
@@ -71,10 +72,12 @@ PREFS: dict[str, tuple[str, ...]] = {
 DEFAULT_PREFS = {k: v[0] for k, v in PREFS.items()}
 # Garage games only (base races keep their preferences exactly): playing Direct play cards from
 # the hand in step 5, and taking an Accelerate bonus.
-GARAGE_PREFS: dict[str, tuple[str, ...]] = {"direct": ("smart", "always", "never"),
-                                            "accelerate": ("smart", "always", "never"),
-                                            # the cards with a choice of speed: chosen for you, or asked
-                                            "choice": ("auto", "ask")}
+GARAGE_PREFS: dict[str, tuple[str, ...]] = {
+    "direct": ("smart", "always", "never"),
+    "accelerate": ("smart", "always", "never"),
+    # the cards with a choice of speed: chosen for you, or asked
+    "choice": ("auto", "ask"),
+}
 
 
 def discardable(st: dict, code: str) -> bool:
@@ -89,6 +92,7 @@ CHAMP_PREFS: dict[str, tuple[str, ...]] = {"discard": ("keep", "heat", "ask")}
 def prefs_of(st: dict) -> dict[str, tuple[str, ...]]:
     out = {**PREFS, **GARAGE_PREFS} if "garage" in st.get("modules", ()) else PREFS
     return {**out, **CHAMP_PREFS} if "champ" in st else out
+
 
 # Per-car steps 3-9 of a round, in order; a paused resolution resumes at its step index.
 # (Step 4, Adrenaline, is marked during "move"; step 5, React, is cooldown, then boost and the
@@ -138,13 +142,22 @@ seat_name = seat_ref
 
 # --------------------------------------------------------------------------- setup
 
+
 def car_name(st: dict, s: int) -> Any:
     """How engine texts name a car: a seat (the table puts in the player's name) or a Legend."""
     return seat_name(s) if s < st["seats"] else msg("Legend {n}", n=s - st["seats"] + 1)
 
 
-def new_state(track_key: str, seats: int, seed: int, grid: str | list[int], modules: list[str],
-              garage: str | None = None, legends: int = 0, adjust: dict | None = None) -> dict:
+def new_state(
+    track_key: str,
+    seats: int,
+    seed: int,
+    grid: str | list[int],
+    modules: list[str],
+    garage: str | None = None,
+    legends: int = 0,
+    adjust: dict | None = None,
+) -> dict:
     """A race's first state: the grid, the weather, each car's deck, Engine and hand, the Legends'
     deck, the Garage draft. grid: "random", "seats" or the championship's order; adjust: a
     championship event's change to the Heat and Stress cards."""
@@ -166,20 +179,46 @@ def new_state(track_key: str, seats: int, seed: int, grid: str | list[int], modu
         weather, n_stress, n_heat, heat_to = _draw_weather(tr, rng, n_stress, n_heat)
     cards: list[str] = []
     garage_on = "garage" in modules
-    cars = [_player_car(tr, rng, cards, order.index(seat), garage_on, n_stress, n_heat, heat_to)
-            for seat in range(seats)]
+    cars = [
+        _player_car(tr, rng, cards, order.index(seat), garage_on, n_stress, n_heat, heat_to) for seat in range(seats)
+    ]
     for k in range(legends):
         space, lane = tr.grid[order.index(seats + k)]
-        cars.append({
-            "pos": space - tr.spaces if space > tr.spaces // 2 else space, "lane": lane, "gear": 1,
-            "hand": [], "deck": [], "discard": [], "engine": [], "played": [], "sub": None, "prefs": {},
-            "fin": False, "place": None, "stress": 0, "rd": None, "legend": k,
-        })
+        cars.append(
+            {
+                "pos": space - tr.spaces if space > tr.spaces // 2 else space,
+                "lane": lane,
+                "gear": 1,
+                "hand": [],
+                "deck": [],
+                "discard": [],
+                "engine": [],
+                "played": [],
+                "sub": None,
+                "prefs": {},
+                "fin": False,
+                "place": None,
+                "stress": 0,
+                "rd": None,
+                "legend": k,
+            }
+        )
     st = {
-        "schema": SCHEMA, "rng": rng.state, "track": track_key, "modules": list(modules),
-        "seats": seats, "adrenaline": 2 if ncars >= 5 else 1, "grid_order": order, "round": 1,
-        "phase": "submit", "cards": cards, "cars": cars, "res": None, "pending": None,
-        "places": [], "last_order": [],
+        "schema": SCHEMA,
+        "rng": rng.state,
+        "track": track_key,
+        "modules": list(modules),
+        "seats": seats,
+        "adrenaline": 2 if ncars >= 5 else 1,
+        "grid_order": order,
+        "round": 1,
+        "phase": "submit",
+        "cards": cards,
+        "cars": cars,
+        "res": None,
+        "pending": None,
+        "places": [],
+        "last_order": [],
     }
     if weather is not None:
         st["weather"] = weather  # public, never changed during the race
@@ -219,8 +258,16 @@ def _draw_weather(tr: content.Track, rng: Rng, n_stress: int, n_heat: int) -> tu
     return weather, n_stress, n_heat, heat_to
 
 
-def _player_car(tr: content.Track, rng: Rng, cards: list[str], slot: int, garage_on: bool, n_stress: int,
-                n_heat: int, heat_to: tuple | None) -> dict:
+def _player_car(
+    tr: content.Track,
+    rng: Rng,
+    cards: list[str],
+    slot: int,
+    garage_on: bool,
+    n_stress: int,
+    n_heat: int,
+    heat_to: tuple | None,
+) -> dict:
     """A player's car on grid slot `slot`: its deck, Engine and hand, their cards added to `cards`."""
     deck = []
     for code, n in STARTING_DECK.items():
@@ -247,10 +294,19 @@ def _player_car(tr: content.Track, rng: Rng, cards: list[str], slot: int, garage
         hand = [deck.pop() for _ in range(min(HAND_SIZE, len(deck)))]
     space, lane = tr.grid[slot]
     return {
-        "pos": space - tr.spaces if space > tr.spaces // 2 else space, "lane": lane, "gear": 1,
-        "hand": hand, "deck": deck, "discard": discard, "engine": engine, "played": [],
-        "sub": None, "prefs": dict(DEFAULT_PREFS, **({k: v[0] for k, v in GARAGE_PREFS.items()} if garage_on else {})),
-        "fin": False, "place": None, "stress": 0,
+        "pos": space - tr.spaces if space > tr.spaces // 2 else space,
+        "lane": lane,
+        "gear": 1,
+        "hand": hand,
+        "deck": deck,
+        "discard": discard,
+        "engine": engine,
+        "played": [],
+        "sub": None,
+        "prefs": dict(DEFAULT_PREFS, **({k: v[0] for k, v in GARAGE_PREFS.items()} if garage_on else {})),
+        "fin": False,
+        "place": None,
+        "stress": 0,
         "rd": None,
     }
 
@@ -259,10 +315,19 @@ def _start_draft(st: dict, rng: Rng, seats: int, garage: str | None) -> None:
     """Garage: the upgrade deck shuffled (the weather is already set up), then a draft of 3
     rounds, players + 3 cards each: round 1 from the back of the grid, 2 from the front, 3
     from the back again; each pick is one player's step."""
-    tiers = (("basic", "advanced") if garage == "mixed" else content.GARAGE_TIERS if garage == "all"
-             else (garage or "basic",))
-    gdeck = [code for code, t in content.garage()["types"].items() if t["tier"] in tiers
-             for _ in range(content.garage()["copies"])]
+    tiers = (
+        ("basic", "advanced")
+        if garage == "mixed"
+        else content.GARAGE_TIERS
+        if garage == "all"
+        else (garage or "basic",)
+    )
+    gdeck = [
+        code
+        for code, t in content.garage()["types"].items()
+        if t["tier"] in tiers
+        for _ in range(content.garage()["copies"])
+    ]
     shuffle(rng, gdeck)
     st["rng"] = rng.state
     st["phase"] = "draft"
@@ -286,8 +351,9 @@ def draft_pick(st: dict, seat: int, index: int, rng: Rng) -> list[tuple[int | No
     dr = st["draft"]
     code = dr["market"].pop(index)
     dr["picks"][seat].append(code)
-    events: list[tuple[int | None, Msg]] = [(None, msg("{who} takes {card}.", who=seat_name(seat),
-                                                      card=msg(draft_label(code))))]
+    events: list[tuple[int | None, Msg]] = [
+        (None, msg("{who} takes {card}.", who=seat_name(seat), card=msg(draft_label(code))))
+    ]
     dr["i"] += 1
     if dr["i"] < len(dr["order"]):
         return events
@@ -323,7 +389,7 @@ def _build_cars(st: dict, rng: Rng) -> None:
     each deck is shuffled and the hands drawn; the race starts."""
     dr = st["draft"]
     cards = st["cards"]
-    for s, car in enumerate(st["cars"][:st["seats"]]):
+    for s, car in enumerate(st["cars"][: st["seats"]]):
         for code in dr["picks"][s]:
             car["deck"].append(len(cards))
             cards.append("heat" if content.garage()["types"][code].get("heat_card") else code)
@@ -335,17 +401,34 @@ def _build_cars(st: dict, rng: Rng) -> None:
 
 
 _SYMBOL_TEXT = {
-    "boost": "+{n} Boost", "cooldown": "Cooldown {n}", "reduce": "Discard up to {n} Stress", "heat": "Heat {n} (!)",
-    "slipstream": "Slipstream +{n}", "scrap": "Scrap {n} (!)", "salvage": "Salvage {n}", "direct": "Direct play",
-    "accelerate": "Accelerate +{n}", "refresh": "Refresh", "adjust": "Corner limits {n} (!)",
+    "boost": "+{n} Boost",
+    "cooldown": "Cooldown {n}",
+    "reduce": "Discard up to {n} Stress",
+    "heat": "Heat {n} (!)",
+    "slipstream": "Slipstream +{n}",
+    "scrap": "Scrap {n} (!)",
+    "salvage": "Salvage {n}",
+    "direct": "Direct play",
+    "accelerate": "Accelerate +{n}",
+    "refresh": "Refresh",
+    "adjust": "Corner limits {n} (!)",
     "super_cool": "Super cool {n}",
 }
 
 
 _SYMBOL_SHORT = {
-    "boost": "+{n} Boost", "cooldown": "Cool {n}", "reduce": "Stress -{n}", "heat": "Heat {n}!", "slipstream": "Slip +{n}",
-    "scrap": "Scrap {n}!", "salvage": "Salvage {n}", "direct": "Direct", "accelerate": "Accel +{n}",
-    "refresh": "Refresh", "adjust": "Limit {n}!", "super_cool": "S.cool {n}",
+    "boost": "+{n} Boost",
+    "cooldown": "Cool {n}",
+    "reduce": "Stress -{n}",
+    "heat": "Heat {n}!",
+    "slipstream": "Slip +{n}",
+    "scrap": "Scrap {n}!",
+    "salvage": "Salvage {n}",
+    "direct": "Direct",
+    "accelerate": "Accel +{n}",
+    "refresh": "Refresh",
+    "adjust": "Limit {n}!",
+    "super_cool": "S.cool {n}",
 }
 
 
@@ -355,8 +438,10 @@ def _sponsor(code: str) -> dict | None:
 
 
 _SPONSORS = {k: v for k, v in TYPES.items() if v.get("sponsor")}
-_SPONSORS = {k: {**v["garage"], "speed": v["speed"]} if "choices" not in v["garage"] else dict(v["garage"])
-             for k, v in _SPONSORS.items()}
+_SPONSORS = {
+    k: {**v["garage"], "speed": v["speed"]} if "choices" not in v["garage"] else dict(v["garage"])
+    for k, v in _SPONSORS.items()
+}
 
 
 def card_symbols(code: str) -> list[Msg]:
@@ -412,8 +497,13 @@ def clone(st: dict, *, new_round: bool = False) -> dict:
         new["legend_used"] = st["legend_used"][:]
     if "draft" in st:
         dr = st["draft"]
-        new["draft"] = {**dr, "deck": dr["deck"][:], "market": dr["market"][:], "order": dr["order"][:],
-                        "picks": [p[:] for p in dr["picks"]]}
+        new["draft"] = {
+            **dr,
+            "deck": dr["deck"][:],
+            "market": dr["market"][:],
+            "order": dr["order"][:],
+            "picks": [p[:] for p in dr["picks"]],
+        }
     new["cars"] = [clone_car(c, rd=not (new_round and not c["fin"])) for c in st["cars"]]
     res = st["res"]
     if res is not None:
@@ -446,6 +536,7 @@ def clone_car(c: dict, rd: bool = True) -> dict:
 
 # --------------------------------------------------------------------------- gears and hands
 
+
 def reachable_gears(car: dict) -> list[int]:
     """Gears the car may shift to: +-1 for free, +-2 paying one Heat from the Engine."""
     g = car["gear"]
@@ -469,8 +560,11 @@ def fillable_gears(st: dict, car: dict) -> tuple[list[int], list[int]]:
     # Rule reading: step 1 (shift) is a free choice (「そのままにするか、1段階上げ下げするかを
     # 選べる」) and step 2's shortfall (「ギアの枚数分のカードがプレイできない場合のみ」) is judged
     # for the gear chosen, so a gear the playable cards cannot fill is open too, filled with Heat.
-    gears = [g for g in reachable_gears(car) if g <= len(hand)
-             and (len(car["engine"]) >= 2 or shift_heat(st, car, g) <= len(car["engine"]))]  # (at most 2)
+    gears = [
+        g
+        for g in reachable_gears(car)
+        if g <= len(hand) and (len(car["engine"]) >= 2 or shift_heat(st, car, g) <= len(car["engine"]))
+    ]  # (at most 2)
     return gears, [g for g in gears if g > n_play]
 
 
@@ -508,14 +602,18 @@ def check_submission(st: dict, car: dict, ids: list[int]) -> Msg | None:
             n_heat += 1
     g = car["gear"]
     if abs(n - g) > 2:
-        return msg("From gear {g} you can shift to gear {lo} to {hi} only.", g=g, lo=max(1, g - 2),
-                 hi=min(MAX_GEAR, g + 2))
+        return msg(
+            "From gear {g} you can shift to gear {lo} to {hi} only.", g=g, lo=max(1, g - 2), hi=min(MAX_GEAR, g + 2)
+        )
     need = shift_heat(st, car, n)
     if need and len(car["engine"]) < need:
         if need == 1 and abs(n - g) == 2:
             return msg("Shifting 2 gears costs 1 Heat from your Engine, and it is empty.")
-        return msg("Shifting down on a flooded space costs {n} Heat from your Engine; you have {have}.",
-                   n=need, have=len(car["engine"]))
+        return msg(
+            "Shifting down on a flooded space costs {n} Heat from your Engine; you have {have}.",
+            n=need,
+            have=len(car["engine"]),
+        )
     if n_heat:
         n_play = sum(1 for c in hand if PLAYABLE[cards[c]])
         if n <= n_play:
@@ -528,6 +626,7 @@ def check_submission(st: dict, car: dict, ids: list[int]) -> Msg | None:
 
 # --------------------------------------------------------------------------- movement helpers
 
+
 def occupied(st: dict, tr: content.Track, seat: int | None) -> set[tuple[int, int]]:
     """Spots (space, lane) held by the other cars on the track (all of them for seat None).
     Cars that crossed the finish line this round keep their spot until the round ends."""
@@ -536,8 +635,9 @@ def occupied(st: dict, tr: content.Track, seat: int | None) -> set[tuple[int, in
     return {((c["pos"] - 1) % n + 1, c["lane"]) for c in st["cars"] if c is not me and c["place"] is None}
 
 
-def landing(st: dict, tr: content.Track, seat: int, target: int,
-            occ: set[tuple[int, int]] | None = None) -> tuple[int, int]:
+def landing(
+    st: dict, tr: content.Track, seat: int, target: int, occ: set[tuple[int, int]] | None = None
+) -> tuple[int, int]:
     """The spot a car ends on when its move ends at `target`: the race-line spot if free, else
     the other spot, else the first space behind with a free spot (cars never block passing)."""
     if occ is None:
@@ -566,7 +666,7 @@ def move(st: dict, tr: content.Track, seat: int, n: int, occ: set[tuple[int, int
 def crossed_lines(tr: content.Track, start: int, end: int) -> tuple[tuple[int, int, int], ...]:
     """Corner lines (abs line, corner index, limit) crossed moving from `start` to `end`."""
     lp = tr.line_pos
-    return tr.lines[bisect_left(lp, start):bisect_left(lp, end)]
+    return tr.lines[bisect_left(lp, start) : bisect_left(lp, end)]
 
 
 def corner_cost(tr: content.Track, start: int, end: int, speed: int, adj: int = 0) -> int:
@@ -590,8 +690,7 @@ def smart_move_ok(tr: content.Track, car: dict, end: int, speed: int) -> bool:
     return corner_cost(tr, start, end, speed, adj) <= corner_cost(tr, start, car["pos"], rd["speed"], adj)
 
 
-def slipstream_lengths(st: dict, tr: content.Track, seat: int,
-                       occ: set[tuple[int, int]] | None = None) -> list[int]:
+def slipstream_lengths(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]] | None = None) -> list[int]:
     """The slipstream moves open to the car, shortest first: [] when it cannot slipstream, [2],
     or with a sector's Slipstream +1 / weather +2 also the longer one (the longer one may be
     declined: only (!) effects are forced). None may cross the finish line."""
@@ -608,8 +707,9 @@ def slipstream_lengths(st: dict, tr: content.Track, seat: int,
     return out
 
 
-def can_slipstream(st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]] | None = None,
-                   _sector: int = 1) -> bool:
+def can_slipstream(
+    st: dict, tr: content.Track, seat: int, occ: set[tuple[int, int]] | None = None, _sector: int = 1
+) -> bool:
     car = st["cars"][seat]
     if car["gear"] < st.get("slip_min_gear", 0):  # Championship event: slipstream in gear 3-4 only
         return False
@@ -711,7 +811,7 @@ def draw_to_hand(car: dict, rng: Rng) -> None:
             deck = car["deck"]
         # Draw k cards one by one from the top (the end of the list): the last k, last first.
         k = min(need, len(deck))
-        hand.extend(deck[:-k - 1:-1])
+        hand.extend(deck[: -k - 1 : -1])
         del deck[-k:]
         need -= k
 
@@ -720,8 +820,11 @@ def race_order(st: dict, tr: content.Track) -> list[int]:
     """Cars still racing, leader first; on the same space the race-line spot goes first."""
     n = tr.spaces
     rl = tr.race_lane
-    keyed = [(-c["pos"], 0 if c["lane"] == rl[(c["pos"] - 1) % n + 1] else 1, s)
-             for s, c in enumerate(st["cars"]) if not c["fin"]]
+    keyed = [
+        (-c["pos"], 0 if c["lane"] == rl[(c["pos"] - 1) % n + 1] else 1, s)
+        for s, c in enumerate(st["cars"])
+        if not c["fin"]
+    ]
     keyed.sort()
     return [k[2] for k in keyed]
 

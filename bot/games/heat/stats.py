@@ -2,6 +2,7 @@
 paid, spin-outs, boosts, slipstreams, rounds per gear. Read from the replayed game: each car's round
 record (its `rd`, kept in the state until the next round) as it stood last in each round, and the
 race order each round was played in (`last_order`, Legends' cars included)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -49,6 +50,12 @@ def compute(engine: Engine, first: State, steps: list[Step]) -> dict[str, Any]:
         row(msg("Heat cooled down"), [sum(rd.get("cool", 0) for rd in rds) for rds in mine]),
     ]
     for g in GEARS:
-        rows.append(row(msg("Gear {g}", g=g), [gears[s][g - 1] for s in range(seats)], best=None,
-                        section=msg("Rounds per gear") if g == 1 else None))
+        rows.append(
+            row(
+                msg("Gear {g}", g=g),
+                [gears[s][g - 1] for s in range(seats)],
+                best=None,
+                section=msg("Rounds per gear") if g == 1 else None,
+            )
+        )
     return {"title": msg("Heat — statistics"), "rows": rows}

@@ -6,6 +6,7 @@ Rule reading: the cards played still set the new gear (gear N plays N cards), so
 the same as in a normal race; what changes is that no gear is shown before step 3, the card counts
 are shown when the round starts to resolve, and each car's shift Heat is paid in its own step 3,
 in race order."""
+
 from __future__ import annotations
 
 import bot.games.heat.rules as rules
@@ -14,8 +15,11 @@ from bot.i18n import Msg, msg
 
 def card_counts(st: dict, order: list[int]) -> tuple[None, Msg]:
     """The public event: how many cards each car played this round."""
-    parts = [msg("{who} {n}", who=rules.car_name(st, s), n=len(st["cars"][s]["played"]))
-             for s in order if "legend" not in st["cars"][s]]
+    parts = [
+        msg("{who} {n}", who=rules.car_name(st, s), n=len(st["cars"][s]["played"]))
+        for s in order
+        if "legend" not in st["cars"][s]
+    ]
     return None, msg("Cards played: {list}.", list=parts)
 
 
@@ -29,6 +33,7 @@ def tournament_shift(st: dict, car: dict, rd: dict) -> None:
         if abs(new - old) == 2 and need == 1:
             rd["lines"].append(rules.round_line("Shifted 2 gears ({a} → {b}): 1 Heat", a=old, b=new))
         else:
-            rd["lines"].append(rules.round_line("Shifted down on a flooded space ({a} → {b}): {n} Heat", a=old, b=new,
-                                           n=need))
+            rd["lines"].append(
+                rules.round_line("Shifted down on a flooded space ({a} → {b}): {n} Heat", a=old, b=new, n=need)
+            )
     car["gear"] = new

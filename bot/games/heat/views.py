@@ -1,5 +1,6 @@
 """What Heat shows (`view`): the public race (cars, corners, the last round's lines, the modules'
 boards) and, for a seat, its own hand and the public facts about its car."""
+
 from __future__ import annotations
 
 from bisect import bisect_left
@@ -34,8 +35,9 @@ def view(state: dict, viewer: int | None) -> dict:
         "cars": [_car(state, tr, s, c) for s, c in enumerate(state["cars"])],
         "order": list(state["places"]) + rules.race_order(state, tr),
         "last_round": _last_round(state),
-        "log_round": (state["round"] if res is not None else
-                      (state["round"] - 1 if phase == "submit" else state["round"])),
+        "log_round": (
+            state["round"] if res is not None else (state["round"] - 1 if phase == "submit" else state["round"])
+        ),
         "waiting_for": to_act(state),
         "standings": list(state["places"]),
         "adrenaline_cars": state["adrenaline"],
@@ -47,9 +49,14 @@ def view(state: dict, viewer: int | None) -> dict:
         out["flooded"] = sorted(tr.flooded)
     if "draft" in state:
         dr = state["draft"]
-        out["draft"] = {"round": dr["round"], "rounds": rules.DRAFT_ROUNDS, "picking": dr["order"][dr["i"]],
-                        "order": list(dr["order"]), "market": _market(dr["market"]),
-                        "picks": [[msg(rules.draft_label(c)) for c in p] for p in dr["picks"]]}
+        out["draft"] = {
+            "round": dr["round"],
+            "rounds": rules.DRAFT_ROUNDS,
+            "picking": dr["order"][dr["i"]],
+            "order": list(dr["order"]),
+            "market": _market(dr["market"]),
+            "picks": [[msg(rules.draft_label(c)) for c in p] for p in dr["picks"]],
+        }
     if "garage" in state:
         out["garage"] = [[msg(rules.draft_label(c)) for c in p] for p in state["garage"]]
     if "legend_deck" in state:
@@ -116,8 +123,10 @@ def _last_round(state: dict) -> list[dict]:
 
 def _market(codes: list[str]) -> list[dict]:
     """Upgrade cards on offer (the Garage draft's, the championship market's), with their faces."""
-    return [{"index": i, "code": c, "label": msg(rules.draft_label(c)), "text": rules.card_text(c), **face(c)}
-            for i, c in enumerate(codes)]
+    return [
+        {"index": i, "code": c, "label": msg(rules.draft_label(c)), "text": rules.card_text(c), **face(c)}
+        for i, c in enumerate(codes)
+    ]
 
 
 def _legend_card(state: dict) -> dict | None:
@@ -125,10 +134,19 @@ def _legend_card(state: dict) -> dict | None:
     k = state["legend_card"]
     if k is None:
         return None
-    return {"number": k + 1, "helmets": [{"car": s, "name": rules.car_name(state, s),
-                                          "helmet": content.legend_cards()[k][c["legend"] % 6][0],
-                                          "diamond": content.legend_cards()[k][c["legend"] % 6][1]}
-                                         for s, c in enumerate(state["cars"]) if "legend" in c]}
+    return {
+        "number": k + 1,
+        "helmets": [
+            {
+                "car": s,
+                "name": rules.car_name(state, s),
+                "helmet": content.legend_cards()[k][c["legend"] % 6][0],
+                "diamond": content.legend_cards()[k][c["legend"] % 6][1],
+            }
+            for s, c in enumerate(state["cars"])
+            if "legend" in c
+        ],
+    }
 
 
 def _season(state: dict, viewer: int | None, out: dict) -> None:
@@ -138,10 +156,14 @@ def _season(state: dict, viewer: int | None, out: dict) -> None:
     out["turn"] = state["champ"]["race"] * 1000 + (0 if phase in championship.PHASES else state["round"])
     if phase in championship.PHASES:  # the market, shown in the hand image like the Garage draft's
         ch = state["champ"]
-        out["draft"] = {"round": ch["race"] + 1, "rounds": len(ch["races"]),
-                        "picking": championship.to_act(state)[0], "order": list(ch["market"]["order"]),
-                        "market": _market(ch["market"]["cards"]),
-                        "picks": [[msg(rules.draft_label(c)) for c in u] for u in ch["upgrades"]]}
+        out["draft"] = {
+            "round": ch["race"] + 1,
+            "rounds": len(ch["races"]),
+            "picking": championship.to_act(state)[0],
+            "order": list(ch["market"]["order"]),
+            "market": _market(ch["market"]["cards"]),
+            "picks": [[msg(rules.draft_label(c)) for c in u] for u in ch["upgrades"]],
+        }
 
 
 def weather_view(state: dict, tr: content.Track) -> dict | None:
@@ -158,12 +180,30 @@ def weather_view(state: dict, tr: content.Track) -> dict | None:
         if c.index in firsts and (token == "weather" or t["where"] == "sector"):
             continue  # a chicane's ↔ token: shown once, on its 2nd line (it works behind the chicane)
         fx = tile["sector"] if token == "weather" else token if t["where"] == "sector" else None
-        road.append({"corner": c.index + 1, "space": c.space, "token": token, "where": t["where"],
-                     "name": msg(t["name"]), "printed": tr.printed[c.index], "speed": c.speed,
-                     "effect": msg(data["sector_effects"][fx]["name"]) if fx in data["sector_effects"]
-                     else msg(t["name"]) if fx else None, "fx": fx})
-    return {"tile": w["tile"], "name": msg(tile["name"]), "setup": weather_setup(tile["setup"]),
-            "sector": msg(data["sector_effects"][tile["sector"]]["name"]), "road": road}
+        road.append(
+            {
+                "corner": c.index + 1,
+                "space": c.space,
+                "token": token,
+                "where": t["where"],
+                "name": msg(t["name"]),
+                "printed": tr.printed[c.index],
+                "speed": c.speed,
+                "effect": msg(data["sector_effects"][fx]["name"])
+                if fx in data["sector_effects"]
+                else msg(t["name"])
+                if fx
+                else None,
+                "fx": fx,
+            }
+        )
+    return {
+        "tile": w["tile"],
+        "name": msg(tile["name"]),
+        "setup": weather_setup(tile["setup"]),
+        "sector": msg(data["sector_effects"][tile["sector"]]["name"]),
+        "road": road,
+    }
 
 
 def weather_setup(setup: dict) -> Msg:
@@ -185,9 +225,12 @@ def me(state: dict, seat: int) -> dict:
     sub = car["sub"]
     submission = None
     if sub is not None:
-        submission = {"cards": list(sub), "gear": len(sub),
-                      "shift_heat": rules.shift_heat(state, car, len(sub)),
-                      "label": describe_submit(state, car, sub)}
+        submission = {
+            "cards": list(sub),
+            "gear": len(sub),
+            "shift_heat": rules.shift_heat(state, car, len(sub)),
+            "label": describe_submit(state, car, sub),
+        }
     gears, clogged = rules.fillable_gears(state, car)
     decision = None
     p = state["pending"]
@@ -224,8 +267,13 @@ def road_here(state: dict, seat: int) -> dict:
     tr = rules.track_of(state)
     fx = rules.sector_fx(tr, state["cars"][seat]["pos"])
     data = content.weather()
-    name = (data["sector_effects"][fx]["name"] if fx in data["sector_effects"]
-            else data["tokens"][fx]["name"] if fx else None)
+    name = (
+        data["sector_effects"][fx]["name"]
+        if fx in data["sector_effects"]
+        else data["tokens"][fx]["name"]
+        if fx
+        else None
+    )
     return {"road_here": msg(name) if name else None}
 
 

@@ -5,6 +5,7 @@ decides (qualifying reroll, first tyres, when to pit and on which tyres, its MP,
 roll in the rain); the engine does the dice and the moving. `roll` arguments are callables that
 roll the black die, so a die is rolled only where the seed has the bot roll one.
 """
+
 from __future__ import annotations
 
 from typing import Callable

@@ -11,6 +11,7 @@ Constructors (15.2, `constructors:`, in a single race too): the cars form teams 
 order; a team's points are added; a car may not enter the pits while its team-mate is still in
 them (designed reading of "waits until the team-mate's car leaves the pit").
 """
+
 from __future__ import annotations
 
 import json
@@ -28,8 +29,12 @@ from bot.i18n import Msg, msg
 @lru_cache(maxsize=1)
 def data() -> dict:
     d = json.loads((DATA_DIR / "championship.json").read_text("utf-8"))
-    ok = (len(d["points"]) == 6 and len(d["final_points"]) == 6 and d["points"] == sorted(d["points"], reverse=True)
-          and d["final_points"] == sorted(d["final_points"], reverse=True))
+    ok = (
+        len(d["points"]) == 6
+        and len(d["final_points"]) == 6
+        and d["points"] == sorted(d["points"], reverse=True)
+        and d["final_points"] == sorted(d["final_points"], reverse=True)
+    )
     if not ok:
         raise ValueError("data/pole/championship.json: two points tables for 6 places")
     return d
@@ -59,8 +64,14 @@ def season_circuits(first: str, n: int) -> list[str]:
 def begin(st: dict) -> None:
     n = st["options"].get("championship")
     if n:
-        st["season"] = {"races": season_circuits(st["options"]["circuit"], n), "i": 0, "points": [0] * st["seats"],
-                        "results": [], "damage": [0] * st["seats"], "new_engine": []}
+        st["season"] = {
+            "races": season_circuits(st["options"]["circuit"], n),
+            "i": 0,
+            "points": [0] * st["seats"],
+            "results": [],
+            "damage": [0] * st["seats"],
+            "new_engine": [],
+        }
 
 
 def teams(n: int) -> list[list[int]]:
@@ -114,8 +125,10 @@ def constructors(st: dict) -> list[dict]:
     else:
         pts = race_points(st, False)
         places = {s: [st["finish"].index(s) + 1] if s in st["finish"] else [] for s in range(st["seats"])}
-    out = [{"seats": t, "points": sum(pts[s] for s in t), "places": [p for s in t for p in places[s]]}
-           for t in teams(st["seats"])]
+    out = [
+        {"seats": t, "points": sum(pts[s] for s in t), "places": [p for s in t for p in places[s]]}
+        for t in teams(st["seats"])
+    ]
     out.sort(key=lambda x: (*_rank_key(x["points"], x["places"]), x["seats"][0]))
     return [{"seats": x["seats"], "points": x["points"]} for x in out]
 
@@ -136,8 +149,9 @@ def after_apply(st: dict, rng, ev: list) -> None:
         for s, car in enumerate(st["cars"]):
             if not car.get("bot") and car["ep"] == 0:  # 15.1: a race ended with 0 EP
                 se["damage"][s] = min(3, se["damage"][s] + 1)
-                log(st, ev, msg("{p} ends the race with 0 EP: engine damage {n}.", p=car_name(st, s),
-                                     n=se["damage"][s]))
+                log(
+                    st, ev, msg("{p} ends the race with 0 EP: engine damage {n}.", p=car_name(st, s), n=se["damage"][s])
+                )
     log(st, ev, msg("Race {i} of {n} is over.", i=se["i"] + 1, n=len(se["races"])))
     if not final:
         st["phase"] = "standings"
@@ -184,7 +198,7 @@ def start_next(eng, st: dict, rng, ev: list) -> None:
     se["new_engine"] = new_engine
     humans = sum(1 for c in st["cars"] if not c.get("bot"))
     opts = dict(st["options"], circuit=se["races"][se["i"]])
-    nxt = eng.new_game(opts, humans, rng.below(2 ** 31))
+    nxt = eng.new_game(opts, humans, rng.below(2**31))
     for s, car in enumerate(nxt["cars"]):
         old = st["cars"][s]
         if car.get("bot"):
@@ -206,8 +220,16 @@ def start_next(eng, st: dict, rng, ev: list) -> None:
     nxt["season"] = se
     for s in new_engine:
         log(nxt, ev, msg("{p} fits a new engine and will start from the back.", p=car_name(nxt, s)))
-    log(nxt, ev, msg("Race {i} of {n}: {circuit}.", i=se["i"] + 1, n=len(se["races"]),
-                          circuit=msg(eng_circuit_name(opts["circuit"]))))
+    log(
+        nxt,
+        ev,
+        msg(
+            "Race {i} of {n}: {circuit}.",
+            i=se["i"] + 1,
+            n=len(se["races"]),
+            circuit=msg(eng_circuit_name(opts["circuit"])),
+        ),
+    )
     st.clear()
     st.update(nxt)
 
@@ -238,9 +260,14 @@ def view(st: dict) -> dict | None:
     se = st.get("season")
     out: dict[str, Any] = {}
     if se:
-        out["season"] = {"races": list(se["races"]), "i": se["i"], "points": list(se["points"]),
-                         "results": [dict(r) for r in se["results"]], "damage": list(se["damage"]),
-                         "standings": standings(st)}
+        out["season"] = {
+            "races": list(se["races"]),
+            "i": se["i"],
+            "points": list(se["points"]),
+            "results": [dict(r) for r in se["results"]],
+            "damage": list(se["damage"]),
+            "standings": standings(st),
+        }
         if st["phase"] == "standings":
             out["season"]["chosen"] = sorted(int(s) for s in st["next"])
     if st["options"].get("constructors"):

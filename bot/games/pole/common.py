@@ -4,6 +4,7 @@ game's log, the dice, and which seats are players' and which cars still race.
 The engine (engine.py) and the modules of the optional rules (events, drivers, variants,
 championship, standin) all write through `log` and name cars with `car_name`, so they import this
 module and never the engine."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -17,8 +18,14 @@ from bot.i18n import Msg, msg, to_wire
 LOG_KEEP = 30  # public log lines a state keeps
 START_ROUNDS = 3  # the race's first rounds roll the purple die (3.2.4)
 
-_COLOUR_NAMES = {"red": lambda: msg("Red"), "blue": lambda: msg("Blue"), "yellow": lambda: msg("Yellow"),
-                 "green": lambda: msg("Green"), "purple": lambda: msg("Purple"), "orange": lambda: msg("Orange")}
+_COLOUR_NAMES = {
+    "red": lambda: msg("Red"),
+    "blue": lambda: msg("Blue"),
+    "yellow": lambda: msg("Yellow"),
+    "green": lambda: msg("Green"),
+    "purple": lambda: msg("Purple"),
+    "orange": lambda: msg("Orange"),
+}
 
 
 def car_name(st: State, seat: int) -> Any:
@@ -64,8 +71,12 @@ def face_value(face: Any) -> int:
 
 def human(state: State, seat: Any) -> bool:
     """A seat a player sits in (bots are played by the engine and never act)."""
-    return (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["seats"]
-            and not state["cars"][seat].get("bot"))
+    return (
+        isinstance(seat, int)
+        and not isinstance(seat, bool)
+        and 0 <= seat < state["seats"]
+        and not state["cars"][seat].get("bot")
+    )
 
 
 def running(st: State) -> list[int]:

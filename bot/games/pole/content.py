@@ -6,6 +6,7 @@ A row has 1-3 cells, lanes 0 (left in the direction of the race), 1 (centre) and
 narrowing drops lanes. Every row belongs to a straight or a corner; a corner's double-arrow cell
 is one cell on the last row of the straight before it, its shaded cells are its racing line.
 """
+
 from __future__ import annotations
 
 import json
@@ -161,10 +162,27 @@ def _circuit(key: str, c: dict) -> Circuit:
     _check(c["direction"] in ("clockwise", "anticlockwise"), f"{key}: direction")
     _check(0 <= int(c["drs_row"]) < n and 0 <= int(c["sc_row"]) < n, f"{key}: DRS/SC rows")
     pts = _geometry(segs, 1 if c["direction"] == "clockwise" else -1)
-    return Circuit(key, c["name"], int(c["laps"]), tuple(rows), tuple(corners), grid, side, er,
-                   int(p["entry_cells"]), int(p["entry_rain_cells"]), int(p["exit_cells"]),
-                   int(p["exit_rain_cells"]), mr, int(c["drs_row"]), int(c["sc_row"]), lg, wa,
-                   int(c["weather_b"]), tuple(pts))
+    return Circuit(
+        key,
+        c["name"],
+        int(c["laps"]),
+        tuple(rows),
+        tuple(corners),
+        grid,
+        side,
+        er,
+        int(p["entry_cells"]),
+        int(p["entry_rain_cells"]),
+        int(p["exit_cells"]),
+        int(p["exit_rain_cells"]),
+        mr,
+        int(c["drs_row"]),
+        int(c["sc_row"]),
+        lg,
+        wa,
+        int(c["weather_b"]),
+        tuple(pts),
+    )
 
 
 CIRCUIT_KEYS = ("great_britain", "monaco", "brazil", "china", "spain", "usa", "italy", "germany")
@@ -179,6 +197,7 @@ class _Circuits(dict):
         if not sep or variant != "long" or base not in self:
             raise KeyError(key)
         from dataclasses import replace
+
         c = replace(self[base], laps=self[base].laps * 2)
         self[key] = c
         return c
@@ -254,6 +273,9 @@ def bot_cards() -> dict:
     _check(blue["B"]["quali"][0] == 1, "17.3.1 example: the blue bot's qualifying value is 1")
     _check(b["rain_cells"] == {"light": 8, "heavy": 7}, "17.11: 8 cells in light rain, 7 in heavy")
     co = b["course_out"]
-    _check(co["light"] == {"hard": 6, "soft": 5, "inter": 1, "wet": 1}
-           and co["heavy"] == {"hard": 7, "soft": 6, "inter": 4, "wet": 1}, "17.11 table")
+    _check(
+        co["light"] == {"hard": 6, "soft": 5, "inter": 1, "wet": 1}
+        and co["heavy"] == {"hard": 7, "soft": 6, "inter": 4, "wet": 1},
+        "17.11 table",
+    )
     return b

@@ -6,6 +6,7 @@ player picks at once; the default keeps the dashboard as it is.
 13.2 At every pit stop (under the safety car too), after the tyres: 1 BP for 1 EP or the other way.
 Example: 1 BP and 5 EP, a stop, the swap: 2 BP and 4 EP. Bots have no dashboard points (17).
 """
+
 from __future__ import annotations
 
 from typing import Any

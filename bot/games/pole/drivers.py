@@ -5,6 +5,7 @@ appendix 1 and the twelve team abilities of appendix 2). Bots draw none (they ha
 The engine asks this module through small hooks; without the option every hook gives the
 standard race's value.
 """
+
 from __future__ import annotations
 
 import json
@@ -16,19 +17,57 @@ from bot.games.pole.common import car_name, log
 from bot.games.pole.content import DATA_DIR
 from bot.i18n import msg
 
-DRIVER_KEYS = {"id", "name", "quali", "defend", "attack", "no_technical", "pit_sp", "wear_tokens", "blow_tokens",
-               "quali_first", "start_purple", "after_sc", "corner_sp_cells", "course_out", "rain_ep_cells",
-               "rain_attack", "rain_bp_cells", "rain_defend", "drs_range", "drs_mp"}
-TEAM_KEYS = {"id", "name", "reroll", "collision", "breakdown_points", "no_blowouts", "pit_pass", "exit_mp",
-             "bp", "ep", "event_immune", "win_mp", "pit_point"}
+DRIVER_KEYS = {
+    "id",
+    "name",
+    "quali",
+    "defend",
+    "attack",
+    "no_technical",
+    "pit_sp",
+    "wear_tokens",
+    "blow_tokens",
+    "quali_first",
+    "start_purple",
+    "after_sc",
+    "corner_sp_cells",
+    "course_out",
+    "rain_ep_cells",
+    "rain_attack",
+    "rain_bp_cells",
+    "rain_defend",
+    "drs_range",
+    "drs_mp",
+}
+TEAM_KEYS = {
+    "id",
+    "name",
+    "reroll",
+    "collision",
+    "breakdown_points",
+    "no_blowouts",
+    "pit_pass",
+    "exit_mp",
+    "bp",
+    "ep",
+    "event_immune",
+    "win_mp",
+    "pit_point",
+}
 
 
 @lru_cache(maxsize=1)
 def data() -> dict:
     d = json.loads((DATA_DIR / "drivers.json").read_text("utf-8"))
     dr, tm = d["drivers"], d["teams"]
-    ok = (len(dr) == 12 and len(tm) == 12 and len({x["id"] for x in dr}) == 12 and len({x["id"] for x in tm}) == 12
-          and all(set(x) <= DRIVER_KEYS and 1 <= x["quali"] <= 6 for x in dr) and all(set(x) <= TEAM_KEYS for x in tm))
+    ok = (
+        len(dr) == 12
+        and len(tm) == 12
+        and len({x["id"] for x in dr}) == 12
+        and len({x["id"] for x in tm}) == 12
+        and all(set(x) <= DRIVER_KEYS and 1 <= x["quali"] <= 6 for x in dr)
+        and all(set(x) <= TEAM_KEYS for x in tm)
+    )
     starts = sorted((x.get("ep", 0), x.get("bp", 0)) for x in tm if set(x) <= {"id", "name", "ep", "bp"})
     ok = ok and starts == [(0, 3), (1, 2), (2, 1), (3, 0)]  # appendix 2: the four start-point teams
     if not ok:
@@ -73,6 +112,7 @@ def deal(options: dict, cars: list[dict], rng) -> None:
 
 # ---------------------------------------------------------------- qualifying and the start
 
+
 def quali_value(st: dict, seat: int) -> int:
     """14: a tie in qualifying goes to the higher driver value (then dice)."""
     return driver_of(st, seat).get("quali", 0)
@@ -94,6 +134,7 @@ def after_sc_bonus(st: dict, seat: int) -> int:
 
 
 # ---------------------------------------------------------------- moving
+
 
 def caps(st: dict, seat: int | None, rain: bool) -> tuple[int, int]:
     """Cells for 1 EP / 1 BP: the circuit's (appendix 4), then in rain 3 for the drivers whose card
@@ -130,8 +171,14 @@ def course_out_limit(st: dict, seat: int, tyre: str, lim: int | None) -> int | N
 def wear_token_ok(st: dict, seat: int) -> bool:
     car = st["cars"][seat]
     t = st["turn"]
-    return (car.get("wear_tok", 0) > 0 and car["life"] < 0 and t and t["ms"] is None and not t.get("wear_tok")
-            and t["die"] in ("red", "white", "green", "blue"))
+    return (
+        car.get("wear_tok", 0) > 0
+        and car["life"] < 0
+        and t
+        and t["ms"] is None
+        and not t.get("wear_tok")
+        and t["die"] in ("red", "white", "green", "blue")
+    )
 
 
 def free_reroll(st: dict, seat: int, weather: str) -> bool:
@@ -139,8 +186,14 @@ def free_reroll(st: dict, seat: int, weather: str) -> bool:
     r = team_of(st, seat).get("reroll")
     t = st["turn"]
     car = st["cars"][seat]
-    return bool(r and t and not t.get("free_used") and t["die"] != "purple" and r["weather"] == weather
-                and r["tyre"] == car["tyre"])
+    return bool(
+        r
+        and t
+        and not t.get("free_used")
+        and t["die"] != "purple"
+        and r["weather"] == weather
+        and r["tyre"] == car["tyre"]
+    )
 
 
 def drs_range(st: dict, seat: int) -> int:
@@ -160,6 +213,7 @@ def win_bonus(st: dict, seat: int) -> int:
 
 
 # ---------------------------------------------------------------- fights, collisions, damage
+
 
 def fight_bonus(st: dict, att: int, dfn: int, rain: bool) -> tuple[int, int]:
     da, dd = driver_of(st, att), driver_of(st, dfn)
@@ -198,6 +252,7 @@ def immune_to_breakdown_events(st: dict, seat: int) -> bool:
 
 # ---------------------------------------------------------------- pit stops
 
+
 def at_pit(st: dict, ev: list, seat: int) -> None:
     """At every stop: the Strategist's 2 more SP; Fix It Fast's 1 EP or 1 BP back (designed: the one
     further below its value at the start, EP on a tie; none when both are full); Lightning Pits
@@ -215,20 +270,39 @@ def at_pit(st: dict, ev: list, seat: int) -> None:
         what = "ep" if lack["ep"] >= lack["bp"] else "bp"
         if lack[what] > 0:
             car[what] += 1
-            log(st, ev, msg("{p}'s crew gives back 1 {what}.", p=car_name(st, seat),
-                                 what=msg("EP") if what == "ep" else msg("BP")))
+            log(
+                st,
+                ev,
+                msg(
+                    "{p}'s crew gives back 1 {what}.",
+                    p=car_name(st, seat),
+                    what=msg("EP") if what == "ep" else msg("BP"),
+                ),
+            )
     if t.get("pit_pass"):
         order = st["order"]
-        same = [s for s in order if s != seat and st["cars"][s].get("pit_round") == st["round"]
-                and st["cars"][s]["pos"] and st["cars"][s]["pos"][0] in ("pit", "g", "pout", "pin")
-                and st["cars"][s]["laps"] == car["laps"]]
+        same = [
+            s
+            for s in order
+            if s != seat
+            and st["cars"][s].get("pit_round") == st["round"]
+            and st["cars"][s]["pos"]
+            and st["cars"][s]["pos"][0] in ("pit", "g", "pout", "pin")
+            and st["cars"][s]["laps"] == car["laps"]
+        ]
         if same and seat in order:
             first = min(order.index(s) for s in same)
             if order.index(seat) > first:
                 order.remove(seat)
                 order.insert(first, seat)
-                log(st, ev, msg("{p}'s pit crew gets the car out ahead of the cars that stopped this round.",
-                                     p=car_name(st, seat)))
+                log(
+                    st,
+                    ev,
+                    msg(
+                        "{p}'s pit crew gets the car out ahead of the cars that stopped this round.",
+                        p=car_name(st, seat),
+                    ),
+                )
 
 
 def remember_start(st: dict) -> None:

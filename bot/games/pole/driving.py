@@ -1,6 +1,7 @@
 """A car on the track (seed 4-8): the turn's roll and the cells it reaches (the options a player
 picks from), paying for a move, wear and lap crossings, the order on the position track, going
 off the track, stress, DRS, and the move a section-17 bot picks. Plain functions over the state."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -76,21 +77,39 @@ def move_ctx(st: State, seat: int) -> R.MoveCtx:
     c = circuits()[st["circuit"]]
     car = st["cars"][seat]
     # rear first on the position track: cars side by side are fought in that order (5.4 B)
-    others = tuple((s, st["cars"][s]["laps"], tuple(st["cars"][s]["pos"]), st["cars"][s]["off"])
-                   for s in reversed(st["order"]) if s != seat and st["cars"][s]["out"] is None
-                   and st["cars"][s]["finished"] is None and st["cars"][s]["pos"] is not None)
+    others = tuple(
+        (s, st["cars"][s]["laps"], tuple(st["cars"][s]["pos"]), st["cars"][s]["off"])
+        for s in reversed(st["order"])
+        if s != seat
+        and st["cars"][s]["out"] is None
+        and st["cars"][s]["finished"] is None
+        and st["cars"][s]["pos"] is not None
+    )
     idx = st["order"].index(seat)
-    ahead = frozenset(st["order"][idx + 1:]) | frozenset(st["turn"]["won"] if st["turn"] else [])
+    ahead = frozenset(st["order"][idx + 1 :]) | frozenset(st["turn"]["won"] if st["turn"] else [])
     t = st["turn"]
     cost = t["cost"] if t else [0, 0, 0]
     fl = st.get("flag")
     lv = car.get("stress", 0)
     bcap, kcap = DRIVERS.caps(st, seat, rain(st))
-    return R.MoveCtx(c, rain(st), st["round"] <= START_ROUNDS, c.laps - 1, others, ahead,
-                     0 if lv >= 4 else car["ep"], 0 if lv >= 4 else car["bp"],
-                     0 if lv >= 5 else car["sp"] - cost[2], c.corners[0].first, c.laps,
-                     no_pass=frozenset(fl["rows"]) if fl else frozenset(), bcap=bcap, kcap=kcap,
-                     no_technical=DRIVERS.no_technical(st, seat), sp_double=DRIVERS.sp_double(st, seat))
+    return R.MoveCtx(
+        c,
+        rain(st),
+        st["round"] <= START_ROUNDS,
+        c.laps - 1,
+        others,
+        ahead,
+        0 if lv >= 4 else car["ep"],
+        0 if lv >= 4 else car["bp"],
+        0 if lv >= 5 else car["sp"] - cost[2],
+        c.corners[0].first,
+        c.laps,
+        no_pass=frozenset(fl["rows"]) if fl else frozenset(),
+        bcap=bcap,
+        kcap=kcap,
+        no_technical=DRIVERS.no_technical(st, seat),
+        sp_double=DRIVERS.sp_double(st, seat),
+    )
 
 
 def plan(st: State) -> None:
@@ -108,7 +127,9 @@ def plan(st: State) -> None:
         t["n"] = n
     else:
         d = t["ms"]
-        ms = R.MState(tuple(d["pos"]), d["laps"], d["mode"], d["t"], d["b"], d["k"], d["s"], tuple(d["line"]), d["slip"])
+        ms = R.MState(
+            tuple(d["pos"]), d["laps"], d["mode"], d["t"], d["b"], d["k"], d["s"], tuple(d["line"]), d["slip"]
+        )
     n = t["n"]
     # 4: up to 3 cells fewer than the roll may be counted; 3.3 "各ラウンドでは、すべての車を移動させる
     # 必要があります": never none, so the least count is 1, and a move must not end where it began.
@@ -156,12 +177,26 @@ def choose_opts(st: State, opts: list, ctx: R.MoveCtx) -> list[dict]:
     for score, o, ep, bp, spc, unused in best.values():
         fin = o.step if o.kind == "fight" else o.state
         ms = o.state
-        chosen.append(({"kind": o.kind, "pos": list(ms.pos if o.kind == "fight" else fin.pos), "laps": fin.laps,
-                        "ep": ep, "bp": bp, "sp": spc, "def": list(o.defenders), "free": list(o.free),
-                        "ms": ms_data(ms), "step": ms_data(o.step) if o.step else None,
-                        "unused": unused,
-                        "prog": R.prog(c, fin.laps, list(fin.pos)),
-                        "risk": o.kind == "end" and low_grip_risk(st, fin.pos)}, score))
+        chosen.append(
+            (
+                {
+                    "kind": o.kind,
+                    "pos": list(ms.pos if o.kind == "fight" else fin.pos),
+                    "laps": fin.laps,
+                    "ep": ep,
+                    "bp": bp,
+                    "sp": spc,
+                    "def": list(o.defenders),
+                    "free": list(o.free),
+                    "ms": ms_data(ms),
+                    "step": ms_data(o.step) if o.step else None,
+                    "unused": unused,
+                    "prog": R.prog(c, fin.laps, list(fin.pos)),
+                    "risk": o.kind == "end" and low_grip_risk(st, fin.pos),
+                },
+                score,
+            )
+        )
     out = [d for d, _ in sorted(chosen, key=lambda x: (-x[0]["prog"], x[1], x[0]["kind"], x[0]["pos"]))]
     # At most 25 entries: fights, the pit and the flag first, then the moves that cost
     # nothing (the furthest first), then the furthest of those that cost points.
@@ -226,8 +261,11 @@ def slide(st: State, ev: list[Event], seat: int, cells: int) -> None:
     car = st["cars"][seat]
     if car["pos"][0] != "t":
         return
-    occupied = {(o["laps"], tuple(o["pos"])) for s, o in enumerate(st["cars"])
-                if s != seat and o["pos"] and o["out"] is None and o["finished"] is None}
+    occupied = {
+        (o["laps"], tuple(o["pos"]))
+        for s, o in enumerate(st["cars"])
+        if s != seat and o["pos"] and o["out"] is None and o["finished"] is None
+    }
     _, row, lane = car["pos"]
     laps = car["laps"]
     path = []
@@ -275,9 +313,18 @@ def crossings(st: State, seat: int, before: int, after: int, ev: list[Event] | N
         car["blow_done"] = False
         if ev is not None and car.get("tyre"):
             k = R.tyre_penalty(car["life"])
-            log(st, ev, msg("New lap: {t} tyres, life {n}.", t=tyre_name(car["tyre"]), n=car["life"])
-                      if not k else msg("New lap: {t} tyres, life {n}: every roll counts {k} less.",
-                                        t=tyre_name(car["tyre"]), n=car["life"], k=k))
+            log(
+                st,
+                ev,
+                msg("New lap: {t} tyres, life {n}.", t=tyre_name(car["tyre"]), n=car["life"])
+                if not k
+                else msg(
+                    "New lap: {t} tyres, life {n}: every roll counts {k} less.",
+                    t=tyre_name(car["tyre"]),
+                    n=car["life"],
+                    k=k,
+                ),
+            )
 
 
 def reorder(st: State) -> None:
@@ -323,8 +370,12 @@ def checks_after_move(st: State, rng: Rng, ev: list[Event], seat: int) -> None:
     car = st["cars"][seat]
     c = circuits()[st["circuit"]]
     w = R.weather_now(st["weather"], c)
-    if t["die"] not in ("purple", "bot") and car["pos"][0] == "t" and w in R.RAIN \
-            and (car["pos"][1], car["pos"][2]) in c.low_grip:
+    if (
+        t["die"] not in ("purple", "bot")
+        and car["pos"][0] == "t"
+        and w in R.RAIN
+        and (car["pos"][1], car["pos"][2]) in c.low_grip
+    ):
         lim = R.low_grip_limit(car["tyre"], w)
         if lim is not None and roll_value(st) - t["reduce"] >= lim:
             r = roll(rng, "black")  # 4.6 B: a 1 sends the car off
@@ -333,8 +384,13 @@ def checks_after_move(st: State, rng: Rng, ev: list[Event], seat: int) -> None:
                 car["pos"], car["laps"] = list(t["start_pos"]), t["start_laps"]
                 go_off(st, ev, seat)
                 return
-    if car["life"] <= -2 and car["tyre"] != "wet" and not car["blow_done"] and car["pos"][0] == "t" \
-            and not DRIVERS.no_blowouts(st, seat):  # Iron Chassis never punctures
+    if (
+        car["life"] <= -2
+        and car["tyre"] != "wet"
+        and not car["blow_done"]
+        and car["pos"][0] == "t"
+        and not DRIVERS.no_blowouts(st, seat)
+    ):  # Iron Chassis never punctures
         r = roll(rng, "black")  # 6.3 blow-out roll
         log(st, ev, msg("{p} makes a blow-out roll: {r}.", p=car_name(st, seat), r=r))
         if r == 1 and not DRIVERS.use_blow_token(st, ev, seat):
@@ -366,8 +422,14 @@ def last_lap_without_stop(st: State, ev: list[Event], seat: int, before: int) ->
 def stress(st: State, ev: list[Event], seat: int) -> None:
     """12.2: one level up, at most once a round, never past 6; bots take none (17.12)."""
     car = st["cars"][seat]
-    if not st["options"].get("stress") or "stress" not in car or car["out"] is not None \
-            or car["finished"] is not None or car.get("stress_r") == st["round"] or car["stress"] >= 6:
+    if (
+        not st["options"].get("stress")
+        or "stress" not in car
+        or car["out"] is not None
+        or car["finished"] is not None
+        or car.get("stress_r") == st["round"]
+        or car["stress"] >= 6
+    ):
         return
     car["stress"] += 1
     car["stress_r"] = st["round"]
@@ -390,8 +452,16 @@ def drs_check(st: State, ev: list[Event], seat: int) -> None:
     t = st["turn"]
     car = st["cars"][seat]
     c = circuits()[st["circuit"]]
-    if car["pos"][0] != "t" or car["off"] or car["out"] or rain(st) or t["start_pos"][0] != "t" \
-            or car.get("nodrs") or t.get("nodrs") or t.get("sc_turn"):
+    if (
+        car["pos"][0] != "t"
+        or car["off"]
+        or car["out"]
+        or rain(st)
+        or t["start_pos"][0] != "t"
+        or car.get("nodrs")
+        or t.get("nodrs")
+        or t.get("sc_turn")
+    ):
         return
     reorder(st)  # the car ahead once this move's passes count (the position track is updated first)
     p0 = R.prog(c, t["start_laps"], t["start_pos"])
@@ -410,8 +480,13 @@ def drs_check(st: State, ev: list[Event], seat: int) -> None:
     # "1 MP away": one move of the car (a racing-line jump too) would reach the car ahead's cell
     near = {(npos, nl) for npos, nl, _, _ in R.single_steps(ctx, ms)}
     if DRIVERS.drs_range(st, seat) > 1:  # the Slipstreamer: DRS range one more
-        near |= {(p2, l2) for npos, nl, _, jump in R.single_steps(ctx, ms) for p2, l2, _, _ in R.single_steps(
-            ctx, R.MState(npos, nl, 1, 0, 0, 0, 0, R.line_after(ctx, ms, npos, jump), -1))}
+        near |= {
+            (p2, l2)
+            for npos, nl, _, jump in R.single_steps(ctx, ms)
+            for p2, l2, _, _ in R.single_steps(
+                ctx, R.MState(npos, nl, 1, 0, 0, 0, 0, R.line_after(ctx, ms, npos, jump), -1)
+            )
+        }
     if (tuple(ahead["pos"]), ahead["laps"]) in near:
         car["drs"] = True
         log(st, ev, msg("{p} takes DRS for the next turn.", p=car_name(st, seat)))
@@ -424,6 +499,7 @@ def bot_pick(st: State, rng: Rng, ev: list[Event]) -> Any:
     beyond it), the next corner's double-arrow lane on straights and the shaded cells in
     corners; the pit lane only when it has decided to stop."""
     from dataclasses import replace
+
     t = st["turn"]
     seat = t["seat"]
     car = st["cars"][seat]
@@ -441,8 +517,14 @@ def bot_pick(st: State, rng: Rng, ev: list[Event]) -> Any:
     if want and car["pos"][0] == "t" and not any(o.kind == "pit" or o.state.pos[0] == "pin" for o in opts):
         # heading for the pits but not there this turn: stay short of the entry, in its lane
         nxt = c.pit_side
-        short = [o for o in opts if o.kind != "finish" and _bot_end(o).laps == car["laps"]
-                 and _bot_end(o).pos[0] == "t" and _bot_end(o).pos[1] <= c.pit_entry_row]
+        short = [
+            o
+            for o in opts
+            if o.kind != "finish"
+            and _bot_end(o).laps == car["laps"]
+            and _bot_end(o).pos[0] == "t"
+            and _bot_end(o).pos[1] <= c.pit_entry_row
+        ]
         opts = short or opts
     opts = [o for o in opts if not _zigzag(o)] or opts
     best, key = None, None
@@ -458,8 +540,7 @@ def _bot_start(t: dict, car: dict) -> Any:
     d = t["ms"]
     if d is None:
         return R.MState(tuple(car["pos"]), car["laps"], 0, 0, 0, 0, 0, tuple(car["line"]), -1)
-    return R.MState(tuple(d["pos"]), d["laps"], d["mode"], d["t"], d["b"], d["k"], d["s"], tuple(d["line"]),
-                    d["slip"])
+    return R.MState(tuple(d["pos"]), d["laps"], d["mode"], d["t"], d["b"], d["k"], d["s"], tuple(d["line"]), d["slip"])
 
 
 def _bot_end(o: Any) -> Any:
@@ -488,8 +569,9 @@ def _bot_decides_to_pit(st: State, rng: Rng, ev: list[Event], opts: list) -> Non
         steps, future = BOTS.weather_steps(st["weather"], c)
         # Reading: the mandatory stop (3.3) binds bots too; the bot rules never lift it.
         must = not car["pitted"] and car["laps"] >= c.laps - 2
-        b["pit"] = must or BOTS.wants_pit(car["life"], car["tyre"], R.weather_now(st["weather"], c), steps,
-                                          future, lambda: roll(rng, "black"))
+        b["pit"] = must or BOTS.wants_pit(
+            car["life"], car["tyre"], R.weather_now(st["weather"], c), steps, future, lambda: roll(rng, "black")
+        )
         if b["pit"]:
             log(st, ev, msg("{p} heads for the pits.", p=car_name(st, seat)))
 
@@ -522,8 +604,7 @@ def _bot_score(c: Any, n: int, want: bool, nxt: int | None, o: Any) -> tuple | N
 def _zigzag(o: Any) -> bool:
     """Sideways and straight back on one row: MP thrown away."""
     pth = o.path
-    return any(pth[i][0] == "t" and pth[i] == pth[i + 2] and pth[i][1] == pth[i + 1][1]
-               for i in range(len(pth) - 2))
+    return any(pth[i][0] == "t" and pth[i] == pth[i + 2] and pth[i][1] == pth[i + 1][1] for i in range(len(pth) - 2))
 
 
 def next_arrow(c, pos) -> int | None:
@@ -573,5 +654,14 @@ def unused_mp(n: int, ms, bcap: int) -> int:
 
 
 def ms_data(ms) -> dict:
-    return {"pos": list(ms.pos), "laps": ms.laps, "mode": ms.mode, "t": ms.t, "b": ms.b, "k": ms.k, "s": ms.s,
-            "line": list(ms.line), "slip": ms.slip}
+    return {
+        "pos": list(ms.pos),
+        "laps": ms.laps,
+        "mode": ms.mode,
+        "t": ms.t,
+        "b": ms.b,
+        "k": ms.k,
+        "s": ms.s,
+        "line": list(ms.line),
+        "slip": ms.slip,
+    }

@@ -19,13 +19,13 @@ car's roll, its options and its move); waiting.py says whom the game waits for a
 do, views.py what leaves the engine; takeover.py is the stand-in's moves (17); common.py what
 every part shares (names, the log, the dice).
 """
+
 from __future__ import annotations
 
 from typing import Any
 
-from bot.games.base import (Action, Engine, Event, GameError, OptionSpec, State, View, choose_again, chosen,
-                            move)
-from bot.games.pole.common import (car_name, face_value, human, log, roll, tyre_name, weather_name)
+from bot.games.base import Action, Engine, Event, GameError, OptionSpec, State, View, choose_again, chosen, move
+from bot.games.pole.common import car_name, face_value, human, log, roll, tyre_name, weather_name
 import bot.games.pole.hidden as hidden
 import bot.games.pole.championship as CHAMP
 import bot.games.pole.custom as CUSTOM
@@ -50,30 +50,53 @@ from bot.i18n import Msg, msg
 SCHEMA = 2  # 2: the number of cars is "seats" (it was "n")
 
 
-
-
-
-
 class PoleEngine(Engine):
     kind = "pole"
     title = "Pole Position"
     rules_version = 3  # raise it when a change makes old logs replay differently (bot/games/base.py)
     min_seats = 1  # a lone player races against bots (17)
     max_seats = 6
-    options = [OptionSpec("circuit", "Circuit", list(CIRCUIT_KEYS), default="great_britain"),
-               OptionSpec("bots", "Bots: cars the game drives itself (as many as fit in 6 cars)", kind="int",
-                          default=0, min_value=0, max_value=5),
-               OptionSpec("bot_side", "Bot cards: side A (slightly better) or B", ["A", "B"], default="A"),
-               OptionSpec("drs", "DRS: +2 MP after ending a move just behind a car past the DRS line", kind="bool",
-                          default=False),
-               OptionSpec("collisions", "Collisions: equal fight rolls crash both cars (damage rolls, SP rerolls)",
-                          kind="bool", default=False),
-               OptionSpec("yellow_flag", "Yellow flag: no overtaking in a damaging collision's sector for 2 rounds "
-                          "(turns collisions on)", kind="bool", default=False),
-               OptionSpec("safety_car", "Safety car: after a collision that breaks down two cars, all line up "
-                          "behind the SC line and may pit (turns collisions on)", kind="bool", default=False),
-               OptionSpec("stress", "Stress: leading, collisions and rivals close behind raise a driver's stress "
-                          "level, which limits EP, BP and SP", kind="bool", default=False)] + OPTS.SPECS
+    options = [
+        OptionSpec("circuit", "Circuit", list(CIRCUIT_KEYS), default="great_britain"),
+        OptionSpec(
+            "bots",
+            "Bots: cars the game drives itself (as many as fit in 6 cars)",
+            kind="int",
+            default=0,
+            min_value=0,
+            max_value=5,
+        ),
+        OptionSpec("bot_side", "Bot cards: side A (slightly better) or B", ["A", "B"], default="A"),
+        OptionSpec(
+            "drs", "DRS: +2 MP after ending a move just behind a car past the DRS line", kind="bool", default=False
+        ),
+        OptionSpec(
+            "collisions",
+            "Collisions: equal fight rolls crash both cars (damage rolls, SP rerolls)",
+            kind="bool",
+            default=False,
+        ),
+        OptionSpec(
+            "yellow_flag",
+            "Yellow flag: no overtaking in a damaging collision's sector for 2 rounds (turns collisions on)",
+            kind="bool",
+            default=False,
+        ),
+        OptionSpec(
+            "safety_car",
+            "Safety car: after a collision that breaks down two cars, all line up "
+            "behind the SC line and may pit (turns collisions on)",
+            kind="bool",
+            default=False,
+        ),
+        OptionSpec(
+            "stress",
+            "Stress: leading, collisions and rivals close behind raise a driver's stress "
+            "level, which limits EP, BP and SP",
+            kind="bool",
+            default=False,
+        ),
+    ] + OPTS.SPECS
 
     # ------------------------------------------------------------ setup
     def describe_options(self, options: dict[str, Any]) -> list[Msg | str]:
@@ -120,34 +143,82 @@ class PoleEngine(Engine):
         cars = []
         for s in range(seats):
             sets = {t: [rules()["tyres"][t]["life"]] * rules()["tyres"][t]["sets"] for t in TYRES}
-            cars.append({"ep": sp0["ep"], "bp": sp0["bp"], "sp": sp0["sp"], "sp0": sp0["sp"], "tyre": None,
-                         "life": 0, "sets": sets, "bd": [], "pos": None, "laps": 0, "pitted": False,
-                         "line": [], "off": 0, "pit_turn": 0, "green": 0, "out": None, "blow_done": False,
-                         "blown": False, "finished": None})
+            cars.append(
+                {
+                    "ep": sp0["ep"],
+                    "bp": sp0["bp"],
+                    "sp": sp0["sp"],
+                    "sp0": sp0["sp"],
+                    "tyre": None,
+                    "life": 0,
+                    "sets": sets,
+                    "bd": [],
+                    "pos": None,
+                    "laps": 0,
+                    "pitted": False,
+                    "line": [],
+                    "off": 0,
+                    "pit_turn": 0,
+                    "green": 0,
+                    "out": None,
+                    "blow_done": False,
+                    "blown": False,
+                    "finished": None,
+                }
+            )
             VARIANTS.start_car(opts, cars[-1])  # 16.2
             SPECIALS.start_points(opts, cars[-1])  # appendix 4
             if s >= humans:  # a bot car: its card (the one matching its colour), side and cube (17.1)
-                cars[-1]["bot"] = {"side": opts.get("bot_side", "A"), "prog": 0, "soft": True, "pit_lap": -1,
-                                   "pit": False}
+                cars[-1]["bot"] = {
+                    "side": opts.get("bot_side", "A"),
+                    "prog": 0,
+                    "soft": True,
+                    "pit_lap": -1,
+                    "pit": False,
+                }
                 cars[-1]["sp"] = cars[-1]["sp0"] = 0
                 cars[-1]["ep"] = cars[-1]["bp"] = 0
         DRIVERS.deal(opts, cars, rng)  # 14: a driver and a team for each player
         st: State = {
-            "schema": SCHEMA, "rng": 0, "options": opts, "circuit": VARIANTS.circuit_key(opts), "seats": seats,
-            "phase": "quali", "weather": R.weather_setup([col, row, b], c.weather_b), "cars": cars,
-            "order": list(range(seats)), "round": 0, "queue": [], "turn": None, "finish": [],
-            "quali": None, "grid": [], "tyre_pick": {}, "version": 0, "log": [], "turn_no": 0,
-            "prefs": [{"attack": 3, "defend": 3, "yield": False, "ask": False, "ask_attack": False}
-                      for _ in range(seats)],
+            "schema": SCHEMA,
+            "rng": 0,
+            "options": opts,
+            "circuit": VARIANTS.circuit_key(opts),
+            "seats": seats,
+            "phase": "quali",
+            "weather": R.weather_setup([col, row, b], c.weather_b),
+            "cars": cars,
+            "order": list(range(seats)),
+            "round": 0,
+            "queue": [],
+            "turn": None,
+            "finish": [],
+            "quali": None,
+            "grid": [],
+            "tyre_pick": {},
+            "version": 0,
+            "log": [],
+            "turn_no": 0,
+            "prefs": [
+                {"attack": 3, "defend": 3, "yield": False, "ask": False, "ask_attack": False} for _ in range(seats)
+            ],
         }
         if EVENTS.on(st):  # 2.2: the event deck
             st["events"] = EVENTS.new_deck(opts, rng)
         CHAMP.begin(st)  # 15: the season
         ev: list[Event] = []
-        log(st, ev, msg("Weather roll {a}, {b}, {c}: the race starts in {w}.", a=col, b=row, c=b,
-                              w=weather_name(R.weather_now(st["weather"], c))))
-        st["quali"] = {"sessions": R.quali_sessions(seats), "idx": -1, "in": list(range(seats)),
-                       "back": []}
+        log(
+            st,
+            ev,
+            msg(
+                "Weather roll {a}, {b}, {c}: the race starts in {w}.",
+                a=col,
+                b=row,
+                c=b,
+                w=weather_name(R.weather_now(st["weather"], c)),
+            ),
+        )
+        st["quali"] = {"sessions": R.quali_sessions(seats), "idx": -1, "in": list(range(seats)), "back": []}
         if not CUSTOM.begin(st):  # 13.1: the setup step comes first, then qualifying
             QUALI.next_session(st, rng, ev)
         st["rng"] = rng.state
@@ -201,8 +272,11 @@ class PoleEngine(Engine):
         action = _plain(action)
         preset = str(action["preset"]) if "preset" in action else ""
         bids = {k: action[k] for k in ("attack", "defend") if k in action}
-        if not human(st, seat) or ("preset" in action and preset not in WAIT.PRESETS) or any(
-                not isinstance(v, int) or not 0 <= v <= 30 for v in bids.values()):
+        if (
+            not human(st, seat)
+            or ("preset" in action and preset not in WAIT.PRESETS)
+            or any(not isinstance(v, int) or not 0 <= v <= 30 for v in bids.values())
+        ):
             raise GameError(msg("That move is not possible now."))
         p = st["prefs"][seat]
         if "preset" in action:
@@ -265,15 +339,31 @@ class PoleEngine(Engine):
         wait = bool(self.to_act(st))  # the others still choose: this choice may be changed until then
         first = q["first"][str(seat)]
         if action["reroll"]:
-            log(st, ev, msg("You will spend 1 SP and roll twice more; your best roll counts (first roll {r}).",
-                                  r=first) if not wait else
-                      msg("You will spend 1 SP and roll twice more; your best roll counts (first roll {r}). "
-                          "The dice are rolled once everyone has chosen; until then you may change your mind.",
-                          r=first), to=seat)
+            log(
+                st,
+                ev,
+                msg("You will spend 1 SP and roll twice more; your best roll counts (first roll {r}).", r=first)
+                if not wait
+                else msg(
+                    "You will spend 1 SP and roll twice more; your best roll counts (first roll {r}). "
+                    "The dice are rolled once everyone has chosen; until then you may change your mind.",
+                    r=first,
+                ),
+                to=seat,
+            )
         else:
-            log(st, ev, msg("You keep your roll of {r}.", r=first) if not wait else
-                      msg("You keep your roll of {r}. The session is settled once everyone has chosen; "
-                          "until then you may change your mind.", r=first), to=seat)
+            log(
+                st,
+                ev,
+                msg("You keep your roll of {r}.", r=first)
+                if not wait
+                else msg(
+                    "You keep your roll of {r}. The session is settled once everyone has chosen; "
+                    "until then you may change your mind.",
+                    r=first,
+                ),
+                to=seat,
+            )
         if not self.to_act(st):
             QUALI.resolve_session(st, rng, ev)
         st["rng"] = rng.state
@@ -289,8 +379,16 @@ class PoleEngine(Engine):
                 log(st, ev, msg("{p} has chosen tyres.", p=car_name(st, seat)))
             st["tyre_pick"][str(seat)] = action["tyre"]
             if self.to_act(st):  # secret until all have chosen (3.2.3)
-                log(st, ev, msg("You start on {t} tyres. They are revealed once everyone has chosen; until "
-                                      "then you may change them.", t=tyre_name(action["tyre"])), to=seat)
+                log(
+                    st,
+                    ev,
+                    msg(
+                        "You start on {t} tyres. They are revealed once everyone has chosen; until "
+                        "then you may change them.",
+                        t=tyre_name(action["tyre"]),
+                    ),
+                    to=seat,
+                )
             if not self.to_act(st):
                 QUALI.start_race(st, rng, ev)
         else:
@@ -342,8 +440,11 @@ class PoleEngine(Engine):
         t, car = st["turn"], st["cars"][seat]
         t["calm"] = 3 if t["die"] in ("red", "white") else 2
         car["stress"] -= 1
-        log(st, ev, msg("{p} gives up {n} MP to calm down: stress {s}.", p=car_name(st, seat), n=t["calm"],
-                              s=car["stress"]))
+        log(
+            st,
+            ev,
+            msg("{p} gives up {n} MP to calm down: stress {s}.", p=car_name(st, seat), n=t["calm"], s=car["stress"]),
+        )
         DRIVE.plan(st)
 
     @move("wear_token", phases=("race",))
@@ -470,8 +571,6 @@ class PoleEngine(Engine):
         return STANDIN.return_action(state, seat)
 
 
-
-
 # The moves a menu offers as a select, and the key its chosen value goes to.
 _SELECTS = {"move": "i", "defend": "max", "attack": "max", "prefs": "preset"}
 
@@ -489,16 +588,6 @@ def _plain(action: Action) -> Action:
         return {"type": kind, _SELECTS[kind]: int(values[0])}
     except ValueError:
         raise GameError(msg("That move is not possible now.")) from None
-
-
-
-
-
-
-
-
-
-
 
 
 ENGINE = PoleEngine()

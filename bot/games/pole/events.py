@@ -14,6 +14,7 @@ The circuit special rules (appendix 4) that concern events are here too: Great B
 event moves weather token B 2 more), Monaco (light-breakdown events become heavy), China (a first
 card at the end of the third start round), Spain (a card each time light rain begins).
 """
+
 from __future__ import annotations
 
 import json
@@ -33,12 +34,15 @@ EFFECTS = ("light", "heavy", "ep", "bp", "sc", "weather")
 def deck_data() -> dict:
     d = json.loads((DATA_DIR / "events.json").read_text("utf-8"))
     cards = d["cards"]
-    ok = (len(cards) == 9 and len({c["id"] for c in cards}) == 9
-          and all(c["letter"] in "ABC" and c["effect"] in EFFECTS for c in cards)
-          and sorted(c["letter"] for c in cards if c["effect"] == "sc") == ["A", "B"]
-          and {c["effect"] for c in cards} == set(EFFECTS)
-          and sorted(c["steps"] for c in cards if c["effect"] == "weather") == [3, 6]
-          and set(d["b_circuits"]) <= set(CIRCUIT_KEYS))
+    ok = (
+        len(cards) == 9
+        and len({c["id"] for c in cards}) == 9
+        and all(c["letter"] in "ABC" and c["effect"] in EFFECTS for c in cards)
+        and sorted(c["letter"] for c in cards if c["effect"] == "sc") == ["A", "B"]
+        and {c["effect"] for c in cards} == set(EFFECTS)
+        and sorted(c["steps"] for c in cards if c["effect"] == "weather") == [3, 6]
+        and set(d["b_circuits"]) <= set(CIRCUIT_KEYS)
+    )
     if not ok:
         raise ValueError("data/pole/events.json: nine cards, the seven effects of appendix 3, SC cards A and B")
     return d
@@ -55,8 +59,13 @@ def on(st: dict) -> bool:
 def new_deck(options: dict, rng) -> dict:
     d = deck_data()
     base = SP.base_key(options["circuit"])
-    ids = [c["id"] for c in d["cards"] if c["letter"] == "A" or (c["letter"] == "B" and base in d["b_circuits"])
-           or (c["letter"] == "C" and options.get("events_c"))]
+    ids = [
+        c["id"]
+        for c in d["cards"]
+        if c["letter"] == "A"
+        or (c["letter"] == "B" and base in d["b_circuits"])
+        or (c["letter"] == "C" and options.get("events_c"))
+    ]
     rng.shuffle(ids)
     return {"deck": ids, "discard": [], "last": None, "due": 0}
 
@@ -66,8 +75,13 @@ def name(cid: str):
     e = c["effect"]
     if e == "weather":
         return msg("the weather moves on {n} spaces", n=c["steps"])
-    return {"light": msg("a light breakdown"), "heavy": msg("a heavy breakdown"), "ep": msg("1 EP lost"),
-            "bp": msg("1 BP lost"), "sc": msg("safety car")}[e]
+    return {
+        "light": msg("a light breakdown"),
+        "heavy": msg("a heavy breakdown"),
+        "ep": msg("1 EP lost"),
+        "bp": msg("1 BP lost"),
+        "sc": msg("safety car"),
+    }[e]
 
 
 def round_start(st, rng, ev, face, before: str) -> None:
@@ -124,8 +138,7 @@ def target(st, rng, ev) -> int | None:
     cand = [s for s in running(st) if not st["cars"][s].get("bot")]
     while len(cand) > 1:
         rolls = {s: roll(rng, "black") for s in cand}
-        log(st, ev, msg("Event rolls: {rolls}.", rolls=[msg("{p} {r}", p=car_name(st, s), r=rolls[s])
-                                                              for s in cand]))
+        log(st, ev, msg("Event rolls: {rolls}.", rolls=[msg("{p} {r}", p=car_name(st, s), r=rolls[s]) for s in cand]))
         low = min(rolls.values())
         cand = [s for s in cand if rolls[s] == low]
     return cand[0] if cand else None
@@ -145,8 +158,15 @@ def reveal(st, rng, ev, redraw: int = 0) -> None:
     if gb:  # Great Britain: every new event moves weather token B on 2 spaces
         for _ in range(gb):
             st["weather"], _ = R.weather_advance(st["weather"], c.weather_b)
-        log(st, ev, msg("Great Britain: the weather moves on {n} spaces; weather {w}.", n=gb,
-                             w=weather_name(R.weather_now(st["weather"], c))))
+        log(
+            st,
+            ev,
+            msg(
+                "Great Britain: the weather moves on {n} spaces; weather {w}.",
+                n=gb,
+                w=weather_name(R.weather_now(st["weather"], c)),
+            ),
+        )
     eff = cd["effect"]
     if eff == "weather":  # token B moves on; the new weather applies at once
         for _ in range(cd["steps"]):
@@ -187,8 +207,11 @@ def _hit(st, ev, seat: int, eff: str) -> None:
         if V.instead_of_retiring(st, ev, seat):
             return
         car["out"] = "event"
-        log(st, ev, msg("{p} has no {what} left to lose and retires.", p=p,
-                             what=msg("EP") if eff == "ep" else msg("BP")))
+        log(
+            st,
+            ev,
+            msg("{p} has no {what} left to lose and retires.", p=p, what=msg("EP") if eff == "ep" else msg("BP")),
+        )
         return
     car[eff] -= 1
     log(st, ev, msg("{p} loses 1 {what}.", p=p, what=msg("EP") if eff == "ep" else msg("BP")))

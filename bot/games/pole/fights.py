@@ -1,6 +1,7 @@
 """Position fights (seed 5) and collisions (10): each defender fought in turn, the yellow flag
 (10.1). `fight` says how the fight stands ("won", "lost" or "ask": waiting on an answer); what
 follows is the turn's (race.after_fight)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -70,8 +71,17 @@ def _bots_fight(st: State, rng: Rng, ev: list[Event], att: int, d: int) -> str |
     """17.6.2: two bots roll two purple dice; "!" + "!" stops the pass, else no bids."""
     t = st["turn"]
     f1, f2 = roll(rng, "purple"), roll(rng, "purple")
-    log(st, ev, msg("Position fight {a} vs {d}: purple dice {x} and {y}.", a=car_name(st, att),
-                    d=car_name(st, d), x=str(f1), y=str(f2)))
+    log(
+        st,
+        ev,
+        msg(
+            "Position fight {a} vs {d}: purple dice {x} and {y}.",
+            a=car_name(st, att),
+            d=car_name(st, d),
+            x=str(f1),
+            y=str(f2),
+        ),
+    )
     if f1 == "!" and f2 == "!":
         # 17.6.2: no pass; with the safety-car option the SC comes out and the bots that
         # caused it go to the back (reading: both, as the standard rule's "the cars that
@@ -125,14 +135,29 @@ def _roll_fight(st: State, rng: Rng, ev: list[Event], att: int, d: int) -> None:
         ov = BOTS.card(att if abot else d, (abot or dbot)["side"])["overtake"]
         r = roll(rng, "black")
         f["rolls"] = [ov, r] if abot else [r, ov]
-        log(st, ev, msg("Position fight {a} vs {d}: {b} has overtaking value {v}, {h} rolls {r}.",
-                        a=car_name(st, att), d=car_name(st, d), b=car_name(st, att if abot else d), v=ov,
-                        h=car_name(st, d if abot else att), r=r))
+        log(
+            st,
+            ev,
+            msg(
+                "Position fight {a} vs {d}: {b} has overtaking value {v}, {h} rolls {r}.",
+                a=car_name(st, att),
+                d=car_name(st, d),
+                b=car_name(st, att if abot else d),
+                v=ov,
+                h=car_name(st, d if abot else att),
+                r=r,
+            ),
+        )
         return
     ra, rd = roll(rng, "black"), roll(rng, "black")  # attacker first (5.1)
     f["rolls"] = [ra, rd]
-    log(st, ev, msg("Position fight {a} vs {d}: black dice {ra} and {rd}.",
-                    a=car_name(st, att), d=car_name(st, d), ra=ra, rd=rd))
+    log(
+        st,
+        ev,
+        msg(
+            "Position fight {a} vs {d}: black dice {ra} and {rd}.", a=car_name(st, att), d=car_name(st, d), ra=ra, rd=rd
+        ),
+    )
 
 
 def _auction(st: State, ev: list[Event], att: int, d: int, answer: Any, a_answer: Any) -> str | None:
@@ -152,7 +177,9 @@ def _auction(st: State, ev: list[Event], att: int, d: int, answer: Any, a_answer
     a_bonus, d_bonus = DRIVERS.fight_bonus(st, att, d, DRIVE.rain(st))  # appendix 1
     a_tot, d_tot = a_tot + a_bonus, d_tot + d_bonus
     d_max = pd["defend"] if answer is None else int(answer)
-    keep = DRIVERS.sp_cost(st, att, opt["step"]["s"]) - DRIVERS.sp_cost(st, att, opt["ms"]["s"])  # SP the passing step needs
+    keep = DRIVERS.sp_cost(st, att, opt["step"]["s"]) - DRIVERS.sp_cost(
+        st, att, opt["ms"]["s"]
+    )  # SP the passing step needs
     a_max = max(0, min(pa["attack"] if a_answer is None else int(a_answer), st["cars"][att]["sp"] - keep))
     d_max = max(0, min(d_max, st["cars"][d]["sp"]))
     if st["cars"][att].get("stress", 0) >= 3:  # 12.1 level 3: no SP in position fights
@@ -164,9 +191,19 @@ def _auction(st: State, ev: list[Event], att: int, d: int, answer: Any, a_answer
     if dbot:  # the human attacker must beat the value; the defender wins ties (5.1)
         d_tot, d_max = rd, 0
     res = R.settle_auction(a_tot, d_tot, a_max, d_max)
-    log(st, ev, msg("{a} {at} against {d} {dt}: {a} bids {ba}, {d} bids {bd}.", a=car_name(st, att),
-                    d=car_name(st, d), at=res.attacker_total, dt=res.defender_total,
-                    ba=res.attacker_pays, bd=res.defender_pays))
+    log(
+        st,
+        ev,
+        msg(
+            "{a} {at} against {d} {dt}: {a} bids {ba}, {d} bids {bd}.",
+            a=car_name(st, att),
+            d=car_name(st, d),
+            at=res.attacker_total,
+            dt=res.defender_total,
+            ba=res.attacker_pays,
+            bd=res.defender_pays,
+        ),
+    )
     st["cars"][att]["sp"] -= res.attacker_pays  # only the winner pays (5.1)
     t["sp_paid"] = t.get("sp_paid", 0) + res.attacker_pays
     st["cars"][d]["sp"] -= res.defender_pays
@@ -205,12 +242,26 @@ def crash_start(st: State, rng: Rng, ev: list[Event], att: int, d: int) -> None:
     involved = {att, d}
     if dcar["pos"][0] == "t":
         for s, o in enumerate(st["cars"]):
-            if o["out"] is None and o["finished"] is None and o["pos"] and o["pos"][0] == "t" \
-                    and o["pos"][1] == dcar["pos"][1] and o["laps"] == dcar["laps"]:
+            if (
+                o["out"] is None
+                and o["finished"] is None
+                and o["pos"]
+                and o["pos"][0] == "t"
+                and o["pos"][1] == dcar["pos"][1]
+                and o["laps"] == dcar["laps"]
+            ):
                 involved.add(s)
     cars = [s for s in st["order"] if s in involved]
-    log(st, ev, msg("Collision! {a} and {d} both roll {r}: no overtake.", a=car_name(st, att), d=car_name(st, d),
-                          r=f["rolls"][0]))
+    log(
+        st,
+        ev,
+        msg(
+            "Collision! {a} and {d} both roll {r}: no overtake.",
+            a=car_name(st, att),
+            d=car_name(st, d),
+            r=f["rolls"][0],
+        ),
+    )
     rolls = {}
     for s in cars:
         st["cars"][s]["nodrs"] = True
@@ -223,8 +274,11 @@ def crash_start(st: State, rng: Rng, ev: list[Event], att: int, d: int) -> None:
 
 def crash_reroll_offered(st: State, seat: int) -> bool:
     cr = st["turn"]["fight"]["crash"]
-    return st["cars"][seat]["sp"] >= 1 and COLLISION[DRIVERS.collision_roll(st, seat, cr["rolls"][str(seat)])] != "none" \
-        and st["cars"][seat].get("stress", 0) < 5  # 12.1 level 5: no SP at all
+    return (
+        st["cars"][seat]["sp"] >= 1
+        and COLLISION[DRIVERS.collision_roll(st, seat, cr["rolls"][str(seat)])] != "none"
+        and st["cars"][seat].get("stress", 0) < 5
+    )  # 12.1 level 5: no SP at all
 
 
 def crash_rerolls(st: State, rng: Rng, ev: list[Event]) -> bool:
@@ -242,8 +296,16 @@ def crash_rerolls(st: State, rng: Rng, ev: list[Event]) -> bool:
                 st["cars"][s]["sp"] -= 1
                 r = roll(rng, "black")
                 cr["rolls"][str(s)] = min(cr["rolls"][str(s)], r)
-                log(st, ev, msg("{p} spends 1 SP on a second collision roll: {r}; keeps {k}.",
-                                      p=car_name(st, s), r=r, k=cr["rolls"][str(s)]))
+                log(
+                    st,
+                    ev,
+                    msg(
+                        "{p} spends 1 SP on a second collision roll: {r}; keeps {k}.",
+                        p=car_name(st, s),
+                        r=r,
+                        k=cr["rolls"][str(s)],
+                    ),
+                )
         cr["i"] += 1
     t["stage"] = "move"
     damaged, broke = [], []
@@ -298,8 +360,13 @@ def yellow_flag(st: State, ev: list[Event], d: int) -> None:
             r = (r + 1) % c.length
             rows.append(r)
     st["flag"] = {"rows": rows, "until": st["round"] + 1}
-    log(st, ev, msg("Yellow flag: no overtaking from row {a} to row {b} this round and the next.",
-                          a=rows[0] + 1, b=rows[-1] + 1))
+    log(
+        st,
+        ev,
+        msg(
+            "Yellow flag: no overtaking from row {a} to row {b} this round and the next.", a=rows[0] + 1, b=rows[-1] + 1
+        ),
+    )
 
 
 def crash_damage(st: State, ev: list[Event], seat: int, roll: int) -> str | None:
@@ -314,12 +381,18 @@ def crash_damage(st: State, ev: list[Event], seat: int, roll: int) -> str | None
             pass  # 16.1: to the pits instead
         elif car[res] <= 0:  # a point the car does not have: out of the race (10)
             car["out"] = "crash"
-            log(st, ev, msg("{p} has no {what} left to lose and retires.", p=car_name(st, seat),
-                                  what=msg("EP") if res == "ep" else msg("BP")))
+            log(
+                st,
+                ev,
+                msg(
+                    "{p} has no {what} left to lose and retires.",
+                    p=car_name(st, seat),
+                    what=msg("EP") if res == "ep" else msg("BP"),
+                ),
+            )
         else:
             car[res] -= 1
-            log(st, ev, msg("{p} loses 1 {what}.", p=car_name(st, seat),
-                                  what=msg("EP") if res == "ep" else msg("BP")))
+            log(st, ev, msg("{p} loses 1 {what}.", p=car_name(st, seat), what=msg("EP") if res == "ep" else msg("BP")))
         return res
     VARIANTS.breakdown(st, ev, seat, res)
     return res

@@ -1,6 +1,7 @@
 """What a seat cannot see in Pole Position, dealt again at random (`Engine.redraw_hidden`): the
 other players' secret tyre choices (imagined again, as each player would choose), the order of
 the event deck, and the dice to come."""
+
 from __future__ import annotations
 
 import random

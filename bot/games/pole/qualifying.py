@@ -1,5 +1,6 @@
 """Before the race (seed 3.1-3.2, 13.1): the setup step, qualifying sessions Q1-Q3, the secret
 choice of starting tyres, and the start of the race on its grid."""
+
 from __future__ import annotations
 
 import bot.games.pole.bots as BOTS
@@ -31,8 +32,15 @@ def next_session(st: State, rng: Rng, ev: list[Event]) -> None:
     for s in q["in"]:  # the Rocket: +1 on each session's first roll (appendix 1)
         q["first"][str(s)] += DRIVERS.quali_first(st, s)
     q["choice"] = {}
-    log(st, ev, msg("{session}: first rolls {rolls}.", session=name,
-                          rolls=[msg("{p} {r}", p=car_name(st, s), r=q["first"][str(s)]) for s in q["in"]]))
+    log(
+        st,
+        ev,
+        msg(
+            "{session}: first rolls {rolls}.",
+            session=name,
+            rolls=[msg("{p} {r}", p=car_name(st, s), r=q["first"][str(s)]) for s in q["in"]],
+        ),
+    )
     if not WAIT.to_act(st):  # only bots left in the session: it runs by itself
         resolve_session(st, rng, ev)
 
@@ -49,8 +57,16 @@ def resolve_session(st: State, rng: Rng, ev: list[Event]) -> None:
             if BOTS.quali_rerolls(q["first"][str(s)], value):
                 faces = [roll(rng, "purple"), roll(rng, "purple")]
                 extra = [face_value(f) for f in faces]
-                log(st, ev, msg("{p} rolls the purple die twice: {a} and {b}.", p=car_name(st, s),
-                                      a=str(faces[0]), b=str(faces[1])))
+                log(
+                    st,
+                    ev,
+                    msg(
+                        "{p} rolls the purple die twice: {a} and {b}.",
+                        p=car_name(st, s),
+                        a=str(faces[0]),
+                        b=str(faces[1]),
+                    ),
+                )
         elif q["choice"][str(s)]:
             st["cars"][s]["sp"] -= 1
             extra = [roll(rng, "black"), roll(rng, "black")]
@@ -80,8 +96,16 @@ def resolve_session(st: State, rng: Rng, ev: list[Event]) -> None:
     for s in q["in"]:
         if not st["cars"][s].get("bot"):  # bots have no SP (17.3.1 step 5: humans pay)
             st["cars"][s]["sp"] -= 1  # advancing costs 1 SP (3.1.1)
-    log(st, ev, msg("{session}: {p} is out and starts P{pos}; the others pay 1 SP to go on.",
-                          session=name, p=car_name(st, out), pos=len(order)))
+    log(
+        st,
+        ev,
+        msg(
+            "{session}: {p} is out and starts P{pos}; the others pay 1 SP to go on.",
+            session=name,
+            p=car_name(st, out),
+            pos=len(order),
+        ),
+    )
     next_session(st, rng, ev)
 
 
@@ -101,16 +125,25 @@ def start_race(st: State, rng: Rng, ev: list[Event]) -> None:
     for s in st["grid"]:  # 17.8: once the humans have chosen, each bot chooses, in grid order
         if st["cars"][s].get("bot"):
             steps, future = BOTS.weather_steps(st["weather"], c)
-            st["tyre_pick"][str(s)] = BOTS.first_tyre(st["grid"].index(s) + 1, steps,
-                                                      R.weather_now(st["weather"], c), future,
-                                                      lambda: roll(rng, "black"))
+            st["tyre_pick"][str(s)] = BOTS.first_tyre(
+                st["grid"].index(s) + 1, steps, R.weather_now(st["weather"], c), future, lambda: roll(rng, "black")
+            )
     for s, t in sorted(st["tyre_pick"].items()):
         if st["cars"][int(s)].get("bot"):
             DRIVE.bot_fit(st["cars"][int(s)], t)
         else:
             DRIVE.fit(st["cars"][int(s)], t)
-    log(st, ev, msg("Tyres revealed: {list}.", list=[
-        msg("{p}: {t}", p=car_name(st, int(s)), t=tyre_name(t)) for s, t in sorted(st["tyre_pick"].items(), key=lambda x: int(x[0]))]))
+    log(
+        st,
+        ev,
+        msg(
+            "Tyres revealed: {list}.",
+            list=[
+                msg("{p}: {t}", p=car_name(st, int(s)), t=tyre_name(t))
+                for s, t in sorted(st["tyre_pick"].items(), key=lambda x: int(x[0]))
+            ],
+        ),
+    )
     st["phase"] = "race"
     DRIVERS.remember_start(st)
     if st["options"].get("stress"):  # 12: the pole-sitter starts at 1, the others at 0; bots never

@@ -1,5 +1,6 @@
 """The race's flow (seed 3.3-3.4, 17): rounds, turns in position-track order, a turn's end and
 its one line in the log, a bot's turn, what follows a fight, the safety car (10.2)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -14,8 +15,7 @@ import bot.games.pole.driving as DRIVE
 import bot.games.pole.fights as FIGHTS
 import bot.games.pole.views as VIEWS
 from bot.games.base import Event, State
-from bot.games.pole.common import (START_ROUNDS, car_name, face_value, log, roll, running, tyre_name,
-                                   weather_name)
+from bot.games.pole.common import START_ROUNDS, car_name, face_value, log, roll, running, tyre_name, weather_name
 from bot.games.pole.content import circuits, rules
 from bot.games.rng import Rng
 from bot.i18n import from_wire, msg
@@ -53,8 +53,13 @@ def setup_round(st: State, rng: Rng, ev: list[Event]) -> bool:
             before = R.weather_now(st["weather"], c)
             st["weather"], moved = R.weather_advance(st["weather"], c.weather_b)
             now = R.weather_now(st["weather"], c)
-            log(st, ev, msg("Round {n}: cloud; the weather changes to {w}.", n=st["round"], w=weather_name(now))
-                      if moved and now != before else msg("Round {n}: cloud, the forecast moves on.", n=st["round"]))
+            log(
+                st,
+                ev,
+                msg("Round {n}: cloud; the weather changes to {w}.", n=st["round"], w=weather_name(now))
+                if moved and now != before
+                else msg("Round {n}: cloud, the forecast moves on.", n=st["round"]),
+            )
         else:
             log(st, ev, msg("Round {n}: no change in the weather.", n=st["round"]))
     else:
@@ -120,15 +125,43 @@ def begin_turn(st: State, rng: Rng, ev: list[Event], seat: int) -> bool:
     if car["pit_turn"] == 3:  # 7.4: purple die plus the green counter
         face = roll(rng, "purple")
         car["pit_turn"] = 0
-        turn = {"seat": seat, "die": "purple", "rolls": [face], "use": 0, "reduce": 0, "pit_exit": True,
-                "green": car["green"], "start_pos": list(car["pos"]), "start_laps": car["laps"],
-                "fought": [], "won": [], "ms": None, "opts": None, "stage": "move", "cost": [0, 0, 0]}
+        turn = {
+            "seat": seat,
+            "die": "purple",
+            "rolls": [face],
+            "use": 0,
+            "reduce": 0,
+            "pit_exit": True,
+            "green": car["green"],
+            "start_pos": list(car["pos"]),
+            "start_laps": car["laps"],
+            "fought": [],
+            "won": [],
+            "ms": None,
+            "opts": None,
+            "stage": "move",
+            "cost": [0, 0, 0],
+        }
         car["green"] = 0
     else:
         die = "purple" if start else rules()["tyres"][car["tyre"]]["die"]
-        turn = {"seat": seat, "die": die, "rolls": [roll(rng, die)], "use": 0, "reduce": 0, "pit_exit": False,
-                "green": 0, "start_pos": list(car["pos"]), "start_laps": car["laps"], "fought": [], "won": [],
-                "ms": None, "opts": None, "stage": "move", "cost": [0, 0, 0]}
+        turn = {
+            "seat": seat,
+            "die": die,
+            "rolls": [roll(rng, die)],
+            "use": 0,
+            "reduce": 0,
+            "pit_exit": False,
+            "green": 0,
+            "start_pos": list(car["pos"]),
+            "start_laps": car["laps"],
+            "fought": [],
+            "won": [],
+            "ms": None,
+            "opts": None,
+            "stage": "move",
+            "cost": [0, 0, 0],
+        }
     if sc_turn:
         turn["sc_turn"] = True
     if nodrs:
@@ -163,8 +196,11 @@ def tell(st: State, ev: list[Event]) -> None:
     p = car_name(st, seat)
     rolls = [str(x) for x in t["rolls"]]
     if t["die"] == "bot":
-        head = msg("{p} rolls {r} in the rain: {n} cells", p=p, r=rolls[0], n=t["n"]) if t.get("rain") \
+        head = (
+            msg("{p} rolls {r} in the rain: {n} cells", p=p, r=rolls[0], n=t["n"])
+            if t.get("rain")
             else msg("{p} drives {n} cells", p=p, n=t["n"])
+        )
     elif t["pit_exit"]:
         head = msg("{p} leaves the pits: rolls {r}, {g} MP kept", p=p, r=rolls[t["use"]], g=t["green"])
     elif len(rolls) == 1:
@@ -264,14 +300,29 @@ def bot_turn(st: State, rng: Rng, ev: list[Event], seat: int, face: Any = None) 
     b = car["bot"]
     c = circuits()[st["circuit"]]
     w = R.weather_now(st["weather"], c)
-    base = {"seat": seat, "use": 0, "reduce": 0, "pit_exit": False, "green": 0, "start_pos": list(car["pos"]),
-            "start_laps": car["laps"], "fought": [], "won": [], "ms": None, "opts": None, "stage": "move",
-            "cost": [0, 0, 0], "bot": True, "story": []}
+    base = {
+        "seat": seat,
+        "use": 0,
+        "reduce": 0,
+        "pit_exit": False,
+        "green": 0,
+        "start_pos": list(car["pos"]),
+        "start_laps": car["laps"],
+        "fought": [],
+        "won": [],
+        "ms": None,
+        "opts": None,
+        "stage": "move",
+        "cost": [0, 0, 0],
+        "bot": True,
+        "story": [],
+    }
     if car["pit_turn"] == 3:  # 17.10: the purple die plus the green counter, as for a player
         face = roll(rng, "purple") if face is None else face
         car["pit_turn"] = 0
-        turn = dict(base, die="purple", rolls=[face], pit_exit=True, green=car["green"],
-                    n=face_value(face) + car["green"])
+        turn = dict(
+            base, die="purple", rolls=[face], pit_exit=True, green=car["green"], n=face_value(face) + car["green"]
+        )
         car["green"] = 0
     elif st["round"] <= START_ROUNDS:  # 17.5.1: the purple die at the start
         face = roll(rng, "purple") if face is None else face
@@ -302,14 +353,33 @@ def bot_go(st: State, rng: Rng, ev: list[Event]) -> bool:
         car = st["cars"][seat]
         o = DRIVE.bot_pick(st, rng, ev)
         if o is None:  # nowhere to go: it stays
-            cur = t["ms"] or {"pos": list(car["pos"]), "laps": car["laps"], "mode": 0, "t": 0, "b": 0, "k": 0,
-                              "s": 0, "line": list(car["line"]), "slip": -1}
+            cur = t["ms"] or {
+                "pos": list(car["pos"]),
+                "laps": car["laps"],
+                "mode": 0,
+                "t": 0,
+                "b": 0,
+                "k": 0,
+                "s": 0,
+                "line": list(car["line"]),
+                "slip": -1,
+            }
             finish_move(st, rng, ev, cur, "end", end=False)
             return False
         if o.kind == "fight":
-            od = {"kind": "fight", "pos": list(o.state.pos), "laps": o.state.laps, "def": list(o.defenders),
-                  "free": list(o.free), "ms": DRIVE.ms_data(o.state), "step": DRIVE.ms_data(o.step), "unused": t["n"] - o.state.t,
-                  "ep": 0, "bp": 0, "sp": 0}
+            od = {
+                "kind": "fight",
+                "pos": list(o.state.pos),
+                "laps": o.state.laps,
+                "def": list(o.defenders),
+                "free": list(o.free),
+                "ms": DRIVE.ms_data(o.state),
+                "step": DRIVE.ms_data(o.step),
+                "unused": t["n"] - o.state.t,
+                "ep": 0,
+                "bp": 0,
+                "sp": 0,
+            }
             DRIVE.set_pos(st, seat, od["ms"])
             t["ms"] = od["ms"]
             t["fight"] = {"opt": od, "i": 0, "rolls": None, "answer": None, "fights": False}
@@ -349,8 +419,7 @@ def bot_after_fight(st: State, rng: Rng, ev: list[Event], result: str) -> bool:
         finish_move(st, rng, ev, step, "finish", end=False)
         return False
     d_pos = st["cars"][o["def"][-1]]["pos"]
-    if d_pos[0] == "t" and step["pos"][0] == "t" and R.is_straight(c, step["pos"][1]) \
-            and d_pos[2] != step["pos"][2]:
+    if d_pos[0] == "t" and step["pos"][0] == "t" and R.is_straight(c, step["pos"][1]) and d_pos[2] != step["pos"][2]:
         step["slip"] = d_pos[2]  # after the pass: diagonally into its lane (5.2.1)
     t["ms"] = step
     DRIVE.set_pos(st, seat, step)
@@ -375,8 +444,15 @@ def sc_start(st: State, rng: Rng, ev: list[Event]) -> bool:
                 if car.get("bot"):
                     car["bot"]["prog"] = BOTS.advance_prog(car["bot"]["prog"])
             st["weather"], _ = R.weather_advance(st["weather"], c.weather_b)
-    log(st, ev, msg("Safety car weather rolls: {faces}; weather {w}.", faces=", ".join(map(str, faces)),
-                          w=weather_name(R.weather_now(st["weather"], c))))
+    log(
+        st,
+        ev,
+        msg(
+            "Safety car weather rolls: {faces}; weather {w}.",
+            faces=", ".join(map(str, faces)),
+            w=weather_name(R.weather_now(st["weather"], c)),
+        ),
+    )
     EVENTS.weather_moved(st, w0)  # Spain: light rain beginning reveals an event (next round)
     run = running(st)
     if not run:
@@ -402,8 +478,13 @@ def sc_start(st: State, rng: Rng, ev: list[Event]) -> bool:
         car = st["cars"][s]
         if queue_lap > car["laps"]:
             DRIVE.crossings(st, s, car["laps"], queue_lap)
-    st["sc"] = {"order": list(run), "i": 0, "pit": {}, "causers": [x for x in run if x in due["causers"]],
-                "lap": queue_lap}
+    st["sc"] = {
+        "order": list(run),
+        "i": 0,
+        "pit": {},
+        "causers": [x for x in run if x in due["causers"]],
+        "lap": queue_lap,
+    }
     return sc_decide(st, rng, ev)
 
 
@@ -416,8 +497,12 @@ def sc_decide(st: State, rng: Rng, ev: list[Event]) -> bool:
         if car.get("bot") and str(s) not in sc["pit"]:
             steps, future = BOTS.weather_steps(st["weather"], c)
             must = not car["pitted"] and sc["lap"] >= c.laps - 2
-            sc["pit"][str(s)] = bool(must or BOTS.wants_pit(car["life"], car["tyre"], R.weather_now(st["weather"], c),
-                                                            steps, future, lambda: roll(rng, "black")))
+            sc["pit"][str(s)] = bool(
+                must
+                or BOTS.wants_pit(
+                    car["life"], car["tyre"], R.weather_now(st["weather"], c), steps, future, lambda: roll(rng, "black")
+                )
+            )
             if sc["pit"][str(s)]:
                 sc["pit"][str(s)] = BOTS.new_tyre(steps, R.weather_now(st["weather"], c), future, car["bot"]["soft"])
         if str(s) not in sc["pit"]:
@@ -470,8 +555,16 @@ def sc_line_up(st: State, ev: list[Event]) -> None:
                 break
         lanes = c.rows[row].lanes
         car = st["cars"][s]
-        car.update(pos=["t", row, 1 if 1 in lanes else lanes[0]], laps=laps, line=[], off=0, pit_turn=0,
-                   green=0, drs=False, sc_turn=True)
+        car.update(
+            pos=["t", row, 1 if 1 in lanes else lanes[0]],
+            laps=laps,
+            line=[],
+            off=0,
+            pit_turn=0,
+            green=0,
+            drs=False,
+            sc_turn=True,
+        )
         car.pop("nodrs", None)
     st["order"] = list(st["finish"]) + line + [s for s in st["order"] if st["cars"][s]["out"] is not None]
     log(st, ev, msg("Behind the safety car: {cars}.", cars=[car_name(st, s) for s in line]))
@@ -504,8 +597,7 @@ def after_fight(st: State, rng: Rng, ev: list[Event], result: str) -> None:
     if step["pos"][0] == "t" and step["laps"] >= c.laps:  # the pass crossed the line: finished
         finish_move(st, rng, ev, step, "finish")
         return
-    if d_pos[0] == "t" and step["pos"][0] == "t" and R.is_straight(c, step["pos"][1]) \
-            and d_pos[2] != step["pos"][2]:
+    if d_pos[0] == "t" and step["pos"][0] == "t" and R.is_straight(c, step["pos"][1]) and d_pos[2] != step["pos"][2]:
         step["slip"] = d_pos[2]  # after the pass: diagonally into its lane (5.2.1)
     t["ms"] = step
     DRIVE.set_pos(st, seat, step)

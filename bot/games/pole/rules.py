@@ -5,6 +5,7 @@ car's own pit, ["g", i] on the i-th green exit cell, ["pout", i] in the exit lan
 A car's `laps` counts finish-line crossings; entering the pit counts as the crossing (the pit
 lane runs past the line, and the seed wears tyres "when crossing the line or pitting").
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ RAIN = ("light", "heavy")
 
 
 # ---------------------------------------------------------------- weather (2.4, 8.1)
+
 
 def weather_now(w: dict, circuit: Circuit) -> str:
     return circuit.weather_a[w["a"]]
@@ -38,6 +40,7 @@ def weather_advance(w: dict, b_size: int) -> tuple[dict, bool]:
 
 # ---------------------------------------------------------------- qualifying (3.1)
 
+
 def quali_best(first: int, extra: list[int]) -> int:
     return max([first, *extra])
 
@@ -49,10 +52,11 @@ def quali_order(scores: dict[int, int], tiebreak: dict[int, int]) -> list[int]:
 
 def quali_sessions(cars: int) -> list[str]:
     """6 cars play Q1-Q3, 5 cars Q2-Q3, 4 or fewer only Q3 (seed 3.1)."""
-    return ["Q1", "Q2", "Q3"][3 - (3 if cars >= 6 else 2 if cars == 5 else 1):]
+    return ["Q1", "Q2", "Q3"][3 - (3 if cars >= 6 else 2 if cars == 5 else 1) :]
 
 
 # ---------------------------------------------------------------- tyres (6)
+
 
 def tyre_penalty(life: int) -> int:
     """At lifespan -1 every tyre roll loses 1, at -2 it loses 2 (seed 6.2)."""
@@ -100,6 +104,7 @@ def extra_cost(cells: int, cap: int) -> int:
 
 # ---------------------------------------------------------------- position fights (5.1)
 
+
 @dataclass
 class FightResult:
     attacker_wins: bool
@@ -139,6 +144,7 @@ def settle_auction(att: int, dfn: int, att_max: int, dfn_max: int) -> FightResul
 
 
 # ---------------------------------------------------------------- track geometry
+
 
 def prog(circuit: Circuit, laps: int, pos: list) -> float:
     """Distance along the race, for the position track: rows on the track; every car in the pit
@@ -202,6 +208,7 @@ def brake_ok_at(circuit: Circuit, row: int) -> bool:
 @dataclass(frozen=True)
 class MoveCtx:
     """What a movement search needs besides the moving car's own state."""
+
     circuit: Circuit
     rain: bool
     start_round: bool  # the three race-start rounds (3.2.4)
@@ -223,6 +230,7 @@ class MoveCtx:
 
 class MState(NamedTuple):
     """A moving car's state in the search (a named tuple: the search makes hundreds a turn)."""
+
     pos: tuple
     laps: int
     mode: int  # 0: extras before the tyre MP, 1: counting tyre MP, 2: extras after
@@ -346,6 +354,7 @@ def line_after(ctx: MoveCtx, st: MState, npos: tuple, jump: bool) -> tuple:
 class _Geo(NamedTuple):
     """A circuit's rows as tables, for the search: the next row (on lap 0 and on later laps, brown
     rows counted on lap 1 only) with the laps added, straights, where braking may start, lanes."""
+
     circuit: Circuit
     next0: tuple
     next1: tuple
@@ -362,10 +371,15 @@ def _geo(c: Circuit) -> _Geo:
     g = _GEO.get(id(c))
     if g is None or g.circuit is not c:
         rows = range(c.length)
-        g = _Geo(c, tuple(next_row(c, r, 0) for r in rows), tuple((lambda x: (x[0], x[1] - 1))(next_row(c, r, 1))
-                                                                  for r in rows),
-                 tuple(is_straight(c, r) for r in rows), tuple(brake_ok_at(c, r) for r in rows),
-                 tuple(c.rows[r].lanes for r in rows), tuple(c.corner_at(r) for r in rows))
+        g = _Geo(
+            c,
+            tuple(next_row(c, r, 0) for r in rows),
+            tuple((lambda x: (x[0], x[1] - 1))(next_row(c, r, 1)) for r in rows),
+            tuple(is_straight(c, r) for r in rows),
+            tuple(brake_ok_at(c, r) for r in rows),
+            tuple(c.rows[r].lanes for r in rows),
+            tuple(c.corner_at(r) for r in rows),
+        )
         if len(_GEO) > 64:
             _GEO.clear()
         _GEO[id(c)] = g
@@ -484,23 +498,46 @@ def _step_info(ctx: MoveCtx, g: _Geo, st: MState, stop_pass: set, rivals: list) 
         # the defender and the fight is for going beyond it, so passing is judged by rows
         # here; the outer-lane rule of 3.3 only orders the position track after a move.
         np_ = _prog_of(c.length, nl, npos)
-        passed = [] if np_ <= cur_p else [  # no move back or sideways passes anyone
-            o for o, po, tie in rivals
-            if not (cur_p > po or (cur_p == po and tie)) and (np_ > po or (np_ == po and tie))]
-        if passed and no_pass and any(o[2][0] == "t" and (o[2][1] in no_pass or n_track and npos[1]
-                                                          in no_pass) for o in passed):
+        passed = (
+            []
+            if np_ <= cur_p
+            else [  # no move back or sideways passes anyone
+                o
+                for o, po, tie in rivals
+                if not (cur_p > po or (cur_p == po and tie)) and (np_ > po or (np_ == po and tie))
+            ]
+        )
+        if (
+            passed
+            and no_pass
+            and any(o[2][0] == "t" and (o[2][1] in no_pass or n_track and npos[1] in no_pass) for o in passed)
+        ):
             continue  # 10.1: no overtaking between the flags, with or without a fight
         fights = []
         if passed and not no_fights and ext:
             fights = [o for o in passed if o[2][0] == "t" and o[3] == 0 and abs(o[2][2] - pos[2]) <= 1]
         if fights:
             order = sorted(fights, key=lambda o: (prog(c, o[1], list(o[2])), corner_rank(c, list(o[2]))))
-            out.append((npos, nl, ext, is_str, ext and g.brake_ok[pos[1]], unit, line, slip,
-                        tuple(o[0] for o in order), tuple(o[0] for o in passed if o not in fights), None))
+            out.append(
+                (
+                    npos,
+                    nl,
+                    ext,
+                    is_str,
+                    ext and g.brake_ok[pos[1]],
+                    unit,
+                    line,
+                    slip,
+                    tuple(o[0] for o in order),
+                    tuple(o[0] for o in passed if o not in fights),
+                    None,
+                )
+            )
             continue
         end = "finish" if n_track and nl > laps and nl >= ctx.total_laps else "pit" if npos == ("pit",) else None
-        out.append((npos, nl, ext, is_str, ext and g.brake_ok[pos[1]], unit, line, slip, (),
-                    tuple(o[0] for o in passed), end))
+        out.append(
+            (npos, nl, ext, is_str, ext and g.brake_ok[pos[1]], unit, line, slip, (), tuple(o[0] for o in passed), end)
+        )
     return out
 
 
@@ -610,8 +647,17 @@ def _spend_extras(st: tuple, path: tuple, steps: list, caps: tuple, admit: Any, 
         elif "k" in kinds and k_ % kcap:
             kinds = ["k"]
         for kind in kinds:
-            nst = (npos, nl, mode, t_, b_ + (kind == "b"), k_ + (kind == "k"),
-                   s_ + (unit if kind == "s" else 0), line, slip)
+            nst = (
+                npos,
+                nl,
+                mode,
+                t_,
+                b_ + (kind == "b"),
+                k_ + (kind == "k"),
+                s_ + (unit if kind == "s" else 0),
+                line,
+                slip,
+            )
             if fights:
                 options.append(Option(MState._make(st), "fight", fights, free, MState._make(nst), path))
             elif kind_end:

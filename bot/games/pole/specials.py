@@ -5,6 +5,7 @@ every hook returns the standard race's value.
 Italy and Germany "have low-grip areas" (4.6 B): their low-grip cells are part of the circuits and
 apply in every race (as they did before this option existed), so the option adds nothing there.
 """
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,21 @@ from functools import lru_cache
 
 from bot.games.pole.content import CIRCUIT_KEYS, DATA_DIR, rules
 
-KEYS = {"event_weather", "attack", "defend", "light_events_heavy", "ep", "bp", "dry_ep_cells", "dry_bp_cells",
-        "stress_all", "event_after_start", "event_on_light_rain", "low_grip", "drs_mp"}
+KEYS = {
+    "event_weather",
+    "attack",
+    "defend",
+    "light_events_heavy",
+    "ep",
+    "bp",
+    "dry_ep_cells",
+    "dry_bp_cells",
+    "stress_all",
+    "event_after_start",
+    "event_on_light_rain",
+    "low_grip",
+    "drs_mp",
+}
 
 
 @lru_cache(maxsize=1)
@@ -21,12 +35,21 @@ def table() -> dict[str, dict]:
     raw = json.loads((DATA_DIR / "circuit_rules.json").read_text("utf-8"))["circuits"]
     if tuple(raw) != CIRCUIT_KEYS or not all(set(r) <= KEYS for r in raw.values()):
         raise ValueError("data/pole/circuit_rules.json: the eight circuits and known rules")
-    gb, mo, br, cn, es, us, de = (raw[k] for k in ("great_britain", "monaco", "brazil", "china", "spain", "usa",
-                                                     "germany"))
-    if not (gb == {"event_weather": 2, "attack": 1} and mo == {"defend": 1, "light_events_heavy": True}
-            and br == {"bp": -1, "dry_ep_cells": 4} and cn["ep"] == 1 and cn["stress_all"] == 1
-            and es["ep"] == -1 and es["bp"] == 1 and us["ep"] == -1 and us["dry_bp_cells"] == 4
-            and de["drs_mp"] == 3):
+    gb, mo, br, cn, es, us, de = (
+        raw[k] for k in ("great_britain", "monaco", "brazil", "china", "spain", "usa", "germany")
+    )
+    if not (
+        gb == {"event_weather": 2, "attack": 1}
+        and mo == {"defend": 1, "light_events_heavy": True}
+        and br == {"bp": -1, "dry_ep_cells": 4}
+        and cn["ep"] == 1
+        and cn["stress_all"] == 1
+        and es["ep"] == -1
+        and es["bp"] == 1
+        and us["ep"] == -1
+        and us["dry_bp_cells"] == 4
+        and de["drs_mp"] == 3
+    ):
         raise ValueError("data/pole/circuit_rules.json: appendix 4")
     return raw
 

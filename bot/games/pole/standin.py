@@ -23,6 +23,7 @@ takes it back (`give_back`). Readings, both ways:
   driven on by the bot with the MP the turn had;
 - a give-back during the bot's own turn (it waits on a defender) takes effect when that turn ends.
 """
+
 from __future__ import annotations
 
 
@@ -68,8 +69,15 @@ def convert(st: dict, seat: int) -> None:
     car = st["cars"][seat]
     dash = {k: car.pop(k) for k in DASHBOARD if k in car}
     cubes = [c["bot"]["prog"] for c in st["cars"] if c.get("bot")]
-    car["bot"] = {"side": st["options"].get("bot_side", "A"), "prog": max(cubes, default=0),
-                  "soft": bool(car["sets"]["soft"]), "pit_lap": -1, "pit": False, "for": True, "dash": dash}
+    car["bot"] = {
+        "side": st["options"].get("bot_side", "A"),
+        "prog": max(cubes, default=0),
+        "soft": bool(car["sets"]["soft"]),
+        "pit_lap": -1,
+        "pit": False,
+        "for": True,
+        "dash": dash,
+    }
     car.update(ep=0, bp=0, sp=0, sp0=0)
 
 
@@ -94,4 +102,3 @@ def settle(st: dict, ev: list) -> None:
         if stand_in(car) and car["bot"].get("back"):
             restore(car)
             log(st, ev, msg("{p} drives their own car again.", p=seat_ref(seat)))
-

@@ -3,6 +3,7 @@ EP and BP spent, laps led. The players' cars only (bots are no seats). Overtakes
 stops from the replayed game's public lines (a turn's line carries its parts); points spent and
 laps led from the states: every drop of a car's SP, EP and BP, and each lap a car completes while
 it leads the race order."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -13,10 +14,12 @@ from bot.i18n import msg
 
 OVERTAKES = "{a} overtakes {d}."
 HOLDS = "{d} holds the position."
-FIGHTS = ("Position fight {a} vs {d}: purple dice {x} and {y}.",
-          "Position fight {a} vs {d}: {b} has overtaking value {v}, {h} rolls {r}.",
-          "Position fight {a} vs {d}: black dice {ra} and {rd}.",
-          "{a} {at} against {d} {dt}: {a} bids {ba}, {d} bids {bd}.")
+FIGHTS = (
+    "Position fight {a} vs {d}: purple dice {x} and {y}.",
+    "Position fight {a} vs {d}: {b} has overtaking value {v}, {h} rolls {r}.",
+    "Position fight {a} vs {d}: black dice {ra} and {rd}.",
+    "{a} {at} against {d} {dt}: {a} bids {ba}, {d} bids {bd}.",
+)
 PITS = ("{p} pits ({g} MP kept).", "{p} pits under the safety car and fits {t} tyres.")
 POINTS = ("sp", "ep", "bp")
 
@@ -53,15 +56,18 @@ def compute(engine: Engine, first: State, steps: list[Step]) -> dict[str, Any]:
     ranked: list[int | None] = list(engine.placings(final) or [])
     places = (ranked or [None] * seats)[:seats]
     pits = [a + b for a, b in zip(*(tally(steps, seats, key, "p") for key in PITS))]
-    return {"title": msg("Pole Position — statistics"), "rows": [
-        {"label": msg("Final place"), "values": [p if p is not None else "—" for p in places], "best": "min"},
-        row(msg("Overtakes"), tally(steps, seats, OVERTAKES, "a")),
-        row(msg("Overtaken"), tally(steps, seats, OVERTAKES, "d"), best="min"),
-        row(msg("Position fights"), fights, best=None),
-        row(msg("Fights won"), won),
-        row(msg("Pit stops"), pits, best=None),
-        row(msg("SP spent"), spent["sp"], best=None),
-        row(msg("EP spent"), spent["ep"], best=None),
-        row(msg("BP spent"), spent["bp"], best=None),
-        row(msg("Laps led"), led),
-    ]}
+    return {
+        "title": msg("Pole Position — statistics"),
+        "rows": [
+            {"label": msg("Final place"), "values": [p if p is not None else "—" for p in places], "best": "min"},
+            row(msg("Overtakes"), tally(steps, seats, OVERTAKES, "a")),
+            row(msg("Overtaken"), tally(steps, seats, OVERTAKES, "d"), best="min"),
+            row(msg("Position fights"), fights, best=None),
+            row(msg("Fights won"), won),
+            row(msg("Pit stops"), pits, best=None),
+            row(msg("SP spent"), spent["sp"], best=None),
+            row(msg("EP spent"), spent["ep"], best=None),
+            row(msg("BP spent"), spent["bp"], best=None),
+            row(msg("Laps led"), led),
+        ],
+    }

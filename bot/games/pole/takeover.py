@@ -1,6 +1,7 @@
 """The stand-in's moves (17): a bot takes an absent player's car, and the player takes it back.
 The readings of what carries over and what waits are in standin.py; here the game goes on from
 where the player left it: a decision the game waited for is taken the bot's way."""
+
 from __future__ import annotations
 
 import bot.games.pole.bots as BOTS
@@ -30,8 +31,12 @@ def takeover(st: dict, rng: Rng, ev: list, seat: int) -> None:
     if own and t["ms"] is not None and t["stage"] == "move":
         DRIVE.charge(st, t["ms"])  # what the player's move used so far is paid from their dashboard
     STANDIN.convert(st, seat)
-    log(st, ev, msg("{p} is away: a bot (card {side}) drives their car now.", p=seat_ref(seat),
-                         side=car["bot"]["side"]), now=True)
+    log(
+        st,
+        ev,
+        msg("{p} is away: a bot (card {side}) drives their car now.", p=seat_ref(seat), side=car["bot"]["side"]),
+        now=True,
+    )
     ph = st["phase"]
     if ph == "setup":
         if not WAIT.to_act(st):

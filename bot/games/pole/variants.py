@@ -12,6 +12,7 @@ the second hard set ("12") is available.
 
 Team immunity to breakdown events (appendix 2) is asked here too (drivers and teams, when built).
 """
+
 from __future__ import annotations
 
 import json
@@ -27,8 +28,15 @@ from bot.i18n import msg
 def data() -> dict:
     d = json.loads((DATA_DIR / "variants.json").read_text("utf-8"))
     lr = d["long_race"]
-    if lr != {"laps_factor": 2, "ep": 12, "bp": 12, "sp": 15, "max_breakdown_points": 4, "sc_extra_laps": 1,
-              "hard_sets": 2}:
+    if lr != {
+        "laps_factor": 2,
+        "ep": 12,
+        "bp": 12,
+        "sp": 15,
+        "max_breakdown_points": 4,
+        "sc_extra_laps": 1,
+        "hard_sets": 2,
+    }:
         raise ValueError("data/pole/variants.json: the long race of 16.2")
     return d
 
@@ -70,8 +78,15 @@ def breakdown(st: dict, ev: list, seat: int, kind: str) -> None:
     car["bd"].append([kind, False])
     pts = sum(2 if k == "heavy" else 1 for k, _ in car["bd"])
     unrep = sum(1 for _, rep in car["bd"] if not rep)
-    log(st, ev, msg("{p} suffers a {kind} breakdown.", p=car_name(st, seat),
-                    kind=msg("heavy") if kind == "heavy" else msg("light")))
+    log(
+        st,
+        ev,
+        msg(
+            "{p} suffers a {kind} breakdown.",
+            p=car_name(st, seat),
+            kind=msg("heavy") if kind == "heavy" else msg("light"),
+        ),
+    )
     if (pts > max_breakdown_points(st, seat) or unrep >= 2) and not instead_of_retiring(st, ev, seat):  # 16.1
         car["out"] = "breakdown"
         log(st, ev, msg("{p} retires with too many breakdowns.", p=car_name(st, seat)))

@@ -1,5 +1,6 @@
 """What leaves the engine: the view of a seat or a spectator, the labels of moves, the menu of
 selects and buttons, and the suggested entry of "Where to?"."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -33,20 +34,30 @@ def describe_action(state: State, seat: int, action: dict[str, Any]) -> Msg:
     if a == "next":
         return CHAMP.label(state, seat, action)
     if a == "sc" and action.get("swap"):
-        return msg("Pit under the safety car: {t} tyres, {swap} (to the back)", t=tyre_name(action["tyre"]),
-                   swap=CUSTOM.swap_label(action["swap"]))
+        return msg(
+            "Pit under the safety car: {t} tyres, {swap} (to the back)",
+            t=tyre_name(action["tyre"]),
+            swap=CUSTOM.swap_label(action["swap"]),
+        )
     if a == "tyre":
         return msg("Fit {t} tyres", t=tyre_name(action["tyre"]))
-    if a == "reroll" and state["phase"] == "race" and state["turn"] and DRIVERS.free_reroll(
-            state, seat, R.weather_now(state["weather"], circuits()[state["circuit"]])):
+    if (
+        a == "reroll"
+        and state["phase"] == "race"
+        and state["turn"]
+        and DRIVERS.free_reroll(state, seat, R.weather_now(state["weather"], circuits()[state["circuit"]]))
+    ):
         return msg("Reroll (free, team)")
     if a == "reroll":
         return msg("Reroll (1 SP)")
     if a == "wear_token":
         return msg("Spend a wear token: +1 MP ({n} left)", n=state["cars"][seat].get("wear_tok", 0) - 1)
     if a == "calm":
-        return msg("Calm down: {n} MP less, stress {s}", n=3 if state["turn"]["die"] in ("red", "white") else 2,
-                   s=state["cars"][seat]["stress"] - 1)
+        return msg(
+            "Calm down: {n} MP less, stress {s}",
+            n=3 if state["turn"]["die"] in ("red", "white") else 2,
+            s=state["cars"][seat]["stress"] - 1,
+        )
     if a == "use":
         rolls = state["turn"]["rolls"]
         if rolls.count(rolls[action["i"]]) > 1:  # the same number twice: which roll it was
@@ -89,12 +100,26 @@ def opt_label(st: State, o: dict) -> Msg:
         costs.append(msg("{n} BP", n=o["bp"]))
     if o["sp"]:
         costs.append(msg("{n} SP", n=o["sp"]))
-    cost = msg("free") if not costs else costs[0] if len(costs) == 1 else msg("{a}, {b}", a=costs[0], b=costs[1]) if len(costs) == 2 else msg("{a}, {b}, {c}", a=costs[0], b=costs[1], c=costs[2])
+    cost = (
+        msg("free")
+        if not costs
+        else costs[0]
+        if len(costs) == 1
+        else msg("{a}, {b}", a=costs[0], b=costs[1])
+        if len(costs) == 2
+        else msg("{a}, {b}, {c}", a=costs[0], b=costs[1], c=costs[2])
+    )
     if o["kind"] == "fight":
         mod = R.unused_mp_modifier(o.get("unused", 0))
         if mod:
-            return msg("Attack {d} from {where} ({cost}; {n} MP left: +{m} on the die)", d=[car_name(st, x) for x in o["def"]],
-                       where=where, cost=cost, n=o["unused"], m=mod)
+            return msg(
+                "Attack {d} from {where} ({cost}; {n} MP left: +{m} on the die)",
+                d=[car_name(st, x) for x in o["def"]],
+                where=where,
+                cost=cost,
+                n=o["unused"],
+                m=mod,
+            )
         return msg("Attack {d} from {where} ({cost})", d=[car_name(st, x) for x in o["def"]], where=where, cost=cost)
     if o["kind"] == "pit":
         return msg("Pit stop ({cost})", cost=cost)
@@ -109,8 +134,27 @@ def view(state: State, viewer: int | None) -> View:
     c = circuits()[state["circuit"]]
     cars = []
     for s, car in enumerate(state["cars"]):
-        cars.append({k: car[k] for k in ("ep", "bp", "sp", "tyre", "life", "sets", "bd", "pos", "laps",
-                                         "pitted", "off", "out", "finished", "green")})
+        cars.append(
+            {
+                k: car[k]
+                for k in (
+                    "ep",
+                    "bp",
+                    "sp",
+                    "tyre",
+                    "life",
+                    "sets",
+                    "bd",
+                    "pos",
+                    "laps",
+                    "pitted",
+                    "off",
+                    "out",
+                    "finished",
+                    "green",
+                )
+            }
+        )
         cars[-1]["drs"] = bool(car.get("drs"))
         if "stress" in car:
             cars[-1]["stress"] = car["stress"]
@@ -125,12 +169,23 @@ def view(state: State, viewer: int | None) -> View:
         cars[-1]["bot"] = {"colour": BOTS.COLOURS[s % 6], "side": b["side"], "prog": b["prog"]} if b else None
         if b and b.get("for"):
             cars[-1]["bot"]["for"] = True
-    v: View = {"kind": "pole", "circuit": state["circuit"], "phase": state["phase"], "round": state["round"],
-               "turn": state["turn_no"] + (1000000 if state["phase"] == "over" else 0), "viewer": viewer,
-               "post": [state["phase"], state["round"]],  # a round's cars share one thread post
-               "weather": dict(state["weather"]), "weather_now": R.weather_now(state["weather"], c),
-               "order": list(state["order"]), "cars": cars, "finish": list(state["finish"]),
-               "laps": c.laps, "log": list(state["log"][-12:]), "to_act": WAIT.to_act(state)}
+    v: View = {
+        "kind": "pole",
+        "circuit": state["circuit"],
+        "phase": state["phase"],
+        "round": state["round"],
+        "turn": state["turn_no"] + (1000000 if state["phase"] == "over" else 0),
+        "viewer": viewer,
+        "post": [state["phase"], state["round"]],  # a round's cars share one thread post
+        "weather": dict(state["weather"]),
+        "weather_now": R.weather_now(state["weather"], c),
+        "order": list(state["order"]),
+        "cars": cars,
+        "finish": list(state["finish"]),
+        "laps": c.laps,
+        "log": list(state["log"][-12:]),
+        "to_act": WAIT.to_act(state),
+    }
     if state.get("sc"):
         v["sc"] = {"order": list(state["sc"]["order"]), "pit": {k: bool(x) for k, x in state["sc"]["pit"].items()}}
     if EVENTS.on(state):
@@ -139,8 +194,7 @@ def view(state: State, viewer: int | None) -> View:
         v["circuit_rules"] = True
     v.update(CHAMP.view(state) or {})
     if state.get("flag"):
-        v["flag"] = {"from": state["flag"]["rows"][0], "to": state["flag"]["rows"][-1],
-                     "until": state["flag"]["until"]}
+        v["flag"] = {"from": state["flag"]["rows"][0], "to": state["flag"]["rows"][-1], "until": state["flag"]["until"]}
     if state["phase"] == "tyres":  # secret until all have chosen (3.2.3)
         for s, car in enumerate(cars):
             car["tyre"] = None
@@ -151,16 +205,25 @@ def view(state: State, viewer: int | None) -> View:
         v["setup"] = {"chosen": sorted(int(s) for s in state["setup"])}
     if state["phase"] == "quali":
         q = state["quali"]
-        v["quali"] = {"session": q["sessions"][q["idx"]], "first": dict(q["first"]),
-                      "chosen": sorted(int(s) for s in q["choice"]), "back": list(q["back"])}
+        v["quali"] = {
+            "session": q["sessions"][q["idx"]],
+            "first": dict(q["first"]),
+            "chosen": sorted(int(s) for s in q["choice"]),
+            "back": list(q["back"]),
+        }
         if viewer is not None and str(viewer) in q["choice"]:
             v["quali"]["mine"] = q["choice"][str(viewer)]
     if viewer is not None:  # standing fight preferences are secret (the other side's maximum)
         v["me"] = {"seat": viewer, "prefs": dict(state["prefs"][viewer])}
     t = state["turn"]
     if t:
-        v["turn_info"] = {"seat": t["seat"], "rolls": [str(x) for x in t["rolls"]], "use": t["use"],
-                          "reduce": t["reduce"], "stage": t["stage"]}
+        v["turn_info"] = {
+            "seat": t["seat"],
+            "rolls": [str(x) for x in t["rolls"]],
+            "use": t["use"],
+            "reduce": t["reduce"],
+            "stage": t["stage"],
+        }
     return v
 
 
@@ -183,8 +246,11 @@ def suggested_move(state: State, seat: int) -> tuple[int, Msg] | None:
     if free:
         i = max(free, key=lambda j: (opts[j]["prog"], -j))
         farther = any(opts[j]["prog"] > opts[i]["prog"] for j in ends if j not in free)
-        return i, (msg("Suggested: the farthest cell that costs no EP, BP or SP (farther ones cost points)")
-                   if farther else msg("Suggested: the farthest cell on offer, at no cost"))
+        return i, (
+            msg("Suggested: the farthest cell that costs no EP, BP or SP (farther ones cost points)")
+            if farther
+            else msg("Suggested: the farthest cell on offer, at no cost")
+        )
     pool = safe or ends
     if not pool:
         return None
@@ -208,20 +274,41 @@ def menu(state: State, seat: int) -> list[dict[str, Any]]:
             first = next(e for e in entries if e["value"] == str(i))
             first["description"] = why
             entries = [first] + [e for e in entries if e is not first]
-        groups.append({"kind": "select", "placeholder": msg("Where to?"), "min": 1, "max": 1,
-                       "action": {"type": "move"}, "options": entries})
+        groups.append(
+            {
+                "kind": "select",
+                "placeholder": msg("Where to?"),
+                "min": 1,
+                "max": 1,
+                "action": {"type": "move"},
+                "options": entries,
+            }
+        )
     if defend:
-        groups.append({"kind": "select", "placeholder": msg("Defend: the most SP you will bid"), "min": 1,
-                       "max": 1, "action": {"type": "defend"},
-                       "options": [{"label": describe_action(state, seat, a), "value": str(a["max"])}
-                                   for a in defend[:25]]})
+        groups.append(
+            {
+                "kind": "select",
+                "placeholder": msg("Defend: the most SP you will bid"),
+                "min": 1,
+                "max": 1,
+                "action": {"type": "defend"},
+                "options": [{"label": describe_action(state, seat, a), "value": str(a["max"])} for a in defend[:25]],
+            }
+        )
     if attack:
         f = state["turn"]["fight"]
-        groups.append({"kind": "select", "placeholder": msg("Attack: the most SP you will bid (rolls {a} and {d})",
-                                                            a=f["rolls"][0], d=f["rolls"][1]),
-                       "min": 1, "max": 1, "action": {"type": "attack"},
-                       "options": [{"label": describe_action(state, seat, a), "value": str(a["max"])}
-                                   for a in attack[:25]]})
+        groups.append(
+            {
+                "kind": "select",
+                "placeholder": msg(
+                    "Attack: the most SP you will bid (rolls {a} and {d})", a=f["rolls"][0], d=f["rolls"][1]
+                ),
+                "min": 1,
+                "max": 1,
+                "action": {"type": "attack"},
+                "options": [{"label": describe_action(state, seat, a), "value": str(a["max"])} for a in attack[:25]],
+            }
+        )
     if others:
         seen, buttons = set(), []
         for a in others:
@@ -233,18 +320,28 @@ def menu(state: State, seat: int) -> list[dict[str, Any]]:
             buttons.append({"label": label, "action": a})
         groups.append({"kind": "buttons", "options": buttons[:15]})
     if prefs and WAIT.to_act(state):
-        groups.append({"kind": "select", "placeholder": msg("Preferences: position fights"), "min": 1,
-                       "max": 1, "action": {"type": "prefs"},
-                       "options": [{"label": describe_action(state, seat, a), "value": a["preset"]}
-                                   for a in prefs]})
+        groups.append(
+            {
+                "kind": "select",
+                "placeholder": msg("Preferences: position fights"),
+                "min": 1,
+                "max": 1,
+                "action": {"type": "prefs"},
+                "options": [{"label": describe_action(state, seat, a), "value": a["preset"]} for a in prefs],
+            }
+        )
     return groups
 
 
 def preset_label(p: str) -> Msg:
-    return {"careful": msg("Fights: bid at most 1 SP"), "normal": msg("Fights: bid at most 3 SP"),
-            "hard": msg("Fights: bid at most 6 SP"), "ask": msg("Fights: ask me when defending"),
-            "ask_both": msg("Fights: ask me when attacking and defending"),
-            "yield": msg("Fights: let attackers through")}[p]
+    return {
+        "careful": msg("Fights: bid at most 1 SP"),
+        "normal": msg("Fights: bid at most 3 SP"),
+        "hard": msg("Fights: bid at most 6 SP"),
+        "ask": msg("Fights: ask me when defending"),
+        "ask_both": msg("Fights: ask me when attacking and defending"),
+        "yield": msg("Fights: let attackers through"),
+    }[p]
 
 
 def place_name(st: State, o: dict) -> Msg:
@@ -253,9 +350,12 @@ def place_name(st: State, o: dict) -> Msg:
         lane = {0: msg("left"), 1: msg("centre"), 2: msg("right")}[pos[2]]
         return msg("lap {lap} row {row} {lane}", lap=o["laps"] + 1, row=pos[1] + 1, lane=lane)
     # Each cell of the pit lane by its number, so two of them never read alike (issue #29).
-    return {"pin": msg("pit entry {n}", n=pos[1] + 1) if len(pos) > 1 else msg("pit lane"),
-            "pit": msg("my pit"), "g": msg("pit exit {n}", n=pos[1] + 1) if len(pos) > 1 else msg("pit lane"),
-            "pout": msg("pit lane out {n}", n=pos[1] + 1) if len(pos) > 1 else msg("pit lane")}.get(pos[0], msg("pit lane"))
+    return {
+        "pin": msg("pit entry {n}", n=pos[1] + 1) if len(pos) > 1 else msg("pit lane"),
+        "pit": msg("my pit"),
+        "g": msg("pit exit {n}", n=pos[1] + 1) if len(pos) > 1 else msg("pit lane"),
+        "pout": msg("pit lane out {n}", n=pos[1] + 1) if len(pos) > 1 else msg("pit lane"),
+    }.get(pos[0], msg("pit lane"))
 
 
 def car_place(car: dict) -> Msg | None:

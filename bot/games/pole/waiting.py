@@ -1,5 +1,6 @@
 """Whom the game waits for and what each seat may do now: `to_act` and `legal_actions` (the
 engine's, and what every move is checked against), with the standing fight presets."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -55,8 +56,9 @@ def to_act(state: State) -> list[int]:
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = [{"type": "prefs", "preset": p} for p in PRESETS
-                                 if human(state, seat) and not (state["phase"] == "over")]
+    out: list[dict[str, Any]] = [
+        {"type": "prefs", "preset": p} for p in PRESETS if human(state, seat) and not (state["phase"] == "over")
+    ]
     if not human(state, seat):
         return []
     ph = state["phase"]
@@ -77,8 +79,12 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     if ph == "tyres":
         return out + [{"type": "tyre", "tyre": t} for t in TYRES if car["sets"][t]]
     if state.get("sc"):  # 10.2: stay out, or pit and fit a set
-        return out + [{"type": "sc", "tyre": None}] + [{"type": "sc", "tyre": x} for x in TYRES if car["sets"][x]] \
+        return (
+            out
+            + [{"type": "sc", "tyre": None}]
+            + [{"type": "sc", "tyre": x} for x in TYRES if car["sets"][x]]
             + CUSTOM.pit_swaps(state, seat, [x for x in TYRES if car["sets"][x]], "sc")
+        )
     t = state["turn"]
     if t["stage"] == "crash":
         return out + [{"type": "crash", "reroll": False}, {"type": "crash", "reroll": True}]
@@ -90,8 +96,11 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     if t["stage"] == "attack":  # a live bid: the most SP to bid, knowing the dice
         return out + [{"type": "attack", "max": k} for k in range(DRIVE.attack_top(state) + 1)]
     if t["stage"] == "pit_tyre":
-        return out + [{"type": "tyre", "tyre": x} for x in TYRES if car["sets"][x]] \
-            + CUSTOM.pit_swaps(state, seat, [x for x in TYRES if car["sets"][x]])  # 13.2
+        return (
+            out
+            + [{"type": "tyre", "tyre": x} for x in TYRES if car["sets"][x]]
+            + CUSTOM.pit_swaps(state, seat, [x for x in TYRES if car["sets"][x]])
+        )  # 13.2
     lv = car.get("stress", 0)
     calm_ok = lv > 0 and t["ms"] is None and not t.get("calm") and t["die"] in ("red", "white", "green", "blue")
     if calm_ok and lv >= 6:  # 12.1 level 6: the driver must bring it down to 5 this turn
@@ -99,8 +108,11 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     if calm_ok:
         out.append({"type": "calm"})
     w_now = R.weather_now(state["weather"], circuits()[state["circuit"]])
-    can_reroll = not t["pit_exit"] and t["ms"] is None and (
-        (car["sp"] - t["reduce"] >= 1 and lv < 5) or DRIVERS.free_reroll(state, seat, w_now))
+    can_reroll = (
+        not t["pit_exit"]
+        and t["ms"] is None
+        and ((car["sp"] - t["reduce"] >= 1 and lv < 5) or DRIVERS.free_reroll(state, seat, w_now))
+    )
     if can_reroll:
         out.append({"type": "reroll"})
     # 4.1: in the end the player picks one of the rolls. Reading: a pick may be changed once
@@ -115,8 +127,14 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
             out.append({"type": "reduce", "sp": t["reduce"] + need})
         out.append({"type": "off"})
         return out
-    if t["ms"] is None and t["die"] != "purple" and car["sp"] - t["reduce"] >= 1 and t["reduce"] < 3 \
-            and lv < 5 and DRIVE.low_grip_roll_due(state):
+    if (
+        t["ms"] is None
+        and t["die"] != "purple"
+        and car["sp"] - t["reduce"] >= 1
+        and t["reduce"] < 3
+        and lv < 5
+        and DRIVE.low_grip_roll_due(state)
+    ):
         out.append({"type": "reduce", "sp": t["reduce"] + 1})
     if DRIVERS.wear_token_ok(state, seat):  # the Tyre Whisperer: +1 MP on worn tyres
         out.append({"type": "wear_token"})

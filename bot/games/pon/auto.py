@@ -4,6 +4,7 @@ Every function here decides for ONE seat from what that seat may see (its own ha
 it knows, public cards). It never looks at another seat's hand, so an automatic decision cannot
 leak anything the seat could not have known. The simulation's greedy strategy uses these too.
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -2,6 +2,7 @@
 running order, and the card movements every part of a turn uses (gaining a card under the hand
 limit, discarding, PON sets decaying, turning a course up). The engine's parts (rules.py: what
 may be done; flow.py: the forced steps; menu.py, view.py: what a seat is shown) build on these."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -25,15 +26,26 @@ OWN_PHASES = ("play", "slip", "attack", "take")
 # Events that can change the blocks still to come in an overtake chain: "auto" stops for them.
 CHAIN_OPS = {"attack_boost", "leader_discard"}
 # The one-word standing preferences and their values (the first is the default).
-SIMPLE_PREFS = {"block": BLOCK_PREFS, "refill": PICK_PREFS, "discard": PICK_PREFS, "decay": PICK_PREFS,
-                "events": EVENT_PREFS}
+SIMPLE_PREFS = {
+    "block": BLOCK_PREFS,
+    "refill": PICK_PREFS,
+    "discard": PICK_PREFS,
+    "decay": PICK_PREFS,
+    "events": EVENT_PREFS,
+}
 BACK_HIDDEN = 3  # the last three courses stay face down at setup
 
 
 def default_prefs() -> dict[str, Any]:
     """Every standing preference at its default (a new seat's)."""
-    return {"pon": {n: "auto" for n in NUMBERS}, "block": "auto", "refill": "auto", "discard": "auto",
-            "decay": "auto", "events": "auto"}
+    return {
+        "pon": {n: "auto" for n in NUMBERS},
+        "block": "auto",
+        "refill": "auto",
+        "discard": "auto",
+        "decay": "auto",
+        "events": "auto",
+    }
 
 
 def seat_pref(st: State, seat: int, key: str) -> str:
@@ -160,7 +172,9 @@ def discard_from_hand(st: State, ev: list[Event], seat: int, cid: int, why: Msg)
 def take_from_discard(st: State, ev: list[Event], seat: int, cid: int, why: Msg) -> None:
     """`seat` takes card `cid` from the discard (then the hand limit holds)."""
     st["discard"].remove(cid)
-    log_public(st, ev, msg("{p} takes {card} from the discard ({why}).", p=seat_ref(seat), card=card_label(cid), why=why))
+    log_public(
+        st, ev, msg("{p} takes {card} from the discard ({why}).", p=seat_ref(seat), card=card_label(cid), why=why)
+    )
     gain(st, ev, seat, cid)
 
 
@@ -191,8 +205,13 @@ def decay_sets(st: State, ev: list[Event], seat: int, why: Msg) -> None:
         lost.append(cid)
     st["pon"][seat] = [s for s in sets if s]
     if lost:
-        log_public(st, ev, msg("{p}'s PON decays ({why}): {cards} to the discard.", p=seat_ref(seat), why=why,
-                       cards=card_labels(lost)))
+        log_public(
+            st,
+            ev,
+            msg(
+                "{p}'s PON decays ({why}): {cards} to the discard.", p=seat_ref(seat), why=why, cards=card_labels(lost)
+            ),
+        )
     if waiting:
         # Sets that wait keep two cards or more, so their indices stay valid until answered.
         idx = [i for i, s in enumerate(st["pon"][seat]) if any(s is w for w in waiting)]
@@ -208,8 +227,16 @@ def decay_choice(st: State, ev: list[Event], seat: int, cid: int) -> None:
     sets[i].remove(cid)
     st["discard"].append(cid)
     pending["sets"].remove(i)
-    log_public(st, ev, msg("{p}'s PON decays ({why}): {cards} to the discard.", p=seat_ref(seat), why=from_wire(pending["why"]),
-                   cards=card_label(cid)))
+    log_public(
+        st,
+        ev,
+        msg(
+            "{p}'s PON decays ({why}): {cards} to the discard.",
+            p=seat_ref(seat),
+            why=from_wire(pending["why"]),
+            cards=card_label(cid),
+        ),
+    )
     if not pending["sets"]:
         del st["decay"][str(seat)]
 
@@ -229,8 +256,11 @@ def reveal(st: State, ev: list[Event], idx: int | None) -> None:
         return
     st["face_up"][idx] = True
     cid = st["circuit"][idx]
-    log_public(st, ev, msg("Course {k} is turned up: {card} — {effect}", k=idx + 1, card=card_label(cid),
-                   effect=effect_text(cid)))
+    log_public(
+        st,
+        ev,
+        msg("Course {k} is turned up: {card} — {effect}", k=idx + 1, card=card_label(cid), effect=effect_text(cid)),
+    )
 
 
 def leader_discard(st: State, ev: list[Event], count: int) -> None:

@@ -4,6 +4,7 @@ The rule sheet names the two card types (course cards with a course effect, raci
 an event) but lists none of them, so every effect here is our own design. Each effect is a small
 dict {"op": ..., params} that the engine interprets; the data drives behaviour.
 """
+
 from __future__ import annotations
 
 import json
@@ -74,8 +75,7 @@ def load_cards() -> dict[int, Card]:
     courses = _load_file("courses.json")
     racing = _load_file("racing_cards.json")
     cards: dict[int, Card] = {}
-    for doc, kind, ops, key in ((courses, "course", COURSE_OPS, "effect"),
-                                (racing, "racing", EVENT_OPS, "event")):
+    for doc, kind, ops, key in ((courses, "course", COURSE_OPS, "effect"), (racing, "racing", EVENT_OPS, "event")):
         if doc.get("designed") is not True or not doc.get("note"):
             raise ValueError(f"data/pon: {kind} file must be marked designed with a note")
         for raw in doc["cards"]:

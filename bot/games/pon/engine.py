@@ -39,6 +39,7 @@ seat's own preference (by seeing it asked); a player who wants to hide even that
 on every number. The same idea holds for blocking: a defender on "ask" is asked even when it
 cannot block (it is then offered only "Yield").
 """
+
 from __future__ import annotations
 
 import random
@@ -46,10 +47,32 @@ from typing import Any
 
 from bot.games.base import Engine, Event, GameError, OptionSpec, State, View, chosen, clone, move, seat_ref
 from bot.games.pon.hidden import redraw
-from bot.games.pon.common import (NUMBERS, OWN_PHASES, PON_PREFS, SIMPLE_PREFS, card_label, card_labels, check_excess,
-                                  decay_auto, decay_choice, decay_waits, default_prefs, discard_from_hand,
-                                  effect_text, interrupted, leader_discard, log_public, next_face_down, number_of,
-                                  reveal, seat_pref, set_number, take_from_discard, tell, turn_flags)
+from bot.games.pon.common import (
+    NUMBERS,
+    OWN_PHASES,
+    PON_PREFS,
+    SIMPLE_PREFS,
+    card_label,
+    card_labels,
+    check_excess,
+    decay_auto,
+    decay_choice,
+    decay_waits,
+    default_prefs,
+    discard_from_hand,
+    effect_text,
+    interrupted,
+    leader_discard,
+    log_public,
+    next_face_down,
+    number_of,
+    reveal,
+    seat_pref,
+    set_number,
+    take_from_discard,
+    tell,
+    turn_flags,
+)
 from bot.games.pon.content import CARDS, COURSE_IDS, RACING_IDS
 from bot.games.pon.flow import block, finish_setup, resolve_pick, run, take_throttle, refill, yield_to
 from bot.games.pon.menu import describe_action, menu
@@ -119,8 +142,14 @@ class PonEngine(Engine):
             "log": [],
             "winner": None,
         }
-        st["log"].append(to_wire(msg("Starting order: {order}. Each player peeks at one course, last place first.",
-                                     order=[seat_ref(s) for s in order])))
+        st["log"].append(
+            to_wire(
+                msg(
+                    "Starting order: {order}. Each player peeks at one course, last place first.",
+                    order=[seat_ref(s) for s in order],
+                )
+            )
+        )
         st["rules_version"] = self.rules_version
         return st
 
@@ -237,11 +266,20 @@ class PonEngine(Engine):
                 prefs["pon"][n] = value
             else:
                 prefs[key] = value
-        tell(ev, seat, msg("Preferences: PON {pon}; block {block}; refill {refill}; discard {discard}; "
-                          "decay {decay}; events {events}.",
-                          pon=chain("{a} {b}", [msg("{n}:{value}", n=n, value=msg(prefs["pon"][n])) for n in NUMBERS]),
-                          block=msg(prefs["block"]), refill=msg(prefs["refill"]), discard=msg(prefs["discard"]),
-                          decay=msg(seat_pref(st, seat, "decay")), events=msg(seat_pref(st, seat, "events"))))
+        tell(
+            ev,
+            seat,
+            msg(
+                "Preferences: PON {pon}; block {block}; refill {refill}; discard {discard}; "
+                "decay {decay}; events {events}.",
+                pon=chain("{a} {b}", [msg("{n}:{value}", n=n, value=msg(prefs["pon"][n])) for n in NUMBERS]),
+                block=msg(prefs["block"]),
+                refill=msg(prefs["refill"]),
+                discard=msg(prefs["discard"]),
+                decay=msg(seat_pref(st, seat, "decay")),
+                events=msg(seat_pref(st, seat, "events")),
+            ),
+        )
         # A seat waiting on a hand-limit discard or a decay choice that switches to auto is resolved now.
         if str(seat) in st["excess"]:
             check_excess(st, ev, seat)
@@ -263,8 +301,11 @@ class PonEngine(Engine):
     @move("discard")
     def _do_discard(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
         if str(seat) not in st["excess"]:
-            raise GameError(msg("First choose which card of your PON set decays.") if str(seat) in decay_waits(st)
-                            else msg("That move is not possible now."))
+            raise GameError(
+                msg("First choose which card of your PON set decays.")
+                if str(seat) in decay_waits(st)
+                else msg("That move is not possible now.")
+            )
         cid = self._card_arg(action)
         if cid not in st["hands"][seat]:
             raise GameError(msg("You don't hold that card."))
@@ -305,8 +346,7 @@ class PonEngine(Engine):
         st["window"] = {"card": cid, "number": n, "asked": asked, "answers": {}}
         st["phase"] = "pon"
         if asked:
-            log_public(st, ev, msg("PON window on the {n}: waiting for {who}.", n=n,
-                           who=[seat_ref(s) for s in asked]))
+            log_public(st, ev, msg("PON window on the {n}: waiting for {who}.", n=n, who=[seat_ref(s) for s in asked]))
 
     @move("pon", phases=("pon",), anytime=True)
     def _do_pon(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
@@ -316,8 +356,11 @@ class PonEngine(Engine):
         if len(cards) != 2 or any(c not in st["hands"][seat] or number_of(c) != n for c in cards):
             raise GameError(msg("PON needs two cards of the played number from your hand."))
         st["window"]["answers"][str(seat)] = cards
-        tell(ev, seat, msg("You declare PON with {cards} (the highest-placed declaration wins).",
-                          cards=card_labels(cards)))
+        tell(
+            ev,
+            seat,
+            msg("You declare PON with {cards} (the highest-placed declaration wins).", cards=card_labels(cards)),
+        )
 
     @move("pon_pass", phases=("pon",), anytime=True)
     def _do_pon_pass(self, st: State, seat: int, action: dict[str, Any], ev: list[Event]) -> None:
@@ -390,8 +433,17 @@ class PonEngine(Engine):
         st["hands"][seat].remove(cid)
         st["throttles"][cur].append(cid)
         st["turn"]["events"].append(seat)
-        log_public(st, ev, msg("{p} uses {name} ({n}): {text}", p=seat_ref(seat), name=msg(card.name), n=card.number,
-                       text=msg(card.text)))
+        log_public(
+            st,
+            ev,
+            msg(
+                "{p} uses {name} ({n}): {text}",
+                p=seat_ref(seat),
+                name=msg(card.name),
+                n=card.number,
+                text=msg(card.text),
+            ),
+        )
         op = card.effect["op"]
         flags = turn_flags(st, seat)
         resume = st["phase"]
@@ -416,8 +468,9 @@ class PonEngine(Engine):
                 where = cur + 1 if card.effect.get("where") == "next" else cur
                 options = [c for c in st["throttles"][where] if c != cid]
             elif op == "peek":
-                options = [i for i in range(cur + 1, len(st["circuit"]))
-                           if not st["face_up"][i] and i not in st["known"][seat]]
+                options = [
+                    i for i in range(cur + 1, len(st["circuit"])) if not st["face_up"][i] and i not in st["known"][seat]
+                ]
             elif op == "pon_add":
                 numbers = {set_number(s) for s in st["pon"][seat]}
                 options = sorted(c for c in st["hands"][seat] if number_of(c) in numbers)

@@ -1,16 +1,36 @@
 """PON's forced steps: after every move the game runs on (`run`) until a seat must decide or the
 game ends: the setup's deal, each turn's course and its effect, the PON window's resolution, the
 slipstream, the overtake chain with its blocks, the throttle pick, the refill and the turn's end."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from bot.games.base import Event, GameError, State
 from bot.games.pon.auto import choose_block, choose_pon_pair, choose_take
-from bot.games.pon.common import (BACK_HIDDEN, card_label, card_labels, check_excess, course_number, decay_sets,
-                                  effect_text, gain, interrupted, leader_discard, log_public, next_face_down,
-                                  number_of, ordinal, rank_of, reveal, seat_ref, set_number, take_from_discard, tell,
-                                  turn_flags)
+from bot.games.pon.common import (
+    BACK_HIDDEN,
+    card_label,
+    card_labels,
+    check_excess,
+    course_number,
+    decay_sets,
+    effect_text,
+    gain,
+    interrupted,
+    leader_discard,
+    log_public,
+    next_face_down,
+    number_of,
+    ordinal,
+    rank_of,
+    reveal,
+    seat_ref,
+    set_number,
+    take_from_discard,
+    tell,
+    turn_flags,
+)
 from bot.games.pon.content import CARDS, HAND_LIMIT
 from bot.games.pon.rules import attack_pause, block_options, defender_of, own_pause, requirement, window_waiting
 from bot.games.rng import Rng
@@ -25,8 +45,14 @@ def finish_setup(st: State, ev: list[Event]) -> None:
         if i not in peeked:
             st["face_up"][i] = True
     hidden = length - sum(st["face_up"])
-    log_public(st, ev, msg("All courses but the last three are turned up; peeked courses stay face down "
-                   "({hidden} face down).", hidden=hidden))
+    log_public(
+        st,
+        ev,
+        msg(
+            "All courses but the last three are turned up; peeked courses stay face down ({hidden} face down).",
+            hidden=hidden,
+        ),
+    )
     rng = Rng(st["rng"])
     deck = st["deck"]
     rng.shuffle(deck)
@@ -59,6 +85,7 @@ def run(st: State, ev: list[Event]) -> None:
 
 
 # Each phase's step: True when the game waits for a seat's decision, False when it moved on.
+
 
 def _play(st: State, ev: list[Event]) -> bool:
     if st["hands"][st["actor"]]:
@@ -167,9 +194,11 @@ def _refill(st: State, ev: list[Event]) -> bool:
 
 def _moved_on(do: Callable[[State, list[Event]], None]) -> Callable[[State, list[Event]], bool]:
     """A step that always moves the game on."""
+
     def step(st: State, ev: list[Event]) -> bool:
         do(st, ev)
         return False
+
     return step
 
 
@@ -181,8 +210,9 @@ def start_turn(st: State, ev: list[Event]) -> None:
     st["turn_order"] = list(st["order"])
     was_down = not st["face_up"][cur]
     if st["face_up"][cur]:
-        log_public(st, ev, msg("— Course {k} of {total}: {card} —", k=cur + 1, total=len(st["circuit"]),
-                       card=card_label(cid)))
+        log_public(
+            st, ev, msg("— Course {k} of {total}: {card} —", k=cur + 1, total=len(st["circuit"]), card=card_label(cid))
+        )
     else:
         log_public(st, ev, msg("— Course {k} of {total} —", k=cur + 1, total=len(st["circuit"])))
         reveal(st, ev, cur)  # (its line says the effect: not said again below)
@@ -288,8 +318,17 @@ def resolve_pon(st: State, ev: list[Event]) -> None:
     st["pon"][winner].append([played, *pair])
     st["played"] = None
     actor = st["actor"]
-    log_public(st, ev, msg("PON! {p} takes {card} with {pair}; {actor} plays again.", p=seat_ref(winner),
-                   card=card_label(played), pair=card_labels(pair), actor=seat_ref(actor)))
+    log_public(
+        st,
+        ev,
+        msg(
+            "PON! {p} takes {card} with {pair}; {actor} plays again.",
+            p=seat_ref(winner),
+            card=card_label(played),
+            pair=card_labels(pair),
+            actor=seat_ref(actor),
+        ),
+    )
     to_play_or_salvage(st, ev)
 
 
@@ -343,7 +382,11 @@ def block(st: State, ev: list[Event], defender: int, cards: list[int]) -> None:
         st["hands"][defender].remove(c)
         st["throttles"][st["current"]].append(c)
     if cards:
-        log_public(st, ev, msg("{d} blocks {a} with {cards}.", d=seat_ref(defender), a=seat_ref(attacker), cards=card_labels(cards)))
+        log_public(
+            st,
+            ev,
+            msg("{d} blocks {a} with {cards}.", d=seat_ref(defender), a=seat_ref(attacker), cards=card_labels(cards)),
+        )
     else:
         log_public(st, ev, msg("{d} blocks {a} without a card.", d=seat_ref(defender), a=seat_ref(attacker)))
     st["chase"] = None
@@ -356,8 +399,11 @@ def yield_to(st: State, ev: list[Event], defender: int) -> None:
     order = st["order"]
     i = rank_of(st, attacker)
     order[i - 1], order[i] = order[i], order[i - 1]
-    log_public(st, ev, msg("{a} overtakes {d} and is now {pos}.", a=seat_ref(attacker), d=seat_ref(defender),
-                   pos=ordinal(i - 1)))
+    log_public(
+        st,
+        ev,
+        msg("{a} overtakes {d} and is now {pos}.", a=seat_ref(attacker), d=seat_ref(defender), pos=ordinal(i - 1)),
+    )
     decay_sets(st, ev, attacker, msg("successful overtake"))
     if i - 1 == 0:
         st["chase"] = None
@@ -403,15 +449,24 @@ def resolve_pick(st: State, ev: list[Event], choice: int) -> None:
     elif op == "take_throttle":
         where = cur + 1 if CARDS[pick["event"]].effect.get("where") == "next" else cur
         st["throttles"][where].remove(choice)
-        log_public(st, ev, msg("{p} takes {card} from the throttle of course {k}.", p=seat_ref(seat),
-                       card=card_label(choice), k=where + 1))
+        log_public(
+            st,
+            ev,
+            msg(
+                "{p} takes {card} from the throttle of course {k}.",
+                p=seat_ref(seat),
+                card=card_label(choice),
+                k=where + 1,
+            ),
+        )
         gain(st, ev, seat, choice)
     elif op == "peek":
         st["known"][seat].append(choice)
         cid = st["circuit"][choice]
         log_public(st, ev, msg("{p} looks at course {k}.", p=seat_ref(seat), k=choice + 1))
-        tell(ev, seat, msg("Course {k} is {card}: {effect}", k=choice + 1, card=card_label(cid),
-                          effect=effect_text(cid)))
+        tell(
+            ev, seat, msg("Course {k} is {card}: {effect}", k=choice + 1, card=card_label(cid), effect=effect_text(cid))
+        )
     elif op == "pon_add":
         n = number_of(choice)
         target = min((s for s in st["pon"][seat] if set_number(s) == n), key=len)
@@ -430,8 +485,16 @@ def resolve_pick(st: State, ev: list[Event], choice: int) -> None:
         st["known"][seat].append(idx)
         st["hands"][seat].append(old)
         log_public(st, ev, msg("{p} swaps a card from hand with face-down course {k}.", p=seat_ref(seat), k=idx + 1))
-        tell(ev, seat, msg("You take {old}; course {k} is now your {card}.", old=card_label(old), k=idx + 1,
-                          card=card_label(choice)))
+        tell(
+            ev,
+            seat,
+            msg(
+                "You take {old}; course {k} is now your {card}.",
+                old=card_label(old),
+                k=idx + 1,
+                card=card_label(choice),
+            ),
+        )
 
 
 def finish_turn(st: State, ev: list[Event]) -> None:
@@ -451,15 +514,34 @@ def finish_turn(st: State, ev: list[Event]) -> None:
         st["current"] = len(st["circuit"]) - 1
         st["phase"] = "over"
         st["winner"] = st["order"][0]
-        log_public(st, ev, msg("Chequered flag! {p} wins. Final order: {order}.", p=seat_ref(st["winner"]),
-                       order=[seat_ref(s) for s in st["order"]]))
+        log_public(
+            st,
+            ev,
+            msg(
+                "Chequered flag! {p} wins. Final order: {order}.",
+                p=seat_ref(st["winner"]),
+                order=[seat_ref(s) for s in st["order"]],
+            ),
+        )
     else:
         st["phase"] = "start_turn"
 
 
 STEPS: dict[str, Callable[[State, list[Event]], bool]] = {
-    "play": _play, "start_turn": _moved_on(start_turn), "begin_main": _moved_on(begin_main), "pon": _pon,
-    "after_play": _moved_on(after_play), "slip": _slip, "attack": _attack, "overtake": _moved_on(overtake),
-    "block": _block, "take": _take, "salvage": _salvage, "pick": _pick, "next_actor": _next_actor,
-    "end_turn": _end_turn, "refill": _refill, "finish_turn": _moved_on(finish_turn),
+    "play": _play,
+    "start_turn": _moved_on(start_turn),
+    "begin_main": _moved_on(begin_main),
+    "pon": _pon,
+    "after_play": _moved_on(after_play),
+    "slip": _slip,
+    "attack": _attack,
+    "overtake": _moved_on(overtake),
+    "block": _block,
+    "take": _take,
+    "salvage": _salvage,
+    "pick": _pick,
+    "next_actor": _next_actor,
+    "end_turn": _end_turn,
+    "refill": _refill,
+    "finish_turn": _moved_on(finish_turn),
 }

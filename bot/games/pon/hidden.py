@@ -2,6 +2,7 @@
 players' hands, the deck's order, and the face-down courses it has not looked at. Those cards
 are pooled (sorted, so only what the seat sees counts) and dealt again: the unknown courses (each
 its kind of card), each other hand its count, the deck the rest."""
+
 from __future__ import annotations
 
 import random

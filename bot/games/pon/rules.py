@@ -1,5 +1,6 @@
 """What may be done in PON now: who the game waits for, the legal moves, what a block needs and
 which events a seat may use. Reads the state only."""
+
 from __future__ import annotations
 
 import itertools
@@ -7,8 +8,18 @@ from collections import Counter
 from typing import Any
 
 from bot.games.base import State
-from bot.games.pon.common import (CHAIN_OPS, OWN_PHASES, decay_waits, interrupted, next_face_down, number_of,
-                                  rank_of, seat_pref, set_number, turn_flags)
+from bot.games.pon.common import (
+    CHAIN_OPS,
+    OWN_PHASES,
+    decay_waits,
+    interrupted,
+    next_face_down,
+    number_of,
+    rank_of,
+    seat_pref,
+    set_number,
+    turn_flags,
+)
 from bot.games.pon.content import ATTACK_OPS, BEFORE_PLAY_OPS, CARDS
 
 
@@ -39,8 +50,7 @@ def window_waiting(st: State) -> list[int]:
     """Asked seats on "ask" that have not answered the PON window yet."""
     w = st["window"]
     n = str(w["number"])
-    return [s for s in w["asked"]
-            if str(s) not in w["answers"] and st["prefs"][s]["pon"][n] == "ask"]
+    return [s for s in w["asked"] if str(s) not in w["answers"] and st["prefs"][s]["pon"][n] == "ask"]
 
 
 def defender_of(st: State) -> int:
@@ -101,16 +111,14 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     if st["phase"] == "pon" and not interrupted(st) and seat in st["window"]["asked"]:
         n = st["window"]["number"]  # also after answering: an answer may change until all are in
         same = sorted(c for c in st["hands"][seat] if number_of(c) == n)
-        return [{"type": "pon", "cards": list(p)} for p in itertools.combinations(same, 2)] + \
-            [{"type": "pon_pass"}]
+        return [{"type": "pon", "cards": list(p)} for p in itertools.combinations(same, 2)] + [{"type": "pon_pass"}]
     if st["phase"] == "over" or seat not in to_act(st):
         return []
     if str(seat) in st["excess"]:
         return [{"type": "discard", "card": c} for c in sorted(st["hands"][seat])]
     if str(seat) in decay_waits(st):
         sets = st["pon"][seat]
-        return [{"type": "decay", "card": c}
-                for i in decay_waits(st)[str(seat)]["sets"] for c in sorted(sets[i])]
+        return [{"type": "decay", "card": c} for i in decay_waits(st)[str(seat)]["sets"] for c in sorted(sets[i])]
     phase = st["phase"]
     if phase == "peek":
         taken = {i for i in st["peeked"] if i is not None}
@@ -134,8 +142,7 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
         key = "course" if pick["op"] == "peek" else "card"
         return [{"type": "pick", key: o} for o in pick["options"]]
     if phase == "block":
-        return [{"type": "block", "cards": combo} for combo in block_options(st, seat)] + \
-            [{"type": "yield"}]
+        return [{"type": "block", "cards": combo} for combo in block_options(st, seat)] + [{"type": "yield"}]
     return []
 
 
@@ -163,8 +170,7 @@ def attack_pause(st: State) -> bool:
 
 def event_actions(st: State, seat: int) -> list[dict[str, Any]]:
     """The event moves `seat` may make now."""
-    return [{"type": "event", "card": c} for c in sorted(st["hands"][seat])
-            if event_usable(st, seat, c)]
+    return [{"type": "event", "card": c} for c in sorted(st["hands"][seat]) if event_usable(st, seat, c)]
 
 
 def event_usable(st: State, seat: int, cid: int) -> bool:
@@ -196,8 +202,7 @@ def event_usable(st: State, seat: int, cid: int) -> bool:
             return cur + 1 < len(st["circuit"]) and bool(st["throttles"][cur + 1])
         return bool(st["throttles"][cur])
     if op == "peek":
-        return any(not st["face_up"][i] and i not in st["known"][seat]
-                   for i in range(cur + 1, len(st["circuit"])))
+        return any(not st["face_up"][i] and i not in st["known"][seat] for i in range(cur + 1, len(st["circuit"])))
     if op == "reveal":
         return next_face_down(st) is not None
     if op == "swap_course":

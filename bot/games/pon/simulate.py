@@ -13,6 +13,7 @@ Strategies:
             can, uses events when they plainly help; standing prefs left on "auto"
   ponhappy  greedy, but declares PON whenever it holds a pair and sets itself up for PON
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,8 +28,15 @@ from bot.games.pon.content import CARDS, RACING_IDS, COURSE_IDS
 from bot.games.pon.engine import ENGINE
 from bot.games.pon.strategy import STRATEGIES, choose
 
-ASK_ALL = {"type": "prefs", "pon": {n: "ask" for n in "1234"}, "block": "ask", "refill": "ask", "discard": "ask",
-           "decay": "ask", "events": "ask"}
+ASK_ALL = {
+    "type": "prefs",
+    "pon": {n: "ask" for n in "1234"},
+    "block": "ask",
+    "refill": "ask",
+    "discard": "ask",
+    "decay": "ask",
+    "events": "ask",
+}
 PON_ASK = {"type": "prefs", "pon": {n: "ask" for n in "1234"}}
 
 
@@ -42,11 +50,11 @@ def play_game(seats: int, seed: int, strategies: list[str]) -> dict[str, Any]:
         elif strat == "ponhappy":
             ENGINE.apply_in_place(st, seat, dict(PON_ASK), ev)
     start_order = list(st["order"])
-    used: dict[int, set[int]] = defaultdict(set)      # seat -> racing cards whose event it used
-    gained: dict[int, set[int]] = defaultdict(set)    # seat -> course cards it gained places on
-    snaps: list[tuple[int, int, int]] = []            # (turn, seat, place) at each turn start
-    uses: list[tuple[int, int, int, int]] = []        # (card, seat, turn, place when used)
-    gains: list[tuple[int, int, int, int]] = []       # (course card, seat, turn, place at turn start)
+    used: dict[int, set[int]] = defaultdict(set)  # seat -> racing cards whose event it used
+    gained: dict[int, set[int]] = defaultdict(set)  # seat -> course cards it gained places on
+    snaps: list[tuple[int, int, int]] = []  # (turn, seat, place) at each turn start
+    uses: list[tuple[int, int, int, int]] = []  # (card, seat, turn, place when used)
+    gains: list[tuple[int, int, int, int]] = []  # (course card, seat, turn, place at turn start)
     turn_start: dict[int, int] = {}
     last_turn = -1
     pons = overtakes = lead_changes = 0
@@ -80,10 +88,19 @@ def play_game(seats: int, seed: int, strategies: list[str]) -> dict[str, Any]:
                         gains.append((course, s, last_turn, turn_start.get(s, before.index(s))))
                     gained[s].add(course)
                     overtakes += before.index(s) - st["order"].index(s)
-    return {"winner": st["winner"], "start": start_order, "strategies": strategies,
-            "used": {s: sorted(v) for s, v in used.items()}, "gained": {s: sorted(v) for s, v in gained.items()},
-            "snaps": snaps, "uses": uses, "gains": gains,
-            "pons": pons, "overtakes": overtakes, "lead_changes": lead_changes}
+    return {
+        "winner": st["winner"],
+        "start": start_order,
+        "strategies": strategies,
+        "used": {s: sorted(v) for s, v in used.items()},
+        "gained": {s: sorted(v) for s, v in gained.items()},
+        "snaps": snaps,
+        "uses": uses,
+        "gains": gains,
+        "pons": pons,
+        "overtakes": overtakes,
+        "lead_changes": lead_changes,
+    }
 
 
 def _batch(args: tuple[int, int, int, str]) -> list[dict[str, Any]]:
@@ -136,9 +153,14 @@ def _position_baseline(results: list[dict[str, Any]]) -> dict[tuple[int, int, st
     return {key: cell_wins[key] / cell_games[key] for key in cell_games}
 
 
-def _card_rows(results: list[dict[str, Any]], expect: dict[tuple[int, int, str], float], base: float,
-               cards: dict[int, tuple[int, float, float]], what: tuple[str, str, str],
-               ids: list[int]) -> tuple[list[str], list[float]]:
+def _card_rows(
+    results: list[dict[str, Any]],
+    expect: dict[tuple[int, int, str], float],
+    base: float,
+    cards: dict[int, tuple[int, float, float]],
+    what: tuple[str, str, str],
+    ids: list[int],
+) -> tuple[list[str], list[float]]:
     """One report row per card: its users (`what`: the result's key of cards per seat, the key of
     its records, the word for them), their win rate and how much more they won than their position
     (`expect`) says; each card's figures also go into `cards`."""
@@ -181,19 +203,32 @@ def report(seats: int, results: list[dict[str, Any]], out=sys.stdout) -> dict[st
     p(f"\n=== {seats} players, {n} games (baseline win rate {base:.1%}) ===")
     p("win rate by seat index:      " + "  ".join(f"P{s + 1} {by_seat[s] / n:.1%}" for s in range(seats)))
     p("win rate by starting place:  " + "  ".join(f"{s + 1}. {by_start[s] / n:.1%}" for s in range(seats)))
-    p("win rate by strategy:        " + "  ".join(
-        f"{k} {strat_wins[k] / strat_games[k]:.1%} ({strat_games[k]} seats)" for k in STRATEGIES if strat_games[k]))
+    p(
+        "win rate by strategy:        "
+        + "  ".join(
+            f"{k} {strat_wins[k] / strat_games[k]:.1%} ({strat_games[k]} seats)" for k in STRATEGIES if strat_games[k]
+        )
+    )
     mixed = [r for r in results if len(set(r["strategies"])) == 1]
     if mixed:
         ms = Counter(r["start"].index(r["winner"]) for r in mixed)
-        p(f"  same-strategy tables ({len(mixed)} games), by starting place: " +
-          "  ".join(f"{s + 1}. {ms[s] / len(mixed):.1%}" for s in range(seats)))
-    p("per game: PONs {:.1f}, places gained {:.1f}, lead changes {:.1f}".format(
-        sum(r["pons"] for r in results) / n, sum(r["overtakes"] for r in results) / n,
-        sum(r["lead_changes"] for r in results) / n))
+        p(
+            f"  same-strategy tables ({len(mixed)} games), by starting place: "
+            + "  ".join(f"{s + 1}. {ms[s] / len(mixed):.1%}" for s in range(seats))
+        )
+    p(
+        "per game: PONs {:.1f}, places gained {:.1f}, lead changes {:.1f}".format(
+            sum(r["pons"] for r in results) / n,
+            sum(r["overtakes"] for r in results) / n,
+            sum(r["lead_changes"] for r in results) / n,
+        )
+    )
     p("closeness: the leader at the start of turn k goes on to win: " + _closeness(results))
-    stats: dict[str, Any] = {"seat": {s: by_seat[s] / n for s in range(seats)},
-                             "start": {s: by_start[s] / n for s in range(seats)}, "cards": {}}
+    stats: dict[str, Any] = {
+        "seat": {s: by_seat[s] / n for s in range(seats)},
+        "start": {s: by_start[s] / n for s in range(seats)},
+        "cards": {},
+    }
 
     expect = _position_baseline(results)
 
@@ -210,15 +245,23 @@ def report(seats: int, results: list[dict[str, Any]], out=sys.stdout) -> dict[st
     mean = sum(deltas) / len(deltas)
     p(f"  (gaining places anywhere helps: mean over courses {mean:+.1%}; compare each course with it)")
     floor = min(50, n // 10)  # ignore cards used too rarely to say anything
-    worst_event = max(((abs(stats["cards"][c][2]), CARDS[c].name) for c in RACING_IDS
-                       if stats["cards"][c][0] >= floor), default=(0.0, "-"))
-    worst_course = max(((abs(stats["cards"][c][2] - mean), CARDS[c].name) for c in COURSE_IDS
-                        if stats["cards"][c][0] >= floor), default=(0.0, "-"))
+    worst_event = max(
+        ((abs(stats["cards"][c][2]), CARDS[c].name) for c in RACING_IDS if stats["cards"][c][0] >= floor),
+        default=(0.0, "-"),
+    )
+    worst_course = max(
+        ((abs(stats["cards"][c][2] - mean), CARDS[c].name) for c in COURSE_IDS if stats["cards"][c][0] >= floor),
+        default=(0.0, "-"),
+    )
     stats["worst_event"], stats["worst_course"] = worst_event, worst_course
-    p(f"\nlargest event effect (vs position): {worst_event[1]} {worst_event[0]:.1%}; "
-      f"largest course deviation (vs course mean): {worst_course[1]} {worst_course[0]:.1%}")
-    p(f"max seat-index win rate {max(stats['seat'].values()):.1%}, "
-      f"max starting-place win rate {max(stats['start'].values()):.1%}")
+    p(
+        f"\nlargest event effect (vs position): {worst_event[1]} {worst_event[0]:.1%}; "
+        f"largest course deviation (vs course mean): {worst_course[1]} {worst_course[0]:.1%}"
+    )
+    p(
+        f"max seat-index win rate {max(stats['seat'].values()):.1%}, "
+        f"max starting-place win rate {max(stats['start'].values()):.1%}"
+    )
     return stats
 
 
@@ -237,12 +280,17 @@ def main(argv: list[str] | None = None) -> None:
             n = len(same)
             by_start = Counter(r["start"].index(r["winner"]) for r in same)
             by_seat = Counter(r["winner"] for r in same)
-            print(f"{table}-only tables ({n} games): by starting place " +
-                  "  ".join(f"{s + 1}. {by_start[s] / n:.1%}" for s in range(seats)) +
-                  "; by seat " + "  ".join(f"P{s + 1} {by_seat[s] / n:.1%}" for s in range(seats)) +
-                  "; PONs {:.1f}, places gained {:.1f}, lead changes {:.1f} per game".format(
-                      sum(r["pons"] for r in same) / n, sum(r["overtakes"] for r in same) / n,
-                      sum(r["lead_changes"] for r in same) / n))
+            print(
+                f"{table}-only tables ({n} games): by starting place "
+                + "  ".join(f"{s + 1}. {by_start[s] / n:.1%}" for s in range(seats))
+                + "; by seat "
+                + "  ".join(f"P{s + 1} {by_seat[s] / n:.1%}" for s in range(seats))
+                + "; PONs {:.1f}, places gained {:.1f}, lead changes {:.1f} per game".format(
+                    sum(r["pons"] for r in same) / n,
+                    sum(r["overtakes"] for r in same) / n,
+                    sum(r["lead_changes"] for r in same) / n,
+                )
+            )
         print(f"({time.time() - t0:.1f} s)")
 
 

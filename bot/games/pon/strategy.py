@@ -3,6 +3,7 @@ number to attack or take the block right, slipstreams when it can, uses events w
 help; standing preferences left on "auto") and "ponhappy" (greedy, but declares PON whenever it
 holds a pair). The automatic player of an absent seat is "greedy"; the balance simulation
 (simulate.py) mixes all three."""
+
 from __future__ import annotations
 
 import random

@@ -1,5 +1,6 @@
 """What a PON seat (or a spectator) sees: the circuit, the running order, the throttles and the
 PON sets; the seat's own hand and peeked courses only in its own view."""
+
 from __future__ import annotations
 
 from bot.games.base import State, View, clone
@@ -17,31 +18,47 @@ def view(state: State, viewer: int | None) -> View:
     for i, cid in enumerate(st["circuit"]):
         up = st["face_up"][i]
         passed = i < st["current"] or (over and i == st["current"])
-        courses.append({
-            "index": i,
-            "number": number_of(cid) if up else None,
-            "name": msg(CARDS[cid].name) if up else None,
-            "effect": effect_text(cid) if up else None,
-            "face_up": up,
-            "racing_card": CARDS[cid].kind == "racing" if up else None,
-            "passed": passed,
-            "throttle": [card_label(c) for c in st["throttles"][i]],
-            # Who has looked at this course (public: peeks and swaps happen in plain sight).
-            "known_by": [s for s in range(st["seats"]) if i in st["known"][s]] if not up else [],
-        })
+        courses.append(
+            {
+                "index": i,
+                "number": number_of(cid) if up else None,
+                "name": msg(CARDS[cid].name) if up else None,
+                "effect": effect_text(cid) if up else None,
+                "face_up": up,
+                "racing_card": CARDS[cid].kind == "racing" if up else None,
+                "passed": passed,
+                "throttle": [card_label(c) for c in st["throttles"][i]],
+                # Who has looked at this course (public: peeks and swaps happen in plain sight).
+                "known_by": [s for s in range(st["seats"]) if i in st["known"][s]] if not up else [],
+            }
+        )
     chase = None
     if st["phase"] in ("attack", "block"):
         attacker = st["chase"]["attacker"]
         defender = defender_of(st)
         specific, anys, need, right = requirement(st, attacker, defender)
-        chase = {"attacker": attacker, "defender": defender, "numbers": specific, "any": anys,
-                 "cards_needed": need, "with_block_right": need - 1 if right else None}
+        chase = {
+            "attacker": attacker,
+            "defender": defender,
+            "numbers": specific,
+            "any": anys,
+            "cards_needed": need,
+            "with_block_right": need - 1 if right else None,
+        }
     window = None
     if st["phase"] == "pon":
-        window = {"number": st["window"]["number"], "card": card_label(st["window"]["card"]),
-                  "asked": list(st["window"]["asked"])}
-    phase = {"peek": "peek", "over": "over", "refill": "end_turn", "finish_turn": "end_turn",
-             "end_turn": "end_turn"}.get(st["phase"], "main")
+        window = {
+            "number": st["window"]["number"],
+            "card": card_label(st["window"]["card"]),
+            "asked": list(st["window"]["asked"]),
+        }
+    phase = {
+        "peek": "peek",
+        "over": "over",
+        "refill": "end_turn",
+        "finish_turn": "end_turn",
+        "end_turn": "end_turn",
+    }.get(st["phase"], "main")
     v: View = {
         "kind": "pon",
         "seats": st["seats"],
@@ -72,19 +89,38 @@ def view(state: State, viewer: int | None) -> View:
     }
     if viewer is not None and 0 <= viewer < st["seats"]:
         seat = viewer
-        hand = [{"id": c, "number": number_of(c), "event": msg(CARDS[c].name) if CARDS[c].kind == "racing" else None,
-                 "text": msg(CARDS[c].text) if CARDS[c].kind == "racing" else msg("Course card: no event."),
-                 "label": card_label(c), "kind": CARDS[c].kind}
-                for c in sorted(st["hands"][seat], key=lambda x: (number_of(x), x))]
-        peeked = [{"index": i, "number": number_of(st["circuit"][i]), "name": msg(CARDS[st["circuit"][i]].name),
-                   "effect": effect_text(st["circuit"][i])}
-                  for i in sorted(set(st["known"][seat])) if not st["face_up"][i]]
+        hand = [
+            {
+                "id": c,
+                "number": number_of(c),
+                "event": msg(CARDS[c].name) if CARDS[c].kind == "racing" else None,
+                "text": msg(CARDS[c].text) if CARDS[c].kind == "racing" else msg("Course card: no event."),
+                "label": card_label(c),
+                "kind": CARDS[c].kind,
+            }
+            for c in sorted(st["hands"][seat], key=lambda x: (number_of(x), x))
+        ]
+        peeked = [
+            {
+                "index": i,
+                "number": number_of(st["circuit"][i]),
+                "name": msg(CARDS[st["circuit"][i]].name),
+                "effect": effect_text(st["circuit"][i]),
+            }
+            for i in sorted(set(st["known"][seat]))
+            if not st["face_up"][i]
+        ]
         answer = None
         if st["phase"] == "pon":
             raw = st["window"]["answers"].get(str(seat))
             answer = raw if raw is None or raw == "pass" else [card_label(c) for c in raw]
-        v["me"] = {"seat": seat, "hand": hand, "peeked": peeked,
-                   "prefs": {**default_prefs(), **clone(st["prefs"][seat])}, "pon_answer": answer,
-                   "event_used": seat in st["turn"]["events"],
-                   "to_act": seat in to_act(st)}
+        v["me"] = {
+            "seat": seat,
+            "hand": hand,
+            "peeked": peeked,
+            "prefs": {**default_prefs(), **clone(st["prefs"][seat])},
+            "pon_answer": answer,
+            "event_used": seat in st["turn"]["events"],
+            "to_act": seat in to_act(st),
+        }
     return v

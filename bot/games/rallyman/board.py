@@ -10,6 +10,7 @@ spaces also the sideways step along the dotted line.
 Geometry: flat-topped hexes of circumradius 1, axial q (east) and r (north); space centres are
 placed along a curve from the entry edge's midpoint through the hex centre to the exit edge's.
 """
+
 from __future__ import annotations
 
 import math
@@ -18,11 +19,43 @@ from functools import lru_cache
 from typing import Any
 
 import bot.games.rallyman.generator as generator
-from bot.games.rallyman.tiles import (DANGERS, DATA_DIR, EDGES, NEIGHBOUR, SQ3, DataError, Segment, Tile, check,
-                                      direction, hex_centre, load_json, parse_segment, tiles)
+from bot.games.rallyman.tiles import (
+    DANGERS,
+    DATA_DIR,
+    EDGES,
+    NEIGHBOUR,
+    SQ3,
+    DataError,
+    Segment,
+    Tile,
+    check,
+    direction,
+    hex_centre,
+    load_json,
+    parse_segment,
+    tiles,
+)
 
-__all__ = ["DANGERS", "DATA_DIR", "EDGES", "NEIGHBOUR", "Corner", "DataError", "Segment", "Space", "Stage", "Tile",
-           "hex_centre", "is_stage", "parse_segment", "reachable", "stage", "stage_names", "tiles", "validate_all"]
+__all__ = [
+    "DANGERS",
+    "DATA_DIR",
+    "EDGES",
+    "NEIGHBOUR",
+    "Corner",
+    "DataError",
+    "Segment",
+    "Space",
+    "Stage",
+    "Tile",
+    "hex_centre",
+    "is_stage",
+    "parse_segment",
+    "reachable",
+    "stage",
+    "stage_names",
+    "tiles",
+    "validate_all",
+]
 
 
 @dataclass
@@ -234,8 +267,17 @@ class _Builder:
         """A row of two lanes (a slide row: each lane also steps sideways to the other)."""
         ids = []
         for lane in (0, 1):
-            sp = self.new(ti, "row" if s.kind == "r" else "slide", lane, self.u + 1, base + 0.5,
-                          0.22 if lane == 0 else -0.22, row=self.row_no, jump=s.jump, water=s.water)
+            sp = self.new(
+                ti,
+                "row" if s.kind == "r" else "slide",
+                lane,
+                self.u + 1,
+                base + 0.5,
+                0.22 if lane == 0 else -0.22,
+                row=self.row_no,
+                jump=s.jump,
+                water=s.water,
+            )
             ids.append(sp.id)
         if s.kind == "s":
             self.spaces[ids[0]].side.append(ids[1])
@@ -251,16 +293,43 @@ class _Builder:
         sign = -1.0 if turn == "R" else 1.0  # offset toward the inside of the turn
         outer, inner, short = [], [], []
         for k in range(s.outer):
-            outer.append(self.new(ti, "outer", -1, u + k + 1, base + k + 0.5, -sign * 0.25,
-                                  limit=s.outer_limit, corner=cid, index=k).id)
+            outer.append(
+                self.new(
+                    ti, "outer", -1, u + k + 1, base + k + 0.5, -sign * 0.25, limit=s.outer_limit, corner=cid, index=k
+                ).id
+            )
         for k in range(s.inner):
             f = (k + 1) * s.outer / s.inner
-            inner.append(self.new(ti, "inner", -1, u + f, base + f - s.outer / s.inner / 2, sign * 0.2,
-                                  limit=s.inner_limit, corner=cid, index=k, inside=True).id)
+            inner.append(
+                self.new(
+                    ti,
+                    "inner",
+                    -1,
+                    u + f,
+                    base + f - s.outer / s.inner / 2,
+                    sign * 0.2,
+                    limit=s.inner_limit,
+                    corner=cid,
+                    index=k,
+                    inside=True,
+                ).id
+            )
         for k in range(s.shortcut_len if s.shortcut else 0):
             f = (k + 1) * s.outer / s.shortcut_len
-            short.append(self.new(ti, "shortcut", -1, u + f, base + f - s.outer / s.shortcut_len / 2,
-                                  sign * 0.55, corner=cid, index=k, shortcut=s.shortcut, inside=True).id)
+            short.append(
+                self.new(
+                    ti,
+                    "shortcut",
+                    -1,
+                    u + f,
+                    base + f - s.outer / s.shortcut_len / 2,
+                    sign * 0.55,
+                    corner=cid,
+                    index=k,
+                    shortcut=s.shortcut,
+                    inside=True,
+                ).id
+            )
         for lane in (outer, inner, short):
             for a, b in zip(lane, lane[1:]):
                 spaces[a].succ.append(b)

@@ -7,6 +7,7 @@ the loss it risks, and the car stops when the next die's risk passes its stop li
 whenever allowed; the least damaging spot after a flat-out crash. `Driver` also gives the simple
 styles the measuring script (bot/tools/bench/rallyman_styles.py) compares with it; par.py measures the
 par times with it."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -41,7 +42,7 @@ class Driver:
             return {"type": "flat" if flat else "plan", "values": [R.encode(plan)]}
         if ph == "roll":
             r = state["roll"]
-            nxt = R.loc_chance(state["plan"][r["i"]:r["i"] + 1], orange, r["bangs"])
+            nxt = R.loc_chance(state["plan"][r["i"] : r["i"] + 1], orange, r["bangs"])
             cost = T.secure_cost(state)
             if self.secure and nxt > 0 and cost is not None and nxt * self.loss > cost:
                 return {"type": "secure"}

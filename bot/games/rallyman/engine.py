@@ -9,6 +9,7 @@ driven (not a phase: "phase" is plan, roll, rearrange, spare or over).
 The parts: turns.py (a turn's dice, moves and losses of control), rounds.py (rounds, stages, the
 result), texts.py (the words), rules.py (placement and odds), driver.py (the automatic player).
 """
+
 from __future__ import annotations
 
 import re
@@ -100,14 +101,44 @@ class RallymanEngine(Engine):
         rng.shuffle(entry)  # the start order is random
         ru = R.rules()
         st: dict[str, Any] = {
-            "schema": SCHEMA, "seats": seats, "rng": 0, "stage": legs[0], "legs": legs, "leg": 0, "entry": entry,
-            "round": 0, "order": [],
-            "turn": 0, "phase": "plan", "draft": [], "plan": [], "roll": None,
-            "mud": {}, "bag": dict(ru.tokens), "piles": {str(g): dict(v) for g, v in ru.backs.items()},
-            "cars": [{"sp": None, "gear": 0, "track": False, "side": False, "fin": False, "entered": False,
-                      "dmg": {"gear": 0, "brake": 0, "coast": 0}, "cards": [], "chips": 0, "spare": True,
-                      "tokens": [], "past": 0, "prefs": {}} for _ in range(seats)],
-            "log": [], "turn_no": 0, "result": None,
+            "schema": SCHEMA,
+            "seats": seats,
+            "rng": 0,
+            "stage": legs[0],
+            "legs": legs,
+            "leg": 0,
+            "entry": entry,
+            "round": 0,
+            "order": [],
+            "turn": 0,
+            "phase": "plan",
+            "draft": [],
+            "plan": [],
+            "roll": None,
+            "mud": {},
+            "bag": dict(ru.tokens),
+            "piles": {str(g): dict(v) for g, v in ru.backs.items()},
+            "cars": [
+                {
+                    "sp": None,
+                    "gear": 0,
+                    "track": False,
+                    "side": False,
+                    "fin": False,
+                    "entered": False,
+                    "dmg": {"gear": 0, "brake": 0, "coast": 0},
+                    "cards": [],
+                    "chips": 0,
+                    "spare": True,
+                    "tokens": [],
+                    "past": 0,
+                    "prefs": {},
+                }
+                for _ in range(seats)
+            ],
+            "log": [],
+            "turn_no": 0,
+            "result": None,
         }
         st["rng"] = rng.state
         rounds.new_round(st)
@@ -155,8 +186,10 @@ class RallymanEngine(Engine):
                 text = plan_msg(state, st, seat, m[0], R.loc_chance(m[0], T.orange(state, seat)))
                 return text if t == "plan" else msg("Flat out: {plan}", plan=text)
         if t == "prefs":
-            return msg("Preference — {prefs}", prefs=[pref_label(k, v) for k, v in action.items()
-                                                      if k in PREF_VALUES and v in PREF_VALUES[k]])
+            return msg(
+                "Preference — {prefs}",
+                prefs=[pref_label(k, v) for k, v in action.items() if k in PREF_VALUES and v in PREF_VALUES[k]],
+            )
         if t == "add":
             dec = R.decode(value)
             if dec:
@@ -169,10 +202,17 @@ class RallymanEngine(Engine):
                     return crash_msg(state, st, seat, value, dmg)
         if t == "spare":
             return msg("Spare tyre — recover a {kind} die", kind=msg(action.get("k", "")))
-        labels = {"go": msg("Confirm the plan"), "undo": msg("Undo the last die"), "clear": msg("Clear the plan"),
-                  "pass": msg("Stay put (no legal move)"), "roll": msg("Roll the next die"),
-                  "secure": msg("Secure the next die with seconds"), "flat": msg("Flat out!"),
-                  "stop": msg("Stop here"), "nospare": msg("Keep the spare tyre")}
+        labels = {
+            "go": msg("Confirm the plan"),
+            "undo": msg("Undo the last die"),
+            "clear": msg("Clear the plan"),
+            "pass": msg("Stay put (no legal move)"),
+            "roll": msg("Roll the next die"),
+            "secure": msg("Secure the next die with seconds"),
+            "flat": msg("Flat out!"),
+            "stop": msg("Stop here"),
+            "nospare": msg("Keep the spare tyre"),
+        }
         return labels.get(str(t), msg("Unknown action."))
 
     # ---- moves -------------------------------------------------------------------------------
@@ -193,8 +233,9 @@ class RallymanEngine(Engine):
             if key not in PREF_VALUES:
                 raise GameError(msg("Unknown preference {name}.", name=str(key)[:30]))
             if value not in PREF_VALUES[key] or isinstance(value, bool):
-                raise GameError(msg("{name} can be: {values}.", name=key,
-                                    values=[pref_label(key, v) for v in PREF_VALUES[key]]))
+                raise GameError(
+                    msg("{name} can be: {values}.", name=key, values=[pref_label(key, v) for v in PREF_VALUES[key]])
+                )
             changes[key] = value
         if not changes:
             raise GameError(msg("No preference given."))
@@ -286,8 +327,13 @@ class RallymanEngine(Engine):
         if code not in dict(T.rearrangements(st, stage, seat)):
             raise GameError(msg("That is not a legal re-placing."))
         pool = T.pool(st, seat)
-        m = R.match_steps(st, stage, seat, code.replace("c!", "c"),
-                          pool={"g": set(pool["g"]), "brake": pool["brake"] is not None, "coast": len(pool["coast"])})
+        m = R.match_steps(
+            st,
+            stage,
+            seat,
+            code.replace("c!", "c"),
+            pool={"g": set(pool["g"]), "brake": pool["brake"] is not None, "coast": len(pool["coast"])},
+        )
         assert m is not None
         T.crash_at(st, seat, m[0], events)
 
@@ -307,31 +353,57 @@ class RallymanEngine(Engine):
     def view(self, state: dict, viewer: int | None) -> dict:
         cars = []
         for seat, car in enumerate(state["cars"]):
-            cars.append({
-                "seat": seat, "space": car["sp"], "gear": car["gear"], "on_track": car["track"],
-                "sideways": bool(car["side"]), "finished": car["fin"], "entered": car["entered"],
-                "damage": dict(car["dmg"]), "tokens": list(car["tokens"]), "cards": [list(c) for c in car["cards"]],
-                "chips": car["chips"], "spare": car["spare"],
-                "time": car["past"] + sum(c[1] for c in car["cards"]),
-            })
+            cars.append(
+                {
+                    "seat": seat,
+                    "space": car["sp"],
+                    "gear": car["gear"],
+                    "on_track": car["track"],
+                    "sideways": bool(car["side"]),
+                    "finished": car["fin"],
+                    "entered": car["entered"],
+                    "damage": dict(car["dmg"]),
+                    "tokens": list(car["tokens"]),
+                    "cards": [list(c) for c in car["cards"]],
+                    "chips": car["chips"],
+                    "spare": car["spare"],
+                    "time": car["past"] + sum(c[1] for c in car["cards"]),
+                }
+            )
         v: dict[str, Any] = {
-            "kind": self.kind, "stage": state["stage"], "leg": state["leg"], "legs": list(state["legs"]),
-            "round": state["round"], "turn": state["turn_no"],
+            "kind": self.kind,
+            "stage": state["stage"],
+            "leg": state["leg"],
+            "legs": list(state["legs"]),
+            "round": state["round"],
+            "turn": state["turn_no"],
             # a round's drivers share one thread post, from its first move (the round's mark) on
-            "post": [state["leg"], state["round"] if state.get("marked") == [state["leg"], state["round"]]
-                     else state["round"] - 1],
-            "phase": state["phase"], "order": list(state["order"]), "to_act": self.to_act(state),
-            "entry": list(state["entry"]), "cars": cars, "mud": dict(state["mud"]),
-            "plan": [list(s) for s in state["plan"]], "log": from_wire(state["log"][-12:]),
+            "post": [
+                state["leg"],
+                state["round"] if state.get("marked") == [state["leg"], state["round"]] else state["round"] - 1,
+            ],
+            "phase": state["phase"],
+            "order": list(state["order"]),
+            "to_act": self.to_act(state),
+            "entry": list(state["entry"]),
+            "cars": cars,
+            "mud": dict(state["mud"]),
+            "plan": [list(s) for s in state["plan"]],
+            "log": from_wire(state["log"][-12:]),
             "result": state["result"],
         }
         r = state["roll"]
         if r is not None:
-            v["roll"] = {"next": r["i"], "bangs": r["bangs"], "secured": r["secured"], "flat": r["flat"],
-                         "faces": [list(f) for f in r["faces"]]}
+            v["roll"] = {
+                "next": r["i"],
+                "bangs": r["bangs"],
+                "secured": r["secured"],
+                "flat": r["flat"],
+                "faces": [list(f) for f in r["faces"]],
+            }
         if state["phase"] == "roll" and r is not None:
             orange = T.orange(state, state["order"][state["turn"]])
-            rest = state["plan"][r["i"]:]
+            rest = state["plan"][r["i"] :]
             v["chance_next"] = R.loc_chance(rest[:1], orange, r["bangs"])
             v["chance_flat"] = R.loc_chance(state["plan"], orange) if r["i"] == 0 else None
         if viewer is not None and self.to_act(state) == [viewer]:
@@ -362,25 +434,51 @@ class RallymanEngine(Engine):
             return [self._roll_buttons(state, seat), self._pref_buttons(state, seat)]
         if ph == "rearrange":
             st = B.stage(state["stage"])
-            return [{"kind": "select", "placeholder": msg("Where do you lose control?"), "min": 1, "max": 1,
-                     "action": {"type": "crash"},
-                     "options": [{"label": crash_msg(state, st, seat, code, dmg), "value": code}
-                                 for code, dmg in T.rearrangements(state, st, seat)]}]
+            return [
+                {
+                    "kind": "select",
+                    "placeholder": msg("Where do you lose control?"),
+                    "min": 1,
+                    "max": 1,
+                    "action": {"type": "crash"},
+                    "options": [
+                        {"label": crash_msg(state, st, seat, code, dmg), "value": code}
+                        for code, dmg in T.rearrangements(state, st, seat)
+                    ],
+                }
+            ]
         if ph == "spare":
             car = state["cars"][seat]
-            return [{"kind": "buttons", "options":
-                     [{"label": msg("Spare tyre — recover a {kind} die", kind=msg(k)), "action": {"type": "spare", "k": k}}
-                      for k in ("gear", "brake", "coast") if car["dmg"][k] > 0] +
-                     [{"label": msg("Keep the spare tyre"), "action": {"type": "nospare"}}]}]
+            return [
+                {
+                    "kind": "buttons",
+                    "options": [
+                        {
+                            "label": msg("Spare tyre — recover a {kind} die", kind=msg(k)),
+                            "action": {"type": "spare", "k": k},
+                        }
+                        for k in ("gear", "brake", "coast")
+                        if car["dmg"][k] > 0
+                    ]
+                    + [{"label": msg("Keep the spare tyre"), "action": {"type": "nospare"}}],
+                }
+            ]
         return []
 
     def _pref_buttons(self, state: dict, seat: int) -> dict:
         """The standing preferences, one button each: it shows the value now and moves to the next."""
         mine = T.prefs(state, seat)
-        return {"kind": "buttons", "options": [
-            {"label": pref_label(k, mine[k]), "style": "secondary",
-             "action": {"type": "prefs", k: vals[(vals.index(mine[k]) + 1) % len(vals)]}}
-            for k, vals in PREF_VALUES.items()]}
+        return {
+            "kind": "buttons",
+            "options": [
+                {
+                    "label": pref_label(k, mine[k]),
+                    "style": "secondary",
+                    "action": {"type": "prefs", k: vals[(vals.index(mine[k]) + 1) % len(vals)]},
+                }
+                for k, vals in PREF_VALUES.items()
+            ],
+        }
 
     def _plan_menu(self, state: dict, seat: int) -> list[dict]:
         """Whole plans (rolled, or flat out), the die-by-die builder and its buttons."""
@@ -390,28 +488,59 @@ class RallymanEngine(Engine):
         line = T.prefs(state, seat)["line"]
         if plans:
             first = plans[0][1] <= line / 100 + 1e-9
-            why = msg("Farthest plan within your {n}% risk line", n=line) if first else \
-                msg("The safest plan: none is within your {n}% risk line", n=line)
-            for kind, placeholder in (("plan", msg("Choose a whole plan (dice rolled as your preference says)")),
-                                      ("flat", msg("Or go flat out with a whole plan (all dice at once, chips)"))):
-                groups.append({"kind": "select", "placeholder": placeholder, "min": 1, "max": 1,
-                               "action": {"type": kind},
-                               "options": [{"label": plan_msg(state, st, seat, p, r), "value": R.encode(p),
-                                            **({"description": why} if i == 0 else {})}
-                                           for i, (p, r) in enumerate(plans[:25])]})
+            why = (
+                msg("Farthest plan within your {n}% risk line", n=line)
+                if first
+                else msg("The safest plan: none is within your {n}% risk line", n=line)
+            )
+            for kind, placeholder in (
+                ("plan", msg("Choose a whole plan (dice rolled as your preference says)")),
+                ("flat", msg("Or go flat out with a whole plan (all dice at once, chips)")),
+            ):
+                groups.append(
+                    {
+                        "kind": "select",
+                        "placeholder": placeholder,
+                        "min": 1,
+                        "max": 1,
+                        "action": {"type": kind},
+                        "options": [
+                            {
+                                "label": plan_msg(state, st, seat, p, r),
+                                "value": R.encode(p),
+                                **({"description": why} if i == 0 else {}),
+                            }
+                            for i, (p, r) in enumerate(plans[:25])
+                        ],
+                    }
+                )
         ctx = T.draft_ctx(state, st, seat)
         if ctx is not None:
             nxt = R.next_steps(state, st, seat, ctx, R.occupied(state, seat))
             if nxt:
-                groups.append({"kind": "select", "placeholder": msg("Or build it die by die"), "min": 1, "max": 1,
-                               "action": {"type": "add"},
-                               "options": [{"label": msg("{die}: {where}", die=die_msg(s), where=where(st, ctx.pos, s)),
-                                            "value": R.encode([s])} for s, _ in nxt[:25]]})
+                groups.append(
+                    {
+                        "kind": "select",
+                        "placeholder": msg("Or build it die by die"),
+                        "min": 1,
+                        "max": 1,
+                        "action": {"type": "add"},
+                        "options": [
+                            {
+                                "label": msg("{die}: {where}", die=die_msg(s), where=where(st, ctx.pos, s)),
+                                "value": R.encode([s]),
+                            }
+                            for s, _ in nxt[:25]
+                        ],
+                    }
+                )
         buttons: list[dict] = []
         if state["draft"]:
-            buttons += [{"label": msg("Confirm the plan"), "action": {"type": "go"}, "style": "success"},
-                        {"label": msg("Undo the last die"), "action": {"type": "undo"}},
-                        {"label": msg("Clear the plan"), "action": {"type": "clear"}, "style": "danger"}]
+            buttons += [
+                {"label": msg("Confirm the plan"), "action": {"type": "go"}, "style": "success"},
+                {"label": msg("Undo the last die"), "action": {"type": "undo"}},
+                {"label": msg("Clear the plan"), "action": {"type": "clear"}, "style": "danger"},
+            ]
         if not plans:
             buttons.append({"label": msg("Stay put (no legal move)"), "action": {"type": "pass"}})
         if buttons:
@@ -422,16 +551,29 @@ class RallymanEngine(Engine):
         """Roll the next die, secure it, go flat out (before the first die) or stop."""
         orange = T.orange(state, seat)
         r = state["roll"]
-        rest = state["plan"][r["i"]:]
-        buttons = [{"label": msg("Roll {die} (three \"!\" {chance})", die=die_msg(rest[0]),
-                                 chance=pct(R.loc_chance(rest[:1], orange, r["bangs"]))),
-                    "action": {"type": "roll"}, "style": "primary"}]
+        rest = state["plan"][r["i"] :]
+        buttons = [
+            {
+                "label": msg(
+                    'Roll {die} (three "!" {chance})',
+                    die=die_msg(rest[0]),
+                    chance=pct(R.loc_chance(rest[:1], orange, r["bangs"])),
+                ),
+                "action": {"type": "roll"},
+                "style": "primary",
+            }
+        ]
         cost = T.secure_cost(state)
         if cost is not None:
             buttons.append({"label": msg("Secure it ({secs} s)", secs=cost), "action": {"type": "secure"}})
         if r["i"] == 0:
-            buttons.append({"label": msg("Flat out! (three \"!\" {chance})", chance=pct(R.loc_chance(state["plan"], orange))),
-                            "action": {"type": "flat"}, "style": "danger"})
+            buttons.append(
+                {
+                    "label": msg('Flat out! (three "!" {chance})', chance=pct(R.loc_chance(state["plan"], orange))),
+                    "action": {"type": "flat"},
+                    "style": "danger",
+                }
+            )
         else:
             buttons.append({"label": msg("Stop here"), "action": {"type": "stop"}, "style": "success"})
         return {"kind": "buttons", "options": buttons}

@@ -2,6 +2,7 @@
 edge on the hex grid, never overlapping, each physical tile (number) at most once, one side up.
 
 A generated stage is named "Random <length> #<seed>", so the name alone rebuilds it (replays)."""
+
 from __future__ import annotations
 
 import re

@@ -3,6 +3,7 @@
     .venv/bin/python -m bot.games.rallyman.par [runs]   (rewrites data/rallyman/par.json)
 
 The game reads the par times with rules.par_times; this module measures them."""
+
 from __future__ import annotations
 
 import json
@@ -33,7 +34,14 @@ def compute(runs: int = 8) -> dict[str, int]:
 
 if __name__ == "__main__":
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 8
-    PAR_FILE.write_text(json.dumps({
-        "about": f"designed: solo par times in seconds, the mean of {n} runs of the par driver "
-                 "in bot/games/rallyman/driver.py (no source gives par times)",
-        "par": compute(n)}, indent=1) + "\n")
+    PAR_FILE.write_text(
+        json.dumps(
+            {
+                "about": f"designed: solo par times in seconds, the mean of {n} runs of the par driver "
+                "in bot/games/rallyman/driver.py (no source gives par times)",
+                "par": compute(n),
+            },
+            indent=1,
+        )
+        + "\n"
+    )

@@ -1,6 +1,7 @@
 """Rounds and stages of Rallyman: DIRT, on the state in place: the next driver, a new round (cars
 entering one per round, the running order), the end of a special stage (the next one of a rally,
 or the result and a solo driver's par time)."""
+
 from __future__ import annotations
 
 from bot.games.base import Event, seat_ref
@@ -32,8 +33,16 @@ def mark_round(st: dict, events: list[Event]) -> None:
     here = [st["leg"], st["round"]]
     if st.get("marked") != here:
         st["marked"] = here
-        events.append(Event(msg("Round {n} of {stage}: {order}.", n=st["round"], stage=st["stage"],
-                                order=[seat_ref(s) for s in st["order"]])))
+        events.append(
+            Event(
+                msg(
+                    "Round {n} of {stage}: {order}.",
+                    n=st["round"],
+                    stage=st["stage"],
+                    order=[seat_ref(s) for s in st["order"]],
+                )
+            )
+        )
 
 
 def begin_turn(st: dict) -> None:
@@ -86,8 +95,16 @@ def finish(st: dict, events: list[Event]) -> None:
     legs = [sum(c[1] for c in car["cards"]) for car in st["cars"]]
     best_leg = min(legs)
     if len(st["legs"]) > 1:  # a rally: each stage's fastest; a lone stage is said once, below
-        events.append(Event(msg("{stage} done. Fastest: {who} in {secs} s.", stage=st["stage"],
-                                who=[seat_ref(s) for s in range(len(legs)) if legs[s] == best_leg], secs=best_leg)))
+        events.append(
+            Event(
+                msg(
+                    "{stage} done. Fastest: {who} in {secs} s.",
+                    stage=st["stage"],
+                    who=[seat_ref(s) for s in range(len(legs)) if legs[s] == best_leg],
+                    secs=best_leg,
+                )
+            )
+        )
     if st["leg"] + 1 < len(st["legs"]):
         next_leg(st, legs)
         return
@@ -105,8 +122,16 @@ def finish(st: dict, events: list[Event]) -> None:
     if len(totals) == 1 and all(leg in par_times for leg in st["legs"]):
         par = sum(par_times[leg] for leg in st["legs"])  # solo: against the simulated par
         st["result"]["par"] = par
-        events.append(Event(msg("Par time: {par} s. You are {diff} s {side}.", par=par, diff=abs(totals[0] - par),
-                                side=msg("under par") if totals[0] <= par else msg("over par"))))
+        events.append(
+            Event(
+                msg(
+                    "Par time: {par} s. You are {diff} s {side}.",
+                    par=par,
+                    diff=abs(totals[0] - par),
+                    side=msg("under par") if totals[0] <= par else msg("over par"),
+                )
+            )
+        )
 
 
 def next_leg(st: dict, legs: list[int]) -> None:
@@ -116,13 +141,24 @@ def next_leg(st: dict, legs: list[int]) -> None:
     ru = R.rules()
     for seat, car in enumerate(st["cars"]):
         car["past"] += legs[seat]
-        car.update(sp=None, gear=0, track=False, side=False, fin=False, entered=False,
-                   dmg={"gear": 0, "brake": 0, "coast": 0}, cards=[], spare=True, tokens=[])
+        car.update(
+            sp=None,
+            gear=0,
+            track=False,
+            side=False,
+            fin=False,
+            entered=False,
+            dmg={"gear": 0, "brake": 0, "coast": 0},
+            cards=[],
+            spare=True,
+            tokens=[],
+        )
     st["leg"] += 1
     st["stage"] = st["legs"][st["leg"]]
     st["mud"], st["bag"] = {}, dict(ru.tokens)
-    st["entry"] = sorted(range(len(st["cars"])),
-                         key=lambda s: (st["cars"][s]["past"] - st["cars"][s]["chips"], st["entry"].index(s)))
+    st["entry"] = sorted(
+        range(len(st["cars"])), key=lambda s: (st["cars"][s]["past"] - st["cars"][s]["chips"], st["entry"].index(s))
+    )
     st["round"] = 0
     st["phase"] = "plan"
     new_round(st)

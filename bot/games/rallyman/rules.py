@@ -7,6 +7,7 @@ on), "p1" (one more: lands two on, loss of control if that die shows "!"), "p2" 
 lands two on, loss of control always) or "ov" (the gear is over the space's limit: loss of control
 there, always).
 """
+
 from __future__ import annotations
 
 import json
@@ -48,18 +49,33 @@ def rules() -> Rules:
     time = {int(k): int(v) for k, v in raw["time"].items()}
     chk(sorted(time) == [1, 2, 3, 4, 5, 6] and all(time[g] > time[g + 1] for g in range(1, 6)), "time")
     bang = {k: int(v) for k, v in raw["bang_faces"].items()}
-    chk(set(bang) == {f"g{g}" for g in range(1, 7)} | {"orange", "white", "brake"}
-        and all(0 <= v <= 6 for v in bang.values()), "bang_faces")
+    chk(
+        set(bang) == {f"g{g}" for g in range(1, 7)} | {"orange", "white", "brake"}
+        and all(0 <= v <= 6 for v in bang.values()),
+        "bang_faces",
+    )
     ct = {int(g): {c: int(n) for c, n in row.items()} for g, row in raw["crash_tokens"].items()}
     chk(sorted(ct) == [1, 2, 3, 4, 5, 6] and all(set(r) == set(B.DANGERS) for r in ct.values()), "crash_tokens")
     backs = {int(g): {k: int(n) for k, n in row.items()} for g, row in d["time_card_backs"].items()}
-    chk(sorted(backs) == [1, 2, 3, 4, 5, 6] and all(set(r) == set(BACKS) and sum(r.values()) == 32
-                                                    for r in backs.values()), "time_card_backs")
+    chk(
+        sorted(backs) == [1, 2, 3, 4, 5, 6]
+        and all(set(r) == set(BACKS) and sum(r.values()) == 32 for r in backs.values()),
+        "time_card_backs",
+    )
     chk(all(r["crash"] > max(r["sisu"], r["spin"]) for r in backs.values()), "crash must be the most frequent back")
     tokens = {k: int(v) for k, v in d["damage_tokens"].items()}
     chk(set(tokens) == set(TOKEN_KINDS) and sum(tokens.values()) == 48, "damage_tokens")
-    return Rules(time, int(raw["loss_time"]), bang, ct, tuple(raw["secure_cost"]), backs, tokens,
-                 int(d["spare_tyre_seconds"]), int(d["pass_seconds_gear0"]))
+    return Rules(
+        time,
+        int(raw["loss_time"]),
+        bang,
+        ct,
+        tuple(raw["secure_cost"]),
+        backs,
+        tokens,
+        int(d["spare_tyre_seconds"]),
+        int(d["pass_seconds_gear0"]),
+    )
 
 
 PAR_FILE = B.DATA_DIR / "par.json"
@@ -76,6 +92,7 @@ def par_times() -> dict[str, int]:
 
 
 # ---- dice ---------------------------------------------------------------------------------------
+
 
 def step_dice(step: list, orange: bool) -> list[str]:
     """The die kinds rolled for a step (for "!" odds)."""
@@ -131,6 +148,7 @@ def _loc_chance(dice: tuple[tuple[str, str], ...], orange: bool, bangs: int) -> 
 
 
 # ---- placement ----------------------------------------------------------------------------------
+
 
 def occupied(state: dict, seat: int) -> dict[int, int]:
     """space -> seat of every other car on the track."""
@@ -226,8 +244,9 @@ def start_ctx(state: dict, seat: int) -> Ctx:
     return Ctx(car["sp"], car["gear"], 0, frozenset(), 0, 0, False, bool(car.get("side")), False)
 
 
-def next_steps(state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int],
-               pool: dict | None = None) -> list[tuple[list, Ctx]]:
+def next_steps(
+    state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int], pool: dict | None = None
+) -> list[tuple[list, Ctx]]:
     """Every step the next die can make. pool (for the flat-out rearrangement) restricts the dice:
     {"g": set of gear values, "brake": bool, "coast": count}."""
     if ctx.done or st.spaces[ctx.pos].finish:
@@ -305,7 +324,9 @@ def next_steps(state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int
     return uniq
 
 
-def _mk(state: dict, st: B.Stage, ctx: Ctx, code: str, ng: int, nd: int, sid: int, jump: str, sideways: bool) -> tuple[list, Ctx]:
+def _mk(
+    state: dict, st: B.Stage, ctx: Ctx, code: str, ng: int, nd: int, sid: int, jump: str, sideways: bool
+) -> tuple[list, Ctx]:
     sp = st.spaces[sid]
     is_gear = code != "c"
     used = ctx.used | {ng} if is_gear else ctx.used
@@ -314,12 +335,22 @@ def _mk(state: dict, st: B.Stage, ctx: Ctx, code: str, ng: int, nd: int, sid: in
         jump = "ov"  # over the limit: loss of control on that space, certain
     done = sp.finish or water_stop or jump in ("p2", "ov")
     step = [code, sid, ng, jump]
-    return step, Ctx(sid, ng, nd, used, ctx.n_gear + (1 if is_gear else 0), ctx.n_coast + (0 if is_gear else 1),
-                     ctx.brake or code.endswith("b"), sideways, done)
+    return step, Ctx(
+        sid,
+        ng,
+        nd,
+        used,
+        ctx.n_gear + (1 if is_gear else 0),
+        ctx.n_coast + (0 if is_gear else 1),
+        ctx.brake or code.endswith("b"),
+        sideways,
+        done,
+    )
 
 
-def replay_steps(state: dict, st: B.Stage, seat: int, steps: list[list], ctx: Ctx | None = None,
-                 pool: dict | None = None) -> Ctx | None:
+def replay_steps(
+    state: dict, st: B.Stage, seat: int, steps: list[list], ctx: Ctx | None = None, pool: dict | None = None
+) -> Ctx | None:
     """Check that steps are legal one after another; the context after them, or None."""
     occ = occupied(state, seat)
     ctx = ctx or start_ctx(state, seat)
@@ -355,7 +386,11 @@ def all_plans(state: dict, st: B.Stage, seat: int, orange: bool, cap: int = 4000
             plan = steps + [step]
             a2, risk = loc_step(alive, lost, step, orange)
             k2 = (nctx.pos, nctx.gear)
-            if k2 not in best or risk < best[k2][0] - 1e-12 or (abs(risk - best[k2][0]) < 1e-12 and len(plan) < len(best[k2][1])):
+            if (
+                k2 not in best
+                or risk < best[k2][0] - 1e-12
+                or (abs(risk - best[k2][0]) < 1e-12 and len(plan) < len(best[k2][1]))
+            ):
                 best[k2] = (risk, plan)
             stack.append((nctx, plan, a2, risk))
     out = [(p, r) for r, p in best.values()]
@@ -389,8 +424,9 @@ def best_plan(state: dict, st: B.Stage, seat: int, orange: bool, line: float) ->
     return min(plans, key=lambda pr: (pr[1], [-x for x in plan_key(state, st, seat, pr)]))
 
 
-def good_plans(state: dict, st: B.Stage, seat: int, orange: bool, line: float = 0.2,
-               k: int = 24) -> list[tuple[list, float]]:
+def good_plans(
+    state: dict, st: B.Stage, seat: int, orange: bool, line: float = 0.2, k: int = 24
+) -> list[tuple[list, float]]:
     """The plan list: first the plan a sensible driver takes under the risk line (best_plan), then
     the best others by a score (distance, risk, gear, the corner ahead), farthest first; plans
     that lose control for certain come last."""
@@ -406,12 +442,17 @@ def good_plans(state: dict, st: B.Stage, seat: int, orange: bool, line: float = 
         p, r = pr
         last = p[-1]
         gain = st.spaces[last[1]].front - start
-        return gain - 14.0 * r + 0.25 * last[2] + (3.0 if st.spaces[last[1]].finish else 0.0) \
+        return (
+            gain
+            - 14.0 * r
+            + 0.25 * last[2]
+            + (3.0 if st.spaces[last[1]].finish else 0.0)
             - too_fast(state, st, last[1], last[2])
+        )
 
     rest = [pr for pr in plans if pr[0] != first[0]]
     rest.sort(key=score, reverse=True)
-    top = rest[:k - 1]
+    top = rest[: k - 1]
     top.sort(key=lambda pr: (pr[1] >= 1 - 1e-9, -st.spaces[pr[0][-1][1]].front, pr[1], -pr[0][-1][2]))
     return [first] + top
 
@@ -468,8 +509,9 @@ def decode(code: Any) -> list[tuple[str, int, str]] | None:
     return out
 
 
-def match_steps(state: dict, st: B.Stage, seat: int, code: Any, ctx: Ctx | None = None,
-                pool: dict | None = None) -> tuple[list[list], Ctx] | None:
+def match_steps(
+    state: dict, st: B.Stage, seat: int, code: Any, ctx: Ctx | None = None, pool: dict | None = None
+) -> tuple[list[list], Ctx] | None:
     """Decode a plan code and check it step by step: (steps, context after) or None."""
     dec = decode(code)
     if dec is None:
@@ -488,8 +530,9 @@ def match_steps(state: dict, st: B.Stage, seat: int, code: Any, ctx: Ctx | None 
     return steps, ctx
 
 
-def _step_like(state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int], pool: dict | None,
-               die: str, sid: int, jump: str) -> tuple[list, Ctx] | None:
+def _step_like(
+    state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int], pool: dict | None, die: str, sid: int, jump: str
+) -> tuple[list, Ctx] | None:
     """The first step from `ctx` with this die, space and jump (None: there is none)."""
     for cand, nctx in next_steps(state, st, seat, ctx, occ, pool):
         if cand[0] == die and cand[1] == sid and cand[3] == jump:
@@ -497,7 +540,9 @@ def _step_like(state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int
     return None
 
 
-def _match_from_start(state: dict, st: B.Stage, seat: int, dec: list[tuple[str, int, str]]) -> tuple[list[list], Ctx] | None:
+def _match_from_start(
+    state: dict, st: B.Stage, seat: int, dec: list[tuple[str, int, str]]
+) -> tuple[list[list], Ctx] | None:
     """match_steps from the car's own place, each step kept for the state it was found in: the
     plans of a list share their first steps, and labels, menus and moves match the same codes."""
     here = (st.key, seat, orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS))
@@ -507,7 +552,7 @@ def _match_from_start(state: dict, st: B.Stage, seat: int, dec: list[tuple[str, 
     ctx = start_ctx(state, seat)
     steps = []
     for i, (die, sid, jump) in enumerate(dec):
-        key = (here, tuple(dec[:i + 1]))
+        key = (here, tuple(dec[: i + 1]))
         if key in _MATCHES:
             found = _MATCHES[key]
         else:

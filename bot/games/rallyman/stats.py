@@ -2,6 +2,7 @@
 how they ended), chips earned and spent. Stage times and chips from the states (a stage's time is
 its time cards' seconds, added to the car's past when the next stage begins; chips are counted
 as they go up and down), losses of control from the public lines."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -34,13 +35,23 @@ def compute(engine: Engine, first: State, steps: list[Step]) -> dict[str, Any]:
     totals = (final.get("result") or {}).get("totals") or [None] * seats
     rows = [places_row(engine, final, seats)]
     for i, leg in enumerate(legs):
-        rows.append(row(leg, [times[s][i] if times[s][i] is not None else "—" for s in range(seats)], best="min",
-                        section=msg("Stage times (s)") if i == 0 else None))
+        rows.append(
+            row(
+                leg,
+                [times[s][i] if times[s][i] is not None else "—" for s in range(seats)],
+                best="min",
+                section=msg("Stage times (s)") if i == 0 else None,
+            )
+        )
     rows += [
         row(msg("Chips kept (s)"), [final["cars"][s]["chips"] for s in range(seats)], best=None),
         row(msg("Total time (s)"), [t if t is not None else "—" for t in totals], best="min"),
-        row(msg("Losses of control"), [a + b + c for a, b, c in zip(sisu, spins, crashes)], best="min",
-            section=msg("On the stage")),
+        row(
+            msg("Losses of control"),
+            [a + b + c for a, b, c in zip(sisu, spins, crashes)],
+            best="min",
+            section=msg("On the stage"),
+        ),
         row(msg("Saved by SISU"), sisu, best=None),
         row(msg("Spins"), spins, best="min"),
         row(msg("Crashes"), crashes, best="min"),

@@ -1,5 +1,6 @@
 """Rallyman: DIRT's words for dice, places, plans and preferences, as `Msg`s a player can match
 with the board image (the engine's labels, log lines and menus share them)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -65,8 +66,13 @@ def crash_msg(state: dict, st: B.Stage, seat: int, code: str, dmg: tuple) -> Msg
     """A re-placing after a flat out's three "!": how far, where, in which gear, how much damage."""
     sid = int(code.split(":")[-2])
     gain = st.spaces[sid].front - st.spaces[state["cars"][seat]["sp"]].front
-    return msg("+{spaces} ({where}) in gear {gear}: {n} damage tokens", spaces=f"{gain:g}",
-               where=end_where(st, sid), gear=dmg[2], n=dmg[0])
+    return msg(
+        "+{spaces} ({where}) in gear {gear}: {n} damage tokens",
+        spaces=f"{gain:g}",
+        where=end_where(st, sid),
+        gear=dmg[2],
+        n=dmg[0],
+    )
 
 
 def plan_msg(state: dict, st: B.Stage, seat: int, steps: list[list], risk: float) -> Msg:
@@ -75,13 +81,22 @@ def plan_msg(state: dict, st: B.Stage, seat: int, steps: list[list], risk: float
     last = steps[-1]
     gain = st.spaces[last[1]].front - start
     dice = " ".join("C" if s[0] == "c" else s[0][1:-1] + "B" if s[0].endswith("b") else s[0][1:] for s in steps)
-    return msg("{dice} → +{spaces} ({where}), gear {gear}, risk {risk}", dice=dice,
-               spaces=f"{gain:g}", where=end_where(st, last[1]), gear=last[2], risk=pct(risk))
+    return msg(
+        "{dice} → +{spaces} ({where}), gear {gear}, risk {risk}",
+        dice=dice,
+        spaces=f"{gain:g}",
+        where=end_where(st, last[1]),
+        gear=last[2],
+        risk=pct(risk),
+    )
 
 
 def pref_label(key: str, value: Any) -> Msg:
     """A standing preference and its value, as its button shows it."""
     if key == "line":
         return msg("Risk line: {n}%", n=value)
-    return {"line": msg("Dice: ask above the line"), "all": msg("Dice: roll the whole plan"),
-            "ask": msg("Dice: ask before every die")}[value]
+    return {
+        "line": msg("Dice: ask above the line"),
+        "all": msg("Dice: roll the whole plan"),
+        "ask": msg("Dice: ask before every die"),
+    }[value]

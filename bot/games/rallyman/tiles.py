@@ -2,6 +2,7 @@
 segments (see data/rallyman/convert.py), and the hex grid they are laid on (flat-topped hexes of
 circumradius 1, axial q (east) and r (north)). board.py builds stages from them, generator.py
 random roads."""
+
 from __future__ import annotations
 
 import json

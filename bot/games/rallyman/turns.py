@@ -4,6 +4,7 @@ space by space, the time card that ends the turn and the loss of control. A turn
 to rounds.py (the next driver, round or stage).
 
 `roll_step`, `card` and `draw` are the only places chance enters a turn (tests force them)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -29,6 +30,7 @@ LOSES = ("p2", "ov")  # a step that loses control whatever the dice (securing ma
 
 
 # ---- what the seat sees and may choose ----------------------------------------------------------
+
 
 def orange(state: dict, seat: int) -> bool:
     """Whether the seat drives first this round (the orange die is its coast die)."""
@@ -91,8 +93,9 @@ def decisions(state: dict, seat: int) -> list[dict]:
         return [{"type": "crash", "values": [c]} for c, _ in rearrangements(state, st, seat)]
     if ph == "spare":
         car = state["cars"][seat]
-        return [{"type": "spare", "k": k} for k in ("gear", "brake", "coast") if car["dmg"][k] > 0] + \
-            [{"type": "nospare"}]
+        return [{"type": "spare", "k": k} for k in ("gear", "brake", "coast") if car["dmg"][k] > 0] + [
+            {"type": "nospare"}
+        ]
     return []
 
 
@@ -130,8 +133,13 @@ def rearrangements(st: dict, stage: B.Stage, seat: int) -> list[tuple[str, tuple
     """Re-placings of the flat-out dice that lose control: one per (space, gear), least damage
     first. Faces are kept; the loss of control happens at the last die. (Kept for the last few
     states: the menu, the labels and the move ask for them alike.)"""
-    key = (stage.key, seat, orjson.dumps([orange(st, seat), st["plan"], st["roll"]["faces"], st["cars"], st["mud"]],
-                                         option=orjson.OPT_SORT_KEYS))
+    key = (
+        stage.key,
+        seat,
+        orjson.dumps(
+            [orange(st, seat), st["plan"], st["roll"]["faces"], st["cars"], st["mud"]], option=orjson.OPT_SORT_KEYS
+        ),
+    )
     hit = _REPLACINGS.get(key)
     if hit is None:
         if len(_REPLACINGS) > 16:
@@ -181,6 +189,7 @@ def _rearrangements(st: dict, stage: B.Stage, seat: int) -> list[tuple[str, tupl
 
 # ---- chance -------------------------------------------------------------------------------------
 
+
 def roll_step(rng: Rng, step: list, mine: bool) -> list[bool]:
     """The faces of one plan step's dice (True: a "!")."""
     return [rng.below(6) < R.rules().bang[k] for k in R.step_dice(step, mine)]
@@ -227,6 +236,7 @@ def damage(car: dict, kind: str) -> None:
 
 # ---- the dice of a turn ---------------------------------------------------------------------------
 
+
 def start_roll(st: dict, seat: int, steps: list[list], events: list[Event]) -> None:
     """The plan is fixed: the roll phase begins with its first die."""
     rounds.mark_round(st, events)
@@ -236,8 +246,15 @@ def start_roll(st: dict, seat: int, steps: list[list], events: list[Event]) -> N
     st["roll"] = {"i": 0, "bangs": 0, "secured": 0, "flat": False, "faces": []}
     st["turn_no"] += 1  # a fresh board in the thread shows the dice where they lie
     stage = B.stage(st["stage"])
-    events.append(Event(msg("{p} plans {plan}.", p=seat_ref(seat),
-                            plan=plan_msg(st, stage, seat, steps, R.loc_chance(steps, orange(st, seat))))))
+    events.append(
+        Event(
+            msg(
+                "{p} plans {plan}.",
+                p=seat_ref(seat),
+                plan=plan_msg(st, stage, seat, steps, R.loc_chance(steps, orange(st, seat))),
+            )
+        )
+    )
 
 
 def auto_next(st: dict, seat: int) -> bool:
@@ -248,7 +265,7 @@ def auto_next(st: dict, seat: int) -> bool:
     if pref["dice"] == "ask":
         return False
     r = st["roll"]
-    risk = R.loc_chance(st["plan"][r["i"]:r["i"] + 1], orange(st, seat), r["bangs"])
+    risk = R.loc_chance(st["plan"][r["i"] : r["i"] + 1], orange(st, seat), r["bangs"])
     return bool(risk <= pref["line"] / 100 + 1e-9)
 
 
@@ -268,8 +285,16 @@ def roll_one(st: dict, seat: int, events: list[Event]) -> None:
     r["faces"].append(faces)
     r["bangs"] += sum(faces)
     r["i"] += 1
-    events.append(Event(msg("{p} rolls {die}: {faces}.", p=seat_ref(seat), die=die_msg(step),
-                            faces=" ".join("!" if f else "✓" for f in faces))))
+    events.append(
+        Event(
+            msg(
+                "{p} rolls {die}: {faces}.",
+                p=seat_ref(seat),
+                die=die_msg(step),
+                faces=" ".join("!" if f else "✓" for f in faces),
+            )
+        )
+    )
     enter(st, seat, step, events)
     if r["bangs"] >= 3 or step[3] in LOSES or (step[3] == "p1" and faces[0]):
         lose_control(st, seat, step, events)
@@ -307,13 +332,20 @@ def flat_out(st: dict, seat: int, events: list[Event]) -> None:
     r["flat"] = True
     r["faces"] = all_faces
     bangs = sum(sum(f) for f in all_faces)
-    events.append(Event(msg("{p} goes flat out: {faces}.", p=seat_ref(seat),
-                            faces=" ".join("".join("!" if x else "✓" for x in f) for f in all_faces))))
+    events.append(
+        Event(
+            msg(
+                "{p} goes flat out: {faces}.",
+                p=seat_ref(seat),
+                faces=" ".join("".join("!" if x else "✓" for x in f) for f in all_faces),
+            )
+        )
+    )
     if bangs >= 3:
         # three "!": the rolled dice are re-ordered and re-placed, and must lose control
         r["bangs"] = bangs
         st["phase"] = "rearrange"
-        events.append(Event(msg("{p} shows three \"!\" and chooses where to lose control.", p=seat_ref(seat))))
+        events.append(Event(msg('{p} shows three "!" and chooses where to lose control.', p=seat_ref(seat))))
         return
     for i, (step, faces) in enumerate(zip(st["plan"], all_faces)):
         r["i"] = i + 1
@@ -338,6 +370,7 @@ def crash_at(st: dict, seat: int, steps: list[list], events: list[Event]) -> Non
 
 # ---- moving and ending ------------------------------------------------------------------------------
 
+
 def enter(st: dict, seat: int, step: list, events: list[Event]) -> None:
     """The car moves onto the step's space: shortcuts draw a damage token on entry."""
     stage = B.stage(st["stage"])
@@ -348,8 +381,11 @@ def enter(st: dict, seat: int, step: list, events: list[Event]) -> None:
     car["gear"] = step[2]
     car["track"] = True
     car["side"] = prev is not None and step[1] in stage.spaces[prev].side
-    if sp.kind == "slide" and any(o["side"] and o["track"] and not o["fin"] and o["sp"] in stage.row_spaces(sp.row)
-                                  for i, o in enumerate(st["cars"]) if i != seat):
+    if sp.kind == "slide" and any(
+        o["side"] and o["track"] and not o["fin"] and o["sp"] in stage.row_spaces(sp.row)
+        for i, o in enumerate(st["cars"])
+        if i != seat
+    ):
         car["side"] = "follow"  # following a sliding car into its slide: sideways too (it does not block)
     if sp.kind == "shortcut" and (prev is None or stage.spaces[prev].kind != "shortcut"):
         _shortcut(st, seat, sp, events)
@@ -362,8 +398,9 @@ def _shortcut(st: dict, seat: int, sp: B.Space, events: list[Event]) -> None:
     if tok == "mud":
         key = str(sp.corner)
         st["mud"][key] = st["mud"].get(key, 0) + 1
-        events.append(Event(msg("{p} takes the shortcut and sprays mud: that corner's limit drops by 1.",
-                                p=seat_ref(seat))))
+        events.append(
+            Event(msg("{p} takes the shortcut and sprays mud: that corner's limit drops by 1.", p=seat_ref(seat)))
+        )
     elif tok in ("gear", "brake", "coast"):  # one bag: a crash token drawn here damages as well
         damage(st["cars"][seat], tok)
         events.append(Event(msg("{p} takes the shortcut: {kind} damage.", p=seat_ref(seat), kind=msg(tok))))
@@ -417,16 +454,32 @@ def lose_control(st: dict, seat: int, step: list, events: list[Event]) -> None:
     ru = R.rules()
     if back == "sisu":
         car["cards"].append([gear, ru.time[gear], "sisu"])
-        events.append(Event(msg("{p} loses control in gear {gear}... SISU! Saved: +{secs} s.", p=seat_ref(seat),
-                                gear=gear, secs=ru.time[gear])))
+        events.append(
+            Event(
+                msg(
+                    "{p} loses control in gear {gear}... SISU! Saved: +{secs} s.",
+                    p=seat_ref(seat),
+                    gear=gear,
+                    secs=ru.time[gear],
+                )
+            )
+        )
         _end_in(st, seat, gear, events)
         return
     car["cards"].append([gear, ru.loss_time, back])
     car["gear"] = 0
     car["side"] = False
     if back == "spin":
-        events.append(Event(msg("{p} loses control in gear {gear} and spins: +{secs} s.", p=seat_ref(seat),
-                                gear=gear, secs=ru.loss_time)))
+        events.append(
+            Event(
+                msg(
+                    "{p} loses control in gear {gear} and spins: +{secs} s.",
+                    p=seat_ref(seat),
+                    gear=gear,
+                    secs=ru.loss_time,
+                )
+            )
+        )
     else:
         _crash(st, seat, gear, events)
     check_finish(st, seat, events)
@@ -445,9 +498,17 @@ def _crash(st: dict, seat: int, gear: int, events: list[Event]) -> None:
         if tok in ("gear", "brake", "coast"):  # designed: "OK!" and mud are shortcut results, no damage
             damage(car, tok)
     car["track"] = False  # a crashed car does not block the track
-    events.append(Event(msg("{p} loses control in gear {gear} and crashes: +{secs} s, damage: {tokens}.",
-                            p=seat_ref(seat), gear=gear, secs=R.rules().loss_time,
-                            tokens=[msg(t) for t in got] or msg("none"))))
+    events.append(
+        Event(
+            msg(
+                "{p} loses control in gear {gear} and crashes: +{secs} s, damage: {tokens}.",
+                p=seat_ref(seat),
+                gear=gear,
+                secs=R.rules().loss_time,
+                tokens=[msg(t) for t in got] or msg("none"),
+            )
+        )
+    )
 
 
 def pass_turn(st: dict, seat: int, events: list[Event]) -> None:
@@ -471,6 +532,9 @@ def fit_spare(st: dict, seat: int, kind: str, events: list[Event]) -> None:
     car["cards"].append([0, secs, "spare"])
     car["track"] = False  # off the lane until the next turn, which starts in gear 0
     car["gear"] = 0
-    events.append(Event(msg("{p} fits the spare tyre: one {kind} die back, +{secs} s.", p=seat_ref(seat),
-                            kind=msg(kind), secs=secs)))
+    events.append(
+        Event(
+            msg("{p} fits the spare tyre: one {kind} die back, +{secs} s.", p=seat_ref(seat), kind=msg(kind), secs=secs)
+        )
+    )
     rounds.next_turn(st, events)

@@ -1,14 +1,27 @@
 """A device's activation in Steam Works: powering one component (its effect, the owner's bonus,
 the line saying what changed) and the activation's end."""
+
 from __future__ import annotations
 
 from typing import Any
 
 from bot.games.base import Event, State
 from bot.games.steamworks.choices import fire_choices
-from bot.games.steamworks.common import (LOG_KEEP, TILES, age_name, clock_to, device_by_id,
-                                         gain_source, log_line, power_name, seat_ref, start_build, take_from_belt,
-                                         tile_at, tile_name)
+from bot.games.steamworks.common import (
+    LOG_KEEP,
+    TILES,
+    age_name,
+    clock_to,
+    device_by_id,
+    gain_source,
+    log_line,
+    power_name,
+    seat_ref,
+    start_build,
+    take_from_belt,
+    tile_at,
+    tile_name,
+)
 from bot.games.steamworks.content import POWERS
 from bot.games.steamworks.rounds import end_turn
 from bot.i18n import Msg, msg, to_wire
@@ -78,7 +91,11 @@ def _effect(st: State, ev: list[Event], seat: int, eff: dict[str, Any], power: s
         got = st["stacks"][a].pop(0)
         pl["tiles"].append(got)
         pl["tiles"].sort()
-        log_line(st, ev, msg("{p} draws {tile} from the {age} stack.", p=seat_ref(seat), tile=tile_name(got), age=age_name(a)))
+        log_line(
+            st,
+            ev,
+            msg("{p} draws {tile} from the {age} stack.", p=seat_ref(seat), tile=tile_name(got), age=age_name(a)),
+        )
     elif op == "turbine":
         # Rule reading: the research says "pay £1 to choose 1 of 2 revealed tiles" and does not
         # say the others see them; the tile not kept goes back under its stack (as the belt's
@@ -87,16 +104,33 @@ def _effect(st: State, ev: list[Event], seat: int, eff: dict[str, Any], power: s
         a = param[1:]
         pl["money"] -= eff["price"]
         st["reveal"] = {"seat": seat, "age": a}
-        log_line(st, ev, msg("{p} pays £{n} to look at the top two tiles of the {age} stack.", p=seat_ref(seat),
-                         n=eff["price"], age=age_name(a)))
+        log_line(
+            st,
+            ev,
+            msg(
+                "{p} pays £{n} to look at the top two tiles of the {age} stack.",
+                p=seat_ref(seat),
+                n=eff["price"],
+                age=age_name(a),
+            ),
+        )
     elif op == "advance_start":
         # Rule reading: the marker moves now and the round's turn order stays; the round end
         # still moves it one more seat left, so the seat after the marker starts next round.
         k = 1 + int(param)
         pl["money"] -= int(param)
         st["marker"] = (st["marker"] + k) % st["seats"]
-        log_line(st, ev, msg("{p} moves the start marker {k} seat(s) left (£{n}); it is at {q}.", p=seat_ref(seat),
-                         k=k, n=int(param), q=seat_ref(st["marker"])))
+        log_line(
+            st,
+            ev,
+            msg(
+                "{p} moves the start marker {k} seat(s) left (£{n}); it is at {q}.",
+                p=seat_ref(seat),
+                k=k,
+                n=int(param),
+                q=seat_ref(st["marker"]),
+            ),
+        )
     elif op == "belt_take":
         take_from_belt(st, ev, seat, param)
     elif op == "per_component_coins":
@@ -128,13 +162,23 @@ def _say_fired(st: State, ev: list[Event], fired: tuple[int, str, str], before: 
     if op == "reuse":
         gains.append(msg("a used component may work once more"))
     elif op in ("build", "upgrade"):
-        gains.append(msg("builds a device of {n} tiles", n=eff["n"]) if op == "build"
-                     else msg("adds a tile to a device"))
-    line = msg("{p} powers {tile} with {power}: {changes}.", p=seat_ref(seat), tile=tile_name(tid),
-               power=power_name(power), changes=gains or [msg("nothing changes")])
+        gains.append(
+            msg("builds a device of {n} tiles", n=eff["n"]) if op == "build" else msg("adds a tile to a device")
+        )
+    line = msg(
+        "{p} powers {tile} with {power}: {changes}.",
+        p=seat_ref(seat),
+        tile=tile_name(tid),
+        power=power_name(power),
+        changes=gains or [msg("nothing changes")],
+    )
     if owner != seat and tile.owner:
-        line = msg("{line} {owner} takes the owner bonus: {changes}.", line=line, owner=seat_ref(owner),
-                   changes=changes(before[owner], after[owner]))
+        line = msg(
+            "{line} {owner} takes the owner bonus: {changes}.",
+            line=line,
+            owner=seat_ref(owner),
+            changes=changes(before[owner], after[owner]),
+        )
     added = len(ev) - at_ev
     ev.insert(at_ev, Event(line))
     st["log"].insert(len(st["log"]) - added, to_wire(line))
@@ -158,8 +202,11 @@ def changes(a: tuple, b: tuple) -> list[Msg]:
     for p in POWERS:
         k = b[3][p] - a[3][p]
         if k:
-            out.append(msg("+{n} {power} source(s)", n=k, power=power_name(p)) if k > 0 else
-                       msg("-{n} {power} source(s)", n=-k, power=power_name(p)))
+            out.append(
+                msg("+{n} {power} source(s)", n=k, power=power_name(p))
+                if k > 0
+                else msg("-{n} {power} source(s)", n=-k, power=power_name(p))
+            )
     if b[4] > a[4]:
         out.append(msg("+{n} tile(s)", n=b[4] - a[4]))
     return out

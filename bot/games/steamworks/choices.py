@@ -1,6 +1,7 @@
 """What may be done in Steam Works now: the seat the game waits for, its legal moves (placements,
 components to power, tiles to lay, whole devices) and the suggested next component. Reads the
 state only."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -8,8 +9,18 @@ from typing import Any
 
 from bot.games.base import GameError, State
 import bot.games.steamworks.geometry as geo
-from bot.games.steamworks.common import (BUILD_SIZE, TILES, WORKSHOP_PRICE, active_seat, belt_rightmost, device_by_id,
-                                         mechanic_cost, supply_of, tile_at, upgrade_targets)
+from bot.games.steamworks.common import (
+    BUILD_SIZE,
+    TILES,
+    WORKSHOP_PRICE,
+    active_seat,
+    belt_rightmost,
+    device_by_id,
+    mechanic_cost,
+    supply_of,
+    tile_at,
+    upgrade_targets,
+)
 from bot.games.steamworks.content import POWERS
 
 
@@ -67,8 +78,7 @@ def place_choices(st: State, seat: int) -> list[str]:
     for d in st["devices"]:
         for pt in d["tiles"]:
             key = f"dev:{d['id']}:{pt['x']},{pt['y']}"
-            if TILES[pt["t"]].is_source and key not in st["occupied"] \
-                    and geo.powered(d["tiles"], (pt["x"], pt["y"])):
+            if TILES[pt["t"]].is_source and key not in st["occupied"] and geo.powered(d["tiles"], (pt["x"], pt["y"])):
                 out.append(key)
     return out
 
@@ -92,8 +102,9 @@ def fire_choices(st: State, seat: int) -> list[str]:
             base = f"{at}:{p}"
             if op == "gain_any":
                 n = eff["n"]
-                picks = ([f"{a}" for a in POWERS] if n == 1 else
-                         [a + b for i, a in enumerate(POWERS) for b in POWERS[i:]])
+                picks = (
+                    [f"{a}" for a in POWERS] if n == 1 else [a + b for i, a in enumerate(POWERS) for b in POWERS[i:]]
+                )
                 picks = [k for k in picks if all(st["supply_sources"][c] >= k.count(c) for c in set(k))]
                 out += [f"{base}:{k}" for k in picks]
             elif op == "sell_source":
@@ -198,9 +209,24 @@ def default_fire(st: State, seat: int) -> str | None:
     if not choices:
         return None
     pl = st["players"][seat]
-    order = {"reuse": 0, "vp": 1, "vp_per_device": 1, "clocks": 1, "buy_vp": 2, "coins": 3,
-             "per_component_coins": 3, "gain_same": 4, "gain_any": 4, "sell_source": 5, "advance_start": 5,
-             "turbine": 6, "stack_by_power": 6, "belt_take": 6, "upgrade": 8, "build": 9}
+    order = {
+        "reuse": 0,
+        "vp": 1,
+        "vp_per_device": 1,
+        "clocks": 1,
+        "buy_vp": 2,
+        "coins": 3,
+        "per_component_coins": 3,
+        "gain_same": 4,
+        "gain_any": 4,
+        "sell_source": 5,
+        "advance_start": 5,
+        "turbine": 6,
+        "stack_by_power": 6,
+        "belt_take": 6,
+        "upgrade": 8,
+        "build": 9,
+    }
     act = st["act"]
 
     def rank(c: str) -> tuple:

@@ -2,6 +2,7 @@
 placement cost, and the small movements every part uses (sources, tiles from belts and stacks,
 clocks, devices). The engine's parts (choices.py: what may be done; activation.py, rounds.py: what
 follows; menu.py, view.py: what a seat is shown) build on these."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -137,7 +138,9 @@ def take_from_belt(st: State, ev: list[Event], seat: int, age: str) -> None:
     pl = st["players"][seat]
     pl["tiles"].append(tid)
     pl["tiles"].sort()
-    log_line(st, ev, msg("{p} takes {tile} from the {age} belt.", p=seat_ref(seat), tile=tile_name(tid), age=age_name(age)))
+    log_line(
+        st, ev, msg("{p} takes {tile} from the {age} belt.", p=seat_ref(seat), tile=tile_name(tid), age=age_name(age))
+    )
 
 
 def belt_rightmost(st: State, a: str) -> int | None:

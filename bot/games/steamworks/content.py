@@ -4,6 +4,7 @@ The seed (BGA help) gives the rules but no tile list, persona boards, clock coun
 research gives the box counts and a few tile names. Everything else is designed and marked so in
 the data files. A tile's `effect` is a small dict {"op": ..., params} the engine interprets.
 """
+
 from __future__ import annotations
 
 import json
@@ -17,10 +18,22 @@ POWERS = ("C", "S", "E")
 KINDS = ("source", "component", "modifier", "converter")
 # op -> allowed parameter names (besides "op"); "coins" / "vp" are extra gains after the op.
 OPS: dict[str, set[str]] = {
-    "coins": {"coins"}, "vp": {"vp"}, "gain_same": {"n"}, "gain_any": {"n", "coins"},
-    "sell_source": {"coins"}, "turbine": {"price"}, "stack_by_power": {"coins"}, "belt_take": {"coins"},
-    "advance_start": set(), "build": {"n", "coins", "price"}, "upgrade": {"n", "price"}, "per_component_coins": set(),
-    "buy_vp": {"price", "vp"}, "clocks": {"n"}, "vp_per_device": {"max"}, "reuse": set(),
+    "coins": {"coins"},
+    "vp": {"vp"},
+    "gain_same": {"n"},
+    "gain_any": {"n", "coins"},
+    "sell_source": {"coins"},
+    "turbine": {"price"},
+    "stack_by_power": {"coins"},
+    "belt_take": {"coins"},
+    "advance_start": set(),
+    "build": {"n", "coins", "price"},
+    "upgrade": {"n", "price"},
+    "per_component_coins": set(),
+    "buy_vp": {"price", "vp"},
+    "clocks": {"n"},
+    "vp_per_device": {"max"},
+    "reuse": set(),
 }
 OWNER_KEYS = {"coins", "vp", "source"}
 SPACE_IDS = ("tile", "source", "build", "workshop")
@@ -104,8 +117,18 @@ def _tile(raw: dict[str, Any]) -> Tile:
         _need(not effect, f"{tid}: sources and converters have no effect")
     owner = raw.get("owner", {})
     _need(set(owner) <= OWNER_KEYS and all(isinstance(v, int) and v > 0 for v in owner.values()), f"{tid}: owner")
-    return Tile(tid, raw["name"], raw["kind"], raw["age"], raw["copies"], tuple(sides), raw["prestige"],
-                raw["text"], dict(effect), dict(owner))
+    return Tile(
+        tid,
+        raw["name"],
+        raw["kind"],
+        raw["age"],
+        raw["copies"],
+        tuple(sides),
+        raw["prestige"],
+        raw["text"],
+        dict(effect),
+        dict(owner),
+    )
 
 
 @lru_cache(maxsize=1)
@@ -135,8 +158,10 @@ def setup() -> Setup:
     clocks = {int(k): v for k, v in data["clocks"].items()}
     belt = {int(k): v for k, v in data["belt"].items()}
     for n in range(lo, hi + 1):
-        _need(n in clocks and len(clocks[n]) == 3 and all(isinstance(c, int) and c > 0 for c in clocks[n]),
-              f"clocks for {n}")
+        _need(
+            n in clocks and len(clocks[n]) == 3 and all(isinstance(c, int) and c > 0 for c in clocks[n]),
+            f"clocks for {n}",
+        )
         _need(n in belt and 2 <= belt[n] <= 6, f"belt for {n}")
     _need(sum(clocks[hi]) <= 45, "the box has 45 clocks")
     _need(len(data["mechanic_cost"]) == 4 and data["mechanic_cost"][0] == 0, "first mechanic is free")
@@ -156,5 +181,6 @@ def setup() -> Setup:
     _need(persona_tiles == 15, "15 persona tiles")
     starts = [p.tiles[0] for p in personas.values()]
     _need(len(set(starts)) == 8, "each start tile once")
-    return Setup(lo, hi, clocks, belt, data["mechanic_cost"], data["pass_income"], data["start_mechanics"],
-                 spaces, personas)
+    return Setup(
+        lo, hi, clocks, belt, data["mechanic_cost"], data["pass_income"], data["start_mechanics"], spaces, personas
+    )

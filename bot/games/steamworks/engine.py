@@ -18,6 +18,7 @@ the same way. Choices: place "tile:<age>" "source:<C|S|E>" "build" "workshop:<ag
 "dev:<id>:<x>,<y>"; fire "<x>,<y>:<power>[:<param>]"; lay "<tile>:<x>:<y>:<r>[:<device id>]"; plan
 "<tile>:<x>:<y>:<r>/..." (a whole new device at once, offered where every legal one fits a select).
 """
+
 from __future__ import annotations
 
 import random
@@ -27,12 +28,37 @@ from bot.games.base import Action, Engine, Event, GameError, OptionSpec, State, 
 from bot.games.rng import Rng
 import bot.games.steamworks.geometry as geo
 from bot.games.steamworks.activation import end_activation, fire, maybe_end_activation
-from bot.games.steamworks.choices import (default_fire, fire_choices, lay_ok, legal_actions, place_choices, to_act,
-                                          whole_plans)
-from bot.games.steamworks.common import (AGES, BUILD_SIZE, SETUP, TILES, WORKSHOP_PRICE, active_seat, age_name,
-                                         clock_to, device_by_id, gain_source, log_line, mechanic_cost, mechanics_now,
-                                         power_name, refill_belt, seat_ref, start_build, take_from_belt,
-                                         take_from_supply, tile_name)
+from bot.games.steamworks.choices import (
+    default_fire,
+    fire_choices,
+    lay_ok,
+    legal_actions,
+    place_choices,
+    to_act,
+    whole_plans,
+)
+from bot.games.steamworks.common import (
+    AGES,
+    BUILD_SIZE,
+    SETUP,
+    TILES,
+    WORKSHOP_PRICE,
+    active_seat,
+    age_name,
+    clock_to,
+    device_by_id,
+    gain_source,
+    log_line,
+    mechanic_cost,
+    mechanics_now,
+    power_name,
+    refill_belt,
+    seat_ref,
+    start_build,
+    take_from_belt,
+    take_from_supply,
+    tile_name,
+)
 from bot.games.steamworks.content import POWERS
 from bot.games.steamworks.hidden import redraw
 from bot.games.steamworks.menu import describe_action, menu
@@ -55,8 +81,11 @@ class SteamWorksEngine(Engine):
 
     def describe_options(self, options: dict[str, Any]) -> list[Msg | str]:
         """The table's options as the lobby shows them."""
-        return [msg("persona boards dealt in seat order") if options.get("personas") == "seat order"
-                else msg("persona boards dealt at random")]
+        return [
+            msg("persona boards dealt in seat order")
+            if options.get("personas") == "seat order"
+            else msg("persona boards dealt at random")
+        ]
 
     # -- setup ---------------------------------------------------------------------------------------
 
@@ -74,20 +103,44 @@ class SteamWorksEngine(Engine):
         players: list[dict[str, Any]] = []
         for s in range(seats):
             p = SETUP.personas[personas[s]]
-            players.append({"persona": p.id, "money": p.money,
-                            "sources": {c: p.sources.get(c, 0) for c in POWERS},
-                            "tiles": sorted(p.tiles), "clocks": 0, "vp": 0})
+            players.append(
+                {
+                    "persona": p.id,
+                    "money": p.money,
+                    "sources": {c: p.sources.get(c, 0) for c in POWERS},
+                    "tiles": sorted(p.tiles),
+                    "clocks": 0,
+                    "vp": 0,
+                }
+            )
         belt = SETUP.belt[seats]
         st: State = {
-            "schema": SCHEMA, "rng": 0, "seats": seats, "options": options,
-            "age": 1, "unlocked": ["1"], "stacks": stacks,
+            "schema": SCHEMA,
+            "rng": 0,
+            "seats": seats,
+            "options": options,
+            "age": 1,
+            "unlocked": ["1"],
+            "stacks": stacks,
             "belts": {a: [None] * belt for a in AGES},
             "clocks": {a: SETUP.clocks[seats][i] for i, a in enumerate(AGES)},
             "supply_sources": {c: 20 - sum(pl["sources"][c] for pl in players) for c in POWERS},
-            "players": players, "devices": [], "occupied": {},
-            "start": rng.below(seats), "marker": 0, "round": 1, "turn": 0, "turn_no": 1,
-            "used": [0] * seats, "passed": [[] for _ in range(seats)],
-            "phase": "main", "act": None, "build": None, "reveal": None, "log": [], "final": None,
+            "players": players,
+            "devices": [],
+            "occupied": {},
+            "start": rng.below(seats),
+            "marker": 0,
+            "round": 1,
+            "turn": 0,
+            "turn_no": 1,
+            "used": [0] * seats,
+            "passed": [[] for _ in range(seats)],
+            "phase": "main",
+            "act": None,
+            "build": None,
+            "reveal": None,
+            "log": [],
+            "final": None,
         }
         st["marker"] = st["start"]
         refill_belt(st, "1")
@@ -164,8 +217,17 @@ class SteamWorksEngine(Engine):
             st["belts"][a][i] = None
             pl["tiles"].append(tid)
             pl["tiles"].sort()
-            log_line(st, ev, msg("{p} pays £{n} and takes {tile} from the {age} belt.", p=seat_ref(seat), n=WORKSHOP_PRICE,
-                             tile=tile_name(tid), age=age_name(a)))
+            log_line(
+                st,
+                ev,
+                msg(
+                    "{p} pays £{n} and takes {tile} from the {age} belt.",
+                    p=seat_ref(seat),
+                    n=WORKSHOP_PRICE,
+                    tile=tile_name(tid),
+                    age=age_name(a),
+                ),
+            )
         elif space == "build":
             log_line(st, ev, msg("{p} starts building a device of {n} tiles.", p=seat_ref(seat), n=BUILD_SIZE))
             start_build(st, "new", BUILD_SIZE, "turn")
@@ -180,14 +242,28 @@ class SteamWorksEngine(Engine):
                 # Using another player's device: its owner takes a clock from the current age's
                 # stack, or from the general supply once that stack is empty mid-round.
                 clock_to(st, ev, owner)
-                log_line(st, ev, msg("{p} uses {owner}'s device {n}; {owner} gains a clock.", p=seat_ref(seat),
-                                 owner=seat_ref(owner), n=did))
+                log_line(
+                    st,
+                    ev,
+                    msg(
+                        "{p} uses {owner}'s device {n}; {owner} gains a clock.",
+                        p=seat_ref(seat),
+                        owner=seat_ref(owner),
+                        n=did,
+                    ),
+                )
             else:
                 log_line(st, ev, msg("{p} uses their own device {n}.", p=seat_ref(seat), n=did))
             # The device's component set is fixed once activation starts (a tile added mid-way
             # by an Upgrader does not fire now).
-            st["act"] = {"dev": did, "src": [x, y], "owner": owner,
-                         "targets": geo.powered(d["tiles"], (x, y)), "used": [], "reuse": 0}
+            st["act"] = {
+                "dev": did,
+                "src": [x, y],
+                "owner": owner,
+                "targets": geo.powered(d["tiles"], (x, y)),
+                "used": [],
+                "reuse": 0,
+            }
             st["phase"] = "activate"
             maybe_end_activation(st, seat, ev)
             return
@@ -225,8 +301,16 @@ class SteamWorksEngine(Engine):
         pl["tiles"].append(kept)
         pl["tiles"].sort()
         st["reveal"] = None
-        log_line(st, ev, msg("{p} keeps {tile} and puts the other tile under the {age} stack.", p=seat_ref(seat),
-                         tile=tile_name(kept), age=age_name(a)))
+        log_line(
+            st,
+            ev,
+            msg(
+                "{p} keeps {tile} and puts the other tile under the {age} stack.",
+                p=seat_ref(seat),
+                tile=tile_name(kept),
+                age=age_name(a),
+            ),
+        )
         st["phase"] = "activate"
         maybe_end_activation(st, seat, ev)
 
@@ -297,14 +381,25 @@ class SteamWorksEngine(Engine):
             d = device_by_id(st, b["dev"])
             d["tiles"].extend(b["placed"])
             assert not geo.problems(d["tiles"])
-            log_line(st, ev, msg("{p} adds {tile} to device {n}.", p=seat_ref(seat), tile=tile_name(b["placed"][0]["t"]),
-                             n=d["id"]))
+            log_line(
+                st,
+                ev,
+                msg("{p} adds {tile} to device {n}.", p=seat_ref(seat), tile=tile_name(b["placed"][0]["t"]), n=d["id"]),
+            )
         else:
             assert not geo.problems(b["placed"])
             did = 1 + max((d["id"] for d in st["devices"]), default=0)
             st["devices"].append({"id": did, "owner": seat, "tiles": b["placed"]})
-            log_line(st, ev, msg("{p} builds device {n}: {tiles}.", p=seat_ref(seat), n=did,
-                             tiles=[tile_name(pt["t"]) for pt in b["placed"]]))
+            log_line(
+                st,
+                ev,
+                msg(
+                    "{p} builds device {n}: {tiles}.",
+                    p=seat_ref(seat),
+                    n=did,
+                    tiles=[tile_name(pt["t"]) for pt in b["placed"]],
+                ),
+            )
         back = b["back"]
         st["build"] = None
         if back == "act":

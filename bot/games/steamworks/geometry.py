@@ -4,6 +4,7 @@ and which tiles may be laid next so that the device can still be finished legall
 A placed tile is a dict {"t": tile id, "x": int, "y": int, "r": rotation 0-3 (quarter turns
 clockwise)}; y grows downwards. Sides are [north, east, south, west].
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -202,8 +203,12 @@ def _key(placed: Iterable[dict[str, Any]]) -> tuple:
 
 def candidates(placed: list[dict[str, Any]], supply: Counter) -> list[dict[str, Any]]:
     spots = _spots(grid_of(placed))
-    return [{"t": tid, "x": x, "y": y, "r": r}
-            for tid in sorted(t for t, n in supply.items() if n > 0) for (x, y) in spots for r in _ROTS[tid]]
+    return [
+        {"t": tid, "x": x, "y": y, "r": r}
+        for tid in sorted(t for t, n in supply.items() if n > 0)
+        for (x, y) in spots
+        for r in _ROTS[tid]
+    ]
 
 
 def links_at(grid: dict, c: dict[str, Any]) -> int:
@@ -291,8 +296,9 @@ def _mending(grid: dict, bad: list[tuple[int, int]]) -> set[tuple[int, int]]:
     return allowed or set()
 
 
-def _last_tiles(grid: dict, supply_key: tuple, bad: list[tuple[int, int]] | None = None,
-                first: bool = False) -> list[tuple[str, int, int, int]]:
+def _last_tiles(
+    grid: dict, supply_key: tuple, bad: list[tuple[int, int]] | None = None, first: bool = False
+) -> list[tuple[str, int, int, int]]:
     """The candidates (tile, x, y, r) that finish a device legally as its last tile, or only the
     first found (the grid is changed while testing, and restored)."""
     if bad is None:

@@ -1,5 +1,6 @@
 """What a seat cannot see in Steam Works, dealt again at random (`Engine.redraw_hidden`): the
 order of each age's face-down stack (and the dice to come)."""
+
 from __future__ import annotations
 
 import random

@@ -1,4 +1,5 @@
 """What a Steam Works seat is offered: the label of each move and the menu of selects and buttons."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -7,9 +8,21 @@ from typing import Any
 from bot.games.base import Action, GameError, State
 import bot.games.steamworks.geometry as geo
 from bot.games.steamworks.choices import default_fire, legal_actions, whole_plans
-from bot.games.steamworks.common import (BUILD_SIZE, SETUP, SPACE_NAMES, TILES, WORKSHOP_PRICE, age_name,
-                                         belt_rightmost, device_by_id, mechanic_cost, power_name, seat_ref, tile_at,
-                                         tile_name)
+from bot.games.steamworks.common import (
+    BUILD_SIZE,
+    SETUP,
+    SPACE_NAMES,
+    TILES,
+    WORKSHOP_PRICE,
+    age_name,
+    belt_rightmost,
+    device_by_id,
+    mechanic_cost,
+    power_name,
+    seat_ref,
+    tile_at,
+    tile_name,
+)
 from bot.i18n import Msg, msg
 
 
@@ -69,24 +82,39 @@ def describe_place(st: State, parts: list[str]) -> Msg:
     if space == "tile":
         a = parts[1]
         i = belt_rightmost(st, a)
-        return msg("{space}: take {tile} ({age} belt)", space=msg(SPACE_NAMES["tile"]),
-                   tile=tile_name(st["belts"][a][i]), age=age_name(a))
+        return msg(
+            "{space}: take {tile} ({age} belt)",
+            space=msg(SPACE_NAMES["tile"]),
+            tile=tile_name(st["belts"][a][i]),
+            age=age_name(a),
+        )
     if space == "source":
         return msg("{space}: take 1 {power} source", space=msg(SPACE_NAMES["source"]), power=power_name(parts[1]))
     if space == "build":
         return msg("{space}: build a device of {n} tiles", space=msg(SPACE_NAMES["build"]), n=BUILD_SIZE)
     if space == "workshop":
         a, i = parts[1], int(parts[2])
-        return msg("{space}: £{n} for {tile} ({age} belt, space {k})", space=msg(SPACE_NAMES["workshop"]),
-                   n=WORKSHOP_PRICE, tile=tile_name(st["belts"][a][i]), age=age_name(a), k=i + 1)
+        return msg(
+            "{space}: £{n} for {tile} ({age} belt, space {k})",
+            space=msg(SPACE_NAMES["workshop"]),
+            n=WORKSHOP_PRICE,
+            tile=tile_name(st["belts"][a][i]),
+            age=age_name(a),
+            k=i + 1,
+        )
     did = int(parts[1])
     d = device_by_id(st, did)
     x, y = (int(v) for v in parts[2].split(","))
     targets = geo.powered(d["tiles"], (x, y))
     names = [tile_name(tile_at(st, did, k)) for k in targets]
-    return msg("Device {n} of {owner}, {source} {pos}: {tiles}", n=did, owner=seat_ref(d["owner"]),
-               source=tile_name(tile_at(st, did, parts[2])), pos=msg("at ({x}, {y})", x=x, y=y),
-               tiles=names)
+    return msg(
+        "Device {n} of {owner}, {source} {pos}: {tiles}",
+        n=did,
+        owner=seat_ref(d["owner"]),
+        source=tile_name(tile_at(st, did, parts[2])),
+        pos=msg("at ({x}, {y})", x=x, y=y),
+        tiles=names,
+    )
 
 
 def describe_fire(st: State, parts: list[str]) -> Msg:
@@ -110,8 +138,11 @@ def describe_fire(st: State, parts: list[str]) -> Msg:
         elif op == "turbine" and p[0] == "d":
             extra = msg("draw the top tile of the {age} stack", age=age_name(p[1:]))
         elif op == "turbine":
-            extra = msg("£{n}: look at two tiles of the {age} stack, keep one", n=TILES[tid].effect["price"],
-                        age=age_name(p[1:]))
+            extra = msg(
+                "£{n}: look at two tiles of the {age} stack, keep one",
+                n=TILES[tid].effect["price"],
+                age=age_name(p[1:]),
+            )
         elif op == "advance_start":
             k = int(p)
             nxt = (st["marker"] + 1 + k + 1) % st["seats"]
@@ -136,12 +167,24 @@ def menu(state: State, seat: int) -> list[dict[str, Any]]:
 
     def selects(placeholder: Msg, kind: str, choices: list[str], limit: int) -> None:
         for start in range(0, min(len(choices), 25 * limit), 25):
-            chunk = choices[start:start + 25]
-            ph = placeholder if len(choices) <= 25 else msg("{placeholder} ({page})", placeholder=placeholder,
-                                                            page=start // 25 + 1)
-            groups.append({"kind": "select", "placeholder": ph, "min": 1, "max": 1, "action": {"type": kind},
-                           "options": [{"label": describe_action(st, seat, {"type": kind, "choice": c}),
-                                        "value": c} for c in chunk]})
+            chunk = choices[start : start + 25]
+            ph = (
+                placeholder
+                if len(choices) <= 25
+                else msg("{placeholder} ({page})", placeholder=placeholder, page=start // 25 + 1)
+            )
+            groups.append(
+                {
+                    "kind": "select",
+                    "placeholder": ph,
+                    "min": 1,
+                    "max": 1,
+                    "action": {"type": kind},
+                    "options": [
+                        {"label": describe_action(st, seat, {"type": kind, "choice": c}), "value": c} for c in chunk
+                    ],
+                }
+            )
 
     if st["phase"] == "main":
         _placements(groups, selects, st, seat, acts)
@@ -149,18 +192,37 @@ def menu(state: State, seat: int) -> list[dict[str, Any]]:
         rv = st["reveal"]
         two = st["stacks"][rv["age"]][:2]
         order = sorted(range(2), key=lambda i: (-TILES[two[i]].prestige, i))  # the higher prestige first
-        groups.append({"kind": "buttons", "options": [
-            {"label": describe_action(st, seat, {"type": "keep", "choice": str(i)}),
-             "action": {"type": "keep", "choice": str(i)}, "style": "primary" if j == 0 else "secondary"}
-            for j, i in enumerate(order)]})
+        groups.append(
+            {
+                "kind": "buttons",
+                "options": [
+                    {
+                        "label": describe_action(st, seat, {"type": "keep", "choice": str(i)}),
+                        "action": {"type": "keep", "choice": str(i)},
+                        "style": "primary" if j == 0 else "secondary",
+                    }
+                    for j, i in enumerate(order)
+                ],
+            }
+        )
     elif st["phase"] == "activate":
         fires = [a["choice"] for a in acts if a["type"] == "fire"]
         best = default_fire(st, seat)
         fires.sort(key=lambda c: (c != best, c))
         selects(msg("Power a component"), "fire", fires, 3)
-        groups.append({"kind": "buttons", "options": [
-            {"label": msg("Power everything left (suggested order)"), "action": {"type": "auto"}, "style": "primary"},
-            {"label": msg("End the activation"), "action": {"type": "done"}, "style": "secondary"}]})
+        groups.append(
+            {
+                "kind": "buttons",
+                "options": [
+                    {
+                        "label": msg("Power everything left (suggested order)"),
+                        "action": {"type": "auto"},
+                        "style": "primary",
+                    },
+                    {"label": msg("End the activation"), "action": {"type": "done"}, "style": "secondary"},
+                ],
+            }
+        )
     else:
         _building(groups, selects, st, acts)
     return groups
@@ -183,6 +245,7 @@ def _placements(groups: list[dict[str, Any]], selects: Selects, st: State, seat:
         return (3, -int(parts[1]), c)
 
     own = sorted((c for c in places if not c.startswith("dev:")), key=own_rank)
+
     def powered_count(c: str) -> int:
         x, y = (int(v) for v in c.split(":")[2].split(","))
         return len(geo.powered(device_by_id(st, int(c.split(":")[1]))["tiles"], (x, y)))
@@ -193,9 +256,14 @@ def _placements(groups: list[dict[str, Any]], selects: Selects, st: State, seat:
         selects(msg("Place a mechanic on your persona board (£{n})", n=cost), "place", own, 2)
     if devs:
         selects(msg("Place a mechanic on a device (£{n})", n=cost), "place", devs, 2)
-    groups.append({"kind": "buttons", "options": [
-        {"label": describe_action(st, seat, {"type": "pass"}), "action": {"type": "pass"},
-         "style": "secondary"}]})
+    groups.append(
+        {
+            "kind": "buttons",
+            "options": [
+                {"label": describe_action(st, seat, {"type": "pass"}), "action": {"type": "pass"}, "style": "secondary"}
+            ],
+        }
+    )
 
 
 def _building(groups: list[dict[str, Any]], selects: Selects, st: State, acts: list[Action]) -> None:
@@ -212,12 +280,12 @@ def _building(groups: list[dict[str, Any]], selects: Selects, st: State, acts: l
         selects(msg("Lay a tile ({n} left)", n=st["build"]["left"]), "lay", lays, 3)
     buttons = []
     if any(a["type"] == "tile" and not a["choice"] for a in acts):
-        buttons.append({"label": msg("Choose another tile"), "action": {"type": "tile", "choice": ""},
-                        "style": "secondary"})
+        buttons.append(
+            {"label": msg("Choose another tile"), "action": {"type": "tile", "choice": ""}, "style": "secondary"}
+        )
     if any(a["type"] == "confirm" for a in acts):
         buttons.append({"label": msg("Confirm the device"), "action": {"type": "confirm"}, "style": "success"})
     if any(a["type"] == "undo" for a in acts):
-        buttons.append({"label": msg("Take back the last tile"), "action": {"type": "undo"},
-                        "style": "secondary"})
+        buttons.append({"label": msg("Take back the last tile"), "action": {"type": "undo"}, "style": "secondary"})
     if buttons:
         groups.append({"kind": "buttons", "options": buttons})

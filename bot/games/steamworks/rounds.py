@@ -1,12 +1,12 @@
 """Turns, rounds and ages in Steam Works: a turn's end, the round's end (mechanics home, the
 automaton's clock, the age check, the belts, the start marker) and the final scores."""
+
 from __future__ import annotations
 
 from typing import Any
 
 from bot.games.base import Event, State
-from bot.games.steamworks.common import (TILES, active_seat, age_name, log_line, mechanics_now, refill_belt,
-                                         seat_ref)
+from bot.games.steamworks.common import TILES, active_seat, age_name, log_line, mechanics_now, refill_belt, seat_ref
 from bot.i18n import msg
 
 
@@ -62,8 +62,15 @@ def end_round(st: State, ev: list[Event]) -> None:
             if nxt not in st["unlocked"]:
                 st["unlocked"].append(nxt)
                 refill_belt(st, nxt)
-            log_line(st, ev, msg("The {age} stack ran short: its clocks are gone and {next} is unlocked.",
-                             age=age_name(a), next=age_name(nxt)))
+            log_line(
+                st,
+                ev,
+                msg(
+                    "The {age} stack ran short: its clocks are gone and {next} is unlocked.",
+                    age=age_name(a),
+                    next=age_name(nxt),
+                ),
+            )
     # IV: the start marker moves left (after any Alarm Chronometer moves: it still advances
     # at round end), and its seat starts the new round.
     st["start"] = st["marker"] = (st["marker"] + 1) % n
@@ -79,9 +86,16 @@ def scores(st: State) -> list[dict[str, Any]]:
         prestige = sum(TILES[pt["t"]].prestige for d in st["devices"] if d["owner"] == s for pt in d["tiles"])
         left_sources = sum(pl["sources"].values()) + sum(1 for t in pl["tiles"] if TILES[t].is_source)
         left_comps = sum(1 for t in pl["tiles"] if not TILES[t].is_source)
-        out.append({"seat": s, "vp": pl["vp"], "clocks": pl["clocks"], "prestige": prestige,
-                    "total": pl["vp"] + pl["clocks"] + prestige,
-                    "tiebreak": pl["money"] + left_sources + left_comps})
+        out.append(
+            {
+                "seat": s,
+                "vp": pl["vp"],
+                "clocks": pl["clocks"],
+                "prestige": prestige,
+                "total": pl["vp"] + pl["clocks"] + prestige,
+                "tiebreak": pl["money"] + left_sources + left_comps,
+            }
+        )
     return out
 
 

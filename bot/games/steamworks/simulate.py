@@ -15,6 +15,7 @@ basic source its components wait for first, and never one that no component of i
 This module's report plays greedy mirrors; balance.py is the full report (mixed tables, the tile
 test).
 """
+
 from __future__ import annotations
 
 import random
@@ -26,6 +27,7 @@ from bot.games.steamworks.engine import ENGINE as E
 from bot.games.steamworks.strategy import GREEDY, STYLES, Style, choose, favouring, greedy, place_value
 
 __all__ = ["GREEDY", "STYLES", "Style", "choose", "favouring", "greedy", "place_value", "play", "run", "spread"]
+
 
 def play(seats: int, seed: int, styles: list[Style] | None = None) -> dict[str, Any]:
     """One seeded game; seat s plays styles[s] (greedy everywhere by default)."""
@@ -95,11 +97,13 @@ def run(games: int, base_seed: int = 1, workers: int = 2, counts: list[int] | No
                     tile[t][0] += w
                     tile[t][1] += 1
         out[seats] = {
-            "games": games, "baseline": 1 / seats,
+            "games": games,
+            "baseline": 1 / seats,
             "seat": [w / games for w in seat_wins],
             "persona": {k: (v[0] / v[1], v[1]) for k, v in sorted(persona.items())},
             "tile": {k: (v[0] / v[1], v[1]) for k, v in sorted(tile.items())},
-            "rounds": sum(rounds) / len(rounds), "score": sum(totals) / len(totals),
+            "rounds": sum(rounds) / len(rounds),
+            "score": sum(totals) / len(totals),
         }
     return out
 
@@ -109,13 +113,18 @@ def main() -> None:
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     res = run(games, seed)
     for seats, r in res.items():
-        print(f"\n== {seats} players, {r['games']} games: mean {r['rounds']:.1f} rounds, mean score {r['score']:.1f}, "
-              f"fair share {r['baseline']:.3f}")
+        print(
+            f"\n== {seats} players, {r['games']} games: mean {r['rounds']:.1f} rounds, mean score {r['score']:.1f}, "
+            f"fair share {r['baseline']:.3f}"
+        )
         print("seat win share:", " ".join(f"{w:.3f}" for w in r["seat"]))
         print("persona win share (games):", ", ".join(f"{k} {w:.3f} ({n})" for k, (w, n) in r["persona"].items()))
         tiles = sorted(((w, n, k) for k, (w, n) in r["tile"].items() if n >= 20), reverse=True)
-        print("tile in a finished device -> win share (confounded by how much a seat builds; "
-              "`balance tiles` is the causal test), top 5:", ", ".join(f"{k} {w:.3f} ({n})" for w, n, k in tiles[:5]))
+        print(
+            "tile in a finished device -> win share (confounded by how much a seat builds; "
+            "`balance tiles` is the causal test), top 5:",
+            ", ".join(f"{k} {w:.3f} ({n})" for w, n, k in tiles[:5]),
+        )
         print("bottom 5:", ", ".join(f"{k} {w:.3f} ({n})" for w, n, k in tiles[-5:]))
 
 

@@ -2,6 +2,7 @@
 final score's parts (VP tokens, clocks, the prestige of one's devices) from the last state; VP
 tokens split by how they came (one's own turns, or the owner's bonus when another player powers
 one's device) from each step's change; devices from the public lines."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -27,16 +28,19 @@ def compute(engine: Engine, first: State, steps: list[Step]) -> dict[str, Any]:
                 (mine if s == seat else bonus)[s] += gained
     scores = {sc["seat"]: sc for sc in (final.get("final") or {}).get("scores") or []}
     part = lambda key: [scores[s][key] if s in scores else "—" for s in range(seats)]  # noqa: E731
-    return {"title": msg("Steam Works — statistics"), "rows": [
-        places_row(engine, final, seats),
-        row(msg("Total VP"), part("total"), section=msg("VP by source")),
-        row(msg("Prestige of your devices"), part("prestige")),
-        row(msg("Clocks"), part("clocks")),
-        row(msg("VP tokens, own turns"), mine),
-        row(msg("VP tokens, owner bonus"), bonus),
-        row(msg("Devices built"), tally(steps, seats, BUILDS, "p"), section=msg("Devices")),
-        row(msg("Tiles added to devices"), tally(steps, seats, ADDS, "p")),
-        row(msg("Own devices powered"), tally(steps, seats, OWN, "p"), best=None),
-        row(msg("Devices borrowed"), tally(steps, seats, BORROWS, "p"), best=None),
-        row(msg("Your devices borrowed"), tally(steps, seats, BORROWS, "owner")),
-    ]}
+    return {
+        "title": msg("Steam Works — statistics"),
+        "rows": [
+            places_row(engine, final, seats),
+            row(msg("Total VP"), part("total"), section=msg("VP by source")),
+            row(msg("Prestige of your devices"), part("prestige")),
+            row(msg("Clocks"), part("clocks")),
+            row(msg("VP tokens, own turns"), mine),
+            row(msg("VP tokens, owner bonus"), bonus),
+            row(msg("Devices built"), tally(steps, seats, BUILDS, "p"), section=msg("Devices")),
+            row(msg("Tiles added to devices"), tally(steps, seats, ADDS, "p")),
+            row(msg("Own devices powered"), tally(steps, seats, OWN, "p"), best=None),
+            row(msg("Devices borrowed"), tally(steps, seats, BORROWS, "p"), best=None),
+            row(msg("Your devices borrowed"), tally(steps, seats, BORROWS, "owner")),
+        ],
+    }

@@ -3,6 +3,7 @@ placement, a little noise, every component powered in the suggested order, with 
 changed: greedy, builder, borrower, miser and favour:T (simulate.py says what each prizes). The
 automatic player of an absent seat is `greedy`; the balance simulation (simulate.py, balance.py)
 plays them against each other."""
+
 from __future__ import annotations
 
 import random
@@ -15,14 +16,30 @@ from bot.games.steamworks.choices import legal_actions
 from bot.games.steamworks.common import TILES, belt_rightmost, device_by_id, mechanic_cost, supply_of, tile_at
 from bot.games.steamworks.view import view
 
-OP_VALUE = {"coins": 0.5, "vp": 1.0, "gain_same": 0.5, "gain_any": 0.5, "sell_source": 1.5, "turbine": 1.5,
-            "stack_by_power": 1.5, "belt_take": 1.5, "advance_start": 0.4, "build": 3.0, "upgrade": 1.5,
-            "per_component_coins": 1.0, "buy_vp": 1.0, "clocks": 2.0, "vp_per_device": 1.5, "reuse": 0.8}
+OP_VALUE = {
+    "coins": 0.5,
+    "vp": 1.0,
+    "gain_same": 0.5,
+    "gain_any": 0.5,
+    "sell_source": 1.5,
+    "turbine": 1.5,
+    "stack_by_power": 1.5,
+    "belt_take": 1.5,
+    "advance_start": 0.4,
+    "build": 3.0,
+    "upgrade": 1.5,
+    "per_component_coins": 1.0,
+    "buy_vp": 1.0,
+    "clocks": 2.0,
+    "vp_per_device": 1.5,
+    "reuse": 0.8,
+}
 
 
 @dataclass(frozen=True)
 class Style:
     """A simple strategy: the weights of the rough placement value (greedy's by default)."""
+
     name: str = "greedy"
     tile: float = 1.2  # taking a tile (plus its prestige and age)
     workshop: float = 0.8  # less for the Patent Office's £2
@@ -40,12 +57,15 @@ class Style:
 
 FAVOUR = 6.0  # what the favourite tile adds to a placement that takes it or builds with it (above a needed source)
 GREEDY = Style()
-STYLES = {s.name: s for s in (
-    GREEDY,
-    Style("builder", tile=2.0, source=1.3, build=5.5, build_ops=2.0),
-    Style("borrower", others=0.8, tile=0.9, source=0.6),
-    Style("miser", workshop=2.0, cost=1.2, pass_below=1.2),
-)}
+STYLES = {
+    s.name: s
+    for s in (
+        GREEDY,
+        Style("builder", tile=2.0, source=1.3, build=5.5, build_ops=2.0),
+        Style("borrower", others=0.8, tile=0.9, source=0.6),
+        Style("miser", workshop=2.0, cost=1.2, pass_below=1.2),
+    )
+}
 
 
 def favouring(tid: str) -> Style:
@@ -91,7 +111,9 @@ def place_value(st: dict[str, Any], seat: int, choice: str, style: Style = GREED
         i = belt_rightmost(st, a) if space == "tile" else int(parts[2])
         tid = st["belts"][a][i]
         fav = FAVOUR if tid == style.favourite else 0.0
-        return style.tile + TILES[tid].prestige * 0.5 + 0.3 * int(a) - (style.workshop if space == "workshop" else 0) + fav
+        return (
+            style.tile + TILES[tid].prestige * 0.5 + 0.3 * int(a) - (style.workshop if space == "workshop" else 0) + fav
+        )
     if space == "source":
         return _source_value(supply_of(st, seat), parts[1], style)
     if space == "build":
@@ -125,8 +147,19 @@ def _quick_lay(st: dict[str, Any], seat: int, favourite: str | None = None) -> d
         links = geo.links_at(grid, c)
         # the effect's value breaks ties before the name: laying by name made the Ticker Press wait
         # behind the Tinker's Bench (value-first beat name-first 1.14 to 0.86 head to head, 4 players)
-        ranked.append((c["t"] != favourite, -links, -TILES[c["t"]].prestige, -_effect_value(c["t"]),
-                       c["t"], c["y"], c["x"], c["r"], c))
+        ranked.append(
+            (
+                c["t"] != favourite,
+                -links,
+                -TILES[c["t"]].prestige,
+                -_effect_value(c["t"]),
+                c["t"],
+                c["y"],
+                c["x"],
+                c["r"],
+                c,
+            )
+        )
     ranked.sort(key=lambda z: z[:8])
     for z in ranked:
         c = z[-1]
@@ -150,8 +183,10 @@ def choose(st: dict[str, Any], seat: int, rnd: random.Random, style: Style = GRE
     if phase == "main":
         places = [a for a in acts if a["type"] == "place"]
         cost = mechanic_cost(st, seat)
-        scored = [(place_value(st, seat, a["choice"], style) - style.cost * cost + rnd.random() * 0.8, i, a)
-                  for i, a in enumerate(places)]
+        scored = [
+            (place_value(st, seat, a["choice"], style) - style.cost * cost + rnd.random() * 0.8, i, a)
+            for i, a in enumerate(places)
+        ]
         best = max(scored, default=None)
         if best is None or best[0] < style.pass_below:
             return {"type": "pass"}

@@ -7,6 +7,7 @@ It prints one line `BENCH {json}` once the start-up work is done: the seconds fr
 to `table.recovered` (0 when it was done before), and its resident memory then. It runs until
 SIGTERM.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -60,10 +61,19 @@ async def run() -> None:
         gc.collect()
         await asyncio.sleep(1.0)  # what the process holds once it has settled
         ready = marks.get("ready", done)
-        print("BENCH " + json.dumps({"start_to_recovered_s": done - started,
-                                     "ready_to_recovered_s": max(0.0, done - ready),
-                                     "ready_to_on_ready_s": marks.get("on_ready", ready) - ready,
-                                     "owed_queued": queued, "rss_mb": rss_mb()}), flush=True)
+        print(
+            "BENCH "
+            + json.dumps(
+                {
+                    "start_to_recovered_s": done - started,
+                    "ready_to_recovered_s": max(0.0, done - ready),
+                    "ready_to_on_ready_s": marks.get("on_ready", ready) - ready,
+                    "owed_queued": queued,
+                    "rss_mb": rss_mb(),
+                }
+            ),
+            flush=True,
+        )
     await task
 
 

@@ -7,6 +7,7 @@ Prints, per game, `engine_<game>_playouts_per_s` (today), `engine_<game>_playout
 `engine_<game>_speedup` (today / old). A playout: a seeded 3-player game (PON: 3, the rest too)
 to the end, each move chosen at random among the seat's decisions.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -42,8 +43,13 @@ print(json.dumps(done / (time.perf_counter() - started)))
 
 
 def measure(tree: Path, kind: str, seconds: float) -> float:
-    out = subprocess.run([sys.executable, "-c", CHILD, kind, str(seconds), json.dumps(OPTIONS.get(kind, {}))],
-                         cwd=tree, capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, kind, str(seconds), json.dumps(OPTIONS.get(kind, {}))],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return float(out.stdout.strip().splitlines()[-1])
 
 

@@ -7,6 +7,7 @@ database work <= 3x one bare INSERT (and the prompts' cost a move), start-up ove
 <= 5 ms, catch-up of 10,000 games <= 300 MB peak; also memory per 10,000 active games and REST
 calls per move. The 100,000-game database is built once and cached (bot/tools/bench/store.py).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -91,12 +92,18 @@ async def bot_figures(tmp: Path, rounds: int) -> None:
                     now = await store.game(1)
                     assert now is not None and now.snapshot is not None
                     state, cid = now.snapshot, f"mv:1:{now.seats[seat].prompt_version}:{seat}:"
-                    dm = await emu.wait_until(lambda: [m for m in emu.dm_messages(user)
-                                                       if m.selects and m.selects[0]["custom_id"].startswith(cid)][-1:])
+                    dm = await emu.wait_until(
+                        lambda: [
+                            m for m in emu.dm_messages(user) if m.selects and m.selects[0]["custom_id"].startswith(cid)
+                        ][-1:]
+                    )
                     # the card select (the whole-plans select above it takes one plan)
                     select = max(dm[0].selects, key=lambda s: s.get("max_values", 1))
-                    legal = [a for a in engine.legal_actions(state, seat) if a["type"] == "submit"
-                             and select["min_values"] <= len(a["cards"]) <= select["max_values"]]
+                    legal = [
+                        a
+                        for a in engine.legal_actions(state, seat)
+                        if a["type"] == "submit" and select["min_values"] <= len(a["cards"]) <= select["max_values"]
+                    ]
                     cards = [str(c) for c in rnd.choice(legal)["cards"]]
                     before = len([m for m in emu.messages_in(thread) if m.attachments])
                     if seat == waiting[-1]:
@@ -107,7 +114,8 @@ async def bot_figures(tmp: Path, rounds: int) -> None:
                     await emu.select(user, dm[0], cards, custom_id=select["custom_id"])
                     if seat == waiting[-1]:  # the last submission resolves the round
                         await emu.wait_until(
-                            lambda: len([m for m in emu.messages_in(thread) if m.attachments]) > before)
+                            lambda: len([m for m in emu.messages_in(thread) if m.attachments]) > before
+                        )
                         boards.append((time.perf_counter() - start) * 1000)
             emit("board_ms_p50", statistics.median(boards), "ms")
             emit("board_ms_p95", pct(boards, 95), "ms")
@@ -121,16 +129,23 @@ async def issue17_figures(tmp: Path) -> None:
 
     await bench_live.move_db(tmp)
     from bot.tools.bench.prompts import emit_prompts  # the event-loop side of a move: every seat's menu hashed
+
     emit_prompts()
     await bench_live.rest_calls(tmp)
     path, took = await bench_store.cached_database(100_000)
-    emit("db_100k_build_s", took if took is not None else 0.0,
-         "s (built now)" if took is not None else f"s (reused the cached {path})")
+    emit(
+        "db_100k_build_s",
+        took if took is not None else 0.0,
+        "s (built now)" if took is not None else f"s (reused the cached {path})",
+    )
     await bench_live.thread_lookup(path)
     baseline = await bench_live.baseline_rss(tmp)
     await bench_live.start_up(bench_store.copy_database(path, tmp / "startup.sqlite3"), tmp, baseline)
     await bench_live.catch_up(bench_store.copy_database(path, tmp / "catchup.sqlite3"), tmp)
-    from bot.tools.bench import pg as bench_pg  # the same on PostgreSQL: the move, and start-up over 10,000 of those games
+    from bot.tools.bench import (
+        pg as bench_pg,
+    )  # the same on PostgreSQL: the move, and start-up over 10,000 of those games
+
     await bench_pg.pg_figures(tmp, 10_000)
 
 

@@ -1,7 +1,8 @@
 """Throughput check: random full 6-player races on one core.
 
-    .venv/bin/python -m bot.tools.bench.heat [seconds]
+.venv/bin/python -m bot.tools.bench.heat [seconds]
 """
+
 from __future__ import annotations
 
 import random

@@ -11,6 +11,7 @@ animator's worker process (a 5 ms ticker's worst lateness).
 
   python -m bot.tools.bench.images [--only heat,pon] [--boards N] [--no-animation] [--no-stall]
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -26,15 +27,18 @@ from bot.tools.bench.figures import emit, pct
 
 BOARDS = 24
 SEED = 7
-WEBP_SETTINGS = {"webp_m0": {"lossless": True, "method": 0, "quality": 0},  # the fastest lossless WebP
-                 "webp": {"lossless": True, "method": 1, "quality": 20},  # the animation's (rendering/animation.py)
-                 "webp_m4": {"lossless": True, "method": 4, "quality": 50}}  # libwebp's default effort
+WEBP_SETTINGS = {
+    "webp_m0": {"lossless": True, "method": 0, "quality": 0},  # the fastest lossless WebP
+    "webp": {"lossless": True, "method": 1, "quality": 20},  # the animation's (rendering/animation.py)
+    "webp_m4": {"lossless": True, "method": 4, "quality": 50},
+}  # libwebp's default effort
 
 
 def played(kind: str, seats: int | None = None, seed: int = SEED) -> tuple[Any, dict, int, list, dict]:
     """A seeded game played to the end by the automatic player: engine, options, seats, action log
     and final state (also the animation tests' games)."""
     from bot.games.registry import engines
+
     engine = engines()[kind]
     seats = seats or min(3, engine.max_seats)
     options = engine.validate_options({}, seats)
@@ -71,11 +75,13 @@ def timed(fn, *args, repeat: int = 3) -> tuple[Any, float]:
 def boards_of(kind: str, count: int) -> list[Image.Image]:
     from bot import export
     from rendering import animation
+
     engine, options, seats, actions, _ = played(kind)
     states, _ = export.turn_starts(engine, options, seats, SEED, actions)
     names = ["Alice", "Bob", "Chie"][:seats]
-    return [Image.open(io.BytesIO(export.board_image(kind, engine, s, names, "en")))
-            for s in animation.thin(states, count)]
+    return [
+        Image.open(io.BytesIO(export.board_image(kind, engine, s, names, "en"))) for s in animation.thin(states, count)
+    ]
 
 
 def still_figures(kind: str, count: int) -> None:
@@ -102,6 +108,7 @@ def still_figures(kind: str, count: int) -> None:
 
 def animation_figures(kind: str) -> None:
     from bot import export
+
     engine, options, seats, actions, _ = played(kind)
     names = ["Alice", "Bob", "Chie"][:seats]
     for fmt in ("gif", "webp"):
@@ -123,6 +130,7 @@ async def stall(kind: str) -> None:
     (asyncio.to_thread) and in the animator's worker process (the bot's way), against the same
     ticker while the loop only waits as long (a busy machine makes the loop late by itself)."""
     from bot import export
+
     engine, options, seats, actions, _ = played(kind)
     names = ["Alice", "Bob", "Chie"][:seats]
     animator = export.Animator()
@@ -146,8 +154,9 @@ async def stall(kind: str) -> None:
         await tick
         return late, seconds
 
-    thread, seconds = await lateness(lambda: asyncio.to_thread(
-        export.animation, kind, options, seats, SEED, actions, names, "en"))
+    thread, seconds = await lateness(
+        lambda: asyncio.to_thread(export.animation, kind, options, seats, SEED, actions, names, "en")
+    )
     process, _ = await lateness(lambda: animator.draw(kind, options, seats, SEED, actions, names, "en"))
     idle, _ = await lateness(lambda: asyncio.sleep(seconds))
     animator.close()
@@ -159,6 +168,7 @@ async def stall(kind: str) -> None:
 
 def main(argv: list[str]) -> int:
     from bot.games.registry import engines
+
     kinds = sorted(engines())
     args = list(argv)
     count = BOARDS

@@ -1,6 +1,7 @@
 """The bench figures of issue #17 that need the bot running: start-up over 100,000 stored games,
 memory per 10,000 active games, a 10,000-game catch-up, a move's database work, a thread look-up
 and the REST calls of real games. Everything on 127.0.0.1; see bot/tools/bench/figures.py for the output."""
+
 from __future__ import annotations
 
 import asyncio
@@ -37,6 +38,7 @@ def pct(values: list[float], p: float) -> float:
 
 # -- a move's database work -------------------------------------------------------------------
 
+
 async def open_store(target: Path | str) -> tuple[Any, Any]:
     """The store the bench measures and its database connection (a store_sqlite or store_pg
     Backend), which the bench holds itself to trace its statements and time what executes them:
@@ -46,8 +48,9 @@ async def open_store(target: Path | str) -> tuple[Any, Any]:
     from bot.store import Store
 
     await (await Store.open(target)).close()
-    db = await (store_pg.Backend.connect(str(target)) if store_pg.is_url(target)
-                else store_sqlite.Backend.connect(target))
+    db = await (
+        store_pg.Backend.connect(str(target)) if store_pg.is_url(target) else store_sqlite.Backend.connect(target)
+    )
     return Store(db), db
 
 
@@ -72,6 +75,7 @@ async def executor_clock(db: Any) -> Callable[[], int] | None:
 class MoveDbRun:
     """What move_db measured: the moves' and the bare INSERTs' times, and one more race's
     statements as traced."""
+
     table: Any  # the Table the moves go through (bench_store.table_for)
     times: Any  # bench_store.MoveTimes
     hot: list[float]  # the bare INSERT at once after each move's statement (ms)
@@ -121,8 +125,14 @@ async def timed_races(store: Any, db: Any, races: int) -> MoveDbRun:
             bare_cpu.append(clock() - cpu)
         return took
 
-    run = MoveDbRun(table, bench_store.MoveTimes(yardstick=bare_insert, clock=clock), [], bare_cpu,
-                    backend=db.name, clocked=clock is not None)
+    run = MoveDbRun(
+        table,
+        bench_store.MoveTimes(yardstick=bare_insert, clock=clock),
+        [],
+        bare_cpu,
+        backend=db.name,
+        clocked=clock is not None,
+    )
     for template in bench_store.FINISHED[:races]:
         gid = await bench_store.new_game(store, table, *template[:4])
         rnd = random.Random(template[3])
@@ -166,20 +176,30 @@ def emit_move_db(run: MoveDbRun, suffix: str) -> None:
         # the flush's CPU is left out here (it ran outside the moves): its statements are counted below
         cpu_move, cpu_bare = statistics.median(times.cpu) / 1e6, statistics.median(run.bare_cpu) / 1e6
         executor = "the server process" if run.backend == "postgresql" else "the connection's thread"
-        emit("move_db_cpu_ratio" + suffix, cpu_move / cpu_bare,
-             f"x ({cpu_move:.3f} against {cpu_bare:.3f} ms of CPU in {executor})")
+        emit(
+            "move_db_cpu_ratio" + suffix,
+            cpu_move / cpu_bare,
+            f"x ({cpu_move:.3f} against {cpu_bare:.3f} ms of CPU in {executor})",
+        )
     emit("move_db_ms_p50" + suffix, move, "ms")
     emit("bare_insert_ms_p50" + suffix, one, "ms")
     emit("bare_insert_hot_ms_p50" + suffix, one_hot, "ms")
     # A trigger's steps are traced with its statement's text (SQLite, with its values: each move's
     # differs): a run of one text is one statement. PostgreSQL traces each round trip once. The
     # flush's are counted by the store (its executemany traces each row).
-    distinct = len(statements) if run.backend == "postgresql" else sum(
-        1 for i, text in enumerate(statements) if i == 0 or text != statements[i - 1])
-    flushing = sum(1 for text in statements if "owed" in text and not text.startswith(("INSERT INTO moves",
-                                                                                       "SELECT commit_move")))
-    emit("move_db_statements" + suffix, (distinct - flushing + run.traced_flushes) / run.traced,
-         "a move (a whole race: the archive at its end, the progress written behind, shared out)")
+    distinct = (
+        len(statements)
+        if run.backend == "postgresql"
+        else sum(1 for i, text in enumerate(statements) if i == 0 or text != statements[i - 1])
+    )
+    flushing = sum(
+        1 for text in statements if "owed" in text and not text.startswith(("INSERT INTO moves", "SELECT commit_move"))
+    )
+    emit(
+        "move_db_statements" + suffix,
+        (distinct - flushing + run.traced_flushes) / run.traced,
+        "a move (a whole race: the archive at its end, the progress written behind, shared out)",
+    )
     emit("progress_writes_per_move" + suffix, run.writes / run.count, "")
 
 
@@ -209,6 +229,7 @@ async def thread_lookup(path: Path, count: int = 2000) -> None:
 
 # -- the bot in its own process ------------------------------------------------------------------
 
+
 @dataclass
 class World:
     emu: Emulator
@@ -231,11 +252,20 @@ def populate(emu: Emulator, path: Path | None) -> World:
         con = sqlite3.connect(path)
         try:
             for (gid,) in con.execute("SELECT id FROM games WHERE status = 'active'"):
-                emu.world.create_thread(channel, f"game {gid}", emu.world.bot, thread_id=bench_store.THREAD_BASE + gid,
-                                        auto_archive_duration=10080)
+                emu.world.create_thread(
+                    channel,
+                    f"game {gid}",
+                    emu.world.bot,
+                    thread_id=bench_store.THREAD_BASE + gid,
+                    auto_archive_duration=10080,
+                )
                 world.threads += 1
-            user_ids |= {u for (u,) in con.execute(
-                "SELECT DISTINCT user_id FROM seats JOIN games ON games.id = game_id WHERE status = 'active'")}
+            user_ids |= {
+                u
+                for (u,) in con.execute(
+                    "SELECT DISTINCT user_id FROM seats JOIN games ON games.id = game_id WHERE status = 'active'"
+                )
+            }
         finally:
             con.close()
     for uid in user_ids:
@@ -250,8 +280,11 @@ async def start_child(emu: Emulator, db: Path | str, tmp: Path) -> tuple[BotProc
     env = {"BOT_STATE_DIR": str(tmp / "state"), "BOT_DATABASE": str(db), "BOT_LOG_LEVEL": "WARNING"}
     proc = BotProcess(emu, ["bot.tools.bench.child"], env=env)
     await proc.start(timeout=60)
-    report = await emu.wait_until(lambda: next((json.loads(line[6:]) for line in proc.output().splitlines()
-                                                if line.startswith("BENCH ")), None), 60, "no start-up report")
+    report = await emu.wait_until(
+        lambda: next((json.loads(line[6:]) for line in proc.output().splitlines() if line.startswith("BENCH ")), None),
+        60,
+        "no start-up report",
+    )
     assert report is not None  # (wait_until raises instead)
     return proc, report
 
@@ -293,8 +326,9 @@ async def baseline_rss(tmp: Path) -> float:
     return report["rss_mb"]
 
 
-async def start_up(db: Path | str, tmp: Path, baseline: float, populate_from: Path | None = None,
-                   suffix: str = "", total: str = "100k") -> None:
+async def start_up(
+    db: Path | str, tmp: Path, baseline: float, populate_from: Path | None = None, suffix: str = "", total: str = "100k"
+) -> None:
     """The bot started on the 100,000-game database (10,000 active); `db` may be a PostgreSQL
     URL holding a copy of the SQLite file `populate_from` (figures named with `suffix`)."""
     async with Emulator(settle_delay=0) as emu:
@@ -305,12 +339,18 @@ async def start_up(db: Path | str, tmp: Path, baseline: float, populate_from: Pa
         finally:
             await proc.stop(timeout=1.0)  # the bench needs no graceful shutdown
     emit(f"startup_s_{total}{suffix}", report["ready_to_recovered_s"], "s (gateway READY to all start-up work done)")
-    emit(f"startup_work_s_{total}{suffix}", report["start_to_recovered_s"], "s (process start to start-up work "
-         "done, before the gateway connects)")
+    emit(
+        f"startup_work_s_{total}{suffix}",
+        report["start_to_recovered_s"],
+        "s (process start to start-up work done, before the gateway connects)",
+    )
     if suffix:
         return
-    emit("rss_mb_per_10k_active", report["rss_mb"] - baseline,
-         f"MB ({report['rss_mb']:.0f} with {world.threads} active games and threads, {baseline:.0f} with none)")
+    emit(
+        "rss_mb_per_10k_active",
+        report["rss_mb"] - baseline,
+        f"MB ({report['rss_mb']:.0f} with {world.threads} active games and threads, {baseline:.0f} with none)",
+    )
     emit("ack_ms_p95_before_catchup", pct(idle, 95), "ms")
 
 
@@ -330,12 +370,14 @@ async def catch_up(db: Path, tmp: Path, games: int = 10_000) -> None:
                 while not stop.is_set():
                     peak.append(vm(pid, "VmRSS"))
                     await asyncio.sleep(0.1)
+
             sampler = asyncio.create_task(sample())
             left = [games]
 
             def finished() -> bool:
                 left[0] = owed_left(db)
                 return left[0] == 0 or time.monotonic() - start > CATCH_UP_SECONDS
+
             live = await acks(world, 10_000, ACK_EVERY, finished)
             elapsed = time.monotonic() - start
             stop.set()
@@ -352,6 +394,7 @@ async def catch_up(db: Path, tmp: Path, games: int = 10_000) -> None:
 
 # -- REST calls of real games ----------------------------------------------------------------------
 
+
 def fixed_seed(seed: int) -> Callable[[], int]:
     """A table's new_seed that always gives `seed` (the same games every run)."""
     return lambda: seed
@@ -366,6 +409,7 @@ async def rest_calls(tmp: Path, heat_seed: int = HEAT_SEED) -> None:
     from bot.app import create_bot
     from bot.config import load_settings
     from bot.tools.emulator.testing import start_bot_in_process
+
     if str(ROOT) not in sys.path:
         sys.path.append(str(ROOT))
     from tests.e2e.players import Player, play_until
@@ -388,10 +432,17 @@ async def rest_calls(tmp: Path, heat_seed: int = HEAT_SEED) -> None:
                 w.general = emu.add_text_channel(guild, kind)
                 table.new_seed = fixed_seed(seed)
                 thread = await start(w, await open_table(w, w.alice, w.bob, w.carol, kind=kind, **options), w.alice)
-                players = [Player(emu, w.alice, "select", 1, kind), Player(emu, w.bob, "slash", 2, kind),
-                           Player(emu, w.carol, "select", 3, kind)]
-                await play_until(players, thread, lambda thread=thread: any(
-                    "The game is over" in m.content for m in emu.messages_in(thread)), max_steps=3000)
+                players = [
+                    Player(emu, w.alice, "select", 1, kind),
+                    Player(emu, w.bob, "slash", 2, kind),
+                    Player(emu, w.carol, "select", 3, kind),
+                ]
+                await play_until(
+                    players,
+                    thread,
+                    lambda thread=thread: any("The game is over" in m.content for m in emu.messages_in(thread)),
+                    max_steps=3000,
+                )
                 await table.drain()
                 game = await store.game_by_thread(thread.id, kind, ("finished",))
                 assert game is not None

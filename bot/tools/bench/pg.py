@@ -7,6 +7,7 @@ commit survives the bot's crash, not the machine's (fsync stays on).
   python -m bot.tools.bench.pg [games]     (games: the size of the start-up database, 100000 by default;
                                      `python -m bot bench` runs it with 10000, for time)
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -60,8 +61,11 @@ async def pg_figures(tmp: Path, games: int = 100_000) -> None:
         finally:
             await source.close()
             await target.close()
-        emit(f"pg_copy_s_{label(games)}", time.perf_counter() - start, "s (store copy of the SQLite file, "
-             "without its replay check)")
+        emit(
+            f"pg_copy_s_{label(games)}",
+            time.perf_counter() - start,
+            "s (store copy of the SQLite file, without its replay check)",
+        )
         # the Discord side from a SQLite file of the same games
         part = bench_store.copy_database(path, tmp / "part.sqlite3") if games < 100_000 else path
         if part != path:

@@ -7,6 +7,7 @@ turn_starts); the move search runs at every turn. A development tool: the produc
 Prints `pole_log_<circuit>: <ms> ms` and `pole_replay_<circuit>: <ms> ms` (processor time, so a
 busy machine counts less) for seeded 6-car races played to the end by the automatic players, and
 `pole_search: <ms> ms` per move search over them."""
+
 from __future__ import annotations
 
 import sys

@@ -7,6 +7,7 @@ their states; each is drawn from the spectator view, as the thread's board is. P
 pon_board_ms_p50, pon_board_ms_p95 (CPU time of the drawing process: steady on a shared machine),
 pon_board_wall_ms_p95 (wall time: what a player waits on an idle machine), pon_board_kb (mean PNG size) and
 pon_board_ratio_max (the tallest image's height / width)."""
+
 from __future__ import annotations
 
 import io
@@ -61,8 +62,13 @@ def board_figures(samples: int = 60) -> dict[str, float]:
     times.sort()
     walls.sort()
     p95 = min(len(times) - 1, int(0.95 * len(times)))
-    return {"p50_ms": statistics.median(times), "p95_ms": times[p95], "wall_p95_ms": walls[p95],
-            "kb": statistics.mean(sizes), "ratio_max": max(ratios)}
+    return {
+        "p50_ms": statistics.median(times),
+        "p95_ms": times[p95],
+        "wall_p95_ms": walls[p95],
+        "kb": statistics.mean(sizes),
+        "ratio_max": max(ratios),
+    }
 
 
 if __name__ == "__main__":

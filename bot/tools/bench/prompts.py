@@ -8,6 +8,7 @@ Figures: `prompts_ms_heat6` (Table.prompts per move, all six seats), `prompts_me
 (the menus alone: what no hash can save) and `prompts_old_hash_ms_heat6` (the hash as it was
 before orjson: json.dumps of to_wire, for the before/after).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -53,8 +54,21 @@ def prompts_figures(races: int = 2) -> dict[str, float]:
     """Milliseconds per move: Table.prompts, the menus alone, the menus with the old hash."""
     engine = engines()["heat"]
     table = Table(None, None, {"heat": engine}, 3600)  # type: ignore[arg-type]  # prompts() needs neither
-    game = Game(1, "heat", 1, 1, 1, None, 1, "active", {"track": "usa"}, 0, 0, None,
-                seats=[Seat(s, 100 + s, f"p{s}", True, 0, "") for s in range(SEATS)])
+    game = Game(
+        1,
+        "heat",
+        1,
+        1,
+        1,
+        None,
+        1,
+        "active",
+        {"track": "usa"},
+        0,
+        0,
+        None,
+        seats=[Seat(s, 100 + s, f"p{s}", True, 0, "") for s in range(SEATS)],
+    )
     times: dict[str, list[float]] = {"prompts": [], "menus": [], "old": []}
     for seed in range(1, races + 1):
         for state in race_states(seed):

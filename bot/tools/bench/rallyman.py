@@ -5,6 +5,7 @@
 rallyman_turns_per_s: random full turns (plan, rolls, end of turn) on one core, over all stages;
 rallyman_render_ms_p95: board images of random positions, 95th percentile.
 """
+
 from __future__ import annotations
 
 import random
@@ -57,8 +58,12 @@ def render_ms_p95(samples: int = 40) -> float:
     k = 0
     while len(states) < samples:
         rnd = random.Random(k)
-        random_rally(k, 4, names[k % len(names)],
-                     lambda st: states.append(st) if rnd.random() < 0.08 and len(states) < samples else None)
+        random_rally(
+            k,
+            4,
+            names[k % len(names)],
+            lambda st: states.append(st) if rnd.random() < 0.08 and len(states) < samples else None,
+        )
         k += 1
     times = []
     for st in states:

@@ -14,6 +14,7 @@ with the stage's par time (data/rallyman/par.json). Styles:
   par        the par driver (bot/games/rallyman/par.py)
 Clicks per turn are counted for menu-first with the default preferences and with "ask before
 every die" (how the game played before standing preferences). Prints `name: value unit` lines."""
+
 from __future__ import annotations
 
 import statistics
@@ -45,10 +46,16 @@ class Tally:
 
 def menu_first(state: dict, seat: int, tally: Tally, flat: bool = False) -> dict:
     """The first entry of the menu: the first plan (flat out from the second select), the first button."""
-    groups = [g for g in ENGINE.menu(state, seat)
-              if not (g["kind"] == "buttons" and all(o["action"]["type"] == "prefs" for o in g["options"]))]
-    g = groups[1] if flat and state["phase"] == "plan" and len(groups) > 1 and groups[1]["action"]["type"] == "flat" \
+    groups = [
+        g
+        for g in ENGINE.menu(state, seat)
+        if not (g["kind"] == "buttons" and all(o["action"]["type"] == "prefs" for o in g["options"]))
+    ]
+    g = (
+        groups[1]
+        if flat and state["phase"] == "plan" and len(groups) > 1 and groups[1]["action"]["type"] == "flat"
         else groups[0]
+    )
     if g["kind"] == "select":
         if g["action"]["type"] in ("plan", "flat"):
             tally.plan_menus += 1

@@ -10,6 +10,7 @@ steamworks_clicks_per_build: the choices from the Workbench to a finished device
 tile (the Workbench, each tile, its tile-first choice where more lays than a select holds, the
 confirm) and now (the Workbench and one whole device where they are offered).
 """
+
 from __future__ import annotations
 
 import io
@@ -54,6 +55,7 @@ def timed(states: list[dict], draw: Callable[[dict], list[bytes]]) -> dict[str, 
         times.append((time.perf_counter() - t) * 1000)
         kb = max(kb, sum(len(b) for b in images) / 1024)
         from PIL import Image
+
         px = max(px, max(Image.open(io.BytesIO(b)).height for b in images))
     return {"p50": pct(times, 0.5), "p95": pct(times, 0.95), "kb": kb, "px": px}
 
@@ -68,6 +70,7 @@ def hand(renderer: Any) -> Callable[[dict], list[bytes]]:
     def draw(st: dict) -> list[bytes]:
         seat = E.to_act(st)[0] if not E.is_over(st) else 0
         return [renderer.render_hand(E.view(st, seat), NAMES)]
+
     return draw
 
 

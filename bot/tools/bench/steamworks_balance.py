@@ -16,6 +16,7 @@ Numbers are ratios to the fair share (1.00 = wins exactly 1/players of its games
 counts as a fraction), then ± one standard error and n, the seat-games behind the figure.
 "Position" is the seat's place in the first round's turn order (1 = the first start player).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -65,21 +66,37 @@ def _records(kind: str, tile: str | None, args: tuple[int, list[int]]) -> list[d
         scores = {r["seat"]: r for r in st["final"]["scores"]}
         totals = {s: r["total"] for s, r in scores.items()}
         for s in range(seats):
-            out.append({"seats": seats, "seed": seed, "position": (s - start) % seats + 1,
-                        "persona": st["players"][s]["persona"], "style": styles[s].name,
-                        "favourite": styles[s].favourite,
-                        "fair": seats / len(winners) if s in winners else 0.0,  # 1.0 on average if fair
-                        "built": sorted({pt["t"] for d in st["devices"] if d["owner"] == s for pt in d["tiles"]}),
-                        "total": totals[s],
-                        # points ahead of the table's other seats: far less noisy than a win
-                        "ahead": totals[s] - sum(totals[o] for o in totals if o != s) / (seats - 1),
-                        "vp": scores[s]["vp"], "clocks": scores[s]["clocks"], "prestige": scores[s]["prestige"],
-                        "rounds": st["round"], "last": (s - st["start"]) % seats + 1})
+            out.append(
+                {
+                    "seats": seats,
+                    "seed": seed,
+                    "position": (s - start) % seats + 1,
+                    "persona": st["players"][s]["persona"],
+                    "style": styles[s].name,
+                    "favourite": styles[s].favourite,
+                    "fair": seats / len(winners) if s in winners else 0.0,  # 1.0 on average if fair
+                    "built": sorted({pt["t"] for d in st["devices"] if d["owner"] == s for pt in d["tiles"]}),
+                    "total": totals[s],
+                    # points ahead of the table's other seats: far less noisy than a win
+                    "ahead": totals[s] - sum(totals[o] for o in totals if o != s) / (seats - 1),
+                    "vp": scores[s]["vp"],
+                    "clocks": scores[s]["clocks"],
+                    "prestige": scores[s]["prestige"],
+                    "rounds": st["round"],
+                    "last": (s - st["start"]) % seats + 1,
+                }
+            )
     return out
 
 
-def simulate(games: int, base_seed: int = 1, workers: int = 2, counts: list[int] | None = None,
-             kind: str = "greedy", tile: str | None = None) -> list[dict[str, Any]]:
+def simulate(
+    games: int,
+    base_seed: int = 1,
+    workers: int = 2,
+    counts: list[int] | None = None,
+    kind: str = "greedy",
+    tile: str | None = None,
+) -> list[dict[str, Any]]:
     _, parts = spread(partial(_records, kind, tile), games, base_seed, workers, counts)
     return [r for p in parts for r in p]
 
@@ -110,8 +127,13 @@ def _tiles(recs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     out: dict[Any, Any] = {}
     for t, rs in sorted(fav.items()):
         ratio, se, n = stat([r["fair"] for r in rs])
-        out[t] = {"ratio": ratio, "se": se, "n": n, "built": _mean([t in r["built"] for r in rs]),
-                  "built_by_others": _mean([t in r["built"] for r in others[t]])}
+        out[t] = {
+            "ratio": ratio,
+            "se": se,
+            "n": n,
+            "built": _mean([t in r["built"] for r in rs]),
+            "built_by_others": _mean([t in r["built"] for r in others[t]]),
+        }
     return out
 
 
@@ -137,12 +159,17 @@ def report(recs: list[dict[str, Any]]) -> dict[str, Any]:
         by[("rounds", r["seats"])].append(r["rounds"])
     counts = sorted({r["seats"] for r in recs})
     out: dict[str, Any] = {
-        "counts": {n: {"games": len(by[("rounds", n)]) // n, "rounds": _mean(by[("rounds", n)]),
-                       "score": _mean(by[("score", n)]),
-                       "position": [stat(by[("position", n, p)]) for p in range(1, n + 1)],
-                       "last": [stat(by[("last", n, p)]) for p in range(1, n + 1)],
-                       "persona": {k: stat(by[("persona", k, n)]) for k in SETUP.personas if by[("persona", k, n)]}}
-                   for n in counts},
+        "counts": {
+            n: {
+                "games": len(by[("rounds", n)]) // n,
+                "rounds": _mean(by[("rounds", n)]),
+                "score": _mean(by[("score", n)]),
+                "position": [stat(by[("position", n, p)]) for p in range(1, n + 1)],
+                "last": [stat(by[("last", n, p)]) for p in range(1, n + 1)],
+                "persona": {k: stat(by[("persona", k, n)]) for k in SETUP.personas if by[("persona", k, n)]},
+            }
+            for n in counts
+        },
         "persona": {k: stat(by[("persona", k)]) for k in SETUP.personas if by[("persona", k)]},
         "ahead": {k: stat(by[("ahead", k)]) for k in SETUP.personas if by[("ahead", k)]},
         # where a persona's points come from (mean per seat-game)
@@ -152,8 +179,9 @@ def report(recs: list[dict[str, Any]]) -> dict[str, Any]:
         "persona_style": {(k[1], k[2]): stat(v) for k, v in by.items() if k[0] == "persona style"},
         "tiles": _tiles(recs),
     }
-    out["worst_persona"] = max(abs(v[0] - 1) for c in [out["persona"]] + [c["persona"] for c in out["counts"].values()]
-                               for v in c.values())
+    out["worst_persona"] = max(
+        abs(v[0] - 1) for c in [out["persona"]] + [c["persona"] for c in out["counts"].values()] for v in c.values()
+    )
     out["worst_position"] = max(abs(v[0] - 1) for c in out["counts"].values() for v in c["position"])
     out["worst_tile"] = max(out["tiles"].items(), key=lambda kv: kv[1]["ratio"], default=None)
     return out
@@ -165,14 +193,15 @@ def _fmt(v: tuple[float, float, int]) -> str:
 
 def print_report(rep: dict[str, Any], kind: str, games: int, seed: int) -> None:
     counts = list(rep["counts"])
-    print(f"Steam Works balance: {kind} tables, {games} games per player count ({', '.join(map(str, counts))}), "
-          f"seed {seed}; 1.00 = a fair share, ± one standard error (seat-games)")
+    print(
+        f"Steam Works balance: {kind} tables, {games} games per player count ({', '.join(map(str, counts))}), "
+        f"seed {seed}; 1.00 = a fair share, ± one standard error (seat-games)"
+    )
     for n, c in rep["counts"].items():
         print(f"\n{n} players: {c['games']} games, mean {c['rounds']:.1f} rounds, mean score {c['score']:.1f}")
         for p, v in enumerate(c["position"]):
             print(f"  position {p + 1} (first round)  {_fmt(v)}    last round {_fmt(c['last'][p])}")
-    print("\npersona" + "".join(f"{f'{n} players':>22s}" for n in counts) + f"{'all':>22s}"
-          + f"{'points ahead':>22s}")
+    print("\npersona" + "".join(f"{f'{n} players':>22s}" for n in counts) + f"{'all':>22s}" + f"{'points ahead':>22s}")
     for k, v in rep["persona"].items():
         cells = [rep["counts"][n]["persona"].get(k, (float("nan"), float("nan"), 0)) for n in counts] + [v]
         print(f"  {k:12s}" + "".join(f"{_fmt(x):>22s}" for x in cells) + f"{_fmt(rep['ahead'][k]):>22s}")
@@ -187,17 +216,25 @@ def print_report(rep: dict[str, Any], kind: str, games: int, seed: int) -> None:
             cells = [rep["persona_style"].get((k, st), (float("nan"), float("nan"), 0)) for st in styles]
             print(f"  {k:12s}" + "".join(f"{_fmt(x):>22s}" for x in cells))
     if rep["tiles"]:
-        print(f"\nfavoured tile: the favouring seat's ratio; how often it / the greedy seats built the tile "
-              f"(decides the game above {DECIDES:.2f})")
+        print(
+            f"\nfavoured tile: the favouring seat's ratio; how often it / the greedy seats built the tile "
+            f"(decides the game above {DECIDES:.2f})"
+        )
         for t, v in sorted(rep["tiles"].items(), key=lambda kv: -kv[1]["ratio"]):
             flag = "  DECIDES" if v["ratio"] > DECIDES else ""
-            print(f"  {t:20s} {_fmt((v['ratio'], v['se'], v['n'])):>20s}   built {v['built']:4.0%} / "
-                  f"{v['built_by_others']:4.0%}{flag}")
+            print(
+                f"  {t:20s} {_fmt((v['ratio'], v['se'], v['n'])):>20s}   built {v['built']:4.0%} / "
+                f"{v['built_by_others']:4.0%}{flag}"
+            )
         t, v = rep["worst_tile"]
-        print(f"\nfavoured tiles {min(x['ratio'] for x in rep['tiles'].values()):.2f}-{v['ratio']:.2f}; "
-              f"worst {t} {v['ratio']:.2f} ± {v['se']:.2f} (decides above {DECIDES:.2f})")
-    print(f"worst persona {rep['worst_persona']:+.2f}, worst position {rep['worst_position']:+.2f} "
-          f"(target within ±{TARGET:.2f})")
+        print(
+            f"\nfavoured tiles {min(x['ratio'] for x in rep['tiles'].values()):.2f}-{v['ratio']:.2f}; "
+            f"worst {t} {v['ratio']:.2f} ± {v['se']:.2f} (decides above {DECIDES:.2f})"
+        )
+    print(
+        f"worst persona {rep['worst_persona']:+.2f}, worst position {rep['worst_position']:+.2f} "
+        f"(target within ±{TARGET:.2f})"
+    )
 
 
 def main() -> None:

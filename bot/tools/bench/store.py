@@ -10,6 +10,7 @@ Every clone has its template's kind, options, seats and seed, so it replays to i
 The built file is cached under the temp folder, keyed by the schema version (PRAGMA user_version)
 and the builder's own version, so a second bench run reuses it.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -39,11 +40,15 @@ USERS = 30_000
 ACTIVE_EVERY = 10  # every 10th game is mid-game, the others are finished
 
 # (kind, seats, options, seed, stop after this many moves or None to finish)
-FINISHED = [("heat", 3, {"track": "usa"}, 11, None), ("heat", 3, {"track": "france"}, 12, None),
-            ("heat", 3, {"track": "great_britain"}, 13, None), ("heat", 3, {"track": "italy"}, 14, None),
-            ("pon", 3, {}, 15, None), ("pon", 3, {}, 16, None)]
-MID_GAME = [("heat", 4, {"track": "usa"}, 21, 97), ("heat", 4, {"track": "italy"}, 22, 97),
-            ("pon", 4, {}, 23, 97)]
+FINISHED = [
+    ("heat", 3, {"track": "usa"}, 11, None),
+    ("heat", 3, {"track": "france"}, 12, None),
+    ("heat", 3, {"track": "great_britain"}, 13, None),
+    ("heat", 3, {"track": "italy"}, 14, None),
+    ("pon", 3, {}, 15, None),
+    ("pon", 3, {}, 16, None),
+]
+MID_GAME = [("heat", 4, {"track": "usa"}, 21, 97), ("heat", 4, {"track": "italy"}, 22, 97), ("pon", 4, {}, 23, 97)]
 
 
 class NoBot:
@@ -94,8 +99,15 @@ async def new_game(store: Store, table: Table, kind: str, seats: int, options: d
     assert game is not None
     state = engine.new_game(options, seats, seed)
     to_act, fresh = table.reminders(engine, game, state, list(range(seats)))
-    await store.start(gid, THREAD_BASE + gid, state, table.prompts(engine, game, state, force=True),
-                      {"events": [["The game begins!", None]]}, to_act, fresh)
+    await store.start(
+        gid,
+        THREAD_BASE + gid,
+        state,
+        table.prompts(engine, game, state, force=True),
+        {"events": [["The game begins!", None]]},
+        to_act,
+        fresh,
+    )
     await store.settle(gid, [0])
     return gid
 
@@ -158,8 +170,10 @@ async def build_templates(path: Path) -> tuple[list[int], list[int]]:
 
 def plan(total: int, finished: list[int], active: list[int]) -> list[tuple[int, int]]:
     """(new game id, template id): every ACTIVE_EVERY-th game mid-game, the templates in turn."""
-    return [(n, active[(n // ACTIVE_EVERY) % len(active)] if n % ACTIVE_EVERY == 0 else finished[n % len(finished)])
-            for n in range(1, total + 1)]
+    return [
+        (n, active[(n // ACTIVE_EVERY) % len(active)] if n % ACTIVE_EVERY == 0 else finished[n % len(finished)])
+        for n in range(1, total + 1)
+    ]
 
 
 USER = f"{USER_BASE} + (3 * p.new_id + s.seat) % {USERS}"
@@ -261,11 +275,12 @@ def add_owed(path: Path, games: int) -> list[int]:
     """The first `games` active games each owe an announcement ('{}', as after a crash)."""
     con = sqlite3.connect(path, isolation_level=None)
     try:
-        ids = [r[0] for r in con.execute("SELECT id FROM games WHERE status = 'active' ORDER BY id LIMIT ?",
-                                         (games,))]
+        ids = [r[0] for r in con.execute("SELECT id FROM games WHERE status = 'active' ORDER BY id LIMIT ?", (games,))]
         con.execute("BEGIN")
-        con.executemany("INSERT INTO owed (game_id, version, outcome) SELECT id, version, '{}' FROM games "
-                        "WHERE id = ?", [(i,) for i in ids])
+        con.executemany(
+            "INSERT INTO owed (game_id, version, outcome) SELECT id, version, '{}' FROM games WHERE id = ?",
+            [(i,) for i in ids],
+        )
         con.execute("COMMIT")
     finally:
         con.close()
@@ -274,6 +289,7 @@ def add_owed(path: Path, games: int) -> list[int]:
 
 def main() -> None:  # python -m bot.tools.bench.store [games]: build (or find) the cached database
     import sys
+
     total = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
     path, took = asyncio.run(cached_database(total))
     print(path, "reused" if took is None else f"built in {took:.1f} s")

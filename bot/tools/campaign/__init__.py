@@ -79,6 +79,7 @@ the archive it is packed into at the end):
                            rng, peeked...)
   bot_tracebacks           "Traceback" lines in the bot's whole log (all phases)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -88,13 +89,37 @@ import sys
 import tempfile
 from pathlib import Path
 
-FIGURES = ("games", "games_finished", "moves_sent", "moves_answered", "kills", "kills_first_seconds",
-           "announcements_missing", "replay_failures", "menus_missing", "announcements_duplicated",
-           "games_stalled", "results_missing", "lobbies_left_live", "threads_orphaned",
-           "double_clicks", "double_applied", "slash_pairs", "slash_double_applied",
-           "forged_sent", "forged_unanswered", "forged_tracebacks", "forged_accepted", "bot_crashes",
-           "startups_damaged", "startups_clean_exit", "startups_hung", "startups_traceback",
-           "log_secret_lines", "bot_tracebacks")
+FIGURES = (
+    "games",
+    "games_finished",
+    "moves_sent",
+    "moves_answered",
+    "kills",
+    "kills_first_seconds",
+    "announcements_missing",
+    "replay_failures",
+    "menus_missing",
+    "announcements_duplicated",
+    "games_stalled",
+    "results_missing",
+    "lobbies_left_live",
+    "threads_orphaned",
+    "double_clicks",
+    "double_applied",
+    "slash_pairs",
+    "slash_double_applied",
+    "forged_sent",
+    "forged_unanswered",
+    "forged_tracebacks",
+    "forged_accepted",
+    "bot_crashes",
+    "startups_damaged",
+    "startups_clean_exit",
+    "startups_hung",
+    "startups_traceback",
+    "log_secret_lines",
+    "bot_tracebacks",
+)
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -104,8 +129,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--games", type=int, default=24, help="games to start at most")
     p.add_argument("--kills", type=int, default=60, help="SIGKILLs to aim for")
     p.add_argument("--concurrency", type=int, default=6, help="games played at once")
-    p.add_argument("--stall", type=float, default=15.0,
-                   help="seconds a seat may wait without a decision before its game counts as stalled")
+    p.add_argument(
+        "--stall",
+        type=float,
+        default=15.0,
+        help="seconds a seat may wait without a decision before its game counts as stalled",
+    )
     p.add_argument("--startup-wait", type=float, default=15.0, help="seconds a damaged start-up may take")
     p.add_argument("--keep", action="store_true", help="keep the temporary folder (its path goes to stderr)")
     return p.parse_args(argv)

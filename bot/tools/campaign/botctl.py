@@ -1,5 +1,6 @@
 """The bot under test as a subprocess (bot.tools.emulator.testing.BotProcess), killed with SIGKILL and
 restarted by a kill plan that spreads the kills over the crash phase."""
+
 from __future__ import annotations
 
 import asyncio
@@ -21,8 +22,11 @@ class BotGone(Exception):
 class BotControl:
     def __init__(self, emu: Any, state_dir: Path, log_level: str = "INFO") -> None:
         self.emu = emu
-        self.proc = BotProcess(emu, ["bot"], env={"BOT_STATE_DIR": str(state_dir), "BOT_LOG_LEVEL": log_level,
-                                                  "BOT_REMINDER_INTERVAL": "12h"})
+        self.proc = BotProcess(
+            emu,
+            ["bot"],
+            env={"BOT_STATE_DIR": str(state_dir), "BOT_LOG_LEVEL": log_level, "BOT_REMINDER_INTERVAL": "12h"},
+        )
         self.kills = 0
         self.points: Counter[str] = Counter()
         self.restart_failures = 0
@@ -83,7 +87,7 @@ class BotControl:
         return self.proc.output()
 
     def tracebacks(self) -> int:
-        """"Traceback" lines in everything the bot printed (its log goes to the console too)."""
+        """ "Traceback" lines in everything the bot printed (its log goes to the console too)."""
         with open(self.proc.log_path, encoding="utf-8", errors="replace") as fh:
             return sum(1 for line in fh if line.startswith("Traceback"))
 

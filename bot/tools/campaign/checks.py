@@ -4,6 +4,7 @@ missing or stale menus, missing results, lobbies left open, orphaned threads.
 
 Every game that started is judged, finished ones too: their action log is read from the archive
 it is packed into at the end (Db.actions)."""
+
 from __future__ import annotations
 
 import importlib
@@ -75,7 +76,9 @@ def replay(db: Db, game: dict) -> Replayed:
     versions = [v for v, _, _ in actions]
     replayed, snap = normal(state), json.loads(game["snapshot"]) if game["snapshot"] else {}
     if versions != list(range(1, len(versions) + 1)) or len(versions) != game["version"]:
-        out.problem = f"its log holds versions {versions[:3]}..{versions[-3:]} but the game is at version {game['version']}"
+        out.problem = (
+            f"its log holds versions {versions[:3]}..{versions[-3:]} but the game is at version {game['version']}"
+        )
     elif replayed != snap:
         keys = sorted(k for k in set(snap) | set(replayed) if snap.get(k) != replayed.get(k))
         out.problem = f"the replayed state differs from the snapshot in {keys[:8]}"
@@ -174,11 +177,18 @@ def dump(folder: Optional[Path], r: Replayed, posts: list[Any], what: str) -> No
     path = folder / f"game-{r.game['id']}-{r.game['kind']}.txt"
     if path.exists():
         return
-    thread = [f"-- message {m.id} nonce={m.nonce} edited={bool(m.edited_timestamp)} images={len(m.attachments)}\n"
-              + m.content for m in posts]
-    path.write_text(f"{what}\n\n== the game's public lines ==\n"
-                    + "\n".join(f"v{v}\t{line}" for v, line in zip(r.versions, r.lines))
-                    + "\n\n== the thread's posts ==\n" + "\n".join(thread) + "\n", encoding="utf-8")
+    thread = [
+        f"-- message {m.id} nonce={m.nonce} edited={bool(m.edited_timestamp)} images={len(m.attachments)}\n" + m.content
+        for m in posts
+    ]
+    path.write_text(
+        f"{what}\n\n== the game's public lines ==\n"
+        + "\n".join(f"v{v}\t{line}" for v, line in zip(r.versions, r.lines))
+        + "\n\n== the thread's posts ==\n"
+        + "\n".join(thread)
+        + "\n",
+        encoding="utf-8",
+    )
     progress(f"game {r.game['id']}: its lines and its thread's are in {path}")
 
 
@@ -194,8 +204,10 @@ def announcements_missing(emu: Any, index: Index, replayed: list[Replayed], fold
             dump(folder, r, posts, f"{missing} lines missing")
             absent = list((Counter(r.lines) - Counter(shown)).elements())
             why = f"{absent[0][:100]!r} never shown" if absent else "shown out of order"
-            progress(f"game {r.game['id']} ({r.game['kind']}): {missing} of {len(r.lines)} lines missing "
-                     f"(of versions {unshown_versions(r, shown)[:12]}), {why}")
+            progress(
+                f"game {r.game['id']} ({r.game['kind']}): {missing} of {len(r.lines)} lines missing "
+                f"(of versions {unshown_versions(r, shown)[:12]}), {why}"
+            )
         count += missing
     return count
 
@@ -217,15 +229,18 @@ def duplicates(messages: Iterable[Any], anywhere: bool, with_components: bool = 
             if len(out) <= 3:
                 earlier = seen.get(key)
                 gap = ((m.id >> 22) - (earlier.id >> 22)) / 1000 if earlier is not None else float("nan")
-                progress(f"duplicate in channel {m.channel_id}: message {m.id} {m.content[:120]!r} "
-                         f"({len(m.attachments)} attachments), {gap:.1f} s after {earlier and earlier.id}")
+                progress(
+                    f"duplicate in channel {m.channel_id}: message {m.id} {m.content[:120]!r} "
+                    f"({len(m.attachments)} attachments), {gap:.1f} s after {earlier and earlier.id}"
+                )
         seen[key] = m
         previous = key
     return out
 
 
-def announcements_duplicated(emu: Any, index: Index, replayed: list[Replayed], users: Iterable[Any],
-                             folder: Optional[Path] = None) -> int:
+def announcements_duplicated(
+    emu: Any, index: Index, replayed: list[Replayed], users: Iterable[Any], folder: Optional[Path] = None
+) -> int:
     """In a game's thread: each event line shown more often than the game said it (a repeated
     post, or a line repeated inside an edited round post), and each repeated post that carries no
     event line (a board said twice). In DMs: a message with components identical to an earlier
@@ -239,8 +254,10 @@ def announcements_duplicated(emu: Any, index: Index, replayed: list[Replayed], u
         if repeated:
             dump(folder, r, posts, f"{sum(repeated.values())} lines shown too often")
             line, n = repeated.most_common(1)[0]
-            progress(f"game {r.game['id']} ({r.game['kind']}): {sum(repeated.values())} lines shown too often, "
-                     f"{line[:100]!r} {n} more")
+            progress(
+                f"game {r.game['id']} ({r.game['kind']}): {sum(repeated.values())} lines shown too often, "
+                f"{line[:100]!r} {n} more"
+            )
         count += sum(repeated.values())
         # Posts with no event line: a board (images) said twice anywhere, a text post (a ping, a
         # title left when its "Waiting for" line went) twice in a row.
@@ -275,8 +292,10 @@ def menus_missing(emu: Any, db: Db, index: Index, games: list[dict], closed: set
         if game["status"] != "active" or game["snapshot"] is None:
             continue
         engine = eng[game["kind"]]
-        seats = {s: (u, v) for s, u, v in db.query("SELECT seat, user_id, prompt_version FROM seats "
-                                                    "WHERE game_id = ?", (game["id"],))}
+        seats = {
+            s: (u, v)
+            for s, u, v in db.query("SELECT seat, user_id, prompt_version FROM seats WHERE game_id = ?", (game["id"],))
+        }
         for seat in engine.to_act(json.loads(game["snapshot"])):
             if seat not in seats or seats[seat][0] in closed:
                 continue

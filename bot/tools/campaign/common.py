@@ -1,5 +1,6 @@
 """Shared pieces of the campaign: progress lines, the figures, a fast message index over the
 emulator's world, and read-only access to the bot's SQLite file."""
+
 from __future__ import annotations
 
 import asyncio
@@ -141,8 +142,18 @@ class Db:
         return await asyncio.to_thread(self.query, sql, params)
 
     def games(self, snapshot: bool = False) -> list[dict[str, Any]]:
-        cols = ("id", "kind", "channel_id", "thread_id", "lobby_message_id", "status", "options", "seed",
-                "version", "locale") + (("snapshot",) if snapshot else ())
+        cols = (
+            "id",
+            "kind",
+            "channel_id",
+            "thread_id",
+            "lobby_message_id",
+            "status",
+            "options",
+            "seed",
+            "version",
+            "locale",
+        ) + (("snapshot",) if snapshot else ())
         rows = self.query(f"SELECT {', '.join(cols)} FROM games ORDER BY id")
         games = [dict(zip(cols, r)) for r in rows]
         for g in games:
@@ -157,10 +168,15 @@ class Db:
     def actions(self, game_id: int, after: int = -1) -> list[tuple[int, int, str]]:
         """(version, seat, action JSON) in version order, whether still in `actions` or packed into
         the game's archive once it finished (the archive keeps the order: its n-th entry is version n)."""
-        archived, rows = self.queries([
-            ("SELECT archive FROM games WHERE id = ? AND archive IS NOT NULL", (game_id,)),
-            ("SELECT version, seat, action FROM actions WHERE game_id = ? AND version > ? ORDER BY version",
-             (game_id, after))])
+        archived, rows = self.queries(
+            [
+                ("SELECT archive FROM games WHERE id = ? AND archive IS NOT NULL", (game_id,)),
+                (
+                    "SELECT version, seat, action FROM actions WHERE game_id = ? AND version > ? ORDER BY version",
+                    (game_id, after),
+                ),
+            ]
+        )
         if archived:
             packed = json.loads(zlib.decompress(archived[0][0]))
             return [(v, seat, json.dumps(action)) for v, (seat, action) in enumerate(packed, 1) if v > after]

@@ -3,6 +3,7 @@ component custom_ids that match nothing, carry a lone surrogate or full-width di
 sent as a select and the reverse, select values that are not options; slash commands with huge
 game ids, wrong option types, unknown choices, unknown commands; autocomplete with garbage.
 The targets are idle games nobody plays, so any growth of their action log is a forgery accepted."""
+
 from __future__ import annotations
 
 import asyncio
@@ -21,8 +22,23 @@ COMPONENT, COMMAND, AUTOCOMPLETE = 3, 2, 4
 
 def unmatched_ids(rnd: random.Random) -> list[str]:
     junk = "".join(rnd.choice("abc:;/\\|%$#@!_-0123456789") for _ in range(rnd.randint(1, 90)))
-    return ["", "x", "mv:", "mv:1:2", "lb:abc:join", "hd:-1", "lb:1:explode", "mv:1:0:0:z0", "hd:", junk,
-            "mv:99999999999999999999999:0:0:b0", "mv:1:0:0:b" + "9" * 40, " " * 5, "\u0000", "é" * 100]
+    return [
+        "",
+        "x",
+        "mv:",
+        "mv:1:2",
+        "lb:abc:join",
+        "hd:-1",
+        "lb:1:explode",
+        "mv:1:0:0:z0",
+        "hd:",
+        junk,
+        "mv:99999999999999999999999:0:0:b0",
+        "mv:1:0:0:b" + "9" * 40,
+        " " * 5,
+        "\u0000",
+        "é" * 100,
+    ]
 
 
 def surrogate_ids(ids: list[str]) -> list[str]:
@@ -33,8 +49,7 @@ def surrogate_ids(ids: list[str]) -> list[str]:
 def digit_variants(cid: str) -> list[str]:
     """The same id with its numbers written in other scripts (int() reads them all)."""
     head, _, rest = cid.partition(":")
-    return [f"{head}:{rest.translate(FULLWIDTH)}", f"{head}:{rest.translate(ARABIC)}",
-            cid.replace(":", ":\u0661", 1)]
+    return [f"{head}:{rest.translate(FULLWIDTH)}", f"{head}:{rest.translate(ARABIC)}", cid.replace(":", ":\u0661", 1)]
 
 
 DEFERRED_WAIT = 8.0  # seconds a deferred answer ("thinking...") may take to be completed
@@ -80,7 +95,9 @@ class Forger:
         for user, m, comps in self.components_of(table):
             dm = self.emu.dm_channel(user)
             ids = [c["custom_id"] for c in comps]
-            forged: list[tuple[str, Any]] = [(cid, 2) for cid in unmatched_ids(self.rnd)] + [(cid, 2) for cid in surrogate_ids(ids)]
+            forged: list[tuple[str, Any]] = [(cid, 2) for cid in unmatched_ids(self.rnd)] + [
+                (cid, 2) for cid in surrogate_ids(ids)
+            ]
             for c in comps:
                 ctype = c.get("type")
                 for variant in digit_variants(c["custom_id"]):
@@ -89,8 +106,15 @@ class Forger:
                 if ctype == 3:
                     options = [o["value"] for o in c.get("options") or []]
                     for values in (["999"], ["-1"], ["x" * 200], [], options * 2 + ["0"], ["\u0000"], [None], [1]):
-                        packets.append((user, dm, m, {"custom_id": c["custom_id"], "component_type": 3,
-                                                      "values": values}, COMPONENT))
+                        packets.append(
+                            (
+                                user,
+                                dm,
+                                m,
+                                {"custom_id": c["custom_id"], "component_type": 3, "values": values},
+                                COMPONENT,
+                            )
+                        )
             for cid, ctype in forged:
                 data: dict[str, Any] = {"custom_id": cid, "component_type": ctype}
                 if ctype == 3:
@@ -109,18 +133,25 @@ class Forger:
         user, channel = table.users[0], table.play_channel()
         packets = []
 
-        def cmd(name: str, sub: Optional[str], options: list[dict], itype: int = COMMAND,
-                cid: Optional[str] = None) -> None:
+        def cmd(
+            name: str, sub: Optional[str], options: list[dict], itype: int = COMMAND, cid: Optional[str] = None
+        ) -> None:
             c = self.command(name)
-            data: dict[str, Any] = {"id": cid or (c["id"] if c else "1"), "name": name, "type": 1,
-                                    "guild_id": str(self.ctx.guild.id)}
+            data: dict[str, Any] = {
+                "id": cid or (c["id"] if c else "1"),
+                "name": name,
+                "type": 1,
+                "guild_id": str(self.ctx.guild.id),
+            }
             data["options"] = [{"type": 1, "name": sub, "options": options}] if sub else options
             packets.append((user, channel, None, data, itype))
 
         for kind in ("heat", "pon", "pole", "steamworks", "rallyman"):
             for big in BIG:
                 cmd(kind, "hand", [{"type": 4, "name": "game", "value": big}])
-                cmd(kind, "play", [{"type": 3, "name": "move", "value": "x"}, {"type": 4, "name": "game", "value": big}])
+                cmd(
+                    kind, "play", [{"type": 3, "name": "move", "value": "x"}, {"type": 4, "name": "game", "value": big}]
+                )
                 cmd(kind, "join", [{"type": 4, "name": "game", "value": big}])
             for wrong in ("abc", 1.5, True, None, [1], {"a": 1}, "", "１"):
                 cmd(kind, "hand", [{"type": 4, "name": "game", "value": wrong}])
@@ -129,7 +160,11 @@ class Forger:
             cmd(kind, None, [])
         for track in ("mars", "", "USA ", "\ud800", 7):
             cmd("heat", "new", [{"type": 3, "name": "track", "value": track}])
-        cmd("heat", "new", [{"type": 3, "name": "track", "value": "usa"}, {"type": 3, "name": "grid", "value": "diagonal"}])
+        cmd(
+            "heat",
+            "new",
+            [{"type": 3, "name": "track", "value": "usa"}, {"type": 3, "name": "grid", "value": "diagonal"}],
+        )
         for big in BIG[:2]:
             cmd("game", "status", [{"type": 4, "name": "game", "value": big}])
             cmd("game", "log", [{"type": 4, "name": "game", "value": big}, {"type": 4, "name": "count", "value": big}])
@@ -164,16 +199,20 @@ class Forger:
         async with self.sem:
             self.fig["forged_sent"] += 1
             try:
-                rec = await asyncio.wait_for(self.emu.raw_interaction(user, channel, data, type=itype,
-                                                                      message=message), 10)
+                rec = await asyncio.wait_for(
+                    self.emu.raw_interaction(user, channel, data, type=itype, message=message), 10
+                )
             except Exception:
                 self.fig["forged_unanswered"] += 1
                 return
         if not await answered(rec):
             self.fig["forged_unanswered"] += 1
             if self.fig["forged_unanswered"] <= 3:
-                progress(f"forged packet unanswered ({'deferred, never followed up' if rec.acked else 'no ack'}): "
-                         f"{data!r}"[:300])
+                progress(
+                    f"forged packet unanswered ({'deferred, never followed up' if rec.acked else 'no ack'}): {data!r}"[
+                        :300
+                    ]
+                )
 
     async def batch(self, packets: list[tuple[Any, Any, Any, dict, int]]) -> None:
         """Send concurrently; a dropped gateway or a dead process in the meantime is a crash."""
@@ -193,6 +232,7 @@ class Forger:
     @staticmethod
     def risky(packet: tuple[Any, Any, Any, dict, int]) -> bool:
         """Carries a lone surrogate (the packet most likely to break the bot's JSON decoder)."""
+
         def walk(x: Any) -> bool:
             if isinstance(x, str):
                 return any(0xD800 <= ord(ch) <= 0xDFFF for ch in x)
@@ -201,6 +241,7 @@ class Forger:
             if isinstance(x, list):
                 return any(walk(v) for v in x)
             return False
+
         return walk(packet[3])
 
     async def run(self, deadline: float) -> None:
@@ -217,7 +258,7 @@ class Forger:
             for i in range(0, len(safe), 64):
                 if time.monotonic() >= deadline:
                     break
-                await self.batch(safe[i:i + 64])
+                await self.batch(safe[i : i + 64])
             for p in risky[:3]:  # one at a time, so a crash is pinned on its packet
                 if time.monotonic() >= deadline:
                     break

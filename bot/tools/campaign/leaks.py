@@ -1,5 +1,6 @@
 """Hidden information in the bot's log: lines carrying JSON keys of the engines' private state
 (a seat's hand, a deck, the rng that orders the deck, peeked courses...)."""
+
 from __future__ import annotations
 
 import re

@@ -4,6 +4,7 @@ hand in the game's thread (the My hand button or `/<game> hand`) and uses the pr
 players move by `/<game> play` (autocomplete, then the command). Now and then a player clicks the
 same DM component twice at once, or sends the same `/heat play` twice at once; the table's read-only
 view of the action log then says whether both were applied."""
+
 from __future__ import annotations
 
 import asyncio
@@ -40,8 +41,11 @@ def decisions(m: Any) -> list[dict]:
 
 
 def move_selects(m: Any) -> list[dict]:
-    return [s for s in m.selects if not s.get("disabled") and s.get("options")
-            and not (s.get("placeholder") or "").startswith(SKIP_SELECTS)]
+    return [
+        s
+        for s in m.selects
+        if not s.get("disabled") and s.get("options") and not (s.get("placeholder") or "").startswith(SKIP_SELECTS)
+    ]
 
 
 def actionable(m: Any) -> bool:
@@ -50,8 +54,10 @@ def actionable(m: Any) -> bool:
 
 def refused(rec: Any) -> bool:
     """A private text answer (no image, no components) that is not "Done: ...": a refusal."""
-    return any(f.ephemeral and not f.attachments and not f.components and not f.content.startswith("Done")
-               for f in rec.followups)
+    return any(
+        f.ephemeral and not f.attachments and not f.components and not f.content.startswith("Done")
+        for f in rec.followups
+    )
 
 
 class Seating(Protocol):
@@ -160,8 +166,7 @@ class Player:
         if not moves:
             return False
         move = self.rnd.choice(moves)
-        rec = await self.interact(lambda: self.emu.slash(self.user, channel, kind, "play", move=move), None,
-                                  slash=True)
+        rec = await self.interact(lambda: self.emu.slash(self.user, channel, kind, "play", move=move), None, slash=True)
         return rec is not None and await self.went_through(rec)
 
     async def ask_for_hand(self) -> None:

@@ -1,4 +1,5 @@
 """The campaign's phases, in order, each bounded in time."""
+
 from __future__ import annotations
 
 import argparse
@@ -15,8 +16,16 @@ from typing import Any
 from bot.tools.emulator import Emulator
 
 from .botctl import BotControl, BotGone, KillPlan
-from .checks import (announcements_duplicated, announcements_missing, lobbies_left_live, menus_missing,
-                     replay_failures, replays, results_missing, threads_orphaned)
+from .checks import (
+    announcements_duplicated,
+    announcements_missing,
+    lobbies_left_live,
+    menus_missing,
+    replay_failures,
+    replays,
+    results_missing,
+    threads_orphaned,
+)
 from .common import Context, Db, Figures, Index, progress
 from .forged import Forger
 from .leaks import secret_lines
@@ -116,8 +125,9 @@ async def crash_phase(ctx: Context, tables: list[Table], args: argparse.Namespac
     return running
 
 
-async def settle_phase(ctx: Context, tables: list[Table], running: list[asyncio.Task], until: float,
-                       stall: float = STALL) -> None:
+async def settle_phase(
+    ctx: Context, tables: list[Table], running: list[asyncio.Task], until: float, stall: float = STALL
+) -> None:
     """No more kills: players go on until every game is over or stuck, or time is up. A game is
     stalled when one of the seats it waits for made no decision for `stall` seconds."""
     await ctx.botctl.ensure_up()
@@ -134,8 +144,10 @@ async def settle_phase(ctx: Context, tables: list[Table], running: list[asyncio.
         seats = t.stuck(now, quiet_since, stall)
         if seats:
             ctx.figures["games_stalled"] += 1
-            progress(f"table {t.number} ({t.kind} #{t.game_id}) stalled at version {t.version}, "
-                     f"seats {seats} waited for {stall:.0f} s:\n{t.describe()}")
+            progress(
+                f"table {t.number} ({t.kind} #{t.game_id}) stalled at version {t.version}, "
+                f"seats {seats} waited for {stall:.0f} s:\n{t.describe()}"
+            )
     ctx.hard_stop.set()
     for task in running:
         task.cancel()
@@ -224,8 +236,9 @@ async def campaign(args: argparse.Namespace, work: Path) -> Figures:
     state = work / "state"
     db = Db(state / "bot.sqlite3")
     async with Emulator() as emu:
-        ctx = Context(emu=emu, db=db, index=Index(emu), figures=fig, rnd=random.Random(args.seed), seed=args.seed,
-                      work=work)
+        ctx = Context(
+            emu=emu, db=db, index=Index(emu), figures=fig, rnd=random.Random(args.seed), seed=args.seed, work=work
+        )
         world(ctx)
         tables = plan_tables(ctx, args.games)
         ctx.botctl = BotControl(emu, state, "DEBUG")

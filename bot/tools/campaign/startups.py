@@ -2,6 +2,7 @@
 file that is truncated, garbage, locked by another process, from a future schema, or read-only.
 A good start-up refuses at once: a non-zero exit within 15 s, at most 2 lines on stderr, naming
 the file."""
+
 from __future__ import annotations
 
 import asyncio
@@ -21,11 +22,13 @@ from bot.tools.emulator.testing import child_env
 from .common import Figures, progress
 
 WAIT = 15.0
-LOCKER = ("import sqlite3, sys, time\n"
-          "con = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
-          "con.execute('BEGIN EXCLUSIVE')\n"
-          "print('locked', flush=True)\n"
-          "time.sleep(float(sys.argv[2]))\n")
+LOCKER = (
+    "import sqlite3, sys, time\n"
+    "con = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+    "con.execute('BEGIN EXCLUSIVE')\n"
+    "print('locked', flush=True)\n"
+    "time.sleep(float(sys.argv[2]))\n"
+)
 
 
 def backup(source: Path, target: Path) -> None:
@@ -84,8 +87,15 @@ async def run_one(emu: Emulator, name: str, db: Path, fig: Figures, wait: float 
     out_path, err_path = db.parent / "stdout.txt", db.parent / "stderr.txt"
     with open(out_path, "wb") as out_file, open(err_path, "wb") as err_file:
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.tools.emulator.launch", "bot", env=env, stdin=subprocess.DEVNULL,
-            stdout=out_file, stderr=err_file)
+            sys.executable,
+            "-m",
+            "bot.tools.emulator.launch",
+            "bot",
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out_file,
+            stderr=err_file,
+        )
     fig["startups_damaged"] += 1
     try:
         await asyncio.wait_for(proc.wait(), wait)
@@ -129,8 +139,9 @@ async def damaged_startups(good_db: Path, folder: Path, fig: Figures, seed: int,
                 continue
             path.chmod(0o444)
         if name == "locked":
-            locker = await asyncio.create_subprocess_exec(sys.executable, "-c", LOCKER, str(path), str(wait * 20),
-                                                          stdout=asyncio.subprocess.PIPE)
+            locker = await asyncio.create_subprocess_exec(
+                sys.executable, "-c", LOCKER, str(path), str(wait * 20), stdout=asyncio.subprocess.PIPE
+            )
             await asyncio.wait_for(locker.stdout.readline(), 10)  # type: ignore[union-attr]
         runnable.append((name, path))
     try:

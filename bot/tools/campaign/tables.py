@@ -1,6 +1,7 @@
 """One game as its players live it: `/<game> new` in the table's own channel, Join clicks, the
 creator's Start, then every player on their own until the game is over. Kills at chosen points
 (right after /new, while Start opens the thread) are asked of the kill plan here."""
+
 from __future__ import annotations
 
 import asyncio
@@ -20,13 +21,13 @@ class TableFailed(Exception):
 
 
 def lobby_buttons(m: Any) -> bool:
-    return live_components(m) and any(b.get("label") in ("Join", "Start") and not b.get("disabled")
-                                      for b in m.buttons)
+    return live_components(m) and any(b.get("label") in ("Join", "Start") and not b.get("disabled") for b in m.buttons)
 
 
 class Table:
-    def __init__(self, ctx: Context, number: int, kind: str, users: list[Any], closed: set[int],
-                 styles: list[str]) -> None:
+    def __init__(
+        self, ctx: Context, number: int, kind: str, users: list[Any], closed: set[int], styles: list[str]
+    ) -> None:
         self.ctx, self.number, self.kind, self.users, self.closed = ctx, number, kind, users, closed
         self.emu = ctx.emu
         self.channel = ctx.channels[number]
@@ -72,8 +73,11 @@ class Table:
             return
         now = time.monotonic()
         if version != self.version:
-            acted = {seat for _, seat, a in self.ctx.db.actions(self.game_id, self.version)
-                     if json.loads(a).get("type") != "prefs"}
+            acted = {
+                seat
+                for _, seat, a in self.ctx.db.actions(self.game_id, self.version)
+                if json.loads(a).get("type") != "prefs"
+            }
             self.version, self.last_change = version, now
             for seat in acted:
                 self.waiting_since.pop(seat, None)
@@ -104,14 +108,23 @@ class Table:
         waiting: Any = "?"
         if rows and rows[0][0]:
             from bot.games.registry import engines
+
             snap = rows[0][0]
-            waiting = engines()[self.kind].to_act(json.loads(zlib.decompress(snap) if isinstance(snap, bytes) else snap))
+            waiting = engines()[self.kind].to_act(
+                json.loads(zlib.decompress(snap) if isinstance(snap, bytes) else snap)
+            )
         out = [f"  waiting for seats {waiting}"]
         for p in self.players:
             m = newest(p.visible(), live_components) or newest(p.visible())
-            what = "nothing" if m is None else (f"#{m.id} tries={p.tries[m.menu_key]} {m.content[-80:]!r} "
-                                                f"buttons={m.button_labels} "
-                                                f"selects={[x.get('placeholder') for x in m.selects]}")
+            what = (
+                "nothing"
+                if m is None
+                else (
+                    f"#{m.id} tries={p.tries[m.menu_key]} {m.content[-80:]!r} "
+                    f"buttons={m.button_labels} "
+                    f"selects={[x.get('placeholder') for x in m.selects]}"
+                )
+            )
             out.append(f"  {p.user.name} ({p.style}, dm={'open' if p.dm_open else 'closed'}): {what}")
         return "\n".join(out)
 
@@ -147,8 +160,10 @@ class Table:
         rows = self.ctx.db.query("SELECT id FROM games WHERE lobby_message_id = ?", (lobby.id,))
         if rows:
             return rows[0][0]
-        rows = self.ctx.db.query("SELECT id FROM games WHERE channel_id = ? AND status = 'lobby' ORDER BY id DESC "
-                                 "LIMIT 1", (self.channel.id,))
+        rows = self.ctx.db.query(
+            "SELECT id FROM games WHERE channel_id = ? AND status = 'lobby' ORDER BY id DESC LIMIT 1",
+            (self.channel.id,),
+        )
         return rows[0][0] if rows else None
 
     async def seat_everyone(self, lobby: Any) -> None:
@@ -167,8 +182,10 @@ class Table:
         raise TableFailed(f"table {self.number}: could not seat everyone")
 
     def started_game(self) -> Optional[int]:
-        rows = self.ctx.db.query("SELECT id FROM games WHERE channel_id = ? AND status IN ('active', 'finished') "
-                                 "ORDER BY id DESC LIMIT 1", (self.channel.id,))
+        rows = self.ctx.db.query(
+            "SELECT id FROM games WHERE channel_id = ? AND status IN ('active', 'finished') ORDER BY id DESC LIMIT 1",
+            (self.channel.id,),
+        )
         return rows[0][0] if rows else None
 
     async def start(self) -> None:

@@ -5,6 +5,7 @@
 Prints one JSON line (api_base, gateway, token, control) then serves; drive it with /_emu/...
 and run a bot against it with ``python -m bot.tools.emulator.launch``.
 """
+
 from __future__ import annotations
 
 import argparse

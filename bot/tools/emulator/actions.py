@@ -1,15 +1,23 @@
 """What simulated users do: slash commands, autocomplete, button clicks, selects, modal
 submits and plain messages. Each refuses what Discord's own client would not send."""
+
 from __future__ import annotations
 
 from typing import Any, Dict, Iterable, List, Optional
 
 from .errors import EmulatorError
-from .interactions import (APPLICATION_COMMAND, AUTOCOMPLETE, MESSAGE_COMPONENT, MODAL_SUBMIT,
-                           InteractionRecord, Interactions)
+from .interactions import (
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    MESSAGE_COMPONENT,
+    MODAL_SUBMIT,
+    InteractionRecord,
+    Interactions,
+)
 from .messaging import Messaging
 from .model import Channel, Message, User, World
 from .options import command_data, resolve_channel, resolve_role, resolve_user
+
 
 class UserActions:
     """Mixin for EmulatorCore (core.py): the Python API for acting as users, over the emulator's world,
@@ -29,8 +37,7 @@ class UserActions:
         data = command_data(self, user, channel, path, options)
         return await self.interactions.run(self.interactions.create(APPLICATION_COMMAND, user, channel, data))
 
-    async def autocomplete(self, user: Any, channel: Any, /, *path: str, focused: str,
-                           **options: Any) -> List[dict]:
+    async def autocomplete(self, user: Any, channel: Any, /, *path: str, focused: str, **options: Any) -> List[dict]:
         """Type into option ``focused``; returns the choices the bot answered (callback type 8)."""
         user, channel = self.world.user(user), self.world.channel(channel)
         self._check_can_see(user, channel)
@@ -40,8 +47,15 @@ class UserActions:
             raise EmulatorError(f"autocomplete got no choices: {rec.error}")
         return rec.choices
 
-    async def click(self, user: Any, message: Any, custom_id: Optional[str] = None,
-                    label: Optional[str] = None, *, force: bool = False) -> InteractionRecord:
+    async def click(
+        self,
+        user: Any,
+        message: Any,
+        custom_id: Optional[str] = None,
+        label: Optional[str] = None,
+        *,
+        force: bool = False,
+    ) -> InteractionRecord:
         """Click a button found by custom_id and/or label. ``force=True`` sends ``custom_id`` even if no
         such enabled button exists (a forged request)."""
         user, msg = self.world.user(user), self.world.message(message)
@@ -52,19 +66,21 @@ class UserActions:
         else:
             comp = msg.find_component(custom_id=custom_id, label=label, types=(2,))
             if comp is None:
-                raise EmulatorError(f"no button custom_id={custom_id!r} label={label!r} on {msg!r}; "
-                                    f"buttons: {[(b.get('label'), b.get('custom_id')) for b in msg.buttons]}")
+                raise EmulatorError(
+                    f"no button custom_id={custom_id!r} label={label!r} on {msg!r}; "
+                    f"buttons: {[(b.get('label'), b.get('custom_id')) for b in msg.buttons]}"
+                )
             if comp.get("disabled"):
                 raise EmulatorError(f"button {comp.get('label') or comp.get('custom_id')!r} is disabled")
             if not comp.get("custom_id"):
                 raise EmulatorError("link and premium buttons do not send interactions")
             custom_id = comp["custom_id"]
         data = {"custom_id": custom_id, "component_type": 2}
-        return await self.interactions.run(
-            self.interactions.create(MESSAGE_COMPONENT, user, channel, data, source=msg))
+        return await self.interactions.run(self.interactions.create(MESSAGE_COMPONENT, user, channel, data, source=msg))
 
-    async def select(self, user: Any, message: Any, values: Iterable[Any],
-                     custom_id: Optional[str] = None, *, force: bool = False) -> InteractionRecord:
+    async def select(
+        self, user: Any, message: Any, values: Iterable[Any], custom_id: Optional[str] = None, *, force: bool = False
+    ) -> InteractionRecord:
         """Choose ``values`` in a select menu (checked against its options and min/max)."""
         user, msg = self.world.user(user), self.world.message(message)
         channel = self._component_channel(user, msg)
@@ -93,8 +109,7 @@ class UserActions:
         data: Dict[str, Any] = {"custom_id": custom_id, "component_type": ctype, "values": out}
         if resolved:
             data["resolved"] = resolved
-        return await self.interactions.run(
-            self.interactions.create(MESSAGE_COMPONENT, user, channel, data, source=msg))
+        return await self.interactions.run(self.interactions.create(MESSAGE_COMPONENT, user, channel, data, source=msg))
 
     def _select_values(self, comp: dict, values: List[Any], guild: Any, resolved: dict) -> List[str]:
         ctype = comp["type"]
@@ -123,13 +138,17 @@ class UserActions:
         except EmulatorError:
             return False
 
-    async def submit_modal(self, user: Any, interaction: Any, values: Optional[Dict[str, Any]] = None,
-                           *, custom_id: Optional[str] = None) -> InteractionRecord:
+    async def submit_modal(
+        self, user: Any, interaction: Any, values: Optional[Dict[str, Any]] = None, *, custom_id: Optional[str] = None
+    ) -> InteractionRecord:
         """Fill and submit the modal the bot opened in answer to ``interaction`` (callback type 9).
         ``values`` maps each input's custom_id to text (or a list of values for a select)."""
         user = self.world.user(user)
-        rec = interaction if isinstance(interaction, InteractionRecord) else self.interactions.records.get(
-            int(getattr(interaction, "id", interaction)))
+        rec = (
+            interaction
+            if isinstance(interaction, InteractionRecord)
+            else self.interactions.records.get(int(getattr(interaction, "id", interaction)))
+        )
         if rec is None or rec.modal is None:
             raise EmulatorError("that interaction did not open a modal")
         if rec.user.id != user.id:
@@ -141,7 +160,8 @@ class UserActions:
             raise EmulatorError(f"the modal has no inputs {sorted(values)}")
         data = {"custom_id": custom_id or modal["custom_id"], "components": [c for c in components if c]}
         return await self.interactions.run(
-            self.interactions.create(MODAL_SUBMIT, user, rec.channel, data, source=rec.source))
+            self.interactions.create(MODAL_SUBMIT, user, rec.channel, data, source=rec.source)
+        )
 
     def _modal_row(self, row: dict, values: Dict[str, Any]) -> Optional[dict]:
         if row.get("type") == 1:
@@ -175,9 +195,16 @@ class UserActions:
             raise EmulatorError(f"modal select {cid!r} takes {lo}..{comp.get('max_values', 1)} values")
         return {"type": comp.get("type"), "custom_id": cid, "values": [str(v) for v in chosen]}
 
-    async def raw_interaction(self, user: Any, channel: Any, data: Dict[str, Any], *,
-                              type: int = MESSAGE_COMPONENT, message: Any = None,
-                              settle: float = 0) -> InteractionRecord:
+    async def raw_interaction(
+        self,
+        user: Any,
+        channel: Any,
+        data: Dict[str, Any],
+        *,
+        type: int = MESSAGE_COMPONENT,
+        message: Any = None,
+        settle: float = 0,
+    ) -> InteractionRecord:
         """Send one INTERACTION_CREATE whose ``data`` goes out exactly as given, without any of the
         checks Discord's client makes (a forged or malformed request: unknown custom_ids, a button id
         sent as a select, values that are not options, option values of the wrong type, unknown

@@ -3,6 +3,7 @@
 Tests call ``Clock.advance(seconds)`` to make time pass instantly (interaction deadlines,
 15-minute token expiry). Sleepers wake up early when the clock is advanced.
 """
+
 from __future__ import annotations
 
 import asyncio

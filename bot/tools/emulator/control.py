@@ -1,5 +1,6 @@
 """Control API (/_emu/...): lets another process act as users and inspect the world.
 Users, channels and messages are named by id or by name; errors answer 400 {"error": ...}."""
+
 from __future__ import annotations
 
 import json
@@ -20,17 +21,28 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 def message_json(emu: EmulatorCore, m: Message) -> dict:
     data = payloads.message(emu.world, m)
-    data.update({"ephemeral": m.ephemeral, "loading": m.loading, "deleted": m.deleted,
-                 "visible_to": payloads.sid(m.visible_to)})
+    data.update(
+        {"ephemeral": m.ephemeral, "loading": m.loading, "deleted": m.deleted, "visible_to": payloads.sid(m.visible_to)}
+    )
     return data
 
 
 def interaction_json(emu: EmulatorCore, rec: InteractionRecord) -> dict:
-    return {"id": str(rec.id), "type": rec.type, "user": str(rec.user.id), "channel_id": str(rec.channel.id),
-            "callback_type": rec.callback_type, "ephemeral": rec.ephemeral, "failed": rec.failed,
-            "error": rec.error, "rejected": rec.rejected, "choices": rec.choices, "modal": rec.modal,
-            "response": message_json(emu, rec.response) if rec.response else None,
-            "followups": [message_json(emu, m) for m in rec.followups]}
+    return {
+        "id": str(rec.id),
+        "type": rec.type,
+        "user": str(rec.user.id),
+        "channel_id": str(rec.channel.id),
+        "callback_type": rec.callback_type,
+        "ephemeral": rec.ephemeral,
+        "failed": rec.failed,
+        "error": rec.error,
+        "rejected": rec.rejected,
+        "choices": rec.choices,
+        "modal": rec.modal,
+        "response": message_json(emu, rec.response) if rec.response else None,
+        "followups": [message_json(emu, m) for m in rec.followups],
+    }
 
 
 def channel_json(emu: EmulatorCore, ch: Channel) -> dict:
@@ -40,6 +52,7 @@ def channel_json(emu: EmulatorCore, ch: Channel) -> dict:
 def wrap(fn: Callable[[web.Request, dict], Awaitable[Any]]) -> Handler:
     """An aiohttp handler from `fn(request, body)`: the JSON body read, the answer as JSON, errors
     as 400 {"error": ...}."""
+
     async def handler(request: web.Request) -> web.StreamResponse:
         try:
             body = await request.json() if request.can_read_body else {}
@@ -52,6 +65,7 @@ def wrap(fn: Callable[[web.Request, dict], Awaitable[Any]]) -> Handler:
         if isinstance(result, web.StreamResponse):
             return result
         return json_response(result)
+
     return handler
 
 
@@ -71,19 +85,30 @@ class Control:
         emu = self.emu
         w = emu.world
         return {
-            "app_id": str(w.app_id), "bot": payloads.user(w.bot), "api_base": emu.api_base,
-            "gateway_url": emu.gateway_url, "connected": emu.gateway.connected,
-            "ready_count": emu.gateway.ready_count, "resumes": emu.gateway.resumes,
-            "shards": [{"shard": list(key), "connected": session.conn is not None}
-                       for key, session in emu.gateway.sessions.items()],
+            "app_id": str(w.app_id),
+            "bot": payloads.user(w.bot),
+            "api_base": emu.api_base,
+            "gateway_url": emu.gateway_url,
+            "connected": emu.gateway.connected,
+            "ready_count": emu.gateway.ready_count,
+            "resumes": emu.gateway.resumes,
+            "shards": [
+                {"shard": list(key), "connected": session.conn is not None}
+                for key, session in emu.gateway.sessions.items()
+            ],
             "users": [dict(payloads.user(u), dm_open=u.dm_open) for u in w.users.values()],
-            "guilds": [{"id": str(g.id), "name": g.name, "roles": [payloads.role(r) for r in g.roles.values()],
-                        "members": [str(m) for m in g.members],
-                        "channels": [channel_json(emu, w.channels[c]) for c in g.channel_ids]}
-                       for g in w.guilds.values()],
+            "guilds": [
+                {
+                    "id": str(g.id),
+                    "name": g.name,
+                    "roles": [payloads.role(r) for r in g.roles.values()],
+                    "members": [str(m) for m in g.members],
+                    "channels": [channel_json(emu, w.channels[c]) for c in g.channel_ids],
+                }
+                for g in w.guilds.values()
+            ],
             "threads": [channel_json(emu, c) for c in w.channels.values() if c.is_thread and not c.deleted],
-            "commands": {"global": emu.global_commands,
-                         "guilds": {str(k): v for k, v in emu.guild_commands.items()}},
+            "commands": {"global": emu.global_commands, "guilds": {str(k): v for k, v in emu.guild_commands.items()}},
             "interactions": len(emu.interactions.records),
         }
 
@@ -99,21 +124,24 @@ class Control:
 
     async def add_guild(self, request: web.Request, body: dict) -> dict:
         shard = body.get("shard")  # [id, total]: a guild id that shard owns
-        g = self.emu.add_guild(body["name"], owner=body.get("owner"),
-                               shard=(int(shard[0]), int(shard[1])) if shard else None)
+        g = self.emu.add_guild(
+            body["name"], owner=body.get("owner"), shard=(int(shard[0]), int(shard[1])) if shard else None
+        )
         return {"id": str(g.id), "name": g.name}
 
     async def add_channel(self, request: web.Request, body: dict) -> dict:
-        return channel_json(self.emu, self.emu.add_text_channel(request.match_info["guild"], body["name"],
-                                                      topic=body.get("topic")))
+        return channel_json(
+            self.emu, self.emu.add_text_channel(request.match_info["guild"], body["name"], topic=body.get("topic"))
+        )
 
     async def add_member(self, request: web.Request, body: dict) -> dict:
         m = self.emu.add_member(request.match_info["guild"], body["user"], roles=body.get("roles", ()))
         return payloads.member(m)
 
     async def add_role(self, request: web.Request, body: dict) -> dict:
-        return payloads.role(self.emu.add_role(request.match_info["guild"], body["name"],
-                                          int(body.get("permissions", 0))))
+        return payloads.role(
+            self.emu.add_role(request.match_info["guild"], body["name"], int(body.get("permissions", 0)))
+        )
 
     @staticmethod
     def path_of(body: dict) -> List[str]:
@@ -125,29 +153,37 @@ class Control:
         return interaction_json(self.emu, rec)
 
     async def autocomplete(self, request: web.Request, body: dict) -> dict:
-        choices = await self.emu.autocomplete(body["user"], body["channel"], *self.path_of(body),
-                                              focused=body["focused"],
-                                         **(body.get("options") or {}))
+        choices = await self.emu.autocomplete(
+            body["user"], body["channel"], *self.path_of(body), focused=body["focused"], **(body.get("options") or {})
+        )
         return {"choices": choices}
 
     async def click(self, request: web.Request, body: dict) -> dict:
-        rec = await self.emu.click(body["user"], body["message"], body.get("custom_id"), body.get("label"),
-                              force=bool(body.get("force")))
+        rec = await self.emu.click(
+            body["user"], body["message"], body.get("custom_id"), body.get("label"), force=bool(body.get("force"))
+        )
         return interaction_json(self.emu, rec)
 
     async def select(self, request: web.Request, body: dict) -> dict:
-        rec = await self.emu.select(body["user"], body["message"], body["values"], body.get("custom_id"),
-                               force=bool(body.get("force")))
+        rec = await self.emu.select(
+            body["user"], body["message"], body["values"], body.get("custom_id"), force=bool(body.get("force"))
+        )
         return interaction_json(self.emu, rec)
 
     async def modal(self, request: web.Request, body: dict) -> dict:
-        rec = await self.emu.submit_modal(body["user"], int(body["interaction"]), body.get("values") or {},
-                                     custom_id=body.get("custom_id"))
+        rec = await self.emu.submit_modal(
+            body["user"], int(body["interaction"]), body.get("values") or {}, custom_id=body.get("custom_id")
+        )
         return interaction_json(self.emu, rec)
 
     async def raw_interaction(self, request: web.Request, body: dict) -> dict:
-        rec = await self.emu.raw_interaction(body["user"], body["channel"], body.get("data") or {},
-                                        type=int(body.get("type", 3)), message=body.get("message"))
+        rec = await self.emu.raw_interaction(
+            body["user"],
+            body["channel"],
+            body.get("data") or {},
+            type=int(body.get("type", 3)),
+            message=body.get("message"),
+        )
         return interaction_json(self.emu, rec)
 
     async def post_message(self, request: web.Request, body: dict) -> dict:
@@ -159,9 +195,11 @@ class Control:
         return request.query.get("for_user") or None
 
     async def channel_messages(self, request: web.Request, body: dict) -> list:
-        msgs = self.emu.channel_messages(request.match_info["channel"],
-                                         include_ephemeral=flag(request, "include_ephemeral"),
-                                    for_user=self.for_user(request))
+        msgs = self.emu.channel_messages(
+            request.match_info["channel"],
+            include_ephemeral=flag(request, "include_ephemeral"),
+            for_user=self.for_user(request),
+        )
         return [message_json(self.emu, m) for m in msgs]
 
     async def dm_messages(self, request: web.Request, body: dict) -> list:
@@ -186,8 +224,9 @@ class Control:
         return {"ready_count": self.emu.gateway.ready_count}
 
     async def wait_commands(self, request: web.Request, body: dict) -> dict:
-        cmds = await self.emu.wait_for_commands(float(body.get("timeout", 10)), guild=body.get("guild"),
-                                           count=int(body.get("count", 1)))
+        cmds = await self.emu.wait_for_commands(
+            float(body.get("timeout", 10)), guild=body.get("guild"), count=int(body.get("count", 1))
+        )
         return {"commands": cmds}
 
     async def add_fault(self, request: web.Request, body: dict) -> dict:

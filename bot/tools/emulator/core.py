@@ -1,5 +1,6 @@
 """The emulator's world and the Python API tests use to set it up, act as users, wait and inject
 faults (EmulatorCore); server.py serves it over HTTP and the gateway as the Emulator."""
+
 from __future__ import annotations
 
 import asyncio
@@ -15,7 +16,7 @@ from .faults import Fault, Faults
 from .gateway import GUILD_MEMBERS, Gateway
 from .interactions import InteractionRecord, Interactions
 from .messaging import Messaging
-from .model import (DEFAULT_BOT, DEFAULT_EVERYONE, Channel, Guild, Member, Message, Role, User, World)
+from .model import DEFAULT_BOT, DEFAULT_EVERYONE, Channel, Guild, Member, Message, Role, User, World
 from .rest import API, GUILDS_INTENT
 
 T = TypeVar("T")
@@ -27,9 +28,17 @@ class EmulatorCore(UserActions):
     messaging and interactions, the faults; what the REST and control routes act on. The Emulator
     (server.py) serves it on 127.0.0.1."""
 
-    def __init__(self, *, token: str = "emulator-bot-token", bot_name: str = "EmuBot",
-                 clock: Optional[Clock] = None, settle_delay: float = 0.05, interaction_timeout: float = 3.0,
-                 port: int = 0, shards: int = 1) -> None:
+    def __init__(
+        self,
+        *,
+        token: str = "emulator-bot-token",
+        bot_name: str = "EmuBot",
+        clock: Optional[Clock] = None,
+        settle_delay: float = 0.05,
+        interaction_timeout: float = 3.0,
+        port: int = 0,
+        shards: int = 1,
+    ) -> None:
         self.token = token
         self.clock = clock or Clock()
         self.world = World(self.clock, bot_name)
@@ -80,8 +89,12 @@ class EmulatorCore(UserActions):
 
     def env(self) -> Dict[str, str]:
         """Environment for ``python -m bot.tools.emulator.launch`` (and the token under two names)."""
-        return {"EMULATOR_API_BASE": self.api_base, "EMULATOR_GATEWAY": self.gateway_url,
-                "EMULATOR_TOKEN": self.token, "DISCORD_TOKEN": self.token}
+        return {
+            "EMULATOR_API_BASE": self.api_base,
+            "EMULATOR_GATEWAY": self.gateway_url,
+            "EMULATOR_TOKEN": self.token,
+            "DISCORD_TOKEN": self.token,
+        }
 
     # waiting ---------------------------------------------------------------------------------
     def notify(self) -> None:
@@ -113,14 +126,18 @@ class EmulatorCore(UserActions):
 
     async def wait_for_ready(self, timeout: float = 10.0, *, count: int = 1) -> None:
         """Until the bot has IDENTIFYed and received READY + GUILD_CREATEs ``count`` times in all."""
-        await self.wait_until(lambda: self.gateway.ready_count >= count and self.gateway.connected, timeout,
-                              "the bot never connected to the gateway")
+        await self.wait_until(
+            lambda: self.gateway.ready_count >= count and self.gateway.connected,
+            timeout,
+            "the bot never connected to the gateway",
+        )
 
     async def wait_for_commands(self, timeout: float = 10.0, *, guild: Any = None, count: int = 1) -> List[dict]:
         """Until the bot has synced (PUT) its global commands, or those of ``guild``."""
         gid = None if guild is None else self.world.guild(guild).id
-        await self.wait_until(lambda: self.command_syncs.get(gid, 0) >= count, timeout,
-                              "the bot never synced its commands")
+        await self.wait_until(
+            lambda: self.command_syncs.get(gid, 0) >= count, timeout, "the bot never synced its commands"
+        )
         return self.commands(gid)
 
     # commands --------------------------------------------------------------------------------
@@ -137,8 +154,14 @@ class EmulatorCore(UserActions):
             c.setdefault("type", 1)
             if c["type"] == 1:
                 c.setdefault("options", [])
-            for key, default in (("nsfw", False), ("dm_permission", True), ("default_member_permissions", None),
-                                 ("contexts", None), ("integration_types", None), ("description", "")):
+            for key, default in (
+                ("nsfw", False),
+                ("dm_permission", True),
+                ("default_member_permissions", None),
+                ("contexts", None),
+                ("integration_types", None),
+                ("description", ""),
+            ):
                 c.setdefault(key, default)
             old = previous.get((c["type"], c["name"]))
             c["id"] = old["id"] if old else str(self.world.ids.next())
@@ -162,29 +185,41 @@ class EmulatorCore(UserActions):
     def set_dm_open(self, user: Any, dm_open: bool) -> None:
         self.world.user(user).dm_open = dm_open
 
-    def add_guild(self, name: str, *, owner: Any = None, everyone_permissions: int = DEFAULT_EVERYONE,
-                  bot_permissions: int = DEFAULT_BOT, shard: Optional[Tuple[int, int]] = None) -> Guild:
+    def add_guild(
+        self,
+        name: str,
+        *,
+        owner: Any = None,
+        everyone_permissions: int = DEFAULT_EVERYONE,
+        bot_permissions: int = DEFAULT_BOT,
+        shard: Optional[Tuple[int, int]] = None,
+    ) -> Guild:
         """A new guild (its GUILD_CREATE goes to the shard owning it); `shard` (id, total): an id
         that shard owns."""
-        guild = self.world.add_guild(name, owner=self.world.user(owner) if owner is not None else None,
-                                     everyone_permissions=everyone_permissions, bot_permissions=bot_permissions,
-                                     shard=shard)
+        guild = self.world.add_guild(
+            name,
+            owner=self.world.user(owner) if owner is not None else None,
+            everyone_permissions=everyone_permissions,
+            bot_permissions=bot_permissions,
+            shard=shard,
+        )
         self.gateway.dispatch("GUILD_CREATE", payloads.guild_create(self.world, guild), GUILDS_INTENT)
         return guild
 
     def add_role(self, guild: Any, name: str, permissions: int = 0) -> Role:
         guild = self.world.guild(guild)
         role = self.world.add_role(guild, name, permissions)
-        self.gateway.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": payloads.role(role)},
-                              GUILDS_INTENT)
+        self.gateway.dispatch(
+            "GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": payloads.role(role)}, GUILDS_INTENT
+        )
         return role
 
     def add_member(self, guild: Any, user: Any, *, roles: Any = (), nick: Optional[str] = None) -> Member:
         guild = self.world.guild(guild)
-        member = self.world.add_member(guild, self.world.user(user),
-                                       roles=[self.world.role(guild, r) for r in roles], nick=nick)
-        self.gateway.dispatch("GUILD_MEMBER_ADD", dict(payloads.member(member), guild_id=str(guild.id)),
-                              GUILD_MEMBERS)
+        member = self.world.add_member(
+            guild, self.world.user(user), roles=[self.world.role(guild, r) for r in roles], nick=nick
+        )
+        self.gateway.dispatch("GUILD_MEMBER_ADD", dict(payloads.member(member), guild_id=str(guild.id)), GUILD_MEMBERS)
         return member
 
     def add_text_channel(self, guild: Any, name: str, *, topic: Optional[str] = None) -> Channel:
@@ -195,11 +230,27 @@ class EmulatorCore(UserActions):
     def dm_channel(self, user: Any) -> Channel:
         return self.world.dm_channel(self.world.user(user))  # type: ignore[return-value]
 
-    def create_thread(self, parent: Channel, *, name: str, type: int = 11, thread_id: Optional[int] = None,
-                      auto_archive_duration: int = 1440, invitable: bool = True, owner: Any = None) -> Channel:
+    def create_thread(
+        self,
+        parent: Channel,
+        *,
+        name: str,
+        type: int = 11,
+        thread_id: Optional[int] = None,
+        auto_archive_duration: int = 1440,
+        invitable: bool = True,
+        owner: Any = None,
+    ) -> Channel:
         owner_user = self.world.user(owner) if owner is not None else self.world.bot
-        th = self.world.create_thread(parent, name, owner_user, type=type, thread_id=thread_id,
-                                      auto_archive_duration=auto_archive_duration, invitable=invitable)
+        th = self.world.create_thread(
+            parent,
+            name,
+            owner_user,
+            type=type,
+            thread_id=thread_id,
+            auto_archive_duration=auto_archive_duration,
+            invitable=invitable,
+        )
         self.gateway.dispatch("THREAD_CREATE", payloads.thread_create(self.world, th), GUILDS_INTENT)
         self.notify()
         return th
@@ -243,11 +294,13 @@ class EmulatorCore(UserActions):
     def message(self, ref: Any) -> Message:
         return self.world.message(ref)
 
-    def channel_messages(self, channel: Any, *, include_ephemeral: bool = False,
-                         for_user: Any = None) -> List[Message]:
+    def channel_messages(self, channel: Any, *, include_ephemeral: bool = False, for_user: Any = None) -> List[Message]:
         """Messages in a channel/thread/DM, oldest first; ephemerals only if asked for."""
-        return self.world.channel_messages(self.world.channel(channel), include_ephemeral=include_ephemeral,
-                                           for_user=self.world.user(for_user) if for_user is not None else None)
+        return self.world.channel_messages(
+            self.world.channel(channel),
+            include_ephemeral=include_ephemeral,
+            for_user=self.world.user(for_user) if for_user is not None else None,
+        )
 
     def messages_in(self, thread: Any, **kwargs: Any) -> List[Message]:
         return self.channel_messages(thread, **kwargs)
@@ -267,10 +320,12 @@ class EmulatorCore(UserActions):
     def inject_429(self, method: str, path_substring: str, times: int = 1, retry_after: float = 0.2) -> Fault:
         return self.faults.add(Fault("429", method, path_substring, times=times, retry_after=retry_after))
 
-    def inject_failure(self, method: str, path_substring: str, status: int = 500, times: int = 1, *,
-                       code: int = 0, message: str = "") -> Fault:
-        return self.faults.add(Fault("failure", method, path_substring, times=times, status=status, code=code,
-                                     message=message))
+    def inject_failure(
+        self, method: str, path_substring: str, status: int = 500, times: int = 1, *, code: int = 0, message: str = ""
+    ) -> Fault:
+        return self.faults.add(
+            Fault("failure", method, path_substring, times=times, status=status, code=code, message=message)
+        )
 
     def slow(self, method: str, path_substring: str, delay_s: float, times: Optional[int] = None) -> Fault:
         return self.faults.add(Fault("slow", method, path_substring, times=times, delay=delay_s))
@@ -290,8 +345,11 @@ class EmulatorCore(UserActions):
         before = self.gateway.resumes + self.gateway.identifies
         self.gateway.drop(code)
         if wait:
-            await self.wait_until(lambda: self.gateway.resumes + self.gateway.identifies > before
-                                  and self.gateway.connected, timeout, "the client did not reconnect")
+            await self.wait_until(
+                lambda: self.gateway.resumes + self.gateway.identifies > before and self.gateway.connected,
+                timeout,
+                "the client did not reconnect",
+            )
 
     async def invalidate_session(self, timeout: float = 10.0) -> None:
         """op 9 (not resumable): wait until the client IDENTIFYs again (discord.py first sleeps 5 s
@@ -299,5 +357,8 @@ class EmulatorCore(UserActions):
         before = self.gateway.identifies
         if not self.gateway.invalidate():
             raise EmulatorError("no connected gateway session")
-        await self.wait_until(lambda: self.gateway.identifies > before and self.gateway.connected, timeout,
-                              "the client did not identify again")
+        await self.wait_until(
+            lambda: self.gateway.identifies > before and self.gateway.connected,
+            timeout,
+            "the client did not identify again",
+        )

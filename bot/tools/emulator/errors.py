@@ -1,4 +1,5 @@
 """Discord-shaped API errors and the emulator's own exceptions."""
+
 from __future__ import annotations
 
 import json
@@ -18,8 +19,14 @@ def json_response(data: Any, status: int = 200, headers: Optional[Dict[str, str]
 class ApiError(Exception):
     """An error answered to the bot as Discord would: ``{"code", "message"[, "errors"]}``."""
 
-    def __init__(self, status: int, code: int, message: str, errors: Optional[dict] = None,
-                 headers: Optional[Dict[str, str]] = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: int,
+        message: str,
+        errors: Optional[dict] = None,
+        headers: Optional[Dict[str, str]] = None,
+    ) -> None:
         super().__init__(f"{status} {code} {message}")
         self.status = status
         self.code = code
@@ -38,8 +45,17 @@ class ApiError(Exception):
 
 
 def unknown(what: str) -> ApiError:
-    codes = {"channel": 10003, "guild": 10004, "member": 10007, "message": 10008, "role": 10011,
-             "user": 10013, "webhook": 10015, "interaction": 10062, "command": 10063}
+    codes = {
+        "channel": 10003,
+        "guild": 10004,
+        "member": 10007,
+        "message": 10008,
+        "role": 10011,
+        "user": 10013,
+        "webhook": 10015,
+        "interaction": 10062,
+        "command": 10063,
+    }
     return ApiError(404, codes[what], f"Unknown {'Application Command' if what == 'command' else what.title()}")
 
 

@@ -1,5 +1,6 @@
 """Fault injection on /api routes: 429s (with Via + JSON retry_after so discord.py retries),
 errors, and slow responses. Rules match an HTTP method and a path substring."""
+
 from __future__ import annotations
 
 import asyncio
@@ -43,8 +44,9 @@ class Faults:
         self.rules.clear()
 
     @web.middleware
-    async def middleware(self, request: web.Request,
-                         handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+    async def middleware(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
         if not request.path.startswith("/api/"):
             return await handler(request)
         for rule in self.rules:
@@ -58,8 +60,14 @@ class Faults:
                 if rule.kind == "429":
                     return json_response(
                         {"message": "You are being rate limited.", "retry_after": rule.retry_after, "global": False},
-                        429, {"Via": "1.1 google", "Retry-After": str(max(1, round(rule.retry_after))),
-                              "X-RateLimit-Scope": "user"})
-                return json_response({"message": rule.message or f"{rule.status}: injected failure",
-                                      "code": rule.code}, rule.status)
+                        429,
+                        {
+                            "Via": "1.1 google",
+                            "Retry-After": str(max(1, round(rule.retry_after))),
+                            "X-RateLimit-Scope": "user",
+                        },
+                    )
+                return json_response(
+                    {"message": rule.message or f"{rule.status}: injected failure", "code": rule.code}, rule.status
+                )
         return await handler(request)

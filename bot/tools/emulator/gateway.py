@@ -6,6 +6,7 @@ for that shard; its READY carries the field back and lists, like the GUILD_CREAT
 the guilds the shard owns ((guild_id >> 22) % total == id). Every event about a guild goes to the
 session(s) of the shard owning it, an event with no guild (a DM) to shard 0; an interaction to
 one session only. A shard nobody runs drops its events (an interaction there fails)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -34,6 +35,7 @@ class GatewayHost(Protocol):
     def gateway_url(self) -> str: ...
 
     def notify(self) -> None: ...
+
 
 GUILD_MEMBERS = 1 << 1
 BUFFER_SIZE = 5000
@@ -137,8 +139,9 @@ class Gateway:
         return bool(self.sessions) and all(s.conn is not None for s in self.sessions.values())
 
     def shard_connected(self, shard: int, total: Optional[int] = None) -> bool:
-        return any(s.conn is not None for (i, t), s in self.sessions.items()
-                   if i == shard and (total is None or t == total))
+        return any(
+            s.conn is not None for (i, t), s in self.sessions.items() if i == shard and (total is None or t == total)
+        )
 
     def sessions_for(self, guild_id: Optional[int]) -> List[Session]:
         """The sessions of the shard that owns this guild (None: a DM, shard 0), the newest first."""
@@ -149,8 +152,7 @@ class Gateway:
         """Send (or buffer for RESUME) a dispatch event to the shard owning its guild. False if no
         session of that shard has the intent. An interaction goes to one session only (a
         connected one first)."""
-        sessions = [s for s in self.sessions_for(guild_of(event, data))
-                    if intent is None or s.intents & intent]
+        sessions = [s for s in self.sessions_for(guild_of(event, data)) if intent is None or s.intents & intent]
         if not sessions:
             return False
         if event == "INTERACTION_CREATE":
@@ -201,8 +203,14 @@ class Gateway:
         conn = Connection(ws, request.query.get("compress") == "zlib-stream")
         self.connections.add(conn)
         writer = asyncio.create_task(conn.writer())
-        conn.send({"op": 10, "d": {"heartbeat_interval": self.heartbeat_interval_ms, "_trace": ["emulator"]},
-                   "s": None, "t": None})
+        conn.send(
+            {
+                "op": 10,
+                "d": {"heartbeat_interval": self.heartbeat_interval_ms, "_trace": ["emulator"]},
+                "s": None,
+                "t": None,
+            }
+        )
         try:
             async for msg in ws:
                 if msg.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
@@ -251,8 +259,12 @@ class Gateway:
             conn.close(4005, "Already authenticated.")
             return
         shard = data.get("shard")
-        if shard is not None and not (isinstance(shard, list) and len(shard) == 2
-                                      and all(type(n) is int for n in shard) and 0 <= shard[0] < shard[1]):
+        if shard is not None and not (
+            isinstance(shard, list)
+            and len(shard) == 2
+            and all(type(n) is int for n in shard)
+            and 0 <= shard[0] < shard[1]
+        ):
             conn.close(4010, "Invalid shard.")
             return
         key = (shard[0], shard[1]) if shard is not None else (0, 1)
@@ -270,12 +282,22 @@ class Gateway:
         guilds = [g for g in world.guilds.values() if world.bot.id in g.members and shard_of(g.id, key[1]) == key[0]]
         me = dict(payloads.user(world.bot), verified=True, mfa_enabled=False)
         ready = {
-            "v": 10, "user": me, "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
-            "session_id": session.id, "session_type": "normal",
+            "v": 10,
+            "user": me,
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
+            "session_id": session.id,
+            "session_type": "normal",
             "resume_gateway_url": self.emu.gateway_url.rstrip("/"),
-            "application": {"id": str(world.app_id), "flags": 8388608}, "private_channels": [],
-            "relationships": [], "presences": [], "user_settings": {}, "guild_join_requests": [],
-            "geo_ordered_rtc_regions": ["local"], "auth": {}, "_trace": ["emulator"]}
+            "application": {"id": str(world.app_id), "flags": 8388608},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "user_settings": {},
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": ["local"],
+            "auth": {},
+            "_trace": ["emulator"],
+        }
         if session.sharded:
             ready["shard"] = list(key)
         session.dispatch("READY", ready)
@@ -292,8 +314,11 @@ class Gateway:
             return
         session = next((s for s in self.sessions.values() if s.id == data.get("session_id")), None)
         seq = data.get("seq") or 0
-        if (session is None or data.get("session_id") != session.id
-                or (session.buffer and session.buffer[0]["s"] > seq + 1)):
+        if (
+            session is None
+            or data.get("session_id") != session.id
+            or (session.buffer and session.buffer[0]["s"] > seq + 1)
+        ):
             conn.send({"op": 9, "d": False, "s": None, "t": None})
             return
         for frame in session.buffer:
@@ -321,9 +346,17 @@ class Gateway:
             members = [m for m in members if m.user.name.lower().startswith(str(data["query"]).lower())]
         if data.get("limit"):
             members = members[: int(data["limit"])]
-        self.dispatch("GUILD_MEMBERS_CHUNK", {
-            "guild_id": str(guild.id), "members": [payloads.member(m) for m in members], "chunk_index": 0,
-            "chunk_count": 1, "nonce": data.get("nonce"), "not_found": []})
+        self.dispatch(
+            "GUILD_MEMBERS_CHUNK",
+            {
+                "guild_id": str(guild.id),
+                "members": [payloads.member(m) for m in members],
+                "chunk_index": 0,
+                "chunk_count": 1,
+                "nonce": data.get("nonce"),
+                "not_found": [],
+            },
+        )
 
     async def close_all(self) -> None:
         for conn in list(self.connections):

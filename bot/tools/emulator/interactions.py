@@ -1,6 +1,7 @@
 """Interactions: the envelope sent as INTERACTION_CREATE, the 3-second acknowledgement window,
 the callback endpoint (types 4-9, answered with ``?with_response=1`` JSON), and the
 interaction webhook (follow-ups, @original) valid for 15 minutes."""
+
 from __future__ import annotations
 
 import asyncio
@@ -32,15 +33,21 @@ class InteractionsHost(Protocol):
 
     def notify(self) -> None: ...
 
+
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
-ALLOWED_CALLBACKS = {APPLICATION_COMMAND: {4, 5, 9}, MESSAGE_COMPONENT: {4, 5, 6, 7, 9},
-                     AUTOCOMPLETE: {8}, MODAL_SUBMIT: {4, 5, 6, 7}}
+ALLOWED_CALLBACKS = {
+    APPLICATION_COMMAND: {4, 5, 9},
+    MESSAGE_COMPONENT: {4, 5, 6, 7, 9},
+    AUTOCOMPLETE: {8},
+    MODAL_SUBMIT: {4, 5, 6, 7},
+}
 FAILED = "This interaction failed"
 
 
 @dataclass(eq=False)
 class InteractionRecord:
     """What happened to one simulated interaction (returned by slash/click/select/...)."""
+
     id: int
     token: str = field(repr=False)
     type: int
@@ -104,35 +111,65 @@ class Interactions:
         self.by_token: Dict[str, InteractionRecord] = {}
 
     # building & running --------------------------------------------------------------------
-    def create(self, itype: int, user: User, channel: Channel, data: dict,
-               source: Optional[Message] = None) -> InteractionRecord:
+    def create(
+        self, itype: int, user: User, channel: Channel, data: dict, source: Optional[Message] = None
+    ) -> InteractionRecord:
         world = self.world
         iid, token = world.ids.next(), secrets.token_urlsafe(48)
         guild = world.guild_of(channel)
         env: Dict[str, Any] = {
-            "id": str(iid), "application_id": str(world.app_id), "type": itype, "token": token, "version": 1,
-            "data": data, "locale": user.locale, "entitlements": [], "entitlement_sku_ids": [],
-            "attachment_size_limit": payloads.ATTACHMENT_SIZE_LIMIT, "channel_id": str(channel.id),
+            "id": str(iid),
+            "application_id": str(world.app_id),
+            "type": itype,
+            "token": token,
+            "version": 1,
+            "data": data,
+            "locale": user.locale,
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "attachment_size_limit": payloads.ATTACHMENT_SIZE_LIMIT,
+            "channel_id": str(channel.id),
         }
         if guild is not None:
             member = guild.members.get(user.id)
             if member is None:
                 raise EmulatorError(f"{user.name} is not a member of {guild.name}")
             perms = world.permissions(guild, user.id)
-            env.update({
-                "channel": payloads.channel(world, channel, permissions=perms),
-                "app_permissions": str(world.permissions(guild, world.bot.id)), "guild_id": str(guild.id),
-                "guild_locale": guild.locale, "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
-                "member": payloads.member(member, permissions=perms),
-                "authorizing_integration_owners": {"0": str(guild.id)}, "context": 0})
+            env.update(
+                {
+                    "channel": payloads.channel(world, channel, permissions=perms),
+                    "app_permissions": str(world.permissions(guild, world.bot.id)),
+                    "guild_id": str(guild.id),
+                    "guild_locale": guild.locale,
+                    "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
+                    "member": payloads.member(member, permissions=perms),
+                    "authorizing_integration_owners": {"0": str(guild.id)},
+                    "context": 0,
+                }
+            )
         else:
-            env.update({"channel": payloads.channel(world, channel), "user": payloads.user(user),
-                        "app_permissions": str(1 << 11 | 1 << 14 | 1 << 15),
-                        "authorizing_integration_owners": {"0": "0"}, "context": 1})
+            env.update(
+                {
+                    "channel": payloads.channel(world, channel),
+                    "user": payloads.user(user),
+                    "app_permissions": str(1 << 11 | 1 << 14 | 1 << 15),
+                    "authorizing_integration_owners": {"0": "0"},
+                    "context": 1,
+                }
+            )
         if source is not None:
             env["message"] = payloads.message(world, source)
-        rec = InteractionRecord(id=iid, token=token, type=itype, user=user, channel=channel, data=data,
-                                payload=env, created=world.clock.monotonic(), source=source)
+        rec = InteractionRecord(
+            id=iid,
+            token=token,
+            type=itype,
+            user=user,
+            channel=channel,
+            data=data,
+            payload=env,
+            created=world.clock.monotonic(),
+            source=source,
+        )
         self.records[iid] = rec
         self.by_token[token] = rec
         return rec
@@ -170,14 +207,26 @@ class Interactions:
 
     # helpers --------------------------------------------------------------------------------
     def _reject(self, rec: InteractionRecord, request: web.Request, err: ApiError) -> None:
-        rec.rejected.append({"method": request.method, "path": request.path, "status": err.status,
-                             "code": err.code, "message": err.message, "errors": err.errors})
+        rec.rejected.append(
+            {
+                "method": request.method,
+                "path": request.path,
+                "status": err.status,
+                "code": err.code,
+                "message": err.message,
+                "errors": err.errors,
+            }
+        )
         rec.error = f"{err.status} {err.code} {err.message}"
         self.emu.notify()
 
     def _metadata(self, rec: InteractionRecord) -> dict:
-        meta: Dict[str, Any] = {"id": str(rec.id), "type": rec.type, "user": payloads.user(rec.user),
-                                "authorizing_integration_owners": rec.payload["authorizing_integration_owners"]}
+        meta: Dict[str, Any] = {
+            "id": str(rec.id),
+            "type": rec.type,
+            "user": payloads.user(rec.user),
+            "authorizing_integration_owners": rec.payload["authorizing_integration_owners"],
+        }
         if rec.type == APPLICATION_COMMAND:
             meta["name"] = rec.data.get("name")
         if rec.source is not None:
@@ -194,8 +243,16 @@ class Interactions:
     def _new_message(self, rec: InteractionRecord, data: dict, files: dict, *, loading: bool = False) -> Message:
         ephemeral = bool((data.get("flags") or 0) & EPHEMERAL) if isinstance(data.get("flags"), int) else False
         return self.emu.messaging.create(
-            rec.channel, self.world.bot, data, files, ephemeral_to=rec.user if ephemeral else None,
-            loading=loading, msg_type=self._msg_type(rec), webhook=True, interaction_metadata=self._metadata(rec))
+            rec.channel,
+            self.world.bot,
+            data,
+            files,
+            ephemeral_to=rec.user if ephemeral else None,
+            loading=loading,
+            msg_type=self._msg_type(rec),
+            webhook=True,
+            interaction_metadata=self._metadata(rec),
+        )
 
     # POST /interactions/{id}/{token}/callback -------------------------------------------------
     async def callback(self, request: web.Request) -> web.Response:
@@ -225,9 +282,21 @@ class Interactions:
         if rec.source is None:
             allowed -= {6, 7}
         if cb not in allowed:
-            raise ApiError(400, 50035, "Invalid Form Body", {"type": {"_errors": [
-                {"code": "INTERACTION_RESPONSE_TYPE_INVALID",
-                 "message": f"Callback type {cb} is not valid for interaction type {rec.type}"}]}})
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "type": {
+                        "_errors": [
+                            {
+                                "code": "INTERACTION_RESPONSE_TYPE_INVALID",
+                                "message": f"Callback type {cb} is not valid for interaction type {rec.type}",
+                            }
+                        ]
+                    }
+                },
+            )
         msg: Optional[Message] = None
         if cb in (4, 7):
             check_message(data, files=len(files), creating=cb == 4, prefix=("data",))
@@ -253,8 +322,12 @@ class Interactions:
         rec.callback_type = cb
         rec._finish()
         self.emu.notify()
-        interaction = {"id": str(rec.id), "type": rec.type, "response_message_loading": cb == 5,
-                       "response_message_ephemeral": rec.ephemeral}
+        interaction = {
+            "id": str(rec.id),
+            "type": rec.type,
+            "response_message_loading": cb == 5,
+            "response_message_ephemeral": rec.ephemeral,
+        }
         resource: Dict[str, Any] = {"type": cb}
         if msg is not None:
             interaction["response_message_id"] = str(msg.id)

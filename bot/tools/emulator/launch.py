@@ -5,6 +5,7 @@
 
 Only the two discord.py attributes are changed; the bot's code runs unmodified.
 """
+
 from __future__ import annotations
 
 import os

@@ -1,5 +1,6 @@
 """Discord's documented limits, checked on what the bot sends. Violations become 400 / 50035
 "Invalid Form Body" with a nested ``errors`` object (see errors.FormErrors)."""
+
 from __future__ import annotations
 
 import unicodedata
@@ -107,12 +108,18 @@ def _check_select(errors: FormErrors, p: Sequence[Any], c: dict, seen: set) -> N
             _too_long(errors, (*p, "options", j, "value"), o.get("value"), 1, 100)
             _too_long(errors, (*p, "options", j, "description"), o.get("description"), 0, 100)
             if o.get("value") in values:
-                errors.add((*p, "options", j, "value"), "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
-                           "Select option values must be unique")
+                errors.add(
+                    (*p, "options", j, "value"),
+                    "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+                    "Select option values must be unique",
+                )
             values.add(o.get("value"))
         if options and isinstance(hi, int) and hi > len(options):
-            errors.add((*p, "max_values"), "SELECT_COMPONENT_MAX_VALUES_TOO_LARGE",
-                       "max_values must be <= the number of options")
+            errors.add(
+                (*p, "max_values"),
+                "SELECT_COMPONENT_MAX_VALUES_TOO_LARGE",
+                "max_values must be <= the number of options",
+            )
 
 
 def _check_interactive(errors: FormErrors, p: Sequence[Any], c: dict, seen: set) -> None:
@@ -132,8 +139,9 @@ def _check_tree(errors: FormErrors, p: Sequence[Any], c: dict, seen: set) -> Non
         _check_tree(errors, (*p, "accessory"), c["accessory"], seen)
 
 
-def check_components(errors: FormErrors, components: Any, flags: int = 0,
-                     path: Sequence[Any] = ("components",)) -> None:
+def check_components(
+    errors: FormErrors, components: Any, flags: int = 0, path: Sequence[Any] = ("components",)
+) -> None:
     seen: set = set()
     if flags & IS_COMPONENTS_V2:
         for i, c in enumerate(_count_max(errors, path, components, 40)):
@@ -146,8 +154,11 @@ def check_components(errors: FormErrors, components: Any, flags: int = 0,
             continue
         children = _count_max(errors, (*p, "components"), row.get("components"), ROW_WIDTH, 1)
         if any(isinstance(c, dict) and c.get("type") in (3, 5, 6, 7, 8) for c in children) and len(children) > 1:
-            errors.add((*p, "components"), "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                       "The specified component exceeds the maximum width")
+            errors.add(
+                (*p, "components"),
+                "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                "The specified component exceeds the maximum width",
+            )
         for j, c in enumerate(children):
             if not isinstance(c, dict) or c.get("type") not in (2, 3, 5, 6, 7, 8):
                 errors.add((*p, "components", j, "type"), "UNION_TYPE_CHOICES", "Invalid component type")
@@ -155,8 +166,9 @@ def check_components(errors: FormErrors, components: Any, flags: int = 0,
             _check_interactive(errors, (*p, "components", j), c, seen)
 
 
-def check_message(payload: dict, *, files: int = 0, creating: bool = True, existing_attachments: int = 0,
-                  prefix: Sequence[Any] = ()) -> None:
+def check_message(
+    payload: dict, *, files: int = 0, creating: bool = True, existing_attachments: int = 0, prefix: Sequence[Any] = ()
+) -> None:
     """Raise ApiError for a message body the real API would refuse."""
     errors = FormErrors()
     content = payload.get("content")
@@ -167,14 +179,20 @@ def check_message(payload: dict, *, files: int = 0, creating: bool = True, exist
             errors.add((*prefix, "content"), "BASE_TYPE_MAX_LENGTH", f"Must be {CONTENT_MAX} or fewer in length.")
     check_embeds(errors, payload.get("embeds"), (*prefix, "embeds"))
     flags = payload.get("flags") or 0
-    check_components(errors, payload.get("components"), flags if isinstance(flags, int) else 0,
-                     (*prefix, "components"))
+    check_components(errors, payload.get("components"), flags if isinstance(flags, int) else 0, (*prefix, "components"))
     attachments = payload.get("attachments")
     if isinstance(attachments, list) and len(attachments) > ATTACHMENTS_MAX or files > ATTACHMENTS_MAX:
         errors.add((*prefix, "attachments"), "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length.")
     errors.raise_if_any()
-    if creating and not (content or payload.get("embeds") or payload.get("components") or files
-                         or existing_attachments or payload.get("sticker_ids") or payload.get("poll")):
+    if creating and not (
+        content
+        or payload.get("embeds")
+        or payload.get("components")
+        or files
+        or existing_attachments
+        or payload.get("sticker_ids")
+        or payload.get("poll")
+    ):
         raise ApiError(400, 50006, "Cannot send an empty message")
 
 
@@ -227,8 +245,9 @@ def valid_name(name: Any, *, lowercase: bool = True) -> bool:
         return False
     if lowercase and name != name.lower():
         return False
-    return all(ch in "-_" or unicodedata.category(ch)[0] in "LN" or unicodedata.category(ch) in ("Mn", "Mc")
-               for ch in name)
+    return all(
+        ch in "-_" or unicodedata.category(ch)[0] in "LN" or unicodedata.category(ch) in ("Mn", "Mc") for ch in name
+    )
 
 
 def _check_option(errors: FormErrors, p: Sequence[Any], o: Any, depth: int) -> int:
@@ -249,8 +268,11 @@ def _check_option(errors: FormErrors, p: Sequence[Any], o: Any, depth: int) -> i
         return size
     choices = _count_max(errors, (*p, "choices"), o.get("choices"), CHOICES_MAX)
     if choices and o.get("autocomplete"):
-        errors.add((*p, "autocomplete"), "APPLICATION_COMMAND_OPTION_CHOICES_AND_AUTOCOMPLETE",
-                   "Autocomplete cannot be enabled with choices")
+        errors.add(
+            (*p, "autocomplete"),
+            "APPLICATION_COMMAND_OPTION_CHOICES_AND_AUTOCOMPLETE",
+            "Autocomplete cannot be enabled with choices",
+        )
     for j, ch in enumerate(choices):
         _too_long(errors, (*p, "choices", j, "name"), ch.get("name"), 1, 100)
         if isinstance(ch.get("value"), str):
@@ -266,14 +288,16 @@ def _check_option(errors: FormErrors, p: Sequence[Any], o: Any, depth: int) -> i
     return size
 
 
-def check_options(errors: FormErrors, path: Sequence[Any], options: Any, depth: int = 0,
-                  group: bool = False) -> int:
+def check_options(errors: FormErrors, path: Sequence[Any], options: Any, depth: int = 0, group: bool = False) -> int:
     options = _count_max(errors, (*path, "options"), options, COMMAND_OPTIONS_MAX)
     size, names, optional_seen = 0, set(), False
     kinds = {isinstance(o, dict) and o.get("type") in (1, 2) for o in options}
     if len(kinds) > 1:
-        errors.add((*path, "options"), "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID",
-                   "Sub-command and sub-command group option types are mutually exclusive to all other types")
+        errors.add(
+            (*path, "options"),
+            "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID",
+            "Sub-command and sub-command group option types are mutually exclusive to all other types",
+        )
     for i, o in enumerate(options):
         p = (*path, "options", i)
         if group and isinstance(o, dict) and o.get("type") != 1:
@@ -281,11 +305,16 @@ def check_options(errors: FormErrors, path: Sequence[Any], options: Any, depth: 
         size += _check_option(errors, p, o, depth)
         if isinstance(o, dict):
             if o.get("name") in names:
-                errors.add((*p, "name"), "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS", "Option name already exists")
+                errors.add(
+                    (*p, "name"), "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS", "Option name already exists"
+                )
             names.add(o.get("name"))
             if o.get("required") and optional_seen:
-                errors.add((*p, "required"), "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
-                           "Required options must be placed before non-required options")
+                errors.add(
+                    (*p, "required"),
+                    "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+                    "Required options must be placed before non-required options",
+                )
             if not o.get("required") and o.get("type") not in (1, 2):
                 optional_seen = True
     return size
@@ -294,8 +323,9 @@ def check_options(errors: FormErrors, path: Sequence[Any], options: Any, depth: 
 def check_commands(commands: Any) -> None:
     errors = FormErrors()
     if not isinstance(commands, list):
-        raise ApiError(400, 50035, "Invalid Form Body",
-                       {"_errors": [{"code": "BASE_TYPE_ARRAY", "message": "Must be an array."}]})
+        raise ApiError(
+            400, 50035, "Invalid Form Body", {"_errors": [{"code": "BASE_TYPE_ARRAY", "message": "Must be an array."}]}
+        )
     seen = set()
     for i, cmd in enumerate(commands):
         if not isinstance(cmd, dict):
@@ -303,7 +333,9 @@ def check_commands(commands: Any) -> None:
             continue
         ctype = cmd.get("type", 1)
         slash = ctype == 1
-        if not valid_name(cmd.get("name"), lowercase=slash) or (not slash and not 1 <= len(cmd.get("name") or "") <= 32):
+        if not valid_name(cmd.get("name"), lowercase=slash) or (
+            not slash and not 1 <= len(cmd.get("name") or "") <= 32
+        ):
             errors.add((i, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
         if slash:
             _too_long(errors, (i, "description"), cmd.get("description"), 1, 100)
@@ -312,8 +344,11 @@ def check_commands(commands: Any) -> None:
             if size > 4000:
                 errors.add((i,), "APPLICATION_COMMAND_TOO_LARGE", "Command exceeds maximum size (4000)")
         elif cmd.get("description"):
-            errors.add((i, "description"), "APPLICATION_COMMAND_CONTEXT_MENU_DESCRIPTION",
-                       "Context menu commands cannot have description")
+            errors.add(
+                (i, "description"),
+                "APPLICATION_COMMAND_CONTEXT_MENU_DESCRIPTION",
+                "Context menu commands cannot have description",
+            )
         key = (ctype, cmd.get("name"))
         if key in seen:
             errors.add((i, "name"), "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique")
@@ -321,4 +356,3 @@ def check_commands(commands: Any) -> None:
     if sum(1 for c in commands if isinstance(c, dict) and c.get("type", 1) == 1) > 100:
         errors.add((), "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
     errors.raise_if_any()
-

@@ -1,5 +1,6 @@
 """Request bodies (JSON or multipart with files[N]), attachments, mentions, and the
 create / edit / delete of messages with their gateway events."""
+
 from __future__ import annotations
 
 import json
@@ -30,6 +31,7 @@ class MessagingHost(Protocol):
     def base_url(self) -> str: ...
 
     def notify(self) -> None: ...
+
 
 GUILD_MESSAGES = 1 << 9
 DIRECT_MESSAGES = 1 << 12
@@ -110,21 +112,35 @@ class Messaging:
         self._nonces: Dict[Tuple[int, int, str], int] = {}  # (channel, author, nonce) -> message id
 
     # attachments ------------------------------------------------------------------------
-    def store_attachment(self, channel_id: int, upload: Upload, filename: Optional[str] = None,
-                         description: Optional[str] = None) -> Attachment:
+    def store_attachment(
+        self, channel_id: int, upload: Upload, filename: Optional[str] = None, description: Optional[str] = None
+    ) -> Attachment:
         name = filename or upload.filename
         size = png_size(upload.data)
         ctype = "image/png" if size else (mimetypes.guess_type(name)[0] or "application/octet-stream")
         aid = self.world.ids.next()
         url = f"{self.emu.base_url}/attachments/{channel_id}/{aid}/{quote(name)}"
-        att = Attachment(id=aid, filename=name, data=upload.data, content_type=ctype, url=url,
-                         width=size[0] if size else None, height=size[1] if size else None,
-                         description=description)
+        att = Attachment(
+            id=aid,
+            filename=name,
+            data=upload.data,
+            content_type=ctype,
+            url=url,
+            width=size[0] if size else None,
+            height=size[1] if size else None,
+            description=description,
+        )
         self.world.attachments[aid] = att
         return att
 
-    def _attachments(self, channel: Channel, payload: dict, files: Dict[int, Upload],
-                     existing: Iterable[Attachment] = (), editing: bool = False) -> List[Attachment]:
+    def _attachments(
+        self,
+        channel: Channel,
+        payload: dict,
+        files: Dict[int, Upload],
+        existing: Iterable[Attachment] = (),
+        editing: bool = False,
+    ) -> List[Attachment]:
         existing = list(existing)
         listed = payload.get("attachments")
         if listed is None:
@@ -144,8 +160,7 @@ class Messaging:
                 out.append(by_id[aid])
             elif aid in files:
                 used.add(aid)
-                out.append(self.store_attachment(channel.id, files[aid], item.get("filename"),
-                                                 item.get("description")))
+                out.append(self.store_attachment(channel.id, files[aid], item.get("filename"), item.get("description")))
             else:
                 errors.add(("attachments", n, "id"), "ATTACHMENT_NOT_FOUND", "Unknown attachment")
         errors.raise_if_any()
@@ -168,15 +183,28 @@ class Messaging:
         msg.mentions = [u for u in users if "users" in parse or u in allowed_users]
         msg.mention_roles = [r for r in roles if "roles" in parse or r in allowed_roles]
         msg.mention_everyone = everyone and "everyone" in parse
-        ref = self.world.messages.get(int(msg.message_reference.get("message_id") or 0)) \
-            if msg.message_reference else None
+        ref = (
+            self.world.messages.get(int(msg.message_reference.get("message_id") or 0))
+            if msg.message_reference
+            else None
+        )
         if ref is not None and replied and ref.author.id not in msg.mentions:
             msg.mentions.append(ref.author.id)
 
     # create / edit / delete -------------------------------------------------------------
-    def create(self, channel: Channel, author: User, payload: dict, files: Optional[Dict[int, Upload]] = None, *,
-               ephemeral_to: Optional[User] = None, loading: bool = False, msg_type: int = 0,
-               webhook: bool = False, interaction_metadata: Optional[dict] = None) -> Message:
+    def create(
+        self,
+        channel: Channel,
+        author: User,
+        payload: dict,
+        files: Optional[Dict[int, Upload]] = None,
+        *,
+        ephemeral_to: Optional[User] = None,
+        loading: bool = False,
+        msg_type: int = 0,
+        webhook: bool = False,
+        interaction_metadata: Optional[dict] = None,
+    ) -> Message:
         files = files or {}
         if not loading:
             check_message(payload, files=len(files))
@@ -192,16 +220,25 @@ class Messaging:
         if reference is not None:
             self._check_reference(channel, reference)
             msg_type = 19 if msg_type == 0 else msg_type
-        msg = Message(id=self.world.ids.next(), channel_id=channel.id, guild_id=channel.guild_id, author=author,
-                      content=payload.get("content") or "", embeds=list(payload.get("embeds") or []),
-                      components=list(payload.get("components") or []), flags=flags, type=msg_type,
-                      timestamp=self.world.clock.iso(), tts=bool(payload.get("tts")),
-                      webhook_id=self.world.app_id if webhook else None,
-                      interaction_metadata=interaction_metadata,
-                      message_reference=self._reference_payload(channel, reference),
-                      visible_to=ephemeral_to.id if ephemeral_to is not None else None,
-                      nonce=str(payload["nonce"]) if payload.get("nonce") is not None else None,
-                      created_at=self.world.clock.time())
+        msg = Message(
+            id=self.world.ids.next(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author=author,
+            content=payload.get("content") or "",
+            embeds=list(payload.get("embeds") or []),
+            components=list(payload.get("components") or []),
+            flags=flags,
+            type=msg_type,
+            timestamp=self.world.clock.iso(),
+            tts=bool(payload.get("tts")),
+            webhook_id=self.world.app_id if webhook else None,
+            interaction_metadata=interaction_metadata,
+            message_reference=self._reference_payload(channel, reference),
+            visible_to=ephemeral_to.id if ephemeral_to is not None else None,
+            nonce=str(payload["nonce"]) if payload.get("nonce") is not None else None,
+            created_at=self.world.clock.time(),
+        )
         msg.attachments = self._attachments(channel, payload, files)
         self._mentions(msg, payload.get("allowed_mentions"))
         self.world.messages[msg.id] = msg
@@ -234,18 +271,30 @@ class Messaging:
             target = None
         if target is None or target.deleted or target.ephemeral:
             if isinstance(reference, dict) and reference.get("fail_if_not_exists", True):
-                raise ApiError(400, 50035, "Invalid Form Body", {"message_reference": {"_errors": [
-                    {"code": "REPLIES_UNKNOWN_MESSAGE", "message": "Unknown message"}]}})
+                raise ApiError(
+                    400,
+                    50035,
+                    "Invalid Form Body",
+                    {
+                        "message_reference": {
+                            "_errors": [{"code": "REPLIES_UNKNOWN_MESSAGE", "message": "Unknown message"}]
+                        }
+                    },
+                )
 
     def _reference_payload(self, channel: Channel, reference: Any) -> Optional[dict]:
         if not isinstance(reference, dict) or reference.get("message_id") is None:
             return None
-        return {"type": 0, "message_id": str(reference["message_id"]),
-                "channel_id": str(reference.get("channel_id") or channel.id),
-                "guild_id": payloads.sid(channel.guild_id)}
+        return {
+            "type": 0,
+            "message_id": str(reference["message_id"]),
+            "channel_id": str(reference.get("channel_id") or channel.id),
+            "guild_id": payloads.sid(channel.guild_id),
+        }
 
-    def edit(self, msg: Message, payload: dict, files: Optional[Dict[int, Upload]] = None, *,
-             resolve_loading: bool = False) -> Message:
+    def edit(
+        self, msg: Message, payload: dict, files: Optional[Dict[int, Upload]] = None, *, resolve_loading: bool = False
+    ) -> Message:
         files = files or {}
         check_message(payload, files=len(files), creating=False)
         channel = self.world.channels[msg.channel_id]
@@ -281,8 +330,12 @@ class Messaging:
         if msg.ephemeral:
             return  # ephemeral messages never reach the gateway
         channel = self.world.channels[msg.channel_id]
-        blank = (not channel.is_dm and msg.author.id != self.world.bot.id
-                 and not self.emu.gateway.intents & MESSAGE_CONTENT and self.world.bot.id not in msg.mentions)
+        blank = (
+            not channel.is_dm
+            and msg.author.id != self.world.bot.id
+            and not self.emu.gateway.intents & MESSAGE_CONTENT
+            and self.world.bot.id not in msg.mentions
+        )
         self._dispatch(event, msg, payloads.message(self.world, msg, blank_content=blank))
 
     def _dispatch(self, event: str, msg: Message, data: dict) -> None:

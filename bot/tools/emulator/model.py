@@ -2,6 +2,7 @@
 
 Everything is keyed by integer snowflakes; payloads (strings) are built in payloads.py.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -28,9 +29,19 @@ CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
 ALL_PERMISSIONS = (1 << 53) - 1
 
-DEFAULT_EVERYONE = (CREATE_INSTANT_INVITE | ADD_REACTIONS | VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS
-                    | ATTACH_FILES | READ_MESSAGE_HISTORY | USE_APPLICATION_COMMANDS
-                    | CREATE_PUBLIC_THREADS | CREATE_PRIVATE_THREADS | SEND_MESSAGES_IN_THREADS)
+DEFAULT_EVERYONE = (
+    CREATE_INSTANT_INVITE
+    | ADD_REACTIONS
+    | VIEW_CHANNEL
+    | SEND_MESSAGES
+    | EMBED_LINKS
+    | ATTACH_FILES
+    | READ_MESSAGE_HISTORY
+    | USE_APPLICATION_COMMANDS
+    | CREATE_PUBLIC_THREADS
+    | CREATE_PRIVATE_THREADS
+    | SEND_MESSAGES_IN_THREADS
+)
 DEFAULT_BOT = DEFAULT_EVERYONE | MANAGE_MESSAGES | MANAGE_THREADS
 
 # Channel types
@@ -216,8 +227,9 @@ class Message:
     def button(self, label: Optional[str] = None, custom_id: Optional[str] = None) -> Optional[dict]:
         return self.find_component(custom_id=custom_id, label=label, types=(2,))
 
-    def find_component(self, custom_id: Optional[str] = None, label: Optional[str] = None,
-                       types: Iterable[int] = (2, 3, 5, 6, 7, 8)) -> Optional[dict]:
+    def find_component(
+        self, custom_id: Optional[str] = None, label: Optional[str] = None, types: Iterable[int] = (2, 3, 5, 6, 7, 8)
+    ) -> Optional[dict]:
         types = tuple(types)
         for comp in self.all_components():
             if comp.get("type") not in types:
@@ -248,17 +260,24 @@ class World:
         self.attachments: Dict[int, Attachment] = {}
 
     # creation ----------------------------------------------------------------------
-    def add_user(self, name: str, *, dm_open: bool = True, bot: bool = False,
-                 global_name: Optional[str] = None) -> User:
+    def add_user(
+        self, name: str, *, dm_open: bool = True, bot: bool = False, global_name: Optional[str] = None
+    ) -> User:
         if any(u.name == name for u in self.users.values()):
             raise EmulatorError(f"a user named {name!r} already exists")
         user = User(id=self.ids.next(), name=name, bot=bot, dm_open=dm_open, global_name=global_name)
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, *, owner: Optional[User] = None,
-                  everyone_permissions: int = DEFAULT_EVERYONE, bot_permissions: int = DEFAULT_BOT,
-                  shard: Optional[Tuple[int, int]] = None) -> Guild:
+    def add_guild(
+        self,
+        name: str,
+        *,
+        owner: Optional[User] = None,
+        everyone_permissions: int = DEFAULT_EVERYONE,
+        bot_permissions: int = DEFAULT_BOT,
+        shard: Optional[Tuple[int, int]] = None,
+    ) -> Guild:
         gid = self.ids.next() if shard is None else self.ids.next_on_shard(*shard)
         owner = owner or self.bot
         guild = Guild(id=gid, name=name, owner_id=owner.id)
@@ -271,21 +290,28 @@ class World:
         return guild
 
     def add_role(self, guild: Guild, name: str, permissions: int = 0, *, managed: bool = False) -> Role:
-        role = Role(id=self.ids.next(), guild_id=guild.id, name=name, permissions=permissions,
-                    position=len(guild.roles), managed=managed)
+        role = Role(
+            id=self.ids.next(),
+            guild_id=guild.id,
+            name=name,
+            permissions=permissions,
+            position=len(guild.roles),
+            managed=managed,
+        )
         guild.roles[role.id] = role
         return role
 
-    def add_member(self, guild: Guild, user: User, *, roles: Iterable[Role] = (),
-                   nick: Optional[str] = None) -> Member:
-        member = Member(user=user, guild_id=guild.id, role_ids=[r.id for r in roles], nick=nick,
-                        joined_at=self.clock.iso())
+    def add_member(self, guild: Guild, user: User, *, roles: Iterable[Role] = (), nick: Optional[str] = None) -> Member:
+        member = Member(
+            user=user, guild_id=guild.id, role_ids=[r.id for r in roles], nick=nick, joined_at=self.clock.iso()
+        )
         guild.members[user.id] = member
         return member
 
     def add_text_channel(self, guild: Guild, name: str, *, topic: Optional[str] = None) -> Channel:
-        ch = Channel(id=self.ids.next(), type=TEXT, name=name, guild_id=guild.id, topic=topic,
-                     position=len(guild.channel_ids))
+        ch = Channel(
+            id=self.ids.next(), type=TEXT, name=name, guild_id=guild.id, topic=topic, position=len(guild.channel_ids)
+        )
         self.channels[ch.id] = ch
         guild.channel_ids.append(ch.id)
         return ch
@@ -300,13 +326,31 @@ class World:
         self.channels[ch.id] = ch
         return ch
 
-    def create_thread(self, parent: Channel, name: str, owner: User, *, type: int = PUBLIC_THREAD,
-                      thread_id: Optional[int] = None, auto_archive_duration: int = 1440,
-                      invitable: bool = True) -> Channel:
+    def create_thread(
+        self,
+        parent: Channel,
+        name: str,
+        owner: User,
+        *,
+        type: int = PUBLIC_THREAD,
+        thread_id: Optional[int] = None,
+        auto_archive_duration: int = 1440,
+        invitable: bool = True,
+    ) -> Channel:
         now = self.clock.iso()
-        th = Channel(id=thread_id or self.ids.next(), type=type, name=name, guild_id=parent.guild_id,
-                     parent_id=parent.id, owner_id=owner.id, auto_archive_duration=auto_archive_duration,
-                     archive_timestamp=now, create_timestamp=now, invitable=invitable, member_ids={owner.id})
+        th = Channel(
+            id=thread_id or self.ids.next(),
+            type=type,
+            name=name,
+            guild_id=parent.guild_id,
+            parent_id=parent.id,
+            owner_id=owner.id,
+            auto_archive_duration=auto_archive_duration,
+            archive_timestamp=now,
+            create_timestamp=now,
+            invitable=invitable,
+            member_ids={owner.id},
+        )
         self.channels[th.id] = th
         return th
 
@@ -400,8 +444,9 @@ class World:
                     perms |= guild.roles[rid].permissions
         return ALL_PERMISSIONS if perms & ADMINISTRATOR else perms
 
-    def channel_messages(self, channel: Channel, *, include_ephemeral: bool = False,
-                         for_user: Optional[User] = None) -> List[Message]:
+    def channel_messages(
+        self, channel: Channel, *, include_ephemeral: bool = False, for_user: Optional[User] = None
+    ) -> List[Message]:
         out = []
         for m in self.messages.values():
             if m.channel_id != channel.id or m.deleted:
@@ -414,5 +459,6 @@ class World:
         return out
 
     def threads(self, channel: Channel) -> List[Channel]:
-        return sorted((c for c in self.channels.values() if c.parent_id == channel.id and not c.deleted),
-                      key=lambda c: c.id)
+        return sorted(
+            (c for c in self.channels.values() if c.parent_id == channel.id and not c.deleted), key=lambda c: c.id
+        )

@@ -1,5 +1,6 @@
 """Build application-command interaction data from ``("heat", "new")`` + ``{"track": "usa"}``,
 validated against the schema the bot SYNCED — the checks Discord's client makes before sending."""
+
 from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Protocol, Sequence, Tuple
@@ -21,8 +22,9 @@ class CommandHost(Protocol):
     messaging: Messaging
 
 
-def find_command(emu: CommandHost, user: User, channel: Channel, name: str,
-                 ctype: int = 1) -> Tuple[dict, Optional[int]]:
+def find_command(
+    emu: CommandHost, user: User, channel: Channel, name: str, ctype: int = 1
+) -> Tuple[dict, Optional[int]]:
     world = emu.world
     guild = world.guild_of(channel)
     if guild is not None:
@@ -32,8 +34,10 @@ def find_command(emu: CommandHost, user: User, channel: Channel, name: str,
     for cmd in emu.global_commands:
         if cmd["name"] == name and cmd.get("type", 1) == ctype:
             return _check_usable(world, user, guild, cmd), None
-    synced = sorted({c["name"] for c in emu.global_commands}
-                    | ({c["name"] for c in emu.guild_commands.get(guild.id, [])} if guild else set()))
+    synced = sorted(
+        {c["name"] for c in emu.global_commands}
+        | ({c["name"] for c in emu.guild_commands.get(guild.id, [])} if guild else set())
+    )
     raise EmulatorError(f"unknown command /{name} in {channel!r}; synced commands: {synced}")
 
 
@@ -54,8 +58,15 @@ def _check_usable(world: World, user: User, guild: Optional[Guild], cmd: dict) -
     return cmd
 
 
-def command_data(emu: CommandHost, user: User, channel: Channel, path: Sequence[str], options: Dict[str, Any],
-                 *, focused: Optional[str] = None) -> dict:
+def command_data(
+    emu: CommandHost,
+    user: User,
+    channel: Channel,
+    path: Sequence[str],
+    options: Dict[str, Any],
+    *,
+    focused: Optional[str] = None,
+) -> dict:
     if not path:
         raise EmulatorError("name the command, e.g. slash(user, channel, 'heat', 'new', track='usa')")
     name, *rest = path
@@ -88,8 +99,15 @@ def command_data(emu: CommandHost, user: User, channel: Channel, path: Sequence[
     return data
 
 
-def _leaf_values(emu: CommandHost, channel: Channel, leaf: List[dict], options: Dict[str, Any],
-                 resolved: dict, label: str, focused: Optional[str]) -> List[dict]:
+def _leaf_values(
+    emu: CommandHost,
+    channel: Channel,
+    leaf: List[dict],
+    options: Dict[str, Any],
+    resolved: dict,
+    label: str,
+    focused: Optional[str],
+) -> List[dict]:
     known = {o["name"]: o for o in leaf}
     extra = [k for k in options if k not in known]
     if extra:
@@ -101,15 +119,19 @@ def _leaf_values(emu: CommandHost, channel: Channel, leaf: List[dict], options: 
         name = o["name"]
         if name == focused:
             value = options.get(name)
-            out.append({"type": o["type"], "name": name, "value": "" if value is None else str(value),
-                        "focused": True})
+            out.append({"type": o["type"], "name": name, "value": "" if value is None else str(value), "focused": True})
             continue
         if options.get(name) is None:
             if o.get("required") and focused is None:
                 raise EmulatorError(f"/{label}: missing required option {name!r}")
             continue
-        out.append({"type": o["type"], "name": name,
-                    "value": convert(emu, channel, o, options[name], resolved, f"/{label} {name}")})
+        out.append(
+            {
+                "type": o["type"],
+                "name": name,
+                "value": convert(emu, channel, o, options[name], resolved, f"/{label} {name}"),
+            }
+        )
     return out
 
 
@@ -121,7 +143,7 @@ def convert(emu: CommandHost, channel: Channel, o: dict, value: Any, resolved: d
 
     if t == 3 and not isinstance(value, str):
         raise bad(f"expects a string, got {value!r}")
-    if t == 4 and (isinstance(value, bool) or not isinstance(value, int) or abs(value) > 2 ** 53):
+    if t == 4 and (isinstance(value, bool) or not isinstance(value, int) or abs(value) > 2**53):
         raise bad(f"expects an integer, got {value!r}")
     if t == 10 and (isinstance(value, bool) or not isinstance(value, (int, float))):
         raise bad(f"expects a number, got {value!r}")
@@ -169,7 +191,8 @@ def resolve_user(world: World, guild: Optional[Guild], ref: Any, resolved: dict)
     resolved.setdefault("users", {})[str(user.id)] = payloads.user(user)
     if guild is not None and user.id in guild.members:
         resolved.setdefault("members", {})[str(user.id)] = payloads.member(
-            guild.members[user.id], with_user=False, permissions=world.permissions(guild, user.id))
+            guild.members[user.id], with_user=False, permissions=world.permissions(guild, user.id)
+        )
     return user
 
 
@@ -181,15 +204,17 @@ def resolve_role(world: World, guild: Optional[Guild], ref: Any, resolved: dict)
     return role
 
 
-def resolve_channel(world: World, guild: Optional[Guild], ref: Any, resolved: dict,
-                    channel_types: Optional[List[int]] = None) -> Channel:
+def resolve_channel(
+    world: World, guild: Optional[Guild], ref: Any, resolved: dict, channel_types: Optional[List[int]] = None
+) -> Channel:
     ch = world.channel(ref)
     if guild is None or ch.guild_id != guild.id:
         raise EmulatorError(f"{ch!r} is not a channel of this guild")
     if channel_types and ch.type not in channel_types:
         raise EmulatorError(f"{ch!r} has type {ch.type}, allowed types {channel_types}")
     resolved.setdefault("channels", {})[str(ch.id)] = payloads.channel(
-        world, ch, permissions=world.permissions(guild, world.bot.id))
+        world, ch, permissions=world.permissions(guild, world.bot.id)
+    )
     return ch
 
 

@@ -1,4 +1,5 @@
 """Point an unmodified discord.py at the emulator: the only two attributes it needs."""
+
 from __future__ import annotations
 
 from typing import Any, List, Tuple

@@ -1,4 +1,5 @@
 """REST API under /api/v10 (bot-token routes; interaction routes live in interactions.py)."""
+
 from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Protocol
@@ -12,9 +13,23 @@ from .gateway import Gateway
 from .interactions import Interactions
 from .limits import check_commands
 from .messaging import Messaging, read_body
-from .model import (ATTACH_FILES, EMBED_LINKS, MANAGE_MESSAGES, MANAGE_THREADS, PRIVATE_THREAD,
-                    PUBLIC_THREAD, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, CREATE_PRIVATE_THREADS,
-                    CREATE_PUBLIC_THREADS, Channel, Guild, Message, User, World)
+from .model import (
+    ATTACH_FILES,
+    EMBED_LINKS,
+    MANAGE_MESSAGES,
+    MANAGE_THREADS,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
+    Channel,
+    Guild,
+    Message,
+    User,
+    World,
+)
 
 
 class RestHost(Protocol):
@@ -37,14 +52,24 @@ class RestHost(Protocol):
 
     def store_commands(self, payload: List[dict], guild_id: Optional[int] = None) -> List[dict]: ...
 
-    def create_thread(self, parent: Channel, *, name: str, type: int = 11, thread_id: Optional[int] = None,
-                      auto_archive_duration: int = 1440, invitable: bool = True, owner: Any = None) -> Channel: ...
+    def create_thread(
+        self,
+        parent: Channel,
+        *,
+        name: str,
+        type: int = 11,
+        thread_id: Optional[int] = None,
+        auto_archive_duration: int = 1440,
+        invitable: bool = True,
+        owner: Any = None,
+    ) -> Channel: ...
 
     def edit_channel(self, ch: Channel, payload: dict) -> None: ...
 
     def delete_channel(self, ch: Channel) -> None: ...
 
     def set_thread_member(self, th: Channel, user_id: int, present: bool) -> None: ...
+
 
 API = "/api/v10"
 GUILDS_INTENT = 1
@@ -133,13 +158,25 @@ class Rest:
 
     # users / app -----------------------------------------------------------------------------
     async def me(self, request: web.Request) -> web.Response:
-        return json_response(dict(payloads.user(self.world.bot), verified=True, mfa_enabled=False,
-                                  email=None, locale="en-US", bio=""))
+        return json_response(
+            dict(payloads.user(self.world.bot), verified=True, mfa_enabled=False, email=None, locale="en-US", bio="")
+        )
 
     async def my_guilds(self, request: web.Request) -> web.Response:
-        return json_response([{"id": str(g.id), "name": g.name, "icon": None, "owner": False,
-                               "permissions": str(self.world.permissions(g, self.world.bot.id)), "features": []}
-                              for g in self.world.guilds.values() if self.world.bot.id in g.members])
+        return json_response(
+            [
+                {
+                    "id": str(g.id),
+                    "name": g.name,
+                    "icon": None,
+                    "owner": False,
+                    "permissions": str(self.world.permissions(g, self.world.bot.id)),
+                    "features": [],
+                }
+                for g in self.world.guilds.values()
+                if self.world.bot.id in g.members
+            ]
+        )
 
     async def get_user(self, request: web.Request) -> web.Response:
         user = self.world.users.get(_int(request.match_info["user_id"], "user"))
@@ -149,16 +186,35 @@ class Rest:
 
     async def app_info(self, request: web.Request) -> web.Response:
         w = self.world
-        return json_response({
-            "id": str(w.app_id), "name": w.bot.name, "icon": None, "description": "", "rpc_origins": [],
-            "bot_public": True, "bot_require_code_grant": False, "owner": payloads.user(self.emu.owner),
-            "summary": "", "verify_key": "0" * 64, "team": None, "flags": 0, "bot": payloads.user(w.bot),
-            "interactions_endpoint_url": None, "tags": [], "redirect_uris": []})
+        return json_response(
+            {
+                "id": str(w.app_id),
+                "name": w.bot.name,
+                "icon": None,
+                "description": "",
+                "rpc_origins": [],
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": payloads.user(self.emu.owner),
+                "summary": "",
+                "verify_key": "0" * 64,
+                "team": None,
+                "flags": 0,
+                "bot": payloads.user(w.bot),
+                "interactions_endpoint_url": None,
+                "tags": [],
+                "redirect_uris": [],
+            }
+        )
 
     async def gateway(self, request: web.Request) -> web.Response:
-        return json_response({"url": self.emu.gateway_url.rstrip("/"), "shards": self.emu.gateway.recommended_shards,
-                              "session_start_limit": {
-            "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
+        return json_response(
+            {
+                "url": self.emu.gateway_url.rstrip("/"),
+                "shards": self.emu.gateway.recommended_shards,
+                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+            }
+        )
 
     # application commands --------------------------------------------------------------------
     def _command_scope(self, request: web.Request) -> Optional[int]:
@@ -177,8 +233,11 @@ class Rest:
             return json_response(self.emu.store_commands(payload, gid))
         if request.method == "POST":
             check_commands([payload])
-            current = [c for c in self.emu.commands(gid)
-                       if (c.get("type", 1), c["name"]) != (payload.get("type", 1), payload.get("name"))]
+            current = [
+                c
+                for c in self.emu.commands(gid)
+                if (c.get("type", 1), c["name"]) != (payload.get("type", 1), payload.get("name"))
+            ]
             stored = self.emu.store_commands(current + [payload], gid)
             return json_response(stored[-1], status=201)
         raise web.HTTPMethodNotAllowed(request.method, ["GET", "PUT", "POST"])
@@ -271,7 +330,7 @@ class Rest:
             msgs = [m for m in msgs if m.id > int(query["after"])][:limit]
         if "around" in query:
             pivot = int(query["around"])
-            older = [m for m in msgs if m.id <= pivot][-(limit // 2 + 1):]
+            older = [m for m in msgs if m.id <= pivot][-(limit // 2 + 1) :]
             msgs = older + [m for m in msgs if m.id > pivot][: limit - len(older)]
         msgs = msgs[-limit:]
         return [payloads.message(self.world, m) for m in reversed(msgs)]
@@ -324,12 +383,30 @@ class Rest:
     def _thread_params(self, payload: dict) -> Dict[str, Any]:
         name = payload.get("name")
         if not isinstance(name, str) or not 1 <= len(name) <= 100:
-            raise ApiError(400, 50035, "Invalid Form Body", {"name": {"_errors": [
-                {"code": "BASE_TYPE_BAD_LENGTH", "message": "Must be between 1 and 100 in length."}]}})
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "name": {
+                        "_errors": [{"code": "BASE_TYPE_BAD_LENGTH", "message": "Must be between 1 and 100 in length."}]
+                    }
+                },
+            )
         duration = payload.get("auto_archive_duration") or 1440
         if duration not in (60, 1440, 4320, 10080):
-            raise ApiError(400, 50035, "Invalid Form Body", {"auto_archive_duration": {"_errors": [
-                {"code": "BASE_TYPE_CHOICES", "message": "Value must be one of {60, 1440, 4320, 10080}."}]}})
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "auto_archive_duration": {
+                        "_errors": [
+                            {"code": "BASE_TYPE_CHOICES", "message": "Value must be one of {60, 1440, 4320, 10080}."}
+                        ]
+                    }
+                },
+            )
         return {"name": name, "auto_archive_duration": duration}
 
     async def thread_without_message(self, request: web.Request) -> web.Response:
@@ -339,8 +416,9 @@ class Rest:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
         ttype = payload.get("type") or PRIVATE_THREAD
         self._require(parent, CREATE_PRIVATE_THREADS if ttype == PRIVATE_THREAD else CREATE_PUBLIC_THREADS)
-        th = self.emu.create_thread(parent, type=ttype, invitable=payload.get("invitable", True),
-                                    **self._thread_params(payload))
+        th = self.emu.create_thread(
+            parent, type=ttype, invitable=payload.get("invitable", True), **self._thread_params(payload)
+        )
         return json_response(payloads.channel(self.world, th), status=201)
 
     async def thread_from_message(self, request: web.Request) -> web.Response:
@@ -390,8 +468,13 @@ class Rest:
 
     async def guild_channels(self, request: web.Request) -> web.Response:
         g = self._guild(request)
-        return json_response([payloads.channel(self.world, self.world.channels[c]) for c in g.channel_ids
-                              if not self.world.channels[c].deleted])
+        return json_response(
+            [
+                payloads.channel(self.world, self.world.channels[c])
+                for c in g.channel_ids
+                if not self.world.channels[c].deleted
+            ]
+        )
 
     async def guild_roles(self, request: web.Request) -> web.Response:
         return json_response([payloads.role(r) for r in self._guild(request).roles.values()])

@@ -1,5 +1,6 @@
 """The Emulator: an aiohttp server on 127.0.0.1 speaking Discord's REST API and gateway (and the
 control API, /_emu/...) over EmulatorCore, the world and the Python API tests use."""
+
 from __future__ import annotations
 
 import logging
@@ -23,8 +24,10 @@ class Emulator(EmulatorCore):
 
     # lifecycle ------------------------------------------------------------------------------
     async def start(self) -> "Emulator":
-        app = web.Application(client_max_size=64 * 1024 * 1024,
-                              middlewares=[self._log_mw, self._errors_mw, self.faults.middleware, self._auth_mw])
+        app = web.Application(
+            client_max_size=64 * 1024 * 1024,
+            middlewares=[self._log_mw, self._errors_mw, self.faults.middleware, self._auth_mw],
+        )
         app.add_routes(Rest(self).routes())
         app.add_routes(control_routes(self))
         app.router.add_get("/gateway", self.gateway.handle)

@@ -1,13 +1,14 @@
 """pytest helpers: run a discord.py bot in-process or as a subprocess against an Emulator.
 
-    async with Emulator() as emu:
-        ...world set-up...
-        handle = await start_bot_in_process(emu, MyBot())
-        try: ... finally: await handle.stop()
+async with Emulator() as emu:
+    ...world set-up...
+    handle = await start_bot_in_process(emu, MyBot())
+    try: ... finally: await handle.stop()
 
-    proc = await start_bot_subprocess(emu, ["bot"], env={"DATA_DIR": str(tmp_path)})
-    await proc.restart(); await proc.stop()
+proc = await start_bot_subprocess(emu, ["bot"], env={"DATA_DIR": str(tmp_path)})
+await proc.restart(); await proc.stop()
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -51,8 +52,15 @@ class InProcessBot:
             self.emu.restore_discord_py_overrides()
 
 
-async def start_bot_in_process(emu: Emulator, bot: Any, token: Optional[str] = None, *, timeout: float = 10.0,
-                               guild_ready_timeout: float = 0.05, wait_ready: bool = True) -> InProcessBot:
+async def start_bot_in_process(
+    emu: Emulator,
+    bot: Any,
+    token: Optional[str] = None,
+    *,
+    timeout: float = 10.0,
+    guild_ready_timeout: float = 0.05,
+    wait_ready: bool = True,
+) -> InProcessBot:
     """Apply the overrides, start ``bot.start(token)`` as a task, wait for READY and on_ready."""
     emu.apply_discord_py_overrides()
     bot._connection.guild_ready_timeout = guild_ready_timeout  # on_ready right after GUILD_CREATEs
@@ -61,8 +69,11 @@ async def start_bot_in_process(emu: Emulator, bot: Any, token: Optional[str] = N
     handle = InProcessBot(emu, bot, task)
     try:
         if wait_ready:
-            await emu.wait_until(lambda: task.done() or (emu.gateway.ready_count > before and emu.gateway.connected),
-                                 timeout, "the bot did not connect")
+            await emu.wait_until(
+                lambda: task.done() or (emu.gateway.ready_count > before and emu.gateway.connected),
+                timeout,
+                "the bot did not connect",
+            )
             if task.done():
                 task.result()
                 raise RuntimeError("the bot stopped before it was ready")
@@ -80,8 +91,9 @@ async def stop_bot_in_process(handle: InProcessBot) -> None:
 class BotProcess:
     """``python -m bot.tools.emulator.launch <argv...>`` with the emulator's env; output goes to a log file."""
 
-    def __init__(self, emu: Emulator, argv: Sequence[str], env: Optional[Dict[str, str]] = None,
-                 cwd: Optional[str] = None) -> None:
+    def __init__(
+        self, emu: Emulator, argv: Sequence[str], env: Optional[Dict[str, str]] = None, cwd: Optional[str] = None
+    ) -> None:
         self.emu = emu
         self.argv = list(argv)
         self.extra_env = dict(env or {})
@@ -105,14 +117,26 @@ class BotProcess:
         before = self.emu.gateway.ready_count
         with open(self.log_path, "ab") as log:
             self.proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot.tools.emulator.launch", *self.argv, env=env, cwd=self.cwd,
-                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+                sys.executable,
+                "-m",
+                "bot.tools.emulator.launch",
+                *self.argv,
+                env=env,
+                cwd=self.cwd,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         if wait_ready:
             proc = self.proc
             try:
                 await self.emu.wait_until(
-                    lambda: proc.returncode is not None
-                    or (self.emu.gateway.ready_count > before and self.emu.gateway.connected), timeout)
+                    lambda: (
+                        proc.returncode is not None
+                        or (self.emu.gateway.ready_count > before and self.emu.gateway.connected)
+                    ),
+                    timeout,
+                )
             except TimeoutError:
                 await self.stop()
                 raise TimeoutError(f"bot subprocess not ready within {timeout}s:\n{self.output()}") from None
@@ -141,7 +165,13 @@ class BotProcess:
         return await self.start(**kwargs)
 
 
-async def start_bot_subprocess(emu: Emulator, argv: Sequence[str], env: Optional[Dict[str, str]] = None, *,
-                               cwd: Optional[str] = None, wait_ready: bool = True,
-                               timeout: float = 30.0) -> BotProcess:
+async def start_bot_subprocess(
+    emu: Emulator,
+    argv: Sequence[str],
+    env: Optional[Dict[str, str]] = None,
+    *,
+    cwd: Optional[str] = None,
+    wait_ready: bool = True,
+    timeout: float = 30.0,
+) -> BotProcess:
     return await BotProcess(emu, argv, env, cwd).start(wait_ready=wait_ready, timeout=timeout)

@@ -1,5 +1,6 @@
 """The sandbox's line parser: `name> command` lines into a Line, and slash options converted with
 the schema the bot synced (see bot/tools/sandbox/run.py for the syntax). Pure: no emulator, no I/O."""
+
 from __future__ import annotations
 
 import re
@@ -15,8 +16,9 @@ LOCALE_CODE = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z]{2})?$")
 OPTION = re.compile(r"^([A-Za-z_][\w-]*):(.*)$", re.S)
 
 # Discord application command option types
-SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, \
-    ATTACHMENT = range(1, 12)
+SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = range(
+    1, 12
+)
 TRUE = {"true", "yes", "y", "on", "1"}
 FALSE = {"false", "no", "n", "off", "0"}
 
@@ -29,6 +31,7 @@ class ParseError(ValueError):
 class Line:
     """One parsed line. `verb` is slash, complete, click, select, dm, show, users, help, quit, wait,
     locale (`:locale ja`), switch (a bare `name>`), or blank (empty line or # comment)."""
+
     verb: str
     user: str | None = None  # the name before ">" (None: the last user)
     text: str = ""  # the command as typed, without the user prefix
@@ -46,8 +49,9 @@ def split(text: str) -> list[str]:
     try:
         return shlex.split(text, comments=False, posix=True)
     except ValueError as err:  # "No closing quotation"
-        raise ParseError(f"cannot read the quotes in {text.strip()!r} ({err}); quote values with "
-                         f"spaces like track:\"Great Britain\"") from None
+        raise ParseError(
+            f'cannot read the quotes in {text.strip()!r} ({err}); quote values with spaces like track:"Great Britain"'
+        ) from None
 
 
 def parse_line(raw: str) -> Line:
@@ -98,8 +102,10 @@ def _parse_command(text: str) -> Line:
         if not 0 <= seconds <= 600:
             raise ParseError("`wait` takes 0 to 600 seconds")
         return Line("wait", seconds=seconds)
-    raise ParseError(f"I don't know {text!r}: start with /command, ? /command, click, select, dm, :locale, "
-                     f"show, users, help or quit (type help)")
+    raise ParseError(
+        f"I don't know {text!r}: start with /command, ? /command, click, select, dm, :locale, "
+        f"show, users, help or quit (type help)"
+    )
 
 
 def _parse_slash(text: str) -> Line:
@@ -107,8 +113,10 @@ def _parse_slash(text: str) -> Line:
     where = None
     if tokens and tokens[0] == "in":
         if len(tokens) < 3 or not tokens[2].startswith("/"):
-            raise ParseError("write `in <place> /command ...`, e.g. in thread /game abandon "
-                             "(places: #table, thread, a thread's name, dm)")
+            raise ParseError(
+                "write `in <place> /command ...`, e.g. in thread /game abandon "
+                "(places: #table, thread, a thread's name, dm)"
+            )
         where = tokens[1]
         tokens = tokens[2:]
     if not tokens or not tokens[0].startswith("/") or tokens[0] == "/":
@@ -150,8 +158,9 @@ def _parse_select(rest: str) -> Line:
     if tokens and tokens[0].startswith("#") and _is_number(tokens[0]):
         number, tokens = int(tokens[0][1:]), tokens[1:]
     if not tokens:
-        raise ParseError("select needs the options to choose, e.g. select 3 4 (values or labels; "
-                         "quote labels with spaces)")
+        raise ParseError(
+            "select needs the options to choose, e.g. select 3 4 (values or labels; quote labels with spaces)"
+        )
     return Line("select", message=number, values=tokens)
 
 
@@ -162,6 +171,7 @@ def _is_number(token: str) -> bool:
 
 # -- options against the synced schema -----------------------------------------------------------
 
+
 def find_leaf(commands: list[dict], path: list[str]) -> list[dict] | None:
     """The options of the (sub)command `path` names in `commands`, or None if there is none."""
     if not path:
@@ -171,8 +181,9 @@ def find_leaf(commands: list[dict], path: list[str]) -> list[dict] | None:
         return None
     leaf = cmd.get("options") or []
     for name in path[1:]:
-        sub = next((o for o in leaf if o.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP)
-                    and o.get("name") == name), None)
+        sub = next(
+            (o for o in leaf if o.get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP) and o.get("name") == name), None
+        )
         if sub is None:
             return None
         leaf = sub.get("options") or []
@@ -181,8 +192,14 @@ def find_leaf(commands: list[dict], path: list[str]) -> list[dict] | None:
     return leaf
 
 
-def convert_options(commands: list[dict], path: list[str], options: dict[str, str], *,
-                    focused: str | None = None, base: Path | None = None) -> dict[str, Any]:
+def convert_options(
+    commands: list[dict],
+    path: list[str],
+    options: dict[str, str],
+    *,
+    focused: str | None = None,
+    base: Path | None = None,
+) -> dict[str, Any]:
     """Typed values for emu.slash/autocomplete. Integers, numbers and booleans are converted when
     the schema says so and the text reads as one; otherwise the text is passed on unchanged for
     the emulator to refuse with its own message. A choice may be named by its value or its name
@@ -245,8 +262,7 @@ def focused_option(commands: list[dict], path: list[str], options: dict[str, str
     else the first option of the command that does."""
     leaf = find_leaf(commands, path)
     if leaf is None:
-        raise ParseError(f"/{' '.join(path)} is not a command I can complete (see the synced commands "
-                         f"with help)")
+        raise ParseError(f"/{' '.join(path)} is not a command I can complete (see the synced commands with help)")
     auto = [o["name"] for o in leaf if o.get("autocomplete")]
     if not auto:
         raise ParseError(f"no option of /{' '.join(path)} has autocomplete")
@@ -254,8 +270,17 @@ def focused_option(commands: list[dict], path: list[str], options: dict[str, str
     return given[-1] if given else auto[0]
 
 
-TYPE_NAMES = {STRING: "text", INTEGER: "integer", BOOLEAN: "true/false", USER: "user", CHANNEL: "channel",
-              ROLE: "role", MENTIONABLE: "user/role", NUMBER: "number", ATTACHMENT: "file path"}
+TYPE_NAMES = {
+    STRING: "text",
+    INTEGER: "integer",
+    BOOLEAN: "true/false",
+    USER: "user",
+    CHANNEL: "channel",
+    ROLE: "role",
+    MENTIONABLE: "user/role",
+    NUMBER: "number",
+    ATTACHMENT: "file path",
+}
 
 
 def describe_commands(commands: list[dict]) -> list[str]:

@@ -50,6 +50,7 @@ Each run starts with a fresh <state>/sandbox.sqlite3 (the emulator's world is ne
 old games would point at threads that are gone); `--keep` keeps it. With BOT_DATABASE set, that
 file is used and never deleted.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -68,24 +69,37 @@ from bot.config import Settings, read_dotenv
 from bot.store import describe
 
 _doc = __doc__ or ""
-SYNTAX = _doc[_doc.index("Syntax"):_doc.index("After each command")]
+SYNTAX = _doc[_doc.index("Syntax") : _doc.index("After each command")]
 USAGE = "usage: python -m bot sandbox [--keep]   (--keep: keep the sandbox database of the last run)"
 SQLITE_SIDE_FILES = ("", "-wal", "-shm", "-journal")
 
 
-def sandbox_database(settings: Settings, keep: bool, environ: Mapping[str, str] | None = None,
-                     dotenv: Path | None = Path(".env")) -> tuple[Path | str, bool, str]:
+def sandbox_database(
+    settings: Settings, keep: bool, environ: Mapping[str, str] | None = None, dotenv: Path | None = Path(".env")
+) -> tuple[Path | str, bool, str]:
     """(database path, delete it first?, a banner line). BOT_DATABASE, when the user set it (in the
     environment or .env), is used as it is; otherwise the sandbox has its own file."""
     env = os.environ if environ is None else environ
     explicit = "BOT_DATABASE" in env or (dotenv is not None and "BOT_DATABASE" in read_dotenv(dotenv))
     if explicit:
-        return settings.database, False, (f"Database: {describe(settings.database)} (from BOT_DATABASE; kept as it is. "
-                                          f"Games from earlier runs stay in it, but their threads are gone)")
+        return (
+            settings.database,
+            False,
+            (
+                f"Database: {describe(settings.database)} (from BOT_DATABASE; kept as it is. "
+                f"Games from earlier runs stay in it, but their threads are gone)"
+            ),
+        )
     path = settings.state_dir / "sandbox.sqlite3"
     if keep:
-        return path, False, (f"Database: {path} (kept with --keep: games from earlier runs stay in it, "
-                             f"but their threads and messages are gone, since the emulator starts empty)")
+        return (
+            path,
+            False,
+            (
+                f"Database: {path} (kept with --keep: games from earlier runs stay in it, "
+                f"but their threads and messages are gone, since the emulator starts empty)"
+            ),
+        )
     existed = any(Path(f"{path}{s}").exists() for s in SQLITE_SIDE_FILES)
     note = "the old sandbox database was deleted" if existed else "new"
     return path, True, f"Database: {path} (fresh: {note}; use --keep to keep it)"
@@ -132,8 +146,7 @@ class Runner:
     """The event loop (emulator + bot) on its own thread; the main thread reads lines, so Ctrl-C
     and end of input reach it cleanly while the bot keeps its gateway alive between lines."""
 
-    def __init__(self, settings: Settings, database: Path | str, banner: list[str], first_image: int,
-                 tap: Any) -> None:
+    def __init__(self, settings: Settings, database: Path | str, banner: list[str], first_image: int, tap: Any) -> None:
         self.settings, self.database, self.banner = settings, database, banner
         self.first_image, self.tap = first_image, tap
         self.ready: concurrent.futures.Future[Any] = concurrent.futures.Future()
@@ -197,9 +210,16 @@ class Runner:
             handle = await start_bot_in_process(emu, bot)
             try:
                 await emu.wait_for_commands()
-                self.session = Session(emu, world, self.settings.state_dir / "sandbox-images", out=say,
-                                       log_tap=self.tap, first_image=self.first_image, base=Path.cwd(),
-                                       syntax=SYNTAX)
+                self.session = Session(
+                    emu,
+                    world,
+                    self.settings.state_dir / "sandbox-images",
+                    out=say,
+                    log_tap=self.tap,
+                    first_image=self.first_image,
+                    base=Path.cwd(),
+                    syntax=SYNTAX,
+                )
                 for line in self.banner:
                     say(line.replace("{port}", str(emu.port)))
                 self.session.report_logs()  # anything the bot said while starting
@@ -257,11 +277,11 @@ def main(settings: Settings, argv: list[str]) -> int:
     interactive = sys.stdin.isatty()
     banner = [
         "Sandbox: the real bot on a local Discord emulator (127.0.0.1:{port}; nothing reaches Discord).",
-        'Guild "Sandbox", channel #table; users: alice bob carol dave erin, hermit (DMs closed), '
-        "mod (Manage Threads).",
+        'Guild "Sandbox", channel #table; users: alice bob carol dave erin, hermit (DMs closed), mod (Manage Threads).',
         db_line,
         f"Images: {images}/   Log: {settings.state_dir / 'sandbox.log'}",
-        "Type help for the syntax, quit to leave." if interactive
+        "Type help for the syntax, quit to leave."
+        if interactive
         else "Reading commands from stdin (help lists the syntax).",
     ]
     handlers, tap = setup_logging(settings, keep)

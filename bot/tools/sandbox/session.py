@@ -1,5 +1,6 @@
 """The sandbox's session: the emulator world, one method per command, and the printing of what
 each user sees that is new. bot/tools/sandbox/run.py owns the process, the prompt and the syntax docs."""
+
 from __future__ import annotations
 
 import asyncio
@@ -15,8 +16,15 @@ import discord
 
 from bot.tools.emulator import Emulator, EmulatorError
 from bot.tools.emulator.model import MANAGE_THREADS, PRIVATE_THREAD, Channel, Message, User
-from bot.tools.sandbox.parse import (USER_PREFIX, Line, ParseError, convert_options, describe_commands, focused_option,
-                               parse_line)
+from bot.tools.sandbox.parse import (
+    USER_PREFIX,
+    Line,
+    ParseError,
+    convert_options,
+    describe_commands,
+    focused_option,
+    parse_line,
+)
 
 PLAYERS = ("alice", "bob", "carol", "dave", "erin")
 LISTING = 5  # messages per channel shown by `show` and `dm`
@@ -69,9 +77,17 @@ class Seen:
 
 
 class Session:
-    def __init__(self, emu: Emulator, world: SimpleNamespace, images: Path,
-                 out: Callable[[str], None] = print, log_tap: LogTap | None = None,
-                 first_image: int = 1, base: Path | None = None, syntax: str = "") -> None:
+    def __init__(
+        self,
+        emu: Emulator,
+        world: SimpleNamespace,
+        images: Path,
+        out: Callable[[str], None] = print,
+        log_tap: LogTap | None = None,
+        first_image: int = 1,
+        base: Path | None = None,
+        syntax: str = "",
+    ) -> None:
         self.emu, self.world, self.images, self.out = emu, world, images, out
         self.syntax = syntax  # the guide's syntax section, printed by `help` before the bot's commands
         self.users: dict[str, User] = world.users
@@ -104,8 +120,7 @@ class Session:
         if line.verb == "blank":
             return True
         try:
-            user = self._user(line.user) if line.verb not in ("show", "users", "help", "quit") or line.user \
-                else None
+            user = self._user(line.user) if line.verb not in ("show", "users", "help", "quit") or line.user else None
             if user is not None:
                 self.last_user = user.name
             ok = await self._run(line, user)
@@ -141,8 +156,10 @@ class Session:
         if user is None:  # a new name (any script: ゆきこ, José Müller) joins the guild
             user = self.users[name] = self.emu.add_user(name)
             self.emu.add_member(self.world.guild, user)
-            self.out(f"  (new user {name}: a member of {self.world.guild.name} with open DMs, "
-                     f"locale {user.locale}; change it with {name}> :locale ja)")
+            self.out(
+                f"  (new user {name}: a member of {self.world.guild.name} with open DMs, "
+                f"locale {user.locale}; change it with {name}> :locale ja)"
+            )
         return user
 
     def _set_locale(self, user: User, code: str) -> None:
@@ -151,8 +168,9 @@ class Session:
             known = {loc.value.lower(): loc.value for loc in discord.Locale}
             value = known.get(code.lower())
             if value is None:
-                raise CommandError(f"Discord has no locale {code!r}; some it has: ja, en-US, en-GB, fr, de, "
-                                   f"es-ES, pt-BR, ko, zh-CN")
+                raise CommandError(
+                    f"Discord has no locale {code!r}; some it has: ja, en-US, en-GB, fr, de, es-ES, pt-BR, ko, zh-CN"
+                )
             user.locale = value
         self.out(f"  ({user.name}'s Discord locale: {user.locale})")
 
@@ -326,8 +344,9 @@ class Session:
             if now - last >= quiet and not self._busy():
                 return True
             try:
-                await self.emu.wait_until(lambda: self._activity() != mark,
-                                          max(0.05, min(quiet - (now - last), cap - (now - start))))
+                await self.emu.wait_until(
+                    lambda: self._activity() != mark, max(0.05, min(quiet - (now - last), cap - (now - start)))
+                )
                 mark, last = self._activity(), loop.time()
             except TimeoutError:
                 pass
@@ -382,7 +401,7 @@ class Session:
             if th.id not in self.threads_seen:
                 self.threads_seen.add(th.id)
                 kind = "private thread" if th.type == PRIVATE_THREAD else "thread"
-                self.out(f"  ({kind} \"{th.name}\" opened in #{self.table.name})")
+                self.out(f'  ({kind} "{th.name}" opened in #{self.table.name})')
         news = []
         for ch in self.channels():
             for msg in self.emu.channel_messages(ch, include_ephemeral=True):
@@ -403,8 +422,10 @@ class Session:
         if msg.loading:  # a deferred answer the bot has not sent (yet): say so once
             number = self._number(msg)
             self.seen[msg.id].print = _fingerprint(msg)
-            self.out(f"  #{number} [{self._where(msg)}] {self.emu.bot.name} is thinking… "
-                     f"(the bot deferred its answer and has not sent it)")
+            self.out(
+                f"  #{number} [{self._where(msg)}] {self.emu.bot.name} is thinking… "
+                f"(the bot deferred its answer and has not sent it)"
+            )
             return
         previous = self.seen[msg.id].print if msg.id in self.seen else ()
         old = previous if len(previous) == 4 else None  # printed before as a whole message
@@ -454,6 +475,7 @@ class Session:
                 ch = self.emu.world.channels.get(ident)
                 return f"#{ch.name}" if ch and ch.name else m.group(0)
             return m.group(0)
+
         return MENTION.sub(name, text or "")
 
     def _attachment_line(self, att: Any) -> str:
@@ -474,14 +496,17 @@ class Session:
 
     def _component_lines(self, msg: Message) -> list[str]:
         lines = []
-        buttons = [f"[{b.get('label') or b.get('emoji', {}).get('name') or b.get('custom_id')}"
-                   f"{' (disabled)' if b.get('disabled') else ''}]" for b in msg.buttons]
+        buttons = [
+            f"[{b.get('label') or b.get('emoji', {}).get('name') or b.get('custom_id')}"
+            f"{' (disabled)' if b.get('disabled') else ''}]"
+            for b in msg.buttons
+        ]
         if buttons:
             lines.append("buttons: " + " ".join(buttons))
         for s in msg.selects:
             lo, hi = s.get("min_values", 1), s.get("max_values", 1)
             count = f"choose {lo}" if lo == hi else f"choose {lo}-{hi}"
-            placeholder = f" \"{s['placeholder']}\"" if s.get("placeholder") else ""
+            placeholder = f' "{s["placeholder"]}"' if s.get("placeholder") else ""
             state = " (disabled)" if s.get("disabled") else ""
             lines.append(f"select{placeholder} ({count}){state}:")
             for o in s.get("options") or []:
@@ -499,18 +524,26 @@ class Session:
         for ch in places:
             messages = self.emu.channel_messages(ch)
             kind = "#" + (ch.name or "") if not ch.is_thread else f"thread {ch.name}"
-            self.out(f"-- {kind}: {len(messages)} message(s)"
-                     + (f", the latest {LISTING}" if len(messages) > LISTING else "") + " --")
+            self.out(
+                f"-- {kind}: {len(messages)} message(s)"
+                + (f", the latest {LISTING}" if len(messages) > LISTING else "")
+                + " --"
+            )
             for msg in messages[-LISTING:]:
                 self._print_message(msg, listing=True)
 
     def _dm(self, user: User) -> None:
         if not user.dm_open:
-            self.out(f"  ({user.name} does not accept direct messages; the bot's fallback is "
-                     f"/<game> hand or the My hand button)")
+            self.out(
+                f"  ({user.name} does not accept direct messages; the bot's fallback is "
+                f"/<game> hand or the My hand button)"
+            )
         messages = self.emu.dm_messages(user, for_user=user)
-        self.out(f"-- {user.name}'s DMs: {len(messages)} message(s)"
-                 + (f", the latest {LISTING}" if len(messages) > LISTING else "") + " --")
+        self.out(
+            f"-- {user.name}'s DMs: {len(messages)} message(s)"
+            + (f", the latest {LISTING}" if len(messages) > LISTING else "")
+            + " --"
+        )
         for msg in messages[-LISTING:]:
             self._print_message(msg, listing=True)
 
@@ -529,8 +562,11 @@ class Session:
 
     def help_text(self) -> str:
         commands = describe_commands(self._commands(self.table))
-        return self.syntax.rstrip() + "\n\nThe bot's commands ([optional], ? = autocompletes):\n" + "\n".join(
-            f"  {c}" for c in commands)
+        return (
+            self.syntax.rstrip()
+            + "\n\nThe bot's commands ([optional], ? = autocompletes):\n"
+            + "\n".join(f"  {c}" for c in commands)
+        )
 
     # -- problems outside the line itself --------------------------------------------------------
 
@@ -552,7 +588,7 @@ class Session:
 
     def report_server_errors(self) -> bool:
         """Print the emulator's own failures since the last call; False (a failure counted) if any."""
-        errors = self.emu.server_errors[self.server_errors:]
+        errors = self.emu.server_errors[self.server_errors :]
         self.server_errors = len(self.emu.server_errors)
         for tb in errors:
             lines = [x for x in tb.strip().splitlines() if x.strip()]
@@ -565,8 +601,12 @@ class Session:
 def _fingerprint(msg: Message) -> tuple:
     if msg.loading:
         return ("loading",)
-    return (msg.content, json.dumps(msg.components, sort_keys=True), tuple(a.id for a in msg.attachments),
-            json.dumps(msg.embeds, sort_keys=True))
+    return (
+        msg.content,
+        json.dumps(msg.components, sort_keys=True),
+        tuple(a.id for a in msg.attachments),
+        json.dumps(msg.embeds, sort_keys=True),
+    )
 
 
 def _find_button(msg: Message, label: str, exact_only: bool = False) -> tuple[dict | None, str]:
@@ -580,8 +620,7 @@ def _find_button(msg: Message, label: str, exact_only: bool = False) -> tuple[di
         if len(enabled) == 1 or (enabled and group is exact):
             return enabled[0], ""
         if len(enabled) > 1:
-            return None, f"has several buttons beginning {label!r}: " + " ".join(
-                f"[{b.get('label')}]" for b in enabled)
+            return None, f"has several buttons beginning {label!r}: " + " ".join(f"[{b.get('label')}]" for b in enabled)
         if group:
             return None, f"[{group[0].get('label')}] is disabled"
     labels = " ".join(f"[{b.get('label')}]" for b in msg.buttons) or "none"
@@ -596,8 +635,9 @@ def _choose(comp: dict, wanted: list[str]) -> list[str]:
     chosen: list[str] = []
     for text in wanted:
         free = [o for o in options if o.get("value") not in chosen]
-        match = next((o for o in free if str(o.get("value")) == text), None) \
-            or next((o for o in free if str(o.get("label", "")).casefold() == text.casefold()), None)
+        match = next((o for o in free if str(o.get("value")) == text), None) or next(
+            (o for o in free if str(o.get("label", "")).casefold() == text.casefold()), None
+        )
         if match is None:
             have = ", ".join(f"{o.get('value')}={o.get('label')}" for o in options)
             raise CommandError(f"no option {text!r} (left) in the select; its options: {have}")
