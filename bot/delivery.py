@@ -287,8 +287,7 @@ class Delivery:
                     return game.lobby_message_id
             return (
                 await channel.create_thread(  # type: ignore[attr-defined]
-                    name=name,
-                    type=discord.ChannelType.public_thread,
+                    name=name, type=discord.ChannelType.public_thread
                 )
             ).id
         except discord.HTTPException:

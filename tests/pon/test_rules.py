@@ -194,10 +194,7 @@ def test_two_pon_sets_need_both_numbers():
 
 @pytest.mark.parametrize(
     "hand,blocks",
-    [
-        (("Recon Lap", "Pit Board", "Dive Bomb"), [["Pit Board", "Recon Lap"]]),
-        (("Recon Lap", "Dive Bomb", "Grip"), []),
-    ],
+    [(("Recon Lap", "Pit Board", "Dive Bomb"), [["Pit Board", "Recon Lap"]]), (("Recon Lap", "Dive Bomb", "Grip"), [])],
 )
 def test_two_pon_sets_of_the_same_number_need_two_cards_of_it(hand, blocks):
     # Rule reading: one card per set. (4 players: course cards left out of the circuit are
