@@ -12,6 +12,9 @@ automatic player's choice), and at every step:
   each button group and single-choice select once put into words (a select of several cards
   may offer two alike: either is the same pick);
 and at the end the game replays from its seed and log to the same state.
+Secrecy by perturbation is tests/core/test_ai.py, over every registered engine too: a state dealt
+again in everything one seat cannot see (other hands, decks, dice to come, secret choices) shows
+that seat the same view, menu and moves, and its AI the same decision.
 """
 
 from __future__ import annotations
