@@ -278,7 +278,6 @@ def _draw_board(view: dict, names: list[str]) -> Image.Image:
     phase = view.get("phase")
     current = _int(view.get("current"))
     racing = phase not in ("peek", "over") and 0 <= current < len(courses)
-    tw = (W - 2 * MARGIN - (TILE_COLS - 1) * TILE_GAP) / TILE_COLS
     tile_rows = -(-len(courses) // TILE_COLS)
     order = [s for s in view.get("order") or [] if isinstance(s, int)]
     log_lines = [clean_text(_with_names(x, names)) for x in (view.get("log") or [])][-5:]
@@ -315,28 +314,7 @@ def _draw_board(view: dict, names: list[str]) -> Image.Image:
         _next_panel(d, y, nxt, next_lines, next_h)
         y += next_h
 
-    # the circuit: tiles in course order, five a row, under a caption that says what the tiles'
-    # numbers are (the course's number top right, its throttle's cards along the bottom)
-    d.text(
-        (MARGIN + 4, y + CAPTION_H / 2),
-        fit(tx("Circuit · top right: course number · bottom: throttle cards"), SMALL, W - 2 * MARGIN - 8),
-        font=font(SMALL),
-        fill=MUTED,
-        anchor="lm",
-    )
-    for course in courses:
-        idx = _int(course.get("index"))
-        r, c = divmod(idx, TILE_COLS)
-        _tile(
-            d,
-            MARGIN + c * (tw + TILE_GAP),
-            y + CAPTION_H + 8 + r * TILE_ROW,
-            tw,
-            course,
-            racing and idx == current,
-            total,
-            names,
-        )
+    _circuit_panel(d, y, courses, current if racing else None, names)
     y += circuit_h
 
     # running order
@@ -354,12 +332,37 @@ def _draw_board(view: dict, names: list[str]) -> Image.Image:
         d.text((MARGIN + 6, y + 20 + i * 34), text, font=font(26), fill=colour, anchor="lm")
     y += status_h
 
-    # log
-    d.rounded_rectangle([MARGIN, y, W - MARGIN, y + log_h - 10], radius=12, fill=PANEL)
-    d.text((MARGIN + 14, y + 24), tx("Latest"), font=font(SMALL), fill=MUTED, anchor="lm")
-    for i, line in enumerate(log_wrapped):
-        d.text((MARGIN + 14, y + 50 + i * 32), line, font=font(SMALL), fill=TEXT)
+    _log_panel(d, y, log_wrapped, log_h)
     return im
+
+
+def _circuit_panel(d, y: float, courses: list[dict], current: int | None, names: list[str]) -> None:
+    """The circuit at `y`: every course as a tile under its caption, the one being raced (`current`) marked."""
+    total = max(1, len(courses))
+    tw = (W - 2 * MARGIN - (TILE_COLS - 1) * TILE_GAP) / TILE_COLS
+    # the circuit: tiles in course order, five a row, under a caption that says what the tiles'
+    # numbers are (the course's number top right, its throttle's cards along the bottom)
+    d.text(
+        (MARGIN + 4, y + CAPTION_H / 2),
+        fit(tx("Circuit · top right: course number · bottom: throttle cards"), SMALL, W - 2 * MARGIN - 8),
+        font=font(SMALL),
+        fill=MUTED,
+        anchor="lm",
+    )
+    for course in courses:
+        idx = _int(course.get("index"))
+        r, c = divmod(idx, TILE_COLS)
+        _tile(
+            d, MARGIN + c * (tw + TILE_GAP), y + CAPTION_H + 8 + r * TILE_ROW, tw, course, idx == current, total, names
+        )
+
+
+def _log_panel(d, y: float, lines: list[str], h: float) -> None:
+    """The latest log lines in a panel of height `h` at `y`."""
+    d.rounded_rectangle([MARGIN, y, W - MARGIN, y + h - 10], radius=12, fill=PANEL)
+    d.text((MARGIN + 14, y + 24), tx("Latest"), font=font(SMALL), fill=MUTED, anchor="lm")
+    for i, line in enumerate(lines):
+        d.text((MARGIN + 14, y + 50 + i * 32), line, font=font(SMALL), fill=TEXT)
 
 
 def _board_header(d, view: dict, names: list[str], total: int) -> list[int]:

@@ -543,6 +543,24 @@ def _render_board(view: dict, names: list[str]) -> bytes:
     _text(d, (M, y), head, 34)
     y += 50
     active = view.get("active")
+    y = _status_lines(d, y, view, names, active, over)
+    y = _belts(d, y, view, age, over)
+    sup = view.get("supply_sources") or {}  # with the powers' names: the key to the colours
+    groups: list[Run] = [[("P", p), f"{tx(POWER_KEYS[p])} {_int(sup.get(p))}"] for p in ("C", "S", "E")]
+    groups[0] = [tx("Basic sources left:") + " "] + groups[0]
+    y = _runs(d, M, y, groups, W - 2 * M) + 8
+    devices = [dv for dv in view.get("devices") or [] if isinstance(dv, dict)]
+    for pl in view.get("players") or []:
+        if isinstance(pl, dict):
+            y = _player_panel(
+                d, y, pl, names, [dv for dv in devices if dv.get("owner") == pl.get("seat")], active, over
+            )
+    return _png(img.crop((0, 0, W, y + M)))
+
+
+def _status_lines(d: Pen, y: float, view: dict, names: list[str], active: Any, over: bool) -> float:
+    """Under the title: the game is over, or who plays, the start player and the next mechanic's
+    cost (and where an Alarm Chronometer put the start marker); returns the y below."""
     if over:
         _text(d, (M, y), tx("The game is over."), 28, HIGHLIGHT)
         y += 40
@@ -585,6 +603,11 @@ def _render_board(view: dict, names: list[str]) -> bytes:
                 )
                 + 4
             )
+    return y
+
+
+def _belts(d: Pen, y: float, view: dict, age: int, over: bool) -> float:
+    """The central board at `y`, each age's belt of tiles (the current age outlined); returns the y below."""
     # the central board: the belt of each unlocked age as tiles wide enough for every word of a
     # name (the longest English word is 183 px at 24 px), the locked ages in a line
     belts = view.get("belts") or {}
@@ -627,17 +650,7 @@ def _render_board(view: dict, names: list[str]) -> bytes:
             else:
                 d.rounded_rectangle([x, y + 44, x + cell, y + 44 + cell], radius=8, outline=EMPTY, width=2)
         y += h + 10
-    sup = view.get("supply_sources") or {}  # with the powers' names: the key to the colours
-    groups: list[Run] = [[("P", p), f"{tx(POWER_KEYS[p])} {_int(sup.get(p))}"] for p in ("C", "S", "E")]
-    groups[0] = [tx("Basic sources left:") + " "] + groups[0]
-    y = _runs(d, M, y, groups, W - 2 * M) + 8
-    devices = [dv for dv in view.get("devices") or [] if isinstance(dv, dict)]
-    for pl in view.get("players") or []:
-        if isinstance(pl, dict):
-            y = _player_panel(
-                d, y, pl, names, [dv for dv in devices if dv.get("owner") == pl.get("seat")], active, over
-            )
-    return _png(img.crop((0, 0, W, y + M)))
+    return y
 
 
 def _player_panel(

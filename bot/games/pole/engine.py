@@ -50,6 +50,40 @@ from bot.i18n import Msg, msg
 SCHEMA = 2  # 2: the number of cars is "seats" (it was "n")
 
 
+def _new_car(opts: dict[str, Any], bot: bool) -> dict[str, Any]:
+    """A car at the start: its points and tyre sets, and a bot's card when `bot`."""
+    sp0 = rules()["start_points"]
+    sets = {t: [rules()["tyres"][t]["life"]] * rules()["tyres"][t]["sets"] for t in TYRES}
+    car: dict[str, Any] = {
+        "ep": sp0["ep"],
+        "bp": sp0["bp"],
+        "sp": sp0["sp"],
+        "sp0": sp0["sp"],
+        "tyre": None,
+        "life": 0,
+        "sets": sets,
+        "bd": [],
+        "pos": None,
+        "laps": 0,
+        "pitted": False,
+        "line": [],
+        "off": 0,
+        "pit_turn": 0,
+        "green": 0,
+        "out": None,
+        "blow_done": False,
+        "blown": False,
+        "finished": None,
+    }
+    VARIANTS.start_car(opts, car)  # 16.2
+    SPECIALS.start_points(opts, car)  # appendix 4
+    if bot:  # a bot car: its card (the one matching its colour), side and cube (17.1)
+        car["bot"] = {"side": opts.get("bot_side", "A"), "prog": 0, "soft": True, "pit_lap": -1, "pit": False}
+        car["sp"] = car["sp0"] = 0
+        car["ep"] = car["bp"] = 0
+    return car
+
+
 class PoleEngine(Engine):
     kind = "pole"
     title = "Pole Position"
@@ -135,49 +169,11 @@ class PoleEngine(Engine):
         b = roll(rng, "black")
         while b > c.weather_b:  # seed 2.4: reroll until it fits grid B
             b = roll(rng, "black")
-        sp0 = rules()["start_points"]
         humans = seats
         # 17.1: humans + bots make at most 6 cars; a lone player always gets at least one rival.
         nbots = max(1 if humans < 2 else 0, min(opts.get("bots", 0), self.max_seats - humans))
         seats = humans + nbots
-        cars = []
-        for s in range(seats):
-            sets = {t: [rules()["tyres"][t]["life"]] * rules()["tyres"][t]["sets"] for t in TYRES}
-            cars.append(
-                {
-                    "ep": sp0["ep"],
-                    "bp": sp0["bp"],
-                    "sp": sp0["sp"],
-                    "sp0": sp0["sp"],
-                    "tyre": None,
-                    "life": 0,
-                    "sets": sets,
-                    "bd": [],
-                    "pos": None,
-                    "laps": 0,
-                    "pitted": False,
-                    "line": [],
-                    "off": 0,
-                    "pit_turn": 0,
-                    "green": 0,
-                    "out": None,
-                    "blow_done": False,
-                    "blown": False,
-                    "finished": None,
-                }
-            )
-            VARIANTS.start_car(opts, cars[-1])  # 16.2
-            SPECIALS.start_points(opts, cars[-1])  # appendix 4
-            if s >= humans:  # a bot car: its card (the one matching its colour), side and cube (17.1)
-                cars[-1]["bot"] = {
-                    "side": opts.get("bot_side", "A"),
-                    "prog": 0,
-                    "soft": True,
-                    "pit_lap": -1,
-                    "pit": False,
-                }
-                cars[-1]["sp"] = cars[-1]["sp0"] = 0
-                cars[-1]["ep"] = cars[-1]["bp"] = 0
+        cars = [_new_car(opts, s >= humans) for s in range(seats)]
         DRIVERS.deal(opts, cars, rng)  # 14: a driver and a team for each player
         st: State = {
             "schema": SCHEMA,

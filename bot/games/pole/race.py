@@ -93,6 +93,27 @@ def next_turn(st: State, rng: Rng, ev: list[Event]) -> None:
             return
 
 
+def _new_turn(car: dict[str, Any], seat: int, die: str, face: Any, *, pit_exit: bool, green: int) -> dict[str, Any]:
+    """A fresh turn record for `seat` after its first roll `face` of `die`."""
+    return {
+        "seat": seat,
+        "die": die,
+        "rolls": [face],
+        "use": 0,
+        "reduce": 0,
+        "pit_exit": pit_exit,
+        "green": green,
+        "start_pos": list(car["pos"]),
+        "start_laps": car["laps"],
+        "fought": [],
+        "won": [],
+        "ms": None,
+        "opts": None,
+        "stage": "move",
+        "cost": [0, 0, 0],
+    }
+
+
 def begin_turn(st: State, rng: Rng, ev: list[Event], seat: int) -> bool:
     """Start `seat`'s turn; returns False when it was played out automatically."""
     car = st["cars"][seat]
@@ -125,43 +146,11 @@ def begin_turn(st: State, rng: Rng, ev: list[Event], seat: int) -> bool:
     if car["pit_turn"] == 3:  # 7.4: purple die plus the green counter
         face = roll(rng, "purple")
         car["pit_turn"] = 0
-        turn = {
-            "seat": seat,
-            "die": "purple",
-            "rolls": [face],
-            "use": 0,
-            "reduce": 0,
-            "pit_exit": True,
-            "green": car["green"],
-            "start_pos": list(car["pos"]),
-            "start_laps": car["laps"],
-            "fought": [],
-            "won": [],
-            "ms": None,
-            "opts": None,
-            "stage": "move",
-            "cost": [0, 0, 0],
-        }
+        turn = _new_turn(car, seat, "purple", face, pit_exit=True, green=car["green"])
         car["green"] = 0
     else:
         die = "purple" if start else rules()["tyres"][car["tyre"]]["die"]
-        turn = {
-            "seat": seat,
-            "die": die,
-            "rolls": [roll(rng, die)],
-            "use": 0,
-            "reduce": 0,
-            "pit_exit": False,
-            "green": 0,
-            "start_pos": list(car["pos"]),
-            "start_laps": car["laps"],
-            "fought": [],
-            "won": [],
-            "ms": None,
-            "opts": None,
-            "stage": "move",
-            "cost": [0, 0, 0],
-        }
+        turn = _new_turn(car, seat, die, roll(rng, die), pit_exit=False, green=0)
     if sc_turn:
         turn["sc_turn"] = True
     if nodrs:

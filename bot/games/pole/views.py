@@ -130,45 +130,47 @@ def opt_label(st: State, o: dict) -> Msg:
     return msg("{where} ({cost})", where=where, cost=cost)
 
 
+def _car_view(s: int, car: dict[str, Any]) -> dict[str, Any]:
+    """The board's view of car `s`: its dashboard, with a bot driver's colour and progress."""
+    cv = {
+        k: car[k]
+        for k in (
+            "ep",
+            "bp",
+            "sp",
+            "tyre",
+            "life",
+            "sets",
+            "bd",
+            "pos",
+            "laps",
+            "pitted",
+            "off",
+            "out",
+            "finished",
+            "green",
+        )
+    }
+    cv["drs"] = bool(car.get("drs"))
+    if "stress" in car:
+        cv["stress"] = car["stress"]
+    if car.get("must_pit"):
+        cv["must_pit"] = True
+    if "fin_round" in car:
+        cv["fin_round"] = car["fin_round"]
+    b = car.get("bot")
+    if b and b.get("for"):  # a bot drives a player's car: the board shows the player's dashboard
+        cv.update({k: v for k, v in b["dash"].items() if k in ("ep", "bp", "sp", "stress")})
+    cv.update(DRIVERS.view(STANDIN.dashboard(car)))
+    cv["bot"] = {"colour": BOTS.COLOURS[s % 6], "side": b["side"], "prog": b["prog"]} if b else None
+    if b and b.get("for"):
+        cv["bot"]["for"] = True
+    return cv
+
+
 def view(state: State, viewer: int | None) -> View:
     c = circuits()[state["circuit"]]
-    cars = []
-    for s, car in enumerate(state["cars"]):
-        cars.append(
-            {
-                k: car[k]
-                for k in (
-                    "ep",
-                    "bp",
-                    "sp",
-                    "tyre",
-                    "life",
-                    "sets",
-                    "bd",
-                    "pos",
-                    "laps",
-                    "pitted",
-                    "off",
-                    "out",
-                    "finished",
-                    "green",
-                )
-            }
-        )
-        cars[-1]["drs"] = bool(car.get("drs"))
-        if "stress" in car:
-            cars[-1]["stress"] = car["stress"]
-        if car.get("must_pit"):
-            cars[-1]["must_pit"] = True
-        if "fin_round" in car:
-            cars[-1]["fin_round"] = car["fin_round"]
-        b = car.get("bot")
-        if b and b.get("for"):  # a bot drives a player's car: the board shows the player's dashboard
-            cars[-1].update({k: v for k, v in b["dash"].items() if k in ("ep", "bp", "sp", "stress")})
-        cars[-1].update(DRIVERS.view(STANDIN.dashboard(car)))
-        cars[-1]["bot"] = {"colour": BOTS.COLOURS[s % 6], "side": b["side"], "prog": b["prog"]} if b else None
-        if b and b.get("for"):
-            cars[-1]["bot"]["for"] = True
+    cars = [_car_view(s, car) for s, car in enumerate(state["cars"])]
     v: View = {
         "kind": "pole",
         "circuit": state["circuit"],

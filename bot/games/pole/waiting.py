@@ -101,6 +101,13 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
             + [{"type": "tyre", "tyre": x} for x in TYRES if car["sets"][x]]
             + CUSTOM.pit_swaps(state, seat, [x for x in TYRES if car["sets"][x]])
         )  # 13.2
+    return _move_actions(state, seat, car, t, out)
+
+
+def _move_actions(
+    state: State, seat: int, car: dict[str, Any], t: dict[str, Any], out: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The mover's choices once the die is rolled (calm, reroll, pick, reduce, move), appended to `out`."""
     lv = car.get("stress", 0)
     calm_ok = lv > 0 and t["ms"] is None and not t.get("calm") and t["die"] in ("red", "white", "green", "blue")
     if calm_ok and lv >= 6:  # 12.1 level 6: the driver must bring it down to 5 this turn

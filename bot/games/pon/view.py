@@ -3,6 +3,8 @@ PON sets; the seat's own hand and peeked courses only in its own view."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.games.base import State, View, clone
 from bot.games.pon.common import VIEW_LOG, card_label, default_prefs, effect_text, number_of
 from bot.games.pon.content import CARDS
@@ -10,9 +12,8 @@ from bot.games.pon.rules import defender_of, requirement, to_act
 from bot.i18n import from_wire, msg
 
 
-def view(state: State, viewer: int | None) -> View:
-    """What `viewer` sees (None: a spectator); its own hand and peeks only in its own view."""
-    st = state
+def _courses(st: State) -> list[dict[str, Any]]:
+    """The circuit's courses as everyone sees them: face-up ones named, their throttles, who peeked."""
     courses = []
     over = st["phase"] == "over"
     for i, cid in enumerate(st["circuit"]):
@@ -32,6 +33,11 @@ def view(state: State, viewer: int | None) -> View:
                 "known_by": [s for s in range(st["seats"]) if i in st["known"][s]] if not up else [],
             }
         )
+    return courses
+
+
+def _chase(st: State) -> dict[str, Any] | None:
+    """The overtaking attempt under way: who attacks whom and the cards it takes (None if none)."""
     chase = None
     if st["phase"] in ("attack", "block"):
         attacker = st["chase"]["attacker"]
@@ -45,6 +51,52 @@ def view(state: State, viewer: int | None) -> View:
             "cards_needed": need,
             "with_block_right": need - 1 if right else None,
         }
+    return chase
+
+
+def _me(st: State, seat: int) -> dict[str, Any]:
+    """The seat's private part of its own view: its hand, peeked courses, preferences, PON answer."""
+    hand = [
+        {
+            "id": c,
+            "number": number_of(c),
+            "event": msg(CARDS[c].name) if CARDS[c].kind == "racing" else None,
+            "text": msg(CARDS[c].text) if CARDS[c].kind == "racing" else msg("Course card: no event."),
+            "label": card_label(c),
+            "kind": CARDS[c].kind,
+        }
+        for c in sorted(st["hands"][seat], key=lambda x: (number_of(x), x))
+    ]
+    peeked = [
+        {
+            "index": i,
+            "number": number_of(st["circuit"][i]),
+            "name": msg(CARDS[st["circuit"][i]].name),
+            "effect": effect_text(st["circuit"][i]),
+        }
+        for i in sorted(set(st["known"][seat]))
+        if not st["face_up"][i]
+    ]
+    answer = None
+    if st["phase"] == "pon":
+        raw = st["window"]["answers"].get(str(seat))
+        answer = raw if raw is None or raw == "pass" else [card_label(c) for c in raw]
+    return {
+        "seat": seat,
+        "hand": hand,
+        "peeked": peeked,
+        "prefs": {**default_prefs(), **clone(st["prefs"][seat])},
+        "pon_answer": answer,
+        "event_used": seat in st["turn"]["events"],
+        "to_act": seat in to_act(st),
+    }
+
+
+def view(state: State, viewer: int | None) -> View:
+    """What `viewer` sees (None: a spectator); its own hand and peeks only in its own view."""
+    st = state
+    courses = _courses(st)
+    chase = _chase(st)
     window = None
     if st["phase"] == "pon":
         window = {
@@ -88,39 +140,5 @@ def view(state: State, viewer: int | None) -> View:
         "winner": st["winner"],
     }
     if viewer is not None and 0 <= viewer < st["seats"]:
-        seat = viewer
-        hand = [
-            {
-                "id": c,
-                "number": number_of(c),
-                "event": msg(CARDS[c].name) if CARDS[c].kind == "racing" else None,
-                "text": msg(CARDS[c].text) if CARDS[c].kind == "racing" else msg("Course card: no event."),
-                "label": card_label(c),
-                "kind": CARDS[c].kind,
-            }
-            for c in sorted(st["hands"][seat], key=lambda x: (number_of(x), x))
-        ]
-        peeked = [
-            {
-                "index": i,
-                "number": number_of(st["circuit"][i]),
-                "name": msg(CARDS[st["circuit"][i]].name),
-                "effect": effect_text(st["circuit"][i]),
-            }
-            for i in sorted(set(st["known"][seat]))
-            if not st["face_up"][i]
-        ]
-        answer = None
-        if st["phase"] == "pon":
-            raw = st["window"]["answers"].get(str(seat))
-            answer = raw if raw is None or raw == "pass" else [card_label(c) for c in raw]
-        v["me"] = {
-            "seat": seat,
-            "hand": hand,
-            "peeked": peeked,
-            "prefs": {**default_prefs(), **clone(st["prefs"][seat])},
-            "pon_answer": answer,
-            "event_used": seat in st["turn"]["events"],
-            "to_act": seat in to_act(st),
-        }
+        v["me"] = _me(st, viewer)
     return v

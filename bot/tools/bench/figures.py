@@ -18,6 +18,7 @@ import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from bot.config import load_settings
 
@@ -38,6 +39,31 @@ def emit(name: str, value: float, unit: str) -> None:
     print(f"{name}: {value:.2f} {unit}" if isinstance(value, float) else f"{name}: {value} {unit}", flush=True)
 
 
+async def _ack_figures(emu: Any, user: Any, channel: Any) -> None:
+    """Time 60 `/games` acknowledgements and emit their median and 95th percentile."""
+    acks = []
+    for _ in range(60):
+        start = time.perf_counter()
+        rec = await emu.slash(user, channel, "games")
+        acks.append((time.perf_counter() - start) * 1000)
+        assert rec.acked
+    emit("ack_ms_p50", statistics.median(acks), "ms")
+    emit("ack_ms_p95", pct(acks, 95), "ms")
+
+
+async def _start_heat_race(emu: Any, users: list[Any], channel: Any) -> Any:
+    """Open a Heat table on the USA track, seat every user and start; returns the race's thread once
+    its first board is posted."""
+    await emu.slash(users[0], channel, "heat", "new", track="usa")
+    lobby = (await emu.wait_until(lambda: [m for m in emu.channel_messages(channel) if m.buttons][-1:]))[0]
+    for u in users[1:]:
+        await emu.click(u, lobby, label="Join")
+    await emu.click(users[0], lobby, label="Start")
+    thread = await emu.wait_until(lambda: next(iter(emu.threads(channel)), None))
+    await emu.wait_until(lambda: any(m.attachments for m in emu.messages_in(thread)))
+    return thread
+
+
 async def bot_figures(tmp: Path, rounds: int) -> None:
     from bot.app import create_bot
     from bot.tools.emulator import Emulator
@@ -56,23 +82,10 @@ async def bot_figures(tmp: Path, rounds: int) -> None:
         handle = await start_bot_in_process(emu, bot)
         try:
             await emu.wait_for_commands()
-            acks = []
-            for _ in range(60):
-                start = time.perf_counter()
-                rec = await emu.slash(users[0], channel, "games")
-                acks.append((time.perf_counter() - start) * 1000)
-                assert rec.acked
-            emit("ack_ms_p50", statistics.median(acks), "ms")
-            emit("ack_ms_p95", pct(acks, 95), "ms")
+            await _ack_figures(emu, users[0], channel)
 
             # A 6-player Heat race: time from the last submission of a round to the new board.
-            await emu.slash(users[0], channel, "heat", "new", track="usa")
-            lobby = (await emu.wait_until(lambda: [m for m in emu.channel_messages(channel) if m.buttons][-1:]))[0]
-            for u in users[1:]:
-                await emu.click(u, lobby, label="Join")
-            await emu.click(users[0], lobby, label="Start")
-            thread = await emu.wait_until(lambda: next(iter(emu.threads(channel)), None))
-            await emu.wait_until(lambda: any(m.attachments for m in emu.messages_in(thread)))
+            thread = await _start_heat_race(emu, users, channel)
             rnd = random.Random(1)
             boards = []
             store, table = bot.store, bot.table
