@@ -1075,11 +1075,10 @@ def _row_tags(car: dict, phase: object, deciding: bool) -> list[tuple[str, tuple
     return tags
 
 
-def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
+def _draw_panel_caption(d, view, y0, note_h: int) -> None:
+    """The panel's caption: the cards played, "Speed" over the figures, the flooded note if any."""
     cap = font(SMALL)
     cy = y0 + CAPTION_H / 2 + 2
-    d.rectangle([0, y0, W, y0 + CAPTION_H + note_h + len(order) * ROW_H + BOTTOM_PAD], fill=PANEL)
-    phase = view.get("phase")
     played = _played_caption(view)
     d.text((84, cy), played, font=cap, fill=MUTED, anchor="lm")
     d.text((W - 20, cy), tx("Speed"), font=cap, fill=MUTED, anchor="rm")
@@ -1091,6 +1090,25 @@ def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
             W - 20 - x0 - (0 if note_h else cap.getlength(tx("Speed")) + 24),
         )
         d.text((x0, ny), note, font=cap, fill=(140, 200, 255), anchor="lm")
+
+
+def _draw_speed(d, mid: float, speed) -> None:
+    """A panel row's speed figure at the right ("-" before the car has one)."""
+    d.text(
+        (W - 48, mid),
+        "-" if speed is None else str(_int(speed)),
+        font=font(44),
+        fill=TEXT,
+        anchor="mm",
+        stroke_width=1,
+        stroke_fill=TEXT,
+    )
+
+
+def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
+    d.rectangle([0, y0, W, y0 + CAPTION_H + note_h + len(order) * ROW_H + BOTTOM_PAD], fill=PANEL)
+    _draw_panel_caption(d, view, y0, note_h)
+    phase = view.get("phase")
     waiting = set(s for s in (view.get("waiting_for") or []) if isinstance(s, int))
     for i, seat in enumerate(order):
         car = cars[seat]
@@ -1127,16 +1145,7 @@ def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
             card = " · ".join(clean_text(words(r), "") for r in (car.get("revealed") or []))
             if card:
                 _tag(d, x, top + 52, fit(card, SMALL, right - x - 14), (20, 140, 130))
-            speed = car.get("speed")
-            d.text(
-                (W - 48, mid),
-                "-" if speed is None else str(_int(speed)),
-                font=font(44),
-                fill=TEXT,
-                anchor="mm",
-                stroke_width=1,
-                stroke_fill=TEXT,
-            )
+            _draw_speed(d, mid, car.get("speed"))
             continue
         gear = _int(car.get("gear"), 1)
         x += _tag(d, x, top + 52, tx("Gear {n}", n=gear), (70, 74, 82), ink=TEXT) + 6
@@ -1157,16 +1166,7 @@ def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
             ready = bool(car.get("submitted"))
             text = tx("cards chosen") if ready else tx("choosing...")
             d.text((x, top + 69), text, font=font(SMALL), fill=(110, 210, 130) if ready else MUTED, anchor="lm")
-        speed = car.get("speed")
-        d.text(
-            (W - 48, mid),
-            "-" if speed is None else str(_int(speed)),
-            font=font(44),
-            fill=TEXT,
-            anchor="mm",
-            stroke_width=1,
-            stroke_fill=TEXT,
-        )
+        _draw_speed(d, mid, car.get("speed"))
 
 
 # ---------------------------------------------------------------- the hand (DM)
