@@ -1328,6 +1328,41 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     return _encode(im)
 
 
+def _draw_check(d, x0, y0, cw) -> None:
+    """The chosen card's tick in its top right corner."""
+    d.rounded_rectangle(
+        [x0 + cw - 46, y0 + 8, x0 + cw - 8, y0 + 46], radius=19, fill=CHOSEN, outline=(12, 12, 14), width=2
+    )
+    d.text((x0 + cw - 27, y0 + 28), "✓", font=font(28), fill=(20, 20, 24), anchor="mm")
+
+
+def _draw_upgrade_face(d, box, big: str, symbols: list[str], label: str, style) -> None:
+    """An upgrade card's face: its value at the top, one symbol a line, the family at the bottom."""
+    x0, y0, cw, ch = box
+    fill, ink = style
+    size = 48 if len(big) <= 3 else 36
+    d.text(
+        (x0 + cw / 2, y0 + 44),
+        fit(big, size, cw - 20),
+        font=font(size),
+        fill=ink,
+        anchor="mm",
+        stroke_width=1,
+        stroke_fill=ink,
+    )
+    y = y0 + 92
+    for part in symbols[:4]:
+        d.text((x0 + cw / 2, y), fit(part, SMALL, cw - 16), font=font(SMALL), fill=ink, anchor="mm")
+        y += 28
+    d.text(
+        (x0 + cw / 2, y0 + ch - 24),
+        fit(label, SMALL, cw - 16),
+        font=font(SMALL),
+        fill=_blend(fill, ink, 0.7),
+        anchor="mm",
+    )
+
+
 def _draw_card(d, x0, y0, cw, ch, card, chosen: bool = False) -> None:
     kind = str(card.get("kind") or "")
     # An upgrade shows the family and speed it prints (its symbols tell it from a twin).
@@ -1370,32 +1405,9 @@ def _draw_card(d, x0, y0, cw, ch, card, chosen: bool = False) -> None:
             )
     symbols = [clean_text(words(x), "") for x in (card.get("symbols") or [])]
     if symbols:  # an upgrade card: its value at the top, one symbol a line, the family at the bottom
-        size = 48 if len(big) <= 3 else 36
-        d.text(
-            (x0 + cw / 2, y0 + 44),
-            fit(big, size, cw - 20),
-            font=font(size),
-            fill=ink,
-            anchor="mm",
-            stroke_width=1,
-            stroke_fill=ink,
-        )
-        y = y0 + 92
-        for part in symbols[:4]:
-            d.text((x0 + cw / 2, y), fit(part, SMALL, cw - 16), font=font(SMALL), fill=ink, anchor="mm")
-            y += 28
-        d.text(
-            (x0 + cw / 2, y0 + ch - 24),
-            fit(label, SMALL, cw - 16),
-            font=font(SMALL),
-            fill=_blend(fill, ink, 0.7),
-            anchor="mm",
-        )
+        _draw_upgrade_face(d, (x0, y0, cw, ch), big, symbols, label, (fill, ink))
         if chosen:
-            d.rounded_rectangle(
-                [x0 + cw - 46, y0 + 8, x0 + cw - 8, y0 + 46], radius=19, fill=CHOSEN, outline=(12, 12, 14), width=2
-            )
-            d.text((x0 + cw - 27, y0 + 28), "✓", font=font(28), fill=(20, 20, 24), anchor="mm")
+            _draw_check(d, x0, y0, cw)
         return
     if big:
         size = int(min(cw * (0.6 if len(big) <= 2 else 0.9 / max(1, len(big))), 100))
@@ -1424,10 +1436,7 @@ def _draw_card(d, x0, y0, cw, ch, card, chosen: bool = False) -> None:
     for j, line in enumerate(lines):
         d.text((x0 + cw / 2, y0 + ch - 26 - 28 * (len(lines) - 1 - j)), line, font=font(SMALL), fill=ink, anchor="mm")
     if chosen:
-        d.rounded_rectangle(
-            [x0 + cw - 46, y0 + 8, x0 + cw - 8, y0 + 46], radius=19, fill=CHOSEN, outline=(12, 12, 14), width=2
-        )
-        d.text((x0 + cw - 27, y0 + 28), "✓", font=font(28), fill=(20, 20, 24), anchor="mm")
+        _draw_check(d, x0, y0, cw)
 
 
 def _blend(a, b, k):
