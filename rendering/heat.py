@@ -1235,23 +1235,11 @@ def _prompt(
     return tx("Nothing to do right now"), MUTED
 
 
-def _render_hand(view: dict, names: list[str]) -> bytes:
+def _draw_hand_title(d, view: dict, cars: dict, seat: int, names: list[str]) -> None:
+    """The hand's line 1: the seat's colour, whose hand it is, and the car's race position."""
     me = view.get("me") or {}
-    seat = _int(me.get("seat"), 0)
-    hand = [c for c in (me.get("hand") or []) if isinstance(c, dict)]
-    draft = view.get("draft") if isinstance(view.get("draft"), dict) else None
-    if draft:  # the Garage draft: the cards on offer instead of the (not yet drawn) hand
-        hand = [c for c in (draft.get("market") or []) if isinstance(c, dict)]
-    cars = _cars(view)
     car = cars.get(seat, {})
-    sub = me.get("submission") if isinstance(me.get("submission"), dict) else None
-    chosen = set(sub.get("cards") or []) if sub else set()
-    boxes = hand_card_boxes(len(hand))
-    bottom = boxes[-1][3] if boxes else HAND_HEAD + 120
-    im = Image.new("RGB", (W, int(bottom) + 24), BACKGROUND)
-    d = MaskDraw(im)
     m = HAND_MARGIN
-    # line 1: whose hand, and the race position
     d.rounded_rectangle([m, 14, m + 36, 50], radius=8, fill=seat_colour(seat), outline=(15, 15, 18), width=2)
     name = player_name(names, seat)
     order = _race_order(view, cars)  # finished cars first, in their places, then the racing ones
@@ -1273,6 +1261,47 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     )
     if pos:
         _tag(d, W - m - pos_w, 14, pos, (70, 74, 82), size=28, ink=TEXT)
+
+
+def _draw_hand_tags(d, me: dict, car: dict, sub: dict | None, chosen: int) -> None:
+    """The hand's line 4: the gear (the new one once cards are in), engine Heat, deck and discard."""
+    m = HAND_MARGIN
+    x: float = m
+    gear = _int(car.get("gear"), 1)
+    if sub:
+        new = _int(sub.get("gear"), chosen)
+        x += _tag(d, x, 148, tx("Gear {a} → {b}", a=gear, b=new), CHOSEN, size=26) + 8
+    else:
+        x += _tag(d, x, 148, tx("Gear {n}", n=gear), (70, 74, 82), size=26, ink=TEXT) + 8
+    engine = _int(me.get("engine_heat"), _int(car.get("engine_heat")))
+    x += _tag(d, x, 148, tx("Heat in engine {n}", n=engine), ORANGE, size=26) + 8
+    deck = tx(
+        "Deck {n} · Discard {m}",
+        n=_int(me.get("deck_count"), _int(car.get("deck_count"))),
+        m=_int(me.get("discard_count"), _int(car.get("discard_count"))),
+    )
+    if x + font(26).getlength(deck) + 14 <= W - m:
+        _tag(d, x, 148, deck, (70, 74, 82), size=26, ink=TEXT)
+
+
+def _render_hand(view: dict, names: list[str]) -> bytes:
+    me = view.get("me") or {}
+    seat = _int(me.get("seat"), 0)
+    hand = [c for c in (me.get("hand") or []) if isinstance(c, dict)]
+    draft = view.get("draft") if isinstance(view.get("draft"), dict) else None
+    if draft:  # the Garage draft: the cards on offer instead of the (not yet drawn) hand
+        hand = [c for c in (draft.get("market") or []) if isinstance(c, dict)]
+    cars = _cars(view)
+    car = cars.get(seat, {})
+    sub = me.get("submission") if isinstance(me.get("submission"), dict) else None
+    chosen = set(sub.get("cards") or []) if sub else set()
+    boxes = hand_card_boxes(len(hand))
+    bottom = boxes[-1][3] if boxes else HAND_HEAD + 120
+    im = Image.new("RGB", (W, int(bottom) + 24), BACKGROUND)
+    d = MaskDraw(im)
+    m = HAND_MARGIN
+    # line 1: whose hand, and the race position
+    _draw_hand_title(d, view, cars, seat, names)
     # line 2: where the car is
     laps = max(1, _int(view.get("laps"), 1))
     where = [
@@ -1296,22 +1325,7 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     elif notes:
         d.text((W - m, 78), fit(" · ".join(notes), 24, note_room), font=font(24), fill=(140, 200, 255), anchor="rm")
     # line 4: gear (the new one once cards are in), engine Heat, deck and discard
-    x: float = m
-    gear = _int(car.get("gear"), 1)
-    if sub:
-        new = _int(sub.get("gear"), len(chosen))
-        x += _tag(d, x, 148, tx("Gear {a} → {b}", a=gear, b=new), CHOSEN, size=26) + 8
-    else:
-        x += _tag(d, x, 148, tx("Gear {n}", n=gear), (70, 74, 82), size=26, ink=TEXT) + 8
-    engine = _int(me.get("engine_heat"), _int(car.get("engine_heat")))
-    x += _tag(d, x, 148, tx("Heat in engine {n}", n=engine), ORANGE, size=26) + 8
-    deck = tx(
-        "Deck {n} · Discard {m}",
-        n=_int(me.get("deck_count"), _int(car.get("deck_count"))),
-        m=_int(me.get("discard_count"), _int(car.get("discard_count"))),
-    )
-    if x + font(26).getlength(deck) + 14 <= W - m:
-        _tag(d, x, 148, deck, (70, 74, 82), size=26, ink=TEXT)
+    _draw_hand_tags(d, me, car, sub, len(chosen))
     # line 5: what is asked, or what was sent
     text, colour = _prompt(me, sub, draft, len(chosen), seat, names)
     lines = [(line, colour) for line in wrap(text, SMALL, W - 2 * m, 2)]
