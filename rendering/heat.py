@@ -1075,11 +1075,10 @@ def _row_tags(car: dict, phase: object, deciding: bool) -> list[tuple[str, tuple
     return tags
 
 
-def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
+def _draw_panel_caption(d, view, y0, note_h: int) -> None:
+    """The panel's caption: the cards played, "Speed" over the figures, the flooded note if any."""
     cap = font(SMALL)
     cy = y0 + CAPTION_H / 2 + 2
-    d.rectangle([0, y0, W, y0 + CAPTION_H + note_h + len(order) * ROW_H + BOTTOM_PAD], fill=PANEL)
-    phase = view.get("phase")
     played = _played_caption(view)
     d.text((84, cy), played, font=cap, fill=MUTED, anchor="lm")
     d.text((W - 20, cy), tx("Speed"), font=cap, fill=MUTED, anchor="rm")
@@ -1091,6 +1090,25 @@ def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
             W - 20 - x0 - (0 if note_h else cap.getlength(tx("Speed")) + 24),
         )
         d.text((x0, ny), note, font=cap, fill=(140, 200, 255), anchor="lm")
+
+
+def _draw_speed(d, mid: float, speed) -> None:
+    """A panel row's speed figure at the right ("-" before the car has one)."""
+    d.text(
+        (W - 48, mid),
+        "-" if speed is None else str(_int(speed)),
+        font=font(44),
+        fill=TEXT,
+        anchor="mm",
+        stroke_width=1,
+        stroke_fill=TEXT,
+    )
+
+
+def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
+    d.rectangle([0, y0, W, y0 + CAPTION_H + note_h + len(order) * ROW_H + BOTTOM_PAD], fill=PANEL)
+    _draw_panel_caption(d, view, y0, note_h)
+    phase = view.get("phase")
     waiting = set(s for s in (view.get("waiting_for") or []) if isinstance(s, int))
     for i, seat in enumerate(order):
         car = cars[seat]
@@ -1127,16 +1145,7 @@ def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
             card = " · ".join(clean_text(words(r), "") for r in (car.get("revealed") or []))
             if card:
                 _tag(d, x, top + 52, fit(card, SMALL, right - x - 14), (20, 140, 130))
-            speed = car.get("speed")
-            d.text(
-                (W - 48, mid),
-                "-" if speed is None else str(_int(speed)),
-                font=font(44),
-                fill=TEXT,
-                anchor="mm",
-                stroke_width=1,
-                stroke_fill=TEXT,
-            )
+            _draw_speed(d, mid, car.get("speed"))
             continue
         gear = _int(car.get("gear"), 1)
         x += _tag(d, x, top + 52, tx("Gear {n}", n=gear), (70, 74, 82), ink=TEXT) + 6
@@ -1157,16 +1166,7 @@ def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
             ready = bool(car.get("submitted"))
             text = tx("cards chosen") if ready else tx("choosing...")
             d.text((x, top + 69), text, font=font(SMALL), fill=(110, 210, 130) if ready else MUTED, anchor="lm")
-        speed = car.get("speed")
-        d.text(
-            (W - 48, mid),
-            "-" if speed is None else str(_int(speed)),
-            font=font(44),
-            fill=TEXT,
-            anchor="mm",
-            stroke_width=1,
-            stroke_fill=TEXT,
-        )
+        _draw_speed(d, mid, car.get("speed"))
 
 
 # ---------------------------------------------------------------- the hand (DM)
@@ -1235,23 +1235,11 @@ def _prompt(
     return tx("Nothing to do right now"), MUTED
 
 
-def _render_hand(view: dict, names: list[str]) -> bytes:
+def _draw_hand_title(d, view: dict, cars: dict, seat: int, names: list[str]) -> None:
+    """The hand's line 1: the seat's colour, whose hand it is, and the car's race position."""
     me = view.get("me") or {}
-    seat = _int(me.get("seat"), 0)
-    hand = [c for c in (me.get("hand") or []) if isinstance(c, dict)]
-    draft = view.get("draft") if isinstance(view.get("draft"), dict) else None
-    if draft:  # the Garage draft: the cards on offer instead of the (not yet drawn) hand
-        hand = [c for c in (draft.get("market") or []) if isinstance(c, dict)]
-    cars = _cars(view)
     car = cars.get(seat, {})
-    sub = me.get("submission") if isinstance(me.get("submission"), dict) else None
-    chosen = set(sub.get("cards") or []) if sub else set()
-    boxes = hand_card_boxes(len(hand))
-    bottom = boxes[-1][3] if boxes else HAND_HEAD + 120
-    im = Image.new("RGB", (W, int(bottom) + 24), BACKGROUND)
-    d = MaskDraw(im)
     m = HAND_MARGIN
-    # line 1: whose hand, and the race position
     d.rounded_rectangle([m, 14, m + 36, 50], radius=8, fill=seat_colour(seat), outline=(15, 15, 18), width=2)
     name = player_name(names, seat)
     order = _race_order(view, cars)  # finished cars first, in their places, then the racing ones
@@ -1273,6 +1261,47 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     )
     if pos:
         _tag(d, W - m - pos_w, 14, pos, (70, 74, 82), size=28, ink=TEXT)
+
+
+def _draw_hand_tags(d, me: dict, car: dict, sub: dict | None, chosen: int) -> None:
+    """The hand's line 4: the gear (the new one once cards are in), engine Heat, deck and discard."""
+    m = HAND_MARGIN
+    x: float = m
+    gear = _int(car.get("gear"), 1)
+    if sub:
+        new = _int(sub.get("gear"), chosen)
+        x += _tag(d, x, 148, tx("Gear {a} → {b}", a=gear, b=new), CHOSEN, size=26) + 8
+    else:
+        x += _tag(d, x, 148, tx("Gear {n}", n=gear), (70, 74, 82), size=26, ink=TEXT) + 8
+    engine = _int(me.get("engine_heat"), _int(car.get("engine_heat")))
+    x += _tag(d, x, 148, tx("Heat in engine {n}", n=engine), ORANGE, size=26) + 8
+    deck = tx(
+        "Deck {n} · Discard {m}",
+        n=_int(me.get("deck_count"), _int(car.get("deck_count"))),
+        m=_int(me.get("discard_count"), _int(car.get("discard_count"))),
+    )
+    if x + font(26).getlength(deck) + 14 <= W - m:
+        _tag(d, x, 148, deck, (70, 74, 82), size=26, ink=TEXT)
+
+
+def _render_hand(view: dict, names: list[str]) -> bytes:
+    me = view.get("me") or {}
+    seat = _int(me.get("seat"), 0)
+    hand = [c for c in (me.get("hand") or []) if isinstance(c, dict)]
+    draft = view.get("draft") if isinstance(view.get("draft"), dict) else None
+    if draft:  # the Garage draft: the cards on offer instead of the (not yet drawn) hand
+        hand = [c for c in (draft.get("market") or []) if isinstance(c, dict)]
+    cars = _cars(view)
+    car = cars.get(seat, {})
+    sub = me.get("submission") if isinstance(me.get("submission"), dict) else None
+    chosen = set(sub.get("cards") or []) if sub else set()
+    boxes = hand_card_boxes(len(hand))
+    bottom = boxes[-1][3] if boxes else HAND_HEAD + 120
+    im = Image.new("RGB", (W, int(bottom) + 24), BACKGROUND)
+    d = MaskDraw(im)
+    m = HAND_MARGIN
+    # line 1: whose hand, and the race position
+    _draw_hand_title(d, view, cars, seat, names)
     # line 2: where the car is
     laps = max(1, _int(view.get("laps"), 1))
     where = [
@@ -1296,22 +1325,7 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     elif notes:
         d.text((W - m, 78), fit(" · ".join(notes), 24, note_room), font=font(24), fill=(140, 200, 255), anchor="rm")
     # line 4: gear (the new one once cards are in), engine Heat, deck and discard
-    x: float = m
-    gear = _int(car.get("gear"), 1)
-    if sub:
-        new = _int(sub.get("gear"), len(chosen))
-        x += _tag(d, x, 148, tx("Gear {a} → {b}", a=gear, b=new), CHOSEN, size=26) + 8
-    else:
-        x += _tag(d, x, 148, tx("Gear {n}", n=gear), (70, 74, 82), size=26, ink=TEXT) + 8
-    engine = _int(me.get("engine_heat"), _int(car.get("engine_heat")))
-    x += _tag(d, x, 148, tx("Heat in engine {n}", n=engine), ORANGE, size=26) + 8
-    deck = tx(
-        "Deck {n} · Discard {m}",
-        n=_int(me.get("deck_count"), _int(car.get("deck_count"))),
-        m=_int(me.get("discard_count"), _int(car.get("discard_count"))),
-    )
-    if x + font(26).getlength(deck) + 14 <= W - m:
-        _tag(d, x, 148, deck, (70, 74, 82), size=26, ink=TEXT)
+    _draw_hand_tags(d, me, car, sub, len(chosen))
     # line 5: what is asked, or what was sent
     text, colour = _prompt(me, sub, draft, len(chosen), seat, names)
     lines = [(line, colour) for line in wrap(text, SMALL, W - 2 * m, 2)]
@@ -1326,6 +1340,41 @@ def _render_hand(view: dict, names: list[str]) -> bytes:
     for card, (x0, y0, x1, y1) in zip(hand, boxes):
         _draw_card(d, x0, y0, x1 - x0, y1 - y0, card, card.get("id") in chosen)
     return _encode(im)
+
+
+def _draw_check(d, x0, y0, cw) -> None:
+    """The chosen card's tick in its top right corner."""
+    d.rounded_rectangle(
+        [x0 + cw - 46, y0 + 8, x0 + cw - 8, y0 + 46], radius=19, fill=CHOSEN, outline=(12, 12, 14), width=2
+    )
+    d.text((x0 + cw - 27, y0 + 28), "✓", font=font(28), fill=(20, 20, 24), anchor="mm")
+
+
+def _draw_upgrade_face(d, box, big: str, symbols: list[str], label: str, style) -> None:
+    """An upgrade card's face: its value at the top, one symbol a line, the family at the bottom."""
+    x0, y0, cw, ch = box
+    fill, ink = style
+    size = 48 if len(big) <= 3 else 36
+    d.text(
+        (x0 + cw / 2, y0 + 44),
+        fit(big, size, cw - 20),
+        font=font(size),
+        fill=ink,
+        anchor="mm",
+        stroke_width=1,
+        stroke_fill=ink,
+    )
+    y = y0 + 92
+    for part in symbols[:4]:
+        d.text((x0 + cw / 2, y), fit(part, SMALL, cw - 16), font=font(SMALL), fill=ink, anchor="mm")
+        y += 28
+    d.text(
+        (x0 + cw / 2, y0 + ch - 24),
+        fit(label, SMALL, cw - 16),
+        font=font(SMALL),
+        fill=_blend(fill, ink, 0.7),
+        anchor="mm",
+    )
 
 
 def _draw_card(d, x0, y0, cw, ch, card, chosen: bool = False) -> None:
@@ -1370,32 +1419,9 @@ def _draw_card(d, x0, y0, cw, ch, card, chosen: bool = False) -> None:
             )
     symbols = [clean_text(words(x), "") for x in (card.get("symbols") or [])]
     if symbols:  # an upgrade card: its value at the top, one symbol a line, the family at the bottom
-        size = 48 if len(big) <= 3 else 36
-        d.text(
-            (x0 + cw / 2, y0 + 44),
-            fit(big, size, cw - 20),
-            font=font(size),
-            fill=ink,
-            anchor="mm",
-            stroke_width=1,
-            stroke_fill=ink,
-        )
-        y = y0 + 92
-        for part in symbols[:4]:
-            d.text((x0 + cw / 2, y), fit(part, SMALL, cw - 16), font=font(SMALL), fill=ink, anchor="mm")
-            y += 28
-        d.text(
-            (x0 + cw / 2, y0 + ch - 24),
-            fit(label, SMALL, cw - 16),
-            font=font(SMALL),
-            fill=_blend(fill, ink, 0.7),
-            anchor="mm",
-        )
+        _draw_upgrade_face(d, (x0, y0, cw, ch), big, symbols, label, (fill, ink))
         if chosen:
-            d.rounded_rectangle(
-                [x0 + cw - 46, y0 + 8, x0 + cw - 8, y0 + 46], radius=19, fill=CHOSEN, outline=(12, 12, 14), width=2
-            )
-            d.text((x0 + cw - 27, y0 + 28), "✓", font=font(28), fill=(20, 20, 24), anchor="mm")
+            _draw_check(d, x0, y0, cw)
         return
     if big:
         size = int(min(cw * (0.6 if len(big) <= 2 else 0.9 / max(1, len(big))), 100))
@@ -1424,10 +1450,7 @@ def _draw_card(d, x0, y0, cw, ch, card, chosen: bool = False) -> None:
     for j, line in enumerate(lines):
         d.text((x0 + cw / 2, y0 + ch - 26 - 28 * (len(lines) - 1 - j)), line, font=font(SMALL), fill=ink, anchor="mm")
     if chosen:
-        d.rounded_rectangle(
-            [x0 + cw - 46, y0 + 8, x0 + cw - 8, y0 + 46], radius=19, fill=CHOSEN, outline=(12, 12, 14), width=2
-        )
-        d.text((x0 + cw - 27, y0 + 28), "✓", font=font(28), fill=(20, 20, 24), anchor="mm")
+        _draw_check(d, x0, y0, cw)
 
 
 def _blend(a, b, k):

@@ -102,6 +102,48 @@ def _draw_table(d: Draw, ch: dict, names: list[str], standings: list[int], y: in
     return y
 
 
+def _draw_races(d: Draw, races: list[dict], done: int, y: int) -> int:
+    """The season's races from `y` down: track and event, done or next. Returns the y below them."""
+    for i, r in enumerate(races):
+        colour = (70, 74, 82) if r.get("done") else (TEAL if i == done else PANEL)
+        d.rounded_rectangle([16, y, W - 16, y + 38], radius=8, fill=colour)
+        d.text((30, y + 19), str(i + 1), font=font(26), fill=TEXT, anchor="lm")
+        track = clean_text(words(r.get("track_name")), "?")
+        d.text((64, y + 19), fit(track, 26, 250), font=font(26), fill=TEXT, anchor="lm")
+        d.text(
+            (330, y + 19),
+            fit(clean_text(words(r.get("event")), ""), SMALL, W - 350),
+            font=font(SMALL),
+            fill=TEXT,
+            anchor="lm",
+        )
+        y += 44
+    return y
+
+
+def _draw_market(d: Draw, market: dict, names: list[str], y: int) -> int:
+    """The next race's upgrade market from `y` down: who picks, then each card. Returns the y below it."""
+    who = market.get("picking")
+    head = (
+        tx("Upgrade market: {who} picks", who=player_name(names, who)) if isinstance(who, int) else tx("Upgrade market")
+    )
+    d.text((20, y + 24), fit(head, 28, W - 40), font=font(28), fill=TEXT, anchor="lm")
+    y += 56
+    for c in market["cards"]:
+        d.rounded_rectangle([16, y, W - 16, y + 58], radius=8, fill=TEAL)
+        label = clean_text(words(c.get("label")), "?")
+        d.text((28, y + 16), fit(label, 26, W - 56), font=font(26), fill=(255, 255, 255), anchor="lm")
+        d.text(
+            (28, y + 43),
+            fit(clean_text(words(c.get("text")), ""), SMALL, W - 56),
+            font=font(SMALL),
+            fill=(225, 240, 238),
+            anchor="lm",
+        )
+        y += 64
+    return y
+
+
 def _draw(view: dict, names: list[str]) -> Image.Image:
     ch = view["champ"]
     races = ch.get("races") or []
@@ -140,20 +182,7 @@ def _draw(view: dict, names: list[str]) -> Image.Image:
     d.text((20, 74), fit(sub, 26, W - 40), font=font(26), fill=MUTED, anchor="lm")
     y = 92 + 16
     # the races: track and event, done or next
-    for i, r in enumerate(races):
-        colour = (70, 74, 82) if r.get("done") else (TEAL if i == done else PANEL)
-        d.rounded_rectangle([16, y, W - 16, y + 38], radius=8, fill=colour)
-        d.text((30, y + 19), str(i + 1), font=font(26), fill=TEXT, anchor="lm")
-        track = clean_text(words(r.get("track_name")), "?")
-        d.text((64, y + 19), fit(track, 26, 250), font=font(26), fill=TEXT, anchor="lm")
-        d.text(
-            (330, y + 19),
-            fit(clean_text(words(r.get("event")), ""), SMALL, W - 350),
-            font=font(SMALL),
-            fill=TEXT,
-            anchor="lm",
-        )
-        y += 44
+    y = _draw_races(d, races, done, y)
     y += 20
     y = _draw_table(d, ch, names, standings, y)
     y += 16
@@ -178,26 +207,7 @@ def _draw(view: dict, names: list[str]) -> Image.Image:
             y += 32
     # the upgrade market of the next race (車体の設計)
     if market:
-        who = market.get("picking")
-        head = (
-            tx("Upgrade market: {who} picks", who=player_name(names, who))
-            if isinstance(who, int)
-            else tx("Upgrade market")
-        )
-        d.text((20, y + 24), fit(head, 28, W - 40), font=font(28), fill=TEXT, anchor="lm")
-        y += 56
-        for c in market["cards"]:
-            d.rounded_rectangle([16, y, W - 16, y + 58], radius=8, fill=TEAL)
-            label = clean_text(words(c.get("label")), "?")
-            d.text((28, y + 16), fit(label, 26, W - 56), font=font(26), fill=(255, 255, 255), anchor="lm")
-            d.text(
-                (28, y + 43),
-                fit(clean_text(words(c.get("text")), ""), SMALL, W - 56),
-                font=font(SMALL),
-                fill=(225, 240, 238),
-                anchor="lm",
-            )
-            y += 64
+        _draw_market(d, market, names, y)
     return im
 
 

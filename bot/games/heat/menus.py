@@ -124,85 +124,93 @@ def menu(state: dict, seat: int) -> list[dict]:
     if car["fin"]:
         return []
     groups: list[dict] = []
-    cards = state["cards"]
     if state["phase"] == "draft":
         if to_act(state) != [seat]:
             return []
-        dr = state["draft"]
-        seen = set()
-        options = []
-        for i, code in enumerate(dr["market"]):
-            if code in seen:
-                continue
-            seen.add(code)
-            options.append(
-                {"label": msg(rules.draft_label(code)), "value": str(i), "description": rules.card_text(code)}
-            )
-        return [
-            {
-                "kind": "select",
-                "min": 1,
-                "max": 1,
-                "action": {"type": "pick"},
-                "options": options,
-                "placeholder": msg(
-                    "Garage draft, round {n}/{m}: take one upgrade", n=dr["round"], m=rules.DRAFT_ROUNDS
-                ),
-            }
-        ]
+        return _draft_menu(state)
     if state["phase"] == "submit":
-        gears, clogged = rules.fillable_gears(state, car)
-        playable, heat = rules.split_hand(state, car)
-        ids = sorted(playable + (heat if clogged else []), key=lambda c: card_sort_key(state, c))
-        options = []
-        for c in ids[:25]:
-            code = cards[c]
-            if KIND[code] == "stress":
-                desc = msg("Reveals cards until a Speed card")
-            elif not PLAYABLE[code]:
-                desc = msg("Only for gear {g}+ (clogged hand: all non-Heat cards + Heat, no move)", g=min(clogged))
-            else:
-                desc = rules.card_text(code) if code in rules.GARAGE else msg("Speed {v}", v=SPEED[code])
-            options.append({"label": msg(LABEL[code]), "value": str(c), "description": desc})
-        lo, hi = min(gears), min(max(gears), len(options))
-        if car["sub"] is not None:
-            ph = msg("Sent: {desc}. Pick again to change.", desc=describe_submit(state, car, car["sub"]))
-        elif clogged and len(clogged) == len(gears):
-            ph = msg("Clogged hand: play all non-Heat cards + Heat ({lo}-{hi} cards, no move)", lo=lo, hi=hi)
-        elif clogged:
-            ph = msg(
-                "Gear {g} now: pick {lo}-{hi} cards; {k}+ = all non-Heat + Heat, no move",
-                g=car["gear"],
-                lo=lo,
-                hi=hi,
-                k=min(clogged),
-            )
+        groups.extend(_submit_menu(state, seat, car))
+    elif state["phase"] == "decide" and state["pending"] and state["pending"]["seat"] == seat:
+        groups.extend(decision_menu(state, car, state["pending"]))
+    groups.extend(_prefs_menu(state, car))
+    return groups
+
+
+def _draft_menu(state: dict) -> list[dict]:
+    """The Garage draft's select: one option per upgrade type on offer."""
+    dr = state["draft"]
+    seen = set()
+    options = []
+    for i, code in enumerate(dr["market"]):
+        if code in seen:
+            continue
+        seen.add(code)
+        options.append({"label": msg(rules.draft_label(code)), "value": str(i), "description": rules.card_text(code)})
+    return [
+        {
+            "kind": "select",
+            "min": 1,
+            "max": 1,
+            "action": {"type": "pick"},
+            "options": options,
+            "placeholder": msg("Garage draft, round {n}/{m}: take one upgrade", n=dr["round"], m=rules.DRAFT_ROUNDS),
+        }
+    ]
+
+
+def _submit_menu(state: dict, seat: int, car: dict) -> list[dict]:
+    """The card selects of the submit step: whole plans (if any), then the cards one by one."""
+    cards = state["cards"]
+    groups: list[dict] = []
+    gears, clogged = rules.fillable_gears(state, car)
+    playable, heat = rules.split_hand(state, car)
+    ids = sorted(playable + (heat if clogged else []), key=lambda c: card_sort_key(state, c))
+    options = []
+    for c in ids[:25]:
+        code = cards[c]
+        if KIND[code] == "stress":
+            desc = msg("Reveals cards until a Speed card")
+        elif not PLAYABLE[code]:
+            desc = msg("Only for gear {g}+ (clogged hand: all non-Heat cards + Heat, no move)", g=min(clogged))
         else:
-            ph = msg("Gear {g} now: pick {lo}-{hi} cards (cards = new gear)", g=car["gear"], lo=lo, hi=hi)
-        plans = plan_options(state, seat, submissions(state, car), lambda ids: describe_submit(state, car, ids))
-        if plans:
-            groups.append(
-                {
-                    "kind": "select",
-                    "placeholder": msg("Whole plans: gear, cards, where they take you"),
-                    "min": 1,
-                    "max": 1,
-                    "action": {"type": "submit"},
-                    "options": plans,
-                }
-            )
+            desc = rules.card_text(code) if code in rules.GARAGE else msg("Speed {v}", v=SPEED[code])
+        options.append({"label": msg(LABEL[code]), "value": str(c), "description": desc})
+    lo, hi = min(gears), min(max(gears), len(options))
+    if car["sub"] is not None:
+        ph = msg("Sent: {desc}. Pick again to change.", desc=describe_submit(state, car, car["sub"]))
+    elif clogged and len(clogged) == len(gears):
+        ph = msg("Clogged hand: play all non-Heat cards + Heat ({lo}-{hi} cards, no move)", lo=lo, hi=hi)
+    elif clogged:
+        ph = msg(
+            "Gear {g} now: pick {lo}-{hi} cards; {k}+ = all non-Heat + Heat, no move",
+            g=car["gear"],
+            lo=lo,
+            hi=hi,
+            k=min(clogged),
+        )
+    else:
+        ph = msg("Gear {g} now: pick {lo}-{hi} cards (cards = new gear)", g=car["gear"], lo=lo, hi=hi)
+    plans = plan_options(state, seat, submissions(state, car), lambda ids: describe_submit(state, car, ids))
+    if plans:
         groups.append(
             {
                 "kind": "select",
-                "placeholder": ph,
-                "min": lo,
-                "max": hi,
+                "placeholder": msg("Whole plans: gear, cards, where they take you"),
+                "min": 1,
+                "max": 1,
                 "action": {"type": "submit"},
-                "options": options,
+                "options": plans,
             }
         )
-    elif state["phase"] == "decide" and state["pending"] and state["pending"]["seat"] == seat:
-        groups.extend(decision_menu(state, car, state["pending"]))
+    groups.append(
+        {"kind": "select", "placeholder": ph, "min": lo, "max": hi, "action": {"type": "submit"}, "options": options}
+    )
+    return groups
+
+
+def _prefs_menu(state: dict, car: dict) -> list[dict]:
+    """The preferences: one select for many (Garage's nine), else a button per preference."""
+    groups: list[dict] = []
     allowed = rules.prefs_of(state)
     prefs = {**DEFAULT_PREFS, **{k: v[0] for k, v in allowed.items()}, **car["prefs"]}
     if len(allowed) > PREF_BUTTONS:
@@ -248,40 +256,7 @@ def decision_menu(state: dict, car: dict, p: dict) -> list[dict]:
     kind = p["type"]
     cards = state["cards"]
     if kind == "slipstream":
-        if p.get("lengths"):
-            return [
-                {
-                    "kind": "buttons",
-                    "options": [
-                        {
-                            "label": msg("Slipstream +{n}", n=k),
-                            "action": {"type": "slipstream", "take": True, "spaces": k},
-                            "style": "success",
-                        }
-                        for k in reversed(p["lengths"])
-                    ]
-                    + [
-                        {
-                            "label": msg("No slipstream"),
-                            "action": {"type": "slipstream", "take": False},
-                            "style": "secondary",
-                        }
-                    ],
-                }
-            ]
-        return [
-            {
-                "kind": "buttons",
-                "options": [
-                    {"label": msg("Slipstream +2"), "action": {"type": "slipstream", "take": True}, "style": "success"},
-                    {
-                        "label": msg("No slipstream"),
-                        "action": {"type": "slipstream", "take": False},
-                        "style": "secondary",
-                    },
-                ],
-            }
-        ]
+        return _slipstream_menu(p)
     if kind == "boost":
         return [
             {
@@ -342,6 +317,46 @@ def decision_menu(state: dict, car: dict, p: dict) -> list[dict]:
                 ],
             }
         ]
+    return _discard_menu(state, car)
+
+
+def _slipstream_menu(p: dict) -> list[dict]:
+    """The slipstream buttons: each length on offer (or +2), then no slipstream."""
+    if p.get("lengths"):
+        return [
+            {
+                "kind": "buttons",
+                "options": [
+                    {
+                        "label": msg("Slipstream +{n}", n=k),
+                        "action": {"type": "slipstream", "take": True, "spaces": k},
+                        "style": "success",
+                    }
+                    for k in reversed(p["lengths"])
+                ]
+                + [
+                    {
+                        "label": msg("No slipstream"),
+                        "action": {"type": "slipstream", "take": False},
+                        "style": "secondary",
+                    }
+                ],
+            }
+        ]
+    return [
+        {
+            "kind": "buttons",
+            "options": [
+                {"label": msg("Slipstream +2"), "action": {"type": "slipstream", "take": True}, "style": "success"},
+                {"label": msg("No slipstream"), "action": {"type": "slipstream", "take": False}, "style": "secondary"},
+            ],
+        }
+    ]
+
+
+def _discard_menu(state: dict, car: dict) -> list[dict]:
+    """The discard step: a select of the discardable cards, and a button to keep them all."""
+    cards = state["cards"]
     disc = sorted([c for c in car["hand"] if rules.discardable(state, cards[c])], key=lambda c: card_sort_key(state, c))
     return [
         {

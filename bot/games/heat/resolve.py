@@ -68,6 +68,28 @@ from bot.games.text import plus
 from bot.i18n import Msg, msg
 
 
+def _round_record(rnd: int, start: int, heat: int, lines: list[Any]) -> dict:
+    """A car's fresh record of this round ("rd"): where it started, the Heat already paid, its lines."""
+    return {
+        "round": rnd,
+        "shown": False,
+        "start": start,
+        "speed": None,
+        "rev": [],
+        "adr": False,
+        "boost": False,
+        "first": None,
+        "done": "",
+        "slip": False,
+        "heat": heat,
+        "spun": False,
+        "clog": False,
+        "cool": 0,
+        "lines": lines,
+        "ans": {},
+    }
+
+
 def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
     """All submissions are in: steps 1-2 for everyone (shift, play), then resolve."""
     tr = track_of(st)
@@ -81,24 +103,7 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
     for s in order:
         car = cars[s]
         if "legend" in car:
-            car["rd"] = {
-                "round": rnd,
-                "shown": False,
-                "start": car["pos"],
-                "speed": None,
-                "rev": [],
-                "adr": False,
-                "boost": False,
-                "first": None,
-                "done": "",
-                "slip": False,
-                "heat": 0,
-                "spun": False,
-                "clog": False,
-                "cool": 0,
-                "lines": [],
-                "ans": {},
-            }
+            car["rd"] = _round_record(rnd, car["pos"], 0, [])
             continue
         sub = car["sub"]
         car["sub"] = None
@@ -116,24 +121,7 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
         elif need:
             heat = pay_heat(car, need)
             lines.append(round_line("Shifted down on a flooded space ({a} → {b}): {n} Heat", a=old, b=len(sub), n=need))
-        car["rd"] = {
-            "round": rnd,
-            "shown": False,
-            "start": car["pos"],
-            "speed": None,
-            "rev": [],
-            "adr": False,
-            "boost": False,
-            "first": None,
-            "done": "",
-            "slip": False,
-            "heat": heat,
-            "spun": False,
-            "clog": False,
-            "cool": 0,
-            "lines": lines,
-            "ans": {},
-        }
+        car["rd"] = _round_record(rnd, car["pos"], heat, lines)
         hand = car["hand"]
         for cid in sub:
             hand.remove(cid)

@@ -148,6 +148,28 @@ def car_name(st: dict, s: int) -> Any:
     return seat_name(s) if s < st["seats"] else msg("Legend {n}", n=s - st["seats"] + 1)
 
 
+def _legend_car(tr: content.Track, grid_index: int, k: int) -> dict:
+    """Legend k's car on its grid space (index grid_index), with no cards: the engine plays it."""
+    space, lane = tr.grid[grid_index]
+    return {
+        "pos": space - tr.spaces if space > tr.spaces // 2 else space,
+        "lane": lane,
+        "gear": 1,
+        "hand": [],
+        "deck": [],
+        "discard": [],
+        "engine": [],
+        "played": [],
+        "sub": None,
+        "prefs": {},
+        "fin": False,
+        "place": None,
+        "stress": 0,
+        "rd": None,
+        "legend": k,
+    }
+
+
 def new_state(
     track_key: str,
     seats: int,
@@ -183,26 +205,7 @@ def new_state(
         _player_car(tr, rng, cards, order.index(seat), garage_on, n_stress, n_heat, heat_to) for seat in range(seats)
     ]
     for k in range(legends):
-        space, lane = tr.grid[order.index(seats + k)]
-        cars.append(
-            {
-                "pos": space - tr.spaces if space > tr.spaces // 2 else space,
-                "lane": lane,
-                "gear": 1,
-                "hand": [],
-                "deck": [],
-                "discard": [],
-                "engine": [],
-                "played": [],
-                "sub": None,
-                "prefs": {},
-                "fin": False,
-                "place": None,
-                "stress": 0,
-                "rd": None,
-                "legend": k,
-            }
-        )
+        cars.append(_legend_car(tr, order.index(seats + k), k))
     st = {
         "schema": SCHEMA,
         "rng": rng.state,
