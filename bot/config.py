@@ -125,6 +125,20 @@ def read_dotenv(path: Path) -> dict[str, str]:
     return values
 
 
+def database_setting(env: dict[str, str], state_dir: Path) -> Path | str:
+    """BOT_DATABASE as a PostgreSQL URL or an SQLite file path (by default in the state folder)."""
+    database_text = env.get("BOT_DATABASE", "").strip()
+    if database_text.startswith(("postgresql://", "postgres://")):
+        return database_text  # PostgreSQL through asyncpg
+    if "://" in database_text:
+        raise ConfigError(
+            f"BOT_DATABASE must be a file path (SQLite) or a postgresql:// URL, not "
+            f"{database_text.split('://', 1)[0]}://..."
+        )
+    # a path, or nothing: SQLite, exactly as before
+    return Path(database_text or str(state_dir / "bot.sqlite3")).expanduser()
+
+
 def load_settings(environ: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Settings:
     env = dict(read_dotenv(dotenv) if dotenv else {})
     env.update(os.environ if environ is None else environ)  # the real environment wins over .env
@@ -136,17 +150,7 @@ def load_settings(environ: dict[str, str] | None = None, dotenv: Path | None = P
         )
 
     state_dir = Path(env.get("BOT_STATE_DIR", "state")).expanduser()
-    database_text = env.get("BOT_DATABASE", "").strip()
-    database: Path | str
-    if database_text.startswith(("postgresql://", "postgres://")):
-        database = database_text  # PostgreSQL through asyncpg
-    elif "://" in database_text:
-        raise ConfigError(
-            f"BOT_DATABASE must be a file path (SQLite) or a postgresql:// URL, not "
-            f"{database_text.split('://', 1)[0]}://..."
-        )
-    else:  # a path, or nothing: SQLite, exactly as before
-        database = Path(database_text or str(state_dir / "bot.sqlite3")).expanduser()
+    database = database_setting(env, state_dir)
 
     dev_guild_text = env.get("BOT_DEV_GUILD", "").strip()
     dev_guild = None

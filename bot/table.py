@@ -118,6 +118,50 @@ def lobby_text(engine: Engine, game: Game, locale: str) -> str:
     return clip(render(text, locale))
 
 
+def checked_lobby_options(
+    interaction: discord.Interaction,
+    engine: Engine,
+    options: dict[str, Any],
+    language: str | None,
+    ai: int,
+    ai_level: str,
+) -> dict[str, Any]:
+    """A new table's options, validated; PlayerError says what is wrong with the request."""
+    missing = [p for p in NEEDED if not getattr(interaction.app_permissions, p)]
+    if missing:
+        raise PlayerError(
+            msg(
+                "I need these permissions in this channel to host a game: {perms}.",
+                perms=", ".join(p.replace("_", " ") for p in missing),
+            )
+        )
+    if language is not None and language not in supported_locales():
+        raise PlayerError(
+            msg(
+                "I can't hold a table in “{language}”; the languages I have are {known}.",
+                language=language[:20],
+                known=supported_locales(),
+            )
+        )
+    if ai_level not in LEVEL_NAMES:
+        raise PlayerError(msg("The AI levels are {levels}.", levels=list(LEVEL_NAMES)))
+    try:
+        options = engine.validate_options(options, engine.max_seats)
+    except GameError as err:
+        raise PlayerError(err.args[0]) from None
+    most = engine.most_seats(options)
+    if not 0 <= ai < most:
+        raise PlayerError(
+            msg(
+                "{title} seats at most {n} players: at most {ai} of them can be AI seats.",
+                title=msg(engine.title),
+                n=most,
+                ai=most - 1,
+            )
+        )
+    return options
+
+
 class Table:
     def __init__(
         self,
@@ -274,38 +318,7 @@ class Table:
         try:
             if interaction.guild is None or not isinstance(channel, (discord.TextChannel, discord.Thread)):
                 raise PlayerError(msg("Start a game in a server text channel, not here."))
-            missing = [p for p in NEEDED if not getattr(interaction.app_permissions, p)]
-            if missing:
-                raise PlayerError(
-                    msg(
-                        "I need these permissions in this channel to host a game: {perms}.",
-                        perms=", ".join(p.replace("_", " ") for p in missing),
-                    )
-                )
-            if language is not None and language not in supported_locales():
-                raise PlayerError(
-                    msg(
-                        "I can't hold a table in “{language}”; the languages I have are {known}.",
-                        language=language[:20],
-                        known=supported_locales(),
-                    )
-                )
-            if ai_level not in LEVEL_NAMES:
-                raise PlayerError(msg("The AI levels are {levels}.", levels=list(LEVEL_NAMES)))
-            try:
-                options = engine.validate_options(options, engine.max_seats)
-            except GameError as err:
-                raise PlayerError(err.args[0]) from None
-            most = engine.most_seats(options)
-            if not 0 <= ai < most:
-                raise PlayerError(
-                    msg(
-                        "{title} seats at most {n} players: at most {ai} of them can be AI seats.",
-                        title=msg(engine.title),
-                        n=most,
-                        ai=most - 1,
-                    )
-                )
+            options = checked_lobby_options(interaction, engine, options, language, ai, ai_level)
         except PlayerError as err:
             await self.reply(interaction, err.args[0])
             return
