@@ -684,7 +684,140 @@ class PlayerQueries:
         )
 
 
-class Store(PlayerQueries):
+class ClockQueries:
+    """The part of the Store about the clock and absent players, on the store's own reads and
+    transactions: each waiting seat's reminder timers, and the seats handed to the automatic
+    player (the table's vote, the stand-in)."""
+
+    if TYPE_CHECKING:  # what Store provides
+
+        async def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]: ...
+        def _transaction(self) -> AbstractAsyncContextManager[Backend]: ...
+        def _mine(self, game_id: str | None = None) -> tuple[str, tuple[Any, ...]]: ...
+
+        _backend: Any
+        _rows: OrderedDict[int, tuple[Any, ...]]
+
+    # -- timers -----------------------------------------------------------------------------
+
+    async def set_timers(self, game_id: int, kind: str, waiting: set[int], fresh: dict[int, float]) -> None:
+        """Keep the timers of seats still `waiting`, drop the others, (re)set those in `fresh`."""
+        async with self._transaction() as db:
+            marks = ",".join("?" * len(waiting))
+            await db.execute(
+                f"DELETE FROM timers WHERE game_id = ? AND kind = ? AND seat NOT IN ({marks})"
+                if waiting
+                else "DELETE FROM timers WHERE game_id = ? AND kind = ?",
+                (game_id, kind, *waiting),
+            )
+            await db.executemany(_SET_TIMER, [(game_id, seat, kind, at) for seat, at in fresh.items()])
+
+    async def restore_timers(self, due_at: float) -> None:
+        """Every seat that must act in an active game gets a reminder timer if it has none (one
+        statement, whatever the number of games)."""
+        mine, params = self._mine()
+        async with self._transaction() as db:
+            await db.execute(self._backend.RESTORE_TIMERS.format(mine=mine), (REMIND, due_at, *params))
+
+    async def due_timers(self, now: float) -> list[tuple[int, int, str, int]]:
+        """(game, seat, kind, level) of every timer due by `now` (of this process's shards), the
+        earliest first."""
+        mine, params = self._mine("timers.game_id")
+        return await self._read(
+            "SELECT game_id, seat, kind, level FROM timers WHERE due_at <= ?" + mine + " ORDER BY due_at",
+            (now, *params),
+        )
+
+    async def escalate_timer(self, game_id: int, seat: int, kind: str, level: int, due_at: float | None) -> bool:
+        """A due timer of `level` moves to the next level at `due_at` (None: it is deleted). False if
+        it is no longer at that level (a move reset it meanwhile): then nothing is sent."""
+        async with self._transaction() as db:
+            if due_at is None:
+                changed = await db.execute(
+                    "DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ? AND level = ?",
+                    (game_id, seat, kind, level),
+                )
+            else:
+                changed = await db.execute(
+                    "UPDATE timers SET level = level + 1, due_at = ? WHERE game_id = ? AND "
+                    "seat = ? AND kind = ? AND level = ?",
+                    (due_at, game_id, seat, kind, level),
+                )
+        return changed == 1
+
+    async def next_timer_due(self) -> float | None:
+        """The earliest due time of this process's shards' timers (walks timers_due in order: the
+        first row of ours ends it)."""
+        mine, params = self._mine("timers.game_id")
+        if not mine:
+            return (await self._read("SELECT MIN(due_at) FROM timers"))[0][0]
+        rows = await self._read("SELECT due_at FROM timers WHERE 1 = 1" + mine + " ORDER BY due_at LIMIT 1", params)
+        return rows[0][0] if rows else None
+
+    async def timer_seats(self, game_id: int, kind: str) -> set[int]:
+        return {
+            r[0] for r in await self._read("SELECT seat FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind))
+        }
+
+    async def delete_timer(self, game_id: int, seat: int, kind: str) -> None:
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ?", (game_id, seat, kind))
+
+    # -- absent players ---------------------------------------------------------------------
+
+    async def set_auto(self, game_id: int, seat: int, auto: bool) -> bool:
+        """Hand a seat of an active game to the automatic player (or give it back); its votes go.
+        False if the game is not active or the seat already was so."""
+        async with self._transaction() as db:
+            changed = await db.execute(
+                "UPDATE seats SET auto = ? WHERE game_id = ? AND seat = ? AND auto != ? AND "
+                "EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'active')",
+                (int(auto), game_id, seat, int(auto), game_id),
+            )
+            await db.execute("DELETE FROM votes WHERE game_id = ? AND seat = ?", (game_id, seat))
+        self._rows.pop(game_id, None)
+        return changed == 1
+
+    async def vote(self, game_id: int, seat: int, voter: int, version: int) -> list[int]:
+        """Record `voter`'s vote to hand `seat` to the automatic player, made while the seat's menu
+        was at `version`; returns every voter of that version (older votes no longer count)."""
+        async with self._transaction() as db:
+            await db.execute(
+                "DELETE FROM votes WHERE game_id = ? AND seat = ? AND version != ?", (game_id, seat, version)
+            )
+            await db.execute(
+                "INSERT INTO votes (game_id, seat, voter, version) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (game_id, seat, voter, version),
+            )
+            rows = await db.fetch(
+                "SELECT voter FROM votes WHERE game_id = ? AND seat = ? ORDER BY voter", (game_id, seat)
+            )
+        return [r[0] for r in rows]
+
+    async def votes(self, game_id: int, seat: int, version: int) -> list[int]:
+        """Who has voted to hand `seat` over while its menu was at `version`."""
+        return [
+            r[0]
+            for r in await self._read(
+                "SELECT voter FROM votes WHERE game_id = ? AND seat = ? AND version = ? ORDER BY voter",
+                (game_id, seat, version),
+            )
+        ]
+
+    async def games_with_auto_seats(self) -> list[int]:
+        """Active games with a seat the automatic player holds (start-up lets it move)."""
+        mine, params = self._mine("seats.game_id")
+        return [
+            r[0]
+            for r in await self._read(  # through seats_auto (migration 7), each game by its key
+                "SELECT DISTINCT game_id FROM seats WHERE auto = 1 AND (SELECT g.status FROM games AS g WHERE "
+                "g.id = seats.game_id) = 'active'" + mine + " ORDER BY game_id",
+                params,
+            )
+        ]
+
+
+class Store(PlayerQueries, ClockQueries):
     def __init__(self, db: Backend) -> None:
         self._db = db
         self._backend = store_pg if db.name == store_pg.NAME else store_sqlite
@@ -1253,27 +1386,6 @@ class Store(PlayerQueries):
             await db.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
         return True
 
-    # -- timers -----------------------------------------------------------------------------
-
-    async def set_timers(self, game_id: int, kind: str, waiting: set[int], fresh: dict[int, float]) -> None:
-        """Keep the timers of seats still `waiting`, drop the others, (re)set those in `fresh`."""
-        async with self._transaction() as db:
-            marks = ",".join("?" * len(waiting))
-            await db.execute(
-                f"DELETE FROM timers WHERE game_id = ? AND kind = ? AND seat NOT IN ({marks})"
-                if waiting
-                else "DELETE FROM timers WHERE game_id = ? AND kind = ?",
-                (game_id, kind, *waiting),
-            )
-            await db.executemany(_SET_TIMER, [(game_id, seat, kind, at) for seat, at in fresh.items()])
-
-    async def restore_timers(self, due_at: float) -> None:
-        """Every seat that must act in an active game gets a reminder timer if it has none (one
-        statement, whatever the number of games)."""
-        mine, params = self._mine()
-        async with self._transaction() as db:
-            await db.execute(self._backend.RESTORE_TIMERS.format(mine=mine), (REMIND, due_at, *params))
-
     async def games_without_to_act(self) -> list[int]:
         """Active games from before who-must-act was stored (migration 5): filled in once."""
         mine, params = self._mine()
@@ -1285,103 +1397,6 @@ class Store(PlayerQueries):
     async def set_to_act(self, game_id: int, to_act: list[int]) -> None:
         async with self._transaction() as db:
             await db.execute("UPDATE games SET to_act = ? WHERE id = ?", (dumps(sorted(to_act)), game_id))
-
-    async def due_timers(self, now: float) -> list[tuple[int, int, str, int]]:
-        """(game, seat, kind, level) of every timer due by `now` (of this process's shards), the
-        earliest first."""
-        mine, params = self._mine("timers.game_id")
-        return await self._read(
-            "SELECT game_id, seat, kind, level FROM timers WHERE due_at <= ?" + mine + " ORDER BY due_at",
-            (now, *params),
-        )
-
-    async def escalate_timer(self, game_id: int, seat: int, kind: str, level: int, due_at: float | None) -> bool:
-        """A due timer of `level` moves to the next level at `due_at` (None: it is deleted). False if
-        it is no longer at that level (a move reset it meanwhile): then nothing is sent."""
-        async with self._transaction() as db:
-            if due_at is None:
-                changed = await db.execute(
-                    "DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ? AND level = ?",
-                    (game_id, seat, kind, level),
-                )
-            else:
-                changed = await db.execute(
-                    "UPDATE timers SET level = level + 1, due_at = ? WHERE game_id = ? AND "
-                    "seat = ? AND kind = ? AND level = ?",
-                    (due_at, game_id, seat, kind, level),
-                )
-        return changed == 1
-
-    async def next_timer_due(self) -> float | None:
-        """The earliest due time of this process's shards' timers (walks timers_due in order: the
-        first row of ours ends it)."""
-        mine, params = self._mine("timers.game_id")
-        if not mine:
-            return (await self._read("SELECT MIN(due_at) FROM timers"))[0][0]
-        rows = await self._read("SELECT due_at FROM timers WHERE 1 = 1" + mine + " ORDER BY due_at LIMIT 1", params)
-        return rows[0][0] if rows else None
-
-    async def timer_seats(self, game_id: int, kind: str) -> set[int]:
-        return {
-            r[0] for r in await self._read("SELECT seat FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind))
-        }
-
-    async def delete_timer(self, game_id: int, seat: int, kind: str) -> None:
-        async with self._transaction() as db:
-            await db.execute("DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ?", (game_id, seat, kind))
-
-    # -- absent players ---------------------------------------------------------------------
-
-    async def set_auto(self, game_id: int, seat: int, auto: bool) -> bool:
-        """Hand a seat of an active game to the automatic player (or give it back); its votes go.
-        False if the game is not active or the seat already was so."""
-        async with self._transaction() as db:
-            changed = await db.execute(
-                "UPDATE seats SET auto = ? WHERE game_id = ? AND seat = ? AND auto != ? AND "
-                "EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'active')",
-                (int(auto), game_id, seat, int(auto), game_id),
-            )
-            await db.execute("DELETE FROM votes WHERE game_id = ? AND seat = ?", (game_id, seat))
-        self._rows.pop(game_id, None)
-        return changed == 1
-
-    async def vote(self, game_id: int, seat: int, voter: int, version: int) -> list[int]:
-        """Record `voter`'s vote to hand `seat` to the automatic player, made while the seat's menu
-        was at `version`; returns every voter of that version (older votes no longer count)."""
-        async with self._transaction() as db:
-            await db.execute(
-                "DELETE FROM votes WHERE game_id = ? AND seat = ? AND version != ?", (game_id, seat, version)
-            )
-            await db.execute(
-                "INSERT INTO votes (game_id, seat, voter, version) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                (game_id, seat, voter, version),
-            )
-            rows = await db.fetch(
-                "SELECT voter FROM votes WHERE game_id = ? AND seat = ? ORDER BY voter", (game_id, seat)
-            )
-        return [r[0] for r in rows]
-
-    async def votes(self, game_id: int, seat: int, version: int) -> list[int]:
-        """Who has voted to hand `seat` over while its menu was at `version`."""
-        return [
-            r[0]
-            for r in await self._read(
-                "SELECT voter FROM votes WHERE game_id = ? AND seat = ? AND version = ? ORDER BY voter",
-                (game_id, seat, version),
-            )
-        ]
-
-    async def games_with_auto_seats(self) -> list[int]:
-        """Active games with a seat the automatic player holds (start-up lets it move)."""
-        mine, params = self._mine("seats.game_id")
-        return [
-            r[0]
-            for r in await self._read(  # through seats_auto (migration 7), each game by its key
-                "SELECT DISTINCT game_id FROM seats WHERE auto = 1 AND (SELECT g.status FROM games AS g WHERE "
-                "g.id = seats.game_id) = 'active'" + mine + " ORDER BY game_id",
-                params,
-            )
-        ]
 
     # -- benchmark support ------------------------------------------------------------------
 
