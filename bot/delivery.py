@@ -11,7 +11,7 @@ import io
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import discord
 
@@ -196,7 +196,272 @@ class Sent(enum.Enum):
     FAILED = "failed"
 
 
-class Delivery:
+class DirectMessages:
+    """The part of Delivery about each player's DMs: the controls of a decision sent, found again,
+    replaced and retired, private news, and the DM channel itself (opened once, remembered)."""
+
+    if TYPE_CHECKING:  # what Delivery provides
+        bot: discord.Client
+        store: Store
+        engines: dict[str, Engine]
+        _dm_channels: dict[int, int]
+        _menus: OrderedDict[tuple[int, int], tuple[int, int]]
+        _last_dm: OrderedDict[int, tuple[int, int]]
+
+        async def post(
+            self,
+            game: Game,
+            content: Msg | str,
+            images: list[bytes] = ...,
+            mention: list[int] | None = None,
+            view: discord.ui.View | None = None,
+            nonce: str | None = None,
+        ) -> Sent: ...
+        def renderer(self, kind: str) -> Renderer: ...
+        async def user_locale(self, user_id: int) -> str: ...
+
+    async def dm_channel(self, user_id: int, fresh: bool = False) -> discord.abc.Messageable:
+        """A user's DM channel: opened once (one REST call) and remembered, across restarts too, so a
+        DM costs Discord one call: the message itself."""
+        channel_id = None if fresh else self._dm_channels.get(user_id) or (await self.store.user(user_id))[0]
+        if channel_id is None:
+            channel_id = (await self.bot.create_dm(discord.Object(user_id))).id
+            await self.store.set_dm_channel(user_id, channel_id)
+        self._dm_channels[user_id] = channel_id
+        return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+
+    def dm_plan(self, outcome: Outcome, seat: int, private: bool) -> tuple[tuple[int, int] | None, bool]:
+        """How a seat's new view goes out: (the DM to replace in place, whether its newest menu DM
+        may be refreshed in place instead of a new DM). An edit notifies no one, so a new decision
+        is always a new DM (that is how its player is told); the mover's view replaces the DM it
+        clicked, else (it moved by /play or My hand) its newest menu; a seat whose menu changed
+        within the same decision has its newest menu refreshed, unless there is news for it alone."""
+        if seat in outcome.told([seat]):
+            return None, False
+        if seat == outcome.actor:
+            return outcome.actor_dm, outcome.actor_dm is None
+        return None, not private
+
+    async def private_message(
+        self,
+        game: Game,
+        state: State,
+        seat: int,
+        lines: Sequence[Msg | str],
+        locale: str,
+        always: bool = False,
+        menu: list[dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
+        """Content, hand image and components for one seat in its reader's language, built from that
+        seat's view only (and its `menu` for `state`, if already built). Empty when there is nothing
+        new to say and `always` is False."""
+        engine = self.engines[game.kind]
+        title = title_of(engine, game)
+        names = [s.name for s in game.seats]
+        components = menu_view(
+            game.id,
+            game.seats[seat].prompt_version,
+            seat,
+            engine.menu(state, seat) if menu is None else menu,
+            locale,
+            names,
+        )
+        if seat in engine.to_act(state):
+            lines = [*lines, msg("Your move in {title}.", title=title)]
+        elif engine.is_over(state):
+            lines = [*lines, msg("{title} is over.", title=title)]
+        elif not lines and components is None and not always:
+            return {}
+        texts = [f"**{render(title, locale)}**", *(words(x, names, locale) for x in lines)]
+        message: dict[str, Any] = {"content": clip("\n".join(texts))}
+        if components is not None:
+            message["view"] = components
+        image = await asyncio.to_thread(self.renderer(game.kind).hand, engine.view(state, seat), names, locale)
+        if image is not None:
+            message["file"] = discord.File(io.BytesIO(image), filename=f"{game.kind}-{game.id}-hand.png")
+        return message
+
+    async def send_private(
+        self,
+        game: Game,
+        state: State,
+        seat: int,
+        lines: Sequence[Msg | str],
+        edit: tuple[int, int] | None = None,
+        menu: list[dict[str, Any]] | None = None,
+        resend: bool = False,
+        refresh: bool = False,
+        clicked: tuple[int, int] | None = None,
+        silent: bool = False,
+    ) -> Sent:
+        """DM one seat its view: in place of the DM `edit` names if given (the one they just
+        clicked: no new message, no notification); with `refresh`, in place of its newest menu
+        DM if that is still the newest DM the bot sent them (another process, a restart or
+        another message may have come since); else as a new DM, after which the DM they `clicked` and
+        their previous menu lose their controls (`silent`: a DM that notifies no one). Seats with
+        closed DMs use My hand /
+        `/<game> hand` instead. A catch-up (`resend`) first looks whether the seat's newest DM
+        is this view already: the move's edit in place got out before a crash."""
+        s = game.seats[seat]
+        if not s.dm_ok:
+            return Sent.REFUSED
+        if edit is None and refresh:
+            edit = await self._newest_menu_dm(game.id, seat, s.user_id)
+        message = await self.private_message(
+            game, state, seat, lines, await self.user_locale(s.user_id), always=edit is not None, menu=menu
+        )
+        if not message:
+            return Sent.OUT
+        where = edit if edit is not None and await self._edit_dm(game, edit, message) else None
+        if where is None and resend:
+            where = await self._same_dm_out(s.user_id, message)
+        if where is None:
+            result, where = await self._send_dm(
+                game, s.user_id, nonce=dm_nonce(game.id, seat, message), silent=silent, **message
+            )
+        else:
+            result = Sent.OUT
+        if where is not None:
+            # The seat's previous menu can no longer act: it loses its controls (an edit, which
+            # notifies no one). The newest menu is remembered for the next time and the end.
+            previous = self._menus.pop((game.id, seat), None)
+            for old in {previous, clicked} - {None, where}:
+                await self._retire(game.id, old)  # type: ignore[arg-type]
+            if "view" in message:
+                self._menus[(game.id, seat)] = where
+                if len(self._menus) > MENUS:
+                    self._menus.popitem(last=False)
+        if result is Sent.REFUSED:
+            await self.post(
+                game,
+                msg(
+                    "<@{user}>, I cannot DM you: use the My hand button or /{kind} hand.",
+                    user=s.user_id,
+                    kind=game.kind,
+                ),
+                mention=[s.user_id],
+            )
+        return result
+
+    async def send_controls_dm(self, game: Game, seat: int, content: Msg, view: discord.ui.View) -> Sent:
+        """A DM with controls that is not a menu (the hand-over notice and its Take my seat back):
+        the seat's newest controls from now on, so its previous menu loses its own, and the seat's
+        next menu may replace it in place."""
+        user = game.seats[seat].user_id
+        result, where = await self._send_dm(game, user, content, view=view)
+        if where is not None:
+            previous = self._menus.pop((game.id, seat), None)
+            if previous is not None:
+                await self._retire(game.id, previous)
+            self._menus[(game.id, seat)] = where
+        return result
+
+    def newest_controls(self, game_id: int, seat: int) -> tuple[int, int] | None:
+        """Where the seat's newest DM with controls is, if this process knows."""
+        return self._menus.get((game_id, seat))
+
+    async def _newest_menu_dm(self, game_id: int, seat: int, user_id: int) -> tuple[int, int] | None:
+        """The seat's remembered newest menu DM, if it is still the newest DM this bot sent the user:
+        in one process, the last one it sent; with shards (other processes DM too), one read."""
+        where = self._menus.get((game_id, seat))
+        if where is None:
+            return None
+        if self.store.shards is None:
+            return where if self._last_dm.get(user_id) == where else None
+        try:
+            channel = await self.dm_channel(user_id)
+            async for newest in channel.history(limit=1):
+                return where if (newest.channel.id, newest.id) == where else None
+        except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
+            log.info("game %s: could not read a DM channel (%s); sending a new DM", game_id, err)
+        return None
+
+    async def _same_dm_out(self, user_id: int, message: dict[str, Any]) -> tuple[int, int] | None:
+        """Where the user's newest DM from the bot is `message` (the same words and the same
+        controls, whose ids carry the menu's version), if it is; one read of the channel."""
+        try:
+            channel = await self.dm_channel(user_id)
+            async for newest in channel.history(limit=1):
+                ids = [c.custom_id for row in newest.components for c in getattr(row, "children", [])]
+                view = message.get("view")
+                wanted = [c.custom_id for c in view.children] if view is not None else []
+                text = clip(render(message["content"], await self.user_locale(user_id)))
+                if (
+                    self.bot.user is not None
+                    and newest.author.id == self.bot.user.id
+                    and newest.content == text
+                    and ids == wanted
+                ):
+                    return newest.channel.id, newest.id
+        except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
+            log.info("could not read a DM channel before catching up (%s)", err)
+        return None
+
+    async def _edit_dm(self, game: Game, where: tuple[int, int], message: dict[str, Any]) -> bool:
+        """Replace a DM's text, image and components; False if Discord would not (send anew then)."""
+        try:
+            await self._dm_message(where).edit(
+                content=message["content"],
+                view=message.get("view"),
+                attachments=[message["file"]] if "file" in message else [],
+            )
+            return True
+        except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
+            log.info("game %s: could not edit a DM in place (%s); sending a new one", game.id, err)
+            return False
+
+    async def retire_controls(self, game_id: int) -> None:
+        """When a game ends (or is abandoned), each player's newest DM menu loses its selects and
+        buttons (older ones lost theirs when a newer one came)."""
+        for key in [k for k in self._menus if k[0] == game_id]:
+            await self._retire(game_id, self._menus.pop(key))
+
+    def _dm_message(self, where: tuple[int, int]) -> discord.PartialMessage:
+        """A DM the bot sent, by (channel, message), without fetching it."""
+        return self.bot.get_partial_messageable(where[0], type=discord.ChannelType.private).get_partial_message(
+            where[1]
+        )
+
+    async def _retire(self, game_id: int, where: tuple[int, int]) -> None:
+        try:
+            await self._dm_message(where).edit(view=None)
+        except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
+            log.info("game %s: could not retire an old menu (%s)", game_id, err)
+
+    async def send_dm(self, game: Game, user_id: int, content: Msg | str, **kwargs: Any) -> Sent:
+        """A DM in the user's language. REFUSED (and the seat marked) when their DMs are closed."""
+        return (await self._send_dm(game, user_id, content, **kwargs))[0]
+
+    async def _send_dm(
+        self, game: Game, user_id: int, content: Msg | str, **kwargs: Any
+    ) -> tuple[Sent, tuple[int, int] | None]:
+        """send_dm, and where the DM went: (channel, message)."""
+        if kwargs.get("nonce") is None:
+            kwargs.pop("nonce", None)
+        content = clip(render(content, await self.user_locale(user_id)))
+        try:
+            try:
+                sent = await (await self.dm_channel(user_id)).send(content, **kwargs)
+            except discord.NotFound:  # a remembered channel Discord no longer knows: open it again
+                self._dm_channels.pop(user_id, None)
+                sent = await (await self.dm_channel(user_id, fresh=True)).send(content, **kwargs)
+            self._last_dm[user_id] = (sent.channel.id, sent.id)
+            self._last_dm.move_to_end(user_id)
+            if len(self._last_dm) > MENUS:
+                self._last_dm.popitem(last=False)
+            return Sent.OUT, (sent.channel.id, sent.id)
+        except discord.Forbidden:
+            await self.store.set_dm_ok(game.id, user_id, False)
+            return Sent.REFUSED, None
+        except discord.HTTPException as err:
+            log.warning("game %s: DM to a player failed (%s)", game.id, err)
+            return sent_result(err), None
+        except (OSError, asyncio.TimeoutError) as err:
+            log.warning("game %s: could not reach Discord for a DM (%s)", game.id, err)
+            return Sent.FAILED, None
+
+
+class Delivery(DirectMessages):
     def __init__(self, bot: discord.Client, store: Store, engines: dict[str, Engine]) -> None:
         self.bot = bot
         self.store = store
@@ -246,16 +511,6 @@ class Delivery:
     async def set_notify(self, user_id: int, how: str) -> None:
         await self.store.set_notify(user_id, how)
         self._notify[user_id] = how
-
-    async def dm_channel(self, user_id: int, fresh: bool = False) -> discord.abc.Messageable:
-        """A user's DM channel: opened once (one REST call) and remembered, across restarts too, so a
-        DM costs Discord one call: the message itself."""
-        channel_id = None if fresh else self._dm_channels.get(user_id) or (await self.store.user(user_id))[0]
-        if channel_id is None:
-            channel_id = (await self.bot.create_dm(discord.Object(user_id))).id
-            await self.store.set_dm_channel(user_id, channel_id)
-        self._dm_channels[user_id] = channel_id
-        return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     def renderer(self, kind: str) -> Renderer:
         """How the game of that kind is drawn (rendering/registry.py)."""
@@ -377,18 +632,6 @@ class Delivery:
                 log.exception("game %s: could not send seat %s its view", game.id, seat)
                 complete = False
         return complete
-
-    def dm_plan(self, outcome: Outcome, seat: int, private: bool) -> tuple[tuple[int, int] | None, bool]:
-        """How a seat's new view goes out: (the DM to replace in place, whether its newest menu DM
-        may be refreshed in place instead of a new DM). An edit notifies no one, so a new decision
-        is always a new DM (that is how its player is told); the mover's view replaces the DM it
-        clicked, else (it moved by /play or My hand) its newest menu; a seat whose menu changed
-        within the same decision has its newest menu refreshed, unless there is news for it alone."""
-        if seat in outcome.told([seat]):
-            return None, False
-        if seat == outcome.actor:
-            return outcome.actor_dm, outcome.actor_dm is None
-        return None, not private
 
     async def post_outcome(self, outcome: Outcome, engine: Engine, names: list[str]) -> Sent:
         """The thread's part. A round is one post: a move's lines, a new turn's board image and who is
@@ -674,224 +917,6 @@ class Delivery:
             return Sent.FAILED, None
 
     # -- private --------------------------------------------------------------------------------
-
-    async def private_message(
-        self,
-        game: Game,
-        state: State,
-        seat: int,
-        lines: Sequence[Msg | str],
-        locale: str,
-        always: bool = False,
-        menu: list[dict[str, Any]] | None = None,
-    ) -> dict[str, Any]:
-        """Content, hand image and components for one seat in its reader's language, built from that
-        seat's view only (and its `menu` for `state`, if already built). Empty when there is nothing
-        new to say and `always` is False."""
-        engine = self.engines[game.kind]
-        title = title_of(engine, game)
-        names = [s.name for s in game.seats]
-        components = menu_view(
-            game.id,
-            game.seats[seat].prompt_version,
-            seat,
-            engine.menu(state, seat) if menu is None else menu,
-            locale,
-            names,
-        )
-        if seat in engine.to_act(state):
-            lines = [*lines, msg("Your move in {title}.", title=title)]
-        elif engine.is_over(state):
-            lines = [*lines, msg("{title} is over.", title=title)]
-        elif not lines and components is None and not always:
-            return {}
-        texts = [f"**{render(title, locale)}**", *(words(x, names, locale) for x in lines)]
-        message: dict[str, Any] = {"content": clip("\n".join(texts))}
-        if components is not None:
-            message["view"] = components
-        image = await asyncio.to_thread(self.renderer(game.kind).hand, engine.view(state, seat), names, locale)
-        if image is not None:
-            message["file"] = discord.File(io.BytesIO(image), filename=f"{game.kind}-{game.id}-hand.png")
-        return message
-
-    async def send_private(
-        self,
-        game: Game,
-        state: State,
-        seat: int,
-        lines: Sequence[Msg | str],
-        edit: tuple[int, int] | None = None,
-        menu: list[dict[str, Any]] | None = None,
-        resend: bool = False,
-        refresh: bool = False,
-        clicked: tuple[int, int] | None = None,
-        silent: bool = False,
-    ) -> Sent:
-        """DM one seat its view: in place of the DM `edit` names if given (the one they just
-        clicked: no new message, no notification); with `refresh`, in place of its newest menu
-        DM if that is still the newest DM the bot sent them (another process, a restart or
-        another message may have come since); else as a new DM, after which the DM they `clicked` and
-        their previous menu lose their controls (`silent`: a DM that notifies no one). Seats with
-        closed DMs use My hand /
-        `/<game> hand` instead. A catch-up (`resend`) first looks whether the seat's newest DM
-        is this view already: the move's edit in place got out before a crash."""
-        s = game.seats[seat]
-        if not s.dm_ok:
-            return Sent.REFUSED
-        if edit is None and refresh:
-            edit = await self._newest_menu_dm(game.id, seat, s.user_id)
-        message = await self.private_message(
-            game, state, seat, lines, await self.user_locale(s.user_id), always=edit is not None, menu=menu
-        )
-        if not message:
-            return Sent.OUT
-        where = edit if edit is not None and await self._edit_dm(game, edit, message) else None
-        if where is None and resend:
-            where = await self._same_dm_out(s.user_id, message)
-        if where is None:
-            result, where = await self._send_dm(
-                game, s.user_id, nonce=dm_nonce(game.id, seat, message), silent=silent, **message
-            )
-        else:
-            result = Sent.OUT
-        if where is not None:
-            # The seat's previous menu can no longer act: it loses its controls (an edit, which
-            # notifies no one). The newest menu is remembered for the next time and the end.
-            previous = self._menus.pop((game.id, seat), None)
-            for old in {previous, clicked} - {None, where}:
-                await self._retire(game.id, old)  # type: ignore[arg-type]
-            if "view" in message:
-                self._menus[(game.id, seat)] = where
-                if len(self._menus) > MENUS:
-                    self._menus.popitem(last=False)
-        if result is Sent.REFUSED:
-            await self.post(
-                game,
-                msg(
-                    "<@{user}>, I cannot DM you: use the My hand button or /{kind} hand.",
-                    user=s.user_id,
-                    kind=game.kind,
-                ),
-                mention=[s.user_id],
-            )
-        return result
-
-    async def send_controls_dm(self, game: Game, seat: int, content: Msg, view: discord.ui.View) -> Sent:
-        """A DM with controls that is not a menu (the hand-over notice and its Take my seat back):
-        the seat's newest controls from now on, so its previous menu loses its own, and the seat's
-        next menu may replace it in place."""
-        user = game.seats[seat].user_id
-        result, where = await self._send_dm(game, user, content, view=view)
-        if where is not None:
-            previous = self._menus.pop((game.id, seat), None)
-            if previous is not None:
-                await self._retire(game.id, previous)
-            self._menus[(game.id, seat)] = where
-        return result
-
-    def newest_controls(self, game_id: int, seat: int) -> tuple[int, int] | None:
-        """Where the seat's newest DM with controls is, if this process knows."""
-        return self._menus.get((game_id, seat))
-
-    async def _newest_menu_dm(self, game_id: int, seat: int, user_id: int) -> tuple[int, int] | None:
-        """The seat's remembered newest menu DM, if it is still the newest DM this bot sent the user:
-        in one process, the last one it sent; with shards (other processes DM too), one read."""
-        where = self._menus.get((game_id, seat))
-        if where is None:
-            return None
-        if self.store.shards is None:
-            return where if self._last_dm.get(user_id) == where else None
-        try:
-            channel = await self.dm_channel(user_id)
-            async for newest in channel.history(limit=1):
-                return where if (newest.channel.id, newest.id) == where else None
-        except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
-            log.info("game %s: could not read a DM channel (%s); sending a new DM", game_id, err)
-        return None
-
-    async def _same_dm_out(self, user_id: int, message: dict[str, Any]) -> tuple[int, int] | None:
-        """Where the user's newest DM from the bot is `message` (the same words and the same
-        controls, whose ids carry the menu's version), if it is; one read of the channel."""
-        try:
-            channel = await self.dm_channel(user_id)
-            async for newest in channel.history(limit=1):
-                ids = [c.custom_id for row in newest.components for c in getattr(row, "children", [])]
-                view = message.get("view")
-                wanted = [c.custom_id for c in view.children] if view is not None else []
-                text = clip(render(message["content"], await self.user_locale(user_id)))
-                if (
-                    self.bot.user is not None
-                    and newest.author.id == self.bot.user.id
-                    and newest.content == text
-                    and ids == wanted
-                ):
-                    return newest.channel.id, newest.id
-        except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
-            log.info("could not read a DM channel before catching up (%s)", err)
-        return None
-
-    async def _edit_dm(self, game: Game, where: tuple[int, int], message: dict[str, Any]) -> bool:
-        """Replace a DM's text, image and components; False if Discord would not (send anew then)."""
-        try:
-            await self._dm_message(where).edit(
-                content=message["content"],
-                view=message.get("view"),
-                attachments=[message["file"]] if "file" in message else [],
-            )
-            return True
-        except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
-            log.info("game %s: could not edit a DM in place (%s); sending a new one", game.id, err)
-            return False
-
-    async def retire_controls(self, game_id: int) -> None:
-        """When a game ends (or is abandoned), each player's newest DM menu loses its selects and
-        buttons (older ones lost theirs when a newer one came)."""
-        for key in [k for k in self._menus if k[0] == game_id]:
-            await self._retire(game_id, self._menus.pop(key))
-
-    def _dm_message(self, where: tuple[int, int]) -> discord.PartialMessage:
-        """A DM the bot sent, by (channel, message), without fetching it."""
-        return self.bot.get_partial_messageable(where[0], type=discord.ChannelType.private).get_partial_message(
-            where[1]
-        )
-
-    async def _retire(self, game_id: int, where: tuple[int, int]) -> None:
-        try:
-            await self._dm_message(where).edit(view=None)
-        except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
-            log.info("game %s: could not retire an old menu (%s)", game_id, err)
-
-    async def send_dm(self, game: Game, user_id: int, content: Msg | str, **kwargs: Any) -> Sent:
-        """A DM in the user's language. REFUSED (and the seat marked) when their DMs are closed."""
-        return (await self._send_dm(game, user_id, content, **kwargs))[0]
-
-    async def _send_dm(
-        self, game: Game, user_id: int, content: Msg | str, **kwargs: Any
-    ) -> tuple[Sent, tuple[int, int] | None]:
-        """send_dm, and where the DM went: (channel, message)."""
-        if kwargs.get("nonce") is None:
-            kwargs.pop("nonce", None)
-        content = clip(render(content, await self.user_locale(user_id)))
-        try:
-            try:
-                sent = await (await self.dm_channel(user_id)).send(content, **kwargs)
-            except discord.NotFound:  # a remembered channel Discord no longer knows: open it again
-                self._dm_channels.pop(user_id, None)
-                sent = await (await self.dm_channel(user_id, fresh=True)).send(content, **kwargs)
-            self._last_dm[user_id] = (sent.channel.id, sent.id)
-            self._last_dm.move_to_end(user_id)
-            if len(self._last_dm) > MENUS:
-                self._last_dm.popitem(last=False)
-            return Sent.OUT, (sent.channel.id, sent.id)
-        except discord.Forbidden:
-            await self.store.set_dm_ok(game.id, user_id, False)
-            return Sent.REFUSED, None
-        except discord.HTTPException as err:
-            log.warning("game %s: DM to a player failed (%s)", game.id, err)
-            return sent_result(err), None
-        except (OSError, asyncio.TimeoutError) as err:
-            log.warning("game %s: could not reach Discord for a DM (%s)", game.id, err)
-            return Sent.FAILED, None
 
 
 def post_nonce(game_id: int, text: str, images: list[bytes] = (), mention: list[int] = ()) -> str:  # type: ignore[assignment]

@@ -21,7 +21,7 @@ import random
 import time
 import weakref
 from dataclasses import dataclass
-from typing import Any, Callable, Collection
+from typing import TYPE_CHECKING, Any, Callable, Collection
 
 import discord
 
@@ -162,7 +162,182 @@ def checked_lobby_options(
     return options
 
 
-class Table:
+class Lobbies:
+    """The part of the Table about lobbies: a new table's lobby post, joining and leaving it, and
+    finding, editing and healing its post."""
+
+    if TYPE_CHECKING:  # what Table provides
+        bot: discord.Client
+        store: Store
+        engines: dict[str, Engine]
+        out: Delivery
+        new_seed: Callable[[], int]
+
+        def lock(self, game_id: int) -> asyncio.Lock: ...
+        def title(self, game: Game) -> Msg: ...
+        def busy(self) -> contextlib.AbstractAsyncContextManager[None]: ...
+        async def ack(self, interaction: discord.Interaction, ephemeral: bool = True) -> None: ...
+        async def reply(self, interaction: discord.Interaction, content: Msg | str, **kwargs: Any) -> None: ...
+        async def load(self, game_id: int, status: tuple[str, ...] = ("active",)) -> Game: ...
+        async def start(self, interaction: discord.Interaction, game: Game) -> Outcome: ...
+
+    async def create_lobby(
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        options: dict[str, Any],
+        language: str | None = None,
+        clock: float | None = None,
+        ai: int = 0,
+        ai_level: str = "normal",
+    ) -> None:
+        await self.ack(interaction)
+        engine = self.engines[kind]
+        channel = interaction.channel
+        try:
+            if interaction.guild is None or not isinstance(channel, (discord.TextChannel, discord.Thread)):
+                raise PlayerError(msg("Start a game in a server text channel, not here."))
+            options = checked_lobby_options(interaction, engine, options, language, ai, ai_level)
+        except PlayerError as err:
+            await self.reply(interaction, err.args[0])
+            return
+        # The thread's language: the one asked for, else the server's, else the bot's default.
+        locale = language or locale_for(str(interaction.guild_locale)) or default_locale()
+        game_id = await self.store.create_game(
+            kind,
+            interaction.guild.id,
+            channel.id,
+            interaction.user.id,
+            interaction.user.display_name,
+            options,
+            self.new_seed(),
+            locale,
+            clock,
+            ai,
+            ai_level,
+        )
+        game = await self.load(game_id, ("lobby",))
+        try:
+            message = await channel.send(
+                lobby_text(engine, game, self.out.thread_locale(game)),
+                view=lobby_view(game_id, self.out.thread_locale(game)),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            await self.store.set_status(game_id, "abandoned")
+            await self.reply(interaction, msg("I could not post the table in this channel."))
+            return
+        await self.store.set_lobby_message(game_id, message.id)
+        await self.reply(
+            interaction, msg("Your table {title} is open: {link}", title=self.title(game), link=message.jump_url)
+        )
+
+    async def lobby_action(self, interaction: discord.Interaction, game_id: int, what: str) -> None:
+        async with self.busy():
+            await self.ack(interaction)
+            try:
+                async with self.lock(game_id):
+                    game = await self.load(game_id, ("lobby", "active", "finished", "abandoned"))
+                    await self.heal_lobby(interaction, game)
+                    if game.status != "lobby":
+                        raise PlayerError(status_text(self.title(game), game.status))
+                    if what == "start":
+                        outcome = await self.start(interaction, game)
+                    else:
+                        await self.join_or_leave(interaction, game, what)
+                        await self.edit_lobby(await self.load(game_id, ("lobby",)))
+                        outcome = None
+            except PlayerError as err:
+                await self.reply(interaction, err.args[0])
+                return
+            if outcome is not None:
+                await outcome.announced()
+            elif interaction.type == discord.InteractionType.application_command:  # a button needs no answer
+                await self.reply(
+                    interaction,
+                    msg("You joined {title}.", title=self.title(game))
+                    if what == "join"
+                    else msg("You left {title}.", title=self.title(game)),
+                )
+
+    async def heal_lobby(self, interaction: discord.Interaction, game: Game) -> None:
+        """A lobby button is its own proof of where the lobby is: a crash between posting it and
+        saving its id loses the id, and the first click brings it back (and a lobby whose game
+        has moved on loses its buttons)."""
+        message = interaction.message if interaction.type == discord.InteractionType.component else None
+        if message is None:
+            return
+        if game.lobby_message_id is None:
+            await self.store.set_lobby_message(game.id, message.id)
+            game.lobby_message_id = message.id
+        if game.status != "lobby" and message.id == game.lobby_message_id:
+            await self.edit_lobby(game)
+
+    async def join_or_leave(self, interaction: discord.Interaction, game: Game, what: str) -> None:
+        user = interaction.user
+        if what == "join":
+            engine = self.engines[game.kind]
+            most = engine.most_seats(game.options)
+            if not await self.store.join(game.id, user.id, user.display_name, most):
+                if game.seat_of(user.id) is not None:
+                    raise PlayerError(msg("You are already seated."))
+                if most < engine.max_seats:  # the options, not the game, set the limit: say so
+                    raise PlayerError(
+                        msg(
+                            "This table is full: with its options ({options}) it seats {n} players.",
+                            options=engine.describe_options(game.options),
+                            n=most,
+                        )
+                    )
+                raise PlayerError(msg("This table is full."))
+        else:
+            if user.id == game.creator_id:
+                raise PlayerError(msg("The creator cannot leave; use /game abandon to close the table."))
+            if not await self.store.leave(game.id, user.id):
+                raise PlayerError(msg("You are not seated at this table."))
+
+    async def edit_lobby(self, game: Game) -> None:
+        if game.lobby_message_id is None:
+            return
+        try:
+            channel = await self.out.channel(game.channel_id)
+            message = channel.get_partial_message(game.lobby_message_id)  # type: ignore[attr-defined]
+            await message.edit(
+                content=lobby_text(self.engines[game.kind], game, self.out.thread_locale(game)),
+                view=lobby_view(game.id, self.out.thread_locale(game)) if game.status == "lobby" else None,
+            )
+        except discord.HTTPException:
+            log.warning("game %s: could not edit the lobby message", game.id, exc_info=True)
+
+    async def find_lobby_posts(self) -> None:
+        try:
+            for gid, channel_id in await self.store.lobbies_without_message():
+                await self.find_lobby_post(gid, channel_id)
+        except Exception:
+            log.exception("could not look for unrecorded lobby posts")
+
+    async def find_lobby_post(self, gid: int, channel_id: int) -> None:
+        """A crash came between posting a lobby and saving its id: look for the post among the
+        channel's latest messages; a lobby that was never posted is closed."""
+        join = f"lb:{gid}:join"
+        try:
+            channel = await self.out.channel(channel_id)
+            async for message in channel.history(limit=50):
+                if message.author.id == self.bot.user.id and any(  # type: ignore[union-attr]
+                    getattr(c, "custom_id", None) == join
+                    for row in message.components
+                    for c in getattr(row, "children", [])
+                ):
+                    await self.store.set_lobby_message(gid, message.id)
+                    return
+        except discord.HTTPException:
+            log.warning("game %s: could not look for its lobby post", gid, exc_info=True)
+            return
+        log.info("game %s: its lobby was never posted; closing it", gid)
+        await self.store.set_status(gid, "abandoned")
+
+
+class Table(Lobbies):
     def __init__(
         self,
         bot: discord.Client,
@@ -301,134 +476,6 @@ class Table:
             log.error("%s. The other games are not affected; restore this one from a backup.", err)
 
     # -- lobby ---------------------------------------------------------------------------------
-
-    async def create_lobby(
-        self,
-        interaction: discord.Interaction,
-        kind: str,
-        options: dict[str, Any],
-        language: str | None = None,
-        clock: float | None = None,
-        ai: int = 0,
-        ai_level: str = "normal",
-    ) -> None:
-        await self.ack(interaction)
-        engine = self.engines[kind]
-        channel = interaction.channel
-        try:
-            if interaction.guild is None or not isinstance(channel, (discord.TextChannel, discord.Thread)):
-                raise PlayerError(msg("Start a game in a server text channel, not here."))
-            options = checked_lobby_options(interaction, engine, options, language, ai, ai_level)
-        except PlayerError as err:
-            await self.reply(interaction, err.args[0])
-            return
-        # The thread's language: the one asked for, else the server's, else the bot's default.
-        locale = language or locale_for(str(interaction.guild_locale)) or default_locale()
-        game_id = await self.store.create_game(
-            kind,
-            interaction.guild.id,
-            channel.id,
-            interaction.user.id,
-            interaction.user.display_name,
-            options,
-            self.new_seed(),
-            locale,
-            clock,
-            ai,
-            ai_level,
-        )
-        game = await self.load(game_id, ("lobby",))
-        try:
-            message = await channel.send(
-                lobby_text(engine, game, self.out.thread_locale(game)),
-                view=lobby_view(game_id, self.out.thread_locale(game)),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-        except discord.HTTPException:
-            await self.store.set_status(game_id, "abandoned")
-            await self.reply(interaction, msg("I could not post the table in this channel."))
-            return
-        await self.store.set_lobby_message(game_id, message.id)
-        await self.reply(
-            interaction, msg("Your table {title} is open: {link}", title=self.title(game), link=message.jump_url)
-        )
-
-    async def lobby_action(self, interaction: discord.Interaction, game_id: int, what: str) -> None:
-        async with self.busy():
-            await self.ack(interaction)
-            try:
-                async with self.lock(game_id):
-                    game = await self.load(game_id, ("lobby", "active", "finished", "abandoned"))
-                    await self.heal_lobby(interaction, game)
-                    if game.status != "lobby":
-                        raise PlayerError(status_text(self.title(game), game.status))
-                    if what == "start":
-                        outcome = await self.start(interaction, game)
-                    else:
-                        await self.join_or_leave(interaction, game, what)
-                        await self.edit_lobby(await self.load(game_id, ("lobby",)))
-                        outcome = None
-            except PlayerError as err:
-                await self.reply(interaction, err.args[0])
-                return
-            if outcome is not None:
-                await outcome.announced()
-            elif interaction.type == discord.InteractionType.application_command:  # a button needs no answer
-                await self.reply(
-                    interaction,
-                    msg("You joined {title}.", title=self.title(game))
-                    if what == "join"
-                    else msg("You left {title}.", title=self.title(game)),
-                )
-
-    async def heal_lobby(self, interaction: discord.Interaction, game: Game) -> None:
-        """A lobby button is its own proof of where the lobby is: a crash between posting it and
-        saving its id loses the id, and the first click brings it back (and a lobby whose game
-        has moved on loses its buttons)."""
-        message = interaction.message if interaction.type == discord.InteractionType.component else None
-        if message is None:
-            return
-        if game.lobby_message_id is None:
-            await self.store.set_lobby_message(game.id, message.id)
-            game.lobby_message_id = message.id
-        if game.status != "lobby" and message.id == game.lobby_message_id:
-            await self.edit_lobby(game)
-
-    async def join_or_leave(self, interaction: discord.Interaction, game: Game, what: str) -> None:
-        user = interaction.user
-        if what == "join":
-            engine = self.engines[game.kind]
-            most = engine.most_seats(game.options)
-            if not await self.store.join(game.id, user.id, user.display_name, most):
-                if game.seat_of(user.id) is not None:
-                    raise PlayerError(msg("You are already seated."))
-                if most < engine.max_seats:  # the options, not the game, set the limit: say so
-                    raise PlayerError(
-                        msg(
-                            "This table is full: with its options ({options}) it seats {n} players.",
-                            options=engine.describe_options(game.options),
-                            n=most,
-                        )
-                    )
-                raise PlayerError(msg("This table is full."))
-        else:
-            if user.id == game.creator_id:
-                raise PlayerError(msg("The creator cannot leave; use /game abandon to close the table."))
-            if not await self.store.leave(game.id, user.id):
-                raise PlayerError(msg("You are not seated at this table."))
-
-    async def edit_lobby(self, game: Game) -> None:
-        if game.lobby_message_id is None:
-            return
-        try:
-            channel = await self.out.channel(game.channel_id)
-            message = channel.get_partial_message(game.lobby_message_id)  # type: ignore[attr-defined]
-            await message.edit(
-                content=lobby_text(self.engines[game.kind], game, self.out.thread_locale(game)),
-                view=lobby_view(game.id, self.out.thread_locale(game)) if game.status == "lobby" else None,
-            )
-        except discord.HTTPException:
-            log.warning("game %s: could not edit the lobby message", game.id, exc_info=True)
 
     async def start(self, interaction: discord.Interaction, game: Game) -> Outcome:
         """Called under the game's lock. After store.start the game exists: nothing may fail it."""
@@ -828,30 +875,3 @@ class Table:
         self.recovered.set()
         self._sweep = asyncio.create_task(self.find_lobby_posts(), name="lobby-sweep")
         await self.autoplayer.resume()
-
-    async def find_lobby_posts(self) -> None:
-        try:
-            for gid, channel_id in await self.store.lobbies_without_message():
-                await self.find_lobby_post(gid, channel_id)
-        except Exception:
-            log.exception("could not look for unrecorded lobby posts")
-
-    async def find_lobby_post(self, gid: int, channel_id: int) -> None:
-        """A crash came between posting a lobby and saving its id: look for the post among the
-        channel's latest messages; a lobby that was never posted is closed."""
-        join = f"lb:{gid}:join"
-        try:
-            channel = await self.out.channel(channel_id)
-            async for message in channel.history(limit=50):
-                if message.author.id == self.bot.user.id and any(  # type: ignore[union-attr]
-                    getattr(c, "custom_id", None) == join
-                    for row in message.components
-                    for c in getattr(row, "children", [])
-                ):
-                    await self.store.set_lobby_message(gid, message.id)
-                    return
-        except discord.HTTPException:
-            log.warning("game %s: could not look for its lobby post", gid, exc_info=True)
-            return
-        log.info("game %s: its lobby was never posted; closing it", gid)
-        await self.store.set_status(gid, "abandoned")
