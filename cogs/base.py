@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot import rules_pages
 from bot.ai.search import LEVEL_NAMES
-from bot.games.base import is_preference, name_seats
+from bot.games.base import Engine, is_preference, name_seats
 from bot.i18n import LANGUAGE_NAMES, msg, render, supported_locales
 from bot.store import Game
 from bot.picks import pick_value, waiting_for
@@ -97,6 +97,12 @@ def choice_text(key: str, /, **params: Any) -> app_commands.locale_str:
     """A slash-command text with parameters (a choice's name: "{circuit} ({laps} laps)"): English
     for Discord's default, each locale's words from the catalog through the bot's translator."""
     return app_commands.locale_str(render(msg(key, **params), "en"), key=key, params=params)
+
+
+def option_choices(engine: Engine, name: str) -> list[app_commands.Choice[str]]:
+    """A slash-command option's choices, read from the engine's OptionSpec (one list to keep)."""
+    spec = next(o for o in engine.options if o.name == name)
+    return [app_commands.Choice(name=str(v), value=str(v)) for v in spec.choices or ()]
 
 
 def switched_on(**flags: bool | None) -> dict[str, bool]:

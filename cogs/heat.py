@@ -20,15 +20,14 @@ from cogs.base import (
     LANGUAGE_HELP,
     GameCog,
     language_autocomplete,
+    option_choices,
 )
 
 _TRACKS = tracks()
 TRACKS = [app_commands.Choice(name=_TRACKS[key].name, value=key) for key in offered_tracks()]
-GARAGE = [app_commands.Choice(name=v, value=v) for v in next(o.choices for o in ENGINE.options if o.name == "garage")]
+GARAGE = option_choices(ENGINE, "garage")
 GRIDS = [app_commands.Choice(name="random", value="random"), app_commands.Choice(name="seat order", value="seats")]
-SEASONS = [
-    app_commands.Choice(name=v, value=v) for v in next(o.choices for o in ENGINE.options if o.name == "championship")
-]
+SEASONS = option_choices(ENGINE, "championship")
 
 
 class HeatCog(GameCog, group_name="heat", group_description="Heat: Pedal to the Metal — a car racing card game"):

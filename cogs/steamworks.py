@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games.steamworks import ENGINE
 from cogs.base import (
     AI_HELP,
     AI_LEVEL_HELP,
@@ -16,12 +17,10 @@ from cogs.base import (
     LANGUAGE_HELP,
     GameCog,
     language_autocomplete,
+    option_choices,
 )
 
-PERSONAS = [
-    app_commands.Choice(name="random", value="random"),
-    app_commands.Choice(name="seat order", value="seat order"),
-]
+PERSONAS = option_choices(ENGINE, "personas")
 
 
 class SteamWorksCog(
