@@ -35,6 +35,11 @@ def shown(mu: float, sigma: float) -> str:
     return f"{ratings.ordinal(mu, sigma):.1f}"
 
 
+def game_count(games: int) -> Msg:
+    """How many games, in words ("1 game", "3 games")."""
+    return msg("1 game") if games == 1 else msg("{n} games", n=games)
+
+
 def who(player: str, name: str) -> Msg | str:
     """A leaderboard's name: a person's (as they last sat), or the AI level's."""
     level = ratings.ai_level(player)
@@ -98,11 +103,11 @@ class StatsCog(commands.Cog):
         for rank, (player, name, mu, sigma, games, wins) in enumerate(rows, 1):
             lines.append(
                 msg(
-                    "{rank}. {name}: {rating} ({games} games, {wins} won)",
+                    "{rank}. {name}: {rating} ({games}, {wins} won)",
                     rank=rank,
                     name=who(player, name),
                     rating=shown(mu, sigma),
-                    games=games,
+                    games=game_count(games),
                     wins=wins,
                 )
             )
@@ -165,10 +170,10 @@ class StatsCog(commands.Cog):
         lines: list[Msg | str] = []
         for k, name, mu, sigma, games, wins in rated:
             line = msg(
-                "{game}: {rating} ({games} games, {wins} won)",
+                "{game}: {rating} ({games}, {wins} won)",
                 game=msg(self.table.engines[k].title),
                 rating=shown(mu, sigma),
-                games=games,
+                games=game_count(games),
                 wins=wins,
             )
             rank = await store.rank_in(k, guild, player) if k in here and guild else None
@@ -206,7 +211,12 @@ class StatsCog(commands.Cog):
         points = [(ratings.ordinal(mu, sigma), place, field) for _, _, place, field, _, mu, sigma in history]
         head = render(msg("{name} — {game}", name=name, game=msg(self.table.engines[kind].title)), locale)
         summary = render(
-            msg("rating {rating} · {games} games · {wins} won", rating=shown(*mine[2:4]), games=mine[4], wins=mine[5]),
+            msg(
+                "rating {rating} · {games} · {wins} won",
+                rating=shown(*mine[2:4]),
+                games=game_count(mine[4]),
+                wins=mine[5],
+            ),
             locale,
         )
         return await asyncio.to_thread(render_chart, head, summary, points, locale)
