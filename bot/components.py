@@ -7,7 +7,8 @@
   ab:<game>:<seat>:<version>            a vote to hand an absent seat (whose menu is at `version`)
                                         to the automatic player
   bk:<game>                             "Take my seat back" from the automatic player
-  rp:<game>:<board>                     a finished game's replay: show board number `board`
+  rp:<game>:<page>                      a finished game's replay: show page `page` (its boards,
+                                        then its results and statistics)
 The version is the seat's prompt version (the game version at which its menu last changed), so
 one player's move does not turn another player's still-valid buttons stale.
 
@@ -179,9 +180,9 @@ def pager_view(prefix: str, page: int, pages: int, locale: str) -> discord.ui.Vi
     return view
 
 
-def replay_view(game_id: int, board: int, boards: int, locale: str) -> discord.ui.View:
-    """Previous / Next under a replayed board."""
-    return pager_view(f"rp:{game_id}", board, boards, locale)
+def replay_view(game_id: int, page: int, pages: int, locale: str) -> discord.ui.View:
+    """Previous / Next under a replay's page (a board, or the results and statistics after the last)."""
+    return pager_view(f"rp:{game_id}", page, pages, locale)
 
 
 def rules_view(kind: str, page: int, pages: int, locale: str) -> discord.ui.View:

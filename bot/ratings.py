@@ -5,7 +5,10 @@ two players who share first place below the third (its tie handling; tests/core/
 Only a finished game counts (an abandoned one never does), rated once, when its last move commits
 (Table.commit, after the log is archived); games finished before ratings existed, or left unrated
 by a crash in between, are rated at start-up in the order they ended (`catch_up`), and `rebuild`
-builds every rating again from the finished games. Who is rated:
+builds every rating again from the finished games. A store copy carries no ratings: the target's
+start-up builds them so (bot/store_copy.py), equal to the source's; except where a crash left a game
+unrated while a later game of its kind was rated: the source rated the later one first, the copy
+rates them in the order they ended. Who is rated:
 - a person by their user id, whoever played the seat at the end: a seat the automatic player
   finished as a stand-in counts as its owner's;
 - an AI seat by its level ("ai:strong"), one rating per level, so a player sees where they stand

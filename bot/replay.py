@@ -1,6 +1,7 @@
-"""Replaying a finished game: its boards in order, one per turn (as the thread saw them), shown
-privately to whoever asks with Previous / Next buttons. Built from the seed and the action log,
-so nothing is stored for it; only the spectator view is drawn, so nothing hidden shows."""
+"""Replaying a finished game: its boards in order, one per turn (as the thread saw them), then for a
+game played to its end one more page with its results and statistics (the images its end posted),
+shown privately to whoever asks with Previous / Next buttons. Built from the seed and the action
+log, so nothing is stored for it; only the spectator view is drawn, so nothing hidden shows."""
 
 from __future__ import annotations
 
@@ -12,11 +13,12 @@ import discord
 
 from bot.components import replay_view
 from bot import export
-from bot.games.base import Engine, State
-from bot.i18n import msg, render
+from bot.games.base import Engine, State, on_todays_rules
+from bot.i18n import Msg, msg, render
 from bot.store import Game
 from bot.table_api import TableServices
 from rendering.animation import extension
+from rendering.stats import end_stats
 
 log = logging.getLogger(__name__)
 
@@ -35,9 +37,78 @@ def _board(table: TableServices, game: Game, boards: list[State], k: int, locale
     return table.renderer(game.kind).board(engine.view(boards[k], None), [s.name for s in game.seats], locale)
 
 
+def has_end_page(engine: Engine, game: Game) -> bool:
+    """Whether the replay ends with a page of results and statistics: a game played to its end (an
+    abandoned one has no results)."""
+    return game.status == "finished" and game.snapshot is not None and engine.is_over(game.snapshot)
+
+
+def results_line(engine: Engine, game: Game) -> Msg | None:
+    """The results in words ("1. alice, 2. bob"), best first; None where the game ranks no one."""
+    places = engine.placings(game.snapshot) if game.snapshot is not None else None
+    if not places:
+        return None
+    ranked = sorted(game.seats, key=lambda s: (places[s.seat], s.seat))
+    return msg("Results: {places}", places=[f"{places[s.seat]}. {s.name}" for s in ranked])
+
+
+def end_images(
+    table: TableServices, game: Game, actions: list[tuple[int, dict]], locale: str
+) -> list[tuple[str, bytes]]:
+    """The images the game's end posted after its last board, named: the results (where the game
+    draws them) and the statistics (where its log replays today); one that cannot be drawn is left
+    out and logged (runs in a thread)."""
+    engine, names, final = table.engines[game.kind], [s.name for s in game.seats], game.snapshot
+    images: list[tuple[str, bytes]] = []
+    results = table.renderer(game.kind).results
+    try:
+        if results is not None and final is not None:
+            images.append(("results", results(engine.view(final, None), names, locale)))
+    except Exception:
+        log.exception("game %s: could not draw its results for the replay", game.id)
+    try:
+        stats = end_stats(engine, game.options, len(game.seats), game.seed, actions, final, names, locale)
+    except Exception:
+        log.exception("game %s: could not draw its statistics for the replay", game.id)
+        stats = None
+    return images + ([("stats", stats)] if stats else [])
+
+
+async def _board_page(
+    table: TableServices, game: Game, boards: list[State], whole: bool, k: int, locale: str
+) -> tuple[str, list[discord.File]]:
+    """Board `k` (1-based) of the replay: its text and image."""
+    image = await asyncio.to_thread(_board, table, game, boards, k - 1, locale)
+    content = render(msg("**{title}**, replay: board {k} of {n}", title=table.title(game), k=k, n=len(boards)), locale)
+    if not whole and k == len(boards):
+        content += "\n" + render(
+            msg("The rest of this game was played under older rules and cannot be shown again."), locale
+        )
+    return content, [discord.File(io.BytesIO(image), filename=f"{game.kind}-{game.id}-replay-{k}.{extension(image)}")]
+
+
+async def _end_page(
+    table: TableServices, game: Game, actions: list[tuple[int, dict]], boards: int, locale: str
+) -> tuple[str, list[discord.File]]:
+    """The page after the last board: the results in words, with the results and statistics images."""
+    images = await asyncio.to_thread(end_images, table, game, actions, locale)
+    lines = [msg("**{title}**, replay: the results and statistics, after board {n}", title=table.title(game), n=boards)]
+    results = results_line(table.engines[game.kind], game)
+    lines += [results] if results is not None else []
+    if not on_todays_rules(table.engines[game.kind], game.snapshot):  # its log no longer tells its statistics
+        lines.append(msg("The statistics of a game played under older rules cannot be drawn again."))
+    content = "\n".join(render(line, locale) for line in lines)
+    files = [
+        discord.File(io.BytesIO(image), filename=f"{game.kind}-{game.id}-{name}.{extension(image)}")
+        for name, image in images
+    ]
+    return content, files
+
+
 async def show(table: TableServices, interaction: discord.Interaction, game: Game, k: int | None, edit: bool) -> None:
-    """Board `k` (1-based; None: the first) of `game`'s replay, as a private answer or, from its
-    own buttons, in place of the one shown."""
+    """Page `k` (1-based; None: the first) of `game`'s replay, as a private answer or, from its own
+    buttons, in place of the one shown: its boards in order, then (a game played to its end) the
+    results and statistics its end posted. A page past the end shows the last."""
     locale = table.audience(interaction)
     if game.status not in REPLAYABLE or game.snapshot is None:
         await table.reply(
@@ -51,22 +122,20 @@ async def show(table: TableServices, interaction: discord.Interaction, game: Gam
     engine = table.engines[game.kind]
     actions = await table.store.actions(game.id)
     boards, whole = await asyncio.to_thread(turn_starts, engine, game, actions)
-    k = min(max(k or 1, 1), len(boards))
-    image = await asyncio.to_thread(_board, table, game, boards, k - 1, locale)
-    content = render(msg("**{title}**, replay: board {k} of {n}", title=table.title(game), k=k, n=len(boards)), locale)
-    if not whole and k == len(boards):
-        content += "\n" + render(
-            msg("The rest of this game was played under older rules and cannot be shown again."), locale
-        )
-    file = discord.File(io.BytesIO(image), filename=f"{game.kind}-{game.id}-replay-{k}.{extension(image)}")
-    view = replay_view(game.id, k, len(boards), locale)
+    pages = len(boards) + has_end_page(engine, game)
+    k = min(max(k or 1, 1), pages)
+    if k <= len(boards):
+        content, files = await _board_page(table, game, boards, whole, k, locale)
+    else:
+        content, files = await _end_page(table, game, actions, len(boards), locale)
+    view = replay_view(game.id, k, pages, locale)
     try:
         if edit:
-            await interaction.edit_original_response(content=content, attachments=[file], view=view)
+            await interaction.edit_original_response(content=content, attachments=files, view=view)
         else:
-            await interaction.followup.send(content, file=file, view=view, ephemeral=True)
+            await interaction.followup.send(content, files=files, view=view, ephemeral=True)
     except discord.HTTPException:
-        log.warning("game %s: could not show a replay board", game.id, exc_info=True)
+        log.warning("game %s: could not show a replay page", game.id, exc_info=True)
 
 
 async def post_animation(table: TableServices, game: Game) -> None:

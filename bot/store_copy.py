@@ -9,6 +9,8 @@ which compresses them itself). Afterwards every game is read back from the targe
 must equal the source's, and replaying its seed and action log must give that snapshot. A game
 started under older rules (its state's `rules_version` is not the engine's) cannot replay today, so
 its action log is compared with the source's instead.
+The ratings are not copied: the target's start-up rates its finished games in the order they ended
+(bot/ratings.py catch_up), to the source's ratings (tests/core/test_ratings_copy.py).
 Stop the bot first: a copy taken while it writes may miss its last moves.
 """
 

@@ -27,11 +27,17 @@ SCOPES = [
     app_commands.Choice(name="all servers", value="global"),
 ]
 TOP = 10
+EXPLAINED = msg("The rating is OpenSkill's cautious estimate (mu − 3σ): it rises as you play and win.")
 
 
 def shown(mu: float, sigma: float) -> str:
     """The rating as players see it: the conservative ordinal, one decimal."""
     return f"{ratings.ordinal(mu, sigma):.1f}"
+
+
+def game_count(games: int) -> Msg:
+    """How many games, in words ("1 game", "3 games")."""
+    return msg("1 game") if games == 1 else msg("{n} games", n=games)
 
 
 def who(player: str, name: str) -> Msg | str:
@@ -97,20 +103,26 @@ class StatsCog(commands.Cog):
         for rank, (player, name, mu, sigma, games, wins) in enumerate(rows, 1):
             lines.append(
                 msg(
-                    "{rank}. {name}: {rating} ({games} games, {wins} won)",
+                    "{rank}. {name}: {rating} ({games}, {wins} won)",
                     rank=rank,
                     name=who(player, name),
                     rating=shown(mu, sigma),
-                    games=games,
+                    games=game_count(games),
                     wins=wins,
                 )
             )
         me = str(interaction.user.id)
         if me not in {r[0] for r in rows}:
             mine = await self.table.store.rank_in(game.value, where, me)
-            if mine is not None:
-                lines.append(msg("You: place {rank} of {n}.", rank=mine[0], n=mine[1]))
-        lines.append(msg("The rating is OpenSkill's cautious estimate (mu − 3σ): it rises as you play and win."))
+            lines.append(
+                msg("You: place {rank} of {n}.", rank=mine[0], n=mine[1])
+                if mine is not None
+                else msg(
+                    "You are not rated at {game} yet: finish a game of it against other players or AI seats.",
+                    game=title,
+                )
+            )
+        lines.append(EXPLAINED)
         await self.answer(interaction, lines)
 
     @app_commands.command(name="stats", description="A player's ratings, places and wins, with a chart")
@@ -125,66 +137,89 @@ class StatsCog(commands.Cog):
         await self.table.ack(interaction)
         person = user or interaction.user
         player = str(person.id)
-        store = self.table.store
-        rated = [r for r in await store.ratings_of(player, ratings.GLOBAL) if r[0] in self.table.engines]
+        rated = [r for r in await self.table.store.ratings_of(player, ratings.GLOBAL) if r[0] in self.table.engines]
         if not rated:
             await self.table.reply(
                 interaction,
-                msg("{name} has no rated games yet: ratings count finished games.", name=person.display_name),
+                msg("{name} has no rated games yet: ratings count finished games.", name=person.display_name)
+                if person.id != interaction.user.id
+                else msg(
+                    "You have no rated games yet: every game you finish against other players or AI seats "
+                    "counts (not a solo race, nor an abandoned game)."
+                ),
             )
             return
         kind = game.value if game is not None else max(rated, key=lambda r: (r[4], r[0]))[0]
-        guild = interaction.guild_id
-        here = {r[0]: r for r in await store.ratings_of(player, guild)} if guild else {}
         lines: list[Msg | str] = [msg("**{name}**: ratings across servers", name=person.display_name)]
+        lines += await self.rating_lines(player, rated, interaction.guild_id)
+        title = msg(self.table.engines[kind].title)
+        mine = next((r for r in rated if r[0] == kind), None)
+        if mine is None:  # a game they have not been rated at: no empty chart
+            lines.append(msg("No rated games of {game} yet.", game=title))
+            await self.answer(interaction, lines)
+            return
+        lines += await self.against_ai(kind)
+        lines.append(EXPLAINED)
+        image = await self.chart(interaction, person.display_name, player, kind, mine)
+        await self.answer(interaction, lines, file=discord.File(io.BytesIO(image), filename=f"stats-{kind}.png"))
+
+    async def rating_lines(self, player: str, rated: list[tuple], guild: int | None) -> list[Msg | str]:
+        """One line per game the player is rated at: across servers, and on this server with the place."""
+        store = self.table.store
+        here = {r[0]: r for r in await store.ratings_of(player, guild)} if guild else {}
+        lines: list[Msg | str] = []
         for k, name, mu, sigma, games, wins in rated:
             line = msg(
-                "{game}: {rating} ({games} games, {wins} won)",
+                "{game}: {rating} ({games}, {wins} won)",
                 game=msg(self.table.engines[k].title),
                 rating=shown(mu, sigma),
-                games=games,
+                games=game_count(games),
                 wins=wins,
             )
-            if k in here and guild:
-                rank = await store.rank_in(k, guild, player)
-                line = (
-                    msg(
-                        "{line}; on this server {rating}, place {rank} of {n}",
-                        line=line,
-                        rating=shown(*here[k][2:4]),
-                        rank=rank[0],
-                        n=rank[1],
-                    )
-                    if rank
-                    else line
+            rank = await store.rank_in(k, guild, player) if k in here and guild else None
+            if rank:
+                line = msg(
+                    "{line}; on this server {rating}, place {rank} of {n}",
+                    line=line,
+                    rating=shown(*here[k][2:4]),
+                    rank=rank[0],
+                    n=rank[1],
                 )
             lines.append(line)
-        levels = await store.ai_ratings(kind, ratings.GLOBAL)
-        if levels:  # where the player stands against each AI level (rated like players)
-            lines.append(
-                msg(
-                    "Against the AI at {game}: {levels}",
-                    game=msg(self.table.engines[kind].title),
-                    levels=[
-                        msg("{level} {rating}", level=msg(ratings.ai_level(p) or p), rating=shown(mu, sigma))
-                        for p, mu, sigma, _ in levels
-                    ],
-                )
+        return lines
+
+    async def against_ai(self, kind: str) -> list[Msg | str]:
+        """Where the AI levels stand at a game (rated like players), for a player to compare."""
+        levels = await self.table.store.ai_ratings(kind, ratings.GLOBAL)
+        if not levels:
+            return []
+        return [
+            msg(
+                "Against the AI at {game}: {levels}",
+                game=msg(self.table.engines[kind].title),
+                levels=[
+                    msg("{level} {rating}", level=msg(ratings.ai_level(p) or p), rating=shown(mu, sigma))
+                    for p, mu, sigma, _ in levels
+                ],
             )
-        history = await store.rating_history(player, kind)
-        title = self.table.engines[kind].title
+        ]
+
+    async def chart(self, interaction: discord.Interaction, name: str, player: str, kind: str, mine: tuple) -> bytes:
+        """The player's rating and places over their games of `kind` (rendering/stats.py)."""
+        history = await self.table.store.rating_history(player, kind)
         locale = self.table.audience(interaction)
         points = [(ratings.ordinal(mu, sigma), place, field) for _, _, place, field, _, mu, sigma in history]
-        mine = next((r for r in rated if r[0] == kind), None)
-        head = render(msg("{name} — {game}", name=person.display_name, game=msg(title)), locale)
+        head = render(msg("{name} — {game}", name=name, game=msg(self.table.engines[kind].title)), locale)
         summary = render(
-            msg("rating {rating} · {games} games · {wins} won", rating=shown(*mine[2:4]), games=mine[4], wins=mine[5])
-            if mine
-            else msg("No rated games yet."),
+            msg(
+                "rating {rating} · {games} · {wins} won",
+                rating=shown(*mine[2:4]),
+                games=game_count(mine[4]),
+                wins=mine[5],
+            ),
             locale,
         )
-        image = await asyncio.to_thread(render_chart, head, summary, points, locale)
-        await self.answer(interaction, lines, file=discord.File(io.BytesIO(image), filename=f"stats-{kind}.png"))
+        return await asyncio.to_thread(render_chart, head, summary, points, locale)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -55,7 +55,7 @@ async def test_four_stand_ins_finish_a_game_their_owners_are_rated_and_the_resul
     stats = Image.open(io.BytesIO(end.attachments[-1].data))
     assert stats.width == 780 and stats.height > 300
     text = (await answer(w, w.alice, "leaderboard", game="pon")).content
-    assert "leaderboard of this server" in text and "alice" in text and "(1 games," in text, text
+    assert "leaderboard of this server" in text and "alice" in text and "(1 game," in text, text
     mine = await answer(w, w.bob, "stats")
     assert "ratings across servers" in mine.content and mine.attachments, mine.content
     assert Image.open(io.BytesIO(mine.attachments[0].data)).width == 780
