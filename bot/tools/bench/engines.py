@@ -1,11 +1,12 @@
-"""`python -m bot.tools.bench.engines [--old REV] [--seconds S]`: random-playout speed of every engine,
+"""`python -m bot.tools.bench.engines [--old REV] [--seconds S] [--only GAME ...]`: random-playout speed of every engine,
 today's code against an older commit's (default 86b3c4c, issue #34's baseline), side by side in
 one run: the old tree is extracted with `git archive` into a temporary folder and both are
 measured in child processes, alternately, so the machine's noise falls on both alike.
 
 Prints, per game, `engine_<game>_playouts_per_s` (today), `engine_<game>_playouts_per_s_old` and
 `engine_<game>_speedup` (today / old). A playout: a seeded 3-player game (PON: 3, the rest too)
-to the end, each move chosen at random among the seat's decisions.
+to the end, each move chosen at random among the seat's decisions. `--only heat` (or several
+games) measures those games alone.
 """
 
 from __future__ import annotations
@@ -57,12 +58,13 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.tools.bench.engines", description=__doc__.split("\n")[0])
     parser.add_argument("--old", default="86b3c4c", help="the commit to compare with")
     parser.add_argument("--seconds", type=float, default=8.0, help="per game and side, in two halves")
+    parser.add_argument("--only", nargs="+", choices=KINDS, default=list(KINDS), help="these games only")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         old = Path(tmp)
         archive = subprocess.run(["git", "archive", args.old], cwd=ROOT, capture_output=True, check=True).stdout
         subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
-        for kind in KINDS:
+        for kind in [k for k in KINDS if k in args.only]:
             new_rates, old_rates = [], []
             for _ in range(2):  # alternately, so a busy moment falls on both
                 new_rates.append(measure(ROOT, kind, args.seconds / 2))
