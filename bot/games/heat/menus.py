@@ -104,8 +104,8 @@ def submit_actions(state: dict, car: dict) -> list[dict]:
     one set of cards per distinct multiset of card types (labels.distinct_places: the first in
     combinations' order of the hand sorted by card_sort_key); for a clogged gear, every playable
     card and Heat for the rest (one way: Heat cards are alike)."""
-    gears, clogged = rules.fillable_gears(state, car)
     playable, heat = rules.split_hand(state, car)
+    gears, clogged = rules.fillable_gears(state, car, len(playable))
     out: list[dict] = []
     ordered: list[int] = []
     ranks: tuple[int, ...] = ()

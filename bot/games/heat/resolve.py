@@ -100,6 +100,7 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
         # The last round's Legend card is put away; this round's is turned up by the first Legend
         # to move (_reveal_legend_card).
         st["legend_card"] = None
+    no_shift = st.get("tournament")  # (Tournament mode: no step 1)
     for s in order:
         car = cars[s]
         if "legend" in car:
@@ -110,11 +111,14 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
         lines: list[Any] = []
         old = car["gear"]
         heat = 0
-        need = shift_heat(st, car, len(sub))
-        if st.get("tournament"):
+        if no_shift:
             # Tournament mode: no step 1; the car shows how many cards it played and shifts in
             # its own step 3 (paying the 2-gear or flooded Heat then), see tournament_shift.
             need = 0
+        elif len(sub) < old:
+            need = shift_heat(st, car, len(sub))  # (down: 2 gears, or on a flooded space)
+        else:
+            need = 1 if len(sub) == old + 2 else 0  # (shift_heat: up, only 2 gears cost)
         if need and abs(len(sub) - old) == 2 and need == 1:
             heat = pay_heat(car, 1)
             lines.append(round_line("Shifted 2 gears ({a} → {b}): 1 Heat", a=old, b=len(sub)))
@@ -126,7 +130,7 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
         for cid in sub:
             hand.remove(cid)
         car["played"] = sub
-        if st.get("tournament"):
+        if no_shift:
             car["rd"]["shift"] = [old, len(sub)]
             continue
         car["gear"] = len(sub)
@@ -898,12 +902,16 @@ def _boost_and_adrenaline(
             else:
                 first = best_first(st, tr, seat, occ)
         rd["first"] = first
+    done = rd.get("done", "")
     for sym in ("boost", "adrenaline") if first == "boost" else ("adrenaline", "boost"):
-        if sym[0] in rd.get("done", ""):
+        if sym[0] in done:
             continue
-        if (_react_boost if sym == "boost" else _react_adrenaline)(st, tr, seat, rng, occ):
-            return S_BOOST
-        rd["done"] = rd.get("done", "") + sym[0]
+        # (a symbol its preference turns down, or an Adrenaline the car did not get, does nothing)
+        if prefs[sym] != "never" and (sym == "boost" or rd["adr"]):
+            if (_react_boost if sym == "boost" else _react_adrenaline)(st, tr, seat, rng, occ):
+                return S_BOOST
+        done += sym[0]
+        rd["done"] = done
     return None
 
 

@@ -518,15 +518,17 @@ def clone(st: dict, *, new_round: bool = False) -> dict:
 
 def clone_car(c: dict, rd: bool = True) -> dict:
     """A copy of one car; its round record too unless rd is False (then it is shared)."""
-    n = dict(c)
-    n["hand"] = c["hand"][:]
-    n["deck"] = c["deck"][:]
-    n["discard"] = c["discard"][:]
-    n["engine"] = c["engine"][:]
-    n["played"] = c["played"][:]
-    n["prefs"] = dict(c["prefs"])
-    if c["sub"] is not None:
-        n["sub"] = c["sub"][:]
+    sub = c["sub"]
+    n = {  # (one dict built with the copied parts in their places: the car's keys keep their order)
+        **c,
+        "hand": c["hand"][:],
+        "deck": c["deck"][:],
+        "discard": c["discard"][:],
+        "engine": c["engine"][:],
+        "played": c["played"][:],
+        "prefs": c["prefs"].copy(),
+        "sub": sub if sub is None else sub[:],
+    }
     old = c["rd"]
     if rd and old is not None:
         new = dict(old)
@@ -553,13 +555,15 @@ def split_hand(st: dict, car: dict) -> tuple[list[int], list[int]]:
     return ([c for c in hand if PLAYABLE[cards[c]]], [c for c in hand if not PLAYABLE[cards[c]]])
 
 
-def fillable_gears(st: dict, car: dict) -> tuple[list[int], list[int]]:
+def fillable_gears(st: dict, car: dict, n_play: int | None = None) -> tuple[list[int], list[int]]:
     """(gears the submission may use, the clogged ones among them). A gear is clogged when the
     playable (non-Heat) cards in hand cannot fill it: then every playable card is played and Heat
-    cards make up the shortfall (and the car will not move)."""
+    cards make up the shortfall (and the car will not move). n_play: the playable cards in hand,
+    when the caller has counted them."""
     cards = st["cards"]
     hand = car["hand"]
-    n_play = sum(1 for c in hand if PLAYABLE[cards[c]])
+    if n_play is None:
+        n_play = sum([PLAYABLE[cards[c]] for c in hand])
     # Rule reading: step 1 (shift) is a free choice (「そのままにするか、1段階上げ下げするかを
     # 選べる」) and step 2's shortfall (「ギアの枚数分のカードがプレイできない場合のみ」) is judged
     # for the gear chosen, so a gear the playable cards cannot fill is open too, filled with Heat.
