@@ -587,7 +587,9 @@ def shift_heat(st: dict, car: dict, gear: int) -> int:
     1ヒート」). Rule reading, from the seed's own example (「ギアを2つ下げるには2ヒート」): the
     flooded Heat is 1 per downshift, on top of the 2-gear shift's 1 (down 1: 1, down 2: 2)."""
     diff = gear - car["gear"]
-    return (1 if abs(diff) == 2 else 0) + (1 if diff < 0 and flooded_start(st, car) else 0)
+    if diff >= 0:  # (up or the same gear: only the 2-gear shift costs)
+        return 1 if diff == 2 else 0
+    return (1 if diff == -2 else 0) + (1 if flooded_start(st, car) else 0)
 
 
 def check_submission(st: dict, car: dict, ids: list[int]) -> Msg | None:
