@@ -122,12 +122,16 @@ _RANK: dict[str, int] = {
 _ID_BITS = 20  # card ids stay below 2**20 (a race's cards: some dozens, Stress added one by one)
 
 
+_RANK_KEY = {code: rank << _ID_BITS for code, rank in _RANK.items()}
+_ID_MASK = (1 << _ID_BITS) - 1
+
+
 def ranked_cards(cards: list[str], ids: list[int]) -> tuple[list[int], tuple[int, ...]]:
     """sorted_cards(ids) and the rank of each one's type (equal ranks: equal types), sorted as ints
     (the rank above the id) without a Python key call per card."""
-    bits = _ID_BITS
-    keys = sorted([(_RANK[cards[c]] << bits) | c for c in ids])
-    mask = (1 << bits) - 1
+    rank_key = _RANK_KEY
+    keys = sorted([rank_key[cards[c]] | c for c in ids])
+    mask, bits = _ID_MASK, _ID_BITS
     return [k & mask for k in keys], tuple([k >> bits for k in keys])
 
 

@@ -567,12 +567,15 @@ def fillable_gears(st: dict, car: dict, n_play: int | None = None) -> tuple[list
     # Rule reading: step 1 (shift) is a free choice (「そのままにするか、1段階上げ下げするかを
     # 選べる」) and step 2's shortfall (「ギアの枚数分のカードがプレイできない場合のみ」) is judged
     # for the gear chosen, so a gear the playable cards cannot fill is open too, filled with Heat.
-    gears = [
-        g
-        for g in reachable_gears(car)
-        if g <= len(hand) and (len(car["engine"]) >= 2 or shift_heat(st, car, g) <= len(car["engine"]))
-    ]  # (at most 2)
-    return gears, [g for g in gears if g > n_play]
+    # The reachable gears (reachable_gears) the hand holds enough cards for, whose shift the Engine
+    # can pay (with 2 Heat or more it pays any: at most 2).
+    g = car["gear"]
+    n_engine = len(car["engine"])
+    d = 2 if n_engine else 1
+    gears = list(range(max(1, g - d), min(MAX_GEAR, g + d, len(hand)) + 1))
+    if n_engine < 2:
+        gears = [x for x in gears if shift_heat(st, car, x) <= n_engine]
+    return gears, ([x for x in gears if x > n_play] if gears and gears[-1] > n_play else [])
 
 
 def flooded_start(st: dict, car: dict) -> bool:
