@@ -752,9 +752,16 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
         step = _reveal(st, tr, seat, car, rd, rng, occ)
         if step == S_MOVE:
             return S_MOVE  # waiting for the choice of speed
-    if step <= S_COOL and (wait := _cooldown(st, tr, seat, car, rd, rng)) is not None:
-        return wait
-    if step <= S_ADR and (wait := _boost_and_adrenaline(st, tr, seat, car, rd, rng, step, occ)) is not None:
+    prefs = car["prefs"]
+    # (A step that can do nothing is not called: no cooldown without its gear, Adrenaline, an
+    # upgrade or a sector; no reaction from a boost its preference turns down without Adrenaline,
+    # the order and symbols then left as _boost_and_adrenaline leaves them; no discard kept all.)
+    if step <= S_COOL and (rd.get("gx") or tr.sector_fx or rd["adr"] or COOLDOWN.get(car["gear"], 0)):
+        if (wait := _cooldown(st, tr, seat, car, rd, rng)) is not None:
+            return wait
+    if step < S_ADR and not rd["adr"] and prefs["boost"] == "never" and rd.get("first") is None and not rd.get("done"):
+        rd["first"], rd["done"] = "boost", "ba"
+    elif step <= S_ADR and (wait := _boost_and_adrenaline(st, tr, seat, car, rd, rng, step, occ)) is not None:
         return wait
     if rd.get("gx") is not None and not rd.get("dd"):
         # 5. React, the upgrades' moves: Direct play cards from the hand, then Accelerate.
@@ -765,7 +772,7 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
         return wait
     if step <= S_CORNERS:
         _corners(st, tr, seat, car, rd, rng, occ)
-    if step <= S_DISCARD and (wait := _discard(st, seat, car, rd)) is not None:
+    if step <= S_DISCARD and prefs["discard"] != "keep" and (wait := _discard(st, seat, car, rd)) is not None:
         return wait
     _refill(st, tr, seat, car, rd, rng)
     return DONE
