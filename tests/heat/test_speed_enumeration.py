@@ -67,3 +67,25 @@ def test_pref_actions_are_every_other_value():
         for st in (plain, garage, champ):
             car = {**st["cars"][0], "prefs": prefs}
             assert menus.pref_actions(st, car) == _pref_changes_by_definition(st, car)
+
+
+@pytest.mark.parametrize("options", [{"track": "usa"}, {"track": "italy", "garage": "all", "garage_deal": True}])
+def test_submit_actions_from_the_whole_hand_equal_the_split_hand(options):
+    """The hand sorted whole (Heat last) gives the actions the playable cards sorted alone give, clogged
+    hands (Heat in the submission) included."""
+    rnd = random.Random(9)
+    st = E.new_game(dict(options), 3, 2)
+    heat = [i for i, code in enumerate(st["cards"]) if not rules.PLAYABLE[code]]
+    clogged = 0
+    for _ in range(400):
+        car = st["cars"][rnd.randrange(3)]
+        ids = [i for i, c in enumerate(st["cards"]) if rules.PLAYABLE[c]]
+        car["hand"] = rnd.sample(ids, rnd.randint(0, 7))
+        car["hand"] += rnd.sample(heat, min(len(heat), 7 - len(car["hand"])))
+        rnd.shuffle(car["hand"])
+        car["gear"] = rnd.randint(1, 4)
+        car["engine"] = heat[: rnd.randint(0, 3)]
+        got = menus.submit_actions(st, car)
+        assert got == menus._submit_actions_split(st, car)
+        clogged += any(not rules.PLAYABLE[st["cards"][c]] for a in got for c in a["cards"])
+    assert clogged

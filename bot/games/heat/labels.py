@@ -119,6 +119,10 @@ def sorted_cards(st: dict, ids: list[int]) -> list[int]:
 _RANK: dict[str, int] = {
     code: i for i, code in enumerate(sorted(KIND, key=lambda code: (KIND_ORDER.get(KIND[code], 9), -SPEED[code], code)))
 }
+# The rank of the first card type that cannot be played (Heat), and whether every such type ranks
+# after every playable one (then a sorted hand holds its playable cards first).
+FIRST_UNPLAYABLE = min((rank for code, rank in _RANK.items() if not PLAYABLE[code]), default=len(_RANK))
+UNPLAYABLE_LAST = all(PLAYABLE[code] == (rank < FIRST_UNPLAYABLE) for code, rank in _RANK.items())
 _ID_BITS = 20  # card ids stay below 2**20 (a race's cards: some dozens, Stress added one by one)
 
 

@@ -3,12 +3,14 @@ and buttons they become, and each action's label."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable
 
 import bot.games.heat.championship as championship
 import bot.games.heat.rules as rules
 from bot.games.base import GameError
 from bot.games.heat.labels import (
+    FIRST_UNPLAYABLE,
     PREF_NAMES,
     PREF_VALUES,
     card_sort_key,
@@ -20,6 +22,7 @@ from bot.games.heat.labels import (
     is_int,
     is_seat,
     parse_ids,
+    UNPLAYABLE_LAST,
     pref_label,
     ranked_cards,
 )
@@ -104,18 +107,33 @@ def submit_actions(state: dict, car: dict) -> list[dict]:
     one set of cards per distinct multiset of card types (labels.distinct_places: the first in
     combinations' order of the hand sorted by card_sort_key); for a clogged gear, every playable
     card and Heat for the rest (one way: Heat cards are alike)."""
+    if not UNPLAYABLE_LAST:  # (card data where Heat would not sort last: the hand split first)
+        return _submit_actions_split(state, car)
+    # The whole hand sorted: its playable cards first (Heat sorts last), as sorting them alone would.
+    ordered, ranks = ranked_cards(state["cards"], car["hand"])
+    n_play = bisect_left(ranks, FIRST_UNPLAYABLE)
+    gears, clogged = rules.fillable_gears(state, car, n_play)
+    out: list[dict] = []
+    for g in gears:
+        if g in clogged:  # (every playable card and Heat for the rest, in hand order)
+            playable, heat = rules.split_hand(state, car)
+            out.append({"type": "submit", "cards": playable + heat[: g - len(playable)]})
+        else:
+            out += _SUBMITS[g](ordered, distinct_places(ranks[:n_play], g))
+    return out
+
+
+def _submit_actions_split(state: dict, car: dict) -> list[dict]:
+    """submit_actions from the hand split into playable cards and Heat first."""
     playable, heat = rules.split_hand(state, car)
     gears, clogged = rules.fillable_gears(state, car, len(playable))
     out: list[dict] = []
-    ordered: list[int] = []
-    ranks: tuple[int, ...] = ()
+    ordered, ranks = ranked_cards(state["cards"], playable)
     for g in gears:
         if g in clogged:
             out.append({"type": "submit", "cards": playable + heat[: g - len(playable)]})
-            continue
-        if not ranks:  # the hand sorted once for every gear
-            ordered, ranks = ranked_cards(state["cards"], playable)
-        out += _SUBMITS[g](ordered, distinct_places(ranks, g))
+        else:
+            out += _SUBMITS[g](ordered, distinct_places(ranks, g))
     return out
 
 
