@@ -59,9 +59,7 @@ def measure(tree: Path, kind: str, seconds: float, cpu: bool = False) -> float:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m bot.tools.bench.engines", description=" ".join(__doc__.split("\n")[:2])
-    )
+    parser = argparse.ArgumentParser(prog="python -m bot.tools.bench.engines", description=__doc__.split("\n")[1])
     parser.add_argument("--old", default="86b3c4c", help="the commit to compare with")
     parser.add_argument("--seconds", type=float, default=8.0, help="per game and side, in two halves")
     parser.add_argument("--only", nargs="+", choices=KINDS, default=list(KINDS), help="these games only")
