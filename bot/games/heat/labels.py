@@ -3,6 +3,7 @@ faces and labels, the order cards are shown in, card ids read from a move."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from functools import lru_cache
 from itertools import combinations
 from typing import Any
@@ -113,6 +114,31 @@ def sorted_cards(st: dict, ids: list[int]) -> list[int]:
     return sorted(ids, key=key)
 
 
+# Every card type's place in card_sort_key's order (the kind, the speed down, the type's name): card
+# ids sorted by (rank, id) are sorted by card_sort_key.
+_RANK: dict[str, int] = {
+    code: i for i, code in enumerate(sorted(KIND, key=lambda code: (KIND_ORDER.get(KIND[code], 9), -SPEED[code], code)))
+}
+# The rank of the first card type that cannot be played (Heat), and whether every such type ranks
+# after every playable one (then a sorted hand holds its playable cards first).
+FIRST_UNPLAYABLE = min((rank for code, rank in _RANK.items() if not PLAYABLE[code]), default=len(_RANK))
+UNPLAYABLE_LAST = all(PLAYABLE[code] == (rank < FIRST_UNPLAYABLE) for code, rank in _RANK.items())
+_ID_BITS = 20  # card ids stay below 2**20 (a race's cards: some dozens, Stress added one by one)
+
+
+_RANK_KEY = {code: rank << _ID_BITS for code, rank in _RANK.items()}
+_ID_MASK = (1 << _ID_BITS) - 1
+
+
+def ranked_cards(cards: list[str], ids: list[int]) -> tuple[list[int], tuple[int, ...]]:
+    """sorted_cards(ids) and the rank of each one's type (equal ranks: equal types), sorted as ints
+    (the rank above the id) without a Python key call per card."""
+    rank_key = _RANK_KEY
+    keys = sorted([rank_key[cards[c]] | c for c in ids])
+    mask, bits = _ID_MASK, _ID_BITS
+    return [k & mask for k in keys], tuple([k >> bits for k in keys])
+
+
 def desc_cards(st: dict, ids: list[int]) -> Any:
     ordered = sorted(ids, key=lambda c: card_sort_key(st, c))
     return plus(msg(SHORT[st["cards"][c]]) for c in ordered)
@@ -131,10 +157,30 @@ def distinct_subsets(st: dict, ids: list[int], size: int) -> list[list[int]]:
 
 
 @lru_cache(maxsize=65536)
-def distinct_places(codes: tuple[str, ...], size: int) -> tuple[tuple[int, ...], ...]:
+def distinct_places(codes: tuple[Hashable, ...], size: int) -> tuple[tuple[int, ...], ...]:
     """distinct_subsets() of sorted cards given by their types, as places in the hand: the
     first of each multiset of types in combinations' order (hands repeat: played cards come back
-    in new hands, so a search asks again and again)."""
+    in new hands, so a search asks again and again). Sorted cards hold each type in one run, and
+    the places depend only on the runs' lengths (group_places)."""
+    runs: list[int] = []
+    last: Any = _NO_CODE
+    for code in codes:
+        if code == last:
+            runs[-1] += 1
+        else:
+            runs.append(1)
+            last = code
+    if len(runs) != len(set(codes)):  # a type in two runs (not sorted): every combination looked at
+        return first_places(codes, size)
+    return group_places(tuple(runs), size)
+
+
+_NO_CODE = object()
+
+
+def first_places(codes: tuple[Hashable, ...], size: int) -> tuple[tuple[int, ...], ...]:
+    """distinct_places by its definition: each combination of places in order, kept when its
+    types in that order are new (for sorted cards: its multiset of types)."""
     seen = set()
     out = []
     for combo in combinations(range(len(codes)), size):
@@ -142,6 +188,28 @@ def distinct_places(codes: tuple[str, ...], size: int) -> tuple[tuple[int, ...],
         if key not in seen:
             seen.add(key)
             out.append(combo)
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def group_places(runs: tuple[int, ...], size: int) -> tuple[tuple[int, ...], ...]:
+    """distinct_places of cards whose types come in runs of these lengths, built directly: the first
+    combination of a multiset takes the first places of each run, and of two such combinations the
+    one taking more from the earliest run where they differ comes first in combinations' order."""
+    starts = [sum(runs[:j]) for j in range(len(runs))]
+    room = [sum(runs[j:]) for j in range(len(runs) + 1)]  # the places from run j on
+    out: list[tuple[int, ...]] = []
+
+    def take(j: int, need: int, prefix: tuple[int, ...]) -> None:
+        if need == 0:
+            out.append(prefix)
+            return
+        if room[j] < need:
+            return
+        for k in range(min(runs[j], need), -1, -1):
+            take(j + 1, need - k, prefix + tuple(range(starts[j], starts[j] + k)))
+
+    take(0, size, ())
     return tuple(out)
 
 

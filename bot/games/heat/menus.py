@@ -3,10 +3,14 @@ and buttons they become, and each action's label."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections.abc import Callable
+
 import bot.games.heat.championship as championship
 import bot.games.heat.rules as rules
 from bot.games.base import GameError
 from bot.games.heat.labels import (
+    FIRST_UNPLAYABLE,
     PREF_NAMES,
     PREF_VALUES,
     card_sort_key,
@@ -18,8 +22,9 @@ from bot.games.heat.labels import (
     is_int,
     is_seat,
     parse_ids,
+    UNPLAYABLE_LAST,
     pref_label,
-    sorted_cards,
+    ranked_cards,
 )
 from bot.games.heat.plans import plan_options, summary
 from bot.games.heat.rules import DEFAULT_PREFS, KIND, LABEL, PLAYABLE, SPEED
@@ -60,32 +65,86 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
                     seen.add(code)
                     out.append({"type": "pick", "card": i})
     elif state["phase"] == "submit" and not car["fin"]:
-        out.extend({"type": "submit", "cards": ids} for ids in submissions(state, car))
+        out = submit_actions(state, car)
     elif state["phase"] == "decide" and state["pending"] and state["pending"]["seat"] == seat:
         out.extend(decision_actions(state, car, state["pending"]))
     if not car["fin"]:
-        for key, values in rules.prefs_of(state).items():
-            for v in values:
-                if v != car["prefs"].get(key, values[0]):
-                    out.append({"type": "prefs", key: v})
+        out += pref_actions(state, car)
     return out
+
+
+# The preference changes open to a car, by what decides them: the race's preferences (the Garage's
+# and the championship's own) and the car's preferences now.
+_PREF_CHANGES: dict[tuple, tuple[tuple[str, str], ...]] = {}
+
+
+def pref_actions(state: dict, car: dict) -> list[dict]:
+    """The "prefs" actions open to the car: every other value of each preference the race offers
+    (rules.prefs_of), in its order; the changes are worked out once per race kind and car preferences."""
+    prefs = car["prefs"]
+    key = ("garage" in state["modules"], "champ" in state, *prefs.items())
+    changes = _PREF_CHANGES.get(key)
+    if changes is None:
+        changes = tuple(
+            (name, v)
+            for name, values in rules.prefs_of(state).items()
+            for v in values
+            if v != prefs.get(name, values[0])
+        )
+        if len(_PREF_CHANGES) >= 4096:  # (a bound: preferences combine in some hundreds of ways)
+            _PREF_CHANGES.clear()
+        _PREF_CHANGES[key] = changes
+    return [{"type": "prefs", name: v} for name, v in changes]
 
 
 def submissions(state: dict, car: dict) -> list[list[int]]:
-    gears, clogged = rules.fillable_gears(state, car)
-    playable, heat = rules.split_hand(state, car)
-    out = []
-    ordered: list[int] = []
-    codes: tuple[str, ...] = ()
+    """Every distinct submission of the car's hand (the cards of submit_actions, in its order)."""
+    return [a["cards"] for a in submit_actions(state, car)]
+
+
+def submit_actions(state: dict, car: dict) -> list[dict]:
+    """The submit actions of the car's hand, gear by gear: for a gear its playable cards can fill,
+    one set of cards per distinct multiset of card types (labels.distinct_places: the first in
+    combinations' order of the hand sorted by card_sort_key); for a clogged gear, every playable
+    card and Heat for the rest (one way: Heat cards are alike)."""
+    if not UNPLAYABLE_LAST:  # (card data where Heat would not sort last: the hand split first)
+        return _submit_actions_split(state, car)
+    # The whole hand sorted: its playable cards first (Heat sorts last), as sorting them alone would.
+    ordered, ranks = ranked_cards(state["cards"], car["hand"])
+    n_play = bisect_left(ranks, FIRST_UNPLAYABLE)
+    gears, clogged = rules.fillable_gears(state, car, n_play)
+    out: list[dict] = []
     for g in gears:
-        if g in clogged:  # every playable card, Heat for the rest (one way: Heat cards are alike)
-            out.append(playable + heat[: g - len(playable)])
-        else:  # distinct_subsets(state, playable, g), the hand sorted once for every gear
-            if not codes:
-                ordered = sorted_cards(state, playable)
-                codes = tuple(map(state["cards"].__getitem__, ordered))
-            out.extend([ordered[i] for i in combo] for combo in distinct_places(codes, g))
+        if g in clogged:  # (every playable card and Heat for the rest, in hand order)
+            playable, heat = rules.split_hand(state, car)
+            out.append({"type": "submit", "cards": playable + heat[: g - len(playable)]})
+        else:
+            out += _SUBMITS[g](ordered, distinct_places(ranks[:n_play], g))
     return out
+
+
+def _submit_actions_split(state: dict, car: dict) -> list[dict]:
+    """submit_actions from the hand split into playable cards and Heat first."""
+    playable, heat = rules.split_hand(state, car)
+    gears, clogged = rules.fillable_gears(state, car, len(playable))
+    out: list[dict] = []
+    ordered, ranks = ranked_cards(state["cards"], playable)
+    for g in gears:
+        if g in clogged:
+            out.append({"type": "submit", "cards": playable + heat[: g - len(playable)]})
+        else:
+            out += _SUBMITS[g](ordered, distinct_places(ranks, g))
+    return out
+
+
+# A gear's submit actions from the sorted hand and the places of its distinct sets (one comprehension
+# per gear, the cards unpacked: no inner loop per set).
+_SUBMITS: dict[int, Callable[[list[int], tuple[tuple[int, ...], ...]], list[dict]]] = {
+    1: lambda o, places: [{"type": "submit", "cards": [o[a]]} for (a,) in places],
+    2: lambda o, places: [{"type": "submit", "cards": [o[a], o[b]]} for a, b in places],
+    3: lambda o, places: [{"type": "submit", "cards": [o[a], o[b], o[c]]} for a, b, c in places],
+    4: lambda o, places: [{"type": "submit", "cards": [o[a], o[b], o[c], o[d]]} for a, b, c, d in places],
+}
 
 
 def decision_actions(state: dict, car: dict, pending: dict) -> list[dict]:

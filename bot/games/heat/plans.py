@@ -26,6 +26,10 @@ def _known_speed(code: str) -> int | None:
     return SPEED[code]
 
 
+# A card's speed when fixed before the reveal (_known_speed), 0 when it is not (the known part).
+_KNOWN_SPEED = {code: _known_speed(code) or 0 for code in KIND}
+
+
 def _move(st: dict, seat: int, ids: list[int], words: bool = True) -> tuple | None:
     """Where playing `ids` takes the car if nobody else moves: (known speed n, the spaces' words,
     start, end, Heat left after the shift, the track); None for a clogged hand."""
@@ -49,12 +53,24 @@ def _move(st: dict, seat: int, ids: list[int], words: bool = True) -> tuple | No
 def reach(st: dict, seat: int, ids: list[int]) -> tuple[int, int, int] | None:
     """Where playing `ids` takes the car if nobody else moves, for a quick judgement (the AI's
     look-ahead): (spaces gained at known speed, corner Heat it costs, Heat left after the shift);
-    None for a clogged hand."""
-    move = _move(st, seat, ids, words=False)
-    if move is None:
-        return None
-    n, _, start, end, heat, tr = move
-    cost = sum(_corner_heat(tr, idx, limit, n) for _, idx, limit in rules.crossed_lines(tr, start, end))
+    None for a clogged hand. (_move's figures without its words, in one pass: the AI asks it for
+    every submission it weighs.)"""
+    car = st["cars"][seat]
+    cards = st["cards"]
+    n = 0
+    for c in ids:
+        code = cards[c]
+        if not PLAYABLE[code]:
+            return None
+        n += _KNOWN_SPEED[code]
+    tr = rules.track_of(st)
+    start = car["pos"]
+    end = rules.landing(st, tr, seat, start + n)[0] if n > 0 else start
+    heat = len(car["engine"]) - rules.shift_heat(st, car, len(ids))  # the shift pays first
+    cost = 0
+    for _, idx, limit in rules.crossed_lines(tr, start, end):
+        if n > limit:  # (_corner_heat)
+            cost += n - limit + (1 if idx in tr.overheat else 0)
     return end - start, cost, heat
 
 

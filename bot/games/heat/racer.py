@@ -26,4 +26,8 @@ def random_submission(state: dict, seat: int, rnd: random.Random) -> dict:
     rand = rnd.random
     k = lo + int(rand() * (hi - lo + 1))
     # The i-th pick is uniform among the n - i cards still unpicked.
-    return {"type": "submit", "cards": [playable.pop(int(rand() * (n - i))) for i in range(k)]}
+    pop = playable.pop
+    picks = [pop(int(rand() * n))]
+    while len(picks) < k:
+        picks.append(pop(int(rand() * (n - len(picks)))))
+    return {"type": "submit", "cards": picks}

@@ -100,6 +100,7 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
         # The last round's Legend card is put away; this round's is turned up by the first Legend
         # to move (_reveal_legend_card).
         st["legend_card"] = None
+    no_shift = st.get("tournament")  # (Tournament mode: no step 1)
     for s in order:
         car = cars[s]
         if "legend" in car:
@@ -110,11 +111,14 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
         lines: list[Any] = []
         old = car["gear"]
         heat = 0
-        need = shift_heat(st, car, len(sub))
-        if st.get("tournament"):
+        if no_shift:
             # Tournament mode: no step 1; the car shows how many cards it played and shifts in
             # its own step 3 (paying the 2-gear or flooded Heat then), see tournament_shift.
             need = 0
+        elif len(sub) < old:
+            need = shift_heat(st, car, len(sub))  # (down: 2 gears, or on a flooded space)
+        else:
+            need = 1 if len(sub) == old + 2 else 0  # (shift_heat: up, only 2 gears cost)
         if need and abs(len(sub) - old) == 2 and need == 1:
             heat = pay_heat(car, 1)
             lines.append(round_line("Shifted 2 gears ({a} → {b}): 1 Heat", a=old, b=len(sub)))
@@ -126,7 +130,7 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
         for cid in sub:
             hand.remove(cid)
         car["played"] = sub
-        if st.get("tournament"):
+        if no_shift:
             car["rd"]["shift"] = [old, len(sub)]
             continue
         car["gear"] = len(sub)
@@ -748,9 +752,16 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
         step = _reveal(st, tr, seat, car, rd, rng, occ)
         if step == S_MOVE:
             return S_MOVE  # waiting for the choice of speed
-    if step <= S_COOL and (wait := _cooldown(st, tr, seat, car, rd, rng)) is not None:
-        return wait
-    if step <= S_ADR and (wait := _boost_and_adrenaline(st, tr, seat, car, rd, rng, step, occ)) is not None:
+    prefs = car["prefs"]
+    # (A step that can do nothing is not called: no cooldown without its gear, Adrenaline, an
+    # upgrade or a sector; no reaction from a boost its preference turns down without Adrenaline,
+    # the order and symbols then left as _boost_and_adrenaline leaves them; no discard kept all.)
+    if step <= S_COOL and (rd.get("gx") or tr.sector_fx or rd["adr"] or COOLDOWN.get(car["gear"], 0)):
+        if (wait := _cooldown(st, tr, seat, car, rd, rng)) is not None:
+            return wait
+    if step < S_ADR and not rd["adr"] and prefs["boost"] == "never" and rd.get("first") is None and not rd.get("done"):
+        rd["first"], rd["done"] = "boost", "ba"
+    elif step <= S_ADR and (wait := _boost_and_adrenaline(st, tr, seat, car, rd, rng, step, occ)) is not None:
         return wait
     if rd.get("gx") is not None and not rd.get("dd"):
         # 5. React, the upgrades' moves: Direct play cards from the hand, then Accelerate.
@@ -761,7 +772,7 @@ def _resolve_car(st: dict, tr: content.Track, seat: int, rng: Rng, step: int, oc
         return wait
     if step <= S_CORNERS:
         _corners(st, tr, seat, car, rd, rng, occ)
-    if step <= S_DISCARD and (wait := _discard(st, seat, car, rd)) is not None:
+    if step <= S_DISCARD and prefs["discard"] != "keep" and (wait := _discard(st, seat, car, rd)) is not None:
         return wait
     _refill(st, tr, seat, car, rd, rng)
     return DONE
@@ -898,12 +909,16 @@ def _boost_and_adrenaline(
             else:
                 first = best_first(st, tr, seat, occ)
         rd["first"] = first
+    done = rd.get("done", "")
     for sym in ("boost", "adrenaline") if first == "boost" else ("adrenaline", "boost"):
-        if sym[0] in rd.get("done", ""):
+        if sym[0] in done:
             continue
-        if (_react_boost if sym == "boost" else _react_adrenaline)(st, tr, seat, rng, occ):
-            return S_BOOST
-        rd["done"] = rd.get("done", "") + sym[0]
+        # (a symbol its preference turns down, or an Adrenaline the car did not get, does nothing)
+        if prefs[sym] != "never" and (sym == "boost" or rd["adr"]):
+            if (_react_boost if sym == "boost" else _react_adrenaline)(st, tr, seat, rng, occ):
+                return S_BOOST
+        done += sym[0]
+        rd["done"] = done
     return None
 
 

@@ -518,15 +518,17 @@ def clone(st: dict, *, new_round: bool = False) -> dict:
 
 def clone_car(c: dict, rd: bool = True) -> dict:
     """A copy of one car; its round record too unless rd is False (then it is shared)."""
-    n = dict(c)
-    n["hand"] = c["hand"][:]
-    n["deck"] = c["deck"][:]
-    n["discard"] = c["discard"][:]
-    n["engine"] = c["engine"][:]
-    n["played"] = c["played"][:]
-    n["prefs"] = dict(c["prefs"])
-    if c["sub"] is not None:
-        n["sub"] = c["sub"][:]
+    sub = c["sub"]
+    n = {  # (one dict built with the copied parts in their places: the car's keys keep their order)
+        **c,
+        "hand": c["hand"][:],
+        "deck": c["deck"][:],
+        "discard": c["discard"][:],
+        "engine": c["engine"][:],
+        "played": c["played"][:],
+        "prefs": c["prefs"].copy(),
+        "sub": sub if sub is None else sub[:],
+    }
     old = c["rd"]
     if rd and old is not None:
         new = dict(old)
@@ -553,22 +555,27 @@ def split_hand(st: dict, car: dict) -> tuple[list[int], list[int]]:
     return ([c for c in hand if PLAYABLE[cards[c]]], [c for c in hand if not PLAYABLE[cards[c]]])
 
 
-def fillable_gears(st: dict, car: dict) -> tuple[list[int], list[int]]:
+def fillable_gears(st: dict, car: dict, n_play: int | None = None) -> tuple[list[int], list[int]]:
     """(gears the submission may use, the clogged ones among them). A gear is clogged when the
     playable (non-Heat) cards in hand cannot fill it: then every playable card is played and Heat
-    cards make up the shortfall (and the car will not move)."""
+    cards make up the shortfall (and the car will not move). n_play: the playable cards in hand,
+    when the caller has counted them."""
     cards = st["cards"]
     hand = car["hand"]
-    n_play = sum(1 for c in hand if PLAYABLE[cards[c]])
+    if n_play is None:
+        n_play = sum([PLAYABLE[cards[c]] for c in hand])
     # Rule reading: step 1 (shift) is a free choice (「そのままにするか、1段階上げ下げするかを
     # 選べる」) and step 2's shortfall (「ギアの枚数分のカードがプレイできない場合のみ」) is judged
     # for the gear chosen, so a gear the playable cards cannot fill is open too, filled with Heat.
-    gears = [
-        g
-        for g in reachable_gears(car)
-        if g <= len(hand) and (len(car["engine"]) >= 2 or shift_heat(st, car, g) <= len(car["engine"]))
-    ]  # (at most 2)
-    return gears, [g for g in gears if g > n_play]
+    # The reachable gears (reachable_gears) the hand holds enough cards for, whose shift the Engine
+    # can pay (with 2 Heat or more it pays any: at most 2).
+    g = car["gear"]
+    n_engine = len(car["engine"])
+    d = 2 if n_engine else 1
+    gears = list(range(max(1, g - d), min(MAX_GEAR, g + d, len(hand)) + 1))
+    if n_engine < 2:
+        gears = [x for x in gears if shift_heat(st, car, x) <= n_engine]
+    return gears, ([x for x in gears if x > n_play] if gears and gears[-1] > n_play else [])
 
 
 def flooded_start(st: dict, car: dict) -> bool:
@@ -583,7 +590,9 @@ def shift_heat(st: dict, car: dict, gear: int) -> int:
     1ヒート」). Rule reading, from the seed's own example (「ギアを2つ下げるには2ヒート」): the
     flooded Heat is 1 per downshift, on top of the 2-gear shift's 1 (down 1: 1, down 2: 2)."""
     diff = gear - car["gear"]
-    return (1 if abs(diff) == 2 else 0) + (1 if diff < 0 and flooded_start(st, car) else 0)
+    if diff >= 0:  # (up or the same gear: only the 2-gear shift costs)
+        return 1 if diff == 2 else 0
+    return (1 if diff == -2 else 0) + (1 if flooded_start(st, car) else 0)
 
 
 def check_submission(st: dict, car: dict, ids: list[int]) -> Msg | None:

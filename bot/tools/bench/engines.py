@@ -1,11 +1,15 @@
-"""`python -m bot.tools.bench.engines [--old REV] [--seconds S]`: random-playout speed of every engine,
-today's code against an older commit's (default 86b3c4c, issue #34's baseline), side by side in
-one run: the old tree is extracted with `git archive` into a temporary folder and both are
-measured in child processes, alternately, so the machine's noise falls on both alike.
+"""`python -m bot.tools.bench.engines [--old REV] [--seconds S] [--only GAME ...] [--cpu]`:
+random-playout speed of every engine, today's code against an older commit's (default 86b3c4c,
+issue #34's baseline), side by side in one run: the old tree is extracted with `git archive`
+into a temporary folder and both are measured in child processes, alternately, so the machine's
+noise falls on both alike.
 
 Prints, per game, `engine_<game>_playouts_per_s` (today), `engine_<game>_playouts_per_s_old` and
 `engine_<game>_speedup` (today / old). A playout: a seeded 3-player game (PON: 3, the rest too)
-to the end, each move chosen at random among the seat's decisions.
+to the end, each move chosen at random among the seat's decisions. `--only heat` (or several
+games) measures those games alone. `--cpu` times each child by its own CPU time (process_time)
+instead of the clock on the wall: on a shared, busy machine the time a child waits for a core
+then counts for neither side.
 """
 
 from __future__ import annotations
@@ -25,10 +29,11 @@ CHILD = r"""
 import json, random, sys, time
 from bot.games.registry import engines
 kind, seconds, options = sys.argv[1], float(sys.argv[2]), json.loads(sys.argv[3])
+clock = time.process_time if sys.argv[4:] == ["cpu"] else time.perf_counter
 e = engines()[kind]
 opts = e.validate_options(dict(options), 3)
-done, started, seed = 0, time.perf_counter(), 0
-while time.perf_counter() - started < seconds or done == 0:
+done, started, seed = 0, clock(), 0
+while clock() - started < seconds or done == 0:
     rnd = random.Random(seed)
     s = e.new_game(opts, 3, seed)
     for _ in range(20000):
@@ -38,13 +43,13 @@ while time.perf_counter() - started < seconds or done == 0:
         acts = [a for a in e.legal_actions(s, seat) if a.get("type") != "prefs"]
         s, _ = e.apply(s, seat, rnd.choice(acts))
     done, seed = done + 1, seed + 1
-print(json.dumps(done / (time.perf_counter() - started)))
+print(json.dumps(done / (clock() - started)))
 """
 
 
-def measure(tree: Path, kind: str, seconds: float) -> float:
+def measure(tree: Path, kind: str, seconds: float, cpu: bool = False) -> float:
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, kind, str(seconds), json.dumps(OPTIONS.get(kind, {}))],
+        [sys.executable, "-c", CHILD, kind, str(seconds), json.dumps(OPTIONS.get(kind, {}))] + (["cpu"] if cpu else []),
         cwd=tree,
         capture_output=True,
         text=True,
@@ -54,19 +59,21 @@ def measure(tree: Path, kind: str, seconds: float) -> float:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.tools.bench.engines", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bot.tools.bench.engines", description=__doc__.split("\n")[1])
     parser.add_argument("--old", default="86b3c4c", help="the commit to compare with")
     parser.add_argument("--seconds", type=float, default=8.0, help="per game and side, in two halves")
+    parser.add_argument("--only", nargs="+", choices=KINDS, default=list(KINDS), help="these games only")
+    parser.add_argument("--cpu", action="store_true", help="time the children by their CPU time")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         old = Path(tmp)
         archive = subprocess.run(["git", "archive", args.old], cwd=ROOT, capture_output=True, check=True).stdout
         subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
-        for kind in KINDS:
+        for kind in [k for k in KINDS if k in args.only]:
             new_rates, old_rates = [], []
             for _ in range(2):  # alternately, so a busy moment falls on both
-                new_rates.append(measure(ROOT, kind, args.seconds / 2))
-                old_rates.append(measure(old, kind, args.seconds / 2))
+                new_rates.append(measure(ROOT, kind, args.seconds / 2, args.cpu))
+                old_rates.append(measure(old, kind, args.seconds / 2, args.cpu))
             new, was = sum(new_rates) / 2, sum(old_rates) / 2
             print(f"engine_{kind}_playouts_per_s: {new:.2f} /s", flush=True)
             print(f"engine_{kind}_playouts_per_s_old: {was:.2f} /s", flush=True)

@@ -1,0 +1,91 @@
+"""The faster enumeration of a hand's submissions (issue #34) gives what the plain definitions give:
+distinct_places built from the runs of equal types equals filtering every combination, ranked_cards
+sorts as card_sort_key does, and the preference changes are every other value of each preference."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+import pytest
+
+from bot.games.heat import ENGINE as E
+from bot.games.heat import labels, menus, rules
+
+
+def _by_definition(codes: tuple, size: int) -> tuple:
+    seen, out = set(), []
+    for combo in combinations(range(len(codes)), size):
+        key = tuple(codes[i] for i in combo)
+        if key not in seen:
+            seen.add(key)
+            out.append(combo)
+    return tuple(out)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_distinct_places_equal_the_definition(seed):
+    rnd = random.Random(seed)
+    for _ in range(2000):
+        n, size = rnd.randint(0, 10), rnd.randint(0, 5)
+        grouped = tuple(sorted(rnd.randint(0, 5) for _ in range(n)))
+        assert labels.distinct_places(grouped, size) == _by_definition(grouped, size), (grouped, size)
+        loose = tuple(rnd.choice("abcd") for _ in range(n))  # (not sorted: the definition itself)
+        assert labels.distinct_places(loose, size) == _by_definition(loose, size), (loose, size)
+
+
+def test_ranked_cards_sort_as_card_sort_key():
+    rnd = random.Random(3)
+    types = list(rules.KIND)
+    for _ in range(300):
+        cards = [rnd.choice(types) for _ in range(rnd.randint(1, 40))]
+        ids = rnd.sample(range(len(cards)), rnd.randint(0, len(cards)))
+        ordered, ranks = labels.ranked_cards(cards, ids)
+        assert ordered == sorted(ids, key=lambda c: labels.card_sort_key({"cards": cards}, c))
+        assert [ranks[i] == ranks[j] for i in range(len(ids)) for j in range(len(ids))] == [
+            cards[ordered[i]] == cards[ordered[j]] for i in range(len(ids)) for j in range(len(ids))
+        ]
+
+
+def _pref_changes_by_definition(state: dict, car: dict) -> list[dict]:
+    return [
+        {"type": "prefs", key: v}
+        for key, values in rules.prefs_of(state).items()
+        for v in values
+        if v != car["prefs"].get(key, values[0])
+    ]
+
+
+def test_pref_actions_are_every_other_value():
+    """The same car preferences in a plain race, a Garage race and a championship race (each offers
+    its own preferences) give each race's own changes."""
+    rnd = random.Random(5)
+    plain, garage = E.new_game({"track": "usa"}, 3, 1), E.new_game({"track": "usa", "garage": "all"}, 3, 1)
+    champ = {**plain, "champ": {}}
+    for _ in range(60):
+        prefs = {k: rnd.choice(v) for k, v in rules.prefs_of(plain).items() if rnd.random() < 0.8}
+        for st in (plain, garage, champ):
+            car = {**st["cars"][0], "prefs": prefs}
+            assert menus.pref_actions(st, car) == _pref_changes_by_definition(st, car)
+
+
+@pytest.mark.parametrize("options", [{"track": "usa"}, {"track": "italy", "garage": "all", "garage_deal": True}])
+def test_submit_actions_from_the_whole_hand_equal_the_split_hand(options):
+    """The hand sorted whole (Heat last) gives the actions the playable cards sorted alone give, clogged
+    hands (Heat in the submission) included."""
+    rnd = random.Random(9)
+    st = E.new_game(dict(options), 3, 2)
+    heat = [i for i, code in enumerate(st["cards"]) if not rules.PLAYABLE[code]]
+    clogged = 0
+    for _ in range(400):
+        car = st["cars"][rnd.randrange(3)]
+        ids = [i for i, c in enumerate(st["cards"]) if rules.PLAYABLE[c]]
+        car["hand"] = rnd.sample(ids, rnd.randint(0, 7))
+        car["hand"] += rnd.sample(heat, min(len(heat), 7 - len(car["hand"])))
+        rnd.shuffle(car["hand"])
+        car["gear"] = rnd.randint(1, 4)
+        car["engine"] = heat[: rnd.randint(0, 3)]
+        got = menus.submit_actions(st, car)
+        assert got == menus._submit_actions_split(st, car)
+        clogged += any(not rules.PLAYABLE[st["cards"][c]] for a in got for c in a["cards"])
+    assert clogged
