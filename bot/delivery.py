@@ -893,6 +893,19 @@ class Delivery(DirectMessages):
             )
         )[0]
 
+    async def file_out(self, game: Game, prefix: str) -> bool:
+        """Whether one of the thread's last messages is the bot's with a file whose name starts with
+        `prefix` (a catch-up's look whether a post with a file went out before the crash); one read."""
+        try:
+            channel = await self.channel(game.thread_id or game.channel_id)
+            async for message in channel.history(limit=CATCH_UP_READ):
+                if self.bot.user is not None and message.author.id == self.bot.user.id:
+                    if any(a.filename.startswith(prefix) for a in message.attachments):
+                        return True
+        except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
+            log.info("game %s: could not read the thread before catching up (%s)", game.id, err)
+        return False
+
     def files(self, game: Game, images: list[bytes]) -> list[discord.File]:
         return [
             discord.File(

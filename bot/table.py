@@ -361,7 +361,7 @@ class Table(Lobbies):
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._damaged: set[int] = set()
         self.announcer = Announcer(store, self.out, engines, self.report_damage)
-        self.announcer.on_end = lambda game: post_animation(self, game)
+        self.announcer.on_end = lambda outcome: post_animation(self, outcome)
         self.autoplayer = AutoPlayer(self, ai_workers)
         self.recovered = asyncio.Event()  # set when the start-up work is done (the bench waits on it)
         self._sweep: asyncio.Task[None] | None = None
