@@ -15,14 +15,16 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import discord
 
+from bot import export
 from bot.components import hand_view, menu_view
-from bot.games.base import Engine, Event, State, View, name_seats
+from bot.games.base import Action, Engine, Event, State, View, name_seats
+from bot.games.stats import stats_of
 from bot.i18n import Msg, default_locale, from_wire, msg, render, to_wire
 from bot.store import Game, Owed, Seat, Store, StoreGone
 from rendering import Renderer
 from rendering.animation import extension
 from rendering.registry import renderer
-from rendering.stats import end_stats
+from rendering.stats import render_game_stats
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +95,9 @@ class Outcome:
     # from it while the move is planned and written (Delivery.draw_early). Memory only.
     view: View | None = field(default=None, repr=False)
     drawing: asyncio.Future[list[bytes]] | None = field(default=None, repr=False)
+    # A game's end: the states its replay animation shows, from the replay its statistics made
+    # (Delivery.end_stats), so the log is replayed once. None: the animation replays it. Memory only.
+    frames: list[State] | None = field(default=None, repr=False)
 
     async def announced(self) -> None:
         """Wait until this outcome's announcement (scheduled by the table's announcer) is done."""
@@ -671,7 +676,7 @@ class Delivery(DirectMessages):
                 else asyncio.to_thread(self.board_images, game.kind, view, names, over, locale)
             )
             if over:  # the game's statistics after its results (issue #35)
-                images += await self.end_stats(game, engine, state, names, locale)
+                images += await self.end_stats(outcome, engine, names, locale)
         current = self._round_posts.get(game.id)
         if all_out and current is not None:  # the post that went out is the round's post
             if current.waiting and all(f"<@{user}>" in current.waiting for user in pinged):
@@ -773,18 +778,35 @@ class Delivery(DirectMessages):
         the game draws one (runs in a thread)."""
         return self.renderer(kind).post_images(view, names, locale, over)
 
-    async def end_stats(self, game: Game, engine: Engine, state: State, names: list[str], locale: str) -> list[bytes]:
-        """A finished game's statistics image, from its replayed log (rendering/stats.py); none where
-        the game has none or it cannot be drawn (logged: the results go out all the same)."""
+    async def end_stats(self, outcome: Outcome, engine: Engine, names: list[str], locale: str) -> list[bytes]:
+        """A finished game's statistics image (rendering/stats.py); none where the game has none or
+        it cannot be drawn (logged: the results go out all the same). Its log is replayed once, for
+        this and for the replay animation that follows: the animation's frames are kept on the
+        outcome (Outcome.frames)."""
+        game = outcome.game
         try:
             actions = await self.store.actions(game.id)
-            image = await asyncio.to_thread(
-                end_stats, engine, game.options, len(game.seats), game.seed, actions, state, names, locale
+            image, outcome.frames = await asyncio.to_thread(
+                self.end_replay, engine, game, actions, outcome.state, names, locale
             )
         except Exception:
             log.exception("game %s: could not draw its statistics", game.id)
             return []
         return [image] if image else []
+
+    @staticmethod
+    def end_replay(
+        engine: Engine, game: Game, actions: list[tuple[int, Action]], final: State, names: list[str], locale: str
+    ) -> tuple[bytes | None, list[State] | None]:
+        """A finished game's log replayed once (in a thread): its statistics image (None where the
+        game draws none) and its animation's frames (None: the log does not replay whole today)."""
+        played = export.replay_log(engine, game.options, len(game.seats), game.seed, actions)
+        if not played.whole:
+            log.info("game %s: its log does not replay under today's rules: no statistics", game.id)
+            return None, None
+        stats = stats_of(engine, played.first, played.steps, final)
+        image = None if stats is None else render_game_stats(stats, names, locale)
+        return image, export.frames_of(engine, played.states)
 
     async def lines_already_out(
         self, game: Game, title: str, lines: list[str], per_version: list[int]

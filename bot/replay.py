@@ -82,15 +82,16 @@ async def post_animation(table: TableServices, outcome: Outcome) -> Sent:
         log.info("game %s: its replay animation was out before the restart", game.id)
         return Sent.OUT
     try:
-        actions = await table.store.actions(game.id)
+        if outcome.frames is not None:
+            frames, whole = outcome.frames, True
+        else:  # (the final post's statistics did not replay the log: a catch-up)
+            actions = await table.store.actions(game.id)
+            engine = table.engines[game.kind]
+            frames, whole = await asyncio.to_thread(
+                export.frame_states, engine, game.options, len(game.seats), game.seed, actions
+            )
         drawn = await export.ANIMATOR.draw(
-            game.kind,
-            game.options,
-            len(game.seats),
-            game.seed,
-            actions,
-            [s.name for s in game.seats],
-            table.out.thread_locale(game),
+            game.kind, frames, whole, [s.name for s in game.seats], table.out.thread_locale(game)
         )
     except Exception:
         log.exception("game %s: could not draw its replay animation", game.id)

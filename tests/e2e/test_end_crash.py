@@ -134,3 +134,39 @@ async def test_an_animation_out_before_the_crash_is_not_posted_again(world, monk
         await handle.stop()
     assert [m.content for m in world.emu.messages_in(thread)] == posts
     assert len(replays(world, thread)) == 1
+
+
+async def test_the_end_replays_the_log_once_for_its_statistics_and_its_animation(world, monkeypatch):
+    """The final post's statistics image and the animation after it come from one replay of the
+    log: the animation gets the frames the statistics' replay picked (each replay starts a new game)."""
+    thread = await a_race_over_behind_the_bots_back(world)
+    store = await Store.open(settings_for(world.tmp_path).database)
+    try:
+        game, actions = await store.game(1), await store.actions(1)
+    finally:
+        await store.close()
+    frames, whole = export.frame_states(ENGINE, game.options, 2, game.seed, actions)
+    drawn: list[tuple] = []
+
+    async def draw(kind, states, complete, names, locale):
+        drawn.append((kind, states, complete, names))
+        return STAND_IN_ANIMATION
+
+    new_games: list[int] = []
+    new_game = ENGINE.new_game
+
+    def counted(*args, **kwargs):
+        new_games.append(1)
+        return new_game(*args, **kwargs)
+
+    monkeypatch.setattr(export.ANIMATOR, "draw", draw)
+    monkeypatch.setattr(ENGINE, "new_game", counted)
+    bot, handle = await run_bot(world)
+    try:
+        await world.emu.wait_until(lambda: replays(world, thread), timeout=20)
+        final = final_post(world, thread)
+        assert len(final.attachments) == 3  # the board, the results, the statistics
+    finally:
+        await handle.stop()
+    assert whole and drawn == [("heat", frames, True, ["alice", "bob"])]
+    assert len(new_games) == 1
