@@ -87,6 +87,7 @@ class Outcome:
     # A catch-up: how many public lines each owed version brings, oldest first. Their post may be
     # out already though not recorded (progress is written behind), so the thread is read first.
     resent_lines: list[int] | None = None
+    resent_versions: list[int] | None = None  # the versions resent_lines counts the lines of
     # Seats starting a new decision (Table.plan): each is told once, by a new DM or, where its DMs
     # are closed, a ping in the thread. None (announcements stored before decisions were): the
     # changed seats that must act.
@@ -141,6 +142,7 @@ class Outcome:
         board = False
         wanted: set[str] = set()
         resent: list[int] = []
+        resent_versions: list[int] = []
         for o in owed:
             # An empty outcome (from before the outbox) owes a board and the waiting players' DMs.
             old = [Event(from_wire(text), to) for text, to in o.outcome.get("events", [])]
@@ -156,6 +158,7 @@ class Outcome:
                 public = [e for e in old if e.to is None]
                 events += public
                 resent.append(len(public))
+                resent_versions.append(o.version)
                 board |= row.board
             events += [e for e in old if e.to is not None and f"dm{e.to}" not in o.sent]
             changed |= set(row.changed_seats)
@@ -170,12 +173,22 @@ class Outcome:
             versions=[o.version for o in owed],
             resent_lines=resent,
             decided=sorted(decided),
+            resent_versions=resent_versions,
         )
         outcome.sent = set(outcome.parts()) - wanted
         return outcome
 
     def parts(self) -> list[str]:
         return ["post", *(f"dm{s}" for s in self.dm_seats())]
+
+    def line_versions(self, out: int = 0) -> list[int]:
+        """The version that says each public line, from the `out`-th on (the lines before are in the
+        thread already): a live move's lines are its version's; a catch-up's, each owed version's
+        in turn (resent_lines, resent_versions)."""
+        if self.resent_lines is None or self.resent_versions is None:
+            version = self.versions[-1] if self.versions else self.game.version
+            return [version] * max(0, sum(e.to is None for e in self.events) - out)
+        return [v for v, n in zip(self.resent_versions, self.resent_lines) for _ in range(n)][out:]
 
 
 @dataclass
@@ -657,6 +670,7 @@ class Delivery(DirectMessages):
         title = f"**{render(title_of(engine, game), locale)}**"
         lines = [words(e.text, names, locale) for e in outcome.events if e.to is None]
         all_out = ended = False  # a catch-up: every line it has is in the thread already (and the end)
+        out = 0  # (of which so many)
         if outcome.resent_lines:
             out, ended = await self.lines_already_out(game, title, lines, outcome.resent_lines)
             all_out, lines = 0 < out == len(lines), lines[out:]
@@ -689,13 +703,33 @@ class Delivery(DirectMessages):
             result = await self.add_to_round_post(game, current, lines, who, images, key, locale)
             if result is not None:
                 return result
-        # Lines past one message (a catch-up after a long outage) go first, in as many as needed;
-        # the last message carries the board and the pings, and is the round's post from now on.
+        return await self.new_posts(game, title, lines, who, images, pinged, key, outcome.line_versions(out))
+
+    async def new_posts(
+        self,
+        game: Game,
+        title: str,
+        lines: list[str],
+        who: str | None,
+        images: list[bytes],
+        pinged: list[int],
+        key: Any,
+        versions: list[int],
+    ) -> Sent:
+        """The round's new post: lines past one message (a catch-up after a long outage) go first, in
+        as many as needed; the last message carries the board and the pings, and is the round's
+        post from now on. Each message's nonce is what it shows and the version its first line says
+        (`versions`, one per line; Outcome.line_versions), so a catch-up sending the very same
+        message is kept once, and a message that says again what an earlier one said (a player
+        ready again, minutes later) is not taken for it."""
+        locale = self.thread_locale(game)
         *before, final = pack([title, *lines], MAX_CONTENT - len(who or "") - 1)
-        for text in before:
-            result = await self.post(game, text, nonce=post_nonce(game.id, text))
+        first = 0  # the line each message starts with (the first message's first is the title)
+        for k, text in enumerate(before):
+            result = await self.post(game, text, nonce=post_nonce(game.id, text, version=version_at(versions, first)))
             if result is not Sent.OUT:
                 return result
+            first += text.count("\n") + (1 if k else 0)
         text = final if who is None else f"{final}\n{who}"
         result, message = await self.send_post(
             game,
@@ -703,7 +737,7 @@ class Delivery(DirectMessages):
             images=images,
             mention=pinged,
             view=hand_view(game.id, locale) if images else None,
-            nonce=post_nonce(game.id, text, images, pinged),
+            nonce=post_nonce(game.id, text, images, pinged, version=version_at(versions, first)),
         )
         if message is not None:
             self.remember_round_post(game.id, RoundPost(message, final.split("\n"), who, key))
@@ -954,12 +988,26 @@ class Delivery(DirectMessages):
     # -- private --------------------------------------------------------------------------------
 
 
-def post_nonce(game_id: int, text: str, images: list[bytes] = (), mention: list[int] = ()) -> str:  # type: ignore[assignment]
-    """A thread post's nonce is what it shows (its text, images and pings), not the versions it
-    covers: after a crash, a catch-up that posts the very same message, however it groups the
-    versions, is kept once."""
+def post_nonce(
+    game_id: int,
+    text: str,
+    images: list[bytes] = (),  # type: ignore[assignment]
+    mention: list[int] = (),  # type: ignore[assignment]
+    version: int | None = None,
+) -> str:
+    """A thread post's nonce is what it shows (its text, images and pings) and the version its first
+    line says, not the versions it covers: after a crash, a catch-up that posts the very same
+    message, however it groups the versions, is kept once; a post that shows again what an earlier
+    one showed (Discord keeps a nonce a few minutes) is a new post."""
     shown = [hashlib.blake2b(image, digest_size=8).hexdigest() for image in images]
-    return _nonce(f"{game_id}:post:{text}:{shown}:{sorted(mention)}")
+    at = "" if version is None else f":v{version}"
+    return _nonce(f"{game_id}:post{at}:{text}:{shown}:{sorted(mention)}")
+
+
+def version_at(versions: list[int], line: int) -> int | None:
+    """The version that says a post's `line`-th line (Outcome.line_versions); past them (a post's
+    closing words), the last one."""
+    return versions[min(line, len(versions) - 1)] if versions else None
 
 
 def dm_nonce(game_id: int, seat: int, message: dict[str, Any]) -> str:

@@ -76,3 +76,35 @@ async def test_a_post_out_before_the_crash_is_not_posted_again(world, how):
     assert [m.content for m in emu.messages_in(thread)] == owed
     if how == "ping":
         assert pinged and pinged == [m.mentions for m in emu.messages_in(thread)]
+
+
+async def test_a_post_saying_again_what_an_earlier_one_said_is_not_taken_for_it(world):
+    """Issue #28 (the campaign's seed 28, Heat): after a restart the bot has no round post in
+    memory, so a player's "is ready" line goes out as a post of its own. Two rounds later, after
+    another restart, the very same post (the same line, the same player waited for) is a new
+    post: Discord keeps a nonce for minutes, and a nonce made of the text alone had it return the
+    earlier message, so the line was lost (and the next edit went to that old message)."""
+    from .test_crash_recovery import submit_live
+    from .tables import last
+
+    bot, handle = await run_bot(world)
+    emu = world.emu
+    lobby = await open_table(world, world.alice, world.bob, track="usa")
+    thread = await start(world, lobby, world.alice)
+    ready = []
+    try:
+        for _ in range(2):
+            await handle.stop()
+            bot, handle = await run_bot(world)  # no round post in memory
+            posts = len(emu.messages_in(thread))
+            await submit_live(world, world.alice)
+            ready.append(await emu.wait_until(lambda: last(emu.messages_in(thread)[posts:])))
+            boards = len([m for m in emu.messages_in(thread) if m.attachments])
+            await submit_live(world, world.bob)  # the round is played: a new board
+            await emu.wait_until(lambda: len([m for m in emu.messages_in(thread) if m.attachments]) > boards)
+            assert await settled(bot.store)
+    finally:
+        await handle.stop()
+    assert ready[0].id != ready[1].id
+    assert "alice is ready" in emu.message(ready[1]).content
+    assert len([m for m in emu.messages_in(thread) if "alice is ready" in m.content]) == 2
