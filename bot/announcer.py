@@ -52,6 +52,9 @@ class Announcer:
         # Said once a game's final announcement is out (the replay animation), after it in the thread;
         # the final version stays owed until it is out (or cannot be: anything but Sent.FAILED).
         self.on_end: Callable[[Outcome], Coroutine[Any, Any, Sent]] | None = None
+        # Said when a game's start (version 0) is caught up: a crash right after the start was stored
+        # left its lobby post as it was (Join and Start live), which this brings up to date.
+        self.on_start: Callable[[Game], Coroutine[Any, Any, None]] | None = None
 
     # -- shutdown --------------------------------------------------------------------------------
 
@@ -186,6 +189,8 @@ class Announcer:
             return
         engine = self.engines[game.kind]
         log.info("game %s: announcing version(s) %s after a restart", gid, [o.version for o in owed])
+        if self.on_start is not None and owed[0].version == 0:
+            await self.on_start(game)
         await self._announce(Outcome.owed(game, owed, engine.to_act(game.snapshot)))
 
     async def start_catch_up(self) -> None:
