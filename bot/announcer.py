@@ -190,7 +190,10 @@ class Announcer:
         engine = self.engines[game.kind]
         log.info("game %s: announcing version(s) %s after a restart", gid, [o.version for o in owed])
         if self.on_start is not None and owed[0].version == 0:
-            await self.on_start(game)
+            try:
+                await self.on_start(game)
+            except Exception:  # (the lobby post stays as it was: its first click heals it)
+                log.exception("game %s: could not bring its lobby post up to date", gid)
         await self._announce(Outcome.owed(game, owed, engine.to_act(game.snapshot)))
 
     async def start_catch_up(self) -> None:
