@@ -670,18 +670,19 @@ class Delivery(DirectMessages):
         title = f"**{render(title_of(engine, game), locale)}**"
         lines = [words(e.text, names, locale) for e in outcome.events if e.to is None]
         all_out = ended = False  # a catch-up: every line it has is in the thread already (and the end)
-        out = 0  # (of which so many)
+        out, shown, boarded = 0, None, False  # (so many; the newest post: its "Waiting for" line, a board)
         if outcome.resent_lines:
-            out, ended = await self.lines_already_out(game, title, lines, outcome.resent_lines)
+            out, ended, shown, boarded = await self.lines_already_out(game, title, lines, outcome.resent_lines)
             all_out, lines = 0 < out == len(lines), lines[out:]
         if over:
             if all_out and ended:
                 return Sent.OUT  # the last post went out whole before the crash
             lines.append(render(msg("The game is over."), locale))
         who = render(msg("Waiting for: {who}", who=[s.mention for s in waiting]), locale) if waiting else None
+        current = self._round_posts.get(game.id)
         images: list[bytes] = []
         key = None  # the round the board shows (the spectator view's "post", default its "turn")
-        if outcome.board:
+        if outcome.board and (over or not (all_out and boarded and current is None)):  # (else out with the lines)
             view = outcome.view if outcome.view is not None else engine.view(state, None)
             key = view.get("post", view.get("turn"))
             images = await (
@@ -691,14 +692,12 @@ class Delivery(DirectMessages):
             )
             if over:  # the game's statistics after its results (issue #35)
                 images += await self.end_stats(outcome, engine, names, locale)
-        current = self._round_posts.get(game.id)
-        if all_out and current is not None:  # the post that went out is the round's post
-            if current.waiting and all(f"<@{user}>" in current.waiting for user in pinged):
-                pinged = []  # it pinged them (a post that must ping is always a new post)
-            if current.message.attachments:
-                current.key = key  # it shows a board: a newer one is edited in, not posted again
-        if not lines and not images and who == (current.waiting if current is not None else None):
-            return Sent.OUT
+        if all_out and shown and all(f"<@{user}>" in shown for user in pinged):
+            pinged = []  # the post that went out pinged them (a post that must ping is always a new post)
+        if all_out and current is not None and current.message.attachments:
+            current.key = key  # the round's post shows a board: a newer one is edited in, not posted again
+        if not lines and not images and who == (current.waiting if current is not None else shown if all_out else None):
+            return Sent.OUT  # nothing new (a catch-up: not even under a notice that came after the post)
         if current is not None and not pinged and not over and (not images or key == current.key):
             result = await self.add_to_round_post(game, current, lines, who, images, key, locale)
             if result is not None:
@@ -844,9 +843,10 @@ class Delivery(DirectMessages):
 
     async def lines_already_out(
         self, game: Game, title: str, lines: list[str], per_version: list[int]
-    ) -> tuple[int, bool]:
-        """How many of a catch-up's lines the thread shows already, and whether the thread's last post
-        says the game is over. A crash can fall after Discord
+    ) -> tuple[int, bool, str | None, bool]:
+        """How many of a catch-up's lines the thread shows already, whether the thread's last post
+        says the game is over, its last line naming who is to play (if it has one) and whether it
+        shows a board. A crash can fall after Discord
         took a post or a round post's edit and before its progress was written (behind): those
         versions' lines then end the thread, however the catch-up groups the versions (it may
         start in an older post than the newest, or add versions that said nothing in public). The
@@ -858,15 +858,16 @@ class Delivery(DirectMessages):
         exactly is taken as out; no game says the same public lines twice in a row.)"""
         posts, newest = await self._own_posts(game, title)
         if not posts:
-            return 0, False
+            return 0, False, None, False
         locale = self.thread_locale(game)
         waiting_head = render(msg("Waiting for: {who}", who=""), locale).strip()
         said: list[str] = []
-        ended = False
+        ended, shown = False, None
         for i, message in enumerate(posts):
             content = message.content
             head, _, last = content.rpartition("\n")
             waiting = last.startswith(waiting_head)
+            shown = last if waiting else None
             ended = last == render(msg("The game is over."), locale)
             if waiting or ended:
                 content = head  # a post's last line names who is to play (or says the end), not a move
@@ -878,7 +879,7 @@ class Delivery(DirectMessages):
             count += n
             if n and count <= len(said) and said[len(said) - count :] == lines[:count]:
                 out = count
-        return out, ended
+        return out, ended, shown, bool(posts[-1].attachments)
 
     async def _own_posts(self, game: Game, title: str) -> tuple[list[discord.Message], bool]:
         """The game's posts (they start with `title`) among the thread's last messages, oldest first,

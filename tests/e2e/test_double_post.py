@@ -108,3 +108,35 @@ async def test_a_post_saying_again_what_an_earlier_one_said_is_not_taken_for_it(
     assert ready[0].id != ready[1].id
     assert "alice is ready" in emu.message(ready[1]).content
     assert len([m for m in emu.messages_in(thread) if "alice is ready" in m.content]) == 2
+
+
+async def test_a_move_out_before_the_crash_under_a_notice_is_not_said_again(world):
+    """The crash falls after a move's post went out whole and before its progress was written, and
+    the thread's newest message from the bot is not the game's post (a notice came after it): the
+    catch-up, finding every line out, has nothing to post (it posted a bare "Waiting for" line, a
+    post saying nothing new, seen twice in the campaign of seed 28)."""
+    from .test_crash_recovery import submit_live
+    from .tables import last
+
+    bot, handle = await run_bot(world)
+    emu = world.emu
+    try:
+        lobby = await open_table(world, world.alice, world.bob, world.carol, track="usa")
+        thread = await start(world, lobby, world.alice)
+        bot.store.settle = bot.store.mark_sent = nothing  # the progress never reaches the database
+        await submit_live(world, world.alice)
+        await emu.wait_until(lambda: last(emu.messages_in(thread), lambda m: "alice is ready" in m.content))
+        await asyncio.sleep(0.3)
+    finally:
+        await handle.stop()
+    emu.messaging.create(emu.channel(thread.id), emu.bot, {"content": "<@1>, I cannot DM you."})  # a notice after it
+    posts = [m.content for m in emu.messages_in(thread)]
+    bot, handle = await run_bot(world)
+    try:
+        assert await settled(bot.store)
+        await asyncio.sleep(0.3)
+    finally:
+        await handle.stop()
+    assert [m.content for m in emu.messages_in(thread)] == posts, [
+        (len(m.attachments), m.content) for m in emu.messages_in(thread)
+    ]
