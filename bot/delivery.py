@@ -702,7 +702,9 @@ class Delivery(DirectMessages):
             result = await self.add_to_round_post(game, current, lines, who, images, key, locale)
             if result is not None:
                 return result
-        return await self.new_posts(game, title, lines, who, images, pinged, key, outcome.line_versions(out))
+        # (a post with no line of its own: the newest version it covers)
+        versions = outcome.line_versions(out) or outcome.versions[-1:] or [game.version]
+        return await self.new_posts(game, title, lines, who, images, pinged, key, versions)
 
     async def new_posts(
         self,
