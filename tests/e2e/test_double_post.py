@@ -140,3 +140,33 @@ async def test_a_move_out_before_the_crash_under_a_notice_is_not_said_again(worl
     assert [m.content for m in emu.messages_in(thread)] == posts, [
         (len(m.attachments), m.content) for m in emu.messages_in(thread)
     ]
+
+
+async def test_two_posts_with_no_line_for_two_decisions_are_two_posts():
+    """A post with no line of its own (a ping for a new decision, a title and "Waiting for") says
+    the same for two decisions minutes apart: its nonce carries the newest version it covers, so
+    Discord does not take the second for the first (and the player is pinged for each)."""
+    from bot.delivery import Delivery, Outcome, Sent
+    from bot.games.registry import engines
+    from bot.store import Game, Seat
+
+    table = engines()
+    heat = table["heat"]
+    state = heat.new_game(heat.validate_options({}, 2), 2, 5)
+    seats = [Seat(s, 100 + s, f"p{s}", dm_ok=False, prompt_version=0, prompt_hash="") for s in (0, 1)]
+    nonces: list[str] = []
+    posts: list[str] = []
+
+    class Sending(Delivery):
+        async def _send(self, game, content, kwargs):
+            nonces.append(kwargs["nonce"])
+            posts.append(content)
+            return Sent.OUT, None
+
+    out = Sending(None, None, table)  # type: ignore[arg-type]
+    for version in (5, 7):
+        game = Game(1, "heat", 1, 2, 3, None, 9, "active", {}, 5, version, state, seats=seats)
+        told = Outcome(game, state, [], [0, 1], board=False, versions=[version], decided=[0, 1])
+        assert await out.post_outcome(told, heat, ["p0", "p1"]) is Sent.OUT
+    assert len(posts) == 2 and posts[0] == posts[1] and "Waiting for: <@100>, <@101>" in posts[0]
+    assert nonces[0] != nonces[1]
