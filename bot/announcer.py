@@ -21,7 +21,7 @@ import logging
 import time
 from typing import Any, AsyncIterator, Callable, Coroutine
 
-from bot.delivery import Delivery, Outcome
+from bot.delivery import Delivery, Outcome, Sent
 from bot.games.base import Engine
 from bot.store import DamagedGame, Game, Owed, Store
 
@@ -49,8 +49,12 @@ class Announcer:
         self._idle = asyncio.Event()
         self._idle.set()
         self.sweep_seconds, self.sweep_age = SWEEP_SECONDS, SWEEP_AGE
-        # Said once a game's final announcement is out (the replay animation), after it in the thread.
-        self.on_end: Callable[[Game], Coroutine[Any, Any, None]] | None = None
+        # Said once a game's final announcement is out (the replay animation), after it in the thread;
+        # the final version stays owed until it is out (or cannot be: anything but Sent.FAILED).
+        self.on_end: Callable[[Outcome], Coroutine[Any, Any, Sent]] | None = None
+        # Said when a game's start (version 0) is caught up: a crash right after the start was stored
+        # left its lobby post as it was (Join and Start live), which this brings up to date.
+        self.on_start: Callable[[Game], Coroutine[Any, Any, None]] | None = None
 
     # -- shutdown --------------------------------------------------------------------------------
 
@@ -112,18 +116,47 @@ class Announcer:
     async def _announce(self, outcome: Outcome) -> None:
         gid = outcome.game.id
         try:
-            if await self.out.announce(outcome):
-                await self.store.settle(gid, outcome.versions or [outcome.game.version])
-                if self.on_end is not None and self.engines[outcome.game.kind].is_over(outcome.state):
-                    self._chain(gid, self.on_end(outcome.game))
+            if not await self.out.announce(outcome):
+                self._try_again(outcome.game)
+            elif self.on_end is not None and self.engines[outcome.game.kind].is_over(outcome.state):
+                await self._owe_the_end(outcome)
             else:
-                shards = self.store.shards
-                if shards is None or shards.owns(outcome.game.guild_id):
-                    asyncio.get_running_loop().call_later(RETRY_SECONDS, self._retry, gid)
-                else:  # another process's game, moved here from a DM: its owner's sweep says the rest
-                    log.info("game %s: announcement incomplete; left to the process of its shard", gid)
+                await self.store.settle(gid, outcome.versions or [outcome.game.version])
         except Exception:
             log.exception("game %s: announcement trouble; it stays owed", gid)
+
+    async def _owe_the_end(self, outcome: Outcome) -> None:
+        """A finished game's final announcement is out: its parts are recorded as out and its
+        versions stay owed until the one post left, the replay animation (on_end), is out too, so a
+        crash while it is drawn or posted leaves it to the catch-up (issue #35). The animation runs
+        after the announcement in the game's chain: whoever awaits the final move's announcement
+        does not wait for it."""
+        gid, versions = outcome.game.id, outcome.versions or [outcome.game.version]
+        for part in outcome.parts():
+            await self.store.mark_sent(gid, versions, part)
+        assert self.on_end is not None
+        on_end = self.on_end
+
+        async def end() -> None:
+            try:
+                result = await on_end(outcome)
+            except Exception:
+                log.exception("game %s: could not post its replay animation; it stays owed", gid)
+                result = Sent.FAILED
+            if result is Sent.FAILED:
+                self._try_again(outcome.game)
+            else:
+                await self.store.settle(gid, versions)
+
+        self._chain(gid, end())
+
+    def _try_again(self, game: Game) -> None:
+        """A part failed for now: the game's owed versions are caught up again in a while."""
+        shards = self.store.shards
+        if shards is None or shards.owns(game.guild_id):
+            asyncio.get_running_loop().call_later(RETRY_SECONDS, self._retry, game.id)
+        else:  # another process's game, moved here from a DM: its owner's sweep says the rest
+            log.info("game %s: announcement incomplete; left to the process of its shard", game.id)
 
     def _retry(self, gid: int) -> None:
         async def requeue() -> None:
@@ -156,6 +189,11 @@ class Announcer:
             return
         engine = self.engines[game.kind]
         log.info("game %s: announcing version(s) %s after a restart", gid, [o.version for o in owed])
+        if self.on_start is not None and owed[0].version == 0:
+            try:
+                await self.on_start(game)
+            except Exception:  # (the lobby post stays as it was: its first click heals it)
+                log.exception("game %s: could not bring its lobby post up to date", gid)
         await self._announce(Outcome.owed(game, owed, engine.to_act(game.snapshot)))
 
     async def start_catch_up(self) -> None:

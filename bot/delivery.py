@@ -15,14 +15,16 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import discord
 
+from bot import export
 from bot.components import hand_view, menu_view
-from bot.games.base import Engine, Event, State, View, name_seats
+from bot.games.base import Action, Engine, Event, State, View, name_seats
+from bot.games.stats import stats_of
 from bot.i18n import Msg, default_locale, from_wire, msg, render, to_wire
 from bot.store import Game, Owed, Seat, Store, StoreGone
 from rendering import Renderer
 from rendering.animation import extension
 from rendering.registry import renderer
-from rendering.stats import end_stats
+from rendering.stats import render_game_stats
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +87,7 @@ class Outcome:
     # A catch-up: how many public lines each owed version brings, oldest first. Their post may be
     # out already though not recorded (progress is written behind), so the thread is read first.
     resent_lines: list[int] | None = None
+    resent_versions: list[int] | None = None  # the versions resent_lines counts the lines of
     # Seats starting a new decision (Table.plan): each is told once, by a new DM or, where its DMs
     # are closed, a ping in the thread. None (announcements stored before decisions were): the
     # changed seats that must act.
@@ -93,6 +96,9 @@ class Outcome:
     # from it while the move is planned and written (Delivery.draw_early). Memory only.
     view: View | None = field(default=None, repr=False)
     drawing: asyncio.Future[list[bytes]] | None = field(default=None, repr=False)
+    # A game's end: the states its replay animation shows, from the replay its statistics made
+    # (Delivery.end_stats), so the log is replayed once. None: the animation replays it. Memory only.
+    frames: list[State] | None = field(default=None, repr=False)
 
     async def announced(self) -> None:
         """Wait until this outcome's announcement (scheduled by the table's announcer) is done."""
@@ -136,6 +142,7 @@ class Outcome:
         board = False
         wanted: set[str] = set()
         resent: list[int] = []
+        resent_versions: list[int] = []
         for o in owed:
             # An empty outcome (from before the outbox) owes a board and the waiting players' DMs.
             old = [Event(from_wire(text), to) for text, to in o.outcome.get("events", [])]
@@ -151,6 +158,7 @@ class Outcome:
                 public = [e for e in old if e.to is None]
                 events += public
                 resent.append(len(public))
+                resent_versions.append(o.version)
                 board |= row.board
             events += [e for e in old if e.to is not None and f"dm{e.to}" not in o.sent]
             changed |= set(row.changed_seats)
@@ -165,12 +173,22 @@ class Outcome:
             versions=[o.version for o in owed],
             resent_lines=resent,
             decided=sorted(decided),
+            resent_versions=resent_versions,
         )
         outcome.sent = set(outcome.parts()) - wanted
         return outcome
 
     def parts(self) -> list[str]:
         return ["post", *(f"dm{s}" for s in self.dm_seats())]
+
+    def line_versions(self, out: int = 0) -> list[int]:
+        """The version that says each public line, from the `out`-th on (the lines before are in the
+        thread already): a live move's lines are its version's; a catch-up's, each owed version's
+        in turn (resent_lines, resent_versions)."""
+        if self.resent_lines is None or self.resent_versions is None:
+            version = self.versions[-1] if self.versions else self.game.version
+            return [version] * max(0, sum(e.to is None for e in self.events) - out)
+        return [v for v, n in zip(self.resent_versions, self.resent_lines) for _ in range(n)][out:]
 
 
 @dataclass
@@ -652,17 +670,19 @@ class Delivery(DirectMessages):
         title = f"**{render(title_of(engine, game), locale)}**"
         lines = [words(e.text, names, locale) for e in outcome.events if e.to is None]
         all_out = ended = False  # a catch-up: every line it has is in the thread already (and the end)
+        out, shown, boarded = 0, None, False  # (so many; the newest post: its "Waiting for" line, a board)
         if outcome.resent_lines:
-            out, ended = await self.lines_already_out(game, title, lines, outcome.resent_lines)
+            out, ended, shown, boarded = await self.lines_already_out(game, title, lines, outcome.resent_lines)
             all_out, lines = 0 < out == len(lines), lines[out:]
         if over:
             if all_out and ended:
                 return Sent.OUT  # the last post went out whole before the crash
             lines.append(render(msg("The game is over."), locale))
         who = render(msg("Waiting for: {who}", who=[s.mention for s in waiting]), locale) if waiting else None
+        current = self._round_posts.get(game.id)
         images: list[bytes] = []
         key = None  # the round the board shows (the spectator view's "post", default its "turn")
-        if outcome.board:
+        if outcome.board and (over or not (all_out and boarded and current is None)):  # (else out with the lines)
             view = outcome.view if outcome.view is not None else engine.view(state, None)
             key = view.get("post", view.get("turn"))
             images = await (
@@ -671,26 +691,46 @@ class Delivery(DirectMessages):
                 else asyncio.to_thread(self.board_images, game.kind, view, names, over, locale)
             )
             if over:  # the game's statistics after its results (issue #35)
-                images += await self.end_stats(game, engine, state, names, locale)
-        current = self._round_posts.get(game.id)
-        if all_out and current is not None:  # the post that went out is the round's post
-            if current.waiting and all(f"<@{user}>" in current.waiting for user in pinged):
-                pinged = []  # it pinged them (a post that must ping is always a new post)
-            if current.message.attachments:
-                current.key = key  # it shows a board: a newer one is edited in, not posted again
-        if not lines and not images and who == (current.waiting if current is not None else None):
-            return Sent.OUT
+                images += await self.end_stats(outcome, engine, names, locale)
+        if all_out and shown and all(f"<@{user}>" in shown for user in pinged):
+            pinged = []  # the post that went out pinged them (a post that must ping is always a new post)
+        if all_out and current is not None and current.message.attachments:
+            current.key = key  # the round's post shows a board: a newer one is edited in, not posted again
+        if not lines and not images and who == (current.waiting if current is not None else shown if all_out else None):
+            return Sent.OUT  # nothing new (a catch-up: not even under a notice that came after the post)
         if current is not None and not pinged and not over and (not images or key == current.key):
             result = await self.add_to_round_post(game, current, lines, who, images, key, locale)
             if result is not None:
                 return result
-        # Lines past one message (a catch-up after a long outage) go first, in as many as needed;
-        # the last message carries the board and the pings, and is the round's post from now on.
+        # (a post with no line of its own: the newest version it covers)
+        versions = outcome.line_versions(out) or outcome.versions[-1:] or [game.version]
+        return await self.new_posts(game, title, lines, who, images, pinged, key, versions)
+
+    async def new_posts(
+        self,
+        game: Game,
+        title: str,
+        lines: list[str],
+        who: str | None,
+        images: list[bytes],
+        pinged: list[int],
+        key: Any,
+        versions: list[int],
+    ) -> Sent:
+        """The round's new post: lines past one message (a catch-up after a long outage) go first, in
+        as many as needed; the last message carries the board and the pings, and is the round's
+        post from now on. Each message's nonce is what it shows and the version its first line says
+        (`versions`, one per line; Outcome.line_versions), so a catch-up sending the very same
+        message is kept once, and a message that says again what an earlier one said (a player
+        ready again, minutes later) is not taken for it."""
+        locale = self.thread_locale(game)
         *before, final = pack([title, *lines], MAX_CONTENT - len(who or "") - 1)
-        for text in before:
-            result = await self.post(game, text, nonce=post_nonce(game.id, text))
+        first = 0  # the line each message starts with (the first message's first is the title)
+        for k, text in enumerate(before):
+            result = await self.post(game, text, nonce=post_nonce(game.id, text, version=version_at(versions, first)))
             if result is not Sent.OUT:
                 return result
+            first += text.count("\n") + (1 if k else 0)
         text = final if who is None else f"{final}\n{who}"
         result, message = await self.send_post(
             game,
@@ -698,7 +738,7 @@ class Delivery(DirectMessages):
             images=images,
             mention=pinged,
             view=hand_view(game.id, locale) if images else None,
-            nonce=post_nonce(game.id, text, images, pinged),
+            nonce=post_nonce(game.id, text, images, pinged, version=version_at(versions, first)),
         )
         if message is not None:
             self.remember_round_post(game.id, RoundPost(message, final.split("\n"), who, key))
@@ -773,24 +813,42 @@ class Delivery(DirectMessages):
         the game draws one (runs in a thread)."""
         return self.renderer(kind).post_images(view, names, locale, over)
 
-    async def end_stats(self, game: Game, engine: Engine, state: State, names: list[str], locale: str) -> list[bytes]:
-        """A finished game's statistics image, from its replayed log (rendering/stats.py); none where
-        the game has none or it cannot be drawn (logged: the results go out all the same)."""
+    async def end_stats(self, outcome: Outcome, engine: Engine, names: list[str], locale: str) -> list[bytes]:
+        """A finished game's statistics image (rendering/stats.py); none where the game has none or
+        it cannot be drawn (logged: the results go out all the same). Its log is replayed once, for
+        this and for the replay animation that follows: the animation's frames are kept on the
+        outcome (Outcome.frames)."""
+        game = outcome.game
         try:
             actions = await self.store.actions(game.id)
-            image = await asyncio.to_thread(
-                end_stats, engine, game.options, len(game.seats), game.seed, actions, state, names, locale
+            image, outcome.frames = await asyncio.to_thread(
+                self.end_replay, engine, game, actions, outcome.state, names, locale
             )
         except Exception:
             log.exception("game %s: could not draw its statistics", game.id)
             return []
         return [image] if image else []
 
+    @staticmethod
+    def end_replay(
+        engine: Engine, game: Game, actions: list[tuple[int, Action]], final: State, names: list[str], locale: str
+    ) -> tuple[bytes | None, list[State] | None]:
+        """A finished game's log replayed once (in a thread): its statistics image (None where the
+        game draws none) and its animation's frames (None: the log does not replay whole today)."""
+        played = export.replay_log(engine, game.options, len(game.seats), game.seed, actions)
+        if not played.whole:
+            log.info("game %s: its log does not replay under today's rules: no statistics", game.id)
+            return None, None
+        stats = stats_of(engine, played.first, played.steps, final)
+        image = None if stats is None else render_game_stats(stats, names, locale)
+        return image, export.frames_of(engine, played.states)
+
     async def lines_already_out(
         self, game: Game, title: str, lines: list[str], per_version: list[int]
-    ) -> tuple[int, bool]:
-        """How many of a catch-up's lines the thread shows already, and whether the thread's last post
-        says the game is over. A crash can fall after Discord
+    ) -> tuple[int, bool, str | None, bool]:
+        """How many of a catch-up's lines the thread shows already, whether the thread's last post
+        says the game is over, its last line naming who is to play (if it has one) and whether it
+        shows a board. A crash can fall after Discord
         took a post or a round post's edit and before its progress was written (behind): those
         versions' lines then end the thread, however the catch-up groups the versions (it may
         start in an older post than the newest, or add versions that said nothing in public). The
@@ -802,15 +860,16 @@ class Delivery(DirectMessages):
         exactly is taken as out; no game says the same public lines twice in a row.)"""
         posts, newest = await self._own_posts(game, title)
         if not posts:
-            return 0, False
+            return 0, False, None, False
         locale = self.thread_locale(game)
         waiting_head = render(msg("Waiting for: {who}", who=""), locale).strip()
         said: list[str] = []
-        ended = False
+        ended, shown = False, None
         for i, message in enumerate(posts):
             content = message.content
             head, _, last = content.rpartition("\n")
             waiting = last.startswith(waiting_head)
+            shown = last if waiting else None
             ended = last == render(msg("The game is over."), locale)
             if waiting or ended:
                 content = head  # a post's last line names who is to play (or says the end), not a move
@@ -822,7 +881,7 @@ class Delivery(DirectMessages):
             count += n
             if n and count <= len(said) and said[len(said) - count :] == lines[:count]:
                 out = count
-        return out, ended
+        return out, ended, shown, bool(posts[-1].attachments)
 
     async def _own_posts(self, game: Game, title: str) -> tuple[list[discord.Message], bool]:
         """The game's posts (they start with `title`) among the thread's last messages, oldest first,
@@ -893,6 +952,19 @@ class Delivery(DirectMessages):
             )
         )[0]
 
+    async def file_out(self, game: Game, prefix: str) -> bool:
+        """Whether one of the thread's last messages is the bot's with a file whose name starts with
+        `prefix` (a catch-up's look whether a post with a file went out before the crash); one read."""
+        try:
+            channel = await self.channel(game.thread_id or game.channel_id)
+            async for message in channel.history(limit=CATCH_UP_READ):
+                if self.bot.user is not None and message.author.id == self.bot.user.id:
+                    if any(a.filename.startswith(prefix) for a in message.attachments):
+                        return True
+        except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
+            log.info("game %s: could not read the thread before catching up (%s)", game.id, err)
+        return False
+
     def files(self, game: Game, images: list[bytes]) -> list[discord.File]:
         return [
             discord.File(
@@ -919,12 +991,26 @@ class Delivery(DirectMessages):
     # -- private --------------------------------------------------------------------------------
 
 
-def post_nonce(game_id: int, text: str, images: list[bytes] = (), mention: list[int] = ()) -> str:  # type: ignore[assignment]
-    """A thread post's nonce is what it shows (its text, images and pings), not the versions it
-    covers: after a crash, a catch-up that posts the very same message, however it groups the
-    versions, is kept once."""
+def post_nonce(
+    game_id: int,
+    text: str,
+    images: list[bytes] = (),  # type: ignore[assignment]
+    mention: list[int] = (),  # type: ignore[assignment]
+    version: int | None = None,
+) -> str:
+    """A thread post's nonce is what it shows (its text, images and pings) and the version its first
+    line says, not the versions it covers: after a crash, a catch-up that posts the very same
+    message, however it groups the versions, is kept once; a post that shows again what an earlier
+    one showed (Discord keeps a nonce a few minutes) is a new post."""
     shown = [hashlib.blake2b(image, digest_size=8).hexdigest() for image in images]
-    return _nonce(f"{game_id}:post:{text}:{shown}:{sorted(mention)}")
+    at = "" if version is None else f":v{version}"
+    return _nonce(f"{game_id}:post{at}:{text}:{shown}:{sorted(mention)}")
+
+
+def version_at(versions: list[int], line: int) -> int | None:
+    """The version that says a post's `line`-th line (Outcome.line_versions); past them (a post's
+    closing words), the last one."""
+    return versions[min(line, len(versions) - 1)] if versions else None
 
 
 def dm_nonce(game_id: int, seat: int, message: dict[str, Any]) -> str:

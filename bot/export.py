@@ -26,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from bot.games.base import Action, Engine, GameError, State
+from bot.games.base import Action, Engine, Event, GameError, State
 from rendering.registry import renderer
 
 log = logging.getLogger(__name__)
@@ -171,12 +171,72 @@ def frame_states(
     engine: Engine, options: dict[str, Any], seats: int, seed: int, actions: list[tuple[int, Action]]
 ) -> tuple[list[State], bool]:
     """The states an animation shows: one per turn, or one per round when turns are many."""
-    boards, whole = turn_starts(engine, options, seats, seed, actions)
+    played = replay_log(engine, options, seats, seed, actions)
+    return frames_of(engine, played.states, played.whole), played.whole
+
+
+Step = tuple[State, int, Action, State, list[Event]]
+
+
+@dataclass
+class Replayed:
+    """A game's log replayed once: each move as (state before, seat, action, state after, events),
+    as bot/games/stats.py reads them, and whether the whole log replayed (a move today's rules
+    refuse ends it). A game's end draws both its statistics and its animation from one."""
+
+    first: State
+    steps: list[Step]
+    whole: bool
+
+    @property
+    def states(self) -> list[State]:
+        """The new game's state, then the state after each move."""
+        return [self.first, *(step[3] for step in self.steps)]
+
+
+def replay_log(
+    engine: Engine, options: dict[str, Any], seats: int, seed: int, actions: list[tuple[int, Action]]
+) -> Replayed:
+    state = engine.new_game(options, seats, seed)
+    played = Replayed(state, [], True)
+    for seat, action in actions:
+        try:
+            after, events = engine.apply(state, seat, action)
+        except GameError:
+            played.whole = False
+            break
+        played.steps.append((state, seat, action, after, events))
+        state = after
+    return played
+
+
+def frames_of(engine: Engine, states: list[State], whole: bool = True) -> list[State]:
+    """Of a replay's states (`Replayed.states`), those an animation shows: the start of each turn
+    (the spectator view's "turn" changes) then the final one, or of each round (its "post") when
+    turns are more than TURN_FRAMES (as turn_starts picks them; no final state where the log did
+    not replay whole). One spectator view per state."""
+    turns, rounds = [], []
+    for state in states:
+        view = engine.view(state, None)
+        turns.append(view.get("turn"))
+        rounds.append(view.get("post", view.get("turn")))
+
+    def starts(marks: list[Any]) -> list[State]:
+        boards, mark = [states[0]], marks[0]
+        for state, now in zip(states[1:], marks[1:]):
+            if now != mark:
+                boards.append(state)
+                mark = now
+        if whole and boards[-1] is not states[-1]:
+            boards.append(states[-1])
+        return boards
+
+    boards = starts(turns)
     if len(boards) > TURN_FRAMES:
-        rounds, _ = turn_starts(engine, options, seats, seed, actions, key="post")
-        if len(rounds) >= 8:  # a game whose "post" is its turn (Heat) keeps its turns
-            boards = rounds
-    return boards, whole
+        by_round = starts(rounds)
+        if len(by_round) >= 8:  # a game whose "post" is its turn (Heat) keeps its turns
+            boards = by_round
+    return boards
 
 
 def board_image(kind: str, engine: Engine, state: State, names: list[str], locale: str) -> bytes:
@@ -206,14 +266,28 @@ def animation(
     locale: str,
     formats: tuple[str, ...] | None = None,
 ) -> Drawn | None:
-    """A game's boards as one animation (runs in a worker process: a top-level function, plain
-    arguments); None when nothing fits Discord's upload limit."""
+    """A game's boards as one animation; None when nothing fits Discord's upload limit."""
+    from bot.games.registry import engines
+
+    started = time.perf_counter()
+    states, whole = frame_states(engines()[kind], options, seats, seed, actions)
+    drawn = animate_frames(kind, states, whole, names, locale, formats)
+    if drawn is not None:
+        drawn.seconds = time.perf_counter() - started
+    return drawn
+
+
+def animate_frames(
+    kind: str, states: list[State], whole: bool, names: list[str], locale: str, formats: tuple[str, ...] | None = None
+) -> Drawn | None:
+    """The animation of these frames (frames_of: a replay already made), drawn and encoded (runs
+    in a worker process: a top-level function, plain arguments); None when nothing fits Discord's
+    upload limit."""
     from bot.games.registry import engines
     from rendering import animation as anim
 
     started = time.perf_counter()
     engine = engines()[kind]
-    states, whole = frame_states(engine, options, seats, seed, actions)
     boards = [board_image(kind, engine, s, names, locale) for s in states]
     made = anim.animate(boards, formats=formats or anim.FORMATS)
     if made is None:
@@ -228,23 +302,16 @@ class Animator:
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None
 
-    async def draw(
-        self,
-        kind: str,
-        options: dict[str, Any],
-        seats: int,
-        seed: int,
-        actions: list[tuple[int, Action]],
-        names: list[str],
-        locale: str,
-    ) -> Drawn | None:
+    async def draw(self, kind: str, states: list[State], whole: bool, names: list[str], locale: str) -> Drawn | None:
+        """animate_frames in the worker: `states` are the frames (frames_of), `whole` whether the
+        log replayed whole."""
         if self._pool is None:
             # A worker lives for one animation: drawing a long game takes a few hundred MB, which a
             # process that lived on would keep; starting one costs ~2 s at a game's end.
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), max_tasks_per_child=1)
         try:
             return await asyncio.get_running_loop().run_in_executor(
-                self._pool, animation, kind, options, seats, seed, actions, names, locale
+                self._pool, animate_frames, kind, states, whole, names, locale
             )
         except BrokenProcessPool:
             self._pool = None  # the worker died (killed, out of memory): the next game end starts another

@@ -11,8 +11,9 @@ import logging
 
 import discord
 
-from bot.components import replay_view
 from bot import export
+from bot.components import replay_view
+from bot.delivery import Outcome, Sent
 from bot.games.base import Engine, State, on_todays_rules
 from bot.i18n import Msg, msg, render
 from bot.store import Game
@@ -138,27 +139,35 @@ async def show(table: TableServices, interaction: discord.Interaction, game: Gam
         log.warning("game %s: could not show a replay page", game.id, exc_info=True)
 
 
-async def post_animation(table: TableServices, game: Game) -> None:
-    """When a game ends: its boards as one animation in the thread, after the final post. Drawn in
-    the animator's worker process, so other tables' moves go on meanwhile; a game that cannot be
-    drawn (a log today's rules refuse, a worker that died) just has no animation."""
+async def post_animation(table: TableServices, outcome: Outcome) -> Sent:
+    """When a game ends: its boards as one animation in the thread, after the final post (`outcome`
+    announced it). Drawn in the animator's worker process, so other tables' moves go on meanwhile; a
+    game that cannot be drawn (a log today's rules refuse, a worker that died) just has no
+    animation. What became of it: FAILED (Discord failed for now) leaves it owed, so it is tried
+    again, after a restart too; a catch-up first looks whether it went out before the crash."""
+    game = outcome.game
+    name = f"{game.kind}-{game.id}-replay."
+    if outcome.resent_lines is not None and await table.out.file_out(game, name):
+        log.info("game %s: its replay animation was out before the restart", game.id)
+        return Sent.OUT
     try:
-        actions = await table.store.actions(game.id)
+        if outcome.frames is not None:
+            frames, whole = outcome.frames, True
+        else:  # (the final post's statistics did not replay the log: a catch-up)
+            actions = await table.store.actions(game.id)
+            engine = table.engines[game.kind]
+            frames, whole = await asyncio.to_thread(
+                export.frame_states, engine, game.options, len(game.seats), game.seed, actions
+            )
         drawn = await export.ANIMATOR.draw(
-            game.kind,
-            game.options,
-            len(game.seats),
-            game.seed,
-            actions,
-            [s.name for s in game.seats],
-            table.out.thread_locale(game),
+            game.kind, frames, whole, [s.name for s in game.seats], table.out.thread_locale(game)
         )
     except Exception:
         log.exception("game %s: could not draw its replay animation", game.id)
-        return
+        return Sent.REFUSED
     if drawn is None or not drawn.whole:
         log.info("game %s: no replay animation (%s)", game.id, "too big" if drawn is None else "old rules")
-        return
+        return Sent.REFUSED
     log.info(
         "game %s: replay animation of %d frames (%d boards), %dx%d %s, %d bytes, drawn in %.1f s",
         game.id,
@@ -170,11 +179,11 @@ async def post_animation(table: TableServices, game: Game) -> None:
         len(drawn.data),
         drawn.seconds,
     )
-    await table.out.post_file(
+    return await table.out.post_file(
         game,
         msg("**{title}** from start to finish, board by board:", title=table.title(game)),
         drawn.data,
-        f"{game.kind}-{game.id}-replay.{drawn.format}",
+        name + drawn.format,
         part="replay",
     )
 

@@ -335,6 +335,17 @@ class Lobbies:
             return
         log.info("game %s: its lobby was never posted; closing it", gid)
         await self.store.set_status(gid, "abandoned")
+        game = await self.store.game(gid)
+        if game is not None:  # the creator's command was cut off unanswered: they are told
+            await self.out.send_dm(
+                game,
+                game.creator_id,
+                msg(
+                    "Your table {title} was not opened: I restarted before posting it. Use /{kind} new again.",
+                    title=self.title(game),
+                    kind=game.kind,
+                ),
+            )
 
 
 class Table(Lobbies):
@@ -361,7 +372,8 @@ class Table(Lobbies):
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._damaged: set[int] = set()
         self.announcer = Announcer(store, self.out, engines, self.report_damage)
-        self.announcer.on_end = lambda game: post_animation(self, game)
+        self.announcer.on_end = lambda outcome: post_animation(self, outcome)
+        self.announcer.on_start = self.edit_lobby
         self.autoplayer = AutoPlayer(self, ai_workers)
         self.recovered = asyncio.Event()  # set when the start-up work is done (the bench waits on it)
         self._sweep: asyncio.Task[None] | None = None

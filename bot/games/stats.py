@@ -97,9 +97,24 @@ def compute_stats(
     the game has none or its log no longer replays (started under older rules)."""
     if final is not None and not on_todays_rules(engine, final):
         return None
-    try:
-        module = importlib.import_module(f"bot.games.{engine.kind}.stats")
-    except ModuleNotFoundError:
+    if _stats_module(engine) is None:
         return None
     steps = replayed(engine, options, seats, seed, actions)
-    return module.compute(engine, steps[0][0] if steps else engine.new_game(options, seats, seed), steps)
+    return stats_of(engine, steps[0][0] if steps else engine.new_game(options, seats, seed), steps, final)
+
+
+def stats_of(engine: Engine, first: State, steps: list[Step], final: dict | None = None) -> dict[str, Any] | None:
+    """compute_stats over a replay already made (`first`: the new game's state; `steps` as
+    `replayed` gives them), so a game's end replays its log once for its statistics and its
+    animation."""
+    if final is not None and not on_todays_rules(engine, final):
+        return None
+    module = _stats_module(engine)
+    return None if module is None else module.compute(engine, first, steps)
+
+
+def _stats_module(engine: Engine) -> Any:
+    try:
+        return importlib.import_module(f"bot.games.{engine.kind}.stats")
+    except ModuleNotFoundError:
+        return None

@@ -134,7 +134,11 @@ async def stall(kind: str) -> None:
     engine, options, seats, actions, _ = played(kind)
     names = ["Alice", "Bob", "Chie"][:seats]
     animator = export.Animator()
-    await animator.draw(kind, options, seats, SEED, actions[:1], names, "en")  # the worker is started
+    await animator.draw(kind, *export.frame_states(engine, options, seats, SEED, actions[:1]), names, "en")
+
+    async def the_bots_way() -> None:  # the log replayed in a thread (with the statistics), drawn in the worker
+        states, whole = await asyncio.to_thread(export.frame_states, engine, options, seats, SEED, actions)
+        await animator.draw(kind, states, whole, names, "en")
 
     async def lateness(work) -> tuple[list[float], float]:
         late: list[float] = []
@@ -157,7 +161,7 @@ async def stall(kind: str) -> None:
     thread, seconds = await lateness(
         lambda: asyncio.to_thread(export.animation, kind, options, seats, SEED, actions, names, "en")
     )
-    process, _ = await lateness(lambda: animator.draw(kind, options, seats, SEED, actions, names, "en"))
+    process, _ = await lateness(the_bots_way)
     idle, _ = await lateness(lambda: asyncio.sleep(seconds))
     animator.close()
     for name, late in (("idle", idle), ("thread", thread), ("process", process)):

@@ -212,10 +212,12 @@ def announcements_missing(emu: Any, index: Index, replayed: list[Replayed], fold
     return count
 
 
-def duplicates(messages: Iterable[Any], anywhere: bool, with_components: bool = False) -> list[Any]:
+def duplicates(
+    messages: Iterable[Any], anywhere: bool, with_components: bool = False, folder: Optional[Path] = None
+) -> list[Any]:
     """Messages repeating an earlier one: identical content and attachments (and, for DMs, the same
     components: a new menu with the same hand is not a repeat), anywhere when `anywhere`, else
-    right after it. Reminders may repeat."""
+    right after it. Reminders may repeat. Each one found is described in folder/duplicates.txt."""
     out: list[Any] = []
     seen: dict[Any, Any] = {}
     previous = None
@@ -226,13 +228,18 @@ def duplicates(messages: Iterable[Any], anywhere: bool, with_components: bool = 
         key = (m.content, attachment_key(m), comps)
         if (anywhere and key in seen) or key == previous:
             out.append(m)
+            earlier = seen.get(key)
+            gap = ((m.id >> 22) - (earlier.id >> 22)) / 1000 if earlier is not None else float("nan")
+            said = (
+                f"duplicate in channel {m.channel_id}: message {m.id} {m.content[:120]!r} "
+                f"({len(m.attachments)} attachments), {gap:.1f} s after {earlier and earlier.id}"
+            )
             if len(out) <= 3:
-                earlier = seen.get(key)
-                gap = ((m.id >> 22) - (earlier.id >> 22)) / 1000 if earlier is not None else float("nan")
-                progress(
-                    f"duplicate in channel {m.channel_id}: message {m.id} {m.content[:120]!r} "
-                    f"({len(m.attachments)} attachments), {gap:.1f} s after {earlier and earlier.id}"
-                )
+                progress(said)
+            if folder is not None:
+                folder.mkdir(parents=True, exist_ok=True)
+                with open(folder / "duplicates.txt", "a", encoding="utf-8") as fh:
+                    fh.write(f"{said}\n  components {list(comps)}\n  content:\n{m.content}\n\n")
         seen[key] = m
         previous = key
     return out
@@ -262,12 +269,13 @@ def announcements_duplicated(
         # Posts with no event line: a board (images) said twice anywhere, a text post (a ping, a
         # title left when its "Waiting for" line went) twice in a row.
         bare = [m for m in posts if not any(line in said for line in m.content.split("\n"))]
-        count += len(duplicates([m for m in bare if m.attachments], anywhere=True))
-        count += len(duplicates([m for m in bare if not m.attachments], anywhere=False))
+        count += len(duplicates([m for m in bare if m.attachments], anywhere=True, folder=folder))
+        count += len(duplicates([m for m in bare if not m.attachments], anywhere=False, folder=folder))
     for user in users:
         dms = index.dms(user)
-        count += len(duplicates([m for m in dms if m.all_components()], anywhere=True, with_components=True))
-        count += len(duplicates([m for m in dms if not m.all_components()], anywhere=False))
+        menus = [m for m in dms if m.all_components()]
+        count += len(duplicates(menus, anywhere=True, with_components=True, folder=folder))
+        count += len(duplicates([m for m in dms if not m.all_components()], anywhere=False, folder=folder))
     return count
 
 
