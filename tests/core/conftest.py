@@ -12,8 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.tools.bench import store as bench_store
-
 BENCH_GAMES = 200  # as many as the largest user needs; a smaller one keeps the first (keep_games)
 
 
@@ -21,6 +19,8 @@ BENCH_GAMES = 200  # as many as the largest user needs; a smaller one keeps the 
 def bench_games(tmp_path_factory) -> Path:
     """A database of BENCH_GAMES games from bench_store.build, built once for the whole run: under
     xdist the workers share one file (the first to take the lock builds it). Copy it before use."""
+    from bot.tools.bench import store as bench_store  # (here: the other core tests need not import it)
+
     root = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         root = root.parent  # this run's folder, shared by its workers
@@ -37,6 +37,8 @@ def bench_games(tmp_path_factory) -> Path:
 def bench_copy(source: Path, target: Path, games: int = BENCH_GAMES) -> Path:
     """A private copy of the bench's database with its first `games` games (the same rows a build
     of `games` games has: a game's clone depends only on its id)."""
+    from bot.tools.bench import store as bench_store
+
     shutil.copyfile(source, target)
     if games < BENCH_GAMES:
         bench_store.keep_games(target, games)
