@@ -1,32 +1,38 @@
-"""The bench's many-games database (bot/tools/bench/store.py), built small: every cloned game replays
-from its seed and action log to its stored snapshot, and the bot starts up over it."""
+"""The bench's many-games database (bot/tools/bench/store.py), built small (once per run, the
+`bench_games` fixture): every cloned game replays from its seed and action log to its stored snapshot,
+and the bot starts up over it."""
 
 from __future__ import annotations
 
 import sqlite3
+
+import orjson
 
 from bot.tools.bench import store as bench_store
 from bot.games.base import replay
 from bot.store import Store
 from bot.table import Table
 
+from tests.core.conftest import BENCH_GAMES as GAMES
+from tests.core.conftest import bench_copy
 from tests.e2e.conftest import settings_for
 
-GAMES = 200
 
-
-async def test_every_cloned_game_replays_to_its_snapshot(tmp_path):
-    path = tmp_path / "games.sqlite3"
-    await bench_store.build(path, GAMES)
+async def test_every_cloned_game_replays_to_its_snapshot(bench_games, tmp_path):
+    path = bench_copy(bench_games, tmp_path / "games.sqlite3")
     store = await Store.open(path)
     try:
         statuses = {}
+        replayed: dict[bytes, dict] = {}  # (the clones of one template replay its log: once each)
         for gid in range(1, GAMES + 1):
             game = await store.game(gid)
             engine = bench_store.ENGINES[game.kind]
             actions = await store.actions(gid)
             assert len(actions) == game.version > 50, gid
-            assert replay(engine, game.options, len(game.seats), game.seed, actions) == game.snapshot, gid
+            key = orjson.dumps([game.kind, game.options, len(game.seats), game.seed, actions])
+            if key not in replayed:
+                replayed[key] = replay(engine, game.options, len(game.seats), game.seed, actions)
+            assert replayed[key] == game.snapshot, gid
             assert game.thread_id == bench_store.THREAD_BASE + gid
             statuses[game.status] = statuses.get(game.status, 0) + 1
         assert statuses == {"finished": GAMES * 9 // 10, "active": GAMES // 10}
@@ -47,14 +53,14 @@ async def test_every_cloned_game_replays_to_its_snapshot(tmp_path):
         con.close()
 
 
-async def test_the_bot_starts_up_over_it_and_catches_up(tmp_path):
+async def test_the_bot_starts_up_over_it_and_catches_up(bench_games, tmp_path):
     from bot.app import create_bot
     from bot.tools.emulator import Emulator
     from bot.tools.emulator.testing import start_bot_in_process
 
     path = tmp_path / "state" / "bot.sqlite3"
     path.parent.mkdir()
-    await bench_store.build(path, GAMES)
+    bench_copy(bench_games, path)
     owing = bench_store.add_owed(path, 5)
     async with Emulator() as emu:
         from bot.tools.bench.live import populate
@@ -94,11 +100,8 @@ async def test_move_db_ratio_on_postgresql(tmp_path, capsys):
     assert float(lines["move_db_ratio_pg"].split()[0]) > 0 and "bare_insert_ms_p50_pg" in lines
 
 
-def test_a_smaller_copy_keeps_the_first_games(tmp_path):
-    import asyncio
-
-    path = tmp_path / "games.sqlite3"
-    asyncio.run(bench_store.build(path, 40))
+def test_a_smaller_copy_keeps_the_first_games(bench_games, tmp_path):
+    path = bench_copy(bench_games, tmp_path / "games.sqlite3")
     bench_store.keep_games(path, 25)
     con = sqlite3.connect(path)
     try:

@@ -11,19 +11,17 @@ from bot.tools.bench import store as bench_store
 from bot.__main__ import main as bot_main
 from bot.store import PromptUpdate, Store
 from bot.store_copy import CopyError, copy_store
+from tests.core.conftest import bench_copy
 from tests.core.test_store import database_for
 
 GAMES = 30
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """Real seeded games (finished and archived, mid-game with timers), built once."""
-    import asyncio
-
-    path = tmp_path_factory.mktemp("copy") / "games.sqlite3"
-    asyncio.run(bench_store.build(path, GAMES))
-    return path
+def built(bench_games, tmp_path_factory):
+    """Real seeded games (finished and archived, mid-game with timers): the first GAMES of the
+    bench's database (tests/core/conftest.py), as bench_store.build(path, GAMES) makes them."""
+    return bench_copy(bench_games, tmp_path_factory.mktemp("copy") / "games.sqlite3", GAMES)
 
 
 async def extras(path) -> None:

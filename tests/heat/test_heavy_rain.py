@@ -222,8 +222,11 @@ def test_chicane_corner_token_works_on_both_lines_and_sector_token_behind_it():
 # ---------------------------------------------------------------- races to the end
 
 
-@pytest.mark.parametrize("track", ["japan", "mexico"])
-@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
+# Issue #29: of the ten races both tracks x 2-6 players used to run, these four (the same seeds), with
+# the other random races below and in test_legends.py, run every step from one line to the next of the
+# engine and the renderers that all of them ran, traced race by race; every player count is still raced
+# on a Heavy Rain track below.
+@pytest.mark.parametrize("track,seats", [("japan", 2), ("mexico", 2), ("japan", 5), ("japan", 6)])
 def test_random_heavy_rain_race_to_the_end(track, seats):
     race(track, seats, {"track": track}, 31000 + 100 * seats + len(track))
 

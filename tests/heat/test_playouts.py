@@ -15,16 +15,20 @@ from bot.tools.bench import heat as bench
 from tests.heat.playouts import choose, race
 
 TRACKS = ["usa", "france", "great_britain", "italy"]
+# Issue #29: of the 40 races every track x 2-6 players x with and without weather used to run, these
+# 13 (the same seeds) run every step from one line to the next of the engine and the renderers
+# (bot/games, rendering) that the 40 ran, 2,412 of them, traced race by race: the other 27 repeated
+# them. Every track and every player count is still raced, with and without weather.
+PLAIN = [("usa", 2), ("great_britain", 3), ("great_britain", 4), ("france", 5), ("italy", 5), ("italy", 6)]
+WEATHER = [("usa", 2), ("france", 2), ("italy", 3), ("usa", 4), ("great_britain", 4), ("usa", 5), ("great_britain", 6)]
 
 
-@pytest.mark.parametrize("track", TRACKS)
-@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("track,seats", PLAIN)
 def test_random_race_to_the_end(track, seats):
     race(track, seats, {"track": track}, 1000 * TRACKS.index(track) + seats)
 
 
-@pytest.mark.parametrize("track", TRACKS)
-@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("track,seats", WEATHER)
 def test_random_weather_race_to_the_end(track, seats):
     """The same with the Weather and road conditions module (each seed draws its own tile)."""
     st = race(track, seats, {"track": track, "weather": True}, 7000 + 100 * TRACKS.index(track) + seats)

@@ -180,9 +180,15 @@ def checked_pub(monkeypatch):
         monkeypatch.setattr(module, "log_public", pub)
 
 
+# Issue #29: the deep checks ran on 24 games a player count (seeds 1000-1023). These 10 (the same seeds,
+# every preference mode of run_game among them) run every step from one line to the next of the
+# engine and the renderers that the 48 ran, traced game by game. The 240 games below are all kept.
+DEEP = {3: [5, 7, 10, 13, 18, 19], 4: [4, 8, 13, 16]}
+
+
 @pytest.mark.parametrize("seats", [3, 4])
 def test_deep_checked_playouts(seats, checked_pub):
-    for seed in range(24):
+    for seed in DEEP[seats]:
         run_game(seats, 1000 + seed, deep=True)
 
 
