@@ -121,7 +121,10 @@ PREFS = {"boost": ("never", "smart")}
 
 
 def standing(state: State, seat: int) -> Action | None:
-    """The preferences move the racer makes before its first submission (None: all set)."""
+    """The preferences move the racer makes before its first submission (None: all set, or not
+    the time: only when a submission is asked of it)."""
+    if state["phase"] != "submit":
+        return None
     prefs = state["cars"][seat]["prefs"]
     changes = {k: v for k, (default, v) in PREFS.items() if prefs.get(k, default) == default}
     return {"type": "prefs", **changes} if changes else None

@@ -76,3 +76,11 @@ def test_the_racer_drives_with_boost_on_unless_its_player_chose():
     asked = solo()
     asked, _ = ENGINE.apply(asked, 0, {"type": "prefs", "boost": "ask"})
     assert search.choose(ENGINE, asked, 0, "easy", random.Random(2).getrandbits(31))["type"] == "submit"
+
+
+def test_the_racer_sets_its_preferences_only_when_a_submission_is_asked():
+    # The Garage draft comes before the race: the seat picks its upgrade there, preferences wait.
+    state = ENGINE.new_game(ENGINE.validate_options({"track": "usa", "modules": ["garage"]}, 2), 2, 3)
+    assert state["phase"] == "draft"
+    seat = ENGINE.to_act(state)[0]
+    assert search.choose(ENGINE, state, seat, "easy", 1)["type"] == "pick"
