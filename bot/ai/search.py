@@ -17,7 +17,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from bot.ai.policies import PROMISE, policy
+from bot.ai.policies import PROMISE, STANDING, policy
 from bot.ai.value import share
 from bot.games.base import Action, Engine, GameError, State, clone, is_preference
 from bot.games.registry import engines
@@ -34,14 +34,21 @@ class Level:
 
 # Look-ahead per game, in moves of any seat before the standing is judged (designed: about two
 # rounds of a 3-4 player table, enough for a move's effects to show).
-DEPTH = {"heat": 10, "pon": 30, "pole": 6, "rallyman": 24, "steamworks": 20}
+DEPTH = {"heat": 40, "pon": 30, "pole": 6, "rallyman": 24, "steamworks": 20}
+# Where a game plays in rounds that every seat moves in (Heat), the look-ahead ends after so many
+# rounds instead, whatever the number of seats (DEPTH still caps its moves). Designed: two rounds
+# show where a submission leaves the car for the next corner; a solo race's 10 moves were 10 rounds
+# of imagined driving, more noise than signal about the move weighed.
+ROUNDS = {"heat": 2}
 # Imagined games per strong decision: what one core plays in about a second (`python -m bot arena`
 # measures the decision times: ai_<game>_strong_decision_p95_s).
 PLAYOUTS = {"heat": 300, "pon": 200, "pole": 40, "rallyman": 100, "steamworks": 80}
 # The most a decision takes: a slow engine (Pole's move search) or a busy machine stops the search
 # with the best move so far, so an AI seat never keeps the table waiting long (#34's goal: strong
-# decisions within 2 s at the 95th percentile). Within it, the same seed gives the same move.
-MAX_SECONDS = 2.0
+# decisions within 2 s at the 95th percentile). Within it, the same seed gives the same move. The
+# clock is read between look-ahead moves, and the redraw and shortlist come before it: 1.7 s keeps
+# a margin (10 Pole decisions at 2.0: the slowest 2.02 s alone, ~2.2 s in a busy arena; at 1.7: 1.71 s).
+MAX_SECONDS = 1.7
 
 LEVELS = {
     "easy": Level(search=0, width=0, blunder=0.35),
@@ -77,7 +84,12 @@ def ai_options(engine: Engine, state: State, seat: int) -> list[Action]:
 
 def choose(engine: Engine, state: State, seat: int, level: str, seed: int) -> Action:
     """The seat's move. It reads the state only through what the seat may see: its own legal
-    moves, and states redrawn from what it sees."""
+    moves, and states redrawn from what it sees. Before its first decision it may set a standing
+    choice (bot/ai/policies.py STANDING: Heat's preferences)."""
+    standing = STANDING.get(engine.kind)
+    first = standing(state, seat) if standing is not None else None
+    if first is not None:
+        return first
     options = ai_options(engine, state, seat)
     if not options:
         raise ValueError(f"seat {seat} has nothing to decide")
@@ -166,20 +178,23 @@ def _playout(
         seen, _ = engine.apply(seen, seat, action)
     except GameError:
         return 0.0  # (cannot happen while redraw_hidden keeps the seat's own options)
-    ahead = play_on(engine, seen, DEPTH.get(engine.kind, 20), deadline)
+    ahead = play_on(engine, seen, DEPTH.get(engine.kind, 20), deadline, ROUNDS.get(engine.kind))
     return None if ahead is None else share(engine, ahead, seat)
 
 
-def play_on(engine: Engine, state: State, moves: int, deadline: float | None = None) -> State | None:
-    """Every seat plays as the look-ahead's player (bot/ai/policies.py) for up to `moves` moves
-    (None if the clock passes `deadline` first: a slow engine's look-ahead stops within a move).
-    The state handed in is left as it was."""
+def play_on(
+    engine: Engine, state: State, moves: int, deadline: float | None = None, rounds: int | None = None
+) -> State | None:
+    """Every seat plays as the look-ahead's player (bot/ai/policies.py) for up to `moves` moves, or
+    until `rounds` more rounds have begun (state["round"]; None if the clock passes `deadline` first:
+    a slow engine's look-ahead stops within a move). The state handed in is left as it was."""
     play = policy(engine)
     # The look-ahead's own whole copy (an engine's apply may share parts it does not change, e.g.
     # Heat's copy_state): every move below changes it in place, without a copy per move.
     state = clone(state)
+    last = None if rounds is None else state["round"] + rounds
     for _ in range(moves):
-        if engine.is_over(state):
+        if engine.is_over(state) or (last is not None and state["round"] >= last):
             break
         if deadline is not None and time.monotonic() > deadline:
             return None

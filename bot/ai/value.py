@@ -11,33 +11,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from bot.ai import heat
 from bot.games.base import Engine, State
-from bot.games.heat import rules as heat_rules
 from bot.games.rallyman import board as rally_board
 from bot.games.steamworks.engine import ENGINE as STEAMWORKS
-
-
-# What a Heat card left in the Engine is worth, in spaces (designed: a Heat card pays for a boost,
-# a shift of two gears or a corner taken too fast, each worth a space or more), while the finish is
-# more than HEAT_HORIZON spaces away; nearer, Heat left over is worth less and less (at the finish
-# line, nothing). Without it the look-ahead spent the Engine in the first laps and crawled in gear
-# 1 for the rest of the race (a solo race against 3 Legends: 4th, 10 rounds with an empty Engine).
-HEAT_WORTH = 1.0
-HEAT_HORIZON = 24
-
-
-def _heat(state: State) -> list[float]:
-    """Every car, Legends too: a finished car by its place, a racing one by how far it has come,
-    and the Heat left in its Engine (Legends have none)."""
-    finish = heat_rules.track_of(state).finish
-    out = []
-    for c in state["cars"]:
-        if c["fin"] and c["place"]:
-            out.append(10_000 - c["place"])
-            continue
-        pos = float(c["pos"])
-        out.append(pos + HEAT_WORTH * len(c["engine"]) * min(1.0, max(0.0, finish - pos) / HEAT_HORIZON))
-    return out
 
 
 def _by_order(state: State) -> list[float]:
@@ -70,7 +47,7 @@ def _steamworks(state: State) -> list[float]:
 
 
 SCORES: dict[str, Callable[[State], list[float]]] = {
-    "heat": _heat,
+    "heat": heat.score,
     "pon": _by_order,
     "pole": _by_order,
     "rallyman": _rallyman,
