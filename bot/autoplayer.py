@@ -55,11 +55,13 @@ class Thinker:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
 
-    async def decide(self, kind: str, state: State, seat: int, level: str, seed: int) -> dict[str, Any]:
+    async def decide(self, kind: str, state: State, seat: int, level: str, seed: int, own: bool) -> dict[str, Any]:
         if self._pool is None:  # spawned, not forked: a fork of a running event loop is unsafe
             self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._pool, decide, kind, state, seat, level, seed)
+            return await asyncio.get_running_loop().run_in_executor(
+                self._pool, decide, kind, state, seat, level, seed, own
+            )
         except BrokenProcessPool:
             self._pool = None  # a worker died (killed, out of memory): the next decision starts a new pool
             raise
@@ -118,7 +120,12 @@ class AutoPlayer:
         if action is None:  # (thinking outside the game's lock: moves of others go on meanwhile)
             try:
                 action = await self.thinker.decide(
-                    game.kind, game.snapshot, seat, ai or STAND_IN_LEVEL, game.seed ^ (game.version * 1000 + seat)
+                    game.kind,
+                    game.snapshot,
+                    seat,
+                    ai or STAND_IN_LEVEL,
+                    game.seed ^ (game.version * 1000 + seat),
+                    own=bool(ai),
                 )
             except Exception:
                 log.exception("game %s: the AI could not decide for seat %s; the automatic player moves", game_id, seat)

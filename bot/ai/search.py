@@ -57,9 +57,9 @@ LEVELS = {
 }
 
 
-def decide(kind: str, state: State, seat: int, level: str, seed: int) -> Action:
+def decide(kind: str, state: State, seat: int, level: str, seed: int, own: bool = True) -> Action:
     """`choose` for the game of that kind: what a worker process runs (it is handed plain data)."""
-    return choose(engines()[kind], state, seat, level, seed)
+    return choose(engines()[kind], state, seat, level, seed, own)
 
 
 # Moves that only step back through a choice being built (take back the last tile or die, clear the
@@ -82,11 +82,12 @@ def ai_options(engine: Engine, state: State, seat: int) -> list[Action]:
     return onward or options
 
 
-def choose(engine: Engine, state: State, seat: int, level: str, seed: int) -> Action:
+def choose(engine: Engine, state: State, seat: int, level: str, seed: int, own: bool = True) -> Action:
     """The seat's move. It reads the state only through what the seat may see: its own legal
-    moves, and states redrawn from what it sees. Before its first decision it may set a standing
-    choice (bot/ai/policies.py STANDING: Heat's preferences)."""
-    standing = STANDING.get(engine.kind)
+    moves, and states redrawn from what it sees. Before its first decision an AI seat of its `own`
+    may set a standing choice (bot/ai/policies.py STANDING: Heat's preferences); standing in for an
+    absent player it keeps that player's (they are the player's when the seat is taken back)."""
+    standing = STANDING.get(engine.kind) if own else None
     first = standing(state, seat) if standing is not None else None
     if first is not None:
         return first

@@ -84,3 +84,11 @@ def test_the_racer_sets_its_preferences_only_when_a_submission_is_asked():
     assert state["phase"] == "draft"
     seat = ENGINE.to_act(state)[0]
     assert search.choose(ENGINE, state, seat, "easy", 1)["type"] == "pick"
+
+
+def test_a_stand_in_keeps_the_absent_players_preferences():
+    # The stand-in plays a person's seat: the preferences stay the person's (they find them as they
+    # left them when they take the seat back), so it submits at once instead of setting its own.
+    state = solo()
+    assert search.choose(ENGINE, state, 0, "normal", 1, own=False)["type"] == "submit"
+    assert search.decide("heat", state, 0, "normal", 1, own=False)["type"] == "submit"
