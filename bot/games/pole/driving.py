@@ -152,24 +152,25 @@ def choose_opts(st: State, opts: list, ctx: R.MoveCtx) -> list[dict]:
     n = st["turn"]["n"]
     costs: dict[tuple, tuple] = {}  # (b, k, s, mode, t) -> what the counts cost: many options share them
     for o in opts:
-        ms = o.state
-        ck = (ms.b, ms.k, ms.s, ms.mode, ms.t)
+        pos, laps, mode, t_, b_, k_, s_, _, _ = ms = o.state
+        ck = (b_, k_, s_, mode, t_)
         cost = costs.get(ck)
         if cost is None:
-            ep, bp = R.extra_cost(ms.b, bcap), R.extra_cost(ms.k, kcap)
-            spc = sp_cost.get(ms.s)
+            ep, bp = R.extra_cost(b_, bcap), R.extra_cost(k_, kcap)
+            spc = sp_cost.get(s_)
             if spc is None:
-                spc = sp_cost[ms.s] = DRIVERS.sp_cost(st, seat, ms.s)
-            cost = costs[ck] = (ep, bp, spc, unused_mp(n, ms, bcap), (ep + bp + spc, spc, ep, bp, ms.t))
+                spc = sp_cost[s_] = DRIVERS.sp_cost(st, seat, s_)
+            cost = costs[ck] = (ep, bp, spc, unused_mp(n, ms, bcap), (ep + bp + spc, spc, ep, bp, t_))
         ep, bp, spc, unused, score = cost  # score: the same place for fewer MP keeps more
         if ep and bp and stressed:
             continue  # 12.1 level 2: not both EP and BP in one turn
-        if o.kind == "fight":
+        kind = o.kind
+        if kind == "fight":
             # a fight reached with more MP left gets a better die modifier (5.1): keep the cheapest
             # way to each modifier (the seed's example boosts first to attack with 3 MP left)
-            key: tuple = ("fight", ms.pos, o.step.laps, o.defenders, R.unused_mp_modifier(unused))
+            key: tuple = ("fight", pos, o.step.laps, o.defenders, R.unused_mp_modifier(unused))
         else:
-            key = (o.kind, ms.pos, ms.laps, o.defenders)
+            key = (kind, pos, laps, o.defenders)
         old = best.get(key)
         if old is None or score < old[0]:
             best[key] = (score, o, ep, bp, spc, unused)
