@@ -242,7 +242,7 @@ class MState(NamedTuple):
     slip: int  # diagonal allowed next move: 9 any (slipstream), a lane (after a pass), -1 none
 
 
-@dataclass
+@dataclass(slots=True)
 class Option:
     state: MState
     kind: str  # "end", "fight", "pit"
@@ -672,7 +672,7 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
     seen = _Seen(count_min, _tops(start, n, caps))
     options: list[Option] = []
     p0 = places.number(start.pos, start.laps, start.line, start.slip)
-    frontier = seen.admitted([(p0, start.mode, start.t, start.b, start.k, start.s, (start.pos,))])
+    frontier = seen.admitted([(p0, start.mode, start.t, start.b, start.k, start.s, (start.pos,), None)])
     while frontier:
         frontier = seen.admitted(_round(frontier, n, count_min, caps, places, options))
     return options
@@ -681,7 +681,8 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
 def _round(frontier: list, n: int, count_min: int, caps: tuple, places: _Places, options: list) -> list[tuple]:
     """One round of the search: from each state of `frontier` (place, mode, counts, path), the option
     to end there, the change of mode and the steps (one tyre MP counted, or a boost, brake or
-    corner-SP cell); returns the states made, in order. Options go to `options`."""
+    corner-SP cell); returns the states made, in order, each with the path before it and the cell
+    its step goes to (None: a change of mode, on the same cell). Options go to `options`."""
     bcap, kcap, max_b, max_k, max_s = caps
     extras = max_b > 0 or max_k > 0 or max_s > 0  # any boost, brake or corner SP cell at all
     final, place_steps, at = places.final, places.steps, places.at
@@ -695,7 +696,7 @@ def _round(frontier: list, n: int, count_min: int, caps: tuple, places: _Places,
         # mode changes: a boost or brake use is spent at one time, before or after the tyre
         # MP: cells of a use left unspent when the tyre count starts or ends are lost.
         if mode == 0 or (mode == 1 and t_ >= count_min):
-            add((p, mode + 1, t_, -(-b_ // bcap) * bcap, -(-k_ // kcap) * kcap, s_, path))
+            add((p, mode + 1, t_, -(-b_ // bcap) * bcap, -(-k_ // kcap) * kcap, s_, path, None))
         if mode == 1:  # counting the tyre MP: one cell a step, no extras
             if t_ >= n:
                 continue
@@ -710,7 +711,7 @@ def _round(frontier: list, n: int, count_min: int, caps: tuple, places: _Places,
                 if fights or kind_end:
                     _step_option(places, st, (np_, npos, fights, free, kind_end), (1, t1, b_, k_, s_), options)
                 else:
-                    add((np_, 1, t1, b_, k_, s_, path + (npos,)))
+                    add((np_, 1, t1, b_, k_, s_, path, npos))
             continue
         # Boost, brake and corner-SP cells (before or after the tyre MP), on the track only.
         more_b, more_k, part_b, part_k = b_ < max_b, k_ < max_k, b_ % bcap != 0, k_ % kcap != 0
@@ -736,7 +737,7 @@ def _round(frontier: list, n: int, count_min: int, caps: tuple, places: _Places,
                 if fights or kind_end:
                     _step_option(places, st, (np_, npos, fights, free, kind_end), counts, options)
                 else:
-                    add((np_, *counts, path + (npos,)))
+                    add((np_, *counts, path, npos))
     return made
 
 
@@ -776,36 +777,34 @@ class _Seen:
         self.masks: dict[int, Any] = {}
 
     def admitted(self, made: list[tuple]) -> list[tuple]:
-        """The states of `made` (place, mode, counts, path) not dominated by one met before, in
-        order, each checked after those before it. Fewer MP counted is better once the minimum
+        """The states of `made` (place, mode, counts, the path before and the cell the step goes to)
+        not dominated by one met before, with their paths, in order, each checked after those before it. Fewer MP counted is better once the minimum
         count is reached (whatever the other state can still do, this one can too); below the
         minimum, counts are kept apart, since wasting MP sideways may be the only way to end on a
         nearer cell. Checked as a state is made: the states met before it are the same as when it
         is explored (first in, first out)."""
         lo, span, kk, ss, down, masks = self.lo, self.span, self.kk, self.ss, self.down, self.masks
         out = []
-        for st in made:
-            p, mode, t, b_, k_, s_, path = st
-            if not mode:
-                t = 0
+        for p, mode, t_, b_, k_, s_, path, cell in made:
+            t = t_ if mode else 0
             i = (b_ * kk + k_) * ss + s_
             if t < lo:  # one count under this key: one mask
                 key = (p * 3 + mode) * (lo + 1) + t + 1
                 m = masks.get(key, 0)
-                if not m & down[i]:
-                    masks[key] = m | (1 << i)
-                    out.append(st)
-                continue
-            key = (p * 3 + mode) * (lo + 1)
-            ms = masks.get(key)
-            if ms is None:
-                ms = masks[key] = [0] * span
-            elif ms[t - lo] & down[i]:
-                continue
-            bit = 1 << i
-            for j in range(t - lo, span):
-                ms[j] |= bit
-            out.append(st)
+                if m & down[i]:
+                    continue
+                masks[key] = m | (1 << i)
+            else:
+                key = (p * 3 + mode) * (lo + 1)
+                ms = masks.get(key)
+                if ms is None:
+                    ms = masks[key] = [0] * span
+                elif ms[t - lo] & down[i]:
+                    continue
+                bit = 1 << i
+                for j in range(t - lo, span):
+                    ms[j] |= bit
+            out.append((p, mode, t_, b_, k_, s_, path if cell is None else path + (cell,)))
         return out
 
 
