@@ -138,7 +138,8 @@ def plan(st: State) -> None:
     if not opts and ctx.no_pass:  # held behind a car between the flags: it stops short (10.1)
         opts = R.search(ctx, ms, n, 0, frozenset(t["fought"]))
     if t["ms"] is None:
-        opts = [o for o in opts if o.kind != "end" or (o.state.pos, o.state.laps) != (ms.pos, ms.laps)]
+        here = (ms.pos, ms.laps)
+        opts = [o for o in opts if o.kind != "end" or o.state[:2] != here]
     t["opts"] = CHAMP.restrict(st, VARIANTS.restrict(st, choose_opts(st, opts, ctx)))
 
 
@@ -152,7 +153,8 @@ def choose_opts(st: State, opts: list, ctx: R.MoveCtx) -> list[dict]:
     n = st["turn"]["n"]
     costs: dict[tuple, tuple] = {}  # (b, k, s, mode, t) -> what the counts cost: many options share them
     for o in opts:
-        pos, laps, mode, t_, b_, k_, s_, _, _ = ms = o.state
+        ms, kind, defenders, _, step, _ = o
+        pos, laps, mode, t_, b_, k_, s_, _, _ = ms
         ck = (b_, k_, s_, mode, t_)
         cost = costs.get(ck)
         if cost is None:
@@ -164,13 +166,12 @@ def choose_opts(st: State, opts: list, ctx: R.MoveCtx) -> list[dict]:
         ep, bp, spc, unused, score = cost  # score: the same place for fewer MP keeps more
         if ep and bp and stressed:
             continue  # 12.1 level 2: not both EP and BP in one turn
-        kind = o.kind
         if kind == "fight":
             # a fight reached with more MP left gets a better die modifier (5.1): keep the cheapest
             # way to each modifier (the seed's example boosts first to attack with 3 MP left)
-            key: tuple = ("fight", pos, o.step.laps, o.defenders, R.unused_mp_modifier(unused))
+            key: tuple = ("fight", pos, step.laps, defenders, R.unused_mp_modifier(unused))
         else:
-            key = (kind, pos, laps, o.defenders)
+            key = (kind, pos, laps, defenders)
         old = best.get(key)
         if old is None or score < old[0]:
             best[key] = (score, o, ep, bp, spc, unused)

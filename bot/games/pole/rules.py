@@ -242,8 +242,9 @@ class MState(NamedTuple):
     slip: int  # diagonal allowed next move: 9 any (slipstream), a lane (after a pass), -1 none
 
 
-@dataclass(slots=True)
-class Option:
+class Option(NamedTuple):
+    """Where a move may end, or must stop for a fight (a named tuple: a search makes hundreds)."""
+
     state: MState
     kind: str  # "end", "fight", "pit"
     defenders: tuple = ()  # fight: seats to fight, rear first
@@ -686,13 +687,16 @@ def _round(frontier: list, n: int, count_min: int, caps: tuple, places: _Places,
     bcap, kcap, max_b, max_k, max_s = caps
     extras = max_b > 0 or max_k > 0 or max_s > 0  # any boost, brake or corner SP cell at all
     final, place_steps, at = places.final, places.steps, places.at
+    new = tuple.__new__  # a named tuple made without its keyword checks
     made: list[tuple] = []
     add = made.append
     for st in frontier:
         p, mode, t_, b_, k_, s_, path = st
         if ((mode >= 1 and t_ >= count_min) or (mode == 0 and count_min <= 0)) and final[p]:
             pos, laps, line, slip = at[p]
-            options.append(Option(_ms((pos, laps, mode, t_, b_, k_, s_, line, slip)), "end", path=path))
+            options.append(
+                new(Option, (new(MState, (pos, laps, mode, t_, b_, k_, s_, line, slip)), "end", (), (), None, path))
+            )
         # mode changes: a boost or brake use is spent at one time, before or after the tyre
         # MP: cells of a use left unspent when the tyre count starts or ends are lost.
         if mode == 0 or (mode == 1 and t_ >= count_min):
@@ -752,7 +756,7 @@ def _step_option(places: _Places, st: tuple, step: tuple, counts: tuple, options
         pos, laps, line, slip = places.at[p]
         options.append(Option(_ms((pos, laps, mode, t_, b_, k_, s_, line, slip)), "fight", fights, free, after, path))
     else:
-        options.append(Option(after, kind_end, free=free, path=path + (npos,)))
+        options.append(Option(after, kind_end, (), free, None, path + (npos,)))
 
 
 def _ms(fields: tuple) -> MState:
