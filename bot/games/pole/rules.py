@@ -570,15 +570,14 @@ def _step_info(ctx: MoveCtx, g: _Geo, st: MState, cars: tuple[set, set, list]) -
         # Rule reading (5.3 cases 2 and 3): in a corner the attacker stops on the cell beside
         # the defender and the fight is for going beyond it, so passing is judged by rows
         # here; the outer-lane rule of 3.3 only orders the position track after a move.
-        passed = (
-            []
-            if np_ <= cur_p
-            else [  # no move back or sideways passes anyone
-                o
-                for o, po, tie in rivals
-                if not (cur_p > po or (cur_p == po and tie)) and (np_ > po or (np_ == po and tie))
-            ]
-        )
+        if np_ <= cur_p or not rivals:  # no move back or sideways passes anyone
+            out.append((npos, nl, ext, is_str, brake, unit, line, slip, (), (), end))
+            continue
+        passed = [
+            o
+            for o, po, tie in rivals
+            if not (cur_p > po or (cur_p == po and tie)) and (np_ > po or (np_ == po and tie))
+        ]
         if (
             passed
             and no_pass
@@ -652,11 +651,6 @@ class _Places:
             for npos, nl, ext, is_str, brake, unit, nline, nslip, fights, free, end in info
         ]
         return out
-
-    def state(self, p: int, mode: int, t: int, b: int, k: int, s: int) -> MState:
-        """The search state at place p with these counts."""
-        pos, laps, line, slip = self.at[p]
-        return MState(pos, laps, mode, t, b, k, s, line, slip)
 
 
 def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozenset = frozenset()):
