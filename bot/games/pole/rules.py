@@ -725,17 +725,21 @@ def _round(frontier: list, n: int, count_min: int, caps: tuple, places: _Places,
                 use_k = use_s = False
             elif use_k and part_k:
                 use_b = use_s = False
-            for counts in (
-                use_b and (mode, t_, b_ + 1, k_, s_),
-                use_k and (mode, t_, b_, k_ + 1, s_),
-                use_s and (mode, t_, b_, k_, s_ + unit),
-            ):
-                if not counts:
-                    continue
-                if fights or kind_end:
-                    _step_option(places, st, (np_, npos, fights, free, kind_end), counts, options)
-                else:
-                    add((np_, *counts, path, npos))
+            if fights or kind_end:
+                for counts in (
+                    use_b and (mode, t_, b_ + 1, k_, s_),
+                    use_k and (mode, t_, b_, k_ + 1, s_),
+                    use_s and (mode, t_, b_, k_, s_ + unit),
+                ):
+                    if counts:
+                        _step_option(places, st, (np_, npos, fights, free, kind_end), counts, options)
+                continue
+            if use_b:
+                add((np_, mode, t_, b_ + 1, k_, s_, path, npos))
+            if use_k:
+                add((np_, mode, t_, b_, k_ + 1, s_, path, npos))
+            if use_s:
+                add((np_, mode, t_, b_, k_, s_ + unit, path, npos))
     return made
 
 
@@ -782,18 +786,19 @@ class _Seen:
         nearer cell. Checked as a state is made: the states met before it are the same as when it
         is explored (first in, first out)."""
         lo, span, kk, ss, down, masks = self.lo, self.span, self.kk, self.ss, self.down, self.masks
+        lo1 = lo + 1
         out = []
         for p, mode, t_, b_, k_, s_, path, cell in made:
             t = t_ if mode else 0
             i = (b_ * kk + k_) * ss + s_
             if t < lo:  # one count under this key: one mask
-                key = (p * 3 + mode) * (lo + 1) + t + 1
+                key = (p * 3 + mode) * lo1 + t + 1
                 m = masks.get(key, 0)
                 if m & down[i]:
                     continue
                 masks[key] = m | (1 << i)
             else:
-                key = (p * 3 + mode) * (lo + 1)
+                key = (p * 3 + mode) * lo1
                 ms = masks.get(key)
                 if ms is None:
                     ms = masks[key] = [0] * span
