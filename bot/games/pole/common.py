@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.base import Event, State, seat_ref
+from bot.games.base import Event, State, clone, seat_ref
 import bot.games.pole.bots as BOTS
 from bot.games.pole.content import rules
 from bot.games.rng import Rng
@@ -57,6 +57,19 @@ def log(st: State, ev: list[Event], text: Msg, to: int | None = None, now: bool 
     ev.append(Event(text, to))
     if to is None:
         st["log"] = (st["log"] + [text.key and {"key": text.key, "params": to_wire(text.params)}])[-LOG_KEEP:]
+
+
+def copy_state(st: State) -> State:
+    """The copy `apply` changes in place, sharing the log's lines with `st`: a line is never changed
+    once written (`log` makes a new list each time), and the lines are about half a state's bytes,
+    so the JSON round trip copies everything else and the log is a new list of the same lines, the
+    keys in the same order (issue #34)."""
+    lines = st.get("log")
+    if not isinstance(lines, list):
+        return clone(st)
+    out = clone({**st, "log": None})
+    out["log"] = list(lines)
+    return out
 
 
 def roll(rng: Rng, die: str) -> Any:

@@ -138,7 +138,8 @@ def plan(st: State) -> None:
     if not opts and ctx.no_pass:  # held behind a car between the flags: it stops short (10.1)
         opts = R.search(ctx, ms, n, 0, frozenset(t["fought"]))
     if t["ms"] is None:
-        opts = [o for o in opts if o.kind != "end" or (o.state.pos, o.state.laps) != (ms.pos, ms.laps)]
+        here = (ms.pos, ms.laps)
+        opts = [o for o in opts if o.kind != "end" or o.state[:2] != here]
     t["opts"] = CHAMP.restrict(st, VARIANTS.restrict(st, choose_opts(st, opts, ctx)))
 
 
@@ -152,60 +153,66 @@ def choose_opts(st: State, opts: list, ctx: R.MoveCtx) -> list[dict]:
     n = st["turn"]["n"]
     costs: dict[tuple, tuple] = {}  # (b, k, s, mode, t) -> what the counts cost: many options share them
     for o in opts:
-        ms = o.state
-        ck = (ms.b, ms.k, ms.s, ms.mode, ms.t)
+        ms, kind, defenders, _, step, _ = o
+        pos, laps, mode, t_, b_, k_, s_, _, _ = ms
+        ck = (b_, k_, s_, mode, t_)
         cost = costs.get(ck)
         if cost is None:
-            ep, bp = R.extra_cost(ms.b, bcap), R.extra_cost(ms.k, kcap)
-            spc = sp_cost.get(ms.s)
+            ep, bp = R.extra_cost(b_, bcap), R.extra_cost(k_, kcap)
+            spc = sp_cost.get(s_)
             if spc is None:
-                spc = sp_cost[ms.s] = DRIVERS.sp_cost(st, seat, ms.s)
-            cost = costs[ck] = (ep, bp, spc, unused_mp(n, ms, bcap), (ep + bp + spc, spc, ep, bp, ms.t))
+                spc = sp_cost[s_] = DRIVERS.sp_cost(st, seat, s_)
+            cost = costs[ck] = (ep, bp, spc, unused_mp(n, ms, bcap), (ep + bp + spc, spc, ep, bp, t_))
         ep, bp, spc, unused, score = cost  # score: the same place for fewer MP keeps more
         if ep and bp and stressed:
             continue  # 12.1 level 2: not both EP and BP in one turn
-        if o.kind == "fight":
+        if kind == "fight":
             # a fight reached with more MP left gets a better die modifier (5.1): keep the cheapest
             # way to each modifier (the seed's example boosts first to attack with 3 MP left)
-            key: tuple = ("fight", ms.pos, o.step.laps, o.defenders, R.unused_mp_modifier(unused))
+            key: tuple = ("fight", pos, step.laps, defenders, R.unused_mp_modifier(unused))
         else:
-            key = (o.kind, ms.pos, ms.laps, o.defenders)
+            key = (kind, pos, laps, defenders)
         old = best.get(key)
         if old is None or score < old[0]:
             best[key] = (score, o, ep, bp, spc, unused)
-    chosen = []
-    for score, o, ep, bp, spc, unused in best.values():
+    # Each place's entry: sorted by what it shows (progress, cost, kind, cell), and made only if kept.
+    rows = []
+    for entry in best.values():
+        score, o, ep, bp, spc, unused = entry
         fin = o.step if o.kind == "fight" else o.state
-        ms = o.state
-        chosen.append(
-            (
-                {
-                    "kind": o.kind,
-                    "pos": list(ms.pos if o.kind == "fight" else fin.pos),
-                    "laps": fin.laps,
-                    "ep": ep,
-                    "bp": bp,
-                    "sp": spc,
-                    "def": list(o.defenders),
-                    "free": list(o.free),
-                    "ms": ms_data(ms),
-                    "step": ms_data(o.step) if o.step else None,
-                    "unused": unused,
-                    "prog": R.prog(c, fin.laps, list(fin.pos)),
-                    "risk": o.kind == "end" and low_grip_risk(st, fin.pos),
-                },
-                score,
-            )
-        )
-    out = [d for d, _ in sorted(chosen, key=lambda x: (-x[0]["prog"], x[1], x[0]["kind"], x[0]["pos"]))]
+        pos = o.state.pos if o.kind == "fight" else fin.pos
+        rows.append((-R.prog(c, fin.laps, list(fin.pos)), score, o.kind, pos, ep + bp + spc, entry))
+    rows.sort(key=lambda r: r[:4])
     # At most 25 entries: fights, the pit and the flag first, then the moves that cost
     # nothing (the furthest first), then the furthest of those that cost points.
-    keep = [d for d in out if d["kind"] != "end"][:6]
-    free = [d for d in out if d["kind"] == "end" and d["ep"] + d["bp"] + d["sp"] == 0]
-    paid = [d for d in out if d["kind"] == "end" and d["ep"] + d["bp"] + d["sp"] > 0]
+    keep = [r for r in rows if r[2] != "end"][:6]
+    free = [r for r in rows if r[2] == "end" and r[4] == 0]
+    paid = [r for r in rows if r[2] == "end" and r[4] > 0]
     ends = free[: max(12, 25 - len(keep) - len(paid))]
     ends += paid[: 25 - len(keep) - len(ends)]
-    return sorted(keep + ends, key=lambda d: (-d["prog"], d["kind"], d["pos"], d["ep"] + d["bp"] + d["sp"]))
+    return [_option_entry(st, c, r[5]) for r in sorted(keep + ends, key=lambda r: (r[0], r[2], r[3], r[4]))]
+
+
+def _option_entry(st: State, c: Any, chosen: tuple) -> dict:
+    """A kept option as the turn stores it (what the menu, the move and the bots read)."""
+    score, o, ep, bp, spc, unused = chosen
+    fin = o.step if o.kind == "fight" else o.state
+    ms = o.state
+    return {
+        "kind": o.kind,
+        "pos": list(ms.pos if o.kind == "fight" else fin.pos),
+        "laps": fin.laps,
+        "ep": ep,
+        "bp": bp,
+        "sp": spc,
+        "def": list(o.defenders),
+        "free": list(o.free),
+        "ms": ms_data(ms),
+        "step": ms_data(o.step) if o.step else None,
+        "unused": unused,
+        "prog": R.prog(c, fin.laps, list(fin.pos)),
+        "risk": o.kind == "end" and low_grip_risk(st, fin.pos),
+    }
 
 
 def low_grip_risk(st: State, pos) -> bool:

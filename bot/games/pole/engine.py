@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games.base import Action, Engine, Event, GameError, OptionSpec, State, View, choose_again, chosen, move
-from bot.games.pole.common import car_name, face_value, human, log, roll, tyre_name, weather_name
+from bot.games.pole.common import car_name, copy_state, face_value, human, log, roll, tyre_name, weather_name
 import bot.games.pole.hidden as hidden
 import bot.games.pole.championship as CHAMP
 import bot.games.pole.custom as CUSTOM
@@ -152,6 +152,10 @@ class PoleEngine(Engine):
                 out[name] = True
         OPTS.validate(options, out)  # events, circuit rules, variants
         return out
+
+    def copy_state(self, state: State) -> State:
+        """`apply`'s copy, sharing the log's lines (bot/games/pole/common.py `copy_state`)."""
+        return copy_state(state)
 
     def upgrade(self, state: State) -> State:
         """Schema 1 named the number of cars (players' and bots') "n"; it is "seats" from schema 2."""

@@ -242,8 +242,9 @@ class MState(NamedTuple):
     slip: int  # diagonal allowed next move: 9 any (slipstream), a lane (after a pass), -1 none
 
 
-@dataclass
-class Option:
+class Option(NamedTuple):
+    """Where a move may end, or must stop for a fight (a named tuple: a search makes hundreds)."""
+
     state: MState
     kind: str  # "end", "fight", "pit"
     defenders: tuple = ()  # fight: seats to fight, rear first
@@ -362,6 +363,7 @@ class _Geo(NamedTuple):
     brake_ok: tuple
     lanes: tuple
     corner: tuple
+    moves: dict  # (place, the context's flags) -> `_moves_from`'s list
 
 
 _GEO: dict[int, _Geo] = {}
@@ -379,6 +381,7 @@ def _geo(c: Circuit) -> _Geo:
             tuple(brake_ok_at(c, r) for r in rows),
             tuple(c.rows[r].lanes for r in rows),
             tuple(c.corner_at(r) for r in rows),
+            {},
         )
         if len(_GEO) > 64:
             _GEO.clear()
@@ -431,9 +434,26 @@ def _steps_g(ctx: MoveCtx, g: _Geo, st: MState) -> list:
                 out.append((("t", row, ln), laps, False, False))
     if row == c.pit_entry_row and lane == c.pit_side and laps < ctx.final_lap_from:
         out.append((("pin", 0), laps, False, False))
-    if st.line and st.line[1]:  # racing line jumps (4.2.1): as single_steps
-        out += [x for x in single_steps(ctx, st) if x[3]]
     return out
+
+
+def _jump_from(ctx: MoveCtx, st: MState) -> tuple | None:
+    """The racing line's jump from st's cell (4.2.1) as single_steps finds it, but for the cars in
+    between: (laps, row, lane, target row, target lane), for `_line_blocked`; None if there is none."""
+    if not st.line or not st.line[1] or st.pos[0] != "t":
+        return None
+    _, row, lane = st.pos
+    co = ctx.circuit.corners[st.line[0]]
+    idx = None
+    if (row, lane) == co.arrow:
+        idx = 0
+    elif (row, lane) in co.line:
+        idx = co.line.index((row, lane)) + 1
+    if idx is not None and idx < len(co.line):
+        tr, tl = co.line[idx]
+        if tr - row > 1:
+            return st.laps, row, lane, tr, tl
+    return None
 
 
 def _prog_of(length: int, laps: int, pos: tuple) -> float:
@@ -460,57 +480,108 @@ def _limits(ctx: MoveCtx) -> tuple[int, int, int, int, int]:
     return bcap, kcap, max_b, max_k, max_s
 
 
-def _step_info(ctx: MoveCtx, g: _Geo, st: MState, stop_pass: set, rivals: list) -> list[tuple]:
+def _moves_from(ctx: MoveCtx, g: _Geo, st: MState) -> list[tuple]:
+    """What each step from st's place (cell, lap, line and slipstream) leads to whatever the other
+    cars (the circuit and the context's flags alone): (cell, laps, extras allowed, straight,
+    braking may start, corner SP unit, racing line after, progress after, "finish" / "pit" / None,
+    the cell and laps a car must hold for a slipstream after the step or None, the racing-line
+    jump to check for cars in between or None). Kept with the circuit's tables: the same places
+    come back turn after turn."""
+    key = (
+        st.pos,
+        st.laps,
+        st.line,
+        st.slip,
+        ctx.rain,
+        ctx.start_round,
+        ctx.final_lap_from,
+        ctx.first_corner_row,
+        ctx.total_laps,
+        ctx.bot,
+        ctx.no_technical,
+        ctx.sp_double,
+    )
+    out = g.moves.get(key)
+    if out is not None:
+        return out
+    c = ctx.circuit
+    pos, laps = st.pos, st.laps
+    on_track = pos[0] == "t"
+    steps = _steps_g(ctx, g, st) if on_track else list(single_steps(ctx, st))
+    jump = _jump_from(ctx, st)
+    if jump is not None:
+        steps.append((("t", jump[3], jump[4]), laps, False, True))
+    out = []
+    for npos, nl, diagonal, is_jump in steps:
+        n_track = npos[0] == "t"
+        ext = on_track and n_track
+        is_str = n_track and g.straight[npos[1]]
+        unit = 1
+        if ext and ctx.sp_double:  # half-SP units: 1 in a non-technical corner, 2 in a technical one
+            co = g.corner[npos[1]]
+            unit = 1 if co is not None and not co.technical else 2
+        slip_at = None
+        if is_str:  # right behind a car on a straight: slipstream (5.2.1)
+            fr, fl = _next(g, npos[1], nl)
+            if g.straight[fr]:
+                slip_at = (("t", fr, npos[2]), fl)
+        end = "finish" if n_track and nl > laps and nl >= ctx.total_laps else "pit" if npos == ("pit",) else None
+        brake = ext and g.brake_ok[pos[1]]
+        line = line_after(ctx, st, npos, is_jump)
+        out.append(
+            (
+                npos,
+                nl,
+                ext,
+                is_str,
+                brake,
+                unit,
+                line,
+                _prog_of(c.length, nl, npos),
+                end,
+                slip_at,
+                jump if is_jump else None,
+            )
+        )
+    if len(g.moves) > 8192:
+        g.moves.clear()
+    g.moves[key] = out
+    return out
+
+
+def _step_info(ctx: MoveCtx, g: _Geo, st: MState, cars: tuple[set, set, list]) -> list[tuple]:
     """What each step from st's cell, lap, slipstream and line state leads to, whatever the
     counts: (cell, laps, extras allowed, straight, braking may start, corner SP unit, racing
     line after, slipstream after, the cars to fight (rear first) or (), the cars passed
     freely, "finish" / "pit" / None). Steps into a blocked cell or a no-overtaking pass are
-    left out."""
+    left out. `cars`: the cells no car may drive through, the cars behind which a step has the
+    slipstream (cell, laps) and the rivals with how far along each is."""
+    stop_pass, slip_cars, rivals = cars
     c = ctx.circuit
-    straight = g.straight
-    corner_of = g.corner
-    sp_double = ctx.sp_double
     no_pass = ctx.no_pass
     no_fights = ctx.start_round
     pos, laps = st.pos, st.laps
-    on_track = pos[0] == "t"
     cur_p = _prog_of(c.length, laps, pos)
     out: list[tuple] = []
-    for npos, nl, diagonal, jump in _steps_g(ctx, g, st):
-        if npos in stop_pass:
+    for npos, nl, ext, is_str, brake, unit, line, np_, end, slip_at, jump in _moves_from(ctx, g, st):
+        if npos in stop_pass or (jump is not None and _line_blocked(ctx, *jump)):
             continue
-        n_track = npos[0] == "t"
-        ext = on_track and n_track
-        is_str = n_track and straight[npos[1]]
-        unit = 1
-        if ext and sp_double:  # half-SP units: 1 in a non-technical corner, 2 in a technical one
-            co = corner_of[npos[1]]
-            unit = 1 if co is not None and not co.technical else 2
-        line = line_after(ctx, st, npos, jump)
-        slip = -1
-        if is_str:
-            for seat, ol, opos, off in ctx.others:  # right behind a car: slipstream (5.2.1)
-                if opos[0] == "t" and off == 0 and opos[2] == npos[2]:
-                    fr, fl = _next(g, npos[1], nl)
-                    if (fr, fl) == (opos[1], ol) and straight[fr]:
-                        slip = 9  # any diagonal on the next move
+        slip = 9 if slip_at is not None and slip_at in slip_cars else -1  # any diagonal on the next move
         # Rule reading (5.3 cases 2 and 3): in a corner the attacker stops on the cell beside
         # the defender and the fight is for going beyond it, so passing is judged by rows
         # here; the outer-lane rule of 3.3 only orders the position track after a move.
-        np_ = _prog_of(c.length, nl, npos)
-        passed = (
-            []
-            if np_ <= cur_p
-            else [  # no move back or sideways passes anyone
-                o
-                for o, po, tie in rivals
-                if not (cur_p > po or (cur_p == po and tie)) and (np_ > po or (np_ == po and tie))
-            ]
-        )
+        if np_ <= cur_p or not rivals:  # no move back or sideways passes anyone
+            out.append((npos, nl, ext, is_str, brake, unit, line, slip, (), (), end))
+            continue
+        passed = [
+            o
+            for o, po, tie in rivals
+            if not (cur_p > po or (cur_p == po and tie)) and (np_ > po or (np_ == po and tie))
+        ]
         if (
             passed
             and no_pass
-            and any(o[2][0] == "t" and (o[2][1] in no_pass or n_track and npos[1] in no_pass) for o in passed)
+            and any(o[2][0] == "t" and (o[2][1] in no_pass or npos[0] == "t" and npos[1] in no_pass) for o in passed)
         ):
             continue  # 10.1: no overtaking between the flags, with or without a fight
         fights = []
@@ -518,149 +589,257 @@ def _step_info(ctx: MoveCtx, g: _Geo, st: MState, stop_pass: set, rivals: list) 
             fights = [o for o in passed if o[2][0] == "t" and o[3] == 0 and abs(o[2][2] - pos[2]) <= 1]
         if fights:
             order = sorted(fights, key=lambda o: (prog(c, o[1], list(o[2])), corner_rank(c, list(o[2]))))
-            out.append(
-                (
-                    npos,
-                    nl,
-                    ext,
-                    is_str,
-                    ext and g.brake_ok[pos[1]],
-                    unit,
-                    line,
-                    slip,
-                    tuple(o[0] for o in order),
-                    tuple(o[0] for o in passed if o not in fights),
-                    None,
-                )
-            )
-            continue
-        end = "finish" if n_track and nl > laps and nl >= ctx.total_laps else "pit" if npos == ("pit",) else None
-        out.append(
-            (npos, nl, ext, is_str, ext and g.brake_ok[pos[1]], unit, line, slip, (), tuple(o[0] for o in passed), end)
-        )
+            defenders, end = tuple(o[0] for o in order), None
+        else:
+            defenders = ()
+        free = tuple(o[0] for o in passed if o not in fights)
+        out.append((npos, nl, ext, is_str, brake, unit, line, slip, defenders, free, end))
     return out
+
+
+def _others_at(ctx: MoveCtx, fought: frozenset) -> tuple[set, tuple[set, set, list]]:
+    """The cells no car may end on (final) and, for `_step_info`, those no car may drive through,
+    the cars on the track (cell, laps) behind which a step has the slipstream, and the rivals a
+    move may pass with how far along each is. Green exit cells take any number of cars (seed 7); a car gone off the track
+    can be driven through, and on the turn it went off also shared (off 1); on its return turn no one
+    may stop on its cell (off 2, 4.6)."""
+    c = ctx.circuit
+    oinfo = [(o, prog(c, o[1], list(o[2])), corner_rank(c, list(o[2])), o[0] in ctx.ahead_of) for o in ctx.others]
+    rivals = [(o, po, tie) for o, po, ro, tie in oinfo if o[0] not in fought]
+    stop_final = {tuple(o[2]) for o in ctx.others if o[3] != 1}
+    stop_pass = {tuple(o[2]) for o in ctx.others if o[3] not in (1, 2)}
+    for free in (stop_final, stop_pass):
+        for x in [x for x in free if x[0] in ("g", "pout", "pit")]:
+            free.discard(x)
+    slip_cars = {(opos, ol) for _, ol, opos, off in ctx.others if opos[0] == "t" and off == 0}
+    return stop_final, (stop_pass, slip_cars, rivals)
+
+
+class _Places:
+    """The places one search meets: a cell with its lap, racing-line state and slipstream (all a
+    step from it depends on), numbered as they are met. Each place's steps are worked out once
+    (`_step_info`) and name the place each leads to, so the search's states are small tuples of
+    numbers and its seen-states table is keyed by numbers."""
+
+    __slots__ = ("ctx", "g", "stop_final", "cars", "index", "at", "final", "steps")
+
+    def __init__(self, ctx: MoveCtx, g: _Geo, fought: frozenset) -> None:
+        self.ctx, self.g = ctx, g
+        self.stop_final, self.cars = _others_at(ctx, fought)
+        self.index: dict[tuple, int] = {}
+        self.at: list[tuple] = []  # place number -> (cell, laps, line, slip)
+        self.final: list[bool] = []  # place number -> may a move end there
+        self.steps: list[list | None] = []  # place number -> its steps, once worked out
+
+    def number(self, pos: tuple, laps: int, line: tuple, slip: int) -> int:
+        """The place's number, a new one the first time it is met."""
+        key = (pos, laps, line, slip)
+        p = self.index.get(key)
+        if p is None:
+            p = self.index[key] = len(self.at)
+            self.at.append(key)
+            self.final.append(pos not in self.stop_final)
+            self.steps.append(None)
+        return p
+
+    def steps_from(self, p: int) -> list:
+        """`_step_info` from place p, each step led by the number of the place it reaches and its cell."""
+        pos, laps, line, slip = self.at[p]
+        info = _step_info(self.ctx, self.g, MState(pos, laps, 0, 0, 0, 0, 0, line, slip), self.cars)
+        out = self.steps[p] = [
+            (self.number(npos, nl, nline, nslip), npos, ext, is_str, brake, unit, fights, free, end)
+            for npos, nl, ext, is_str, brake, unit, nline, nslip, fights, free, end in info
+        ]
+        return out
 
 
 def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozenset = frozenset()):
     """Every way to spend this turn's MP from `start`: n tyre MP of which at least count_min must
     be counted (up to 3 fewer, seed 4), boost / brake / corner-SP cells before or after them,
     never in the middle (4.2, 4.4, 4.5). Returns options: where the move may end (with what it
-    costs), where it must stop for a position fight, or the pit. States with the same cell and
-    flags keep only those not worse in every count. What depends only on a cell, a step or the
-    circuit is worked out once (the search runs every turn, every replay and AI look-ahead)."""
-    c = ctx.circuit
-    g = _geo(c)
+    costs), where it must stop for a position fight, or the pit. States with the same place, mode
+    and count below the minimum keep only those not worse in every count (`_Seen`), explored first
+    in, first out: the states one round of steps makes (`_round`) are admitted together, in the
+    order made. What depends only on a place, a step or the circuit is worked out once (the search
+    runs every turn, every replay and AI look-ahead)."""
     caps = _limits(ctx)
-    bcap, kcap, max_b, max_k, max_s = caps
-    extras = max_b > 0 or max_k > 0 or max_s > 0  # any boost, brake or corner SP cell at all
-    seen: dict[tuple, list[tuple[int, int, int, int]]] = {}
+    places = _Places(ctx, _geo(ctx.circuit), fought)
+    seen = _Seen(count_min, _tops(start, n, caps))
     options: list[Option] = []
-    path = (start.pos,)
-    oinfo = [(o, prog(c, o[1], list(o[2])), corner_rank(c, list(o[2])), o[0] in ctx.ahead_of) for o in ctx.others]
-    rivals = [(o, po, tie) for o, po, ro, tie in oinfo if o[0] not in fought]
-    # Cells no car may end on (final) or drive through, once per search: green exit cells take any
-    # number of cars (seed 7); a car gone off the track can be driven through, and on the turn it
-    # went off also shared (off 1); on its return turn no one may stop on its cell (off 2, 4.6).
-    stop_final = {tuple(o[2]) for o in ctx.others if o[3] != 1}
-    stop_pass = {tuple(o[2]) for o in ctx.others if o[3] not in (1, 2)}
-    for free in (stop_final, stop_pass):
-        for x in [x for x in free if x[0] in ("g", "pout", "pit")]:
-            free.discard(x)
-    steps_memo: dict[tuple, list] = {}
-
-    def admit(pos, laps, mode, t_, b_, k_, s_, line, slip) -> bool:
-        """Is this state not dominated by one met before (in the order the states are explored)?
-        Fewer MP counted is better once the minimum count is reached (whatever the other state
-        can still do, this one can too); below the minimum, counts are kept apart, since wasting
-        MP sideways may be the only way to end on a nearer cell. Checked as a state is made: the
-        states met before it are the same as when it is explored (first in, first out)."""
-        t = t_ if mode else 0
-        key = (pos, laps, mode, -1 if t >= count_min else t, line, slip)
-        lst = seen.get(key)
-        if lst is None:
-            seen[key] = [(t, b_, k_, s_)]
-            return True
-        for v0, v1, v2, v3 in lst:
-            if v0 <= t and v1 <= b_ and v2 <= k_ and v3 <= s_:
-                return False
-        lst.append((t, b_, k_, s_))
-        return True
-
-    frontier: list[tuple[Any, tuple]] = [(tuple(start), path)] if admit(*start) else []
+    p0 = places.number(start.pos, start.laps, start.line, start.slip)
+    frontier = seen.admitted([(p0, start.mode, start.t, start.b, start.k, start.s, (start.pos,), None)])
     while frontier:
-        nxt: list[tuple[Any, tuple]] = []
-        for st, path in frontier:
-            pos, laps, mode, t_, b_, k_, s_, line0, slip0 = st
-            if ((mode >= 1 and t_ >= count_min) or (mode == 0 and count_min <= 0)) and pos not in stop_final:
-                options.append(Option(MState._make(st), "end", path=path))
-            # mode changes: a boost or brake use is spent at one time, before or after the tyre
-            # MP: cells of a use left unspent when the tyre count starts or ends are lost.
-            if mode == 0 or (mode == 1 and t_ >= count_min):
-                m = (pos, laps, mode + 1, t_, -(-b_ // bcap) * bcap, -(-k_ // kcap) * kcap, s_, line0, slip0)
-                if admit(*m):
-                    nxt.append((m, path))
-            if mode == 1:  # counting the tyre MP: one cell a step, no extras
-                if t_ >= n:
-                    continue
-            elif not extras:
-                continue
-            skey = (pos, laps, slip0, line0)
-            steps = steps_memo.get(skey)
-            if steps is None:
-                steps = steps_memo[skey] = _step_info(ctx, g, MState._make(st), stop_pass, rivals)
-            if mode == 1:
-                for npos, nl, ext, is_str, brake_here, unit, line, slip, fights, free, kind_end in steps:
-                    nst = (npos, nl, 1, t_ + 1, b_, k_, s_, line, slip)
-                    if fights:
-                        options.append(Option(MState._make(st), "fight", fights, free, MState._make(nst), path))
-                    elif kind_end:
-                        options.append(Option(MState._make(nst), kind_end, free=free, path=path + (npos,)))
-                    elif admit(*nst):
-                        nxt.append((nst, path + (npos,)))
-                continue
-            _spend_extras(st, path, steps, caps, admit, options, nxt)
-        frontier = nxt
+        frontier = seen.admitted(_round(frontier, n, count_min, caps, places, options))
     return options
 
 
-def _spend_extras(st: tuple, path: tuple, steps: list, caps: tuple, admit: Any, options: list, nxt: list) -> None:
-    """Boost, brake and corner-SP cells from state `st` (before or after the tyre MP): the options
-    they reach and the states to explore next (those `admit` lets through)."""
-    pos, laps, mode, t_, b_, k_, s_, line0, slip0 = st
+def _round(frontier: list, n: int, count_min: int, caps: tuple, places: _Places, options: list) -> list[tuple]:
+    """One round of the search: from each state of `frontier` (place, mode, counts, path), the option
+    to end there, the change of mode and the steps (one tyre MP counted, or a boost, brake or
+    corner-SP cell); returns the states made, in order, each with the path before it and the cell
+    its step goes to (None: a change of mode, on the same cell). Options go to `options`."""
     bcap, kcap, max_b, max_k, max_s = caps
-    for npos, nl, ext, is_str, brake_here, unit, line, slip, fights, free, kind_end in steps:
-        if not ext:  # boost, brake and corner SP cells: on the track only
-            continue
-        kinds = []
-        if b_ < max_b and is_str:
-            kinds.append("b")
-        if k_ < max_k and (k_ % kcap != 0 or brake_here):
-            kinds.append("k")
-        if s_ + unit <= max_s and not is_str:
-            kinds.append("s")
-        if not kinds:
-            continue
-        # A boost or brake use already paid for has cells left: using them is free, so
-        # never open another use (or pay SP) instead: that path is never better.
-        if "b" in kinds and b_ % bcap:
-            kinds = ["b"]
-        elif "k" in kinds and k_ % kcap:
-            kinds = ["k"]
-        for kind in kinds:
-            nst = (
-                npos,
-                nl,
-                mode,
-                t_,
-                b_ + (kind == "b"),
-                k_ + (kind == "k"),
-                s_ + (unit if kind == "s" else 0),
-                line,
-                slip,
+    extras = max_b > 0 or max_k > 0 or max_s > 0  # any boost, brake or corner SP cell at all
+    final, place_steps, at = places.final, places.steps, places.at
+    new = tuple.__new__  # a named tuple made without its keyword checks
+    made: list[tuple] = []
+    add = made.append
+    for st in frontier:
+        p, mode, t_, b_, k_, s_, path = st
+        if ((mode >= 1 and t_ >= count_min) or (mode == 0 and count_min <= 0)) and final[p]:
+            pos, laps, line, slip = at[p]
+            options.append(
+                new(Option, (new(MState, (pos, laps, mode, t_, b_, k_, s_, line, slip)), "end", (), (), None, path))
             )
-            if fights:
-                options.append(Option(MState._make(st), "fight", fights, free, MState._make(nst), path))
-            elif kind_end:
-                options.append(Option(MState._make(nst), kind_end, free=free, path=path + (npos,)))
-            elif admit(*nst):
-                nxt.append((nst, path + (npos,)))
+        # mode changes: a boost or brake use is spent at one time, before or after the tyre
+        # MP: cells of a use left unspent when the tyre count starts or ends are lost.
+        if mode == 0 or (mode == 1 and t_ >= count_min):
+            add((p, mode + 1, t_, -(-b_ // bcap) * bcap, -(-k_ // kcap) * kcap, s_, path, None))
+        if mode == 1:  # counting the tyre MP: one cell a step, no extras
+            if t_ >= n:
+                continue
+        elif not extras:
+            continue
+        steps = place_steps[p]
+        if steps is None:
+            steps = places.steps_from(p)
+        if mode == 1:
+            t1 = t_ + 1
+            for np_, npos, ext, is_str, brake_here, unit, fights, free, kind_end in steps:
+                if fights or kind_end:
+                    _step_option(places, st, (np_, npos, fights, free, kind_end), (1, t1, b_, k_, s_), options)
+                else:
+                    add((np_, 1, t1, b_, k_, s_, path, npos))
+            continue
+        # Boost, brake and corner-SP cells (before or after the tyre MP), on the track only.
+        more_b, more_k, part_b, part_k = b_ < max_b, k_ < max_k, b_ % bcap != 0, k_ % kcap != 0
+        for np_, npos, ext, is_str, brake_here, unit, fights, free, kind_end in steps:
+            if not ext:
+                continue
+            use_b = more_b and is_str
+            use_k = more_k and (part_k or brake_here)
+            use_s = not is_str and s_ + unit <= max_s
+            # A boost or brake use already paid for has cells left: using them is free, so
+            # never open another use (or pay SP) instead: that path is never better.
+            if use_b and part_b:
+                use_k = use_s = False
+            elif use_k and part_k:
+                use_b = use_s = False
+            if fights or kind_end:
+                for counts in (
+                    use_b and (mode, t_, b_ + 1, k_, s_),
+                    use_k and (mode, t_, b_, k_ + 1, s_),
+                    use_s and (mode, t_, b_, k_, s_ + unit),
+                ):
+                    if counts:
+                        _step_option(places, st, (np_, npos, fights, free, kind_end), counts, options)
+                continue
+            if use_b:
+                add((np_, mode, t_, b_ + 1, k_, s_, path, npos))
+            if use_k:
+                add((np_, mode, t_, b_, k_ + 1, s_, path, npos))
+            if use_s:
+                add((np_, mode, t_, b_, k_, s_ + unit, path, npos))
+    return made
+
+
+def _step_option(places: _Places, st: tuple, step: tuple, counts: tuple, options: list) -> None:
+    """The option a step from state `st` reaches with these counts after it: the fight for the
+    step (the car stays at st's place), or the end there ("finish" or "pit")."""
+    p, mode, t_, b_, k_, s_, path = st
+    np_, npos, fights, free, kind_end = step
+    npos_, nl, nline, nslip = places.at[np_]
+    after = _ms((npos_, nl, *counts, nline, nslip))
+    if fights:
+        pos, laps, line, slip = places.at[p]
+        options.append(Option(_ms((pos, laps, mode, t_, b_, k_, s_, line, slip)), "fight", fights, free, after, path))
+    else:
+        options.append(Option(after, kind_end, (), free, None, path + (npos,)))
+
+
+def _ms(fields: tuple) -> MState:
+    return tuple.__new__(MState, fields)
+
+
+class _Seen:
+    """The count vectors (tyre MP, boost, brake, corner-SP cells) met before at each place and mode,
+    for `admitted`: each key's vectors as bit masks over the (boost, brake, SP) box, one mask per
+    tyre count, each holding the vectors of that count or fewer; `down[i]` is the mask of every
+    point of the box at most point i in each count, so "a vector met before is at most this one in
+    every count" is one AND."""
+
+    __slots__ = ("lo", "span", "kk", "ss", "down", "masks")
+
+    def __init__(self, count_min: int, tops: tuple[int, int, int, int]) -> None:
+        top_t, top_b, top_k, top_s = tops  # no count goes over these in the search
+        self.lo = max(count_min, 0)  # counts from here on share a key
+        self.span = max(top_t, self.lo) + 1 - self.lo
+        self.kk, self.ss = top_k + 1, top_s + 1
+        self.down = _downs(top_b + 1, top_k + 1, top_s + 1)
+        self.masks: dict[int, Any] = {}
+
+    def admitted(self, made: list[tuple]) -> list[tuple]:
+        """The states of `made` (place, mode, counts, the path before and the cell the step goes to)
+        not dominated by one met before, with their paths, in order, each checked after those before it. Fewer MP counted is better once the minimum
+        count is reached (whatever the other state can still do, this one can too); below the
+        minimum, counts are kept apart, since wasting MP sideways may be the only way to end on a
+        nearer cell. Checked as a state is made: the states met before it are the same as when it
+        is explored (first in, first out)."""
+        lo, span, kk, ss, down, masks = self.lo, self.span, self.kk, self.ss, self.down, self.masks
+        lo1 = lo + 1
+        out = []
+        for p, mode, t_, b_, k_, s_, path, cell in made:
+            t = t_ if mode else 0
+            i = (b_ * kk + k_) * ss + s_
+            if t < lo:  # one count under this key: one mask
+                key = (p * 3 + mode) * lo1 + t + 1
+                m = masks.get(key, 0)
+                if m & down[i]:
+                    continue
+                masks[key] = m | (1 << i)
+            else:
+                key = (p * 3 + mode) * lo1
+                ms = masks.get(key)
+                if ms is None:
+                    ms = masks[key] = [0] * span
+                elif ms[t - lo] & down[i]:
+                    continue
+                bit = 1 << i
+                for j in range(t - lo, span):
+                    ms[j] |= bit
+            out.append((p, mode, t_, b_, k_, s_, path if cell is None else path + (cell,)))
+        return out
+
+
+_DOWNS: dict[tuple[int, int, int], list[int]] = {}
+
+
+def _downs(nb: int, nk: int, ns: int) -> list[int]:
+    """For each point (b, k, s) of the box nb x nk x ns (numbered (b * nk + k) * ns + s), the mask
+    of the points at most it in each count; kept for the next search."""
+    down = _DOWNS.get((nb, nk, ns))
+    if down is None:
+        down = [0] * (nb * nk * ns)
+        for b in range(nb):
+            for k in range(nk):
+                for s in range(ns):
+                    i = (b * nk + k) * ns + s
+                    m = 1 << i
+                    if b:
+                        m |= down[i - nk * ns]
+                    if k:
+                        m |= down[i - ns]
+                    if s:
+                        m |= down[i - 1]
+                    down[i] = m
+        if len(_DOWNS) > 256:
+            _DOWNS.clear()
+        _DOWNS[(nb, nk, ns)] = down
+    return down
+
+
+def _tops(start: MState, n: int, caps: tuple) -> tuple[int, int, int, int]:
+    """The most tyre MP, boost, brake and corner-SP cells a search from `start` can count: a step
+    adds a count only under its limit, and a use's cells are rounded up to whole uses."""
+    bcap, kcap, max_b, max_k, max_s = caps
+    return max(n, start.t), max(max_b, start.b + bcap), max(max_k, start.k + kcap), max(max_s, start.s)

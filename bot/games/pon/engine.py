@@ -165,6 +165,18 @@ class PonEngine(Engine):
         st["schema"] = SCHEMA
         return st
 
+    def copy_state(self, state: State) -> State:
+        """The copy `apply` changes in place, sharing the log's lines with `state`: a line is never
+        changed once written (`log_public` appends to the list and trims it), and the lines are most
+        of a state's bytes, so the JSON round trip copies everything else and the log is a new list
+        of the same lines (issue #34: a move about a third faster)."""
+        log = state.get("log")
+        if not isinstance(log, list):
+            return clone(state)
+        st = clone({**state, "log": None})  # the keys in the same order
+        st["log"] = list(log)
+        return st
+
     # -- moves ---------------------------------------------------------------------------------------
 
     def after_move(self, st: State, seat: int, events: list[Event]) -> None:
