@@ -2,8 +2,9 @@
 game-end animation drawn for real costs far more CPU than the rest of a move (a whole Pole race:
 8 of its 12 CPU seconds), and those tests only check that a post carries its images. A stand-in
 renderer keeps each game's shape (a results image at the end where the game draws one, several
-board images for Steam Works) and draws a blank 16 x 16 PNG at once; the stand-in animation is a
-blank one-frame GIF. tests/core and tests/rendering test the drawings themselves; the modules
+board images for Steam Works) and draws a 16 x 16 PNG at once, the same for the same view and
+another for another (a thread post's nonce hashes its images: two boards must not look alike); the
+stand-in animation is a blank one-frame GIF. tests/core and tests/rendering test the drawings themselves; the modules
 listed in conftest.REAL_IMAGES and REAL_ANIMATION look at the real ones end to end.
 
 A bot run as a subprocess gets them too when started as
@@ -12,7 +13,9 @@ runs the module named next as ``__main__`` (BOT_ARGV below)."""
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
 import runpy
 import sys
 from typing import Any
@@ -34,28 +37,46 @@ def _blank(fmt: str) -> bytes:
     return out.getvalue()
 
 
-STAND_IN_IMAGE = _blank("PNG")
 STAND_IN_ANIMATION = export.Drawn(
     data=_blank("GIF"), format="gif", frames=1, boards=1, size=(16, 16), seconds=0.0, whole=True
 )
 
 
-def _image(view: dict[str, Any], names: list[str], locale: str) -> bytes:
-    return STAND_IN_IMAGE
+def stand_in_image(view: dict[str, Any], names: list[str], locale: str, part: str = "") -> bytes:
+    """A 16 x 16 PNG whose pixels are a digest of what it stands for."""
+    key = json.dumps([part, view, names, locale], sort_keys=True, default=str).encode()
+    pixels = hashlib.blake2b(key, digest_size=48).digest()  # 16 RGB pixels: the first row
+    image = Image.new("RGB", (16, 16), "white")
+    image.putdata([tuple(pixels[i : i + 3]) for i in range(0, 48, 3)])
+    out = io.BytesIO()
+    image.save(out, "PNG", compress_level=1)
+    return out.getvalue()
 
 
-def _images(view: dict[str, Any], names: list[str], locale: str) -> list[bytes]:
-    return [STAND_IN_IMAGE, STAND_IN_IMAGE]
+def _board(view: dict[str, Any], names: list[str], locale: str) -> bytes:
+    return stand_in_image(view, names, locale, "board")
+
+
+def _hand(view: dict[str, Any], names: list[str], locale: str) -> bytes:
+    return stand_in_image(view, names, locale, "hand")
+
+
+def _results(view: dict[str, Any], names: list[str], locale: str) -> bytes:
+    return stand_in_image(view, names, locale, "results")
+
+
+def _boards(view: dict[str, Any], names: list[str], locale: str) -> list[bytes]:
+    return [stand_in_image(view, names, locale, "board"), stand_in_image(view, names, locale, "workshops")]
 
 
 def stand_in_renderer(kind: str) -> Renderer:
     """The game's renderer with every drawing a blank PNG, in the real one's shape."""
     real = real_renderer(kind)
     return Renderer(
-        board=_image,
-        hand=_image,
-        results=_image if real.results is not None else None,
-        boards=_images if real.boards is not None else None,
+        board=_board,
+        hand=_hand,
+        results=_results if real.results is not None else None,
+        boards=_boards if real.boards is not None else None,
     )
 
 
