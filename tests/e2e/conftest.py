@@ -8,7 +8,6 @@ that test's database. All other tests run on SQLite only.
 from __future__ import annotations
 
 import asyncio
-import io
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -17,9 +16,8 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from PIL import Image
 
-from bot import export
+from bot import delivery, export
 from bot.app import create_bot
 from bot.config import load_settings
 from bot.tools.emulator import Emulator
@@ -27,9 +25,23 @@ from bot.tools.emulator.model import MANAGE_THREADS
 from bot.tools.emulator.testing import start_bot_in_process
 from tests.core.test_store import BACKENDS, database_for
 
+from . import standins
+
 ON_BOTH_BACKENDS = {"test_crash_recovery", "test_heat_race", "test_pon_game"}
-# The modules whose tests look at the game-end animation: the others get a stand-in (_quick_animation).
+# The modules whose tests look at the game-end animation, and those that look at the boards and hands
+# or play every game with them drawn for real: the others get stand-ins (_stand_in_pictures).
+# test_every_decision_told: with drawings that take no time, its Heat game fails at version 4 ("bob's
+# controls were made at 3, before its decision began at 4"); with a 30 ms sleep in the stand-ins it
+# passes. A race in the table or in the watch, left to be found; the module draws for real meanwhile.
 REAL_ANIMATION = {"test_export", "test_campaign_checks"}
+REAL_IMAGES = {
+    "test_export",
+    "test_campaign_checks",
+    "test_heat_weather",
+    "test_table",
+    "test_japanese_tables",
+    "test_every_decision_told",
+}
 _DATABASES: dict[Path, str] = {}  # a PostgreSQL test's tmp_path: its database's URL
 
 
@@ -55,28 +67,17 @@ async def _store_database(store_backend, tmp_path):
         _DATABASES.pop(tmp_path, None)
 
 
-def _stand_in_animation() -> export.Drawn:
-    out = io.BytesIO()
-    Image.new("RGB", (16, 16), "white").save(out, "GIF")
-    return export.Drawn(data=out.getvalue(), format="gif", frames=1, boards=1, size=(16, 16), seconds=0.0, whole=True)
-
-
-STAND_IN_ANIMATION = _stand_in_animation()
-
-
 @pytest.fixture(autouse=True)
-def _quick_animation(request, monkeypatch):
-    """At a game's end an in-process bot posts a stand-in animation (a blank GIF, at once) rather
-    than spawning the animator's worker to replay and draw every board: seconds of CPU at each game
-    end, and a bot's close waits for it. The modules in REAL_ANIMATION look at the real one, as
-    tests/core/test_animation.py does; bots in a subprocess draw theirs."""
-    if request.module.__name__.rsplit(".", 1)[-1] in REAL_ANIMATION:
-        return
-
-    async def draw(*args: Any, **kwargs: Any) -> export.Drawn:
-        return STAND_IN_ANIMATION
-
-    monkeypatch.setattr(export.ANIMATOR, "draw", draw)
+def _stand_in_pictures(request, monkeypatch):
+    """An in-process bot draws stand-in boards, hands and game-end animations (tests/e2e/standins.py)
+    rather than real ones: most of a move's CPU, and a bot's close waits for the animator's worker.
+    The modules in REAL_IMAGES and REAL_ANIMATION look at the real ones, as tests/rendering and
+    tests/core/test_animation.py do; a bot subprocess gets the stand-ins from standins.BOT_ARGV."""
+    module = request.module.__name__.rsplit(".", 1)[-1]
+    if module not in REAL_IMAGES:
+        monkeypatch.setattr(delivery, "renderer", standins.stand_in_renderer)
+    if module not in REAL_ANIMATION:
+        monkeypatch.setattr(export.ANIMATOR, "draw", standins.stand_in_draw)
 
 
 def database_of(tmp_path) -> Path | str:

@@ -1,5 +1,6 @@
 """The attack campaign script (issues #7, #28) runs end to end in a tiny version, one table of each
-of the five games, and prints every figure; it stays within CI time.
+of the five games, and prints every figure. (Its length is the campaign's floor: 20 s of games and
+forged packets, then the damaged start-ups; a timing belongs in a benchmark, not here.)
 What does not depend on the dice must be zero: no crash, no forged packet unanswered or accepted,
 no traceback, no secret in the log, every damaged start-up a clean exit. (The crash figures of a
 full run are the campaign's own proof; a tiny run is too random to pin them.)"""
@@ -9,13 +10,11 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import time
 
 from bot.tools.campaign import FIGURES
 
 
 def test_tiny_campaign_prints_every_figure():
-    t0 = time.monotonic()
     proc = subprocess.run(
         [
             sys.executable,
@@ -39,7 +38,6 @@ def test_tiny_campaign_prints_every_figure():
         text=True,
         timeout=120,
     )
-    took = time.monotonic() - t0
     assert proc.returncode == 0, proc.stderr[-3000:]
     lines = proc.stdout.strip().splitlines()
     figures = dict(line.split(": ", 1) for line in lines)
@@ -65,4 +63,3 @@ def test_tiny_campaign_prints_every_figure():
     ):
         assert figures[name] == "0", (name, proc.stdout)
     assert figures["startups_clean_exit"] == figures["startups_damaged"], proc.stdout
-    assert took < 90, f"the tiny campaign took {took:.0f} s"  # ~50 s on a quiet machine

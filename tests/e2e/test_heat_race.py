@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.tools.emulator.testing import start_bot_subprocess
 
+from . import standins
 from .conftest import bot_env, database_of, read_row
 from .players import Player, play_until
 from .tables import open_table, start
@@ -18,7 +19,7 @@ async def test_full_race_with_a_restart(world, tmp_path):
     emu = world.emu
     db = database_of(tmp_path)  # SQLite, and PostgreSQL too (conftest.ON_BOTH_BACKENDS)
     env = bot_env(tmp_path, BOT_LOG_LEVEL="WARNING")
-    proc = await start_bot_subprocess(emu, ["bot"], env=env)
+    proc = await start_bot_subprocess(emu, standins.BOT_ARGV, env=env)
     try:
         await emu.wait_for_commands()
         lobby = await open_table(world, world.alice, world.bob, world.carol, track="usa")

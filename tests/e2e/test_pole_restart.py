@@ -12,6 +12,7 @@ from bot.games.base import replay
 from bot.games.pole import ENGINE
 from bot.store import Store
 
+from . import standins
 from .conftest import bot_env, database_of, read_row
 from .players import Driver, play_until
 from .tables import open_table, start
@@ -33,7 +34,7 @@ def race_started(database) -> bool:
 async def test_pole_race_survives_a_killed_bot(world, tmp_path):
     emu = world.emu
     db = database_of(tmp_path)
-    proc = await start_bot_subprocess(emu, ["bot"], env=bot_env(tmp_path, BOT_LOG_LEVEL="WARNING"))
+    proc = await start_bot_subprocess(emu, standins.BOT_ARGV, env=bot_env(tmp_path, BOT_LOG_LEVEL="WARNING"))
     try:
         await emu.wait_for_commands()
         lobby = await open_table(world, world.alice, world.bob, world.carol, kind="pole", circuit="monaco")

@@ -20,6 +20,7 @@ from bot.store import PromptUpdate, Store
 from bot.table import menu_hash
 from tests.core.test_store import database_for
 
+from . import standins
 from .conftest import read_row
 from .players import Player, play_until
 from .tables import open_table, start
@@ -103,7 +104,7 @@ async def test_two_processes_one_killed_mid_game_every_game_finishes_once(tmp_pa
         procs = [
             BotProcess(
                 emu,
-                ["bot"],
+                standins.BOT_ARGV,
                 env={
                     "BOT_STATE_DIR": str(tmp_path / f"state{n}"),
                     "BOT_DATABASE": url,
