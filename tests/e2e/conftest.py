@@ -30,9 +30,6 @@ from . import standins
 ON_BOTH_BACKENDS = {"test_crash_recovery", "test_heat_race", "test_pon_game"}
 # The modules whose tests look at the game-end animation, and those that look at the boards and hands
 # or play every game with them drawn for real: the others get stand-ins (_stand_in_pictures).
-# test_every_decision_told: with drawings that take no time, its Heat game fails at version 4 ("bob's
-# controls were made at 3, before its decision began at 4"); with a 30 ms sleep in the stand-ins it
-# passes. A race in the table or in the watch, left to be found; the module draws for real meanwhile.
 REAL_ANIMATION = {"test_export", "test_campaign_checks"}
 REAL_IMAGES = {
     "test_export",
@@ -40,7 +37,6 @@ REAL_IMAGES = {
     "test_heat_weather",
     "test_table",
     "test_japanese_tables",
-    "test_every_decision_told",
 }
 _DATABASES: dict[Path, str] = {}  # a PostgreSQL test's tmp_path: its database's URL
 
