@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot import export
 from bot.delivery import Outcome
 from bot.games.registry import engines
 from bot.store import Store
 
-from .conftest import STAND_IN_ANIMATION, settings_for
+from .conftest import settings_for
+from .standins import STAND_IN_ANIMATION
 from .test_crash_recovery import run_bot, settled
 from .tables import last, open_table, start
 
@@ -108,17 +111,20 @@ async def test_an_animation_out_before_the_crash_is_not_posted_again(world, monk
     """The crash falls after the animation went out and before the game's settled end was written;
     the restart comes after Discord's nonce window, so only the thread can tell it is out."""
     thread = await a_race_over_behind_the_bots_back(world)
-    bot, handle = await run_bot(world)
-    try:
 
-        async def nothing(*_args, **_kwargs):
-            return None
+    async def nothing(*_args, **_kwargs):
+        return None
 
-        monkeypatch.setattr(bot.store, "settle", nothing)  # the end is never recorded as out
-        await world.emu.wait_until(lambda: replays(world, thread), timeout=20)
-        await bot.store.flush()
-    finally:
-        await handle.stop()
+    # The end is never recorded as out: patched before the bot starts, as its catch-up may say the
+    # end (pictures drawn at once) before a test could patch the running bot's store.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Store, "settle", nothing)
+        bot, handle = await run_bot(world)
+        try:
+            await world.emu.wait_until(lambda: replays(world, thread), timeout=20)
+            await bot.store.flush()
+        finally:
+            await handle.stop()
     posts = [m.content for m in world.emu.messages_in(thread)]
     world.emu.clock.advance(3600)  # the nonce that would keep a repeat once is long forgotten
     store = await Store.open(settings_for(world.tmp_path).database)
