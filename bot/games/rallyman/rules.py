@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -110,11 +110,38 @@ def p_bang(kind: str) -> float:
 
 def loc_step(alive: dict[int, float], lost: float, step: list, orange: bool) -> tuple[dict[int, float], float]:
     """One more step: alive maps the "!" count so far to its chance (no loss of control yet)."""
-    odds = [p_bang(kind) for kind in step_dice(step, orange)]
-    jump = step[3]
+    nxt, losses = loc_outcomes(tuple(alive.items()), step[0], step[3], orange)
+    for r in losses:  # added one by one, in the order they arise
+        lost += r
+    return dict(nxt), lost
+
+
+def loc_outcomes(
+    alive: tuple[tuple[int, float], ...], die: str, jump: str, orange: bool
+) -> tuple[tuple[tuple[int, float], ...], tuple[float, ...]]:
+    """loc_step by what it reads (the counts alive, the step's die and jump): the counts still
+    alive after it and the chances that lose control on it, in order. (Kept: a plan search meets
+    the same few distributions again and again.)"""
+    key = (alive, die, jump, orange)
+    hit = _LOC.get(key)
+    if hit is None:
+        if len(_LOC) > 20000:
+            _LOC.clear()
+        hit = _LOC[key] = _loc_outcomes(alive, die, jump, orange)
+    return hit
+
+
+_LOC: dict[tuple, tuple[tuple[tuple[int, float], ...], tuple[float, ...]]] = {}  # loc_outcomes() by all it reads
+
+
+def _loc_outcomes(
+    alive: tuple[tuple[int, float], ...], die: str, jump: str, orange: bool
+) -> tuple[tuple[tuple[int, float], ...], tuple[float, ...]]:
+    odds = [p_bang(kind) for kind in step_dice([die, 0, 0, jump], orange)]
     certain = jump in ("p2", "ov")
     nxt: dict[int, float] = {}
-    for n, q in alive.items():
+    losses: list[float] = []
+    for n, q in alive:
         outcomes = {(n, False): q}
         for i, p in enumerate(odds):
             o2: dict[tuple[int, bool], float] = {}
@@ -125,10 +152,10 @@ def loc_step(alive: dict[int, float], lost: float, step: list, orange: bool) -> 
             outcomes = o2
         for (m, jb), r in outcomes.items():
             if m >= 3 or certain or (jump == "p1" and jb):
-                lost += r
+                losses.append(r)
             else:
                 nxt[m] = nxt.get(m, 0.0) + r
-    return nxt, lost
+    return tuple(nxt.items()), tuple(losses)
 
 
 def loc_chance(steps: list[list], orange: bool, bangs: int = 0) -> float:
@@ -225,8 +252,9 @@ def dice_left(state: dict, seat: int) -> tuple[int, int, int]:
     return max(0, 6 - d["gear"]), max(0, 1 - d["brake"]), max(0, 2 - d["coast"])
 
 
-@dataclass
-class Ctx:
+class Ctx(NamedTuple):
+    """Where a plan has got to (a tuple: plan searches make many)."""
+
     pos: int
     gear: int
     dir: int  # 0 none yet, 1 up, -1 down
@@ -249,103 +277,262 @@ def next_steps(
 ) -> list[tuple[list, Ctx]]:
     """Every step the next die can make. pool (for the flat-out rearrangement) restricts the dice:
     {"g": set of gear values, "brake": bool, "coast": count}."""
-    if ctx.done or st.spaces[ctx.pos].finish:
-        return []
-    max_g, max_b, max_c = dice_left(state, seat)
-    dice: list[tuple[str, int, int]] = []  # (die code, new gear, new dir)
-    g = ctx.gear
+    return Steps(state, st, seat, occ, pool).after(ctx)
 
-    def gear_ok(v: int) -> bool:
-        if pool is not None:
-            return v in pool["g"] and v not in ctx.used
-        return 1 <= v <= 6 and v not in ctx.used and ctx.n_gear < max_g
 
-    if ctx.dir >= 0 and gear_ok(g + 1):
-        dice.append((f"g{g + 1}", g + 1, 1))
-    if ctx.dir <= 0 and g - 1 >= 1 and gear_ok(g - 1):
-        dice.append((f"g{g - 1}", g - 1, -1))
-    brake_ok = (pool["brake"] if pool is not None else max_b > 0) and not ctx.brake
-    # the brake: placed with a gear die two below (6 -> [4 + brake]). The seed's example "[6] ->
-    # [5 + brake]" with "speed -1" also ends in gear 4 one space on (5 - 1), as BGA's "6 -> brake
-    # -> 4" does; the die lying there is read as the gear reached, since the seed's water rule
-    # ("a gear-1 die, not combined with the brake") needs a [1 + brake] to exist
-    if ctx.dir <= 0 and g - 2 >= 1 and gear_ok(g - 2) and brake_ok:
-        dice.append((f"g{g - 2}b", g - 2, -1))
-    coast_ok = (ctx.n_coast < pool["coast"]) if pool is not None else ctx.n_coast < max_c
-    if g >= 1 and coast_ok:
-        dice.append(("c", g, ctx.dir))
-    out: list[tuple[list, Ctx]] = []
-    entries: dict[tuple[int, int], tuple[bool, int]] = {}
+@dataclass(frozen=True)
+class Target:
+    """A space a die may go to from another, with what the way there reads of it (all fixed by the
+    stage): the shortcut's limit when it is entered there (99: none), the jump's value (0: none,
+    or sideways) and where a jump lands, one space on ("eq") or two ("p1", "p2")."""
 
-    def enter(frm: int, sid: int, gear: int) -> bool:  # can_enter(), each place worked out once
-        e = entries.get((frm, sid))
-        if e is None:
-            e = entries[(frm, sid)] = _entry(state, st, occ, frm, sid)
-        return e[0] and gear >= e[1]
+    sid: int
+    sideways: bool
+    shortcut: int
+    jump: int
+    land_eq: tuple[int, ...]
+    land_far: tuple[int, ...]
 
+
+@dataclass(frozen=True)
+class Geometry:
+    """A stage's ways, worked out once: targets[space][sideways before] (a car that slid drifts
+    on: no inside corner lane), and each space's finish and water."""
+
+    targets: tuple[tuple[tuple[Target, ...], tuple[Target, ...]], ...]
+    finish: tuple[bool, ...]
+    water: tuple[bool, ...]
+
+
+def geometry(st: B.Stage) -> Geometry:
+    """The stage's Geometry (kept per stage)."""
+    geo = _GEOMETRY.get(st.key)
+    if geo is None:
+        if len(_GEOMETRY) > 64:
+            _GEOMETRY.clear()
+        geo = _GEOMETRY[st.key] = Geometry(
+            tuple((_targets(st, sid, False), _targets(st, sid, True)) for sid in range(len(st.spaces))),
+            tuple(bool(sp.finish) for sp in st.spaces),
+            tuple(bool(sp.water) for sp in st.spaces),
+        )
+    return geo
+
+
+_GEOMETRY: dict[str, Geometry] = {}
+
+
+def _targets(st: B.Stage, pos: int, side: bool) -> tuple[Target, ...]:
     spaces = st.spaces
-    here = spaces[ctx.pos]
-    targets = [(n, False) for n in here.succ]  # (the same for every die)
-    if here.kind == "slide" and not ctx.side:
+    here = spaces[pos]
+    targets = [(n, False) for n in here.succ]
+    if here.kind == "slide" and not side:
         targets += [(n, True) for n in here.side]
-    if ctx.side and here.kind == "slide":
+    if side and here.kind == "slide":
         # reading of the seed's "no change of orientation midway" (向き: inside lane =
         # lengthwise, outside = sideways, a drift): a car that slid drifts into the corner
         targets = [t for t in targets if spaces[t[0]].kind != "inner"]
-    for code, ng, nd in dice:
-        for n, sideways in targets:
-            sp = spaces[n]
-            if sp.kind == "shortcut" and here.kind != "shortcut" and ng > sp.shortcut:
-                continue
-            if sp.jump and ng >= sp.jump and not sideways:
-                if n in occ:
+    out = []
+    for n, sideways in targets:
+        sp = spaces[n]
+        far = {b for a in sp.succ for b in spaces[a].succ}
+        out.append(
+            Target(
+                n,
+                sideways,
+                sp.shortcut if sp.kind == "shortcut" and here.kind != "shortcut" else 99,
+                0 if sideways else sp.jump,
+                _landings(st, set(sp.succ)),
+                _landings(st, far),
+            )
+        )
+    return tuple(out)
+
+
+def _landings(st: B.Stage, land: set[int]) -> tuple[int, ...]:
+    # water is an obstacle (seed: 水の障害物), and no jump lands on one; a shortcut is entered
+    # from the slide space before it, not from the air
+    return tuple(L for L in sorted(land) if not st.spaces[L].water and st.spaces[L].kind != "shortcut")
+
+
+def limits(state: dict, st: B.Stage) -> tuple[int, ...]:
+    """limit_at() of every space of the stage (kept per stage and mud)."""
+    key = (st.key, tuple(sorted(state["mud"].items())))
+    hit = _LIMITS.get(key)
+    if hit is None:
+        if len(_LIMITS) > 256:
+            _LIMITS.clear()
+        hit = _LIMITS[key] = tuple(limit_at(state, st, sid) for sid in range(len(st.spaces)))
+    return hit
+
+
+_LIMITS: dict[tuple, tuple[int, ...]] = {}
+
+
+class Steps:
+    """next_steps for one seat in one state, for as many places as a search asks about: the
+    stage's ways (geometry), limits and what may lie where (can_enter) worked out once each."""
+
+    __slots__ = ("state", "st", "occ", "pool", "dice_left", "geo", "limits", "entries")
+
+    def __init__(self, state: dict, st: B.Stage, seat: int, occ: dict[int, int], pool: dict | None = None) -> None:
+        self.state, self.st, self.occ, self.pool = state, st, occ, pool
+        self.dice_left = dice_left(state, seat)
+        self.geo = geometry(st)
+        self.limits = limits(state, st)
+        self.entries: dict[tuple[int, int], tuple[bool, int]] = {}
+
+    def enter(self, frm: int, sid: int, gear: int) -> bool:
+        """can_enter(), each place worked out once."""
+        e = self.entries.get((frm, sid))
+        if e is None:
+            e = self.entries[(frm, sid)] = _entry(self.state, self.st, self.occ, frm, sid)
+        return e[0] and gear >= e[1]
+
+    def dice(self, ctx: Ctx) -> list[tuple[str, int, int]]:
+        """The dice the next step may use: (die code, new gear, new direction)."""
+        pool = self.pool
+        max_g, max_b, max_c = self.dice_left
+        dice: list[tuple[str, int, int]] = []
+        g = ctx.gear
+
+        def gear_ok(v: int) -> bool:
+            if pool is not None:
+                return v in pool["g"] and v not in ctx.used
+            return 1 <= v <= 6 and v not in ctx.used and ctx.n_gear < max_g
+
+        if ctx.dir >= 0 and gear_ok(g + 1):
+            dice.append((f"g{g + 1}", g + 1, 1))
+        if ctx.dir <= 0 and g - 1 >= 1 and gear_ok(g - 1):
+            dice.append((f"g{g - 1}", g - 1, -1))
+        brake_ok = (pool["brake"] if pool is not None else max_b > 0) and not ctx.brake
+        # the brake: placed with a gear die two below (6 -> [4 + brake]). The seed's example "[6] ->
+        # [5 + brake]" with "speed -1" also ends in gear 4 one space on (5 - 1), as BGA's "6 -> brake
+        # -> 4" does; the die lying there is read as the gear reached, since the seed's water rule
+        # ("a gear-1 die, not combined with the brake") needs a [1 + brake] to exist
+        if ctx.dir <= 0 and g - 2 >= 1 and gear_ok(g - 2) and brake_ok:
+            dice.append((f"g{g - 2}b", g - 2, -1))
+        coast_ok = (ctx.n_coast < pool["coast"]) if pool is not None else ctx.n_coast < max_c
+        if g >= 1 and coast_ok:
+            dice.append(("c", g, ctx.dir))
+        return dice
+
+    def after(self, ctx: Ctx) -> list[tuple[list, Ctx]]:
+        """Every step the next die can make from ctx, each (die, space, jump) once."""
+        if ctx.done or self.geo.finish[ctx.pos]:
+            return []
+        found: list[tuple[list, Ctx]] = []
+        occ, enter, mk = self.occ, self.enter, self.make
+        targets = self.geo.targets[ctx.pos][1 if ctx.side else 0]
+        for code, ng, nd in self.dice(ctx):
+            for t in targets:
+                if ng > t.shortcut:
                     continue
-                cls = "eq" if ng == sp.jump else ("p1" if ng == sp.jump + 1 else "p2")
-                land = set(sp.succ) if cls == "eq" else {b for a in sp.succ for b in st.spaces[a].succ}
-                for L in sorted(land):
-                    if st.spaces[L].water:
-                        continue  # water is an obstacle (seed: 水の障害物), and no jump lands on one
-                    if st.spaces[L].kind == "shortcut":
-                        continue  # a shortcut is entered from the slide space before it, not from the air
-                    if not enter(n, L, ng):
+                if t.jump and ng >= t.jump:
+                    if t.sid in occ:
                         continue
-                    out.append(_mk(state, st, ctx, code, ng, nd, L, cls, False))
-                continue
-            if not enter(ctx.pos, n, ng):
-                continue
-            out.append(_mk(state, st, ctx, code, ng, nd, n, "", sideways))
-    seen: set = set()
-    uniq = []
-    for step, c in out:  # both spaces of a jump row can lead to the same landing
-        k = (step[0], step[1], step[3])
-        if k not in seen:
-            seen.add(k)
-            uniq.append((step, c))
-    return uniq
+                    cls = "eq" if ng == t.jump else ("p1" if ng == t.jump + 1 else "p2")
+                    for L in t.land_eq if cls == "eq" else t.land_far:
+                        if enter(t.sid, L, ng):
+                            found.append(mk(ctx, code, ng, nd, L, cls, False))
+                    continue
+                if enter(ctx.pos, t.sid, ng):
+                    found.append(mk(ctx, code, ng, nd, t.sid, "", t.sideways))
+        seen: set = set()
+        out = []
+        for step, c in found:  # both spaces of a jump row can lead to the same landing
+            k = (step[0], step[1], step[3])
+            if k not in seen:
+                seen.add(k)
+                out.append((step, c))
+        return out
 
+    def plans(self, start: Ctx, orange: bool, cap: int) -> dict[tuple[int, int], tuple[float, list]]:
+        """all_plans' search: plans grown die by die from start (after() and make() inline, a
+        place already reached in the same way is not grown again), per (end space, end gear) the
+        least chance of losing control (loc_step's arithmetic in its order), then the fewest dice."""
+        best: dict[tuple[int, int], tuple[float, list]] = {}
+        seen: set = set()
+        stack: list[tuple[tuple, list, tuple, float]] = [(tuple(start), [], ((0, 1.0),), 0.0)]
+        n = 0
+        targets_at, finish, water, limits = self.geo.targets, self.geo.finish, self.geo.water, self.limits
+        occ, enter = self.occ, self.enter
+        while stack and n < cap:
+            ctx, steps, alive, lost = stack.pop()
+            pos, _, _, used, n_gear, n_coast, brake, side, done = ctx
+            if done or finish[pos]:
+                continue
+            targets = targets_at[pos][1 if side else 0]
+            taken: set = set()  # (die, space, jump): once each, as after() keeps them
+            for code, ng, nd in self.dice(Ctx(*ctx)):
+                is_gear = code != "c"
+                grown = (
+                    used | {ng} if is_gear else used,
+                    n_gear + 1 if is_gear else n_gear,
+                    n_coast if is_gear else n_coast + 1,
+                    brake or code.endswith("b"),
+                )
+                stops = code not in ("c", "g1")
+                for t in targets:
+                    if ng > t.shortcut:
+                        continue
+                    if t.jump and ng >= t.jump:
+                        if t.sid in occ:
+                            continue
+                        cls = "eq" if ng == t.jump else ("p1" if ng == t.jump + 1 else "p2")
+                        ways = [
+                            (L, cls, False) for L in (t.land_eq if cls == "eq" else t.land_far) if enter(t.sid, L, ng)
+                        ]
+                    elif enter(pos, t.sid, ng):
+                        ways = [(t.sid, "", t.sideways)]
+                    else:
+                        continue
+                    for sid, jump, sideways in ways:
+                        if ng > limits[sid]:
+                            jump = "ov"  # over the limit: loss of control on that space, certain
+                        if (code, sid, jump) in taken:
+                            continue
+                        taken.add((code, sid, jump))
+                        k = (sid, ng, nd, *grown, sideways)
+                        if k in seen:
+                            continue
+                        seen.add(k)
+                        n += 1
+                        plan = steps + [[code, sid, ng, jump]]
+                        a2, losses = loc_outcomes(alive, code, jump, orange)
+                        risk = lost
+                        for r in losses:  # as loc_step adds them
+                            risk += r
+                        old = best.get((sid, ng))
+                        if (
+                            old is None
+                            or risk < old[0] - 1e-12
+                            or (abs(risk - old[0]) < 1e-12 and len(plan) < len(old[1]))
+                        ):
+                            best[(sid, ng)] = (risk, plan)
+                        over = finish[sid] or (water[sid] and stops) or jump in ("p2", "ov")
+                        stack.append(((*k, over), plan, a2, risk))
+        return best
 
-def _mk(
-    state: dict, st: B.Stage, ctx: Ctx, code: str, ng: int, nd: int, sid: int, jump: str, sideways: bool
-) -> tuple[list, Ctx]:
-    sp = st.spaces[sid]
-    is_gear = code != "c"
-    used = ctx.used | {ng} if is_gear else ctx.used
-    water_stop = sp.water and not (code == "c" or code == "g1")  # water: coast or gear-1 die, no brake
-    if ng > limit_at(state, st, sid):
-        jump = "ov"  # over the limit: loss of control on that space, certain
-    done = sp.finish or water_stop or jump in ("p2", "ov")
-    step = [code, sid, ng, jump]
-    return step, Ctx(
-        sid,
-        ng,
-        nd,
-        used,
-        ctx.n_gear + (1 if is_gear else 0),
-        ctx.n_coast + (0 if is_gear else 1),
-        ctx.brake or code.endswith("b"),
-        sideways,
-        done,
-    )
+    def make(self, ctx: Ctx, code: str, ng: int, nd: int, sid: int, jump: str, sideways: bool) -> tuple[list, Ctx]:
+        """The step and where the plan has got to after it."""
+        is_gear = code != "c"
+        used = ctx.used | {ng} if is_gear else ctx.used
+        water_stop = self.geo.water[sid] and not (code == "c" or code == "g1")  # water: coast or gear-1 die, no brake
+        if ng > self.limits[sid]:
+            jump = "ov"  # over the limit: loss of control on that space, certain
+        done = self.geo.finish[sid] or water_stop or jump in ("p2", "ov")
+        step = [code, sid, ng, jump]
+        return step, Ctx(
+            sid,
+            ng,
+            nd,
+            used,
+            ctx.n_gear + (1 if is_gear else 0),
+            ctx.n_coast + (0 if is_gear else 1),
+            ctx.brake or code.endswith("b"),
+            sideways,
+            done,
+        )
 
 
 def replay_steps(
@@ -370,29 +557,7 @@ def all_plans(state: dict, st: B.Stage, seat: int, orange: bool, cap: int = 4000
     hit = _PLANS.get(key)
     if hit is not None:
         return hit
-    occ = occupied(state, seat)
-    best: dict[tuple[int, int], tuple[float, list]] = {}
-    seen: set = set()
-    stack: list[tuple[Ctx, list, dict, float]] = [(start_ctx(state, seat), [], {0: 1.0}, 0.0)]
-    n = 0
-    while stack and n < cap:
-        ctx, steps, alive, lost = stack.pop()
-        for step, nctx in next_steps(state, st, seat, ctx, occ):
-            k = (nctx.pos, nctx.gear, nctx.dir, nctx.used, nctx.n_coast, nctx.brake, nctx.side)
-            if k in seen:
-                continue
-            seen.add(k)
-            n += 1
-            plan = steps + [step]
-            a2, risk = loc_step(alive, lost, step, orange)
-            k2 = (nctx.pos, nctx.gear)
-            if (
-                k2 not in best
-                or risk < best[k2][0] - 1e-12
-                or (abs(risk - best[k2][0]) < 1e-12 and len(plan) < len(best[k2][1]))
-            ):
-                best[k2] = (risk, plan)
-            stack.append((nctx, plan, a2, risk))
+    best = Steps(state, st, seat, occupied(state, seat)).plans(start_ctx(state, seat), orange, cap)
     out = [(p, r) for r, p in best.values()]
     if len(_PLANS) > 64:
         _PLANS.clear()
