@@ -294,6 +294,17 @@ class Target:
     land_far: tuple[int, ...]
 
 
+# A way a die of some gear may go from a space (Geometry.routes), all the stage decides of it:
+# (the jump space it flies over, or -1; the space it comes from onto its own; its space; its
+# jump ("", "eq", "p1", "p2"); sideways along a slide; the two spaces as one key, pair())
+Route = tuple[int, int, int, str, bool, int]
+
+
+def pair(frm: int, sid: int) -> int:
+    """One key for a die coming from frm onto sid (Steps.entries)."""
+    return frm * 4096 + sid
+
+
 @dataclass(frozen=True)
 class Geometry:
     """A stage's ways, worked out once: targets[space][sideways before] (a car that slid drifts
@@ -302,6 +313,10 @@ class Geometry:
     targets: tuple[tuple[tuple[Target, ...], tuple[Target, ...]], ...]
     finish: tuple[bool, ...]
     water: tuple[bool, ...]
+    routes: tuple[tuple[tuple[tuple[Route, ...], ...], ...], ...]  # routes[space][sideways before][gear]
+    # no two routes of a die onto one space differ but by their jump (so a step's place and die
+    # tell it apart: the plan search needs no check of its own against the same step twice)
+    plain: bool
 
 
 def geometry(st: B.Stage) -> Geometry:
@@ -310,10 +325,17 @@ def geometry(st: B.Stage) -> Geometry:
     if geo is None:
         if len(_GEOMETRY) > 64:
             _GEOMETRY.clear()
+        targets = tuple((_targets(st, sid, False), _targets(st, sid, True)) for sid in range(len(st.spaces)))
+        routes = tuple(
+            tuple(tuple(_routes(sid, ways, gear) for gear in range(8)) for ways in both)
+            for sid, both in enumerate(targets)
+        )
         geo = _GEOMETRY[st.key] = Geometry(
-            tuple((_targets(st, sid, False), _targets(st, sid, True)) for sid in range(len(st.spaces))),
+            targets,
             tuple(bool(sp.finish) for sp in st.spaces),
             tuple(bool(sp.water) for sp in st.spaces),
+            routes,
+            all(_plain(rs) for both in routes for per in both for rs in per),
         )
     return geo
 
@@ -348,6 +370,40 @@ def _targets(st: B.Stage, pos: int, side: bool) -> tuple[Target, ...]:
     return tuple(out)
 
 
+def _routes(pos: int, targets: tuple[Target, ...], ng: int) -> tuple[Route, ...]:
+    """The routes of a die of gear ng from pos, in the order of the targets and their landings."""
+    out: list[Route] = []
+    for t in targets:
+        if ng > t.shortcut:
+            continue
+        if t.jump and ng >= t.jump:
+            cls = "eq" if ng == t.jump else ("p1" if ng == t.jump + 1 else "p2")
+            out += [(t.sid, t.sid, L, cls, False, pair(t.sid, L)) for L in (t.land_eq if cls == "eq" else t.land_far)]
+        else:
+            out.append((-1, pos, t.sid, "", t.sideways, pair(pos, t.sid)))
+    return tuple(out)
+
+
+def _plain(routes: tuple[Route, ...]) -> bool:
+    """Whether routes onto the same space all go the same way (sideways or not)."""
+    way: dict[int, bool] = {}
+    return all(way.setdefault(r[2], r[4]) == r[4] for r in routes)
+
+
+def _grown(ctx: tuple, code: str, ng: int, nd: int) -> tuple:
+    """What a die adds to where a plan has got to, wherever it lies: Ctx's gear, dir, used,
+    n_gear, n_coast and brake after it."""
+    is_gear = code != "c"
+    return (
+        ng,
+        nd,
+        ctx[3] | {ng} if is_gear else ctx[3],
+        ctx[4] + 1 if is_gear else ctx[4],
+        ctx[5] if is_gear else ctx[5] + 1,
+        ctx[6] or code.endswith("b"),
+    )
+
+
 def _landings(st: B.Stage, land: set[int]) -> tuple[int, ...]:
     # water is an obstacle (seed: 水の障害物), and no jump lands on one; a shortcut is entered
     # from the slide space before it, not from the air
@@ -379,13 +435,13 @@ class Steps:
         self.dice_left = dice_left(state, seat)
         self.geo = geometry(st)
         self.limits = limits(state, st)
-        self.entries: dict[tuple[int, int], tuple[bool, int]] = {}
+        self.entries: dict[int, tuple[bool, int]] = {}  # by pair(frm, sid)
 
     def enter(self, frm: int, sid: int, gear: int) -> bool:
         """can_enter(), each place worked out once."""
-        e = self.entries.get((frm, sid))
+        e = self.entries.get(pair(frm, sid))
         if e is None:
-            e = self.entries[(frm, sid)] = _entry(self.state, self.st, self.occ, frm, sid)
+            e = self.entries[pair(frm, sid)] = _entry(self.state, self.st, self.occ, frm, sid)
         return e[0] and gear >= e[1]
 
     def dice(self, ctx: Ctx) -> list[tuple[str, int, int]]:
@@ -422,21 +478,11 @@ class Steps:
             return []
         found: list[tuple[list, Ctx]] = []
         occ, enter, mk = self.occ, self.enter, self.make
-        targets = self.geo.targets[ctx.pos][1 if ctx.side else 0]
+        routes = self.geo.routes[ctx.pos][1 if ctx.side else 0]
         for code, ng, nd in self.dice(ctx):
-            for t in targets:
-                if ng > t.shortcut:
-                    continue
-                if t.jump and ng >= t.jump:
-                    if t.sid in occ:
-                        continue
-                    cls = "eq" if ng == t.jump else ("p1" if ng == t.jump + 1 else "p2")
-                    for L in t.land_eq if cls == "eq" else t.land_far:
-                        if enter(t.sid, L, ng):
-                            found.append(mk(ctx, code, ng, nd, L, cls, False))
-                    continue
-                if enter(ctx.pos, t.sid, ng):
-                    found.append(mk(ctx, code, ng, nd, t.sid, "", t.sideways))
+            for over, frm, sid, jump, sideways, _ in routes[ng]:
+                if (over < 0 or over not in occ) and enter(frm, sid, ng):
+                    found.append(mk(ctx, code, ng, nd, sid, jump, sideways))
         seen: set = set()
         out = []
         for step, c in found:  # both spaces of a jump row can lead to the same landing
@@ -454,63 +500,52 @@ class Steps:
         seen: set = set()
         stack: list[tuple[tuple, list, tuple, float]] = [(tuple(start), [], ((0, 1.0),), 0.0)]
         n = 0
-        targets_at, finish, water, limits = self.geo.targets, self.geo.finish, self.geo.water, self.limits
-        occ, enter = self.occ, self.enter
+        routes_at, finish, water, limits = self.geo.routes, self.geo.finish, self.geo.water, self.limits
+        occ, entries, dice_for, check_twice = self.occ, self.entries, self.dice, not self.geo.plain
+        dice_memo: dict[tuple, list[tuple[str, int, int, tuple]]] = {}
         while stack and n < cap:
             ctx, steps, alive, lost = stack.pop()
             pos, _, _, used, n_gear, n_coast, brake, side, done = ctx
             if done or finish[pos]:
                 continue
-            targets = targets_at[pos][1 if side else 0]
+            routes = routes_at[pos][1 if side else 0]
             taken: set = set()  # (die, space, jump): once each, as after() keeps them
-            for code, ng, nd in self.dice(Ctx(*ctx)):
-                is_gear = code != "c"
-                grown = (
-                    used | {ng} if is_gear else used,
-                    n_gear + 1 if is_gear else n_gear,
-                    n_coast if is_gear else n_coast + 1,
-                    brake or code.endswith("b"),
-                )
+            dice = dice_memo.get(ctx[1:7])
+            if dice is None:
+                dice = dice_memo[ctx[1:7]] = [
+                    (code, ng, nd, _grown(ctx, code, ng, nd)) for code, ng, nd in dice_for(Ctx(*ctx))
+                ]
+            for code, ng, nd, grown in dice:
                 stops = code not in ("c", "g1")
-                for t in targets:
-                    if ng > t.shortcut:
+                for over, frm, sid, jump, sideways, both in routes[ng]:
+                    if over >= 0 and over in occ:
                         continue
-                    if t.jump and ng >= t.jump:
-                        if t.sid in occ:
-                            continue
-                        cls = "eq" if ng == t.jump else ("p1" if ng == t.jump + 1 else "p2")
-                        ways = [
-                            (L, cls, False) for L in (t.land_eq if cls == "eq" else t.land_far) if enter(t.sid, L, ng)
-                        ]
-                    elif enter(pos, t.sid, ng):
-                        ways = [(t.sid, "", t.sideways)]
-                    else:
+                    e = entries.get(both)
+                    if e is None:
+                        e = entries[both] = _entry(self.state, self.st, occ, frm, sid)
+                    if not e[0] or ng < e[1]:
                         continue
-                    for sid, jump, sideways in ways:
-                        if ng > limits[sid]:
-                            jump = "ov"  # over the limit: loss of control on that space, certain
+                    if ng > limits[sid]:
+                        jump = "ov"  # over the limit: loss of control on that space, certain
+                    if check_twice:
                         if (code, sid, jump) in taken:
                             continue
                         taken.add((code, sid, jump))
-                        k = (sid, ng, nd, *grown, sideways)
-                        if k in seen:
-                            continue
-                        seen.add(k)
-                        n += 1
-                        plan = steps + [[code, sid, ng, jump]]
-                        a2, losses = loc_outcomes(alive, code, jump, orange)
-                        risk = lost
-                        for r in losses:  # as loc_step adds them
-                            risk += r
-                        old = best.get((sid, ng))
-                        if (
-                            old is None
-                            or risk < old[0] - 1e-12
-                            or (abs(risk - old[0]) < 1e-12 and len(plan) < len(old[1]))
-                        ):
-                            best[(sid, ng)] = (risk, plan)
-                        over = finish[sid] or (water[sid] and stops) or jump in ("p2", "ov")
-                        stack.append(((*k, over), plan, a2, risk))
+                    k = (sid, sideways, grown)
+                    if k in seen:
+                        continue
+                    seen.add(k)
+                    n += 1
+                    plan = steps + [[code, sid, ng, jump]]
+                    a2, losses = loc_outcomes(alive, code, jump, orange)
+                    risk = lost
+                    for r in losses:  # as loc_step adds them
+                        risk += r
+                    old = best.get((sid, ng))
+                    if old is None or risk < old[0] - 1e-12 or (abs(risk - old[0]) < 1e-12 and len(plan) < len(old[1])):
+                        best[(sid, ng)] = (risk, plan)
+                    ends = finish[sid] or (water[sid] and stops) or jump in ("p2", "ov")
+                    stack.append(((sid, *grown, sideways, ends), plan, a2, risk))
         return best
 
     def make(self, ctx: Ctx, code: str, ng: int, nd: int, sid: int, jump: str, sideways: bool) -> tuple[list, Ctx]:
@@ -571,22 +606,49 @@ _PLANS: dict[tuple, list] = {}
 def plan_key(state: dict, st: B.Stage, seat: int, pr: tuple[list, float]) -> tuple:
     """How a sensible driver ranks the plans under its risk line: not too fast for the corner
     ahead, then the farthest, then the highest gear (a faster time card), then the safest."""
+    last = pr[0][-1]
+    return _rank(st, st.spaces[state["cars"][seat]["sp"]].front, pr, too_fast(state, st, last[1], last[2]))
+
+
+def _rank(st: B.Stage, start: float, pr: tuple[list, float], penalty: float) -> tuple:
+    """plan_key, the plan's too_fast penalty given."""
     p, r = pr
     last = p[-1]
-    start = st.spaces[state["cars"][seat]["sp"]].front
-    return (-too_fast(state, st, last[1], last[2]), st.spaces[last[1]].front - start, last[2], -r)
+    return (-penalty, st.spaces[last[1]].front - start, last[2], -r)
+
+
+def penalties(state: dict, st: B.Stage, plans: list[tuple[list, float]]) -> dict[tuple[int, int], float]:
+    """too_fast() at the end (space, gear) of each plan, once each."""
+    table = _penalty_table(state, st, 6)
+    for p, _ in plans:
+        end = (p[-1][1], p[-1][2])
+        if end not in table:
+            table[end] = _too_fast(state, st, end[0], end[1], 6)
+    return table
 
 
 def best_plan(state: dict, st: B.Stage, seat: int, orange: bool, line: float) -> tuple[list, float] | None:
     """The plan a sensible driver takes: the best (plan_key) whose chance of losing control is at
     most `line`; if none is, the safest. Never a certain loss of control when another plan exists."""
     plans = all_plans(state, st, seat, orange)
+    return _best_of(state, st, seat, plans, line, penalties(state, st, plans))
+
+
+def _best_of(
+    state: dict, st: B.Stage, seat: int, plans: list, line: float, pen: dict[tuple[int, int], float]
+) -> tuple[list, float] | None:
+    """best_plan among these plans, their penalties given."""
     if not plans:
         return None
+    start = st.spaces[state["cars"][seat]["sp"]].front
+
+    def key(pr: tuple[list, float]) -> tuple:
+        return _rank(st, start, pr, pen[(pr[0][-1][1], pr[0][-1][2])])
+
     under = [pr for pr in plans if pr[1] <= line + 1e-9]
     if under:
-        return max(under, key=lambda pr: plan_key(state, st, seat, pr))
-    return min(plans, key=lambda pr: (pr[1], [-x for x in plan_key(state, st, seat, pr)]))
+        return max(under, key=key)
+    return min(plans, key=lambda pr: (pr[1], [-x for x in key(pr)]))
 
 
 def good_plans(
@@ -599,7 +661,8 @@ def good_plans(
     if not plans:
         return []
     start = st.spaces[state["cars"][seat]["sp"]].front
-    first = best_plan(state, st, seat, orange, line)
+    pen = penalties(state, st, plans)
+    first = _best_of(state, st, seat, plans, line, pen)
     if first is None:  # (never: there are plans)
         return []
 
@@ -607,13 +670,7 @@ def good_plans(
         p, r = pr
         last = p[-1]
         gain = st.spaces[last[1]].front - start
-        return (
-            gain
-            - 14.0 * r
-            + 0.25 * last[2]
-            + (3.0 if st.spaces[last[1]].finish else 0.0)
-            - too_fast(state, st, last[1], last[2])
-        )
+        return gain - 14.0 * r + 0.25 * last[2] + (3.0 if st.spaces[last[1]].finish else 0.0) - pen[(last[1], last[2])]
 
     rest = [pr for pr in plans if pr[0] != first[0]]
     rest.sort(key=score, reverse=True)
@@ -626,16 +683,25 @@ def too_fast(state: dict, st: B.Stage, sid: int, gear: int, depth: int = 6) -> f
     """A penalty for ending a turn too fast for a corner ahead: the d-th die from here can be at
     best gear - d - 1 (one step down per die, one more with the brake); if that is still over the
     corner's higher (outer) limit, next turn can only lose control there or crawl."""
-    key = (st.key, tuple(sorted(state["mud"].items())), sid, gear, depth)
-    hit = _TOO_FAST.get(key)
+    table = _penalty_table(state, st, depth)
+    hit = table.get((sid, gear))
     if hit is None:
-        if len(_TOO_FAST) > 50000:
-            _TOO_FAST.clear()
-        hit = _TOO_FAST[key] = _too_fast(state, st, sid, gear, depth)
+        hit = table[(sid, gear)] = _too_fast(state, st, sid, gear, depth)
     return hit
 
 
-_TOO_FAST: dict[tuple, float] = {}  # too_fast() by stage, mud, space, gear and depth (all it reads)
+def _penalty_table(state: dict, st: B.Stage, depth: int) -> dict[tuple[int, int], float]:
+    """too_fast() by space and gear, kept per stage, mud and depth (all else it reads)."""
+    key = (st.key, tuple(sorted(state["mud"].items())), depth)
+    table = _TOO_FAST.get(key)
+    if table is None:
+        if len(_TOO_FAST) > 256:
+            _TOO_FAST.clear()
+        table = _TOO_FAST[key] = {}
+    return table
+
+
+_TOO_FAST: dict[tuple, dict[tuple[int, int], float]] = {}
 
 
 def _too_fast(state: dict, st: B.Stage, sid: int, gear: int, depth: int) -> float:
@@ -659,7 +725,7 @@ def _too_fast(state: dict, st: B.Stage, sid: int, gear: int, depth: int) -> floa
 
 
 def encode(steps: list[list]) -> str:
-    return ",".join(f"{s[0]}:{s[1]}:{s[3]}" for s in steps)
+    return ",".join([f"{s[0]}:{s[1]}:{s[3]}" for s in steps])
 
 
 def decode(code: Any) -> list[tuple[str, int, str]] | None:
@@ -710,6 +776,8 @@ def _match_from_start(
 ) -> tuple[list[list], Ctx] | None:
     """match_steps from the car's own place, each step kept for the state it was found in: the
     plans of a list share their first steps, and labels, menus and moves match the same codes."""
+    if not dec:
+        return [], start_ctx(state, seat)
     here = (st.key, seat, orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS))
     if len(_MATCHES) > 4096:
         _MATCHES.clear()

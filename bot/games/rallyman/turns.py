@@ -45,17 +45,23 @@ def prefs(state: dict, seat: int) -> dict[str, Any]:
 def plans(state: dict, st: B.Stage, seat: int) -> list[tuple[list, float]]:
     """The plan list: first the plan a sensible driver takes under the seat's risk line. (Kept for
     the last few states: the moves, the menu and the view ask for it alike.)"""
+    return list(_plan_list(state, st, seat)[0])
+
+
+def _plan_list(state: dict, st: B.Stage, seat: int) -> tuple[list[tuple[list, float]], list[str]]:
+    """plans() and their codes (R.encode), kept by all they read."""
     mine, line = orange(state, seat), prefs(state, seat)["line"] / 100
     key = (st.key, seat, mine, line, orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS))
     hit = _PLANS.get(key)
     if hit is None:
         if len(_PLANS) > 16:
             _PLANS.clear()
-        hit = _PLANS[key] = R.good_plans(state, st, seat, mine, line)
-    return list(hit)
+        found = R.good_plans(state, st, seat, mine, line)
+        hit = _PLANS[key] = (found, [R.encode(p) for p, _ in found])
+    return hit
 
 
-_PLANS: dict[tuple, list[tuple[list, float]]] = {}  # plans() by all it reads
+_PLANS: dict[tuple, tuple[list[tuple[list, float]], list[str]]] = {}  # _plan_list() by all it reads
 
 
 def draft_ctx(state: dict, st: B.Stage, seat: int) -> R.Ctx | None:
@@ -100,9 +106,9 @@ def decisions(state: dict, seat: int) -> list[dict]:
 
 
 def _plan_decisions(state: dict, st: B.Stage, seat: int) -> list[dict]:
-    found = plans(state, st, seat)
-    acts: list[dict] = [{"type": "plan", "values": [R.encode(p)]} for p, _ in found]
-    acts += [{"type": "flat", "values": [R.encode(p)]} for p, _ in found]
+    found, codes = _plan_list(state, st, seat)
+    acts: list[dict] = [{"type": "plan", "values": [c]} for c in codes]
+    acts += [{"type": "flat", "values": [c]} for c in codes]
     ctx = draft_ctx(state, st, seat)
     if ctx is not None:
         occ = R.occupied(state, seat)
