@@ -492,11 +492,12 @@ class Steps:
                 out.append((step, c))
         return out
 
-    def plans(self, start: Ctx, orange: bool, cap: int) -> dict[tuple[int, int], tuple[float, list]]:
+    def plans(self, start: Ctx, orange: bool, cap: int) -> dict[tuple[int, int], tuple[float, list, tuple]]:
         """all_plans' search: plans grown die by die from start (after() and make() inline, a
         place already reached in the same way is not grown again), per (end space, end gear) the
-        least chance of losing control (loc_step's arithmetic in its order), then the fewest dice."""
-        best: dict[tuple[int, int], tuple[float, list]] = {}
+        least chance of losing control (loc_step's arithmetic in its order), then the fewest dice;
+        with each its risk and where it has got to (a Ctx as a tuple)."""
+        best: dict[tuple[int, int], tuple[float, list, tuple]] = {}
         seen: set = set()
         stack: list[tuple[tuple, list, tuple, float]] = [(tuple(start), [], ((0, 1.0),), 0.0)]
         n = 0
@@ -541,11 +542,11 @@ class Steps:
                     risk = lost
                     for r in losses:  # as loc_step adds them
                         risk += r
+                    nctx = (sid, *grown, sideways, finish[sid] or (water[sid] and stops) or jump in ("p2", "ov"))
                     old = best.get((sid, ng))
                     if old is None or risk < old[0] - 1e-12 or (abs(risk - old[0]) < 1e-12 and len(plan) < len(old[1])):
-                        best[(sid, ng)] = (risk, plan)
-                    ends = finish[sid] or (water[sid] and stops) or jump in ("p2", "ov")
-                    stack.append(((sid, *grown, sideways, ends), plan, a2, risk))
+                        best[(sid, ng)] = (risk, plan, nctx)
+                    stack.append((nctx, plan, a2, risk))
         return best
 
     def make(self, ctx: Ctx, code: str, ng: int, nd: int, sid: int, jump: str, sideways: bool) -> tuple[list, Ctx]:
@@ -588,19 +589,25 @@ def replay_steps(
 
 def all_plans(state: dict, st: B.Stage, seat: int, orange: bool, cap: int = 4000) -> list[tuple[list, float]]:
     """Whole plans: per (end space, end gear) the one with the least chance of losing control."""
-    key = (st.key, seat, orange, orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS))
+    here = orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS)
+    key = (st.key, seat, orange, here)
     hit = _PLANS.get(key)
     if hit is not None:
         return hit
     best = Steps(state, st, seat, occupied(state, seat)).plans(start_ctx(state, seat), orange, cap)
-    out = [(p, r) for r, p in best.values()]
+    out = [(p, r) for r, p, _ in best.values()]
     if len(_PLANS) > 64:
         _PLANS.clear()
+        _ENDS.clear()
     _PLANS[key] = out
+    _ENDS[(st.key, seat, here)] = {end: (p, c) for end, (_, p, c) in best.items()}
     return out
 
 
 _PLANS: dict[tuple, list] = {}
+# the plans all_plans found, by (stage, seat, cars and mud) and their ends (space, gear), with
+# where each has got to: match_steps reads a whole plan's code there at once
+_ENDS: dict[tuple, dict[tuple[int, int], tuple[list, tuple]]] = {}
 
 
 def plan_key(state: dict, st: B.Stage, seat: int, pr: tuple[list, float]) -> tuple:
@@ -779,6 +786,9 @@ def _match_from_start(
     if not dec:
         return [], start_ctx(state, seat)
     here = (st.key, seat, orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS))
+    known = _known_plan(state, seat, dec, _ENDS.get(here))
+    if known is not None:
+        return known
     if len(_MATCHES) > 4096:
         _MATCHES.clear()
     occ: dict[int, int] | None = None
@@ -799,6 +809,25 @@ def _match_from_start(
 
 
 _MATCHES: dict[tuple, tuple[list, Ctx] | None] = {}  # a plan code's last step, by all the steps read
+
+
+def _known_plan(
+    state: dict, seat: int, dec: list[tuple[str, int, str]], ends: dict[tuple[int, int], tuple[list, tuple]] | None
+) -> tuple[list[list], Ctx] | None:
+    """The plan all_plans found with exactly these steps (die, space, jump), and where it has got
+    to; None if it found none (the steps are then matched one by one)."""
+    if not ends:
+        return None
+    gear = state["cars"][seat]["gear"]  # a coast die keeps the gear of the die before it
+    for die, _, _ in dec:
+        if die[:1] == "g" and die[1:2].isdigit():
+            gear = int(die[1])
+    found = ends.get((dec[-1][1], gear))
+    if found is None or len(found[0]) != len(dec):
+        return None
+    if any(s[0] != d or s[1] != sid or s[3] != j for s, (d, sid, j) in zip(found[0], dec)):
+        return None
+    return [list(s) for s in found[0]], Ctx(*found[1])
 
 
 def crash_tokens(gear: int, danger: str) -> int:
