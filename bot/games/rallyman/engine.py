@@ -516,7 +516,7 @@ class RallymanEngine(Engine):
                 )
         ctx = T.draft_ctx(state, st, seat)
         if ctx is not None:
-            nxt = R.next_steps(state, st, seat, ctx, R.occupied(state, seat))
+            nxt = R.steps_for(state, st, seat).after(ctx)
             if nxt:
                 groups.append(
                     {

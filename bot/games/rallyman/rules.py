@@ -280,6 +280,27 @@ def next_steps(
     return Steps(state, st, seat, occ, pool).after(ctx)
 
 
+def steps_for(state: dict, st: B.Stage, seat: int) -> Steps:
+    """The seat's Steps in this state (next_steps with the cars that are there), kept for the last
+    few states by all it reads (the cars and mud): the plan search, the moves, the menu and the
+    labels share what each has worked out."""
+    return _steps_at(state, st, seat, orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS))
+
+
+def _steps_at(state: dict, st: B.Stage, seat: int, here: bytes) -> Steps:
+    """steps_for(), `here` its key: the cars and mud as orjson writes them, keys sorted."""
+    key = (st.key, seat, here)
+    hit = _STEPS.get(key)
+    if hit is None:
+        if len(_STEPS) > 32:
+            _STEPS.clear()
+        hit = _STEPS[key] = Steps(state, st, seat, occupied(state, seat))
+    return hit
+
+
+_STEPS: dict[tuple, Steps] = {}
+
+
 @dataclass(frozen=True)
 class Target:
     """A space a die may go to from another, with what the way there reads of it (all fixed by the
@@ -390,6 +411,20 @@ def _plain(routes: tuple[Route, ...]) -> bool:
     return all(way.setdefault(r[2], r[4]) == r[4] for r in routes)
 
 
+def _unchain(plan: tuple | None) -> list[list]:
+    """A plan kept as (last step, plan before it) as the list of its steps."""
+    steps = []
+    while plan is not None:
+        steps.append(plan[0])
+        plan = plan[1]
+    steps.reverse()
+    return steps
+
+
+_DICE: dict[tuple, list[tuple[str, int, int, tuple, int, bool]]] = {}  # Steps.grown_dice() by all it reads
+_GROWN: dict[tuple, int] = {}  # a number for each _grown() met
+
+
 def _grown(ctx: tuple, code: str, ng: int, nd: int) -> tuple:
     """What a die adds to where a plan has got to, wherever it lies: Ctx's gear, dir, used,
     n_gear, n_coast and brake after it."""
@@ -428,21 +463,23 @@ class Steps:
     """next_steps for one seat in one state, for as many places as a search asks about: the
     stage's ways (geometry), limits and what may lie where (can_enter) worked out once each."""
 
-    __slots__ = ("state", "st", "occ", "pool", "dice_left", "geo", "limits", "entries")
+    __slots__ = ("state", "st", "occ", "pool", "dice_left", "geo", "limits", "entries", "memo")
 
     def __init__(self, state: dict, st: B.Stage, seat: int, occ: dict[int, int], pool: dict | None = None) -> None:
         self.state, self.st, self.occ, self.pool = state, st, occ, pool
         self.dice_left = dice_left(state, seat)
         self.geo = geometry(st)
         self.limits = limits(state, st)
-        self.entries: dict[int, tuple[bool, int]] = {}  # by pair(frm, sid)
+        self.entries: dict[int, int] = {}  # need() by pair(frm, sid)
+        self.memo: dict[Ctx, list[tuple[list, Ctx]]] = {}  # after() by ctx
 
     def enter(self, frm: int, sid: int, gear: int) -> bool:
         """can_enter(), each place worked out once."""
-        e = self.entries.get(pair(frm, sid))
-        if e is None:
-            e = self.entries[pair(frm, sid)] = _entry(self.state, self.st, self.occ, frm, sid)
-        return e[0] and gear >= e[1]
+        both = pair(frm, sid)
+        need = self.entries.get(both)
+        if need is None:
+            need = self.need(frm, sid, both)
+        return gear >= need
 
     def dice(self, ctx: Ctx) -> list[tuple[str, int, int]]:
         """The dice the next step may use: (die code, new gear, new direction)."""
@@ -473,7 +510,14 @@ class Steps:
         return dice
 
     def after(self, ctx: Ctx) -> list[tuple[list, Ctx]]:
-        """Every step the next die can make from ctx, each (die, space, jump) once."""
+        """Every step the next die can make from ctx, each (die, space, jump) once. (Kept per
+        ctx: the moves, the menu and the labels of a state ask alike.)"""
+        hit = self.memo.get(ctx)
+        if hit is None:
+            hit = self.memo[ctx] = self._after(ctx)
+        return list(hit)
+
+    def _after(self, ctx: Ctx) -> list[tuple[list, Ctx]]:
         if ctx.done or self.geo.finish[ctx.pos]:
             return []
         found: list[tuple[list, Ctx]] = []
@@ -496,35 +540,36 @@ class Steps:
         """all_plans' search: plans grown die by die from start (after() and make() inline, a
         place already reached in the same way is not grown again), per (end space, end gear) the
         least chance of losing control (loc_step's arithmetic in its order), then the fewest dice;
-        with each its risk and where it has got to (a Ctx as a tuple)."""
-        best: dict[tuple[int, int], tuple[float, list, tuple]] = {}
-        seen: set = set()
-        stack: list[tuple[tuple, list, tuple, float]] = [(tuple(start), [], ((0, 1.0),), 0.0)]
+        with each its risk and where it has got to (a Ctx as a tuple). A plan is kept as its last
+        step and the plan before it until the end."""
+        best: dict[tuple[int, int], tuple[float, tuple, tuple, int]] = {}  # risk, plan, ctx, length
+        seen: set[int] = set()
+        # (where the plan has got to, the plan, the "!" counts in control and their chances, the
+        # chance lost so far, the plan's length)
+        stack: list[tuple[tuple, tuple | None, tuple, float, int]] = [(tuple(start), None, ((0, 1.0),), 0.0, 0)]
         n = 0
         routes_at, finish, water, limits = self.geo.routes, self.geo.finish, self.geo.water, self.limits
-        occ, entries, dice_for, check_twice = self.occ, self.entries, self.dice, not self.geo.plain
-        dice_memo: dict[tuple, list[tuple[str, int, int, tuple]]] = {}
+        occ, needs, check_twice = self.occ, self.entries, not self.geo.plain
+        left, loc, width = self.dice_left, _LOC, 2 * len(finish)
         while stack and n < cap:
-            ctx, steps, alive, lost = stack.pop()
-            pos, _, _, used, n_gear, n_coast, brake, side, done = ctx
-            if done or finish[pos]:
+            ctx, node, alive, lost, depth = stack.pop()
+            pos, side = ctx[0], ctx[7]
+            if ctx[8] or finish[pos]:
                 continue
             routes = routes_at[pos][1 if side else 0]
             taken: set = set()  # (die, space, jump): once each, as after() keeps them
-            dice = dice_memo.get(ctx[1:7])
+            dice = _DICE.get((left, ctx[1:7]))
             if dice is None:
-                dice = dice_memo[ctx[1:7]] = [
-                    (code, ng, nd, _grown(ctx, code, ng, nd)) for code, ng, nd in dice_for(Ctx(*ctx))
-                ]
-            for code, ng, nd, grown in dice:
-                stops = code not in ("c", "g1")
+                dice = self.grown_dice(ctx)
+            depth += 1
+            for code, ng, nd, grown, gid, stops in dice:
                 for over, frm, sid, jump, sideways, both in routes[ng]:
                     if over >= 0 and over in occ:
                         continue
-                    e = entries.get(both)
-                    if e is None:
-                        e = entries[both] = _entry(self.state, self.st, occ, frm, sid)
-                    if not e[0] or ng < e[1]:
+                    need = needs.get(both)
+                    if need is None:
+                        need = self.need(frm, sid, both)
+                    if ng < need:
                         continue
                     if ng > limits[sid]:
                         jump = "ov"  # over the limit: loss of control on that space, certain
@@ -532,22 +577,41 @@ class Steps:
                         if (code, sid, jump) in taken:
                             continue
                         taken.add((code, sid, jump))
-                    k = (sid, sideways, grown)
+                    k = gid * width + sid * 2 + sideways  # one number for (grown, space, sideways)
                     if k in seen:
                         continue
                     seen.add(k)
                     n += 1
-                    plan = steps + [[code, sid, ng, jump]]
-                    a2, losses = loc_outcomes(alive, code, jump, orange)
+                    plan = ([code, sid, ng, jump], node)
+                    out = loc.get((alive, code, jump, orange)) or loc_outcomes(alive, code, jump, orange)
                     risk = lost
-                    for r in losses:  # as loc_step adds them
+                    for r in out[1]:  # as loc_step adds them
                         risk += r
                     nctx = (sid, *grown, sideways, finish[sid] or (water[sid] and stops) or jump in ("p2", "ov"))
                     old = best.get((sid, ng))
-                    if old is None or risk < old[0] - 1e-12 or (abs(risk - old[0]) < 1e-12 and len(plan) < len(old[1])):
-                        best[(sid, ng)] = (risk, plan, nctx)
-                    stack.append((nctx, plan, a2, risk))
-        return best
+                    if old is None or risk < old[0] - 1e-12 or (abs(risk - old[0]) < 1e-12 and depth < old[3]):
+                        best[(sid, ng)] = (risk, plan, nctx, depth)
+                    stack.append((nctx, plan, out[0], risk, depth))
+        return {end: (risk, _unchain(plan), nctx) for end, (risk, plan, nctx, _) in best.items()}
+
+    def grown_dice(self, ctx: tuple) -> list[tuple[str, int, int, tuple, int, bool]]:
+        """dice() for plans(), kept by the dice left and all of ctx they read: (die, new gear, new
+        direction, Ctx's gear to brake after it (_grown), one number for those, whether water
+        stops it)."""
+        dice = _DICE[(self.dice_left, ctx[1:7])] = []
+        for code, ng, nd in self.dice(Ctx(*ctx)):
+            grown = _grown(ctx, code, ng, nd)
+            gid = _GROWN.setdefault(grown, len(_GROWN))
+            dice.append((code, ng, nd, grown, gid, code not in ("c", "g1")))
+        if len(_DICE) > 50000:
+            _DICE.clear()  # (never: the dice and places are few; the numbers stay, a search may hold some)
+        return dice
+
+    def need(self, frm: int, sid: int, both: int) -> int:
+        """The least gear a die needs to lie on sid coming from frm (99: none may), kept by pair()."""
+        free, least = _entry(self.state, self.st, self.occ, frm, sid)
+        need = self.entries[both] = least if free else 99
+        return need
 
     def make(self, ctx: Ctx, code: str, ng: int, nd: int, sid: int, jump: str, sideways: bool) -> tuple[list, Ctx]:
         """The step and where the plan has got to after it."""
@@ -594,7 +658,7 @@ def all_plans(state: dict, st: B.Stage, seat: int, orange: bool, cap: int = 4000
     hit = _PLANS.get(key)
     if hit is not None:
         return hit
-    best = Steps(state, st, seat, occupied(state, seat)).plans(start_ctx(state, seat), orange, cap)
+    best = _steps_at(state, st, seat, here).plans(start_ctx(state, seat), orange, cap)
     out = [(p, r) for r, p, _ in best.values()]
     if len(_PLANS) > 64:
         _PLANS.clear()
@@ -757,10 +821,10 @@ def match_steps(
     if ctx is None and pool is None:
         return _match_from_start(state, st, seat, dec)
     ctx = ctx or start_ctx(state, seat)
-    occ = occupied(state, seat)
+    ways = steps_for(state, st, seat) if pool is None else Steps(state, st, seat, occupied(state, seat), pool)
     steps = []
     for die, sid, jump in dec:
-        found = _step_like(state, st, seat, ctx, occ, pool, die, sid, jump)
+        found = _step_like(ways, ctx, die, sid, jump)
         if found is None:
             return None
         steps.append(found[0])
@@ -768,11 +832,9 @@ def match_steps(
     return steps, ctx
 
 
-def _step_like(
-    state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int], pool: dict | None, die: str, sid: int, jump: str
-) -> tuple[list, Ctx] | None:
+def _step_like(ways: Steps, ctx: Ctx, die: str, sid: int, jump: str) -> tuple[list, Ctx] | None:
     """The first step from `ctx` with this die, space and jump (None: there is none)."""
-    for cand, nctx in next_steps(state, st, seat, ctx, occ, pool):
+    for cand, nctx in ways.after(ctx):
         if cand[0] == die and cand[1] == sid and cand[3] == jump:
             return cand, nctx
     return None
@@ -785,13 +847,13 @@ def _match_from_start(
     plans of a list share their first steps, and labels, menus and moves match the same codes."""
     if not dec:
         return [], start_ctx(state, seat)
-    here = (st.key, seat, orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS))
+    cars = orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS)
+    here = (st.key, seat, cars)
     known = _known_plan(state, seat, dec, _ENDS.get(here))
     if known is not None:
         return known
     if len(_MATCHES) > 4096:
         _MATCHES.clear()
-    occ: dict[int, int] | None = None
     ctx = start_ctx(state, seat)
     steps = []
     for i, (die, sid, jump) in enumerate(dec):
@@ -799,8 +861,7 @@ def _match_from_start(
         if key in _MATCHES:
             found = _MATCHES[key]
         else:
-            occ = occupied(state, seat) if occ is None else occ
-            found = _MATCHES[key] = _step_like(state, st, seat, ctx, occ, None, die, sid, jump)
+            found = _MATCHES[key] = _step_like(_steps_at(state, st, seat, cars), ctx, die, sid, jump)
         if found is None:
             return None
         steps.append(list(found[0]))

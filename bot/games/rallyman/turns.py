@@ -111,8 +111,7 @@ def _plan_decisions(state: dict, st: B.Stage, seat: int) -> list[dict]:
     acts += [{"type": "flat", "values": [c]} for c in codes]
     ctx = draft_ctx(state, st, seat)
     if ctx is not None:
-        occ = R.occupied(state, seat)
-        acts += [{"type": "add", "values": [R.encode([s])]} for s, _ in R.next_steps(state, st, seat, ctx, occ)]
+        acts += [{"type": "add", "values": [R.encode([s])]} for s, _ in R.steps_for(state, st, seat).after(ctx)]
     if state["draft"]:
         acts += [{"type": "go"}, {"type": "undo"}, {"type": "clear"}]
     if not found:
