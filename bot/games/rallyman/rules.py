@@ -421,8 +421,19 @@ def _unchain(plan: tuple | None) -> list[list]:
     return steps
 
 
-_DICE: dict[tuple, list[tuple[str, int, int, tuple, int, bool]]] = {}  # Steps.grown_dice() by all it reads
-_GROWN: dict[tuple, int] = {}  # a number for each _grown() met
+_DICE: dict[int, list[tuple[str, int, int, bool]]] = {}  # Steps.grown_dice() by grown() * 512 + Steps.left
+_GROWN: dict[tuple, int] = {}  # grown() numbers
+_GROWN_LIST: list[tuple] = []  # and what each stands for
+
+
+def grown(rest: tuple) -> int:
+    """One number for the rest of a Ctx after its space: (gear, dir, used, n_gear, n_coast,
+    brake); they are few (the same for every stage and search)."""
+    gid = _GROWN.get(rest)
+    if gid is None:
+        gid = _GROWN[rest] = len(_GROWN_LIST)
+        _GROWN_LIST.append(rest)
+    return gid
 
 
 def _grown(ctx: tuple, code: str, ng: int, nd: int) -> tuple:
@@ -463,11 +474,12 @@ class Steps:
     """next_steps for one seat in one state, for as many places as a search asks about: the
     stage's ways (geometry), limits and what may lie where (can_enter) worked out once each."""
 
-    __slots__ = ("state", "st", "occ", "pool", "dice_left", "geo", "limits", "entries", "memo")
+    __slots__ = ("state", "st", "occ", "pool", "dice_left", "left", "geo", "limits", "entries", "memo")
 
     def __init__(self, state: dict, st: B.Stage, seat: int, occ: dict[int, int], pool: dict | None = None) -> None:
         self.state, self.st, self.occ, self.pool = state, st, occ, pool
         self.dice_left = dice_left(state, seat)
+        self.left = self.dice_left[0] * 16 + self.dice_left[1] * 4 + self.dice_left[2]  # one number, under 512
         self.geo = geometry(st)
         self.limits = limits(state, st)
         self.entries: dict[int, int] = {}  # need() by pair(frm, sid)
@@ -540,29 +552,34 @@ class Steps:
         """all_plans' search: plans grown die by die from start (after() and make() inline, a
         place already reached in the same way is not grown again), per (end space, end gear) the
         least chance of losing control (loc_step's arithmetic in its order), then the fewest dice;
-        with each its risk and where it has got to (a Ctx as a tuple). A plan is kept as its last
-        step and the plan before it until the end."""
-        best: dict[tuple[int, int], tuple[float, tuple, tuple, int]] = {}  # risk, plan, ctx, length
+        with each its risk and where it has got to (a Ctx as a tuple). Inside, a plan is kept as
+        (last step, plan before it) and where it has got to as (space, grown(), sideways, done),
+        grown() being the number of the rest of a Ctx."""
+        best: dict[int, tuple[float, tuple, tuple, int]] = {}  # by space * 8 + gear: risk, plan, where, length
         seen: set[int] = set()
         # (where the plan has got to, the plan, the "!" counts in control and their chances, the
         # chance lost so far, the plan's length)
-        stack: list[tuple[tuple, tuple | None, tuple, float, int]] = [(tuple(start), None, ((0, 1.0),), 0.0, 0)]
+        stack: list[tuple[tuple, tuple | None, tuple, float, int]] = [
+            ((start.pos, grown(tuple(start)[1:7]), start.side, start.done), None, ((0, 1.0),), 0.0, 0)
+        ]
         n = 0
         routes_at, finish, water, limits = self.geo.routes, self.geo.finish, self.geo.water, self.limits
         occ, needs, check_twice = self.occ, self.entries, not self.geo.plain
-        left, loc, width = self.dice_left, _LOC, 2 * len(finish)
+        left, loc, width = self.left, _LOC, 2 * len(finish)
+        taken: set = set()  # (die, space, jump): once each per place, as after() keeps them
         while stack and n < cap:
-            ctx, node, alive, lost, depth = stack.pop()
-            pos, side = ctx[0], ctx[7]
-            if ctx[8] or finish[pos]:
+            (pos, gid, side, done), node, alive, lost, depth = stack.pop()
+            if done or finish[pos]:
                 continue
             routes = routes_at[pos][1 if side else 0]
-            taken: set = set()  # (die, space, jump): once each, as after() keeps them
-            dice = _DICE.get((left, ctx[1:7]))
+            if check_twice:
+                taken = set()
+            dice = _DICE.get(gid * 512 + left)
             if dice is None:
-                dice = self.grown_dice(ctx)
+                dice = self.grown_dice(gid)
             depth += 1
-            for code, ng, nd, grown, gid, stops in dice:
+            for code, ng, next_gid, stops in dice:
+                base = next_gid * width
                 for over, frm, sid, jump, sideways, both in routes[ng]:
                     if over >= 0 and over in occ:
                         continue
@@ -577,7 +594,7 @@ class Steps:
                         if (code, sid, jump) in taken:
                             continue
                         taken.add((code, sid, jump))
-                    k = gid * width + sid * 2 + sideways  # one number for (grown, space, sideways)
+                    k = base + sid * 2 + sideways  # one number for (grown, space, sideways)
                     if k in seen:
                         continue
                     seen.add(k)
@@ -587,24 +604,23 @@ class Steps:
                     risk = lost
                     for r in out[1]:  # as loc_step adds them
                         risk += r
-                    nctx = (sid, *grown, sideways, finish[sid] or (water[sid] and stops) or jump in ("p2", "ov"))
-                    old = best.get((sid, ng))
+                    where = (sid, next_gid, sideways, finish[sid] or (water[sid] and stops) or jump in ("p2", "ov"))
+                    old = best.get(sid * 8 + ng)
                     if old is None or risk < old[0] - 1e-12 or (abs(risk - old[0]) < 1e-12 and depth < old[3]):
-                        best[(sid, ng)] = (risk, plan, nctx, depth)
-                    stack.append((nctx, plan, out[0], risk, depth))
-        return {end: (risk, _unchain(plan), nctx) for end, (risk, plan, nctx, _) in best.items()}
+                        best[sid * 8 + ng] = (risk, plan, where, depth)
+                    stack.append((where, plan, out[0], risk, depth))
+        return {
+            (end >> 3, end & 7): (risk, _unchain(plan), (w[0], *_GROWN_LIST[w[1]], w[2], w[3]))
+            for end, (risk, plan, w, _) in best.items()
+        }
 
-    def grown_dice(self, ctx: tuple) -> list[tuple[str, int, int, tuple, int, bool]]:
-        """dice() for plans(), kept by the dice left and all of ctx they read: (die, new gear, new
-        direction, Ctx's gear to brake after it (_grown), one number for those, whether water
-        stops it)."""
-        dice = _DICE[(self.dice_left, ctx[1:7])] = []
+    def grown_dice(self, gid: int) -> list[tuple[str, int, int, bool]]:
+        """dice() for plans(), kept by the dice left and the rest of a Ctx (its grown() number):
+        (die, new gear, the grown() number after it, whether water stops it)."""
+        ctx = (0, *_GROWN_LIST[gid], False, False)
+        dice = _DICE[gid * 512 + self.left] = []
         for code, ng, nd in self.dice(Ctx(*ctx)):
-            grown = _grown(ctx, code, ng, nd)
-            gid = _GROWN.setdefault(grown, len(_GROWN))
-            dice.append((code, ng, nd, grown, gid, code not in ("c", "g1")))
-        if len(_DICE) > 50000:
-            _DICE.clear()  # (never: the dice and places are few; the numbers stay, a search may hold some)
+            dice.append((code, ng, grown(_grown(ctx, code, ng, nd)), code not in ("c", "g1")))
         return dice
 
     def need(self, frm: int, sid: int, both: int) -> int:
