@@ -158,9 +158,17 @@ _REPLACINGS: dict[tuple, list[tuple[str, tuple]]] = {}  # rearrangements() by al
 
 def _rearrangements(st: dict, stage: B.Stage, seat: int) -> list[tuple[str, tuple]]:
     dice = pool(st, seat)
-    occ = R.occupied(st, seat)
     found: dict[tuple[int, int], tuple[tuple, str]] = {}
     coast_faces = sorted(dice["coast"], reverse=True)
+    # the dice rolled: one Steps for the whole search (a gear die already placed is never placed
+    # again whatever the pool says, so the pool is the same at every place), its steps kept per place
+    ways = R.Steps(
+        st,
+        stage,
+        seat,
+        R.occupied(st, seat),
+        {"g": set(dice["g"]), "brake": dice["brake"] is not None, "coast": len(coast_faces)},
+    )
 
     def faces_for(step: list, coast_used: list[bool]) -> list[tuple[list[bool], list[bool]]]:
         if step[0] != "c":
@@ -172,8 +180,7 @@ def _rearrangements(st: dict, stage: B.Stage, seat: int) -> list[tuple[str, tupl
         return [([f], coast_used + [f]) for f in sorted(set(left))]
 
     def rec(ctx: R.Ctx, steps: list, bangs: int, coast_used: list[bool]) -> None:
-        lim = {"g": set(dice["g"]) - set(ctx.used), "brake": dice["brake"] is not None, "coast": len(coast_faces)}
-        for step, nctx in R.next_steps(st, stage, seat, ctx, occ, lim):
+        for step, nctx in ways.after(ctx):
             for fs, cu in faces_for(step, coast_used):
                 nb = bangs + sum(fs)
                 plan = steps + [[step[0] + ("!" if step[0] == "c" and fs[0] else ""), step[1], step[2], step[3]]]
@@ -181,9 +188,8 @@ def _rearrangements(st: dict, stage: B.Stage, seat: int) -> list[tuple[str, tupl
                     sp = stage.spaces[step[1]]
                     key = (step[1], step[2])
                     dmg = (R.crash_tokens(step[2], sp.danger), -sp.front, step[2])
-                    code = ",".join(f"{s[0]}:{s[1]}:{s[3]}" for s in plan)
                     if key not in found or dmg < found[key][0]:
-                        found[key] = (dmg, code)
+                        found[key] = (dmg, ",".join([f"{s[0]}:{s[1]}:{s[3]}" for s in plan]))
                 elif not nctx.done:
                     rec(nctx, plan, nb, cu)
 
