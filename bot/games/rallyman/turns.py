@@ -179,7 +179,15 @@ def _rearrangements(st: dict, stage: B.Stage, seat: int) -> list[tuple[str, tupl
             left.remove(f)
         return [([f], coast_used + [f]) for f in sorted(set(left))]
 
+    # a place reached again with the same "!" and coast faces left reaches the same re-placings
+    # with the same damage: never less than what its first visit kept (kept only when less)
+    visited: set[tuple] = set()
+
     def rec(ctx: R.Ctx, steps: list, bangs: int, coast_used: list[bool]) -> None:
+        here = (ctx, bangs, tuple(sorted(coast_used)))
+        if here in visited:
+            return
+        visited.add(here)
         for step, nctx in ways.after(ctx):
             for fs, cu in faces_for(step, coast_used):
                 nb = bangs + sum(fs)
