@@ -317,8 +317,9 @@ class Target:
 
 # A way a die of some gear may go from a space (Geometry.routes), all the stage decides of it:
 # (the jump space it flies over, or -1; the space it comes from onto its own; its space; its
-# jump ("", "eq", "p1", "p2"); sideways along a slide; the two spaces as one key, pair())
-Route = tuple[int, int, int, str, bool, int]
+# jump ("", "eq", "p1", "p2"); sideways along a slide; the two spaces as one key, pair(); its
+# space and sideways as one number, space * 2 + sideways)
+Route = tuple[int, int, int, str, bool, int, int]
 
 
 def pair(frm: int, sid: int) -> int:
@@ -399,9 +400,11 @@ def _routes(pos: int, targets: tuple[Target, ...], ng: int) -> tuple[Route, ...]
             continue
         if t.jump and ng >= t.jump:
             cls = "eq" if ng == t.jump else ("p1" if ng == t.jump + 1 else "p2")
-            out += [(t.sid, t.sid, L, cls, False, pair(t.sid, L)) for L in (t.land_eq if cls == "eq" else t.land_far)]
+            out += [
+                (t.sid, t.sid, L, cls, False, pair(t.sid, L), L * 2) for L in (t.land_eq if cls == "eq" else t.land_far)
+            ]
         else:
-            out.append((-1, pos, t.sid, "", t.sideways, pair(pos, t.sid)))
+            out.append((-1, pos, t.sid, "", t.sideways, pair(pos, t.sid), t.sid * 2 + t.sideways))
     return tuple(out)
 
 
@@ -536,7 +539,7 @@ class Steps:
         occ, enter, mk = self.occ, self.enter, self.make
         routes = self.geo.routes[ctx.pos][1 if ctx.side else 0]
         for code, ng, nd in self.dice(ctx):
-            for over, frm, sid, jump, sideways, _ in routes[ng]:
+            for over, frm, sid, jump, sideways, _, _ in routes[ng]:
                 if (over < 0 or over not in occ) and enter(frm, sid, ng):
                     found.append(mk(ctx, code, ng, nd, sid, jump, sideways))
         seen: set = set()
@@ -580,7 +583,7 @@ class Steps:
             depth += 1
             for code, ng, next_gid, stops in dice:
                 base = next_gid * width
-                for over, frm, sid, jump, sideways, both in routes[ng]:
+                for over, frm, sid, jump, sideways, both, place in routes[ng]:
                     if over >= 0 and over in occ:
                         continue
                     need = needs.get(both)
@@ -594,7 +597,7 @@ class Steps:
                         if (code, sid, jump) in taken:
                             continue
                         taken.add((code, sid, jump))
-                    k = base + sid * 2 + sideways  # one number for (grown, space, sideways)
+                    k = base + place  # one number for (grown, space, sideways)
                     if k in seen:
                         continue
                     seen.add(k)
@@ -605,9 +608,10 @@ class Steps:
                     for r in out[1]:  # as loc_step adds them
                         risk += r
                     where = (sid, next_gid, sideways, finish[sid] or (water[sid] and stops) or jump in ("p2", "ov"))
-                    old = best.get(sid * 8 + ng)
+                    end = sid * 8 + ng
+                    old = best.get(end)
                     if old is None or risk < old[0] - 1e-12 or (abs(risk - old[0]) < 1e-12 and depth < old[3]):
-                        best[sid * 8 + ng] = (risk, plan, where, depth)
+                        best[end] = (risk, plan, where, depth)
                     stack.append((where, plan, out[0], risk, depth))
         return {
             (end >> 3, end & 7): (risk, _unchain(plan), (w[0], *_GROWN_LIST[w[1]], w[2], w[3]))
