@@ -292,7 +292,7 @@ def _steps_at(state: dict, st: B.Stage, seat: int, here: bytes) -> Steps:
     key = (st.key, seat, here)
     hit = _STEPS.get(key)
     if hit is None:
-        if len(_STEPS) > 32:
+        if len(_STEPS) > 16:
             _STEPS.clear()
         hit = _STEPS[key] = Steps(state, st, seat, occupied(state, seat))
     return hit
@@ -680,7 +680,7 @@ def all_plans(state: dict, st: B.Stage, seat: int, orange: bool, cap: int = 4000
         return hit
     best = _steps_at(state, st, seat, here).plans(start_ctx(state, seat), orange, cap)
     out = [(p, r) for r, p, _ in best.values()]
-    if len(_PLANS) > 64:
+    if len(_PLANS) > 16:
         _PLANS.clear()
         _ENDS.clear()
     _PLANS[key] = out
