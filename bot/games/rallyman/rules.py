@@ -429,6 +429,11 @@ _GROWN: dict[tuple, int] = {}  # grown() numbers
 _GROWN_LIST: list[tuple] = []  # and what each stands for
 
 
+def as_ctx(where: tuple) -> Ctx:
+    """Where a plan has got to, kept by Steps.plans as (space, grown(), sideways, done), as a Ctx."""
+    return Ctx._make((where[0], *_GROWN_LIST[where[1]], where[2], where[3]))
+
+
 def grown(rest: tuple) -> int:
     """One number for the rest of a Ctx after its space: (gear, dir, used, n_gear, n_coast,
     brake); they are few (the same for every stage and search)."""
@@ -555,9 +560,9 @@ class Steps:
         """all_plans' search: plans grown die by die from start (after() and make() inline, a
         place already reached in the same way is not grown again), per (end space, end gear) the
         least chance of losing control (loc_step's arithmetic in its order), then the fewest dice;
-        with each its risk and where it has got to (a Ctx as a tuple). Inside, a plan is kept as
-        (last step, plan before it) and where it has got to as (space, grown(), sideways, done),
-        grown() being the number of the rest of a Ctx."""
+        with each its risk and where it has got to as (space, grown(), sideways, done), grown()
+        being the number of the rest of a Ctx (as_ctx() makes it one). Inside, a plan is kept as
+        (last step, plan before it)."""
         best: dict[int, tuple[float, tuple, tuple, int]] = {}  # by space * 8 + gear: risk, plan, where, length
         seen: set[int] = set()
         # (where the plan has got to, the plan, the "!" counts in control and their chances, the
@@ -613,10 +618,7 @@ class Steps:
                     if old is None or risk < old[0] - 1e-12 or (abs(risk - old[0]) < 1e-12 and depth < old[3]):
                         best[end] = (risk, plan, where, depth)
                     stack.append((where, plan, out[0], risk, depth))
-        return {
-            (end >> 3, end & 7): (risk, _unchain(plan), (w[0], *_GROWN_LIST[w[1]], w[2], w[3]))
-            for end, (risk, plan, w, _) in best.items()
-        }
+        return {(end >> 3, end & 7): (risk, _unchain(plan), w) for end, (risk, plan, w, _) in best.items()}
 
     def grown_dice(self, gid: int) -> list[tuple[str, int, int, bool]]:
         """dice() for plans(), kept by the dice left and the rest of a Ctx (its grown() number):
@@ -690,7 +692,7 @@ def all_plans(state: dict, st: B.Stage, seat: int, orange: bool, cap: int = 4000
 
 _PLANS: dict[tuple, list] = {}
 # the plans all_plans found, by (stage, seat, cars and mud) and their ends (space, gear), with
-# where each has got to: match_steps reads a whole plan's code there at once
+# where each has got to (as Steps.plans keeps it): match_steps reads a whole plan's code there at once
 _ENDS: dict[tuple, dict[tuple[int, int], tuple[list, tuple]]] = {}
 
 
@@ -732,9 +734,11 @@ def _best_of(
     if not plans:
         return None
     start = st.spaces[state["cars"][seat]["sp"]].front
+    spaces = st.spaces
 
-    def key(pr: tuple[list, float]) -> tuple:
-        return _rank(st, start, pr, pen[(pr[0][-1][1], pr[0][-1][2])])
+    def key(pr: tuple[list, float]) -> tuple:  # plan_key
+        last = pr[0][-1]
+        return (-pen[(last[1], last[2])], spaces[last[1]].front - start, last[2], -pr[1])
 
     under = [pr for pr in plans if pr[1] <= line + 1e-9]
     if under:
@@ -748,10 +752,11 @@ def good_plans(
     """The plan list: first the plan a sensible driver takes under the risk line (best_plan), then
     the best others by a score (distance, risk, gear, the corner ahead), farthest first; plans
     that lose control for certain come last."""
-    plans = list(all_plans(state, st, seat, orange))
+    plans = all_plans(state, st, seat, orange)
     if not plans:
         return []
-    start = st.spaces[state["cars"][seat]["sp"]].front
+    spaces = st.spaces
+    start = spaces[state["cars"][seat]["sp"]].front
     pen = penalties(state, st, plans)
     first = _best_of(state, st, seat, plans, line, pen)
     if first is None:  # (never: there are plans)
@@ -760,13 +765,13 @@ def good_plans(
     def score(pr: tuple[list, float]) -> float:
         p, r = pr
         last = p[-1]
-        gain = st.spaces[last[1]].front - start
-        return gain - 14.0 * r + 0.25 * last[2] + (3.0 if st.spaces[last[1]].finish else 0.0) - pen[(last[1], last[2])]
+        sp = spaces[last[1]]
+        return sp.front - start - 14.0 * r + 0.25 * last[2] + (3.0 if sp.finish else 0.0) - pen[(last[1], last[2])]
 
-    rest = [pr for pr in plans if pr[0] != first[0]]
+    rest = [pr for pr in plans if pr is not first]  # (each plan ends elsewhere: the same as unequal)
     rest.sort(key=score, reverse=True)
     top = rest[: k - 1]
-    top.sort(key=lambda pr: (pr[1] >= 1 - 1e-9, -st.spaces[pr[0][-1][1]].front, pr[1], -pr[0][-1][2]))
+    top.sort(key=lambda pr: (pr[1] >= 1 - 1e-9, -spaces[pr[0][-1][1]].front, pr[1], -pr[0][-1][2]))
     return [first] + top
 
 
@@ -817,6 +822,22 @@ def _too_fast(state: dict, st: B.Stage, sid: int, gear: int, depth: int) -> floa
 
 def encode(steps: list[list]) -> str:
     return ",".join([f"{s[0]}:{s[1]}:{s[3]}" for s in steps])
+
+
+def encode_all(plans: list[tuple[list, float]]) -> list[str]:
+    """encode() of each plan of a list; a step the plans share (all_plans' plans share their first
+    steps, the same objects) is written once."""
+    parts: dict[int, str] = {}  # by id(step): the steps are all alive while this runs
+    out = []
+    for p, _ in plans:
+        codes = []
+        for s in p:
+            c = parts.get(id(s))
+            if c is None:
+                c = parts[id(s)] = f"{s[0]}:{s[1]}:{s[3]}"
+            codes.append(c)
+        out.append(",".join(codes))
+    return out
 
 
 def decode(code: Any) -> list[tuple[str, int, str]] | None:
@@ -908,7 +929,7 @@ def _known_plan(
         return None
     if any(s[0] != d or s[1] != sid or s[3] != j for s, (d, sid, j) in zip(found[0], dec)):
         return None
-    return [list(s) for s in found[0]], Ctx(*found[1])
+    return [list(s) for s in found[0]], as_ctx(found[1])
 
 
 def crash_tokens(gear: int, danger: str) -> int:

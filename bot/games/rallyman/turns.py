@@ -57,7 +57,7 @@ def _plan_list(state: dict, st: B.Stage, seat: int) -> tuple[list[tuple[list, fl
         if len(_PLANS) > 16:
             _PLANS.clear()
         found = R.good_plans(state, st, seat, mine, line)
-        hit = _PLANS[key] = (found, [R.encode(p) for p, _ in found])
+        hit = _PLANS[key] = (found, R.encode_all(found))
     return hit
 
 
