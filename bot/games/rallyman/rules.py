@@ -158,6 +158,29 @@ def _loc_outcomes(
     return tuple(nxt.items()), tuple(losses)
 
 
+def alive_id(alive: tuple[tuple[int, float], ...]) -> int:
+    """One number for a distribution of "!" counts still in control (loc_outcomes' first part)."""
+    aid = _ALIVE.get(alive)
+    if aid is None:
+        aid = _ALIVE[alive] = len(_ALIVE_LIST)
+        _ALIVE_LIST.append(alive)
+    return aid
+
+
+def loc_by_id(aid: int, die: str, jump: str, orange: bool) -> tuple[int, tuple[float, ...]]:
+    """loc_outcomes with the distributions as alive_id() numbers (kept in _LOC_IDS)."""
+    nxt, losses = loc_outcomes(_ALIVE_LIST[aid], die, jump, orange)
+    if len(_LOC_IDS) > 20000:
+        _LOC_IDS.clear()
+    hit = _LOC_IDS[(aid, die, jump, orange)] = (alive_id(nxt), losses)
+    return hit
+
+
+_ALIVE: dict[tuple[tuple[int, float], ...], int] = {}  # alive_id() (the distributions are few: dice odds are fixed)
+_ALIVE_LIST: list[tuple[tuple[int, float], ...]] = []
+_LOC_IDS: dict[tuple[int, str, str, bool], tuple[int, tuple[float, ...]]] = {}
+
+
 def loc_chance(steps: list[list], orange: bool, bangs: int = 0) -> float:
     """Exact chance of losing control over these steps (rolled in order, none secured), starting
     with `bangs` "!" already showing this turn."""
@@ -565,18 +588,18 @@ class Steps:
         (last step, plan before it)."""
         best: dict[int, tuple[float, tuple, tuple, int]] = {}  # by space * 8 + gear: risk, plan, where, length
         seen: set[int] = set()
-        # (where the plan has got to, the plan, the "!" counts in control and their chances, the
-        # chance lost so far, the plan's length)
-        stack: list[tuple[tuple, tuple | None, tuple, float, int]] = [
-            ((start.pos, grown(tuple(start)[1:7]), start.side, start.done), None, ((0, 1.0),), 0.0, 0)
+        # (where the plan has got to: space, grown(), sideways, done; the plan; the "!" counts in
+        # control and their chances (alive_id()); the chance lost so far; the plan's length)
+        stack: list[tuple[int, int, bool, bool, tuple | None, int, float, int]] = [
+            (start.pos, grown(tuple(start)[1:7]), start.side, start.done, None, alive_id(((0, 1.0),)), 0.0, 0)
         ]
         n = 0
         routes_at, finish, water, limits = self.geo.routes, self.geo.finish, self.geo.water, self.limits
         occ, needs, check_twice = self.occ, self.entries, not self.geo.plain
-        left, loc, width = self.left, _LOC, 2 * len(finish)
+        left, loc, width = self.left, _LOC_IDS, 2 * len(finish)
         taken: set = set()  # (die, space, jump): once each per place, as after() keeps them
         while stack and n < cap:
-            (pos, gid, side, done), node, alive, lost, depth = stack.pop()
+            pos, gid, side, done, node, alive, lost, depth = stack.pop()
             if done or finish[pos]:
                 continue
             routes = routes_at[pos][1 if side else 0]
@@ -589,6 +612,9 @@ class Steps:
             for code, ng, next_gid, stops in dice:
                 base = next_gid * width
                 for over, frm, sid, jump, sideways, both, place in routes[ng]:
+                    k = base + place  # one number for (grown, space, sideways)
+                    if k in seen and not check_twice:
+                        continue  # (the checks below would not let it through either)
                     if over >= 0 and over in occ:
                         continue
                     need = needs.get(both)
@@ -602,22 +628,21 @@ class Steps:
                         if (code, sid, jump) in taken:
                             continue
                         taken.add((code, sid, jump))
-                    k = base + place  # one number for (grown, space, sideways)
                     if k in seen:
                         continue
                     seen.add(k)
                     n += 1
                     plan = ([code, sid, ng, jump], node)
-                    out = loc.get((alive, code, jump, orange)) or loc_outcomes(alive, code, jump, orange)
+                    out = loc.get((alive, code, jump, orange)) or loc_by_id(alive, code, jump, orange)
                     risk = lost
                     for r in out[1]:  # as loc_step adds them
                         risk += r
-                    where = (sid, next_gid, sideways, finish[sid] or (water[sid] and stops) or jump in ("p2", "ov"))
+                    ends = finish[sid] or (water[sid] and stops) or jump in ("p2", "ov")
                     end = sid * 8 + ng
                     old = best.get(end)
                     if old is None or risk < old[0] - 1e-12 or (abs(risk - old[0]) < 1e-12 and depth < old[3]):
-                        best[end] = (risk, plan, where, depth)
-                    stack.append((where, plan, out[0], risk, depth))
+                        best[end] = (risk, plan, (sid, next_gid, sideways, ends), depth)
+                    stack.append((sid, next_gid, sideways, ends, plan, out[0], risk, depth))
         return {(end >> 3, end & 7): (risk, _unchain(plan), w) for end, (risk, plan, w, _) in best.items()}
 
     def grown_dice(self, gid: int) -> list[tuple[str, int, int, bool]]:
