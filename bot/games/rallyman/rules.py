@@ -303,11 +303,17 @@ def next_steps(
     return Steps(state, st, seat, occ, pool).after(ctx)
 
 
-def steps_for(state: dict, st: B.Stage, seat: int) -> Steps:
+def state_key(state: dict) -> bytes:
+    """All the plans of a state read of it (besides stage, seat and dice colour): the cars and the
+    mud, as orjson writes them with keys sorted. The caches here are kept by it."""
+    return orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS)
+
+
+def steps_for(state: dict, st: B.Stage, seat: int, here: bytes | None = None) -> Steps:
     """The seat's Steps in this state (next_steps with the cars that are there), kept for the last
-    few states by all it reads (the cars and mud): the plan search, the moves, the menu and the
-    labels share what each has worked out."""
-    return _steps_at(state, st, seat, orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS))
+    few states by all it reads (state_key, given as `here` when known): the plan search, the
+    moves, the menu and the labels share what each has worked out."""
+    return _steps_at(state, st, seat, state_key(state) if here is None else here)
 
 
 def _steps_at(state: dict, st: B.Stage, seat: int, here: bytes) -> Steps:
@@ -698,9 +704,12 @@ def replay_steps(
     return ctx
 
 
-def all_plans(state: dict, st: B.Stage, seat: int, orange: bool, cap: int = 4000) -> list[tuple[list, float]]:
-    """Whole plans: per (end space, end gear) the one with the least chance of losing control."""
-    here = orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS)
+def all_plans(
+    state: dict, st: B.Stage, seat: int, orange: bool, cap: int = 4000, here: bytes | None = None
+) -> list[tuple[list, float]]:
+    """Whole plans: per (end space, end gear) the one with the least chance of losing control.
+    (`here`: the state's state_key when known.)"""
+    here = state_key(state) if here is None else here
     key = (st.key, seat, orange, here)
     hit = _PLANS.get(key)
     if hit is not None:
@@ -772,12 +781,12 @@ def _best_of(
 
 
 def good_plans(
-    state: dict, st: B.Stage, seat: int, orange: bool, line: float = 0.2, k: int = 24
+    state: dict, st: B.Stage, seat: int, orange: bool, line: float = 0.2, k: int = 24, here: bytes | None = None
 ) -> list[tuple[list, float]]:
     """The plan list: first the plan a sensible driver takes under the risk line (best_plan), then
     the best others by a score (distance, risk, gear, the corner ahead), farthest first; plans
     that lose control for certain come last."""
-    plans = all_plans(state, st, seat, orange)
+    plans = all_plans(state, st, seat, orange, here=here)
     if not plans:
         return []
     spaces = st.spaces
@@ -913,7 +922,7 @@ def _match_from_start(
     plans of a list share their first steps, and labels, menus and moves match the same codes."""
     if not dec:
         return [], start_ctx(state, seat)
-    cars = orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS)
+    cars = state_key(state)
     here = (st.key, seat, cars)
     known = _known_plan(state, seat, dec, _ENDS.get(here))
     if known is not None:

@@ -48,20 +48,20 @@ def plans(state: dict, st: B.Stage, seat: int) -> list[tuple[list, float]]:
     return list(_plan_list(state, st, seat)[0])
 
 
-def _plan_list(state: dict, st: B.Stage, seat: int) -> tuple[list[tuple[list, float]], list[str]]:
-    """plans() and their codes (R.encode), kept by all they read."""
-    mine, line = orange(state, seat), prefs(state, seat)["line"] / 100
-    key = (st.key, seat, mine, line, orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS))
+def _plan_list(state: dict, st: B.Stage, seat: int) -> tuple[list[tuple[list, float]], list[str], bytes]:
+    """plans(), their codes (R.encode) and the state's R.state_key, kept by all they read."""
+    mine, line, here = orange(state, seat), prefs(state, seat)["line"] / 100, R.state_key(state)
+    key = (st.key, seat, mine, line, here)
     hit = _PLANS.get(key)
     if hit is None:
         if len(_PLANS) > 16:
             _PLANS.clear()
-        found = R.good_plans(state, st, seat, mine, line)
-        hit = _PLANS[key] = (found, R.encode_all(found))
+        found = R.good_plans(state, st, seat, mine, line, here=here)
+        hit = _PLANS[key] = (found, R.encode_all(found), here)
     return hit
 
 
-_PLANS: dict[tuple, tuple[list[tuple[list, float]], list[str]]] = {}  # _plan_list() by all it reads
+_PLANS: dict[tuple, tuple[list[tuple[list, float]], list[str], bytes]] = {}  # _plan_list() by all it reads
 
 
 def draft_ctx(state: dict, st: B.Stage, seat: int) -> R.Ctx | None:
@@ -106,12 +106,13 @@ def decisions(state: dict, seat: int) -> list[dict]:
 
 
 def _plan_decisions(state: dict, st: B.Stage, seat: int) -> list[dict]:
-    found, codes = _plan_list(state, st, seat)
+    found, codes, here = _plan_list(state, st, seat)
     acts: list[dict] = [{"type": "plan", "values": [c]} for c in codes]
     acts += [{"type": "flat", "values": [c]} for c in codes]
     ctx = draft_ctx(state, st, seat)
     if ctx is not None:
-        acts += [{"type": "add", "values": [R.encode([s])]} for s, _ in R.steps_for(state, st, seat).after(ctx)]
+        ways = R.steps_for(state, st, seat, here)
+        acts += [{"type": "add", "values": [R.encode([s])]} for s, _ in ways.after(ctx)]
     if state["draft"]:
         acts += [{"type": "go"}, {"type": "undo"}, {"type": "clear"}]
     if not found:
