@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import orjson
+
 from bot.games.base import Engine, Event, GameError, OptionSpec, chosen, move, seat_ref
 import bot.games.rallyman.board as B
 import bot.games.rallyman.generator as G
@@ -145,6 +147,13 @@ class RallymanEngine(Engine):
         rounds.begin_turn(st)
         st["rules_version"] = self.rules_version
         return st
+
+    def copy_state(self, state: dict) -> dict:
+        """A deep copy but for the log's lines, which are never changed once written (after_move
+        only adds and drops whole lines): the list is new, the lines shared. The log is most of a
+        state, so a move copies a third as much."""
+        copied = orjson.loads(orjson.dumps({k: v for k, v in state.items() if k != "log"}))
+        return {k: list(v) if k == "log" else copied[k] for k, v in state.items()}
 
     def upgrade(self, state: dict) -> dict:
         """Schema 1 (before issue #29) counted the seats by the cars only: "seats" is added."""
@@ -516,7 +525,7 @@ class RallymanEngine(Engine):
                 )
         ctx = T.draft_ctx(state, st, seat)
         if ctx is not None:
-            nxt = R.next_steps(state, st, seat, ctx, R.occupied(state, seat))
+            nxt = R.steps_for(state, st, seat).after(ctx)
             if nxt:
                 groups.append(
                     {

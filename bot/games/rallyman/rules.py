@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -110,11 +110,38 @@ def p_bang(kind: str) -> float:
 
 def loc_step(alive: dict[int, float], lost: float, step: list, orange: bool) -> tuple[dict[int, float], float]:
     """One more step: alive maps the "!" count so far to its chance (no loss of control yet)."""
-    odds = [p_bang(kind) for kind in step_dice(step, orange)]
-    jump = step[3]
+    nxt, losses = loc_outcomes(tuple(alive.items()), step[0], step[3], orange)
+    for r in losses:  # added one by one, in the order they arise
+        lost += r
+    return dict(nxt), lost
+
+
+def loc_outcomes(
+    alive: tuple[tuple[int, float], ...], die: str, jump: str, orange: bool
+) -> tuple[tuple[tuple[int, float], ...], tuple[float, ...]]:
+    """loc_step by what it reads (the counts alive, the step's die and jump): the counts still
+    alive after it and the chances that lose control on it, in order. (Kept: a plan search meets
+    the same few distributions again and again.)"""
+    key = (alive, die, jump, orange)
+    hit = _LOC.get(key)
+    if hit is None:
+        if len(_LOC) > 20000:
+            _LOC.clear()
+        hit = _LOC[key] = _loc_outcomes(alive, die, jump, orange)
+    return hit
+
+
+_LOC: dict[tuple, tuple[tuple[tuple[int, float], ...], tuple[float, ...]]] = {}  # loc_outcomes() by all it reads
+
+
+def _loc_outcomes(
+    alive: tuple[tuple[int, float], ...], die: str, jump: str, orange: bool
+) -> tuple[tuple[tuple[int, float], ...], tuple[float, ...]]:
+    odds = [p_bang(kind) for kind in step_dice([die, 0, 0, jump], orange)]
     certain = jump in ("p2", "ov")
     nxt: dict[int, float] = {}
-    for n, q in alive.items():
+    losses: list[float] = []
+    for n, q in alive:
         outcomes = {(n, False): q}
         for i, p in enumerate(odds):
             o2: dict[tuple[int, bool], float] = {}
@@ -125,10 +152,33 @@ def loc_step(alive: dict[int, float], lost: float, step: list, orange: bool) -> 
             outcomes = o2
         for (m, jb), r in outcomes.items():
             if m >= 3 or certain or (jump == "p1" and jb):
-                lost += r
+                losses.append(r)
             else:
                 nxt[m] = nxt.get(m, 0.0) + r
-    return nxt, lost
+    return tuple(nxt.items()), tuple(losses)
+
+
+def alive_id(alive: tuple[tuple[int, float], ...]) -> int:
+    """One number for a distribution of "!" counts still in control (loc_outcomes' first part)."""
+    aid = _ALIVE.get(alive)
+    if aid is None:
+        aid = _ALIVE[alive] = len(_ALIVE_LIST)
+        _ALIVE_LIST.append(alive)
+    return aid
+
+
+def loc_by_id(aid: int, die: str, jump: str, orange: bool) -> tuple[int, tuple[float, ...]]:
+    """loc_outcomes with the distributions as alive_id() numbers (kept in _LOC_IDS)."""
+    nxt, losses = loc_outcomes(_ALIVE_LIST[aid], die, jump, orange)
+    if len(_LOC_IDS) > 20000:
+        _LOC_IDS.clear()
+    hit = _LOC_IDS[(aid, die, jump, orange)] = (alive_id(nxt), losses)
+    return hit
+
+
+_ALIVE: dict[tuple[tuple[int, float], ...], int] = {}  # alive_id() (the distributions are few: dice odds are fixed)
+_ALIVE_LIST: list[tuple[tuple[int, float], ...]] = []
+_LOC_IDS: dict[tuple[int, str, str, bool], tuple[int, tuple[float, ...]]] = {}
 
 
 def loc_chance(steps: list[list], orange: bool, bangs: int = 0) -> float:
@@ -225,8 +275,9 @@ def dice_left(state: dict, seat: int) -> tuple[int, int, int]:
     return max(0, 6 - d["gear"]), max(0, 1 - d["brake"]), max(0, 2 - d["coast"])
 
 
-@dataclass
-class Ctx:
+class Ctx(NamedTuple):
+    """Where a plan has got to (a tuple: plan searches make many)."""
+
     pos: int
     gear: int
     dir: int  # 0 none yet, 1 up, -1 down
@@ -249,103 +300,392 @@ def next_steps(
 ) -> list[tuple[list, Ctx]]:
     """Every step the next die can make. pool (for the flat-out rearrangement) restricts the dice:
     {"g": set of gear values, "brake": bool, "coast": count}."""
-    if ctx.done or st.spaces[ctx.pos].finish:
-        return []
-    max_g, max_b, max_c = dice_left(state, seat)
-    dice: list[tuple[str, int, int]] = []  # (die code, new gear, new dir)
-    g = ctx.gear
+    return Steps(state, st, seat, occ, pool).after(ctx)
 
-    def gear_ok(v: int) -> bool:
-        if pool is not None:
-            return v in pool["g"] and v not in ctx.used
-        return 1 <= v <= 6 and v not in ctx.used and ctx.n_gear < max_g
 
-    if ctx.dir >= 0 and gear_ok(g + 1):
-        dice.append((f"g{g + 1}", g + 1, 1))
-    if ctx.dir <= 0 and g - 1 >= 1 and gear_ok(g - 1):
-        dice.append((f"g{g - 1}", g - 1, -1))
-    brake_ok = (pool["brake"] if pool is not None else max_b > 0) and not ctx.brake
-    # the brake: placed with a gear die two below (6 -> [4 + brake]). The seed's example "[6] ->
-    # [5 + brake]" with "speed -1" also ends in gear 4 one space on (5 - 1), as BGA's "6 -> brake
-    # -> 4" does; the die lying there is read as the gear reached, since the seed's water rule
-    # ("a gear-1 die, not combined with the brake") needs a [1 + brake] to exist
-    if ctx.dir <= 0 and g - 2 >= 1 and gear_ok(g - 2) and brake_ok:
-        dice.append((f"g{g - 2}b", g - 2, -1))
-    coast_ok = (ctx.n_coast < pool["coast"]) if pool is not None else ctx.n_coast < max_c
-    if g >= 1 and coast_ok:
-        dice.append(("c", g, ctx.dir))
-    out: list[tuple[list, Ctx]] = []
-    entries: dict[tuple[int, int], tuple[bool, int]] = {}
+def state_key(state: dict) -> bytes:
+    """All the plans of a state read of it (besides stage, seat and dice colour): the cars and the
+    mud, as orjson writes them with keys sorted. The caches here are kept by it."""
+    return orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS)
 
-    def enter(frm: int, sid: int, gear: int) -> bool:  # can_enter(), each place worked out once
-        e = entries.get((frm, sid))
-        if e is None:
-            e = entries[(frm, sid)] = _entry(state, st, occ, frm, sid)
-        return e[0] and gear >= e[1]
 
+def steps_for(state: dict, st: B.Stage, seat: int, here: bytes | None = None) -> Steps:
+    """The seat's Steps in this state (next_steps with the cars that are there), kept for the last
+    few states by all it reads (state_key, given as `here` when known): the plan search, the
+    moves, the menu and the labels share what each has worked out."""
+    return _steps_at(state, st, seat, state_key(state) if here is None else here)
+
+
+def _steps_at(state: dict, st: B.Stage, seat: int, here: bytes) -> Steps:
+    """steps_for(), `here` its key: the cars and mud as orjson writes them, keys sorted."""
+    key = (st.key, seat, here)
+    hit = _STEPS.get(key)
+    if hit is None:
+        if len(_STEPS) > 16:
+            _STEPS.clear()
+        hit = _STEPS[key] = Steps(state, st, seat, occupied(state, seat))
+    return hit
+
+
+_STEPS: dict[tuple, Steps] = {}
+
+
+@dataclass(frozen=True)
+class Target:
+    """A space a die may go to from another, with what the way there reads of it (all fixed by the
+    stage): the shortcut's limit when it is entered there (99: none), the jump's value (0: none,
+    or sideways) and where a jump lands, one space on ("eq") or two ("p1", "p2")."""
+
+    sid: int
+    sideways: bool
+    shortcut: int
+    jump: int
+    land_eq: tuple[int, ...]
+    land_far: tuple[int, ...]
+
+
+# A way a die of some gear may go from a space (Geometry.routes), all the stage decides of it:
+# (the jump space it flies over, or -1; the space it comes from onto its own; its space; its
+# jump ("", "eq", "p1", "p2"); sideways along a slide; the two spaces as one key, pair(); its
+# space and sideways as one number, space * 2 + sideways)
+Route = tuple[int, int, int, str, bool, int, int]
+
+
+def pair(frm: int, sid: int) -> int:
+    """One key for a die coming from frm onto sid (Steps.entries)."""
+    return frm * 4096 + sid
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """A stage's ways, worked out once: targets[space][sideways before] (a car that slid drifts
+    on: no inside corner lane), and each space's finish and water."""
+
+    targets: tuple[tuple[tuple[Target, ...], tuple[Target, ...]], ...]
+    finish: tuple[bool, ...]
+    water: tuple[bool, ...]
+    routes: tuple[tuple[tuple[tuple[Route, ...], ...], ...], ...]  # routes[space][sideways before][gear]
+    # no two routes of a die onto one space differ but by their jump (so a step's place and die
+    # tell it apart: the plan search needs no check of its own against the same step twice)
+    plain: bool
+
+
+def geometry(st: B.Stage) -> Geometry:
+    """The stage's Geometry (kept per stage)."""
+    geo = _GEOMETRY.get(st.key)
+    if geo is None:
+        if len(_GEOMETRY) > 64:
+            _GEOMETRY.clear()
+        targets = tuple((_targets(st, sid, False), _targets(st, sid, True)) for sid in range(len(st.spaces)))
+        routes = tuple(
+            tuple(tuple(_routes(sid, ways, gear) for gear in range(8)) for ways in both)
+            for sid, both in enumerate(targets)
+        )
+        geo = _GEOMETRY[st.key] = Geometry(
+            targets,
+            tuple(bool(sp.finish) for sp in st.spaces),
+            tuple(bool(sp.water) for sp in st.spaces),
+            routes,
+            all(_plain(rs) for both in routes for per in both for rs in per),
+        )
+    return geo
+
+
+_GEOMETRY: dict[str, Geometry] = {}
+
+
+def _targets(st: B.Stage, pos: int, side: bool) -> tuple[Target, ...]:
     spaces = st.spaces
-    here = spaces[ctx.pos]
-    targets = [(n, False) for n in here.succ]  # (the same for every die)
-    if here.kind == "slide" and not ctx.side:
+    here = spaces[pos]
+    targets = [(n, False) for n in here.succ]
+    if here.kind == "slide" and not side:
         targets += [(n, True) for n in here.side]
-    if ctx.side and here.kind == "slide":
+    if side and here.kind == "slide":
         # reading of the seed's "no change of orientation midway" (向き: inside lane =
         # lengthwise, outside = sideways, a drift): a car that slid drifts into the corner
         targets = [t for t in targets if spaces[t[0]].kind != "inner"]
-    for code, ng, nd in dice:
-        for n, sideways in targets:
-            sp = spaces[n]
-            if sp.kind == "shortcut" and here.kind != "shortcut" and ng > sp.shortcut:
-                continue
-            if sp.jump and ng >= sp.jump and not sideways:
-                if n in occ:
-                    continue
-                cls = "eq" if ng == sp.jump else ("p1" if ng == sp.jump + 1 else "p2")
-                land = set(sp.succ) if cls == "eq" else {b for a in sp.succ for b in st.spaces[a].succ}
-                for L in sorted(land):
-                    if st.spaces[L].water:
-                        continue  # water is an obstacle (seed: 水の障害物), and no jump lands on one
-                    if st.spaces[L].kind == "shortcut":
-                        continue  # a shortcut is entered from the slide space before it, not from the air
-                    if not enter(n, L, ng):
-                        continue
-                    out.append(_mk(state, st, ctx, code, ng, nd, L, cls, False))
-                continue
-            if not enter(ctx.pos, n, ng):
-                continue
-            out.append(_mk(state, st, ctx, code, ng, nd, n, "", sideways))
-    seen: set = set()
-    uniq = []
-    for step, c in out:  # both spaces of a jump row can lead to the same landing
-        k = (step[0], step[1], step[3])
-        if k not in seen:
-            seen.add(k)
-            uniq.append((step, c))
-    return uniq
+    out = []
+    for n, sideways in targets:
+        sp = spaces[n]
+        far = {b for a in sp.succ for b in spaces[a].succ}
+        out.append(
+            Target(
+                n,
+                sideways,
+                sp.shortcut if sp.kind == "shortcut" and here.kind != "shortcut" else 99,
+                0 if sideways else sp.jump,
+                _landings(st, set(sp.succ)),
+                _landings(st, far),
+            )
+        )
+    return tuple(out)
 
 
-def _mk(
-    state: dict, st: B.Stage, ctx: Ctx, code: str, ng: int, nd: int, sid: int, jump: str, sideways: bool
-) -> tuple[list, Ctx]:
-    sp = st.spaces[sid]
+def _routes(pos: int, targets: tuple[Target, ...], ng: int) -> tuple[Route, ...]:
+    """The routes of a die of gear ng from pos, in the order of the targets and their landings."""
+    out: list[Route] = []
+    for t in targets:
+        if ng > t.shortcut:
+            continue
+        if t.jump and ng >= t.jump:
+            cls = "eq" if ng == t.jump else ("p1" if ng == t.jump + 1 else "p2")
+            out += [
+                (t.sid, t.sid, L, cls, False, pair(t.sid, L), L * 2) for L in (t.land_eq if cls == "eq" else t.land_far)
+            ]
+        else:
+            out.append((-1, pos, t.sid, "", t.sideways, pair(pos, t.sid), t.sid * 2 + t.sideways))
+    return tuple(out)
+
+
+def _plain(routes: tuple[Route, ...]) -> bool:
+    """Whether routes onto the same space all go the same way (sideways or not)."""
+    way: dict[int, bool] = {}
+    return all(way.setdefault(r[2], r[4]) == r[4] for r in routes)
+
+
+def _unchain(plan: tuple | None) -> list[list]:
+    """A plan kept as (last step, plan before it) as the list of its steps."""
+    steps = []
+    while plan is not None:
+        steps.append(plan[0])
+        plan = plan[1]
+    steps.reverse()
+    return steps
+
+
+_DICE: dict[int, list[tuple[str, int, int, bool]]] = {}  # Steps.grown_dice() by grown() * 512 + Steps.left
+_GROWN: dict[tuple, int] = {}  # grown() numbers
+_GROWN_LIST: list[tuple] = []  # and what each stands for
+
+
+def as_ctx(where: tuple) -> Ctx:
+    """Where a plan has got to, kept by Steps.plans as (space, grown(), sideways, done), as a Ctx."""
+    return Ctx._make((where[0], *_GROWN_LIST[where[1]], where[2], where[3]))
+
+
+def grown(rest: tuple) -> int:
+    """One number for the rest of a Ctx after its space: (gear, dir, used, n_gear, n_coast,
+    brake); they are few (the same for every stage and search)."""
+    gid = _GROWN.get(rest)
+    if gid is None:
+        gid = _GROWN[rest] = len(_GROWN_LIST)
+        _GROWN_LIST.append(rest)
+    return gid
+
+
+def _grown(ctx: tuple, code: str, ng: int, nd: int) -> tuple:
+    """What a die adds to where a plan has got to, wherever it lies: Ctx's gear, dir, used,
+    n_gear, n_coast and brake after it."""
     is_gear = code != "c"
-    used = ctx.used | {ng} if is_gear else ctx.used
-    water_stop = sp.water and not (code == "c" or code == "g1")  # water: coast or gear-1 die, no brake
-    if ng > limit_at(state, st, sid):
-        jump = "ov"  # over the limit: loss of control on that space, certain
-    done = sp.finish or water_stop or jump in ("p2", "ov")
-    step = [code, sid, ng, jump]
-    return step, Ctx(
-        sid,
+    return (
         ng,
         nd,
-        used,
-        ctx.n_gear + (1 if is_gear else 0),
-        ctx.n_coast + (0 if is_gear else 1),
-        ctx.brake or code.endswith("b"),
-        sideways,
-        done,
+        ctx[3] | {ng} if is_gear else ctx[3],
+        ctx[4] + 1 if is_gear else ctx[4],
+        ctx[5] if is_gear else ctx[5] + 1,
+        ctx[6] or code.endswith("b"),
     )
+
+
+def _landings(st: B.Stage, land: set[int]) -> tuple[int, ...]:
+    # water is an obstacle (seed: 水の障害物), and no jump lands on one; a shortcut is entered
+    # from the slide space before it, not from the air
+    return tuple(L for L in sorted(land) if not st.spaces[L].water and st.spaces[L].kind != "shortcut")
+
+
+def limits(state: dict, st: B.Stage) -> tuple[int, ...]:
+    """limit_at() of every space of the stage (kept per stage and mud)."""
+    key = (st.key, tuple(sorted(state["mud"].items())))
+    hit = _LIMITS.get(key)
+    if hit is None:
+        if len(_LIMITS) > 256:
+            _LIMITS.clear()
+        hit = _LIMITS[key] = tuple(limit_at(state, st, sid) for sid in range(len(st.spaces)))
+    return hit
+
+
+_LIMITS: dict[tuple, tuple[int, ...]] = {}
+
+
+class Steps:
+    """next_steps for one seat in one state, for as many places as a search asks about: the
+    stage's ways (geometry), limits and what may lie where (can_enter) worked out once each."""
+
+    __slots__ = ("state", "st", "occ", "pool", "dice_left", "left", "geo", "limits", "entries", "memo")
+
+    def __init__(self, state: dict, st: B.Stage, seat: int, occ: dict[int, int], pool: dict | None = None) -> None:
+        self.state, self.st, self.occ, self.pool = state, st, occ, pool
+        self.dice_left = dice_left(state, seat)
+        self.left = self.dice_left[0] * 16 + self.dice_left[1] * 4 + self.dice_left[2]  # one number, under 512
+        self.geo = geometry(st)
+        self.limits = limits(state, st)
+        self.entries: dict[int, int] = {}  # need() by pair(frm, sid)
+        self.memo: dict[Ctx, list[tuple[list, Ctx]]] = {}  # after() by ctx
+
+    def enter(self, frm: int, sid: int, gear: int) -> bool:
+        """can_enter(), each place worked out once."""
+        both = pair(frm, sid)
+        need = self.entries.get(both)
+        if need is None:
+            need = self.need(frm, sid, both)
+        return gear >= need
+
+    def dice(self, ctx: Ctx) -> list[tuple[str, int, int]]:
+        """The dice the next step may use: (die code, new gear, new direction)."""
+        pool = self.pool
+        max_g, max_b, max_c = self.dice_left
+        dice: list[tuple[str, int, int]] = []
+        g = ctx.gear
+
+        def gear_ok(v: int) -> bool:
+            if pool is not None:
+                return v in pool["g"] and v not in ctx.used
+            return 1 <= v <= 6 and v not in ctx.used and ctx.n_gear < max_g
+
+        if ctx.dir >= 0 and gear_ok(g + 1):
+            dice.append((f"g{g + 1}", g + 1, 1))
+        if ctx.dir <= 0 and g - 1 >= 1 and gear_ok(g - 1):
+            dice.append((f"g{g - 1}", g - 1, -1))
+        brake_ok = (pool["brake"] if pool is not None else max_b > 0) and not ctx.brake
+        # the brake: placed with a gear die two below (6 -> [4 + brake]). The seed's example "[6] ->
+        # [5 + brake]" with "speed -1" also ends in gear 4 one space on (5 - 1), as BGA's "6 -> brake
+        # -> 4" does; the die lying there is read as the gear reached, since the seed's water rule
+        # ("a gear-1 die, not combined with the brake") needs a [1 + brake] to exist
+        if ctx.dir <= 0 and g - 2 >= 1 and gear_ok(g - 2) and brake_ok:
+            dice.append((f"g{g - 2}b", g - 2, -1))
+        coast_ok = (ctx.n_coast < pool["coast"]) if pool is not None else ctx.n_coast < max_c
+        if g >= 1 and coast_ok:
+            dice.append(("c", g, ctx.dir))
+        return dice
+
+    def after(self, ctx: Ctx) -> list[tuple[list, Ctx]]:
+        """Every step the next die can make from ctx, each (die, space, jump) once. (Kept per
+        ctx: the moves, the menu and the labels of a state ask alike.)"""
+        hit = self.memo.get(ctx)
+        if hit is None:
+            hit = self.memo[ctx] = self._after(ctx)
+        return list(hit)
+
+    def _after(self, ctx: Ctx) -> list[tuple[list, Ctx]]:
+        if ctx.done or self.geo.finish[ctx.pos]:
+            return []
+        found: list[tuple[list, Ctx]] = []
+        occ, enter, mk = self.occ, self.enter, self.make
+        routes = self.geo.routes[ctx.pos][1 if ctx.side else 0]
+        for code, ng, nd in self.dice(ctx):
+            for over, frm, sid, jump, sideways, _, _ in routes[ng]:
+                if (over < 0 or over not in occ) and enter(frm, sid, ng):
+                    found.append(mk(ctx, code, ng, nd, sid, jump, sideways))
+        seen: set = set()
+        out = []
+        for step, c in found:  # both spaces of a jump row can lead to the same landing
+            k = (step[0], step[1], step[3])
+            if k not in seen:
+                seen.add(k)
+                out.append((step, c))
+        return out
+
+    def plans(self, start: Ctx, orange: bool, cap: int) -> dict[tuple[int, int], tuple[float, list, tuple]]:
+        """all_plans' search: plans grown die by die from start (after() and make() inline, a
+        place already reached in the same way is not grown again), per (end space, end gear) the
+        least chance of losing control (loc_step's arithmetic in its order), then the fewest dice;
+        with each its risk and where it has got to as (space, grown(), sideways, done), grown()
+        being the number of the rest of a Ctx (as_ctx() makes it one). Inside, a plan is kept as
+        (last step, plan before it)."""
+        best: dict[int, tuple[float, tuple, tuple, int]] = {}  # by space * 8 + gear: risk, plan, where, length
+        seen: set[int] = set()
+        # (where the plan has got to: space, grown(), sideways, done; the plan; the "!" counts in
+        # control and their chances (alive_id()); the chance lost so far; the plan's length)
+        stack: list[tuple[int, int, bool, bool, tuple | None, int, float, int]] = [
+            (start.pos, grown(tuple(start)[1:7]), start.side, start.done, None, alive_id(((0, 1.0),)), 0.0, 0)
+        ]
+        n = 0
+        routes_at, finish, water, limits = self.geo.routes, self.geo.finish, self.geo.water, self.limits
+        occ, needs, check_twice = self.occ, self.entries, not self.geo.plain
+        left, loc, width = self.left, _LOC_IDS, 2 * len(finish)
+        taken: set = set()  # (die, space, jump): once each per place, as after() keeps them
+        while stack and n < cap:
+            pos, gid, side, done, node, alive, lost, depth = stack.pop()
+            if done or finish[pos]:
+                continue
+            routes = routes_at[pos][1 if side else 0]
+            if check_twice:
+                taken = set()
+            dice = _DICE.get(gid * 512 + left)
+            if dice is None:
+                dice = self.grown_dice(gid)
+            depth += 1
+            for code, ng, next_gid, stops in dice:
+                base = next_gid * width
+                for over, frm, sid, jump, sideways, both, place in routes[ng]:
+                    k = base + place  # one number for (grown, space, sideways)
+                    if k in seen and not check_twice:
+                        continue  # (the checks below would not let it through either)
+                    if over >= 0 and over in occ:
+                        continue
+                    need = needs.get(both)
+                    if need is None:
+                        need = self.need(frm, sid, both)
+                    if ng < need:
+                        continue
+                    if ng > limits[sid]:
+                        jump = "ov"  # over the limit: loss of control on that space, certain
+                    if check_twice:
+                        if (code, sid, jump) in taken:
+                            continue
+                        taken.add((code, sid, jump))
+                    if k in seen:
+                        continue
+                    seen.add(k)
+                    n += 1
+                    plan = ([code, sid, ng, jump], node)
+                    out = loc.get((alive, code, jump, orange)) or loc_by_id(alive, code, jump, orange)
+                    risk = lost
+                    for r in out[1]:  # as loc_step adds them
+                        risk += r
+                    ends = finish[sid] or (water[sid] and stops) or jump in ("p2", "ov")
+                    end = sid * 8 + ng
+                    old = best.get(end)
+                    if old is None or risk < old[0] - 1e-12 or (abs(risk - old[0]) < 1e-12 and depth < old[3]):
+                        best[end] = (risk, plan, (sid, next_gid, sideways, ends), depth)
+                    stack.append((sid, next_gid, sideways, ends, plan, out[0], risk, depth))
+        return {(end >> 3, end & 7): (risk, _unchain(plan), w) for end, (risk, plan, w, _) in best.items()}
+
+    def grown_dice(self, gid: int) -> list[tuple[str, int, int, bool]]:
+        """dice() for plans(), kept by the dice left and the rest of a Ctx (its grown() number):
+        (die, new gear, the grown() number after it, whether water stops it)."""
+        ctx = (0, *_GROWN_LIST[gid], False, False)
+        dice = _DICE[gid * 512 + self.left] = []
+        for code, ng, nd in self.dice(Ctx(*ctx)):
+            dice.append((code, ng, grown(_grown(ctx, code, ng, nd)), code not in ("c", "g1")))
+        return dice
+
+    def need(self, frm: int, sid: int, both: int) -> int:
+        """The least gear a die needs to lie on sid coming from frm (99: none may), kept by pair()."""
+        free, least = _entry(self.state, self.st, self.occ, frm, sid)
+        need = self.entries[both] = least if free else 99
+        return need
+
+    def make(self, ctx: Ctx, code: str, ng: int, nd: int, sid: int, jump: str, sideways: bool) -> tuple[list, Ctx]:
+        """The step and where the plan has got to after it."""
+        is_gear = code != "c"
+        used = ctx.used | {ng} if is_gear else ctx.used
+        water_stop = self.geo.water[sid] and not (code == "c" or code == "g1")  # water: coast or gear-1 die, no brake
+        if ng > self.limits[sid]:
+            jump = "ov"  # over the limit: loss of control on that space, certain
+        done = self.geo.finish[sid] or water_stop or jump in ("p2", "ov")
+        step = [code, sid, ng, jump]
+        return step, Ctx(
+            sid,
+            ng,
+            nd,
+            used,
+            ctx.n_gear + (1 if is_gear else 0),
+            ctx.n_coast + (0 if is_gear else 1),
+            ctx.brake or code.endswith("b"),
+            sideways,
+            done,
+        )
 
 
 def replay_steps(
@@ -364,96 +704,108 @@ def replay_steps(
     return ctx
 
 
-def all_plans(state: dict, st: B.Stage, seat: int, orange: bool, cap: int = 4000) -> list[tuple[list, float]]:
-    """Whole plans: per (end space, end gear) the one with the least chance of losing control."""
-    key = (st.key, seat, orange, orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS))
+def all_plans(
+    state: dict, st: B.Stage, seat: int, orange: bool, cap: int = 4000, here: bytes | None = None
+) -> list[tuple[list, float]]:
+    """Whole plans: per (end space, end gear) the one with the least chance of losing control.
+    (`here`: the state's state_key when known.)"""
+    here = state_key(state) if here is None else here
+    key = (st.key, seat, orange, here)
     hit = _PLANS.get(key)
     if hit is not None:
         return hit
-    occ = occupied(state, seat)
-    best: dict[tuple[int, int], tuple[float, list]] = {}
-    seen: set = set()
-    stack: list[tuple[Ctx, list, dict, float]] = [(start_ctx(state, seat), [], {0: 1.0}, 0.0)]
-    n = 0
-    while stack and n < cap:
-        ctx, steps, alive, lost = stack.pop()
-        for step, nctx in next_steps(state, st, seat, ctx, occ):
-            k = (nctx.pos, nctx.gear, nctx.dir, nctx.used, nctx.n_coast, nctx.brake, nctx.side)
-            if k in seen:
-                continue
-            seen.add(k)
-            n += 1
-            plan = steps + [step]
-            a2, risk = loc_step(alive, lost, step, orange)
-            k2 = (nctx.pos, nctx.gear)
-            if (
-                k2 not in best
-                or risk < best[k2][0] - 1e-12
-                or (abs(risk - best[k2][0]) < 1e-12 and len(plan) < len(best[k2][1]))
-            ):
-                best[k2] = (risk, plan)
-            stack.append((nctx, plan, a2, risk))
-    out = [(p, r) for r, p in best.values()]
-    if len(_PLANS) > 64:
+    best = _steps_at(state, st, seat, here).plans(start_ctx(state, seat), orange, cap)
+    out = [(p, r) for r, p, _ in best.values()]
+    if len(_PLANS) > 16:
         _PLANS.clear()
+        _ENDS.clear()
     _PLANS[key] = out
+    _ENDS[(st.key, seat, here)] = {end: (p, c) for end, (_, p, c) in best.items()}
     return out
 
 
 _PLANS: dict[tuple, list] = {}
+# the plans all_plans found, by (stage, seat, cars and mud) and their ends (space, gear), with
+# where each has got to (as Steps.plans keeps it): match_steps reads a whole plan's code there at once
+_ENDS: dict[tuple, dict[tuple[int, int], tuple[list, tuple]]] = {}
 
 
 def plan_key(state: dict, st: B.Stage, seat: int, pr: tuple[list, float]) -> tuple:
     """How a sensible driver ranks the plans under its risk line: not too fast for the corner
     ahead, then the farthest, then the highest gear (a faster time card), then the safest."""
+    last = pr[0][-1]
+    return _rank(st, st.spaces[state["cars"][seat]["sp"]].front, pr, too_fast(state, st, last[1], last[2]))
+
+
+def _rank(st: B.Stage, start: float, pr: tuple[list, float], penalty: float) -> tuple:
+    """plan_key, the plan's too_fast penalty given."""
     p, r = pr
     last = p[-1]
-    start = st.spaces[state["cars"][seat]["sp"]].front
-    return (-too_fast(state, st, last[1], last[2]), st.spaces[last[1]].front - start, last[2], -r)
+    return (-penalty, st.spaces[last[1]].front - start, last[2], -r)
+
+
+def penalties(state: dict, st: B.Stage, plans: list[tuple[list, float]]) -> dict[tuple[int, int], float]:
+    """too_fast() at the end (space, gear) of each plan, once each."""
+    table = _penalty_table(state, st, 6)
+    for p, _ in plans:
+        end = (p[-1][1], p[-1][2])
+        if end not in table:
+            table[end] = _too_fast(state, st, end[0], end[1], 6)
+    return table
 
 
 def best_plan(state: dict, st: B.Stage, seat: int, orange: bool, line: float) -> tuple[list, float] | None:
     """The plan a sensible driver takes: the best (plan_key) whose chance of losing control is at
     most `line`; if none is, the safest. Never a certain loss of control when another plan exists."""
     plans = all_plans(state, st, seat, orange)
+    return _best_of(state, st, seat, plans, line, penalties(state, st, plans))
+
+
+def _best_of(
+    state: dict, st: B.Stage, seat: int, plans: list, line: float, pen: dict[tuple[int, int], float]
+) -> tuple[list, float] | None:
+    """best_plan among these plans, their penalties given."""
     if not plans:
         return None
+    start = st.spaces[state["cars"][seat]["sp"]].front
+    spaces = st.spaces
+
+    def key(pr: tuple[list, float]) -> tuple:  # plan_key
+        last = pr[0][-1]
+        return (-pen[(last[1], last[2])], spaces[last[1]].front - start, last[2], -pr[1])
+
     under = [pr for pr in plans if pr[1] <= line + 1e-9]
     if under:
-        return max(under, key=lambda pr: plan_key(state, st, seat, pr))
-    return min(plans, key=lambda pr: (pr[1], [-x for x in plan_key(state, st, seat, pr)]))
+        return max(under, key=key)
+    return min(plans, key=lambda pr: (pr[1], [-x for x in key(pr)]))
 
 
 def good_plans(
-    state: dict, st: B.Stage, seat: int, orange: bool, line: float = 0.2, k: int = 24
+    state: dict, st: B.Stage, seat: int, orange: bool, line: float = 0.2, k: int = 24, here: bytes | None = None
 ) -> list[tuple[list, float]]:
     """The plan list: first the plan a sensible driver takes under the risk line (best_plan), then
     the best others by a score (distance, risk, gear, the corner ahead), farthest first; plans
     that lose control for certain come last."""
-    plans = list(all_plans(state, st, seat, orange))
+    plans = all_plans(state, st, seat, orange, here=here)
     if not plans:
         return []
-    start = st.spaces[state["cars"][seat]["sp"]].front
-    first = best_plan(state, st, seat, orange, line)
+    spaces = st.spaces
+    start = spaces[state["cars"][seat]["sp"]].front
+    pen = penalties(state, st, plans)
+    first = _best_of(state, st, seat, plans, line, pen)
     if first is None:  # (never: there are plans)
         return []
 
     def score(pr: tuple[list, float]) -> float:
         p, r = pr
         last = p[-1]
-        gain = st.spaces[last[1]].front - start
-        return (
-            gain
-            - 14.0 * r
-            + 0.25 * last[2]
-            + (3.0 if st.spaces[last[1]].finish else 0.0)
-            - too_fast(state, st, last[1], last[2])
-        )
+        sp = spaces[last[1]]
+        return sp.front - start - 14.0 * r + 0.25 * last[2] + (3.0 if sp.finish else 0.0) - pen[(last[1], last[2])]
 
-    rest = [pr for pr in plans if pr[0] != first[0]]
+    rest = [pr for pr in plans if pr is not first]  # (each plan ends elsewhere: the same as unequal)
     rest.sort(key=score, reverse=True)
     top = rest[: k - 1]
-    top.sort(key=lambda pr: (pr[1] >= 1 - 1e-9, -st.spaces[pr[0][-1][1]].front, pr[1], -pr[0][-1][2]))
+    top.sort(key=lambda pr: (pr[1] >= 1 - 1e-9, -spaces[pr[0][-1][1]].front, pr[1], -pr[0][-1][2]))
     return [first] + top
 
 
@@ -461,16 +813,25 @@ def too_fast(state: dict, st: B.Stage, sid: int, gear: int, depth: int = 6) -> f
     """A penalty for ending a turn too fast for a corner ahead: the d-th die from here can be at
     best gear - d - 1 (one step down per die, one more with the brake); if that is still over the
     corner's higher (outer) limit, next turn can only lose control there or crawl."""
-    key = (st.key, tuple(sorted(state["mud"].items())), sid, gear, depth)
-    hit = _TOO_FAST.get(key)
+    table = _penalty_table(state, st, depth)
+    hit = table.get((sid, gear))
     if hit is None:
-        if len(_TOO_FAST) > 50000:
-            _TOO_FAST.clear()
-        hit = _TOO_FAST[key] = _too_fast(state, st, sid, gear, depth)
+        hit = table[(sid, gear)] = _too_fast(state, st, sid, gear, depth)
     return hit
 
 
-_TOO_FAST: dict[tuple, float] = {}  # too_fast() by stage, mud, space, gear and depth (all it reads)
+def _penalty_table(state: dict, st: B.Stage, depth: int) -> dict[tuple[int, int], float]:
+    """too_fast() by space and gear, kept per stage, mud and depth (all else it reads)."""
+    key = (st.key, tuple(sorted(state["mud"].items())), depth)
+    table = _TOO_FAST.get(key)
+    if table is None:
+        if len(_TOO_FAST) > 256:
+            _TOO_FAST.clear()
+        table = _TOO_FAST[key] = {}
+    return table
+
+
+_TOO_FAST: dict[tuple, dict[tuple[int, int], float]] = {}
 
 
 def _too_fast(state: dict, st: B.Stage, sid: int, gear: int, depth: int) -> float:
@@ -494,7 +855,23 @@ def _too_fast(state: dict, st: B.Stage, sid: int, gear: int, depth: int) -> floa
 
 
 def encode(steps: list[list]) -> str:
-    return ",".join(f"{s[0]}:{s[1]}:{s[3]}" for s in steps)
+    return ",".join([f"{s[0]}:{s[1]}:{s[3]}" for s in steps])
+
+
+def encode_all(plans: list[tuple[list, float]]) -> list[str]:
+    """encode() of each plan of a list; a step the plans share (all_plans' plans share their first
+    steps, the same objects) is written once."""
+    parts: dict[int, str] = {}  # by id(step): the steps are all alive while this runs
+    out = []
+    for p, _ in plans:
+        codes = []
+        for s in p:
+            c = parts.get(id(s))
+            if c is None:
+                c = parts[id(s)] = f"{s[0]}:{s[1]}:{s[3]}"
+            codes.append(c)
+        out.append(",".join(codes))
+    return out
 
 
 def decode(code: Any) -> list[tuple[str, int, str]] | None:
@@ -519,10 +896,10 @@ def match_steps(
     if ctx is None and pool is None:
         return _match_from_start(state, st, seat, dec)
     ctx = ctx or start_ctx(state, seat)
-    occ = occupied(state, seat)
+    ways = steps_for(state, st, seat) if pool is None else Steps(state, st, seat, occupied(state, seat), pool)
     steps = []
     for die, sid, jump in dec:
-        found = _step_like(state, st, seat, ctx, occ, pool, die, sid, jump)
+        found = _step_like(ways, ctx, die, sid, jump)
         if found is None:
             return None
         steps.append(found[0])
@@ -530,11 +907,9 @@ def match_steps(
     return steps, ctx
 
 
-def _step_like(
-    state: dict, st: B.Stage, seat: int, ctx: Ctx, occ: dict[int, int], pool: dict | None, die: str, sid: int, jump: str
-) -> tuple[list, Ctx] | None:
+def _step_like(ways: Steps, ctx: Ctx, die: str, sid: int, jump: str) -> tuple[list, Ctx] | None:
     """The first step from `ctx` with this die, space and jump (None: there is none)."""
-    for cand, nctx in next_steps(state, st, seat, ctx, occ, pool):
+    for cand, nctx in ways.after(ctx):
         if cand[0] == die and cand[1] == sid and cand[3] == jump:
             return cand, nctx
     return None
@@ -545,10 +920,15 @@ def _match_from_start(
 ) -> tuple[list[list], Ctx] | None:
     """match_steps from the car's own place, each step kept for the state it was found in: the
     plans of a list share their first steps, and labels, menus and moves match the same codes."""
-    here = (st.key, seat, orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS))
+    if not dec:
+        return [], start_ctx(state, seat)
+    cars = state_key(state)
+    here = (st.key, seat, cars)
+    known = _known_plan(state, seat, dec, _ENDS.get(here))
+    if known is not None:
+        return known
     if len(_MATCHES) > 4096:
         _MATCHES.clear()
-    occ: dict[int, int] | None = None
     ctx = start_ctx(state, seat)
     steps = []
     for i, (die, sid, jump) in enumerate(dec):
@@ -556,8 +936,7 @@ def _match_from_start(
         if key in _MATCHES:
             found = _MATCHES[key]
         else:
-            occ = occupied(state, seat) if occ is None else occ
-            found = _MATCHES[key] = _step_like(state, st, seat, ctx, occ, None, die, sid, jump)
+            found = _MATCHES[key] = _step_like(_steps_at(state, st, seat, cars), ctx, die, sid, jump)
         if found is None:
             return None
         steps.append(list(found[0]))
@@ -566,6 +945,25 @@ def _match_from_start(
 
 
 _MATCHES: dict[tuple, tuple[list, Ctx] | None] = {}  # a plan code's last step, by all the steps read
+
+
+def _known_plan(
+    state: dict, seat: int, dec: list[tuple[str, int, str]], ends: dict[tuple[int, int], tuple[list, tuple]] | None
+) -> tuple[list[list], Ctx] | None:
+    """The plan all_plans found with exactly these steps (die, space, jump), and where it has got
+    to; None if it found none (the steps are then matched one by one)."""
+    if not ends:
+        return None
+    gear = state["cars"][seat]["gear"]  # a coast die keeps the gear of the die before it
+    for die, _, _ in dec:
+        if die[:1] == "g" and die[1:2].isdigit():
+            gear = int(die[1])
+    found = ends.get((dec[-1][1], gear))
+    if found is None or len(found[0]) != len(dec):
+        return None
+    if any(s[0] != d or s[1] != sid or s[3] != j for s, (d, sid, j) in zip(found[0], dec)):
+        return None
+    return [list(s) for s in found[0]], as_ctx(found[1])
 
 
 def crash_tokens(gear: int, danger: str) -> int:

@@ -45,17 +45,23 @@ def prefs(state: dict, seat: int) -> dict[str, Any]:
 def plans(state: dict, st: B.Stage, seat: int) -> list[tuple[list, float]]:
     """The plan list: first the plan a sensible driver takes under the seat's risk line. (Kept for
     the last few states: the moves, the menu and the view ask for it alike.)"""
-    mine, line = orange(state, seat), prefs(state, seat)["line"] / 100
-    key = (st.key, seat, mine, line, orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS))
+    return list(_plan_list(state, st, seat)[0])
+
+
+def _plan_list(state: dict, st: B.Stage, seat: int) -> tuple[list[tuple[list, float]], list[str], bytes]:
+    """plans(), their codes (R.encode) and the state's R.state_key, kept by all they read."""
+    mine, line, here = orange(state, seat), prefs(state, seat)["line"] / 100, R.state_key(state)
+    key = (st.key, seat, mine, line, here)
     hit = _PLANS.get(key)
     if hit is None:
         if len(_PLANS) > 16:
             _PLANS.clear()
-        hit = _PLANS[key] = R.good_plans(state, st, seat, mine, line)
-    return list(hit)
+        found = R.good_plans(state, st, seat, mine, line, here=here)
+        hit = _PLANS[key] = (found, R.encode_all(found), here)
+    return hit
 
 
-_PLANS: dict[tuple, list[tuple[list, float]]] = {}  # plans() by all it reads
+_PLANS: dict[tuple, tuple[list[tuple[list, float]], list[str], bytes]] = {}  # _plan_list() by all it reads
 
 
 def draft_ctx(state: dict, st: B.Stage, seat: int) -> R.Ctx | None:
@@ -100,13 +106,13 @@ def decisions(state: dict, seat: int) -> list[dict]:
 
 
 def _plan_decisions(state: dict, st: B.Stage, seat: int) -> list[dict]:
-    found = plans(state, st, seat)
-    acts: list[dict] = [{"type": "plan", "values": [R.encode(p)]} for p, _ in found]
-    acts += [{"type": "flat", "values": [R.encode(p)]} for p, _ in found]
+    found, codes, here = _plan_list(state, st, seat)
+    acts: list[dict] = [{"type": "plan", "values": [c]} for c in codes]
+    acts += [{"type": "flat", "values": [c]} for c in codes]
     ctx = draft_ctx(state, st, seat)
     if ctx is not None:
-        occ = R.occupied(state, seat)
-        acts += [{"type": "add", "values": [R.encode([s])]} for s, _ in R.next_steps(state, st, seat, ctx, occ)]
+        ways = R.steps_for(state, st, seat, here)
+        acts += [{"type": "add", "values": [R.encode([s])]} for s, _ in ways.after(ctx)]
     if state["draft"]:
         acts += [{"type": "go"}, {"type": "undo"}, {"type": "clear"}]
     if not found:
@@ -153,9 +159,17 @@ _REPLACINGS: dict[tuple, list[tuple[str, tuple]]] = {}  # rearrangements() by al
 
 def _rearrangements(st: dict, stage: B.Stage, seat: int) -> list[tuple[str, tuple]]:
     dice = pool(st, seat)
-    occ = R.occupied(st, seat)
     found: dict[tuple[int, int], tuple[tuple, str]] = {}
     coast_faces = sorted(dice["coast"], reverse=True)
+    # the dice rolled: one Steps for the whole search (a gear die already placed is never placed
+    # again whatever the pool says, so the pool is the same at every place), its steps kept per place
+    ways = R.Steps(
+        st,
+        stage,
+        seat,
+        R.occupied(st, seat),
+        {"g": set(dice["g"]), "brake": dice["brake"] is not None, "coast": len(coast_faces)},
+    )
 
     def faces_for(step: list, coast_used: list[bool]) -> list[tuple[list[bool], list[bool]]]:
         if step[0] != "c":
@@ -166,9 +180,16 @@ def _rearrangements(st: dict, stage: B.Stage, seat: int) -> list[tuple[str, tupl
             left.remove(f)
         return [([f], coast_used + [f]) for f in sorted(set(left))]
 
+    # a place reached again with the same "!" and coast faces left reaches the same re-placings
+    # with the same damage: never less than what its first visit kept (kept only when less)
+    visited: set[tuple] = set()
+
     def rec(ctx: R.Ctx, steps: list, bangs: int, coast_used: list[bool]) -> None:
-        lim = {"g": set(dice["g"]) - set(ctx.used), "brake": dice["brake"] is not None, "coast": len(coast_faces)}
-        for step, nctx in R.next_steps(st, stage, seat, ctx, occ, lim):
+        here = (ctx, bangs, tuple(sorted(coast_used)))
+        if here in visited:
+            return
+        visited.add(here)
+        for step, nctx in ways.after(ctx):
             for fs, cu in faces_for(step, coast_used):
                 nb = bangs + sum(fs)
                 plan = steps + [[step[0] + ("!" if step[0] == "c" and fs[0] else ""), step[1], step[2], step[3]]]
@@ -176,9 +197,8 @@ def _rearrangements(st: dict, stage: B.Stage, seat: int) -> list[tuple[str, tupl
                     sp = stage.spaces[step[1]]
                     key = (step[1], step[2])
                     dmg = (R.crash_tokens(step[2], sp.danger), -sp.front, step[2])
-                    code = ",".join(f"{s[0]}:{s[1]}:{s[3]}" for s in plan)
                     if key not in found or dmg < found[key][0]:
-                        found[key] = (dmg, code)
+                        found[key] = (dmg, ",".join([f"{s[0]}:{s[1]}:{s[3]}" for s in plan]))
                 elif not nctx.done:
                     rec(nctx, plan, nb, cu)
 
