@@ -31,13 +31,7 @@ ON_BOTH_BACKENDS = {"test_crash_recovery", "test_heat_race", "test_pon_game"}
 # The modules whose tests look at the game-end animation, and those that look at the boards and hands
 # or play every game with them drawn for real: the others get stand-ins (_stand_in_pictures).
 REAL_ANIMATION = {"test_export", "test_campaign_checks"}
-REAL_IMAGES = {
-    "test_export",
-    "test_campaign_checks",
-    "test_heat_weather",
-    "test_table",
-    "test_japanese_tables",
-}
+REAL_IMAGES = {"test_export", "test_campaign_checks", "test_heat_weather", "test_table", "test_japanese_tables"}
 _DATABASES: dict[Path, str] = {}  # a PostgreSQL test's tmp_path: its database's URL
 
 
