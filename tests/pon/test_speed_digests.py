@@ -15,28 +15,13 @@ Re-record (only after a deliberate rules change, said in the commit) with
 
 from __future__ import annotations
 
-import hashlib
-import random
 import sys
 
-import orjson
 import pytest
 
 from bot.games.pon import ENGINE as E
-from bot.i18n import Msg
+from tests import digests as hashes
 from tests.pon.test_playouts import PREF_CHANGES
-
-
-def _wire(value):
-    if isinstance(value, Msg):
-        return {"msg": value.key, "params": value.params}
-    if isinstance(value, (set, frozenset)):
-        return sorted(value)
-    raise TypeError(type(value))
-
-
-def _dump(value) -> bytes:
-    return orjson.dumps(value, default=_wire, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
 
 
 def _choose(st, seat, rnd, player):
@@ -44,30 +29,12 @@ def _choose(st, seat, rnd, player):
         return E.auto_action(st, seat)
     if player == "tests" and rnd.random() < 0.05:
         return {"type": "prefs", **rnd.choice(PREF_CHANGES)}
-    return rnd.choice([a for a in E.legal_actions(st, seat) if a.get("type") != "prefs"])
+    return hashes.random_decision(E, st, seat, rnd)
 
 
 def digest(options: dict, seats: int, seed: int, player: str, moves: int = 3000) -> str:
     """The hash of a seeded game's first `moves` moves (or to the end), everything each move shows."""
-    rnd = random.Random(seed)
-    h = hashlib.sha256()
-    st = E.new_game(E.validate_options(dict(options), seats), seats, seed)
-    h.update(_dump(st))
-    for _ in range(moves):
-        if E.is_over(st):
-            break
-        seat = rnd.choice(E.to_act(st))
-        action = _choose(st, seat, rnd, player)
-        st, events = E.apply(st, seat, action)
-        h.update(_dump([seat, action, [[e.text, e.to, e.log] for e in events], st]))
-        h.update(_dump([E.view(st, None), E.view(st, seat)]))
-        waiting = E.to_act(st)
-        if waiting:
-            nxt = waiting[0]
-            acts = E.legal_actions(st, nxt)
-            h.update(_dump([nxt, E.menu(st, nxt), acts, [E.describe_action(st, nxt, a) for a in acts]]))
-    h.update(_dump([E.is_over(st), st]))
-    return h.hexdigest()[:16]
+    return hashes.digest(E, options, seats, seed, lambda st, seat, rnd: _choose(st, seat, rnd, player), moves)
 
 
 CASES = [
