@@ -29,8 +29,11 @@ from bot.games.heat.rules import COOLDOWN, KIND, PLAYABLE, SPEED
 HEAT_WORTH = 2.0
 HEAT_PER_CORNER = 1.0
 # A Stress card played: the speed its flip brings on average, and a card out of the hand (designed).
+# Measured (48 seeded solo races against 3 Legends, the same seeds): worth 0.5: ahead of all in 14,
+# 1.5: 22, 2.5: 17.
 STRESS_WORTH = 1.5
-# A spin-out: the round's move lost, gear 1 and Stress (designed: about a round's spaces).
+# A spin-out: the round's move lost, gear 1 and Stress (designed: about a round's spaces; 20 in the
+# same 48 races: 22, no different).
 SPIN = 10.0
 
 
@@ -139,7 +142,9 @@ def promise(state: State, seat: int, action: Action) -> float:
 
 def score(state: State) -> list[float]:
     """Every car's standing at a look-ahead's end, in spaces (Legends too): a finished car by its
-    place, a racing one by how far it has come and the Heat left in its Engine (Legends have none)."""
+    place, a racing one by how far it has come and the Heat left in its Engine (Legends have none).
+    Its gear is not counted: 1 space a gear took it from ahead of all in 22 of 48 seeded races to 12
+    (it shifted up into corners), -0.3 a gear to 18."""
     tr = heat_rules.track_of(state)
     out = []
     for c in state["cars"]:
