@@ -8,8 +8,10 @@ import copy
 import json
 import sqlite3
 import zlib
+from types import SimpleNamespace
 
 from bot.tools.campaign.checks import (
+    duplicates,
     announcements_duplicated,
     announcements_missing,
     lobbies_left_live,
@@ -356,3 +358,16 @@ def test_only_a_request_cut_by_a_kill_is_kept_out_of_the_campaigns_output():
 
     assert not KilledMidRequest().filter(record(ConnectionResetError("Connection lost")))
     assert KilledMidRequest().filter(record(ValueError("a real emulator error")))
+
+
+def test_a_text_post_repeats_only_the_post_right_before_it_in_the_thread():
+    # Two pings for one player's next decisions (each a title once its "Waiting for" line is set
+    # aside) with the moves' post between them are no repeat; the same post twice in a row is (the
+    # campaign of seed 29 counted the first: it compared the text posts with each other only).
+    def post(i: int, content: str) -> SimpleNamespace:
+        return SimpleNamespace(id=i, channel_id=9, content=content, attachments=[], all_components=lambda: [])
+
+    ping, moves = post(1, "**Rallyman: DIRT #5**"), post(2, "**Rallyman: DIRT #5**\nbob plans 4")
+    again = post(3, ping.content)
+    assert duplicates([ping, moves, again], anywhere=False, only={1, 3}) == []
+    assert duplicates([ping, again], anywhere=False, only={1, 3}) == [again]

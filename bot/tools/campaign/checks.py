@@ -213,11 +213,16 @@ def announcements_missing(emu: Any, index: Index, replayed: list[Replayed], fold
 
 
 def duplicates(
-    messages: Iterable[Any], anywhere: bool, with_components: bool = False, folder: Optional[Path] = None
+    messages: Iterable[Any],
+    anywhere: bool,
+    with_components: bool = False,
+    folder: Optional[Path] = None,
+    only: Optional[set[int]] = None,
 ) -> list[Any]:
     """Messages repeating an earlier one: identical content and attachments (and, for DMs, the same
     components: a new menu with the same hand is not a repeat), anywhere when `anywhere`, else
-    right after it. Reminders may repeat. Each one found is described in folder/duplicates.txt."""
+    right after it. Reminders may repeat. Only the messages in `only` (ids) are counted, the others
+    are what they may repeat. Each one found is described in folder/duplicates.txt."""
     out: list[Any] = []
     seen: dict[Any, Any] = {}
     previous = None
@@ -226,7 +231,8 @@ def duplicates(
             continue
         comps = tuple(c.get("custom_id") for c in m.all_components()) if with_components else ()
         key = (m.content, attachment_key(m), comps)
-        if (anywhere and key in seen) or key == previous:
+        counted = only is None or m.id in only
+        if counted and ((anywhere and key in seen) or key == previous):
             out.append(m)
             earlier = seen.get(key)
             gap = ((m.id >> 22) - (earlier.id >> 22)) / 1000 if earlier is not None else float("nan")
@@ -270,7 +276,10 @@ def announcements_duplicated(
         # title left when its "Waiting for" line went) twice in a row.
         bare = [m for m in posts if not any(line in said for line in m.content.split("\n"))]
         count += len(duplicates([m for m in bare if m.attachments], anywhere=True, folder=folder))
-        count += len(duplicates([m for m in bare if not m.attachments], anywhere=False, folder=folder))
+        # (a text post repeats the post right before it in the thread: two pings for one player's
+        # next decisions, with the moves' posts between them, are no repeat)
+        text = {m.id for m in bare if not m.attachments}
+        count += len(duplicates(posts, anywhere=False, folder=folder, only=text))
     for user in users:
         dms = index.dms(user)
         menus = [m for m in dms if m.all_components()]
