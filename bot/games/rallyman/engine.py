@@ -58,7 +58,9 @@ def _one_value(action: dict) -> Any:
 class RallymanEngine(Engine):
     kind = "rallyman"
     title = "Rallyman: DIRT"
-    rules_version = 2  # raise it when a change makes old logs replay differently (bot/games/base.py)
+    rules_version = (
+        3  # raise it when a change makes old logs replay differently (bot/games/base.py); 3: sliders abreast
+    )
     min_seats = 1
     max_seats = 6
     # a stage's name, a whole rally's ("Rally1") or "random N": check_options knows them all

@@ -222,11 +222,11 @@ def limit_at(state: dict, st: B.Stage, sid: int) -> int:
 
 def can_enter(state: dict, st: B.Stage, seat: int, occ: dict[int, int], frm: int, sid: int, gear: int) -> bool:
     """May a die of this gear lie on space sid (coming from frm)? Limits, cars, corners, slides."""
-    free, least = _entry(state, st, occ, frm, sid)
+    free, least = _entry(state, st, seat, occ, frm, sid)
     return free and gear >= least
 
 
-def _entry(state: dict, st: B.Stage, occ: dict[int, int], frm: int, sid: int) -> tuple[bool, int]:
+def _entry(state: dict, st: B.Stage, seat: int, occ: dict[int, int], frm: int, sid: int) -> tuple[bool, int]:
     """can_enter() in two parts: (may any die lie there, the least gear it needs); the gear
     counts only beside another car (next_steps asks for several dice: the rest is the same)."""
     if sid in occ:
@@ -236,7 +236,21 @@ def _entry(state: dict, st: B.Stage, occ: dict[int, int], frm: int, sid: int) ->
     b = st.beside(sid)
     # moving alongside a car needs at least its gear
     least = cars[occ[b]]["gear"] if b is not None and b in occ else 0
-    return _enter_ok(state, st, occ, frm, sid, sp, cars), least
+    return _enter_ok(state, st, occ, frm, sid, sp, cars) or _abreast_slider(state, st, seat, occ, frm, sid), least
+
+
+SLIDERS_ABREAST = 3  # the rules_version from which two cars sliding side by side do not hold each other
+
+
+def _abreast_slider(state: dict, st: B.Stage, seat: int, occ: dict[int, int], frm: int, sid: int) -> bool:
+    """Whether a car held only by a slider level with it may go on: the seed holds a car that follows
+    a slider (その車を追いかけて…追い越すことはできません); a car that slid itself, level with it in
+    the same row, follows no one (before rules_version 3 two such cars held each other for ever)."""
+    car = state["cars"][seat]
+    if state.get("rules_version", 0) < SLIDERS_ABREAST or car["side"] is not True or car["sp"] != frm:
+        return False
+    mine = {osid: o for osid, o in occ.items() if osid not in st.row_spaces(st.spaces[frm].row)}
+    return _enter_ok(state, st, mine, frm, sid, st.spaces[sid], state["cars"])
 
 
 def _enter_ok(state: dict, st: B.Stage, occ: dict[int, int], frm: int, sid: int, sp: Any, cars: list) -> bool:
@@ -511,10 +525,10 @@ class Steps:
     """next_steps for one seat in one state, for as many places as a search asks about: the
     stage's ways (geometry), limits and what may lie where (can_enter) worked out once each."""
 
-    __slots__ = ("state", "st", "occ", "pool", "dice_left", "left", "geo", "limits", "entries", "memo")
+    __slots__ = ("state", "st", "seat", "occ", "pool", "dice_left", "left", "geo", "limits", "entries", "memo")
 
     def __init__(self, state: dict, st: B.Stage, seat: int, occ: dict[int, int], pool: dict | None = None) -> None:
-        self.state, self.st, self.occ, self.pool = state, st, occ, pool
+        self.state, self.st, self.seat, self.occ, self.pool = state, st, seat, occ, pool
         self.dice_left = dice_left(state, seat)
         self.left = self.dice_left[0] * 16 + self.dice_left[1] * 4 + self.dice_left[2]  # one number, under 512
         self.geo = geometry(st)
@@ -662,7 +676,7 @@ class Steps:
 
     def need(self, frm: int, sid: int, both: int) -> int:
         """The least gear a die needs to lie on sid coming from frm (99: none may), kept by pair()."""
-        free, least = _entry(self.state, self.st, self.occ, frm, sid)
+        free, least = _entry(self.state, self.st, self.seat, self.occ, frm, sid)
         need = self.entries[both] = least if free else 99
         return need
 
