@@ -300,14 +300,9 @@ def single_steps(ctx: MoveCtx, st: MState):
         yield ("pin", 0), st.laps, False, False
     # racing line jumps (4.2.1)
     if st.line and st.line[1]:
-        co = c.corners[st.line[0]]
-        idx = None
-        if (row, lane) == co.arrow:
-            idx = 0
-        elif (row, lane) in co.line:
-            idx = co.line.index((row, lane)) + 1
-        if idx is not None and idx < len(co.line):
-            tr, tl = co.line[idx]
+        target = _line_next(c.corners[st.line[0]], row, lane)
+        if target is not None:
+            tr, tl = target
             if tr - row > 1 and not _line_blocked(ctx, st.laps, row, lane, tr, tl):
                 yield ("t", tr, tl), st.laps, False, True
 
@@ -437,20 +432,27 @@ def _steps_g(ctx: MoveCtx, g: _Geo, st: MState) -> list:
     return out
 
 
+def _line_next(corner: Any, row: int, lane: int) -> tuple[int, int] | None:
+    """The racing line's next cell after (row, lane) on `corner`'s line (4.2.1): from its arrow the
+    line's first cell, from a cell of the line the one after; None off the line or at its end."""
+    if (row, lane) == corner.arrow:
+        idx = 0
+    elif (row, lane) in corner.line:
+        idx = corner.line.index((row, lane)) + 1
+    else:
+        return None
+    return corner.line[idx] if idx < len(corner.line) else None
+
+
 def _jump_from(ctx: MoveCtx, st: MState) -> tuple | None:
     """The racing line's jump from st's cell (4.2.1) as single_steps finds it, but for the cars in
     between: (laps, row, lane, target row, target lane), for `_line_blocked`; None if there is none."""
     if not st.line or not st.line[1] or st.pos[0] != "t":
         return None
     _, row, lane = st.pos
-    co = ctx.circuit.corners[st.line[0]]
-    idx = None
-    if (row, lane) == co.arrow:
-        idx = 0
-    elif (row, lane) in co.line:
-        idx = co.line.index((row, lane)) + 1
-    if idx is not None and idx < len(co.line):
-        tr, tl = co.line[idx]
+    target = _line_next(ctx.circuit.corners[st.line[0]], row, lane)
+    if target is not None:
+        tr, tl = target
         if tr - row > 1:
             return st.laps, row, lane, tr, tl
     return None
