@@ -4,7 +4,7 @@ python -m bot            connect to Discord (or the sandbox without a token)
 python -m bot sandbox    the local sandbox: emulator + real bot + a prompt (stdin if not a tty)
 python -m bot bench [ROUNDS]
                          print the benchmark figures, one per line as `name: value unit`
-python -m bot arena [--quick] [--games N] [--only heat,pon] [--workers N]
+python -m bot arena [--quick] [--games N] [--only heat,pon] [--workers N] [--results FILE]
                          seeded games between the AI levels and the automatic player: win shares
                          and decision times, one figure per line
 python -m bot campaign [--minutes N] [--seed S] [--games N] [--kills N]

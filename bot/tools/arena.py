@@ -15,18 +15,25 @@ Per game:
 Each share comes with its 95% interval (Wilson) as `..._lo` and `..._hi`. Seats rotate between
 games so no level keeps the best starting place.
 
-  python -m bot arena [--quick] [--games N] [--only heat,pon] [--workers N]
+  python -m bot arena [--quick] [--games N] [--only heat,pon] [--workers N] [--results FILE]
+
+With --results FILE every finished game is kept in FILE (one JSON line each, with a fingerprint of
+the code that played it) and a later run with the same FILE plays only the games still missing, so a
+200-game run can be spread over several sittings; games played by other code are not counted.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import math
 import random
 import time
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from bot.ai.search import choose, decisions
 from bot.games.registry import engines
@@ -157,6 +164,54 @@ def report(kind: str, results: list[tuple[str, str, list[str], Result]]) -> list
     return lines
 
 
+def code_fingerprint(kind: str) -> str:
+    """What decides a game of `kind`: the AI's, the engines' and this arena's sources (a stored result
+    from other code does not count)."""
+    root = Path(__file__).resolve().parents[1]
+    files = sorted([*(root / "ai").glob("*.py"), *(root / "games").rglob("*.py"), Path(__file__).resolve()])
+    digest = hashlib.sha256(kind.encode())
+    for path in files:
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+class ResultsFile:
+    """Finished games kept as JSON lines, keyed by (kind, seed, the code's fingerprint)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.kept: dict[tuple[str, int, str], Result] = {}
+        self.other_code = 0
+        if path is None or not path.exists():
+            return
+        for line in path.read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                self.kept[(row["kind"], row["seed"], row["code"])] = Result(row["places"], row["times"])
+
+    def get(self, kind: str, seed: int, code: str) -> Result | None:
+        return self.kept.get((kind, seed, code))
+
+    def add(self, kind: str, seed: int, code: str, result: Result) -> None:
+        if self.path is None:
+            return
+        with self.path.open("a") as out:
+            out.write(json.dumps({"kind": kind, "seed": seed, "code": code, **asdict(result)}) + "\n")
+
+
+def play_kept(pool: Executor, kept: ResultsFile, kind: str, seed: int, code: str, match: tuple) -> Future:
+    """One game on the pool, kept in the results file as soon as it ends (an interrupted run keeps
+    every game it finished)."""
+    future = pool.submit(_one, (kind, seed, *match))
+
+    def keep(done: Future) -> None:
+        if done.exception() is None:
+            kept.add(kind, seed, code, done.result()[3])
+
+    future.add_done_callback(keep)
+    return future
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot arena", description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a small sample of every game (wide intervals)")
@@ -164,6 +219,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--only", default=",".join(KINDS), help="the games, comma-separated")
     parser.add_argument("--workers", type=int, default=2, help="processes playing games at once")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--results", type=Path, default=None, help="keep finished games here; play only missing ones")
     args = parser.parse_args(argv)
     games = args.games or (2 if args.quick else 200)
     kinds = [k for k in args.only.split(",") if k]
@@ -171,16 +227,25 @@ def main(argv: list[str]) -> int:
     if unknown:
         parser.error(f"unknown game(s) {unknown}; the games are {', '.join(KINDS)}")
     started = time.perf_counter()
+    kept = ResultsFile(args.results)
     with ProcessPoolExecutor(args.workers) as pool:
         # Every game's matches go to the pool at once, so no worker waits idle for the last long
         # game of one kind before the next kind begins; each kind is reported once all its games
         # are in, in the order asked.
+        jobs = {kind: [(args.seed * 100003 + i, m) for i, m in enumerate(matches(kind, games))] for kind in kinds}
+        codes = {kind: code_fingerprint(kind) for kind in kinds}
         futures = {
-            kind: [pool.submit(_one, (kind, args.seed * 100003 + i, *m)) for i, m in enumerate(matches(kind, games))]
+            kind: [
+                kept.get(kind, seed, codes[kind]) or play_kept(pool, kept, kind, seed, codes[kind], m)
+                for seed, m in jobs[kind]
+            ]
             for kind in kinds
         }
         for kind in kinds:
-            for line in report(kind, [f.result() for f in futures[kind]]):
+            results = []
+            for (_, m), done in zip(jobs[kind], futures[kind]):
+                results.append((m[0], m[1], m[2], done if isinstance(done, Result) else done.result()[3]))
+            for line in report(kind, results):
                 print(line, flush=True)
             print(f"arena_{kind}_done_after_s: {time.perf_counter() - started:.0f} s", flush=True)
     print(f"arena_seconds: {time.perf_counter() - started:.0f} s")
