@@ -165,12 +165,15 @@ def report(kind: str, results: list[tuple[str, str, list[str], Result]]) -> list
 
 
 def code_fingerprint(kind: str) -> str:
-    """What decides a game of `kind`: the AI's, the engines' and this arena's sources (a stored result
-    from other code does not count)."""
+    """What decides a game of `kind`: the AI's shared sources and its module for this game if it has
+    one, the engines' shared sources and this game's, and this arena (a stored result from other
+    code does not count)."""
     root = Path(__file__).resolve().parents[1]
-    files = sorted([*(root / "ai").glob("*.py"), *(root / "games").rglob("*.py"), Path(__file__).resolve()])
+    others = {f"{k}.py" for k in KINDS if k != kind}
+    files = [p for p in (root / "ai").glob("*.py") if p.name not in others]
+    files += [*(root / "games").glob("*.py"), *(root / "games" / kind).rglob("*.py"), Path(__file__).resolve()]
     digest = hashlib.sha256(kind.encode())
-    for path in files:
+    for path in sorted(files):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
