@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import asyncio
 import math
+import sqlite3
 import statistics
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from bot.config import load_settings
+from bot.store import decode_snapshot
 
 
 def pct(values: list[float], p: float) -> float:
@@ -64,13 +64,46 @@ async def _start_heat_race(emu: Any, users: list[Any], channel: Any) -> Any:
     return thread
 
 
+async def quiet(emu: Any, seconds: float = 0.15, timeout: float = 10.0) -> None:
+    """Until the emulator has seen no REST call for `seconds`: the bot's work for the last move (its
+    DMs and posts) is done, so the next move is timed alone (players move seconds apart)."""
+    deadline = time.perf_counter() + timeout
+    seen = -1
+    while time.perf_counter() < deadline:
+        now = len(emu.rest_log)
+        if now == seen:
+            return
+        seen = now
+        await asyncio.sleep(seconds)
+
+
+class RaceReader:
+    """The bench's race (game 1) as the bot last stored it, read from the database the bot writes."""
+
+    def __init__(self, database: Path) -> None:
+        self.db = sqlite3.connect(f"file:{database}?mode=ro", uri=True, isolation_level=None)
+
+    def read(self) -> tuple[str, dict, list[tuple[int, int]]]:
+        """(status, snapshot, [(user id, prompt version) per seat])."""
+        status, snapshot = self.db.execute("SELECT status, snapshot FROM games WHERE id = 1").fetchone()
+        seats = self.db.execute("SELECT user_id, prompt_version FROM seats WHERE game_id = 1 ORDER BY seat").fetchall()
+        return status, decode_snapshot(snapshot), seats
+
+    def close(self) -> None:
+        self.db.close()
+
+
 async def bot_figures(tmp: Path, rounds: int) -> None:
-    from bot.app import create_bot
-    from bot.tools.emulator import Emulator
-    from bot.tools.emulator.testing import start_bot_in_process
+    """The acknowledgement and board-post figures of the real bot in a process of its own, as in
+    production (Discord is another machine there): the emulator and this harness do not share the
+    bot's interpreter, so the bot's drawing thread has its GIL to itself and the loop's menus and
+    database write. Times are taken here, from the request sent to the answer or post received."""
     import random
 
-    settings = replace(load_settings({"BOT_STATE_DIR": str(tmp)}, None), log_level="WARNING")
+    from bot.games.registry import engines
+    from bot.tools.bench.live import start_child
+    from bot.tools.emulator import Emulator
+
     async with Emulator() as emu:
         emu.settle_delay = 0  # time the acknowledgement itself, not the harness' grace period
         guild = emu.add_guild("Bench")
@@ -78,8 +111,9 @@ async def bot_figures(tmp: Path, rounds: int) -> None:
         users = [emu.add_user(f"p{i}") for i in range(6)]
         for u in users:
             emu.add_member(guild, u)
-        bot = create_bot(settings)
-        handle = await start_bot_in_process(emu, bot)
+        database = tmp / "figures.sqlite3"
+        proc, _ = await start_child(emu, database, tmp)
+        race = RaceReader(database)
         try:
             await emu.wait_for_commands()
             await _ack_figures(emu, users[0], channel)
@@ -88,23 +122,18 @@ async def bot_figures(tmp: Path, rounds: int) -> None:
             thread = await _start_heat_race(emu, users, channel)
             rnd = random.Random(1)
             boards = []
-            store, table = bot.store, bot.table
-            assert store is not None and table is not None  # set up before the commands are synced
+            engine = engines()["heat"]
             for _ in range(rounds):
-                game = await store.game(1)
-                assert game is not None
-                if game.status != "active":
+                await quiet(emu)
+                status, state, seats = race.read()
+                if status != "active" or state["phase"] != "submit":
                     break
-                engine = table.engines["heat"]
-                assert game.snapshot is not None  # an active game's
-                waiting = engine.to_act(game.snapshot)
-                if game.snapshot["phase"] != "submit":
-                    break
+                waiting = engine.to_act(state)
                 for seat in waiting:
-                    user = users[[u.id for u in users].index(game.seats[seat].user_id)]
-                    now = await store.game(1)
-                    assert now is not None and now.snapshot is not None
-                    state, cid = now.snapshot, f"mv:1:{now.seats[seat].prompt_version}:{seat}:"
+                    user = users[[u.id for u in users].index(seats[seat][0])]
+                    await quiet(emu)
+                    status, state, seats = race.read()
+                    cid = f"mv:1:{seats[seat][1]}:{seat}:"
                     dm = await emu.wait_until(
                         lambda: [
                             m for m in emu.dm_messages(user) if m.selects and m.selects[0]["custom_id"].startswith(cid)
@@ -119,10 +148,6 @@ async def bot_figures(tmp: Path, rounds: int) -> None:
                     ]
                     cards = [str(c) for c in rnd.choice(legal)["cards"]]
                     before = len([m for m in emu.messages_in(thread) if m.attachments])
-                    if seat == waiting[-1]:
-                        # Time this move alone: the earlier submissions' DMs have gone out (players
-                        # move seconds apart, not in the same millisecond).
-                        await table.drain()
                     start = time.perf_counter()
                     await emu.select(user, dm[0], cards, custom_id=select["custom_id"])
                     if seat == waiting[-1]:  # the last submission resolves the round
@@ -133,7 +158,8 @@ async def bot_figures(tmp: Path, rounds: int) -> None:
             emit("board_ms_p50", statistics.median(boards), "ms")
             emit("board_ms_p95", pct(boards, 95), "ms")
         finally:
-            await handle.stop()
+            race.close()
+            await proc.stop()
 
 
 async def issue17_figures(tmp: Path) -> None:
