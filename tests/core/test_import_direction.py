@@ -75,3 +75,15 @@ def test_the_check_sees_a_planted_import(tmp_path, monkeypatch):
         (games / name).write_text(text)
     found = leaks(sorted(games.glob("*.py")))
     assert set(found) == {"bot.games.top", "bot.games.inside", "bot.games.relative", "bot.games.package"}, found
+
+
+def is_test(name: str) -> bool:
+    return name == "tests" or name.startswith("tests.")
+
+
+def test_nothing_under_bot_imports_the_tests():
+    """The tools (the bench, the emulator) and the product alike: the tests depend on bot/, never
+    the other way (the e2e players moved to bot/tools/emulator for the bench)."""
+    files = sorted((ROOT / "bot").rglob("*.py"))
+    found = {module_name(p): sorted(n for n in imports(p) if is_test(n)) for p in files}
+    assert not {k: v for k, v in found.items() if v}, {k: v for k, v in found.items() if v}

@@ -9,7 +9,6 @@ import json
 import random
 import sqlite3
 import statistics
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -21,7 +20,6 @@ from bot.tools.emulator import Emulator
 from bot.tools.emulator.model import User
 from bot.tools.emulator.testing import BotProcess
 
-ROOT = Path(__file__).resolve().parents[3]  # the repository (the e2e players live in tests/)
 CATCH_UP_SECONDS = 40.0
 HEAT_SEED = 1  # a race the simulated players finish
 ACK_EVERY = 0.5
@@ -402,7 +400,7 @@ def fixed_seed(seed: int) -> Callable[[], int]:
 
 async def rest_calls(tmp: Path, heat_seed: int = HEAT_SEED) -> None:
     """A 3-player Heat race and a PON game played by simulated players through the emulator (the
-    players of the end-to-end tests: run the bench from the repository's root)."""
+    players of the end-to-end tests, from bot/tools/emulator/players.py)."""
     from dataclasses import replace
     from types import SimpleNamespace
 
@@ -410,10 +408,8 @@ async def rest_calls(tmp: Path, heat_seed: int = HEAT_SEED) -> None:
     from bot.config import load_settings
     from bot.tools.emulator.testing import start_bot_in_process
 
-    if str(ROOT) not in sys.path:
-        sys.path.append(str(ROOT))
-    from tests.e2e.players import Player, play_until
-    from tests.e2e.tables import open_table, start
+    from bot.tools.emulator.players import Player, play_until
+    from bot.tools.emulator.tables import open_table, start
 
     settings = replace(load_settings({"BOT_STATE_DIR": str(tmp / "rest")}, None), log_level="WARNING")
     async with Emulator() as emu:
