@@ -11,7 +11,7 @@ from bot.app import create_bot
 from bot.tools.emulator.testing import start_bot_in_process
 
 from .conftest import settings_for
-from .tables import open_table, start
+from bot.tools.emulator.tables import open_table, start
 
 
 def pings(emu, thread, user, text):
@@ -158,7 +158,7 @@ async def test_finished_games_stay_in_the_players_history_and_replay_board_by_bo
 async def test_a_pole_seat_voted_to_the_automatic_player_is_driven_by_a_bot_and_taken_back(world, how):
     """Pole (issue #15): the vote hands bob's seat to a section-17 bot that drives his car; the
     thread says so; bob takes his car back with the DM's button (or by a move) and races again."""
-    from .players import Driver, play_until
+    from bot.tools.emulator.players import Driver, play_until
 
     emu = world.emu
     bot = create_bot(settings_for(world.tmp_path, reminder_seconds=1.0))

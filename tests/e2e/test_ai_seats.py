@@ -12,7 +12,7 @@ from bot.tools.emulator.errors import EmulatorError
 from bot.games.registry import engines
 
 from .test_every_decision_told import GAMES
-from .tables import last, open_table, start
+from bot.tools.emulator.tables import last, open_table, start
 
 ENGINES = engines()
 

@@ -25,8 +25,8 @@ from bot.tools.campaign.checks import (
 )
 from bot.tools.campaign.common import Db, Index
 
-from .players import Player, play_until
-from .tables import open_table, start
+from bot.tools.emulator.players import Player, play_until
+from bot.tools.emulator.tables import open_table, start
 
 
 def checks(w, db):

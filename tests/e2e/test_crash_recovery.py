@@ -14,7 +14,7 @@ from bot.store import PromptUpdate, Store
 from bot.table import menu_hash
 
 from .conftest import settings_for
-from .tables import last, open_table, start
+from bot.tools.emulator.tables import last, open_table, start
 
 
 async def run_bot(world):

@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from .conftest import database_of
-from .tables import open_table, start
+from bot.tools.emulator.tables import open_table, start
 
 
 async def submit(emu, user):

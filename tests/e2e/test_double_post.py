@@ -14,9 +14,9 @@ import pytest
 from bot.store import Store
 
 from .conftest import settings_for
-from .players import Player
+from bot.tools.emulator.players import Player
 from .test_crash_recovery import run_bot, settled
-from .tables import open_table, start
+from bot.tools.emulator.tables import open_table, start
 
 
 async def nothing(*_args, **_kwargs):
@@ -85,7 +85,7 @@ async def test_a_post_saying_again_what_an_earlier_one_said_is_not_taken_for_it(
     post: Discord keeps a nonce for minutes, and a nonce made of the text alone had it return the
     earlier message, so the line was lost (and the next edit went to that old message)."""
     from .test_crash_recovery import submit_live
-    from .tables import last
+    from bot.tools.emulator.tables import last
 
     bot, handle = await run_bot(world)
     emu = world.emu
@@ -116,7 +116,7 @@ async def test_a_move_out_before_the_crash_under_a_notice_is_not_said_again(worl
     catch-up, finding every line out, has nothing to post (it posted a bare "Waiting for" line, a
     post saying nothing new, seen twice in the campaign of seed 28)."""
     from .test_crash_recovery import submit_live
-    from .tables import last
+    from bot.tools.emulator.tables import last
 
     bot, handle = await run_bot(world)
     emu = world.emu

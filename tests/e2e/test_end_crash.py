@@ -21,7 +21,7 @@ from bot.store import Store
 from .conftest import settings_for
 from .standins import STAND_IN_ANIMATION
 from .test_crash_recovery import run_bot, settled
-from .tables import last, open_table, start
+from bot.tools.emulator.tables import last, open_table, start
 
 ENGINE = engines()["heat"]
 

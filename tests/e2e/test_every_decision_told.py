@@ -20,8 +20,8 @@ import pytest
 from bot.tools.emulator.errors import EmulatorError
 from bot.games.registry import engines
 
-from .players import Driver, Inventor, Player
-from .tables import open_table, start
+from bot.tools.emulator.players import Driver, Inventor, Player
+from bot.tools.emulator.tables import open_table, start
 
 ENGINES = engines()
 SILENT = 4096  # SUPPRESS_NOTIFICATIONS: a message that notifies no one

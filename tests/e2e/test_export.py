@@ -13,7 +13,7 @@ from bot import export
 from bot.games.base import replay
 from bot.games.registry import engines
 
-from .tables import open_table, start
+from bot.tools.emulator.tables import open_table, start
 
 ENGINES = engines()
 LIMIT = 10 * 1024 * 1024  # Discord's upload limit

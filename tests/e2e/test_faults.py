@@ -3,7 +3,7 @@ is never rolled back or corrupted."""
 
 from __future__ import annotations
 
-from .tables import open_table, start
+from bot.tools.emulator.tables import open_table, start
 
 
 async def submit_first_option(emu, user):

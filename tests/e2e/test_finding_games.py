@@ -3,7 +3,7 @@ one live game, else this channel's (for a spectator); several are listed with li
 
 from __future__ import annotations
 
-from .tables import open_table, start
+from bot.tools.emulator.tables import open_table, start
 
 
 async def status(emu, user, channel):

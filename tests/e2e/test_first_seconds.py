@@ -17,7 +17,7 @@ from bot.tools.emulator import Emulator
 
 from .conftest import make_world
 from .test_crash_recovery import run_bot, settled, submit_live
-from .tables import last, open_table, start
+from bot.tools.emulator.tables import last, open_table, start
 
 
 @pytest.fixture

@@ -5,8 +5,8 @@ final standings."""
 
 from __future__ import annotations
 
-from .players import Player, play_until
-from .tables import open_table, start
+from bot.tools.emulator.players import Player, play_until
+from bot.tools.emulator.tables import open_table, start
 
 
 async def test_two_race_championship_with_legends(table):

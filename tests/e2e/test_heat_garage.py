@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from .players import Player, play_until
-from .tables import open_table, start
+from bot.tools.emulator.players import Player, play_until
+from bot.tools.emulator.tables import open_table, start
 
 
 async def test_garage_draft_from_dm_selects_then_rounds(table):

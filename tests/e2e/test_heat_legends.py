@@ -3,8 +3,8 @@ the thread names them, the board shows them, nobody is asked to move for them.""
 
 from __future__ import annotations
 
-from .players import Player, play_until
-from .tables import open_table, start
+from bot.tools.emulator.players import Player, play_until
+from bot.tools.emulator.tables import open_table, start
 
 
 async def test_two_players_and_two_legends(table):

@@ -7,8 +7,8 @@ from bot.tools.emulator.testing import start_bot_subprocess
 
 from . import standins
 from .conftest import bot_env, database_of, read_row
-from .players import Player, play_until
-from .tables import open_table, start
+from bot.tools.emulator.players import Player, play_until
+from bot.tools.emulator.tables import open_table, start
 
 
 def game_row(database):

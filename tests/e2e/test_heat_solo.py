@@ -3,8 +3,8 @@ Legends the bot drives, run to the end; the thread names the Legends and the res
 
 from __future__ import annotations
 
-from .players import Player, play_until
-from .tables import open_table, start
+from bot.tools.emulator.players import Player, play_until
+from bot.tools.emulator.tables import open_table, start
 
 
 async def test_solo_race_against_two_legends(table):

@@ -9,7 +9,7 @@ from PIL import Image
 
 from rendering import heat as H
 
-from .tables import last, open_table, start
+from bot.tools.emulator.tables import last, open_table, start
 
 
 async def test_weather_option_from_lobby_to_board(table):

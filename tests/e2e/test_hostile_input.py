@@ -9,7 +9,7 @@ import logging
 from bot.tools.emulator.interactions import APPLICATION_COMMAND, AUTOCOMPLETE, MESSAGE_COMPONENT, MODAL_SUBMIT
 from bot.tools.emulator.options import command_data
 
-from .tables import open_table, plant, start
+from bot.tools.emulator.tables import open_table, plant, start
 
 
 async def forge(emu, user, channel, itype, data, source=None):

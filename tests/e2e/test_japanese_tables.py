@@ -2,7 +2,7 @@
 
 A table opened with `language: ja`, a Japanese-locale player (ゆきこ) and English-locale ones
 (José Müller, and carol where a game needs three), played for several moves with the simulated
-players of tests/e2e/players.py. A detector reads every text the Japanese reader is shown (the
+players of bot/tools/emulator/players.py. A detector reads every text the Japanese reader is shown (the
 lobby, every thread message, ゆきこ's DMs and private answers: contents, embeds, button labels,
 select options and placeholders) as it comes, edits included, and fails on any Latin word outside
 a short allowlist; the English players' DMs and private answers must hold no Japanese. The
@@ -20,8 +20,8 @@ from bot.games.rallyman.board import stage_names
 from bot.games.rallyman.engine import rallies
 from bot.games.registry import engines
 
-from .players import Player, newest_with_components, menu_key
-from .tables import last
+from bot.tools.emulator.players import Player, newest_with_components, menu_key
+from bot.tools.emulator.tables import last
 
 JA, EN = "ゆきこ", "José Müller"
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e]")  # kana, kanji, full-width forms
@@ -114,7 +114,7 @@ class Reader:
 
 
 class JaPlayer(Player):
-    """tests/e2e/players.Player for a reader of any language: the menus it must not pick as a
+    """bot/tools/emulator/players.Player for a reader of any language: the menus it must not pick as a
     move (sent picks, preferences) and the 'Done' answer in the player's own words."""
 
     def __init__(self, *args, locale: str = "en", **kwargs) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 import bot.i18n as i18n
 
-from .tables import last, open_table, start
+from bot.tools.emulator.tables import last, open_table, start
 
 CATALOG = {
     "Your move in {title}.": "{title}：あなたの番です。",

@@ -3,8 +3,8 @@ events, circuit rules, drivers and teams, no retirements; five bots. The race ru
 
 from __future__ import annotations
 
-from .players import Driver, play_until
-from .tables import open_table, start
+from bot.tools.emulator.players import Driver, play_until
+from bot.tools.emulator.tables import open_table, start
 
 SEED = 5
 

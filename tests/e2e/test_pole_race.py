@@ -3,8 +3,8 @@ buttons and by /pole play; the thread shows qualifying, a position fight and a p
 
 from __future__ import annotations
 
-from .players import Driver, play_until
-from .tables import open_table, start
+from bot.tools.emulator.players import Driver, play_until
+from bot.tools.emulator.tables import open_table, start
 
 SEED = 4  # a race with qualifying, a position fight and a pit stop (re-picked when the rules change the dice)
 

@@ -14,8 +14,8 @@ from bot.store import Store
 
 from . import standins
 from .conftest import bot_env, database_of, read_row
-from .players import Driver, play_until
-from .tables import open_table, start
+from bot.tools.emulator.players import Driver, play_until
+from bot.tools.emulator.tables import open_table, start
 
 
 def game_row(database):

@@ -3,8 +3,8 @@ the thread names the bots, and the race runs to the flag."""
 
 from __future__ import annotations
 
-from .players import Driver, play_until
-from .tables import open_table, start
+from bot.tools.emulator.players import Driver, play_until
+from bot.tools.emulator.tables import open_table, start
 
 SEED = 3
 

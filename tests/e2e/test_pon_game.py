@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from .players import Player, play_until
-from .tables import open_table, start
+from bot.tools.emulator.players import Player, play_until
+from bot.tools.emulator.tables import open_table, start
 
 SEED = 23  # a deal in which the race has a PON, a block and a chain of overtakes
 

@@ -4,8 +4,8 @@ and the spare tyre, and the stage times at the end."""
 
 from __future__ import annotations
 
-from .players import Player, play_until
-from .tables import open_table, start
+from bot.tools.emulator.players import Player, play_until
+from bot.tools.emulator.tables import open_table, start
 
 SEED = 2  # a stage with flat outs, a crash and the spare tyre (dice roll on by the default preferences)
 

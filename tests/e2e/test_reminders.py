@@ -9,7 +9,7 @@ from bot.app import create_bot
 from bot.tools.emulator.testing import start_bot_in_process
 
 from .conftest import settings_for
-from .tables import open_table, start
+from bot.tools.emulator.tables import open_table, start
 
 
 def reminders(emu, thread, user):

@@ -12,7 +12,7 @@ from bot.delivery import Outcome, words
 from bot.store import PromptUpdate, Store
 
 from .conftest import settings_for
-from .tables import open_table, start
+from bot.tools.emulator.tables import open_table, start
 
 
 async def test_another_server_cannot_reach_a_game(table):

@@ -17,8 +17,8 @@ from bot.tools.emulator.testing import start_bot_in_process
 from bot.games.registry import engines
 
 from .conftest import settings_for
-from .players import Player
-from .tables import open_table, start
+from bot.tools.emulator.players import Player
+from bot.tools.emulator.tables import open_table, start
 
 ENGINES = engines()
 GAMES = {

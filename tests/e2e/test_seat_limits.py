@@ -3,7 +3,7 @@ says the limit and refuses the seat that would break it, saying why, instead of 
 
 from __future__ import annotations
 
-from .tables import open_table
+from bot.tools.emulator.tables import open_table
 
 
 async def test_a_legends_race_refuses_the_fourth_player_saying_why(table):

@@ -22,8 +22,8 @@ from tests.core.test_store import database_for
 
 from . import standins
 from .conftest import read_row
-from .players import Player, play_until
-from .tables import open_table, start
+from bot.tools.emulator.players import Player, play_until
+from bot.tools.emulator.tables import open_table, start
 
 
 class SlashPlayer(Player):

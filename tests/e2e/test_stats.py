@@ -18,7 +18,7 @@ from rendering.common import MIN_PHONE_TEXT, PHONE_W, recording
 from bot.games.stats import compute_stats
 from rendering.stats import end_stats, render_chart, render_game_stats
 
-from .tables import open_table, start
+from bot.tools.emulator.tables import open_table, start
 
 
 async def race_to_the_end(w, thread, seats: list[int]) -> None:

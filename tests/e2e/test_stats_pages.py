@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .tables import open_table, start
+from bot.tools.emulator.tables import open_table, start
 
 
 async def test_the_replay_ends_on_the_results_and_statistics_the_thread_saw(table):

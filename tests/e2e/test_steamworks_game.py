@@ -4,8 +4,8 @@ its owner) and an age change, then the final scores."""
 
 from __future__ import annotations
 
-from .players import Inventor, play_until
-from .tables import open_table, start
+from bot.tools.emulator.players import Inventor, play_until
+from bot.tools.emulator.tables import open_table, start
 
 SEED = 5
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from .tables import last, open_table, plant, start
+from bot.tools.emulator.tables import last, open_table, plant, start
 
 
 async def test_lobby_join_leave_and_start(table):

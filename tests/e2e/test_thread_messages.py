@@ -5,7 +5,7 @@ new round starts a new post; only a player whose DMs are closed is pinged, when 
 from __future__ import annotations
 
 from .test_faults import submit_first_option
-from .tables import open_table, start
+from bot.tools.emulator.tables import open_table, start
 
 
 async def test_a_heat_round_costs_the_thread_one_post(table):
