@@ -15,7 +15,7 @@ Per game:
 Each share comes with its 95% interval (Wilson) as `..._lo` and `..._hi`. Seats rotate between
 games so no level keeps the best starting place.
 
-  python -m bot arena [--quick] [--games N] [--only heat,pon] [--workers N]
+  python -m bot arena [--quick] [--games N] [--only heat,pon] [--figures rivals] [--workers N]
 """
 
 from __future__ import annotations
@@ -164,19 +164,25 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--only", default=",".join(KINDS), help="the games, comma-separated")
     parser.add_argument("--workers", type=int, default=2, help="processes playing games at once")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--figures", default="", help="play only these figures (2p,table,ladder,rivals; default all)")
     args = parser.parse_args(argv)
     games = args.games or (2 if args.quick else 200)
     kinds = [k for k in args.only.split(",") if k]
     unknown = [k for k in kinds if k not in KINDS]
     if unknown:
         parser.error(f"unknown game(s) {unknown}; the games are {', '.join(KINDS)}")
+    wanted = {f for f in args.figures.split(",") if f}
     started = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
         # Every game's matches go to the pool at once, so no worker waits idle for the last long
         # game of one kind before the next kind begins; each kind is reported once all its games
         # are in, in the order asked.
         futures = {
-            kind: [pool.submit(_one, (kind, args.seed * 100003 + i, *m)) for i, m in enumerate(matches(kind, games))]
+            kind: [
+                pool.submit(_one, (kind, args.seed * 100003 + i, *m))
+                for i, m in enumerate(matches(kind, games))
+                if not wanted or m[0] in wanted
+            ]
             for kind in kinds
         }
         for kind in kinds:
