@@ -15,7 +15,7 @@ Per game:
 Each share comes with its 95% interval (Wilson) as `..._lo` and `..._hi`. Seats rotate between
 games so no level keeps the best starting place.
 
-  python -m bot arena [--quick] [--games N] [--only heat,pon] [--workers N] [--results FILE]
+  python -m bot arena [--quick] [--games N] [--only heat,pon] [--figures rivals] [--workers N] [--results FILE]
 
 With --results FILE every finished game is kept in FILE (one JSON line each, with a fingerprint of
 the code that played it) and a later run with the same FILE plays only the games still missing, so a
@@ -222,6 +222,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--only", default=",".join(KINDS), help="the games, comma-separated")
     parser.add_argument("--workers", type=int, default=2, help="processes playing games at once")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--figures", default="", help="play only these figures (2p,table,ladder,rivals; default all)")
     parser.add_argument("--results", type=Path, default=None, help="keep finished games here; play only missing ones")
     args = parser.parse_args(argv)
     games = args.games or (2 if args.quick else 200)
@@ -229,13 +230,24 @@ def main(argv: list[str]) -> int:
     unknown = [k for k in kinds if k not in KINDS]
     if unknown:
         parser.error(f"unknown game(s) {unknown}; the games are {', '.join(KINDS)}")
+    wanted = {f for f in args.figures.split(",") if f}
+    if wanted - {"2p", "table", "ladder", "rivals"}:
+        parser.error(
+            f"unknown figure(s) {sorted(wanted - {'2p', 'table', 'ladder', 'rivals'})}; the figures are 2p, table, ladder, rivals"
+        )
     started = time.perf_counter()
     kept = ResultsFile(args.results)
     with ProcessPoolExecutor(args.workers) as pool:
         # Every game's matches go to the pool at once, so no worker waits idle for the last long
         # game of one kind before the next kind begins; each kind is reported once all its games
         # are in, in the order asked.
-        jobs = {kind: [(args.seed * 100003 + i, m) for i, m in enumerate(matches(kind, games))] for kind in kinds}
+        # (a game's seed is its place in the full run: a run of some figures plays the same games)
+        jobs = {
+            kind: [
+                (args.seed * 100003 + i, m) for i, m in enumerate(matches(kind, games)) if not wanted or m[0] in wanted
+            ]
+            for kind in kinds
+        }
         codes = {kind: code_fingerprint(kind) for kind in kinds}
         futures = {
             kind: [

@@ -57,3 +57,14 @@ def test_a_game_is_kept_as_soon_as_it_ends(tmp_path, monkeypatch):
 @pytest.mark.parametrize("kind", arena.KINDS)
 def test_every_game_has_a_fingerprint(kind):
     assert len(arena.code_fingerprint(kind)) == 16
+
+
+def test_figures_play_only_the_figures_asked_for_with_the_full_runs_seeds(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "arena.jsonl"
+    kept_lines(path, "pon", 1, arena.code_fingerprint("pon"))  # the ladder's game is kept at its full-run seed
+    monkeypatch.setattr(arena, "play_kept", lambda *a: (_ for _ in ()).throw(AssertionError("played")))
+    argv = ["--games", "1", "--only", "pon", "--workers", "1", "--results", str(path), "--figures", "ladder"]
+    assert arena.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "ai_pon_ladder_strong_share_games: 1 games" in out
+    assert "strong_share_vs_auto" not in out
