@@ -872,6 +872,13 @@ class Store(PlayerQueries, ClockQueries):
         async with self._lock, self._db.transaction() as db:
             yield db
 
+    @asynccontextmanager
+    async def locked(self) -> AsyncIterator[Backend]:
+        """The backend under the store's lock, each statement autocommitted: for the tools that time
+        a statement of their own against the store's (the bench's bare INSERT)."""
+        async with self._lock:
+            yield self._db
+
     def forget_cached(self) -> None:
         """Drop the kept rows of active games: the next load of each reads the database."""
         self._rows.clear()
@@ -1397,17 +1404,6 @@ class Store(PlayerQueries, ClockQueries):
     async def set_to_act(self, game_id: int, to_act: list[int]) -> None:
         async with self._transaction() as db:
             await db.execute("UPDATE games SET to_act = ? WHERE id = ?", (dumps(sorted(to_act)), game_id))
-
-    # -- benchmark support ------------------------------------------------------------------
-
-    async def bare_insert(self, value: str) -> None:
-        """One autocommitted INSERT into a scratch table: the yardstick for commit_ratio."""
-        async with self._lock:
-            await self._db.execute("INSERT INTO bench_scratch (v) VALUES (?)", (value,))
-
-    async def create_bench_scratch(self) -> None:
-        async with self._lock:
-            await self._db.execute("CREATE TABLE IF NOT EXISTS bench_scratch (v TEXT)")
 
 
 # 12: ratings per game (bot/ratings.py): each player's OpenSkill rating per game kind in a scope (a
