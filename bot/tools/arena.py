@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
 import json
 import math
 import random
@@ -166,13 +167,14 @@ def report(kind: str, results: list[tuple[str, str, list[str], Result]]) -> list
 
 def code_fingerprint(kind: str) -> str:
     """What decides a game of `kind`: the AI's shared sources and its module for this game if it has
-    one, the engines' shared sources and this game's, and this arena (a stored result from other
-    code does not count)."""
+    one, the engines' shared sources and this game's, and how the arena plays a game (`play`; a
+    stored result from other code does not count, a change to the arena's options or report does
+    not void it)."""
     root = Path(__file__).resolve().parents[1]
     others = {f"{k}.py" for k in KINDS if k != kind}
     files = [p for p in (root / "ai").glob("*.py") if p.name not in others]
-    files += [*(root / "games").glob("*.py"), *(root / "games" / kind).rglob("*.py"), Path(__file__).resolve()]
-    digest = hashlib.sha256(kind.encode())
+    files += [*(root / "games").glob("*.py"), *(root / "games" / kind).rglob("*.py")]
+    digest = hashlib.sha256(kind.encode() + inspect.getsource(play).encode())
     for path in sorted(files):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
