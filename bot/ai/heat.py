@@ -81,7 +81,7 @@ def judge(state: State, seat: int, ids: list[int]) -> float:
         speed = known + flip
         end = heat_rules.landing(state, tr, seat, start + speed, occ)[0] if speed > 0 else start
         cost = heat_rules.corner_cost(tr, start, end, speed)
-        if cost > left:  # a spin-out: the Engine emptied, the move lost
+        if cost > left + cooled:  # a spin-out: the Engine emptied, the move lost (cooled first: step 5)
             total += p * -SPIN
         else:
             total += p * (end - start + heat_value(tr, start, left - cost + cooled))
