@@ -92,3 +92,23 @@ def test_a_stand_in_keeps_the_absent_players_preferences():
     state = solo()
     assert search.choose(ENGINE, state, 0, "normal", 1, own=False)["type"] == "submit"
     assert search.decide("heat", state, 0, "normal", 1, own=False)["type"] == "submit"
+
+
+def test_heat_cooled_in_the_round_pays_its_corners():
+    # Seed (Heat): step 5's cooldown comes before step 7's corner checks, so Heat cooled this round
+    # pays this round's corners. The racer counted only the Engine as it was and judged a move the
+    # engine resolves without a spin as a spin-out (at the USA's chicane it then preferred a surer
+    # spin over the corner it could pay for).
+    state = solo()
+    car = state["cars"][0]
+    line, _, limit = heat_rules.track_of(state).lines[1]
+    car["pos"], car["gear"] = line - 2, 2
+    hand = ids_of(state, car, ["speed4", "speed1", "speed1", "speed2", "speed3", "speed2", "heat"])
+    spare = [c for c in car["hand"] + car["deck"] + car["engine"] + car["discard"] if c not in hand]
+    spare = [c for c in spare if state["cards"][c] != "heat"] + [c for c in spare if state["cards"][c] == "heat"]
+    car["hand"], car["engine"], car["discard"], car["deck"] = hand, spare[-1:], [], spare[:-1]
+    fast = hand[:2]  # speed 5 over a limit of 3: 2 Heat, 1 in the Engine and 1 cooled in gear 2
+    assert heat_rules.COOLDOWN[2] == 1 and 5 - limit == 2
+    assert heat.judge(state, 0, fast) > 0
+    after, _ = ENGINE.apply(state, 0, {"type": "submit", "cards": fast})
+    assert not after["cars"][0]["rd"]["spun"] and after["cars"][0]["pos"] > line
