@@ -96,8 +96,8 @@ class RaceReader:
 async def bot_figures(tmp: Path, rounds: int) -> None:
     """The acknowledgement and board-post figures of the real bot in a process of its own, as in
     production (Discord is another machine there): the emulator and this harness do not share the
-    bot's interpreter, so the bot's drawing thread has its GIL to itself and the loop's menus and
-    database write. Times are taken here, from the request sent to the answer or post received."""
+    bot's interpreter; its drawing thread shares the GIL only with the bot's own loop (the menus,
+    the database write). Times are taken here, from the request sent to the answer or post received."""
     import random
 
     from bot.games.registry import engines
