@@ -20,7 +20,7 @@ from bot.games.rallyman.board import stage_names
 from bot.games.rallyman.engine import rallies
 from bot.games.registry import engines
 
-from bot.tools.emulator.players import Player, newest_with_components, menu_key
+from bot.tools.emulator.players import Player
 from bot.tools.emulator.tables import last
 
 JA, EN = "ゆきこ", "José Müller"
@@ -120,48 +120,18 @@ class JaPlayer(Player):
     def __init__(self, *args, locale: str = "en", **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.locale = locale
-        self.choices: list[str] = []  # the /<game> play autocomplete's choices this player was shown
 
-    def _prefixes(self) -> tuple[str, ...]:
-        return tuple(
-            i18n.tr(self.locale, k).split("{")[0].split("（")[0].split("(")[0].strip()
-            for k in ("Sent: {desc}. Pick again to change.", "Preferences")
-        ) + ("Sent", "Preferences")
+    def not_moves(self) -> tuple[str, ...]:
+        return (
+            tuple(
+                i18n.tr(self.locale, k).split("{")[0].split("（")[0].split("(")[0].strip()
+                for k in ("Sent: {desc}. Pick again to change.", "Preferences")
+            )
+            + super().not_moves()
+        )
 
-    async def act(self, thread) -> bool:
-        dm = newest_with_components(self.emu.dm_messages(self.user))
-        if dm is None or menu_key(dm) in self.done:
-            return False
-        self.done.add(menu_key(dm))
-        decisions = [b for b in dm.buttons if ":" not in b.get("label", "") and "：" not in b.get("label", "")]
-        if decisions:
-            rec = await self.emu.click(self.user, dm, custom_id=self.rnd.choice(decisions)["custom_id"])
-            return await self.settled(rec)
-        moves = [s for s in dm.selects if not (s.get("placeholder") or "").startswith(self._prefixes())]
-        if not moves:
-            return False
-        if self.style == "slash":
-            return await self.by_slash(thread)
-        return await self.by_select(dm, self.rnd.choice(moves))
-
-    async def by_slash(self, thread) -> bool:
-        choices = await self.emu.autocomplete(self.user, thread, self.kind, "play", focused="move", move="")
-        self.choices += [c["name"] for c in choices]
-        moves = [c["value"] for c in choices if not c["name"].startswith(self._prefixes())]
-        if not moves:
-            return False
-        rec = await self.emu.slash(self.user, thread, self.kind, "play", move=self.rnd.choice(moves))
-        return await self.settled(rec)
-
-    async def settled(self, rec) -> bool:
-        try:
-            await self.emu.wait_until(lambda: rec.followups or rec.menu_spent, timeout=10)
-        except TimeoutError:
-            raise AssertionError(f"no answer to {self.user.name}'s move: {rec.error}")
-        done = i18n.tr(self.locale, "Done: {label}").split("{")[0]
-        refused = [m.content for m in rec.followups if m.ephemeral and not m.content.startswith(done)]
-        self.errors.extend(refused)
-        return not refused
+    def through(self) -> str:
+        return i18n.tr(self.locale, "Done: {label}").split("{")[0]
 
 
 def add_user(w, name: str, locale: str):

@@ -20,7 +20,7 @@ def newest_with_components(messages):
 
 
 def is_pref(label: str) -> bool:
-    return ":" in label  # preference toggles read "Name: value"; decisions do not
+    return ":" in label or "：" in label  # preference toggles read "Name: value" (any language); decisions do not
 
 
 class Player:
@@ -29,6 +29,15 @@ class Player:
         self.rnd = random.Random(seed)
         self.done: set[tuple] = set()  # DM menus already acted on (menu_key)
         self.errors: list[str] = []
+        self.choices: list[str] = []  # the /<game> play autocomplete's choices this player was shown
+
+    def not_moves(self) -> tuple[str, ...]:
+        """How the menus that are no move begin (a sent pick, the preferences), in the player's words."""
+        return ("Sent", "Preference")  # (also "Preferences…" and a choice's "Preference — …")
+
+    def through(self) -> str:
+        """How the table's answer to a move that went through begins, in the player's words."""
+        return "Done"
 
     def has_new_dm(self) -> bool:
         dm = newest_with_components(self.emu.dm_messages(self.user))
@@ -51,7 +60,7 @@ class Player:
         if decisions:
             rec = await self.emu.click(self.user, dm, custom_id=self.rnd.choice(decisions)["custom_id"])
             return await self.settled(rec)
-        moves = [s for s in dm.selects if not (s.get("placeholder") or "").startswith(("Sent", "Preferences"))]
+        moves = [s for s in dm.selects if not (s.get("placeholder") or "").startswith(self.not_moves())]
         if not moves:
             return False
         if self.style == "slash":
@@ -76,7 +85,8 @@ class Player:
 
     async def by_slash(self, thread) -> bool:
         choices = await self.emu.autocomplete(self.user, thread, self.kind, "play", focused="move", move="")
-        moves = [c["value"] for c in choices if not c["name"].startswith("Preference")]
+        self.choices += [c["name"] for c in choices]
+        moves = [c["value"] for c in choices if not c["name"].startswith(self.not_moves())]
         if not moves:
             return False
         rec = await self.emu.slash(self.user, thread, self.kind, "play", move=self.rnd.choice(moves))
@@ -93,7 +103,7 @@ class Player:
         texts = [m.content for m in rec.followups if m.ephemeral]
         # Through: the table says "Done" (a player with closed DMs then also gets their hand, whose
         # text is no refusal: once read as one, a quick bot's move went uncounted).
-        refused = [] if any(x.startswith("Done") for x in texts) else texts
+        refused = [] if any(x.startswith(self.through()) for x in texts) else texts
         if refused:
             self.errors.extend(refused)
             return False
