@@ -10,7 +10,7 @@ from bot import ratings
 from bot.games.base import Engine
 from bot.games.registry import engines
 from bot.store import Game, Seat, Store
-from tests.core.test_store import database_for
+from tests.core.stores import database_for
 
 GUILD = 111 << 22
 

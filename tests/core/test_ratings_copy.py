@@ -20,7 +20,7 @@ from bot.games.registry import engines
 from bot.store import Store
 from bot.store_copy import copy_store
 from cogs.stats import StatsCog
-from tests.core.test_store import database_for
+from tests.core.stores import database_for
 
 ENGINES = engines()
 HERE, THERE = 111 << 22, 222 << 22  # two servers

@@ -5,18 +5,9 @@ import time
 
 import pytest
 
-from bot.config import Shards, shard_of
+from bot.config import Shards
 from bot.store import PromptUpdate, Store
-from tests.core.test_store import database_for, BACKENDS
-
-TOTAL = 4
-
-
-def guild_on(shard: int, n: int = 0) -> int:
-    """A realistic snowflake (a timestamp above bit 22) whose guild lands on `shard` of TOTAL."""
-    guild = ((1_200_000_000_000 + TOTAL * (n + 1) + shard) << 22) | (1 << 17)
-    assert shard_of(guild, TOTAL) == shard
-    return guild
+from tests.core.stores import BACKENDS, TOTAL, database_for, guild_on
 
 
 async def active_game(store: Store, guild: int, *, auto: bool = False, owed: bool = True, due: float = 100.0) -> int:

@@ -13,22 +13,8 @@ import pytest
 from bot.games.base import replay
 from bot.games.registry import engines
 from bot.store import MIGRATIONS, PromptUpdate, StaleVersion, Store
-from bot.tools.pgserver import NoServer, shared_server
-
-BACKENDS = ["sqlite", "postgresql"]
-
-
-async def database_for(backend: str, tmp_path: Path) -> Path | str:
-    """A fresh, empty database of this backend: an SQLite path, or a new database's URL."""
-    if backend == "sqlite":
-        return tmp_path / "db.sqlite3"
-    try:
-        server = shared_server()
-    except NoServer as err:
-        if os.environ.get("BOT_REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"BOT_REQUIRE_POSTGRES=1 but {err}")
-        pytest.skip(f"PostgreSQL tests: {err}")
-    return await server.new_database()
+from bot.tools.pgserver import NoServer
+from tests.core.stores import BACKENDS, database_for
 
 
 @pytest.fixture(params=BACKENDS)

@@ -12,7 +12,7 @@ from bot.__main__ import main as bot_main
 from bot.store import PromptUpdate, Store
 from bot.store_copy import CopyError, copy_store
 from tests.core.conftest import bench_copy
-from tests.core.test_store import database_for
+from tests.core.stores import database_for
 
 GAMES = 30
 

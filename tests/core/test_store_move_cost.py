@@ -10,8 +10,7 @@ import pytest
 
 from bot.games.registry import engines
 from bot.store import CACHED_GAMES, PromptUpdate, Store
-from tests.core.test_store import BACKENDS, database_for
-from tests.core.test_store_scale import statements
+from tests.core.stores import BACKENDS, database_for, statements
 
 HEAT = engines()["heat"]
 

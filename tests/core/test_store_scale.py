@@ -14,7 +14,7 @@ from bot.games.registry import engines
 from bot.store import PromptUpdate, Store
 from bot.announcer import CATCH_UP_AT_ONCE
 from bot.table import Table
-from tests.core.test_store import BACKENDS, database_for
+from tests.core.stores import BACKENDS, database_for, statements
 
 ENGINES = engines()
 
@@ -40,17 +40,6 @@ async def add_games(store: Store, active: int, finished: int = 0) -> list[int]:
         ids.append(gid)
     await store.flush()  # the setup's written-behind progress goes now, not inside a measured window
     return ids
-
-
-async def statements(store: Store, work) -> list[str]:
-    """The SQL statements `work` runs (a trigger's steps are traced with its statement's text)."""
-    seen: list[str] = []
-    await store._db.set_trace(seen.append)
-    try:
-        await work()
-    finally:
-        await store._db.set_trace(None)
-    return seen
 
 
 async def count_statements(store: Store, work) -> int:

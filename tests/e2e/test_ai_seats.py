@@ -11,7 +11,7 @@ import pytest
 from bot.tools.emulator.errors import EmulatorError
 from bot.games.registry import engines
 
-from .test_every_decision_told import GAMES
+from tests.e2e.watch import GAMES
 from bot.tools.emulator.tables import last, open_table, start
 
 ENGINES = engines()

@@ -16,7 +16,7 @@ import pytest
 from bot.tools.emulator import Emulator
 
 from .conftest import make_world
-from .test_crash_recovery import run_bot, settled, submit_live
+from tests.e2e.crashes import run_bot, settled, submit_live
 from bot.tools.emulator.tables import last, open_table, start
 
 

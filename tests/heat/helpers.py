@@ -104,3 +104,6 @@ def codes(st: dict, ids: list[int]) -> list[str]:
 
 def snapshot(st: dict) -> dict:
     return copy.deepcopy(st)
+
+
+QUIET = {"adrenaline": "never", "slipstream": "never", "boost": "never"}

@@ -13,8 +13,8 @@ import pytest
 from bot.games.base import GameError
 from bot.games.heat import ENGINE as E
 from bot.games.heat import resolve, rules
-from tests.heat.helpers import en, round_, setcar
-from tests.heat.test_garage import QUIET, car, drafted, parked
+from tests.heat.helpers import QUIET, en, round_, setcar
+from tests.heat.championships import car, drafted, parked
 from tests.heat.playouts import check_privacy
 
 ASK = {**QUIET, "choice": "ask"}

@@ -14,39 +14,7 @@ from bot.games.heat import ENGINE as E
 from bot.games.heat import content, rules
 from bot.i18n import render
 from tests.heat.helpers import codes, en, round_, setcar
-
-QUIET = {"adrenaline": "never", "slipstream": "never", "boost": "never"}
-
-
-def gnew(seats=2, seed=1, grid="seats", **opts):
-    return E.new_game({"track": "usa", "grid": grid, "garage": "basic", **opts}, seats, seed)
-
-
-def drafted(seats=2, seed=1):
-    st = gnew(seats, seed)
-    while st["phase"] == "draft":
-        seat = E.to_act(st)[0]
-        st, _ = E.apply(st, seat, {"type": "pick", "card": 0})
-    return st
-
-
-def parked(st, seat, pos, lane=1):
-    setcar(
-        st,
-        seat,
-        pos=pos,
-        lane=lane,
-        gear=1,
-        hand=["speed1"] * 7,
-        deck=["speed1"] * 10,
-        discard=[],
-        engine=6,
-        prefs=QUIET,
-    )
-
-
-def car(st, seat):
-    return st["cars"][seat]
+from tests.heat.championships import QUIET, car, drafted, gnew, parked
 
 
 # ---------------------------------------------------------------- data
