@@ -7,7 +7,7 @@ from bot.games.heat import championship as C
 from bot.games.heat import ENGINE as E
 from bot.games.heat import content
 
-from tests.heat.helpers import QUIET, setcar
+from tests.heat.helpers import setcar
 
 
 def gnew(seats=2, seed=1, grid="seats", **opts):
@@ -20,25 +20,6 @@ def drafted(seats=2, seed=1):
         seat = E.to_act(st)[0]
         st, _ = E.apply(st, seat, {"type": "pick", "card": 0})
     return st
-
-
-def parked(st, seat, pos, lane=1):
-    setcar(
-        st,
-        seat,
-        pos=pos,
-        lane=lane,
-        gear=1,
-        hand=["speed1"] * 7,
-        deck=["speed1"] * 10,
-        discard=[],
-        engine=6,
-        prefs=QUIET,
-    )
-
-
-def car(st, seat):
-    return st["cars"][seat]
 
 
 def season(year="1963", seats=2, seed=1, **opts):

@@ -4,26 +4,11 @@ at a space, the next Legend card chosen, a Legend round played."""
 from __future__ import annotations
 
 from bot.games.heat import ENGINE as E
-from tests.heat.helpers import QUIET, setcar, submit
+from tests.heat.helpers import submit
 
 
 def lnew(seats=1 + 1, legends=2, track="usa", seed=1, **opts):
     return E.new_game({"track": track, "grid": "seats", "legends": legends, **opts}, seats, seed)
-
-
-def parked(st, seat, pos, lane=1):
-    setcar(
-        st,
-        seat,
-        pos=pos,
-        lane=lane,
-        gear=1,
-        hand=["start0"] * 7,
-        deck=["start0"] * 10,
-        discard=[],
-        engine=6,
-        prefs=QUIET,
-    )
 
 
 def with_card(st, card_no):

@@ -9,25 +9,8 @@ import pytest
 from bot.games.base import GameError
 from bot.games.heat import ENGINE as E
 from bot.games.heat import content, rules
-from tests.heat.helpers import codes, en, new, round_, setcar
+from tests.heat.helpers import QUIET, codes, en, new, parked, round_, setcar
 from tests.heat.playouts import legend_race, race
-
-QUIET = {"adrenaline": "never", "slipstream": "never", "boost": "never"}
-
-
-def parked(st, seat, pos, lane=1):
-    setcar(
-        st,
-        seat,
-        pos=pos,
-        lane=lane,
-        gear=1,
-        hand=["start0"] * 7,
-        deck=["start0"] * 10,
-        discard=[],
-        engine=6,
-        prefs=QUIET,
-    )
 
 
 # ---------------------------------------------------------------- the tracks

@@ -14,9 +14,9 @@ from bot.games.base import GameError
 from bot.games.heat import ENGINE as E
 from bot.games.heat import content
 from bot.i18n import render
-from tests.heat.helpers import en
+from tests.heat.helpers import en, parked
 from tests.heat.playouts import legend_race
-from tests.heat.legends import legend_round, lnew, parked
+from tests.heat.legends import legend_round, lnew
 
 
 def test_data_ten_cards_each_colour_helmets_10_to_19():

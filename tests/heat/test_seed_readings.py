@@ -4,9 +4,9 @@ a press corner passed by slipstream, and when a sponsorship card reaches the han
 from __future__ import annotations
 
 from bot.games.heat import ENGINE as E
-from tests.heat.helpers import en, ids_of, setcar, submit
+from tests.heat.helpers import en, ids_of, parked, setcar, submit
 from tests.heat.championships import press_race, sponsors_in
-from tests.heat.legends import lnew, parked, with_card
+from tests.heat.legends import lnew, with_card
 
 
 def test_legend_card_revealed_when_the_first_legend_moves():
