@@ -106,21 +106,48 @@ def submit_actions(state: dict, car: dict) -> list[dict]:
     """The submit actions of the car's hand, gear by gear: for a gear its playable cards can fill,
     one set of cards per distinct multiset of card types (labels.distinct_places: the first in
     combinations' order of the hand sorted by card_sort_key); for a clogged gear, every playable
-    card and Heat for the rest (one way: Heat cards are alike)."""
+    card and Heat for the rest (one way: Heat cards are alike). The outline (which gears, which
+    places of the sorted hand) is kept by the hand's shape (_SHAPES)."""
     if not UNPLAYABLE_LAST:  # (card data where Heat would not sort last: the hand split first)
         return _submit_actions_split(state, car)
     # The whole hand sorted: its playable cards first (Heat sorts last), as sorting them alone would.
     ordered, ranks = ranked_cards(state["cards"], car["hand"])
-    n_play = bisect_left(ranks, FIRST_UNPLAYABLE)
-    gears, clogged = rules.fillable_gears(state, car, n_play)
+    gear = car["gear"]
+    n_engine = len(car["engine"])
+    if n_engine >= 2:  # (the Engine pays any shift: the gears depend on the hand and the gear alone)
+        key: tuple = (ranks, gear)
+    else:  # (the Engine's Heat, and a flooded start, decide which shifts it pays)
+        key = (ranks, gear, n_engine, gear > 1 and rules.flooded_start(state, car))
+    shape = _SHAPES.get(key)
+    if shape is None:
+        shape = _submit_shape(state, car, ranks)
+        if len(_SHAPES) >= 65536:  # (a bound: a search meets some thousands of hands)
+            _SHAPES.clear()
+        _SHAPES[key] = shape
     out: list[dict] = []
-    for g in gears:
-        if g in clogged:  # (every playable card and Heat for the rest, in hand order)
+    for g, places in shape:
+        if places is None:  # a clogged gear: every playable card and Heat for the rest, in hand order
             playable, heat = rules.split_hand(state, car)
             out.append({"type": "submit", "cards": playable + heat[: g - len(playable)]})
         else:
-            out += _SUBMITS[g](ordered, distinct_places(ranks[:n_play], g))
+            out += _SUBMITS[g](ordered, places)
     return out
+
+
+# A hand's submissions in outline, by its sorted types (ranked_cards' ranks), the gear and, unless the
+# Engine holds 2 Heat or more, the Engine's Heat and a flooded start: gear by gear, the places of the
+# sorted hand's cards that make its distinct sets, or None for a clogged gear (_submit_shape).
+_SHAPES: dict[tuple, tuple[tuple[int, tuple[tuple[int, ...], ...] | None], ...]] = {}
+
+
+def _submit_shape(
+    state: dict, car: dict, ranks: tuple[int, ...]
+) -> tuple[tuple[int, tuple[tuple[int, ...], ...] | None], ...]:
+    """submit_actions' outline for the car's hand (its sorted ranks): each open gear with the places
+    of its distinct sets (distinct_places of the playable cards), None for a clogged one."""
+    n_play = bisect_left(ranks, FIRST_UNPLAYABLE)
+    gears, clogged = rules.fillable_gears(state, car, n_play)
+    return tuple((g, None if g in clogged else distinct_places(ranks[:n_play], g)) for g in gears)
 
 
 def _submit_actions_split(state: dict, car: dict) -> list[dict]:
