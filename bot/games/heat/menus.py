@@ -40,8 +40,7 @@ def to_act(state: dict) -> list[int]:
     if phase in championship.PHASES:
         return championship.to_act(state)
     if phase == "submit":
-        cars = state["cars"]
-        return [s for s in range(state["seats"]) if not cars[s]["fin"] and cars[s]["sub"] is None]
+        return [s for s, c in enumerate(state["cars"][: state["seats"]]) if c["sub"] is None and not c["fin"]]
     if phase == "decide" and state["pending"] is not None:
         return [state["pending"]["seat"]]
     if phase == "draft":

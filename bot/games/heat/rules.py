@@ -138,6 +138,8 @@ def lap_of(tr: content.Track, car: dict) -> int:
 
 # How engine texts name a seat (the table swaps in the player's name).
 seat_name = seat_ref
+# Each seat's name, made once: the same strings seat_ref gives (a car's every round is named).
+SEAT_NAMES = tuple(seat_ref(s) for s in range(MAX_CARS))
 
 
 # --------------------------------------------------------------------------- setup
@@ -145,7 +147,7 @@ seat_name = seat_ref
 
 def car_name(st: dict, s: int) -> Any:
     """How engine texts name a car: a seat (the table puts in the player's name) or a Legend."""
-    return seat_name(s) if s < st["seats"] else msg("Legend {n}", n=s - st["seats"] + 1)
+    return SEAT_NAMES[s] if s < st["seats"] else msg("Legend {n}", n=s - st["seats"] + 1)
 
 
 def _legend_car(tr: content.Track, grid_index: int, k: int) -> dict:
@@ -806,8 +808,9 @@ def pay_heat(car: dict, n: int) -> int:
     """Move up to n Heat cards from the Engine to the discard pile; returns how many moved."""
     engine = car["engine"]
     k = min(n, len(engine))
-    for _ in range(k):
-        car["discard"].append(engine.pop())
+    if k > 0:  # (taken from the end, the last first, as k pops would)
+        car["discard"] += engine[: -k - 1 : -1]
+        del engine[-k:]
     return k
 
 
