@@ -685,9 +685,14 @@ def crossed_lines(tr: content.Track, start: int, end: int) -> tuple[tuple[int, i
 
 def corner_cost(tr: content.Track, start: int, end: int, speed: int, adj: int = 0) -> int:
     """Heat the corner checks would ask for (spins not considered); adj: the car's own limit change."""
+    lp = tr.line_pos
+    i = bisect_left(lp, start)
+    j = bisect_left(lp, end)
+    if i == j:  # (no corner line crossed: most moves)
+        return 0
     cost = 0
     hot = tr.overheat
-    for _, idx, limit in crossed_lines(tr, start, end):
+    for _, idx, limit in tr.lines[i:j]:  # (crossed_lines)
         if adj:
             limit = max(0, limit + adj)
         if speed > limit:
