@@ -114,3 +114,15 @@ def test_submit_actions_remembered_by_hand_shape_stay_each_cars_own():
         cars.append(car)
     for car in cars + cars[::-1]:
         assert menus.submit_actions(st, car) == menus._submit_actions_split(st, car), car
+
+
+def test_pref_actions_are_fresh_dicts_each_time():
+    """The kept preference actions are handed out as copies: a caller that changes the ones it got
+    (a menu adding its label, say) changes nothing the next caller gets."""
+    st = E.new_game({"track": "usa"}, 3, 1)
+    first = E.legal_actions(st, 0)
+    for a in first:
+        a["changed"] = True
+    again = E.legal_actions(st, 0)
+    assert again and not any("changed" in a for a in again)
+    assert [a for a in again if a["type"] == "prefs"] == _pref_changes_by_definition(st, st["cars"][0])

@@ -50,22 +50,26 @@ def to_act(state: dict) -> list[int]:
 
 
 def legal_actions(state: dict, seat: int) -> list[dict]:
-    if not is_seat(state, seat) or state["phase"] == "over":
+    if not is_seat(state, seat):
         return []
-    if state["phase"] in championship.PHASES:
+    phase = state["phase"]
+    if phase == "submit":  # (the most asked: a race's every round)
+        car = state["cars"][seat]
+        return [] if car["fin"] else submit_actions(state, car) + pref_actions(state, car)
+    if phase == "over":
+        return []
+    if phase in championship.PHASES:
         return championship.legal_actions(state, seat)
     car = state["cars"][seat]
     out: list[dict] = []
-    if state["phase"] == "draft":
+    if phase == "draft":
         if to_act(state) == [seat]:
             seen = set()
             for i, code in enumerate(state["draft"]["market"]):
                 if code not in seen:  # one pick per card type
                     seen.add(code)
                     out.append({"type": "pick", "card": i})
-    elif state["phase"] == "submit" and not car["fin"]:
-        out = submit_actions(state, car)
-    elif state["phase"] == "decide" and state["pending"] and state["pending"]["seat"] == seat:
+    elif phase == "decide" and state["pending"] and state["pending"]["seat"] == seat:
         out.extend(decision_actions(state, car, state["pending"]))
     if not car["fin"]:
         out += pref_actions(state, car)
@@ -73,27 +77,28 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
 
 
 # The preference changes open to a car, by what decides them: the race's preferences (the Garage's
-# and the championship's own) and the car's preferences now.
-_PREF_CHANGES: dict[tuple, tuple[tuple[str, str], ...]] = {}
+# and the championship's own) and the car's preferences now; each as its "prefs" action, copied out.
+_PREF_CHANGES: dict[tuple, tuple[dict, ...]] = {}
 
 
 def pref_actions(state: dict, car: dict) -> list[dict]:
     """The "prefs" actions open to the car: every other value of each preference the race offers
-    (rules.prefs_of), in its order; the changes are worked out once per race kind and car preferences."""
+    (rules.prefs_of), in its order; worked out once per race kind and car preferences, and handed
+    out as fresh copies."""
     prefs = car["prefs"]
     key = ("garage" in state["modules"], "champ" in state, *prefs.items())
-    changes = _PREF_CHANGES.get(key)
-    if changes is None:
-        changes = tuple(
-            (name, v)
+    actions = _PREF_CHANGES.get(key)
+    if actions is None:
+        actions = tuple(
+            {"type": "prefs", name: v}
             for name, values in rules.prefs_of(state).items()
             for v in values
             if v != prefs.get(name, values[0])
         )
         if len(_PREF_CHANGES) >= 4096:  # (a bound: preferences combine in some hundreds of ways)
             _PREF_CHANGES.clear()
-        _PREF_CHANGES[key] = changes
-    return [{"type": "prefs", name: v} for name, v in changes]
+        _PREF_CHANGES[key] = actions
+    return list(map(dict.copy, actions))
 
 
 def submissions(state: dict, car: dict) -> list[list[int]]:
