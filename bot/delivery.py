@@ -241,10 +241,10 @@ class DirectMessages:
     async def dm_channel(self, user_id: int, fresh: bool = False) -> discord.abc.Messageable:
         """A user's DM channel: opened once (one REST call) and remembered, across restarts too, so a
         DM costs Discord one call: the message itself."""
-        channel_id = None if fresh else self._dm_channels.get(user_id) or (await self.store.user(user_id))[0]
+        channel_id = None if fresh else self._dm_channels.get(user_id) or (await self.store.players.user(user_id))[0]
         if channel_id is None:
             channel_id = (await self.bot.create_dm(discord.Object(user_id))).id
-            await self.store.set_dm_channel(user_id, channel_id)
+            await self.store.players.set_dm_channel(user_id, channel_id)
         self._dm_channels[user_id] = channel_id
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
@@ -504,7 +504,7 @@ class Delivery(DirectMessages):
         """A user's language, as their last interaction said: DMs follow it."""
         if self._locales.get(user_id) != locale:
             self._locales[user_id] = locale
-            task = asyncio.create_task(self._quietly(self.store.set_user_locale(user_id, locale)))
+            task = asyncio.create_task(self._quietly(self.store.players.set_user_locale(user_id, locale)))
             self._writes.add(task)
             task.add_done_callback(self._writes.discard)
 
@@ -516,18 +516,18 @@ class Delivery(DirectMessages):
 
     async def user_locale(self, user_id: int) -> str:
         if user_id not in self._locales:
-            self._locales[user_id] = (await self.store.user(user_id))[1] or default_locale()
+            self._locales[user_id] = (await self.store.players.user(user_id))[1] or default_locale()
         return self._locales[user_id]
 
     async def notify_of(self, user_id: int) -> str:
         """How the user is told of a new decision: "dm" (a DM that notifies), "ping" (a ping in the
         thread; their DMs come silently) or "both"."""
         if user_id not in self._notify:
-            self._notify[user_id] = await self.store.notify(user_id)
+            self._notify[user_id] = await self.store.players.notify(user_id)
         return self._notify[user_id]
 
     async def set_notify(self, user_id: int, how: str) -> None:
-        await self.store.set_notify(user_id, how)
+        await self.store.players.set_notify(user_id, how)
         self._notify[user_id] = how
 
     def renderer(self, kind: str) -> Renderer:

@@ -768,7 +768,7 @@ class Table(Lobbies):
         except GameError as err:
             raise PlayerError(err.args[0]) from None
         if taken_back and game.seats[seat].auto:
-            await self.store.set_auto(game_id, seat, False)
+            await self.store.clocks.set_auto(game_id, seat, False)
             game.seats[seat].auto = False
             events = [Event(msg("{name} is back and plays their own seat again.", name=game.seats[seat].name)), *events]
         plan = self.plan(engine, game, seat, state, new_state, events)
@@ -882,7 +882,7 @@ class Table(Lobbies):
                 continue
             if game is not None and game.snapshot is not None:
                 await self.store.set_to_act(gid, self.engines[game.kind].to_act(game.snapshot))
-        await self.store.restore_timers(self.clock() + self.reminder_seconds)
+        await self.store.clocks.restore_timers(self.clock() + self.reminder_seconds)
         self.timers_changed.set()
         self.recovered.set()
         self._sweep = asyncio.create_task(self.find_lobby_posts(), name="lobby-sweep")

@@ -82,7 +82,7 @@ class Watch:
         turn = engine.view(state, None).get("turn")
         new_turn, self.turn = turn != self.turn, turn
         posts, dms = self._note_new()
-        timers = await self.w.bot.store.timer_seats(1, "remind")
+        timers = await self.w.bot.store.clocks.timer_seats(1, "remind")
         self.commits += 1
         where = f"{self.kind} version {game.version}"
         for seat in game.seats:

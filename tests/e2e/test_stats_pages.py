@@ -14,7 +14,7 @@ async def test_the_replay_ends_on_the_results_and_statistics_the_thread_saw(tabl
     lobby = await open_table(w, w.alice, w.bob, w.carol, kind="pon")
     thread = await start(w, lobby, w.alice)
     for seat in (0, 1, 2):  # the automatic player finishes every seat
-        await w.bot.store.set_auto(1, seat, True)
+        await w.bot.store.clocks.set_auto(1, seat, True)
     w.bot.table.autoplayer.soon(1)
     await emu.wait_until(lambda: any("The game is over" in m.content for m in emu.messages_in(thread)), timeout=120)
     end = [m for m in emu.messages_in(thread) if "The game is over" in m.content][-1]
@@ -52,7 +52,7 @@ async def test_stats_and_leaderboard_as_a_new_player_sees_them(table):
     lobby = await open_table(w, w.alice, w.bob, kind="pon", ai=1, ai_level="easy")
     thread = await start(w, lobby, w.alice)
     for seat in (0, 2):  # alice and bob (seat 1 is the AI)
-        await w.bot.store.set_auto(1, seat, True)
+        await w.bot.store.clocks.set_auto(1, seat, True)
     w.bot.table.autoplayer.soon(1)
     await emu.wait_until(lambda: any("The game is over" in m.content for m in emu.messages_in(thread)), timeout=120)
 
