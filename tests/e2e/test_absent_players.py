@@ -165,7 +165,7 @@ async def test_a_pole_seat_voted_to_the_automatic_player_is_driven_by_a_bot_and_
     handle = await start_bot_in_process(emu, bot)
     try:
         await emu.wait_for_commands()
-        bot.table.new_seed = lambda: 3
+        bot.table.lobbies.new_seed = lambda: 3
         lobby = await open_table(world, world.alice, world.bob, kind="pole", circuit="monaco", bots=1)
         thread = await start(world, lobby, world.alice)
         alice = Driver(emu, world.alice, "select", 1, "pole")

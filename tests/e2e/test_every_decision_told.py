@@ -149,7 +149,7 @@ async def play(w, kind: str, strict: bool = True) -> Watch:
     """One seeded game of `kind` to the end, watched after every commit."""
     emu = w.emu
     options, seed, cast = GAMES[kind]
-    w.bot.table.new_seed = lambda: seed
+    w.bot.table.lobbies.new_seed = lambda: seed
     users = [getattr(w, name) for name, _, _ in cast]
     w.players = users
     lobby = await open_table(w, users[0], *users[1:], kind=kind, **options)

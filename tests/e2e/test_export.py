@@ -39,7 +39,7 @@ def animation_post(emu, thread):
 
 async def test_a_finished_game_posts_its_animation_and_exports_a_file_that_replays(table, tmp_path):
     w, emu = table, table.emu
-    w.bot.table.new_seed = lambda: 4
+    w.bot.table.lobbies.new_seed = lambda: 4
     thread = await finish_by_automatic_players(w, "rallyman", 2)
     game = await w.bot.store.game(1)
     assert game.status == "finished"

@@ -76,7 +76,7 @@ async def test_resubmitting_the_same_cards_is_answered_and_changes_nothing(table
 
 async def test_every_player_gets_the_private_deal(table):
     w, emu = table, table.emu
-    w.bot.table.new_seed = lambda: 12345
+    w.bot.table.lobbies.new_seed = lambda: 12345
     lobby = await open_table(w, w.alice, w.bob, w.carol, kind="pon")
     await start(w, lobby, w.alice)
     # the peeks: each player in turn picks a course in their DM

@@ -37,7 +37,7 @@ async def answer(w, who, *path, **options):
 
 async def test_four_stand_ins_finish_a_game_their_owners_are_rated_and_the_results_carry_statistics(table):
     w, emu = table, table.emu
-    w.bot.table.new_seed = lambda: 5
+    w.bot.table.lobbies.new_seed = lambda: 5
     lobby = await open_table(w, w.alice, w.bob, w.carol, w.dave, kind="pon")
     thread = await start(w, lobby, w.alice)
     await race_to_the_end(w, thread, [0, 1, 2, 3])
@@ -72,7 +72,7 @@ async def test_four_stand_ins_finish_a_game_their_owners_are_rated_and_the_resul
 
 async def test_ai_seats_are_rated_per_level(table):
     w = table
-    w.bot.table.new_seed = lambda: 2
+    w.bot.table.lobbies.new_seed = lambda: 2
     lobby = await open_table(w, w.alice, kind="pon", ai=2, ai_level="easy")
     thread = await start(w, lobby, w.alice)
     await race_to_the_end(w, thread, [0])

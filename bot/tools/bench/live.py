@@ -441,7 +441,7 @@ async def rest_calls(tmp: Path, heat_seed: int = HEAT_SEED) -> None:
             assert table is not None and store is not None  # set up before the commands are synced
             for kind, seed, options in (("heat", heat_seed, {"track": "usa"}), ("pon", 23, {})):
                 w.general = emu.add_text_channel(guild, kind)
-                table.new_seed = fixed_seed(seed)
+                table.lobbies.new_seed = fixed_seed(seed)
                 thread = await start(w, await open_table(w, w.alice, w.bob, w.carol, kind=kind, **options), w.alice)
                 players = [
                     Player(emu, w.alice, "select", 1, kind),
