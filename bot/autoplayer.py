@@ -243,7 +243,7 @@ class AutoPlayer:
                 ),
                 keep_button=False,
             )
-            await table.out.send_controls_dm(
+            await table.out.dms.send_controls(
                 game,
                 seat,
                 msg(
@@ -309,7 +309,8 @@ class AutoPlayer:
             if (
                 in_dm
                 and interaction.message is not None
-                and table.out.newest_controls(game_id, seat) != (interaction.message.channel.id, interaction.message.id)
+                and table.out.dms.newest_controls(game_id, seat)
+                != (interaction.message.channel.id, interaction.message.id)
             ):
                 await self._strip(interaction)  # an older menu clicked: the newest controls show the moves
             if back is not None:
@@ -322,7 +323,7 @@ class AutoPlayer:
             if (
                 game.seats[seat].dm_ok
                 and game.status == "active"
-                and await table.out.send_private(game, game.snapshot, seat, [], menu=None, refresh=True) is Sent.OUT
+                and await table.out.dms.send_private(game, game.snapshot, seat, [], menu=None, refresh=True) is Sent.OUT
             ):
                 await table.reply(interaction, msg("Your seat is yours again: your moves are in your newest DM."))
             else:

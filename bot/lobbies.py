@@ -294,7 +294,7 @@ class Lobbies:
         await store.set_status(gid, "abandoned")
         game = await store.game(gid)
         if game is not None:  # the creator's command was cut off unanswered: they are told
-            await self.table.out.send_dm(
+            await self.table.out.dms.send(
                 game,
                 game.creator_id,
                 msg(

@@ -90,6 +90,6 @@ async def remind(table: "Table", game, seat: int, level: int, clock: float) -> N
         )
         await table.out.post(game, text, mention=[user])
         if game.seats[seat].dm_ok:
-            await table.out.send_dm(game, user, text)
+            await table.out.dms.send(game, user, text)
     else:
         await table.autoplayer.call_vote(game, seat, level * clock)

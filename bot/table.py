@@ -532,14 +532,14 @@ class Table:
             if seat is None:
                 raise PlayerError(msg("You are not playing in {title}.", title=self.title(game)))
             assert game.snapshot is not None
-            message = await self.out.private_message(
+            message = await self.out.dms.private_message(
                 game, game.snapshot, seat, [], self.audience(interaction), always=True
             )
             await self.reply(interaction, **message)
             if not game.seats[seat].dm_ok and game.status == "active":
                 # They may have opened their DMs since: one short probe, and DMs resume if it works.
                 if (
-                    await self.out.send_dm(
+                    await self.out.dms.send(
                         game,
                         interaction.user.id,
                         msg(
@@ -594,12 +594,12 @@ class Table:
         await self.lobbies.edit(game)
         text = msg("{title} was abandoned by {user}.", title=self.title(game), user=interaction.user.display_name)
         others = [s for s in game.seats if s.user_id != interaction.user.id]
-        await self.out.retire_controls(game.id)
+        await self.out.dms.retire_controls(game.id)
         if game.thread_id:  # every other player hears it once: by DM, or pinged here if their DMs are closed
             await self.out.post(game, text, mention=[s.user_id for s in others if not s.dm_ok])
             for seat in others:
                 if seat.dm_ok:
-                    await self.out.send_dm(game, seat.user_id, text)
+                    await self.out.dms.send(game, seat.user_id, text)
         await self.reply(interaction, text)
 
     async def recover(self) -> None:
