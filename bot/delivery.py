@@ -11,7 +11,7 @@ import io
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Sequence
+from typing import Any, Awaitable, Callable, Protocol, Sequence
 
 import discord
 
@@ -214,8 +214,10 @@ class Sent(enum.Enum):
     FAILED = "failed"
 
 
-# The thread post a DM falls back on (Delivery.post): (game, content, mention=[user ids]) -> Sent.
-ThreadPost = Callable[..., Awaitable[Sent]]
+class ThreadPost(Protocol):
+    """The thread post a DM falls back on (Delivery.post): a seat whose DMs are closed is pinged there."""
+
+    def __call__(self, game: Game, content: Msg | str, *, mention: list[int] | None = None) -> Awaitable[Sent]: ...
 
 
 class DirectMessages:
