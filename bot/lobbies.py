@@ -120,11 +120,11 @@ class Lobbies:
     found again (or the lobby closed) after a crash between posting it and saving its id."""
 
     def __init__(self, bot: discord.Client, table: TableServices, start: Start) -> None:
-        self.bot = bot
+        self._bot = bot
         # The table's services (bot/table_api.py), not only its store: a lobby's click takes the
         # same per-game lock as a move, loads its game and answers the interaction as the table does.
-        self.table = table
-        self.start = start  # the game's first state, committed (Table.start), under the game's lock
+        self._table = table
+        self._start = start  # the game's first state, committed (Table.start), under the game's lock
         # Each new game's seed (tests and the bench fix it).
         self.new_seed: Callable[[], int] = lambda: random.SystemRandom().getrandbits(63)
 
@@ -140,7 +140,7 @@ class Lobbies:
     ) -> None:
         """Open a table of `kind` in the interaction's channel: the lobby, its creator in seat 0
         (and `ai` AI seats), its post; the creator is told where it is."""
-        table = self.table
+        table = self._table
         await table.ack(interaction)
         engine = table.engines[kind]
         channel = interaction.channel
@@ -184,7 +184,7 @@ class Lobbies:
 
     async def action(self, interaction: discord.Interaction, game_id: int, what: str) -> None:
         """A lobby's button or command: "join", "leave" or "start" (the creator's)."""
-        table = self.table
+        table = self._table
         async with table.busy():
             await table.ack(interaction)
             try:
@@ -194,7 +194,7 @@ class Lobbies:
                     if game.status != "lobby":
                         raise PlayerError(status_text(table.title(game), game.status))
                     if what == "start":
-                        outcome = await self.start(interaction, game)
+                        outcome = await self._start(interaction, game)
                     else:
                         await self.join_or_leave(interaction, game, what)
                         await self.edit(await table.load(game_id, ("lobby",)))
@@ -220,16 +220,16 @@ class Lobbies:
         if message is None:
             return
         if game.lobby_message_id is None:
-            await self.table.store.set_lobby_message(game.id, message.id)
+            await self._table.store.set_lobby_message(game.id, message.id)
             game.lobby_message_id = message.id
         if game.status != "lobby" and message.id == game.lobby_message_id:
             await self.edit(game)
 
     async def join_or_leave(self, interaction: discord.Interaction, game: Game, what: str) -> None:
         """Seat the user ("join") or take them out ("leave"); PlayerError says why not."""
-        user, store = interaction.user, self.table.store
+        user, store = interaction.user, self._table.store
         if what == "join":
-            engine = self.table.engines[game.kind]
+            engine = self._table.engines[game.kind]
             most = engine.most_seats(game.options)
             if not await store.join(game.id, user.id, user.display_name, most):
                 if game.seat_of(user.id) is not None:
@@ -253,12 +253,12 @@ class Lobbies:
         """The lobby post as the game now stands (its buttons gone once the lobby is over)."""
         if game.lobby_message_id is None:
             return
-        out = self.table.out
+        out = self._table.out
         try:
             channel = await out.channel(game.channel_id)
             message = channel.get_partial_message(game.lobby_message_id)  # type: ignore[attr-defined]
             await message.edit(
-                content=lobby_text(self.table.engines[game.kind], game, out.thread_locale(game)),
+                content=lobby_text(self._table.engines[game.kind], game, out.thread_locale(game)),
                 view=lobby_view(game.id, out.thread_locale(game)) if game.status == "lobby" else None,
             )
         except discord.HTTPException:
@@ -267,7 +267,7 @@ class Lobbies:
     async def find_posts(self) -> None:
         """Start-up: every lobby of ours without a recorded post (find_post each)."""
         try:
-            for gid, channel_id in await self.table.store.lobbies_without_message():
+            for gid, channel_id in await self._table.store.lobbies_without_message():
                 await self.find_post(gid, channel_id)
         except Exception:
             log.exception("could not look for unrecorded lobby posts")
@@ -276,11 +276,11 @@ class Lobbies:
         """A crash came between posting a lobby and saving its id: look for the post among the
         channel's latest messages; a lobby that was never posted is closed."""
         join = f"lb:{gid}:join"
-        store = self.table.store
+        store = self._table.store
         try:
-            channel = await self.table.out.channel(channel_id)
+            channel = await self._table.out.channel(channel_id)
             async for message in channel.history(limit=50):
-                if message.author.id == self.bot.user.id and any(  # type: ignore[union-attr]
+                if message.author.id == self._bot.user.id and any(  # type: ignore[union-attr]
                     getattr(c, "custom_id", None) == join
                     for row in message.components
                     for c in getattr(row, "children", [])
@@ -294,12 +294,12 @@ class Lobbies:
         await store.set_status(gid, "abandoned")
         game = await store.game(gid)
         if game is not None:  # the creator's command was cut off unanswered: they are told
-            await self.table.out.dms.send(
+            await self._table.out.dms.send(
                 game,
                 game.creator_id,
                 msg(
                     "Your table {title} was not opened: I restarted before posting it. Use /{kind} new again.",
-                    title=self.table.title(game),
+                    title=self._table.title(game),
                     kind=game.kind,
                 ),
             )
