@@ -36,7 +36,7 @@ async def test_every_cloned_game_replays_to_its_snapshot(bench_games, tmp_path):
             statuses[game.status] = statuses.get(game.status, 0) + 1
         assert statuses == {"finished": GAMES * 9 // 10, "active": GAMES // 10}
         assert await store.owed() == []
-        assert len(await store.due_timers(10**12)) >= GAMES // 10  # every mid-game game has reminders
+        assert len(await store.clocks.due_timers(10**12)) >= GAMES // 10  # every mid-game game has reminders
     finally:
         await store.close()
     con = sqlite3.connect(path)

@@ -63,7 +63,7 @@ async def test_start_up_statements_do_not_grow_with_games(tmp_path, finished, ba
             await table.announcer.stop_catch_up()
 
         counts.append(await count_statements(store, start_up))
-        assert len(await store.due_timers(10**12)) == 2 * n  # every waiting seat got its reminder
+        assert len(await store.clocks.due_timers(10**12)) == 2 * n  # every waiting seat got its reminder
         await store.close()
     assert counts[0] == counts[1], counts
 
@@ -129,7 +129,7 @@ async def test_interaction_statements_use_indexes(tmp_path):  # SQLite's plans (
     await store.settle(gid, [1])
     await store.actions(gid)
     await store.actions(ids[-1])
-    await store.user(1000)
+    await store.players.user(1000)
     await store.set_dm_ok(gid, 1000, False)
     await store._conn.set_trace_callback(None)
     await store.close()

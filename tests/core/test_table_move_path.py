@@ -134,9 +134,9 @@ async def test_a_move_builds_each_menu_once(monkeypatch, tmp_path):
     try:
         out = Delivery(NoBot(), store, ENGINES)  # type: ignore[arg-type]
         built.clear()
-        message = await out.private_message(game, new_state, seat, [], "en", menu=plan.outcome.menus[seat])
+        message = await out.dms.private_message(game, new_state, seat, [], "en", menu=plan.outcome.menus[seat])
         assert built == [] and "view" in message
-        await out.private_message(game, new_state, seat, [], "en")  # without it, built here
+        await out.dms.private_message(game, new_state, seat, [], "en")  # without it, built here
         assert built == [seat]
     finally:
         await store.close()

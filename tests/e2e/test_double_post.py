@@ -34,7 +34,7 @@ async def test_a_post_out_before_the_crash_is_not_posted_again(world, how):
     for user in (world.alice, world.bob, world.carol):
         rec = await emu.slash(user, world.general, "notify", how=how)
         await emu.wait_until(lambda: rec.followups)
-    bot.table.new_seed = lambda: 23
+    bot.table.lobbies.new_seed = lambda: 23
     lobby = await open_table(world, world.alice, world.bob, world.carol, kind="pon")
     thread = await start(world, lobby, world.alice)
     players = [Player(emu, user, "select", n, "pon") for n, user in enumerate((world.alice, world.bob, world.carol), 1)]

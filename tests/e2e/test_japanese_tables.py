@@ -153,7 +153,7 @@ GAMES = {  # kind: (options, players, moves to play; None: to the end)
 
 async def play_japanese_table(w, kind: str, options: dict, seats: int, moves: int):
     emu = w.emu
-    w.bot.table.new_seed = lambda: SEED  # the same deal each run
+    w.bot.table.lobbies.new_seed = lambda: SEED  # the same deal each run
     yukiko, jose = add_user(w, JA, "ja"), add_user(w, EN, "en-US")
     users = [yukiko, jose, w.carol][:seats]
     ja_reader, en_reader = Reader(), Reader()

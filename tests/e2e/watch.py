@@ -71,7 +71,7 @@ class Watch:
         turn = engine.view(state, None).get("turn")
         new_turn, self.turn = turn != self.turn, turn
         posts, dms = self._note_new()
-        timers = await self.w.bot.store.timer_seats(1, "remind")
+        timers = await self.w.bot.store.clocks.timer_seats(1, "remind")
         self.commits += 1
         where = f"{self.kind} version {game.version}"
         for seat in game.seats:
@@ -138,7 +138,7 @@ async def play(w, kind: str, strict: bool = True) -> Watch:
     """One seeded game of `kind` to the end, watched after every commit."""
     emu = w.emu
     options, seed, cast = GAMES[kind]
-    w.bot.table.new_seed = lambda: seed
+    w.bot.table.lobbies.new_seed = lambda: seed
     users = [getattr(w, name) for name, _, _ in cast]
     w.players = users
     lobby = await open_table(w, users[0], *users[1:], kind=kind, **options)
