@@ -318,9 +318,19 @@ def next_steps(
 
 
 def state_key(state: dict) -> bytes:
-    """All the plans of a state read of it (besides stage, seat and dice colour): the cars and the
-    mud, as orjson writes them with keys sorted. The caches here are kept by it."""
-    return orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS)
+    """All the plans of a state read of it (besides stage, seat and dice colour), as orjson writes
+    it with keys sorted: of each car its space, gear, whether it is on the track, sideways or
+    finished, and its damage; the mud; the rules_version (the sliders abreast). The caches here
+    are kept by it. (Not the cars' cards, tokens, chips or preferences: no plan reads them, and
+    leaving them out makes the key several times quicker to write.)"""
+    return orjson.dumps(
+        [
+            state.get("rules_version", 0),
+            [(c["sp"], c["gear"], c["track"], c["side"], c["fin"], c["dmg"]) for c in state["cars"]],
+            state["mud"],
+        ],
+        option=orjson.OPT_SORT_KEYS,
+    )
 
 
 def steps_for(state: dict, st: B.Stage, seat: int, here: bytes | None = None) -> Steps:
@@ -331,7 +341,7 @@ def steps_for(state: dict, st: B.Stage, seat: int, here: bytes | None = None) ->
 
 
 def _steps_at(state: dict, st: B.Stage, seat: int, here: bytes) -> Steps:
-    """steps_for(), `here` its key: the cars and mud as orjson writes them, keys sorted."""
+    """steps_for(), `here` its key (state_key)."""
     key = (st.key, seat, here)
     hit = _STEPS.get(key)
     if hit is None:
@@ -599,11 +609,11 @@ class Steps:
                 out.append((step, c))
         return out
 
-    def plans(self, start: Ctx, orange: bool, cap: int) -> dict[tuple[int, int], tuple[float, list, tuple]]:
+    def plans(self, start: Ctx, orange: bool, cap: int) -> dict[int, tuple[float, list, tuple]]:
         """all_plans' search: plans grown die by die from start (after() and make() inline, a
         place already reached in the same way is not grown again), per (end space, end gear) the
-        least chance of losing control (loc_step's arithmetic in its order), then the fewest dice;
-        with each its risk and where it has got to as (space, grown(), sideways, done), grown()
+        least chance of losing control (loc_step's arithmetic in its order), then the fewest dice,
+        by space * 8 + gear; with each its risk and where it has got to as (space, grown(), sideways, done), grown()
         being the number of the rest of a Ctx (as_ctx() makes it one). Inside, a plan is kept as
         (last step, plan before it)."""
         best: dict[int, tuple[float, tuple, tuple, int]] = {}  # by space * 8 + gear: risk, plan, where, length
@@ -663,7 +673,7 @@ class Steps:
                     if old is None or risk < old[0] - 1e-12 or (abs(risk - old[0]) < 1e-12 and depth < old[3]):
                         best[end] = (risk, plan, (sid, next_gid, sideways, ends), depth)
                     stack.append((sid, next_gid, sideways, ends, plan, out[0], risk, depth))
-        return {(end >> 3, end & 7): (risk, _unchain(plan), w) for end, (risk, plan, w, _) in best.items()}
+        return {end: (risk, _unchain(plan), w) for end, (risk, plan, w, _) in best.items()}
 
     def grown_dice(self, gid: int) -> list[tuple[str, int, int, bool]]:
         """dice() for plans(), kept by the dice left and the rest of a Ctx (its grown() number):
@@ -734,14 +744,15 @@ def all_plans(
         _PLANS.clear()
         _ENDS.clear()
     _PLANS[key] = out
-    _ENDS[(st.key, seat, here)] = {end: (p, c) for end, (_, p, c) in best.items()}
+    _ENDS[(st.key, seat, here)] = best
     return out
 
 
 _PLANS: dict[tuple, list] = {}
-# the plans all_plans found, by (stage, seat, cars and mud) and their ends (space, gear), with
-# where each has got to (as Steps.plans keeps it): match_steps reads a whole plan's code there at once
-_ENDS: dict[tuple, dict[tuple[int, int], tuple[list, tuple]]] = {}
+# the plans all_plans found, by (stage, seat, cars and mud) and their ends (space * 8 + gear), with
+# their risk and where each has got to (as Steps.plans keeps it): match_steps reads a whole plan's
+# code there at once
+_ENDS: dict[tuple, dict[int, tuple[float, list, tuple]]] = {}
 
 
 def plan_key(state: dict, st: B.Stage, seat: int, pr: tuple[list, float]) -> tuple:
@@ -758,40 +769,46 @@ def _rank(st: B.Stage, start: float, pr: tuple[list, float], penalty: float) -> 
     return (-penalty, st.spaces[last[1]].front - start, last[2], -r)
 
 
-def penalties(state: dict, st: B.Stage, plans: list[tuple[list, float]]) -> dict[tuple[int, int], float]:
-    """too_fast() at the end (space, gear) of each plan, once each."""
+def _measures(state: dict, st: B.Stage, seat: int, plans: list[tuple[list, float]]) -> list[tuple[tuple, float, float]]:
+    """Per plan, in its order: its plan_key, its score in the plan list (good_plans) and where it
+    ends (the front of its last space); too_fast() worked out once per end (space, gear)."""
     table = _penalty_table(state, st, 6)
-    for p, _ in plans:
-        end = (p[-1][1], p[-1][2])
-        if end not in table:
-            table[end] = _too_fast(state, st, end[0], end[1], 6)
-    return table
+    spaces = st.spaces
+    start = spaces[state["cars"][seat]["sp"]].front
+    out = []
+    for p, r in plans:
+        last = p[-1]
+        sid, gear = last[1], last[2]
+        pen = table.get((sid, gear))
+        if pen is None:
+            pen = table[(sid, gear)] = _too_fast(state, st, sid, gear, 6)
+        sp = spaces[sid]
+        gain = sp.front - start
+        out.append(
+            ((-pen, gain, gear, -r), gain - 14.0 * r + 0.25 * gear + (3.0 if sp.finish else 0.0) - pen, sp.front)
+        )
+    return out
 
 
 def best_plan(state: dict, st: B.Stage, seat: int, orange: bool, line: float) -> tuple[list, float] | None:
     """The plan a sensible driver takes: the best (plan_key) whose chance of losing control is at
     most `line`; if none is, the safest. Never a certain loss of control when another plan exists."""
     plans = all_plans(state, st, seat, orange)
-    return _best_of(state, st, seat, plans, line, penalties(state, st, plans))
-
-
-def _best_of(
-    state: dict, st: B.Stage, seat: int, plans: list, line: float, pen: dict[tuple[int, int], float]
-) -> tuple[list, float] | None:
-    """best_plan among these plans, their penalties given."""
     if not plans:
         return None
-    start = st.spaces[state["cars"][seat]["sp"]].front
-    spaces = st.spaces
+    return plans[_best_index(plans, _measures(state, st, seat, plans), line)]
 
-    def key(pr: tuple[list, float]) -> tuple:  # plan_key
-        last = pr[0][-1]
-        return (-pen[(last[1], last[2])], spaces[last[1]].front - start, last[2], -pr[1])
 
-    under = [pr for pr in plans if pr[1] <= line + 1e-9]
-    if under:
-        return max(under, key=key)
-    return min(plans, key=lambda pr: (pr[1], [-x for x in key(pr)]))
+def _best_index(plans: list[tuple[list, float]], measures: list[tuple[tuple, float, float]], line: float) -> int:
+    """best_plan among these plans (there are some), their _measures given: its place in the list
+    (the first of equals)."""
+    best = -1
+    for i, (_, r) in enumerate(plans):
+        if r <= line + 1e-9 and (best < 0 or measures[i][0] > measures[best][0]):
+            best = i
+    if best >= 0:
+        return best
+    return min(range(len(plans)), key=lambda i: (plans[i][1], [-x for x in measures[i][0]]))
 
 
 def good_plans(
@@ -803,24 +820,13 @@ def good_plans(
     plans = all_plans(state, st, seat, orange, here=here)
     if not plans:
         return []
-    spaces = st.spaces
-    start = spaces[state["cars"][seat]["sp"]].front
-    pen = penalties(state, st, plans)
-    first = _best_of(state, st, seat, plans, line, pen)
-    if first is None:  # (never: there are plans)
-        return []
-
-    def score(pr: tuple[list, float]) -> float:
-        p, r = pr
-        last = p[-1]
-        sp = spaces[last[1]]
-        return sp.front - start - 14.0 * r + 0.25 * last[2] + (3.0 if sp.finish else 0.0) - pen[(last[1], last[2])]
-
-    rest = [pr for pr in plans if pr is not first]  # (each plan ends elsewhere: the same as unequal)
-    rest.sort(key=score, reverse=True)
+    measures = _measures(state, st, seat, plans)
+    first = _best_index(plans, measures, line)
+    rest = [i for i in range(len(plans)) if i != first]
+    rest.sort(key=lambda i: measures[i][1], reverse=True)
     top = rest[: k - 1]
-    top.sort(key=lambda pr: (pr[1] >= 1 - 1e-9, -spaces[pr[0][-1][1]].front, pr[1], -pr[0][-1][2]))
-    return [first] + top
+    top.sort(key=lambda i: (plans[i][1] >= 1 - 1e-9, -measures[i][2], plans[i][1], -plans[i][0][-1][2]))
+    return [plans[first]] + [plans[i] for i in top]
 
 
 def too_fast(state: dict, st: B.Stage, sid: int, gear: int, depth: int = 6) -> float:
@@ -962,7 +968,7 @@ _MATCHES: dict[tuple, tuple[list, Ctx] | None] = {}  # a plan code's last step, 
 
 
 def _known_plan(
-    state: dict, seat: int, dec: list[tuple[str, int, str]], ends: dict[tuple[int, int], tuple[list, tuple]] | None
+    state: dict, seat: int, dec: list[tuple[str, int, str]], ends: dict[int, tuple[float, list, tuple]] | None
 ) -> tuple[list[list], Ctx] | None:
     """The plan all_plans found with exactly these steps (die, space, jump), and where it has got
     to; None if it found none (the steps are then matched one by one)."""
@@ -972,12 +978,12 @@ def _known_plan(
     for die, _, _ in dec:
         if die[:1] == "g" and die[1:2].isdigit():
             gear = int(die[1])
-    found = ends.get((dec[-1][1], gear))
-    if found is None or len(found[0]) != len(dec):
+    found = ends.get(dec[-1][1] * 8 + gear)
+    if found is None or len(found[1]) != len(dec):
         return None
-    if any(s[0] != d or s[1] != sid or s[3] != j for s, (d, sid, j) in zip(found[0], dec)):
+    if any(s[0] != d or s[1] != sid or s[3] != j for s, (d, sid, j) in zip(found[1], dec)):
         return None
-    return [list(s) for s in found[0]], as_ctx(found[1])
+    return [list(s) for s in found[1]], as_ctx(found[2])
 
 
 def crash_tokens(gear: int, danger: str) -> int:
