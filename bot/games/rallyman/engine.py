@@ -49,6 +49,49 @@ def rallies() -> dict[str, list[str]]:
     return {k: sorted(v, key=lambda n: int(n.rpartition(" SS")[2])) for k, v in out.items() if len(v) > 1}
 
 
+def _copy_car(car: dict) -> dict:
+    """A car for copy_state: its damage, cards, tokens and preferences in lists and dicts of their
+    own (the cards themselves shared); anything else it may hold, copied by a JSON round trip."""
+    out = {}
+    for key, value in car.items():
+        if value is None or type(value) in _SCALARS:
+            out[key] = value
+        elif key in ("cards", "tokens"):
+            out[key] = list(value)
+        elif key in ("dmg", "prefs"):
+            out[key] = dict(value)
+        else:
+            out[key] = orjson.loads(orjson.dumps(value))
+    return out
+
+
+def _copy_roll(roll: dict | None) -> dict | None:
+    """The dice rolled this turn, for copy_state: a new list of faces (each shared)."""
+    return None if roll is None else {**roll, "faces": list(roll["faces"])}
+
+
+def _copy_steps(steps: list) -> list:
+    """A plan or draft for copy_state: each step a list of its own."""
+    return [list(step) for step in steps]
+
+
+_SCALARS = (int, str, bool, float)
+_COPY: dict[str, Any] = {  # copy_state's copy of a key's value, by its shape
+    "cars": lambda cars: [_copy_car(car) for car in cars],
+    "log": list,
+    "roll": _copy_roll,
+    "draft": _copy_steps,
+    "plan": _copy_steps,
+    "mud": dict,
+    "bag": dict,
+    "piles": lambda piles: {gear: dict(pile) for gear, pile in piles.items()},
+    "entry": list,
+    "order": list,
+    "legs": list,
+    "marked": list,
+}
+
+
 def _one_value(action: dict) -> Any:
     """The single value a select sent (None unless exactly one)."""
     values = chosen(action)
@@ -151,11 +194,18 @@ class RallymanEngine(Engine):
         return st
 
     def copy_state(self, state: dict) -> dict:
-        """A deep copy but for the log's lines, which are never changed once written (after_move
-        only adds and drops whole lines): the list is new, the lines shared. The log is most of a
-        state, so a move copies a third as much."""
-        copied = orjson.loads(orjson.dumps({k: v for k, v in state.items() if k != "log"}))
-        return {k: list(v) if k == "log" else copied[k] for k, v in state.items()}
+        """A deep copy but for what is never changed once written: the log's lines (after_move
+        only adds and drops whole lines), the cars' time cards and the roll's faces (only ever
+        added, or their list replaced): their lists are new, the lines, cards and faces shared.
+        Known keys are copied by their shape (_COPY), any other by a JSON round trip."""
+        out = {}
+        for key, value in state.items():
+            if value is None or type(value) in _SCALARS:
+                out[key] = value
+            else:
+                copy = _COPY.get(key)
+                out[key] = copy(value) if copy is not None else orjson.loads(orjson.dumps(value))
+        return out
 
     def upgrade(self, state: dict) -> dict:
         """Schema 1 (before issue #29) counted the seats by the cars only: "seats" is added."""
