@@ -283,6 +283,34 @@ def _enter_ok(state: dict, st: B.Stage, occ: dict[int, int], frm: int, sid: int,
     return True
 
 
+def watching(st: B.Stage, frm: int, sid: int, both: int) -> frozenset[int]:
+    """The spaces where another car could keep a die coming from frm off sid, or ask it for a
+    gear (`_entry` reads no other): sid itself, the space beside it, its corner's lanes (sid in a
+    corner lane, or a shortcut entered from outside it) and frm's slide row (a die leaving the slide
+    forwards). Kept per stage by pair() (`both`)."""
+    table = _WATCHING.get(st.key)
+    if table is None:
+        if len(_WATCHING) > 64:
+            _WATCHING.clear()
+        table = _WATCHING[st.key] = {}
+    hit = table.get(both)
+    if hit is None:
+        sp, fs = st.spaces[sid], st.spaces[frm]
+        spaces = {sid}
+        b = st.beside(sid)
+        if b is not None:
+            spaces.add(b)
+        if (sp.corner >= 0 and sp.kind in ("inner", "outer")) or (sp.kind == "shortcut" and fs.kind != "shortcut"):
+            spaces.update(o.id for o in st.spaces if o.corner == sp.corner and o.kind in ("inner", "outer"))
+        if fs.row >= 0 and fs.kind == "slide" and sid not in fs.side:
+            spaces.update(st.row_spaces(fs.row))
+        hit = table[both] = frozenset(spaces)
+    return hit
+
+
+_WATCHING: dict[str, dict[int, frozenset[int]]] = {}  # watching() by stage and pair()
+
+
 def dice_left(state: dict, seat: int) -> tuple[int, int, int]:
     car = state["cars"][seat]
     d = car["dmg"]
@@ -467,16 +495,6 @@ def _plain(routes: tuple[Route, ...]) -> bool:
     return all(way.setdefault(r[2], r[4]) == r[4] for r in routes)
 
 
-def _unchain(plan: tuple | None) -> list[list]:
-    """A plan kept as (last step, plan before it) as the list of its steps."""
-    steps = []
-    while plan is not None:
-        steps.append(plan[0])
-        plan = plan[1]
-    steps.reverse()
-    return steps
-
-
 _DICE: dict[int, list[tuple[str, int, int, bool]]] = {}  # Steps.grown_dice() by grown() * 512 + Steps.left
 _GROWN: dict[tuple, int] = {}  # grown() numbers
 _GROWN_LIST: list[tuple] = []  # and what each stands for
@@ -614,14 +632,14 @@ class Steps:
         place already reached in the same way is not grown again), per (end space, end gear) the
         least chance of losing control (loc_step's arithmetic in its order), then the fewest dice,
         by space * 8 + gear; with each its risk and where it has got to as (space, grown(), sideways, done), grown()
-        being the number of the rest of a Ctx (as_ctx() makes it one). Inside, a plan is kept as
-        (last step, plan before it)."""
-        best: dict[int, tuple[float, tuple, tuple, int]] = {}  # by space * 8 + gear: risk, plan, where, length
+        being the number of the rest of a Ctx (as_ctx() makes it one). A plan's steps are shared with
+        the plans it leads to (a plan is its list of steps: they are few, and the plans kept many)."""
+        best: dict[int, tuple[float, list, tuple, int]] = {}  # by space * 8 + gear: risk, plan, where, length
         seen: set[int] = set()
         # (where the plan has got to: space, grown(), sideways, done; the plan; the "!" counts in
         # control and their chances (alive_id()); the chance lost so far; the plan's length)
-        stack: list[tuple[int, int, bool, bool, tuple | None, int, float, int]] = [
-            (start.pos, grown(tuple(start)[1:7]), start.side, start.done, None, alive_id(((0, 1.0),)), 0.0, 0)
+        stack: list[tuple[int, int, bool, bool, list, int, float, int]] = [
+            (start.pos, grown(start[1:7]), start.side, start.done, [], alive_id(((0, 1.0),)), 0.0, 0)
         ]
         n = 0
         routes_at, finish, water, limits = self.geo.routes, self.geo.finish, self.geo.water, self.limits
@@ -643,7 +661,8 @@ class Steps:
                 base = next_gid * width
                 for over, frm, sid, jump, sideways, both, place in routes[ng]:
                     k = base + place  # one number for (grown, space, sideways)
-                    if k in seen and not check_twice:
+                    again = k in seen
+                    if again and not check_twice:
                         continue  # (the checks below would not let it through either)
                     if over >= 0 and over in occ:
                         continue
@@ -654,26 +673,28 @@ class Steps:
                         continue
                     if ng > limits[sid]:
                         jump = "ov"  # over the limit: loss of control on that space, certain
+                        ends = True
+                    else:
+                        ends = finish[sid] or (water[sid] and stops) or jump == "p2"
                     if check_twice:
                         if (code, sid, jump) in taken:
                             continue
                         taken.add((code, sid, jump))
-                    if k in seen:
-                        continue
+                        if again:
+                            continue
                     seen.add(k)
                     n += 1
-                    plan = ([code, sid, ng, jump], node)
+                    plan = [*node, [code, sid, ng, jump]]
                     out = loc.get((alive, code, jump, orange)) or loc_by_id(alive, code, jump, orange)
                     risk = lost
                     for r in out[1]:  # as loc_step adds them
                         risk += r
-                    ends = finish[sid] or (water[sid] and stops) or jump in ("p2", "ov")
                     end = sid * 8 + ng
                     old = best.get(end)
                     if old is None or risk < old[0] - 1e-12 or (abs(risk - old[0]) < 1e-12 and depth < old[3]):
                         best[end] = (risk, plan, (sid, next_gid, sideways, ends), depth)
                     stack.append((sid, next_gid, sideways, ends, plan, out[0], risk, depth))
-        return {end: (risk, _unchain(plan), w) for end, (risk, plan, w, _) in best.items()}
+        return {end: (risk, plan, w) for end, (risk, plan, w, _) in best.items()}
 
     def grown_dice(self, gid: int) -> list[tuple[str, int, int, bool]]:
         """dice() for plans(), kept by the dice left and the rest of a Ctx (its grown() number):
@@ -685,7 +706,11 @@ class Steps:
         return dice
 
     def need(self, frm: int, sid: int, both: int) -> int:
-        """The least gear a die needs to lie on sid coming from frm (99: none may), kept by pair()."""
+        """The least gear a die needs to lie on sid coming from frm (99: none may), kept by pair():
+        none (0) when no other car is on a space that could hold it up (watching())."""
+        if self.occ.keys().isdisjoint(watching(self.st, frm, sid, both)):
+            need = self.entries[both] = 0
+            return need
         free, least = _entry(self.state, self.st, self.seat, self.occ, frm, sid)
         need = self.entries[both] = least if free else 99
         return need
