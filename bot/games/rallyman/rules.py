@@ -611,6 +611,38 @@ class Steps:
     def _after(self, ctx: Ctx) -> list[tuple[list, Ctx]]:
         if ctx.done or self.geo.finish[ctx.pos]:
             return []
+        if self.pool is not None:
+            return self._after_pool(ctx)
+        gid = grown(ctx[1:7])
+        dice = _DICE.get(gid * 512 + self.left)
+        if dice is None:
+            dice = self.grown_dice(gid)
+        occ, needs, limits, finish, water = self.occ, self.entries, self.limits, self.geo.finish, self.geo.water
+        routes = self.geo.routes[ctx.pos][1 if ctx.side else 0]
+        seen: set = set()
+        out = []
+        for code, ng, next_gid, stops in dice:  # make() inline, with grown_dice's Ctx after each die
+            rest = _GROWN_LIST[next_gid]
+            for over, frm, sid, jump, sideways, both, _ in routes[ng]:
+                if over >= 0 and over in occ:
+                    continue
+                need = needs.get(both)
+                if need is None:
+                    need = self.need(frm, sid, both)
+                if ng < need:
+                    continue
+                if ng > limits[sid]:
+                    jump, done = "ov", True  # over the limit: loss of control on that space, certain
+                else:
+                    done = finish[sid] or (water[sid] and stops) or jump == "p2"
+                if (code, sid, jump) in seen:
+                    continue  # both spaces of a jump row can lead to the same landing
+                seen.add((code, sid, jump))
+                out.append(([code, sid, ng, jump], Ctx._make((sid, *rest, sideways, done))))
+        return out
+
+    def _after_pool(self, ctx: Ctx) -> list[tuple[list, Ctx]]:
+        """_after() with the dice of the pool (a flat out's re-placing)."""
         found: list[tuple[list, Ctx]] = []
         occ, enter, mk = self.occ, self.enter, self.make
         routes = self.geo.routes[ctx.pos][1 if ctx.side else 0]
@@ -901,6 +933,11 @@ def _too_fast(state: dict, st: B.Stage, sid: int, gear: int, depth: int) -> floa
 
 def encode(steps: list[list]) -> str:
     return ",".join([f"{s[0]}:{s[1]}:{s[3]}" for s in steps])
+
+
+def step_code(step: list) -> str:
+    """encode() of a plan of this one step."""
+    return f"{step[0]}:{step[1]}:{step[3]}"
 
 
 def encode_all(plans: list[tuple[list, float]]) -> list[str]:

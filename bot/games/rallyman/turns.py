@@ -66,6 +66,8 @@ _PLANS: dict[tuple, tuple[list[tuple[list, float]], list[str], bytes]] = {}  # _
 
 def draft_ctx(state: dict, st: B.Stage, seat: int) -> R.Ctx | None:
     """Where the plan built die by die has got to (None: it cannot go on)."""
+    if not state["draft"]:
+        return R.start_ctx(state, seat)
     m = R.match_steps(state, st, seat, R.encode(state["draft"]))
     return None if m is None else m[1]
 
@@ -112,7 +114,7 @@ def _plan_decisions(state: dict, st: B.Stage, seat: int) -> list[dict]:
     ctx = draft_ctx(state, st, seat)
     if ctx is not None:
         ways = R.steps_for(state, st, seat, here)
-        acts += [{"type": "add", "values": [R.encode([s])]} for s, _ in ways.after(ctx)]
+        acts += [{"type": "add", "values": [R.step_code(s)]} for s, _ in ways.after(ctx)]
     if state["draft"]:
         acts += [{"type": "go"}, {"type": "undo"}, {"type": "clear"}]
     if not found:
