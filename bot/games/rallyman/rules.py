@@ -411,11 +411,12 @@ def pair(frm: int, sid: int) -> int:
 @dataclass(frozen=True)
 class Geometry:
     """A stage's ways, worked out once: targets[space][sideways before] (a car that slid drifts
-    on: no inside corner lane), and each space's finish and water."""
+    on: no inside corner lane), and each space's finish, water and front."""
 
     targets: tuple[tuple[tuple[Target, ...], tuple[Target, ...]], ...]
     finish: tuple[bool, ...]
     water: tuple[bool, ...]
+    front: tuple[float, ...]
     routes: tuple[tuple[tuple[tuple[Route, ...], ...], ...], ...]  # routes[space][sideways before][gear]
     # no two routes of a die onto one space differ but by their jump (so a step's place and die
     # tell it apart: the plan search needs no check of its own against the same step twice)
@@ -437,6 +438,7 @@ def geometry(st: B.Stage) -> Geometry:
             targets,
             tuple(bool(sp.finish) for sp in st.spaces),
             tuple(bool(sp.water) for sp in st.spaces),
+            tuple(sp.front for sp in st.spaces),
             routes,
             all(_plain(rs) for both in routes for per in both for rs in per),
         )
@@ -725,7 +727,8 @@ class Steps:
                     old = best.get(end)
                     if old is None or risk < old[0] - 1e-12 or (abs(risk - old[0]) < 1e-12 and depth < old[3]):
                         best[end] = (risk, plan, (sid, next_gid, sideways, ends), depth)
-                    stack.append((sid, next_gid, sideways, ends, plan, out[0], risk, depth))
+                    if not ends:  # (a plan that ends grows no further)
+                        stack.append((sid, next_gid, sideways, ends, plan, out[0], risk, depth))
         return {end: (risk, plan, w) for end, (risk, plan, w, _) in best.items()}
 
     def grown_dice(self, gid: int) -> list[tuple[str, int, int, bool]]:
@@ -826,25 +829,28 @@ def _rank(st: B.Stage, start: float, pr: tuple[list, float], penalty: float) -> 
     return (-penalty, st.spaces[last[1]].front - start, last[2], -r)
 
 
-def _measures(state: dict, st: B.Stage, seat: int, plans: list[tuple[list, float]]) -> list[tuple[tuple, float, float]]:
-    """Per plan, in its order: its plan_key, its score in the plan list (good_plans) and where it
-    ends (the front of its last space); too_fast() worked out once per end (space, gear)."""
+def _measures(
+    state: dict, st: B.Stage, seat: int, plans: list[tuple[list, float]]
+) -> tuple[list[tuple], list[float], list[tuple]]:
+    """Per plan, in its order: its plan_key, its score in the plan list and its place in the list's
+    order (good_plans); too_fast() worked out once per end (space, gear)."""
     table = _penalty_table(state, st, 6)
-    spaces = st.spaces
-    start = spaces[state["cars"][seat]["sp"]].front
-    out = []
+    geo = geometry(st)
+    fronts, finish = geo.front, geo.finish
+    start = fronts[state["cars"][seat]["sp"]]
+    keys, scores, order = [], [], []
     for p, r in plans:
         last = p[-1]
         sid, gear = last[1], last[2]
-        pen = table.get((sid, gear))
+        pen = table.get(sid * 8 + gear)
         if pen is None:
-            pen = table[(sid, gear)] = _too_fast(state, st, sid, gear, 6)
-        sp = spaces[sid]
-        gain = sp.front - start
-        out.append(
-            ((-pen, gain, gear, -r), gain - 14.0 * r + 0.25 * gear + (3.0 if sp.finish else 0.0) - pen, sp.front)
-        )
-    return out
+            pen = table[sid * 8 + gear] = _too_fast(state, st, sid, gear, 6)
+        front = fronts[sid]
+        gain = front - start
+        keys.append((-pen, gain, gear, -r))
+        scores.append(gain - 14.0 * r + 0.25 * gear + (3.0 if finish[sid] else 0.0) - pen)
+        order.append((r >= 1 - 1e-9, -front, r, -gear))
+    return keys, scores, order
 
 
 def best_plan(state: dict, st: B.Stage, seat: int, orange: bool, line: float) -> tuple[list, float] | None:
@@ -853,19 +859,19 @@ def best_plan(state: dict, st: B.Stage, seat: int, orange: bool, line: float) ->
     plans = all_plans(state, st, seat, orange)
     if not plans:
         return None
-    return plans[_best_index(plans, _measures(state, st, seat, plans), line)]
+    return plans[_best_index(plans, _measures(state, st, seat, plans)[0], line)]
 
 
-def _best_index(plans: list[tuple[list, float]], measures: list[tuple[tuple, float, float]], line: float) -> int:
-    """best_plan among these plans (there are some), their _measures given: its place in the list
+def _best_index(plans: list[tuple[list, float]], keys: list[tuple], line: float) -> int:
+    """best_plan among these plans (there are some), their plan_keys given: its place in the list
     (the first of equals)."""
     best = -1
     for i, (_, r) in enumerate(plans):
-        if r <= line + 1e-9 and (best < 0 or measures[i][0] > measures[best][0]):
+        if r <= line + 1e-9 and (best < 0 or keys[i] > keys[best]):
             best = i
     if best >= 0:
         return best
-    return min(range(len(plans)), key=lambda i: (plans[i][1], [-x for x in measures[i][0]]))
+    return min(range(len(plans)), key=lambda i: (plans[i][1], [-x for x in keys[i]]))
 
 
 def good_plans(
@@ -877,12 +883,12 @@ def good_plans(
     plans = all_plans(state, st, seat, orange, here=here)
     if not plans:
         return []
-    measures = _measures(state, st, seat, plans)
-    first = _best_index(plans, measures, line)
+    keys, scores, order = _measures(state, st, seat, plans)
+    first = _best_index(plans, keys, line)
     rest = [i for i in range(len(plans)) if i != first]
-    rest.sort(key=lambda i: measures[i][1], reverse=True)
+    rest.sort(key=scores.__getitem__, reverse=True)
     top = rest[: k - 1]
-    top.sort(key=lambda i: (plans[i][1] >= 1 - 1e-9, -measures[i][2], plans[i][1], -plans[i][0][-1][2]))
+    top.sort(key=order.__getitem__)
     return [plans[first]] + [plans[i] for i in top]
 
 
@@ -891,14 +897,14 @@ def too_fast(state: dict, st: B.Stage, sid: int, gear: int, depth: int = 6) -> f
     best gear - d - 1 (one step down per die, one more with the brake); if that is still over the
     corner's higher (outer) limit, next turn can only lose control there or crawl."""
     table = _penalty_table(state, st, depth)
-    hit = table.get((sid, gear))
+    hit = table.get(sid * 8 + gear)
     if hit is None:
-        hit = table[(sid, gear)] = _too_fast(state, st, sid, gear, depth)
+        hit = table[sid * 8 + gear] = _too_fast(state, st, sid, gear, depth)
     return hit
 
 
-def _penalty_table(state: dict, st: B.Stage, depth: int) -> dict[tuple[int, int], float]:
-    """too_fast() by space and gear, kept per stage, mud and depth (all else it reads)."""
+def _penalty_table(state: dict, st: B.Stage, depth: int) -> dict[int, float]:
+    """too_fast() by space * 8 + gear, kept per stage, mud and depth (all else it reads)."""
     key = (st.key, tuple(sorted(state["mud"].items())), depth)
     table = _TOO_FAST.get(key)
     if table is None:
@@ -908,7 +914,7 @@ def _penalty_table(state: dict, st: B.Stage, depth: int) -> dict[tuple[int, int]
     return table
 
 
-_TOO_FAST: dict[tuple, dict[tuple[int, int], float]] = {}
+_TOO_FAST: dict[tuple, dict[int, float]] = {}
 
 
 def _too_fast(state: dict, st: B.Stage, sid: int, gear: int, depth: int) -> float:
