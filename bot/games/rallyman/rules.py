@@ -311,6 +311,27 @@ def watching(st: B.Stage, frm: int, sid: int, both: int) -> frozenset[int]:
 _WATCHING: dict[str, dict[int, frozenset[int]]] = {}  # watching() by stage and pair()
 
 
+def watched(st: B.Stage) -> dict[int, tuple[int, ...]]:
+    """watching() the other way round: per space, the pairs (pair()) of every way of the stage
+    (Geometry.routes) that a car there could hold up. Kept per stage."""
+    hit = _WATCHED.get(st.key)
+    if hit is None:
+        found: dict[int, set[int]] = {}
+        for per_side in geometry(st).routes:
+            for per_gear in per_side:
+                for routes in per_gear:
+                    for _, frm, sid, _, _, both, _ in routes:
+                        for space in watching(st, frm, sid, both):
+                            found.setdefault(space, set()).add(both)
+        if len(_WATCHED) > 64:
+            _WATCHED.clear()
+        hit = _WATCHED[st.key] = {space: tuple(sorted(pairs)) for space, pairs in found.items()}
+    return hit
+
+
+_WATCHED: dict[str, dict[int, tuple[int, ...]]] = {}  # watched() by stage
+
+
 def dice_left(state: dict, seat: int) -> tuple[int, int, int]:
     car = state["cars"][seat]
     d = car["dmg"]
@@ -563,14 +584,20 @@ class Steps:
         self.left = self.dice_left[0] * 16 + self.dice_left[1] * 4 + self.dice_left[2]  # one number, under 512
         self.geo = geometry(st)
         self.limits = limits(state, st)
-        self.entries: dict[int, int] = {}  # need() by pair(frm, sid)
+        # need() by pair(frm, sid): none (0, left out) but where another car watches the way
+        # (watched()); -1 there until need() has worked it out
+        self.entries: dict[int, int] = {}
+        watch = watched(st)
+        for space in occ:
+            for both in watch.get(space, ()):
+                self.entries[both] = -1
         self.memo: dict[Ctx, list[tuple[list, Ctx]]] = {}  # after() by ctx
 
     def enter(self, frm: int, sid: int, gear: int) -> bool:
         """can_enter(), each place worked out once."""
         both = pair(frm, sid)
-        need = self.entries.get(both)
-        if need is None:
+        need = self.entries.get(both, 0)
+        if need < 0:
             need = self.need(frm, sid, both)
         return gear >= need
 
@@ -628,8 +655,8 @@ class Steps:
             for over, frm, sid, jump, sideways, both, _ in routes[ng]:
                 if over >= 0 and over in occ:
                     continue
-                need = needs.get(both)
-                if need is None:
+                need = needs.get(both, 0)
+                if need < 0:
                     need = self.need(frm, sid, both)
                 if ng < need:
                     continue
@@ -700,8 +727,8 @@ class Steps:
                         continue  # (the checks below would not let it through either)
                     if over >= 0 and over in occ:
                         continue
-                    need = needs.get(both)
-                    if need is None:
+                    need = needs.get(both, 0)
+                    if need < 0:
                         need = self.need(frm, sid, both)
                     if ng < need:
                         continue
@@ -741,11 +768,8 @@ class Steps:
         return dice
 
     def need(self, frm: int, sid: int, both: int) -> int:
-        """The least gear a die needs to lie on sid coming from frm (99: none may), kept by pair():
-        none (0) when no other car is on a space that could hold it up (watching())."""
-        if self.occ.keys().isdisjoint(watching(self.st, frm, sid, both)):
-            need = self.entries[both] = 0
-            return need
+        """The least gear a die needs to lie on sid coming from frm (99: none may), kept by pair()
+        (asked only where another car watches the way: elsewhere none)."""
         free, least = _entry(self.state, self.st, self.seat, self.occ, frm, sid)
         need = self.entries[both] = least if free else 99
         return need
