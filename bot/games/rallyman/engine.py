@@ -13,6 +13,7 @@ result), texts.py (the words), rules.py (placement and odds), driver.py (the aut
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -40,13 +41,19 @@ ROLLING = ("roll",)
 
 
 def rallies() -> dict[str, list[str]]:
-    """Rally name -> its special stages in order ("Rally1" -> Rally1 SS1, SS2, SS3)."""
+    """Rally name -> its special stages in order ("Rally1" -> Rally1 SS1, SS2, SS3). (A new dict
+    each time, from the stage names read once: every game started asks.)"""
+    return {rally: list(legs) for rally, legs in _rallies().items()}
+
+
+@lru_cache(maxsize=1)
+def _rallies() -> dict[str, tuple[str, ...]]:
     out: dict[str, list[str]] = {}
     for name in B.stage_names():
         head, _, ss = name.rpartition(" SS")
         if head and ss.isdigit():
             out.setdefault(head, []).append(name)
-    return {k: sorted(v, key=lambda n: int(n.rpartition(" SS")[2])) for k, v in out.items() if len(v) > 1}
+    return {k: tuple(sorted(v, key=lambda n: int(n.rpartition(" SS")[2]))) for k, v in out.items() if len(v) > 1}
 
 
 def _copy_car(car: dict) -> dict:
@@ -90,6 +97,17 @@ _COPY: dict[str, Any] = {  # copy_state's copy of a key's value, by its shape
     "legs": list,
     "marked": list,
 }
+
+
+def _wire(text: Msg) -> Any:
+    """to_wire(text) for a log line: a number or a word among its parameters is written as it is
+    without a call (to_wire leaves them so); the rest goes through to_wire."""
+    if type(text) is not Msg:
+        return to_wire(text)
+    return {
+        "msg": text.key,
+        "params": {k: v if v is None or type(v) in _SCALARS else to_wire(v) for k, v in text.params.items()},
+    }
 
 
 def _one_value(action: dict) -> Any:
@@ -282,7 +300,7 @@ class RallymanEngine(Engine):
         """The move's public lines go to the game's log, which keeps the last LOG_KEEP."""
         for event in events:
             if event.to is None:
-                st["log"].append(to_wire(event.text))
+                st["log"].append(_wire(event.text))
         del st["log"][:-LOG_KEEP]
 
     @move("prefs", anytime=True)
