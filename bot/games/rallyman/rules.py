@@ -576,7 +576,20 @@ class Steps:
     """next_steps for one seat in one state, for as many places as a search asks about: the
     stage's ways (geometry), limits and what may lie where (can_enter) worked out once each."""
 
-    __slots__ = ("state", "st", "seat", "occ", "pool", "dice_left", "left", "geo", "limits", "entries", "memo")
+    __slots__ = (
+        "state",
+        "st",
+        "seat",
+        "occ",
+        "pool",
+        "dice_left",
+        "left",
+        "geo",
+        "limits",
+        "entries",
+        "memo",
+        "pool_dice",
+    )
 
     def __init__(self, state: dict, st: B.Stage, seat: int, occ: dict[int, int], pool: dict | None = None) -> None:
         self.state, self.st, self.seat, self.occ, self.pool = state, st, seat, occ, pool
@@ -592,6 +605,7 @@ class Steps:
             for both in watch.get(space, ()):
                 self.entries[both] = -1
         self.memo: dict[Ctx, list[tuple[list, Ctx]]] = {}  # after() by ctx
+        self.pool_dice: dict[int, list[tuple[str, int, int, bool]]] = {}  # grown_dice() from the pool
 
     def enter(self, frm: int, sid: int, gear: int) -> bool:
         """can_enter(), each place worked out once."""
@@ -640,17 +654,15 @@ class Steps:
     def _after(self, ctx: Ctx) -> list[tuple[list, Ctx]]:
         if ctx.done or self.geo.finish[ctx.pos]:
             return []
-        if self.pool is not None:
-            return self._after_pool(ctx)
         gid = grown(ctx[1:7])
-        dice = _DICE.get(gid * 512 + self.left)
+        dice = _DICE.get(gid * 512 + self.left) if self.pool is None else self.pool_dice.get(gid)
         if dice is None:
             dice = self.grown_dice(gid)
         occ, needs, limits, finish, water = self.occ, self.entries, self.limits, self.geo.finish, self.geo.water
         routes = self.geo.routes[ctx.pos][1 if ctx.side else 0]
         seen: set = set()
         out = []
-        for code, ng, next_gid, stops in dice:  # make() inline, with grown_dice's Ctx after each die
+        for code, ng, next_gid, stops in dice:  # with grown_dice's Ctx after each die
             rest = _GROWN_LIST[next_gid]
             for over, frm, sid, jump, sideways, both, _ in routes[ng]:
                 if over >= 0 and over in occ:
@@ -670,26 +682,8 @@ class Steps:
                 out.append(([code, sid, ng, jump], Ctx._make((sid, *rest, sideways, done))))
         return out
 
-    def _after_pool(self, ctx: Ctx) -> list[tuple[list, Ctx]]:
-        """_after() with the dice of the pool (a flat out's re-placing)."""
-        found: list[tuple[list, Ctx]] = []
-        occ, enter, mk = self.occ, self.enter, self.make
-        routes = self.geo.routes[ctx.pos][1 if ctx.side else 0]
-        for code, ng, nd in self.dice(ctx):
-            for over, frm, sid, jump, sideways, _, _ in routes[ng]:
-                if (over < 0 or over not in occ) and enter(frm, sid, ng):
-                    found.append(mk(ctx, code, ng, nd, sid, jump, sideways))
-        seen: set = set()
-        out = []
-        for step, c in found:  # both spaces of a jump row can lead to the same landing
-            k = (step[0], step[1], step[3])
-            if k not in seen:
-                seen.add(k)
-                out.append((step, c))
-        return out
-
     def plans(self, start: Ctx, orange: bool, cap: int) -> dict[int, tuple[float, list, tuple]]:
-        """all_plans' search: plans grown die by die from start (after() and make() inline, a
+        """all_plans' search: plans grown die by die from start (after()'s work inline, a
         place already reached in the same way is not grown again), per (end space, end gear) the
         least chance of losing control (loc_step's arithmetic in its order), then the fewest dice,
         by space * 8 + gear; with each its risk and where it has got to as (space, grown(), sideways, done), grown()
@@ -759,10 +753,15 @@ class Steps:
         return {end: (risk, plan, w) for end, (risk, plan, w, _) in best.items()}
 
     def grown_dice(self, gid: int) -> list[tuple[str, int, int, bool]]:
-        """dice() for plans(), kept by the dice left and the rest of a Ctx (its grown() number):
-        (die, new gear, the grown() number after it, whether water stops it)."""
+        """dice() for plans() and after(), kept by the dice left and the rest of a Ctx (its grown()
+        number), or with the Steps when a pool gives the dice: (die, new gear, the grown() number
+        after it, whether water stops it)."""
         ctx = (0, *_GROWN_LIST[gid], False, False)
-        dice = _DICE[gid * 512 + self.left] = []
+        dice: list[tuple[str, int, int, bool]] = []
+        if self.pool is None:
+            _DICE[gid * 512 + self.left] = dice
+        else:
+            self.pool_dice[gid] = dice
         for code, ng, nd in self.dice(Ctx(*ctx)):
             dice.append((code, ng, grown(_grown(ctx, code, ng, nd)), code not in ("c", "g1")))
         return dice
@@ -773,27 +772,6 @@ class Steps:
         free, least = _entry(self.state, self.st, self.seat, self.occ, frm, sid)
         need = self.entries[both] = least if free else 99
         return need
-
-    def make(self, ctx: Ctx, code: str, ng: int, nd: int, sid: int, jump: str, sideways: bool) -> tuple[list, Ctx]:
-        """The step and where the plan has got to after it."""
-        is_gear = code != "c"
-        used = ctx.used | {ng} if is_gear else ctx.used
-        water_stop = self.geo.water[sid] and not (code == "c" or code == "g1")  # water: coast or gear-1 die, no brake
-        if ng > self.limits[sid]:
-            jump = "ov"  # over the limit: loss of control on that space, certain
-        done = self.geo.finish[sid] or water_stop or jump in ("p2", "ov")
-        step = [code, sid, ng, jump]
-        return step, Ctx(
-            sid,
-            ng,
-            nd,
-            used,
-            ctx.n_gear + (1 if is_gear else 0),
-            ctx.n_coast + (0 if is_gear else 1),
-            ctx.brake or code.endswith("b"),
-            sideways,
-            done,
-        )
 
 
 def replay_steps(
