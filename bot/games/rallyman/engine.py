@@ -327,10 +327,10 @@ class RallymanEngine(Engine):
 
     @move("plan", phases=PLANNING)
     def _move_plan(self, st: dict, seat: int, action: dict, events: list[Event]) -> None:
-        m = R.match_steps(st, B.stage(st["stage"]), seat, _one_value(action))
-        if m is None or not m[0]:
+        steps = T.plan_steps(st, B.stage(st["stage"]), seat, _one_value(action))
+        if not steps:
             raise GameError(msg("That plan is not legal."))
-        T.start_roll(st, seat, m[0], events)
+        T.start_roll(st, seat, steps, events)
         T.auto_roll(st, seat, events)
 
     @move("add", phases=PLANNING)
@@ -389,10 +389,10 @@ class RallymanEngine(Engine):
     @move("flat", phases=PLANNING + ROLLING)
     def _move_flat(self, st: dict, seat: int, action: dict, events: list[Event]) -> None:
         if st["phase"] == "plan":  # a whole plan from the list, flat out at once
-            m = R.match_steps(st, B.stage(st["stage"]), seat, _one_value(action))
-            if m is None or not m[0]:
+            steps = T.plan_steps(st, B.stage(st["stage"]), seat, _one_value(action))
+            if not steps:
                 raise GameError(msg("That plan is not legal."))
-            T.start_roll(st, seat, m[0], events)
+            T.start_roll(st, seat, steps, events)
         elif action.get("values") is not None:
             raise GameError(msg("That is not possible now."))
         elif st["roll"]["i"] != 0:

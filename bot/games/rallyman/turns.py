@@ -64,6 +64,18 @@ def _plan_list(state: dict, st: B.Stage, seat: int) -> tuple[list[tuple[list, fl
 _PLANS: dict[tuple, tuple[list[tuple[list, float]], list[str], bytes]] = {}  # _plan_list() by all it reads
 
 
+def plan_steps(state: dict, st: B.Stage, seat: int, code: Any) -> list[list] | None:
+    """The steps of a whole plan's code from the car's place (R.match_steps), None when it is not
+    legal: read from the plan list when the list of this state is at hand (a move chosen from it)."""
+    if isinstance(code, str):
+        here = R.state_key(state)
+        hit = _PLANS.get((st.key, seat, orange(state, seat), prefs(state, seat)["line"] / 100, here))
+        if hit is not None and code in hit[1]:
+            return [list(step) for step in hit[0][hit[1].index(code)][0]]
+    m = R.match_steps(state, st, seat, code)
+    return None if m is None else m[0]
+
+
 def draft_ctx(state: dict, st: B.Stage, seat: int) -> R.Ctx | None:
     """Where the plan built die by die has got to (None: it cannot go on)."""
     if not state["draft"]:
