@@ -352,6 +352,9 @@ class Ctx(NamedTuple):
     done: bool  # the plan cannot go on (finish, water stop, certain loss of control)
 
 
+_new_ctx = tuple.__new__  # Ctx from a tuple of its nine fields (Ctx._make without its checks)
+
+
 def start_ctx(state: dict, seat: int) -> Ctx:
     car = state["cars"][seat]
     # a car sliding, or following a slider in "the same way", starts its turn sideways
@@ -525,7 +528,7 @@ _GROWN_LIST: list[tuple] = []  # and what each stands for
 
 def as_ctx(where: tuple) -> Ctx:
     """Where a plan has got to, kept by Steps.plans as (space, grown(), sideways, done), as a Ctx."""
-    return Ctx._make((where[0], *_GROWN_LIST[where[1]], where[2], where[3]))
+    return _new_ctx(Ctx, (where[0], *_GROWN_LIST[where[1]], where[2], where[3]))
 
 
 def grown(rest: tuple) -> int:
@@ -646,10 +649,15 @@ class Steps:
     def after(self, ctx: Ctx) -> list[tuple[list, Ctx]]:
         """Every step the next die can make from ctx, each (die, space, jump) once. (Kept per
         ctx: the moves, the menu and the labels of a state ask alike.)"""
+        return list(self.kept_after(ctx))
+
+    def kept_after(self, ctx: Ctx) -> list[tuple[list, Ctx]]:
+        """after() as it is kept: a caller that only reads it saves the copy (it must change
+        neither the list nor its steps)."""
         hit = self.memo.get(ctx)
         if hit is None:
             hit = self.memo[ctx] = self._after(ctx)
-        return list(hit)
+        return hit
 
     def _after(self, ctx: Ctx) -> list[tuple[list, Ctx]]:
         if ctx.done or self.geo.finish[ctx.pos]:
@@ -679,7 +687,7 @@ class Steps:
                 if (code, sid, jump) in seen:
                     continue  # both spaces of a jump row can lead to the same landing
                 seen.add((code, sid, jump))
-                out.append(([code, sid, ng, jump], Ctx._make((sid, *rest, sideways, done))))
+                out.append(([code, sid, ng, jump], _new_ctx(Ctx, (sid, *rest, sideways, done))))
         return out
 
     def plans(self, start: Ctx, orange: bool, cap: int) -> dict[int, tuple[float, list, tuple]]:
@@ -999,7 +1007,7 @@ def match_steps(
 
 def _step_like(ways: Steps, ctx: Ctx, die: str, sid: int, jump: str) -> tuple[list, Ctx] | None:
     """The first step from `ctx` with this die, space and jump (None: there is none)."""
-    for cand, nctx in ways.after(ctx):
+    for cand, nctx in ways.kept_after(ctx):
         if cand[0] == die and cand[1] == sid and cand[3] == jump:
             return cand, nctx
     return None

@@ -126,7 +126,7 @@ def _plan_decisions(state: dict, st: B.Stage, seat: int) -> list[dict]:
     ctx = draft_ctx(state, st, seat)
     if ctx is not None:
         ways = R.steps_for(state, st, seat, here)
-        acts += [{"type": "add", "values": [R.step_code(s)]} for s, _ in ways.after(ctx)]
+        acts += [{"type": "add", "values": [R.step_code(s)]} for s, _ in ways.kept_after(ctx)]
     if state["draft"]:
         acts += [{"type": "go"}, {"type": "undo"}, {"type": "clear"}]
     if not found:
@@ -214,7 +214,7 @@ def _rearrangements(st: dict, stage: B.Stage, seat: int) -> list[tuple[str, tupl
         if here in visited:
             return
         visited.add(here)
-        for step, nctx in ways.after(ctx):
+        for step, nctx in ways.kept_after(ctx):
             die, sid, gear, jump = step
             for added, first, after in faces_for(die, used):
                 nb = bangs + added
