@@ -610,14 +610,6 @@ class Steps:
         self.memo: dict[Ctx, list[tuple[list, Ctx]]] = {}  # after() by ctx
         self.pool_dice: dict[int, list[tuple[str, int, int, bool]]] = {}  # grown_dice() from the pool
 
-    def enter(self, frm: int, sid: int, gear: int) -> bool:
-        """can_enter(), each place worked out once."""
-        both = pair(frm, sid)
-        need = self.entries.get(both, 0)
-        if need < 0:
-            need = self.need(frm, sid, both)
-        return gear >= need
-
     def dice(self, ctx: Ctx) -> list[tuple[str, int, int]]:
         """The dice the next step may use: (die code, new gear, new direction)."""
         pool = self.pool
