@@ -59,6 +59,11 @@ def _rallies() -> dict[str, tuple[str, ...]]:
 def _copy_car(car: dict) -> dict:
     """A car for copy_state: its damage, cards, tokens and preferences in lists and dicts of their
     own (the cards themselves shared); anything else it may hold, copied by a JSON round trip."""
+    if car.keys() == _CAR_KEYS:  # a car as the engine writes it: its other values numbers, words and flags
+        out = car.copy()
+        out["dmg"], out["prefs"] = car["dmg"].copy(), car["prefs"].copy()
+        out["cards"], out["tokens"] = car["cards"].copy(), car["tokens"].copy()
+        return out
     out = {}
     for key, value in car.items():
         if value is None or type(value) in _SCALARS:
@@ -83,6 +88,21 @@ def _copy_steps(steps: list) -> list:
 
 
 _SCALARS = (int, str, bool, float)
+_CAR_KEYS = {
+    "sp",
+    "gear",
+    "track",
+    "side",
+    "fin",
+    "entered",
+    "dmg",
+    "cards",
+    "chips",
+    "spare",
+    "tokens",
+    "past",
+    "prefs",
+}
 _COPY: dict[str, Any] = {  # copy_state's copy of a key's value, by its shape
     "cars": lambda cars: [_copy_car(car) for car in cars],
     "log": list,
