@@ -817,25 +817,13 @@ _PLANS: dict[tuple, list] = {}
 _ENDS: dict[tuple, dict[int, tuple[float, list, tuple]]] = {}
 
 
-def plan_key(state: dict, st: B.Stage, seat: int, pr: tuple[list, float]) -> tuple:
-    """How a sensible driver ranks the plans under its risk line: not too fast for the corner
-    ahead, then the farthest, then the highest gear (a faster time card), then the safest."""
-    last = pr[0][-1]
-    return _rank(st, st.spaces[state["cars"][seat]["sp"]].front, pr, too_fast(state, st, last[1], last[2]))
-
-
-def _rank(st: B.Stage, start: float, pr: tuple[list, float], penalty: float) -> tuple:
-    """plan_key, the plan's too_fast penalty given."""
-    p, r = pr
-    last = p[-1]
-    return (-penalty, st.spaces[last[1]].front - start, last[2], -r)
-
-
 def _measures(
     state: dict, st: B.Stage, seat: int, plans: list[tuple[list, float]]
 ) -> tuple[list[tuple], list[float], list[tuple]]:
-    """Per plan, in its order: its plan_key, its score in the plan list and its place in the list's
-    order (good_plans); too_fast() worked out once per end (space, gear)."""
+    """Per plan, in its order: its rank as a sensible driver ranks the plans under its risk line
+    (not too fast for the corner ahead, then the farthest, then the highest gear: a faster time
+    card, then the safest), its score in the plan list and its place in the list's order
+    (good_plans); too_fast() worked out once per end (space, gear)."""
     table = _penalty_table(state, st, 6)
     geo = geometry(st)
     fronts, finish = geo.front, geo.finish
@@ -856,7 +844,7 @@ def _measures(
 
 
 def best_plan(state: dict, st: B.Stage, seat: int, orange: bool, line: float) -> tuple[list, float] | None:
-    """The plan a sensible driver takes: the best (plan_key) whose chance of losing control is at
+    """The plan a sensible driver takes: the best ranked (_measures) whose chance of losing control is at
     most `line`; if none is, the safest. Never a certain loss of control when another plan exists."""
     plans = all_plans(state, st, seat, orange)
     if not plans:
@@ -865,7 +853,7 @@ def best_plan(state: dict, st: B.Stage, seat: int, orange: bool, line: float) ->
 
 
 def _best_index(plans: list[tuple[list, float]], keys: list[tuple], line: float) -> int:
-    """best_plan among these plans (there are some), their plan_keys given: its place in the list
+    """best_plan among these plans (there are some), their ranks given: its place in the list
     (the first of equals)."""
     best = -1
     for i, (_, r) in enumerate(plans):
