@@ -134,9 +134,9 @@ def plan(st: State) -> None:
     # 4: up to 3 cells fewer than the roll may be counted; 3.3 "各ラウンドでは、すべての車を移動させる
     # 必要があります": never none, so the least count is 1, and a move must not end where it began.
     least = max(1 if n > 0 else 0, n - 3 - t.get("drs", 0) - t.get("bonus", 0))
-    opts = R.search(ctx, ms, n, least, frozenset(t["fought"]))
+    opts = R.search(ctx, ms, n, least, frozenset(t["fought"]), paths=False)  # the menu reads no paths
     if not opts and ctx.no_pass:  # held behind a car between the flags: it stops short (10.1)
-        opts = R.search(ctx, ms, n, 0, frozenset(t["fought"]))
+        opts = R.search(ctx, ms, n, 0, frozenset(t["fought"]), paths=False)
     if t["ms"] is None:
         here = (ms.pos, ms.laps)
         opts = [o for o in opts if o.kind != "end" or o.state[:2] != here]

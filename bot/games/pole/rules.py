@@ -666,7 +666,7 @@ class _Places:
         return tuple(o[0] for o in order), tuple(o[0] for o in passed if o not in fights)
 
 
-def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozenset = frozenset()):
+def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozenset = frozenset(), paths: bool = True):
     """Every way to spend this turn's MP from `start`: n tyre MP of which at least count_min must
     be counted (up to 3 fewer, seed 4), boost / brake / corner-SP cells before or after them,
     never in the middle (4.2, 4.4, 4.5). Returns options: where the move may end (with what it
@@ -674,13 +674,17 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
     and count below the minimum keep only those not worse in every count (`_Seen`), explored first
     in, first out: the states one round of steps makes (`_round`) are admitted together, in the
     order made. What depends only on a place, a step or the circuit is worked out once (the search
-    runs every turn, every replay and AI look-ahead)."""
+    runs every turn, every replay and AI look-ahead). `paths=False`: every option's path is left
+    empty (the same options otherwise; a turn's menu never reads them, and making them is a fifth
+    of the search)."""
     caps = _limits(ctx)
     places = _Places(ctx, _geo(ctx.circuit), fought)
     seen = _Seen(count_min, _tops(start, n, caps))
     options: list[Option] = []
     p0 = places.number(start.pos, start.laps, start.line, start.slip)
-    frontier = seen.admitted([(p0, start.mode, start.t, start.b, start.k, start.s, (start.pos,), None)])
+    frontier = seen.admitted(
+        [(p0, start.mode, start.t, start.b, start.k, start.s, (start.pos,) if paths else (), None)]
+    )
     while frontier:
         frontier = seen.admitted(_round(frontier, n, count_min, caps, places, options))
     return options
@@ -767,7 +771,7 @@ def _step_option(places: _Places, st: tuple, step: tuple, counts: tuple, options
         pos, laps, line, slip = places.at[p]
         options.append(Option(_ms((pos, laps, mode, t_, b_, k_, s_, line, slip)), "fight", fights, free, after, path))
     else:
-        options.append(Option(after, kind_end, (), free, None, path + (npos,)))
+        options.append(Option(after, kind_end, (), free, None, path + (npos,) if path else path))
 
 
 def _ms(fields: tuple) -> MState:
@@ -793,7 +797,7 @@ class _Seen:
 
     def admitted(self, made: list[tuple]) -> list[tuple]:
         """The states of `made` (place, mode, counts, the path before and the cell the step goes to)
-        not dominated by one met before, with their paths, in order, each checked after those before it. Fewer MP counted is better once the minimum
+        not dominated by one met before, with their paths (none if the search keeps none), in order, each checked after those before it. Fewer MP counted is better once the minimum
         count is reached (whatever the other state can still do, this one can too); below the
         minimum, counts are kept apart, since wasting MP sideways may be the only way to end on a
         nearer cell. Checked as a state is made: the states met before it are the same as when it
@@ -813,7 +817,7 @@ class _Seen:
             if m & down[i]:
                 continue
             masks[key] = m | bits[i]
-            out.append((p, mode, t_, b_, k_, s_, path if cell is None else path + (cell,)))
+            out.append((p, mode, t_, b_, k_, s_, path + (cell,) if cell is not None and path else path))
         return out
 
 
