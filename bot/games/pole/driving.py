@@ -137,13 +137,14 @@ def plan(st: State) -> None:
     opts = R.search(ctx, ms, n, least, frozenset(t["fought"]), paths=False)  # the menu reads no paths
     if not opts and ctx.no_pass:  # held behind a car between the flags: it stops short (10.1)
         opts = R.search(ctx, ms, n, 0, frozenset(t["fought"]), paths=False)
-    if t["ms"] is None:
-        here = (ms.pos, ms.laps)
-        opts = [o for o in opts if o.kind != "end" or o.state[:2] != here]
-    t["opts"] = CHAMP.restrict(st, VARIANTS.restrict(st, choose_opts(st, opts, ctx)))
+    here = (ms.pos, ms.laps) if t["ms"] is None else None
+    t["opts"] = CHAMP.restrict(st, VARIANTS.restrict(st, choose_opts(st, opts, ctx, here)))
 
 
-def choose_opts(st: State, opts: list, ctx: R.MoveCtx) -> list[dict]:
+def choose_opts(st: State, opts: list, ctx: R.MoveCtx, not_at: tuple | None = None) -> list[dict]:
+    """The turn's menu entries from a search's options: the cheapest way to each place (and to each
+    fight's die modifier), at most 25 of them. `not_at`: the cell and laps where a fresh move
+    begins, so no move may end there (3.3)."""
     c = circuits()[st["circuit"]]
     seat = st["turn"]["seat"]
     bcap, kcap = DRIVERS.caps(st, seat, ctx.rain)
@@ -155,6 +156,8 @@ def choose_opts(st: State, opts: list, ctx: R.MoveCtx) -> list[dict]:
     for o in opts:
         ms, kind, defenders, _, step, _ = o
         pos, laps, mode, t_, b_, k_, s_, _, _ = ms
+        if kind == "end" and not_at is not None and pos == not_at[0] and laps == not_at[1]:
+            continue  # a fresh move must not end where it began
         ck = (b_, k_, s_, mode, t_)
         cost = costs.get(ck)
         if cost is None:
