@@ -256,58 +256,14 @@ class Option(NamedTuple):
     path: tuple = ()  # positions visited
 
 
-def single_steps(ctx: MoveCtx, st: MState):
-    """Single-cell moves from st.pos: (new pos, new laps, diagonal?, line jump?)."""
-    c = ctx.circuit
-    pos = st.pos
-    if pos[0] == "pin":
-        n = c.pit_entry_cells + (c.pit_entry_rain if ctx.rain else 0)
-        yield (("pin", pos[1] + 1) if pos[1] + 1 < n else ("pit",)), st.laps, False, False
-        return
-    if pos[0] == "g":
-        yield ("pout", 0), st.laps, False, False
-        return
-    if pos[0] == "pout":
-        n = c.pit_exit_cells + (c.pit_exit_rain if ctx.rain else 0)
-        if pos[1] + 1 < n:
-            yield ("pout", pos[1] + 1), st.laps, False, False
-        else:
-            yield ("t", c.pit_merge_row, c.pit_side), st.laps, False, False
-        return
-    if pos[0] != "t":
-        return
-    _, row, lane = pos
-    nr, nl = next_row(c, row, st.laps)
-    lanes_next = c.rows[nr].lanes
-    straight = is_straight(c, row)
-    diag_ok = (not straight) or (ctx.start_round and st.laps == 0 and row < ctx.first_corner_row)
-    for ln in (lane - 1, lane, lane + 1):
-        if ln not in lanes_next:
-            continue
-        diagonal = ln != lane
-        if diagonal and not diag_ok and st.slip not in (ln, 9):
-            continue
-        yield ("t", nr, ln), nl, diagonal, False
-    if lane not in lanes_next and not any(abs(ln - lane) <= 1 for ln in lanes_next):
-        yield ("t", nr, lanes_next[0]), nl, True, False
-    elif lane not in lanes_next and straight:  # the track narrows: merge into the nearest lane
-        near = min(lanes_next, key=lambda ln: abs(ln - lane))
-        if near != lane and st.slip != near and not diag_ok:
-            yield ("t", nr, near), nl, True, False
-    if straight:  # sideways on a straight
-        for ln in (lane - 1, lane + 1):
-            if ln in c.rows[row].lanes:
-                yield ("t", row, ln), st.laps, False, False
-    # pit entry
-    if row == c.pit_entry_row and lane == c.pit_side and st.laps < ctx.final_lap_from:
-        yield ("pin", 0), st.laps, False, False
-    # racing line jumps (4.2.1)
-    if st.line and st.line[1]:
-        target = _line_next(c.corners[st.line[0]], row, lane)
-        if target is not None:
-            tr, tl = target
-            if tr - row > 1 and not _line_blocked(ctx, st.laps, row, lane, tr, tl):
-                yield ("t", tr, tl), st.laps, False, True
+def single_steps(ctx: MoveCtx, st: MState) -> list[tuple[tuple, int, bool, bool]]:
+    """Single-cell moves from st.pos: (new pos, new laps, diagonal?, line jump?); a racing-line jump
+    only if no car stands in between (4.2.1)."""
+    steps = _steps(ctx, _geo(ctx.circuit), st)
+    jump = _jump_from(ctx, st)
+    if jump is not None and not _line_blocked(ctx, *jump):
+        steps.append((("t", jump[3], jump[4]), st.laps, False, True))
+    return steps
 
 
 def _line_blocked(ctx: MoveCtx, laps: int, r0: int, l0: int, r1: int, l1: int) -> bool:
@@ -397,13 +353,25 @@ def _next(g: _Geo, row: int, laps: int) -> tuple[int, int]:
     return next_row(g.circuit, row, laps)
 
 
-def _steps_g(ctx: MoveCtx, g: _Geo, st: MState) -> list:
-    """single_steps from the circuit's tables, as a list (the same steps in the same order)."""
+def _steps(ctx: MoveCtx, g: _Geo, st: MState) -> list[tuple[tuple, int, bool, bool]]:
+    """The single-cell moves from st.pos but the racing-line jump (`_jump_from`), from the circuit's
+    tables: (new pos, new laps, diagonal?, False). The one statement of the step rules: the move
+    search keeps what they give with the circuit (`_moves_from`), `single_steps` adds the jump."""
     c = ctx.circuit
     pos = st.pos
     kind = pos[0]
+    if kind == "pin":
+        n = c.pit_entry_cells + (c.pit_entry_rain if ctx.rain else 0)
+        return [(("pin", pos[1] + 1) if pos[1] + 1 < n else ("pit",), st.laps, False, False)]
+    if kind == "g":
+        return [(("pout", 0), st.laps, False, False)]
+    if kind == "pout":
+        n = c.pit_exit_cells + (c.pit_exit_rain if ctx.rain else 0)
+        if pos[1] + 1 < n:
+            return [(("pout", pos[1] + 1), st.laps, False, False)]
+        return [(("t", c.pit_merge_row, c.pit_side), st.laps, False, False)]
     if kind != "t":
-        return list(single_steps(ctx, st))
+        return []
     _, row, lane = pos
     laps = st.laps
     nr, nl = _next(g, row, laps)
@@ -495,7 +463,7 @@ def _moves_from(ctx: MoveCtx, g: _Geo, st: MState) -> list[tuple]:
     c = ctx.circuit
     pos, laps = st.pos, st.laps
     on_track = pos[0] == "t"
-    steps = _steps_g(ctx, g, st) if on_track else list(single_steps(ctx, st))
+    steps = _steps(ctx, g, st)
     jump = _jump_from(ctx, st)
     if jump is not None:
         steps.append((("t", jump[3], jump[4]), laps, False, True))
