@@ -546,10 +546,11 @@ class _Places:
     (`steps_from`) and name the place each leads to, so the search's states are small tuples of
     numbers and its seen-states table is keyed by numbers."""
 
-    __slots__ = ("ctx", "g", "moves", "stop_final", "cars", "index", "at", "final", "steps")
+    __slots__ = ("ctx", "g", "moves", "stop_final", "cars", "index", "at", "final", "steps", "length")
 
     def __init__(self, ctx: MoveCtx, g: _Geo, fought: frozenset) -> None:
         self.ctx, self.g, self.moves = ctx, g, _moves_table(ctx, g)
+        self.length = ctx.circuit.length  # rows in a lap
         self.stop_final, self.cars = _others_at(ctx, fought)
         self.index: dict[tuple, int] = {}
         self.at: list[tuple] = []  # place number -> (cell, laps, line, slip)
@@ -579,7 +580,7 @@ class _Places:
             moves = self.moves[key] = _moves_from(self.ctx, self.g, MState(pos, laps, 0, 0, 0, 0, 0, line, slip))
         stop_pass, slip_cars, rivals = self.cars
         pos, laps = key[0], key[1]
-        cur_p = _prog_of(self.ctx.circuit.length, laps, pos)
+        cur_p = _prog_of(self.length, laps, pos)
         number = self.number
         out: list[tuple] = []
         for npos, nl, ext, is_str, brake, unit, line, np_, end, slip_at, jump in moves:
