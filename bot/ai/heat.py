@@ -30,6 +30,9 @@ from bot.games.heat.rules import COOLDOWN, KIND, PLAYABLE, SPEED
 # finish is wasted (with every card worth 2 spaces to the end, the racer hoarded 7 and came 2nd).
 # Measured (12 seeded solo races against 3 Legends, Boost on): worth 1.2: ahead of all 5, 1.6: 6,
 # 2.0: 7, 2.5: 6, 3.0: 4; per corner 0.7: 7, 1.0: 7, 1.5: 3.
+# Tried and dropped (48 seeded solo races, seeds 100039-100086, ground in spaces: 25 ahead of all):
+# 1 card kept past the corners' need (for the last boost or shift): 24; a shortfall under half a card
+# per corner ahead costing 2 spaces a card: 21; 32 plans weighed with 600 playouts: 20.
 HEAT_WORTH = 2.0
 HEAT_PER_CORNER = 1.0
 # A Stress card played: the speed its flip brings on average, and a card out of the hand (designed).
@@ -52,7 +55,8 @@ SPIN = 10.0
 # judgement and the look-ahead's end both in rounds): seeds 100039-100086 ahead of all 25 -> 29,
 # seeds 100087-100134 13 -> 22 (in 29 races only the new one, in 16 only the old); the quick
 # judgement alone in rounds: 12 of 48 (its look-ahead then judged by spaces). The plain racer
-# without look-ahead: 15 -> 32 of 400 (TEMPO 6: 22, 11: 20).
+# without look-ahead: 15 -> 32 of 400 (TEMPO 6: 22, 11: 20). With the look-ahead, TEMPO 10: 19 against 22
+# (seeds 100087-100134).
 TEMPO = 8.0
 # Past the finish line a round is worth so many spaces (cars finishing in the same round rank by
 # how far past the line they got; designed: a Legend's helmet number, 10-19).
