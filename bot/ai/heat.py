@@ -4,7 +4,8 @@ car playing on in one.
 A good Heat driver treats the Heat in its Engine as the race's budget: each card pays for a corner
 taken one space too fast or a shift of two gears, and once the Engine is empty the car can neither
 (a spin-out is near) until it cools down in gear 1 or 2. So a submission is judged in spaces: the
-spaces it gains, less what the Heat it spends is worth (more the farther the finish), plus what it
+ground it gains (the rounds it saves at a Legend's pace: a tight corner behind the car is worth a
+round), less what the Heat it spends is worth (more the farther the finish), plus what it
 cools down, plus the Stress it gets out of the hand; a spin-out costs the round. The racer weighs a
 handful of plans per gear (the cards in speed order, each run of `gear` cards in a row: the slowest
 to the fastest), not every set of cards, so it stays cheap enough to play thousands of rounds a
@@ -14,9 +15,11 @@ decision.
 from __future__ import annotations
 
 from bisect import bisect_left
+from functools import lru_cache
 
 from bot.ai.game import GameAI
 from bot.games.base import Action, Engine, State
+from bot.games.heat import content
 from bot.games.heat import rules as heat_rules
 from bot.games.heat.rules import COOLDOWN, KIND, PLAYABLE, SPEED
 
@@ -27,6 +30,9 @@ from bot.games.heat.rules import COOLDOWN, KIND, PLAYABLE, SPEED
 # finish is wasted (with every card worth 2 spaces to the end, the racer hoarded 7 and came 2nd).
 # Measured (12 seeded solo races against 3 Legends, Boost on): worth 1.2: ahead of all 5, 1.6: 6,
 # 2.0: 7, 2.5: 6, 3.0: 4; per corner 0.7: 7, 1.0: 7, 1.5: 3.
+# Tried and dropped (48 seeded solo races, seeds 100039-100086, ground in spaces: 25 ahead of all):
+# 1 card kept past the corners' need (for the last boost or shift): 24; a shortfall under half a card
+# per corner ahead costing 2 spaces a card: 21; 32 plans weighed with 600 playouts: 20.
 HEAT_WORTH = 2.0
 HEAT_PER_CORNER = 1.0
 # A Stress card played: the speed its flip brings on average, and a card out of the hand (designed).
@@ -40,6 +46,67 @@ SPIN = 10.0
 # Adrenaline (the last car's +1 speed, where it costs no corner Heat, and 1 more cooled) in the
 # judgement: ahead of all in 23 against 25 without; the look-ahead's end judged one move further
 # (the best plan's worth against a Legend's 8 spaces a round): 18 against 22.
+
+
+# Ground is judged in rounds, not spaces: the rounds a Legend needs from a space to the finish
+# (legend_rounds), TEMPO spaces a round. A space just past a tight corner is worth a round more than
+# the corner line 3 spaces back, and a car stopped on a straight that a Legend would cross whole has
+# lost nothing by it. Measured (solo races against 3 Legends, the same seeds; the racer's quick
+# judgement and the look-ahead's end both in rounds): seeds 100039-100086 ahead of all 25 -> 29,
+# seeds 100087-100134 13 -> 22 (in 29 races only the new one, in 16 only the old); the quick
+# judgement alone in rounds: 12 of 48 (its look-ahead then judged by spaces). The plain racer
+# without look-ahead: 15 -> 32 of 400 (TEMPO 6: 22, 11: 20). With the look-ahead, TEMPO 10: 19 against 22
+# (seeds 100087-100134).
+TEMPO = 8.0
+# Past the finish line a round is worth so many spaces (cars finishing in the same round rank by
+# how far past the line they got; designed: a Legend's helmet number, 10-19).
+FINISH_SPACES = 20.0
+# The lowest grid space the table covers (6 cars: the grid goes back to -5).
+GRID_BACK = -10
+
+
+@lru_cache(maxsize=64)
+def legend_rounds(tr: content.Track) -> tuple[float, ...]:
+    """For every space from GRID_BACK to the finish line, the rounds a Legend there needs on
+    average to cross the finish line (blocking aside), over every Legend card's (helmet, diamond)
+    pairs: before a corner's Legend line the helmet number, stopping on the diamond before the
+    corner; past it the corner's limit + the diamond, never past the next corner line."""
+    pairs = [p for card in content.legend_cards() for p in card]
+    lines, lp = tr.lines, tr.line_pos
+    rounds: dict[int, float] = {}
+
+    def target(pos: int, helmet: int, diamond: int) -> int:
+        i = bisect_left(lp, pos)
+        if i >= len(lines):
+            return pos + helmet
+        line, idx, limit = lines[i]
+        if pos > line - tr.corners[idx].space + tr.corners[idx].legend:
+            return min(pos + limit + diamond, lines[i + 1][0]) if i + 1 < len(lines) else pos + limit + diamond
+        return pos + helmet if pos + helmet <= line else max(pos, line - diamond)
+
+    for pos in range(tr.finish, GRID_BACK - 1, -1):
+        stay, total = 0, 1.0
+        for helmet, diamond in pairs:
+            t = target(pos, helmet, diamond)
+            if t == pos:
+                stay += 1
+            else:
+                total += (rounds[t] if t <= tr.finish else (tr.finish - t) / FINISH_SPACES) / len(pairs)
+        rounds[pos] = total / (1 - stay / len(pairs))
+    return tuple(rounds[p] for p in range(GRID_BACK, tr.finish + 1))
+
+
+def rounds_left(tr: content.Track, pos: int) -> float:
+    """The rounds from `pos` to the finish at a Legend's pace (legend_rounds); past the finish
+    line, less than none: FINISH_SPACES spaces a round."""
+    if pos > tr.finish:
+        return (tr.finish - pos) / FINISH_SPACES
+    return legend_rounds(tr)[max(pos, GRID_BACK) - GRID_BACK]
+
+
+def ground(tr: content.Track, start: int, end: int) -> float:
+    """The ground a move from `start` to `end` gains, in spaces at TEMPO a round."""
+    return TEMPO * (rounds_left(tr, start) - rounds_left(tr, end))
 
 
 def heat_value(tr, pos: int, heat: int) -> float:
@@ -89,7 +156,7 @@ def judge(state: State, seat: int, ids: list[int]) -> float:
         if cost > left + cooled:  # a spin-out: the Engine emptied, the move lost (cooled first: step 5)
             total += p * -SPIN
         else:
-            total += p * (end - start + heat_value(tr, start, left - cost + cooled))
+            total += p * (ground(tr, start, end) + heat_value(tr, start, left - cost + cooled))
     return total - heat_value(tr, start, engine)
 
 
@@ -147,7 +214,8 @@ def promise(state: State, seat: int, action: Action) -> float:
 
 def score(state: State) -> list[float]:
     """Every car's standing at a look-ahead's end, in spaces (Legends too): a finished car by its
-    place, a racing one by how far it has come and the Heat left in its Engine (Legends have none).
+    place, a racing one by the rounds it still needs at a Legend's pace (TEMPO spaces each) and the
+    Heat left in its Engine (Legends have none).
     Its gear is not counted: 1 space a gear took it from ahead of all in 22 of 48 seeded races to 12
     (it shifted up into corners), -0.3 a gear to 18."""
     tr = heat_rules.track_of(state)
@@ -157,7 +225,7 @@ def score(state: State) -> list[float]:
             out.append(10_000.0 - c["place"])
             continue
         pos = c["pos"]
-        out.append(pos + heat_value(tr, pos, len(c["engine"])))
+        out.append(-TEMPO * rounds_left(tr, pos) + heat_value(tr, pos, len(c["engine"])))
     return out
 
 

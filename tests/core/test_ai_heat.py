@@ -112,3 +112,24 @@ def test_heat_cooled_in_the_round_pays_its_corners():
     assert heat.judge(state, 0, fast) > 0
     after, _ = ENGINE.apply(state, 0, {"type": "submit", "cards": fast})
     assert not after["cars"][0]["rd"]["spun"] and after["cars"][0]["pos"] > line
+
+
+def test_ground_is_judged_in_rounds_at_a_legends_pace():
+    # Judged in spaces, the 3 spaces up to the USA's corner 2 (limit 3) and the 3 across it were
+    # worth the same; a Legend (and a racer) needs a round of its own to cross a tight corner, so
+    # the ones across are worth more, and a car on the line stands behind one past it by most of a
+    # round. Past the finish line, farther is still better (cars finishing together rank by it).
+    state = solo()
+    tr = heat_rules.track_of(state)
+    line, _, limit = tr.lines[1]
+    assert limit == 3
+    assert heat.ground(tr, line, line + 3) > heat.ground(tr, line - 3, line) + 2
+    assert heat.ground(tr, line, line + 1) > heat.TEMPO / 2
+    car = state["cars"][0]
+    car["pos"], car["engine"] = line, []
+    on_line = heat.score(state)[0]
+    car["pos"] = line + 1
+    assert heat.score(state)[0] > on_line + heat.TEMPO / 2
+    assert heat.rounds_left(tr, tr.finish + 5) < heat.rounds_left(tr, tr.finish + 1) < heat.rounds_left(tr, tr.finish)
+    table = heat.legend_rounds(tr)
+    assert all(a >= b for a, b in zip(table, table[1:]))  # never worse for being farther on
