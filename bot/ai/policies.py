@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.ai import heat
+from bot.ai import heat, pole_plan
 from bot.games.base import Action, Engine, State
 
 
@@ -18,12 +18,16 @@ def _heat(engine: Engine, state: State, seat: int) -> Action:
     return heat.best_plan(state, seat) or engine.auto_action(state, seat)
 
 
-POLICIES: dict[str, Callable[[Engine, State, int], Action]] = {"heat": _heat}
+POLICIES: dict[str, Callable[[Engine, State, int], Action]] = {"heat": _heat, "pole": pole_plan.policy}
 # Where a game can tell promising moves before looking ahead, the AI weighs the most promising.
 PROMISE: dict[str, Callable[[State, int, Action], float]] = {"heat": heat.promise}
 # Standing choices the AI makes before its first decision (Heat: its preferences), where a game
 # has them: a move through the commit path like any player's (None once they are made).
 STANDING: dict[str, Callable[[State, int], Action | None]] = {"heat": heat.standing}
+# A race-long plan, where a game has one: of the seat's options, the ones the searching levels weigh;
+# the strong level's (the last argument) may be a single move (Pole Position: its pit stops, tyres,
+# points and where each move ends, bot/ai/pole_plan.py).
+PLANS: dict[str, Callable[[State, int, list[Action], bool], list[Action]]] = {"pole": pole_plan.allowed}
 
 
 def policy(engine: Engine) -> Callable[[Engine, State, int], Action]:

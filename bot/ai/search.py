@@ -17,7 +17,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from bot.ai.policies import PROMISE, STANDING, policy
+from bot.ai.policies import PLANS, PROMISE, STANDING, policy
 from bot.ai.value import share
 from bot.games.base import Action, Engine, GameError, State, clone, is_preference
 from bot.games.registry import engines
@@ -98,7 +98,13 @@ def choose(engine: Engine, state: State, seat: int, level: str, seed: int, own: 
         return options[0]
     rng = random.Random(seed)
     lv = LEVELS[level]
-    usual = _usual(engine, engine.redraw_hidden(state, seat, rng.getrandbits(63)), seat, options)
+    seen = engine.redraw_hidden(state, seat, rng.getrandbits(63))
+    plan = PLANS.get(engine.kind)
+    if plan is not None and lv.search > 0:  # a race-long plan narrows the searching levels' options
+        options = plan(seen, seat, options, level == "strong")
+        if len(options) == 1:
+            return options[0]
+    usual = _usual(engine, seen, seat, options)
     budget = round(lv.search * PLAYOUTS.get(engine.kind, 100))
     if budget == 0:
         return rng.choice(options) if rng.random() < lv.blunder else usual

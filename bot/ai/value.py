@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from bot.ai import heat
+from bot.ai import heat, pole_plan
 from bot.games.base import Engine, State
 from bot.games.rallyman import board as rally_board
 from bot.games.steamworks.engine import ENGINE as STEAMWORKS
@@ -49,7 +49,7 @@ def _steamworks(state: State) -> list[float]:
 SCORES: dict[str, Callable[[State], list[float]]] = {
     "heat": heat.score,
     "pon": _by_order,
-    "pole": _by_order,
+    "pole": pole_plan.score,
     "rallyman": _rallyman,
     "steamworks": _steamworks,
 }
@@ -58,7 +58,7 @@ SCORES: dict[str, Callable[[State], list[float]]] = {
 # How big a lead in each game's score is worth a sure place (designed): the standing between two
 # cars is a smooth function of their gap, so a look-ahead that ends before the finish still tells
 # a move that gains two spaces from one that gains none.
-SCALE = {"heat": 6.0, "pon": 0.5, "pole": 0.5, "rallyman": 8.0, "steamworks": 2.0}
+SCALE = {"heat": 6.0, "pon": 0.5, "pole": 10.0, "rallyman": 8.0, "steamworks": 2.0}
 
 
 def _ahead(gap: float, scale: float) -> float:
