@@ -90,9 +90,10 @@ def test_the_stop_fits_the_tyres_that_last_the_laps_left():
     assert plan.best_tyre(state, 0, ["soft", "hard", "inter", "wet"]) == "soft"
 
 
-def test_the_first_tyres_are_the_fastest_right_for_the_weather():
+def test_the_first_tyres_are_the_longest_lived_right_for_the_weather():
     state = dry(rivals())
-    assert plan.start_tyre(state, ["soft", "hard", "inter", "wet"]) == "soft"
+    assert plan.start_tyre(state, ["soft", "hard", "inter", "wet"]) == "hard"
+    assert plan.start_tyre(state, ["soft", "inter", "wet"]) == "soft"
     weather(state, "light")
     assert plan.start_tyre(state, ["soft", "hard", "inter", "wet"]) == "inter"
 
