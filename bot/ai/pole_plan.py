@@ -1,6 +1,7 @@
 """Pole Position's race plan: the rules a good player keeps across a race, which a look-ahead of a
 few moves cannot see (issue #34). The searching levels weigh only the moves the plan allows
-(`allowed`); the strong level drives by the plan alone.
+(`allowed`), and drive their moves by it: strong where the next turn reaches furthest, normal
+to the furthest cell.
 
 - Tyres: the set that runs the laps left at the best pace (the die's mean roll, less the wear
   penalty of each lap, 6.2), right for the weather to come; hard first in the dry (4 clean laps,
@@ -162,10 +163,10 @@ def _is_pit(o: dict) -> bool:
     return o["kind"] == "pit" or o["pos"][0] == "pin"
 
 
-def _moves(state: State, seat: int, options: list[Action], drive: bool) -> list[Action]:
+def _moves(state: State, seat: int, options: list[Action], level: str | None) -> list[Action]:
     """The turn's moves the plan allows: a reroll if it wants one; the pit (the cheapest way in)
-    when it wants a stop, never otherwise; the moves within the points' plan; and when it `drive`s,
-    the one of them that reaches furthest on the next turn."""
+    when it wants a stop, never otherwise; the moves within the points' plan; and for a level,
+    its one move: strong the one that reaches furthest on the next turn, normal the furthest."""
     if any(a["type"] == "reroll" for a in options) and wants_reroll(state, seat):
         return [a for a in options if a["type"] == "reroll"]
     options = [a for a in options if a["type"] not in ("reroll", "use")]
@@ -181,14 +182,16 @@ def _moves(state: State, seat: int, options: list[Action], drive: bool) -> list[
         ]
     onward = [a for a in moves if not _is_pit(opts[a["i"]])] or moves
     kept = [a for a in onward if affordable(state, seat, opts[a["i"]])] or onward
-    if drive:
+    if level == "strong":
         return [max(kept, key=lambda a: reach(state, seat, opts[a["i"]]))]
+    if level is not None:
+        return kept[:1]  # the options come furthest first
     return [a for a in options if a["type"] != "move"] + kept
 
 
-def allowed(state: State, seat: int, options: list[Action], drive: bool = False) -> list[Action]:
-    """The seat's options the plan allows (never none: all of them where it has no rule). When it
-    `drive`s, a turn's move is the plan's one (the strong level)."""
+def allowed(state: State, seat: int, options: list[Action], level: str | None = None) -> list[Action]:
+    """The seat's options the plan allows (never none: all of them where it has no rule). For a
+    `level`, a turn's move is the plan's one (the look-ahead's player, None, keeps them all)."""
     phase = state["phase"]
     kinds = {a["type"] for a in options}
     if phase == "quali" and kinds == {"quali"}:
@@ -199,7 +202,7 @@ def allowed(state: State, seat: int, options: list[Action], drive: bool = False)
         pick = start_tyre(state, tyres) if phase == "tyres" else best_tyre(state, seat, tyres)
         return [a for a in options if a.get("tyre") == pick and "swap" not in a] or options
     if phase == "race" and state.get("turn") and state["turn"]["stage"] == "move":
-        return _moves(state, seat, options, drive) or options
+        return _moves(state, seat, options, level) or options
     return options
 
 

@@ -24,10 +24,10 @@ PROMISE: dict[str, Callable[[State, int, Action], float]] = {"heat": heat.promis
 # Standing choices the AI makes before its first decision (Heat: its preferences), where a game
 # has them: a move through the commit path like any player's (None once they are made).
 STANDING: dict[str, Callable[[State, int], Action | None]] = {"heat": heat.standing}
-# A race-long plan, where a game has one: of the seat's options, the ones the searching levels weigh;
-# the strong level's (the last argument) may be a single move (Pole Position: its pit stops, tyres,
-# points and where each move ends, bot/ai/pole_plan.py).
-PLANS: dict[str, Callable[[State, int, list[Action], bool], list[Action]]] = {"pole": pole_plan.allowed}
+# A race-long plan, where a game has one: of the seat's options, the ones the searching levels weigh,
+# for the level named last (Pole Position: its pit stops, tyres, points and where each move ends,
+# bot/ai/pole_plan.py).
+PLANS: dict[str, Callable[[State, int, list[Action], str], list[Action]]] = {"pole": pole_plan.allowed}
 
 
 def policy(engine: Engine) -> Callable[[Engine, State, int], Action]:

@@ -101,7 +101,7 @@ def choose(engine: Engine, state: State, seat: int, level: str, seed: int, own: 
     seen = engine.redraw_hidden(state, seat, rng.getrandbits(63))
     plan = PLANS.get(engine.kind)
     if plan is not None and lv.search > 0:  # a race-long plan narrows the searching levels' options
-        options = plan(seen, seat, options, level == "strong")
+        options = plan(seen, seat, options, level)
         if len(options) == 1:
             return options[0]
     usual = _usual(engine, seen, seat, options)
