@@ -159,6 +159,13 @@ def affordable(state: State, seat: int, o: dict) -> bool:
     return last_lap(state, seat) or (o["ep"] <= 1 and o["bp"] <= 1)
 
 
+def pit_entry(state: State, seat: int) -> float:
+    """Where the pit lane begins on the car's lap, on the position track's measure (7.1): a move
+    ending past it has passed the stop for this lap."""
+    circuit = circuits()[state["circuit"]]
+    return R.prog(circuit, state["cars"][seat]["laps"], ["t", circuit.pit_entry_row, circuit.pit_side])
+
+
 def _is_pit(o: dict) -> bool:
     return o["kind"] == "pit" or o["pos"][0] == "pin"
 
@@ -175,13 +182,17 @@ def _moves(state: State, seat: int, options: list[Action], level: str | None) ->
     if not moves:
         return options
     pit = [a for a in moves if _is_pit(opts[a["i"]])]
-    if pit and wants_pit(state, seat):
+    stop = wants_pit(state, seat)
+    if pit and stop:
         o = opts
         return [
             min(pit, key=lambda a: (o[a["i"]]["ep"] + o[a["i"]]["bp"] + o[a["i"]]["sp"], o[a["i"]]["kind"] != "pit"))
         ]
     onward = [a for a in moves if not _is_pit(opts[a["i"]])] or moves
     kept = [a for a in onward if affordable(state, seat, opts[a["i"]])] or onward
+    if stop:  # the pit out of reach this turn: short of its entry, so the next turn reaches it
+        entry = pit_entry(state, seat)
+        kept = [a for a in kept if opts[a["i"]]["prog"] < entry] or kept
     if level == "strong":
         return [max(kept, key=lambda a: reach(state, seat, opts[a["i"]]))]
     if level is not None:

@@ -180,3 +180,23 @@ def test_the_strong_seat_stops_on_its_stop_lap():
         stops += state["cars"][0]["pitted"] and not before
     assert stops == 1
     assert state["cars"][0]["out"] is None
+
+
+def test_on_its_stop_lap_a_move_ends_short_of_the_pit_entry_out_of_reach():
+    # 3.3: a car that has not stopped when its last lap begins is out. With the pit out of reach
+    # this turn, the furthest cell past the pit entry passed the stop for the lap (normal's one
+    # race in 60 retired so).
+    state = dry(turn())
+    car = state["cars"][0]
+    car.update(tyre="hard", pitted=False, laps=MONACO.laps - 2, life=1)
+    assert plan.wants_pit(state, 0)
+    entry = plan.pit_entry(state, 0)
+
+    def option(prog: float) -> dict:
+        return {"kind": "end", "pos": ["t", 0, 0], "prog": prog, "ep": 0, "bp": 0, "sp": 0}
+
+    state["turn"]["opts"] = [option(entry + 2), option(entry - 3)]
+    moves = [{"type": "move", "i": 0}, {"type": "move", "i": 1}]
+    assert plan.allowed(state, 0, moves, "normal") == [moves[1]]
+    car.update(pitted=True, life=4)  # no stop wanted: the furthest
+    assert plan.allowed(state, 0, moves, "normal") == [moves[0]]
