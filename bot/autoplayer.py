@@ -155,7 +155,7 @@ class AutoPlayer:
 
     async def resume(self) -> None:
         """Start-up: games waiting for an automatic seat move on."""
-        for game_id in await self.table.store.games_with_auto_seats():
+        for game_id in await self.table.store.clocks.games_with_auto_seats():
             self.soon(game_id)
 
     # -- the vote -----------------------------------------------------------------------------
@@ -207,16 +207,16 @@ class AutoPlayer:
                     assert game.snapshot is not None
                     if seat not in engine.to_act(game.snapshot) or absent.prompt_version != version:
                         raise PlayerError(msg("{name} has moved since: this vote is over.", name=absent.name))
-                    if interaction.user.id in await table.store.votes(game_id, seat, version):
+                    if interaction.user.id in await table.store.clocks.votes(game_id, seat, version):
                         raise PlayerError(
                             msg(
                                 "You have already voted; the vote needs {need} of the others.",
                                 need=voters_needed(game, seat),
                             )
                         )
-                    votes = await table.store.vote(game_id, seat, interaction.user.id, version)
+                    votes = await table.store.clocks.vote(game_id, seat, interaction.user.id, version)
                     need = voters_needed(game, seat)
-                    passed = len(votes) >= need and await table.store.set_auto(game_id, seat, True)
+                    passed = len(votes) >= need and await table.store.clocks.set_auto(game_id, seat, True)
             except PlayerError as err:
                 await table.reply(interaction, err.args[0])
                 return
@@ -243,7 +243,7 @@ class AutoPlayer:
                 ),
                 keep_button=False,
             )
-            await table.out.send_controls_dm(
+            await table.out.dms.send_controls(
                 game,
                 seat,
                 msg(
@@ -286,7 +286,7 @@ class AutoPlayer:
                     assert game.snapshot is not None
                     # An engine whose bot still drives the seat's car gives it back by a move of its own.
                     back = engine.return_action(game.snapshot, seat)
-                    if not await table.store.set_auto(game_id, seat, False) and back is None:
+                    if not await table.store.clocks.set_auto(game_id, seat, False) and back is None:
                         if in_dm:  # an old hand-over notice: its button has done its work
                             await self._strip(interaction)
                         raise PlayerError(
@@ -296,7 +296,7 @@ class AutoPlayer:
                             )
                         )
                     if seat in engine.to_act(game.snapshot):  # their reminders start again from the first
-                        await table.store.set_timers(
+                        await table.store.clocks.set_timers(
                             game_id,
                             "remind",
                             set(engine.to_act(game.snapshot)),
@@ -309,7 +309,8 @@ class AutoPlayer:
             if (
                 in_dm
                 and interaction.message is not None
-                and table.out.newest_controls(game_id, seat) != (interaction.message.channel.id, interaction.message.id)
+                and table.out.dms.newest_controls(game_id, seat)
+                != (interaction.message.channel.id, interaction.message.id)
             ):
                 await self._strip(interaction)  # an older menu clicked: the newest controls show the moves
             if back is not None:
@@ -322,7 +323,7 @@ class AutoPlayer:
             if (
                 game.seats[seat].dm_ok
                 and game.status == "active"
-                and await table.out.send_private(game, game.snapshot, seat, [], menu=None, refresh=True) is Sent.OUT
+                and await table.out.dms.send_private(game, game.snapshot, seat, [], menu=None, refresh=True) is Sent.OUT
             ):
                 await table.reply(interaction, msg("Your seat is yours again: your moves are in your newest DM."))
             else:

@@ -11,7 +11,7 @@ import io
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Awaitable, Callable, Protocol, Sequence
 
 import discord
 
@@ -214,41 +214,51 @@ class Sent(enum.Enum):
     FAILED = "failed"
 
 
+class ThreadPost(Protocol):
+    """The thread post a DM falls back on (Delivery.post): a seat whose DMs are closed is pinged there."""
+
+    def __call__(self, game: Game, content: Msg | str, *, mention: list[int] | None = None) -> Awaitable[Sent]: ...
+
+
 class DirectMessages:
-    """The part of Delivery about each player's DMs: the controls of a decision sent, found again,
-    replaced and retired, private news, and the DM channel itself (opened once, remembered)."""
+    """Each player's DMs (`delivery.dms`): the DM channel (opened once, remembered in the store),
+    the seat's view with the controls of its decision sent, found again, replaced in place and
+    retired, and private news. What it does not own is handed in: each user's language
+    (`user_locale`), how a game is drawn (`renderer`: the hand image) and the thread post a seat
+    whose DMs are closed is told in instead (`post`)."""
 
-    if TYPE_CHECKING:  # what Delivery provides
-        bot: discord.Client
-        store: Store
-        engines: dict[str, Engine]
-        _dm_channels: dict[int, int]
-        _menus: OrderedDict[tuple[int, int], tuple[int, int]]
-        _last_dm: OrderedDict[int, tuple[int, int]]
+    def __init__(
+        self,
+        bot: discord.Client,
+        store: Store,
+        engines: dict[str, Engine],
+        user_locale: Callable[[int], Awaitable[str]],
+        renderer: Callable[[str], Renderer],
+        post: ThreadPost,
+    ) -> None:
+        self.bot = bot
+        self.store = store
+        self.engines = engines
+        self.user_locale = user_locale
+        self.renderer = renderer
+        self.post = post
+        self._dm_channels: dict[int, int] = {}  # user -> DM channel (also in the store)
+        # (game, seat) -> (DM channel, message) of the seat's newest DM with controls (two ints each)
+        self._menus: OrderedDict[tuple[int, int], tuple[int, int]] = OrderedDict()
+        # user -> (DM channel, message) of the last DM this process sent them
+        self._last_dm: OrderedDict[int, tuple[int, int]] = OrderedDict()
 
-        async def post(
-            self,
-            game: Game,
-            content: Msg | str,
-            images: list[bytes] = ...,
-            mention: list[int] | None = None,
-            view: discord.ui.View | None = None,
-            nonce: str | None = None,
-        ) -> Sent: ...
-        def renderer(self, kind: str) -> Renderer: ...
-        async def user_locale(self, user_id: int) -> str: ...
-
-    async def dm_channel(self, user_id: int, fresh: bool = False) -> discord.abc.Messageable:
+    async def channel(self, user_id: int, fresh: bool = False) -> discord.abc.Messageable:
         """A user's DM channel: opened once (one REST call) and remembered, across restarts too, so a
         DM costs Discord one call: the message itself."""
-        channel_id = None if fresh else self._dm_channels.get(user_id) or (await self.store.user(user_id))[0]
+        channel_id = None if fresh else self._dm_channels.get(user_id) or (await self.store.players.user(user_id))[0]
         if channel_id is None:
             channel_id = (await self.bot.create_dm(discord.Object(user_id))).id
-            await self.store.set_dm_channel(user_id, channel_id)
+            await self.store.players.set_dm_channel(user_id, channel_id)
         self._dm_channels[user_id] = channel_id
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
-    def dm_plan(self, outcome: Outcome, seat: int, private: bool) -> tuple[tuple[int, int] | None, bool]:
+    def plan(self, outcome: Outcome, seat: int, private: bool) -> tuple[tuple[int, int] | None, bool]:
         """How a seat's new view goes out: (the DM to replace in place, whether its newest menu DM
         may be refreshed in place instead of a new DM). An edit notifies no one, so a new decision
         is always a new DM (that is how its player is told); the mover's view replaces the DM it
@@ -361,7 +371,7 @@ class DirectMessages:
             )
         return result
 
-    async def send_controls_dm(self, game: Game, seat: int, content: Msg, view: discord.ui.View) -> Sent:
+    async def send_controls(self, game: Game, seat: int, content: Msg, view: discord.ui.View) -> Sent:
         """A DM with controls that is not a menu (the hand-over notice and its Take my seat back):
         the seat's newest controls from now on, so its previous menu loses its own, and the seat's
         next menu may replace it in place."""
@@ -387,7 +397,7 @@ class DirectMessages:
         if self.store.shards is None:
             return where if self._last_dm.get(user_id) == where else None
         try:
-            channel = await self.dm_channel(user_id)
+            channel = await self.channel(user_id)
             async for newest in channel.history(limit=1):
                 return where if (newest.channel.id, newest.id) == where else None
         except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
@@ -398,7 +408,7 @@ class DirectMessages:
         """Where the user's newest DM from the bot is `message` (the same words and the same
         controls, whose ids carry the menu's version), if it is; one read of the channel."""
         try:
-            channel = await self.dm_channel(user_id)
+            channel = await self.channel(user_id)
             async for newest in channel.history(limit=1):
                 ids = [c.custom_id for row in newest.components for c in getattr(row, "children", [])]
                 view = message.get("view")
@@ -446,23 +456,23 @@ class DirectMessages:
         except (discord.HTTPException, OSError, asyncio.TimeoutError) as err:
             log.info("game %s: could not retire an old menu (%s)", game_id, err)
 
-    async def send_dm(self, game: Game, user_id: int, content: Msg | str, **kwargs: Any) -> Sent:
+    async def send(self, game: Game, user_id: int, content: Msg | str, **kwargs: Any) -> Sent:
         """A DM in the user's language. REFUSED (and the seat marked) when their DMs are closed."""
         return (await self._send_dm(game, user_id, content, **kwargs))[0]
 
     async def _send_dm(
         self, game: Game, user_id: int, content: Msg | str, **kwargs: Any
     ) -> tuple[Sent, tuple[int, int] | None]:
-        """send_dm, and where the DM went: (channel, message)."""
+        """send, and where the DM went: (channel, message)."""
         if kwargs.get("nonce") is None:
             kwargs.pop("nonce", None)
         content = clip(render(content, await self.user_locale(user_id)))
         try:
             try:
-                sent = await (await self.dm_channel(user_id)).send(content, **kwargs)
+                sent = await (await self.channel(user_id)).send(content, **kwargs)
             except discord.NotFound:  # a remembered channel Discord no longer knows: open it again
                 self._dm_channels.pop(user_id, None)
-                sent = await (await self.dm_channel(user_id, fresh=True)).send(content, **kwargs)
+                sent = await (await self.channel(user_id, fresh=True)).send(content, **kwargs)
             self._last_dm[user_id] = (sent.channel.id, sent.id)
             self._last_dm.move_to_end(user_id)
             if len(self._last_dm) > MENUS:
@@ -479,21 +489,21 @@ class DirectMessages:
             return Sent.FAILED, None
 
 
-class Delivery(DirectMessages):
+class Delivery:
+    """Everything the bot says about a game: the thread (its opening, the board posts and round
+    posts, files, the end's stats and replay), each audience's language, and through `dms`
+    (DirectMessages) each player's DMs."""
+
     def __init__(self, bot: discord.Client, store: Store, engines: dict[str, Engine]) -> None:
         self.bot = bot
         self.store = store
         self.engines = engines
-        self._dm_channels: dict[int, int] = {}  # user -> DM channel (also in the store)
         self._locales: dict[int, str] = {}  # user -> language (also in the store)
         self._notify: dict[int, str] = {}  # user -> how a new decision is told (also in the store)
         self._writes: set[asyncio.Task[None]] = set()
         # game -> the thread message its current round is gathered in
         self._round_posts: OrderedDict[int, RoundPost] = OrderedDict()
-        # (game, seat) -> (DM channel, message) of the seat's newest DM with controls (two ints each)
-        self._menus: OrderedDict[tuple[int, int], tuple[int, int]] = OrderedDict()
-        # user -> (DM channel, message) of the last DM this process sent them
-        self._last_dm: OrderedDict[int, tuple[int, int]] = OrderedDict()
+        self.dms = DirectMessages(bot, store, engines, self.user_locale, self.renderer, self.post)
 
     # -- audiences: who reads what, in which language ----------------------------------------------
 
@@ -504,7 +514,7 @@ class Delivery(DirectMessages):
         """A user's language, as their last interaction said: DMs follow it."""
         if self._locales.get(user_id) != locale:
             self._locales[user_id] = locale
-            task = asyncio.create_task(self._quietly(self.store.set_user_locale(user_id, locale)))
+            task = asyncio.create_task(self._quietly(self.store.players.set_user_locale(user_id, locale)))
             self._writes.add(task)
             task.add_done_callback(self._writes.discard)
 
@@ -516,18 +526,18 @@ class Delivery(DirectMessages):
 
     async def user_locale(self, user_id: int) -> str:
         if user_id not in self._locales:
-            self._locales[user_id] = (await self.store.user(user_id))[1] or default_locale()
+            self._locales[user_id] = (await self.store.players.user(user_id))[1] or default_locale()
         return self._locales[user_id]
 
     async def notify_of(self, user_id: int) -> str:
         """How the user is told of a new decision: "dm" (a DM that notifies), "ping" (a ping in the
         thread; their DMs come silently) or "both"."""
         if user_id not in self._notify:
-            self._notify[user_id] = await self.store.notify(user_id)
+            self._notify[user_id] = await self.store.players.notify(user_id)
         return self._notify[user_id]
 
     async def set_notify(self, user_id: int, how: str) -> None:
-        await self.store.set_notify(user_id, how)
+        await self.store.players.set_notify(user_id, how)
         self._notify[user_id] = how
 
     def renderer(self, kind: str) -> Renderer:
@@ -578,7 +588,7 @@ class Delivery(DirectMessages):
             if s.ai:
                 continue  # the bot plays it
             if (
-                await self.send_dm(game, s.user_id, hello, silent=True) is Sent.REFUSED
+                await self.dms.send(game, s.user_id, hello, silent=True) is Sent.REFUSED
             ):  # the first menu, next, notifies
                 closed.append(s)
         if closed:
@@ -614,7 +624,7 @@ class Delivery(DirectMessages):
                 await self.store.mark_sent(game.id, versions, part)
 
         if engine.is_over(state):  # the last menus lose their controls before the final words
-            await self.retire_controls(game.id)
+            await self.dms.retire_controls(game.id)
         if "post" not in outcome.sent:
             try:
                 await done("post", await self.post_outcome(outcome, engine, names))
@@ -626,14 +636,14 @@ class Delivery(DirectMessages):
                 continue
             private = [e.text for e in outcome.events if e.to == seat]
             try:
-                edit, refresh = self.dm_plan(outcome, seat, bool(private))
+                edit, refresh = self.dms.plan(outcome, seat, bool(private))
                 clicked = outcome.actor_dm if seat == outcome.actor else None
                 # Only a new decision's DM notifies (and not for a player told by pings): other news
                 # comes silently, so each player is told once per decision.
                 silent = seat not in outcome.told([seat]) or await self.notify_of(game.seats[seat].user_id) == "ping"
                 await done(
                     f"dm{seat}",
-                    await self.send_private(
+                    await self.dms.send_private(
                         game,
                         state,
                         seat,

@@ -124,7 +124,9 @@ async def record(store: Store, engine: Engine, game: Game, ended_at: float | Non
         if game.status != "finished":
             return False
         # Marked as seen (seat -1, no one), so start-up does not look at it again.
-        return await store.rate_game(game.id, game.kind, [], [], lambda current: ({}, [seen_row(when)])) and False
+        return (
+            await store.players.rate_game(game.id, game.kind, [], [], lambda current: ({}, [seen_row(when)])) and False
+        )
     scopes = [GLOBAL] + ([game.guild_id] if game.guild_id else [])
 
     def compute(current: Current) -> tuple[dict[tuple[int, str], tuple[Any, ...]], list[tuple[Any, ...]]]:
@@ -134,14 +136,14 @@ async def record(store: Store, engine: Engine, game: Game, ended_at: float | Non
         seats = [(e.seat, e.player, e.place, e.field, when, *ratings[(GLOBAL, e.player)][1:3]) for e in found]
         return ratings, seats
 
-    return await store.rate_game(game.id, game.kind, scopes, sorted({e.player for e in found}), compute)
+    return await store.players.rate_game(game.id, game.kind, scopes, sorted({e.player for e in found}), compute)
 
 
 async def catch_up(store: Store, engines: dict[str, Engine]) -> int:
     """Rate every finished game not rated yet, in the order they ended (games from before ratings
     existed: the one-time build; a crash between a last move and its rating). How many were rated."""
     count = 0
-    for game_id, ended in await store.unrated_games():
+    for game_id, ended in await store.players.unrated_games():
         try:
             game = await store.game(game_id)
             if game is not None and game.kind in engines and await record(store, engines[game.kind], game, ended):
@@ -153,5 +155,5 @@ async def catch_up(store: Store, engines: dict[str, Engine]) -> int:
 
 async def rebuild(store: Store, engines: dict[str, Engine]) -> int:
     """Every rating built again from the finished games, in the order they ended."""
-    await store.clear_ratings()
+    await store.players.clear_ratings()
     return await catch_up(store, engines)

@@ -26,7 +26,7 @@ async def run_reminders(table: "Table", idle_seconds: float = 60.0) -> None:
     while True:
         try:
             await fire_due(table)
-            due = await table.store.next_timer_due()
+            due = await table.store.clocks.next_timer_due()
             wait = idle_seconds if due is None else max(0.0, min(idle_seconds, due - table.clock()))
             table.timers_changed.clear()
             try:
@@ -47,7 +47,7 @@ VOTE_LEVEL = 3  # the clock has run out this many times: the table may vote
 
 async def fire_due(table: "Table") -> None:
     now = table.clock()
-    for game_id, seat, kind, level in await table.store.due_timers(now):
+    for game_id, seat, kind, level in await table.store.clocks.due_timers(now):
         game = await table.store.game(game_id)
         live = (
             game is not None
@@ -57,13 +57,13 @@ async def fire_due(table: "Table") -> None:
             and seat in table.engines[game.kind].to_act(game.snapshot)
         )
         if game is None or not live or game.seats[seat].auto:
-            await table.store.escalate_timer(game_id, seat, kind, level, None)
+            await table.store.clocks.escalate_timer(game_id, seat, kind, level, None)
             if live:  # the automatic player was interrupted (a crash): it moves now
                 table.autoplayer.soon(game_id)
             continue
         clock = table.clock_of(game)
         # Escalate first: a crash after this at worst skips one message, never sends it twice.
-        if not await table.store.escalate_timer(
+        if not await table.store.clocks.escalate_timer(
             game_id, seat, kind, level, now + clock if level < VOTE_LEVEL else None
         ):
             continue
@@ -90,6 +90,6 @@ async def remind(table: "Table", game, seat: int, level: int, clock: float) -> N
         )
         await table.out.post(game, text, mention=[user])
         if game.seats[seat].dm_ok:
-            await table.out.send_dm(game, user, text)
+            await table.out.dms.send(game, user, text)
     else:
         await table.autoplayer.call_vote(game, seat, level * clock)

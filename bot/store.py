@@ -22,7 +22,7 @@ from collections import OrderedDict
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, overload
+from typing import Any, AsyncIterator, Callable, overload
 
 import orjson
 
@@ -530,23 +530,80 @@ def describe(target: Path | str) -> str:
     return store_pg.without_password(target) if store_pg.is_url(target) else str(target)
 
 
-class PlayerQueries:
-    """The part of the Store about players across their games, on the store's own reads and
-    transactions: how each is reached (DM channel, language, how they like to be told), and their
-    ratings (bot/ratings.py computes them; migration 12 keeps them)."""
+class Access:
+    """The database as the store and its parts reach it: reads and transactions under the store's
+    one lock (a transaction first checks that the database file is still the one open), the
+    backend's own SQL (`module`), and which shards' games are this process's (`shards`)."""
 
-    if TYPE_CHECKING:  # what Store provides
+    def __init__(self, db: Backend) -> None:
+        self.db = db
+        self.module = store_pg if db.name == store_pg.NAME else store_sqlite
+        self.lock = asyncio.Lock()
+        # The shards this process runs (None: all). Start-up recovery, timers, the owed catch-up and
+        # the automatic player's start-up query see only the games of these shards' guilds.
+        self.shards: Shards | None = None
+        self._gone_said = False  # the file's loss is said once in the log
 
-        async def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]: ...
-        def _transaction(self) -> AbstractAsyncContextManager[Backend]: ...
+    async def read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one query, under the lock (no half-done transaction is seen)."""
+        async with self.lock:
+            return await self.db.fetch(sql, params)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Backend]:
+        """A transaction under the lock, after the file check."""
+        async with self.lock:
+            self.check_file()  # (under the lock: no write of ours is changing the file)
+            async with self.db.transaction() as db:
+                yield db
+
+    def check_file(self) -> None:
+        """Raise StoreGone (said once in the log) if the database file is no longer the one open."""
+        if self.db.moved_away():
+            if not self._gone_said:
+                self._gone_said = True
+                log.error(
+                    "%s was deleted, replaced or written by another process while the bot ran: it takes no "
+                    "more moves, which would be lost; stop it, put the right file in place (without the old "
+                    "-wal and -shm files beside it), and start it again",
+                    self.db.where,
+                )
+            raise StoreGone(self.db.where)
+
+    def mine(self, game_id: str | None = None) -> tuple[str, tuple[Any, ...]]:
+        """The condition (and its parameters) that a game belongs to this process's shards: Discord's
+        shard of its guild, (guild_id >> 22) % total (no guild: shard 0). Empty if all shards are
+        ours. On a row of `games` itself (game_id None), or on a row naming its game in the column
+        `game_id`: then the game's row is read by its primary key, one lookup per row, as a scalar
+        subquery (which neither planner turns into a join: PostgreSQL would otherwise hash-join a
+        scan of every game, guessing the shard test selective)."""
+        if self.shards is None:
+            return "", ()
+        params = (self.shards.total, self.shards.first, self.shards.last)
+        if game_id is None:
+            return " AND ((COALESCE(games.guild_id, 0) >> 22) % ?) BETWEEN ? AND ?", params
+        return (
+            f" AND (SELECT (COALESCE(g.guild_id, 0) >> 22) % ? FROM games AS g WHERE g.id = {game_id}) BETWEEN ? AND ?",
+            params,
+        )
+
+
+class Players:
+    """What the store keeps about players across their games (`store.players`): how each is
+    reached (DM channel, language, how they like to be told), and their ratings (bot/ratings.py
+    computes them; migration 12 keeps them)."""
+
+    def __init__(self, access: Access) -> None:
+        self._access = access
 
     async def user(self, user_id: int) -> tuple[int | None, str | None]:
         """A user's remembered DM channel and language (None where not known)."""
-        rows = await self._read("SELECT dm_channel_id, locale FROM users WHERE user_id = ?", (user_id,))
+        rows = await self._access.read("SELECT dm_channel_id, locale FROM users WHERE user_id = ?", (user_id,))
         return rows[0] if rows else (None, None)
 
     async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
-        async with self._transaction() as db:
+        """Remember the user's DM channel (opening one costs a REST call)."""
+        async with self._access.transaction() as db:
             await db.execute(
                 "INSERT INTO users (user_id, dm_channel_id) VALUES (?, ?) ON CONFLICT (user_id) "
                 "DO UPDATE SET dm_channel_id = excluded.dm_channel_id",
@@ -554,7 +611,8 @@ class PlayerQueries:
             )
 
     async def set_user_locale(self, user_id: int, locale: str) -> None:
-        async with self._transaction() as db:
+        """Remember the user's language (their Discord locale, as last seen)."""
+        async with self._access.transaction() as db:
             await db.execute(
                 "INSERT INTO users (user_id, locale) VALUES (?, ?) ON CONFLICT (user_id) "
                 "DO UPDATE SET locale = excluded.locale",
@@ -563,12 +621,13 @@ class PlayerQueries:
 
     async def notify(self, user_id: int) -> str:
         """How the user is told of a new decision: "dm" (the default), "ping" or "both"."""
-        rows = await self._read("SELECT notify FROM users WHERE user_id = ?", (user_id,))
+        rows = await self._access.read("SELECT notify FROM users WHERE user_id = ?", (user_id,))
         return rows[0][0] if rows and rows[0][0] in NOTIFY else "dm"
 
     async def set_notify(self, user_id: int, how: str) -> None:
+        """Set how the user is told of a new decision (one of NOTIFY)."""
         assert how in NOTIFY
-        async with self._transaction() as db:
+        async with self._access.transaction() as db:
             await db.execute(
                 "INSERT INTO users (user_id, notify) VALUES (?, ?) ON CONFLICT (user_id) "
                 "DO UPDATE SET notify = excluded.notify",
@@ -583,7 +642,7 @@ class PlayerQueries:
         (the ratings to write: rows as `current` keys them, the game's seats to record: (seat,
         player, place, field, ended_at, mu, sigma)). False (nothing written) if the game is not
         finished or was rated already, so a game counts once however often this runs."""
-        async with self._transaction() as db:
+        async with self._access.transaction() as db:
             done = await db.fetch(
                 "SELECT 1 FROM games WHERE id = ? AND status = 'finished' AND NOT EXISTS "
                 "(SELECT 1 FROM rated WHERE game_id = ?)",
@@ -624,7 +683,7 @@ class PlayerQueries:
         move and its rating), as (id, the time it ended), the earliest ended first."""
         return [
             (g, t)
-            for g, t in await self._read(
+            for g, t in await self._access.read(
                 "SELECT id, updated_at FROM games WHERE status = 'finished' AND NOT EXISTS "
                 "(SELECT 1 FROM rated WHERE rated.game_id = games.id) ORDER BY updated_at, id"
             )
@@ -632,7 +691,7 @@ class PlayerQueries:
 
     async def clear_ratings(self) -> None:
         """Forget every rating (a rebuild from the finished games follows)."""
-        async with self._transaction() as db:
+        async with self._access.transaction() as db:
             await db.execute("DELETE FROM rated", ())
             await db.execute("DELETE FROM ratings", ())
 
@@ -641,7 +700,7 @@ class PlayerQueries:
     ) -> list[tuple[str, str, float, float, int, int]]:
         """The best of a game in a scope (a guild id; 0: across servers) by their conservative
         rating (mu - 3 sigma): (player, name, mu, sigma, games, wins)."""
-        return await self._read(
+        return await self._access.read(
             "SELECT player, name, mu, sigma, games, wins FROM ratings WHERE kind = ? AND scope = ? "
             "ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT ?",
             (kind, scope, limit),
@@ -649,14 +708,14 @@ class PlayerQueries:
 
     async def ratings_of(self, player: str, scope: int) -> list[tuple[str, str, float, float, int, int]]:
         """A player's rating in every game they were rated in: (kind, name, mu, sigma, games, wins)."""
-        return await self._read(
+        return await self._access.read(
             "SELECT kind, name, mu, sigma, games, wins FROM ratings WHERE scope = ? AND player = ? ORDER BY kind",
             (scope, player),
         )
 
     async def rank_in(self, kind: str, scope: int, player: str) -> tuple[int, int] | None:
         """A player's rank on a game's leaderboard and how many are on it (None: not rated)."""
-        rows = await self._read(
+        rows = await self._access.read(
             "SELECT (SELECT COUNT(*) FROM ratings AS o WHERE o.kind = r.kind AND o.scope = r.scope AND "
             "o.mu - 3 * o.sigma > r.mu - 3 * r.sigma) + 1, (SELECT COUNT(*) FROM ratings AS o WHERE "
             "o.kind = r.kind AND o.scope = r.scope) FROM ratings AS r WHERE r.kind = ? AND r.scope = ? AND "
@@ -668,7 +727,7 @@ class PlayerQueries:
     async def rating_history(self, player: str, kind: str | None, limit: int = 200) -> list[tuple[Any, ...]]:
         """A player's rated games, oldest first (the newest `limit`): (game id, kind, place, field,
         ended_at, mu, sigma after the game, across servers)."""
-        rows = await self._read(
+        rows = await self._access.read(
             "SELECT game_id, kind, place, field, ended_at, mu, sigma FROM rated WHERE player = ? AND "
             "(CAST(? AS TEXT) IS NULL OR kind = ?) ORDER BY ended_at DESC, game_id DESC LIMIT ?",
             (player, kind, kind, limit),
@@ -677,32 +736,26 @@ class PlayerQueries:
 
     async def ai_ratings(self, kind: str, scope: int) -> list[tuple[str, float, float, int]]:
         """The AI levels' ratings at a game: (player "ai:<level>", mu, sigma, games)."""
-        return await self._read(
+        return await self._access.read(
             "SELECT player, mu, sigma, games FROM ratings WHERE kind = ? AND scope = ? AND "
             "player LIKE 'ai:%' ORDER BY mu - 3 * sigma",
             (kind, scope),
         )
 
 
-class ClockQueries:
-    """The part of the Store about the clock and absent players, on the store's own reads and
-    transactions: each waiting seat's reminder timers, and the seats handed to the automatic
-    player (the table's vote, the stand-in)."""
+class Clocks:
+    """The clock and the absent players (`store.clocks`): each waiting seat's reminder timers, and
+    the seats handed to the automatic player (the table's vote, the stand-in)."""
 
-    if TYPE_CHECKING:  # what Store provides
-
-        async def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]: ...
-        def _transaction(self) -> AbstractAsyncContextManager[Backend]: ...
-        def _mine(self, game_id: str | None = None) -> tuple[str, tuple[Any, ...]]: ...
-
-        _backend: Any
-        _rows: OrderedDict[int, tuple[Any, ...]]
+    def __init__(self, access: Access, forget: Callable[[int], None]) -> None:
+        self._access = access
+        self._forget = forget  # drops the store's kept row of a game whose seats changed
 
     # -- timers -----------------------------------------------------------------------------
 
     async def set_timers(self, game_id: int, kind: str, waiting: set[int], fresh: dict[int, float]) -> None:
         """Keep the timers of seats still `waiting`, drop the others, (re)set those in `fresh`."""
-        async with self._transaction() as db:
+        async with self._access.transaction() as db:
             marks = ",".join("?" * len(waiting))
             await db.execute(
                 f"DELETE FROM timers WHERE game_id = ? AND kind = ? AND seat NOT IN ({marks})"
@@ -715,15 +768,15 @@ class ClockQueries:
     async def restore_timers(self, due_at: float) -> None:
         """Every seat that must act in an active game gets a reminder timer if it has none (one
         statement, whatever the number of games)."""
-        mine, params = self._mine()
-        async with self._transaction() as db:
-            await db.execute(self._backend.RESTORE_TIMERS.format(mine=mine), (REMIND, due_at, *params))
+        mine, params = self._access.mine()
+        async with self._access.transaction() as db:
+            await db.execute(self._access.module.RESTORE_TIMERS.format(mine=mine), (REMIND, due_at, *params))
 
     async def due_timers(self, now: float) -> list[tuple[int, int, str, int]]:
         """(game, seat, kind, level) of every timer due by `now` (of this process's shards), the
         earliest first."""
-        mine, params = self._mine("timers.game_id")
-        return await self._read(
+        mine, params = self._access.mine("timers.game_id")
+        return await self._access.read(
             "SELECT game_id, seat, kind, level FROM timers WHERE due_at <= ?" + mine + " ORDER BY due_at",
             (now, *params),
         )
@@ -731,7 +784,7 @@ class ClockQueries:
     async def escalate_timer(self, game_id: int, seat: int, kind: str, level: int, due_at: float | None) -> bool:
         """A due timer of `level` moves to the next level at `due_at` (None: it is deleted). False if
         it is no longer at that level (a move reset it meanwhile): then nothing is sent."""
-        async with self._transaction() as db:
+        async with self._access.transaction() as db:
             if due_at is None:
                 changed = await db.execute(
                     "DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ? AND level = ?",
@@ -748,19 +801,24 @@ class ClockQueries:
     async def next_timer_due(self) -> float | None:
         """The earliest due time of this process's shards' timers (walks timers_due in order: the
         first row of ours ends it)."""
-        mine, params = self._mine("timers.game_id")
+        mine, params = self._access.mine("timers.game_id")
         if not mine:
-            return (await self._read("SELECT MIN(due_at) FROM timers"))[0][0]
-        rows = await self._read("SELECT due_at FROM timers WHERE 1 = 1" + mine + " ORDER BY due_at LIMIT 1", params)
+            return (await self._access.read("SELECT MIN(due_at) FROM timers"))[0][0]
+        rows = await self._access.read(
+            "SELECT due_at FROM timers WHERE 1 = 1" + mine + " ORDER BY due_at LIMIT 1", params
+        )
         return rows[0][0] if rows else None
 
     async def timer_seats(self, game_id: int, kind: str) -> set[int]:
+        """The seats of a game with a timer of `kind`."""
         return {
-            r[0] for r in await self._read("SELECT seat FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind))
+            r[0]
+            for r in await self._access.read("SELECT seat FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind))
         }
 
     async def delete_timer(self, game_id: int, seat: int, kind: str) -> None:
-        async with self._transaction() as db:
+        """Drop one seat's timer of `kind`."""
+        async with self._access.transaction() as db:
             await db.execute("DELETE FROM timers WHERE game_id = ? AND seat = ? AND kind = ?", (game_id, seat, kind))
 
     # -- absent players ---------------------------------------------------------------------
@@ -768,20 +826,20 @@ class ClockQueries:
     async def set_auto(self, game_id: int, seat: int, auto: bool) -> bool:
         """Hand a seat of an active game to the automatic player (or give it back); its votes go.
         False if the game is not active or the seat already was so."""
-        async with self._transaction() as db:
+        async with self._access.transaction() as db:
             changed = await db.execute(
                 "UPDATE seats SET auto = ? WHERE game_id = ? AND seat = ? AND auto != ? AND "
                 "EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'active')",
                 (int(auto), game_id, seat, int(auto), game_id),
             )
             await db.execute("DELETE FROM votes WHERE game_id = ? AND seat = ?", (game_id, seat))
-        self._rows.pop(game_id, None)
+        self._forget(game_id)
         return changed == 1
 
     async def vote(self, game_id: int, seat: int, voter: int, version: int) -> list[int]:
         """Record `voter`'s vote to hand `seat` to the automatic player, made while the seat's menu
         was at `version`; returns every voter of that version (older votes no longer count)."""
-        async with self._transaction() as db:
+        async with self._access.transaction() as db:
             await db.execute(
                 "DELETE FROM votes WHERE game_id = ? AND seat = ? AND version != ?", (game_id, seat, version)
             )
@@ -798,7 +856,7 @@ class ClockQueries:
         """Who has voted to hand `seat` over while its menu was at `version`."""
         return [
             r[0]
-            for r in await self._read(
+            for r in await self._access.read(
                 "SELECT voter FROM votes WHERE game_id = ? AND seat = ? AND version = ? ORDER BY voter",
                 (game_id, seat, version),
             )
@@ -806,10 +864,10 @@ class ClockQueries:
 
     async def games_with_auto_seats(self) -> list[int]:
         """Active games with a seat the automatic player holds (start-up lets it move)."""
-        mine, params = self._mine("seats.game_id")
+        mine, params = self._access.mine("seats.game_id")
         return [
             r[0]
-            for r in await self._read(  # through seats_auto (migration 7), each game by its key
+            for r in await self._access.read(  # through seats_auto (migration 7), each game by its key
                 "SELECT DISTINCT game_id FROM seats WHERE auto = 1 AND (SELECT g.status FROM games AS g WHERE "
                 "g.id = seats.game_id) = 'active'" + mine + " ORDER BY game_id",
                 params,
@@ -817,42 +875,46 @@ class ClockQueries:
         ]
 
 
-class Store(PlayerQueries, ClockQueries):
+class Store:
+    """The games: their lobbies and seats, the one-statement move, the action log, the
+    announcements owed per version (the outbox), and the rows of active games kept in memory.
+    What concerns players across games is `players` (Players), the clock and the absent players'
+    seats `clocks` (Clocks); all three share one Access (one lock, one connection)."""
+
     def __init__(self, db: Backend) -> None:
+        self._access = Access(db)
         self._db = db
-        self._backend = store_pg if db.name == store_pg.NAME else store_sqlite
-        self._lock = asyncio.Lock()
+        self._backend = self._access.module
         self._rows: OrderedDict[int, tuple[Any, ...]] = OrderedDict()
         self._sent: dict[tuple[int, int], list[str]] = {}  # (game, version): parts out, not yet written
         self._settled: set[tuple[int, int]] = set()  # (game, version): announced, row not yet deleted
         self._flush_timer: asyncio.TimerHandle | None = None
         self._flushing: asyncio.Task[None] | None = None
-        self.progress_writes = 0  # statements that wrote announcement progress (the bench counts them)
-        self.progress_seconds = 0.0  # and the time they took
-        self._gone_said = False  # the file's loss is said once in the log
-        # The shards this process runs (None: all). Start-up recovery, timers, the owed catch-up and
-        # the automatic player's start-up query see only the games of these shards' guilds.
-        self.shards: Shards | None = None
+        # Instrumentation: called after each write of announcement progress (Store.flush) with the
+        # statements it ran and the seconds it took (the bench's progress_writes_per_move). None: off.
+        self.on_progress_written: Callable[[int, float], None] | None = None
         # How a loaded snapshot becomes today's (kind, state -> state): the table hands its engines'
         # `upgrade` here, so every game it loads is read the way today's engine reads it. None: as stored.
         self.upgrade: Callable[[str, dict[str, Any]], dict[str, Any]] | None = None
+        self.players = Players(self._access)
+        self.clocks = Clocks(self._access, forget=self._forget)
+
+    @property
+    def shards(self) -> Shards | None:
+        """The shards this process runs (None: all): start-up recovery, timers, the owed catch-up
+        and the automatic player's start-up query see only the games of these shards' guilds."""
+        return self._access.shards
+
+    @shards.setter
+    def shards(self, shards: Shards | None) -> None:
+        self._access.shards = shards
 
     def _mine(self, game_id: str | None = None) -> tuple[str, tuple[Any, ...]]:
-        """The condition (and its parameters) that a game belongs to this process's shards: Discord's
-        shard of its guild, (guild_id >> 22) % total (no guild: shard 0). Empty if all shards are
-        ours. On a row of `games` itself (game_id None), or on a row naming its game in the column
-        `game_id`: then the game's row is read by its primary key, one lookup per row, as a scalar
-        subquery (which neither planner turns into a join: PostgreSQL would otherwise hash-join a
-        scan of every game, guessing the shard test selective)."""
-        if self.shards is None:
-            return "", ()
-        params = (self.shards.total, self.shards.first, self.shards.last)
-        if game_id is None:
-            return " AND ((COALESCE(games.guild_id, 0) >> 22) % ?) BETWEEN ? AND ?", params
-        return (
-            f" AND (SELECT (COALESCE(g.guild_id, 0) >> 22) % ? FROM games AS g WHERE g.id = {game_id}) BETWEEN ? AND ?",
-            params,
-        )
+        return self._access.mine(game_id)
+
+    def _forget(self, game_id: int) -> None:
+        """Drop a game's kept row (after a write that changed it outside a move)."""
+        self._rows.pop(game_id, None)
 
     @property
     def backend(self) -> str:
@@ -869,14 +931,14 @@ class Store(PlayerQueries, ClockQueries):
     async def bulk(self) -> AsyncIterator[Backend]:
         """A transaction for a bulk copy into this store: under the store's lock, without the file
         check that guards the moves (the copy's target is new)."""
-        async with self._lock, self._db.transaction() as db:
+        async with self._access.lock, self._db.transaction() as db:
             yield db
 
     @asynccontextmanager
     async def locked(self) -> AsyncIterator[Backend]:
         """The backend under the store's lock, each statement autocommitted: for the tools that time
         a statement of their own against the store's (the bench's bare INSERT)."""
-        async with self._lock:
+        async with self._access.lock:
             yield self._db
 
     def forget_cached(self) -> None:
@@ -949,23 +1011,10 @@ class Store(PlayerQueries, ClockQueries):
 
     def check_file(self) -> None:
         """Raise StoreGone (said once in the log) if the database file is no longer the one open."""
-        if self._db.moved_away():
-            if not self._gone_said:
-                self._gone_said = True
-                log.error(
-                    "%s was deleted, replaced or written by another process while the bot ran: it takes no "
-                    "more moves, which would be lost; stop it, put the right file in place (without the old "
-                    "-wal and -shm files beside it), and start it again",
-                    self._db.where,
-                )
-            raise StoreGone(self._db.where)
+        self._access.check_file()
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[Backend]:
-        async with self._lock:
-            self.check_file()  # (under the lock: no write of ours is changing the file)
-            async with self._db.transaction() as db:
-                yield db
+    def _transaction(self) -> AbstractAsyncContextManager[Backend]:
+        return self._access.transaction()
 
     # -- games and seats ------------------------------------------------------------------
 
@@ -1091,8 +1140,7 @@ class Store(PlayerQueries, ClockQueries):
         self._rows.pop(game_id, None)
 
     async def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        async with self._lock:
-            return await self._db.fetch(sql, params)
+        return await self._access.read(sql, params)
 
     async def game(self, game_id: int) -> Game | None:
         """One game with its seats, or None. Raises DamagedGame if its rows cannot be read."""
@@ -1253,7 +1301,7 @@ class Store(PlayerQueries, ClockQueries):
 
     async def _write(self, sql: str, params: tuple[Any, ...]) -> None:
         """One statement, atomic on its own (autocommit): one round trip."""
-        async with self._lock:
+        async with self._access.lock:
             await self._db.execute(sql, params)
 
     async def mark_sent(self, game_id: int, versions: list[int], part: str) -> None:
@@ -1290,17 +1338,17 @@ class Store(PlayerQueries, ClockQueries):
         if not sent and not settled:
             return
         self._sent, self._settled = {}, set()
-        start = time.perf_counter()
+        start, statements = time.perf_counter(), 0
         try:
-            async with self._lock:
+            async with self._access.lock:
                 if settled:
-                    self.progress_writes += await self._db.delete_owed(settled)
+                    statements += await self._db.delete_owed(settled)
                 if sent:
                     await self._db.executemany(
                         "UPDATE owed SET sent = sent || ' ' || ? WHERE game_id = ? AND version = ?",
                         [(" ".join(parts), gid, version) for (gid, version), parts in sent.items()],
                     )
-                    self.progress_writes += 1
+                    statements += 1
         except Exception:
             log.exception("could not write announcement progress; trying again later")
             for key, parts in sent.items():
@@ -1308,7 +1356,8 @@ class Store(PlayerQueries, ClockQueries):
             self._settled.update(settled)
             self._flush_soon()
         finally:
-            self.progress_seconds += time.perf_counter() - start
+            if self.on_progress_written is not None:
+                self.on_progress_written(statements, time.perf_counter() - start)
 
     # -- moves ------------------------------------------------------------------------------
 
@@ -1342,8 +1391,8 @@ class Store(PlayerQueries, ClockQueries):
             dumps({str(k): v for k, v in (fresh or {}).items()}),
             time.time(),
         )
-        async with self._lock:
-            self.check_file()
+        async with self._access.lock:
+            self._access.check_file()
             try:
                 await self._db.execute(self._backend.MOVE, row)
             except BaseException as err:

@@ -1,4 +1,5 @@
-"""The table: lobby, start, and the one commit path every move of every game takes.
+"""The table: the start of a game and the one commit path every move of every game takes (a
+table's lobby, before the start, is bot/lobbies.py).
 
 interaction -> acknowledge at once -> per-game lock -> load -> check the version the button or
 command was made for -> engine.apply -> one SQLite statement (action, snapshot, version, who must
@@ -17,23 +18,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 import time
 import weakref
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Collection
+from typing import Any, Callable, Collection
 
 import discord
 
 from bot import ratings, rules_pages
-from bot.components import interaction_data, lobby_view, parse, rules_view, select_values
+from bot.components import interaction_data, parse, rules_view, select_values
 from bot.announcer import Announcer
-from bot.ai.search import LEVEL_NAMES
-from bot.autoplayer import AutoPlayer, duration
+from bot.autoplayer import AutoPlayer
 from bot.delivery import Delivery, Outcome, Sent, clip, title_of
 from bot.errors import HeldByAutomaticPlayer, PlayerError, StaleButton
 from bot.games.base import Engine, Event, GameError, State
-from bot.i18n import Msg, default_locale, locale_for, msg, render, supported_locales
+from bot.i18n import Msg, default_locale, locale_for, msg, render
+from bot.lobbies import Lobbies, status_text
 from bot.picks import OLD_HASH_LENGTH, TypedPick, button_pick, menu_hash
 from bot.replay import REPLAYABLE, post_animation, show as show_replay
 from bot.store import DamagedGame, Game, PromptUpdate, StaleVersion, Store, StoreGone
@@ -46,8 +46,6 @@ STORE_GONE = msg(
     "I cannot save moves right now: the file that holds the games was deleted or replaced while "
     "I ran. Your move was not made; the bot's admin must restart me."
 )
-# What the bot needs in a channel to host a game there (checked when a table is opened).
-NEEDED = ("send_messages", "send_messages_in_threads", "create_public_threads", "attach_files")
 
 
 @dataclass
@@ -78,277 +76,11 @@ def new_decisions(engine: Engine, before: State | None, after: State, new_turn: 
     )
 
 
-def status_text(title: Msg, status: str) -> Msg:
-    return {
-        "lobby": msg("{title} is still waiting for players.", title=title),
-        "active": msg("{title} is already under way.", title=title),
-        "finished": msg("{title} is over.", title=title),
-        "abandoned": msg("{title} was abandoned.", title=title),
-    }[status]
+class Table:
+    """One process's table for every game: the commit path (a click or a command becomes a move,
+    committed in one statement, then announced), the start of a game, replays, rules pages and
+    abandoning. Its parts: `lobbies` (bot/lobbies.py), `announcer`, `autoplayer`, `out` (delivery)."""
 
-
-def lobby_text(engine: Engine, game: Game, locale: str) -> str:
-    """The lobby post's text: the table, its options, who sits at it, and what comes next."""
-    opts = engine.describe_options(game.options)
-    if game.clock:
-        opts = [*opts, msg("a move every {time}", time=duration(game.clock))]
-    levels = sorted({s.ai for s in game.seats if s.ai})
-    if levels:  # (each AI seat is named "AI 1"...; its level is said here)
-        opts = [*opts, msg("AI seats play {level}", level=[msg(level) for level in levels])]
-    players = ", ".join(s.mention for s in game.seats)
-    fewest = engine.least_seats(game.options)
-    footer = {
-        "lobby": msg("Press Join to sit down; the creator starts with {min}+ players.", min=fewest),
-        "active": msg("Started: the game goes on in its thread."),
-        "finished": msg("Finished."),
-        "abandoned": msg("Abandoned."),
-    }[game.status]
-    params = dict(
-        title=title_of(engine, game),
-        n=len(game.seats),
-        max=engine.most_seats(game.options),
-        players=players,
-        footer=footer,
-    )
-    text = (
-        msg("**{title}** — a table ({options}).\nPlayers ({n}/{max}): {players}\n{footer}", options=opts, **params)
-        if opts
-        else msg("**{title}** — a table.\nPlayers ({n}/{max}): {players}\n{footer}", **params)
-    )
-    return clip(render(text, locale))
-
-
-def checked_lobby_options(
-    interaction: discord.Interaction,
-    engine: Engine,
-    options: dict[str, Any],
-    language: str | None,
-    ai: int,
-    ai_level: str,
-) -> dict[str, Any]:
-    """A new table's options, validated; PlayerError says what is wrong with the request."""
-    missing = [p for p in NEEDED if not getattr(interaction.app_permissions, p)]
-    if missing:
-        raise PlayerError(
-            msg(
-                "I need these permissions in this channel to host a game: {perms}.",
-                perms=", ".join(p.replace("_", " ") for p in missing),
-            )
-        )
-    if language is not None and language not in supported_locales():
-        raise PlayerError(
-            msg(
-                "I can't hold a table in “{language}”; the languages I have are {known}.",
-                language=language[:20],
-                known=supported_locales(),
-            )
-        )
-    if ai_level not in LEVEL_NAMES:
-        raise PlayerError(msg("The AI levels are {levels}.", levels=list(LEVEL_NAMES)))
-    try:
-        options = engine.validate_options(options, engine.max_seats)
-    except GameError as err:
-        raise PlayerError(err.args[0]) from None
-    most = engine.most_seats(options)
-    if not 0 <= ai < most:
-        raise PlayerError(
-            msg(
-                "{title} seats at most {n} players: at most {ai} of them can be AI seats.",
-                title=msg(engine.title),
-                n=most,
-                ai=most - 1,
-            )
-        )
-    return options
-
-
-class Lobbies:
-    """The part of the Table about lobbies: a new table's lobby post, joining and leaving it, and
-    finding, editing and healing its post."""
-
-    if TYPE_CHECKING:  # what Table provides
-        bot: discord.Client
-        store: Store
-        engines: dict[str, Engine]
-        out: Delivery
-        new_seed: Callable[[], int]
-
-        def lock(self, game_id: int) -> asyncio.Lock: ...
-        def title(self, game: Game) -> Msg: ...
-        def busy(self) -> contextlib.AbstractAsyncContextManager[None]: ...
-        async def ack(self, interaction: discord.Interaction, ephemeral: bool = True) -> None: ...
-        async def reply(self, interaction: discord.Interaction, content: Msg | str, **kwargs: Any) -> None: ...
-        async def load(self, game_id: int, status: tuple[str, ...] = ("active",)) -> Game: ...
-        async def start(self, interaction: discord.Interaction, game: Game) -> Outcome: ...
-
-    async def create_lobby(
-        self,
-        interaction: discord.Interaction,
-        kind: str,
-        options: dict[str, Any],
-        language: str | None = None,
-        clock: float | None = None,
-        ai: int = 0,
-        ai_level: str = "normal",
-    ) -> None:
-        await self.ack(interaction)
-        engine = self.engines[kind]
-        channel = interaction.channel
-        try:
-            if interaction.guild is None or not isinstance(channel, (discord.TextChannel, discord.Thread)):
-                raise PlayerError(msg("Start a game in a server text channel, not here."))
-            options = checked_lobby_options(interaction, engine, options, language, ai, ai_level)
-        except PlayerError as err:
-            await self.reply(interaction, err.args[0])
-            return
-        # The thread's language: the one asked for, else the server's, else the bot's default.
-        locale = language or locale_for(str(interaction.guild_locale)) or default_locale()
-        game_id = await self.store.create_game(
-            kind,
-            interaction.guild.id,
-            channel.id,
-            interaction.user.id,
-            interaction.user.display_name,
-            options,
-            self.new_seed(),
-            locale,
-            clock,
-            ai,
-            ai_level,
-        )
-        game = await self.load(game_id, ("lobby",))
-        try:
-            message = await channel.send(
-                lobby_text(engine, game, self.out.thread_locale(game)),
-                view=lobby_view(game_id, self.out.thread_locale(game)),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-        except discord.HTTPException:
-            await self.store.set_status(game_id, "abandoned")
-            await self.reply(interaction, msg("I could not post the table in this channel."))
-            return
-        await self.store.set_lobby_message(game_id, message.id)
-        await self.reply(
-            interaction, msg("Your table {title} is open: {link}", title=self.title(game), link=message.jump_url)
-        )
-
-    async def lobby_action(self, interaction: discord.Interaction, game_id: int, what: str) -> None:
-        async with self.busy():
-            await self.ack(interaction)
-            try:
-                async with self.lock(game_id):
-                    game = await self.load(game_id, ("lobby", "active", "finished", "abandoned"))
-                    await self.heal_lobby(interaction, game)
-                    if game.status != "lobby":
-                        raise PlayerError(status_text(self.title(game), game.status))
-                    if what == "start":
-                        outcome = await self.start(interaction, game)
-                    else:
-                        await self.join_or_leave(interaction, game, what)
-                        await self.edit_lobby(await self.load(game_id, ("lobby",)))
-                        outcome = None
-            except PlayerError as err:
-                await self.reply(interaction, err.args[0])
-                return
-            if outcome is not None:
-                await outcome.announced()
-            elif interaction.type == discord.InteractionType.application_command:  # a button needs no answer
-                await self.reply(
-                    interaction,
-                    msg("You joined {title}.", title=self.title(game))
-                    if what == "join"
-                    else msg("You left {title}.", title=self.title(game)),
-                )
-
-    async def heal_lobby(self, interaction: discord.Interaction, game: Game) -> None:
-        """A lobby button is its own proof of where the lobby is: a crash between posting it and
-        saving its id loses the id, and the first click brings it back (and a lobby whose game
-        has moved on loses its buttons)."""
-        message = interaction.message if interaction.type == discord.InteractionType.component else None
-        if message is None:
-            return
-        if game.lobby_message_id is None:
-            await self.store.set_lobby_message(game.id, message.id)
-            game.lobby_message_id = message.id
-        if game.status != "lobby" and message.id == game.lobby_message_id:
-            await self.edit_lobby(game)
-
-    async def join_or_leave(self, interaction: discord.Interaction, game: Game, what: str) -> None:
-        user = interaction.user
-        if what == "join":
-            engine = self.engines[game.kind]
-            most = engine.most_seats(game.options)
-            if not await self.store.join(game.id, user.id, user.display_name, most):
-                if game.seat_of(user.id) is not None:
-                    raise PlayerError(msg("You are already seated."))
-                if most < engine.max_seats:  # the options, not the game, set the limit: say so
-                    raise PlayerError(
-                        msg(
-                            "This table is full: with its options ({options}) it seats {n} players.",
-                            options=engine.describe_options(game.options),
-                            n=most,
-                        )
-                    )
-                raise PlayerError(msg("This table is full."))
-        else:
-            if user.id == game.creator_id:
-                raise PlayerError(msg("The creator cannot leave; use /game abandon to close the table."))
-            if not await self.store.leave(game.id, user.id):
-                raise PlayerError(msg("You are not seated at this table."))
-
-    async def edit_lobby(self, game: Game) -> None:
-        if game.lobby_message_id is None:
-            return
-        try:
-            channel = await self.out.channel(game.channel_id)
-            message = channel.get_partial_message(game.lobby_message_id)  # type: ignore[attr-defined]
-            await message.edit(
-                content=lobby_text(self.engines[game.kind], game, self.out.thread_locale(game)),
-                view=lobby_view(game.id, self.out.thread_locale(game)) if game.status == "lobby" else None,
-            )
-        except discord.HTTPException:
-            log.warning("game %s: could not edit the lobby message", game.id, exc_info=True)
-
-    async def find_lobby_posts(self) -> None:
-        try:
-            for gid, channel_id in await self.store.lobbies_without_message():
-                await self.find_lobby_post(gid, channel_id)
-        except Exception:
-            log.exception("could not look for unrecorded lobby posts")
-
-    async def find_lobby_post(self, gid: int, channel_id: int) -> None:
-        """A crash came between posting a lobby and saving its id: look for the post among the
-        channel's latest messages; a lobby that was never posted is closed."""
-        join = f"lb:{gid}:join"
-        try:
-            channel = await self.out.channel(channel_id)
-            async for message in channel.history(limit=50):
-                if message.author.id == self.bot.user.id and any(  # type: ignore[union-attr]
-                    getattr(c, "custom_id", None) == join
-                    for row in message.components
-                    for c in getattr(row, "children", [])
-                ):
-                    await self.store.set_lobby_message(gid, message.id)
-                    return
-        except discord.HTTPException:
-            log.warning("game %s: could not look for its lobby post", gid, exc_info=True)
-            return
-        log.info("game %s: its lobby was never posted; closing it", gid)
-        await self.store.set_status(gid, "abandoned")
-        game = await self.store.game(gid)
-        if game is not None:  # the creator's command was cut off unanswered: they are told
-            await self.out.send_dm(
-                game,
-                game.creator_id,
-                msg(
-                    "Your table {title} was not opened: I restarted before posting it. Use /{kind} new again.",
-                    title=self.title(game),
-                    kind=game.kind,
-                ),
-            )
-
-
-class Table(Lobbies):
     def __init__(
         self,
         bot: discord.Client,
@@ -366,14 +98,14 @@ class Table(Lobbies):
         self.out = Delivery(bot, store, engines)
         if store is not None:  # (a table built for its prompts alone has none: the bench's, tests')
             store.upgrade = self.upgrade  # every game loaded from here on: its snapshot as today's engine reads it
-        self.new_seed: Callable[[], int] = lambda: random.SystemRandom().getrandbits(63)  # tests fix it
         self.timers_changed = asyncio.Event()
         # A game's lock lives while someone holds or awaits it: finished games leave nothing behind.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._damaged: set[int] = set()
         self.announcer = Announcer(store, self.out, engines, self.report_damage)
         self.announcer.on_end = lambda outcome: post_animation(self, outcome)
-        self.announcer.on_start = self.edit_lobby
+        self.lobbies = Lobbies(bot, self, self.start)
+        self.announcer.on_start = self.lobbies.edit
         self.autoplayer = AutoPlayer(self, ai_workers)
         self.recovered = asyncio.Event()  # set when the start-up work is done (the bench waits on it)
         self._sweep: asyncio.Task[None] | None = None
@@ -517,7 +249,7 @@ class Table(Lobbies):
         self.timers_changed.set()
         game = await self.load(game.id)
         try:
-            await self.edit_lobby(game)
+            await self.lobbies.edit(game)
             await self.out.check_dms(game)
             game = await self.load(game.id)  # dm_ok as the check left it
         except Exception:
@@ -540,7 +272,7 @@ class Table(Lobbies):
                 await self.reply(interaction, msg("That button or menu is not one of mine, or it is too old to use."))
             return
         if click.what == "lobby":
-            await self.lobby_action(interaction, click.game_id, click.lobby_action)
+            await self.lobbies.action(interaction, click.game_id, click.lobby_action)
         elif click.what == "hand":
             await self.show_hand(interaction, click.game_id)
         elif click.what == "vote":
@@ -768,7 +500,7 @@ class Table(Lobbies):
         except GameError as err:
             raise PlayerError(err.args[0]) from None
         if taken_back and game.seats[seat].auto:
-            await self.store.set_auto(game_id, seat, False)
+            await self.store.clocks.set_auto(game_id, seat, False)
             game.seats[seat].auto = False
             events = [Event(msg("{name} is back and plays their own seat again.", name=game.seats[seat].name)), *events]
         plan = self.plan(engine, game, seat, state, new_state, events)
@@ -800,14 +532,14 @@ class Table(Lobbies):
             if seat is None:
                 raise PlayerError(msg("You are not playing in {title}.", title=self.title(game)))
             assert game.snapshot is not None
-            message = await self.out.private_message(
+            message = await self.out.dms.private_message(
                 game, game.snapshot, seat, [], self.audience(interaction), always=True
             )
             await self.reply(interaction, **message)
             if not game.seats[seat].dm_ok and game.status == "active":
                 # They may have opened their DMs since: one short probe, and DMs resume if it works.
                 if (
-                    await self.out.send_dm(
+                    await self.out.dms.send(
                         game,
                         interaction.user.id,
                         msg(
@@ -859,15 +591,15 @@ class Table(Lobbies):
                 raise PlayerError(msg("That game has already ended."))
         await self.announcer.settled(game.id)
         game = await self.load(game.id, ("abandoned",))
-        await self.edit_lobby(game)
+        await self.lobbies.edit(game)
         text = msg("{title} was abandoned by {user}.", title=self.title(game), user=interaction.user.display_name)
         others = [s for s in game.seats if s.user_id != interaction.user.id]
-        await self.out.retire_controls(game.id)
+        await self.out.dms.retire_controls(game.id)
         if game.thread_id:  # every other player hears it once: by DM, or pinged here if their DMs are closed
             await self.out.post(game, text, mention=[s.user_id for s in others if not s.dm_ok])
             for seat in others:
                 if seat.dm_ok:
-                    await self.out.send_dm(game, seat.user_id, text)
+                    await self.out.dms.send(game, seat.user_id, text)
         await self.reply(interaction, text)
 
     async def recover(self) -> None:
@@ -882,8 +614,8 @@ class Table(Lobbies):
                 continue
             if game is not None and game.snapshot is not None:
                 await self.store.set_to_act(gid, self.engines[game.kind].to_act(game.snapshot))
-        await self.store.restore_timers(self.clock() + self.reminder_seconds)
+        await self.store.clocks.restore_timers(self.clock() + self.reminder_seconds)
         self.timers_changed.set()
         self.recovered.set()
-        self._sweep = asyncio.create_task(self.find_lobby_posts(), name="lobby-sweep")
+        self._sweep = asyncio.create_task(self.lobbies.find_posts(), name="lobby-sweep")
         await self.autoplayer.resume()

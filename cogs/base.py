@@ -18,7 +18,8 @@ from bot.games.base import Engine, is_preference, name_seats
 from bot.i18n import LANGUAGE_NAMES, msg, render, supported_locales
 from bot.store import Game
 from bot.picks import pick_value, waiting_for
-from bot.table import PlayerError, Table, status_text
+from bot.lobbies import status_text
+from bot.table import PlayerError, Table
 
 
 def link(game: Game) -> str:  # a jump link to the game's thread (or channel)
@@ -172,7 +173,7 @@ class GameCog(commands.GroupCog):
         ai: int | None = None,
         ai_level: app_commands.Choice[str] | None = None,
     ) -> None:
-        await self.table.create_lobby(
+        await self.table.lobbies.open(
             interaction,
             self.kind,
             options,
@@ -196,7 +197,7 @@ class GameCog(commands.GroupCog):
         else:
             found = await game_or_answer(self.table, interaction, self.kind, game, ("lobby",))
         if found is not None:
-            await self.table.lobby_action(interaction, found.id, "join")
+            await self.table.lobbies.action(interaction, found.id, "join")
 
     @app_commands.command(name="rules", description="The rules, a page at a time (only you see it)")
     @app_commands.describe(page="Which page (start typing to see them)")

@@ -90,7 +90,7 @@ class StatsCog(commands.Cog):
         everywhere = (scope is not None and scope.value == "global") or guild is None
         where = ratings.GLOBAL if everywhere or guild is None else guild
         title = msg(self.table.engines[game.value].title)
-        rows = await self.table.store.leaderboard(game.value, where, TOP)
+        rows = await self.table.store.players.leaderboard(game.value, where, TOP)
         head = (
             msg("**{game}**: leaderboard of all servers", game=title)
             if everywhere
@@ -113,7 +113,7 @@ class StatsCog(commands.Cog):
             )
         me = str(interaction.user.id)
         if me not in {r[0] for r in rows}:
-            mine = await self.table.store.rank_in(game.value, where, me)
+            mine = await self.table.store.players.rank_in(game.value, where, me)
             lines.append(
                 msg("You: place {rank} of {n}.", rank=mine[0], n=mine[1])
                 if mine is not None
@@ -137,7 +137,9 @@ class StatsCog(commands.Cog):
         await self.table.ack(interaction)
         person = user or interaction.user
         player = str(person.id)
-        rated = [r for r in await self.table.store.ratings_of(player, ratings.GLOBAL) if r[0] in self.table.engines]
+        rated = [
+            r for r in await self.table.store.players.ratings_of(player, ratings.GLOBAL) if r[0] in self.table.engines
+        ]
         if not rated:
             await self.table.reply(
                 interaction,
@@ -166,7 +168,7 @@ class StatsCog(commands.Cog):
     async def rating_lines(self, player: str, rated: list[tuple], guild: int | None) -> list[Msg | str]:
         """One line per game the player is rated at: across servers, and on this server with the place."""
         store = self.table.store
-        here = {r[0]: r for r in await store.ratings_of(player, guild)} if guild else {}
+        here = {r[0]: r for r in await store.players.ratings_of(player, guild)} if guild else {}
         lines: list[Msg | str] = []
         for k, name, mu, sigma, games, wins in rated:
             line = msg(
@@ -176,7 +178,7 @@ class StatsCog(commands.Cog):
                 games=game_count(games),
                 wins=wins,
             )
-            rank = await store.rank_in(k, guild, player) if k in here and guild else None
+            rank = await store.players.rank_in(k, guild, player) if k in here and guild else None
             if rank:
                 line = msg(
                     "{line}; on this server {rating}, place {rank} of {n}",
@@ -190,7 +192,7 @@ class StatsCog(commands.Cog):
 
     async def against_ai(self, kind: str) -> list[Msg | str]:
         """Where the AI levels stand at a game (rated like players), for a player to compare."""
-        levels = await self.table.store.ai_ratings(kind, ratings.GLOBAL)
+        levels = await self.table.store.players.ai_ratings(kind, ratings.GLOBAL)
         if not levels:
             return []
         return [
@@ -206,7 +208,7 @@ class StatsCog(commands.Cog):
 
     async def chart(self, interaction: discord.Interaction, name: str, player: str, kind: str, mine: tuple) -> bytes:
         """The player's rating and places over their games of `kind` (rendering/stats.py)."""
-        history = await self.table.store.rating_history(player, kind)
+        history = await self.table.store.players.rating_history(player, kind)
         locale = self.table.audience(interaction)
         points = [(ratings.ordinal(mu, sigma), place, field) for _, _, place, field, _, mu, sigma in history]
         head = render(msg("{name} — {game}", name=name, game=msg(self.table.engines[kind].title)), locale)

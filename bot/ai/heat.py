@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
-from bot.games.base import Action, State
+from bot.ai.game import GameAI
+from bot.games.base import Action, Engine, State
 from bot.games.heat import rules as heat_rules
 from bot.games.heat.rules import COOLDOWN, KIND, PLAYABLE, SPEED
 
@@ -158,3 +159,18 @@ def score(state: State) -> list[float]:
         pos = c["pos"]
         out.append(pos + heat_value(tr, pos, len(c["engine"])))
     return out
+
+
+def plan(engine: Engine, state: State, seat: int) -> Action:
+    """How a car plays on in the look-ahead: the racer's best plan at submission, else the automatic
+    player. (Heat's automatic player submits a random gear and cards: a look-ahead with it says
+    little about a move.)"""
+    if state["phase"] != "submit":
+        return engine.auto_action(state, seat)
+    return best_plan(state, seat) or engine.auto_action(state, seat)
+
+
+# The look-ahead: two rounds (at most 40 moves) show where a submission leaves the car for the next
+# corner; a solo race's 10 moves were 10 rounds of imagined driving, more noise than signal about
+# the move weighed (designed).
+AI = GameAI(score=score, scale=6.0, depth=40, rounds=2, playouts=300, policy=plan, promise=promise, standing=standing)

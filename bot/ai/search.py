@@ -3,7 +3,7 @@
 For each move a seat may make it imagines the game many times: everything the seat cannot see is
 dealt again at random (`Engine.redraw_hidden`: other hands, deck orders, secret choices, the dice
 to come), the move is made, every seat then plays on as the game's automatic player would for a
-few turns, and the seat's standing is judged (`bot.ai.value.share`). The move with the best
+few turns (or the game's own look-ahead player: bot/ai/<kind>.py), and the seat's standing is judged (`bot.ai.value.share`). The move with the best
 average wins. Successive halving spends the playouts on the moves still in the running; every
 candidate meets the same imagined deals (common random numbers), so luck cancels out.
 
@@ -17,7 +17,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from bot.ai.policies import PLANS, PROMISE, STANDING, policy
+from bot.ai.games import AI, policy
 from bot.ai.value import share
 from bot.games.base import Action, Engine, GameError, State, clone, is_preference
 from bot.games.registry import engines
@@ -27,22 +27,11 @@ LEVEL_NAMES = ("easy", "normal", "strong")
 
 @dataclass(frozen=True)
 class Level:
-    search: float  # the share of the game's playouts (PLAYOUTS) spent per decision (0: no search)
+    search: float  # the share of the game's playouts (GameAI.playouts) spent per decision (0: no search)
     width: int  # the most moves weighed (the automatic player's pick always among them)
     blunder: float = 0.0  # without search: how often a move is picked at random instead
 
 
-# Look-ahead per game, in moves of any seat before the standing is judged (designed: about two
-# rounds of a 3-4 player table, enough for a move's effects to show).
-DEPTH = {"heat": 40, "pon": 30, "pole": 6, "rallyman": 24, "steamworks": 20}
-# Where a game plays in rounds that every seat moves in (Heat), the look-ahead ends after so many
-# rounds instead, whatever the number of seats (DEPTH still caps its moves). Designed: two rounds
-# show where a submission leaves the car for the next corner; a solo race's 10 moves were 10 rounds
-# of imagined driving, more noise than signal about the move weighed.
-ROUNDS = {"heat": 2}
-# Imagined games per strong decision: what one core plays in about a second (`python -m bot arena`
-# measures the decision times: ai_<game>_strong_decision_p95_s).
-PLAYOUTS = {"heat": 300, "pon": 200, "pole": 40, "rallyman": 100, "steamworks": 80}
 # The most a decision takes: a slow engine (Pole's move search) or a busy machine stops the search
 # with the best move so far, so an AI seat never keeps the table waiting long (#34's goal: strong
 # decisions within 2 s at the 95th percentile). Within it, the same seed gives the same move. The
@@ -62,22 +51,16 @@ def decide(kind: str, state: State, seat: int, level: str, seed: int, own: bool 
     return choose(engines()[kind], state, seat, level, seed, own)
 
 
-# Moves that only step back through a choice being built (take back the last tile or die, clear the
-# plan, pick a tile before its place and back): never the AI's, which builds a choice straight on.
-# A look-ahead cannot tell "lay, then take it back" from laying once, so Steam Works' strong seat
-# laid and took back the same tile for ever (an arena game ran 20000 moves).
-NAVIGATION = {"steamworks": ("undo", "tile"), "rallyman": ("undo", "clear")}
-
-
 def decisions(engine: Engine, state: State, seat: int) -> list[Action]:
     return [a for a in engine.legal_actions(state, seat) if not is_preference(a)]
 
 
 def ai_options(engine: Engine, state: State, seat: int) -> list[Action]:
-    """The moves the AI weighs: the seat's decisions but the ones that only step back (NAVIGATION),
-    unless nothing else is left."""
+    """The moves the AI weighs: the seat's decisions but the ones that only step back through a choice
+    being built (GameAI.navigation: take back the last tile or die, clear the plan), unless nothing
+    else is left."""
     options = decisions(engine, state, seat)
-    back = NAVIGATION.get(engine.kind, ())
+    back = AI[engine.kind].navigation
     onward = [a for a in options if a.get("type") not in back]
     return onward or options
 
@@ -85,9 +68,10 @@ def ai_options(engine: Engine, state: State, seat: int) -> list[Action]:
 def choose(engine: Engine, state: State, seat: int, level: str, seed: int, own: bool = True) -> Action:
     """The seat's move. It reads the state only through what the seat may see: its own legal
     moves, and states redrawn from what it sees. Before its first decision an AI seat of its `own`
-    may set a standing choice (bot/ai/policies.py STANDING: Heat's preferences); standing in for an
-    absent player it keeps that player's (they are the player's when the seat is taken back)."""
-    standing = STANDING.get(engine.kind) if own else None
+    may set a standing choice (GameAI.standing: Heat's preferences); standing in for an absent
+    player it keeps that player's (they are the player's when the seat is taken back)."""
+    game = AI[engine.kind]
+    standing = game.standing if own else None
     first = standing(state, seat) if standing is not None else None
     if first is not None:
         return first
@@ -99,20 +83,19 @@ def choose(engine: Engine, state: State, seat: int, level: str, seed: int, own: 
     rng = random.Random(seed)
     lv = LEVELS[level]
     seen = engine.redraw_hidden(state, seat, rng.getrandbits(63))
-    plan = PLANS.get(engine.kind)
-    if plan is not None and lv.search > 0:  # a race-long plan narrows the searching levels' options
-        options = plan(seen, seat, options, level)
+    if game.plan is not None and lv.search > 0:  # a race-long plan narrows the searching levels' options
+        options = game.plan(seen, seat, options, level)
         if len(options) == 1:
             return options[0]
     usual = _usual(engine, seen, seat, options)
-    budget = round(lv.search * PLAYOUTS.get(engine.kind, 100))
+    budget = round(lv.search * game.playouts)
     if budget == 0:
         return rng.choice(options) if rng.random() < lv.blunder else usual
     return _search(engine, state, seat, _shortlist(engine, state, seat, options, usual, lv.width, rng), budget, rng)
 
 
 def _usual(engine: Engine, seen: State, seat: int, options: list[Action]) -> Action:
-    """What the look-ahead's player would do (bot/ai/policies.py), on a state redrawn from the seat's view."""
+    """What the look-ahead's player would do (bot/ai/games.py policy), on a state redrawn from the seat's view."""
     try:
         pick = policy(engine)(engine, seen, seat)
     except (GameError, StopIteration, IndexError, KeyError):
@@ -124,11 +107,11 @@ def _shortlist(
     engine: Engine, state: State, seat: int, options: list[Action], usual: Action, width: int, rng: random.Random
 ) -> list[Action]:
     """The moves worth weighing: all that fit, else the usual one and the most promising (where the
-    game can tell, bot/ai/policies.py) or a seeded sample."""
+    game can tell: GameAI.promise) or a seeded sample."""
     if len(options) <= width:
         return options
     rest = [a for a in options if a != usual]
-    promise = PROMISE.get(engine.kind)
+    promise = AI[engine.kind].promise
     if promise is None:
         return [usual, *rng.sample(rest, width - 1)]
     return [usual, *sorted(rest, key=lambda a: -promise(state, seat, a))[: width - 1]]
@@ -185,14 +168,15 @@ def _playout(
         seen, _ = engine.apply(seen, seat, action)
     except GameError:
         return 0.0  # (cannot happen while redraw_hidden keeps the seat's own options)
-    ahead = play_on(engine, seen, DEPTH.get(engine.kind, 20), deadline, ROUNDS.get(engine.kind))
+    game = AI[engine.kind]
+    ahead = play_on(engine, seen, game.depth, deadline, game.rounds)
     return None if ahead is None else share(engine, ahead, seat)
 
 
 def play_on(
     engine: Engine, state: State, moves: int, deadline: float | None = None, rounds: int | None = None
 ) -> State | None:
-    """Every seat plays as the look-ahead's player (bot/ai/policies.py) for up to `moves` moves, or
+    """Every seat plays as the look-ahead's player (bot/ai/games.py policy) for up to `moves` moves, or
     until `rounds` more rounds have begun (state["round"]; None if the clock passes `deadline` first:
     a slow engine's look-ahead stops within a move). The state handed in is left as it was."""
     play = policy(engine)

@@ -1,4 +1,4 @@
-"""Issue #34: Pole Position's race plan (bot/ai/pole_plan.py) keeps the rules a good player keeps
+"""Issue #34: Pole Position's race plan (bot/ai/pole.py) keeps the rules a good player keeps
 across a race: the one stop the rules demand before the tyres wear out, the tyres that last the
 laps left, EP and BP one at a time, rerolls only on low rolls, and each move ended where the next
 turn goes furthest (the lane of the next corner's double arrow)."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from bot.ai import pole_plan as plan
+from bot.ai import pole as plan
 from bot.ai import search
 from bot.games.pole import rules as R
 from bot.games.pole.content import circuits, rules

@@ -13,8 +13,7 @@ from bot.games.base import replay
 from bot.store import Store
 from bot.table import Table
 
-from tests.core.conftest import BENCH_GAMES as GAMES
-from tests.core.conftest import bench_copy
+from tests.core.conftest import BENCH_GAMES as GAMES, bench_copy
 from tests.e2e.conftest import settings_for
 
 
@@ -37,7 +36,7 @@ async def test_every_cloned_game_replays_to_its_snapshot(bench_games, tmp_path):
             statuses[game.status] = statuses.get(game.status, 0) + 1
         assert statuses == {"finished": GAMES * 9 // 10, "active": GAMES // 10}
         assert await store.owed() == []
-        assert len(await store.due_timers(10**12)) >= GAMES // 10  # every mid-game game has reminders
+        assert len(await store.clocks.due_timers(10**12)) >= GAMES // 10  # every mid-game game has reminders
     finally:
         await store.close()
     con = sqlite3.connect(path)
@@ -92,7 +91,7 @@ def _owed(path) -> int:
 
 async def test_move_db_ratio_on_postgresql(tmp_path, capsys):
     from bot.tools.bench import live as bench_live
-    from tests.core.test_store import database_for
+    from tests.core.stores import database_for
 
     url = await database_for("postgresql", tmp_path)
     await bench_live.move_db(tmp_path, races=1, database=url, suffix="_pg")

@@ -87,3 +87,17 @@ def test_nothing_under_bot_imports_the_tests():
     files = sorted((ROOT / "bot").rglob("*.py"))
     found = {module_name(p): sorted(n for n in imports(p) if is_test(n)) for p in files}
     assert not {k: v for k, v in found.items() if v}, {k: v for k, v in found.items() if v}
+
+
+def among_test_modules(names: set[str]) -> set[str]:
+    """The test modules (tests/**/test_*.py) among the names."""
+    return {n for n in names if is_test(n) and n.rsplit(".", 1)[-1].startswith("test_")}
+
+
+def test_no_test_module_imports_another():
+    """What several test modules share lives in helper modules (tests/core/stores.py,
+    tests/e2e/watch.py, tests/heat/helpers.py...) or a conftest, never in another test module: a
+    reader of a test finds its tools by their names, and a test module is only ever run, not used."""
+    files = sorted((ROOT / "tests").rglob("*.py"))
+    found = {module_name(p): sorted(among_test_modules(imports(p)) - {module_name(p)}) for p in files}
+    assert not {k: v for k, v in found.items() if v}, {k: v for k, v in found.items() if v}

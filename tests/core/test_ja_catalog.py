@@ -18,7 +18,7 @@ from bot.games.pon import common as pon_prefs
 from bot.games.pon.content import load_cards
 from bot.i18n import LIST_SEPARATOR, catalog_files
 from cogs.base import CLOCKS
-from tests.heat.test_text_exit import _STR, literal_keys
+from tests.text_checks import STRING_LITERAL, literal_keys
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -74,16 +74,16 @@ COMMAND_NAMES = {
 }
 
 _MORE = re.compile(
-    r"(?<![\w.])(?:tx|chain|round_line)\(\s*((?:" + _STR + r"\s*)+)"
+    r"(?<![\w.])(?:tx|chain|round_line)\(\s*((?:" + STRING_LITERAL + r"\s*)+)"
 )  # renderer texts, joining patterns, Heat's round-record lines
 _DESC = re.compile(
-    r"(?:\bdescription|LANGUAGE_HELP\s*|CLOCK_HELP\s*|AI_HELP\s*|AI_LEVEL_HELP\s*)=\s*((?:" + _STR + r"\s*)+)"
+    r"(?:\bdescription|LANGUAGE_HELP\s*|CLOCK_HELP\s*|AI_HELP\s*|AI_LEVEL_HELP\s*)=\s*((?:" + STRING_LITERAL + r"\s*)+)"
 )  # slash-command texts
 _DESCRIBE = re.compile(r"describe\(((?:[^()]|\([^()]*\))*)\)", re.S)  # option descriptions
 
 
 def _join(literals: str) -> str:
-    return "".join(eval(p) for p in re.findall(_STR, literals))
+    return "".join(eval(p) for p in re.findall(STRING_LITERAL, literals))
 
 
 def code_keys() -> dict[str, str]:
@@ -98,7 +98,7 @@ def code_keys() -> dict[str, str]:
                 for m in rx.finditer(src):
                     keys.setdefault(_join(m[1]), where)
             for m in _DESCRIBE.finditer(src):
-                for a in re.finditer(r"\w+\s*=\s*((?:" + _STR + r"\s*)+)", m[1]):
+                for a in re.finditer(r"\w+\s*=\s*((?:" + STRING_LITERAL + r"\s*)+)", m[1]):
                     keys.setdefault(_join(a[1]), where)
     return keys
 

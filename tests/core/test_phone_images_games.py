@@ -26,7 +26,7 @@ from rendering import pole as PR
 from rendering import rallyman as RR
 from rendering import steamworks as SR
 from rendering.common import MIN_PHONE_TEXT, PHONE_W, min_font, recording
-from tests.pole.test_playouts import policy
+from tests.pole.helpers import policy
 
 MIN_GLYPH = 7.5
 NAMES = ["ゆきこ", "José Müller", "Ωmega", "山田太郎", "Alice", "Zoë 🚀"]

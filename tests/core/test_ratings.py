@@ -10,7 +10,7 @@ from bot import ratings
 from bot.games.base import Engine
 from bot.games.registry import engines
 from bot.store import Game, Seat, Store
-from tests.core.test_store import database_for
+from tests.core.stores import database_for
 
 GUILD = 111 << 22
 
@@ -113,19 +113,19 @@ async def test_a_finished_game_is_rated_once_in_its_server_and_across_servers(st
     game = await store.game(game_id)
     assert await ratings.record(store, PLACED, game)
     assert not await ratings.record(store, PLACED, game)  # rated once however often asked
-    board = await store.leaderboard("pon", GUILD)
+    board = await store.players.leaderboard("pon", GUILD)
     assert [row[0] for row in board] == ["101", "100", "102"] or [row[0] for row in board] == ["101", "102", "100"]
     assert board[0][4:] == (1, 1)
-    assert await store.leaderboard("pon", ratings.GLOBAL) == board
-    assert await store.rank_in("pon", GUILD, "101") == (1, 3)
-    history = await store.rating_history("101", "pon")
+    assert await store.players.leaderboard("pon", ratings.GLOBAL) == board
+    assert await store.players.rank_in("pon", GUILD, "101") == (1, 3)
+    history = await store.players.rating_history("101", "pon")
     assert [(h[0], h[2], h[3]) for h in history] == [(game_id, 1, 3)]
     # A game in another server moves the global ratings, not this server's.
     other = await store.game(await finished(store, [1, 2], guild=222 << 22, users=(102, 101)))
     assert await ratings.record(store, PLACED, other)
-    assert await store.leaderboard("pon", GUILD) == board
-    assert (await store.rank_in("pon", ratings.GLOBAL, "101"))[1] == 3
-    assert (await store.ratings_of("101", ratings.GLOBAL))[0][4:] == (2, 1)
+    assert await store.players.leaderboard("pon", GUILD) == board
+    assert (await store.players.rank_in("pon", ratings.GLOBAL, "101"))[1] == 3
+    assert (await store.players.ratings_of("101", ratings.GLOBAL))[0][4:] == (2, 1)
 
 
 async def test_an_abandoned_game_never_counts(store):
@@ -135,16 +135,16 @@ async def test_an_abandoned_game_never_counts(store):
     assert await store.set_status(game_id, "abandoned")
     assert not await ratings.record(store, PLACED, await store.game(game_id))
     assert await ratings.catch_up(store, {"pon": PLACED}) == 0
-    assert await store.leaderboard("pon", ratings.GLOBAL) == []
+    assert await store.players.leaderboard("pon", ratings.GLOBAL) == []
 
 
 async def test_ai_levels_are_on_the_leaderboard(store):
     game = await store.game(await finished(store, [2, 1, 3], ai=2))
     assert await ratings.record(store, PLACED, game)
-    board = await store.leaderboard("pon", ratings.GLOBAL)
+    board = await store.players.leaderboard("pon", ratings.GLOBAL)
     assert sorted(row[0] for row in board) == ["100", "ai:strong"]
     assert dict((row[0], row[4:]) for row in board)["ai:strong"] == (1, 1)
-    assert [row[0] for row in await store.ai_ratings("pon", ratings.GLOBAL)] == ["ai:strong"]
+    assert [row[0] for row in await store.players.ai_ratings("pon", ratings.GLOBAL)] == ["ai:strong"]
 
 
 async def test_start_up_rates_older_games_and_a_rebuild_gives_the_same_ratings(store):
@@ -152,11 +152,11 @@ async def test_start_up_rates_older_games_and_a_rebuild_gives_the_same_ratings(s
     await finished(store, [1])  # a solo game: seen, rates no one
     assert await ratings.catch_up(store, {"pon": PLACED}) == 4  # the one-time build, in the order they ended
     assert await ratings.catch_up(store, {"pon": PLACED}) == 0
-    assert await store.unrated_games() == []
-    before = await store.leaderboard("pon", GUILD)
-    assert len(await store.rating_history("100", "pon")) == len(ids)
+    assert await store.players.unrated_games() == []
+    before = await store.players.leaderboard("pon", GUILD)
+    assert len(await store.players.rating_history("100", "pon")) == len(ids)
     assert await ratings.rebuild(store, {"pon": PLACED}) == 4
-    assert await store.leaderboard("pon", GUILD) == before
+    assert await store.players.leaderboard("pon", GUILD) == before
 
 
 async def played_to_the_end(store: Store, engine, game_id: int, state):
@@ -179,7 +179,7 @@ async def test_a_real_game_played_to_its_end_is_rated(store):
     state = await played_to_the_end(store, engine, game_id, state)
     assert await ratings.record(store, engine, await store.game(game_id))
     places = engine.placings(state)
-    board = await store.leaderboard("pon", GUILD)
+    board = await store.players.leaderboard("pon", GUILD)
     assert [row[0] for row in board][0] == str(100 + places.index(1))
 
 
@@ -198,7 +198,7 @@ async def test_six_drivers_with_two_sharing_the_fastest_time(store):
     places = engine.placings(state)
     assert places == [6, 1, 3, 1, 4, 5]
     assert await ratings.record(store, engine, await store.game(game_id))
-    board = {row[0]: ratings.ordinal(row[2], row[3]) for row in await store.leaderboard("rallyman", GUILD)}
+    board = {row[0]: ratings.ordinal(row[2], row[3]) for row in await store.players.leaderboard("rallyman", GUILD)}
     assert len(board) == 6 and board["201"] == pytest.approx(board["203"])
     assert min(board["201"], board["203"]) > max(v for p, v in board.items() if p not in ("201", "203"))
     assert sorted(board, key=board.get, reverse=True)[2:] == ["202", "204", "205", "200"]

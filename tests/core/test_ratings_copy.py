@@ -20,7 +20,7 @@ from bot.games.registry import engines
 from bot.store import Store
 from bot.store_copy import copy_store
 from cogs.stats import StatsCog
-from tests.core.test_store import database_for
+from tests.core.stores import database_for
 
 ENGINES = engines()
 HERE, THERE = 111 << 22, 222 << 22  # two servers
@@ -68,7 +68,7 @@ class Playing:
 async def seeded(store: Store) -> None:
     pon = await Playing.open(store, "pon", HERE, [100, 101, 102], {}, 3)
     await pon.moves(20)
-    assert await store.set_auto(pon.game_id, 1, True)  # bob is away: the stand-in finishes his seat
+    assert await store.clocks.set_auto(pon.game_id, 1, True)  # bob is away: the stand-in finishes his seat
     rally = await Playing.open(store, "rallyman", HERE, [100 + k for k in range(6)], {"stage": "Rally1 SS1"}, 3)
     await rally.finish()
     assert ENGINES["rallyman"].placings(rally.state) == [6, 1, 3, 1, 4, 5]  # two share the fastest time
@@ -137,7 +137,7 @@ async def test_a_copy_started_up_has_exactly_the_sources_ratings_once(source, tm
     store = await Store.open(source)
     try:
         before = await rated_rows(store)
-        assert await store.unrated_games() == []
+        assert await store.players.unrated_games() == []
     finally:
         await store.close()
     kinds = {row[0] for row in before["ratings"]}

@@ -5,18 +5,9 @@ import time
 
 import pytest
 
-from bot.config import Shards, shard_of
+from bot.config import Shards
 from bot.store import PromptUpdate, Store
-from tests.core.test_store import database_for, BACKENDS
-
-TOTAL = 4
-
-
-def guild_on(shard: int, n: int = 0) -> int:
-    """A realistic snowflake (a timestamp above bit 22) whose guild lands on `shard` of TOTAL."""
-    guild = ((1_200_000_000_000 + TOTAL * (n + 1) + shard) << 22) | (1 << 17)
-    assert shard_of(guild, TOTAL) == shard
-    return guild
+from tests.core.stores import BACKENDS, TOTAL, database_for, guild_on
 
 
 async def active_game(store: Store, guild: int, *, auto: bool = False, owed: bool = True, due: float = 100.0) -> int:
@@ -26,7 +17,7 @@ async def active_game(store: Store, guild: int, *, auto: bool = False, owed: boo
         gid, 99, {"n": 0}, [PromptUpdate(0, "h0"), PromptUpdate(1, "h1")], {"x": 1}, [0, 1], {0: due, 1: due + 1}
     )
     if auto:
-        await store.set_auto(gid, 1, True)
+        await store.clocks.set_auto(gid, 1, True)
     if not owed:
         await store.settle(gid, [0])
     return gid
@@ -44,36 +35,36 @@ async def test_each_process_sees_only_its_shards(store):
         shard: await active_game(store, guild_on(shard), auto=True, due=100.0 + 10 * shard) for shard in range(TOTAL)
     }
     lobby = await store.create_game("heat", guild_on(3, 5), 6, 10, "ann", {}, 7)  # its post never recorded
-    everything = await store.due_timers(10**9)
-    assert len(everything) == 2 * TOTAL and await store.next_timer_due() == 100.0
+    everything = await store.clocks.due_timers(10**9)
+    assert len(everything) == 2 * TOTAL and await store.clocks.next_timer_due() == 100.0
 
     store.shards = Shards(1, 2, TOTAL)
     assert {o.game_id for o in await store.owed()} == {games[1], games[2]}
-    assert {g for g, *_ in await store.due_timers(10**9)} == {games[1], games[2]}
-    assert [t[:2] for t in await store.due_timers(115.0)] == [(games[1], 0), (games[1], 1)]
-    assert await store.next_timer_due() == 110.0
-    assert await store.games_with_auto_seats() == [games[1], games[2]]
+    assert {g for g, *_ in await store.clocks.due_timers(10**9)} == {games[1], games[2]}
+    assert [t[:2] for t in await store.clocks.due_timers(115.0)] == [(games[1], 0), (games[1], 1)]
+    assert await store.clocks.next_timer_due() == 110.0
+    assert await store.clocks.games_with_auto_seats() == [games[1], games[2]]
     assert await store.lobbies_without_message() == []
     assert await store.owed(games[0]) != []  # one game by its id: whoever asks (a DM's move, a retry)
 
     store.shards = Shards(3, 3, TOTAL)
     assert await store.lobbies_without_message() == [(lobby, 6)]
-    assert await store.next_timer_due() == 130.0
+    assert await store.clocks.next_timer_due() == 130.0
     store.shards = Shards(0, 0, TOTAL)
-    assert await store.next_timer_due() == 100.0
+    assert await store.clocks.next_timer_due() == 100.0
 
 
 async def test_restoring_timers_touches_only_its_shards(store):
     games = [await active_game(store, guild_on(shard)) for shard in range(TOTAL)]
     for gid in games:
-        await store.set_timers(gid, "remind", set(), {})  # a crash lost them
+        await store.clocks.set_timers(gid, "remind", set(), {})  # a crash lost them
     store.shards = Shards(2, 3, TOTAL)
-    await store.restore_timers(500.0)
-    assert sorted({g for g, *_ in await store.due_timers(10**9)}) == games[2:]
+    await store.clocks.restore_timers(500.0)
+    assert sorted({g for g, *_ in await store.clocks.due_timers(10**9)}) == games[2:]
     store.shards = None
-    assert sorted({g for g, *_ in await store.due_timers(10**9)}) == games[2:]  # the others are theirs
-    await store.restore_timers(600.0)
-    assert sorted({g for g, *_ in await store.due_timers(10**9)}) == games
+    assert sorted({g for g, *_ in await store.clocks.due_timers(10**9)}) == games[2:]  # the others are theirs
+    await store.clocks.restore_timers(600.0)
+    assert sorted({g for g, *_ in await store.clocks.due_timers(10**9)}) == games
 
 
 async def test_the_catch_up_sweep_reads_only_what_waited(store):
@@ -106,8 +97,8 @@ async def test_the_shard_queries_walk_their_indexes(tmp_path):
         store.shards = Shards(0, 1, TOTAL)
         traced: list[str] = []
         await store._db.set_trace(traced.append)
-        await store.next_timer_due()
-        await store.due_timers(5.0)
+        await store.clocks.next_timer_due()
+        await store.clocks.due_timers(5.0)
         await store.owed()
         await store._db.set_trace(None)
         joined = [sql for sql in traced if sql.startswith("SELECT") and "FROM games AS g" in sql]

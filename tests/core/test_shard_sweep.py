@@ -7,7 +7,7 @@ import asyncio
 from bot.announcer import Announcer
 from bot.config import Shards
 from bot.store import PromptUpdate, Store
-from tests.core.test_shard_store import guild_on, TOTAL
+from tests.core.stores import guild_on, TOTAL
 
 
 class Engine:

@@ -13,22 +13,8 @@ import pytest
 from bot.games.base import replay
 from bot.games.registry import engines
 from bot.store import MIGRATIONS, PromptUpdate, StaleVersion, Store
-from bot.tools.pgserver import NoServer, shared_server
-
-BACKENDS = ["sqlite", "postgresql"]
-
-
-async def database_for(backend: str, tmp_path: Path) -> Path | str:
-    """A fresh, empty database of this backend: an SQLite path, or a new database's URL."""
-    if backend == "sqlite":
-        return tmp_path / "db.sqlite3"
-    try:
-        server = shared_server()
-    except NoServer as err:
-        if os.environ.get("BOT_REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"BOT_REQUIRE_POSTGRES=1 but {err}")
-        pytest.skip(f"PostgreSQL tests: {err}")
-    return await server.new_database()
+from bot.tools.pgserver import NoServer
+from tests.core.stores import BACKENDS, database_for
 
 
 @pytest.fixture(params=BACKENDS)
@@ -162,13 +148,13 @@ async def test_a_failed_transaction_leaves_nothing(store):
 async def test_timers_survive_reopen(database):
     s = await Store.open(database)
     gid = await s.create_game("heat", 1, 2, 10, "ann", {}, 7)
-    await s.set_timers(gid, "remind", {0}, {0: 100.0})
+    await s.clocks.set_timers(gid, "remind", {0}, {0: 100.0})
     await s.close()
     s = await Store.open(database)
-    assert await s.due_timers(50.0) == []
-    assert await s.due_timers(100.0) == [(gid, 0, "remind", 1)]
-    await s.delete_timer(gid, 0, "remind")
-    assert await s.next_timer_due() is None
+    assert await s.clocks.due_timers(50.0) == []
+    assert await s.clocks.due_timers(100.0) == [(gid, 0, "remind", 1)]
+    await s.clocks.delete_timer(gid, 0, "remind")
+    assert await s.clocks.next_timer_due() is None
     await s.close()
 
 
@@ -190,16 +176,16 @@ async def test_a_failure_between_the_writes_rolls_back_all(store):
 async def test_finishing_clears_timers(store):
     gid = await store.create_game("heat", 1, 2, 10, "ann", {}, 7)
     await store.start(gid, 99, {"n": 0}, [])
-    await store.set_timers(gid, "remind", {0}, {0: 5.0})
+    await store.clocks.set_timers(gid, "remind", {0}, {0: 5.0})
     await store.commit_move(gid, 0, 0, {"type": "a"}, {"n": 1}, True, [])
-    assert (await store.game(gid)).status == "finished" and await store.next_timer_due() is None
+    assert (await store.game(gid)).status == "finished" and await store.clocks.next_timer_due() is None
 
 
 async def test_set_timers_keeps_the_still_waiting(store):
     gid = await store.create_game("heat", 1, 2, 10, "ann", {}, 7)
-    await store.set_timers(gid, "remind", {0, 1}, {0: 10.0, 1: 10.0})
-    await store.set_timers(gid, "remind", {1}, {})  # seat 0 moved; seat 1 still thinking
-    assert await store.due_timers(99.0) == [(gid, 1, "remind", 1)]
+    await store.clocks.set_timers(gid, "remind", {0, 1}, {0: 10.0, 1: 10.0})
+    await store.clocks.set_timers(gid, "remind", {1}, {})  # seat 0 moved; seat 1 still thinking
+    assert await store.clocks.due_timers(99.0) == [(gid, 1, "remind", 1)]
 
 
 async def started(store: Store, seats: int = 2) -> int:
@@ -270,10 +256,26 @@ async def test_timers_and_owed_announcements_survive_a_crash(database):
     await s._db.close()  # ... and the process dies
     s = await Store.open(database)
     try:
-        assert await s.due_timers(1000.0) == [(gid, 1, "remind", 1)]
+        assert await s.clocks.due_timers(1000.0) == [(gid, 1, "remind", 1)]
         assert [(o.version, o.outcome) for o in await s.owed(gid)] == [(1, {"events": [1]})]
     finally:
         await s.close()
+
+
+async def test_the_progress_hook_hears_each_write_of_announcement_progress(store):
+    """Store.on_progress_written (the bench's instrumentation) gets the statements and seconds of
+    each write of announcement progress, and nothing when there was nothing to write."""
+    heard: list[tuple[int, float]] = []
+    store.on_progress_written = lambda statements, seconds: heard.append((statements, seconds))
+    gid = await started(store)
+    await store.flush()
+    assert heard == []
+    await store.commit_move(gid, 0, 0, {"type": "a"}, {"n": 1}, False, [], {}, [1], {1: 70.0})
+    await store.settle(gid, [0])
+    await store.mark_sent(gid, [1], "post")
+    await store.flush()  # the settled row deleted, the part out recorded: two statements
+    assert [n for n, _ in heard] == [2] and heard[0][1] >= 0
+    assert [o.version for o in await store.owed(gid)] == [1]
 
 
 @pytest.mark.parametrize("kind", ["heat", "pon"])
@@ -324,24 +326,24 @@ async def test_absent_players_clock_auto_seats_votes_and_escalating_timers(store
     gid = await store.create_game("heat", 1, 2, 10, "ann", {}, 7, clock=3600.0)
     await store.join(gid, 11, "bob", 4)
     assert (await store.game(gid)).clock == 3600.0
-    assert not await store.set_auto(gid, 1, True)  # a lobby: no automatic player
+    assert not await store.clocks.set_auto(gid, 1, True)  # a lobby: no automatic player
     await store.start(gid, 99, {"n": 0}, [PromptUpdate(0, "h0"), PromptUpdate(1, "h1")], {}, [0, 1], {0: 50.0, 1: 60.0})
-    assert await store.vote(gid, 1, 10, 0) == [10]
-    assert await store.vote(gid, 1, 10, 0) == [10]  # once per voter
-    assert await store.vote(gid, 1, 12, 3) == [12]  # the seat's menu moved on: older votes go
-    assert await store.set_auto(gid, 1, True) and not await store.set_auto(gid, 1, True)
+    assert await store.clocks.vote(gid, 1, 10, 0) == [10]
+    assert await store.clocks.vote(gid, 1, 10, 0) == [10]  # once per voter
+    assert await store.clocks.vote(gid, 1, 12, 3) == [12]  # the seat's menu moved on: older votes go
+    assert await store.clocks.set_auto(gid, 1, True) and not await store.clocks.set_auto(gid, 1, True)
     assert [s.auto for s in (await store.game(gid)).seats] == [False, True]
-    assert await store.games_with_auto_seats() == [gid]
-    assert await store.vote(gid, 1, 10, 3) == [10]  # handing over cleared the votes
-    assert await store.due_timers(55.0) == [(gid, 0, "remind", 1)]
-    assert await store.escalate_timer(gid, 0, "remind", 1, 80.0)
-    assert not await store.escalate_timer(gid, 0, "remind", 1, 90.0)  # no longer at level 1
-    assert await store.due_timers(100.0) == [(gid, 1, "remind", 1), (gid, 0, "remind", 2)]
+    assert await store.clocks.games_with_auto_seats() == [gid]
+    assert await store.clocks.vote(gid, 1, 10, 3) == [10]  # handing over cleared the votes
+    assert await store.clocks.due_timers(55.0) == [(gid, 0, "remind", 1)]
+    assert await store.clocks.escalate_timer(gid, 0, "remind", 1, 80.0)
+    assert not await store.clocks.escalate_timer(gid, 0, "remind", 1, 90.0)  # no longer at level 1
+    assert await store.clocks.due_timers(100.0) == [(gid, 1, "remind", 1), (gid, 0, "remind", 2)]
     await store.commit_move(gid, 0, 0, {"a": 1}, {"n": 1}, False, [PromptUpdate(0, "h2")], {}, [0, 1], {0: 200.0})
-    assert await store.due_timers(1000.0) == [(gid, 1, "remind", 1), (gid, 0, "remind", 1)]  # asked anew
-    assert await store.escalate_timer(gid, 1, "remind", 1, None)  # the last level: gone
-    assert await store.due_timers(1000.0) == [(gid, 0, "remind", 1)]
+    assert await store.clocks.due_timers(1000.0) == [(gid, 1, "remind", 1), (gid, 0, "remind", 1)]  # asked anew
+    assert await store.clocks.escalate_timer(gid, 1, "remind", 1, None)  # the last level: gone
+    assert await store.clocks.due_timers(1000.0) == [(gid, 0, "remind", 1)]
     await store.set_status(gid, "finished")
-    assert await store.games_with_auto_seats() == []
+    assert await store.clocks.games_with_auto_seats() == []
     ended = await store.finished_games_of_user(11)
     assert [g.id for g, _ in ended] == [gid] and await store.finished_games_of_user(99) == []

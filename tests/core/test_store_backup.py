@@ -5,62 +5,11 @@ neither waits the busy timeout out nor refuses the file while one holds it."""
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 
 import pytest
 
 from bot.store import Store
-
-
-def killed_bot(path) -> None:
-    """A bot that wrote and was killed: its moves are still in the write-ahead log, not the file."""
-    subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            (
-                "import asyncio, os\n"
-                "from bot.store import Store\n"
-                "async def main():\n"
-                f"    store = await Store.open({str(path)!r})\n"
-                "    for n in range(20):\n"
-                "        gid = await store.create_game('heat', 1, 2, 10 + n, 'ann', {}, 7)\n"
-                "        await store.start(gid, None, {'n': n, 'pad': 'x' * 3000}, [])\n"
-                "    os._exit(0)  # no close: nothing folded back into the file\n"
-                "asyncio.run(main())\n"
-            ),
-        ],
-        check=True,
-        timeout=60,
-    )
-
-
-def reader(path, cli: bool) -> subprocess.Popen:
-    """Another process in a read transaction on the file (the sqlite3 shell, or Python's sqlite3)."""
-    if cli:
-        proc = subprocess.Popen(["sqlite3", str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        proc.stdin.write("BEGIN;\nSELECT 'reading', count(*) FROM games;\n")
-        proc.stdin.flush()
-    else:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-c",
-                (
-                    "import sqlite3, sys, time\n"
-                    f"c = sqlite3.connect({str(path)!r}, isolation_level=None)\n"
-                    "c.execute('BEGIN')\n"
-                    "print('reading', c.execute('SELECT count(*) FROM games').fetchone()[0], flush=True)\n"
-                    "sys.stdin.read()\n"
-                ),
-            ],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-    assert proc.stdout.readline().replace("|", " ").split() == ["reading", "20"]
-    return proc
+from tests.core.stores import killed_bot, reader
 
 
 @pytest.mark.parametrize("cli", [True, False], ids=["sqlite3 shell", "python"])

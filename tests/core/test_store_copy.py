@@ -12,7 +12,7 @@ from bot.__main__ import main as bot_main
 from bot.store import PromptUpdate, Store
 from bot.store_copy import CopyError, copy_store
 from tests.core.conftest import bench_copy
-from tests.core.test_store import database_for
+from tests.core.stores import database_for
 
 GAMES = 30
 
@@ -48,10 +48,10 @@ async def extras(path) -> None:
             {engine.to_act(state)[0]: 123.0},
         )
         await store.mark_sent(active.id, [active.version + 1], "post")
-        await store.set_dm_channel(10**9 + 1, 4242)
-        await store.set_user_locale(10**9 + 2, "ja")
-        await store.set_notify(10**9 + 2, "ping")
-        await store.set_timers(active.id, "other", {1}, {1: 9.5})
+        await store.players.set_dm_channel(10**9 + 1, 4242)
+        await store.players.set_user_locale(10**9 + 2, "ja")
+        await store.players.set_notify(10**9 + 2, "ping")
+        await store.clocks.set_timers(active.id, "other", {1}, {1: 9.5})
     finally:
         await store.close()
 
@@ -65,9 +65,9 @@ async def everything(database) -> dict:
             "games": games,
             "actions": [await store.actions(g) for g in ids],
             "owed": await store.owed(),
-            "timers": await store.due_timers(10**12),
-            "users": [await store.user(10**9 + i) for i in (1, 2)],
-            "notify": [await store.notify(10**9 + i) for i in (1, 2)],
+            "timers": await store.clocks.due_timers(10**12),
+            "users": [await store.players.user(10**9 + i) for i in (1, 2)],
+            "notify": [await store.players.notify(10**9 + i) for i in (1, 2)],
         }
     finally:
         await store.close()

@@ -10,8 +10,7 @@ import pytest
 
 from bot.games.registry import engines
 from bot.store import CACHED_GAMES, PromptUpdate, Store
-from tests.core.test_store import BACKENDS, database_for
-from tests.core.test_store_scale import statements
+from tests.core.stores import BACKENDS, database_for, statements
 
 HEAT = engines()["heat"]
 
@@ -178,7 +177,7 @@ async def test_migration_8_keeps_every_row_and_the_move_still_works(tmp_path, mo
     await old.commit_move(
         gid, 0, 0, {"type": "x"}, state, False, [PromptUpdate(1, "h1")], {"events": []}, [1], {1: 123.0}
     )
-    await old.escalate_timer(gid, 1, "remind", 1, 456.0)
+    await old.clocks.escalate_timer(gid, 1, "remind", 1, 456.0)
     await old.close()
     monkeypatch.undo()
     con = sqlite3.connect(path)
@@ -200,9 +199,9 @@ async def test_migration_8_keeps_every_row_and_the_move_still_works(tmp_path, mo
     try:
         assert await store.commit_move(gid, 1, 1, {"type": "y"}, state, False, [], {}, [0, 1], {0: 9.0}) == 2
         assert [v for v, _ in (await fresh(path))["owed"]] == [0, 1, 2]
-        assert sorted((s, level) for _, s, _, level in await store.due_timers(10**6)) == [(0, 1), (1, 2)]
+        assert sorted((s, level) for _, s, _, level in await store.clocks.due_timers(10**6)) == [(0, 1), (1, 2)]
         await store.commit_move(gid, 2, 0, {"type": "z"}, state, True, [], {}, [], {})
-        assert await store.due_timers(10**6) == [] and await store.archive(gid)
+        assert await store.clocks.due_timers(10**6) == [] and await store.archive(gid)
         await store.settle(gid, [0, 1, 2, 3])
         await store.flush()
         assert (await fresh(path))["owed"] == []

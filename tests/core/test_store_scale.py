@@ -14,7 +14,7 @@ from bot.games.registry import engines
 from bot.store import PromptUpdate, Store
 from bot.announcer import CATCH_UP_AT_ONCE
 from bot.table import Table
-from tests.core.test_store import BACKENDS, database_for
+from tests.core.stores import BACKENDS, database_for, statements
 
 ENGINES = engines()
 
@@ -42,17 +42,6 @@ async def add_games(store: Store, active: int, finished: int = 0) -> list[int]:
     return ids
 
 
-async def statements(store: Store, work) -> list[str]:
-    """The SQL statements `work` runs (a trigger's steps are traced with its statement's text)."""
-    seen: list[str] = []
-    await store._db.set_trace(seen.append)
-    try:
-        await work()
-    finally:
-        await store._db.set_trace(None)
-    return seen
-
-
 async def count_statements(store: Store, work) -> int:
     return len(await statements(store, work))
 
@@ -74,7 +63,7 @@ async def test_start_up_statements_do_not_grow_with_games(tmp_path, finished, ba
             await table.announcer.stop_catch_up()
 
         counts.append(await count_statements(store, start_up))
-        assert len(await store.due_timers(10**12)) == 2 * n  # every waiting seat got its reminder
+        assert len(await store.clocks.due_timers(10**12)) == 2 * n  # every waiting seat got its reminder
         await store.close()
     assert counts[0] == counts[1], counts
 
@@ -140,7 +129,7 @@ async def test_interaction_statements_use_indexes(tmp_path):  # SQLite's plans (
     await store.settle(gid, [1])
     await store.actions(gid)
     await store.actions(ids[-1])
-    await store.user(1000)
+    await store.players.user(1000)
     await store.set_dm_ok(gid, 1000, False)
     await store._conn.set_trace_callback(None)
     await store.close()

@@ -12,20 +12,12 @@ import orjson
 import pytest
 
 from bot.delivery import Delivery
-from bot.games.registry import engines
 from bot.i18n import to_wire
 from bot.store import Game, PromptUpdate, Seat, Store
 from bot.picks import OLD_HASH_LENGTH, _SORTED, _wire, menu_hash
 from bot.table import Table
-from tests.core.test_store import BACKENDS, database_for
-from tests.core.test_store_scale import statements
-
-ENGINES = engines()
-HEAT = ENGINES["heat"]
-
-
-class NoBot:
-    user = None
+from tests.core.stores import BACKENDS, database_for, statements
+from tests.core.tables import ENGINES, HEAT, NoBot, a_move, heat_game
 
 
 def old_hash(menu) -> str:
@@ -36,24 +28,6 @@ def old_hash(menu) -> str:
 @pytest.fixture(params=BACKENDS)
 async def path(request, tmp_path):
     return await database_for(request.param, tmp_path)
-
-
-async def heat_game(store: Store, table: Table, seats: int = 3, seed: int = 4) -> int:
-    options = HEAT.validate_options({"track": "usa"}, seats)
-    gid = await store.create_game("heat", 1, 5, 100, "p0", options, seed)
-    for i in range(1, seats):
-        await store.join(gid, 100 + i, f"p{i}", 6)
-    game = await store.game(gid)
-    state = HEAT.new_game(options, seats, seed)
-    to_act, fresh = table.reminders(HEAT, game, state, list(range(seats)))
-    await store.start(gid, 10_000 + gid, state, table.prompts(HEAT, game, state, force=True), {}, to_act, fresh)
-    await store.settle(gid, [0])
-    return gid
-
-
-def a_move(engine, game: Game, state) -> dict:
-    seat = engine.to_act(state)[0]
-    return next(a for a in engine.legal_actions(state, seat) if a.get("type") != "prefs")
 
 
 async def test_a_whole_move_at_the_table_is_one_statement(path):
@@ -160,9 +134,9 @@ async def test_a_move_builds_each_menu_once(monkeypatch, tmp_path):
     try:
         out = Delivery(NoBot(), store, ENGINES)  # type: ignore[arg-type]
         built.clear()
-        message = await out.private_message(game, new_state, seat, [], "en", menu=plan.outcome.menus[seat])
+        message = await out.dms.private_message(game, new_state, seat, [], "en", menu=plan.outcome.menus[seat])
         assert built == [] and "view" in message
-        await out.private_message(game, new_state, seat, [], "en")  # without it, built here
+        await out.dms.private_message(game, new_state, seat, [], "en")  # without it, built here
         assert built == [seat]
     finally:
         await store.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.games.registry import engines
 from bot.store import Store
 from bot.table import Table
-from tests.core.test_table_move_path import HEAT, NoBot, a_move, heat_game
+from tests.core.tables import HEAT, NoBot, a_move, heat_game
 
 
 async def test_the_table_upgrades_a_snapshot_once_per_load_and_moves_on_the_upgraded_state(tmp_path, monkeypatch):

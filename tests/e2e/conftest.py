@@ -23,7 +23,7 @@ from bot.config import load_settings
 from bot.tools.emulator import Emulator
 from bot.tools.emulator.model import MANAGE_THREADS
 from bot.tools.emulator.testing import start_bot_in_process
-from tests.core.test_store import BACKENDS, database_for
+from tests.core.stores import BACKENDS, database_for
 
 from . import standins
 

@@ -15,7 +15,7 @@ from bot.tools.emulator import Emulator
 from bot.tools.emulator.testing import start_bot_in_process
 
 from .conftest import make_world, settings_for
-from .test_every_decision_told import GAMES, Watch, play
+from tests.e2e.watch import GAMES, Watch, play
 
 
 async def measure(kind: str) -> Watch:

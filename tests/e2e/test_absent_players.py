@@ -123,7 +123,7 @@ async def test_finished_games_stay_in_the_players_history_and_replay_board_by_bo
     await emu.wait_until(lambda: rec.followups)
     assert "Only a finished game" in rec.followups[0].content
     for seat in (0, 1):
-        await w.bot.store.set_auto(1, seat, True)
+        await w.bot.store.clocks.set_auto(1, seat, True)
     w.bot.table.autoplayer.soon(1)
     await emu.wait_until(lambda: any("The game is over" in m.content for m in emu.messages_in(thread)), timeout=60)
     game = await w.bot.store.game(1)
@@ -165,7 +165,7 @@ async def test_a_pole_seat_voted_to_the_automatic_player_is_driven_by_a_bot_and_
     handle = await start_bot_in_process(emu, bot)
     try:
         await emu.wait_for_commands()
-        bot.table.new_seed = lambda: 3
+        bot.table.lobbies.new_seed = lambda: 3
         lobby = await open_table(world, world.alice, world.bob, kind="pole", circuit="monaco", bots=1)
         thread = await start(world, lobby, world.alice)
         alice = Driver(emu, world.alice, "select", 1, "pole")

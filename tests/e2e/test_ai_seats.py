@@ -11,7 +11,7 @@ import pytest
 from bot.tools.emulator.errors import EmulatorError
 from bot.games.registry import engines
 
-from .test_every_decision_told import GAMES
+from tests.e2e.watch import GAMES
 from bot.tools.emulator.tables import last, open_table, start
 
 ENGINES = engines()
@@ -25,7 +25,7 @@ async def play_alone(w, kind: str, ai: int, level: str):
     """alice and `ai` AI seats, seeded, to the end; returns the thread."""
     emu, bot = w.emu, w.bot
     options, seed, cast = GAMES[kind]
-    bot.table.new_seed = lambda: seed
+    bot.table.lobbies.new_seed = lambda: seed
     lobby = await open_table(w, w.alice, kind=kind, ai=ai, ai_level=level, **options)
     text = emu.message(lobby).content
     assert all(f"**AI {k}**" in text for k in range(1, ai + 1)) and f"AI seats play {level}" in text, text

@@ -84,7 +84,7 @@ async def finished_game(w, kind, **options):
 
 async def test_a_finished_game_is_checked_and_each_planted_fault_counts(table):
     w, emu = table, table.emu
-    w.bot.table.new_seed = lambda: 2
+    w.bot.table.lobbies.new_seed = lambda: 2
     thread, db = await finished_game(w, "rallyman", stage="Rally1 SS1")
     game = db.games(snapshot=True)[0]
     # The finished game's log lives in its archive now, not in `actions`: the checks read it there.

@@ -7,29 +7,13 @@ import asyncio
 
 import pytest
 
-from bot.app import create_bot
 from bot.delivery import Outcome, words
-from bot.tools.emulator.testing import start_bot_in_process
 from bot.store import PromptUpdate, Store
 from bot.table import menu_hash
 
 from .conftest import settings_for
 from bot.tools.emulator.tables import last, open_table, start
-
-
-async def run_bot(world):
-    bot = create_bot(settings_for(world.tmp_path))
-    handle = await start_bot_in_process(world.emu, bot)
-    await world.emu.wait_for_commands()
-    return bot, handle
-
-
-async def settled(store, game_id=1):
-    for _ in range(200):
-        if not await store.owed(game_id):
-            return True
-        await asyncio.sleep(0.05)
-    return False
+from tests.e2e.crashes import run_bot, settled, submit_live
 
 
 async def commit_behind_the_bots_back(world, moves, *, sent=(), finish=False):
@@ -223,14 +207,6 @@ async def commit_log_only_behind_the_bots_back(world, seat, choose):
     )
     await store.close()
     return [e.text for e in events if e.to is None]
-
-
-async def submit_live(world, user):
-    dm = await world.emu.wait_until(lambda: last(world.emu.dm_messages(user), lambda m: m.selects))
-    select = dm.selects[-1]
-    rec = await world.emu.select(user, dm, [select["options"][0]["value"]], custom_id=select["custom_id"])
-    await world.emu.wait_until(lambda: rec.acked)
-    return rec
 
 
 async def three_at_a_turn_log(world):

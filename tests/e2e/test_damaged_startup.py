@@ -269,7 +269,7 @@ def test_a_read_only_state_folder_stops_start_up_in_one_line(log_there):
 async def test_a_backup_reading_the_file_does_not_hold_the_bot_up(tmp_path):
     """The whole bot comes up (connects, is ready) while another process reads the file in a read
     transaction, as `sqlite3 bot.sqlite3 ".backup ..."` does (#28: refused after 6.5 s)."""
-    from tests.core.test_store_backup import killed_bot, reader
+    from tests.core.stores import killed_bot, reader
 
     database = tmp_path / "bot.sqlite3"
     killed_bot(database)

@@ -15,7 +15,7 @@ from bot.store import Store
 
 from .conftest import settings_for
 from bot.tools.emulator.players import Player
-from .test_crash_recovery import run_bot, settled
+from tests.e2e.crashes import run_bot, settled
 from bot.tools.emulator.tables import open_table, start
 
 
@@ -34,7 +34,7 @@ async def test_a_post_out_before_the_crash_is_not_posted_again(world, how):
     for user in (world.alice, world.bob, world.carol):
         rec = await emu.slash(user, world.general, "notify", how=how)
         await emu.wait_until(lambda: rec.followups)
-    bot.table.new_seed = lambda: 23
+    bot.table.lobbies.new_seed = lambda: 23
     lobby = await open_table(world, world.alice, world.bob, world.carol, kind="pon")
     thread = await start(world, lobby, world.alice)
     players = [Player(emu, user, "select", n, "pon") for n, user in enumerate((world.alice, world.bob, world.carol), 1)]
@@ -84,7 +84,7 @@ async def test_a_post_saying_again_what_an_earlier_one_said_is_not_taken_for_it(
     another restart, the very same post (the same line, the same player waited for) is a new
     post: Discord keeps a nonce for minutes, and a nonce made of the text alone had it return the
     earlier message, so the line was lost (and the next edit went to that old message)."""
-    from .test_crash_recovery import submit_live
+    from tests.e2e.crashes import submit_live
     from bot.tools.emulator.tables import last
 
     bot, handle = await run_bot(world)
@@ -115,7 +115,7 @@ async def test_a_move_out_before_the_crash_under_a_notice_is_not_said_again(worl
     the thread's newest message from the bot is not the game's post (a notice came after it): the
     catch-up, finding every line out, has nothing to post (it posted a bare "Waiting for" line, a
     post saying nothing new, seen twice in the campaign of seed 28)."""
-    from .test_crash_recovery import submit_live
+    from tests.e2e.crashes import submit_live
     from bot.tools.emulator.tables import last
 
     bot, handle = await run_bot(world)

@@ -20,7 +20,7 @@ from bot.store import Store
 
 from .conftest import settings_for
 from .standins import STAND_IN_ANIMATION
-from .test_crash_recovery import run_bot, settled
+from tests.e2e.crashes import run_bot, settled
 from bot.tools.emulator.tables import last, open_table, start
 
 ENGINE = engines()["heat"]

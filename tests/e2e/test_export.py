@@ -27,7 +27,7 @@ async def finish_by_automatic_players(w, kind: str, seats: int, **options):
     lobby = await open_table(w, *users, kind=kind, **options)
     thread = await start(w, lobby, w.alice)
     for seat in range(seats):
-        await w.bot.store.set_auto(1, seat, True)
+        await w.bot.store.clocks.set_auto(1, seat, True)
     w.bot.table.autoplayer.soon(1)
     await emu.wait_until(lambda: any("The game is over" in m.content for m in emu.messages_in(thread)), timeout=120)
     return thread
@@ -39,7 +39,7 @@ def animation_post(emu, thread):
 
 async def test_a_finished_game_posts_its_animation_and_exports_a_file_that_replays(table, tmp_path):
     w, emu = table, table.emu
-    w.bot.table.new_seed = lambda: 4
+    w.bot.table.lobbies.new_seed = lambda: 4
     thread = await finish_by_automatic_players(w, "rallyman", 2)
     game = await w.bot.store.game(1)
     assert game.status == "finished"

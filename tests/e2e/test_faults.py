@@ -4,14 +4,7 @@ is never rolled back or corrupted."""
 from __future__ import annotations
 
 from bot.tools.emulator.tables import open_table, start
-
-
-async def submit_first_option(emu, user):
-    dm = await emu.wait_until(lambda: [m for m in emu.dm_messages(user) if m.selects][-1:])
-    select = dm[0].selects[0]
-    return await emu.select(
-        user, dm[0], [o["value"] for o in select["options"][: select["min_values"]]], custom_id=select["custom_id"]
-    )
+from tests.e2e.crashes import submit_first_option
 
 
 async def test_rate_limited_board_post_is_retried(table):

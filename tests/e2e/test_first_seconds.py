@@ -16,7 +16,7 @@ import pytest
 from bot.tools.emulator import Emulator
 
 from .conftest import make_world
-from .test_crash_recovery import run_bot, settled, submit_live
+from tests.e2e.crashes import run_bot, settled, submit_live
 from bot.tools.emulator.tables import last, open_table, start
 
 
@@ -150,7 +150,9 @@ async def test_a_kill_right_after_the_start_is_stored_announces_it_once(world, m
     bot, handle = await run_bot(world)
     try:
         lobby = await open_table(world, world.alice, world.bob, track="usa")
-        died = killed_at(monkeypatch, bot.table, "edit_lobby", after=False)  # the start's first step after it is stored
+        died = killed_at(
+            monkeypatch, bot.table.lobbies, "edit", after=False
+        )  # the start's first step after it is stored
         await world.emu.click(world.alice, lobby, label="Start")
         await world.emu.wait_until(lambda: died)
     finally:

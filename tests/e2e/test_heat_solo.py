@@ -9,7 +9,7 @@ from bot.tools.emulator.tables import open_table, start
 
 async def test_solo_race_against_two_legends(table):
     w, emu = table, table.emu
-    w.bot.table.new_seed = lambda: 5
+    w.bot.table.lobbies.new_seed = lambda: 5
     lobby = await open_table(w, w.alice, track="italy", legends=2)
     assert "2 Legends (cars the bot drives)" in emu.message(lobby).content
     thread = await start(w, lobby, w.alice)
@@ -38,7 +38,7 @@ async def test_solo_garage_dealt_with_choice_of_speed_asked(table):
     """Garage upgrades dealt (no draft), then "Choice of speed → Ask me" from the DM's preferences
     select: the race pauses on a select of total speeds that the player answers."""
     w, emu = table, table.emu
-    w.bot.table.new_seed = lambda: 23  # alice is dealt two Brakes 1/5 (and one card without a choice)
+    w.bot.table.lobbies.new_seed = lambda: 23  # alice is dealt two Brakes 1/5 (and one card without a choice)
     lobby = await open_table(w, w.alice, track="italy", legends=1, garage="basic", garage_deal=True)
     assert "Garage: 3 upgrades dealt to each player (basic cards)" in emu.message(lobby).content
     thread = await start(w, lobby, w.alice)

@@ -11,7 +11,7 @@ SEED = 5
 
 async def test_solo_pole_race_with_the_optional_rules(table):
     w, emu = table, table.emu
-    w.bot.table.new_seed = lambda: SEED
+    w.bot.table.lobbies.new_seed = lambda: SEED
     lobby = await open_table(
         w,
         w.alice,
@@ -47,7 +47,7 @@ async def test_solo_pole_race_with_the_optional_rules(table):
 
 async def test_solo_championship_of_four_races(table):
     w, emu = table, table.emu
-    w.bot.table.new_seed = lambda: SEED
+    w.bot.table.lobbies.new_seed = lambda: SEED
     lobby = await open_table(
         w, w.alice, kind="pole", circuit="usa", bots=3, championship=4, engine_damage=True, constructors=True
     )

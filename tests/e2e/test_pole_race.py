@@ -11,7 +11,7 @@ SEED = 4  # a race with qualifying, a position fight and a pit stop (re-picked w
 
 async def test_full_pole_race(table):
     w, emu = table, table.emu
-    w.bot.table.new_seed = lambda: SEED
+    w.bot.table.lobbies.new_seed = lambda: SEED
     lobby = await open_table(w, w.alice, w.bob, w.carol, kind="pole", circuit="monaco")
     thread = await start(w, lobby, w.alice)
     players = [

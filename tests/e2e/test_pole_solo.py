@@ -11,7 +11,7 @@ SEED = 3
 
 async def test_solo_pole_race_against_bots(table):
     w, emu = table, table.emu
-    w.bot.table.new_seed = lambda: SEED
+    w.bot.table.lobbies.new_seed = lambda: SEED
     lobby = await open_table(w, w.alice, kind="pole", circuit="monaco", bots=5)
     assert "bots" in emu.message(lobby).content
     thread = await start(w, lobby, w.alice)

@@ -13,7 +13,7 @@ SEED = 23  # a deal in which the race has a PON, a block and a chain of overtake
 
 async def test_full_pon_game(table):
     w, emu = table, table.emu
-    w.bot.table.new_seed = lambda: SEED
+    w.bot.table.lobbies.new_seed = lambda: SEED
     lobby = await open_table(w, w.alice, w.bob, w.carol, kind="pon")
     thread = await start(w, lobby, w.alice)
     players = [

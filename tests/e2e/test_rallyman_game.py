@@ -12,7 +12,7 @@ SEED = 2  # a stage with flat outs, a crash and the spare tyre (dice roll on by 
 
 async def test_full_rallyman_stage(table):
     w, emu = table, table.emu
-    w.bot.table.new_seed = lambda: SEED
+    w.bot.table.lobbies.new_seed = lambda: SEED
     lobby = await open_table(w, w.alice, w.bob, w.carol, kind="rallyman", stage="Rally4 SS1")
     thread = await start(w, lobby, w.alice)
     players = [

@@ -76,7 +76,7 @@ async def test_resubmitting_the_same_cards_is_answered_and_changes_nothing(table
 
 async def test_every_player_gets_the_private_deal(table):
     w, emu = table, table.emu
-    w.bot.table.new_seed = lambda: 12345
+    w.bot.table.lobbies.new_seed = lambda: 12345
     lobby = await open_table(w, w.alice, w.bob, w.carol, kind="pon")
     await start(w, lobby, w.alice)
     # the peeks: each player in turn picks a course in their DM
@@ -137,7 +137,7 @@ async def test_a_move_left_unannounced_by_a_crash_is_announced_after_restart(wor
             outcome.to_json(),
             to_act=engine.to_act(state),
         )
-    await store.set_timers(1, "remind", set(), {})  # and its reminders were lost
+    await store.clocks.set_timers(1, "remind", set(), {})  # and its reminders were lost
     await store.close()
     posts = len(emu.messages_in(thread))
     bot = create_bot(settings)
@@ -154,11 +154,11 @@ async def test_a_move_left_unannounced_by_a_crash_is_announced_after_restart(wor
             ]
         )
         for _ in range(100):  # settled once every part is out; timers given back on ready
-            if not await bot.store.owed(1) and await bot.store.timer_seats(1, "remind"):
+            if not await bot.store.owed(1) and await bot.store.clocks.timer_seats(1, "remind"):
                 break
             await asyncio.sleep(0.05)
         assert await bot.store.owed(1) == []
-        assert await bot.store.timer_seats(1, "remind") == {0, 1}
+        assert await bot.store.clocks.timer_seats(1, "remind") == {0, 1}
         assert len(emu.messages_in(thread)) == posts + 1  # one post: the missed lines and the board
     finally:
         await handle.stop()

@@ -18,7 +18,7 @@ from bot.games.registry import engines
 from bot.i18n import msg
 from bot.store import PromptUpdate, Store
 from bot.table import menu_hash
-from tests.core.test_store import database_for
+from tests.core.stores import database_for
 
 from . import standins
 from .conftest import read_row

@@ -24,7 +24,7 @@ from bot.tools.emulator.tables import open_table, start
 async def race_to_the_end(w, thread, seats: list[int]) -> None:
     """The automatic player finishes these seats (stand-ins, as for absent players) to the end."""
     for seat in seats:
-        await w.bot.store.set_auto(1, seat, True)
+        await w.bot.store.clocks.set_auto(1, seat, True)
     w.bot.table.autoplayer.soon(1)
     await w.emu.wait_until(lambda: any("The game is over" in m.content for m in w.emu.messages_in(thread)), timeout=120)
 
@@ -37,18 +37,18 @@ async def answer(w, who, *path, **options):
 
 async def test_four_stand_ins_finish_a_game_their_owners_are_rated_and_the_results_carry_statistics(table):
     w, emu = table, table.emu
-    w.bot.table.new_seed = lambda: 5
+    w.bot.table.lobbies.new_seed = lambda: 5
     lobby = await open_table(w, w.alice, w.bob, w.carol, w.dave, kind="pon")
     thread = await start(w, lobby, w.alice)
     await race_to_the_end(w, thread, [0, 1, 2, 3])
     game = await w.bot.store.game(1)
     places = w.bot.table.engines["pon"].placings(game.snapshot)
     # Rated when the last move committed: the seats' owners, though the automatic player finished them.
-    board = await w.bot.store.leaderboard("pon", w.guild.id)
+    board = await w.bot.store.players.leaderboard("pon", w.guild.id)
     owners = {str(s.user_id): places[s.seat] for s in game.seats}
     assert {row[0] for row in board} == set(owners) and all(row[4] == 1 for row in board)
     assert board[0][0] == next(p for p, place in owners.items() if place == 1)
-    assert await w.bot.store.leaderboard("pon", ratings.GLOBAL) == board
+    assert await w.bot.store.players.leaderboard("pon", ratings.GLOBAL) == board
     # The end's post: the board, the results, then the statistics (drawn 780 px wide).
     end = [m for m in emu.messages_in(thread) if "The game is over" in m.content][-1]
     assert len(end.attachments) >= 3
@@ -63,20 +63,20 @@ async def test_four_stand_ins_finish_a_game_their_owners_are_rated_and_the_resul
     assert "no rated games yet" in nobody.content and not nobody.attachments
     # A store from before ratings (or a crash between the last move and its rating): start-up rates
     # its finished games, to the same ratings.
-    await w.bot.store.clear_ratings()
+    await w.bot.store.players.clear_ratings()
     cog = w.bot.get_cog("StatsCog")
     await cog.cog_load()
     await cog.catching_up
-    assert await w.bot.store.leaderboard("pon", w.guild.id) == board
+    assert await w.bot.store.players.leaderboard("pon", w.guild.id) == board
 
 
 async def test_ai_seats_are_rated_per_level(table):
     w = table
-    w.bot.table.new_seed = lambda: 2
+    w.bot.table.lobbies.new_seed = lambda: 2
     lobby = await open_table(w, w.alice, kind="pon", ai=2, ai_level="easy")
     thread = await start(w, lobby, w.alice)
     await race_to_the_end(w, thread, [0])
-    board = await w.bot.store.leaderboard("pon", ratings.GLOBAL)
+    board = await w.bot.store.players.leaderboard("pon", ratings.GLOBAL)
     assert sorted((row[0], row[4]) for row in board) == [(str(w.alice.id), 1), ("ai:easy", 1)]
     text = (await answer(w, w.alice, "leaderboard", game="pon", scope="global")).content
     assert "leaderboard of all servers" in text and "AI (easy)" in text, text
@@ -92,7 +92,7 @@ async def test_an_abandoned_game_is_never_rated(table):
     await emu.wait_until(lambda: rec.followups)
     assert (await w.bot.store.game(1)).status == "abandoned"
     assert await ratings.catch_up(w.bot.store, w.bot.table.engines) == 0
-    assert await w.bot.store.leaderboard("pon", ratings.GLOBAL) == []
+    assert await w.bot.store.players.leaderboard("pon", ratings.GLOBAL) == []
     text = (await answer(w, w.alice, "leaderboard", game="pon")).content
     assert "No finished games rated yet." in text
 

@@ -10,11 +10,11 @@ from bot.tools.emulator.tables import open_table, start
 
 async def test_the_replay_ends_on_the_results_and_statistics_the_thread_saw(table):
     w, emu = table, table.emu
-    w.bot.table.new_seed = lambda: 5
+    w.bot.table.lobbies.new_seed = lambda: 5
     lobby = await open_table(w, w.alice, w.bob, w.carol, kind="pon")
     thread = await start(w, lobby, w.alice)
     for seat in (0, 1, 2):  # the automatic player finishes every seat
-        await w.bot.store.set_auto(1, seat, True)
+        await w.bot.store.clocks.set_auto(1, seat, True)
     w.bot.table.autoplayer.soon(1)
     await emu.wait_until(lambda: any("The game is over" in m.content for m in emu.messages_in(thread)), timeout=120)
     end = [m for m in emu.messages_in(thread) if "The game is over" in m.content][-1]
@@ -48,11 +48,11 @@ async def test_stats_and_leaderboard_as_a_new_player_sees_them(table):
     w, emu = table, table.emu
     text = (await ask(w, w.carol, "stats")).content
     assert text.startswith("You have no rated games yet:") and "abandoned" in text, text
-    w.bot.table.new_seed = lambda: 2
+    w.bot.table.lobbies.new_seed = lambda: 2
     lobby = await open_table(w, w.alice, w.bob, kind="pon", ai=1, ai_level="easy")
     thread = await start(w, lobby, w.alice)
     for seat in (0, 2):  # alice and bob (seat 1 is the AI)
-        await w.bot.store.set_auto(1, seat, True)
+        await w.bot.store.clocks.set_auto(1, seat, True)
     w.bot.table.autoplayer.soon(1)
     await emu.wait_until(lambda: any("The game is over" in m.content for m in emu.messages_in(thread)), timeout=120)
 

@@ -12,7 +12,7 @@ SEED = 5
 
 async def test_full_steamworks_game(table):
     w, emu = table, table.emu
-    w.bot.table.new_seed = lambda: SEED
+    w.bot.table.lobbies.new_seed = lambda: SEED
     lobby = await open_table(w, w.alice, w.bob, w.carol, kind="steamworks")
     thread = await start(w, lobby, w.alice)
     players = [

@@ -4,7 +4,7 @@ new round starts a new post; only a player whose DMs are closed is pinged, when 
 
 from __future__ import annotations
 
-from .test_faults import submit_first_option
+from tests.e2e.crashes import submit_first_option
 from bot.tools.emulator.tables import open_table, start
 
 

@@ -9,12 +9,7 @@ import discord
 import pytest
 
 from bot.tools.emulator import EmulatorError
-
-
-async def new_game(env, user=None):
-    rec = await env.emu.slash(user or env.alice, env.general, "heat", "new", track="usa")
-    assert rec.callback_type == 4
-    return rec.response
+from tests.emulator.helpers import new_game
 
 
 async def test_click_dynamic_item_updates_message(env):

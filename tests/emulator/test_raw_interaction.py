@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from .test_components import new_game
+from tests.emulator.helpers import new_game
 
 
 async def test_raw_component_reaches_the_bot_as_given(env):

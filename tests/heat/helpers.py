@@ -104,3 +104,27 @@ def codes(st: dict, ids: list[int]) -> list[str]:
 
 def snapshot(st: dict) -> dict:
     return copy.deepcopy(st)
+
+
+QUIET = {"adrenaline": "never", "slipstream": "never", "boost": "never"}
+
+
+def parked(st: dict, seat: int, pos: int, lane: int = 1, card: str = "start0", **prefs: str) -> None:
+    """A car at `pos` in gear 1 that plays `card` every round (start0: a 0) and takes no optional
+    moves but the `prefs` given."""
+    setcar(
+        st,
+        seat,
+        pos=pos,
+        lane=lane,
+        gear=1,
+        hand=[card] * 7,
+        deck=[card] * 10,
+        discard=[],
+        engine=6,
+        prefs={**QUIET, **prefs},
+    )
+
+
+def car(st: dict, seat: int) -> dict:
+    return st["cars"][seat]

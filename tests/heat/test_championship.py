@@ -12,43 +12,7 @@ from bot.games.heat import content, rules
 from bot.games.heat.champdata import championship, sponsors
 from bot.games.rng import Rng
 from tests.heat.helpers import en, setcar
-
-
-def season(year="1963", seats=2, seed=1, **opts):
-    return E.new_game({"track": "usa", "championship": year, **opts}, seats, seed)
-
-
-def through_market(st, swap=None):
-    """Everyone takes the first card on offer; the first picker keeps (or makes `swap`)."""
-    while st["phase"] in C.PHASES:
-        seat = E.to_act(st)[0]
-        action = swap if st["phase"] == "swap" and swap else E.legal_actions(st, seat)[0]
-        st, _ = E.apply(st, seat, action)
-    return st
-
-
-def plain(st):
-    """No weather on the track (limits as printed), for exact corner scenarios."""
-    st.pop("weather", None)
-    return st
-
-
-def with_event(st, code):
-    st["champ"]["races"][st["champ"]["race"]]["event"] = code
-    ev = C.events()[code]
-    st["champ"]["press"] = C._press_corners(content.tracks()[st["track"]], ev["press"])
-    for key in ("slip_min_gear", "no_adrenaline", "discard_heat"):
-        if ev.get(key):
-            st[key] = ev[key]
-    return st
-
-
-def sponsors_in(st, seat, zone="hand"):
-    return sorted(st["cards"][c] for c in st["cars"][seat][zone] if C.is_sponsor(st["cards"][c]))
-
-
-def park(st, seat, pos, lane=2):
-    setcar(st, seat, pos=pos, lane=lane, gear=1, hand=["speed1"] * 7, deck=["speed1"] * 10, discard=[], engine=6)
+from tests.heat.championships import press_race, park, plain, season, sponsors_in, through_market, with_event
 
 
 # --------------------------------------------------------------------------- setup
@@ -179,15 +143,6 @@ def test_press_corner_letters():
 # --------------------------------------------------------------------------- press corners
 
 
-def _press_race(code="e7", seed=1):
-    """USA (1963 race 1), no weather; press corner A = corner 1 (after space 12, limit 7)."""
-    st = plain(through_market(season("1963", seats=2, seed=seed)))
-    with_event(st, code)
-    park(st, 1, 40)
-    st["cars"][0]["prefs"]["adrenaline"] = "never"  # (the last car's +1 would change the speeds)
-    return st
-
-
 def _go(st, hand, gear=2, pos=5, lane=1, seat=0, deck=None, engine=6):
     setcar(st, seat, pos=pos, lane=lane, gear=gear, hand=hand, deck=deck or ["speed1"] * 10, discard=[], engine=engine)
     n = len([c for c in hand if c != "filler"])
@@ -202,7 +157,7 @@ def _play(st, seat_cards):
 
 
 def test_press_corner_speed_two_over_the_limit():
-    st = _press_race()
+    st = press_race()
     setcar(
         st,
         0,
@@ -223,7 +178,7 @@ def test_press_corner_speed_two_over_the_limit():
 
 
 def test_press_corner_one_over_gives_nothing():
-    st = _press_race()
+    st = press_race()
     before = len(st["champ"]["sponsor_deck"])
     setcar(
         st,
@@ -241,7 +196,7 @@ def test_press_corner_one_over_gives_nothing():
 
 
 def test_press_corner_by_slipstream_and_at_most_one_card():
-    st = _press_race()
+    st = press_race()
     park(st, 1, 11, lane=1)  # moves to 12, just before the line
     setcar(
         st,
@@ -262,7 +217,7 @@ def test_press_corner_by_slipstream_and_at_most_one_card():
     assert before - len(st["champ"]["sponsor_deck"]) == 1
     assert any("Press corner 1 (slipstream)" in x for x in en([e.text for e in ev]))
     # Fast and slipstreaming at once: still one card for the corner.
-    st = _press_race()
+    st = press_race()
     park(st, 1, 13, lane=1)
     setcar(
         st,
@@ -282,7 +237,7 @@ def test_press_corner_by_slipstream_and_at_most_one_card():
 
 def test_adjust_limit_upgrade_does_not_change_the_press_condition():
     """「改良カードによる制限速度の修正は含まない(制限+1ならヒートの支払い1枚でも条件を達成)」"""
-    st = _press_race()
+    st = press_race()
     setcar(
         st, 0, pos=5, lane=1, gear=2, hand=["sp5", "speed4", "speed2"] + ["speed1"] * 4, deck=["speed1"] * 10, engine=6
     )
@@ -312,7 +267,7 @@ def test_road_token_limit_counts_for_the_press():
 
 
 def test_going_global_press_gives_two():
-    st = _press_race("e11")
+    st = press_race("e11")
     st["champ"]["press"] = [0]
     before = len(st["champ"]["sponsor_deck"])
     setcar(
@@ -333,7 +288,7 @@ def test_going_global_press_gives_two():
 
 
 def test_used_sponsor_leaves_the_deck_unused_discarded_stays():
-    st = _press_race()
+    st = press_race()
     st["champ"]["press"] = []
     setcar(st, 0, pos=20, lane=1, gear=1, hand=["sp4"] + ["speed1"] * 6, deck=["speed1"] * 10, engine=6)
     st, ev = _play(st, {0: ["sp4"]})  # Lord&Co. Turbo: speed 6
@@ -341,7 +296,7 @@ def test_used_sponsor_leaves_the_deck_unused_discarded_stays():
     assert car["rd"]["speed"] == 6
     assert sponsors_in(st, 0, "discard") == [] and st["champ"]["sponsor_used"] == ["sp4"]
     # Discarded without its effect (step 8): back to the discard pile, still a card of the deck.
-    st = _press_race()
+    st = press_race()
     st["champ"]["press"] = []
     setcar(
         st,
@@ -361,7 +316,7 @@ def test_used_sponsor_leaves_the_deck_unused_discarded_stays():
 
 
 def test_sponsor_in_a_clogged_hand_goes_to_the_discard_pile():
-    st = _press_race()
+    st = press_race()
     setcar(
         st,
         0,
@@ -377,12 +332,12 @@ def test_sponsor_in_a_clogged_hand_goes_to_the_discard_pile():
 
 
 def test_sponsor_symbols():
-    st = _press_race()
+    st = press_race()
     st["champ"]["press"] = []
     setcar(st, 0, pos=20, lane=1, gear=1, hand=["sp1"] + ["speed1"] * 6, deck=["speed1"] * 10, engine=6)
     st, _ = _play(st, {0: ["sp1"]})  # Dramdo Brakes: a speed 1-4 chosen
     assert st["cars"][0]["rd"]["speed"] in (1, 2, 3, 4)
-    st = _press_race()
+    st = press_race()
     st["champ"]["press"] = []
     setcar(
         st,
@@ -396,7 +351,7 @@ def test_sponsor_symbols():
     )
     st, _ = _play(st, {0: ["sp2", "speed1"]})  # Fredo: speed 4 + cooldown 2 (+1 for gear 2)
     assert st["cars"][0]["rd"]["speed"] == 5 and len(st["cars"][0]["engine"]) == 6
-    st = _press_race()
+    st = press_race()
     st["champ"]["press"] = []
     setcar(
         st,
@@ -414,7 +369,7 @@ def test_sponsor_symbols():
 
 
 def test_sponsor_pile_runs_out_then_used_ones_are_shuffled():
-    st = _press_race()
+    st = press_race()
     ch = st["champ"]
     ch["sponsor_used"] = ch["sponsor_deck"][:2]
     ch["sponsor_deck"] = []
@@ -428,7 +383,7 @@ def test_sponsor_pile_runs_out_then_used_ones_are_shuffled():
 
 
 def test_speed_record_and_passing_three_cars():
-    st = _press_race("e2")
+    st = press_race("e2")
     st["champ"]["press"] = []
     setcar(
         st,
@@ -478,7 +433,7 @@ def test_first_three_over_the_line_after_lap_one():
 
 
 def test_spin_out_ends_the_race_with_title_sponsor_withdrawn():
-    st = _press_race("e10")
+    st = press_race("e10")
     st["champ"]["press"] = []
     setcar(
         st,
@@ -498,7 +453,7 @@ def test_spin_out_ends_the_race_with_title_sponsor_withdrawn():
 
 
 def test_turbulent_winds_slipstream_in_gear_three_or_four_only():
-    st = _press_race("e12")
+    st = press_race("e12")
     st["champ"]["press"] = []
     park(st, 1, 23, lane=1)
     setcar(
@@ -518,7 +473,7 @@ def test_turbulent_winds_slipstream_in_gear_three_or_four_only():
 
 
 def test_heat_discard_event_and_no_adrenaline():
-    st = _press_race("e13")
+    st = press_race("e13")
     st["champ"]["press"] = []
     setcar(
         st,
@@ -536,13 +491,13 @@ def test_heat_discard_event_and_no_adrenaline():
     assert {"type": "discard", "cards": [heat[0]]} in E.legal_actions(st, 0)
     st, _ = E.apply(st, 0, {"type": "discard", "cards": heat})
     assert sum(1 for c in st["cars"][0]["discard"] if st["cards"][c] == "heat") == len(heat) >= 1
-    st = _press_race("e14")
+    st = press_race("e14")
     st, _ = _play(st, {0: ["speed1"]})
     assert not any(c["rd"]["adr"] for c in st["cars"] if c["rd"])
 
 
 def test_standing_heat_discard_preference_under_the_event_only():
-    st = _press_race("e13")
+    st = press_race("e13")
     st["champ"]["press"] = []
     assert rules.prefs_of(st)["discard"] == ("keep", "heat", "ask")
     assert {"type": "prefs", "discard": "heat"} in E.legal_actions(st, 0)
@@ -562,7 +517,7 @@ def test_standing_heat_discard_preference_under_the_event_only():
     assert sum(1 for c in st["cars"][0]["discard"] if st["cards"][c] == "heat") >= 1
     hands = []
     for pref in ("keep", "heat"):  # another event: Heat stays in the hand whatever the preference
-        st = _press_race("e7")
+        st = press_race("e7")
         st["champ"]["press"] = []
         setcar(
             st,

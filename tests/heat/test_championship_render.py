@@ -13,7 +13,7 @@ from bot.games.heat import ENGINE as E
 from rendering import heat as R
 from rendering.common import MIN_PHONE_TEXT, PHONE_W, recording
 from tests.heat.helpers import setcar
-from tests.heat.test_championship import through_market
+from tests.heat.championships import through_market
 
 NAMES = ["ゆきこ", "José Müller", "Ωmega", "山田太郎", "Alice", "Zoë"]
 

@@ -13,8 +13,8 @@ import pytest
 from bot.games.base import GameError
 from bot.games.heat import ENGINE as E
 from bot.games.heat import resolve, rules
-from tests.heat.helpers import en, round_, setcar
-from tests.heat.test_garage import QUIET, car, drafted, parked
+from tests.heat.helpers import QUIET, car, en, parked, round_, setcar
+from tests.heat.championships import drafted
 from tests.heat.playouts import check_privacy
 
 ASK = {**QUIET, "choice": "ask"}
@@ -37,7 +37,7 @@ def test_ask_pauses_after_the_flips_and_offers_each_total_with_its_outcome():
     setcar(
         st, 0, pos=27, lane=2, gear=2, hand=["g08", "stress"] + ["speed1"] * 5, deck=["speed4"] * 9, engine=6, prefs=ASK
     )
-    parked(st, 1, 60)
+    parked(st, 1, 60, card="speed1")
     st, ev = round_(st, {0: ["g08", "stress"]})  # Stress flips a 4 first; then Brakes 1/3
     assert st["phase"] == "decide" and E.to_act(st) == [0]
     p = st["pending"]
@@ -80,7 +80,7 @@ def test_auto_is_the_same_choice_as_before():
         engine=6,
         prefs=QUIET,
     )
-    parked(st, 1, 60)
+    parked(st, 1, 60, card="speed1")
     st, _ = round_(st, {0: ["g08", "stress"]})
     assert st["phase"] == "submit" and car(st, 0)["pos"] == 32
 
@@ -90,7 +90,7 @@ def test_switching_to_auto_while_asked_goes_on_with_the_automatic_choice():
     setcar(
         st, 0, pos=27, lane=2, gear=2, hand=["g08", "stress"] + ["speed1"] * 5, deck=["speed4"] * 9, engine=6, prefs=ASK
     )
-    parked(st, 1, 60)
+    parked(st, 1, 60, card="speed1")
     st, _ = round_(st, {0: ["g08", "stress"]})
     assert st["pending"]["type"] == "choice"
     st, _ = E.apply(st, 0, {"type": "prefs", "choice": "auto"})
@@ -112,7 +112,7 @@ def test_not_asked_when_every_choice_makes_the_same_total():
         engine=6,
         prefs=ASK,
     )
-    parked(st, 1, 60)
+    parked(st, 1, 60, card="speed1")
     st, _ = round_(st, {0: ["speed2", "speed3"]})
     assert st["phase"] == "submit" and car(st, 0)["pos"] == 25
     assert resolve._products([(1, 3), (3, 1)]) and len({sum(c) for c in resolve._products([(2,), (4,)])}) == 1
@@ -121,7 +121,7 @@ def test_not_asked_when_every_choice_makes_the_same_total():
 def test_two_choice_cards_offer_distinct_totals_only():
     st = drafted()
     setcar(st, 0, pos=1, lane=2, gear=2, hand=["g08", "g09"] + ["speed1"] * 5, deck=["speed1"] * 9, engine=6, prefs=ASK)
-    parked(st, 1, 60)
+    parked(st, 1, 60, card="speed1")
     st, _ = round_(st, {0: ["g08", "g09"]})  # 1/3 + 2/4: 3, 5 (twice), 7
     assert [o[0] for o in st["pending"]["options"]] == [3, 5, 7]
     st, _ = E.apply(st, 0, {"type": "choice", "speed": 5})
@@ -132,7 +132,7 @@ def test_two_choice_cards_offer_distinct_totals_only():
 def test_a_spin_and_the_finish_show_in_the_options():
     st = drafted()
     setcar(st, 0, pos=30, lane=2, gear=1, hand=["g10"] + ["speed1"] * 6, deck=["speed1"] * 9, engine=1, prefs=ASK)
-    parked(st, 1, 60)
+    parked(st, 1, 60, card="speed1")
     st, _ = round_(st, {0: ["g10"]})  # 1: space 31; 5: across corner 2 (limit 3) needs 2 Heat, 1 in the Engine
     opts = st["pending"]["options"]
     assert opts == [[1, 31, 0, False, False], [5, 35, 2, True, False]]
@@ -151,7 +151,7 @@ def test_a_spin_and_the_finish_show_in_the_options():
         engine=6,
         prefs=ASK,
     )
-    parked(st2, 1, 60)
+    parked(st2, 1, 60, card="speed1")
     st2, _ = round_(st2, {0: ["g10"]})
     assert st2["pending"]["options"][-1][4] is True
     assert en(E.menu(st2, 0)[0]["options"][-1]["label"]) == "Speed 5: across the finish line"
@@ -187,7 +187,7 @@ def test_the_automatic_player_of_an_absent_seat_answers_like_auto():
     setcar(
         st, 0, pos=27, lane=2, gear=2, hand=["g08", "stress"] + ["speed1"] * 5, deck=["speed4"] * 9, engine=6, prefs=ASK
     )
-    parked(st, 1, 60)
+    parked(st, 1, 60, card="speed1")
     st, _ = round_(st, {0: ["g08", "stress"]})
     assert E.auto_action(st, 0) == {"type": "choice", "speed": 5}  # 7 would cost 4 corner Heat
     st, _ = E.apply(st, 0, E.auto_action(st, 0))

@@ -11,29 +11,12 @@ from bot.games.base import GameError
 from bot.games.heat import ENGINE as E
 from bot.games.heat import rules
 from bot.i18n import Msg
-from tests.heat.helpers import en, ids_of, new, round_, setcar, submit
-
-QUIET = {"adrenaline": "never", "slipstream": "never", "boost": "never"}
+from tests.heat.helpers import en, ids_of, new, parked, round_, setcar, submit
 
 
 def card_select(menu):
     """The card-by-card select (the last one; whole plans come first, see test_plans.py)."""
     return [g for g in menu if g["kind"] == "select"][-1]
-
-
-def parked(st, seat, pos, lane=1, **prefs):
-    setcar(
-        st,
-        seat,
-        pos=pos,
-        lane=lane,
-        gear=1,
-        hand=["start0"] * 7,
-        deck=["start0"] * 10,
-        discard=[],
-        engine=6,
-        prefs={**QUIET, **prefs},
-    )
 
 
 def test_one_submission_each_then_the_round_resolves_by_itself():

@@ -13,40 +13,8 @@ from bot.games.base import GameError
 from bot.games.heat import ENGINE as E
 from bot.games.heat import content, rules
 from bot.i18n import render
-from tests.heat.helpers import codes, en, round_, setcar
-
-QUIET = {"adrenaline": "never", "slipstream": "never", "boost": "never"}
-
-
-def gnew(seats=2, seed=1, grid="seats", **opts):
-    return E.new_game({"track": "usa", "grid": grid, "garage": "basic", **opts}, seats, seed)
-
-
-def drafted(seats=2, seed=1):
-    st = gnew(seats, seed)
-    while st["phase"] == "draft":
-        seat = E.to_act(st)[0]
-        st, _ = E.apply(st, seat, {"type": "pick", "card": 0})
-    return st
-
-
-def parked(st, seat, pos, lane=1):
-    setcar(
-        st,
-        seat,
-        pos=pos,
-        lane=lane,
-        gear=1,
-        hand=["speed1"] * 7,
-        deck=["speed1"] * 10,
-        discard=[],
-        engine=6,
-        prefs=QUIET,
-    )
-
-
-def car(st, seat):
-    return st["cars"][seat]
+from tests.heat.helpers import QUIET, car, codes, en, parked, round_, setcar
+from tests.heat.championships import drafted, gnew
 
 
 # ---------------------------------------------------------------- data
@@ -159,7 +127,7 @@ def test_boost_symbols_flip_until_a_speed_card_each():
         engine=6,
         prefs=QUIET,
     )
-    parked(st, 1, 2)
+    parked(st, 1, 2, card="speed1")
     st, ev = round_(st, {0: ["g02"]})  # 0 + three flips: (Stress skipped) 2, 3, 1
     assert car(st, 0)["pos"] == 26
     assert E.view(st, None)["cars"][0]["speed"] == 6
@@ -178,7 +146,7 @@ def test_choice_of_speed_avoids_corner_heat_then_goes_farthest():
         engine=6,
         prefs=QUIET,
     )
-    parked(st, 1, 40)
+    parked(st, 1, 40, card="speed1")
     st, ev = round_(st, {0: ["g10", "speed2"]})  # 1/5 + 2: 7 would cross corner 1 at 7 (free), 3 would not
     assert car(st, 0)["pos"] == 15 and len(car(st, 0)["engine"]) == 6
     assert "Brakes 1/5 = 5" in en(E.view(st, None)["cars"][0]["revealed"])
@@ -194,7 +162,7 @@ def test_choice_of_speed_avoids_corner_heat_then_goes_farthest():
         engine=6,
         prefs=QUIET,
     )
-    parked(st, 1, 60)
+    parked(st, 1, 60, card="speed1")
     st, _ = round_(st, {0: ["g10", "speed2"]})  # 7 would cross corner 2 (limit 3) for 4 Heat: 1 is chosen
     assert car(st, 0)["pos"] == 33 and len(car(st, 0)["engine"]) == 6
 
@@ -212,7 +180,7 @@ def test_choice_is_made_after_the_flips():
         engine=6,
         prefs=QUIET,
     )
-    parked(st, 1, 60)
+    parked(st, 1, 60, card="speed1")
     st, _ = round_(st, {0: ["g08", "stress"]})  # Stress flips a 4 first; then 1 (not 3) stays before corner 2
     assert car(st, 0)["pos"] == 32 and len(car(st, 0)["engine"]) == 6
 
@@ -220,7 +188,7 @@ def test_choice_is_made_after_the_flips():
 def test_upgrade_heat_is_paid_in_react():
     st = drafted()
     setcar(st, 0, pos=20, lane=2, gear=1, hand=["g07"] + ["speed1"] * 6, deck=["speed1"] * 9, engine=3, prefs=QUIET)
-    parked(st, 1, 2)
+    parked(st, 1, 2, card="speed1")
     st, ev = round_(st, {0: ["g07"]})
     c = car(st, 0)
     assert c["pos"] == 24 and len(c["engine"]) == 2  # Brakes 4 (nothing ahead), Heat 1 paid
@@ -241,7 +209,7 @@ def test_unpaid_upgrade_heat_makes_it_a_stress_card():
         engine=0,
         prefs=QUIET,
     )
-    parked(st, 1, 2)
+    parked(st, 1, 2, card="speed1")
     st, ev = round_(st, {0: ["g11", "speed1", "speed1"]})  # no Heat anywhere: the 6 becomes a flip (3)
     assert car(st, 0)["pos"] == 25 and len(car(st, 0)["engine"]) == 0
     assert any("(Heat unpaid)" in en(e.text) for e in ev)
@@ -261,7 +229,7 @@ def test_cooling_system_plays_with_an_empty_engine_when_cooldown_can_pay():
         engine=0,
         prefs=QUIET,
     )
-    parked(st, 1, 2)
+    parked(st, 1, 2, card="speed1")
     st, _ = round_(st, {0: ["g11"]})  # gear 1: Cooldown 3 + card 1; 2 Heat back, then 1 paid
     c = car(st, 0)
     assert c["pos"] == 26 and len(c["engine"]) == 1 and codes(st, c["discard"]).count("heat") == 1
@@ -272,7 +240,7 @@ def test_card_cooldown_adds_to_the_gear_cooldown():
     setcar(
         st, 0, pos=20, lane=2, gear=2, hand=["g12", "speed1"] + ["heat"] * 5, deck=["speed1"] * 9, engine=0, prefs=QUIET
     )
-    parked(st, 1, 2)
+    parked(st, 1, 2, card="speed1")
     st, _ = round_(st, {0: ["g12", "speed1"]})
     assert len(car(st, 0)["engine"]) == 3  # gear 2: 1, the card: 2
 
@@ -290,7 +258,7 @@ def test_reduce_stress_discards_stress_from_the_hand():
         engine=6,
         prefs=QUIET,
     )
-    parked(st, 1, 2)
+    parked(st, 1, 2, card="speed1")
     st, _ = round_(st, {0: ["g04"]})
     c = car(st, 0)
     assert codes(st, c["discard"]).count("stress") == 2
@@ -389,7 +357,7 @@ def test_scrap_discards_from_the_top_of_the_deck():
         engine=6,
         prefs=QUIET,
     )  # Turbo charger 8: Heat 1, Scrap 6
-    parked(st, 1, 2)
+    parked(st, 1, 2, card="speed1")
     st, ev = round_(st, {0: ["g43"]})
     c = car(st, 0)
     assert c["pos"] == 28 and len(c["engine"]) == 5
@@ -411,7 +379,7 @@ def test_salvage_shuffles_the_fastest_discards_back():
         engine=6,
         prefs=QUIET,
     )  # Fuel 2: Salvage 2
-    parked(st, 1, 2)
+    parked(st, 1, 2, card="speed1")
     st, _ = round_(st, {0: ["g22"]})
     c = car(st, 0)
     assert sorted(codes(st, c["discard"])) == ["g22", "heat", "speed1", "stress"]
@@ -430,7 +398,7 @@ def test_adjust_changes_this_cars_limits():
         engine=6,
         prefs=QUIET,
     )  # Wings 6: Heat 2, limits +3
-    parked(st, 1, 40)
+    parked(st, 1, 40, card="speed1")
     st, _ = round_(st, {0: ["g46", "speed2"]})  # speed 8 at corner 1 (7 + 3): free; 2 Heat for the card
     assert car(st, 0)["pos"] == 14 and len(car(st, 0)["engine"]) == 4
     st = adrafted()
@@ -445,7 +413,7 @@ def test_adjust_changes_this_cars_limits():
         engine=6,
         prefs=QUIET,
     )  # Tires 2: limits -1, Cooldown 3
-    parked(st, 1, 40)
+    parked(st, 1, 40, card="speed1")
     st, _ = round_(st, {0: ["g36", "speed4"]})  # speed 6 at corner 1 (7 - 1): free
     assert car(st, 0)["pos"] == 12
     st = adrafted()
@@ -460,7 +428,7 @@ def test_adjust_changes_this_cars_limits():
         engine=6,
         prefs=QUIET,
     )
-    parked(st, 1, 40)
+    parked(st, 1, 40, card="speed1")
     st, _ = round_(st, {0: ["g36", "speed4"]})  # speed 6 over corner 1, now limit 6: free
     assert car(st, 0)["pos"] == 13 and len(car(st, 0)["engine"]) == 6
 
@@ -478,7 +446,7 @@ def test_direct_play_from_the_hand_in_react():
         engine=6,
         prefs={**QUIET, "direct": "always"},
     )  # Gas pedal 3: direct, Scrap 3
-    parked(st, 1, 2)
+    parked(st, 1, 2, card="speed1")
     st, ev = round_(st, {0: ["speed2"]})
     c = car(st, 0)
     assert c["pos"] == 25 and E.view(st, None)["cars"][0]["speed"] == 5  # 2 + 3 from the hand
@@ -496,7 +464,7 @@ def test_direct_play_from_the_hand_in_react():
         engine=6,
         prefs={**QUIET, "direct": "never"},
     )
-    parked(st, 1, 2)
+    parked(st, 1, 2, card="speed1")
     st, _ = round_(st, {0: ["speed2"]})
     assert car(st, 0)["pos"] == 22 and "g26" in codes(st, car(st, 0)["hand"])
 
@@ -514,7 +482,7 @@ def test_smart_direct_play_declines_corner_heat():
         engine=6,
         prefs=QUIET,
     )  # default smart: +3 would cross corner 2 (limit 3) at 7
-    parked(st, 1, 2)
+    parked(st, 1, 2, card="speed1")
     st, _ = round_(st, {0: ["speed4"]})
     assert car(st, 0)["pos"] == 32 and "g26" in codes(st, car(st, 0)["hand"])
 
@@ -532,7 +500,7 @@ def test_accelerate_per_plus_symbol():
         engine=6,
         prefs={**QUIET, "accelerate": "always"},
     )
-    parked(st, 1, 2)  # 4 wheel drive 0: +1, Accelerate 1; with the Stress: two "+" -> +2
+    parked(st, 1, 2, card="speed1")  # 4 wheel drive 0: +1, Accelerate 1; with the Stress: two "+" -> +2
     st, ev = round_(st, {0: ["g47", "stress"]})
     assert car(st, 0)["pos"] == 20 + 2 + 3 + 2
     assert any("Accelerate +2" in en(e.text) for e in ev)
@@ -572,7 +540,7 @@ def test_refresh_puts_the_card_back_on_the_deck():
     setcar(
         st, 0, pos=20, lane=2, gear=1, hand=["g34"] + ["speed1"] * 6, deck=["speed2"] * 9, engine=6, prefs=QUIET
     )  # Suspension 4: Refresh
-    parked(st, 1, 2)
+    parked(st, 1, 2, card="speed1")
     st, _ = round_(st, {0: ["g34"]})
     c = car(st, 0)
     assert "g34" in codes(st, c["hand"]) and "g34" not in codes(st, c["discard"])
@@ -628,7 +596,7 @@ def test_accelerate_counts_played_plus_icons_not_the_heat_boost():
         engine=6,
         prefs={**QUIET, "accelerate": "always", "boost": "always"},
     )
-    parked(st, 1, 2)
+    parked(st, 1, 2, card="speed1")
     st, ev = round_(st, {0: ["g47"]})  # + flips 2, the Heat boost flips 3, Accelerate +1 (one icon)
     assert car(st, 0)["pos"] == 20 + 2 + 3 + 1
 

@@ -9,26 +9,8 @@ import pytest
 from bot.games.base import GameError
 from bot.games.heat import ENGINE as E
 from bot.games.heat import content, rules
-from tests.heat.helpers import codes, en, new, round_, setcar
-from tests.heat.playouts import legend_race
-from tests.heat.playouts import race
-
-QUIET = {"adrenaline": "never", "slipstream": "never", "boost": "never"}
-
-
-def parked(st, seat, pos, lane=1):
-    setcar(
-        st,
-        seat,
-        pos=pos,
-        lane=lane,
-        gear=1,
-        hand=["start0"] * 7,
-        deck=["start0"] * 10,
-        discard=[],
-        engine=6,
-        prefs=QUIET,
-    )
+from tests.heat.helpers import QUIET, codes, en, new, parked, round_, setcar
+from tests.heat.playouts import legend_race, race
 
 
 # ---------------------------------------------------------------- the tracks
@@ -305,7 +287,7 @@ def test_heavy_rain_board_and_hand_render(track, opts):
 
 
 def _legend_at(pos, aggressive, track="japan", card=1):
-    from tests.heat.test_legends import legend_round, lnew
+    from tests.heat.legends import legend_round, lnew
 
     opts = {"aggressive_legends": True} if aggressive else {}
     st = lnew(seats=2, legends=1, track=track, **opts)
@@ -379,7 +361,7 @@ def test_air_intake_upgrades_have_super_cool_and_join_the_all_deck():
 
 
 def _play_air(discard, engine=2, code="g52"):
-    from tests.heat.test_garage import drafted
+    from tests.heat.championships import drafted
 
     st = drafted()
     setcar(

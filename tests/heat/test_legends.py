@@ -14,46 +14,9 @@ from bot.games.base import GameError
 from bot.games.heat import ENGINE as E
 from bot.games.heat import content
 from bot.i18n import render
-from tests.heat.helpers import en, setcar, submit
+from tests.heat.helpers import en, parked
 from tests.heat.playouts import legend_race
-
-QUIET = {"adrenaline": "never", "slipstream": "never", "boost": "never"}
-
-
-def lnew(seats=1 + 1, legends=2, track="usa", seed=1, **opts):
-    return E.new_game({"track": track, "grid": "seats", "legends": legends, **opts}, seats, seed)
-
-
-def parked(st, seat, pos, lane=1):
-    setcar(
-        st,
-        seat,
-        pos=pos,
-        lane=lane,
-        gear=1,
-        hand=["start0"] * 7,
-        deck=["start0"] * 10,
-        discard=[],
-        engine=6,
-        prefs=QUIET,
-    )
-
-
-def with_card(st, card_no):
-    """Make card `card_no` (1-10) the next Legend card."""
-    k = card_no - 1
-    st["legend_deck"] = [c for c in st["legend_deck"] if c != k] + [k]
-    return st
-
-
-def legend_round(st, card_no, plays=None):
-    """One round: the seats play `plays` (default a 0 each), the Legends card `card_no`."""
-    with_card(st, card_no)
-    events = []
-    for seat in range(st["seats"]):
-        st, ev = submit(st, seat, (plays or {}).get(seat, ["start0"]))
-        events += ev
-    return st, events
+from tests.heat.legends import legend_round, lnew
 
 
 def test_data_ten_cards_each_colour_helmets_10_to_19():

@@ -4,7 +4,6 @@ Engine cannot pay, the 2-gear shift's Heat), and every plan is a legal submissio
 
 from __future__ import annotations
 
-
 from bot.games.heat import ENGINE as E
 from bot.games.heat import rules
 from bot.games.heat.plans import preview

@@ -13,34 +13,12 @@ import pytest
 from bot.games.base import GameError
 from bot.games.heat import ENGINE as E
 from bot.games.heat import rules
-from tests.heat.helpers import en, codes, new, round_, setcar, space, submit
-
-QUIET = {"adrenaline": "never", "slipstream": "never", "boost": "never"}
+from tests.heat.helpers import QUIET, car, codes, en, new, parked, round_, setcar, space, submit
 
 
 def card_select(menu):
     """The card-by-card select (the last one; whole plans come first, see test_plans.py)."""
     return [g for g in menu if g["kind"] == "select"][-1]
-
-
-def parked(st, seat, pos, lane=1):
-    """A car that plays a 0 each round and takes no optional moves."""
-    setcar(
-        st,
-        seat,
-        pos=pos,
-        lane=lane,
-        gear=1,
-        hand=["start0"] * 7,
-        deck=["start0"] * 10,
-        discard=[],
-        engine=6,
-        prefs=QUIET,
-    )
-
-
-def car(st, seat):
-    return st["cars"][seat]
 
 
 # ---------------------------------------------------------------- step 1: shift

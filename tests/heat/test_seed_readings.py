@@ -4,9 +4,9 @@ a press corner passed by slipstream, and when a sponsorship card reaches the han
 from __future__ import annotations
 
 from bot.games.heat import ENGINE as E
-from tests.heat.helpers import en, ids_of, setcar, submit
-from tests.heat.test_championship import _press_race, sponsors_in
-from tests.heat.test_legends import lnew, parked, with_card
+from tests.heat.helpers import en, ids_of, parked, setcar, submit
+from tests.heat.championships import press_race, sponsors_in
+from tests.heat.legends import lnew, with_card
 
 
 def test_legend_card_revealed_when_the_first_legend_moves():
@@ -37,7 +37,7 @@ def test_press_corner_passed_by_slipstream_from_the_last_space_before_the_line()
     # 「プレス席のあるコーナーをスリップストリームによる移動で通過した場合」: the card move ends on
     # space 12, the last space before corner 1's line (a car there has not crossed it); the
     # slipstream takes it over the line to 14: the corner was passed by the slipstream move.
-    st = _press_race()
+    st = press_race()
     # The other car stays on space 12 (a 0 played), beside the spot the car stops on.
     setcar(st, 1, pos=12, lane=2, gear=1, hand=["start0"] * 7, deck=["speed1"] * 10, discard=[], engine=6)
     setcar(
@@ -64,7 +64,7 @@ def test_press_corner_passed_by_slipstream_from_the_last_space_before_the_line()
 def test_sponsorship_card_in_hand_at_once_before_the_step_8_discard():
     # 「スポンサーシップカードを即座に1枚手札に得る」: the card is in the hand the moment the corner is
     # passed, so it is there for the step-8 discard, and step 9 fills the hand to 7, not 8.
-    st = _press_race()
+    st = press_race()
     setcar(
         st,
         0,
@@ -87,7 +87,7 @@ def test_sponsorship_card_in_hand_at_once_before_the_step_8_discard():
     assert sponsors_in(st, 0, "discard") == got
     assert len(st["cars"][0]["hand"]) == 7
     # Kept (no discard asked): the hand is 7 after the refill, the new card among them.
-    st = _press_race()
+    st = press_race()
     setcar(
         st,
         0,

@@ -89,3 +89,40 @@ def test_submit_actions_from_the_whole_hand_equal_the_split_hand(options):
         assert got == menus._submit_actions_split(st, car)
         clogged += any(not rules.PLAYABLE[st["cards"][c]] for a in got for c in a["cards"])
     assert clogged
+
+
+def test_submit_actions_remembered_by_hand_shape_stay_each_cars_own():
+    """submit_actions keeps each hand's outline (by its sorted types, the gear, the Engine's Heat and a
+    flooded start): cars on Japan's flooded and dry spaces, with 0 to 3 Heat in the Engine, each get
+    what working it out afresh gives (the split form keeps nothing), asked twice over in turn so the
+    second asks meet outlines kept from other cars."""
+    rnd = random.Random(21)
+    st = E.new_game({"track": "japan"}, 3, 4)
+    tr = rules.track_of(st)
+    heat = [i for i, code in enumerate(st["cards"]) if not rules.PLAYABLE[code]]
+    playable = [i for i, c in enumerate(st["cards"]) if rules.PLAYABLE[c]]
+    flooded = sorted(tr.flooded)
+    dry = [s for s in range(1, tr.spaces + 1) if s not in tr.flooded]
+    cars = []
+    for _ in range(300):
+        car = dict(st["cars"][rnd.randrange(3)])
+        car["hand"] = rnd.sample(playable[:12], rnd.randint(2, 7))
+        car["hand"] += rnd.sample(heat, min(len(heat), 7 - len(car["hand"])))
+        car["gear"] = rnd.randint(1, 4)
+        car["engine"] = heat[: rnd.randint(0, 3)]
+        car["pos"] = rnd.choice(flooded if rnd.random() < 0.5 else dry)
+        cars.append(car)
+    for car in cars + cars[::-1]:
+        assert menus.submit_actions(st, car) == menus._submit_actions_split(st, car), car
+
+
+def test_pref_actions_are_fresh_dicts_each_time():
+    """The kept preference actions are handed out as copies: a caller that changes the ones it got
+    (a menu adding its label, say) changes nothing the next caller gets."""
+    st = E.new_game({"track": "usa"}, 3, 1)
+    first = E.legal_actions(st, 0)
+    for a in first:
+        a["changed"] = True
+    again = E.legal_actions(st, 0)
+    assert again and not any("changed" in a for a in again)
+    assert [a for a in again if a["type"] == "prefs"] == _pref_changes_by_definition(st, st["cars"][0])

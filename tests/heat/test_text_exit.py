@@ -6,9 +6,7 @@ in the code base is a valid str.format template."""
 from __future__ import annotations
 
 import random
-import re
 import string
-from pathlib import Path
 
 import pytest
 
@@ -17,10 +15,8 @@ from bot.games.base import GameError
 from bot.games.heat import ENGINE as E
 from bot.games.heat import rules
 from bot.i18n import from_wire, msg, render, to_wire
-from tests.text_checks import assert_menu, assert_text
+from tests.text_checks import assert_menu, assert_text, literal_keys
 from tests.heat.helpers import ids_of, new, setcar
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def assert_view(view: dict, where: str) -> None:
@@ -144,24 +140,6 @@ def test_a_catalog_translates_nested_parameters(monkeypatch):
 
 
 # -- every literal key in the code base -------------------------------------------------------------
-
-_STR = r'(?:"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\')'
-# msg("..."), t("..."), tr(locale, "..."), Msg("...", ...); adjacent literals are one key.
-_CALL = re.compile(r"(?<![\w.])(?:(?:msg|t|Msg)\(|tr\([^,()\n]*,)\s*((?:" + _STR + r"\s*)+)")
-
-
-def literal_keys() -> dict[str, str]:
-    """Every literal key passed to msg / t / tr / Msg in bot/, cogs/ and rendering/: {key: where}."""
-    keys: dict[str, str] = {}
-    for folder in ("bot", "cogs", "rendering"):
-        for path in sorted((ROOT / folder).rglob("*.py")):
-            src = path.read_text("utf-8")
-            for m in _CALL.finditer(src):
-                parts = re.findall(_STR, m[1])
-                key = "".join(eval(p) for p in parts)  # plain string literals only (no f-strings)
-                line = src.count("\n", 0, m.start()) + 1
-                keys.setdefault(key, f"{path.relative_to(ROOT)}:{line}")
-    return keys
 
 
 def test_literal_keys_are_valid_format_templates():

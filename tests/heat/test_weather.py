@@ -14,9 +14,8 @@ from bot.games.base import GameError
 from bot.games.heat import ENGINE as E
 from bot.games.heat import content, rules
 from bot.i18n import render
-from tests.heat.helpers import codes, en, round_, setcar
+from tests.heat.helpers import QUIET, car, codes, en, parked, round_, setcar
 
-QUIET = {"adrenaline": "never", "slipstream": "never", "boost": "never"}
 TILES = ("cloud", "fog", "storm", "snow", "rain", "sun")
 
 
@@ -25,25 +24,6 @@ def wnew(tile="cloud", road=("plus1", "plus1", "plus1", "plus1"), seats=2, track
     st = E.new_game({"track": track, "grid": "seats", "weather": True}, seats, 1)
     st["weather"] = {"tile": tile, "road": list(road)}
     return st
-
-
-def parked(st, seat, pos, lane=1):
-    setcar(
-        st,
-        seat,
-        pos=pos,
-        lane=lane,
-        gear=1,
-        hand=["start0"] * 7,
-        deck=["start0"] * 10,
-        discard=[],
-        engine=6,
-        prefs=QUIET,
-    )
-
-
-def car(st, seat):
-    return st["cars"][seat]
 
 
 def seed_for(tile, track="usa", seats=3):

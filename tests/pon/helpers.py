@@ -161,3 +161,21 @@ def hand_names(st: dict[str, Any], seat: int) -> set[str]:
 
 def names(ids: list[int]) -> list[str]:
     return [CARDS[c].name for c in ids]
+
+
+PREF_CHANGES = [
+    {"pon": {"3": "ask"}},
+    {"pon": {"1": "never"}},
+    {"block": "ask"},
+    {"block": "yield"},
+    {"refill": "ask"},
+    {"discard": "ask"},
+    {"pon": {n: "auto" for n in "1234"}, "block": "auto"},
+    {"values": ["pon:2:ask"]},
+    {"values": ["discard:auto"]},
+    {"decay": "ask"},
+    {"values": ["decay:auto"]},
+    {"events": "ask"},
+    {"events": "never"},
+    {"values": ["events:auto"]},
+]

@@ -14,25 +14,9 @@ from bot.games.pon import common, engine, flow
 from bot.games.pon.content import CARDS
 from bot.games.pon.simulate import choose
 from bot.i18n import Msg, msg
-from tests.pon.helpers import en, plain_json
+from tests.pon.helpers import PREF_CHANGES, en, plain_json
 
 ALL = list(range(len(CARDS)))
-PREF_CHANGES = [
-    {"pon": {"3": "ask"}},
-    {"pon": {"1": "never"}},
-    {"block": "ask"},
-    {"block": "yield"},
-    {"refill": "ask"},
-    {"discard": "ask"},
-    {"pon": {n: "auto" for n in "1234"}, "block": "auto"},
-    {"values": ["pon:2:ask"]},
-    {"values": ["discard:auto"]},
-    {"decay": "ask"},
-    {"values": ["decay:auto"]},
-    {"events": "ask"},
-    {"events": "never"},
-    {"values": ["events:auto"]},
-]
 
 
 def locations(st):

@@ -21,7 +21,7 @@ import pytest
 
 from bot.games.pon import ENGINE as E
 from tests import digests as hashes
-from tests.pon.test_playouts import PREF_CHANGES
+from tests.pon.helpers import PREF_CHANGES
 
 
 def _choose(st, seat, rnd, player):

@@ -40,8 +40,7 @@ def to_act(state: dict) -> list[int]:
     if phase in championship.PHASES:
         return championship.to_act(state)
     if phase == "submit":
-        cars = state["cars"]
-        return [s for s in range(state["seats"]) if not cars[s]["fin"] and cars[s]["sub"] is None]
+        return [s for s, c in enumerate(state["cars"][: state["seats"]]) if c["sub"] is None and not c["fin"]]
     if phase == "decide" and state["pending"] is not None:
         return [state["pending"]["seat"]]
     if phase == "draft":
@@ -51,22 +50,26 @@ def to_act(state: dict) -> list[int]:
 
 
 def legal_actions(state: dict, seat: int) -> list[dict]:
-    if not is_seat(state, seat) or state["phase"] == "over":
+    if not is_seat(state, seat):
         return []
-    if state["phase"] in championship.PHASES:
+    phase = state["phase"]
+    if phase == "submit":  # (the most asked: a race's every round)
+        car = state["cars"][seat]
+        return [] if car["fin"] else submit_actions(state, car) + pref_actions(state, car)
+    if phase == "over":
+        return []
+    if phase in championship.PHASES:
         return championship.legal_actions(state, seat)
     car = state["cars"][seat]
     out: list[dict] = []
-    if state["phase"] == "draft":
+    if phase == "draft":
         if to_act(state) == [seat]:
             seen = set()
             for i, code in enumerate(state["draft"]["market"]):
                 if code not in seen:  # one pick per card type
                     seen.add(code)
                     out.append({"type": "pick", "card": i})
-    elif state["phase"] == "submit" and not car["fin"]:
-        out = submit_actions(state, car)
-    elif state["phase"] == "decide" and state["pending"] and state["pending"]["seat"] == seat:
+    elif phase == "decide" and state["pending"] and state["pending"]["seat"] == seat:
         out.extend(decision_actions(state, car, state["pending"]))
     if not car["fin"]:
         out += pref_actions(state, car)
@@ -74,27 +77,28 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
 
 
 # The preference changes open to a car, by what decides them: the race's preferences (the Garage's
-# and the championship's own) and the car's preferences now.
-_PREF_CHANGES: dict[tuple, tuple[tuple[str, str], ...]] = {}
+# and the championship's own) and the car's preferences now; each as its "prefs" action, copied out.
+_PREF_CHANGES: dict[tuple, tuple[dict, ...]] = {}
 
 
 def pref_actions(state: dict, car: dict) -> list[dict]:
     """The "prefs" actions open to the car: every other value of each preference the race offers
-    (rules.prefs_of), in its order; the changes are worked out once per race kind and car preferences."""
+    (rules.prefs_of), in its order; worked out once per race kind and car preferences, and handed
+    out as fresh copies."""
     prefs = car["prefs"]
     key = ("garage" in state["modules"], "champ" in state, *prefs.items())
-    changes = _PREF_CHANGES.get(key)
-    if changes is None:
-        changes = tuple(
-            (name, v)
+    actions = _PREF_CHANGES.get(key)
+    if actions is None:
+        actions = tuple(
+            {"type": "prefs", name: v}
             for name, values in rules.prefs_of(state).items()
             for v in values
             if v != prefs.get(name, values[0])
         )
         if len(_PREF_CHANGES) >= 4096:  # (a bound: preferences combine in some hundreds of ways)
             _PREF_CHANGES.clear()
-        _PREF_CHANGES[key] = changes
-    return [{"type": "prefs", name: v} for name, v in changes]
+        _PREF_CHANGES[key] = actions
+    return list(map(dict.copy, actions))
 
 
 def submissions(state: dict, car: dict) -> list[list[int]]:
@@ -106,21 +110,48 @@ def submit_actions(state: dict, car: dict) -> list[dict]:
     """The submit actions of the car's hand, gear by gear: for a gear its playable cards can fill,
     one set of cards per distinct multiset of card types (labels.distinct_places: the first in
     combinations' order of the hand sorted by card_sort_key); for a clogged gear, every playable
-    card and Heat for the rest (one way: Heat cards are alike)."""
+    card and Heat for the rest (one way: Heat cards are alike). The outline (which gears, which
+    places of the sorted hand) is kept by the hand's shape (_SHAPES)."""
     if not UNPLAYABLE_LAST:  # (card data where Heat would not sort last: the hand split first)
         return _submit_actions_split(state, car)
     # The whole hand sorted: its playable cards first (Heat sorts last), as sorting them alone would.
     ordered, ranks = ranked_cards(state["cards"], car["hand"])
-    n_play = bisect_left(ranks, FIRST_UNPLAYABLE)
-    gears, clogged = rules.fillable_gears(state, car, n_play)
+    gear = car["gear"]
+    n_engine = len(car["engine"])
+    if n_engine >= 2:  # (the Engine pays any shift: the gears depend on the hand and the gear alone)
+        key: tuple = (ranks, gear)
+    else:  # (the Engine's Heat, and a flooded start, decide which shifts it pays)
+        key = (ranks, gear, n_engine, gear > 1 and rules.flooded_start(state, car))
+    shape = _SHAPES.get(key)
+    if shape is None:
+        shape = _submit_shape(state, car, ranks)
+        if len(_SHAPES) >= 65536:  # (a bound: a search meets some thousands of hands)
+            _SHAPES.clear()
+        _SHAPES[key] = shape
     out: list[dict] = []
-    for g in gears:
-        if g in clogged:  # (every playable card and Heat for the rest, in hand order)
+    for g, places in shape:
+        if places is None:  # a clogged gear: every playable card and Heat for the rest, in hand order
             playable, heat = rules.split_hand(state, car)
             out.append({"type": "submit", "cards": playable + heat[: g - len(playable)]})
         else:
-            out += _SUBMITS[g](ordered, distinct_places(ranks[:n_play], g))
+            out += _SUBMITS[g](ordered, places)
     return out
+
+
+# A hand's submissions in outline, by its sorted types (ranked_cards' ranks), the gear and, unless the
+# Engine holds 2 Heat or more, the Engine's Heat and a flooded start: gear by gear, the places of the
+# sorted hand's cards that make its distinct sets, or None for a clogged gear (_submit_shape).
+_SHAPES: dict[tuple, tuple[tuple[int, tuple[tuple[int, ...], ...] | None], ...]] = {}
+
+
+def _submit_shape(
+    state: dict, car: dict, ranks: tuple[int, ...]
+) -> tuple[tuple[int, tuple[tuple[int, ...], ...] | None], ...]:
+    """submit_actions' outline for the car's hand (its sorted ranks): each open gear with the places
+    of its distinct sets (distinct_places of the playable cards), None for a clogged one."""
+    n_play = bisect_left(ranks, FIRST_UNPLAYABLE)
+    gears, clogged = rules.fillable_gears(state, car, n_play)
+    return tuple((g, None if g in clogged else distinct_places(ranks[:n_play], g)) for g in gears)
 
 
 def _submit_actions_split(state: dict, car: dict) -> list[dict]:

@@ -9,7 +9,7 @@ import bot.games.heat.resolve as resolve
 import bot.games.heat.rules as rules
 from bot.games.base import Event, GameError, chosen
 from bot.games.heat.labels import PREF_NAMES, is_int, parse_ids
-from bot.games.heat.rules import KIND, seat_name
+from bot.games.heat.rules import KIND, SEAT_NAMES, seat_name
 from bot.games.rng import Rng
 from bot.i18n import Msg, msg
 
@@ -66,10 +66,10 @@ def submit(st: dict, seat: int, action: dict, events: list[Event]) -> None:
             if c["sub"] is None and c is not car:
                 waiting += 1
     # The last player's cards resolve the round at once: no "you may change them" for them.
-    events.append(Event(_submitted(st["round"], len(ids), changed=car["sub"] is not None, waiting=waiting), to=seat))
-    if car["sub"] is None:
+    events.append(Event(_submitted(st["round"], len(ids), changed=car["sub"] is not None, waiting=waiting), seat))
+    if car["sub"] is None:  # (Event's fields by position: to, log)
         events.append(
-            Event(msg("{who} is ready ({k}/{n}).", who=seat_name(seat), k=racing - waiting, n=racing), log=False)
+            Event(msg("{who} is ready ({k}/{n}).", who=SEAT_NAMES[seat], k=racing - waiting, n=racing), None, False)
         )
     car["sub"] = ids  # a fresh list from parse_ids (replaced, never changed: see HeatEngine.copy_state)
     if waiting:

@@ -142,12 +142,16 @@ def start_resolution(st: dict, rng: Rng) -> list[tuple[int | None, Msg]]:
     first: list[tuple[int | None, Msg]] = [(None, msg("Round {n}: all cards are in.", n=rnd))]
     if st.get("tournament"):
         first.append(tournament.card_counts(st, order))
-    return run(st, rng, first)
+    return run(st, rng, first, tr)
 
 
-def run(st: dict, rng: Rng, events: list[tuple[int | None, Msg]]) -> list[tuple[int | None, Msg]]:
-    """Resolve cars in race order until a decision is needed or the round ends."""
-    tr = track_of(st)
+def run(
+    st: dict, rng: Rng, events: list[tuple[int | None, Msg]], tr: content.Track | None = None
+) -> list[tuple[int | None, Msg]]:
+    """Resolve cars in race order until a decision is needed or the round ends (tr: the race's
+    track, track_of(st), when the caller has it)."""
+    if tr is None:
+        tr = track_of(st)
     n = tr.spaces
     cars = st["cars"]
     res = st["res"]

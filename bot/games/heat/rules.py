@@ -138,6 +138,8 @@ def lap_of(tr: content.Track, car: dict) -> int:
 
 # How engine texts name a seat (the table swaps in the player's name).
 seat_name = seat_ref
+# Each seat's name, made once: the same strings seat_ref gives (a car's every round is named).
+SEAT_NAMES = tuple(seat_ref(s) for s in range(MAX_CARS))
 
 
 # --------------------------------------------------------------------------- setup
@@ -145,7 +147,7 @@ seat_name = seat_ref
 
 def car_name(st: dict, s: int) -> Any:
     """How engine texts name a car: a seat (the table puts in the player's name) or a Legend."""
-    return seat_name(s) if s < st["seats"] else msg("Legend {n}", n=s - st["seats"] + 1)
+    return SEAT_NAMES[s] if s < st["seats"] else msg("Legend {n}", n=s - st["seats"] + 1)
 
 
 def _legend_car(tr: content.Track, grid_index: int, k: int) -> dict:
@@ -683,9 +685,14 @@ def crossed_lines(tr: content.Track, start: int, end: int) -> tuple[tuple[int, i
 
 def corner_cost(tr: content.Track, start: int, end: int, speed: int, adj: int = 0) -> int:
     """Heat the corner checks would ask for (spins not considered); adj: the car's own limit change."""
+    lp = tr.line_pos
+    i = bisect_left(lp, start)
+    j = bisect_left(lp, end)
+    if i == j:  # (no corner line crossed: most moves)
+        return 0
     cost = 0
     hot = tr.overheat
-    for _, idx, limit in crossed_lines(tr, start, end):
+    for _, idx, limit in tr.lines[i:j]:  # (crossed_lines)
         if adj:
             limit = max(0, limit + adj)
         if speed > limit:
@@ -806,8 +813,9 @@ def pay_heat(car: dict, n: int) -> int:
     """Move up to n Heat cards from the Engine to the discard pile; returns how many moved."""
     engine = car["engine"]
     k = min(n, len(engine))
-    for _ in range(k):
-        car["discard"].append(engine.pop())
+    if k > 0:  # (taken from the end, the last first, as k pops would)
+        car["discard"] += engine[: -k - 1 : -1]
+        del engine[-k:]
     return k
 
 

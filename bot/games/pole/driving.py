@@ -134,54 +134,56 @@ def plan(st: State) -> None:
     # 4: up to 3 cells fewer than the roll may be counted; 3.3 "各ラウンドでは、すべての車を移動させる
     # 必要があります": never none, so the least count is 1, and a move must not end where it began.
     least = max(1 if n > 0 else 0, n - 3 - t.get("drs", 0) - t.get("bonus", 0))
-    opts = R.search(ctx, ms, n, least, frozenset(t["fought"]))
+    opts = R.search(ctx, ms, n, least, frozenset(t["fought"]), paths=False)  # the menu reads no paths
     if not opts and ctx.no_pass:  # held behind a car between the flags: it stops short (10.1)
-        opts = R.search(ctx, ms, n, 0, frozenset(t["fought"]))
-    if t["ms"] is None:
-        here = (ms.pos, ms.laps)
-        opts = [o for o in opts if o.kind != "end" or o.state[:2] != here]
-    t["opts"] = CHAMP.restrict(st, VARIANTS.restrict(st, choose_opts(st, opts, ctx)))
+        opts = R.search(ctx, ms, n, 0, frozenset(t["fought"]), paths=False)
+    here = (ms.pos, ms.laps) if t["ms"] is None else None
+    t["opts"] = CHAMP.restrict(st, VARIANTS.restrict(st, choose_opts(st, opts, ctx, here)))
 
 
-def choose_opts(st: State, opts: list, ctx: R.MoveCtx) -> list[dict]:
+def choose_opts(st: State, opts: list, ctx: R.MoveCtx, not_at: tuple | None = None) -> list[dict]:
+    """The turn's menu entries from a search's options: the cheapest way to each place (and to each
+    fight's die modifier), at most 25 of them. `not_at`: the cell and laps where a fresh move
+    begins, so no move may end there (3.3)."""
     c = circuits()[st["circuit"]]
     seat = st["turn"]["seat"]
     bcap, kcap = DRIVERS.caps(st, seat, ctx.rain)
-    best: dict[tuple, tuple] = {}  # where -> (score, option, ep, bp, sp, unused): the option's entry made once chosen
+    best: dict[tuple, tuple] = {}  # where -> (score, option, cost): the option's entry made once chosen
     stressed = st["cars"][seat].get("stress", 0) >= 2
     sp_cost: dict[int, int] = {}
     n = st["turn"]["n"]
-    costs: dict[tuple, tuple] = {}  # (b, k, s, mode, t) -> what the counts cost: many options share them
+    costs: dict[tuple, tuple] = {}  # (mode, t, b, k, s) -> what the counts cost: many options share them
     for o in opts:
         ms, kind, defenders, _, step, _ = o
-        pos, laps, mode, t_, b_, k_, s_, _, _ = ms
-        ck = (b_, k_, s_, mode, t_)
+        if kind == "end":  # an end has no defenders: its place is its cell and laps
+            key: tuple = ms[:2]
+            if key == not_at:
+                continue  # a fresh move must not end where it began
+        ck = ms[2:7]
         cost = costs.get(ck)
         if cost is None:
-            ep, bp = R.extra_cost(b_, bcap), R.extra_cost(k_, kcap)
-            spc = sp_cost.get(s_)
+            spc = sp_cost.get(ms.s)
             if spc is None:
-                spc = sp_cost[s_] = DRIVERS.sp_cost(st, seat, s_)
-            cost = costs[ck] = (ep, bp, spc, unused_mp(n, ms, bcap), (ep + bp + spc, spc, ep, bp, t_))
-        ep, bp, spc, unused, score = cost  # score: the same place for fewer MP keeps more
-        if ep and bp and stressed:
+                spc = sp_cost[ms.s] = DRIVERS.sp_cost(st, seat, ms.s)
+            cost = costs[ck] = _counts_cost(ms, n, bcap, kcap, spc, stressed)
+        if cost[5]:
             continue  # 12.1 level 2: not both EP and BP in one turn
         if kind == "fight":
             # a fight reached with more MP left gets a better die modifier (5.1): keep the cheapest
             # way to each modifier (the seed's example boosts first to attack with 3 MP left)
-            key: tuple = ("fight", pos, step.laps, defenders, R.unused_mp_modifier(unused))
-        else:
-            key = (kind, pos, laps, defenders)
+            key = ("fight", ms.pos, step.laps, defenders, R.unused_mp_modifier(cost[3]))
+        elif kind != "end":
+            key = (kind, ms.pos, ms.laps, defenders)
         old = best.get(key)
-        if old is None or score < old[0]:
-            best[key] = (score, o, ep, bp, spc, unused)
+        if old is None or cost[4] < old[0]:  # the same place for fewer MP keeps more
+            best[key] = (cost[4], o, cost)
     # Each place's entry: sorted by what it shows (progress, cost, kind, cell), and made only if kept.
     rows = []
     for entry in best.values():
-        score, o, ep, bp, spc, unused = entry
+        score, o, cost = entry
         fin = o.step if o.kind == "fight" else o.state
         pos = o.state.pos if o.kind == "fight" else fin.pos
-        rows.append((-R.prog(c, fin.laps, list(fin.pos)), score, o.kind, pos, ep + bp + spc, entry))
+        rows.append((-R.prog(c, fin.laps, list(fin.pos)), score, o.kind, pos, score[0], entry))
     rows.sort(key=lambda r: r[:4])
     # At most 25 entries: fights, the pit and the flag first, then the moves that cost
     # nothing (the furthest first), then the furthest of those that cost points.
@@ -193,9 +195,17 @@ def choose_opts(st: State, opts: list, ctx: R.MoveCtx) -> list[dict]:
     return [_option_entry(st, c, r[5]) for r in sorted(keep + ends, key=lambda r: (r[0], r[2], r[3], r[4]))]
 
 
+def _counts_cost(ms: R.MState, n: int, bcap: int, kcap: int, spc: int, stressed: bool) -> tuple:
+    """What an option's counts cost (spc: the SP for its corner cells): (EP, BP, SP, unused MP, the
+    score that ranks ways to the same place (points, SP, EP, BP, tyre MP), whether stress level 2
+    rules it out: not both EP and BP in one turn, 12.1)."""
+    ep, bp = R.extra_cost(ms.b, bcap), R.extra_cost(ms.k, kcap)
+    return (ep, bp, spc, unused_mp(n, ms, bcap), (ep + bp + spc, spc, ep, bp, ms.t), bool(ep and bp and stressed))
+
+
 def _option_entry(st: State, c: Any, chosen: tuple) -> dict:
     """A kept option as the turn stores it (what the menu, the move and the bots read)."""
-    score, o, ep, bp, spc, unused = chosen
+    score, o, (ep, bp, spc, unused, _, _) = chosen
     fin = o.step if o.kind == "fight" else o.state
     ms = o.state
     return {

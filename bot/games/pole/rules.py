@@ -8,6 +8,9 @@ lane runs past the line, and the seed wears tyres "when crossing the line or pit
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -253,58 +256,14 @@ class Option(NamedTuple):
     path: tuple = ()  # positions visited
 
 
-def single_steps(ctx: MoveCtx, st: MState):
-    """Single-cell moves from st.pos: (new pos, new laps, diagonal?, line jump?)."""
-    c = ctx.circuit
-    pos = st.pos
-    if pos[0] == "pin":
-        n = c.pit_entry_cells + (c.pit_entry_rain if ctx.rain else 0)
-        yield (("pin", pos[1] + 1) if pos[1] + 1 < n else ("pit",)), st.laps, False, False
-        return
-    if pos[0] == "g":
-        yield ("pout", 0), st.laps, False, False
-        return
-    if pos[0] == "pout":
-        n = c.pit_exit_cells + (c.pit_exit_rain if ctx.rain else 0)
-        if pos[1] + 1 < n:
-            yield ("pout", pos[1] + 1), st.laps, False, False
-        else:
-            yield ("t", c.pit_merge_row, c.pit_side), st.laps, False, False
-        return
-    if pos[0] != "t":
-        return
-    _, row, lane = pos
-    nr, nl = next_row(c, row, st.laps)
-    lanes_next = c.rows[nr].lanes
-    straight = is_straight(c, row)
-    diag_ok = (not straight) or (ctx.start_round and st.laps == 0 and row < ctx.first_corner_row)
-    for ln in (lane - 1, lane, lane + 1):
-        if ln not in lanes_next:
-            continue
-        diagonal = ln != lane
-        if diagonal and not diag_ok and st.slip not in (ln, 9):
-            continue
-        yield ("t", nr, ln), nl, diagonal, False
-    if lane not in lanes_next and not any(abs(ln - lane) <= 1 for ln in lanes_next):
-        yield ("t", nr, lanes_next[0]), nl, True, False
-    elif lane not in lanes_next and straight:  # the track narrows: merge into the nearest lane
-        near = min(lanes_next, key=lambda ln: abs(ln - lane))
-        if near != lane and st.slip != near and not diag_ok:
-            yield ("t", nr, near), nl, True, False
-    if straight:  # sideways on a straight
-        for ln in (lane - 1, lane + 1):
-            if ln in c.rows[row].lanes:
-                yield ("t", row, ln), st.laps, False, False
-    # pit entry
-    if row == c.pit_entry_row and lane == c.pit_side and st.laps < ctx.final_lap_from:
-        yield ("pin", 0), st.laps, False, False
-    # racing line jumps (4.2.1)
-    if st.line and st.line[1]:
-        target = _line_next(c.corners[st.line[0]], row, lane)
-        if target is not None:
-            tr, tl = target
-            if tr - row > 1 and not _line_blocked(ctx, st.laps, row, lane, tr, tl):
-                yield ("t", tr, tl), st.laps, False, True
+def single_steps(ctx: MoveCtx, st: MState) -> list[tuple[tuple, int, bool, bool]]:
+    """Single-cell moves from st.pos: (new pos, new laps, diagonal?, line jump?); a racing-line jump
+    only if no car stands in between (4.2.1)."""
+    steps = _steps(ctx, _geo(ctx.circuit), st)
+    jump = _jump_from(ctx, st)
+    if jump is not None and not _line_blocked(ctx, *jump):
+        steps.append((("t", jump[3], jump[4]), st.laps, False, True))
+    return steps
 
 
 def _line_blocked(ctx: MoveCtx, laps: int, r0: int, l0: int, r1: int, l1: int) -> bool:
@@ -358,7 +317,7 @@ class _Geo(NamedTuple):
     brake_ok: tuple
     lanes: tuple
     corner: tuple
-    moves: dict  # (place, the context's flags) -> `_moves_from`'s list
+    moves: dict  # the context's flags -> {place: `_moves_from`'s list}
 
 
 _GEO: dict[int, _Geo] = {}
@@ -394,13 +353,25 @@ def _next(g: _Geo, row: int, laps: int) -> tuple[int, int]:
     return next_row(g.circuit, row, laps)
 
 
-def _steps_g(ctx: MoveCtx, g: _Geo, st: MState) -> list:
-    """single_steps from the circuit's tables, as a list (the same steps in the same order)."""
+def _steps(ctx: MoveCtx, g: _Geo, st: MState) -> list[tuple[tuple, int, bool, bool]]:
+    """The single-cell moves from st.pos but the racing-line jump (`_jump_from`), from the circuit's
+    tables: (new pos, new laps, diagonal?, False). The one statement of the step rules: the move
+    search keeps what they give with the circuit (`_moves_from`), `single_steps` adds the jump."""
     c = ctx.circuit
     pos = st.pos
     kind = pos[0]
+    if kind == "pin":
+        n = c.pit_entry_cells + (c.pit_entry_rain if ctx.rain else 0)
+        return [(("pin", pos[1] + 1) if pos[1] + 1 < n else ("pit",), st.laps, False, False)]
+    if kind == "g":
+        return [(("pout", 0), st.laps, False, False)]
+    if kind == "pout":
+        n = c.pit_exit_cells + (c.pit_exit_rain if ctx.rain else 0)
+        if pos[1] + 1 < n:
+            return [(("pout", pos[1] + 1), st.laps, False, False)]
+        return [(("t", c.pit_merge_row, c.pit_side), st.laps, False, False)]
     if kind != "t":
-        return list(single_steps(ctx, st))
+        return []
     _, row, lane = pos
     laps = st.laps
     nr, nl = _next(g, row, laps)
@@ -487,29 +458,12 @@ def _moves_from(ctx: MoveCtx, g: _Geo, st: MState) -> list[tuple]:
     cars (the circuit and the context's flags alone): (cell, laps, extras allowed, straight,
     braking may start, corner SP unit, racing line after, progress after, "finish" / "pit" / None,
     the cell and laps a car must hold for a slipstream after the step or None, the racing-line
-    jump to check for cars in between or None). Kept with the circuit's tables: the same places
-    come back turn after turn."""
-    key = (
-        st.pos,
-        st.laps,
-        st.line,
-        st.slip,
-        ctx.rain,
-        ctx.start_round,
-        ctx.final_lap_from,
-        ctx.first_corner_row,
-        ctx.total_laps,
-        ctx.bot,
-        ctx.no_technical,
-        ctx.sp_double,
-    )
-    out = g.moves.get(key)
-    if out is not None:
-        return out
+    jump to check for cars in between or None). Kept with the circuit's tables (`_moves_table`):
+    the same places come back turn after turn."""
     c = ctx.circuit
     pos, laps = st.pos, st.laps
     on_track = pos[0] == "t"
-    steps = _steps_g(ctx, g, st) if on_track else list(single_steps(ctx, st))
+    steps = _steps(ctx, g, st)
     jump = _jump_from(ctx, st)
     if jump is not None:
         steps.append((("t", jump[3], jump[4]), laps, False, True))
@@ -545,62 +499,31 @@ def _moves_from(ctx: MoveCtx, g: _Geo, st: MState) -> list[tuple]:
                 jump if is_jump else None,
             )
         )
-    if len(g.moves) > 8192:
-        g.moves.clear()
-    g.moves[key] = out
     return out
 
 
-def _step_info(ctx: MoveCtx, g: _Geo, st: MState, cars: tuple[set, set, list]) -> list[tuple]:
-    """What each step from st's cell, lap, slipstream and line state leads to, whatever the
-    counts: (cell, laps, extras allowed, straight, braking may start, corner SP unit, racing
-    line after, slipstream after, the cars to fight (rear first) or (), the cars passed
-    freely, "finish" / "pit" / None). Steps into a blocked cell or a no-overtaking pass are
-    left out. `cars`: the cells no car may drive through, the cars behind which a step has the
-    slipstream (cell, laps) and the rivals with how far along each is."""
-    stop_pass, slip_cars, rivals = cars
-    c = ctx.circuit
-    no_pass = ctx.no_pass
-    no_fights = ctx.start_round
-    pos, laps = st.pos, st.laps
-    cur_p = _prog_of(c.length, laps, pos)
-    out: list[tuple] = []
-    for npos, nl, ext, is_str, brake, unit, line, np_, end, slip_at, jump in _moves_from(ctx, g, st):
-        if npos in stop_pass or (jump is not None and _line_blocked(ctx, *jump)):
-            continue
-        slip = 9 if slip_at is not None and slip_at in slip_cars else -1  # any diagonal on the next move
-        # Rule reading (5.3 cases 2 and 3): in a corner the attacker stops on the cell beside
-        # the defender and the fight is for going beyond it, so passing is judged by rows
-        # here; the outer-lane rule of 3.3 only orders the position track after a move.
-        if np_ <= cur_p or not rivals:  # no move back or sideways passes anyone
-            out.append((npos, nl, ext, is_str, brake, unit, line, slip, (), (), end))
-            continue
-        passed = [
-            o
-            for o, po, tie in rivals
-            if not (cur_p > po or (cur_p == po and tie)) and (np_ > po or (np_ == po and tie))
-        ]
-        if (
-            passed
-            and no_pass
-            and any(o[2][0] == "t" and (o[2][1] in no_pass or npos[0] == "t" and npos[1] in no_pass) for o in passed)
-        ):
-            continue  # 10.1: no overtaking between the flags, with or without a fight
-        fights = []
-        if passed and not no_fights and ext:
-            fights = [o for o in passed if o[2][0] == "t" and o[3] == 0 and abs(o[2][2] - pos[2]) <= 1]
-        if fights:
-            order = sorted(fights, key=lambda o: (prog(c, o[1], list(o[2])), corner_rank(c, list(o[2]))))
-            defenders, end = tuple(o[0] for o in order), None
-        else:
-            defenders = ()
-        free = tuple(o[0] for o in passed if o not in fights)
-        out.append((npos, nl, ext, is_str, brake, unit, line, slip, defenders, free, end))
-    return out
+def _moves_table(ctx: MoveCtx, g: _Geo) -> dict:
+    """The circuit's `_moves_from` lists for the context's flags, by place (cell, laps, line, slip)."""
+    flags = (
+        ctx.rain,
+        ctx.start_round,
+        ctx.final_lap_from,
+        ctx.first_corner_row,
+        ctx.total_laps,
+        ctx.bot,
+        ctx.no_technical,
+        ctx.sp_double,
+    )
+    table = g.moves.get(flags)
+    if table is None or len(table) > 8192:
+        if len(g.moves) > 64:
+            g.moves.clear()
+        table = g.moves[flags] = {}
+    return table
 
 
 def _others_at(ctx: MoveCtx, fought: frozenset) -> tuple[set, tuple[set, set, list]]:
-    """The cells no car may end on (final) and, for `_step_info`, those no car may drive through,
+    """The cells no car may end on (final) and, for `_Places.steps_from`, those no car may drive through,
     the cars on the track (cell, laps) behind which a step has the slipstream, and the rivals a
     move may pass with how far along each is. Green exit cells take any number of cars (seed 7); a car gone off the track
     can be driven through, and on the turn it went off also shared (off 1); on its return turn no one
@@ -620,13 +543,14 @@ def _others_at(ctx: MoveCtx, fought: frozenset) -> tuple[set, tuple[set, set, li
 class _Places:
     """The places one search meets: a cell with its lap, racing-line state and slipstream (all a
     step from it depends on), numbered as they are met. Each place's steps are worked out once
-    (`_step_info`) and name the place each leads to, so the search's states are small tuples of
+    (`steps_from`) and name the place each leads to, so the search's states are small tuples of
     numbers and its seen-states table is keyed by numbers."""
 
-    __slots__ = ("ctx", "g", "stop_final", "cars", "index", "at", "final", "steps")
+    __slots__ = ("ctx", "g", "moves", "stop_final", "cars", "index", "at", "final", "steps", "length")
 
     def __init__(self, ctx: MoveCtx, g: _Geo, fought: frozenset) -> None:
-        self.ctx, self.g = ctx, g
+        self.ctx, self.g, self.moves = ctx, g, _moves_table(ctx, g)
+        self.length = ctx.circuit.length  # rows in a lap
         self.stop_final, self.cars = _others_at(ctx, fought)
         self.index: dict[tuple, int] = {}
         self.at: list[tuple] = []  # place number -> (cell, laps, line, slip)
@@ -645,17 +569,76 @@ class _Places:
         return p
 
     def steps_from(self, p: int) -> list:
-        """`_step_info` from place p, each step led by the number of the place it reaches and its cell."""
-        pos, laps, line, slip = self.at[p]
-        info = _step_info(self.ctx, self.g, MState(pos, laps, 0, 0, 0, 0, 0, line, slip), self.cars)
-        out = self.steps[p] = [
-            (self.number(npos, nl, nline, nslip), npos, ext, is_str, brake, unit, fights, free, end)
-            for npos, nl, ext, is_str, brake, unit, nline, nslip, fights, free, end in info
-        ]
+        """What each step from place p leads to, whatever the counts: (number of the place reached,
+        cell, extras allowed, straight, braking may start, corner SP unit, the cars to fight (rear
+        first) or (), the cars passed freely, "finish" / "pit" / None). Steps into a blocked cell or
+        a no-overtaking pass are left out."""
+        key = self.at[p]
+        moves = self.moves.get(key)
+        if moves is None:
+            pos, laps, line, slip = key
+            moves = self.moves[key] = _moves_from(self.ctx, self.g, MState(pos, laps, 0, 0, 0, 0, 0, line, slip))
+        stop_pass, slip_cars, rivals = self.cars
+        pos, laps = key[0], key[1]
+        cur_p = _prog_of(self.length, laps, pos)
+        number = self.number
+        out: list[tuple] = []
+        for npos, nl, ext, is_str, brake, unit, line, np_, end, slip_at, jump in moves:
+            if npos in stop_pass or (jump is not None and _line_blocked(self.ctx, *jump)):
+                continue
+            slip = 9 if slip_at is not None and slip_at in slip_cars else -1  # any diagonal on the next move
+            if np_ <= cur_p or not rivals:  # no move back or sideways passes anyone
+                out.append((number(npos, nl, line, slip), npos, ext, is_str, brake, unit, (), (), end))
+                continue
+            passing = self.passing(pos, cur_p, npos, np_, ext)
+            if passing is not None:
+                defenders, free = passing
+                out.append(
+                    (
+                        number(npos, nl, line, slip),
+                        npos,
+                        ext,
+                        is_str,
+                        brake,
+                        unit,
+                        defenders,
+                        free,
+                        None if defenders else end,
+                    )
+                )
+        self.steps[p] = out
         return out
 
+    def passing(self, pos: tuple, cur_p: float, npos: tuple, np_: float, ext: bool) -> tuple[tuple, tuple] | None:
+        """The cars a step from pos (progress cur_p) to npos (np_) passes: those to fight (rear first)
+        and those passed freely; None if it may not pass them (10.1: no overtaking between the flags)."""
+        # Rule reading (5.3 cases 2 and 3): in a corner the attacker stops on the cell beside
+        # the defender and the fight is for going beyond it, so passing is judged by rows
+        # here; the outer-lane rule of 3.3 only orders the position track after a move.
+        ctx = self.ctx
+        passed = [
+            o
+            for o, po, tie in self.cars[2]
+            if not (cur_p > po or (cur_p == po and tie)) and (np_ > po or (np_ == po and tie))
+        ]
+        if not passed:
+            return (), ()
+        no_pass = ctx.no_pass
+        if no_pass and any(
+            o[2][0] == "t" and (o[2][1] in no_pass or npos[0] == "t" and npos[1] in no_pass) for o in passed
+        ):
+            return None  # 10.1: no overtaking between the flags, with or without a fight
+        fights = []
+        if not ctx.start_round and ext:
+            fights = [o for o in passed if o[2][0] == "t" and o[3] == 0 and abs(o[2][2] - pos[2]) <= 1]
+        if not fights:
+            return (), tuple(o[0] for o in passed)
+        c = ctx.circuit
+        order = sorted(fights, key=lambda o: (prog(c, o[1], list(o[2])), corner_rank(c, list(o[2]))))
+        return tuple(o[0] for o in order), tuple(o[0] for o in passed if o not in fights)
 
-def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozenset = frozenset()):
+
+def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozenset = frozenset(), paths: bool = True):
     """Every way to spend this turn's MP from `start`: n tyre MP of which at least count_min must
     be counted (up to 3 fewer, seed 4), boost / brake / corner-SP cells before or after them,
     never in the middle (4.2, 4.4, 4.5). Returns options: where the move may end (with what it
@@ -663,13 +646,37 @@ def search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozense
     and count below the minimum keep only those not worse in every count (`_Seen`), explored first
     in, first out: the states one round of steps makes (`_round`) are admitted together, in the
     order made. What depends only on a place, a step or the circuit is worked out once (the search
-    runs every turn, every replay and AI look-ahead)."""
+    runs every turn, every replay and AI look-ahead). `paths=False`: every option's path is left
+    empty (the same options otherwise; a turn's menu never reads them, and making them is a fifth
+    of the search)."""
+    with _gc_paused():
+        return _search(ctx, start, n, count_min, fought, paths)
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector held off for a search: it makes thousands of small tuples that
+    live to its end and hold no cycles, so the collections their number sets off find nothing to
+    free (a quarter of the search's time); left as it was found, to collect once after."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _search(ctx: MoveCtx, start: MState, n: int, count_min: int, fought: frozenset, paths: bool) -> list[Option]:
+    """`search`'s work."""
     caps = _limits(ctx)
     places = _Places(ctx, _geo(ctx.circuit), fought)
     seen = _Seen(count_min, _tops(start, n, caps))
     options: list[Option] = []
     p0 = places.number(start.pos, start.laps, start.line, start.slip)
-    frontier = seen.admitted([(p0, start.mode, start.t, start.b, start.k, start.s, (start.pos,), None)])
+    frontier = seen.admitted(
+        [(p0, start.mode, start.t, start.b, start.k, start.s, (start.pos,) if paths else (), None)]
+    )
     while frontier:
         frontier = seen.admitted(_round(frontier, n, count_min, caps, places, options))
     return options
@@ -756,7 +763,7 @@ def _step_option(places: _Places, st: tuple, step: tuple, counts: tuple, options
         pos, laps, line, slip = places.at[p]
         options.append(Option(_ms((pos, laps, mode, t_, b_, k_, s_, line, slip)), "fight", fights, free, after, path))
     else:
-        options.append(Option(after, kind_end, (), free, None, path + (npos,)))
+        options.append(Option(after, kind_end, (), free, None, path + (npos,) if path else path))
 
 
 def _ms(fields: tuple) -> MState:
@@ -765,79 +772,76 @@ def _ms(fields: tuple) -> MState:
 
 class _Seen:
     """The count vectors (tyre MP, boost, brake, corner-SP cells) met before at each place and mode,
-    for `admitted`: each key's vectors as bit masks over the (boost, brake, SP) box, one mask per
-    tyre count, each holding the vectors of that count or fewer; `down[i]` is the mask of every
-    point of the box at most point i in each count, so "a vector met before is at most this one in
-    every count" is one AND."""
+    for `admitted`: each key's vectors as one bit mask over the (tyre MP, boost, brake, SP) box,
+    the tyre counts below the minimum each under a key of their own (their first slice of the box);
+    `down[i]` is the mask of every point of the box at most point i in each count, so "a vector met
+    before is at most this one in every count" is one AND."""
 
-    __slots__ = ("lo", "span", "kk", "ss", "down", "masks")
+    __slots__ = ("lo", "box", "kk", "ss", "down", "bits", "masks")
 
     def __init__(self, count_min: int, tops: tuple[int, int, int, int]) -> None:
         top_t, top_b, top_k, top_s = tops  # no count goes over these in the search
         self.lo = max(count_min, 0)  # counts from here on share a key
-        self.span = max(top_t, self.lo) + 1 - self.lo
         self.kk, self.ss = top_k + 1, top_s + 1
-        self.down = _downs(top_b + 1, top_k + 1, top_s + 1)
-        self.masks: dict[int, Any] = {}
+        self.box = (top_b + 1) * self.kk * self.ss
+        self.down, self.bits = _downs(max(top_t, self.lo) + 1 - self.lo, top_b + 1, top_k + 1, top_s + 1)
+        self.masks: dict[int, int] = {}
 
     def admitted(self, made: list[tuple]) -> list[tuple]:
         """The states of `made` (place, mode, counts, the path before and the cell the step goes to)
-        not dominated by one met before, with their paths, in order, each checked after those before it. Fewer MP counted is better once the minimum
+        not dominated by one met before, with their paths (none if the search keeps none), in order, each checked after those before it. Fewer MP counted is better once the minimum
         count is reached (whatever the other state can still do, this one can too); below the
         minimum, counts are kept apart, since wasting MP sideways may be the only way to end on a
         nearer cell. Checked as a state is made: the states met before it are the same as when it
         is explored (first in, first out)."""
-        lo, span, kk, ss, down, masks = self.lo, self.span, self.kk, self.ss, self.down, self.masks
+        lo, box, kk, ss, down, bits, masks = self.lo, self.box, self.kk, self.ss, self.down, self.bits, self.masks
         lo1 = lo + 1
         out = []
         for p, mode, t_, b_, k_, s_, path, cell in made:
             t = t_ if mode else 0
             i = (b_ * kk + k_) * ss + s_
-            if t < lo:  # one count under this key: one mask
+            if t < lo:  # one count under this key: the box's first slice
                 key = (p * 3 + mode) * lo1 + t + 1
-                m = masks.get(key, 0)
-                if m & down[i]:
-                    continue
-                masks[key] = m | (1 << i)
             else:
                 key = (p * 3 + mode) * lo1
-                ms = masks.get(key)
-                if ms is None:
-                    ms = masks[key] = [0] * span
-                elif ms[t - lo] & down[i]:
-                    continue
-                bit = 1 << i
-                for j in range(t - lo, span):
-                    ms[j] |= bit
-            out.append((p, mode, t_, b_, k_, s_, path if cell is None else path + (cell,)))
+                i += (t - lo) * box
+            m = masks.get(key, 0)
+            if m & down[i]:
+                continue
+            masks[key] = m | bits[i]
+            out.append((p, mode, t_, b_, k_, s_, path + (cell,) if cell is not None and path else path))
         return out
 
 
-_DOWNS: dict[tuple[int, int, int], list[int]] = {}
+_DOWNS: dict[tuple[int, int, int, int], tuple[list[int], list[int]]] = {}
 
 
-def _downs(nb: int, nk: int, ns: int) -> list[int]:
-    """For each point (b, k, s) of the box nb x nk x ns (numbered (b * nk + k) * ns + s), the mask
-    of the points at most it in each count; kept for the next search."""
-    down = _DOWNS.get((nb, nk, ns))
-    if down is None:
-        down = [0] * (nb * nk * ns)
-        for b in range(nb):
-            for k in range(nk):
-                for s in range(ns):
-                    i = (b * nk + k) * ns + s
-                    m = 1 << i
-                    if b:
-                        m |= down[i - nk * ns]
-                    if k:
-                        m |= down[i - ns]
-                    if s:
-                        m |= down[i - 1]
-                    down[i] = m
+def _downs(nt: int, nb: int, nk: int, ns: int) -> tuple[list[int], list[int]]:
+    """For each point (t, b, k, s) of the box nt x nb x nk x ns (numbered ((t * nb + b) * nk + k) * ns
+    + s), the mask of the points at most it in each count, and its own bit; kept for the next search."""
+    got = _DOWNS.get((nt, nb, nk, ns))
+    if got is None:
+        box = nb * nk * ns
+        down = [0] * (nt * box)
+        for t in range(nt):
+            for b in range(nb):
+                for k in range(nk):
+                    for s in range(ns):
+                        i = ((t * nb + b) * nk + k) * ns + s
+                        m = 1 << i
+                        if t:
+                            m |= down[i - box]
+                        if b:
+                            m |= down[i - nk * ns]
+                        if k:
+                            m |= down[i - ns]
+                        if s:
+                            m |= down[i - 1]
+                        down[i] = m
         if len(_DOWNS) > 256:
             _DOWNS.clear()
-        _DOWNS[(nb, nk, ns)] = down
-    return down
+        got = _DOWNS[(nt, nb, nk, ns)] = (down, [1 << i for i in range(nt * box)])
+    return got
 
 
 def _tops(start: MState, n: int, caps: tuple) -> tuple[int, int, int, int]:

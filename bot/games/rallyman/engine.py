@@ -13,6 +13,7 @@ result), texts.py (the words), rules.py (placement and odds), driver.py (the aut
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -40,13 +41,93 @@ ROLLING = ("roll",)
 
 
 def rallies() -> dict[str, list[str]]:
-    """Rally name -> its special stages in order ("Rally1" -> Rally1 SS1, SS2, SS3)."""
+    """Rally name -> its special stages in order ("Rally1" -> Rally1 SS1, SS2, SS3). (A new dict
+    each time, from the stage names read once: every game started asks.)"""
+    return {rally: list(legs) for rally, legs in _rallies().items()}
+
+
+@lru_cache(maxsize=1)
+def _rallies() -> dict[str, tuple[str, ...]]:
     out: dict[str, list[str]] = {}
     for name in B.stage_names():
         head, _, ss = name.rpartition(" SS")
         if head and ss.isdigit():
             out.setdefault(head, []).append(name)
-    return {k: sorted(v, key=lambda n: int(n.rpartition(" SS")[2])) for k, v in out.items() if len(v) > 1}
+    return {k: tuple(sorted(v, key=lambda n: int(n.rpartition(" SS")[2]))) for k, v in out.items() if len(v) > 1}
+
+
+def _copy_car(car: dict) -> dict:
+    """A car for copy_state: its damage, cards, tokens and preferences in lists and dicts of their
+    own (the cards themselves shared); anything else it may hold, copied by a JSON round trip."""
+    if car.keys() == _CAR_KEYS:  # a car as the engine writes it: its other values numbers, words and flags
+        out = car.copy()
+        out["dmg"], out["prefs"] = car["dmg"].copy(), car["prefs"].copy()
+        out["cards"], out["tokens"] = car["cards"].copy(), car["tokens"].copy()
+        return out
+    out = {}
+    for key, value in car.items():
+        if value is None or type(value) in _SCALARS:
+            out[key] = value
+        elif key in ("cards", "tokens"):
+            out[key] = list(value)
+        elif key in ("dmg", "prefs"):
+            out[key] = dict(value)
+        else:
+            out[key] = orjson.loads(orjson.dumps(value))
+    return out
+
+
+def _copy_roll(roll: dict | None) -> dict | None:
+    """The dice rolled this turn, for copy_state: a new list of faces (each shared)."""
+    return None if roll is None else {**roll, "faces": list(roll["faces"])}
+
+
+def _copy_steps(steps: list) -> list:
+    """A plan or draft for copy_state: each step a list of its own."""
+    return [list(step) for step in steps]
+
+
+_SCALARS = (int, str, bool, float)
+_CAR_KEYS = {
+    "sp",
+    "gear",
+    "track",
+    "side",
+    "fin",
+    "entered",
+    "dmg",
+    "cards",
+    "chips",
+    "spare",
+    "tokens",
+    "past",
+    "prefs",
+}
+_COPY: dict[str, Any] = {  # copy_state's copy of a key's value, by its shape
+    "cars": lambda cars: [_copy_car(car) for car in cars],
+    "log": list,
+    "roll": _copy_roll,
+    "draft": _copy_steps,
+    "plan": _copy_steps,
+    "mud": dict,
+    "bag": dict,
+    "piles": lambda piles: {gear: dict(pile) for gear, pile in piles.items()},
+    "entry": list,
+    "order": list,
+    "legs": list,
+    "marked": list,
+}
+
+
+def _wire(text: Msg) -> Any:
+    """to_wire(text) for a log line: a number or a word among its parameters is written as it is
+    without a call (to_wire leaves them so); the rest goes through to_wire."""
+    if type(text) is not Msg:
+        return to_wire(text)
+    return {
+        "msg": text.key,
+        "params": {k: v if v is None or type(v) in _SCALARS else to_wire(v) for k, v in text.params.items()},
+    }
 
 
 def _one_value(action: dict) -> Any:
@@ -151,11 +232,18 @@ class RallymanEngine(Engine):
         return st
 
     def copy_state(self, state: dict) -> dict:
-        """A deep copy but for the log's lines, which are never changed once written (after_move
-        only adds and drops whole lines): the list is new, the lines shared. The log is most of a
-        state, so a move copies a third as much."""
-        copied = orjson.loads(orjson.dumps({k: v for k, v in state.items() if k != "log"}))
-        return {k: list(v) if k == "log" else copied[k] for k, v in state.items()}
+        """A deep copy but for what is never changed once written: the log's lines (after_move
+        only adds and drops whole lines), the cars' time cards and the roll's faces (only ever
+        added, or their list replaced): their lists are new, the lines, cards and faces shared.
+        Known keys are copied by their shape (_COPY), any other by a JSON round trip."""
+        out = {}
+        for key, value in state.items():
+            if value is None or type(value) in _SCALARS:
+                out[key] = value
+            else:
+                copy = _COPY.get(key)
+                out[key] = copy(value) if copy is not None else orjson.loads(orjson.dumps(value))
+        return out
 
     def upgrade(self, state: dict) -> dict:
         """Schema 1 (before issue #29) counted the seats by the cars only: "seats" is added."""
@@ -232,7 +320,7 @@ class RallymanEngine(Engine):
         """The move's public lines go to the game's log, which keeps the last LOG_KEEP."""
         for event in events:
             if event.to is None:
-                st["log"].append(to_wire(event.text))
+                st["log"].append(_wire(event.text))
         del st["log"][:-LOG_KEEP]
 
     @move("prefs", anytime=True)
@@ -259,10 +347,10 @@ class RallymanEngine(Engine):
 
     @move("plan", phases=PLANNING)
     def _move_plan(self, st: dict, seat: int, action: dict, events: list[Event]) -> None:
-        m = R.match_steps(st, B.stage(st["stage"]), seat, _one_value(action))
-        if m is None or not m[0]:
+        steps = T.plan_steps(st, B.stage(st["stage"]), seat, _one_value(action))
+        if not steps:
             raise GameError(msg("That plan is not legal."))
-        T.start_roll(st, seat, m[0], events)
+        T.start_roll(st, seat, steps, events)
         T.auto_roll(st, seat, events)
 
     @move("add", phases=PLANNING)
@@ -321,10 +409,10 @@ class RallymanEngine(Engine):
     @move("flat", phases=PLANNING + ROLLING)
     def _move_flat(self, st: dict, seat: int, action: dict, events: list[Event]) -> None:
         if st["phase"] == "plan":  # a whole plan from the list, flat out at once
-            m = R.match_steps(st, B.stage(st["stage"]), seat, _one_value(action))
-            if m is None or not m[0]:
+            steps = T.plan_steps(st, B.stage(st["stage"]), seat, _one_value(action))
+            if not steps:
                 raise GameError(msg("That plan is not legal."))
-            T.start_roll(st, seat, m[0], events)
+            T.start_roll(st, seat, steps, events)
         elif action.get("values") is not None:
             raise GameError(msg("That is not possible now."))
         elif st["roll"]["i"] != 0:

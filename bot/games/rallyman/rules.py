@@ -283,6 +283,55 @@ def _enter_ok(state: dict, st: B.Stage, occ: dict[int, int], frm: int, sid: int,
     return True
 
 
+def watching(st: B.Stage, frm: int, sid: int, both: int) -> frozenset[int]:
+    """The spaces where another car could keep a die coming from frm off sid, or ask it for a
+    gear (`_entry` reads no other): sid itself, the space beside it, its corner's lanes (sid in a
+    corner lane, or a shortcut entered from outside it) and frm's slide row (a die leaving the slide
+    forwards). Kept per stage by pair() (`both`)."""
+    table = _WATCHING.get(st.key)
+    if table is None:
+        if len(_WATCHING) > 64:
+            _WATCHING.clear()
+        table = _WATCHING[st.key] = {}
+    hit = table.get(both)
+    if hit is None:
+        sp, fs = st.spaces[sid], st.spaces[frm]
+        spaces = {sid}
+        b = st.beside(sid)
+        if b is not None:
+            spaces.add(b)
+        if (sp.corner >= 0 and sp.kind in ("inner", "outer")) or (sp.kind == "shortcut" and fs.kind != "shortcut"):
+            spaces.update(o.id for o in st.spaces if o.corner == sp.corner and o.kind in ("inner", "outer"))
+        if fs.row >= 0 and fs.kind == "slide" and sid not in fs.side:
+            spaces.update(st.row_spaces(fs.row))
+        hit = table[both] = frozenset(spaces)
+    return hit
+
+
+_WATCHING: dict[str, dict[int, frozenset[int]]] = {}  # watching() by stage and pair()
+
+
+def watched(st: B.Stage) -> dict[int, tuple[int, ...]]:
+    """watching() the other way round: per space, the pairs (pair()) of every way of the stage
+    (Geometry.routes) that a car there could hold up. Kept per stage."""
+    hit = _WATCHED.get(st.key)
+    if hit is None:
+        found: dict[int, set[int]] = {}
+        for per_side in geometry(st).routes:
+            for per_gear in per_side:
+                for routes in per_gear:
+                    for _, frm, sid, _, _, both, _ in routes:
+                        for space in watching(st, frm, sid, both):
+                            found.setdefault(space, set()).add(both)
+        if len(_WATCHED) > 64:
+            _WATCHED.clear()
+        hit = _WATCHED[st.key] = {space: tuple(sorted(pairs)) for space, pairs in found.items()}
+    return hit
+
+
+_WATCHED: dict[str, dict[int, tuple[int, ...]]] = {}  # watched() by stage
+
+
 def dice_left(state: dict, seat: int) -> tuple[int, int, int]:
     car = state["cars"][seat]
     d = car["dmg"]
@@ -303,6 +352,9 @@ class Ctx(NamedTuple):
     done: bool  # the plan cannot go on (finish, water stop, certain loss of control)
 
 
+_new_ctx = tuple.__new__  # Ctx from a tuple of its nine fields (Ctx._make without its checks)
+
+
 def start_ctx(state: dict, seat: int) -> Ctx:
     car = state["cars"][seat]
     # a car sliding, or following a slider in "the same way", starts its turn sideways
@@ -318,9 +370,19 @@ def next_steps(
 
 
 def state_key(state: dict) -> bytes:
-    """All the plans of a state read of it (besides stage, seat and dice colour): the cars and the
-    mud, as orjson writes them with keys sorted. The caches here are kept by it."""
-    return orjson.dumps([state["cars"], state["mud"]], option=orjson.OPT_SORT_KEYS)
+    """All the plans of a state read of it (besides stage, seat and dice colour), as orjson writes
+    it with keys sorted: of each car its space, gear, whether it is on the track, sideways or
+    finished, and its damage; the mud; the rules_version (the sliders abreast). The caches here
+    are kept by it. (Not the cars' cards, tokens, chips or preferences: no plan reads them, and
+    leaving them out makes the key several times quicker to write.)"""
+    return orjson.dumps(
+        [
+            state.get("rules_version", 0),
+            [(c["sp"], c["gear"], c["track"], c["side"], c["fin"], c["dmg"]) for c in state["cars"]],
+            state["mud"],
+        ],
+        option=orjson.OPT_SORT_KEYS,
+    )
 
 
 def steps_for(state: dict, st: B.Stage, seat: int, here: bytes | None = None) -> Steps:
@@ -331,7 +393,7 @@ def steps_for(state: dict, st: B.Stage, seat: int, here: bytes | None = None) ->
 
 
 def _steps_at(state: dict, st: B.Stage, seat: int, here: bytes) -> Steps:
-    """steps_for(), `here` its key: the cars and mud as orjson writes them, keys sorted."""
+    """steps_for(), `here` its key (state_key)."""
     key = (st.key, seat, here)
     hit = _STEPS.get(key)
     if hit is None:
@@ -373,11 +435,12 @@ def pair(frm: int, sid: int) -> int:
 @dataclass(frozen=True)
 class Geometry:
     """A stage's ways, worked out once: targets[space][sideways before] (a car that slid drifts
-    on: no inside corner lane), and each space's finish and water."""
+    on: no inside corner lane), and each space's finish, water and front."""
 
     targets: tuple[tuple[tuple[Target, ...], tuple[Target, ...]], ...]
     finish: tuple[bool, ...]
     water: tuple[bool, ...]
+    front: tuple[float, ...]
     routes: tuple[tuple[tuple[tuple[Route, ...], ...], ...], ...]  # routes[space][sideways before][gear]
     # no two routes of a die onto one space differ but by their jump (so a step's place and die
     # tell it apart: the plan search needs no check of its own against the same step twice)
@@ -399,6 +462,7 @@ def geometry(st: B.Stage) -> Geometry:
             targets,
             tuple(bool(sp.finish) for sp in st.spaces),
             tuple(bool(sp.water) for sp in st.spaces),
+            tuple(sp.front for sp in st.spaces),
             routes,
             all(_plain(rs) for both in routes for per in both for rs in per),
         )
@@ -457,16 +521,6 @@ def _plain(routes: tuple[Route, ...]) -> bool:
     return all(way.setdefault(r[2], r[4]) == r[4] for r in routes)
 
 
-def _unchain(plan: tuple | None) -> list[list]:
-    """A plan kept as (last step, plan before it) as the list of its steps."""
-    steps = []
-    while plan is not None:
-        steps.append(plan[0])
-        plan = plan[1]
-    steps.reverse()
-    return steps
-
-
 _DICE: dict[int, list[tuple[str, int, int, bool]]] = {}  # Steps.grown_dice() by grown() * 512 + Steps.left
 _GROWN: dict[tuple, int] = {}  # grown() numbers
 _GROWN_LIST: list[tuple] = []  # and what each stands for
@@ -474,7 +528,7 @@ _GROWN_LIST: list[tuple] = []  # and what each stands for
 
 def as_ctx(where: tuple) -> Ctx:
     """Where a plan has got to, kept by Steps.plans as (space, grown(), sideways, done), as a Ctx."""
-    return Ctx._make((where[0], *_GROWN_LIST[where[1]], where[2], where[3]))
+    return _new_ctx(Ctx, (where[0], *_GROWN_LIST[where[1]], where[2], where[3]))
 
 
 def grown(rest: tuple) -> int:
@@ -525,7 +579,20 @@ class Steps:
     """next_steps for one seat in one state, for as many places as a search asks about: the
     stage's ways (geometry), limits and what may lie where (can_enter) worked out once each."""
 
-    __slots__ = ("state", "st", "seat", "occ", "pool", "dice_left", "left", "geo", "limits", "entries", "memo")
+    __slots__ = (
+        "state",
+        "st",
+        "seat",
+        "occ",
+        "pool",
+        "dice_left",
+        "left",
+        "geo",
+        "limits",
+        "entries",
+        "memo",
+        "pool_dice",
+    )
 
     def __init__(self, state: dict, st: B.Stage, seat: int, occ: dict[int, int], pool: dict | None = None) -> None:
         self.state, self.st, self.seat, self.occ, self.pool = state, st, seat, occ, pool
@@ -533,16 +600,15 @@ class Steps:
         self.left = self.dice_left[0] * 16 + self.dice_left[1] * 4 + self.dice_left[2]  # one number, under 512
         self.geo = geometry(st)
         self.limits = limits(state, st)
-        self.entries: dict[int, int] = {}  # need() by pair(frm, sid)
+        # need() by pair(frm, sid): none (0, left out) but where another car watches the way
+        # (watched()); -1 there until need() has worked it out
+        self.entries: dict[int, int] = {}
+        watch = watched(st)
+        for space in occ:
+            for both in watch.get(space, ()):
+                self.entries[both] = -1
         self.memo: dict[Ctx, list[tuple[list, Ctx]]] = {}  # after() by ctx
-
-    def enter(self, frm: int, sid: int, gear: int) -> bool:
-        """can_enter(), each place worked out once."""
-        both = pair(frm, sid)
-        need = self.entries.get(both)
-        if need is None:
-            need = self.need(frm, sid, both)
-        return gear >= need
+        self.pool_dice: dict[int, list[tuple[str, int, int, bool]]] = {}  # grown_dice() from the pool
 
     def dice(self, ctx: Ctx) -> list[tuple[str, int, int]]:
         """The dice the next step may use: (die code, new gear, new direction)."""
@@ -575,43 +641,60 @@ class Steps:
     def after(self, ctx: Ctx) -> list[tuple[list, Ctx]]:
         """Every step the next die can make from ctx, each (die, space, jump) once. (Kept per
         ctx: the moves, the menu and the labels of a state ask alike.)"""
+        return list(self.kept_after(ctx))
+
+    def kept_after(self, ctx: Ctx) -> list[tuple[list, Ctx]]:
+        """after() as it is kept: a caller that only reads it saves the copy (it must change
+        neither the list nor its steps)."""
         hit = self.memo.get(ctx)
         if hit is None:
             hit = self.memo[ctx] = self._after(ctx)
-        return list(hit)
+        return hit
 
     def _after(self, ctx: Ctx) -> list[tuple[list, Ctx]]:
         if ctx.done or self.geo.finish[ctx.pos]:
             return []
-        found: list[tuple[list, Ctx]] = []
-        occ, enter, mk = self.occ, self.enter, self.make
+        gid = grown(ctx[1:7])
+        dice = _DICE.get(gid * 512 + self.left) if self.pool is None else self.pool_dice.get(gid)
+        if dice is None:
+            dice = self.grown_dice(gid)
+        occ, needs, limits, finish, water = self.occ, self.entries, self.limits, self.geo.finish, self.geo.water
         routes = self.geo.routes[ctx.pos][1 if ctx.side else 0]
-        for code, ng, nd in self.dice(ctx):
-            for over, frm, sid, jump, sideways, _, _ in routes[ng]:
-                if (over < 0 or over not in occ) and enter(frm, sid, ng):
-                    found.append(mk(ctx, code, ng, nd, sid, jump, sideways))
         seen: set = set()
         out = []
-        for step, c in found:  # both spaces of a jump row can lead to the same landing
-            k = (step[0], step[1], step[3])
-            if k not in seen:
-                seen.add(k)
-                out.append((step, c))
+        for code, ng, next_gid, stops in dice:  # with grown_dice's Ctx after each die
+            rest = _GROWN_LIST[next_gid]
+            for over, frm, sid, jump, sideways, both, _ in routes[ng]:
+                if over >= 0 and over in occ:
+                    continue
+                need = needs.get(both, 0)
+                if need < 0:
+                    need = self.need(frm, sid, both)
+                if ng < need:
+                    continue
+                if ng > limits[sid]:
+                    jump, done = "ov", True  # over the limit: loss of control on that space, certain
+                else:
+                    done = finish[sid] or (water[sid] and stops) or jump == "p2"
+                if (code, sid, jump) in seen:
+                    continue  # both spaces of a jump row can lead to the same landing
+                seen.add((code, sid, jump))
+                out.append(([code, sid, ng, jump], _new_ctx(Ctx, (sid, *rest, sideways, done))))
         return out
 
-    def plans(self, start: Ctx, orange: bool, cap: int) -> dict[tuple[int, int], tuple[float, list, tuple]]:
-        """all_plans' search: plans grown die by die from start (after() and make() inline, a
+    def plans(self, start: Ctx, orange: bool, cap: int) -> dict[int, tuple[float, list, tuple]]:
+        """all_plans' search: plans grown die by die from start (after()'s work inline, a
         place already reached in the same way is not grown again), per (end space, end gear) the
-        least chance of losing control (loc_step's arithmetic in its order), then the fewest dice;
-        with each its risk and where it has got to as (space, grown(), sideways, done), grown()
-        being the number of the rest of a Ctx (as_ctx() makes it one). Inside, a plan is kept as
-        (last step, plan before it)."""
-        best: dict[int, tuple[float, tuple, tuple, int]] = {}  # by space * 8 + gear: risk, plan, where, length
+        least chance of losing control (loc_step's arithmetic in its order), then the fewest dice,
+        by space * 8 + gear; with each its risk and where it has got to as (space, grown(), sideways, done), grown()
+        being the number of the rest of a Ctx (as_ctx() makes it one). A plan's steps are shared with
+        the plans it leads to (a plan is its list of steps: they are few, and the plans kept many)."""
+        best: dict[int, tuple[float, list, tuple, int]] = {}  # by space * 8 + gear: risk, plan, where, length
         seen: set[int] = set()
         # (where the plan has got to: space, grown(), sideways, done; the plan; the "!" counts in
         # control and their chances (alive_id()); the chance lost so far; the plan's length)
-        stack: list[tuple[int, int, bool, bool, tuple | None, int, float, int]] = [
-            (start.pos, grown(tuple(start)[1:7]), start.side, start.done, None, alive_id(((0, 1.0),)), 0.0, 0)
+        stack: list[tuple[int, int, bool, bool, list, int, float, int]] = [
+            (start.pos, grown(start[1:7]), start.side, start.done, [], alive_id(((0, 1.0),)), 0.0, 0)
         ]
         n = 0
         routes_at, finish, water, limits = self.geo.routes, self.geo.finish, self.geo.water, self.limits
@@ -633,73 +716,62 @@ class Steps:
                 base = next_gid * width
                 for over, frm, sid, jump, sideways, both, place in routes[ng]:
                     k = base + place  # one number for (grown, space, sideways)
-                    if k in seen and not check_twice:
+                    again = k in seen
+                    if again and not check_twice:
                         continue  # (the checks below would not let it through either)
                     if over >= 0 and over in occ:
                         continue
-                    need = needs.get(both)
-                    if need is None:
+                    need = needs.get(both, 0)
+                    if need < 0:
                         need = self.need(frm, sid, both)
                     if ng < need:
                         continue
                     if ng > limits[sid]:
                         jump = "ov"  # over the limit: loss of control on that space, certain
+                        ends = True
+                    else:
+                        ends = finish[sid] or (water[sid] and stops) or jump == "p2"
                     if check_twice:
                         if (code, sid, jump) in taken:
                             continue
                         taken.add((code, sid, jump))
-                    if k in seen:
-                        continue
+                        if again:
+                            continue
                     seen.add(k)
                     n += 1
-                    plan = ([code, sid, ng, jump], node)
+                    plan = [*node, [code, sid, ng, jump]]
                     out = loc.get((alive, code, jump, orange)) or loc_by_id(alive, code, jump, orange)
                     risk = lost
                     for r in out[1]:  # as loc_step adds them
                         risk += r
-                    ends = finish[sid] or (water[sid] and stops) or jump in ("p2", "ov")
                     end = sid * 8 + ng
                     old = best.get(end)
                     if old is None or risk < old[0] - 1e-12 or (abs(risk - old[0]) < 1e-12 and depth < old[3]):
                         best[end] = (risk, plan, (sid, next_gid, sideways, ends), depth)
-                    stack.append((sid, next_gid, sideways, ends, plan, out[0], risk, depth))
-        return {(end >> 3, end & 7): (risk, _unchain(plan), w) for end, (risk, plan, w, _) in best.items()}
+                    if not ends:  # (a plan that ends grows no further)
+                        stack.append((sid, next_gid, sideways, ends, plan, out[0], risk, depth))
+        return {end: (risk, plan, w) for end, (risk, plan, w, _) in best.items()}
 
     def grown_dice(self, gid: int) -> list[tuple[str, int, int, bool]]:
-        """dice() for plans(), kept by the dice left and the rest of a Ctx (its grown() number):
-        (die, new gear, the grown() number after it, whether water stops it)."""
+        """dice() for plans() and after(), kept by the dice left and the rest of a Ctx (its grown()
+        number), or with the Steps when a pool gives the dice: (die, new gear, the grown() number
+        after it, whether water stops it)."""
         ctx = (0, *_GROWN_LIST[gid], False, False)
-        dice = _DICE[gid * 512 + self.left] = []
+        dice: list[tuple[str, int, int, bool]] = []
+        if self.pool is None:
+            _DICE[gid * 512 + self.left] = dice
+        else:
+            self.pool_dice[gid] = dice
         for code, ng, nd in self.dice(Ctx(*ctx)):
             dice.append((code, ng, grown(_grown(ctx, code, ng, nd)), code not in ("c", "g1")))
         return dice
 
     def need(self, frm: int, sid: int, both: int) -> int:
-        """The least gear a die needs to lie on sid coming from frm (99: none may), kept by pair()."""
+        """The least gear a die needs to lie on sid coming from frm (99: none may), kept by pair()
+        (asked only where another car watches the way: elsewhere none)."""
         free, least = _entry(self.state, self.st, self.seat, self.occ, frm, sid)
         need = self.entries[both] = least if free else 99
         return need
-
-    def make(self, ctx: Ctx, code: str, ng: int, nd: int, sid: int, jump: str, sideways: bool) -> tuple[list, Ctx]:
-        """The step and where the plan has got to after it."""
-        is_gear = code != "c"
-        used = ctx.used | {ng} if is_gear else ctx.used
-        water_stop = self.geo.water[sid] and not (code == "c" or code == "g1")  # water: coast or gear-1 die, no brake
-        if ng > self.limits[sid]:
-            jump = "ov"  # over the limit: loss of control on that space, certain
-        done = self.geo.finish[sid] or water_stop or jump in ("p2", "ov")
-        step = [code, sid, ng, jump]
-        return step, Ctx(
-            sid,
-            ng,
-            nd,
-            used,
-            ctx.n_gear + (1 if is_gear else 0),
-            ctx.n_coast + (0 if is_gear else 1),
-            ctx.brake or code.endswith("b"),
-            sideways,
-            done,
-        )
 
 
 def replay_steps(
@@ -734,64 +806,62 @@ def all_plans(
         _PLANS.clear()
         _ENDS.clear()
     _PLANS[key] = out
-    _ENDS[(st.key, seat, here)] = {end: (p, c) for end, (_, p, c) in best.items()}
+    _ENDS[(st.key, seat, here)] = best
     return out
 
 
 _PLANS: dict[tuple, list] = {}
-# the plans all_plans found, by (stage, seat, cars and mud) and their ends (space, gear), with
-# where each has got to (as Steps.plans keeps it): match_steps reads a whole plan's code there at once
-_ENDS: dict[tuple, dict[tuple[int, int], tuple[list, tuple]]] = {}
+# the plans all_plans found, by (stage, seat, cars and mud) and their ends (space * 8 + gear), with
+# their risk and where each has got to (as Steps.plans keeps it): match_steps reads a whole plan's
+# code there at once
+_ENDS: dict[tuple, dict[int, tuple[float, list, tuple]]] = {}
 
 
-def plan_key(state: dict, st: B.Stage, seat: int, pr: tuple[list, float]) -> tuple:
-    """How a sensible driver ranks the plans under its risk line: not too fast for the corner
-    ahead, then the farthest, then the highest gear (a faster time card), then the safest."""
-    last = pr[0][-1]
-    return _rank(st, st.spaces[state["cars"][seat]["sp"]].front, pr, too_fast(state, st, last[1], last[2]))
-
-
-def _rank(st: B.Stage, start: float, pr: tuple[list, float], penalty: float) -> tuple:
-    """plan_key, the plan's too_fast penalty given."""
-    p, r = pr
-    last = p[-1]
-    return (-penalty, st.spaces[last[1]].front - start, last[2], -r)
-
-
-def penalties(state: dict, st: B.Stage, plans: list[tuple[list, float]]) -> dict[tuple[int, int], float]:
-    """too_fast() at the end (space, gear) of each plan, once each."""
+def _measures(
+    state: dict, st: B.Stage, seat: int, plans: list[tuple[list, float]]
+) -> tuple[list[tuple], list[float], list[tuple]]:
+    """Per plan, in its order: its rank as a sensible driver ranks the plans under its risk line
+    (not too fast for the corner ahead, then the farthest, then the highest gear: a faster time
+    card, then the safest), its score in the plan list and its place in the list's order
+    (good_plans); too_fast() worked out once per end (space, gear)."""
     table = _penalty_table(state, st, 6)
-    for p, _ in plans:
-        end = (p[-1][1], p[-1][2])
-        if end not in table:
-            table[end] = _too_fast(state, st, end[0], end[1], 6)
-    return table
+    geo = geometry(st)
+    fronts, finish = geo.front, geo.finish
+    start = fronts[state["cars"][seat]["sp"]]
+    keys, scores, order = [], [], []
+    for p, r in plans:
+        last = p[-1]
+        sid, gear = last[1], last[2]
+        pen = table.get(sid * 8 + gear)
+        if pen is None:
+            pen = table[sid * 8 + gear] = _too_fast(state, st, sid, gear, 6)
+        front = fronts[sid]
+        gain = front - start
+        keys.append((-pen, gain, gear, -r))
+        scores.append(gain - 14.0 * r + 0.25 * gear + (3.0 if finish[sid] else 0.0) - pen)
+        order.append((r >= 1 - 1e-9, -front, r, -gear))
+    return keys, scores, order
 
 
 def best_plan(state: dict, st: B.Stage, seat: int, orange: bool, line: float) -> tuple[list, float] | None:
-    """The plan a sensible driver takes: the best (plan_key) whose chance of losing control is at
+    """The plan a sensible driver takes: the best ranked (_measures) whose chance of losing control is at
     most `line`; if none is, the safest. Never a certain loss of control when another plan exists."""
     plans = all_plans(state, st, seat, orange)
-    return _best_of(state, st, seat, plans, line, penalties(state, st, plans))
-
-
-def _best_of(
-    state: dict, st: B.Stage, seat: int, plans: list, line: float, pen: dict[tuple[int, int], float]
-) -> tuple[list, float] | None:
-    """best_plan among these plans, their penalties given."""
     if not plans:
         return None
-    start = st.spaces[state["cars"][seat]["sp"]].front
-    spaces = st.spaces
+    return plans[_best_index(plans, _measures(state, st, seat, plans)[0], line)]
 
-    def key(pr: tuple[list, float]) -> tuple:  # plan_key
-        last = pr[0][-1]
-        return (-pen[(last[1], last[2])], spaces[last[1]].front - start, last[2], -pr[1])
 
-    under = [pr for pr in plans if pr[1] <= line + 1e-9]
-    if under:
-        return max(under, key=key)
-    return min(plans, key=lambda pr: (pr[1], [-x for x in key(pr)]))
+def _best_index(plans: list[tuple[list, float]], keys: list[tuple], line: float) -> int:
+    """best_plan among these plans (there are some), their ranks given: its place in the list
+    (the first of equals)."""
+    best = -1
+    for i, (_, r) in enumerate(plans):
+        if r <= line + 1e-9 and (best < 0 or keys[i] > keys[best]):
+            best = i
+    if best >= 0:
+        return best
+    return min(range(len(plans)), key=lambda i: (plans[i][1], [-x for x in keys[i]]))
 
 
 def good_plans(
@@ -803,24 +873,13 @@ def good_plans(
     plans = all_plans(state, st, seat, orange, here=here)
     if not plans:
         return []
-    spaces = st.spaces
-    start = spaces[state["cars"][seat]["sp"]].front
-    pen = penalties(state, st, plans)
-    first = _best_of(state, st, seat, plans, line, pen)
-    if first is None:  # (never: there are plans)
-        return []
-
-    def score(pr: tuple[list, float]) -> float:
-        p, r = pr
-        last = p[-1]
-        sp = spaces[last[1]]
-        return sp.front - start - 14.0 * r + 0.25 * last[2] + (3.0 if sp.finish else 0.0) - pen[(last[1], last[2])]
-
-    rest = [pr for pr in plans if pr is not first]  # (each plan ends elsewhere: the same as unequal)
-    rest.sort(key=score, reverse=True)
+    keys, scores, order = _measures(state, st, seat, plans)
+    first = _best_index(plans, keys, line)
+    rest = [i for i in range(len(plans)) if i != first]
+    rest.sort(key=scores.__getitem__, reverse=True)
     top = rest[: k - 1]
-    top.sort(key=lambda pr: (pr[1] >= 1 - 1e-9, -spaces[pr[0][-1][1]].front, pr[1], -pr[0][-1][2]))
-    return [first] + top
+    top.sort(key=order.__getitem__)
+    return [plans[first]] + [plans[i] for i in top]
 
 
 def too_fast(state: dict, st: B.Stage, sid: int, gear: int, depth: int = 6) -> float:
@@ -828,14 +887,14 @@ def too_fast(state: dict, st: B.Stage, sid: int, gear: int, depth: int = 6) -> f
     best gear - d - 1 (one step down per die, one more with the brake); if that is still over the
     corner's higher (outer) limit, next turn can only lose control there or crawl."""
     table = _penalty_table(state, st, depth)
-    hit = table.get((sid, gear))
+    hit = table.get(sid * 8 + gear)
     if hit is None:
-        hit = table[(sid, gear)] = _too_fast(state, st, sid, gear, depth)
+        hit = table[sid * 8 + gear] = _too_fast(state, st, sid, gear, depth)
     return hit
 
 
-def _penalty_table(state: dict, st: B.Stage, depth: int) -> dict[tuple[int, int], float]:
-    """too_fast() by space and gear, kept per stage, mud and depth (all else it reads)."""
+def _penalty_table(state: dict, st: B.Stage, depth: int) -> dict[int, float]:
+    """too_fast() by space * 8 + gear, kept per stage, mud and depth (all else it reads)."""
     key = (st.key, tuple(sorted(state["mud"].items())), depth)
     table = _TOO_FAST.get(key)
     if table is None:
@@ -845,7 +904,7 @@ def _penalty_table(state: dict, st: B.Stage, depth: int) -> dict[tuple[int, int]
     return table
 
 
-_TOO_FAST: dict[tuple, dict[tuple[int, int], float]] = {}
+_TOO_FAST: dict[tuple, dict[int, float]] = {}
 
 
 def _too_fast(state: dict, st: B.Stage, sid: int, gear: int, depth: int) -> float:
@@ -870,6 +929,11 @@ def _too_fast(state: dict, st: B.Stage, sid: int, gear: int, depth: int) -> floa
 
 def encode(steps: list[list]) -> str:
     return ",".join([f"{s[0]}:{s[1]}:{s[3]}" for s in steps])
+
+
+def step_code(step: list) -> str:
+    """encode() of a plan of this one step."""
+    return f"{step[0]}:{step[1]}:{step[3]}"
 
 
 def encode_all(plans: list[tuple[list, float]]) -> list[str]:
@@ -923,7 +987,7 @@ def match_steps(
 
 def _step_like(ways: Steps, ctx: Ctx, die: str, sid: int, jump: str) -> tuple[list, Ctx] | None:
     """The first step from `ctx` with this die, space and jump (None: there is none)."""
-    for cand, nctx in ways.after(ctx):
+    for cand, nctx in ways.kept_after(ctx):
         if cand[0] == die and cand[1] == sid and cand[3] == jump:
             return cand, nctx
     return None
@@ -962,7 +1026,7 @@ _MATCHES: dict[tuple, tuple[list, Ctx] | None] = {}  # a plan code's last step, 
 
 
 def _known_plan(
-    state: dict, seat: int, dec: list[tuple[str, int, str]], ends: dict[tuple[int, int], tuple[list, tuple]] | None
+    state: dict, seat: int, dec: list[tuple[str, int, str]], ends: dict[int, tuple[float, list, tuple]] | None
 ) -> tuple[list[list], Ctx] | None:
     """The plan all_plans found with exactly these steps (die, space, jump), and where it has got
     to; None if it found none (the steps are then matched one by one)."""
@@ -972,12 +1036,12 @@ def _known_plan(
     for die, _, _ in dec:
         if die[:1] == "g" and die[1:2].isdigit():
             gear = int(die[1])
-    found = ends.get((dec[-1][1], gear))
-    if found is None or len(found[0]) != len(dec):
+    found = ends.get(dec[-1][1] * 8 + gear)
+    if found is None or len(found[1]) != len(dec):
         return None
-    if any(s[0] != d or s[1] != sid or s[3] != j for s, (d, sid, j) in zip(found[0], dec)):
+    if any(s[0] != d or s[1] != sid or s[3] != j for s, (d, sid, j) in zip(found[1], dec)):
         return None
-    return [list(s) for s in found[0]], as_ctx(found[1])
+    return [list(s) for s in found[1]], as_ctx(found[2])
 
 
 def crash_tokens(gear: int, danger: str) -> int:

@@ -64,8 +64,22 @@ def _plan_list(state: dict, st: B.Stage, seat: int) -> tuple[list[tuple[list, fl
 _PLANS: dict[tuple, tuple[list[tuple[list, float]], list[str], bytes]] = {}  # _plan_list() by all it reads
 
 
+def plan_steps(state: dict, st: B.Stage, seat: int, code: Any) -> list[list] | None:
+    """The steps of a whole plan's code from the car's place (R.match_steps), None when it is not
+    legal: read from the plan list when the list of this state is at hand (a move chosen from it)."""
+    if isinstance(code, str):
+        here = R.state_key(state)
+        hit = _PLANS.get((st.key, seat, orange(state, seat), prefs(state, seat)["line"] / 100, here))
+        if hit is not None and code in hit[1]:
+            return [list(step) for step in hit[0][hit[1].index(code)][0]]
+    m = R.match_steps(state, st, seat, code)
+    return None if m is None else m[0]
+
+
 def draft_ctx(state: dict, st: B.Stage, seat: int) -> R.Ctx | None:
     """Where the plan built die by die has got to (None: it cannot go on)."""
+    if not state["draft"]:
+        return R.start_ctx(state, seat)
     m = R.match_steps(state, st, seat, R.encode(state["draft"]))
     return None if m is None else m[1]
 
@@ -112,7 +126,7 @@ def _plan_decisions(state: dict, st: B.Stage, seat: int) -> list[dict]:
     ctx = draft_ctx(state, st, seat)
     if ctx is not None:
         ways = R.steps_for(state, st, seat, here)
-        acts += [{"type": "add", "values": [R.encode([s])]} for s, _ in ways.after(ctx)]
+        acts += [{"type": "add", "values": [R.step_code(s)]} for s, _ in ways.kept_after(ctx)]
     if state["draft"]:
         acts += [{"type": "go"}, {"type": "undo"}, {"type": "clear"}]
     if not found:
@@ -170,39 +184,50 @@ def _rearrangements(st: dict, stage: B.Stage, seat: int) -> list[tuple[str, tupl
         R.occupied(st, seat),
         {"g": set(dice["g"]), "brake": dice["brake"] is not None, "coast": len(coast_faces)},
     )
+    faces: dict[Any, list[tuple[int, bool, tuple[bool, ...]]]] = {}  # faces_for() by die (and coast faces used)
 
-    def faces_for(step: list, coast_used: list[bool]) -> list[tuple[list[bool], list[bool]]]:
-        if step[0] != "c":
-            g = int(step[0][1:-1] if step[0].endswith("b") else step[0][1:])
-            return [([dice["g"][g]] + ([dice["brake"]] if step[0].endswith("b") else []), coast_used)]
-        left = list(coast_faces)
-        for f in coast_used:
-            left.remove(f)
-        return [([f], coast_used + [f]) for f in sorted(set(left))]
+    def faces_for(die: str, used: tuple[bool, ...]) -> list[tuple[int, bool, tuple[bool, ...]]]:
+        """What the die may show: ("!" it adds, whether its first die shows one, the coast faces
+        used after it, sorted)."""
+        key = (die, used) if die == "c" else die
+        hit = faces.get(key)
+        if hit is None:
+            if die != "c":
+                g = int(die[1:-1] if die.endswith("b") else die[1:])
+                fs = [dice["g"][g]] + ([dice["brake"]] if die.endswith("b") else [])
+                hit = [(sum(fs), fs[0], ())]
+            else:
+                left = list(coast_faces)
+                for f in used:
+                    left.remove(f)
+                hit = [(int(f), f, tuple(sorted((*used, f)))) for f in sorted(set(left))]
+            faces[key] = hit
+        return hit if die == "c" else [(hit[0][0], hit[0][1], used)]
 
     # a place reached again with the same "!" and coast faces left reaches the same re-placings
     # with the same damage: never less than what its first visit kept (kept only when less)
     visited: set[tuple] = set()
+    spaces, tokens = stage.spaces, R.rules().crash_tokens
 
-    def rec(ctx: R.Ctx, steps: list, bangs: int, coast_used: list[bool]) -> None:
-        here = (ctx, bangs, tuple(sorted(coast_used)))
+    def rec(ctx: R.Ctx, steps: list, bangs: int, used: tuple[bool, ...]) -> None:
+        here = (ctx, bangs, used)
         if here in visited:
             return
         visited.add(here)
-        for step, nctx in ways.after(ctx):
-            for fs, cu in faces_for(step, coast_used):
-                nb = bangs + sum(fs)
-                plan = steps + [[step[0] + ("!" if step[0] == "c" and fs[0] else ""), step[1], step[2], step[3]]]
-                if nb >= 3 or step[3] in LOSES or (step[3] == "p1" and fs[0]):
-                    sp = stage.spaces[step[1]]
-                    key = (step[1], step[2])
-                    dmg = (R.crash_tokens(step[2], sp.danger), -sp.front, step[2])
-                    if key not in found or dmg < found[key][0]:
-                        found[key] = (dmg, ",".join([f"{s[0]}:{s[1]}:{s[3]}" for s in plan]))
+        for step, nctx in ways.kept_after(ctx):
+            die, sid, gear, jump = step
+            for added, first, after in faces_for(die, used):
+                nb = bangs + added
+                plan = steps + [[die + ("!" if die == "c" and first else ""), sid, gear, jump]]
+                if nb >= 3 or jump in LOSES or (jump == "p1" and first):
+                    sp = spaces[sid]
+                    dmg = (tokens[gear][sp.danger] if gear >= 1 else 0, -sp.front, gear)  # R.crash_tokens
+                    if (sid, gear) not in found or dmg < found[(sid, gear)][0]:
+                        found[(sid, gear)] = (dmg, ",".join([f"{s[0]}:{s[1]}:{s[3]}" for s in plan]))
                 elif not nctx.done:
-                    rec(nctx, plan, nb, cu)
+                    rec(nctx, plan, nb, after)
 
-    rec(R.start_ctx(st, seat), [], 0, [])
+    rec(R.start_ctx(st, seat), [], 0, ())
     out = sorted(found.values())
     return [(code, dmg) for dmg, code in out[:25]]
 

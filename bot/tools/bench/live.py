@@ -143,6 +143,8 @@ async def timed_races(store: Any, db: Any, races: int) -> MoveDbRun:
         backend=db.name,
         clocked=clock is not None,
     )
+    written: list[tuple[int, float]] = []  # (statements, seconds) of each progress write (Store.flush)
+    store.on_progress_written = lambda statements, seconds: written.append((statements, seconds))
     for template in bench_store.FINISHED[:races]:
         gid = await bench_store.new_game(store, table, *template[:4])
         rnd = random.Random(template[3])
@@ -152,7 +154,7 @@ async def timed_races(store: Any, db: Any, races: int) -> MoveDbRun:
             if not going:
                 break
     await store.flush()
-    run.count, run.writes, run.seconds = len(run.times.moves), store.progress_writes, store.progress_seconds
+    run.count, run.writes, run.seconds = len(run.times.moves), sum(n for n, _ in written), sum(t for _, t in written)
     return run
 
 
@@ -162,7 +164,8 @@ async def traced_race(store: Any, db: Any, run: MoveDbRun) -> None:
     table = run.table
     gid = await bench_store.new_game(store, table, *bench_store.FINISHED[0][:4])
     await store.flush()
-    before = store.progress_writes
+    flushes: list[int] = []
+    store.on_progress_written = lambda statements, seconds: flushes.append(statements)
     await db.set_trace(run.statements.append)
     rnd = random.Random(bench_store.FINISHED[0][3])
     run.traced = 1
@@ -170,7 +173,7 @@ async def traced_race(store: Any, db: Any, run: MoveDbRun) -> None:
         run.traced += 1
     await store.flush()
     await db.set_trace(None)
-    run.traced_flushes = store.progress_writes - before
+    run.traced_flushes = sum(flushes)
 
 
 def emit_move_db(run: MoveDbRun, suffix: str) -> None:
@@ -438,7 +441,7 @@ async def rest_calls(tmp: Path, heat_seed: int = HEAT_SEED) -> None:
             assert table is not None and store is not None  # set up before the commands are synced
             for kind, seed, options in (("heat", heat_seed, {"track": "usa"}), ("pon", 23, {})):
                 w.general = emu.add_text_channel(guild, kind)
-                table.new_seed = fixed_seed(seed)
+                table.lobbies.new_seed = fixed_seed(seed)
                 thread = await start(w, await open_table(w, w.alice, w.bob, w.carol, kind=kind, **options), w.alice)
                 players = [
                     Player(emu, w.alice, "select", 1, kind),

@@ -1,5 +1,5 @@
-"""Pole Position's race plan: the rules a good player keeps across a race, which a look-ahead of a
-few moves cannot see (issue #34). The searching levels weigh only the moves the plan allows
+"""The AI's Pole Position (`AI`, bot/ai/game.py), and its race plan: the rules a good player keeps
+across a race, which a look-ahead of a few moves cannot see (issue #34). The searching levels weigh only the moves the plan allows
 (`allowed`), and drive their moves by it: strong where the next turn reaches furthest, normal
 to the furthest cell.
 
@@ -29,6 +29,7 @@ import dataclasses
 import bot.games.pole.bots as BOTS
 import bot.games.pole.driving as DRIVE
 import bot.games.pole.rules as R
+from bot.ai.game import GameAI
 from bot.games.base import Action, Engine, State, is_preference
 from bot.games.pole.common import START_ROUNDS, face_value
 from bot.games.pole.content import Circuit, circuits, rules
@@ -262,3 +263,8 @@ def score(state: State) -> list[float]:
             bot = car.get("bot")
             out.append(here if bot and not bot.get("for") else here + _kept(circuit, car))
     return out
+
+
+# The judgement: distance and the points still to spend, a lead of 10 rows about a sure place; the
+# look-ahead plays the plan's furthest cell. Pole's move search is slow, hence few playouts.
+AI = GameAI(score=score, scale=10.0, depth=6, playouts=40, policy=policy, plan=allowed)
