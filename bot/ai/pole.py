@@ -152,7 +152,7 @@ def reach(state: State, seat: int, o: dict) -> float:
         (R.prog(circuit, x.state.laps, list(x.state.pos)) for x in R.search(ctx, start, n, max(1, n - 3))),
         default=o["prog"],
     )
-    return ahead + 0.01 * o["prog"]
+    return min(ahead, circuit.laps * len(circuit.rows)) + 0.01 * o["prog"]  # nothing past the flag
 
 
 def affordable(state: State, seat: int, o: dict) -> bool:
@@ -189,6 +189,9 @@ def _moves(state: State, seat: int, options: list[Action], level: str | None) ->
         return [
             min(pit, key=lambda a: (o[a["i"]]["ep"] + o[a["i"]]["bp"] + o[a["i"]]["sp"], o[a["i"]]["kind"] != "pit"))
         ]
+    flag = [a for a in moves if opts[a["i"]]["kind"] == "finish"]
+    if flag:
+        return flag[:1]  # the chequered flag: nothing is worth more (3.4)
     onward = [a for a in moves if not _is_pit(opts[a["i"]])] or moves
     kept = [a for a in onward if affordable(state, seat, opts[a["i"]])] or onward
     if stop:  # the pit out of reach this turn: short of its entry, so the next turn reaches it

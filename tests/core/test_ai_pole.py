@@ -200,3 +200,29 @@ def test_on_its_stop_lap_a_move_ends_short_of_the_pit_entry_out_of_reach():
     assert plan.allowed(state, 0, moves, "normal") == [moves[1]]
     car.update(pitted=True, life=4)  # no stop wanted: the furthest
     assert plan.allowed(state, 0, moves, "normal") == [moves[0]]
+
+
+def test_the_flag_when_it_is_in_reach():
+    # 3.4: the order of crossing the line decides; a move short of it whose next turn reaches past it
+    # is worth nothing more (a strong seat once moved sideways on the last row for ever).
+    state = turn()
+    flag = {"kind": "finish", "pos": ["t", 0, 0], "prog": 456, "ep": 0, "bp": 0, "sp": 0}
+    last = MONACO.laps - 1
+    state["cars"][0]["laps"] = last
+    for s, car in enumerate(state["cars"]):
+        if s:
+            car["pos"] = ["t", 40, 2]  # out of the way
+    here = ["t", 75, 1]
+    side = {
+        "kind": "end",
+        "pos": here,
+        "prog": 455,
+        "ep": 0,
+        "bp": 0,
+        "sp": 0,
+        "ms": {"pos": here, "laps": last, "line": []},
+    }
+    state["turn"]["opts"] = [side, flag]
+    moves = [{"type": "move", "i": 0}, {"type": "move", "i": 1}]
+    assert plan.allowed(state, 0, moves, "strong") == [moves[1]]
+    assert plan.allowed(state, 0, moves, "normal") == [moves[1]]
