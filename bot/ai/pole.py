@@ -194,6 +194,8 @@ def _moves(state: State, seat: int, options: list[Action], level: str | None) ->
         return flag[:1]  # the chequered flag: nothing is worth more (3.4)
     onward = [a for a in moves if not _is_pit(opts[a["i"]])] or moves
     kept = [a for a in onward if affordable(state, seat, opts[a["i"]])] or onward
+    here = R.prog(circuits()[state["circuit"]], state["cars"][seat]["laps"], state["cars"][seat]["pos"])
+    kept = [a for a in kept if opts[a["i"]]["prog"] > here] or kept  # a move sideways only, never
     if stop:  # the pit out of reach this turn: short of its entry, so the next turn reaches it
         entry = pit_entry(state, seat)
         kept = [a for a in kept if opts[a["i"]]["prog"] < entry] or kept

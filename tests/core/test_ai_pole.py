@@ -226,3 +226,15 @@ def test_the_flag_when_it_is_in_reach():
     moves = [{"type": "move", "i": 0}, {"type": "move", "i": 1}]
     assert plan.allowed(state, 0, moves, "strong") == [moves[1]]
     assert plan.allowed(state, 0, moves, "normal") == [moves[1]]
+
+
+def test_a_move_goes_forward_when_it_can():
+    # A move that only changes lane, chosen turn after turn, never ends the race.
+    state = turn()
+    car = state["cars"][0]
+    here = R.prog(MONACO, car["laps"], car["pos"])
+    side = {"kind": "end", "pos": car["pos"], "prog": here, "ep": 0, "bp": 0, "sp": 0}
+    on = {"kind": "end", "pos": car["pos"], "prog": here + 1, "ep": 0, "bp": 0, "sp": 0}
+    state["turn"]["opts"] = [side, on]
+    moves = [{"type": "move", "i": 0}, {"type": "move", "i": 1}]
+    assert plan.allowed(state, 0, moves, "normal") == [moves[1]]
