@@ -39,6 +39,10 @@ class GameAI:
     # A standing choice the AI makes before its first decision (Heat: its preferences), a move
     # through the commit path like any player's (None once it is made).
     standing: Callable[[State, int], Action | None] | None = None
+    # A race-long plan, where a game has one: of the seat's options, the ones the searching levels
+    # weigh, for the level named last, on a state redrawn from the seat's view (Pole Position: its
+    # pit stops, tyres, points and where each move ends).
+    plan: Callable[[State, int, list[Action], str], list[Action]] | None = None
 
 
 def by_order(state: State) -> list[float]:

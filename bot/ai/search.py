@@ -82,7 +82,12 @@ def choose(engine: Engine, state: State, seat: int, level: str, seed: int, own: 
         return options[0]
     rng = random.Random(seed)
     lv = LEVELS[level]
-    usual = _usual(engine, engine.redraw_hidden(state, seat, rng.getrandbits(63)), seat, options)
+    seen = engine.redraw_hidden(state, seat, rng.getrandbits(63))
+    if game.plan is not None and lv.search > 0:  # a race-long plan narrows the searching levels' options
+        options = game.plan(seen, seat, options, level)
+        if len(options) == 1:
+            return options[0]
+    usual = _usual(engine, seen, seat, options)
     budget = round(lv.search * game.playouts)
     if budget == 0:
         return rng.choice(options) if rng.random() < lv.blunder else usual
