@@ -690,21 +690,11 @@ class Delivery:
             lines.append(render(msg("The game is over."), locale))
         who = render(msg("Waiting for: {who}", who=[s.mention for s in waiting]), locale) if waiting else None
         current = self._round_posts.get(game.id)
-        closing: asyncio.Future[None] | None = None
         images: list[bytes] = []
         key = None  # the round the board shows (the spectator view's "post", default its "turn")
         if outcome.board and (over or not (all_out and boarded and current is None)):  # (else out with the lines)
             view = outcome.view if outcome.view is not None else engine.view(state, None)
             key = view.get("post", view.get("turn"))
-            if (
-                outcome.drawing is not None
-                and current is not None
-                and not all_out
-                and (pinged or over or key != current.key)
-            ):
-                # A new post takes over from the round's post (below): its "Waiting for" line goes
-                # while the board is drawn, not after, one round trip off the board's way.
-                closing = asyncio.ensure_future(self.close_round_post(game))
             images = await (
                 outcome.drawing
                 if outcome.drawing is not None
@@ -716,16 +706,9 @@ class Delivery:
             pinged = []  # the post that went out pinged them (a post that must ping is always a new post)
         if all_out and current is not None and current.message.attachments:
             current.key = key  # the round's post shows a board: a newer one is edited in, not posted again
-        if (
-            closing is None
-            and not lines
-            and not images
-            and who == (current.waiting if current is not None else shown if all_out else None)
-        ):
+        if not lines and not images and who == (current.waiting if current is not None else shown if all_out else None):
             return Sent.OUT  # nothing new (a catch-up: not even under a notice that came after the post)
-        if closing is not None:
-            await closing
-        elif current is not None and not pinged and not over and (not images or key == current.key):
+        if current is not None and not pinged and not over and (not images or key == current.key):
             result = await self.add_to_round_post(game, current, lines, who, images, key, locale)
             if result is not None:
                 return result

@@ -4,8 +4,6 @@ new round starts a new post; only a player whose DMs are closed is pinged, when 
 
 from __future__ import annotations
 
-import threading
-
 from tests.e2e.crashes import submit_first_option
 from bot.tools.emulator.tables import open_table, start
 
@@ -99,34 +97,3 @@ async def test_a_player_who_asks_for_pings_is_pinged_once_and_dmed_silently(tabl
     menus = {u.name: [m for m in emu.dm_messages(u) if m.components][-1] for u in (w.alice, w.bob)}
     assert menus["bob"].flags & 4096 and not menus["alice"].flags & 4096  # bob's DM notifies no one
     assert all(m.flags & 4096 for u in (w.alice, w.bob) for m in emu.dm_messages(u) if "You are seated" in m.content)
-
-
-async def test_the_old_post_is_closed_while_the_new_board_is_drawn(table, monkeypatch):
-    """A round's new post takes over from the old one: the old post's "Waiting for" line goes while
-    the new board is still being drawn, not after it (one round trip off the board's way)."""
-    w, emu = table, table.emu
-    lobby = await open_table(w, w.alice, w.bob, track="usa")
-    thread = await start(w, lobby, w.alice)
-    board = emu.messages_in(thread)[-1]
-    delivery = w.bot.table.out
-    drawn, release = threading.Event(), threading.Event()
-    draw = delivery.board_images
-
-    def slow_board(*args):
-        drawn.set()
-        release.wait(10)  # (in the drawing's thread)
-        return draw(*args)
-
-    monkeypatch.setattr(delivery, "board_images", slow_board)
-    await submit_first_option(emu, w.alice)
-    await emu.wait_until(lambda: "ready" in emu.message(board.id).content)
-    count = len(emu.messages_in(thread))
-    await submit_first_option(emu, w.bob)  # the round resolves: a new board is drawn
-    try:
-        await emu.wait_until(lambda: drawn.is_set())
-        await emu.wait_until(lambda: "Waiting for" not in emu.message(board.id).content)
-        assert len(emu.messages_in(thread)) == count  # the new post waits for its board
-    finally:
-        release.set()
-    await emu.wait_until(lambda: len(emu.messages_in(thread)) == count + 1)
-    assert emu.messages_in(thread)[-1].attachments
