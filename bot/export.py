@@ -11,15 +11,11 @@ Nothing here imports discord: the worker process and the command line use it wit
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import logging
-import multiprocessing
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +23,7 @@ from typing import Any
 import orjson
 
 from bot.games.base import Action, Engine, Event, GameError, State
+from bot.workers import Workers
 from rendering.registry import renderer
 
 log = logging.getLogger(__name__)
@@ -300,27 +297,18 @@ class Animator:
     game end), so drawing a hundred boards never holds up the other tables' moves."""
 
     def __init__(self) -> None:
-        self._pool: ProcessPoolExecutor | None = None
+        # A worker lives for one animation: drawing a long game takes a few hundred MB, which a
+        # process that lived on would keep; starting one costs ~2 s at a game's end. A worker that
+        # died (killed, out of memory) fails its animation; the next game end starts another.
+        self.workers = Workers(1, tasks_per_worker=1)
 
     async def draw(self, kind: str, states: list[State], whole: bool, names: list[str], locale: str) -> Drawn | None:
         """animate_frames in the worker: `states` are the frames (frames_of), `whole` whether the
         log replayed whole."""
-        if self._pool is None:
-            # A worker lives for one animation: drawing a long game takes a few hundred MB, which a
-            # process that lived on would keep; starting one costs ~2 s at a game's end.
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"), max_tasks_per_child=1)
-        try:
-            return await asyncio.get_running_loop().run_in_executor(
-                self._pool, animate_frames, kind, states, whole, names, locale
-            )
-        except BrokenProcessPool:
-            self._pool = None  # the worker died (killed, out of memory): the next game end starts another
-            raise
+        return await self.workers.run(animate_frames, kind, states, whole, names, locale)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self.workers.close()
 
 
 ANIMATOR = Animator()  # one worker for the whole process, shared by every table
