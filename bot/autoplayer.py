@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import discord
@@ -24,6 +21,7 @@ from bot.games.base import Engine, State
 from bot.i18n import Msg, msg, render
 from bot.store import Game, StaleVersion, StoreGone
 from bot.table_api import TableServices
+from bot.workers import Workers
 
 log = logging.getLogger(__name__)
 
@@ -52,24 +50,13 @@ class Thinker:
     process (started at the first decision), so the bot keeps answering while AI seats think."""
 
     def __init__(self, workers: int) -> None:
-        self.workers = workers
-        self._pool: ProcessPoolExecutor | None = None
+        self.workers = Workers(workers)  # a worker that died fails its decision; the next starts another
 
     async def decide(self, kind: str, state: State, seat: int, level: str, seed: int, own: bool) -> dict[str, Any]:
-        if self._pool is None:  # spawned, not forked: a fork of a running event loop is unsafe
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
-        try:
-            return await asyncio.get_running_loop().run_in_executor(
-                self._pool, decide, kind, state, seat, level, seed, own
-            )
-        except BrokenProcessPool:
-            self._pool = None  # a worker died (killed, out of memory): the next decision starts a new pool
-            raise
+        return await self.workers.run(decide, kind, state, seat, level, seed, own)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self.workers.close()
 
 
 class AutoPlayer:

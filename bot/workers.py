@@ -1,6 +1,6 @@
 """Worker processes for CPU work kept off the event loop's interpreter (and its GIL): a pool of
 spawned processes, started at first use and started again after a worker died. Used by the
-game-end animation (bot/export.py Animator) and the board posts (bot/drawing.py Drawer).
+game-end animation (bot/export.py Animator) and the AI seats' decisions (bot/autoplayer.py Thinker).
 
 Nothing here imports discord."""
 
