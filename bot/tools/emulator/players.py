@@ -5,6 +5,7 @@ Pole's Driver, Steam Works' Inventor, and play_until, which plays them until a c
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from bot.tools.emulator.errors import EmulatorError
 
@@ -39,6 +40,14 @@ class Player:
         """How the table's answer to a move that went through begins, in the player's words."""
         return "Done"
 
+    def take_menu(self) -> Any:
+        """The newest DM with controls not acted on yet, marked as acted on (None: nothing new)."""
+        dm = newest_with_components(self.emu.dm_messages(self.user))
+        if dm is None or menu_key(dm) in self.done:
+            return None
+        self.done.add(menu_key(dm))
+        return dm
+
     def has_new_dm(self) -> bool:
         dm = newest_with_components(self.emu.dm_messages(self.user))
         return dm is not None and menu_key(dm) not in self.done
@@ -52,10 +61,9 @@ class Player:
 
     async def act(self, thread) -> bool:
         """Make one move if the newest DM asks for one. Returns True if something was sent."""
-        dm = newest_with_components(self.emu.dm_messages(self.user))
-        if dm is None or menu_key(dm) in self.done:
+        dm = self.take_menu()
+        if dm is None:
             return False
-        self.done.add(menu_key(dm))
         decisions = [b for b in dm.buttons if not is_pref(b.get("label", ""))]
         if decisions:
             rec = await self.emu.click(self.user, dm, custom_id=self.rnd.choice(decisions)["custom_id"])
@@ -116,19 +124,17 @@ class Driver(Player):
     pitted = False
 
     async def act(self, thread) -> bool:
-        dm = newest_with_components(self.emu.dm_messages(self.user))
-        if dm is None or menu_key(dm) in self.done:
+        dm = self.take_menu()
+        if dm is None:
             return False
         moves = [s for s in dm.selects if (s.get("placeholder") or "").startswith(("Where", "Defend", "Attack"))]
         if not moves:
             buttons = [b for b in dm.buttons if not b.get("label", "").startswith(("Reroll", "Use roll"))]
             stay = [b for b in buttons if b.get("label", "").startswith("Spend")] or buttons
-            self.done.add(menu_key(dm))
             if not stay:  # only the preferences: nothing to do now
                 return False
             rec = await self.emu.click(self.user, dm, custom_id=self.rnd.choice(stay)["custom_id"])
             return await self.settled(rec)
-        self.done.add(menu_key(dm))
         select = moves[0]
         opts = select["options"]
         pit = [o for o in opts if o["label"].startswith("Pit stop")]
@@ -153,10 +159,9 @@ class Inventor(Player):
     Steam Works offers Pass and the activation buttons next to every select."""
 
     async def act(self, thread) -> bool:
-        dm = newest_with_components(self.emu.dm_messages(self.user))
-        if dm is None or menu_key(dm) in self.done:
+        dm = self.take_menu()
+        if dm is None:
             return False
-        self.done.add(menu_key(dm))
         buttons = [b for b in dm.buttons if not is_pref(b.get("label", ""))]
         confirm = [b for b in buttons if b.get("label", "").startswith("Confirm")]
         selects = list(dm.selects)
