@@ -1,7 +1,8 @@
 """`python -m bot bench`: the performance figures, one per line as `name: value unit`.
 
 Everything runs on this machine: the real bot against the local emulator on 127.0.0.1, a real
-SQLite file in a temporary folder. Targets (issue #2/#3): ack p95 <= 30 ms, board p95 <= 150 ms,
+SQLite file in a temporary folder. Targets (issue #2/#3): ack p95 <= 30 ms, board p95 <= 150 ms (issue #29:
+board_post_to_render_p95 <= 1.5, the post against the render alone of the same boards),
 heat races >= 200/s, heat render p95 <= 40 ms, <= 600 KB. Issue #17 (bot/tools/bench/live.py): a move's
 database work <= 3x one bare INSERT (and the prompts' cost a move), start-up over 100,000 stored games <= 2 s, thread look-up
 <= 5 ms, catch-up of 10,000 games <= 300 MB peak; also memory per 10,000 active games and REST
@@ -121,7 +122,8 @@ async def bot_figures(tmp: Path, rounds: int) -> None:
             # A 6-player Heat race: time from the last submission of a round to the new board.
             thread = await _start_heat_race(emu, users, channel)
             rnd = random.Random(1)
-            boards = []
+            boards: list[float] = []
+            posted: list[dict] = []  # the states whose boards were timed, drawn again below
             engine = engines()["heat"]
             for _ in range(rounds):
                 await quiet(emu)
@@ -155,11 +157,34 @@ async def bot_figures(tmp: Path, rounds: int) -> None:
                             lambda: len([m for m in emu.messages_in(thread) if m.attachments]) > before
                         )
                         boards.append((time.perf_counter() - start) * 1000)
+                        posted.append(race.read()[1])  # written before its post went out
             emit("board_ms_p50", statistics.median(boards), "ms")
             emit("board_ms_p95", pct(boards, 95), "ms")
+            names = {u.id: u.name for u in users}
+            drawn = draw_times(engine, posted, [names[user_id] for user_id, _ in race.read()[2]])
+            emit("board_render_ms_p50", statistics.median(drawn), "ms")
+            emit("board_render_ms_p95", pct(drawn, 95), "ms")
+            emit("board_post_to_render_p95", pct(boards, 95) / pct(drawn, 95), "x")
         finally:
             race.close()
             await proc.stop()
+
+
+def draw_times(engine: Any, states: list[dict], names: list[str]) -> list[float]:
+    """The render alone of the boards the race posted (the bot draws them with the renderer's
+    post_images, as here), each timed in this process once the race is over, after one warm-up:
+    the same images the board-post figure waited for, so the two compare like for like."""
+    from rendering.registry import renderer
+
+    draw = renderer("heat").post_images
+    views = [(engine.view(state, None), engine.is_over(state)) for state in states]
+    draw(views[0][0], names, "en", views[0][1])
+    times = []
+    for view, over in views:
+        start = time.perf_counter()
+        draw(view, names, "en", over)
+        times.append((time.perf_counter() - start) * 1000)
+    return times
 
 
 async def issue17_figures(tmp: Path) -> None:
