@@ -754,10 +754,9 @@ class Delivery:
             self.remember_round_post(game.id, RoundPost(message, final.split("\n"), who, key))
         return result
 
-    async def close_round_post(self, game: Game) -> None:
-        """A new post takes over: the round's post loses its line naming who is to play (history
-        now; only the newest post says who the table waits for)."""
-        post = self._round_posts.pop(game.id, None)
+    async def close_round_post(self, game: Game, post: RoundPost | None) -> None:
+        """A new post took over: the round's post before it (`post`) loses its line naming who is to
+        play (history now; only the newest post says who the table waits for)."""
         if post is None or post.waiting is None:
             return
         try:
@@ -948,20 +947,23 @@ class Delivery:
             kwargs["view"] = view
         if nonce is not None:
             kwargs["nonce"] = nonce
-        await self.close_round_post(game)
-        return await self._send(game, content, kwargs)
+        return await self.send_and_close(game, content, kwargs)
 
     async def post_file(self, game: Game, content: Msg | str, data: bytes, filename: str, part: str) -> Sent:
         """A new thread message with one file named `filename` (the game-end animation); `part`
         names it for its nonce, so a second try after a crash is kept once."""
-        await self.close_round_post(game)
-        return (
-            await self._send(
-                game,
-                content,
-                {"files": [discord.File(io.BytesIO(data), filename=filename)], "nonce": _nonce(f"{game.id}:{part}")},
-            )
-        )[0]
+        files = [discord.File(io.BytesIO(data), filename=filename)]
+        return (await self.send_and_close(game, content, {"files": files, "nonce": _nonce(f"{game.id}:{part}")}))[0]
+
+    async def send_and_close(
+        self, game: Game, content: Msg | str, kwargs: dict[str, Any]
+    ) -> tuple[Sent, discord.Message | None]:
+        """A new thread message, and then the round's post before it closed: the new post (the move
+        players wait to see) does not wait for that edit."""
+        before = self._round_posts.pop(game.id, None)
+        sent = await self._send(game, content, kwargs)
+        await self.close_round_post(game, before)
+        return sent
 
     async def file_out(self, game: Game, prefix: str) -> bool:
         """Whether one of the thread's last messages is the bot's with a file whose name starts with
