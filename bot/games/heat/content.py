@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -55,6 +55,20 @@ class Track:
     # Heavy Rain: the flooded spaces (both lanes); a car starting the round on one pays 1 Heat
     # more to shift down.
     flooded: frozenset = field(default_factory=frozenset)
+
+    def __hash__(self) -> int:
+        """The hash of the fields (as the dataclass's own), worked out once per Track: caches keyed
+        by the race's track (the AI's legend_rounds, asked for every space it judges) would hash
+        every corner and space again on each call. Equal Tracks still hash alike; the kept hash
+        stays out of copies and pickles (__getstate__), since str hashes differ between processes."""
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash(tuple(getattr(self, f.name) for f in fields(self)))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
 
 
 def _check(cond: bool, what: str) -> None:
