@@ -19,6 +19,11 @@ to the furthest cell.
   moves in a short look-ahead.
 - Qualifying: roll again unless the first roll is a 6 (a bot wins every tie, 17.3.1).
 
+Tried and dropped (200 seeded Monaco races, 500000+, strong alone with 3 bots; the stop plan
+ahead of all in 138): a move into a position fight weighed by its chance against the bot's
+overtaking value (17.6.1), lost MP and all (132); 2 SP kept back from corners until the last lap,
+for fights and showers (134).
+
 Everything here reads a state redrawn from the seat's view (the caller's): its own car, the
 others' places, the circuit and the weather, all open to every seat.
 """
