@@ -3,13 +3,12 @@ across a race, which a look-ahead of a few moves cannot see (issue #34). The sea
 (`allowed`), and drive their moves by it: strong where the next turn reaches furthest, normal
 to the furthest cell.
 
-- Tyres and stops (the stop plan): the stops and sets with the fewest turns to the flag
-  expected over the laps left and the weather the forecast holds (8: the weather to come is open
-  to all, only when the clouds come is chance), each set's pace its die's mean less its wear
-  (6.2) or, a dry tyre in the rain, its turns off the track (4.6), a stop about two turns, the
-  one stop the rules demand (3.3) by the last lap it may be made. Hard first in the dry (4 clean
-  laps, then 2 on softs: Monaco's 6 laps clean on one stop); a shower the pit meets early calls
-  the car in for inters, one mostly gone by the next pit is driven through.
+- Tyres: the set that runs the laps left at the best pace (the die's mean roll, less the wear
+  penalty of each lap, 6.2), right for the weather to come; hard first in the dry (4 clean laps,
+  then 2 on softs: Monaco's 6 laps clean on one stop).
+- Pit stops: the one stop the rules demand (3.3) before the tyres wear below 0 at the next
+  crossing, or on the last lap it may be made; another only when the wear still to come costs
+  more than a stop (about two turns), or for the weather (8).
 - Points: an EP or BP one at a time (a second boost or brake in a turn costs 2 more points for 3
   more cells, 4.4-4.5) until the last lap; a reroll only on the lowest two faces of the die (4.1:
   about 2 cells gained, a corner's SP buys 1).
@@ -19,10 +18,15 @@ to the furthest cell.
   moves in a short look-ahead.
 - Qualifying: roll again unless the first roll is a 6 (a bot wins every tie, 17.3.1).
 
-Tried and dropped (200 seeded Monaco races, 500000+, strong alone with 3 bots; the stop plan
-ahead of all in 138): a move into a position fight weighed by its chance against the bot's
-overtaking value (17.6.1), lost MP and all (132); 2 SP kept back from corners until the last lap,
-for fights and showers (134).
+Tried and dropped (strong alone with 3 section-17 bots on Monaco, the share of races ahead of
+every bot): a stop plan choosing the stops and sets by the fewest turns to the flag expected over
+the forecast's weather (the clouds' timing a binomial, a dry tyre in the rain off the track two
+turns in three, a stop 2.2 turns): fewer stops (3+ in 7 races of 200 against 25) but no more races
+ahead: the arena's 200 0.69 -> 0.69, 200 more (500000+) 136 -> 138, Great Britain 35 -> 33 of
+60, its decisions' p95 0.009 -> 0.10 s; on it, slicks weighed 0.75 as fast in a shower (131), a
+fight move weighed by its chance against the bot's overtaking value, lost MP and all (132), 2 SP
+kept back from corners for fights and showers (134). Here, a second stop's wear counted only to
+the coming weather's change (no second stop for the same inters through a shower): 136 -> 136.
 
 Everything here reads a state redrawn from the seat's view (the caller's): its own car, the
 others' places, the circuit and the weather, all open to every seat.
@@ -31,9 +35,8 @@ others' places, the circuit and the weather, all open to every seat.
 from __future__ import annotations
 
 import dataclasses
-import functools
-import math
 
+import bot.games.pole.bots as BOTS
 import bot.games.pole.driving as DRIVE
 import bot.games.pole.rules as R
 from bot.ai.game import GameAI
@@ -43,6 +46,8 @@ from bot.games.pole.content import Circuit, circuits, rules
 
 # Rows a car moves in a turn, about: a lap of R rows takes about R / ROWS_PER_TURN turns (designed).
 ROWS_PER_TURN = 10.0
+# What a pit stop costs, in cells: two turns in the pit lane, less the cells of the lane (designed).
+PIT_COST = 18.0
 # A lap at -2 may blow out (6.3: one roll in six, then -1 more on every roll): cells lost, about.
 BLOWOUT_COST = 4.0
 # Rows a move that does not end on the track (a fight, the pit, the flag) is taken to be worth
@@ -55,195 +60,67 @@ def mean_roll(tyre: str) -> float:
     return sum(faces) / len(faces)
 
 
-# ---------------------------------------------------------------- the stop plan
-# Where the stops go over the laps left, and on which tyres: the fewest rounds to the flag
-# expected, over the weather to come. The forecast is open to every seat (8: grid A's spaces in
-# order, grid B's five clouds between them); only when the clouds come is chance (the weather die:
-# a cloud on 2 faces of 6). A stop costs about two turns; a set wears at each crossing (6.2), a
-# dry tyre in the rain leaves the track on its high rolls (4.6), and the stop the rules demand
-# comes before the last lap (3.3).
-
-# Rows a turn gains beyond the die's roll: the points (EP, BP, a corner's SP) and the racing
-# lines, about (designed: a dry race on hards runs about 10 rows a turn).
-EXTRA_ROWS = 1.5
-# Turns a stop costs: two in the pit lane, the way out on the purple die with the MP kept (7).
-PIT_TURNS = 2.2
-# The most clouds looked ahead (a race of about 45 rounds sees about 15).
-CLOUDS_AHEAD = 40
+def lap_penalties(life: int, tyre: str, weather: str, laps: int) -> float:
+    """Cells a turn the wear costs, summed over the next `laps` laps from a lifespan of `life`
+    (6.2, 6.3)."""
+    lost = 0.0
+    for _ in range(laps):
+        lost += R.tyre_penalty(life) + (BLOWOUT_COST if life <= -2 and tyre != "wet" else 0.0)
+        life = R.wear(life, tyre, weather)
+    return lost
 
 
-def cloud_chance() -> float:
-    faces = rules()["dice"]["weather"]
-    return faces.count("cloud") / len(faces)
+def stint_worth(circuit: Circuit, tyre: str, life: int, weather: str, laps: int) -> float:
+    """Cells a set of `tyre` at `life` is worth over `laps` laps against the slowest die's pace: its
+    mean roll a turn, less the wear (a tyre wrong for the weather: as good as lost)."""
+    if not BOTS.correct(tyre, weather):
+        return -1000.0
+    turns = len(circuit.rows) / ROWS_PER_TURN
+    return laps * turns * (mean_roll(tyre) - mean_roll("wet")) - lap_penalties(life, tyre, weather, laps) * turns
 
 
-@functools.cache
-def turn_rows(tyre: str, weather: str, life: int) -> float:
-    """Rows a turn on `tyre` at `life` in `weather`, about: the die's mean and EXTRA_ROWS, less
-    the wear (6.2) and a blow-out's risk at -2 (6.3). A roll at or over the course-out limit
-    (4.6) leaves the track for two turns of 4 cells (the SP that would keep it on are taken to be
-    spent by then: a car on dry tyres through a shower went off six turns running)."""
-    faces = [face_value(f) for f in rules()["dice"][rules()["tyres"][tyre]["die"]]]
-    blowout = BLOWOUT_COST / ROWS_PER_TURN if life <= -2 and tyre != "wet" else 0.0
-    on = [max(1.0, f + EXTRA_ROWS - R.tyre_penalty(life) - blowout) for f in faces]
-    limit = R.course_out_limit(tyre, weather)
-    if limit is None:
-        return sum(on) / len(on)
-    kept = [r for f, r in zip(faces, on) if f < limit]
-    stay = len(kept) / len(faces)
-    off = rules()["course_out_cells"]
-    return (sum(kept) / len(faces) + (1 - stay) * 2 * off) / (stay + 2 * (1 - stay))
-
-
-Sets = tuple[tuple[str, tuple[int, ...]], ...]
-
-
-def _sets(sets: dict[str, list[int]]) -> Sets:
-    return tuple(sorted((k, tuple(sorted(v))) for k, v in sets.items()))
-
-
-def _take(sets: Sets, tyre: str) -> tuple[int, Sets] | None:
-    """The longest-lived set of `tyre` (as the engine fits it) and the sets left, None if none."""
-    lives = dict(sets).get(tyre, ())
-    if not lives:
-        return None
-    return lives[-1], tuple((k, v[:-1] if k == tyre else v) for k, v in sets)
-
-
-def _put(sets: Sets, tyre: str, life: int) -> Sets:
-    return tuple((k, tuple(sorted(v + (life,))) if k == tyre else v) for k, v in sets)
-
-
-class StopPlan:
-    """The expected rounds to the flag from a lap's end, for a race on `circuit` whose weather
-    stands at `weather` (the grids' tokens) now: `choices` at a lap's end (go on, or stop for a
-    kind of tyre), `lap` for a lap begun. Clouds counted from now index the weather to come."""
-
-    def __init__(self, circuit: Circuit, weather: dict) -> None:
-        self.circuit = circuit
-        self.rows = len(circuit.rows)
-        self.weathers = [R.weather_now(weather, circuit)]
-        w = dict(weather)
-        for _ in range(CLOUDS_AHEAD):
-            w, _ = R.weather_advance(w, circuit.weather_b)
-            self.weathers.append(R.weather_now(w, circuit))
-        self.memo: dict[tuple, float] = {}
-
-    def weather(self, clouds: int) -> str:
-        return self.weathers[min(clouds, CLOUDS_AHEAD)]
-
-    def clouds(self, turns: float) -> list[tuple[int, float]]:
-        """How many clouds come in so many turns, with their chances: the binomial's mean and a
-        standard deviation either side (a quarter each), so the plan stays quick."""
-        p = cloud_chance()
-        mean, sd = turns * p, math.sqrt(max(0.0, turns * p * (1 - p)))
-        low, mid, high = max(0, round(mean - sd)), round(mean), round(mean + sd)
-        return [(low, 0.25), (mid, 0.5), (high, 0.25)]
-
-    def stint(self, tyre: str, life: int, clouds: int, share: float) -> float:
-        """Turns to run `share` of a lap: its first half in the weather now, the rest in the
-        weather the clouds of that half bring."""
-        first = share * self.rows / 2 / turn_rows(tyre, self.weather(clouds), life)
-        later = self.weather(clouds + round(first * cloud_chance()))
-        return first + share * self.rows / 2 / turn_rows(tyre, later, life)
-
-    def lap(self, lap: int, tyre: str, life: int, sets: Sets, pitted: bool, clouds: int, share: float = 1.0) -> float:
-        """Expected turns from `share` of lap `lap` (0-based) to go, to the flag."""
-        key = (lap, tyre, life, sets, pitted, clouds, share)
-        if key not in self.memo:
-            turns = self.stint(tyre, life, clouds, share)
-            if lap >= self.circuit.laps - 1:
-                self.memo[key] = turns
-            else:
-                self.memo[key] = turns + sum(
-                    p * min(self.choices(lap, tyre, life, sets, pitted, clouds + k).values())
-                    for k, p in self.clouds(turns)
-                )
-        return self.memo[key]
-
-    def choices(self, lap: int, tyre: str, life: int, sets: Sets, pitted: bool, clouds: int) -> dict[str | None, float]:
-        """At the end of lap `lap`: the expected turns to the flag for going on (None) and for a
-        stop for each kind of tyre left (the stop wears the set taken off like a crossing, 7.1)."""
-        worn = R.wear(life, tyre, self.weather(clouds))
-        out: dict[str | None, float] = {}
-        if pitted or lap + 1 < self.circuit.laps - 1:  # 3.3: no last lap without a stop
-            out[None] = self.lap(lap + 1, tyre, worn, sets, pitted, clouds)
-        back = _put(sets, tyre, worn)
-        for kind in rules()["tyres"]:
-            taken = _take(back, kind)
-            if taken is not None:
-                out[kind] = PIT_TURNS + self.lap(lap + 1, kind, taken[0], taken[1], True, clouds)
-        return out
-
-
-@functools.lru_cache(maxsize=64)
-def _plan(circuit: str, a: int, b: int) -> StopPlan:
-    return StopPlan(circuits()[circuit], {"a": a, "b": b})
-
-
-def stop_plan(state: State) -> StopPlan:
-    return _plan(state["circuit"], state["weather"]["a"], state["weather"]["b"])
+def coming_weather(state: State, soon: int = 2) -> str:
+    """The weather to fit tyres for: the forecast's next weather when it comes within `soon`
+    advances of grid B (a cloud on the weather die, a third of the rounds), else today's."""
+    circuit = circuits()[state["circuit"]]
+    steps, future = BOTS.weather_steps(state["weather"], circuit)
+    return future if steps <= soon else R.weather_now(state["weather"], circuit)
 
 
 def best_tyre(state: State, seat: int, tyres: list[str]) -> str:
-    """The set to fit at a stop (the car in the pit, its old set back among its sets): the one
-    with the fewest turns to the flag expected (the stop plan); on a tie the longer-lived, which
-    needs no further stop."""
+    """The set to fit at a stop for the laps left (each kind's longest-lived, as the engine fits it)."""
+    circuit = circuits()[state["circuit"]]
     car = state["cars"][seat]
-    plan, sets = stop_plan(state), _sets(car["sets"])
-
-    def turns(tyre: str) -> float:
-        taken = _take(sets, tyre)
-        return 1e9 if taken is None else plan.lap(car["laps"], tyre, taken[0], taken[1], True, 0)
-
-    return min(tyres, key=lambda t: (round(turns(t), 1), -(_take(sets, t) or (0,))[0]))  # ties: the longer-lived
-
-
-# Turns a longer-lived first set may cost over the plan's best (designed): the stop comes late, the
-# SP it gives back (7.1) spent before it, and the laps that settle the places run on the faster
-# die (hard first in the dry: 80 of 120 seeded races ahead of every bot against softs' 73).
-START_MARGIN = 1.0
+    weather = coming_weather(state)
+    laps = max(1, circuit.laps - car["laps"])
+    return max(tyres, key=lambda t: (stint_worth(circuit, t, max(car["sets"][t]), weather, laps), t == "soft"))
 
 
 def start_tyre(state: State, tyres: list[str]) -> str:
-    """The first set: the one with the fewest turns to the flag expected (the stop plan: hard in
-    the dry, 4 clean laps and the stop for softs late; the rain's tyres for rain that stays)."""
-    plan, sets = stop_plan(state), _sets(state["cars"][0]["sets"])
-
-    def turns(tyre: str) -> float:
-        taken = _take(sets, tyre)
-        return 1e9 if taken is None else plan.lap(0, tyre, taken[0], taken[1], False, 0)
-
-    best = min(turns(t) for t in tyres)
-    close = [t for t in tyres if turns(t) <= best + START_MARGIN]
-    return max(close, key=lambda t: (rules()["tyres"][t]["life"], -turns(t)))
-
-
-def stop_choices(state: State, seat: int) -> dict[str | None, float]:
-    """The expected turns to the flag at the end of the car's lap for going on (None) and for a
-    stop for each kind of tyre, the clouds of the rest of the lap counted (the stop plan)."""
-    plan = stop_plan(state)
-    car = state["cars"][seat]
-    pos = car["pos"]
-    share = round((plan.rows - pos[1]) / plan.rows, 2) if pos and pos[0] == "t" else 0.0
-    turns = plan.stint(car["tyre"], car["life"], 0, share)
-    sets = _sets(car["sets"])
-    out: dict[str | None, float] = {}
-    for k, p in plan.clouds(turns):
-        for choice, value in plan.choices(car["laps"], car["tyre"], car["life"], sets, car["pitted"], k).items():
-            out[choice] = out.get(choice, 0.0) + p * value
-    return out
+    """The first set: the longest-lived right for the weather (hard in the dry: 4 clean laps, the
+    stop fits the softs for the last 2). The stop comes late, the SP it gives back (7.1) spent
+    before it, and the laps that settle the places run on the faster die. Softs first: 73 of 120
+    seeded races ahead of every bot against 80."""
+    weather = coming_weather(state, soon=1)
+    right = [t for t in tyres if BOTS.correct(t, weather)] or tyres
+    return max(right, key=lambda t: (rules()["tyres"][t]["life"], mean_roll(t)))
 
 
 def wants_pit(state: State, seat: int) -> bool:
-    """Whether the car should stop at the pit on this lap (3.3, 6.2, 7, 8): a stop for some tyre
-    saves turns to the flag (the stop plan), or it is the last lap a stop may be made."""
+    """Whether the car should stop at the pit on this lap (3.3, 6.2, 7, 8)."""
     circuit = circuits()[state["circuit"]]
     car = state["cars"][seat]
-    if circuit.laps - car["laps"] <= 1:
+    laps_left = circuit.laps - car["laps"]  # this one included
+    if laps_left <= 1:
         return False  # the last lap: the flag comes first
-    choices = stop_choices(state, seat)
-    return None not in choices or min(choices, key=lambda c: choices[c]) is not None
+    if not BOTS.correct(car["tyre"], coming_weather(state)):
+        return True  # rain coming, or gone
+    weather = R.weather_now(state["weather"], circuit)
+    after = R.wear(car["life"], car["tyre"], weather)
+    if not car["pitted"]:
+        return laps_left == 2 or after < 0  # the last lap a stop may be made (3.3), or worn tyres
+    turns = len(circuit.rows) / ROWS_PER_TURN
+    return lap_penalties(after, car["tyre"], weather, laps_left - 1) * turns > PIT_COST
 
 
 def last_lap(state: State, seat: int) -> bool:

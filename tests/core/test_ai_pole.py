@@ -42,14 +42,8 @@ def turn(seed: int = 7, after_round: int = 4) -> dict:
 
 
 def weather(state: dict, kind: str) -> dict:
-    """The weather set to `kind` for the longest it lasts on the forecast: grid A on the first space
-    of its longest run of `kind`, grid B on its first space (5 clouds before grid A moves on)."""
-    grid = MONACO.weather_a
-
-    def run(i: int) -> int:
-        return next((n for n in range(len(grid)) if grid[(i + n) % len(grid)] != kind), len(grid))
-
-    state["weather"] = {"a": max((i for i, w in enumerate(grid) if w == kind), key=run), "b": 1}
+    """The weather set to `kind`, grid B on its first space: 5 clouds before grid A moves on."""
+    state["weather"] = {"a": next(i for i, w in enumerate(MONACO.weather_a) if w == kind), "b": 1}
     return state
 
 
@@ -57,12 +51,15 @@ def dry(state: dict) -> dict:
     return weather(state, "dry")
 
 
-def test_the_one_stop_comes_by_the_last_lap_a_stop_may_be_made():
-    # 3.3: every car stops once before its last lap; a stop costs about two turns, so not before
-    # the tyres need it (the dry forecast of the longest dry spell: no rain to stop for).
+def test_the_one_stop_comes_before_the_tyres_wear_below_zero():
+    # 3.3: every car stops once before its last lap; 6.2: at -1 every roll loses 1 (the track has
+    # no 0: after 1 comes -1). Softs (life 2) run two clean laps: the stop is on the second.
     state = dry(turn())
     car = state["cars"][0]
-    car.update(tyre="soft", pitted=False, laps=0, life=2)  # two clean laps still on them
+    assert plan.coming_weather(state) == "dry"
+    car.update(tyre="soft", pitted=False, laps=1, life=1)
+    assert plan.wants_pit(state, 0)
+    car.update(laps=0, life=2)
     assert not plan.wants_pit(state, 0)
     car.update(tyre="hard", laps=4, life=1)  # hards still at 1 on lap 5 of 6: the last lap to stop
     assert plan.wants_pit(state, 0)
@@ -71,12 +68,12 @@ def test_the_one_stop_comes_by_the_last_lap_a_stop_may_be_made():
 
 
 def test_a_second_stop_only_when_the_wear_to_come_costs_more_than_a_stop():
-    # 6.2, 6.3: at -2 every roll loses 2 and a blow-out may come; a stop costs about two turns.
     state = dry(turn())
     car = state["cars"][0]
-    car.update(tyre="soft", pitted=True, laps=2, life=-1)  # three laps at -2 to come: a stop pays
+    assert plan.coming_weather(state) == "dry"
+    car.update(tyre="soft", pitted=True, laps=4, life=-1)  # 2 laps at -2: 2 x 2 + a blow-out risk
     assert plan.wants_pit(state, 0)
-    car.update(laps=4)  # only the last lap at -2: less than a stop
+    car.update(tyre="hard", laps=4, life=1)  # the last lap at -1: about 8 cells, less than a stop
     assert not plan.wants_pit(state, 0)
     car.update(tyre="hard", laps=3, life=4)
     assert not plan.wants_pit(state, 0)
@@ -86,39 +83,31 @@ def test_the_stop_fits_the_tyres_that_last_the_laps_left():
     state = dry(turn())
     car = state["cars"][0]
     car["sets"] = {"soft": [2], "hard": [4], "inter": [3, 3], "wet": [3]}
-    car["laps"] = 1  # 5 laps left: hards run 4 clean and one at -1, softs would need a stop more
+    assert plan.coming_weather(state) == "dry"
+    car["laps"] = 2  # 4 laps left: softs would run two of them worn
     assert plan.best_tyre(state, 0, ["soft", "hard", "inter", "wet"]) == "hard"
     car["laps"] = 4  # 2 laps left: the softs' two clean laps
     assert plan.best_tyre(state, 0, ["soft", "hard", "inter", "wet"]) == "soft"
 
 
-def test_the_first_tyres_fit_the_race_to_come():
+def test_the_first_tyres_are_the_longest_lived_right_for_the_weather():
     state = dry(rivals())
-    assert plan.start_tyre(state, ["soft", "hard", "inter", "wet"]) == "hard"  # the stop for softs late
+    assert plan.start_tyre(state, ["soft", "hard", "inter", "wet"]) == "hard"
     assert plan.start_tyre(state, ["soft", "inter", "wet"]) == "soft"
     weather(state, "light")
     assert plan.start_tyre(state, ["soft", "hard", "inter", "wet"]) == "inter"
 
 
-def test_a_shower_calls_the_car_in_only_for_the_laps_it_lasts():
-    # 4.6: a dry tyre in the rain leaves the track on high rolls (two turns of 4 cells); 8: the
-    # forecast says how many clouds the rain lasts (5 here, about two laps), only not when they come.
+def test_rain_calls_the_car_in_for_rain_tyres():
+    # 4.6: a dry tyre in the rain leaves the track on high rolls; 17.2: inters are right in light rain.
     state = weather(turn(), "light")
     car = state["cars"][0]
-    car.update(tyre="hard", pitted=True, laps=2, life=3, pos=["t", 68, 1])  # the pit just ahead
+    car.update(tyre="hard", pitted=True, laps=2, life=4)  # no wear to speak of: the rain calls it in
     assert plan.wants_pit(state, 0)
-    car["pos"] = ["t", 34, 1]  # the pit a lap's half away: most of the shower gone by then
-    assert not plan.wants_pit(state, 0)
-    car.update(laps=3, pos=["pit"])
-    car["sets"] = {"soft": [], "hard": [3], "inter": [3, 3], "wet": [3]}
+    car["sets"] = {"soft": [], "hard": [4], "inter": [3, 3], "wet": [3]}
     assert plan.best_tyre(state, 0, ["hard", "inter", "wet"]) == "inter"
-    car.update(tyre="inter", life=3, laps=2, pos=["t", 68, 1])
+    car.update(tyre="inter", life=3)
     assert not plan.wants_pit(state, 0)
-    weather(state, "heavy")
-    car.update(tyre="hard", life=3)  # heavy rain: wets
-    assert plan.wants_pit(state, 0)
-    car.update(laps=3, pos=["pit"])
-    assert plan.best_tyre(state, 0, ["hard", "inter", "wet"]) == "wet"
 
 
 def test_a_reroll_only_on_the_lowest_two_faces_and_with_an_sp():
