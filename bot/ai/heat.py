@@ -255,4 +255,15 @@ def plan(engine: Engine, state: State, seat: int) -> Action:
 # the move weighed (designed). Three rounds (60 moves), to see the finish from the last corner's
 # approach: 43 of seeds 100039-100134 ahead of all against 51. 600 playouts a decision instead of
 # 300 (the engine is faster now: strong p95 0.3 s): 20 of seeds 100039-100078 against 23.
+# Tried and dropped: the oracle's planning carried into the fair AI (issue #34; bot/tools/heat_oracle.py
+# measures it: `--play ai,fair,clairvoyant`). On seeds 100039-100086, where the strong AI is ahead of
+# all 3 Legends in 29 of 48: perfect-information Monte Carlo, the seat's submission chosen by a beam
+# search over the racer's plans on states redrawn from its view (judged by the rounds at a Legend's
+# pace, the Engine's Heat and 0.3 space less a Heat or Stress card among the car's cards), 3 rounds,
+# beam 3, 6 deals, the 8 best-judged submissions: 18; to the finish, beam 8, 4 deals, 12
+# submissions: 21 (the tool's fair planner, other deals: 25); its best 3 left to this search: 21
+# (strong decisions 0.4 s on average). The same planner on the real state, knowing the decks' order: 46.
+# The oracle's edge is what it knows of its draws (a plan fitted to the cards that come), which a
+# fair seat cannot plan on. Heat and Stress among the car's cards counted in `score` (0.3 space
+# each, the planner's judgement): 26.
 AI = GameAI(score=score, scale=6.0, depth=40, rounds=2, playouts=300, policy=plan, promise=promise, standing=standing)
