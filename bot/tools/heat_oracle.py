@@ -323,9 +323,9 @@ def summary(races: list[Race]) -> dict[str, float]:
         rounds = trace(race)
         if tr is not None:
             for r in rounds:
-                k = bisect_left(tr.line_pos, r["start"]) + 1
-                out[f"rounds_before_line_{k}"] = out.get(f"rounds_before_line_{k}", 0.0) + 1 / n
-                out[f"heat_before_line_{k}"] = out.get(f"heat_before_line_{k}", 0.0) + r["heat"] / n
+                line = bisect_left(tr.line_pos, r["start"]) + 1
+                out[f"rounds_before_line_{line}"] = out.get(f"rounds_before_line_{line}", 0.0) + 1 / n
+                out[f"heat_before_line_{line}"] = out.get(f"heat_before_line_{line}", 0.0) + r["heat"] / n
         first = [r for r in rounds if r["start"] < lap]
         second = [r for r in rounds if r["start"] >= lap]
         row = {
@@ -344,8 +344,8 @@ def summary(races: list[Race]) -> dict[str, float]:
             "pos_after_15": rounds[14]["pos"] if len(rounds) > 14 else 0,
             "low_gear_rounds": sum(r["gear"] <= 2 for r in rounds),
         }
-        for k, v in row.items():
-            out[k] = out.get(k, 0.0) + v / n
+        for name, v in row.items():
+            out[name] = out.get(name, 0.0) + v / n
     return out
 
 
