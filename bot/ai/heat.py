@@ -201,6 +201,9 @@ def best_plan(state: State, seat: int) -> Action | None:
 # "smart" (1 Heat for a flip's speed, only where even a 4 costs no corner Heat: about 2.5 spaces for
 # a card worth HEAT_WORTH). Solo against 3 Legends, 8 seeded races: ahead of all in 4 with it, 2 without.
 # (Discards asked and the slow cards let go on straights: no better, 9 of 24 against 11 of 24.)
+# Seeds 100039-100086 (29 of 48 ahead of all 3 Legends with these): Boost never (the oracle, in
+# the races the AI lost, pays its Heat into corner 3 instead of boosting on lap 1): 19; slipstream
+# "always" too (the oracle took 2.9 a race against the AI's 2.5): 15.
 PREFS = {"boost": ("never", "smart")}
 
 
