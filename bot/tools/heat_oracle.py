@@ -358,9 +358,11 @@ def parse_seeds(text: str) -> list[int]:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot.tools.heat_oracle", description=__doc__.split("\n")[0])
-    parser.add_argument("--seeds", default="100039-100134")
-    parser.add_argument("--beam", type=int, default=64)
+    parser = argparse.ArgumentParser(
+        prog="python -m bot.tools.heat_oracle", description=__doc__.split("\n\n")[0].replace("\n", " ")
+    )
+    parser.add_argument("--seeds", default="100039-100134", help="the races: FIRST-LAST seeds")
+    parser.add_argument("--beam", type=int, default=64, help="the states kept each round (the figures above: 16)")
     parser.add_argument(
         "--play", default="oracle", help="who races the seeds, comma-separated: oracle, ai, fair, clairvoyant"
     )
