@@ -8,7 +8,9 @@ to the furthest cell.
   then 2 on softs: Monaco's 6 laps clean on one stop).
 - Pit stops: the one stop the rules demand (3.3) before the tyres wear below 0 at the next
   crossing, or on the last lap it may be made; another only when the wear still to come costs
-  more than a stop (about two turns), or for the weather (8).
+  more than a stop (about two turns), or for the weather (8). The wear counts only until the
+  forecast's next weather makes the set wrong (a stop comes then anyway): the rules stopped for
+  inters, again for fresh inters through the shower, then for softs.
 - Points: an EP or BP one at a time (a second boost or brake in a turn costs 2 more points for 3
   more cells, 4.4-4.5) until the last lap; a reroll only on the lowest two faces of the die (4.1:
   about 2 cells gained, a corner's SP buys 1).
@@ -25,8 +27,10 @@ turns in three, a stop 2.2 turns): fewer stops (3+ in 7 races of 200 against 25)
 ahead: the arena's 200 0.69 -> 0.69, 200 more (500000+) 136 -> 138, Great Britain 35 -> 33 of
 60, its decisions' p95 0.009 -> 0.10 s; on it, slicks weighed 0.75 as fast in a shower (131), a
 fight move weighed by its chance against the bot's overtaking value, lost MP and all (132), 2 SP
-kept back from corners for fights and showers (134). Here, a second stop's wear counted only to
-the coming weather's change (no second stop for the same inters through a shower): 136 -> 136.
+kept back from corners for fights and showers (134). On today's rules (400 races: the arena's 200
+and 500000+, paired): 3 SP kept back from corners and rerolls for fights until the last lap,
+274 -> 258 (the dry 141 -> 125 of 177); rerolls on the lowest three faces 274 -> 254, on the
+lowest one 284 -> 267; the first tyres for rain within 3 clouds (as the bots) 284 -> 277.
 
 Everything here reads a state redrawn from the seat's view (the caller's): its own car, the
 others' places, the circuit and the weather, all open to every seat.
@@ -120,7 +124,24 @@ def wants_pit(state: State, seat: int) -> bool:
     if not car["pitted"]:
         return laps_left == 2 or after < 0  # the last lap a stop may be made (3.3), or worn tyres
     turns = len(circuit.rows) / ROWS_PER_TURN
-    return lap_penalties(after, car["tyre"], weather, laps_left - 1) * turns > PIT_COST
+    return (
+        lap_penalties(after, car["tyre"], weather, min(laps_left - 1, laps_to_change(state, seat))) * turns > PIT_COST
+    )
+
+
+# Rounds a cloud takes, about: two faces of the weather die's six (8.1).
+ROUNDS_PER_CLOUD = 3.0
+
+
+def laps_to_change(state: State, seat: int) -> int:
+    """Whole laps the car's set still runs before the forecast's next weather makes it wrong
+    (17.2), about (the clouds' timing: a cloud every 3 rounds); 99 when that weather keeps it.
+    A stop then fits the right set anyway: the wear after it costs this set nothing."""
+    circuit = circuits()[state["circuit"]]
+    steps, future = BOTS.weather_steps(state["weather"], circuit)
+    if BOTS.correct(state["cars"][seat]["tyre"], future):
+        return 99
+    return int(steps * ROUNDS_PER_CLOUD / (len(circuit.rows) / ROWS_PER_TURN))
 
 
 def last_lap(state: State, seat: int) -> bool:

@@ -79,6 +79,21 @@ def test_a_second_stop_only_when_the_wear_to_come_costs_more_than_a_stop():
     assert not plan.wants_pit(state, 0)
 
 
+def test_the_wear_counts_only_until_the_weather_makes_the_set_wrong():
+    # 8.1: a cloud moves grid B on, from its last space grid A; Monaco's light rain is followed
+    # by dry weather, which calls the inters in anyway (17.2): their wear after it costs nothing.
+    state = weather(turn(), "light")
+    car = state["cars"][0]
+    car.update(tyre="inter", pitted=True, laps=2, life=1)  # three laps to go: -1, -2, -2 to the flag
+    assert plan.coming_weather(state) == "light"  # 5 clouds to the dry: about a lap
+    assert plan.laps_to_change(state, 0) == 1
+    assert not plan.wants_pit(state, 0)  # a lap at -1 before the dry, less than a stop
+    car.update(life=-1)
+    assert plan.wants_pit(state, 0)  # a lap at -2 (and its blow-out) costs more than a stop
+    car.update(tyre="hard", life=1)  # a set the dry weather to come keeps: nothing to wait for
+    assert plan.laps_to_change(state, 0) == 99
+
+
 def test_the_stop_fits_the_tyres_that_last_the_laps_left():
     state = dry(turn())
     car = state["cars"][0]
