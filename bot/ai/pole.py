@@ -13,7 +13,8 @@ to the furthest cell.
   inters, again for fresh inters through the shower, then for softs.
 - Points: an EP or BP one at a time (a second boost or brake in a turn costs 2 more points for 3
   more cells, 4.4-4.5) until the last lap; a reroll only on the lowest two faces of the die (4.1:
-  about 2 cells gained, a corner's SP buys 1).
+  about 2 cells gained, a corner's SP buys 1); a corner's SP only beyond 3 kept until the last
+  lap (for rerolls, fights and a shower's rolls, 4.6.1).
 - Where the car ends its move: where the next turn's usual roll takes it furthest (strong). The
   furthest cell may leave the car in the wrong lane for the next corner's double arrow, and a
   corner on its racing line costs 2 MP where off it costs 5 (4.2.1); the race order alone hardly
@@ -30,7 +31,13 @@ fight move weighed by its chance against the bot's overtaking value, lost MP and
 kept back from corners for fights and showers (134). On today's rules (400 races: the arena's 200
 and 500000+, paired): 3 SP kept back from corners and rerolls for fights until the last lap,
 274 -> 258 (the dry 141 -> 125 of 177); rerolls on the lowest three faces 274 -> 254, on the
-lowest one 284 -> 267; the first tyres for rain within 3 clouds (as the bots) 284 -> 277.
+lowest one 284 -> 267; the first tyres for rain within 3 clouds (as the bots) 284 -> 277. Then
+with the wear counted to the weather's change (284): the pit called for the weather 1 cloud
+ahead 281, 3 clouds 258; a fight move worth 5 rows beyond its place 278, 14 rows 284; the next
+turn's reach averaged over rolls of 2 less, the usual and 2 more 285; no stop for the weather on
+the last 2 laps 284; softs first when rain comes within 5 clouds 285, 8 clouds 275; a stop
+weighed at 10 or 28 cells 283; a corner's SP only beyond 1 kept 283, 2: 291, 4: 280, 5: 272
+(3 kept: 297).
 
 Everything here reads a state redrawn from the seat's view (the caller's): its own car, the
 others' places, the circuit and the weather, all open to every seat.
@@ -186,9 +193,19 @@ def reach(state: State, seat: int, o: dict) -> float:
     return min(ahead, circuit.laps * len(circuit.rows)) + 0.01 * o["prog"]  # nothing past the flag
 
 
+# SP a corner's cells never spend until the last lap (designed): kept for rerolls, position fights
+# (5.1) and a shower's rolls (4.6.1), where an SP buys more than a corner's one cell.
+SP_KEPT = 3
+
+
 def affordable(state: State, seat: int, o: dict) -> bool:
-    """One boost and one brake a turn at most (4.4, 4.5) until the last lap."""
-    return last_lap(state, seat) or (o["ep"] <= 1 and o["bp"] <= 1)
+    """One boost and one brake a turn at most (4.4, 4.5) until the last lap, and a corner's SP
+    (4.2) only from the points beyond the SP kept."""
+    if last_lap(state, seat):
+        return True
+    if o["sp"] and state["cars"][seat]["sp"] - state["turn"]["reduce"] - o["sp"] < SP_KEPT:
+        return False
+    return o["ep"] <= 1 and o["bp"] <= 1
 
 
 def pit_entry(state: State, seat: int) -> float:

@@ -150,11 +150,27 @@ def test_qualifying_rolls_again_unless_a_six():
 def test_no_second_boost_or_brake_in_a_turn_before_the_last_lap():
     # 4.4, 4.5: a second boost (or brake) in a turn costs 2 more points for 3 more cells.
     state = turn()
-    assert not plan.affordable(state, 0, {"ep": 3, "bp": 0})
-    assert not plan.affordable(state, 0, {"ep": 0, "bp": 3})
-    assert plan.affordable(state, 0, {"ep": 1, "bp": 1})
+    assert not plan.affordable(state, 0, {"ep": 3, "bp": 0, "sp": 0})
+    assert not plan.affordable(state, 0, {"ep": 0, "bp": 3, "sp": 0})
+    assert plan.affordable(state, 0, {"ep": 1, "bp": 1, "sp": 0})
     state["cars"][0]["laps"] = MONACO.laps - 1
-    assert plan.affordable(state, 0, {"ep": 3, "bp": 3})
+    assert plan.affordable(state, 0, {"ep": 3, "bp": 3, "sp": 0})
+
+
+def test_a_corner_spends_only_the_sp_beyond_three_before_the_last_lap():
+    # 4.2: an SP buys a corner one cell; kept, it buys a reroll (4.1), a position fight (5.1) or a
+    # dry tyre's roll in a shower (4.6.1).
+    state = turn()
+    car = state["cars"][0]
+    state["turn"]["reduce"] = 0
+    car.update(laps=1, sp=5)
+    assert plan.affordable(state, 0, {"ep": 0, "bp": 0, "sp": 2})  # 3 left
+    assert not plan.affordable(state, 0, {"ep": 0, "bp": 0, "sp": 3})
+    assert plan.affordable(state, 0, {"ep": 1, "bp": 0, "sp": 0})  # a move with no corner SP
+    state["turn"]["reduce"] = 1  # an SP already spent on the roll this turn (4.6.1)
+    assert not plan.affordable(state, 0, {"ep": 0, "bp": 0, "sp": 2})
+    car["laps"] = MONACO.laps - 1  # the last lap: nothing left to keep them for
+    assert plan.affordable(state, 0, {"ep": 0, "bp": 0, "sp": 3})
 
 
 def test_a_move_ends_in_the_lane_of_the_next_double_arrow():
