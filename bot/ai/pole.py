@@ -13,7 +13,8 @@ to the furthest cell.
   inters, again for fresh inters through the shower, then for softs.
 - Points: an EP or BP one at a time (a second boost or brake in a turn costs 2 more points for 3
   more cells, 4.4-4.5) until the last lap; a reroll only on the lowest two faces of the die (4.1:
-  about 2 cells gained, a corner's SP buys 1); a corner's SP only beyond 3 kept until the last
+  about 2 cells gained, a corner's SP buys 1), never of a roll that keeps the track in the rain
+  on a tyre that may leave it (4.6); a corner's SP only beyond 3 kept until the last
   lap (for rerolls, fights and a shower's rolls, 4.6.1).
 - Where the car ends its move: where the next turn's usual roll takes it furthest (strong). The
   furthest cell may leave the car in the wrong lane for the next corner's double arrow, and a
@@ -162,6 +163,11 @@ def wants_reroll(state: State, seat: int) -> bool:
     if state["cars"][seat]["sp"] - t["reduce"] < 1:
         return False
     faces = sorted(face_value(f) for f in rules()["dice"][t["die"]])
+    if t["die"] != "purple":
+        car = state["cars"][seat]
+        limit = R.course_out_limit(car["tyre"], R.weather_now(state["weather"], circuits()[state["circuit"]]))
+        if limit is not None and face_value(t["rolls"][t["use"]]) < limit:
+            return False  # a roll that keeps the track in the rain (4.6): a reroll may not
     return face_value(t["rolls"][t["use"]]) <= faces[1]
 
 

@@ -126,7 +126,7 @@ def test_rain_calls_the_car_in_for_rain_tyres():
 
 
 def test_a_reroll_only_on_the_lowest_two_faces_and_with_an_sp():
-    state = turn()
+    state = dry(turn())
     t, car = state["turn"], state["cars"][0]
     faces = sorted(int(f) for f in rules()["dice"][t["die"]])
     car["sp"] = 3
@@ -136,6 +136,22 @@ def test_a_reroll_only_on_the_lowest_two_faces_and_with_an_sp():
     assert not plan.wants_reroll(state, 0)
     t["rolls"], car["sp"] = [faces[0]], 0
     assert not plan.wants_reroll(state, 0)
+
+
+def test_no_reroll_of_a_roll_that_keeps_the_track_in_the_rain():
+    # 4.6 A: hard tyres in light rain leave the track on a raw 8 or more; a 6 or 7 keeps it, a
+    # reroll would leave it two times in three (or cost SP to stay on, 4.6.1).
+    state = weather(turn(), "light")
+    t, car = state["turn"], state["cars"][0]
+    car.update(tyre="hard", sp=5)
+    t.update(die="white", rolls=[6], use=0, reduce=0)
+    assert not plan.wants_reroll(state, 0)
+    dry(state)
+    assert plan.wants_reroll(state, 0)
+    weather(state, "light")
+    car["tyre"] = "inter"  # right for the rain: no course-out, the low roll rerolled
+    t["die"], t["rolls"] = "green", [4]
+    assert plan.wants_reroll(state, 0)
 
 
 def test_qualifying_rolls_again_unless_a_six():
