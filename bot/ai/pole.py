@@ -39,7 +39,8 @@ turn's reach averaged over rolls of 2 less, the usual and 2 more 285; no stop fo
 the last 2 laps 284; softs first when rain comes within 5 clouds 285, 8 clouds 275; a stop
 weighed at 10 or 28 cells 283; a corner's SP only beyond 1 kept 283, 2: 291, 4: 280, 5: 272
 (3 kept: 297). On that (297): only 1 SP kept on the last 2 laps 291; qualifying kept on a 5
-as on a 6: 294.
+as on a 6: 294. With no reroll of a safe roll in the rain (305): a move ending on a low-grip cell
+at its limit (4.6 B) weighed 1.5 rows less: the same 400 races but one.
 
 Everything here reads a state redrawn from the seat's view (the caller's): its own car, the
 others' places, the circuit and the weather, all open to every seat.
