@@ -8,10 +8,14 @@ to the furthest cell.
   then 2 on softs: Monaco's 6 laps clean on one stop).
 - Pit stops: the one stop the rules demand (3.3) before the tyres wear below 0 at the next
   crossing, or on the last lap it may be made; another only when the wear still to come costs
-  more than a stop (about two turns), or for the weather (8).
+  more than a stop (about two turns), or for the weather (8). The wear counts only until the
+  forecast's next weather makes the set wrong (a stop comes then anyway): the rules stopped for
+  inters, again for fresh inters through the shower, then for softs.
 - Points: an EP or BP one at a time (a second boost or brake in a turn costs 2 more points for 3
   more cells, 4.4-4.5) until the last lap; a reroll only on the lowest two faces of the die (4.1:
-  about 2 cells gained, a corner's SP buys 1).
+  about 2 cells gained, a corner's SP buys 1), never of a roll that keeps the track in the rain
+  on a tyre that may leave it (4.6); a corner's SP only beyond 3 kept until the last
+  lap (for rerolls, fights and a shower's rolls, 4.6.1).
 - Where the car ends its move: where the next turn's usual roll takes it furthest (strong). The
   furthest cell may leave the car in the wrong lane for the next corner's double arrow, and a
   corner on its racing line costs 2 MP where off it costs 5 (4.2.1); the race order alone hardly
@@ -25,8 +29,18 @@ turns in three, a stop 2.2 turns): fewer stops (3+ in 7 races of 200 against 25)
 ahead: the arena's 200 0.69 -> 0.69, 200 more (500000+) 136 -> 138, Great Britain 35 -> 33 of
 60, its decisions' p95 0.009 -> 0.10 s; on it, slicks weighed 0.75 as fast in a shower (131), a
 fight move weighed by its chance against the bot's overtaking value, lost MP and all (132), 2 SP
-kept back from corners for fights and showers (134). Here, a second stop's wear counted only to
-the coming weather's change (no second stop for the same inters through a shower): 136 -> 136.
+kept back from corners for fights and showers (134). On today's rules (400 races: the arena's 200
+and 500000+, paired): 3 SP kept back from corners and rerolls for fights until the last lap,
+274 -> 258 (the dry 141 -> 125 of 177); rerolls on the lowest three faces 274 -> 254, on the
+lowest one 284 -> 267; the first tyres for rain within 3 clouds (as the bots) 284 -> 277. Then
+with the wear counted to the weather's change (284): the pit called for the weather 1 cloud
+ahead 281, 3 clouds 258; a fight move worth 5 rows beyond its place 278, 14 rows 284; the next
+turn's reach averaged over rolls of 2 less, the usual and 2 more 285; no stop for the weather on
+the last 2 laps 284; softs first when rain comes within 5 clouds 285, 8 clouds 275; a stop
+weighed at 10 or 28 cells 283; a corner's SP only beyond 1 kept 283, 2: 291, 4: 280, 5: 272
+(3 kept: 297). On that (297): only 1 SP kept on the last 2 laps 291; qualifying kept on a 5
+as on a 6: 294. With no reroll of a safe roll in the rain (305): a move ending on a low-grip cell
+at its limit (4.6 B) weighed 1.5 rows less: the same 400 races but one.
 
 Everything here reads a state redrawn from the seat's view (the caller's): its own car, the
 others' places, the circuit and the weather, all open to every seat.
@@ -120,7 +134,24 @@ def wants_pit(state: State, seat: int) -> bool:
     if not car["pitted"]:
         return laps_left == 2 or after < 0  # the last lap a stop may be made (3.3), or worn tyres
     turns = len(circuit.rows) / ROWS_PER_TURN
-    return lap_penalties(after, car["tyre"], weather, laps_left - 1) * turns > PIT_COST
+    return (
+        lap_penalties(after, car["tyre"], weather, min(laps_left - 1, laps_to_change(state, seat))) * turns > PIT_COST
+    )
+
+
+# Rounds a cloud takes, about: two faces of the weather die's six (8.1).
+ROUNDS_PER_CLOUD = 3.0
+
+
+def laps_to_change(state: State, seat: int) -> int:
+    """Whole laps the car's set still runs before the forecast's next weather makes it wrong
+    (17.2), about (the clouds' timing: a cloud every 3 rounds); 99 when that weather keeps it.
+    A stop then fits the right set anyway: the wear after it costs this set nothing."""
+    circuit = circuits()[state["circuit"]]
+    steps, future = BOTS.weather_steps(state["weather"], circuit)
+    if BOTS.correct(state["cars"][seat]["tyre"], future):
+        return 99
+    return int(steps * ROUNDS_PER_CLOUD / (len(circuit.rows) / ROWS_PER_TURN))
 
 
 def last_lap(state: State, seat: int) -> bool:
@@ -133,6 +164,11 @@ def wants_reroll(state: State, seat: int) -> bool:
     if state["cars"][seat]["sp"] - t["reduce"] < 1:
         return False
     faces = sorted(face_value(f) for f in rules()["dice"][t["die"]])
+    if t["die"] != "purple":
+        car = state["cars"][seat]
+        limit = R.course_out_limit(car["tyre"], R.weather_now(state["weather"], circuits()[state["circuit"]]))
+        if limit is not None and face_value(t["rolls"][t["use"]]) < limit:
+            return False  # a roll that keeps the track in the rain (4.6): a reroll may not
     return face_value(t["rolls"][t["use"]]) <= faces[1]
 
 
@@ -165,9 +201,19 @@ def reach(state: State, seat: int, o: dict) -> float:
     return min(ahead, circuit.laps * len(circuit.rows)) + 0.01 * o["prog"]  # nothing past the flag
 
 
+# SP a corner's cells never spend until the last lap (designed): kept for rerolls, position fights
+# (5.1) and a shower's rolls (4.6.1), where an SP buys more than a corner's one cell.
+SP_KEPT = 3
+
+
 def affordable(state: State, seat: int, o: dict) -> bool:
-    """One boost and one brake a turn at most (4.4, 4.5) until the last lap."""
-    return last_lap(state, seat) or (o["ep"] <= 1 and o["bp"] <= 1)
+    """One boost and one brake a turn at most (4.4, 4.5) until the last lap, and a corner's SP
+    (4.2) only from the points beyond the SP kept."""
+    if last_lap(state, seat):
+        return True
+    if o["sp"] and state["cars"][seat]["sp"] - state["turn"]["reduce"] - o["sp"] < SP_KEPT:
+        return False
+    return o["ep"] <= 1 and o["bp"] <= 1
 
 
 def pit_entry(state: State, seat: int) -> float:

@@ -79,6 +79,21 @@ def test_a_second_stop_only_when_the_wear_to_come_costs_more_than_a_stop():
     assert not plan.wants_pit(state, 0)
 
 
+def test_the_wear_counts_only_until_the_weather_makes_the_set_wrong():
+    # 8.1: a cloud moves grid B on, from its last space grid A; Monaco's light rain is followed
+    # by dry weather, which calls the inters in anyway (17.2): their wear after it costs nothing.
+    state = weather(turn(), "light")
+    car = state["cars"][0]
+    car.update(tyre="inter", pitted=True, laps=2, life=1)  # three laps to go: -1, -2, -2 to the flag
+    assert plan.coming_weather(state) == "light"  # 5 clouds to the dry: about a lap
+    assert plan.laps_to_change(state, 0) == 1
+    assert not plan.wants_pit(state, 0)  # a lap at -1 before the dry, less than a stop
+    car.update(life=-1)
+    assert plan.wants_pit(state, 0)  # a lap at -2 (and its blow-out) costs more than a stop
+    car.update(tyre="hard", life=1)  # a set the dry weather to come keeps: nothing to wait for
+    assert plan.laps_to_change(state, 0) == 99
+
+
 def test_the_stop_fits_the_tyres_that_last_the_laps_left():
     state = dry(turn())
     car = state["cars"][0]
@@ -111,7 +126,7 @@ def test_rain_calls_the_car_in_for_rain_tyres():
 
 
 def test_a_reroll_only_on_the_lowest_two_faces_and_with_an_sp():
-    state = turn()
+    state = dry(turn())
     t, car = state["turn"], state["cars"][0]
     faces = sorted(int(f) for f in rules()["dice"][t["die"]])
     car["sp"] = 3
@@ -121,6 +136,22 @@ def test_a_reroll_only_on_the_lowest_two_faces_and_with_an_sp():
     assert not plan.wants_reroll(state, 0)
     t["rolls"], car["sp"] = [faces[0]], 0
     assert not plan.wants_reroll(state, 0)
+
+
+def test_no_reroll_of_a_roll_that_keeps_the_track_in_the_rain():
+    # 4.6 A: hard tyres in light rain leave the track on a raw 8 or more; a 6 or 7 keeps it, a
+    # reroll would leave it two times in three (or cost SP to stay on, 4.6.1).
+    state = weather(turn(), "light")
+    t, car = state["turn"], state["cars"][0]
+    car.update(tyre="hard", sp=5)
+    t.update(die="white", rolls=[6], use=0, reduce=0)
+    assert not plan.wants_reroll(state, 0)
+    dry(state)
+    assert plan.wants_reroll(state, 0)
+    weather(state, "light")
+    car["tyre"] = "inter"  # right for the rain: no course-out, the low roll rerolled
+    t["die"], t["rolls"] = "green", [4]
+    assert plan.wants_reroll(state, 0)
 
 
 def test_qualifying_rolls_again_unless_a_six():
@@ -135,11 +166,27 @@ def test_qualifying_rolls_again_unless_a_six():
 def test_no_second_boost_or_brake_in_a_turn_before_the_last_lap():
     # 4.4, 4.5: a second boost (or brake) in a turn costs 2 more points for 3 more cells.
     state = turn()
-    assert not plan.affordable(state, 0, {"ep": 3, "bp": 0})
-    assert not plan.affordable(state, 0, {"ep": 0, "bp": 3})
-    assert plan.affordable(state, 0, {"ep": 1, "bp": 1})
+    assert not plan.affordable(state, 0, {"ep": 3, "bp": 0, "sp": 0})
+    assert not plan.affordable(state, 0, {"ep": 0, "bp": 3, "sp": 0})
+    assert plan.affordable(state, 0, {"ep": 1, "bp": 1, "sp": 0})
     state["cars"][0]["laps"] = MONACO.laps - 1
-    assert plan.affordable(state, 0, {"ep": 3, "bp": 3})
+    assert plan.affordable(state, 0, {"ep": 3, "bp": 3, "sp": 0})
+
+
+def test_a_corner_spends_only_the_sp_beyond_three_before_the_last_lap():
+    # 4.2: an SP buys a corner one cell; kept, it buys a reroll (4.1), a position fight (5.1) or a
+    # dry tyre's roll in a shower (4.6.1).
+    state = turn()
+    car = state["cars"][0]
+    state["turn"]["reduce"] = 0
+    car.update(laps=1, sp=5)
+    assert plan.affordable(state, 0, {"ep": 0, "bp": 0, "sp": 2})  # 3 left
+    assert not plan.affordable(state, 0, {"ep": 0, "bp": 0, "sp": 3})
+    assert plan.affordable(state, 0, {"ep": 1, "bp": 0, "sp": 0})  # a move with no corner SP
+    state["turn"]["reduce"] = 1  # an SP already spent on the roll this turn (4.6.1)
+    assert not plan.affordable(state, 0, {"ep": 0, "bp": 0, "sp": 2})
+    car["laps"] = MONACO.laps - 1  # the last lap: nothing left to keep them for
+    assert plan.affordable(state, 0, {"ep": 0, "bp": 0, "sp": 3})
 
 
 def test_a_move_ends_in_the_lane_of_the_next_double_arrow():
