@@ -41,9 +41,10 @@ from bot.games.base import Action, GameError, State
 from bot.games.heat import rules as heat_rules
 from bot.games.heat.rules import DISCARDABLE, KIND, SPEED
 from bot.games.registry import engines
+from bot.tools.arena import OPTIONS as ARENA_OPTIONS
 
 ENGINE = engines()["heat"]
-OPTIONS = {"track": "usa", "legends": 3}
+OPTIONS = {**ARENA_OPTIONS["heat"], "legends": 3}  # the arena's solo race against 3 Legends
 SEAT = 0
 # The oracle decides every choice of its round itself (the cooldown stays automatic: cooling the
 # most it may is never worse; the boost/adrenaline order stays the engine's best).
