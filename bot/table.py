@@ -102,6 +102,7 @@ class Table:
         # A game's lock lives while someone holds or awaits it: finished games leave nothing behind.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._damaged: set[int] = set()
+        self._acking: dict[int, asyncio.Future[None]] = {}  # interaction id -> its acknowledgement on its way
         self.announcer = Announcer(store, self.out, engines, self.report_damage)
         self.announcer.on_end = lambda outcome: post_animation(self, outcome)
         self.lobbies = Lobbies(bot, self, self.start)
@@ -144,11 +145,30 @@ class Table:
         """Acknowledge within Discord's 3 s, before any slow work; every interaction also tells the
         bot its user's language (a player who only clicks Join still gets DMs in their own)."""
         self.audience(interaction)
+        await self.acked(interaction)
+        await self._defer(interaction, ephemeral)
+
+    async def _defer(self, interaction: discord.Interaction, ephemeral: bool = True) -> None:
         if not interaction.response.is_done():
             if interaction.type == discord.InteractionType.component:
                 await interaction.response.defer()
             else:
                 await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+
+    def ack_now(self, interaction: discord.Interaction) -> None:
+        """Send the acknowledgement and go on without waiting for Discord's answer: the move is
+        planned, written and its board drawn meanwhile, a round trip sooner. Whatever answers the
+        interaction later waits for it first (`ack`, `reply`, `acked`)."""
+        self.audience(interaction)
+        if interaction.id not in self._acking:
+            self._acking[interaction.id] = asyncio.ensure_future(self._defer(interaction))
+
+    async def acked(self, interaction: discord.Interaction) -> None:
+        """Wait for an acknowledgement `ack_now` sent (raising what it raised); at once if none is
+        on its way."""
+        pending = self._acking.pop(interaction.id, None)
+        if pending is not None:
+            await pending
 
     def audience(self, interaction: discord.Interaction) -> str:
         """The language of whoever clicked or typed (their Discord client's), remembered for the
@@ -159,6 +179,7 @@ class Table:
 
     async def reply(self, interaction: discord.Interaction, content: Msg | str, **kwargs: Any) -> None:
         """The private answer to whoever clicked or typed, in their language."""
+        await self.acked(interaction)
         try:
             await interaction.followup.send(clip(render(content, self.audience(interaction))), ephemeral=True, **kwargs)
         except discord.HTTPException:
@@ -309,8 +330,11 @@ class Table:
         # A move from a DM: the player's new view replaces that DM (no new message for their own move).
         here = (interaction.channel.id, interaction.message.id) if in_dm else None  # type: ignore[union-attr]
         async with self.busy():
-            await self.ack(interaction)
-            outcome = await self.move(interaction, game_id, pick, actor_dm=here)
+            self.ack_now(interaction)
+            try:
+                outcome = await self.move(interaction, game_id, pick, actor_dm=here)
+            finally:
+                await self.acked(interaction)
             if outcome is None:
                 return
             await outcome.announced()
@@ -324,8 +348,11 @@ class Table:
         game as it is now)."""
         pick = TypedPick(move, interaction.user.id, self.audience(interaction))
         async with self.busy():
-            await self.ack(interaction)
-            outcome = await self.move(interaction, game_id, pick)
+            self.ack_now(interaction)
+            try:
+                outcome = await self.move(interaction, game_id, pick)
+            finally:
+                await self.acked(interaction)
             if outcome is None:
                 return
             if pick.label is None:  # the engine's own player held the seat: the move took it back, the pick waits

@@ -3,6 +3,8 @@ is never rolled back or corrupted."""
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.tools.emulator.tables import open_table, start
 from tests.e2e.crashes import submit_first_option
 
@@ -45,3 +47,42 @@ async def test_failed_post_keeps_the_committed_move(table):
     await submit_first_option(emu, w.alice)  # the table goes on
     await emu.wait_until(lambda: any("ready" in m.content for m in emu.messages_in(thread)[posts_before:]))
     assert (await w.bot.store.game(1)).version == 3
+
+
+def board_count(emu, thread) -> int:
+    return len([m for m in emu.messages_in(thread) if m.attachments])
+
+
+async def test_a_slow_acknowledgement_does_not_hold_back_the_board(table):
+    """The move is made and its board drawn and posted while the click's acknowledgement is still
+    on its way (Table.ack_now): on Discord a round trip sooner."""
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.bob, track="usa")
+    thread = await start(w, lobby, w.alice)
+    await submit_first_option(emu, w.alice)
+    boards = board_count(emu, thread)
+    emu.slow("POST", "/callback", 2.0, times=1)
+    click = asyncio.create_task(submit_first_option(emu, w.bob))  # resolves the round: a new board
+    await emu.wait_until(lambda: board_count(emu, thread) > boards, timeout=8)
+    newest = max(emu.interactions.records.values(), key=lambda r: r.created)
+    assert not newest.acked  # the board is out before the acknowledgement landed
+    rec = await click
+    assert rec.acked and not rec.failed and not rec.rejected and not rec.followups
+    assert (await w.bot.store.game(1)).snapshot["round"] == 2
+
+
+async def test_a_refusal_waits_for_its_slow_acknowledgement(table):
+    """A move refused while its acknowledgement is still on its way is answered after it, not
+    before (Discord drops a follow-up to an interaction not yet acknowledged)."""
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.bob, track="usa")
+    thread = await start(w, lobby, w.alice)
+    choices = await emu.autocomplete(w.alice, thread, "heat", "play", focused="move", move="")
+    pick = next(c["value"] for c in choices if not c["name"].startswith("Preference"))
+    first = await emu.slash(w.alice, thread, "heat", "play", move=pick)
+    await emu.wait_until(lambda: first.followups)
+    emu.slow("POST", "/callback", 1.0, times=1)
+    rec = await emu.slash(w.alice, thread, "heat", "play", move=pick)  # made before her own move: stale
+    await emu.wait_until(lambda: rec.followups)
+    assert "moved on" in " ".join(m.content for m in rec.messages).lower()
+    assert not rec.rejected and not rec.failed
