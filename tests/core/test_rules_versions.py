@@ -14,7 +14,7 @@ from bot.games.registry import engines
 
 FINGERPRINTS = {  # kind: (rules_version, fingerprint of the games below)
     "heat": (2, "a3fa7d14a56cbea7"),
-    "pole": (3, "5e42a0a5d281a4e7"),  # schema 2 ("seats"): the same games, the key renamed
+    "pole": (4, "edc126fd64c664e5"),  # 4: the move menu keeps each way to pay (bot/games/pole/driving.py)
     "pon": (2, "7ffb91057144a3cf"),  # schema 2 names the phase "phase": the same games, renamed key
     "rallyman": (3, "02ec5dca3dbcabbf"),  # 3: two cars sliding abreast no longer hold each other
     "steamworks": (2, "0aaa6ca9e4ea923a"),  # schema 3 likewise

@@ -141,6 +141,14 @@ def plan(st: State) -> None:
     t["opts"] = CHAMP.restrict(st, VARIANTS.restrict(st, choose_opts(st, opts, ctx, here)))
 
 
+MENU_MAX = 25  # a Discord select's most options
+FREE_KEPT = 12  # the moves that cost nothing keep at least so many of them
+# From rules_version 4 the moves that cost points are kept each way of paying first (before, the
+# furthest alone: mostly a boost and a brake together, so a move paying a single EP or BP, the rules'
+# usual way to gain a cell, 4.4-4.5, was missing from about half the menus that had points to spend).
+EVERY_WAY_TO_PAY = 4
+
+
 def choose_opts(st: State, opts: list, ctx: R.MoveCtx, not_at: tuple | None = None) -> list[dict]:
     """The turn's menu entries from a search's options: the cheapest way to each place (and to each
     fight's die modifier), at most 25 of them. `not_at`: the cell and laps where a fresh move
@@ -186,13 +194,28 @@ def choose_opts(st: State, opts: list, ctx: R.MoveCtx, not_at: tuple | None = No
         rows.append((-R.prog(c, fin.laps, list(fin.pos)), score, o.kind, pos, score[0], entry))
     rows.sort(key=lambda r: r[:4])
     # At most 25 entries: fights, the pit and the flag first, then the moves that cost
-    # nothing (the furthest first), then the furthest of those that cost points.
+    # nothing (the furthest first), then those that cost points.
     keep = [r for r in rows if r[2] != "end"][:6]
     free = [r for r in rows if r[2] == "end" and r[4] == 0]
     paid = [r for r in rows if r[2] == "end" and r[4] > 0]
-    ends = free[: max(12, 25 - len(keep) - len(paid))]
-    ends += paid[: 25 - len(keep) - len(ends)]
+    if st.get("rules_version", 0) >= EVERY_WAY_TO_PAY:
+        paid = _each_way_to_pay(paid)
+    ends = free[: max(FREE_KEPT, MENU_MAX - len(keep) - len(paid))]
+    ends += paid[: MENU_MAX - len(keep) - len(ends)]
     return [_option_entry(st, c, r[5]) for r in sorted(keep + ends, key=lambda r: (r[0], r[2], r[3], r[4]))]
+
+
+def _each_way_to_pay(paid: list) -> list:
+    """The paid moves (furthest first) in the order the menu keeps them: the furthest of all, then
+    the furthest place for each way of paying (SP, EP, BP), the cheapest way first, then the rest,
+    furthest first."""
+    seen: set[tuple] = set()
+    firsts, rest = [], []
+    for r in paid:
+        way = r[1][1:4]  # the ranking score's (SP, EP, BP)
+        (rest if way in seen else firsts).append(r)
+        seen.add(way)
+    return firsts[:1] + sorted(firsts[1:], key=lambda r: (r[4], r[0])) + rest
 
 
 def _counts_cost(ms: R.MState, n: int, bcap: int, kcap: int, spc: int, stressed: bool) -> tuple:

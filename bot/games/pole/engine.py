@@ -87,7 +87,7 @@ def _new_car(opts: dict[str, Any], bot: bool) -> dict[str, Any]:
 class PoleEngine(Engine):
     kind = "pole"
     title = "Pole Position"
-    rules_version = 3  # raise it when a change makes old logs replay differently (bot/games/base.py)
+    rules_version = 4  # raise it when a change makes old logs replay differently (bot/games/base.py)
     min_seats = 1  # a lone player races against bots (17)
     max_seats = 6
     options = [
