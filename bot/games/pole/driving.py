@@ -210,7 +210,8 @@ def _each_way_to_pay(paid: list) -> list:
     the furthest place for each way of paying (SP, EP, BP), the cheapest way first, then the rest,
     furthest first."""
     seen: set[tuple] = set()
-    firsts, rest = [], []
+    firsts: list = []
+    rest: list = []
     for r in paid:
         way = r[1][1:4]  # the ranking score's (SP, EP, BP)
         (rest if way in seen else firsts).append(r)
