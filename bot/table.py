@@ -155,13 +155,14 @@ class Table:
             else:
                 await interaction.response.defer(ephemeral=ephemeral, thinking=True)
 
-    def ack_now(self, interaction: discord.Interaction) -> None:
+    async def ack_now(self, interaction: discord.Interaction) -> None:
         """Send the acknowledgement and go on without waiting for Discord's answer: the move is
         planned, written and its board drawn meanwhile, a round trip sooner. Whatever answers the
         interaction later waits for it first (`ack`, `reply`, `acked`)."""
         self.audience(interaction)
         if interaction.id not in self._acking:
             self._acking[interaction.id] = asyncio.ensure_future(self._defer(interaction))
+            await asyncio.sleep(0)  # the request goes out now, not after the move's planning
 
     async def acked(self, interaction: discord.Interaction) -> None:
         """Wait for an acknowledgement `ack_now` sent (raising what it raised); at once if none is
@@ -330,7 +331,7 @@ class Table:
         # A move from a DM: the player's new view replaces that DM (no new message for their own move).
         here = (interaction.channel.id, interaction.message.id) if in_dm else None  # type: ignore[union-attr]
         async with self.busy():
-            self.ack_now(interaction)
+            await self.ack_now(interaction)
             try:
                 outcome = await self.move(interaction, game_id, pick, actor_dm=here)
             finally:
@@ -348,7 +349,7 @@ class Table:
         game as it is now)."""
         pick = TypedPick(move, interaction.user.id, self.audience(interaction))
         async with self.busy():
-            self.ack_now(interaction)
+            await self.ack_now(interaction)
             try:
                 outcome = await self.move(interaction, game_id, pick)
             finally:
