@@ -165,11 +165,14 @@ class Table:
             await asyncio.sleep(0)  # the request goes out now, not after the move's planning
 
     async def acked(self, interaction: discord.Interaction) -> None:
-        """Wait for an acknowledgement `ack_now` sent (raising what it raised); at once if none is
-        on its way."""
+        """Wait for an acknowledgement `ack_now` sent; at once if none is on its way. One Discord
+        refused (the click came too late) is logged: the move it carried stands all the same."""
         pending = self._acking.pop(interaction.id, None)
         if pending is not None:
-            await pending
+            try:
+                await pending
+            except discord.HTTPException:
+                log.warning("could not acknowledge an interaction", exc_info=True)
 
     def audience(self, interaction: discord.Interaction) -> str:
         """The language of whoever clicked or typed (their Discord client's), remembered for the

@@ -4,6 +4,7 @@ is never rolled back or corrupted."""
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from bot.tools.emulator.tables import open_table, start
 from tests.e2e.crashes import submit_first_option
@@ -86,3 +87,20 @@ async def test_a_refusal_waits_for_its_slow_acknowledgement(table):
     await emu.wait_until(lambda: rec.followups)
     assert "moved on" in " ".join(m.content for m in rec.messages).lower()
     assert not rec.rejected and not rec.failed
+
+
+async def test_a_refused_acknowledgement_does_not_undo_the_move(table, caplog):
+    """Discord refusing the click's acknowledgement (it came too late: Unknown interaction) leaves
+    the move made and its board posted; the refusal is a warning in the log, no traceback."""
+    w, emu = table, table.emu
+    lobby = await open_table(w, w.alice, w.bob, track="usa")
+    thread = await start(w, lobby, w.alice)
+    await submit_first_option(emu, w.alice)
+    boards = board_count(emu, thread)
+    emu.inject_failure("POST", "/callback", status=404, times=1, code=10062, message="Unknown interaction")
+    click = asyncio.create_task(submit_first_option(emu, w.bob))
+    await emu.wait_until(lambda: board_count(emu, thread) > boards, timeout=8)
+    await click
+    assert (await w.bot.store.game(1)).snapshot["round"] == 2
+    assert any("could not acknowledge" in r.getMessage() for r in caplog.records)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
