@@ -845,7 +845,7 @@ class Delivery:
     ) -> tuple[bytes | None, list[State] | None]:
         """A finished game's log replayed once (in a thread): its statistics image (None where the
         game draws none) and its animation's frames (None: the log does not replay whole today)."""
-        played = export.replay_log(engine, game.options, len(game.seats), game.seed, actions)
+        played = export.replay_log(engine, game.options, len(game.seats), game.seed, actions, game.rules_version)
         if not played.whole:
             log.info("game %s: its log does not replay under today's rules: no statistics", game.id)
             return None, None

@@ -22,7 +22,7 @@ from typing import Any
 
 import orjson
 
-from bot.games.base import Action, Engine, Event, GameError, State
+from bot.games.base import Action, Engine, Event, GameError, State, begin
 from bot.workers import Workers
 from rendering.registry import renderer
 
@@ -138,7 +138,13 @@ def load(data: bytes | str, engines: dict[str, Engine]) -> Export:
 
 
 def turn_starts(
-    engine: Engine, options: dict[str, Any], seats: int, seed: int, actions: list[tuple[int, Action]], key: str = "turn"
+    engine: Engine,
+    options: dict[str, Any],
+    seats: int,
+    seed: int,
+    actions: list[tuple[int, Action]],
+    key: str = "turn",
+    rules_version: int | None = None,
 ) -> tuple[list[State], bool]:
     """The state at the start of each turn (the spectator view's `key` changes: "turn", or "post"
     for one per round, whose default is the turn), then the final one; and whether the whole log
@@ -148,7 +154,7 @@ def turn_starts(
         view = engine.view(state, None)
         return view.get(key, view.get("turn"))
 
-    state = engine.new_game(options, seats, seed)
+    state = begin(engine, options, seats, seed, rules_version)
     boards, turn = [state], mark(state)
     for seat, action in actions:
         try:
@@ -165,10 +171,15 @@ def turn_starts(
 
 
 def frame_states(
-    engine: Engine, options: dict[str, Any], seats: int, seed: int, actions: list[tuple[int, Action]]
+    engine: Engine,
+    options: dict[str, Any],
+    seats: int,
+    seed: int,
+    actions: list[tuple[int, Action]],
+    rules_version: int | None = None,
 ) -> tuple[list[State], bool]:
     """The states an animation shows: one per turn, or one per round when turns are many."""
-    played = replay_log(engine, options, seats, seed, actions)
+    played = replay_log(engine, options, seats, seed, actions, rules_version)
     return frames_of(engine, played.states, played.whole), played.whole
 
 
@@ -192,9 +203,14 @@ class Replayed:
 
 
 def replay_log(
-    engine: Engine, options: dict[str, Any], seats: int, seed: int, actions: list[tuple[int, Action]]
+    engine: Engine,
+    options: dict[str, Any],
+    seats: int,
+    seed: int,
+    actions: list[tuple[int, Action]],
+    rules_version: int | None = None,
 ) -> Replayed:
-    state = engine.new_game(options, seats, seed)
+    state = begin(engine, options, seats, seed, rules_version)
     played = Replayed(state, [], True)
     for seat, action in actions:
         try:

@@ -30,7 +30,9 @@ def turn_starts(engine: Engine, game: Game, actions: list[tuple[int, dict]]) -> 
     """The state at the start of each turn (the view's "turn" changes), then the final one; and
     whether the whole log replayed (a game finished under older rules may refuse a move today:
     the boards stop there)."""
-    return export.turn_starts(engine, game.options, len(game.seats), game.seed, actions)
+    return export.turn_starts(
+        engine, game.options, len(game.seats), game.seed, actions, rules_version=game.rules_version
+    )
 
 
 def _board(table: TableServices, game: Game, boards: list[State], k: int, locale: str) -> bytes:
@@ -157,7 +159,7 @@ async def post_animation(table: TableServices, outcome: Outcome) -> Sent:
             actions = await table.store.actions(game.id)
             engine = table.engines[game.kind]
             frames, whole = await asyncio.to_thread(
-                export.frame_states, engine, game.options, len(game.seats), game.seed, actions
+                export.frame_states, engine, game.options, len(game.seats), game.seed, actions, game.rules_version
             )
         drawn = await export.ANIMATOR.draw(
             game.kind, frames, whole, [s.name for s in game.seats], table.out.thread_locale(game)

@@ -452,6 +452,12 @@ class Game:
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
 
+    @property
+    def rules_version(self) -> int | None:
+        """The rules the game was begun under (its state's stamp): what a replay of its log starts
+        with (bot/games/base.py begin)."""
+        return (self.snapshot or {}).get("rules_version")
+
 
 @dataclass
 class Owed:

@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.delivery import clip, words
+from bot.games.base import begin
 from bot.i18n import msg, render
 from bot.replay import send_export
 from bot.store import NOTIFY
@@ -215,7 +216,7 @@ class TableCog(commands.Cog):
 
 def public_log(engine, game, actions, locale: str) -> list[str]:
     """Replay the game and keep only what the table saw (public events), in the reader's language."""
-    state = engine.new_game(game.options, len(game.seats), game.seed)
+    state = begin(engine, game.options, len(game.seats), game.seed, game.rules_version)
     names = [s.name for s in game.seats]
     lines: list[str] = []
     moment: list[str] = []  # news of the moment (who is ready): kept only while nothing lasting follows

@@ -389,9 +389,26 @@ def on_todays_rules(engine: Engine, state: Any) -> bool:
     return isinstance(state, dict) and state.get("rules_version") == engine.rules_version
 
 
-def replay(engine: Engine, options: dict[str, Any], seats: int, seed: int, actions: list[tuple[int, Action]]) -> State:
-    """Rebuild a game from its seed and action log (used by tests and recovery)."""
+def begin(engine: Engine, options: dict[str, Any], seats: int, seed: int, rules_version: int | None = None) -> State:
+    """A replay's first state: `new_game`'s, stamped with the rules the game was begun under (a
+    stored state's "rules_version"; None: today's). An engine that keeps a changed rule by the
+    stamp (Pole's move menu, Rallyman's sliders abreast) so replays an older game as it was played."""
     state = engine.new_game(options, seats, seed)
+    if rules_version is not None:
+        state["rules_version"] = rules_version
+    return state
+
+
+def replay(
+    engine: Engine,
+    options: dict[str, Any],
+    seats: int,
+    seed: int,
+    actions: list[tuple[int, Action]],
+    rules_version: int | None = None,
+) -> State:
+    """Rebuild a game from its seed and action log (used by tests and recovery)."""
+    state = begin(engine, options, seats, seed, rules_version)
     for seat, action in actions:
         state, _ = engine.apply(state, seat, action)
     return state
