@@ -54,7 +54,9 @@ def test_a_replay_stops_where_todays_rules_refuse_an_old_move():
     from bot.replay import turn_starts
 
     engine = ENGINES["heat"]
-    game = SimpleNamespace(options=engine.validate_options({"track": "usa"}, 2), seats=[0, 1], seed=5)
+    game = SimpleNamespace(
+        options=engine.validate_options({"track": "usa"}, 2), seats=[0, 1], seed=5, rules_version=None
+    )
     state = engine.new_game(game.options, 2, 5)
     log = []
     for _ in range(12):
