@@ -24,8 +24,12 @@ but a weaker driver than the strong AI whose judgement is fitted).
 
 Figures (seeds 100039-100134, USA, 3 Legends; the strong AI today: 51 of 96 ahead of all): the
 learnt judgement fitted on the strong AI's own 124 races (500000-500123, 2170 rounds; FITTED):
-39 of 96. The fit explains little: 0.48 rounds of error held out against 0.52 for the Legend's
-pace plus its mean; a race's own luck is most of what a round's start cannot tell.
+39 of 96; its Heat, Stress and gear terms on the Legend's pace alone (--weights
+0,1,-0.187,0.0298,-0.0369,-0.0141): 39. The fit explains little: 0.48 rounds of error held out
+against 0.52 for the Legend's pace plus its mean; a race's own luck is most of what a round's
+start cannot tell. A scale fitted on the same rows (a logistic fit, by hand, of ahead of all 3
+Legends on the learnt gap to the best of them: 2.5 spaces x the square root of the rounds left)
+in place of bot/ai/heat.py's 6.0: 44 of 96. Dropped, noted in bot/ai/heat.py.
 """
 
 from __future__ import annotations
@@ -137,6 +141,7 @@ def race_rows(seed: int, level: str) -> tuple[list[dict], int]:
     for row in rows:
         row["needed"] = last - row["round"] + 1 + past
         row["seed"] = seed
+        row["place"] = car["place"]  # (not kept by the 124 races fitted: their places are in collect's log)
     return rows, car["place"]
 
 
