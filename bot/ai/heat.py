@@ -269,4 +269,15 @@ def plan(engine: Engine, state: State, seat: int) -> Action:
 # The oracle's edge is what it knows of its draws (a plan fitted to the cards that come), which a
 # fair seat cannot plan on. Heat and Stress among the car's cards counted in `score` (0.3 space
 # each, the planner's judgement): 26.
+# Tried and dropped (issue #34): a learnt judgement (bot/tools/heat_fit.py: least squares on the
+# strong AI's own 124 races, seeds 500000-500123, 2170 round starts, of the rounds the racer still
+# needed). Seeds 100039-100134 (51 of 96 ahead of all 3 Legends today): the racer's `score` as the
+# fitted rounds (a constant 0.39, the rounds at a Legend's pace x1.005, an Engine's Heat card -0.19
+# rounds (1.5 spaces) with the cap by the corners ahead +0.03, a Stress card -0.04, a gear -0.01):
+# 39; the same terms on the Legend's pace without the fit's constant and slope: 39. The fit barely
+# beats the Legend's pace (0.48 rounds of error held out against 0.52): a race's luck is most of
+# what a round's start cannot tell, and what the fit sees of the Heat is the strong AI's habit, not
+# what a card would buy. The scale fitted too (`scale` as the gap that makes a place sure: from
+# ahead of all at each round's start, 2.5 spaces x the square root of the rounds left, from 11 in
+# rounds 5-8 to 2.2 from round 17; 6.0 is right only mid-race): 44.
 AI = GameAI(score=score, scale=6.0, depth=40, rounds=2, playouts=300, policy=plan, promise=promise, standing=standing)
