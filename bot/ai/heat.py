@@ -42,6 +42,8 @@ from bot.games.heat.rules import COOLDOWN, KIND, PLAYABLE, SPEED
 # the boost): 39 of the first 92 against 49 (stopped there); the same on the last straight only
 # (no corner left: the last Heat card pays the boost or a shift of two gears, not both): 49 of
 # seeds 100039-100134 against 51 (72 of the 96 races the same move for move).
+# The learnt price of a Heat card (bot/tools/heat_fit.py: 0.19 rounds, 1.5 spaces) in place of 2.0:
+# 37 of seeds 100039-100134 against 51.
 HEAT_WORTH = 2.0
 HEAT_PER_CORNER = 1.0
 # A Stress card played: the speed its flip brings on average, and a card out of the hand (designed).
