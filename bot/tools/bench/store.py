@@ -55,9 +55,14 @@ class NoBot:
     user = None
 
 
-def table_for(store: Store) -> Table:
-    """A Table without a connection: its prompts() and reminders() are the real ones."""
-    return Table(NoBot(), store, ENGINES, 12 * 3600)  # type: ignore[arg-type]
+def table_for(store: Store, drawing: bool = True) -> Table:
+    """A Table without a connection: its prompts() and reminders() are the real ones. `drawing`
+    False: a move's board post is not drawn early (Table.plan), as nothing posts it here; drawing
+    them was nine tenths of a build's CPU (200 games: 24 s against 2.4 s)."""
+    table = Table(NoBot(), store, ENGINES, 12 * 3600)  # type: ignore[arg-type]
+    if not drawing:
+        table.out.draw_early = lambda *args: None  # type: ignore[method-assign,assignment]
+    return table
 
 
 def pick_action(engine: Any, state: dict[str, Any], seat: int, rnd: random.Random) -> dict[str, Any]:
@@ -160,7 +165,7 @@ async def build_templates(path: Path) -> tuple[list[int], list[int]]:
     """The real games (ids of the finished ones, ids of the mid-game ones)."""
     store = await Store.open(path)
     try:
-        table = table_for(store)
+        table = table_for(store, drawing=False)
         finished = [await play_game(store, table, t) for t in FINISHED]
         active = [await play_game(store, table, t) for t in MID_GAME]
     finally:
