@@ -33,6 +33,8 @@ def test_tiny_campaign_prints_every_figure():
             "6",
             "--startup-wait",
             "30",
+            "--startups",
+            "5",
         ],
         capture_output=True,
         text=True,

@@ -35,9 +35,7 @@ async def answer(w, who, *path, **options):
     return rec.followups[0]
 
 
-async def test_four_stand_ins_finish_a_game_their_owners_are_rated_and_the_results_carry_statistics(
-    table, monkeypatch
-):
+async def test_four_stand_ins_finish_a_game_their_owners_are_rated_and_the_results_carry_statistics(table, monkeypatch):
     w, emu = table, table.emu
     # The stand-ins' level is not this test's subject (tests/core/test_ai*.py measure the AI): easy
     # plays the four seats' game for about 1 s of the AI's CPU, normal for 15 s.

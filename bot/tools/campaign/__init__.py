@@ -1,4 +1,4 @@
-"""`python -m bot campaign [--minutes N] [--seed S] [--games N] [--kills N]`: the attack campaign
+"""`python -m bot campaign [--minutes N] [--seed S] [--games N] [--kills N] [--startups N]`: the attack campaign
 of issue #7 against the real, unmodified bot (a subprocess talking to bot/tools/emulator on 127.0.0.1).
 The script is black-box: it acts only through the emulator, reads the bot's SQLite file read-only
 (file:...?mode=ro) and reads the bot's log. It stops by itself; every wait has a timeout. Progress
@@ -136,6 +136,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="seconds a seat may wait without a decision before its game counts as stalled",
     )
     p.add_argument("--startup-wait", type=float, default=15.0, help="seconds a damaged start-up may take")
+    p.add_argument(
+        "--startups",
+        type=int,
+        default=None,
+        help="damaged start-ups to try, a seeded sample of the cases (default: all)",
+    )
     p.add_argument("--keep", action="store_true", help="keep the temporary folder (its path goes to stderr)")
     return p.parse_args(argv)
 

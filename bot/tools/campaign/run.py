@@ -276,5 +276,5 @@ async def campaign(args: argparse.Namespace, work: Path) -> Figures:
             if ctx.botctl.proc.running:
                 await ctx.botctl.stop()
     progress("damaged start-ups")
-    await damaged_startups(db.path, work / "startups", fig, args.seed, args.startup_wait)
+    await damaged_startups(db.path, work / "startups", fig, args.seed, args.startup_wait, args.startups)
     return fig

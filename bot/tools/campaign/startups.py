@@ -123,12 +123,18 @@ async def run_one(emu: Emulator, name: str, db: Path, fig: Figures, wait: float 
     progress(f"start-up on {name}: {verdict}")
 
 
-async def damaged_startups(good_db: Path, folder: Path, fig: Figures, seed: int, wait: float = WAIT) -> None:
+async def damaged_startups(
+    good_db: Path, folder: Path, fig: Figures, seed: int, wait: float = WAIT, most: int | None = None
+) -> None:
+    """Start the bot on each damaged copy of `good_db` (`most`: a seeded sample of so many cases;
+    tests/e2e/test_damaged_startup.py starts every case one by one)."""
     rnd = random.Random(seed)
     folder.mkdir(parents=True, exist_ok=True)
     template = folder / "template.sqlite3"
     backup(good_db, template)
     cases = damaged_files(template, folder, rnd)
+    if most is not None:
+        cases = sorted(rnd.sample(cases, min(most, len(cases))), key=cases.index)
     is_root = hasattr(os, "geteuid") and os.geteuid() == 0
     locker: Optional[Any] = None
     runnable = []
