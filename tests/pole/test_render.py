@@ -87,7 +87,7 @@ def test_board_tyres_in_words_weather_legend_and_results_with_laps_and_gaps():
             assert any(t.endswith(f"· lap {car['laps'] + 1}") for t in texts)
 
 
-def _race_positions(circuit, n, seed, every=14):
+def _race_positions(circuit, n, seed, every=21):
     """A seeded race's positions with a car to play, one every `every` decisions."""
     rnd = random.Random(seed)
     st = E.new_game({"circuit": circuit}, n, seed)

@@ -55,13 +55,13 @@ class NoBot:
     user = None
 
 
-def table_for(store: Store, drawing: bool = True) -> Table:
-    """A Table without a connection: its prompts() and reminders() are the real ones. `drawing`
-    False: a move's board post is not drawn early (Table.plan), as nothing posts it here; drawing
-    them was nine tenths of a build's CPU (200 games: 24 s against 2.4 s)."""
+def table_for(store: Store) -> Table:
+    """A Table without a connection: its prompts() and reminders() are the real ones. It draws no
+    board post early (Table.plan), as nothing posts one here: that drawing was nine tenths of a
+    200-game build's CPU (24 s against 2.4 s), and in the move's timed database work it only
+    competed for the interpreter (the bench's move figures were taken before Table.plan drew)."""
     table = Table(NoBot(), store, ENGINES, 12 * 3600)  # type: ignore[arg-type]
-    if not drawing:
-        table.out.draw_early = lambda *args: None  # type: ignore[method-assign,assignment]
+    table.out.draw_early = lambda *args: None  # type: ignore[method-assign,assignment]
     return table
 
 
@@ -165,7 +165,7 @@ async def build_templates(path: Path) -> tuple[list[int], list[int]]:
     """The real games (ids of the finished ones, ids of the mid-game ones)."""
     store = await Store.open(path)
     try:
-        table = table_for(store, drawing=False)
+        table = table_for(store)
         finished = [await play_game(store, table, t) for t in FINISHED]
         active = [await play_game(store, table, t) for t in MID_GAME]
     finally:
