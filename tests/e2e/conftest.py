@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from bot import delivery, export
+from bot import autoplayer, delivery, export
 from bot.app import create_bot
 from bot.config import load_settings
 from bot.tools.emulator import Emulator
@@ -32,6 +32,9 @@ ON_BOTH_BACKENDS = {"test_crash_recovery", "test_heat_race", "test_pon_game"}
 # or play every game with them drawn for real: the others get stand-ins (_stand_in_pictures).
 REAL_ANIMATION = {"test_export", "test_campaign_checks"}
 REAL_IMAGES = {"test_export", "test_campaign_checks", "test_heat_weather", "test_table", "test_japanese_tables"}
+# The modules about absent players' stand-ins keep the level they play at (autoplayer.STAND_IN_LEVEL);
+# elsewhere a stand-in plays at easy (_easy_stand_ins).
+STAND_IN_MODULES = {"test_absent_players", "test_seat_back"}
 _DATABASES: dict[Path, str] = {}  # a PostgreSQL test's tmp_path: its database's URL
 
 
@@ -68,6 +71,14 @@ def _stand_in_pictures(request, monkeypatch):
         monkeypatch.setattr(delivery, "renderer", standins.stand_in_renderer)
     if module not in REAL_ANIMATION:
         monkeypatch.setattr(export.ANIMATOR, "draw", standins.stand_in_draw)
+
+
+@pytest.fixture(autouse=True)
+def _easy_stand_ins(request, monkeypatch):
+    """Stand-ins finish many of these games (set_auto); how well the AI plays is tests/core/test_ai*.py's
+    subject, and at normal its playouts were most of such a game's CPU (a 4-seat PON: 15 s against 1 s)."""
+    if request.module.__name__.rsplit(".", 1)[-1] not in STAND_IN_MODULES:
+        monkeypatch.setattr(autoplayer, "STAND_IN_LEVEL", "easy")
 
 
 def database_of(tmp_path) -> Path | str:

@@ -9,7 +9,7 @@ import io
 import pytest
 from PIL import Image
 
-from bot import autoplayer, ratings
+from bot import ratings
 from bot.games.base import Event, seat_ref
 from bot.games.registry import engines
 from bot.games.stats import tally
@@ -35,11 +35,8 @@ async def answer(w, who, *path, **options):
     return rec.followups[0]
 
 
-async def test_four_stand_ins_finish_a_game_their_owners_are_rated_and_the_results_carry_statistics(table, monkeypatch):
+async def test_four_stand_ins_finish_a_game_their_owners_are_rated_and_the_results_carry_statistics(table):
     w, emu = table, table.emu
-    # The stand-ins' level is not this test's subject (tests/core/test_ai*.py measure the AI): easy
-    # plays the four seats' game for about 1 s of the AI's CPU, normal for 15 s.
-    monkeypatch.setattr(autoplayer, "STAND_IN_LEVEL", "easy")
     w.bot.table.lobbies.new_seed = lambda: 5
     lobby = await open_table(w, w.alice, w.bob, w.carol, w.dave, kind="pon")
     thread = await start(w, lobby, w.alice)
