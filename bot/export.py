@@ -7,7 +7,8 @@ Nothing here imports discord: the worker process and the command line use it wit
   python -m bot replay FILE [--out DIR] [--animation] [--format gif|webp] [--locale en|ja]
       FILE: a /game export. Writes DIR/board-001.png (or .webp)... (one per turn, as the thread showed them;
       DIR defaults to FILE without its .json), or with --animation one DIR.gif (or .webp) instead,
-      and prints where. Checks that the log replays to the export's final state."""
+      and prints where. Checks that the log replays to the export's final state (a game begun under
+      older rules is replayed under them: replayed_export)."""
 
 from __future__ import annotations
 
@@ -115,11 +116,11 @@ def load(data: bytes | str, engines: dict[str, Engine]) -> Export:
     if not isinstance(options, dict):
         raise ExportError('"options" should be an object')
     rules = doc.get("rules_version")
-    if rules != engine.rules_version:
+    if not isinstance(rules, int) or isinstance(rules, bool) or rules > engine.rules_version:
         raise ExportError(
             f"the game was played under {kind} rules version {rules}; this bot plays version "
             f"{engine.rules_version}, so its moves would not replay the same"
-        )
+        )  # (older rules: replayed_export tries them, as the game was begun under them)
     locale = doc.get("locale")
     return Export(
         kind,
@@ -278,12 +279,13 @@ def animation(
     names: list[str],
     locale: str,
     formats: tuple[str, ...] | None = None,
+    rules_version: int | None = None,
 ) -> Drawn | None:
     """A game's boards as one animation; None when nothing fits Discord's upload limit."""
     from bot.games.registry import engines
 
     started = time.perf_counter()
-    states, whole = frame_states(engines()[kind], options, seats, seed, actions)
+    states, whole = frame_states(engines()[kind], options, seats, seed, actions, rules_version)
     drawn = animate_frames(kind, states, whole, names, locale, formats)
     if drawn is not None:
         drawn.seconds = time.perf_counter() - started
@@ -333,6 +335,28 @@ ANIMATOR = Animator()  # one worker for the whole process, shared by every table
 # -- python -m bot replay FILE ---------------------------------------------------------------------
 
 
+def replayed_export(engine: Engine, game: Export) -> list[State]:
+    """A loaded export's turn starts, replayed under the rules it was begun under; ExportError when
+    a move is refused or the log does not reach the final state. A game of older rules replays only
+    where it reaches the final state it names (an engine that keeps the old rule by the stamp, or a
+    change that never came up in this game): else nobody could tell it is the game as played."""
+    states, whole = turn_starts(
+        engine, game.options, len(game.names), game.seed, game.actions, rules_version=game.rules_version
+    )
+    if game.rules_version != engine.rules_version and (
+        not whole or game.final is None or digest(states[-1]) != game.final
+    ):
+        raise ExportError(
+            f"the game was played under {game.kind} rules version {game.rules_version}; this bot plays "
+            f"version {engine.rules_version}, and its moves do not replay the same under them today"
+        )
+    if not whole:
+        raise ExportError("a move in the log is refused by today's rules: the file does not replay")
+    if game.final is not None and digest(states[-1]) != game.final:
+        raise ExportError("the log does not replay to the game's final state")
+    return states
+
+
 def main(argv: list[str]) -> int:
     from bot.games.registry import engines
     from rendering import animation as anim
@@ -373,11 +397,7 @@ def main(argv: list[str]) -> int:
         engine = table[game.kind]
         locale = locale or game.locale or "en"
         started = time.perf_counter()
-        states, whole = turn_starts(engine, game.options, len(game.names), game.seed, game.actions)
-        if not whole:
-            raise ExportError("a move in the log is refused by today's rules: the file does not replay")
-        if game.final is not None and digest(states[-1]) != game.final:
-            raise ExportError("the log does not replay to the game's final state")
+        states = replayed_export(engine, game)
         target = Path(out) if out else path.with_suffix("")
         if animated:
             drawn = animation(
@@ -389,6 +409,7 @@ def main(argv: list[str]) -> int:
                 game.names,
                 locale,
                 (fmt,) if fmt else anim.FORMATS,
+                game.rules_version,
             )
             if drawn is None:
                 raise ExportError("the animation does not fit in 10 MiB even drawn small")

@@ -3,11 +3,15 @@ from its log as it was played: every replay (the /game replay pages, the end's s
 animation, /game log) starts from the stamp the game was begun under (bot/games/base.py begin),
 not today's rules, whose menus would give the same move numbers other places."""
 
+import json
 import random
+
+import pytest
 
 from bot import export, replay
 from bot.delivery import Delivery
 from bot.games.pole import ENGINE as E
+from bot.games.registry import engines
 from bot.store import Game, Seat
 from cogs.table import public_log
 from tests.pole.helpers import policy
@@ -57,3 +61,26 @@ def test_a_game_begun_under_older_menus_replays_as_played():
     # today's menus would number the moves otherwise: the same log is another race (or refused)
     today, whole_today = export.turn_starts(E, OPTIONS, SEATS, SEED, log)
     assert not whole_today or today[-1] != final
+
+
+def finished_game(final: dict, log: list) -> Game:
+    game = Game(1, "pole", 1, 1, 2, 3, 4, "finished", OPTIONS, SEED, len(log), final)
+    game.seats = [Seat(s, 100 + s, f"p{s}", True, 0, "") for s in range(SEATS)]
+    return game
+
+
+def test_its_export_replays_as_played_and_a_log_of_other_rules_is_refused():
+    """`python -m bot replay FILE` (export.replayed_export): the export names rules version 3, and
+    its log replays under them to the final state it names; under today's rules it does not, and
+    a log of version 3 that does not reach the state it names is refused naming both versions."""
+    final, log = played_under_version_3()
+    doc = json.loads(export.dumps(export.export_doc(E, finished_game(final, log), log)))
+    assert doc["rules_version"] == 3 < E.rules_version
+    states = export.replayed_export(E, export.load(json.dumps(doc), engines()))
+    assert states[-1] == final
+    today = export.load(json.dumps({**doc, "rules_version": E.rules_version}), engines())
+    with pytest.raises(export.ExportError):  # (today's menus: another race, or a move refused)
+        export.replayed_export(E, today)
+    elsewhere = {**doc, "final": "0" * 32}  # a log of version 3 that does not reach the state named
+    with pytest.raises(export.ExportError, match="rules version 3; this bot plays version 4, and its moves do not"):
+        export.replayed_export(E, export.load(json.dumps(elsewhere), engines()))
