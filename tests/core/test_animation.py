@@ -76,9 +76,7 @@ def test_webp_on_request_keeps_every_colour():
 
 def test_too_big_is_drawn_smaller_then_thinned_keeping_the_first_and_last():
     n = 12  # (frames enough to thin; each one more is a tenth of a second to encode, several times over)
-    boards = [
-        board((i * 12 % 256, 255 - i * 7 % 256, i * 31 % 256), (400, 300), mark=i, detail=True) for i in range(n)
-    ]
+    boards = [board((i * 12 % 256, 255 - i * 7 % 256, i * 31 % 256), (400, 300), mark=i, detail=True) for i in range(n)]
     full = animation.animate(boards)
     assert full is not None and full.frames == n
     smaller = animation.animate(boards, limit=len(full.data) - 1, formats=("gif",))
