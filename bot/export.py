@@ -116,11 +116,12 @@ def load(data: bytes | str, engines: dict[str, Engine]) -> Export:
     if not isinstance(options, dict):
         raise ExportError('"options" should be an object')
     rules = doc.get("rules_version")
+    # (newer rules are unknown here; older ones replayed_export tries, as the game was begun under them)
     if not isinstance(rules, int) or isinstance(rules, bool) or rules > engine.rules_version:
         raise ExportError(
             f"the game was played under {kind} rules version {rules}; this bot plays version "
             f"{engine.rules_version}, so its moves would not replay the same"
-        )  # (older rules: replayed_export tries them, as the game was begun under them)
+        )
     locale = doc.get("locale")
     return Export(
         kind,

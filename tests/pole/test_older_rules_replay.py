@@ -47,10 +47,15 @@ def played_under_version_3() -> tuple[dict, list]:
     return st, log
 
 
-def test_a_game_begun_under_older_menus_replays_as_played():
-    final, log = played_under_version_3()
+def finished_game(final: dict, log: list) -> Game:
     game = Game(1, "pole", 1, 1, 2, 3, 4, "finished", OPTIONS, SEED, len(log), final)
     game.seats = [Seat(s, 100 + s, f"p{s}", True, 0, "") for s in range(SEATS)]
+    return game
+
+
+def test_a_game_begun_under_older_menus_replays_as_played():
+    final, log = played_under_version_3()
+    game = finished_game(final, log)
     boards, whole = replay.turn_starts(E, game, log)
     assert whole and boards[-1] == final
     assert export.replay_log(E, OPTIONS, SEATS, SEED, log, game.rules_version).states[-1] == final
@@ -61,12 +66,6 @@ def test_a_game_begun_under_older_menus_replays_as_played():
     # today's menus would number the moves otherwise: the same log is another race (or refused)
     today, whole_today = export.turn_starts(E, OPTIONS, SEATS, SEED, log)
     assert not whole_today or today[-1] != final
-
-
-def finished_game(final: dict, log: list) -> Game:
-    game = Game(1, "pole", 1, 1, 2, 3, 4, "finished", OPTIONS, SEED, len(log), final)
-    game.seats = [Seat(s, 100 + s, f"p{s}", True, 0, "") for s in range(SEATS)]
-    return game
 
 
 def test_its_export_replays_as_played_and_a_log_of_other_rules_is_refused():
