@@ -166,7 +166,7 @@ async def play_japanese_table(w, kind: str, options: dict, seats: int, moves: in
         await emu.click(user, lobby, label=join)
     await emu.click(jose, lobby, label=i18n.tr("ja", "Start"))
     thread = await emu.wait_until(lambda: (emu.threads(w.general) or [None])[0])
-    # (the start's board, drawn for real here: a busy machine took over 5 s once)
+    # (the start's board: a busy machine took over 5 s once, when it was drawn for real)
     await emu.wait_until(lambda: any(m.attachments for m in emu.messages_in(thread)), timeout=20)
     players = [
         JaPlayer(emu, u, ("slash", "select")[i % 2], i + 1, kind, locale="ja" if u is yukiko else "en")
