@@ -142,6 +142,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         default=None,
         help="damaged start-ups to try, a seeded sample of the cases (default: all)",
     )
+    p.add_argument(
+        "--bot",
+        default="bot",
+        help="the bot's module and its arguments, run by bot.tools.emulator.launch (a test gives "
+        "'tests.e2e.standins bot': the bot with stand-in pictures)",
+    )
     p.add_argument("--keep", action="store_true", help="keep the temporary folder (its path goes to stderr)")
     return p.parse_args(argv)
 

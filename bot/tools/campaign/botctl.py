@@ -20,12 +20,10 @@ class BotGone(Exception):
 
 
 class BotControl:
-    def __init__(self, emu: Any, state_dir: Path, log_level: str = "INFO") -> None:
+    def __init__(self, emu: Any, state_dir: Path, log_level: str = "INFO", argv: tuple[str, ...] = ("bot",)) -> None:
         self.emu = emu
         self.proc = BotProcess(
-            emu,
-            ["bot"],
-            env={"BOT_STATE_DIR": str(state_dir), "BOT_LOG_LEVEL": log_level, "BOT_REMINDER_INTERVAL": "12h"},
+            emu, argv, env={"BOT_STATE_DIR": str(state_dir), "BOT_LOG_LEVEL": log_level, "BOT_REMINDER_INTERVAL": "12h"}
         )
         self.kills = 0
         self.points: Counter[str] = Counter()
