@@ -44,6 +44,9 @@ from bot.games.heat.rules import COOLDOWN, KIND, PLAYABLE, SPEED
 # seeds 100039-100134 against 51 (72 of the 96 races the same move for move).
 # The learnt price of a Heat card (bot/tools/heat_fit.py: 0.19 rounds, 1.5 spaces) in place of 2.0:
 # 37 of seeds 100039-100134 against 51.
+# Tried and dropped (issue #34, seeds 100039-100134: 51 of 96): the Heat budget counted over the
+# tight corners ahead only (limit under 5: USA's 3, 3 and 2 of each lap, not its 7), so the Engine's
+# Heat is spent freely before the open corner 1: 34.
 HEAT_WORTH = 2.0
 HEAT_PER_CORNER = 1.0
 # A Stress card played: the speed its flip brings on average, and a card out of the hand (designed).
@@ -282,4 +285,18 @@ def plan(engine: Engine, state: State, seat: int) -> Action:
 # what a card would buy. The scale fitted too (`scale` as the gap that makes a place sure: from
 # ahead of all at each round's start, 2.5 spaces x the square root of the rounds left, from 11 in
 # rounds 5-8 to 2.2 from round 17; 6.0 is right only mid-race): 44.
+# Where the races are lost (issue #34; seeds 100039-100134, USA, 3 Legends, the strong AI ahead of
+# all in 51 of 96; the 45 lost, beside the 51 won): lost in the same round as the winning Legend 28
+# (17 of them by 0-3 spaces past the line), a round or more behind 17. Spin-outs 0.02 a race (won:
+# 0.06); Heat left in the Engine at the finish 0.22 (won: 0.27): neither spins nor hoarded Heat lose
+# them. Rounds in gear 1-2: 7.7 (won: 7.2). The gap to the leading Legend opens (spaces a race, by
+# the corner line ahead at the round's start) at the start (+3.1, before corner 1), out of lap 1's
+# corner 4 and down the straight to lap 2's corner 1 (+4.6: 2.8 rounds there against 2.5 in the
+# races won) and before the last corner (+4.8); on the last straight the racer closes it again
+# (-6.5). The Legend got ahead for good on the last straight or in the last round in 25 of the 45,
+# before lap 2's corners 1-2 in 14. Yet the last submission is already the farthest-reaching one
+# (its Stress flips averaged, Heat affordable) in 30 of the 45 (short by 0.5-6.5 spaces in 15).
+# Tried and dropped: where a submission surely crosses the line, only the farthest-reaching ones
+# weighed (GameAI.plan): 51 of 96, 74 races move for move the same, none won or lost by it. The few
+# spaces are lost before the last round (where it begins), not in its submission.
 AI = GameAI(score=score, scale=6.0, depth=40, rounds=2, playouts=300, policy=plan, promise=promise, standing=standing)
