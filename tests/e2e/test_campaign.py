@@ -37,8 +37,8 @@ def test_tiny_campaign_prints_every_figure():
             "30",
             "--startups",
             "5",
-            "--bot",
-            " ".join(standins.BOT_ARGV),  # the figures hold with any pictures; drawing was most of its CPU
+            "--bot",  # the figures hold with any pictures; drawing was most of its CPU
+            *standins.BOT_ARGV,
         ],
         capture_output=True,
         text=True,

@@ -144,9 +144,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     p.add_argument(
         "--bot",
-        default="bot",
+        nargs="+",
+        default=["bot"],
         help="the bot's module and its arguments, run by bot.tools.emulator.launch (a test gives "
-        "'tests.e2e.standins bot': the bot with stand-in pictures)",
+        "tests.e2e.standins bot: the bot with stand-in pictures)",
     )
     p.add_argument("--keep", action="store_true", help="keep the temporary folder (its path goes to stderr)")
     return p.parse_args(argv)

@@ -241,7 +241,7 @@ async def campaign(args: argparse.Namespace, work: Path) -> Figures:
         )
         world(ctx)
         tables = plan_tables(ctx, args.games)
-        ctx.botctl = BotControl(emu, state, "DEBUG", tuple(args.bot.split()))
+        ctx.botctl = BotControl(emu, state, "DEBUG", tuple(args.bot))
         try:
             progress(f"bot starting (state in {state})")
             await ctx.botctl.start()
