@@ -49,7 +49,7 @@ def test_tiny_campaign_prints_every_figure():
     figures = dict(line.split(": ", 1) for line in lines)
     assert list(figures) == list(FIGURES), proc.stdout
     assert all(re.fullmatch(r"\d+", v) for v in figures.values()), proc.stdout
-    assert int(figures["games"]) == 5 and int(figures["forged_sent"]) > 0
+    assert int(figures["games"]) == 5 and int(figures["forged_sent"]) > 0, proc.stderr[-3000:]
     assert "games by kind (started/finished): heat 1/" in proc.stderr
     for kind in ("pon", "pole", "steamworks", "rallyman"):
         assert f" {kind} 1/" in proc.stderr, proc.stderr[-3000:]

@@ -15,6 +15,8 @@ from bot.tools.emulator.errors import EmulatorError
 from .common import Context, live_components, newest, progress, sleep_until
 from .players import Player
 
+SEAT_WAIT = 30.0  # seconds the players of a table keep clicking Join (a restart or a loaded machine is slow)
+
 
 class TableFailed(Exception):
     pass
@@ -166,20 +168,28 @@ class Table:
         )
         return rows[0][0] if rows else None
 
+    def missing_seats(self, lobby: Any) -> list[Any]:
+        """The table's players not yet seated in the lobby's game (all of them while it has none)."""
+        gid = self.lobby_game(lobby)
+        if gid is None:
+            return list(self.users[1:])
+        seated = {r[0] for r in self.ctx.db.query("SELECT user_id FROM seats WHERE game_id = ?", (gid,))}
+        return [u for u in self.users[1:] if u.id not in seated]
+
     async def seat_everyone(self, lobby: Any) -> None:
-        for _ in range(6):
-            gid = self.lobby_game(lobby)
-            seated = {r[0] for r in self.ctx.db.query("SELECT user_id FROM seats WHERE game_id = ?", (gid,))}
-            missing = [u for u in self.users[1:] if u.id not in seated]
-            if gid is not None and not missing:
-                return
+        """Every player clicks Join until seated. Bounded by time, not by tries: on a loaded machine
+        the bot's answers take longer (6 tries 0.2 s apart left a PON table unseated, issue #29)."""
+        deadline = time.monotonic() + SEAT_WAIT
+        while missing := self.missing_seats(lobby):
+            if time.monotonic() >= deadline:
+                raise TableFailed(f"table {self.number}: could not seat everyone in {SEAT_WAIT:.0f} s")
             for user in missing:
                 try:
                     await self.emu.click(user, lobby, label="Join")
                 except EmulatorError:
                     lobby = self.live_lobby() or lobby
-            await asyncio.sleep(0.2)
-        raise TableFailed(f"table {self.number}: could not seat everyone")
+            await sleep_until(lambda: not self.missing_seats(lobby), 2.0, 0.1)
+            await self.ctx.botctl.ensure_up()
 
     def started_game(self) -> Optional[int]:
         rows = self.ctx.db.query(
