@@ -12,6 +12,7 @@ from aiohttp import web
 from .control import control_routes
 from .core import LOOPBACK, EmulatorCore
 from .errors import ApiError, json_response
+from .messaging import BODY_CAP
 from .rest import API, Rest
 
 log = logging.getLogger(__name__)
@@ -25,8 +26,7 @@ class Emulator(EmulatorCore):
     # lifecycle ------------------------------------------------------------------------------
     async def start(self) -> "Emulator":
         app = web.Application(
-            client_max_size=64 * 1024 * 1024,
-            middlewares=[self._log_mw, self._errors_mw, self.faults.middleware, self._auth_mw],
+            client_max_size=BODY_CAP, middlewares=[self._log_mw, self._errors_mw, self.faults.middleware, self._auth_mw]
         )
         app.add_routes(Rest(self).routes())
         app.add_routes(control_routes(self))
