@@ -31,8 +31,8 @@ ON_BOTH_BACKENDS = {"test_crash_recovery", "test_heat_race", "test_pon_game"}
 # The modules whose tests look at the game-end animation, and those that look at the boards and hands
 # or play every game with them drawn for real: the others get stand-ins (_stand_in_pictures).
 # (test_japanese_tables reads texts only; Japanese images are tests/core/test_ja_images.py's: 27 -> 6 s CPU.)
-REAL_ANIMATION = {"test_export", "test_campaign_checks"}
-REAL_IMAGES = {"test_export", "test_campaign_checks", "test_heat_weather", "test_table"}
+REAL_ANIMATION = {"test_export"}
+REAL_IMAGES = {"test_export", "test_heat_weather", "test_table"}
 # The modules about absent players' stand-ins keep the level they play at (autoplayer.STAND_IN_LEVEL);
 # elsewhere a stand-in plays at easy (_easy_stand_ins).
 STAND_IN_MODULES = {"test_absent_players", "test_seat_back"}
