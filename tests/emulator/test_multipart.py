@@ -6,6 +6,7 @@ import pytest
 from aiohttp.helpers import content_disposition_header
 from aiohttp.multipart import parse_content_disposition
 
+from bot.tools.emulator.errors import ApiError
 from bot.tools.emulator.messaging import disposition_params, multipart_parts
 
 
@@ -53,3 +54,13 @@ class _Collect:
 
     async def write(self, chunk: bytes) -> None:
         self.data += chunk
+
+
+def test_a_body_that_is_no_multipart_form_is_a_bad_request():
+    for body, content_type in (
+        (b"--x\r\nno blank line--x--", "multipart/form-data; boundary=x"),
+        (b"", "multipart/form-data"),
+    ):
+        with pytest.raises(ApiError) as err:
+            multipart_parts(body, content_type)
+        assert err.value.status == 400

@@ -45,6 +45,7 @@ _ROLE_MENTION = re.compile(r"<@&(\d+)>")
 _DISPOSITION_PARAM = re.compile(r';\s*([\w*-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]*))')
 _ESCAPED = re.compile(r"\\(.)")
 _BOUNDARY = re.compile(r'boundary=(?:"([^"]+)"|([^;\s]+))', re.IGNORECASE)
+MALFORMED = "400: Bad Request"  # a multipart body that is not one (what the server says of a bad request)
 
 
 NONCE_WINDOW_S = 300.0  # enforce_nonce: "the past few minutes"
@@ -97,7 +98,7 @@ def multipart_parts(body: bytes, content_type: str) -> List[Tuple[Dict[str, str]
     parses every part's headers twice, escaping all of ASCII into a new pattern each time (issue #29)."""
     found = _BOUNDARY.search(content_type)
     if found is None:
-        raise ApiError(400, 50109, "The request body contains invalid JSON.")
+        raise ApiError(400, 0, MALFORMED)
     delimiter = b"\r\n--" + (found.group(1) or found.group(2)).encode("latin-1")
     parts = []
     for chunk in (b"\r\n" + body).split(delimiter)[1:]:
@@ -105,7 +106,7 @@ def multipart_parts(body: bytes, content_type: str) -> List[Tuple[Dict[str, str]
             break
         head, blank, data = chunk.partition(b"\r\n\r\n")
         if not blank:
-            raise ApiError(400, 50109, "The request body contains invalid JSON.")
+            raise ApiError(400, 0, MALFORMED)
         disposition = ""
         for line in head.decode("utf-8", "replace").split("\r\n"):
             key, _, value = line.partition(":")
@@ -116,9 +117,7 @@ def multipart_parts(body: bytes, content_type: str) -> List[Tuple[Dict[str, str]
 
 
 def disposition_params(header: str) -> Dict[str, str]:
-    """A multipart part's Content-Disposition parameters (name, filename...). Not aiohttp's part.name
-    and part.filename: its parser escapes all of ASCII into a new pattern on every call, 5% of the CPU
-    of an end-to-end test that posts boards (issue #29)."""
+    """A multipart part's Content-Disposition parameters (name, filename...), quoted or bare."""
     return {
         key.lower(): bare or _ESCAPED.sub(r"\1", quoted) for key, quoted, bare in _DISPOSITION_PARAM.findall(header)
     }
