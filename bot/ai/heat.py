@@ -47,6 +47,21 @@ from bot.games.heat.rules import COOLDOWN, KIND, PLAYABLE, SPEED
 # Tried and dropped (issue #34, seeds 100039-100134: 51 of 96): the Heat budget counted over the
 # tight corners ahead only (limit under 5: USA's 3, 3 and 2 of each lap, not its 7), so the Engine's
 # Heat is spent freely before the open corner 1: 34.
+# Tried and dropped (issue #34, a lap plan: a card worth what it saves over the track ahead; seeds
+# 100039-100134, 51 of 96 today): the worth measured, TEMPO x the rounds the racer's quick plan
+# (best_plan, no look-ahead) took to the finish with 0-6 Heat in the Engine (the rest in its
+# discard), every 3rd space, gears 2-3, 120 races a cell on common seeds; 6 cards save 0.8 rounds
+# from the grid, 1.2-2.6 mid-race, 1.7 before the last corner: 16 of the first 41 against 24
+# (stopped; it values the start's Heat at half today's, so spends it early). A dynamic programme
+# over space, gear and Heat (each round a hand whose best is 2.0, 2.5 or 3.0 a card; any speed
+# from 1 a card up to it; corner Heat paid, 2-gear shifts 1, cooldown in gears 1-2, a spin where
+# nothing fits), its rounds saved as the worth (about 1.5 spaces a card, more before the last
+# corners): 40; the same x1.4 (about 2 a card): 45; the speed 1 a card below the hand's best
+# at least (braking costs cards: the first card worth 10+ spaces near a tight corner in gear 3):
+# 23 of the first 45 against 28. Every cheaper Heat so far lost (heat_fit's 1.5: 37); the oracle
+# (bot/tools/heat_oracle.py, 24 of the lost races) keeps its Heat through lap 1's corners 1-2
+# (5.9 in the Engine after 5 rounds, the AI 4.6), pays 2.5 into corner 3 (AI 1.5) and leaves
+# corner 4 in gear 3-4: 15.3 spaces in the round out of it against 10.6 (the AI's won races: 11.3).
 HEAT_WORTH = 2.0
 HEAT_PER_CORNER = 1.0
 # A Stress card played: the speed its flip brings on average, and a card out of the hand (designed).
