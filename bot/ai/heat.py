@@ -62,6 +62,9 @@ from bot.games.heat.rules import COOLDOWN, KIND, PLAYABLE, SPEED
 # (bot/tools/heat_oracle.py, 24 of the lost races) keeps its Heat through lap 1's corners 1-2
 # (5.9 in the Engine after 5 rounds, the AI 4.6), pays 2.5 into corner 3 (AI 1.5) and leaves
 # corner 4 in gear 3-4: 15.3 spaces in the round out of it against 10.6 (the AI's won races: 11.3).
+# Before lap 1's corner 4, a race (oracle / the AI where it lost / where it won): 2-gear shifts 0.58
+# / 1.12 / 0.73, boosts 0.58 / 1.08 / 1.24, corner Heat in corners 1-3 0.21 / 0.83 / 0.46, and
+# into corner 4 3.42 / 2.67 / 2.08. The lost races' extra Heat goes on shifts and the early corners.
 HEAT_WORTH = 2.0
 HEAT_PER_CORNER = 1.0
 # A Stress card played: the speed its flip brings on average, and a card out of the hand (designed).
