@@ -252,7 +252,11 @@ def score(state: State) -> list[float]:
     place, a racing one by the rounds it still needs at a Legend's pace (TEMPO spaces each) and the
     Heat left in its Engine (Legends have none).
     Its gear is not counted: 1 space a gear took it from ahead of all in 22 of 48 seeded races to 12
-    (it shifted up into corners), -0.3 a gear to 18.
+    (it shifted up into corners), -0.3 a gear to 18. The gear's cost where the car stands, from a
+    lap plan (issue #34: the racer's own rounds to the finish in that gear against the best one
+    there, same Heat; a dynamic programme over space, gear and Heat, see HEAT_WORTH's comments: up
+    to 3 spaces for gear 1 on a straight, 1 for gear 4 before a tight corner): 41 of seeds
+    100039-100134 against 51.
     A place 100 apart instead of 1 (a same-round finish judged as sure as a round's): the same 192
     seeded races (100039-100230) move for move: the look-ahead's finish already ranks by the
     engine's places, so by the distance past the line."""
