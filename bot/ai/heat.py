@@ -58,7 +58,7 @@ from bot.games.heat.rules import COOLDOWN, KIND, PLAYABLE, SPEED
 # nothing fits), its rounds saved as the worth (about 1.5 spaces a card, more before the last
 # corners): 40; the same x1.4 (about 2 a card): 45; the speed 1 a card below the hand's best
 # at least (braking costs cards: the first card worth 10+ spaces near a tight corner in gear 3):
-# 23 of the first 45 against 28. Every cheaper Heat so far lost (heat_fit's 1.5: 37); the oracle
+# 23 of the first 45 against 28. A cheaper Heat never measured better (heat_fit's 1.5: 37); the oracle
 # (bot/tools/heat_oracle.py, 24 of the lost races) keeps its Heat through lap 1's corners 1-2
 # (5.9 in the Engine after 5 rounds, the AI 4.6), pays 2.5 into corner 3 (AI 1.5) and leaves
 # corner 4 in gear 3-4: 15.3 spaces in the round out of it against 10.6 (the AI's won races: 11.3).
