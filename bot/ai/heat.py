@@ -324,7 +324,8 @@ def plan(engine: Engine, state: State, seat: int) -> Action:
 # Tried and dropped (issue #34, a true 2-ply; seeds 100039-100134, 51 of 96): in a solo race the
 # seat's submission in the look-ahead's second round chosen after its draw as the best of its 4
 # best-judged plans by the look-ahead's own end (each played out, judged by `share`) instead of
-# the quick judgement: 49 (18 races won by it, 20 lost; spin-outs 0.34 a race in the lost ones:
+# the quick judgement: 49 (18 races won by it, 20 lost; with the decisions seeded otherwise 45 against
+# the same seeding's 44: no gain for 2.4x the time; spin-outs 0.34 a race in the lost ones:
 # the choice saw the imagined deck's flips); the same on the state dealt again once from the seat's
 # view (fair, the 4 plans on the same deal): 40 (14 won by it, 25 lost). A race took 10.6 and 9.4 s
 # against 4.5 (one race's decisions: 0.5-0.7 s). The quick judgement averages the flips; one deal does not.
