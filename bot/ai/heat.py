@@ -47,6 +47,24 @@ from bot.games.heat.rules import COOLDOWN, KIND, PLAYABLE, SPEED
 # Tried and dropped (issue #34, seeds 100039-100134: 51 of 96): the Heat budget counted over the
 # tight corners ahead only (limit under 5: USA's 3, 3 and 2 of each lap, not its 7), so the Engine's
 # Heat is spent freely before the open corner 1: 34.
+# Tried and dropped (issue #34, a lap plan: a card worth what it saves over the track ahead; seeds
+# 100039-100134, 51 of 96 today): the worth measured, TEMPO x the rounds the racer's quick plan
+# (best_plan, no look-ahead) took to the finish with 0-6 Heat in the Engine (the rest in its
+# discard), every 3rd space, gears 2-3, 120 races a cell on common seeds; 6 cards save 0.8 rounds
+# from the grid, 1.2-2.6 mid-race, 1.7 before the last corner: 16 of the first 41 against 24
+# (stopped; it values the start's Heat at half today's, so spends it early). A dynamic programme
+# over space, gear and Heat (each round a hand whose best is 2.0, 2.5 or 3.0 a card; any speed
+# from 1 a card up to it; corner Heat paid, 2-gear shifts 1, cooldown in gears 1-2, a spin where
+# nothing fits), its rounds saved as the worth (about 1.5 spaces a card, more before the last
+# corners): 40; the same x1.4 (about 2 a card): 45; the speed 1 a card below the hand's best
+# at least (braking costs cards: the first card worth 10+ spaces near a tight corner in gear 3):
+# 23 of the first 45 against 28. A cheaper Heat never measured better (heat_fit's 1.5: 37); the oracle
+# (bot/tools/heat_oracle.py, 24 of the lost races) keeps its Heat through lap 1's corners 1-2
+# (5.9 in the Engine after 5 rounds, the AI 4.6), pays 2.5 into corner 3 (AI 1.5) and leaves
+# corner 4 in gear 3-4: 15.3 spaces in the round out of it against 10.6 (the AI's won races: 11.3).
+# Before lap 1's corner 4, a race (oracle / the AI where it lost / where it won): 2-gear shifts 0.58
+# / 1.12 / 0.73, boosts 0.58 / 1.08 / 1.24, corner Heat in corners 1-3 0.21 / 0.83 / 0.46, and
+# into corner 4 3.42 / 2.67 / 2.08. The lost races' extra Heat goes on shifts and the early corners.
 HEAT_WORTH = 2.0
 HEAT_PER_CORNER = 1.0
 # A Stress card played: the speed its flip brings on average, and a card out of the hand (designed).
@@ -234,7 +252,11 @@ def score(state: State) -> list[float]:
     place, a racing one by the rounds it still needs at a Legend's pace (TEMPO spaces each) and the
     Heat left in its Engine (Legends have none).
     Its gear is not counted: 1 space a gear took it from ahead of all in 22 of 48 seeded races to 12
-    (it shifted up into corners), -0.3 a gear to 18.
+    (it shifted up into corners), -0.3 a gear to 18. The gear's cost where the car stands, from a
+    lap plan (issue #34: the racer's own rounds to the finish in that gear against the best one
+    there, same Heat; a dynamic programme over space, gear and Heat, see HEAT_WORTH's comments: up
+    to 3 spaces for gear 1 on a straight, 1 for gear 4 before a tight corner): 41 of seeds
+    100039-100134 against 51.
     A place 100 apart instead of 1 (a same-round finish judged as sure as a round's): the same 192
     seeded races (100039-100230) move for move: the look-ahead's finish already ranks by the
     engine's places, so by the distance past the line."""
@@ -299,4 +321,20 @@ def plan(engine: Engine, state: State, seat: int) -> Action:
 # Tried and dropped: where a submission surely crosses the line, only the farthest-reaching ones
 # weighed (GameAI.plan): 51 of 96, 74 races move for move the same, none won or lost by it. The few
 # spaces are lost before the last round (where it begins), not in its submission.
+# Tried and dropped (issue #34, a true 2-ply; seeds 100039-100134, 51 of 96): in a solo race the
+# seat's submission in the look-ahead's second round chosen after its draw as the best of its 4
+# best-judged plans by the look-ahead's own end (each played out, judged by `share`) instead of
+# the quick judgement: 49 (18 races won by it, 20 lost; with the decisions seeded otherwise 45 against
+# the same seeding's 44: no gain for 2.4x the time; spin-outs 0.34 a race in the lost ones:
+# the choice saw the imagined deck's flips); the same on the state dealt again once from the seat's
+# view (fair, the 4 plans on the same deal): 40 (14 won by it, 25 lost). A race took 10.6 and 9.4 s
+# against 4.5 (one race's decisions: 0.5-0.7 s). The quick judgement averages the flips; one deal does not.
+# How far one run's figure moves by the search's own luck (issue #34): the same AI on the same 96
+# races (seeds 100039-100134), its decisions seeded otherwise (heat_oracle's ai_race with
+# random.Random(seed + 1000003) and seed + 2000029): 44 and 42 of 96 against 51 (the 3 together
+# 0.48, as the arena's 200); 54 of the 96 races won in some of the 3 runs and lost in others, 19
+# always won, 23 never. So 51 is a lucky draw and one run's difference under about 10 here is
+# noise: the ideas above measured "against 51" at 40-49 are not shown worse than today (nor better);
+# the quick racer's measured Heat worth (16 of the first 41; the 3 runs: 24, 19, 21) is the only clear loss.
+# Compare on 2-3 decision seeds (or the arena's 200 and more) before keeping or dropping an idea.
 AI = GameAI(score=score, scale=6.0, depth=40, rounds=2, playouts=300, policy=plan, promise=promise, standing=standing)
