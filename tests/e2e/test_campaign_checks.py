@@ -25,7 +25,6 @@ from bot.tools.campaign.checks import (
     threads_orphaned,
     is_animation,
 )
-import bot.tools.campaign.checks as campaign_checks
 from bot.tools.campaign.common import Db, Index
 
 from bot.tools.emulator.players import Player, play_until
@@ -39,8 +38,7 @@ def _stand_in_results(monkeypatch):
     """The bot draws stand-in pictures here (conftest): the check draws its expected results image
     the same way, from the same view, so the byte-for-byte comparison still tells views apart."""
     monkeypatch.setattr(
-        campaign_checks,
-        "renderer",
+        "bot.tools.campaign.checks.renderer",
         lambda kind: SimpleNamespace(render_results=standins.stand_in_renderer(kind).results),
     )
 
