@@ -258,8 +258,12 @@ def look_ahead(playouts: int | None = None, rounds: int | None = None, depth: in
     """Within it the Heat AI imagines so many playouts a decision (the strong level's), rounds and
     moves ahead (None: as the product's); the product's own is back after it."""
     product = ai_games.AI["heat"]
-    changes = {"playouts": playouts, "rounds": rounds, "depth": depth}
-    ai_games.AI["heat"] = dataclasses.replace(product, **{k: v for k, v in changes.items() if v is not None})
+    ai_games.AI["heat"] = dataclasses.replace(
+        product,
+        playouts=product.playouts if playouts is None else playouts,
+        rounds=product.rounds if rounds is None else rounds,
+        depth=product.depth if depth is None else depth,
+    )
     try:
         yield
     finally:
