@@ -337,4 +337,13 @@ def plan(engine: Engine, state: State, seat: int) -> Action:
 # noise: the ideas above measured "against 51" at 40-49 are not shown worse than today (nor better);
 # the quick racer's measured Heat worth (16 of the first 41; the 3 runs: 24, 19, 21) is the only clear loss.
 # Compare on 2-3 decision seeds (or the arena's 200 and more) before keeping or dropping an idea.
+# Tried and dropped (issue #34: strong decisions may take 2 s at p95, they took 0.37): 1200 playouts
+# a decision instead of 300, the same races with 3 decision seedings (heat_oracle --decision-seed 0,
+# 1000003, 2000029 --playouts 1200; seeds 100039-100134): 49, 43 and 28 of the first 51 against
+# 51, 44 and 25 of the same (120 against 120 of 243 races; won only by 1200 16, 17, 11, only by 300
+# 18, 18, 8: 44 each). Decisions p95 1.58 s against 0.35 (median 0.97 against 0.21; a race 18 s
+# against 4; 2 % of the decisions stopped by the 1.7 s clock, bot/ai/search.py MAX_SECONDS) on a
+# shared 2-core machine. Four times the imagined games does not move the choice: the search's own
+# sampling is not what loses races. 3 rounds (depth 60) at 1200 not measured: 1200 at 2 rounds
+# already reaches the clock.
 AI = GameAI(score=score, scale=6.0, depth=40, rounds=2, playouts=300, policy=plan, promise=promise, standing=standing)

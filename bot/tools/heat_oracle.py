@@ -11,13 +11,17 @@ first round in which a state finishes decides: the best place, then the farthest
 
   python -m bot.tools.heat_oracle --seeds 100039-100134 [--beam 16] [--cards-only]
       [--play oracle,ai,fair,clairvoyant] [--out FILE]
+      [--decision-seed K] [--playouts N] [--rounds R] [--depth D]
 
 --cards-only: the oracle keeps the AI's preferences and chooses only its cards. --play names who
 races the seeds: the oracle; the strong AI as the arena plays it (`ai`); the fair planner, the
 oracle's planning on states redrawn from the seat's view (`fair`), or on the real state
 (`clairvoyant`). With the AI and another, the races the AI did not win are summarised for each
 (`summary`: rounds, gear, Heat paid per lap, boosts, slipstreams, spin-outs, Adrenaline, cards
-discarded, positions); `trace` gives a race round by round. Figures measured (seeds
+discarded, positions); `trace` gives a race round by round. --decision-seed K seeds the AI's
+decisions from seed + K instead of the race's seed (0: as the arena); --playouts, --rounds and
+--depth change the strong AI's look-ahead for the run only (bot/ai/heat.py AI). The AI's decision
+times are printed as the arena prints them (p95 and median of the decisions with a choice). Figures measured (seeds
 100039-100134, USA, 3 Legends): the oracle, beam 16, ahead of all in 91 of 96 (about 9 s a race),
 choosing only its cards 87; the strong AI 51. Seeds 100039-100086: fair planner 25 of 48,
 clairvoyant 46, strong AI 29.
@@ -26,15 +30,18 @@ clairvoyant 46, strong AI 29.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import sys
 import time
 from bisect import bisect_left
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.ai import games as ai_games
 from bot.ai import heat as heat_ai
 from bot.ai.search import choose, decisions
 from bot.games.base import Action, GameError, State
@@ -132,6 +139,7 @@ class Race:
     rounds: int
     moves: list[Action] = field(default_factory=list)
     seconds: float = 0.0
+    decision_seconds: list[float] = field(default_factory=list)  # the AI's, where it had a choice
 
 
 def oracle(seed: int, beam: int = 64, prefs: Action = ASK) -> Race:
@@ -245,21 +253,44 @@ def planned_move(state: State, seed: int, clairvoyant: bool) -> Action | None:
     return subs[max(range(len(subs)), key=lambda i: (totals[i], -i))]
 
 
-def ai_race(seed: int, level: str = "strong", planner: str = "") -> Race:
-    """The AI's race on `seed`, as the arena plays it (bot/tools/arena.py play); with a `planner`
-    ("fair" or "clairvoyant") its submissions are the planner's (`planned_move`)."""
+@contextmanager
+def look_ahead(playouts: int | None = None, rounds: int | None = None, depth: int | None = None) -> Iterator[None]:
+    """Within it the Heat AI imagines so many playouts a decision (the strong level's), rounds and
+    moves ahead (None: as the product's); the product's own is back after it."""
+    product = ai_games.AI["heat"]
+    ai_games.AI["heat"] = dataclasses.replace(
+        product,
+        playouts=product.playouts if playouts is None else playouts,
+        rounds=product.rounds if rounds is None else rounds,
+        depth=product.depth if depth is None else depth,
+    )
+    try:
+        yield
+    finally:
+        ai_games.AI["heat"] = product
+
+
+def ai_race(seed: int, level: str = "strong", planner: str = "", decision_seed: int = 0) -> Race:
+    """The AI's race on `seed`, as the arena plays it (bot/tools/arena.py play), its decisions
+    seeded from seed + `decision_seed` (0: as the arena's); with a `planner` ("fair" or
+    "clairvoyant") its submissions are the planner's (`planned_move`)."""
     started = time.perf_counter()
     state = new_race(seed)
-    rng = random.Random(seed)
+    rng = random.Random(seed + decision_seed)
     moves: list[Action] = []
+    times: list[float] = []
     while state["phase"] != "over":
         deal = rng.getrandbits(63)
+        asked = time.perf_counter()
         action = choose(ENGINE, state, SEAT, level, deal)
+        if len(decisions(ENGINE, state, SEAT)) > 1:  # (as the arena counts them)
+            times.append(time.perf_counter() - asked)
         if planner and action["type"] == "submit":
             action = planned_move(state, deal, planner == "clairvoyant") or action
         moves.append(action)
         state, _ = ENGINE.apply(state, SEAT, action)
-    return Race(seed, state["cars"][SEAT]["place"], state["round"], moves, time.perf_counter() - started)
+    place, rounds = state["cars"][SEAT]["place"], state["round"]
+    return Race(seed, place, rounds, moves, time.perf_counter() - started, times)
 
 
 def replay(seed: int, moves: list[Action]) -> Iterator[State]:
@@ -358,6 +389,12 @@ def parse_seeds(text: str) -> list[int]:
     return out
 
 
+def percentile(times: list[float], share: float) -> float:
+    """The time `share` of them take at most (the arena's: the sorted list's int(n x share)-th)."""
+    ts = sorted(times)
+    return ts[min(len(ts) - 1, int(len(ts) * share))] if ts else 0.0
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bot.tools.heat_oracle", description=__doc__.split("\n\n")[0].replace("\n", " ")
@@ -371,7 +408,16 @@ def main(argv: list[str]) -> int:
         "--cards-only", action="store_true", help="the oracle keeps the AI's preferences and chooses only its cards"
     )
     parser.add_argument("--out", type=Path, default=None, help="one JSON line per race (moves included)")
+    parser.add_argument("--decision-seed", type=int, default=0, help="the AI's decisions seeded from seed + K")
+    parser.add_argument("--playouts", type=int, default=None, help="the strong AI's playouts a decision")
+    parser.add_argument("--rounds", type=int, default=None, help="the AI's look-ahead in rounds")
+    parser.add_argument("--depth", type=int, default=None, help="the AI's look-ahead in moves at most")
     args = parser.parse_args(argv)
+    with look_ahead(args.playouts, args.rounds, args.depth):
+        return run(args)
+
+
+def run(args: argparse.Namespace) -> int:
     who = [w for w in args.play.split(",") if w]
     ahead = dict.fromkeys(who, 0)
     seconds = dict.fromkeys(who, 0.0)
@@ -381,7 +427,10 @@ def main(argv: list[str]) -> int:
     for seed in seeds:
         row: dict = {"seed": seed}
         for w in who:
-            race = oracle(seed, args.beam, prefs) if w == "oracle" else ai_race(seed, planner="" if w == "ai" else w)
+            if w == "oracle":
+                race = oracle(seed, args.beam, prefs)
+            else:
+                race = ai_race(seed, planner="" if w == "ai" else w, decision_seed=args.decision_seed)
             races[w].append(race)
             ahead[w] += race.place == 1
             seconds[w] += race.seconds
@@ -390,6 +439,7 @@ def main(argv: list[str]) -> int:
                 "rounds": race.rounds,
                 "seconds": round(race.seconds, 1),
                 "moves": race.moves,
+                "decision_seconds": [round(t, 4) for t in race.decision_seconds],
             }
         print(
             f"seed {seed}: " + ", ".join(f"{w} place {row[w]['place']} in {row[w]['rounds']} rounds" for w in who),
@@ -404,6 +454,10 @@ def main(argv: list[str]) -> int:
         print(f"{name}_ahead_of_all_legends: {ahead[w] / len(seeds):.2f} share")
         print(f"{name}_seconds_per_race: {seconds[w] / len(seeds):.1f} s")
     print(f"heat_oracle_races: {len(seeds)} races")
+    if "ai" in who:
+        times = [t for race in races["ai"] for t in race.decision_seconds]
+        print(f"heat_ai_strong_decision_p95_s: {percentile(times, 0.95):.3f} s")
+        print(f"heat_ai_strong_decision_median_s: {percentile(times, 0.5):.3f} s")
     if "ai" in who and len(who) > 1:  # where they differ: the races the AI did not win
         lost = [i for i, race in enumerate(races["ai"]) if race.place != 1]
         print(f"heat_ai_lost_races: {len(lost)} races")
