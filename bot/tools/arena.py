@@ -159,10 +159,15 @@ def report(kind: str, results: list[tuple[str, str, list[str], Result]]) -> list
             f"{name}_games: {played[key]} games",
         ]
     for level, ts in sorted(times.items()):
-        ts.sort()
-        lines.append(f"ai_{kind}_{level}_decision_p95_s: {ts[min(len(ts) - 1, int(len(ts) * 0.95))]:.3f} s")
-        lines.append(f"ai_{kind}_{level}_decision_median_s: {ts[len(ts) // 2]:.3f} s")
+        lines.append(f"ai_{kind}_{level}_decision_p95_s: {percentile(ts, 0.95):.3f} s")
+        lines.append(f"ai_{kind}_{level}_decision_median_s: {percentile(ts, 0.5):.3f} s")
     return lines
+
+
+def percentile(times: list[float], share: float) -> float:
+    """The time `share` of them take at most: the sorted list's int(n x share)-th (0 for none)."""
+    ts = sorted(times)
+    return ts[min(len(ts) - 1, int(len(ts) * share))] if ts else 0.0
 
 
 def code_fingerprint(kind: str) -> str:

@@ -49,6 +49,7 @@ from bot.games.heat import rules as heat_rules
 from bot.games.heat.rules import DISCARDABLE, KIND, SPEED
 from bot.games.registry import engines
 from bot.tools.arena import OPTIONS as ARENA_OPTIONS
+from bot.tools.arena import percentile
 
 ENGINE = engines()["heat"]
 OPTIONS = {**ARENA_OPTIONS["heat"], "legends": 3}  # the arena's solo race against 3 Legends
@@ -387,12 +388,6 @@ def parse_seeds(text: str) -> list[int]:
         a, _, b = part.partition("-")
         out += range(int(a), int(b or a) + 1)
     return out
-
-
-def percentile(times: list[float], share: float) -> float:
-    """The time `share` of them take at most (the arena's: the sorted list's int(n x share)-th)."""
-    ts = sorted(times)
-    return ts[min(len(ts) - 1, int(len(ts) * share))] if ts else 0.0
 
 
 def main(argv: list[str]) -> int:

@@ -68,3 +68,9 @@ def test_figures_play_only_the_figures_asked_for_with_the_full_runs_seeds(tmp_pa
     out = capsys.readouterr().out
     assert "ai_pon_ladder_strong_share_games: 1 games" in out
     assert "strong_share_vs_auto" not in out
+
+
+def test_the_decision_time_percentile():
+    assert arena.percentile([0.3, 0.1, 0.2], 0.5) == 0.2
+    assert arena.percentile(list(range(100)), 0.95) == 95
+    assert arena.percentile([], 0.95) == 0.0

@@ -84,9 +84,3 @@ def test_the_tool_races_the_ai_on_its_own_look_ahead_and_prints_its_decision_tim
     assert search.AI["heat"] is heat_ai.AI
     out = capsys.readouterr().out
     assert "heat_ai_strong_decision_p95_s: " in out and "heat_ai_strong_ahead_of_all_legends: " in out
-
-
-def test_the_percentile_is_the_arenas():
-    assert oracle.percentile([0.3, 0.1, 0.2], 0.5) == 0.2
-    assert oracle.percentile(list(range(100)), 0.95) == 95
-    assert oracle.percentile([], 0.95) == 0.0

@@ -126,8 +126,9 @@ async def bot_figures(tmp: Path, rounds: int) -> None:
             drawn: list[float] = []  # the render alone of each timed board, in the same minute (below)
             engine = engines()["heat"]
             names = {u.id: u.name for u in users}
-            seat_names = [names[user_id] for user_id, _ in race.read()[2]]
-            render_alone(engine, race.read()[1], seat_names)  # (a warm-up: fonts, caches)
+            _, first, seats = race.read()
+            seat_names = [names[user_id] for user_id, _ in seats]
+            render_alone(engine, first, seat_names)  # (a warm-up: fonts, caches)
             for _ in range(rounds):
                 await quiet(emu)
                 status, state, seats = race.read()
