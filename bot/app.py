@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import logging
 from typing import Any
@@ -193,13 +194,13 @@ async def answer(interaction: discord.Interaction, message: Msg) -> None:
         pass
 
 
+@functools.cache  # once per process: not gc.get_freeze_count(), which walks every frozen object (#29)
 def freeze_start_up_heap() -> None:
     """What start-up loaded (modules, the games' content, fonts: most of the heap, and it lives as
     long as the process) is moved out of the garbage collector's reach, once per process: its full
     passes no longer rescan it (they took 100-200 ms each, landing between a move and its board
     post at random; bench: board_ms_p95)."""
-    if gc.get_freeze_count() == 0:
-        gc.freeze()
+    gc.freeze()
 
 
 def create_bot(settings: Settings, store: Store | None = None) -> TableBot:
