@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import orjson
+
 from bot.games.base import Event, name_seats
 from bot.games.pon import ENGINE as E
 from bot.games.pon.content import CARDS
@@ -33,8 +35,8 @@ def _words(value: Any) -> str:
 
 def plain_json(value: Any) -> str:
     """json.dumps(plain(value), ensure_ascii=False), in one pass (the leak checks of every step of
-    a playout read a view this way)."""
-    return json.dumps(value, ensure_ascii=False, default=_words)
+    a playout read a view this way; orjson: a tenth of a random game's CPU with json)."""
+    return orjson.dumps(value, default=_words, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def en(value: Any) -> Any:
