@@ -75,14 +75,14 @@ def check_privacy(st, rnd):
         for seat in range(seats):
             if seat != viewer:
                 p = perturb(p, seat, rnd)
-        assert E.view(p, viewer) == E.view(st, viewer), f"another seat's hidden cards leak to {viewer}"
-        if viewer is not None:
+        shown = E.view(st, viewer)
+        assert E.view(p, viewer) == shown, f"another seat's hidden cards leak to {viewer}"
+        if viewer is None:
+            assert "me" not in shown
+        else:
+            assert shown["me"]["seat"] == viewer and len(shown["me"]["hand"]) == len(st["cars"][viewer]["hand"])
             assert E.menu(p, viewer) == E.menu(st, viewer), f"another seat's hidden cards leak to {viewer}'s menu"
             assert E.legal_actions(p, viewer) == E.legal_actions(st, viewer)
-    assert "me" not in E.view(st, None)
-    for seat in range(seats):
-        me = E.view(st, seat)["me"]
-        assert me["seat"] == seat and len(me["hand"]) == len(st["cars"][seat]["hand"])
 
 
 def check_public_events(st, actor, action, events, rnd):

@@ -4,10 +4,9 @@ cards' symbols. USA: corner lines after 12 (limit 7), 33 (3), 49 (3), 57 (2)."""
 from __future__ import annotations
 
 import random
-
-import orjson
 from collections import Counter
 
+import orjson
 import pytest
 
 from bot.games.base import GameError

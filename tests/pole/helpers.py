@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import json
 import random
-
-import orjson
 from collections import Counter
 
+import orjson
 import pytest
 
 from bot.games.pole import ENGINE as E

@@ -6,7 +6,6 @@ import json
 import random
 
 import orjson
-
 import pytest
 
 from bot.games.base import replay

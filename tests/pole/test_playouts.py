@@ -5,7 +5,6 @@ import json
 import random
 
 import orjson
-
 import pytest
 
 from bot.games.base import replay
