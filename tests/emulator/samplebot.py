@@ -226,6 +226,12 @@ class Heat(app_commands.Group):
         except discord.HTTPException as exc:
             self.bot.events.append(("slow", exc.status, exc.code))
 
+    @app_commands.command(description="Answer, then finish the work")
+    async def finish(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("on it")
+        await self.bot.release.wait()  # work after the answer, as a bot commits a move it acknowledged
+        self.bot.events.append(("finished",))
+
     @app_commands.command(description="Open the feedback form")
     async def feedback(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_modal(FeedbackModal())

@@ -9,6 +9,8 @@ import aiohttp
 import discord
 import pytest
 
+from bot.tools.emulator import core
+
 from .samplebot import png
 
 
@@ -106,6 +108,28 @@ async def test_late_callback_is_unknown_interaction(env):
     await emu.wait_until(lambda: bot.last("slow"))
     assert bot.last("slow") == ("slow", 404, 10062)
     assert rec.callback_type is None and rec.rejected[0]["code"] == 10062
+
+
+async def test_an_answered_interaction_returns_once_the_bot_in_process_has_handled_it(env):
+    """An in-process bot is waited for until its handler is done (not a fixed 50 ms), so what it
+    does after answering is there when the action returns."""
+    emu, bot = env.emu, env.bot
+    asyncio.get_running_loop().call_later(0.3, bot.release.set)
+    rec = await emu.slash(env.alice, env.general, "heat", "finish")
+    assert rec.response.content == "on it" and bot.last("finished")
+
+
+async def test_a_handler_held_after_its_answer_or_under_faults_does_not_hold_the_action(env, monkeypatch):
+    emu, bot = env.emu, env.bot
+    monkeypatch.setattr(core, "SETTLE_CAP", 0.2)  # a handler still working after that: the action returns
+    rec = await asyncio.wait_for(emu.slash(env.alice, env.general, "heat", "finish"), 5)
+    assert rec.response.content == "on it" and not bot.last("finished")
+    emu.slow("GET", "/nothing-at-all", 1)  # with faults set (a test of a held request), the fixed delay
+    monkeypatch.setattr(core, "SETTLE_CAP", 30)
+    asyncio.get_running_loop().call_later(0.3, bot.release.set)
+    rec = await emu.slash(env.alice, env.general, "heat", "finish")
+    assert not bot.last("finished")
+    await emu.wait_until(lambda: len([e for e in bot.events if e == ("finished",)]) == 2)
 
 
 async def test_interaction_token_expires_after_15_minutes(env):

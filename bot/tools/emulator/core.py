@@ -21,6 +21,14 @@ from .rest import API, GUILDS_INTENT
 
 T = TypeVar("T")
 LOOPBACK = "127.0.0.1"
+# discord.py's tasks that handle an interaction (its event dispatch, the command tree, views, modals)
+HANDLER_TASKS = (
+    "discord.py: on_interaction",
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch-",
+    "discord-ui-modal-dispatch-",
+)
+SETTLE_CAP = 2.0  # seconds an in-process bot's handlers are waited for after an acknowledgement
 
 
 class EmulatorCore(UserActions):
@@ -44,6 +52,7 @@ class EmulatorCore(UserActions):
         self.world = World(self.clock, bot_name)
         self.owner = self.world.add_user("app-owner")
         self.settle_delay = settle_delay
+        self.bots_in_process = 0  # bots on this event loop (testing.start_bot_in_process): see settle
         self.port = port
         self.global_commands: List[dict] = []
         self.guild_commands: Dict[int, List[dict]] = {}
@@ -97,6 +106,23 @@ class EmulatorCore(UserActions):
         }
 
     # waiting ---------------------------------------------------------------------------------
+    async def settle(self, delay: float) -> None:
+        """After an acknowledgement, time for the bot to finish handling the interaction (discord.py
+        stores a view, and a bot commits what it acknowledged, only after answering). A bot on this
+        event loop is waited for until its interaction handlers are done (at most SETTLE_CAP s: a
+        handler held by something else goes on meanwhile). A bot in another process, or any bot while
+        faults are set (a test of what happens while a request is held), gets `delay` seconds."""
+        if not self.bots_in_process or self.faults.rules:
+            await asyncio.sleep(delay)
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + SETTLE_CAP
+        while handlers := [t for t in asyncio.all_tasks() if t.get_name().startswith(HANDLER_TASKS)]:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return
+            await asyncio.wait(handlers, timeout=remaining)
+
     def notify(self) -> None:
         """Wake every ``wait_until`` (called on each state change)."""
         for fut in list(self._waiters):

@@ -33,6 +33,8 @@ class InteractionsHost(Protocol):
 
     def notify(self) -> None: ...
 
+    async def settle(self, delay: float) -> None: ...
+
 
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
 ALLOWED_CALLBACKS = {
@@ -185,7 +187,7 @@ class Interactions:
         await rec._done
         delay = self.emu.settle_delay if settle is None else settle
         if rec.acked and delay > 0:
-            await asyncio.sleep(delay)  # discord.py stores a view only after the callback returns
+            await self.emu.settle(delay)
         return rec
 
     async def _watch(self, rec: InteractionRecord) -> None:

@@ -41,14 +41,20 @@ def child_env(emu: Emulator, *extra: Mapping[str, str]) -> Dict[str, str]:
 class InProcessBot:
     def __init__(self, emu: Emulator, bot: Any, task: "asyncio.Task[None]") -> None:
         self.emu, self.bot, self.task = emu, bot, task
+        self.stopped = False
+        emu.bots_in_process += 1
 
     async def stop(self) -> None:
-        """Close the bot, await its task, restore discord.py's URLs."""
+        """Close the bot, await its task, restore discord.py's URLs (once)."""
+        if self.stopped:
+            return
+        self.stopped = True
         try:
             await self.bot.close()
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await asyncio.wait_for(self.task, 5)
         finally:
+            self.emu.bots_in_process -= 1
             self.emu.restore_discord_py_overrides()
 
 
