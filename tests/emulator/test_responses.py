@@ -126,7 +126,7 @@ async def test_a_handler_held_after_its_answer_or_under_faults_does_not_hold_the
     assert rec.response.content == "on it" and not bot.last("finished")
     emu.slow("GET", "/nothing-at-all", 1)  # with faults set (a test of a held request), the fixed delay
     monkeypatch.setattr(core, "SETTLE_CAP", 30)
-    asyncio.get_running_loop().call_later(0.3, bot.release.set)
+    asyncio.get_running_loop().call_later(1, bot.release.set)
     rec = await emu.slash(env.alice, env.general, "heat", "finish")
     assert not bot.last("finished")
     await emu.wait_until(lambda: len([e for e in bot.events if e == ("finished",)]) == 2)
