@@ -1,7 +1,8 @@
 """A seeded game hashed move by move, for the engines' speed work (issue #34): the seat and its
 action, the events (words and who gets them), the state after the move, the spectator's view and
 the mover's, the next seat's menu and the labels of its legal actions. Any change in what a move
-does or shows changes the hash (tests/pole and tests/pon test_speed_digests.py)."""
+does or shows changes the hash (tests/pole and tests/pon test_speed_digests.py). Also: `apply` checked
+to leave its input untouched, for the random games."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from bot.games.base import Action, Engine, State
+from bot.games.base import Action, Engine, Event, State
 from bot.i18n import Msg
 
 
@@ -26,6 +27,14 @@ def _wire(value: Any) -> Any:
 
 def dump(value: Any) -> bytes:
     return orjson.dumps(value, default=_wire, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+
+
+def apply_untouched(engine: Engine, st: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+    """engine.apply, checking that it leaves its input as it was (bytes compared: cheap at every step)."""
+    before = orjson.dumps(st)
+    result = engine.apply(st, seat, action)
+    assert orjson.dumps(st) == before, ("apply changed its input", seat, action)
+    return result
 
 
 def random_decision(engine: Engine, st: State, seat: int, rnd: random.Random) -> Action:
