@@ -1017,6 +1017,9 @@ def _draw_header(d, view, cars, order, names) -> None:
         if x + font(26).getlength(text) + 14 > W - 10:
             break
         x += _tag(d, x, 14, text, (70, 74, 82), size=26, ink=TEXT) + 10
+    # The thread's board is drawn once a round and stays up while the cards come in (its post's
+    # "Waiting for" line is what changes), so while cards or Garage picks are chosen the header
+    # names the step, not who has yet to act.
     phase = view.get("phase")
     waiting = [s for s in (view.get("waiting_for") or []) if isinstance(s, int)]
     if phase == "over":
@@ -1024,8 +1027,9 @@ def _draw_header(d, view, cars, order, names) -> None:
         text = tx("Race over - {name} wins!", name=player_name(names, standings[0])) if standings else tx("Race over")
         colour = GOLD
     elif phase == "submit":
-        text = tx("Choose cards: waiting for {n}", n=len(waiting)) if waiting else tx("Choose cards")
-        colour = WAITING
+        text, colour = tx("Choose cards"), WAITING
+    elif phase == "draft":
+        text, colour = tx("Garage draft before the race"), WAITING
     elif waiting:
         text = tx("Waiting for {name}", name=player_name(names, waiting[0]))
         colour = WAITING
@@ -1116,7 +1120,7 @@ def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
         mid = top + ROW_H / 2
         if i % 2:
             d.rectangle([0, top, W, top + ROW_H - 1], fill=ROW_ALT)
-        if seat in waiting and phase != "over":
+        if seat in waiting and phase == "decide":  # (a decision is drawn where it is asked; see _draw_header)
             d.rectangle([0, top, 6, top + ROW_H - 1], fill=WAITING)
         # position badge (finishing place once finished)
         fill = seat_colour(seat)
@@ -1162,10 +1166,6 @@ def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
                     d.text((x, top + 69), "…", font=font(SMALL), fill=TEXT, anchor="lm")
                     break
                 x += _chip(d, x, top + 52, label, limit=whole) + 6
-        elif phase == "submit" and not car.get("finished"):
-            ready = bool(car.get("submitted"))
-            text = tx("cards chosen") if ready else tx("choosing...")
-            d.text((x, top + 69), text, font=font(SMALL), fill=(110, 210, 130) if ready else MUTED, anchor="lm")
         _draw_speed(d, mid, car.get("speed"))
 
 

@@ -640,11 +640,22 @@ def _badge(view: dict):
     return pole_events.badge(view)  # events (9): the card just revealed
 
 
+# Qualifying sessions and the tyre picks: every seat chooses at once, and the thread keeps the
+# board drawn when they began up while the choices come in (its post's "Waiting for" line is what
+# changes), so the board marks no seat as the one to act then.
+ALL_AT_ONCE = ("quali", "tyres")
+
+
+def _acting(view: dict) -> list[int]:
+    """The seats the board marks as acting (none while every seat chooses at once)."""
+    return [] if view.get("phase") in ALL_AT_ONCE else list(view.get("to_act") or [])
+
+
 def _primary(view: dict) -> int | None:
     ti = view.get("turn_info") or {}
     if isinstance(ti.get("seat"), int):
         return ti["seat"]
-    acting = view.get("to_act") or []
+    acting = _acting(view)
     return acting[0] if len(acting) == 1 else None
 
 
@@ -776,7 +787,7 @@ def _board(view: dict, names: list[str]) -> Image.Image:
         d.rounded_rectangle([12, top + 10, 452, top + 58], radius=10, fill=colour, outline=DARK, width=2)
         d.text((232, top + 34), fit(label, 30, 424), font=font(30), fill=DARK, anchor="mm")
     y = top + map_h + STRIP_H * len(groups)
-    acting = set(view.get("to_act") or [])
+    acting = set(_acting(view))
     ti = view.get("turn_info") or {}
     base = (
         _progress(c, cars[primary])

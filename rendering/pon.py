@@ -303,7 +303,7 @@ def _draw_board(view: dict, names: list[str]) -> Image.Image:
         height -= 32
     im = Image.new("RGB", (W, int(height)), BACKGROUND)
     d = Draw(im)
-    waiting = _board_header(d, view, names, total)
+    _board_header(d, view, names, total)
     y: float = header_h
 
     # the course being raced, in full
@@ -323,7 +323,7 @@ def _draw_board(view: dict, names: list[str]) -> Image.Image:
     d.text((W - MARGIN - 14, y + 26), tx("PON sets"), font=font(SMALL), fill=MUTED, anchor="rm")
     yy = y + 50
     for rank, seat in enumerate(order):
-        _order_row(d, yy, view, names, (rank, seat), waiting)
+        _order_row(d, yy, view, names, (rank, seat))
         yy += ROW_H
     y += order_h
 
@@ -365,9 +365,10 @@ def _log_panel(d, y: float, lines: list[str], h: float) -> None:
         d.text((MARGIN + 14, y + 50 + i * 32), line, font=font(SMALL), fill=TEXT)
 
 
-def _board_header(d, view: dict, names: list[str], total: int) -> list[int]:
-    """The board's title, the course raced, the deck and who the game waits for; returns the
-    seats it waits for."""
+def _board_header(d, view: dict, names: list[str], total: int) -> None:
+    """The board's title, the course raced, the deck and the course's order of play. The thread
+    draws a course's board once and keeps it up while the players take their turns in it (its
+    post's "Waiting for" line is what changes), so the board names the order, not who is to act."""
     phase = view.get("phase")
     current = _int(view.get("current"))
     d.text((MARGIN, 32), "PON", font=font(40), fill=TEXT, anchor="lm", stroke_width=1, stroke_fill=TEXT)
@@ -382,16 +383,15 @@ def _board_header(d, view: dict, names: list[str], total: int) -> list[int]:
     if deck:
         text = tx("Deck {n}", n=deck)
         _tag(d, W - MARGIN - font(SMALL).getlength(text) - 16, 15, text, TAG)
-    waiting = [s for s in view.get("waiting_for") or [] if isinstance(s, int)]
+    order = [s for s in view.get("turn_order") or [] if isinstance(s, int)]
     winner = view.get("winner")
     if isinstance(winner, int):
         line, colour = tx("Winner: {name}", name=player_name(names, winner)), HIGHLIGHT
-    elif waiting:
-        line, colour = tx("Waiting for: {who}", who=[player_name(names, s) for s in waiting]), HIGHLIGHT
+    elif order and phase != "peek":
+        line, colour = tx("Order of play: {who}", who=[player_name(names, s) for s in order]), HIGHLIGHT
     else:
         line, colour = "", TEXT
     d.text((MARGIN, 82), fit(line, 28, W - 2 * MARGIN), font=font(28), fill=colour, anchor="lm")
-    return waiting
 
 
 def _next_panel(d, y: float, nxt: dict, next_lines: list[str], next_h: float) -> None:
@@ -417,7 +417,7 @@ def _next_panel(d, y: float, nxt: dict, next_lines: list[str], next_h: float) ->
         d.text((MARGIN + 14, y + 50 + 32 * i), line, font=font(SMALL), fill=TEXT)
 
 
-def _order_row(d, yy: float, view: dict, names: list[str], place: tuple[int, int], waiting: list[int]) -> None:
+def _order_row(d, yy: float, view: dict, names: list[str], place: tuple[int, int]) -> None:
     """One row of the running order (`place`: rank and seat): name and tags, then hand size and
     PON sets."""
     rank, seat = place
@@ -434,10 +434,6 @@ def _order_row(d, yy: float, view: dict, names: list[str], place: tuple[int, int
     tags = []
     if seat == winner:
         tags.append((tx("WINNER"), HIGHLIGHT, CARD_INK))
-    if seat in waiting:
-        tags.append((tx("to act"), HIGHLIGHT, CARD_INK))
-    if seat == view.get("actor") and phase == "main":
-        tags.append((tx("main phase"), (60, 110, 200), TEXT))
     if seat in set(view.get("block_right") or []):
         tags.append((tx("block right"), (42, 157, 80), TEXT))
     if seat in set(view.get("events_used") or []) and phase != "over":

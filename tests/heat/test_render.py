@@ -403,3 +403,28 @@ def test_a_name_label_avoids_a_space_number_when_a_free_place_is_near():
     # only a cost: with no other room the label still goes there
     boxed = H.place_labels(car, (free[0], free[1], free[2], free[3]), [number], [], 10, 20)[0]
     assert boxed == free
+
+
+# ---------------------------------------------------------------- the round's board stays true
+
+
+@pytest.mark.parametrize(
+    "options, step",
+    [({"track": "usa"}, "submit"), ({"track": "usa", "garage": "basic"}, "draft")],
+    ids=["cards", "garage-picks"],
+)
+def test_the_rounds_board_stays_true_while_seats_choose(options, step):
+    """The thread draws a round's board once, at its start, and edits only the post's text while
+    the cards (or the Garage picks) come in: the image must not say who is still to act, so a
+    board drawn after the first choice is the same image."""
+    from bot.games.heat import ENGINE
+
+    state = ENGINE.new_game(options, 3, 7)
+    assert state["phase"] == step
+    seat = ENGINE.to_act(state)[0]
+    action = next(a for a in ENGINE.legal_actions(state, seat) if a["type"] != "prefs")
+    after, _ = ENGINE.apply(state, seat, action)
+    before_view, after_view = ENGINE.view(state, None), ENGINE.view(after, None)
+    assert after_view["turn"] == before_view["turn"]  # (the same round: no new board is posted)
+    assert after_view["waiting_for"] != before_view["waiting_for"]
+    assert H.render_board(after_view, NAMES) == H.render_board(before_view, NAMES)
