@@ -1120,7 +1120,7 @@ def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
         mid = top + ROW_H / 2
         if i % 2:
             d.rectangle([0, top, W, top + ROW_H - 1], fill=ROW_ALT)
-        if seat in waiting and phase == "decide":  # (a decision is drawn where it is asked; see _draw_header)
+        if seat in waiting and phase == "decide":  # (a paused decision only: see _draw_header)
             d.rectangle([0, top, 6, top + ROW_H - 1], fill=WAITING)
         # position badge (finishing place once finished)
         fill = seat_colour(seat)

@@ -387,7 +387,7 @@ def _board_header(d, view: dict, names: list[str], total: int) -> None:
     winner = view.get("winner")
     if isinstance(winner, int):
         line, colour = tx("Winner: {name}", name=player_name(names, winner)), HIGHLIGHT
-    elif order and phase != "peek":
+    elif order and phase not in ("peek", "over"):
         line, colour = tx("Order of play: {who}", who=[player_name(names, s) for s in order]), HIGHLIGHT
     else:
         line, colour = "", TEXT
