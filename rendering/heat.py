@@ -1050,8 +1050,12 @@ def _flood_note_fits(played: str) -> bool:
 
 
 def _played_caption(view: dict) -> str:
-    # While cards are being chosen, what is shown is the previous round's play.
-    return tx("Played last round") if view.get("phase") == "submit" else tx("Played this round")
+    # While cards are being chosen, what is shown is the previous round's play; before the first
+    # round's (and during the Garage draft) nothing has been played: the cars are on the grid.
+    phase = view.get("phase")
+    if phase == "draft" or (phase == "submit" and _int(view.get("round"), 1) <= 1):
+        return tx("On the starting grid")
+    return tx("Played last round") if phase == "submit" else tx("Played this round")
 
 
 def _flood_note_h(view: dict) -> int:

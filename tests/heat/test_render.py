@@ -428,3 +428,25 @@ def test_the_rounds_board_stays_true_while_seats_choose(options, step):
     assert after_view["turn"] == before_view["turn"]  # (the same round: no new board is posted)
     assert after_view["waiting_for"] != before_view["waiting_for"]
     assert H.render_board(after_view, NAMES) == H.render_board(before_view, NAMES)
+
+
+def test_the_first_boards_panel_says_the_cars_are_on_the_grid():
+    """Before the first round's cards nothing has been played: the panel says the cars are on the
+    starting grid, not "Played last round" over a column of dashes; from round 2 it is last round's play."""
+    from bot.games.heat import ENGINE
+    from rendering.common import recording
+
+    def caption(state) -> set[str]:
+        with recording() as rec:
+            H.render_board(ENGINE.view(state, None), NAMES)
+        return {r["text"] for r in rec if r["kind"] == "text"} & {"On the starting grid", "Played last round"}
+
+    for options in ({"track": "usa"}, {"track": "usa", "garage": "basic"}):
+        assert caption(ENGINE.new_game(options, 2, 3)) == {"On the starting grid"}, options
+    state = ENGINE.new_game({"track": "usa"}, 2, 3)
+    while state["round"] == 1:
+        seat = ENGINE.to_act(state)[0]
+        state, _ = ENGINE.apply(
+            state, seat, next(a for a in ENGINE.legal_actions(state, seat) if a["type"] == "submit")
+        )
+    assert state["phase"] == "submit" and caption(state) == {"Played last round"}
