@@ -1010,10 +1010,10 @@ def _draw_header(d, view, cars, order, names) -> None:
     title = fit(title, 36, 360)
     d.text((20, 32), title, font=font(36), fill=TEXT, anchor="lm", stroke_width=1, stroke_fill=TEXT)
     x = 32 + font(36).getlength(title) + 4
-    for text in (
-        tx("Lap {lap}/{laps}", lap=_leader_lap(view, cars, order), laps=laps),
-        tx("Round {n}", n=_int(view.get("round"), 1)),
-    ):
+    tags = [tx("Lap {lap}/{laps}", lap=_leader_lap(view, cars, order), laps=laps)]
+    if view.get("phase") != "draft":  # (the Garage draft comes before round 1)
+        tags.append(tx("Round {n}", n=_int(view.get("round"), 1)))
+    for text in tags:
         if x + font(26).getlength(text) + 14 > W - 10:
             break
         x += _tag(d, x, 14, text, (70, 74, 82), size=26, ink=TEXT) + 10

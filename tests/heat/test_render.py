@@ -432,17 +432,23 @@ def test_the_rounds_board_stays_true_while_seats_choose(options, step):
 
 def test_the_first_boards_panel_says_the_cars_are_on_the_grid():
     """Before the first round's cards nothing has been played: the panel says the cars are on the
-    starting grid, not "Played last round" over a column of dashes; from round 2 it is last round's play."""
+    starting grid, not "Played last round" over a column of dashes (and the Garage draft, before
+    round 1, shows no round); from round 2 it is last round's play."""
     from bot.games.heat import ENGINE
     from rendering.common import recording
 
     def caption(state) -> set[str]:
         with recording() as rec:
             H.render_board(ENGINE.view(state, None), NAMES)
-        return {r["text"] for r in rec if r["kind"] == "text"} & {"On the starting grid", "Played last round"}
+        return {r["text"] for r in rec if r["kind"] == "text"} & {
+            "On the starting grid",
+            "Played last round",
+            "Round 1",
+        }
 
-    for options in ({"track": "usa"}, {"track": "usa", "garage": "basic"}):
-        assert caption(ENGINE.new_game(options, 2, 3)) == {"On the starting grid"}, options
+    assert caption(ENGINE.new_game({"track": "usa"}, 2, 3)) == {"On the starting grid", "Round 1"}
+    # (the Garage draft comes before round 1: no round yet)
+    assert caption(ENGINE.new_game({"track": "usa", "garage": "basic"}, 2, 3)) == {"On the starting grid"}
     state = ENGINE.new_game({"track": "usa"}, 2, 3)
     while state["round"] == 1:
         seat = ENGINE.to_act(state)[0]
