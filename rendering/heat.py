@@ -588,7 +588,7 @@ def _draw_map(im, d, view, key, geo, cars, order, spots, inset, names) -> None:
         lx, ly = min(max(px, r[0]), r[2]), min(max(py, r[1]), r[3])
         d.line([(px, py), (lx, ly)], fill=(15, 15, 18), width=6)
         d.line([(px, py), (lx, ly)], fill=seat_colour(seat), width=3)
-    deciding = set(view.get("waiting_for") or []) if view.get("phase") == "decide" else set()
+    deciding = _deciding(view)
     for seat, px, py, *_ in entries:  # the car that has a decision to make: a yellow halo
         if seat in deciding:
             r = car_r + 6
@@ -1113,18 +1113,26 @@ def _draw_speed(d, mid: float, speed) -> None:
     )
 
 
+def _deciding(view: dict) -> set[int]:
+    """The seats a paused decision waits for: the board marks them (map halo, row stripe and tag).
+    Nobody is marked while the cards come in: the round's board stays up meanwhile (_draw_header)."""
+    if view.get("phase") != "decide":
+        return set()
+    return {s for s in view.get("waiting_for") or [] if isinstance(s, int)}
+
+
 def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
     d.rectangle([0, y0, W, y0 + CAPTION_H + note_h + len(order) * ROW_H + BOTTOM_PAD], fill=PANEL)
     _draw_panel_caption(d, view, y0, note_h)
     phase = view.get("phase")
-    waiting = set(s for s in (view.get("waiting_for") or []) if isinstance(s, int))
+    deciding = _deciding(view)
     for i, seat in enumerate(order):
         car = cars[seat]
         top = y0 + CAPTION_H + note_h + i * ROW_H
         mid = top + ROW_H / 2
         if i % 2:
             d.rectangle([0, top, W, top + ROW_H - 1], fill=ROW_ALT)
-        if seat in waiting and phase == "decide":  # (a paused decision only: see _draw_header)
+        if seat in deciding:
             d.rectangle([0, top, 6, top + ROW_H - 1], fill=WAITING)
         # position badge (finishing place once finished)
         fill = seat_colour(seat)
@@ -1136,7 +1144,7 @@ def _draw_panel(d, view, cars, order, names, y0, note_h: int = 0) -> None:
         )
         d.text((41, mid + 1), badge, font=font(30 if len(badge) < 3 else SMALL), fill=_ink(fill), anchor="mm")
         # line 1: name and what happened to the car
-        tags = _row_tags(car, phase, seat in waiting and phase == "decide")
+        tags = _row_tags(car, phase, seat in deciding)
         name = fit(player_name(names, seat), 30, 300)
         d.text((84, top + 26), name, font=font(30), fill=TEXT, anchor="lm")
         tag_x = 84 + font(30).getlength(name) + 12

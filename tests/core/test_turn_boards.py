@@ -10,10 +10,9 @@ from __future__ import annotations
 import pytest
 
 from bot.games.registry import engines
+from bot.tools.arena import KINDS, OPTIONS  # (the five games, and the options the arena plays them with)
 from rendering.registry import renderer
 
-KINDS = ("heat", "pon", "pole", "rallyman", "steamworks")
-OPTIONS = {"heat": {"track": "usa"}, "pole": {"circuit": "monaco"}, "rallyman": {"stage": "Rally4 SS1"}}
 WAITING_KEYS = ("waiting_for", "to_act", "actor")  # where a spectator view names who is to act
 NAMES = ["Alice", "Bob", "Cy"]
 CHECKS = 6  # moments checked per game (each renders a board)
